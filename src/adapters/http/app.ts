@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import { installBodyParsers } from './body-parsers.ts';
+import { errorEnvelope, installErrorHandler } from './error-handler.ts';
+import { normalizeBody, normalizeQuery } from './normalize-input.ts';
+import { requireApiKey } from './auth.ts';
+import { installRateLimit, type ApiRateLimit } from './rate-limit.ts';
+import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
+import { apiRoutes } from './routes.ts';
+import { accountHandlers } from './handlers/account.ts';
+import type { ApiContext } from './handlers/context.ts';
+
+export interface HttpOptions {
+  logger: FastifyServerOptions['logger'];
+  bodyLimit: number;
+  trustProxy: boolean | number | string;
+  rateLimit: ApiRateLimit;
+}
+
+const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
+
+/** Builds the whole HTTP application without listening, so tests can drive it in-process. */
+export async function createHttpApp(ctx: ApiContext, options: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: options.bodyLimit,
+    // A hop count becomes Fastify's function form; the rest it takes as is.
+    trustProxy: typeof options.trustProxy === 'number'
+      ? ((hops: number) => (_addr: string, i: number) => i < hops)(options.trustProxy)
+      : options.trustProxy,
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  });
+  installErrorHandler(app);
+  await installBodyParsers(app);
+  await app.register(cors, {
+    // Open for the API only; no cookies are involved there, so "*" is safe.
+    delegator: (req, cb) => cb(null, { origin: isApiPath(req.url ?? '') ? '*' : false }),
+  });
+  await installOpenApi(app, ctx.urls.appUrl);
+  serveOpenApiDocument(app);
+  app.get('/health', { schema: { hide: true } }, accountHandlers(ctx).health);
+
+  await app.register(async (api) => {
+    await installRateLimit(api, options.rateLimit);
+    requireApiKey(api, ctx.accounts);
+    api.addHook('preValidation', async (request) => {
+      request.query = normalizeQuery(request.query);
+      if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
+    });
+    for (const route of apiRoutes(ctx)) api.route(route);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (isApiPath(request.url)) return reply.code(404).send(errorEnvelope(404));
+    return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><h1>Not found</h1>');
+  });
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError, UnauthenticatedError, ValidationError } from '../../core/shared/errors.ts';
+import { fieldErrorsOf } from './validation-errors.ts';
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: 'Bad Request.', 401: 'Unauthenticated.', 403: 'Forbidden.', 404: 'Resource not found.',
+  405: 'Method Not Allowed.', 406: 'Not Acceptable.', 408: 'Request Timeout.', 413: 'Payload Too Large.',
+  414: 'URI Too Long.', 415: 'Unsupported Media Type.', 429: 'Too Many Attempts.', 431: 'Request Header Fields Too Large.',
+  503: 'Service Unavailable.',
+};
+
+export function errorEnvelope(status: number, message?: string) {
+  return { message: message ?? STATUS_MESSAGES[status] ?? (status >= 500 ? 'Server Error' : 'Bad Request.'), status };
+}
+
+/** The only place where core errors and framework errors become HTTP answers. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
+    if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
+    if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
+    // A malformed id names no record: the same answer as an unknown one.
+    if (error.validation && error.validationContext === 'params') return reply.code(404).send(errorEnvelope(404));
+    if (error.validation) {
+      return reply.code(422).send({ message: fieldErrorsOf(error.validation), status: 422 });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Framework messages (bad JSON, too large…) are safe to echo only in the generic form.
+      const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'The request body is not valid JSON.' : undefined;
+      return reply.code(status).send(errorEnvelope(status, detail));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorEnvelope(500));
+  });
+}

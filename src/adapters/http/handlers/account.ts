@@ -1,0 +1,20 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { one } from '../envelopes.ts';
+import { accountRecord } from '../presenters/records.ts';
+import type { ApiContext } from './context.ts';
+
+export function accountHandlers(ctx: ApiContext) {
+  return {
+    async read(request: FastifyRequest) {
+      return one(accountRecord(request.account));
+    },
+    async health(_request: FastifyRequest, reply: FastifyReply) {
+      try {
+        await ctx.ping();
+        return { status: 'ok', database: 'up' };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', database: 'down' });
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { FastifyRequest } from 'fastify';
+import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
+import type { DomainsService } from '../../../core/domains/domains-service.ts';
+import type { LinksService } from '../../../core/links/links-service.ts';
+import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
+import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
+import type { ShortUrlOptions } from '../presenters/link-record.ts';
+
+/** What the API handlers need, handed in by the composition root. */
+export interface ApiContext {
+  accounts: AccountsService;
+  links: LinksService;
+  pixels: PixelsService;
+  spaces: SpacesService;
+  domains: DomainsService;
+  urls: ShortUrlOptions;
+  /** Checks that the database answers, for /health. */
+  ping(): Promise<void>;
+}
+
+export function rawQueryOf(request: FastifyRequest): string {
+  const i = request.url.indexOf('?');
+  return i === -1 ? '' : request.url.slice(i + 1);
+}
+
+export function pathOf(request: FastifyRequest): string {
+  const i = request.url.indexOf('?');
+  return i === -1 ? request.url : request.url.slice(0, i);
+}

@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Page, PageRequest } from '../../../core/shared/page.ts';
+import type { IdParams } from '../schemas/common.ts';
+import { created, deleted, list, one } from '../envelopes.ts';
+import { pathOf, rawQueryOf } from './context.ts';
+
+/** The shape pixels, spaces and domains share: account-owned records with the same five operations. */
+export interface OwnedRecordService<T, F, I> {
+  list(accountId: number, filter: F, page: PageRequest): Promise<Page<T>>;
+  get(accountId: number, id: number): Promise<T>;
+  create(accountId: number, input: I): Promise<T>;
+  update(accountId: number, id: number, input: I): Promise<T>;
+  delete(accountId: number, id: number): Promise<void>;
+}
+
+interface PageQuery {
+  page: number;
+  per_page: number;
+}
+
+export function crudHandlers<T, F, I, Q extends PageQuery, R>(opts: {
+  service: OwnedRecordService<T, F, I>;
+  object: string;
+  record: (item: T) => R;
+  filterOf: (query: Q) => F;
+  appUrl: string;
+}) {
+  const { service, object, record } = opts;
+  return {
+    async list(request: FastifyRequest) {
+      const q = request.query as Q; // validated against the route's query schema
+      const page = await service.list(request.account.id, opts.filterOf(q), { page: q.page, perPage: q.per_page });
+      return list(page, record, opts.appUrl, pathOf(request), rawQueryOf(request));
+    },
+    async read(request: FastifyRequest<{ Params: IdParams }>) {
+      return one(record(await service.get(request.account.id, request.params.id)));
+    },
+    async create(request: FastifyRequest, reply: FastifyReply) {
+      const input = request.body as I; // validated against the route's body schema
+      return reply.code(201).send(created(record(await service.create(request.account.id, input))));
+    },
+    async update(request: FastifyRequest<{ Params: IdParams }>) {
+      const input = request.body as I; // validated against the route's body schema
+      return one(record(await service.update(request.account.id, request.params.id, input)));
+    },
+    async remove(request: FastifyRequest<{ Params: IdParams }>) {
+      await service.delete(request.account.id, request.params.id);
+      return deleted(object, request.params.id);
+    },
+  };
+}

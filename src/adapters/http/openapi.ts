@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+
+/**
+ * The OpenAPI 3.1 document is generated from the same schemas that validate requests, so it
+ * cannot drift from what the server accepts. Must be registered before the routes.
+ */
+export async function installOpenApi(app: FastifyInstance, appUrl: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'linkpix API',
+        version: '1',
+        description: 'Short links and tracking pixels. phpShort-compatible: form or JSON bodies, Bearer API keys.',
+      },
+      servers: [{ url: appUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `linkpix keys create`' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}
+
+export function serveOpenApiDocument(app: FastifyInstance): void {
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,44 @@
+import type { LinkView } from '../../../core/links/link.ts';
+import { domainRecord, iso, isoOrNull, pixelRecord, spaceRecord } from './records.ts';
+
+export interface ShortUrlOptions {
+  /** APP_URL, without a trailing slash. */
+  appUrl: string;
+  /** Scheme of custom domains. */
+  domainScheme: 'http' | 'https';
+}
+
+export function shortUrl(view: Pick<LinkView, 'link' | 'domain'>, opts: ShortUrlOptions): string {
+  const base = view.domain ? `${opts.domainScheme}://${view.domain.name}` : opts.appUrl;
+  return `${base}/${view.link.alias}`;
+}
+
+export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
+  const { link } = view;
+  return {
+    id: link.id,
+    alias: link.alias,
+    url: link.url,
+    short_url: shortUrl(view, opts),
+    title: link.title,
+    target_type: link.targetType,
+    country_target: link.targets.country,
+    platform_target: link.targets.platform,
+    language_target: link.targets.language,
+    rotation_target: link.targets.rotation,
+    last_rotation: link.lastRotation,
+    disabled: link.disabled,
+    privacy: link.privacy,
+    privacy_password: link.privacyPasswordHash !== null,
+    password: link.passwordHash !== null,
+    expiration_url: link.expirationUrl,
+    expiration_clicks: link.expirationClicks,
+    clicks: link.clicks,
+    space: view.space ? spaceRecord(view.space) : null,
+    domain: view.domain ? domainRecord(view.domain) : null,
+    pixels: view.pixels.map(pixelRecord),
+    ends_at: isoOrNull(link.endsAt),
+    created_at: iso(link.createdAt),
+    updated_at: iso(link.updatedAt),
+  };
+}

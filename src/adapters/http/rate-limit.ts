@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { digest } from '../../core/shared/secrets.ts';
+import { bearerToken } from './auth.ts';
+
+export interface ApiRateLimit {
+  /** Requests per window; 0 turns limiting off. */
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Per key (hashed: the limiter's memory never holds a secret), or per client address when no
+ * key is sent. Registered before authentication so that guessing keys is limited too.
+ */
+export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLimit): Promise<void> {
+  if (limit.max === 0) return;
+  await scope.register(rateLimit, {
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    hook: 'onRequest',
+    keyGenerator: (request) => {
+      const token = bearerToken(request);
+      return token ? `key:${digest(token)}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
+  });
+}

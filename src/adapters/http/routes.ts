@@ -1,0 +1,77 @@
+import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
+import type { RouteOptions } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
+import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
+import { SpaceBody, SpaceListQuery, SpaceRecord } from './schemas/space.ts';
+import { DomainBody, DomainListQuery, DomainRecord } from './schemas/domain.ts';
+import { AccountRecord } from './schemas/account.ts';
+import { linkHandlers } from './handlers/links.ts';
+import { crudHandlers } from './handlers/crud.ts';
+import { accountHandlers } from './handlers/account.ts';
+import { domainRecord, pixelRecord, spaceRecord } from './presenters/records.ts';
+import type { ApiContext } from './handlers/context.ts';
+import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
+import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
+import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
+
+type Handler = RouteOptions['handler'];
+interface Resource {
+  /** Path segment under /api/v1 and before /destroy. */
+  plural: string;
+  tag: string;
+  object: string;
+  record: TSchema;
+  body: TSchema;
+  query: TSchema;
+  handlers: { list: unknown; read: unknown; create: unknown; update: unknown; remove: unknown };
+  /** The handlers judge a body the schema refused themselves (to merge in the rules' findings). */
+  mergesBodyFaults?: boolean;
+}
+
+const security = [{ bearerAuth: [] }];
+
+/** The five operations of one resource, at the seed's paths and phpShort's real ones. */
+function resourceRoutes(r: Resource): RouteOptions[] {
+  const h = r.handlers as Record<keyof Resource['handlers'], Handler>;
+  const base = `/api/v1/${r.plural}`;
+  const common = { tags: [r.tag], security };
+  const remove = {
+    handler: h.remove,
+    schema: { ...common, params: IdParams, response: { 200: DeletedEnvelope(r.object), ...errorResponses } },
+  };
+  return [
+    { method: 'GET', url: base, handler: h.list,
+      schema: { ...common, summary: `List ${r.plural}`, querystring: r.query, response: { 200: ListEnvelope(r.record), ...errorResponses } } },
+    { method: 'GET', url: `${base}/:id`, handler: h.read,
+      schema: { ...common, summary: `Read a ${r.object}`, params: IdParams, response: { 200: OneEnvelope(r.record), ...errorResponses } } },
+    { method: 'POST', url: base, handler: h.create, attachValidation: r.mergesBodyFaults ?? false,
+      schema: { ...common, summary: `Create a ${r.object}`, body: r.body, response: { 201: OneEnvelope(r.record, 201), ...errorResponses } } },
+    { method: ['PUT', 'PATCH'], url: `${base}/:id`, handler: h.update, attachValidation: r.mergesBodyFaults ?? false,
+      schema: { ...common, summary: `Update a ${r.object}`, params: IdParams, body: r.body, response: { 200: OneEnvelope(r.record), ...errorResponses } } },
+    { method: 'DELETE', url: `${base}/:id`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object}` } },
+    { method: 'DELETE', url: `/${r.plural}/:id/destroy`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object} (seed path)` } },
+  ];
+}
+
+/** Every authenticated route, in one table. */
+export function apiRoutes(ctx: ApiContext): RouteOptions[] {
+  const appUrl = ctx.urls.appUrl;
+  const account = accountHandlers(ctx);
+  return [
+    ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery,
+      handlers: linkHandlers(ctx), mergesBodyFaults: true }),
+    ...resourceRoutes({ plural: 'pixels', tag: 'Pixels', object: 'pixel', record: PixelRecord, body: PixelBody, query: PixelListQuery,
+      handlers: crudHandlers({ service: ctx.pixels, object: 'pixel', record: pixelRecord, appUrl,
+        filterOf: (q: PixelQ) => ({ search: q.search, type: q.type, sort: q.sort }) }) }),
+    ...resourceRoutes({ plural: 'spaces', tag: 'Spaces', object: 'space', record: SpaceRecord, body: SpaceBody, query: SpaceListQuery,
+      handlers: crudHandlers({ service: ctx.spaces, object: 'space', record: spaceRecord, appUrl,
+        filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }) }) }),
+    ...resourceRoutes({ plural: 'domains', tag: 'Domains', object: 'domain', record: DomainRecord, body: DomainBody, query: DomainListQuery,
+      handlers: crudHandlers({ service: ctx.domains, object: 'domain', record: domainRecord, appUrl,
+        filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }) }),
+    { method: 'GET', url: '/api/v1/account', handler: account.read as Handler,
+      schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } } },
+  ];
+}

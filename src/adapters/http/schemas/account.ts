@@ -1,0 +1,10 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from './common.ts';
+
+export const AccountRecord = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  timezone: Type.String(),
+  created_at: Timestamp,
+}, { title: 'Account' });

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** PostgreSQL only: work inside this schema (tests give each run its own). */
+  schema?: string | undefined;
+  poolSize?: number | undefined;
+}
+
+const INT8_OID = 20;
+
+/** Opens the database a DATABASE_URL names: postgres://… or sqlite:<path> (":memory:" allowed). */
+export function connect(url: string, options: ConnectOptions = {}): Storage {
+  if (/^postgres(ql)?:\/\//i.test(url)) return connectPostgres(url, options);
+  return connectSqlite(sqlitePath(url));
+}
+
+export function sqlitePath(url: string): string {
+  const path = url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
+  return path === ':memory:' ? path : resolve(path);
+}
+
+function connectSqlite(path: string): Storage {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+function connectPostgres(url: string, options: ConnectOptions): Storage {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // Counts and millisecond instants are int8: they fit a JS number exactly for millennia.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}

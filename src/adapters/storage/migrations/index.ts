@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Engine } from '../connect.ts';
+import * as initial from './0001-initial.ts';
+
+interface EngineMigration {
+  up(db: Kysely<unknown>, engine: Engine): Promise<void>;
+  down(db: Kysely<unknown>, engine: Engine): Promise<void>;
+}
+
+/** Versioned and ordered by name; never edit one that has shipped, add the next. */
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '0001-initial': initial,
+};
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, m]) => [name, {
+      up: (d: Kysely<unknown>) => m.up(d, engine),
+      down: (d: Kysely<unknown>) => m.down(d, engine),
+    }]),
+  );
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,95 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes as Kysely sees them. Instants are epoch milliseconds on both engines. */
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  timezone: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface SpacesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  name_key: string;
+  color: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DomainsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  index_page: string | null;
+  not_found_page: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PixelsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  name_key: string;
+  type: string;
+  value: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LinksTable {
+  id: Generated<number>;
+  account_id: number;
+  domain_id: number | null;
+  space_id: number | null;
+  alias: string;
+  /** Lower-cased alias: uniqueness and lookups ignore case. */
+  alias_key: string;
+  url: string;
+  title: string | null;
+  target_type: number;
+  country_target: string | null;
+  platform_target: string | null;
+  language_target: string | null;
+  rotation_target: string | null;
+  last_rotation: Generated<number>;
+  disabled: number;
+  privacy: number;
+  privacy_password_hash: string | null;
+  password_hash: string | null;
+  expiration_url: string | null;
+  expiration_clicks: number | null;
+  ends_at: number | null;
+  clicks: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LinkPixelsTable {
+  link_id: number;
+  pixel_id: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  spaces: SpacesTable;
+  domains: DomainsTable;
+  pixels: PixelsTable;
+  links: LinksTable;
+  link_pixels: LinkPixelsTable;
+}

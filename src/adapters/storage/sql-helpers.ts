@@ -1,0 +1,23 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Page, PageRequest } from '../../core/shared/page.ts';
+
+/** True for a unique-constraint failure on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Case-insensitive substring match that treats %, _ and \ in the search text literally. */
+export function containsIgnoringCase(column: string, search: string): Expression<SqlBool> {
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+export async function pageOf<T>(total: Promise<number>, items: Promise<T[]>, page: PageRequest): Promise<Page<T>> {
+  const [count, rows] = await Promise.all([total, items]);
+  return { items: rows, total: count, page: page.page, perPage: page.perPage };
+}
+
+export function countOf(row: { count: number | string | bigint } | undefined): number {
+  return Number(row?.count ?? 0);
+}

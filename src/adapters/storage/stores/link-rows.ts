@@ -1,0 +1,56 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Link, LinkFields } from '../../../core/links/link.ts';
+import type { TargetType, Targets } from '../../../core/targeting/target.ts';
+import type { LinksTable } from '../schema.ts';
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+const parse = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
+
+export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
+  const targets: Targets = {
+    country: parse(r.country_target),
+    platform: parse(r.platform_target),
+    language: parse(r.language_target),
+    rotation: parse(r.rotation_target),
+  };
+  return {
+    id: r.id, accountId: r.account_id, domainId: r.domain_id, spaceId: r.space_id, alias: r.alias, url: r.url,
+    title: r.title, targetType: r.target_type as TargetType, targets, lastRotation: r.last_rotation,
+    disabled: r.disabled === 1 ? 1 : 0, privacy: r.privacy as 0 | 1 | 2,
+    privacyPasswordHash: r.privacy_password_hash, passwordHash: r.password_hash, expirationUrl: r.expiration_url,
+    expirationClicks: r.expiration_clicks, endsAt: r.ends_at, clicks: r.clicks, pixelIds,
+    createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+/** Maps only the fields present, so an update touches nothing it was not asked to. */
+export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
+  const c: Updateable<LinksTable> = {};
+  if (f.domainId !== undefined) c.domain_id = f.domainId;
+  if (f.spaceId !== undefined) c.space_id = f.spaceId;
+  if (f.alias !== undefined) {
+    c.alias = f.alias;
+    c.alias_key = f.alias.toLowerCase();
+  }
+  if (f.url !== undefined) c.url = f.url;
+  if (f.title !== undefined) c.title = f.title;
+  if (f.targetType !== undefined) c.target_type = f.targetType;
+  if (f.targets !== undefined) {
+    c.country_target = json(f.targets.country);
+    c.platform_target = json(f.targets.platform);
+    c.language_target = json(f.targets.language);
+    c.rotation_target = json(f.targets.rotation);
+  }
+  if (f.disabled !== undefined) c.disabled = f.disabled;
+  if (f.privacy !== undefined) c.privacy = f.privacy;
+  if (f.privacyPasswordHash !== undefined) c.privacy_password_hash = f.privacyPasswordHash;
+  if (f.passwordHash !== undefined) c.password_hash = f.passwordHash;
+  if (f.expirationUrl !== undefined) c.expiration_url = f.expirationUrl;
+  if (f.expirationClicks !== undefined) c.expiration_clicks = f.expirationClicks;
+  if (f.endsAt !== undefined) c.ends_at = f.endsAt;
+  return c;
+}
+
+export function toInsert(accountId: number, f: LinkFields, now: number): Insertable<LinksTable> {
+  return { ...(toColumns(f) as Insertable<LinksTable>), account_id: accountId, created_at: now, updated_at: now };
+}

@@ -1,0 +1,127 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { ValidationError } from '../../../core/shared/errors.ts';
+import { messages } from '../../../core/shared/messages.ts';
+import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
+import { LinkStatus, type Link, type LinkFields, type LinkFilter } from '../../../core/links/link.ts';
+import type { LinkStore } from '../../../core/links/link-store.ts';
+import type { Database } from '../schema.ts';
+import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
+import { toColumns, toInsert, toLink } from './link-rows.ts';
+
+type LinksEb = ExpressionBuilder<Database, 'links'>;
+
+/** The status partition of CONTRACT §5 in SQL; it must agree with core/expiration/expiry.ts. */
+function expired(eb: LinksEb, now: number) {
+  return eb.or([
+    eb.and([eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]),
+    eb.and([eb('expiration_clicks', '>', 0), eb('clicks', '>=', eb.ref('expiration_clicks'))]),
+  ]);
+}
+
+export class SqlLinkStore implements LinkStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('links').values(toInsert(accountId, fields, now))
+          .returningAll().executeTakeFirstOrThrow();
+        if (pixelIds.length > 0) {
+          await trx.insertInto('link_pixels').values(pixelIds.map((pixel_id) => ({ link_id: row.id, pixel_id }))).execute();
+        }
+        return toLink(row, [...pixelIds]);
+      });
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  async update(
+    accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number,
+  ): Promise<Link | null> {
+    try {
+      const updated = await this.db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('links').set({ ...toColumns(fields), updated_at: now })
+          .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        if (pixelIds !== undefined) {
+          await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute();
+          if (pixelIds.length > 0) {
+            await trx.insertInto('link_pixels').values(pixelIds.map((pixel_id) => ({ link_id: id, pixel_id }))).execute();
+          }
+        }
+        return true;
+      });
+      return updated ? this.findById(accountId, id) : null;
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  async findById(accountId: number, id: number): Promise<Link | null> {
+    const row = await this.db.selectFrom('links').selectAll()
+      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    if (!row) return null;
+    return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
+  }
+
+  async aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('links').select('id').where('alias_key', '=', alias.toLowerCase())
+      .where('domain_id', domainId === null ? 'is' : '=', domainId);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  list(accountId: number, filter: LinkFilter, page: PageRequest, now: number) {
+    let q = this.db.selectFrom('links').where('account_id', '=', accountId);
+    if (filter.search) q = q.where(containsIgnoringCase(filter.by, filter.search));
+    if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
+    if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
+    if (filter.pixelId !== undefined) {
+      const pixelId = filter.pixelId;
+      q = q.where((eb) => eb.exists(eb.selectFrom('link_pixels').select('link_id')
+        .whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)));
+    }
+    if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
+    if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
+    if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
+
+    const total = q.select((eb) => eb.fn.countAll().as('count')).executeTakeFirst().then(countOf);
+    let rows = q.selectAll();
+    if (filter.sort === 'max' || filter.sort === 'min') {
+      rows = rows.orderBy('clicks', filter.sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc');
+    } else {
+      rows = rows.orderBy('id', filter.sort);
+    }
+    const items = rows.limit(page.perPage).offset(offsetOf(page)).execute().then(async (found) => {
+      const pixels = await this.pixelIdsOf(found.map((r) => r.id));
+      return found.map((r) => toLink(r, pixels.get(r.id) ?? []));
+    });
+    return pageOf(total, items, page);
+  }
+
+  async delete(accountId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('links').where('id', '=', id).where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async setTitle(id: number, title: string): Promise<void> {
+    // Only fills a gap: a title the owner set meanwhile wins.
+    await this.db.updateTable('links').set({ title }).where('id', '=', id).where('title', 'is', null).execute();
+  }
+
+  private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
+    const map = new Map<number, number[]>();
+    if (linkIds.length === 0) return map;
+    const rows = await this.db.selectFrom('link_pixels').select(['link_id', 'pixel_id'])
+      .where('link_id', 'in', linkIds).orderBy('pixel_id').execute();
+    for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
+    return map;
+  }
+
+  private translate(error: unknown): unknown {
+    // Two requests raced for one alias: the index decides, the client hears the usual answer.
+    return isUniqueViolation(error) ? ValidationError.of('alias', messages.taken('alias')) : error;
+  }
+}

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractTitle } from './extract-title.ts';
+
+test('returns the first title, whatever the case of the tag', () => {
+  assert.equal(extractTitle('<html><head><TITLE>Hello</Title></head><title>Second</title>'), 'Hello');
+});
+
+test('accepts attributes on the tag and whitespace in the closing tag', () => {
+  assert.equal(extractTitle('<title lang="en">Hi</title >'), 'Hi');
+});
+
+test('does not mistake a longer tag name for <title>', () => {
+  assert.equal(extractTitle('<titles>no</titles><title>yes</title>'), 'yes');
+});
+
+test('decodes the common entities', () => {
+  assert.equal(
+    extractTitle('<title>Tom &amp; Jerry &lt;3 &gt; &quot;cats&quot; &#39;n&#39; &apos;mice&apos;</title>'),
+    `Tom & Jerry <3 > "cats" 'n' 'mice'`,
+  );
+});
+
+test('decodes decimal and hex character references', () => {
+  assert.equal(extractTitle('<title>caf&#233; &#x2603; &#X1F600;</title>'), 'café ☃ 😀');
+});
+
+test('decodes in one pass, so escaped entities stay escaped', () => {
+  assert.equal(extractTitle('<title>&amp;lt;b&amp;gt;</title>'), '&lt;b&gt;');
+});
+
+test('leaves unknown entities alone and replaces impossible code points', () => {
+  assert.equal(extractTitle('<title>&copy; &bogus; &#0; &#xD800; &#x110000;</title>'), '&copy; &bogus; \uFFFD \uFFFD \uFFFD');
+});
+
+test('collapses whitespace and trims', () => {
+  assert.equal(extractTitle('<title>\n   Hello \t\r\n  world &nbsp; </title>'), 'Hello world');
+});
+
+test('turns control characters into spaces', () => {
+  assert.equal(extractTitle('<title>a\u0000b\u0007c\u0085d</title>'), 'a b c d');
+});
+
+test('cuts to 255 characters without splitting a surrogate pair', () => {
+  assert.equal(extractTitle(`<title>${'a'.repeat(300)}</title>`), 'a'.repeat(255));
+  const emoji = extractTitle(`<title>${'😀'.repeat(300)}</title>`);
+  assert.equal(emoji, '😀'.repeat(255));
+});
+
+test('does not leave trailing whitespace after cutting', () => {
+  assert.equal(extractTitle(`<title>${'a'.repeat(254)} bbb</title>`), 'a'.repeat(254));
+});
+
+test('returns null without a complete title', () => {
+  assert.equal(extractTitle(''), null);
+  assert.equal(extractTitle('<html><body>nothing</body></html>'), null);
+  assert.equal(extractTitle('<title>never closed'), null);
+});
+
+test('returns null for a blank title', () => {
+  assert.equal(extractTitle('<title>  \n </title>'), null);
+  assert.equal(extractTitle('<title>&nbsp;</title>'), null);
+});
+
+test('treats markup inside the title as text', () => {
+  assert.equal(extractTitle('<title><b>bold</b></title>'), '<b>bold</b>');
+});

@@ -1,0 +1,98 @@
+/**
+ * Every environment variable linkpix reads, with its default and a line of doc. Read once at
+ * start, validated, and turned into a plain options object; nothing else reads process.env.
+ */
+type Parser<T> = (raw: string) => T;
+
+interface Entry<T> {
+  default: string;
+  doc: string;
+  parse: Parser<T>;
+}
+
+const int = (min: number, max: number): Parser<number> => (raw) => {
+  if (!/^-?\d+$/.test(raw.trim())) throw new Error(`must be an integer between ${min} and ${max}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new Error(`must be an integer between ${min} and ${max}`);
+  return n;
+};
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new Error('must be true or false');
+};
+
+const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
+  if ((values as string[]).includes(raw)) return raw as T;
+  throw new Error(`must be one of ${values.join(', ')}`);
+};
+
+const absoluteUrl: Parser<string> = (raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('must be an absolute http(s) URL, like http://localhost:8080');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+};
+
+const databaseUrl: Parser<string> = (raw) => {
+  if (/^(postgres(ql)?:\/\/|sqlite:|file:)/i.test(raw)) return raw;
+  throw new Error('must start with postgres://, postgresql://, sqlite: or file:');
+};
+
+const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+
+const trustProxy: Parser<boolean | number | string> = (raw) => {
+  const v = raw.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  try {
+    return bool(v);
+  } catch {
+    return v; // a list of trusted addresses or CIDRs, as Fastify takes it
+  }
+};
+
+export const CATALOGUE = {
+  PORT: { default: '8080', doc: 'TCP port to listen on.', parse: int(0, 65535) },
+  HOST: { default: '0.0.0.0', doc: 'Address to listen on.', parse: (s: string) => s },
+  APP_URL: { default: 'http://localhost:8080', doc: 'Public base URL of the app; short_url is built on it.', parse: absoluteUrl },
+  DATABASE_URL: { default: 'sqlite:./data/linkpix.db', doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.', parse: databaseUrl },
+  DATABASE_POOL_SIZE: { default: '10', doc: 'PostgreSQL connections per instance.', parse: int(1, 500) },
+  LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
+  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
+  API_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the API rate-limit window.', parse: int(1, 86_400) },
+  BODY_LIMIT_BYTES: { default: '65536', doc: 'Largest request body accepted; larger answers 413.', parse: int(1024, 10_485_760) },
+  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
+  DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
+  TITLE_FETCH: { default: 'true', doc: 'Fetch a page title in the background when a link has none.', parse: bool },
+  TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
+  TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
+  SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
+} satisfies Record<string, Entry<unknown>>;
+
+type Catalogue = typeof CATALOGUE;
+export type Config = { [K in keyof Catalogue]: ReturnType<Catalogue[K]['parse']> };
+
+export class ConfigError extends Error {}
+
+/** Validates every variable and reports all bad ones at once, each by name. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, entry] of Object.entries(CATALOGUE) as [string, Entry<unknown>][]) {
+    const raw = env[name] ?? entry.default;
+    try {
+      out[name] = entry.parse(raw);
+    } catch (error) {
+      problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return out as Config;
+}

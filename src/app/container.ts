@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { systemClock, type Clock } from '../core/shared/clock.ts';
+import { AccountsService } from '../core/accounts/accounts-service.ts';
+import { LinksService } from '../core/links/links-service.ts';
+import { PixelsService } from '../core/pixels/pixels-service.ts';
+import { SpacesService } from '../core/spaces/spaces-service.ts';
+import { DomainsService } from '../core/domains/domains-service.ts';
+import { UrlPolicy } from '../core/links/url-policy.ts';
+import type { TitleFetcher } from '../core/links/title-fetcher.ts';
+import { connect, type Storage } from '../adapters/storage/connect.ts';
+import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
+import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
+import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
+import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
+import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
+import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
+import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
+import type { ApiContext } from '../adapters/http/handlers/context.ts';
+import type { Config } from './config.ts';
+
+export interface Container extends ApiContext {
+  storage: Storage;
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface ContainerOverrides {
+  clock?: Clock;
+  titles?: TitleFetcher | null;
+  /** PostgreSQL schema to work in (tests isolate themselves this way). */
+  pgSchema?: string;
+}
+
+/** The composition root: the one place that knows every adapter and wires it to the core. */
+export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
+  const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE });
+  const clock = overrides.clock ?? systemClock;
+  const urls = new UrlPolicy(config.URL_SCHEMES);
+  const stores = {
+    links: new SqlLinkStore(storage.db),
+    pixels: new SqlPixelStore(storage.db),
+    spaces: new SqlSpaceStore(storage.db),
+    domains: new SqlDomainStore(storage.db),
+  };
+  const titles = overrides.titles !== undefined ? overrides.titles
+    : config.TITLE_FETCH
+      ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
+      : null;
+  const links = new LinksService({ ...stores, clock, urls, titles });
+  return {
+    storage,
+    accounts: new AccountsService(new SqlAccountStore(storage.db), clock),
+    links,
+    pixels: new PixelsService(stores.pixels, clock),
+    spaces: new SpacesService(stores.spaces, clock),
+    domains: new DomainsService(stores.domains, clock, urls, [new URL(config.APP_URL).hostname.toLowerCase()]),
+    urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
+    ping: async () => {
+      await sql`select 1`.execute(storage.db);
+    },
+    migrate: () => migrateToLatest(storage.db, storage.engine),
+    close: async () => {
+      await links.idle();
+      await storage.close();
+    },
+  };
+}

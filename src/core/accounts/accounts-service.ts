@@ -1,0 +1,70 @@
+import { FieldErrorBag, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import type { Clock } from '../shared/clock.ts';
+import { isValidTimeZone } from '../expiration/ends-at.ts';
+import type { Account, ApiKey } from './account.ts';
+import type { AccountStore } from './account-store.ts';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
+
+const EMAIL = /^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/;
+
+export interface CreateAccountInput {
+  email: string;
+  name?: string | undefined;
+  timezone?: string | undefined;
+}
+
+export class AccountsService {
+  constructor(private readonly store: AccountStore, private readonly clock: Clock) {}
+
+  async createAccount(input: CreateAccountInput): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
+    const email = input.email.trim().toLowerCase();
+    const name = (input.name ?? email.split('@')[0] ?? email).trim();
+    const timezone = input.timezone ?? 'UTC';
+    const bag = new FieldErrorBag();
+    if (!EMAIL.test(email) || email.length > 255) bag.add('email', messages.invalid('email'));
+    if (name.length === 0 || name.length > 255) bag.add('name', messages.maxChars('name', 255));
+    if (!isValidTimeZone(timezone)) bag.add('timezone', messages.selected('timezone'));
+    bag.throwIfAny();
+    if (await this.store.findByEmail(email)) throw ValidationError.of('email', messages.taken('email'));
+    const generated = generateApiKey('default');
+    const { account, key } = await this.store.createWithKey({ email, name, timezone }, generated.stored, this.clock.now());
+    return { account, key, apiKey: generated.plaintext };
+  }
+
+  async createKey(email: string, name: string | null): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
+    const account = await this.requireByEmail(email);
+    const generated = generateApiKey(name);
+    const key = await this.store.insertKey(account.id, generated.stored, this.clock.now());
+    return { account, key, apiKey: generated.plaintext };
+  }
+
+  async listKeys(email: string): Promise<ApiKey[]> {
+    return this.store.listKeys((await this.requireByEmail(email)).id);
+  }
+
+  async revokeKey(email: string, keyId: number): Promise<void> {
+    const account = await this.requireByEmail(email);
+    if (!(await this.store.revokeKey(account.id, keyId, this.clock.now()))) throw new NotFoundError('key');
+  }
+
+  /** Resolves a bearer token to its account; any doubt is "unauthenticated". */
+  async authenticate(token: string): Promise<Account> {
+    if (!looksLikeApiKey(token)) throw new UnauthenticatedError();
+    const found = await this.store.findKeyByHash(hashApiKey(token));
+    if (!found || found.key.revokedAt !== null) throw new UnauthenticatedError();
+    return found.account;
+  }
+
+  async getAccount(id: number): Promise<Account> {
+    const account = await this.store.findById(id);
+    if (!account) throw new NotFoundError('account');
+    return account;
+  }
+
+  private async requireByEmail(email: string): Promise<Account> {
+    const account = await this.store.findByEmail(email.trim().toLowerCase());
+    if (!account) throw new NotFoundError('account');
+    return account;
+  }
+}

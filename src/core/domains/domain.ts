@@ -1,0 +1,30 @@
+export interface Domain {
+  id: number;
+  accountId: number;
+  /** Lower-case host name, unique across the whole service. */
+  name: string;
+  /** Where a visit to the domain's root goes; null shows the app's own page. */
+  indexPage: string | null;
+  /** Where an unknown alias on this domain goes; null shows the 404 page. */
+  notFoundPage: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DomainInput {
+  name?: string | undefined;
+  index_page?: string | null | undefined;
+  not_found_page?: string | null | undefined;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A DNS host name with at least two labels; no scheme, port, path or trailing dot. */
+export function normalizeHostName(raw: string): string | null {
+  const host = raw.trim().toLowerCase();
+  if (host.length === 0 || host.length > 253) return null;
+  const labels = host.split('.');
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return null;
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return null; // an IPv4 address, not a name
+  return host;
+}

@@ -1,0 +1,35 @@
+import type { TargetListInput } from '../targeting/targeting-rules.ts';
+
+/**
+ * A create or update request, named as the API names its fields so that a rule's error
+ * names the very field the client sent. undefined: not sent; null: clear.
+ */
+export interface LinkInput {
+  url?: string | null | undefined;
+  domain?: number | null | undefined;
+  alias?: string | null | undefined;
+  title?: string | null | undefined;
+  password?: string | null | undefined;
+  space?: number | null | undefined;
+  pixels?: number[] | null | undefined;
+  disabled?: number | null | undefined;
+  privacy?: number | null | undefined;
+  privacy_password?: string | null | undefined;
+  expiration_url?: string | null | undefined;
+  expiration_date?: string | null | undefined;
+  expiration_time?: string | null | undefined;
+  expiration_clicks?: number | null | undefined;
+  target_type?: number | null | undefined;
+  country?: TargetListInput;
+  platform?: TargetListInput;
+  language?: TargetListInput;
+  rotation?: TargetListInput;
+}
+
+export const LINK_LIMITS = {
+  aliasMax: 255,
+  titleMax: 255,
+  passwordMax: 128,
+  pixelsMax: 50,
+  expirationClicksMax: 2_147_483_647,
+} as const;

@@ -1,0 +1,29 @@
+import type { SpaceStore } from '../spaces/space-store.ts';
+import type { DomainStore } from '../domains/domain-store.ts';
+import type { PixelStore } from '../pixels/pixel-store.ts';
+import type { Link, LinkView } from './link.ts';
+
+/** Joins links to their space, domain and pixels with one query per kind, whatever the page size. */
+export class LinkViews {
+  constructor(private readonly deps: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore }) {}
+
+  async of(accountId: number, links: readonly Link[]): Promise<LinkView[]> {
+    const ids = (pick: (l: Link) => readonly (number | null)[]) =>
+      [...new Set(links.flatMap(pick).filter((x): x is number => x !== null))];
+    const [spaces, domains, pixels] = await Promise.all([
+      this.deps.spaces.findByIds(accountId, ids((l) => [l.spaceId])),
+      this.deps.domains.findByIds(accountId, ids((l) => [l.domainId])),
+      this.deps.pixels.findByIds(accountId, ids((l) => l.pixelIds)),
+    ]);
+    const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+    const spaceMap = byId(spaces);
+    const domainMap = byId(domains);
+    const pixelMap = byId(pixels);
+    return links.map((link) => ({
+      link,
+      space: link.spaceId === null ? null : spaceMap.get(link.spaceId) ?? null,
+      domain: link.domainId === null ? null : domainMap.get(link.domainId) ?? null,
+      pixels: link.pixelIds.flatMap((id) => pixelMap.get(id) ?? []),
+    }));
+  }
+}

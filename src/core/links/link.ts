@@ -1,0 +1,60 @@
+import type { Targets, TargetType } from '../targeting/target.ts';
+import type { Space } from '../spaces/space.ts';
+import type { Domain } from '../domains/domain.ts';
+import type { Pixel } from '../pixels/pixel.ts';
+
+export interface Link {
+  id: number;
+  accountId: number;
+  domainId: number | null;
+  spaceId: number | null;
+  alias: string;
+  url: string;
+  title: string | null;
+  targetType: TargetType;
+  targets: Targets;
+  /** Position of the last rotation entry served, for round-robin. */
+  lastRotation: number;
+  disabled: 0 | 1;
+  privacy: 0 | 1 | 2;
+  privacyPasswordHash: string | null;
+  passwordHash: string | null;
+  expirationUrl: string | null;
+  expirationClicks: number | null;
+  endsAt: number | null;
+  clicks: number;
+  pixelIds: number[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The columns a client can set; everything else is kept by the service. */
+export type LinkFields = Pick<
+  Link,
+  | 'domainId' | 'spaceId' | 'alias' | 'url' | 'title' | 'targetType' | 'targets' | 'disabled' | 'privacy'
+  | 'privacyPasswordHash' | 'passwordHash' | 'expirationUrl' | 'expirationClicks' | 'endsAt'
+>;
+
+/** A link with the records it refers to, as the API shows it. */
+export interface LinkView {
+  link: Link;
+  space: Space | null;
+  domain: Domain | null;
+  pixels: Pixel[];
+}
+
+export const LinkStatus = { All: 0, Active: 1, Expired: 2, Disabled: 3 } as const;
+export type LinkStatus = (typeof LinkStatus)[keyof typeof LinkStatus];
+
+export type LinkSort = 'desc' | 'asc' | 'max' | 'min';
+export type LinkSearchField = 'title' | 'alias' | 'url';
+
+export interface LinkFilter {
+  search?: string | undefined;
+  by: LinkSearchField;
+  status: LinkStatus;
+  spaceId?: number | undefined;
+  domainId?: number | undefined;
+  pixelId?: number | undefined;
+  sort: LinkSort;
+}

@@ -1,0 +1,166 @@
+import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import { hashPassword } from '../shared/secrets.ts';
+import type { SpaceStore } from '../spaces/space-store.ts';
+import type { DomainStore } from '../domains/domain-store.ts';
+import type { PixelStore } from '../pixels/pixel-store.ts';
+import { emptyTargets } from '../targeting/targeting-rules.ts';
+import { TargetType } from '../targeting/target.ts';
+import { isReservedAlias, randomAlias } from './aliases.ts';
+import type { Link, LinkFields, LinkFilter, LinkView } from './link.ts';
+import type { LinkInput } from './link-input.ts';
+import { checkLinkInput, type CheckedLinkInput } from './link-rules.ts';
+import type { LinkStore } from './link-store.ts';
+import type { TitleFetcher } from './title-fetcher.ts';
+import type { UrlPolicy } from './url-policy.ts';
+import { LinkViews } from './link-views.ts';
+
+export interface LinksServiceDeps {
+  links: LinkStore;
+  spaces: SpaceStore;
+  domains: DomainStore;
+  pixels: PixelStore;
+  clock: Clock;
+  urls: UrlPolicy;
+  /** null: titles are only what clients send. */
+  titles: TitleFetcher | null;
+}
+
+const ALIAS_LENGTH = 7;
+
+export class LinksService {
+  private readonly views: LinkViews;
+  private readonly pendingTitles = new Set<Promise<void>>();
+
+  constructor(private readonly deps: LinksServiceDeps) {
+    this.views = new LinkViews(deps);
+  }
+
+  async list(accountId: number, filter: LinkFilter, page: PageRequest): Promise<Page<LinkView>> {
+    const result = await this.deps.links.list(accountId, filter, page, this.deps.clock.now());
+    return { ...result, items: await this.views.of(accountId, result.items) };
+  }
+
+  async get(accountId: number, id: number): Promise<LinkView> {
+    return (await this.views.of(accountId, [await this.require(accountId, id)]))[0]!;
+  }
+
+  async create(accountId: number, timeZone: string, input: LinkInput): Promise<LinkView> {
+    const { checked, domainId } = await this.check(accountId, timeZone, input);
+    const fields: LinkFields = {
+      domainId, spaceId: null, alias: checked.fields.alias ?? (await this.freeAlias(domainId)), url: '', title: null,
+      targetType: TargetType.None, targets: emptyTargets(), disabled: 0, privacy: 0, expirationUrl: null,
+      expirationClicks: null, endsAt: null, passwordHash: null, privacyPasswordHash: null,
+      ...checked.fields, ...(await this.hashSecrets(checked)),
+    };
+    const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+    if (link.title === null && input.title === undefined) this.learnTitle(link);
+    return (await this.views.of(accountId, [link]))[0]!;
+  }
+
+  async update(accountId: number, timeZone: string, id: number, input: LinkInput): Promise<LinkView> {
+    const existing = await this.require(accountId, id);
+    const { checked } = await this.check(accountId, timeZone, input, existing);
+    const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
+    if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
+    const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
+    if (!link) throw new NotFoundError('link');
+    return (await this.views.of(accountId, [link]))[0]!;
+  }
+
+  /**
+   * Every rule, without writing: lets the HTTP adapter report the fields its schema found
+   * wrong together with the ones only the rules can judge. id: the link being updated.
+   */
+  async faultsOf(accountId: number, timeZone: string, input: LinkInput, id?: number): Promise<FieldErrors> {
+    const existing = id === undefined ? undefined : await this.require(accountId, id);
+    try {
+      await this.check(accountId, timeZone, input, existing);
+      return {};
+    } catch (error) {
+      if (error instanceof ValidationError) return error.fields;
+      throw error;
+    }
+  }
+
+  /** Applies the pure rules, then those that need the database; throws with every bad field. */
+  private async check(accountId: number, timeZone: string, raw: LinkInput, existing?: Link) {
+    // The domain is chosen once, at creation: moving a link would change its short URL.
+    const input = existing ? { ...raw, domain: undefined } : raw;
+    const bag = new FieldErrorBag();
+    const checked = checkLinkInput(input, { urls: this.deps.urls, timeZone, existing }, bag);
+    const domainId = existing ? existing.domainId : await this.checkDomain(accountId, input.domain, bag);
+    await this.checkReferences(accountId, input, checked, bag);
+    const alias = checked.fields.alias;
+    const unchanged = existing !== undefined && alias?.toLowerCase() === existing.alias.toLowerCase();
+    if (alias && !unchanged && !bag.has('alias') && (await this.deps.links.aliasTaken(domainId, alias, existing?.id))) {
+      bag.add('alias', messages.taken('alias'));
+    }
+    bag.throwIfAny();
+    return { checked, domainId };
+  }
+
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
+  }
+
+  /** Resolves once every background title lookup started so far has finished. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.pendingTitles]);
+  }
+
+  private async require(accountId: number, id: number): Promise<Link> {
+    const link = await this.deps.links.findById(accountId, id);
+    if (!link) throw new NotFoundError('link');
+    return link;
+  }
+
+  /** Referenced records must be the account's own; one foreign id fails the request. */
+  private async checkReferences(accountId: number, input: LinkInput, checked: CheckedLinkInput, bag: FieldErrorBag) {
+    if (input.space !== undefined) {
+      const ok = input.space === null || (await this.deps.spaces.findById(accountId, input.space)) !== null;
+      if (ok) checked.fields.spaceId = input.space;
+      else bag.add('space', messages.selected('space'));
+    }
+    if (checked.pixelIds && checked.pixelIds.length > 0) {
+      const found = await this.deps.pixels.findByIds(accountId, checked.pixelIds);
+      if (found.length !== checked.pixelIds.length) bag.add('pixels', messages.selected('pixels'));
+    }
+  }
+
+  private async checkDomain(accountId: number, domain: number | null | undefined, bag: FieldErrorBag) {
+    if (domain === undefined || domain === null) return null;
+    if (await this.deps.domains.findById(accountId, domain)) return domain;
+    bag.add('domain', messages.selected('domain'));
+    return null;
+  }
+
+  private async hashSecrets(checked: CheckedLinkInput): Promise<Partial<LinkFields>> {
+    const out: Partial<LinkFields> = {};
+    if (checked.password !== undefined) out.passwordHash = checked.password ? await hashPassword(checked.password) : null;
+    if (checked.privacyPassword !== undefined) {
+      out.privacyPasswordHash = checked.privacyPassword ? await hashPassword(checked.privacyPassword) : null;
+    }
+    return out;
+  }
+
+  private async freeAlias(domainId: number | null): Promise<string> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const alias = randomAlias(ALIAS_LENGTH + Math.floor(attempt / 2));
+      if (!isReservedAlias(alias) && !(await this.deps.links.aliasTaken(domainId, alias))) return alias;
+    }
+    throw ValidationError.of('alias', 'No free alias could be generated; please choose one.');
+  }
+
+  private learnTitle(link: Link): void {
+    const fetcher = this.deps.titles;
+    if (!fetcher) return;
+    const task = fetcher.fetchTitle(link.url)
+      .then((title) => (title ? this.deps.links.setTitle(link.id, title) : undefined))
+      .catch(() => undefined) // a title is a nicety: its failure must never surface
+      .finally(() => this.pendingTitles.delete(task));
+    this.pendingTitles.add(task);
+  }
+}

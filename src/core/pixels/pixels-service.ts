@@ -1,0 +1,60 @@
+import { FieldErrorBag, NotFoundError } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import { checkName } from '../shared/text-rules.ts';
+import { PIXEL_LIMITS, PIXEL_VALUE_PATTERN, isPixelType, type Pixel, type PixelInput } from './pixel.ts';
+import type { PixelFields, PixelFilter, PixelStore } from './pixel-store.ts';
+
+export class PixelsService {
+  constructor(private readonly store: PixelStore, private readonly clock: Clock) {}
+
+  list(accountId: number, filter: PixelFilter, page: PageRequest): Promise<Page<Pixel>> {
+    return this.store.list(accountId, filter, page);
+  }
+
+  async get(accountId: number, id: number): Promise<Pixel> {
+    const pixel = await this.store.findById(accountId, id);
+    if (!pixel) throw new NotFoundError('pixel');
+    return pixel;
+  }
+
+  async create(accountId: number, input: PixelInput): Promise<Pixel> {
+    const fields = await this.check(accountId, input, true);
+    return this.store.insert(accountId, fields as PixelFields, this.clock.now());
+  }
+
+  async update(accountId: number, id: number, input: PixelInput): Promise<Pixel> {
+    await this.get(accountId, id);
+    const fields = await this.check(accountId, input, false, id);
+    const pixel = await this.store.update(accountId, id, fields, this.clock.now());
+    if (!pixel) throw new NotFoundError('pixel');
+    return pixel;
+  }
+
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('pixel');
+  }
+
+  private async check(accountId: number, input: PixelInput, creating: boolean, exceptId?: number) {
+    const bag = new FieldErrorBag();
+    const fields: Partial<PixelFields> = {};
+    const name = checkName(bag, 'name', input.name, PIXEL_LIMITS.nameMax, creating);
+    if (name !== undefined) {
+      if (await this.store.nameTaken(accountId, name, exceptId)) bag.add('name', messages.taken('name'));
+      fields.name = name;
+    }
+    if (input.type !== undefined || creating) {
+      if (input.type === undefined) bag.add('type', messages.required('type'));
+      else if (!isPixelType(input.type)) bag.add('type', messages.selected('type'));
+      else fields.type = input.type;
+    }
+    const value = checkName(bag, 'value', input.value, PIXEL_LIMITS.valueMax, creating);
+    if (value !== undefined) {
+      if (!PIXEL_VALUE_PATTERN.test(value)) bag.add('value', messages.invalid('value'));
+      fields.value = value;
+    }
+    bag.throwIfAny();
+    return fields;
+  }
+}

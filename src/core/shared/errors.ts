@@ -1,0 +1,54 @@
+/**
+ * The closed set of failures the core reports. Only the HTTP adapter turns them into
+ * status codes and envelopes; the CLI turns them into messages and exit codes.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class NotFoundError extends Error {
+  readonly kind = 'not_found' as const;
+  constructor(readonly resource: string) {
+    super(`${resource} not found`);
+  }
+}
+
+/** Input that breaks a rule; every bad field is listed with its messages. */
+export class ValidationError extends Error {
+  readonly kind = 'invalid' as const;
+  constructor(readonly fields: FieldErrors) {
+    super(`Invalid ${Object.keys(fields).join(', ')}`);
+  }
+
+  static of(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+export class UnauthenticatedError extends Error {
+  readonly kind = 'unauthenticated' as const;
+  constructor() {
+    super('Unauthenticated');
+  }
+}
+
+export type DomainError = NotFoundError | ValidationError | UnauthenticatedError;
+
+/** Collects field errors so a request reports all its faults at once. */
+export class FieldErrorBag {
+  private readonly errors: FieldErrors = {};
+
+  add(field: string, message: string): void {
+    (this.errors[field] ??= []).push(message);
+  }
+
+  has(field: string): boolean {
+    return field in this.errors;
+  }
+
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+
+  throwIfAny(): void {
+    if (!this.empty) throw new ValidationError({ ...this.errors });
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Validation messages in the wording phpShort clients already show to people
+ * (Laravel's), so a client's error display keeps working.
+ */
+const label = (field: string): string => field.replace(/_/g, ' ');
+
+export const messages = {
+  required: (f: string) => `The ${label(f)} field is required.`,
+  invalid: (f: string) => `The ${label(f)} format is invalid.`,
+  selected: (f: string) => `The selected ${label(f)} is invalid.`,
+  taken: (f: string) => `The ${label(f)} has already been taken.`,
+  integer: (f: string) => `The ${label(f)} field must be an integer.`,
+  string: (f: string) => `The ${label(f)} field must be a string.`,
+  array: (f: string) => `The ${label(f)} field must be an array.`,
+  maxChars: (f: string, n: number) => `The ${label(f)} field must not be greater than ${n} characters.`,
+  minChars: (f: string, n: number) => `The ${label(f)} field must be at least ${n} characters.`,
+  min: (f: string, n: number) => `The ${label(f)} field must be at least ${n}.`,
+  max: (f: string, n: number) => `The ${label(f)} field must not be greater than ${n}.`,
+  url: (f: string) => `The ${label(f)} field must be a valid URL.`,
+  reserved: (f: string) => `The ${label(f)} is reserved.`,
+  requiredWith: (f: string, other: string) =>
+    `The ${label(f)} field is required when ${label(other)} is present.`,
+  date: (f: string) => `The ${label(f)} field must match the format Y-m-d.`,
+  time: (f: string) => `The ${label(f)} field must match the format H:i.`,
+} as const;

@@ -1,0 +1,56 @@
+import { FieldErrorBag, NotFoundError } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import { checkName } from '../shared/text-rules.ts';
+import { SPACE_LIMITS, type Space, type SpaceInput } from './space.ts';
+import type { SpaceFilter, SpaceStore } from './space-store.ts';
+
+export class SpacesService {
+  constructor(private readonly store: SpaceStore, private readonly clock: Clock) {}
+
+  list(accountId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<Space>> {
+    return this.store.list(accountId, filter, page);
+  }
+
+  async get(accountId: number, id: number): Promise<Space> {
+    const space = await this.store.findById(accountId, id);
+    if (!space) throw new NotFoundError('space');
+    return space;
+  }
+
+  async create(accountId: number, input: SpaceInput): Promise<Space> {
+    const fields = await this.check(accountId, input, true);
+    return this.store.insert(accountId, { name: fields.name!, color: fields.color ?? 1 }, this.clock.now());
+  }
+
+  async update(accountId: number, id: number, input: SpaceInput): Promise<Space> {
+    await this.get(accountId, id);
+    const fields = await this.check(accountId, input, false, id);
+    const space = await this.store.update(accountId, id, fields, this.clock.now());
+    if (!space) throw new NotFoundError('space');
+    return space;
+  }
+
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('space');
+  }
+
+  private async check(accountId: number, input: SpaceInput, creating: boolean, exceptId?: number) {
+    const bag = new FieldErrorBag();
+    const fields: { name?: string; color?: number } = {};
+    const name = checkName(bag, 'name', input.name, SPACE_LIMITS.nameMax, creating);
+    if (name !== undefined) {
+      if (await this.store.nameTaken(accountId, name, exceptId)) bag.add('name', messages.taken('name'));
+      fields.name = name;
+    }
+    if (input.color !== undefined) {
+      if (input.color < SPACE_LIMITS.colorMin || input.color > SPACE_LIMITS.colorMax) {
+        bag.add('color', messages.selected('color'));
+      }
+      fields.color = input.color;
+    }
+    bag.throwIfAny();
+    return fields;
+  }
+}
