@@ -48,6 +48,14 @@ export class AccountsService {
     if (!(await this.store.revokeKey(account.id, keyId, this.clock.now()))) throw new NotFoundError('key');
   }
 
+  /** Revokes the key whose plaintext the operator holds; returns its account. */
+  async revokeKeyByValue(plaintext: string): Promise<{ account: Account; key: ApiKey }> {
+    const found = looksLikeApiKey(plaintext) ? await this.store.findKeyByHash(hashApiKey(plaintext)) : null;
+    if (!found || found.key.revokedAt !== null) throw new NotFoundError('key');
+    await this.store.revokeKey(found.account.id, found.key.id, this.clock.now());
+    return found;
+  }
+
   /** Resolves a bearer token to its account; any doubt is "unauthenticated". */
   async authenticate(token: string): Promise<Account> {
     if (!looksLikeApiKey(token)) throw new UnauthenticatedError();

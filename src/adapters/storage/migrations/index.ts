@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Engine } from '../connect.ts';
 import * as initial from './0001-initial.ts';
 
@@ -19,7 +19,14 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
       down: (d: Kysely<unknown>) => m.down(d, engine),
     }]),
   );
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its own tables in every schema unless told which one: another schema's
+  // kysely_migration_lock (a second app, a parallel test run) would be taken for ours.
+  const schema = engine === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({
+    db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

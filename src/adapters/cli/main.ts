@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { NotFoundError, ValidationError } from '../../core/shared/errors.ts';
+import { ConfigError, loadConfig } from '../../app/config.ts';
+import { createContainer } from '../../app/container.ts';
+import { COMMANDS, UsageError, usage, type Flags } from './commands.ts';
+
+/** The operator's tool: same configuration and database as the server. Exit 0 ok, 1 refused, 2 misuse. */
+export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: { email: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' },
+        key: { type: 'string' }, id: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage()}`);
+    return 2;
+  }
+  const name = parsed.positionals.join(' ');
+  const command = COMMANDS[name];
+  if (parsed.values.help || name === '' || name === 'help') {
+    console.log(usage());
+    return name === '' && !parsed.values.help ? 2 : 0;
+  }
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${usage()}`);
+    return 2;
+  }
+  let container;
+  try {
+    const config = loadConfig(env);
+    container = createContainer(config, { titles: null });
+    if (name !== 'migrate') await container.migrate();
+    const result = await command.run(container, parsed.values as Flags);
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    return report(error);
+  } finally {
+    await container?.close();
+  }
+}
+
+function report(error: unknown): number {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${usage()}`);
+    return 2;
+  }
+  if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof ValidationError) {
+    for (const [field, list] of Object.entries(error.fields)) console.error(`${field}: ${list.join(' ')}`);
+  } else if (error instanceof NotFoundError) console.error(`No such ${error.resource}.`);
+  else console.error(error);
+  return 1;
+}
+
+export async function main(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  process.exitCode = await runCli(process.argv.slice(2), process.env);
+}

@@ -1,0 +1,145 @@
+import { after, before, describe } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import qs from 'qs';
+import { loadConfig, type Config } from '../../src/app/config.ts';
+import { buildServer, type Server } from '../../src/app/server.ts';
+import type { ContainerOverrides } from '../../src/app/container.ts';
+
+export interface Engine {
+  name: 'sqlite' | 'postgres';
+  /** Why this engine does not run here, if it does not. */
+  skip?: string;
+}
+
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL names one (else reported as skipped). */
+export const ENGINES: Engine[] = [
+  { name: 'sqlite' },
+  process.env.TEST_DATABASE_URL
+    ? { name: 'postgres' }
+    : { name: 'postgres', skip: 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' },
+];
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // The body as JSON; tests read many shapes, so it is deliberately loose.
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  form?: Record<string, unknown> | string;
+  json?: unknown;
+  headers?: Record<string, string>;
+  body?: string | ArrayBuffer;
+}
+
+export interface Harness {
+  engine: Engine['name'];
+  server: Server;
+  baseUrl: string;
+  config: Config;
+  request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  /** A fresh account and its key. */
+  account(email?: string, timezone?: string): Promise<{ id: number; key: string; email: string }>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  overrides?: ContainerOverrides;
+}
+
+let counter = 0;
+
+export async function startHarness(engine: Engine['name'], options: HarnessOptions = {}): Promise<Harness> {
+  const tmp = mkdtempSync(join(tmpdir(), 'linkpix-test-'));
+  let pgSchema: string | undefined;
+  let databaseUrl = `sqlite:${join(tmp, 'test.db')}`;
+  if (engine === 'postgres') {
+    databaseUrl = process.env.TEST_DATABASE_URL!;
+    pgSchema = `lp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await withPg(databaseUrl, (c) => c.query(`create schema ${pgSchema}`));
+  }
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0',
+    APP_URL: 'http://short.test', ...options.env,
+  });
+  const server = await buildServer(config, { ...options.overrides, ...(pgSchema ? { pgSchema } : {}) });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let body: string | ArrayBuffer | undefined = o.body;
+    if (o.form !== undefined) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = typeof o.form === 'string' ? o.form : qs.stringify(o.form, { encodeValuesOnly: true });
+    } else if (o.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(o.json);
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  };
+
+  return {
+    engine, server, baseUrl, config, request,
+    account: async (email, timezone) => {
+      const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+      const made = await server.container.accounts.createAccount({ email: address, timezone });
+      return { id: made.account.id, key: made.apiKey, email: address };
+    },
+    close: async () => {
+      await server.close();
+      if (pgSchema) await withPg(databaseUrl, (c) => c.query(`drop schema ${pgSchema} cascade`));
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withPg(url: string, fn: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs a suite once per engine, each against its own fresh database and a real listening
+ * server. The callback gets a getter because the harness exists only once `before` has run.
+ */
+export function onEachEngine(title: string, suite: (h: () => Harness) => void, options: HarnessOptions = {}): void {
+  for (const engine of ENGINES) {
+    describe(`${title} [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+      let harness: Harness | undefined;
+      before(async () => {
+        harness = await startHarness(engine.name, options);
+      });
+      after(async () => {
+        await harness?.close();
+      });
+      suite(() => {
+        if (!harness) throw new Error('harness not started');
+        return harness;
+      });
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'linkpix.js');
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function run(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Waits until the process prints a line matching `pattern` (or fails after `ms`). */
+export function waitForOutput(child: ChildProcess, pattern: RegExp, ms = 20_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${seen}`)), ms);
+    const onData = (d: Buffer) => {
+      seen += d.toString();
+      if (pattern.test(seen)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}; output:\n${seen}`));
+    });
+  });
+}
+
+/** A PostgreSQL URL confined to a fresh schema (via the `options` parameter), and its cleanup. */
+export async function isolatedPgUrl(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `lp_e2e_${randomBytes(4).toString('hex')}`;
+  const exec = async (q: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await exec(`create schema ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => exec(`drop schema ${schema} cascade`) };
+}
