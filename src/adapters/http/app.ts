@@ -34,8 +34,11 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions): Prom
   installErrorHandler(app);
   await installBodyParsers(app);
   await app.register(cors, {
-    // Open for the API only; no cookies are involved there, so "*" is safe.
-    delegator: (req, cb) => cb(null, { origin: isApiPath(req.url ?? '') ? '*' : false }),
+    // Open for the API only; no cookies are involved there, so "*" is safe. The plugin's default
+    // methods (GET, HEAD, POST) would fail a browser's preflight of PUT, PATCH and DELETE.
+    delegator: (req, cb) => cb(null, {
+      origin: isApiPath(req.url ?? '') ? '*' : false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    }),
   });
   await installOpenApi(app, ctx.urls.appUrl);
   serveOpenApiDocument(app);

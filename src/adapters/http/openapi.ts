@@ -18,10 +18,27 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
       servers: [{ url: appUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `linkpix keys create`' } } },
     },
+    transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }
 
 export function serveOpenApiDocument(app: FastifyInstance): void {
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+type Parameter = { in?: string; required?: boolean; schema?: { default?: unknown } };
+
+/**
+ * A query parameter the schema fills with its default (page, per_page, sort…) is one the client
+ * may leave out; the validation schema lists it as required only so the handlers' types are exact.
+ */
+function optionalDefaultedQuery<T extends { paths?: object | undefined }>(doc: T): T {
+  for (const item of Object.values(doc.paths ?? {}) as Record<string, unknown>[]) {
+    for (const op of Object.values(item ?? {})) {
+      const params = (op as { parameters?: Parameter[] }).parameters ?? [];
+      for (const p of params) if (p.in === 'query' && p.schema?.default !== undefined) p.required = false;
+    }
+  }
+  return doc;
 }

@@ -16,9 +16,11 @@ export interface ApiRateLimit {
 export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLimit): Promise<void> {
   if (limit.max === 0) return;
   await scope.register(rateLimit, {
+    // Not global: the plugin would attach its hook to each route, and route hooks run after the
+    // scope's authentication hook, so a bad key would be refused before it was ever counted.
+    global: false,
     max: limit.max,
     timeWindow: limit.windowMs,
-    hook: 'onRequest',
     keyGenerator: (request) => {
       const token = bearerToken(request);
       return token ? `key:${digest(token)}` : `ip:${request.ip}`;
@@ -26,4 +28,5 @@ export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLim
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
   });
+  scope.addHook('onRequest', scope.rateLimit());
 }

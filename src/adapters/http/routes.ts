@@ -26,11 +26,11 @@ interface Resource {
   body: TSchema;
   query: TSchema;
   handlers: { list: unknown; read: unknown; create: unknown; update: unknown; remove: unknown };
-  /** The handlers judge a body the schema refused themselves (to merge in the rules' findings). */
-  mergesBodyFaults?: boolean;
 }
 
 const security = [{ bearerAuth: [] }];
+/** Writes take the seed's form encoding and JSON alike (documentation only; the parsers decide). */
+const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 
 /** The five operations of one resource, at the seed's paths and phpShort's real ones. */
 function resourceRoutes(r: Resource): RouteOptions[] {
@@ -46,10 +46,10 @@ function resourceRoutes(r: Resource): RouteOptions[] {
       schema: { ...common, summary: `List ${r.plural}`, querystring: r.query, response: { 200: ListEnvelope(r.record), ...errorResponses } } },
     { method: 'GET', url: `${base}/:id`, handler: h.read,
       schema: { ...common, summary: `Read a ${r.object}`, params: IdParams, response: { 200: OneEnvelope(r.record), ...errorResponses } } },
-    { method: 'POST', url: base, handler: h.create, attachValidation: r.mergesBodyFaults ?? false,
-      schema: { ...common, summary: `Create a ${r.object}`, body: r.body, response: { 201: OneEnvelope(r.record, 201), ...errorResponses } } },
-    { method: ['PUT', 'PATCH'], url: `${base}/:id`, handler: h.update, attachValidation: r.mergesBodyFaults ?? false,
-      schema: { ...common, summary: `Update a ${r.object}`, params: IdParams, body: r.body, response: { 200: OneEnvelope(r.record), ...errorResponses } } },
+    { method: 'POST', url: base, handler: h.create, attachValidation: true,
+      schema: { ...common, summary: `Create a ${r.object}`, consumes, body: r.body, response: { 201: OneEnvelope(r.record, 201), ...errorResponses } } },
+    { method: ['PUT', 'PATCH'], url: `${base}/:id`, handler: h.update, attachValidation: true,
+      schema: { ...common, summary: `Update a ${r.object}`, consumes, params: IdParams, body: r.body, response: { 200: OneEnvelope(r.record), ...errorResponses } } },
     { method: 'DELETE', url: `${base}/:id`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object}` } },
     { method: 'DELETE', url: `/${r.plural}/:id/destroy`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object} (seed path)` } },
   ];
@@ -61,16 +61,16 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
   const account = accountHandlers(ctx);
   return [
     ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery,
-      handlers: linkHandlers(ctx), mergesBodyFaults: true }),
+      handlers: linkHandlers(ctx) }),
     ...resourceRoutes({ plural: 'pixels', tag: 'Pixels', object: 'pixel', record: PixelRecord, body: PixelBody, query: PixelListQuery,
       handlers: crudHandlers({ service: ctx.pixels, object: 'pixel', record: pixelRecord, appUrl,
-        filterOf: (q: PixelQ) => ({ search: q.search, type: q.type, sort: q.sort }) }), mergesBodyFaults: true }),
+        filterOf: (q: PixelQ) => ({ search: q.search, type: q.type, sort: q.sort }) }) }),
     ...resourceRoutes({ plural: 'spaces', tag: 'Spaces', object: 'space', record: SpaceRecord, body: SpaceBody, query: SpaceListQuery,
       handlers: crudHandlers({ service: ctx.spaces, object: 'space', record: spaceRecord, appUrl,
-        filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }) }), mergesBodyFaults: true }),
+        filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }) }) }),
     ...resourceRoutes({ plural: 'domains', tag: 'Domains', object: 'domain', record: DomainRecord, body: DomainBody, query: DomainListQuery,
       handlers: crudHandlers({ service: ctx.domains, object: 'domain', record: domainRecord, appUrl,
-        filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }), mergesBodyFaults: true }),
+        filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }) }),
     { method: 'GET', url: '/api/v1/account', handler: account.read as Handler,
       schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } } },
   ];

@@ -118,20 +118,39 @@ test('Pacific/Chatham (+13:45 summer, +12:45 winter) and its transitions', () =>
 });
 
 test('round trip: instant -> parts -> instant is the instant floored to the minute', () => {
-  const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Australia/Lord_Howe'];
-  // Every 37 minutes across 2026 hits all transitions at varied offsets.
-  for (const tz of zones) {
-    for (let ms = utc('2026-01-01T00:00:00Z'); ms < utc('2027-01-01T00:00:00Z'); ms += 37 * 60_000 + 1234) {
-      const { date, time } = epochMsToZonedParts(ms, tz);
-      assert.equal(isValidDate(date), true);
-      assert.equal(isValidTime(time), true);
-      const back = zonedDateTimeToEpochMs(date, time, tz);
-      const floored = Math.floor(ms / 60_000) * 60_000;
-      // The second pass through an overlap resolves to the first one.
-      assert.ok(back === floored || back < floored, `${tz} ${new Date(ms).toISOString()}`);
-      assert.deepEqual(epochMsToZonedParts(back, tz), { date, time });
-      assert.equal(epochMsToZonedDate(ms, tz), date);
+  const check = (ms: number, tz: string): void => {
+    const { date, time } = epochMsToZonedParts(ms, tz);
+    assert.equal(isValidDate(date), true);
+    assert.equal(isValidTime(time), true);
+    const back = zonedDateTimeToEpochMs(date, time, tz);
+    const floored = Math.floor(ms / 60_000) * 60_000;
+    const where = `${tz} ${new Date(ms).toISOString()}`;
+    if (back !== floored) {
+      // Only the second pass through an overlap may differ: it resolves to
+      // the first pass, exactly one DST shift earlier.
+      assert.ok(back < floored && floored - back <= 3_600_000, where);
     }
+    assert.deepEqual(epochMsToZonedParts(back, tz), { date, time }, where);
+    assert.equal(epochMsToZonedDate(ms, tz), date, where);
+  };
+  const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Australia/Lord_Howe'];
+  for (const tz of zones) {
+    // Coarse sweep of 2026 with an odd step so minutes and seconds vary.
+    for (let ms = utc('2026-01-01T00:00:00Z'); ms < utc('2027-01-01T00:00:00Z'); ms += 7 * 3_600_000 + 13 * 60_000 + 1234) {
+      check(ms, tz);
+    }
+  }
+  // Dense sweeps across each 2026 transition (3 h either side, every 7 min).
+  const transitions: Array<[string, string]> = [
+    ['Europe/Paris', '2026-03-29T01:00:00Z'],
+    ['Europe/Paris', '2026-10-25T01:00:00Z'],
+    ['America/New_York', '2026-03-08T07:00:00Z'],
+    ['America/New_York', '2026-11-01T06:00:00Z'],
+    ['Pacific/Chatham', '2026-04-04T14:00:00Z'],
+    ['Pacific/Chatham', '2026-09-26T14:00:00Z'],
+  ];
+  for (const [tz, at] of transitions) {
+    for (let ms = utc(at) - 3 * 3_600_000; ms <= utc(at) + 3 * 3_600_000; ms += 7 * 60_000 + 321) check(ms, tz);
   }
 });
 
@@ -182,6 +201,16 @@ test('day start when midnight itself is skipped (America/Havana DST starts at 00
   assert.equal(start, utc('2026-03-08T05:00:00Z'));
   assert.deepEqual(epochMsToZonedParts(start, 'America/Havana'), { date: '2026-03-08', time: '01:00' });
   assert.equal(epochMsToZonedDate(start - 1, 'America/Havana'), '2026-03-07');
+});
+
+test('day start when a gap straddles midnight is the transition, not midnight shifted', () => {
+  // Toronto 1919-03-30 23:30 EST jumped to 1919-03-31 00:30 EDT. The day
+  // starts at 00:30, whereas 00:00 shifted forward by the gap is 01:00.
+  const start = zonedDayStartEpochMs('1919-03-31', 'America/Toronto');
+  assert.equal(start, utc('1919-03-31T04:30:00Z'));
+  assert.deepEqual(epochMsToZonedParts(start, 'America/Toronto'), { date: '1919-03-31', time: '00:30' });
+  assert.equal(epochMsToZonedDate(start - 1, 'America/Toronto'), '1919-03-30');
+  assert.equal(zonedDateTimeToEpochMs('1919-03-31', '00:00', 'America/Toronto'), utc('1919-03-31T05:00:00Z'));
 });
 
 test('a day skipped entirely (Pacific/Apia 2011-12-30) is an empty range', () => {

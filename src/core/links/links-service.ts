@@ -55,6 +55,8 @@ export class LinksService {
       expirationClicks: null, endsAt: null, passwordHash: null, privacyPasswordHash: null,
       ...checked.fields, ...(await this.hashSecrets(checked)),
     };
+    // As on update: a statistics password exists only while privacy is 2.
+    if (fields.privacy !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
     if (link.title === null && input.title === undefined) this.learnTitle(link);
     return (await this.views.of(accountId, [link]))[0]!;

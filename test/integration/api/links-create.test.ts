@@ -105,6 +105,9 @@ onEachEngine('links API: create', (h) => {
     const paris = await h().account(undefined, 'Europe/Paris');
     const winter = await makeLink(h(), paris.key, { expiration_date: '2030-01-15', expiration_time: '09:30' });
     assert.equal(winter.ends_at, new Date(Date.UTC(2030, 0, 15, 8, 30)).toISOString());
+    // 02:30 does not exist on the night clocks go forward: it is read as 03:30 CEST.
+    const gap = await makeLink(h(), paris.key, { expiration_date: '2030-03-31', expiration_time: '02:30' });
+    assert.equal(gap.ends_at, '2030-03-31T01:30:00.000Z');
     const utc = await h().account();
     const same = await makeLink(h(), utc.key, { expiration_date: '2030-01-15', expiration_time: '09:30' });
     assert.equal(same.ends_at, new Date(Date.UTC(2030, 0, 15, 9, 30)).toISOString());
@@ -199,6 +202,41 @@ onEachEngine('links API: create', (h) => {
     const read = JSON.parse(texts[1]!).data;
     assert.equal(read.password, true);
     assert.equal(read.privacy_password, true);
+  });
+
+  test('a statistics password is kept only with privacy 2', async () => {
+    const { key } = await h().account();
+    for (const [privacy, kept] of [[0, false], [1, false], [2, true]] as const) {
+      const l = await makeLink(h(), key, { privacy, privacy_password: 'stats-pw' });
+      assert.equal(l.privacy_password, kept, `privacy ${privacy}`);
+      const touched = await h().request('PUT', `/api/v1/links/${l.id}`, { key, form: { title: 'touched' } });
+      assert.equal(touched.body.data.privacy_password, kept, `privacy ${privacy} after update`);
+    }
+  });
+
+  test('fields the client may not set are ignored, not stored', async () => {
+    const { key, id: accountId } = await h().account();
+    const res = await h().request('POST', '/api/v1/links', {
+      key,
+      form: {
+        url: 'https://example.com', id: 424242, clicks: 1000, last_rotation: 5, account_id: accountId + 1,
+        created_at: '2000-01-01T00:00:00Z', short_url: 'https://evil.example.com/x', password_hash: 'x', unknown: 'y',
+      },
+    });
+    assert.equal(res.status, 201, res.text);
+    const l = res.body.data;
+    assert.notEqual(l.id, 424242);
+    assert.equal(l.clicks, 0);
+    assert.equal(l.last_rotation, 0);
+    assert.equal(l.password, false);
+    assert.equal(l.short_url, `http://short.test/${l.alias}`);
+    assert.notEqual(l.created_at.slice(0, 4), '2000');
+    assert.equal((await h().request('GET', `/api/v1/links/${l.id}`, { key })).status, 200);
+    const upd = await h().request('PUT', `/api/v1/links/${l.id}`, { key, json: { clicks: 99, id: 1, created_at: 0 } });
+    assert.equal(upd.status, 200, upd.text);
+    assert.equal(upd.body.data.id, l.id);
+    assert.equal(upd.body.data.clicks, 0);
+    assert.equal(upd.body.data.created_at, l.created_at);
   });
 
   test('a form whose content type carries a charset parameter is read', async () => {

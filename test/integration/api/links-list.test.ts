@@ -105,6 +105,17 @@ onEachEngine('links API: list pagination and search', (h) => {
     assert.equal(counted.meta.total, 3);
   });
 
+  test('search ignores case beyond ASCII, and a backslash is literal', async () => {
+    const { key } = await h().account();
+    const summer = await makeLink(h(), key, { title: "Soldes d'ÉTÉ à Zürich" });
+    const path = await makeLink(h(), key, { title: 'C:\\temp\\x' });
+    for (const search of ['ÉTÉ', 'été', 'ZÜRICH', "d'été à"]) {
+      assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent(search)}`), [summer.id], search);
+    }
+    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\temp\\')}`), [path.id]);
+    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\')}`), [path.id]);
+  });
+
   test('by / search_by choose alias or url', async () => {
     const { key } = await h().account();
     const a = await makeLink(h(), key, { alias: 'Promo_2030', url: 'https://shop.example.com/a', title: 'promo' });

@@ -60,7 +60,7 @@ onEachEngine('links API: update and delete', (h) => {
     const [d1, d2, foreign] = [await makeDomain(h(), key), await makeDomain(h(), key), await makeDomain(h(), other.key)];
     const onDomain = await makeLink(h(), key, { domain: d1.id });
     const onDefault = await makeLink(h(), key);
-    for (const domain of [d2.id, foreign.id, 999999, '']) {
+    for (const domain of [d2.id, foreign.id, 999999, '', 'abc', 0, -3]) {
       for (const [link, expected] of [[onDomain, d1], [onDefault, null]] as const) {
         for (const field of ['domain', 'domain_id']) {
           const res = await h().request('PUT', `/api/v1/links/${link.id}`, { key, form: { [field]: domain } });
@@ -113,6 +113,20 @@ onEachEngine('links API: update and delete', (h) => {
     assert.deepEqual(res.body.data.rotation_target, link.rotation_target);
   });
 
+  test('targeting can be switched to language (3) and lists added later', async () => {
+    const { key } = await h().account();
+    const link = await makeLink(h(), key);
+    const res = await h().request('PUT', `/api/v1/links/${link.id}`, {
+      key, form: 'target_type=3&language[0][key]=FR&language[0][value]=https%3A%2F%2Ffr.example.com&language[1][key]=en&language[1][value]=https%3A%2F%2Fen.example.com',
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.target_type, 3);
+    assert.deepEqual(res.body.data.language_target, [
+      { key: 'fr', value: 'https://fr.example.com' }, { key: 'en', value: 'https://en.example.com' },
+    ]);
+    assert.equal(res.body.data.country_target, null);
+  });
+
   test('privacy back to public drops the statistics password', async () => {
     const { key } = await h().account();
     const link = await fullLink(key);
@@ -136,6 +150,18 @@ onEachEngine('links API: update and delete', (h) => {
     await updateRefused(h(), key, b.id, { form: { alias: fresh.toLowerCase() } }, ['alias']);
     // The old alias is free again.
     assert.equal((await makeLink(h(), key, { alias: a.alias })).alias, a.alias);
+  });
+
+  test('alias uniqueness on update is per domain', async () => {
+    const { key } = await h().account();
+    const domain = await makeDomain(h(), key);
+    const onDomain = await makeLink(h(), key, { domain: domain.id, alias: unique('dom') });
+    const onDefault = await makeLink(h(), key, { alias: unique('def') });
+    const swapped = await h().request('PUT', `/api/v1/links/${onDomain.id}`, { key, form: { alias: onDefault.alias.toUpperCase() } });
+    assert.equal(swapped.status, 200, swapped.text);
+    assert.equal(swapped.body.data.short_url, `https://${domain.name}/${onDefault.alias.toUpperCase()}`);
+    const sibling = await makeLink(h(), key, { domain: domain.id });
+    await updateRefused(h(), key, sibling.id, { form: { alias: onDefault.alias } }, ['alias']);
   });
 
   test('disabled toggles both ways', async () => {

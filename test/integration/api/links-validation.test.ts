@@ -48,6 +48,16 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     await createRefused(h(), a.key, { form: { url: URL_OK, alias: alias.toLowerCase(), domain: domain.id } }, ['alias']);
   });
 
+  test('concurrent creates racing for one alias: exactly one wins, the others hear 422 alias', async () => {
+    const { key } = await h().account();
+    const alias = unique('race');
+    const replies = await Promise.all(Array.from({ length: 6 }, () =>
+      h().request('POST', '/api/v1/links', { key, form: { url: URL_OK, alias } })));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422], replies.map((r) => r.text).join('\n'));
+    for (const r of replies.filter((x) => x.status === 422)) assertInvalid(r, ['alias']);
+    assert.equal((await h().request('GET', `/api/v1/links?search=${alias}&by=alias`, { key })).body.meta.total, 1);
+  });
+
   test('enumerations: disabled, privacy, target_type', async () => {
     const { key } = await h().account();
     await createRefused(h(), key, { form: { url: URL_OK, privacy: 7 } }, ['privacy']);

@@ -3,8 +3,8 @@ import type { Page, PageRequest } from '../../../core/shared/page.ts';
 import type { IdParams } from '../schemas/common.ts';
 import { created, deleted, list, one } from '../envelopes.ts';
 import { pathOf, rawQueryOf } from './context.ts';
-import { ValidationError, type FieldErrors } from '../../../core/shared/errors.ts';
-import { fieldErrorsOf } from '../validation-errors.ts';
+import type { FieldErrors } from '../../../core/shared/errors.ts';
+import { refuseInvalidBody } from './refuse-invalid-body.ts';
 
 /** The shape pixels, spaces and domains share: account-owned records with the same five operations. */
 export interface OwnedRecordService<T, F, I> {
@@ -15,24 +15,6 @@ export interface OwnedRecordService<T, F, I> {
   delete(accountId: number, id: number): Promise<void>;
   /** The rule violations of an input, without writing (404 first when updating a record not the account's). */
   faultsOf(accountId: number, input: I, id?: number): Promise<FieldErrors>;
-}
-
-/**
- * For routes validated with attachValidation: when the schema refuses the body, its
- * well-formed fields still go through the rules, so the 422 lists every bad field at once.
- */
-export async function refuseInvalidBody<I>(
-  request: FastifyRequest, faultsOf: (input: I) => Promise<FieldErrors>,
-): Promise<void> {
-  const failure = request.validationError as (Error & { validationContext?: string; validation?: unknown }) | undefined;
-  if (!failure) return;
-  if (failure.validationContext !== 'body' || !Array.isArray(failure.validation)) throw failure;
-  const schemaFaults = fieldErrorsOf(failure.validation);
-  const bad = new Set(Object.keys(schemaFaults).map((field) => field.split('.')[0]));
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !bad.has(k))) as I;
-  const ruleFaults = bad.has('body') ? {} : await faultsOf(rest);
-  throw new ValidationError({ ...ruleFaults, ...schemaFaults });
 }
 
 interface PageQuery {

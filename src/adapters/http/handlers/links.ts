@@ -4,30 +4,14 @@ import type { IdParams } from '../schemas/common.ts';
 import { created, deleted, list, one } from '../envelopes.ts';
 import { linkRecord } from '../presenters/link-record.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
-import { ValidationError } from '../../../core/shared/errors.ts';
 import type { LinkInput } from '../../../core/links/link-input.ts';
-import { fieldErrorsOf } from '../validation-errors.ts';
+import { refuseInvalidBody } from './refuse-invalid-body.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;
 
 export function linkHandlers(ctx: ApiContext) {
   const record = (view: Parameters<typeof linkRecord>[0]) => linkRecord(view, ctx.urls);
 
-  /**
-   * The route validates with attachValidation, so that a body the schema refuses is still run
-   * through the rules with its well-formed fields: the 422 then lists every bad field at once.
-   */
-  async function refuseInvalidBody(request: FastifyRequest, id?: number): Promise<void> {
-    const failure = request.validationError as (Error & { validationContext?: string; validation?: unknown }) | undefined;
-    if (!failure) return;
-    if (failure.validationContext !== 'body' || !Array.isArray(failure.validation)) throw failure;
-    const schemaFaults = fieldErrorsOf(failure.validation);
-    const bad = new Set(Object.keys(schemaFaults).map((field) => field.split('.')[0]));
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !bad.has(k))) as LinkInput;
-    const ruleFaults = bad.has('body') ? {} : await ctx.links.faultsOf(request.account.id, request.account.timezone, rest, id);
-    throw new ValidationError({ ...ruleFaults, ...schemaFaults });
-  }
   return {
     async list(request: Req<{ Querystring: LinkListQuery }>) {
       const q = request.query;
@@ -40,12 +24,13 @@ export function linkHandlers(ctx: ApiContext) {
       return one(record(await ctx.links.get(request.account.id, request.params.id)));
     },
     async create(request: Req<{ Body: LinkBody }>, reply: FastifyReply) {
-      await refuseInvalidBody(request);
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest));
       const view = await ctx.links.create(request.account.id, request.account.timezone, request.body);
       return reply.code(201).send(created(record(view)));
     },
     async update(request: Req<{ Params: IdParams; Body: LinkBody }>) {
-      await refuseInvalidBody(request, request.params.id);
+      await refuseInvalidBody<LinkInput>(request,
+        (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
       const { account, params, body } = request;
       return one(record(await ctx.links.update(account.id, account.timezone, params.id, body)));
     },

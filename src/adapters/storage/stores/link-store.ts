@@ -14,7 +14,12 @@ type LinksEb = ExpressionBuilder<Database, 'links'>;
 function expired(eb: LinksEb, now: number) {
   return eb.or([
     eb.and([eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]),
-    eb.and([eb('expiration_clicks', '>', 0), eb('clicks', '>=', eb.ref('expiration_clicks'))]),
+    // "is not null" keeps the whole test true or false: a NULL here would make NOT(expired)
+    // NULL too, and status=1 would lose every link without a click limit.
+    eb.and([
+      eb('expiration_clicks', 'is not', null), eb('expiration_clicks', '>', 0),
+      eb('clicks', '>=', eb.ref('expiration_clicks')),
+    ]),
   ]);
 }
 

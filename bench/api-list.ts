@@ -1,0 +1,94 @@
+/**
+ * How fast a list page of an account with many links answers, on SQLite and PostgreSQL.
+ * Loads N links (default 1 000 000) straight with SQL, then times each list query shape
+ * through the real service (count + page + joins), median and p99 of repeated runs.
+ *
+ *   npm run bench:api-list [-- --links 1000000]    (PostgreSQL from TEST_DATABASE_URL, if set)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/app/config.ts';
+import { createContainer } from '../src/app/container.ts';
+import type { LinkFilter } from '../src/core/links/link.ts';
+
+const { values } = parseArgs({ options: { links: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '30' } } });
+const N = Number(values.links);
+const RUNS = Number(values.runs);
+
+const SHAPES: Array<[string, Partial<LinkFilter>, number]> = [
+  ['newest first, page 1', {}, 1],
+  ['oldest first, page 1', { sort: 'asc' }, 1],
+  ['best performing', { sort: 'max' }, 1],
+  ['page 1000', {}, 1000],
+  ['status active', { status: 1 }, 1],
+  ['status expired', { status: 2 }, 1],
+  ['status disabled', { status: 3 }, 1],
+  ['space filter', { spaceId: 1 }, 1],
+  ['search alias', { search: 'abc', by: 'alias' }, 1],
+];
+
+async function benchEngine(name: string, databaseUrl: string, pgSchema?: string) {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false' });
+  const c = createContainer(config, pgSchema ? { pgSchema } : {});
+  await c.migrate();
+  const { account } = await c.accounts.createAccount({ email: `bench-${randomBytes(3).toString('hex')}@example.com` });
+  const space = await c.spaces.create(account.id, { name: 'bench' });
+  const t0 = performance.now();
+  // One statement on both engines: a recursive series, every 10th link in the space,
+  // every 50th disabled, every 7th with an expiry in the past, clicks spread out.
+  await sql`
+    with recursive s(n) as (select 1 union all select n + 1 from s where n < cast(${N} as integer))
+    insert into links (account_id, space_id, alias, alias_key, url, title, target_type, disabled, privacy,
+                       ends_at, clicks, created_at, updated_at)
+    select cast(${account.id} as integer), case when n % 10 = 0 then cast(${space.id} as integer) else null end,
+           'b' || n, 'b' || n, 'https://example.com/' || n, 'Title ' || n, 0,
+           case when n % 50 = 0 then 1 else 0 end, 0,
+           case when n % 7 = 0 then 1000 else null end, (cast(n as bigint) * 7919) % 100000, cast(${Date.now()} as bigint), cast(${Date.now()} as bigint)
+    from s`.execute(c.storage.db);
+  if (c.storage.engine === 'postgres') await sql`analyze links`.execute(c.storage.db);
+  else await sql`analyze`.execute(c.storage.db);
+  console.log(`\n${name}: loaded ${N.toLocaleString()} links in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log('query'.padEnd(24), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'total'.padStart(10));
+  for (const [label, filter, page] of SHAPES) {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      const result = await c.links.list(account.id, { by: 'title', status: 0, sort: 'desc', ...filter, ...(filter.spaceId ? { spaceId: space.id } : {}) },
+        { page, perPage: 10 });
+      times.push(performance.now() - start);
+      total = result.total;
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+    console.log(label.padEnd(24), at(0.5).padStart(8), at(0.99).padStart(8), String(total).padStart(10));
+  }
+  await c.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
+try {
+  await benchEngine('SQLite', `sqlite:${join(dir, 'bench.db')}`);
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `lp_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    try {
+      await benchEngine('PostgreSQL', pgUrl, schema);
+    } finally {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  } else {
+    console.log('\nPostgreSQL: skipped (TEST_DATABASE_URL not set)');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

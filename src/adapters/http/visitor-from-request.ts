@@ -1,0 +1,54 @@
+import type { Visitor } from '../../core/redirect/visitor.ts';
+import { parseAcceptLanguage } from '../../core/targeting/accept-language.ts';
+import type { CountryLookup } from '../geo/country-lookup.ts';
+import { describeUserAgent } from '../ua/user-agent.ts';
+
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface VisitorInput {
+  /** The client address as the server resolved it (request.ip, which honours TRUST_PROXY). */
+  ip: string;
+  /** Header names in lower case, as Node delivers them. */
+  headers: RequestHeaders;
+}
+
+const MAX_REFERER_LENGTH = 2048;
+
+/** Everything the redirect needs to know about a visit, derived once. The address is not kept. */
+export function visitorFrom(input: VisitorInput, deps: { countries: CountryLookup }): Visitor {
+  const { headers } = input;
+  const ua = describeUserAgent(first(headers['user-agent']));
+  const acceptLanguage = headers['accept-language'];
+  return {
+    country: deps.countries.country(input.ip),
+    platform: ua.platform,
+    languages: parseAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage),
+    browser: ua.browser,
+    device: ua.device,
+    isBot: ua.isBot,
+    refusesTracking: isOne(headers['dnt']) || isOne(headers['sec-gpc']),
+    referrerHost: hostOf(first(headers['referer'])),
+  };
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isOne(value: string | string[] | undefined): boolean {
+  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return values.some((v) => v.trim() === '1');
+}
+
+function hostOf(referer: string | undefined): string | null {
+  if (referer === undefined || referer === '' || referer.length > MAX_REFERER_LENGTH) return null;
+  let url: URL;
+  try {
+    url = new URL(referer.trim());
+  } catch {
+    return null;
+  }
+  // Non-special schemes (android-app://com.google.android.gm) keep their host's case.
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  return host === '' ? null : host;
+}

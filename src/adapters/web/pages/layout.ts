@@ -1,0 +1,65 @@
+import { assertNonce } from './csp.ts';
+import { html, raw, type RawHtml } from './html.ts';
+
+/** What every visitor page returns: the markup and the CSP header value to send with it. */
+export interface Page {
+  html: string;
+  csp: string;
+}
+
+export interface LayoutInput {
+  title: string;
+  nonce: string;
+  /** Content of <main>. */
+  main: RawHtml;
+  /** Extra elements for <head> (e.g. a <noscript> refresh). */
+  head?: RawHtml;
+  /** Elements after <main> (e.g. pixel snippets and the redirect script). */
+  tail?: RawHtml;
+}
+
+// Kept inline (with the nonce) so a page is one response: nothing else to serve, cache or allow.
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1b1b1f;--bg:#f7f7f8;--muted:#55555c;--accent:#0b57d0;--on-accent:#fff;--border:#b9b9c0;--error:#b3261e}
+@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--bg:#151518;--muted:#a9a9b3;--accent:#8ab4f8;--on-accent:#151518;--border:#4a4a52;--error:#f2b8b5}}
+*{box-sizing:border-box}
+body{margin:0;color:var(--fg);background:var(--bg);font:1.0625rem/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:36rem;margin:12vh auto 3rem;padding:0 1.25rem}
+h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
+p{margin:0 0 1rem}
+a{color:var(--accent)}
+.muted{color:var(--muted)}
+.url{overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95em}
+dl{margin:1.25rem 0}dt{font-weight:600;margin-top:.75rem}dd{margin:0}
+form{margin:1.5rem 0}
+label{display:block;font-weight:600;margin-bottom:.35rem}
+input{font:inherit;width:100%;padding:.55rem .7rem;border:1px solid var(--border);border-radius:.4rem;background:transparent;color:inherit}
+button{font:inherit;padding:.55rem 1.1rem;border:1px solid var(--accent);border-radius:.4rem;background:var(--accent);color:var(--on-accent);cursor:pointer}
+button.secondary{background:transparent;color:var(--accent)}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
+.error{color:var(--error);font-weight:600}
+:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+`.trim();
+
+/** The shared page shell: English, not indexed, readable without JavaScript. */
+export function layout(input: LayoutInput): string {
+  assertNonce(input.nonce);
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${input.title}</title>
+<style nonce="${input.nonce}">${raw(STYLE)}</style>
+${input.head}
+</head>
+<body>
+<main>
+${input.main}
+</main>
+${input.tail}
+</body>
+</html>
+`.toString();
+}

@@ -1,0 +1,41 @@
+import type { Click } from './click.ts';
+
+/**
+ * Decides, atomically, whether one more visit may reach the destination of a link with a
+ * click cap. Exact across concurrent requests (and, with a shared store, across instances).
+ */
+export interface ClickQuota {
+  /** `known`: the clicks the caller last read from the database, used to seed the count. */
+  claim(linkId: number, cap: number, known: number): Promise<boolean>;
+  /** Forget what is known of a link (its cap or clicks changed, or it was deleted). */
+  forget(linkId: number): Promise<void>;
+}
+
+/** Hands out rotation positions round-robin: over N visits each of k entries gets ⌊N/k⌋ or ⌈N/k⌉. */
+export interface RotationCursor {
+  /** `known`: last_rotation from the database, used to seed the position. */
+  next(linkId: number, size: number, known: number): Promise<number>;
+}
+
+/** Receives clicks on the hot path without waiting on the database; writes them in batches. */
+export interface ClickSink {
+  /** rotation: the position this visit was served, kept as the link's last_rotation. */
+  record(click: Click, rotation?: number): void;
+  /** Writes everything buffered so far. */
+  flush(): Promise<void>;
+  /** Flushes and stops; every click recorded before is written. */
+  close(): Promise<void>;
+}
+
+/** Where click batches end up: rows, counters and rotation positions in one transaction. */
+export interface ClickStore {
+  writeBatch(batch: ClickBatch): Promise<void>;
+}
+
+export interface ClickBatch {
+  clicks: Click[];
+  /** Human clicks per link, added to links.clicks in the same transaction as the rows. */
+  counts: Map<number, number>;
+  /** Latest rotation position per link. */
+  rotations: Map<number, number>;
+}

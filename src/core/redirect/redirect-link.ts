@@ -1,0 +1,33 @@
+import type { PixelType } from '../pixels/pixel.ts';
+import type { Targets, TargetType } from '../targeting/target.ts';
+
+/** What a visit needs of a link: small enough to cache, nothing the API alone shows. */
+export interface RedirectLink {
+  id: number;
+  accountId: number;
+  domainId: number | null;
+  alias: string;
+  url: string;
+  title: string | null;
+  targetType: TargetType;
+  targets: Targets;
+  lastRotation: number;
+  disabled: boolean;
+  passwordHash: string | null;
+  expirationUrl: string | null;
+  expirationClicks: number | null;
+  endsAt: number | null;
+  /** Clicks as last read from the database (the quota keeps the exact live count). */
+  clicks: number;
+  pixels: Array<{ type: PixelType; value: string }>;
+  /** The account's time zone, for statistics later; expiry is already an instant. */
+  timezone: string;
+}
+
+/** Finds links by host and alias for visits; implementations may cache. */
+export interface RedirectLinkSource {
+  /** host: the request's host name, lower case, without port. */
+  find(host: string, alias: string): Promise<RedirectLink | null>;
+  /** The custom domain answering on a host, for its root and not-found pages. */
+  domain(host: string): Promise<{ id: number; indexPage: string | null; notFoundPage: string | null } | null>;
+}
