@@ -73,6 +73,17 @@ export const CATALOGUE = {
   TITLE_FETCH: { default: 'true', doc: 'Fetch a page title in the background when a link has none.', parse: bool },
   TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
   TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
+  REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
+  PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
+  GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
+  REDIS_URL: { default: '', doc: 'redis://… to share click caps, rotation, password attempts and cache invalidation across instances.', parse: (s: string) => {
+    if (s !== '' && !/^rediss?:\/\//.test(s)) throw new Error('must start with redis:// or rediss://');
+    return s;
+  } },
+  LINK_CACHE_TTL_MS: { default: '30000', doc: 'How long the redirect may serve a cached link without reading it again.', parse: int(0, 3_600_000) },
+  LINK_CACHE_SIZE: { default: '100000', doc: 'Links kept in the redirect cache.', parse: int(0, 10_000_000) },
+  CLICK_FLUSH_INTERVAL_MS: { default: '250', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
+  CLICK_BATCH_SIZE: { default: '1000', doc: 'Largest batch of clicks written at once.', parse: int(1, 50_000) },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 

@@ -17,9 +17,12 @@ import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
+import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 
 export interface Container extends ApiContext {
   storage: Storage;
+  visits: VisitRuntime;
+  clock: Clock;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -29,6 +32,7 @@ export interface ContainerOverrides {
   titles?: TitleFetcher | null;
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   pgSchema?: string;
+  onError?: (error: unknown) => void;
 }
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
@@ -46,14 +50,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     : config.TITLE_FETCH
       ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
       : null;
-  const links = new LinksService({ ...stores, clock, urls, titles });
+  const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)));
+  const links = new LinksService({
+    ...stores, clock, urls, titles, invalidation: visits.invalidation,
+    forgetQuota: (id) => visits.quota.forget(id),
+  });
   return {
     storage,
+    visits,
+    clock,
     accounts: new AccountsService(new SqlAccountStore(storage.db), clock),
     links,
-    pixels: new PixelsService(stores.pixels, clock),
+    pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
-    domains: new DomainsService(stores.domains, clock, urls, [new URL(config.APP_URL).hostname.toLowerCase()]),
+    domains: new DomainsService(stores.domains, clock, urls, [...visits.appHosts], visits.invalidation),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {
       await sql`select 1`.execute(storage.db);
@@ -61,6 +71,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     migrate: () => migrateToLatest(storage.db, storage.engine),
     close: async () => {
       await links.idle();
+      await visits.close();
       await storage.close();
     },
   };

@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../adapters/http/app.ts';
 import type { Config } from './config.ts';
 import { createContainer, type Container, type ContainerOverrides } from './container.ts';
+import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
+import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
+import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
+import { verifyPassword } from '../core/shared/secrets.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -15,12 +19,24 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
   const container = createContainer(config, overrides);
   try {
     await container.migrate();
+    const secure = new URL(config.APP_URL).protocol === 'https:';
+    const { visits } = container;
+    const redirect: RedirectContext = {
+      source: visits.source, countries: visits.countries, quota: visits.quota, rotation: visits.rotation,
+      sink: visits.sink, attempts: visits.attempts, clock: container.clock, verifyPassword,
+      unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
+      options: {
+        redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
+        consentMode: config.PIXEL_CONSENT, secureCookies: secure, appUrl: config.APP_URL,
+        domainScheme: config.DOMAIN_SCHEME, appHosts: visits.appHosts,
+      },
+    };
     const app = await createHttpApp(container, {
       logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
-    });
+    }, redirect);
     await app.ready();
     return {
       app,

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { installBodyParsers } from './body-parsers.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
@@ -9,6 +9,11 @@ import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
 import { accountHandlers } from './handlers/account.ts';
 import type { ApiContext } from './handlers/context.ts';
+import { registerRedirectRoutes } from './redirect/routes.ts';
+import type { RedirectContext } from './redirect/visit-context.ts';
+import { sendPage } from './redirect/respond.ts';
+import { createNonce } from '../web/pages/csp.ts';
+import { renderNotFound } from '../web/pages/not-found.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
@@ -20,7 +25,7 @@ export interface HttpOptions {
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
 
 /** Builds the whole HTTP application without listening, so tests can drive it in-process. */
-export async function createHttpApp(ctx: ApiContext, options: HttpOptions): Promise<FastifyInstance> {
+export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.bodyLimit,
@@ -29,6 +34,8 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions): Prom
       ? ((hops: number) => (_addr: string, i: number) => i < hops)(options.trustProxy)
       : options.trustProxy,
     return503OnClosing: true,
+    // Per-request log lines would cost the redirect a third of its speed; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   installErrorHandler(app);
@@ -54,9 +61,11 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions): Prom
     for (const route of apiRoutes(ctx)) api.route(route);
   });
 
+  if (redirect) registerRedirectRoutes(app, redirect);
+
   app.setNotFoundHandler((request, reply) => {
     if (isApiPath(request.url)) return reply.code(404).send(errorEnvelope(404));
-    return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><h1>Not found</h1>');
+    return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
   });
   return app;
 }

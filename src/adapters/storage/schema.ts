@@ -84,7 +84,29 @@ export interface LinkPixelsTable {
   pixel_id: number;
 }
 
+export interface ClicksTable {
+  id: Generated<number>;
+  link_id: number;
+  account_id: number;
+  at: number;
+  country: string | null;
+  city: string | null;
+  browser: string | null;
+  platform: string | null;
+  device: string | null;
+  language: string | null;
+  referrer_host: string | null;
+  is_bot: number;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
+  clicks: ClicksTable;
+  app_secrets: AppSecretsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   spaces: SpacesTable;

@@ -1,6 +1,7 @@
 import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
+import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-events.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import { normalizeHostName, type Domain, type DomainInput } from './domain.ts';
@@ -13,6 +14,8 @@ export class DomainsService {
     private readonly urls: UrlPolicy,
     /** Hosts the app answers on itself (APP_URL's host); nobody may claim them. */
     private readonly reservedHosts: readonly string[],
+    /** Which host answers for which links lives in the redirect cache. */
+    private readonly invalidation: RedirectInvalidation = noInvalidation,
   ) {}
 
   list(accountId: number, filter: DomainFilter, page: PageRequest): Promise<Page<Domain>> {
@@ -27,7 +30,9 @@ export class DomainsService {
 
   async create(accountId: number, input: DomainInput): Promise<Domain> {
     const fields = await this.check(input, true);
-    return this.store.insert(accountId, { indexPage: null, notFoundPage: null, ...fields } as DomainFields, this.clock.now());
+    const domain = await this.store.insert(accountId, { indexPage: null, notFoundPage: null, ...fields } as DomainFields, this.clock.now());
+    this.invalidation.accountChanged(accountId);
+    return domain;
   }
 
   async update(accountId: number, id: number, input: DomainInput): Promise<Domain> {
@@ -35,11 +40,13 @@ export class DomainsService {
     const fields = await this.check(input, false, id);
     const domain = await this.store.update(accountId, id, fields, this.clock.now());
     if (!domain) throw new NotFoundError('domain');
+    this.invalidation.accountChanged(accountId);
     return domain;
   }
 
   async delete(accountId: number, id: number): Promise<void> {
     if (!(await this.store.delete(accountId, id))) throw new NotFoundError('domain');
+    this.invalidation.accountChanged(accountId);
   }
 
   /** The rule violations of an input, without writing; for an update, 404 first if the record is not the account's. */

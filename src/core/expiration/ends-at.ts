@@ -201,9 +201,9 @@ function resolveWall(
   localMs: number,
   timeZone: string,
 ): { ms: number; gap: null } | { ms: number; gap: { before: number; after: number } } {
-  // Real-world transitions are more than two days apart and no gap or
-  // overlap exceeds 24 h (Samoa 2011 skipped exactly one day), so the offsets
-  // in force a day either side are the only ones this wall time can map to.
+  // Real-world transitions are days apart and no gap or overlap exceeds 24 h
+  // (Samoa 2011 skipped exactly one day), so the offsets in force a day
+  // either side are the only ones this wall time can map to.
   const before = offsetAt(localMs - DAY_MS, timeZone);
   const after = offsetAt(localMs + DAY_MS, timeZone);
   let best: number | null = null;

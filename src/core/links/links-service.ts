@@ -1,6 +1,7 @@
 import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import { hashPassword } from '../shared/secrets.ts';
 import type { SpaceStore } from '../spaces/space-store.ts';
@@ -26,6 +27,10 @@ export interface LinksServiceDeps {
   urls: UrlPolicy;
   /** null: titles are only what clients send. */
   titles: TitleFetcher | null;
+  /** Keeps the redirect's cache and click quotas in step with writes. */
+  invalidation?: RedirectInvalidation;
+  /** A deleted link's exact click counter can go (a changed cap needs nothing: the count stands). */
+  forgetQuota?: (linkId: number) => Promise<void>;
 }
 
 const ALIAS_LENGTH = 7;
@@ -58,6 +63,7 @@ export class LinksService {
     // As on update: a statistics password exists only while privacy is 2.
     if (fields.privacy !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+    this.deps.invalidation?.linkChanged(link.id);
     if (link.title === null && input.title === undefined) this.learnTitle(link);
     return (await this.views.of(accountId, [link]))[0]!;
   }
@@ -69,6 +75,7 @@ export class LinksService {
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
     if (!link) throw new NotFoundError('link');
+    this.deps.invalidation?.linkChanged(id);
     return (await this.views.of(accountId, [link]))[0]!;
   }
 
@@ -106,6 +113,8 @@ export class LinksService {
 
   async delete(accountId: number, id: number): Promise<void> {
     if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
+    this.deps.invalidation?.linkChanged(id);
+    await this.deps.forgetQuota?.(id);
   }
 
   /** Resolves once every background title lookup started so far has finished. */

@@ -1,13 +1,19 @@
 import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
+import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-events.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
 import { checkName } from '../shared/text-rules.ts';
 import { PIXEL_LIMITS, PIXEL_VALUE_PATTERN, isPixelType, type Pixel, type PixelInput } from './pixel.ts';
 import type { PixelFields, PixelFilter, PixelStore } from './pixel-store.ts';
 
 export class PixelsService {
-  constructor(private readonly store: PixelStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: PixelStore,
+    private readonly clock: Clock,
+    /** Links carry their pixels into the redirect cache. */
+    private readonly invalidation: RedirectInvalidation = noInvalidation,
+  ) {}
 
   list(accountId: number, filter: PixelFilter, page: PageRequest): Promise<Page<Pixel>> {
     return this.store.list(accountId, filter, page);
@@ -29,11 +35,13 @@ export class PixelsService {
     const fields = await this.check(accountId, input, false, id);
     const pixel = await this.store.update(accountId, id, fields, this.clock.now());
     if (!pixel) throw new NotFoundError('pixel');
+    this.invalidation.accountChanged(accountId);
     return pixel;
   }
 
   async delete(accountId: number, id: number): Promise<void> {
     if (!(await this.store.delete(accountId, id))) throw new NotFoundError('pixel');
+    this.invalidation.accountChanged(accountId);
   }
 
   /** The rule violations of an input, without writing; for an update, 404 first if the record is not the account's. */

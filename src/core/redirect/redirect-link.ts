@@ -29,5 +29,12 @@ export interface RedirectLinkSource {
   /** host: the request's host name, lower case, without port. */
   find(host: string, alias: string): Promise<RedirectLink | null>;
   /** The custom domain answering on a host, for its root and not-found pages. */
-  domain(host: string): Promise<{ id: number; indexPage: string | null; notFoundPage: string | null } | null>;
+  domain(host: string): Promise<RedirectDomain | null>;
+}
+
+export interface RedirectDomain {
+  id: number;
+  accountId: number;
+  indexPage: string | null;
+  notFoundPage: string | null;
 }

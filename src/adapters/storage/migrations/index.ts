@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Engine } from '../connect.ts';
 import * as initial from './0001-initial.ts';
+import * as clicks from './0002-clicks.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -10,6 +11,7 @@ interface EngineMigration {
 /** Versioned and ordered by name; never edit one that has shipped, add the next. */
 const MIGRATIONS: Record<string, EngineMigration> = {
   '0001-initial': initial,
+  '0002-clicks': clicks,
 };
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic

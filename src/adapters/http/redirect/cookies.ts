@@ -1,0 +1,51 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
+
+/** Cookies are parsed here, only on the visits that need them, not by a hook on every request. */
+export function readCookies(header: string | undefined): Record<string, string | undefined> {
+  return header ? fastifyCookie.parse(header) : {};
+}
+
+export const CONSENT_COOKIE = 'lp_consent';
+export const CONSENT_DAYS = 30;
+
+export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 'no' | null {
+  const value = cookies[CONSENT_COOKIE];
+  return value === 'yes' || value === 'no' ? value : null;
+}
+
+export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
+  return fastifyCookie.serialize(CONSENT_COOKIE, answer, {
+    path: '/', maxAge: CONSENT_DAYS * 86_400, httpOnly: true, sameSite: 'lax', secure,
+  });
+}
+
+/**
+ * The unlock cookie of a password-protected link: an HMAC over the link id and its current
+ * password hash, so changing the password locks every earlier visitor out again.
+ */
+export class UnlockCookies {
+  constructor(private readonly secret: string, private readonly secure: boolean) {}
+
+  name(linkId: number): string {
+    return `lp_unlock_${linkId}`;
+  }
+
+  isUnlocked(cookies: Record<string, string | undefined>, link: { id: number; passwordHash: string | null }): boolean {
+    const presented = cookies[this.name(link.id)];
+    if (!presented || link.passwordHash === null) return false;
+    const expected = Buffer.from(this.token(link.id, link.passwordHash));
+    const actual = Buffer.from(presented);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  serialize(link: { id: number; passwordHash: string }): string {
+    return fastifyCookie.serialize(this.name(link.id), this.token(link.id, link.passwordHash), {
+      path: '/', maxAge: 12 * 3600, httpOnly: true, sameSite: 'lax', secure: this.secure,
+    });
+  }
+
+  private token(linkId: number, passwordHash: string): string {
+    return createHmac('sha256', this.secret).update(`unlock:${linkId}:${passwordHash}`).digest('base64url');
+  }
+}

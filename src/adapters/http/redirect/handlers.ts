@@ -1,0 +1,115 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
+import { createNonce } from '../../web/pages/csp.ts';
+import { renderNotFound } from '../../web/pages/not-found.ts';
+import { renderPassword } from '../../web/pages/password.ts';
+import { renderPreview } from '../../web/pages/preview.ts';
+import { renderDisabled } from '../../web/pages/disabled.ts';
+import { consentCookie, readCookies } from './cookies.ts';
+import { sendPage, sendRedirect } from './respond.ts';
+import { continueVisit, visitorOf } from './visit.ts';
+import type { RedirectContext } from './visit-context.ts';
+
+type AliasRequest = FastifyRequest<{ Params: { alias: string } }>;
+
+function hostOf(request: FastifyRequest): string {
+  return request.hostname.toLowerCase().replace(/\.$/, '');
+}
+
+/** The public side of linkpix: what a visitor meets at /{alias} on the app or a custom domain. */
+export function redirectHandlers(ctx: RedirectContext) {
+  /** Step 1: the link, or the not-found answer of this host. */
+  async function find(request: AliasRequest, reply: FastifyReply): Promise<RedirectLink | null> {
+    const host = hostOf(request);
+    const link = await ctx.source.find(host, request.params.alias);
+    if (link) return link;
+    const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
+    if (domain?.notFoundPage) sendRedirect(reply, ctx.options.redirectStatus, domain.notFoundPage);
+    else sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
+    return null;
+  }
+
+  async function visit(request: AliasRequest, reply: FastifyReply) {
+    const link = await find(request, reply);
+    if (!link) return reply;
+    const cookies = link.passwordHash !== null || link.pixels.length > 0 ? readCookies(request.headers.cookie) : {};
+    return continueVisit(ctx, request, reply, { link, visitor: visitorOf(request, ctx), cookies, viaForm: false });
+  }
+
+  return {
+    visit,
+
+    /** The password form and the consent buttons post back to the link's own URL. */
+    async submit(request: AliasRequest, reply: FastifyReply) {
+      const link = await find(request, reply);
+      if (!link) return reply;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const cookies = readCookies(request.headers.cookie);
+      const visitor = visitorOf(request, ctx);
+      if (body.consent === 'yes' || body.consent === 'no') {
+        reply.header('set-cookie', consentCookie(body.consent, ctx.options.secureCookies));
+        return continueVisit(ctx, request, reply, { link, visitor, cookies, viaForm: true, consent: body.consent });
+      }
+      if (link.passwordHash === null || typeof body.password !== 'string') return visit(request, reply);
+      const unlocked = await tryPassword(request, reply, link, body.password);
+      if (!unlocked) return reply;
+      cookies[ctx.unlock.name(link.id)] = unlocked;
+      return continueVisit(ctx, request, reply, { link, visitor, cookies, viaForm: true });
+    },
+
+    /** /{alias}/+ shows where a link goes without going there (and without a click). */
+    async preview(request: AliasRequest, reply: FastifyReply) {
+      const link = await find(request, reply);
+      if (!link) return reply;
+      const nonce = createNonce();
+      if (link.disabled) return sendPage(reply, 404, renderDisabled({ nonce }));
+      const cookies = readCookies(request.headers.cookie);
+      if (request.method === 'POST' && link.passwordHash !== null) {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const unlocked = await tryPassword(request, reply, link, typeof body.password === 'string' ? body.password : '');
+        if (!unlocked) return reply;
+        cookies[ctx.unlock.name(link.id)] = unlocked;
+      }
+      // The destination is what a password protects: the preview asks for it too.
+      if (link.passwordHash !== null && !ctx.unlock.isUnlocked(cookies, link)) {
+        return sendPage(reply, 200, renderPassword({ nonce }));
+      }
+      const host = hostOf(request);
+      const base = ctx.options.appHosts.has(host) ? ctx.options.appUrl : `${ctx.options.domainScheme}://${host}`;
+      return sendPage(reply, 200, renderPreview({ nonce, shortUrl: `${base}/${link.alias}`, destination: link.url, title: link.title }));
+    },
+
+    /** The root of a custom domain goes to its index page; the app's own root shows a short page. */
+    async root(request: FastifyRequest, reply: FastifyReply) {
+      const host = hostOf(request);
+      const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
+      if (domain?.indexPage) return sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);
+      if (domain) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
+      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-store')
+        .send('<!doctype html><html lang="en"><meta charset="utf-8"><title>linkpix</title><h1>linkpix</h1><p>Short links and tracking pixels. API documentation: <a href="/docs">/docs</a>.</p></html>');
+    },
+  };
+
+  /**
+   * Checks a password under the attempt limit. Returns the unlock cookie's value on success;
+   * otherwise it has answered (wrong or rate-limited) and returns null.
+   */
+  async function tryPassword(request: FastifyRequest, reply: FastifyReply, link: RedirectLink, password: string) {
+    const key = `${request.ip}|${link.id}`;
+    const nonce = createNonce();
+    const wait = await ctx.attempts.blockedFor(key);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      sendPage(reply, 429, renderPassword({ nonce, state: { kind: 'rate-limited', retryAfterSeconds: wait } }));
+      return null;
+    }
+    if (!(await ctx.verifyPassword(password, link.passwordHash!))) {
+      await ctx.attempts.recordFailure(key);
+      sendPage(reply, 403, renderPassword({ nonce, state: { kind: 'wrong' } }));
+      return null;
+    }
+    const cookie = ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash! });
+    reply.header('set-cookie', cookie);
+    return cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+  }
+}

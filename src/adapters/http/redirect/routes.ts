@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { redirectHandlers } from './handlers.ts';
+import type { RedirectContext } from './visit-context.ts';
+
+/**
+ * The visitor routes, registered at the root after every app route: Fastify matches static
+ * paths (/api/…, /docs, /health) before these parametric ones.
+ */
+export function registerRedirectRoutes(app: FastifyInstance, ctx: RedirectContext): void {
+  const h = redirectHandlers(ctx);
+  const hidden = { schema: { hide: true } };
+  app.get('/', hidden, h.root);
+  app.get('/:alias', hidden, h.visit);
+  app.post('/:alias', hidden, h.submit);
+  app.get('/:alias/+', hidden, h.preview);
+  app.post('/:alias/+', hidden, h.preview);
+}

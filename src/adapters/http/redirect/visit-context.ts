@@ -1,0 +1,30 @@
+import type { Clock } from '../../../core/shared/clock.ts';
+import type { ClickQuota, ClickSink, RotationCursor } from '../../../core/clicks/ports.ts';
+import type { AttemptLimiter } from '../../../core/redirect/attempt-limiter.ts';
+import type { RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
+import type { CountryLookup } from '../../geo/country-lookup.ts';
+import type { UnlockCookies } from './cookies.ts';
+
+/** What the public redirect needs, handed in by the composition root. */
+export interface RedirectContext {
+  source: RedirectLinkSource;
+  countries: CountryLookup;
+  quota: ClickQuota;
+  rotation: RotationCursor;
+  sink: ClickSink;
+  attempts: AttemptLimiter;
+  unlock: UnlockCookies;
+  clock: Clock;
+  verifyPassword(password: string, hash: string): Promise<boolean>;
+  options: {
+    redirectStatus: 301 | 302 | 307 | 308;
+    consentMode: ConsentMode;
+    secureCookies: boolean;
+    /** APP_URL without a trailing slash, for the preview's short URL on the default domain. */
+    appUrl: string;
+    domainScheme: 'http' | 'https';
+    /** Hosts that are the app itself (APP_URL's), never looked up as custom domains. */
+    appHosts: ReadonlySet<string>;
+  };
+}

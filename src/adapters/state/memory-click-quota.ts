@@ -1,0 +1,73 @@
+import type { ClickQuota } from '../../core/clicks/ports.ts';
+
+export interface MemoryClickQuotaOptions {
+  /**
+   * A link's count is dropped between one and two of these after its last granted claim and is
+   * then seeded again from `known`. Keep it far above the click sink's flush interval plus the
+   * age of the link records callers read `known` from, or a re-seeded count could lag behind.
+   */
+  idleMs?: number;
+  now?: () => number;
+}
+
+// Above LINK_CACHE_TTL_MS's ceiling (1 h) plus the click flush interval, with room for a database
+// that was away for a while: `known` comes from cached link records and lags by that much.
+const DEFAULT_IDLE_MS = 2 * 3600_000;
+
+const TRUE = Promise.resolve(true);
+const FALSE = Promise.resolve(false);
+const DONE = Promise.resolve();
+
+/**
+ * Click caps for a single instance. Exact without locks because Node runs each claim to the end
+ * before the next one starts, and nothing below awaits.
+ */
+export class MemoryClickQuota implements ClickQuota {
+  // Two generations rather than a timestamp per entry: a sweep is one swap, the hot path only
+  // reads the clock. Only capped links that were visited lately hold an entry.
+  private current = new Map<number, number>();
+  private previous = new Map<number, number>();
+  private sweptAt: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryClickQuotaOptions = {}) {
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.now = options.now ?? Date.now;
+    this.sweptAt = this.now();
+  }
+
+  claim(linkId: number, cap: number, known: number): Promise<boolean> {
+    this.sweep();
+    let count = this.current.get(linkId) ?? this.previous.get(linkId) ?? 0;
+    // The database can be ahead after this instance dropped or never saw the link.
+    if (known > count) count = known;
+    // Written so that a cap that is not a number refuses rather than lets everyone through.
+    if (!(count < cap)) return FALSE;
+    this.current.set(linkId, count + 1);
+    return TRUE;
+  }
+
+  forget(linkId: number): Promise<void> {
+    this.current.delete(linkId);
+    this.previous.delete(linkId);
+    return DONE;
+  }
+
+  /** Entries held (a link promoted to the current generation may count twice). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    const elapsed = now - this.sweptAt;
+    if (elapsed < this.idleMs) return;
+    const dropped = this.previous;
+    dropped.clear();
+    if (elapsed >= 2 * this.idleMs) this.current.clear();
+    this.previous = this.current;
+    this.current = dropped;
+    this.sweptAt = now;
+  }
+}

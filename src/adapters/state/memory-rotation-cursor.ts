@@ -1,0 +1,70 @@
+import type { RotationCursor } from '../../core/clicks/ports.ts';
+
+export interface MemoryRotationCursorOptions {
+  /**
+   * A link's position is dropped between one and two of these after its last visit and is then
+   * seeded again from `known` (last_rotation). Keep it above the click sink's flush interval so
+   * the database holds the latest position by then.
+   */
+  idleMs?: number;
+  now?: () => number;
+}
+
+// Above LINK_CACHE_TTL_MS's ceiling (1 h) plus the click flush interval, with room for a database
+// that was away for a while: `known` comes from cached link records and lags by that much.
+const DEFAULT_IDLE_MS = 2 * 3600_000;
+
+// Positions repeat (rotation lists are short): sharing one settled promise per position keeps
+// the hot path free of allocations. A settled promise is immutable, so sharing it is safe.
+const CACHED_POSITIONS = 64;
+const positions: Promise<number>[] = [];
+
+function settled(position: number): Promise<number> {
+  if (position >= CACHED_POSITIONS) return Promise.resolve(position);
+  return (positions[position] ??= Promise.resolve(position));
+}
+
+/** Round-robin positions for a single instance; exact because each call runs to the end alone. */
+export class MemoryRotationCursor implements RotationCursor {
+  // Last position served per link, in two generations (see MemoryClickQuota).
+  private current = new Map<number, number>();
+  private previous = new Map<number, number>();
+  private sweptAt: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryRotationCursorOptions = {}) {
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.now = options.now ?? Date.now;
+    this.sweptAt = this.now();
+  }
+
+  next(linkId: number, size: number, known: number): Promise<number> {
+    if (!Number.isInteger(size) || size < 1) {
+      return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
+    }
+    this.sweep();
+    const last = this.current.get(linkId) ?? this.previous.get(linkId) ?? (Number.isInteger(known) ? known : -1);
+    let position = (last + 1) % size;
+    if (position < 0) position += size;
+    this.current.set(linkId, position);
+    return settled(position);
+  }
+
+  /** Entries held (a link promoted to the current generation may count twice). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    const elapsed = now - this.sweptAt;
+    if (elapsed < this.idleMs) return;
+    const dropped = this.previous;
+    dropped.clear();
+    if (elapsed >= 2 * this.idleMs) this.current.clear();
+    this.previous = this.current;
+    this.current = dropped;
+    this.sweptAt = now;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import type { ClickQuota } from '../../core/clicks/ports.ts';
+
+export interface RedisClickQuotaOptions {
+  /** Prepended to every key; default 'linkpix:'. */
+  prefix?: string;
+  /** Refreshed on every granted claim so counts of idle links go away; default 30 days. */
+  ttlSeconds?: number;
+}
+
+// Read, seed and increment in one script so no two instances can both see room for the last
+// click. Seeding takes the larger of the stored count and `known` (as the in-memory quota does):
+// the stored count is normally ahead of the database, and if Redis lost it the database is the
+// best floor. A refusal writes nothing, so exhausted links cost one read.
+// KEYS[1] count · ARGV cap, known, ttl seconds · returns 1 when the visit may go on.
+const CLAIM = `
+local count = tonumber(redis.call('GET', KEYS[1])) or 0
+local known = tonumber(ARGV[2])
+if known > count then count = known end
+if count >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
+return 1
+`;
+
+const COMMAND = 'linkpixClaimQuota';
+
+interface ClaimCommand {
+  [COMMAND](key: string, cap: number, known: number, ttlSeconds: number): Promise<number>;
+}
+
+/** Click caps shared by every instance that uses the same Redis and prefix. */
+export class RedisClickQuota implements ClickQuota {
+  private readonly redis: Redis & ClaimCommand;
+  private readonly prefix: string;
+  private readonly ttlSeconds: number;
+
+  /** The client stays the caller's: this class never closes it. */
+  constructor(redis: Redis, options: RedisClickQuotaOptions = {}) {
+    // defineCommand sends EVALSHA and falls back to EVAL after a NOSCRIPT (e.g. Redis restarted).
+    redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: CLAIM });
+    this.redis = redis as Redis & ClaimCommand;
+    this.prefix = `${options.prefix ?? 'linkpix:'}quota:`;
+    this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
+  }
+
+  async claim(linkId: number, cap: number, known: number): Promise<boolean> {
+    const seed = Number.isInteger(known) && known > 0 ? known : 0;
+    return (await this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds)) === 1;
+  }
+
+  async forget(linkId: number): Promise<void> {
+    await this.redis.del(this.prefix + linkId);
+  }
+}

@@ -1,0 +1,47 @@
+import type { Redis } from 'ioredis';
+import type { RotationCursor } from '../../core/clicks/ports.ts';
+
+export interface RedisRotationCursorOptions {
+  /** Prepended to every key; default 'linkpix:'. */
+  prefix?: string;
+  /** Refreshed on every visit so positions of idle links go away; default 30 days. */
+  ttlSeconds?: number;
+}
+
+// One script so the seed and the increment cannot interleave with another instance's.
+// The counter only grows; the position is taken modulo the size of the list at each visit.
+// KEYS[1] counter · ARGV size, known (last position served), ttl seconds · returns the position.
+const NEXT = `
+redis.call('SET', KEYS[1], ARGV[2], 'NX')
+local value = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return value % tonumber(ARGV[1])
+`;
+
+const COMMAND = 'linkpixNextRotation';
+
+interface NextCommand {
+  [COMMAND](key: string, size: number, known: number, ttlSeconds: number): Promise<number>;
+}
+
+/** Round-robin positions shared by every instance that uses the same Redis and prefix. */
+export class RedisRotationCursor implements RotationCursor {
+  private readonly redis: Redis & NextCommand;
+  private readonly prefix: string;
+  private readonly ttlSeconds: number;
+
+  /** The client stays the caller's: this class never closes it. */
+  constructor(redis: Redis, options: RedisRotationCursorOptions = {}) {
+    redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: NEXT });
+    this.redis = redis as Redis & NextCommand;
+    this.prefix = `${options.prefix ?? 'linkpix:'}rotation:`;
+    this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
+  }
+
+  async next(linkId: number, size: number, known: number): Promise<number> {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
+    // INCR needs an integer; -1 makes the first position served 0.
+    const seed = Number.isInteger(known) && known >= -1 ? known : -1;
+    return Number(await this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds));
+  }
+}

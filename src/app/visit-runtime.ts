@@ -1,0 +1,72 @@
+import { Redis } from 'ioredis';
+import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
+import type { AttemptLimiter } from '../core/redirect/attempt-limiter.ts';
+import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
+import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
+import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
+import { BatchingClickSink } from '../adapters/clicks/batching-click-sink.ts';
+import { CountryLookup } from '../adapters/geo/country-lookup.ts';
+import type { Storage } from '../adapters/storage/connect.ts';
+import { SqlClickStore } from '../adapters/storage/stores/click-store.ts';
+import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
+import { MemoryAttemptLimiter } from '../adapters/state/memory-attempt-limiter.ts';
+import { MemoryClickQuota } from '../adapters/state/memory-click-quota.ts';
+import { MemoryRotationCursor } from '../adapters/state/memory-rotation-cursor.ts';
+import { RedisAttemptLimiter } from '../adapters/state/redis-attempt-limiter.ts';
+import { RedisClickQuota } from '../adapters/state/redis-click-quota.ts';
+import { RedisInvalidationBus } from '../adapters/state/redis-invalidation.ts';
+import { RedisRotationCursor } from '../adapters/state/redis-rotation-cursor.ts';
+import type { Config } from './config.ts';
+
+/** Everything a visit uses besides the database reads: state that Redis takes over when set. */
+export interface VisitRuntime {
+  source: CachedRedirectSource;
+  countries: CountryLookup;
+  quota: ClickQuota;
+  rotation: RotationCursor;
+  attempts: AttemptLimiter;
+  sink: BatchingClickSink;
+  /** What API writes call so every instance drops stale cache entries. */
+  invalidation: RedirectInvalidation;
+  appHosts: ReadonlySet<string>;
+  /** Flushes every buffered click and closes the shared-state connections. */
+  close(): Promise<void>;
+}
+
+export function createVisitRuntime(config: Config, storage: Storage, onError: (e: unknown) => void): VisitRuntime {
+  const appHosts = new Set([new URL(config.APP_URL).hostname.toLowerCase()]);
+  const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
+    ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000), maxEntries: config.LINK_CACHE_SIZE,
+  });
+  const sink = new BatchingClickSink(new SqlClickStore(storage.db), {
+    intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError,
+  });
+  const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
+  const common = { source, countries, sink, appHosts };
+
+  if (!config.REDIS_URL) {
+    return {
+      ...common,
+      quota: new MemoryClickQuota(),
+      rotation: new MemoryRotationCursor(),
+      attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
+      invalidation: source,
+      close: () => sink.close(),
+    };
+  }
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  const bus = new RedisInvalidationBus(redis, { onError });
+  void bus.subscribe(source);
+  return {
+    ...common,
+    quota: new RedisClickQuota(redis),
+    rotation: new RedisRotationCursor(redis),
+    attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS),
+    invalidation: bus,
+    close: async () => {
+      await sink.close();
+      await bus.close();
+      redis.disconnect();
+    },
+  };
+}

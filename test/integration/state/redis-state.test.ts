@@ -1,0 +1,223 @@
+// Runs against a real Redis (CI starts one). An unreachable Redis fails these tests: a skip
+// would hide that the multi-instance adapters were never exercised.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RedisClickQuota } from '../../../src/adapters/state/redis-click-quota.ts';
+import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-cursor.ts';
+import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
+import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `linkpix-test:${randomUUID()}:`;
+
+// Two connections stand for two server instances sharing one Redis.
+let serverA: Redis;
+let serverB: Redis;
+
+let lastError: unknown = null;
+
+function connect(): Redis {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  return client.on('error', (error) => void (lastError = error));
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(what())), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function interleaved<T>(n: number, a: () => Promise<T>, b: () => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a() : b())));
+}
+
+before(async () => {
+  serverA = connect();
+  serverB = connect();
+  try {
+    await Promise.all([serverA.connect(), serverB.connect()]);
+  } catch (error) {
+    throw new Error(`Redis is not reachable at ${REDIS_URL} (set TEST_REDIS_URL): ${String(lastError ?? error)}`);
+  }
+});
+
+after(async () => {
+  if (serverA?.status === 'ready') {
+    let cursor = '0';
+    do {
+      const [next, keys] = await serverA.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await serverA.del(...keys);
+    } while (cursor !== '0');
+  }
+  serverA?.disconnect();
+  serverB?.disconnect();
+});
+
+describe('RedisClickQuota', () => {
+  test('200 concurrent claims from two instances on a cap of 50: exactly 50 pass', async () => {
+    const a = new RedisClickQuota(serverA, { prefix });
+    const b = new RedisClickQuota(serverB, { prefix });
+    const results = await interleaved(200, () => a.claim(1, 50, 0), () => b.claim(1, 50, 0));
+    assert.equal(results.filter(Boolean).length, 50);
+    assert.equal(await serverA.get(`${prefix}quota:1`), '50');
+  });
+
+  test('seeds from known: known 48 on a cap of 50 lets exactly 2 more through', async () => {
+    const a = new RedisClickQuota(serverA, { prefix });
+    const b = new RedisClickQuota(serverB, { prefix });
+    const results = await interleaved(200, () => a.claim(2, 50, 48), () => b.claim(2, 50, 48));
+    assert.equal(results.filter(Boolean).length, 2);
+  });
+
+  test('the stored count wins over a lagging known; a known ahead of it wins', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    for (let i = 0; i < 10; i++) assert.equal(await quota.claim(3, 20, 0), true);
+    let passed = 0;
+    for (let i = 0; i < 30; i++) if (await quota.claim(3, 20, 2)) passed++;
+    assert.equal(passed, 10);
+    assert.equal(await quota.claim(4, 20, 0), true);
+    assert.equal(await quota.claim(4, 20, 19), true);
+    assert.equal(await quota.claim(4, 20, 0), false);
+  });
+
+  test('forget deletes the count, which is then seeded again from known', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    assert.equal(await quota.claim(5, 1, 0), true);
+    assert.equal(await quota.claim(5, 1, 0), false);
+    await quota.forget(5);
+    assert.equal(await serverA.exists(`${prefix}quota:5`), 0);
+    assert.equal(await quota.claim(5, 1, 0), true);
+  });
+
+  test('keys carry the prefix and a TTL refreshed on use', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix, ttlSeconds: 100 });
+    await quota.claim(6, 5, 0);
+    const ttl = await serverA.ttl(`${prefix}quota:6`);
+    assert.ok(ttl > 90 && ttl <= 100, `ttl ${ttl}`);
+    const defaults = new RedisClickQuota(serverA, { prefix });
+    await defaults.claim(6, 5, 0);
+    assert.ok((await serverA.ttl(`${prefix}quota:6`)) > 29 * 24 * 3600);
+  });
+});
+
+describe('RedisRotationCursor', () => {
+  test('seeds from known (the last position served)', async () => {
+    const cursor = new RedisRotationCursor(serverA, { prefix });
+    assert.deepEqual([await cursor.next(10, 3, 1), await cursor.next(10, 3, 1), await cursor.next(10, 3, 1)], [2, 0, 1]);
+    assert.equal(await cursor.next(11, 3, -1), 0);
+  });
+
+  test('1000 concurrent visits over 3 entries from two instances: 333 or 334 each', async () => {
+    const a = new RedisRotationCursor(serverA, { prefix });
+    const b = new RedisRotationCursor(serverB, { prefix });
+    const positions = await interleaved(1000, () => a.next(12, 3, 0), () => b.next(12, 3, 0));
+    const counts = [0, 0, 0];
+    for (const p of positions) counts[p]!++;
+    for (const c of counts) assert.ok(c === 333 || c === 334, `${counts}`);
+  });
+
+  test('consecutive visits alternating between instances stay balanced in every window', async () => {
+    const a = new RedisRotationCursor(serverA, { prefix });
+    const b = new RedisRotationCursor(serverB, { prefix });
+    const positions: number[] = [];
+    for (let i = 0; i < 300; i++) positions.push(await (i % 2 === 0 ? a : b).next(13, 3, 0));
+    for (let width = 1; width <= 10; width++) {
+      for (let start = 0; start + width <= positions.length; start++) {
+        const counts = [0, 0, 0];
+        for (let i = start; i < start + width; i++) counts[positions[i]!]!++;
+        for (const c of counts) assert.ok(c === Math.floor(width / 3) || c === Math.ceil(width / 3), `window ${start}+${width}: ${counts}`);
+      }
+    }
+  });
+
+  test('rejects a size below 1', async () => {
+    await assert.rejects(new RedisRotationCursor(serverA, { prefix }).next(14, 0, 0), RangeError);
+  });
+});
+
+describe('RedisAttemptLimiter', () => {
+  test('5 failures across two instances block the key; the window frees it', async () => {
+    const a = new RedisAttemptLimiter(serverA, { max: 5, windowSeconds: 1, prefix });
+    const b = new RedisAttemptLimiter(serverB, { max: 5, windowSeconds: 1, prefix });
+    for (let i = 0; i < 4; i++) await (i % 2 === 0 ? a : b).recordFailure('1.2.3.4|42');
+    assert.equal(await a.blockedFor('1.2.3.4|42'), 0);
+    await b.recordFailure('1.2.3.4|42');
+    assert.equal(await a.blockedFor('1.2.3.4|42'), 1);
+    assert.equal(await b.blockedFor('1.2.3.4|42'), 1);
+    assert.equal(await a.blockedFor('1.2.3.4|43'), 0);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal(await a.blockedFor('1.2.3.4|42'), 0);
+    assert.equal(await serverA.exists(`${prefix}attempts:1.2.3.4|42`), 0);
+  });
+
+  test('blockedFor rounds up to whole seconds; the window is not extended by later failures', async () => {
+    const limiter = new RedisAttemptLimiter(serverA, { max: 2, windowSeconds: 60, prefix });
+    await limiter.recordFailure('k');
+    await limiter.recordFailure('k');
+    assert.equal(await limiter.blockedFor('k'), 60);
+    await serverA.pexpire(`${prefix}attempts:k`, 30_500);
+    await limiter.recordFailure('k');
+    assert.equal(await limiter.blockedFor('k'), 31);
+  });
+});
+
+describe('RedisInvalidationBus', () => {
+  test('delivers link and account invalidations to a subscriber on another connection', async () => {
+    const listening = new RedisInvalidationBus(serverA, { prefix });
+    const publishing = new RedisInvalidationBus(serverB, { prefix });
+    try {
+      const seen: string[] = [];
+      let arrived!: () => void;
+      const both = new Promise<void>((resolve) => (arrived = resolve));
+      await listening.subscribe({
+        linkChanged: (id) => void (seen.push(`link ${id}`), seen.length === 2 && arrived()),
+        accountChanged: (id) => void (seen.push(`account ${id}`), seen.length === 2 && arrived()),
+      });
+      publishing.linkChanged(7);
+      publishing.accountChanged(3);
+      await within(both, 2000, () => `only got ${seen.join(', ')}`);
+      assert.deepEqual(seen, ['link 7', 'account 3']);
+    } finally {
+      await listening.close();
+      await publishing.close();
+    }
+  });
+
+  test('tells its own subscribers at once, then again when the message comes back', async () => {
+    const bus = new RedisInvalidationBus(serverA, { prefix });
+    try {
+      const seen: number[] = [];
+      let echoed!: () => void;
+      const echo = new Promise<void>((resolve) => (echoed = resolve));
+      await bus.subscribe({ linkChanged: (id) => void (seen.push(id), seen.length === 2 && echoed()), accountChanged: () => {} });
+      bus.linkChanged(9);
+      assert.deepEqual(seen, [9]);
+      await within(echo, 2000, () => 'the echo never came');
+      assert.deepEqual(seen, [9, 9]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  test('a throwing handler does not keep the others from hearing', async () => {
+    const errors: unknown[] = [];
+    const bus = new RedisInvalidationBus(serverA, { prefix, onError: (e) => errors.push(e) });
+    try {
+      const seen: number[] = [];
+      await bus.subscribe({ linkChanged: () => { throw new Error('boom'); }, accountChanged: () => {} });
+      await bus.subscribe({ linkChanged: (id) => void seen.push(id), accountChanged: () => {} });
+      bus.linkChanged(1);
+      assert.deepEqual(seen, [1]);
+      assert.equal(errors.length, 1);
+    } finally {
+      await bus.close();
+    }
+  });
+});
