@@ -10,6 +10,8 @@ import { AccountRecord } from './schemas/account.ts';
 import { linkHandlers } from './handlers/links.ts';
 import { crudHandlers } from './handlers/crud.ts';
 import { accountHandlers } from './handlers/account.ts';
+import { qrHandler } from './handlers/qr.ts';
+import { QrQuery } from './schemas/qr.ts';
 import { domainRecord, pixelRecord, spaceRecord } from './presenters/records.ts';
 import type { ApiContext } from './handlers/context.ts';
 import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
@@ -71,6 +73,10 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
     ...resourceRoutes({ plural: 'domains', tag: 'Domains', object: 'domain', record: DomainRecord, body: DomainBody, query: DomainListQuery,
       handlers: crudHandlers({ service: ctx.domains, object: 'domain', record: domainRecord, appUrl,
         filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }) }),
+    { method: 'GET', url: '/api/v1/links/:id/qr', handler: qrHandler(ctx) as Handler,
+      schema: { tags: ['Links'], summary: "QR code of a link's short URL", security, params: IdParams, querystring: QrQuery,
+        produces: ['image/svg+xml', 'image/png'],
+        response: { 200: { description: 'SVG (default) or PNG image', content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses } } },
     { method: 'GET', url: '/api/v1/account', handler: account.read as Handler,
       schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } } },
   ];
