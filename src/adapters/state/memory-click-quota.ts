@@ -1,3 +1,4 @@
+import { IdleMap } from './idle-map.ts';
 import type { ClickQuota } from '../../core/clicks/ports.ts';
 
 export interface MemoryClickQuotaOptions {
@@ -23,51 +24,30 @@ const DONE = Promise.resolve();
  * before the next one starts, and nothing below awaits.
  */
 export class MemoryClickQuota implements ClickQuota {
-  // Two generations rather than a timestamp per entry: a sweep is one swap, the hot path only
-  // reads the clock. Only capped links that were visited lately hold an entry.
-  private current = new Map<number, number>();
-  private previous = new Map<number, number>();
-  private sweptAt: number;
-  private readonly idleMs: number;
-  private readonly now: () => number;
+  private readonly counts: IdleMap<number>;
 
   constructor(options: MemoryClickQuotaOptions = {}) {
-    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-    this.now = options.now ?? Date.now;
-    this.sweptAt = this.now();
+    this.counts = new IdleMap(options.idleMs ?? DEFAULT_IDLE_MS, options.now ?? Date.now);
   }
 
   claim(linkId: number, cap: number, known: number): Promise<boolean> {
-    this.sweep();
-    let count = this.current.get(linkId) ?? this.previous.get(linkId) ?? 0;
+    let count = this.counts.get(linkId) ?? 0;
     // The database can be ahead after this instance dropped or never saw the link.
     if (known > count) count = known;
     // Written so that a cap that is not a number refuses rather than lets everyone through.
     if (!(count < cap)) return FALSE;
-    this.current.set(linkId, count + 1);
+    this.counts.set(linkId, count + 1);
     return TRUE;
   }
 
   forget(linkId: number): Promise<void> {
-    this.current.delete(linkId);
-    this.previous.delete(linkId);
+    this.counts.delete(linkId);
     return DONE;
   }
 
   /** Entries held (a link promoted to the current generation may count twice). */
   get size(): number {
-    return this.current.size + this.previous.size;
+    return this.counts.size;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    const elapsed = now - this.sweptAt;
-    if (elapsed < this.idleMs) return;
-    const dropped = this.previous;
-    dropped.clear();
-    if (elapsed >= 2 * this.idleMs) this.current.clear();
-    this.previous = this.current;
-    this.current = dropped;
-    this.sweptAt = now;
-  }
 }

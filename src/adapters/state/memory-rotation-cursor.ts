@@ -1,3 +1,4 @@
+import { IdleMap } from './idle-map.ts';
 import type { RotationCursor } from '../../core/clicks/ports.ts';
 
 export interface MemoryRotationCursorOptions {
@@ -26,45 +27,27 @@ function settled(position: number): Promise<number> {
 
 /** Round-robin positions for a single instance; exact because each call runs to the end alone. */
 export class MemoryRotationCursor implements RotationCursor {
-  // Last position served per link, in two generations (see MemoryClickQuota).
-  private current = new Map<number, number>();
-  private previous = new Map<number, number>();
-  private sweptAt: number;
-  private readonly idleMs: number;
-  private readonly now: () => number;
+  // Last position served per link.
+  private readonly counts: IdleMap<number>;
 
   constructor(options: MemoryRotationCursorOptions = {}) {
-    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-    this.now = options.now ?? Date.now;
-    this.sweptAt = this.now();
+    this.counts = new IdleMap(options.idleMs ?? DEFAULT_IDLE_MS, options.now ?? Date.now);
   }
 
   next(linkId: number, size: number, known: number): Promise<number> {
     if (!Number.isInteger(size) || size < 1) {
       return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
     }
-    this.sweep();
-    const last = this.current.get(linkId) ?? this.previous.get(linkId) ?? (Number.isInteger(known) ? known : -1);
+    const last = this.counts.get(linkId) ?? (Number.isInteger(known) ? known : -1);
     let position = (last + 1) % size;
     if (position < 0) position += size;
-    this.current.set(linkId, position);
+    this.counts.set(linkId, position);
     return settled(position);
   }
 
   /** Entries held (a link promoted to the current generation may count twice). */
   get size(): number {
-    return this.current.size + this.previous.size;
+    return this.counts.size;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    const elapsed = now - this.sweptAt;
-    if (elapsed < this.idleMs) return;
-    const dropped = this.previous;
-    dropped.clear();
-    if (elapsed >= 2 * this.idleMs) this.current.clear();
-    this.previous = this.current;
-    this.current = dropped;
-    this.sweptAt = now;
-  }
 }

@@ -1,4 +1,4 @@
-import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
+import { FieldErrorBag, NotFoundError, faultsOfCheck, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-events.ts';
@@ -52,13 +52,7 @@ export class DomainsService {
   /** The rule violations of an input, without writing; for an update, 404 first if the record is not the account's. */
   async faultsOf(accountId: number, input: DomainInput, id?: number): Promise<FieldErrors> {
     if (id !== undefined) await this.get(accountId, id);
-    try {
-      await this.check(input, id === undefined, id);
-      return {};
-    } catch (error) {
-      if (error instanceof ValidationError) return error.fields;
-      throw error;
-    }
+    return faultsOfCheck(() => this.check(input, id === undefined, id));
   }
 
   private async check(input: DomainInput, creating: boolean, exceptId?: number): Promise<Partial<DomainFields>> {

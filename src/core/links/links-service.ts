@@ -1,4 +1,4 @@
-import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
+import { FieldErrorBag, NotFoundError, ValidationError, faultsOfCheck, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
@@ -85,13 +85,7 @@ export class LinksService {
    */
   async faultsOf(accountId: number, timeZone: string, input: LinkInput, id?: number): Promise<FieldErrors> {
     const existing = id === undefined ? undefined : await this.require(accountId, id);
-    try {
-      await this.check(accountId, timeZone, input, existing);
-      return {};
-    } catch (error) {
-      if (error instanceof ValidationError) return error.fields;
-      throw error;
-    }
+    return faultsOfCheck(() => this.check(accountId, timeZone, input, existing));
   }
 
   /** Applies the pure rules, then those that need the database; throws with every bad field. */

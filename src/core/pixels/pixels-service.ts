@@ -1,4 +1,4 @@
-import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.ts';
+import { FieldErrorBag, NotFoundError, faultsOfCheck, type FieldErrors } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-events.ts';
@@ -47,13 +47,7 @@ export class PixelsService {
   /** The rule violations of an input, without writing; for an update, 404 first if the record is not the account's. */
   async faultsOf(accountId: number, input: PixelInput, id?: number): Promise<FieldErrors> {
     if (id !== undefined) await this.get(accountId, id);
-    try {
-      await this.check(accountId, input, id === undefined, id);
-      return {};
-    } catch (error) {
-      if (error instanceof ValidationError) return error.fields;
-      throw error;
-    }
+    return faultsOfCheck(() => this.check(accountId, input, id === undefined, id));
   }
 
   private async check(accountId: number, input: PixelInput, creating: boolean, exceptId?: number) {

@@ -52,3 +52,14 @@ export class FieldErrorBag {
     if (!this.empty) throw new ValidationError({ ...this.errors });
   }
 }
+
+/** The fields a check would refuse, without throwing: lets an adapter merge them with its own. */
+export async function faultsOfCheck(check: () => Promise<unknown>): Promise<FieldErrors> {
+  try {
+    await check();
+    return {};
+  } catch (error) {
+    if (error instanceof ValidationError) return error.fields;
+    throw error;
+  }
+}
