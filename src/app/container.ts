@@ -5,6 +5,7 @@ import { LinksService } from '../core/links/links-service.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
+import { StatsService } from '../core/stats/stats-service.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
 import { connect, type Storage } from '../adapters/storage/connect.ts';
@@ -14,6 +15,8 @@ import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
 import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
+import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
+import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
@@ -64,6 +67,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService(stores.domains, clock, urls, [...visits.appHosts], visits.invalidation),
+    stats: new StatsService({
+      links: stores.links, stats: new SqlStatsStore(storage.db, storage.engine), retention: new SqlClickRetention(storage.db),
+      clock, retentionDays: config.CLICK_RETENTION_DAYS,
+    }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {
       await sql`select 1`.execute(storage.db);

@@ -6,6 +6,11 @@ import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
 import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { verifyPassword } from '../core/shared/secrets.ts';
+import { ClickStamper } from '../core/stats/click-stamp.ts';
+import { startPeriodic } from './periodic.ts';
+
+/** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
+const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 
 export interface Server {
   app: FastifyInstance;
@@ -25,6 +30,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       source: visits.source, countries: visits.countries, quota: visits.quota, rotation: visits.rotation,
       sink: visits.sink, attempts: visits.attempts, clock: container.clock, verifyPassword,
       unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
+      stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
       options: {
         redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
         consentMode: config.PIXEL_CONSENT, secureCookies: secure, appUrl: config.APP_URL,
@@ -38,11 +44,15 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
     }, redirect);
     await app.ready();
+    const retention = startPeriodic(() => container.stats.prune(), {
+      ...RETENTION, onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
+    });
     return {
       app,
       container,
       close: async () => {
         await app.close();
+        await retention.stop();
         await container.close();
       },
     };

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
+import type { ClickQuota, RotationCursor } from '../core/clicks/ports.ts';
 import type { AttemptLimiter } from '../core/redirect/attempt-limiter.ts';
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
@@ -55,13 +55,14 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     };
   }
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  const bus = new RedisInvalidationBus(redis, { onError });
+  const prefix = config.REDIS_PREFIX;
+  const bus = new RedisInvalidationBus(redis, { onError, prefix });
   void bus.subscribe(source);
   return {
     ...common,
-    quota: new RedisClickQuota(redis),
-    rotation: new RedisRotationCursor(redis),
-    attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS),
+    quota: new RedisClickQuota(redis, { prefix }),
+    rotation: new RedisRotationCursor(redis, { prefix }),
+    attempts: new RedisAttemptLimiter(redis, { ...PASSWORD_ATTEMPTS, prefix }),
     invalidation: bus,
     close: async () => {
       await sink.close();

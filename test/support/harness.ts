@@ -44,6 +44,8 @@ export interface Harness {
   server: Server;
   baseUrl: string;
   config: Config;
+  /** The PostgreSQL schema this harness works in (undefined on SQLite). */
+  pgSchema: string | undefined;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   /** A fresh account and its key. */
   account(email?: string, timezone?: string): Promise<{ id: number; key: string; email: string }>;
@@ -53,6 +55,11 @@ export interface Harness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   overrides?: ContainerOverrides;
+  /**
+   * PostgreSQL only: work in this existing schema (another harness's) instead of a fresh one,
+   * to run several instances on one database. The schema stays its creator's to drop.
+   */
+  pgSchema?: string;
 }
 
 let counter = 0;
@@ -60,11 +67,18 @@ let counter = 0;
 export async function startHarness(engine: Engine['name'], options: HarnessOptions = {}): Promise<Harness> {
   const tmp = mkdtempSync(join(tmpdir(), 'linkpix-test-'));
   let pgSchema: string | undefined;
+  let ownsSchema = false;
   let databaseUrl = `sqlite:${join(tmp, 'test.db')}`;
   if (engine === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL!;
-    pgSchema = `lp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await withPg(databaseUrl, (c) => c.query(`create schema ${pgSchema}`));
+    if (options.pgSchema) pgSchema = options.pgSchema;
+    else {
+      pgSchema = `lp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      await withPg(databaseUrl, (c) => c.query(`create schema ${pgSchema}`));
+      ownsSchema = true;
+    }
+  } else if (options.pgSchema) {
+    throw new Error('pgSchema applies to the postgres engine only');
   }
   const config = loadConfig({
     DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0',
@@ -98,7 +112,7 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   };
 
   return {
-    engine, server, baseUrl, config, request,
+    engine, server, baseUrl, config, pgSchema, request,
     account: async (email, timezone) => {
       const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
       const made = await server.container.accounts.createAccount({ email: address, timezone });
@@ -106,7 +120,7 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     },
     close: async () => {
       await server.close();
-      if (pgSchema) await withPg(databaseUrl, (c) => c.query(`drop schema ${pgSchema} cascade`));
+      if (pgSchema && ownsSchema) await withPg(databaseUrl, (c) => c.query(`drop schema ${pgSchema} cascade`));
       rmSync(tmp, { recursive: true, force: true });
     },
   };

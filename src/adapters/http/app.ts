@@ -40,31 +40,37 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   });
   installErrorHandler(app);
   await installBodyParsers(app);
-  await app.register(cors, {
-    // Open for the API only; no cookies are involved there, so "*" is safe. The plugin's default
-    // methods (GET, HEAD, POST) would fail a browser's preflight of PUT, PATCH and DELETE.
-    delegator: (req, cb) => cb(null, {
-      origin: isApiPath(req.url ?? '') ? '*' : false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    }),
-  });
   await installOpenApi(app, ctx.urls.appUrl);
-  serveOpenApiDocument(app);
   app.get('/health', { schema: { hide: true } }, accountHandlers(ctx).health);
 
-  await app.register(async (api) => {
-    await installRateLimit(api, options.rateLimit);
-    requireApiKey(api, ctx.accounts);
-    api.addHook('preValidation', async (request) => {
-      request.query = normalizeQuery(request.query);
-      if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
+  // CORS lives in a scope of its own, holding the API and its preflight route: at the root its
+  // hook would run on every redirect, for nothing (the redirect is not open to other origins).
+  await app.register(async (open) => {
+    await open.register(cors, {
+      // Open for the API only; no cookies are involved there, so "*" is safe. The plugin's default
+      // methods (GET, HEAD, POST) would fail a browser's preflight of PUT, PATCH and DELETE.
+      // The preflight route answers OPTIONS on every path: elsewhere it stays a 404.
+      delegator: (req, cb) => cb(null, {
+        origin: isApiPath(req.url ?? '') ? '*' : false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      }),
     });
-    for (const route of apiRoutes(ctx)) api.route(route);
+    serveOpenApiDocument(open);
+    await open.register(async (api) => {
+      await installRateLimit(api, options.rateLimit);
+      requireApiKey(api, ctx.accounts);
+      api.addHook('preValidation', async (request) => {
+        request.query = normalizeQuery(request.query);
+        if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
+      });
+      for (const route of apiRoutes(ctx)) api.route(route);
+    });
   });
 
   if (redirect) registerRedirectRoutes(app, redirect);
 
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url)) return reply.code(404).send(errorEnvelope(404));
+    // Outside the CORS scope: an unknown API path still tells a browser client why.
+    if (isApiPath(request.url)) return reply.code(404).header('access-control-allow-origin', '*').send(errorEnvelope(404));
     return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
   });
   return app;

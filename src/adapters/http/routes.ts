@@ -12,6 +12,8 @@ import { crudHandlers } from './handlers/crud.ts';
 import { accountHandlers } from './handlers/account.ts';
 import { qrHandler } from './handlers/qr.ts';
 import { QrQuery } from './schemas/qr.ts';
+import { statsHandler } from './handlers/stats.ts';
+import { StatsEnvelope, StatsQuery } from './schemas/stats.ts';
 import { domainRecord, pixelRecord, spaceRecord } from './presenters/records.ts';
 import type { ApiContext } from './handlers/context.ts';
 import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
@@ -77,6 +79,11 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
       schema: { tags: ['Links'], summary: "QR code of a link's short URL", security, params: IdParams, querystring: QrQuery,
         produces: ['image/svg+xml', 'image/png'],
         response: { 200: { description: 'SVG (default) or PNG image', content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses } } },
+    { method: 'GET', url: '/api/v1/stats/:id', handler: statsHandler(ctx) as Handler,
+      schema: { tags: ['Statistics'], summary: 'Statistics of a link, per day, hour or dimension', security, params: IdParams, querystring: StatsQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: { description: 'The list envelope of {value, count} and the range\'s numbers; with format=csv, a CSV attachment',
+          content: { 'application/json': { schema: StatsEnvelope }, 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses } } },
     { method: 'GET', url: '/api/v1/account', handler: account.read as Handler,
       schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } } },
   ];

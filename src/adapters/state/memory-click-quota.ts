@@ -40,6 +40,11 @@ export class MemoryClickQuota implements ClickQuota {
     return TRUE;
   }
 
+  exhausted(linkId: number, cap: number, known: number): Promise<boolean> {
+    const count = Math.max(this.counts.get(linkId) ?? 0, known);
+    return count < cap ? FALSE : TRUE; // a cap that is not a number counts as used up, as in claim
+  }
+
   forget(linkId: number): Promise<void> {
     this.counts.delete(linkId);
     return DONE;

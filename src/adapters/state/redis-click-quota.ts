@@ -48,6 +48,12 @@ export class RedisClickQuota implements ClickQuota {
     return (await this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds)) === 1;
   }
 
+  async exhausted(linkId: number, cap: number, known: number): Promise<boolean> {
+    const stored = Number(await this.redis.get(this.prefix + linkId));
+    const count = Math.max(Number.isFinite(stored) ? stored : 0, Number.isInteger(known) ? known : 0);
+    return !(count < cap);
+  }
+
   async forget(linkId: number): Promise<void> {
     await this.redis.del(this.prefix + linkId);
   }

@@ -99,6 +99,22 @@ export interface ClicksTable {
   is_bot: number;
 }
 
+/** Clicks per link, local day, dimension and value (core/stats/dimensions.ts); '' is "not known". */
+export interface ClickRollupsTable {
+  link_id: number;
+  dimension: string;
+  day: string;
+  value: string;
+  count: number;
+}
+
+/** First visits per local day (unique visitors): a keyed hash, kept two days. */
+export interface ClickVisitorsTable {
+  day: string;
+  link_id: number;
+  visitor: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -106,6 +122,8 @@ export interface AppSecretsTable {
 
 export interface Database {
   clicks: ClicksTable;
+  click_rollups: ClickRollupsTable;
+  click_visitors: ClickVisitorsTable;
   app_secrets: AppSecretsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -5,6 +5,11 @@ export interface Click {
   linkId: number;
   accountId: number;
   at: number;
+  /** `at` in the account's time zone: the local day (YYYY-MM-DD) and hour (0–23) statistics count it in. */
+  day: string;
+  hour: number;
+  /** Keyed hash of address + User-Agent under a salt of the local day (core/stats/visitor-hash.ts); null for bots. */
+  visitor: string | null;
   country: string | null;
   city: string | null;
   browser: string | null;

@@ -7,6 +7,8 @@ import type { Click } from './click.ts';
 export interface ClickQuota {
   /** `known`: the clicks the caller last read from the database, used to seed the count. */
   claim(linkId: number, cap: number, known: number): Promise<boolean>;
+  /** Whether the cap is used up, without claiming (for visits that do not count: bots, HEAD). */
+  exhausted(linkId: number, cap: number, known: number): Promise<boolean>;
   /** Forget what is known of a link (its cap or clicks changed, or it was deleted). */
   forget(linkId: number): Promise<void>;
 }

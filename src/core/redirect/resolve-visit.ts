@@ -37,6 +37,7 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
   if (link.passwordHash !== null && !ctx.unlocked) return { kind: 'locked' };
   const wantsPixels = link.pixels.length > 0 && !visitor.isBot && !visitor.refusesTracking && ctx.consentMode !== 'never';
   if (wantsPixels && ctx.consentMode === 'ask' && ctx.consent === null) return { kind: 'ask-consent' };
-  const pixels = wantsPixels && (ctx.consentMode === 'implied' || ctx.consent === 'yes') ? link.pixels : [];
+  // `implied` skips the question, not an answer: a remembered (or just posted) "no" still counts.
+  const pixels = wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no')) ? link.pixels : [];
   return { kind: 'proceed', destination: chooseDestination(link, visitor), pixels, cap };
 }

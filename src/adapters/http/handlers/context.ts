@@ -4,6 +4,7 @@ import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
+import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 
 /** What the API handlers need, handed in by the composition root. */
@@ -13,6 +14,7 @@ export interface ApiContext {
   pixels: PixelsService;
   spaces: SpacesService;
   domains: DomainsService;
+  stats: StatsService;
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

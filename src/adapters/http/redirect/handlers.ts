@@ -64,9 +64,10 @@ export function redirectHandlers(ctx: RedirectContext) {
       const nonce = createNonce();
       if (link.disabled) return sendPage(reply, 404, renderDisabled({ nonce }));
       const cookies = readCookies(request.headers.cookie);
-      if (request.method === 'POST' && link.passwordHash !== null) {
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        const unlocked = await tryPassword(request, reply, link, typeof body.password === 'string' ? body.password : '');
+      // As on /{alias}: a POST without a password field is read as a GET, not as a wrong guess.
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (request.method === 'POST' && link.passwordHash !== null && typeof body.password === 'string') {
+        const unlocked = await tryPassword(request, reply, link, body.password);
         if (!unlocked) return reply;
         cookies[ctx.unlock.name(link.id)] = unlocked;
       }
@@ -74,8 +75,9 @@ export function redirectHandlers(ctx: RedirectContext) {
       if (link.passwordHash !== null && !ctx.unlock.isUnlocked(cookies, link)) {
         return sendPage(reply, 200, renderPassword({ nonce }));
       }
-      const host = hostOf(request);
-      const base = ctx.options.appHosts.has(host) ? ctx.options.appUrl : `${ctx.options.domainScheme}://${host}`;
+      // A default-domain link found through another host name (an IP, a load balancer's name)
+      // still has APP_URL as its short URL.
+      const base = link.domainId === null ? ctx.options.appUrl : `${ctx.options.domainScheme}://${hostOf(request)}`;
       return sendPage(reply, 200, renderPreview({ nonce, shortUrl: `${base}/${link.alias}`, destination: link.url, title: link.title }));
     },
 

@@ -5,6 +5,7 @@ import type { RedirectLinkSource } from '../../../core/redirect/redirect-link.ts
 import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { UnlockCookies } from './cookies.ts';
+import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
 
 /** What the public redirect needs, handed in by the composition root. */
 export interface RedirectContext {
@@ -16,6 +17,8 @@ export interface RedirectContext {
   attempts: AttemptLimiter;
   unlock: UnlockCookies;
   clock: Clock;
+  /** Local day, hour and visitor hash of each click, for statistics. */
+  stamper: ClickStamper;
   verifyPassword(password: string, hash: string): Promise<boolean>;
   options: {
     redirectStatus: 301 | 302 | 307 | 308;

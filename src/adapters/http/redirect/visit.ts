@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Click } from '../../../core/clicks/click.ts';
+import type { ClickStamp } from '../../../core/stats/click-stamp.ts';
 import { mergeQuery } from '../../../core/redirect/merge-query.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit, type VisitOutcome } from '../../../core/redirect/resolve-visit.ts';
@@ -45,47 +46,61 @@ export async function continueVisit(
     consent: state.consent ?? consentOf(cookies),
     consentMode: ctx.options.consentMode,
   });
-  const nonce = createNonce();
+  // A nonce only for an answer that is a page: a plain redirect has no use for 16 random bytes.
   switch (outcome.kind) {
-    case 'disabled': return sendPage(reply, 404, renderDisabled({ nonce }));
+    case 'disabled': return sendPage(reply, 404, renderDisabled({ nonce: createNonce() }));
     case 'expired': return expired(ctx, reply, outcome.expirationUrl);
-    case 'locked': return sendPage(reply, 200, renderPassword({ nonce }));
+    case 'locked': return sendPage(reply, 200, renderPassword({ nonce: createNonce() }));
     case 'ask-consent': {
-      return sendPage(reply, 200, renderConsent({ nonce, vendors: link.pixels.map((p) => p.type) }));
+      return sendPage(reply, 200, renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }));
     }
-    case 'proceed': return proceed(ctx, request, reply, state, outcome, nonce);
+    case 'proceed': return proceed(ctx, request, reply, state, outcome);
   }
 }
 
 async function proceed(
   ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState,
-  outcome: Extract<VisitOutcome, { kind: 'proceed' }>, nonce: string,
+  outcome: Extract<VisitOutcome, { kind: 'proceed' }>,
 ): Promise<FastifyReply> {
   const { link, visitor } = state;
   // HEAD asks what is there without visiting: no click, no cap, no turn of the rotation.
   const counts = request.method !== 'HEAD';
-  if (counts && outcome.cap !== null && !visitor.isBot && !(await ctx.quota.claim(link.id, outcome.cap, link.clicks))) {
-    return expired(ctx, reply, link.expirationUrl);
+  if (outcome.cap !== null) {
+    // Bots and HEAD use no click of the cap, but once people have used it up they are told so too.
+    const open = counts && !visitor.isBot
+      ? await ctx.quota.claim(link.id, outcome.cap, link.clicks)
+      : !(await ctx.quota.exhausted(link.id, outcome.cap, link.clicks));
+    if (!open) return expired(ctx, reply, link.expirationUrl);
   }
   let destination: string;
   let rotation: number | undefined;
   if (outcome.destination.kind === 'fixed') destination = outcome.destination.url;
   else {
     const entries = outcome.destination.entries;
-    rotation = counts
+    // Only human visits turn the rotation: it splits people between the entries, and bots
+    // in between (link unfurlers, crawlers) would otherwise skew who is sent where.
+    const turns = counts && !visitor.isBot;
+    const position = turns
       ? await ctx.rotation.next(link.id, entries.length, link.lastRotation)
       : (link.lastRotation + 1) % entries.length;
-    destination = entries[rotation]!;
+    if (turns) rotation = position;
+    destination = entries[position]!;
   }
   destination = mergeQuery(destination, queryOf(request));
   if (outcome.pixels.length > 0 || state.viaForm) {
     sendPage(reply, 200, renderPixelRedirect({
-      destination, pixels: outcome.pixels, nonce, delayMs: outcome.pixels.length > 0 ? 1000 : 0,
+      destination, pixels: outcome.pixels, nonce: createNonce(), delayMs: outcome.pixels.length > 0 ? 1000 : 0,
     }));
   } else {
     sendRedirect(reply, ctx.options.redirectStatus, destination);
   }
-  if (counts) ctx.sink.record(clickOf(link, visitor, ctx.clock.now()), rotation);
+  if (counts) {
+    const at = ctx.clock.now();
+    const stamp = ctx.stamper.stamp({
+      linkId: link.id, at, timeZone: link.timezone, address: request.ip, userAgent: request.headers['user-agent'] ?? '', isBot: visitor.isBot,
+    });
+    ctx.sink.record(clickOf(link, visitor, at, stamp), rotation);
+  }
   return reply;
 }
 
@@ -94,9 +109,9 @@ function expired(ctx: RedirectContext, reply: FastifyReply, expirationUrl: strin
   return sendPage(reply, 410, renderExpired({ nonce: createNonce() }));
 }
 
-function clickOf(link: RedirectLink, visitor: Visitor, at: number): Click {
+function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
   return {
-    linkId: link.id, accountId: link.accountId, at, country: visitor.country, city: null,
+    linkId: link.id, accountId: link.accountId, at, ...stamp, country: visitor.country, city: null,
     browser: visitor.browser, platform: visitor.platform, device: visitor.device,
     language: visitor.languages[0] ?? null, referrerHost: visitor.referrerHost, isBot: visitor.isBot,
   };

@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } f
 import type { Engine } from '../connect.ts';
 import * as initial from './0001-initial.ts';
 import * as clicks from './0002-clicks.ts';
+import * as stats from './0003-stats.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -12,6 +13,7 @@ interface EngineMigration {
 const MIGRATIONS: Record<string, EngineMigration> = {
   '0001-initial': initial,
   '0002-clicks': clicks,
+  '0003-stats': stats,
 };
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic
@@ -29,7 +31,12 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
   const migrator = new Migrator({
     db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // Kysely reads the catalog of every schema; one dropped meanwhile by another tenant of the
+    // database (a parallel test run) fails that read. Nothing was applied: try again.
+    if (attempt < 4 && (error as { code?: string }).code === '3F000') continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
 }

@@ -1,16 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
 import type { Database } from '../schema.ts';
+import { writeRollups } from './rollup-writes.ts';
 
 // SQLite allows 32 766 bound values per statement; 11 columns a row leaves room for 500 rows.
 const ROWS_PER_INSERT = 500;
 
-/** Rows, counters and rotation positions of a batch in one transaction: counts always match rows. */
+/** Rows, counters, rotation positions and statistics rollups of a batch in one transaction: counts always match rows. */
 export class SqlClickStore implements ClickStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async writeBatch(batch: ClickBatch): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const alive = new Set<number>();
       for (let i = 0; i < batch.clicks.length; i += ROWS_PER_INSERT) {
         const rows = batch.clicks.slice(i, i + ROWS_PER_INSERT).map((c) => ({
           link_id: c.linkId, account_id: c.accountId, at: c.at, country: c.country, city: c.city,
@@ -21,15 +23,18 @@ export class SqlClickStore implements ClickStore {
         const live = await trx.selectFrom('links').select('id')
           .where('id', 'in', [...new Set(rows.map((r) => r.link_id))]).execute();
         const ids = new Set(live.map((r) => r.id));
+        for (const id of ids) alive.add(id);
         const kept = rows.filter((r) => ids.has(r.link_id));
         if (kept.length > 0) await trx.insertInto('clicks').values(kept).execute();
       }
-      for (const [linkId, n] of batch.counts) {
+      // In id order: two instances writing at once lock the same rows in the same order.
+      for (const [linkId, n] of [...batch.counts].sort(([a], [b]) => a - b)) {
         await trx.updateTable('links').set((eb) => ({ clicks: eb('clicks', '+', n) })).where('id', '=', linkId).execute();
       }
       for (const [linkId, position] of batch.rotations) {
         await trx.updateTable('links').set({ last_rotation: position }).where('id', '=', linkId).execute();
       }
+      await writeRollups(trx, batch.clicks.filter((c) => alive.has(c.linkId)));
     });
   }
 }

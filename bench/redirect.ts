@@ -1,0 +1,310 @@
+/**
+ * How fast the public redirect is, next to the ceiling of Node itself (issue: `npm run bench`).
+ *
+ * For 10 000 and then 1 000 000 links in a temporary SQLite database, one after the other on this
+ * machine: a bare node:http server answering a fixed 302, then linkpix (`src/app/main.ts`, click
+ * capture on), each as a child process loaded by the same generator (wrk, else autocannon) with
+ * the same settings. Prints requests/s, p50/p99 latency, the ratio linkpix/bare, clicks recorded
+ * against redirects answered, and the server's peak RSS; writes bench/results/latest.json.
+ *
+ *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --only 10k|1m
+ *                     --hot 10000 --generator wrk|autocannon --cpu-prof --server-env KEY=VALUE]
+ *
+ * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
+ * measured run; --server-env tries a setting (the figures then are not the default's).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
+import { mainThreadProfile, topOfProfile, type ProfileLine } from './redirect/profile.ts';
+import { countClicks, LINK_KINDS, seedDatabase, type ClickCounts } from './redirect/seed.ts';
+import { ROOT, startServer, type Running } from './redirect/servers.ts';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    threads: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    hot: { type: 'string', default: '10000' },
+    generator: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+    // Extra environment for the linkpix server, to try a setting (KEY=VALUE, repeatable).
+    'server-env': { type: 'string', multiple: true, default: [] },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log('npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--only 10k|1m] [--hot N]\n'
+    + '                    [--generator wrk|autocannon] [--cpu-prof] [--server-env KEY=VALUE …]');
+  process.exit(0);
+}
+
+const positive = (name: string, raw: string, min = 1) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+  return n;
+};
+const DURATION = positive('duration', values.duration);
+const CONNECTIONS = positive('connections', values.connections);
+const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
+const WARMUP = positive('warmup', values.warmup, 0);
+const HOT = positive('hot', values.hot);
+const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => {
+  const eq = kv.indexOf('=');
+  if (eq < 1) throw new Error(`--server-env takes KEY=VALUE, not ${kv}`);
+  return [kv.slice(0, eq), kv.slice(eq + 1)];
+}));
+// The quiet tail (wrk.lua) must outlast the slowest answer, or wrk stops with requests in flight
+// that the server may still answer and record. The warm-up's is generous (nothing is measured);
+// the measured run's is twice the warm-up's slowest answer, within [0.25 s, 2 s] and at most a
+// quarter of the run. Never more than 2 s: wrk counts a timeout for any connection that has sent
+// nothing for its --timeout (5 s), idle or not.
+const WARMUP_TAIL_S = +Math.min(2, WARMUP / 2).toFixed(2);
+const tailAfter = (warmup: LoadResult | null) =>
+  +Math.min(2, DURATION / 4, Math.max(0.25, warmup ? (2 * warmup.latencyMs.max) / 1000 : 0.25)).toFixed(2);
+
+const SCENARIOS = [
+  { name: '10k', links: 10_000 },
+  { name: '1m', links: 1_000_000 },
+].filter((s) => values.only === undefined || s.name === values.only);
+if (SCENARIOS.length === 0) throw new Error('--only must be 10k or 1m');
+
+const TARGETS = { ratio: 0.7, p99Ms: 5, ratioDrift: 0.1, peakRssMb: 300 };
+
+interface ServerRun {
+  load: LoadResult;
+  /** At least --warmup seconds, and until every requested link has been visited once. */
+  warmups: LoadResult[];
+  peakRssMb: number;
+  /** /proc/<pid>/status just before SIGTERM, kB: where the resident memory is (anon, file). */
+  memoryKb: Record<string, number>;
+  exitCode: number | null;
+  /** The measured run, in ms after the process was spawned. */
+  window: { fromMs: number; toMs: number };
+}
+
+interface ScenarioResult {
+  name: string;
+  links: number;
+  hot: number;
+  seedSeconds: number;
+  bare: ServerRun;
+  linkpix: ServerRun;
+  ratio: number;
+  clicks: ClickCounts & {
+    redirectsAnswered: number;
+    /** Requests sent but not answered when the generator stopped: the server may have recorded them. */
+    droppedInFlight: number;
+    ok: boolean;
+  };
+  profile?: { busyPercent: number; lines: ProfileLine[] };
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+async function measure(server: Running, generator: Generator, spec: Omit<LoadSpec, 'origin' | 'durationS' | 'tailS'>): Promise<ServerRun> {
+  try {
+    return await measureOnce(server, generator, spec);
+  } catch (error) {
+    server.child.kill('SIGKILL'); // no server left behind by a failed run
+    throw error;
+  }
+}
+
+async function measureOnce(server: Running, generator: Generator, spec: Omit<LoadSpec, 'origin' | 'durationS' | 'tailS'>): Promise<ServerRun> {
+  const origin = server.origin;
+  // The warm-up fills the link cache with every link the measured run asks for: a slow server
+  // is not measured on its cache misses. Each round starts where the slowest thread stopped.
+  const warmups: LoadResult[] = [];
+  let offset = 0;
+  const until = Date.now() + 120_000;
+  while (WARMUP > 0 && (warmups.length === 0 || (offset * spec.threads < spec.hot && Date.now() < until))) {
+    const run = await runLoad(generator, { ...spec, origin, durationS: WARMUP, tailS: WARMUP_TAIL_S, offset });
+    warmups.push(run);
+    offset += Math.min(...run.sentPerThread);
+  }
+  const last = warmups[warmups.length - 1] ?? null;
+  const fromMs = Date.now() - server.spawnedAt;
+  const load = await runLoad(generator, { ...spec, origin, durationS: DURATION, tailS: tailAfter(last), offset });
+  const toMs = Date.now() - server.spawnedAt;
+  const peakRssMb = mb(server.peakRss()); // just before SIGTERM
+  const memoryKb = server.memory();
+  const exitCode = await server.stop();
+  return { load, warmups, peakRssMb, memoryKb, exitCode, window: { fromMs, toMs } };
+}
+
+const warmupNote = (run: ServerRun) => (run.warmups.length > 1
+  ? ` (warm-up took ${run.warmups.length} rounds of ${WARMUP} s to visit every requested link)` : '');
+
+async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
+  const dbPath = join(workDir, `linkpix-${name}.db`);
+  const hot = Math.min(HOT, links);
+  process.stdout.write(`\n[${name}] loading ${links.toLocaleString('en')} links … `);
+  const { seconds: seedSeconds } = await seedDatabase(`sqlite:${dbPath}`, links);
+  console.log(`${seedSeconds.toFixed(1)} s`);
+  const spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir };
+
+  process.stdout.write(`[${name}] bare node:http … `);
+  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.ts', cwd: workDir, env: () => ({}), readyPath: '/' });
+  const bare = await measure(bareServer, generator, spec);
+  console.log(`${Math.round(bare.load.rps).toLocaleString('en')} req/s${warmupNote(bare)}`);
+
+  process.stdout.write(`[${name}] linkpix … `);
+  const profDir = join(workDir, `prof-${name}`);
+  const server = await startServer({
+    name: 'linkpix',
+    script: 'src/app/main.ts',
+    cwd: workDir,
+    nodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+    env: (port) => ({
+      DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
+    }),
+    readyPath: '/health',
+  });
+  const linkpix = await measure(server, generator, spec);
+  console.log(`${Math.round(linkpix.load.rps).toLocaleString('en')} req/s${warmupNote(linkpix)}`);
+  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
+  const serverOutput = server.output().trim();
+  if (serverOutput) console.log(`[${name}] linkpix said:\n${serverOutput.slice(-4000)}`);
+
+  // Every redirect answered, warm-up included, is a visit that must be one click row and one on
+  // its link's counter. With the quiet tail nothing is left in flight and the three are equal;
+  // otherwise the rows may exceed the answers by at most the requests the generator dropped.
+  const counts = countClicks(dbPath);
+  const runs = [...linkpix.warmups, linkpix.load];
+  const redirectsAnswered = runs.reduce((n, r) => n + r.status['3xx'], 0);
+  const droppedInFlight = runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
+  const result: ScenarioResult = {
+    name, links, hot, seedSeconds, bare, linkpix,
+    ratio: linkpix.load.rps / bare.load.rps,
+    clicks: {
+      ...counts, redirectsAnswered, droppedInFlight,
+      ok: counts.rows === counts.counted && counts.rows >= redirectsAnswered && counts.rows <= redirectsAnswered + droppedInFlight,
+    },
+  };
+  if (values['cpu-prof']) {
+    const file = mainThreadProfile(profDir);
+    if (file) {
+      const keep = join(ROOT, 'bench', 'results', `linkpix-${name}.cpuprofile`);
+      mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+      copyFileSync(file, keep);
+      result.profile = topOfProfile(file, linkpix.window);
+      console.log(`[${name}] CPU profile: ${keep}`);
+    }
+  }
+  rmSync(dbPath, { force: true });
+  return result;
+}
+
+const unwanted = (r: LoadResult) =>
+  r.status['2xx'] + r.status['4xx'] + r.status['5xx'] + r.status.other + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout;
+
+function printTable(results: ScenarioResult[]): void {
+  const rows: string[][] = [['links', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'redirects', 'other/err', 'peak RSS MB']];
+  for (const s of results) {
+    for (const [label, run] of [['bare', s.bare], ['linkpix', s.linkpix]] as const) {
+      const l = run.load;
+      rows.push([s.links.toLocaleString('en'), label, Math.round(l.rps).toLocaleString('en'), l.latencyMs.p50.toFixed(2),
+        l.latencyMs.p99.toFixed(2), l.latencyMs.max.toFixed(1), String(l.status['3xx']), String(unwanted(l)), run.peakRssMb.toFixed(0)]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  console.log();
+  rows.forEach((r, k) => {
+    console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+    if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  });
+}
+
+interface Check { what: string; value: string; target: string; pass: boolean }
+
+function checks(results: ScenarioResult[]): Check[] {
+  const out: Check[] = [];
+  for (const s of results) {
+    const tag = `${s.links.toLocaleString('en')} links`;
+    out.push({ what: `${tag}: ratio linkpix/bare`, value: s.ratio.toFixed(3), target: `≥ ${TARGETS.ratio}`, pass: s.ratio >= TARGETS.ratio });
+    out.push({ what: `${tag}: linkpix p99`, value: `${s.linkpix.load.latencyMs.p99.toFixed(2)} ms`, target: `≤ ${TARGETS.p99Ms} ms`, pass: s.linkpix.load.latencyMs.p99 <= TARGETS.p99Ms });
+    out.push({
+      what: `${tag}: click rows / sum(links.clicks) / redirects answered`,
+      value: `${s.clicks.rows} / ${s.clicks.counted} / ${s.clicks.redirectsAnswered}`
+        + (s.clicks.droppedInFlight > 0 ? ` (+ ${s.clicks.droppedInFlight} requests still in flight when the generator stopped)` : ''),
+      target: s.clicks.droppedInFlight > 0 ? 'rows = sum, answered ≤ rows ≤ answered + dropped' : 'all equal',
+      pass: s.clicks.ok,
+    });
+    const bad = [...s.linkpix.warmups, s.linkpix.load].reduce((n, r) => n + unwanted(r), 0);
+    out.push({ what: `${tag}: non-3xx responses and socket errors`, value: String(bad), target: '0', pass: bad === 0 });
+    out.push({ what: `${tag}: linkpix peak RSS`, value: `${s.linkpix.peakRssMb.toFixed(0)} MB`, target: `< ${TARGETS.peakRssMb} MB`, pass: s.linkpix.peakRssMb < TARGETS.peakRssMb });
+  }
+  const small = results.find((s) => s.name === '10k');
+  const big = results.find((s) => s.name === '1m');
+  if (small && big) {
+    const drift = Math.abs(big.ratio - small.ratio) / small.ratio;
+    out.push({ what: '1 000 000-link ratio vs 10 000-link ratio', value: `${(drift * 100).toFixed(1)} % apart`, target: `within ${TARGETS.ratioDrift * 100} %`, pass: drift <= TARGETS.ratioDrift });
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const generator = await findGenerator(values.generator);
+  if (!generator) {
+    throw new Error('No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon '
+      + '(npm install --save-exact -D autocannon@8.0.0).');
+  }
+  const cpu = cpus();
+  const machine = {
+    cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGb: +(totalmem() / 1024 ** 3).toFixed(1),
+    kernel: release(), node: process.version, generator: `${generator.name}: ${generator.version}`,
+    loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)),
+  };
+  console.log(`linkpix redirect bench — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}`);
+  console.log(`generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${DURATION} s measured, each server (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`);
+  console.log(`links: ${LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`);
+
+  if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
+
+  const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
+  const results: ScenarioResult[] = [];
+  try {
+    for (const s of SCENARIOS) results.push(await scenario(generator, s.name, s.links, workDir));
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  printTable(results);
+  console.log();
+  for (const s of results) console.log(`${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}`);
+  const list = checks(results);
+  console.log();
+  for (const c of list) console.log(`${c.pass ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value} (target ${c.target})`);
+  for (const s of results) {
+    if (!s.profile) continue;
+    console.log(`\nlinkpix CPU profile of the measured run, ${s.links.toLocaleString('en')} links: main thread busy ${s.profile.busyPercent.toFixed(0)} % of the time;`
+      + ' top functions (self %, total % of busy samples):');
+    for (const p of s.profile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+  }
+  const loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
+  console.log(`\nload average at the end: ${loadAverageAtEnd.join(' ')} (a busy machine lowers both servers' figures, not always equally)`);
+
+  const outDir = join(ROOT, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, 'latest.json');
+  writeFileSync(file, `${JSON.stringify({
+    at: new Date().toISOString(),
+    machine: { ...machine, loadAverageAtEnd },
+    settings: {
+      durationS: DURATION, warmupS: WARMUP, warmupTailS: WARMUP_TAIL_S, connections: CONNECTIONS, threads: THREADS, hot: HOT,
+      linkKinds: LINK_KINDS, serverEnv: SERVER_ENV,
+    },
+    targets: TARGETS,
+    scenarios: results,
+    checks: list,
+  }, null, 2)}\n`);
+  console.log(`results: ${file}`);
+}
+
+await main();

@@ -1,0 +1,58 @@
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/app/config.ts';
+import { createContainer } from '../../src/app/container.ts';
+import { ALIAS_PREFIX } from './traffic.ts';
+
+export const LINK_KINDS = '40% plain, 20% by country (US GB DE FR JP), 20% by platform (iOS Android Windows OS X), 20% rotating over 3 URLs';
+
+/**
+ * A migrated SQLite database with one account (made by the service, as the CLI does) and
+ * `links` links loaded with one SQL statement (as bench/api-list.ts does). Link n is
+ * `${ALIAS_PREFIX}n`, its kind n % 10: 0–3 plain, 4–5 country, 6–7 platform, 8–9 rotation.
+ * No pixels, passwords, expiry or caps: each visit is a redirect and a click.
+ */
+export async function seedDatabase(databaseUrl: string, links: number): Promise<{ accountId: number; seconds: number }> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false' });
+  const c = createContainer(config, { titles: null });
+  try {
+    await c.migrate();
+    const { account } = await c.accounts.createAccount({ email: 'bench@example.com', name: 'bench' });
+    const t0 = performance.now();
+    const now = Date.now();
+    const e = (host: string) => `"https://${host}.example.com/' || n || '"`;
+    await sql`
+      with recursive s(n) as (select 1 union all select n + 1 from s where n < cast(${links} as integer))
+      insert into links (account_id, alias, alias_key, url, target_type, country_target, platform_target, rotation_target,
+                         last_rotation, disabled, privacy, clicks, created_at, updated_at)
+      select cast(${account.id} as integer), ${ALIAS_PREFIX} || n, ${ALIAS_PREFIX} || n, 'https://example.com/landing/' || n,
+             case when n % 10 < 4 then 0 when n % 10 < 6 then 1 when n % 10 < 8 then 2 else 4 end,
+             case when n % 10 in (4, 5) then ${sql.raw(`'[{"key":"US","value":${e('us')}},{"key":"GB","value":${e('gb')}},{"key":"DE","value":${e('de')}},{"key":"FR","value":${e('fr')}},{"key":"JP","value":${e('jp')}}]'`)} end,
+             case when n % 10 in (6, 7) then ${sql.raw(`'[{"key":"iOS","value":${e('ios')}},{"key":"Android","value":${e('android')}},{"key":"Windows","value":${e('windows')}},{"key":"OS X","value":${e('mac')}}]'`)} end,
+             case when n % 10 in (8, 9) then ${sql.raw(`'[{"value":${e('r1')}},{"value":${e('r2')}},{"value":${e('r3')}}]'`)} end,
+             0, 0, 0, 0, cast(${now} as bigint), cast(${now} as bigint)
+      from s`.execute(c.storage.db);
+    await sql`analyze`.execute(c.storage.db);
+    return { accountId: account.id, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    await c.close();
+  }
+}
+
+export interface ClickCounts {
+  rows: number;
+  /** sum(links.clicks): the counters the API shows. */
+  counted: number;
+}
+
+/** Read after the server has exited, so every buffered click has been written. */
+export function countClicks(path: string): ClickCounts {
+  const db = new SQLite(path, { readonly: true });
+  try {
+    const rows = (db.prepare('select count(*) as n from clicks').get() as { n: number }).n;
+    const counted = (db.prepare('select coalesce(sum(clicks), 0) as n from links').get() as { n: number }).n;
+    return { rows, counted };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Running {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  origin: string;
+  /** Date.now() just before the process was spawned. */
+  spawnedAt: number;
+  /** What the process wrote to stderr (and stdout), for when it fails. */
+  output(): string;
+  /** Peak resident set so far (VmHWM), in bytes. */
+  peakRss(): number;
+  /** /proc/<pid>/status memory lines now (VmRSS, RssAnon, RssFile…), in kB. */
+  memory(): Record<string, number>;
+  /** SIGTERM, then waits for the exit; resolves to the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+/** A port nobody listens on right now (there is a small race; it is a benchmark). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const TSX = import.meta.resolve('tsx');
+
+/**
+ * Starts `node [nodeArgs] --import tsx <ROOT>/script` in `cwd` with only PATH, HOME and `env`,
+ * and waits until GET readyPath answers. The cwd is the bench's own directory, so a developer's
+ * ./.env (which main.ts reads) cannot change what is measured.
+ */
+export async function startServer(opts: {
+  name: string; script: string; cwd: string; env: (port: number) => Record<string, string>; readyPath: string; nodeArgs?: string[];
+}): Promise<Running> {
+  const port = await freePort();
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', TSX, join(ROOT, opts.script)], {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env(port), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let gone = false;
+  void exited.then(() => { gone = true; });
+  const origin = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (gone) throw new Error(`${opts.name} exited during start-up:\n${output}`);
+    if (await answers(origin + opts.readyPath)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${opts.name} did not answer ${opts.readyPath} within 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    name: opts.name, child, port, origin, spawnedAt,
+    output: () => output,
+    peakRss: () => vmHwm(child.pid!),
+    memory: () => procMemory(child.pid!),
+    async stop(timeoutMs = 60_000) {
+      if (gone) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'GET', timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode !== undefined && res.statusCode < 500);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => { req.destroy(); resolve(false); });
+    req.end();
+  });
+}
+
+/** Linux: the process's peak resident set (VmHWM in /proc/<pid>/status), in bytes. */
+export function vmHwm(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+  if (!m) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Number(m[1]) * 1024;
+}
+
+export function procMemory(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^((?:Vm|Rss)\w+):\s+(\d+)\s+kB/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}

@@ -1,0 +1,220 @@
+/**
+ * How fast the statistics answer for links with many clicks, on SQLite and PostgreSQL.
+ * Loads C clicks (default 10 000 000) over L links (1 000) and D days (365) straight into
+ * click_rollups with one SQL statement per engine, the way the click batches would have left
+ * them (every dimension, a spread of values per day), plus R raw click rows that the stats
+ * must not read. Then times every `name` over the full range through the real service
+ * (owner check + range numbers + the list), p50 and p99 of repeated runs on random links.
+ *
+ *   npm run bench:stats [-- --clicks 10000000 --links 1000 --days 365 --raw 1000000 --runs 200 --engine both|sqlite|postgres]
+ *   (PostgreSQL from TEST_DATABASE_URL, if set)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/app/config.ts';
+import { createContainer } from '../src/app/container.ts';
+import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
+import { addDays } from '../src/core/stats/range.ts';
+import type { StatsQuery } from '../src/core/stats/stats-service.ts';
+import type { Database } from '../src/adapters/storage/schema.ts';
+import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { toBatch } from '../src/core/clicks/batch.ts';
+import type { Click } from '../src/core/clicks/click.ts';
+
+const { values } = parseArgs({
+  options: {
+    clicks: { type: 'string', default: '10000000' }, links: { type: 'string', default: '1000' },
+    days: { type: 'string', default: '365' }, raw: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '200' },
+    engine: { type: 'string', default: 'both' },
+  },
+});
+const CLICKS = Number(values.clicks);
+const LINKS = Number(values.links);
+const DAYS = Number(values.days);
+const RAW = Number(values.raw);
+const RUNS = Number(values.runs);
+const FIRST_DAY = '2025-01-01';
+const LAST_DAY = addDays(FIRST_DAY, DAYS - 1);
+
+/**
+ * Values per link and day (k) out of a pool (m) per dimension, in the primary key's order so
+ * SQLite appends. With ~27 clicks a link-day that is 79 rollup rows a link-day; over a year a
+ * link sees up to m distinct values (500 cities, 1 000 referrers).
+ */
+const SLOTS: Array<[string, number, number]> = [
+  ['bot', 1, 1], ['browser', 6, 12], ['city', 10, 500], ['country', 10, 60], ['device', 3, 4], ['hour', 24, 24],
+  ['language', 8, 40], ['platform', 5, 7], ['referrer', 10, 1000], ['total', 1, 1], ['unique', 1, 1],
+];
+
+async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', accountId: number): Promise<void> {
+  const now = Date.now();
+  await sql`
+    with recursive s(n) as (select 1 union all select n + 1 from s where n < cast(${LINKS} as integer))
+    insert into links (account_id, alias, alias_key, url, title, target_type, disabled, privacy, clicks, created_at, updated_at)
+    select cast(${accountId} as integer), 's' || n, 's' || n, 'https://example.com/' || n, 'Link ' || n, 0, 0, 0, 0,
+           cast(${now} as bigint), cast(${now} as bigint)
+    from s`.execute(db);
+
+  const q = Math.floor(CLICKS / (LINKS * DAYS));
+  const r = CLICKS % (LINKS * DAYS);
+  const slots = sql.join(SLOTS.map(([dim, k, m]) => sql`(${sql.lit(dim)}, ${sql.lit(k)}, ${sql.lit(m)})`));
+  const dayOf = engine === 'sqlite'
+    ? sql`date(${sql.lit(FIRST_DAY)}, '+' || d.n || ' days')`
+    : sql`to_char(date ${sql.lit(FIRST_DAY)} + d.n, 'YYYY-MM-DD')`;
+  // c: clicks of the link-day (q or q + 1, summing to CLICKS exactly); per dimension, k values
+  // sharing c (j < c % k get one more); unique ≈ 80 %, bots ≈ 10 % of c.
+  const select = sql`
+    with recursive
+      d(n) as (select 0 union all select n + 1 from d where n < cast(${DAYS - 1} as integer)),
+      j(n) as (select 0 union all select n + 1 from j where n < 23),
+      slots(dim, k, m) as (values ${slots}),
+      l(id, n) as (select id, row_number() over (order by id) - 1 from links where account_id = cast(${accountId} as integer)),
+      ld(id, ln, dn, c) as (
+        select l.id, l.n, d.n, cast(${q} as integer) + case when l.n * ${DAYS} + d.n < ${r} then 1 else 0 end
+        from l cross join d)
+    select ld.id as link_id, slots.dim as dimension, ${dayOf} as day,
+      case slots.dim
+        when 'total' then '' when 'unique' then '' when 'bot' then ''
+        when 'hour' then case when j.n < 10 then '0' || j.n else '' || j.n end
+        else slots.dim || '-' || ((ld.ln * 31 + ld.dn * 7 + j.n * (slots.m / slots.k)) % slots.m)
+      end as value,
+      case slots.dim
+        when 'unique' then (ld.c * 4) / 5
+        when 'bot' then ld.c / 10 + 1
+        else ld.c / slots.k + case when j.n < ld.c % slots.k then 1 else 0 end
+      end as count
+    from ld cross join slots cross join d cross join j
+    where d.n = ld.dn and j.n < slots.k`;
+  if (engine === 'postgres') {
+    // Bulk load: checks and the key are rebuilt once at the end rather than per row.
+    await sql`alter table click_rollups drop constraint click_rollups_pk`.execute(db);
+    await sql`alter table click_rollups drop constraint if exists click_rollups_link_id_fkey`.execute(db);
+    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
+    await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
+    await sql`alter table click_rollups add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(db);
+  } else {
+    await sql`pragma foreign_keys = off`.execute(db);
+    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+  // links.clicks as the batches would have left it.
+  await sql`update links set clicks = (select sum(count) from click_rollups r where r.link_id = links.id and r.dimension = 'total')
+            where account_id = ${accountId}`.execute(db);
+  if (RAW > 0) {
+    const start = Date.parse(`${FIRST_DAY}T00:00:00Z`);
+    await sql`
+      with recursive s(n) as (select 1 union all select n + 1 from s where n < cast(${RAW} as integer)),
+      l(id, n) as (select id, row_number() over (order by id) - 1 from links where account_id = cast(${accountId} as integer))
+      insert into clicks (link_id, account_id, at, country, browser, platform, device, language, referrer_host, is_bot)
+      select l.id, cast(${accountId} as integer), cast(${start} as bigint) + (cast(s.n as bigint) * 31536) % cast(${DAYS * 86_400_000} as bigint),
+             'US', 'Chrome', 'Windows', 'desktop', 'en', 'example.com', 0
+      from s join l on l.n = s.n % ${LINKS}`.execute(db);
+  }
+  // Settle before timing: statistics, the visibility map, and the load's dirty pages on disk.
+  if (engine === 'postgres') {
+    await sql`vacuum analyze click_rollups`.execute(db);
+    await sql`checkpoint`.execute(db);
+  }
+  else await sql`analyze`.execute(db);
+}
+
+/** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
+async function writeCost(db: Kysely<Database>, accountId: number, ids: number[]): Promise<void> {
+  const store = new SqlClickStore(db);
+  const countries = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', null];
+  const browsers = ['Chrome', 'Firefox', 'Safari', 'Mobile Safari', 'Edge'];
+  const times: number[] = [];
+  for (let b = 0; b < 25; b++) {
+    const entries = Array.from({ length: 1000 }, (_, i) => {
+      const at = Date.now();
+      const click: Click = {
+        linkId: ids[(b * 7 + i) % 100]!, accountId, at, day: LAST_DAY, hour: (b + i) % 24, visitor: `v${b}-${i % 400}`,
+        country: countries[i % countries.length]!, city: null, browser: browsers[i % browsers.length]!, platform: 'Windows',
+        device: i % 3 === 0 ? 'mobile' : 'desktop', language: i % 2 === 0 ? 'en' : 'fr', referrerHost: i % 4 === 0 ? null : `r${i % 50}.example`,
+        isBot: i % 20 === 0,
+      };
+      return { click };
+    });
+    const start = performance.now();
+    await store.writeBatch(toBatch(entries));
+    if (b >= 5) times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1);
+  console.log(`click batch write (1 000 clicks, 100 links, rows + counters + rollups): p50 ${at(0.5)} ms, max ${at(1)} ms`);
+}
+
+async function benchEngine(label: string, databaseUrl: string, pgSchema?: string) {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false' });
+  const c = createContainer(config, pgSchema ? { pgSchema } : {});
+  await c.migrate();
+  const { account } = await c.accounts.createAccount({ email: `bench-${randomBytes(3).toString('hex')}@example.com` });
+  const t0 = performance.now();
+  await load(c.storage.db, c.storage.engine, account.id);
+  const rows = await c.storage.db.selectFrom('click_rollups').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const total = await c.storage.db.selectFrom('links').select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
+    .where('account_id', '=', account.id).executeTakeFirstOrThrow();
+  const ids = (await c.storage.db.selectFrom('links').select('id').where('account_id', '=', account.id).execute()).map((r) => r.id);
+  console.log(`\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days`
+    + ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`range ${FIRST_DAY} .. ${LAST_DAY}, ${RUNS} runs each on random links`);
+  console.log('query'.padEnd(28), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'entries'.padStart(8));
+  const shapes: Array<[string, Omit<StatsQuery, 'name'> & { name: StatsName }]> = [
+    ...STATS_NAMES.map((name): [string, StatsQuery] => [name, { name, page: { page: 1, perPage: 10 } }]),
+    ['clicks, page 30 by max', { name: 'clicks', sort: 'max', page: { page: 30, perPage: 10 } }],
+    ['referrer, search', { name: 'referrer', search: 'rer-1', page: { page: 1, perPage: 10 } }],
+    ['referrer, CSV (all rows)', { name: 'referrer', page: null }],
+  ];
+  // One pass over every shape first, so no shape pays for the caches the load left cold.
+  for (const [, shape] of shapes) {
+    for (let i = 0; i < 20; i++) await c.stats.query(account, ids[Math.floor(Math.random() * ids.length)]!, { ...shape, from: FIRST_DAY, to: LAST_DAY });
+  }
+  let worst = 0;
+  for (const [name, shape] of shapes) {
+    const times: number[] = [];
+    let entries = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const id = ids[Math.floor(Math.random() * ids.length)]!;
+      const start = performance.now();
+      const result = await c.stats.query(account, id, { ...shape, from: FIRST_DAY, to: LAST_DAY });
+      times.push(performance.now() - start);
+      entries = result.total;
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
+    worst = Math.max(worst, at(0.99));
+    console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8), String(entries).padStart(8));
+  }
+  console.log(`worst p99: ${worst.toFixed(1)} ms (target < 100 ms)`);
+  await writeCost(c.storage.db, account.id, ids);
+  await c.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
+try {
+  if (values.engine !== 'postgres') await benchEngine('SQLite', `sqlite:${join(dir, 'bench.db')}`);
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (values.engine === 'sqlite') {
+    // asked for SQLite only
+  } else if (pgUrl) {
+    const schema = `lp_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    try {
+      await benchEngine('PostgreSQL', pgUrl, schema);
+    } finally {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  } else {
+    console.log('\nPostgreSQL: skipped (TEST_DATABASE_URL not set)');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,75 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Dimension } from '../../../core/stats/dimensions.ts';
+import { UNKNOWN_VALUE } from '../../../core/stats/dimensions.ts';
+import type { DayRange } from '../../../core/stats/range.ts';
+import type { BreakdownQuery, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
+import { offsetOf } from '../../../core/shared/page.ts';
+import type { Database } from '../schema.ts';
+import type { Engine } from '../connect.ts';
+
+const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
+
+/**
+ * Statistics from click_rollups only. Every query is a range scan of the primary key
+ * (link_id, dimension, day, value): at most days × values rows, however many clicks.
+ */
+export class SqlStatsStore implements StatsStore {
+  constructor(private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+
+  private rows(linkId: number, dimension: Dimension, range: DayRange) {
+    return this.db.selectFrom('click_rollups')
+      .where('link_id', '=', linkId).where('dimension', '=', dimension)
+      .where('day', '>=', range.from).where('day', '<=', range.to);
+  }
+
+  async perDay(linkId: number, range: DayRange): Promise<ValueCount[]> {
+    const rows = await this.rows(linkId, 'total', range)
+      .select(['day', (eb) => eb.fn.sum<number | string>('count').as('count')]).groupBy('day').execute();
+    return rows.map((r) => ({ value: r.day, count: Number(r.count) }));
+  }
+
+  async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
+    const rows = await this.rows(linkId, dimension, range)
+      .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')]).groupBy('value').execute();
+    return rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) }));
+  }
+
+  async breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }> {
+    let q = this.rows(linkId, dimension, range);
+    if (query.search) q = q.where(this.contains(query.search));
+    const sum = sql<number | string>`sum(${sql.ref('count')})`;
+    let listed = q.select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')]).groupBy('value');
+    listed = query.order === 'value' ? listed.orderBy('value')
+      : listed.orderBy(sum, query.order === 'max' ? 'desc' : 'asc').orderBy('value');
+    if (query.page) listed = listed.limit(query.page.perPage).offset(offsetOf(query.page));
+    const rows = await listed.execute();
+    let total = rows.length > 0 ? Number(rows[0]!.entries) : 0;
+    // Past the last page: no row to carry the number of entries, so count them.
+    if (rows.length === 0 && query.page && query.page.page > 1) {
+      const counted = await q.select((eb) => eb.fn.count<number | string>(sql`distinct ${sql.ref('value')}`).as('n')).executeTakeFirst();
+      total = Number(counted?.n ?? 0);
+    }
+    return { items: rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) })), total };
+  }
+
+  /**
+   * Case-insensitive substring, %, _ and \ taken literally. PostgreSQL keeps values in byte
+   * order ("C"), whose lower() folds ASCII only: the search folds in the database's own
+   * collation, as the link searches do.
+   */
+  private contains(search: string) {
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const value = this.engine === 'postgres' ? sql`${sql.ref('value')} collate "default"` : sql.ref('value');
+    return sql<SqlBool>`lower(${value}) like ${pattern} escape '\\'`;
+  }
+
+  async summary(linkId: number, range: DayRange): Promise<StatsSummary> {
+    const rows = await this.db.selectFrom('click_rollups')
+      .select(['dimension', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('link_id', '=', linkId).where('dimension', 'in', ['total', 'unique', 'bot'])
+      .where('day', '>=', range.from).where('day', '<=', range.to)
+      .groupBy('dimension').execute();
+    const of = (d: string) => Number(rows.find((r) => r.dimension === d)?.count ?? 0);
+    return { total: of('total'), unique: of('unique'), bots: of('bot') };
+  }
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { Link } from '../links/link.ts';
+import { StatsService, arrange, filled, pageOf } from './stats-service.ts';
+import type { ClickRetention, StatsStore, ValueCount } from './stats-store.ts';
+
+const items: ValueCount[] = [
+  { value: 'b', count: 2 }, { value: null, count: 2 }, { value: 'A', count: 5 }, { value: 'c', count: 1 },
+];
+
+test('arrange: max/min by count with ties by value (unknown first), or by value; search ignores case and unknowns', () => {
+  assert.deepEqual(arrange(items, undefined, 'max').map((i) => i.value), ['A', null, 'b', 'c']);
+  assert.deepEqual(arrange(items, undefined, 'min').map((i) => i.value), ['c', null, 'b', 'A']);
+  assert.deepEqual(arrange(items, undefined, 'value').map((i) => i.value), [null, 'A', 'b', 'c']);
+  assert.deepEqual(arrange(items, 'a', 'max').map((i) => i.value), ['A']);
+  assert.deepEqual(arrange(items, 'zz', 'max'), []);
+});
+
+test('filled lists every value, zeros included; pageOf pages or not', () => {
+  assert.deepEqual(filled(['x', 'y'], [{ value: 'y', count: 3 }]), [{ value: 'x', count: 0 }, { value: 'y', count: 3 }]);
+  const many = Array.from({ length: 25 }, (_, i) => ({ value: String(i), count: i }));
+  assert.deepEqual(pageOf(many, { page: 3, perPage: 10 }), { items: many.slice(20), total: 25 });
+  assert.deepEqual(pageOf(many, null), { items: many, total: 25 });
+});
+
+function service(owned: boolean) {
+  const calls: string[] = [];
+  const stats: StatsStore = {
+    perDay: async () => [{ value: '2026-03-02', count: 4 }],
+    counts: async () => [{ value: '13', count: 4 }],
+    breakdown: async (_id, dimension, _range, q) => {
+      calls.push(`${dimension} ${q.order} ${q.search ?? ''} ${q.page ? q.page.page : 'all'}`);
+      return { items: [{ value: 'US', count: 4 }], total: 1 };
+    },
+    summary: async () => ({ total: 4, unique: 3, bots: 1 }),
+  };
+  const retention: ClickRetention = {
+    prune: async (before, visitorsBefore) => {
+      calls.push(`prune ${before} ${visitorsBefore}`);
+      return { clicks: 0, visitors: 0 };
+    },
+  };
+  const svc = new StatsService({
+    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null) }, stats, retention,
+    clock: { now: () => Date.parse('2026-03-10T12:00:00Z') }, retentionDays: 90,
+  });
+  return { svc, calls };
+}
+
+const account = { id: 1, timezone: 'UTC' };
+
+test('clicks: every day of the range in order; clicks_hours: all 24 hours', async () => {
+  const { svc } = service(true);
+  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } });
+  assert.deepEqual(days.items, [{ value: '2026-03-01', count: 0 }, { value: '2026-03-02', count: 4 }, { value: '2026-03-03', count: 0 }]);
+  assert.deepEqual(days.summary, { total: 4, unique: 3, bots: 1 });
+  const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null });
+  assert.equal(hours.total, 24);
+  assert.deepEqual(hours.items[13], { value: '13', count: 4 });
+  assert.deepEqual(hours.range, { from: '2026-02-09', to: '2026-03-10' });
+});
+
+test('other names go to the store sorted by max unless told, with the search and page', async () => {
+  const { svc, calls } = service(true);
+  await svc.query(account, 1, { name: 'cities', page: { page: 2, perPage: 10 } });
+  await svc.query(account, 1, { name: 'referrer', sort: 'min', search: 'co', page: null });
+  assert.deepEqual(calls, ['city max  2', 'referrer min co all']);
+});
+
+test("someone else's link is not found; bad input is refused before anything is read", async () => {
+  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', page: null }), NotFoundError);
+  await assert.rejects(service(true).svc.query(account, 1, { name: 'nope' as 'clicks', page: null }), ValidationError);
+  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }), ValidationError);
+});
+
+test('prune: clicks before now − retention, visitor marks of days before two days ago (UTC)', async () => {
+  const { svc, calls } = service(true);
+  await svc.prune();
+  assert.deepEqual(calls, [`prune ${Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000} 2026-03-08`]);
+});

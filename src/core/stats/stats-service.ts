@@ -1,0 +1,102 @@
+import type { LinkStore } from '../links/link-store.ts';
+import type { Clock } from '../shared/clock.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import { offsetOf, type Page, type PageRequest } from '../shared/page.ts';
+import { epochMsToZonedDate } from '../expiration/ends-at.ts';
+import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
+import { addDays, daysOf, resolveRange, type DayRange } from './range.ts';
+import { hourValue } from './rollups.ts';
+import type { ClickRetention, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
+
+export interface StatsQuery {
+  name: StatsName;
+  from?: string | undefined;
+  to?: string | undefined;
+  search?: string | undefined;
+  /** max/min by count (ties by value). Absent: days and hours in order, the rest by max. */
+  sort?: 'max' | 'min' | undefined;
+  /** null: every entry, unpaged (exports). */
+  page: PageRequest | null;
+}
+
+export interface StatsResult extends Page<ValueCount> {
+  name: StatsName;
+  range: DayRange;
+  timeZone: string;
+  summary: StatsSummary;
+}
+
+export interface StatsServiceDeps {
+  links: Pick<LinkStore, 'findById'>;
+  stats: StatsStore;
+  retention: ClickRetention;
+  clock: Clock;
+  /** Raw click rows older than this many days are deleted; 0 keeps them forever. */
+  retentionDays: number;
+}
+
+/** Visitor marks are needed only while their local day can still receive clicks. */
+export const VISITOR_MARK_DAYS = 2;
+
+const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
+
+/** The statistics of one link (CONTRACT §8), read from the rollups, owner-only. */
+export class StatsService {
+  constructor(private readonly deps: StatsServiceDeps) {}
+
+  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery): Promise<StatsResult> {
+    if (!isStatsName(q.name)) throw ValidationError.of('name', messages.selected('name'));
+    const range = resolveRange(q, this.deps.clock.now(), account.timezone);
+    if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
+    const [summary, entries] = await Promise.all([this.deps.stats.summary(linkId, range), this.entries(linkId, q, range)]);
+    const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
+    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary };
+  }
+
+  private async entries(linkId: number, q: StatsQuery, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {
+    const dimension = DIMENSION_OF[q.name];
+    const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
+    if (q.name === 'clicks' || q.name === 'clicks_hours') {
+      // Days and hours are listed whole, zeros included, so a chart needs no gap filling.
+      const [all, counted] = q.name === 'clicks'
+        ? [daysOf(range), await this.deps.stats.perDay(linkId, range)]
+        : [HOURS, await this.deps.stats.counts(linkId, dimension, range)];
+      return pageOf(arrange(filled(all, counted), q.search, order), q.page);
+    }
+    return this.deps.stats.breakdown(linkId, dimension, range, { search: q.search, order, page: q.page });
+  }
+
+  /** Deletes raw clicks past the retention and visitor marks past their use; rollups stay. */
+  prune(): Promise<{ clicks: number; visitors: number }> {
+    const now = this.deps.clock.now();
+    const before = this.deps.retentionDays > 0 ? now - this.deps.retentionDays * 86_400_000 : null;
+    return this.deps.retention.prune(before, addDays(epochMsToZonedDate(now, 'UTC'), -VISITOR_MARK_DAYS));
+  }
+}
+
+export function filled(values: readonly string[], counted: readonly ValueCount[]): ValueCount[] {
+  const counts = new Map(counted.map((c) => [c.value, c.count]));
+  return values.map((value) => ({ value, count: counts.get(value) ?? 0 }));
+}
+
+const byValue = (a: ValueCount, b: ValueCount) => {
+  const x = a.value ?? '';
+  const y = b.value ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** The same filter and order the store applies in SQL, for lists built in memory. */
+export function arrange(items: ValueCount[], search: string | undefined, order: StatsOrder): ValueCount[] {
+  const needle = search?.toLowerCase();
+  const kept = needle ? items.filter((i) => i.value !== null && i.value.toLowerCase().includes(needle)) : [...items];
+  if (order === 'value') return kept.sort(byValue);
+  const sign = order === 'max' ? -1 : 1;
+  return kept.sort((a, b) => sign * (a.count - b.count) || byValue(a, b));
+}
+
+export function pageOf(items: ValueCount[], page: PageRequest | null): { items: ValueCount[]; total: number } {
+  if (page === null) return { items, total: items.length };
+  const start = offsetOf(page);
+  return { items: items.slice(start, start + page.perPage), total: items.length };
+}

@@ -1,0 +1,44 @@
+import type { PageRequest } from '../shared/page.ts';
+import type { Dimension } from './dimensions.ts';
+import type { DayRange } from './range.ts';
+
+/** A value of a dimension and its clicks over a range; null: not known (no Referer, no city…). */
+export interface ValueCount {
+  value: string | null;
+  count: number;
+}
+
+/** The range's headline numbers: human clicks, sum of daily unique visitors, bot visits. */
+export interface StatsSummary {
+  total: number;
+  unique: number;
+  bots: number;
+}
+
+export type StatsOrder = 'max' | 'min' | 'value';
+
+export interface BreakdownQuery {
+  /** Case-insensitive substring of the value; unknown values never match. */
+  search?: string | undefined;
+  /** max/min by count, ties by value; value: by value. */
+  order: StatsOrder;
+  /** null: every entry (exports). */
+  page: PageRequest | null;
+}
+
+/** Reads the per-day rollups only: never click rows. */
+export interface StatsStore {
+  /** Human clicks per day of the range (days without any are left out). */
+  perDay(linkId: number, range: DayRange): Promise<ValueCount[]>;
+  /** Count per value of a dimension over the range, every value (for hours, which are few). */
+  counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]>;
+  /** Count per value, filtered, sorted and paged by the database, with the number of entries. */
+  breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }>;
+  summary(linkId: number, range: DayRange): Promise<StatsSummary>;
+}
+
+/** Removes raw clicks past their retention; rollups stay. */
+export interface ClickRetention {
+  /** Deletes click rows older than `before` and visitor marks of days before `visitorsBefore`. */
+  prune(before: number | null, visitorsBefore: string): Promise<{ clicks: number; visitors: number }>;
+}
