@@ -6,7 +6,8 @@ import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
 import { BatchingClickSink } from '../adapters/clicks/batching-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
-import type { Storage } from '../adapters/storage/connect.ts';
+import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
+import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
 import { SqlClickStore } from '../adapters/storage/stores/click-store.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
 import { MemoryAttemptLimiter } from '../adapters/state/memory-attempt-limiter.ts';
@@ -38,9 +39,17 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
   const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
     ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000), maxEntries: config.LINK_CACHE_SIZE,
   });
-  const sink = new BatchingClickSink(new SqlClickStore(storage.db), {
+  // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
+  // (An in-memory database exists only on this connection, so it is written here.)
+  const writer = storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
+    ? new WorkerClickStore(config.DATABASE_URL) : null;
+  const sink = new BatchingClickSink(writer ?? new SqlClickStore(storage.db), {
     intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError,
   });
+  const closeSink = async () => {
+    await sink.close();
+    await writer?.close();
+  };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const common = { source, countries, sink, appHosts };
 
@@ -51,7 +60,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
       rotation: new MemoryRotationCursor(),
       attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
       invalidation: source,
-      close: () => sink.close(),
+      close: closeSink,
     };
   }
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
@@ -65,7 +74,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     attempts: new RedisAttemptLimiter(redis, { ...PASSWORD_ATTEMPTS, prefix }),
     invalidation: bus,
     close: async () => {
-      await sink.close();
+      await closeSink();
       await bus.close();
       redis.disconnect();
     },

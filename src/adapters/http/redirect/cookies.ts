@@ -32,8 +32,9 @@ export class UnlockCookies {
   }
 
   isUnlocked(cookies: Record<string, string | undefined>, link: { id: number; passwordHash: string | null }): boolean {
+    if (link.passwordHash === null) return false;
     const presented = cookies[this.name(link.id)];
-    if (!presented || link.passwordHash === null) return false;
+    if (!presented) return false;
     const expected = Buffer.from(this.token(link.id, link.passwordHash));
     const actual = Buffer.from(presented);
     return actual.length === expected.length && timingSafeEqual(actual, expected);

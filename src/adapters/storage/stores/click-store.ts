@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
 import type { Database } from '../schema.ts';
 import { writeRollups } from './rollup-writes.ts';
@@ -28,13 +28,27 @@ export class SqlClickStore implements ClickStore {
         if (kept.length > 0) await trx.insertInto('clicks').values(kept).execute();
       }
       // In id order: two instances writing at once lock the same rows in the same order.
-      for (const [linkId, n] of [...batch.counts].sort(([a], [b]) => a - b)) {
-        await trx.updateTable('links').set((eb) => ({ clicks: eb('clicks', '+', n) })).where('id', '=', linkId).execute();
-      }
-      for (const [linkId, position] of batch.rotations) {
-        await trx.updateTable('links').set({ last_rotation: position }).where('id', '=', linkId).execute();
-      }
+      await addToLinks(trx, 'clicks', [...batch.counts].sort(([a], [b]) => a - b), 'add');
+      await addToLinks(trx, 'last_rotation', [...batch.rotations].sort(([a], [b]) => a - b), 'set');
       await writeRollups(trx, batch.clicks.filter((c) => alive.has(c.linkId)));
     });
+  }
+}
+
+const PAIRS_PER_UPDATE = 500;
+
+/**
+ * One WITH v AS (VALUES …) UPDATE … FROM v per 500 links instead of one statement per link: the same SQL on
+ * SQLite (3.33+) and PostgreSQL. The casts give PostgreSQL the parameters' types.
+ */
+async function addToLinks(
+  trx: Transaction<Database>, column: 'clicks' | 'last_rotation', pairs: Array<[number, number]>, mode: 'add' | 'set',
+): Promise<void> {
+  for (let i = 0; i < pairs.length; i += PAIRS_PER_UPDATE) {
+    const values = sql.join(pairs.slice(i, i + PAIRS_PER_UPDATE)
+      .map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as bigint))`));
+    const target = sql.ref(column);
+    const value = mode === 'add' ? sql`${sql.ref(`links.${column}`)} + v.n` : sql`v.n`;
+    await sql`with v(id, n) as (values ${values}) update links set ${target} = ${value} from v where links.id = v.id`.execute(trx);
   }
 }

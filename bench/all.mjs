@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm run bench`: the redirect against a bare Node server (bench/redirect.ts), then the
+// statistics over ten million clicks (bench/stats.ts). Flags go to the redirect part;
+// --skip-stats leaves the (slow to load) statistics part out.
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const skipStats = args.includes('--skip-stats');
+const redirectArgs = args.filter((a) => a !== '--skip-stats');
+const run = (file, extra) =>
+  spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
+
+let status = run('bench/redirect.ts', redirectArgs);
+if (!skipStats) status = run('bench/stats.ts', []) || status;
+process.exit(status);
