@@ -14,12 +14,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
+    // The deadline is for requests in flight. Buffered clicks are written after it, however
+    // long that takes: exiting earlier would lose them.
     const deadline = setTimeout(() => {
-      server.app.log.error('requests still running at the shutdown deadline; exiting');
-      process.exit(1);
+      server.app.log.error('requests still running at the shutdown deadline; closing their connections');
+      server.app.server.closeAllConnections();
     }, config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
-    await server.close();
+    await server.app.close();
+    clearTimeout(deadline);
+    server.app.log.info({ clicks: server.container.visits.sink.pending }, 'writing buffered clicks');
+    await server.container.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

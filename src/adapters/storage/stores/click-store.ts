@@ -38,7 +38,7 @@ export class SqlClickStore implements ClickStore {
 const PAIRS_PER_UPDATE = 500;
 
 /**
- * One WITH v AS (VALUES …) UPDATE … FROM v per 500 links instead of one statement per link: the same SQL on
+ * One WITH v AS (VALUES …) UPDATE per 500 links instead of one statement per link: the same SQL on
  * SQLite (3.33+) and PostgreSQL. The casts give PostgreSQL the parameters' types.
  */
 async function addToLinks(
@@ -48,7 +48,11 @@ async function addToLinks(
     const values = sql.join(pairs.slice(i, i + PAIRS_PER_UPDATE)
       .map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as bigint))`));
     const target = sql.ref(column);
-    const value = mode === 'add' ? sql`${sql.ref(`links.${column}`)} + v.n` : sql`v.n`;
-    await sql`with v(id, n) as (values ${values}) update links set ${target} = ${value} from v where links.id = v.id`.execute(trx);
+    const n = sql`(select v.n from v where v.id = links.id)`;
+    const value = mode === 'add' ? sql`${sql.ref(`links.${column}`)} + ${n}` : n;
+    // "where id in (…)" makes both engines walk v and look each link up by its key; a join
+    // in UPDATE … FROM let SQLite scan the whole links table instead.
+    await sql`with v(id, n) as (values ${values})
+      update links set ${target} = ${value} where id in (select id from v)`.execute(trx);
   }
 }
