@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     await server.app.close();
     clearTimeout(deadline);
     server.app.log.info({ clicks: server.container.visits.sink.pending }, 'writing buffered clicks');
-    await server.container.close();
+    await server.release();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -17,6 +17,8 @@ export interface Server {
   container: Container;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
+  /** After app.close(): stops background jobs, writes every buffered click, closes the database. */
+  release(): Promise<void>;
 }
 
 /** Builds a ready server (database migrated) that has not started listening. */
@@ -47,13 +49,17 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const retention = startPeriodic(() => container.stats.prune(), {
       ...RETENTION, onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
     });
+    const release = async () => {
+      await retention.stop();
+      await container.close();
+    };
     return {
       app,
       container,
+      release,
       close: async () => {
         await app.close();
-        await retention.stop();
-        await container.close();
+        await release();
       },
     };
   } catch (error) {
