@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { inFreshPgSchema } from './pg-schema.ts';
 import { loadConfig } from '../src/app/config.ts';
 import { createContainer } from '../src/app/container.ts';
 import type { LinkFilter } from '../src/core/links/link.ts';
@@ -74,21 +74,7 @@ async function benchEngine(name: string, databaseUrl: string, pgSchema?: string)
 const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
 try {
   await benchEngine('SQLite', `sqlite:${join(dir, 'bench.db')}`);
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  if (pgUrl) {
-    const schema = `lp_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    try {
-      await benchEngine('PostgreSQL', pgUrl, schema);
-    } finally {
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    }
-  } else {
-    console.log('\nPostgreSQL: skipped (TEST_DATABASE_URL not set)');
-  }
+  await inFreshPgSchema((url, schema) => benchEngine('PostgreSQL', url, schema));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
