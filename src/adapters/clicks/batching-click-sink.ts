@@ -59,6 +59,10 @@ export class BatchingClickSink implements ClickSink {
         await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
       }
     }
+    // The database stayed away through every retry: say exactly what is lost rather than nothing.
+    if (this.buffer.length > 0) {
+      this.options.onError(new Error(`${this.buffer.length} buffered clicks could not be written before the stop`));
+    }
   }
 
   private kick(delayMs: number): void {

@@ -5,6 +5,7 @@ import { renderNotFound } from '../../web/pages/not-found.ts';
 import { renderPassword } from '../../web/pages/password.ts';
 import { renderPreview } from '../../web/pages/preview.ts';
 import { renderDisabled } from '../../web/pages/disabled.ts';
+import { messagePage } from '../../web/pages/message-page.ts';
 import { consentCookie, readCookies } from './cookies.ts';
 import { sendPage, sendRedirect } from './respond.ts';
 import { continueVisit, visitorOf } from './visit.ts';
@@ -87,8 +88,9 @@ export function redirectHandlers(ctx: RedirectContext) {
       const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
       if (domain?.indexPage) return sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);
       if (domain) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-store')
-        .send('<!doctype html><html lang="en"><meta charset="utf-8"><title>linkpix</title><h1>linkpix</h1><p>Short links and tracking pixels. API documentation: <a href="/docs">/docs</a>.</p></html>');
+      return sendPage(reply, 200, messagePage(createNonce(), 'linkpix', [
+        'Short links and tracking pixels.', 'The API is documented at /docs.',
+      ]));
     },
   };
 
