@@ -2,7 +2,7 @@
  * How fast the public redirect is, next to the ceiling of Node itself (issue: `npm run bench`).
  *
  * For 10 000 and then 1 000 000 links in a temporary SQLite database, one after the other on this
- * machine: a bare node:http server answering a fixed 302, then linkpix (`src/app/main.ts`, click
+ * machine: a bare node:http server answering a fixed 302, then linkpix (`dist/app/main.js`, built as `npm start` builds it, click
  * capture on), each as a child process loaded by the same generator (wrk, else autocannon) with
  * the same settings. Prints requests/s, p50/p99 latency, the ratio linkpix/bare, clicks recorded
  * against redirects answered, and the server's peak RSS; writes bench/results/latest.json.
@@ -13,14 +13,15 @@
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
  * measured run; --server-env tries a setting (the figures then are not the default's).
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
-import { mainThreadProfile, topOfProfile, type ProfileLine } from './redirect/profile.ts';
+import { mainThreadProfile, topOfProfile, workerProfiles, type ProfileLine } from './redirect/profile.ts';
 import { countClicks, LINK_KINDS, seedDatabase, type ClickCounts } from './redirect/seed.ts';
-import { ROOT, startServer, type Running } from './redirect/servers.ts';
+import { machineCpuSeconds, ROOT, startServer, threadCpuSeconds, type Running } from './redirect/servers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -85,6 +86,8 @@ interface ServerRun {
   exitCode: number | null;
   /** The measured run, in ms after the process was spawned. */
   window: { fromMs: number; toMs: number };
+  /** Over the measured run: CPU microseconds per answered request, by server thread name, and how busy the machine was. */
+  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number };
 }
 
 interface ScenarioResult {
@@ -102,6 +105,8 @@ interface ScenarioResult {
     ok: boolean;
   };
   profile?: { busyPercent: number; lines: ProfileLine[] };
+  /** Worker threads (the SQLite click writer), whole run. */
+  workerProfiles?: Array<{ file: string; busyPercent: number; lines: ProfileLine[] }>;
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -129,16 +134,38 @@ async function measureOnce(server: Running, generator: Generator, spec: Omit<Loa
   }
   const last = warmups[warmups.length - 1] ?? null;
   const fromMs = Date.now() - server.spawnedAt;
+  const threadsBefore = threadCpuSeconds(server.child.pid!);
+  const machineBefore = machineCpuSeconds();
   const load = await runLoad(generator, { ...spec, origin, durationS: DURATION, tailS: tailAfter(last), offset });
   const toMs = Date.now() - server.spawnedAt;
+  const cpu = cpuOver(threadsBefore, threadCpuSeconds(server.child.pid!), machineBefore, machineCpuSeconds(), load.requests);
   const peakRssMb = mb(server.peakRss()); // just before SIGTERM
   const memoryKb = server.memory();
   const exitCode = await server.stop();
-  return { load, warmups, peakRssMb, memoryKb, exitCode, window: { fromMs, toMs } };
+  return { load, warmups, peakRssMb, memoryKb, exitCode, window: { fromMs, toMs }, cpu };
+}
+
+function cpuOver(
+  before: Record<string, number>, after: Record<string, number>,
+  machineBefore: { busy: number; idle: number }, machineAfter: { busy: number; idle: number }, requests: number,
+): ServerRun['cpu'] {
+  const usPerRequest: Record<string, number> = {};
+  let total = 0;
+  for (const [name, s] of Object.entries(after)) {
+    const used = s - (before[name] ?? 0);
+    total += used;
+    if (used > 0.05) usPerRequest[name] = +((used * 1e6) / Math.max(1, requests)).toFixed(1);
+  }
+  usPerRequest.all = +((total * 1e6) / Math.max(1, requests)).toFixed(1);
+  const busy = machineAfter.busy - machineBefore.busy;
+  const idle = machineAfter.idle - machineBefore.idle;
+  return { usPerRequest, machineBusyPercent: +((100 * busy) / Math.max(1e-9, busy + idle)).toFixed(1) };
 }
 
 const warmupNote = (run: ServerRun) => (run.warmups.length > 1
   ? ` (warm-up took ${run.warmups.length} rounds of ${WARMUP} s to visit every requested link)` : '');
+
+const cpuNote = (run: ServerRun) => `\n    CPU µs per request by thread: ${Object.entries(run.cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${run.cpu.machineBusyPercent} % busy`;
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
@@ -149,17 +176,17 @@ async function scenario(generator: Generator, name: string, links: number, workD
   const spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir };
 
   process.stdout.write(`[${name}] bare node:http … `);
-  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.ts', cwd: workDir, env: () => ({}), readyPath: '/' });
+  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
   const bare = await measure(bareServer, generator, spec);
-  console.log(`${Math.round(bare.load.rps).toLocaleString('en')} req/s${warmupNote(bare)}`);
+  console.log(`${Math.round(bare.load.rps).toLocaleString('en')} req/s${warmupNote(bare)}${cpuNote(bare)}`);
 
   process.stdout.write(`[${name}] linkpix … `);
   const profDir = join(workDir, `prof-${name}`);
   const server = await startServer({
     name: 'linkpix',
-    script: 'src/app/main.ts',
+    script: 'dist/app/main.js',
     cwd: workDir,
-    nodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+    nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
     env: (port) => ({
       DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
@@ -167,7 +194,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
     readyPath: '/health',
   });
   const linkpix = await measure(server, generator, spec);
-  console.log(`${Math.round(linkpix.load.rps).toLocaleString('en')} req/s${warmupNote(linkpix)}`);
+  console.log(`${Math.round(linkpix.load.rps).toLocaleString('en')} req/s${warmupNote(linkpix)}${cpuNote(linkpix)}`);
   if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
   const serverOutput = server.output().trim();
   if (serverOutput) console.log(`[${name}] linkpix said:\n${serverOutput.slice(-4000)}`);
@@ -196,6 +223,11 @@ async function scenario(generator: Generator, name: string, links: number, workD
       result.profile = topOfProfile(file, linkpix.window);
       console.log(`[${name}] CPU profile: ${keep}`);
     }
+    workerProfiles(profDir).forEach((worker, i) => {
+      const keep = join(ROOT, 'bench', 'results', `linkpix-${name}-worker${i + 1}.cpuprofile`);
+      copyFileSync(worker, keep);
+      result.workerProfiles = [...(result.workerProfiles ?? []), { file: keep, ...topOfProfile(worker, undefined, 15) }];
+    });
   }
   rmSync(dbPath, { force: true });
   return result;
@@ -267,6 +299,9 @@ async function main(): Promise<void> {
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
 
+  // linkpix runs as `npm start` runs it: compiled.
+  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build (tsc -p tsconfig.build.json) failed');
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
   const results: ScenarioResult[] = [];
   try {
@@ -286,6 +321,10 @@ async function main(): Promise<void> {
     console.log(`\nlinkpix CPU profile of the measured run, ${s.links.toLocaleString('en')} links: main thread busy ${s.profile.busyPercent.toFixed(0)} % of the time;`
       + ' top functions (self %, total % of busy samples):');
     for (const p of s.profile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    for (const w of s.workerProfiles ?? []) {
+      console.log(`\nworker thread ${w.file} (whole run): busy ${w.busyPercent.toFixed(0)} %; top functions:`);
+      for (const p of w.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    }
   }
   const loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
   console.log(`\nload average at the end: ${loadAverageAtEnd.join(' ')} (a busy machine lowers both servers' figures, not always equally)`);

@@ -46,6 +46,16 @@ for (const tier of tiers) {
     failed = true;
     continue;
   }
+  // The e2e tier runs the server as `npm start` does: compiled to dist/ first.
+  if (tier === 'e2e') {
+    console.log('\n== build (tsc -p tsconfig.build.json) for the e2e tier');
+    const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
+    const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+    if (built.status !== 0) {
+      failed = true;
+      continue;
+    }
+  }
   console.log(`\n== ${tier}: ${files.length} files`);
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
     stdio: 'inherit',

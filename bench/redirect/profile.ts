@@ -72,3 +72,8 @@ export function mainThreadProfile(dir: string): string | null {
   const files = readdirSync(dir).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).sort();
   return files.length ? join(dir, files[files.length - 1]!) : null;
 }
+
+/** The profiles of the server's worker threads (CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile, thread > 0). */
+export function workerProfiles(dir: string): string[] {
+  return readdirSync(dir).filter((f) => /\.\d+\.[1-9]\d*\.\d+\.cpuprofile$/.test(f)).sort().map((f) => join(dir, f));
+}

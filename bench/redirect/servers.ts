@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -36,10 +36,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-const TSX = import.meta.resolve('tsx');
 
 /**
- * Starts `node [nodeArgs] --import tsx <ROOT>/script` in `cwd` with only PATH, HOME and `env`,
+ * Starts `node [nodeArgs] <ROOT>/script` (JavaScript: the bench runs the compiled server) in `cwd` with only PATH, HOME and `env`,
  * and waits until GET readyPath answers. The cwd is the bench's own directory, so a developer's
  * ./.env (which main.ts reads) cannot change what is measured.
  */
@@ -48,7 +47,7 @@ export async function startServer(opts: {
 }): Promise<Running> {
   const port = await freePort();
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', TSX, join(ROOT, opts.script)], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, opts.script)], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env(port), PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,3 +113,38 @@ export function procMemory(pid: number): Record<string, number> {
   for (const m of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^((?:Vm|Rss)\w+):\s+(\d+)\s+kB/gm)) out[m[1]!] = Number(m[2]);
   return out;
 }
+
+/**
+ * CPU time used so far by a process's threads, in seconds: its main thread as "main", the others
+ * by thread name (Node's worker and libuv threads are all called "node": summed as "other").
+ */
+export function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    // pid (comm) state … : comm may hold spaces, so split after its closing parenthesis.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const name = tid === String(pid) ? 'main' : comm === 'node' ? 'other' : comm;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of stat)
+    out[name] = (out[name] ?? 0) + ticks / CLOCK_TICKS;
+  }
+  return out;
+}
+
+/** The whole machine's CPU time so far, busy and idle, in seconds (all cores summed). */
+export function machineCpuSeconds(): { busy: number; idle: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const all = v.reduce((a, b) => a + b, 0);
+  return { busy: (all - idle) / CLOCK_TICKS, idle: idle / CLOCK_TICKS };
+}
+
+// USER_HZ: 100 on every Linux this bench runs on (getconf CLK_TCK).
+const CLOCK_TICKS = 100;

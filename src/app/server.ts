@@ -29,7 +29,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
     const redirect: RedirectContext = {
-      source: visits.source, countries: visits.countries, quota: visits.quota, rotation: visits.rotation,
+      source: visits.source, cached: visits.source, countries: visits.countries, quota: visits.quota, rotation: visits.rotation,
       sink: visits.sink, attempts: visits.attempts, clock: container.clock, verifyPassword,
       unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
       stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),

@@ -42,7 +42,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
   // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
   // (An in-memory database exists only on this connection, so it is written here.)
   const writer = storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
-    ? new WorkerClickStore(config.DATABASE_URL) : null;
+    ? new WorkerClickStore({ databaseUrl: config.DATABASE_URL, rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS }) : null;
   const sink = new BatchingClickSink(writer ?? new SqlClickStore(storage.db), {
     intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError,
   });

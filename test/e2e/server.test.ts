@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT, freePort, run, waitForOutput } from '../support/processes.ts';
 
-const MAIN = join(ROOT, 'src', 'app', 'main.ts');
+// What `npm start` runs: the compiled server (scripts/run-tests.mjs builds it before this tier).
+const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 
 describe('the server process (npm start)', () => {
   let dir: string;
@@ -22,7 +23,7 @@ describe('the server process (npm start)', () => {
     base = `http://127.0.0.1:${port}`;
     env = { DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: base,
       TITLE_FETCH: 'false', LOG_LEVEL: 'info' };
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
+    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
     exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
     await waitForOutput(child, /Server listening/);
   });

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { BIN, ROOT, freePort, run, waitForOutput } from '../support/processes.ts';
 
-const MAIN = join(ROOT, 'src', 'app', 'main.ts');
+// What `npm start` runs: the compiled server (scripts/run-tests.mjs builds it before this tier).
+const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 const TOTAL = 600;
 const CONCURRENCY = 20;
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -36,7 +37,7 @@ describe('SIGTERM in the middle of redirect traffic', () => {
       // Small batches written often, and a remainder still buffered when the signal comes.
       CLICK_FLUSH_INTERVAL_MS: '400', CLICK_BATCH_SIZE: '40',
     };
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
+    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
     exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     await waitForOutput(child, /Server listening/);
   });

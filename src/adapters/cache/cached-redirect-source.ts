@@ -4,6 +4,8 @@ import type { RedirectInvalidation } from '../../core/redirect/redirect-events.t
 interface Entry<T> {
   value: T;
   expires: number;
+  /** Read since eviction last passed it (CLOCK: a second chance instead of reordering on every hit). */
+  used: boolean;
 }
 
 export interface CacheOptions {
@@ -16,7 +18,9 @@ export interface CacheOptions {
 }
 
 /**
- * An LRU in front of the redirect's reads. Writes through the API invalidate their entries
+ * A cache in front of the redirect's reads, evicting by CLOCK (an LRU approximation whose hits
+ * only set a flag: moving the entry in the Map on every hit cost the redirect more than the
+ * lookup itself). Writes through the API invalidate their entries
  * (on every instance when the invalidation is broadcast); the TTL bounds staleness otherwise.
  */
 export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalidation {
@@ -26,6 +30,14 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
 
   constructor(private readonly inner: RedirectLinkSource, private readonly options: CacheOptions) {
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * The cached answer for host and alias, without reading the database: a link, null (known
+   * not to exist), or undefined (not cached; find() reads it). The redirect's fast path.
+   */
+  peek(host: string, alias: string): RedirectLink | null | undefined {
+    return this.get(this.links, `${host} ${alias.toLowerCase()}`);
   }
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
@@ -70,14 +82,23 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
       map.delete(key);
       return undefined;
     }
-    map.delete(key); // re-insert: Map order is the LRU order
-    map.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
   private set<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
     const ttl = value === null ? this.options.missTtlMs : this.options.ttlMs;
-    map.set(key, { value, expires: this.now() + ttl });
-    if (map.size > this.options.maxEntries) map.delete(map.keys().next().value!);
+    map.delete(key); // a fresh entry goes to the end of the order
+    map.set(key, { value, expires: this.now() + ttl, used: false });
+    // From the oldest: an entry read since the last pass goes to the end, the first unread one goes.
+    // Each pass clears the flags it moves, so this ends within one lap of the Map.
+    while (map.size > this.options.maxEntries) {
+      const [oldestKey, oldest] = map.entries().next().value!;
+      map.delete(oldestKey);
+      if (oldest.used && oldestKey !== key) {
+        oldest.used = false;
+        map.set(oldestKey, oldest);
+      }
+    }
   }
 }

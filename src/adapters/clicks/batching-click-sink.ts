@@ -39,11 +39,13 @@ export class BatchingClickSink implements ClickSink {
     return this.buffer.length;
   }
 
+  /** Everything recorded so far is written when this resolves, statistics rollups included. */
   async flush(): Promise<void> {
     while (this.writing || this.buffer.length > 0) {
       if (this.writing) await this.writing;
       else await this.writeOnce();
     }
+    await this.store.settle?.();
   }
 
   async close(): Promise<void> {
@@ -51,9 +53,10 @@ export class BatchingClickSink implements ClickSink {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     // A database that stays away would hold the stop forever; flush reports and retries.
-    for (let attempt = 0; attempt < 5 && (this.buffer.length > 0 || this.writing); attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await this.flush();
+        break;
       } catch (error) {
         this.options.onError(error);
         await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));

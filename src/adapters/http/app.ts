@@ -1,5 +1,8 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
+import { trustFunction, type TrustProxy } from './client-address.ts';
+import { fastRedirect } from './redirect/fast-redirect.ts';
 import { installBodyParsers } from './body-parsers.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
@@ -18,7 +21,7 @@ import { renderNotFound } from '../web/pages/not-found.ts';
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   bodyLimit: number;
-  trustProxy: boolean | number | string;
+  trustProxy: TrustProxy;
   rateLimit: ApiRateLimit;
 }
 
@@ -26,17 +29,35 @@ const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|
 
 /** Builds the whole HTTP application without listening, so tests can drive it in-process. */
 export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext): Promise<FastifyInstance> {
+  const trust = trustFunction(options.trustProxy);
+  // Filled in once the app exists: the server is created before the routes are.
+  let fast: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.bodyLimit,
-    // A hop count becomes Fastify's function form; the rest it takes as is.
-    trustProxy: typeof options.trustProxy === 'number'
-      ? ((hops: number) => (_addr: string, i: number) => i < hops)(options.trustProxy)
-      : options.trustProxy,
+    trustProxy: trust ?? false,
+    // node:http with the redirect's fast path in front of Fastify's own handler, set up as
+    // Fastify sets up a server of its own (its timeouts, defaults filled in).
+    serverFactory: (handler, fastifyOptions) => {
+      // Fastify hands its own options in; their declared type is too loose to read numbers from.
+      const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const server = createServer(opts.http ?? {}, (req, res) => {
+        if (fast === null || !fast(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = opts.requestTimeout ?? 0;
+      server.setTimeout(opts.connectionTimeout ?? 0);
+      return server;
+    },
     return503OnClosing: true,
     // Per-request log lines would cost the redirect a third of its speed; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  });
+  const appSegments = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const first = route.url.split('/')[1] ?? '';
+    if (first !== '' && !first.startsWith(':') && !first.startsWith('*')) appSegments.add(first.toLowerCase());
   });
   installErrorHandler(app);
   await installBodyParsers(app);
@@ -66,7 +87,20 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     });
   });
 
-  if (redirect) registerRedirectRoutes(app, redirect);
+  if (redirect) {
+    registerRedirectRoutes(app, redirect);
+    if (redirect.cached) {
+      let open = true;
+      app.addHook('preClose', (done) => {
+        open = false;
+        done();
+      });
+      fast = fastRedirect(redirect, {
+        links: redirect.cached, trust, appSegments, open: () => open,
+        onError: (err) => app.log.error({ err }, 'redirect failed'),
+      });
+    }
+  }
 
   app.setNotFoundHandler((request, reply) => {
     // Outside the CORS scope: an unknown API path still tells a browser client why.

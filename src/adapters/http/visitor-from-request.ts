@@ -57,8 +57,21 @@ function isOne(value: string | string[] | undefined): boolean {
   return values.some((v) => v.trim() === '1');
 }
 
+// Parsing a URL is the dearest step of a visit; the same referrers come back (a post, a search).
+const REFERRER_CACHE_SIZE = 1000;
+const referrerHosts = new Map<string, string | null>();
+
 function hostOf(referer: string | undefined): string | null {
   if (referer === undefined || referer === '' || referer.length > MAX_REFERER_LENGTH) return null;
+  const known = referrerHosts.get(referer);
+  if (known !== undefined) return known;
+  const host = parseHost(referer);
+  if (referrerHosts.size >= REFERRER_CACHE_SIZE) referrerHosts.delete(referrerHosts.keys().next().value!);
+  referrerHosts.set(referer, host);
+  return host;
+}
+
+function parseHost(referer: string): string | null {
   let url: URL;
   try {
     url = new URL(referer.trim());

@@ -15,13 +15,11 @@ export interface MemoryClickQuotaOptions {
 // that was away for a while: `known` comes from cached link records and lags by that much.
 const DEFAULT_IDLE_MS = 2 * 3600_000;
 
-const TRUE = Promise.resolve(true);
-const FALSE = Promise.resolve(false);
 const DONE = Promise.resolve();
 
 /**
  * Click caps for a single instance. Exact without locks because Node runs each claim to the end
- * before the next one starts, and nothing below awaits.
+ * before the next one starts, and nothing below awaits. Answers synchronously (see Eventually).
  */
 export class MemoryClickQuota implements ClickQuota {
   private readonly counts: IdleMap<number>;
@@ -30,19 +28,19 @@ export class MemoryClickQuota implements ClickQuota {
     this.counts = new IdleMap(options.idleMs ?? DEFAULT_IDLE_MS, options.now ?? Date.now);
   }
 
-  claim(linkId: number, cap: number, known: number): Promise<boolean> {
+  claim(linkId: number, cap: number, known: number): boolean {
     let count = this.counts.get(linkId) ?? 0;
     // The database can be ahead after this instance dropped or never saw the link.
     if (known > count) count = known;
     // Written so that a cap that is not a number refuses rather than lets everyone through.
-    if (!(count < cap)) return FALSE;
+    if (!(count < cap)) return false;
     this.counts.set(linkId, count + 1);
-    return TRUE;
+    return true;
   }
 
-  exhausted(linkId: number, cap: number, known: number): Promise<boolean> {
+  exhausted(linkId: number, cap: number, known: number): boolean {
     const count = Math.max(this.counts.get(linkId) ?? 0, known);
-    return count < cap ? FALSE : TRUE; // a cap that is not a number counts as used up, as in claim
+    return !(count < cap); // a cap that is not a number counts as used up, as in claim
   }
 
   forget(linkId: number): Promise<void> {

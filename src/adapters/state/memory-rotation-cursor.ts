@@ -15,17 +15,10 @@ export interface MemoryRotationCursorOptions {
 // that was away for a while: `known` comes from cached link records and lags by that much.
 const DEFAULT_IDLE_MS = 2 * 3600_000;
 
-// Positions repeat (rotation lists are short): sharing one settled promise per position keeps
-// the hot path free of allocations. A settled promise is immutable, so sharing it is safe.
-const CACHED_POSITIONS = 64;
-const positions: Promise<number>[] = [];
-
-function settled(position: number): Promise<number> {
-  if (position >= CACHED_POSITIONS) return Promise.resolve(position);
-  return (positions[position] ??= Promise.resolve(position));
-}
-
-/** Round-robin positions for a single instance; exact because each call runs to the end alone. */
+/**
+ * Round-robin positions for a single instance; exact because each call runs to the end alone.
+ * Answers synchronously (see Eventually).
+ */
 export class MemoryRotationCursor implements RotationCursor {
   // Last position served per link.
   private readonly counts: IdleMap<number>;
@@ -34,15 +27,13 @@ export class MemoryRotationCursor implements RotationCursor {
     this.counts = new IdleMap(options.idleMs ?? DEFAULT_IDLE_MS, options.now ?? Date.now);
   }
 
-  next(linkId: number, size: number, known: number): Promise<number> {
-    if (!Number.isInteger(size) || size < 1) {
-      return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
-    }
+  next(linkId: number, size: number, known: number): number {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
     const last = this.counts.get(linkId) ?? (Number.isInteger(known) ? known : -1);
     let position = (last + 1) % size;
     if (position < 0) position += size;
     this.counts.set(linkId, position);
-    return settled(position);
+    return position;
   }
 
   /** Entries held (a link promoted to the current generation may count twice). */

@@ -33,6 +33,13 @@ export function sqlitePath(url: string): string {
 }
 
 function connectSqlite(path: string): Storage {
+  const sqlite = openSqlite(path);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
+export function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -41,8 +48,7 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('busy_timeout = 5000');
   // SQLite's own lower() folds ASCII only: searches must ignore case in every script ('ÉTÉ' ~ 'été').
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return sqlite;
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Storage {

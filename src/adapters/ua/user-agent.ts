@@ -43,17 +43,11 @@ export function describeUserAgent(ua: string | undefined): UserAgentInfo {
   if (ua === undefined || ua.trim() === '') return NO_UA;
   const key = ua.length > MAX_UA_LENGTH ? ua.slice(0, MAX_UA_LENGTH) : ua;
   const hit = cache.get(key);
-  if (hit !== undefined) {
-    // Re-inserting moves the entry to the end of the Map's order: least recently used goes first.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   const info = describe(key);
-  if (cache.size >= CACHE_SIZE) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
+  // Oldest first out; a hit does not reorder (that cost more than the lookup), and browsers'
+  // User-Agent strings are few enough that the common ones come straight back.
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, info);
   return info;
 }

@@ -6,6 +6,7 @@ import { renderPassword } from '../../web/pages/password.ts';
 import { renderPreview } from '../../web/pages/preview.ts';
 import { renderDisabled } from '../../web/pages/disabled.ts';
 import { messagePage } from '../../web/pages/message-page.ts';
+import { hostnameOf } from '../client-address.ts';
 import { consentCookie, readCookies } from './cookies.ts';
 import { sendPage, sendRedirect } from './respond.ts';
 import { continueVisit, visitorOf } from './visit.ts';
@@ -14,7 +15,7 @@ import type { RedirectContext } from './visit-context.ts';
 type AliasRequest = FastifyRequest<{ Params: { alias: string } }>;
 
 function hostOf(request: FastifyRequest): string {
-  return request.hostname.toLowerCase().replace(/\.$/, '');
+  return hostnameOf(request.host);
 }
 
 /** The public side of linkpix: what a visitor meets at /{alias} on the app or a custom domain. */

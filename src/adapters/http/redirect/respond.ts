@@ -1,20 +1,50 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Page } from '../../web/pages/layout.ts';
 
+/** What a visit answers, before it is written through Fastify or straight to the socket. */
+export type Answer =
+  | { kind: 'redirect'; status: number; location: string }
+  | { kind: 'page'; status: number; page: Page };
+
 /** Every visitor-facing page: its own CSP, never cached, never sniffed or framed. */
+function pageHeaders(page: Page): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': page.csp,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
 export function sendPage(reply: FastifyReply, status: number, page: Page): FastifyReply {
-  return reply.code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', page.csp)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .send(page.html);
+  return reply.code(status).headers(pageHeaders(page)).send(page.html);
 }
 
 export function sendRedirect(reply: FastifyReply, status: number, url: string): FastifyReply {
   return reply.code(status).header('location', locationValue(url)).header('cache-control', 'no-store').send();
 }
+
+export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  return answer.kind === 'redirect'
+    ? sendRedirect(reply, answer.status, answer.location)
+    : sendPage(reply, answer.status, answer.page);
+}
+
+/** The same answer written on a bare node:http response (the redirect's fast path). */
+export function writeAnswer(res: ServerResponse, answer: Answer): void {
+  if (answer.kind === 'redirect') {
+    res.writeHead(answer.status, { location: locationValue(answer.location), 'cache-control': 'no-store', 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const body = Buffer.from(answer.page.html, 'utf8');
+  res.writeHead(answer.status, { ...pageHeaders(answer.page), 'content-length': String(body.length) });
+  res.end(body);
+}
+
+const OUTSIDE_ASCII = /[^\x21-\x7e]/;
 
 /**
  * A stored URL may hold non-ASCII text (an IDN host, a path in any script): Node refuses such a
@@ -22,6 +52,7 @@ export function sendRedirect(reply: FastifyReply, status: number, url: string): 
  * printable ASCII is percent-encoded as UTF-8, which is what a browser does with it.
  */
 export function locationValue(url: string): string {
+  if (!OUTSIDE_ASCII.test(url)) return url;
   return url.replace(/[^\x21-\x7e]+/g, (run) =>
     Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }

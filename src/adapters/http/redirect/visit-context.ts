@@ -5,11 +5,14 @@ import type { RedirectLinkSource } from '../../../core/redirect/redirect-link.ts
 import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { UnlockCookies } from './cookies.ts';
+import type { CachedLinks } from './fast-redirect.ts';
 import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
 
 /** What the public redirect needs, handed in by the composition root. */
 export interface RedirectContext {
   source: RedirectLinkSource;
+  /** The same links, read without waiting, for the fast path (fast-redirect.ts); null turns it off. */
+  cached: CachedLinks | null;
   countries: CountryLookup;
   quota: ClickQuota;
   rotation: RotationCursor;

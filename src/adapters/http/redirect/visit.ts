@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Click } from '../../../core/clicks/click.ts';
+import type { Eventually } from '../../../core/clicks/ports.ts';
 import type { ClickStamp } from '../../../core/stats/click-stamp.ts';
 import { mergeQuery } from '../../../core/redirect/merge-query.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
@@ -13,7 +14,7 @@ import { renderPassword } from '../../web/pages/password.ts';
 import { renderPixelRedirect } from '../../web/pages/pixel-redirect.ts';
 import { visitorFrom } from '../visitor-from-request.ts';
 import { consentOf } from './cookies.ts';
-import { sendPage, sendRedirect } from './respond.ts';
+import { sendAnswer, sendPage, type Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 export interface VisitState {
@@ -26,13 +27,29 @@ export interface VisitState {
   consent?: 'yes' | 'no';
 }
 
-export function queryOf(request: FastifyRequest): string {
-  const i = request.url.indexOf('?');
-  return i === -1 ? '' : request.url.slice(i + 1);
+/** What the last steps of a visit need of its request, whichever server read it. */
+export interface VisitRequest {
+  method: string;
+  /** The query string without its "?", or ''. */
+  query: string;
+  /** The client address (TRUST_PROXY applied): hashed into the visitor of the day, never kept. */
+  address: string;
+  userAgent: string;
+}
+
+export type Proceed = Extract<VisitOutcome, { kind: 'proceed' }>;
+
+export function queryOf(url: string): string {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
 }
 
 export function visitorOf(request: FastifyRequest, ctx: RedirectContext): Visitor {
   return visitorFrom({ ip: request.ip, headers: request.headers }, { countries: ctx.countries });
+}
+
+function requestOf(request: FastifyRequest): VisitRequest {
+  return { method: request.method, query: queryOf(request.url), address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
 }
 
 /** CONTRACT §7 steps 2–8 for a link that exists: resolve (pure) → respond → record. */
@@ -49,64 +66,76 @@ export async function continueVisit(
   // A nonce only for an answer that is a page: a plain redirect has no use for 16 random bytes.
   switch (outcome.kind) {
     case 'disabled': return sendPage(reply, 404, renderDisabled({ nonce: createNonce() }));
-    case 'expired': return expired(ctx, reply, outcome.expirationUrl);
+    case 'expired': return sendAnswer(reply, expiredAnswer(ctx, outcome.expirationUrl));
     case 'locked': return sendPage(reply, 200, renderPassword({ nonce: createNonce() }));
     case 'ask-consent': {
       return sendPage(reply, 200, renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }));
     }
-    case 'proceed': return proceed(ctx, request, reply, state, outcome);
+    case 'proceed': return sendAnswer(reply, await proceed(ctx, requestOf(request), state, outcome));
   }
 }
 
-async function proceed(
-  ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState,
-  outcome: Extract<VisitOutcome, { kind: 'proceed' }>,
-): Promise<FastifyReply> {
+/**
+ * Step 7 and 8 of a visit that may go on: the cap, the destination (rotation turned), the answer
+ * and the click. Synchronous when caps and rotation are in memory; the fast path relies on it.
+ */
+export function proceed(ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed): Eventually<Answer> {
   const { link, visitor } = state;
+  if (outcome.cap === null) return choose(ctx, request, state, outcome);
   // HEAD asks what is there without visiting: no click, no cap, no turn of the rotation.
-  const counts = request.method !== 'HEAD';
-  if (outcome.cap !== null) {
-    // Bots and HEAD use no click of the cap, but once people have used it up they are told so too.
-    const open = counts && !visitor.isBot
-      ? await ctx.quota.claim(link.id, outcome.cap, link.clicks)
-      : !(await ctx.quota.exhausted(link.id, outcome.cap, link.clicks));
-    if (!open) return expired(ctx, reply, link.expirationUrl);
+  // Bots and HEAD use no click of the cap, but once people have used it up they are told so too.
+  if (request.method !== 'HEAD' && !visitor.isBot) {
+    const open = ctx.quota.claim(link.id, outcome.cap, link.clicks);
+    return open instanceof Promise
+      ? open.then((o) => (o ? choose(ctx, request, state, outcome) : expiredAnswer(ctx, link.expirationUrl)))
+      : open ? choose(ctx, request, state, outcome) : expiredAnswer(ctx, link.expirationUrl);
   }
-  let destination: string;
-  let rotation: number | undefined;
-  if (outcome.destination.kind === 'fixed') destination = outcome.destination.url;
-  else {
-    const entries = outcome.destination.entries;
-    // Only human visits turn the rotation: it splits people between the entries, and bots
-    // in between (link unfurlers, crawlers) would otherwise skew who is sent where.
-    const turns = counts && !visitor.isBot;
-    const position = turns
-      ? await ctx.rotation.next(link.id, entries.length, link.lastRotation)
-      : (link.lastRotation + 1) % entries.length;
-    if (turns) rotation = position;
-    destination = entries[position]!;
+  const used = ctx.quota.exhausted(link.id, outcome.cap, link.clicks);
+  return used instanceof Promise
+    ? used.then((u) => (u ? expiredAnswer(ctx, link.expirationUrl) : choose(ctx, request, state, outcome)))
+    : used ? expiredAnswer(ctx, link.expirationUrl) : choose(ctx, request, state, outcome);
+}
+
+function choose(ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed): Eventually<Answer> {
+  if (outcome.destination.kind === 'fixed') return finish(ctx, request, state, outcome, outcome.destination.url, undefined);
+  const { entries } = outcome.destination;
+  const { link } = state;
+  // Only human visits turn the rotation: it splits people between the entries, and bots
+  // in between (link unfurlers, crawlers) would otherwise skew who is sent where.
+  if (request.method === 'HEAD' || state.visitor.isBot) {
+    return finish(ctx, request, state, outcome, entries[(link.lastRotation + 1) % entries.length]!, undefined);
   }
-  destination = mergeQuery(destination, queryOf(request));
-  if (outcome.pixels.length > 0 || state.viaForm) {
-    sendPage(reply, 200, renderPixelRedirect({
-      destination, pixels: outcome.pixels, nonce: createNonce(), delayMs: outcome.pixels.length > 0 ? 1000 : 0,
-    }));
-  } else {
-    sendRedirect(reply, ctx.options.redirectStatus, destination);
-  }
-  if (counts) {
+  const position = ctx.rotation.next(link.id, entries.length, link.lastRotation);
+  return position instanceof Promise
+    ? position.then((p) => finish(ctx, request, state, outcome, entries[p]!, p))
+    : finish(ctx, request, state, outcome, entries[position]!, position);
+}
+
+function finish(
+  ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed, to: string, rotation: number | undefined,
+): Answer {
+  const destination = mergeQuery(to, request.query);
+  const answer: Answer = outcome.pixels.length > 0 || state.viaForm
+    ? {
+        kind: 'page',
+        status: 200,
+        page: renderPixelRedirect({ destination, pixels: outcome.pixels, nonce: createNonce(), delayMs: outcome.pixels.length > 0 ? 1000 : 0 }),
+      }
+    : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+  if (request.method !== 'HEAD') {
+    const { link, visitor } = state;
     const at = ctx.clock.now();
     const stamp = ctx.stamper.stamp({
-      linkId: link.id, at, timeZone: link.timezone, address: request.ip, userAgent: request.headers['user-agent'] ?? '', isBot: visitor.isBot,
+      linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot,
     });
     ctx.sink.record(clickOf(link, visitor, at, stamp), rotation);
   }
-  return reply;
+  return answer;
 }
 
-function expired(ctx: RedirectContext, reply: FastifyReply, expirationUrl: string | null): FastifyReply {
-  if (expirationUrl) return sendRedirect(reply, ctx.options.redirectStatus, expirationUrl);
-  return sendPage(reply, 410, renderExpired({ nonce: createNonce() }));
+export function expiredAnswer(ctx: RedirectContext, expirationUrl: string | null): Answer {
+  if (expirationUrl) return { kind: 'redirect', status: ctx.options.redirectStatus, location: expirationUrl };
+  return { kind: 'page', status: 410, page: renderExpired({ nonce: createNonce() }) };
 }
 
 function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
@@ -116,4 +145,3 @@ function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickS
     language: visitor.languages[0] ?? null, referrerHost: visitor.referrerHost, isBot: visitor.isBot,
   };
 }
-
