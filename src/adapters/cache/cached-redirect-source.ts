@@ -27,6 +27,9 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   private readonly links = new Map<string, Entry<RedirectLink | null>>();
   private readonly domains = new Map<string, Entry<RedirectDomain | null>>();
   private readonly now: () => number;
+  /** Bumped by every invalidation: a refresh that began before one must not store what it read. */
+  private epoch = 0;
+  private readonly refreshing = new Set<string>();
 
   constructor(private readonly inner: RedirectLinkSource, private readonly options: CacheOptions) {
     this.now = options.now ?? Date.now;
@@ -37,7 +40,32 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
    * not to exist), or undefined (not cached; find() reads it). The redirect's fast path.
    */
   peek(host: string, alias: string): RedirectLink | null | undefined {
-    return this.get(this.links, `${host} ${alias.toLowerCase()}`);
+    const key = `${host} ${alias.toLowerCase()}`;
+    const entry = this.links.get(key);
+    if (entry === undefined) return undefined;
+    const now = this.now();
+    if (entry.expires <= now) {
+      // A link just past its time is served while it is read again in the background: the
+      // visitor does not wait for the database, and links loaded together do not all make
+      // their visitors wait at once when they expire together. Older entries, and "unknown"
+      // answers, are read before they are served again.
+      if (entry.value === null || entry.expires + this.options.ttlMs <= now) return undefined;
+      this.refresh(key, host, alias);
+    }
+    entry.used = true;
+    return entry.value;
+  }
+
+  private refresh(key: string, host: string, alias: string): void {
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    const epoch = this.epoch;
+    this.inner.find(host, alias).then(
+      (link) => {
+        if (epoch === this.epoch) this.set(this.links, key, link);
+      },
+      () => {}, // the entry stays expired: the next visit tries again, or find() reads it
+    ).finally(() => this.refreshing.delete(key));
   }
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
@@ -58,11 +86,13 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   }
 
   linkChanged(linkId: number): void {
+    this.epoch++;
     for (const [key, entry] of this.links) if (entry.value?.id === linkId) this.links.delete(key);
     this.dropMisses();
   }
 
   accountChanged(accountId: number): void {
+    this.epoch++;
     for (const [key, entry] of this.links) if (entry.value?.accountId === accountId) this.links.delete(key);
     for (const [key, entry] of this.domains) if (entry.value?.accountId === accountId) this.domains.delete(key);
     this.dropMisses();
@@ -89,7 +119,8 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   private set<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
     const ttl = value === null ? this.options.missTtlMs : this.options.ttlMs;
     map.delete(key); // a fresh entry goes to the end of the order
-    map.set(key, { value, expires: this.now() + ttl, used: false });
+    // Up to a tenth earlier at random: links read together do not all expire together.
+    map.set(key, { value, expires: this.now() + ttl - Math.floor(Math.random() * ttl * 0.1), used: false });
     // From the oldest: an entry read since the last pass goes to the end, the first unread one goes.
     // Each pass clears the flags it moves, so this ends within one lap of the Map.
     while (map.size > this.options.maxEntries) {

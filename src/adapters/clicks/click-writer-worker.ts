@@ -1,9 +1,16 @@
 /**
- * A worker thread that owns a second SQLite connection and writes click batches, so that the
- * time SQLite spends in a write never stops the redirect's event loop (better-sqlite3 is
+ * A worker thread that owns a second SQLite connection and writes clicks, so that the time
+ * SQLite spends in a write never stops the redirect's event loop (better-sqlite3 is
  * synchronous). WAL lets the main thread keep reading meanwhile.
+ *
+ * The main thread hands clicks over often (they leave its heap young); this thread keeps them
+ * and writes one transaction every `writeIntervalMs` (or sooner when many are waiting), and the
+ * rollup window every `rollupIntervalMs`. A write that fails keeps its clicks for the next one.
+ * "settle" writes everything now and answers when it is written; "close" does so and ends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { mergeBatches } from '../../core/clicks/batch.ts';
+import type { ClickBatch } from '../../core/clicks/ports.ts';
 import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
 import { fromMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
@@ -17,13 +24,31 @@ const port = parentPort!;
 const report = (error: unknown) => console.error('linkpix: click writer:', error);
 const writer = new SqliteClickWriter(db, { maxWindowRows: data.rollupIntervalMs === 0 ? 1 : MAX_WINDOW_ROWS, onError: report });
 
-const timer = data.rollupIntervalMs > 0 ? setInterval(() => {
+let waiting: ClickBatch[] = [];
+let waitingClicks = 0;
+
+/** One transaction for everything handed over so far; on failure it all stays for the next try. */
+function writeWaiting(): void {
+  if (waiting.length === 0) return;
+  writer.writeBatch(mergeBatches(waiting));
+  waiting = [];
+  waitingClicks = 0;
+}
+
+function settle(): void {
+  writeWaiting();
+  writer.flushRollups();
+}
+
+const every = (ms: number, work: () => void) => setInterval(() => {
   try {
-    writer.flushRollups();
+    work();
   } catch (error) {
-    report(error); // kept in the window; the next tick or a settle tries again
+    report(error); // kept; the next tick or a settle tries again
   }
-}, data.rollupIntervalMs) : null;
+}, ms);
+const timers = [every(data.writeIntervalMs, writeWaiting)];
+if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushRollups()));
 
 function answer(id: number, work: () => void): void {
   try {
@@ -36,14 +61,24 @@ function answer(id: number, work: () => void): void {
 
 port.on('message', (message: WriterMessage) => {
   switch (message.kind) {
-    case 'batch': return answer(message.id, () => writer.writeBatch(fromMessage(message)));
-    case 'settle': return answer(message.id, () => writer.flushRollups());
+    case 'batch': return answer(message.id, () => {
+      waiting.push(fromMessage(message));
+      waitingClicks += message.clicks.length;
+      if (waitingClicks >= data.maxBatch) {
+        try {
+          writeWaiting();
+        } catch (error) {
+          report(error); // the clicks are kept: handing them over succeeded
+        }
+      }
+    });
+    case 'settle': return answer(message.id, settle);
     case 'close': {
-      if (timer) clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       try {
-        writer.flushRollups();
+        settle();
       } catch (error) {
-        report(error);
+        report(new Error(`${waitingClicks} clicks and a rollup window could not be written before the stop`, { cause: error }));
       }
       db.close();
       port.close();

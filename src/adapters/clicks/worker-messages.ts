@@ -26,6 +26,10 @@ export type WriterReply = { id: number; ok: true } | { id: number; ok: false; er
 
 export interface WriterData {
   databaseUrl: string;
+  /** How often the clicks handed over are written, in one transaction. */
+  writeIntervalMs: number;
+  /** Write sooner once this many clicks wait. */
+  maxBatch: number;
   /** How often the rollup window is written (0: with every batch). */
   rollupIntervalMs: number;
 }

@@ -11,9 +11,10 @@ export interface MemoryClickQuotaOptions {
   now?: () => number;
 }
 
-// Above LINK_CACHE_TTL_MS's ceiling (1 h) plus the click flush interval, with room for a database
-// that was away for a while: `known` comes from cached link records and lags by that much.
-const DEFAULT_IDLE_MS = 2 * 3600_000;
+// Above the oldest a cached link record can be when served (twice LINK_CACHE_TTL_MS's ceiling of
+// 1 h: an expired record is served once more while it is read again) plus the click flush
+// interval, with room for a database that was away for a while: `known` lags by that much.
+const DEFAULT_IDLE_MS = 3 * 3600_000;
 
 const DONE = Promise.resolve();
 

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Click } from '../../../core/clicks/click.ts';
-import { rollupsOf, sortIncrements, uniqueIncrements, visitorMarksOf, type RollupIncrement } from '../../../core/stats/rollups.ts';
+import { rollupsOf, visitorMarksOf } from '../../../core/stats/rollup-window.ts';
+import { sortIncrements, uniqueIncrements, type RollupIncrement } from '../../../core/stats/rollups.ts';
 import type { Database } from '../schema.ts';
 
 // 5 bound values a row: far under SQLite's 32 766 and PostgreSQL's 65 535 per statement.
