@@ -19,6 +19,7 @@ export interface SqliteClickWriterOptions {
  */
 export class SqliteClickWriter {
   private readonly window = new RollupWindow();
+  private readonly isLive: SQLite.Statement<[number]>;
   private readonly insertClick: SQLite.Statement;
   private readonly addClicks: SQLite.Statement;
   private readonly setRotation: SQLite.Statement;
@@ -28,17 +29,19 @@ export class SqliteClickWriter {
   private readonly writeRollupsNow: (drained: DrainedRollups) => void;
 
   constructor(private readonly db: SQLite.Database, private readonly options: SqliteClickWriterOptions) {
-    // A link deleted while its clicks were buffered has no row to point at: its clicks are
-    // dropped (the foreign key would fail the whole batch), as its counters and rollups are.
-    const live = 'exists (select 1 from links where id = @linkId)';
+    // A link deleted while its clicks were buffered has no row to point at: its clicks,
+    // counters and rollups are dropped. Each transaction asks once per link (isLive) rather
+    // than letting the foreign key check every row, which the connection then need not do:
+    // SQLite runs one writer at a time, so no link can go between the check and the write.
+    db.pragma('foreign_keys = OFF');
+    this.isLive = db.prepare('select 1 from links where id = ?').pluck();
     this.insertClick = db.prepare(`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot)
-      select @linkId, @accountId, @at, @country, @city, @browser, @platform, @device, @language, @referrerHost, @isBot where ${live}`);
+      values (@linkId, @accountId, @at, @country, @city, @browser, @platform, @device, @language, @referrerHost, @isBot)`);
     this.addClicks = db.prepare('update links set clicks = clicks + ? where id = ?');
     this.setRotation = db.prepare('update links set last_rotation = ? where id = ?');
-    this.insertMark = db.prepare(`insert into click_visitors (day, link_id, visitor) select @day, @linkId, @visitor where ${live}
-      on conflict do nothing`);
+    this.insertMark = db.prepare('insert into click_visitors (day, link_id, visitor) values (@day, @linkId, @visitor) on conflict do nothing');
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
-      select @linkId, @dimension, @day, @value, @count where ${live}
+      values (@linkId, @dimension, @day, @value, @count)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
     this.writeBatchNow = db.transaction((batch: ClickBatch) => this.writeRows(batch));
     this.writeRollupsNow = db.transaction((drained: DrainedRollups) => this.writeWindow(drained));
@@ -69,24 +72,35 @@ export class SqliteClickWriter {
     }
   }
 
+  /** Of these links, the ones that still exist (inside the caller's transaction). */
+  private liveLinks(ids: Iterable<number>): Set<number> {
+    const live = new Set<number>();
+    for (const id of ids) if (this.isLive.get(id) !== undefined) live.add(id);
+    return live;
+  }
+
   private writeRows(batch: ClickBatch): void {
+    const live = this.liveLinks(new Set(batch.clicks.map((c) => c.linkId)));
     for (const c of batch.clicks) {
+      if (!live.has(c.linkId)) continue;
       this.insertClick.run({
         linkId: c.linkId, accountId: c.accountId, at: c.at, country: c.country, city: c.city, browser: c.browser,
         platform: c.platform, device: c.device, language: c.language, referrerHost: c.referrerHost, isBot: c.isBot ? 1 : 0,
       });
     }
     // In id order, as SqlClickStore, though one SQLite writer cannot deadlock with itself.
-    for (const [id, n] of [...batch.counts].sort(([a], [b]) => a - b)) this.addClicks.run(n, id);
-    for (const [id, position] of [...batch.rotations].sort(([a], [b]) => a - b)) this.setRotation.run(position, id);
+    for (const [id, n] of [...batch.counts].sort(([a], [b]) => a - b)) if (live.has(id)) this.addClicks.run(n, id);
+    for (const [id, position] of [...batch.rotations].sort(([a], [b]) => a - b)) if (live.has(id)) this.setRotation.run(position, id);
   }
 
   private writeWindow({ increments, marks }: DrainedRollups): void {
+    const live = this.liveLinks(new Set(increments.map((r) => r.linkId)));
     const fresh: Array<{ linkId: number; day: string }> = [];
     for (const m of marks) {
-      if (this.insertMark.run({ day: m.day, linkId: m.linkId, visitor: m.visitor }).changes > 0) fresh.push(m);
+      if (live.has(m.linkId) && this.insertMark.run({ day: m.day, linkId: m.linkId, visitor: m.visitor }).changes > 0) fresh.push(m);
     }
     for (const r of sortIncrements([...increments, ...uniqueIncrements(fresh)])) {
+      if (!live.has(r.linkId)) continue;
       this.upsertRollup.run({ linkId: r.linkId, dimension: r.dimension, day: r.day, value: r.value, count: r.count });
     }
   }
