@@ -46,7 +46,7 @@ export class RollupWindow {
     return this.rows;
   }
 
-  /** Everything summed so far, increments in key order; the window starts empty again. */
+  /** Everything summed so far: increments in key order, marks grouped by link and day. The window starts empty again. */
   drain(): DrainedRollups {
     const increments: RollupIncrement[] = [];
     const marks: VisitorMark[] = [];

@@ -1,0 +1,103 @@
+// The SQLite writer thread (WorkerClickStore → click-writer-worker → SqliteClickWriter) on a
+// real database file: what it is handed is written on its interval or when asked to settle, the
+// counters match the rows, the rollup window reaches click_rollups, and a stop loses nothing.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Click } from '../../../src/core/clicks/click.ts';
+import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import { loadConfig } from '../../../src/app/config.ts';
+import { createContainer, type Container } from '../../../src/app/container.ts';
+
+const DAY = '2026-11-23';
+
+const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click => ({
+  linkId, accountId, at: Date.parse(`${DAY}T10:30:00Z`), day: DAY, hour: 10, visitor: `v-${linkId}`, country: 'US', city: null,
+  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: 't.co', isBot: false, ...over,
+});
+
+describe('the SQLite writer thread', () => {
+  let dir: string;
+  let url: string;
+  let c: Container;
+  let accountId: number;
+  const links: number[] = [];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-'));
+    url = `sqlite:${join(dir, 'w.db')}`;
+    c = createContainer(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', TITLE_FETCH: 'false' }), { titles: null });
+    await c.migrate();
+    const { account } = await c.accounts.createAccount({ email: 'writer@example.com', name: 'writer' });
+    accountId = account.id;
+    for (let i = 0; i < 4; i++) links.push((await c.links.create(accountId, 'UTC', { url: `https://example.com/${i}` })).link.id);
+  });
+  after(async () => {
+    await c.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rowsOf = async (linkId: number) => (await c.storage.db.selectFrom('clicks').select('id').where('link_id', '=', linkId).execute()).length;
+  const clicksOf = async (linkId: number) => (await c.storage.db.selectFrom('links').select('clicks').where('id', '=', linkId).executeTakeFirstOrThrow()).clicks;
+  const rollup = async (linkId: number, dimension: string, value = '') => (await c.storage.db.selectFrom('click_rollups').select('count')
+    .where('link_id', '=', linkId).where('dimension', '=', dimension).where('day', '=', DAY).where('value', '=', value).executeTakeFirst())?.count ?? 0;
+
+  test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    try {
+      const [a, b] = [links[0]!, links[1]!];
+      await store.writeBatch(toBatch([{ click: click(a, accountId) }, { click: click(a, accountId, { visitor: 'other' }) }, { click: click(b, accountId) }]));
+      await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
+      assert.equal(await rowsOf(a), 0, 'written before the interval');
+      await store.settle();
+      assert.deepEqual([await rowsOf(a), await clicksOf(a), await rowsOf(b), await clicksOf(b)], [3, 2, 1, 1]);
+      assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')], [2, 2, 1, 2]);
+      // The same visitor again on the same day is not unique a second time.
+      await store.writeBatch(toBatch([{ click: click(a, accountId) }]));
+      await store.settle();
+      assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique')], [3, 2]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the write interval writes without being asked; the latest rotation position is kept', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, maxBatch: 10_000, rollupIntervalMs: 0 });
+    try {
+      const link = links[2]!;
+      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }]));
+      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 2 }]));
+      for (let i = 0; i < 100 && (await rowsOf(link)) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await rowsOf(link), 2);
+      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('clicks of a link deleted before they are written are dropped; the others are written', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' })).link.id;
+    const kept = links[3]!;
+    try {
+      await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
+      await c.links.delete(accountId, gone);
+      await store.settle();
+      assert.deepEqual([await rowsOf(gone), await rowsOf(kept), await rollup(gone, 'total'), await rollup(kept, 'total')], [0, 1, 0, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('close writes everything it was handed, rollups included', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' })).link.id;
+    await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
+    await store.close();
+    assert.deepEqual([await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')], [500, 500, 500, 500]);
+  });
+});
