@@ -48,7 +48,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
   const writer = storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
     ? new WorkerClickStore({
         databaseUrl: config.DATABASE_URL, writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-        maxBatch: config.CLICK_BATCH_SIZE, rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+        rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
       })
     : null;
   const sink = new BatchingClickSink(writer ?? new SqlClickStore(storage.db), {

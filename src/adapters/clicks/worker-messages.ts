@@ -28,8 +28,6 @@ export interface WriterData {
   databaseUrl: string;
   /** How often the clicks handed over are written, in one transaction. */
   writeIntervalMs: number;
-  /** Write sooner once this many clicks wait. */
-  maxBatch: number;
   /** How often the rollup window is written (0: with every batch). */
   rollupIntervalMs: number;
 }

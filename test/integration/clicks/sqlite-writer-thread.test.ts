@@ -46,7 +46,7 @@ describe('the SQLite writer thread', () => {
     .where('link_id', '=', linkId).where('dimension', '=', dimension).where('day', '=', DAY).where('value', '=', value).executeTakeFirst())?.count ?? 0;
 
   test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     try {
       const [a, b] = [links[0]!, links[1]!];
       await store.writeBatch(toBatch([{ click: click(a, accountId) }, { click: click(a, accountId, { visitor: 'other' }) }, { click: click(b, accountId) }]));
@@ -65,7 +65,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('the write interval writes without being asked; the latest rotation position is kept', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, maxBatch: 10_000, rollupIntervalMs: 0 });
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 0 });
     try {
       const link = links[2]!;
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }]));
@@ -80,7 +80,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('clicks of a link deleted before they are written are dropped; the others are written', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' })).link.id;
     const kept = links[3]!;
     try {
@@ -94,7 +94,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('close writes everything it was handed, rollups included', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, maxBatch: 10_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' })).link.id;
     await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
     await store.close();
