@@ -56,6 +56,9 @@ export class WorkerClickStore implements ClickStore {
       // Not the main thread's loader flags (the entry registers its own); CPU profiling, if on,
       // so `npm run bench -- --cpu-prof` sees this thread too.
       execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      // What it holds lives a second or more (it waits to be written), so a large young
+      // generation only delays promotion while costing resident memory (ADR 8).
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     worker.on('message', (reply: WriterReply) => {
       const waiter = this.waiting.get(reply.id);

@@ -2,42 +2,69 @@ import type { Click } from '../clicks/click.ts';
 import { UNKNOWN_VALUE, type Dimension } from './dimensions.ts';
 import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorMark } from './rollups.ts';
 
-/** One link's local day: counts per dimension and value, and the visitors seen. */
-interface DaySums {
-  counts: Map<Dimension, Map<string, number>>;
-  visitors: Set<string>;
+// A sum's key is one number: link × 2^21 + dimension × 2^17 + value, where value is the index
+// of its string among the values of that dimension seen in the window. Exact below 2^53: link
+// ids below 2^32 (the column is a 32-bit integer on PostgreSQL), 16 dimensions, 131 072
+// distinct values of a dimension per window. One Map of
+// numbers per day holds far less than a Map per link, day and dimension, and a number hashes
+// faster than a joined string (ten sums a click, tens of thousands of clicks a second).
+const LINK_UNIT = 2 ** 21;
+const DIMENSION_UNIT = 2 ** 17;
+const MAX_LINK_ID = 2 ** 32;
+
+const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
+const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
+
+function baseOf(linkId: number): number {
+  if (!Number.isInteger(linkId) || linkId < 0 || linkId >= MAX_LINK_ID) throw new RangeError(`link id out of range: ${linkId}`);
+  return linkId * LINK_UNIT;
+}
+
+/** The distinct values of one dimension in the window, each with its index. */
+class Values {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  of(value: string): number {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.list.length;
+      if (i >= DIMENSION_UNIT) throw new RangeError('too many distinct values in one rollup window');
+      this.list.push(value);
+      this.index.set(value, i);
+    }
+    return i;
+  }
 }
 
 /**
  * The rollups of many click batches, summed in memory and written together: a link visited
  * k times in a window costs one row write per dimension value, not k (docs/adr/0008).
- * Keyed link → day → dimension → value rather than by one joined string: building and hashing
- * such a string for each of the ten rows a click touches cost more than the sums themselves.
  */
 export class RollupWindow {
-  private links = new Map<number, Map<string, DaySums>>();
+  private sums = new Map<string, Map<number, number>>();
+  private marks = new Map<string, Map<number, Set<string>>>();
+  private values = DIMENSIONS.map(() => new Values());
   private rows = 0;
 
   add(clicks: readonly Click[]): void {
     for (const click of clicks) {
-      const day = this.dayOf(click.linkId, click.day);
+      const sums = this.dayOf(click.day);
+      const base = baseOf(click.linkId);
       if (click.isBot) {
-        this.count(day, 'bot', UNKNOWN_VALUE, 1);
+        this.count(sums, base, 'bot', UNKNOWN_VALUE, 1);
         continue;
       }
-      this.count(day, 'total', UNKNOWN_VALUE, 1);
-      this.count(day, 'hour', hourValue(click.hour), 1);
-      this.count(day, 'country', valueOf(click.country), 1);
-      this.count(day, 'city', valueOf(click.city), 1);
-      this.count(day, 'browser', valueOf(click.browser), 1);
-      this.count(day, 'platform', valueOf(click.platform), 1);
-      this.count(day, 'device', valueOf(click.device), 1);
-      this.count(day, 'language', valueOf(click.language), 1);
-      this.count(day, 'referrer', valueOf(click.referrerHost), 1);
-      if (click.visitor !== null && !day.visitors.has(click.visitor)) {
-        day.visitors.add(click.visitor);
-        this.rows++;
-      }
+      this.count(sums, base, 'total', UNKNOWN_VALUE, 1);
+      this.count(sums, base, 'hour', hourValue(click.hour), 1);
+      this.count(sums, base, 'country', valueOf(click.country), 1);
+      this.count(sums, base, 'city', valueOf(click.city), 1);
+      this.count(sums, base, 'browser', valueOf(click.browser), 1);
+      this.count(sums, base, 'platform', valueOf(click.platform), 1);
+      this.count(sums, base, 'device', valueOf(click.device), 1);
+      this.count(sums, base, 'language', valueOf(click.language), 1);
+      this.count(sums, base, 'referrer', valueOf(click.referrerHost), 1);
+      if (click.visitor !== null) this.mark(click.linkId, click.day, click.visitor);
     }
   }
 
@@ -49,55 +76,63 @@ export class RollupWindow {
   /** Everything summed so far: increments in key order, marks grouped by link and day. The window starts empty again. */
   drain(): DrainedRollups {
     const increments: RollupIncrement[] = [];
-    const marks: VisitorMark[] = [];
-    for (const [linkId, days] of this.links) {
-      for (const [day, sums] of days) {
-        for (const [dimension, values] of sums.counts) {
-          for (const [value, count] of values) increments.push({ linkId, day, dimension, value, count });
-        }
-        for (const visitor of sums.visitors) marks.push({ linkId, day, visitor });
+    for (const [day, sums] of this.sums) {
+      for (const [key, count] of sums) {
+        const linkId = Math.floor(key / LINK_UNIT);
+        const rest = key - linkId * LINK_UNIT;
+        const d = Math.floor(rest / DIMENSION_UNIT);
+        increments.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[rest - d * DIMENSION_UNIT]!, count });
       }
     }
-    this.links = new Map();
+    const marks: VisitorMark[] = [];
+    for (const [day, links] of this.marks) {
+      for (const [linkId, visitors] of links) for (const visitor of visitors) marks.push({ linkId, day, visitor });
+    }
+    this.sums = new Map();
+    this.marks = new Map();
+    this.values = DIMENSIONS.map(() => new Values());
     this.rows = 0;
     return { increments: sortIncrements(increments), marks };
   }
 
   /** Takes back what drain() gave when writing it failed, so that nothing is lost. */
   putBack(drained: DrainedRollups): void {
-    for (const r of drained.increments) this.count(this.dayOf(r.linkId, r.day), r.dimension, r.value, r.count);
-    for (const m of drained.marks) {
-      const day = this.dayOf(m.linkId, m.day);
-      if (!day.visitors.has(m.visitor)) {
-        day.visitors.add(m.visitor);
-        this.rows++;
-      }
-    }
+    for (const r of drained.increments) this.count(this.dayOf(r.day), baseOf(r.linkId), r.dimension, r.value, r.count);
+    for (const m of drained.marks) this.mark(m.linkId, m.day, m.visitor);
   }
 
-  private dayOf(linkId: number, day: string): DaySums {
-    let days = this.links.get(linkId);
-    if (days === undefined) {
-      days = new Map();
-      this.links.set(linkId, days);
-    }
-    let sums = days.get(day);
+  private dayOf(day: string): Map<number, number> {
+    let sums = this.sums.get(day);
     if (sums === undefined) {
-      sums = { counts: new Map(), visitors: new Set() };
-      days.set(day, sums);
+      sums = new Map();
+      this.sums.set(day, sums);
     }
     return sums;
   }
 
-  private count(day: DaySums, dimension: Dimension, value: string, n: number): void {
-    let values = day.counts.get(dimension);
-    if (values === undefined) {
-      values = new Map();
-      day.counts.set(dimension, values);
-    }
-    const before = values.get(value);
+  private count(sums: Map<number, number>, base: number, dimension: Dimension, value: string, n: number): void {
+    const d = DIMENSION_INDEX.get(dimension)!;
+    const key = base + d * DIMENSION_UNIT + this.values[d]!.of(value);
+    const before = sums.get(key);
     if (before === undefined) this.rows++;
-    values.set(value, (before ?? 0) + n);
+    sums.set(key, (before ?? 0) + n);
+  }
+
+  private mark(linkId: number, day: string, visitor: string): void {
+    let links = this.marks.get(day);
+    if (links === undefined) {
+      links = new Map();
+      this.marks.set(day, links);
+    }
+    let visitors = links.get(linkId);
+    if (visitors === undefined) {
+      visitors = new Set();
+      links.set(linkId, visitors);
+    }
+    if (!visitors.has(visitor)) {
+      visitors.add(visitor);
+      this.rows++;
+    }
   }
 }
 
