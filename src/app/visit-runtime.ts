@@ -49,7 +49,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     ? new WorkerClickStore({
         databaseUrl: config.DATABASE_URL, writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
         rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
-      })
+      }, onError)
     : null;
   const sink = new BatchingClickSink(writer ?? new SqlClickStore(storage.db), {
     intervalMs: writer ? Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS) : config.CLICK_FLUSH_INTERVAL_MS,

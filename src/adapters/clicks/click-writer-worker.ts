@@ -66,17 +66,17 @@ function answer(id: number, work: () => void): void {
 
 port.on('message', (message: WriterMessage) => {
   switch (message.kind) {
-    case 'batch': return answer(message.id, () => {
+    case 'batch': {
       waiting.push(fromMessage(message));
       waitingClicks += message.clicks.length;
-      if (waitingClicks >= WRITE_EARLY_AT) {
-        try {
-          writeWaiting();
-        } catch (error) {
-          report(error); // the clicks are kept: handing them over succeeded
-        }
+      if (waitingClicks < WRITE_EARLY_AT) return;
+      try {
+        writeWaiting();
+      } catch (error) {
+        report(error); // the clicks are kept for the next attempt
       }
-    });
+      return;
+    }
     case 'settle': return answer(message.id, settle);
     case 'close': {
       for (const timer of timers) clearInterval(timer);

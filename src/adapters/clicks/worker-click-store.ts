@@ -16,12 +16,17 @@ export class WorkerClickStore implements ClickStore {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
-  constructor(private readonly data: WriterData) {}
+  /** onError: the thread failed; the clicks it held and had not written are lost with it. */
+  constructor(private readonly data: WriterData, private readonly onError: (error: unknown) => void = () => {}) {}
 
+  /**
+   * Hands the batch over without waiting for an answer: the thread may be busy in a write for
+   * a while, and clicks waiting here for its answer would pile up in the redirect's heap. Messages
+   * are delivered in order, so a later settle() answers only after this batch is written.
+   */
   writeBatch(batch: ClickBatch): Promise<void> {
-    const worker = this.start();
-    const id = this.nextId++;
-    return this.ask(worker, id, toMessage(id, batch));
+    this.start().postMessage(toMessage(batch));
+    return Promise.resolve();
   }
 
   /** Writes the rollups the thread holds back (see SqliteClickWriter). */
@@ -67,7 +72,10 @@ export class WorkerClickStore implements ClickStore {
       if (reply.ok) waiter.resolve();
       else waiter.reject(new Error(reply.error));
     });
-    worker.on('error', (error) => this.failAll(error));
+    worker.on('error', (error) => {
+      this.onError(new Error('the click writer thread failed; clicks it had not written are lost', { cause: error }));
+      this.failAll(error);
+    });
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
       this.failAll(new Error('click writer thread stopped'));

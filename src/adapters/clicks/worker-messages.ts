@@ -1,9 +1,8 @@
 import type { ClickBatch } from '../../core/clicks/ports.ts';
 
-/** A batch as it crosses to the writer thread (Maps become entry lists). */
+/** A batch as it crosses to the writer thread (Maps become entry lists); not answered. */
 export interface BatchMessage {
   kind: 'batch';
-  id: number;
   clicks: ClickBatch['clicks'];
   counts: Array<[number, number]>;
   rotations: Array<[number, number]>;
@@ -32,8 +31,8 @@ export interface WriterData {
   rollupIntervalMs: number;
 }
 
-export function toMessage(id: number, batch: ClickBatch): BatchMessage {
-  return { kind: 'batch', id, clicks: batch.clicks, counts: [...batch.counts], rotations: [...batch.rotations] };
+export function toMessage(batch: ClickBatch): BatchMessage {
+  return { kind: 'batch', clicks: batch.clicks, counts: [...batch.counts], rotations: [...batch.rotations] };
 }
 
 export function fromMessage(message: BatchMessage): ClickBatch {
