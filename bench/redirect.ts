@@ -2,12 +2,15 @@
  * How fast the public redirect is, next to the ceiling of Node itself (issue: `npm run bench`).
  *
  * For 10 000 and then 1 000 000 links in a temporary SQLite database, one after the other on this
- * machine: a bare node:http server answering a fixed 302, then linkpix (`dist/app/main.js`, built as `npm start` builds it, click
- * capture on), each as a child process loaded by the same generator (wrk, else autocannon) with
- * the same settings. Prints requests/s, p50/p99 latency, the ratio linkpix/bare, clicks recorded
- * against redirects answered, and the server's peak RSS; writes bench/results/latest.json.
+ * machine: a bare node:http server answering a fixed 302 and linkpix (`dist/app/main.js`, built
+ * as `npm start` builds it, click capture on), each a child process, warmed up, then measured in
+ * turns (--rounds) by the same generator (wrk, else autocannon) with the same settings; linkpix's
+ * writer thread finishes its work before the next run starts. Prints requests/s, p50/p99
+ * latency, the ratio linkpix/bare (the median round's), clicks recorded against redirects
+ * answered, CPU per request by thread, and the server's peak RSS; writes
+ * bench/results/latest.json.
  *
- *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --only 10k|1m
+ *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 1 --only 10k|1m
  *                     --hot 10000 --generator wrk|autocannon --cpu-prof --server-env KEY=VALUE]
  *
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     threads: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '1' },
     only: { type: 'string' },
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
@@ -39,7 +43,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--only 10k|1m] [--hot N]\n'
+  console.log('npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--rounds N] [--only 10k|1m] [--hot N]\n'
     + '                    [--generator wrk|autocannon] [--cpu-prof] [--server-env KEY=VALUE …]');
   process.exit(0);
 }
@@ -53,6 +57,9 @@ const DURATION = positive('duration', values.duration);
 const CONNECTIONS = positive('connections', values.connections);
 const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
 const WARMUP = positive('warmup', values.warmup, 0);
+// Measured runs per server and scenario, bare and linkpix taking turns: the ratio reported is
+// the median of the rounds' ratios (this VM's bare server alone moves by a third between runs).
+const ROUNDS = positive('rounds', values.rounds);
 const HOT = positive('hot', values.hot);
 const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => {
   const eq = kv.indexOf('=');
@@ -77,7 +84,10 @@ if (SCENARIOS.length === 0) throw new Error('--only must be 10k or 1m');
 const TARGETS = { ratio: 0.7, p99Ms: 5, ratioDrift: 0.1, peakRssMb: 300 };
 
 interface ServerRun {
+  /** The measured run of the median round. */
   load: LoadResult;
+  /** Every measured run, in order (one per round). */
+  rounds: LoadResult[];
   /** At least --warmup seconds, and until every requested link has been visited once. */
   warmups: LoadResult[];
   peakRssMb: number;
@@ -97,7 +107,9 @@ interface ScenarioResult {
   seedSeconds: number;
   bare: ServerRun;
   linkpix: ServerRun;
+  /** Median of the rounds' linkpix/bare ratios. */
   ratio: number;
+  roundRatios: number[];
   clicks: ClickCounts & {
     redirectsAnswered: number;
     /** Requests sent but not answered when the generator stopped: the server may have recorded them. */
@@ -111,38 +123,73 @@ interface ScenarioResult {
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-async function measure(server: Running, generator: Generator, spec: Omit<LoadSpec, 'origin' | 'durationS' | 'tailS'>): Promise<ServerRun> {
-  try {
-    return await measureOnce(server, generator, spec);
-  } catch (error) {
-    server.child.kill('SIGKILL'); // no server left behind by a failed run
-    throw error;
-  }
+type Spec = Omit<LoadSpec, 'origin' | 'durationS' | 'tailS' | 'offset'>;
+
+/** Where a server's runs continue in the request cycle, and its warm-up runs. */
+interface Progress {
+  warmups: LoadResult[];
+  offset: number;
 }
 
-async function measureOnce(server: Running, generator: Generator, spec: Omit<LoadSpec, 'origin' | 'durationS' | 'tailS'>): Promise<ServerRun> {
-  const origin = server.origin;
-  // The warm-up fills the link cache with every link the measured run asks for: a slow server
-  // is not measured on its cache misses. Each round starts where the slowest thread stopped.
-  const warmups: LoadResult[] = [];
-  let offset = 0;
+interface Measured {
+  load: LoadResult;
+  window: { fromMs: number; toMs: number };
+  cpu: ServerRun['cpu'];
+}
+
+/**
+ * The warm-up fills the link cache with every link the measured runs ask for: a slow server
+ * is not measured on its cache misses. Each round starts where the slowest thread stopped.
+ */
+async function warm(server: Running, generator: Generator, spec: Spec): Promise<Progress> {
+  const progress: Progress = { warmups: [], offset: 0 };
   const until = Date.now() + 120_000;
-  while (WARMUP > 0 && (warmups.length === 0 || (offset * spec.threads < spec.hot && Date.now() < until))) {
-    const run = await runLoad(generator, { ...spec, origin, durationS: WARMUP, tailS: WARMUP_TAIL_S, offset });
-    warmups.push(run);
-    offset += Math.min(...run.sentPerThread);
+  while (WARMUP > 0 && (progress.warmups.length === 0 || (progress.offset * spec.threads < spec.hot && Date.now() < until))) {
+    const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: WARMUP, tailS: WARMUP_TAIL_S, offset: progress.offset });
+    progress.warmups.push(run);
+    progress.offset += Math.min(...run.sentPerThread);
   }
-  const last = warmups[warmups.length - 1] ?? null;
+  return progress;
+}
+
+async function measureRun(server: Running, generator: Generator, spec: Spec, progress: Progress): Promise<Measured> {
+  const last = progress.warmups[progress.warmups.length - 1] ?? null;
   const fromMs = Date.now() - server.spawnedAt;
   const threadsBefore = threadCpuSeconds(server.child.pid!);
   const machineBefore = machineCpuSeconds();
-  const load = await runLoad(generator, { ...spec, origin, durationS: DURATION, tailS: tailAfter(last), offset });
+  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: DURATION, tailS: tailAfter(last), offset: progress.offset });
   const toMs = Date.now() - server.spawnedAt;
   const cpu = cpuOver(threadsBefore, threadCpuSeconds(server.child.pid!), machineBefore, machineCpuSeconds(), load.requests);
+  progress.offset += Math.min(...load.sentPerThread);
+  return { load, window: { fromMs, toMs }, cpu };
+}
+
+/**
+ * Waits until the server has used under 3 % of a core for half a second (linkpix's writer
+ * thread has written what the last run left it), so that the next run, bare or not, has the
+ * machine to itself. At most 60 s.
+ */
+async function quiet(server: Running): Promise<void> {
+  const total = () => Object.values(threadCpuSeconds(server.child.pid!)).reduce((a, b) => a + b, 0);
+  const until = Date.now() + 60_000;
+  let before = total();
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = total();
+    if (now - before < 0.015) return;
+    before = now;
+  }
+}
+
+async function finish(server: Running, progress: Progress, runs: Measured[], median: number): Promise<ServerRun> {
   const peakRssMb = mb(server.peakRss()); // just before SIGTERM
   const memoryKb = server.memory();
   const exitCode = await server.stop();
-  return { load, warmups, peakRssMb, memoryKb, exitCode, window: { fromMs, toMs }, cpu };
+  const chosen = runs[median]!;
+  return {
+    load: chosen.load, rounds: runs.map((r) => r.load), warmups: progress.warmups, peakRssMb, memoryKb, exitCode,
+    window: chosen.window, cpu: chosen.cpu,
+  };
 }
 
 function cpuOver(
@@ -162,10 +209,7 @@ function cpuOver(
   return { usPerRequest, machineBusyPercent: +((100 * busy) / Math.max(1e-9, busy + idle)).toFixed(1) };
 }
 
-const warmupNote = (run: ServerRun) => (run.warmups.length > 1
-  ? ` (warm-up took ${run.warmups.length} rounds of ${WARMUP} s to visit every requested link)` : '');
-
-const cpuNote = (run: ServerRun) => `\n    CPU µs per request by thread: ${Object.entries(run.cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${run.cpu.machineBusyPercent} % busy`;
+const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy`;
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
@@ -175,41 +219,67 @@ async function scenario(generator: Generator, name: string, links: number, workD
   console.log(`${seedSeconds.toFixed(1)} s`);
   const spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir };
 
-  process.stdout.write(`[${name}] bare node:http … `);
-  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
-  const bare = await measure(bareServer, generator, spec);
-  console.log(`${Math.round(bare.load.rps).toLocaleString('en')} req/s${warmupNote(bare)}${cpuNote(bare)}`);
-
-  process.stdout.write(`[${name}] linkpix … `);
   const profDir = join(workDir, `prof-${name}`);
-  const server = await startServer({
-    name: 'linkpix',
-    script: 'dist/app/main.js',
-    cwd: workDir,
-    // The flags `npm start` runs the server with (package.json).
-    nodeArgs: ['--max-semi-space-size=4', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
-    env: (port) => ({
-      DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
-    }),
-    readyPath: '/health',
-  });
-  const linkpix = await measure(server, generator, spec);
-  console.log(`${Math.round(linkpix.load.rps).toLocaleString('en')} req/s${warmupNote(linkpix)}${cpuNote(linkpix)}`);
-  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
-  const serverOutput = server.output().trim();
+  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
+  let server: Running | null = null;
+  let bare: ServerRun;
+  let linkpix: ServerRun;
+  let roundRatios: number[];
+  try {
+    server = await startServer({
+      name: 'linkpix',
+      script: 'dist/app/main.js',
+      cwd: workDir,
+      // The flags `npm start` runs the server with (package.json).
+      nodeArgs: ['--max-semi-space-size=4', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      env: (port) => ({
+        DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
+      }),
+      readyPath: '/health',
+    });
+    const bareProgress = await warm(bareServer, generator, spec);
+    const linkpixProgress = await warm(server, generator, spec);
+    if (linkpixProgress.warmups.length > 1) {
+      console.log(`[${name}] linkpix warm-up took ${linkpixProgress.warmups.length} rounds of ${WARMUP} s to visit every requested link`);
+    }
+    await quiet(server);
+    const bareRuns: Measured[] = [];
+    const linkpixRuns: Measured[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const b = await measureRun(bareServer, generator, spec, bareProgress);
+      const l = await measureRun(server, generator, spec, linkpixProgress);
+      bareRuns.push(b);
+      linkpixRuns.push(l);
+      console.log(`[${name}] round ${round}: bare node:http ${Math.round(b.load.rps).toLocaleString('en')} req/s, linkpix `
+        + `${Math.round(l.load.rps).toLocaleString('en')} req/s, ratio ${(l.load.rps / b.load.rps).toFixed(3)}`
+        + `${cpuNote('bare', b.cpu)}${cpuNote('linkpix', l.cpu)}`);
+      await quiet(server);
+    }
+    roundRatios = linkpixRuns.map((l, i) => l.load.rps / bareRuns[i]!.load.rps);
+    const median = [...roundRatios.keys()].sort((a, b) => roundRatios[a]! - roundRatios[b]!)[Math.floor((ROUNDS - 1) / 2)]!;
+    bare = await finish(bareServer, bareProgress, bareRuns, median);
+    linkpix = await finish(server, linkpixProgress, linkpixRuns, median);
+  } catch (error) {
+    // No server left behind by a failed run.
+    bareServer.child.kill('SIGKILL');
+    server?.child.kill('SIGKILL');
+    throw error;
+  }
+  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server!.output()}`);
+  const serverOutput = server!.output().trim();
   if (serverOutput) console.log(`[${name}] linkpix said:\n${serverOutput.slice(-4000)}`);
 
   // Every redirect answered, warm-up included, is a visit that must be one click row and one on
   // its link's counter. With the quiet tail nothing is left in flight and the three are equal;
   // otherwise the rows may exceed the answers by at most the requests the generator dropped.
   const counts = countClicks(dbPath);
-  const runs = [...linkpix.warmups, linkpix.load];
+  const runs = [...linkpix.warmups, ...linkpix.rounds];
   const redirectsAnswered = runs.reduce((n, r) => n + r.status['3xx'], 0);
   const droppedInFlight = runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
   const result: ScenarioResult = {
     name, links, hot, seedSeconds, bare, linkpix,
-    ratio: linkpix.load.rps / bare.load.rps,
+    ratio: linkpix.load.rps / bare.load.rps, roundRatios,
     clicks: {
       ...counts, redirectsAnswered, droppedInFlight,
       ok: counts.rows === counts.counted && counts.rows >= redirectsAnswered && counts.rows <= redirectsAnswered + droppedInFlight,
@@ -295,7 +365,7 @@ async function main(): Promise<void> {
     loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)),
   };
   console.log(`linkpix redirect bench — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}`);
-  console.log(`generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${DURATION} s measured, each server (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`);
+  console.log(`generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`);
   console.log(`links: ${LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`);
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
@@ -313,7 +383,10 @@ async function main(): Promise<void> {
 
   printTable(results);
   console.log();
-  for (const s of results) console.log(`${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}`);
+  for (const s of results) {
+    console.log(`${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}`
+      + (s.roundRatios.length > 1 ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)` : ''));
+  }
   const list = checks(results);
   console.log();
   for (const c of list) console.log(`${c.pass ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value} (target ${c.target})`);
@@ -337,7 +410,7 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     machine: { ...machine, loadAverageAtEnd },
     settings: {
-      durationS: DURATION, warmupS: WARMUP, warmupTailS: WARMUP_TAIL_S, connections: CONNECTIONS, threads: THREADS, hot: HOT,
+      durationS: DURATION, warmupS: WARMUP, warmupTailS: WARMUP_TAIL_S, rounds: ROUNDS, connections: CONNECTIONS, threads: THREADS, hot: HOT,
       linkKinds: LINK_KINDS, serverEnv: SERVER_ENV,
     },
     targets: TARGETS,

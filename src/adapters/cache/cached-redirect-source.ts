@@ -119,8 +119,9 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   private set<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
     const ttl = value === null ? this.options.missTtlMs : this.options.ttlMs;
     map.delete(key); // a fresh entry goes to the end of the order
-    // Up to a tenth earlier at random: links read together do not all expire together.
-    map.set(key, { value, expires: this.now() + ttl - Math.floor(Math.random() * ttl * 0.1), used: false });
+    // Up to half earlier at random: links read together (a warm-up, a restart) do not all expire,
+    // and make the event loop read them all again, in the same second.
+    map.set(key, { value, expires: this.now() + ttl - Math.floor(Math.random() * ttl * 0.5), used: false });
     // From the oldest: an entry read since the last pass goes to the end, the first unread one goes.
     // Each pass clears the flags it moves, so this ends within one lap of the Map.
     while (map.size > this.options.maxEntries) {

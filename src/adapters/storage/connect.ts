@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { cachingStatements } from './statement-cache.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -34,7 +35,7 @@ export function sqlitePath(url: string): string {
 
 function connectSqlite(path: string): Storage {
   const sqlite = openSqlite(path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
 
