@@ -84,7 +84,7 @@ export const CATALOGUE = {
     if (/\s/.test(s)) throw new Error('must not contain spaces');
     return s === '' ? 'linkpix:' : s;
   } },
-  LINK_CACHE_TTL_MS: { default: '30000', doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).', parse: int(0, 3_600_000) },
+  LINK_CACHE_TTL_MS: { default: '300000', doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).', parse: int(0, 3_600_000) },
   LINK_CACHE_SIZE: { default: '100000', doc: 'Links kept in the redirect cache.', parse: int(0, 10_000_000) },
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
   STATS_FLUSH_INTERVAL_MS: { default: '5000', doc: 'SQLite: statistics rollups are summed in memory and written this often (0: with every click batch).', parse: int(0, 600_000) },
