@@ -15,7 +15,7 @@ import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
 import { fromMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 
-// Enough for minutes of heavy traffic over many links; held in memory, so bounded.
+// About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
 const MAX_WINDOW_ROWS = 200_000;
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
 // and per page it touches, so fewer, larger ones write a click for a fraction of the cost (a
