@@ -1,0 +1,134 @@
+// The fast path alone, with fake requests and a fake context: what it takes, what it leaves to
+// Fastify, and what it answers when a shared store fails. (Through a real server, with the
+// route side by side: test/integration/redirect/fast-path.test.ts.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Click } from '../../../core/clicks/click.ts';
+import type { ClickQuota } from '../../../core/clicks/ports.ts';
+import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
+import { ClickStamper } from '../../../core/stats/click-stamp.ts';
+import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
+import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
+import type { CountryLookup } from '../../geo/country-lookup.ts';
+import { UnlockCookies } from './cookies.ts';
+import { fastRedirect } from './fast-redirect.ts';
+import type { RedirectContext } from './visit-context.ts';
+
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
+  id: 1, accountId: 1, domainId: null, alias: 'go', url: 'https://example.com/p', title: null, targetType: 0,
+  targets: { country: null, platform: null, language: null, rotation: null }, lastRotation: -1, disabled: false,
+  passwordHash: null, expirationUrl: null, expirationClicks: null, endsAt: null, clicks: 0, pixels: [], timezone: 'UTC', ...over,
+});
+
+interface Written { status: number; headers: Record<string, string>; body: string; destroyed: boolean }
+
+function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; open?: boolean } = {}) {
+  const clicks: Click[] = [];
+  const errors: unknown[] = [];
+  const ctx: RedirectContext = {
+    source: { find: async () => null, domain: async () => null },
+    cached: null,
+    countries: { country: () => 'US' } as unknown as CountryLookup,
+    quota: over.quota ?? new MemoryClickQuota(),
+    rotation: new MemoryRotationCursor(),
+    sink: { record: (c: Click) => void clicks.push(c), flush: async () => {}, close: async () => {} },
+    attempts: { blockedFor: async () => 0, recordFailure: async () => {} },
+    unlock: new UnlockCookies('secret', false),
+    clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
+    stamper: new ClickStamper('secret'),
+    verifyPassword: async () => false,
+    options: {
+      redirectStatus: 302, consentMode: 'ask', secureCookies: false, appUrl: 'http://short.test', domainScheme: 'https',
+      appHosts: new Set(['short.test']),
+    },
+  };
+  const serve = fastRedirect(ctx, {
+    links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },
+    trust: null, appSegments: new Set(['health', 'api']), open: () => over.open ?? true, onError: (e) => void errors.push(e),
+  });
+  const visit = (url: string, method = 'GET', headers: Record<string, string> = {}) => {
+    const written: Written = { status: 0, headers: {}, body: '', destroyed: false };
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const req = { method, url, headers: { host: 'short.test:8080', 'user-agent': BROWSER, ...headers }, socket: { remoteAddress: '8.8.8.8' } };
+    const res = {
+      headersSent: false,
+      writeHead(status: number, h: Record<string, string>) { written.status = status; written.headers = h; this.headersSent = true; },
+      end(body?: string | Buffer) { written.body = body === undefined ? '' : String(body); done(); },
+      destroy() { written.destroyed = true; done(); },
+    };
+    const taken = serve(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+    return { taken, written, finished };
+  };
+  return { visit, clicks, errors };
+}
+
+test('a cached plain link is answered here: the redirect, no caching, one click', () => {
+  const { visit, clicks } = setup({ go: link() });
+  const { taken, written } = visit('/GO?utm_source=x');
+  assert.equal(taken, true);
+  assert.deepEqual(written.headers, { location: 'https://example.com/p?utm_source=x', 'cache-control': 'no-store', 'content-length': '0' });
+  assert.equal(written.status, 302);
+  assert.equal(clicks.length, 1);
+  assert.equal(clicks[0]!.country, 'US');
+});
+
+test('HEAD is answered without a click', () => {
+  const { visit, clicks } = setup({ go: link() });
+  assert.equal(visit('/go', 'HEAD').written.status, 302);
+  assert.equal(clicks.length, 0);
+});
+
+test('everything else is left to Fastify, before any side effect', () => {
+  const { visit, clicks } = setup({
+    go: link(), locked: link({ passwordHash: 'x' }), pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
+    off: link({ disabled: true }), capped: link({ expirationClicks: 1, clicks: 1 }),
+  });
+  for (const [url, method] of [
+    ['/go', 'POST'], ['/go/+', 'GET'], ['/g%6F', 'GET'], ['/health', 'GET'], ['/unknown', 'GET'], ['/', 'GET'],
+    ['/locked', 'GET'], ['/pixels', 'GET'], ['/off', 'GET'], ['/capped', 'GET'], ['go', 'GET'],
+  ] as const) {
+    const { taken, written } = visit(url, method);
+    assert.equal(taken, false, `${method} ${url} was taken`);
+    assert.equal(written.status, 0);
+  }
+  assert.equal(clicks.length, 0);
+});
+
+test('once the server is closing, Fastify answers (503)', () => {
+  const { visit } = setup({ go: link() }, { open: false });
+  assert.equal(visit('/go').taken, false);
+});
+
+test('a cap kept in a shared store is awaited before the answer', async () => {
+  let claims = 0;
+  const quota: ClickQuota = {
+    claim: async () => ++claims <= 1,
+    exhausted: async () => claims >= 1,
+    forget: async () => {},
+  };
+  const { visit, clicks } = setup({ go: link({ expirationClicks: 1 }) }, { quota });
+  const first = visit('/go');
+  assert.equal(first.taken, true);
+  await first.finished;
+  assert.equal(first.written.status, 302);
+  const second = visit('/go');
+  await second.finished;
+  assert.equal(second.written.status, 410, 'the cap is used up: the expired page');
+  assert.equal(clicks.length, 1);
+});
+
+test('a shared store that fails gives a 500 envelope and is reported, never an unanswered request', async () => {
+  const broken: ClickQuota = { claim: async () => { throw new Error('redis down'); }, exhausted: async () => false, forget: async () => {} };
+  const { visit, errors, clicks } = setup({ go: link({ expirationClicks: 5 }) }, { quota: broken });
+  const { taken, written, finished } = visit('/go');
+  assert.equal(taken, true);
+  await finished;
+  assert.equal(written.status, 500);
+  assert.deepEqual(JSON.parse(written.body), { message: 'Server Error', status: 500 });
+  assert.equal(errors.length, 1);
+  assert.equal(clicks.length, 0);
+});
