@@ -6,15 +6,17 @@
 import assert from 'node:assert/strict';
 import type { Clock } from '../../../src/core/shared/clock.ts';
 import type { Harness, Reply } from '../../support/harness.ts';
+import { UA as BROWSERS } from '../redirect/redirect-support.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** The redirect suites' real User-Agent strings, and one more browser for unique visitors. */
 export const UA = {
-  windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  windowsChrome: BROWSERS.windows,
+  iphone: BROWSERS.iphone,
   macFirefox: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:125.0) Gecko/20100101 Firefox/125.0',
-  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  googlebot: BROWSERS.googlebot,
 };
 export const IP = { us: '8.8.8.8', gb: '81.2.69.160', se: '89.160.20.112' };
 
