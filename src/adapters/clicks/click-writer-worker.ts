@@ -5,7 +5,8 @@
  *
  * The main thread hands clicks over often (they leave its heap young); this thread keeps them
  * and writes one transaction every `writeIntervalMs` (or sooner when very many wait), and the
- * rollup window every `rollupIntervalMs`. A write that fails keeps its clicks for the next one.
+ * window (rollups, and the links' clicks and rotation positions) every `rollupIntervalMs`. A
+ * write that fails keeps its clicks for the next one.
  * "settle" writes everything now and answers when it is written; "close" does so and ends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -42,7 +43,7 @@ function writeWaiting(): void {
 
 function settle(): void {
   writeWaiting();
-  writer.flushRollups();
+  writer.flushWindow();
 }
 
 const every = (ms: number, work: () => void) => setInterval(() => {
@@ -53,7 +54,7 @@ const every = (ms: number, work: () => void) => setInterval(() => {
   }
 }, ms);
 const timers = [every(data.writeIntervalMs, writeWaiting)];
-if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushRollups()));
+if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushWindow()));
 
 function answer(id: number, work: () => void): void {
   try {

@@ -1,4 +1,6 @@
 import type SQLite from 'better-sqlite3';
+import { LinkTotals, type DrainedTotals } from '../../core/clicks/link-totals.ts';
+import type { Click } from '../../core/clicks/click.ts';
 import type { ClickBatch } from '../../core/clicks/ports.ts';
 import { RollupWindow, type DrainedRollups } from '../../core/stats/rollup-window.ts';
 import { sortIncrements, uniqueIncrements } from '../../core/stats/rollups.ts';
@@ -13,20 +15,23 @@ export interface SqliteClickWriterOptions {
 /**
  * The SQLite click writer of the writer thread: the same rows, counters and rollups as
  * SqlClickStore, through statements prepared once rather than one large query built per batch
- * (building and parsing those cost the thread more than SQLite's own work). Rollups are summed
- * in a RollupWindow and written by flushRollups(), which the thread calls on a timer and
- * before it answers a flush (docs/adr/0008-rollup-window.md).
+ * (building and parsing those cost the thread more than SQLite's own work). Parameters are
+ * positional: better-sqlite3 binds an object's by looking each name up, a third of an insert.
+ * Rollups are summed in a RollupWindow, and the links' clicks and rotation positions in
+ * LinkTotals; both are written by flushWindow(), which the thread calls on a timer and before
+ * it answers a flush (docs/adr/0008-writer-thread-and-rollup-window.md, 0010).
  */
 export class SqliteClickWriter {
   private readonly window = new RollupWindow();
+  private readonly totals = new LinkTotals();
   private readonly isLive: SQLite.Statement<[number]>;
   private readonly insertClick: SQLite.Statement;
   private readonly addClicks: SQLite.Statement;
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
   private readonly upsertRollup: SQLite.Statement;
-  private readonly writeBatchNow: (batch: ClickBatch) => void;
-  private readonly writeRollupsNow: (drained: DrainedRollups) => void;
+  private readonly writeRowsNow: (clicks: readonly Click[]) => void;
+  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals) => void;
 
   constructor(private readonly db: SQLite.Database, private readonly options: SqliteClickWriterOptions) {
     // A link deleted while its clicks were buffered has no row to point at: its clicks,
@@ -36,38 +41,47 @@ export class SqliteClickWriter {
     db.pragma('foreign_keys = OFF');
     this.isLive = db.prepare('select 1 from links where id = ?').pluck();
     this.insertClick = db.prepare(`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot)
-      values (@linkId, @accountId, @at, @country, @city, @browser, @platform, @device, @language, @referrerHost, @isBot)`);
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.addClicks = db.prepare('update links set clicks = clicks + ? where id = ?');
     this.setRotation = db.prepare('update links set last_rotation = ? where id = ?');
-    this.insertMark = db.prepare('insert into click_visitors (day, link_id, visitor) values (@day, @linkId, @visitor) on conflict do nothing');
+    this.insertMark = db.prepare('insert into click_visitors (day, link_id, visitor) values (?, ?, ?) on conflict do nothing');
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
-      values (@linkId, @dimension, @day, @value, @count)
+      values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
-    this.writeBatchNow = db.transaction((batch: ClickBatch) => this.writeRows(batch));
-    this.writeRollupsNow = db.transaction((drained: DrainedRollups) => this.writeWindow(drained));
+    this.writeRowsNow = db.transaction((clicks: readonly Click[]) => this.writeRows(clicks));
+    this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
+      this.writeTotals(totals);
+      this.writeRollups(rollups);
+    });
   }
 
-  /** Rows, links.clicks and last_rotation in one transaction; the rollups join the window. */
+  /** The click rows in one transaction; their counters and rollups join the window. */
   writeBatch(batch: ClickBatch): void {
-    this.writeBatchNow(batch);
+    this.writeRowsNow(batch.clicks);
+    this.totals.add(batch);
     this.window.add(batch.clicks);
     if (this.window.size < this.options.maxWindowRows) return;
-    // The batch is written: a rollup failure must not make the sink write it again.
+    // The rows are written: a window failure must not make the sink write them again.
     try {
-      this.flushRollups();
+      this.flushWindow();
     } catch (error) {
       this.options.onError(error);
     }
   }
 
-  /** Writes the rollup window: visitor marks first (the new ones are `unique`), then the sums. */
-  flushRollups(): void {
-    if (this.window.size === 0) return;
-    const drained = this.window.drain();
+  /**
+   * Writes what the window holds, in one transaction: the links' clicks and rotation positions,
+   * the visitor marks (the new ones are `unique`), then the sums. On failure it is all kept.
+   */
+  flushWindow(): void {
+    if (this.window.size === 0 && this.totals.size === 0) return;
+    const rollups = this.window.drain();
+    const totals = this.totals.drain();
     try {
-      this.writeRollupsNow(drained);
+      this.writeWindowNow(rollups, totals);
     } catch (error) {
-      this.window.putBack(drained);
+      this.window.putBack(rollups);
+      this.totals.putBack(totals);
       throw error;
     }
   }
@@ -79,29 +93,29 @@ export class SqliteClickWriter {
     return live;
   }
 
-  private writeRows(batch: ClickBatch): void {
-    const live = this.liveLinks(new Set(batch.clicks.map((c) => c.linkId)));
-    for (const c of batch.clicks) {
+  private writeRows(clicks: readonly Click[]): void {
+    const live = this.liveLinks(new Set(clicks.map((c) => c.linkId)));
+    for (const c of clicks) {
       if (!live.has(c.linkId)) continue;
-      this.insertClick.run({
-        linkId: c.linkId, accountId: c.accountId, at: c.at, country: c.country, city: c.city, browser: c.browser,
-        platform: c.platform, device: c.device, language: c.language, referrerHost: c.referrerHost, isBot: c.isBot ? 1 : 0,
-      });
+      this.insertClick.run(c.linkId, c.accountId, c.at, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrerHost, c.isBot ? 1 : 0);
     }
-    // In id order, as SqlClickStore, though one SQLite writer cannot deadlock with itself.
-    for (const [id, n] of [...batch.counts].sort(([a], [b]) => a - b)) if (live.has(id)) this.addClicks.run(n, id);
-    for (const [id, position] of [...batch.rotations].sort(([a], [b]) => a - b)) if (live.has(id)) this.setRotation.run(position, id);
   }
 
-  private writeWindow({ increments, marks }: DrainedRollups): void {
+  /** A link deleted since its rows were written has no row to update: the update changes nothing. */
+  private writeTotals({ counts, rotations }: DrainedTotals): void {
+    // In id order, as SqlClickStore, though one SQLite writer cannot deadlock with itself.
+    for (const [id, n] of [...counts].sort(([a], [b]) => a - b)) this.addClicks.run(n, id);
+    for (const [id, position] of [...rotations].sort(([a], [b]) => a - b)) this.setRotation.run(position, id);
+  }
+
+  private writeRollups({ increments, marks }: DrainedRollups): void {
     const live = this.liveLinks(new Set(increments.map((r) => r.linkId)));
     const fresh: Array<{ linkId: number; day: string }> = [];
     for (const m of marks) {
-      if (live.has(m.linkId) && this.insertMark.run({ day: m.day, linkId: m.linkId, visitor: m.visitor }).changes > 0) fresh.push(m);
+      if (live.has(m.linkId) && this.insertMark.run(m.day, m.linkId, m.visitor).changes > 0) fresh.push(m);
     }
     for (const r of sortIncrements([...increments, ...uniqueIncrements(fresh)])) {
-      if (!live.has(r.linkId)) continue;
-      this.upsertRollup.run({ linkId: r.linkId, dimension: r.dimension, day: r.day, value: r.value, count: r.count });
+      if (live.has(r.linkId)) this.upsertRollup.run(r.linkId, r.dimension, r.day, r.value, r.count);
     }
   }
 }

@@ -27,7 +27,7 @@ export interface WriterData {
   databaseUrl: string;
   /** How often the clicks handed over are written, in one transaction. */
   writeIntervalMs: number;
-  /** How often the rollup window is written (0: with every batch). */
+  /** How often the window (rollups and link counters) is written (0: with every batch). */
   rollupIntervalMs: number;
 }
 

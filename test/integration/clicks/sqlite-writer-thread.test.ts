@@ -1,6 +1,7 @@
 // The SQLite writer thread (WorkerClickStore → click-writer-worker → SqliteClickWriter) on a
 // real database file: what it is handed is written on its interval or when asked to settle, the
-// counters match the rows, the rollup window reaches click_rollups, and a stop loses nothing.
+// counters (written with the window) match the rows, the rollup window reaches click_rollups,
+// and a stop loses nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,6 +73,22 @@ describe('the SQLite writer thread', () => {
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 2 }]));
       for (let i = 0; i < 100 && (await rowsOf(link)) < 2; i++) await new Promise((r) => setTimeout(r, 20));
       assert.equal(await rowsOf(link), 2);
+      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the link\'s clicks and rotation position are written with the window, not with every batch of rows', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
+    const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/window' })).link.id;
+    try {
+      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }, { click: click(link, accountId), rotation: 2 }]));
+      for (let i = 0; i < 100 && (await rowsOf(link)) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await rowsOf(link), 2);
+      assert.equal(await clicksOf(link), 0, 'the counter went with the rows');
+      await store.settle();
       const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
       assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
     } finally {
