@@ -69,7 +69,7 @@ port.on('message', (message: WriterMessage) => {
   switch (message.kind) {
     case 'batch': {
       waiting.push(fromMessage(message));
-      waitingClicks += message.clicks.length;
+      waitingClicks += message.clicks.count;
       if (waitingClicks < WRITE_EARLY_AT) return;
       try {
         writeWaiting();

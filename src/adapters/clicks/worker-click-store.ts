@@ -25,7 +25,8 @@ export class WorkerClickStore implements ClickStore {
    * are delivered in order, so a later settle() answers only after this batch is written.
    */
   writeBatch(batch: ClickBatch): Promise<void> {
-    this.start().postMessage(toMessage(batch));
+    const { message, transfer } = toMessage(batch);
+    this.start().postMessage(message, transfer);
     return Promise.resolve();
   }
 

@@ -1,9 +1,10 @@
 import type { ClickBatch } from '../../core/clicks/ports.ts';
+import { decodeClicks, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
 
-/** A batch as it crosses to the writer thread (Maps become entry lists); not answered. */
+/** A batch as it crosses to the writer thread (clicks in columns, Maps as entry lists); not answered. */
 export interface BatchMessage {
   kind: 'batch';
-  clicks: ClickBatch['clicks'];
+  clicks: ClickColumns;
   counts: Array<[number, number]>;
   rotations: Array<[number, number]>;
 }
@@ -31,10 +32,12 @@ export interface WriterData {
   rollupIntervalMs: number;
 }
 
-export function toMessage(batch: ClickBatch): BatchMessage {
-  return { kind: 'batch', clicks: batch.clicks, counts: [...batch.counts], rotations: [...batch.rotations] };
+/** The message, and the buffers postMessage should move rather than copy. */
+export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer: ArrayBuffer[] } {
+  const clicks = encodeClicks(batch.clicks);
+  return { message: { kind: 'batch', clicks, counts: [...batch.counts], rotations: [...batch.rotations] }, transfer: transferablesOf(clicks) };
 }
 
 export function fromMessage(message: BatchMessage): ClickBatch {
-  return { clicks: message.clicks, counts: new Map(message.counts), rotations: new Map(message.rotations) };
+  return { clicks: decodeClicks(message.clicks), counts: new Map(message.counts), rotations: new Map(message.rotations) };
 }
