@@ -69,6 +69,11 @@ export class SqliteClickWriter {
     }
   }
 
+  /** Rows the window holds (rollup sums and visitor marks). */
+  get windowRows(): number {
+    return this.window.size;
+  }
+
   /**
    * Writes what the window holds, in one transaction: the links' clicks and rotation positions,
    * the visitor marks (the new ones are `unique`), then the sums. On failure it is all kept.

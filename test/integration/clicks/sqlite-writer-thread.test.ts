@@ -80,17 +80,29 @@ describe('the SQLite writer thread', () => {
     }
   });
 
-  test('the link\'s clicks and rotation position are written with the window, not with every batch of rows', async () => {
+  test('a small window is written with the rows; a large one waits for its interval, counters included', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
-    const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/window' })).link.id;
+    const [quiet, busy] = [
+      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/quiet' })).link.id,
+      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/busy' })).link.id,
+    ];
+    const waitForRows = async (link: number, n: number) => {
+      for (let i = 0; i < 200 && (await rowsOf(link)) < n; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await rowsOf(link), n);
+    };
     try {
-      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }, { click: click(link, accountId), rotation: 2 }]));
-      for (let i = 0; i < 100 && (await rowsOf(link)) < 2; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await rowsOf(link), 2);
-      assert.equal(await clicksOf(link), 0, 'the counter went with the rows');
+      await store.writeBatch(toBatch([{ click: click(quiet, accountId), rotation: 1 }, { click: click(quiet, accountId), rotation: 2 }]));
+      await waitForRows(quiet, 2);
+      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', quiet).executeTakeFirstOrThrow();
+      assert.deepEqual([row, await rollup(quiet, 'total')], [{ clicks: 2, last_rotation: 2 }, 2]);
+
+      // 1 100 distinct visitors: more rows in the window than are worth writing every batch.
+      await store.writeBatch(toBatch(Array.from({ length: 1100 }, (_, i) => ({ click: click(busy, accountId, { visitor: `b${i}` }), rotation: i % 3 }))));
+      await waitForRows(busy, 1100);
+      assert.deepEqual([await clicksOf(busy), await rollup(busy, 'total')], [0, 0], 'the window went with the rows');
       await store.settle();
-      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
-      assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
+      const after = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', busy).executeTakeFirstOrThrow();
+      assert.deepEqual([after, await rollup(busy, 'total'), await rollup(busy, 'unique')], [{ clicks: 1100, last_rotation: 1099 % 3 }, 1100, 1100]);
     } finally {
       await store.close();
     }
