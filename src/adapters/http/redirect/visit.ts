@@ -138,9 +138,11 @@ export function expiredAnswer(ctx: RedirectContext, expirationUrl: string | null
   return { kind: 'page', status: 410, page: renderExpired({ nonce: createNonce() }) };
 }
 
+// Every field named, in Click's order: a spread of the stamp would build each click through
+// V8's slow path for object literals (one shape transition per property, on every visit).
 function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
   return {
-    linkId: link.id, accountId: link.accountId, at, ...stamp, country: visitor.country, city: null,
+    linkId: link.id, accountId: link.accountId, at, day: stamp.day, hour: stamp.hour, visitor: stamp.visitor, country: visitor.country, city: null,
     browser: visitor.browser, platform: visitor.platform, device: visitor.device,
     language: visitor.languages[0] ?? null, referrerHost: visitor.referrerHost, isBot: visitor.isBot,
   };
