@@ -11,16 +11,19 @@
  * bench/results/latest.json.
  *
  *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 1 --only 10k|1m
- *                     --hot 10000 --generator wrk|autocannon --cpu-prof --server-env KEY=VALUE]
+ *                     --hot 10000 --generator wrk|autocannon --cpu-prof --instructions --server-env KEY=VALUE]
  *
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
- * measured run; --server-env tries a setting (the figures then are not the default's).
+ * measured run; --instructions also counts user-space instructions per request with perf stat
+ * (main thread, all threads), which this noisy VM moves far less than time; --server-env tries
+ * a setting (the figures then are not the default's).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { countInstructions } from './redirect/instructions.ts';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { mainThreadProfile, topOfProfile, workerProfiles, type ProfileLine } from './redirect/profile.ts';
 import { countClicks, LINK_KINDS, seedDatabase, type ClickCounts } from './redirect/seed.ts';
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
     // Extra environment for the linkpix server, to try a setting (KEY=VALUE, repeatable).
     'server-env': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
@@ -44,7 +48,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log('npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--rounds N] [--only 10k|1m] [--hot N]\n'
-    + '                    [--generator wrk|autocannon] [--cpu-prof] [--server-env KEY=VALUE …]');
+    + '                    [--generator wrk|autocannon] [--cpu-prof] [--instructions] [--server-env KEY=VALUE …]');
   process.exit(0);
 }
 
@@ -96,8 +100,11 @@ interface ServerRun {
   exitCode: number | null;
   /** The measured run, in ms after the process was spawned. */
   window: { fromMs: number; toMs: number };
-  /** Over the measured run: CPU microseconds per answered request, by server thread name, and how busy the machine was. */
-  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number };
+  /**
+   * Over the measured run: CPU microseconds per answered request, by server thread name, and how
+   * busy the machine was; with --instructions, thousands of user-space instructions per request.
+   */
+  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number; kInstructionsPerRequest?: { main: number; all: number } };
 }
 
 interface ScenarioResult {
@@ -157,9 +164,20 @@ async function measureRun(server: Running, generator: Generator, spec: Spec, pro
   const fromMs = Date.now() - server.spawnedAt;
   const threadsBefore = threadCpuSeconds(server.child.pid!);
   const machineBefore = machineCpuSeconds();
-  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: DURATION, tailS: tailAfter(last), offset: progress.offset });
+  const tailS = tailAfter(last);
+  // Counted while requests are sent (the quiet tail excluded), per request sent meanwhile.
+  const countedS = Math.max(1, Math.floor(DURATION - tailS - 0.5));
+  const counting = values.instructions ? countInstructions(server.child.pid!, countedS) : null;
+  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: DURATION, tailS, offset: progress.offset });
   const toMs = Date.now() - server.spawnedAt;
   const cpu = cpuOver(threadsBefore, threadCpuSeconds(server.child.pid!), machineBefore, machineCpuSeconds(), load.requests);
+  const counted = await counting;
+  if (counted) {
+    const perRequest = (n: number) => +(n / (load.rps * countedS) / 1000).toFixed(1);
+    cpu.kInstructionsPerRequest = { main: perRequest(counted.main), all: perRequest(counted.all) };
+  } else if (values.instructions) {
+    console.warn('    (perf stat could not count instructions here: is linux-perf installed, and are counters exposed?)');
+  }
   progress.offset += Math.min(...load.sentPerThread);
   return { load, window: { fromMs, toMs }, cpu };
 }
@@ -209,7 +227,8 @@ function cpuOver(
   return { usPerRequest, machineBusyPercent: +((100 * busy) / Math.max(1e-9, busy + idle)).toFixed(1) };
 }
 
-const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy`;
+const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy`
+  + (cpu.kInstructionsPerRequest ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k` : '');
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
