@@ -34,6 +34,19 @@ class Values {
 
 type Sums = Map<number, number>;
 
+/** The value under key, made and stored first if there is none. */
+function within<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+// Made once, so the hot path passes a function rather than allocating a closure per click.
+const newMap = <K, V>() => new Map<K, V>();
+const newSet = () => new Set<string>();
+
 /**
  * The rollups of many click batches, summed in memory and written together: a link visited
  * k times in a window costs one row write per dimension value, not k (docs/adr/0008).
@@ -103,17 +116,7 @@ export class RollupWindow {
 
   private sumsOf(day: string, linkId: number): Sums {
     if (!Number.isSafeInteger(linkId) || linkId < 0) throw new RangeError(`link id out of range: ${linkId}`);
-    let links = this.sums.get(day);
-    if (links === undefined) {
-      links = new Map();
-      this.sums.set(day, links);
-    }
-    let sums = links.get(linkId);
-    if (sums === undefined) {
-      sums = new Map();
-      links.set(linkId, sums);
-    }
-    return sums;
+    return within(within(this.sums, day, newMap<number, Sums>), linkId, newMap<number, number>);
   }
 
   private count(sums: Sums, dimension: number, valueIndex: number, n: number): void {
@@ -124,16 +127,7 @@ export class RollupWindow {
   }
 
   private mark(linkId: number, day: string, visitor: string): void {
-    let links = this.marks.get(day);
-    if (links === undefined) {
-      links = new Map();
-      this.marks.set(day, links);
-    }
-    let visitors = links.get(linkId);
-    if (visitors === undefined) {
-      visitors = new Set();
-      links.set(linkId, visitors);
-    }
+    const visitors = within(within(this.marks, day, newMap<number, Set<string>>), linkId, newSet);
     if (!visitors.has(visitor)) {
       visitors.add(visitor);
       this.rows++;
