@@ -218,7 +218,7 @@ function cpuOver(
   let total = 0;
   for (const [name, s] of Object.entries(after)) {
     const used = s - (before[name] ?? 0);
-    total += used;
+    if (!name.endsWith('-sys')) total += used;
     if (used > 0.05) usPerRequest[name] = +((used * 1e6) / Math.max(1, requests)).toFixed(1);
   }
   usPerRequest.all = +((total * 1e6) / Math.max(1, requests)).toFixed(1);

@@ -116,7 +116,8 @@ export function procMemory(pid: number): Record<string, number> {
 
 /**
  * CPU time used so far by a process's threads, in seconds: its main thread as "main", the others
- * by thread name (Node's worker and libuv threads are all called "node": summed as "other").
+ * by thread name (Node's worker and libuv threads are all called "node": summed as "other"); and
+ * "main-sys", the main thread's time in the kernel, which is part of "main".
  */
 export function threadCpuSeconds(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
@@ -133,6 +134,8 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of stat)
     out[name] = (out[name] ?? 0) + ticks / CLOCK_TICKS;
+    // Of which in the kernel (socket reads and writes, wake-ups): not added to "all".
+    if (name === 'main') out['main-sys'] = Number(fields[12]) / CLOCK_TICKS;
   }
   return out;
 }

@@ -68,7 +68,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService(stores.domains, clock, urls, [...visits.appHosts], visits.invalidation),
     stats: new StatsService({
-      links: stores.links, stats: new SqlStatsStore(storage.db, storage.engine), retention: new SqlClickRetention(storage.db),
+      links: stores.links, stats: new SqlStatsStore(storage.db, storage.engine), retention: new SqlClickRetention(storage.db, storage.engine),
       clock, retentionDays: config.CLICK_RETENTION_DAYS,
     }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },

@@ -99,6 +99,10 @@ export interface ClicksTable {
   is_bot: number;
 }
 
+export interface DeletedLinksTable {
+  link_id: number;
+}
+
 /** Clicks per link, local day, dimension and value (core/stats/dimensions.ts); '' is "not known". */
 export interface ClickRollupsTable {
   link_id: number;
@@ -124,6 +128,8 @@ export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
   click_visitors: ClickVisitorsTable;
+  /** SQLite only: links deleted since the retention job last swept their click rows (migration 0004). */
+  deleted_links: DeletedLinksTable;
   app_secrets: AppSecretsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -67,6 +67,29 @@ onEachEngine('statistics: raw click retention', (h) => {
     assert.equal(await clicksOf(h(), key, link.id), 2);
     assert.deepEqual(await h().server.container.stats.prune(), { clicks: 0, visitors: 0 }, 'nothing more to do');
   });
+
+  test('a deleted link\'s click rows are gone after the retention job (SQLite sweeps them; PostgreSQL cascades at once)', async () => {
+    const { key } = await h().account();
+    const gone = await createLink(h(), key);
+    const kept = await createLink(h(), key);
+    clock.set('2026-02-27T12:00:00Z');
+    for (const link of [gone, kept, gone]) await visit(h(), link);
+    await h().server.container.visits.sink.flush();
+    const db = h().server.container.storage.db;
+    const rowsOf = async (id: number) => (await db.selectFrom('clicks').select('id').where('link_id', '=', id).execute()).length;
+    assert.equal(await rowsOf(gone.id), 2);
+    assert.equal((await h().request('DELETE', `/api/v1/links/${gone.id}`, { key })).status, 200);
+
+    clock.set('2026-03-01T12:00:00Z');
+    const pruned = await h().server.container.stats.prune();
+    assert.equal(pruned.clicks, h().engine === 'sqlite' ? 2 : 0, 'on PostgreSQL the cascade took them with the link');
+    assert.equal(await rowsOf(gone.id), 0);
+    assert.equal(await rowsOf(kept.id), 1);
+    if (h().engine === 'sqlite') {
+      assert.deepEqual(await db.selectFrom('deleted_links').selectAll().execute(), [], 'swept links are forgotten');
+    }
+    assert.equal((await h().server.container.stats.prune()).clicks, 0, 'nothing more to sweep');
+  });
 }, { env: { TRUST_PROXY: 'true', CLICK_RETENTION_DAYS: '30' }, overrides: { clock } });
 
 onEachEngine('statistics: CLICK_RETENTION_DAYS=0 keeps every click row', (h) => {

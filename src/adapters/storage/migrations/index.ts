@@ -3,6 +3,7 @@ import type { Engine } from '../connect.ts';
 import * as initial from './0001-initial.ts';
 import * as clicks from './0002-clicks.ts';
 import * as stats from './0003-stats.ts';
+import * as appendOnlyClicks from './0004-clicks-append-only.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0001-initial': initial,
   '0002-clicks': clicks,
   '0003-stats': stats,
+  '0004-clicks-append-only': appendOnlyClicks,
 };
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic
