@@ -39,6 +39,9 @@ export interface StatsStore {
 
 /** Removes raw clicks past their retention; rollups stay. */
 export interface ClickRetention {
-  /** Deletes click rows older than `before` and visitor marks of days before `visitorsBefore`. */
+  /**
+   * Deletes click rows older than `before`, visitor marks of days before `visitorsBefore`, and
+   * any rows left of deleted links (a store whose deletions do not cascade to click rows).
+   */
   prune(before: number | null, visitorsBefore: string): Promise<{ clicks: number; visitors: number }>;
 }
