@@ -34,8 +34,8 @@ const report = (error: unknown) => console.error('linkpix: click writer:', error
 const writer = new SqliteClickWriter(db, { maxWindowRows: data.rollupIntervalMs === 0 ? 1 : MAX_WINDOW_ROWS, onError: report });
 
 // Kept as they came, columns in typed arrays, and made into click objects only to be written:
-// objects held for the write interval would outlive the young generation, and the old one
-// then grew by megabytes a second until a full collection (the bench's peak RSS).
+// objects held for the write interval would outlive the young generation and be promoted,
+// garbage for the next full collection to find.
 let waiting: BatchMessage[] = [];
 let waitingClicks = 0;
 
