@@ -43,6 +43,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
+      fastLane: config.HTTP_FAST_LANE,
       rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
     }, redirect);
     await app.ready();

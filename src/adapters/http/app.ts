@@ -1,8 +1,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import { trustFunction, type TrustProxy } from './client-address.ts';
-import { fastRedirect } from './redirect/fast-redirect.ts';
+import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
+import { FastLane } from './fast-lane/fast-lane.ts';
 import { installBodyParsers } from './body-parsers.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
@@ -23,6 +24,8 @@ export interface HttpOptions {
   bodyLimit: number;
   trustProxy: TrustProxy;
   rateLimit: ApiRateLimit;
+  /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
+  fastLane?: boolean;
 }
 
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
@@ -31,22 +34,30 @@ const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|
 export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext): Promise<FastifyInstance> {
   const trust = trustFunction(options.trustProxy);
   // Filled in once the app exists: the server is created before the routes are.
-  let fast: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+  let fast: FastVisit | null = null;
+  const onError = (err: unknown) => app.log.error({ err }, 'redirect failed');
+  const fastOnNodeHttp = fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError);
+  let lane: FastLane | null = null;
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.bodyLimit,
     trustProxy: trust ?? false,
     // node:http with the redirect's fast path in front of Fastify's own handler, set up as
-    // Fastify sets up a server of its own (its timeouts, defaults filled in).
+    // Fastify sets up a server of its own (its timeouts, defaults filled in); and, in front of
+    // node:http, the fast lane that answers plain visits on the socket.
     serverFactory: (handler, fastifyOptions) => {
       // Fastify hands its own options in; their declared type is too loose to read numbers from.
       const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
       const server = createServer(opts.http ?? {}, (req, res) => {
-        if (fast === null || !fast(req, res)) handler(req, res);
+        if (!fastOnNodeHttp(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
       server.requestTimeout = opts.requestTimeout ?? 0;
       server.setTimeout(opts.connectionTimeout ?? 0);
+      if (options.fastLane !== false && redirect?.cached) {
+        lane = new FastLane({ visit: (req) => (fast === null ? null : fast(req)), keepAliveTimeoutMs: server.keepAliveTimeout, onError });
+        lane.install(server);
+      }
       return server;
     },
     return503OnClosing: true,
@@ -93,12 +104,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       let open = true;
       app.addHook('preClose', (done) => {
         open = false;
+        lane?.close();
         done();
       });
-      fast = fastRedirect(redirect, {
-        links: redirect.cached, trust, appSegments, open: () => open,
-        onError: (err) => app.log.error({ err }, 'redirect failed'),
-      });
+      fast = fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open });
     }
   }
 

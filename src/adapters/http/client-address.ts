@@ -22,21 +22,33 @@ export function trustFunction(option: TrustProxy): TrustFunction | null {
   return proxyAddr.compile(option.split(',').map((s) => s.trim()).filter((s) => s !== ''));
 }
 
+/**
+ * What the address and host are read from: node:http's IncomingMessage, or the head the fast
+ * lane reads off the socket itself (fast-lane/request-head.ts).
+ */
+export interface ForwardedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  socket: { remoteAddress?: string | undefined };
+}
+
 /** The visitor's address: the socket's peer, or the nearest untrusted X-Forwarded-For hop. */
-export function clientAddress(req: IncomingMessage, trust: TrustFunction | null): string {
+export function clientAddress(req: ForwardedRequest, trust: TrustFunction | null): string {
   if (trust === null) return req.socket.remoteAddress ?? '';
-  return proxyAddr(req, trust);
+  // proxy-addr reads only headers['x-forwarded-for'] and socket.remoteAddress (its own
+  // forwarded()), which any ForwardedRequest has; its types ask for a whole IncomingMessage.
+  return proxyAddr(req as IncomingMessage, trust);
 }
 
 /** The Host the visitor asked for: X-Forwarded-Host (its last entry) from a trusted proxy, else Host. */
-export function requestHost(req: IncomingMessage, trust: TrustFunction | null): string {
+export function requestHost(req: ForwardedRequest, trust: TrustFunction | null): string {
   const forwarded = req.headers['x-forwarded-host'];
   if (trust !== null && forwarded && trust(req.socket.remoteAddress ?? '', 0)) {
     const value = Array.isArray(forwarded) ? forwarded[forwarded.length - 1]! : forwarded;
     const comma = value.lastIndexOf(',');
     return (comma === -1 ? value : value.slice(comma + 1)).trim();
   }
-  return req.headers.host ?? '';
+  const host = req.headers.host;
+  return (Array.isArray(host) ? host[0] : host) ?? '';
 }
 
 // Nearly every request names the same host or two: the last answer is kept.

@@ -12,7 +12,7 @@ import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
 import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import { UnlockCookies } from './cookies.ts';
-import { fastRedirect } from './fast-redirect.ts';
+import { fastRedirect, fastRedirectOnNodeHttp } from './fast-redirect.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -45,10 +45,10 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
       appHosts: new Set(['short.test']),
     },
   };
-  const serve = fastRedirect(ctx, {
+  const serve = fastRedirectOnNodeHttp(fastRedirect(ctx, {
     links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },
-    trust: null, appSegments: new Set(['health', 'api']), open: () => over.open ?? true, onError: (e) => void errors.push(e),
-  });
+    trust: null, appSegments: new Set(['health', 'api']), open: () => over.open ?? true,
+  }), (e) => void errors.push(e));
   const visit = (url: string, method = 'GET', headers: Record<string, string> = {}) => {
     const written: Written = { status: 0, headers: {}, body: '', destroyed: false };
     let done!: () => void;

@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
-import { errorEnvelope } from '../error-handler.ts';
-import { clientAddress, hostnameOf, requestHost, type TrustFunction } from '../client-address.ts';
+import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
 import { visitorFrom } from '../visitor-from-request.ts';
-import { writeAnswer, type Answer } from './respond.ts';
+import { SERVER_ERROR_JSON, writeAnswer, type Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
 
@@ -21,61 +20,89 @@ export interface FastRedirectOptions {
   appSegments: ReadonlySet<string>;
   /** False once the server is closing: Fastify then answers 503, as for every other route. */
   open(): boolean;
-  onError(error: unknown): void;
 }
 
 /**
- * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels or
- * page — answered straight on node:http, before Fastify: routing, the request and reply
- * objects and their hooks would cost the redirect more than everything it does itself (see
- * docs/adr/0007-redirect-fast-path.md). The steps are the ones the Fastify route runs
- * (resolveVisit, then proceed in visit.ts); anything else returns false, and Fastify serves it.
+ * What the fast path reads of a request. node:http's IncomingMessage has it, and so has the
+ * head the fast lane reads off the socket (fast-lane/request-head.ts).
  */
-export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions) {
+export interface VisitHead extends ForwardedRequest {
+  method?: string | undefined;
+  url?: string | undefined;
+}
+
+/**
+ * The answer to a visit the fast path takes, or null when it is Fastify's to serve (nothing
+ * has happened then). Throws, or rejects, when the visit fails after it was taken.
+ */
+export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
+
+/**
+ * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels or
+ * page — answered before Fastify: routing, the request and reply objects and their hooks would
+ * cost the redirect more than everything it does itself (see docs/adr/0007-redirect-fast-path.md).
+ * The steps are the ones the Fastify route runs (resolveVisit, then proceed in visit.ts);
+ * anything else returns null, and Fastify serves it.
+ */
+export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
   const { links, trust, appSegments } = options;
 
-  return function serve(req: IncomingMessage, res: ServerResponse): boolean {
+  return function serve(req: VisitHead): Answer | Promise<Answer> | null {
     const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
+    if (method !== 'GET' && method !== 'HEAD') return null;
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const alias = q === -1 ? url.slice(1) : url.slice(1, q);
     // Percent-encoded or nested paths, and the app's own pages, are Fastify's to route.
-    if (url.charCodeAt(0) !== 47 /* / */ || !ALIAS_PATTERN.test(alias) || appSegments.has(alias.toLowerCase())) return false;
-    if (!options.open()) return false;
+    if (url.charCodeAt(0) !== 47 /* / */ || !ALIAS_PATTERN.test(alias) || appSegments.has(alias.toLowerCase())) return null;
+    if (!options.open()) return null;
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
     // Passwords and pixels need cookies and pages: the route too.
-    if (!link || link.passwordHash !== null || link.pixels.length > 0) return false;
+    if (!link || link.passwordHash !== null || link.pixels.length > 0) return null;
 
     const address = clientAddress(req, trust);
     const visitor = visitorFrom({ ip: address, headers: req.headers }, { countries: ctx.countries });
     const outcome = resolveVisit(link, visitor, { now: ctx.clock.now(), unlocked: false, consent: null, consentMode: ctx.options.consentMode });
     // Disabled and expired links answer with pages, or with their expiration URL: the route.
-    if (outcome.kind !== 'proceed') return false;
+    if (outcome.kind !== 'proceed') return null;
 
-    const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: req.headers['user-agent'] ?? '' };
-    let answer: Answer | Promise<Answer>;
+    const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: firstOf(req.headers['user-agent']) };
+    return proceed(ctx, request, { link, visitor, cookies: {}, viaForm: false }, outcome);
+  };
+}
+
+function firstOf(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/**
+ * The fast path as a node:http request handler in front of Fastify's: true when it took the
+ * request (and answers it, now or once a shared store has answered), false to let Fastify.
+ */
+export function fastRedirectOnNodeHttp(visit: FastVisit, onError: (error: unknown) => void) {
+  return function serve(req: IncomingMessage, res: ServerResponse): boolean {
+    let answer: Answer | Promise<Answer> | null;
     try {
-      answer = proceed(ctx, request, { link, visitor, cookies: {}, viaForm: false }, outcome);
+      answer = visit(req);
     } catch (error) {
       fail(res, error);
       return true;
     }
+    if (answer === null) return false;
     if (answer instanceof Promise) answer.then((a) => writeAnswer(res, a), (error: unknown) => fail(res, error));
     else writeAnswer(res, answer);
     return true;
   };
 
   function fail(res: ServerResponse, error: unknown): void {
-    options.onError(error);
+    onError(error);
     if (res.headersSent) {
       res.destroy();
       return;
     }
     // What Fastify's error handler answers on any route.
-    const body = JSON.stringify(errorEnvelope(500));
-    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
-    res.end(body);
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(SERVER_ERROR_JSON)) });
+    res.end(SERVER_ERROR_JSON);
   }
 }

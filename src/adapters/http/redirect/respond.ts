@@ -1,14 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Page } from '../../web/pages/layout.ts';
+import { errorEnvelope } from '../error-handler.ts';
 
 /** What a visit answers, before it is written through Fastify or straight to the socket. */
 export type Answer =
   | { kind: 'redirect'; status: number; location: string }
   | { kind: 'page'; status: number; page: Page };
 
+/** What Fastify's error handler answers on any route, for a visit that failed before Fastify. */
+export const SERVER_ERROR_JSON = JSON.stringify(errorEnvelope(500));
+
 /** Every visitor-facing page: its own CSP, never cached, never sniffed or framed. */
-function pageHeaders(page: Page): Record<string, string> {
+export function pageHeaders(page: Page): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': page.csp,

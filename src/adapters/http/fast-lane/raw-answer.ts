@@ -1,0 +1,55 @@
+import { STATUS_CODES } from 'node:http';
+import { locationValue, pageHeaders, SERVER_ERROR_JSON, type Answer } from '../redirect/respond.ts';
+
+// A Location the redirect writes is already printable ASCII (respond.ts locationValue); checked
+// again because here no node:http stands between a stored value and the response's framing.
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * The bytes of an answer as node:http writes them for the same writeHead(): the status line,
+ * the answer's own headers, then Date, Connection and Keep-Alive, the blank line and the body
+ * (none for HEAD, Content-Length still given).
+ */
+export class RawAnswers {
+  private second = -1;
+  private date = '';
+  private readonly keepAlive: string;
+
+  constructor(keepAliveTimeoutMs: number) {
+    this.keepAlive = 'Connection: keep-alive\r\n'
+      + (keepAliveTimeoutMs >= 1000 ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '');
+  }
+
+  redirect(status: number, location: string): string {
+    if (!HEADER_VALUE.test(location)) throw new Error('a Location outside printable ASCII reached the fast lane');
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nlocation: ${location}\r\ncache-control: no-store\r\ncontent-length: 0\r\n${this.trailer()}`;
+  }
+
+  answer(answer: Answer, head: boolean): Buffer | string {
+    if (answer.kind === 'redirect') return this.redirect(answer.status, locationValue(answer.location));
+    const body = Buffer.from(answer.page.html, 'utf8');
+    let lines = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n`;
+    for (const [name, value] of Object.entries(pageHeaders(answer.page))) {
+      if (!HEADER_VALUE.test(value)) throw new Error(`a ${name} header outside printable ASCII reached the fast lane`);
+      lines += `${name}: ${value}\r\n`;
+    }
+    lines += `content-length: ${body.length}\r\n${this.trailer()}`;
+    return head ? lines : Buffer.concat([Buffer.from(lines, 'latin1'), body]);
+  }
+
+  serverError(head: boolean): string {
+    const lines = `HTTP/1.1 500 ${STATUS_CODES[500]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${SERVER_ERROR_JSON.length}\r\n${this.trailer()}`;
+    return head ? lines : lines + SERVER_ERROR_JSON;
+  }
+
+  /** Date (remade once a second, as node:http does), Connection, Keep-Alive and the blank line. */
+  private trailer(): string {
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.date = `Date: ${new Date(second * 1000).toUTCString()}\r\n${this.keepAlive}\r\n`;
+    }
+    return this.date;
+  }
+}
