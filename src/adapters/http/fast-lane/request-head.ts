@@ -8,7 +8,7 @@
  * - header lines `name:value` with a token for a name and tab or printable ASCII for a value
  *   (no obs-fold, no obs-text, no bare LF), CRLF line ends, at most 16 KiB (Node's own limit);
  * - no body and nothing that frames one (Content-Length, Transfer-Encoding), no Expect, no
- *   Upgrade, a Connection header only if it is `keep-alive`, a Host;
+ *   Upgrade, Connection (and Proxy-Connection, which llhttp reads alike) only if `keep-alive`, a Host;
  * - each header the redirect reads at most once (Node would join or drop repeats).
  */
 
@@ -91,7 +91,8 @@ function note(headers: LaneHeaders, name: string, raw: string): boolean {
       // Optional whitespace around a value is not part of it (SHAPE allows only tab and space).
       headers[name] = raw.trim();
       return true;
-    case 'connection':
+    // llhttp reads Proxy-Connection as it reads Connection (a close ends the connection).
+    case 'connection': case 'proxy-connection':
       return raw.trim().toLowerCase() === 'keep-alive';
     case 'content-length': case 'transfer-encoding': case 'expect': case 'upgrade':
       return false;
