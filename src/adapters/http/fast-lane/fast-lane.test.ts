@@ -187,7 +187,7 @@ test('closing: idle connections are closed, a visit awaiting its answer gets it,
   const held = new Promise<void>((resolve) => (release = resolve));
   const s = await setup(async (req) => {
     if (req.url === '/go/held') await held;
-    return redirectGo(req);
+    return redirectGo(req)!;
   });
   const idle = await rawConnection(s.port);
   await idle.write(get('/go/1'));
