@@ -46,11 +46,21 @@ async function setup(visit: Visit = redirectGo, keepAliveTimeoutMs = 5000): Prom
   return { server, lane, port, toNode, seen, errors };
 }
 
+/** Runs a test against a fresh server with the lane, closed (connections and all) whatever happens. */
+async function withLane(visit: Visit, run: (s: Setup) => Promise<void>, keepAliveTimeoutMs?: number): Promise<void> {
+  const s = await setup(visit, keepAliveTimeoutMs);
+  try {
+    await run(s);
+  } finally {
+    s.server.closeAllConnections();
+    s.server.close();
+  }
+}
+
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: short.test\r\nUser-Agent: t\r\n${extra}\r\n`;
 
 test('visits are answered on the socket, as node:http would frame them, and pipelined ones in order', async () => {
-  const s = await setup();
-  try {
+  await withLane(redirectGo, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/1') + get('/go/2') + get('/go/3'));
     const answers = await c.responses(3);
@@ -65,15 +75,11 @@ test('visits are answered on the socket, as node:http would frame them, and pipe
     assert.equal(s.seen[0]!.headers.host, 'short.test');
     assert.equal(s.seen[0]!.socket.remoteAddress, '127.0.0.1');
     c.close();
-  } finally {
-    s.server.closeAllConnections();
-    s.server.close();
-  }
+  });
 });
 
 test('the first request the lane does not take hands the connection to node:http, bytes and all', async () => {
-  const s = await setup();
-  try {
+  await withLane(redirectGo, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/1'));
     await c.responses(1);
@@ -84,15 +90,11 @@ test('the first request the lane does not take hands the connection to node:http
     assert.equal(next!.headers['x-served-by'], 'node', 'the connection stays with node:http');
     assert.deepEqual(s.toNode, [{ method: 'POST', url: '/api', body: 'hello' }, { method: 'GET', url: '/go/2', body: '' }]);
     c.close();
-  } finally {
-    s.server.closeAllConnections();
-    s.server.close();
-  }
+  });
 });
 
 test('a head split across packets, an HTTP/1.0 request and a visit the stand-in declines go to node:http', async () => {
-  const s = await setup();
-  try {
+  await withLane(redirectGo, async (s) => {
     const split = await rawConnection(s.port);
     await split.write('GET /go/1 HTTP/1.1\r\nHo');
     await new Promise((r) => setTimeout(r, 30));
@@ -106,39 +108,33 @@ test('a head split across packets, an HTTP/1.0 request and a visit the stand-in 
     assert.equal((await declined.responses(1))[0]!.headers['x-served-by'], 'node');
     assert.deepEqual(s.toNode.map((r) => r.url), ['/go/1', '/go/1', '/elsewhere']);
     for (const c of [split, old, declined]) c.close();
-  } finally {
-    s.server.closeAllConnections();
-    s.server.close();
-  }
+  });
 });
 
 test('answers awaited from a shared store still go out in the order asked', async () => {
   const delays: Record<string, number> = { '/go/slow': 80, '/go/fast': 0 };
-  const s = await setup((req) => {
+  const delayed: Visit = (req) => {
     const answer = redirectGo(req)!;
     return new Promise((resolve) => setTimeout(() => resolve(answer), delays[req.url!] ?? 10));
-  });
-  try {
+  };
+  await withLane(delayed, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/slow') + get('/go/fast') + get('/go/x'));
     const answers = await c.responses(3);
     assert.deepEqual(answers.map((a) => a.headers.location), ['https://example.com/slow', 'https://example.com/fast', 'https://example.com/x']);
     c.close();
-  } finally {
-    s.server.closeAllConnections();
-    s.server.close();
-  }
+  });
 });
 
 test('a visit that fails answers node:http\'s 500 envelope and the connection goes on', async () => {
   let calls = 0;
-  const s = await setup((req) => {
+  const failing: Visit = (req) => {
     calls++;
     if (calls === 1) throw new Error('broken');
     if (calls === 2) return Promise.reject(new Error('redis down'));
     return redirectGo(req);
-  });
-  try {
+  };
+  await withLane(failing, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/1') + get('/go/2') + get('/go/3'));
     const [a, b, ok] = await c.responses(3);
@@ -149,37 +145,28 @@ test('a visit that fails answers node:http\'s 500 envelope and the connection go
     assert.equal(ok!.status, 302);
     assert.equal(s.errors.length, 2);
     c.close();
-  } finally {
-    s.server.closeAllConnections();
-    s.server.close();
-  }
+  });
 });
 
 test('an idle connection is closed after the keep-alive timeout', async () => {
-  const s = await setup(redirectGo, 1000);
-  try {
+  await withLane(redirectGo, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/1'));
     await c.responses(1);
     const since = Date.now();
     await c.closed;
     assert.ok(Date.now() - since >= 800, 'closed too early');
-  } finally {
-    s.server.close();
-  }
+  }, 1000);
 });
 
 test('a client that half-closes gets its answers, then the end of the connection', async () => {
-  const s = await setup();
-  try {
+  await withLane(redirectGo, async (s) => {
     const c = await rawConnection(s.port);
     await c.write(get('/go/1') + get('/go/2'));
     c.socket.end();
     assert.equal((await c.responses(2)).length, 2);
     await c.closed;
-  } finally {
-    s.server.close();
-  }
+  });
 });
 
 test('closing: idle connections are closed, a visit awaiting its answer gets it, then node:http has the rest', async () => {
