@@ -122,6 +122,29 @@ describe('the SQLite writer thread', () => {
     }
   });
 
+  test('rows are written whole and in order, fifty to a statement and the rest one by one, skipping a deleted link', async () => {
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' })).link.id;
+    const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' })).link.id;
+    // 130 clicks, every third one (44) of the deleted link: 86 rows, one statement of 50, then 36.
+    const sent = Array.from({ length: 130 }, (_, i) => click(i % 3 === 0 ? gone : kept, accountId, {
+      at: Date.parse(`${DAY}T10:30:00Z`) + i, country: i % 2 ? 'GB' : null, referrerHost: i % 5 ? `r${i}.example` : null, isBot: i % 7 === 0,
+    }));
+    try {
+      await store.writeBatch(toBatch(sent.map((click) => ({ click }))));
+      await c.links.delete(accountId, gone);
+      await store.settle();
+      const rows = await c.storage.db.selectFrom('clicks').select(['link_id', 'account_id', 'at', 'country', 'referrer_host', 'is_bot'])
+        .where('link_id', 'in', [gone, kept]).orderBy('id').execute();
+      const expected = sent.filter((k) => k.linkId === kept)
+        .map((k) => ({ link_id: kept, account_id: accountId, at: k.at, country: k.country, referrer_host: k.referrerHost, is_bot: k.isBot ? 1 : 0 }));
+      assert.equal(rows.length, 86);
+      assert.deepEqual(rows.map((r) => ({ ...r, at: Number(r.at), is_bot: Number(r.is_bot) })), expected);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('close writes everything it was handed, rollups included', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' })).link.id;
