@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../core/clicks/click.ts';
-import { decodeClicks, encodeClicks, transferablesOf } from './click-columns.ts';
+import { ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
+
+/** The view's clicks as objects of their own (the view hands out one reused object). */
+const decodeClicks = (...parts: ClickColumns[]): Click[] => Array.from(new ClickColumnsView(parts), (c) => ({ ...c }));
 
 const human: Click = {
   linkId: 2 ** 31 + 7, accountId: 42, at: Date.parse('2026-11-23T10:30:00.123Z'), day: '2026-11-23', hour: 11, visitor: 'aB3-_x9',
@@ -25,4 +28,16 @@ test('no clicks: empty columns; the buffers listed are the ones postMessage shou
   const columns = encodeClicks([]);
   assert.deepEqual(decodeClicks(columns), []);
   assert.deepEqual(transferablesOf(columns), [columns.numbers.buffer, columns.codes.buffer]);
+});
+
+test('the view reads several messages in order, empty ones too, and hands out one reused object', () => {
+  const first = encodeClicks([human, bot]);
+  const second = encodeClicks([{ ...human, linkId: 9 }]);
+  assert.deepEqual(decodeClicks(first, encodeClicks([]), second), [human, bot, { ...human, linkId: 9 }]);
+  const view = new ClickColumnsView([first, second]);
+  assert.equal(view.count, 3);
+  const seen = new Set<Click>();
+  for (const c of view) seen.add(c);
+  assert.equal(seen.size, 1);
+  assert.deepEqual([...new ClickColumnsView([])], []);
 });

@@ -10,10 +10,9 @@
  * "settle" writes everything now and answers when it is written; "close" does so and ends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { mergeBatches } from '../../core/clicks/batch.ts';
 import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
-import { fromMessage, type BatchMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { fromMessages, type BatchMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 
 // About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
 const MAX_WINDOW_ROWS = 200_000;
@@ -42,7 +41,7 @@ let waitingClicks = 0;
 /** One transaction for everything handed over so far; on failure it all stays for the next try. */
 function writeWaiting(): void {
   if (waiting.length === 0) return;
-  writer.writeBatch(mergeBatches(waiting.map(fromMessage)));
+  writer.writeBatch(fromMessages(waiting));
   waiting = [];
   waitingClicks = 0;
   if (writer.windowRows < PROMPT_WINDOW_ROWS) writer.flushWindow();

@@ -1,9 +1,9 @@
 import type SQLite from 'better-sqlite3';
 import { LinkTotals, type DrainedTotals } from '../../core/clicks/link-totals.ts';
 import type { Click } from '../../core/clicks/click.ts';
-import type { ClickBatch } from '../../core/clicks/ports.ts';
 import { RollupWindow, type DrainedRollups } from '../../core/stats/rollup-window.ts';
 import { sortIncrements, uniqueIncrements } from '../../core/stats/rollups.ts';
+import type { WriterBatch } from './worker-messages.ts';
 
 const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot';
 const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
@@ -41,7 +41,7 @@ export class SqliteClickWriter {
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
   private readonly upsertRollup: SQLite.Statement;
-  private readonly writeRowsNow: (clicks: readonly Click[]) => void;
+  private readonly writeRowsNow: (clicks: Iterable<Click>) => void;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals) => void;
 
   constructor(private readonly db: SQLite.Database, private readonly options: SqliteClickWriterOptions) {
@@ -59,15 +59,18 @@ export class SqliteClickWriter {
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
       values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
-    this.writeRowsNow = db.transaction((clicks: readonly Click[]) => this.writeRows(clicks));
+    this.writeRowsNow = db.transaction((clicks: Iterable<Click>) => this.writeRows(clicks));
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
       this.writeTotals(totals);
       this.writeRollups(rollups);
     });
   }
 
-  /** The click rows in one transaction; their counters and rollups join the window. */
-  writeBatch(batch: ClickBatch): void {
+  /**
+   * The click rows in one transaction; their counters and rollups join the window. The clicks
+   * may be one reused object (ClickColumnsView): only their fields are kept.
+   */
+  writeBatch(batch: WriterBatch): void {
     this.writeRowsNow(batch.clicks);
     this.totals.add(batch);
     this.window.add(batch.clicks);
@@ -109,8 +112,10 @@ export class SqliteClickWriter {
     return live;
   }
 
-  private writeRows(clicks: readonly Click[]): void {
-    const live = this.liveLinks(new Set(clicks.map((c) => c.linkId)));
+  private writeRows(clicks: Iterable<Click>): void {
+    const ids = new Set<number>();
+    for (const c of clicks) ids.add(c.linkId);
+    const live = this.liveLinks(ids);
     const p = this.rowParams;
     let rows = 0;
     for (const c of clicks) {

@@ -1,5 +1,6 @@
 import type { ClickBatch } from '../../core/clicks/ports.ts';
-import { decodeClicks, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
+import type { Click } from '../../core/clicks/click.ts';
+import { ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
 
 /** A batch as it crosses to the writer thread (clicks in columns, Maps as entry lists); not answered. */
 export interface BatchMessage {
@@ -38,6 +39,20 @@ export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer:
   return { message: { kind: 'batch', clicks, counts: [...batch.counts], rotations: [...batch.rotations] }, transfer: transferablesOf(clicks) };
 }
 
-export function fromMessage(message: BatchMessage): ClickBatch {
-  return { clicks: decodeClicks(message.clicks), counts: new Map(message.counts), rotations: new Map(message.rotations) };
+/** A batch the writer thread writes: its clicks read in place (ClickColumnsView), never kept. */
+export interface WriterBatch {
+  clicks: Iterable<Click>;
+  counts: Map<number, number>;
+  rotations: Map<number, number>;
+}
+
+/** The messages handed over so far, as one batch in their order: counts add up, the latest rotation wins. */
+export function fromMessages(messages: readonly BatchMessage[]): WriterBatch {
+  const counts = new Map<number, number>();
+  const rotations = new Map<number, number>();
+  for (const message of messages) {
+    for (const [id, n] of message.counts) counts.set(id, (counts.get(id) ?? 0) + n);
+    for (const [id, position] of message.rotations) rotations.set(id, position);
+  }
+  return { clicks: new ClickColumnsView(messages.map((m) => m.clicks)), counts, rotations };
 }

@@ -11,17 +11,3 @@ export function toBatch(entries: ReadonlyArray<{ click: Click; rotation?: number
   }
   return { clicks: entries.map((e) => e.click), counts, rotations };
 }
-
-/** Batches written as one, in the order they came: counts add up, the latest rotation wins. */
-export function mergeBatches(batches: readonly ClickBatch[]): ClickBatch {
-  if (batches.length === 1) return batches[0]!;
-  const counts = new Map<number, number>();
-  const rotations = new Map<number, number>();
-  const clicks: Click[] = [];
-  for (const batch of batches) {
-    for (const click of batch.clicks) clicks.push(click);
-    for (const [id, n] of batch.counts) counts.set(id, (counts.get(id) ?? 0) + n);
-    for (const [id, position] of batch.rotations) rotations.set(id, position);
-  }
-  return { clicks, counts, rotations };
-}

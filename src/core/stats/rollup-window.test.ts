@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../clicks/click.ts';
-import type { ClickBatch } from '../clicks/ports.ts';
-import { mergeBatches } from '../clicks/batch.ts';
 import { RollupWindow, rollupsOf, visitorMarksOf, type DrainedRollups } from './rollup-window.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({
@@ -120,25 +118,4 @@ test('rollupsOf and visitorMarksOf equal a single window drain', () => {
   assert.deepEqual(visitorMarksOf(batch), drained.marks);
   assert.deepEqual(rollupsOf([]), []);
   assert.deepEqual(visitorMarksOf([]), []);
-});
-
-const batchOf = (clicks: Click[], counts: Array<[number, number]>, rotations: Array<[number, number]>): ClickBatch =>
-  ({ clicks, counts: new Map(counts), rotations: new Map(rotations) });
-
-test('mergeBatches returns a single batch as it is', () => {
-  const only = batchOf([click()], [[1, 1]], [[1, 2]]);
-  assert.equal(mergeBatches([only]), only);
-});
-
-test('mergeBatches concatenates clicks in order, adds counts per link, and the later rotation wins', () => {
-  const a = click({ at: 1 }), b = click({ at: 2, linkId: 2 }), c = click({ at: 3 }), d = click({ at: 4, linkId: 3 });
-  const merged = mergeBatches([
-    batchOf([a, b], [[1, 1], [2, 1]], [[1, 0], [2, 5]]),
-    batchOf([], [], []),
-    batchOf([c, d], [[1, 1], [3, 4]], [[1, 3]]),
-  ]);
-  assert.deepEqual(merged.clicks, [a, b, c, d]);
-  assert.deepEqual([...merged.counts].sort(), [[1, 2], [2, 1], [3, 4]]);
-  assert.deepEqual([...merged.rotations].sort(), [[1, 3], [2, 5]]);
-  assert.deepEqual(mergeBatches([]), { clicks: [], counts: new Map(), rotations: new Map() });
 });

@@ -57,7 +57,8 @@ export class RollupWindow {
   private values = DIMENSIONS.map(() => new Values());
   private rows = 0;
 
-  add(clicks: readonly Click[]): void {
+  /** Sums the clicks in; keeps their fields, never a click itself (they may be one reused object). */
+  add(clicks: Iterable<Click>): void {
     const values = this.values;
     for (const click of clicks) {
       const sums = this.sumsOf(click.day, click.linkId);

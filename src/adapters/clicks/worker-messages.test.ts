@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Click } from '../../core/clicks/click.ts';
+import { toBatch } from '../../core/clicks/batch.ts';
+import { fromMessages, toMessage } from './worker-messages.ts';
+
+const click = (linkId: number, at: number): Click => ({
+  linkId, accountId: 1, at, day: '2026-11-23', hour: 10, visitor: 'v', country: 'US', city: null,
+  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: null, isBot: false,
+});
+
+test('messages handed over become one batch: clicks in order, counts added up, the latest rotation kept', () => {
+  const first = toMessage(toBatch([{ click: click(1, 1), rotation: 0 }, { click: click(2, 2), rotation: 5 }])).message;
+  const empty = toMessage(toBatch([])).message;
+  const second = toMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])).message;
+  const batch = fromMessages([first, empty, second]);
+  assert.deepEqual(Array.from(batch.clicks, (c) => [c.linkId, c.at, c.isBot]), [[1, 1, false], [2, 2, false], [1, 3, false], [3, 4, true]]);
+  assert.deepEqual([...batch.counts].sort(), [[1, 2], [2, 1]], 'bots are not counted');
+  assert.deepEqual([...batch.rotations].sort(), [[1, 3], [2, 5]]);
+  assert.deepEqual(Array.from(fromMessages([]).clicks), []);
+});
