@@ -80,6 +80,13 @@ export class ClickColumnsView implements Iterable<Click> {
     return n;
   }
 
+  /** The distinct links clicked, read from the numbers alone. */
+  linkIds(): Set<number> {
+    const ids = new Set<number>();
+    for (const { count, numbers } of this.parts) for (let i = 0; i < count; i++) ids.add(numbers[i * NUMBER_FIELDS]!);
+    return ids;
+  }
+
   [Symbol.iterator](): Iterator<Click> {
     const parts = this.parts;
     const click: Click = {

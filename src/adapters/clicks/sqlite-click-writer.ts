@@ -41,7 +41,7 @@ export class SqliteClickWriter {
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
   private readonly upsertRollup: SQLite.Statement;
-  private readonly writeRowsNow: (clicks: Iterable<Click>) => void;
+  private readonly writeRowsNow: (clicks: Iterable<Click>, linkIds: Set<number>) => void;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals) => void;
 
   constructor(private readonly db: SQLite.Database, private readonly options: SqliteClickWriterOptions) {
@@ -59,7 +59,7 @@ export class SqliteClickWriter {
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
       values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
-    this.writeRowsNow = db.transaction((clicks: Iterable<Click>) => this.writeRows(clicks));
+    this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds));
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
       this.writeTotals(totals);
       this.writeRollups(rollups);
@@ -71,7 +71,7 @@ export class SqliteClickWriter {
    * may be one reused object (ClickColumnsView): only their fields are kept.
    */
   writeBatch(batch: WriterBatch): void {
-    this.writeRowsNow(batch.clicks);
+    this.writeRowsNow(batch.clicks, batch.linkIds);
     this.totals.add(batch);
     this.window.add(batch.clicks);
     if (this.window.size < this.options.maxWindowRows) return;
@@ -112,10 +112,8 @@ export class SqliteClickWriter {
     return live;
   }
 
-  private writeRows(clicks: Iterable<Click>): void {
-    const ids = new Set<number>();
-    for (const c of clicks) ids.add(c.linkId);
-    const live = this.liveLinks(ids);
+  private writeRows(clicks: Iterable<Click>, linkIds: Set<number>): void {
+    const live = this.liveLinks(linkIds);
     const p = this.rowParams;
     let rows = 0;
     for (const c of clicks) {

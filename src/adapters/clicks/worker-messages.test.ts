@@ -15,6 +15,7 @@ test('messages handed over become one batch: clicks in order, counts added up, t
   const second = toMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])).message;
   const batch = fromMessages([first, empty, second]);
   assert.deepEqual(Array.from(batch.clicks, (c) => [c.linkId, c.at, c.isBot]), [[1, 1, false], [2, 2, false], [1, 3, false], [3, 4, true]]);
+  assert.deepEqual([...batch.linkIds].sort(), [1, 2, 3], 'bots\' links too');
   assert.deepEqual([...batch.counts].sort(), [[1, 2], [2, 1]], 'bots are not counted');
   assert.deepEqual([...batch.rotations].sort(), [[1, 3], [2, 5]]);
   assert.deepEqual(Array.from(fromMessages([]).clicks), []);

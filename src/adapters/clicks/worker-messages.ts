@@ -42,6 +42,8 @@ export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer:
 /** A batch the writer thread writes: its clicks read in place (ClickColumnsView), never kept. */
 export interface WriterBatch {
   clicks: Iterable<Click>;
+  /** The distinct links of the clicks. */
+  linkIds: Set<number>;
   counts: Map<number, number>;
   rotations: Map<number, number>;
 }
@@ -54,5 +56,6 @@ export function fromMessages(messages: readonly BatchMessage[]): WriterBatch {
     for (const [id, n] of message.counts) counts.set(id, (counts.get(id) ?? 0) + n);
     for (const [id, position] of message.rotations) rotations.set(id, position);
   }
-  return { clicks: new ClickColumnsView(messages.map((m) => m.clicks)), counts, rotations };
+  const clicks = new ClickColumnsView(messages.map((m) => m.clicks));
+  return { clicks, linkIds: clicks.linkIds(), counts, rotations };
 }
