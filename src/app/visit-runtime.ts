@@ -1,10 +1,11 @@
 import { Redis } from 'ioredis';
-import type { ClickQuota, RotationCursor } from '../core/clicks/ports.ts';
+import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
 import type { AttemptLimiter } from '../core/redirect/attempt-limiter.ts';
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
 import { BatchingClickSink } from '../adapters/clicks/batching-click-sink.ts';
+import { ColumnarClickSink } from '../adapters/clicks/columnar-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
 import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
@@ -26,7 +27,8 @@ export interface VisitRuntime {
   quota: ClickQuota;
   rotation: RotationCursor;
   attempts: AttemptLimiter;
-  sink: BatchingClickSink;
+  /** pending: clicks recorded here and not yet handed on (logged at a stop). */
+  sink: ClickSink & { readonly pending: number };
   /** What API writes call so every instance drops stale cache entries. */
   invalidation: RedirectInvalidation;
   appHosts: ReadonlySet<string>;
@@ -51,10 +53,11 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
         rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
       }, onError)
     : null;
-  const sink = new BatchingClickSink(writer ?? new SqlClickStore(storage.db), {
-    intervalMs: writer ? Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS) : config.CLICK_FLUSH_INTERVAL_MS,
-    maxBatch: config.CLICK_BATCH_SIZE, onError,
-  });
+  // Clicks for the thread are encoded into columns as they come (no click object is held);
+  // PostgreSQL's are batched as objects, retried while the database is away.
+  const sink = writer
+    ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
+    : new BatchingClickSink(new SqlClickStore(storage.db), { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
   const closeSink = async () => {
     await sink.close();
     await writer?.close();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../core/clicks/click.ts';
-import { ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
+import { ClickColumnsBuilder, ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
 
 /** The view's clicks as objects of their own (the view hands out one reused object). */
 const decodeClicks = (...parts: ClickColumns[]): Click[] => Array.from(new ClickColumnsView(parts), (c) => ({ ...c }));
@@ -40,4 +40,16 @@ test('the view reads several messages in order, empty ones too, and hands out on
   for (const c of view) seen.add(c);
   assert.equal(seen.size, 1);
   assert.deepEqual([...new ClickColumnsView([])], []);
+});
+
+test('the builder grows past its first size, and starts afresh after each build', () => {
+  const builder = new ClickColumnsBuilder(2);
+  const clicks = Array.from({ length: 5 }, (_, i) => ({ ...human, linkId: i + 1, visitor: `v${i}` }));
+  for (const c of clicks) builder.add(c);
+  assert.equal(builder.count, 5);
+  const first = builder.build();
+  assert.equal(builder.count, 0);
+  builder.add(bot);
+  assert.deepEqual(decodeClicks(first), clicks);
+  assert.deepEqual(decodeClicks(builder.build()), [bot]);
 });

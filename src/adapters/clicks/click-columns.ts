@@ -37,20 +37,39 @@ class StringTable {
   }
 }
 
-export function encodeClicks(clicks: readonly Click[]): ClickColumns {
-  const count = clicks.length;
-  const numbers = new Float64Array(count * NUMBER_FIELDS);
-  const codes = new Int32Array(count * STRING_FIELDS);
-  const table = new StringTable();
-  for (let i = 0; i < count; i++) {
-    const c = clicks[i]!;
-    let n = i * NUMBER_FIELDS;
+/**
+ * Encodes clicks into columns one at a time, as they are recorded: the redirect keeps no click
+ * object past its visit (held until a hand-off, they outlived the young generation and were
+ * promoted, garbage for the next full collection). build() hands the columns over and starts
+ * new ones.
+ */
+export class ClickColumnsBuilder {
+  private numbers: Float64Array;
+  private codes: Int32Array;
+  private table = new StringTable();
+  private n = 0;
+
+  constructor(private capacity = 1024) {
+    this.numbers = new Float64Array(capacity * NUMBER_FIELDS);
+    this.codes = new Int32Array(capacity * STRING_FIELDS);
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  add(c: Click): void {
+    if (this.n === this.capacity) this.grow();
+    const table = this.table;
+    let n = this.n * NUMBER_FIELDS;
+    const numbers = this.numbers;
     numbers[n++] = c.linkId;
     numbers[n++] = c.accountId;
     numbers[n++] = c.at;
     numbers[n++] = c.hour;
     numbers[n] = c.isBot ? 1 : 0;
-    let s = i * STRING_FIELDS;
+    let s = this.n * STRING_FIELDS;
+    const codes = this.codes;
     codes[s++] = table.code(c.day);
     codes[s++] = table.code(c.visitor);
     codes[s++] = table.code(c.country);
@@ -60,8 +79,35 @@ export function encodeClicks(clicks: readonly Click[]): ClickColumns {
     codes[s++] = table.code(c.device);
     codes[s++] = table.code(c.language);
     codes[s] = table.code(c.referrerHost);
+    this.n++;
   }
-  return { count, numbers, codes, strings: table.strings };
+
+  /** The columns of the clicks added since the last build; the builder starts empty again. */
+  build(): ClickColumns {
+    const columns: ClickColumns = { count: this.n, numbers: this.numbers, codes: this.codes, strings: this.table.strings };
+    // The arrays are moved to another thread: new ones, of the same size, for the next clicks.
+    this.numbers = new Float64Array(this.capacity * NUMBER_FIELDS);
+    this.codes = new Int32Array(this.capacity * STRING_FIELDS);
+    this.table = new StringTable();
+    this.n = 0;
+    return columns;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    const numbers = new Float64Array(this.capacity * NUMBER_FIELDS);
+    numbers.set(this.numbers);
+    const codes = new Int32Array(this.capacity * STRING_FIELDS);
+    codes.set(this.codes);
+    this.numbers = numbers;
+    this.codes = codes;
+  }
+}
+
+export function encodeClicks(clicks: readonly Click[]): ClickColumns {
+  const builder = new ClickColumnsBuilder(Math.max(1, clicks.length));
+  for (const click of clicks) builder.add(click);
+  return builder.build();
 }
 
 /**

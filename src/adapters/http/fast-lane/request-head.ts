@@ -91,11 +91,22 @@ export function readRequestHead(bytes: Buffer, start: number): RequestHead | typ
     const colon = head.indexOf(':', at);
     const end = head.indexOf('\r\n', colon);
     const name = notedName(head, at, colon);
-    if (name !== null && !note(headers, name, head.slice(colon + 1, end))) return null;
+    if (name !== null) {
+      // Optional whitespace around a value is not part of it (SHAPE allows only tab and space).
+      let from = colon + 1;
+      let to = end;
+      while (from < to && isBlank(head.charCodeAt(from))) from++;
+      while (to > from && isBlank(head.charCodeAt(to - 1))) to--;
+      if (!note(headers, name, head.slice(from, to))) return null;
+    }
     at = end + 2;
   }
   if (headers.host === undefined) return null;
   return { method, url, headers, length };
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
 }
 
 /** The noted name the header at `at` has, in any case, or null. */
@@ -110,17 +121,16 @@ function notedName(head: string, at: number, colon: number): Noted | null {
 }
 
 /** Keeps a header the redirect reads; false when the head is not the fast lane's to answer. */
-function note(headers: LaneHeaders, name: Noted, raw: string): boolean {
+function note(headers: LaneHeaders, name: Noted, value: string): boolean {
   switch (name) {
     case 'host': case 'user-agent': case 'accept-language': case 'referer':
     case 'dnt': case 'sec-gpc': case 'x-forwarded-for': case 'x-forwarded-host':
       if (headers[name] !== undefined) return false;
-      // Optional whitespace around a value is not part of it (SHAPE allows only tab and space).
-      headers[name] = raw.trim();
+      headers[name] = value;
       return true;
     // llhttp reads Proxy-Connection as it reads Connection (a close ends the connection).
     case 'connection': case 'proxy-connection':
-      return raw.trim().toLowerCase() === 'keep-alive';
+      return value.toLowerCase() === 'keep-alive';
     default: // content-length, transfer-encoding, expect, upgrade
       return false;
   }

@@ -68,9 +68,12 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     if (outcome.kind !== 'proceed') return null;
 
     const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: firstOf(req.headers['user-agent']) };
-    return proceed(ctx, request, { link, visitor, cookies: {}, viaForm: false }, outcome);
+    return proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
   };
 }
+
+// The fast path serves only links that read no cookie (no password, no pixels): one shared empty set.
+const NO_COOKIES: Record<string, string | undefined> = Object.freeze({});
 
 function firstOf(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';

@@ -1,0 +1,70 @@
+import type { Click } from '../../core/clicks/click.ts';
+import type { ClickSink } from '../../core/clicks/ports.ts';
+import { ClickColumnsBuilder, type ClickColumns } from './click-columns.ts';
+
+/** Where the columns go: the SQLite writer thread (WorkerClickStore). */
+export interface ColumnsWriter {
+  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void;
+  /** Resolves once everything handed over before is written, rollups included. */
+  settle(): Promise<void>;
+}
+
+export interface ColumnarSinkOptions {
+  /** Hand the clicks over at least this often while they arrive. */
+  intervalMs: number;
+  /** Hand them over as soon as this many are recorded. */
+  maxBatch: number;
+}
+
+/**
+ * The click sink in front of the SQLite writer thread. A visit's click is encoded into columns
+ * at once (ClickColumnsBuilder) and its counters summed, so the redirect holds no click object
+ * after the visit: buffered as objects until the hand-off, clicks survived a scavenge or two and
+ * were promoted, and their garbage made the main thread's full collections frequent and long
+ * (pauses of 10–18 ms, the p99 of the redirect). The hand-off cannot fail (the thread keeps what
+ * it could not write yet), so nothing here retries: BatchingClickSink does, for PostgreSQL.
+ */
+export class ColumnarClickSink implements ClickSink {
+  private readonly builder: ClickColumnsBuilder;
+  private counts = new Map<number, number>();
+  private rotations = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly writer: ColumnsWriter, private readonly options: ColumnarSinkOptions) {
+    this.builder = new ClickColumnsBuilder(options.maxBatch);
+  }
+
+  record(click: Click, rotation?: number): void {
+    this.builder.add(click);
+    if (!click.isBot) this.counts.set(click.linkId, (this.counts.get(click.linkId) ?? 0) + 1);
+    if (rotation !== undefined) this.rotations.set(click.linkId, rotation);
+    if (this.builder.count >= this.options.maxBatch) this.handOver();
+    else if (this.timer === null) {
+      this.timer = setTimeout(this.handOver, this.options.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Clicks recorded but not yet handed over. */
+  get pending(): number {
+    return this.builder.count;
+  }
+
+  async flush(): Promise<void> {
+    this.handOver();
+    await this.writer.settle();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  private readonly handOver = (): void => {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.builder.count === 0) return;
+    this.writer.writeColumns(this.builder.build(), this.counts, this.rotations);
+    this.counts = new Map();
+    this.rotations = new Map();
+  };
+}
