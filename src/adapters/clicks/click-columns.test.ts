@@ -19,15 +19,24 @@ test('clicks come back as they went, nulls, bots and non-ASCII text included', (
   assert.deepEqual(decodeClicks(columns), clicks);
 });
 
-test('each distinct string crosses once', () => {
-  const columns = encodeClicks(Array.from({ length: 100 }, (_, i) => ({ ...human, visitor: i % 2 === 0 ? 'even' : 'odd' })));
-  assert.deepEqual([...columns.strings].sort(), ['2026-11-23', 'Chrome', 'São Paulo', 'US', 'Windows', 'bücher.example', 'desktop', 'even', 'odd', 'pt-br']);
+test('each distinct string crosses once; visitors cross as bytes, not strings', () => {
+  const columns = encodeClicks(Array.from({ length: 100 }, (_, i) => ({ ...human, visitor: i % 2 === 0 ? 'even' : `odd${i}` })));
+  assert.deepEqual([...columns.strings].sort(), ['2026-11-23', 'Chrome', 'São Paulo', 'US', 'Windows', 'bücher.example', 'desktop', 'pt-br']);
+  assert.deepEqual(decodeClicks(columns).map((c) => c.visitor).slice(0, 4), ['even', 'odd1', 'even', 'odd3']);
+});
+
+test('a visitor that is not a short ASCII string goes in the table, and comes back the same', () => {
+  const odd = ['', 'x'.repeat(23), 'y'.repeat(24), 'é', '€uro', 'aB3-_x9aB3-_x9aB3-_x9zz'];
+  const clicks = odd.map((visitor) => ({ ...human, visitor }));
+  const columns = encodeClicks(clicks);
+  assert.deepEqual(decodeClicks(columns), clicks);
+  assert.deepEqual([...columns.strings].filter((t) => odd.includes(t)).sort(), ['y'.repeat(24), 'é', '€uro'].sort());
 });
 
 test('no clicks: empty columns; the buffers listed are the ones postMessage should move', () => {
   const columns = encodeClicks([]);
   assert.deepEqual(decodeClicks(columns), []);
-  assert.deepEqual(transferablesOf(columns), [columns.numbers.buffer, columns.codes.buffer]);
+  assert.deepEqual(transferablesOf(columns), [columns.numbers.buffer, columns.codes.buffer, columns.visitors.buffer]);
 });
 
 test('the view reads several messages in order, empty ones too, and hands out one reused object', () => {

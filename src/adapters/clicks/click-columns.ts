@@ -12,13 +12,23 @@ export interface ClickColumns {
   count: number;
   /** NUMBER_FIELDS per click: linkId, accountId, at, hour, isBot (0/1). */
   numbers: Float64Array;
-  /** STRING_FIELDS per click: an index into `strings`, or -1 for null. */
+  /** STRING_FIELDS per click: an index into `strings`, -1 for null, or INLINE (the visitor only). */
   codes: Int32Array;
+  /**
+   * VISITOR_BYTES per click: a visitor hash kept as its ASCII characters (its length, then the
+   * bytes) when its code is INLINE. Nearly every click has a visitor of its own: as strings in
+   * the table, a message's visitors lived on the main thread's heap until the hand-off, long
+   * enough to be promoted, and were cloned one by one into the message.
+   */
+  visitors: Uint8Array;
   strings: string[];
 }
 
 const NUMBER_FIELDS = 5;
 const STRING_FIELDS = 9;
+/** A length byte and up to 23 characters: a visitor hash is 22 (core/stats/visitor-hash.ts). */
+const VISITOR_BYTES = 24;
+const INLINE = -2;
 
 /** The table of a message's distinct strings, built as clicks are encoded. */
 class StringTable {
@@ -46,12 +56,14 @@ class StringTable {
 export class ClickColumnsBuilder {
   private numbers: Float64Array;
   private codes: Int32Array;
+  private visitors: Uint8Array;
   private table = new StringTable();
   private n = 0;
 
   constructor(private capacity = 1024) {
     this.numbers = new Float64Array(capacity * NUMBER_FIELDS);
     this.codes = new Int32Array(capacity * STRING_FIELDS);
+    this.visitors = new Uint8Array(capacity * VISITOR_BYTES);
   }
 
   get count(): number {
@@ -71,7 +83,7 @@ export class ClickColumnsBuilder {
     let s = this.n * STRING_FIELDS;
     const codes = this.codes;
     codes[s++] = table.code(c.day);
-    codes[s++] = table.code(c.visitor);
+    codes[s++] = this.visitorCode(c.visitor);
     codes[s++] = table.code(c.country);
     codes[s++] = table.code(c.city);
     codes[s++] = table.code(c.browser);
@@ -84,10 +96,11 @@ export class ClickColumnsBuilder {
 
   /** The columns of the clicks added since the last build; the builder starts empty again. */
   build(): ClickColumns {
-    const columns: ClickColumns = { count: this.n, numbers: this.numbers, codes: this.codes, strings: this.table.strings };
+    const columns: ClickColumns = { count: this.n, numbers: this.numbers, codes: this.codes, visitors: this.visitors, strings: this.table.strings };
     // The arrays are moved to another thread: new ones, of the same size, for the next clicks.
     this.numbers = new Float64Array(this.capacity * NUMBER_FIELDS);
     this.codes = new Int32Array(this.capacity * STRING_FIELDS);
+    this.visitors = new Uint8Array(this.capacity * VISITOR_BYTES);
     this.table = new StringTable();
     this.n = 0;
     return columns;
@@ -99,8 +112,24 @@ export class ClickColumnsBuilder {
     numbers.set(this.numbers);
     const codes = new Int32Array(this.capacity * STRING_FIELDS);
     codes.set(this.codes);
+    const visitors = new Uint8Array(this.capacity * VISITOR_BYTES);
+    visitors.set(this.visitors);
     this.numbers = numbers;
     this.codes = codes;
+    this.visitors = visitors;
+  }
+
+  /** INLINE with the visitor's bytes written, or its code in the table (null, or not a short ASCII string). */
+  private visitorCode(visitor: string | null): number {
+    if (visitor === null || visitor.length >= VISITOR_BYTES) return this.table.code(visitor);
+    const at = this.n * VISITOR_BYTES;
+    for (let i = 0; i < visitor.length; i++) {
+      const c = visitor.charCodeAt(i);
+      if (c > 0x7f) return this.table.code(visitor);
+      this.visitors[at + 1 + i] = c;
+    }
+    this.visitors[at] = visitor.length;
+    return INLINE;
   }
 }
 
@@ -150,9 +179,10 @@ export class ClickColumnsView implements Iterable<Click> {
           i = 0;
         }
         if (p === parts.length) return finished;
-        const { numbers, codes, strings } = parts[p]!;
+        const { numbers, codes, visitors, strings } = parts[p]!;
         const n = i * NUMBER_FIELDS;
         const s = i * STRING_FIELDS;
+        const v = i * VISITOR_BYTES;
         i++;
         click.linkId = numbers[n]!;
         click.accountId = numbers[n + 1]!;
@@ -160,7 +190,8 @@ export class ClickColumnsView implements Iterable<Click> {
         click.hour = numbers[n + 3]!;
         click.isBot = numbers[n + 4] === 1;
         click.day = textOf(strings, codes[s]!)!;
-        click.visitor = textOf(strings, codes[s + 1]!);
+        const visitor = codes[s + 1]!;
+        click.visitor = visitor === INLINE ? inlineVisitor(visitors, v) : textOf(strings, visitor);
         click.country = textOf(strings, codes[s + 2]!);
         click.city = textOf(strings, codes[s + 3]!);
         click.browser = textOf(strings, codes[s + 4]!);
@@ -178,7 +209,12 @@ function textOf(strings: readonly string[], code: number): string | null {
   return code === -1 ? null : strings[code]!;
 }
 
+function inlineVisitor(visitors: Uint8Array, at: number): string {
+  // Typed arrays are array-likes: their bytes become the characters' codes.
+  return String.fromCharCode.apply(null, visitors.subarray(at + 1, at + 1 + visitors[at]!) as unknown as number[]);
+}
+
 /** What postMessage should move rather than copy. */
 export function transferablesOf(columns: ClickColumns): ArrayBuffer[] {
-  return [columns.numbers.buffer as ArrayBuffer, columns.codes.buffer as ArrayBuffer];
+  return [columns.numbers.buffer as ArrayBuffer, columns.codes.buffer as ArrayBuffer, columns.visitors.buffer as ArrayBuffer];
 }
