@@ -1,5 +1,6 @@
 import type { Click } from '../../core/clicks/click.ts';
 import type { ClickSink } from '../../core/clicks/ports.ts';
+import { tallyClick } from '../../core/clicks/batch.ts';
 import { ClickColumnsBuilder, type ClickColumns } from './click-columns.ts';
 
 /** Where the columns go: the SQLite writer thread (WorkerClickStore). */
@@ -36,8 +37,7 @@ export class ColumnarClickSink implements ClickSink {
 
   record(click: Click, rotation?: number): void {
     this.builder.add(click);
-    if (!click.isBot) this.counts.set(click.linkId, (this.counts.get(click.linkId) ?? 0) + 1);
-    if (rotation !== undefined) this.rotations.set(click.linkId, rotation);
+    tallyClick(this.counts, this.rotations, click, rotation);
     if (this.builder.count >= this.options.maxBatch) this.handOver();
     else if (this.timer === null) {
       this.timer = setTimeout(this.handOver, this.options.intervalMs);

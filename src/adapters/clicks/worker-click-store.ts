@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
-import { transferablesOf, type ClickColumns } from './click-columns.ts';
-import { toMessage, type BatchMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import type { ClickColumns } from './click-columns.ts';
+import { columnsMessage, toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 
 // Compiled (dist/, `npm start`) the thread runs its JavaScript; from the sources (tests, tsx)
 // a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
@@ -33,8 +33,8 @@ export class WorkerClickStore implements ClickStore {
 
   /** The same, for clicks already in columns (ColumnarClickSink): the columns are moved, not copied. */
   writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void {
-    const message: BatchMessage = { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations] };
-    this.start().postMessage(message, transferablesOf(clicks));
+    const { message, transfer } = columnsMessage(clicks, counts, rotations);
+    this.start().postMessage(message, transfer);
   }
 
   /** Writes the rollups the thread holds back (see SqliteClickWriter). */

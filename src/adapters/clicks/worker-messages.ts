@@ -1,5 +1,6 @@
 import type { ClickBatch } from '../../core/clicks/ports.ts';
 import type { Click } from '../../core/clicks/click.ts';
+import { LinkTotals } from '../../core/clicks/link-totals.ts';
 import { ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
 
 /** A batch as it crosses to the writer thread (clicks in columns, Maps as entry lists); not answered. */
@@ -35,8 +36,14 @@ export interface WriterData {
 
 /** The message, and the buffers postMessage should move rather than copy. */
 export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer: ArrayBuffer[] } {
-  const clicks = encodeClicks(batch.clicks);
-  return { message: { kind: 'batch', clicks, counts: [...batch.counts], rotations: [...batch.rotations] }, transfer: transferablesOf(clicks) };
+  return columnsMessage(encodeClicks(batch.clicks), batch.counts, batch.rotations);
+}
+
+/** The same, for clicks already in columns (ColumnarClickSink). */
+export function columnsMessage(
+  clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>,
+): { message: BatchMessage; transfer: ArrayBuffer[] } {
+  return { message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations] }, transfer: transferablesOf(clicks) };
 }
 
 /** A batch the writer thread writes: its clicks read in place (ClickColumnsView), never kept. */
@@ -50,12 +57,9 @@ export interface WriterBatch {
 
 /** The messages handed over so far, as one batch in their order: counts add up, the latest rotation wins. */
 export function fromMessages(messages: readonly BatchMessage[]): WriterBatch {
-  const counts = new Map<number, number>();
-  const rotations = new Map<number, number>();
-  for (const message of messages) {
-    for (const [id, n] of message.counts) counts.set(id, (counts.get(id) ?? 0) + n);
-    for (const [id, position] of message.rotations) rotations.set(id, position);
-  }
+  const totals = new LinkTotals();
+  for (const message of messages) totals.add(message);
+  const { counts, rotations } = totals.drain();
   const clicks = new ClickColumnsView(messages.map((m) => m.clicks));
   return { clicks, linkIds: clicks.linkIds(), counts, rotations };
 }

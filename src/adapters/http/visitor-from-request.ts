@@ -48,7 +48,8 @@ export function visitorFrom(input: VisitorInput, deps: { countries: CountryLooku
   };
 }
 
-function first(value: string | string[] | undefined): string | undefined {
+/** A header's value, the first one if it came more than once. */
+export function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

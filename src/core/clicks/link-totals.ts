@@ -1,5 +1,3 @@
-import type { ClickBatch } from './ports.ts';
-
 /** What a link's row gains from the batches summed so far: human clicks, and the last rotation position. */
 export interface DrainedTotals {
   counts: Map<number, number>;
@@ -20,7 +18,8 @@ export class LinkTotals {
     return Math.max(this.counts.size, this.rotations.size);
   }
 
-  add(batch: Pick<ClickBatch, 'counts' | 'rotations'>): void {
+  /** A batch's counters, as Maps or as their entries (a message from another thread). */
+  add(batch: { counts: Iterable<[number, number]>; rotations: Iterable<[number, number]> }): void {
     for (const [id, n] of batch.counts) this.counts.set(id, (this.counts.get(id) ?? 0) + n);
     for (const [id, position] of batch.rotations) this.rotations.set(id, position);
   }

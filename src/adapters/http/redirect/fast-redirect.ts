@@ -3,7 +3,7 @@ import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
-import { visitorFrom } from '../visitor-from-request.ts';
+import { first, visitorFrom } from '../visitor-from-request.ts';
 import { SERVER_ERROR_JSON, writeAnswer, type Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
@@ -67,17 +67,13 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     // Disabled and expired links answer with pages, or with their expiration URL: the route.
     if (outcome.kind !== 'proceed') return null;
 
-    const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: firstOf(req.headers['user-agent']) };
+    const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: first(req.headers['user-agent']) ?? '' };
     return proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
   };
 }
 
 // The fast path serves only links that read no cookie (no password, no pixels): one shared empty set.
 const NO_COOKIES: Record<string, string | undefined> = Object.freeze({});
-
-function firstOf(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-}
 
 /**
  * The fast path as a node:http request handler in front of Fastify's: true when it took the
