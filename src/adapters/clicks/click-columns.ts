@@ -170,6 +170,9 @@ export class ClickColumnsView implements Iterable<Click> {
     };
     const step: IteratorResult<Click> = { value: click, done: false };
     const finished: IteratorResult<Click> = { value: undefined, done: true };
+    // Each part's visitor bytes as a Buffer, whose latin1Slice makes the string in one native
+    // call (String.fromCharCode over a subarray cost the writer thread a twentieth of its time).
+    const visitorBytes = parts.map(({ visitors }) => Buffer.from(visitors.buffer, visitors.byteOffset, visitors.byteLength) as Latin1Bytes);
     let p = 0;
     let i = 0;
     return {
@@ -179,7 +182,7 @@ export class ClickColumnsView implements Iterable<Click> {
           i = 0;
         }
         if (p === parts.length) return finished;
-        const { numbers, codes, visitors, strings } = parts[p]!;
+        const { numbers, codes, strings } = parts[p]!;
         const n = i * NUMBER_FIELDS;
         const s = i * STRING_FIELDS;
         const v = i * VISITOR_BYTES;
@@ -191,7 +194,7 @@ export class ClickColumnsView implements Iterable<Click> {
         click.isBot = numbers[n + 4] === 1;
         click.day = textOf(strings, codes[s]!)!;
         const visitor = codes[s + 1]!;
-        click.visitor = visitor === INLINE ? inlineVisitor(visitors, v) : textOf(strings, visitor);
+        click.visitor = visitor === INLINE ? inlineVisitor(visitorBytes[p]!, v) : textOf(strings, visitor);
         click.country = textOf(strings, codes[s + 2]!);
         click.city = textOf(strings, codes[s + 3]!);
         click.browser = textOf(strings, codes[s + 4]!);
@@ -209,9 +212,11 @@ function textOf(strings: readonly string[], code: number): string | null {
   return code === -1 ? null : strings[code]!;
 }
 
-function inlineVisitor(visitors: Uint8Array, at: number): string {
-  // Typed arrays are array-likes: their bytes become the characters' codes.
-  return String.fromCharCode.apply(null, visitors.subarray(at + 1, at + 1 + visitors[at]!) as unknown as number[]);
+/** Buffer's own latin1Slice, undocumented but in Node since its first Buffer (see fast-lane/request-head.ts). */
+type Latin1Bytes = Buffer & { latin1Slice(start: number, end: number): string };
+
+function inlineVisitor(visitors: Latin1Bytes, at: number): string {
+  return visitors.latin1Slice(at + 1, at + 1 + visitors[at]!);
 }
 
 /** What postMessage should move rather than copy. */

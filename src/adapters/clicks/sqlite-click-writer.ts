@@ -12,6 +12,8 @@ const FIELDS = 11;
 // thread a fifth more per row (the table has no index by link any more, ADR 11, so the per
 // statement work shows).
 const ROWS_PER_INSERT = 50;
+// Links remembered to exist (a few MB at most); past this many the memory starts again.
+const MAX_KNOWN_LIVE = 200_000;
 
 export interface SqliteClickWriterOptions {
   /** Above this many rows held, the rollup window is written at once. */
@@ -33,6 +35,10 @@ export class SqliteClickWriter {
   private readonly window = new RollupWindow();
   private readonly totals = new LinkTotals();
   private readonly isLive: SQLite.Statement<[number]>;
+  private readonly dataVersion: SQLite.Statement<[]>;
+  /** Links found to exist, valid while no other connection has written (dataVersion). */
+  private readonly knownLive = new Set<number>();
+  private knownVersion: unknown = null;
   private readonly insertClick: SQLite.Statement;
   private readonly insertClicks: SQLite.Statement;
   /** The parameters of one insertClicks, reused. */
@@ -51,6 +57,7 @@ export class SqliteClickWriter {
     // SQLite runs one writer at a time, so no link can go between the check and the write.
     db.pragma('foreign_keys = OFF');
     this.isLive = db.prepare('select 1 from links where id = ?').pluck();
+    this.dataVersion = db.prepare('pragma data_version').pluck();
     this.insertClick = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${CLICK_VALUES}`);
     this.insertClicks = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${Array(ROWS_PER_INSERT).fill(CLICK_VALUES).join(', ')}`);
     this.addClicks = db.prepare('update links set clicks = clicks + ? where id = ?');
@@ -59,11 +66,13 @@ export class SqliteClickWriter {
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
       values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
-    this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds));
+    // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
+    // links) is the latest commit, and no other connection can delete a link until the end.
+    this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds)).immediate;
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
       this.writeTotals(totals);
       this.writeRollups(rollups);
-    });
+    }).immediate;
   }
 
   /**
@@ -105,10 +114,26 @@ export class SqliteClickWriter {
     }
   }
 
-  /** Of these links, the ones that still exist (inside the caller's transaction). */
+  /**
+   * Of these links, the ones that still exist (inside the caller's transaction). Links are
+   * deleted only by the other connections, and SQLite's data_version changes when one of them
+   * commits: until it does, a link found once is still there, and is not looked up again (ten
+   * thousand lookups a transaction on a busy day).
+   */
   private liveLinks(ids: Iterable<number>): Set<number> {
+    const version = this.dataVersion.get();
+    if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE) {
+      this.knownLive.clear();
+      this.knownVersion = version;
+    }
     const live = new Set<number>();
-    for (const id of ids) if (this.isLive.get(id) !== undefined) live.add(id);
+    for (const id of ids) {
+      if (this.knownLive.has(id)) live.add(id);
+      else if (this.isLive.get(id) !== undefined) {
+        live.add(id);
+        this.knownLive.add(id);
+      }
+    }
     return live;
   }
 
@@ -122,7 +147,7 @@ export class SqliteClickWriter {
       p[i++] = c.linkId; p[i++] = c.accountId; p[i++] = c.at; p[i++] = c.country; p[i++] = c.city; p[i++] = c.browser;
       p[i++] = c.platform; p[i++] = c.device; p[i++] = c.language; p[i++] = c.referrerHost; p[i] = c.isBot ? 1 : 0;
       if (++rows === ROWS_PER_INSERT) {
-        this.insertClicks.run(p);
+        this.insertClicks.run(...p);
         rows = 0;
       }
     }

@@ -10,8 +10,9 @@ import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorM
 const DIMENSION_UNIT = 2 ** 17;
 
 const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
-// Indices into DIMENSIONS ('unique' is 2: it is counted from the visitor marks when written).
-const TOTAL = 0, HOUR = 1, BOT = 3, COUNTRY = 4, CITY = 5, BROWSER = 6, PLATFORM = 7, DEVICE = 8, LANGUAGE = 9, REFERRER = 10;
+// Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
+// visitor marks when written).
+const HOUR = 1, COUNTRY = 4, CITY = 5, BROWSER = 6, PLATFORM = 7, DEVICE = 8, LANGUAGE = 9, REFERRER = 10;
 const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
 const HOUR_VALUES = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
@@ -32,7 +33,18 @@ class Values {
   }
 }
 
-type Sums = Map<number, number>;
+/**
+ * The sums of one link on one day. Total and bot, counted for every click, are fields; the
+ * other dimensions' sums are slots of the window's `counts`, found by key (dimension ×
+ * DIMENSION_UNIT + value index): one Map lookup a sum rather than a get and a set.
+ */
+class LinkSums {
+  total = 0;
+  bot = 0;
+  readonly slots = new Map<number, number>();
+  /** The visitor marks of the link on the day (made with the first). */
+  visitors: Set<string> | null = null;
+}
 
 /** The value under key, made and stored first if there is none. */
 function within<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -45,17 +57,20 @@ function within<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 // Made once, so the hot path passes a function rather than allocating a closure per click.
 const newMap = <K, V>() => new Map<K, V>();
-const newSet = () => new Set<string>();
+const newLinkSums = () => new LinkSums();
 
 /**
  * The rollups of many click batches, summed in memory and written together: a link visited
  * k times in a window costs one row write per dimension value, not k (docs/adr/0008).
  */
 export class RollupWindow {
-  private sums = new Map<string, Map<number, Sums>>();
-  private marks = new Map<string, Map<number, Set<string>>>();
+  private sums = new Map<string, Map<number, LinkSums>>();
+  private counts: number[] = [];
   private values = DIMENSIONS.map(() => new Values());
   private rows = 0;
+  // Nearly every click of a window is of the same day: its links are looked up once.
+  private lastDay = '';
+  private lastDayLinks: Map<number, LinkSums> | null = null;
 
   /** Sums the clicks in; keeps their fields, never a click itself (they may be one reused object). */
   add(clicks: Iterable<Click>): void {
@@ -63,10 +78,10 @@ export class RollupWindow {
     for (const click of clicks) {
       const sums = this.sumsOf(click.day, click.linkId);
       if (click.isBot) {
-        this.count(sums, BOT, 0, 1);
+        if (sums.bot++ === 0) this.rows++;
         continue;
       }
-      this.count(sums, TOTAL, 0, 1);
+      if (sums.total++ === 0) this.rows++;
       this.count(sums, HOUR, values[HOUR]!.of(HOUR_VALUES[click.hour] ?? hourValue(click.hour)), 1);
       this.count(sums, COUNTRY, values[COUNTRY]!.of(valueOf(click.country)), 1);
       this.count(sums, CITY, values[CITY]!.of(valueOf(click.city)), 1);
@@ -75,7 +90,7 @@ export class RollupWindow {
       this.count(sums, DEVICE, values[DEVICE]!.of(valueOf(click.device)), 1);
       this.count(sums, LANGUAGE, values[LANGUAGE]!.of(valueOf(click.language)), 1);
       this.count(sums, REFERRER, values[REFERRER]!.of(valueOf(click.referrerHost)), 1);
-      if (click.visitor !== null) this.mark(click.linkId, click.day, click.visitor);
+      if (click.visitor !== null) this.mark(sums, click.visitor);
     }
   }
 
@@ -89,46 +104,69 @@ export class RollupWindow {
     const increments: RollupIncrement[] = [];
     for (const [day, links] of this.sums) {
       for (const [linkId, sums] of links) {
-        for (const [key, count] of sums) {
+        if (sums.total > 0) increments.push({ linkId, day, dimension: 'total', value: UNKNOWN_VALUE, count: sums.total });
+        if (sums.bot > 0) increments.push({ linkId, day, dimension: 'bot', value: UNKNOWN_VALUE, count: sums.bot });
+        for (const [key, slot] of sums.slots) {
           const d = Math.floor(key / DIMENSION_UNIT);
-          increments.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count });
+          increments.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
         }
       }
     }
     const marks: VisitorMark[] = [];
-    for (const [day, links] of this.marks) {
-      for (const [linkId, visitors] of links) for (const visitor of visitors) marks.push({ linkId, day, visitor });
+    for (const [day, links] of this.sums) {
+      for (const [linkId, { visitors }] of links) if (visitors !== null) for (const visitor of visitors) marks.push({ linkId, day, visitor });
     }
     this.sums = new Map();
-    this.marks = new Map();
+    this.counts = [];
     this.values = DIMENSIONS.map(() => new Values());
     this.rows = 0;
+    this.lastDay = '';
+    this.lastDayLinks = null;
     return { increments: sortIncrements(increments), marks };
   }
 
   /** Takes back what drain() gave when writing it failed, so that nothing is lost. */
   putBack(drained: DrainedRollups): void {
     for (const r of drained.increments) {
+      const sums = this.sumsOf(r.day, r.linkId);
+      if (r.dimension === 'total' || r.dimension === 'bot') {
+        const before = r.dimension === 'total' ? sums.total : sums.bot;
+        if (before === 0) this.rows++;
+        if (r.dimension === 'total') sums.total += r.count;
+        else sums.bot += r.count;
+        continue;
+      }
       const d = DIMENSION_INDEX.get(r.dimension)!;
-      this.count(this.sumsOf(r.day, r.linkId), d, this.values[d]!.of(r.value), r.count);
+      this.count(sums, d, this.values[d]!.of(r.value), r.count);
     }
-    for (const m of drained.marks) this.mark(m.linkId, m.day, m.visitor);
+    for (const m of drained.marks) this.mark(this.sumsOf(m.day, m.linkId), m.visitor);
   }
 
-  private sumsOf(day: string, linkId: number): Sums {
+  private sumsOf(day: string, linkId: number): LinkSums {
     if (!Number.isSafeInteger(linkId) || linkId < 0) throw new RangeError(`link id out of range: ${linkId}`);
-    return within(within(this.sums, day, newMap<number, Sums>), linkId, newMap<number, number>);
+    let links = this.lastDayLinks;
+    if (links === null || day !== this.lastDay) {
+      links = within(this.sums, day, newMap<number, LinkSums>);
+      this.lastDay = day;
+      this.lastDayLinks = links;
+    }
+    return within(links, linkId, newLinkSums);
   }
 
-  private count(sums: Sums, dimension: number, valueIndex: number, n: number): void {
+  private count(sums: LinkSums, dimension: number, valueIndex: number, n: number): void {
     const key = dimension * DIMENSION_UNIT + valueIndex;
-    const before = sums.get(key);
-    if (before === undefined) this.rows++;
-    sums.set(key, (before ?? 0) + n);
+    const slot = sums.slots.get(key);
+    if (slot !== undefined) {
+      this.counts[slot]! += n;
+      return;
+    }
+    sums.slots.set(key, this.counts.length);
+    this.counts.push(n);
+    this.rows++;
   }
 
-  private mark(linkId: number, day: string, visitor: string): void {
-    const visitors = within(within(this.marks, day, newMap<number, Set<string>>), linkId, newSet);
+  private mark(sums: LinkSums, visitor: string): void {
+    const visitors = sums.visitors ??= new Set();
     if (!visitors.has(visitor)) {
       visitors.add(visitor);
       this.rows++;

@@ -122,6 +122,27 @@ describe('the SQLite writer thread', () => {
     }
   });
 
+  test('a link the thread has written clicks for, then deleted, gets none of its later clicks', async () => {
+    // The thread remembers links it found (see liveLinks): a delete by another connection must
+    // make it look again.
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' })).link.id;
+    const kept = links[2]!;
+    const keptBefore = await rowsOf(kept);
+    try {
+      await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
+      await store.settle();
+      assert.equal(await rowsOf(gone), 1);
+      await c.links.delete(accountId, gone);
+      await store.writeBatch(toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]));
+      await store.settle();
+      const sweptLater = await c.storage.db.selectFrom('deleted_links').select('link_id').where('link_id', '=', gone).execute();
+      assert.deepEqual([await rowsOf(gone), await rowsOf(kept) - keptBefore, await rollup(gone, 'total'), sweptLater.length], [1, 2, 0, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('rows are written whole and in order, fifty to a statement and the rest one by one, skipping a deleted link', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' })).link.id;
