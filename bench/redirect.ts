@@ -250,7 +250,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
       script: 'dist/app/main.js',
       cwd: workDir,
       // The flags `npm start` runs the server with (package.json).
-      nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
       env: (port) => ({
         DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
         LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
