@@ -10,7 +10,7 @@
  * answered, CPU per request by thread, and the server's peak RSS; writes
  * bench/results/latest.json.
  *
- *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 1 --only 10k|1m
+ *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 5 --only 10k|1m
  *                     --hot 10000 --generator wrk|autocannon --cpu-prof --instructions --server-env KEY=VALUE]
  *
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
@@ -35,7 +35,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     threads: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '5' },
     only: { type: 'string' },
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
@@ -62,7 +62,8 @@ const CONNECTIONS = positive('connections', values.connections);
 const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
 const WARMUP = positive('warmup', values.warmup, 0);
 // Measured runs per server and scenario, bare and linkpix taking turns: the ratio reported is
-// the median of the rounds' ratios (this VM's bare server alone moves by a third between runs).
+// the median of the rounds' ratios (this VM's bare server alone moves by a third between runs,
+// and single rounds of the same build spread 0.60–0.84: five rounds by default).
 const ROUNDS = positive('rounds', values.rounds);
 const HOT = positive('hot', values.hot);
 const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => {

@@ -147,7 +147,7 @@ export function encodeClicks(clicks: readonly Click[]): ClickColumns {
  * (the row insert and the rollup window).
  */
 export class ClickColumnsView implements Iterable<Click> {
-  constructor(private readonly parts: readonly ClickColumns[]) {}
+  constructor(readonly parts: readonly ClickColumns[]) {}
 
   get count(): number {
     let n = 0;

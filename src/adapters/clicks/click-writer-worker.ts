@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
-import { fromMessages, type BatchMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { WaitingClicks, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 
 // About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
 const MAX_WINDOW_ROWS = 200_000;
@@ -35,15 +35,18 @@ const writer = new SqliteClickWriter(db, { maxWindowRows: data.rollupIntervalMs 
 // Kept as they came, columns in typed arrays, and made into click objects only to be written:
 // objects held for the write interval would outlive the young generation and be promoted,
 // garbage for the next full collection to find.
-let waiting: BatchMessage[] = [];
-let waitingClicks = 0;
+const waiting = new WaitingClicks();
 
 /** One transaction for everything handed over so far; on failure it all stays for the next try. */
 function writeWaiting(): void {
-  if (waiting.length === 0) return;
-  writer.writeBatch(fromMessages(waiting));
-  waiting = [];
-  waitingClicks = 0;
+  if (waiting.count === 0) return;
+  const batch = waiting.take();
+  try {
+    writer.writeBatch(batch);
+  } catch (error) {
+    waiting.putBack(batch);
+    throw error;
+  }
   if (writer.windowRows < PROMPT_WINDOW_ROWS) writer.flushWindow();
 }
 
@@ -74,9 +77,8 @@ function answer(id: number, work: () => void): void {
 port.on('message', (message: WriterMessage) => {
   switch (message.kind) {
     case 'batch': {
-      waiting.push(message);
-      waitingClicks += message.clicks.count;
-      if (waitingClicks < WRITE_EARLY_AT) return;
+      waiting.add(message);
+      if (waiting.count < WRITE_EARLY_AT) return;
       try {
         writeWaiting();
       } catch (error) {
@@ -90,7 +92,7 @@ port.on('message', (message: WriterMessage) => {
       try {
         settle();
       } catch (error) {
-        report(new Error(`${waitingClicks} clicks and a rollup window could not be written before the stop`, { cause: error }));
+        report(new Error(`${waiting.count} clicks and a rollup window could not be written before the stop`, { cause: error }));
       }
       db.close();
       port.close();

@@ -55,11 +55,45 @@ export interface WriterBatch {
   rotations: Map<number, number>;
 }
 
-/** The messages handed over so far, as one batch in their order: counts add up, the latest rotation wins. */
-export function fromMessages(messages: readonly BatchMessage[]): WriterBatch {
-  const totals = new LinkTotals();
-  for (const message of messages) totals.add(message);
-  const { counts, rotations } = totals.drain();
-  const clicks = new ClickColumnsView(messages.map((m) => m.clicks));
-  return { clicks, linkIds: clicks.linkIds(), counts, rotations };
+/**
+ * What the writer thread has been handed and not yet written: the clicks' columns, in order,
+ * and their links' counters, summed as each message arrives. The messages themselves are not
+ * kept: their counters (arrays of pairs, thousands a message) would otherwise wait a second
+ * for the write, long enough to be promoted, and make the thread's full collections frequent.
+ */
+export class WaitingClicks {
+  private columns: ClickColumns[] = [];
+  private totals = new LinkTotals();
+  private clicks = 0;
+
+  add(message: BatchMessage): void {
+    this.columns.push(message.clicks);
+    this.clicks += message.clicks.count;
+    this.totals.add(message);
+  }
+
+  /** Clicks waiting. */
+  get count(): number {
+    return this.clicks;
+  }
+
+  /**
+   * Everything waiting as one batch, in order (counts added up, the latest rotation kept); the
+   * waiting list starts empty. Give the batch back with putBack if writing it failed.
+   */
+  take(): WriterBatch {
+    const clicks = new ClickColumnsView(this.columns);
+    const { counts, rotations } = this.totals.drain();
+    this.columns = [];
+    this.clicks = 0;
+    return { clicks, linkIds: clicks.linkIds(), counts, rotations };
+  }
+
+  /** A batch take() gave that could not be written: it goes before what arrived since. */
+  putBack(batch: WriterBatch): void {
+    if (!(batch.clicks instanceof ClickColumnsView)) throw new TypeError('not a batch of waiting clicks');
+    this.columns = [...batch.clicks.parts, ...this.columns];
+    this.clicks += batch.clicks.count;
+    this.totals.putBack(batch);
+  }
 }
