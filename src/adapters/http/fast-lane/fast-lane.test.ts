@@ -126,6 +126,32 @@ test('answers awaited from a shared store still go out in the order asked', asyn
   });
 });
 
+test('reads share one buffer: bytes a connection keeps while it waits, or hands to node:http, are its own', async () => {
+  // Connection A's second and third requests sit behind an awaited first one, and its fourth
+  // behind a request node:http takes; other connections' reads land in the same buffer meanwhile.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const visit: Visit = (req) => (req.url === '/go/held' ? held.then(() => redirectGo(req)!) : redirectGo(req));
+  await withLane(visit, async (s) => {
+    const a = await rawConnection(s.port);
+    await a.write(get('/go/held') + get('/go/a2') + get('/node/a3') + get('/go/a4'));
+    await new Promise((r) => setTimeout(r, 20));
+    const others = await Promise.all([1, 2, 3].map(() => rawConnection(s.port)));
+    for (const [i, c] of others.entries()) await c.write(get(`/go/other-${i}-${'x'.repeat(200)}`) + get(`/node/other-${i}`));
+    for (const [i, c] of others.entries()) {
+      const [lane, node] = await c.responses(2);
+      assert.equal(lane!.headers.location, `https://example.com/other-${i}-${'x'.repeat(200)}`);
+      assert.equal(node!.headers['x-served-by'], 'node');
+    }
+    release();
+    const answers = await a.responses(4);
+    assert.deepEqual(answers.map((r) => r.headers.location ?? r.headers['x-served-by']),
+      ['https://example.com/held', 'https://example.com/a2', 'node', 'node']);
+    assert.deepEqual(s.toNode.map((r) => r.url).filter((u) => u.startsWith('/node/a') || u === '/go/a4'), ['/node/a3', '/go/a4']);
+    for (const c of [a, ...others]) c.close();
+  });
+});
+
 test('a visit that fails answers node:http\'s 500 envelope and the connection goes on', async () => {
   let calls = 0;
   const failing: Visit = (req) => {

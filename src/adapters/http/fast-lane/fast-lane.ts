@@ -4,12 +4,15 @@ import type { FastVisit, VisitHead } from '../redirect/fast-redirect.ts';
 import type { Answer } from '../redirect/respond.ts';
 import { RawAnswers } from './raw-answer.ts';
 import { INCOMPLETE, readRequestHead } from './request-head.ts';
+import { readAsUsual, readIntoSharedBuffer } from './shared-buffer-reads.ts';
 
 export interface FastLaneOptions {
   /** The redirect's fast path: an answer, or null for a request that is Fastify's. */
   visit: FastVisit;
   /** node:http's keepAliveTimeout: how long an idle connection is kept. */
   keepAliveTimeoutMs: number;
+  /** Reads into one buffer shared by the lane's connections (default true; false: a Buffer a read, as Node does). */
+  sharedReads?: boolean;
   onError(error: unknown): void;
 }
 
@@ -88,9 +91,16 @@ class LaneConnection {
   private ended = false;
   /** Handed over to node:http: no longer the lane's. */
   private gone = false;
+  /** Ended after its last answer: what the client still sends is not read. */
+  private finishing = false;
+  /** Reads arrive in the buffer all lane connections share (shared-buffer-reads.ts): bytes kept past a read are copied. */
+  private readonly shared: boolean;
 
   constructor(private readonly socket: Socket, private readonly lane: FastLane) {
-    socket.on('data', this.onData);
+    this.shared = lane.options.sharedReads !== false && readIntoSharedBuffer(socket, this.onBytes);
+    // Flowing either way, so that the client's FIN is seen ('end').
+    if (this.shared) socket.resume();
+    else socket.on('data', this.onData);
     socket.on('end', this.onEnd);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
@@ -109,6 +119,27 @@ class LaneConnection {
   private readonly onData = (chunk: Buffer): void => {
     this.read(chunk, 0);
   };
+
+  private readonly onBytes = (bytes: Buffer): void => {
+    if (!this.gone && !this.finishing) this.read(bytes, 0);
+  };
+
+  /**
+   * Ends the connection after its last answer. Paused, a socket reading into the shared buffer
+   * reads nothing, not even the client's FIN, and would never close: it reads on, ignoring
+   * anything but the end.
+   */
+  private finish(): void {
+    this.finishing = true;
+    this.socket.end();
+    if (this.shared && !this.ended) this.socket.resume();
+  }
+
+  /** The bytes from `start` on, to be read after this read has returned. */
+  private keep(bytes: Buffer, start: number): Buffer {
+    const rest = start === 0 ? bytes : bytes.subarray(start);
+    return this.shared ? Buffer.from(rest) : rest;
+  }
 
   /** Answers the requests in `bytes` from `start` on, in order, until one is not the lane's. */
   private read(bytes: Buffer, start: number): void {
@@ -134,13 +165,13 @@ class LaneConnection {
       // Later pipelined requests wait for this one's answer: answers go out in order.
       this.awaiting = true;
       this.socket.pause();
-      const next = start;
+      const rest = start < bytes.length ? this.keep(bytes, start) : null;
       answer.then((a) => this.write(a, isHead), (error: unknown) => this.fail(error, isHead)).then(() => {
         this.awaiting = false;
         if (this.socket.destroyed) return;
-        if (next < bytes.length) this.read(bytes, next);
+        if (rest !== null) this.read(rest, 0);
         if (this.awaiting || this.gone || this.socket.destroyed) return;
-        if (this.ended || this.lane.isClosing) this.socket.end();
+        if (this.ended || this.lane.isClosing) this.finish();
         else this.resume();
       });
       return;
@@ -183,7 +214,8 @@ class LaneConnection {
     socket.removeListener('timeout', this.onTimeout);
     socket.removeListener('drain', this.onDrain);
     socket.setTimeout(0);
-    if (start < bytes.length) socket.unshift(start === 0 ? bytes : bytes.subarray(start));
+    if (this.shared) readAsUsual(socket);
+    if (start < bytes.length) socket.unshift(this.keep(bytes, start));
     this.lane.handOver(socket, this);
     socket.resume();
   }
