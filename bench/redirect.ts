@@ -105,7 +105,7 @@ interface ServerRun {
    * Over the measured run: CPU microseconds per answered request, by server thread name, and how
    * busy the machine was; with --instructions, thousands of user-space instructions per request.
    */
-  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number; kInstructionsPerRequest?: { main: number; all: number } };
+  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number; stealPercent: number; kInstructionsPerRequest?: { main: number; all: number } };
 }
 
 interface ScenarioResult {
@@ -211,9 +211,11 @@ async function finish(server: Running, progress: Progress, runs: Measured[], med
   };
 }
 
+type MachineCpu = ReturnType<typeof machineCpuSeconds>;
+
 function cpuOver(
   before: Record<string, number>, after: Record<string, number>,
-  machineBefore: { busy: number; idle: number }, machineAfter: { busy: number; idle: number }, requests: number,
+  machineBefore: MachineCpu, machineAfter: MachineCpu, requests: number,
 ): ServerRun['cpu'] {
   const usPerRequest: Record<string, number> = {};
   let total = 0;
@@ -225,10 +227,11 @@ function cpuOver(
   usPerRequest.all = +((total * 1e6) / Math.max(1, requests)).toFixed(1);
   const busy = machineAfter.busy - machineBefore.busy;
   const idle = machineAfter.idle - machineBefore.idle;
-  return { usPerRequest, machineBusyPercent: +((100 * busy) / Math.max(1e-9, busy + idle)).toFixed(1) };
+  const percentOfAll = (seconds: number) => +((100 * seconds) / Math.max(1e-9, busy + idle)).toFixed(1);
+  return { usPerRequest, machineBusyPercent: percentOfAll(busy), stealPercent: percentOfAll(machineAfter.steal - machineBefore.steal) };
 }
 
-const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy`
+const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy, ${cpu.stealPercent} % stolen by the hypervisor`
   + (cpu.kInstructionsPerRequest ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k` : '');
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
@@ -394,6 +397,7 @@ async function main(): Promise<void> {
   const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the build (tsc -p tsconfig.build.json) failed');
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
+  const machineAtStart = machineCpuSeconds();
   const results: ScenarioResult[] = [];
   try {
     for (const s of SCENARIOS) results.push(await scenario(generator, s.name, s.links, workDir));
@@ -421,14 +425,16 @@ async function main(): Promise<void> {
     }
   }
   const loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
-  console.log(`\nload average at the end: ${loadAverageAtEnd.join(' ')} (a busy machine lowers both servers' figures, not always equally)`);
+  const whole = cpuOver({}, {}, machineAtStart, machineCpuSeconds(), 1);
+  console.log(`\nload average at the end: ${loadAverageAtEnd.join(' ')}; over the whole bench the machine was ${whole.machineBusyPercent} % busy and the`
+    + ` hypervisor took ${whole.stealPercent} % of its time for other guests (either lowers both servers' figures, not always equally)`);
 
   const outDir = join(ROOT, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'latest.json');
   writeFileSync(file, `${JSON.stringify({
     at: new Date().toISOString(),
-    machine: { ...machine, loadAverageAtEnd },
+    machine: { ...machine, loadAverageAtEnd, busyPercent: whole.machineBusyPercent, stealPercent: whole.stealPercent },
     settings: {
       durationS: DURATION, warmupS: WARMUP, warmupTailS: WARMUP_TAIL_S, rounds: ROUNDS, connections: CONNECTIONS, threads: THREADS, hot: HOT,
       linkKinds: LINK_KINDS, serverEnv: SERVER_ENV,

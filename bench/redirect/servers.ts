@@ -140,13 +140,17 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
   return out;
 }
 
-/** The whole machine's CPU time so far, busy and idle, in seconds (all cores summed). */
-export function machineCpuSeconds(): { busy: number; idle: number } {
+/**
+ * The whole machine's CPU time so far, busy and idle, in seconds (all cores summed). `steal`
+ * (part of busy) is time the hypervisor gave another guest while this VM wanted to run: on a
+ * shared host it slows both servers, not always equally.
+ */
+export function machineCpuSeconds(): { busy: number; idle: number; steal: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
   const all = v.reduce((a, b) => a + b, 0);
-  return { busy: (all - idle) / CLOCK_TICKS, idle: idle / CLOCK_TICKS };
+  return { busy: (all - idle) / CLOCK_TICKS, idle: idle / CLOCK_TICKS, steal: (v[7] ?? 0) / CLOCK_TICKS };
 }
 
 // USER_HZ: 100 on every Linux this bench runs on (getconf CLK_TCK).

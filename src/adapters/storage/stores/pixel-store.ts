@@ -1,18 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PageRequest } from '../../../core/shared/page.ts';
-import { offsetOf } from '../../../core/shared/page.ts';
 import type { Pixel, PixelType } from '../../../core/pixels/pixel.ts';
 import type { PixelFields, PixelFilter, PixelStore } from '../../../core/pixels/pixel-store.ts';
 import type { Database, PixelsTable } from '../schema.ts';
-import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
+import { OwnedRowsStore } from './owned-rows.ts';
 
 const toPixel = (r: Selectable<PixelsTable>): Pixel => ({
   id: r.id, accountId: r.account_id, name: r.name, type: r.type as PixelType, value: r.value,
   createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-export class SqlPixelStore implements PixelStore {
-  constructor(private readonly db: Kysely<Database>) {}
+export class SqlPixelStore extends OwnedRowsStore<'pixels', Pixel> implements PixelStore {
+  constructor(db: Kysely<Database>) {
+    super(db, 'pixels', toPixel, 'name_key');
+  }
 
   async insert(accountId: number, fields: PixelFields, now: number) {
     const row = await this.db.insertInto('pixels')
@@ -28,38 +29,11 @@ export class SqlPixelStore implements PixelStore {
     return row ? toPixel(row) : null;
   }
 
-  async findById(accountId: number, id: number) {
-    const row = await this.db.selectFrom('pixels').selectAll()
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return row ? toPixel(row) : null;
+  nameTaken(accountId: number, name: string, exceptId?: number) {
+    return this.isNameTaken(accountId, name, exceptId);
   }
 
-  async findByIds(accountId: number, ids: readonly number[]) {
-    if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('pixels').selectAll()
-      .where('account_id', '=', accountId).where('id', 'in', [...ids]).execute();
-    return rows.map(toPixel);
-  }
-
-  async nameTaken(accountId: number, name: string, exceptId?: number) {
-    let q = this.db.selectFrom('pixels').select('id')
-      .where('account_id', '=', accountId).where('name_key', '=', name.toLowerCase());
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    return (await q.executeTakeFirst()) !== undefined;
-  }
-
-  list(accountId: number, filter: PixelFilter, page: PageRequest) {
-    let q = this.db.selectFrom('pixels').where('account_id', '=', accountId);
-    if (filter.search) q = q.where(containsIgnoringCase('name', filter.search));
-    if (filter.type) q = q.where('type', '=', filter.type);
-    const total = q.select((eb) => eb.fn.countAll().as('count')).executeTakeFirst().then(countOf);
-    const items = q.selectAll().orderBy('id', filter.sort).limit(page.perPage).offset(offsetOf(page)).execute();
-    return pageOf(total, items.then((rows) => rows.map(toPixel)), page);
-  }
-
-  async delete(accountId: number, id: number) {
-    const result = await this.db.deleteFrom('pixels').where('id', '=', id).where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  list(accountId: number, { type, ...filter }: PixelFilter, page: PageRequest) {
+    return this.listPage(accountId, { ...filter, equal: { type } }, page);
   }
 }
