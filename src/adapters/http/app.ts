@@ -7,7 +7,7 @@ import { FastLane } from './fast-lane/fast-lane.ts';
 import { installBodyParsers } from './body-parsers.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
-import { requireApiKey } from './auth.ts';
+import { identifyApiKey, requireApiKey } from './auth.ts';
 import { installRateLimit, type ApiRateLimit } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
@@ -88,8 +88,9 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     });
     serveOpenApiDocument(open);
     await open.register(async (api) => {
+      identifyApiKey(api, ctx.accounts);
       await installRateLimit(api, options.rateLimit);
-      requireApiKey(api, ctx.accounts);
+      requireApiKey(api);
       api.addHook('preValidation', async (request) => {
         request.query = normalizeQuery(request.query);
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);

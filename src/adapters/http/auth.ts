@@ -6,6 +6,8 @@ import { UnauthenticatedError } from '../../core/shared/errors.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     account: Account;
+    /** Set by identifyApiKey when the request carries no live key (or the lookup failed). */
+    authFailure: unknown;
   }
 }
 
@@ -16,12 +18,36 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-/** Every route in the scope needs a live key; the answer to any doubt is a 401, never a redirect. */
-export function requireApiKey(scope: FastifyInstance, accounts: AccountsService): void {
+/**
+ * Looks the key up without refusing yet: the rate limit runs between this and requireApiKey,
+ * so that it can tell a live key (counted on its own) from a failed one (counted against the
+ * client's address, whatever token it tried).
+ */
+export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService): void {
   scope.decorateRequest('account', null as unknown as Account);
+  scope.decorateRequest('authFailure', null);
   scope.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
-    if (!token) throw new UnauthenticatedError();
-    request.account = await accounts.authenticate(token);
+    if (!token) {
+      request.authFailure = new UnauthenticatedError();
+      return;
+    }
+    try {
+      request.account = await accounts.authenticate(token);
+    } catch (error) {
+      request.authFailure = error;
+    }
   });
+}
+
+/** Every route in the scope needs a live key; the answer to any doubt is a 401, never a redirect. */
+export function requireApiKey(scope: FastifyInstance): void {
+  scope.addHook('onRequest', async (request) => {
+    if (request.authFailure !== null) throw request.authFailure;
+  });
+}
+
+/** True once identifyApiKey has found a live key for the request. */
+export function isAuthenticated(request: FastifyRequest): boolean {
+  return request.authFailure === null && request.account !== null;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken, isAuthenticated } from './auth.ts';
 
 export interface ApiRateLimit {
   /** Requests per window; 0 turns limiting off. */
@@ -10,8 +10,10 @@ export interface ApiRateLimit {
 }
 
 /**
- * Per key (hashed: the limiter's memory never holds a secret), or per client address when no
- * key is sent. Registered before authentication so that guessing keys is limited too.
+ * Per live key (hashed: the limiter's memory never holds a secret); every request without one —
+ * no key, or a wrong, revoked or guessed one — counts against the client's address, so trying
+ * many keys from one address is limited as one client. Runs after the key is looked up
+ * (identifyApiKey) and before a failed lookup is refused (requireApiKey).
  */
 export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLimit): Promise<void> {
   if (limit.max === 0) return;
@@ -23,7 +25,7 @@ export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLim
     timeWindow: limit.windowMs,
     keyGenerator: (request) => {
       const token = bearerToken(request);
-      return token ? `key:${digest(token)}` : `ip:${request.ip}`;
+      return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),

@@ -13,6 +13,12 @@ export interface Page<T> {
 
 export const PER_PAGE = { min: 10, max: 100, default: 10 } as const;
 
+/**
+ * The last page anyone may ask for: ten million links at the smallest page size. A bound keeps
+ * every offset an exact integer the databases accept, so a huge number is a 422, not a crash.
+ */
+export const PAGE_MAX = 1_000_000;
+
 export function offsetOf(req: PageRequest): number {
   return (req.page - 1) * req.perPage;
 }

@@ -46,14 +46,20 @@ onEachEngine('API rate limit', (h) => {
     assert.equal((await h().request('GET', '/api/v1/account', { key: second.apiKey })).status, 200);
   });
 
-  test('requests without a valid key are limited as well (guessing keys is limited)', async () => {
+  test('requests without a valid key are limited per address, whatever key they try', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await h().request('GET', '/api/v1/account')).status);
     assert.deepEqual(statuses, [401, 401, 401, 429]);
-    const guess = `lpx_${'B'.repeat(43)}`;
+    // Eight different wrong keys: each used to get a bucket of its own, so guessing was never limited.
     const guesses = [];
-    for (let i = 0; i < 4; i++) guesses.push((await h().request('GET', '/api/v1/account', { key: guess })).status);
-    assert.deepEqual(guesses, [401, 401, 401, 429]);
+    for (let i = 0; i < 8; i++) {
+      const guess = `lpx_${String(i).repeat(43)}`;
+      guesses.push((await h().request('GET', '/api/v1/account', { key: guess })).status);
+    }
+    assert.deepEqual(guesses, Array(8).fill(429));
+    // A live key from the same address keeps its own allowance.
+    const { key } = await h().account();
+    assert.equal((await h().request('GET', '/api/v1/account', { key })).status, 200);
   });
 
   test('health, the OpenAPI document and CORS preflight are not limited', async () => {
@@ -67,6 +73,16 @@ onEachEngine('API rate limit', (h) => {
       });
       assert.ok(pre.status < 300, String(pre.status));
     }
+  });
+}, { env: { API_RATE_LIMIT: '3' } });
+
+onEachEngine('API rate limit: concurrent key guessing', (h) => {
+  test('concurrent guesses with different keys get at most the allowance of 401s', async () => {
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      h().request('GET', '/api/v1/links', { key: `lpx_${'C'.repeat(40)}${String(i).padStart(3, '0')}` })));
+    const statuses = guesses.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 401).length, 3, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 17, statuses.join(','));
   });
 }, { env: { API_RATE_LIMIT: '3' } });
 

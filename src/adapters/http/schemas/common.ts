@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PER_PAGE } from '../../../core/shared/page.ts';
+import { PAGE_MAX, PER_PAGE } from '../../../core/shared/page.ts';
 
 /** `type: [T, 'null']` rather than anyOf: Ajv coerces form strings only through a plain type list. */
 export function Nullable<T extends TSchema>(schema: T) {
@@ -16,13 +16,20 @@ export function Enum<const V extends readonly (string | number)[]>(values: V, ex
   return Type.Unsafe<V[number]>({ type, enum: [...values], ...extra });
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Record id' }) });
+/** Ids are 32-bit on both engines: a larger number names no record and must never reach SQL. */
+export const ID_MAX = 2_147_483_647;
+
+export function Id(description?: string) {
+  return Type.Integer({ minimum: 1, maximum: ID_MAX, ...(description === undefined ? {} : { description }) });
+}
+
+export const IdParams = Type.Object({ id: Id('Record id') });
 export type IdParams = Static<typeof IdParams>;
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-8601, UTC' });
 
 export const PageQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+  page: Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1, description: `Page number, from 1 to ${PAGE_MAX}` }),
   per_page: Type.Integer({ minimum: PER_PAGE.min, maximum: PER_PAGE.max, default: PER_PAGE.default, description: 'Page size, 10 to 100' }),
 };
 

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LINK_LIMITS } from '../../../core/links/link-input.ts';
 import { URL_MAX_LENGTH } from '../../../core/links/url-policy.ts';
 import { PLATFORMS, TARGET_TYPE_VALUES } from '../../../core/targeting/target.ts';
-import { Enum, Nullable, NullableEnum, PageQuery, Timestamp } from './common.ts';
+import { Enum, Id, Nullable, NullableEnum, PageQuery, Timestamp } from './common.ts';
 import { SpaceRecord } from './space.ts';
 import { DomainRecord } from './domain.ts';
 import { PixelRecord } from './pixel.ts';
@@ -18,12 +18,12 @@ const List = <T extends ReturnType<typeof KeyedEntry> | typeof RotationEntry>(it
 
 export const LinkBody = Type.Object({
   url: Type.Optional(Nullable(Url('Destination; required on create. http(s) only by default'))),
-  domain: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: "Id of one of the account's domains (create only)" }))),
+  domain: Type.Optional(Nullable(Id("Id of one of the account's domains (create only)"))),
   alias: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.aliasMax, description: 'Letters, digits, - and _; random when absent' }))),
   title: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: "Fetched from the destination when absent" }))),
   password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Visitors must enter it before being redirected' }))),
-  space: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: "Id of one of the account's spaces" }))),
-  pixels: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" }))),
+  space: Type.Optional(Nullable(Id("Id of one of the account's spaces"))),
+  pixels: Type.Optional(Nullable(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" }))),
   disabled: Type.Optional(NullableEnum([0, 1] as const, '0 active, 1 disabled')),
   privacy: Type.Optional(NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password')),
   privacy_password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Password of the statistics page when privacy is 2' }))),
@@ -72,9 +72,9 @@ export const LinkListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the `by` field' })),
   by: Enum(['title', 'alias', 'url'] as const, { default: 'title', description: 'Field searched (alias: search_by)' }),
   status: Enum([0, 1, 2, 3] as const, { default: 0, description: '0 all, 1 active, 2 expired, 3 disabled' }),
-  space: Type.Optional(Type.Integer({ minimum: 1, description: 'Space id (alias: space_id)' })),
-  domain: Type.Optional(Type.Integer({ minimum: 1, description: 'Domain id (alias: domain_id)' })),
-  pixel: Type.Optional(Type.Integer({ minimum: 1, description: 'Pixel id (alias: pixel_id)' })),
+  space: Type.Optional(Id('Space id (alias: space_id)')),
+  domain: Type.Optional(Id('Domain id (alias: domain_id)')),
+  pixel: Type.Optional(Id('Pixel id (alias: pixel_id)')),
   sort: Enum(['desc', 'asc', 'max', 'min'] as const, { default: 'desc', description: 'desc/asc by id; max/min by clicks' }),
   ...PageQuery,
 });
