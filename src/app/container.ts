@@ -5,6 +5,9 @@ import { LinksService } from '../core/links/links-service.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
+import { DomainOperator } from '../core/domains/domain-operator.ts';
+import { NameClaims } from '../core/domains/name-claims.ts';
+import type { DomainOwnershipCheck } from '../core/domains/ownership-check.ts';
 import { StatsService } from '../core/stats/stats-service.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
@@ -15,6 +18,9 @@ import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
 import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
+import { SqlReservedNames } from '../adapters/storage/stores/reserved-names-store.ts';
+import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
+import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
@@ -24,6 +30,8 @@ import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 
 export interface Container extends ApiContext {
   storage: Storage;
+  /** The operator's side of domains (the CLI). */
+  domainOperator: DomainOperator;
   visits: VisitRuntime;
   clock: Clock;
   migrate(): Promise<string[]>;
@@ -36,6 +44,8 @@ export interface ContainerOverrides {
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   pgSchema?: string;
   onError?: (error: unknown) => void;
+  /** Replaces the DNS and HTTP checks of domain ownership (tests never reach real DNS). */
+  domainChecks?: readonly DomainOwnershipCheck[];
 }
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
@@ -54,6 +64,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
       : null;
   const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)));
+  const accounts = new SqlAccountStore(storage.db);
+  const reservedNames = new SqlReservedNames(storage.db);
+  const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
+  const timeoutMs = config.DOMAIN_VERIFICATION_TIMEOUT_MS;
+  const domainChecks = overrides.domainChecks ?? [
+    new DnsTxtCheck({ timeoutMs }),
+    new HttpFileCheck({ timeoutMs, allowPrivate: config.DOMAIN_VERIFICATION_ALLOW_PRIVATE }),
+  ];
   const links = new LinksService({
     ...stores, clock, urls, titles, invalidation: visits.invalidation,
     forgetQuota: (id) => visits.quota.forget(id),
@@ -62,11 +80,15 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     storage,
     visits,
     clock,
-    accounts: new AccountsService(new SqlAccountStore(storage.db), clock),
+    accounts: new AccountsService(accounts, clock),
     links,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
-    domains: new DomainsService(stores.domains, clock, urls, [...visits.appHosts], visits.invalidation),
+    domains: new DomainsService({
+      store: stores.domains, clock, urls, claims, invalidation: visits.invalidation,
+      verification: { required: config.DOMAIN_VERIFICATION === 'on', checks: domainChecks },
+    }),
+    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
     stats: new StatsService({
       links: stores.links, stats: new SqlStatsStore(storage.db, storage.engine), retention: new SqlClickRetention(storage.db, storage.engine),
       clock, retentionDays: config.CLICK_RETENTION_DAYS,

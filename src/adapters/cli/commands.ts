@@ -1,8 +1,11 @@
 import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import type { ApiKey } from '../../core/accounts/account.ts';
+import type { DomainOperator } from '../../core/domains/domain-operator.ts';
+import { domainJson } from './domain-json.ts';
 
 export interface CliDeps {
   accounts: AccountsService;
+  domainOperator: DomainOperator;
   migrate(): Promise<string[]>;
 }
 
@@ -15,6 +18,12 @@ const keyJson = (k: ApiKey) => ({
   id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt), revoked_at: iso(k.revokedAt),
 });
 
+/** The one positional argument after a command's words (a host name). */
+function argument(args: readonly string[], what: string): string {
+  if (args.length !== 1 || !args[0]) throw new UsageError(`one ${what} is required`);
+  return args[0];
+}
+
 function required(flags: Flags, name: string): string {
   const value = flags[name];
   if (!value) throw new UsageError(`--${name} is required`);
@@ -22,7 +31,14 @@ function required(flags: Flags, name: string): string {
 }
 
 /** Each command returns the JSON object it prints; the shell prints and exits. */
-export const COMMANDS: Record<string, { usage: string; run(deps: CliDeps, flags: Flags): Promise<unknown> }> = {
+export interface Command {
+  usage: string;
+  /** Positional arguments after the command's words: none unless said. */
+  takesArgument?: true;
+  run(deps: CliDeps, flags: Flags, args: readonly string[]): Promise<unknown>;
+}
+
+export const COMMANDS: Record<string, Command> = {
   'users create': {
     usage: 'users create --email E [--name N] [--timezone TZ]   create an account and its first API key',
     async run({ accounts }, flags) {
@@ -56,6 +72,29 @@ export const COMMANDS: Record<string, { usage: string; run(deps: CliDeps, flags:
       if (!Number.isInteger(id) || id < 1) throw new UsageError('--id must be a key id (see keys list)');
       await accounts.revokeKey(required(flags, 'email'), id);
       return { email: flags.email, key_id: id, revoked: true };
+    },
+  },
+  'domains verify': {
+    takesArgument: true,
+    usage: 'domains verify <name> [--email E]                   make a claimed domain serve without its proof (E: whose claim)',
+    async run({ domainOperator }, flags, args) {
+      return domainJson(await domainOperator.verify(argument(args, 'host name'), flags.email));
+    },
+  },
+  'domains reserve': {
+    takesArgument: true,
+    usage: 'domains reserve <name>                              keep a host name from every account',
+    async run({ domainOperator }, _flags, args) {
+      const { name, newly, claims } = await domainOperator.reserve(argument(args, 'host name'));
+      return { name, reserved: true, already: !newly, claims: claims.map(domainJson) };
+    },
+  },
+  'domains unreserve': {
+    takesArgument: true,
+    usage: 'domains unreserve <name>                            let accounts claim a reserved name again',
+    async run({ domainOperator }, _flags, args) {
+      const { name, was } = await domainOperator.unreserve(argument(args, 'host name'));
+      return { name, reserved: false, was_reserved: was };
     },
   },
   migrate: {

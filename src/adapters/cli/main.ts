@@ -18,14 +18,19 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.error(`${(error as Error).message}\n\n${usage()}`);
     return 2;
   }
-  const name = parsed.positionals.join(' ');
+  // The longest run of leading words that names a command; what follows are its arguments.
+  const words = parsed.positionals;
+  let taken = words.length;
+  while (taken > 0 && !COMMANDS[words.slice(0, taken).join(' ')]) taken--;
+  const name = taken > 0 ? words.slice(0, taken).join(' ') : words.join(' ');
+  const args = words.slice(taken);
   const command = COMMANDS[name];
   if (parsed.values.help || name === '' || name === 'help') {
     console.log(usage());
     return name === '' && !parsed.values.help ? 2 : 0;
   }
-  if (!command) {
-    console.error(`Unknown command "${name}".\n\n${usage()}`);
+  if (!command || (args.length > 0 && !command.takesArgument)) {
+    console.error(`Unknown command "${words.join(' ')}".\n\n${usage()}`);
     return 2;
   }
   let container;
@@ -33,7 +38,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const config = loadConfig(env);
     container = createContainer(config, { titles: null });
     if (name !== 'migrate') await container.migrate();
-    const result = await command.run(container, parsed.values as Flags);
+    const result = await command.run(container, parsed.values as Flags, args);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

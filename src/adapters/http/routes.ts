@@ -11,6 +11,7 @@ import { linkHandlers } from './handlers/links.ts';
 import { crudHandlers } from './handlers/crud.ts';
 import { accountHandlers } from './handlers/account.ts';
 import { qrHandler } from './handlers/qr.ts';
+import { domainVerifyHandler } from './handlers/domain-verify.ts';
 import { QrQuery } from './schemas/qr.ts';
 import { statsHandler } from './handlers/stats.ts';
 import { StatsEnvelope, StatsQuery } from './schemas/stats.ts';
@@ -75,6 +76,9 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
     ...resourceRoutes({ plural: 'domains', tag: 'Domains', object: 'domain', record: DomainRecord, body: DomainBody, query: DomainListQuery,
       handlers: crudHandlers({ service: ctx.domains, object: 'domain', record: domainRecord, appUrl,
         filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }) }),
+    { method: 'POST', url: '/api/v1/domains/:id/verify', handler: domainVerifyHandler(ctx) as Handler,
+      schema: { tags: ['Domains'], summary: "Look for the domain's token (DNS TXT or HTTP file) and, when found, make it serve", security, params: IdParams,
+        response: { 200: OneEnvelope(DomainRecord), ...errorResponses } } },
     { method: 'GET', url: '/api/v1/links/:id/qr', handler: qrHandler(ctx) as Handler,
       schema: { tags: ['Links'], summary: "QR code of a link's short URL", security, params: IdParams, querystring: QrQuery,
         produces: ['image/svg+xml', 'image/png'],

@@ -36,8 +36,18 @@ export interface DomainsTable {
   name: string;
   index_page: string | null;
   not_found_page: string | null;
+  /** What the owner publishes to prove control of the name (migration 0005). */
+  verification_token: string;
+  /** Null while pending: a pending domain serves nothing, and its name stays free for others. */
+  verified_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** Names the operator keeps from every account (`linkpix domains reserve`). */
+export interface ReservedDomainsTable {
+  name: string;
+  created_at: number;
 }
 
 export interface PixelsTable {
@@ -135,6 +145,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   spaces: SpacesTable;
   domains: DomainsTable;
+  reserved_domains: ReservedDomainsTable;
   pixels: PixelsTable;
   links: LinksTable;
   link_pixels: LinkPixelsTable;

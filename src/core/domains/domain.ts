@@ -7,9 +7,17 @@ export interface Domain {
   indexPage: string | null;
   /** Where an unknown alias on this domain goes; null shows the 404 page. */
   notFoundPage: string | null;
+  /** Random, per domain: what the owner publishes to prove control of the name (verification.ts). */
+  verificationToken: string;
+  /** When control was proved (or the operator vouched); null while pending, when the domain serves nothing. */
+  verifiedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
+
+export type DomainStatus = 'pending' | 'verified';
+
+export const statusOf = (domain: Pick<Domain, 'verifiedAt'>): DomainStatus => (domain.verifiedAt === null ? 'pending' : 'verified');
 
 export interface DomainInput {
   name?: string | undefined;

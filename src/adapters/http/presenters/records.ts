@@ -1,5 +1,6 @@
 import type { Account } from '../../../core/accounts/account.ts';
-import type { Domain } from '../../../core/domains/domain.ts';
+import { statusOf, type Domain } from '../../../core/domains/domain.ts';
+import { verificationOf } from '../../../core/domains/verification.ts';
 import type { Pixel } from '../../../core/pixels/pixel.ts';
 import type { Space } from '../../../core/spaces/space.ts';
 
@@ -14,10 +15,15 @@ export const spaceRecord = (s: Space) => ({
   id: s.id, name: s.name, color: s.color, created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
 });
 
-export const domainRecord = (d: Domain) => ({
-  id: d.id, name: d.name, index_page: d.indexPage, not_found_page: d.notFoundPage,
-  created_at: iso(d.createdAt), updated_at: iso(d.updatedAt),
-});
+export const domainRecord = (d: Domain) => {
+  const v = verificationOf(d);
+  return {
+    id: d.id, name: d.name, index_page: d.indexPage, not_found_page: d.notFoundPage,
+    created_at: iso(d.createdAt), updated_at: iso(d.updatedAt),
+    status: statusOf(d), verified_at: isoOrNull(d.verifiedAt),
+    verification: { token: v.token, txt_name: v.txtName, file_url: v.fileUrl },
+  };
+};
 
 export const pixelRecord = (p: Pixel) => ({
   id: p.id, name: p.name, type: p.type, value: p.value, created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),

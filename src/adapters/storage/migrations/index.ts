@@ -4,6 +4,7 @@ import * as initial from './0001-initial.ts';
 import * as clicks from './0002-clicks.ts';
 import * as stats from './0003-stats.ts';
 import * as appendOnlyClicks from './0004-clicks-append-only.ts';
+import * as domainVerification from './0005-domain-verification.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0002-clicks': clicks,
   '0003-stats': stats,
   '0004-clicks-append-only': appendOnlyClicks,
+  '0005-domain-verification': domainVerification,
 };
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic

@@ -34,7 +34,8 @@ export class SqlRedirectLinkSource implements RedirectLinkSource {
   async domain(host: string) {
     if (this.appHosts.has(host)) return null;
     const row = await this.db.selectFrom('domains').select(['id', 'account_id', 'index_page', 'not_found_page'])
-      .where('name', '=', host).executeTakeFirst();
+      // A pending claim is not a domain yet: its host is served as any unknown host is.
+      .where('name', '=', host).where('verified_at', 'is not', null).executeTakeFirst();
     return row ? { id: row.id, accountId: row.account_id, indexPage: row.index_page, notFoundPage: row.not_found_page } : null;
   }
 }

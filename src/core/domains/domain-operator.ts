@@ -1,0 +1,70 @@
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { messages } from '../shared/messages.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-events.ts';
+import { normalizeHostName, type Domain } from './domain.ts';
+import { NAME_TAKEN, type DomainStore } from './domain-store.ts';
+import type { NameClaims } from './name-claims.ts';
+import type { ReservedNames } from './reserved-names.ts';
+
+/** What the operator does with names from the CLI: vouch for a claim, keep a name from everyone. */
+export class DomainOperator {
+  constructor(
+    private readonly store: DomainStore,
+    private readonly reserved: ReservedNames,
+    private readonly claims: NameClaims,
+    private readonly accounts: AccountStore,
+    private readonly clock: Clock,
+    private readonly invalidation: RedirectInvalidation = noInvalidation,
+  ) {}
+
+  /**
+   * Verifies a pending claim without looking for its token. When several accounts claim the
+   * name, `email` says whose; a name already verified (by another), reserved or the app's own is refused.
+   */
+  async verify(rawName: string, email?: string): Promise<Domain> {
+    const name = this.nameOf(rawName);
+    let claims = await this.store.claimsOf(name);
+    if (email !== undefined) {
+      const account = await this.accounts.findByEmail(email.trim().toLowerCase());
+      if (!account) throw new NotFoundError('account');
+      claims = claims.filter((c) => c.accountId === account.id);
+    }
+    const [claim, ...others] = claims;
+    if (!claim) throw new NotFoundError('domain');
+    if (others.length > 0) {
+      throw ValidationError.of('email', `${claims.length} accounts claim ${name}: say whose with --email.`);
+    }
+    if (claim.verifiedAt !== null) return claim;
+    const refusal = await this.claims.refusal(name, claim.accountId, claim.id);
+    if (refusal) throw ValidationError.of('name', refusal);
+    const now = this.clock.now();
+    const verified = await this.store.update(claim.accountId, claim.id, { verifiedAt: now }, now);
+    if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+    if (!verified) throw new NotFoundError('domain');
+    this.invalidation.accountChanged(claim.accountId);
+    return verified;
+  }
+
+  /**
+   * Keeps the name from every account from now on: no new claim, no verification. Claims
+   * already made stay as they are (a verified one keeps serving); they are listed for the operator.
+   */
+  async reserve(rawName: string): Promise<{ name: string; newly: boolean; claims: Domain[] }> {
+    const name = this.nameOf(rawName);
+    const newly = await this.reserved.reserve(name, this.clock.now());
+    return { name, newly, claims: await this.store.claimsOf(name) };
+  }
+
+  async unreserve(rawName: string): Promise<{ name: string; was: boolean }> {
+    const name = this.nameOf(rawName);
+    return { name, was: await this.reserved.unreserve(name) };
+  }
+
+  private nameOf(raw: string): string {
+    const name = normalizeHostName(raw);
+    if (!name) throw ValidationError.of('name', messages.invalid('name'));
+    return name;
+  }
+}
