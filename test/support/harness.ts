@@ -8,6 +8,7 @@ import qs from 'qs';
 import { loadConfig, type Config } from '../../src/app/config.ts';
 import { buildServer, type Server } from '../../src/app/server.ts';
 import type { ContainerOverrides } from '../../src/app/container.ts';
+import { FakeDns } from './fake-dns.ts';
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
@@ -46,6 +47,8 @@ export interface Harness {
   config: Config;
   /** The PostgreSQL schema this harness works in (undefined on SQLite). */
   pgSchema: string | undefined;
+  /** What the domain ownership checks resolve (unless overrides.domainChecks replaces them). */
+  dns: FakeDns;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   /** A fresh account and its key. */
   account(email?: string, timezone?: string): Promise<{ id: number; key: string; email: string }>;
@@ -60,6 +63,8 @@ export interface HarnessOptions {
    * to run several instances on one database. The schema stays its creator's to drop.
    */
   pgSchema?: string;
+  /** The DNS the domain checks read; a fresh, empty one by default. */
+  dns?: FakeDns;
 }
 
 let counter = 0;
@@ -84,7 +89,9 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0',
     APP_URL: 'http://short.test', ...options.env,
   });
-  const server = await buildServer(config, { ...options.overrides, ...(pgSchema ? { pgSchema } : {}) });
+  // Never the real DNS: a test that verifies a domain publishes its token in this one.
+  const dns = options.dns ?? new FakeDns();
+  const server = await buildServer(config, { domainChecks: dns.checks(), ...options.overrides, ...(pgSchema ? { pgSchema } : {}) });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -112,7 +119,7 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   };
 
   return {
-    engine, server, baseUrl, config, pgSchema, request,
+    engine, server, baseUrl, config, pgSchema, dns, request,
     account: async (email, timezone) => {
       const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
       const made = await server.container.accounts.createAccount({ email: address, timezone });

@@ -25,8 +25,14 @@ onEachEngine('API domains', (h) => {
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.status, 201);
     const d = made.body.data;
-    assert.deepEqual(Object.keys(d).sort(), ['created_at', 'id', 'index_page', 'name', 'not_found_page', 'updated_at']);
+    assert.deepEqual(Object.keys(d).sort(), ['created_at', 'id', 'index_page', 'name', 'not_found_page', 'status', 'updated_at', 'verification', 'verified_at']);
     assert.equal(d.name, name, 'host names are stored in lower case');
+    // A new domain waits for its owner to prove control of the name, and says how.
+    assert.equal(d.status, 'pending');
+    assert.equal(d.verified_at, null);
+    assert.match(d.verification.token, /^[A-Za-z0-9_-]{24}$/);
+    assert.equal(d.verification.txt_name, `_linkpix.${name}`);
+    assert.equal(d.verification.file_url, `http://${name}/.well-known/linkpix/${d.verification.token}`);
     assert.equal(d.index_page, 'https://example.com/home');
     assert.equal(d.not_found_page, null);
     assert.match(d.created_at, ISO);
@@ -79,11 +85,29 @@ onEachEngine('API domains', (h) => {
     assert.match(ok.name, /^sub\.deep-[0-9a-f]{6}\.example\.com$/);
   });
 
-  test('host names are unique across the whole service', async () => {
+  test('a name is claimed by many while pending, and held by one once verified', async () => {
     const a = await h().account();
     const b = await h().account();
     const name = host();
-    await makeDomain(h(), a.key, { name });
+    const mine = await makeDomain(h(), a.key, { name });
+    // Claiming proves nothing: another account may claim the same name meanwhile.
+    const theirs = await makeDomain(h(), b.key, { name: name.toUpperCase() });
+    assert.equal(theirs.name, name);
+    // An account holds a name once.
+    const twice = await h().request('POST', '/api/v1/domains', { key: a.key, form: { name } });
+    assert.equal(twice.status, 422);
+    assert.deepEqual(twice.body.message, { name: ['The name has already been taken.'] });
+
+    h().dns.publishTxt(`_linkpix.${name}`, (mine as unknown as { verification: { token: string } }).verification.token);
+    const verified = await h().request('POST', `/api/v1/domains/${mine.id}/verify`, { key: a.key });
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.data.status, 'verified');
+
+    // Once verified the name is a's alone: b's pending claim cannot verify, nobody can claim it anew.
+    const late = await h().request('POST', `/api/v1/domains/${theirs.id}/verify`, { key: b.key });
+    assert.equal(late.status, 422);
+    assert.deepEqual(late.body.message, { name: ['The name has already been taken.'] });
+    assert.equal((await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: b.key })).body.data.status, 'pending');
     for (const [key, taken] of [[b.key, name], [b.key, name.toUpperCase()], [a.key, name]] as const) {
       const res = await h().request('POST', '/api/v1/domains', { key, form: { name: taken } });
       assert.equal(res.status, 422);
@@ -93,7 +117,7 @@ onEachEngine('API domains', (h) => {
     const rename = await h().request('PUT', `/api/v1/domains/${other.id}`, { key: b.key, form: { name } });
     assert.equal(rename.status, 422);
     assert.ok(rename.body.message.name);
-    assert.equal(await countDomains(h(), b.key), 1);
+    assert.equal(await countDomains(h(), b.key), 2);
   });
 
   test('index_page and not_found_page follow the URL rules', async () => {
