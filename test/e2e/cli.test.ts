@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ENGINES } from '../support/harness.ts';
 import { BIN, isolatedPgUrl, run } from '../support/processes.ts';
 import { startHarness } from '../support/harness.ts';
+import { redirectsTo } from '../integration/redirect/redirect-support.ts';
 
 for (const engine of ENGINES) {
   describe(`linkpix CLI [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -87,6 +88,52 @@ for (const engine of ENGINES) {
         }
         const again = await cli('keys', 'revoke', '--key', made.api_key);
         assert.equal(again.code, 1);
+      } finally {
+        await h.close();
+      }
+    });
+
+    test('domains verify, reserve and unreserve act on the names the server\'s accounts claim', async () => {
+      const a = JSON.parse((await cli('users', 'create', '--email', 'shop-a@example.com')).stdout);
+      const b = JSON.parse((await cli('users', 'create', '--email', 'shop-b@example.com')).stdout);
+      const h = await startHarnessOn(env.DATABASE_URL!);
+      try {
+        const claim = (key: string, name: string) => h.request('POST', '/api/v1/domains', { key, form: { name } });
+        const mine = (await claim(a.api_key, 'shop.example.com')).body.data;
+        assert.equal(mine.status, 'pending');
+        assert.equal((await claim(b.api_key, 'shop.example.com')).status, 201);
+        const link = (await h.request('POST', '/api/v1/links', { key: a.api_key, form: { url: 'https://example.com/shop', domain: mine.id } })).body.data;
+
+        const which = await cli('domains', 'verify', 'shop.example.com');
+        assert.equal(which.code, 1);
+        assert.match(which.stderr, /2 accounts claim shop\.example\.com: say whose with --email/);
+        const verified = await cli('domains', 'verify', 'SHOP.example.com', '--email', 'shop-a@example.com');
+        assert.equal(verified.code, 0, verified.stderr);
+        assert.deepEqual(JSON.parse(verified.stdout), { ...JSON.parse(verified.stdout), id: mine.id, name: 'shop.example.com', account_id: a.id, status: 'verified' });
+        assert.equal((await h.request('GET', `/api/v1/domains/${mine.id}`, { key: a.api_key })).body.data.status, 'verified');
+        assert.equal(await redirectsTo(h, `/${link.alias}`, { host: 'shop.example.com' }), 'https://example.com/shop');
+        const second = await cli('domains', 'verify', 'shop.example.com', '--email', 'shop-b@example.com');
+        assert.equal(second.code, 1);
+        assert.match(second.stderr, /name: The name has already been taken\./);
+
+        const reserved = await cli('domains', 'reserve', 'brand.example.com');
+        assert.equal(reserved.code, 0, reserved.stderr);
+        assert.deepEqual(JSON.parse(reserved.stdout), { name: 'brand.example.com', reserved: true, already: false, claims: [] });
+        const refused = await claim(b.api_key, 'brand.example.com');
+        assert.equal(refused.status, 422);
+        assert.deepEqual(refused.body.message, { name: ['The name is reserved.'] });
+        const unreserved = await cli('domains', 'unreserve', 'brand.example.com');
+        assert.deepEqual(JSON.parse(unreserved.stdout), { name: 'brand.example.com', reserved: false, was_reserved: true });
+        assert.equal((await claim(b.api_key, 'brand.example.com')).status, 201);
+
+        const nobody = await cli('domains', 'verify', 'nobody.example.com');
+        assert.equal(nobody.code, 1);
+        assert.match(nobody.stderr, /No such domain/);
+        const bad = await cli('domains', 'reserve', 'not a host');
+        assert.equal(bad.code, 1);
+        assert.match(bad.stderr, /name: The name format is invalid\./);
+        assert.equal((await cli('domains', 'verify')).code, 2);
+        assert.equal((await cli('users', 'create', 'extra', '--email', 'x@example.com')).code, 2, 'a command without arguments takes none');
       } finally {
         await h.close();
       }
