@@ -5,7 +5,7 @@ import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, errorResponses } 
 import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
 import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
 import { SpaceBody, SpaceListQuery, SpaceRecord } from './schemas/space.ts';
-import { DomainBody, DomainListQuery, DomainRecord } from './schemas/domain.ts';
+import { DomainBody, DomainListQuery, DomainRecord, DomainVerifyBody } from './schemas/domain.ts';
 import { AccountRecord } from './schemas/account.ts';
 import { linkHandlers } from './handlers/links.ts';
 import { crudHandlers } from './handlers/crud.ts';
@@ -78,6 +78,7 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
         filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }) }),
     { method: 'POST', url: '/api/v1/domains/:id/verify', handler: domainVerifyHandler(ctx) as Handler,
       schema: { tags: ['Domains'], summary: "Look for the domain's token (DNS TXT or HTTP file) and, when found, make it serve", security, params: IdParams,
+        consumes, body: DomainVerifyBody,
         response: { 200: OneEnvelope(DomainRecord), ...errorResponses } } },
     { method: 'GET', url: '/api/v1/links/:id/qr', handler: qrHandler(ctx) as Handler,
       schema: { tags: ['Links'], summary: "QR code of a link's short URL", security, params: IdParams, querystring: QrQuery,

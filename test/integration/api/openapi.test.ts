@@ -148,6 +148,10 @@ onEachEngine('API OpenAPI document', (h) => {
     check('/api/v1/spaces/{id}', 'patch', await h().request('PATCH', `/api/v1/spaces/${space.id}`, { key, json: { color: 9 } }));
     check('/api/v1/spaces/{id}', 'delete', await h().request('DELETE', `/api/v1/spaces/${space.id}`, { key }));
     check('/pixels/{id}/destroy', 'delete', await h().request('DELETE', `/pixels/${pixel.id}/destroy`, { key }));
+    const domain = (await h().request('GET', '/api/v1/domains', { key })).body.data[0];
+    check('/api/v1/domains/{id}/verify', 'post', await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }));
+    h().dns.publishTxt(domain.verification.txt_name, domain.verification.token);
+    check('/api/v1/domains/{id}/verify', 'post', await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }));
     check('/api/v1/account', 'get', await h().request('GET', '/api/v1/account'));
     check('/api/v1/pixels', 'post', await h().request('POST', '/api/v1/pixels', { key, body: 'x', headers: { 'content-type': 'text/plain' } }));
   });

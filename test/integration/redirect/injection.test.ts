@@ -175,6 +175,8 @@ onEachEngine('no markup injection into visitor pages', (h) => {
       key, form: { name, index_page: `https://example.com/ïndex?q=${PAYLOAD}`, not_found_page: HOSTILE_URL },
     });
     assert.equal(made.status, 201, made.text);
+    h().dns.publishTxt(made.body.data.verification.txt_name, made.body.data.verification.token);
+    assert.equal((await h().request('POST', `/api/v1/domains/${made.body.data.id}/verify`, { key })).status, 200);
     const link = await hostileLink(h(), key, { domain: made.body.data.id });
     const root = await getOnHost(h(), '/', name);
     assert.equal(root.status, 302, root.text);

@@ -25,6 +25,9 @@ export const DomainBody = Type.Object({
 });
 export type DomainBody = Static<typeof DomainBody>;
 
+/** Verifying takes no fields; a body, if sent, is ignored. */
+export const DomainVerifyBody = Type.Object({}, { description: 'No fields' });
+
 export const DomainListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the host name' })),
   sort: SortQuery,
