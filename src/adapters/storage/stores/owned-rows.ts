@@ -37,7 +37,7 @@ export abstract class OwnedRowsStore<T extends OwnedTable, Item> {
     protected readonly db: Kysely<Database>,
     private readonly table: T,
     private readonly toItem: (row: Selectable<Database[T]>) => Item,
-    /** The column a name is unique on: `name_key` (lower-cased, per account) or `name` (service-wide). */
+    /** The column names compare on: `name_key` (lower-cased) or `name` (domains: stored lower-cased). */
     private readonly nameColumn: 'name_key' | 'name',
   ) {
     this.owned = db as unknown as Kysely<Record<OwnedTable, OwnedColumns>>;
