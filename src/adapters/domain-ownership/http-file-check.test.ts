@@ -98,14 +98,21 @@ test('private addresses are refused unless allowed, before any request', async (
   }
 });
 
-test('a server that never answers is given up on within the time limit', async () => {
-  const server = await serve(() => {}); // holds every request open
+test('a server that never answers, or stalls in its body, is given up on within the time limit', async () => {
+  const silent = await serve(() => {}); // holds every request open
+  const stalling = await serve((_req, res) => {
+    res.writeHead(200, { 'content-length': '100' });
+    res.write(target.token.slice(0, 5));
+  });
   try {
-    const started = Date.now();
-    const result = await check(server.port, { timeoutMs: 200 }).check(target);
-    assert.deepEqual(result, { found: false, reason: 'no answer within 200 ms' });
-    assert.ok(Date.now() - started < 1500);
+    for (const server of [silent, stalling]) {
+      const started = Date.now();
+      const result = await check(server.port, { timeoutMs: 200 }).check(target);
+      assert.deepEqual(result, { found: false, reason: 'no answer within 200 ms' });
+      assert.ok(Date.now() - started < 1500);
+    }
   } finally {
-    await server.close();
+    await silent.close();
+    await stalling.close();
   }
 });

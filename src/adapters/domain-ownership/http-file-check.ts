@@ -70,7 +70,7 @@ export class HttpFileCheck implements DomainOwnershipCheck {
         response.destroy();
         return { found: false, reason: `HTTP ${status}` };
       }
-      const body = await readAtMost(response, MAX_BODY_BYTES);
+      const body = await readAtMost(response, MAX_BODY_BYTES, signal);
       return body !== null && body.toString('utf8').trim() === token ? { found: true } : { found: false, reason: 'the body is not the token' };
     }
   }
@@ -99,11 +99,18 @@ export class HttpFileCheck implements DomainOwnershipCheck {
   }
 }
 
-/** The body, or null when it is longer than the limit. */
-function readAtMost(response: http.IncomingMessage, limit: number): Promise<Buffer | null> {
+/** The body, or null when it is longer than the limit; a body that stalls ends with the signal. */
+function readAtMost(response: http.IncomingMessage, limit: number, signal: AbortSignal): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const onAbort = () => {
+      response.destroy();
+      reject(new Error('aborted'));
+    };
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.on('close', () => signal.removeEventListener('abort', onAbort));
     response.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
