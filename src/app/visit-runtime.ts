@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
-import type { AttemptLimiter } from '../core/redirect/attempt-limiter.ts';
+import type { AttemptLimiter } from '../core/shared/attempt-limiter.ts';
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
@@ -26,6 +26,7 @@ export interface VisitRuntime {
   countries: CountryLookup;
   quota: ClickQuota;
   rotation: RotationCursor;
+  /** Guesses of a link's password. */
   attempts: AttemptLimiter;
   /** pending: clicks recorded here and not yet handed on (logged at a stop). */
   sink: ClickSink & { readonly pending: number };
@@ -83,7 +84,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     ...common,
     quota: new RedisClickQuota(redis, { prefix }),
     rotation: new RedisRotationCursor(redis, { prefix }),
-    attempts: new RedisAttemptLimiter(redis, { ...PASSWORD_ATTEMPTS, prefix }),
+    attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
     invalidation: bus,
     close: async () => {
       await closeSink();
