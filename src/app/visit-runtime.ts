@@ -40,9 +40,11 @@ export interface VisitRuntime {
 const HANDOFF_MS = 50;
 
 export function createVisitRuntime(config: Config, storage: Storage, onError: (e: unknown) => void): VisitRuntime {
-  const appHosts = new Set([new URL(config.APP_URL).hostname.toLowerCase()]);
+  const appHost = new URL(config.APP_URL).hostname.toLowerCase();
+  const appHosts = new Set([appHost]);
   const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
     ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000), maxEntries: config.LINK_CACHE_SIZE,
+    appHost, onError,
   });
   // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
   // (An in-memory database exists only on this connection, so it is written here.) The thread
