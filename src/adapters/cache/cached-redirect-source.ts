@@ -26,6 +26,11 @@ export interface CacheOptions {
   /** Custom domains' root and not-found answers kept; default 10 000. */
   maxDomains?: number;
   /**
+   * How old the list of custom domain names may get before it is read again, should a broadcast
+   * change be missed; default ttlMs, between 1 and 30 s.
+   */
+  namesRefreshMs?: number;
+  /**
    * The app's own host name (APP_URL's): every Host that is no custom domain's name is looked up,
    * and cached, as this one.
    */
@@ -71,7 +76,9 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     this.now = options.now ?? Date.now;
     this.maxMisses = options.maxMisses ?? Math.min(options.maxEntries, 10_000);
     this.maxDomains = options.maxDomains ?? 10_000;
-    this.names = new KnownDomains(inner, { refreshMs: options.ttlMs, now: this.now, ...(options.onError ? { onError: options.onError } : {}) });
+    this.names = new KnownDomains(inner, {
+      refreshMs: options.namesRefreshMs ?? Math.max(1000, Math.min(options.ttlMs, 30_000)), now: this.now, ...(options.onError ? { onError: options.onError } : {}),
+    });
   }
 
   /** Loads the custom domain names; until then peek() answers nothing and find() waits. */
