@@ -91,10 +91,10 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
    * not to exist), or undefined (not cached; find() reads it). The redirect's fast path.
    */
   peek(host: string, alias: string): RedirectLink | null | undefined {
-    const known = this.names.has(host);
-    if (known === undefined) return undefined;
+    const name = this.nameOf(host);
+    if (name === undefined) return undefined;
     // Only find() stores, and only aliases a link can have: any other alias is simply not found here.
-    const key = `${known ? host : this.options.appHost} ${alias.toLowerCase()}`;
+    const key = `${name} ${alias.toLowerCase()}`;
     const entry = this.links.get(key);
     if (entry === undefined) return this.get(this.misses, key);
     const now = this.now();
@@ -104,7 +104,7 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
       // their visitors wait at once when they expire together. Older entries are read before
       // they are served again.
       if (entry.expires + this.options.ttlMs <= now) return undefined;
-      this.refresh(key, known ? host : this.options.appHost, alias);
+      this.refresh(key, name, alias);
     }
     entry.used = true;
     return entry.value;
@@ -126,13 +126,21 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   async find(host: string, alias: string): Promise<RedirectLink | null> {
     if (!isAlias(alias)) return null;
     await this.names.ready();
-    const name = this.names.has(host) ? host : this.options.appHost;
+    const name = this.nameOf(host) ?? this.options.appHost;
     const key = `${name} ${alias.toLowerCase()}`;
     const hit = this.get(this.links, key) ?? this.get(this.misses, key);
     if (hit !== undefined) return hit;
     const link = await this.inner.find(name, alias);
     this.store(key, link);
     return link;
+  }
+
+  /** The host a visit is looked up and cached as; undefined while that is not known yet. */
+  private nameOf(host: string): string | undefined {
+    // The app's own host is never a custom domain's name: most visits need no lookup.
+    if (host === this.options.appHost) return host;
+    const known = this.names.has(host);
+    return known === undefined ? undefined : known ? host : this.options.appHost;
   }
 
   async domain(host: string): Promise<RedirectDomain | null> {
