@@ -182,3 +182,14 @@ test('while a change is loaded, a host not yet in the list is not served from th
   assert.equal(cache.peek('new.test', 'hello')?.id, 3);
   assert.equal(cache.peek('other.example', 'hello')?.id, 1, "another account's link stays cached");
 });
+
+test("domains' answers are capped apart from links, and only a domain's name is ever a domain key", async () => {
+  const t = 1_700_000_000_000;
+  const inner = new FakeSource();
+  for (let i = 0; i < 50; i++) inner.names.add(`d${i}.test`);
+  const cache = new CachedRedirectSource(inner, { ttlMs: 60_000, missTtlMs: 2_000, maxEntries: 1000, maxDomains: 10, appHost: APP, now: () => t });
+  for (let i = 0; i < 50; i++) assert.ok(await cache.domain(`d${i}.test`));
+  for (let i = 0; i < 1000; i++) assert.equal(await cache.domain(floodHost(i)), null);
+  assert.equal(cache.sizes.domains, 10);
+  assert.equal(inner.domainReads.length, 50);
+});
