@@ -193,3 +193,27 @@ test("domains' answers are capped apart from links, and only a domain's name is 
   assert.equal(cache.sizes.domains, 10);
   assert.equal(inner.domainReads.length, 50);
 });
+
+test('while the names cannot be read, the old list serves, and is tried again once per refresh, not per visit', async () => {
+  const { inner, cache, advance } = setup();
+  inner.appLinks.set('hello', link());
+  await cache.find('brand.test', 'x');
+  const read = inner.domainNames.bind(inner);
+  inner.domainNames = async () => {
+    inner.nameReads++;
+    throw new Error('database away');
+  };
+  cache.accountChanged(20);
+  await settle();
+  assert.equal(inner.nameReads, 2);
+  assert.equal((await cache.find('other.example', 'hello'))?.id, 1);
+  assert.equal(cache.peek('other.example', 'hello')?.id, 1, 'the fast path keeps serving with the old list');
+  for (let i = 0; i < 10; i++) await cache.find('other.example', `a${i}`);
+  await settle();
+  assert.equal(inner.nameReads, 2);
+  advance(30_000);
+  await cache.find('other.example', 'b');
+  await settle();
+  assert.equal(inner.nameReads, 3);
+  inner.domainNames = read;
+});

@@ -66,9 +66,12 @@ export class KnownDomains {
       },
       (error: unknown) => {
         this.loading = null;
-        // The old list stays, and counts as current until it is old: while the database is
-        // away, visits of cached links must not wait for it.
-        if (this.names !== null) this.seen = this.changes;
+        // The old list stays, and counts as current for another refreshMs: while the database
+        // is away, visits of cached links must not wait for it, nor each start a read that fails.
+        if (this.names !== null) {
+          this.seen = this.changes;
+          this.loadedAt = this.now();
+        }
         throw error;
       },
     );
