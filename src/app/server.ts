@@ -26,6 +26,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
   const container = createContainer(config, overrides);
   try {
     await container.migrate();
+    // The redirect keys hosts by the custom domain names: they are known before the first visit.
+    await container.visits.source.ready();
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
     const redirect: RedirectContext = {

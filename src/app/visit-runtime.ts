@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
-import type { AttemptLimiter } from '../core/redirect/attempt-limiter.ts';
+import type { AttemptLimiter } from '../core/shared/attempt-limiter.ts';
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
@@ -26,6 +26,7 @@ export interface VisitRuntime {
   countries: CountryLookup;
   quota: ClickQuota;
   rotation: RotationCursor;
+  /** Guesses of a link's password. */
   attempts: AttemptLimiter;
   /** pending: clicks recorded here and not yet handed on (logged at a stop). */
   sink: ClickSink & { readonly pending: number };
@@ -39,9 +40,11 @@ export interface VisitRuntime {
 const HANDOFF_MS = 50;
 
 export function createVisitRuntime(config: Config, storage: Storage, onError: (e: unknown) => void): VisitRuntime {
-  const appHosts = new Set([new URL(config.APP_URL).hostname.toLowerCase()]);
+  const appHost = new URL(config.APP_URL).hostname.toLowerCase();
+  const appHosts = new Set([appHost]);
   const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
     ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000), maxEntries: config.LINK_CACHE_SIZE,
+    appHost, onError,
   });
   // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
   // (An in-memory database exists only on this connection, so it is written here.) The thread
@@ -83,7 +86,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     ...common,
     quota: new RedisClickQuota(redis, { prefix }),
     rotation: new RedisRotationCursor(redis, { prefix }),
-    attempts: new RedisAttemptLimiter(redis, { ...PASSWORD_ATTEMPTS, prefix }),
+    attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
     invalidation: bus,
     close: async () => {
       await closeSink();

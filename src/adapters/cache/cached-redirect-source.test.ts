@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
 import { CachedRedirectSource } from './cached-redirect-source.ts';
 
 const TTL = 1000;
@@ -22,9 +22,12 @@ function deferred<T>() {
 }
 
 /** Answers from `links` (keyed "host alias", alias lower case) and `domains`; counts reads; `hold` makes the next find wait. */
-class FakeSource implements RedirectLinkSource {
+class FakeSource implements RedirectLinkSource, DomainNameSource {
   links = new Map<string, RedirectLink>();
   domains = new Map<string, RedirectDomain>();
+  /** The custom domains' names; every other host is the app's (short.test). */
+  names = new Set(['a.test', 'b.test', 'c.test', 'h']);
+  nameReads = 0;
   finds: string[] = [];
   domainReads: string[] = [];
   hold: ReturnType<typeof deferred<void>> | null = null;
@@ -40,12 +43,21 @@ class FakeSource implements RedirectLinkSource {
     this.domainReads.push(host);
     return this.domains.get(host) ?? null;
   }
+
+  async domainNames(): Promise<string[]> {
+    this.nameReads++;
+    return [...this.names];
+  }
 }
 
-function setup(options: { maxEntries?: number } = {}) {
+function setup(options: { maxEntries?: number; maxMisses?: number; maxDomains?: number } = {}) {
   let t = 1_700_000_000_000;
   const inner = new FakeSource();
-  const cache = new CachedRedirectSource(inner, { ttlMs: TTL, missTtlMs: MISS_TTL, maxEntries: options.maxEntries ?? 100, now: () => t });
+  const cache = new CachedRedirectSource(inner, {
+    ttlMs: TTL, missTtlMs: MISS_TTL, maxEntries: options.maxEntries ?? 100, appHost: 'short.test', now: () => t,
+    ...(options.maxMisses === undefined ? {} : { maxMisses: options.maxMisses }),
+    ...(options.maxDomains === undefined ? {} : { maxDomains: options.maxDomains }),
+  });
   return { inner, cache, advance: (ms: number) => void (t += ms) };
 }
 

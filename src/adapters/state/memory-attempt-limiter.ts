@@ -1,68 +1,70 @@
-import type { AttemptLimiter } from '../../core/redirect/attempt-limiter.ts';
+import { ALLOWED, checkPolicy, type Attempt, type AttemptLimiter, type AttemptPolicy } from '../../core/shared/attempt-limiter.ts';
 
 export interface MemoryAttemptLimiterOptions {
-  max: number;
-  windowSeconds: number;
   now?: () => number;
   /**
-   * Keys with failures are client × link, so a client with many addresses could grow the table;
-   * past this many fresh keys the oldest generation goes early, even if not yet expired.
+   * Keys are client × target, so a client with many addresses could grow the table; past this
+   * many fresh keys the oldest generation goes early, even if its windows are still open.
    */
   maxKeys?: number;
 }
 
-const FREE = Promise.resolve(0);
-const DONE = Promise.resolve();
+interface Window {
+  attempts: number;
+  endsAt: number;
+}
 
 /**
- * A sliding window: at most `max` failures in any `windowSeconds`. Each key keeps the times of
- * its last `max` failures, so it frees its first slot exactly when the oldest one expires.
+ * The attempt limiter of one instance. consume() counts before it returns, in the same
+ * synchronous step as the check, so attempts in flight at once are counted one by one.
+ *
+ * Hand-written rather than rate-limiter-flexible's RateLimiterMemory: that one keeps every key
+ * for its window with a timer each and no cap, so a flood of client addresses would grow it.
  */
 export class MemoryAttemptLimiter implements AttemptLimiter {
-  // Two generations swapped every window: a key untouched for a whole window has only expired
-  // failures, so dropping the older generation never lets anyone in early.
-  private current = new Map<string, number[]>();
-  private previous = new Map<string, number[]>();
+  // Two generations swapped every window: a key untouched for a whole window has only a closed
+  // window, so dropping the older generation never lets anyone in early.
+  private current = new Map<string, Window>();
+  private previous = new Map<string, Window>();
   private sweptAt: number;
   private readonly max: number;
   private readonly windowMs: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
 
-  constructor(options: MemoryAttemptLimiterOptions) {
-    if (!Number.isInteger(options.max) || options.max < 1) throw new RangeError('max must be a positive integer');
-    if (!(options.windowSeconds > 0)) throw new RangeError('windowSeconds must be positive');
-    this.max = options.max;
-    this.windowMs = options.windowSeconds * 1000;
+  constructor(policy: AttemptPolicy, options: MemoryAttemptLimiterOptions = {}) {
+    checkPolicy(policy);
+    this.max = policy.max;
+    this.windowMs = policy.windowSeconds * 1000;
     this.maxKeys = options.maxKeys ?? 100_000;
     this.now = options.now ?? Date.now;
     this.sweptAt = this.now();
   }
 
-  blockedFor(key: string): Promise<number> {
+  consume(key: string): Promise<Attempt> {
     const now = this.now();
     this.sweep(now);
-    const failures = this.current.get(key) ?? this.previous.get(key);
-    if (failures === undefined) return FREE;
-    expire(failures, now - this.windowMs);
-    const oldest = failures[0];
-    if (failures.length < this.max || oldest === undefined) return FREE;
-    return Promise.resolve(Math.ceil((oldest + this.windowMs - now) / 1000));
+    let window = this.current.get(key);
+    if (window === undefined) {
+      window = this.previous.get(key);
+      if (this.current.size >= this.maxKeys) this.rotate(now, false);
+      if (window === undefined || window.endsAt <= now) window = { attempts: 0, endsAt: now + this.windowMs };
+      this.current.set(key, window);
+    } else if (window.endsAt <= now) {
+      window.attempts = 0;
+      window.endsAt = now + this.windowMs;
+    }
+    // Refused attempts are not counted: the count stays small, and the window ends on time.
+    if (window.attempts >= this.max) {
+      return Promise.resolve({ allowed: false, retryAfterSeconds: Math.ceil((window.endsAt - now) / 1000) });
+    }
+    window.attempts++;
+    return Promise.resolve(ALLOWED);
   }
 
-  recordFailure(key: string): Promise<void> {
-    const now = this.now();
-    this.sweep(now);
-    let failures = this.current.get(key);
-    if (failures === undefined) {
-      failures = this.previous.get(key) ?? [];
-      if (this.current.size >= this.maxKeys) this.rotate(now, false);
-      this.current.set(key, failures);
-    }
-    expire(failures, now - this.windowMs);
-    failures.push(now);
-    // Failures recorded while blocked push the unblocking back instead of growing the list.
-    if (failures.length > this.max) failures.shift();
+  reset(key: string): Promise<void> {
+    this.current.delete(key);
+    this.previous.delete(key);
     return DONE;
   }
 
@@ -86,6 +88,4 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
   }
 }
 
-function expire(failures: number[], cutoff: number): void {
-  while (failures.length > 0 && (failures[0] as number) <= cutoff) failures.shift();
-}
+const DONE = Promise.resolve();

@@ -2,7 +2,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryClickQuota } from './memory-click-quota.ts';
 import { MemoryRotationCursor } from './memory-rotation-cursor.ts';
-import { MemoryAttemptLimiter } from './memory-attempt-limiter.ts';
 
 function fakeClock(start = 1_700_000_000_000) {
   let t = start;
@@ -142,87 +141,5 @@ describe('MemoryRotationCursor', () => {
     clock.advance(2500);
     assert.equal(await cursor.next(1, 3, 2), 0);
     assert.equal(cursor.size, 1);
-  });
-});
-
-describe('MemoryAttemptLimiter', () => {
-  test('5 failures block the key until the window frees a slot; other keys are not affected', async () => {
-    const clock = fakeClock();
-    const limiter = new MemoryAttemptLimiter({ max: 5, windowSeconds: 60, now: clock.now });
-    for (let i = 0; i < 4; i++) {
-      await limiter.recordFailure('1.2.3.4|42');
-      assert.equal(await limiter.blockedFor('1.2.3.4|42'), 0);
-    }
-    await limiter.recordFailure('1.2.3.4|42');
-    assert.equal(await limiter.blockedFor('1.2.3.4|42'), 60);
-    assert.equal(await limiter.blockedFor('1.2.3.4|43'), 0);
-    assert.equal(await limiter.blockedFor('5.6.7.8|42'), 0);
-    clock.advance(59_500);
-    assert.equal(await limiter.blockedFor('1.2.3.4|42'), 1);
-    clock.advance(500);
-    assert.equal(await limiter.blockedFor('1.2.3.4|42'), 0);
-  });
-
-  test('the window slides: a slot frees when the oldest failure expires, in whole seconds rounded up', async () => {
-    const clock = fakeClock();
-    const limiter = new MemoryAttemptLimiter({ max: 5, windowSeconds: 60, now: clock.now });
-    for (let i = 0; i < 5; i++) {
-      await limiter.recordFailure('k');
-      clock.advance(10_000);
-    }
-    // Failures at 0, 10, 20, 30, 40 s; now 50 s.
-    clock.advance(-4_500); // 45.5 s
-    assert.equal(await limiter.blockedFor('k'), 15);
-    clock.advance(14_500); // 60 s: the first expired
-    assert.equal(await limiter.blockedFor('k'), 0);
-    await limiter.recordFailure('k');
-    assert.equal(await limiter.blockedFor('k'), 10);
-  });
-
-  test('failures while blocked push the unblocking back without growing the record', async () => {
-    const clock = fakeClock();
-    const limiter = new MemoryAttemptLimiter({ max: 2, windowSeconds: 10, now: clock.now });
-    await limiter.recordFailure('k');
-    clock.advance(1000);
-    await limiter.recordFailure('k');
-    clock.advance(4000);
-    assert.equal(await limiter.blockedFor('k'), 5);
-    await limiter.recordFailure('k'); // failures now at 1 s and 5 s
-    assert.equal(await limiter.blockedFor('k'), 6);
-    clock.advance(5500);
-    assert.equal(await limiter.blockedFor('k'), 1);
-    clock.advance(500);
-    assert.equal(await limiter.blockedFor('k'), 0);
-  });
-
-  test('memory stays bounded: expired keys go, and a flood of keys is capped', async () => {
-    const clock = fakeClock();
-    const limiter = new MemoryAttemptLimiter({ max: 5, windowSeconds: 60, now: clock.now, maxKeys: 1000 });
-    for (let i = 0; i < 500; i++) await limiter.recordFailure(`ip${i}|1`);
-    assert.equal(limiter.size, 500);
-    clock.advance(60_000);
-    await limiter.recordFailure('fresh');
-    clock.advance(60_000);
-    await limiter.recordFailure('fresh');
-    assert.equal(limiter.size, 2); // 'fresh' is in both generations
-    for (let i = 0; i < 10_000; i++) await limiter.recordFailure(`flood${i}`);
-    assert.ok(limiter.size <= 2000, `size ${limiter.size}`);
-  });
-
-  test('a key used across a sweep keeps its failures', async () => {
-    const clock = fakeClock();
-    const limiter = new MemoryAttemptLimiter({ max: 3, windowSeconds: 60, now: clock.now });
-    await limiter.recordFailure('k');
-    clock.advance(30_000);
-    await limiter.recordFailure('k');
-    clock.advance(31_000); // a sweep happens; the first failure expired, the second did not
-    await limiter.recordFailure('k');
-    await limiter.recordFailure('k');
-    assert.equal(await limiter.blockedFor('k'), 29);
-  });
-
-  test('rejects nonsensical options', () => {
-    assert.throws(() => new MemoryAttemptLimiter({ max: 0, windowSeconds: 60 }), RangeError);
-    assert.throws(() => new MemoryAttemptLimiter({ max: 5, windowSeconds: 0 }), RangeError);
   });
 });

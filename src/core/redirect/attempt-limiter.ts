@@ -1,12 +1,8 @@
-/**
- * Limits guesses of something secret (a link's password) per client and link. Exact within
- * one instance; shared across instances when backed by a shared store.
- */
-export interface AttemptLimiter {
-  /** Seconds the key must wait before trying again; 0 when it may try now. */
-  blockedFor(key: string): Promise<number>;
-  /** Counts one wrong attempt against the key. */
-  recordFailure(key: string): Promise<void>;
-}
+import type { AttemptPolicy } from '../shared/attempt-limiter.ts';
 
-export const PASSWORD_ATTEMPTS = { max: 5, windowSeconds: 60 } as const;
+/** Guesses of a link's password: per client address and link, on /{alias} and /{alias}/+ alike. */
+export const PASSWORD_ATTEMPTS: AttemptPolicy = Object.freeze({ name: 'password', max: 5, windowSeconds: 60 });
+
+export function passwordAttemptKey(clientAddress: string, linkId: number): string {
+  return `${clientAddress}|${linkId}`;
+}

@@ -38,3 +38,12 @@ export interface RedirectDomain {
   indexPage: string | null;
   notFoundPage: string | null;
 }
+
+/**
+ * Every custom domain's name, whatever its state. A host not among them is no custom domain:
+ * it serves the app's own links (as an IP or a load balancer's name does), so caches key it as
+ * the app's host instead of by whatever Host a client sent.
+ */
+export interface DomainNameSource {
+  domainNames(): Promise<string[]>;
+}

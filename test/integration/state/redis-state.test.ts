@@ -8,6 +8,7 @@ import { RedisClickQuota } from '../../../src/adapters/state/redis-click-quota.t
 import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-cursor.ts';
 import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
 import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
+import { attemptLimiterContract } from '../../support/attempt-limiter-contract.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `linkpix-test:${randomUUID()}:`;
@@ -142,29 +143,34 @@ describe('RedisRotationCursor', () => {
   });
 });
 
+describe('RedisAttemptLimiter: the AttemptLimiter contract, two instances on one Redis', () => {
+  let turn = 0;
+  // Each limiter made for a test goes to the other connection: two instances share the counts.
+  attemptLimiterContract({ make: (policy) => new RedisAttemptLimiter(turn++ % 2 === 0 ? serverA : serverB, policy, { prefix }), shared: true });
+});
+
 describe('RedisAttemptLimiter', () => {
-  test('5 failures across two instances block the key; the window frees it', async () => {
-    const a = new RedisAttemptLimiter(serverA, { max: 5, windowSeconds: 1, prefix });
-    const b = new RedisAttemptLimiter(serverB, { max: 5, windowSeconds: 1, prefix });
-    for (let i = 0; i < 4; i++) await (i % 2 === 0 ? a : b).recordFailure('1.2.3.4|42');
-    assert.equal(await a.blockedFor('1.2.3.4|42'), 0);
-    await b.recordFailure('1.2.3.4|42');
-    assert.equal(await a.blockedFor('1.2.3.4|42'), 1);
-    assert.equal(await b.blockedFor('1.2.3.4|42'), 1);
-    assert.equal(await a.blockedFor('1.2.3.4|43'), 0);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    assert.equal(await a.blockedFor('1.2.3.4|42'), 0);
-    assert.equal(await serverA.exists(`${prefix}attempts:1.2.3.4|42`), 0);
+  test('one key per name and client × link, under the prefix, expiring with the window', async () => {
+    const limiter = new RedisAttemptLimiter(serverA, { name: 'password', max: 5, windowSeconds: 60 }, { prefix });
+    await limiter.consume('1.2.3.4|42');
+    await limiter.consume('1.2.3.4|42');
+    const key = `${prefix}attempts:password:1.2.3.4|42`;
+    assert.equal(await serverA.get(key), '2');
+    const ttl = await serverA.ttl(key);
+    assert.ok(ttl > 55 && ttl <= 60, `ttl ${ttl}`);
+    await limiter.reset('1.2.3.4|42');
+    assert.equal(await serverA.exists(key), 0);
   });
 
-  test('blockedFor rounds up to whole seconds; the window is not extended by later failures', async () => {
-    const limiter = new RedisAttemptLimiter(serverA, { max: 2, windowSeconds: 60, prefix });
-    await limiter.recordFailure('k');
-    await limiter.recordFailure('k');
-    assert.equal(await limiter.blockedFor('k'), 60);
-    await serverA.pexpire(`${prefix}attempts:k`, 30_500);
-    await limiter.recordFailure('k');
-    assert.equal(await limiter.blockedFor('k'), 31);
+  test('a Redis that fails is an error, never an answer either way', async () => {
+    const offline = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    offline.on('error', () => {});
+    try {
+      const limiter = new RedisAttemptLimiter(offline, { name: 'password', max: 5, windowSeconds: 60 }, { prefix });
+      await assert.rejects(limiter.consume('k'), (error: unknown) => error instanceof Error);
+    } finally {
+      offline.disconnect();
+    }
   });
 });
 

@@ -35,7 +35,7 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
     quota: over.quota ?? new MemoryClickQuota(),
     rotation: new MemoryRotationCursor(),
     sink: { record: (c: Click) => void clicks.push(c), flush: async () => {}, close: async () => {} },
-    attempts: { blockedFor: async () => 0, recordFailure: async () => {} },
+    attempts: { consume: async () => ({ allowed: true }), reset: async () => {} },
     unlock: new UnlockCookies('secret', false),
     clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
     stamper: new ClickStamper('secret'),

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { passwordAttemptKey } from '../../../core/redirect/attempt-limiter.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { createNonce } from '../../web/pages/csp.ts';
 import { renderNotFound } from '../../web/pages/not-found.ts';
@@ -97,22 +98,24 @@ export function redirectHandlers(ctx: RedirectContext) {
 
   /**
    * Checks a password under the attempt limit. Returns the unlock cookie's value on success;
-   * otherwise it has answered (wrong or rate-limited) and returns null.
+   * otherwise it has answered (wrong or rate-limited) and returns null. The attempt is counted
+   * before the hash is computed: guesses sent at once must not all pass, and each costs a
+   * memory-hard hash.
    */
   async function tryPassword(request: FastifyRequest, reply: FastifyReply, link: RedirectLink, password: string) {
-    const key = `${request.ip}|${link.id}`;
+    const key = passwordAttemptKey(request.ip, link.id);
     const nonce = createNonce();
-    const wait = await ctx.attempts.blockedFor(key);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      sendPage(reply, 429, renderPassword({ nonce, state: { kind: 'rate-limited', retryAfterSeconds: wait } }));
+    const attempt = await ctx.attempts.consume(key);
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      sendPage(reply, 429, renderPassword({ nonce, state: { kind: 'rate-limited', retryAfterSeconds: attempt.retryAfterSeconds } }));
       return null;
     }
     if (!(await ctx.verifyPassword(password, link.passwordHash!))) {
-      await ctx.attempts.recordFailure(key);
       sendPage(reply, 403, renderPassword({ nonce, state: { kind: 'wrong' } }));
       return null;
     }
+    await ctx.attempts.reset(key);
     const cookie = ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash! });
     reply.header('set-cookie', cookie);
     return cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));

@@ -1,6 +1,6 @@
 import type { Clock } from '../../../core/shared/clock.ts';
 import type { ClickQuota, ClickSink, RotationCursor } from '../../../core/clicks/ports.ts';
-import type { AttemptLimiter } from '../../../core/redirect/attempt-limiter.ts';
+import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
 import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
@@ -17,6 +17,7 @@ export interface RedirectContext {
   quota: ClickQuota;
   rotation: RotationCursor;
   sink: ClickSink;
+  /** Guesses of a link's password (PASSWORD_ATTEMPTS). */
   attempts: AttemptLimiter;
   unlock: UnlockCookies;
   clock: Clock;

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { PixelType } from '../../../core/pixels/pixel.ts';
-import type { RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type { DomainNameSource, RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
 import type { Database } from '../schema.ts';
 import { toLink } from './link-rows.ts';
 
 /** The redirect's reads: one indexed lookup by alias, one for the pixels when there are any. */
-export class SqlRedirectLinkSource implements RedirectLinkSource {
+export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource {
   constructor(private readonly db: Kysely<Database>, private readonly appHosts: ReadonlySet<string>) {}
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
@@ -37,5 +37,11 @@ export class SqlRedirectLinkSource implements RedirectLinkSource {
       // A pending claim is not a domain yet: its host is served as any unknown host is.
       .where('name', '=', host).where('verified_at', 'is not', null).executeTakeFirst();
     return row ? { id: row.id, accountId: row.account_id, indexPage: row.index_page, notFoundPage: row.not_found_page } : null;
+  }
+
+  /** Every domain's name, whatever its state: the cache keys every other host as the app's. */
+  async domainNames(): Promise<string[]> {
+    const rows = await this.db.selectFrom('domains').select('name').execute();
+    return rows.map((r) => r.name);
   }
 }
