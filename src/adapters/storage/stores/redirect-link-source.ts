@@ -39,9 +39,12 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
     return row ? { id: row.id, accountId: row.account_id, indexPage: row.index_page, notFoundPage: row.not_found_page } : null;
   }
 
-  /** Every domain's name, whatever its state: the cache keys every other host as the app's. */
+  /**
+   * The names of the verified domains: the cache keys every other host as the app's. Pending
+   * claims, which anyone can make, serve nothing and so get no keys of their own.
+   */
   async domainNames(): Promise<string[]> {
-    const rows = await this.db.selectFrom('domains').select('name').execute();
+    const rows = await this.db.selectFrom('domains').select('name').where('verified_at', 'is not', null).execute();
     return rows.map((r) => r.name);
   }
 }
