@@ -35,8 +35,16 @@ const LINKS = positive('links', values.links);
 const BATCH = positive('batch', values.batch);
 
 console.log(`\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}`);
-if (!process.env.TEST_DATABASE_URL) {
-  console.log('!! SKIPPED: set TEST_DATABASE_URL=postgres://… (a loopback PostgreSQL) to measure the PostgreSQL click writer');
+const URL_GIVEN = process.env.TEST_DATABASE_URL;
+if (!URL_GIVEN) {
+  console.log('!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it');
+  process.exit(0);
+}
+// Loopback only: over a network this would measure the network, and write to someone's database.
+const host = new URL(URL_GIVEN).hostname;
+if (!['127.0.0.1', 'localhost', '[::1]', ''].includes(host)) {
+  console.log(`!! SKIPPED: TEST_DATABASE_URL names ${host}; this bench writes only to a PostgreSQL on loopback`);
+  process.exit(1);
 }
 
 await inFreshPgSchema(async (url, schema) => {

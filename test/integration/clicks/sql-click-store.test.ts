@@ -74,6 +74,20 @@ for (const engine of ENGINES) {
       assert.deepEqual([after.clicks, after.rows, after.rollups['total:'], after.rollups['unique:']], [4, 5, 4, 2]);
     });
 
+    test('values are stored as given: quotes, backslashes, commas, braces, the word NULL, non-ASCII', async () => {
+      const [id] = await db.links(1) as [number];
+      const odd = { referrerHost: 'a"b\\c,{d}', language: 'NULL', browser: 'Navigateur é 🙂', country: null, city: '' };
+      await store.writeBatch(toBatch([{ click: click(id, db.accountId, { ...odd, visitor: 'x"\\' }) }]));
+      const row = await db.storage.db.selectFrom('clicks').select(['referrer_host', 'language', 'browser', 'country', 'city'])
+        .where('link_id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { referrer_host: odd.referrerHost, language: 'NULL', browser: odd.browser, country: null, city: '' });
+      const rollups = await linkState(id);
+      assert.equal(rollups.rollups[`referrer:${odd.referrerHost}`], 1);
+      assert.equal(rollups.rollups['language:NULL'], 1);
+      assert.equal(rollups.rollups[`browser:${odd.browser}`], 1);
+      assert.equal(rollups.rollups['unique:'], 1);
+    });
+
     test('a batch larger than any one statement of the multi-row form: 1 200 clicks over 600 links, totals exact', async () => {
       const ids = await db.links(600);
       await store.writeBatch(toBatch(Array.from({ length: 1200 }, (_, i) => ({
