@@ -1,18 +1,20 @@
 /**
  * How many clicks a second the PostgreSQL click writer keeps (issue 14: it must keep pace with the
- * redirect rate one instance serves). Writes N synthetic clicks over L links through
- * SqlClickStore, one batch of B at a time as BatchingClickSink does, in a fresh schema of
+ * redirect rate one instance serves). Writes N clicks over L links through SqlClickStore, one
+ * batch of B at a time as BatchingClickSink does with a backlog, in a fresh schema of
  * TEST_DATABASE_URL (loopback), then checks the totals and prints clicks/s, Node CPU per click
- * and, when the redirect bench ran just before (`npm run bench`), its rate beside.
+ * and, when the redirect bench ran just before (`npm run bench`), its rate beside. Traffic:
+ * `redirect`, the clicks of the redirect bench's requests; `varied`, every field random and
+ * nearly every visitor new (more rollup rows and visitor marks a click).
  *
- *   npm run bench:pg-writer [-- --clicks 100000 --links 300 --batch 1000]
+ *   npm run bench:pg-writer [-- --clicks 100000 --links 300 --batch 1000 --traffic redirect|varied]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { inFreshPgSchema } from './pg-schema.ts';
-import { seedLinks, syntheticClicks } from './pg-click-writer/clicks.ts';
+import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
 import { connect } from '../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
 import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     clicks: { type: 'string', default: '100000' },
     links: { type: 'string', default: '300' },
     batch: { type: 'string', default: '1000' },
+    traffic: { type: 'string', default: 'redirect' },
   },
 });
 const positive = (name: string, raw: string) => {
@@ -33,8 +36,10 @@ const positive = (name: string, raw: string) => {
 const CLICKS = positive('clicks', values.clicks);
 const LINKS = positive('links', values.links);
 const BATCH = positive('batch', values.batch);
+const TRAFFIC = values.traffic;
+if (TRAFFIC !== 'redirect' && TRAFFIC !== 'varied') throw new Error('--traffic must be redirect or varied');
 
-console.log(`\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}`);
+console.log(`\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}, ${TRAFFIC} traffic`);
 const URL_GIVEN = process.env.TEST_DATABASE_URL;
 if (!URL_GIVEN) {
   console.log('!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it');
@@ -52,7 +57,7 @@ await inFreshPgSchema(async (url, schema) => {
   try {
     await migrateToLatest(storage.db, 'postgres');
     const { accountId, linkIds } = await seedLinks(storage.db, LINKS);
-    const clicks = syntheticClicks(accountId, linkIds, CLICKS);
+    const clicks = (TRAFFIC === 'redirect' ? redirectBenchClicks : variedClicks)(accountId, linkIds, CLICKS);
     const store = new SqlClickStore(storage.db, 'postgres');
     // A first batch warms the pool and the statements; it is not measured.
     const warm = clicks.splice(0, Math.min(BATCH, clicks.length - 1));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Click } from '../../src/core/clicks/click.ts';
 import type { Database } from '../../src/adapters/storage/schema.ts';
+import { ACCEPT_LANGUAGES, CLIENT_ADDRESSES, REFERERS, USER_AGENTS, linkNumber } from '../redirect/traffic.ts';
 
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length]!;
 const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'IN', 'BR', 'JP', 'CA', 'ES', 'IT', 'NL', 'PL', 'SE', 'MX', 'AU', null];
@@ -26,11 +27,42 @@ export async function seedLinks(db: Kysely<Database>, count: number): Promise<{ 
   return { accountId: account.id, linkIds: rows.map((r) => r.id) };
 }
 
+/** What the redirect stamps for each of the redirect bench's user agents and addresses (traffic.ts), in order. */
+const UA_FIELDS: Array<[browser: string, platform: string, device: string]> = [
+  ['Mobile Safari', 'iOS', 'mobile'], ['Chrome Mobile', 'Android', 'mobile'], ['Chrome', 'Windows', 'desktop'], ['Safari', 'macOS', 'desktop'],
+  ['Edge', 'Windows', 'desktop'], ['Firefox', 'Linux', 'desktop'], ['Firefox', 'Ubuntu', 'desktop'], ['Chrome', 'Chrome OS', 'desktop'],
+];
+const ADDRESS_COUNTRIES = ['US', 'GB', 'DE', 'FR', 'JP', 'BR', 'ZA', 'AU', 'IN', 'SE', 'US', null, 'US'];
+const REFERRER_HOSTS = REFERERS.map((r) => (r === '' ? null : new URL(r).hostname || null));
+
 /**
- * Clicks as the redirect makes them: spread over the links, every dimension varied, one in
- * twenty a bot, most visitors new, all on today's UTC day.
+ * The clicks the redirect bench's traffic makes (bench/redirect/traffic.ts: request j's link
+ * and visitor headers), so the writer's rate can stand beside that bench's redirect rate: few
+ * visitors a link, each seen again and again.
  */
-export function syntheticClicks(accountId: number, linkIds: readonly number[], count: number): Click[] {
+export function redirectBenchClicks(accountId: number, linkIds: readonly number[], count: number): Click[] {
+  const now = Date.now();
+  const day = new Date(now).toISOString().slice(0, 10);
+  const hot = linkIds.length;
+  const clicks: Click[] = [];
+  for (let j = 0; j < count; j++) {
+    const linkId = linkIds[linkNumber(j, hot, hot) - 1]!;
+    const ua = j % USER_AGENTS.length, address = j % CLIENT_ADDRESSES.length;
+    const [browser, platform, device] = UA_FIELDS[ua]!;
+    clicks.push({
+      linkId, accountId, at: now + j, day, hour: new Date(now).getUTCHours(), visitor: `${linkId}-${ua}-${address}`.padEnd(32, '0'),
+      country: ADDRESS_COUNTRIES[address] ?? null, city: null, browser, platform, device,
+      language: ACCEPT_LANGUAGES[j % ACCEPT_LANGUAGES.length]!.slice(0, 2), referrerHost: REFERRER_HOSTS[j % REFERRER_HOSTS.length] ?? null, isBot: false,
+    });
+  }
+  return clicks;
+}
+
+/**
+ * The harder case: every dimension varied at random, one click in twenty a bot, nearly every
+ * visitor new, all on today's UTC day.
+ */
+export function variedClicks(accountId: number, linkIds: readonly number[], count: number): Click[] {
   const now = Date.now();
   const day = new Date(now).toISOString().slice(0, 10);
   const clicks: Click[] = [];
