@@ -96,7 +96,7 @@ function printBeside(rate: number): void {
   const latest = JSON.parse(readFileSync(file, 'utf8')) as { at: string; scenarios: Array<{ name: string; linkpix: { load: { rps: number } } }> };
   for (const s of latest.scenarios) {
     const served = s.linkpix.load.rps;
-    console.log(`beside the redirect bench of ${latest.at} (${s.name} links, SQLite): ${Math.round(served).toLocaleString('en')} redirects/s served,`
-      + ` the PostgreSQL writer keeps ${(rate / served).toFixed(2)} × that`);
+    console.log(`beside the redirect bench of ${latest.at} (SQLite, ${s.name} links): ${Math.round(served).toLocaleString('en')} redirects/s served;`
+      + ` this writer keeps ${(rate / served).toFixed(2)} × that`);
   }
 }
