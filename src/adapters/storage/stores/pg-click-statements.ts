@@ -4,9 +4,10 @@ import { intArray, textArray } from './pg-arrays.ts';
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
- * array parameter (a literal built by pg-arrays.ts) and `unnest` turns the arrays back into rows, so the SQL text is the same for
- * every batch (nothing to build or parse per row) and the 65 535-parameter limit never applies.
- * `unnest` yields the rows in array order, so they are written, and locked, in the order given.
+ * array parameter (a literal built by pg-arrays.ts) and `unnest` turns the arrays back into
+ * rows, so the SQL text is the same for every batch (nothing to build or parse per row) and
+ * the 65 535-parameter limit never applies. `unnest` yields the rows in array order, so they
+ * are written, and locked, in the order given.
  */
 export const pgClickStatements: ClickStatements = {
   async lockLinks(trx, ids) {
