@@ -10,7 +10,7 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
-const URL = process.env.TEST_DATABASE_URL;
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const RUN_MS = 5000;
 // Enough links that PostgreSQL looks each one up by its key (as in production) rather than
 // reading the whole table; the writers share a hot few.
@@ -75,7 +75,7 @@ async function writeFor(store: SqlClickStore, accountId: number, linkIds: number
   return written;
 }
 
-describe('PostgreSQL: two click writers at once', { skip: URL ? false : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' }, () => {
+describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' }, () => {
   let db: ClickDb;
   let a: Storage;
   let b: Storage;
