@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: the redirect against a bare Node server (bench/redirect.ts), then the
-// statistics over ten million clicks (bench/stats.ts). Flags go to the redirect part;
-// --skip-stats leaves the (slow to load) statistics part out.
+// PostgreSQL click writer beside the redirect rate just measured (bench/pg-click-writer.ts;
+// skipped, loudly, without TEST_DATABASE_URL) over 300 links (issue 14's load) and over the
+// redirect bench's 10 000, then the statistics over ten million clicks (bench/stats.ts). Flags go to the redirect part; --skip-stats leaves the (slow to load)
+// statistics part out.
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
@@ -11,5 +13,7 @@ const run = (file, extra) =>
   spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
 
 let status = run('bench/redirect.ts', redirectArgs);
+status = run('bench/pg-click-writer.ts', ['--links', '300']) || status;
+if (process.env.TEST_DATABASE_URL) status = run('bench/pg-click-writer.ts', ['--links', '10000']) || status;
 if (!skipStats) status = run('bench/stats.ts', []) || status;
 process.exit(status);

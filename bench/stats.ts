@@ -124,8 +124,8 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
 }
 
 /** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
-async function writeCost(db: Kysely<Database>, accountId: number, ids: number[]): Promise<void> {
-  const store = new SqlClickStore(db);
+async function writeCost(db: Kysely<Database>, engine: 'sqlite' | 'postgres', accountId: number, ids: number[]): Promise<void> {
+  const store = new SqlClickStore(db, engine);
   const countries = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', null];
   const browsers = ['Chrome', 'Firefox', 'Safari', 'Mobile Safari', 'Edge'];
   const times: number[] = [];
@@ -191,7 +191,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8), String(entries).padStart(8));
   }
   console.log(`worst p99: ${worst.toFixed(1)} ms (target < 100 ms)`);
-  await writeCost(c.storage.db, account.id, ids);
+  await writeCost(c.storage.db, c.storage.engine, account.id, ids);
   await c.close();
 }
 

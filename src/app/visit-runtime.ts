@@ -60,7 +60,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
   // PostgreSQL's are batched as objects, retried while the database is away.
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
-    : new BatchingClickSink(new SqlClickStore(storage.db), { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
+    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine), { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
   const closeSink = async () => {
     await sink.close();
     await writer?.close();

@@ -1,0 +1,102 @@
+/**
+ * How many clicks a second the PostgreSQL click writer keeps (issue 14: it must keep pace with the
+ * redirect rate one instance serves). Writes N clicks over L links through SqlClickStore, one
+ * batch of B at a time as BatchingClickSink does with a backlog, in a fresh schema of
+ * TEST_DATABASE_URL (loopback), then checks the totals and prints clicks/s, Node CPU per click
+ * and, when the redirect bench ran just before (`npm run bench`), its rate beside. Traffic:
+ * `redirect`, the clicks of the redirect bench's requests; `varied`, every field random and
+ * nearly every visitor new (more rollup rows and visitor marks a click).
+ *
+ *   npm run bench:pg-writer [-- --clicks 100000 --links 300 --batch 1000 --traffic redirect|varied]
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { inFreshPgSchema } from './pg-schema.ts';
+import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
+import { connect } from '../src/adapters/storage/connect.ts';
+import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
+import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { toBatch } from '../src/core/clicks/batch.ts';
+
+const { values } = parseArgs({
+  options: {
+    clicks: { type: 'string', default: '100000' },
+    links: { type: 'string', default: '300' },
+    batch: { type: 'string', default: '1000' },
+    traffic: { type: 'string', default: 'redirect' },
+  },
+});
+const positive = (name: string, raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
+const CLICKS = positive('clicks', values.clicks);
+const LINKS = positive('links', values.links);
+const BATCH = positive('batch', values.batch);
+const TRAFFIC = values.traffic;
+if (TRAFFIC !== 'redirect' && TRAFFIC !== 'varied') throw new Error('--traffic must be redirect or varied');
+
+console.log(`\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}, ${TRAFFIC} traffic`);
+const URL_GIVEN = process.env.TEST_DATABASE_URL;
+if (!URL_GIVEN) {
+  console.log('!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it');
+  process.exit(0);
+}
+// Loopback only: over a network this would measure the network, and write to someone's database.
+const host = new URL(URL_GIVEN).hostname;
+if (!['127.0.0.1', 'localhost', '[::1]', ''].includes(host)) {
+  console.log(`!! SKIPPED: TEST_DATABASE_URL names ${host}; this bench writes only to a PostgreSQL on loopback`);
+  process.exit(1);
+}
+
+await inFreshPgSchema(async (url, schema) => {
+  const storage = connect(url, { schema, poolSize: 2 });
+  try {
+    await migrateToLatest(storage.db, 'postgres');
+    const { accountId, linkIds } = await seedLinks(storage.db, LINKS);
+    const clicks = (TRAFFIC === 'redirect' ? redirectBenchClicks : variedClicks)(accountId, linkIds, CLICKS);
+    const store = new SqlClickStore(storage.db, 'postgres');
+    // A first batch warms the pool and the statements; it is not measured.
+    const warm = clicks.splice(0, Math.min(BATCH, clicks.length - 1));
+    await store.writeBatch(toBatch(warm.map((click) => ({ click }))));
+
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < clicks.length; i += BATCH) {
+      await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const rate = clicks.length / seconds;
+
+    const humans = CLICKS - [...warm, ...clicks].filter((c) => c.isBot).length;
+    const { rows } = await sql<{ counted: number; rows: number; total: number }>`
+      select (select coalesce(sum(clicks), 0) from links)::int8 as counted, (select count(*) from clicks)::int8 as rows,
+             (select coalesce(sum(count), 0) from click_rollups where dimension = 'total')::int8 as total`.execute(storage.db);
+    const check = rows[0]!;
+    const exact = check.counted === humans && check.rows === CLICKS && check.total === humans;
+
+    console.log(`PostgreSQL click writer: ${Math.round(rate).toLocaleString('en')} clicks/s (${(seconds * 1000 / Math.ceil(clicks.length / BATCH)).toFixed(1)} ms a batch;`
+      + ` Node CPU ${((used.user + used.system) / clicks.length).toFixed(1)} µs a click)`);
+    console.log(`totals ${exact ? 'exact' : 'WRONG'}: ${check.rows} rows, links.clicks ${check.counted}, rollup total ${check.total}, human clicks ${humans}`);
+    printBeside(rate);
+    if (!exact) process.exitCode = 1;
+  } finally {
+    await storage.close();
+  }
+});
+
+/** The redirect rate of the redirect bench's last run (bench/results/latest.json), if there is one. */
+function printBeside(rate: number): void {
+  const file = join(import.meta.dirname, 'results', 'latest.json');
+  if (!existsSync(file)) return;
+  const latest = JSON.parse(readFileSync(file, 'utf8')) as { at: string; scenarios: Array<{ name: string; linkpix: { load: { rps: number } } }> };
+  for (const s of latest.scenarios) {
+    const served = s.linkpix.load.rps;
+    console.log(`beside the redirect bench of ${latest.at} (SQLite, ${s.name} links): ${Math.round(served).toLocaleString('en')} redirects/s served;`
+      + ` this writer keeps ${(rate / served).toFixed(2)} × that`);
+  }
+}

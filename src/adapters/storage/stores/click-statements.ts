@@ -1,0 +1,28 @@
+import type { Transaction } from 'kysely';
+import type { Click } from '../../../core/clicks/click.ts';
+import type { RollupIncrement, VisitorMark } from '../../../core/stats/rollups.ts';
+import type { Database } from '../schema.ts';
+
+/** What a batch adds to one link: human clicks, and the rotation position last served (if any). */
+export interface LinkUpdate {
+  id: number;
+  clicks: number;
+  rotation: number | null;
+}
+
+/**
+ * The statements of one click batch, in the form each engine writes fastest. SqlClickStore
+ * calls them in one transaction, in this order, each with its rows in key order: the order in
+ * which every writer takes its locks (docs/adr/0016).
+ */
+export interface ClickStatements {
+  /** The links that still exist among `ids` (ascending); where writers run at once, also locks them, in that order. */
+  lockLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
+  insertClicks(trx: Transaction<Database>, clicks: readonly Click[]): Promise<void>;
+  /** links.clicks += clicks; last_rotation = rotation where there is one. */
+  updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
+  /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */
+  insertMarks(trx: Transaction<Database>, marks: readonly VisitorMark[]): Promise<Array<{ linkId: number; day: string }>>;
+  /** count = count + increment, creating rows as needed. */
+  upsertRollups(trx: Transaction<Database>, rows: readonly RollupIncrement[]): Promise<void>;
+}

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { ClickStatements } from './click-statements.ts';
+import { intArray, textArray } from './pg-arrays.ts';
+
+/**
+ * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
+ * array parameter (a literal built by pg-arrays.ts) and `unnest` turns the arrays back into
+ * rows, so the SQL text is the same for every batch (nothing to build or parse per row) and
+ * the 65 535-parameter limit never applies. `unnest` yields the rows in array order, so they
+ * are written, and locked, in the order given.
+ */
+export const pgClickStatements: ClickStatements = {
+  async lockLinks(trx, ids) {
+    // FOR NO KEY UPDATE is the lock the counter update takes anyway, taken here first and in id
+    // order; it does not block the key-share locks that the foreign keys of clicks and
+    // click_rollups take on the same links.
+    const { rows } = await sql<{ id: number }>`
+      select id from links where id = any(${intArray(ids)}::int4[]) order by id for no key update`.execute(trx);
+    return new Set(rows.map((r) => r.id));
+  },
+
+  async insertClicks(trx, clicks) {
+    if (clicks.length === 0) return;
+    const n = clicks.length;
+    const linkId = new Array<number>(n), accountId = new Array<number>(n), at = new Array<number>(n), isBot = new Array<number>(n);
+    const country = new Array<string | null>(n), city = new Array<string | null>(n), browser = new Array<string | null>(n);
+    const platform = new Array<string | null>(n), device = new Array<string | null>(n), language = new Array<string | null>(n);
+    const referrer = new Array<string | null>(n);
+    for (let i = 0; i < n; i++) {
+      const c = clicks[i]!;
+      linkId[i] = c.linkId; accountId[i] = c.accountId; at[i] = c.at; isBot[i] = c.isBot ? 1 : 0;
+      country[i] = c.country; city[i] = c.city; browser[i] = c.browser; platform[i] = c.platform;
+      device[i] = c.device; language[i] = c.language; referrer[i] = c.referrerHost;
+    }
+    await sql`
+      insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot)
+      select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
+        ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
+        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[])`.execute(trx);
+  },
+
+  async updateLinks(trx, updates) {
+    if (updates.length === 0) return;
+    await sql`
+      update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
+      from unnest(${intArray(updates.map((u) => u.id))}::int4[], ${intArray(updates.map((u) => u.clicks))}::int8[],
+        ${intArray(updates.map((u) => u.rotation))}::int8[]) as v(id, n, r)
+      where links.id = v.id`.execute(trx);
+  },
+
+  async insertMarks(trx, marks) {
+    if (marks.length === 0) return [];
+    const { rows } = await sql<{ link_id: number; day: string }>`
+      insert into click_visitors (day, link_id, visitor)
+      select * from unnest(${textArray(marks.map((m) => m.day))}::text[], ${intArray(marks.map((m) => m.linkId))}::int4[],
+        ${textArray(marks.map((m) => m.visitor))}::text[])
+      on conflict do nothing
+      returning link_id, day`.execute(trx);
+    return rows.map((r) => ({ linkId: r.link_id, day: r.day }));
+  },
+
+  async upsertRollups(trx, increments) {
+    if (increments.length === 0) return;
+    await sql`
+      insert into click_rollups (link_id, dimension, day, value, count)
+      select * from unnest(${intArray(increments.map((r) => r.linkId))}::int4[], ${textArray(increments.map((r) => r.dimension))}::text[],
+        ${textArray(increments.map((r) => r.day))}::text[], ${textArray(increments.map((r) => r.value))}::text[],
+        ${intArray(increments.map((r) => r.count))}::int8[])
+      on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(trx);
+  },
+};
