@@ -36,6 +36,7 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     const chunks: Buffer[] = [];
     let writeError: string | undefined;
     let ended = false;
+    let writing = true;
     let settled = false;
     const settle = (closed: Exchange['closed']) => {
       if (settled) return;
@@ -46,9 +47,11 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     };
     const timer = setTimeout(() => settle('open'), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // The server's FIN ends the exchange once this side has written all it would (or failed to):
+    // a FIN while the client is still sending leaves the rest to fail.
     socket.on('end', () => {
       ended = true;
-      settle('end');
+      if (!writing) settle('end');
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // A failed write is remembered; the read side may still hold the answer and the FIN.
@@ -68,6 +71,8 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
         if (!ok) break;
         if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
       }
+      writing = false;
+      if (ended) settle('end');
     });
   });
 }
