@@ -19,6 +19,8 @@ export interface Exchange {
 export interface ExchangeOptions {
   /** Bytes a write (default: all at once). */
   perWrite?: number;
+  /** Only the first this many bytes go perWrite at a time; the rest in one write (default: all of them). */
+  splitUpTo?: number;
   /** Stop waiting for the server's close after this long (default 3 s). */
   waitMs?: number;
   /** Pause between writes (default none). */
@@ -29,7 +31,7 @@ export interface ExchangeOptions {
 
 export function exchange(port: number, bytes: Buffer | string, options: ExchangeOptions = {}): Promise<Exchange> {
   const data = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes;
-  const { perWrite = data.length, waitMs = 3000, stopOnEnd = false, delayMs = 0 } = options;
+  const { perWrite = data.length, splitUpTo = data.length, waitMs = 3000, stopOnEnd = false, delayMs = 0 } = options;
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const started = Date.now();
@@ -61,9 +63,10 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     // Closed without the server's FIN having been read: a reset, or a write's error, ended it.
     socket.on('close', () => settle('reset'));
     socket.once('connect', async () => {
-      for (let at = 0; at < data.length && !settled && !(stopOnEnd && ended); at += perWrite) {
+      for (let at = 0, size = perWrite; at < data.length && !settled && !(stopOnEnd && ended); at += size) {
+        size = at < splitUpTo ? Math.min(perWrite, splitUpTo - at) : data.length - at;
         const ok = await new Promise<boolean>((done) => {
-          socket.write(data.subarray(at, at + perWrite), (error) => {
+          socket.write(data.subarray(at, at + size), (error) => {
             if (error) writeError ??= (error as NodeJS.ErrnoException).code;
             done(!error);
           });
