@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from './error-handler.ts';
 
 /**
- * A lingering close (nginx's `lingering_close`): a connection answered before its request has
- * all arrived — a body over the limit, a request refused before its body is read, a malformed
- * head, a request too slow — is closed only after it has read on, discarding, for a while.
- * Closed at once, the kernel answers the bytes still coming with a reset, and a client still
- * sending its body then sees the reset instead of the answer it was sent.
+ * A lingering close (nginx's `lingering_close`, docs/adr/0016): a connection answered without
+ * its request's body having been read — a body over the limit, a request refused before its
+ * body is parsed, a malformed head, a request too slow — is closed only after it has read on,
+ * discarding, for a while. Closed at once, the kernel answers the bytes still coming with a
+ * reset, and a client still sending its body then sees the reset instead of its answer.
  *
  * Only public APIs: Fastify's onSend hook (the answer becomes a stream that ends once the
  * request's body has been drained, so node:http, which closes the connection when a
