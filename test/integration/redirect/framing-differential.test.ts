@@ -98,14 +98,15 @@ const BASES = [
   `POST /${ALIAS} HTTP/1.1\r\nHost: short.test\r\n${FORM}Content-Length: 11\r\nTransfer-Encoding: chunked\r\n\r\n3\r\npas\r\n0\r\n\r\n`,
 ];
 
-/** Two to four bytes inserted, deleted or changed in one of BASES, from a fixed seed (the same every run). */
+/** One to three bytes inserted, deleted or changed in one of BASES, from a fixed seed (the same every run). */
 function mutations(count: number): string[] {
   let seed = 20261124;
-  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  // The generator's high bits: its low ones repeat with a short period.
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), (seed >>> 16) % n);
   const out = new Set<string>();
   while (out.size < count) {
     let text = BASES[random(BASES.length)]!;
-    for (let m = 2 + random(3); m > 0; m--) {
+    for (let m = 1 + random(3); m > 0; m--) {
       const i = random(text.length);
       const kind = random(3);
       const c = INSERTED[random(INSERTED.length)]!;
@@ -164,7 +165,7 @@ test('the fast lane and node:http answer every framing case alike, whole, by one
   assert.deepEqual(found, []);
 });
 
-test('the fast lane and node:http answer 300 seeded mutations of a request alike, each followed by a second request', { timeout: 60_000 }, async () => {
-  const found = await differences(mutations(300));
+test('the fast lane and node:http answer 400 seeded mutations of a request alike, each followed by a second request', { timeout: 60_000 }, async () => {
+  const found = await differences(mutations(400));
   assert.deepEqual(found, []);
 });
