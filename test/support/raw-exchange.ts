@@ -10,6 +10,8 @@ export interface Exchange {
   /** Every byte the server sent, latin1. */
   received: string;
   closed: 'end' | 'reset' | 'open';
+  /** Bytes written before the exchange ended (all of them, unless the server closed first). */
+  written: number;
   /** The error code of a write the server did not read (EPIPE, ECONNRESET), if any. */
   writeError: string | undefined;
   /** Milliseconds from connecting to the close (or to giving up). */
@@ -37,6 +39,7 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     const started = Date.now();
     const chunks: Buffer[] = [];
     let writeError: string | undefined;
+    let written = 0;
     let ended = false;
     let writing = true;
     let settled = false;
@@ -45,7 +48,7 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ received: Buffer.concat(chunks).toString('latin1'), closed, writeError, ms: Date.now() - started });
+      resolve({ received: Buffer.concat(chunks).toString('latin1'), closed, written, writeError, ms: Date.now() - started });
     };
     const timer = setTimeout(() => settle('open'), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -72,6 +75,7 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
           });
         });
         if (!ok) break;
+        written += size;
         if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
       }
       writing = false;

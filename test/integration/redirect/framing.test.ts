@@ -54,6 +54,7 @@ for (const lane of [true, false]) {
       const flood = await exchange(portOf(h), endless, { perWrite: 1024 * 1024, waitMs: 10_000, stopOnEnd: true });
       assert.equal(statusOf(flood.received), 413);
       assert.notEqual(flood.closed, 'open', 'still reading after 10 s');
+      assert.ok(flood.written < endless.length, 'the server read all 40 MiB before it closed');
     });
 
     test('two Host fields are a 400 (RFC 9112 §3.2), whichever comes first, for a link the fast path would serve', async () => {
