@@ -77,6 +77,7 @@ export const CATALOGUE = {
   TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
   TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
+  REQUEST_TIMEOUT_MS: { default: '30000', doc: 'A request (head and body) must arrive within this long, its head within this long or 60 s if less; then 408 and the connection closes.', parse: int(1000, 600_000) },
   HTTP_FAST_LANE: { default: 'true', doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.', parse: bool },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },

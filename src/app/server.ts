@@ -46,6 +46,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       fastLane: config.HTTP_FAST_LANE,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
       rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
     }, redirect);
     await app.ready();

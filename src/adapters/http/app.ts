@@ -5,6 +5,8 @@ import { trustFunction, type TrustProxy } from './client-address.ts';
 import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
 import { installBodyParsers } from './body-parsers.ts';
+import { isMalformed } from './malformed-request.ts';
+import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingering-close.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
@@ -26,6 +28,8 @@ export interface HttpOptions {
   rateLimit: ApiRateLimit;
   /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
   fastLane?: boolean;
+  /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */
+  requestTimeoutMs?: number;
 }
 
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
@@ -38,21 +42,34 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   const onError = (err: unknown) => app.log.error({ err }, 'redirect failed');
   const fastOnNodeHttp = fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError);
   let lane: FastLane | null = null;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.bodyLimit,
     trustProxy: trust ?? false,
+    requestTimeout,
+    clientErrorHandler: answerClientErrors(),
     // node:http with the redirect's fast path in front of Fastify's own handler, set up as
     // Fastify sets up a server of its own (its timeouts, defaults filled in); and, in front of
     // node:http, the fast lane that answers plain visits on the socket.
     serverFactory: (handler, fastifyOptions) => {
       // Fastify hands its own options in; their declared type is too loose to read numbers from.
       const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      const server = createServer(opts.http ?? {}, (req, res) => {
-        if (!fastOnNodeHttp(req, res)) handler(req, res);
+      const timeout = opts.requestTimeout ?? 0;
+      const server = createServer({
+        ...opts.http,
+        requestTimeout: timeout,
+        headersTimeout: Math.min(60_000, timeout),
+        // node:http looks for requests past their time this often: a fraction of the timeout, so
+        // that a slow request is cut off near its time rather than up to 30 s (Node's default) later.
+        connectionsCheckingInterval: timeout > 0 ? Math.min(1000, Math.ceil(timeout / 4)) : 30_000,
+      }, (req, res) => {
+        // Requests with a body (lingering-close.ts) and refused ones (malformed-request.ts) are Fastify's.
+        if (hasBody(req) || isMalformed(req.url ?? '', req.rawHeaders) || !fastOnNodeHttp(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = opts.requestTimeout ?? 0;
+      // Idle connections close after keepAliveTimeout and slow requests after requestTimeout:
+      // no timeout of the socket's own beyond those.
       server.setTimeout(opts.connectionTimeout ?? 0);
       if (options.fastLane !== false && redirect?.cached) {
         lane = new FastLane({ visit: (req) => (fast === null ? null : fast(req)), keepAliveTimeoutMs: server.keepAliveTimeout, onError });
@@ -71,6 +88,11 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     if (first !== '' && !first.startsWith(':') && !first.startsWith('*')) appSegments.add(first.toLowerCase());
   });
   installErrorHandler(app);
+  lingerAfterEarlyAnswers(app);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isMalformed(request.raw.url ?? '', request.raw.rawHeaders)) return done();
+    void reply.code(400).header('connection', 'close').send(errorEnvelope(400));
+  });
   await installBodyParsers(app);
   await installOpenApi(app, ctx.urls.appUrl);
   app.get('/health', { schema: { hide: true } }, accountHandlers(ctx).health);

@@ -81,3 +81,8 @@ test('a head may start anywhere in the bytes, and only its own bytes are read', 
   assert.equal(head.length, bytes.length - 8);
   assert.equal(readRequestHead(bytes, 4 + head.length), INCOMPLETE);
 });
+
+test('a target with a fragment, and a second Host, are left to node:http (which refuses both: malformed-request.ts)', () => {
+  for (const target of ['/a#f', '/a?x=1#f', '/a?x=#', '/#']) assert.equal(read(`GET ${target} HTTP/1.1\r\nHost: h\r\n\r\n`), null, target);
+  assert.equal(read('GET /a HTTP/1.1\r\nHost: h\r\nhost: i\r\n\r\n'), null);
+});

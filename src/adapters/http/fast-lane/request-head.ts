@@ -4,7 +4,8 @@
  * then reads with llhttp from the same bytes: so the lane never reads a request otherwise than
  * Node would, it only reads fewer of them. What it takes (RFC 9112):
  *
- * - `GET` or `HEAD`, an origin-form target (`/…`) of printable ASCII, `HTTP/1.1`;
+ * - `GET` or `HEAD`, an origin-form target (`/…`) of printable ASCII but `#` (a fragment is
+ *   refused: malformed-request.ts), `HTTP/1.1`;
  * - header lines `name:value` with a token for a name and tab or printable ASCII for a value
  *   (no obs-fold, no obs-text, no bare LF), CRLF line ends, at most 16 KiB (Node's own limit);
  * - no body and nothing that frames one (Content-Length, Transfer-Encoding), no Expect, no
@@ -44,7 +45,7 @@ const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
 // The whole head but its blank line, in the one shape taken. Every byte is checked here once
 // (a regular expression: the fastest way through the bytes in JavaScript), so the loop below
 // only has to find colons and line ends.
-const SHAPE = /^(?:GET|HEAD) \/[\x21-\x7e]* HTTP\/1\.1\r\n(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e]*\r\n)*$/;
+const SHAPE = /^(?:GET|HEAD) \/[\x21\x22\x24-\x7e]* HTTP\/1\.1\r\n(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e]*\r\n)*$/;
 
 /** The header names looked at, lower case: the ones read, then the ones that send the head to node:http. */
 const NOTED = [

@@ -1,0 +1,171 @@
+// The fast lane must frame requests exactly as node:http does (docs/adr/0013): two real servers
+// with the same data, one with HTTP_FAST_LANE=true and one with false, are sent the same bytes,
+// and their answers must match byte for byte (the Date header and the pages' CSP nonces aside)
+// and both must close the connection or both keep it. The bytes are framing cases an attacker
+// tries (request smuggling, obfuscated headers, odd versions, upgrades, pipelining, issue 14's
+// findings) and seeded random mutations of two requests, each followed by a pipelined second
+// request; every one is sent whole, one byte per write and seven bytes per write.
+// SQLite only: framing is the same whatever stores the links. Loopback only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../../support/harness.ts';
+import { exchange, type Exchange } from '../../support/raw-exchange.ts';
+import { makeLink, visit } from './redirect-support.ts';
+
+const ALIAS = 'diff1';
+const H = 'Host: short.test\r\n';
+const GET = `GET /${ALIAS} HTTP/1.1\r\n${H}`;
+const FORM = 'Content-Type: application/x-www-form-urlencoded\r\n';
+/** Ends every case: a plain visit that closes, so each exchange ends as soon as the server has read it. */
+const SECOND = `GET /${ALIAS}?second=1 HTTP/1.1\r\n${H}Connection: close\r\n\r\n`;
+const MODES: Array<number | undefined> = [undefined, 1, 7];
+/** Bytes of each exchange split into single or seven-byte writes: past them, bodies go whole. */
+const SPLIT_UP_TO = 4096;
+const REQUEST_TIMEOUT_MS = 2000;
+/** Long enough for a request cut off by the timeout, far shorter than the keep-alive timeout. */
+const WAIT_MS = REQUEST_TIMEOUT_MS + 3000;
+
+/** Framing cases, by name: the first request's bytes (SECOND follows each). */
+const CASES: Record<string, string> = {
+  'plain visit': `${GET}\r\n`,
+  'HEAD': `HEAD /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  'query merged': `GET /${ALIAS}?utm=a&b=%20c HTTP/1.1\r\n${H}\r\n`,
+  'unknown alias (page)': `GET /nosuchalias HTTP/1.1\r\n${H}\r\n`,
+  'three pipelined': `${GET}\r\n${GET}User-Agent: x\r\n\r\n${GET}\r\n`,
+  'CL.TE': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nG`,
+  'TE.CL': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n8\r\npassword\r\n0\r\n\r\n`,
+  'chunked body': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\n\r\n8\r\npassword\r\n0\r\n\r\n`,
+  'TE xchunked': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: xchunked\r\n\r\n0\r\n\r\n`,
+  'TE chunked, identity': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n`,
+  'TE identity, chunked': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: identity, chunked\r\n\r\n0\r\n\r\n`,
+  'TE tab': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding:\tchunked\r\n\r\n0\r\n\r\n`,
+  'TE space before colon': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n`,
+  'TE upper case': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}TRANSFER-ENCODING: CHUNKED\r\n\r\n0\r\n\r\n`,
+  'TE twice': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+  'TE chunked then identity': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n`,
+  'TE on a GET': `${GET}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+  'bad chunk size': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n`,
+  'chunk extension and trailer': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Transfer-Encoding: chunked\r\n\r\n2;x=y\r\nab\r\n0\r\nX-T: 1\r\n\r\n`,
+  'CL twice, same': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc`,
+  'CL twice, different': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`,
+  'CL list': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 3, 3\r\n\r\nabc`,
+  'CL signed +': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: +3\r\n\r\nabc`,
+  'CL signed -': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: -3\r\n\r\nabc`,
+  'CL leading zeros': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 003\r\n\r\nabc`,
+  'CL on a GET': `${GET}Content-Length: 3\r\n\r\nabc`,
+  'CL too large for the bytes sent': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 60\r\n\r\nabc`,
+  'obs-fold': `${GET}User-Agent: a\r\n b\r\n\r\n`,
+  'obs-fold in Host': `GET /${ALIAS} HTTP/1.1\r\nHost: short.test\r\n x\r\n\r\n`,
+  'bare LF': `GET /${ALIAS} HTTP/1.1\nHost: short.test\n\n`,
+  'bare LF in one line': `${GET}User-Agent: a\nX: b\r\n\r\n`,
+  'NUL in a value': `${GET}User-Agent: a\x00b\r\n\r\n`,
+  'CR in a value': `${GET}User-Agent: a\rb\r\n\r\n`,
+  'NUL in the target': `GET /${ALIAS}\x00 HTTP/1.1\r\n${H}\r\n`,
+  'absolute-form': `GET http://short.test/${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  'absolute-form, other Host': `GET http://other.test/${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  'HTTP/1.0': `GET /${ALIAS} HTTP/1.0\r\n${H}\r\n`,
+  'HTTP/1.0 keep-alive': `GET /${ALIAS} HTTP/1.0\r\n${H}Connection: keep-alive\r\n\r\n`,
+  'HTTP/0.9': `GET /${ALIAS}\r\n`,
+  'HTTP/1.2': `GET /${ALIAS} HTTP/1.2\r\n${H}\r\n`,
+  'HTTP/2.0 line': `GET /${ALIAS} HTTP/2.0\r\n${H}\r\n`,
+  'h2c upgrade': `${GET}Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n`,
+  'websocket upgrade': `${GET}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+  'h2 preface': 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n',
+  'Expect 100-continue': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Expect: 100-continue\r\nContent-Length: 3\r\n\r\nabc`,
+  'Expect other': `${GET}Expect: something\r\n\r\n`,
+  'two Hosts': `GET /${ALIAS} HTTP/1.1\r\n${H}Host: other.test\r\n\r\n`,
+  'no Host': `GET /${ALIAS} HTTP/1.1\r\n\r\n`,
+  'empty Host': `GET /${ALIAS} HTTP/1.1\r\nHost:\r\n\r\n`,
+  'Host with port': `GET /${ALIAS} HTTP/1.1\r\nHost: short.test:80\r\n\r\n`,
+  'fragment': `GET /${ALIAS}?x=1#frag HTTP/1.1\r\n${H}\r\n`,
+  'oversized body': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 70000\r\n\r\n${'a'.repeat(70000)}`,
+  'Connection: close, then more': `${GET}Connection: close\r\nContent-Length: 3\r\n\r\nabc`,
+  'Connection: keep-alive, close': `${GET}Connection: keep-alive, close\r\n\r\n`,
+  'Proxy-Connection: close': `${GET}Proxy-Connection: close\r\n\r\n`,
+  'lower-case method': `get /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  'two spaces': `GET  /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  'OPTIONS *': `OPTIONS * HTTP/1.1\r\n${H}\r\n`,
+  'CONNECT': `CONNECT short.test:443 HTTP/1.1\r\n${H}\r\n`,
+  'header over 16 KiB': `${GET}X-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`,
+  'space before colon': `GET /${ALIAS} HTTP/1.1\r\nHost : short.test\r\n\r\n`,
+  'API without a key, body unread': `POST /api/v1/links HTTP/1.1\r\n${H}${FORM}Content-Length: 9\r\n\r\nurl=x.com`,
+};
+
+/** Bytes the random mutations insert, as request-head-node.test.ts does. */
+const INSERTED = [' ', '\t', '\r', '\n', ':', ',', '"', '\\', '\x00', '\x7f', '\x80', '\xff', 'a', '0', '9', '/', '?', '#', '%', '-'];
+const BASES = [
+  `GET /${ALIAS}?a=b HTTP/1.1\r\nHost: short.test\r\nUser-Agent: Mozilla/5.0\r\nAccept-Language: fr\r\nConnection: keep-alive\r\n\r\n`,
+  `POST /${ALIAS} HTTP/1.1\r\nHost: short.test\r\n${FORM}Content-Length: 11\r\nTransfer-Encoding: chunked\r\n\r\n3\r\npas\r\n0\r\n\r\n`,
+];
+
+/** One to three bytes inserted, deleted or changed in one of BASES, from a fixed seed (the same every run). */
+function mutations(count: number): string[] {
+  let seed = 20261124;
+  // The generator's high bits: its low ones repeat with a short period.
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), (seed >>> 16) % n);
+  const out = new Set<string>();
+  while (out.size < count) {
+    let text = BASES[random(BASES.length)]!;
+    for (let m = 1 + random(3); m > 0; m--) {
+      const i = random(text.length);
+      const kind = random(3);
+      const c = INSERTED[random(INSERTED.length)]!;
+      text = kind === 0 ? text.slice(0, i) + text.slice(i + 1) : kind === 1 ? text.slice(0, i) + c + text.slice(i) : text.slice(0, i) + c + text.slice(i + 1);
+    }
+    out.add(text);
+  }
+  return [...out];
+}
+
+/** What must match: the bytes, with what changes between two answers (Date, CSP nonces) made equal, and whether it closed. */
+function normal(x: Exchange): string {
+  const bytes = x.received
+    .replace(/\r\nDate: [^\r]*/gi, '\r\nDate: -')
+    .replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce--')
+    .replace(/nonce="[A-Za-z0-9+/=]+"/g, 'nonce="-"');
+  return `${bytes}\n[${x.closed === 'open' ? 'open' : 'closed'}]`;
+}
+
+let lane: Harness;
+let node: Harness;
+before(async () => {
+  const env = { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), BODY_LIMIT_BYTES: '65536' };
+  [lane, node] = await Promise.all([
+    startHarness('sqlite', { env: { ...env, HTTP_FAST_LANE: 'true' } }),
+    startHarness('sqlite', { env: { ...env, HTTP_FAST_LANE: 'false' } }),
+  ]);
+  for (const h of [lane, node]) {
+    const { key } = await h.account();
+    await makeLink(h, key, { url: 'https://example.com/dest?k=v', alias: ALIAS });
+    await visit(h, `/${ALIAS}`); // cached, so that the lane answers plain visits itself
+  }
+});
+after(async () => {
+  await Promise.all([lane?.close(), node?.close()]);
+});
+
+const portOf = (h: Harness) => Number(new URL(h.baseUrl).port);
+
+/** Sends each text to both servers in every mode, a few at a time; returns the texts whose answers differ. */
+async function differences(texts: string[]): Promise<string[]> {
+  const jobs = texts.flatMap((text) => MODES.map((perWrite) => ({ text, perWrite })));
+  const found: string[] = [];
+  const run = async ({ text, perWrite }: { text: string; perWrite: number | undefined }) => {
+    const bytes = text + SECOND;
+    const [a, b] = await Promise.all([lane, node].map((h) => exchange(portOf(h), bytes, { perWrite, splitUpTo: SPLIT_UP_TO, waitMs: WAIT_MS, stopOnEnd: true })));
+    const [x, y] = [normal(a!), normal(b!)];
+    if (x !== y) found.push(`${JSON.stringify(text)} by ${perWrite ?? 'all'}:\n  lane: ${JSON.stringify(x)}\n  node: ${JSON.stringify(y)}`);
+  };
+  for (let i = 0; i < jobs.length; i += 16) await Promise.all(jobs.slice(i, i + 16).map(run));
+  return found;
+}
+
+test('the fast lane and node:http answer every framing case alike, whole, by one byte and by seven', { timeout: 60_000 }, async () => {
+  const found = await differences(Object.values(CASES));
+  assert.deepEqual(found, []);
+});
+
+test('the fast lane and node:http answer 400 seeded mutations of a request alike, each followed by a second request', { timeout: 60_000 }, async () => {
+  const found = await differences(mutations(400));
+  assert.deepEqual(found, []);
+});
