@@ -27,7 +27,7 @@ export type VisitOutcome =
       cap: number | null;
     };
 
-/** CONTRACT §7 steps 2–6, in order, as a pure function of (link, visitor, context). */
+/** api.md §7 steps 2–6, in order, as a pure function of (link, visitor, context). */
 export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitContext): VisitOutcome {
   if (link.disabled) return { kind: 'disabled' };
   const cap = link.expirationClicks !== null && link.expirationClicks > 0 ? link.expirationClicks : null;

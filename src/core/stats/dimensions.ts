@@ -1,5 +1,5 @@
 /**
- * What statistics count, and under which name the API asks for it (CONTRACT §8).
+ * What statistics count, and under which name the API asks for it (api.md §8).
  *
  * Every human click adds one to each of `total`, `hour` and the seven breakdowns of its local
  * day; `unique` counts first visits of a visitor that day; `bot` counts bots, which appear

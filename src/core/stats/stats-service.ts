@@ -41,7 +41,7 @@ export const VISITOR_MARK_DAYS = 2;
 
 const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
-/** The statistics of one link (CONTRACT §8), read from the rollups, owner-only. */
+/** The statistics of one link (api.md §8), read from the rollups, owner-only. */
 export class StatsService {
   constructor(private readonly deps: StatsServiceDeps) {}
 

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 3: the click cap is exact under concurrent load.
+// api.md §7 step 3: the click cap is exact under concurrent load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 8: which visits count, what a click records, and what it never records.
+// api.md §7 step 8: which visits count, what a click records, and what it never records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

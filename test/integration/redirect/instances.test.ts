@@ -1,4 +1,4 @@
-// CONTRACT §7 steps 3 and 5 across instances: two servers on one PostgreSQL schema and one Redis
+// api.md §7 steps 3 and 5 across instances: two servers on one PostgreSQL schema and one Redis
 // keep the click cap exact and the rotation balanced. Redis must be reachable: an unreachable
 // Redis fails these tests, since a skip would hide that the shared state was never exercised.
 import { after, before, describe, test } from 'node:test';

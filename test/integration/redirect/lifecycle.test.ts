@@ -1,4 +1,4 @@
-// CONTRACT §7 steps 2–3: disabled and expired links, and the clicks they (do not) count.
+// api.md §7 steps 2–3: disabled and expired links, and the clicks they (do not) count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 1 and §6 (domains): which link, if any, answers a visit on which host.
+// api.md §7 step 1 and §6 (domains): which link, if any, answers a visit on which host.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 7: the HTTP redirect itself — status, caching, and the merged query.
+// api.md §7 step 7: the HTTP redirect itself — status, caching, and the merged query.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 5: rotation is an exact, atomic round-robin over the rotation entries.
+// api.md §7 step 5: rotation is an exact, atomic round-robin over the rotation entries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

@@ -1,4 +1,4 @@
-// CONTRACT §7 step 5: country, platform and language targeting, and only the chosen list acts.
+// api.md §7 step 5: country, platform and language targeting, and only the chosen list acts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

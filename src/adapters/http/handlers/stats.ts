@@ -5,7 +5,7 @@ import { list } from '../envelopes.ts';
 import { statsCsv, statsCsvFilename, statsEntry, statsSummary } from '../presenters/stats.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 
-/** GET /api/v1/stats/{id} (CONTRACT §8): the list envelope plus the range's numbers, or a CSV. */
+/** GET /api/v1/stats/{id} (api.md §8): the list envelope plus the range's numbers, or a CSV. */
 export function statsHandler(ctx: ApiContext) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: StatsQuery }>, reply: FastifyReply) => {
     const q = request.query;

@@ -52,7 +52,7 @@ function requestOf(request: FastifyRequest): VisitRequest {
   return { method: request.method, query: queryOf(request.url), address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
 }
 
-/** CONTRACT §7 steps 2–8 for a link that exists: resolve (pure) → respond → record. */
+/** api.md §7 steps 2–8 for a link that exists: resolve (pure) → respond → record. */
 export async function continueVisit(
   ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState,
 ): Promise<FastifyReply> {

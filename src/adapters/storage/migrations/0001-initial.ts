@@ -114,7 +114,7 @@ async function createLinks(db: Db, engine: Engine): Promise<void> {
     ['links_account_space', ['account_id', 'space_id', 'id']],
     ['links_account_domain', ['account_id', 'domain_id', 'id']],
     ['links_account_disabled', ['account_id', 'disabled', 'id']],
-    // Covers the status partition (CONTRACT §5): counting active or expired links reads the index only.
+    // Covers the status partition (api.md §5): counting active or expired links reads the index only.
     ['links_account_status', ['account_id', 'disabled', 'ends_at', 'expiration_clicks', 'clicks']],
     ['links_account_ends', ['account_id', 'ends_at']],
   ] as const) {
