@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../../core/shared/errors.ts';
+import { NotFoundError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -8,6 +8,14 @@ const STATUS_MESSAGES: Record<number, string> = {
   414: 'URI Too Long.', 415: 'Unsupported Media Type.', 429: 'Too Many Attempts.', 431: 'Request Header Fields Too Large.',
   503: 'Service Unavailable.',
 };
+
+// What a client should wait before trying again while a dependency is away: long enough not to
+// hammer it, short enough that a restart of the database goes unnoticed.
+const RETRY_AFTER_SECONDS = 5;
+
+export function unavailableMessage(error: UnavailableError): string {
+  return `The ${error.dependency} is unavailable; please try again shortly.`;
+}
 
 export function errorEnvelope(status: number, message?: string) {
   return { message: message ?? STATUS_MESSAGES[status] ?? (status >= 500 ? 'Server Error' : 'Bad Request.'), status };
@@ -19,6 +27,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
+    // Not logged per request: the storage adapter reports the outage once, and its end.
+    if (error instanceof UnavailableError) {
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorEnvelope(503, unavailableMessage(error)));
+    }
     // A malformed id names no record: the same answer as an unknown one.
     if (error.validation && error.validationContext === 'params') return reply.code(404).send(errorEnvelope(404));
     if (error.validation) {
