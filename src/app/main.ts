@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildServer } from './server.ts';
+import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
 
 /** `npm start`: read the configuration, migrate, listen, and stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  let log: FatalLog = consoleFatalLog;
+  guardProcess(() => log);
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig(process.env);
   const server = await buildServer(config);
+  if (config.LOG_LEVEL !== 'silent') log = server.app.log;
   await server.app.listen({ port: config.PORT, host: config.HOST });
 
   let stopping = false;

@@ -83,7 +83,7 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     // that costs more than it saves on the short queries of a web app.
     options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
   });
-  const outage = new OutageReporter('PostgreSQL', options.outageLog ?? ((message, error) => console.error('linkpix:', message, error ?? '')));
+  const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
