@@ -12,6 +12,11 @@ export interface PoolWatch {
 // A statement that changes nothing when it runs twice: only these are sent again on a fresh
 // connection after the first connection turned out to be dead.
 const REPEATABLE = /^\s*(select|begin|start transaction)\b/i;
+// Bounds the walk through dead idle connections (a pool is never larger than this).
+const MAX_REPEATS = 500;
+
+/** Clients that have run a statement: only these can have died while idle in the pool. */
+const used = new WeakSet<pg.PoolClient>();
 
 /**
  * The pg pool as Kysely receives it. Connection failures become UnavailableError here, the
@@ -83,18 +88,20 @@ class Checkout implements PostgresPoolClient {
   }
 
   private async run<R>(sql: string, parameters: unknown[], repeatable: boolean): Promise<PostgresQueryResult<R>> {
-    try {
-      return (await this.live().query(sql, parameters)) as unknown as PostgresQueryResult<R>;
-    } catch (error) {
-      if (!repeatable || !isConnectionError(error)) throw this.translate(error);
-      // The pool destroys a client released with an error instead of keeping it.
-      this.client?.release(error instanceof Error ? error : true);
-      this.client = null;
-      this.client = await this.checkout();
+    // Every idle connection may have ended at once (a restart ends them all): each dead one is
+    // dropped in turn, until a new connection answers or cannot be made.
+    for (let attempt = 0; ; attempt++) {
+      const client = this.live();
+      const reused = used.has(client);
+      used.add(client);
       try {
-        return (await this.client.query(sql, parameters)) as unknown as PostgresQueryResult<R>;
-      } catch (again) {
-        throw this.translate(again);
+        return (await client.query(sql, parameters)) as unknown as PostgresQueryResult<R>;
+      } catch (error) {
+        if (!repeatable || !reused || attempt >= MAX_REPEATS || !isConnectionError(error)) throw this.translate(error);
+        // The pool destroys a client released with an error instead of keeping it.
+        client.release(error instanceof Error ? error : true);
+        this.client = null;
+        this.client = await this.checkout();
       }
     }
   }
