@@ -137,6 +137,7 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(await stored(), { counter: before.counter + OUTAGE_CLICKS, rows: before.rows + OUTAGE_CLICKS });
     assert.match(output, /lost the connection to PostgreSQL/);
+    assert.doesNotMatch(output, /programmer error/, 'a lost connection reached the process guards');
     alive();
   });
 
