@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { UnavailableError } from '../../core/shared/errors.ts';
 import type { OutageReporter } from '../shared/outage-reporter.ts';
 
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -27,4 +28,16 @@ export function watchRedis(client: Redis, outage: OutageReporter): void {
  */
 export function redisErrors(outage: OutageReporter, onError: (error: unknown) => void): (error: unknown) => void {
   return (error) => (isRedisConnectionError(error) ? outage.failed(error) : onError(error));
+}
+
+/**
+ * A Redis command's result, with the failure of an absent Redis as UnavailableError (answered
+ * 503, and not logged per request: the outage is told once by watchRedis).
+ */
+export async function orUnavailable<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    throw isRedisConnectionError(error) ? new UnavailableError('shared store (Redis)', { cause: error }) : error;
+  }
 }
