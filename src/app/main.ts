@@ -32,8 +32,13 @@ async function main(): Promise<void> {
     await server.release();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // A stop that fails (the database closing badly) still ends the process, and says why.
+  const stopOn = (signal: string) => () => void stop(signal).catch((err: unknown) => {
+    server.app.log.error({ err }, 'the stop failed');
+    process.exit(1);
+  });
+  process.on('SIGTERM', stopOn('SIGTERM'));
+  process.on('SIGINT', stopOn('SIGINT'));
 }
 
 main().catch((error: unknown) => {
