@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { systemClock, type Clock } from '../core/shared/clock.ts';
+import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
 import { LinksService } from '../core/links/links-service.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
@@ -64,7 +65,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog);
   const links = new LinksService({
     ...stores, clock, urls, titles, invalidation: visits.invalidation,
-    forgetQuota: (id) => visits.quota.forget(id),
+    // Called after the database write: with Redis away the write stands and is answered as
+    // done; the count left behind expires with its key.
+    forgetQuota: (id) => visits.quota.forget(id).catch((error: unknown) => {
+      if (!(error instanceof UnavailableError)) throw error;
+    }),
   });
   return {
     storage,

@@ -76,6 +76,8 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fcapped&alias=capped&expiration_clicks=1000')).status, 201);
     assert.equal((await visit('plain')).status, 302);
     assert.equal((await visit('capped')).status, 302);
+    const doomed = await create('url=https%3A%2F%2Fexample.com%2Fdoomed&alias=doomed');
+    const doomedId = (await doomed.json()).data.id as number;
 
     await stopRedis();
     // Long enough for several reconnection attempts, each an 'error' on the client.
@@ -88,6 +90,9 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     t.diagnostic(`a capped link during the outage: ${capped.status}`);
     // An API write publishes an invalidation that cannot go out; the write itself succeeds.
     assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fduring&alias=during')).status, 201);
+    // A delete also forgets the link's count in Redis: the database's delete stands and is answered.
+    const deleted = await fetch(`${base}/api/v1/links/${doomedId}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
+    assert.equal(deleted.status, 200, await deleted.text());
     assert.equal((await fetch(`${base}/health`)).status, 200);
     alive();
     assert.equal(count(/lost the connection to Redis/), 1, output);
