@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { orUnavailable } from './redis-watch.ts';
 import type { AttemptLimiter } from '../../core/redirect/attempt-limiter.ts';
 
 export interface RedisAttemptLimiterOptions {
@@ -58,11 +57,11 @@ export class RedisAttemptLimiter implements AttemptLimiter {
   }
 
   async blockedFor(key: string): Promise<number> {
-    const left = Number(await orUnavailable(this.redis[BLOCKED_COMMAND](this.prefix + key, this.max)));
+    const left = Number(await this.redis[BLOCKED_COMMAND](this.prefix + key, this.max));
     return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
   async recordFailure(key: string): Promise<void> {
-    await orUnavailable(this.redis[RECORD_COMMAND](this.prefix + key, this.windowSeconds));
+    await this.redis[RECORD_COMMAND](this.prefix + key, this.windowSeconds);
   }
 }
