@@ -21,6 +21,21 @@ export function errorEnvelope(status: number, message?: string) {
   return { message: message ?? STATUS_MESSAGES[status] ?? (status >= 500 ? 'Server Error' : 'Bad Request.'), status };
 }
 
+/** An answer written without Fastify (the redirect's fast path), for a visit that failed. */
+export interface FailedVisit {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const SERVER_ERROR: FailedVisit = { status: 500, headers: {}, body: JSON.stringify(errorEnvelope(500)) };
+
+/** What the error handler below would answer for a visit's failure, for the paths before Fastify. */
+export function failedVisit(error: unknown): FailedVisit {
+  if (!(error instanceof UnavailableError)) return SERVER_ERROR;
+  return { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: JSON.stringify(errorEnvelope(503, unavailableMessage(error))) };
+}
+
 /** The only place where core errors and framework errors become HTTP answers. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
