@@ -141,9 +141,16 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     alive();
   });
 
-  test('SIGTERM afterwards still exits 0', async () => {
+  test('SIGTERM during an outage: the stop retries, writes every buffered click once the database is back, and exits 0', async () => {
+    const before = await stored();
+    await proxy.cut();
+    for (let i = 0; i < 20; i++) assert.equal((await visit(1000 + i)).status, 302);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
+    // Back within the stop's retries (about 3 s in all).
+    setTimeout(() => void proxy.restore(), 700);
     assert.equal(await exited, 0, output);
+    assert.deepEqual(await stored(), { counter: before.counter + 20, rows: before.rows + 20 });
+    assert.doesNotMatch(output, /could not be written/);
   });
 });
