@@ -43,7 +43,7 @@ export interface ContainerOverrides {
 }
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
-const consoleOutageLog: OutageLog = (message, error) =>
+export const consoleOutageLog: OutageLog = (message, error) =>
   console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`}`);
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
