@@ -42,7 +42,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
-    // Not logged per request: the storage adapter reports the outage once, and its end.
+    // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorEnvelope(503, unavailableMessage(error)));
     }
