@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { systemClock, type Clock } from '../core/shared/clock.ts';
+import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
 import { LinksService } from '../core/links/links-service.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
@@ -12,6 +13,7 @@ import { StatsService } from '../core/stats/stats-service.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
 import { connect, type Storage } from '../adapters/storage/connect.ts';
+import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
 import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
@@ -46,11 +48,18 @@ export interface ContainerOverrides {
   onError?: (error: unknown) => void;
   /** Replaces the DNS and HTTP checks of domain ownership (tests never reach real DNS). */
   domainChecks?: readonly DomainOwnershipCheck[];
+  /** Where a lost database or Redis connection, and its return, is told. */
+  outageLog?: OutageLog;
 }
+
+/** One line per event: the stack of a refused connection says nothing an operator needs. */
+export const consoleOutageLog: OutageLog = (message, error) =>
+  console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`}`);
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
-  const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE });
+  const outageLog = overrides.outageLog ?? consoleOutageLog;
+  const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
   const urls = new UrlPolicy(config.URL_SCHEMES);
   const stores = {
@@ -63,7 +72,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     : config.TITLE_FETCH
       ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
       : null;
-  const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)));
+  const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog);
   const accounts = new SqlAccountStore(storage.db);
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
@@ -74,7 +83,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   ];
   const links = new LinksService({
     ...stores, clock, urls, titles, invalidation: visits.invalidation,
-    forgetQuota: (id) => visits.quota.forget(id),
+    // Called after the database write: with Redis away the write stands and is answered as
+    // done; the count left behind expires with its key.
+    forgetQuota: (id) => visits.quota.forget(id).catch((error: unknown) => {
+      if (!(error instanceof UnavailableError)) throw error;
+    }),
   });
   return {
     storage,

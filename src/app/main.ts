@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildServer } from './server.ts';
+import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
 
 /** `npm start`: read the configuration, migrate, listen, and stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  let log: FatalLog = consoleFatalLog;
+  guardProcess(() => log);
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig(process.env);
   const server = await buildServer(config);
+  if (config.LOG_LEVEL !== 'silent') log = server.app.log;
   await server.app.listen({ port: config.PORT, host: config.HOST });
 
   let stopping = false;
@@ -28,8 +32,13 @@ async function main(): Promise<void> {
     await server.release();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // A stop that fails (the database closing badly) still ends the process, and says why.
+  const stopOn = (signal: string) => () => void stop(signal).catch((err: unknown) => {
+    server.app.log.error({ err }, 'the stop failed');
+    process.exit(1);
+  });
+  process.on('SIGTERM', stopOn('SIGTERM'));
+  process.on('SIGINT', stopOn('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -10,7 +10,8 @@ export function startPeriodic(
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
-    running = run().then(() => undefined, options.onError).finally(() => {
+    // Through a promise, so a job that throws before its first await is reported like any failure.
+    running = Promise.resolve().then(run).then(() => undefined, options.onError).finally(() => {
       running = null;
     });
   };

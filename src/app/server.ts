@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../adapters/http/app.ts';
 import type { Config } from './config.ts';
-import { createContainer, type Container, type ContainerOverrides } from './container.ts';
+import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
+import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
 import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
@@ -23,7 +24,12 @@ export interface Server {
 
 /** Builds a ready server (database migrated) that has not started listening. */
 export async function buildServer(config: Config, overrides: ContainerOverrides = {}): Promise<Server> {
-  const container = createContainer(config, overrides);
+  // Outages are told through the server's logger once it exists (the container comes first).
+  let outageLog: OutageLog | null = null;
+  const container = createContainer(config, {
+    outageLog: (message, error) => (outageLog ?? consoleOutageLog)(message, error),
+    ...overrides,
+  });
   try {
     await container.migrate();
     // The redirect keys hosts by the custom domain names: they are known before the first visit.
@@ -50,6 +56,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
     }, redirect);
     await app.ready();
+    outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
     const retention = startPeriodic(() => container.stats.prune(), {
       ...RETENTION, onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
     });

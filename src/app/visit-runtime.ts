@@ -18,6 +18,8 @@ import { RedisAttemptLimiter } from '../adapters/state/redis-attempt-limiter.ts'
 import { RedisClickQuota } from '../adapters/state/redis-click-quota.ts';
 import { RedisInvalidationBus } from '../adapters/state/redis-invalidation.ts';
 import { RedisRotationCursor } from '../adapters/state/redis-rotation-cursor.ts';
+import { OutageReporter, type OutageLog } from '../adapters/shared/outage-reporter.ts';
+import { redisErrors, watchRedis } from '../adapters/state/redis-watch.ts';
 import type { Config } from './config.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
@@ -38,8 +40,15 @@ export interface VisitRuntime {
 }
 
 const HANDOFF_MS = 50;
+const SUBSCRIBE_RETRY_MS = 5000;
 
-export function createVisitRuntime(config: Config, storage: Storage, onError: (e: unknown) => void): VisitRuntime {
+/**
+ * onError: faults worth an error line each. outageLog: a dependency went away or came back
+ * (once per outage, however many retries fail meanwhile).
+ */
+export function createVisitRuntime(
+  config: Config, storage: Storage, onError: (e: unknown) => void, outageLog: OutageLog = (message, error) => onError(error ?? message),
+): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
@@ -60,7 +69,10 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
   // PostgreSQL's are batched as objects, retried while the database is away.
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
-    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine), { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
+    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine), {
+        intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, maxBuffered: config.CLICK_BUFFER_MAX,
+        onError, onResumed: (message) => outageLog(message),
+      });
   const closeSink = async () => {
     await sink.close();
     await writer?.close();
@@ -79,9 +91,19 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     };
   }
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  const redisOutage = new OutageReporter('Redis', outageLog);
+  watchRedis(redis, redisOutage);
   const prefix = config.REDIS_PREFIX;
-  const bus = new RedisInvalidationBus(redis, { onError, prefix });
-  void bus.subscribe(source);
+  const bus = new RedisInvalidationBus(redis, { onError: redisErrors(redisOutage, onError), prefix });
+  // Redis may be away at start: try again until the subscription holds (ioredis keeps it after).
+  let stopped = false;
+  const subscribe = (): void => {
+    bus.subscribe(source).catch((error: unknown) => {
+      redisErrors(redisOutage, onError)(error);
+      if (!stopped) setTimeout(subscribe, SUBSCRIBE_RETRY_MS).unref();
+    });
+  };
+  subscribe();
   return {
     ...common,
     quota: new RedisClickQuota(redis, { prefix }),
@@ -89,6 +111,7 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
     attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
     invalidation: bus,
     close: async () => {
+      stopped = true;
       await closeSink();
       await bus.close();
       redis.disconnect();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { NotFoundError, ValidationError } from '../../core/shared/errors.ts';
+import { NotFoundError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
 import { ConfigError, loadConfig } from '../../app/config.ts';
 import { createContainer } from '../../app/container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from './commands.ts';
@@ -57,6 +57,7 @@ function report(error: unknown): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) console.error(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) console.error(`No such ${error.resource}.`);
+  else if (error instanceof UnavailableError) console.error(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else console.error(error);
   return 1;
 }

@@ -60,3 +60,54 @@ test('when the database never comes back, close() says how many clicks are lost'
   await sink.close();
   assert.match(errors.at(-1)!.message, /^2 buffered clicks could not be written/);
 });
+
+test('while writes fail: one error, retries back off, and past maxBuffered newer clicks are dropped and counted', async () => {
+  const store = new FakeStore();
+  store.failures = Infinity;
+  let attempts = 0;
+  const write = store.writeBatch.bind(store);
+  store.writeBatch = (batch) => {
+    attempts++;
+    return write(batch);
+  };
+  const errors: Error[] = [];
+  const resumed: string[] = [];
+  const sink = new BatchingClickSink(store, {
+    intervalMs: 10, maxBatch: 2, maxBuffered: 5, onError: (e) => errors.push(e as Error), onResumed: (m) => resumed.push(m),
+  });
+  for (let i = 0; i < 3; i++) sink.record(click(i));
+  await new Promise((r) => setTimeout(r, 60));
+  const afterFirstFailure = attempts;
+  // Clicks arriving while the database is away must not each set off a write.
+  for (let i = 3; i < 8; i++) sink.record(click(i));
+  assert.equal(attempts, afterFirstFailure);
+  assert.equal(sink.pending, 5);
+  assert.equal(sink.dropped, 3);
+  await new Promise((r) => setTimeout(r, 300));
+  // 10, 20, 40, 80, 160 ms apart: a handful of attempts, not one per interval or per click.
+  assert.ok(attempts >= 3 && attempts <= 7, `${attempts} attempts`);
+  assert.deepEqual(errors.map((e) => e.message.replace(/\d+/g, 'N')), [
+    'clicks not written; N kept and retried until the database answers',
+    'click buffer full (N clicks waiting for the database): newer clicks are dropped until it is back',
+  ]);
+
+  store.failures = 0;
+  await sink.flush();
+  assert.equal(store.written, 5);
+  assert.deepEqual(store.batches.flatMap((b) => b.clicks.map((c) => c.linkId)), [0, 1, 2, 3, 4], 'the oldest kept, in order');
+  assert.equal(resumed.length, 1);
+  assert.match(errors.at(-1)!.message, /^3 clicks were dropped while the click buffer was full/);
+  await sink.close();
+});
+
+test('the retry keeps going without new clicks: written once the database is back', async () => {
+  const store = new FakeStore();
+  store.failures = 4;
+  const sink = new BatchingClickSink(store, { intervalMs: 5, maxBatch: 100, maxBuffered: 1000, onError: () => {} });
+  for (let i = 0; i < 10; i++) sink.record(click(i));
+  const deadline = Date.now() + 3000;
+  while (store.written < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(store.written, 10);
+  assert.equal(sink.pending, 0);
+  await sink.close();
+});

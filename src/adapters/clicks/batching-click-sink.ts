@@ -7,7 +7,15 @@ export interface BatchingOptions {
   intervalMs: number;
   /** Write as soon as this many are buffered. */
   maxBatch: number;
+  /**
+   * Clicks held at most, written or not (CLICK_BUFFER_MAX). While the database is away the
+   * buffer grows; past this many, newer clicks are dropped and counted. Default: no bound.
+   */
+  maxBuffered?: number | undefined;
+  /** A failed write (once per outage, not per retry), and clicks dropped. */
   onError(error: unknown): void;
+  /** Writes resumed after an outage. */
+  onResumed?(message: string): void;
 }
 
 interface Entry {
@@ -15,28 +23,50 @@ interface Entry {
   rotation?: number | undefined;
 }
 
+// Retries wait twice as long each time, up to this: an absent database is not asked many times
+// a second, and clicks still follow within seconds once it is back.
+const MAX_RETRY_DELAY_MS = 5000;
+
 /**
  * Keeps the redirect free of database writes: a visit only appends to an array. Batches are
- * written one at a time; a failed batch goes back to the front of the queue, so nothing is lost
- * while the database is away, and close() writes everything before it resolves.
+ * written one at a time; a failed batch goes back to the front of the queue and is retried
+ * until the database is back, so nothing is lost while it is away — up to maxBuffered clicks,
+ * past which newer clicks are dropped (the older ones are already waiting, in order). close()
+ * writes everything it can before it resolves.
  */
 export class BatchingClickSink implements ClickSink {
   private buffer: Entry[] = [];
   private writing: Promise<void> | null = null;
+  private inFlight = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Failed writes in a row: non-zero while the database is away. */
+  private failures = 0;
+  private droppedNow = 0;
+  private droppedTotal = 0;
 
   constructor(private readonly store: ClickStore, private readonly options: BatchingOptions) {}
 
   record(click: Click, rotation?: number): void {
+    if (this.buffer.length + this.inFlight >= (this.options.maxBuffered ?? Infinity)) {
+      this.drop();
+      return;
+    }
     this.buffer.push({ click, rotation });
+    // While writes fail, only the retry timer writes: a full buffer must not send a write per visit.
+    if (this.failures > 0) return;
     if (this.buffer.length >= this.options.maxBatch) this.kick(0);
     else if (this.timer === null) this.kick(this.options.intervalMs);
   }
 
   /** Clicks recorded but not yet written. */
   get pending(): number {
-    return this.buffer.length;
+    return this.buffer.length + this.inFlight;
+  }
+
+  /** Clicks dropped since start because the buffer was full. */
+  get dropped(): number {
+    return this.droppedTotal;
   }
 
   /** Everything recorded so far is written when this resolves, statistics rollups included. */
@@ -57,8 +87,7 @@ export class BatchingClickSink implements ClickSink {
       try {
         await this.flush();
         break;
-      } catch (error) {
-        this.options.onError(error);
+      } catch {
         await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
       }
     }
@@ -68,12 +97,22 @@ export class BatchingClickSink implements ClickSink {
     }
   }
 
+  private drop(): void {
+    this.droppedTotal++;
+    if (this.droppedNow++ === 0) {
+      this.options.onError(new Error(
+        `click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`,
+      ));
+    }
+  }
+
   private kick(delayMs: number): void {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (!this.writing) this.writeOnce().catch(this.options.onError);
+      // Failures are counted and reported in writeOnce; the retry is already scheduled there.
+      if (!this.writing) this.writeOnce().catch(() => {});
     }, delayMs);
     this.timer.unref();
   }
@@ -81,16 +120,30 @@ export class BatchingClickSink implements ClickSink {
   private async writeOnce(): Promise<void> {
     const entries = this.buffer.splice(0, this.options.maxBatch);
     if (entries.length === 0) return;
+    this.inFlight = entries.length;
     this.writing = this.store.writeBatch(toBatch(entries));
     try {
       await this.writing;
     } catch (error) {
       this.buffer.unshift(...entries);
-      if (!this.closed) this.kick(this.options.intervalMs * 4);
+      if (this.failures++ === 0) {
+        this.options.onError(new Error(`clicks not written; ${this.buffer.length} kept and retried until the database answers`, { cause: error }));
+      }
+      if (!this.closed) this.kick(Math.min(Math.min(this.options.intervalMs, 1000) * 2 ** this.failures, MAX_RETRY_DELAY_MS));
       throw error;
     } finally {
       this.writing = null;
+      this.inFlight = 0;
     }
+    if (this.failures > 0) this.resumed();
     if (this.buffer.length > 0) this.kick(this.buffer.length >= this.options.maxBatch ? 0 : this.options.intervalMs);
+  }
+
+  private resumed(): void {
+    const dropped = this.droppedNow;
+    this.options.onResumed?.(`clicks written again after ${this.failures} failed attempts`);
+    if (dropped > 0) this.options.onError(new Error(`${dropped} clicks were dropped while the click buffer was full`));
+    this.failures = 0;
+    this.droppedNow = 0;
   }
 }

@@ -80,11 +80,17 @@ export class WorkerClickStore implements ClickStore {
       if (reply.ok) waiter.resolve();
       else waiter.reject(new Error(reply.error));
     });
+    let failed = false;
     worker.on('error', (error) => {
+      failed = true;
       this.onError(new Error('the click writer thread failed; clicks it had not written are lost', { cause: error }));
       this.failAll(error);
     });
-    worker.on('exit', () => {
+    worker.on('exit', (code) => {
+      // Not asked to stop (close() lets go of it first) and no 'error' told it already.
+      if (this.worker === worker && !failed) {
+        this.onError(new Error(`the click writer thread exited (code ${code}); clicks it had not written are lost`));
+      }
       if (this.worker === worker) this.worker = null;
       this.failAll(new Error('click writer thread stopped'));
     });

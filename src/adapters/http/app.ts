@@ -8,6 +8,7 @@ import { installBodyParsers } from './body-parsers.ts';
 import { isMalformed } from './malformed-request.ts';
 import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingering-close.ts';
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
+import { UnavailableError } from '../../core/shared/errors.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
 import { installRateLimit, type ApiRateLimit } from './rate-limit.ts';
@@ -39,7 +40,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   const trust = trustFunction(options.trustProxy);
   // Filled in once the app exists: the server is created before the routes are.
   let fast: FastVisit | null = null;
-  const onError = (err: unknown) => app.log.error({ err }, 'redirect failed');
+  // A dependency that is away (UnavailableError) is told once by its adapter, not per visit.
+  const onError = (err: unknown) => {
+    if (!(err instanceof UnavailableError)) app.log.error({ err }, 'redirect failed');
+  };
   const fastOnNodeHttp = fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError);
   let lane: FastLane | null = null;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;

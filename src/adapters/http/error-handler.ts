@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../../core/shared/errors.ts';
+import { NotFoundError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -9,8 +9,31 @@ const STATUS_MESSAGES: Record<number, string> = {
   503: 'Service Unavailable.',
 };
 
+// What a client should wait before trying again while a dependency is away: long enough not to
+// hammer it, short enough that a restart of the database goes unnoticed.
+const RETRY_AFTER_SECONDS = 5;
+
+export function unavailableMessage(error: UnavailableError): string {
+  return `The ${error.dependency} is unavailable; please try again shortly.`;
+}
+
 export function errorEnvelope(status: number, message?: string) {
   return { message: message ?? STATUS_MESSAGES[status] ?? (status >= 500 ? 'Server Error' : 'Bad Request.'), status };
+}
+
+/** An answer written without Fastify (the redirect's fast path), for a visit that failed. */
+export interface FailedVisit {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const SERVER_ERROR: FailedVisit = { status: 500, headers: {}, body: JSON.stringify(errorEnvelope(500)) };
+
+/** What the error handler below would answer for a visit's failure, for the paths before Fastify. */
+export function failedVisit(error: unknown): FailedVisit {
+  if (!(error instanceof UnavailableError)) return SERVER_ERROR;
+  return { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: JSON.stringify(errorEnvelope(503, unavailableMessage(error))) };
 }
 
 /** The only place where core errors and framework errors become HTTP answers. */
@@ -19,6 +42,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
+    // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
+    if (error instanceof UnavailableError) {
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorEnvelope(503, unavailableMessage(error)));
+    }
     // A malformed id names no record: the same answer as an unknown one.
     if (error.validation && error.validationContext === 'params') return reply.code(404).send(errorEnvelope(404));
     if (error.validation) {

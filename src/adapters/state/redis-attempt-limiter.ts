@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { orUnavailable } from './redis-watch.ts';
 import { ALLOWED, checkPolicy, type Attempt, type AttemptLimiter, type AttemptPolicy } from '../../core/shared/attempt-limiter.ts';
 
 export interface RedisAttemptLimiterOptions {
@@ -29,16 +30,17 @@ export class RedisAttemptLimiter implements AttemptLimiter {
 
   async consume(key: string): Promise<Attempt> {
     try {
-      await this.limiter.consume(key);
+      await orUnavailable(this.limiter.consume(key));
       return ALLOWED;
     } catch (refusal) {
-      // The library rejects with its result when the limit is passed, with an Error when Redis fails.
+      // The library rejects with its result when the limit is passed, with an Error when Redis
+      // fails (an absent Redis becomes UnavailableError: a 503, told once as an outage).
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
     }
   }
 
   async reset(key: string): Promise<void> {
-    await this.limiter.delete(key);
+    await orUnavailable(this.limiter.delete(key));
   }
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { orUnavailable } from './redis-watch.ts';
 import type { ClickQuota } from '../../core/clicks/ports.ts';
 
 export interface RedisClickQuotaOptions {
@@ -45,16 +46,16 @@ export class RedisClickQuota implements ClickQuota {
 
   async claim(linkId: number, cap: number, known: number): Promise<boolean> {
     const seed = Number.isInteger(known) && known > 0 ? known : 0;
-    return (await this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds)) === 1;
+    return (await orUnavailable(this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds))) === 1;
   }
 
   async exhausted(linkId: number, cap: number, known: number): Promise<boolean> {
-    const stored = Number(await this.redis.get(this.prefix + linkId));
+    const stored = Number(await orUnavailable(this.redis.get(this.prefix + linkId)));
     const count = Math.max(Number.isFinite(stored) ? stored : 0, Number.isInteger(known) ? known : 0);
     return !(count < cap);
   }
 
   async forget(linkId: number): Promise<void> {
-    await this.redis.del(this.prefix + linkId);
+    await orUnavailable(this.redis.del(this.prefix + linkId));
   }
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { orUnavailable } from './redis-watch.ts';
 import type { RotationCursor } from '../../core/clicks/ports.ts';
 
 export interface RedisRotationCursorOptions {
@@ -42,6 +43,6 @@ export class RedisRotationCursor implements RotationCursor {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
     // INCR needs an integer; -1 makes the first position served 0.
     const seed = Number.isInteger(known) && known >= -1 ? known : -1;
-    return Number(await this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds));
+    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds)));
   }
 }

@@ -5,6 +5,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
+import { guardedPool } from './guarded-pool.ts';
+import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -18,7 +20,19 @@ export interface ConnectOptions {
   /** PostgreSQL only: work inside this schema (tests give each run its own). */
   schema?: string | undefined;
   poolSize?: number | undefined;
+  /** PostgreSQL only: told once when the database goes away and once when it is back. */
+  outageLog?: OutageLog | undefined;
 }
+
+/**
+ * How linkpix's sessions appear in pg_stat_activity. An `application_name` parameter in
+ * DATABASE_URL takes precedence (pg reads the URL last), e.g. to tell instances apart.
+ */
+export const APPLICATION_NAME = 'linkpix';
+
+// An unreachable host would otherwise hold every request for the operating system's TCP
+// timeout (minutes) before it could be answered 503.
+const CONNECT_TIMEOUT_MS = 5000;
 
 const INT8_OID = 20;
 
@@ -56,6 +70,10 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    application_name: APPLICATION_NAME,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A peer that vanished without closing (a cut network) is noticed by the kernel's probes.
+    keepAlive: true,
     // Counts and millisecond instants are int8: they fit a JS number exactly for millennia.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -65,6 +83,8 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     // that costs more than it saves on the short queries of a web app.
     options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
+  const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

@@ -30,7 +30,18 @@ export class UnauthenticatedError extends Error {
   }
 }
 
-export type DomainError = NotFoundError | ValidationError | UnauthenticatedError;
+/**
+ * Something the request needs (the database) cannot be reached just now: the request may
+ * succeed if tried again, and nothing it asked for was done.
+ */
+export class UnavailableError extends Error {
+  readonly kind = 'unavailable' as const;
+  constructor(readonly dependency: string, options?: { cause?: unknown }) {
+    super(`The ${dependency} is unavailable`, options);
+  }
+}
+
+export type DomainError = NotFoundError | ValidationError | UnauthenticatedError | UnavailableError;
 
 /** Collects field errors so a request reports all its faults at once. */
 export class FieldErrorBag {

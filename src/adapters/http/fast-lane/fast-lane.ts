@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastVisit, VisitHead } from '../redirect/fast-redirect.ts';
 import type { Answer } from '../redirect/respond.ts';
+import { failedVisit } from '../error-handler.ts';
 import { RawAnswers } from './raw-answer.ts';
 import { INCOMPLETE, readRequestHead } from './request-head.ts';
 import { readAsUsual, readIntoSharedBuffer } from './shared-buffer-reads.ts';
@@ -192,7 +193,7 @@ class LaneConnection {
 
   private fail(error: unknown, isHead: boolean): void {
     this.lane.options.onError(error);
-    if (!this.socket.destroyed) this.send(this.lane.answers.serverError(isHead));
+    if (!this.socket.destroyed) this.send(this.lane.answers.serverError(isHead, failedVisit(error)));
   }
 
   private send(bytes: Buffer | string): void {

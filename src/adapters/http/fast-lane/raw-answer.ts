@@ -1,5 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { locationValue, pageHeaders, SERVER_ERROR_JSON, type Answer } from '../redirect/respond.ts';
+import type { FailedVisit } from '../error-handler.ts';
+
+const SERVER_ERROR: FailedVisit = { status: 500, headers: {}, body: SERVER_ERROR_JSON };
 
 // A Location the redirect writes is already printable ASCII (respond.ts locationValue); checked
 // again because here no node:http stands between a stored value and the response's framing.
@@ -37,9 +40,11 @@ export class RawAnswers {
     return head ? lines : Buffer.concat([Buffer.from(lines, 'latin1'), body]);
   }
 
-  serverError(head: boolean): string {
-    const lines = `HTTP/1.1 500 ${STATUS_CODES[500]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${SERVER_ERROR_JSON.length}\r\n${this.trailer()}`;
-    return head ? lines : lines + SERVER_ERROR_JSON;
+  serverError(head: boolean, failure: FailedVisit = SERVER_ERROR): string {
+    let lines = `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\ncontent-type: application/json; charset=utf-8\r\n`;
+    for (const [name, value] of Object.entries(failure.headers)) lines += `${name}: ${value}\r\n`;
+    lines += `content-length: ${Buffer.byteLength(failure.body)}\r\n${this.trailer()}`;
+    return head ? lines : lines + failure.body;
   }
 
   /** Date (remade once a second, as node:http does), Connection, Keep-Alive and the blank line. */

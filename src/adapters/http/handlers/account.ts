@@ -13,7 +13,7 @@ export function accountHandlers(ctx: ApiContext) {
         await ctx.ping();
         return { status: 'ok', database: 'up' };
       } catch {
-        return reply.code(503).send({ status: 'unavailable', database: 'down' });
+        return reply.code(503).send({ status: 'unavailable', database: 'down', message: 'The database is unavailable.' });
       }
     },
   };

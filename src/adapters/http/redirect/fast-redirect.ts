@@ -4,7 +4,8 @@ import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
 import { first, visitorFrom } from '../visitor-from-request.ts';
-import { SERVER_ERROR_JSON, writeAnswer, type Answer } from './respond.ts';
+import { writeAnswer, type Answer } from './respond.ts';
+import { failedVisit } from '../error-handler.ts';
 import type { RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
 
@@ -101,7 +102,10 @@ export function fastRedirectOnNodeHttp(visit: FastVisit, onError: (error: unknow
       return;
     }
     // What Fastify's error handler answers on any route.
-    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(SERVER_ERROR_JSON)) });
-    res.end(SERVER_ERROR_JSON);
+    const failure = failedVisit(error);
+    res.writeHead(failure.status, {
+      ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(failure.body)),
+    });
+    res.end(failure.body);
   }
 }

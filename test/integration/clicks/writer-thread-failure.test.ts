@@ -1,0 +1,39 @@
+// The SQLite writer thread is a long-lived client too: when it fails (here it cannot open its
+// database), the failure reaches onError once, whoever waits on it is answered, and the process
+// carries on — no 'error' event without a listener, no unhandled rejection.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Click } from '../../../src/core/clicks/click.ts';
+import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+
+const click: Click = {
+  linkId: 1, accountId: 1, at: 0, day: '2026-11-23', hour: 0, visitor: null, country: null, city: null,
+  browser: null, platform: null, device: null, language: null, referrerHost: null, isBot: false,
+};
+
+test('a writer thread that fails is reported once; settle() is answered; the next batch starts a new thread', async () => {
+  const errors: Error[] = [];
+  // A file where the database's directory should be: the thread fails as it opens the database.
+  const dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-failure-'));
+  writeFileSync(join(dir, 'file'), '');
+  const store = new WorkerClickStore(
+    { databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
+    (error) => errors.push(error as Error),
+  );
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  await store.writeBatch(toBatch([{ click }]));
+  await assert.rejects(store.settle());
+  // The 'exit' that follows the 'error' is not told again.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(errors.length, 1, errors.map((e) => e.message).join('; '));
+  assert.match(errors[0]!.message, /click writer thread failed; clicks it had not written are lost/);
+
+  await store.writeBatch(toBatch([{ click }]));
+  await assert.rejects(store.settle());
+  await store.close();
+  assert.equal(errors.length, 2);
+});
