@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ENGINES } from '../support/harness.ts';
 import { BIN, isolatedPgUrl, run } from '../support/processes.ts';
 import { startHarness } from '../support/harness.ts';
-import { redirectsTo } from '../integration/redirect/redirect-support.ts';
+import { redirectsTo, visit } from '../integration/redirect/redirect-support.ts';
 
 for (const engine of ENGINES) {
   describe(`linkpix CLI [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -111,6 +111,12 @@ for (const engine of ENGINES) {
         assert.equal(verified.code, 0, verified.stderr);
         assert.deepEqual(JSON.parse(verified.stdout), { ...JSON.parse(verified.stdout), id: mine.id, name: 'shop.example.com', account_id: a.id, status: 'verified' });
         assert.equal((await h.request('GET', `/api/v1/domains/${mine.id}`, { key: a.api_key })).body.data.status, 'verified');
+        // Without Redis, the server learns of a domain the CLI verified when it next reloads its
+        // domain names (every LINK_CACHE_TTL_MS, here 1 s).
+        const until = Date.now() + 5000;
+        while ((await visit(h, `/${link.alias}`, { host: 'shop.example.com' })).status === 404 && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 200));
+        }
         assert.equal(await redirectsTo(h, `/${link.alias}`, { host: 'shop.example.com' }), 'https://example.com/shop');
         const second = await cli('domains', 'verify', 'shop.example.com', '--email', 'shop-b@example.com');
         assert.equal(second.code, 1);
@@ -143,5 +149,5 @@ for (const engine of ENGINES) {
 
 /** A server on the CLI's own database (not a fresh one), to prove they share it. */
 async function startHarnessOn(databaseUrl: string) {
-  return startHarness('sqlite', { env: { DATABASE_URL: databaseUrl } });
+  return startHarness('sqlite', { env: { DATABASE_URL: databaseUrl, LINK_CACHE_TTL_MS: '1000' } });
 }
