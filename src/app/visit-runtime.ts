@@ -40,6 +40,7 @@ export interface VisitRuntime {
 }
 
 const HANDOFF_MS = 50;
+const QUIT_WAIT_MS = 1000;
 const SUBSCRIBE_RETRY_MS = 5000;
 
 /**
@@ -114,6 +115,10 @@ export function createVisitRuntime(
       stopped = true;
       await closeSink();
       await bus.close();
+      // QUIT is answered after every command sent before it, so the last invalidations (a CLI
+      // command's, say) reach the other instances; a Redis that is away gets a second, not a hang.
+      const quit = redis.quit().catch(() => undefined);
+      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
       redis.disconnect();
     },
   };

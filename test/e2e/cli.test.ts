@@ -144,6 +144,27 @@ for (const engine of ENGINES) {
         await h.close();
       }
     });
+
+    test('with Redis, a domain the CLI verifies serves on a running instance at once', async () => {
+      const owner = JSON.parse((await cli('users', 'create', '--email', 'redis-shop@example.com')).stdout);
+      const shared = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `lp_cli_${process.pid}_${Date.now()}:` };
+      // A long cache TTL: only the broadcast can make the server see the change in time.
+      const h = await startHarness('sqlite', { env: { DATABASE_URL: env.DATABASE_URL!, LINK_CACHE_TTL_MS: '300000', ...shared } });
+      try {
+        const domain = (await h.request('POST', '/api/v1/domains', { key: owner.api_key, form: { name: 'bus.example.com' } })).body.data;
+        const link = (await h.request('POST', '/api/v1/links', { key: owner.api_key, form: { url: 'https://example.com/bus', domain: domain.id } })).body.data;
+        assert.equal((await visit(h, `/${link.alias}`, { host: 'bus.example.com' })).status, 404, 'pending: not served');
+        const verified = await run(process.execPath, [BIN, 'domains', 'verify', 'bus.example.com'], { ...env, ...shared });
+        assert.equal(verified.code, 0, verified.stderr);
+        const until = Date.now() + 1000;
+        while ((await visit(h, `/${link.alias}`, { host: 'bus.example.com' })).status === 404 && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal(await redirectsTo(h, `/${link.alias}`, { host: 'bus.example.com' }), 'https://example.com/bus');
+      } finally {
+        await h.close();
+      }
+    });
   });
 }
 
