@@ -95,7 +95,7 @@ export const CATALOGUE = {
   STATS_FLUSH_INTERVAL_MS: { default: '15000', doc: 'SQLite: statistics rollups and the links\' click counters are summed in memory and written this often (0: with every click batch).', parse: int(0, 600_000) },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: { default: '100000', doc: 'PostgreSQL: clicks held in memory at most while the database is away; past it newer clicks are dropped (counted and logged).', parse: int(1000, 10_000_000) },
-  CLICK_BATCH_SIZE: { default: '1000', doc: 'Clicks written at once (PostgreSQL), or handed to the SQLite writer thread at once.', parse: int(1, 50_000) },
+  CLICK_BATCH_SIZE: { default: '1000', doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.', parse: int(1, 50_000) },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 

@@ -111,3 +111,23 @@ test('the retry keeps going without new clicks: written once the database is bac
   assert.equal(sink.pending, 0);
   await sink.close();
 });
+
+test('a backlog is written in larger batches, up to ten times maxBatch', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const store = new FakeStore();
+  const slow: ClickStore = {
+    async writeBatch(batch) {
+      await gate;
+      await store.writeBatch(batch);
+    },
+  };
+  const sink = new BatchingClickSink(slow, { intervalMs: 10_000, maxBatch: 10, onError: assert.fail });
+  for (let i = 0; i < 10; i++) sink.record(click(i));
+  await new Promise((r) => setTimeout(r, 5)); // the first batch is being written
+  for (let i = 0; i < 150; i++) sink.record(click(i % 7));
+  release();
+  await sink.close();
+  assert.deepEqual(store.batches.map((b) => b.clicks.length), [10, 100, 50]);
+  assert.equal(store.written, 160);
+});

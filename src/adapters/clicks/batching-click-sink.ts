@@ -27,6 +27,11 @@ interface Entry {
 // a second, and clicks still follow within seconds once it is back.
 const MAX_RETRY_DELAY_MS = 5000;
 
+// A backlog (visits faster than the database writes, or the database back after an outage) is
+// written up to this many batches at once: a link's counter and its rollup rows are then written
+// once for more of its clicks, so a batch costs less a click and the backlog shrinks.
+const BACKLOG_BATCHES = 10;
+
 /**
  * Keeps the redirect free of database writes: a visit only appends to an array. Batches are
  * written one at a time; a failed batch goes back to the front of the queue and is retried
@@ -118,7 +123,7 @@ export class BatchingClickSink implements ClickSink {
   }
 
   private async writeOnce(): Promise<void> {
-    const entries = this.buffer.splice(0, this.options.maxBatch);
+    const entries = this.buffer.splice(0, this.batchSize());
     if (entries.length === 0) return;
     this.inFlight = entries.length;
     this.writing = this.store.writeBatch(toBatch(entries));
@@ -137,6 +142,11 @@ export class BatchingClickSink implements ClickSink {
     }
     if (this.failures > 0) this.resumed();
     if (this.buffer.length > 0) this.kick(this.buffer.length >= this.options.maxBatch ? 0 : this.options.intervalMs);
+  }
+
+  private batchSize(): number {
+    const { maxBatch } = this.options;
+    return this.buffer.length > 2 * maxBatch ? Math.min(this.buffer.length, maxBatch * BACKLOG_BATCHES) : maxBatch;
   }
 
   private resumed(): void {
