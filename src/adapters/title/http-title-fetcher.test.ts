@@ -291,6 +291,8 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
     '/sjis-meta': ['text/html', page('<meta charset="shift_jis"><title>', shiftJis, '</title>')],
     '/euckr-http-equiv': ['text/html', page('<meta http-equiv="Content-Type" content="text/html; charset=euc-kr"><title>', eucKr, '</title>')],
     '/latin2-header': ['text/html; charset="iso-8859-2"', page('<title>', latin2, '</title>')],
+    // The title may come before the <meta>, which a short body shows at once.
+    '/meta-after-title': ['text/html', page('<title>', latin2, '</title><meta charset="iso-8859-2">')],
     // The header wins over a meta tag that says otherwise.
     '/header-over-meta': ['text/html; charset=iso-8859-2', page('<meta charset="utf-8"><title>', latin2, '</title>')],
     // A byte order mark wins over everything, as in browsers.
@@ -305,7 +307,7 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
   try {
     const expected: Record<string, string> = {
       '/sjis-header': '日本語のテスト', '/sjis-meta': '日本語のテスト', '/euckr-http-equiv': '한국어 제목',
-      '/latin2-header': 'Łódź Zażółć', '/header-over-meta': 'Łódź Zażółć', '/bom': 'Łódź', '/utf16-bom': 'Ωmega',
+      '/latin2-header': 'Łódź Zażółć', '/meta-after-title': 'Łódź Zażółć', '/header-over-meta': 'Łódź Zażółć', '/bom': 'Łódź', '/utf16-bom': 'Ωmega',
     };
     for (const [path, title] of Object.entries(expected)) assert.equal(await open.fetchTitle(`${server.url}${path}`), title, path);
   } finally {
@@ -321,6 +323,20 @@ test('reads on past an SVG title to the page\'s own, and decodes its entities', 
   });
   try {
     assert.equal(await open.fetchTitle(server.url), 'Café — menu');
+  } finally {
+    await server.close();
+  }
+});
+
+test('reads on past the title to the end of the first 1024 bytes, where a <meta> charset may be', async () => {
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write(page('<title>', hex('a3f364bc'), '</title>'));
+    // Then more than the sniffed bytes, and the body never ends.
+    setTimeout(() => res.write(`<meta charset="iso-8859-2">${' '.repeat(2000)}`), 20);
+  });
+  try {
+    assert.equal(await open.fetchTitle(server.url), 'Łódź');
   } finally {
     await server.close();
   }
@@ -391,7 +407,9 @@ test('without allowPrivate, a name resolving to loopback is refused before conne
     });
     assert.equal(await fetcher.fetchTitle(`http://rebind.test:${server.port}/`), null);
     assert.equal(await fetcher.fetchTitle(`http://mapped.test:${server.port}/`), null);
-    assert.deepEqual(calls, ['rebind.test', 'mapped.test']);
+    // TLS sockets take the same lookup.
+    assert.equal(await fetcher.fetchTitle(`https://rebind.test:${server.port}/`), null);
+    assert.deepEqual(calls, ['rebind.test', 'mapped.test', 'rebind.test']);
     assert.deepEqual(server.paths, []);
   } finally {
     await server.close();

@@ -28,6 +28,8 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; linkpix title fetcher)';
 const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+// The HTML standard looks for a <meta> charset in this many bytes.
+const CHARSET_SNIFF_BYTES = 1024;
 
 /**
  * Fetches pages over http(s) with undici to learn their <title>, refusing to talk to non-public
@@ -126,8 +128,10 @@ export class HttpTitleFetcher implements TitleFetcher {
         const piece = chunk.subarray(0, this.maxBytes - size);
         chunks.push(piece);
         size += piece.length;
-        // latin1 maps bytes 1:1, so ASCII markup is found whatever the charset.
-        if (scanner.write(piece.toString('latin1')) || size >= this.maxBytes) break;
+        // latin1 maps bytes 1:1, so ASCII markup is found whatever the charset. Past the title,
+        // read on to the end of the bytes a <meta charset> may be in.
+        const complete = scanner.write(piece.toString('latin1'));
+        if ((complete && size >= CHARSET_SNIFF_BYTES) || size >= this.maxBytes) break;
       }
     } finally {
       discard(raw);
@@ -163,15 +167,16 @@ function isHtml(contentType: string): boolean {
  */
 function decoded(body: Readable, contentEncoding: string | undefined): Readable {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
-  const decoders: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
-    gzip: zlib.createGunzip,
-    'x-gzip': zlib.createGunzip,
-    deflate: zlib.createInflate,
-    br: zlib.createBrotliDecompress,
-  };
   if (encoding === 'identity' || encoding === '') return body;
-  const create = decoders[encoding];
+  const create = DECODERS.get(encoding);
   if (create === undefined) throw new Error(`unsupported content-encoding ${encoding}`);
   // pipeline passes an error of the body (an abort) on to the decoder being read.
   return pipeline(body, create(), () => undefined);
 }
+
+const DECODERS = new Map<string, () => Readable & NodeJS.WritableStream>([
+  ['gzip', zlib.createGunzip],
+  ['x-gzip', zlib.createGunzip],
+  ['deflate', zlib.createInflate],
+  ['br', zlib.createBrotliDecompress],
+]);
