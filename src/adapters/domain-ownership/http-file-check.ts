@@ -4,8 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { DomainOwnershipCheck, OwnershipResult } from '../../core/domains/ownership-check.ts';
 import type { DomainVerification } from '../../core/domains/verification.ts';
-import { isPublicAddress } from '../title/address-policy.ts';
-import { guardedLookup } from '../title/http-title-fetcher.ts';
+import { guardedLookup, isPublicAddress } from '../title/address-policy.ts';
 
 export interface HttpFileCheckOptions {
   /** Lets the check reach loopback, private and other non-public addresses. */

@@ -15,19 +15,22 @@ function badRequest(message: string) {
 /**
  * Form and JSON bodies only: anything else on a write is a 415 (Fastify's default for an
  * unknown type), so text/plain's built-in parser goes.
+ *
+ * JSON goes through Fastify's own parser (secure-json-parse), refusing `__proto__` and
+ * `constructor.prototype` keys as invalid JSON: no phpShort client sends them, so a body that
+ * does is crafted, and refusing it whole is safer than acting on the rest (docs/adr/0021).
+ * Around it, two answers of the contract's: bytes that are not UTF-8 are a 400 (decoding would
+ * turn them into U+FFFD silently), and an empty body is no fields.
  */
 export async function installBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm });
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
     if (!isUtf8(body)) return done(badRequest('Malformed UTF-8'), undefined);
     const text = body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
-    } catch {
-      done(Object.assign(new Error('Invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
-    }
+    parseJson(req, text, done);
   });
 }

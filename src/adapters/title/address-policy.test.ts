@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPublicAddress } from './address-policy.ts';
+import { guardedLookup, isPublicAddress } from './address-policy.ts';
+import { fakeLookup } from '../../../test/support/fake-lookup.ts';
 
 const nonPublic = [
   // IPv4 special ranges named in the policy
@@ -50,6 +51,12 @@ const nonPublic = [
   '64:ff9b::a00:1',
   '2002:7f00:1::1', // 6to4 around 127.0.0.1
   '2002:c0a8:101::', // 6to4 around 192.168.1.1
+  '::ffff:0:127.0.0.1', // RFC 6145 translated form
+  '64:ff9b:1::8.8.8.8', // local-use NAT64 (RFC 8215): the gateway's own network
+  '2001:20::1', // ORCHIDv2
+  'fec0::1', // deprecated site-local
+  '::ffff:100.64.0.1', // CGNAT behind the mapped form
+  '::ffff:224.0.0.1', // multicast behind the mapped form
   // not IP literals at all
   '',
   'localhost',
@@ -91,3 +98,29 @@ for (const ip of publicAddresses) {
     assert.equal(isPublicAddress(ip), true);
   });
 }
+
+test('guardedLookup filters answers in both calling styles', async () => {
+  const lookup = guardedLookup(
+    (ip) => ip !== '10.0.0.1',
+    fakeLookup({ 'mixed.test': ['10.0.0.1', '192.0.2.1', '2001:db8::1'], 'bad.test': ['10.0.0.1'] }),
+  );
+  const call = (host: string, all: boolean) =>
+    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family: number | undefined }>((resolve) =>
+      lookup(host, { all }, (error, address, family) => resolve({ error, address, family })),
+    );
+
+  assert.deepEqual(await call('mixed.test', true), {
+    error: null,
+    address: [
+      { address: '192.0.2.1', family: 4 },
+      { address: '2001:db8::1', family: 6 },
+    ],
+    family: undefined,
+  });
+  assert.deepEqual(await call('mixed.test', false), { error: null, address: '192.0.2.1', family: 4 });
+
+  const refused = await call('bad.test', false);
+  assert.equal(refused.error?.code, 'EADDRBLOCKED');
+  const missing = await call('nowhere.test', true);
+  assert.equal(missing.error?.code, 'ENOTFOUND');
+});

@@ -1,95 +1,70 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { isIP, type LookupFunction } from 'node:net';
 
-// Everything here is either not globally routable or not meant to be reached
-// from a server fetching arbitrary user-supplied URLs (RFC 6890 and successors).
-const nonPublicV4 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network", 0.0.0.0 reaches localhost on Linux
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, home of cloud metadata endpoints
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes broadcast
-] as const) {
-  nonPublicV4.addSubnet(network, prefix, 'ipv4');
-}
-
-// IPv6 is an allow-list: only global unicast (2000::/3) can be public, which
-// rules out ::, ::1, fc00::/7, fe80::/10, ff00::/8 and future oddities at once.
-const globalUnicastV6 = new BlockList();
-globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
-
-const nonPublicV6 = new BlockList();
-for (const [network, prefix] of [
-  ['2001::', 23], // IETF protocol assignments: Teredo, ORCHID, benchmarking
-  ['2001:db8::', 32], // documentation
-  ['3fff::', 20], // documentation (RFC 9637)
-] as const) {
-  nonPublicV6.addSubnet(network, prefix, 'ipv6');
-}
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 /**
- * True when `ip` is an address a server may safely connect to on behalf of a
- * user. Anything that is not a valid IP literal is not public.
+ * True when `ip` is an address a server may safely connect to on behalf of a user: one that
+ * ipaddr.js classes as plain unicast, which leaves out loopback, private, link-local (cloud
+ * metadata), unique-local, CGNAT, multicast, broadcast, documentation, benchmarking and the other
+ * reserved blocks; an IPv6 address must also be global unicast (2000::/3), and one that carries
+ * an IPv4 address is as public as that address. Anything that is not a valid IP literal is not
+ * public (node:net's test: shorthand like 127.1 is a host name, not an address).
  */
 export function isPublicAddress(ip: string): boolean {
   const version = isIP(ip);
-  if (version === 4) return !nonPublicV4.check(ip, 'ipv4');
-  if (version !== 6) return false;
-
-  // A zone id only makes sense for link-local addresses, which are rejected
-  // anyway; BlockList does not understand it.
-  const address = ip.split('%', 1)[0] ?? '';
-  const words = ipv6Words(address);
-
-  // These prefixes carry an IPv4 address that is what really gets reached, so
-  // they are exactly as public as the embedded address.
-  const embedded = embeddedIPv4(words);
-  if (embedded !== null) return !nonPublicV4.check(embedded, 'ipv4');
-
-  return globalUnicastV6.check(address, 'ipv6') && !nonPublicV6.check(address, 'ipv6');
+  if (version === 0) return false;
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded !== null) return embedded.range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST);
 }
 
-/** Returns the IPv4 address tunnelled or mapped inside an IPv6 one, if any. */
-function embeddedIPv4(w: readonly number[]): string | null {
-  const at = (i: number): number => w[i] ?? 0;
-  const zeros = (from: number, to: number): boolean => w.slice(from, to).every((x) => x === 0);
-  // ::ffff:a.b.c.d (IPv4-mapped): the kernel connects to a.b.c.d.
-  if (zeros(0, 5) && at(5) === 0xffff) return dotted(at(6), at(7));
-  // 64:ff9b::a.b.c.d (NAT64 well-known prefix): the gateway connects to a.b.c.d.
-  if (at(0) === 0x64 && at(1) === 0xff9b && zeros(2, 6)) return dotted(at(6), at(7));
-  // 2002:AABB:CCDD::/48 (6to4): the relay connects to the embedded address.
-  if (at(0) === 0x2002) return dotted(at(1), at(2));
+/**
+ * The IPv4 address an IPv6 one carries, which is what really gets reached: in the last 32 bits
+ * for ::ffff:0:0/96 (mapped), ::ffff:0:0:0/96 (RFC 6145) and 64:ff9b::/96 (NAT64); in the 32 bits
+ * after the prefix for 2002::/16 (6to4).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = address.range();
+  const word = (i: number): number => address.parts[i] ?? 0;
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || address.match(NAT64)) return fromWords(word(6), word(7));
+  if (range === '6to4') return fromWords(word(1), word(2));
   return null;
 }
 
-function dotted(high: number, low: number): string {
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+function fromWords(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
-/** Expands an already validated IPv6 literal into its eight 16-bit words. */
-function ipv6Words(address: string): number[] {
-  let text = address;
-  const lastColon = text.lastIndexOf(':');
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // Rewrite a trailing dotted quad as two hex words so one parser suffices.
-    const [a = 0, b = 0, c = 0, d = 0] = last.split('.').map(Number);
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
-  const [head = '', rest] = text.split('::');
-  if (rest === undefined) return parse(head);
-  const left = parse(head);
-  const right = parse(rest);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+/**
+ * Wraps a dns.lookup-style function so that only allowed addresses ever reach the socket:
+ * disallowed answers are dropped, and if none remain the lookup fails (EADDRBLOCKED). Handles
+ * both the single-answer and the `all: true` calling styles (Node asks for all answers when
+ * autoSelectFamily is on). Given as a socket's `lookup`, the address checked is the one
+ * connected to: a second, different DNS answer (rebinding) never gets a say.
+ */
+export function guardedLookup(isAllowed: (ip: string) => boolean, resolve: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, answer) => {
+      if (error) {
+        callback(error, '');
+        return;
+      }
+      const answers = typeof answer === 'string' ? [{ address: answer, family: isIP(answer) }] : answer;
+      const allowed = answers.filter((entry) => isAllowed(entry.address));
+      const first = allowed[0];
+      if (first === undefined) {
+        const blocked: NodeJS.ErrnoException = new Error(`${hostname} resolves only to disallowed addresses`);
+        blocked.code = 'EADDRBLOCKED';
+        callback(blocked, '');
+        return;
+      }
+      if (options.all) callback(null, allowed);
+      else callback(null, first.address, first.family);
+    });
+  };
 }

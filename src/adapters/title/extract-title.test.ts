@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTitle } from './extract-title.ts';
+import { extractTitle, TitleScanner } from './extract-title.ts';
 
 test('returns the first title, whatever the case of the tag', () => {
   assert.equal(extractTitle('<html><head><TITLE>Hello</Title></head><title>Second</title>'), 'Hello');
@@ -30,7 +30,40 @@ test('decodes in one pass, so escaped entities stay escaped', () => {
 });
 
 test('leaves unknown entities alone and replaces impossible code points', () => {
-  assert.equal(extractTitle('<title>&copy; &bogus; &#0; &#xD800; &#x110000;</title>'), '&copy; &bogus; \uFFFD \uFFFD \uFFFD');
+  assert.equal(extractTitle('<title>&bogus; &#0; &#xD800; &#x110000;</title>'), '&bogus; \uFFFD \uFFFD \uFFFD');
+});
+
+test('decodes every named entity, and the legacy ones without a semicolon', () => {
+  assert.equal(extractTitle('<title>Caf&eacute; &mdash; &copy; 2026 &hellip; &rarr; &Omega; &frac12;</title>'), 'Café — © 2026 … → Ω ½');
+  assert.equal(extractTitle('<title>Caf&eacute &amp co</title>'), 'Café & co');
+});
+
+test('decodes numeric references as HTML does, windows-1252 bytes included', () => {
+  assert.equal(extractTitle('<title>&#150; &#x93;q&#x94; &#128;</title>'), '– “q” €');
+});
+
+test('skips a <title> inside SVG or MathML for the page\'s own', () => {
+  assert.equal(extractTitle('<html><head><svg><title>Icon</title></svg><title>Page</title></head></html>'), 'Page');
+  assert.equal(extractTitle('<body><svg viewBox="0 0 1 1"><g><title>Logo</title></g></svg><math><title>m</title></math></body><title>Late</title>'), 'Late');
+  assert.equal(extractTitle('<svg/><title>After a self-closed svg</title>'), 'After a self-closed svg');
+  assert.equal(extractTitle('<svg><title>Only an icon</title></svg>'), null);
+});
+
+test('does not look in comments, scripts, styles or templates', () => {
+  assert.equal(
+    extractTitle('<!-- <title>old</title> --><script>x = "<title>js</title>"</script><style>/*<title>css</title>*/</style>' +
+      '<template><title>tpl</title></template><title>Real</title>'),
+    'Real',
+  );
+});
+
+test('takes the title in pieces and says when it is complete', () => {
+  const scanner = new TitleScanner();
+  assert.equal(scanner.write('<svg><title>no</title></svg><ti'), false);
+  assert.equal(scanner.write('tle>Split &amp'), false);
+  assert.equal(scanner.write('; joined</ti'), false);
+  assert.equal(scanner.write('tle><body>'), true);
+  assert.equal(scanner.title, 'Split & joined');
 });
 
 test('collapses whitespace and trims', () => {

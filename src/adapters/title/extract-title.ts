@@ -1,28 +1,66 @@
+import { Parser } from 'htmlparser2';
+
 const MAX_TITLE_LENGTH = 255;
 
-// <title> is raw text in HTML, so the first closing tag ends it no matter
-// what it looks like inside; a non-greedy match mirrors that.
-const TITLE = /<title(?:\s[^>]*)?>([\s\S]*?)<\/title\s*>/i;
-
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));/g;
+// A <title> inside these is not the document's: an SVG or MathML element's own, or a template's
+// inert content (document.title skips all three).
+const NOT_THE_DOCUMENT = new Set(['svg', 'math', 'template']);
 
 /**
- * Returns the text of the document's first <title>, cleaned up for display,
- * or null when there is none or it is blank.
+ * Finds the document's title as an HTML parser does: the first <title> outside SVG, MathML and
+ * templates, its text raw (markup inside is text) with character references decoded; comments,
+ * scripts and styles are not searched. Fed in pieces, it tells when the title has closed, so a
+ * reader can stop there.
+ */
+export class TitleScanner {
+  private readonly parser: Parser;
+  private outside = 0;
+  private inTitle = false;
+  private text = '';
+  private found: string | null = null;
+
+  constructor() {
+    this.parser = new Parser({
+      onopentag: (name) => {
+        if (NOT_THE_DOCUMENT.has(name)) this.outside++;
+        else if (name === 'title' && this.outside === 0 && this.found === null) this.inTitle = true;
+      },
+      ontext: (text) => {
+        if (this.inTitle) this.text += text;
+      },
+      onclosetag: (name, isImplied) => {
+        if (NOT_THE_DOCUMENT.has(name)) this.outside = Math.max(0, this.outside - 1);
+        else if (name === 'title' && this.inTitle) {
+          this.inTitle = false;
+          // Closed only by the end of the input: the title may have been cut off.
+          if (!isImplied) this.found = this.text;
+        }
+      },
+    }, { decodeEntities: true });
+  }
+
+  /** Reads the next piece; true once the title is complete. */
+  write(html: string): boolean {
+    if (this.found === null) this.parser.write(html);
+    return this.found !== null;
+  }
+
+  /** The title's raw text once complete, else null. */
+  get title(): string | null {
+    return this.found;
+  }
+}
+
+/**
+ * Returns the text of the document's title, cleaned up for display, or null when there is none,
+ * it is never closed, or it is blank.
  */
 export function extractTitle(html: string): string | null {
-  const match = TITLE.exec(html);
-  if (!match) return null;
-  const text = decodeEntities(match[1] ?? '')
+  const scanner = new TitleScanner();
+  scanner.write(html);
+  const raw = scanner.title;
+  if (raw === null) return null;
+  const text = raw
     // Control characters would survive into storage and UIs invisibly.
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .replace(/\s+/g, ' ')
@@ -31,17 +69,4 @@ export function extractTitle(html: string): string | null {
   // Count code points, not UTF-16 units, so an emoji is never cut in half.
   const chars = Array.from(text);
   return chars.length <= MAX_TITLE_LENGTH ? text : chars.slice(0, MAX_TITLE_LENGTH).join('').trimEnd();
-}
-
-// One pass over the string, so "&amp;lt;" correctly becomes "&lt;", not "<".
-function decodeEntities(text: string): string {
-  return text.replace(ENTITY, (whole, decimal?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-    const codePoint = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
-    return isScalarValue(codePoint) && codePoint !== 0 ? String.fromCodePoint(codePoint) : '\uFFFD';
-  });
-}
-
-function isScalarValue(codePoint: number): boolean {
-  return codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
 }

@@ -4,7 +4,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { HttpTitleFetcher, guardedLookup } from './http-title-fetcher.ts';
+import { HttpTitleFetcher } from './http-title-fetcher.ts';
+import { fakeLookup } from '../../../test/support/fake-lookup.ts';
 
 // Every test talks to servers on loopback literals or to names answered by an
 // injected lookup: nothing here may touch real DNS or the network.
@@ -42,26 +43,6 @@ function html(body: string, contentType = 'text/html; charset=utf-8'): http.Requ
   return (_req, res) => {
     res.writeHead(200, { 'content-type': contentType });
     res.end(body);
-  };
-}
-
-/** A lookup answering from a fixed table, in dns.lookup's calling styles. */
-function fakeLookup(table: Record<string, string[]>, calls: string[] = []): LookupFunction {
-  return (hostname, options, callback) => {
-    calls.push(hostname);
-    const addresses = (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    setImmediate(() => {
-      const first = addresses[0];
-      if (first === undefined) {
-        const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-        error.code = 'ENOTFOUND';
-        callback(error, '');
-      } else if (options.all) {
-        callback(null, addresses);
-      } else {
-        callback(null, first.address, first.family);
-      }
-    });
   };
 }
 
@@ -284,8 +265,8 @@ test('honours latin1 and windows-1252 charsets, from the header or a meta tag', 
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(cp1252);
     } else {
-      // An unsupported charset is ignored in favour of UTF-8.
-      res.writeHead(200, { 'content-type': 'text/html; charset=shift_jis' });
+      // A label the Encoding standard does not know is ignored in favour of UTF-8.
+      res.writeHead(200, { 'content-type': 'text/html; charset=x-no-such-charset' });
       res.end('<title>ünïcode</title>');
     }
   });
@@ -293,6 +274,69 @@ test('honours latin1 and windows-1252 charsets, from the header or a meta tag', 
     assert.equal(await open.fetchTitle(`${server.url}/header`), 'café');
     assert.equal(await open.fetchTitle(`${server.url}/meta`), '€5 “q” é');
     assert.equal(await open.fetchTitle(`${server.url}/other`), 'ünïcode');
+  } finally {
+    await server.close();
+  }
+});
+
+const hex = (text: string): Buffer => Buffer.from(text, 'hex');
+const page = (...parts: (string | Buffer)[]): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+
+test('decodes any charset of the Encoding standard, from the header, a meta tag or a BOM', async () => {
+  const shiftJis = hex('93fa967b8cea82cc836583588367'); // 日本語のテスト
+  const eucKr = hex('c7d1b1b9beee20c1a6b8f1'); // 한국어 제목
+  const latin2 = hex('a3f364bc205a61bff3b3e6'); // Łódź Zażółć
+  const pages: Record<string, [string, Buffer]> = {
+    '/sjis-header': ['text/html; charset=Shift_JIS', page('<title>', shiftJis, '</title>')],
+    '/sjis-meta': ['text/html', page('<meta charset="shift_jis"><title>', shiftJis, '</title>')],
+    '/euckr-http-equiv': ['text/html', page('<meta http-equiv="Content-Type" content="text/html; charset=euc-kr"><title>', eucKr, '</title>')],
+    '/latin2-header': ['text/html; charset="iso-8859-2"', page('<title>', latin2, '</title>')],
+    // The title may come before the <meta>, which a short body shows at once.
+    '/meta-after-title': ['text/html', page('<title>', latin2, '</title><meta charset="iso-8859-2">')],
+    // The header wins over a meta tag that says otherwise.
+    '/header-over-meta': ['text/html; charset=iso-8859-2', page('<meta charset="utf-8"><title>', latin2, '</title>')],
+    // A byte order mark wins over everything, as in browsers.
+    '/bom': ['text/html; charset=iso-8859-2', page(hex('efbbbf'), '<title>Łódź</title>')],
+    '/utf16-bom': ['text/html', Buffer.concat([hex('fffe'), Buffer.from('<title>Ωmega</title>', 'utf16le')])],
+  };
+  const server = await serve((req, res) => {
+    const [type, body] = pages[req.url ?? ''] ?? ['text/html', Buffer.from('')];
+    res.writeHead(200, { 'content-type': type });
+    res.end(body);
+  });
+  try {
+    const expected: Record<string, string> = {
+      '/sjis-header': '日本語のテスト', '/sjis-meta': '日本語のテスト', '/euckr-http-equiv': '한국어 제목',
+      '/latin2-header': 'Łódź Zażółć', '/meta-after-title': 'Łódź Zażółć', '/header-over-meta': 'Łódź Zażółć', '/bom': 'Łódź', '/utf16-bom': 'Ωmega',
+    };
+    for (const [path, title] of Object.entries(expected)) assert.equal(await open.fetchTitle(`${server.url}${path}`), title, path);
+  } finally {
+    await server.close();
+  }
+});
+
+test('reads on past an SVG title to the page\'s own, and decodes its entities', async () => {
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<html><head><svg><title>Icon</title></svg>');
+    setTimeout(() => res.end('<title>Caf&eacute; &mdash; menu</title></head></html>'), 20);
+  });
+  try {
+    assert.equal(await open.fetchTitle(server.url), 'Café — menu');
+  } finally {
+    await server.close();
+  }
+});
+
+test('reads on past the title to the end of the first 1024 bytes, where a <meta> charset may be', async () => {
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write(page('<title>', hex('a3f364bc'), '</title>'));
+    // Then more than the sniffed bytes, and the body never ends.
+    setTimeout(() => res.write(`<meta charset="iso-8859-2">${' '.repeat(2000)}`), 20);
+  });
+  try {
+    assert.equal(await open.fetchTitle(server.url), 'Łódź');
   } finally {
     await server.close();
   }
@@ -363,7 +407,9 @@ test('without allowPrivate, a name resolving to loopback is refused before conne
     });
     assert.equal(await fetcher.fetchTitle(`http://rebind.test:${server.port}/`), null);
     assert.equal(await fetcher.fetchTitle(`http://mapped.test:${server.port}/`), null);
-    assert.deepEqual(calls, ['rebind.test', 'mapped.test']);
+    // TLS sockets take the same lookup.
+    assert.equal(await fetcher.fetchTitle(`https://rebind.test:${server.port}/`), null);
+    assert.deepEqual(calls, ['rebind.test', 'mapped.test', 'rebind.test']);
     assert.deepEqual(server.paths, []);
   } finally {
     await server.close();
@@ -410,30 +456,4 @@ test('a name with both allowed and refused answers connects only to the allowed 
   } finally {
     await server.close();
   }
-});
-
-test('guardedLookup filters answers in both calling styles', async () => {
-  const lookup = guardedLookup(
-    (ip) => ip !== '10.0.0.1',
-    fakeLookup({ 'mixed.test': ['10.0.0.1', '192.0.2.1', '2001:db8::1'], 'bad.test': ['10.0.0.1'] }),
-  );
-  const call = (host: string, all: boolean) =>
-    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family: number | undefined }>((resolve) =>
-      lookup(host, { all }, (error, address, family) => resolve({ error, address, family })),
-    );
-
-  assert.deepEqual(await call('mixed.test', true), {
-    error: null,
-    address: [
-      { address: '192.0.2.1', family: 4 },
-      { address: '2001:db8::1', family: 6 },
-    ],
-    family: undefined,
-  });
-  assert.deepEqual(await call('mixed.test', false), { error: null, address: '192.0.2.1', family: 4 });
-
-  const refused = await call('bad.test', false);
-  assert.equal(refused.error?.code, 'EADDRBLOCKED');
-  const missing = await call('nowhere.test', true);
-  assert.equal(missing.error?.code, 'ENOTFOUND');
 });

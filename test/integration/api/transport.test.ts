@@ -88,6 +88,26 @@ onEachEngine('API transport', (h) => {
     assert.equal((await h().request('GET', '/api/v1/pixels', { key })).body.meta.total, 0);
   });
 
+  test('__proto__ and constructor.prototype in a JSON body are refused as invalid JSON; in a form, dropped', async () => {
+    const { key } = await h().account();
+    const headers = { 'content-type': 'application/json' };
+    const fields = '"name":"P","type":"bing","value":"abc"';
+    for (const body of [`{${fields},"__proto__":{"x":1}}`, `{${fields},"constructor":{"prototype":{"x":1}}}`,
+      `{${fields},"nested":{"__proto__":{"x":1}}}`, `[{"constructor":{"prototype":{"x":1}}}]`]) {
+      const res = await h().request('POST', '/api/v1/pixels', { key, body, headers });
+      assert.equal(res.status, 400, body);
+      assert.deepEqual(res.body, { message: 'The request body is not valid JSON.', status: 400 }, body);
+    }
+    // qs drops keys that would reach a prototype: the form reads as missing fields.
+    for (const form of ['__proto__[name]=P&__proto__[x]=1', 'constructor[prototype][name]=P&constructor[prototype][x]=1']) {
+      const res = await h().request('POST', '/api/v1/spaces', { key, form });
+      assert.equal(res.status, 422, form);
+      assert.deepEqual(Object.keys(res.body.message), ['name'], form);
+    }
+    assert.equal(({} as Record<string, unknown>).x, undefined, 'Object.prototype is untouched');
+    assert.equal((await h().request('GET', '/api/v1/pixels', { key })).body.meta.total, 0);
+  });
+
   test('an empty or absent body is read as no fields', async () => {
     const { key } = await h().account();
     const empty = await h().request('POST', '/api/v1/spaces', { key, body: '', headers: { 'content-type': 'application/json' } });
