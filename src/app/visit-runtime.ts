@@ -57,10 +57,12 @@ export function createVisitRuntime(config: Config, storage: Storage, onError: (e
       }, onError)
     : null;
   // Clicks for the thread are encoded into columns as they come (no click object is held);
-  // PostgreSQL's are batched as objects, retried while the database is away.
+  // PostgreSQL's are batched as objects, retried while the database is away; their rollups are
+  // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0020).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
-    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine), { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
+    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError }),
+        { intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, onError });
   const closeSink = async () => {
     await sink.close();
     await writer?.close();

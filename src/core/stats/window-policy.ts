@@ -1,0 +1,26 @@
+/**
+ * When a store that sums rollups in a RollupWindow writes it (docs/adr/0008, 0010, 0020): the
+ * window trades how soon statistics appear for how many clicks each rollup row sums.
+ */
+
+// About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
+export const MAX_WINDOW_ROWS = 200_000;
+// A window this small is written with the batch that left it so: light traffic gets its
+// statistics at once for next to nothing, while heavy traffic, whose window quickly outgrows it,
+// still sums many clicks into each row it writes.
+export const PROMPT_WINDOW_ROWS = 1_000;
+
+export interface WindowState {
+  /** Rows the window holds (RollupWindow.size). */
+  rows: number;
+  /** How long ago its oldest clicks were added. */
+  ageMs: number;
+  /** STATS_FLUSH_INTERVAL_MS; 0 writes the window with every batch. */
+  intervalMs: number;
+}
+
+/** Whether the window should be written now, after a batch was added to it. */
+export function windowDue({ rows, ageMs, intervalMs }: WindowState): boolean {
+  if (rows === 0) return false;
+  return intervalMs === 0 || rows < PROMPT_WINDOW_ROWS || rows >= MAX_WINDOW_ROWS || ageMs >= intervalMs;
+}
