@@ -3,8 +3,11 @@
  * window trades how soon statistics appear for how many clicks each rollup row sums.
  */
 
-// About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
-export const MAX_WINDOW_ROWS = 200_000;
+// About 35 MB on the heap of the process that serves redirects. Past this many rows the window is
+// written at once. Heavy traffic over many links re-adds the same rows again and again (the same
+// values of the same links); a window that holds a whole interval of it writes each of them
+// once, where a smaller one writes them at every fill: that, not the memory, sets this bound.
+export const MAX_WINDOW_ROWS = 400_000;
 // A window this small is written with the batch that left it so: light traffic gets its
 // statistics at once for next to nothing, while heavy traffic, whose window quickly outgrows it,
 // still sums many clicks into each row it writes.
