@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { BatchingClickSink } from '../../../src/adapters/clicks/batching-click-sink.ts';
 import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
@@ -96,6 +97,18 @@ for (const engine of ENGINES) {
       const sums = await breakdown(links);
       assert.equal(sums['country:DE']! + sums['country:US']! + sums['country:FR']! + sums['country:']!, want.total);
       assert.equal(sums['referrer:r3.example'], Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 7 === 3).length);
+      assert.deepEqual(failures, []);
+    });
+
+    test('through BatchingClickSink: flush() ends with the window written, so statistics read after it are exact', async () => {
+      const links = await db.links(300);
+      const { store, failures } = storeWith(60_000);
+      const sink = new BatchingClickSink(store, { intervalMs: 1000, maxBatch: 500, onError: (error) => failures.push(error) });
+      for (let i = 0; i < 3000; i++) sink.record(clickOf(i, links, db.accountId), i);
+      await sink.flush();
+      assert.equal(store.windowRows, 0);
+      assert.deepEqual(await totals(links), expected(links, 3000));
+      await sink.close();
       assert.deepEqual(failures, []);
     });
 
