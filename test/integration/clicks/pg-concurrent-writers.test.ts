@@ -149,4 +149,41 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
       assert.equal(r.unique, r.marks, `link ${r.id}: unique = visitor marks`);
     }
   });
+
+  test('two windows holding the same new visitor marks and rollup rows, in different orders, written at once: no deadlock, exact', { timeout: 60_000 }, async () => {
+    // The window's links are only kept from deletion (a share lock both hold at once), so the two
+    // transactions meet first on the marks and rollup rows themselves: each must take them in key order.
+    const failures: unknown[] = [];
+    const stores = [storeOn(a, failures), storeOn(b, failures)];
+    const links = (await db.links(200)).slice();
+    const deadlocks: string[] = [];
+    const ROUNDS = 20;
+    for (let round = 0; round < ROUNDS; round++) {
+      // 2 000 clicks, each a new visitor of its link today, the same in both stores but in shuffled orders.
+      const clicks = Array.from({ length: 2000 }, (_, i): Click => ({
+        linkId: links[i % links.length]!, accountId: db.accountId, at: Date.now(), day: DAYS[1]!, hour: 1,
+        visitor: `r${round}-${i}`, country: 'DE', city: null, browser: 'Firefox', platform: 'Linux', device: 'desktop',
+        language: 'de', referrerHost: null, isBot: false,
+      }));
+      for (const store of stores) await store.writeBatch(toBatch(shuffle([...clicks]).map((click) => ({ click }))));
+      assert.ok(stores.every((s) => s.windowRows > 0), 'both windows hold the round\'s rollups');
+      const settled = await Promise.allSettled(stores.map((s) => s.settle()));
+      for (const r of settled) {
+        if (r.status === 'rejected') {
+          if ((r.reason as { code?: string }).code !== '40P01') throw r.reason;
+          deadlocks.push(describeDeadlock(r.reason));
+          await stores[settled.indexOf(r)]!.settle(); // what failed was put back: written now, once
+        }
+      }
+    }
+    assert.deepEqual(deadlocks, [], 'no window write may fail with 40P01 deadlock detected');
+    assert.deepEqual(failures, []);
+    const { rows } = await sql<{ total: number; unique: number; marks: number; clicks: number }>`
+      select (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id = any(${links}))::int8 as total,
+             (select coalesce(sum(count), 0) from click_rollups where dimension = 'unique' and link_id = any(${links}))::int8 as unique,
+             (select count(*) from click_visitors where link_id = any(${links}))::int8 as marks,
+             (select coalesce(sum(clicks), 0) from links where id = any(${links}))::int8 as clicks`.execute(a.db);
+    // Each store wrote every click once: the visitors are the same, so each is unique once.
+    assert.deepEqual(rows[0], { total: 2 * 2000 * ROUNDS, unique: 2000 * ROUNDS, marks: 2000 * ROUNDS, clicks: 2 * 2000 * ROUNDS });
+  });
 });

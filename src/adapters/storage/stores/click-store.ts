@@ -32,9 +32,10 @@ export interface SqlClickStoreOptions {
  * instance). The batch's rollups and visitor marks are summed in a RollupWindow and written in
  * a transaction of their own, when windowDue() says so, when the interval has passed with no
  * batch to notice, on settle() (every sink flush and stop), and after a failure at the next
- * batch. Every transaction locks its links first, in id order, then writes marks and rollup
- * rows in key order: instances writing to one PostgreSQL at once wait for each other but never
- * deadlock (docs/adr/0016, 0020).
+ * batch. A batch locks its links in id order before it writes; a window keeps its links from
+ * being deleted, then writes marks and rollup rows in key order. Instances writing to one
+ * PostgreSQL at once wait for each other but never deadlock, and a long window write holds up
+ * no batch (docs/adr/0016, 0020).
  */
 export class SqlClickStore implements ClickStore {
   private readonly statements: ClickStatements;
@@ -105,7 +106,7 @@ export class SqlClickStore implements ClickStore {
     const rollups = this.window.drain();
     try {
       await this.db.transaction().execute(async (trx) => {
-        const live = await this.statements.lockLinks(trx, linksOf(rollups));
+        const live = await this.statements.keepLinks(trx, linksOf(rollups));
         await writeRollups(trx, this.statements, rollups, live);
       });
     } catch (error) {
