@@ -42,8 +42,3 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function sortIncrements(rows: RollupIncrement[]): RollupIncrement[] {
   return rows.sort((a, b) => a.linkId - b.linkId || compare(a.dimension, b.dimension) || compare(a.day, b.day) || compare(a.value, b.value));
 }
-
-/** Visitor marks in key order (link, day, visitor): the order in which concurrent writers insert them. */
-export function sortMarks(marks: VisitorMark[]): VisitorMark[] {
-  return marks.sort((a, b) => a.linkId - b.linkId || compare(a.day, b.day) || compare(a.visitor, b.visitor));
-}

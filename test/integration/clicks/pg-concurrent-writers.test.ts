@@ -69,8 +69,8 @@ const describeDeadlock = (error: unknown) => {
 };
 
 /** A store whose window writes that fail (where no caller waits) are kept in `failures`. */
-function storeOn(storage: Storage, failures: unknown[]): SqlClickStore {
-  return new SqlClickStore(storage.db, 'postgres', { windowMs: WINDOW_MS, onError: (error) => failures.push(error) });
+function storeOn(storage: Storage, failures: unknown[], windowMs = WINDOW_MS): SqlClickStore {
+  return new SqlClickStore(storage.db, 'postgres', { windowMs, onError: (error) => failures.push(error) });
 }
 
 async function writeFor(store: SqlClickStore, accountId: number, linkIds: number[], until: number): Promise<Written> {
@@ -154,8 +154,9 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     // The window's links are only kept from deletion (a share lock both hold at once), so the two
     // transactions meet first on the marks and rollup rows themselves: each must take them in key order.
     const failures: unknown[] = [];
-    const stores = [storeOn(a, failures), storeOn(b, failures)];
-    const links = (await db.links(200)).slice();
+    // Written only when settled, both at once.
+    const stores = [storeOn(a, failures, 600_000), storeOn(b, failures, 600_000)];
+    const links = await db.links(200);
     const deadlocks: string[] = [];
     const ROUNDS = 20;
     for (let round = 0; round < ROUNDS; round++) {
