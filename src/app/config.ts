@@ -92,7 +92,7 @@ export const CATALOGUE = {
   LINK_CACHE_TTL_MS: { default: '300000', doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).', parse: int(0, 3_600_000) },
   LINK_CACHE_SIZE: { default: '100000', doc: 'Links kept in the redirect cache (unknown aliases are kept apart, at most the smaller of this and 10 000).', parse: int(0, 10_000_000) },
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
-  STATS_FLUSH_INTERVAL_MS: { default: '15000', doc: 'SQLite: statistics rollups and the links\' click counters are summed in memory and written this often (0: with every click batch).', parse: int(0, 600_000) },
+  STATS_FLUSH_INTERVAL_MS: { default: '15000', doc: 'Statistics rollups are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop; on SQLite the links\' click counters too (on PostgreSQL they go with every batch). 0: with every click batch.', parse: int(0, 600_000) },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: { default: '100000', doc: 'PostgreSQL: clicks held in memory at most while the database is away; past it newer clicks are dropped (counted and logged).', parse: int(1000, 10_000_000) },
   CLICK_BATCH_SIZE: { default: '1000', doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.', parse: int(1, 50_000) },

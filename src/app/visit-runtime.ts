@@ -67,10 +67,11 @@ export function createVisitRuntime(
       }, onError)
     : null;
   // Clicks for the thread are encoded into columns as they come (no click object is held);
-  // PostgreSQL's are batched as objects, retried while the database is away.
+  // PostgreSQL's are batched as objects, retried while the database is away; their rollups are
+  // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
-    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine), {
+    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError }), {
         intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, maxBuffered: config.CLICK_BUFFER_MAX,
         onError, onResumed: (message) => outageLog(message),
       });

@@ -99,7 +99,7 @@ export class RollupWindow {
     return this.rows;
   }
 
-  /** Everything summed so far: increments in key order, marks grouped by link and day. The window starts empty again. */
+  /** Everything summed so far: increments in key order (link, dimension, day, value), marks in key order (day, link, visitor). The window starts empty again. */
   drain(): DrainedRollups {
     const increments: RollupIncrement[] = [];
     for (const [day, links] of this.sums) {
@@ -112,9 +112,15 @@ export class RollupWindow {
         }
       }
     }
+    // In key order (day, link, visitor), the order in which concurrent writers insert them
+    // (docs/adr/0023); sorted a group at a time, far cheaper than sorting them all by a compound key.
     const marks: VisitorMark[] = [];
-    for (const [day, links] of this.sums) {
-      for (const [linkId, { visitors }] of links) if (visitors !== null) for (const visitor of visitors) marks.push({ linkId, day, visitor });
+    for (const day of [...this.sums.keys()].sort()) {
+      const links = this.sums.get(day)!;
+      for (const linkId of [...links.keys()].sort((a, b) => a - b)) {
+        const { visitors } = links.get(linkId)!;
+        if (visitors !== null) for (const visitor of [...visitors].sort()) marks.push({ linkId, day, visitor });
+      }
     }
     this.sums = new Map();
     this.counts = [];

@@ -26,7 +26,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       db = await openClickDb(engine.name);
-      store = new SqlClickStore(db.storage.db, engine.name);
+      store = new SqlClickStore(db.storage.db, engine.name, { windowMs: 0, onError: (error) => { throw error; } });
     });
     after(async () => {
       await db?.close();

@@ -18,6 +18,11 @@ export interface LinkUpdate {
 export interface ClickStatements {
   /** The links that still exist among `ids` (ascending); where writers run at once, also locks them, in that order. */
   lockLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
+  /**
+   * The links that still exist among `ids` (ascending), kept from being deleted until the end
+   * of the transaction by a lock that neither a counter update nor an edit waits for.
+   */
+  keepLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
   insertClicks(trx: Transaction<Database>, clicks: readonly Click[]): Promise<void>;
   /** links.clicks += clicks; last_rotation = rotation where there is one. */
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;

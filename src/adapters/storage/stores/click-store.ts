@@ -1,36 +1,138 @@
 import type { Kysely } from 'kysely';
+import type { Click } from '../../../core/clicks/click.ts';
 import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
+import { RollupWindow } from '../../../core/stats/rollup-window.ts';
+import { windowDue } from '../../../core/stats/window-policy.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements, LinkUpdate } from './click-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
-import { writeRollups } from './rollup-writes.ts';
+import { linksOf, writeRollups } from './rollup-writes.ts';
 import { sqliteClickStatements } from './sqlite-click-statements.ts';
 
+// A window write that failed with no batch coming to retry it is tried again after this long
+// at the soonest (so a database that is away is not asked again and again).
+const MIN_RETRY_MS = 1_000;
+
+export interface SqlClickStoreOptions {
+  /**
+   * STATS_FLUSH_INTERVAL_MS: how long rollups and visitor marks are summed across batches
+   * before they are written (sooner when the window is small or large); 0 writes them after
+   * every batch.
+   */
+  windowMs: number;
+  /** A window write that failed where no caller waits for it; the window keeps it for the next. */
+  onError(error: unknown): void;
+}
+
 /**
- * Rows, counters, rotation positions and statistics rollups of a batch in one transaction:
- * counts always match rows. Every writer takes its locks in one order — the batch's links by
- * id, then visitor marks and rollup rows by key — so instances writing to one PostgreSQL at
- * once wait for each other but never deadlock (docs/adr/0016).
+ * The click writer of PostgreSQL (and of an in-memory SQLite database). Each batch's rows, the
+ * links' counters and rotation positions go in one transaction, so `links.clicks` always
+ * matches the rows and never lags behind them (the click cap may seed from it, in any
+ * instance). The batch's rollups and visitor marks are summed in a RollupWindow and written in
+ * a transaction of their own, when windowDue() says so, when the interval has passed with no
+ * batch to notice, on settle() (every sink flush and stop), and after a failure at the next
+ * batch. A batch locks its links in id order before it writes; a window keeps its links from
+ * being deleted, then writes marks and rollup rows in key order. Instances writing to one
+ * PostgreSQL at once wait for each other but never deadlock, and a long window write holds up
+ * no batch (docs/adr/0016, 0023).
  */
 export class SqlClickStore implements ClickStore {
   private readonly statements: ClickStatements;
+  private readonly window = new RollupWindow();
+  /** When the clicks the window holds began to be added. */
+  private windowSince = 0;
+  /** The last window write begun: the next one waits for it, so they never run at once. */
+  private lastWrite: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Kysely<Database>, engine: Engine) {
+  constructor(private readonly db: Kysely<Database>, engine: Engine, private readonly options: SqlClickStoreOptions) {
     this.statements = engine === 'postgres' ? pgClickStatements : sqliteClickStatements;
   }
 
   async writeBatch(batch: ClickBatch): Promise<void> {
     const s = this.statements;
-    await this.db.transaction().execute(async (trx) => {
+    const clicks = await this.db.transaction().execute(async (trx) => {
       const ids = [...new Set(batch.clicks.map((c) => c.linkId))].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
       const live = await s.lockLinks(trx, ids);
-      const clicks = live.size === ids.length ? batch.clicks : batch.clicks.filter((c) => live.has(c.linkId));
-      await s.insertClicks(trx, clicks);
+      const kept = live.size === ids.length ? batch.clicks : batch.clicks.filter((c) => live.has(c.linkId));
+      await s.insertClicks(trx, kept);
       await s.updateLinks(trx, linkUpdates(batch, live));
-      await writeRollups(trx, s, clicks);
+      return kept;
     });
+    this.add(clicks);
+    const { windowMs } = this.options;
+    if (windowDue({ rows: this.window.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
+      try {
+        await this.writeWindow();
+      } catch (error) {
+        // The rows are written: failing the batch would make the sink write them again. The
+        // window kept what failed; the next batch, the timer or settle() writes it.
+        this.options.onError(error);
+      }
+    }
+    this.schedule(Math.max(0, this.windowSince + windowMs - Date.now()));
+  }
+
+  /** Rows (rollup sums and visitor marks) summed and not yet written. */
+  get windowRows(): number {
+    return this.window.size;
+  }
+
+  /** Writes the window now; rejects if that fails (it is kept for the next try). */
+  async settle(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.writeWindow();
+  }
+
+  private add(clicks: readonly Click[]): void {
+    if (clicks.length === 0) return;
+    if (this.window.size === 0) this.windowSince = Date.now();
+    this.window.add(clicks);
+  }
+
+  private writeWindow(): Promise<void> {
+    const write = this.lastWrite.then(() => this.writeWindowNow());
+    this.lastWrite = write.catch(() => undefined); // the order only: the error is the caller's
+    return write;
+  }
+
+  /** The window in one transaction; on failure it all goes back, to be written once, later. */
+  private async writeWindowNow(): Promise<void> {
+    if (this.window.size === 0) return;
+    const since = this.windowSince;
+    const rollups = this.window.drain();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const live = await this.statements.keepLinks(trx, linksOf(rollups));
+        await writeRollups(trx, this.statements, rollups, live);
+      });
+    } catch (error) {
+      this.window.putBack(rollups);
+      this.windowSince = since;
+      throw error;
+    }
+  }
+
+  /**
+   * Writes the window after `delayMs` unless a batch or settle() does first: without one, a
+   * burst's statistics would wait for the next click. The timer does not keep the process up.
+   */
+  private schedule(delayMs: number): void {
+    if (this.timer !== null || this.window.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.writeWindow().then(
+        () => this.schedule(Math.max(0, this.windowSince + this.options.windowMs - Date.now())),
+        (error: unknown) => {
+          this.options.onError(error);
+          this.schedule(Math.max(MIN_RETRY_MS, this.options.windowMs));
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
   }
 }
 

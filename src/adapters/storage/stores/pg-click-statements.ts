@@ -19,6 +19,15 @@ export const pgClickStatements: ClickStatements = {
     return new Set(rows.map((r) => r.id));
   },
 
+  async keepLinks(trx, ids) {
+    // FOR KEY SHARE is the lock the foreign keys of click_rollups and click_visitors take anyway:
+    // it blocks only a delete (or a change of id), so a rollup window's long write holds up no
+    // batch and no edit of these links.
+    const { rows } = await sql<{ id: number }>`
+      select id from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
+    return new Set(rows.map((r) => r.id));
+  },
+
   async insertClicks(trx, clicks) {
     if (clicks.length === 0) return;
     const n = clicks.length;

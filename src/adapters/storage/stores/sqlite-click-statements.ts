@@ -26,6 +26,11 @@ export const sqliteClickStatements: ClickStatements = {
     return live;
   },
 
+  keepLinks(trx, ids) {
+    // One writer at a time: nothing can delete a link while this transaction runs.
+    return sqliteClickStatements.lockLinks(trx, ids);
+  },
+
   async insertClicks(trx, clicks) {
     for (const part of chunks(clicks, ROWS_PER_INSERT)) {
       await trx.insertInto('clicks').values(part.map((c) => ({
