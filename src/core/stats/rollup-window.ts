@@ -101,38 +101,77 @@ export class RollupWindow {
 
   /** Everything summed so far: increments in key order (link, dimension, day, value), marks in key order (day, link, visitor). The window starts empty again. */
   drain(): DrainedRollups {
-    const increments: RollupIncrement[] = [];
-    for (const [day, links] of this.sums) {
-      for (const [linkId, sums] of links) {
-        if (sums.total > 0) increments.push({ linkId, day, dimension: 'total', value: UNKNOWN_VALUE, count: sums.total });
-        if (sums.bot > 0) increments.push({ linkId, day, dimension: 'bot', value: UNKNOWN_VALUE, count: sums.bot });
-        for (const [key, slot] of sums.slots) {
-          const d = Math.floor(key / DIMENSION_UNIT);
-          increments.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
-        }
-      }
-    }
-    // In key order (day, link, visitor), the order in which concurrent writers insert them
-    // (docs/adr/0023); sorted a group at a time, far cheaper than sorting them all by a compound key.
-    const marks: VisitorMark[] = [];
+    const drained = { increments: [...this.orderedIncrements()], marks: [...this.orderedMarks()] };
+    this.take();
+    return drained;
+  }
+
+  /**
+   * Everything summed so far, as a window of its own, at no cost; this one starts empty. The
+   * taken window is read out with orderedMarks() and orderedIncrements() a part at a time, so
+   * a large window never holds the redirect's thread for the whole of it (docs/adr/0023).
+   */
+  take(): RollupWindow {
+    const taken = new RollupWindow();
+    [taken.sums, this.sums] = [this.sums, taken.sums];
+    [taken.counts, this.counts] = [this.counts, taken.counts];
+    [taken.values, this.values] = [this.values, taken.values];
+    [taken.rows, this.rows] = [this.rows, 0];
+    this.lastDay = '';
+    this.lastDayLinks = null;
+    return taken;
+  }
+
+  /** The links summed, ascending. */
+  linkIds(): number[] {
+    const ids = new Set<number>();
+    for (const links of this.sums.values()) for (const id of links.keys()) ids.add(id);
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** Visitor marks in key order (day, link, visitor): the order in which concurrent writers insert them. */
+  *orderedMarks(): Generator<VisitorMark> {
     for (const day of [...this.sums.keys()].sort()) {
       const links = this.sums.get(day)!;
       for (const linkId of [...links.keys()].sort((a, b) => a - b)) {
         const { visitors } = links.get(linkId)!;
-        if (visitors !== null) for (const visitor of [...visitors].sort()) marks.push({ linkId, day, visitor });
+        if (visitors !== null) for (const visitor of [...visitors].sort()) yield { linkId, day, visitor };
       }
     }
-    this.sums = new Map();
-    this.counts = [];
-    this.values = DIMENSIONS.map(() => new Values());
-    this.rows = 0;
-    this.lastDay = '';
-    this.lastDayLinks = null;
-    return { increments: sortIncrements(increments), marks };
+  }
+
+  /**
+   * Increments in key order (link, dimension, day, value), made and sorted one link at a time
+   * (small groups, far cheaper than sorting the whole window by a compound key). `unique` adds
+   * each link and day's count of visitors the store found new.
+   */
+  *orderedIncrements(unique?: ReadonlyMap<number, ReadonlyMap<string, number>>): Generator<RollupIncrement> {
+    const days = [...this.sums.keys()].sort();
+    for (const linkId of this.linkIds()) {
+      const group: RollupIncrement[] = [];
+      for (const day of days) {
+        const sums = this.sums.get(day)!.get(linkId);
+        if (sums === undefined) continue;
+        if (sums.total > 0) group.push({ linkId, day, dimension: 'total', value: UNKNOWN_VALUE, count: sums.total });
+        if (sums.bot > 0) group.push({ linkId, day, dimension: 'bot', value: UNKNOWN_VALUE, count: sums.bot });
+        for (const [key, slot] of sums.slots) {
+          const d = Math.floor(key / DIMENSION_UNIT);
+          group.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
+        }
+        const fresh = unique?.get(linkId)?.get(day);
+        if (fresh) group.push({ linkId, day, dimension: 'unique', value: UNKNOWN_VALUE, count: fresh });
+      }
+      yield* sortIncrements(group);
+    }
+  }
+
+  /** Takes back what take() gave when writing it failed, so that nothing is lost. */
+  absorb(taken: RollupWindow): void {
+    this.putBack({ increments: taken.orderedIncrements(), marks: taken.orderedMarks() });
   }
 
   /** Takes back what drain() gave when writing it failed, so that nothing is lost. */
-  putBack(drained: DrainedRollups): void {
+  putBack(drained: { increments: Iterable<RollupIncrement>; marks: Iterable<VisitorMark> }): void {
     for (const r of drained.increments) {
       const sums = this.sumsOf(r.day, r.linkId);
       if (r.dimension === 'total' || r.dimension === 'bot') {

@@ -7,7 +7,7 @@ import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements, LinkUpdate } from './click-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
-import { linksOf, writeRollups } from './rollup-writes.ts';
+import { writeRollups } from './rollup-writes.ts';
 import { sqliteClickStatements } from './sqlite-click-statements.ts';
 
 // A window write that failed with no batch coming to retry it is tried again after this long
@@ -103,14 +103,14 @@ export class SqlClickStore implements ClickStore {
   private async writeWindowNow(): Promise<void> {
     if (this.window.size === 0) return;
     const since = this.windowSince;
-    const rollups = this.window.drain();
+    const taken = this.window.take();
     try {
       await this.db.transaction().execute(async (trx) => {
-        const live = await this.statements.keepLinks(trx, linksOf(rollups));
-        await writeRollups(trx, this.statements, rollups, live);
+        const live = await this.statements.keepLinks(trx, taken.linkIds());
+        await writeRollups(trx, this.statements, taken, live);
       });
     } catch (error) {
-      this.window.putBack(rollups);
+      this.window.absorb(taken);
       this.windowSince = since;
       throw error;
     }

@@ -1,6 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { DrainedRollups } from '../../../core/stats/rollup-window.ts';
-import { sortIncrements, uniqueIncrements } from '../../../core/stats/rollups.ts';
+import type { RollupWindow } from '../../../core/stats/rollup-window.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
 
@@ -8,7 +7,7 @@ import type { ClickStatements } from './click-statements.ts';
 // part at a time, each just before it is sent, so the thread that serves redirects gets turns
 // in between rather than waiting for all of it at once. Parts of a list in key order are still
 // in key order, one after another.
-const ROWS_PER_STATEMENT = 25_000;
+const ROWS_PER_STATEMENT = 10_000;
 
 /**
  * Writes what a RollupWindow summed, inside the caller's transaction, for the links the caller
@@ -16,26 +15,31 @@ const ROWS_PER_STATEMENT = 25_000;
  * visitor marks that are new this day become `unique` increments. Two such transactions can
  * hold the same links (the share lock of keepLinks), so they take their row locks in one
  * order: every mark in key order (day, link, visitor), then every rollup row in key order (link,
- * dimension, day, value). Neither waits for a
- * batch's transaction, which writes no mark and no rollup.
+ * dimension, day, value). Neither waits for a batch's transaction, which writes no mark and no
+ * rollup.
  */
-export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, rollups: DrainedRollups, live: ReadonlySet<number>): Promise<void> {
-  const keep = <T extends { linkId: number }>(rows: T[]) => rows.every((r) => live.has(r.linkId)) ? rows : rows.filter((r) => live.has(r.linkId));
-  const marks = keep(rollups.marks); // in key order, as drain() gives them
-  const fresh: Array<{ linkId: number; day: string }> = [];
-  for (let i = 0; i < marks.length; i += ROWS_PER_STATEMENT) {
-    fresh.push(...await statements.insertMarks(trx, marks.slice(i, i + ROWS_PER_STATEMENT)));
+export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: ReadonlySet<number>): Promise<void> {
+  const unique = new Map<number, Map<string, number>>();
+  for (const part of parts(window.orderedMarks(), live)) {
+    for (const { linkId, day } of await statements.insertMarks(trx, part)) {
+      const days = unique.get(linkId) ?? new Map<string, number>();
+      days.set(day, (days.get(day) ?? 0) + 1);
+      unique.set(linkId, days);
+    }
   }
-  const increments = sortIncrements([...keep(rollups.increments), ...uniqueIncrements(fresh)]);
-  for (let i = 0; i < increments.length; i += ROWS_PER_STATEMENT) {
-    await statements.upsertRollups(trx, increments.slice(i, i + ROWS_PER_STATEMENT));
-  }
+  for (const part of parts(window.orderedIncrements(unique), live)) await statements.upsertRollups(trx, part);
 }
 
-/** The links a drained window touches, ascending. */
-export function linksOf({ increments, marks }: DrainedRollups): number[] {
-  const ids = new Set<number>();
-  for (const r of increments) ids.add(r.linkId);
-  for (const m of marks) ids.add(m.linkId);
-  return [...ids].sort((a, b) => a - b);
+/** The live links' rows, ROWS_PER_STATEMENT at a time, each part made only when it is asked for. */
+function* parts<T extends { linkId: number }>(rows: Iterable<T>, live: ReadonlySet<number>): Generator<T[]> {
+  let part: T[] = [];
+  for (const row of rows) {
+    if (!live.has(row.linkId)) continue;
+    part.push(row);
+    if (part.length === ROWS_PER_STATEMENT) {
+      yield part;
+      part = [];
+    }
+  }
+  if (part.length > 0) yield part;
 }
