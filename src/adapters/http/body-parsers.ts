@@ -31,6 +31,7 @@ export async function installBodyParsers(app: FastifyInstance): Promise<void> {
     if (!isUtf8(body)) return done(badRequest('Malformed UTF-8'), undefined);
     const text = body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    parseJson(req, text, done);
+    // Fastify's default parser answers through `done` and returns nothing; its type allows a promise.
+    void parseJson(req, text, done);
   });
 }

@@ -76,8 +76,8 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     keepAlive: true,
     // Counts and millisecond instants are int8: they fit a JS number exactly for millennia.
     types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
     // JIT compiles any query whose plan costs over 100 000, e.g. counting a million links:
     // that costs more than it saves on the short queries of a web app.
