@@ -6,13 +6,8 @@ import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type Tru
 import { first, visitorFrom } from '../visitor-from-request.ts';
 import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
-import type { RedirectContext } from './visit-context.ts';
+import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
-
-/** The link cache, read without waiting: undefined when the link is not cached. */
-export interface CachedLinks {
-  peek(host: string, alias: string): RedirectLink | null | undefined;
-}
 
 export interface FastRedirectOptions {
   links: CachedLinks;
