@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import qs from 'qs';
 
 /** Bracket lists (`country[0][key]=US`, `pixels[]=3`) as phpShort clients send them. */
-export function parseForm(body: string): Record<string, unknown> {
+function parseForm(body: string): Record<string, unknown> {
   return qs.parse(body, { arrayLimit: 300, parameterLimit: 2000, depth: 4, allowPrototypes: false });
 }
 

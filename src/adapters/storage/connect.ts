@@ -28,7 +28,7 @@ export interface ConnectOptions {
  * How linkpix's sessions appear in pg_stat_activity. An `application_name` parameter in
  * DATABASE_URL takes precedence (pg reads the URL last), e.g. to tell instances apart.
  */
-export const APPLICATION_NAME = 'linkpix';
+const APPLICATION_NAME = 'linkpix';
 
 // An unreachable host would otherwise hold every request for the operating system's TCP
 // timeout (minutes) before it could be answered 503.
