@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
-import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
 import { first, visitorFrom } from '../visitor-from-request.ts';

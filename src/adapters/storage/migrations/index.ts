@@ -21,7 +21,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0005-domain-verification': domainVerification,
 };
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // eslint-disable-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]) => [name, {
       up: (d: Kysely<unknown>) => m.up(d, engine),
