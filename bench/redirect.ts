@@ -289,8 +289,8 @@ async function scenario(generator: Generator, name: string, links: number, workD
     server?.child.kill('SIGKILL');
     throw error;
   }
-  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server!.output()}`);
-  const serverOutput = server!.output().trim();
+  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
+  const serverOutput = server.output().trim();
   if (serverOutput) console.log(`[${name}] linkpix said:\n${serverOutput.slice(-4000)}`);
 
   // Every redirect answered, warm-up included, is a visit that must be one click row and one on

@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/adapters/cli/main.ts');
+const { main } = await import('../src/app/cli.ts');
 await main();

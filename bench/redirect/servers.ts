@@ -54,8 +54,8 @@ export async function startServer(opts: {
   });
   let output = '';
   const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let gone = false;
   void exited.then(() => { gone = true; });

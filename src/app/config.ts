@@ -57,7 +57,7 @@ const trustProxy: Parser<boolean | number | string> = (raw) => {
   }
 };
 
-export const CATALOGUE = {
+const CATALOGUE = {
   PORT: { default: '8080', doc: 'TCP port to listen on.', parse: int(0, 65535) },
   HOST: { default: '0.0.0.0', doc: 'Address to listen on.', parse: (s: string) => s },
   APP_URL: { default: 'http://localhost:8080', doc: 'Public base URL of the app; short_url is built on it.', parse: absoluteUrl },

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { sql } from 'kysely';
 import { systemClock, type Clock } from '../core/shared/clock.ts';
 import { UnavailableError } from '../core/shared/errors.ts';
@@ -54,7 +55,7 @@ export interface ContainerOverrides {
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
 export const consoleOutageLog: OutageLog = (message, error) =>
-  console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`}`);
+  console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : inspect(error)}`}`);
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {

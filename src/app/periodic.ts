@@ -4,7 +4,7 @@ export interface PeriodicJob {
 }
 
 export function startPeriodic(
-  run: () => Promise<unknown>, options: { firstDelayMs: number; intervalMs: number; onError(error: unknown): void },
+  run: () => Promise<unknown>, options: { firstDelayMs: number; intervalMs: number; onError: (error: unknown) => void },
 ): PeriodicJob {
   let running: Promise<void> | null = null;
   let stopped = false;

@@ -59,7 +59,7 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, ms = 20_000)
 }
 
 /** A PostgreSQL URL confined to a fresh schema (via the `options` parameter), and its cleanup. */
-export async function isolatedPgUrl(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function isolatedPgUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `lp_e2e_${randomBytes(4).toString('hex')}`;
   const exec = async (q: string) => {
     const c = new pg.Client({ connectionString: base });

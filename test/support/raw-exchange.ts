@@ -65,7 +65,8 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     });
     // Closed without the server's FIN having been read: a reset, or a write's error, ended it.
     socket.on('close', () => settle('reset'));
-    socket.once('connect', async () => {
+    // Nothing in the writes rejects (each resolves with ok or not), so no promise is dropped unhandled.
+    socket.once('connect', () => void (async () => {
       for (let at = 0, size = perWrite; at < data.length && !settled && !(stopOnEnd && ended); at += size) {
         size = at < splitUpTo ? Math.min(perWrite, splitUpTo - at) : data.length - at;
         const ok = await new Promise<boolean>((done) => {
@@ -80,6 +81,6 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
       }
       writing = false;
       if (ended) settle('end');
-    });
+    })());
   });
 }

@@ -128,7 +128,7 @@ test('a failed refresh leaves the stale entry; the next peek tries again', async
   inner.links.set('a.test abc', link());
   await cache.find('a.test', 'abc');
   advance(TTL + 1);
-  const find = inner.find;
+  const find = inner.find.bind(inner);
   inner.find = async (host, alias) => { inner.finds.push(`${host} ${alias}`); throw new Error('db down'); };
   assert.equal(cache.peek('a.test', 'abc')?.id, 1);
   await settle();

@@ -6,7 +6,7 @@ import { domainJson } from './domain-json.ts';
 export interface CliDeps {
   accounts: AccountsService;
   domainOperator: DomainOperator;
-  migrate(): Promise<string[]>;
+  migrate: () => Promise<string[]>;
 }
 
 export type Flags = Record<string, string | undefined>;

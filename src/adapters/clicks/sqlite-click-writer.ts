@@ -42,7 +42,7 @@ export class SqliteClickWriter {
   private readonly insertClick: SQLite.Statement;
   private readonly insertClicks: SQLite.Statement;
   /** The parameters of one insertClicks, reused. */
-  private readonly rowParams: Array<number | string | null> = new Array(ROWS_PER_INSERT * FIELDS);
+  private readonly rowParams: Array<number | string | null> = new Array<number | string | null>(ROWS_PER_INSERT * FIELDS);
   private readonly addClicks: SQLite.Statement;
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
@@ -68,7 +68,10 @@ export class SqliteClickWriter {
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
     // links) is the latest commit, and no other connection can delete a link until the end.
+    // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds)).immediate;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
       this.writeTotals(totals);
       this.writeRollups(rollups);

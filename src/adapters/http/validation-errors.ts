@@ -6,7 +6,7 @@ import { messages } from '../../core/shared/messages.ts';
 export function fieldErrorsOf(errors: readonly FastifySchemaValidationError[]): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
-    const params = e.params as Record<string, unknown>;
+    const params = e.params;
     const path = e.instancePath.split('/').filter(Boolean);
     if (e.keyword === 'required') path.push(String(params.missingProperty));
     const field = path.join('.') || 'body';

@@ -19,7 +19,7 @@ describe('MemoryAttemptLimiter', () => {
     const limiter = new MemoryAttemptLimiter(policy);
     const pending = Array.from({ length: 20 }, () => limiter.consume('k'));
     const results = await Promise.all(pending);
-    assert.deepEqual(results.map((r) => r.allowed), [...new Array(5).fill(true), ...new Array(15).fill(false)]);
+    assert.deepEqual(results.map((r) => r.allowed), [...new Array<boolean>(5).fill(true), ...new Array<boolean>(15).fill(false)]);
   });
 
   test('retry-after counts down in whole seconds, rounded up, to the end of the window', async () => {
@@ -60,7 +60,7 @@ describe('MemoryAttemptLimiter', () => {
     await limiter.consume('fresh');
     assert.equal(limiter.size, 2); // 'fresh' is in both generations
     for (let i = 0; i < 10_000; i++) await limiter.consume(`flood${i}`);
-    assert.ok(limiter.size <= 2000, `size ${limiter.size}`);
+    assert.ok(limiter.size <= 2000, `size ${String(limiter.size)}`);
     await limiter.reset('fresh');
     assert.ok(limiter.size <= 2000);
   });

@@ -5,7 +5,7 @@ import type { OutageReporter } from '../shared/outage-reporter.ts';
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** True for the errors ioredis gives while it has no connection (as opposed to a bad command). */
-export function isRedisConnectionError(error: unknown): boolean {
+function isRedisConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;

@@ -28,7 +28,7 @@ export interface ConnectOptions {
  * How linkpix's sessions appear in pg_stat_activity. An `application_name` parameter in
  * DATABASE_URL takes precedence (pg reads the URL last), e.g. to tell instances apart.
  */
-export const APPLICATION_NAME = 'linkpix';
+const APPLICATION_NAME = 'linkpix';
 
 // An unreachable host would otherwise hold every request for the operating system's TCP
 // timeout (minutes) before it could be answered 503.
@@ -76,8 +76,8 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     keepAlive: true,
     // Counts and millisecond instants are int8: they fit a JS number exactly for millennia.
     types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
     // JIT compiles any query whose plan costs over 100 000, e.g. counting a million links:
     // that costs more than it saves on the short queries of a web app.

@@ -71,7 +71,7 @@ class Checkout implements PostgresPoolClient {
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
-    if (typeof sqlOrCursor !== 'string') return this.live().query(sqlOrCursor as never) as PostgresCursor<R>;
+    if (typeof sqlOrCursor !== 'string') return this.live().query(sqlOrCursor as never);
     const first = this.fresh;
     this.fresh = false;
     return this.run<R>(sqlOrCursor, [...(parameters ?? [])], first && REPEATABLE.test(sqlOrCursor));

@@ -17,7 +17,7 @@ export function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
     prepare(sql: string): SqliteStatement {
       let statement = prepared.get(sql);
       if (statement === undefined) {
-        statement = sqlite.prepare(sql) as unknown as SqliteStatement;
+        statement = sqlite.prepare(sql);
         if (prepared.size >= STATEMENTS_KEPT) prepared.delete(prepared.keys().next().value!);
         prepared.set(sql, statement);
       }

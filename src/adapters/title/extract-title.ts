@@ -62,7 +62,7 @@ export function extractTitle(html: string): string | null {
   if (raw === null) return null;
   const text = raw
     // Control characters would survive into storage and UIs invisibly.
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\p{Cc}/gu, ' ') // the C0 and C1 controls and DEL
     .replace(/\s+/g, ' ')
     .trim();
   if (text === '') return null;

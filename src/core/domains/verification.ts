@@ -11,8 +11,8 @@ export interface DomainVerification {
   fileUrl: string;
 }
 
-export const TXT_PREFIX = '_linkpix.';
-export const FILE_PATH = '/.well-known/linkpix/';
+const TXT_PREFIX = '_linkpix.';
+const FILE_PATH = '/.well-known/linkpix/';
 
 /** 144 random bits, URL- and DNS-safe. */
 export const newVerificationToken = (): string => randomToken(18);

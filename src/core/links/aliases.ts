@@ -6,7 +6,7 @@ export const ALIAS_PATTERN = /^[A-Za-z0-9_-]+$/;
  * First path segments the app serves itself. Compared case-insensitively, like aliases.
  * Kept generous: claiming a name later would break links people already printed.
  */
-export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
+const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'api', 'links', 'link', 'pixels', 'pixel', 'spaces', 'domains', 'stats', 'login', 'logout', 'register',
   'dashboard', 'admin', 'assets', 'static', 'public', 'health', 'healthz', 'metrics', 'docs', 'openapi',
   'favicon.ico', 'robots.txt', 'sitemap.xml', 'account', 'settings', 'developers', 'qr', 'preview',

@@ -1,4 +1,4 @@
-import { FieldErrorBag } from '../shared/errors.ts';
+import { type FieldErrorBag } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import { isValidDate, isValidTime, zonedDateTimeToEpochMs } from '../expiration/ends-at.ts';
 import { checkTargetList } from '../targeting/targeting-rules.ts';

@@ -36,7 +36,7 @@ export class UrlPolicy {
   }
 
   private isAllowed(value: string): boolean {
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) return false; // eslint-disable-line no-control-regex -- refusing controls is the point
     let url: URL;
     try {
       url = new URL(value);

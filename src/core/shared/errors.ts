@@ -41,8 +41,6 @@ export class UnavailableError extends Error {
   }
 }
 
-export type DomainError = NotFoundError | ValidationError | UnauthenticatedError | UnavailableError;
-
 /** Collects field errors so a request reports all its faults at once. */
 export class FieldErrorBag {
   private readonly errors: FieldErrors = {};

@@ -10,8 +10,7 @@ export const STATS_NAMES = [
 ] as const;
 export type StatsName = (typeof STATS_NAMES)[number];
 
-export const BREAKDOWNS = ['country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'] as const;
-export type Breakdown = (typeof BREAKDOWNS)[number];
+export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' | 'language' | 'referrer';
 
 export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | Breakdown;
 

@@ -37,7 +37,7 @@ export interface StatsServiceDeps {
 }
 
 /** Visitor marks are needed only while their local day can still receive clicks. */
-export const VISITOR_MARK_DAYS = 2;
+const VISITOR_MARK_DAYS = 2;
 
 const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
 

@@ -13,7 +13,7 @@ let seq = 0;
 export const unique = (prefix: string): string => `${prefix}${++seq}${randomBytes(3).toString('hex')}`;
 
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-export const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 /** Creates a link through the API and returns its record; the create must succeed. */
 export async function makeLink(h: Harness, key: string, form: Record<string, unknown> | string = {}): Promise<Json> {

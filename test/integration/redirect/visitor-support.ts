@@ -9,7 +9,7 @@ import type { Harness, Reply, RequestOptions } from '../../support/harness.ts';
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // Node's fetch sends "node" as its User-Agent, which is (rightly) a bot: visits use real ones.
-export const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 export const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -68,7 +68,7 @@ export async function clicksOf(h: Harness, key: string, id: number): Promise<num
 }
 
 /** The nonce a page's CSP allows, asserting the policy never allows inline code by itself. */
-export function cspNonce(res: Reply): string {
+function cspNonce(res: Reply): string {
   const csp = res.headers.get('content-security-policy');
   assert.ok(csp, 'a visitor page without a Content-Security-Policy');
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|\*(?!\.)/, `CSP too open: ${csp}`);

@@ -121,7 +121,7 @@ describe('RedisRotationCursor', () => {
     const positions = await interleaved(1000, () => a.next(12, 3, 0), () => b.next(12, 3, 0));
     const counts = [0, 0, 0];
     for (const p of positions) counts[p]!++;
-    for (const c of counts) assert.ok(c === 333 || c === 334, `${counts}`);
+    for (const c of counts) assert.ok(c === 333 || c === 334, counts.join(','));
   });
 
   test('consecutive visits alternating between instances stay balanced in every window', async () => {
@@ -133,7 +133,7 @@ describe('RedisRotationCursor', () => {
       for (let start = 0; start + width <= positions.length; start++) {
         const counts = [0, 0, 0];
         for (let i = start; i < start + width; i++) counts[positions[i]!]!++;
-        for (const c of counts) assert.ok(c === Math.floor(width / 3) || c === Math.ceil(width / 3), `window ${start}+${width}: ${counts}`);
+        for (const c of counts) assert.ok(c === Math.floor(width / 3) || c === Math.ceil(width / 3), `window ${start}+${width}: ${counts.join(',')}`);
       }
     }
   });

@@ -5,10 +5,10 @@ import type { ApiContext } from './context.ts';
 
 export function accountHandlers(ctx: ApiContext) {
   return {
-    async read(request: FastifyRequest) {
+    read: async (request: FastifyRequest) => {
       return one(accountRecord(request.account));
     },
-    async health(_request: FastifyRequest, reply: FastifyReply) {
+    health: async (_request: FastifyRequest, reply: FastifyReply) => {
       try {
         await ctx.ping();
         return { status: 'ok', database: 'up' };

@@ -6,8 +6,8 @@ export function readCookies(header: string | undefined): Record<string, string |
   return header ? fastifyCookie.parse(header) : {};
 }
 
-export const CONSENT_COOKIE = 'lp_consent';
-export const CONSENT_DAYS = 30;
+const CONSENT_COOKIE = 'lp_consent';
+const CONSENT_DAYS = 30;
 
 export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 'no' | null {
   const value = cookies[CONSENT_COOKIE];

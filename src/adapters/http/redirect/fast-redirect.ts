@@ -1,18 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
-import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
 import { first, visitorFrom } from '../visitor-from-request.ts';
 import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
-import type { RedirectContext } from './visit-context.ts';
+import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
-
-/** The link cache, read without waiting: undefined when the link is not cached. */
-export interface CachedLinks {
-  peek(host: string, alias: string): RedirectLink | null | undefined;
-}
 
 export interface FastRedirectOptions {
   links: CachedLinks;

@@ -43,7 +43,7 @@ export function redirectHandlers(ctx: RedirectContext) {
     visit,
 
     /** The password form and the consent buttons post back to the link's own URL. */
-    async submit(request: AliasRequest, reply: FastifyReply) {
+    submit: async (request: AliasRequest, reply: FastifyReply) => {
       const link = await find(request, reply);
       if (!link) return reply;
       const body = (request.body ?? {}) as Record<string, unknown>;
@@ -61,7 +61,7 @@ export function redirectHandlers(ctx: RedirectContext) {
     },
 
     /** /{alias}/+ shows where a link goes without going there (and without a click). */
-    async preview(request: AliasRequest, reply: FastifyReply) {
+    preview: async (request: AliasRequest, reply: FastifyReply) => {
       const link = await find(request, reply);
       if (!link) return reply;
       const nonce = createNonce();
@@ -85,7 +85,7 @@ export function redirectHandlers(ctx: RedirectContext) {
     },
 
     /** The root of a custom domain goes to its index page; the app's own root shows a short page. */
-    async root(request: FastifyRequest, reply: FastifyReply) {
+    root: async (request: FastifyRequest, reply: FastifyReply) => {
       const host = hostOf(request);
       const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
       if (domain?.indexPage) return sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);

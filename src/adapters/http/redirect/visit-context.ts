@@ -1,14 +1,18 @@
 import type { Clock } from '../../../core/shared/clock.ts';
 import type { ClickQuota, ClickSink, RotationCursor } from '../../../core/clicks/ports.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
-import type { RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type { RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
 import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { UnlockCookies } from './cookies.ts';
-import type { CachedLinks } from './fast-redirect.ts';
 import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
 
 /** What the public redirect needs, handed in by the composition root. */
+/** The link cache, read without waiting (the fast path): undefined when the link is not cached. */
+export interface CachedLinks {
+  peek(host: string, alias: string): RedirectLink | null | undefined;
+}
+
 export interface RedirectContext {
   source: RedirectLinkSource;
   /** The same links, read without waiting, for the fast path (fast-redirect.ts); null turns it off. */

@@ -133,7 +133,7 @@ function finish(
   return answer;
 }
 
-export function expiredAnswer(ctx: RedirectContext, expirationUrl: string | null): Answer {
+function expiredAnswer(ctx: RedirectContext, expirationUrl: string | null): Answer {
   if (expirationUrl) return { kind: 'redirect', status: ctx.options.redirectStatus, location: expirationUrl };
   return { kind: 'page', status: 410, page: renderExpired({ nonce: createNonce() }) };
 }

@@ -17,7 +17,7 @@ export function Enum<const V extends readonly (string | number)[]>(values: V, ex
 }
 
 /** Ids are 32-bit on both engines: a larger number names no record and must never reach SQL. */
-export const ID_MAX = 2_147_483_647;
+const ID_MAX = 2_147_483_647;
 
 export function Id(description?: string) {
   return Type.Integer({ minimum: 1, maximum: ID_MAX, ...(description === undefined ? {} : { description }) });
@@ -35,7 +35,7 @@ export const PageQuery = {
 
 export const SortQuery = Enum(['desc', 'asc'] as const, { default: 'desc', description: 'desc: newest first; asc: oldest first' });
 
-export const ErrorEnvelope = Type.Object({
+const ErrorEnvelope = Type.Object({
   message: Type.Union([Type.String(), Type.Record(Type.String(), Type.Array(Type.String()))]),
   status: Type.Integer(),
 }, { title: 'Error', description: 'A failure; on 422 `message` maps each bad field to its messages.' });

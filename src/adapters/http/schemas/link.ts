@@ -31,7 +31,7 @@ export const LinkBody = Type.Object({
   expiration_date: Type.Optional(Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, in the account time zone; with expiration_time' }))),
   expiration_time: Type.Optional(Nullable(Type.String({ maxLength: 5, description: 'HH:MM, in the account time zone; with expiration_date' }))),
   expiration_clicks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: LINK_LIMITS.expirationClicksMax, description: 'Expire after this many clicks; 0 = no limit' }))),
-  target_type: Type.Optional(NullableEnum(TARGET_TYPE_VALUES as readonly number[], '0 none, 1 country, 2 platform, 3 language, 4 rotation')),
+  target_type: Type.Optional(NullableEnum(TARGET_TYPE_VALUES, '0 none, 1 country, 2 platform, 3 language, 4 rotation')),
   country: List(KeyedEntry('ISO 3166-1 alpha-2 country code'), 'Country targets'),
   platform: List(KeyedEntry(`One of ${PLATFORMS.join(', ')}`), 'Platform targets'),
   language: List(KeyedEntry('ISO 639-1 language code'), 'Language targets'),

@@ -21,12 +21,12 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
-export const StatsEntry = Type.Object({
+const StatsEntry = Type.Object({
   value: Nullable(Type.String({ description: 'Day, hour, country code, city, browser…; null: not known (e.g. no Referer)' })),
   count: Type.Integer({ description: 'Human clicks' }),
 }, { title: 'StatsEntry' });
 
-export const StatsSummary = Type.Object({
+const StatsSummary = Type.Object({
   name: Type.String(),
   from: Type.String({ description: 'First day of the range (after defaults)' }),
   to: Type.String({ description: 'Last day of the range, included' }),

@@ -129,6 +129,7 @@ async function createLinks(db: Db, engine: Engine): Promise<void> {
   await db.schema.createIndex('link_pixels_pixel').on('link_pixels').columns(['pixel_id', 'link_id']).execute();
 }
 
+/** @public Kysely's Migrator calls it, through the module object in index.ts, to migrate down. */
 export async function down(db: Db): Promise<void> {
   for (const table of ['link_pixels', 'links', 'pixels', 'domains', 'spaces', 'api_keys', 'accounts']) {
     await db.schema.dropTable(table).ifExists().execute();

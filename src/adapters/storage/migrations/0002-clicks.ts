@@ -29,6 +29,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .execute();
 }
 
+/** @public Kysely's Migrator calls it, through the module object in index.ts, to migrate down. */
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('app_secrets').ifExists().execute();
   await db.schema.dropTable('clicks').ifExists().execute();

@@ -45,6 +45,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await backfill(db);
 }
 
+/** @public Kysely's Migrator calls it, through the module object in index.ts, to migrate down. */
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('clicks_at').ifExists().execute();
   await db.schema.dropTable('click_visitors').ifExists().execute();

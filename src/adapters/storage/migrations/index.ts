@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Engine } from '../connect.ts';
 import * as initial from './0001-initial.ts';
@@ -20,7 +21,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0005-domain-verification': domainVerification,
 };
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> { // any: Migrator is schema-agnostic
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]) => [name, {
       up: (d: Kysely<unknown>) => m.up(d, engine),
@@ -41,6 +43,6 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
     // Kysely reads the catalog of every schema; one dropped meanwhile by another tenant of the
     // database (a parallel test run) fails that read. Nothing was applied: try again.
     if (attempt < 4 && (error as { code?: string }).code === '3F000') continue;
-    throw error instanceof Error ? error : new Error(String(error));
+    throw error instanceof Error ? error : new Error(inspect(error));
   }
 }

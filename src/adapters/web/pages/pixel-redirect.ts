@@ -13,7 +13,7 @@ export interface PixelRedirectInput {
   delayMs: number;
 }
 
-export const MAX_PIXEL_DELAY_MS = 1000;
+const MAX_PIXEL_DELAY_MS = 1000;
 // After `load`, a moment for beacons the vendors fired on init to leave before navigation
 // cancels them; the hard timer still caps the whole wait at delayMs.
 const SETTLE_AFTER_LOAD_MS = 200;

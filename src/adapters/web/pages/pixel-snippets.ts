@@ -1,7 +1,7 @@
 import type { PixelType } from '../../../core/pixels/pixel.ts';
 import { html, inlineScript, jsString, type RawHtml } from './html.ts';
 
-export { PIXEL_HOSTS, PIXEL_VENDOR_NAMES, pixelCspSources, type PixelHosts } from './pixel-hosts.ts';
+export { PIXEL_HOSTS, pixelCspSources, type PixelHosts } from './pixel-hosts.ts';
 
 /** Markup that loads one vendor's pixel: a nonce-tagged script, and an image for visitors without JS where the vendor has one. */
 export type PixelSnippet = (value: string, nonce: string) => string;
@@ -98,6 +98,3 @@ export const PIXEL_SNIPPETS: Readonly<Record<PixelType, PixelSnippet>> = {
   twitter,
 };
 
-export function pixelSnippet(type: PixelType, value: string, nonce: string): string {
-  return PIXEL_SNIPPETS[type](value, nonce);
-}

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { NotFoundError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
-import { ConfigError, loadConfig } from '../../app/config.ts';
-import { createContainer } from '../../app/container.ts';
-import { COMMANDS, UsageError, usage, type Flags } from './commands.ts';
+import { NotFoundError, UnavailableError, ValidationError } from '../core/shared/errors.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createContainer } from './container.ts';
+import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
+
+// The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
+// container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
 
 /** The operator's tool: same configuration and database as the server. Exit 0 ok, 1 refused, 2 misuse. */
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
