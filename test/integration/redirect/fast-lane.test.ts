@@ -98,3 +98,22 @@ test('a server with an idle connection in the lane stops at once', async () => {
   assert.ok(Date.now() - since < 2000, `the stop took ${Date.now() - since} ms with an idle keep-alive connection`);
   await c.closed;
 });
+
+test('the shutdown deadline\'s app.closeAllConnections() closes lane connections too, node:http\'s as well', async () => {
+  const h = await startHarness('sqlite');
+  try {
+    const { key } = await h.account();
+    const link = await makeLink(h, key);
+    await visit(h, `/${link.alias}`);
+    const inLane = await rawConnection(portOf(h));
+    await inLane.write(get(`/${link.alias}`));
+    assert.equal((await inLane.responses(1))[0]!.status, 302);
+    const onNode = await rawConnection(portOf(h));
+    await onNode.write(`GET /${link.alias} HTTP/1.0\r\nHost: short.test\r\nConnection: keep-alive\r\nUser-Agent: ${BROWSER}\r\n\r\n`);
+    assert.equal((await onNode.responses(1))[0]!.status, 302);
+    h.server.app.closeAllConnections();
+    await Promise.all([inLane.closed, onNode.closed]);
+  } finally {
+    await h.close();
+  }
+});

@@ -52,6 +52,7 @@ async function withLane(visit: Visit, run: (s: Setup) => Promise<void>, keepAliv
   try {
     await run(s);
   } finally {
+    s.lane.destroyAll();
     s.server.closeAllConnections();
     s.server.close();
   }
@@ -126,7 +127,7 @@ test('answers awaited from a shared store still go out in the order asked', asyn
   });
 });
 
-test('reads share one buffer: bytes a connection keeps while it waits, or hands to node:http, are its own', async () => {
+test('bytes a connection keeps while it waits, or hands to node:http, are its own while others read', async () => {
   // Connection A's second and third requests sit behind an awaited first one, and its fourth
   // behind a request node:http takes; other connections' reads land in the same buffer meanwhile.
   let release!: () => void;
@@ -215,4 +216,18 @@ test('closing: idle connections are closed, a visit awaiting its answer gets it,
   assert.equal((await busy.responses(1))[0]!.headers.location, 'https://example.com/held');
   await busy.closed;
   await closed;
+});
+
+test('destroyAll closes lane connections, idle or awaiting an answer, which node:http\'s closeAllConnections does not know', async () => {
+  const s = await setup((req) => (req.url === '/go/held' ? new Promise<Answer>(() => {}) : redirectGo(req)));
+  const idle = await rawConnection(s.port);
+  await idle.write(get('/go/1'));
+  await idle.responses(1);
+  const busy = await rawConnection(s.port);
+  await busy.write(get('/go/held'));
+  await new Promise((r) => setTimeout(r, 20));
+  s.server.closeAllConnections();
+  s.lane.destroyAll();
+  await Promise.all([idle.closed, busy.closed]);
+  await new Promise((resolve) => s.server.close(resolve));
 });

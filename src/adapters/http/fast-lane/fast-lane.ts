@@ -5,15 +5,12 @@ import type { Answer } from '../redirect/respond.ts';
 import { failedVisit } from '../error-handler.ts';
 import { RawAnswers } from './raw-answer.ts';
 import { INCOMPLETE, readRequestHead } from './request-head.ts';
-import { readAsUsual, readIntoSharedBuffer } from './shared-buffer-reads.ts';
 
 export interface FastLaneOptions {
   /** The redirect's fast path: an answer, or null for a request that is Fastify's. */
   visit: FastVisit;
   /** node:http's keepAliveTimeout: how long an idle connection is kept. */
   keepAliveTimeoutMs: number;
-  /** Reads into one buffer shared by the lane's connections (default true; false: a Buffer a read, as Node does). */
-  sharedReads?: boolean;
   onError(error: unknown): void;
 }
 
@@ -34,7 +31,12 @@ export class FastLane {
     this.answers = new RawAnswers(options.keepAliveTimeoutMs);
   }
 
-  /** Puts the lane in front of the server's own connection handling (its one 'connection' listener). */
+  /**
+   * Puts the lane in front of the server's own connection handling: node:http's one
+   * 'connection' listener, which the lane calls for the connections it hands over. Only
+   * EventEmitter's documented methods; why this and not a server of the lane's own in front is
+   * in docs/adr/0013-fast-lane.md.
+   */
   install(server: Server): void {
     const listeners = server.listeners('connection');
     if (listeners.length !== 1) throw new Error(`the fast lane expects node:http's one connection listener, found ${listeners.length}`);
@@ -42,12 +44,6 @@ export class FastLane {
     server.removeListener('connection', connectionListener);
     this.nodeHttp = (socket) => connectionListener.call(server, socket);
     server.on('connection', (socket: Socket) => this.adopt(socket));
-    // A shutdown's deadline closes every connection (main.ts): node:http knows only its own.
-    const closeAll = server.closeAllConnections.bind(server);
-    server.closeAllConnections = () => {
-      this.destroyAll();
-      closeAll();
-    };
   }
 
   get isClosing(): boolean {
@@ -63,7 +59,7 @@ export class FastLane {
     for (const connection of this.connections) connection.closeIfIdle();
   }
 
-  /** Closes every connection still in the lane, awaited answers or not. */
+  /** Closes every connection still in the lane, awaited answers or not (node:http's closeAllConnections() knows only its own). */
   destroyAll(): void {
     this.closing = true;
     for (const connection of this.connections) connection.destroy();
@@ -94,14 +90,9 @@ class LaneConnection {
   private gone = false;
   /** Ended after its last answer: what the client still sends is not read. */
   private finishing = false;
-  /** Reads arrive in the buffer all lane connections share (shared-buffer-reads.ts): bytes kept past a read are copied. */
-  private readonly shared: boolean;
 
   constructor(private readonly socket: Socket, private readonly lane: FastLane) {
-    this.shared = lane.options.sharedReads !== false && readIntoSharedBuffer(socket, this.onBytes);
-    // Flowing either way, so that the client's FIN is seen ('end').
-    if (this.shared) socket.resume();
-    else socket.on('data', this.onData);
+    socket.on('data', this.onData);
     socket.on('end', this.onEnd);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
@@ -118,28 +109,22 @@ class LaneConnection {
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    this.read(chunk, 0);
-  };
-
-  private readonly onBytes = (bytes: Buffer): void => {
-    if (!this.gone && !this.finishing) this.read(bytes, 0);
+    if (!this.finishing) this.read(chunk, 0);
   };
 
   /**
-   * Ends the connection after its last answer. Paused, a socket reading into the shared buffer
-   * reads nothing, not even the client's FIN, and would never close: it reads on, ignoring
-   * anything but the end.
+   * Ends the connection after its last answer. A paused socket reads nothing, not even the
+   * client's FIN, and would never close: it reads on, ignoring anything but the end.
    */
   private finish(): void {
     this.finishing = true;
     this.socket.end();
-    if (this.shared && !this.ended) this.socket.resume();
+    if (!this.ended) this.socket.resume();
   }
 
-  /** The bytes from `start` on, to be read after this read has returned. */
+  /** The bytes from `start` on: a chunk from 'data' is the connection's own, so a view will do. */
   private keep(bytes: Buffer, start: number): Buffer {
-    const rest = start === 0 ? bytes : bytes.subarray(start);
-    return this.shared ? Buffer.from(rest) : rest;
+    return start === 0 ? bytes : bytes.subarray(start);
   }
 
   /** Answers the requests in `bytes` from `start` on, in order, until one is not the lane's. */
@@ -154,7 +139,8 @@ class LaneConnection {
       try {
         answer = this.lane.options.visit(request);
       } catch (error) {
-        answer = Promise.reject(error);
+        // Answered as a visit that rejects: a 500, and the answers stay in order.
+        answer = Promise.reject(error instanceof Error ? error : new Error('the visit failed', { cause: error }));
       }
       if (answer === null) return this.handOver(bytes, start);
       start += head.length;
@@ -174,6 +160,10 @@ class LaneConnection {
         if (this.awaiting || this.gone || this.socket.destroyed) return;
         if (this.ended || this.lane.isClosing) this.finish();
         else this.resume();
+      }).catch((error: unknown) => {
+        // A fault in the lane itself: this connection cannot be trusted to stay in order.
+        this.lane.options.onError(error);
+        this.socket.destroy();
       });
       return;
     }
@@ -215,7 +205,6 @@ class LaneConnection {
     socket.removeListener('timeout', this.onTimeout);
     socket.removeListener('drain', this.onDrain);
     socket.setTimeout(0);
-    if (this.shared) readAsUsual(socket);
     if (start < bytes.length) socket.unshift(this.keep(bytes, start));
     this.lane.handOver(socket, this);
     socket.resume();

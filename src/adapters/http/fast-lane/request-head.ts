@@ -62,12 +62,6 @@ for (const lower of NOTED) {
 }
 
 /**
- * Buffer's own latin1Slice (in Node since its first Buffer, undocumented): what
- * toString('latin1', start, end) ends in, after argument checks these bounds do not need.
- */
-type Latin1Bytes = Buffer & { latin1Slice(start: number, end: number): string };
-
-/**
  * Reads the request head that starts at `start` in `bytes`: the head, INCOMPLETE when its
  * blank line has not arrived (and it is still under MAX_HEAD_BYTES), or null when the fast
  * lane does not take it.
@@ -78,7 +72,7 @@ export function readRequestHead(bytes: Buffer, start: number): RequestHead | typ
   const length = blank + 4 - start;
   if (length > MAX_HEAD_BYTES) return null;
   // Latin-1, as node:http decodes heads; SHAPE lets only ASCII through anyway.
-  const head = (bytes as Latin1Bytes).latin1Slice(start, blank + 2);
+  const head = bytes.toString('latin1', start, blank + 2);
   if (!SHAPE.test(head)) return null;
 
   const lineEnd = head.indexOf('\r\n');
