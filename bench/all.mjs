@@ -9,8 +9,7 @@ import { spawnSync } from 'node:child_process';
 const args = process.argv.slice(2);
 const skipStats = args.includes('--skip-stats');
 const redirectArgs = args.filter((a) => a !== '--skip-stats');
-const run = (file, extra) =>
-  spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
+const run = (file, extra) => spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
 
 let status = run('bench/redirect.ts', redirectArgs);
 status = run('bench/pg-click-writer.ts', ['--links', '300']) || status;

@@ -59,8 +59,11 @@ async function benchEngine(name: string, databaseUrl: string, pgSchema?: string)
     let total = 0;
     for (let i = 0; i < RUNS; i++) {
       const start = performance.now();
-      const result = await c.links.list(account.id, { by: 'title', status: 0, sort: 'desc', ...filter, ...(filter.spaceId ? { spaceId: space.id } : {}) },
-        { page, perPage: 10 });
+      const result = await c.links.list(
+        account.id,
+        { by: 'title', status: 0, sort: 'desc', ...filter, ...(filter.spaceId ? { spaceId: space.id } : {}) },
+        { page, perPage: 10 },
+      );
       times.push(performance.now() - start);
       total = result.total;
     }

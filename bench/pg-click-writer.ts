@@ -43,7 +43,9 @@ const TRAFFIC = values.traffic;
 const WINDOW_MS = positive('window-ms', values['window-ms']);
 if (TRAFFIC !== 'redirect' && TRAFFIC !== 'varied') throw new Error('--traffic must be redirect or varied');
 
-console.log(`\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}, ${TRAFFIC} traffic`);
+console.log(
+  `\nPostgreSQL click writer — ${CLICKS.toLocaleString('en')} clicks over ${LINKS.toLocaleString('en')} links, batches of ${BATCH.toLocaleString('en')}, ${TRAFFIC} traffic`,
+);
 const URL_GIVEN = process.env.TEST_DATABASE_URL;
 if (!URL_GIVEN) {
   console.log('!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it');
@@ -94,8 +96,10 @@ for (const windowMs of [WINDOW_MS, 0]) {
       exactEverywhere &&= exact;
       for (const error of failures) console.error('rollup window write failed:', error);
 
-      console.log(`${label}: ${Math.round(rate).toLocaleString('en')} clicks/s (${(seconds * 1000 / Math.ceil(clicks.length / BATCH)).toFixed(1)} ms a batch;`
-        + ` Node CPU ${((used.user + used.system) / clicks.length).toFixed(1)} µs a click)`);
+      console.log(
+        `${label}: ${Math.round(rate).toLocaleString('en')} clicks/s (${((seconds * 1000) / Math.ceil(clicks.length / BATCH)).toFixed(1)} ms a batch;` +
+          ` Node CPU ${((used.user + used.system) / clicks.length).toFixed(1)} µs a click)`,
+      );
       console.log(`  totals ${exact ? 'exact' : 'WRONG'}: ${check.rows} rows, links.clicks ${check.counted}, rollup total ${check.total}, human clicks ${humans}`);
     } finally {
       await storage.close();
@@ -103,7 +107,9 @@ for (const windowMs of [WINDOW_MS, 0]) {
   });
 }
 const [windowed, plain] = rates.map(([, rate]) => rate) as [number, number];
-console.log(`PostgreSQL click writer: ${Math.round(windowed).toLocaleString('en')} clicks/s with the rollup window, ${Math.round(plain).toLocaleString('en')} without (${(windowed / plain).toFixed(2)} ×)`);
+console.log(
+  `PostgreSQL click writer: ${Math.round(windowed).toLocaleString('en')} clicks/s with the rollup window, ${Math.round(plain).toLocaleString('en')} without (${(windowed / plain).toFixed(2)} ×)`,
+);
 printBeside(windowed);
 if (!exactEverywhere) process.exitCode = 1;
 
@@ -114,7 +120,9 @@ function printBeside(rate: number): void {
   const latest = JSON.parse(readFileSync(file, 'utf8')) as { at: string; scenarios: Array<{ name: string; linkpix: { load: { rps: number } } }> };
   for (const s of latest.scenarios) {
     const served = s.linkpix.load.rps;
-    console.log(`beside the redirect bench of ${latest.at} (SQLite, ${s.name} links): ${Math.round(served).toLocaleString('en')} redirects/s served;`
-      + ` this writer keeps ${(rate / served).toFixed(2)} × that`);
+    console.log(
+      `beside the redirect bench of ${latest.at} (SQLite, ${s.name} links): ${Math.round(served).toLocaleString('en')} redirects/s served;` +
+        ` this writer keeps ${(rate / served).toFixed(2)} × that`,
+    );
   }
 }

@@ -47,8 +47,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--rounds N] [--only 10k|1m] [--hot N]\n'
-    + '                    [--generator wrk|autocannon] [--cpu-prof] [--instructions] [--server-env KEY=VALUE …]');
+  console.log(
+    'npm run bench -- [--duration S] [--connections N] [--threads N] [--warmup S] [--rounds N] [--only 10k|1m] [--hot N]\n' +
+      '                    [--generator wrk|autocannon] [--cpu-prof] [--instructions] [--server-env KEY=VALUE …]',
+  );
   process.exit(0);
 }
 
@@ -66,19 +68,20 @@ const WARMUP = positive('warmup', values.warmup, 0);
 // and single rounds of the same build spread 0.60–0.84: five rounds by default).
 const ROUNDS = positive('rounds', values.rounds);
 const HOT = positive('hot', values.hot);
-const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => {
-  const eq = kv.indexOf('=');
-  if (eq < 1) throw new Error(`--server-env takes KEY=VALUE, not ${kv}`);
-  return [kv.slice(0, eq), kv.slice(eq + 1)];
-}));
+const SERVER_ENV = Object.fromEntries(
+  values['server-env'].map((kv) => {
+    const eq = kv.indexOf('=');
+    if (eq < 1) throw new Error(`--server-env takes KEY=VALUE, not ${kv}`);
+    return [kv.slice(0, eq), kv.slice(eq + 1)];
+  }),
+);
 // The quiet tail (wrk.lua) must outlast the slowest answer, or wrk stops with requests in flight
 // that the server may still answer and record. The warm-up's is generous (nothing is measured);
 // the measured run's is twice the warm-up's slowest answer, within [0.25 s, 2 s] and at most a
 // quarter of the run. Never more than 2 s: wrk counts a timeout for any connection that has sent
 // nothing for its --timeout (5 s), idle or not.
 const WARMUP_TAIL_S = +Math.min(2, WARMUP / 2).toFixed(2);
-const tailAfter = (warmup: LoadResult | null) =>
-  +Math.min(2, DURATION / 4, Math.max(0.25, warmup ? (2 * warmup.latencyMs.max) / 1000 : 0.25)).toFixed(2);
+const tailAfter = (warmup: LoadResult | null) => +Math.min(2, DURATION / 4, Math.max(0.25, warmup ? (2 * warmup.latencyMs.max) / 1000 : 0.25)).toFixed(2);
 
 const SCENARIOS = [
   { name: '10k', links: 10_000 },
@@ -206,17 +209,20 @@ async function finish(server: Running, progress: Progress, runs: Measured[], med
   const exitCode = await server.stop();
   const chosen = runs[median]!;
   return {
-    load: chosen.load, rounds: runs.map((r) => r.load), warmups: progress.warmups, peakRssMb, memoryKb, exitCode,
-    window: chosen.window, cpu: chosen.cpu,
+    load: chosen.load,
+    rounds: runs.map((r) => r.load),
+    warmups: progress.warmups,
+    peakRssMb,
+    memoryKb,
+    exitCode,
+    window: chosen.window,
+    cpu: chosen.cpu,
   };
 }
 
 type MachineCpu = ReturnType<typeof machineCpuSeconds>;
 
-function cpuOver(
-  before: Record<string, number>, after: Record<string, number>,
-  machineBefore: MachineCpu, machineAfter: MachineCpu, requests: number,
-): ServerRun['cpu'] {
+function cpuOver(before: Record<string, number>, after: Record<string, number>, machineBefore: MachineCpu, machineAfter: MachineCpu, requests: number): ServerRun['cpu'] {
   const usPerRequest: Record<string, number> = {};
   let total = 0;
   for (const [name, s] of Object.entries(after)) {
@@ -231,8 +237,11 @@ function cpuOver(
   return { usPerRequest, machineBusyPercent: percentOfAll(busy), stealPercent: percentOfAll(machineAfter.steal - machineBefore.steal) };
 }
 
-const cpuNote = (label: string, cpu: ServerRun['cpu']) => `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest).map(([k, v]) => `${k} ${v}`).join(', ')}; machine ${cpu.machineBusyPercent} % busy, ${cpu.stealPercent} % stolen by the hypervisor`
-  + (cpu.kInstructionsPerRequest ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k` : '');
+const cpuNote = (label: string, cpu: ServerRun['cpu']) =>
+  `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}; machine ${cpu.machineBusyPercent} % busy, ${cpu.stealPercent} % stolen by the hypervisor` +
+  (cpu.kInstructionsPerRequest ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k` : '');
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
@@ -256,8 +265,14 @@ async function scenario(generator: Generator, name: string, links: number, workD
       // The flags `npm start` runs the server with (package.json).
       nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
       env: (port) => ({
-        DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
-        LOG_LEVEL: 'warn', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', TRUST_PROXY: 'true', ...SERVER_ENV,
+        DATABASE_URL: `sqlite:${dbPath}`,
+        HOST: '127.0.0.1',
+        APP_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'warn',
+        TITLE_FETCH: 'false',
+        API_RATE_LIMIT: '0',
+        TRUST_PROXY: 'true',
+        ...SERVER_ENV,
       }),
       readyPath: '/health',
     });
@@ -274,9 +289,11 @@ async function scenario(generator: Generator, name: string, links: number, workD
       const l = await measureRun(server, generator, spec, linkpixProgress);
       bareRuns.push(b);
       linkpixRuns.push(l);
-      console.log(`[${name}] round ${round}: bare node:http ${Math.round(b.load.rps).toLocaleString('en')} req/s, linkpix `
-        + `${Math.round(l.load.rps).toLocaleString('en')} req/s, ratio ${(l.load.rps / b.load.rps).toFixed(3)}`
-        + `${cpuNote('bare', b.cpu)}${cpuNote('linkpix', l.cpu)}`);
+      console.log(
+        `[${name}] round ${round}: bare node:http ${Math.round(b.load.rps).toLocaleString('en')} req/s, linkpix ` +
+          `${Math.round(l.load.rps).toLocaleString('en')} req/s, ratio ${(l.load.rps / b.load.rps).toFixed(3)}` +
+          `${cpuNote('bare', b.cpu)}${cpuNote('linkpix', l.cpu)}`,
+      );
       await quiet(server);
     }
     roundRatios = linkpixRuns.map((l, i) => l.load.rps / bareRuns[i]!.load.rps);
@@ -301,10 +318,18 @@ async function scenario(generator: Generator, name: string, links: number, workD
   const redirectsAnswered = runs.reduce((n, r) => n + r.status['3xx'], 0);
   const droppedInFlight = runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
   const result: ScenarioResult = {
-    name, links, hot, seedSeconds, bare, linkpix,
-    ratio: linkpix.load.rps / bare.load.rps, roundRatios,
+    name,
+    links,
+    hot,
+    seedSeconds,
+    bare,
+    linkpix,
+    ratio: linkpix.load.rps / bare.load.rps,
+    roundRatios,
     clicks: {
-      ...counts, redirectsAnswered, droppedInFlight,
+      ...counts,
+      redirectsAnswered,
+      droppedInFlight,
       ok: counts.rows === counts.counted && counts.rows >= redirectsAnswered && counts.rows <= redirectsAnswered + droppedInFlight,
     },
   };
@@ -333,10 +358,22 @@ const unwanted = (r: LoadResult) =>
 function printTable(results: ScenarioResult[]): void {
   const rows: string[][] = [['links', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'redirects', 'other/err', 'peak RSS MB']];
   for (const s of results) {
-    for (const [label, run] of [['bare', s.bare], ['linkpix', s.linkpix]] as const) {
+    for (const [label, run] of [
+      ['bare', s.bare],
+      ['linkpix', s.linkpix],
+    ] as const) {
       const l = run.load;
-      rows.push([s.links.toLocaleString('en'), label, Math.round(l.rps).toLocaleString('en'), l.latencyMs.p50.toFixed(2),
-        l.latencyMs.p99.toFixed(2), l.latencyMs.max.toFixed(1), String(l.status['3xx']), String(unwanted(l)), run.peakRssMb.toFixed(0)]);
+      rows.push([
+        s.links.toLocaleString('en'),
+        label,
+        Math.round(l.rps).toLocaleString('en'),
+        l.latencyMs.p50.toFixed(2),
+        l.latencyMs.p99.toFixed(2),
+        l.latencyMs.max.toFixed(1),
+        String(l.status['3xx']),
+        String(unwanted(l)),
+        run.peakRssMb.toFixed(0),
+      ]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -347,30 +384,51 @@ function printTable(results: ScenarioResult[]): void {
   });
 }
 
-interface Check { what: string; value: string; target: string; pass: boolean }
+interface Check {
+  what: string;
+  value: string;
+  target: string;
+  pass: boolean;
+}
 
 function checks(results: ScenarioResult[]): Check[] {
   const out: Check[] = [];
   for (const s of results) {
     const tag = `${s.links.toLocaleString('en')} links`;
     out.push({ what: `${tag}: ratio linkpix/bare`, value: s.ratio.toFixed(3), target: `≥ ${TARGETS.ratio}`, pass: s.ratio >= TARGETS.ratio });
-    out.push({ what: `${tag}: linkpix p99`, value: `${s.linkpix.load.latencyMs.p99.toFixed(2)} ms (bare Node's in the same round: ${s.bare.load.latencyMs.p99.toFixed(2)} ms)`, target: `≤ ${TARGETS.p99Ms} ms`, pass: s.linkpix.load.latencyMs.p99 <= TARGETS.p99Ms });
+    out.push({
+      what: `${tag}: linkpix p99`,
+      value: `${s.linkpix.load.latencyMs.p99.toFixed(2)} ms (bare Node's in the same round: ${s.bare.load.latencyMs.p99.toFixed(2)} ms)`,
+      target: `≤ ${TARGETS.p99Ms} ms`,
+      pass: s.linkpix.load.latencyMs.p99 <= TARGETS.p99Ms,
+    });
     out.push({
       what: `${tag}: click rows / sum(links.clicks) / redirects answered`,
-      value: `${s.clicks.rows} / ${s.clicks.counted} / ${s.clicks.redirectsAnswered}`
-        + (s.clicks.droppedInFlight > 0 ? ` (+ ${s.clicks.droppedInFlight} requests still in flight when the generator stopped)` : ''),
+      value:
+        `${s.clicks.rows} / ${s.clicks.counted} / ${s.clicks.redirectsAnswered}` +
+        (s.clicks.droppedInFlight > 0 ? ` (+ ${s.clicks.droppedInFlight} requests still in flight when the generator stopped)` : ''),
       target: s.clicks.droppedInFlight > 0 ? 'rows = sum, answered ≤ rows ≤ answered + dropped' : 'all equal',
       pass: s.clicks.ok,
     });
     const bad = [...s.linkpix.warmups, s.linkpix.load].reduce((n, r) => n + unwanted(r), 0);
     out.push({ what: `${tag}: non-3xx responses and socket errors`, value: String(bad), target: '0', pass: bad === 0 });
-    out.push({ what: `${tag}: linkpix peak RSS`, value: `${s.linkpix.peakRssMb.toFixed(0)} MB`, target: `< ${TARGETS.peakRssMb} MB`, pass: s.linkpix.peakRssMb < TARGETS.peakRssMb });
+    out.push({
+      what: `${tag}: linkpix peak RSS`,
+      value: `${s.linkpix.peakRssMb.toFixed(0)} MB`,
+      target: `< ${TARGETS.peakRssMb} MB`,
+      pass: s.linkpix.peakRssMb < TARGETS.peakRssMb,
+    });
   }
   const small = results.find((s) => s.name === '10k');
   const big = results.find((s) => s.name === '1m');
   if (small && big) {
     const drift = Math.abs(big.ratio - small.ratio) / small.ratio;
-    out.push({ what: '1 000 000-link ratio vs 10 000-link ratio', value: `${(drift * 100).toFixed(1)} % apart`, target: `within ${TARGETS.ratioDrift * 100} %`, pass: drift <= TARGETS.ratioDrift });
+    out.push({
+      what: '1 000 000-link ratio vs 10 000-link ratio',
+      value: `${(drift * 100).toFixed(1)} % apart`,
+      target: `within ${TARGETS.ratioDrift * 100} %`,
+      pass: drift <= TARGETS.ratioDrift,
+    });
   }
   return out;
 }
@@ -378,17 +436,22 @@ function checks(results: ScenarioResult[]): Check[] {
 async function main(): Promise<void> {
   const generator = await findGenerator(values.generator);
   if (!generator) {
-    throw new Error('No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon '
-      + '(npm install --save-exact -D autocannon@8.0.0).');
+    throw new Error('No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon ' + '(npm install --save-exact -D autocannon@8.0.0).');
   }
   const cpu = cpus();
   const machine = {
-    cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGb: +(totalmem() / 1024 ** 3).toFixed(1),
-    kernel: release(), node: process.version, generator: `${generator.name}: ${generator.version}`,
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGb: +(totalmem() / 1024 ** 3).toFixed(1),
+    kernel: release(),
+    node: process.version,
+    generator: `${generator.name}: ${generator.version}`,
     loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)),
   };
   console.log(`linkpix redirect bench — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}`);
-  console.log(`generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`);
+  console.log(
+    `generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`,
+  );
   console.log(`links: ${LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`);
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
@@ -408,16 +471,20 @@ async function main(): Promise<void> {
   printTable(results);
   console.log();
   for (const s of results) {
-    console.log(`${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}`
-      + (s.roundRatios.length > 1 ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)` : ''));
+    console.log(
+      `${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}` +
+        (s.roundRatios.length > 1 ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)` : ''),
+    );
   }
   const list = checks(results);
   console.log();
   for (const c of list) console.log(`${c.pass ? 'PASS' : 'FAIL'}  ${c.what}: ${c.value} (target ${c.target})`);
   for (const s of results) {
     if (!s.profile) continue;
-    console.log(`\nlinkpix CPU profile of the measured run, ${s.links.toLocaleString('en')} links: main thread busy ${s.profile.busyPercent.toFixed(0)} % of the time;`
-      + ' top functions (self %, total % of busy samples):');
+    console.log(
+      `\nlinkpix CPU profile of the measured run, ${s.links.toLocaleString('en')} links: main thread busy ${s.profile.busyPercent.toFixed(0)} % of the time;` +
+        ' top functions (self %, total % of busy samples):',
+    );
     for (const p of s.profile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
     for (const w of s.workerProfiles ?? []) {
       console.log(`\nworker thread ${w.file} (whole run): busy ${w.busyPercent.toFixed(0)} %; top functions:`);
@@ -426,23 +493,39 @@ async function main(): Promise<void> {
   }
   const loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
   const whole = cpuOver({}, {}, machineAtStart, machineCpuSeconds(), 1);
-  console.log(`\nload average at the end: ${loadAverageAtEnd.join(' ')}; over the whole bench the machine was ${whole.machineBusyPercent} % busy and the`
-    + ` hypervisor took ${whole.stealPercent} % of its time for other guests (either lowers both servers' figures, not always equally)`);
+  console.log(
+    `\nload average at the end: ${loadAverageAtEnd.join(' ')}; over the whole bench the machine was ${whole.machineBusyPercent} % busy and the` +
+      ` hypervisor took ${whole.stealPercent} % of its time for other guests (either lowers both servers' figures, not always equally)`,
+  );
 
   const outDir = join(ROOT, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'latest.json');
-  writeFileSync(file, `${JSON.stringify({
-    at: new Date().toISOString(),
-    machine: { ...machine, loadAverageAtEnd, busyPercent: whole.machineBusyPercent, stealPercent: whole.stealPercent },
-    settings: {
-      durationS: DURATION, warmupS: WARMUP, warmupTailS: WARMUP_TAIL_S, rounds: ROUNDS, connections: CONNECTIONS, threads: THREADS, hot: HOT,
-      linkKinds: LINK_KINDS, serverEnv: SERVER_ENV,
-    },
-    targets: TARGETS,
-    scenarios: results,
-    checks: list,
-  }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine: { ...machine, loadAverageAtEnd, busyPercent: whole.machineBusyPercent, stealPercent: whole.stealPercent },
+        settings: {
+          durationS: DURATION,
+          warmupS: WARMUP,
+          warmupTailS: WARMUP_TAIL_S,
+          rounds: ROUNDS,
+          connections: CONNECTIONS,
+          threads: THREADS,
+          hot: HOT,
+          linkKinds: LINK_KINDS,
+          serverEnv: SERVER_ENV,
+        },
+        targets: TARGETS,
+        scenarios: results,
+        checks: list,
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`results: ${file}`);
 }
 

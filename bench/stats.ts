@@ -28,8 +28,11 @@ import type { Click } from '../src/core/clicks/click.ts';
 
 const { values } = parseArgs({
   options: {
-    clicks: { type: 'string', default: '10000000' }, links: { type: 'string', default: '1000' },
-    days: { type: 'string', default: '365' }, raw: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '200' },
+    clicks: { type: 'string', default: '10000000' },
+    links: { type: 'string', default: '1000' },
+    days: { type: 'string', default: '365' },
+    raw: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '200' },
     engine: { type: 'string', default: 'both' },
   },
 });
@@ -47,8 +50,17 @@ const LAST_DAY = addDays(FIRST_DAY, DAYS - 1);
  * link sees up to m distinct values (500 cities, 1 000 referrers).
  */
 const SLOTS: Array<[string, number, number]> = [
-  ['bot', 1, 1], ['browser', 6, 12], ['city', 10, 500], ['country', 10, 60], ['device', 3, 4], ['hour', 24, 24],
-  ['language', 8, 40], ['platform', 5, 7], ['referrer', 10, 1000], ['total', 1, 1], ['unique', 1, 1],
+  ['bot', 1, 1],
+  ['browser', 6, 12],
+  ['city', 10, 500],
+  ['country', 10, 60],
+  ['device', 3, 4],
+  ['hour', 24, 24],
+  ['language', 8, 40],
+  ['platform', 5, 7],
+  ['referrer', 10, 1000],
+  ['total', 1, 1],
+  ['unique', 1, 1],
 ];
 
 async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', accountId: number): Promise<void> {
@@ -63,9 +75,7 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
   const q = Math.floor(CLICKS / (LINKS * DAYS));
   const r = CLICKS % (LINKS * DAYS);
   const slots = sql.join(SLOTS.map(([dim, k, m]) => sql`(${sql.lit(dim)}, ${sql.lit(k)}, ${sql.lit(m)})`));
-  const dayOf = engine === 'sqlite'
-    ? sql`date(${sql.lit(FIRST_DAY)}, '+' || d.n || ' days')`
-    : sql`to_char(date ${sql.lit(FIRST_DAY)} + d.n, 'YYYY-MM-DD')`;
+  const dayOf = engine === 'sqlite' ? sql`date(${sql.lit(FIRST_DAY)}, '+' || d.n || ' days')` : sql`to_char(date ${sql.lit(FIRST_DAY)} + d.n, 'YYYY-MM-DD')`;
   // c: clicks of the link-day (q or q + 1, summing to CLICKS exactly); per dimension, k values
   // sharing c (j < c % k get one more); unique ≈ 80 %, bots ≈ 10 % of c.
   const select = sql`
@@ -119,8 +129,7 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
   if (engine === 'postgres') {
     await sql`vacuum analyze click_rollups`.execute(db);
     await sql`checkpoint`.execute(db);
-  }
-  else await sql`analyze`.execute(db);
+  } else await sql`analyze`.execute(db);
 }
 
 /** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
@@ -134,9 +143,19 @@ async function writeCost(db: Kysely<Database>, engine: 'sqlite' | 'postgres', ac
     const entries = Array.from({ length: 1000 }, (_, i) => {
       const at = Date.now();
       const click: Click = {
-        linkId: ids[(b * 7 + i) % 100]!, accountId, at, day: LAST_DAY, hour: (b + i) % 24, visitor: `v${b}-${i % 400}`,
-        country: countries[i % countries.length]!, city: null, browser: browsers[i % browsers.length]!, platform: 'Windows',
-        device: i % 3 === 0 ? 'mobile' : 'desktop', language: i % 2 === 0 ? 'en' : 'fr', referrerHost: i % 4 === 0 ? null : `r${i % 50}.example`,
+        linkId: ids[(b * 7 + i) % 100]!,
+        accountId,
+        at,
+        day: LAST_DAY,
+        hour: (b + i) % 24,
+        visitor: `v${b}-${i % 400}`,
+        country: countries[i % countries.length]!,
+        city: null,
+        browser: browsers[i % browsers.length]!,
+        platform: 'Windows',
+        device: i % 3 === 0 ? 'mobile' : 'desktop',
+        language: i % 2 === 0 ? 'en' : 'fr',
+        referrerHost: i % 4 === 0 ? null : `r${i % 50}.example`,
         isBot: i % 20 === 0,
       };
       return { click };
@@ -157,12 +176,20 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
   const { account } = await c.accounts.createAccount({ email: `bench-${randomBytes(3).toString('hex')}@example.com` });
   const t0 = performance.now();
   await load(c.storage.db, c.storage.engine, account.id);
-  const rows = await c.storage.db.selectFrom('click_rollups').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  const total = await c.storage.db.selectFrom('links').select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
-    .where('account_id', '=', account.id).executeTakeFirstOrThrow();
+  const rows = await c.storage.db
+    .selectFrom('click_rollups')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const total = await c.storage.db
+    .selectFrom('links')
+    .select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
+    .where('account_id', '=', account.id)
+    .executeTakeFirstOrThrow();
   const ids = (await c.storage.db.selectFrom('links').select('id').where('account_id', '=', account.id).execute()).map((r) => r.id);
-  console.log(`\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days`
-    + ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days` +
+      ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   console.log(`range ${FIRST_DAY} .. ${LAST_DAY}, ${RUNS} runs each on random links`);
   console.log('query'.padEnd(28), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'entries'.padStart(8));
   const shapes: Array<[string, Omit<StatsQuery, 'name'> & { name: StatsName }]> = [

@@ -15,9 +15,11 @@ const REFERRERS = [...Array.from({ length: 40 }, (_, i) => `site${i}.example`), 
 /** An account and `count` links, straight into the tables. */
 export async function seedLinks(db: Kysely<Database>, count: number): Promise<{ accountId: number; linkIds: number[] }> {
   const now = Date.now();
-  const account = await db.insertInto('accounts')
+  const account = await db
+    .insertInto('accounts')
     .values({ name: 'bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, timezone: 'UTC', created_at: now })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await sql`
     insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, clicks, created_at, updated_at)
     select cast(${account.id} as integer), 'w' || n, 'w' || n, 'https://example.com/' || n, 0, 0, 0, 0,
@@ -29,8 +31,14 @@ export async function seedLinks(db: Kysely<Database>, count: number): Promise<{ 
 
 /** What the redirect stamps for each of the redirect bench's user agents and addresses (traffic.ts), in order. */
 const UA_FIELDS: Array<[browser: string, platform: string, device: string]> = [
-  ['Mobile Safari', 'iOS', 'mobile'], ['Chrome Mobile', 'Android', 'mobile'], ['Chrome', 'Windows', 'desktop'], ['Safari', 'macOS', 'desktop'],
-  ['Edge', 'Windows', 'desktop'], ['Firefox', 'Linux', 'desktop'], ['Firefox', 'Ubuntu', 'desktop'], ['Chrome', 'Chrome OS', 'desktop'],
+  ['Mobile Safari', 'iOS', 'mobile'],
+  ['Chrome Mobile', 'Android', 'mobile'],
+  ['Chrome', 'Windows', 'desktop'],
+  ['Safari', 'macOS', 'desktop'],
+  ['Edge', 'Windows', 'desktop'],
+  ['Firefox', 'Linux', 'desktop'],
+  ['Firefox', 'Ubuntu', 'desktop'],
+  ['Chrome', 'Chrome OS', 'desktop'],
 ];
 const ADDRESS_COUNTRIES = ['US', 'GB', 'DE', 'FR', 'JP', 'BR', 'ZA', 'AU', 'IN', 'SE', 'US', null, 'US'];
 const REFERRER_HOSTS = REFERERS.map((r) => (r === '' ? null : new URL(r).hostname || null));
@@ -47,12 +55,24 @@ export function redirectBenchClicks(accountId: number, linkIds: readonly number[
   const clicks: Click[] = [];
   for (let j = 0; j < count; j++) {
     const linkId = linkIds[linkNumber(j, hot, hot) - 1]!;
-    const ua = j % USER_AGENTS.length, address = j % CLIENT_ADDRESSES.length;
+    const ua = j % USER_AGENTS.length,
+      address = j % CLIENT_ADDRESSES.length;
     const [browser, platform, device] = UA_FIELDS[ua]!;
     clicks.push({
-      linkId, accountId, at: now + j, day, hour: new Date(now).getUTCHours(), visitor: `${linkId}-${ua}-${address}`.padEnd(32, '0'),
-      country: ADDRESS_COUNTRIES[address] ?? null, city: null, browser, platform, device,
-      language: ACCEPT_LANGUAGES[j % ACCEPT_LANGUAGES.length]!.slice(0, 2), referrerHost: REFERRER_HOSTS[j % REFERRER_HOSTS.length] ?? null, isBot: false,
+      linkId,
+      accountId,
+      at: now + j,
+      day,
+      hour: new Date(now).getUTCHours(),
+      visitor: `${linkId}-${ua}-${address}`.padEnd(32, '0'),
+      country: ADDRESS_COUNTRIES[address] ?? null,
+      city: null,
+      browser,
+      platform,
+      device,
+      language: ACCEPT_LANGUAGES[j % ACCEPT_LANGUAGES.length]!.slice(0, 2),
+      referrerHost: REFERRER_HOSTS[j % REFERRER_HOSTS.length] ?? null,
+      isBot: false,
     });
   }
   return clicks;
@@ -70,10 +90,20 @@ export function variedClicks(accountId: number, linkIds: readonly number[], coun
     const r = (Math.random() * 2 ** 31) | 0;
     const isBot = r % 20 === 0;
     clicks.push({
-      linkId: pick(linkIds, (r >>> 3) % linkIds.length), accountId, at: now + i, day, hour: (r >>> 5) % 24,
+      linkId: pick(linkIds, (r >>> 3) % linkIds.length),
+      accountId,
+      at: now + i,
+      day,
+      hour: (r >>> 5) % 24,
       visitor: isBot ? null : randomBytes(16).toString('hex'),
-      country: pick(COUNTRIES, r >>> 7), city: null, browser: pick(BROWSERS, r >>> 11), platform: pick(PLATFORMS, r >>> 13),
-      device: pick(DEVICES, r >>> 17), language: pick(LANGUAGES, r >>> 19), referrerHost: pick(REFERRERS, r >>> 23), isBot,
+      country: pick(COUNTRIES, r >>> 7),
+      city: null,
+      browser: pick(BROWSERS, r >>> 11),
+      platform: pick(PLATFORMS, r >>> 13),
+      device: pick(DEVICES, r >>> 17),
+      language: pick(LANGUAGES, r >>> 19),
+      referrerHost: pick(REFERRERS, r >>> 23),
+      isBot,
     });
   }
   return clicks;

@@ -15,7 +15,9 @@ function perfStat(target: string[], seconds: number): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn('perf', ['stat', '-x', ',', '-e', 'instructions:u', ...target, '--', 'sleep', String(seconds)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('error', () => resolve(null));
     child.on('close', () => {
       // CSV: value,unit,event,… ; "<not supported>" or "<not counted>" when it could not count.

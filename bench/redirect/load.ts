@@ -72,15 +72,32 @@ async function runWrk(spec: LoadSpec, version: string): Promise<LoadResult> {
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
   const args = [
-    '-t', String(spec.threads), '-c', String(spec.connections), '-d', `${spec.durationS}s`, '--timeout', '5s',
-    '-s', WRK_SCRIPT, spec.origin,
-    '--', file, String(spec.threads), String(spec.durationS), String(spec.tailS), String(spec.offset ?? 0),
+    '-t',
+    String(spec.threads),
+    '-c',
+    String(spec.connections),
+    '-d',
+    `${spec.durationS}s`,
+    '--timeout',
+    '5s',
+    '-s',
+    WRK_SCRIPT,
+    spec.origin,
+    '--',
+    file,
+    String(spec.threads),
+    String(spec.durationS),
+    String(spec.tailS),
+    String(spec.offset ?? 0),
   ];
   const { code, stdout, stderr } = await run('wrk', args);
   const line = stdout.split('\n').find((l) => l.startsWith('LPBENCH_RESULT '));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${stdout}\n${stderr}`);
   const r = JSON.parse(line.slice('LPBENCH_RESULT '.length)) as {
-    duration_us: number; requests: number; sent: number; sent_per_thread: number[];
+    duration_us: number;
+    requests: number;
+    sent: number;
+    sent_per_thread: number[];
     errors: { connect: number; read: number; write: number; status: number; timeout: number };
     latency_us: { p50: number; p90: number; p99: number; p999: number; mean: number; max: number };
     status: { '2xx': number; '3xx': number; '4xx': number; '5xx': number; other: number };
@@ -95,8 +112,12 @@ async function runWrk(spec: LoadSpec, version: string): Promise<LoadResult> {
     // The quiet tail only lets the last answers in: the rate is over the time requests were sent.
     rps: r.requests / (durationS - spec.tailS),
     latencyMs: {
-      p50: ms(r.latency_us.p50), p90: ms(r.latency_us.p90), p99: ms(r.latency_us.p99), p999: ms(r.latency_us.p999),
-      mean: ms(r.latency_us.mean), max: ms(r.latency_us.max),
+      p50: ms(r.latency_us.p50),
+      p90: ms(r.latency_us.p90),
+      p99: ms(r.latency_us.p99),
+      p999: ms(r.latency_us.p999),
+      mean: ms(r.latency_us.mean),
+      max: ms(r.latency_us.max),
     },
     status: r.status,
     errors: { connect: r.errors.connect, read: r.errors.read, write: r.errors.write, timeout: r.errors.timeout },
@@ -110,8 +131,12 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; stdout
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -141,20 +166,22 @@ export async function runAutocannonWith(autocannon: Autocannon, spec: LoadSpec, 
     connections: spec.connections,
     duration: spec.durationS,
     timeout: 5,
-    requests: [{
-      setupRequest(req: Record<string, unknown>) {
-        const { path, headers } = requests[next++ % requests.length]!;
-        sent++;
-        return { ...req, method: 'GET', path, headers };
+    requests: [
+      {
+        setupRequest(req: Record<string, unknown>) {
+          const { path, headers } = requests[next++ % requests.length]!;
+          sent++;
+          return { ...req, method: 'GET', path, headers };
+        },
+        onResponse(code: number) {
+          if (code >= 300 && code < 400) status['3xx']++;
+          else if (code >= 200 && code < 300) status['2xx']++;
+          else if (code >= 400 && code < 500) status['4xx']++;
+          else if (code >= 500) status['5xx']++;
+          else status.other++;
+        },
       },
-      onResponse(code: number) {
-        if (code >= 300 && code < 400) status['3xx']++;
-        else if (code >= 200 && code < 300) status['2xx']++;
-        else if (code >= 400 && code < 500) status['4xx']++;
-        else if (code >= 500) status['5xx']++;
-        else status.other++;
-      },
-    }],
+    ],
   });
   const received = Object.values(status).reduce((a, b) => a + b, 0);
   return {
@@ -164,8 +191,12 @@ export async function runAutocannonWith(autocannon: Autocannon, spec: LoadSpec, 
     requests: received,
     rps: received / result.duration,
     latencyMs: {
-      p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, p999: result.latency.p99_9,
-      mean: result.latency.average, max: result.latency.max,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      p999: result.latency.p99_9,
+      mean: result.latency.average,
+      max: result.latency.max,
     },
     status,
     errors: { connect: 0, read: result.errors - result.timeouts, write: 0, timeout: result.timeouts },
@@ -176,6 +207,6 @@ export async function runAutocannonWith(autocannon: Autocannon, spec: LoadSpec, 
 
 async function runAutocannon(spec: LoadSpec, version: string): Promise<LoadResult> {
   const name = 'autocannon'; // a variable: the package is optional, and only loaded here
-  const mod = await import(name) as { default: Autocannon };
+  const mod = (await import(name)) as { default: Autocannon };
   return runAutocannonWith(mod.default, spec, version);
 }

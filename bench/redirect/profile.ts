@@ -57,10 +57,13 @@ export function topOfProfile(file: string, window?: { fromMs: number; toMs: numb
       total.set(k, (total.get(k) ?? 0) + dt);
     }
   });
-  const lines = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => {
-    const [fn, where] = k.split('\t') as [string, string];
-    return { selfPercent: (100 * v) / all, totalPercent: (100 * (total.get(k) ?? 0)) / all, fn, where };
-  });
+  const lines = [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([k, v]) => {
+      const [fn, where] = k.split('\t') as [string, string];
+      return { selfPercent: (100 * v) / all, totalPercent: (100 * (total.get(k) ?? 0)) / all, fn, where };
+    });
   return { busyPercent: (100 * all) / wall, lines };
 }
 
@@ -69,11 +72,16 @@ export function topOfProfile(file: string, window?: { fromMs: number; toMs: numb
  * tsx's loader hooks run in a worker thread of their own, which writes one too.
  */
 export function mainThreadProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    .sort();
   return files.length ? join(dir, files[files.length - 1]!) : null;
 }
 
 /** The profiles of the server's worker threads (CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile, thread > 0). */
 export function workerProfiles(dir: string): string[] {
-  return readdirSync(dir).filter((f) => /\.\d+\.[1-9]\d*\.\d+\.cpuprofile$/.test(f)).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => /\.\d+\.[1-9]\d*\.\d+\.cpuprofile$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
 }

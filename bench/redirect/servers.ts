@@ -36,14 +36,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-
 /**
  * Starts `node [nodeArgs] <ROOT>/script` (JavaScript: the bench runs the compiled server) in `cwd` with only PATH, HOME and `env`,
  * and waits until GET readyPath answers. The cwd is the bench's own directory, so a developer's
  * ./.env (which main.ts reads) cannot change what is measured.
  */
 export async function startServer(opts: {
-  name: string; script: string; cwd: string; env: (port: number) => Record<string, string>; readyPath: string; nodeArgs?: string[];
+  name: string;
+  script: string;
+  cwd: string;
+  env: (port: number) => Record<string, string>;
+  readyPath: string;
+  nodeArgs?: string[];
 }): Promise<Running> {
   const port = await freePort();
   const spawnedAt = Date.now();
@@ -53,12 +57,16 @@ export async function startServer(opts: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let gone = false;
-  void exited.then(() => { gone = true; });
+  void exited.then(() => {
+    gone = true;
+  });
   const origin = `http://127.0.0.1:${port}`;
 
   const deadline = Date.now() + 120_000;
@@ -73,7 +81,11 @@ export async function startServer(opts: {
   }
 
   return {
-    name: opts.name, child, port, origin, spawnedAt,
+    name: opts.name,
+    child,
+    port,
+    origin,
+    spawnedAt,
     output: () => output,
     peakRss: () => vmHwm(child.pid!),
     memory: () => procMemory(child.pid!),
@@ -95,7 +107,10 @@ function answers(url: string): Promise<boolean> {
       resolve(res.statusCode !== undefined && res.statusCode < 500);
     });
     req.on('error', () => resolve(false));
-    req.on('timeout', () => { req.destroy(); resolve(false); });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
     req.end();
   });
 }

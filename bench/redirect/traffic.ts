@@ -20,8 +20,19 @@ export const USER_AGENTS = [
 
 /** Public addresses in the countries the links target (US GB DE FR JP) and elsewhere, one IPv6, one private. */
 export const CLIENT_ADDRESSES = [
-  '8.8.8.8', '81.2.69.142', '5.9.0.1', '195.154.0.1', '133.0.0.1', '200.160.0.8',
-  '41.0.0.1', '1.1.1.1', '49.0.0.1', '89.160.20.112', '2001:4860:4860::8888', '10.1.2.3', '9.9.9.9',
+  '8.8.8.8',
+  '81.2.69.142',
+  '5.9.0.1',
+  '195.154.0.1',
+  '133.0.0.1',
+  '200.160.0.8',
+  '41.0.0.1',
+  '1.1.1.1',
+  '49.0.0.1',
+  '89.160.20.112',
+  '2001:4860:4860::8888',
+  '10.1.2.3',
+  '9.9.9.9',
 ] as const;
 
 export const ACCEPT_LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.8', 'fr-FR,fr;q=0.9', 'ja-JP,ja;q=0.9,en;q=0.5', 'pt-BR,pt;q=0.9,en;q=0.6'] as const;
@@ -37,7 +48,7 @@ export const QUERIES = ['', '', '', '?utm_source=newsletter&utm_medium=email', '
  * stride prime to 10 and to links (so each kind n % 10 gets its share, and no two repeat).
  */
 export function linkNumber(j: number, links: number, hot: number, stride = 7919): number {
-  return 1 + ((j % hot) * stride) % links;
+  return 1 + (((j % hot) * stride) % links);
 }
 
 export interface VisitRequest {

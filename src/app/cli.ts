@@ -13,9 +13,17 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
-      options: { email: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' },
-        key: { type: 'string' }, id: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        email: { type: 'string' },
+        name: { type: 'string' },
+        timezone: { type: 'string' },
+        key: { type: 'string' },
+        id: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage()}`);

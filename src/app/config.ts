@@ -10,12 +10,14 @@ interface Entry<T> {
   parse: Parser<T>;
 }
 
-const int = (min: number, max: number): Parser<number> => (raw) => {
-  if (!/^-?\d+$/.test(raw.trim())) throw new Error(`must be an integer between ${min} and ${max}`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new Error(`must be an integer between ${min} and ${max}`);
-  return n;
-};
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new Error(`must be an integer between ${min} and ${max}`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new Error(`must be an integer between ${min} and ${max}`);
+    return n;
+  };
 
 const bool: Parser<boolean> = (raw) => {
   const v = raw.trim().toLowerCase();
@@ -24,10 +26,12 @@ const bool: Parser<boolean> = (raw) => {
   throw new Error('must be true or false');
 };
 
-const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
-  if ((values as string[]).includes(raw)) return raw as T;
-  throw new Error(`must be one of ${values.join(', ')}`);
-};
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw) => {
+    if ((values as string[]).includes(raw)) return raw as T;
+    throw new Error(`must be one of ${values.join(', ')}`);
+  };
 
 const absoluteUrl: Parser<string> = (raw) => {
   let url: URL;
@@ -45,7 +49,11 @@ const databaseUrl: Parser<string> = (raw) => {
   throw new Error('must start with postgres://, postgresql://, sqlite: or file:');
 };
 
-const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+const list: Parser<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const trustProxy: Parser<boolean | number | string> = (raw) => {
   const v = raw.trim();
@@ -70,32 +78,72 @@ const CATALOGUE = {
   BODY_LIMIT_BYTES: { default: '65536', doc: 'Largest request body accepted; larger answers 413.', parse: int(1024, 10_485_760) },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
-  DOMAIN_VERIFICATION: { default: 'on', doc: 'on: a new custom domain serves only once its owner proves control (DNS TXT or HTTP file); off: at once, first come first served (only trusted people add domains).', parse: oneOf('on', 'off') },
+  DOMAIN_VERIFICATION: {
+    default: 'on',
+    doc: 'on: a new custom domain serves only once its owner proves control (DNS TXT or HTTP file); off: at once, first come first served (only trusted people add domains).',
+    parse: oneOf('on', 'off'),
+  },
   DOMAIN_VERIFICATION_ALLOW_PRIVATE: { default: 'false', doc: 'Let the HTTP check of a domain reach private, loopback and link-local addresses.', parse: bool },
   DOMAIN_VERIFICATION_TIMEOUT_MS: { default: '5000', doc: 'Give up each check of a domain (DNS, HTTP) after this long.', parse: int(100, 30_000) },
   TITLE_FETCH: { default: 'true', doc: 'Fetch a page title in the background when a link has none.', parse: bool },
   TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
   TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
-  REQUEST_TIMEOUT_MS: { default: '30000', doc: 'A request (head and body) must arrive within this long, its head within this long or 60 s if less; then 408 and the connection closes.', parse: int(1000, 600_000) },
-  HTTP_FAST_LANE: { default: 'true', doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.', parse: bool },
+  REQUEST_TIMEOUT_MS: {
+    default: '30000',
+    doc: 'A request (head and body) must arrive within this long, its head within this long or 60 s if less; then 408 and the connection closes.',
+    parse: int(1000, 600_000),
+  },
+  HTTP_FAST_LANE: {
+    default: 'true',
+    doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.',
+    parse: bool,
+  },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
-  REDIS_URL: { default: '', doc: 'redis://… to share click caps, rotation, password attempts and cache invalidation across instances.', parse: (s: string) => {
-    if (s !== '' && !/^rediss?:\/\//.test(s)) throw new Error('must start with redis:// or rediss://');
-    return s;
-  } },
-  REDIS_PREFIX: { default: 'linkpix:', doc: 'Prepended to every Redis key and channel, so several deployments can share one Redis; empty means linkpix:.', parse: (s: string) => {
-    if (/\s/.test(s)) throw new Error('must not contain spaces');
-    return s === '' ? 'linkpix:' : s;
-  } },
-  LINK_CACHE_TTL_MS: { default: '300000', doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).', parse: int(0, 3_600_000) },
-  LINK_CACHE_SIZE: { default: '100000', doc: 'Links kept in the redirect cache (unknown aliases are kept apart, at most the smaller of this and 10 000).', parse: int(0, 10_000_000) },
+  REDIS_URL: {
+    default: '',
+    doc: 'redis://… to share click caps, rotation, password attempts and cache invalidation across instances.',
+    parse: (s: string) => {
+      if (s !== '' && !/^rediss?:\/\//.test(s)) throw new Error('must start with redis:// or rediss://');
+      return s;
+    },
+  },
+  REDIS_PREFIX: {
+    default: 'linkpix:',
+    doc: 'Prepended to every Redis key and channel, so several deployments can share one Redis; empty means linkpix:.',
+    parse: (s: string) => {
+      if (/\s/.test(s)) throw new Error('must not contain spaces');
+      return s === '' ? 'linkpix:' : s;
+    },
+  },
+  LINK_CACHE_TTL_MS: {
+    default: '300000',
+    doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).',
+    parse: int(0, 3_600_000),
+  },
+  LINK_CACHE_SIZE: {
+    default: '100000',
+    doc: 'Links kept in the redirect cache (unknown aliases are kept apart, at most the smaller of this and 10 000).',
+    parse: int(0, 10_000_000),
+  },
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
-  STATS_FLUSH_INTERVAL_MS: { default: '15000', doc: 'Statistics rollups are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop; on SQLite the links\' click counters too (on PostgreSQL they go with every batch). 0: with every click batch.', parse: int(0, 600_000) },
+  STATS_FLUSH_INTERVAL_MS: {
+    default: '15000',
+    doc: "Statistics rollups are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop; on SQLite the links' click counters too (on PostgreSQL they go with every batch). 0: with every click batch.",
+    parse: int(0, 600_000),
+  },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
-  CLICK_BUFFER_MAX: { default: '100000', doc: 'PostgreSQL: clicks held in memory at most while the database is away; past it newer clicks are dropped (counted and logged).', parse: int(1000, 10_000_000) },
-  CLICK_BATCH_SIZE: { default: '1000', doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.', parse: int(1, 50_000) },
+  CLICK_BUFFER_MAX: {
+    default: '100000',
+    doc: 'PostgreSQL: clicks held in memory at most while the database is away; past it newer clicks are dropped (counted and logged).',
+    parse: int(1000, 10_000_000),
+  },
+  CLICK_BATCH_SIZE: {
+    default: '1000',
+    doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.',
+    parse: int(1, 50_000),
+  },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 

@@ -69,10 +69,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     spaces: new SqlSpaceStore(storage.db),
     domains: new SqlDomainStore(storage.db),
   };
-  const titles = overrides.titles !== undefined ? overrides.titles
-    : config.TITLE_FETCH
-      ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
-      : null;
+  const titles =
+    overrides.titles !== undefined
+      ? overrides.titles
+      : config.TITLE_FETCH
+        ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
+        : null;
   const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog);
   const accounts = new SqlAccountStore(storage.db);
   const reservedNames = new SqlReservedNames(storage.db);
@@ -83,12 +85,17 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     new HttpFileCheck({ timeoutMs, allowPrivate: config.DOMAIN_VERIFICATION_ALLOW_PRIVATE }),
   ];
   const links = new LinksService({
-    ...stores, clock, urls, titles, invalidation: visits.invalidation,
+    ...stores,
+    clock,
+    urls,
+    titles,
+    invalidation: visits.invalidation,
     // Called after the database write: with Redis away the write stands and is answered as
     // done; the count left behind expires with its key.
-    forgetQuota: (id) => visits.quota.forget(id).catch((error: unknown) => {
-      if (!(error instanceof UnavailableError)) throw error;
-    }),
+    forgetQuota: (id) =>
+      visits.quota.forget(id).catch((error: unknown) => {
+        if (!(error instanceof UnavailableError)) throw error;
+      }),
   });
   return {
     storage,
@@ -99,13 +106,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService({
-      store: stores.domains, clock, urls, claims, invalidation: visits.invalidation,
+      store: stores.domains,
+      clock,
+      urls,
+      claims,
+      invalidation: visits.invalidation,
       verification: { required: config.DOMAIN_VERIFICATION === 'on', checks: domainChecks },
     }),
     domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
     stats: new StatsService({
-      links: stores.links, stats: new SqlStatsStore(storage.db, storage.engine), retention: new SqlClickRetention(storage.db, storage.engine),
-      clock, retentionDays: config.CLICK_RETENTION_DAYS,
+      links: stores.links,
+      stats: new SqlStatsStore(storage.db, storage.engine),
+      retention: new SqlClickRetention(storage.db, storage.engine),
+      clock,
+      retentionDays: config.CLICK_RETENTION_DAYS,
     }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {

@@ -33,10 +33,11 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   // A stop that fails (the database closing badly) still ends the process, and says why.
-  const stopOn = (signal: string) => () => void stop(signal).catch((err: unknown) => {
-    server.app.log.error({ err }, 'the stop failed');
-    process.exit(1);
-  });
+  const stopOn = (signal: string) => () =>
+    void stop(signal).catch((err: unknown) => {
+      server.app.log.error({ err }, 'the stop failed');
+      process.exit(1);
+    });
   process.on('SIGTERM', stopOn('SIGTERM'));
   process.on('SIGINT', stopOn('SIGINT'));
 }

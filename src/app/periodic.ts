@@ -3,17 +3,18 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
-export function startPeriodic(
-  run: () => Promise<unknown>, options: { firstDelayMs: number; intervalMs: number; onError: (error: unknown) => void },
-): PeriodicJob {
+export function startPeriodic(run: () => Promise<unknown>, options: { firstDelayMs: number; intervalMs: number; onError: (error: unknown) => void }): PeriodicJob {
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
     // Through a promise, so a job that throws before its first await is reported like any failure.
-    running = Promise.resolve().then(run).then(() => undefined, options.onError).finally(() => {
-      running = null;
-    });
+    running = Promise.resolve()
+      .then(run)
+      .then(() => undefined, options.onError)
+      .finally(() => {
+        running = null;
+      });
   };
   const first = setTimeout(() => {
     tick();

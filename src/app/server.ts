@@ -37,28 +37,43 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
     const redirect: RedirectContext = {
-      source: visits.source, cached: visits.source, countries: visits.countries, quota: visits.quota, rotation: visits.rotation,
-      sink: visits.sink, attempts: visits.attempts, clock: container.clock, verifyPassword,
+      source: visits.source,
+      cached: visits.source,
+      countries: visits.countries,
+      quota: visits.quota,
+      rotation: visits.rotation,
+      sink: visits.sink,
+      attempts: visits.attempts,
+      clock: container.clock,
+      verifyPassword,
       unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
       stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
       options: {
         redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
-        consentMode: config.PIXEL_CONSENT, secureCookies: secure, appUrl: config.APP_URL,
-        domainScheme: config.DOMAIN_SCHEME, appHosts: visits.appHosts,
+        consentMode: config.PIXEL_CONSENT,
+        secureCookies: secure,
+        appUrl: config.APP_URL,
+        domainScheme: config.DOMAIN_SCHEME,
+        appHosts: visits.appHosts,
       },
     };
-    const app = await createHttpApp(container, {
-      logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
-      bodyLimit: config.BODY_LIMIT_BYTES,
-      trustProxy: config.TRUST_PROXY,
-      fastLane: config.HTTP_FAST_LANE,
-      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-      rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
-    }, redirect);
+    const app = await createHttpApp(
+      container,
+      {
+        logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+        bodyLimit: config.BODY_LIMIT_BYTES,
+        trustProxy: config.TRUST_PROXY,
+        fastLane: config.HTTP_FAST_LANE,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+        rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
+      },
+      redirect,
+    );
     await app.ready();
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
     const retention = startPeriodic(() => container.stats.prune(), {
-      ...RETENTION, onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
+      ...RETENTION,
+      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
     });
     const release = async () => {
       await retention.stop();

@@ -48,32 +48,46 @@ const SUBSCRIBE_RETRY_MS = 5000;
  * (once per outage, however many retries fail meanwhile).
  */
 export function createVisitRuntime(
-  config: Config, storage: Storage, onError: (e: unknown) => void, outageLog: OutageLog = (message, error) => onError(error ?? message),
+  config: Config,
+  storage: Storage,
+  onError: (e: unknown) => void,
+  outageLog: OutageLog = (message, error) => onError(error ?? message),
 ): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
-    ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000), maxEntries: config.LINK_CACHE_SIZE,
-    appHost, onError,
+    ttlMs: config.LINK_CACHE_TTL_MS,
+    missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000),
+    maxEntries: config.LINK_CACHE_SIZE,
+    appHost,
+    onError,
   });
   // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
   // (An in-memory database exists only on this connection, so it is written here.) The thread
   // writes every CLICK_FLUSH_INTERVAL_MS; clicks go over to it sooner, so they leave this
   // thread's heap young (a click kept here for the whole interval costs garbage collection).
-  const writer = storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
-    ? new WorkerClickStore({
-        databaseUrl: config.DATABASE_URL, writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-        rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
-      }, onError)
-    : null;
+  const writer =
+    storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
+      ? new WorkerClickStore(
+          {
+            databaseUrl: config.DATABASE_URL,
+            writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+            rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+          },
+          onError,
+        )
+      : null;
   // Clicks for the thread are encoded into columns as they come (no click object is held);
   // PostgreSQL's are batched as objects, retried while the database is away; their rollups are
   // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
     : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError }), {
-        intervalMs: config.CLICK_FLUSH_INTERVAL_MS, maxBatch: config.CLICK_BATCH_SIZE, maxBuffered: config.CLICK_BUFFER_MAX,
-        onError, onResumed: (message) => outageLog(message),
+        intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+        maxBatch: config.CLICK_BATCH_SIZE,
+        maxBuffered: config.CLICK_BUFFER_MAX,
+        onError,
+        onResumed: (message) => outageLog(message),
       });
   const closeSink = async () => {
     await sink.close();

@@ -13,12 +13,23 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 // Headless Chromium says "HeadlessChrome", which is (rightly) a bot: no pixels, no click.
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-interface Hit { path: string; at: number }
+interface Hit {
+  path: string;
+  at: number;
+}
 
 describe('a real browser on the visitor pages', () => {
   let implied: Harness;
@@ -50,7 +61,11 @@ describe('a real browser on the visitor pages', () => {
 
     profile = mkdtempSync(join(tmpdir(), 'linkpix-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, args: ARGS, headless: true, userAgent: USER_AGENT, timeout: 30_000,
+      executablePath: CHROMIUM,
+      args: ARGS,
+      headless: true,
+      userAgent: USER_AGENT,
+      timeout: 30_000,
     });
     // Every request of every page: 127.0.0.1 goes through, anything else never leaves.
     await context.route('**/*', async (route) => {
@@ -63,8 +78,7 @@ describe('a real browser on the visitor pages', () => {
     await context.exposeBinding('__lpCspViolation', (_source, text: string) => void cspProblems.push(text));
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { __lpCspViolation(t: string): void })
-          .__lpCspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+        (window as unknown as { __lpCspViolation(t: string): void }).__lpCspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
       });
     });
   });
@@ -97,7 +111,8 @@ describe('a real browser on the visitor pages', () => {
     assert.equal(px.status, 201, px.text);
     const tw = await h.request('POST', '/api/v1/pixels', { key, form: { name: `tw-${path}`, type: 'google-tag-manager', value: 'GTM-ABC123' } });
     const made = await h.request('POST', '/api/v1/links', {
-      key, form: { url: `${destBase}/${path}`, pixels: [px.body.data.id, tw.body.data.id], ...extra },
+      key,
+      form: { url: `${destBase}/${path}`, pixels: [px.body.data.id, tw.body.data.id], ...extra },
     });
     assert.equal(made.status, 201, made.text);
     return made.body.data as { id: number; alias: string };

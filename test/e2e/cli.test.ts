@@ -93,7 +93,7 @@ for (const engine of ENGINES) {
       }
     });
 
-    test('domains verify, reserve and unreserve act on the names the server\'s accounts claim', async () => {
+    test("domains verify, reserve and unreserve act on the names the server's accounts claim", async () => {
       const a = JSON.parse((await cli('users', 'create', '--email', 'shop-a@example.com')).stdout);
       const b = JSON.parse((await cli('users', 'create', '--email', 'shop-b@example.com')).stdout);
       const h = await startHarnessOn(env.DATABASE_URL!);

@@ -59,8 +59,14 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = {
-      DATABASE_URL: viaProxy.toString(), PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false',
-      LOG_LEVEL: 'info', API_RATE_LIMIT: '0', CLICK_FLUSH_INTERVAL_MS: '200',
+      DATABASE_URL: viaProxy.toString(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      TITLE_FETCH: 'false',
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT: '0',
+      CLICK_FLUSH_INTERVAL_MS: '200',
     };
     child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
     child.stdout?.on('data', (d) => (output += d));
@@ -91,7 +97,8 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     // In the select list, so that it runs for this server's sessions only (a WHERE clause may
     // evaluate its terms in any order).
     const ended = await admin.query<{ pid: number }>(
-      'select pid, pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()', [appName],
+      'select pid, pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()',
+      [appName],
     );
     assert.ok(ended.rows.length >= 1, 'no session of the server was found to terminate');
     // At once, as a client would: no waiting for the server to notice.
@@ -132,7 +139,7 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     await proxy.restore();
     assert.equal((await api('/api/v1/links')).status, 200);
     assert.equal((await fetch(`${base}/health`)).status, 200);
-    await until('the outage\'s clicks to be written', async () => (await stored()).rows >= before.rows + OUTAGE_CLICKS);
+    await until("the outage's clicks to be written", async () => (await stored()).rows >= before.rows + OUTAGE_CLICKS);
     // A moment more: a click written twice would show now.
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(await stored(), { counter: before.counter + OUTAGE_CLICKS, rows: before.rows + OUTAGE_CLICKS });

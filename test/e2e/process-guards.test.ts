@@ -20,8 +20,13 @@ async function crash(fault: 'exception' | 'rejection', logLevel: string): Promis
   try {
     const port = await freePort();
     const env = {
-      DATABASE_URL: `sqlite:${join(dir, 'guards.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}`,
-      TITLE_FETCH: 'false', LOG_LEVEL: logLevel, INDUCE_FAULT: fault,
+      DATABASE_URL: `sqlite:${join(dir, 'guards.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      TITLE_FETCH: 'false',
+      LOG_LEVEL: logLevel,
+      INDUCE_FAULT: fault,
     };
     const child = spawn(process.execPath, ['--import', INDUCE, MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
     let output = '';
@@ -30,7 +35,15 @@ async function crash(fault: 'exception' | 'rejection', logLevel: string): Promis
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // A silent server prints nothing when it is ready: then ask it.
     if (logLevel === 'silent') {
-      for (let i = 0; i < 200 && !(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)); i++) {
+      for (
+        let i = 0;
+        i < 200 &&
+        !(await fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 50));
       }
     } else {

@@ -37,11 +37,12 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     await exited;
   };
   const visit = (alias: string) => fetch(`${base}/${alias}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
-  const create = (body: string) => fetch(`${base}/api/v1/links`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-  });
+  const create = (body: string) =>
+    fetch(`${base}/api/v1/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
   const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${output}`);
   const count = (pattern: RegExp) => output.split('\n').filter((line) => pattern.test(line)).length;
 
@@ -52,8 +53,14 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = {
-      DATABASE_URL: `sqlite:${join(dir, 'redis-outage.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: base,
-      TITLE_FETCH: 'false', LOG_LEVEL: 'info', API_RATE_LIMIT: '0', REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DATABASE_URL: `sqlite:${join(dir, 'redis-outage.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      TITLE_FETCH: 'false',
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT: '0',
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       REDIS_PREFIX: `outage${port}:`,
     };
     child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });

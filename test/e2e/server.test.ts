@@ -21,8 +21,7 @@ describe('the server process (npm start)', () => {
     dir = mkdtempSync(join(tmpdir(), 'linkpix-e2e-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = { DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: base,
-      TITLE_FETCH: 'false', LOG_LEVEL: 'info' };
+    env = { DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false', LOG_LEVEL: 'info' };
     child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
     exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
     await waitForOutput(child, /Server listening/);
@@ -40,7 +39,8 @@ describe('the server process (npm start)', () => {
     const health = await fetch(`${base}/health`);
     assert.equal(health.status, 200);
     const created = await fetch(`${base}/api/v1/links`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'url=https%3A%2F%2Fexample.com%2Fhello&alias=hello',
     });
     assert.equal(created.status, 201);
@@ -57,15 +57,18 @@ describe('the server process (npm start)', () => {
     const key = JSON.parse(made.stdout).api_key as string;
     const body = 'url=https%3A%2F%2Fexample.com%2Fslow&alias=slow';
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest(`${base}/api/v1/links`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded',
-          'content-length': String(Buffer.byteLength(body)) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = httpRequest(
+        `${base}/api/v1/links`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       // Half the body now, the rest after SIGTERM: the request is in flight when the stop begins.
       req.write(body.slice(0, 10));
@@ -83,7 +86,9 @@ describe('the server process (npm start)', () => {
 describe('configuration', () => {
   test('a bad value stops start-up with a message naming the variable', async () => {
     const ran = await run(process.execPath, ['--import', 'tsx', MAIN], {
-      PORT: 'eighty', DATABASE_URL: 'mysql://nope', LOG_LEVEL: 'silent',
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://nope',
+      LOG_LEVEL: 'silent',
     });
     assert.equal(ran.code, 1);
     assert.match(ran.stderr, /PORT="eighty": must be an integer/);

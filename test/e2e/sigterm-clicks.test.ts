@@ -38,7 +38,10 @@ async function writtenTo(databaseUrl: string, ids: number[]): Promise<Written> {
       (select count(*) from clicks where link_id in (${ids.join(',')}) and is_bot <> 0) as bots,
       (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${ids.join(',')})) as total`;
   const numbers = (row: Record<string, unknown>): Written => ({
-    clicks: Number(row.clicks), rows: Number(row.rows), bots: Number(row.bots), total: Number(row.total),
+    clicks: Number(row.clicks),
+    rows: Number(row.rows),
+    bots: Number(row.bots),
+    total: Number(row.total),
   });
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
@@ -57,108 +60,118 @@ async function writtenTo(databaseUrl: string, ids: number[]): Promise<Written> {
   }
 }
 
-for (const engine of ENGINES) describe(`SIGTERM in the middle of redirect traffic [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-  let dir: string;
-  let databaseUrl: string;
-  let dropSchema: (() => Promise<void>) | null = null;
-  let env: Record<string, string>;
-  let child: ChildProcess;
-  let base: string;
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+for (const engine of ENGINES)
+  describe(`SIGTERM in the middle of redirect traffic [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+    let dir: string;
+    let databaseUrl: string;
+    let dropSchema: (() => Promise<void>) | null = null;
+    let env: Record<string, string>;
+    let child: ChildProcess;
+    let base: string;
+    let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'linkpix-sigterm-'));
-    if (engine.name === 'postgres') {
-      const isolated = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
-      databaseUrl = isolated.url;
-      dropSchema = isolated.drop;
-      const migrated = await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: databaseUrl });
-      assert.equal(migrated.code, 0, migrated.stderr);
-    } else databaseUrl = `sqlite:${join(dir, 'sigterm.db')}`;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    env = {
-      DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false',
-      LOG_LEVEL: 'info', API_RATE_LIMIT: '0', SHUTDOWN_TIMEOUT_MS: '15000',
-      // Small batches written often, and a remainder still buffered when the signal comes. On
-      // PostgreSQL, batches whose rollups outgrow what goes with a batch: the window is held
-      // back (for up to the default 15 s), and the stop must write it.
-      CLICK_FLUSH_INTERVAL_MS: '400', CLICK_BATCH_SIZE: engine.name === 'postgres' ? '300' : '40',
-    };
-    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
-    exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-    await waitForOutput(child, /Server listening/);
-  });
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'linkpix-sigterm-'));
+      if (engine.name === 'postgres') {
+        const isolated = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+        databaseUrl = isolated.url;
+        dropSchema = isolated.drop;
+        const migrated = await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: databaseUrl });
+        assert.equal(migrated.code, 0, migrated.stderr);
+      } else databaseUrl = `sqlite:${join(dir, 'sigterm.db')}`;
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      env = {
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: base,
+        TITLE_FETCH: 'false',
+        LOG_LEVEL: 'info',
+        API_RATE_LIMIT: '0',
+        SHUTDOWN_TIMEOUT_MS: '15000',
+        // Small batches written often, and a remainder still buffered when the signal comes. On
+        // PostgreSQL, batches whose rollups outgrow what goes with a batch: the window is held
+        // back (for up to the default 15 s), and the stop must write it.
+        CLICK_FLUSH_INTERVAL_MS: '400',
+        CLICK_BATCH_SIZE: engine.name === 'postgres' ? '300' : '40',
+      };
+      child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
+      exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      await waitForOutput(child, /Server listening/);
+    });
 
-  after(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    await dropSchema?.();
-  });
+    after(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      await dropSchema?.();
+    });
 
-  test('links.clicks = click rows = rollup totals = 302 responses received, and the exit is 0', async (t) => {
-    const made = await run(process.execPath, [BIN, 'users', 'create', '--email', 'load@example.com'], env);
-    assert.equal(made.code, 0, made.stderr);
-    const key = JSON.parse(made.stdout).api_key as string;
-    const linkIds = await Promise.all(Array.from({ length: LINKS }, async (_, k) => {
-      const created = await fetch(`${base}/api/v1/links`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-        body: `url=https%3A%2F%2Fexample.com%2Floaded${k}&alias=loaded${k}`,
-      });
-      const createdText = await created.text();
-      assert.equal(created.status, 201, createdText);
-      return JSON.parse(createdText).data.id as number;
-    }));
+    test('links.clicks = click rows = rollup totals = 302 responses received, and the exit is 0', async (t) => {
+      const made = await run(process.execPath, [BIN, 'users', 'create', '--email', 'load@example.com'], env);
+      assert.equal(made.code, 0, made.stderr);
+      const key = JSON.parse(made.stdout).api_key as string;
+      const linkIds = await Promise.all(
+        Array.from({ length: LINKS }, async (_, k) => {
+          const created = await fetch(`${base}/api/v1/links`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+            body: `url=https%3A%2F%2Fexample.com%2Floaded${k}&alias=loaded${k}`,
+          });
+          const createdText = await created.text();
+          assert.equal(created.status, 201, createdText);
+          return JSON.parse(createdText).data.id as number;
+        }),
+      );
 
-    let next = 0;
-    let redirects = 0;
-    let afterSignal = 0;
-    let refused = 0;
-    const statuses = new Map<number, number>();
-    let signalled = false;
-    let signalAt = 0;
+      let next = 0;
+      let redirects = 0;
+      let afterSignal = 0;
+      let refused = 0;
+      const statuses = new Map<number, number>();
+      let signalled = false;
+      let signalAt = 0;
 
-    const worker = async () => {
-      while (next < TOTAL) {
-        const i = next++;
-        // The signal goes out mid-load, with requests in flight on every connection.
-        if (!signalled && i >= TOTAL / 3) {
-          signalled = true;
-          signalAt = Date.now();
-          child.kill('SIGTERM');
-        }
-        try {
-          const res = await fetch(`${base}/loaded${i % LINKS}?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
-          await res.arrayBuffer();
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          if (res.status === 302) {
-            assert.equal(res.headers.get('location'), `https://example.com/loaded${i % LINKS}?n=${i}`);
-            redirects++;
-            if (signalled) afterSignal++;
+      const worker = async () => {
+        while (next < TOTAL) {
+          const i = next++;
+          // The signal goes out mid-load, with requests in flight on every connection.
+          if (!signalled && i >= TOTAL / 3) {
+            signalled = true;
+            signalAt = Date.now();
+            child.kill('SIGTERM');
           }
-        } catch {
-          refused++; // the listener is gone: not answered, so not counted either
+          try {
+            const res = await fetch(`${base}/loaded${i % LINKS}?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
+            await res.arrayBuffer();
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            if (res.status === 302) {
+              assert.equal(res.headers.get('location'), `https://example.com/loaded${i % LINKS}?n=${i}`);
+              redirects++;
+              if (signalled) afterSignal++;
+            }
+          } catch {
+            refused++; // the listener is gone: not answered, so not counted either
+          }
         }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 
-    const { code, signal } = await exited;
-    assert.equal(signal, null);
-    assert.equal(code, 0, 'the server did not stop cleanly');
-    assert.ok(signalAt > 0);
-    // Only redirects and the 503 Fastify gives to requests that arrive while it closes.
-    for (const status of statuses.keys()) assert.ok(status === 302 || status === 503, `unexpected status ${status}`);
-    assert.ok(redirects >= TOTAL / 3 - CONCURRENCY, `only ${redirects} redirects answered`);
-    assert.equal(redirects + refused + (statuses.get(503) ?? 0), TOTAL);
+      const { code, signal } = await exited;
+      assert.equal(signal, null);
+      assert.equal(code, 0, 'the server did not stop cleanly');
+      assert.ok(signalAt > 0);
+      // Only redirects and the 503 Fastify gives to requests that arrive while it closes.
+      for (const status of statuses.keys()) assert.ok(status === 302 || status === 503, `unexpected status ${status}`);
+      assert.ok(redirects >= TOTAL / 3 - CONCURRENCY, `only ${redirects} redirects answered`);
+      assert.equal(redirects + refused + (statuses.get(503) ?? 0), TOTAL);
 
-    const written = await writtenTo(databaseUrl, linkIds);
-    const detail = `302s ${redirects} (${afterSignal} after SIGTERM), refused ${refused}, statuses ${JSON.stringify([...statuses])}`;
-    t.diagnostic(`${detail}; click rows ${written.rows}, links.clicks ${written.clicks}, rollup total ${written.total}`);
-    assert.equal(written.bots, 0, detail);
-    assert.equal(written.rows, redirects, `click rows vs 302 responses: ${detail}`);
-    assert.equal(written.clicks, redirects, `links.clicks vs 302 responses: ${detail}`);
-    assert.equal(written.total, redirects, `rollup totals vs 302 responses: ${detail}`);
+      const written = await writtenTo(databaseUrl, linkIds);
+      const detail = `302s ${redirects} (${afterSignal} after SIGTERM), refused ${refused}, statuses ${JSON.stringify([...statuses])}`;
+      t.diagnostic(`${detail}; click rows ${written.rows}, links.clicks ${written.clicks}, rollup total ${written.total}`);
+      assert.equal(written.bots, 0, detail);
+      assert.equal(written.rows, redirects, `click rows vs 302 responses: ${detail}`);
+      assert.equal(written.clicks, redirects, `links.clicks vs 302 responses: ${detail}`);
+      assert.equal(written.total, redirects, `rollup totals vs 302 responses: ${detail}`);
+    });
   });
-});

@@ -76,6 +76,7 @@ export function attemptLimiterContract(subject: AttemptLimiterSubject): void {
       { name: 'password', max: 5, windowSeconds: 0 },
       { name: 'password', max: 5, windowSeconds: 0.5 },
       { name: 'Pass word', max: 5, windowSeconds: 60 },
-    ]) assert.throws(() => subject.make(policy), RangeError, JSON.stringify(policy));
+    ])
+      assert.throws(() => subject.make(policy), RangeError, JSON.stringify(policy));
   });
 }

@@ -19,9 +19,7 @@ export interface Engine {
 /** SQLite always; PostgreSQL when TEST_DATABASE_URL names one (else reported as skipped). */
 export const ENGINES: Engine[] = [
   { name: 'sqlite' },
-  process.env.TEST_DATABASE_URL
-    ? { name: 'postgres' }
-    : { name: 'postgres', skip: 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' },
+  process.env.TEST_DATABASE_URL ? { name: 'postgres' } : { name: 'postgres', skip: 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' },
 ];
 
 export interface Reply {
@@ -86,8 +84,12 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     throw new Error('pgSchema applies to the postgres engine only');
   }
   const config = loadConfig({
-    DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0',
-    APP_URL: 'http://short.test', ...options.env,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    TITLE_FETCH: 'false',
+    API_RATE_LIMIT: '0',
+    APP_URL: 'http://short.test',
+    ...options.env,
   });
   // Never the real DNS: a test that verifies a domain publishes its token in this one.
   const dns = options.dns ?? new FakeDns();
@@ -119,7 +121,13 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   };
 
   return {
-    engine, server, baseUrl, config, pgSchema, dns, request,
+    engine,
+    server,
+    baseUrl,
+    config,
+    pgSchema,
+    dns,
+    request,
     account: async (email, timezone) => {
       const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
       const made = await server.container.accounts.createAccount({ email: address, timezone });

@@ -66,21 +66,25 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     // Closed without the server's FIN having been read: a reset, or a write's error, ended it.
     socket.on('close', () => settle('reset'));
     // Nothing in the writes rejects (each resolves with ok or not), so no promise is dropped unhandled.
-    socket.once('connect', () => void (async () => {
-      for (let at = 0, size = perWrite; at < data.length && !settled && !(stopOnEnd && ended); at += size) {
-        size = at < splitUpTo ? Math.min(perWrite, splitUpTo - at) : data.length - at;
-        const ok = await new Promise<boolean>((done) => {
-          socket.write(data.subarray(at, at + size), (error) => {
-            if (error) writeError ??= (error as NodeJS.ErrnoException).code;
-            done(!error);
-          });
-        });
-        if (!ok) break;
-        written += size;
-        if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
-      }
-      writing = false;
-      if (ended) settle('end');
-    })());
+    socket.once(
+      'connect',
+      () =>
+        void (async () => {
+          for (let at = 0, size = perWrite; at < data.length && !settled && !(stopOnEnd && ended); at += size) {
+            size = at < splitUpTo ? Math.min(perWrite, splitUpTo - at) : data.length - at;
+            const ok = await new Promise<boolean>((done) => {
+              socket.write(data.subarray(at, at + size), (error) => {
+                if (error) writeError ??= (error as NodeJS.ErrnoException).code;
+                done(!error);
+              });
+            });
+            if (!ok) break;
+            written += size;
+            if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
+          }
+          writing = false;
+          if (ended) settle('end');
+        })(),
+    );
   });
 }

@@ -42,10 +42,12 @@ export async function rawConnection(port: number, host = '127.0.0.1'): Promise<R
     wake?.();
   });
   socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.once('close', () => {
-    resolve();
-    wake?.();
-  }));
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      resolve();
+      wake?.();
+    }),
+  );
   return {
     socket,
     closed,

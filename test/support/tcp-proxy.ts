@@ -9,7 +9,10 @@ export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private listenPort: number, private readonly target: { host: string; port: number }) {}
+  private constructor(
+    private listenPort: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   get port(): number {
     return this.listenPort;

@@ -12,10 +12,24 @@ const APP = 'short.test';
 const LONGEST_KEY = 253 + 1 + 255;
 
 const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1, accountId: 10, domainId: null, alias: 'hello', url: 'https://example.com/', title: null,
-  targetType: 0, targets: { country: null, platform: null, language: null, rotation: null },
-  lastRotation: 0, disabled: false, passwordHash: null, expirationUrl: null, expirationClicks: null,
-  endsAt: null, clicks: 0, pixels: [], timezone: 'UTC', ...over,
+  id: 1,
+  accountId: 10,
+  domainId: null,
+  alias: 'hello',
+  url: 'https://example.com/',
+  title: null,
+  targetType: 0,
+  targets: { country: null, platform: null, language: null, rotation: null },
+  lastRotation: 0,
+  disabled: false,
+  passwordHash: null,
+  expirationUrl: null,
+  expirationClicks: null,
+  endsAt: null,
+  clicks: 0,
+  pixels: [],
+  timezone: 'UTC',
+  ...over,
 });
 
 /** Serves default-domain links on any host that is not a domain's name, as the SQL source does. */
@@ -51,7 +65,11 @@ function setup(options: { maxEntries?: number; maxMisses?: number } = {}) {
   let t = 1_700_000_000_000;
   const inner = new FakeSource();
   const cache = new CachedRedirectSource(inner, {
-    ttlMs: 60_000, missTtlMs: 2_000, maxEntries: options.maxEntries ?? 1000, appHost: APP, now: () => t,
+    ttlMs: 60_000,
+    missTtlMs: 2_000,
+    maxEntries: options.maxEntries ?? 1000,
+    appHost: APP,
+    now: () => t,
     ...(options.maxMisses === undefined ? {} : { maxMisses: options.maxMisses }),
   });
   return { inner, cache, advance: (ms: number) => void (t += ms) };
@@ -126,11 +144,11 @@ test("a custom domain's host keeps its own entries; the app's links are not serv
   assert.deepEqual(inner.domainReads, ['brand.test']);
 });
 
-test('a domain added or deleted changes which hosts are the app\'s once the names are loaded again', async () => {
+test("a domain added or deleted changes which hosts are the app's once the names are loaded again", async () => {
   const { inner, cache } = setup();
   inner.appLinks.set('hello', link({ id: 1 }));
   inner.domainLinks.set('new.test hello', link({ id: 3, domainId: 2 }));
-  assert.equal((await cache.find('new.test', 'hello'))?.id, 1, 'not a domain yet: the app\'s link');
+  assert.equal((await cache.find('new.test', 'hello'))?.id, 1, "not a domain yet: the app's link");
   inner.names.add('new.test');
   cache.accountChanged(10);
   await settle();

@@ -7,17 +7,33 @@ const TTL = 1000;
 const MISS_TTL = 100;
 
 const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1, accountId: 10, domainId: null, alias: 'abc', url: 'https://example.com/', title: null,
-  targetType: 0, targets: { country: null, platform: null, language: null, rotation: null },
-  lastRotation: 0, disabled: false, passwordHash: null, expirationUrl: null, expirationClicks: null,
-  endsAt: null, clicks: 0, pixels: [], timezone: 'UTC', ...over,
+  id: 1,
+  accountId: 10,
+  domainId: null,
+  alias: 'abc',
+  url: 'https://example.com/',
+  title: null,
+  targetType: 0,
+  targets: { country: null, platform: null, language: null, rotation: null },
+  lastRotation: 0,
+  disabled: false,
+  passwordHash: null,
+  expirationUrl: null,
+  expirationClicks: null,
+  endsAt: null,
+  clicks: 0,
+  pixels: [],
+  timezone: 'UTC',
+  ...over,
 });
 
 const domainOf = (id: number, accountId: number): RedirectDomain => ({ id, accountId, indexPage: null, notFoundPage: null });
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -54,7 +70,11 @@ function setup(options: { maxEntries?: number; maxMisses?: number; maxDomains?: 
   let t = 1_700_000_000_000;
   const inner = new FakeSource();
   const cache = new CachedRedirectSource(inner, {
-    ttlMs: TTL, missTtlMs: MISS_TTL, maxEntries: options.maxEntries ?? 100, appHost: 'short.test', now: () => t,
+    ttlMs: TTL,
+    missTtlMs: MISS_TTL,
+    maxEntries: options.maxEntries ?? 100,
+    appHost: 'short.test',
+    now: () => t,
     ...(options.maxMisses === undefined ? {} : { maxMisses: options.maxMisses }),
     ...(options.maxDomains === undefined ? {} : { maxDomains: options.maxDomains }),
   });
@@ -129,7 +149,10 @@ test('a failed refresh leaves the stale entry; the next peek tries again', async
   await cache.find('a.test', 'abc');
   advance(TTL + 1);
   const find = inner.find.bind(inner);
-  inner.find = async (host, alias) => { inner.finds.push(`${host} ${alias}`); throw new Error('db down'); };
+  inner.find = async (host, alias) => {
+    inner.finds.push(`${host} ${alias}`);
+    throw new Error('db down');
+  };
   assert.equal(cache.peek('a.test', 'abc')?.id, 1);
   await settle();
   inner.find = find;
@@ -174,7 +197,13 @@ test('linkChanged drops that link (under every host) and all cached misses, noth
   inner.links.set('a.test abc', link());
   inner.links.set('b.test abc', link());
   inner.links.set('a.test xyz', link({ id: 2, alias: 'xyz' }));
-  for (const [h, a] of [['a.test', 'abc'], ['b.test', 'abc'], ['a.test', 'xyz'], ['a.test', 'missing']]) await cache.find(h!, a!);
+  for (const [h, a] of [
+    ['a.test', 'abc'],
+    ['b.test', 'abc'],
+    ['a.test', 'xyz'],
+    ['a.test', 'missing'],
+  ])
+    await cache.find(h!, a!);
   cache.linkChanged(1);
   assert.equal(cache.peek('a.test', 'abc'), undefined);
   assert.equal(cache.peek('b.test', 'abc'), undefined);
@@ -208,7 +237,10 @@ test('CLOCK eviction: an entry read since the last pass gets a second chance, th
   await cache.find('h', 'c'); // read: c survives the next pass
   await cache.find('h', 'e'); // c moves to the end, d goes: a, e, c
   await cache.find('h', 'f'); // nothing read since: a, whose second chance was used, goes
-  assert.deepEqual(aliases.filter((a) => cache.peek('h', a) !== undefined), ['c', 'e', 'f']);
+  assert.deepEqual(
+    aliases.filter((a) => cache.peek('h', a) !== undefined),
+    ['c', 'e', 'f'],
+  );
   assert.equal(inner.finds.length, 6);
   for (const a of aliases) await cache.find('h', a);
   assert.equal(aliases.filter((a) => cache.peek('h', a) !== undefined).length, 3);

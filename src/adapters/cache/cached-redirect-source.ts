@@ -72,12 +72,17 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
   private epoch = 0;
   private readonly refreshing = new Set<string>();
 
-  constructor(private readonly inner: RedirectLinkSource & DomainNameSource, private readonly options: CacheOptions) {
+  constructor(
+    private readonly inner: RedirectLinkSource & DomainNameSource,
+    private readonly options: CacheOptions,
+  ) {
     this.now = options.now ?? Date.now;
     this.maxMisses = options.maxMisses ?? Math.min(options.maxEntries, 10_000);
     this.maxDomains = options.maxDomains ?? 10_000;
     this.names = new KnownDomains(inner, {
-      refreshMs: options.namesRefreshMs ?? Math.max(1000, Math.min(options.ttlMs, 30_000)), now: this.now, ...(options.onError ? { onError: options.onError } : {}),
+      refreshMs: options.namesRefreshMs ?? Math.max(1000, Math.min(options.ttlMs, 30_000)),
+      now: this.now,
+      ...(options.onError ? { onError: options.onError } : {}),
     });
   }
 
@@ -115,12 +120,15 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     this.refreshing.add(key);
     const epoch = this.epoch;
     this.names.ready().catch(() => {});
-    this.inner.find(host, alias).then(
-      (link) => {
-        if (epoch === this.epoch) this.store(key, link);
-      },
-      () => {}, // the entry stays expired: the next visit tries again, or find() reads it
-    ).finally(() => this.refreshing.delete(key));
+    this.inner
+      .find(host, alias)
+      .then(
+        (link) => {
+          if (epoch === this.epoch) this.store(key, link);
+        },
+        () => {}, // the entry stays expired: the next visit tries again, or find() reads it
+      )
+      .finally(() => this.refreshing.delete(key));
   }
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {

@@ -23,7 +23,10 @@ export class KnownDomains {
   private readonly now: () => number;
   private readonly onError: (error: unknown) => void;
 
-  constructor(private readonly source: DomainNameSource, private readonly options: KnownDomainsOptions) {
+  constructor(
+    private readonly source: DomainNameSource,
+    private readonly options: KnownDomainsOptions,
+  ) {
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => {});
   }

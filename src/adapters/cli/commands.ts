@@ -15,7 +15,11 @@ export class UsageError extends Error {}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const keyJson = (k: ApiKey) => ({
-  id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt), revoked_at: iso(k.revokedAt),
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  created_at: iso(k.createdAt),
+  revoked_at: iso(k.revokedAt),
 });
 
 /** The one positional argument after a command's words (a host name). */
@@ -43,7 +47,9 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'users create --email E [--name N] [--timezone TZ]   create an account and its first API key',
     async run({ accounts }, flags) {
       const { account, apiKey, key } = await accounts.createAccount({
-        email: required(flags, 'email'), name: flags.name, timezone: flags.timezone,
+        email: required(flags, 'email'),
+        name: flags.name,
+        timezone: flags.timezone,
       });
       return { id: account.id, email: account.email, name: account.name, timezone: account.timezone, api_key: apiKey, key_id: key.id };
     },
@@ -56,7 +62,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'keys list': {
-    usage: 'keys list --email E                                 list an account\'s keys (never the secrets)',
+    usage: "keys list --email E                                 list an account's keys (never the secrets)",
     async run({ accounts }, flags) {
       return { keys: (await accounts.listKeys(required(flags, 'email'))).map(keyJson) };
     },
@@ -106,7 +112,12 @@ export const COMMANDS: Record<string, Command> = {
 };
 
 export function usage(): string {
-  return ['Usage: linkpix <command> [flags]', '', 'Commands:',
-    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), '',
-    'Configuration comes from the environment (and ./.env), as for the server: DATABASE_URL, …'].join('\n');
+  return [
+    'Usage: linkpix <command> [flags]',
+    '',
+    'Commands:',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'Configuration comes from the environment (and ./.env), as for the server: DATABASE_URL, …',
+  ].join('\n');
 }

@@ -5,8 +5,20 @@ import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import { BatchingClickSink } from './batching-click-sink.ts';
 
 const click = (linkId: number, isBot = false): Click => ({
-  linkId, accountId: 1, at: 0, day: '2026-11-23', hour: 0, visitor: null, country: null, city: null,
-  browser: null, platform: null, device: null, language: null, referrerHost: null, isBot,
+  linkId,
+  accountId: 1,
+  at: 0,
+  day: '2026-11-23',
+  hour: 0,
+  visitor: null,
+  country: null,
+  city: null,
+  browser: null,
+  platform: null,
+  device: null,
+  language: null,
+  referrerHost: null,
+  isBot,
 });
 
 class FakeStore implements ClickStore {
@@ -32,7 +44,10 @@ test('batches at most maxBatch clicks, counts humans only, keeps the last rotati
   sink.record(click(2, true));
   sink.record(click(2));
   await sink.close();
-  assert.deepEqual(store.batches.map((b) => b.clicks.length), [3, 1]);
+  assert.deepEqual(
+    store.batches.map((b) => b.clicks.length),
+    [3, 1],
+  );
   assert.deepEqual([...store.batches[0]!.counts], [[1, 2]]);
   assert.deepEqual([...store.batches[0]!.rotations], [[1, 1]]);
   assert.deepEqual([...store.batches[1]!.counts], [[2, 1]]);
@@ -73,7 +88,11 @@ test('while writes fail: one error, retries back off, and past maxBuffered newer
   const errors: Error[] = [];
   const resumed: string[] = [];
   const sink = new BatchingClickSink(store, {
-    intervalMs: 10, maxBatch: 2, maxBuffered: 5, onError: (e) => errors.push(e as Error), onResumed: (m) => resumed.push(m),
+    intervalMs: 10,
+    maxBatch: 2,
+    maxBuffered: 5,
+    onError: (e) => errors.push(e as Error),
+    onResumed: (m) => resumed.push(m),
   });
   for (let i = 0; i < 3; i++) sink.record(click(i));
   await new Promise((r) => setTimeout(r, 60));
@@ -86,15 +105,22 @@ test('while writes fail: one error, retries back off, and past maxBuffered newer
   await new Promise((r) => setTimeout(r, 300));
   // 10, 20, 40, 80, 160 ms apart: a handful of attempts, not one per interval or per click.
   assert.ok(attempts >= 3 && attempts <= 7, `${attempts} attempts`);
-  assert.deepEqual(errors.map((e) => e.message.replace(/\d+/g, 'N')), [
-    'clicks not written; N kept and retried until the database answers',
-    'click buffer full (N clicks waiting for the database): newer clicks are dropped until it is back',
-  ]);
+  assert.deepEqual(
+    errors.map((e) => e.message.replace(/\d+/g, 'N')),
+    [
+      'clicks not written; N kept and retried until the database answers',
+      'click buffer full (N clicks waiting for the database): newer clicks are dropped until it is back',
+    ],
+  );
 
   store.failures = 0;
   await sink.flush();
   assert.equal(store.written, 5);
-  assert.deepEqual(store.batches.flatMap((b) => b.clicks.map((c) => c.linkId)), [0, 1, 2, 3, 4], 'the oldest kept, in order');
+  assert.deepEqual(
+    store.batches.flatMap((b) => b.clicks.map((c) => c.linkId)),
+    [0, 1, 2, 3, 4],
+    'the oldest kept, in order',
+  );
   assert.equal(resumed.length, 1);
   assert.match(errors.at(-1)!.message, /^3 clicks were dropped while the click buffer was full/);
   await sink.close();
@@ -128,6 +154,9 @@ test('a backlog is written in larger batches, up to ten times maxBatch', async (
   for (let i = 0; i < 150; i++) sink.record(click(i % 7));
   release();
   await sink.close();
-  assert.deepEqual(store.batches.map((b) => b.clicks.length), [10, 100, 50]);
+  assert.deepEqual(
+    store.batches.map((b) => b.clicks.length),
+    [10, 100, 50],
+  );
   assert.equal(store.written, 160);
 });

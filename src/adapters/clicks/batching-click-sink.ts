@@ -50,7 +50,10 @@ export class BatchingClickSink implements ClickSink {
   private droppedNow = 0;
   private droppedTotal = 0;
 
-  constructor(private readonly store: ClickStore, private readonly options: BatchingOptions) {}
+  constructor(
+    private readonly store: ClickStore,
+    private readonly options: BatchingOptions,
+  ) {}
 
   record(click: Click, rotation?: number): void {
     if (this.buffer.length + this.inFlight >= (this.options.maxBuffered ?? Infinity)) {
@@ -105,9 +108,7 @@ export class BatchingClickSink implements ClickSink {
   private drop(): void {
     this.droppedTotal++;
     if (this.droppedNow++ === 0) {
-      this.options.onError(new Error(
-        `click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`,
-      ));
+      this.options.onError(new Error(`click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`));
     }
   }
 

@@ -7,10 +7,34 @@ import { ClickColumnsBuilder, ClickColumnsView, encodeClicks, transferablesOf, t
 const decodeClicks = (...parts: ClickColumns[]): Click[] => Array.from(new ClickColumnsView(parts), (c) => ({ ...c }));
 
 const human: Click = {
-  linkId: 2 ** 31 + 7, accountId: 42, at: Date.parse('2026-11-23T10:30:00.123Z'), day: '2026-11-23', hour: 11, visitor: 'aB3-_x9',
-  country: 'US', city: 'São Paulo', browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'pt-br', referrerHost: 'bücher.example', isBot: false,
+  linkId: 2 ** 31 + 7,
+  accountId: 42,
+  at: Date.parse('2026-11-23T10:30:00.123Z'),
+  day: '2026-11-23',
+  hour: 11,
+  visitor: 'aB3-_x9',
+  country: 'US',
+  city: 'São Paulo',
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'pt-br',
+  referrerHost: 'bücher.example',
+  isBot: false,
 };
-const bot: Click = { ...human, linkId: 3, visitor: null, country: null, city: null, browser: null, platform: null, device: null, language: null, referrerHost: null, isBot: true };
+const bot: Click = {
+  ...human,
+  linkId: 3,
+  visitor: null,
+  country: null,
+  city: null,
+  browser: null,
+  platform: null,
+  device: null,
+  language: null,
+  referrerHost: null,
+  isBot: true,
+};
 
 test('clicks come back as they went, nulls, bots and non-ASCII text included', () => {
   const clicks = [human, bot, { ...human, hour: 0, visitor: 'other' }];
@@ -22,7 +46,12 @@ test('clicks come back as they went, nulls, bots and non-ASCII text included', (
 test('each distinct string crosses once; visitors cross as bytes, not strings', () => {
   const columns = encodeClicks(Array.from({ length: 100 }, (_, i) => ({ ...human, visitor: i % 2 === 0 ? 'even' : `odd${i}` })));
   assert.deepEqual([...columns.strings].sort(), ['2026-11-23', 'Chrome', 'São Paulo', 'US', 'Windows', 'bücher.example', 'desktop', 'pt-br']);
-  assert.deepEqual(decodeClicks(columns).map((c) => c.visitor).slice(0, 4), ['even', 'odd1', 'even', 'odd3']);
+  assert.deepEqual(
+    decodeClicks(columns)
+      .map((c) => c.visitor)
+      .slice(0, 4),
+    ['even', 'odd1', 'even', 'odd3'],
+  );
 });
 
 test('a visitor that is not a short ASCII string goes in the table, and comes back the same', () => {

@@ -165,8 +165,20 @@ export class ClickColumnsView implements Iterable<Click> {
   [Symbol.iterator](): Iterator<Click> {
     const parts = this.parts;
     const click: Click = {
-      linkId: 0, accountId: 0, at: 0, day: '', hour: 0, visitor: null, country: null, city: null,
-      browser: null, platform: null, device: null, language: null, referrerHost: null, isBot: false,
+      linkId: 0,
+      accountId: 0,
+      at: 0,
+      day: '',
+      hour: 0,
+      visitor: null,
+      country: null,
+      city: null,
+      browser: null,
+      platform: null,
+      device: null,
+      language: null,
+      referrerHost: null,
+      isBot: false,
     };
     const step: IteratorResult<Click> = { value: click, done: false };
     const finished: IteratorResult<Click> = { value: undefined, done: true };

@@ -55,13 +55,14 @@ function settle(): void {
   writer.flushWindow();
 }
 
-const every = (ms: number, work: () => void) => setInterval(() => {
-  try {
-    work();
-  } catch (error) {
-    report(error); // kept; the next tick or a settle tries again
-  }
-}, ms);
+const every = (ms: number, work: () => void) =>
+  setInterval(() => {
+    try {
+      work();
+    } catch (error) {
+      report(error); // kept; the next tick or a settle tries again
+    }
+  }, ms);
 const timers = [every(data.writeIntervalMs, writeWaiting)];
 if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushWindow()));
 
@@ -86,7 +87,8 @@ port.on('message', (message: WriterMessage) => {
       }
       return;
     }
-    case 'settle': return answer(message.id, settle);
+    case 'settle':
+      return answer(message.id, settle);
     case 'close': {
       for (const timer of timers) clearInterval(timer);
       try {

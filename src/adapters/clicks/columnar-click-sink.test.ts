@@ -5,8 +5,21 @@ import { ClickColumnsView, type ClickColumns } from './click-columns.ts';
 import { ColumnarClickSink, type ColumnsWriter } from './columnar-click-sink.ts';
 
 const click = (linkId: number, over: Partial<Click> = {}): Click => ({
-  linkId, accountId: 1, at: linkId * 1000, day: '2026-11-23', hour: 10, visitor: `v${linkId}`, country: 'US', city: null,
-  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: null, isBot: false, ...over,
+  linkId,
+  accountId: 1,
+  at: linkId * 1000,
+  day: '2026-11-23',
+  hour: 10,
+  visitor: `v${linkId}`,
+  country: 'US',
+  city: null,
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: null,
+  isBot: false,
+  ...over,
 });
 
 function fakeWriter() {
@@ -45,7 +58,10 @@ test('a few clicks go over within the interval; flush hands over what is left an
   assert.equal(handed.length, 1);
   sink.record(click(2));
   await sink.flush();
-  assert.deepEqual(handed.map((h) => h.clicks.map((c) => c.linkId)), [[1], [2]]);
+  assert.deepEqual(
+    handed.map((h) => h.clicks.map((c) => c.linkId)),
+    [[1], [2]],
+  );
   assert.equal(settled(), 1);
   await sink.close();
   assert.equal(handed.length, 2, 'nothing left: no empty hand-off');

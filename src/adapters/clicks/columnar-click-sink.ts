@@ -31,7 +31,10 @@ export class ColumnarClickSink implements ClickSink {
   private rotations = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly writer: ColumnsWriter, private readonly options: ColumnarSinkOptions) {
+  constructor(
+    private readonly writer: ColumnsWriter,
+    private readonly options: ColumnarSinkOptions,
+  ) {
     this.builder = new ClickColumnsBuilder(options.maxBatch);
   }
 

@@ -50,7 +50,10 @@ export class SqliteClickWriter {
   private readonly writeRowsNow: (clicks: Iterable<Click>, linkIds: Set<number>) => void;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals) => void;
 
-  constructor(private readonly db: SQLite.Database, private readonly options: SqliteClickWriterOptions) {
+  constructor(
+    private readonly db: SQLite.Database,
+    private readonly options: SqliteClickWriterOptions,
+  ) {
     // A link deleted while its clicks were buffered has no row to point at: its clicks,
     // counters and rollups are dropped. Each transaction asks once per link (isLive) rather
     // than letting the foreign key check every row, which the connection then need not do:
@@ -147,8 +150,17 @@ export class SqliteClickWriter {
     for (const c of clicks) {
       if (!live.has(c.linkId)) continue;
       let i = rows * FIELDS;
-      p[i++] = c.linkId; p[i++] = c.accountId; p[i++] = c.at; p[i++] = c.country; p[i++] = c.city; p[i++] = c.browser;
-      p[i++] = c.platform; p[i++] = c.device; p[i++] = c.language; p[i++] = c.referrerHost; p[i] = c.isBot ? 1 : 0;
+      p[i++] = c.linkId;
+      p[i++] = c.accountId;
+      p[i++] = c.at;
+      p[i++] = c.country;
+      p[i++] = c.city;
+      p[i++] = c.browser;
+      p[i++] = c.platform;
+      p[i++] = c.device;
+      p[i++] = c.language;
+      p[i++] = c.referrerHost;
+      p[i] = c.isBot ? 1 : 0;
       if (++rows === ROWS_PER_INSERT) {
         this.insertClicks.run(...p);
         rows = 0;

@@ -18,7 +18,10 @@ export class WorkerClickStore implements ClickStore {
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
   /** onError: the thread failed; the clicks it held and had not written are lost with it. */
-  constructor(private readonly data: WriterData, private readonly onError: (error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly data: WriterData,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   /**
    * Hands the batch over without waiting for an answer: the thread may be busy in a write for

@@ -41,7 +41,9 @@ export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer:
 
 /** The same, for clicks already in columns (ColumnarClickSink). */
 export function columnsMessage(
-  clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>,
+  clicks: ClickColumns,
+  counts: ReadonlyMap<number, number>,
+  rotations: ReadonlyMap<number, number>,
 ): { message: BatchMessage; transfer: ArrayBuffer[] } {
   return { message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations] }, transfer: transferablesOf(clicks) };
 }

@@ -19,11 +19,13 @@ test('other records, no record or a DNS failure are reasons, never exceptions', 
   const other = await new DnsTxtCheck({ timeoutMs: 500, resolveTxt: records([['nope'], [`x${target.token}`]]) }).check(target);
   assert.deepEqual(other, { found: false, reason: '2 TXT record(s), none is the token' });
   const missing = await new DnsTxtCheck({
-    timeoutMs: 500, resolveTxt: () => Promise.reject(Object.assign(new Error('x'), { code: 'ENOTFOUND' })),
+    timeoutMs: 500,
+    resolveTxt: () => Promise.reject(Object.assign(new Error('x'), { code: 'ENOTFOUND' })),
   }).check(target);
   assert.deepEqual(missing, { found: false, reason: 'no TXT record' });
   const failing = await new DnsTxtCheck({
-    timeoutMs: 500, resolveTxt: () => Promise.reject(Object.assign(new Error('x'), { code: 'ESERVFAIL' })),
+    timeoutMs: 500,
+    resolveTxt: () => Promise.reject(Object.assign(new Error('x'), { code: 'ESERVFAIL' })),
   }).check(target);
   assert.deepEqual(failing, { found: false, reason: 'DNS error ESERVFAIL' });
 });

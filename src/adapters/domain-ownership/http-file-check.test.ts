@@ -20,7 +20,8 @@ async function serve(handler: http.RequestListener) {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
-    port: (server.address() as AddressInfo).port, seen,
+    port: (server.address() as AddressInfo).port,
+    seen,
     async close() {
       server.closeAllConnections();
       server.close();
@@ -48,7 +49,11 @@ test('the file whose body is the token proves control; the request names the dom
 });
 
 test('a missing file, another body or an oversized one is not a proof', async () => {
-  const bodies = [[404, target.token], [200, 'something else'], [200, `${target.token}${' '.repeat(2000)}`]] as const;
+  const bodies = [
+    [404, target.token],
+    [200, 'something else'],
+    [200, `${target.token}${' '.repeat(2000)}`],
+  ] as const;
   for (const [status, body] of bodies) {
     const server = await serve((_req, res) => {
       res.statusCode = status;

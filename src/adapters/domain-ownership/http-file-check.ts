@@ -33,7 +33,7 @@ export class HttpFileCheck implements DomainOwnershipCheck {
 
   constructor(private readonly options: HttpFileCheckOptions) {
     this.isAllowed = options.allowPrivate ? () => true : isPublicAddress;
-    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? (dnsLookup));
+    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? dnsLookup);
   }
 
   describe(target: DomainVerification): string {
@@ -86,12 +86,21 @@ export class HttpFileCheck implements DomainOwnershipCheck {
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
       const port = this.options.port ?? (url.port === '' ? undefined : Number(url.port));
-      const request = client.request({
-        protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port, path: `${url.pathname}${url.search}`,
-        method: 'GET', headers: { 'user-agent': 'linkpix domain verification', accept: 'text/plain, */*' },
-        // A fresh agent per request: no pooled socket can outlive its check.
-        agent: false, lookup: this.lookup, signal,
-      }, resolve);
+      const request = client.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers: { 'user-agent': 'linkpix domain verification', accept: 'text/plain, */*' },
+          // A fresh agent per request: no pooled socket can outlive its check.
+          agent: false,
+          lookup: this.lookup,
+          signal,
+        },
+        resolve,
+      );
       request.on('error', reject);
       request.end();
     });
@@ -125,10 +134,15 @@ function readAtMost(response: http.IncomingMessage, limit: number, signal: Abort
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   switch (code) {
-    case 'EADDRBLOCKED': return 'the name resolves only to addresses not allowed';
-    case 'ENOTFOUND': return 'the name does not resolve';
-    case 'ECONNREFUSED': return 'connection refused';
-    case 'ECONNRESET': return 'connection reset';
-    default: return typeof code === 'string' ? code : 'the request failed';
+    case 'EADDRBLOCKED':
+      return 'the name resolves only to addresses not allowed';
+    case 'ENOTFOUND':
+      return 'the name does not resolve';
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    default:
+      return typeof code === 'string' ? code : 'the request failed';
   }
 }

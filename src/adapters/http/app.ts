@@ -67,17 +67,20 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       // Fastify hands its own options in; their declared type is too loose to read numbers from.
       const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
       const timeout = opts.requestTimeout ?? 0;
-      const server = createServer({
-        ...opts.http,
-        requestTimeout: timeout,
-        headersTimeout: Math.min(60_000, timeout),
-        // node:http looks for requests past their time this often: a fraction of the timeout, so
-        // that a slow request is cut off near its time rather than up to 30 s (Node's default) later.
-        connectionsCheckingInterval: timeout > 0 ? Math.min(1000, Math.ceil(timeout / 4)) : 30_000,
-      }, (req, res) => {
-        // Requests with a body (lingering-close.ts) and refused ones (malformed-request.ts) are Fastify's.
-        if (hasBody(req) || isMalformed(req.url ?? '', req.rawHeaders) || !fastOnNodeHttp(req, res)) handler(req, res);
-      });
+      const server = createServer(
+        {
+          ...opts.http,
+          requestTimeout: timeout,
+          headersTimeout: Math.min(60_000, timeout),
+          // node:http looks for requests past their time this often: a fraction of the timeout, so
+          // that a slow request is cut off near its time rather than up to 30 s (Node's default) later.
+          connectionsCheckingInterval: timeout > 0 ? Math.min(1000, Math.ceil(timeout / 4)) : 30_000,
+        },
+        (req, res) => {
+          // Requests with a body (lingering-close.ts) and refused ones (malformed-request.ts) are Fastify's.
+          if (hasBody(req) || isMalformed(req.url ?? '', req.rawHeaders) || !fastOnNodeHttp(req, res)) handler(req, res);
+        },
+      );
       server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
       // Idle connections close after keepAliveTimeout and slow requests after requestTimeout:
       // no timeout of the socket's own beyond those.
@@ -120,9 +123,11 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       // Open for the API only; no cookies are involved there, so "*" is safe. The plugin's default
       // methods (GET, HEAD, POST) would fail a browser's preflight of PUT, PATCH and DELETE.
       // The preflight route answers OPTIONS on every path: elsewhere it stays a 404.
-      delegator: (req, cb) => cb(null, {
-        origin: isApiPath(req.url ?? '') ? '*' : false, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      }),
+      delegator: (req, cb) =>
+        cb(null, {
+          origin: isApiPath(req.url ?? '') ? '*' : false,
+          methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        }),
     });
     serveOpenApiDocument(open);
     await open.register(async (api) => {

@@ -8,11 +8,12 @@ function req(remoteAddress: string, headers: Record<string, string | string[]> =
   return { headers, socket: { remoteAddress }, connection: { remoteAddress } } as unknown as IncomingMessage;
 }
 
-const chain = (address: string) => req(address, {
-  host: 'origin.internal',
-  'x-forwarded-for': '198.51.100.1, 203.0.113.5, 10.1.2.3',
-  'x-forwarded-host': 'first.example, Go.Example.com ',
-});
+const chain = (address: string) =>
+  req(address, {
+    host: 'origin.internal',
+    'x-forwarded-for': '198.51.100.1, 203.0.113.5, 10.1.2.3',
+    'x-forwarded-host': 'first.example, Go.Example.com ',
+  });
 
 test('false trusts nobody: forwarded headers are ignored', () => {
   const trust = trustFunction(false);

@@ -19,7 +19,12 @@ export function trustFunction(option: TrustProxy): TrustFunction | null {
     const hops = option;
     return (_address, hop) => hop < hops;
   }
-  return proxyAddr.compile(option.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  return proxyAddr.compile(
+    option
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
 }
 
 /**

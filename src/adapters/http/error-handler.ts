@@ -3,9 +3,18 @@ import { NotFoundError, UnauthenticatedError, UnavailableError, ValidationError 
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
-  400: 'Bad Request.', 401: 'Unauthenticated.', 403: 'Forbidden.', 404: 'Resource not found.',
-  405: 'Method Not Allowed.', 406: 'Not Acceptable.', 408: 'Request Timeout.', 413: 'Payload Too Large.',
-  414: 'URI Too Long.', 415: 'Unsupported Media Type.', 429: 'Too Many Attempts.', 431: 'Request Header Fields Too Large.',
+  400: 'Bad Request.',
+  401: 'Unauthenticated.',
+  403: 'Forbidden.',
+  404: 'Resource not found.',
+  405: 'Method Not Allowed.',
+  406: 'Not Acceptable.',
+  408: 'Request Timeout.',
+  413: 'Payload Too Large.',
+  414: 'URI Too Long.',
+  415: 'Unsupported Media Type.',
+  429: 'Too Many Attempts.',
+  431: 'Request Header Fields Too Large.',
   503: 'Service Unavailable.',
 };
 
@@ -44,7 +53,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
     // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {
-      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorEnvelope(503, unavailableMessage(error)));
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorEnvelope(503, unavailableMessage(error)));
     }
     // A malformed id names no record: the same answer as an unknown one.
     if (error.validation && error.validationContext === 'params') return reply.code(404).send(errorEnvelope(404));
@@ -54,8 +66,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Framework messages (bad JSON, too large…) are safe to echo only in the generic form.
-      const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? 'The request body is not valid JSON.' : undefined;
+      const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is not valid JSON.' : undefined;
       return reply.code(status).send(errorEnvelope(status, detail));
     }
     request.log.error({ err: error }, 'request failed');

@@ -27,8 +27,7 @@ export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLim
       const token = bearerToken(request);
       return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${request.ip}`;
     },
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
+    errorResponseBuilder: (_request, context) => Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
   });
   scope.addHook('onRequest', scope.rateLimit());
 }

@@ -19,16 +19,25 @@ export function fieldErrorsOf(errors: readonly FastifySchemaValidationError[]): 
 
 function messageFor(keyword: string, field: string, params: Record<string, unknown>): string {
   switch (keyword) {
-    case 'required': return messages.required(field);
-    case 'type': return typeMessage(field, String(params.type));
+    case 'required':
+      return messages.required(field);
+    case 'type':
+      return typeMessage(field, String(params.type));
     case 'enum':
-    case 'const': return messages.selected(field);
-    case 'maxLength': return messages.maxChars(field, Number(params.limit));
-    case 'minLength': return messages.minChars(field, Number(params.limit));
-    case 'minimum': return messages.min(field, Number(params.limit));
-    case 'maximum': return messages.max(field, Number(params.limit));
-    case 'maxItems': return `The ${field} field must not have more than ${String(params.limit)} items.`;
-    default: return messages.invalid(field);
+    case 'const':
+      return messages.selected(field);
+    case 'maxLength':
+      return messages.maxChars(field, Number(params.limit));
+    case 'minLength':
+      return messages.minChars(field, Number(params.limit));
+    case 'minimum':
+      return messages.min(field, Number(params.limit));
+    case 'maximum':
+      return messages.max(field, Number(params.limit));
+    case 'maxItems':
+      return `The ${field} field must not have more than ${String(params.limit)} items.`;
+    default:
+      return messages.invalid(field);
   }
 }
 

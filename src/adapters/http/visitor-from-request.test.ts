@@ -7,14 +7,17 @@ const deps = { countries: CountryLookup.open() };
 const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 test('combines address, User-Agent, Accept-Language and Referer', () => {
-  const visitor = visitorFrom({
-    ip: '::ffff:81.2.69.160',
-    headers: {
-      'user-agent': iphone,
-      'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5',
-      referer: 'https://WWW.Example.COM/some/path?q=1',
+  const visitor = visitorFrom(
+    {
+      ip: '::ffff:81.2.69.160',
+      headers: {
+        'user-agent': iphone,
+        'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5',
+        referer: 'https://WWW.Example.COM/some/path?q=1',
+      },
     },
-  }, deps);
+    deps,
+  );
   assert.deepEqual(visitor, {
     country: 'GB',
     platform: 'iOS',
@@ -29,8 +32,14 @@ test('combines address, User-Agent, Accept-Language and Referer', () => {
 
 test('a bare request knows nothing and is treated as a bot', () => {
   assert.deepEqual(visitorFrom({ ip: '127.0.0.1', headers: {} }, deps), {
-    country: null, platform: null, languages: [], browser: null, device: null,
-    isBot: true, refusesTracking: false, referrerHost: null,
+    country: null,
+    platform: null,
+    languages: [],
+    browser: null,
+    device: null,
+    isBot: true,
+    refusesTracking: false,
+    referrerHost: null,
   });
 });
 

@@ -5,7 +5,11 @@ import { OutageReporter } from './outage-reporter.ts';
 test('an outage is told once when it begins and once when it ends, however many failures between', () => {
   const lines: string[] = [];
   let now = 1_000;
-  const outage = new OutageReporter('PostgreSQL', (message, error) => lines.push(error ? `${message}: ${(error as Error).message}` : message), () => now);
+  const outage = new OutageReporter(
+    'PostgreSQL',
+    (message, error) => lines.push(error ? `${message}: ${(error as Error).message}` : message),
+    () => now,
+  );
   outage.recovered();
   assert.deepEqual(lines, []);
   for (let i = 0; i < 50; i++) outage.failed(new Error(`refused ${i}`));

@@ -10,7 +10,11 @@ export class OutageReporter {
   private downSince: number | null = null;
   private repeats = 0;
 
-  constructor(private readonly name: string, private readonly log: OutageLog, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly name: string,
+    private readonly log: OutageLog,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get down(): boolean {
     return this.downSince !== null;

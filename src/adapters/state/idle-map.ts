@@ -8,7 +8,10 @@ export class IdleMap<V> {
   private previous = new Map<number, V>();
   private sweptAt: number;
 
-  constructor(private readonly idleMs: number, private readonly now: () => number) {
+  constructor(
+    private readonly idleMs: number,
+    private readonly now: () => number,
+  ) {
     this.sweptAt = now();
   }
 

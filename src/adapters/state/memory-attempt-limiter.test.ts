@@ -19,7 +19,10 @@ describe('MemoryAttemptLimiter', () => {
     const limiter = new MemoryAttemptLimiter(policy);
     const pending = Array.from({ length: 20 }, () => limiter.consume('k'));
     const results = await Promise.all(pending);
-    assert.deepEqual(results.map((r) => r.allowed), [...new Array<boolean>(5).fill(true), ...new Array<boolean>(15).fill(false)]);
+    assert.deepEqual(
+      results.map((r) => r.allowed),
+      [...new Array<boolean>(5).fill(true), ...new Array<boolean>(15).fill(false)],
+    );
   });
 
   test('retry-after counts down in whole seconds, rounded up, to the end of the window', async () => {

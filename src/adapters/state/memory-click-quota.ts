@@ -54,5 +54,4 @@ export class MemoryClickQuota implements ClickQuota {
   get size(): number {
     return this.counts.size;
   }
-
 }

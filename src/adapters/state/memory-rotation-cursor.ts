@@ -41,5 +41,4 @@ export class MemoryRotationCursor implements RotationCursor {
   get size(): number {
     return this.counts.size;
   }
-
 }

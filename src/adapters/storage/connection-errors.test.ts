@@ -7,9 +7,15 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 test('a lost or unreachable database is a connection error', () => {
   for (const error of [
-    withCode('57P01', 'terminating connection due to administrator command'), withCode('57P02'), withCode('57P03'),
-    withCode('08006'), withCode('08001'), withCode('ECONNREFUSED'), withCode('ECONNRESET'),
-    new Error('Connection terminated unexpectedly'), new Error('Connection terminated due to connection timeout'),
+    withCode('57P01', 'terminating connection due to administrator command'),
+    withCode('57P02'),
+    withCode('57P03'),
+    withCode('08006'),
+    withCode('08001'),
+    withCode('ECONNREFUSED'),
+    withCode('ECONNRESET'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('Connection terminated due to connection timeout'),
     new Error('timeout exceeded when trying to connect'),
     new Error('Client has encountered a connection error and is not queryable'),
     new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''),

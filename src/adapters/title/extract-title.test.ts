@@ -15,10 +15,7 @@ test('does not mistake a longer tag name for <title>', () => {
 });
 
 test('decodes the common entities', () => {
-  assert.equal(
-    extractTitle('<title>Tom &amp; Jerry &lt;3 &gt; &quot;cats&quot; &#39;n&#39; &apos;mice&apos;</title>'),
-    `Tom & Jerry <3 > "cats" 'n' 'mice'`,
-  );
+  assert.equal(extractTitle('<title>Tom &amp; Jerry &lt;3 &gt; &quot;cats&quot; &#39;n&#39; &apos;mice&apos;</title>'), `Tom & Jerry <3 > "cats" 'n' 'mice'`);
 });
 
 test('decodes decimal and hex character references', () => {
@@ -42,7 +39,7 @@ test('decodes numeric references as HTML does, windows-1252 bytes included', () 
   assert.equal(extractTitle('<title>&#150; &#x93;q&#x94; &#128;</title>'), '– “q” €');
 });
 
-test('skips a <title> inside SVG or MathML for the page\'s own', () => {
+test("skips a <title> inside SVG or MathML for the page's own", () => {
   assert.equal(extractTitle('<html><head><svg><title>Icon</title></svg><title>Page</title></head></html>'), 'Page');
   assert.equal(extractTitle('<body><svg viewBox="0 0 1 1"><g><title>Logo</title></g></svg><math><title>m</title></math></body><title>Late</title>'), 'Late');
   assert.equal(extractTitle('<svg/><title>After a self-closed svg</title>'), 'After a self-closed svg');
@@ -51,8 +48,10 @@ test('skips a <title> inside SVG or MathML for the page\'s own', () => {
 
 test('does not look in comments, scripts, styles or templates', () => {
   assert.equal(
-    extractTitle('<!-- <title>old</title> --><script>x = "<title>js</title>"</script><style>/*<title>css</title>*/</style>' +
-      '<template><title>tpl</title></template><title>Real</title>'),
+    extractTitle(
+      '<!-- <title>old</title> --><script>x = "<title>js</title>"</script><style>/*<title>css</title>*/</style>' +
+        '<template><title>tpl</title></template><title>Real</title>',
+    ),
     'Real',
   );
 });

@@ -20,23 +20,26 @@ export class TitleScanner {
   private found: string | null = null;
 
   constructor() {
-    this.parser = new Parser({
-      onopentag: (name) => {
-        if (NOT_THE_DOCUMENT.has(name)) this.outside++;
-        else if (name === 'title' && this.outside === 0 && this.found === null) this.inTitle = true;
+    this.parser = new Parser(
+      {
+        onopentag: (name) => {
+          if (NOT_THE_DOCUMENT.has(name)) this.outside++;
+          else if (name === 'title' && this.outside === 0 && this.found === null) this.inTitle = true;
+        },
+        ontext: (text) => {
+          if (this.inTitle) this.text += text;
+        },
+        onclosetag: (name, isImplied) => {
+          if (NOT_THE_DOCUMENT.has(name)) this.outside = Math.max(0, this.outside - 1);
+          else if (name === 'title' && this.inTitle) {
+            this.inTitle = false;
+            // Closed only by the end of the input: the title may have been cut off.
+            if (!isImplied) this.found = this.text;
+          }
+        },
       },
-      ontext: (text) => {
-        if (this.inTitle) this.text += text;
-      },
-      onclosetag: (name, isImplied) => {
-        if (NOT_THE_DOCUMENT.has(name)) this.outside = Math.max(0, this.outside - 1);
-        else if (name === 'title' && this.inTitle) {
-          this.inTitle = false;
-          // Closed only by the end of the input: the title may have been cut off.
-          if (!isImplied) this.found = this.text;
-        }
-      },
-    }, { decodeEntities: true });
+      { decodeEntities: true },
+    );
   }
 
   /** Reads the next piece; true once the title is complete. */

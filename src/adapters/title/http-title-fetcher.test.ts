@@ -306,8 +306,14 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
   });
   try {
     const expected: Record<string, string> = {
-      '/sjis-header': '日本語のテスト', '/sjis-meta': '日本語のテスト', '/euckr-http-equiv': '한국어 제목',
-      '/latin2-header': 'Łódź Zażółć', '/meta-after-title': 'Łódź Zażółć', '/header-over-meta': 'Łódź Zażółć', '/bom': 'Łódź', '/utf16-bom': 'Ωmega',
+      '/sjis-header': '日本語のテスト',
+      '/sjis-meta': '日本語のテスト',
+      '/euckr-http-equiv': '한국어 제목',
+      '/latin2-header': 'Łódź Zażółć',
+      '/meta-after-title': 'Łódź Zażółć',
+      '/header-over-meta': 'Łódź Zażółć',
+      '/bom': 'Łódź',
+      '/utf16-bom': 'Ωmega',
     };
     for (const [path, title] of Object.entries(expected)) assert.equal(await open.fetchTitle(`${server.url}${path}`), title, path);
   } finally {
@@ -315,7 +321,7 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
   }
 });
 
-test('reads on past an SVG title to the page\'s own, and decodes its entities', async () => {
+test("reads on past an SVG title to the page's own, and decodes its entities", async () => {
   const server = await serve((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.write('<html><head><svg><title>Icon</title></svg>');
@@ -419,8 +425,7 @@ test('without allowPrivate, a name resolving to loopback is refused before conne
 test('a redirect from an allowed server to loopback is refused before connecting', async () => {
   const internal = await serve(html('<title>Secret</title>'));
   const entry = await serve((req, res) => {
-    const location =
-      req.url === '/by-name' ? `http://internal.test:${internal.port}/` : `http://127.0.0.1:${internal.port}/`;
+    const location = req.url === '/by-name' ? `http://internal.test:${internal.port}/` : `http://127.0.0.1:${internal.port}/`;
     res.writeHead(302, { location });
     res.end();
   });

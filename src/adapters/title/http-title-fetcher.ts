@@ -46,7 +46,7 @@ export class HttpTitleFetcher implements TitleFetcher {
 
   constructor(options: HttpTitleFetcherOptions) {
     this.isAllowed = options.isAllowedAddress ?? (options.allowPrivate ? () => true : isPublicAddress);
-    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? (dnsLookup));
+    this.lookup = guardedLookup(this.isAllowed, options.lookup ?? dnsLookup);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;

@@ -26,9 +26,30 @@ const CACHE_SIZE = 1000;
 // Distributions ua-parser-js names on its own; anything else (BSDs, Plan 9, Tizen, webOS…) is
 // not what a "Linux" entry is for.
 const LINUX = new Set([
-  'linux', 'debian', 'fedora', 'arch', 'gentoo', 'slackware', 'suse', 'opensuse', 'mint',
-  'mageia', 'vectorlinux', 'mandriva', 'centos', 'pclinuxos', 'red hat', 'redhat', 'zenwalk',
-  'linpus', 'raspbian', 'deepin', 'manjaro', 'elementary os', 'sabayon', 'linspire',
+  'linux',
+  'debian',
+  'fedora',
+  'arch',
+  'gentoo',
+  'slackware',
+  'suse',
+  'opensuse',
+  'mint',
+  'mageia',
+  'vectorlinux',
+  'mandriva',
+  'centos',
+  'pclinuxos',
+  'red hat',
+  'redhat',
+  'zenwalk',
+  'linpus',
+  'raspbian',
+  'deepin',
+  'manjaro',
+  'elementary os',
+  'sabayon',
+  'linspire',
 ]);
 const DESKTOPS: ReadonlySet<Platform> = new Set<Platform>(['Windows', 'OS X', 'Linux', 'Ubuntu', 'Chrome OS']);
 
@@ -68,13 +89,18 @@ function platformOf(os: string | undefined): Platform | null {
   if (os === undefined) return null;
   const name = os.toLowerCase();
   switch (name) {
-    case 'ios': return 'iOS'; // iPadOS says "iPad; CPU OS"; in desktop mode it claims to be a Mac
+    case 'ios':
+      return 'iOS'; // iPadOS says "iPad; CPU OS"; in desktop mode it claims to be a Mac
     case 'android':
     case 'android-x86':
-    case 'android x86': return 'Android';
-    case 'windows': return 'Windows'; // not Windows Phone/Mobile/IoT: they run no Windows downloads
-    case 'mac os': return 'OS X';
-    case 'chromium os': return 'Chrome OS';
+    case 'android x86':
+      return 'Android';
+    case 'windows':
+      return 'Windows'; // not Windows Phone/Mobile/IoT: they run no Windows downloads
+    case 'mac os':
+      return 'OS X';
+    case 'chromium os':
+      return 'Chrome OS';
   }
   // Kubuntu, Xubuntu, Lubuntu are Ubuntu with another desktop; "Ubuntu Touch" is a phone OS.
   if (/^[kxln]?ubuntu$/.test(name)) return 'Ubuntu';

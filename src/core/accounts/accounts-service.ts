@@ -15,7 +15,10 @@ export interface CreateAccountInput {
 }
 
 export class AccountsService {
-  constructor(private readonly store: AccountStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: AccountStore,
+    private readonly clock: Clock,
+  ) {}
 
   async createAccount(input: CreateAccountInput): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
     const email = input.email.trim().toLowerCase();

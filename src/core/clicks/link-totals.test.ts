@@ -6,11 +6,25 @@ const batch = (counts: Array<[number, number]>, rotations: Array<[number, number
 
 test('counts add up per link; the latest rotation position wins; drain starts empty again', () => {
   const totals = new LinkTotals();
-  totals.add(batch([[1, 2], [2, 1]], [[2, 0]]));
+  totals.add(
+    batch(
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      [[2, 0]],
+    ),
+  );
   totals.add(batch([[1, 3]], [[2, 1]]));
   assert.equal(totals.size, 2);
   const drained = totals.drain();
-  assert.deepEqual([...drained.counts], [[1, 5], [2, 1]]);
+  assert.deepEqual(
+    [...drained.counts],
+    [
+      [1, 5],
+      [2, 1],
+    ],
+  );
   assert.deepEqual([...drained.rotations], [[2, 1]]);
   assert.equal(totals.size, 0);
 });

@@ -58,8 +58,11 @@ function fakeCheck(label: string, answer: (t: DomainVerification) => OwnershipRe
 function service(checks: DomainOwnershipCheck[], required = true) {
   const store = new MemoryDomains();
   const s = new DomainsService({
-    store: store as unknown as DomainStore, clock: { now: () => 1000 }, urls: new UrlPolicy(),
-    claims: new NameClaims(store as unknown as DomainStore, noneReserved, ['short.test']), verification: { required, checks },
+    store: store as unknown as DomainStore,
+    clock: { now: () => 1000 },
+    urls: new UrlPolicy(),
+    claims: new NameClaims(store as unknown as DomainStore, noneReserved, ['short.test']),
+    verification: { required, checks },
   });
   return { s, store };
 }
@@ -84,8 +87,7 @@ test('either check proves control; when neither does, each says what it missed',
   const e = await other.s.create(1, { name: 'go.example.com' });
   await assert.rejects(other.s.verify(1, e.id), (err: unknown) => {
     assert.ok(err instanceof ValidationError);
-    assert.deepEqual(err.fields, { verification: [
-      'Did not find TXT of go.example.com: no TXT record.', 'Did not find file of go.example.com: HTTP 404.'] });
+    assert.deepEqual(err.fields, { verification: ['Did not find TXT of go.example.com: no TXT record.', 'Did not find file of go.example.com: HTTP 404.'] });
     return true;
   });
   assert.equal(other.store.rows[0]!.verifiedAt, null);

@@ -118,7 +118,8 @@ export class DomainsService {
       const name = input.name ? normalizeHostName(input.name) : null;
       if (!input.name) bag.add('name', messages.required('name'));
       else if (!name) bag.add('name', messages.invalid('name'));
-      else if (name === current?.name) fields.name = name; // resent unchanged: kept whatever was reserved since
+      else if (name === current?.name)
+        fields.name = name; // resent unchanged: kept whatever was reserved since
       else {
         const refusal = await this.deps.claims.refusal(name, accountId, current?.id);
         if (refusal) bag.add('name', refusal);

@@ -1,14 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  epochMsToZonedDate,
-  epochMsToZonedParts,
-  isValidDate,
-  isValidTime,
-  isValidTimeZone,
-  zonedDateTimeToEpochMs,
-  zonedDayStartEpochMs,
-} from './ends-at.ts';
+import { epochMsToZonedDate, epochMsToZonedParts, isValidDate, isValidTime, isValidTimeZone, zonedDateTimeToEpochMs, zonedDayStartEpochMs } from './ends-at.ts';
 
 const utc = (iso: string): number => Date.parse(iso);
 
@@ -182,8 +174,7 @@ test('day starts are local midnight and bracket a whole local day', () => {
 });
 
 test('day lengths follow DST: 23 h on spring-forward days, 25 h on fall-back days', () => {
-  const len = (d1: string, d2: string, tz: string): number =>
-    (zonedDayStartEpochMs(d2, tz) - zonedDayStartEpochMs(d1, tz)) / 3_600_000;
+  const len = (d1: string, d2: string, tz: string): number => (zonedDayStartEpochMs(d2, tz) - zonedDayStartEpochMs(d1, tz)) / 3_600_000;
   assert.equal(len('2026-03-08', '2026-03-09', 'America/New_York'), 23);
   assert.equal(len('2026-11-01', '2026-11-02', 'America/New_York'), 25);
   assert.equal(len('2026-03-29', '2026-03-30', 'Europe/Paris'), 23);

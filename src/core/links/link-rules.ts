@@ -63,7 +63,10 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
 }
 
 function checkSecrets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag, out: CheckedLinkInput): void {
-  for (const [field, key] of [['password', 'password'], ['privacy_password', 'privacyPassword']] as const) {
+  for (const [field, key] of [
+    ['password', 'password'],
+    ['privacy_password', 'privacyPassword'],
+  ] as const) {
     const value = input[field];
     if (value === undefined) continue;
     if (value && value.length > LINK_LIMITS.passwordMax) bag.add(field, messages.maxChars(field, LINK_LIMITS.passwordMax));

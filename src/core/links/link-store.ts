@@ -5,9 +5,7 @@ export interface LinkStore {
   /** Inserts the link and its pixel attachments in one transaction; a taken alias raises a ValidationError. */
   insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link>;
   /** pixelIds undefined leaves attachments as they are. */
-  update(
-    accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number,
-  ): Promise<Link | null>;
+  update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null>;
   findById(accountId: number, id: number): Promise<Link | null>;
   /** Case-insensitive, within one domain (null: the default domain). */
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;

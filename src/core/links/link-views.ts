@@ -8,12 +8,20 @@ export class LinkViews {
   constructor(private readonly deps: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore }) {}
 
   async of(accountId: number, links: readonly Link[]): Promise<LinkView[]> {
-    const ids = (pick: (l: Link) => readonly (number | null)[]) =>
-      [...new Set(links.flatMap(pick).filter((x): x is number => x !== null))];
+    const ids = (pick: (l: Link) => readonly (number | null)[]) => [...new Set(links.flatMap(pick).filter((x): x is number => x !== null))];
     const [spaces, domains, pixels] = await Promise.all([
-      this.deps.spaces.findByIds(accountId, ids((l) => [l.spaceId])),
-      this.deps.domains.findByIds(accountId, ids((l) => [l.domainId])),
-      this.deps.pixels.findByIds(accountId, ids((l) => l.pixelIds)),
+      this.deps.spaces.findByIds(
+        accountId,
+        ids((l) => [l.spaceId]),
+      ),
+      this.deps.domains.findByIds(
+        accountId,
+        ids((l) => [l.domainId]),
+      ),
+      this.deps.pixels.findByIds(
+        accountId,
+        ids((l) => l.pixelIds),
+      ),
     ]);
     const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
     const spaceMap = byId(spaces);
@@ -21,8 +29,8 @@ export class LinkViews {
     const pixelMap = byId(pixels);
     return links.map((link) => ({
       link,
-      space: link.spaceId === null ? null : spaceMap.get(link.spaceId) ?? null,
-      domain: link.domainId === null ? null : domainMap.get(link.domainId) ?? null,
+      space: link.spaceId === null ? null : (spaceMap.get(link.spaceId) ?? null),
+      domain: link.domainId === null ? null : (domainMap.get(link.domainId) ?? null),
       pixels: link.pixelIds.flatMap((id) => pixelMap.get(id) ?? []),
     }));
   }

@@ -31,8 +31,20 @@ export interface Link {
 /** The columns a client can set; everything else is kept by the service. */
 export type LinkFields = Pick<
   Link,
-  | 'domainId' | 'spaceId' | 'alias' | 'url' | 'title' | 'targetType' | 'targets' | 'disabled' | 'privacy'
-  | 'privacyPasswordHash' | 'passwordHash' | 'expirationUrl' | 'expirationClicks' | 'endsAt'
+  | 'domainId'
+  | 'spaceId'
+  | 'alias'
+  | 'url'
+  | 'title'
+  | 'targetType'
+  | 'targets'
+  | 'disabled'
+  | 'privacy'
+  | 'privacyPasswordHash'
+  | 'passwordHash'
+  | 'expirationUrl'
+  | 'expirationClicks'
+  | 'endsAt'
 >;
 
 /** A link with the records it refers to, as the API shows it. */

@@ -55,10 +55,22 @@ export class LinksService {
   async create(accountId: number, timeZone: string, input: LinkInput): Promise<LinkView> {
     const { checked, domainId } = await this.check(accountId, timeZone, input);
     const fields: LinkFields = {
-      domainId, spaceId: null, alias: checked.fields.alias ?? (await this.freeAlias(domainId)), url: '', title: null,
-      targetType: TargetType.None, targets: emptyTargets(), disabled: 0, privacy: 0, expirationUrl: null,
-      expirationClicks: null, endsAt: null, passwordHash: null, privacyPasswordHash: null,
-      ...checked.fields, ...(await this.hashSecrets(checked)),
+      domainId,
+      spaceId: null,
+      alias: checked.fields.alias ?? (await this.freeAlias(domainId)),
+      url: '',
+      title: null,
+      targetType: TargetType.None,
+      targets: emptyTargets(),
+      disabled: 0,
+      privacy: 0,
+      expirationUrl: null,
+      expirationClicks: null,
+      endsAt: null,
+      passwordHash: null,
+      privacyPasswordHash: null,
+      ...checked.fields,
+      ...(await this.hashSecrets(checked)),
     };
     // As on update: a statistics password exists only while privacy is 2.
     if (fields.privacy !== 2) fields.privacyPasswordHash = null;
@@ -162,7 +174,8 @@ export class LinksService {
   private learnTitle(link: Link): void {
     const fetcher = this.deps.titles;
     if (!fetcher) return;
-    const task = fetcher.fetchTitle(link.url)
+    const task = fetcher
+      .fetchTitle(link.url)
       .then((title) => (title ? this.deps.links.setTitle(link.id, title) : undefined))
       .catch(() => undefined) // a title is a nicety: its failure must never surface
       .finally(() => this.pendingTitles.delete(task));

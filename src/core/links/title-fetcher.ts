@@ -1,2 +1,4 @@
 /** Learns a page's title; resolves null when it cannot (never rejects). */
-export interface TitleFetcher { fetchTitle(url: string): Promise<string | null>; }
+export interface TitleFetcher {
+  fetchTitle(url: string): Promise<string | null>;
+}

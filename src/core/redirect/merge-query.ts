@@ -42,7 +42,8 @@ export function mergeByUrl(destination: string, incomingQuery: string): string {
 // The destination: http(s), lower-case host names whose last label starts with a letter (no
 // address, no punycode to validate), no port or user, a path of characters left as they are,
 // with no dot segment (which the parser would resolve) and no backslash.
-const PLAIN_DESTINATION = /^https?:\/\/(?!xn--)[a-z0-9-]+(?:\.(?!xn--)[a-z0-9-]+)*(?<=[./][a-z][a-z0-9-]*)\/(?!\.|%2[eE])(?:[A-Za-z0-9\-_~!$&'()*+,;=:@%.]|\/(?!\.|%2[eE]))*$/;
+const PLAIN_DESTINATION =
+  /^https?:\/\/(?!xn--)[a-z0-9-]+(?:\.(?!xn--)[a-z0-9-]+)*(?<=[./][a-z][a-z0-9-]*)\/(?!\.|%2[eE])(?:[A-Za-z0-9\-_~!$&'()*+,;=:@%.]|\/(?!\.|%2[eE]))*$/;
 // No "?" either: the parser drops one that would lead the query.
 const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$&()*+,;=:@/%]*$/;
 

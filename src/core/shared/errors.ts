@@ -36,7 +36,10 @@ export class UnauthenticatedError extends Error {
  */
 export class UnavailableError extends Error {
   readonly kind = 'unavailable' as const;
-  constructor(readonly dependency: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly dependency: string,
+    options?: { cause?: unknown },
+  ) {
     super(`The ${dependency} is unavailable`, options);
   }
 }

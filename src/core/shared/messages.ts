@@ -18,8 +18,7 @@ export const messages = {
   max: (f: string, n: number) => `The ${label(f)} field must not be greater than ${n}.`,
   url: (f: string) => `The ${label(f)} field must be a valid URL.`,
   reserved: (f: string) => `The ${label(f)} is reserved.`,
-  requiredWith: (f: string, other: string) =>
-    `The ${label(f)} field is required when ${label(other)} is present.`,
+  requiredWith: (f: string, other: string) => `The ${label(f)} field is required when ${label(other)} is present.`,
   date: (f: string) => `The ${label(f)} field must match the format Y-m-d.`,
   time: (f: string) => `The ${label(f)} field must match the format H:i.`,
 } as const;

@@ -7,7 +7,10 @@ import { SPACE_LIMITS, type Space, type SpaceInput } from './space.ts';
 import type { SpaceFilter, SpaceStore } from './space-store.ts';
 
 export class SpacesService {
-  constructor(private readonly store: SpaceStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: SpaceStore,
+    private readonly clock: Clock,
+  ) {}
 
   list(accountId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<Space>> {
     return this.store.list(accountId, filter, page);

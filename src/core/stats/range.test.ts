@@ -37,9 +37,22 @@ function fields(fn: () => unknown): string[] {
 }
 
 test('bad dates, from after to, and ranges over ten years are refused by field', () => {
-  assert.deepEqual(fields(() => resolveRange({ from: '2026-02-30', to: 'x' }, NOW, 'UTC')), ['from', 'to']);
-  assert.deepEqual(fields(() => resolveRange({ from: '2026-03-02', to: '2026-03-01' }, NOW, 'UTC')), ['to']);
-  assert.deepEqual(fields(() => resolveRange({ from: '2026-03-11' }, NOW, 'UTC')), ['to'], 'from after the default to');
-  assert.deepEqual(fields(() => resolveRange({ from: '2016-01-01', to: '2026-01-08' }, NOW, 'UTC')), ['to']);
+  assert.deepEqual(
+    fields(() => resolveRange({ from: '2026-02-30', to: 'x' }, NOW, 'UTC')),
+    ['from', 'to'],
+  );
+  assert.deepEqual(
+    fields(() => resolveRange({ from: '2026-03-02', to: '2026-03-01' }, NOW, 'UTC')),
+    ['to'],
+  );
+  assert.deepEqual(
+    fields(() => resolveRange({ from: '2026-03-11' }, NOW, 'UTC')),
+    ['to'],
+    'from after the default to',
+  );
+  assert.deepEqual(
+    fields(() => resolveRange({ from: '2016-01-01', to: '2026-01-08' }, NOW, 'UTC')),
+    ['to'],
+  );
   assert.doesNotThrow(() => resolveRange({ from: '2016-01-01', to: addDays('2016-01-01', 3659) }, NOW, 'UTC'));
 });

@@ -4,8 +4,21 @@ import type { Click } from '../clicks/click.ts';
 import { RollupWindow, rollupsOf, visitorMarksOf, type DrainedRollups } from './rollup-window.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({
-  linkId: 1, accountId: 1, at: 0, day: '2026-03-10', hour: 9, visitor: 'v1', country: 'US', city: 'Boston',
-  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: 't.co', isBot: false, ...over,
+  linkId: 1,
+  accountId: 1,
+  at: 0,
+  day: '2026-03-10',
+  hour: 9,
+  visitor: 'v1',
+  country: 'US',
+  city: 'Boston',
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: 't.co',
+  isBot: false,
+  ...over,
 });
 
 const table = (rows: DrainedRollups['increments']) => rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
@@ -54,10 +67,7 @@ test('a bot adds to bot only and marks no visitor', () => {
 });
 
 test('sums merge per link, day, dimension and value across add calls; size counts rows and marks', () => {
-  const window = windowWith(
-    [click(), click({ country: 'FR', visitor: 'v2' })],
-    [click(), click({ day: '2026-03-11' }), click({ linkId: 2, visitor: null })],
-  );
+  const window = windowWith([click(), click({ country: 'FR', visitor: 'v2' })], [click(), click({ day: '2026-03-11' }), click({ linkId: 2, visitor: null })]);
   // link 1 on the 10th: 9 dimensions + FR + v1, v2; on the 11th: 9 + v1; link 2: 9, no mark.
   assert.equal(window.size, 9 + 1 + 2 + 9 + 1 + 9);
   const { increments, marks: m } = window.drain();
@@ -73,8 +83,10 @@ test('sums merge per link, day, dimension and value across add calls; size count
 
 test('drain sorts by link, dimension, day and value, groups marks by link and day, and empties the window', () => {
   const window = windowWith([
-    click({ linkId: 3, day: '2026-03-12', visitor: 'z' }), click({ linkId: 1, day: '2026-03-11', country: 'DE', visitor: 'b' }),
-    click({ linkId: 3, day: '2026-03-10', visitor: 'y' }), click({ linkId: 1, day: '2026-03-10', visitor: 'a' }),
+    click({ linkId: 3, day: '2026-03-12', visitor: 'z' }),
+    click({ linkId: 1, day: '2026-03-11', country: 'DE', visitor: 'b' }),
+    click({ linkId: 3, day: '2026-03-10', visitor: 'y' }),
+    click({ linkId: 1, day: '2026-03-10', visitor: 'a' }),
     click({ linkId: 3, day: '2026-03-12', visitor: 'x' }),
   ]);
   const { increments, marks: m } = window.drain();
@@ -82,7 +94,10 @@ test('drain sorts by link, dimension, day and value, groups marks by link and da
   const sorted = [...keys].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
   assert.deepEqual(keys, sorted);
   assert.deepEqual(table(increments.filter((r) => r.dimension === 'country')), [
-    '1 country 2026-03-10 US 1', '1 country 2026-03-11 DE 1', '3 country 2026-03-10 US 1', '3 country 2026-03-12 US 2',
+    '1 country 2026-03-10 US 1',
+    '1 country 2026-03-11 DE 1',
+    '3 country 2026-03-10 US 1',
+    '3 country 2026-03-12 US 2',
   ]);
   const groups = marks(m).map((s) => s.split(' ').slice(0, 2).join(' '));
   assert.deepEqual(groups.filter((g, i) => g !== groups[i - 1]).sort(), [...new Set(groups)].sort(), 'each link and day is one run');

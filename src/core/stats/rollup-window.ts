@@ -12,7 +12,14 @@ const DIMENSION_UNIT = 2 ** 17;
 const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
 // Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
 // visitor marks when written).
-const HOUR = 1, COUNTRY = 4, CITY = 5, BROWSER = 6, PLATFORM = 7, DEVICE = 8, LANGUAGE = 9, REFERRER = 10;
+const HOUR = 1,
+  COUNTRY = 4,
+  CITY = 5,
+  BROWSER = 6,
+  PLATFORM = 7,
+  DEVICE = 8,
+  LANGUAGE = 9,
+  REFERRER = 10;
 const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
 const HOUR_VALUES = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
@@ -211,7 +218,7 @@ export class RollupWindow {
   }
 
   private mark(sums: LinkSums, visitor: string): void {
-    const visitors = sums.visitors ??= new Set();
+    const visitors = (sums.visitors ??= new Set());
     if (!visitors.has(visitor)) {
       visitors.add(visitor);
       this.rows++;

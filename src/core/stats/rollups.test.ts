@@ -5,8 +5,21 @@ import { rollupsOf, visitorMarksOf } from './rollup-window.ts';
 import { uniqueIncrements } from './rollups.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({
-  linkId: 1, accountId: 1, at: 0, day: '2026-03-10', hour: 9, visitor: 'v1', country: 'US', city: null,
-  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: 't.co', isBot: false, ...over,
+  linkId: 1,
+  accountId: 1,
+  at: 0,
+  day: '2026-03-10',
+  hour: 9,
+  visitor: 'v1',
+  country: 'US',
+  city: null,
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: 't.co',
+  isBot: false,
+  ...over,
 });
 
 const table = (rows: ReturnType<typeof rollupsOf>) => rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
@@ -52,14 +65,16 @@ test('over-long values are cut to 255 characters', () => {
 });
 
 test('visitor marks: distinct per link, day and hash; bots have none', () => {
-  const marks = visitorMarksOf([
-    click(), click(), click({ day: '2026-03-11' }), click({ linkId: 2 }), click({ visitor: 'v2' }),
-    click({ isBot: true, visitor: null }),
-  ]);
-  assert.deepEqual(marks.map((m) => `${m.linkId} ${m.day} ${m.visitor}`).sort(), [
-    '1 2026-03-10 v1', '1 2026-03-10 v2', '1 2026-03-11 v1', '2 2026-03-10 v1',
-  ]);
-  assert.deepEqual(table(uniqueIncrements([{ linkId: 1, day: '2026-03-10' }, { linkId: 1, day: '2026-03-10' }, { linkId: 2, day: '2026-03-10' }])), [
-    '1 unique 2026-03-10  2', '2 unique 2026-03-10  1',
-  ]);
+  const marks = visitorMarksOf([click(), click(), click({ day: '2026-03-11' }), click({ linkId: 2 }), click({ visitor: 'v2' }), click({ isBot: true, visitor: null })]);
+  assert.deepEqual(marks.map((m) => `${m.linkId} ${m.day} ${m.visitor}`).sort(), ['1 2026-03-10 v1', '1 2026-03-10 v2', '1 2026-03-11 v1', '2 2026-03-10 v1']);
+  assert.deepEqual(
+    table(
+      uniqueIncrements([
+        { linkId: 1, day: '2026-03-10' },
+        { linkId: 1, day: '2026-03-10' },
+        { linkId: 2, day: '2026-03-10' },
+      ]),
+    ),
+    ['1 unique 2026-03-10  2', '2 unique 2026-03-10  1'],
+  );
 });

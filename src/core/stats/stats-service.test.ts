@@ -6,19 +6,37 @@ import { StatsService, arrange, filled, pageOf } from './stats-service.ts';
 import type { ClickRetention, StatsStore, ValueCount } from './stats-store.ts';
 
 const items: ValueCount[] = [
-  { value: 'b', count: 2 }, { value: null, count: 2 }, { value: 'A', count: 5 }, { value: 'c', count: 1 },
+  { value: 'b', count: 2 },
+  { value: null, count: 2 },
+  { value: 'A', count: 5 },
+  { value: 'c', count: 1 },
 ];
 
 test('arrange: max/min by count with ties by value (unknown first), or by value; search ignores case and unknowns', () => {
-  assert.deepEqual(arrange(items, undefined, 'max').map((i) => i.value), ['A', null, 'b', 'c']);
-  assert.deepEqual(arrange(items, undefined, 'min').map((i) => i.value), ['c', null, 'b', 'A']);
-  assert.deepEqual(arrange(items, undefined, 'value').map((i) => i.value), [null, 'A', 'b', 'c']);
-  assert.deepEqual(arrange(items, 'a', 'max').map((i) => i.value), ['A']);
+  assert.deepEqual(
+    arrange(items, undefined, 'max').map((i) => i.value),
+    ['A', null, 'b', 'c'],
+  );
+  assert.deepEqual(
+    arrange(items, undefined, 'min').map((i) => i.value),
+    ['c', null, 'b', 'A'],
+  );
+  assert.deepEqual(
+    arrange(items, undefined, 'value').map((i) => i.value),
+    [null, 'A', 'b', 'c'],
+  );
+  assert.deepEqual(
+    arrange(items, 'a', 'max').map((i) => i.value),
+    ['A'],
+  );
   assert.deepEqual(arrange(items, 'zz', 'max'), []);
 });
 
 test('filled lists every value, zeros included; pageOf pages or not', () => {
-  assert.deepEqual(filled(['x', 'y'], [{ value: 'y', count: 3 }]), [{ value: 'x', count: 0 }, { value: 'y', count: 3 }]);
+  assert.deepEqual(filled(['x', 'y'], [{ value: 'y', count: 3 }]), [
+    { value: 'x', count: 0 },
+    { value: 'y', count: 3 },
+  ]);
   const many = Array.from({ length: 25 }, (_, i) => ({ value: String(i), count: i }));
   assert.deepEqual(pageOf(many, { page: 3, perPage: 10 }), { items: many.slice(20), total: 25 });
   assert.deepEqual(pageOf(many, null), { items: many, total: 25 });
@@ -42,8 +60,11 @@ function service(owned: boolean) {
     },
   };
   const svc = new StatsService({
-    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null) }, stats, retention,
-    clock: { now: () => Date.parse('2026-03-10T12:00:00Z') }, retentionDays: 90,
+    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null) },
+    stats,
+    retention,
+    clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },
+    retentionDays: 90,
   });
   return { svc, calls };
 }
@@ -53,7 +74,11 @@ const account = { id: 1, timezone: 'UTC' };
 test('clicks: every day of the range in order; clicks_hours: all 24 hours', async () => {
   const { svc } = service(true);
   const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } });
-  assert.deepEqual(days.items, [{ value: '2026-03-01', count: 0 }, { value: '2026-03-02', count: 4 }, { value: '2026-03-03', count: 0 }]);
+  assert.deepEqual(days.items, [
+    { value: '2026-03-01', count: 0 },
+    { value: '2026-03-02', count: 4 },
+    { value: '2026-03-03', count: 0 },
+  ]);
   assert.deepEqual(days.summary, { total: 4, unique: 3, bots: 1 });
   const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null });
   assert.equal(hours.total, 24);

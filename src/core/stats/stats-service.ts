@@ -59,9 +59,8 @@ export class StatsService {
     const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
     if (q.name === 'clicks' || q.name === 'clicks_hours') {
       // Days and hours are listed whole, zeros included, so a chart needs no gap filling.
-      const [all, counted] = q.name === 'clicks'
-        ? [daysOf(range), await this.deps.stats.perDay(linkId, range)]
-        : [HOURS, await this.deps.stats.counts(linkId, dimension, range)];
+      const [all, counted] =
+        q.name === 'clicks' ? [daysOf(range), await this.deps.stats.perDay(linkId, range)] : [HOURS, await this.deps.stats.counts(linkId, dimension, range)];
       return pageOf(arrange(filled(all, counted), q.search, order), q.page);
     }
     return this.deps.stats.breakdown(linkId, dimension, range, { search: q.search, order, page: q.page });

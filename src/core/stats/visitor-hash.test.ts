@@ -12,8 +12,10 @@ test('the same visitor, link and day hash alike on every instance; anything else
   assert.match(h, /^[A-Za-z0-9_-]{22}$/);
   assert.equal(b.hash(7, '2026-03-10', '8.8.8.8', UA), h);
   const others = [
-    a.hash(7, '2026-03-11', '8.8.8.8', UA), a.hash(8, '2026-03-10', '8.8.8.8', UA),
-    a.hash(7, '2026-03-10', '8.8.4.4', UA), a.hash(7, '2026-03-10', '8.8.8.8', `${UA} x`),
+    a.hash(7, '2026-03-11', '8.8.8.8', UA),
+    a.hash(8, '2026-03-10', '8.8.8.8', UA),
+    a.hash(7, '2026-03-10', '8.8.4.4', UA),
+    a.hash(7, '2026-03-10', '8.8.8.8', `${UA} x`),
     new VisitorHasher('another secret').hash(7, '2026-03-10', '8.8.8.8', UA),
   ];
   assert.equal(new Set([h, ...others]).size, others.length + 1);

@@ -5,9 +5,18 @@ import { TargetType, type Targets } from './target.ts';
 
 const url = 'https://example.com/default';
 const targets: Targets = {
-  country: [{ key: 'US', value: 'https://us.example' }, { key: 'GB', value: 'https://gb.example' }],
-  platform: [{ key: 'iOS', value: 'https://ios.example' }, { key: 'Linux', value: 'https://linux.example' }],
-  language: [{ key: 'de', value: 'https://de.example' }, { key: 'en', value: 'https://en.example' }],
+  country: [
+    { key: 'US', value: 'https://us.example' },
+    { key: 'GB', value: 'https://gb.example' },
+  ],
+  platform: [
+    { key: 'iOS', value: 'https://ios.example' },
+    { key: 'Linux', value: 'https://linux.example' },
+  ],
+  language: [
+    { key: 'de', value: 'https://de.example' },
+    { key: 'en', value: 'https://en.example' },
+  ],
   rotation: [{ value: 'https://r1.example' }, { value: 'https://r2.example' }, { value: 'https://r3.example' }],
 };
 const visitor = { country: 'GB', platform: 'iOS' as const, languages: ['fr', 'en', 'de'] };
@@ -40,10 +49,11 @@ test('language: the best-weighted language that has an entry', () => {
   assert.deepEqual(chooseDestination(link, { ...visitor, languages: [] }), fixed(url));
 });
 
-test('rotation returns the entries for the caller\'s atomic counter', () => {
+test("rotation returns the entries for the caller's atomic counter", () => {
   const link = { url, targetType: TargetType.Rotation, targets };
   assert.deepEqual(chooseDestination(link, visitor), {
-    kind: 'rotate', entries: ['https://r1.example', 'https://r2.example', 'https://r3.example'],
+    kind: 'rotate',
+    entries: ['https://r1.example', 'https://r2.example', 'https://r3.example'],
   });
   const one = { ...targets, rotation: [{ value: 'https://only.example' }] };
   assert.deepEqual(chooseDestination({ ...link, targets: one }, visitor), fixed('https://only.example'));

@@ -10,7 +10,10 @@ test('each of the seven platforms matches its own entry', () => {
 });
 
 test('an Ubuntu visitor prefers an Ubuntu entry and falls back to a Linux one', () => {
-  const both = [{ key: 'Linux', value: 'L' }, { key: 'Ubuntu', value: 'U' }];
+  const both = [
+    { key: 'Linux', value: 'L' },
+    { key: 'Ubuntu', value: 'U' },
+  ];
   assert.equal(matchPlatform(both, 'Ubuntu'), 'U');
   assert.equal(matchPlatform([{ key: 'Linux', value: 'L' }], 'Ubuntu'), 'L');
   assert.equal(matchPlatform([{ key: 'Windows', value: 'W' }], 'Ubuntu'), null);
@@ -21,7 +24,10 @@ test('a Linux visitor does not take an Ubuntu entry', () => {
 });
 
 test('Android and Chrome OS never fall back to Linux', () => {
-  const linuxOnly = [{ key: 'Linux', value: 'L' }, { key: 'Ubuntu', value: 'U' }];
+  const linuxOnly = [
+    { key: 'Linux', value: 'L' },
+    { key: 'Ubuntu', value: 'U' },
+  ];
   assert.equal(matchPlatform(linuxOnly, 'Android'), null);
   assert.equal(matchPlatform(linuxOnly, 'Chrome OS'), null);
 });

@@ -14,9 +14,7 @@ const keyNormalizers: Record<Exclude<TargetListName, 'rotation'>, (key: string) 
   platform: (key) => (PLATFORMS as readonly string[]).find((p) => p === key) ?? null,
 };
 
-export function checkTargetList(
-  bag: FieldErrorBag, list: TargetListName, input: TargetListInput, urls: UrlPolicy,
-): KeyedTarget[] | RotationTarget[] | null | undefined {
+export function checkTargetList(bag: FieldErrorBag, list: TargetListName, input: TargetListInput, urls: UrlPolicy): KeyedTarget[] | RotationTarget[] | null | undefined {
   if (input === undefined) return undefined;
   if (input === null || input.length === 0) return null;
   if (list === 'rotation') return checkRotation(bag, input, urls);

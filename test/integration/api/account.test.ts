@@ -38,8 +38,14 @@ onEachEngine('API account and authentication', (h) => {
       { label: 'two tokens', headers: { authorization: `Bearer ${key} ${key}` } },
     ];
     const paths: [string, string][] = [
-      ['GET', '/api/v1/account'], ['GET', '/api/v1/pixels'], ['GET', '/api/v1/pixels/1'], ['POST', '/api/v1/spaces'],
-      ['PUT', '/api/v1/domains/1'], ['DELETE', '/pixels/1/destroy'], ['DELETE', '/api/v1/links/1'], ['GET', '/api/v1/links'],
+      ['GET', '/api/v1/account'],
+      ['GET', '/api/v1/pixels'],
+      ['GET', '/api/v1/pixels/1'],
+      ['POST', '/api/v1/spaces'],
+      ['PUT', '/api/v1/domains/1'],
+      ['DELETE', '/pixels/1/destroy'],
+      ['DELETE', '/api/v1/links/1'],
+      ['GET', '/api/v1/links'],
     ];
     for (const accept of ['application/json', 'text/html', '*/*']) {
       for (const c of cases) {
@@ -61,7 +67,7 @@ onEachEngine('API account and authentication', (h) => {
     assert.equal(res.status, 200);
   });
 
-  test('a revoked key answers 401; the account\'s other keys still work', async () => {
+  test("a revoked key answers 401; the account's other keys still work", async () => {
     const me = await h().account();
     const accounts = h().server.container.accounts;
     const second = await accounts.createKey(me.email, 'second');

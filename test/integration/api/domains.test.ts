@@ -11,8 +11,12 @@ async function makeDomain(h: Harness, key: string, fields: Record<string, unknow
   const res = await h.request('POST', '/api/v1/domains', { key, form: fields });
   assert.equal(res.status, 201, res.text);
   return res.body.data as {
-    id: number; name: string; index_page: string | null; not_found_page: string | null;
-    status: 'pending' | 'verified'; verification: { token: string; txt_name: string; file_url: string };
+    id: number;
+    name: string;
+    index_page: string | null;
+    not_found_page: string | null;
+    status: 'pending' | 'verified';
+    verification: { token: string; txt_name: string; file_url: string };
   };
 }
 
@@ -44,8 +48,7 @@ onEachEngine('API domains', (h) => {
 
     const put = await h().request('PUT', `/api/v1/domains/${d.id}`, { key, form: { not_found_page: 'https://example.com/404' } });
     assert.equal(put.status, 200);
-    assert.deepEqual([put.body.data.name, put.body.data.index_page, put.body.data.not_found_page],
-      [name, 'https://example.com/home', 'https://example.com/404']);
+    assert.deepEqual([put.body.data.name, put.body.data.index_page, put.body.data.not_found_page], [name, 'https://example.com/home', 'https://example.com/404']);
     // An empty string clears a page.
     const cleared = await h().request('PATCH', `/api/v1/domains/${d.id}`, { key, form: { index_page: '' } });
     assert.equal(cleared.status, 200);
@@ -111,7 +114,11 @@ onEachEngine('API domains', (h) => {
     assert.equal(late.status, 422);
     assert.deepEqual(late.body.message, { name: ['The name has already been taken.'] });
     assert.equal((await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: b.key })).body.data.status, 'pending');
-    for (const [key, taken] of [[b.key, name], [b.key, name.toUpperCase()], [a.key, name]] as const) {
+    for (const [key, taken] of [
+      [b.key, name],
+      [b.key, name.toUpperCase()],
+      [a.key, name],
+    ] as const) {
       const res = await h().request('POST', '/api/v1/domains', { key, form: { name: taken } });
       assert.equal(res.status, 422);
       assert.deepEqual(res.body.message, { name: ['The name has already been taken.'] });
@@ -157,12 +164,18 @@ onEachEngine('API domains', (h) => {
     const made = [];
     for (let i = 0; i < 11; i++) made.push(await makeDomain(h(), key, { name: host(i === 3 ? 'needle' : 'hay') }));
     const search = await h().request('GET', '/api/v1/domains?search=NEEDLE', { key });
-    assert.deepEqual(search.body.data.map((d: { id: number }) => d.id), [made[3]!.id]);
+    assert.deepEqual(
+      search.body.data.map((d: { id: number }) => d.id),
+      [made[3]!.id],
+    );
     const desc = await h().request('GET', '/api/v1/domains', { key });
     assert.equal(desc.body.data.length, 10);
     assert.equal(desc.body.data[0].id, made[10]!.id);
     const asc = await h().request('GET', '/api/v1/domains?sort=asc&per_page=10&page=2', { key });
-    assert.deepEqual(asc.body.data.map((d: { id: number }) => d.id), [made[10]!.id]);
+    assert.deepEqual(
+      asc.body.data.map((d: { id: number }) => d.id),
+      [made[10]!.id],
+    );
     assert.equal(asc.body.meta.total, 11);
   });
 
@@ -183,6 +196,9 @@ onEachEngine('API domains', (h) => {
     assert.equal((await h().request('GET', `/api/v1/links/${onDomain.body.data.id}`, { key })).status, 404);
     assert.equal((await h().request('GET', `/api/v1/links/${plain.body.data.id}`, { key })).status, 200);
     const links = await h().request('GET', '/api/v1/links', { key });
-    assert.deepEqual(links.body.data.map((l: { id: number }) => l.id), [plain.body.data.id]);
+    assert.deepEqual(
+      links.body.data.map((l: { id: number }) => l.id),
+      [plain.body.data.id],
+    );
   });
 });

@@ -56,7 +56,10 @@ onEachEngine('API tenant isolation', (h) => {
       assert.equal(still.status, 200);
       assert.deepEqual(still.body.data, mine, 'untouched');
       const listA = await h().request('GET', `/api/v1/${kind.plural}`, { key: a.key });
-      assert.deepEqual(listA.body.data.map((r: { id: number }) => r.id), [mine.id]);
+      assert.deepEqual(
+        listA.body.data.map((r: { id: number }) => r.id),
+        [mine.id],
+      );
     });
   }
 
@@ -66,7 +69,11 @@ onEachEngine('API tenant isolation', (h) => {
     const pixel = await create(h(), a.key, 'pixels', KINDS[0]!.create());
     const space = await create(h(), a.key, 'spaces', KINDS[1]!.create());
     const domain = await create(h(), a.key, 'domains', KINDS[2]!.create());
-    for (const [field, value] of [['pixels', [pixel.id]], ['space', space.id], ['domain', domain.id]] as const) {
+    for (const [field, value] of [
+      ['pixels', [pixel.id]],
+      ['space', space.id],
+      ['domain', domain.id],
+    ] as const) {
       const res = await h().request('POST', '/api/v1/links', { key: b.key, form: { url: 'https://example.com/x', [field]: value } });
       assert.equal(res.status, 422, field);
       assert.ok(res.body.message[field], `${field}: ${res.text}`);

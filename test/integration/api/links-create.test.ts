@@ -5,9 +5,30 @@ import { onEachEngine } from '../../support/harness.ts';
 import { ISO_UTC, makeDomain, makeLink, makePixel, makeSpace, unique } from './links-support.ts';
 
 const RECORD_KEYS = [
-  'id', 'alias', 'url', 'short_url', 'title', 'target_type', 'country_target', 'platform_target', 'language_target',
-  'rotation_target', 'last_rotation', 'disabled', 'privacy', 'privacy_password', 'password', 'expiration_url',
-  'expiration_clicks', 'clicks', 'space', 'domain', 'pixels', 'ends_at', 'created_at', 'updated_at',
+  'id',
+  'alias',
+  'url',
+  'short_url',
+  'title',
+  'target_type',
+  'country_target',
+  'platform_target',
+  'language_target',
+  'rotation_target',
+  'last_rotation',
+  'disabled',
+  'privacy',
+  'privacy_password',
+  'password',
+  'expiration_url',
+  'expiration_clicks',
+  'clicks',
+  'space',
+  'domain',
+  'pixels',
+  'ends_at',
+  'created_at',
+  'updated_at',
 ].sort();
 
 onEachEngine('links API: create', (h) => {
@@ -60,14 +81,32 @@ onEachEngine('links API: create', (h) => {
     const [p1, p2] = [await makePixel(h(), key), await makePixel(h(), key)];
     const alias = unique('All-fields_');
     const form = [
-      'url=https%3A%2F%2Fexample.com%2Fdest%3Fa%3D1%26b%3D2', `domain=${domain.id}`, `alias=${alias}`, 'title=My%20title',
-      'password=s3cret-redirect', `space=${space.id}`, `pixels[]=${p1.id}`, `pixels[]=${p2.id}`, 'disabled=1', 'privacy=2',
-      'privacy_password=s3cret-stats', 'expiration_url=https%3A%2F%2Fexample.com%2Fgone', 'expiration_date=2030-07-01',
-      'expiration_time=12:00', 'expiration_clicks=25', 'target_type=1',
-      'country[0][key]=US', 'country[0][value]=https%3A%2F%2Fus.example.com', 'country[1][key]=fr', 'country[1][value]=https%3A%2F%2Ffr.example.com',
-      'platform[0][key]=OS%20X', 'platform[0][value]=https%3A%2F%2Fmac.example.com',
-      'language[0][key]=de', 'language[0][value]=https%3A%2F%2Fde.example.com',
-      'rotation[0][value]=https%3A%2F%2Fr1.example.com', 'rotation[1][value]=https%3A%2F%2Fr2.example.com',
+      'url=https%3A%2F%2Fexample.com%2Fdest%3Fa%3D1%26b%3D2',
+      `domain=${domain.id}`,
+      `alias=${alias}`,
+      'title=My%20title',
+      'password=s3cret-redirect',
+      `space=${space.id}`,
+      `pixels[]=${p1.id}`,
+      `pixels[]=${p2.id}`,
+      'disabled=1',
+      'privacy=2',
+      'privacy_password=s3cret-stats',
+      'expiration_url=https%3A%2F%2Fexample.com%2Fgone',
+      'expiration_date=2030-07-01',
+      'expiration_time=12:00',
+      'expiration_clicks=25',
+      'target_type=1',
+      'country[0][key]=US',
+      'country[0][value]=https%3A%2F%2Fus.example.com',
+      'country[1][key]=fr',
+      'country[1][value]=https%3A%2F%2Ffr.example.com',
+      'platform[0][key]=OS%20X',
+      'platform[0][value]=https%3A%2F%2Fmac.example.com',
+      'language[0][key]=de',
+      'language[0][value]=https%3A%2F%2Fde.example.com',
+      'rotation[0][value]=https%3A%2F%2Fr1.example.com',
+      'rotation[1][value]=https%3A%2F%2Fr2.example.com',
     ].join('&');
     const res = await h().request('POST', '/api/v1/links', { key, form });
     assert.equal(res.status, 201, res.text);
@@ -87,15 +126,22 @@ onEachEngine('links API: create', (h) => {
     assert.equal(Date.parse(l.ends_at), Date.UTC(2030, 6, 1, 10, 0));
     assert.equal(l.target_type, 1);
     assert.deepEqual(l.country_target, [
-      { key: 'US', value: 'https://us.example.com' }, { key: 'FR', value: 'https://fr.example.com' },
+      { key: 'US', value: 'https://us.example.com' },
+      { key: 'FR', value: 'https://fr.example.com' },
     ]);
     assert.deepEqual(l.platform_target, [{ key: 'OS X', value: 'https://mac.example.com' }]);
     assert.deepEqual(l.language_target, [{ key: 'de', value: 'https://de.example.com' }]);
     assert.deepEqual(l.rotation_target, [{ value: 'https://r1.example.com' }, { value: 'https://r2.example.com' }]);
     assert.deepEqual(l.space, space);
     assert.deepEqual(l.domain, domain);
-    assert.deepEqual(l.pixels.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b), [p1.id, p2.id].sort((a, b) => a - b));
-    assert.deepEqual(l.pixels.find((p: { id: number }) => p.id === p1.id), p1);
+    assert.deepEqual(
+      l.pixels.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b),
+      [p1.id, p2.id].sort((a, b) => a - b),
+    );
+    assert.deepEqual(
+      l.pixels.find((p: { id: number }) => p.id === p1.id),
+      p1,
+    );
 
     const read = await h().request('GET', `/api/v1/links/${l.id}`, { key });
     assert.deepEqual(read.body.data, l);
@@ -129,10 +175,21 @@ onEachEngine('links API: create', (h) => {
     const domain = await makeDomain(h(), key);
     const pixel = await makePixel(h(), key);
     const fields = {
-      url: 'https://example.com/json', title: 'Json', password: 'pw-one', space: space.id, pixels: [pixel.id], disabled: 0,
-      privacy: 1, expiration_url: 'https://example.com/x', expiration_date: '2031-02-03', expiration_time: '04:05',
-      expiration_clicks: 3, target_type: 4, rotation: [{ value: 'https://a.example.com' }, { value: 'https://b.example.com' }],
-      country: [{ key: 'DE', value: 'https://de.example.com' }], platform: [{ key: 'Android', value: 'https://android.example.com' }],
+      url: 'https://example.com/json',
+      title: 'Json',
+      password: 'pw-one',
+      space: space.id,
+      pixels: [pixel.id],
+      disabled: 0,
+      privacy: 1,
+      expiration_url: 'https://example.com/x',
+      expiration_date: '2031-02-03',
+      expiration_time: '04:05',
+      expiration_clicks: 3,
+      target_type: 4,
+      rotation: [{ value: 'https://a.example.com' }, { value: 'https://b.example.com' }],
+      country: [{ key: 'DE', value: 'https://de.example.com' }],
+      platform: [{ key: 'Android', value: 'https://android.example.com' }],
       language: [{ key: 'EN', value: 'https://en.example.com' }],
     };
     const viaJson = await h().request('POST', '/api/v1/links', { key, json: { ...fields, domain: domain.id, alias: unique('j') } });
@@ -157,7 +214,8 @@ onEachEngine('links API: create', (h) => {
   test('JSON numbers may arrive as strings, as form values do', async () => {
     const { key } = await h().account();
     const res = await h().request('POST', '/api/v1/links', {
-      key, json: { url: 'https://example.com', disabled: '1', privacy: '1', expiration_clicks: '7', target_type: '0' },
+      key,
+      json: { url: 'https://example.com', disabled: '1', privacy: '1', expiration_clicks: '7', target_type: '0' },
     });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.data.disabled, 1);
@@ -168,7 +226,13 @@ onEachEngine('links API: create', (h) => {
   test('expiration_clicks 0 and empty fields on create mean "none"', async () => {
     const { key } = await h().account();
     const l = await makeLink(h(), key, {
-      expiration_clicks: 0, password: '', space: '', expiration_date: '', expiration_time: '', alias: '', expiration_url: '',
+      expiration_clicks: 0,
+      password: '',
+      space: '',
+      expiration_date: '',
+      expiration_time: '',
+      alias: '',
+      expiration_url: '',
     });
     assert.equal(l.expiration_clicks, null);
     assert.equal(l.password, false);
@@ -206,7 +270,11 @@ onEachEngine('links API: create', (h) => {
 
   test('a statistics password is kept only with privacy 2', async () => {
     const { key } = await h().account();
-    for (const [privacy, kept] of [[0, false], [1, false], [2, true]] as const) {
+    for (const [privacy, kept] of [
+      [0, false],
+      [1, false],
+      [2, true],
+    ] as const) {
       const l = await makeLink(h(), key, { privacy, privacy_password: 'stats-pw' });
       assert.equal(l.privacy_password, kept, `privacy ${privacy}`);
       const touched = await h().request('PUT', `/api/v1/links/${l.id}`, { key, form: { title: 'touched' } });
@@ -219,8 +287,15 @@ onEachEngine('links API: create', (h) => {
     const res = await h().request('POST', '/api/v1/links', {
       key,
       form: {
-        url: 'https://example.com', id: 424242, clicks: 1000, last_rotation: 5, account_id: accountId + 1,
-        created_at: '2000-01-01T00:00:00Z', short_url: 'https://evil.example.com/x', password_hash: 'x', unknown: 'y',
+        url: 'https://example.com',
+        id: 424242,
+        clicks: 1000,
+        last_rotation: 5,
+        account_id: accountId + 1,
+        created_at: '2000-01-01T00:00:00Z',
+        short_url: 'https://evil.example.com/x',
+        password_hash: 'x',
+        unknown: 'y',
       },
     });
     assert.equal(res.status, 201, res.text);
@@ -241,8 +316,11 @@ onEachEngine('links API: create', (h) => {
 
   test('a form whose content type carries a charset parameter is read', async () => {
     const { key } = await h().account();
-    const res = await h().request('POST', '/api/v1/links', { key, body: qs.stringify({ url: 'https://example.com' }),
-      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+    const res = await h().request('POST', '/api/v1/links', {
+      key,
+      body: qs.stringify({ url: 'https://example.com' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.data.url, 'https://example.com');
   });

@@ -20,7 +20,10 @@ onEachEngine('links API: the limits of the README', (h) => {
     await createRefused(h(), key, { form: { url: URL_OK, pixels } }, ['pixels']);
     const rotation = Array.from({ length: 101 }, (_, i) => ({ value: `https://r${i}.example.com` }));
     await createRefused(h(), key, { json: { url: URL_OK, rotation } }, ['rotation']);
-    const twice = [{ key: 'US', value: 'https://a.example.com' }, { key: 'us', value: 'https://b.example.com' }];
+    const twice = [
+      { key: 'US', value: 'https://a.example.com' },
+      { key: 'us', value: 'https://b.example.com' },
+    ];
     await createRefused(h(), key, { json: { url: URL_OK, country: twice } }, ['country.1.key']);
   });
 

@@ -20,11 +20,24 @@ onEachEngine('links API: list filters, status and sort', (h) => {
     const d = await makeLink(h(), key, { domain: d2.id, title: 'alphabet' });
     await makeLink(h(), key, { title: 'nothing attached' });
 
-    for (const [name, alt] of [['space', 'space_id'], ['domain', 'domain_id'], ['pixel', 'pixel_id']] as const) {
+    for (const [name, alt] of [
+      ['space', 'space_id'],
+      ['domain', 'domain_id'],
+      ['pixel', 'pixel_id'],
+    ] as const) {
       const cases: Record<string, [number, number[]][]> = {
-        space: [[s1.id, [b.id, a.id]], [s2.id, [c.id]]],
-        domain: [[d1.id, [c.id, a.id]], [d2.id, [d.id]]],
-        pixel: [[p1.id, [b.id, a.id]], [p2.id, [c.id, b.id]]],
+        space: [
+          [s1.id, [b.id, a.id]],
+          [s2.id, [c.id]],
+        ],
+        domain: [
+          [d1.id, [c.id, a.id]],
+          [d2.id, [d.id]],
+        ],
+        pixel: [
+          [p1.id, [b.id, a.id]],
+          [p2.id, [c.id, b.id]],
+        ],
       };
       for (const [id, expected] of cases[name]!) {
         assert.deepEqual(await idsOf(h(), key, `${name}=${id}`), expected, `${name}=${id}`);
@@ -67,7 +80,10 @@ onEachEngine('links API: list filters, status and sort', (h) => {
     assert.deepEqual(byStatus[1], [noLimit.id, almost.id, future.id, active.id]);
     assert.deepEqual(byStatus[2], [overUsed.id, usedUp.id, pastDate.id]);
     assert.deepEqual(byStatus[3], [disabledExpired.id, disabled.id]);
-    assert.deepEqual([...byStatus[1], ...byStatus[2], ...byStatus[3]].sort((x, y) => x - y), all.slice().sort((x, y) => x - y));
+    assert.deepEqual(
+      [...byStatus[1], ...byStatus[2], ...byStatus[3]].sort((x, y) => x - y),
+      all.slice().sort((x, y) => x - y),
+    );
     assert.equal((await listLinks(h(), key, 'status=2')).meta.total, 3);
 
     // Re-enabling and lifting limits move links between partitions.
@@ -125,7 +141,11 @@ onEachEngine('links API: list filters, status and sort', (h) => {
         seen.push(...body.data.map((l: { id: number }) => l.id));
       }
       assert.equal(new Set(seen).size, 25, sort);
-      assert.deepEqual(seen.slice().sort((a, b) => a - b), ids, sort);
+      assert.deepEqual(
+        seen.slice().sort((a, b) => a - b),
+        ids,
+        sort,
+      );
     }
   });
 });

@@ -28,12 +28,24 @@ onEachEngine('links API: list pagination and search', (h) => {
   test('default page: 10 newest first, with meta and absolute page links', async () => {
     const { key, ids } = await accountWith(23);
     const body = await listLinks(h(), key);
-    assert.deepEqual(body.data.map((l: { id: number }) => l.id), ids.slice().reverse().slice(0, 10));
+    assert.deepEqual(
+      body.data.map((l: { id: number }) => l.id),
+      ids.slice().reverse().slice(0, 10),
+    );
     assert.deepEqual(body.meta, {
-      current_page: 1, from: 1, last_page: 3, path: `${APP}/api/v1/links`, per_page: 10, to: 10, total: 23,
+      current_page: 1,
+      from: 1,
+      last_page: 3,
+      path: `${APP}/api/v1/links`,
+      per_page: 10,
+      to: 10,
+      total: 23,
     });
     assert.deepEqual(body.links, {
-      first: `${APP}/api/v1/links?page=1`, last: `${APP}/api/v1/links?page=3`, prev: null, next: `${APP}/api/v1/links?page=2`,
+      first: `${APP}/api/v1/links?page=1`,
+      last: `${APP}/api/v1/links?page=3`,
+      prev: null,
+      next: `${APP}/api/v1/links?page=2`,
     });
     // Items are full link records.
     assert.equal(body.data[0].short_url, `${APP}/${body.data[0].alias}`);
@@ -44,12 +56,18 @@ onEachEngine('links API: list pagination and search', (h) => {
     const { key, ids } = await accountWith(23);
     const newest = ids.slice().reverse();
     const p2 = await listLinks(h(), key, 'per_page=10&page=2');
-    assert.deepEqual(p2.data.map((l: { id: number }) => l.id), newest.slice(10, 20));
+    assert.deepEqual(
+      p2.data.map((l: { id: number }) => l.id),
+      newest.slice(10, 20),
+    );
     assert.deepEqual([p2.meta.from, p2.meta.to, p2.meta.current_page], [11, 20, 2]);
     assert.equal(p2.links.prev, `${APP}/api/v1/links?per_page=10&page=1`);
     assert.equal(p2.links.next, `${APP}/api/v1/links?per_page=10&page=3`);
     const p3 = await listLinks(h(), key, 'page=3');
-    assert.deepEqual(p3.data.map((l: { id: number }) => l.id), newest.slice(20));
+    assert.deepEqual(
+      p3.data.map((l: { id: number }) => l.id),
+      newest.slice(20),
+    );
     assert.deepEqual([p3.meta.from, p3.meta.to, p3.links.next], [21, 23, null]);
     const all = await listLinks(h(), key, 'per_page=100');
     assert.equal(all.data.length, 23);

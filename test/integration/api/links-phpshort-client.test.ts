@@ -15,8 +15,12 @@ onEachEngine('links API: a phpShort-style client', (h) => {
     const [p1, p2] = [await makePixel(h(), key), await makePixel(h(), key)];
     const alias = unique('promo');
     const body = new URLSearchParams([
-      ['url', 'https://example.com/landing?utm_source=x'], ['alias', alias], ['domain_id', String(domain.id)],
-      ['space_id', String(space.id)], ['pixel_ids[]', String(p1.id)], ['pixel_ids[]', String(p2.id)],
+      ['url', 'https://example.com/landing?utm_source=x'],
+      ['alias', alias],
+      ['domain_id', String(domain.id)],
+      ['space_id', String(space.id)],
+      ['pixel_ids[]', String(p1.id)],
+      ['pixel_ids[]', String(p2.id)],
     ]).toString();
     const res = await h().request('POST', '/api/v1/links', { key, body, headers: WRITE });
     assert.equal(res.status, 201, res.text);
@@ -56,7 +60,9 @@ onEachEngine('links API: a phpShort-style client', (h) => {
     const made = await h().request('POST', '/api/v1/links', { key, body: 'url=https%3A%2F%2Fexample.com', headers: WRITE });
     const id = made.body.data.id;
     const set = await h().request('PUT', `/api/v1/links/${id}`, {
-      key, body: `space_id=${space.id}&pixel_ids[]=${pixel.id}`, headers: WRITE,
+      key,
+      body: `space_id=${space.id}&pixel_ids[]=${pixel.id}`,
+      headers: WRITE,
     });
     assert.equal(set.status, 200, set.text);
     assert.equal(set.body.data.space.id, space.id);
@@ -70,7 +76,8 @@ onEachEngine('links API: a phpShort-style client', (h) => {
   test('a whole session: create, list, read, update, delete at the seed paths', async () => {
     const { key } = await h().account();
     const created = await h().request('POST', '/api/v1/links', {
-      key, headers: WRITE,
+      key,
+      headers: WRITE,
       body: 'url=https%3A%2F%2Fexample.com%2Fa&title=Campaign&target_type=2&platform%5B0%5D%5Bkey%5D=iOS&platform%5B0%5D%5Bvalue%5D=https%3A%2F%2Fapps.example.com',
     });
     assert.equal(created.status, 201, created.text);
@@ -79,13 +86,18 @@ onEachEngine('links API: a phpShort-style client', (h) => {
 
     const listed = await h().request('GET', '/api/v1/links?search=campaign&by=title&status=1&sort=desc&per_page=10', { key, headers: READ });
     assert.equal(listed.status, 200, listed.text);
-    assert.deepEqual(listed.body.data.map((l: { id: number }) => l.id), [id]);
+    assert.deepEqual(
+      listed.body.data.map((l: { id: number }) => l.id),
+      [id],
+    );
 
     const read = await h().request('GET', `/api/v1/links/${id}`, { key, headers: READ });
     assert.equal(read.body.data.title, 'Campaign');
 
     const updated = await h().request('PUT', `/api/v1/links/${id}`, {
-      key, headers: WRITE, body: 'url=https%3A%2F%2Fexample.com%2Fb&disabled=1',
+      key,
+      headers: WRITE,
+      body: 'url=https%3A%2F%2Fexample.com%2Fb&disabled=1',
     });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.data.url, 'https://example.com/b');
@@ -107,17 +119,21 @@ onEachEngine('links API: a phpShort-style client', (h) => {
   });
 });
 
-onEachEngine('links API: short_url follows APP_URL and DOMAIN_SCHEME', (h) => {
-  test('a trailing slash on APP_URL is not doubled; custom domains use the configured scheme', async () => {
-    const { key } = await h().account();
-    const domain = await makeDomain(h(), key);
-    const onDefault = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1' } });
-    assert.equal(onDefault.body.data.short_url, 'https://sho.rt/Abc-1');
-    const onDomain = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1', domain_id: domain.id } });
-    assert.equal(onDomain.status, 201, onDomain.text);
-    assert.equal(onDomain.body.data.short_url, `http://${domain.name}/Abc-1`);
-    const listed = await h().request('GET', '/api/v1/links?per_page=10', { key });
-    assert.equal(listed.body.meta.path, 'https://sho.rt/api/v1/links');
-    assert.equal(listed.body.links.first, 'https://sho.rt/api/v1/links?per_page=10&page=1');
-  });
-}, { env: { APP_URL: 'https://sho.rt/', DOMAIN_SCHEME: 'http' } });
+onEachEngine(
+  'links API: short_url follows APP_URL and DOMAIN_SCHEME',
+  (h) => {
+    test('a trailing slash on APP_URL is not doubled; custom domains use the configured scheme', async () => {
+      const { key } = await h().account();
+      const domain = await makeDomain(h(), key);
+      const onDefault = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1' } });
+      assert.equal(onDefault.body.data.short_url, 'https://sho.rt/Abc-1');
+      const onDomain = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1', domain_id: domain.id } });
+      assert.equal(onDomain.status, 201, onDomain.text);
+      assert.equal(onDomain.body.data.short_url, `http://${domain.name}/Abc-1`);
+      const listed = await h().request('GET', '/api/v1/links?per_page=10', { key });
+      assert.equal(listed.body.meta.path, 'https://sho.rt/api/v1/links');
+      assert.equal(listed.body.links.first, 'https://sho.rt/api/v1/links?per_page=10&page=1');
+    });
+  },
+  { env: { APP_URL: 'https://sho.rt/', DOMAIN_SCHEME: 'http' } },
+);

@@ -65,7 +65,10 @@ export function assertInvalid(res: Reply, fields: string[]): void {
   assert.equal(typeof res.body.message, 'object', res.text);
   const named = Object.keys(res.body.message);
   for (const field of fields) {
-    assert.ok(named.some((n) => n === field || n.startsWith(`${field}.`)), `"${field}" not named in ${res.text}`);
+    assert.ok(
+      named.some((n) => n === field || n.startsWith(`${field}.`)),
+      `"${field}" not named in ${res.text}`,
+    );
     for (const [name, list] of Object.entries(res.body.message as Record<string, unknown>)) {
       if (name === field || name.startsWith(`${field}.`)) {
         assert.ok(Array.isArray(list) && list.length > 0 && list.every((m) => typeof m === 'string' && m.length > 0));
@@ -84,9 +87,7 @@ export async function createRefused(h: Harness, key: string, options: RequestOpt
 }
 
 /** PUT an update that must fail with a 422 naming `fields`, and leave the link as it was. */
-export async function updateRefused(
-  h: Harness, key: string, id: number, options: RequestOptions, fields: string[],
-): Promise<Reply> {
+export async function updateRefused(h: Harness, key: string, id: number, options: RequestOptions, fields: string[]): Promise<Reply> {
   const before = (await h.request('GET', `/api/v1/links/${id}`, { key })).body.data;
   const res = await h.request('PUT', `/api/v1/links/${id}`, { key, ...options });
   assertInvalid(res, fields);

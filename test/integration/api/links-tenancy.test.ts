@@ -12,7 +12,11 @@ onEachEngine('links API: tenant isolation', (h) => {
     const domain = await makeDomain(h(), a.key);
     const pixel = await makePixel(h(), a.key);
     const link = await makeLink(h(), a.key, {
-      title: 'Secret plans', space: space.id, domain: domain.id, pixels: [pixel.id], password: 'pw',
+      title: 'Secret plans',
+      space: space.id,
+      domain: domain.id,
+      pixels: [pixel.id],
+      password: 'pw',
     });
     const expired = await makeLink(h(), a.key, { title: 'Old', expiration_date: '2001-01-01', expiration_time: '00:00' });
     const disabled = await makeLink(h(), a.key, { title: 'Off', disabled: 1 });
@@ -47,16 +51,35 @@ onEachEngine('links API: tenant isolation', (h) => {
   test("B's lists show none of A's links, whatever the filter", async () => {
     const { a, b, space, domain, pixel, link, expired, disabled, own } = await twoAccounts();
     const queries = [
-      '', 'status=0', 'status=1', 'status=2', 'status=3', 'sort=max', 'sort=min', 'sort=asc',
-      'search=secret', 'search=plans&by=title', `search=${link.alias}&by=alias`, 'search=example&by=url',
-      `space=${space.id}`, `space_id=${space.id}`, `domain=${domain.id}`, `domain_id=${domain.id}`,
-      `pixel=${pixel.id}`, `pixel_id=${pixel.id}`, 'per_page=100', 'page=2',
+      '',
+      'status=0',
+      'status=1',
+      'status=2',
+      'status=3',
+      'sort=max',
+      'sort=min',
+      'sort=asc',
+      'search=secret',
+      'search=plans&by=title',
+      `search=${link.alias}&by=alias`,
+      'search=example&by=url',
+      `space=${space.id}`,
+      `space_id=${space.id}`,
+      `domain=${domain.id}`,
+      `domain_id=${domain.id}`,
+      `pixel=${pixel.id}`,
+      `pixel_id=${pixel.id}`,
+      'per_page=100',
+      'page=2',
     ];
     const aIds = new Set([link.id, expired.id, disabled.id]);
     for (const query of queries) {
       const body = await listLinks(h(), b.key, query);
       for (const l of body.data) assert.ok(!aIds.has(l.id), `${query} leaked link ${l.id}`);
-      assert.ok(body.data.every((l: { id: number }) => l.id === own.id), query);
+      assert.ok(
+        body.data.every((l: { id: number }) => l.id === own.id),
+        query,
+      );
       assert.ok(body.meta.total <= 1, `${query}: total ${body.meta.total}`);
     }
     assert.deepEqual(await idsOf(h(), b.key), [own.id]);

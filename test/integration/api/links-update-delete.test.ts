@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import {
-  assertNotFound, idsOf, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused,
-} from './links-support.ts';
+import { assertNotFound, idsOf, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused } from './links-support.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,9 +17,20 @@ onEachEngine('links API: update and delete', (h) => {
     const space = await makeSpace(h(), key);
     const pixel = await makePixel(h(), key);
     return makeLink(h(), key, {
-      url: 'https://example.com/full', alias: unique('full'), title: 'Kept', password: 'pw', space: space.id, pixels: [pixel.id],
-      privacy: 2, privacy_password: 'stats', expiration_url: 'https://example.com/gone', expiration_date: '2030-05-06',
-      expiration_time: '07:08', expiration_clicks: 9, target_type: 1, country: [{ key: 'US', value: 'https://us.example.com' }],
+      url: 'https://example.com/full',
+      alias: unique('full'),
+      title: 'Kept',
+      password: 'pw',
+      space: space.id,
+      pixels: [pixel.id],
+      privacy: 2,
+      privacy_password: 'stats',
+      expiration_url: 'https://example.com/gone',
+      expiration_date: '2030-05-06',
+      expiration_time: '07:08',
+      expiration_clicks: 9,
+      target_type: 1,
+      country: [{ key: 'US', value: 'https://us.example.com' }],
       rotation: [{ value: 'https://r.example.com' }],
     });
   }
@@ -61,7 +70,10 @@ onEachEngine('links API: update and delete', (h) => {
     const onDomain = await makeLink(h(), key, { domain: d1.id });
     const onDefault = await makeLink(h(), key);
     for (const domain of [d2.id, foreign.id, 999999, '', 'abc', 0, -3]) {
-      for (const [link, expected] of [[onDomain, d1], [onDefault, null]] as const) {
+      for (const [link, expected] of [
+        [onDomain, d1],
+        [onDefault, null],
+      ] as const) {
         for (const field of ['domain', 'domain_id']) {
           const res = await h().request('PUT', `/api/v1/links/${link.id}`, { key, form: { [field]: domain } });
           assert.equal(res.status, 200, res.text);
@@ -103,7 +115,8 @@ onEachEngine('links API: update and delete', (h) => {
     const link = await fullLink(key);
     const p = await makePixel(h(), key);
     const res = await h().request('PATCH', `/api/v1/links/${link.id}`, {
-      key, json: { password: null, space: null, pixels: [p.id], country: [{ key: 'gb', value: 'https://uk.example.com' }] },
+      key,
+      json: { password: null, space: null, pixels: [p.id], country: [{ key: 'gb', value: 'https://uk.example.com' }] },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.password, false);
@@ -117,12 +130,14 @@ onEachEngine('links API: update and delete', (h) => {
     const { key } = await h().account();
     const link = await makeLink(h(), key);
     const res = await h().request('PUT', `/api/v1/links/${link.id}`, {
-      key, form: 'target_type=3&language[0][key]=FR&language[0][value]=https%3A%2F%2Ffr.example.com&language[1][key]=en&language[1][value]=https%3A%2F%2Fen.example.com',
+      key,
+      form: 'target_type=3&language[0][key]=FR&language[0][value]=https%3A%2F%2Ffr.example.com&language[1][key]=en&language[1][value]=https%3A%2F%2Fen.example.com',
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.target_type, 3);
     assert.deepEqual(res.body.data.language_target, [
-      { key: 'fr', value: 'https://fr.example.com' }, { key: 'en', value: 'https://en.example.com' },
+      { key: 'fr', value: 'https://fr.example.com' },
+      { key: 'en', value: 'https://en.example.com' },
     ]);
     assert.equal(res.body.data.country_target, null);
   });

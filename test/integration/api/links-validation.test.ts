@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import {
-  assertInvalid, createRefused, linkTotal, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused,
-} from './links-support.ts';
+import { assertInvalid, createRefused, linkTotal, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused } from './links-support.ts';
 
 const URL_OK = 'https://example.com/';
 
@@ -51,8 +49,7 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
   test('concurrent creates racing for one alias: exactly one wins, the others hear 422 alias', async () => {
     const { key } = await h().account();
     const alias = unique('race');
-    const replies = await Promise.all(Array.from({ length: 6 }, () =>
-      h().request('POST', '/api/v1/links', { key, form: { url: URL_OK, alias } })));
+    const replies = await Promise.all(Array.from({ length: 6 }, () => h().request('POST', '/api/v1/links', { key, form: { url: URL_OK, alias } })));
     assert.deepEqual(replies.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422], replies.map((r) => r.text).join('\n'));
     for (const r of replies.filter((x) => x.status === 422)) assertInvalid(r, ['alias']);
     assert.equal((await h().request('GET', `/api/v1/links?search=${alias}&by=alias`, { key })).body.meta.total, 1);
@@ -135,13 +132,25 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     const mine = await h().account();
     const theirs = await h().account();
     const foreign = await makeSpace(h(), theirs.key);
-    const res = await createRefused(h(), mine.key, {
-      form: {
-        url: 'javascript:alert(1)', alias: 'api', privacy: 7, target_type: 5, expiration_clicks: -1, space: foreign.id,
-        expiration_date: '2026-13-40', expiration_time: '25:00', country: [{ key: 'XX', value: URL_OK }],
-        platform: [{ key: 'BeOS', value: URL_OK }],
+    const res = await createRefused(
+      h(),
+      mine.key,
+      {
+        form: {
+          url: 'javascript:alert(1)',
+          alias: 'api',
+          privacy: 7,
+          target_type: 5,
+          expiration_clicks: -1,
+          space: foreign.id,
+          expiration_date: '2026-13-40',
+          expiration_time: '25:00',
+          country: [{ key: 'XX', value: URL_OK }],
+          platform: [{ key: 'BeOS', value: URL_OK }],
+        },
       },
-    }, ['url', 'alias', 'privacy', 'target_type', 'expiration_clicks', 'space', 'expiration_date', 'expiration_time', 'country', 'platform']);
+      ['url', 'alias', 'privacy', 'target_type', 'expiration_clicks', 'space', 'expiration_date', 'expiration_time', 'country', 'platform'],
+    );
     assert.equal(Object.keys(res.body.message).length, 10, res.text);
 
     const link = await makeLink(h(), mine.key);

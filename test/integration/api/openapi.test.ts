@@ -19,21 +19,29 @@ async function fetchDoc(h: Harness): Promise<Json> {
 /** Every operation of the document as [path, method, operation]. */
 function operations(doc: Json): [string, string, Json][] {
   return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, Json>).filter(([m]) => HTTP_METHODS.includes(m)).map(([m, op]) => [path, m, op] as [string, string, Json]));
+    Object.entries(item as Record<string, Json>)
+      .filter(([m]) => HTTP_METHODS.includes(m))
+      .map(([m, op]) => [path, m, op] as [string, string, Json]),
+  );
 }
 
 /** The method + path pairs the route table serves, in OpenAPI's `{id}` form. */
 function expectedOperations(h: Harness): string[] {
-  return apiRoutes(h.server.container).flatMap((route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
-  }).sort();
+  return apiRoutes(h.server.container)
+    .flatMap((route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+      return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
+    })
+    .sort();
 }
 
 function resolvePointer(doc: Json, ref: string): unknown {
   assert.ok(ref.startsWith('#/'), `only local $refs are expected: ${ref}`);
-  return ref.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return ref
+    .slice(2)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce<Json>((node, key) => (node === undefined || node === null ? undefined : node[key]), doc);
 }
 
@@ -54,7 +62,8 @@ function validatorFor(doc: Json) {
   ajv.addSchema({ ...doc, $id: 'openapi.json' });
   return (path: string, method: string, res: Reply) => {
     const pointer = ['paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema']
-      .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+      .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/');
     const validate = ajv.getSchema(`openapi.json#/${pointer}`);
     assert.ok(validate, `no documented ${res.status} answer for ${method.toUpperCase()} ${path}`);
     assert.ok(validate(res.body), `${method.toUpperCase()} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
@@ -78,7 +87,10 @@ onEachEngine('API OpenAPI document', (h) => {
       assert.match(path, /^\/[^:]*$/, `${where}: path uses {param} form`);
       const statuses = Object.keys(op.responses ?? {});
       assert.ok(statuses.length > 0, `${where}: has responses`);
-      assert.ok(statuses.some((s) => /^2\d\d$/.test(s)), `${where}: has a success response`);
+      assert.ok(
+        statuses.some((s) => /^2\d\d$/.test(s)),
+        `${where}: has a success response`,
+      );
       for (const s of statuses) {
         assert.match(s, /^([1-5]\d\d|[1-5]XX|default)$/, `${where}: status key ${s}`);
         assert.equal(typeof op.responses[s].description, 'string', `${where} ${s}: description`);
@@ -86,7 +98,10 @@ onEachEngine('API OpenAPI document', (h) => {
       for (const req of op.security ?? []) {
         for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `${where}: security ${name}`);
       }
-      const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name).sort();
+      const declared = (op.parameters ?? [])
+        .filter((p: Json) => p.in === 'path')
+        .map((p: Json) => p.name)
+        .sort();
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
       assert.deepEqual(declared, templated, `${where}: path parameters`);
       for (const p of op.parameters ?? []) {
@@ -97,8 +112,7 @@ onEachEngine('API OpenAPI document', (h) => {
         }
       }
       if (method === 'post' || method === 'put' || method === 'patch') {
-        assert.deepEqual(Object.keys(op.requestBody?.content ?? {}).sort(),
-          ['application/json', 'application/x-www-form-urlencoded'], `${where}: request body types`);
+        assert.deepEqual(Object.keys(op.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded'], `${where}: request body types`);
       }
     }
     for (const ref of collectRefs(doc)) assert.notEqual(resolvePointer(doc, ref), undefined, `$ref ${ref} resolves`);
@@ -108,12 +122,22 @@ onEachEngine('API OpenAPI document', (h) => {
 
   test('lists every route of the route table, and nothing else', async () => {
     const doc = await fetchDoc(h());
-    const documented = operations(doc).map(([path, method]) => `${method} ${path}`).sort();
+    const documented = operations(doc)
+      .map(([path, method]) => `${method} ${path}`)
+      .sort();
     const expected = expectedOperations(h());
     assert.ok(expected.length >= 25, `the route table has ${expected.length} operations`);
     assert.deepEqual(documented, expected);
-    for (const needed of ['get /api/v1/pixels', 'delete /pixels/{id}/destroy', 'delete /api/v1/pixels/{id}', 'patch /api/v1/spaces/{id}',
-      'post /api/v1/domains', 'get /api/v1/account', 'delete /links/{id}/destroy', 'put /api/v1/links/{id}']) {
+    for (const needed of [
+      'get /api/v1/pixels',
+      'delete /pixels/{id}/destroy',
+      'delete /api/v1/pixels/{id}',
+      'patch /api/v1/spaces/{id}',
+      'post /api/v1/domains',
+      'get /api/v1/account',
+      'delete /links/{id}/destroy',
+      'put /api/v1/links/{id}',
+    ]) {
       assert.ok(documented.includes(needed), needed);
     }
     for (const hidden of ['/health', '/api/openapi.json', '/docs']) assert.equal(doc.paths[hidden], undefined, hidden);

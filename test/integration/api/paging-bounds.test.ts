@@ -33,7 +33,8 @@ onEachEngine('paging and id bounds', (h) => {
       assert.deepEqual(Object.keys(res.body.message), [name.replace('_id', '')]);
     }
     const created = await h().request('POST', '/api/v1/links', {
-      key, form: { url: 'https://example.com/ids', space: '9007199254740993', domain: '1e300', 'pixels[]': '2147483648' },
+      key,
+      form: { url: 'https://example.com/ids', space: '9007199254740993', domain: '1e300', 'pixels[]': '2147483648' },
     });
     assert.equal(created.status, 422, created.text);
     assert.deepEqual(Object.keys(created.body.message).sort(), ['domain', 'pixels.0', 'space']);

@@ -2,10 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 
-const TYPES = [
-  'adroll', 'bing', 'facebook', 'google-ads', 'google-analytics',
-  'google-tag-manager', 'linkedin', 'pinterest', 'quora', 'twitter',
-] as const;
+const TYPES = ['adroll', 'bing', 'facebook', 'google-ads', 'google-analytics', 'google-tag-manager', 'linkedin', 'pinterest', 'quora', 'twitter'] as const;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function makePixel(h: Harness, key: string, fields: Record<string, unknown>) {
@@ -181,13 +178,22 @@ onEachEngine('API pixels', (h) => {
     const first = await h().request('GET', '/api/v1/pixels?sort=asc', { key });
     assert.equal(first.body.data.length, 10);
     assert.deepEqual(first.body.meta, {
-      current_page: 1, from: 1, last_page: 2, path: 'http://short.test/api/v1/pixels', per_page: 10, to: 10, total: 12,
+      current_page: 1,
+      from: 1,
+      last_page: 2,
+      path: 'http://short.test/api/v1/pixels',
+      per_page: 10,
+      to: 10,
+      total: 12,
     });
     assert.equal(first.body.links.prev, null);
     assert.equal(first.body.links.first, 'http://short.test/api/v1/pixels?sort=asc&page=1');
     assert.equal(first.body.links.next, 'http://short.test/api/v1/pixels?sort=asc&page=2');
     const second = await h().request('GET', '/api/v1/pixels?sort=asc&page=2', { key });
-    assert.deepEqual(second.body.data.map((p: { id: number }) => p.id), [made[10]!.id, made[11]!.id]);
+    assert.deepEqual(
+      second.body.data.map((p: { id: number }) => p.id),
+      [made[10]!.id, made[11]!.id],
+    );
     assert.equal(second.body.meta.from, 11);
     assert.equal(second.body.meta.to, 12);
     assert.equal(second.body.links.next, null);
@@ -210,6 +216,9 @@ onEachEngine('API pixels', (h) => {
     assert.equal((await h().request('DELETE', `/pixels/${a.id}/destroy`, { key })).status, 200);
     const read = await h().request('GET', `/api/v1/links/${link.body.data.id}`, { key });
     assert.equal(read.status, 200);
-    assert.deepEqual(read.body.data.pixels.map((p: { id: number }) => p.id), [b.id]);
+    assert.deepEqual(
+      read.body.data.pixels.map((p: { id: number }) => p.id),
+      [b.id],
+    );
   });
 });

@@ -111,13 +111,19 @@ onEachEngine('API spaces', (h) => {
     const made = [];
     for (let i = 1; i <= 11; i++) made.push(await makeSpace(h(), key, { name: i === 5 ? 'Special five' : `space ${i}` }));
     const search = await h().request('GET', '/api/v1/spaces?search=SPECIAL', { key });
-    assert.deepEqual(search.body.data.map((s: { id: number }) => s.id), [made[4]!.id]);
+    assert.deepEqual(
+      search.body.data.map((s: { id: number }) => s.id),
+      [made[4]!.id],
+    );
     const desc = await h().request('GET', '/api/v1/spaces', { key });
     assert.equal(desc.body.data.length, 10);
     assert.equal(desc.body.data[0].id, made[10]!.id);
     assert.equal(desc.body.meta.last_page, 2);
     const asc = await h().request('GET', '/api/v1/spaces?sort=asc&page=2', { key });
-    assert.deepEqual(asc.body.data.map((s: { id: number }) => s.id), [made[10]!.id]);
+    assert.deepEqual(
+      asc.body.data.map((s: { id: number }) => s.id),
+      [made[10]!.id],
+    );
     assert.equal((await h().request('GET', '/api/v1/spaces?per_page=100', { key })).body.data.length, 11);
     assert.equal((await h().request('GET', '/api/v1/spaces?per_page=5', { key })).status, 422);
   });

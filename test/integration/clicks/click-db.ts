@@ -39,12 +39,16 @@ export async function openClickDb(engine: 'sqlite' | 'postgres'): Promise<ClickD
   const storage = open();
   await migrateToLatest(storage.db, engine);
   const now = Date.now();
-  const { id: accountId } = await storage.db.insertInto('accounts')
+  const { id: accountId } = await storage.db
+    .insertInto('accounts')
     .values({ name: 'clicks', email: 'clicks@example.com', timezone: 'UTC', created_at: now })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   let made = 0;
   return {
-    open, storage, accountId,
+    open,
+    storage,
+    accountId,
     links: async (count) => {
       const from = made + 1;
       made += count;
@@ -53,8 +57,16 @@ export async function openClickDb(engine: 'sqlite' | 'postgres'): Promise<ClickD
         with recursive s(n) as (select ${sql.lit(from)} union all select n + 1 from s where n < ${sql.lit(made)})
         insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, clicks, created_at, updated_at)
         select ${sql.lit(accountId)}, 'w' || n, 'w' || n, 'https://example.com/', 0, 0, 0, 0, ${sql.lit(now)}, ${sql.lit(now)} from s`.execute(storage.db);
-      const rows = await storage.db.selectFrom('links').select('id').where('alias', 'in', Array.from({ length: count }, (_, i) => `w${from + i}`))
-        .orderBy('id').execute();
+      const rows = await storage.db
+        .selectFrom('links')
+        .select('id')
+        .where(
+          'alias',
+          'in',
+          Array.from({ length: count }, (_, i) => `w${from + i}`),
+        )
+        .orderBy('id')
+        .execute();
       return rows.map((r) => r.id);
     },
     close: async () => {

@@ -21,9 +21,20 @@ const BROWSERS = ['Firefox', 'Chrome', 'Safari'];
 /** Click i of a test's traffic over `links`: every tenth a bot, visitors seen again now and then. */
 function clickOf(i: number, links: readonly number[], accountId: number): Click {
   return {
-    linkId: links[i % links.length]!, accountId, at: Date.parse(`${DAY}T10:00:00Z`) + i, day: DAY, hour: i % 24,
-    visitor: i % 10 === 0 ? null : `v${i % 37}`, country: COUNTRIES[i % 4]!, city: null, browser: BROWSERS[i % 3]!,
-    platform: 'Linux', device: 'desktop', language: i % 2 ? 'de' : 'en', referrerHost: `r${i % 7}.example`, isBot: i % 10 === 0,
+    linkId: links[i % links.length]!,
+    accountId,
+    at: Date.parse(`${DAY}T10:00:00Z`) + i,
+    day: DAY,
+    hour: i % 24,
+    visitor: i % 10 === 0 ? null : `v${i % 37}`,
+    country: COUNTRIES[i % 4]!,
+    city: null,
+    browser: BROWSERS[i % 3]!,
+    platform: 'Linux',
+    device: 'desktop',
+    language: i % 2 ? 'de' : 'en',
+    referrerHost: `r${i % 7}.example`,
+    isBot: i % 10 === 0,
   };
 }
 
@@ -66,18 +77,35 @@ for (const engine of ENGINES) {
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'unique' and link_id in (${sql.join(links)})) as "unique",
                (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(db.storage.db);
       const r = rows[0]!;
-      return { clicks: Number(r.clicks), rows: Number(r.rows), total: Number(r.total), bots: Number(r.bots), unique: Number(r.unique), marks: Number(r.marks), rotations: Number(r.rotations) };
+      return {
+        clicks: Number(r.clicks),
+        rows: Number(r.rows),
+        total: Number(r.total),
+        bots: Number(r.bots),
+        unique: Number(r.unique),
+        marks: Number(r.marks),
+        rotations: Number(r.rotations),
+      };
     };
     const expected = (links: readonly number[], count: number) => {
       const humans = Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0).length;
-      const visitors = new Set(Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0).map((i) => `${links[i % links.length]} v${i % 37}`));
+      const visitors = new Set(
+        Array.from({ length: count }, (_, i) => i)
+          .filter((i) => i % 10 !== 0)
+          .map((i) => `${links[i % links.length]} v${i % 37}`),
+      );
       // Each link's last position is the index of its last click.
       const rotations = links.reduce((sum, _, k) => sum + (count - links.length + k), 0);
       return { clicks: humans, rows: count, total: humans, bots: count - humans, unique: visitors.size, marks: visitors.size, rotations };
     };
     const breakdown = async (links: readonly number[]) => {
-      const rows = await db.storage.db.selectFrom('click_rollups').select(['dimension', 'value'])
-        .select((eb) => eb.fn.sum<number>('count').as('n')).where('link_id', 'in', [...links]).groupBy(['dimension', 'value']).execute();
+      const rows = await db.storage.db
+        .selectFrom('click_rollups')
+        .select(['dimension', 'value'])
+        .select((eb) => eb.fn.sum<number>('count').as('n'))
+        .where('link_id', 'in', [...links])
+        .groupBy(['dimension', 'value'])
+        .execute();
       return Object.fromEntries(rows.map((r) => [`${r.dimension}:${r.value}`, Number(r.n)]));
     };
 
@@ -155,7 +183,7 @@ for (const engine of ENGINES) {
       await sql`alter table click_rollups rename to click_rollups_away`.execute(db.storage.db);
       try {
         await write(store, links, 0, 20, 20); // a small window: written with its batch, and failing
-        assert.equal(failures.length, 1, 'the failure is reported, not thrown: the batch\'s rows are written');
+        assert.equal(failures.length, 1, "the failure is reported, not thrown: the batch's rows are written");
         await write(store, links, 20, 2980);
         await assert.rejects(store.settle(), 'settle() says the window could not be written');
         const { rows } = await sql<{ clicks: number; rows: number; marks: number }>`
@@ -163,8 +191,11 @@ for (const engine of ENGINES) {
                  (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
                  (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(db.storage.db);
         const want = expected(links, 3000);
-        assert.deepEqual([rows[0]!.rows, rows[0]!.clicks, rows[0]!.marks].map(Number), [want.rows, want.clicks, 0],
-          'rows and counters once each; no mark outlives the failed transaction');
+        assert.deepEqual(
+          [rows[0]!.rows, rows[0]!.clicks, rows[0]!.marks].map(Number),
+          [want.rows, want.clicks, 0],
+          'rows and counters once each; no mark outlives the failed transaction',
+        );
       } finally {
         await sql`alter table click_rollups_away rename to click_rollups`.execute(db.storage.db);
       }
@@ -190,8 +221,8 @@ for (const engine of ENGINES) {
       assert.equal(Number(rows[0]!.n), 0);
       const all = expected(links, 3000);
       const got = await totals(kept);
-      assert.equal(got.total, got.clicks, 'the remaining links\' rollups match their counters');
-      assert.equal(got.total, all.total - 10, 'all but the deleted link\'s ten human clicks');
+      assert.equal(got.total, got.clicks, "the remaining links' rollups match their counters");
+      assert.equal(got.total, all.total - 10, "all but the deleted link's ten human clicks");
       assert.deepEqual(failures, []);
     });
   });

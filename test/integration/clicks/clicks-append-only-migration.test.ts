@@ -25,7 +25,11 @@ test('migration 0004 on SQLite: click rows kept, no index or foreign key by link
     for (const alias of ['one', 'two']) {
       await sql`insert into links (account_id, alias, alias_key, url, created_at, updated_at) values (1, ${alias}, ${alias}, 'https://example.com/', 0, 0)`.execute(db);
     }
-    for (const [link, at] of [[1, 10], [2, 20], [1, 30]]) {
+    for (const [link, at] of [
+      [1, 10],
+      [2, 20],
+      [1, 30],
+    ]) {
       await sql`insert into clicks (link_id, account_id, at, country) values (${link}, 1, ${at}, 'US')`.execute(db);
     }
     assert.deepEqual(await foreignKeysOf(db), ['links']);
@@ -34,7 +38,11 @@ test('migration 0004 on SQLite: click rows kept, no index or foreign key by link
     assert.deepEqual(await indexesOf(db), ['clicks_at']);
     assert.deepEqual(await foreignKeysOf(db), []);
     const rows = (await sql<{ id: number; link_id: number; at: number; country: string }>`select id, link_id, at, country from clicks order by id`.execute(db)).rows;
-    assert.deepEqual(rows, [{ id: 1, link_id: 1, at: 10, country: 'US' }, { id: 2, link_id: 2, at: 20, country: 'US' }, { id: 3, link_id: 1, at: 30, country: 'US' }]);
+    assert.deepEqual(rows, [
+      { id: 1, link_id: 1, at: 10, country: 'US' },
+      { id: 2, link_id: 2, at: 20, country: 'US' },
+      { id: 3, link_id: 1, at: 30, country: 'US' },
+    ]);
     await sql`insert into clicks (link_id, account_id, at) values (2, 1, 40)`.execute(db);
     assert.equal((await sql<{ id: number }>`select max(id) as id from clicks`.execute(db)).rows[0]!.id, 4, 'ids go on from where they were');
 
@@ -46,7 +54,11 @@ test('migration 0004 on SQLite: click rows kept, no index or foreign key by link
     await appendOnly.down(db, 'sqlite');
     assert.deepEqual(await indexesOf(db), ['clicks_at', 'clicks_link_at']);
     assert.deepEqual(await foreignKeysOf(db), ['links']);
-    assert.deepEqual((await sql<{ id: number }>`select id from clicks order by id`.execute(db)).rows.map((r) => r.id), [2, 4], 'rows of deleted links cannot come back under the key');
+    assert.deepEqual(
+      (await sql<{ id: number }>`select id from clicks order by id`.execute(db)).rows.map((r) => r.id),
+      [2, 4],
+      'rows of deleted links cannot come back under the key',
+    );
   } finally {
     await storage.close();
     rmSync(dir, { recursive: true, force: true });

@@ -44,9 +44,20 @@ function batchOf(accountId: number, hot: number[]): Click[] {
   return Array.from({ length: size }, (_, i) => {
     const isBot = i % 13 === 0;
     return {
-      linkId: any(links), accountId, at: Date.now(), day: any(DAYS), hour: i % 3,
-      visitor: isBot ? null : visitorNow(), country: any(['US', 'DE', null]), city: null, browser: any(['Chrome', 'Firefox']),
-      platform: any(['Android', 'Windows']), device: 'mobile', language: any(['en', 'de']), referrerHost: any(['a.test', null]), isBot,
+      linkId: any(links),
+      accountId,
+      at: Date.now(),
+      day: any(DAYS),
+      hour: i % 3,
+      visitor: isBot ? null : visitorNow(),
+      country: any(['US', 'DE', null]),
+      city: null,
+      browser: any(['Chrome', 'Firefox']),
+      platform: any(['Android', 'Windows']),
+      device: 'mobile',
+      language: any(['en', 'de']),
+      referrerHost: any(['a.test', null]),
+      isBot,
     };
   });
 }
@@ -122,13 +133,21 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     const runs = await Promise.all(stores.map((store) => writeFor(store, db.accountId, linkIds, until)));
     // What each window still holds, as BatchingClickSink.flush() ends: written at once, both.
     await Promise.all(stores.map((store) => store.settle()));
-    t.diagnostic(`batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them`
-      + ` rollups were held back; windows written: ${runs.map((r) => r.windowsWritten).join(' and ')}`);
+    t.diagnostic(
+      `batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them` +
+        ` rollups were held back; windows written: ${runs.map((r) => r.windowsWritten).join(' and ')}`,
+    );
     const deadlocks = [...runs.flatMap((r) => r.deadlocks), ...failures.filter((e) => (e as { code?: string }).code === '40P01').map(describeDeadlock)];
     assert.deepEqual(deadlocks, [], 'no transaction (batch or window) may fail with 40P01 deadlock detected');
     assert.deepEqual(failures, [], 'no window write failed');
-    assert.ok(runs.every((r) => r.batches > 5), `both writers wrote (${runs.map((r) => r.batches).join(', ')} batches)`);
-    assert.ok(runs.every((r) => r.held > 0 && r.windowsWritten > 0), 'both stores held rollups across batches and wrote their windows meanwhile');
+    assert.ok(
+      runs.every((r) => r.batches > 5),
+      `both writers wrote (${runs.map((r) => r.batches).join(', ')} batches)`,
+    );
+    assert.ok(
+      runs.every((r) => r.held > 0 && r.windowsWritten > 0),
+      'both stores held rollups across batches and wrote their windows meanwhile',
+    );
 
     const expect = (pick: (w: Written) => Map<number, number>, id: number) => runs.reduce((n, r) => n + (pick(r).get(id) ?? 0), 0);
     const { rows } = await sql<{ id: number; clicks: number; rows: number; total: number; bots: number; unique: number; marks: number }>`
@@ -142,7 +161,11 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     assert.equal(rows.length, HOT);
     for (const r of rows) {
       const humans = expect((w) => w.humans, r.id);
-      assert.equal(r.rows, expect((w) => w.rows, r.id), `link ${r.id}: click rows`);
+      assert.equal(
+        r.rows,
+        expect((w) => w.rows, r.id),
+        `link ${r.id}: click rows`,
+      );
       assert.equal(r.clicks, humans, `link ${r.id}: links.clicks`);
       assert.equal(r.total, humans, `link ${r.id}: rollup total`);
       assert.equal(r.bots, r.rows - humans, `link ${r.id}: rollup bot`);
@@ -162,12 +185,26 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     for (let round = 0; round < ROUNDS; round++) {
       // 2 000 clicks, each a new visitor of its link today, the same in both stores but in shuffled orders.
       const clicks = Array.from({ length: 2000 }, (_, i): Click => ({
-        linkId: links[i % links.length]!, accountId: db.accountId, at: Date.now(), day: DAYS[1]!, hour: 1,
-        visitor: `r${round}-${i}`, country: 'DE', city: null, browser: 'Firefox', platform: 'Linux', device: 'desktop',
-        language: 'de', referrerHost: null, isBot: false,
+        linkId: links[i % links.length]!,
+        accountId: db.accountId,
+        at: Date.now(),
+        day: DAYS[1]!,
+        hour: 1,
+        visitor: `r${round}-${i}`,
+        country: 'DE',
+        city: null,
+        browser: 'Firefox',
+        platform: 'Linux',
+        device: 'desktop',
+        language: 'de',
+        referrerHost: null,
+        isBot: false,
       }));
       for (const store of stores) await store.writeBatch(toBatch(shuffle([...clicks]).map((click) => ({ click }))));
-      assert.ok(stores.every((s) => s.windowRows > 0), 'both windows hold the round\'s rollups');
+      assert.ok(
+        stores.every((s) => s.windowRows > 0),
+        "both windows hold the round's rollups",
+      );
       const settled = await Promise.allSettled(stores.map((s) => s.settle()));
       for (const r of settled) {
         if (r.status === 'rejected') {

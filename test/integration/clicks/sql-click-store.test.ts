@@ -14,8 +14,21 @@ const DAY = '2026-11-24';
 
 function click(linkId: number, accountId: number, extra: Partial<Click> = {}): Click {
   return {
-    linkId, accountId, at: Date.parse(`${DAY}T10:00:00Z`), day: DAY, hour: 10, visitor: 'v1', country: 'DE', city: null,
-    browser: 'Firefox', platform: 'Linux', device: 'desktop', language: 'de', referrerHost: null, isBot: false, ...extra,
+    linkId,
+    accountId,
+    at: Date.parse(`${DAY}T10:00:00Z`),
+    day: DAY,
+    hour: 10,
+    visitor: 'v1',
+    country: 'DE',
+    city: null,
+    browser: 'Firefox',
+    platform: 'Linux',
+    device: 'desktop',
+    language: 'de',
+    referrerHost: null,
+    isBot: false,
+    ...extra,
   };
 }
 
@@ -26,7 +39,12 @@ for (const engine of ENGINES) {
 
     before(async () => {
       db = await openClickDb(engine.name);
-      store = new SqlClickStore(db.storage.db, engine.name, { windowMs: 0, onError: (error) => { throw error; } });
+      store = new SqlClickStore(db.storage.db, engine.name, {
+        windowMs: 0,
+        onError: (error) => {
+          throw error;
+        },
+      });
     });
     after(async () => {
       await db?.close();
@@ -34,37 +52,66 @@ for (const engine of ENGINES) {
 
     const linkState = async (id: number) => {
       const link = await db.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirstOrThrow();
-      const rows = await db.storage.db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).where('link_id', '=', id).executeTakeFirstOrThrow();
-      const rollups = await db.storage.db.selectFrom('click_rollups').select(['dimension', 'value', 'count']).where('link_id', '=', id)
-        .orderBy('dimension').orderBy('value').execute();
+      const rows = await db.storage.db
+        .selectFrom('clicks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('link_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const rollups = await db.storage.db
+        .selectFrom('click_rollups')
+        .select(['dimension', 'value', 'count'])
+        .where('link_id', '=', id)
+        .orderBy('dimension')
+        .orderBy('value')
+        .execute();
       return {
-        clicks: Number(link.clicks), rotation: Number(link.last_rotation), rows: Number(rows.n),
+        clicks: Number(link.clicks),
+        rotation: Number(link.last_rotation),
+        rows: Number(rows.n),
         rollups: Object.fromEntries(rollups.map((r) => [`${r.dimension}:${r.value}`, Number(r.count)])),
       };
     };
 
-    test('rows, counters, last rotation and rollups of one batch; a deleted link\'s clicks are dropped; a visitor is unique once a day', async () => {
-      const [a, b, gone] = await db.links(3) as [number, number, number];
+    test("rows, counters, last rotation and rollups of one batch; a deleted link's clicks are dropped; a visitor is unique once a day", async () => {
+      const [a, b, gone] = (await db.links(3)) as [number, number, number];
       await db.storage.db.deleteFrom('links').where('id', '=', gone).execute();
       const acc = db.accountId;
-      await store.writeBatch(toBatch([
-        { click: click(b, acc, { visitor: 'v9', country: 'US' }), rotation: 2 },
-        { click: click(a, acc) },
-        { click: click(gone, acc) },
-        { click: click(a, acc, { country: null }) },
-        { click: click(a, acc, { visitor: null, isBot: true }) },
-        { click: click(b, acc, { visitor: 'v8' }), rotation: 5 },
-        { click: click(a, acc, { visitor: 'v2', browser: 'Chrome' }) },
-      ]));
+      await store.writeBatch(
+        toBatch([
+          { click: click(b, acc, { visitor: 'v9', country: 'US' }), rotation: 2 },
+          { click: click(a, acc) },
+          { click: click(gone, acc) },
+          { click: click(a, acc, { country: null }) },
+          { click: click(a, acc, { visitor: null, isBot: true }) },
+          { click: click(b, acc, { visitor: 'v8' }), rotation: 5 },
+          { click: click(a, acc, { visitor: 'v2', browser: 'Chrome' }) },
+        ]),
+      );
       assert.deepEqual(await linkState(a), {
-        clicks: 3, rotation: 0, rows: 4,
+        clicks: 3,
+        rotation: 0,
+        rows: 4,
         rollups: {
-          'bot:': 1, 'browser:Chrome': 1, 'browser:Firefox': 2, 'city:': 3, 'country:': 1, 'country:DE': 2, 'device:desktop': 3,
-          'hour:10': 3, 'language:de': 3, 'platform:Linux': 3, 'referrer:': 3, 'total:': 3, 'unique:': 2,
+          'bot:': 1,
+          'browser:Chrome': 1,
+          'browser:Firefox': 2,
+          'city:': 3,
+          'country:': 1,
+          'country:DE': 2,
+          'device:desktop': 3,
+          'hour:10': 3,
+          'language:de': 3,
+          'platform:Linux': 3,
+          'referrer:': 3,
+          'total:': 3,
+          'unique:': 2,
         },
       });
       const before = await linkState(b);
-      assert.deepEqual([before.clicks, before.rotation, before.rows, before.rollups['total:'], before.rollups['unique:'], before.rollups['country:US']], [2, 5, 2, 2, 2, 1]);
+      assert.deepEqual(
+        [before.clicks, before.rotation, before.rows, before.rollups['total:'], before.rollups['unique:'], before.rollups['country:US']],
+        [2, 5, 2, 2, 2, 1],
+      );
       const { rows } = await sql<{ n: number }>`select count(*) as n from click_rollups where link_id = ${gone}`.execute(db.storage.db);
       assert.equal(Number(rows[0]!.n), 0);
 
@@ -75,11 +122,14 @@ for (const engine of ENGINES) {
     });
 
     test('values are stored as given: quotes, backslashes, commas, braces, the word NULL, non-ASCII', async () => {
-      const [id] = await db.links(1) as [number];
+      const [id] = (await db.links(1)) as [number];
       const odd = { referrerHost: 'a"b\\c,{d}', language: 'NULL', browser: 'Navigateur é 🙂', country: null, city: '' };
       await store.writeBatch(toBatch([{ click: click(id, db.accountId, { ...odd, visitor: 'x"\\' }) }]));
-      const row = await db.storage.db.selectFrom('clicks').select(['referrer_host', 'language', 'browser', 'country', 'city'])
-        .where('link_id', '=', id).executeTakeFirstOrThrow();
+      const row = await db.storage.db
+        .selectFrom('clicks')
+        .select(['referrer_host', 'language', 'browser', 'country', 'city'])
+        .where('link_id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { referrer_host: odd.referrerHost, language: 'NULL', browser: odd.browser, country: null, city: '' });
       const rollups = await linkState(id);
       assert.equal(rollups.rollups[`referrer:${odd.referrerHost}`], 1);
@@ -90,9 +140,14 @@ for (const engine of ENGINES) {
 
     test('a batch larger than any one statement of the multi-row form: 1 200 clicks over 600 links, totals exact', async () => {
       const ids = await db.links(600);
-      await store.writeBatch(toBatch(Array.from({ length: 1200 }, (_, i) => ({
-        click: click(ids[i % 600]!, db.accountId, { visitor: `v${i}`, isBot: i % 10 === 0 }), rotation: i,
-      }))));
+      await store.writeBatch(
+        toBatch(
+          Array.from({ length: 1200 }, (_, i) => ({
+            click: click(ids[i % 600]!, db.accountId, { visitor: `v${i}`, isBot: i % 10 === 0 }),
+            rotation: i,
+          })),
+        ),
+      );
       const { rows } = await sql<{ clicks: number; rotations: number; rows: number; total: number; unique: number; bots: number }>`
         select (select sum(clicks) from links where id in (${sql.join(ids)})) as clicks,
                (select sum(last_rotation) from links where id in (${sql.join(ids)})) as rotations,

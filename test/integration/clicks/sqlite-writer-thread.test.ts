@@ -16,8 +16,21 @@ import { createContainer, type Container } from '../../../src/app/container.ts';
 const DAY = '2026-11-23';
 
 const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click => ({
-  linkId, accountId, at: Date.parse(`${DAY}T10:30:00Z`), day: DAY, hour: 10, visitor: `v-${linkId}`, country: 'US', city: null,
-  browser: 'Chrome', platform: 'Windows', device: 'desktop', language: 'en', referrerHost: 't.co', isBot: false, ...over,
+  linkId,
+  accountId,
+  at: Date.parse(`${DAY}T10:30:00Z`),
+  day: DAY,
+  hour: 10,
+  visitor: `v-${linkId}`,
+  country: 'US',
+  city: null,
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: 't.co',
+  isBot: false,
+  ...over,
 });
 
 describe('the SQLite writer thread', () => {
@@ -43,8 +56,17 @@ describe('the SQLite writer thread', () => {
 
   const rowsOf = async (linkId: number) => (await c.storage.db.selectFrom('clicks').select('id').where('link_id', '=', linkId).execute()).length;
   const clicksOf = async (linkId: number) => (await c.storage.db.selectFrom('links').select('clicks').where('id', '=', linkId).executeTakeFirstOrThrow()).clicks;
-  const rollup = async (linkId: number, dimension: string, value = '') => (await c.storage.db.selectFrom('click_rollups').select('count')
-    .where('link_id', '=', linkId).where('dimension', '=', dimension).where('day', '=', DAY).where('value', '=', value).executeTakeFirst())?.count ?? 0;
+  const rollup = async (linkId: number, dimension: string, value = '') =>
+    (
+      await c.storage.db
+        .selectFrom('click_rollups')
+        .select('count')
+        .where('link_id', '=', linkId)
+        .where('dimension', '=', dimension)
+        .where('day', '=', DAY)
+        .where('value', '=', value)
+        .executeTakeFirst()
+    )?.count ?? 0;
 
   test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
@@ -92,7 +114,12 @@ describe('the SQLite writer thread', () => {
       assert.equal(await rowsOf(link), n);
     };
     try {
-      await store.writeBatch(toBatch([{ click: click(quiet, accountId), rotation: 1 }, { click: click(quiet, accountId), rotation: 2 }]));
+      await store.writeBatch(
+        toBatch([
+          { click: click(quiet, accountId), rotation: 1 },
+          { click: click(quiet, accountId), rotation: 2 },
+        ]),
+      );
       await waitForRows(quiet, 2);
       // The window is the next transaction after the rows' (one for each, so that a failed
       // window never writes the rows twice): a read can fall between the two.
@@ -141,7 +168,7 @@ describe('the SQLite writer thread', () => {
       await store.writeBatch(toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]));
       await store.settle();
       const sweptLater = await c.storage.db.selectFrom('deleted_links').select('link_id').where('link_id', '=', gone).execute();
-      assert.deepEqual([await rowsOf(gone), await rowsOf(kept) - keptBefore, await rollup(gone, 'total'), sweptLater.length], [1, 2, 0, 1]);
+      assert.deepEqual([await rowsOf(gone), (await rowsOf(kept)) - keptBefore, await rollup(gone, 'total'), sweptLater.length], [1, 2, 0, 1]);
     } finally {
       await store.close();
     }
@@ -152,19 +179,32 @@ describe('the SQLite writer thread', () => {
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' })).link.id;
     const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' })).link.id;
     // 130 clicks, every third one (44) of the deleted link: 86 rows, one statement of 50, then 36.
-    const sent = Array.from({ length: 130 }, (_, i) => click(i % 3 === 0 ? gone : kept, accountId, {
-      at: Date.parse(`${DAY}T10:30:00Z`) + i, country: i % 2 ? 'GB' : null, referrerHost: i % 5 ? `r${i}.example` : null, isBot: i % 7 === 0,
-    }));
+    const sent = Array.from({ length: 130 }, (_, i) =>
+      click(i % 3 === 0 ? gone : kept, accountId, {
+        at: Date.parse(`${DAY}T10:30:00Z`) + i,
+        country: i % 2 ? 'GB' : null,
+        referrerHost: i % 5 ? `r${i}.example` : null,
+        isBot: i % 7 === 0,
+      }),
+    );
     try {
       await store.writeBatch(toBatch(sent.map((click) => ({ click }))));
       await c.links.delete(accountId, gone);
       await store.settle();
-      const rows = await c.storage.db.selectFrom('clicks').select(['link_id', 'account_id', 'at', 'country', 'referrer_host', 'is_bot'])
-        .where('link_id', 'in', [gone, kept]).orderBy('id').execute();
-      const expected = sent.filter((k) => k.linkId === kept)
+      const rows = await c.storage.db
+        .selectFrom('clicks')
+        .select(['link_id', 'account_id', 'at', 'country', 'referrer_host', 'is_bot'])
+        .where('link_id', 'in', [gone, kept])
+        .orderBy('id')
+        .execute();
+      const expected = sent
+        .filter((k) => k.linkId === kept)
         .map((k) => ({ link_id: kept, account_id: accountId, at: k.at, country: k.country, referrer_host: k.referrerHost, is_bot: k.isBot ? 1 : 0 }));
       assert.equal(rows.length, 86);
-      assert.deepEqual(rows.map((r) => ({ ...r, at: Number(r.at), is_bot: Number(r.is_bot) })), expected);
+      assert.deepEqual(
+        rows.map((r) => ({ ...r, at: Number(r.at), is_bot: Number(r.is_bot) })),
+        expected,
+      );
     } finally {
       await store.close();
     }

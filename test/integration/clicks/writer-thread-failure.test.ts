@@ -11,8 +11,20 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 
 const click: Click = {
-  linkId: 1, accountId: 1, at: 0, day: '2026-11-23', hour: 0, visitor: null, country: null, city: null,
-  browser: null, platform: null, device: null, language: null, referrerHost: null, isBot: false,
+  linkId: 1,
+  accountId: 1,
+  at: 0,
+  day: '2026-11-23',
+  hour: 0,
+  visitor: null,
+  country: null,
+  city: null,
+  browser: null,
+  platform: null,
+  device: null,
+  language: null,
+  referrerHost: null,
+  isBot: false,
 };
 
 test('a writer thread that fails is reported once; settle() is answered; the next batch starts a new thread', async () => {
@@ -20,9 +32,8 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
   // A file where the database's directory should be: the thread fails as it opens the database.
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-failure-'));
   writeFileSync(join(dir, 'file'), '');
-  const store = new WorkerClickStore(
-    { databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
-    (error) => errors.push(error as Error),
+  const store = new WorkerClickStore({ databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 }, (error) =>
+    errors.push(error as Error),
   );
   after(() => rmSync(dir, { recursive: true, force: true }));
   await store.writeBatch(toBatch([{ click }]));

@@ -45,11 +45,11 @@ onEachEngine('domains: proof of control', (h) => {
     }
   });
 
-  test('a pending domain\'s host is served as any unknown host: its root is not the domain\'s', async () => {
+  test("a pending domain's host is served as any unknown host: its root is not the domain's", async () => {
     const { key } = await h().account();
     const res = await h().request('POST', '/api/v1/domains', { key, form: { name: uniqueHost(), index_page: 'https://example.com/home' } });
     const root = await visit(h(), '/', { host: res.body.data.name });
-    assert.equal(root.status, 200, 'the app\'s own root page, not the index_page redirect');
+    assert.equal(root.status, 200, "the app's own root page, not the index_page redirect");
   });
 
   test('a TXT record of several strings, beside other records, proves control', async () => {
@@ -74,7 +74,10 @@ onEachEngine('domains: proof of control', (h) => {
     // Someone else's token (another claim of the same name) is not this claim's proof.
     const other = await h().account();
     const rival = await claim(h(), other.key, domain.name);
-    h().dns.publishTxt(domain.verification.txt_name, rival.verification.token.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')));
+    h().dns.publishTxt(
+      domain.verification.txt_name,
+      rival.verification.token.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+    );
     const wrong = await verify(h(), key, domain.id);
     assert.equal(wrong.status, 422);
     assert.match(wrong.body.message.verification[0], /1 TXT record\(s\), none is the token/);
@@ -145,20 +148,24 @@ onEachEngine('domains: proof of control', (h) => {
   });
 });
 
-onEachEngine('domains: DOMAIN_VERIFICATION=off', (h) => {
-  test('a new domain serves at once, and its name is first come, first served', async () => {
-    const [a, b] = [await h().account(), await h().account()];
-    const res = await h().request('POST', '/api/v1/domains', { key: a.key, form: { name: uniqueHost() } });
-    assert.equal(res.status, 201);
-    assert.equal(res.body.data.status, 'verified');
-    const link = await makeLink(h(), a.key, { url: 'https://example.com/trusted', domain: res.body.data.id });
-    assert.equal(await redirectsTo(h(), `/${link.alias}`, { host: res.body.data.name }), 'https://example.com/trusted');
-    const second = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: res.body.data.name } });
-    assert.equal(second.status, 422);
-    assert.deepEqual(second.body.message, { name: ['The name has already been taken.'] });
-    const app = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: 'short.test' } });
-    assert.equal(app.status, 422);
-    // Nothing looked at DNS.
-    assert.deepEqual(h().dns.asked, []);
-  });
-}, { env: { DOMAIN_VERIFICATION: 'off' } });
+onEachEngine(
+  'domains: DOMAIN_VERIFICATION=off',
+  (h) => {
+    test('a new domain serves at once, and its name is first come, first served', async () => {
+      const [a, b] = [await h().account(), await h().account()];
+      const res = await h().request('POST', '/api/v1/domains', { key: a.key, form: { name: uniqueHost() } });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.data.status, 'verified');
+      const link = await makeLink(h(), a.key, { url: 'https://example.com/trusted', domain: res.body.data.id });
+      assert.equal(await redirectsTo(h(), `/${link.alias}`, { host: res.body.data.name }), 'https://example.com/trusted');
+      const second = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: res.body.data.name } });
+      assert.equal(second.status, 422);
+      assert.deepEqual(second.body.message, { name: ['The name has already been taken.'] });
+      const app = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: 'short.test' } });
+      assert.equal(app.status, 422);
+      // Nothing looked at DNS.
+      assert.deepEqual(h().dns.asked, []);
+    });
+  },
+  { env: { DOMAIN_VERIFICATION: 'off' } },
+);

@@ -26,10 +26,15 @@ onEachEngine('redirect: the exact click cap', (h) => {
   test('with an expiration_url, the visits past the cap are sent there', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, {
-      url: 'https://example.com/capped', expiration_clicks: 50, expiration_url: 'https://example.com/sold-out',
+      url: 'https://example.com/capped',
+      expiration_clicks: 50,
+      expiration_url: 'https://example.com/sold-out',
     });
     const replies = await Promise.all(Array.from({ length: 200 }, () => visit(h(), `/${link.alias}`)));
-    assert.ok(replies.every((r) => r.status === 302), JSON.stringify(replies.map((r) => r.status)));
+    assert.ok(
+      replies.every((r) => r.status === 302),
+      JSON.stringify(replies.map((r) => r.status)),
+    );
     const where = replies.map((r) => r.location);
     assert.equal(where.filter((l) => l === 'https://example.com/capped').length, 50);
     assert.equal(where.filter((l) => l === 'https://example.com/sold-out').length, 150);
@@ -40,7 +45,9 @@ onEachEngine('redirect: the exact click cap', (h) => {
   test('a cap reached on a rotating link stops the rotation too', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, {
-      url: 'https://example.com/', expiration_clicks: 10, target_type: 4,
+      url: 'https://example.com/',
+      expiration_clicks: 10,
+      target_type: 4,
       rotation: [{ value: 'https://r0.example.com/' }, { value: 'https://r1.example.com/' }],
     });
     const replies = await Promise.all(Array.from({ length: 40 }, () => visit(h(), `/${link.alias}`)));

@@ -2,9 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import type { Reply } from '../../support/harness.ts';
-import {
-  BOT_UA, IPHONE_UA, assertSafePage, clicksOf, cookiePair, createLink, createPixel, cspSources, setCookie, setCookies, visit,
-} from './visitor-support.ts';
+import { BOT_UA, IPHONE_UA, assertSafePage, clicksOf, cookiePair, createLink, createPixel, cspSources, setCookie, setCookies, visit } from './visitor-support.ts';
 
 // Each vendor: the loader its snippet fetches, and the script host the CSP must allow for it.
 const VENDORS = {
@@ -38,7 +36,7 @@ function assertOnwardPage(res: Reply, destination: string, withFacebook: boolean
   assert.ok(res.text.includes(`location.replace(u)`), 'no redirect script');
   assert.ok(res.text.includes(JSON.stringify(destination)), `destination ${destination} not in the script:\n${res.text}`);
   assert.ok(res.text.includes(`<a href="${destination.replaceAll('&', '&amp;')}">`), 'no visible link to the destination');
-  assert.equal(res.text.includes("fbq('init',\"fb123456\")"), withFacebook, 'facebook snippet presence');
+  assert.equal(res.text.includes('fbq(\'init\',"fb123456")'), withFacebook, 'facebook snippet presence');
   assert.equal(cspSources(res, 'script-src').includes('https://connect.facebook.net'), withFacebook, 'facebook host in the CSP');
 }
 
@@ -118,10 +116,14 @@ onEachEngine('pixels and consent (PIXEL_CONSENT=ask)', (h) => {
     }
   });
 
-  test('the pixel page sends the visitor to the targeted destination, not the link\'s url', async () => {
+  test("the pixel page sends the visitor to the targeted destination, not the link's url", async () => {
     const { key } = await h().account();
     const link = await pixelLink(h(), key, {
-      target_type: 2, platform: [{ key: 'iOS', value: 'https://ios.example.com/app?from=lp' }, { key: 'Android', value: 'https://android.example.com/' }],
+      target_type: 2,
+      platform: [
+        { key: 'iOS', value: 'https://ios.example.com/app?from=lp' },
+        { key: 'Android', value: 'https://android.example.com/' },
+      ],
     });
     assertConsentPage(await visit(h(), 'GET', `/${link.alias}`, { ua: IPHONE_UA }));
     const yes = await visit(h(), 'POST', `/${link.alias}`, { ua: IPHONE_UA, form: { consent: 'yes' } });
@@ -147,7 +149,7 @@ onEachEngine('pixels and consent (PIXEL_CONSENT=ask)', (h) => {
     assert.equal(await clicksOf(h(), key, link.id), 1);
   });
 
-  test('all ten pixel types appear on one link\'s page, each with its vendor hosts in the CSP', async () => {
+  test("all ten pixel types appear on one link's page, each with its vendor hosts in the CSP", async () => {
     const { key } = await h().account();
     const ids: number[] = [];
     for (const type of Object.keys(VENDORS)) ids.push((await createPixel(h(), key, type, `ID_${type.replace(/-/g, '_')}`, `all-${type}`)).id);
@@ -175,33 +177,41 @@ onEachEngine('pixels and consent (PIXEL_CONSENT=ask)', (h) => {
   });
 });
 
-onEachEngine('pixels with PIXEL_CONSENT=implied', (h) => {
-  test('the pixel page straight away, targeted; DNT and bots still get a plain 302', async () => {
-    const { key } = await h().account();
-    const link = await pixelLink(h(), key, { target_type: 2, platform: [{ key: 'iOS', value: 'https://ios.example.com/x' }] });
-    const res = await visit(h(), 'GET', `/${link.alias}`, { ua: IPHONE_UA });
-    assertOnwardPage(res, 'https://ios.example.com/x', true);
-    assert.deepEqual(setCookies(res), []);
-    assertOnwardPage(await visit(h(), 'GET', `/${link.alias}`), 'https://example.com/landing', true);
-    // A remembered "no" is still honoured.
-    assert.equal((await visit(h(), 'GET', `/${link.alias}`, { cookie: 'lp_consent=no' })).status, 302);
-    assert.equal((await visit(h(), 'GET', `/${link.alias}`, { headers: { dnt: '1' } })).status, 302);
-    assert.equal((await visit(h(), 'GET', `/${link.alias}`, { ua: BOT_UA })).status, 302);
-    assert.equal(await clicksOf(h(), key, link.id), 4);
-  });
-}, { env: { PIXEL_CONSENT: 'implied' } });
+onEachEngine(
+  'pixels with PIXEL_CONSENT=implied',
+  (h) => {
+    test('the pixel page straight away, targeted; DNT and bots still get a plain 302', async () => {
+      const { key } = await h().account();
+      const link = await pixelLink(h(), key, { target_type: 2, platform: [{ key: 'iOS', value: 'https://ios.example.com/x' }] });
+      const res = await visit(h(), 'GET', `/${link.alias}`, { ua: IPHONE_UA });
+      assertOnwardPage(res, 'https://ios.example.com/x', true);
+      assert.deepEqual(setCookies(res), []);
+      assertOnwardPage(await visit(h(), 'GET', `/${link.alias}`), 'https://example.com/landing', true);
+      // A remembered "no" is still honoured.
+      assert.equal((await visit(h(), 'GET', `/${link.alias}`, { cookie: 'lp_consent=no' })).status, 302);
+      assert.equal((await visit(h(), 'GET', `/${link.alias}`, { headers: { dnt: '1' } })).status, 302);
+      assert.equal((await visit(h(), 'GET', `/${link.alias}`, { ua: BOT_UA })).status, 302);
+      assert.equal(await clicksOf(h(), key, link.id), 4);
+    });
+  },
+  { env: { PIXEL_CONSENT: 'implied' } },
+);
 
-onEachEngine('pixels with PIXEL_CONSENT=never', (h) => {
-  test('a plain 302 whatever the cookie says', async () => {
-    const { key } = await h().account();
-    const link = await pixelLink(h(), key);
-    for (const cookie of [undefined, 'lp_consent=yes']) {
-      const res = await visit(h(), 'GET', `/${link.alias}`, cookie ? { cookie } : {});
-      assert.equal(res.status, 302, res.text);
-      assert.equal(res.headers.get('location'), 'https://example.com/landing');
-    }
-    const posted = await visit(h(), 'POST', `/${link.alias}`, { form: { consent: 'yes' } });
-    assertOnwardPage(posted, 'https://example.com/landing', false);
-    assert.equal(await clicksOf(h(), key, link.id), 3);
-  });
-}, { env: { PIXEL_CONSENT: 'never' } });
+onEachEngine(
+  'pixels with PIXEL_CONSENT=never',
+  (h) => {
+    test('a plain 302 whatever the cookie says', async () => {
+      const { key } = await h().account();
+      const link = await pixelLink(h(), key);
+      for (const cookie of [undefined, 'lp_consent=yes']) {
+        const res = await visit(h(), 'GET', `/${link.alias}`, cookie ? { cookie } : {});
+        assert.equal(res.status, 302, res.text);
+        assert.equal(res.headers.get('location'), 'https://example.com/landing');
+      }
+      const posted = await visit(h(), 'POST', `/${link.alias}`, { form: { consent: 'yes' } });
+      assertOnwardPage(posted, 'https://example.com/landing', false);
+      assert.equal(await clicksOf(h(), key, link.id), 3);
+    });
+  },
+  { env: { PIXEL_CONSENT: 'never' } },
+);

@@ -9,7 +9,9 @@ import { BROWSER, clickRows, makeLink, UA, visit } from './redirect-support.ts';
 
 const portOf = (h: Harness) => Number(new URL(h.baseUrl).port);
 const get = (path: string, headers: Record<string, string> = {}) =>
-  `GET ${path} HTTP/1.1\r\n${Object.entries({ Host: 'short.test', 'User-Agent': BROWSER, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  `GET ${path} HTTP/1.1\r\n${Object.entries({ Host: 'short.test', 'User-Agent': BROWSER, ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 
 /** An answer without its Date, which changes by the second. */
 const dateless = (r: RawResponse) => r.raw.replace(/\r\nDate: [^\r]+/, '');
@@ -26,11 +28,17 @@ onEachEngine('redirect: the fast lane', (h) => {
     await c.write(get(`/${plain.alias}?utm=x`) + get(`/${byCountry.alias}`) + get(`/${plain.alias}?utm=x`, { 'User-Agent': UA.googlebot }));
     const answers = await c.responses(3);
     c.close();
-    assert.deepEqual(answers.map((a) => a.headers.location), [routed.location, 'https://example.com/', 'https://example.com/p?a=1&utm=x#top']);
+    assert.deepEqual(
+      answers.map((a) => a.headers.location),
+      [routed.location, 'https://example.com/', 'https://example.com/p?a=1&utm=x#top'],
+    );
     assert.equal(dateless(answers[0]!), dateless(answers[2]!));
     assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
     const rows = await clickRows(h(), plain.id);
-    assert.deepEqual(rows.map((r) => Number(r.is_bot)), [0, 0, 1]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.is_bot)),
+      [0, 0, 1],
+    );
     assert.equal((await clickRows(h(), byCountry.id)).length, 2);
   });
 
@@ -42,8 +50,10 @@ onEachEngine('redirect: the fast lane', (h) => {
     await c.write(get(`/${link.alias}`));
     assert.equal((await c.responses(1))[0]!.status, 302);
     const form = 'url=https%3A%2F%2Fexample.com%2Fnew';
-    await c.write(`POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n`
-      + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}${get(`/${link.alias}`)}`);
+    await c.write(
+      `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}${get(`/${link.alias}`)}`,
+    );
     const [created, again] = await c.responses(2);
     c.close();
     assert.equal(created!.status, 201, created!.body);
@@ -70,20 +80,27 @@ onEachEngine('redirect: the fast lane', (h) => {
   });
 });
 
-onEachEngine('redirect: without the fast lane (HTTP_FAST_LANE=false)', (h) => {
-  test('node:http answers pipelined visits the same way', async () => {
-    const { key } = await h().account();
-    const link = await makeLink(h(), key, { url: 'https://example.com/p' });
-    await visit(h(), `/${link.alias}`);
-    const c = await rawConnection(portOf(h()));
-    await c.write(get(`/${link.alias}`) + get(`/${link.alias}`));
-    const answers = await c.responses(2);
-    c.close();
-    assert.deepEqual(answers.map((a) => a.headers.location), ['https://example.com/p', 'https://example.com/p']);
-    assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
-    assert.equal((await clickRows(h(), link.id)).length, 3);
-  });
-}, { env: { HTTP_FAST_LANE: 'false' } });
+onEachEngine(
+  'redirect: without the fast lane (HTTP_FAST_LANE=false)',
+  (h) => {
+    test('node:http answers pipelined visits the same way', async () => {
+      const { key } = await h().account();
+      const link = await makeLink(h(), key, { url: 'https://example.com/p' });
+      await visit(h(), `/${link.alias}`);
+      const c = await rawConnection(portOf(h()));
+      await c.write(get(`/${link.alias}`) + get(`/${link.alias}`));
+      const answers = await c.responses(2);
+      c.close();
+      assert.deepEqual(
+        answers.map((a) => a.headers.location),
+        ['https://example.com/p', 'https://example.com/p'],
+      );
+      assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
+      assert.equal((await clickRows(h(), link.id)).length, 3);
+    });
+  },
+  { env: { HTTP_FAST_LANE: 'false' } },
+);
 
 test('a server with an idle connection in the lane stops at once', async () => {
   const h = await startHarness('sqlite');
@@ -99,7 +116,7 @@ test('a server with an idle connection in the lane stops at once', async () => {
   await c.closed;
 });
 
-test('the shutdown deadline\'s app.closeAllConnections() closes lane connections too, node:http\'s as well', async () => {
+test("the shutdown deadline's app.closeAllConnections() closes lane connections too, node:http's as well", async () => {
   const h = await startHarness('sqlite');
   try {
     const { key } = await h.account();

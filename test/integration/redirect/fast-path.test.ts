@@ -38,7 +38,10 @@ onEachEngine('redirect: the fast path answers as the route does', (h) => {
     const link = await makeLink(h(), key);
     for (let i = 0; i < 3; i++) assert.equal((await visit(h(), `/${link.alias}`, { 'user-agent': UA.googlebot })).status, 302);
     const rows = await clickRows(h(), link.id);
-    assert.deepEqual(rows.map((r) => Number(r.is_bot)), [1, 1, 1]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.is_bot)),
+      [1, 1, 1],
+    );
   });
 
   test('a link made unreachable after it was cached is no longer served from the cache', async () => {
@@ -51,40 +54,51 @@ onEachEngine('redirect: the fast path answers as the route does', (h) => {
     assert.equal((await visit(h(), `/${link.alias}`)).status, 404);
   });
 
-  test('the app\'s own one-segment routes are never taken for aliases', async () => {
+  test("the app's own one-segment routes are never taken for aliases", async () => {
     assert.equal((await visit(h(), '/health')).status, 200);
     assert.equal((await visit(h(), '/health')).status, 200);
     assert.match(String((await visit(h(), '/docs')).status), /^(200|30\d)$/);
   });
 });
 
-onEachEngine('redirect: the fast path behind a trusted proxy', (h) => {
-  test('X-Forwarded-For chooses the country on every visit, cached or not', async () => {
-    const { key } = await h().account();
-    const link = await makeLink(h(), key, {
-      url: 'https://example.com/', target_type: 1,
-      country: [{ key: 'US', value: 'https://example.com/us' }, { key: 'GB', value: 'https://example.com/gb' }],
+onEachEngine(
+  'redirect: the fast path behind a trusted proxy',
+  (h) => {
+    test('X-Forwarded-For chooses the country on every visit, cached or not', async () => {
+      const { key } = await h().account();
+      const link = await makeLink(h(), key, {
+        url: 'https://example.com/',
+        target_type: 1,
+        country: [
+          { key: 'US', value: 'https://example.com/us' },
+          { key: 'GB', value: 'https://example.com/gb' },
+        ],
+      });
+      for (let i = 0; i < 2; i++) {
+        assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location, 'https://example.com/us');
+        assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '81.2.69.160' })).location, 'https://example.com/gb');
+      }
+      const rows = await clickRows(h(), link.id);
+      assert.deepEqual(
+        rows.map((r) => r.country),
+        ['US', 'GB', 'US', 'GB'],
+      );
     });
-    for (let i = 0; i < 2; i++) {
-      assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location, 'https://example.com/us');
-      assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '81.2.69.160' })).location, 'https://example.com/gb');
-    }
-    const rows = await clickRows(h(), link.id);
-    assert.deepEqual(rows.map((r) => r.country), ['US', 'GB', 'US', 'GB']);
-  });
 
-  test('X-Forwarded-Host names the custom domain a link is looked up on', async () => {
-    const { key } = await h().account();
-    const domain = await makeDomain(h(), key);
-    const link = await makeLink(h(), key, { url: 'https://example.com/on-domain', domain: domain.id });
-    for (let i = 0; i < 2; i++) {
-      const res = await visit(h(), `/${link.alias}`, { 'x-forwarded-host': domain.name });
-      assert.equal(res.location, 'https://example.com/on-domain');
-    }
-    // Without it, the request's own Host (an address) does not find the domain's link.
-    assert.equal((await visit(h(), `/${link.alias}`)).status, 404);
-  });
-}, { env: { TRUST_PROXY: 'true' } });
+    test('X-Forwarded-Host names the custom domain a link is looked up on', async () => {
+      const { key } = await h().account();
+      const domain = await makeDomain(h(), key);
+      const link = await makeLink(h(), key, { url: 'https://example.com/on-domain', domain: domain.id });
+      for (let i = 0; i < 2; i++) {
+        const res = await visit(h(), `/${link.alias}`, { 'x-forwarded-host': domain.name });
+        assert.equal(res.location, 'https://example.com/on-domain');
+      }
+      // Without it, the request's own Host (an address) does not find the domain's link.
+      assert.equal((await visit(h(), `/${link.alias}`)).status, 404);
+    });
+  },
+  { env: { TRUST_PROXY: 'true' } },
+);
 
 onEachEngine('redirect: the fast path when no proxy is trusted', (h) => {
   test('X-Forwarded-For and X-Forwarded-Host are ignored, cached or not', async () => {
@@ -92,7 +106,9 @@ onEachEngine('redirect: the fast path when no proxy is trusted', (h) => {
     const domain = await makeDomain(h(), key);
     const onDomain = await makeLink(h(), key, { domain: domain.id });
     const link = await makeLink(h(), key, {
-      url: 'https://example.com/', target_type: 1, country: [{ key: 'US', value: 'https://example.com/us' }],
+      url: 'https://example.com/',
+      target_type: 1,
+      country: [{ key: 'US', value: 'https://example.com/us' }],
     });
     for (let i = 0; i < 2; i++) {
       assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location, 'https://example.com/');

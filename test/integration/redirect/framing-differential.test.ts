@@ -28,7 +28,7 @@ const WAIT_MS = REQUEST_TIMEOUT_MS + 3000;
 /** Framing cases, by name: the first request's bytes (SECOND follows each). */
 const CASES: Record<string, string> = {
   'plain visit': `${GET}\r\n`,
-  'HEAD': `HEAD /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
+  HEAD: `HEAD /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
   'query merged': `GET /${ALIAS}?utm=a&b=%20c HTTP/1.1\r\n${H}\r\n`,
   'unknown alias (page)': `GET /nosuchalias HTTP/1.1\r\n${H}\r\n`,
   'three pipelined': `${GET}\r\n${GET}User-Agent: x\r\n\r\n${GET}\r\n`,
@@ -77,7 +77,7 @@ const CASES: Record<string, string> = {
   'no Host': `GET /${ALIAS} HTTP/1.1\r\n\r\n`,
   'empty Host': `GET /${ALIAS} HTTP/1.1\r\nHost:\r\n\r\n`,
   'Host with port': `GET /${ALIAS} HTTP/1.1\r\nHost: short.test:80\r\n\r\n`,
-  'fragment': `GET /${ALIAS}?x=1#frag HTTP/1.1\r\n${H}\r\n`,
+  fragment: `GET /${ALIAS}?x=1#frag HTTP/1.1\r\n${H}\r\n`,
   'oversized body': `POST /${ALIAS} HTTP/1.1\r\n${H}${FORM}Content-Length: 70000\r\n\r\n${'a'.repeat(70000)}`,
   'Connection: close, then more': `${GET}Connection: close\r\nContent-Length: 3\r\n\r\nabc`,
   'Connection: keep-alive, close': `${GET}Connection: keep-alive, close\r\n\r\n`,
@@ -85,7 +85,7 @@ const CASES: Record<string, string> = {
   'lower-case method': `get /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
   'two spaces': `GET  /${ALIAS} HTTP/1.1\r\n${H}\r\n`,
   'OPTIONS *': `OPTIONS * HTTP/1.1\r\n${H}\r\n`,
-  'CONNECT': `CONNECT short.test:443 HTTP/1.1\r\n${H}\r\n`,
+  CONNECT: `CONNECT short.test:443 HTTP/1.1\r\n${H}\r\n`,
   'header over 16 KiB': `${GET}X-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`,
   'space before colon': `GET /${ALIAS} HTTP/1.1\r\nHost : short.test\r\n\r\n`,
   'API without a key, body unread': `POST /api/v1/links HTTP/1.1\r\n${H}${FORM}Content-Length: 9\r\n\r\nurl=x.com`,

@@ -30,8 +30,9 @@ for (const lane of [true, false]) {
 
     test('a 6 MB body sent at once without Expect: the 413, then the server reads on and closes with a FIN, every time', async () => {
       const body = Buffer.alloc(6_000_000, 'a');
-      const head = `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n`
-        + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head =
+        `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
       for (let run = 0; run < 3; run++) {
         const x = await exchange(portOf(h), Buffer.concat([Buffer.from(head), body]));
         assert.equal(x.writeError, undefined, `run ${run}: the body was not read (${x.writeError}); got ${JSON.stringify(x.received.slice(0, 40))}`);
@@ -43,8 +44,9 @@ for (const lane of [true, false]) {
     });
 
     test('the lingering is bounded: a client that sends no more is closed after a short while, one that sends on after some MiB', async () => {
-      const head = `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n`
-        + 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 6000000\r\n\r\n';
+      const head =
+        `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n` +
+        'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 6000000\r\n\r\n';
       const quiet = await exchange(portOf(h), `${head}url=x`, { waitMs: 6000 });
       assert.equal(statusOf(quiet.received), 413);
       assert.notEqual(quiet.closed, 'open', 'still open after 6 s');
@@ -79,9 +81,16 @@ for (const lane of [true, false]) {
     });
 
     test('a request that arrives too slowly is answered 408 and closed after REQUEST_TIMEOUT_MS, body or head', async () => {
-      const slowBody = exchange(portOf(h), `POST /${alias} HTTP/1.1\r\nHost: short.test\r\n`
-        + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n${'p'.repeat(40)}`, { perWrite: 1, delayMs: 100, waitMs: 8000 });
-      const slowHead = exchange(portOf(h), `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nUser-Agent: ${'x'.repeat(200)}\r\n\r\n`, { perWrite: 1, delayMs: 20, waitMs: 8000 });
+      const slowBody = exchange(
+        portOf(h),
+        `POST /${alias} HTTP/1.1\r\nHost: short.test\r\n` + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n${'p'.repeat(40)}`,
+        { perWrite: 1, delayMs: 100, waitMs: 8000 },
+      );
+      const slowHead = exchange(portOf(h), `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nUser-Agent: ${'x'.repeat(200)}\r\n\r\n`, {
+        perWrite: 1,
+        delayMs: 20,
+        waitMs: 8000,
+      });
       for (const [what, x] of Object.entries({ body: await slowBody, head: await slowHead })) {
         assert.notEqual(x.closed, 'open', `${what}: still open after 8 s`);
         assert.equal(statusOf(x.received), 408, x.received);
@@ -91,8 +100,9 @@ for (const lane of [true, false]) {
 
     test('after Connection: close, nothing more is read: one answer, then the close, and a pipelined write never runs', async () => {
       const create = 'url=https%3A%2F%2Fexample.com%2Fsmuggled';
-      const second = `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n`
-        + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${create.length}\r\n\r\n${create}`;
+      const second =
+        `POST /api/v1/links HTTP/1.1\r\nHost: short.test\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${create.length}\r\n\r\n${create}`;
       for (const first of [
         `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc`,
         `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nConnection: close\r\n\r\n`,

@@ -41,60 +41,67 @@ function bigHost(i: number): string {
 async function flood(port: number, count: number, request: (i: number) => string): Promise<Record<number, number>> {
   const statuses: Record<number, number> = {};
   let next = 0;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    const conn = await rawConnection(port);
-    try {
-      while (next < count) {
-        const batch: string[] = [];
-        while (batch.length < PER_WRITE && next < count) batch.push(request(next++));
-        await conn.write(batch.join(''));
-        for (const r of await conn.responses(batch.length, 20_000)) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const conn = await rawConnection(port);
+      try {
+        while (next < count) {
+          const batch: string[] = [];
+          while (batch.length < PER_WRITE && next < count) batch.push(request(next++));
+          await conn.write(batch.join(''));
+          for (const r of await conn.responses(batch.length, 20_000)) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        }
+      } finally {
+        conn.close();
       }
-    } finally {
-      conn.close();
-    }
-  }));
+    }),
+  );
   return statuses;
 }
 
-for (const fastLane of ['true', 'false']) describe(`redirect: a flood of distinct Host headers [sqlite, HTTP_FAST_LANE=${fastLane}]`, () => {
-  let h: Harness;
-  let port: number;
+for (const fastLane of ['true', 'false'])
+  describe(`redirect: a flood of distinct Host headers [sqlite, HTTP_FAST_LANE=${fastLane}]`, () => {
+    let h: Harness;
+    let port: number;
 
-  before(async () => {
-    h = await startHarness('sqlite', { env: { HTTP_FAST_LANE: fastLane } });
-    port = Number(new URL(h.baseUrl).port);
-    const { key } = await h.account();
-    const made = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/hello', alias: 'hello' } });
-    assert.equal(made.status, 201, made.text);
+    before(async () => {
+      h = await startHarness('sqlite', { env: { HTTP_FAST_LANE: fastLane } });
+      port = Number(new URL(h.baseUrl).port);
+      const { key } = await h.account();
+      const made = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/hello', alias: 'hello' } });
+      assert.equal(made.status, 201, made.text);
+    });
+
+    after(async () => {
+      await h?.close();
+    });
+
+    test(
+      `${HOSTS} visits of /hello, each with its own ${HOST_BYTES}-byte Host, then ${UNKNOWN} of unknown aliases: bounded entries and heap`,
+      { timeout: 120_000 },
+      async () => {
+        const cache = h.server.container.visits.source;
+        const warm = await flood(port, CONNECTIONS, () => `GET /hello HTTP/1.1\r\nHost: warm.example\r\n\r\n`);
+        assert.deepEqual(warm, { 302: CONNECTIONS });
+        const before = heapAfterGc();
+
+        const visits = await flood(port, HOSTS, (i) => `GET /hello HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
+        assert.deepEqual(visits, { 302: HOSTS }, "every Host that is no custom domain serves the app's link");
+        const afterVisits = cache.sizes;
+        assert.equal(afterVisits.links, 1);
+        assert.equal(afterVisits.misses, 0);
+        assert.equal(afterVisits.domains, 0);
+
+        const unknown = await flood(port, UNKNOWN, (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
+        assert.deepEqual(unknown, { 404: UNKNOWN });
+        const sizes = cache.sizes;
+        assert.equal(sizes.links, 1);
+        assert.ok(sizes.misses <= 10_000, `misses ${sizes.misses}`);
+        assert.equal(sizes.domains, 0, 'no domain lookup is remembered for a Host that is no domain');
+        assert.ok(sizes.longestKey <= LONGEST_KEY, `longest key ${sizes.longestKey}`);
+
+        const growth = heapAfterGc() - before;
+        assert.ok(growth < HEAP_GROWTH_BOUND, `the heap kept ${(growth / 1048576).toFixed(1)} MB`);
+      },
+    );
   });
-
-  after(async () => {
-    await h?.close();
-  });
-
-  test(`${HOSTS} visits of /hello, each with its own ${HOST_BYTES}-byte Host, then ${UNKNOWN} of unknown aliases: bounded entries and heap`, { timeout: 120_000 }, async () => {
-    const cache = h.server.container.visits.source;
-    const warm = await flood(port, CONNECTIONS, () => `GET /hello HTTP/1.1\r\nHost: warm.example\r\n\r\n`);
-    assert.deepEqual(warm, { 302: CONNECTIONS });
-    const before = heapAfterGc();
-
-    const visits = await flood(port, HOSTS, (i) => `GET /hello HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
-    assert.deepEqual(visits, { 302: HOSTS }, 'every Host that is no custom domain serves the app\'s link');
-    const afterVisits = cache.sizes;
-    assert.equal(afterVisits.links, 1);
-    assert.equal(afterVisits.misses, 0);
-    assert.equal(afterVisits.domains, 0);
-
-    const unknown = await flood(port, UNKNOWN, (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
-    assert.deepEqual(unknown, { 404: UNKNOWN });
-    const sizes = cache.sizes;
-    assert.equal(sizes.links, 1);
-    assert.ok(sizes.misses <= 10_000, `misses ${sizes.misses}`);
-    assert.equal(sizes.domains, 0, 'no domain lookup is remembered for a Host that is no domain');
-    assert.ok(sizes.longestKey <= LONGEST_KEY, `longest key ${sizes.longestKey}`);
-
-    const growth = heapAfterGc() - before;
-    assert.ok(growth < HEAP_GROWTH_BOUND, `the heap kept ${(growth / 1048576).toFixed(1)} MB`);
-  });
-});

@@ -2,9 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { onEachEngine, type Harness, type Reply } from '../../support/harness.ts';
-import {
-  IPHONE_UA, assertSafePage, cookiePair, createLink, createPixel, setCookie, visit,
-} from './visitor-support.ts';
+import { IPHONE_UA, assertSafePage, cookiePair, createLink, createPixel, setCookie, visit } from './visitor-support.ts';
 
 // Markup an attacker would like a page to carry, in forms that fit each field's rules.
 const TITLE = `</title><script>alert(1)</script>'"\`<img src=x onerror=alert(2)>`;
@@ -42,15 +40,23 @@ function getOnHost(h: Harness, path: string, host: string): Promise<Reply> {
 
 async function hostileLink(h: Harness, key: string, extra: Record<string, unknown> = {}) {
   return createLink(h, key, {
-    url: HOSTILE_URL, title: TITLE, target_type: 2,
-    platform: [{ key: 'iOS', value: HOSTILE_IOS }, { key: 'Android', value: HOSTILE_URL }],
-    country: [{ key: 'US', value: HOSTILE_URL }], language: [{ key: 'en', value: HOSTILE_URL }],
-    rotation: [{ value: HOSTILE_URL }], expiration_url: HOSTILE_URL, ...extra,
+    url: HOSTILE_URL,
+    title: TITLE,
+    target_type: 2,
+    platform: [
+      { key: 'iOS', value: HOSTILE_IOS },
+      { key: 'Android', value: HOSTILE_URL },
+    ],
+    country: [{ key: 'US', value: HOSTILE_URL }],
+    language: [{ key: 'en', value: HOSTILE_URL }],
+    rotation: [{ value: HOSTILE_URL }],
+    expiration_url: HOSTILE_URL,
+    ...extra,
   });
 }
 
 onEachEngine('no markup injection into visitor pages', (h) => {
-  test('the API keeps hostile text as data (it is the pages\' job to escape it)', async () => {
+  test("the API keeps hostile text as data (it is the pages' job to escape it)", async () => {
     const { key } = await h().account();
     const link = await hostileLink(h(), key);
     assert.equal(link.title, TITLE);
@@ -172,7 +178,8 @@ onEachEngine('no markup injection into visitor pages', (h) => {
     const { key } = await h().account();
     const name = `go${Date.now().toString(36)}.example.com`;
     const made = await h().request('POST', '/api/v1/domains', {
-      key, form: { name, index_page: `https://example.com/ïndex?q=${PAYLOAD}`, not_found_page: HOSTILE_URL },
+      key,
+      form: { name, index_page: `https://example.com/ïndex?q=${PAYLOAD}`, not_found_page: HOSTILE_URL },
     });
     assert.equal(made.status, 201, made.text);
     h().dns.publishTxt(made.body.data.verification.txt_name, made.body.data.verification.token);

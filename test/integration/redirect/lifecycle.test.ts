@@ -76,7 +76,10 @@ onEachEngine('redirect: disabled and expired links', (h) => {
     assert.equal(record.clicks, 3);
     // Listed as expired (status 2) once the cap is reached.
     const expired = await h().request('GET', '/api/v1/links?status=2&per_page=100', { key });
-    assert.ok(expired.body.data.some((l: { id: number }) => l.id === link.id), expired.text);
+    assert.ok(
+      expired.body.data.some((l: { id: number }) => l.id === link.id),
+      expired.text,
+    );
 
     const withUrl = await makeLink(h(), key, { url: 'https://example.com/capped', expiration_clicks: 1, expiration_url: 'https://example.com/sold-out' });
     assert.equal(await redirectsTo(h(), `/${withUrl.alias}`), 'https://example.com/capped');

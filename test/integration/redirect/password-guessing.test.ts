@@ -13,9 +13,7 @@ const GUESSES = 100;
 
 /** The statuses of `n` wrong guesses posted at once, counted by status. */
 async function guessAtOnce(h: Harness, paths: string[], n: number): Promise<Record<number, number>> {
-  const replies = await Promise.all(Array.from({ length: n }, (_, i) => (
-    visit(h, 'POST', paths[i % paths.length]!, { form: { password: `guess-${i}` } })
-  )));
+  const replies = await Promise.all(Array.from({ length: n }, (_, i) => visit(h, 'POST', paths[i % paths.length]!, { form: { password: `guess-${i}` } })));
   const counts: Record<number, number> = {};
   for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import {
-  assertSafePage, clicksOf, cookiePair, createLink, setCookie, setCookies, visit,
-} from './visitor-support.ts';
+import { assertSafePage, clicksOf, cookiePair, createLink, setCookie, setCookies, visit } from './visitor-support.ts';
 
 /** A password form: 200/403/429 page with the password field, never the destination. */
 function assertForm(res: { status: number; text: string }, status: number, destination: string): void {
@@ -69,7 +67,7 @@ onEachEngine('redirect password', (h) => {
     assert.equal(await clicksOf(h(), key, link.id), 2);
   });
 
-  test('a tampered cookie, or another link\'s cookie, does not unlock', async () => {
+  test("a tampered cookie, or another link's cookie, does not unlock", async () => {
     const { key } = await h().account();
     const a = await createLink(h(), key, { url: 'https://example.com/a-dest', password: 'same-password' });
     const b = await createLink(h(), key, { url: 'https://example.com/b-dest', password: 'same-password' });

@@ -47,9 +47,14 @@ export function visit(h: Harness, path: string, headers: Record<string, string> 
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0, headers: res.headers, location: res.headers.location, text,
-      }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          location: res.headers.location,
+          text,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -98,8 +103,7 @@ export async function readLink(h: Harness, key: string, id: number): Promise<Jso
 /** Writes the buffered clicks, then returns the link's click rows, oldest first. */
 export async function clickRows(h: Harness, linkId: number) {
   await h.server.container.visits.sink.flush();
-  return h.server.container.storage.db.selectFrom('clicks').selectAll()
-    .where('link_id', '=', linkId).orderBy('id').execute();
+  return h.server.container.storage.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId).orderBy('id').execute();
 }
 
 /** Human and bot rows of a link, after a flush. */

@@ -2,9 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import {
-  assertPage, clickRows, makeDomain, makeLink, readLink, redirectsTo, unique, uniqueHost, visit,
-} from './redirect-support.ts';
+import { assertPage, clickRows, makeDomain, makeLink, readLink, redirectsTo, unique, uniqueHost, visit } from './redirect-support.ts';
 
 onEachEngine('redirect: resolution', (h) => {
   test('an alias resolves whatever its case, on the app host', async () => {
@@ -25,7 +23,7 @@ onEachEngine('redirect: resolution', (h) => {
     assert.equal((await visit(h(), `/${unique('nothing')}`, {}, 'HEAD')).status, 404);
   });
 
-  test('a custom domain resolves its own links, and not the default domain\'s', async () => {
+  test("a custom domain resolves its own links, and not the default domain's", async () => {
     const { key } = await h().account();
     const domain = await makeDomain(h(), key);
     const shared = unique('same');
@@ -57,7 +55,7 @@ onEachEngine('redirect: resolution', (h) => {
     }
   });
 
-  test('another account\'s domain does not answer for this account\'s default links', async () => {
+  test("another account's domain does not answer for this account's default links", async () => {
     const owner = await h().account();
     const other = await h().account();
     const domain = await makeDomain(h(), owner.key);
@@ -65,7 +63,7 @@ onEachEngine('redirect: resolution', (h) => {
     assertPage(await visit(h(), `/${foreign.alias}`, { host: domain.name }), 404, 'Link not found');
   });
 
-  test('a domain\'s root goes to its index page; without one, the 404 page', async () => {
+  test("a domain's root goes to its index page; without one, the 404 page", async () => {
     const { key } = await h().account();
     const withIndex = await makeDomain(h(), key, { index_page: 'https://example.com/home' });
     const bare = await makeDomain(h(), key);

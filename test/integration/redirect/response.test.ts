@@ -30,10 +30,8 @@ onEachEngine('redirect: the HTTP answer', (h) => {
     // The owner's query is kept byte for byte: a server reading %20 and + differently, or a
     // bare flag, must get what the owner wrote.
     const exact = await makeLink(h(), key, { url: 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b' });
-    assert.equal((await visit(h(), `/${exact.alias}?utm_source=x`)).location,
-      'https://example.com/files?name=my%20file.pdf&flag&path=/a/b&utm_source=x');
-    assert.equal((await visit(h(), `/${exact.alias}?flag=1&name=other`)).location,
-      'https://example.com/files?name=my%20file.pdf&flag&path=/a/b');
+    assert.equal((await visit(h(), `/${exact.alias}?utm_source=x`)).location, 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b&utm_source=x');
+    assert.equal((await visit(h(), `/${exact.alias}?flag=1&name=other`)).location, 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b');
 
     const bare = await makeLink(h(), key, { url: 'https://example.com/landing' });
     assert.equal((await visit(h(), `/${bare.alias}?utm_campaign=spring`)).location, 'https://example.com/landing?utm_campaign=spring');
@@ -42,7 +40,9 @@ onEachEngine('redirect: the HTTP answer', (h) => {
   test('the query is merged into a targeted destination too', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, {
-      url: 'https://example.com/', target_type: 3, language: [{ key: 'de', value: 'https://de.example.com/start?lang=de' }],
+      url: 'https://example.com/',
+      target_type: 3,
+      language: [{ key: 'de', value: 'https://de.example.com/start?lang=de' }],
     });
     const res = await visit(h(), `/${link.alias}?ref=mail`, { 'accept-language': 'de-DE' });
     assert.equal(res.location, 'https://de.example.com/start?lang=de&ref=mail');
@@ -51,7 +51,10 @@ onEachEngine('redirect: the HTTP answer', (h) => {
   test('domain pages redirect with the same status and no-store', async () => {
     const { key } = await h().account();
     const domain = await makeDomain(h(), key, { index_page: 'https://example.com/home', not_found_page: 'https://example.com/404' });
-    for (const [path, to] of [['/', 'https://example.com/home'], ['/missing-one', 'https://example.com/404']] as const) {
+    for (const [path, to] of [
+      ['/', 'https://example.com/home'],
+      ['/missing-one', 'https://example.com/404'],
+    ] as const) {
       const res = await visit(h(), path, { host: domain.name });
       assert.equal(res.status, 302, path);
       assert.equal(res.location, to);
@@ -61,26 +64,33 @@ onEachEngine('redirect: the HTTP answer', (h) => {
 });
 
 for (const status of ['301', '307', '308'] as const) {
-  onEachEngine(`redirect: REDIRECT_STATUS=${status}`, (h) => {
-    test(`links, expiration_url and domain pages answer ${status}`, async () => {
-      const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: 'https://example.com/moved' });
-      const res = await visit(h(), `/${link.alias}?x=1`);
-      assert.equal(res.status, Number(status));
-      assert.equal(res.location, 'https://example.com/moved?x=1');
-      assert.equal(res.headers['cache-control'], 'no-store');
+  onEachEngine(
+    `redirect: REDIRECT_STATUS=${status}`,
+    (h) => {
+      test(`links, expiration_url and domain pages answer ${status}`, async () => {
+        const { key } = await h().account();
+        const link = await makeLink(h(), key, { url: 'https://example.com/moved' });
+        const res = await visit(h(), `/${link.alias}?x=1`);
+        assert.equal(res.status, Number(status));
+        assert.equal(res.location, 'https://example.com/moved?x=1');
+        assert.equal(res.headers['cache-control'], 'no-store');
 
-      const expired = await makeLink(h(), key, {
-        url: 'https://example.com/old', expiration_url: 'https://example.com/gone', expiration_date: '2020-01-01', expiration_time: '00:00',
+        const expired = await makeLink(h(), key, {
+          url: 'https://example.com/old',
+          expiration_url: 'https://example.com/gone',
+          expiration_date: '2020-01-01',
+          expiration_time: '00:00',
+        });
+        const gone = await visit(h(), `/${expired.alias}`);
+        assert.equal(gone.status, Number(status));
+        assert.equal(gone.location, 'https://example.com/gone');
+
+        const domain = await makeDomain(h(), key, { index_page: 'https://example.com/home' });
+        const root = await visit(h(), '/', { host: domain.name });
+        assert.equal(root.status, Number(status));
+        assert.equal(root.location, 'https://example.com/home');
       });
-      const gone = await visit(h(), `/${expired.alias}`);
-      assert.equal(gone.status, Number(status));
-      assert.equal(gone.location, 'https://example.com/gone');
-
-      const domain = await makeDomain(h(), key, { index_page: 'https://example.com/home' });
-      const root = await visit(h(), '/', { host: domain.name });
-      assert.equal(root.status, Number(status));
-      assert.equal(root.location, 'https://example.com/home');
-    });
-  }, { env: { REDIRECT_STATUS: status } });
+    },
+    { env: { REDIRECT_STATUS: status } },
+  );
 }

@@ -20,7 +20,11 @@ onEachEngine('redirect: rotation', (h) => {
     for (let i = 0; i < 7; i++) served.push(await redirectsTo(h(), `/${link.alias}`));
     const start = list.indexOf(served[0]!);
     assert.notEqual(start, -1, `served ${served[0]}, not an entry`);
-    assert.deepEqual(served, served.map((_, i) => list[(start + i) % 3]), 'not a round-robin');
+    assert.deepEqual(
+      served,
+      served.map((_, i) => list[(start + i) % 3]),
+      'not a round-robin',
+    );
     // last_rotation is the position served last.
     await h().server.container.visits.sink.flush();
     assert.equal((await readLink(h(), key, link.id)).last_rotation, list.indexOf(served[6]!));
@@ -29,12 +33,20 @@ onEachEngine('redirect: rotation', (h) => {
 
   test('N concurrent visits give each of k entries ⌊N/k⌋ or ⌈N/k⌉ of them', async () => {
     const { key } = await h().account();
-    for (const [n, k] of [[30, 3], [41, 4], [50, 7]] as const) {
+    for (const [n, k] of [
+      [30, 3],
+      [41, 4],
+      [50, 7],
+    ] as const) {
       const list = entries(k);
       const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
       const served = await Promise.all(Array.from({ length: n }, () => redirectsTo(h(), `/${link.alias}`)));
       const counts = tally(served, list);
-      assert.equal(counts.reduce((a, b) => a + b, 0), n, `a visit went elsewhere: ${served.join(' ')}`);
+      assert.equal(
+        counts.reduce((a, b) => a + b, 0),
+        n,
+        `a visit went elsewhere: ${served.join(' ')}`,
+      );
       for (const c of counts) {
         assert.ok(c === Math.floor(n / k) || c === Math.ceil(n / k), `N=${n} k=${k}: ${counts.join(',')}`);
       }

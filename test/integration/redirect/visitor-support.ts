@@ -36,7 +36,9 @@ export interface VisitOptions {
 /** A visitor's request: a browser User-Agent and HTML Accept unless told otherwise. */
 export function visit(h: Harness, method: string, path: string, o: VisitOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = {
-    accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': o.ua ?? DESKTOP_UA, ...o.headers,
+    accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+    'user-agent': o.ua ?? DESKTOP_UA,
+    ...o.headers,
   };
   if (o.cookie !== undefined) headers.cookie = o.cookie;
   const options: RequestOptions = { headers };
@@ -82,7 +84,10 @@ function cspNonce(res: Reply): string {
 /** The directive's sources, e.g. cspSources(res, 'script-src'). */
 export function cspSources(res: Reply, directive: string): string[] {
   const csp = res.headers.get('content-security-policy') ?? '';
-  const part = csp.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${directive} `));
+  const part = csp
+    .split(';')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${directive} `));
   return part ? part.split(/\s+/).slice(1) : [];
 }
 

@@ -65,7 +65,11 @@ describe('RedisClickQuota', () => {
   test('200 concurrent claims from two instances on a cap of 50: exactly 50 pass', async () => {
     const a = new RedisClickQuota(serverA, { prefix });
     const b = new RedisClickQuota(serverB, { prefix });
-    const results = await interleaved(200, () => a.claim(1, 50, 0), () => b.claim(1, 50, 0));
+    const results = await interleaved(
+      200,
+      () => a.claim(1, 50, 0),
+      () => b.claim(1, 50, 0),
+    );
     assert.equal(results.filter(Boolean).length, 50);
     assert.equal(await serverA.get(`${prefix}quota:1`), '50');
   });
@@ -73,7 +77,11 @@ describe('RedisClickQuota', () => {
   test('seeds from known: known 48 on a cap of 50 lets exactly 2 more through', async () => {
     const a = new RedisClickQuota(serverA, { prefix });
     const b = new RedisClickQuota(serverB, { prefix });
-    const results = await interleaved(200, () => a.claim(2, 50, 48), () => b.claim(2, 50, 48));
+    const results = await interleaved(
+      200,
+      () => a.claim(2, 50, 48),
+      () => b.claim(2, 50, 48),
+    );
     assert.equal(results.filter(Boolean).length, 2);
   });
 
@@ -118,7 +126,11 @@ describe('RedisRotationCursor', () => {
   test('1000 concurrent visits over 3 entries from two instances: 333 or 334 each', async () => {
     const a = new RedisRotationCursor(serverA, { prefix });
     const b = new RedisRotationCursor(serverB, { prefix });
-    const positions = await interleaved(1000, () => a.next(12, 3, 0), () => b.next(12, 3, 0));
+    const positions = await interleaved(
+      1000,
+      () => a.next(12, 3, 0),
+      () => b.next(12, 3, 0),
+    );
     const counts = [0, 0, 0];
     for (const p of positions) counts[p]!++;
     for (const c of counts) assert.ok(c === 333 || c === 334, counts.join(','));
@@ -217,7 +229,12 @@ describe('RedisInvalidationBus', () => {
     const bus = new RedisInvalidationBus(serverA, { prefix, onError: (e) => errors.push(e) });
     try {
       const seen: number[] = [];
-      await bus.subscribe({ linkChanged: () => { throw new Error('boom'); }, accountChanged: () => {} });
+      await bus.subscribe({
+        linkChanged: () => {
+          throw new Error('boom');
+        },
+        accountChanged: () => {},
+      });
       await bus.subscribe({ linkChanged: (id) => void seen.push(id), accountChanged: () => {} });
       bus.linkChanged(1);
       assert.deepEqual(seen, [1]);

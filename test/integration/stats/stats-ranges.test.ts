@@ -5,60 +5,71 @@ import { ManualClock, createLink, pairs, stats, visit } from './stats-support.ts
 
 const clock = new ManualClock();
 
-onEachEngine('statistics: days and hours in the account time zone', (h) => {
-  test('a click a second before local midnight and one at midnight fall on two days (America/New_York)', async () => {
-    const { key } = await h().account(undefined, 'America/New_York');
-    const link = await createLink(h(), key);
-    clock.set('2026-03-10T03:59:59Z'); // 2026-03-09 23:59:59 EDT
-    await visit(h(), link);
-    clock.set('2026-03-10T04:00:00Z'); // 2026-03-10 00:00:00 EDT
-    await visit(h(), link);
-    assert.deepEqual(await pairs(h(), key, link.id, { name: 'clicks', from: '2026-03-08', to: '2026-03-11' }),
-      [['2026-03-08', 0], ['2026-03-09', 1], ['2026-03-10', 1], ['2026-03-11', 0]]);
-    const day9 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-09', to: '2026-03-09', sort: 'max' });
-    assert.deepEqual(day9.body.data[0], { value: '23', count: 1 });
-    assert.equal(day9.body.stats.total, 1);
-    const day10 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-10', to: '2026-03-10', sort: 'max' });
-    assert.deepEqual(day10.body.data[0], { value: '00', count: 1 });
-    assert.equal(day10.body.stats.timezone, 'America/New_York');
-  });
+onEachEngine(
+  'statistics: days and hours in the account time zone',
+  (h) => {
+    test('a click a second before local midnight and one at midnight fall on two days (America/New_York)', async () => {
+      const { key } = await h().account(undefined, 'America/New_York');
+      const link = await createLink(h(), key);
+      clock.set('2026-03-10T03:59:59Z'); // 2026-03-09 23:59:59 EDT
+      await visit(h(), link);
+      clock.set('2026-03-10T04:00:00Z'); // 2026-03-10 00:00:00 EDT
+      await visit(h(), link);
+      assert.deepEqual(await pairs(h(), key, link.id, { name: 'clicks', from: '2026-03-08', to: '2026-03-11' }), [
+        ['2026-03-08', 0],
+        ['2026-03-09', 1],
+        ['2026-03-10', 1],
+        ['2026-03-11', 0],
+      ]);
+      const day9 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-09', to: '2026-03-09', sort: 'max' });
+      assert.deepEqual(day9.body.data[0], { value: '23', count: 1 });
+      assert.equal(day9.body.stats.total, 1);
+      const day10 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-10', to: '2026-03-10', sort: 'max' });
+      assert.deepEqual(day10.body.data[0], { value: '00', count: 1 });
+      assert.equal(day10.body.stats.timezone, 'America/New_York');
+    });
 
-  test('east of UTC too: 00:30 in Tokyo is the previous UTC day', async () => {
-    const { key } = await h().account(undefined, 'Asia/Tokyo');
-    const link = await createLink(h(), key);
-    clock.set('2026-06-30T15:30:00Z'); // 2026-07-01 00:30 JST
-    await visit(h(), link);
-    assert.deepEqual(await pairs(h(), key, link.id, { name: 'clicks', from: '2026-06-30', to: '2026-07-01' }), [['2026-06-30', 0], ['2026-07-01', 1]]);
-  });
+    test('east of UTC too: 00:30 in Tokyo is the previous UTC day', async () => {
+      const { key } = await h().account(undefined, 'Asia/Tokyo');
+      const link = await createLink(h(), key);
+      clock.set('2026-06-30T15:30:00Z'); // 2026-07-01 00:30 JST
+      await visit(h(), link);
+      assert.deepEqual(await pairs(h(), key, link.id, { name: 'clicks', from: '2026-06-30', to: '2026-07-01' }), [
+        ['2026-06-30', 0],
+        ['2026-07-01', 1],
+      ]);
+    });
 
-  test('the repeated hour of a fall-back night counts in hour 01 twice', async () => {
-    const { key } = await h().account(undefined, 'America/New_York');
-    const link = await createLink(h(), key);
-    clock.set('2026-11-01T05:30:00Z'); // 01:30 EDT
-    await visit(h(), link);
-    clock.set('2026-11-01T06:30:00Z'); // 01:30 EST
-    await visit(h(), link);
-    const hours = await pairs(h(), key, link.id, { name: 'clicks_hours', from: '2026-11-01', to: '2026-11-01', sort: 'max' });
-    assert.deepEqual(hours[0], ['01', 2]);
-  });
+    test('the repeated hour of a fall-back night counts in hour 01 twice', async () => {
+      const { key } = await h().account(undefined, 'America/New_York');
+      const link = await createLink(h(), key);
+      clock.set('2026-11-01T05:30:00Z'); // 01:30 EDT
+      await visit(h(), link);
+      clock.set('2026-11-01T06:30:00Z'); // 01:30 EST
+      await visit(h(), link);
+      const hours = await pairs(h(), key, link.id, { name: 'clicks_hours', from: '2026-11-01', to: '2026-11-01', sort: 'max' });
+      assert.deepEqual(hours[0], ['01', 2]);
+    });
 
-  test('without from/to: the last 30 days up to today in the account zone', async () => {
-    const { key } = await h().account(undefined, 'Pacific/Auckland');
-    const link = await createLink(h(), key);
-    clock.set('2026-03-10T20:00:00Z'); // 2026-03-11 09:00 NZDT
-    await visit(h(), link);
-    const res = await stats(h(), key, link.id, { name: 'clicks', per_page: 100 });
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.stats.from, '2026-02-10');
-    assert.equal(res.body.stats.to, '2026-03-11');
-    assert.equal(res.body.meta.total, 30);
-    assert.deepEqual(res.body.data.at(-1), { value: '2026-03-11', count: 1 });
-    const onlyFrom = await stats(h(), key, link.id, { name: 'clicks', from: '2026-03-01' });
-    assert.equal(onlyFrom.body.stats.to, '2026-03-11');
-    const onlyTo = await stats(h(), key, link.id, { name: 'clicks', to: '2026-01-31' });
-    assert.equal(onlyTo.body.stats.from, '2026-01-02');
-  });
-}, { env: { TRUST_PROXY: 'true' }, overrides: { clock } });
+    test('without from/to: the last 30 days up to today in the account zone', async () => {
+      const { key } = await h().account(undefined, 'Pacific/Auckland');
+      const link = await createLink(h(), key);
+      clock.set('2026-03-10T20:00:00Z'); // 2026-03-11 09:00 NZDT
+      await visit(h(), link);
+      const res = await stats(h(), key, link.id, { name: 'clicks', per_page: 100 });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.stats.from, '2026-02-10');
+      assert.equal(res.body.stats.to, '2026-03-11');
+      assert.equal(res.body.meta.total, 30);
+      assert.deepEqual(res.body.data.at(-1), { value: '2026-03-11', count: 1 });
+      const onlyFrom = await stats(h(), key, link.id, { name: 'clicks', from: '2026-03-01' });
+      assert.equal(onlyFrom.body.stats.to, '2026-03-11');
+      const onlyTo = await stats(h(), key, link.id, { name: 'clicks', to: '2026-01-31' });
+      assert.equal(onlyTo.body.stats.from, '2026-01-02');
+    });
+  },
+  { env: { TRUST_PROXY: 'true' }, overrides: { clock } },
+);
 
 onEachEngine('statistics: validation and ownership', (h) => {
   let key: string;

@@ -47,7 +47,9 @@ export interface Visit {
 /** One visitor following the link; it must be redirected. */
 export async function visit(h: Harness, link: Json, v: Visit = {}): Promise<void> {
   const headers: Record<string, string> = {
-    accept: 'text/html', 'user-agent': v.ua ?? UA.windowsChrome, 'x-forwarded-for': v.ip ?? IP.us,
+    accept: 'text/html',
+    'user-agent': v.ua ?? UA.windowsChrome,
+    'x-forwarded-for': v.ip ?? IP.us,
   };
   if (v.language) headers['accept-language'] = v.language;
   if (v.referer) headers.referer = v.referer;

@@ -65,9 +65,14 @@ test('visits are answered on the socket, as node:http would frame them, and pipe
     const c = await rawConnection(s.port);
     await c.write(get('/go/1') + get('/go/2') + get('/go/3'));
     const answers = await c.responses(3);
-    assert.deepEqual(answers.map((a) => [a.status, a.headers.location]), [
-      [302, 'https://example.com/1'], [302, 'https://example.com/2'], [302, 'https://example.com/3'],
-    ]);
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.headers.location]),
+      [
+        [302, 'https://example.com/1'],
+        [302, 'https://example.com/2'],
+        [302, 'https://example.com/3'],
+      ],
+    );
     assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
     assert.equal(answers[0]!.headers['keep-alive'], 'timeout=5');
     assert.match(answers[0]!.headers.date!, /^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
@@ -89,7 +94,10 @@ test('the first request the lane does not take hands the connection to node:http
     const [post, next] = await c.responses(2);
     assert.equal(post!.headers['x-served-by'], 'node');
     assert.equal(next!.headers['x-served-by'], 'node', 'the connection stays with node:http');
-    assert.deepEqual(s.toNode, [{ method: 'POST', url: '/api', body: 'hello' }, { method: 'GET', url: '/go/2', body: '' }]);
+    assert.deepEqual(s.toNode, [
+      { method: 'POST', url: '/api', body: 'hello' },
+      { method: 'GET', url: '/go/2', body: '' },
+    ]);
     c.close();
   });
 });
@@ -107,7 +115,10 @@ test('a head split across packets, an HTTP/1.0 request and a visit the stand-in 
     const declined = await rawConnection(s.port);
     await declined.write(get('/elsewhere'));
     assert.equal((await declined.responses(1))[0]!.headers['x-served-by'], 'node');
-    assert.deepEqual(s.toNode.map((r) => r.url), ['/go/1', '/go/1', '/elsewhere']);
+    assert.deepEqual(
+      s.toNode.map((r) => r.url),
+      ['/go/1', '/go/1', '/elsewhere'],
+    );
     for (const c of [split, old, declined]) c.close();
   });
 });
@@ -122,7 +133,10 @@ test('answers awaited from a shared store still go out in the order asked', asyn
     const c = await rawConnection(s.port);
     await c.write(get('/go/slow') + get('/go/fast') + get('/go/x'));
     const answers = await c.responses(3);
-    assert.deepEqual(answers.map((a) => a.headers.location), ['https://example.com/slow', 'https://example.com/fast', 'https://example.com/x']);
+    assert.deepEqual(
+      answers.map((a) => a.headers.location),
+      ['https://example.com/slow', 'https://example.com/fast', 'https://example.com/x'],
+    );
     c.close();
   });
 });
@@ -146,14 +160,19 @@ test('bytes a connection keeps while it waits, or hands to node:http, are its ow
     }
     release();
     const answers = await a.responses(4);
-    assert.deepEqual(answers.map((r) => r.headers.location ?? r.headers['x-served-by']),
-      ['https://example.com/held', 'https://example.com/a2', 'node', 'node']);
-    assert.deepEqual(s.toNode.map((r) => r.url).filter((u) => u.startsWith('/node/a') || u === '/go/a4'), ['/node/a3', '/go/a4']);
+    assert.deepEqual(
+      answers.map((r) => r.headers.location ?? r.headers['x-served-by']),
+      ['https://example.com/held', 'https://example.com/a2', 'node', 'node'],
+    );
+    assert.deepEqual(
+      s.toNode.map((r) => r.url).filter((u) => u.startsWith('/node/a') || u === '/go/a4'),
+      ['/node/a3', '/go/a4'],
+    );
     for (const c of [a, ...others]) c.close();
   });
 });
 
-test('a visit that fails answers node:http\'s 500 envelope and the connection goes on', async () => {
+test("a visit that fails answers node:http's 500 envelope and the connection goes on", async () => {
   let calls = 0;
   const failing: Visit = (req) => {
     calls++;
@@ -176,14 +195,18 @@ test('a visit that fails answers node:http\'s 500 envelope and the connection go
 });
 
 test('an idle connection is closed after the keep-alive timeout', async () => {
-  await withLane(redirectGo, async (s) => {
-    const c = await rawConnection(s.port);
-    await c.write(get('/go/1'));
-    await c.responses(1);
-    const since = Date.now();
-    await c.closed;
-    assert.ok(Date.now() - since >= 800, 'closed too early');
-  }, 1000);
+  await withLane(
+    redirectGo,
+    async (s) => {
+      const c = await rawConnection(s.port);
+      await c.write(get('/go/1'));
+      await c.responses(1);
+      const since = Date.now();
+      await c.closed;
+      assert.ok(Date.now() - since >= 800, 'closed too early');
+    },
+    1000,
+  );
 });
 
 test('a client that half-closes gets its answers, then the end of the connection', async () => {
@@ -218,7 +241,7 @@ test('closing: idle connections are closed, a visit awaiting its answer gets it,
   await closed;
 });
 
-test('destroyAll closes lane connections, idle or awaiting an answer, which node:http\'s closeAllConnections does not know', async () => {
+test("destroyAll closes lane connections, idle or awaiting an answer, which node:http's closeAllConnections does not know", async () => {
   const s = await setup((req) => (req.url === '/go/held' ? new Promise<Answer>(() => {}) : redirectGo(req)));
   const idle = await rawConnection(s.port);
   await idle.write(get('/go/1'));

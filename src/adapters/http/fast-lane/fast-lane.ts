@@ -91,7 +91,10 @@ class LaneConnection {
   /** Ended after its last answer: what the client still sends is not read. */
   private finishing = false;
 
-  constructor(private readonly socket: Socket, private readonly lane: FastLane) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly lane: FastLane,
+  ) {
     socket.on('data', this.onData);
     socket.on('end', this.onEnd);
     socket.on('error', this.onError);
@@ -153,18 +156,24 @@ class LaneConnection {
       this.awaiting = true;
       this.socket.pause();
       const rest = start < bytes.length ? this.keep(bytes, start) : null;
-      answer.then((a) => this.write(a, isHead), (error: unknown) => this.fail(error, isHead)).then(() => {
-        this.awaiting = false;
-        if (this.socket.destroyed) return;
-        if (rest !== null) this.read(rest, 0);
-        if (this.awaiting || this.gone || this.socket.destroyed) return;
-        if (this.ended || this.lane.isClosing) this.finish();
-        else this.resume();
-      }).catch((error: unknown) => {
-        // A fault in the lane itself: this connection cannot be trusted to stay in order.
-        this.lane.options.onError(error);
-        this.socket.destroy();
-      });
+      answer
+        .then(
+          (a) => this.write(a, isHead),
+          (error: unknown) => this.fail(error, isHead),
+        )
+        .then(() => {
+          this.awaiting = false;
+          if (this.socket.destroyed) return;
+          if (rest !== null) this.read(rest, 0);
+          if (this.awaiting || this.gone || this.socket.destroyed) return;
+          if (this.ended || this.lane.isClosing) this.finish();
+          else this.resume();
+        })
+        .catch((error: unknown) => {
+          // A fault in the lane itself: this connection cannot be trusted to stay in order.
+          this.lane.options.onError(error);
+          this.socket.destroy();
+        });
       return;
     }
   }

@@ -19,8 +19,7 @@ export class RawAnswers {
   private readonly keepAlive: string;
 
   constructor(keepAliveTimeoutMs: number) {
-    this.keepAlive = 'Connection: keep-alive\r\n'
-      + (keepAliveTimeoutMs >= 1000 ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '');
+    this.keepAlive = 'Connection: keep-alive\r\n' + (keepAliveTimeoutMs >= 1000 ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '');
   }
 
   redirect(status: number, location: string): string {

@@ -10,8 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { rawConnection } from '../../../../test/support/raw-http.ts';
 import { INCOMPLETE, readRequestHead, type LaneHeaders } from './request-head.ts';
 
-const BASE = 'GET /ab?c=d HTTP/1.1\r\nHost: sho.rt\r\nUser-Agent: Mozilla/5.0 (X11)\r\nAccept-Language: fr;q=0.8\r\n'
-  + 'X-Forwarded-For: 203.0.113.5\r\nConnection: keep-alive\r\n\r\n';
+const BASE =
+  'GET /ab?c=d HTTP/1.1\r\nHost: sho.rt\r\nUser-Agent: Mozilla/5.0 (X11)\r\nAccept-Language: fr;q=0.8\r\n' +
+  'X-Forwarded-For: 203.0.113.5\r\nConnection: keep-alive\r\n\r\n';
 const SECOND = 'GET /second HTTP/1.1\r\nHost: sho.rt\r\n\r\n';
 const INSERTED = [' ', '\t', '\r', '\n', ':', ',', '"', '\\', '\x00', '\x01', '\x7f', '\x80', '\xff', 'a', 'H', '/', '?', '#', '%'];
 
@@ -23,11 +24,28 @@ function variants(): string[] {
     out.add(BASE.slice(0, i) + BASE.slice(i + 1));
   }
   for (const line of [
-    'Host:sho.rt', 'Host:  sho.rt  ', 'Host:\tsho.rt\t', 'HOST: sho.rt', 'Dnt: 1', 'Sec-GPC:1', 'Referer: https://a.example/x?y=z',
-    'X-Forwarded-Host: a, b', 'User-Agent:', 'User-Agent: \t', 'Accept-Language: *', 'Keep-Alive: 300', 'Proxy-Connection: close',
-    'TE: trailers', 'Content-Length: 0', 'Content-Length: 5', 'Transfer-Encoding: identity', 'Connection: keep-alive',
-    'X-Forwarded-For: 1.2.3.4, 5.6.7.8', 'Cookie: a=b; c=d',
-  ]) out.add(BASE.replace('Connection: keep-alive\r\n', `${line}\r\n`));
+    'Host:sho.rt',
+    'Host:  sho.rt  ',
+    'Host:\tsho.rt\t',
+    'HOST: sho.rt',
+    'Dnt: 1',
+    'Sec-GPC:1',
+    'Referer: https://a.example/x?y=z',
+    'X-Forwarded-Host: a, b',
+    'User-Agent:',
+    'User-Agent: \t',
+    'Accept-Language: *',
+    'Keep-Alive: 300',
+    'Proxy-Connection: close',
+    'TE: trailers',
+    'Content-Length: 0',
+    'Content-Length: 5',
+    'Transfer-Encoding: identity',
+    'Connection: keep-alive',
+    'X-Forwarded-For: 1.2.3.4, 5.6.7.8',
+    'Cookie: a=b; c=d',
+  ])
+    out.add(BASE.replace('Connection: keep-alive\r\n', `${line}\r\n`));
   for (const target of ['/', '/a/b', '/a?', '/a#f', '/%2e%2e/', '//x', '/a?b=%00', "/!$&'()*+,;=:@~", '/a|b', '/a{b}', '/a`b']) {
     out.add(BASE.replace('/ab?c=d', target));
   }
@@ -45,7 +63,11 @@ function variants(): string[] {
   return [...out];
 }
 
-interface NodeRead { method: string; url: string; headers: IncomingHttpHeaders }
+interface NodeRead {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
 
 test('node:http reads every head the fast lane takes as the lane does', { timeout: 120_000 }, async () => {
   const reads = new Map<number, NodeRead[]>();
@@ -69,7 +91,11 @@ test('node:http reads every head the fast lane takes as the lane does', { timeou
     const c = await rawConnection(port);
     await c.write(text + SECOND);
     const answers = await c.responses(2).catch((e: Error) => assert.fail(`${JSON.stringify(text)}: ${e.message}`));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(text));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200],
+      JSON.stringify(text),
+    );
     const [first, second] = reads.get(Number(c.socket.localPort))!;
     c.close();
     assert.equal(first!.method, head.method, JSON.stringify(text));

@@ -7,18 +7,25 @@ import { INCOMPLETE, MAX_HEAD_BYTES, readRequestHead } from './request-head.ts';
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const read = (text: string, start = 0) => readRequestHead(Buffer.from(text, 'latin1'), start);
 
-test('a browser\'s GET: method, target and the headers the redirect reads, trimmed', () => {
-  const text = `GET /abc?utm_source=x HTTP/1.1\r\nHost: Go.Example.com:8080\r\nUser-Agent: ${UA}\r\n`
-    + 'Accept: text/html\r\naccept-language:  fr-CH, fr;q=0.9 \t\r\nREFERER: https://news.example/\r\nDNT: 1\r\n'
-    + 'Sec-GPC: 1\r\nX-Forwarded-For: 203.0.113.5\r\nX-Forwarded-Host: sho.rt\r\nConnection: Keep-Alive\r\n\r\n';
+test("a browser's GET: method, target and the headers the redirect reads, trimmed", () => {
+  const text =
+    `GET /abc?utm_source=x HTTP/1.1\r\nHost: Go.Example.com:8080\r\nUser-Agent: ${UA}\r\n` +
+    'Accept: text/html\r\naccept-language:  fr-CH, fr;q=0.9 \t\r\nREFERER: https://news.example/\r\nDNT: 1\r\n' +
+    'Sec-GPC: 1\r\nX-Forwarded-For: 203.0.113.5\r\nX-Forwarded-Host: sho.rt\r\nConnection: Keep-Alive\r\n\r\n';
   const head = read(text);
   assert.ok(head !== null && head !== INCOMPLETE);
   assert.equal(head.method, 'GET');
   assert.equal(head.url, '/abc?utm_source=x');
   assert.equal(head.length, Buffer.byteLength(text));
   assert.deepEqual(head.headers, {
-    host: 'Go.Example.com:8080', 'user-agent': UA, 'accept-language': 'fr-CH, fr;q=0.9', referer: 'https://news.example/',
-    dnt: '1', 'sec-gpc': '1', 'x-forwarded-for': '203.0.113.5', 'x-forwarded-host': 'sho.rt',
+    host: 'Go.Example.com:8080',
+    'user-agent': UA,
+    'accept-language': 'fr-CH, fr;q=0.9',
+    referer: 'https://news.example/',
+    dnt: '1',
+    'sec-gpc': '1',
+    'x-forwarded-for': '203.0.113.5',
+    'x-forwarded-host': 'sho.rt',
   });
 });
 

@@ -49,15 +49,30 @@ const SHAPE = /^(?:GET|HEAD) \/[\x21\x22\x24-\x7e]* HTTP\/1\.1\r\n(?:[!#$%&'*+.^
 
 /** The header names looked at, lower case: the ones read, then the ones that send the head to node:http. */
 const NOTED = [
-  'host', 'user-agent', 'accept-language', 'referer', 'dnt', 'sec-gpc', 'x-forwarded-for', 'x-forwarded-host',
-  'connection', 'proxy-connection', 'content-length', 'transfer-encoding', 'expect', 'upgrade',
+  'host',
+  'user-agent',
+  'accept-language',
+  'referer',
+  'dnt',
+  'sec-gpc',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'connection',
+  'proxy-connection',
+  'content-length',
+  'transfer-encoding',
+  'expect',
+  'upgrade',
 ] as const;
 type Noted = (typeof NOTED)[number];
 
 /** By length: each name in lower case and as browsers and curl write it ("User-Agent"). */
 const NOTED_BY_LENGTH: Array<Array<{ lower: Noted; usual: string }>> = [];
 for (const lower of NOTED) {
-  const usual = lower.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()).replace('Dnt', 'DNT').replace('Gpc', 'GPC');
+  const usual = lower
+    .replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())
+    .replace('Dnt', 'DNT')
+    .replace('Gpc', 'GPC');
   (NOTED_BY_LENGTH[lower.length] ??= []).push({ lower, usual });
 }
 
@@ -79,8 +94,14 @@ export function readRequestHead(bytes: Buffer, start: number): RequestHead | typ
   const method = head.charCodeAt(0) === 71 /* G */ ? 'GET' : 'HEAD';
   const url = head.slice(method.length + 1, lineEnd - 9 /* " HTTP/1.1" */);
   const headers: LaneHeaders = {
-    host: undefined, 'user-agent': undefined, 'accept-language': undefined, referer: undefined,
-    dnt: undefined, 'sec-gpc': undefined, 'x-forwarded-for': undefined, 'x-forwarded-host': undefined,
+    host: undefined,
+    'user-agent': undefined,
+    'accept-language': undefined,
+    referer: undefined,
+    dnt: undefined,
+    'sec-gpc': undefined,
+    'x-forwarded-for': undefined,
+    'x-forwarded-host': undefined,
   };
   for (let at = lineEnd + 2; at < head.length;) {
     const colon = head.indexOf(':', at);
@@ -118,13 +139,20 @@ function notedName(head: string, at: number, colon: number): Noted | null {
 /** Keeps a header the redirect reads; false when the head is not the fast lane's to answer. */
 function note(headers: LaneHeaders, name: Noted, value: string): boolean {
   switch (name) {
-    case 'host': case 'user-agent': case 'accept-language': case 'referer':
-    case 'dnt': case 'sec-gpc': case 'x-forwarded-for': case 'x-forwarded-host':
+    case 'host':
+    case 'user-agent':
+    case 'accept-language':
+    case 'referer':
+    case 'dnt':
+    case 'sec-gpc':
+    case 'x-forwarded-for':
+    case 'x-forwarded-host':
       if (headers[name] !== undefined) return false;
       headers[name] = value;
       return true;
     // llhttp reads Proxy-Connection as it reads Connection (a close ends the connection).
-    case 'connection': case 'proxy-connection':
+    case 'connection':
+    case 'proxy-connection':
       return value.toLowerCase() === 'keep-alive';
     default: // content-length, transfer-encoding, expect, upgrade
       return false;

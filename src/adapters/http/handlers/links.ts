@@ -15,9 +15,19 @@ export function linkHandlers(ctx: ApiContext) {
   return {
     async list(request: Req<{ Querystring: LinkListQuery }>) {
       const q = request.query;
-      const page = await ctx.links.list(request.account.id, {
-        search: q.search, by: q.by, status: q.status, spaceId: q.space, domainId: q.domain, pixelId: q.pixel, sort: q.sort,
-      }, { page: q.page, perPage: q.per_page });
+      const page = await ctx.links.list(
+        request.account.id,
+        {
+          search: q.search,
+          by: q.by,
+          status: q.status,
+          spaceId: q.space,
+          domainId: q.domain,
+          pixelId: q.pixel,
+          sort: q.sort,
+        },
+        { page: q.page, perPage: q.per_page },
+      );
       return list(page, record, ctx.urls.appUrl, pathOf(request), rawQueryOf(request));
     },
     async read(request: Req<{ Params: IdParams }>) {
@@ -29,8 +39,7 @@ export function linkHandlers(ctx: ApiContext) {
       return reply.code(201).send(created(record(view)));
     },
     async update(request: Req<{ Params: IdParams; Body: LinkBody }>) {
-      await refuseInvalidBody<LinkInput>(request,
-        (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
       const { account, params, body } = request;
       return one(record(await ctx.links.update(account.id, account.timezone, params.id, body)));
     },

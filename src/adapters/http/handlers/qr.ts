@@ -12,8 +12,7 @@ export function qrHandler(ctx: ApiContext) {
     const text = shortUrl(view, ctx.urls);
     const { format, size } = request.query;
     const options = { errorCorrectionLevel: 'M' as const, margin: 2, width: size };
-    reply.header('cache-control', 'private, max-age=300')
-      .header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);
+    reply.header('cache-control', 'private, max-age=300').header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);
     if (format === 'png') return reply.type('image/png').send(await QRCode.toBuffer(text, { ...options, type: 'png' }));
     return reply.type('image/svg+xml').send(await QRCode.toString(text, { ...options, type: 'svg' }));
   };

@@ -11,11 +11,16 @@ export function statsHandler(ctx: ApiContext) {
     const q = request.query;
     const csv = q.format === 'csv';
     const result = await ctx.stats.query(request.account, request.params.id, {
-      name: q.name, from: q.from, to: q.to, search: q.search, sort: q.sort,
+      name: q.name,
+      from: q.from,
+      to: q.to,
+      search: q.search,
+      sort: q.sort,
       page: csv ? null : { page: q.page, perPage: q.per_page },
     });
     if (csv) {
-      return reply.type('text/csv; charset=utf-8')
+      return reply
+        .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${statsCsvFilename(request.params.id, result)}"`)
         .send(statsCsv(result));
     }

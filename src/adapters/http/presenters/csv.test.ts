@@ -3,8 +3,19 @@ import assert from 'node:assert/strict';
 import { csvField, toCsv } from './csv.ts';
 
 test('RFC 4180: CRLF rows, quotes only where needed, doubled inside', () => {
-  assert.equal(toCsv(['value', 'count'], [['plain', 1], ['a,b', 2], ['say "hi"', 3], ['two\nlines', 4], [null, 5]]),
-    'value,count\r\nplain,1\r\n"a,b",2\r\n"say ""hi""",3\r\n"two\nlines",4\r\n,5\r\n');
+  assert.equal(
+    toCsv(
+      ['value', 'count'],
+      [
+        ['plain', 1],
+        ['a,b', 2],
+        ['say "hi"', 3],
+        ['two\nlines', 4],
+        [null, 5],
+      ],
+    ),
+    'value,count\r\nplain,1\r\n"a,b",2\r\n"say ""hi""",3\r\n"two\nlines",4\r\n,5\r\n',
+  );
   assert.equal(toCsv(['value', 'count'], []), 'value,count\r\n');
 });
 

@@ -5,12 +5,20 @@ import { toCsv } from './csv.ts';
 export const statsEntry = (e: ValueCount) => ({ value: e.value, count: e.count });
 
 export const statsSummary = (r: StatsResult) => ({
-  name: r.name, from: r.range.from, to: r.range.to, timezone: r.timeZone,
-  total: r.summary.total, unique: r.summary.unique, bots: r.summary.bots,
+  name: r.name,
+  from: r.range.from,
+  to: r.range.to,
+  timezone: r.timeZone,
+  total: r.summary.total,
+  unique: r.summary.unique,
+  bots: r.summary.bots,
 });
 
 export function statsCsv(r: StatsResult): string {
-  return toCsv(['value', 'count'], r.items.map((e) => [e.value, e.count]));
+  return toCsv(
+    ['value', 'count'],
+    r.items.map((e) => [e.value, e.count]),
+  );
 }
 
 /** link-7-country-2026-01-01-2026-01-31.csv: every part is digits, letters, _ and -, safe in a header. */

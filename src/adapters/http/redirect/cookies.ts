@@ -16,7 +16,11 @@ export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 
 
 export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
   return fastifyCookie.serialize(CONSENT_COOKIE, answer, {
-    path: '/', maxAge: CONSENT_DAYS * 86_400, httpOnly: true, sameSite: 'lax', secure,
+    path: '/',
+    maxAge: CONSENT_DAYS * 86_400,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
   });
 }
 
@@ -25,7 +29,10 @@ export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
  * password hash, so changing the password locks every earlier visitor out again.
  */
 export class UnlockCookies {
-  constructor(private readonly secret: string, private readonly secure: boolean) {}
+  constructor(
+    private readonly secret: string,
+    private readonly secure: boolean,
+  ) {}
 
   name(linkId: number): string {
     return `lp_unlock_${linkId}`;
@@ -42,7 +49,11 @@ export class UnlockCookies {
 
   serialize(link: { id: number; passwordHash: string }): string {
     return fastifyCookie.serialize(this.name(link.id), this.token(link.id, link.passwordHash), {
-      path: '/', maxAge: 12 * 3600, httpOnly: true, sameSite: 'lax', secure: this.secure,
+      path: '/',
+      maxAge: 12 * 3600,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
     });
   }
 

@@ -18,12 +18,32 @@ import type { RedirectContext } from './visit-context.ts';
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1, accountId: 1, domainId: null, alias: 'go', url: 'https://example.com/p', title: null, targetType: 0,
-  targets: { country: null, platform: null, language: null, rotation: null }, lastRotation: -1, disabled: false,
-  passwordHash: null, expirationUrl: null, expirationClicks: null, endsAt: null, clicks: 0, pixels: [], timezone: 'UTC', ...over,
+  id: 1,
+  accountId: 1,
+  domainId: null,
+  alias: 'go',
+  url: 'https://example.com/p',
+  title: null,
+  targetType: 0,
+  targets: { country: null, platform: null, language: null, rotation: null },
+  lastRotation: -1,
+  disabled: false,
+  passwordHash: null,
+  expirationUrl: null,
+  expirationClicks: null,
+  endsAt: null,
+  clicks: 0,
+  pixels: [],
+  timezone: 'UTC',
+  ...over,
 });
 
-interface Written { status: number; headers: Record<string, string>; body: string; destroyed: boolean }
+interface Written {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  destroyed: boolean;
+}
 
 function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; open?: boolean } = {}) {
   const clicks: Click[] = [];
@@ -41,14 +61,23 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
     stamper: new ClickStamper('secret'),
     verifyPassword: async () => false,
     options: {
-      redirectStatus: 302, consentMode: 'ask', secureCookies: false, appUrl: 'http://short.test', domainScheme: 'https',
+      redirectStatus: 302,
+      consentMode: 'ask',
+      secureCookies: false,
+      appUrl: 'http://short.test',
+      domainScheme: 'https',
       appHosts: new Set(['short.test']),
     },
   };
-  const serve = fastRedirectOnNodeHttp(fastRedirect(ctx, {
-    links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },
-    trust: null, appSegments: new Set(['health', 'api']), open: () => over.open ?? true,
-  }), (e) => void errors.push(e));
+  const serve = fastRedirectOnNodeHttp(
+    fastRedirect(ctx, {
+      links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },
+      trust: null,
+      appSegments: new Set(['health', 'api']),
+      open: () => over.open ?? true,
+    }),
+    (e) => void errors.push(e),
+  );
   const visit = (url: string, method = 'GET', headers: Record<string, string> = {}) => {
     const written: Written = { status: 0, headers: {}, body: '', destroyed: false };
     let done!: () => void;
@@ -56,9 +85,19 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
     const req = { method, url, headers: { host: 'short.test:8080', 'user-agent': BROWSER, ...headers }, socket: { remoteAddress: '8.8.8.8' } };
     const res = {
       headersSent: false,
-      writeHead(status: number, h: Record<string, string>) { written.status = status; written.headers = h; this.headersSent = true; },
-      end(body?: string | Buffer) { written.body = body === undefined ? '' : String(body); done(); },
-      destroy() { written.destroyed = true; done(); },
+      writeHead(status: number, h: Record<string, string>) {
+        written.status = status;
+        written.headers = h;
+        this.headersSent = true;
+      },
+      end(body?: string | Buffer) {
+        written.body = body === undefined ? '' : String(body);
+        done();
+      },
+      destroy() {
+        written.destroyed = true;
+        done();
+      },
     };
     const taken = serve(req as unknown as IncomingMessage, res as unknown as ServerResponse);
     return { taken, written, finished };
@@ -84,12 +123,24 @@ test('HEAD is answered without a click', () => {
 
 test('everything else is left to Fastify, before any side effect', () => {
   const { visit, clicks } = setup({
-    go: link(), locked: link({ passwordHash: 'x' }), pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
-    off: link({ disabled: true }), capped: link({ expirationClicks: 1, clicks: 1 }),
+    go: link(),
+    locked: link({ passwordHash: 'x' }),
+    pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
+    off: link({ disabled: true }),
+    capped: link({ expirationClicks: 1, clicks: 1 }),
   });
   for (const [url, method] of [
-    ['/go', 'POST'], ['/go/+', 'GET'], ['/g%6F', 'GET'], ['/health', 'GET'], ['/unknown', 'GET'], ['/', 'GET'],
-    ['/locked', 'GET'], ['/pixels', 'GET'], ['/off', 'GET'], ['/capped', 'GET'], ['go', 'GET'],
+    ['/go', 'POST'],
+    ['/go/+', 'GET'],
+    ['/g%6F', 'GET'],
+    ['/health', 'GET'],
+    ['/unknown', 'GET'],
+    ['/', 'GET'],
+    ['/locked', 'GET'],
+    ['/pixels', 'GET'],
+    ['/off', 'GET'],
+    ['/capped', 'GET'],
+    ['go', 'GET'],
   ] as const) {
     const { taken, written } = visit(url, method);
     assert.equal(taken, false, `${method} ${url} was taken`);
@@ -122,7 +173,13 @@ test('a cap kept in a shared store is awaited before the answer', async () => {
 });
 
 test('a shared store that fails gives a 500 envelope and is reported, never an unanswered request', async () => {
-  const broken: ClickQuota = { claim: async () => { throw new Error('redis down'); }, exhausted: async () => false, forget: async () => {} };
+  const broken: ClickQuota = {
+    claim: async () => {
+      throw new Error('redis down');
+    },
+    exhausted: async () => false,
+    forget: async () => {},
+  };
   const { visit, errors, clicks } = setup({ go: link({ expirationClicks: 5 }) }, { quota: broken });
   const { taken, written, finished } = visit('/go');
   assert.equal(taken, true);

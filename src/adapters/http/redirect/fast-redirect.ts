@@ -84,7 +84,11 @@ export function fastRedirectOnNodeHttp(visit: FastVisit, onError: (error: unknow
       return true;
     }
     if (answer === null) return false;
-    if (answer instanceof Promise) answer.then((a) => writeAnswer(res, a), (error: unknown) => fail(res, error));
+    if (answer instanceof Promise)
+      answer.then(
+        (a) => writeAnswer(res, a),
+        (error: unknown) => fail(res, error),
+      );
     else writeAnswer(res, answer);
     return true;
   };
@@ -98,7 +102,9 @@ export function fastRedirectOnNodeHttp(visit: FastVisit, onError: (error: unknow
     // What Fastify's error handler answers on any route.
     const failure = failedVisit(error);
     res.writeHead(failure.status, {
-      ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(failure.body)),
+      ...failure.headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(failure.body)),
     });
     res.end(failure.body);
   }

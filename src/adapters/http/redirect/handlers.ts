@@ -90,9 +90,7 @@ export function redirectHandlers(ctx: RedirectContext) {
       const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
       if (domain?.indexPage) return sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);
       if (domain) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
-      return sendPage(reply, 200, messagePage(createNonce(), 'linkpix', [
-        'Short links and tracking pixels.', 'The API is documented at /docs.',
-      ]));
+      return sendPage(reply, 200, messagePage(createNonce(), 'linkpix', ['Short links and tracking pixels.', 'The API is documented at /docs.']));
     },
   };
 

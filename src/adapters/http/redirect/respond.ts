@@ -4,9 +4,7 @@ import type { Page } from '../../web/pages/layout.ts';
 import { errorEnvelope } from '../error-handler.ts';
 
 /** What a visit answers, before it is written through Fastify or straight to the socket. */
-export type Answer =
-  | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'page'; status: number; page: Page };
+export type Answer = { kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page };
 
 /** What Fastify's error handler answers on any route, for a visit that failed before Fastify. */
 export const SERVER_ERROR_JSON = JSON.stringify(errorEnvelope(500));
@@ -31,9 +29,7 @@ export function sendRedirect(reply: FastifyReply, status: number, url: string): 
 }
 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
-  return answer.kind === 'redirect'
-    ? sendRedirect(reply, answer.status, answer.location)
-    : sendPage(reply, answer.status, answer.page);
+  return answer.kind === 'redirect' ? sendRedirect(reply, answer.status, answer.location) : sendPage(reply, answer.status, answer.page);
 }
 
 /** The same answer written on a bare node:http response (the redirect's fast path). */
@@ -57,6 +53,5 @@ const OUTSIDE_ASCII = /[^\x21-\x7e]/;
  */
 export function locationValue(url: string): string {
   if (!OUTSIDE_ASCII.test(url)) return url;
-  return url.replace(/[^\x21-\x7e]+/g, (run) =>
-    Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return url.replace(/[^\x21-\x7e]+/g, (run) => Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }

@@ -53,9 +53,7 @@ function requestOf(request: FastifyRequest): VisitRequest {
 }
 
 /** api.md §7 steps 2–8 for a link that exists: resolve (pure) → respond → record. */
-export async function continueVisit(
-  ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState,
-): Promise<FastifyReply> {
+export async function continueVisit(ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState): Promise<FastifyReply> {
   const { link, visitor, cookies } = state;
   const outcome = resolveVisit(link, visitor, {
     now: ctx.clock.now(),
@@ -65,13 +63,17 @@ export async function continueVisit(
   });
   // A nonce only for an answer that is a page: a plain redirect has no use for 16 random bytes.
   switch (outcome.kind) {
-    case 'disabled': return sendPage(reply, 404, renderDisabled({ nonce: createNonce() }));
-    case 'expired': return sendAnswer(reply, expiredAnswer(ctx, outcome.expirationUrl));
-    case 'locked': return sendPage(reply, 200, renderPassword({ nonce: createNonce() }));
+    case 'disabled':
+      return sendPage(reply, 404, renderDisabled({ nonce: createNonce() }));
+    case 'expired':
+      return sendAnswer(reply, expiredAnswer(ctx, outcome.expirationUrl));
+    case 'locked':
+      return sendPage(reply, 200, renderPassword({ nonce: createNonce() }));
     case 'ask-consent': {
       return sendPage(reply, 200, renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }));
     }
-    case 'proceed': return sendAnswer(reply, await proceed(ctx, requestOf(request), state, outcome));
+    case 'proceed':
+      return sendAnswer(reply, await proceed(ctx, requestOf(request), state, outcome));
   }
 }
 
@@ -88,12 +90,16 @@ export function proceed(ctx: RedirectContext, request: VisitRequest, state: Visi
     const open = ctx.quota.claim(link.id, outcome.cap, link.clicks);
     return open instanceof Promise
       ? open.then((o) => (o ? choose(ctx, request, state, outcome) : expiredAnswer(ctx, link.expirationUrl)))
-      : open ? choose(ctx, request, state, outcome) : expiredAnswer(ctx, link.expirationUrl);
+      : open
+        ? choose(ctx, request, state, outcome)
+        : expiredAnswer(ctx, link.expirationUrl);
   }
   const used = ctx.quota.exhausted(link.id, outcome.cap, link.clicks);
   return used instanceof Promise
     ? used.then((u) => (u ? expiredAnswer(ctx, link.expirationUrl) : choose(ctx, request, state, outcome)))
-    : used ? expiredAnswer(ctx, link.expirationUrl) : choose(ctx, request, state, outcome);
+    : used
+      ? expiredAnswer(ctx, link.expirationUrl)
+      : choose(ctx, request, state, outcome);
 }
 
 function choose(ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed): Eventually<Answer> {
@@ -111,22 +117,26 @@ function choose(ctx: RedirectContext, request: VisitRequest, state: VisitState, 
     : finish(ctx, request, state, outcome, entries[position]!, position);
 }
 
-function finish(
-  ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed, to: string, rotation: number | undefined,
-): Answer {
+function finish(ctx: RedirectContext, request: VisitRequest, state: VisitState, outcome: Proceed, to: string, rotation: number | undefined): Answer {
   const destination = mergeQuery(to, request.query);
-  const answer: Answer = outcome.pixels.length > 0 || state.viaForm
-    ? {
-        kind: 'page',
-        status: 200,
-        page: renderPixelRedirect({ destination, pixels: outcome.pixels, nonce: createNonce(), delayMs: outcome.pixels.length > 0 ? 1000 : 0 }),
-      }
-    : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+  const answer: Answer =
+    outcome.pixels.length > 0 || state.viaForm
+      ? {
+          kind: 'page',
+          status: 200,
+          page: renderPixelRedirect({ destination, pixels: outcome.pixels, nonce: createNonce(), delayMs: outcome.pixels.length > 0 ? 1000 : 0 }),
+        }
+      : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
   if (request.method !== 'HEAD') {
     const { link, visitor } = state;
     const at = ctx.clock.now();
     const stamp = ctx.stamper.stamp({
-      linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot,
+      linkId: link.id,
+      at,
+      timeZone: link.timezone,
+      address: request.address,
+      userAgent: request.userAgent,
+      isBot: visitor.isBot,
     });
     ctx.sink.record(clickOf(link, visitor, at, stamp), rotation);
   }
@@ -142,8 +152,19 @@ function expiredAnswer(ctx: RedirectContext, expirationUrl: string | null): Answ
 // V8's slow path for object literals (one shape transition per property, on every visit).
 function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
   return {
-    linkId: link.id, accountId: link.accountId, at, day: stamp.day, hour: stamp.hour, visitor: stamp.visitor, country: visitor.country, city: null,
-    browser: visitor.browser, platform: visitor.platform, device: visitor.device,
-    language: visitor.languages[0] ?? null, referrerHost: visitor.referrerHost, isBot: visitor.isBot,
+    linkId: link.id,
+    accountId: link.accountId,
+    at,
+    day: stamp.day,
+    hour: stamp.hour,
+    visitor: stamp.visitor,
+    country: visitor.country,
+    city: null,
+    browser: visitor.browser,
+    platform: visitor.platform,
+    device: visitor.device,
+    language: visitor.languages[0] ?? null,
+    referrerHost: visitor.referrerHost,
+    isBot: visitor.isBot,
   };
 }

@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from './common.ts';
 
-export const AccountRecord = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  email: Type.String(),
-  timezone: Type.String(),
-  created_at: Timestamp,
-}, { title: 'Account' });
+export const AccountRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    email: Type.String(),
+    timezone: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'Account' },
+);

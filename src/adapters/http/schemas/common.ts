@@ -35,10 +35,13 @@ export const PageQuery = {
 
 export const SortQuery = Enum(['desc', 'asc'] as const, { default: 'desc', description: 'desc: newest first; asc: oldest first' });
 
-const ErrorEnvelope = Type.Object({
-  message: Type.Union([Type.String(), Type.Record(Type.String(), Type.Array(Type.String()))]),
-  status: Type.Integer(),
-}, { title: 'Error', description: 'A failure; on 422 `message` maps each bad field to its messages.' });
+const ErrorEnvelope = Type.Object(
+  {
+    message: Type.Union([Type.String(), Type.Record(Type.String(), Type.Array(Type.String()))]),
+    status: Type.Integer(),
+  },
+  { title: 'Error', description: 'A failure; on 422 `message` maps each bad field to its messages.' },
+);
 
 export function OneEnvelope<T extends TSchema>(data: T, status: 200 | 201 = 200) {
   return Type.Object({ data, status: Type.Literal(status) });
@@ -50,8 +53,13 @@ export function ListEnvelope<T extends TSchema>(item: T) {
     data: Type.Array(item),
     links: Type.Object({ first: Type.String(), last: Type.String(), prev: url, next: url }),
     meta: Type.Object({
-      current_page: Type.Integer(), from: Nullable(Type.Integer()), last_page: Type.Integer(), path: Type.String(),
-      per_page: Type.Integer(), to: Nullable(Type.Integer()), total: Type.Integer(),
+      current_page: Type.Integer(),
+      from: Nullable(Type.Integer()),
+      last_page: Type.Integer(),
+      path: Type.String(),
+      per_page: Type.Integer(),
+      to: Nullable(Type.Integer()),
+      total: Type.Integer(),
     }),
     status: Type.Literal(200),
   });
@@ -59,11 +67,18 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 
 export function DeletedEnvelope(object: string) {
   return Type.Object({
-    id: Type.Integer(), object: Type.Literal(object), deleted: Type.Literal(true), status: Type.Literal(200),
+    id: Type.Integer(),
+    object: Type.Literal(object),
+    deleted: Type.Literal(true),
+    status: Type.Literal(200),
   });
 }
 
 /** The failures every authenticated route may answer, for the OpenAPI document. */
 export const errorResponses = {
-  401: ErrorEnvelope, 404: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope,
+  401: ErrorEnvelope,
+  404: ErrorEnvelope,
+  415: ErrorEnvelope,
+  422: ErrorEnvelope,
+  429: ErrorEnvelope,
 };

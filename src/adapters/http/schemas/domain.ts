@@ -2,21 +2,27 @@ import { Type, type Static } from '@sinclair/typebox';
 import { URL_MAX_LENGTH } from '../../../core/links/url-policy.ts';
 import { Enum, Nullable, PageQuery, SortQuery, Timestamp } from './common.ts';
 
-export const DomainRecord = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  index_page: Nullable(Type.String()),
-  not_found_page: Nullable(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  status: Enum(['pending', 'verified'] as const, { description: 'pending: serves no links until control of the name is proved (POST /api/v1/domains/{id}/verify)' }),
-  verified_at: Nullable(Timestamp),
-  verification: Type.Object({
-    token: Type.String({ description: 'Publish it in either place below' }),
-    txt_name: Type.String({ description: 'DNS name of a TXT record whose text is the token, e.g. _linkpix.go.example.com' }),
-    file_url: Type.String({ description: 'URL of a file whose body is the token' }),
-  }, { description: 'How to prove control of the name' }),
-}, { title: 'Domain' });
+export const DomainRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    index_page: Nullable(Type.String()),
+    not_found_page: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    status: Enum(['pending', 'verified'] as const, { description: 'pending: serves no links until control of the name is proved (POST /api/v1/domains/{id}/verify)' }),
+    verified_at: Nullable(Timestamp),
+    verification: Type.Object(
+      {
+        token: Type.String({ description: 'Publish it in either place below' }),
+        txt_name: Type.String({ description: 'DNS name of a TXT record whose text is the token, e.g. _linkpix.go.example.com' }),
+        file_url: Type.String({ description: 'URL of a file whose body is the token' }),
+      },
+      { description: 'How to prove control of the name' },
+    ),
+  },
+  { title: 'Domain' },
+);
 
 export const DomainBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 253, description: 'Host name, e.g. go.example.com; unique across the service' })),

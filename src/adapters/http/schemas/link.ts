@@ -8,10 +8,11 @@ import { DomainRecord } from './domain.ts';
 import { PixelRecord } from './pixel.ts';
 
 const Url = (description: string) => Type.String({ maxLength: URL_MAX_LENGTH, description });
-const KeyedEntry = (key: string) => Type.Object({
-  key: Nullable(Type.String({ maxLength: 32, description: key })),
-  value: Nullable(Url('Destination URL for this key')),
-});
+const KeyedEntry = (key: string) =>
+  Type.Object({
+    key: Nullable(Type.String({ maxLength: 32, description: key })),
+    value: Nullable(Url('Destination URL for this key')),
+  });
 const RotationEntry = Type.Object({ value: Nullable(Url('Destination URL of this rotation entry')) });
 const List = <T extends ReturnType<typeof KeyedEntry> | typeof RotationEntry>(item: T, description: string) =>
   Type.Optional(Nullable(Type.Array(item, { maxItems: 300, description })));
@@ -20,7 +21,7 @@ export const LinkBody = Type.Object({
   url: Type.Optional(Nullable(Url('Destination; required on create. http(s) only by default'))),
   domain: Type.Optional(Nullable(Id("Id of one of the account's domains (create only)"))),
   alias: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.aliasMax, description: 'Letters, digits, - and _; random when absent' }))),
-  title: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: "Fetched from the destination when absent" }))),
+  title: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: 'Fetched from the destination when absent' }))),
   password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Visitors must enter it before being redirected' }))),
   space: Type.Optional(Nullable(Id("Id of one of the account's spaces"))),
   pixels: Type.Optional(Nullable(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" }))),
@@ -30,7 +31,9 @@ export const LinkBody = Type.Object({
   expiration_url: Type.Optional(Nullable(Url('Where an expired link sends visitors'))),
   expiration_date: Type.Optional(Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, in the account time zone; with expiration_time' }))),
   expiration_time: Type.Optional(Nullable(Type.String({ maxLength: 5, description: 'HH:MM, in the account time zone; with expiration_date' }))),
-  expiration_clicks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: LINK_LIMITS.expirationClicksMax, description: 'Expire after this many clicks; 0 = no limit' }))),
+  expiration_clicks: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: LINK_LIMITS.expirationClicksMax, description: 'Expire after this many clicks; 0 = no limit' })),
+  ),
   target_type: Type.Optional(NullableEnum(TARGET_TYPE_VALUES, '0 none, 1 country, 2 platform, 3 language, 4 rotation')),
   country: List(KeyedEntry('ISO 3166-1 alpha-2 country code'), 'Country targets'),
   platform: List(KeyedEntry(`One of ${PLATFORMS.join(', ')}`), 'Platform targets'),
@@ -41,32 +44,35 @@ export type LinkBody = Static<typeof LinkBody>;
 
 const KeyedTarget = Type.Object({ key: Type.String(), value: Type.String() });
 
-export const LinkRecord = Type.Object({
-  id: Type.Integer(),
-  alias: Type.String(),
-  url: Type.String(),
-  short_url: Type.String({ description: 'Absolute short URL' }),
-  title: Nullable(Type.String()),
-  target_type: Type.Integer(),
-  country_target: Nullable(Type.Array(KeyedTarget)),
-  platform_target: Nullable(Type.Array(KeyedTarget)),
-  language_target: Nullable(Type.Array(KeyedTarget)),
-  rotation_target: Nullable(Type.Array(Type.Object({ value: Type.String() }))),
-  last_rotation: Type.Integer(),
-  disabled: Type.Integer({ enum: [0, 1] }),
-  privacy: Type.Integer({ enum: [0, 1, 2] }),
-  privacy_password: Type.Boolean({ description: 'A statistics password is set' }),
-  password: Type.Boolean({ description: 'A redirect password is set' }),
-  expiration_url: Nullable(Type.String()),
-  expiration_clicks: Nullable(Type.Integer()),
-  clicks: Type.Integer(),
-  space: Nullable(SpaceRecord),
-  domain: Nullable(DomainRecord),
-  pixels: Type.Array(PixelRecord),
-  ends_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'Link' });
+export const LinkRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    alias: Type.String(),
+    url: Type.String(),
+    short_url: Type.String({ description: 'Absolute short URL' }),
+    title: Nullable(Type.String()),
+    target_type: Type.Integer(),
+    country_target: Nullable(Type.Array(KeyedTarget)),
+    platform_target: Nullable(Type.Array(KeyedTarget)),
+    language_target: Nullable(Type.Array(KeyedTarget)),
+    rotation_target: Nullable(Type.Array(Type.Object({ value: Type.String() }))),
+    last_rotation: Type.Integer(),
+    disabled: Type.Integer({ enum: [0, 1] }),
+    privacy: Type.Integer({ enum: [0, 1, 2] }),
+    privacy_password: Type.Boolean({ description: 'A statistics password is set' }),
+    password: Type.Boolean({ description: 'A redirect password is set' }),
+    expiration_url: Nullable(Type.String()),
+    expiration_clicks: Nullable(Type.Integer()),
+    clicks: Type.Integer(),
+    space: Nullable(SpaceRecord),
+    domain: Nullable(DomainRecord),
+    pixels: Type.Array(PixelRecord),
+    ends_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Link' },
+);
 
 export const LinkListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the `by` field' })),

@@ -4,14 +4,17 @@ import { Enum, PageQuery, SortQuery, Timestamp } from './common.ts';
 
 const PixelType = Enum(PIXEL_TYPES, { description: 'Vendor of the pixel' });
 
-export const PixelRecord = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  type: PixelType,
-  value: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'Pixel' });
+export const PixelRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    type: PixelType,
+    value: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Pixel' },
+);
 
 export const PixelBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: PIXEL_LIMITS.nameMax, description: 'Required on create; unique per account' })),

@@ -2,13 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { SPACE_LIMITS } from '../../../core/spaces/space.ts';
 import { PageQuery, SortQuery, Timestamp } from './common.ts';
 
-export const SpaceRecord = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  color: Type.Integer({ minimum: SPACE_LIMITS.colorMin, maximum: SPACE_LIMITS.colorMax }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'Space' });
+export const SpaceRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    color: Type.Integer({ minimum: SPACE_LIMITS.colorMin, maximum: SPACE_LIMITS.colorMax }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Space' },
+);
 
 export const SpaceBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: SPACE_LIMITS.nameMax, description: 'Required on create; unique per account' })),

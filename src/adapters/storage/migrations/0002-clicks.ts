@@ -5,9 +5,10 @@ import { columnTypes } from './0001-initial.ts';
 /** Click rows (never an address) and the app's generated secrets. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { bigint } = columnTypes(engine);
-  const withId = engine === 'postgres'
-    ? db.schema.createTable('clicks').addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : db.schema.createTable('clicks').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const withId =
+    engine === 'postgres'
+      ? db.schema.createTable('clicks').addColumn('id', 'bigserial', (c) => c.primaryKey())
+      : db.schema.createTable('clicks').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   await withId
     .addColumn('link_id', 'integer', (c) => c.notNull().references('links.id').onDelete('cascade'))
     .addColumn('account_id', 'integer', (c) => c.notNull())
@@ -23,7 +24,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .execute();
   await db.schema.createIndex('clicks_link_at').on('clicks').columns(['link_id', 'at']).execute();
 
-  await db.schema.createTable('app_secrets')
+  await db.schema
+    .createTable('app_secrets')
     .addColumn('name', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('value', 'varchar(255)', (c) => c.notNull())
     .execute();

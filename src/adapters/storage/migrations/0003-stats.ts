@@ -13,7 +13,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { bigint } = columnTypes(engine);
   // Byte order on PostgreSQL, as on SQLite: both engines sort values alike, and comparing is cheaper.
   const c = (col: ColumnDefinitionBuilder) => (engine === 'postgres' ? col.modifyFront(sql`collate "C"`) : col).notNull();
-  let rollups = db.schema.createTable('click_rollups')
+  let rollups = db.schema
+    .createTable('click_rollups')
     .addColumn('link_id', 'integer', (col) => col.notNull().references('links.id').onDelete('cascade'))
     .addColumn('dimension', 'varchar(16)', c)
     .addColumn('day', 'varchar(10)', c)
@@ -32,7 +33,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
   }
 
-  let visitors = db.schema.createTable('click_visitors')
+  let visitors = db.schema
+    .createTable('click_visitors')
     .addColumn('day', 'varchar(10)', c)
     .addColumn('link_id', 'integer', (col) => col.notNull())
     .addColumn('visitor', 'varchar(32)', c)
@@ -108,9 +110,11 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
     const all = [...sums.values()];
     for (let i = 0; i < all.length; i += 1000) {
       await (db as Kysely<{ click_rollups: { link_id: number; dimension: string; day: string; value: string; count: number } }>)
-        .insertInto('click_rollups').values(all.slice(i, i + 1000))
-        .onConflict((oc) => oc.columns(['link_id', 'dimension', 'day', 'value'])
-          .doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })))
+        .insertInto('click_rollups')
+        .values(all.slice(i, i + 1000))
+        .onConflict((oc) =>
+          oc.columns(['link_id', 'dimension', 'day', 'value']).doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
+        )
         .execute();
     }
   }

@@ -20,12 +20,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`alter table domains alter column verification_token set not null`.execute(db);
   }
   await sql`update domains set verified_at = updated_at where verified_at is null`.execute(db);
-  await db.schema.createIndex('domains_name_verified').unique().on('domains').column('name')
-    .where(sql.ref('verified_at'), 'is not', null).execute();
+  await db.schema.createIndex('domains_name_verified').unique().on('domains').column('name').where(sql.ref('verified_at'), 'is not', null).execute();
   await db.schema.createIndex('domains_account_name').unique().on('domains').columns(['account_id', 'name']).execute();
   await db.schema.createIndex('domains_name').on('domains').columns(['name', 'id']).execute();
 
-  await db.schema.createTable('reserved_domains')
+  await db.schema
+    .createTable('reserved_domains')
     .addColumn('name', 'varchar(253)', (c) => c.primaryKey())
     .addColumn('created_at', bigint, (c) => c.notNull())
     .execute();
@@ -65,7 +65,8 @@ async function rebuildSqlite(db: Kysely<unknown>, verifying: boolean): Promise<v
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
-      let table = trx.schema.createTable('domains_rebuilt')
+      let table = trx.schema
+        .createTable('domains_rebuilt')
         .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('name', 'varchar(253)', (c) => (verifying ? c.notNull() : c.notNull().unique()))
@@ -74,8 +75,7 @@ async function rebuildSqlite(db: Kysely<unknown>, verifying: boolean): Promise<v
         .addColumn('created_at', bigint, (c) => c.notNull())
         .addColumn('updated_at', bigint, (c) => c.notNull());
       if (verifying) {
-        table = table.addColumn('verification_token', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-          .addColumn('verified_at', bigint);
+        table = table.addColumn('verification_token', 'varchar(64)', (c) => c.notNull().defaultTo('')).addColumn('verified_at', bigint);
       }
       await table.execute();
       const columns = sql`id, account_id, name, index_page, not_found_page, created_at, updated_at`;

@@ -24,18 +24,21 @@ const MIGRATIONS: Record<string, EngineMigration> = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
   const migrations: Record<string, Migration> = Object.fromEntries(
-    Object.entries(MIGRATIONS).map(([name, m]) => [name, {
-      up: (d: Kysely<unknown>) => m.up(d, engine),
-      down: (d: Kysely<unknown>) => m.down(d, engine),
-    }]),
+    Object.entries(MIGRATIONS).map(([name, m]) => [
+      name,
+      {
+        up: (d: Kysely<unknown>) => m.up(d, engine),
+        down: (d: Kysely<unknown>) => m.down(d, engine),
+      },
+    ]),
   );
   // Kysely looks for its own tables in every schema unless told which one: another schema's
   // kysely_migration_lock (a second app, a parallel test run) would be taken for ours.
-  const schema = engine === 'postgres'
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const schema = engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
-    db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}),
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   for (let attempt = 1; ; attempt++) {
     const { error, results }: MigrationResultSet = await migrator.migrateToLatest();

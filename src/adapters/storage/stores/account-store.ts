@@ -4,12 +4,21 @@ import type { AccountStore, NewKey } from '../../../core/accounts/account-store.
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 
 const toAccount = (r: Selectable<AccountsTable>): Account => ({
-  id: r.id, name: r.name, email: r.email, timezone: r.timezone, createdAt: r.created_at,
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  timezone: r.timezone,
+  createdAt: r.created_at,
 });
 
 const toKey = (r: Selectable<ApiKeysTable>): ApiKey => ({
-  id: r.id, accountId: r.account_id, name: r.name, prefix: r.prefix,
-  createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
 });
 
 export class SqlAccountStore implements AccountStore {
@@ -17,8 +26,11 @@ export class SqlAccountStore implements AccountStore {
 
   createWithKey(account: NewAccount, key: NewKey, now: number) {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('accounts').values({ ...account, created_at: now })
-        .returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('accounts')
+        .values({ ...account, created_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       const keyRow = await insertKey(trx, row.id, key, now);
       return { account: toAccount(row), key: keyRow };
     });
@@ -39,14 +51,17 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async listKeys(accountId: number): Promise<ApiKey[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId)
-      .orderBy('id').execute();
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
     return rows.map(toKey);
   }
 
   async revokeKey(accountId: number, keyId: number, now: number): Promise<boolean> {
-    const result = await this.db.updateTable('api_keys').set({ revoked_at: now })
-      .where('id', '=', keyId).where('account_id', '=', accountId).where('revoked_at', 'is', null)
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -54,15 +69,16 @@ export class SqlAccountStore implements AccountStore {
   async findKeyByHash(hash: string) {
     const key = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
     if (!key) return null;
-    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id)
-      .executeTakeFirst();
+    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
     return account ? { key: toKey(key), account: toAccount(account) } : null;
   }
 }
 
 async function insertKey(db: Kysely<Database>, accountId: number, key: NewKey, now: number): Promise<ApiKey> {
-  const row = await db.insertInto('api_keys')
+  const row = await db
+    .insertInto('api_keys')
     .values({ account_id: accountId, name: key.name, prefix: key.prefix, key_hash: key.hash, created_at: now })
-    .returningAll().executeTakeFirstOrThrow();
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toKey(row);
 }

@@ -15,13 +15,17 @@ const LINKS_PER_FORGET = 500;
  * links (migration 0004: no index by link there, so no cascade). The rollups are never touched.
  */
 export class SqlClickRetention implements ClickRetention {
-  constructor(private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {}
 
   async prune(before: number | null, visitorsBefore: string): Promise<{ clicks: number; visitors: number }> {
     let clicks = 0;
     if (before !== null) {
       for (;;) {
-        const result = await this.db.deleteFrom('clicks')
+        const result = await this.db
+          .deleteFrom('clicks')
           .where('id', 'in', (eb) => eb.selectFrom('clicks').select('id').where('at', '<', before).limit(ROWS_PER_DELETE))
           .executeTakeFirst();
         const n = Number(result.numDeletedRows);
@@ -43,14 +47,17 @@ export class SqlClickRetention implements ClickRetention {
   private async sweepDeletedLinks(): Promise<number> {
     const listed = (await this.db.selectFrom('deleted_links').select('link_id').execute()).map((r) => r.link_id);
     if (listed.length === 0) return 0;
-    const bounds = await this.db.selectFrom('clicks')
+    const bounds = await this.db
+      .selectFrom('clicks')
       .select((eb) => [eb.fn.min<number | null>('id').as('first'), eb.fn.max<number | null>('id').as('last')])
       .executeTakeFirstOrThrow();
     let swept = 0;
     if (bounds.first !== null && bounds.last !== null) {
       for (let from = bounds.first; from <= bounds.last; from += IDS_PER_SWEEP) {
-        const result = await this.db.deleteFrom('clicks')
-          .where('id', '>=', from).where('id', '<', from + IDS_PER_SWEEP)
+        const result = await this.db
+          .deleteFrom('clicks')
+          .where('id', '>=', from)
+          .where('id', '<', from + IDS_PER_SWEEP)
           .where('link_id', 'in', (eb) => eb.selectFrom('deleted_links').select('link_id'))
           .executeTakeFirst();
         swept += Number(result.numDeletedRows);
@@ -59,7 +66,10 @@ export class SqlClickRetention implements ClickRetention {
       }
     }
     for (let i = 0; i < listed.length; i += LINKS_PER_FORGET) {
-      await this.db.deleteFrom('deleted_links').where('link_id', 'in', listed.slice(i, i + LINKS_PER_FORGET)).execute();
+      await this.db
+        .deleteFrom('deleted_links')
+        .where('link_id', 'in', listed.slice(i, i + LINKS_PER_FORGET))
+        .execute();
     }
     return swept;
   }

@@ -46,7 +46,11 @@ export class SqlClickStore implements ClickStore {
   private lastWrite: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Kysely<Database>, engine: Engine, private readonly options: SqlClickStoreOptions) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    engine: Engine,
+    private readonly options: SqlClickStoreOptions,
+  ) {
     this.statements = engine === 'postgres' ? pgClickStatements : sqliteClickStatements;
   }
 
@@ -139,6 +143,8 @@ export class SqlClickStore implements ClickStore {
 /** One update per live link the batch counted or rotated, in id order. */
 function linkUpdates({ counts, rotations }: ClickBatch, live: ReadonlySet<number>): LinkUpdate[] {
   const ids = new Set([...counts.keys(), ...rotations.keys()]);
-  return [...ids].filter((id) => live.has(id)).sort((a, b) => a - b)
+  return [...ids]
+    .filter((id) => live.has(id))
+    .sort((a, b) => a - b)
     .map((id) => ({ id, clicks: counts.get(id) ?? 0, rotation: rotations.get(id) ?? null }));
 }

@@ -7,8 +7,15 @@ import { isUniqueViolation } from '../sql-helpers.ts';
 import { OwnedRowsStore } from './owned-rows.ts';
 
 const toDomain = (r: Selectable<DomainsTable>): Domain => ({
-  id: r.id, accountId: r.account_id, name: r.name, indexPage: r.index_page, notFoundPage: r.not_found_page,
-  verificationToken: r.verification_token, verifiedAt: r.verified_at, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  indexPage: r.index_page,
+  notFoundPage: r.not_found_page,
+  verificationToken: r.verification_token,
+  verifiedAt: r.verified_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 const toColumns = (f: Partial<DomainFields & DomainClaim>) => ({
@@ -36,16 +43,26 @@ export class SqlDomainStore extends OwnedRowsStore<'domains', Domain> implements
   }
 
   async insert(accountId: number, fields: DomainFields & DomainClaim, now: number) {
-    const row = await unlessTaken(this.db.insertInto('domains')
-      .values({ account_id: accountId, ...toColumns(fields), name: fields.name, verification_token: fields.verificationToken, created_at: now, updated_at: now })
-      .returningAll().executeTakeFirstOrThrow());
+    const row = await unlessTaken(
+      this.db
+        .insertInto('domains')
+        .values({ account_id: accountId, ...toColumns(fields), name: fields.name, verification_token: fields.verificationToken, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
     return row === NAME_TAKEN ? row : toDomain(row);
   }
 
   async update(accountId: number, id: number, fields: Partial<DomainFields & DomainClaim>, now: number) {
-    const row = await unlessTaken(this.db.updateTable('domains')
-      .set({ ...toColumns(fields), updated_at: now })
-      .where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst());
+    const row = await unlessTaken(
+      this.db
+        .updateTable('domains')
+        .set({ ...toColumns(fields), updated_at: now })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .returningAll()
+        .executeTakeFirst(),
+    );
     return row === NAME_TAKEN ? row : row ? toDomain(row) : null;
   }
 

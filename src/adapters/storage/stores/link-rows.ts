@@ -14,12 +14,27 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     rotation: parse(r.rotation_target),
   };
   return {
-    id: r.id, accountId: r.account_id, domainId: r.domain_id, spaceId: r.space_id, alias: r.alias, url: r.url,
-    title: r.title, targetType: r.target_type as TargetType, targets, lastRotation: r.last_rotation,
-    disabled: r.disabled === 1 ? 1 : 0, privacy: r.privacy as 0 | 1 | 2,
-    privacyPasswordHash: r.privacy_password_hash, passwordHash: r.password_hash, expirationUrl: r.expiration_url,
-    expirationClicks: r.expiration_clicks, endsAt: r.ends_at, clicks: r.clicks, pixelIds,
-    createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    accountId: r.account_id,
+    domainId: r.domain_id,
+    spaceId: r.space_id,
+    alias: r.alias,
+    url: r.url,
+    title: r.title,
+    targetType: r.target_type as TargetType,
+    targets,
+    lastRotation: r.last_rotation,
+    disabled: r.disabled === 1 ? 1 : 0,
+    privacy: r.privacy as 0 | 1 | 2,
+    privacyPasswordHash: r.privacy_password_hash,
+    passwordHash: r.password_hash,
+    expirationUrl: r.expiration_url,
+    expirationClicks: r.expiration_clicks,
+    endsAt: r.ends_at,
+    clicks: r.clicks,
+    pixelIds,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 

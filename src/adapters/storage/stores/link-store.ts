@@ -16,10 +16,7 @@ function expired(eb: LinksEb, now: number) {
     eb.and([eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]),
     // "is not null" keeps the whole test true or false: a NULL here would make NOT(expired)
     // NULL too, and status=1 would lose every link without a click limit.
-    eb.and([
-      eb('expiration_clicks', 'is not', null), eb('expiration_clicks', '>', 0),
-      eb('clicks', '>=', eb.ref('expiration_clicks')),
-    ]),
+    eb.and([eb('expiration_clicks', 'is not', null), eb('expiration_clicks', '>', 0), eb('clicks', '>=', eb.ref('expiration_clicks'))]),
   ]);
 }
 
@@ -29,10 +26,16 @@ export class SqlLinkStore implements LinkStore {
   async insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('links').values(toInsert(accountId, fields, now))
-          .returningAll().executeTakeFirstOrThrow();
+        const row = await trx
+          .insertInto('links')
+          .values(toInsert(accountId, fields, now))
+          .returningAll()
+          .executeTakeFirstOrThrow();
         if (pixelIds.length > 0) {
-          await trx.insertInto('link_pixels').values(pixelIds.map((pixel_id) => ({ link_id: row.id, pixel_id }))).execute();
+          await trx
+            .insertInto('link_pixels')
+            .values(pixelIds.map((pixel_id) => ({ link_id: row.id, pixel_id })))
+            .execute();
         }
         return toLink(row, [...pixelIds]);
       });
@@ -41,18 +44,23 @@ export class SqlLinkStore implements LinkStore {
     }
   }
 
-  async update(
-    accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number,
-  ): Promise<Link | null> {
+  async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     try {
       const updated = await this.db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('links').set({ ...toColumns(fields), updated_at: now })
-          .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+        const result = await trx
+          .updateTable('links')
+          .set({ ...toColumns(fields), updated_at: now })
+          .where('id', '=', id)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         if (pixelIds !== undefined) {
           await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute();
           if (pixelIds.length > 0) {
-            await trx.insertInto('link_pixels').values(pixelIds.map((pixel_id) => ({ link_id: id, pixel_id }))).execute();
+            await trx
+              .insertInto('link_pixels')
+              .values(pixelIds.map((pixel_id) => ({ link_id: id, pixel_id })))
+              .execute();
           }
         }
         return true;
@@ -64,14 +72,16 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async findById(accountId: number, id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll()
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db.selectFrom('links').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
 
   async aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean> {
-    let q = this.db.selectFrom('links').select('id').where('alias_key', '=', alias.toLowerCase())
+    let q = this.db
+      .selectFrom('links')
+      .select('id')
+      .where('alias_key', '=', alias.toLowerCase())
       .where('domain_id', domainId === null ? 'is' : '=', domainId);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
@@ -84,30 +94,37 @@ export class SqlLinkStore implements LinkStore {
     if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
     if (filter.pixelId !== undefined) {
       const pixelId = filter.pixelId;
-      q = q.where((eb) => eb.exists(eb.selectFrom('link_pixels').select('link_id')
-        .whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)));
+      q = q.where((eb) =>
+        eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
+      );
     }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
     if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
 
-    const total = q.select((eb) => eb.fn.countAll().as('count')).executeTakeFirst().then(countOf);
+    const total = q
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst()
+      .then(countOf);
     let rows = q.selectAll();
     if (filter.sort === 'max' || filter.sort === 'min') {
       rows = rows.orderBy('clicks', filter.sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc');
     } else {
       rows = rows.orderBy('id', filter.sort);
     }
-    const items = rows.limit(page.perPage).offset(offsetOf(page)).execute().then(async (found) => {
-      const pixels = await this.pixelIdsOf(found.map((r) => r.id));
-      return found.map((r) => toLink(r, pixels.get(r.id) ?? []));
-    });
+    const items = rows
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute()
+      .then(async (found) => {
+        const pixels = await this.pixelIdsOf(found.map((r) => r.id));
+        return found.map((r) => toLink(r, pixels.get(r.id) ?? []));
+      });
     return pageOf(total, items, page);
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('links').where('id', '=', id).where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom('links').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -119,8 +136,7 @@ export class SqlLinkStore implements LinkStore {
   private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
     const map = new Map<number, number[]>();
     if (linkIds.length === 0) return map;
-    const rows = await this.db.selectFrom('link_pixels').select(['link_id', 'pixel_id'])
-      .where('link_id', 'in', linkIds).orderBy('pixel_id').execute();
+    const rows = await this.db.selectFrom('link_pixels').select(['link_id', 'pixel_id']).where('link_id', 'in', linkIds).orderBy('pixel_id').execute();
     for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
     return map;
   }

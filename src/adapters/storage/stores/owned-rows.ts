@@ -48,21 +48,31 @@ export abstract class OwnedRowsStore<T extends OwnedTable, Item> {
   private item = (row: Selectable<OwnedColumns>): Item => this.toItem(row as unknown as Selectable<Database[T]>);
 
   async findById(accountId: number, id: number): Promise<Item | null> {
-    const row = await this.owned.selectFrom(this.table as OwnedTable).selectAll()
-      .where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.owned
+      .selectFrom(this.table as OwnedTable)
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row ? this.item(row) : null;
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Item[]> {
     if (ids.length === 0) return [];
-    const rows = await this.owned.selectFrom(this.table as OwnedTable).selectAll()
-      .where('account_id', '=', accountId).where('id', 'in', [...ids]).execute();
+    const rows = await this.owned
+      .selectFrom(this.table as OwnedTable)
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.map(this.item);
   }
 
   /** Names compare lower-cased; an account's own names only, unless accountId is null. */
   protected async isNameTaken(accountId: number | null, name: string, exceptId?: number): Promise<boolean> {
-    let q = this.owned.selectFrom(this.table as OwnedTable).select('id')
+    let q = this.owned
+      .selectFrom(this.table as OwnedTable)
+      .select('id')
       .where(sql<SqlBool>`${sql.ref(this.nameColumn)} = ${name.toLowerCase()}`);
     if (accountId !== null) q = q.where('account_id', '=', accountId);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
@@ -75,14 +85,24 @@ export abstract class OwnedRowsStore<T extends OwnedTable, Item> {
     for (const [column, value] of Object.entries(filter.equal ?? {})) {
       if (value !== undefined) q = q.where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
     }
-    const total = q.select((eb) => eb.fn.countAll().as('count')).executeTakeFirst().then(countOf);
+    const total = q
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst()
+      .then(countOf);
     const items = q.selectAll().orderBy('id', filter.sort).limit(page.perPage).offset(offsetOf(page)).execute();
-    return pageOf(total, items.then((rows) => rows.map(this.item)), page);
+    return pageOf(
+      total,
+      items.then((rows) => rows.map(this.item)),
+      page,
+    );
   }
 
   /** What becomes of the rows that point at it is the schema's foreign keys' to say. */
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.owned.deleteFrom(this.table as OwnedTable).where('id', '=', id).where('account_id', '=', accountId)
+    const result = await this.owned
+      .deleteFrom(this.table as OwnedTable)
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

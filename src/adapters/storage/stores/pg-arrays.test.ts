@@ -11,6 +11,5 @@ test('integer arrays: values and NULL; anything but an integer is refused', () =
 
 test('text arrays: every element quoted, quotes and backslashes escaped, NULL apart from "NULL"', () => {
   assert.equal(textArray([]), '{}');
-  assert.equal(textArray(['a', null, 'NULL', '', 'x,y{}', 'say "hi"', 'C:\\d', 'é 🙂']),
-    '{"a",NULL,"NULL","","x,y{}","say \\"hi\\"","C:\\\\d","é 🙂"}');
+  assert.equal(textArray(['a', null, 'NULL', '', 'x,y{}', 'say "hi"', 'C:\\d', 'é 🙂']), '{"a",NULL,"NULL","","x,y{}","say \\"hi\\"","C:\\\\d","é 🙂"}');
 });

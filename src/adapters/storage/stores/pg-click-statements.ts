@@ -31,15 +31,30 @@ export const pgClickStatements: ClickStatements = {
   async insertClicks(trx, clicks) {
     if (clicks.length === 0) return;
     const n = clicks.length;
-    const linkId = new Array<number>(n), accountId = new Array<number>(n), at = new Array<number>(n), isBot = new Array<number>(n);
-    const country = new Array<string | null>(n), city = new Array<string | null>(n), browser = new Array<string | null>(n);
-    const platform = new Array<string | null>(n), device = new Array<string | null>(n), language = new Array<string | null>(n);
+    const linkId = new Array<number>(n),
+      accountId = new Array<number>(n),
+      at = new Array<number>(n),
+      isBot = new Array<number>(n);
+    const country = new Array<string | null>(n),
+      city = new Array<string | null>(n),
+      browser = new Array<string | null>(n);
+    const platform = new Array<string | null>(n),
+      device = new Array<string | null>(n),
+      language = new Array<string | null>(n);
     const referrer = new Array<string | null>(n);
     for (let i = 0; i < n; i++) {
       const c = clicks[i]!;
-      linkId[i] = c.linkId; accountId[i] = c.accountId; at[i] = c.at; isBot[i] = c.isBot ? 1 : 0;
-      country[i] = c.country; city[i] = c.city; browser[i] = c.browser; platform[i] = c.platform;
-      device[i] = c.device; language[i] = c.language; referrer[i] = c.referrerHost;
+      linkId[i] = c.linkId;
+      accountId[i] = c.accountId;
+      at[i] = c.at;
+      isBot[i] = c.isBot ? 1 : 0;
+      country[i] = c.country;
+      city[i] = c.city;
+      browser[i] = c.browser;
+      platform[i] = c.platform;
+      device[i] = c.device;
+      language[i] = c.language;
+      referrer[i] = c.referrerHost;
     }
     await sql`
       insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot)

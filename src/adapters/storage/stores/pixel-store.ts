@@ -6,8 +6,13 @@ import type { Database, PixelsTable } from '../schema.ts';
 import { OwnedRowsStore } from './owned-rows.ts';
 
 const toPixel = (r: Selectable<PixelsTable>): Pixel => ({
-  id: r.id, accountId: r.account_id, name: r.name, type: r.type as PixelType, value: r.value,
-  createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  type: r.type as PixelType,
+  value: r.value,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 export class SqlPixelStore extends OwnedRowsStore<'pixels', Pixel> implements PixelStore {
@@ -16,16 +21,22 @@ export class SqlPixelStore extends OwnedRowsStore<'pixels', Pixel> implements Pi
   }
 
   async insert(accountId: number, fields: PixelFields, now: number) {
-    const row = await this.db.insertInto('pixels')
+    const row = await this.db
+      .insertInto('pixels')
       .values({ account_id: accountId, ...fields, name_key: fields.name.toLowerCase(), created_at: now, updated_at: now })
-      .returningAll().executeTakeFirstOrThrow();
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toPixel(row);
   }
 
   async update(accountId: number, id: number, fields: Partial<PixelFields>, now: number) {
-    const row = await this.db.updateTable('pixels')
+    const row = await this.db
+      .updateTable('pixels')
       .set({ ...fields, ...(fields.name ? { name_key: fields.name.toLowerCase() } : {}), updated_at: now })
-      .where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst();
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toPixel(row) : null;
   }
 

@@ -10,8 +10,11 @@ export class SqlReservedNames implements ReservedNames {
   }
 
   async reserve(name: string, now: number) {
-    const result = await this.db.insertInto('reserved_domains').values({ name, created_at: now })
-      .onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('reserved_domains')
+      .values({ name, created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 

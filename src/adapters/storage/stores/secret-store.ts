@@ -9,8 +9,11 @@ import type { Database } from '../schema.ts';
 export async function sharedSecret(db: Kysely<Database>, name: string): Promise<string> {
   const found = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirst();
   if (found) return found.value;
-  await db.insertInto('app_secrets').values({ name, value: randomToken(32) })
-    .onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('app_secrets')
+    .values({ name, value: randomToken(32) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }

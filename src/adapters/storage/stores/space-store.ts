@@ -6,7 +6,12 @@ import type { Database, SpacesTable } from '../schema.ts';
 import { OwnedRowsStore } from './owned-rows.ts';
 
 const toSpace = (r: Selectable<SpacesTable>): Space => ({
-  id: r.id, accountId: r.account_id, name: r.name, color: r.color, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  color: r.color,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 export class SqlSpaceStore extends OwnedRowsStore<'spaces', Space> implements SpaceStore {
@@ -15,16 +20,22 @@ export class SqlSpaceStore extends OwnedRowsStore<'spaces', Space> implements Sp
   }
 
   async insert(accountId: number, fields: { name: string; color: number }, now: number) {
-    const row = await this.db.insertInto('spaces')
+    const row = await this.db
+      .insertInto('spaces')
       .values({ account_id: accountId, ...fields, name_key: fields.name.toLowerCase(), created_at: now, updated_at: now })
-      .returningAll().executeTakeFirstOrThrow();
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toSpace(row);
   }
 
   async update(accountId: number, id: number, fields: { name?: string; color?: number }, now: number) {
-    const row = await this.db.updateTable('spaces')
+    const row = await this.db
+      .updateTable('spaces')
       .set({ ...fields, ...(fields.name ? { name_key: fields.name.toLowerCase() } : {}), updated_at: now })
-      .where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst();
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toSpace(row) : null;
   }
 

@@ -33,23 +33,47 @@ export const sqliteClickStatements: ClickStatements = {
 
   async insertClicks(trx, clicks) {
     for (const part of chunks(clicks, ROWS_PER_INSERT)) {
-      await trx.insertInto('clicks').values(part.map((c) => ({
-        link_id: c.linkId, account_id: c.accountId, at: c.at, country: c.country, city: c.city,
-        browser: c.browser, platform: c.platform, device: c.device, language: c.language,
-        referrer_host: c.referrerHost, is_bot: c.isBot ? 1 : 0,
-      }))).execute();
+      await trx
+        .insertInto('clicks')
+        .values(
+          part.map((c) => ({
+            link_id: c.linkId,
+            account_id: c.accountId,
+            at: c.at,
+            country: c.country,
+            city: c.city,
+            browser: c.browser,
+            platform: c.platform,
+            device: c.device,
+            language: c.language,
+            referrer_host: c.referrerHost,
+            is_bot: c.isBot ? 1 : 0,
+          })),
+        )
+        .execute();
     }
   },
 
   async updateLinks(trx, updates) {
-    await setLinks(trx, 'clicks', updates.filter((u) => u.clicks > 0).map((u) => [u.id, u.clicks]), 'add');
-    await setLinks(trx, 'last_rotation', updates.flatMap((u) => (u.rotation === null ? [] : [[u.id, u.rotation]])), 'set');
+    await setLinks(
+      trx,
+      'clicks',
+      updates.filter((u) => u.clicks > 0).map((u) => [u.id, u.clicks]),
+      'add',
+    );
+    await setLinks(
+      trx,
+      'last_rotation',
+      updates.flatMap((u) => (u.rotation === null ? [] : [[u.id, u.rotation]])),
+      'set',
+    );
   },
 
   async insertMarks(trx, marks) {
     const fresh: Array<{ linkId: number; day: string }> = [];
     for (const part of chunks(marks, ROWS_PER_STATEMENT)) {
-      const inserted = await trx.insertInto('click_visitors')
+      const inserted = await trx
+        .insertInto('click_visitors')
         .values(part.map((m) => ({ day: m.day, link_id: m.linkId, visitor: m.visitor })))
         .onConflict((oc) => oc.doNothing())
         .returning(['link_id', 'day'])
@@ -61,10 +85,12 @@ export const sqliteClickStatements: ClickStatements = {
 
   async upsertRollups(trx, increments) {
     for (const part of chunks(increments, ROWS_PER_STATEMENT)) {
-      await trx.insertInto('click_rollups')
+      await trx
+        .insertInto('click_rollups')
         .values(part.map((r) => ({ link_id: r.linkId, dimension: r.dimension, day: r.day, value: r.value, count: r.count })))
-        .onConflict((oc) => oc.columns(['link_id', 'dimension', 'day', 'value'])
-          .doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })))
+        .onConflict((oc) =>
+          oc.columns(['link_id', 'dimension', 'day', 'value']).doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
+        )
         .execute();
     }
   },
@@ -75,9 +101,7 @@ export const sqliteClickStatements: ClickStatements = {
  * "where id in (…)" makes SQLite walk v and look each link up by its key; a join in
  * UPDATE … FROM let it scan the whole links table instead.
  */
-async function setLinks(
-  trx: Transaction<Database>, column: 'clicks' | 'last_rotation', pairs: Array<[number, number]>, mode: 'add' | 'set',
-): Promise<void> {
+async function setLinks(trx: Transaction<Database>, column: 'clicks' | 'last_rotation', pairs: Array<[number, number]>, mode: 'add' | 'set'): Promise<void> {
   for (const part of chunks(pairs, PAIRS_PER_UPDATE)) {
     const values = sql.join(part.map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as bigint))`));
     const n = sql`(select v.n from v where v.id = links.id)`;

@@ -14,23 +14,33 @@ const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
  * (link_id, dimension, day, value): at most days × values rows, however many clicks.
  */
 export class SqlStatsStore implements StatsStore {
-  constructor(private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {}
 
   private rows(linkId: number, dimension: Dimension, range: DayRange) {
-    return this.db.selectFrom('click_rollups')
-      .where('link_id', '=', linkId).where('dimension', '=', dimension)
-      .where('day', '>=', range.from).where('day', '<=', range.to);
+    return this.db
+      .selectFrom('click_rollups')
+      .where('link_id', '=', linkId)
+      .where('dimension', '=', dimension)
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to);
   }
 
   async perDay(linkId: number, range: DayRange): Promise<ValueCount[]> {
     const rows = await this.rows(linkId, 'total', range)
-      .select(['day', (eb) => eb.fn.sum<number | string>('count').as('count')]).groupBy('day').execute();
+      .select(['day', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .groupBy('day')
+      .execute();
     return rows.map((r) => ({ value: r.day, count: Number(r.count) }));
   }
 
   async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
     const rows = await this.rows(linkId, dimension, range)
-      .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')]).groupBy('value').execute();
+      .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .groupBy('value')
+      .execute();
     return rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) }));
   }
 
@@ -39,8 +49,7 @@ export class SqlStatsStore implements StatsStore {
     if (query.search) q = q.where(this.contains(query.search));
     const sum = sql<number | string>`sum(${sql.ref('count')})`;
     let listed = q.select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')]).groupBy('value');
-    listed = query.order === 'value' ? listed.orderBy('value')
-      : listed.orderBy(sum, query.order === 'max' ? 'desc' : 'asc').orderBy('value');
+    listed = query.order === 'value' ? listed.orderBy('value') : listed.orderBy(sum, query.order === 'max' ? 'desc' : 'asc').orderBy('value');
     if (query.page) listed = listed.limit(query.page.perPage).offset(offsetOf(query.page));
     const rows = await listed.execute();
     let total = rows.length > 0 ? Number(rows[0]!.entries) : 0;
@@ -64,11 +73,15 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async summary(linkId: number, range: DayRange): Promise<StatsSummary> {
-    const rows = await this.db.selectFrom('click_rollups')
+    const rows = await this.db
+      .selectFrom('click_rollups')
       .select(['dimension', (eb) => eb.fn.sum<number | string>('count').as('count')])
-      .where('link_id', '=', linkId).where('dimension', 'in', ['total', 'unique', 'bot'])
-      .where('day', '>=', range.from).where('day', '<=', range.to)
-      .groupBy('dimension').execute();
+      .where('link_id', '=', linkId)
+      .where('dimension', 'in', ['total', 'unique', 'bot'])
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
+      .groupBy('dimension')
+      .execute();
     const of = (d: string) => Number(rows.find((r) => r.dimension === d)?.count ?? 0);
     return { total: of('total'), unique: of('unique'), bots: of('bot') };
   }

@@ -43,8 +43,19 @@ test('jsString round-trips and cannot close a <script> or open a comment', () =>
 });
 
 test('urlAttr lets only absolute http(s) URLs through', () => {
-  for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', '\tjava\nscript:alert(1)',
-    'data:text/html,<script>alert(1)</script>', 'vbscript:x', '/relative', '//evil.test/x', 'mailto:a@b.test', '', 'http//x']) {
+  for (const bad of [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    '\tjava\nscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:x',
+    '/relative',
+    '//evil.test/x',
+    'mailto:a@b.test',
+    '',
+    'http//x',
+  ]) {
     assert.equal(urlAttr(bad), '#', bad);
   }
   assert.equal(urlAttr('https://example.com/a?b=1#c'), 'https://example.com/a?b=1#c');

@@ -3,10 +3,7 @@ import { html } from './html.ts';
 import { layout, type Page } from './layout.ts';
 
 /** What the visitor sees above the form: first visit, a wrong answer, or too many attempts. */
-export type PasswordState =
-  | { kind: 'ask' }
-  | { kind: 'wrong' }
-  | { kind: 'rate-limited'; retryAfterSeconds: number };
+export type PasswordState = { kind: 'ask' } | { kind: 'wrong' } | { kind: 'rate-limited'; retryAfterSeconds: number };
 
 export interface PasswordPageInput {
   nonce: string;

@@ -35,13 +35,25 @@ export const PIXEL_HOSTS: Readonly<Record<PixelType, PixelHosts>> = {
   'google-ads': {
     script: ['https://www.googletagmanager.com', 'https://www.googleadservices.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
     img: ['https://www.googletagmanager.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
-    connect: ['https://www.googletagmanager.com', 'https://www.googleadservices.com', 'https://googleads.g.doubleclick.net', 'https://pagead2.googlesyndication.com', 'https://www.google.com'],
+    connect: [
+      'https://www.googletagmanager.com',
+      'https://www.googleadservices.com',
+      'https://googleads.g.doubleclick.net',
+      'https://pagead2.googlesyndication.com',
+      'https://www.google.com',
+    ],
     frame: ['https://www.googletagmanager.com', 'https://td.doubleclick.net'],
   },
   'google-analytics': {
     script: ['https://*.googletagmanager.com'],
     img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
-    connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com', 'https://*.g.doubleclick.net', 'https://www.google.com'],
+    connect: [
+      'https://*.google-analytics.com',
+      'https://*.analytics.google.com',
+      'https://*.googletagmanager.com',
+      'https://*.g.doubleclick.net',
+      'https://www.google.com',
+    ],
     frame: [],
   },
   'google-tag-manager': {

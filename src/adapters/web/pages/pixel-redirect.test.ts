@@ -63,7 +63,9 @@ function simulate(delayMs: number, loadAt: number | null): { url: string; at: nu
   const went: { url: string; at: number }[] = [];
   const win = {
     setTimeout: (fn: () => void, ms: number) => timers.push({ at: now + ms, fn }),
-    addEventListener: (name: string, fn: () => void) => { if (name === 'load') onLoad = fn; },
+    addEventListener: (name: string, fn: () => void) => {
+      if (name === 'load') onLoad = fn;
+    },
     location: { replace: (url: string) => went.push({ url, at: now }) },
   };
   runInNewContext(inlineScripts(page.html).at(-1) ?? '', win);

@@ -24,8 +24,11 @@ export function renderPreview(input: PreviewPageInput): Page {
 <dl>
 <dt>Short link</dt>
 <dd class="url">${input.shortUrl}</dd>
-${title !== null && html`<dt>Page title</dt>
-<dd>${title}</dd>`}
+${
+  title !== null &&
+  html`<dt>Page title</dt>
+<dd>${title}</dd>`
+}
 <dt>Destination</dt>
 <dd class="url">${input.destination}</dd>
 </dl>
