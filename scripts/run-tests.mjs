@@ -4,6 +4,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createConnection } from 'node:net';
 
 const TIERS = {
   unit: ['src', 'test/unit'],
@@ -34,6 +36,31 @@ for (const tier of tiers) {
     console.error(`unknown test tier "${tier}"; known: ${Object.keys(TIERS).join(', ')}`);
     process.exit(2);
   }
+}
+// What the integration and e2e tiers need besides Node, said in one line each before any test runs.
+const CHROMIUM = '/usr/bin/chromium';
+const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+const reachable = (host, port) =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host, port: Number(port), timeout: 2000 });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+const missing = [];
+if (tiers.some((t) => t !== 'unit') && !(await reachable(REDIS_URL.hostname, REDIS_URL.port || 6379))) {
+  missing.push(`Redis is not reachable at ${REDIS_URL.href} (start redis-server, or set TEST_REDIS_URL)`);
+}
+if (tiers.includes('e2e') && !existsSync(CHROMIUM)) {
+  missing.push(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
+}
+if (missing.length > 0) {
+  for (const line of missing) console.error(`npm test needs: ${line}`);
+  process.exit(1);
 }
 if (!process.env.TEST_DATABASE_URL) {
   console.warn('\n!! TEST_DATABASE_URL is not set: every PostgreSQL suite will be reported as SKIPPED, not passed.\n');
