@@ -7,14 +7,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import pg from 'pg';
-import { BIN, ROOT, freePort, isolatedPgUrl, run, waitForOutput } from '../support/processes.ts';
+import { cliAccountKey, isolatedPgUrl, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 
-const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const OUTAGE_CLICKS = 40;
@@ -24,8 +22,8 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
   let proxy: TcpProxy;
   let schema: { url: string; drop(): Promise<void> };
   let admin: pg.Client;
+  let server: ServerProcess;
   let child: ChildProcess;
-  let output = '';
   let base: string;
   let key: string;
   let linkId: number;
@@ -40,11 +38,11 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
   const until = async (what: string, check: () => Promise<boolean>, ms = 20_000) => {
     const deadline = Date.now() + ms;
     while (!(await check())) {
-      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; server output:\n${output}`);
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; server output:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${output}`);
+  const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${server.output()}`);
 
   before(async () => {
     schema = await isolatedPgUrl(BASE_URL!);
@@ -56,25 +54,9 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     const viaProxy = new URL(schema.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     viaProxy.searchParams.set('application_name', appName);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env = {
-      DATABASE_URL: viaProxy.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      TITLE_FETCH: 'false',
-      LOG_LEVEL: 'info',
-      API_RATE_LIMIT: '0',
-      CLICK_FLUSH_INTERVAL_MS: '200',
-    };
-    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
-    await waitForOutput(child, /Server listening/);
-    const made = await run(process.execPath, [BIN, 'users', 'create', '--email', 'outage@example.com'], env);
-    assert.equal(made.code, 0, made.stderr);
-    key = JSON.parse(made.stdout).api_key as string;
+    server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), CLICK_FLUSH_INTERVAL_MS: '200' });
+    ({ child, base } = server);
+    key = await cliAccountKey(server.env, 'outage@example.com');
     const created = await fetch(`${base}/api/v1/links`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
@@ -104,7 +86,7 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     // At once, as a client would: no waiting for the server to notice.
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await api('/api/v1/links')).status);
-    assert.deepEqual(statuses, Array(10).fill(200), output);
+    assert.deepEqual(statuses, Array(10).fill(200), server.output());
     const health = await fetch(`${base}/health`);
     assert.equal(health.status, 200);
     alive();
@@ -143,8 +125,8 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     // A moment more: a click written twice would show now.
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(await stored(), { counter: before.counter + OUTAGE_CLICKS, rows: before.rows + OUTAGE_CLICKS });
-    assert.match(output, /lost the connection to PostgreSQL/);
-    assert.doesNotMatch(output, /programmer error/, 'a lost connection reached the process guards');
+    assert.match(server.output(), /lost the connection to PostgreSQL/);
+    assert.doesNotMatch(server.output(), /programmer error/, 'a lost connection reached the process guards');
     alive();
   });
 
@@ -156,8 +138,8 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     child.kill('SIGTERM');
     // Back within the stop's retries (about 3 s in all).
     setTimeout(() => void proxy.restore(), 700);
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, server.output());
     assert.deepEqual(await stored(), { counter: before.counter + 20, rows: before.rows + 20 });
-    assert.doesNotMatch(output, /could not be written/);
+    assert.doesNotMatch(server.output(), /could not be written/);
   });
 });

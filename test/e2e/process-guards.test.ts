@@ -10,9 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, freePort, waitForOutput } from '../support/processes.ts';
+import { MAIN, ROOT, freePort, waitForOutput } from '../support/processes.ts';
 
-const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 const INDUCE = join(ROOT, 'test', 'support', 'induce-fault.mjs');
 
 async function crash(fault: 'exception' | 'rejection', logLevel: string): Promise<{ code: number | null; output: string }> {

@@ -10,9 +10,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, ROOT, freePort, run, waitForOutput } from '../support/processes.ts';
+import { cliAccountKey, freePort, startServerProcess, waitForOutput, type ServerProcess } from '../support/processes.ts';
 
-const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 
@@ -20,8 +19,8 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
   let dir: string;
   let redisPort: number;
   let redis: ChildProcess | null = null;
+  let server: ServerProcess;
   let child: ChildProcess;
-  let output = '';
   let base: string;
   let key: string;
 
@@ -43,33 +42,24 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
       headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
       body,
     });
-  const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${output}`);
-  const count = (pattern: RegExp) => output.split('\n').filter((line) => pattern.test(line)).length;
+  const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${server.output()}`);
+  const count = (pattern: RegExp) =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => pattern.test(line)).length;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkpix-redis-outage-'));
     redisPort = await freePort();
     await startRedis();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env = {
+    server = await startServerProcess({
       DATABASE_URL: `sqlite:${join(dir, 'redis-outage.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      TITLE_FETCH: 'false',
-      LOG_LEVEL: 'info',
-      API_RATE_LIMIT: '0',
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      REDIS_PREFIX: `outage${port}:`,
-    };
-    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
-    await waitForOutput(child, /Server listening/);
-    const made = await run(process.execPath, [BIN, 'users', 'create', '--email', 'redis@example.com'], env);
-    assert.equal(made.code, 0, made.stderr);
-    key = JSON.parse(made.stdout).api_key as string;
+      REDIS_PREFIX: `outage${redisPort}:`,
+    });
+    ({ child, base } = server);
+    key = await cliAccountKey(server.env, 'redis@example.com');
   });
 
   after(() => {
@@ -102,21 +92,21 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     assert.equal(deleted.status, 200, await deleted.text());
     assert.equal((await fetch(`${base}/health`)).status, 200);
     alive();
-    assert.equal(count(/lost the connection to Redis/), 1, output);
-    assert.equal(count(/Unhandled error event/), 0, output);
-    assert.equal(count(/redirect failed/), 0, output);
+    assert.equal(count(/lost the connection to Redis/), 1, server.output());
+    assert.equal(count(/Unhandled error event/), 0, server.output());
+    assert.equal(count(/redirect failed/), 0, server.output());
 
     await startRedis();
     const deadline = Date.now() + 15_000;
-    while (!/connected to Redis again/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.match(output, /connected to Redis again/);
+    while (!/connected to Redis again/.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.match(server.output(), /connected to Redis again/);
     assert.equal((await visit('capped')).status, 302);
     assert.equal((await visit('during')).status, 302);
-    assert.doesNotMatch(output, /programmer error/);
+    assert.doesNotMatch(server.output(), /programmer error/);
     alive();
 
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, server.output());
   });
 });

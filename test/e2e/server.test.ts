@@ -1,14 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, ROOT, freePort, run, waitForOutput } from '../support/processes.ts';
-
-// What `npm start` runs: the compiled server (scripts/run-tests.mjs builds it before this tier).
-const MAIN = join(ROOT, 'dist', 'app', 'main.js');
+import { BIN, MAIN, run, startServerProcess } from '../support/processes.ts';
 
 describe('the server process (npm start)', () => {
   let dir: string;
@@ -19,12 +16,8 @@ describe('the server process (npm start)', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkpix-e2e-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    env = { DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false', LOG_LEVEL: 'info' };
-    child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
+    ({ child, base, env } = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}` }));
     exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitForOutput(child, /Server listening/);
   });
   after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -5,17 +5,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { ENGINES } from '../support/harness.ts';
-import { BIN, ROOT, freePort, isolatedPgUrl, run, waitForOutput } from '../support/processes.ts';
+import { BIN, isolatedPgUrl, run, startServerProcess } from '../support/processes.ts';
 
-// What `npm start` runs: the compiled server (scripts/run-tests.mjs builds it before this tier).
-const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 const TOTAL = 600;
 const CONCURRENCY = 20;
 // Traffic over this many links: enough rollup rows that a PostgreSQL batch's window is held back
@@ -79,26 +77,16 @@ for (const engine of ENGINES)
         const migrated = await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: databaseUrl });
         assert.equal(migrated.code, 0, migrated.stderr);
       } else databaseUrl = `sqlite:${join(dir, 'sigterm.db')}`;
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      env = {
+      ({ child, base, env } = await startServerProcess({
         DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        APP_URL: base,
-        TITLE_FETCH: 'false',
-        LOG_LEVEL: 'info',
-        API_RATE_LIMIT: '0',
         SHUTDOWN_TIMEOUT_MS: '15000',
         // Small batches written often, and a remainder still buffered when the signal comes. On
         // PostgreSQL, batches whose rollups outgrow what goes with a batch: the window is held
         // back (for up to the default 15 s), and the stop must write it.
         CLICK_FLUSH_INTERVAL_MS: '400',
         CLICK_BATCH_SIZE: engine.name === 'postgres' ? '300' : '40',
-      };
-      child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...env } });
+      }));
       exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-      await waitForOutput(child, /Server listening/);
     });
 
     after(async () => {

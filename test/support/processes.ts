@@ -6,6 +6,8 @@ import pg from 'pg';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'linkpix.js');
+/** What `npm start` runs: the compiled server (scripts/run-tests.mjs builds it before the e2e tier). */
+export const MAIN = join(ROOT, 'dist', 'app', 'main.js');
 
 export interface Ran {
   code: number | null;
@@ -74,4 +76,37 @@ export async function isolatedPgUrl(base: string): Promise<{ url: string; drop: 
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return { url: url.toString(), drop: () => exec(`drop schema ${schema} cascade`) };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port>, the server's APP_URL. */
+  base: string;
+  /** Everything the server was started with beyond process.env (the CLI takes the same). */
+  env: Record<string, string>;
+  /** All it printed so far, stdout and stderr. */
+  output(): string;
+}
+
+/**
+ * Starts the compiled server on a free loopback port, with `env` over the tests' defaults (no
+ * title fetch, no API rate limit), and resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const full = { PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false', LOG_LEVEL: 'info', API_RATE_LIMIT: '0', ...env };
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...full } });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  await waitForOutput(child, /Server listening/);
+  return { child, base, env: full, output: () => output };
+}
+
+/** A new account made by the CLI on the database `env` names; its API key. */
+export async function cliAccountKey(env: Record<string, string>, email: string): Promise<string> {
+  const made = await run(process.execPath, [BIN, 'users', 'create', '--email', email], env);
+  if (made.code !== 0) throw new Error(`linkpix users create failed: ${made.stderr}`);
+  return JSON.parse(made.stdout).api_key as string;
 }

@@ -119,6 +119,8 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
     const epoch = this.epoch;
+    // Visits answered by peek() alone never ask for the domain names: this is where an old list
+    // starts its reload. A failed load is reported by KnownDomains; the old list stays.
     this.names.ready().catch(() => {});
     this.inner
       .find(host, alias)
