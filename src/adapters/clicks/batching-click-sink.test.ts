@@ -3,23 +3,9 @@ import assert from 'node:assert/strict';
 import type { Click } from '../../core/clicks/click.ts';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import { BatchingClickSink } from './batching-click-sink.ts';
+import { aClick } from '../../../test/support/clicks.ts';
 
-const click = (linkId: number, isBot = false): Click => ({
-  linkId,
-  accountId: 1,
-  at: 0,
-  day: '2026-11-23',
-  hour: 0,
-  visitor: null,
-  country: null,
-  city: null,
-  browser: null,
-  platform: null,
-  device: null,
-  language: null,
-  referrerHost: null,
-  isBot,
-});
+const click = (linkId: number, isBot = false): Click => aClick({ linkId, isBot });
 
 class FakeStore implements ClickStore {
   batches: ClickBatch[] = [];

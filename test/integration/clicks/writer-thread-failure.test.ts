@@ -6,26 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Click } from '../../../src/core/clicks/click.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import { aClick } from '../../support/clicks.ts';
 
-const click: Click = {
-  linkId: 1,
-  accountId: 1,
-  at: 0,
-  day: '2026-11-23',
-  hour: 0,
-  visitor: null,
-  country: null,
-  city: null,
-  browser: null,
-  platform: null,
-  device: null,
-  language: null,
-  referrerHost: null,
-  isBot: false,
-};
+const click = aClick();
 
 test('a writer thread that fails is reported once; settle() is answered; the next batch starts a new thread', async () => {
   const errors: Error[] = [];
