@@ -1,13 +1,7 @@
 // Migration 0005: domains that served before it keep serving (verified), on both engines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
-import { connect, type Storage } from '../../../src/adapters/storage/connect.ts';
 import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
 import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
 import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
@@ -15,37 +9,11 @@ import * as appendOnly from '../../../src/adapters/storage/migrations/0004-click
 import * as verification from '../../../src/adapters/storage/migrations/0005-domain-verification.ts';
 import { SqlRedirectLinkSource } from '../../../src/adapters/storage/stores/redirect-link-source.ts';
 import { ENGINES } from '../../support/harness.ts';
-
-async function withDatabase(engine: 'sqlite' | 'postgres', fn: (storage: Storage) => Promise<void>): Promise<void> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'linkpix-0005-'));
-    const storage = connect(`sqlite:${join(dir, 'db.sqlite')}`);
-    try {
-      await fn(storage);
-    } finally {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return;
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `lp_0005_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const storage = connect(url, { schema });
-  try {
-    await fn(storage);
-  } finally {
-    await storage.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
-}
+import { withEmptyStorage } from '../../support/empty-storage.ts';
 
 for (const engine of ENGINES) {
   test(`migration 0005 [${engine.name}]: existing domains verified and serving, links kept; one verified domain per name`, { skip: engine.skip ?? false }, async () => {
-    await withDatabase(engine.name, async (storage) => {
+    await withEmptyStorage(engine.name, async (storage) => {
       const db = storage.db as unknown as Kysely<unknown>;
       for (const m of [initial, clicks, stats, appendOnly]) await m.up(db, engine.name);
       await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(db);

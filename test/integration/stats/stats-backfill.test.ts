@@ -1,48 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import type { Kysely } from 'kysely';
 import { ENGINES } from '../../support/harness.ts';
-import { connect, type Storage } from '../../../src/adapters/storage/connect.ts';
+import { withEmptyStorage } from '../../support/empty-storage.ts';
 import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
 import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
 import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
 
-async function withStorage(engine: 'sqlite' | 'postgres', fn: (s: Storage) => Promise<void>): Promise<void> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'linkpix-backfill-'));
-    const storage = connect(`sqlite:${join(dir, 'db.sqlite')}`);
-    try {
-      await fn(storage);
-    } finally {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return;
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `lp_backfill_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const storage = connect(url, { schema });
-  try {
-    await fn(storage);
-  } finally {
-    await storage.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
-}
-
 for (const engine of ENGINES) {
   describe(`statistics: migration 0003 rolls up the clicks written before it [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     test('rollups in the account zone, bots apart, totals equal links.clicks', async () => {
-      await withStorage(engine.name, async ({ db, engine: e }) => {
+      await withEmptyStorage(engine.name, async ({ db, engine: e }) => {
         const raw = db as unknown as Kysely<unknown>;
         await initial.up(raw, e);
         await clicks.up(raw, e);
