@@ -6,31 +6,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
 import { CachedRedirectSource } from './cached-redirect-source.ts';
+import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 
 const APP = 'short.test';
 // A key is "host alias": a domain name (at most 253 characters) and an alias (at most 255).
 const LONGEST_KEY = 253 + 1 + 255;
 
-const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1,
-  accountId: 10,
-  domainId: null,
-  alias: 'hello',
-  url: 'https://example.com/',
-  title: null,
-  targetType: 0,
-  targets: { country: null, platform: null, language: null, rotation: null },
-  lastRotation: 0,
-  disabled: false,
-  passwordHash: null,
-  expirationUrl: null,
-  expirationClicks: null,
-  endsAt: null,
-  clicks: 0,
-  pixels: [],
-  timezone: 'UTC',
-  ...over,
-});
+const link = aRedirectLink;
 
 /** Serves default-domain links on any host that is not a domain's name, as the SQL source does. */
 class FakeSource implements RedirectLinkSource, DomainNameSource {

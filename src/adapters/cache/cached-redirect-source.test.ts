@@ -2,30 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
 import { CachedRedirectSource } from './cached-redirect-source.ts';
+import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 
 const TTL = 1000;
 const MISS_TTL = 100;
 
-const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1,
-  accountId: 10,
-  domainId: null,
-  alias: 'abc',
-  url: 'https://example.com/',
-  title: null,
-  targetType: 0,
-  targets: { country: null, platform: null, language: null, rotation: null },
-  lastRotation: 0,
-  disabled: false,
-  passwordHash: null,
-  expirationUrl: null,
-  expirationClicks: null,
-  endsAt: null,
-  clicks: 0,
-  pixels: [],
-  timezone: 'UTC',
-  ...over,
-});
+const link = (over: Partial<RedirectLink> = {}): RedirectLink => aRedirectLink({ alias: 'abc', ...over });
 
 const domainOf = (id: number, accountId: number): RedirectDomain => ({ id, accountId, indexPage: null, notFoundPage: null });
 

@@ -14,29 +14,11 @@ import type { CountryLookup } from '../../geo/country-lookup.ts';
 import { UnlockCookies } from './cookies.ts';
 import { fastRedirect, fastRedirectOnNodeHttp } from './fast-redirect.ts';
 import type { RedirectContext } from './visit-context.ts';
+import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-const link = (over: Partial<RedirectLink> = {}): RedirectLink => ({
-  id: 1,
-  accountId: 1,
-  domainId: null,
-  alias: 'go',
-  url: 'https://example.com/p',
-  title: null,
-  targetType: 0,
-  targets: { country: null, platform: null, language: null, rotation: null },
-  lastRotation: -1,
-  disabled: false,
-  passwordHash: null,
-  expirationUrl: null,
-  expirationClicks: null,
-  endsAt: null,
-  clicks: 0,
-  pixels: [],
-  timezone: 'UTC',
-  ...over,
-});
+const link = (over: Partial<RedirectLink> = {}): RedirectLink => aRedirectLink({ accountId: 1, alias: 'go', url: 'https://example.com/p', lastRotation: -1, ...over });
 
 interface Written {
   status: number;
