@@ -130,9 +130,11 @@ onEachEngine('domains: proof of control', (h) => {
     const pending = await claim(h(), key);
     const operator = h().server.container.domainOperator;
     await operator.reserve(pending.name.toUpperCase());
-    const refused = await h().request('POST', '/api/v1/domains', { key: (await h().account()).key, form: { name: pending.name } });
+    const other = await h().account();
+    const refused = await h().request('POST', '/api/v1/domains', { key: other.key, form: { name: pending.name } });
     assert.equal(refused.status, 422);
     assert.deepEqual(refused.body.message, { name: ['The name is reserved.'] });
+    assert.equal((await h().request('GET', '/api/v1/domains', { key: other.key })).body.meta.total, 0, 'a refused claim writes nothing');
     h().dns.publishTxt(pending.verification.txt_name, pending.verification.token);
     const verify1 = await verify(h(), key, pending.id);
     assert.equal(verify1.status, 422);
@@ -163,6 +165,7 @@ onEachEngine(
       assert.deepEqual(second.body.message, { name: ['The name has already been taken.'] });
       const app = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: 'short.test' } });
       assert.equal(app.status, 422);
+      assert.equal((await h().request('GET', '/api/v1/domains', { key: b.key })).body.meta.total, 0, 'refused claims write nothing');
       // Nothing looked at DNS.
       assert.deepEqual(h().dns.asked, []);
     });
