@@ -12,6 +12,7 @@ import { startPeriodic } from './periodic.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
+const SUBSCRIBE_WAIT_MS = 2000;
 
 export interface Server {
   app: FastifyInstance;
@@ -32,6 +33,9 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
   });
   try {
     await container.migrate();
+    // Subscribed first, then the domain names read: a change made in between is not missed.
+    // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
+    await Promise.race([container.visits.subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
     // The redirect keys hosts by the custom domain names: they are known before the first visit.
     await container.visits.source.ready();
     const secure = new URL(config.APP_URL).protocol === 'https:';

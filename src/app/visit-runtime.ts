@@ -35,6 +35,12 @@ export interface VisitRuntime {
   /** What API writes call so every instance drops stale cache entries. */
   invalidation: RedirectInvalidation;
   appHosts: ReadonlySet<string>;
+  /**
+   * Settles once the first subscription to other instances' invalidations has been tried (at
+   * once without Redis). Serving only after it, an instance misses no change published after
+   * its first visit; a Redis that is away fails the try and does not hold the start.
+   */
+  subscribed: Promise<void>;
   /** Flushes every buffered click and closes the shared-state connections. */
   close(): Promise<void>;
 }
@@ -103,6 +109,7 @@ export function createVisitRuntime(
       rotation: new MemoryRotationCursor(),
       attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
       invalidation: source,
+      subscribed: Promise.resolve(),
       close: closeSink,
     };
   }
@@ -113,8 +120,11 @@ export function createVisitRuntime(
   const bus = new RedisInvalidationBus(redis, { onError: redisErrors(redisOutage, onError), prefix });
   // Redis may be away at start: try again until the subscription holds (ioredis keeps it after).
   let stopped = false;
+  let tried!: () => void;
+  const subscribed = new Promise<void>((resolve) => (tried = resolve));
   const subscribe = (): void => {
-    bus.subscribe(source).catch((error: unknown) => {
+    bus.subscribe(source).then(tried, (error: unknown) => {
+      tried();
       redisErrors(redisOutage, onError)(error);
       if (!stopped) setTimeout(subscribe, SUBSCRIBE_RETRY_MS).unref();
     });
@@ -126,6 +136,7 @@ export function createVisitRuntime(
     rotation: new RedisRotationCursor(redis, { prefix }),
     attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
     invalidation: bus,
+    subscribed,
     close: async () => {
       stopped = true;
       await closeSink();
