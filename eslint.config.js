@@ -50,5 +50,10 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The web app's script runs in browsers.
+    files: ['src/adapters/web/ui/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
 );

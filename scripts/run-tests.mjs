@@ -78,7 +78,8 @@ for (const tier of tiers) {
     console.log('\n== build (tsc -p tsconfig.build.json) for the e2e tier');
     const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
     const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-    if (built.status !== 0) {
+    const copied = built.status === 0 ? spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' }) : built;
+    if (copied.status !== 0) {
       failed = true;
       continue;
     }

@@ -99,6 +99,7 @@ const CATALOGUE = {
     doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.',
     parse: bool,
   },
+  SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
   REDIS_URL: {

@@ -11,6 +11,9 @@ import { DomainOperator } from '../core/domains/domain-operator.ts';
 import { NameClaims } from '../core/domains/name-claims.ts';
 import type { DomainOwnershipCheck } from '../core/domains/ownership-check.ts';
 import { StatsService } from '../core/stats/stats-service.ts';
+import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SignInService } from '../core/accounts/sign-in-service.ts';
+import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
+import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
 import { connect, type Storage } from '../adapters/storage/connect.ts';
@@ -32,6 +35,7 @@ import type { Config } from './config.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 
 export interface Container extends ApiContext {
+  signIn: SignInService;
   storage: Storage;
   /** The operator's side of domains (the CLI). */
   domainOperator: DomainOperator;
@@ -102,6 +106,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     visits,
     clock,
     accounts: new AccountsService(accounts, clock),
+    signIn: new SignInService({
+      accounts,
+      sessions: new SqlSessionStore(storage.db),
+      hasher: new Argon2Hasher(),
+      perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
+      perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
+      clock,
+    }),
     links,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),

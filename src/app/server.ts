@@ -72,6 +72,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
       },
       redirect,
+      { ...container, web: { signup: config.SIGNUP, csrfSecret: await sharedSecret(container.storage.db, 'csrf') } },
     );
     await app.ready();
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));

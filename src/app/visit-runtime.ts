@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
-import type { AttemptLimiter } from '../core/shared/attempt-limiter.ts';
+import type { AttemptLimiter, AttemptPolicy } from '../core/shared/attempt-limiter.ts';
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
@@ -30,6 +30,8 @@ export interface VisitRuntime {
   rotation: RotationCursor;
   /** Guesses of a link's password. */
   attempts: AttemptLimiter;
+  /** Another limiter of guesses (sign-ins), in the same place as the password's: Redis when set. */
+  limiter(policy: AttemptPolicy): AttemptLimiter;
   /** pending: clicks recorded here and not yet handed on (logged at a stop). */
   sink: ClickSink & { readonly pending: number };
   /** What API writes call so every instance drops stale cache entries. */
@@ -108,6 +110,7 @@ export function createVisitRuntime(
       quota: new MemoryClickQuota(),
       rotation: new MemoryRotationCursor(),
       attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
+      limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
       subscribed: Promise.resolve(),
       close: closeSink,
@@ -135,6 +138,7 @@ export function createVisitRuntime(
     quota: new RedisClickQuota(redis, { prefix }),
     rotation: new RedisRotationCursor(redis, { prefix }),
     attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
+    limiter: (policy) => new RedisAttemptLimiter(redis, policy, { prefix }),
     invalidation: bus,
     subscribed,
     close: async () => {

@@ -21,6 +21,8 @@ import type { RedirectContext } from './redirect/visit-context.ts';
 import { sendPage } from './redirect/respond.ts';
 import { createNonce } from '../web/pages/csp.ts';
 import { renderNotFound } from '../web/pages/not-found.ts';
+import { registerWebApp } from '../web/app/plugin.ts';
+import type { WebContext } from '../web/app/web-context.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
@@ -43,7 +45,7 @@ declare module 'fastify' {
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
 
 /** Builds the whole HTTP application without listening, so tests can drive it in-process. */
-export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext): Promise<FastifyInstance> {
+export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext, web?: WebContext): Promise<FastifyInstance> {
   const trust = trustFunction(options.trustProxy);
   // Filled in once the app exists: the server is created before the routes are.
   let fast: FastVisit | null = null;
@@ -141,6 +143,9 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       for (const route of apiRoutes(ctx)) api.route(route);
     });
   });
+
+  // Before the redirect: its /:alias must not take the app's first path segments (onRoute above).
+  if (web) await registerWebApp(app, web);
 
   if (redirect) {
     registerRedirectRoutes(app, redirect);

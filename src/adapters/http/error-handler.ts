@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
+import { NotFoundError, TooManyAttemptsError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -51,6 +51,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
+    if (error instanceof TooManyAttemptsError) return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429));
     // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {
       return reply

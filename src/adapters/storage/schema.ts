@@ -7,6 +7,20 @@ export interface AccountsTable {
   email: string;
   timezone: string;
   created_at: number;
+  password_hash: string | null;
+  is_admin: Generated<number>;
+  suspended_at: number | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  user_agent: string | null;
+  address: string | null;
 }
 
 export interface ApiKeysTable {
@@ -143,6 +157,7 @@ export interface Database {
   app_secrets: AppSecretsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  sessions: SessionsTable;
   spaces: SpacesTable;
   domains: DomainsTable;
   reserved_domains: ReservedDomainsTable;

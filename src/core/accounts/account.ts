@@ -4,6 +4,10 @@ export interface Account {
   email: string;
   timezone: string;
   createdAt: number;
+  /** An operator: sees and moderates every account (the first account made is one). */
+  isAdmin: boolean;
+  /** Set while an operator has suspended the account: its keys, sessions and links stop working. */
+  suspendedAt: number | null;
 }
 
 export interface ApiKey {
@@ -21,4 +25,15 @@ export interface NewAccount {
   email: string;
   name: string;
   timezone: string;
+}
+
+/** A signed-in browser: the token itself lives only in the cookie, the store keeps its digest. */
+export interface Session {
+  id: number;
+  accountId: number;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  userAgent: string | null;
+  address: string | null;
 }

@@ -1,12 +1,10 @@
 import { FieldErrorBag, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
-import { isValidTimeZone } from '../expiration/ends-at.ts';
+import { checkProfile } from './account-rules.ts';
 import type { Account, ApiKey } from './account.ts';
 import type { AccountStore } from './account-store.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
-
-const EMAIL = /^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/;
 
 export interface CreateAccountInput {
   email: string;
@@ -21,17 +19,12 @@ export class AccountsService {
   ) {}
 
   async createAccount(input: CreateAccountInput): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
-    const email = input.email.trim().toLowerCase();
-    const name = (input.name ?? email.split('@')[0] ?? email).trim();
-    const timezone = input.timezone ?? 'UTC';
     const bag = new FieldErrorBag();
-    if (!EMAIL.test(email) || email.length > 255) bag.add('email', messages.invalid('email'));
-    if (name.length === 0 || name.length > 255) bag.add('name', messages.maxChars('name', 255));
-    if (!isValidTimeZone(timezone)) bag.add('timezone', messages.selected('timezone'));
+    const profile = checkProfile(input, bag);
     bag.throwIfAny();
-    if (await this.store.findByEmail(email)) throw ValidationError.of('email', messages.taken('email'));
+    if (await this.store.findByEmail(profile.email)) throw ValidationError.of('email', messages.taken('email'));
     const generated = generateApiKey('default');
-    const { account, key } = await this.store.createWithKey({ email, name, timezone }, generated.stored, this.clock.now());
+    const { account, key } = await this.store.createWithKey(profile, generated.stored, this.clock.now());
     return { account, key, apiKey: generated.plaintext };
   }
 
@@ -63,7 +56,7 @@ export class AccountsService {
   async authenticate(token: string): Promise<Account> {
     if (!looksLikeApiKey(token)) throw new UnauthenticatedError();
     const found = await this.store.findKeyByHash(hashApiKey(token));
-    if (!found || found.key.revokedAt !== null) throw new UnauthenticatedError();
+    if (!found || found.key.revokedAt !== null || found.account.suspendedAt !== null) throw new UnauthenticatedError();
     return found.account;
   }
 

@@ -18,6 +18,8 @@ const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'login',
   'logout',
   'register',
+  'signup',
+  'theme',
   'dashboard',
   'admin',
   'assets',

@@ -30,6 +30,14 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/** Too many guesses of a secret (a sign-in): refused before the secret was looked at. */
+export class TooManyAttemptsError extends Error {
+  readonly kind = 'too_many_attempts' as const;
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many attempts');
+  }
+}
+
 /**
  * Something the request needs (the database) cannot be reached just now: the request may
  * succeed if tried again, and nothing it asked for was done.

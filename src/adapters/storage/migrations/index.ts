@@ -6,6 +6,7 @@ import * as clicks from './0002-clicks.ts';
 import * as stats from './0003-stats.ts';
 import * as appendOnlyClicks from './0004-clicks-append-only.ts';
 import * as domainVerification from './0005-domain-verification.ts';
+import * as webAccounts from './0006-web-accounts.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0003-stats': stats,
   '0004-clicks-append-only': appendOnlyClicks,
   '0005-domain-verification': domainVerification,
+  '0006-web-accounts': webAccounts,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

@@ -1,14 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Account, ApiKey, NewAccount } from '../../../core/accounts/account.ts';
 import type { AccountStore, NewKey } from '../../../core/accounts/account-store.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 
-const toAccount = (r: Selectable<AccountsTable>): Account => ({
+export const toAccount = (r: Selectable<AccountsTable>): Account => ({
   id: r.id,
   name: r.name,
   email: r.email,
   timezone: r.timezone,
   createdAt: r.created_at,
+  isAdmin: r.is_admin === 1,
+  suspendedAt: r.suspended_at,
 });
 
 const toKey = (r: Selectable<ApiKeysTable>): ApiKey => ({
@@ -26,14 +29,32 @@ export class SqlAccountStore implements AccountStore {
 
   createWithKey(account: NewAccount, key: NewKey, now: number) {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('accounts')
-        .values({ ...account, created_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertAccount(trx, account, null, now);
       const keyRow = await insertKey(trx, row.id, key, now);
-      return { account: toAccount(row), key: keyRow };
+      return { account: row, key: keyRow };
     });
+  }
+
+  createWithPassword(account: NewAccount, passwordHash: string, now: number): Promise<Account> {
+    return this.db.transaction().execute((trx) => insertAccount(trx, account, passwordHash, now));
+  }
+
+  async findCredentials(email: string) {
+    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    return row ? { account: toAccount(row), passwordHash: row.password_hash } : null;
+  }
+
+  async passwordHashOf(accountId: number): Promise<string | null> {
+    const row = await this.db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  async setPasswordHash(accountId: number, hash: string): Promise<void> {
+    await this.db.updateTable('accounts').set({ password_hash: hash }).where('id', '=', accountId).execute();
+  }
+
+  async updateProfile(accountId: number, profile: NewAccount): Promise<Account> {
+    return toAccount(await this.db.updateTable('accounts').set(profile).where('id', '=', accountId).returningAll().executeTakeFirstOrThrow());
   }
 
   async findByEmail(email: string): Promise<Account | null> {
@@ -72,6 +93,22 @@ export class SqlAccountStore implements AccountStore {
     const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
     return account ? { key: toKey(key), account: toAccount(account) } : null;
   }
+}
+
+/** The first account of the service is its operator: decided inside the transaction that makes it. */
+async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwordHash: string | null, now: number): Promise<Account> {
+  const first =
+    (await trx
+      .selectFrom('accounts')
+      .select(sql<number>`1`.as('one'))
+      .limit(1)
+      .executeTakeFirst()) === undefined;
+  const row = await trx
+    .insertInto('accounts')
+    .values({ ...account, password_hash: passwordHash, is_admin: first ? 1 : 0, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAccount(row);
 }
 
 async function insertKey(db: Kysely<Database>, accountId: number, key: NewKey, now: number): Promise<ApiKey> {

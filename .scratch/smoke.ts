@@ -1,0 +1,15 @@
+import { startHarness } from '../test/support/harness.ts';
+import { signedUp } from '../test/support/web-client.ts';
+const h = await startHarness('sqlite');
+const { client } = await signedUp(h.baseUrl);
+console.log([...client.cookies.keys()]);
+const d = await client.get('/dashboard');
+console.log(d.status, d.text.slice(0, 300));
+const l = await client.get('/login');
+console.log(l.status, l.location);
+const anon = await fetch(h.baseUrl + '/links', { redirect: 'manual' });
+console.log(anon.status, anon.headers.get('location'));
+const lp = await fetch(h.baseUrl + '/login');
+console.log(lp.status, [...lp.headers].filter(([k]) => k !== 'set-cookie'));
+const t = await lp.text(); console.log(t);
+await h.close();

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fastifyCookie } from '@fastify/cookie';
+import { NotFoundError, UnavailableError } from '../../../core/shared/errors.ts';
+import { serveAssets } from '../ui/assets.ts';
+import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
+import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
+import { sendErrorPage } from './error-pages.ts';
+import { csrfBinding } from './view.ts';
+import { seeOther } from './respond.ts';
+import type { WebContext } from './web-context.ts';
+import { WEB_FEATURES } from '../features/index.ts';
+
+/** Who may open a route: anyone, a signed-in account (the default), or an operator. */
+export type Access = 'public' | 'account' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The web app, in a scope of its own (its cookie parser and hooks never run on the redirect or
+ * the API): sessions first, then who may see the route, then the CSRF check of anything that
+ * changes state, then the route. Every route is for signed-in accounts unless it says otherwise.
+ */
+export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Promise<void> {
+  serveAssets(app);
+  await app.register(async (web) => {
+    await web.register(fastifyCookie);
+    web.decorateRequest('viewer', null);
+    const secret = ctx.web.csrfSecret;
+
+    web.addHook('onRequest', async (request, reply) => {
+      const token = sessionTokenOf(request);
+      if (token === null) return;
+      const found = await ctx.signIn.resolve(token);
+      if (found) request.viewer = { ...found, token };
+      else clearSessionCookie(request, reply);
+    });
+
+    web.addHook('preValidation', async (request, reply) => {
+      const access = request.routeOptions.config.access ?? 'account';
+      if (access !== 'public' && !request.viewer) {
+        const next = SAFE_METHODS.has(request.method) ? request.url : (request.headers.referer ?? '/dashboard');
+        const path = safePath(next);
+        return seeOther(reply, `/login?next=${encodeURIComponent(path)}`);
+      }
+      if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
+      if (SAFE_METHODS.has(request.method)) return;
+      const binding = csrfBinding(request, null);
+      if (isCrossSite(request) || binding === null || !csrfTokenMatches(secret, binding, presentedToken(request))) {
+        return sendErrorPage(request, reply, 'forbidden', secret);
+      }
+    });
+
+    web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
+      if (error instanceof UnavailableError) return sendErrorPage(request, reply, 'unavailable', secret);
+      const status = error.statusCode ?? 500;
+      if (status >= 500) request.log.error({ err: error }, 'web page failed');
+      return sendErrorPage(request, reply, status === 404 ? 'notFound' : status < 500 ? 'forbidden' : 'server', secret);
+    });
+
+    for (const register of WEB_FEATURES) register(web, ctx);
+  });
+}
+
+/** The path part of a URL or referer on this site (the referer is absolute). */
+function safePath(value: string): string {
+  try {
+    const url = new URL(value, 'http://x');
+    return url.pathname + url.search;
+  } catch {
+    return '/dashboard';
+  }
+}

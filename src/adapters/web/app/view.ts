@@ -1,0 +1,90 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account, Session } from '../../../core/accounts/account.ts';
+import { randomToken } from '../../../core/shared/secrets.ts';
+import { catalogueFor, localeFor, type Catalogue } from '../i18n/catalogue.ts';
+import { formatterFor, type Formatter } from '../i18n/format.ts';
+import { csrfTokenFor } from './csrf.ts';
+import { preSessionOf, setPreSessionCookie } from './session-cookie.ts';
+
+/** Who is looking: set by the web app's first hook when the session cookie names a live session. */
+export interface Viewer {
+  account: Account;
+  session: Session;
+  /** The session cookie's value (binds CSRF tokens). */
+  token: string;
+}
+
+export type Theme = 'system' | 'light' | 'dark';
+
+/** Everything a page needs to render for this request. */
+export interface View {
+  t: Catalogue;
+  fmt: Formatter;
+  /** The CSRF token for this page's forms. */
+  csrf: string;
+  account: Account | null;
+  /** The path and query asked for (where to return after signing in). */
+  url: string;
+  theme: Theme;
+  /** A one-time message from the previous request (after a 303). */
+  flash: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+}
+
+const THEME_COOKIE = 'lpx_theme';
+const FLASH_COOKIE = 'lpx_flash';
+
+export function themeOf(request: FastifyRequest): Theme {
+  const value = request.cookies[THEME_COOKIE];
+  return value === 'light' || value === 'dark' ? value : 'system';
+}
+
+export function setTheme(reply: FastifyReply, theme: Theme): void {
+  if (theme === 'system') reply.clearCookie(THEME_COOKIE, { path: '/' });
+  else reply.setCookie(THEME_COOKIE, theme, { path: '/', sameSite: 'lax', maxAge: 365 * 86_400 });
+}
+
+/** The message the next page shows once (text only: it is escaped like every value). */
+export function setFlash(reply: FastifyReply, message: string): void {
+  reply.setCookie(FLASH_COOKIE, message.slice(0, 300), { path: '/', httpOnly: true, sameSite: 'lax' });
+}
+
+/** The viewer, for routes whose access rule guarantees one. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw new Error('route reached without a session: its access rule is missing');
+  return request.viewer;
+}
+
+/**
+ * The binding of this browser's CSRF tokens: its session, else a pre-session cookie, made on
+ * the first page that needs one.
+ */
+export function csrfBinding(request: FastifyRequest, reply: FastifyReply | null): string | null {
+  if (request.viewer) return request.viewer.token;
+  const existing = preSessionOf(request);
+  if (existing !== null || reply === null) return existing;
+  const made = randomToken(32);
+  setPreSessionCookie(request, reply, made);
+  return made;
+}
+
+export function viewOf(request: FastifyRequest, reply: FastifyReply, csrfSecret: string): View {
+  const locale = localeFor(request.headers['accept-language']);
+  const account = request.viewer?.account ?? null;
+  const flash = request.cookies[FLASH_COOKIE] ?? null;
+  if (flash !== null) reply.clearCookie(FLASH_COOKIE, { path: '/' });
+  return {
+    t: catalogueFor(locale),
+    fmt: formatterFor(locale, account?.timezone ?? 'UTC'),
+    csrf: csrfTokenFor(csrfSecret, csrfBinding(request, reply) ?? ''),
+    account,
+    url: request.url,
+    theme: themeOf(request),
+    flash,
+  };
+}

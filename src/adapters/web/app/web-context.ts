@@ -1,0 +1,15 @@
+import type { SignInService } from '../../../core/accounts/sign-in-service.ts';
+import type { ApiContext } from '../../http/handlers/context.ts';
+
+/** What the web app needs: the API's services (the same rules), signing in, and its settings. */
+export interface WebContext extends ApiContext {
+  signIn: SignInService;
+  web: WebOptions;
+}
+
+export interface WebOptions {
+  /** open: anyone may make an account at /signup; closed: only the CLI makes accounts. */
+  signup: 'open' | 'closed';
+  /** The key that binds each form's CSRF token to its browser (a shared secret of the service). */
+  csrfSecret: string;
+}

@@ -1,0 +1,126 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TooManyAttemptsError, UnauthenticatedError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { SESSION_LIFETIME, type SignedIn } from '../../../../core/accounts/sign-in-service.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { checkbox, csrfField, errorSummary, textField } from '../../ui/components.ts';
+import { safeNext, seeOther, sendView } from '../../app/respond.ts';
+import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.ts';
+import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
+import type { WebFeature } from '../feature.ts';
+
+type Form = Record<string, unknown>;
+
+const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
+
+function signUpForm(view: View, values: Form, errors?: FieldErrors): RawHtml {
+  const a = view.t.auth;
+  return html`<h1>${a.signUpTitle}</h1>
+${errorSummary(view, errors)}
+<form method="post" action="/signup" class="stack" novalidate>
+${csrfField(view)}
+${textField({ name: 'name', label: a.name, value: text(values, 'name'), errors, autocomplete: 'name', maxlength: 255 })}
+${textField({ name: 'email', label: a.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true })}
+${textField({ name: 'password', label: a.password, type: 'password', errors, autocomplete: 'new-password', hint: a.passwordHint, required: true })}
+<div class="actions"><button type="submit">${a.signUp}</button></div>
+</form>
+<p>${a.haveAccount} <a href="/login">${a.signIn}</a></p>`;
+}
+
+function signInForm(view: View, values: Form, errors?: FieldErrors): RawHtml {
+  const a = view.t.auth;
+  return html`<h1>${a.signInTitle}</h1>
+${errorSummary(view, errors)}
+<form method="post" action="/login" class="stack" novalidate>
+${csrfField(view)}
+<input type="hidden" name="next" value="${safeNext(values.next)}">
+${textField({ name: 'email', label: a.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'username', required: true })}
+${textField({ name: 'password', label: a.password, type: 'password', errors, autocomplete: 'current-password', required: true })}
+${checkbox({ name: 'remember', label: a.remember, checked: values.remember === '1' })}
+<div class="actions"><button type="submit">${a.signIn}</button></div>
+</form>
+<p>${a.noAccount} <a href="/signup">${a.signUp}</a></p>`;
+}
+
+/** The new session's cookie: for the browser's life, or as long as a remembered session lasts. */
+function startSession(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn, remember: boolean): void {
+  setSessionCookie(request, reply, signedIn.token, remember ? SESSION_LIFETIME.remembered / 1000 : null);
+}
+
+function clientOf(request: FastifyRequest) {
+  return { address: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}
+
+export const authPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+  const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, main: (view: View) => RawHtml) => {
+    const view = viewOf(request, reply, secret);
+    return sendView(reply, status, appLayout(view, { title, main: main(view), narrow: true, section: request.url.split('?')[0] }));
+  };
+  const closed = (view: View) => html`<h1>${view.t.auth.signUpTitle}</h1><p>${view.t.auth.signupClosed}</p>`;
+
+  web.get('/signup', { config: { access: 'public' } }, async (request, reply) => {
+    if (request.viewer) return seeOther(reply, '/dashboard');
+    const title = viewOf(request, reply, secret).t.auth.signUpTitle;
+    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, {}) : closed(view)));
+  });
+
+  web.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const title = viewOf(request, reply, secret).t.auth.signUpTitle;
+    if (ctx.web.signup !== 'open') return page(request, reply, 403, title, closed);
+    try {
+      const signedIn = await ctx.signIn.signUp({ name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') }, clientOf(request));
+      startSession(request, reply, signedIn, false);
+      setFlash(reply, viewOf(request, reply, secret).t.auth.welcome);
+      return seeOther(reply, '/dashboard');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields));
+    }
+  });
+
+  web.get('/login', { config: { access: 'public' } }, async (request, reply) => {
+    const query = request.query as Form;
+    if (request.viewer) return seeOther(reply, safeNext(query.next));
+    const title = viewOf(request, reply, secret).t.auth.signInTitle;
+    return page(request, reply, 200, title, (view) => signInForm(view, { next: query.next }));
+  });
+
+  web.post('/login', { config: { access: 'public' } }, async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const remember = form.remember === '1';
+    const title = viewOf(request, reply, secret).t.auth.signInTitle;
+    try {
+      const signedIn = await ctx.signIn.signIn(text(form, 'email'), text(form, 'password'), clientOf(request), remember);
+      startSession(request, reply, signedIn, remember);
+      return seeOther(reply, safeNext(form.next));
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) {
+        return page(request, reply, 422, title, (view) => signInForm(view, form, { email: [view.t.auth.wrongCredentials] }));
+      }
+      if (error instanceof TooManyAttemptsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return page(request, reply, 429, title, (view) => signInForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }));
+      }
+      throw error;
+    }
+  });
+
+  web.post('/logout', async (request, reply) => {
+    const viewer = viewerOf(request);
+    await ctx.signIn.signOut(viewer.account.id, viewer.session.id);
+    clearSessionCookie(request, reply);
+    request.viewer = null;
+    setFlash(reply, viewOf(request, reply, secret).t.auth.signedOut);
+    return seeOther(reply, '/login');
+  });
+
+  web.post('/theme', { config: { access: 'public' } }, async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const theme = form.theme === 'light' || form.theme === 'dark' ? form.theme : 'system';
+    setTheme(reply, theme);
+    return seeOther(reply, safeNext(form.next, '/'));
+  });
+};

@@ -1,0 +1,27 @@
+import type { WebFeature } from './feature.ts';
+import { authPages } from './auth/auth-pages.ts';
+import { dashboardPages } from './dashboard/dashboard-page.ts';
+import { linkListPages } from './links/link-list-pages.ts';
+import { linkFormPages } from './links/link-form-pages.ts';
+import { bulkShortenPages } from './links/bulk-shorten-pages.ts';
+import { pixelsPages } from './pixels/pixels-pages.ts';
+import { spacesPages } from './spaces/spaces-pages.ts';
+import { domainsPages } from './domains/domains-pages.ts';
+import { accountPages } from './account/account-pages.ts';
+import { adminPages } from './admin/admin-pages.ts';
+
+/** Every screen family of the web app, in the order their routes are registered. */
+export const WEB_FEATURES: readonly WebFeature[] = [
+  authPages,
+  dashboardPages,
+  // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but
+  // keeping them together reads as the route table it is.
+  bulkShortenPages,
+  linkFormPages,
+  linkListPages,
+  pixelsPages,
+  spacesPages,
+  domainsPages,
+  accountPages,
+  adminPages,
+];

@@ -1,0 +1,4 @@
+/** The account screens. */
+export const account = {
+  title: 'Account',
+} as const;

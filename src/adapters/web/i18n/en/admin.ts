@@ -1,0 +1,4 @@
+/** The admin screens. */
+export const admin = {
+  title: 'Admin',
+} as const;

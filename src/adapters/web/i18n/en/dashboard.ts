@@ -1,0 +1,4 @@
+/** The dashboard screens. */
+export const dashboard = {
+  title: 'Dashboard',
+} as const;

@@ -1,0 +1,4 @@
+/** The domains screens. */
+export const domains = {
+  title: 'Domains',
+} as const;

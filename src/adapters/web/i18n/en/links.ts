@@ -1,0 +1,4 @@
+/** The links screens. */
+export const links = {
+  title: 'Links',
+} as const;

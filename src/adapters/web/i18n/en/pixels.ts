@@ -1,0 +1,4 @@
+/** The pixels screens. */
+export const pixels = {
+  title: 'Pixels',
+} as const;

@@ -1,0 +1,4 @@
+/** The spaces screens. */
+export const spaces = {
+  title: 'Spaces',
+} as const;

@@ -1,0 +1,25 @@
+/** Dates and numbers as the viewer reads them: their language, the account's time zone. */
+export interface Formatter {
+  locale: string;
+  timeZone: string;
+  number(n: number): string;
+  date(ms: number): string;
+  dateTime(ms: number): string;
+  /** A calendar day given as YYYY-MM-DD (already in the account's time zone). */
+  day(isoDay: string): string;
+}
+
+export function formatterFor(locale: string, timeZone: string): Formatter {
+  const number = new Intl.NumberFormat(locale);
+  const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
+  const dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  return {
+    locale,
+    timeZone,
+    number: (n) => number.format(n),
+    date: (ms) => date.format(ms),
+    dateTime: (ms) => dateTime.format(ms),
+    day: (isoDay) => day.format(Date.parse(`${isoDay}T00:00:00Z`)),
+  };
+}
