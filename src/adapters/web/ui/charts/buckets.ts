@@ -46,6 +46,6 @@ export function bucketOf(buckets: readonly Bucket[], count: number): Bucket | nu
  * The shading class of a bucket: the busiest is always `map-bucket-5`, so with fewer buckets the
  * lightest classes go unused rather than the darkest.
  */
-export function bucketClass(bucket: Bucket, count: number): string {
-  return `map-bucket-${bucket.index + MAX_BUCKETS - count}`;
+export function bucketClass(bucket: Bucket, bucketCount: number): string {
+  return `map-bucket-${bucket.index + MAX_BUCKETS - bucketCount}`;
 }
