@@ -5,8 +5,9 @@ import { links } from './links.ts';
 import { pixels } from './pixels.ts';
 import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
+import { resources } from './resources.ts';
 import { account } from './account.ts';
 import { admin } from './admin.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, pixels, spaces, domains, account, admin };
+export const en = { common, auth, dashboard, links, pixels, spaces, domains, resources, account, admin };
