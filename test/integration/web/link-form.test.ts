@@ -160,6 +160,11 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
       assert.ok(added.text.includes(`value="${v}"`), v);
     }
     assert.match(added.text, /<option value="JP" selected>/);
+    // The page comes back scrolled to the new row; Enter in a field still saves, never removes a row.
+    assert.match(added.text, /name="add_row" value="country" formaction="\/links\/new#f-country-3-key"/);
+    assert.match(added.text, /name="remove_row" value="country:2" formaction="\/links\/new#f-country"/);
+    const firstSubmit = /<button type="submit"[^>]*>/.exec(added.text.slice(added.text.indexOf('<form method="post" action="/links/new"')))?.[0] ?? '';
+    assert.doesNotMatch(firstSubmit, /name=/);
     assert.match(added.text, /<option value="fr" selected>/);
     assert.doesNotMatch(added.text, /never-echoed/);
     assert.doesNotMatch(added.text, /class="error-summary"/);
@@ -201,12 +206,20 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
   });
 
   test('edit: the form starts from the stored link; refused input is a 422 that writes nothing', async () => {
-    const link = await made({ url: 'https://example.com/e', alias: 'edit-me', target_type: 2, platform: [{ key: 'iOS', value: 'https://example.com/ios' }] });
+    const pixel = (await api('POST', '/api/v1/pixels', { name: 'Edit px', type: 'bing', value: 'abc' })).body.data;
+    const link = await made({
+      url: 'https://example.com/e',
+      alias: 'edit-me',
+      pixels: [pixel.id],
+      target_type: 2,
+      platform: [{ key: 'iOS', value: 'https://example.com/ios' }],
+    });
     const path = `/links/${link.id}/edit`;
     const page = await me.get(path);
     assert.ok(page.text.includes('value="edit-me"'));
     assert.match(page.text, /<option value="iOS" selected>iOS<\/option>/);
     assert.match(page.text, /<option value="2" selected>Platform<\/option>/);
+    assert.match(page.text, new RegExp(`name="pixels\\[\\]" value="${pixel.id}" checked`));
 
     const bad = await me.post(path, { url: '', alias: 'edit-me', expiration_time: '25:99', privacy: '0' });
     assert.equal(bad.status, 422);
@@ -221,6 +234,7 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     assert.equal(now.alias, 'edit-me-2');
     assert.equal(now.platform_target, null);
     assert.equal(now.target_type, 0);
+    assert.deepEqual(now.pixels, [], 'no box ticked: no pixels');
   });
 
   test('a missing or wrong CSRF token is refused with 403 and nothing is written', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { ValidationError } from '../../../../core/shared/errors.ts';
 import type { LinkInput } from '../../../../core/links/link-input.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import { LinkBody } from '../../../http/schemas/link.ts';
@@ -80,28 +80,24 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     return render(request, reply, 200, { values: valuesOfLink(link, account.timezone), existing: existingOf(link) });
   });
 
-  web.post(
-    '/links/:id/edit',
-    { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') },
-    async (request, reply) => {
-      refuseBadParams(request);
-      const { account } = viewerOf(request);
-      const id = (request.params as IdParams).id;
-      const link = await ctx.links.get(account.id, id);
-      const { values, action } = postedOf(request);
-      const existing = existingOf(link);
-      if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
-      try {
-        await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
-        await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
-        setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
-        return seeOther(reply, '/links');
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        return render(request, reply, 422, { values, errors: error.fields as FieldErrors, existing });
-      }
-    },
-  );
+  web.post('/links/:id/edit', { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    const id = (request.params as IdParams).id;
+    const link = await ctx.links.get(account.id, id);
+    const { values, action } = postedOf(request);
+    const existing = existingOf(link);
+    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
+    try {
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
+      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
+      setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
+      return seeOther(reply, '/links');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, { values, errors: error.fields, existing });
+    }
+  });
 
   linkDeletePages(web, ctx);
   linkQrPages(web, ctx);

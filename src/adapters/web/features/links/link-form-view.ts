@@ -18,6 +18,38 @@ export interface LinkFormPage {
   rowsChanged?: boolean;
 }
 
+/** The fields in the order the form shows them, so the summary reads top to bottom. */
+const FORM_ORDER = [
+  'url',
+  'title',
+  'domain',
+  'alias',
+  'space',
+  'pixels',
+  'password',
+  'disabled',
+  'privacy',
+  'privacy_password',
+  'expiration_date',
+  'expiration_time',
+  'expiration_clicks',
+  'expiration_url',
+  'target_type',
+  'country',
+  'platform',
+  'language',
+  'rotation',
+];
+
+function inFormOrder(errors: FieldErrors): FieldErrors {
+  const rank = (field: string) => {
+    const [name = '', index = '0'] = field.split('.');
+    const at = FORM_ORDER.indexOf(name);
+    return (at === -1 ? FORM_ORDER.length : at) * 1000 + (Number(index) || 0);
+  };
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)));
+}
+
 function errorText(id: string, messages: string[]): RawHtml {
   return messages.length > 0 ? html`<p class="field-error" id="${id}-error">${messages.join(' ')}</p>` : html``;
 }
@@ -28,7 +60,7 @@ function destination(view: View, p: LinkFormPage): RawHtml {
   return html`<fieldset>
 <legend>${t.legend}</legend>
 ${textField({ name: 'url', label: t.url, hint: t.urlHint, type: 'url', value: values.url, errors, required: true, inputmode: 'url', maxlength: 2048 })}
-${textField({ name: 'title', label: t.title, hint: t.titleHint, value: values.title, errors, maxlength: 255 })}
+${textField({ name: 'title', label: t.title, hint: p.existing ? t.titleEditHint : t.titleHint, value: values.title, errors, maxlength: 255 })}
 </fieldset>`;
 }
 
@@ -84,7 +116,7 @@ function protection(view: View, p: LinkFormPage): RawHtml {
   const privacyErrors = errorsFor(errors, 'privacy');
   const radios = Object.entries(t.privacyOptions).map(
     ([value, label], i) =>
-      html`<label class="check" for="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}"><input type="radio" id="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}" name="privacy" value="${value}"${values.privacy === value ? html` checked` : ''}> ${label}</label>`,
+      html`<label class="check" for="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}"><input type="radio" id="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}" name="privacy" value="${value}"${values.privacy === value || (values.privacy === '' && value === '0') ? html` checked` : ''}> ${label}</label>`,
   );
   return html`<fieldset>
 <legend>${t.legend}</legend>
@@ -143,13 +175,14 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
  */
 export function linkForm(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm;
-  const summaryTargets = Object.fromEntries(Object.keys(p.errors ?? {}).flatMap((field) => (field.startsWith('pixels.') ? [[field, 'pixels']] : [])));
+  const errors = p.errors ? inFormOrder(p.errors) : undefined;
+  const summaryTargets = Object.fromEntries(Object.keys(errors ?? {}).flatMap((field) => (field.startsWith('pixels.') ? [[field, 'pixels']] : [])));
   const action = p.existing ? `/links/${p.existing.view.link.id}/edit` : '/links/new';
   const submit = p.existing ? t.save : t.create;
   return html`<h1>${p.existing ? t.editTitle : t.newTitle}</h1>
 ${p.existing ? existingHeader(view, p.existing) : ''}
 ${p.rowsChanged ? html`<p class="flash" role="status">${t.rowsChanged}</p>` : ''}
-${errorSummary(view, p.errors, summaryTargets)}
+${errorSummary(view, errors, summaryTargets)}
 <form method="post" action="${action}" class="stack link-form" novalidate>
 ${csrfField(view)}
 <button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>
@@ -158,7 +191,7 @@ ${shortUrl(view, p)}
 ${organise(view, p)}
 ${protection(view, p)}
 ${expiration(view, p)}
-${targetingSection(view, p.values, p.errors)}
+${targetingSection(view, action, p.values, p.errors)}
 <div class="actions"><button type="submit">${submit}</button> <a href="/links">${view.t.common.cancel}</a></div>
 </form>`;
 }

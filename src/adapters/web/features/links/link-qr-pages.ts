@@ -58,7 +58,16 @@ export const linkQrPages: WebFeature = (web, ctx) => {
     return { link, text, q: request.query as QrPageQuery };
   };
 
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, link: LinkView, text: string, settings: QrSettings, errors: FieldErrors | undefined, svg: string | null) => {
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    link: LinkView,
+    text: string,
+    settings: QrSettings,
+    errors: FieldErrors | undefined,
+    svg: string | null,
+  ) => {
     const view = viewOf(request, reply, secret);
     const main = qrPage(view, { id: link.link.id, shortUrl: text, settings, errors, svg });
     return sendView(reply, status, appLayout(view, { title: view.t.linkForm.qr.title, section: '/links', main }));

@@ -11,7 +11,7 @@ function fieldError(id: string, messages: string[]): RawHtml {
 }
 
 /** One row: its key (not for rotation), its URL, and a submit button that takes it out. */
-function row(view: View, list: TargetListName, i: number, r: TargetRow, errors: FieldErrors | undefined, keys: readonly SelectOption[]): RawHtml {
+function row(view: View, action: string, list: TargetListName, i: number, r: TargetRow, errors: FieldErrors | undefined, keys: readonly SelectOption[]): RawHtml {
   const t = view.t.linkForm.targeting;
   const names = t.lists[list];
   const legend = list === 'rotation' ? names.legend : names.key;
@@ -30,11 +30,15 @@ function row(view: View, list: TargetListName, i: number, r: TargetRow, errors: 
 <legend>${t.rowLabel(legend, i + 1)}</legend>
 ${keyControl}
 ${textField({ name: `${list}[${i}][value]`, label: t.value, type: 'url', value: r.value, errors, inputmode: 'url' })}
-<div class="target-row-remove"><button type="submit" class="secondary" name="remove_row" value="${list}:${i}" aria-label="${t.removeRow(legend, i + 1)}">${t.remove}</button></div>
+<div class="target-row-remove"><button type="submit" class="secondary" name="remove_row" value="${list}:${i}" formaction="${action}#${fieldId(list)}" aria-label="${t.removeRow(legend, i + 1)}">${t.remove}</button></div>
 </fieldset>`;
 }
 
-function listSection(view: View, list: TargetListName, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
+/**
+ * The add and remove buttons post to the form's address plus a fragment: the page that comes
+ * back scrolls to the new row (or the list) and keyboard focus continues from there, no script.
+ */
+function listSection(view: View, action: string, list: TargetListName, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
   const t = view.t.linkForm.targeting;
   const names = t.lists[list];
   const rows = values.lists[list];
@@ -45,17 +49,17 @@ function listSection(view: View, list: TargetListName, values: LinkFormValues, e
   return html`<fieldset class="target-list">
 <legend>${names.legend}</legend>
 ${fieldError(id, listErrors)}
-${rows.length === 0 ? html`<p class="hint">${t.empty}</p>` : rows.map((r, i) => row(view, list, i, r, errors, keys))}
-<div class="actions"><button type="submit" class="secondary" id="${id}" name="add_row" value="${list}"${rows.length >= ROWS_MAX ? html` disabled` : ''}${listErrors.length > 0 ? html` aria-describedby="${id}-error"` : ''}>${names.add}</button></div>
+${rows.length === 0 ? html`<p class="hint">${t.empty}</p>` : rows.map((r, i) => row(view, action, list, i, r, errors, keys))}
+<div class="actions"><button type="submit" class="secondary" id="${id}" name="add_row" value="${list}" formaction="${action}#${fieldId(`${list}[${rows.length}][${list === 'rotation' ? 'value' : 'key'}]`)}"${rows.length >= ROWS_MAX ? html` disabled` : ''}${listErrors.length > 0 ? html` aria-describedby="${id}-error"` : ''}>${names.add}</button></div>
 </fieldset>`;
 }
 
-export function targetingSection(view: View, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
+export function targetingSection(view: View, action: string, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
   const t = view.t.linkForm.targeting;
   const types = Object.entries(t.types).map(([value, label]) => ({ value, label }));
   return html`<fieldset>
 <legend>${t.legend}</legend>
 ${selectField({ name: 'target_type', label: t.type, hint: t.typeHint, options: types, value: values.target_type, errors })}
-${TARGET_LISTS.map((list) => listSection(view, list, values, errors))}
+${TARGET_LISTS.map((list) => listSection(view, action, list, values, errors))}
 </fieldset>`;
 }

@@ -18,7 +18,7 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** Below this a QR code's colours warn, as WCAG AA does for body text. */
-export const MIN_CONTRAST = 4.5;
+const MIN_CONTRAST = 4.5;
 
 export function hasLowContrast(foreground: string, background: string): boolean {
   return contrastRatio(foreground, background) < MIN_CONTRAST;

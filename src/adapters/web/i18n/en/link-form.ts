@@ -18,6 +18,7 @@ export const linkForm = {
     urlHint: 'Where the short link sends visitors, starting with https:// or http://.',
     title: 'Title',
     titleHint: 'Leave empty to use the title of the destination page.',
+    titleEditHint: 'Leave empty for no title.',
   },
   short: {
     legend: 'Short URL',
@@ -96,8 +97,7 @@ export const linkForm = {
     download: 'Download',
     png: 'Download PNG',
     svg: 'Download SVG',
-    lowContrast: (ratio: string) =>
-      `Low contrast (${ratio}:1): the code may not scan. Use colours with a contrast ratio of at least 4.5:1.`,
+    lowContrast: (ratio: string) => `Low contrast (${ratio}:1): the code may not scan. Use colours with a contrast ratio of at least 4.5:1.`,
     inverted: 'The code is lighter than its background: many scanners cannot read such codes.',
     contrast: (ratio: string) => `Contrast ratio ${ratio}:1.`,
   },
