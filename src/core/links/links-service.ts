@@ -141,9 +141,13 @@ export class LinksService {
     let changed = 0;
     for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
       const ids = chunk.map((l) => l.id);
-      const done = change.kind === 'delete' ? await this.deps.links.deleteMany(accountId, ids) : await this.deps.links.updateMany(accountId, ids, fieldsOf(change), this.deps.clock.now());
+      const done =
+        change.kind === 'delete'
+          ? await this.deps.links.deleteMany(accountId, ids)
+          : await this.deps.links.updateMany(accountId, ids, fieldsOf(change), this.deps.clock.now());
       for (const id of done) this.deps.invalidation?.linkChanged(id);
-      if (change.kind === 'delete') await Promise.all(done.map((id) => this.deps.forgetQuota?.(id)));
+      const forget = this.deps.forgetQuota;
+      if (change.kind === 'delete' && forget) await Promise.all(done.map((id) => forget(id)));
       changed += done.length;
     }
     return changed;

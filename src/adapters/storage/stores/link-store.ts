@@ -109,7 +109,13 @@ export class SqlLinkStore implements LinkStore {
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('links').selectAll().where('account_id', '=', accountId).where('id', 'in', [...ids]).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .execute();
     return this.withPixels(rows);
   }
 
@@ -132,7 +138,12 @@ export class SqlLinkStore implements LinkStore {
 
   async deleteMany(accountId: number, ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.deleteFrom('links').where('account_id', '=', accountId).where('id', 'in', [...ids]).returning('id').execute();
+    const rows = await this.db
+      .deleteFrom('links')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .returning('id')
+      .execute();
     return rows.map((r) => r.id);
   }
 

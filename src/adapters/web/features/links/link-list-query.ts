@@ -31,10 +31,14 @@ export function isNarrowed(q: ListQuery): boolean {
   return Boolean(q.search) || q.space !== undefined || q.domain !== undefined || q.pixel !== undefined || q.status !== 0;
 }
 
+/** The order parameters are written in, so one list has one URL. */
+const PARAM_ORDER = ['search', 'by', 'space', 'domain', 'pixel', 'status', 'sort', 'per_page', 'page'] as const satisfies readonly (keyof ListQuery)[];
+
 /** The query's parameters that differ from the defaults, for links and hidden fields. */
 export function queryParams(q: ListQuery): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
-  for (const [key, value] of Object.entries(q) as [keyof ListQuery, string | number | undefined][]) {
+  for (const key of PARAM_ORDER) {
+    const value = q[key];
     if (value === undefined || value === '' || value === DEFAULT_QUERY[key]) continue;
     // `by` means nothing without a search.
     if (key === 'by' && !q.search) continue;
