@@ -161,6 +161,15 @@ onEachEngine('web: the links list', (h) => {
     assert.ok(second.text.includes('name="filter[page]" value="2"'));
   });
 
+  test('a page past the last one says so and links back to the first', async () => {
+    const { client, key } = await owner(h());
+    await makeLink(h(), key);
+    const res = await client.get('/links?status=1&page=5');
+    assert.equal(res.status, 200);
+    assert.match(res.text, /There are no links on this page\./);
+    assert.ok(res.text.includes('href="/links?status=1"'));
+  });
+
   test('bulk disable and enable on selected links: 303 back with the query, a flash, the redirect cache dropped', async () => {
     const { client, key } = await owner(h());
     const a = await makeLink(h(), key);
@@ -324,6 +333,7 @@ onEachEngine('web: the links list', (h) => {
     const link = await makeLink(h(), key);
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ scope: 'selected', ids: [link.id] }, 'f-action-error', /The action field is required\./],
+      [{ action: '', scope: 'selected', ids: [link.id] }, 'f-action-error', /The action field is required\./],
       [{ action: 'explode', scope: 'selected', ids: [link.id] }, 'f-action-error', /The selected action is invalid\./],
       [{ action: 'move', scope: 'selected', ids: [link.id] }, 'f-space-error', /The space field is required\./],
       [{ action: 'move', space: foreignSpace.id, scope: 'selected', ids: [link.id] }, 'f-space-error', /The selected space is invalid\./],
@@ -338,6 +348,10 @@ onEachEngine('web: the links list', (h) => {
       assert.match(res.text, message);
       assert.deepEqual(rowIds(res.text), [link.id], 'the list is shown again');
     }
+    // A filter the list would refuse is never read: the list shows its defaults.
+    const badFilter = await client.post('/links/bulk-action', { action: 'disable', scope: 'matching', filter: { space: 'abc' } }, { from: '/links' });
+    assert.equal(badFilter.status, 422);
+    assert.match(badFilter.text, /href="#f-filter-space">The filter\.space field must be an integer\./);
     const after = await apiLink(h(), key, link.id);
     assert.equal(after.disabled, 0);
     assert.equal(after.space, null);

@@ -67,6 +67,9 @@ export async function runBulkAction(request: FastifyRequest, reply: FastifyReply
   const scope: BulkScope = body.scope === 'matching' ? 'matching' : 'selected';
   const ids = [...new Set(integers(body.ids))];
   const action = errors.action ? undefined : body.action;
+  // The form's "Choose an action" sends a blank (null after normalizing, '' after Ajv's coercion).
+  const sent: unknown = body.action;
+  if (sent === undefined || sent === null || sent === '') errors.action = [messages.required('action')];
   const space = errors.space || typeof body.space === 'string' ? undefined : body.space;
   if (action === 'move' && body.space === undefined) errors.space = [messages.required('space')];
   if (scope === 'selected' && ids.length === 0 && !errors.ids) errors.ids = [pages.view().t.links.list.bulk.noneSelected];

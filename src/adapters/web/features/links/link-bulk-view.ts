@@ -46,6 +46,7 @@ ${selectField({
   value: o.values?.action,
   errors: o.errors,
   options: [
+    { value: '', label: t.chooseAction },
     { value: 'delete', label: t.delete },
     { value: 'move', label: t.move },
     { value: 'enable', label: t.enable },
@@ -57,7 +58,8 @@ ${selectField({
   name: 'space',
   label: t.space,
   hint: t.spaceHint,
-  value: o.values?.space === undefined || o.values.space === null ? '' : String(o.values.space),
+  // Nothing chosen yet: the browser shows the first space.
+  value: o.values?.space === undefined ? undefined : o.values.space === null ? '' : String(o.values.space),
   errors: o.errors,
   options: [...o.spaces.map((s) => ({ value: String(s.id), label: s.name })), { value: '', label: t.noSpace }],
 })}

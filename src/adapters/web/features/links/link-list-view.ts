@@ -107,7 +107,7 @@ function row(view: View, item: LinkView, data: ListPageData): RawHtml {
 <td class="num">${view.fmt.number(link.clicks)}</td>
 <td><span class="status-${state}">${t.statuses[state]}</span></td>
 <td><time datetime="${new Date(link.createdAt).toISOString()}">${view.fmt.date(link.createdAt)}</time></td>
-<td><ul class="actions" role="list">
+<td><ul class="row-actions" role="list">
 <li><a href="/links/${link.id}/edit" aria-label="${t.editLabel(short)}">${t.edit}</a></li>
 <li><a href="/stats/${link.id}" aria-label="${t.statsLabel(short)}">${t.stats}</a></li>
 <li><a href="/links/${link.id}/qr" aria-label="${t.qrLabel(short)}">${t.qr}</a></li>
@@ -118,7 +118,7 @@ function row(view: View, item: LinkView, data: ListPageData): RawHtml {
 function table(view: View, data: ListPageData, page: Page<LinkView>): RawHtml {
   const t = view.t.links.list;
   const c = t.columns;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="links-table">
 <caption class="visually-hidden">${t.caption}</caption>
 <thead><tr>
 <th scope="col"><input type="checkbox" id="f-ids" data-select-all="ids[]" aria-label="${t.selectAll}"></th>

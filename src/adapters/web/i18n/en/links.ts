@@ -50,7 +50,7 @@ export const links = {
     stats: 'Stats',
     qr: 'QR',
     editLabel: (shortUrl: string) => `Edit ${shortUrl}`,
-    statsLabel: (shortUrl: string) => `Statistics of ${shortUrl}`,
+    statsLabel: (shortUrl: string) => `Stats of ${shortUrl}`,
     qrLabel: (shortUrl: string) => `QR code of ${shortUrl}`,
     emptyTitle: 'No links yet',
     empty: 'Short links you create appear here.',
@@ -61,6 +61,7 @@ export const links = {
     bulk: {
       legend: 'Bulk actions',
       action: 'Action',
+      chooseAction: 'Choose an action',
       delete: 'Delete',
       move: 'Move to space',
       enable: 'Enable',
