@@ -11,5 +11,13 @@ export interface LinkStore {
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;
   list(accountId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<Link>>;
   delete(accountId: number, id: number): Promise<boolean>;
+  /** The account's links among these ids (others are skipped), by id. */
+  findByIds(accountId: number, ids: readonly number[]): Promise<Link[]>;
+  /** Up to `limit` of the account's links that pass the filter, with ids above `afterId`, by id. */
+  listAfter(accountId: number, filter: LinkFilter, afterId: number, limit: number, now: number): Promise<Link[]>;
+  /** Sets the same fields on the account's links among these ids; answers the ids changed. */
+  updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]>;
+  /** Deletes the account's links among these ids; answers the ids deleted. */
+  deleteMany(accountId: number, ids: readonly number[]): Promise<number[]>;
   setTitle(id: number, title: string): Promise<void>;
 }

@@ -17,6 +17,7 @@ import type { LinkStore } from './link-store.ts';
 import type { TitleFetcher } from './title-fetcher.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import { LinkViews } from './link-views.ts';
+import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -34,6 +35,11 @@ export interface LinksServiceDeps {
 }
 
 const ALIAS_LENGTH = 7;
+
+function fieldsOf(change: Exclude<BulkChange, { kind: 'delete' }>): Partial<LinkFields> {
+  if (change.kind === 'move') return { spaceId: change.spaceId };
+  return { disabled: change.kind === 'disable' ? 1 : 0 };
+}
 
 export class LinksService {
   private readonly views: LinkViews;
@@ -121,6 +127,43 @@ export class LinksService {
     if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
+  }
+
+  /**
+   * One change to many links, with the rules of the one-by-one calls: only the account's own
+   * links are touched (another account's ids are skipped, not counted), a space must be the
+   * account's, and each changed link leaves the redirect's cache. Answers how many changed.
+   */
+  async bulk(accountId: number, change: BulkChange, target: BulkTarget): Promise<number> {
+    if (change.kind === 'move' && change.spaceId !== null && !(await this.deps.spaces.findById(accountId, change.spaceId))) {
+      throw ValidationError.of('space', messages.selected('space'));
+    }
+    let changed = 0;
+    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
+      const ids = chunk.map((l) => l.id);
+      const done =
+        change.kind === 'delete'
+          ? await this.deps.links.deleteMany(accountId, ids)
+          : await this.deps.links.updateMany(accountId, ids, fieldsOf(change), this.deps.clock.now());
+      for (const id of done) this.deps.invalidation?.linkChanged(id);
+      const forget = this.deps.forgetQuota;
+      if (change.kind === 'delete' && forget) await Promise.all(done.map((id) => forget(id)));
+      changed += done.length;
+    }
+    return changed;
+  }
+
+  /** How many links a bulk action would reach (for its confirmation). */
+  async countTargeted(accountId: number, target: BulkTarget): Promise<number> {
+    if ('filter' in target) return (await this.deps.links.list(accountId, target.filter, { page: 1, perPage: 1 }, this.deps.clock.now())).total;
+    let count = 0;
+    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) count += chunk.length;
+    return count;
+  }
+
+  /** The targeted links with their space, domain and pixels, a chunk at a time in id order (exports). */
+  async *exportChunks(accountId: number, target: BulkTarget): AsyncGenerator<LinkView[]> {
+    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) yield this.views.of(accountId, chunk);
   }
 
   /** Resolves once every background title lookup started so far has finished. */

@@ -1,10 +1,10 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
 import { LinkStatus, type Link, type LinkFields, type LinkFilter } from '../../../core/links/link.ts';
 import type { LinkStore } from '../../../core/links/link-store.ts';
-import type { Database } from '../schema.ts';
+import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
 import { toColumns, toInsert, toLink } from './link-rows.ts';
 
@@ -88,20 +88,7 @@ export class SqlLinkStore implements LinkStore {
   }
 
   list(accountId: number, filter: LinkFilter, page: PageRequest, now: number) {
-    let q = this.db.selectFrom('links').where('account_id', '=', accountId);
-    if (filter.search) q = q.where(containsIgnoringCase(filter.by, filter.search));
-    if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
-    if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
-    if (filter.pixelId !== undefined) {
-      const pixelId = filter.pixelId;
-      q = q.where((eb) =>
-        eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
-      );
-    }
-    if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
-    if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
-    if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
-
+    const q = this.matching(accountId, filter, now);
     const total = q
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirst()
@@ -116,11 +103,48 @@ export class SqlLinkStore implements LinkStore {
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute()
-      .then(async (found) => {
-        const pixels = await this.pixelIdsOf(found.map((r) => r.id));
-        return found.map((r) => toLink(r, pixels.get(r.id) ?? []));
-      });
+      .then((found) => this.withPixels(found));
     return pageOf(total, items, page);
+  }
+
+  async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .execute();
+    return this.withPixels(rows);
+  }
+
+  async listAfter(accountId: number, filter: LinkFilter, afterId: number, limit: number, now: number): Promise<Link[]> {
+    const rows = await this.matching(accountId, filter, now).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return this.withPixels(rows);
+  }
+
+  async updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .updateTable('links')
+      .set({ ...toColumns(fields), updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async deleteMany(accountId: number, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .deleteFrom('links')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
@@ -131,6 +155,29 @@ export class SqlLinkStore implements LinkStore {
   async setTitle(id: number, title: string): Promise<void> {
     // Only fills a gap: a title the owner set meanwhile wins.
     await this.db.updateTable('links').set({ title }).where('id', '=', id).where('title', 'is', null).execute();
+  }
+
+  /** The account's links that pass the list's filters (api.md §5), before sort and page. */
+  private matching(accountId: number, filter: LinkFilter, now: number) {
+    let q = this.db.selectFrom('links').where('account_id', '=', accountId);
+    if (filter.search) q = q.where(containsIgnoringCase(filter.by, filter.search));
+    if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
+    if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
+    if (filter.pixelId !== undefined) {
+      const pixelId = filter.pixelId;
+      q = q.where((eb) =>
+        eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
+      );
+    }
+    if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
+    if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
+    if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
+    return q;
+  }
+
+  private async withPixels(rows: Selectable<LinksTable>[]): Promise<Link[]> {
+    const pixels = await this.pixelIdsOf(rows.map((r) => r.id));
+    return rows.map((r) => toLink(r, pixels.get(r.id) ?? []));
   }
 
   private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {

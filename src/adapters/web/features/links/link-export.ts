@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { BulkTarget } from '../../../../core/links/link-bulk.ts';
+import { linkStateOf } from '../../../../core/links/link-state.ts';
+import type { LinksService } from '../../../../core/links/links-service.ts';
+import { csvField, toCsv } from '../../../http/presenters/csv.ts';
+import { shortUrl, type ShortUrlOptions } from '../../../http/presenters/link-record.ts';
+
+export const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
+
+/** The CSV, a chunk of links at a time (an export of every matching link may be large). */
+async function* csvLines(links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): AsyncGenerator<string> {
+  yield toCsv(EXPORT_COLUMNS, []);
+  for await (const chunk of links.exportChunks(accountId, target)) {
+    const now = Date.now();
+    yield chunk
+      .map((view) => {
+        const { link } = view;
+        const fields = [
+          link.id,
+          shortUrl(view, urls),
+          link.url,
+          link.title,
+          link.alias,
+          view.space?.name ?? null,
+          link.clicks,
+          linkStateOf(link, now),
+          new Date(link.createdAt).toISOString(),
+        ];
+        return fields.map(csvField).join(',') + '\r\n';
+      })
+      .join('');
+  }
+}
+
+export function sendLinksCsv(reply: FastifyReply, links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): FastifyReply {
+  return reply
+    .code(200)
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="links.csv"')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(Readable.from(csvLines(links, accountId, target, urls)));
+}
