@@ -7,6 +7,7 @@ import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
 import { account } from './account.ts';
 import { admin } from './admin.ts';
+import { stats } from './stats.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, pixels, spaces, domains, account, admin };
+export const en = { common, auth, dashboard, links, pixels, spaces, domains, account, admin, stats };
