@@ -120,7 +120,11 @@ onEachEngine(
       const wrong = await visitor.post(`/stats/${locked.id}/password`, { password: 'nope' }, { from: `/stats/${locked.id}`, headers });
       assert.equal(wrong.status, 422);
       assert.match(wrong.text, /class="field-error" id="f-password-error">The password is wrong\./);
-      const right = await visitor.post(`/stats/${locked.id}/password`, { password: 'sesame-1', next: `/stats/${locked.id}/countries` }, { from: `/stats/${locked.id}`, headers });
+      const right = await visitor.post(
+        `/stats/${locked.id}/password`,
+        { password: 'sesame-1', next: `/stats/${locked.id}/countries` },
+        { from: `/stats/${locked.id}`, headers },
+      );
       assert.equal(right.status, 303);
       assert.equal(right.location, `/stats/${locked.id}/countries`);
       const cookie = right.headers.getSetCookie().find((c) => c.startsWith(`lpx_stats_${locked.id}=`));
@@ -193,6 +197,10 @@ onEachEngine(
       ] as const) {
         assert.match(page.text, new RegExp(`<th scope="row">${name}</th><td class="num">${count}</td>`), name);
       }
+      // Growth against the period of the same length before: the 11th against the 10th.
+      const next = await owner.get(`/stats/${pub.id}?from=2026-03-11&to=2026-03-11`);
+      assert.match(next.text, /data-stat="growth">[-−]100%</);
+      assert.match(next.text, /Mar 10, 2026 – Mar 10, 2026: 4 clicks/);
       const languages = await owner.get(`/stats/${pub.id}/languages?from=${DAY}&to=${DAY}`);
       assert.match(languages.text, /<th scope="row">German<\/th><td class="num">2<\/td>/);
     });

@@ -114,7 +114,8 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   async function frameOf(request: FastifyRequest, reply: FastifyReply, s: Subject, current: TableName | ''): Promise<StatsFrame | null> {
     const q = request.query as Query;
     const view = cookielessView(request, reply, secret);
-    const preset = isRangePreset(q.range) ? q.range : null;
+    // No range asked: the API's default, which is the last 30 days, shown as that preset.
+    const preset = isRangePreset(q.range) ? q.range : str(q, 'from') || str(q, 'to') ? null : 'last30';
     const base = {
       view,
       fmt: formatterFor(view.fmt.locale, s.owner.timezone),
@@ -138,7 +139,8 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     }
   }
 
-  const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to'>) => ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to });
+  const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to'>) =>
+    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to });
 
   web.get('/stats/:id', { config: { access: 'public' } }, async (request, reply) => {
     const s = await subjectOf(request);

@@ -108,8 +108,7 @@ export function rangeControls(frame: StatsFrame, errors?: FieldErrors, typed?: {
   const path = statsPath(frame.link.id, frame.current);
   const keep = { search: frame.query.search, sort: frame.query.sort };
   const presets = RANGE_PRESETS.map(
-    (p) =>
-      html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
+    (p) => html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
   );
   const hidden = Object.entries(keep).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
   const from = typed?.from ?? frame.range.from;
@@ -142,7 +141,7 @@ export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
   const prev = totals.previous.total;
   const growth =
     prev === 0
-      ? t.growthNone
+      ? '—'
       : new Intl.NumberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format((totals.current.total - prev) / prev);
   return html`<section aria-labelledby="stats-totals-title">
 <h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>
@@ -150,7 +149,7 @@ export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
 <div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total">${n(totals.current.total)}</dd></div>
 <div class="card"><dt>${t.unique}</dt><dd class="value" data-stat="unique">${n(totals.current.unique)}</dd><dd class="hint">${t.uniqueHint}</dd></div>
 <div class="card"><dt>${t.bots}</dt><dd class="value" data-stat="bots">${n(totals.current.bots)}</dd><dd class="hint">${t.botsHint}</dd></div>
-<div class="card"><dt>${t.growth}</dt><dd class="value" data-stat="growth">${growth}</dd><dd class="hint">${t.previous(dayText(view.fmt.locale, totals.previous.range.from), dayText(view.fmt.locale, totals.previous.range.to), n(prev))}</dd></div>
+<div class="card"><dt>${t.growth}</dt><dd class="value" data-stat="growth">${growth}</dd><dd class="hint">${prev === 0 ? html`${t.growthNone} ` : ''}${t.previous(dayText(view.fmt.locale, totals.previous.range.from), dayText(view.fmt.locale, totals.previous.range.to), n(prev))}</dd></div>
 </dl>
 </section>`;
 }

@@ -62,8 +62,7 @@ export const stats = {
     bots: 'Bots',
     botsHint: 'Known crawlers; not counted as clicks.',
     growth: 'Against the previous period',
-    growthValue: (percent: string) => percent,
-    growthNone: 'No clicks in the previous period',
+    growthNone: 'No clicks in the previous period.',
     previous: (from: string, to: string, clicks: string) => `${from} – ${to}: ${clicks} clicks`,
   },
   chart: {
