@@ -8,6 +8,8 @@ import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { verifyPassword } from '../core/shared/secrets.ts';
 import { ClickStamper } from '../core/stats/click-stamp.ts';
+import { STATS_PASSWORD_ATTEMPTS } from '../core/stats/stats-access.ts';
+import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.ts';
 import { startPeriodic } from './periodic.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
@@ -72,7 +74,17 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
       },
       redirect,
-      { ...container, web: { signup: config.SIGNUP, csrfSecret: await sharedSecret(container.storage.db, 'csrf') } },
+      {
+        ...container,
+        web: {
+          signup: config.SIGNUP,
+          csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
+          statsPasswords: {
+            attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
+            cookies: new UnlockCookies(await sharedSecret(container.storage.db, 'stats-unlock-cookie'), secure, STATS_UNLOCK_SCOPE),
+          },
+        },
+      },
     );
     await app.ready();
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));

@@ -7,6 +7,8 @@ export interface LinkStore {
   /** pixelIds undefined leaves attachments as they are. */
   update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null>;
   findById(accountId: number, id: number): Promise<Link | null>;
+  /** Whoever owns it: for pages that decide by the link's own settings (public statistics). */
+  findAnyById(id: number): Promise<Link | null>;
   /** Case-insensitive, within one domain (null: the default domain). */
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;
   list(accountId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<Link>>;

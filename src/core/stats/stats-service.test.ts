@@ -60,7 +60,7 @@ function service(owned: boolean) {
     },
   };
   const svc = new StatsService({
-    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null) },
+    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
     stats,
     retention,
     clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },

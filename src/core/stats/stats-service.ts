@@ -1,3 +1,4 @@
+import type { Link } from '../links/link.ts';
 import type { LinkStore } from '../links/link-store.ts';
 import type { Clock } from '../shared/clock.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -7,6 +8,7 @@ import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
 import { addDays, daysOf, resolveRange, type DayRange } from './range.ts';
 import { hourValue } from './rollups.ts';
+import { presetRange, type RangePreset } from './range-presets.ts';
 import type { ClickRetention, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
 export interface StatsQuery {
@@ -28,7 +30,7 @@ export interface StatsResult extends Page<ValueCount> {
 }
 
 export interface StatsServiceDeps {
-  links: Pick<LinkStore, 'findById'>;
+  links: Pick<LinkStore, 'findById' | 'findAnyById'>;
   stats: StatsStore;
   retention: ClickRetention;
   clock: Clock;
@@ -52,6 +54,26 @@ export class StatsService {
     const [summary, entries] = await Promise.all([this.deps.stats.summary(linkId, range), this.entries(linkId, q, range)]);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
     return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary };
+  }
+
+  /**
+   * The link a statistics page names, whoever owns it, or null. Who may see its numbers is the
+   * page's to decide by the link's privacy (stats-access.ts); the numbers are then asked with
+   * `query` as its owner (the owner's time zone decides the days).
+   */
+  linkOf(linkId: number): Promise<Link | null> {
+    return this.deps.links.findAnyById(linkId);
+  }
+
+  /**
+   * The days a statistics page asks for, in the owner's zone: a preset (today, last 7 days…,
+   * `all` from the day the link was made), else `from`/`to` as the API takes them (422s naming
+   * the field), else the API's default (the last 30 days).
+   */
+  rangeFor(input: { preset?: RangePreset | undefined; from?: string | undefined; to?: string | undefined }, timeZone: string, createdAt: number): DayRange {
+    const now = this.deps.clock.now();
+    if (input.preset) return presetRange(input.preset, now, timeZone, createdAt);
+    return resolveRange({ from: input.from, to: input.to }, now, timeZone);
   }
 
   private async entries(linkId: number, q: StatsQuery, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {

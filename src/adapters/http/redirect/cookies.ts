@@ -32,10 +32,12 @@ export class UnlockCookies {
   constructor(
     private readonly secret: string,
     private readonly secure: boolean,
+    /** Another use of the same scheme (a stats page's password): its cookie name and path. */
+    private readonly scope: { prefix: string; path: (linkId: number) => string } = { prefix: 'lp_unlock_', path: () => '/' },
   ) {}
 
   name(linkId: number): string {
-    return `lp_unlock_${linkId}`;
+    return `${this.scope.prefix}${linkId}`;
   }
 
   isUnlocked(cookies: Record<string, string | undefined>, link: { id: number; passwordHash: string | null }): boolean {
@@ -49,7 +51,7 @@ export class UnlockCookies {
 
   serialize(link: { id: number; passwordHash: string }): string {
     return fastifyCookie.serialize(this.name(link.id), this.token(link.id, link.passwordHash), {
-      path: '/',
+      path: this.scope.path(link.id),
       maxAge: 12 * 3600,
       httpOnly: true,
       sameSite: 'lax',

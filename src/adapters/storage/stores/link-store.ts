@@ -77,6 +77,12 @@ export class SqlLinkStore implements LinkStore {
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
 
+  async findAnyById(id: number): Promise<Link | null> {
+    const row = await this.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
+  }
+
   async aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean> {
     let q = this.db
       .selectFrom('links')

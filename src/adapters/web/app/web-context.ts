@@ -1,5 +1,7 @@
 import type { SignInService } from '../../../core/accounts/sign-in-service.ts';
+import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
+import type { UnlockCookies } from '../../http/redirect/cookies.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
@@ -12,4 +14,10 @@ export interface WebOptions {
   signup: 'open' | 'closed';
   /** The key that binds each form's CSRF token to its browser (a shared secret of the service). */
   csrfSecret: string;
+  /**
+   * The password of password-protected statistics pages: its attempt limit (shared like the
+   * redirect password's) and its unlock cookies. Absent: one instance's memory and a key made
+   * at start (unlocks then last until a restart).
+   */
+  statsPasswords?: { attempts: AttemptLimiter; cookies: UnlockCookies };
 }

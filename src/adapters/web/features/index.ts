@@ -9,6 +9,7 @@ import { spacesPages } from './spaces/spaces-pages.ts';
 import { domainsPages } from './domains/domains-pages.ts';
 import { accountPages } from './account/account-pages.ts';
 import { adminPages } from './admin/admin-pages.ts';
+import { statsPages } from './stats/stats-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -24,4 +25,5 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   domainsPages,
   accountPages,
   adminPages,
+  statsPages,
 ];

@@ -13,6 +13,12 @@ export interface AppPage {
   narrow?: boolean;
   /** noindex for pages only their owner should find (all but public stats). */
   index?: boolean;
+  /**
+   * Without the theme switch: its form needs a CSRF token, and for an anonymous visitor that
+   * token needs a cookie. Pages that must set no cookie (public statistics) leave it out; the
+   * theme then follows the system (or an earlier choice, still read from its cookie).
+   */
+  noThemeSwitch?: boolean;
 }
 
 function navItem(view: View, href: string, label: string, section: string | undefined) {
@@ -68,7 +74,7 @@ ${page.index ? '' : html`<meta name="robots" content="noindex">`}
 <header class="site-header"><div class="site-header-inner">
 <a class="brand" href="${view.account ? '/dashboard' : '/login'}">${c.appName}</a>
 ${navigation(view, page.section)}
-<div class="header-tools">${themeSwitch(view)}${signOut}</div>
+<div class="header-tools">${page.noThemeSwitch ? '' : themeSwitch(view)}${signOut}</div>
 </div></header>
 <main id="main" tabindex="-1"${page.narrow ? html` class="narrow"` : ''}>
 ${view.flash ? html`<p class="flash" role="status">${view.flash}</p>` : ''}

@@ -9,6 +9,7 @@ import { domains } from './domains.ts';
 import { resources } from './resources.ts';
 import { account } from './account.ts';
 import { admin } from './admin.ts';
+import { stats } from './stats.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, pixels, spaces, domains, resources, account, admin };
+export const en = { common, auth, dashboard, links, linkForm, pixels, spaces, domains, resources, account, admin, stats };

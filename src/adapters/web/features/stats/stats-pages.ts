@@ -1,0 +1,294 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../../../../core/accounts/account.ts';
+import type { Link } from '../../../../core/links/link.ts';
+import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { verifyPassword } from '../../../../core/shared/secrets.ts';
+import { isRangePreset, previousRange } from '../../../../core/stats/range-presets.ts';
+import { statsAccess, statsPasswordAttemptKey, type StatsAccess } from '../../../../core/stats/stats-access.ts';
+import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
+import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
+import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { renderTimeSeries } from '../../ui/charts/time-series.ts';
+import { renderWorldMap } from '../../ui/charts/world-map.ts';
+import { safeNext, seeOther, sendView } from '../../app/respond.ts';
+import { themeOf, viewOf, type View } from '../../app/view.ts';
+import { catalogueFor, localeFor } from '../../i18n/catalogue.ts';
+import { formatterFor } from '../../i18n/format.ts';
+import type { WebContext } from '../../app/web-context.ts';
+import type { WebFeature } from '../feature.ts';
+import { statsPasswordsOf } from './stats-unlock.ts';
+import {
+  TABLES,
+  isTableName,
+  linkHeader,
+  passwordForm,
+  rangeControls,
+  sectionNav,
+  statsPath,
+  tablePager,
+  tableToolbar,
+  totalsCards,
+  valueTable,
+  type StatsFrame,
+  type TableControls,
+  type TableName,
+} from './stats-view.ts';
+
+type Query = Record<string, unknown>;
+
+const OVERVIEW_TOP: readonly TableName[] = ['countries', 'referrers', 'browsers', 'platforms', 'devices', 'languages'];
+const TOP = 5;
+const PER_PAGE = 25;
+const SEARCH_MAX = 255;
+const PAGE_MAX = 100_000;
+
+const str = (q: Query, name: string): string | undefined => (typeof q[name] === 'string' && q[name] !== '' ? q[name] : undefined);
+
+/** The link a stats URL names, its owner, and what this request may see of it. */
+interface Subject {
+  link: Link;
+  owner: Account;
+  access: Exclude<StatsAccess, 'hidden'>;
+}
+
+/**
+ * The view of a stats page. An anonymous visitor's page sets no cookie (viewOf would make the
+ * pre-session cookie for CSRF tokens): it has no form that posts, so it needs no token. A
+ * signed-in viewer's forms (the theme, sign-out) are bound to the session: no new cookie.
+ */
+function cookielessView(request: FastifyRequest, reply: FastifyReply, secret: string): View {
+  if (request.viewer) return viewOf(request, reply, secret);
+  const locale = localeFor(request.headers['accept-language']);
+  return {
+    t: catalogueFor(locale),
+    fmt: formatterFor(locale, 'UTC'),
+    csrf: '',
+    account: null,
+    url: request.url,
+    theme: themeOf(request),
+    flash: null,
+  };
+}
+
+export const statsPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+  const passwords = statsPasswordsOf(ctx.web);
+
+  /** The link and owner, and the access rule's answer; 404 (as for an unknown link) when hidden. */
+  async function subjectOf(request: FastifyRequest): Promise<Subject> {
+    const raw = (request.params as { id?: string }).id ?? '';
+    if (!/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError('link');
+    const link = await ctx.stats.linkOf(Number(raw));
+    const owner = link ? await ctx.accounts.getAccount(link.accountId).catch(() => null) : null;
+    const access = statsAccess(link, owner, request.viewer?.account.id ?? null, (hash) =>
+      passwords.cookies.isUnlocked(request.cookies, { id: Number(raw), passwordHash: hash }),
+    );
+    if (access === 'hidden' || !link || !owner) throw new NotFoundError('link');
+    return { link, owner, access };
+  }
+
+  const asOwner = (s: Subject) => ({ id: s.owner.id, timezone: s.owner.timezone });
+
+  async function shortUrlOf(s: Subject): Promise<string> {
+    const view = await ctx.links.get(s.owner.id, s.link.id);
+    return shortUrl(view, ctx.urls);
+  }
+
+  function send(request: FastifyRequest, reply: FastifyReply, view: View, status: number, title: string, main: RawHtml) {
+    const cookieless = !request.viewer;
+    return sendView(reply, status, appLayout(view, { title, main, section: '/links', noThemeSwitch: cookieless }));
+  }
+
+  /** The password form, for a locked page; the pre-session cookie it needs is made here. */
+  function sendPasswordForm(request: FastifyRequest, reply: FastifyReply, linkId: number, next: string, status = 200, errors?: FieldErrors) {
+    const view = viewOf(request, reply, secret);
+    return sendView(reply, status, appLayout(view, { title: view.t.stats.password.title, main: passwordForm(view, linkId, next, errors), narrow: true }));
+  }
+
+  /**
+   * The frame of a page: the range from the query (a preset, custom dates, or the default), or
+   * the 422 page naming the field when the dates are wrong (then null).
+   */
+  async function frameOf(request: FastifyRequest, reply: FastifyReply, s: Subject, current: TableName | ''): Promise<StatsFrame | null> {
+    const q = request.query as Query;
+    const view = cookielessView(request, reply, secret);
+    // No range asked: the API's default, which is the last 30 days, shown as that preset.
+    const preset = isRangePreset(q.range) ? q.range : str(q, 'from') || str(q, 'to') ? null : 'last30';
+    const base = {
+      view,
+      fmt: formatterFor(view.fmt.locale, s.owner.timezone),
+      link: s.link,
+      shortUrl: await shortUrlOf(s),
+      isOwner: s.access === 'owner',
+      timeZone: s.owner.timezone,
+      preset,
+      query: { search: str(q, 'search'), sort: str(q, 'sort') },
+      current,
+    };
+    try {
+      const range = ctx.stats.rangeFor({ preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt);
+      return { ...base, range };
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const frame: StatsFrame = { ...base, range: { from: '', to: '' } };
+      const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame, error.fields, { from: str(q, 'from'), to: str(q, 'to') })}`;
+      send(request, reply, view, 422, view.t.stats.title(s.link.title ?? base.shortUrl), main);
+      return null;
+    }
+  }
+
+  const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to'>) =>
+    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to });
+
+  web.get('/stats/:id', { config: { access: 'public' } }, async (request, reply) => {
+    const s = await subjectOf(request);
+    if (s.access === 'locked') return sendPasswordForm(request, reply, s.link.id, request.url);
+    const frame = await frameOf(request, reply, s, '');
+    if (!frame) return reply;
+    const { view } = frame;
+    const t = view.t.stats;
+    const oneDay = frame.range.from === frame.range.to;
+    const previous = previousRange(frame.range);
+    const [series, before, ...tops] = await Promise.all([
+      query(s, frame, { name: oneDay ? 'clicks_hours' : 'clicks', page: null }),
+      ctx.stats.query(asOwner(s), s.link.id, { name: 'clicks', from: previous.from, to: previous.to, page: { page: 1, perPage: 1 } }),
+      ...OVERVIEW_TOP.map((table) => query(s, frame, { name: TABLES[table], page: { page: 1, perPage: TOP } })),
+    ]);
+    const chart = renderTimeSeries({
+      id: 'stats-clicks',
+      caption: oneDay ? t.chart.perHour : t.chart.perDay,
+      points: series.items.map((e) => ({ label: e.value ?? '', value: e.count })),
+      unit: oneDay ? 'hour' : 'day',
+      locale: view.fmt.locale,
+      timeZone: s.owner.timezone,
+      labels: { valueColumn: t.columns.clicks },
+    });
+    const sections = OVERVIEW_TOP.map((table, i) => {
+      const result = tops[i]!;
+      const title = t.top(t.tables[table]);
+      return html`<section class="stats-top" aria-labelledby="top-${table}">
+<h2 id="top-${table}">${title}</h2>
+${valueTable(frame, table, title, result.items, series.summary.total)}
+<p><a href="${statsPath(s.link.id, table)}${new URL(request.url, 'http://x').search}">${t.all(t.tables[table])}</a></p>
+</section>`;
+    });
+    const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
+${totalsCards(frame, { current: series.summary, previous: { range: previous, total: before.summary.total } })}
+${chart}
+<div class="stats-grid">${sections}</div>`;
+    return send(request, reply, view, 200, t.title(s.link.title ?? frame.shortUrl), main);
+  });
+
+  web.get('/stats/:id/:name', { config: { access: 'public' } }, async (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    if (!isTableName(name)) throw new NotFoundError('page');
+    const s = await subjectOf(request);
+    if (s.access === 'locked') return sendPasswordForm(request, reply, s.link.id, request.url);
+    const frame = await frameOf(request, reply, s, name);
+    if (!frame) return reply;
+    const { view } = frame;
+    const t = view.t.stats;
+    const q = request.query as Query;
+    const controls = tableControlsOf(q);
+    const [result, whole] = await Promise.all([
+      query(s, frame, { name: TABLES[name], search: controls.search || undefined, sort: controls.sort, page: { page: controls.page, perPage: PER_PAGE } }),
+      name === 'countries' || name === 'hours' ? query(s, frame, { name: TABLES[name], page: null }) : Promise.resolve(null),
+    ]);
+    const caption = t.tables[name];
+    let figure: RawHtml | string = '';
+    if (whole && name === 'countries') {
+      figure = renderWorldMap({
+        id: 'stats-map',
+        caption: t.chart.map,
+        counts: whole.items.map((e) => ({ code: e.value ?? '', count: e.count })),
+        locale: view.fmt.locale,
+        labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
+      });
+    } else if (whole) {
+      figure = renderTimeSeries({
+        id: 'stats-hours',
+        caption: t.chart.perHour,
+        points: whole.items.map((e) => ({ label: e.value ?? '', value: e.count })),
+        unit: 'hour',
+        locale: view.fmt.locale,
+        timeZone: s.owner.timezone,
+        labels: { valueColumn: t.columns.clicks },
+      });
+    }
+    const full: TableControls = { ...controls, total: result.total };
+    const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
+<section aria-labelledby="stats-table-title">
+<h2 id="stats-table-title">${caption}</h2>
+${figure}
+${tableToolbar(frame, name, full)}
+${valueTable(frame, name, caption, result.items, result.summary.total)}
+${tablePager(frame, name, full)}
+</section>`;
+    return send(request, reply, view, 200, t.pageTitle(caption, s.link.title ?? frame.shortUrl), main);
+  });
+
+  web.get('/stats/:id/export/:name', { config: { access: 'public' } }, async (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    if (!isTableName(name)) throw new NotFoundError('page');
+    const s = await subjectOf(request);
+    if (s.access === 'locked') return sendPasswordForm(request, reply, s.link.id, statsPath(s.link.id, name));
+    const q = request.query as Query;
+    const preset = isRangePreset(q.range) ? q.range : undefined;
+    let range;
+    try {
+      range = ctx.stats.rangeFor({ preset, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      await frameOf(request, reply, s, name); // answers with the 422 page naming the field
+      return reply;
+    }
+    const controls = tableControlsOf(q);
+    const result = await ctx.stats.query(asOwner(s), s.link.id, {
+      name: TABLES[name],
+      from: range.from,
+      to: range.to,
+      search: controls.search || undefined,
+      sort: controls.sort,
+      page: null,
+    });
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${statsCsvFilename(s.link.id, result)}"`)
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex')
+      .header('x-content-type-options', 'nosniff')
+      .send(statsCsv(result));
+  });
+
+  web.post('/stats/:id/password', { config: { access: 'public' } }, async (request, reply) => {
+    const s = await subjectOf(request);
+    const form = (request.body ?? {}) as Query;
+    const home = statsPath(s.link.id);
+    const next = safeNext(form.next, home);
+    const back = next === home || next.startsWith(`${home}/`) || next.startsWith(`${home}?`) ? next : home;
+    if (s.access !== 'locked') return seeOther(reply, back);
+    const password = typeof form.password === 'string' ? form.password : '';
+    const view = viewOf(request, reply, secret);
+    if (password === '') return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.required] });
+    const key = statsPasswordAttemptKey(request.ip, s.link.id);
+    const attempt = await passwords.attempts.consume(key);
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      return sendPasswordForm(request, reply, s.link.id, back, 429, { password: [view.t.common.errors.tooManyAttempts(attempt.retryAfterSeconds)] });
+    }
+    const hash = s.link.privacyPasswordHash!;
+    if (!(await verifyPassword(password, hash))) return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.wrong] });
+    await passwords.attempts.reset(key);
+    reply.header('set-cookie', passwords.cookies.serialize({ id: s.link.id, passwordHash: hash }));
+    return seeOther(reply, back);
+  });
+};
+
+function tableControlsOf(q: Query): Omit<TableControls, 'total'> {
+  const search = (str(q, 'search') ?? '').slice(0, SEARCH_MAX);
+  const sort = q.sort === 'max' || q.sort === 'min' ? q.sort : undefined;
+  const page = typeof q.page === 'string' && /^\d{1,6}$/.test(q.page) ? Math.min(PAGE_MAX, Math.max(1, Number(q.page))) : 1;
+  return { search, sort, page, perPage: PER_PAGE };
+}

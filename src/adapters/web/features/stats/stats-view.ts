@@ -1,0 +1,220 @@
+// Markup of the statistics pages: pure functions of what the routes read (stats-pages.ts).
+import type { Link } from '../../../../core/links/link.ts';
+import type { DayRange } from '../../../../core/stats/range.ts';
+import { RANGE_PRESETS, type RangePreset } from '../../../../core/stats/range-presets.ts';
+import type { StatsResult } from '../../../../core/stats/stats-service.ts';
+import type { ValueCount } from '../../../../core/stats/stats-store.ts';
+import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import type { View } from '../../app/view.ts';
+import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
+import type { Formatter } from '../../i18n/format.ts';
+
+/** The tables of a link's statistics, by their path segment, and the stats API's name of each. */
+export const TABLES = {
+  countries: 'country',
+  cities: 'cities',
+  referrers: 'referrer',
+  browsers: 'browser',
+  platforms: 'platform',
+  devices: 'device',
+  languages: 'language',
+  hours: 'clicks_hours',
+} as const;
+export type TableName = keyof typeof TABLES;
+
+export function isTableName(name: string): name is TableName {
+  return Object.hasOwn(TABLES, name);
+}
+
+/** What every page of one link's statistics shows around its own content. */
+export interface StatsFrame {
+  view: View;
+  /** Dates in the owner's zone, numbers in the viewer's language. */
+  fmt: Formatter;
+  link: Link;
+  shortUrl: string;
+  isOwner: boolean;
+  timeZone: string;
+  range: DayRange;
+  /** The preset in the URL, or null (custom or the default). */
+  preset: RangePreset | null;
+  /** The query of the page (search, sort…), kept by the range links. */
+  query: Record<string, string | undefined>;
+  /** '' for the overview, else the table's name. */
+  current: TableName | '';
+}
+
+export const statsPath = (linkId: number, table: TableName | '' = '') => (table ? `/stats/${linkId}/${table}` : `/stats/${linkId}`);
+
+/** The range's part of a query: a preset by name, else the dates. */
+export function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range'>): Record<string, string | undefined> {
+  return frame.preset ? { range: frame.preset, from: undefined, to: undefined } : { range: undefined, from: frame.range.from, to: frame.range.to };
+}
+
+/** A value as people read it: country and language names in the viewer's language, hours as spans. */
+export function valueLabel(view: View, table: TableName, value: string | null): string {
+  const t = view.t.stats;
+  if (value === null || value === '') return table === 'referrers' ? t.direct : t.unknown;
+  try {
+    if (table === 'countries') return new Intl.DisplayNames(view.fmt.locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value;
+    if (table === 'languages') return new Intl.DisplayNames(view.fmt.locale, { type: 'language', fallback: 'code' }).of(value) ?? value;
+  } catch {
+    // A code Intl does not take (RangeError) is shown as stored.
+    return value;
+  }
+  if (table === 'hours') return t.hourValue(value);
+  return value;
+}
+
+/** A calendar day (YYYY-MM-DD, already the owner's) in full: "10 Mar 2026". */
+export function dayText(locale: string, isoDay: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${isoDay}T00:00:00Z`));
+}
+
+function percent(locale: string, part: number, whole: number): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(whole > 0 ? part / whole : 0);
+}
+
+export function linkHeader(frame: StatsFrame): RawHtml {
+  const { view, link } = frame;
+  const t = view.t.stats;
+  return html`<h1>${t.title(link.title ?? frame.shortUrl)}</h1>
+<section aria-labelledby="stats-link-title" class="stats-link">
+<h2 id="stats-link-title" class="visually-hidden">${t.link.label}</h2>
+<dl class="stats-facts">
+<div><dt>${t.link.shortUrl}</dt><dd class="url"><a href="${frame.shortUrl}" rel="nofollow noreferrer">${frame.shortUrl}</a></dd></div>
+<div><dt>${t.link.destination}</dt><dd class="url">${link.url}</dd></div>
+${link.title !== null ? html`<div><dt>${t.link.titleField}</dt><dd>${link.title}</dd></div>` : ''}
+<div><dt>${t.link.created}</dt><dd>${frame.fmt.date(link.createdAt)}</dd></div>
+</dl>
+${frame.isOwner ? html`<p><a href="/links/${link.id}/edit">${t.link.edit}</a></p>` : ''}
+</section>`;
+}
+
+export function sectionNav(frame: StatsFrame): RawHtml {
+  const t = frame.view.t.stats;
+  const keep = rangeQuery(frame);
+  const item = (table: TableName | '', label: string) =>
+    html`<li><a href="${withQuery(statsPath(frame.link.id, table), keep, {})}"${frame.current === table ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  const tables = (Object.keys(TABLES) as TableName[]).map((name) => item(name, t.tables[name]));
+  return html`<nav class="stats-nav" aria-label="${t.sections}"><ul>${item('', t.overview)}${tables}</ul></nav>`;
+}
+
+/** Presets as links (a GET each), a custom range as a GET form; the range stays in the URL. */
+export function rangeControls(frame: StatsFrame, errors?: FieldErrors, typed?: { from?: string | undefined; to?: string | undefined }): RawHtml {
+  const { view } = frame;
+  const t = view.t.stats.range;
+  const path = statsPath(frame.link.id, frame.current);
+  const keep = { search: frame.query.search, sort: frame.query.sort };
+  const presets = RANGE_PRESETS.map(
+    (p) => html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
+  );
+  const hidden = Object.entries(keep).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
+  const from = typed?.from ?? frame.range.from;
+  const to = typed?.to ?? frame.range.to;
+  return html`<section class="stats-range" aria-labelledby="stats-range-title">
+<h2 id="stats-range-title">${t.label}</h2>
+${errorSummary(view, errors)}
+<ul class="stats-presets">${presets}</ul>
+<form method="get" action="${path}" class="toolbar stats-custom">
+<fieldset><legend>${t.presets.custom}</legend>
+${hidden}
+${textField({ name: 'from', label: t.from, type: 'date', value: from, errors })}
+${textField({ name: 'to', label: t.to, type: 'date', value: to, errors })}
+<div class="actions"><button type="submit" class="secondary">${t.show}</button></div>
+</fieldset>
+</form>
+${errors ? '' : html`<p class="stats-current"><strong>${t.current(dayText(view.fmt.locale, frame.range.from), dayText(view.fmt.locale, frame.range.to), frame.timeZone)}</strong> <span class="muted">(<span data-range-from>${frame.range.from}</span> – <span data-range-to>${frame.range.to}</span>)</span></p>`}
+</section>`;
+}
+
+export interface Totals {
+  current: StatsResult['summary'];
+  previous: { range: DayRange; total: number };
+}
+
+export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
+  const { view } = frame;
+  const t = view.t.stats.totals;
+  const n = (x: number) => view.fmt.number(x);
+  const prev = totals.previous.total;
+  const growth =
+    prev === 0
+      ? '—'
+      : new Intl.NumberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format((totals.current.total - prev) / prev);
+  return html`<section aria-labelledby="stats-totals-title">
+<h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>
+<dl class="cards stats-cards">
+<div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total">${n(totals.current.total)}</dd></div>
+<div class="card"><dt>${t.unique}</dt><dd class="value" data-stat="unique">${n(totals.current.unique)}</dd><dd class="hint">${t.uniqueHint}</dd></div>
+<div class="card"><dt>${t.bots}</dt><dd class="value" data-stat="bots">${n(totals.current.bots)}</dd><dd class="hint">${t.botsHint}</dd></div>
+<div class="card"><dt>${t.growth}</dt><dd class="value" data-stat="growth">${growth}</dd><dd class="hint">${prev === 0 ? html`${t.growthNone} ` : ''}${t.previous(dayText(view.fmt.locale, totals.previous.range.from), dayText(view.fmt.locale, totals.previous.range.to), n(prev))}</dd></div>
+</dl>
+</section>`;
+}
+
+/** A table of values and their clicks, with each one's share of the period's clicks. */
+export function valueTable(frame: StatsFrame, table: TableName, caption: string, items: readonly ValueCount[], total: number): RawHtml {
+  const { view } = frame;
+  const c = view.t.stats.columns;
+  if (items.length === 0) return html`<p class="muted">${view.t.stats.none}</p>`;
+  const rows = items.map(
+    (e) =>
+      html`<tr><th scope="row"${e.value === null ? html` class="muted"` : ''}>${valueLabel(view, table, e.value)}</th><td class="num">${view.fmt.number(e.count)}</td><td class="num">${percent(view.fmt.locale, e.count, total)}</td></tr>`,
+  );
+  return html`<div class="table-wrap"><table class="stats-table"><caption>${caption}</caption>
+<thead><tr><th scope="col">${c[table]}</th><th scope="col" class="num">${c.clicks}</th><th scope="col" class="num">${c.share}</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+}
+
+export interface TableControls {
+  search: string;
+  sort: 'max' | 'min' | undefined;
+  page: number;
+  perPage: number;
+  total: number;
+}
+
+/** The GET form of a full table (search, sort; the range kept) and its CSV link. */
+export function tableToolbar(frame: StatsFrame, table: TableName, c: TableControls): RawHtml {
+  const { view } = frame;
+  const t = view.t.stats.toolbar;
+  const keep = rangeQuery(frame);
+  const hidden = Object.entries(keep).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
+  const exportHref = withQuery(`/stats/${frame.link.id}/export/${table}`, keep, { search: c.search, sort: c.sort });
+  return html`<form method="get" action="${statsPath(frame.link.id, table)}" class="toolbar" role="search" aria-label="${t.label}">
+${hidden}
+${textField({ name: 'search', label: t.search, type: 'search', value: c.search, maxlength: 255 })}
+${selectField({
+  name: 'sort',
+  label: t.sort,
+  value: c.sort ?? '',
+  options: [
+    { value: '', label: t.sortDefault },
+    { value: 'max', label: t.sortMax },
+    { value: 'min', label: t.sortMin },
+  ],
+})}
+<div class="actions"><button type="submit" class="secondary">${t.apply}</button><a class="button secondary" href="${exportHref}" download>${t.export}</a></div>
+</form>`;
+}
+
+export function tablePager(frame: StatsFrame, table: TableName, c: TableControls): RawHtml {
+  const query = { ...rangeQuery(frame), search: c.search, sort: c.sort };
+  return pagination(frame.view, { page: c.page, perPage: c.perPage, total: c.total, hrefFor: (page) => withQuery(statsPath(frame.link.id, table), query, { page }) });
+}
+
+/** The form of a password-protected link's statistics. */
+export function passwordForm(view: View, linkId: number, next: string, errors?: FieldErrors): RawHtml {
+  const t = view.t.stats.password;
+  return html`<h1>${t.title}</h1>
+${errorSummary(view, errors)}
+<p>${t.intro}</p>
+<form method="post" action="/stats/${linkId}/password" class="stack" novalidate>
+${csrfField(view)}
+<input type="hidden" name="next" value="${next}">
+${textField({ name: 'password', label: t.field, type: 'password', errors, autocomplete: 'current-password', required: true })}
+<div class="actions"><button type="submit">${t.submit}</button></div>
+</form>`;
+}

@@ -1,0 +1,275 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { onEachEngine } from '../../support/harness.ts';
+import { WebClient, signedUp } from '../../support/web-client.ts';
+import { ManualClock, createLink, visit } from '../stats/stats-support.ts';
+
+// Records are read loosely, as a client would.
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const clock = new ManualClock();
+const DAY = '2026-03-10';
+const IPS = { us: '8.8.8.8', gb: '81.2.69.160', de: '85.214.0.1' };
+const SCRIPT = '<script>alert(1)</script>';
+
+/** The numbers a page shows in its cards (data-stat), as numbers. */
+function cardsOf(page: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of page.matchAll(/data-stat="(total|unique|bots)">([^<]*)</g)) out[m[1]!] = Number(m[2]!.replace(/[^\d]/g, ''));
+  return out;
+}
+
+function rangeOf(page: string): { from: string; to: string } {
+  const from = /data-range-from>([^<]+)</.exec(page)?.[1];
+  const to = /data-range-to>([^<]+)</.exec(page)?.[1];
+  assert.ok(from && to, 'the page names its range');
+  return { from, to };
+}
+
+onEachEngine(
+  'web: statistics pages',
+  (h) => {
+    let owner: WebClient;
+    let ownerEmail: string;
+    let key: string;
+    let other: WebClient;
+    let pub: Json;
+    let priv: Json;
+    let locked: Json;
+    let locked2: Json;
+
+    test('links in the three privacy modes, clicks from three countries', async () => {
+      clock.set('2026-03-10T12:00:00Z');
+      ({ client: owner, email: ownerEmail } = await signedUp(h().baseUrl));
+      ({ apiKey: key } = await h().server.container.accounts.createKey(ownerEmail, 'test'));
+      ({ client: other } = await signedUp(h().baseUrl));
+      pub = await createLink(h(), key, { privacy: 0, title: SCRIPT });
+      priv = await createLink(h(), key, { privacy: 1 });
+      locked = await createLink(h(), key, { privacy: 2, privacy_password: 'sesame-1' });
+      locked2 = await createLink(h(), key, { privacy: 2, privacy_password: 'sesame-1' });
+      await visit(h(), pub, { ip: IPS.us, referer: 'https://news.example.com/a', language: 'fr-FR' });
+      await visit(h(), pub, { ip: IPS.gb });
+      await visit(h(), pub, { ip: IPS.de, language: 'de-DE' });
+      await visit(h(), pub, { ip: IPS.de, language: 'de-DE' });
+      await visit(h(), locked, { ip: IPS.us });
+      await h().server.container.visits.sink.flush();
+      // Values no real click can carry (a city, a host with markup), written as rollups.
+      await h()
+        .server.container.storage.db.insertInto('click_rollups')
+        .values([
+          { link_id: pub.id, dimension: 'city', day: DAY, value: SCRIPT, count: 1 },
+          { link_id: pub.id, dimension: 'referrer', day: DAY, value: `<img src=x onerror=alert(2)>`, count: 1 },
+        ])
+        .execute();
+    });
+
+    test('privacy 0: anyone sees the numbers, nothing of the owner, noindex, no cookie', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const res = await anonymous.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`);
+      assert.equal(res.status, 200, res.text.slice(0, 500));
+      assert.equal(res.headers.getSetCookie().length, 0, 'no cookie for an anonymous visitor');
+      assert.match(res.text, /<meta name="robots" content="noindex">/);
+      assert.ok(!res.text.includes(ownerEmail), 'no owner email');
+      assert.ok(!res.text.includes('/links/'), 'no link to the owner’s app');
+      assert.ok(!res.text.includes('name="_csrf"'), 'no form that needs a token');
+      assert.deepEqual(cardsOf(res.text), { total: 4, unique: 3, bots: 0 });
+      for (const path of ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours']) {
+        const table = await anonymous.get(`/stats/${pub.id}/${path}?from=${DAY}&to=${DAY}`);
+        assert.equal(table.status, 200, path);
+        assert.equal(table.headers.getSetCookie().length, 0, path);
+        assert.match(table.text, /noindex/);
+      }
+      const otherView = await other.get(`/stats/${pub.id}`);
+      assert.equal(otherView.status, 200);
+      assert.ok(!otherView.text.includes(ownerEmail));
+    });
+
+    test('privacy 1: 404 for anyone but the owner, exactly as an unknown link', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const unknown = await anonymous.get('/stats/999999');
+      for (const path of [`/stats/${priv.id}`, `/stats/${priv.id}/countries`, `/stats/${priv.id}/export/countries`]) {
+        const res = await anonymous.get(path);
+        assert.equal(res.status, 404, path);
+        assert.equal(res.text.replace(/value="[^"]*"/g, ''), unknown.text.replace(/value="[^"]*"/g, ''));
+        assert.equal((await other.get(path)).status, 404, path);
+      }
+      const mine = await owner.get(`/stats/${priv.id}`);
+      assert.equal(mine.status, 200);
+      assert.match(mine.text, /Edit link/);
+    });
+
+    test('privacy 2: a password form for others, the numbers for the owner', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const form = await anonymous.get(`/stats/${locked.id}`);
+      assert.equal(form.status, 200);
+      assert.match(form.text, /action="\/stats\/\d+\/password"/);
+      assert.ok(!form.text.includes('data-stat="total"'));
+      assert.match((await other.get(`/stats/${locked.id}/countries`)).text, /name="password"/);
+      const mine = await owner.get(`/stats/${locked.id}?from=${DAY}&to=${DAY}`);
+      assert.equal(mine.status, 200);
+      assert.deepEqual(cardsOf(mine.text), { total: 1, unique: 1, bots: 0 });
+      const csv = await anonymous.get(`/stats/${locked.id}/export/countries`);
+      assert.ok(!(csv.headers.get('content-type') ?? '').startsWith('text/csv'), 'no CSV while locked');
+    });
+
+    test('the password: missing CSRF 403, wrong 422, right 303 with a cookie for that link only', async () => {
+      const visitor = new WebClient(h().baseUrl);
+      const headers = { 'x-forwarded-for': '203.0.113.10' };
+      await visitor.get(`/stats/${locked.id}`);
+      assert.equal((await visitor.post(`/stats/${locked.id}/password`, { password: 'sesame-1', _csrf: 'nope' }, { headers })).status, 403);
+      const wrong = await visitor.post(`/stats/${locked.id}/password`, { password: 'nope' }, { from: `/stats/${locked.id}`, headers });
+      assert.equal(wrong.status, 422);
+      assert.match(wrong.text, /class="field-error" id="f-password-error">The password is wrong\./);
+      const right = await visitor.post(
+        `/stats/${locked.id}/password`,
+        { password: 'sesame-1', next: `/stats/${locked.id}/countries` },
+        { from: `/stats/${locked.id}`, headers },
+      );
+      assert.equal(right.status, 303);
+      assert.equal(right.location, `/stats/${locked.id}/countries`);
+      const cookie = right.headers.getSetCookie().find((c) => c.startsWith(`lpx_stats_${locked.id}=`));
+      assert.ok(cookie, 'the unlock cookie');
+      assert.match(cookie, /HttpOnly/i);
+      assert.match(cookie, new RegExp(`Path=/stats/${locked.id}(;|$)`));
+      const open = await visitor.get(`/stats/${locked.id}?from=${DAY}&to=${DAY}`);
+      assert.equal(open.status, 200);
+      assert.deepEqual(cardsOf(open.text), { total: 1, unique: 1, bots: 0 });
+      // The cookie is for that link: the other link with the same password stays locked, even
+      // when the cookie is presented under its name.
+      const value = visitor.cookies.get(`lpx_stats_${locked.id}`)!;
+      visitor.cookies.set(`lpx_stats_${locked2.id}`, value);
+      assert.match((await visitor.get(`/stats/${locked2.id}`)).text, /name="password"/);
+      // A new privacy_password locks everyone out again.
+      const changed = await h().request('PUT', `/api/v1/links/${locked.id}`, { key, form: { privacy: 2, privacy_password: 'sesame-2' } });
+      assert.equal(changed.status, 200, changed.text);
+      assert.match((await visitor.get(`/stats/${locked.id}`)).text, /name="password"/);
+    });
+
+    test('the password: guesses are limited per address and link (429)', async () => {
+      const guesser = new WebClient(h().baseUrl);
+      const headers = { 'x-forwarded-for': '203.0.113.77' };
+      const from = `/stats/${locked2.id}`;
+      for (let i = 0; i < 5; i++) assert.equal((await guesser.post(`/stats/${locked2.id}/password`, { password: `guess${i}` }, { from, headers })).status, 422);
+      const limited = await guesser.post(`/stats/${locked2.id}/password`, { password: 'sesame-1' }, { from, headers });
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      assert.match(limited.text, /Too many attempts/);
+      assert.ok(!limited.headers.getSetCookie().some((c) => c.startsWith('lpx_stats_')));
+    });
+
+    test('stored markup in a title, a referrer and a city comes out escaped', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const pages = await Promise.all(['', '/cities', '/referrers'].map((p) => anonymous.get(`/stats/${pub.id}${p}?from=${DAY}&to=${DAY}`)));
+      for (const page of pages) {
+        assert.equal(page.status, 200);
+        assert.ok(!page.text.includes('<script>alert'), 'no live script');
+        assert.ok(!page.text.includes('<img src=x'), 'no live image');
+      }
+      assert.match(pages[0]!.text, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+      assert.match(pages[1]!.text, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+      assert.match(pages[2]!.text, /&lt;img src=x onerror=alert\(2\)&gt;/);
+    });
+
+    test('the numbers equal the stats API’s for the same range', async () => {
+      const api = await h().request('GET', `/api/v1/stats/${pub.id}?name=country&from=${DAY}&to=${DAY}`, { key });
+      assert.equal(api.status, 200);
+      const page = await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(cardsOf((await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text), {
+        total: api.body.stats.total,
+        unique: api.body.stats.unique,
+        bots: api.body.stats.bots,
+      });
+      assert.deepEqual(
+        api.body.data.map((e: Json) => [e.value, e.count]),
+        [
+          ['DE', 2],
+          ['GB', 1],
+          ['US', 1],
+        ],
+      );
+      // Country names in the viewer's language; the map drawn; each row's count in the table.
+      assert.match(page.text, /<svg[^>]*class="chart-svg map-svg"/);
+      for (const [name, count] of [
+        ['Germany', 2],
+        ['United Kingdom', 1],
+        ['United States', 1],
+      ] as const) {
+        assert.match(page.text, new RegExp(`<th scope="row">${name}</th><td class="num">${count}</td>`), name);
+      }
+      // Growth against the period of the same length before: the 11th against the 10th.
+      const next = await owner.get(`/stats/${pub.id}?from=2026-03-11&to=2026-03-11`);
+      assert.match(next.text, /data-stat="growth">[-−]100%</);
+      assert.match(next.text, /Mar 10, 2026 – Mar 10, 2026: 4 clicks/);
+      const languages = await owner.get(`/stats/${pub.id}/languages?from=${DAY}&to=${DAY}`);
+      assert.match(languages.text, /<th scope="row">German<\/th><td class="num">2<\/td>/);
+    });
+
+    test('search, sort and paging of a full table', async () => {
+      const found = await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}&search=g`);
+      assert.match(found.text, /United Kingdom/);
+      assert.ok(!found.text.includes('<th scope="row">United States</th><td class="num">'), 'filtered out of the table');
+      const min = await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}&sort=min`);
+      const table = min.text.slice(min.text.indexOf('class="stats-table"'));
+      assert.ok(table.indexOf('United Kingdom') < table.indexOf('Germany'), 'fewest first');
+    });
+
+    test('CSV: the stats API’s header and rows', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const csv = await anonymous.get(`/stats/${pub.id}/export/countries?from=${DAY}&to=${DAY}`);
+      assert.equal(csv.status, 200);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(csv.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="link-${pub.id}-country-${DAY}-${DAY}.csv"`));
+      assert.equal(csv.text, 'value,count\r\nDE,2\r\nGB,1\r\nUS,1\r\n');
+      const api = await h().request('GET', `/api/v1/stats/${pub.id}?name=country&from=${DAY}&to=${DAY}&format=csv`, { key });
+      assert.equal(csv.text, api.text);
+      assert.equal(csv.headers.getSetCookie().length, 0);
+    });
+
+    test('the API answers the owner only, whatever privacy says', async () => {
+      const stranger = await h().account();
+      assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`, { key: stranger.key })).status, 404);
+      assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`)).status, 401);
+      assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`, { key })).status, 200);
+    });
+
+    test('range presets resolve in the owner’s time zone (Pacific/Auckland, UTC+13)', async () => {
+      const kiwi = await h().account(undefined, 'Pacific/Auckland');
+      const link = await createLink(h(), kiwi.key, { privacy: 0 });
+      clock.set('2026-03-10T12:00:00Z'); // 01:00 on 11 March in Auckland
+      const anonymous = new WebClient(h().baseUrl);
+      const expect: Record<string, { from: string; to: string }> = {
+        today: { from: '2026-03-11', to: '2026-03-11' },
+        yesterday: { from: '2026-03-10', to: '2026-03-10' },
+        last7: { from: '2026-03-05', to: '2026-03-11' },
+        last30: { from: '2026-02-10', to: '2026-03-11' },
+        thisMonth: { from: '2026-03-01', to: '2026-03-11' },
+        lastMonth: { from: '2026-02-01', to: '2026-02-28' },
+        all: { from: '2026-03-11', to: '2026-03-11' },
+      };
+      for (const [preset, range] of Object.entries(expect)) {
+        const page = await anonymous.get(`/stats/${link.id}?range=${preset}`);
+        assert.equal(page.status, 200, preset);
+        assert.deepEqual(rangeOf(page.text), range, preset);
+        assert.match(page.text, new RegExp(`href="/stats/${link.id}\\?range=${preset}" aria-current="true"`), preset);
+      }
+      assert.deepEqual(rangeOf((await anonymous.get(`/stats/${link.id}`)).text), expect.last30, 'the default: the API’s 30 days');
+      const custom = await anonymous.get(`/stats/${link.id}/hours?from=2026-01-01&to=2026-01-31`);
+      assert.deepEqual(rangeOf(custom.text), { from: '2026-01-01', to: '2026-01-31' });
+      assert.match(custom.text, /href="\/stats\/\d+\/countries\?from=2026-01-01&amp;to=2026-01-31"/, 'the range kept in the links');
+      const bad = await anonymous.get(`/stats/${link.id}?from=2026-02-30&to=2026-03-01`);
+      assert.equal(bad.status, 422);
+      assert.match(bad.text, /id="f-from-error"/);
+      const reversed = await anonymous.get(`/stats/${link.id}?from=2026-03-05&to=2026-03-01`);
+      assert.equal(reversed.status, 422);
+      assert.match(reversed.text, /id="f-to-error"/);
+    });
+
+    test('bad ids and names: 404', async () => {
+      for (const path of ['/stats/abc', '/stats/0', `/stats/${pub.id}/nope`, `/stats/${pub.id}/export/nope`]) {
+        assert.equal((await owner.get(path)).status, 404, path);
+      }
+    });
+  },
+  { env: { TRUST_PROXY: 'true' }, overrides: { clock } },
+);
