@@ -2,6 +2,7 @@ import { common } from './common.ts';
 import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { links } from './links.ts';
+import { bulk } from './bulk.ts';
 import { pixels } from './pixels.ts';
 import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
@@ -9,4 +10,4 @@ import { account } from './account.ts';
 import { admin } from './admin.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, pixels, spaces, domains, account, admin };
+export const en = { common, auth, dashboard, links, bulk, pixels, spaces, domains, account, admin };
