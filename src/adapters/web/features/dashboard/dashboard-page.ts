@@ -6,7 +6,7 @@ import { LinkBody } from '../../../http/schemas/link.ts';
 import { refuseInvalidBody } from '../../../http/handlers/refuse-invalid-body.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
 import { appLayout } from '../../ui/layout.ts';
-import { ownedChoices } from '../../ui/owned-choices.ts';
+import { domainChoices } from '../../ui/owned-choices.ts';
 import { keepPostedForm, postedForm, type PostedForm } from '../../ui/posted-form.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
@@ -22,15 +22,15 @@ const LISTED = 5;
 async function dashboardData(ctx: WebContext, view: View, account: { id: number; timezone: string }): Promise<DashboardData> {
   const all = { by: 'title', status: 0 } as const;
   const first = { page: 1, perPage: LISTED };
-  const [choices, latest, top, clicks] = await Promise.all([
-    ownedChoices(ctx, account.id, view.t.dashboard),
+  const [domains, latest, top, clicks] = await Promise.all([
+    domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
     ctx.links.list(account.id, { ...all, sort: 'desc' }, first),
     ctx.links.list(account.id, { ...all, sort: 'max' }, first),
     ctx.stats.accountClicks(account),
   ]);
   const listed = (items: typeof latest.items) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
   return {
-    domains: choices.domains,
+    domains,
     totalLinks: latest.total,
     clicks,
     latest: listed(latest.items),

@@ -78,7 +78,7 @@ function linkTable(view: View, id: string, title: string, links: readonly Dashbo
   const rows = links.map(
     (l) => html`<tr>
 <td><a href="/links/${l.id}/edit" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
-<td class="url">${l.title ? html`${l.title}<br>` : ''}<span class="muted">${l.url}</span></td>
+<td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted">${l.url}</span></td>
 <td class="num">${view.fmt.number(l.clicks)}</td>
 <td>${view.fmt.date(l.createdAt)}</td>
 </tr>`,

@@ -7,7 +7,6 @@ export const dashboard = {
   aliasHint: 'Letters, digits, - and _. Blank: a random one.',
   domain: 'Domain',
   defaultDomain: (host: string) => `${host} (default)`,
-  noSpace: 'No space',
   shorten: 'Shorten',
   more: 'More options',
   bulk: 'Shorten many',
