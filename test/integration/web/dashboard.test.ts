@@ -30,6 +30,12 @@ function card(page: string, label: string): string | null {
   return match ? match[1]! : null;
 }
 
+/** The chart's data table: [day as shown, clicks] per row. */
+function chartRows(page: string): Array<[string, string]> {
+  const table = /<table class="chart-table">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+  return [...table.matchAll(/<tr><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1]!, m[2]!]);
+}
+
 onEachEngine(
   'web: dashboard',
   (h) => {
@@ -50,7 +56,9 @@ onEachEngine(
       assert.equal(card(page.text, 'Links'), '0');
       assert.equal(card(page.text, 'Clicks, last 30 days'), '0');
       assert.equal(card(page.text, 'Clicks today'), '0');
-      assert.equal((page.text.match(/<th scope="row"><time datetime="\d{4}-\d{2}-\d{2}">/g) ?? []).length, 30);
+      assert.equal(chartRows(page.text).length, 30);
+      assert.match(page.text, /<svg [^>]*role="img" aria-labelledby="clicks-30-days-title clicks-30-days-desc">/);
+      assert.match(page.text, /No clicks, /);
       assert.match(page.text, /No links yet\./);
       assert.match(page.text, /<form method="post" action="\/dashboard\/shorten"/);
       for (const id of ['f-url', 'f-alias', 'f-domain']) assert.ok(page.text.includes(`for="${id}"`), id);
@@ -123,7 +131,13 @@ onEachEngine(
       assert.equal(card(page.text, 'Clicks, last 30 days'), String(api.body.stats.total));
       assert.equal(card(page.text, 'Clicks today'), String(today.count));
       assert.equal(api.body.stats.total, 3);
-      assert.ok(page.text.includes(`<time datetime="${today.value}">`));
+      const rows = chartRows(page.text);
+      assert.equal(rows.length, 30);
+      assert.deepEqual(
+        rows.map((r) => r[1]),
+        api.body.data.map((d: Json) => String(d.count)),
+      );
+      assert.match(page.text, /<rect class="chart-bar"[^>]*><title>[^<]*: 3 \(Clicks\)<\/title>/);
       const top = page.text.slice(page.text.indexOf('id="top-title"'));
       assert.ok(top.includes('>http://short.test/clicked</a>'));
       assert.ok(!top.includes('>http://short.test/quiet</a>'), 'a link without clicks is not "most clicked"');

@@ -36,7 +36,6 @@ async function dashboardData(ctx: WebContext, view: View, account: { id: number;
     latest: listed(latest.items),
     // Links nobody has clicked are not "most clicked".
     top: listed(top.items.filter((v) => v.link.clicks > 0)),
-    chart: null,
   };
 }
 

@@ -2,6 +2,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import type { AccountClicks } from '../../../../core/stats/stats-service.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
+import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { copyButton, csrfField, errorSummary, selectField, textField, type SelectOption } from '../../ui/components.ts';
 import { textOf, type PostedForm } from '../../ui/posted-form.ts';
 import type { View } from '../../app/view.ts';
@@ -22,8 +23,6 @@ export interface DashboardData {
   clicks: AccountClicks;
   latest: DashboardLink[];
   top: DashboardLink[];
-  /** The chart of the 30 days, when a renderer is there; the data table is always shown. */
-  chart: RawHtml | null;
 }
 
 export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
@@ -58,18 +57,26 @@ function totals(view: View, data: DashboardData): RawHtml {
 </section>`;
 }
 
+/** The 30 days as a bar chart with its summary and its data table (the table works without the SVG). */
 function clicksChart(view: View, data: DashboardData): RawHtml {
   const d = view.t.dashboard;
   const { range, days } = data.clicks;
-  const table = html`<div class="table-wrap"><table>
-<caption>${d.chartCaption(view.fmt.day(range.from), view.fmt.day(range.to))}</caption>
-<thead><tr><th scope="col">${d.day}</th><th scope="col" class="num">${d.clicks}</th></tr></thead>
-<tbody>${days.map((day) => html`<tr><th scope="row"><time datetime="${day.value ?? ''}">${view.fmt.day(day.value ?? '')}</time></th><td class="num">${view.fmt.number(day.count)}</td></tr>`)}</tbody>
-</table></div>`;
+  const chart = renderTimeSeries({
+    id: 'clicks-30-days',
+    caption: d.chartCaption(view.fmt.day(range.from), view.fmt.day(range.to)),
+    points: days.map((day) => ({ label: day.value ?? '', value: day.count })),
+    unit: 'day',
+    locale: view.fmt.locale,
+    timeZone: view.fmt.timeZone,
+    labels: {
+      labelColumn: () => d.day,
+      valueColumn: d.clicks,
+      summary: (s) => d.chartSummary(s.total, s.totalText, s.range, s.peak),
+    },
+  });
   return html`<section aria-labelledby="chart-title">
 <h2 id="chart-title">${d.chartTitle}</h2>
-${data.chart ?? ''}
-${table}
+<div class="table-wrap">${chart}</div>
 </section>`;
 }
 

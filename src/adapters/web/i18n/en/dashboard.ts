@@ -17,6 +17,8 @@ export const dashboard = {
   clicksToday: 'Clicks today',
   chartTitle: 'Clicks in the last 30 days',
   chartCaption: (from: string, to: string) => `Clicks per day, ${from} to ${to}`,
+  chartSummary: (total: number, totalText: string, range: string, peak: { label: string; valueText: string } | null) =>
+    peak === null ? `No clicks, ${range}.` : `${totalText} ${total === 1 ? 'click' : 'clicks'}, ${range}; busiest day ${peak.label} with ${peak.valueText}.`,
   day: 'Day',
   clicks: 'Clicks',
   latestTitle: 'Latest links',
