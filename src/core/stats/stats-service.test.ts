@@ -52,6 +52,13 @@ function service(owned: boolean) {
       return { items: [{ value: 'US', count: 4 }], total: 1 };
     },
     summary: async () => ({ total: 4, unique: 3, bots: 1 }),
+    accountPerDay: async (_id, range) => {
+      calls.push(`account ${range.from} ${range.to}`);
+      return [
+        { value: '2026-02-09', count: 2 },
+        { value: '2026-03-10', count: 5 },
+      ];
+    },
   };
   const retention: ClickRetention = {
     prune: async (before, visitorsBefore) => {
@@ -103,4 +110,18 @@ test('prune: clicks before now − retention, visitor marks of days before two d
   const { svc, calls } = service(true);
   await svc.prune();
   assert.deepEqual(calls, [`prune ${Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000} 2026-03-08`]);
+});
+
+test('accountClicks: the last 30 days up to today in the account zone, zeros filled, totals summed', async () => {
+  const { svc, calls } = service(true);
+  const result = await svc.accountClicks({ id: 1, timezone: 'Pacific/Auckland' }); // 2026-03-11 01:00 NZDT
+  assert.deepEqual(result.range, { from: '2026-02-10', to: '2026-03-11' });
+  assert.deepEqual(calls, ['account 2026-02-10 2026-03-11']);
+  assert.equal(result.days.length, 30);
+  assert.equal(result.days[0]!.value, '2026-02-10');
+  assert.equal(result.total, 5); // 2026-02-09 is before the range: filled() keeps only its days
+  assert.equal(result.today, 0);
+  const utc = await svc.accountClicks({ id: 1, timezone: 'UTC' });
+  assert.equal(utc.today, 5);
+  assert.equal(utc.total, 7);
 });

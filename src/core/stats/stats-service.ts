@@ -6,7 +6,7 @@ import { messages } from '../shared/messages.ts';
 import { offsetOf, type Page, type PageRequest } from '../shared/page.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
-import { addDays, daysOf, resolveRange, type DayRange } from './range.ts';
+import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
 import { hourValue } from './rollups.ts';
 import { presetRange, type RangePreset } from './range-presets.ts';
 import type { ClickRetention, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
@@ -27,6 +27,17 @@ export interface StatsResult extends Page<ValueCount> {
   range: DayRange;
   timeZone: string;
   summary: StatsSummary;
+}
+
+/** An account's clicks over its last days, for its dashboard. */
+export interface AccountClicks {
+  range: DayRange;
+  /** Every day of the range in order, zeros included. */
+  days: ValueCount[];
+  /** Human clicks over the whole range. */
+  total: number;
+  /** Human clicks of the range's last day: today in the account's time zone. */
+  today: number;
 }
 
 export interface StatsServiceDeps {
@@ -74,6 +85,17 @@ export class StatsService {
     const now = this.deps.clock.now();
     if (input.preset) return presetRange(input.preset, now, timeZone, createdAt);
     return resolveRange({ from: input.from, to: input.to }, now, timeZone);
+  }
+
+  /**
+   * Human clicks per day over all the account's links, the last `days` days up to today in its
+   * time zone, read from the rollups like a link's statistics (so the two agree).
+   */
+  async accountClicks(account: { id: number; timezone: string }, days: number = DEFAULT_RANGE_DAYS): Promise<AccountClicks> {
+    const to = epochMsToZonedDate(this.deps.clock.now(), account.timezone);
+    const range = { from: addDays(to, -(days - 1)), to };
+    const perDay = filled(daysOf(range), await this.deps.stats.accountPerDay(account.id, range));
+    return { range, days: perDay, total: perDay.reduce((sum, d) => sum + d.count, 0), today: perDay.at(-1)?.count ?? 0 };
   }
 
   private async entries(linkId: number, q: StatsQuery, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {

@@ -62,6 +62,24 @@ export class SqlStatsStore implements StatsStore {
   }
 
   /**
+   * The account's links joined to their rollups: one key range per link (the key starts with
+   * link_id), so the cost grows with the account's links, not with its clicks.
+   */
+  async accountPerDay(accountId: number, range: DayRange): Promise<ValueCount[]> {
+    const rows = await this.db
+      .selectFrom('links')
+      .innerJoin('click_rollups', 'click_rollups.link_id', 'links.id')
+      .select(['click_rollups.day as day', (eb) => eb.fn.sum<number | string>('click_rollups.count').as('count')])
+      .where('links.account_id', '=', accountId)
+      .where('click_rollups.dimension', '=', 'total')
+      .where('click_rollups.day', '>=', range.from)
+      .where('click_rollups.day', '<=', range.to)
+      .groupBy('click_rollups.day')
+      .execute();
+    return rows.map((r) => ({ value: r.day, count: Number(r.count) }));
+  }
+
+  /**
    * Case-insensitive substring, %, _ and \ taken literally. PostgreSQL keeps values in byte
    * order ("C"), whose lower() folds ASCII only: the search folds in the database's own
    * collation, as the link searches do.

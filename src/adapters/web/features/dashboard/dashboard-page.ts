@@ -1,4 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import type { LinkInput } from '../../../../core/links/link-input.ts';
+import { LinkBody } from '../../../http/schemas/link.ts';
+import { refuseInvalidBody } from '../../../http/handlers/refuse-invalid-body.ts';
+import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { domainChoices } from '../../ui/owned-choices.ts';
+import { keepPostedForm, postedForm, type PostedForm } from '../../ui/posted-form.ts';
+import { seeOther, sendView } from '../../app/respond.ts';
+import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+import { dashboardLink, dashboardMain, type DashboardData } from './dashboard-view.ts';
 
-/** GET /dashboard (issue 16): being built. */
-export const dashboardPages: WebFeature = () => {};
+/** The quick-shorten form: three of the API's link fields, under the API's rules. */
+const QuickShortenBody = Type.Pick(LinkBody, ['url', 'alias', 'domain']);
+
+const LISTED = 5;
+
+async function dashboardData(ctx: WebContext, view: View, account: { id: number; timezone: string }): Promise<DashboardData> {
+  const all = { by: 'title', status: 0 } as const;
+  const first = { page: 1, perPage: LISTED };
+  const [domains, latest, top, clicks] = await Promise.all([
+    domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
+    ctx.links.list(account.id, { ...all, sort: 'desc' }, first),
+    ctx.links.list(account.id, { ...all, sort: 'max' }, first),
+    ctx.stats.accountClicks(account),
+  ]);
+  const listed = (items: typeof latest.items) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
+  return {
+    domains,
+    totalLinks: latest.total,
+    clicks,
+    latest: listed(latest.items),
+    // Links nobody has clicked are not "most clicked".
+    top: listed(top.items.filter((v) => v.link.clicks > 0)),
+  };
+}
+
+/** GET /dashboard and its quick-shorten form (POST /dashboard/shorten). */
+export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+
+  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, values?: PostedForm, errors?: FieldErrors) => {
+    const view = viewOf(request, reply, secret);
+    const account = viewerOf(request).account;
+    const data = await dashboardData(ctx, view, account);
+    return sendView(reply, status, appLayout(view, { title: view.t.dashboard.title, section: '/dashboard', main: dashboardMain(view, data, values, errors) }));
+  };
+
+  web.get('/dashboard', async (request, reply) => render(request, reply, 200));
+
+  web.post('/dashboard/shorten', { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: keepPostedForm }, async (request, reply) => {
+    const { account } = viewerOf(request);
+    try {
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+      const created = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
+      setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
+      return seeOther(reply, '/dashboard');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, postedForm(request), error.fields);
+    }
+  });
+};

@@ -3,6 +3,7 @@ import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { links } from './links.ts';
 import { linkForm } from './link-form.ts';
+import { bulk } from './bulk.ts';
 import { pixels } from './pixels.ts';
 import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
@@ -12,4 +13,4 @@ import { admin } from './admin.ts';
 import { stats } from './stats.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, pixels, spaces, domains, resources, account, admin, stats };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats };

@@ -1,0 +1,115 @@
+import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import type { LinkView } from '../../../../core/links/link.ts';
+import type { AccountClicks } from '../../../../core/stats/stats-service.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { renderTimeSeries } from '../../ui/charts/time-series.ts';
+import { copyButton, csrfField, errorSummary, selectField, textField, type SelectOption } from '../../ui/components.ts';
+import { textOf, type PostedForm } from '../../ui/posted-form.ts';
+import type { View } from '../../app/view.ts';
+
+/** A link as the dashboard lists it. */
+export interface DashboardLink {
+  id: number;
+  shortUrl: string;
+  url: string;
+  title: string | null;
+  clicks: number;
+  createdAt: number;
+}
+
+export interface DashboardData {
+  domains: SelectOption[];
+  totalLinks: number;
+  clicks: AccountClicks;
+  latest: DashboardLink[];
+  top: DashboardLink[];
+}
+
+export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
+  const { link } = view;
+  return { id: link.id, shortUrl, url: link.url, title: link.title, clicks: link.clicks, createdAt: link.createdAt };
+}
+
+function quickShorten(view: View, data: DashboardData, values: PostedForm, errors: FieldErrors | undefined): RawHtml {
+  const d = view.t.dashboard;
+  return html`<section aria-labelledby="quick-title">
+<h2 id="quick-title">${d.quickTitle}</h2>
+${errorSummary(view, errors)}
+<form method="post" action="/dashboard/shorten" novalidate>
+${csrfField(view)}
+<div class="toolbar">
+${textField({ name: 'url', label: d.url, type: 'url', value: textOf(values, 'url'), errors, required: true, inputmode: 'url', placeholder: 'https://' })}
+${textField({ name: 'alias', label: d.alias, value: textOf(values, 'alias'), errors, hint: d.aliasHint, maxlength: 255 })}
+${selectField({ name: 'domain', label: d.domain, options: data.domains, value: textOf(values, 'domain'), errors })}
+<div class="actions"><button type="submit">${d.shorten}</button></div>
+</div>
+</form>
+<p><a href="/links/new">${d.more}</a> · <a href="/links/bulk">${d.bulk}</a></p>
+</section>`;
+}
+
+function totals(view: View, data: DashboardData): RawHtml {
+  const d = view.t.dashboard;
+  const card = (label: string, value: number) => html`<div class="card"><p class="muted">${label}</p><p class="value">${view.fmt.number(value)}</p></div>`;
+  return html`<section aria-labelledby="totals-title">
+<h2 id="totals-title" class="visually-hidden">${d.totalsTitle}</h2>
+<div class="cards">${card(d.totalLinks, data.totalLinks)}${card(d.clicks30, data.clicks.total)}${card(d.clicksToday, data.clicks.today)}</div>
+</section>`;
+}
+
+/** The 30 days as a bar chart with its summary and its data table (the table works without the SVG). */
+function clicksChart(view: View, data: DashboardData): RawHtml {
+  const d = view.t.dashboard;
+  const { range, days } = data.clicks;
+  const chart = renderTimeSeries({
+    id: 'clicks-30-days',
+    caption: d.chartCaption(view.fmt.day(range.from), view.fmt.day(range.to)),
+    points: days.map((day) => ({ label: day.value ?? '', value: day.count })),
+    unit: 'day',
+    locale: view.fmt.locale,
+    timeZone: view.fmt.timeZone,
+    labels: {
+      labelColumn: () => d.day,
+      valueColumn: d.clicks,
+      summary: (s) => d.chartSummary(s.total, s.totalText, s.range, s.peak),
+    },
+  });
+  return html`<section aria-labelledby="chart-title">
+<h2 id="chart-title">${d.chartTitle}</h2>
+<div class="table-wrap">${chart}</div>
+</section>`;
+}
+
+function linkTable(view: View, id: string, title: string, links: readonly DashboardLink[], empty: string): RawHtml {
+  const d = view.t.dashboard;
+  const rows = links.map(
+    (l) => html`<tr>
+<td><a href="/links/${l.id}/edit" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
+<td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted">${l.url}</span></td>
+<td class="num">${view.fmt.number(l.clicks)}</td>
+<td>${view.fmt.date(l.createdAt)}</td>
+</tr>`,
+  );
+  return html`<section aria-labelledby="${id}">
+<h2 id="${id}">${title}</h2>
+${
+  links.length === 0
+    ? html`<p>${empty}</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">${d.shortUrl}</th><th scope="col">${d.destination}</th><th scope="col" class="num">${d.clicks}</th><th scope="col">${d.created_at}</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>`
+}
+</section>`;
+}
+
+export function dashboardMain(view: View, data: DashboardData, values: PostedForm = {}, errors?: FieldErrors): RawHtml {
+  const d = view.t.dashboard;
+  return html`<h1>${d.title}</h1>
+${quickShorten(view, data, values, errors)}
+${totals(view, data)}
+${clicksChart(view, data)}
+${linkTable(view, 'latest-title', d.latestTitle, data.latest, d.noLinks)}
+${linkTable(view, 'top-title', d.topTitle, data.top, d.noClicks)}
+<p><a href="/links">${d.allLinks}</a></p>`;
+}

@@ -1,0 +1,158 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { onEachEngine, type Harness } from '../../support/harness.ts';
+import { WebClient, signedUp } from '../../support/web-client.ts';
+import { stats, visit } from '../stats/stats-support.ts';
+
+// Records are read loosely, as a client would.
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function user(h: Harness): Promise<{ client: WebClient; key: string }> {
+  const { client, email } = await signedUp(h.baseUrl);
+  const { apiKey } = await h.server.container.accounts.createKey(email, 'test');
+  return { client, key: apiKey };
+}
+
+async function links(h: Harness, key: string): Promise<Json[]> {
+  const res = await h.request('GET', '/api/v1/links?per_page=100', { key });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+function fieldError(page: string, id: string): string | null {
+  const match = new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(page);
+  return match ? match[1]! : null;
+}
+
+/** The number on a totals card, by its label. */
+function card(page: string, label: string): string | null {
+  const match = new RegExp(`<p class="muted">${label}</p><p class="value">([^<]*)</p>`).exec(page);
+  return match ? match[1]! : null;
+}
+
+/** The chart's data table: [day as shown, clicks] per row. */
+function chartRows(page: string): Array<[string, string]> {
+  const table = /<table class="chart-table">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+  return [...table.matchAll(/<tr><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+onEachEngine(
+  'web: dashboard',
+  (h) => {
+    test('anonymous: 303 to the sign-in page, for the page and the form', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      const page = await anonymous.get('/dashboard');
+      assert.equal(page.status, 303);
+      assert.equal(page.location, '/login?next=%2Fdashboard');
+      const post = await anonymous.post('/dashboard/shorten', { url: 'https://a.test/' }, { from: '/login' });
+      assert.equal(post.status, 303);
+      assert.match(post.location ?? '', /^\/login\?next=/);
+    });
+
+    test('a new account: zero totals, 30 days of data, empty lists, the quick form', async () => {
+      const { client } = await user(h());
+      const page = await client.get('/dashboard');
+      assert.equal(page.status, 200);
+      assert.equal(card(page.text, 'Links'), '0');
+      assert.equal(card(page.text, 'Clicks, last 30 days'), '0');
+      assert.equal(card(page.text, 'Clicks today'), '0');
+      assert.equal(chartRows(page.text).length, 30);
+      assert.match(page.text, /<svg [^>]*role="img" aria-labelledby="clicks-30-days-title clicks-30-days-desc">/);
+      assert.match(page.text, /No clicks, /);
+      assert.match(page.text, /No links yet\./);
+      assert.match(page.text, /<form method="post" action="\/dashboard\/shorten"/);
+      for (const id of ['f-url', 'f-alias', 'f-domain']) assert.ok(page.text.includes(`for="${id}"`), id);
+    });
+
+    test('quick shorten: 303 to the dashboard, the flash holds the short URL, the link exists', async () => {
+      const { client, key } = await user(h());
+      const res = await client.post('/dashboard/shorten', { url: 'https://quick.test/', alias: 'quick-one', domain: '' }, { from: '/dashboard' });
+      assert.equal(res.status, 303, res.text);
+      assert.equal(res.location, '/dashboard');
+      const [link] = await links(h(), key);
+      assert.equal(link.url, 'https://quick.test/');
+      assert.equal(link.alias, 'quick-one');
+      const page = await client.get('/dashboard');
+      assert.ok(page.text.includes(`<p class="flash" role="status">Short link created: ${link.short_url}</p>`));
+      assert.equal(card(page.text, 'Links'), '1');
+      assert.ok(page.text.includes(`>${link.short_url}</a>`));
+    });
+
+    test('quick shorten failures: 422, the message next to the field, values kept, nothing written', async () => {
+      const { client, key } = await user(h());
+      const other = await h().account();
+      const foreignDomain = await h().request('POST', '/api/v1/domains', { key: other.key, form: { name: `x${Date.now()}.example.org` } });
+      assert.equal(foreignDomain.status, 201, foreignDomain.text);
+      const bad = await client.post('/dashboard/shorten', { url: 'javascript:alert(1)', alias: 'bad alias' }, { from: '/dashboard' });
+      assert.equal(bad.status, 422);
+      assert.ok(fieldError(bad.text, 'f-url'));
+      assert.ok(fieldError(bad.text, 'f-alias'));
+      assert.ok(bad.text.includes('value="javascript:alert(1)"'));
+      assert.ok(bad.text.includes('value="bad alias"'));
+      const missing = await client.post('/dashboard/shorten', { url: '' }, { from: '/dashboard' });
+      assert.equal(missing.status, 422);
+      assert.equal(fieldError(missing.text, 'f-url'), 'The url field is required.');
+      const domain = await client.post('/dashboard/shorten', { url: 'https://a.test/', domain: String(foreignDomain.body.data.id) }, { from: '/dashboard' });
+      assert.equal(domain.status, 422);
+      assert.ok(fieldError(domain.text, 'f-domain'));
+      const notNumber = await client.post('/dashboard/shorten', { url: 'https://a.test/', domain: 'abc' }, { from: '/dashboard' });
+      assert.equal(notNumber.status, 422);
+      assert.ok(fieldError(notNumber.text, 'f-domain'));
+      assert.deepEqual(await links(h(), key), []);
+      // A taken alias.
+      assert.equal((await client.post('/dashboard/shorten', { url: 'https://a.test/', alias: 'mine' }, { from: '/dashboard' })).status, 303);
+      const taken = await client.post('/dashboard/shorten', { url: 'https://b.test/', alias: 'mine' }, { from: '/dashboard' });
+      assert.equal(taken.status, 422);
+      assert.ok(fieldError(taken.text, 'f-alias'));
+      assert.equal((await links(h(), key)).length, 1);
+    });
+
+    test('CSRF missing or wrong: 403 and nothing written', async () => {
+      const { client, key } = await user(h());
+      const missing = await client.send('POST', '/dashboard/shorten', 'url=https%3A%2F%2Fa.test%2F', { 'content-type': 'application/x-www-form-urlencoded' });
+      assert.equal(missing.status, 403);
+      const wrong = await client.post('/dashboard/shorten', { url: 'https://a.test/', _csrf: 'nope' });
+      assert.equal(wrong.status, 403);
+      assert.deepEqual(await links(h(), key), []);
+    });
+
+    test("the totals equal the API's statistics for a link with known clicks; the lists show latest and most clicked", async () => {
+      const { client, key } = await user(h());
+      assert.equal((await client.post('/dashboard/shorten', { url: 'https://clicked.test/', alias: 'clicked' }, { from: '/dashboard' })).status, 303);
+      assert.equal((await client.post('/dashboard/shorten', { url: 'https://quiet.test/', alias: 'quiet' }, { from: '/dashboard' })).status, 303);
+      const clicked = (await links(h(), key)).find((l) => l.alias === 'clicked');
+      for (let i = 0; i < 3; i++) await visit(h(), clicked);
+      await visit(h(), clicked, { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }); // a bot: not a click in the totals
+      const api = await stats(h(), key, clicked.id, { name: 'clicks', per_page: 100 });
+      assert.equal(api.status, 200, api.text);
+      const today = api.body.data.at(-1);
+      const page = await client.get('/dashboard');
+      assert.equal(card(page.text, 'Links'), '2');
+      assert.equal(card(page.text, 'Clicks, last 30 days'), String(api.body.stats.total));
+      assert.equal(card(page.text, 'Clicks today'), String(today.count));
+      assert.equal(api.body.stats.total, 3);
+      const rows = chartRows(page.text);
+      assert.equal(rows.length, 30);
+      assert.deepEqual(
+        rows.map((r) => r[1]),
+        api.body.data.map((d: Json) => String(d.count)),
+      );
+      assert.match(page.text, /<rect class="chart-bar"[^>]*><title>[^<]*: 3 \(Clicks\)<\/title>/);
+      const top = page.text.slice(page.text.indexOf('id="top-title"'));
+      assert.ok(top.includes('>http://short.test/clicked</a>'));
+      assert.ok(!top.includes('>http://short.test/quiet</a>'), 'a link without clicks is not "most clicked"');
+      const latest = page.text.slice(page.text.indexOf('id="latest-title"'), page.text.indexOf('id="top-title"'));
+      assert.ok(latest.indexOf('short.test/quiet') < latest.indexOf('short.test/clicked'), 'newest first');
+    });
+
+    test('a stored <script> title comes out escaped', async () => {
+      const { client, key } = await user(h());
+      const made = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://x.test/', title: '<script>alert(1)</script>' } });
+      assert.equal(made.status, 201);
+      const page = await client.get('/dashboard');
+      assert.ok(!page.text.includes('<script>alert(1)'));
+      assert.ok(page.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    });
+  },
+  { env: { TRUST_PROXY: 'true' } },
+);
