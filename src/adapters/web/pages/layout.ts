@@ -19,9 +19,10 @@ export interface LayoutInput {
 }
 
 // Kept inline (with the nonce) so a page is one response: nothing else to serve, cache or allow.
+// --border outlines the text fields, so it keeps 3:1 against --bg in both themes (WCAG 1.4.11).
 const STYLE = `
-:root{color-scheme:light dark;--fg:#1b1b1f;--bg:#f7f7f8;--muted:#55555c;--accent:#0b57d0;--on-accent:#fff;--border:#b9b9c0;--error:#b3261e}
-@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--bg:#151518;--muted:#a9a9b3;--accent:#8ab4f8;--on-accent:#151518;--border:#4a4a52;--error:#f2b8b5}}
+:root{color-scheme:light dark;--fg:#1b1b1f;--bg:#f7f7f8;--muted:#55555c;--accent:#0b57d0;--on-accent:#fff;--border:#7c7c84;--error:#b3261e}
+@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--bg:#151518;--muted:#a9a9b3;--accent:#8ab4f8;--on-accent:#151518;--border:#75757d;--error:#f2b8b5}}
 *{box-sizing:border-box}
 body{margin:0;color:var(--fg);background:var(--bg);font:1.0625rem/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 main{max-width:36rem;margin:12vh auto 3rem;padding:0 1.25rem}

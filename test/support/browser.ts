@@ -1,0 +1,254 @@
+/**
+ * A real Chromium for the tests of pages: one browser per test file, launched at the first
+ * `newPage` and closed after the file's last test; a fresh context per page; axe-core against
+ * WCAG 2.2 AA; the light and dark themes and a phone-width screen; keyboard-only journeys.
+ * Nothing leaves the loopback interface (see `newPage`).
+ */
+import { after } from 'node:test';
+import { existsSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** A phone (390 × 844, the iPhone 12 to 15) and a laptop screen, in CSS pixels. */
+export const VIEWPORTS = {
+  mobile: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+export type Viewport = keyof typeof VIEWPORTS | { width: number; height: number };
+
+export interface NewPageOptions {
+  colorScheme?: 'light' | 'dark';
+  /** 'mobile' also emulates a touch phone (meta viewport honoured, touch events). Default 'desktop'. */
+  viewport?: Viewport;
+  javaScriptEnabled?: boolean;
+}
+
+export interface AxeException {
+  ruleId: string;
+  /** Why the rule does not apply or cannot be met here; printed with any failure of the page. */
+  reason: string;
+}
+
+export interface AxeOptions {
+  exceptions?: readonly AxeException[];
+  /** Prefixed to the failure message, e.g. "dark, 390 px". */
+  label?: string;
+}
+
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] as const;
+
+// Chromium's own resolver answers no name but localhost: no DNS query, whatever a page asks for.
+// Playwright already passes --no-sandbox (chromiumSandbox defaults to false, which running as
+// root requires), --headless, --disable-background-networking and --disable-component-update.
+const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+
+let launched: Promise<Browser> | undefined;
+
+/** The file's Chromium, launched on first use. */
+export function browser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
+  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  return launched;
+}
+
+// Registered on the file's root test by importing this module: every describe has finished.
+after(async () => {
+  const b = launched;
+  launched = undefined;
+  if (b) await (await b).close();
+});
+
+const blocked = new WeakMap<Page, string[]>();
+const withoutScript = new WeakSet<Page>();
+
+/**
+ * A page in a context of its own (cookies included), closed with the page. Requests to any host
+ * but 127.0.0.1 and localhost are aborted and recorded (`blockedRequests`). The User-Agent is
+ * Chromium's without "Headless", which linkpix rightly takes for a bot.
+ */
+export async function newPage(options: NewPageOptions = {}): Promise<Page> {
+  const b = await browser();
+  const viewport = typeof options.viewport === 'object' ? options.viewport : VIEWPORTS[options.viewport ?? 'desktop'];
+  const phone = options.viewport === 'mobile';
+  const major = b.version().split('.')[0] ?? '120';
+  const context = await b.newContext({
+    viewport,
+    colorScheme: options.colorScheme ?? 'light',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    isMobile: phone,
+    hasTouch: phone,
+    userAgent: phone
+      ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
+      : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+  });
+  const page = await context.newPage();
+  const outside: string[] = [];
+  blocked.set(page, outside);
+  if (options.javaScriptEnabled === false) withoutScript.add(page);
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
+    outside.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  page.once('close', () => void context.close().catch(() => {}));
+  return page;
+}
+
+/** The URLs the page tried to reach beyond the loopback interface (all of them were aborted). */
+export function blockedRequests(page: Page): readonly string[] {
+  return blocked.get(page) ?? [];
+}
+
+type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
+
+/**
+ * Runs axe on the page as it stands; fails listing every violation unless excepted by rule id.
+ * Legacy mode (axe.run in the page) rather than runPartial + finishRun, which opens a blank page
+ * per run and takes 1–2 s instead of 0.5 s; all it loses is cross-origin frames, which no page
+ * of ours has. axe runs in the page's own JavaScript: on a page opened with JavaScript off it
+ * would wait forever, so that is refused.
+ */
+export async function expectNoAxeViolations(page: Page, options: AxeOptions = {}): Promise<AxeResults> {
+  if (withoutScript.has(page)) {
+    throw new Error('axe cannot run with JavaScript off; check the page with it on (same DOM unless it has <noscript> content)');
+  }
+  const exceptions = options.exceptions ?? [];
+  let builder = new AxeBuilder({ page }).withTags([...AXE_TAGS]).setLegacyMode(true);
+  if (exceptions.length > 0) builder = builder.disableRules(exceptions.map((e) => e.ruleId));
+  const results = await builder.analyze();
+  if (results.violations.length > 0) {
+    const lines = results.violations.map((v) => {
+      // Each element with what axe measured (e.g. the contrast ratio it found and the one needed).
+      const targets = v.nodes.map((n) => {
+        const why = [...n.any.slice(0, 1), ...n.all, ...n.none].map((c) => c.message).join('; ');
+        return `      ${n.target.join(' ')}${why ? `: ${why}` : ''}`;
+      });
+      return `  - ${v.id} (${v.impact ?? 'no impact'}): ${v.help}\n    ${v.helpUrl}\n${targets.join('\n')}`;
+    });
+    const where = options.label ? `${page.url()} [${options.label}]` : page.url();
+    const excepted = exceptions.map((e) => `\n  (not checked: ${e.ruleId}, ${e.reason})`).join('');
+    throw new Error(`axe found ${results.violations.length} violation(s) on ${where}:\n${lines.join('\n')}${excepted}`);
+  }
+  return results;
+}
+
+export interface Theme {
+  label: string;
+  colorScheme: 'light' | 'dark';
+  viewport: { width: number; height: number };
+}
+
+/** Light and dark on a desktop screen, and light at 390 px wide. */
+export const THEMES: readonly Theme[] = [
+  { label: 'light', colorScheme: 'light', viewport: VIEWPORTS.desktop },
+  { label: 'dark', colorScheme: 'dark', viewport: VIEWPORTS.desktop },
+  { label: 'light, 390 px', colorScheme: 'light', viewport: VIEWPORTS.mobile },
+];
+
+/**
+ * Checks the page as it stands (after a POST, say) in every theme, switching the color scheme
+ * and the window width in place without reloading, then restores them. In each: no axe
+ * violation, no horizontal scrolling (WCAG 1.4.10), form fields that stand out from the page
+ * (WCAG 1.4.11, which axe does not check), and `check` if given.
+ */
+export async function checkEveryTheme(page: Page, options: AxeOptions & { check?: (page: Page, theme: Theme) => Promise<void> } = {}): Promise<void> {
+  const viewport = page.viewportSize();
+  try {
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme.colorScheme });
+      await page.setViewportSize(theme.viewport);
+      const label = options.label ? `${options.label}, ${theme.label}` : theme.label;
+      await expectNoAxeViolations(page, { ...options, label });
+      // locator.evaluate works with JavaScript off (page.evaluate, which axe uses, does not).
+      const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
+      if (overflow > 0) throw new Error(`${page.url()} [${label}] scrolls sideways by ${overflow} px`);
+      const faint = await faintFieldBoundaries(page);
+      if (faint.length > 0) throw new Error(`${page.url()} [${label}] form fields hard to make out (WCAG 1.4.11, 3:1 needed):\n${faint.join('\n')}`);
+      await options.check?.(page, theme);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+    if (viewport) await page.setViewportSize(viewport);
+  }
+}
+
+type Rgba = [number, number, number, number];
+
+function rgba(css: string): Rgba {
+  const n = (css.match(/[\d.]+/g) ?? []).map(Number);
+  return [n[0] ?? 0, n[1] ?? 0, n[2] ?? 0, n[3] ?? 1];
+}
+
+function over(top: Rgba, under: Rgba): Rgba {
+  const mix = (i: 0 | 1 | 2) => top[3] * top[i] + (1 - top[3]) * under[i];
+  return [mix(0), mix(1), mix(2), 1];
+}
+
+function contrast(a: Rgba, b: Rgba): number {
+  const channel = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = (c: Rgba) => 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2]);
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * Form fields whose outline (border, or own fill) contrasts less than 3:1 with what is behind
+ * them: axe does not check non-text contrast (WCAG 1.4.11), and a faint border on a plain page is
+ * the usual way to miss it. One line per field. The page only reports computed colors: functions
+ * defined here cannot run there (tsx wraps named functions in a `__name` helper the page lacks).
+ */
+async function faintFieldBoundaries(page: Page): Promise<string[]> {
+  const fields = await page.locator('input:not([type=hidden]), select, textarea').evaluateAll((els) =>
+    els.map((el) => {
+      const style = getComputedStyle(el);
+      const behind: string[] = [];
+      for (let e = el.parentElement; e; e = e.parentElement) behind.push(getComputedStyle(e).backgroundColor);
+      return {
+        name: el.tagName.toLowerCase() + (el.id ? `#${el.id}` : ''),
+        shown: style.display !== 'none' && style.visibility !== 'hidden',
+        fill: style.backgroundColor,
+        border: parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : null,
+        behind,
+      };
+    }),
+  );
+  const faint: string[] = [];
+  for (const f of fields.filter((f) => f.shown)) {
+    const backdrop = f.behind.reduceRight<Rgba>((under, top) => over(rgba(top), under), [255, 255, 255, 1]);
+    const fill = over(rgba(f.fill), backdrop);
+    const edge = f.border === null ? fill : over(rgba(f.border), fill);
+    const best = Math.max(contrast(edge, backdrop), contrast(fill, backdrop));
+    if (best < 3) faint.push(`  ${f.name}: ${best.toFixed(2)}:1 (border ${f.border ?? 'none'}, fill ${f.fill})`);
+  }
+  return faint;
+}
+
+/** What has keyboard focus, as its ARIA snapshot line: `textbox "Password"`, `button "Continue"`. */
+async function focused(page: Page): Promise<{ role: string; name: string } | null> {
+  const el = page.locator(':focus');
+  if ((await el.count()) === 0) return null;
+  const first = (await el.ariaSnapshot()).split('\n')[0] ?? '';
+  const m = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(first);
+  if (!m) return { role: '?', name: first };
+  return { role: m[1] ?? '?', name: m[2] === undefined ? '' : (JSON.parse(`"${m[2]}"`) as string) };
+}
+
+/**
+ * Presses Tab until the focused element's accessible name is `name` (exact, or matching a
+ * RegExp), at most `max` times; no press if it already has focus (autofocus). Returns a live
+ * `:focus` locator (it follows focus). Fails listing where focus went. Works with JavaScript off.
+ */
+export async function tabTo(page: Page, name: string | RegExp, { max = 20 }: { max?: number } = {}): Promise<Locator> {
+  const path: string[] = [];
+  for (let i = 0; i <= max; i++) {
+    if (i > 0) await page.keyboard.press('Tab');
+    const now = await focused(page);
+    path.push(now ? `${now.role} "${now.name}"` : '(nothing)');
+    if (now && (typeof name === 'string' ? now.name === name : name.test(now.name))) return page.locator(':focus');
+  }
+  throw new Error(`Tab never reached "${String(name)}" on ${page.url()} in ${max} presses; focus went: ${path.join(' → ')}`);
+}
