@@ -18,7 +18,7 @@ export interface AdminServiceDeps {
   clock: Clock;
 }
 
-export const adminMessages = {
+const adminMessages = {
   notYourself: (what: 'suspend' | 'delete') => `You cannot ${what} your own account.`,
   confirmEmail: "Type the account's email address exactly to confirm.",
 } as const;

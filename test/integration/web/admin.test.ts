@@ -188,7 +188,13 @@ onEachEngine('web: /admin', (h) => {
     for (const path of ['/admin/accounts/999999/delete', '/admin/accounts/0/delete', '/admin/accounts/99999999999/delete']) {
       assert.equal((await op.get(path)).status, 404, path);
     }
-    for (const path of ['/admin/accounts/999999/suspend', '/admin/accounts/999999/reinstate', '/admin/accounts/999999/delete', '/admin/links/999999/disable', '/admin/links/abc/enable']) {
+    for (const path of [
+      '/admin/accounts/999999/suspend',
+      '/admin/accounts/999999/reinstate',
+      '/admin/accounts/999999/delete',
+      '/admin/links/999999/disable',
+      '/admin/links/abc/enable',
+    ]) {
       assert.equal((await op.post(path, { email: 'x@example.com' }, { from: '/admin' })).status, 404, path);
     }
   });
@@ -203,7 +209,10 @@ onEachEngine('web: /admin', (h) => {
 
     const wrong = await op.post(`/admin/accounts/${m.id}/delete`, { email: 'someone-else@example.com' }, { from: `/admin/accounts/${m.id}/delete` });
     assert.equal(wrong.status, 422);
-    assert.match(wrong.text, /<p class="field-error" id="f-email-error">Type the account’s email address exactly to confirm\.|<p class="field-error" id="f-email-error">Type the account&#39;s email address exactly to confirm\./);
+    assert.match(
+      wrong.text,
+      /<p class="field-error" id="f-email-error">Type the account’s email address exactly to confirm\.|<p class="field-error" id="f-email-error">Type the account&#39;s email address exactly to confirm\./,
+    );
     assert.match(wrong.text, /class="error-summary"/);
     assert.match(wrong.text, /value="someone-else@example.com"/);
     assert.ok(await accountRow(h(), m.id), 'nothing deleted');

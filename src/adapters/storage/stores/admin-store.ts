@@ -70,14 +70,9 @@ export class SqlAdminStore implements AdminStore {
   }
 
   async links(search: string | undefined, page: PageRequest) {
-    let q = this.db
-      .selectFrom('links')
-      .innerJoin('accounts', 'accounts.id', 'links.account_id')
-      .leftJoin('domains', 'domains.id', 'links.domain_id');
+    let q = this.db.selectFrom('links').innerJoin('accounts', 'accounts.id', 'links.account_id').leftJoin('domains', 'domains.id', 'links.domain_id');
     if (search) {
-      q = q.where((eb) =>
-        eb.or(['links.alias', 'links.url', 'links.title', 'accounts.email'].map((column) => containsIgnoringCase(column, search))),
-      );
+      q = q.where((eb) => eb.or(['links.alias', 'links.url', 'links.title', 'accounts.email'].map((column) => containsIgnoringCase(column, search))));
     }
     const total = q
       .select((eb) => eb.fn.countAll().as('count'))
@@ -91,13 +86,11 @@ export class SqlAdminStore implements AdminStore {
       .offset(offsetOf(page))
       .execute()
       .then((rows) =>
-        rows.map(
-          (r): OperatorLink => ({
-            link: toLink(r, []),
-            owner: { id: r.account_id, email: r.owner_email, suspended: r.owner_suspended_at !== null },
-            domainName: r.domain_name,
-          }),
-        ),
+        rows.map((r): OperatorLink => ({
+          link: toLink(r, []),
+          owner: { id: r.account_id, email: r.owner_email, suspended: r.owner_suspended_at !== null },
+          domainName: r.domain_name,
+        })),
       );
     return pageOf(total, items, page);
   }

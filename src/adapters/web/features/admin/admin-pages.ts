@@ -64,13 +64,25 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/admin', { config: ADMIN }, async (request, reply) => {
     const viewer = viewerOf(request);
     const totals = await ctx.admin.totals(viewer.account.timezone);
-    return page(request, reply, 200, (v) => v.t.admin.overview.title, (v) => overviewPage(v, totals));
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.overview.title,
+      (v) => overviewPage(v, totals),
+    );
   });
 
   web.get('/admin/accounts', { config: ADMIN }, async (request, reply) => {
     const query = listQuery(request);
     const found = await ctx.admin.accounts(query.q, { page: query.page, perPage: query.perPage });
-    return page(request, reply, 200, (v) => v.t.admin.accounts.title, (v) => accountsPage(v, found, query, request.url));
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.accounts.title,
+      (v) => accountsPage(v, found, query, request.url),
+    );
   });
 
   web.post('/admin/accounts/:id/suspend', BY_ID, async (request, reply) => {
@@ -92,7 +104,13 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
 
   web.get('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
     const summary = await ctx.admin.account(idOf(request));
-    return page(request, reply, 200, (v) => v.t.admin.remove.title, (v) => deletePage(v, summary, ''));
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.remove.title,
+      (v) => deletePage(v, summary, ''),
+    );
   });
 
   web.post('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
@@ -106,7 +124,13 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
       if (!(error instanceof ValidationError)) throw error;
       if (!('email' in error.fields)) return refused(request, reply, error);
       const summary = await ctx.admin.account(id);
-      return page(request, reply, 422, (v) => v.t.admin.remove.title, (v) => deletePage(v, summary, text(form, 'email'), error.fields));
+      return page(
+        request,
+        reply,
+        422,
+        (v) => v.t.admin.remove.title,
+        (v) => deletePage(v, summary, text(form, 'email'), error.fields),
+      );
     }
   });
 
@@ -114,7 +138,13 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
     const query = listQuery(request);
     const found = await ctx.admin.links(query.q, { page: query.page, perPage: query.perPage });
     const shortUrlOf = (l: OperatorLink) => shortUrl(ctx, l);
-    return page(request, reply, 200, (v) => v.t.admin.links.title, (v) => linksPage(v, found, query, request.url, shortUrlOf, Date.now()));
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.links.title,
+      (v) => linksPage(v, found, query, request.url, shortUrlOf, Date.now()),
+    );
   });
 
   for (const [action, disabled] of [

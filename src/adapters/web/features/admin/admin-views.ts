@@ -50,7 +50,10 @@ export function accountsPage(view: View, page: Page<AccountSummary>, query: List
   const a = view.t.admin.accounts;
   const self = view.account?.id;
   const rows = page.items.map(({ account, links }) => {
-    const status = account.suspendedAt === null ? html`<span class="status-active">${a.active}</span>` : html`<span class="status-disabled">${a.suspendedSince(view.fmt.dateTime(account.suspendedAt))}</span>`;
+    const status =
+      account.suspendedAt === null
+        ? html`<span class="status-active">${a.active}</span>`
+        : html`<span class="status-disabled">${a.suspendedSince(view.fmt.dateTime(account.suspendedAt))}</span>`;
     const actions =
       account.id === self
         ? html`<span class="muted">${a.you}</span>`
@@ -89,7 +92,11 @@ export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery
   const rows = page.items.map((item) => {
     const { link, owner } = item;
     const short = shortUrlOf(item);
-    const status = link.disabled ? html`<span class="status-disabled">${t.disabled}</span>` : isExpired(link, now) ? html`<span class="status-expired">${t.expired}</span>` : html`<span class="status-active">${t.active}</span>`;
+    const status = link.disabled
+      ? html`<span class="status-disabled">${t.disabled}</span>`
+      : isExpired(link, now)
+        ? html`<span class="status-expired">${t.expired}</span>`
+        : html`<span class="status-active">${t.active}</span>`;
     const action = link.disabled
       ? postButton(view, `/admin/links/${link.id}/enable`, t.enable, { hidden: { next: here }, accessibleName: t.enableName(short) })
       : postButton(view, `/admin/links/${link.id}/disable`, t.disable, { danger: true, hidden: { next: here }, accessibleName: t.disableName(short) });
