@@ -101,7 +101,7 @@ export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery
       ? postButton(view, `/admin/links/${link.id}/enable`, t.enable, { hidden: { next: here }, accessibleName: t.enableName(short) })
       : postButton(view, `/admin/links/${link.id}/disable`, t.disable, { danger: true, hidden: { next: here }, accessibleName: t.disableName(short) });
     return html`<tr>
-<td class="url"><a href="${short}">${short}</a></td>
+<td class="url">${short}</td>
 <td class="url">${link.url}</td>
 <td>${link.title ?? ''}</td>
 <td class="url">${owner.email}${owner.suspended ? html` <span class="status-disabled">(${t.ownerSuspended})</span>` : ''}</td>
@@ -133,7 +133,7 @@ export function deletePage(view: View, summary: AccountSummary, typed: string, e
   return html`<h1>${r.title}</h1>
 ${adminNav(view, '/admin/accounts')}
 ${errorSummary(view, errors)}
-<p>${r.warning(account.email, links)}</p>
+<p>${r.warning(account.email, view.fmt.number(links), links)}</p>
 ${
   self
     ? html`<p>${r.self}</p>`

@@ -43,8 +43,8 @@ export const admin = {
   },
   remove: {
     title: 'Delete an account',
-    warning: (email: string, links: number) =>
-      `Deleting ${email} deletes its ${links} links with their statistics, its pixels, spaces, domains, API keys and sessions. This cannot be undone.`,
+    warning: (email: string, links: string, count: number) =>
+      `Deleting ${email} deletes ${count === 1 ? 'its link' : `its ${links} links`} with their statistics, its pixels, spaces, domains, API keys and sessions. This cannot be undone.`,
     confirm: 'Type the account’s email address to confirm',
     button: 'Delete this account for good',
     self: 'You cannot delete your own account here: another operator can, or use your account page.',
