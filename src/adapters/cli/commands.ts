@@ -86,17 +86,17 @@ export const COMMANDS: Record<string, Command> = {
       return { email: flags.email, key_id: id, revoked: true };
     },
   },
-  'accounts operator': {
+  'users operator': {
     takesArgument: true,
-    usage: 'accounts operator <email> [--off]                   make an account an operator of the web app (--off: no longer)',
+    usage: 'users operator <email> [--off]                      make an account an operator of the web app (--off: no longer)',
     async run({ admin }, flags, args) {
       const account = await admin.setOperator(argument(args, 'email address'), flags.off === undefined);
       return { id: account.id, email: account.email, operator: account.isAdmin };
     },
   },
-  'accounts password': {
+  'users password': {
     takesArgument: true,
-    usage: "accounts password <email>                           set an account's password from stdin's first line; ends its sessions",
+    usage: "users password <email>                              set an account's password from stdin's first line; ends its sessions",
     async run({ signIn, readLine }, _flags, args) {
       const email = argument(args, 'email address');
       const account = await signIn.setPassword(email, await readLine());

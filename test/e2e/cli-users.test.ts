@@ -23,7 +23,7 @@ function runWithInput(args: string[], env: Record<string, string>, input: string
 }
 
 for (const engine of ENGINES) {
-  describe(`linkpix CLI: accounts operator and password [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`linkpix CLI: users operator and password [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
@@ -41,11 +41,11 @@ for (const engine of ENGINES) {
     });
     after(() => cleanup());
 
-    test('accounts password sets a password from stdin that signs in, ending the sessions; operator on and off opens and closes /admin', async () => {
+    test('users password sets a password from stdin that signs in, ending the sessions; operator on and off opens and closes /admin', async () => {
       assert.equal((await cli('users', 'create', '--email', 'first@example.com')).code, 0);
       assert.equal((await cli('users', 'create', '--email', 'Ops@Example.com')).code, 0);
 
-      const set = await runWithInput(['accounts', 'password', 'ops@example.com'], env, 'a long enough passphrase\nignored second line\n');
+      const set = await runWithInput(['users', 'password', 'ops@example.com'], env, 'a long enough passphrase\nignored second line\n');
       assert.equal(set.code, 0, set.stderr);
       assert.deepEqual(JSON.parse(set.stdout), { id: 2, email: 'ops@example.com', password_set: true, sessions_ended: true });
       assert.ok(!set.stdout.includes('passphrase'), 'the password is never printed');
@@ -57,18 +57,18 @@ for (const engine of ENGINES) {
         assert.equal(login.status, 303, login.text.slice(0, 300));
         assert.equal((await browser.get('/admin')).status, 404, 'the second account is no operator');
 
-        const on = await cli('accounts', 'operator', 'OPS@example.com');
+        const on = await cli('users', 'operator', 'OPS@example.com');
         assert.equal(on.code, 0, on.stderr);
         assert.deepEqual(JSON.parse(on.stdout), { id: 2, email: 'ops@example.com', operator: true });
         assert.equal((await browser.get('/admin')).status, 200);
 
-        const off = await cli('accounts', 'operator', 'ops@example.com', '--off');
+        const off = await cli('users', 'operator', 'ops@example.com', '--off');
         assert.equal(off.code, 0, off.stderr);
         assert.equal(JSON.parse(off.stdout).operator, false);
         assert.equal((await browser.get('/admin')).status, 404);
 
         // A new password ends every session of the account.
-        const again = await runWithInput(['accounts', 'password', 'ops@example.com'], env, 'another long passphrase\r\n');
+        const again = await runWithInput(['users', 'password', 'ops@example.com'], env, 'another long passphrase\r\n');
         assert.equal(again.code, 0, again.stderr);
         const signedOut = await browser.get('/admin');
         assert.equal(signedOut.status, 303);
@@ -81,19 +81,19 @@ for (const engine of ENGINES) {
     });
 
     test('bad arguments and input: exit 2 for misuse, 1 for a refusal', async () => {
-      const noEmail = await cli('accounts', 'operator');
+      const noEmail = await cli('users', 'operator');
       assert.equal(noEmail.code, 2);
       assert.match(noEmail.stderr, /one email address is required/);
-      const nobody = await cli('accounts', 'operator', 'nobody@example.com');
+      const nobody = await cli('users', 'operator', 'nobody@example.com');
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /No such account/);
-      const short = await runWithInput(['accounts', 'password', 'first@example.com'], env, 'short\n');
+      const short = await runWithInput(['users', 'password', 'first@example.com'], env, 'short\n');
       assert.equal(short.code, 1);
       assert.match(short.stderr, /^password: /m);
-      const empty = await runWithInput(['accounts', 'password', 'first@example.com'], env, '');
+      const empty = await runWithInput(['users', 'password', 'first@example.com'], env, '');
       assert.equal(empty.code, 1);
       assert.match(empty.stderr, /^password: /m);
-      const unknown = await runWithInput(['accounts', 'password', 'nobody@example.com'], env, 'a long enough passphrase\n');
+      const unknown = await runWithInput(['users', 'password', 'nobody@example.com'], env, 'a long enough passphrase\n');
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No such account/);
       const help = await cli('--help');
