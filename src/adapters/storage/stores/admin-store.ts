@@ -117,7 +117,7 @@ export class SqlAdminStore implements AdminStore {
   async setLinkDisabled(linkId: number, disabled: boolean, now: number): Promise<Link | null> {
     const row = await this.db
       .updateTable('links')
-      .set({ disabled: disabled ? 1 : 0, updated_at: now })
+      .set({ disabled: disabled ? 1 : 0, blocked_at: disabled ? now : null, updated_at: now })
       .where('id', '=', linkId)
       .returningAll()
       .executeTakeFirst();
