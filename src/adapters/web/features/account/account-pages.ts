@@ -32,7 +32,13 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
   const showAccount = async (request: FastifyRequest, reply: FastifyReply, status: number, state: AccountPageState) => {
     const viewer = viewerOf(request);
     const sessions = await ctx.signIn.list(viewer.account.id);
-    return send(request, reply, status, (v) => v.t.account.title, (view) => accountPage(view, sessions, viewer.session.id, state));
+    return send(
+      request,
+      reply,
+      status,
+      (v) => v.t.account.title,
+      (view) => accountPage(view, sessions, viewer.session.id, state),
+    );
   };
   const flashAndGo = (request: FastifyRequest, reply: FastifyReply, message: (view: View) => string, to: string) => {
     setFlash(reply, message(viewOf(request, reply, secret)));
@@ -95,7 +101,15 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     return flashAndGo(request, reply, (v) => v.t.auth.signedOut, '/login');
   });
 
-  web.get('/account/delete', async (request, reply) => send(request, reply, 200, (v) => v.t.account.remove.title, (view) => deletePage(view, {})));
+  web.get('/account/delete', async (request, reply) =>
+    send(
+      request,
+      reply,
+      200,
+      (v) => v.t.account.remove.title,
+      (view) => deletePage(view, {}),
+    ),
+  );
 
   web.post('/account/delete', async (request, reply) => {
     const viewer = viewerOf(request);
@@ -111,9 +125,22 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
       if (!(error instanceof TooManyAttemptsError)) throw error;
       reply.header('retry-after', String(error.retryAfterSeconds));
       const message = viewOf(request, reply, secret).t.common.errors.tooManyAttempts(error.retryAfterSeconds);
-      return send(request, reply, 429, (v) => v.t.account.remove.title, (view) => deletePage(view, form, { password: [message] }));
+      return send(
+        request,
+        reply,
+        429,
+        (v) => v.t.account.remove.title,
+        (view) => deletePage(view, form, { password: [message] }),
+      );
     }
-    if (Object.keys(errors).length > 0) return send(request, reply, 422, (v) => v.t.account.remove.title, (view) => deletePage(view, form, errors));
+    if (Object.keys(errors).length > 0)
+      return send(
+        request,
+        reply,
+        422,
+        (v) => v.t.account.remove.title,
+        (view) => deletePage(view, form, errors),
+      );
     await ctx.accounts.deleteAccount(viewer.account.id);
     clearSessionCookie(request, reply);
     request.viewer = null;

@@ -69,7 +69,7 @@ ${textField({ name: 'new_password_confirmation', label: p.confirmation, type: 'p
 }
 
 /** "Firefox on Ubuntu": the browser and system of a session, from its User-Agent. */
-export function deviceOf(view: View, userAgent: string | null): string {
+function deviceOf(view: View, userAgent: string | null): string {
   const s = view.t.account.sessions;
   if (!userAgent) return s.unknownDevice;
   const ua = describeUserAgent(userAgent);
