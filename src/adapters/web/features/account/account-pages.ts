@@ -10,6 +10,9 @@ import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.t
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+
+/** Pages, not API: kept out of the OpenAPI document. */
+const PAGE = { schema: { hide: true } };
 import { accountPage, deletePage, text, type AccountPageState, type Form } from './account-views.ts';
 import { apiKeyPages } from './api-keys-pages.ts';
 
@@ -45,9 +48,9 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     return seeOther(reply, to);
   };
 
-  web.get('/account', async (request, reply) => showAccount(request, reply, 200, null));
+  web.get('/account', PAGE, async (request, reply) => showAccount(request, reply, 200, null));
 
-  web.post('/account/profile', async (request, reply) => {
+  web.post('/account/profile', PAGE, async (request, reply) => {
     const viewer = viewerOf(request);
     const form = (request.body ?? {}) as Form;
     try {
@@ -61,7 +64,7 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     }
   });
 
-  web.post('/account/password', async (request, reply) => {
+  web.post('/account/password', PAGE, async (request, reply) => {
     const viewer = viewerOf(request);
     const form = (request.body ?? {}) as Form;
     const next = text(form, 'new_password');
@@ -84,13 +87,13 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     return showAccount(request, reply, 422, { form: 'password', errors });
   });
 
-  web.post('/account/sessions/end-others', async (request, reply) => {
+  web.post('/account/sessions/end-others', PAGE, async (request, reply) => {
     const viewer = viewerOf(request);
     await ctx.signIn.endOtherSessions(viewer.account.id, viewer.session.id);
     return flashAndGo(request, reply, (v) => v.t.account.sessions.endedOthers, '/account#sessions-title');
   });
 
-  web.post('/account/sessions/:id/end', { schema: { params: IdParams } }, async (request, reply) => {
+  web.post('/account/sessions/:id/end', { schema: { params: IdParams, hide: true } }, async (request, reply) => {
     const viewer = viewerOf(request);
     const { id } = request.params as IdParams;
     await ctx.signIn.endSession(viewer.account.id, id);
@@ -101,7 +104,7 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     return flashAndGo(request, reply, (v) => v.t.auth.signedOut, '/login');
   });
 
-  web.get('/account/delete', async (request, reply) =>
+  web.get('/account/delete', PAGE, async (request, reply) =>
     send(
       request,
       reply,
@@ -111,7 +114,7 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     ),
   );
 
-  web.post('/account/delete', async (request, reply) => {
+  web.post('/account/delete', PAGE, async (request, reply) => {
     const viewer = viewerOf(request);
     const form = (request.body ?? {}) as Form;
     const bag = new FieldErrorBag();

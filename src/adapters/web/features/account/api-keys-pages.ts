@@ -10,6 +10,9 @@ import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+
+/** Pages, not API: kept out of the OpenAPI document. */
+const PAGE = { schema: { hide: true } };
 import { text, type Form } from './account-views.ts';
 
 /** A key just made: its plaintext, shown in the answer to the form and never again. */
@@ -82,11 +85,11 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
     return sendView(reply, status, appLayout(view, { title: view.t.account.keys.title, main: keysPage(view, keys, made, values, errors), section: '/account' }));
   };
 
-  web.get('/account/api-keys', async (request, reply) => show(request, reply, 200, null, {}));
+  web.get('/account/api-keys', PAGE, async (request, reply) => show(request, reply, 200, null, {}));
 
   // Answered with the page itself rather than a 303: the key must never travel in a cookie
   // (the flash) or a URL. The page is no-store, like every page of the app.
-  web.post('/account/api-keys', async (request, reply) => {
+  web.post('/account/api-keys', PAGE, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     try {
       const made = await ctx.accounts.createKeyFor(viewerOf(request).account.id, text(form, 'name'));
@@ -97,7 +100,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
     }
   });
 
-  web.post('/account/api-keys/:id/revoke', { schema: { params: IdParams } }, async (request, reply) => {
+  web.post('/account/api-keys/:id/revoke', { schema: { params: IdParams, hide: true } }, async (request, reply) => {
     const { id } = request.params as IdParams;
     await ctx.accounts.revokeKeyOf(viewerOf(request).account.id, id);
     setFlash(reply, viewOf(request, reply, secret).t.account.keys.revoked);
