@@ -4,7 +4,7 @@ import { isValidTimeZone } from '../expiration/ends-at.ts';
 import type { NewAccount } from './account.ts';
 
 const EMAIL = /^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/;
-export const PASSWORD_LIMITS = { min: 8, max: 256 } as const;
+const PASSWORD_LIMITS = { min: 8, max: 256 } as const;
 
 export interface ProfileInput {
   email: string;

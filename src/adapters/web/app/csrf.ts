@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 
 /** The form field and the header that carry the token. */
 export const CSRF_FIELD = '_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 /**
  * A form's token is an HMAC of what ties the browser to us: its session token when signed in,

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
  * The policy of every app page: its own stylesheet and script only (no inline script or style
  * at all, so no nonce), forms to itself, never framed.
  */
-export const APP_CSP = [
+const APP_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -15,7 +15,7 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function appPageHeaders(): Record<string, string> {
+function appPageHeaders(): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': APP_CSP,

@@ -39,7 +39,7 @@ declare module 'fastify' {
 const THEME_COOKIE = 'lpx_theme';
 const FLASH_COOKIE = 'lpx_flash';
 
-export function themeOf(request: FastifyRequest): Theme {
+function themeOf(request: FastifyRequest): Theme {
   const value = request.cookies[THEME_COOKIE];
   return value === 'light' || value === 'dark' ? value : 'system';
 }

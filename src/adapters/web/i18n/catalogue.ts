@@ -8,7 +8,7 @@ export type Catalogue = typeof en;
 
 const CATALOGUES: Record<string, Catalogue> = { en };
 
-export const DEFAULT_LOCALE = 'en';
+const DEFAULT_LOCALE = 'en';
 
 /** The first language of Accept-Language that has a catalogue, else English. */
 export function localeFor(acceptLanguage: string | undefined): string {

@@ -1,4 +1,104 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from '../../../../core/shared/errors.ts';
+import type { LinkInput } from '../../../../core/links/link-input.ts';
+import type { LinkView } from '../../../../core/links/link.ts';
+import { LinkBody } from '../../../http/schemas/link.ts';
+import { IdParams } from '../../../http/schemas/common.ts';
+import { refuseInvalidBody } from '../../../http/handlers/refuse-invalid-body.ts';
+import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { seeOther, sendView } from '../../app/respond.ts';
+import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+import { linkChoices } from './link-choices.ts';
+import { linkForm, type LinkFormPage } from './link-form-view.ts';
+import { applyRowAction, emptyValues, linkBodyOf, rowActionOf, valuesOfForm, valuesOfLink, type LinkFormValues, type RowAction } from './link-form-state.ts';
+import { linkDeletePages } from './link-delete-pages.ts';
+import { linkQrPages } from './link-qr-pages.ts';
+import { refuseBadParams } from './link-params.ts';
 
-/** /links/new, /links/{id}/edit, /links/{id}/delete, /links/{id}/qr (issue 16): being built. */
-export const linkFormPages: WebFeature = () => {};
+interface Posted {
+  values: LinkFormValues;
+  action: RowAction | null;
+}
+
+/** The form as typed, kept aside before the body becomes the API's link body (and Ajv coerces it). */
+const postedForms = new WeakMap<FastifyRequest, Posted>();
+
+const text = (form: Record<string, unknown>, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
+
+/**
+ * Runs after the web scope's CSRF check, before validation: the schema then judges exactly the
+ * body the API would get for this form.
+ */
+function readLinkForm(mode: 'create' | 'edit') {
+  return async (request: FastifyRequest) => {
+    const raw = request.body;
+    const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const values = valuesOfForm(raw);
+    postedForms.set(request, { values, action: rowActionOf(raw) });
+    request.body = linkBodyOf(values, mode, { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') });
+  };
+}
+
+function postedOf(request: FastifyRequest): Posted {
+  return postedForms.get(request) ?? { values: emptyValues(), action: null };
+}
+
+export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+
+  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices'>) => {
+    const view = viewOf(request, reply, secret);
+    const choices = await linkChoices(ctx, viewerOf(request).account.id);
+    const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
+    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices }) }));
+  };
+  const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
+
+  web.get('/links/new', async (request, reply) => render(request, reply, 200, { values: emptyValues() }));
+
+  web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
+    const { account } = viewerOf(request);
+    const { values, action } = postedOf(request);
+    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), rowsChanged: true });
+    try {
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
+      setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
+      return seeOther(reply, `/links/${made.link.id}/edit`);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, { values, errors: error.fields });
+    }
+  });
+
+  web.get('/links/:id/edit', { schema: { params: IdParams } }, async (request, reply) => {
+    const { account } = viewerOf(request);
+    const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+    return render(request, reply, 200, { values: valuesOfLink(link, account.timezone), existing: existingOf(link) });
+  });
+
+  web.post('/links/:id/edit', { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    const id = (request.params as IdParams).id;
+    const link = await ctx.links.get(account.id, id);
+    const { values, action } = postedOf(request);
+    const existing = existingOf(link);
+    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
+    try {
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
+      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
+      setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
+      return seeOther(reply, '/links');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, { values, errors: error.fields, existing });
+    }
+  });
+
+  linkDeletePages(web, ctx);
+  linkQrPages(web, ctx);
+};

@@ -2,11 +2,13 @@ import { common } from './common.ts';
 import { auth } from './auth.ts';
 import { dashboard } from './dashboard.ts';
 import { links } from './links.ts';
+import { linkForm } from './link-form.ts';
 import { pixels } from './pixels.ts';
 import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
+import { resources } from './resources.ts';
 import { account } from './account.ts';
 import { admin } from './admin.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, pixels, spaces, domains, account, admin };
+export const en = { common, auth, dashboard, links, linkForm, pixels, spaces, domains, resources, account, admin };

@@ -1,0 +1,59 @@
+import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { errorSummary, textField, withQuery } from '../../ui/components.ts';
+import type { View } from '../../app/view.ts';
+import { HEX_COLOUR, contrastRatio, hasLowContrast, relativeLuminance } from './qr-contrast.ts';
+
+/** The QR settings as the form holds them (text: a refused value is shown as typed). */
+export interface QrSettings {
+  size: string;
+  margin: string;
+  foreground: string;
+  background: string;
+}
+
+export interface QrPageInput {
+  id: number;
+  shortUrl: string;
+  settings: QrSettings;
+  errors?: FieldErrors | undefined;
+  /** The code as SVG markup; null when the settings were refused. */
+  svg: string | null;
+}
+
+function warnings(view: View, s: QrSettings): RawHtml {
+  const t = view.t.linkForm.qr;
+  if (!HEX_COLOUR.test(s.foreground) || !HEX_COLOUR.test(s.background)) return html``;
+  const ratio = contrastRatio(s.foreground, s.background).toFixed(2);
+  const out: RawHtml[] = [];
+  if (hasLowContrast(s.foreground, s.background)) out.push(html`<p class="qr-warning">${t.lowContrast(ratio)}</p>`);
+  else out.push(html`<p class="hint">${t.contrast(ratio)}</p>`);
+  if (relativeLuminance(s.foreground) > relativeLuminance(s.background)) out.push(html`<p class="qr-warning">${t.inverted}</p>`);
+  return html`<div class="qr-warnings" role="status">${out}</div>`;
+}
+
+export function qrPage(view: View, p: QrPageInput): RawHtml {
+  const t = view.t.linkForm.qr;
+  const s = p.settings;
+  const query = { size: s.size, margin: s.margin, foreground: s.foreground, background: s.background };
+  // `<input type="color">` shows only a valid #rrggbb; a refused value is named in the error instead.
+  const colour = (v: string, fallback: string) => (HEX_COLOUR.test(v) ? v.toLowerCase() : fallback);
+  const preview = p.svg
+    ? html`<figure class="qr-preview"><img src="data:image/svg+xml;base64,${Buffer.from(p.svg).toString('base64')}" alt="${t.alt(p.shortUrl)}" width="${s.size}" height="${s.size}"></figure>
+${warnings(view, s)}
+<p class="actions"><a class="button" href="${withQuery(`/links/${p.id}/qr.png`, query, {})}" download>${t.png}</a>
+<a class="button secondary" href="${withQuery(`/links/${p.id}/qr.svg`, query, {})}" download>${t.svg}</a></p>`
+    : html``;
+  return html`<h1>${t.title}</h1>
+<p><a class="url" href="${p.shortUrl}">${p.shortUrl}</a> · <a href="/links/${p.id}/edit">${view.t.linkForm.editTitle}</a></p>
+${errorSummary(view, p.errors)}
+${preview}
+<form method="get" action="/links/${p.id}/qr" class="stack qr-settings" novalidate>
+<h2>${t.settings}</h2>
+${textField({ name: 'size', label: t.size, type: 'number', min: 64, max: 2048, value: s.size, errors: p.errors, inputmode: 'numeric' })}
+${textField({ name: 'margin', label: t.margin, type: 'number', min: 0, max: 16, value: s.margin, errors: p.errors, inputmode: 'numeric' })}
+${textField({ name: 'foreground', label: t.foreground, type: 'color', value: colour(s.foreground, '#000000'), errors: p.errors })}
+${textField({ name: 'background', label: t.background, type: 'color', value: colour(s.background, '#ffffff'), errors: p.errors })}
+<div class="actions"><button type="submit">${t.apply}</button></div>
+</form>`;
+}

@@ -1,0 +1,146 @@
+// Clicks by country as a server-rendered SVG world map: each country shaded by the count range
+// (bucket) it falls in, a numeric legend, and the data as a table. Pure: data in, markup out;
+// the outlines are projected once (world-shapes.ts), every value goes through the `html` tag.
+//
+// Class names (styled in ../charts.css; no style attributes, the CSP forbids inline styles):
+//   figure   .chart .chart-world-map       figcaption .chart-caption, .chart-summary
+//   svg      .chart-svg .map-svg           country .map-country, plus .map-bucket-1 … .map-bucket-5
+//                                          when it has clicks (5 the busiest), .map-unnamed for
+//                                          shapes with no ISO code
+//   legend   .map-legend (ul), .map-legend-item, .map-swatch (+ .map-bucket-N or .map-nodata)
+//   table    .chart-table, .map-offmap (a row's note: the code has no shape on the map)
+import { html, type RawHtml } from '../../pages/html.ts';
+import { bucketClass, bucketOf, bucketsFor } from './buckets.ts';
+import { assertId, dataTable, figcaption, numberRange, svgOpen } from './format.ts';
+import { worldShapes } from './world-shapes.ts';
+
+export interface CountryCount {
+  /** ISO 3166-1 alpha-2 ('US'); '' for clicks whose country is not known. */
+  code: string;
+  count: number;
+}
+
+/** What the summary sentence is made of, formatted, for a catalogue to word. */
+export interface MapSummary {
+  total: number;
+  totalText: string;
+  /** Countries with at least one click ('' and codes Intl names no region for not counted). */
+  countries: number;
+  countriesText: string;
+  /** The country with the most clicks (the first of equals), or null when there are none. */
+  top: { name: string; count: number; countText: string } | null;
+}
+
+export interface WorldMapLabels {
+  /** The table's columns. */
+  countryColumn: string;
+  valueColumn: string;
+  /** The name shown for '' (country not known). */
+  unknownCountry: string;
+  /** The note beside a table row whose country has no shape on the map. */
+  notOnMap: string;
+  /** The legend's entry for countries with no clicks. */
+  noClicks: string;
+  /** A country's tooltip: "Germany: 210 clicks". */
+  countryTitle: (name: string, count: number, countText: string) => string;
+  /** The sentence under the caption and in the SVG's description. */
+  summary: (s: MapSummary) => string;
+}
+
+const ENGLISH_MAP_LABELS: WorldMapLabels = {
+  countryColumn: 'Country',
+  valueColumn: 'Clicks',
+  unknownCountry: 'Unknown',
+  notOnMap: 'not on the map',
+  noClicks: 'No clicks',
+  countryTitle: (name, count, countText) => (count === 0 ? `${name}: no clicks` : `${name}: ${countText} ${count === 1 ? 'click' : 'clicks'}`),
+  summary: (s) => {
+    if (!s.top) return 'No clicks from any country.';
+    const from = `${s.totalText} ${s.total === 1 ? 'click' : 'clicks'} from ${s.countriesText} ${s.countries === 1 ? 'country' : 'countries'}`;
+    return s.countries === 1 ? `${from}.` : `${from}; most from ${s.top.name} with ${s.top.countText}.`;
+  },
+};
+
+export interface WorldMapInput {
+  /** Unique in the page: names the SVG's title and description (`${id}-title`, `${id}-desc`). */
+  id: string;
+  caption: string;
+  /** Table rows in this order (the statistics list them busiest first). */
+  counts: readonly CountryCount[];
+  locale: string;
+  labels?: Partial<WorldMapLabels>;
+}
+
+const ALPHA_2 = /^[A-Z]{2}$/;
+
+/** Country names in the page's language; a code Intl does not take is shown as given. */
+function namer(locale: string, unknown: string): (code: string) => string {
+  const names = new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' });
+  return (given) => {
+    const code = normalized(given);
+    if (code === '') return unknown;
+    if (!ALPHA_2.test(code)) return given;
+    return names.of(code) ?? code;
+  };
+}
+
+const normalized = (code: string) => code.trim().toUpperCase();
+
+const positive = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+
+/** A figure with the map, its caption and summary, a numeric legend and the data as a table. */
+export function renderWorldMap(input: WorldMapInput): RawHtml {
+  assertId(input.id);
+  const labels = { ...ENGLISH_MAP_LABELS, ...input.labels };
+  const number = new Intl.NumberFormat(input.locale, { maximumFractionDigits: 0 });
+  const nameOf = namer(input.locale, labels.unknownCountry);
+  const shapes = worldShapes();
+
+  // Counts by code (upper case, repeated codes summed) for the shading and the summary.
+  const byCode = new Map<string, number>();
+  for (const c of input.counts) {
+    const code = normalized(c.code);
+    byCode.set(code, (byCode.get(code) ?? 0) + positive(c.count));
+  }
+  let total = 0;
+  let top: [string, number] | null = null;
+  let countries = 0;
+  for (const [code, count] of byCode) {
+    total += count;
+    // 'XX' and the like are listed in the table but are no country Intl can name.
+    if (count > 0 && ALPHA_2.test(code) && nameOf(code) !== code) {
+      countries++;
+      if (!top || count > top[1]) top = [code, count];
+    }
+  }
+  const summary = labels.summary({
+    total,
+    totalText: number.format(total),
+    countries,
+    countriesText: number.format(countries),
+    top: top && { name: nameOf(top[0]), count: top[1], countText: number.format(top[1]) },
+  });
+
+  const onMap = [...byCode].filter(([code]) => shapes.codes.has(code)).map(([, count]) => count);
+  const buckets = bucketsFor(Math.max(0, ...onMap));
+  const paths = shapes.countries.map((shape) => {
+    if (!shape.code) return html`<path class="map-country map-unnamed"${shape.d}/>`;
+    const count = byCode.get(shape.code) ?? 0;
+    const bucket = bucketOf(buckets, count);
+    const cls = bucket ? `map-country ${bucketClass(bucket, buckets.length)}` : 'map-country';
+    return html`<path class="${cls}"${shape.d}><title>${labels.countryTitle(nameOf(shape.code), count, number.format(count))}</title></path>`;
+  });
+
+  const legend = html`<ul class="map-legend"><li class="map-legend-item"><span class="map-swatch map-nodata" aria-hidden="true"></span>${labels.noClicks}</li>${buckets.map(
+    (b) =>
+      html`<li class="map-legend-item"><span class="map-swatch ${bucketClass(b, buckets.length)}" aria-hidden="true"></span>${numberRange(input.locale, b.from, b.to)}</li>`,
+  )}</ul>`;
+
+  const rows = input.counts.map((c) => {
+    const code = normalized(c.code);
+    const note = code !== '' && !shapes.codes.has(code) ? html` <span class="map-offmap">(${labels.notOnMap})</span>` : null;
+    return [html`${nameOf(c.code)}${note}`, number.format(c.count)] as const;
+  });
+
+  return html`<figure class="chart chart-world-map">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg map-svg', shapes.width, shapes.height, input.caption, summary)}${paths}</svg>${legend}${dataTable(input.caption, [labels.countryColumn, labels.valueColumn], rows)}</figure>`;
+}

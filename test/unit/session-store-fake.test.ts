@@ -1,0 +1,13 @@
+import { describe } from 'node:test';
+import { sessionStoreContract } from '../support/session-store-contract.ts';
+import { MemoryAccountStore, MemorySessionStore } from '../support/fakes/account-fakes.ts';
+
+// The fake the core's unit tests use keeps the promises the SQL store keeps.
+describe('SessionStore contract: in-memory fake', () => {
+  sessionStoreContract({
+    stores: () => {
+      const accounts = new MemoryAccountStore();
+      return { accounts, sessions: new MemorySessionStore(accounts) };
+    },
+  });
+});
