@@ -98,11 +98,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       if (!(error instanceof UnavailableError)) throw error;
     });
   const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota });
+  const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
     visits,
     clock,
-    accounts: new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota }),
+    accounts: accountsService,
     signIn: new SignInService({
       accounts,
       sessions,
@@ -130,7 +131,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
     }),
-    admin: new AdminService({ store: new SqlAdminStore(storage.db), accounts, sessions, invalidation: visits.invalidation, clock }),
+    admin: new AdminService({
+      store: new SqlAdminStore(storage.db),
+      accounts,
+      sessions,
+      deleteAccount: (id) => accountsService.deleteAccount(id),
+      invalidation: visits.invalidation,
+      clock,
+    }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {
       await sql`select 1`.execute(storage.db);

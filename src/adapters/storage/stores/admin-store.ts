@@ -123,14 +123,4 @@ export class SqlAdminStore implements AdminStore {
       .executeTakeFirst();
     return row ? toLink(row, []) : null;
   }
-
-  /**
-   * The account's row goes; every table that refers to it cascades (links and their clicks,
-   * rollups and pixels; keys, sessions, spaces, domains). On SQLite the links' trigger lists
-   * them for the retention job's sweep of click rows, as for any deleted link.
-   */
-  async deleteAccount(accountId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
 }
