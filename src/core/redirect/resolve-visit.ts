@@ -1,4 +1,5 @@
 import { chooseDestination } from '../targeting/choose-destination.ts';
+import { isExpired } from '../expiration/expiry.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import type { Visitor } from './visitor.ts';
 
@@ -30,10 +31,8 @@ export type VisitOutcome =
 /** api.md §7 steps 2–6, in order, as a pure function of (link, visitor, context). */
 export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitContext): VisitOutcome {
   if (link.disabled) return { kind: 'disabled' };
+  if (isExpired(link, ctx.now)) return { kind: 'expired', expirationUrl: link.expirationUrl };
   const cap = link.expirationClicks !== null && link.expirationClicks > 0 ? link.expirationClicks : null;
-  if ((link.endsAt !== null && link.endsAt <= ctx.now) || (cap !== null && link.clicks >= cap)) {
-    return { kind: 'expired', expirationUrl: link.expirationUrl };
-  }
   if (link.passwordHash !== null && !ctx.unlocked) return { kind: 'locked' };
   const wantsPixels = link.pixels.length > 0 && !visitor.isBot && !visitor.refusesTracking && ctx.consentMode !== 'never';
   if (wantsPixels && ctx.consentMode === 'ask' && ctx.consent === null) return { kind: 'ask-consent' };

@@ -10,7 +10,7 @@ import { toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
-/** The status partition of api.md §5 in SQL; it must agree with core/expiration/expiry.ts. */
+/** The status partition of api.md §5: core/expiration/expiry.ts in SQL (test/integration/links/expiry-agreement.test.ts holds the two together). */
 function expired(eb: LinksEb, now: number) {
   return eb.or([
     eb.and([eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]),

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { isExpired } from '../../../src/core/expiration/expiry.ts';
+import { LinkStatus } from '../../../src/core/links/link.ts';
+import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
+import { onEachEngine } from '../../support/harness.ts';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+
+/** Every combination the predicate distinguishes: no end, past, exactly now, future × no cap, 0, under, at, over. */
+const CASES = [null, NOW - 1, NOW, NOW + 1].flatMap((endsAt) =>
+  [
+    [null, 5],
+    [0, 5],
+    [10, 9],
+    [10, 10],
+    [10, 11],
+  ].map(([expirationClicks, clicks]) => ({ endsAt, expirationClicks: expirationClicks as number | null, clicks: clicks as number })),
+);
+
+// The list's status filter (SQL) and the visit (core) decide expiry from one definition: they
+// must agree on every case, or a link listed "active" would answer visitors as expired.
+onEachEngine('expiry: the status filter in SQL agrees with core/expiration/expiry.ts', (h) => {
+  test('every combination of end date and click cap', async () => {
+    const account = await h().account();
+    const db = h().server.container.storage.db;
+    const ids = new Map<number, boolean>();
+    for (const [i, c] of CASES.entries()) {
+      const made = await h().request('POST', '/api/v1/links', { key: account.key, form: { url: `https://example.com/${i}` } });
+      assert.equal(made.status, 201, made.text);
+      const id = made.body.data.id as number;
+      await sql`update links set ends_at = ${c.endsAt}, expiration_clicks = ${c.expirationClicks}, clicks = ${c.clicks} where id = ${id}`.execute(db);
+      ids.set(id, isExpired(c, NOW));
+    }
+    const listed = async (status: LinkStatus) =>
+      new Set((await new SqlLinkStore(db).list(account.id, { status, by: 'title', sort: 'asc' }, { page: 1, perPage: 100 }, NOW)).items.map((l) => l.id));
+    const expired = await listed(LinkStatus.Expired);
+    const active = await listed(LinkStatus.Active);
+    for (const [id, isExpiredInCore] of ids) {
+      assert.equal(expired.has(id), isExpiredInCore, `link ${id}: ${JSON.stringify(CASES[[...ids.keys()].indexOf(id)])}`);
+      assert.equal(active.has(id), !isExpiredInCore);
+    }
+  });
+});
