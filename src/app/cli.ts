@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { NotFoundError, UnavailableError, ValidationError } from '../core/shared/errors.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -9,7 +10,7 @@ import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/command
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
 
 /** The operator's tool: same configuration and database as the server. Exit 0 ok, 1 refused, 2 misuse. */
-export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+export async function runCli(argv: string[], env: Record<string, string | undefined>, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -22,6 +23,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         timezone: { type: 'string' },
         key: { type: 'string' },
         id: { type: 'string' },
+        off: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -49,7 +51,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const config = loadConfig(env);
     container = createContainer(config, { titles: null });
     if (name !== 'migrate') await container.migrate();
-    const result = await command.run(container, parsed.values as Flags, args);
+    const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
+    const result = await command.run({ ...container, readLine: () => firstLine(input) }, flags, args);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
@@ -57,6 +60,23 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   } finally {
     await container?.close();
   }
+}
+
+/** The first line of the stream ('' when it ends first), without its line ending. */
+function firstLine(input: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input, terminal: false });
+    let done = false;
+    const finish = (line: string) => {
+      if (done) return;
+      done = true;
+      lines.close();
+      resolve(line);
+    };
+    lines.once('line', finish);
+    lines.once('close', () => finish(''));
+    input.once('error', reject);
+  });
 }
 
 function report(error: unknown): number {

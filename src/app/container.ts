@@ -11,6 +11,7 @@ import { DomainOperator } from '../core/domains/domain-operator.ts';
 import { NameClaims } from '../core/domains/name-claims.ts';
 import type { DomainOwnershipCheck } from '../core/domains/ownership-check.ts';
 import { StatsService } from '../core/stats/stats-service.ts';
+import { AdminService } from '../core/admin/admin-service.ts';
 import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SignInService } from '../core/accounts/sign-in-service.ts';
 import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
 import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
@@ -28,6 +29,7 @@ import { SqlReservedNames } from '../adapters/storage/stores/reserved-names-stor
 import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
+import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
@@ -81,6 +83,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
         : null;
   const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog);
   const accounts = new SqlAccountStore(storage.db);
+  const sessions = new SqlSessionStore(storage.db);
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
   const timeoutMs = config.DOMAIN_VERIFICATION_TIMEOUT_MS;
@@ -108,7 +111,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     accounts: new AccountsService(accounts, clock),
     signIn: new SignInService({
       accounts,
-      sessions: new SqlSessionStore(storage.db),
+      sessions,
       hasher: new Argon2Hasher(),
       perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
       perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
@@ -133,6 +136,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
     }),
+    admin: new AdminService({ store: new SqlAdminStore(storage.db), accounts, sessions, invalidation: visits.invalidation, clock }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {
       await sql`select 1`.execute(storage.db);

@@ -1,12 +1,18 @@
 import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import type { ApiKey } from '../../core/accounts/account.ts';
 import type { DomainOperator } from '../../core/domains/domain-operator.ts';
+import type { AdminService } from '../../core/admin/admin-service.ts';
+import type { SignInService } from '../../core/accounts/sign-in-service.ts';
 import { domainJson } from './domain-json.ts';
 
 export interface CliDeps {
   accounts: AccountsService;
   domainOperator: DomainOperator;
+  admin: AdminService;
+  signIn: SignInService;
   migrate: () => Promise<string[]>;
+  /** The first line of standard input (a secret is never taken as an argument: it would show in `ps`). */
+  readLine: () => Promise<string>;
 }
 
 export type Flags = Record<string, string | undefined>;
@@ -78,6 +84,23 @@ export const COMMANDS: Record<string, Command> = {
       if (!Number.isInteger(id) || id < 1) throw new UsageError('--id must be a key id (see keys list)');
       await accounts.revokeKey(required(flags, 'email'), id);
       return { email: flags.email, key_id: id, revoked: true };
+    },
+  },
+  'users operator': {
+    takesArgument: true,
+    usage: 'users operator <email> [--off]                      make an account an operator of the web app (--off: no longer)',
+    async run({ admin }, flags, args) {
+      const account = await admin.setOperator(argument(args, 'email address'), flags.off === undefined);
+      return { id: account.id, email: account.email, operator: account.isAdmin };
+    },
+  },
+  'users password': {
+    takesArgument: true,
+    usage: "users password <email>                              set an account's password from stdin's first line; ends its sessions",
+    async run({ signIn, readLine }, _flags, args) {
+      const email = argument(args, 'email address');
+      const account = await signIn.setPassword(email, await readLine());
+      return { id: account.id, email: account.email, password_set: true, sessions_ended: true };
     },
   },
   'domains verify': {

@@ -17,7 +17,7 @@ export type StatsAccess =
   /** privacy 1, an unknown link, or a suspended owner: 404. */
   | 'hidden';
 
-export const STATS_PRIVACY = { Public: 0, Private: 1, Password: 2 } as const;
+const STATS_PRIVACY = { Public: 0, Private: 1, Password: 2 } as const;
 
 export function statsAccess(
   link: Pick<Link, 'accountId' | 'privacy' | 'privacyPasswordHash'> | null,

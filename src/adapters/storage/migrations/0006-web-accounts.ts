@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
@@ -16,6 +16,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('accounts').addColumn('suspended_at', bigint).execute();
+  // An install that already has accounts gets its operator as a new one would: the first account.
+  await sql`update accounts set is_admin = 1 where id = (select min(id) from accounts)`.execute(db);
 
   const table = db.schema.createTable('sessions');
   await (engine === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))

@@ -4,7 +4,10 @@ import type { DomainNameSource, RedirectLink, RedirectLinkSource } from '../../.
 import type { Database } from '../schema.ts';
 import { toLink } from './link-rows.ts';
 
-/** The redirect's reads: one indexed lookup by alias, one for the pixels when there are any. */
+/**
+ * The redirect's reads: one indexed lookup by alias (with its owner's zone and suspension), one
+ * for the pixels when there are any.
+ */
 export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource {
   constructor(
     private readonly db: Kysely<Database>,
@@ -17,7 +20,8 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
       .selectFrom('links')
       .innerJoin('accounts', 'accounts.id', 'links.account_id')
       .selectAll('links')
-      .select('accounts.timezone')
+      // A suspended owner's links answer as disabled (the operators' suspension, issue 16).
+      .select(['accounts.timezone', 'accounts.suspended_at'])
       .where('links.alias_key', '=', alias.toLowerCase())
       .where('links.domain_id', domain ? '=' : 'is', domain ? domain.id : null)
       .executeTakeFirst();
@@ -40,7 +44,7 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
       targetType: link.targetType,
       targets: link.targets,
       lastRotation: link.lastRotation,
-      disabled: link.disabled === 1,
+      disabled: link.disabled === 1 || row.suspended_at !== null,
       passwordHash: link.passwordHash,
       expirationUrl: link.expirationUrl,
       expirationClicks: link.expirationClicks,

@@ -16,6 +16,8 @@ export type Access = 'public' | 'account' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** 'origin': only the cross-site check, no token (a form whose worst misuse is harmless, the theme). */
+    csrf?: 'token' | 'origin';
   }
 }
 
@@ -29,6 +31,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Promise<void> {
   serveAssets(app);
   await app.register(async (web) => {
+    // Pages are not the API: none of them belongs in the OpenAPI document.
+    web.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await web.register(fastifyCookie);
     web.decorateRequest('viewer', null);
     const secret = ctx.web.csrfSecret;
@@ -50,8 +56,10 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       }
       if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
       if (SAFE_METHODS.has(request.method)) return;
+      if (isCrossSite(request)) return sendErrorPage(request, reply, 'forbidden', secret);
+      if (request.routeOptions.config.csrf === 'origin') return;
       const binding = csrfBinding(request, null);
-      if (isCrossSite(request) || binding === null || !csrfTokenMatches(secret, binding, presentedToken(request))) {
+      if (binding === null || !csrfTokenMatches(secret, binding, presentedToken(request))) {
         return sendErrorPage(request, reply, 'forbidden', secret);
       }
     });

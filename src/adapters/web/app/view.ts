@@ -20,8 +20,11 @@ export type Theme = 'system' | 'light' | 'dark';
 export interface View {
   t: Catalogue;
   fmt: Formatter;
-  /** The CSRF token for this page's forms. */
-  csrf: string;
+  /**
+   * The CSRF token for this page's forms. Read lazily: an anonymous page gets its pre-session
+   * cookie only when it renders a form that needs the token.
+   */
+  readonly csrf: string;
   account: Account | null;
   /** The path and query asked for (where to return after signing in). */
   url: string;
@@ -39,7 +42,7 @@ declare module 'fastify' {
 const THEME_COOKIE = 'lpx_theme';
 const FLASH_COOKIE = 'lpx_flash';
 
-export function themeOf(request: FastifyRequest): Theme {
+function themeOf(request: FastifyRequest): Theme {
   const value = request.cookies[THEME_COOKIE];
   return value === 'light' || value === 'dark' ? value : 'system';
 }
@@ -78,10 +81,14 @@ export function viewOf(request: FastifyRequest, reply: FastifyReply, csrfSecret:
   const account = request.viewer?.account ?? null;
   const flash = request.cookies[FLASH_COOKIE] ?? null;
   if (flash !== null) reply.clearCookie(FLASH_COOKIE, { path: '/' });
+  let csrf: string | null = null;
   return {
     t: catalogueFor(locale),
     fmt: formatterFor(locale, account?.timezone ?? 'UTC'),
-    csrf: csrfTokenFor(csrfSecret, csrfBinding(request, reply) ?? ''),
+    get csrf() {
+      csrf ??= csrfTokenFor(csrfSecret, csrfBinding(request, reply) ?? '');
+      return csrf;
+    },
     account,
     url: request.url,
     theme: themeOf(request),

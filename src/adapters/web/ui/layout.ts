@@ -11,14 +11,6 @@ export interface AppPage {
   section?: string;
   /** A narrow column (sign-in forms). */
   narrow?: boolean;
-  /** noindex for pages only their owner should find (all but public stats). */
-  index?: boolean;
-  /**
-   * Without the theme switch: its form needs a CSRF token, and for an anonymous visitor that
-   * token needs a cookie. Pages that must set no cookie (public statistics) leave it out; the
-   * theme then follows the system (or an earlier choice, still read from its cookie).
-   */
-  noThemeSwitch?: boolean;
 }
 
 function navItem(view: View, href: string, label: string, section: string | undefined) {
@@ -45,8 +37,10 @@ function navigation(view: View, section: string | undefined): RawHtml {
 function themeSwitch(view: View): RawHtml {
   const t = view.t.common.theme;
   const option = (value: View['theme'], label: string) => html`<option value="${value}"${view.theme === value ? html` selected` : ''}>${label}</option>`;
+  // No CSRF token (the route checks only that the post is not cross-site): a page with no other
+  // form sets no cookie for an anonymous visitor (public statistics).
   return html`<form method="post" action="/theme" data-autosubmit>
-${csrfField(view)}<input type="hidden" name="next" value="${view.url}">
+<input type="hidden" name="next" value="${view.url}">
 <label for="theme-select" class="visually-hidden">${t.label}</label>
 <select id="theme-select" name="theme">${option('system', t.system)}${option('light', t.light)}${option('dark', t.dark)}</select>
 <button type="submit" class="secondary">${t.apply}</button>
@@ -64,7 +58,7 @@ export function appLayout(view: View, page: AppPage): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${page.index ? '' : html`<meta name="robots" content="noindex">`}
+<meta name="robots" content="noindex">
 <title>${page.title} · ${c.appName}</title>
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <script src="${ASSETS.js.path}" defer></script>
@@ -74,7 +68,7 @@ ${page.index ? '' : html`<meta name="robots" content="noindex">`}
 <header class="site-header"><div class="site-header-inner">
 <a class="brand" href="${view.account ? '/dashboard' : '/login'}">${c.appName}</a>
 ${navigation(view, page.section)}
-<div class="header-tools">${page.noThemeSwitch ? '' : themeSwitch(view)}${signOut}</div>
+<div class="header-tools">${themeSwitch(view)}${signOut}</div>
 </div></header>
 <main id="main" tabindex="-1"${page.narrow ? html` class="narrow"` : ''}>
 ${view.flash ? html`<p class="flash" role="status">${view.flash}</p>` : ''}

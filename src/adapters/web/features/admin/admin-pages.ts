@@ -1,4 +1,166 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from '../../../../core/shared/errors.ts';
+import { PAGE_MAX, PER_PAGE } from '../../../../core/shared/page.ts';
+import type { OperatorLink } from '../../../../core/admin/admin-store.ts';
+import type { RawHtml } from '../../pages/html.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { safeNext, seeOther, sendView } from '../../app/respond.ts';
+import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+import { accountsPage, deletePage, DEFAULT_PER_PAGE, linksPage, overviewPage, refusedPage, type ListQuery } from './admin-views.ts';
 
-/** /admin (issue 16): being built. */
-export const adminPages: WebFeature = () => {};
+type Form = Record<string, unknown>;
+
+const ADMIN = { access: 'admin' } as const;
+/** Ids beyond a 32-bit integer name nothing (and PostgreSQL would refuse them): 404 like any other. */
+const ID_PARAMS = {
+  type: 'object',
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
+  required: ['id'],
+} as const;
+const BY_ID = { config: ADMIN, schema: { params: ID_PARAMS } };
+
+const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
+
+/** A list's query string, read leniently: a page number or size out of range is the default. */
+function listQuery(request: FastifyRequest): ListQuery {
+  const query = (request.query ?? {}) as Form;
+  const int = (name: string, min: number, max: number, fallback: number) => {
+    const n = Number(text(query, name));
+    return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+  };
+  return {
+    q: text(query, 'q').trim().slice(0, 255),
+    page: int('page', 1, PAGE_MAX, 1),
+    perPage: int('per_page', PER_PAGE.min, PER_PAGE.max, DEFAULT_PER_PAGE),
+  };
+}
+
+/** Where a list's form returns: the list it was posted from (an admin page), else `fallback`. */
+function back(form: Form, fallback: string): string {
+  const next = safeNext(form.next, fallback);
+  return next.startsWith('/admin') ? next : fallback;
+}
+
+const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
+
+export const adminPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+  const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+    const view = viewOf(request, reply, secret);
+    return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/admin' }));
+  };
+  /** A rule refused the operator's action (their own account): 422 with the reason. */
+  const refused = (request: FastifyRequest, reply: FastifyReply, error: ValidationError) =>
+    page(
+      request,
+      reply,
+      422,
+      (v) => v.t.admin.accounts.refusedTitle,
+      (v) => refusedPage(v, Object.values(error.fields).flat().join(' ')),
+    );
+
+  web.get('/admin', { config: ADMIN }, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const totals = await ctx.admin.totals(viewer.account.timezone);
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.overview.title,
+      (v) => overviewPage(v, totals),
+    );
+  });
+
+  web.get('/admin/accounts', { config: ADMIN }, async (request, reply) => {
+    const query = listQuery(request);
+    const found = await ctx.admin.accounts(query.q, { page: query.page, perPage: query.perPage });
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.accounts.title,
+      (v) => accountsPage(v, found, query, request.url),
+    );
+  });
+
+  web.post('/admin/accounts/:id/suspend', BY_ID, async (request, reply) => {
+    try {
+      const account = await ctx.admin.suspend(viewerOf(request).account, idOf(request));
+      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.suspended(account.email));
+      return seeOther(reply, back(request.body as Form, '/admin/accounts'));
+    } catch (error) {
+      if (error instanceof ValidationError) return refused(request, reply, error);
+      throw error;
+    }
+  });
+
+  web.post('/admin/accounts/:id/reinstate', BY_ID, async (request, reply) => {
+    const account = await ctx.admin.reinstate(idOf(request));
+    setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.reinstated(account.email));
+    return seeOther(reply, back(request.body as Form, '/admin/accounts'));
+  });
+
+  web.get('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
+    const summary = await ctx.admin.account(idOf(request));
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.remove.title,
+      (v) => deletePage(v, summary, ''),
+    );
+  });
+
+  web.post('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const id = idOf(request);
+    try {
+      const account = await ctx.admin.deleteAccount(viewerOf(request).account, id, text(form, 'email'));
+      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.deleted(account.email));
+      return seeOther(reply, '/admin/accounts');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      if (!('email' in error.fields)) return refused(request, reply, error);
+      const summary = await ctx.admin.account(id);
+      return page(
+        request,
+        reply,
+        422,
+        (v) => v.t.admin.remove.title,
+        (v) => deletePage(v, summary, text(form, 'email'), error.fields),
+      );
+    }
+  });
+
+  web.get('/admin/links', { config: ADMIN }, async (request, reply) => {
+    const query = listQuery(request);
+    const found = await ctx.admin.links(query.q, { page: query.page, perPage: query.perPage });
+    const shortUrlOf = (l: OperatorLink) => shortUrl(ctx, l);
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.links.title,
+      (v) => linksPage(v, found, query, request.url, shortUrlOf, Date.now()),
+    );
+  });
+
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    web.post(`/admin/links/:id/${action}`, BY_ID, async (request, reply) => {
+      const link = await ctx.admin.setLinkDisabled(idOf(request), disabled);
+      const t = viewOf(request, reply, secret).t.admin.links;
+      setFlash(reply, disabled ? t.disabledDone(link.alias) : t.enabledDone(link.alias));
+      return seeOther(reply, back(request.body as Form, '/admin/links'));
+    });
+  }
+};
+
+function shortUrl(ctx: WebContext, { link, domainName }: OperatorLink): string {
+  const base = domainName ? `${ctx.urls.domainScheme}://${domainName}` : ctx.urls.appUrl;
+  return `${base}/${link.alias}`;
+}

@@ -117,7 +117,7 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     return seeOther(reply, '/login');
   });
 
-  web.post('/theme', { config: { access: 'public' } }, async (request, reply) => {
+  web.post('/theme', { config: { access: 'public', csrf: 'origin' } }, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const theme = form.theme === 'light' || form.theme === 'dark' ? form.theme : 'system';
     setTheme(reply, theme);

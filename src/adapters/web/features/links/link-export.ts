@@ -6,7 +6,7 @@ import type { LinksService } from '../../../../core/links/links-service.ts';
 import { csvField, toCsv } from '../../../http/presenters/csv.ts';
 import { shortUrl, type ShortUrlOptions } from '../../../http/presenters/link-record.ts';
 
-export const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
+const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
 
 /** The CSV, a chunk of links at a time (an export of every matching link may be large). */
 async function* csvLines(links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): AsyncGenerator<string> {

@@ -13,8 +13,7 @@ import { appLayout } from '../../ui/layout.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { renderWorldMap } from '../../ui/charts/world-map.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
-import { themeOf, viewOf, type View } from '../../app/view.ts';
-import { catalogueFor, localeFor } from '../../i18n/catalogue.ts';
+import { viewOf, type View } from '../../app/view.ts';
 import { formatterFor } from '../../i18n/format.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
@@ -53,25 +52,6 @@ interface Subject {
   access: Exclude<StatsAccess, 'hidden'>;
 }
 
-/**
- * The view of a stats page. An anonymous visitor's page sets no cookie (viewOf would make the
- * pre-session cookie for CSRF tokens): it has no form that posts, so it needs no token. A
- * signed-in viewer's forms (the theme, sign-out) are bound to the session: no new cookie.
- */
-function cookielessView(request: FastifyRequest, reply: FastifyReply, secret: string): View {
-  if (request.viewer) return viewOf(request, reply, secret);
-  const locale = localeFor(request.headers['accept-language']);
-  return {
-    t: catalogueFor(locale),
-    fmt: formatterFor(locale, 'UTC'),
-    csrf: '',
-    account: null,
-    url: request.url,
-    theme: themeOf(request),
-    flash: null,
-  };
-}
-
 export const statsPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const passwords = statsPasswordsOf(ctx.web);
@@ -97,8 +77,7 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   }
 
   function send(request: FastifyRequest, reply: FastifyReply, view: View, status: number, title: string, main: RawHtml) {
-    const cookieless = !request.viewer;
-    return sendView(reply, status, appLayout(view, { title, main, section: '/links', noThemeSwitch: cookieless }));
+    return sendView(reply, status, appLayout(view, { title, main, section: '/links' }));
   }
 
   /** The password form, for a locked page; the pre-session cookie it needs is made here. */
@@ -113,7 +92,7 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
    */
   async function frameOf(request: FastifyRequest, reply: FastifyReply, s: Subject, current: TableName | ''): Promise<StatsFrame | null> {
     const q = request.query as Query;
-    const view = cookielessView(request, reply, secret);
+    const view = viewOf(request, reply, secret);
     // No range asked: the API's default, which is the last 30 days, shown as that preset.
     const preset = isRangePreset(q.range) ? q.range : str(q, 'from') || str(q, 'to') ? null : 'last30';
     const base = {

@@ -48,12 +48,12 @@ export interface StatsFrame {
 export const statsPath = (linkId: number, table: TableName | '' = '') => (table ? `/stats/${linkId}/${table}` : `/stats/${linkId}`);
 
 /** The range's part of a query: a preset by name, else the dates. */
-export function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range'>): Record<string, string | undefined> {
+function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range'>): Record<string, string | undefined> {
   return frame.preset ? { range: frame.preset, from: undefined, to: undefined } : { range: undefined, from: frame.range.from, to: frame.range.to };
 }
 
 /** A value as people read it: country and language names in the viewer's language, hours as spans. */
-export function valueLabel(view: View, table: TableName, value: string | null): string {
+function valueLabel(view: View, table: TableName, value: string | null): string {
   const t = view.t.stats;
   if (value === null || value === '') return table === 'referrers' ? t.direct : t.unknown;
   try {
@@ -68,7 +68,7 @@ export function valueLabel(view: View, table: TableName, value: string | null): 
 }
 
 /** A calendar day (YYYY-MM-DD, already the owner's) in full: "10 Mar 2026". */
-export function dayText(locale: string, isoDay: string): string {
+function dayText(locale: string, isoDay: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${isoDay}T00:00:00Z`));
 }
 

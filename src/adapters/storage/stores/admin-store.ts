@@ -1,0 +1,136 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Account } from '../../../core/accounts/account.ts';
+import type { Link } from '../../../core/links/link.ts';
+import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
+import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink } from '../../../core/admin/admin-store.ts';
+import type { Database } from '../schema.ts';
+import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
+import { toAccount } from './account-store.ts';
+import { toLink } from './link-rows.ts';
+
+const num = (v: number | string | bigint | null | undefined): number => Number(v ?? 0);
+
+/**
+ * The operators' queries, across accounts. Lists page by id (the primary key); their searches
+ * scan, which an operator's occasional search can afford. Totals read counters and rollups only.
+ */
+export class SqlAdminStore implements AdminStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async totals(sinceDay: string): Promise<InstanceTotals> {
+    const [accounts, links, recent] = await Promise.all([
+      this.db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('links')
+        .select((eb) => [eb.fn.countAll().as('count'), eb.fn.sum<number | string | null>('clicks').as('clicks')])
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('click_rollups')
+        .select((eb) => eb.fn.sum<number | string | null>('count').as('clicks'))
+        .where('dimension', '=', 'total')
+        .where('day', '>=', sinceDay)
+        .executeTakeFirst(),
+    ]);
+    return { accounts: countOf(accounts), links: countOf(links), clicks: num(links?.clicks), recentClicks: num(recent?.clicks) };
+  }
+
+  async accounts(search: string | undefined, page: PageRequest) {
+    const matching = (eb: ExpressionBuilder<Database, 'accounts'>) =>
+      eb.or([containsIgnoringCase('accounts.email', search ?? ''), containsIgnoringCase('accounts.name', search ?? '')]);
+    const total = this.db
+      .selectFrom('accounts')
+      .$if(Boolean(search), (q) => q.where(matching))
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst()
+      .then(countOf);
+    const items = this.accountRows()
+      .$if(Boolean(search), (q) => q.where(matching))
+      .orderBy('accounts.id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute()
+      .then((rows) => rows.map((r) => ({ account: toAccount(r), links: num(r.link_count) })));
+    return pageOf(total, items, page);
+  }
+
+  async account(id: number): Promise<AccountSummary | null> {
+    const row = await this.accountRows().where('accounts.id', '=', id).executeTakeFirst();
+    return row ? { account: toAccount(row), links: num(row.link_count) } : null;
+  }
+
+  /** Accounts with their number of links (counted on the links_account index). */
+  private accountRows() {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .select((eb) => eb.selectFrom('links').select(eb.fn.countAll().as('n')).whereRef('links.account_id', '=', 'accounts.id').as('link_count'));
+  }
+
+  async links(search: string | undefined, page: PageRequest) {
+    let q = this.db.selectFrom('links').innerJoin('accounts', 'accounts.id', 'links.account_id').leftJoin('domains', 'domains.id', 'links.domain_id');
+    if (search) {
+      q = q.where((eb) => eb.or(['links.alias', 'links.url', 'links.title', 'accounts.email'].map((column) => containsIgnoringCase(column, search))));
+    }
+    const total = q
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst()
+      .then(countOf);
+    const items = q
+      .selectAll('links')
+      .select(['accounts.email as owner_email', 'accounts.suspended_at as owner_suspended_at', 'domains.name as domain_name'])
+      .orderBy('links.id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute()
+      .then((rows) =>
+        rows.map((r): OperatorLink => ({
+          link: toLink(r, []),
+          owner: { id: r.account_id, email: r.owner_email, suspended: r.owner_suspended_at !== null },
+          domainName: r.domain_name,
+        })),
+      );
+    return pageOf(total, items, page);
+  }
+
+  async setSuspended(accountId: number, at: number | null): Promise<Account | null> {
+    let q = this.db.updateTable('accounts').set({ suspended_at: at }).where('id', '=', accountId);
+    // Suspending again keeps the first time.
+    if (at !== null) q = q.where('suspended_at', 'is', null);
+    await q.execute();
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
+  async setOperator(accountId: number, on: boolean): Promise<Account | null> {
+    const row = await this.db
+      .updateTable('accounts')
+      .set({ is_admin: on ? 1 : 0 })
+      .where('id', '=', accountId)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
+  async setLinkDisabled(linkId: number, disabled: boolean, now: number): Promise<Link | null> {
+    const row = await this.db
+      .updateTable('links')
+      .set({ disabled: disabled ? 1 : 0, updated_at: now })
+      .where('id', '=', linkId)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toLink(row, []) : null;
+  }
+
+  /**
+   * The account's row goes; every table that refers to it cascades (links and their clicks,
+   * rollups and pixels; keys, sessions, spaces, domains). On SQLite the links' trigger lists
+   * them for the retention job's sweep of click rows, as for any deleted link.
+   */
+  async deleteAccount(accountId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

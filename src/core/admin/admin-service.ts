@@ -1,0 +1,98 @@
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
+import type { AccountStore, SessionStore } from '../accounts/account-store.ts';
+import type { Account } from '../accounts/account.ts';
+import type { Link } from '../links/link.ts';
+import { epochMsToZonedDate } from '../expiration/ends-at.ts';
+import { addDays, DEFAULT_RANGE_DAYS } from '../stats/range.ts';
+import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink } from './admin-store.ts';
+
+export interface AdminServiceDeps {
+  store: AdminStore;
+  accounts: Pick<AccountStore, 'findByEmail'>;
+  sessions: Pick<SessionStore, 'deleteAll'>;
+  /** Drops the redirect's cached links of an account or a link (on every instance with Redis). */
+  invalidation: RedirectInvalidation;
+  clock: Clock;
+}
+
+const adminMessages = {
+  notYourself: (what: 'suspend' | 'delete') => `You cannot ${what} your own account.`,
+  confirmEmail: "Type the account's email address exactly to confirm.",
+} as const;
+
+/**
+ * What an instance's operators do across accounts (issue 16): totals, every account and link,
+ * suspension, deletion, and taking a link down. The routes that call it are for operators only.
+ */
+export class AdminService {
+  constructor(private readonly deps: AdminServiceDeps) {}
+
+  /** The totals, with "recent" meaning the last 30 local days of the operator's zone. */
+  totals(timeZone: string): Promise<InstanceTotals> {
+    const today = epochMsToZonedDate(this.deps.clock.now(), timeZone);
+    return this.deps.store.totals(addDays(today, -(DEFAULT_RANGE_DAYS - 1)));
+  }
+
+  accounts(search: string | undefined, page: PageRequest): Promise<Page<AccountSummary>> {
+    return this.deps.store.accounts(search || undefined, page);
+  }
+
+  links(search: string | undefined, page: PageRequest): Promise<Page<OperatorLink>> {
+    return this.deps.store.links(search || undefined, page);
+  }
+
+  async account(id: number): Promise<AccountSummary> {
+    const found = await this.deps.store.account(id);
+    if (!found) throw new NotFoundError('account');
+    return found;
+  }
+
+  /**
+   * Its keys answer 401 and its sessions end at once (authenticate and resolve refuse a
+   * suspended account); its links answer as disabled once the redirect's caches drop them.
+   */
+  async suspend(operator: Account, accountId: number): Promise<Account> {
+    if (operator.id === accountId) throw ValidationError.of('account', adminMessages.notYourself('suspend'));
+    const account = await this.deps.store.setSuspended(accountId, this.deps.clock.now());
+    if (!account) throw new NotFoundError('account');
+    await this.deps.sessions.deleteAll(accountId, null);
+    this.deps.invalidation.accountChanged(accountId);
+    return account;
+  }
+
+  async reinstate(accountId: number): Promise<Account> {
+    const account = await this.deps.store.setSuspended(accountId, null);
+    if (!account) throw new NotFoundError('account');
+    this.deps.invalidation.accountChanged(accountId);
+    return account;
+  }
+
+  /** Deletes an account with all it owns; `confirmation` must be its email address. */
+  async deleteAccount(operator: Account, accountId: number, confirmation: string): Promise<Account> {
+    if (operator.id === accountId) throw ValidationError.of('account', adminMessages.notYourself('delete'));
+    const { account } = await this.account(accountId);
+    if (confirmation.trim().toLowerCase() !== account.email) throw ValidationError.of('email', adminMessages.confirmEmail);
+    if (!(await this.deps.store.deleteAccount(accountId))) throw new NotFoundError('account');
+    this.deps.invalidation.accountChanged(accountId);
+    return account;
+  }
+
+  /** Takes a link down (abuse, phishing) or puts it back; the owner sees it as disabled. */
+  async setLinkDisabled(linkId: number, disabled: boolean): Promise<Link> {
+    const link = await this.deps.store.setLinkDisabled(linkId, disabled, this.deps.clock.now());
+    if (!link) throw new NotFoundError('link');
+    this.deps.invalidation.linkChanged(linkId);
+    return link;
+  }
+
+  /** For the CLI: makes an account an operator, or no longer one. */
+  async setOperator(email: string, on: boolean): Promise<Account> {
+    const found = await this.deps.accounts.findByEmail(email.trim().toLowerCase());
+    const account = found && (await this.deps.store.setOperator(found.id, on));
+    if (!account) throw new NotFoundError('account');
+    return account;
+  }
+}
