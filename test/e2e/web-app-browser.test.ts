@@ -174,6 +174,24 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     await everyTheme();
   });
 
+  test('/admin, /admin/accounts (a suspended one among them), an account’s delete page, /admin/links', TIMEOUT, async () => {
+    // The first account signed up is the operator: this page's.
+    const other = await h.account();
+    const suspended = await h.account();
+    await h.request('POST', '/api/v1/links', { key: other.key, form: { url: `${dest.base}/other-account`, alias: 'someone-else' } });
+    await open('/admin/accounts', 200, 'Accounts');
+    await page.getByRole('button', { name: `Suspend ${suspended.email}` }).click();
+    await page.getByRole('status').waitFor();
+    await everyTheme();
+    await open('/admin', 200, 'Administration');
+    await everyTheme();
+    await open(`/admin/accounts/${other.id}/delete`, 200, 'Delete an account');
+    await everyTheme();
+    await open('/admin/links', 200, 'All links');
+    assert.match(await page.locator('main').innerText(), /someone-else/);
+    await everyTheme();
+  });
+
   test('the 404 page (an id that is not the account’s, and an unknown path)', TIMEOUT, async () => {
     await open('/links/999999/edit', 404, 'Page not found');
     await everyTheme();

@@ -7,7 +7,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { blockedRequests, checkEveryTheme, newPage, tabTo } from '../support/browser.ts';
 import { apiKeyOf, eventually, newEmail, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
