@@ -72,3 +72,14 @@ export async function eventually(probe: () => Promise<boolean>, what: string, ms
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The contrast ratio of two opaque `rgb(…)` colours. */
+export function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r = 0, g = 0, bl = 0] = (css.match(/[\d.]+/g) ?? []).map(Number);
+    const c = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(bl);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
