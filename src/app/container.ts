@@ -91,24 +91,19 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     new DnsTxtCheck({ timeoutMs }),
     new HttpFileCheck({ timeoutMs, allowPrivate: config.DOMAIN_VERIFICATION_ALLOW_PRIVATE }),
   ];
-  const links = new LinksService({
-    ...stores,
-    clock,
-    urls,
-    titles,
-    invalidation: visits.invalidation,
-    // Called after the database write: with Redis away the write stands and is answered as
-    // done; the count left behind expires with its key.
-    forgetQuota: (id) =>
-      visits.quota.forget(id).catch((error: unknown) => {
-        if (!(error instanceof UnavailableError)) throw error;
-      }),
-  });
+  // Called after the database write: with Redis away the write stands and is answered as
+  // done; the count left behind expires with its key.
+  const forgetQuota = (id: number) =>
+    visits.quota.forget(id).catch((error: unknown) => {
+      if (!(error instanceof UnavailableError)) throw error;
+    });
+  const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota });
+  const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
     visits,
     clock,
-    accounts: new AccountsService(accounts, clock),
+    accounts: accountsService,
     signIn: new SignInService({
       accounts,
       sessions,
@@ -136,7 +131,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
     }),
-    admin: new AdminService({ store: new SqlAdminStore(storage.db), accounts, sessions, invalidation: visits.invalidation, clock }),
+    admin: new AdminService({
+      store: new SqlAdminStore(storage.db),
+      accounts,
+      sessions,
+      deleteAccount: (id) => accountsService.deleteAccount(id),
+      invalidation: visits.invalidation,
+      clock,
+    }),
     urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
     ping: async () => {
       await sql`select 1`.execute(storage.db);

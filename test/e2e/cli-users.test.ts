@@ -97,8 +97,8 @@ for (const engine of ENGINES) {
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No such account/);
       const help = await cli('--help');
-      assert.match(help.stdout, /accounts operator <email> \[--off\]/);
-      assert.match(help.stdout, /accounts password <email>/);
+      assert.match(help.stdout, /users operator <email> \[--off\]/);
+      assert.match(help.stdout, /users password <email>/);
     });
   });
 }

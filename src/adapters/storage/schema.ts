@@ -92,6 +92,8 @@ export interface LinksTable {
   rotation_target: string | null;
   last_rotation: Generated<number>;
   disabled: number;
+  /** Set while an operator has taken the link down (disabled whatever its owner sets). */
+  blocked_at: number | null;
   privacy: number;
   privacy_password_hash: string | null;
   password_hash: string | null;

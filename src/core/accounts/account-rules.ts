@@ -28,3 +28,22 @@ export function checkPassword(password: string, bag: FieldErrorBag, field = 'pas
   if (password.length < PASSWORD_LIMITS.min) bag.add(field, messages.minChars(field, PASSWORD_LIMITS.min));
   else if (password.length > PASSWORD_LIMITS.max) bag.add(field, messages.maxChars(field, PASSWORD_LIMITS.max));
 }
+
+/** The longest name an API key may have (the column's width). */
+export const KEY_NAME_MAX = 64;
+
+/** A key's name tells its owner's keys apart ("Zapier", "laptop"): required, trimmed. */
+export function checkKeyName(name: string, bag: FieldErrorBag, field = 'name'): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) bag.add(field, messages.required(field));
+  else if (trimmed.length > KEY_NAME_MAX) bag.add(field, messages.maxChars(field, KEY_NAME_MAX));
+  return trimmed;
+}
+
+/**
+ * Deleting an account asks its owner to type its email: a slip of the mouse deletes nothing.
+ * Case and surrounding spaces do not matter; anything else does.
+ */
+export function checkDeletionConfirmation(account: { email: string }, typed: string, bag: FieldErrorBag, field = 'confirmation'): void {
+  if (typed.trim().toLowerCase() !== account.email.toLowerCase()) bag.add(field, `Type ${account.email} to confirm.`);
+}

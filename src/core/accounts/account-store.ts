@@ -20,6 +20,15 @@ export interface AccountStore {
   /** Marks a key revoked; false when the account holds no such live key. */
   revokeKey(accountId: number, keyId: number, now: number): Promise<boolean>;
   findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
+  /** Records a key's use at `now` unless it was recorded at or after `since` (another instance may have). */
+  touchKey(keyId: number, now: number, since: number): Promise<void>;
+  /**
+   * Deletes the account and everything it owns in one transaction: keys, sessions, spaces,
+   * pixels, domains, links and their clicks, rollups and visitor marks. Returns the ids of the
+   * deleted links that had a click cap (their counts live outside the database), or null when
+   * there was no such account.
+   */
+  deleteAccount(accountId: number): Promise<number[] | null>;
 }
 
 export interface NewKey {

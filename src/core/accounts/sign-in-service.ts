@@ -106,8 +106,9 @@ export class SignInService {
   /**
    * Every session of the account ends, the one asking included; the answer is a fresh session
    * for the browser that changed it, so its owner stays signed in there and nowhere else.
+   * remember: the new session lasts as long as a "keep me signed in" one (the old one did).
    */
-  async changePassword(account: Account, current: string, next: string, client: Client): Promise<SignedIn> {
+  async changePassword(account: Account, current: string, next: string, client: Client, remember = false): Promise<SignedIn> {
     const bag = new FieldErrorBag();
     checkPassword(next, bag, 'new_password');
     const hash = await this.deps.accounts.passwordHashOf(account.id);
@@ -116,7 +117,19 @@ export class SignInService {
     bag.throwIfAny();
     await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(next));
     await this.deps.sessions.deleteAll(account.id, null);
-    return this.open(account, client, false);
+    return this.open(account, client, remember);
+  }
+
+  /**
+   * Checks that whoever holds this session knows the account's password before something that
+   * cannot be undone (deleting the account). Guesses count against the account's sign-in limit:
+   * a borrowed session does not buy unlimited tries at the password.
+   */
+  async confirmPassword(account: Account, password: string, field = 'password'): Promise<void> {
+    const attempt = await this.deps.perAccount.consume(account.email);
+    if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    const hash = await this.deps.accounts.passwordHashOf(account.id);
+    if (hash === null || !(await this.deps.hasher.verify(hash, password))) throw ValidationError.of(field, 'The password is wrong.');
   }
 
   /** For an operator at the CLI: sets the password of an account (ending its sessions). */

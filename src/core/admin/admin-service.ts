@@ -13,6 +13,8 @@ export interface AdminServiceDeps {
   store: AdminStore;
   accounts: Pick<AccountStore, 'findByEmail'>;
   sessions: Pick<SessionStore, 'deleteAll'>;
+  /** The accounts feature's deletion (everything the account owns, its cached links, its caps). */
+  deleteAccount(accountId: number): Promise<void>;
   /** Drops the redirect's cached links of an account or a link (on every instance with Redis). */
   invalidation: RedirectInvalidation;
   clock: Clock;
@@ -75,8 +77,7 @@ export class AdminService {
     if (operator.id === accountId) throw ValidationError.of('account', adminMessages.notYourself('delete'));
     const { account } = await this.account(accountId);
     if (confirmation.trim().toLowerCase() !== account.email) throw ValidationError.of('email', adminMessages.confirmEmail);
-    if (!(await this.deps.store.deleteAccount(accountId))) throw new NotFoundError('account');
-    this.deps.invalidation.accountChanged(accountId);
+    await this.deps.deleteAccount(accountId);
     return account;
   }
 

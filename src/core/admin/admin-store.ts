@@ -40,6 +40,4 @@ export interface AdminStore {
   setOperator(accountId: number, on: boolean): Promise<Account | null>;
   /** null: no such link. */
   setLinkDisabled(linkId: number, disabled: boolean, now: number): Promise<Link | null>;
-  /** Deletes the account and everything it owns (links, clicks, keys, sessions…); false: no such account. */
-  deleteAccount(accountId: number): Promise<boolean>;
 }

@@ -16,6 +16,8 @@ export interface Link {
   /** Position of the last rotation entry served, for round-robin. */
   lastRotation: number;
   disabled: 0 | 1;
+  /** When an operator took the link down: it stays disabled until an operator enables it. */
+  blockedAt: number | null;
   privacy: 0 | 1 | 2;
   privacyPasswordHash: string | null;
   passwordHash: string | null;

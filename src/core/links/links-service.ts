@@ -41,6 +41,8 @@ function fieldsOf(change: Exclude<BulkChange, { kind: 'delete' }>): Partial<Link
   return { disabled: change.kind === 'disable' ? 1 : 0 };
 }
 
+const BLOCKED_MESSAGE = 'The link was disabled by the operator of this service and cannot be enabled.';
+
 export class LinksService {
   private readonly views: LinkViews;
   private readonly pendingTitles = new Set<Promise<void>>();
@@ -89,6 +91,7 @@ export class LinksService {
   async update(accountId: number, timeZone: string, id: number, input: LinkInput): Promise<LinkView> {
     const existing = await this.require(accountId, id);
     const { checked } = await this.check(accountId, timeZone, input, existing);
+    if (existing.blockedAt !== null && checked.fields.disabled === 0) throw ValidationError.of('disabled', BLOCKED_MESSAGE);
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
@@ -140,7 +143,8 @@ export class LinksService {
     }
     let changed = 0;
     for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
-      const ids = chunk.map((l) => l.id);
+      // A link an operator took down stays down: enabling passes it by.
+      const ids = chunk.filter((l) => change.kind !== 'enable' || l.blockedAt === null).map((l) => l.id);
       const done =
         change.kind === 'delete'
           ? await this.deps.links.deleteMany(accountId, ids)

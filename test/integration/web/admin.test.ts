@@ -251,6 +251,12 @@ onEachEngine('web: /admin', (h) => {
     assert.equal(visited.status, 404);
     assert.match(visited.text, /This link has been disabled/);
     assert.match((await op.get(`/admin/links?q=${tag}`)).text, /is disabled: its visitors see/);
+    // The owner cannot undo a takedown, one by one or in bulk.
+    const undo = await h().request('PUT', `/api/v1/links/${theirs.id}`, { key: b.key, form: { disabled: 0 } });
+    assert.equal(undo.status, 422, undo.text);
+    assert.match(undo.body.message.disabled[0], /disabled by the operator/);
+    assert.equal(await h().server.container.links.bulk(b.id, { kind: 'enable' }, { ids: [theirs.id] }), 0);
+    assert.equal((await visit(h(), `/${theirs.alias}`)).status, 404);
 
     const on = await op.post(`/admin/links/${theirs.id}/enable`, { next: 'https://evil.example/' }, { from: '/admin/links' });
     assert.equal(on.status, 303);

@@ -64,6 +64,21 @@ export class MemoryAccountStore implements AccountStore {
     const account = key && this.accounts.find((a) => a.id === key.accountId);
     return key && account ? { key: stripKey(key), account: strip(account) } : null;
   }
+  /** Each write of a key's last use, as [keyId, now]. */
+  readonly touches: [number, number][] = [];
+  async touchKey(keyId: number, now: number, since: number) {
+    this.touches.push([keyId, now]);
+    const found = this.keys.find((k) => k.id === keyId && (k.lastUsedAt === null || k.lastUsedAt < since));
+    if (found) found.lastUsedAt = now;
+  }
+  /** No links here: the account and its keys go (its sessions no longer resolve), no click caps to forget. */
+  async deleteAccount(accountId: number): Promise<number[] | null> {
+    const i = this.accounts.findIndex((a) => a.id === accountId);
+    if (i < 0) return null;
+    this.accounts.splice(i, 1);
+    for (let k = this.keys.length - 1; k >= 0; k--) if (this.keys[k]!.accountId === accountId) this.keys.splice(k, 1);
+    return [];
+  }
 }
 
 function strip({ passwordHash: _, ...account }: Account & { passwordHash: string | null }): Account {

@@ -93,6 +93,35 @@ export class SqlAccountStore implements AccountStore {
     const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
     return account ? { key: toKey(key), account: toAccount(account) } : null;
   }
+
+  async touchKey(keyId: number, now: number, since: number): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', since)]))
+      .execute();
+  }
+
+  /**
+   * The foreign keys do most of it: keys, sessions, spaces, pixels, domains and links cascade
+   * from the account, and link_pixels and click_rollups from its links. Click rows cascade on
+   * PostgreSQL; on SQLite they have no foreign key (migration 0004) and the trigger there lists
+   * each deleted link for the retention sweep, as when one link is deleted. Visitor marks have no
+   * foreign key on either engine (they live two days): deleted here, so nothing of the account's
+   * visitors outlives it.
+   */
+  deleteAccount(accountId: number): Promise<number[] | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const capped = await trx.selectFrom('links').select('id').where('account_id', '=', accountId).where('expiration_clicks', 'is not', null).execute();
+      await trx
+        .deleteFrom('click_visitors')
+        .where('link_id', 'in', (eb) => eb.selectFrom('links').select('id').where('account_id', '=', accountId))
+        .execute();
+      const deleted = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0 ? capped.map((r) => r.id) : null;
+    });
+  }
 }
 
 /** The first account of the service is its operator: decided inside the transaction that makes it. */

@@ -117,20 +117,10 @@ export class SqlAdminStore implements AdminStore {
   async setLinkDisabled(linkId: number, disabled: boolean, now: number): Promise<Link | null> {
     const row = await this.db
       .updateTable('links')
-      .set({ disabled: disabled ? 1 : 0, updated_at: now })
+      .set({ disabled: disabled ? 1 : 0, blocked_at: disabled ? now : null, updated_at: now })
       .where('id', '=', linkId)
       .returningAll()
       .executeTakeFirst();
     return row ? toLink(row, []) : null;
-  }
-
-  /**
-   * The account's row goes; every table that refers to it cascades (links and their clicks,
-   * rollups and pixels; keys, sessions, spaces, domains). On SQLite the links' trigger lists
-   * them for the retention job's sweep of click rows, as for any deleted link.
-   */
-  async deleteAccount(accountId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -25,6 +25,7 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     targets,
     lastRotation: r.last_rotation,
     disabled: r.disabled === 1 ? 1 : 0,
+    blockedAt: r.blocked_at ?? null,
     privacy: r.privacy as 0 | 1 | 2,
     privacyPasswordHash: r.privacy_password_hash,
     passwordHash: r.password_hash,

@@ -1,4 +1,154 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FieldErrorBag, TooManyAttemptsError, ValidationError, faultsOfCheck, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { checkDeletionConfirmation, checkPassword } from '../../../../core/accounts/account-rules.ts';
+import { SESSION_LIFETIME } from '../../../../core/accounts/sign-in-service.ts';
+import { IdParams } from '../../../http/schemas/common.ts';
+import type { RawHtml } from '../../pages/html.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { seeOther, sendView } from '../../app/respond.ts';
+import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.ts';
+import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 
-/** /account and /account/api-keys (issue 16): being built. */
-export const accountPages: WebFeature = () => {};
+/** Pages, not API: kept out of the OpenAPI document. */
+const PAGE = { schema: { hide: true } };
+import { accountPage, deletePage, text, type AccountPageState, type Form } from './account-views.ts';
+import { apiKeyPages } from './api-keys-pages.ts';
+
+function clientOf(request: FastifyRequest) {
+  return { address: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}
+
+/** A session that outlives a day was a "keep me signed in" one. */
+function remembered(session: { createdAt: number; expiresAt: number }): boolean {
+  return session.expiresAt - session.createdAt > SESSION_LIFETIME.short;
+}
+
+/** /account: profile, password, sessions; /account/delete; and the API keys' pages. */
+export const accountPages: WebFeature = (web, ctx: WebContext) => {
+  const secret = ctx.web.csrfSecret;
+  const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+    const view = viewOf(request, reply, secret);
+    return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/account' }));
+  };
+  const showAccount = async (request: FastifyRequest, reply: FastifyReply, status: number, state: AccountPageState) => {
+    const viewer = viewerOf(request);
+    const sessions = await ctx.signIn.list(viewer.account.id);
+    return send(
+      request,
+      reply,
+      status,
+      (v) => v.t.account.title,
+      (view) => accountPage(view, sessions, viewer.session.id, state),
+    );
+  };
+  const flashAndGo = (request: FastifyRequest, reply: FastifyReply, message: (view: View) => string, to: string) => {
+    setFlash(reply, message(viewOf(request, reply, secret)));
+    return seeOther(reply, to);
+  };
+
+  web.get('/account', PAGE, async (request, reply) => showAccount(request, reply, 200, null));
+
+  web.post('/account/profile', PAGE, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const form = (request.body ?? {}) as Form;
+    try {
+      const account = await ctx.accounts.updateProfile(viewer.account.id, { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') });
+      // The flash is written in the new settings already (the layout reads the viewer's account).
+      viewer.account = account;
+      return flashAndGo(request, reply, (v) => v.t.account.profile.saved, '/account');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return showAccount(request, reply, 422, { form: 'profile', values: form, errors: error.fields });
+    }
+  });
+
+  web.post('/account/password', PAGE, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const form = (request.body ?? {}) as Form;
+    const next = text(form, 'new_password');
+    // The rules that need no database first: a typo in the confirmation costs no password guess.
+    const bag = new FieldErrorBag();
+    checkPassword(next, bag, 'new_password');
+    if (next !== text(form, 'new_password_confirmation')) bag.add('new_password_confirmation', viewOf(request, reply, secret).t.account.password.mismatch);
+    let errors: FieldErrors = await faultsOfCheck(async () => bag.throwIfAny());
+    if (Object.keys(errors).length === 0) {
+      try {
+        const signedIn = await ctx.signIn.changePassword(viewer.account, text(form, 'current_password'), next, clientOf(request), remembered(viewer.session));
+        setSessionCookie(request, reply, signedIn.token, remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null);
+        request.viewer = { ...signedIn, token: signedIn.token };
+        return flashAndGo(request, reply, (v) => v.t.account.password.changed, '/account');
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        errors = error.fields;
+      }
+    }
+    return showAccount(request, reply, 422, { form: 'password', errors });
+  });
+
+  web.post('/account/sessions/end-others', PAGE, async (request, reply) => {
+    const viewer = viewerOf(request);
+    await ctx.signIn.endOtherSessions(viewer.account.id, viewer.session.id);
+    return flashAndGo(request, reply, (v) => v.t.account.sessions.endedOthers, '/account#sessions-title');
+  });
+
+  web.post('/account/sessions/:id/end', { schema: { params: IdParams, hide: true } }, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const { id } = request.params as IdParams;
+    await ctx.signIn.endSession(viewer.account.id, id);
+    if (id !== viewer.session.id) return flashAndGo(request, reply, (v) => v.t.account.sessions.ended, '/account#sessions-title');
+    // This browser's own session: it is signed out, as by the header's button.
+    clearSessionCookie(request, reply);
+    request.viewer = null;
+    return flashAndGo(request, reply, (v) => v.t.auth.signedOut, '/login');
+  });
+
+  web.get('/account/delete', PAGE, async (request, reply) =>
+    send(
+      request,
+      reply,
+      200,
+      (v) => v.t.account.remove.title,
+      (view) => deletePage(view, {}),
+    ),
+  );
+
+  web.post('/account/delete', PAGE, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const form = (request.body ?? {}) as Form;
+    const bag = new FieldErrorBag();
+    checkDeletionConfirmation(viewer.account, text(form, 'confirmation'), bag);
+    const confirmed = await faultsOfCheck(async () => bag.throwIfAny());
+    let errors: FieldErrors;
+    try {
+      const passwordFaults = await faultsOfCheck(() => ctx.signIn.confirmPassword(viewer.account, text(form, 'password')));
+      errors = { ...passwordFaults, ...confirmed };
+    } catch (error) {
+      if (!(error instanceof TooManyAttemptsError)) throw error;
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      const message = viewOf(request, reply, secret).t.common.errors.tooManyAttempts(error.retryAfterSeconds);
+      return send(
+        request,
+        reply,
+        429,
+        (v) => v.t.account.remove.title,
+        (view) => deletePage(view, form, { password: [message] }),
+      );
+    }
+    if (Object.keys(errors).length > 0)
+      return send(
+        request,
+        reply,
+        422,
+        (v) => v.t.account.remove.title,
+        (view) => deletePage(view, form, errors),
+      );
+    await ctx.accounts.deleteAccount(viewer.account.id);
+    clearSessionCookie(request, reply);
+    request.viewer = null;
+    return flashAndGo(request, reply, (v) => v.t.account.remove.deleted, '/login');
+  });
+
+  apiKeyPages(web, ctx);
+};
