@@ -1,9 +1,10 @@
 /**
- * Every screen of the web app in a real Chromium, as a signed-in account with data sees it (a
+ * Every screen of the web app's links, pixels, spaces and domains in a real Chromium, as a signed-in account with data sees it (a
  * chart with clicks, a table with rows, targeting rows, a domain): axe finds no WCAG 2.2 AA
  * violation in the light and dark themes and at 390 px, form fields stand out from the page,
  * and nothing scrolls sideways at 390 px nor at 320 px (a table scrolls inside its wrapper).
  * Error states are checked too: a refused form (422), the 404 and the 403 (a forged form).
+ * Sign-up, sign-in, the account and admin screens: web-app-account-browser.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -185,24 +186,6 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     await everyTheme();
   });
 
-  test('/admin, /admin/accounts (a suspended one among them), an account’s delete page, /admin/links', TIMEOUT, async () => {
-    // The first account signed up is the operator: this page's.
-    const other = await h.account();
-    const suspended = await h.account();
-    await h.request('POST', '/api/v1/links', { key: other.key, form: { url: `${dest.base}/other-account`, alias: 'someone-else' } });
-    await open('/admin/accounts', 200, 'Accounts');
-    await page.getByRole('button', { name: `Suspend ${suspended.email}` }).click();
-    await page.getByRole('status').waitFor();
-    await everyTheme();
-    await open('/admin', 200, 'Administration');
-    await everyTheme();
-    await open(`/admin/accounts/${other.id}/delete`, 200, 'Delete an account');
-    await everyTheme();
-    await open('/admin/links', 200, 'All links');
-    assert.match(await page.locator('main').innerText(), /someone-else/);
-    await everyTheme();
-  });
-
   test('the 404 page (an id that is not the account’s, and an unknown path)', TIMEOUT, async () => {
     await open('/links/999999/edit', 404, 'Page not found');
     await everyTheme();
@@ -229,35 +212,6 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     await everyTheme();
     const spaces = await h.request('GET', '/api/v1/spaces', { key });
     assert.ok(!spaces.text.includes('Never saved'), 'nothing written');
-  });
-
-  test('/signup and /login, signed out, and each with its errors', TIMEOUT, async () => {
-    const anonymous = await newPage();
-    try {
-      const goto = async (path: string, heading: string) => {
-        const res = await anonymous.goto(h.baseUrl + path);
-        assert.equal(res?.status(), 200);
-        assert.equal(await anonymous.getByRole('heading', { level: 1 }).innerText(), heading);
-      };
-      await goto('/signup', 'Create your account');
-      await checkEveryTheme(anonymous);
-      await expectNoSidewaysScrollAt320(anonymous);
-      await anonymous.getByLabel('Email').fill('not an email');
-      await anonymous.getByRole('button', { name: 'Create account' }).click();
-      await anonymous.getByRole('heading', { name: 'There is a problem' }).waitFor();
-      await checkEveryTheme(anonymous, { label: 'refused' });
-      await goto('/login', 'Sign in');
-      await checkEveryTheme(anonymous);
-      await expectNoSidewaysScrollAt320(anonymous);
-      await anonymous.getByLabel('Email').fill('nobody@example.com');
-      await anonymous.getByLabel('Password').fill('wrong password');
-      await anonymous.getByRole('button', { name: 'Sign in' }).last().click();
-      await anonymous.getByText('The email or password is wrong.').first().waitFor();
-      await checkEveryTheme(anonymous, { label: 'refused' });
-      assert.deepEqual(blockedRequests(anonymous), []);
-    } finally {
-      await anonymous.close();
-    }
   });
 
   test('the field check reads the pixels of a checkbox or radio the browser draws: a plain one passes, a faint one fails', TIMEOUT, async () => {
