@@ -210,6 +210,18 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
       return {
         name: el.tagName.toLowerCase() + (el.id ? `#${el.id}` : ''),
         shown: style.display !== 'none' && style.visibility !== 'hidden',
+        // Chromium draws a checkbox or radio of its own (ignoring the CSS border, which it reports as 0).
+        native: el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') && style.appearance !== 'none',
+        // What the browser's drawing of such a control depends on: equal looks, one measurement.
+        looks: [
+          el instanceof HTMLInputElement ? `${el.type}:${el.checked}` : '',
+          style.colorScheme,
+          style.accentColor,
+          style.opacity,
+          style.filter,
+          Math.round(el.getBoundingClientRect().width),
+          Math.round(el.getBoundingClientRect().height),
+        ].join('|'),
         fill: style.backgroundColor,
         border: parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : null,
         behind,
@@ -217,14 +229,56 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
     }),
   );
   const faint: string[] = [];
-  for (const f of fields.filter((f) => f.shown)) {
+  const drawnBefore = new Map<string, Awaited<ReturnType<typeof drawnOutline>>>();
+  for (const [i, f] of fields.entries()) {
+    if (!f.shown) continue;
     const backdrop = f.behind.reduceRight<Rgba>((under, top) => over(rgba(top), under), [255, 255, 255, 1]);
     const fill = over(rgba(f.fill), backdrop);
     const edge = f.border === null ? fill : over(rgba(f.border), fill);
     const best = Math.max(contrast(edge, backdrop), contrast(fill, backdrop));
-    if (best < 3) faint.push(`  ${f.name}: ${best.toFixed(2)}:1 (border ${f.border ?? 'none'}, fill ${f.fill})`);
+    if (best >= 3) continue;
+    if (f.native) {
+      const looks = `${f.looks}|${backdrop.join(',')}`;
+      const drawn = drawnBefore.get(looks) ?? (await drawnOutline(page.locator('input:not([type=hidden]), select, textarea').nth(i), backdrop));
+      drawnBefore.set(looks, drawn);
+      if (drawn.enough) continue;
+      faint.push(`  ${f.name}: drawn by the browser, ${drawn.strong} of ${drawn.total} pixels at 3:1 or more (${DRAWN_NEEDED} needed)`);
+    } else {
+      faint.push(`  ${f.name}: ${best.toFixed(2)}:1 (border ${f.border ?? 'none'}, fill ${f.fill})`);
+    }
   }
   return faint;
+}
+
+/** Pixels at 3:1 that show the browser drew an outline of such a colour (antialiasing aside). */
+const DRAWN_NEEDED = 4;
+
+/**
+ * A checkbox or radio the browser draws itself: its CSS colors say nothing of what is shown, so
+ * its pixels are read (the screenshot decoded by the page's own engine: locator.evaluate works
+ * with JavaScript off, and a Blob is not subject to the page's CSP). Chromium outlines them in
+ * #767676 on white (4.5:1), lighter on a dark page; a radio's ring is antialiased, so its pixels
+ * at full strength are few (4 to 16 from 15 to 19 px wide), but a faint control has none at all.
+ */
+async function drawnOutline(field: Locator, backdrop: Rgba): Promise<{ enough: boolean; strong: number; total: number }> {
+  const png = await field.screenshot({ animations: 'disabled' });
+  const { data, width, height } = await field
+    .page()
+    .locator('html')
+    .evaluate(async (_, b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('no 2d canvas');
+      context.drawImage(bitmap, 0, 0);
+      return { data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data), width: bitmap.width, height: bitmap.height };
+    }, png.toString('base64'));
+  let strong = 0;
+  for (let p = 0; p < data.length; p += 4) {
+    if (contrast([data[p] ?? 0, data[p + 1] ?? 0, data[p + 2] ?? 0, 1], backdrop) >= 3) strong++;
+  }
+  return { enough: strong >= DRAWN_NEEDED, strong, total: width * height };
 }
 
 /** What has keyboard focus, as its ARIA snapshot line: `textbox "Password"`, `button "Continue"`. */

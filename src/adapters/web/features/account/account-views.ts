@@ -94,12 +94,16 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
 </tr>`;
 }
 
+/**
+ * The table's wrapper is a named, focusable region: on a narrow screen it scrolls sideways, and
+ * with a single session (its row has no button) a keyboard could not otherwise reach it to scroll.
+ */
 function sessionsSection(view: View, sessions: readonly Session[], currentId: number): RawHtml {
   const s = view.t.account.sessions;
   const others = sessions.some((x) => x.id !== currentId);
   return html`<section aria-labelledby="sessions-title">
 <h2 id="sessions-title">${s.title}</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-title"><table>
 <caption class="visually-hidden">${s.caption}</caption>
 <thead><tr><th scope="col">${s.device}</th><th scope="col">${s.from}</th><th scope="col">${s.started}</th><th scope="col">${s.lastSeen}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${sessions.map((x) => sessionRow(view, x, currentId))}</tbody>

@@ -34,10 +34,14 @@ function keyRow(view: View, key: ApiKey): RawHtml {
 </tr>`;
 }
 
+/**
+ * The table's wrapper is a named, focusable region: on a narrow screen it scrolls sideways, and
+ * when every key is revoked (no button left) a keyboard could not otherwise reach it to scroll.
+ */
 function keyTable(view: View, keys: readonly ApiKey[]): RawHtml {
   const k = view.t.account.keys;
   if (keys.length === 0) return html`<p class="muted">${k.none}</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${k.caption}"><table>
 <caption class="visually-hidden">${k.caption}</caption>
 <thead><tr><th scope="col">${k.name}</th><th scope="col">${k.prefix}</th><th scope="col">${k.created}</th><th scope="col">${k.lastUsed}</th><th scope="col">${k.status}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${keys.map((key) => keyRow(view, key))}</tbody>

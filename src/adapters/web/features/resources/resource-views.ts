@@ -92,7 +92,7 @@ ${csrfField(view)}
 ${spec.fields(view, values, errors, record)}
 <div class="actions"><button type="submit">${record ? view.t.common.save : view.t.common.create}</button><a href="/${spec.plural}">${view.t.common.cancel}</a></div>
 </form>
-${record ? html`<p><a href="/${spec.plural}/${record.id}/delete">${view.t.resources.deleteLabel(record.name)}</a></p>` : ''}`;
+${record ? html`<p class="record-delete"><a href="/${spec.plural}/${record.id}/delete">${view.t.resources.deleteLabel(record.name)}</a></p>` : ''}`;
 }
 
 export function deleteView<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, record: T): RawHtml {
