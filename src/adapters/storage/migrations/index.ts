@@ -7,6 +7,7 @@ import * as stats from './0003-stats.ts';
 import * as appendOnlyClicks from './0004-clicks-append-only.ts';
 import * as domainVerification from './0005-domain-verification.ts';
 import * as webAccounts from './0006-web-accounts.ts';
+import * as rollupTotalsByDay from './0007-rollup-totals-by-day.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0004-clicks-append-only': appendOnlyClicks,
   '0005-domain-verification': domainVerification,
   '0006-web-accounts': webAccounts,
+  '0007-rollup-totals-by-day': rollupTotalsByDay,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
