@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { inFreshPgSchema } from './pg-schema.ts';
+import { loadRollups } from './rollup-seed.ts';
 import { loadConfig } from '../src/app/config.ts';
 import { createContainer } from '../src/app/container.ts';
 import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
@@ -44,25 +45,6 @@ const RUNS = Number(values.runs);
 const FIRST_DAY = '2025-01-01';
 const LAST_DAY = addDays(FIRST_DAY, DAYS - 1);
 
-/**
- * Values per link and day (k) out of a pool (m) per dimension, in the primary key's order so
- * SQLite appends. With ~27 clicks a link-day that is 79 rollup rows a link-day; over a year a
- * link sees up to m distinct values (500 cities, 1 000 referrers).
- */
-const SLOTS: Array<[string, number, number]> = [
-  ['bot', 1, 1],
-  ['browser', 6, 12],
-  ['city', 10, 500],
-  ['country', 10, 60],
-  ['device', 3, 4],
-  ['hour', 24, 24],
-  ['language', 8, 40],
-  ['platform', 5, 7],
-  ['referrer', 10, 1000],
-  ['total', 1, 1],
-  ['unique', 1, 1],
-];
-
 async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', accountId: number): Promise<void> {
   const now = Date.now();
   await sql`
@@ -71,47 +53,14 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
     select cast(${accountId} as integer), 's' || n, 's' || n, 'https://example.com/' || n, 'Link ' || n, 0, 0, 0, 0,
            cast(${now} as bigint), cast(${now} as bigint)
     from s`.execute(db);
-
-  const q = Math.floor(CLICKS / (LINKS * DAYS));
-  const r = CLICKS % (LINKS * DAYS);
-  const slots = sql.join(SLOTS.map(([dim, k, m]) => sql`(${sql.lit(dim)}, ${sql.lit(k)}, ${sql.lit(m)})`));
-  const dayOf = engine === 'sqlite' ? sql`date(${sql.lit(FIRST_DAY)}, '+' || d.n || ' days')` : sql`to_char(date ${sql.lit(FIRST_DAY)} + d.n, 'YYYY-MM-DD')`;
-  // c: clicks of the link-day (q or q + 1, summing to CLICKS exactly); per dimension, k values
-  // sharing c (j < c % k get one more); unique ≈ 80 %, bots ≈ 10 % of c.
-  const select = sql`
-    with recursive
-      d(n) as (select 0 union all select n + 1 from d where n < cast(${DAYS - 1} as integer)),
-      j(n) as (select 0 union all select n + 1 from j where n < 23),
-      slots(dim, k, m) as (values ${slots}),
-      l(id, n) as (select id, row_number() over (order by id) - 1 from links where account_id = cast(${accountId} as integer)),
-      ld(id, ln, dn, c) as (
-        select l.id, l.n, d.n, cast(${q} as integer) + case when l.n * ${DAYS} + d.n < ${r} then 1 else 0 end
-        from l cross join d)
-    select ld.id as link_id, slots.dim as dimension, ${dayOf} as day,
-      case slots.dim
-        when 'total' then '' when 'unique' then '' when 'bot' then ''
-        when 'hour' then case when j.n < 10 then '0' || j.n else '' || j.n end
-        else slots.dim || '-' || ((ld.ln * 31 + ld.dn * 7 + j.n * (slots.m / slots.k)) % slots.m)
-      end as value,
-      case slots.dim
-        when 'unique' then (ld.c * 4) / 5
-        when 'bot' then ld.c / 10 + 1
-        else ld.c / slots.k + case when j.n < ld.c % slots.k then 1 else 0 end
-      end as count
-    from ld cross join slots cross join d cross join j
-    where d.n = ld.dn and j.n < slots.k`;
-  if (engine === 'postgres') {
-    // Bulk load: checks and the key are rebuilt once at the end rather than per row.
-    await sql`alter table click_rollups drop constraint click_rollups_pk`.execute(db);
-    await sql`alter table click_rollups drop constraint if exists click_rollups_link_id_fkey`.execute(db);
-    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
-    await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
-    await sql`alter table click_rollups add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(db);
-  } else {
-    await sql`pragma foreign_keys = off`.execute(db);
-    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
-    await sql`pragma foreign_keys = on`.execute(db);
-  }
+  await loadRollups(db, engine, {
+    links: sql`select id from links where account_id = cast(${accountId} as integer)`,
+    linkCount: LINKS,
+    clicks: CLICKS,
+    firstDay: FIRST_DAY,
+    days: DAYS,
+    bulk: true,
+  });
   // links.clicks as the batches would have left it.
   await sql`update links set clicks = (select sum(count) from click_rollups r where r.link_id = links.id and r.dimension = 'total')
             where account_id = ${accountId}`.execute(db);

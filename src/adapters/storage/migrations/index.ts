@@ -8,6 +8,7 @@ import * as appendOnlyClicks from './0004-clicks-append-only.ts';
 import * as domainVerification from './0005-domain-verification.ts';
 import * as webAccounts from './0006-web-accounts.ts';
 import * as linkTakedown from './0007-link-takedown.ts';
+import * as rollupTotalsByDay from './0008-rollup-totals-by-day.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0005-domain-verification': domainVerification,
   '0006-web-accounts': webAccounts,
   '0007-link-takedown': linkTakedown,
+  '0008-rollup-totals-by-day': rollupTotalsByDay,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

@@ -1,0 +1,179 @@
+/**
+ * How fast the web app's pages answer for a big account, on SQLite and PostgreSQL (issue 16:
+ * every page under 50 ms p99 with 100 000 links; issue 17: every stats page under 100 ms p99
+ * for a link with 10 million clicks over a year, map included).
+ *
+ * Starts a real server (buildServer, listening on loopback), makes an account through /signup,
+ * signs in through /login, then loads straight with SQL: L links (default 100 000) in five
+ * spaces, a pixel on every 20th, clicks counts spread, every 50th disabled and every 7th
+ * expired; one of them with C clicks (10 000 000) over the last 365 days in its rollups (a
+ * wide spread: 3 000 cities, 5 000 referrers, 200 countries over the year), and 1 000 000
+ * clicks over the last 30 days on 5 000 others (the dashboard's account-wide sums). Then times
+ * R sequential GETs of each page (p50, p99, max), after a warm-up, with the session cookie.
+ * Prints the app's own script and stylesheet sizes (raw, gzip, brotli) as served.
+ *
+ *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres]
+ *   (PostgreSQL from TEST_DATABASE_URL, if set)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { inFreshPgSchema } from './pg-schema.ts';
+import { DAYS, seed } from './web-seed.ts';
+import { loadConfig } from '../src/app/config.ts';
+import { buildServer } from '../src/app/server.ts';
+import { PASSWORD, WebClient } from '../test/support/web-client.ts';
+
+const { values } = parseArgs({
+  options: {
+    links: { type: 'string', default: '100000' },
+    clicks: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '300' },
+    engine: { type: 'string', default: 'both' },
+  },
+});
+const LINKS = Number(values.links);
+const CLICKS = Number(values.clicks);
+const RUNS = Number(values.runs);
+const WARMUP = 20;
+const PAGE_TARGET_MS = 50;
+const STATS_TARGET_MS = 100;
+const JS_TARGET_BYTES = 30 * 1024;
+
+interface Timing {
+  label: string;
+  path: string;
+  target: number;
+  p50: number;
+  p99: number;
+  max: number;
+  bytes: number;
+  status: number;
+}
+
+async function time(client: WebClient, label: string, path: string, target: number): Promise<Timing> {
+  const first = await client.get(path, { 'accept-encoding': 'identity' });
+  if (first.status === 404) return { label, path, target, p50: NaN, p99: NaN, max: NaN, bytes: 0, status: 404 };
+  if (first.status !== 200) throw new Error(`${path}: ${first.status} ${first.text.slice(0, 300)}`);
+  for (let i = 0; i < WARMUP; i++) await client.get(path);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const reply = await client.get(path);
+    times.push(performance.now() - start);
+    if (reply.status !== 200) throw new Error(`${path}: ${reply.status}`);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
+  return { label, path, target, p50: at(0.5), p99: at(0.99), max: times.at(-1)!, bytes: Buffer.byteLength(first.text), status: 200 };
+}
+
+async function assetSizes(client: WebClient, page: string): Promise<void> {
+  const html = (await client.get(page)).text;
+  const paths = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+  console.log('\nasset'.padEnd(34), 'raw'.padStart(9), 'gzip'.padStart(9), 'brotli'.padStart(9));
+  for (const path of [...new Set(paths)]) {
+    // fetch decodes what it is sent: the bytes on the wire are the Content-Length.
+    const wire = async (encoding: string) => {
+      const res = await fetch(client.baseUrl + path, { headers: { 'accept-encoding': encoding } });
+      await res.arrayBuffer();
+      return Number(res.headers.get('content-length'));
+    };
+    const raw = await wire('identity');
+    const gzip = await wire('gzip');
+    const br = await wire('br');
+    const verdict = path.endsWith('.js') ? `  ${Math.min(gzip, br) < JS_TARGET_BYTES ? 'PASS' : 'FAIL'} (< 30 KB compressed)` : '';
+    console.log(path.padEnd(33), kb(raw).padStart(9), kb(gzip).padStart(9), kb(br).padStart(9), verdict);
+  }
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+async function benchEngine(label: string, databaseUrl: string, pgSchema?: string) {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0' });
+  const server = await buildServer(config, pgSchema ? { pgSchema } : {});
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const address = server.app.server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const email = 'bench@example.com';
+    const signup = await new WebClient(baseUrl).post('/signup', { name: 'Bench', email, password: PASSWORD }, { from: '/signup' });
+    if (signup.status !== 303) throw new Error(`sign-up: ${signup.status}`);
+    const client = new WebClient(baseUrl);
+    const login = await client.post('/login', { email, password: PASSWORD }, { from: '/login' });
+    if (login.status !== 303) throw new Error(`sign-in: ${login.status}`);
+    const account = await server.container.storage.db.selectFrom('accounts').select(['id', 'timezone']).where('email', '=', email).executeTakeFirstOrThrow();
+
+    const t0 = performance.now();
+    const s = await seed(server.container.storage.db, server.container.storage.engine, account.id, account.timezone, { links: LINKS, clicks: CLICKS });
+    const rows = await server.container.storage.db
+      .selectFrom('click_rollups')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    console.log(
+      `\n${label}: ${LINKS.toLocaleString('en')} links; link ${s.big} with ${CLICKS.toLocaleString('en')} clicks over ${DAYS} days ` +
+        `(${s.firstDay} .. ${s.today}); ${Number(rows.n).toLocaleString('en')} rollup rows in all; loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `${RUNS} sequential GETs a page after ${WARMUP} to warm up, signed in, over HTTP on loopback; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    const year = `from=${s.firstDay}&to=${s.today}`;
+    const pages: Array<[string, string, number]> = [
+      ['dashboard', '/dashboard', PAGE_TARGET_MS],
+      ['links', '/links', PAGE_TARGET_MS],
+      ['links, search alias', '/links?search=b4242&by=alias', PAGE_TARGET_MS],
+      ['links, search url', '/links?search=products%2F4242&by=url', PAGE_TARGET_MS],
+      ['links, search title', '/links?search=page+4242&by=title', PAGE_TARGET_MS],
+      ['links, space + active', `/links?space=${s.space}&status=1`, PAGE_TARGET_MS],
+      ['links, by clicks, page 500', '/links?sort=max&page=500', PAGE_TARGET_MS],
+      ['link edit', `/links/${s.plain}/edit`, PAGE_TARGET_MS],
+      ['link QR', `/links/${s.plain}/qr`, PAGE_TARGET_MS],
+      ['pixels', '/pixels', PAGE_TARGET_MS],
+      ['spaces', '/spaces', PAGE_TARGET_MS],
+      ['account', '/account', PAGE_TARGET_MS],
+      ['API keys', '/account/api-keys', PAGE_TARGET_MS],
+      ['stats, last 30 days', `/stats/${s.big}`, STATS_TARGET_MS],
+      ['stats, year', `/stats/${s.big}?${year}`, STATS_TARGET_MS],
+      ['stats countries + map, year', `/stats/${s.big}/countries?${year}`, STATS_TARGET_MS],
+      ['stats hours, year', `/stats/${s.big}/hours?${year}`, STATS_TARGET_MS],
+      ['stats referrers, year', `/stats/${s.big}/referrers?${year}`, STATS_TARGET_MS],
+      ['stats cities, year', `/stats/${s.big}/cities?${year}`, STATS_TARGET_MS],
+    ];
+    console.log('page'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'target'.padStart(8), '  ', 'KB'.padStart(6));
+    for (const [name, path, target] of pages) {
+      const r = await time(client, name, path, target);
+      if (r.status === 404) {
+        console.log(name.padEnd(30), '(404: no such page yet)');
+        continue;
+      }
+      console.log(
+        name.padEnd(30),
+        r.p50.toFixed(1).padStart(8),
+        r.p99.toFixed(1).padStart(8),
+        r.max.toFixed(1).padStart(8),
+        `< ${target}`.padStart(8),
+        r.p99 < target ? 'PASS' : 'FAIL',
+        (r.bytes / 1024).toFixed(0).padStart(6),
+      );
+    }
+    console.log(
+      `load average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    await assetSizes(client, '/dashboard');
+  } finally {
+    await server.close();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
+try {
+  if (values.engine !== 'postgres') await benchEngine('SQLite', `sqlite:${join(dir, 'bench.db')}`);
+  if (values.engine !== 'sqlite') await inFreshPgSchema((url, schema) => benchEngine('PostgreSQL', url, schema));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
