@@ -38,6 +38,7 @@ import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 
 export interface Container extends ApiContext {
   signIn: SignInService;
+  admin: AdminService;
   storage: Storage;
   /** The operator's side of domains (the CLI). */
   domainOperator: DomainOperator;

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
-import type { AdminService } from '../../../core/admin/admin-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
@@ -16,8 +15,6 @@ export interface ApiContext {
   spaces: SpacesService;
   domains: DomainsService;
   stats: StatsService;
-  /** The operators' side (the web app's /admin and the CLI); no API route uses it. */
-  admin: AdminService;
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

@@ -1,4 +1,5 @@
 import type { SignInService } from '../../../core/accounts/sign-in-service.ts';
+import type { AdminService } from '../../../core/admin/admin-service.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
@@ -6,6 +7,8 @@ import type { UnlockCookies } from '../../http/redirect/cookies.ts';
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
   signIn: SignInService;
+  /** The operators' side: /admin (the CLI uses it too). */
+  admin: AdminService;
   web: WebOptions;
 }
 
