@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
-import { NotFoundError, UnavailableError } from '../../../core/shared/errors.ts';
+import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
 import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
@@ -67,9 +67,15 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
       if (error instanceof UnavailableError) return sendErrorPage(request, reply, 'unavailable', secret);
-      const status = error.statusCode ?? 500;
-      if (status >= 500) request.log.error({ err: error }, 'web page failed');
-      return sendErrorPage(request, reply, status === 404 ? 'notFound' : status < 500 ? 'forbidden' : 'server', secret);
+      if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
+      // A form's ValidationError is its route's to show beside the fields; one that gets here is a bug.
+      const status = error instanceof ValidationError ? 500 : (error.statusCode ?? 500);
+      if (status >= 500) {
+        request.log.error({ err: error }, 'web page failed');
+        return sendErrorPage(request, reply, 'server', secret);
+      }
+      // Bodies too large, of a type no form sends, or unreadable: said as such, not as a CSRF refusal.
+      return sendErrorPage(request, reply, status === 404 ? 'notFound' : 'badRequest', secret, { status });
     });
 
     for (const register of WEB_FEATURES) register(web, ctx);
