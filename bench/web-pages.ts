@@ -12,7 +12,8 @@
  * R sequential GETs of each page (p50, p99, max), after a warm-up, with the session cookie.
  * Prints the app's own script and stylesheet sizes (raw, gzip, brotli) as served.
  *
- *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres]
+ *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres
+ *                        --pages REGEXP (only the pages whose label matches, e.g. 'search')]
  *   (PostgreSQL from TEST_DATABASE_URL, if set)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,11 +32,13 @@ const { values } = parseArgs({
     clicks: { type: 'string', default: '10000000' },
     runs: { type: 'string', default: '300' },
     engine: { type: 'string', default: 'both' },
+    pages: { type: 'string', default: '' },
   },
 });
 const LINKS = Number(values.links);
 const CLICKS = Number(values.clicks);
 const RUNS = Number(values.runs);
+const PAGES = new RegExp(values.pages, 'i');
 const WARMUP = 20;
 const PAGE_TARGET_MS = 50;
 const STATS_TARGET_MS = 100;
@@ -127,6 +130,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
       ['links, search alias', '/links?search=b4242&by=alias', PAGE_TARGET_MS],
       ['links, search url', '/links?search=products%2F4242&by=url', PAGE_TARGET_MS],
       ['links, search title', '/links?search=page+4242&by=title', PAGE_TARGET_MS],
+      ['links, search url, in every link', '/links?search=example.com&by=url', PAGE_TARGET_MS],
       ['links, space + active', `/links?space=${s.space}&status=1`, PAGE_TARGET_MS],
       ['links, by clicks, page 500', '/links?sort=max&page=500', PAGE_TARGET_MS],
       ['link edit', `/links/${s.plain}/edit`, PAGE_TARGET_MS],
@@ -143,7 +147,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
       ['stats cities, year', `/stats/${s.big}/cities?${year}`, STATS_TARGET_MS],
     ];
     console.log('page'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'target'.padStart(8), '  ', 'KB'.padStart(6));
-    for (const [name, path, target] of pages) {
+    for (const [name, path, target] of pages.filter(([name]) => PAGES.test(name))) {
       const r = await time(client, name, path, target);
       if (r.status === 404) {
         console.log(name.padEnd(30), '(404: no such page yet)');

@@ -71,7 +71,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const clock = overrides.clock ?? systemClock;
   const urls = new UrlPolicy(config.URL_SCHEMES);
   const stores = {
-    links: new SqlLinkStore(storage.db),
+    links: new SqlLinkStore(storage.db, storage.engine),
     pixels: new SqlPixelStore(storage.db),
     spaces: new SqlSpaceStore(storage.db),
     domains: new SqlDomainStore(storage.db),

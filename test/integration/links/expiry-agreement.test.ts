@@ -34,7 +34,11 @@ onEachEngine('expiry: the status filter in SQL agrees with core/expiration/expir
       ids.set(id, isExpired(c, NOW));
     }
     const listed = async (status: LinkStatus) =>
-      new Set((await new SqlLinkStore(db).list(account.id, { status, by: 'title', sort: 'asc' }, { page: 1, perPage: 100 }, NOW)).items.map((l) => l.id));
+      new Set(
+        (
+          await new SqlLinkStore(db, h().server.container.storage.engine).list(account.id, { status, by: 'title', sort: 'asc' }, { page: 1, perPage: 100 }, NOW)
+        ).items.map((l) => l.id),
+      );
     const expired = await listed(LinkStatus.Expired);
     const active = await listed(LinkStatus.Active);
     for (const [id, isExpiredInCore] of ids) {

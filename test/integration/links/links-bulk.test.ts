@@ -19,7 +19,7 @@ function recordingService(h: Harness) {
   const changed: number[] = [];
   const forgotten: number[] = [];
   const links = new LinksService({
-    links: new SqlLinkStore(db),
+    links: new SqlLinkStore(db, h.server.container.storage.engine),
     spaces: new SqlSpaceStore(db),
     domains: new SqlDomainStore(db),
     pixels: new SqlPixelStore(db),

@@ -9,6 +9,7 @@ import * as domainVerification from './0005-domain-verification.ts';
 import * as webAccounts from './0006-web-accounts.ts';
 import * as linkTakedown from './0007-link-takedown.ts';
 import * as rollupTotalsByDay from './0008-rollup-totals-by-day.ts';
+import * as linkSearch from './0009-link-search.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0006-web-accounts': webAccounts,
   '0007-link-takedown': linkTakedown,
   '0008-rollup-totals-by-day': rollupTotalsByDay,
+  '0009-link-search': linkSearch,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

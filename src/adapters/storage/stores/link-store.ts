@@ -1,9 +1,10 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
-import { LinkStatus, type Link, type LinkFields, type LinkFilter } from '../../../core/links/link.ts';
+import { LinkStatus, type Link, type LinkFields, type LinkFilter, type LinkSearchField } from '../../../core/links/link.ts';
 import type { LinkStore } from '../../../core/links/link-store.ts';
+import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
 import { toColumns, toInsert, toLink } from './link-rows.ts';
@@ -20,8 +21,14 @@ function expired(eb: LinksEb, now: number) {
   ]);
 }
 
+/** The shortest search FTS5's trigram index answers: shorter ones match no trigram at all. */
+const TRIGRAM = 3;
+
 export class SqlLinkStore implements LinkStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {}
 
   async insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link> {
     try {
@@ -166,7 +173,7 @@ export class SqlLinkStore implements LinkStore {
   /** The account's links that pass the list's filters (api.md §5), before sort and page. */
   private matching(accountId: number, filter: LinkFilter, now: number) {
     let q = this.db.selectFrom('links').where('account_id', '=', accountId);
-    if (filter.search) q = q.where(containsIgnoringCase(filter.by, filter.search));
+    if (filter.search) q = q.where(this.searching(filter.by, filter.search));
     if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
     if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
     if (filter.pixelId !== undefined) {
@@ -179,6 +186,23 @@ export class SqlLinkStore implements LinkStore {
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
     if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
     return q;
+  }
+
+  /**
+   * The case-insensitive substring match of api.md §5, through an index (migration 0009,
+   * docs/adr/0026). PostgreSQL's pg_trgm indexes serve the `like` itself. On SQLite the FTS5
+   * trigram table narrows the links to those holding the search as a phrase of trigrams of
+   * `lower(col)` (a substring, with case folded once more by FTS5 on both sides), and the `like`
+   * decides: the same rows as the scan. Searches of one or two characters have no trigram and
+   * keep the scan; so does one with a NUL, which an FTS5 query would cut short.
+   */
+  private searching(by: LinkSearchField, search: string): Expression<SqlBool> {
+    const exact = containsIgnoringCase(by, search);
+    const term = search.toLowerCase();
+    if (this.engine !== 'sqlite' || [...term].length < TRIGRAM || term.includes('\0')) return exact;
+    // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
+    const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
+    return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${exact}`;
   }
 
   private async withPixels(rows: Selectable<LinksTable>[]): Promise<Link[]> {
