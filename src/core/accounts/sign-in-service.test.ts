@@ -106,3 +106,10 @@ test('signing out everywhere else keeps this session', async () => {
     [mine.session.id],
   );
 });
+
+test('guesses at the current password when changing it count against the account’s limit', async () => {
+  const { service } = setup();
+  const me = await service.signUp({ email: 'a@example.com', password: PASSWORD }, client);
+  for (let i = 0; i < 3; i++) await assert.rejects(service.changePassword(me.account, `wrong ${i}`, 'another long password', client), ValidationError);
+  await assert.rejects(service.changePassword(me.account, PASSWORD, 'another long password', client), TooManyAttemptsError);
+});

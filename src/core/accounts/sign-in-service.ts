@@ -112,8 +112,13 @@ export class SignInService {
     const bag = new FieldErrorBag();
     checkPassword(next, bag, 'new_password');
     const hash = await this.deps.accounts.passwordHashOf(account.id);
-    // An account made by the CLI has no password yet: it sets one without a current one.
-    if (hash !== null && !(await this.deps.hasher.verify(hash, current))) bag.add('current_password', 'The current password is wrong.');
+    // An account made by the CLI has no password yet: it sets one without a current one. A guess
+    // at the current one counts against the account's sign-in limit, as confirmPassword's does.
+    if (hash !== null) {
+      const attempt = await this.deps.perAccount.consume(account.email);
+      if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+      if (!(await this.deps.hasher.verify(hash, current))) bag.add('current_password', 'The current password is wrong.');
+    }
     bag.throwIfAny();
     await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(next));
     await this.deps.sessions.deleteAll(account.id, null);
