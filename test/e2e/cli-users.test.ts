@@ -1,26 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ENGINES, startHarness } from '../support/harness.ts';
-import { BIN, ROOT, isolatedPgUrl, run, type Ran } from '../support/processes.ts';
+import { BIN, cliDatabase, run } from '../support/processes.ts';
 import { WebClient } from '../support/web-client.ts';
-
-/** The CLI with `input` on its standard input. */
-function runWithInput(args: string[], env: Record<string, string>, input: string): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 for (const engine of ENGINES) {
   describe(`linkpix CLI: users operator and password [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -29,15 +11,7 @@ for (const engine of ENGINES) {
     const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
 
     before(async () => {
-      if (engine.name === 'postgres') {
-        const pg = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
-        env = { DATABASE_URL: pg.url };
-        cleanup = pg.drop;
-      } else {
-        const dir = mkdtempSync(join(tmpdir(), 'linkpix-cli-'));
-        env = { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      }
+      ({ env, cleanup } = await cliDatabase(engine.name));
     });
     after(() => cleanup());
 
@@ -45,7 +19,7 @@ for (const engine of ENGINES) {
       assert.equal((await cli('users', 'create', '--email', 'first@example.com')).code, 0);
       assert.equal((await cli('users', 'create', '--email', 'Ops@Example.com')).code, 0);
 
-      const set = await runWithInput(['users', 'password', 'ops@example.com'], env, 'a long enough passphrase\nignored second line\n');
+      const set = await run(process.execPath, [BIN, ...['users', 'password', 'ops@example.com']], env, undefined, 'a long enough passphrase\nignored second line\n');
       assert.equal(set.code, 0, set.stderr);
       assert.deepEqual(JSON.parse(set.stdout), { id: 2, email: 'ops@example.com', password_set: true, sessions_ended: true });
       assert.ok(!set.stdout.includes('passphrase'), 'the password is never printed');
@@ -68,7 +42,7 @@ for (const engine of ENGINES) {
         assert.equal((await browser.get('/admin')).status, 404);
 
         // A new password ends every session of the account.
-        const again = await runWithInput(['users', 'password', 'ops@example.com'], env, 'another long passphrase\r\n');
+        const again = await run(process.execPath, [BIN, ...['users', 'password', 'ops@example.com']], env, undefined, 'another long passphrase\r\n');
         assert.equal(again.code, 0, again.stderr);
         const signedOut = await browser.get('/admin');
         assert.equal(signedOut.status, 303);
@@ -87,13 +61,13 @@ for (const engine of ENGINES) {
       const nobody = await cli('users', 'operator', 'nobody@example.com');
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /No such account/);
-      const short = await runWithInput(['users', 'password', 'first@example.com'], env, 'short\n');
+      const short = await run(process.execPath, [BIN, ...['users', 'password', 'first@example.com']], env, undefined, 'short\n');
       assert.equal(short.code, 1);
       assert.match(short.stderr, /^password: /m);
-      const empty = await runWithInput(['users', 'password', 'first@example.com'], env, '');
+      const empty = await run(process.execPath, [BIN, ...['users', 'password', 'first@example.com']], env, undefined, '');
       assert.equal(empty.code, 1);
       assert.match(empty.stderr, /^password: /m);
-      const unknown = await runWithInput(['users', 'password', 'nobody@example.com'], env, 'a long enough passphrase\n');
+      const unknown = await run(process.execPath, [BIN, ...['users', 'password', 'nobody@example.com']], env, undefined, 'a long enough passphrase\n');
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No such account/);
       const help = await cli('--help');

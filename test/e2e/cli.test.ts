@@ -1,10 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ENGINES } from '../support/harness.ts';
-import { BIN, isolatedPgUrl, run } from '../support/processes.ts';
+import { BIN, cliDatabase, run } from '../support/processes.ts';
 import { startHarness } from '../support/harness.ts';
 import { redirectsTo, visit } from '../integration/redirect/redirect-support.ts';
 
@@ -15,15 +12,7 @@ for (const engine of ENGINES) {
     const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
 
     before(async () => {
-      if (engine.name === 'postgres') {
-        const pg = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
-        env = { DATABASE_URL: pg.url };
-        cleanup = pg.drop;
-      } else {
-        const dir = mkdtempSync(join(tmpdir(), 'linkpix-cli-'));
-        env = { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      }
+      ({ env, cleanup } = await cliDatabase(engine.name));
     });
     after(() => cleanup());
 

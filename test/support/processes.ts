@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -15,9 +17,11 @@ export interface Ran {
   stderr: string;
 }
 
-export function run(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Ran> {
+/** Runs a command to its end; `input`, when given, is its standard input. */
+export function run(command: string, args: string[], env: Record<string, string>, cwd = ROOT, input?: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -109,4 +113,14 @@ export async function cliAccountKey(env: Record<string, string>, email: string):
   const made = await run(process.execPath, [BIN, 'users', 'create', '--email', email], env);
   if (made.code !== 0) throw new Error(`linkpix users create failed: ${made.stderr}`);
   return JSON.parse(made.stdout).api_key as string;
+}
+
+/** A database of its own for CLI runs: a fresh SQLite file, or a fresh PostgreSQL schema. */
+export async function cliDatabase(engine: 'sqlite' | 'postgres'): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const db = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+    return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'linkpix-cli-'));
+  return { env: { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
