@@ -59,6 +59,11 @@ function describedBy(id: string, hint: string | undefined, errors: string[]): st
   return ids.length > 0 ? ids.join(' ') : null;
 }
 
+/** What every control says of itself: whether it must be filled, and whether and why it is wrong. */
+function validity(o: FieldBase, id: string, errors: string[]) {
+  return { required: o.required ?? false, 'aria-invalid': errors.length > 0 ? 'true' : null, 'aria-describedby': describedBy(id, o.hint, errors) };
+}
+
 function fieldShell(id: string, label: string, hint: string | undefined, errors: string[], control: RawHtml): RawHtml {
   return html`<div class="field">
 <label for="${id}">${label}</label>
@@ -97,9 +102,7 @@ export function textField(o: TextFieldOptions): RawHtml {
     min: o.min ?? null,
     max: o.max ?? null,
     maxlength: o.maxlength ?? null,
-    required: o.required ?? false,
-    'aria-invalid': errors.length > 0 ? 'true' : null,
-    'aria-describedby': describedBy(id, o.hint, errors),
+    ...validity(o, id, errors),
   })}>`;
   return fieldShell(id, o.label, o.hint, errors, control);
 }
@@ -116,9 +119,7 @@ export function textArea(o: TextAreaOptions): RawHtml {
     id,
     name: o.name,
     rows: o.rows ?? 6,
-    required: o.required ?? false,
-    'aria-invalid': errors.length > 0 ? 'true' : null,
-    'aria-describedby': describedBy(id, o.hint, errors),
+    ...validity(o, id, errors),
   })}>${o.value ?? ''}</textarea>`;
   return fieldShell(id, o.label, o.hint, errors, control);
 }
@@ -143,9 +144,7 @@ export function selectField(o: SelectFieldOptions): RawHtml {
     id,
     name: o.name,
     multiple: o.multiple ?? false,
-    required: o.required ?? false,
-    'aria-invalid': errors.length > 0 ? 'true' : null,
-    'aria-describedby': describedBy(id, o.hint, errors),
+    ...validity(o, id, errors),
   })}>${o.options.map((opt) => html`<option value="${opt.value}"${selected.has(opt.value) ? html` selected` : ''}>${opt.label}</option>`)}</select>`;
   return fieldShell(id, o.label, o.hint, errors, control);
 }
