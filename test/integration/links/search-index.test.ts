@@ -183,7 +183,11 @@ onEachEngine('link search: the index finds what the substring scan finds', (h) =
       created_at: NOW,
       updated_at: NOW,
     }));
-    for (let i = 0; i < filler.length; i += 500) await db.insertInto('links').values(filler.slice(i, i + 500)).execute();
+    for (let i = 0; i < filler.length; i += 500)
+      await db
+        .insertInto('links')
+        .values(filler.slice(i, i + 500))
+        .execute();
     await assertAgreement(db, engine, account.id, 'beside common phrases');
     const store = new SqlLinkStore(db, engine);
     assert.deepEqual(await searched(store, account.id, 'title', 'oslo'), [ids[0]]);

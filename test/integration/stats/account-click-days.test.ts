@@ -32,71 +32,75 @@ async function addRollups(db: Kysely<unknown>, rows: Array<[link: number, dimens
 const byDay = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
 
 for (const engine of ENGINES) {
-  test(`migration 0010 [${engine.name}]: an account's clicks per day are backfilled, kept with the rollups, and it goes again`, { skip: engine.skip ?? false }, async () => {
-    await withEmptyStorage(engine.name, async (storage) => {
-      const db = storage.db as never as Kysely<unknown>;
-      for (const m of BEFORE_0010) await m.up(db, engine.name);
-      await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
-      for (const [account, alias] of [
-        [1, 'a1'],
-        [1, 'a2'],
-        [2, 'b1'],
-        [1, 'a3'],
-      ] as const) {
-        await sql`insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, created_at, updated_at)
+  test(
+    `migration 0010 [${engine.name}]: an account's clicks per day are backfilled, kept with the rollups, and it goes again`,
+    { skip: engine.skip ?? false },
+    async () => {
+      await withEmptyStorage(engine.name, async (storage) => {
+        const db = storage.db as never as Kysely<unknown>;
+        for (const m of BEFORE_0010) await m.up(db, engine.name);
+        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
+        for (const [account, alias] of [
+          [1, 'a1'],
+          [1, 'a2'],
+          [2, 'b1'],
+          [1, 'a3'],
+        ] as const) {
+          await sql`insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, created_at, updated_at)
                   values (${account}, ${alias}, ${alias}, 'https://example.com', 0, 0, 0, 0, 0)`.execute(db);
-      }
-      await addRollups(db, [
-        [1, 'total', '2026-01-01', '', 3],
-        [2, 'total', '2026-01-01', '', 4],
-        [3, 'total', '2026-01-01', '', 100],
-        [1, 'total', '2026-01-02', '', 5],
-        [1, 'country', '2026-01-02', 'FR', 5],
-        [2, 'total', '2026-01-04', '', 1],
-      ]);
-      const store = new SqlStatsStore(storage.db as Kysely<Database>, engine.name);
-      const admin = new SqlAdminStore(storage.db as Kysely<Database>);
+        }
+        await addRollups(db, [
+          [1, 'total', '2026-01-01', '', 3],
+          [2, 'total', '2026-01-01', '', 4],
+          [3, 'total', '2026-01-01', '', 100],
+          [1, 'total', '2026-01-02', '', 5],
+          [1, 'country', '2026-01-02', 'FR', 5],
+          [2, 'total', '2026-01-04', '', 1],
+        ]);
+        const store = new SqlStatsStore(storage.db, engine.name);
+        const admin = new SqlAdminStore(storage.db);
 
-      await accountClickDays.up(db, engine.name);
-      assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
-        { value: '2026-01-01', count: 7 },
-        { value: '2026-01-02', count: 5 },
-      ]);
+        await accountClickDays.up(db, engine.name);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 7 },
+          { value: '2026-01-02', count: 5 },
+        ]);
 
-      // One statement adding to existing rows, making new ones, and touching other dimensions
-      // and another account: each account's days move by their own `total` rows only.
-      await addRollups(db, [
-        [1, 'total', '2026-01-01', '', 10],
-        [4, 'total', '2026-01-01', '', 1],
-        [4, 'total', '2026-01-03', '', 2],
-        [3, 'total', '2026-01-03', '', 50],
-        [1, 'unique', '2026-01-01', '', 9],
-        [1, 'country', '2026-01-02', 'FR', 5],
-      ]);
-      assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
-        { value: '2026-01-01', count: 18 },
-        { value: '2026-01-02', count: 5 },
-        { value: '2026-01-03', count: 2 },
-      ]);
-      assert.deepEqual(byDay(await store.accountPerDay(2, RANGE)), [
-        { value: '2026-01-01', count: 100 },
-        { value: '2026-01-03', count: 50 },
-      ]);
-      assert.equal((await admin.totals('2026-01-02')).recentClicks, 5 + 2 + 1 + 50);
+        // One statement adding to existing rows, making new ones, and touching other dimensions
+        // and another account: each account's days move by their own `total` rows only.
+        await addRollups(db, [
+          [1, 'total', '2026-01-01', '', 10],
+          [4, 'total', '2026-01-01', '', 1],
+          [4, 'total', '2026-01-03', '', 2],
+          [3, 'total', '2026-01-03', '', 50],
+          [1, 'unique', '2026-01-01', '', 9],
+          [1, 'country', '2026-01-02', 'FR', 5],
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 18 },
+          { value: '2026-01-02', count: 5 },
+          { value: '2026-01-03', count: 2 },
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(2, RANGE)), [
+          { value: '2026-01-01', count: 100 },
+          { value: '2026-01-03', count: 50 },
+        ]);
+        assert.equal((await admin.totals('2026-01-02')).recentClicks, 5 + 2 + 1 + 50);
 
-      // A deleted link's clicks stay in its account's history; a deleted account's go with it.
-      await sql`delete from links where id = 2`.execute(db);
-      assert.equal(byDay(await store.accountPerDay(1, RANGE))[0]?.count, 18);
-      await sql`delete from accounts where id = 2`.execute(db);
-      assert.deepEqual(await store.accountPerDay(2, RANGE), []);
+        // A deleted link's clicks stay in its account's history; a deleted account's go with it.
+        await sql`delete from links where id = 2`.execute(db);
+        assert.equal(byDay(await store.accountPerDay(1, RANGE))[0]?.count, 18);
+        await sql`delete from accounts where id = 2`.execute(db);
+        assert.deepEqual(await store.accountPerDay(2, RANGE), []);
 
-      await accountClickDays.down(db, engine.name);
-      await accountClickDays.up(db, engine.name);
-      assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
-        { value: '2026-01-01', count: 14 },
-        { value: '2026-01-02', count: 5 },
-        { value: '2026-01-03', count: 2 },
-      ]);
-    });
-  });
+        await accountClickDays.down(db, engine.name);
+        await accountClickDays.up(db, engine.name);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 14 },
+          { value: '2026-01-02', count: 5 },
+          { value: '2026-01-03', count: 2 },
+        ]);
+      });
+    },
+  );
 }

@@ -211,7 +211,9 @@ export class SqlLinkStore implements LinkStore {
     if (this.engine !== 'sqlite' || [...term].length < TRIGRAM || term.includes('\0')) return this.scanning(by, search, exact);
     // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
     const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
-    const probe = await sql<{ found: number }>`select count(*) as found from (select rowid from link_search where link_search match ${phrase} limit ${RARE_PHRASE})`.execute(this.db);
+    const probe = await sql<{
+      found: number;
+    }>`select count(*) as found from (select rowid from link_search where link_search match ${phrase} limit ${RARE_PHRASE})`.execute(this.db);
     if ((probe.rows[0]?.found ?? 0) >= RARE_PHRASE) return this.scanning(by, search, exact);
     return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${exact}`;
   }
