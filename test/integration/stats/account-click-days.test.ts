@@ -13,7 +13,6 @@ import * as linkTakedown from '../../../src/adapters/storage/migrations/0007-lin
 import * as rollupTotals from '../../../src/adapters/storage/migrations/0008-rollup-totals-by-day.ts';
 import * as linkSearch from '../../../src/adapters/storage/migrations/0009-link-search.ts';
 import * as accountClickDays from '../../../src/adapters/storage/migrations/0010-account-click-days.ts';
-import type { Database } from '../../../src/adapters/storage/schema.ts';
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { ENGINES } from '../../support/harness.ts';
