@@ -72,8 +72,15 @@ async function loweredByTheDatabase(db: Kysely<Database>, accountId: number) {
 }
 
 async function searched(store: SqlLinkStore, accountId: number, by: LinkSearchField, search: string): Promise<number[]> {
-  const page = await store.list(accountId, { status: LinkStatus.All, by, search, sort: 'asc' }, { page: 1, perPage: 100 }, NOW);
+  const filter = { status: LinkStatus.All, by, search, sort: 'asc' } as const;
+  const page = await store.list(accountId, filter, { page: 1, perPage: 100 }, NOW);
   assert.equal(page.total, page.items.length, `${by} ${JSON.stringify(search)}: total`);
+  const first = await store.first(accountId, filter, 3, NOW);
+  assert.deepEqual(
+    first.map((l) => l.id),
+    page.items.slice(0, 3).map((l) => l.id),
+    `${by} ${JSON.stringify(search)}: the first few, uncounted`,
+  );
   return page.items.map((l) => l.id);
 }
 

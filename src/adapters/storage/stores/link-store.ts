@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
@@ -19,6 +19,12 @@ function expired(eb: LinksEb, now: number) {
     // NULL too, and status=1 would lose every link without a click limit.
     eb.and([eb('expiration_clicks', 'is not', null), eb('expiration_clicks', '>', 0), eb('clicks', '>=', eb.ref('expiration_clicks'))]),
   ]);
+}
+
+/** The list's order (api.md §5): by clicks, then the newest first; or by id. */
+function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<LinksTable>>>(q: Q, sort: LinkFilter['sort']): Q {
+  if (sort === 'max' || sort === 'min') return q.orderBy('clicks', sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc') as Q;
+  return q.orderBy('id', sort) as Q;
 }
 
 /** The shortest search FTS5's trigram index answers: shorter ones match no trigram at all. */
@@ -112,18 +118,17 @@ export class SqlLinkStore implements LinkStore {
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirst()
       .then(countOf);
-    let rows = q.selectAll();
-    if (filter.sort === 'max' || filter.sort === 'min') {
-      rows = rows.orderBy('clicks', filter.sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc');
-    } else {
-      rows = rows.orderBy('id', filter.sort);
-    }
-    const items = rows
+    const items = ordered(q.selectAll(), filter.sort)
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute()
       .then((found) => this.withPixels(found));
     return pageOf(total, items, page);
+  }
+
+  async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {
+    const q = await this.matching(accountId, filter, now);
+    return this.withPixels(await ordered(q.selectAll(), filter.sort).limit(limit).execute());
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
