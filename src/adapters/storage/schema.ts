@@ -138,6 +138,13 @@ export interface ClickRollupsTable {
   count: number;
 }
 
+/** An account's clicks per day (its links' `total` rollups), kept by triggers (migration 0010). */
+export interface AccountClickDaysTable {
+  account_id: number;
+  day: string;
+  count: number;
+}
+
 /** First visits per local day (unique visitors): a keyed hash, kept two days. */
 export interface ClickVisitorsTable {
   day: string;
@@ -154,6 +161,7 @@ export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
   click_visitors: ClickVisitorsTable;
+  account_click_days: AccountClickDaysTable;
   /** SQLite only: links deleted since the retention job last swept their click rows (migration 0004). */
   deleted_links: DeletedLinksTable;
   app_secrets: AppSecretsTable;

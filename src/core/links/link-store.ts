@@ -12,6 +12,8 @@ export interface LinkStore {
   /** Case-insensitive, within one domain (null: the default domain). */
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;
   list(accountId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<Link>>;
+  /** The first `limit` links of the list's order, without counting the rest (a summary's few). */
+  first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]>;
   delete(accountId: number, id: number): Promise<boolean>;
   /** The account's links among these ids (others are skipped), by id. */
   findByIds(accountId: number, ids: readonly number[]): Promise<Link[]>;

@@ -56,6 +56,11 @@ export class LinksService {
     return { ...result, items: await this.views.of(accountId, result.items) };
   }
 
+  /** The first few of a list, uncounted: the dashboard's latest and most clicked. */
+  async first(accountId: number, filter: LinkFilter, limit: number): Promise<LinkView[]> {
+    return this.views.of(accountId, await this.deps.links.first(accountId, filter, limit, this.deps.clock.now()));
+  }
+
   async get(accountId: number, id: number): Promise<LinkView> {
     return (await this.views.of(accountId, [await this.require(accountId, id)]))[0]!;
   }

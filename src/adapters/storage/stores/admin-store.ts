@@ -28,9 +28,8 @@ export class SqlAdminStore implements AdminStore {
         .select((eb) => [eb.fn.countAll().as('count'), eb.fn.sum<number | string | null>('clicks').as('clicks')])
         .executeTakeFirst(),
       this.db
-        .selectFrom('click_rollups')
+        .selectFrom('account_click_days')
         .select((eb) => eb.fn.sum<number | string | null>('count').as('clicks'))
-        .where('dimension', '=', 'total')
         .where('day', '>=', sinceDay)
         .executeTakeFirst(),
     ]);

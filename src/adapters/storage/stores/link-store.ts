@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
@@ -21,8 +21,20 @@ function expired(eb: LinksEb, now: number) {
   ]);
 }
 
+/** The list's order (api.md §5): by clicks, then the newest first; or by id. */
+function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<LinksTable>>>(q: Q, sort: LinkFilter['sort']): Q {
+  if (sort === 'max' || sort === 'min') return q.orderBy('clicks', sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc') as Q;
+  return q.orderBy('id', sort) as Q;
+}
+
 /** The shortest search FTS5's trigram index answers: shorter ones match no trigram at all. */
 const TRIGRAM = 3;
+
+/**
+ * A phrase in at least this many links (of every account) is searched by reading the account's
+ * links rather than through FTS5, which is slower than the scan for phrases found nearly everywhere.
+ */
+const RARE_PHRASE = 2000;
 
 export class SqlLinkStore implements LinkStore {
   constructor(
@@ -100,24 +112,23 @@ export class SqlLinkStore implements LinkStore {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  list(accountId: number, filter: LinkFilter, page: PageRequest, now: number) {
-    const q = this.matching(accountId, filter, now);
+  async list(accountId: number, filter: LinkFilter, page: PageRequest, now: number) {
+    const q = await this.matching(accountId, filter, now);
     const total = q
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirst()
       .then(countOf);
-    let rows = q.selectAll();
-    if (filter.sort === 'max' || filter.sort === 'min') {
-      rows = rows.orderBy('clicks', filter.sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc');
-    } else {
-      rows = rows.orderBy('id', filter.sort);
-    }
-    const items = rows
+    const items = ordered(q.selectAll(), filter.sort)
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute()
       .then((found) => this.withPixels(found));
     return pageOf(total, items, page);
+  }
+
+  async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {
+    const q = await this.matching(accountId, filter, now);
+    return this.withPixels(await ordered(q.selectAll(), filter.sort).limit(limit).execute());
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
@@ -133,7 +144,7 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async listAfter(accountId: number, filter: LinkFilter, afterId: number, limit: number, now: number): Promise<Link[]> {
-    const rows = await this.matching(accountId, filter, now).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await (await this.matching(accountId, filter, now)).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
     return this.withPixels(rows);
   }
 
@@ -171,9 +182,9 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /** The account's links that pass the list's filters (api.md §5), before sort and page. */
-  private matching(accountId: number, filter: LinkFilter, now: number) {
+  private async matching(accountId: number, filter: LinkFilter, now: number) {
     let q = this.db.selectFrom('links').where('account_id', '=', accountId);
-    if (filter.search) q = q.where(this.searching(filter.by, filter.search));
+    if (filter.search) q = q.where(await this.searching(filter.by, filter.search));
     if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
     if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
     if (filter.pixelId !== undefined) {
@@ -189,20 +200,41 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /**
-   * The case-insensitive substring match of api.md §5, through an index (migration 0009,
-   * docs/adr/0026). PostgreSQL's pg_trgm indexes serve the `like` itself. On SQLite the FTS5
-   * trigram table narrows the links to those holding the search as a phrase of trigrams of
-   * `lower(col)` (a substring, with case folded once more by FTS5 on both sides), and the `like`
-   * decides: the same rows as the scan. Searches of one or two characters have no trigram and
-   * keep the scan; so does one with a NUL, which an FTS5 query would cut short.
+   * The case-insensitive substring match of api.md §5, through an index where one helps
+   * (migration 0009, docs/adr/0026). PostgreSQL's pg_trgm indexes serve the `like` itself.
+   *
+   * On SQLite the FTS5 trigram table narrows the links to those holding the search as a phrase
+   * of trigrams of `lower(col)` (a substring, with case folded once more by FTS5 on both sides),
+   * and the `like` decides: the same rows as the scan. That pays while the phrase is rare; a
+   * phrase in most links (`example.com`) costs FTS5 more than reading the account's links, so
+   * a bounded probe of the index decides which way to go. Searches of one or two characters have
+   * no trigram and scan; so does one with a NUL, which an FTS5 query would cut short.
    */
-  private searching(by: LinkSearchField, search: string): Expression<SqlBool> {
+  private async searching(by: LinkSearchField, search: string): Promise<Expression<SqlBool>> {
     const exact = containsIgnoringCase(by, search);
     const term = search.toLowerCase();
-    if (this.engine !== 'sqlite' || [...term].length < TRIGRAM || term.includes('\0')) return exact;
+    if (this.engine !== 'sqlite' || [...term].length < TRIGRAM || term.includes('\0')) return this.scanning(by, search, exact);
     // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
     const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
+    const probe = await sql<{
+      found: number;
+    }>`select count(*) as found from (select rowid from link_search where link_search match ${phrase} limit ${RARE_PHRASE})`.execute(this.db);
+    if ((probe.rows[0]?.found ?? 0) >= RARE_PHRASE) return this.scanning(by, search, exact);
     return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${exact}`;
+  }
+
+  /**
+   * The substring match read link by link. On SQLite `lower()` is JavaScript's (connect.ts),
+   * a call out of SQLite per row; for a search in ASCII, SQLite's own `like` (which ignores the
+   * case of ASCII letters) answers a link whose column is ASCII too, and only the others need the
+   * call. A match by SQLite's `like` is one by `lower()`, so the first test can only add speed.
+   */
+  private scanning(by: LinkSearchField, search: string, exact: Expression<SqlBool>): Expression<SqlBool> {
+    // eslint-disable-next-line no-control-regex -- ASCII is the point
+    if (this.engine !== 'sqlite' || !/^[\x00-\x7f]*$/.test(search)) return exact;
+    const column = sql.ref(by);
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`(${column} like ${pattern} escape '\\' or (length(${column}) <> octet_length(${column}) and ${exact}))`;
   }
 
   private async withPixels(rows: Selectable<LinksTable>[]): Promise<Link[]> {

@@ -61,22 +61,14 @@ export class SqlStatsStore implements StatsStore {
     return { items: rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) })), total };
   }
 
-  /**
-   * The account's links joined to their rollups' `total` rows of the range, read by day off a
-   * partial index (migration 0007): the cost grows with the links clicked in the range, not
-   * with all the account's links. `total` is written as a literal so that both engines see the
-   * query fits the index's `where`.
-   */
+  /** Kept by triggers as the rollups are written (migration 0010): one row a day of the range. */
   async accountPerDay(accountId: number, range: DayRange): Promise<ValueCount[]> {
     const rows = await this.db
-      .selectFrom('links')
-      .innerJoin('click_rollups', 'click_rollups.link_id', 'links.id')
-      .select(['click_rollups.day as day', (eb) => eb.fn.sum<number | string>('click_rollups.count').as('count')])
-      .where('links.account_id', '=', accountId)
-      .where('click_rollups.dimension', '=', sql.lit('total'))
-      .where('click_rollups.day', '>=', range.from)
-      .where('click_rollups.day', '<=', range.to)
-      .groupBy('click_rollups.day')
+      .selectFrom('account_click_days')
+      .select(['day', 'count'])
+      .where('account_id', '=', accountId)
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
       .execute();
     return rows.map((r) => ({ value: r.day, count: Number(r.count) }));
   }

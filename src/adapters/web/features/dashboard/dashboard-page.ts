@@ -21,21 +21,21 @@ const LISTED = 5;
 
 async function dashboardData(ctx: WebContext, view: View, account: { id: number; timezone: string }): Promise<DashboardData> {
   const all = { by: 'title', status: 0 } as const;
-  const first = { page: 1, perPage: LISTED };
   const [domains, latest, top, clicks] = await Promise.all([
     domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
-    ctx.links.list(account.id, { ...all, sort: 'desc' }, first),
-    ctx.links.list(account.id, { ...all, sort: 'max' }, first),
+    // The one count the page shows (the links in all) comes with the latest.
+    ctx.links.list(account.id, { ...all, sort: 'desc' }, { page: 1, perPage: LISTED }),
+    ctx.links.first(account.id, { ...all, sort: 'max' }, LISTED),
     ctx.stats.accountClicks(account),
   ]);
-  const listed = (items: typeof latest.items) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
+  const listed = (items: typeof top) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
   return {
     domains,
     totalLinks: latest.total,
     clicks,
     latest: listed(latest.items),
     // Links nobody has clicked are not "most clicked".
-    top: listed(top.items.filter((v) => v.link.clicks > 0)),
+    top: listed(top.filter((v) => v.link.clicks > 0)),
   };
 }
 

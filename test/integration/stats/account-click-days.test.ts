@@ -1,0 +1,105 @@
+// An account's clicks per day (migration 0010) are its links' `total` rollups, kept by triggers
+// as the rollups are written, whichever statement writes them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql, type Kysely } from 'kysely';
+import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
+import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
+import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
+import * as appendOnlyClicks from '../../../src/adapters/storage/migrations/0004-clicks-append-only.ts';
+import * as domainVerification from '../../../src/adapters/storage/migrations/0005-domain-verification.ts';
+import * as webAccounts from '../../../src/adapters/storage/migrations/0006-web-accounts.ts';
+import * as linkTakedown from '../../../src/adapters/storage/migrations/0007-link-takedown.ts';
+import * as rollupTotals from '../../../src/adapters/storage/migrations/0008-rollup-totals-by-day.ts';
+import * as linkSearch from '../../../src/adapters/storage/migrations/0009-link-search.ts';
+import * as accountClickDays from '../../../src/adapters/storage/migrations/0010-account-click-days.ts';
+import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
+import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
+import { ENGINES } from '../../support/harness.ts';
+import { withEmptyStorage } from '../../support/empty-storage.ts';
+
+const BEFORE_0010 = [initial, clicks, stats, appendOnlyClicks, domainVerification, webAccounts, linkTakedown, rollupTotals, linkSearch];
+const RANGE = { from: '2026-01-01', to: '2026-01-03' };
+
+/** Rollup increments as the click writers send them: new rows and additions to existing ones in one statement. */
+async function addRollups(db: Kysely<unknown>, rows: Array<[link: number, dimension: string, day: string, value: string, count: number]>): Promise<void> {
+  const values = sql.join(rows.map(([link, dimension, day, value, count]) => sql`(${link}, ${dimension}, ${day}, ${value}, ${count})`));
+  await sql`insert into click_rollups (link_id, dimension, day, value, count) values ${values}
+    on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(db);
+}
+
+const byDay = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
+
+for (const engine of ENGINES) {
+  test(
+    `migration 0010 [${engine.name}]: an account's clicks per day are backfilled, kept with the rollups, and it goes again`,
+    { skip: engine.skip ?? false },
+    async () => {
+      await withEmptyStorage(engine.name, async (storage) => {
+        const db = storage.db as never as Kysely<unknown>;
+        for (const m of BEFORE_0010) await m.up(db, engine.name);
+        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
+        for (const [account, alias] of [
+          [1, 'a1'],
+          [1, 'a2'],
+          [2, 'b1'],
+          [1, 'a3'],
+        ] as const) {
+          await sql`insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, created_at, updated_at)
+                  values (${account}, ${alias}, ${alias}, 'https://example.com', 0, 0, 0, 0, 0)`.execute(db);
+        }
+        await addRollups(db, [
+          [1, 'total', '2026-01-01', '', 3],
+          [2, 'total', '2026-01-01', '', 4],
+          [3, 'total', '2026-01-01', '', 100],
+          [1, 'total', '2026-01-02', '', 5],
+          [1, 'country', '2026-01-02', 'FR', 5],
+          [2, 'total', '2026-01-04', '', 1],
+        ]);
+        const store = new SqlStatsStore(storage.db, engine.name);
+        const admin = new SqlAdminStore(storage.db);
+
+        await accountClickDays.up(db, engine.name);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 7 },
+          { value: '2026-01-02', count: 5 },
+        ]);
+
+        // One statement adding to existing rows, making new ones, and touching other dimensions
+        // and another account: each account's days move by their own `total` rows only.
+        await addRollups(db, [
+          [1, 'total', '2026-01-01', '', 10],
+          [4, 'total', '2026-01-01', '', 1],
+          [4, 'total', '2026-01-03', '', 2],
+          [3, 'total', '2026-01-03', '', 50],
+          [1, 'unique', '2026-01-01', '', 9],
+          [1, 'country', '2026-01-02', 'FR', 5],
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 18 },
+          { value: '2026-01-02', count: 5 },
+          { value: '2026-01-03', count: 2 },
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(2, RANGE)), [
+          { value: '2026-01-01', count: 100 },
+          { value: '2026-01-03', count: 50 },
+        ]);
+        assert.equal((await admin.totals('2026-01-02')).recentClicks, 5 + 2 + 1 + 50);
+
+        // A deleted link's clicks stay in its account's history; a deleted account's go with it.
+        await sql`delete from links where id = 2`.execute(db);
+        assert.equal(byDay(await store.accountPerDay(1, RANGE))[0]?.count, 18);
+        await sql`delete from accounts where id = 2`.execute(db);
+        assert.deepEqual(await store.accountPerDay(2, RANGE), []);
+
+        await accountClickDays.down(db, engine.name);
+        await accountClickDays.up(db, engine.name);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 14 },
+          { value: '2026-01-02', count: 5 },
+          { value: '2026-01-03', count: 2 },
+        ]);
+      });
+    },
+  );
+}
