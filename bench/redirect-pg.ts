@@ -97,8 +97,9 @@ async function clicksIn(url: string): Promise<{ rows: number; counted: number }>
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = Number((await client.query('select count(*) as n from clicks')).rows[0].n);
-    const counted = Number((await client.query('select coalesce(sum(clicks), 0) as n from links')).rows[0].n);
+    const count = async (text: string) => Number((await client.query<{ n: string }>(text)).rows[0]!.n);
+    const rows = await count('select count(*) as n from clicks');
+    const counted = await count('select coalesce(sum(clicks), 0) as n from links');
     return { rows, counted };
   } finally {
     await client.end();

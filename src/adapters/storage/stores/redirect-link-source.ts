@@ -24,7 +24,7 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
     // A pending claim is not a domain yet: only a verified one's name finds its links.
     query = this.appHosts.has(host) ? query.where('links.domain_id', 'is', null) : query.where('domains.name', '=', host).where('domains.verified_at', 'is not', null);
     const row = await query.executeTakeFirst();
-    return row ? toRedirectLink(row as RedirectLinkRow) : null;
+    return row ? toRedirectLink(row) : null;
   }
 
   async domain(host: string) {
