@@ -128,6 +128,11 @@ const CATALOGUE = {
     doc: 'Links kept in the redirect cache (unknown aliases are kept apart, at most the smaller of this and 10 000).',
     parse: int(0, 10_000_000),
   },
+  LINK_CACHE_WARM: {
+    default: '10000',
+    doc: 'After a start, in the background, the redirect cache loads this many of the links most visited over the last days (at most LINK_CACHE_SIZE); 0: none.',
+    parse: int(0, 10_000_000),
+  },
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
   STATS_FLUSH_INTERVAL_MS: {
     default: '15000',

@@ -12,6 +12,12 @@ async function main(): Promise<void> {
   const server = await buildServer(config);
   if (config.LOG_LEVEL !== 'silent') log = server.app.log;
   await server.app.listen({ port: config.PORT, host: config.HOST });
+  // After listen, not before: a start never waits for the cache, and visits share its reads.
+  const warming = performance.now();
+  server.container.visits.warmUp().then(
+    (links) => server.app.log.info({ links, ms: Math.round(performance.now() - warming) }, 'link cache warmed up'),
+    (err: unknown) => server.app.log.warn({ err }, 'the link cache warm-up failed; links are read as they are visited'),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

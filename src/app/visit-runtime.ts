@@ -4,6 +4,7 @@ import type { AttemptLimiter, AttemptPolicy } from '../core/shared/attempt-limit
 import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
+import { warmUp } from '../adapters/cache/warm-up.ts';
 import { BatchingClickSink } from '../adapters/clicks/batching-click-sink.ts';
 import { ColumnarClickSink } from '../adapters/clicks/columnar-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
@@ -43,6 +44,11 @@ export interface VisitRuntime {
    * its first visit; a Redis that is away fails the try and does not hold the start.
    */
   subscribed: Promise<void>;
+  /**
+   * Loads the most visited links into the cache (LINK_CACHE_WARM), in batches; resolves to how
+   * many were stored. Started after the server listens, never awaited by the start; close() stops it.
+   */
+  warmUp(): Promise<number>;
   /** Flushes every buffered click and closes the shared-state connections. */
   close(): Promise<void>;
 }
@@ -63,7 +69,8 @@ export function createVisitRuntime(
 ): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
-  const source = new CachedRedirectSource(new SqlRedirectLinkSource(storage.db, appHosts), {
+  const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
+  const source = new CachedRedirectSource(reads, {
     ttlMs: config.LINK_CACHE_TTL_MS,
     missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000),
     maxEntries: config.LINK_CACHE_SIZE,
@@ -102,7 +109,9 @@ export function createVisitRuntime(
     await writer?.close();
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
-  const common = { source, countries, sink, appHosts };
+  const stopping = new AbortController();
+  const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
+  const common = { source, countries, sink, appHosts, warmUp: warm };
 
   if (!config.REDIS_URL) {
     return {
@@ -113,7 +122,10 @@ export function createVisitRuntime(
       limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
       subscribed: Promise.resolve(),
-      close: closeSink,
+      close: () => {
+        stopping.abort();
+        return closeSink();
+      },
     };
   }
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
@@ -143,6 +155,7 @@ export function createVisitRuntime(
     subscribed,
     close: async () => {
       stopped = true;
+      stopping.abort();
       await closeSink();
       await bus.close();
       // QUIT is answered after every command sent before it, so the last invalidations (a CLI

@@ -156,25 +156,44 @@ test('peek does not serve a link expired for more than a TTL, nor an expired mis
 });
 
 for (const change of ['linkChanged', 'accountChanged'] as const) {
-  test(`a refresh begun before ${change} does not store what it read`, async () => {
+  test(`a refresh overtaken by ${change} stores what it reads again, not what it read before`, async () => {
     const { inner, cache, advance } = setup();
     inner.links.set('a.test abc', link());
     await cache.find('a.test', 'abc');
     advance(TTL + 1);
     inner.hold = deferred<void>();
     assert.equal(cache.peek('a.test', 'abc')?.id, 1);
+    // The write lands after the refresh read the old version.
+    await settle();
+    inner.links.set('a.test abc', link({ url: 'https://new.example/' }));
     if (change === 'linkChanged') cache.linkChanged(1);
     else cache.accountChanged(10);
-    inner.hold.resolve();
+    const hold = inner.hold;
     inner.hold = null;
+    hold.resolve();
     await settle();
-    assert.equal(cache.peek('a.test', 'abc'), undefined);
-    inner.links.set('a.test abc', link({ url: 'https://new.example/' }));
-    assert.equal((await cache.find('a.test', 'abc'))?.url, 'https://new.example/');
+    assert.equal(cache.peek('a.test', 'abc')?.url, 'https://new.example/');
+    assert.deepEqual(inner.finds, ['a.test abc', 'a.test abc', 'a.test abc']);
   });
 }
 
-test('linkChanged drops that link (under every host) and all cached misses, nothing else', async () => {
+test('a change to another link does not make a read start again', async () => {
+  const { inner, cache } = setup();
+  inner.links.set('a.test abc', link());
+  inner.hold = deferred<void>();
+  const reading = cache.find('a.test', 'abc');
+  await settle();
+  cache.linkChanged(2, 'other');
+  cache.accountChanged(20);
+  const hold = inner.hold;
+  inner.hold = null;
+  hold.resolve();
+  assert.equal((await reading)?.id, 1);
+  assert.equal(inner.finds.length, 1);
+  assert.equal(cache.peek('a.test', 'abc')?.id, 1);
+});
+
+test('linkChanged drops that link under every key it has, and the misses of the alias it names, nothing else', async () => {
   const { inner, cache } = setup();
   inner.links.set('a.test abc', link());
   inner.links.set('b.test abc', link());
@@ -184,16 +203,25 @@ test('linkChanged drops that link (under every host) and all cached misses, noth
     ['b.test', 'abc'],
     ['a.test', 'xyz'],
     ['a.test', 'missing'],
+    ['b.test', 'missing'],
+    ['a.test', 'gone'],
   ])
     await cache.find(h!, a!);
   cache.linkChanged(1);
   assert.equal(cache.peek('a.test', 'abc'), undefined);
   assert.equal(cache.peek('b.test', 'abc'), undefined);
-  assert.equal(cache.peek('a.test', 'missing'), undefined);
+  assert.equal(cache.peek('a.test', 'missing'), null, 'no alias named: the misses stay');
   assert.equal(cache.peek('a.test', 'xyz')?.id, 2);
+  cache.linkChanged(3, 'Missing');
+  assert.equal(cache.peek('a.test', 'missing'), undefined);
+  assert.equal(cache.peek('b.test', 'missing'), undefined);
+  assert.equal(cache.peek('a.test', 'gone'), null);
+  assert.equal(cache.peek('a.test', 'xyz')?.id, 2);
+  assert.equal(cache.sizes.links, 1);
+  assert.equal(cache.sizes.misses, 1);
 });
 
-test("accountChanged drops the account's links and domains and every missing domain", async () => {
+test("accountChanged drops the account's links, every domain's answer and every miss", async () => {
   const { inner, cache } = setup();
   inner.links.set('a.test abc', link({ id: 1, accountId: 10 }));
   inner.links.set('a.test xyz', link({ id: 2, accountId: 20, alias: 'xyz' }));
@@ -206,7 +234,27 @@ test("accountChanged drops the account's links and domains and every missing dom
   assert.equal(cache.peek('a.test', 'missing'), undefined);
   assert.equal(cache.peek('a.test', 'xyz')?.id, 2);
   for (const h of ['a.test', 'b.test', 'c.test']) await cache.domain(h);
-  assert.deepEqual(inner.domainReads, ['a.test', 'b.test', 'c.test', 'a.test', 'c.test']);
+  assert.deepEqual(inner.domainReads, ['a.test', 'b.test', 'c.test', 'a.test', 'b.test', 'c.test']);
+});
+
+test('everythingChanged drops every entry and overtakes every read on its way', async () => {
+  const { inner, cache } = setup();
+  inner.links.set('a.test abc', link());
+  inner.links.set('a.test xyz', link({ id: 2, alias: 'xyz' }));
+  await cache.find('a.test', 'abc');
+  await cache.find('a.test', 'missing');
+  inner.hold = deferred<void>();
+  const reading = cache.find('a.test', 'xyz');
+  await settle();
+  cache.everythingChanged();
+  const hold = inner.hold;
+  inner.hold = null;
+  hold.resolve();
+  await reading;
+  assert.equal(cache.peek('a.test', 'abc'), undefined);
+  assert.equal(cache.peek('a.test', 'missing'), undefined);
+  assert.equal(cache.peek('a.test', 'xyz')?.id, 2, 'read again after the change, and kept');
+  assert.deepEqual(inner.finds.slice(2), ['a.test xyz', 'a.test xyz']);
 });
 
 test('CLOCK eviction: an entry read since the last pass gets a second chance, the oldest unread one goes', async () => {

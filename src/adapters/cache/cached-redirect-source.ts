@@ -1,15 +1,11 @@
 import { ALIAS_PATTERN } from '../../core/links/aliases.ts';
 import { LINK_LIMITS } from '../../core/links/link-input.ts';
-import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
-import type { RedirectInvalidation } from '../../core/redirect/redirect-events.ts';
+import type { DomainNameSource, HostedLink, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type { InvalidationHandler } from '../state/redis-invalidation.ts';
+import { ChangeLog } from './change-log.ts';
+import { ClockMap } from './clock-map.ts';
+import { KeyIndex } from './key-index.ts';
 import { KnownDomains } from './known-domains.ts';
-
-interface Entry<T> {
-  value: T;
-  expires: number;
-  /** Read since eviction last passed it (CLOCK: a second chance instead of reordering on every hit). */
-  used: boolean;
-}
 
 export interface CacheOptions {
   /** How long an entry may be served without asking the database again. */
@@ -50,35 +46,50 @@ export interface CacheSizes {
   longestKey: number;
 }
 
+/** A read shared by every visit that misses the same key while it is on its way. */
+type Read = Promise<RedirectLink | null>;
+
+/** Times a read overtaken by an invalidation is repeated before its answer is given uncached. */
+const READ_ATTEMPTS = 3;
+
 /**
- * A cache in front of the redirect's reads, evicting by CLOCK (an LRU approximation whose hits
- * only set a flag: moving the entry in the Map on every hit cost the redirect more than the
- * lookup itself). Writes through the API invalidate their entries
- * (on every instance when the invalidation is broadcast); the TTL bounds staleness otherwise.
+ * A cache in front of the redirect's reads (CLOCK eviction, clock-map.ts). Writes through the
+ * API invalidate their entries by key (on every instance when the invalidation is broadcast):
+ * indexes by link id, by owner and by alias find them without walking the cache; the TTL bounds
+ * staleness otherwise.
+ *
+ * Cold, it reads each key once however many visits miss it together (they share the read), and
+ * remembers unknown aliases briefly. A read that an invalidation may have overtaken is read again
+ * rather than stored (change-log.ts).
  *
  * Keys are bounded in number and size whatever clients send: a Host that is not a custom
  * domain's name is keyed as the app's host (it serves the app's links anyway), and an alias no
  * link can have is answered "unknown" without a read or an entry.
  */
-export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalidation {
-  private readonly links = new Map<string, Entry<RedirectLink>>();
-  private readonly misses = new Map<string, Entry<null>>();
-  private readonly domains = new Map<string, Entry<RedirectDomain | null>>();
+export class CachedRedirectSource implements RedirectLinkSource, InvalidationHandler {
+  private readonly links: ClockMap<RedirectLink>;
+  private readonly misses: ClockMap<null>;
+  private readonly domains: ClockMap<RedirectDomain | null>;
+  /** The keys each link id, each owner and each unknown alias is cached under. */
+  private readonly byLink = new KeyIndex<number>();
+  private readonly byAccount = new KeyIndex<number>();
+  private readonly missesByAlias = new KeyIndex<string>();
   private readonly names: KnownDomains;
   private readonly now: () => number;
-  private readonly maxMisses: number;
-  private readonly maxDomains: number;
-  /** Bumped by every invalidation: a refresh that began before one must not store what it read. */
-  private epoch = 0;
-  private readonly refreshing = new Set<string>();
+  private readonly changes = new ChangeLog();
+  private readonly reads = new Map<string, Read>();
 
   constructor(
     private readonly inner: RedirectLinkSource & DomainNameSource,
     private readonly options: CacheOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.maxMisses = options.maxMisses ?? Math.min(options.maxEntries, 10_000);
-    this.maxDomains = options.maxDomains ?? 10_000;
+    this.links = new ClockMap(options.maxEntries, (key, link) => {
+      this.byLink.remove(link.id, key);
+      this.byAccount.remove(link.accountId, key);
+    });
+    this.misses = new ClockMap(options.maxMisses ?? Math.min(options.maxEntries, 10_000), (key) => this.missesByAlias.remove(aliasOf(key), key));
+    this.domains = new ClockMap(options.maxDomains ?? 10_000);
     this.names = new KnownDomains(inner, {
       refreshMs: options.namesRefreshMs ?? Math.max(1000, Math.min(options.ttlMs, 30_000)),
       now: this.now,
@@ -100,8 +111,8 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     if (name === undefined) return undefined;
     // Only find() stores, and only aliases a link can have: any other alias is simply not found here.
     const key = `${name} ${alias.toLowerCase()}`;
-    const entry = this.links.get(key);
-    if (entry === undefined) return this.get(this.misses, key);
+    const entry = this.links.entry(key);
+    if (entry === undefined) return this.misses.get(key, this.now());
     const now = this.now();
     if (entry.expires <= now) {
       // A link just past its time is served while it is read again in the background: the
@@ -109,28 +120,14 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
       // their visitors wait at once when they expire together. Older entries are read before
       // they are served again.
       if (entry.expires + this.options.ttlMs <= now) return undefined;
-      this.refresh(key, name, alias);
+      // Visits answered by peek() alone never ask for the domain names: this is where an old
+      // list starts its reload. A failed load is reported by KnownDomains; the old list stays.
+      this.names.ready().catch(() => {});
+      // A failed read leaves the entry expired: the next visit tries again, or find() reads it.
+      this.read(key, name, alias).catch(() => {});
     }
     entry.used = true;
     return entry.value;
-  }
-
-  private refresh(key: string, host: string, alias: string): void {
-    if (this.refreshing.has(key)) return;
-    this.refreshing.add(key);
-    const epoch = this.epoch;
-    // Visits answered by peek() alone never ask for the domain names: this is where an old list
-    // starts its reload. A failed load is reported by KnownDomains; the old list stays.
-    this.names.ready().catch(() => {});
-    this.inner
-      .find(host, alias)
-      .then(
-        (link) => {
-          if (epoch === this.epoch) this.store(key, link);
-        },
-        () => {}, // the entry stays expired: the next visit tries again, or find() reads it
-      )
-      .finally(() => this.refreshing.delete(key));
   }
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
@@ -138,11 +135,37 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     await this.names.ready();
     const name = this.nameOf(host) ?? this.options.appHost;
     const key = `${name} ${alias.toLowerCase()}`;
-    const hit = this.get(this.links, key) ?? this.get(this.misses, key);
+    const now = this.now();
+    const hit = this.links.get(key, now) ?? this.misses.get(key, now);
     if (hit !== undefined) return hit;
-    const link = await this.inner.find(name, alias);
-    this.store(key, link);
-    return link;
+    return this.read(key, name, alias);
+  }
+
+  /** One read per key at a time: a visit that misses while one is on its way waits for it. */
+  private read(key: string, host: string, alias: string): Read {
+    let read = this.reads.get(key);
+    if (read === undefined) {
+      read = this.readAndStore(key, host, alias);
+      this.reads.set(key, read);
+      // Failed or not, the next miss reads again: a failure is never remembered.
+      const done = () => void (this.reads.get(key) === read && this.reads.delete(key));
+      read.then(done, done);
+    }
+    return read;
+  }
+
+  private async readAndStore(key: string, host: string, alias: string): Read {
+    const lower = alias.toLowerCase();
+    for (let attempt = 1; ; attempt++) {
+      const mark = this.changes.mark;
+      const link = await this.inner.find(host, alias);
+      if (!this.changes.overtakes(mark, lower, link)) {
+        this.store(key, link);
+        return link;
+      }
+      // Changed while on its way: what was read may be the old version. Answered, not kept.
+      if (attempt === READ_ATTEMPTS) return link;
+    }
   }
 
   /** The host a visit is looked up and cached as; undefined while that is not known yet. */
@@ -157,29 +180,69 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     await this.names.ready();
     // Any other host is the app's: no custom domain, nothing to read or to remember.
     if (!this.names.has(host)) return null;
-    const hit = this.get(this.domains, host);
+    const hit = this.domains.get(host, this.now());
     if (hit !== undefined) return hit;
+    const mark = this.changes.mark;
     const domain = await this.inner.domain(host);
-    this.set(this.domains, host, domain, domain === null ? this.options.missTtlMs : this.options.ttlMs, this.maxDomains);
+    if (!this.changes.accountsChangedSince(mark)) {
+      this.domains.set(host, domain, domain === null ? this.options.missTtlMs : this.options.ttlMs, this.now());
+    }
     return domain;
   }
 
-  linkChanged(linkId: number): void {
-    this.epoch++;
-    for (const [key, entry] of this.links) if (entry.value.id === linkId) this.links.delete(key);
-    // A new or renamed link may be cached as "unknown" under its alias.
-    this.misses.clear();
+  /**
+   * A mark to pass to prime(): links read after it are kept only if no change since concerns
+   * them.
+   */
+  get mark(): number {
+    return this.changes.mark;
+  }
+
+  /**
+   * Stores links read in bulk (a warm-up) under their hosts, unless a change since `mark`
+   * concerns them or a visit has cached them meanwhile. A link of a domain not known as one is
+   * left out. Answers how many were stored.
+   */
+  prime(found: readonly HostedLink[], mark: number): number {
+    let stored = 0;
+    for (const { host, link } of found) {
+      const name = host ?? this.options.appHost;
+      if (host !== null && this.names.has(host) !== true) continue;
+      const lower = link.alias.toLowerCase();
+      const key = `${name} ${lower}`;
+      if (this.links.entry(key) !== undefined || this.changes.overtakes(mark, lower, link)) continue;
+      this.store(key, link);
+      stored++;
+    }
+    return stored;
+  }
+
+  linkChanged(linkId: number, alias?: string): void {
+    this.changes.link(linkId, alias);
+    for (const key of this.byLink.keysOf(linkId)) this.links.delete(key);
+    // The alias a write gave a link may be remembered as unknown: under any host, it is one key each.
+    if (alias !== undefined) for (const key of this.missesByAlias.keysOf(alias.toLowerCase())) this.misses.delete(key);
   }
 
   accountChanged(accountId: number): void {
-    this.epoch++;
-    for (const [key, entry] of this.links) if (entry.value.accountId === accountId) this.links.delete(key);
-    for (const [key, entry] of this.domains) {
-      // A new domain was a miss until now.
-      if (entry.value === null || entry.value.accountId === accountId) this.domains.delete(key);
-    }
-    this.misses.clear();
-    // A domain added, renamed or deleted changes which hosts are the app's.
+    this.changes.account(accountId);
+    for (const key of this.byAccount.keysOf(accountId)) this.links.delete(key);
+    // A domain added, renamed or deleted changes which hosts are the app's, and which aliases
+    // each host knows. These changes (pixels, domains, suspensions) are rare: the domains'
+    // answers and the unknown aliases are all read again.
+    this.domains.clear();
+    this.clearMisses();
+    this.names.invalidate();
+  }
+
+  /** Some invalidations may have been lost (Redis was away): nothing cached before now is trusted. */
+  everythingChanged(): void {
+    this.changes.all();
+    this.links.clear();
+    this.byLink.clear();
+    this.byAccount.clear();
+    this.domains.clear();
+    this.clearMisses();
     this.names.invalidate();
   }
 
@@ -191,43 +254,29 @@ export class CachedRedirectSource implements RedirectLinkSource, RedirectInvalid
     return { links: this.links.size, misses: this.misses.size, domains: this.domains.size, domainNames: this.names.size, longestKey };
   }
 
+  private clearMisses(): void {
+    this.misses.clear();
+    this.missesByAlias.clear();
+  }
+
   private store(key: string, link: RedirectLink | null): void {
+    const now = this.now();
     if (link === null) {
       this.links.delete(key);
-      this.set(this.misses, key, null, this.options.missTtlMs, this.maxMisses);
+      this.misses.set(key, null, this.options.missTtlMs, now);
+      this.missesByAlias.add(aliasOf(key), key);
     } else {
       this.misses.delete(key);
-      this.set(this.links, key, link, this.options.ttlMs, this.options.maxEntries);
+      this.links.set(key, link, this.options.ttlMs, now);
+      this.byLink.add(link.id, key);
+      this.byAccount.add(link.accountId, key);
     }
   }
+}
 
-  private get<T>(map: Map<string, Entry<T>>, key: string): T | undefined {
-    const entry = map.get(key);
-    if (!entry) return undefined;
-    if (entry.expires <= this.now()) {
-      map.delete(key);
-      return undefined;
-    }
-    entry.used = true;
-    return entry.value;
-  }
-
-  private set<T>(map: Map<string, Entry<T>>, key: string, value: T, ttl: number, max: number): void {
-    map.delete(key); // a fresh entry goes to the end of the order
-    // Up to half earlier at random: links read together (a warm-up, a restart) do not all expire,
-    // and make the event loop read them all again, in the same second.
-    map.set(key, { value, expires: this.now() + ttl - Math.floor(Math.random() * ttl * 0.5), used: false });
-    // From the oldest: an entry read since the last pass goes to the end, the first unread one goes.
-    // Each pass clears the flags it moves, so this ends within one lap of the Map.
-    while (map.size > max) {
-      const [oldestKey, oldest] = map.entries().next().value!;
-      map.delete(oldestKey);
-      if (oldest.used && oldestKey !== key) {
-        oldest.used = false;
-        map.set(oldestKey, oldest);
-      }
-    }
-  }
+/** The alias part of a key (`host alias`): host names hold no space. */
+function aliasOf(key: string): string {
+  return key.slice(key.lastIndexOf(' ') + 1);
 }
 
 /** An alias a link can have: anything else is unknown without a read, and never a key. */

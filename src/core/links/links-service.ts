@@ -88,7 +88,7 @@ export class LinksService {
     // As on update: a statistics password exists only while privacy is 2.
     if (fields.privacy !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
-    this.deps.invalidation?.linkChanged(link.id);
+    this.deps.invalidation?.linkChanged(link.id, link.alias);
     if (link.title === null && input.title === undefined) this.learnTitle(link);
     return (await this.views.of(accountId, [link]))[0]!;
   }
@@ -101,7 +101,7 @@ export class LinksService {
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
     if (!link) throw new NotFoundError('link');
-    this.deps.invalidation?.linkChanged(id);
+    this.deps.invalidation?.linkChanged(id, link.alias);
     return (await this.views.of(accountId, [link]))[0]!;
   }
 

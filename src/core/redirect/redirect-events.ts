@@ -3,8 +3,11 @@
  * (on every instance, when the implementation broadcasts).
  */
 export interface RedirectInvalidation {
-  /** One link changed or was deleted. */
-  linkChanged(linkId: number): void;
+  /**
+   * One link changed or was deleted. alias: the alias it has now, when the write may have given
+   * it a new one (a creation, an update), so that an "unknown" remembered for it goes too.
+   */
+  linkChanged(linkId: number, alias?: string): void;
   /** Something many links refer to changed (a pixel, a domain): drop the account's entries. */
   accountChanged(accountId: number): void;
 }

@@ -47,3 +47,17 @@ export interface RedirectDomain {
 export interface DomainNameSource {
   domainNames(): Promise<string[]>;
 }
+
+/** A link and the host it answers on: a custom domain's name, or null for the app's own. */
+export interface HostedLink {
+  host: string | null;
+  link: RedirectLink;
+}
+
+/** What a cache warm-up reads: the links most visited lately, then those links in batches. */
+export interface MostVisitedSource {
+  /** At most `limit` link ids, the most clicked over the last days first. */
+  mostVisited(limit: number, now: number): Promise<number[]>;
+  /** The links of these ids that visits can reach. */
+  byIds(ids: readonly number[]): Promise<HostedLink[]>;
+}

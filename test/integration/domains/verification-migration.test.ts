@@ -50,7 +50,7 @@ for (const engine of ENGINES) {
       assert.equal((await sql`select id from links`.execute(db)).rows.length, 3);
       // Today's redirect reads columns of later migrations (an owner's suspension): bring them in.
       await webAccounts.up(db, engine.name);
-      const source = new SqlRedirectLinkSource(storage.db, new Set(['short.test']));
+      const source = new SqlRedirectLinkSource(storage.db, new Set(['short.test']), engine.name);
       assert.equal((await source.find('one.example.com', 'a'))?.url, 'https://example.com/a');
 
       // Several claims of one name, only one of them verified.

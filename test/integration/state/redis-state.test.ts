@@ -197,6 +197,7 @@ describe('RedisInvalidationBus', () => {
       await listening.subscribe({
         linkChanged: (id) => void (seen.push(`link ${id}`), seen.length === 2 && arrived()),
         accountChanged: (id) => void (seen.push(`account ${id}`), seen.length === 2 && arrived()),
+        everythingChanged: () => void seen.push('everything'),
       });
       publishing.linkChanged(7);
       publishing.accountChanged(3);
@@ -214,7 +215,7 @@ describe('RedisInvalidationBus', () => {
       const seen: number[] = [];
       let echoed!: () => void;
       const echo = new Promise<void>((resolve) => (echoed = resolve));
-      await bus.subscribe({ linkChanged: (id) => void (seen.push(id), seen.length === 2 && echoed()), accountChanged: () => {} });
+      await bus.subscribe({ linkChanged: (id) => void (seen.push(id), seen.length === 2 && echoed()), accountChanged: () => {}, everythingChanged: () => {} });
       bus.linkChanged(9);
       assert.deepEqual(seen, [9]);
       await within(echo, 2000, () => 'the echo never came');
@@ -234,8 +235,9 @@ describe('RedisInvalidationBus', () => {
           throw new Error('boom');
         },
         accountChanged: () => {},
+        everythingChanged: () => {},
       });
-      await bus.subscribe({ linkChanged: (id) => void seen.push(id), accountChanged: () => {} });
+      await bus.subscribe({ linkChanged: (id) => void seen.push(id), accountChanged: () => {}, everythingChanged: () => {} });
       bus.linkChanged(1);
       assert.deepEqual(seen, [1]);
       assert.equal(errors.length, 1);

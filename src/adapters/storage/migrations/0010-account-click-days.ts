@@ -9,10 +9,7 @@ import type { Engine } from '../connect.ts';
  * Triggers keep it, so both click writers (the SQLite writer thread, the PostgreSQL store) and
  * anything else that writes rollups agree with it without a line of their own. They add the
  * `total` rows' increments only. A link's deletion leaves its clicks in its account's days:
- * they happened, and the account's history says so (docs/adr/0027).
- *
- * The partial index of migration 0008 served the old sum and nothing else: it goes, and the
- * click writer no longer pays for it.
+ * they happened, and the account's history says so (docs/adr/0028).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') {
@@ -47,7 +44,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       await sql`create trigger click_rollups_account_days_update after update on click_rollups
         referencing old table as removed new table as added for each statement execute function account_click_days_add()`.execute(trx);
       await backfill(trx);
-      await sql`drop index if exists click_rollups_total_day`.execute(trx);
     });
     return;
   }
@@ -65,7 +61,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       insert into account_click_days (account_id, day, count) select account_id, new.day, new.count - old.count from links where id = new.link_id
       on conflict (account_id, day) do update set count = count + excluded.count; end`.execute(trx);
     await backfill(trx);
-    await sql`drop index if exists click_rollups_total_day`.execute(trx);
   });
 }
 
@@ -89,7 +84,5 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`drop trigger if exists click_rollups_account_days_update ${engine === 'postgres' ? sql`on click_rollups` : sql``}`.execute(trx);
     if (engine === 'postgres') await sql`drop function if exists account_click_days_add()`.execute(trx);
     await sql`drop table if exists account_click_days`.execute(trx);
-    const include = engine === 'postgres' ? sql`(day, link_id) include (count)` : sql`(day, link_id, count)`;
-    await sql`create index if not exists click_rollups_total_day on click_rollups ${include} where dimension = 'total'`.execute(trx);
   });
 }

@@ -1,58 +1,30 @@
 import type { Kysely } from 'kysely';
-import type { PixelType } from '../../../core/pixels/pixel.ts';
-import type { DomainNameSource, RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type { DomainNameSource, HostedLink, MostVisitedSource, RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import { toLink } from './link-rows.ts';
+import { selectRedirectLinks, toRedirectLink, type RedirectLinkRow } from './redirect-link-rows.ts';
+
+/** How far back the warm-up ranks links by their clicks: local days, so a day either side of UTC's. */
+const RECENT_DAYS = 2;
+const DAY_MS = 86_400_000;
 
 /**
- * The redirect's reads: one indexed lookup by alias (with its owner's zone and suspension), one
- * for the pixels when there are any.
+ * The redirect's reads: a link is one statement (its owner, its pixels and its domain with it),
+ * so a cache miss costs one round trip to the database.
  */
-export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource {
+export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource, MostVisitedSource {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly appHosts: ReadonlySet<string>,
+    private readonly engine: Engine,
   ) {}
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
-    const domain = this.appHosts.has(host) ? null : await this.domain(host);
-    const row = await this.db
-      .selectFrom('links')
-      .innerJoin('accounts', 'accounts.id', 'links.account_id')
-      .selectAll('links')
-      // A suspended owner's links answer as disabled (the operators' suspension, issue 16).
-      .select(['accounts.timezone', 'accounts.suspended_at'])
-      .where('links.alias_key', '=', alias.toLowerCase())
-      .where('links.domain_id', domain ? '=' : 'is', domain ? domain.id : null)
-      .executeTakeFirst();
-    if (!row) return null;
-    const pixels = await this.db
-      .selectFrom('link_pixels')
-      .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
-      .select(['pixels.type', 'pixels.value'])
-      .where('link_pixels.link_id', '=', row.id)
-      .orderBy('pixels.id')
-      .execute();
-    const link = toLink(row, []);
-    return {
-      id: link.id,
-      accountId: link.accountId,
-      domainId: link.domainId,
-      alias: link.alias,
-      url: link.url,
-      title: link.title,
-      targetType: link.targetType,
-      targets: link.targets,
-      lastRotation: link.lastRotation,
-      disabled: link.disabled === 1 || row.suspended_at !== null,
-      passwordHash: link.passwordHash,
-      expirationUrl: link.expirationUrl,
-      expirationClicks: link.expirationClicks,
-      endsAt: link.endsAt,
-      clicks: link.clicks,
-      pixels: pixels.map((p) => ({ type: p.type as PixelType, value: p.value })),
-      timezone: row.timezone,
-    };
+    let query = selectRedirectLinks(this.db, this.engine).where('links.alias_key', '=', alias.toLowerCase());
+    // A pending claim is not a domain yet: only a verified one's name finds its links.
+    query = this.appHosts.has(host) ? query.where('links.domain_id', 'is', null) : query.where('domains.name', '=', host).where('domains.verified_at', 'is not', null);
+    const row = await query.executeTakeFirst();
+    return row ? toRedirectLink(row) : null;
   }
 
   async domain(host: string) {
@@ -74,5 +46,34 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
   async domainNames(): Promise<string[]> {
     const rows = await this.db.selectFrom('domains').select('name').where('verified_at', 'is not', null).execute();
     return rows.map((r) => r.name);
+  }
+
+  /**
+   * The links with the most clicks over the last days, most first: the statistics' daily totals
+   * (one index range, click_rollups_total_day), never the click rows.
+   */
+  async mostVisited(limit: number, now: number): Promise<number[]> {
+    const since = new Date(now - RECENT_DAYS * DAY_MS).toISOString().slice(0, 10);
+    const rows = await this.db
+      .selectFrom('click_rollups')
+      .select('link_id')
+      .where('dimension', '=', 'total')
+      .where('day', '>=', since)
+      .groupBy('link_id')
+      .orderBy((eb) => eb.fn.sum('count'), 'desc')
+      .orderBy('link_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.link_id);
+  }
+
+  /** These links, each with its domain's name (null: the app's host); a pending domain's are left out. */
+  async byIds(ids: readonly number[]): Promise<HostedLink[]> {
+    if (ids.length === 0) return [];
+    const rows = (await selectRedirectLinks(this.db, this.engine)
+      .where('links.id', 'in', ids)
+      .where((eb) => eb.or([eb('links.domain_id', 'is', null), eb('domains.verified_at', 'is not', null)]))
+      .execute()) as RedirectLinkRow[];
+    return rows.map((row) => ({ host: row.domain_name, link: toRedirectLink(row) }));
   }
 }

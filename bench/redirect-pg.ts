@@ -1,0 +1,271 @@
+/**
+ * The redirect on PostgreSQL + Redis (issue 18: several instances' configuration), warm and cold,
+ * next to bare node:http in the same run: `npm run bench:redirect-pg`.
+ *
+ * In a database of its own on TEST_DATABASE_URL's server (loopback only; created and dropped
+ * here) with `--links` links of the redirect bench's mix, and Redis at TEST_REDIS_URL under a
+ * prefix of its own (its keys deleted afterwards):
+ * 1. bare node:http: warm-up, then a measured run;
+ * 2. linkpix, first start: every requested link visited (its clicks become the statistics the
+ *    warm-up ranks by), then SIGTERM;
+ * 3. linkpix, started again: the first `--cold` seconds after it answers /health, measured as they
+ *    come (the cache empty but for its warm-up); then the requested links visited until every one
+ *    is cached, and a measured warm run; then SIGTERM.
+ * Prints requests/s, p50/p99 and the ratios (cold/warm, warm/bare), and clicks recorded (rows and
+ * sum(links.clicks), read after the server's exit) against redirects answered.
+ *
+ *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3
+ *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE]
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
+import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
+import { ROOT, startServer, type Running } from './redirect/servers.ts';
+
+const { values } = parseArgs({
+  options: {
+    links: { type: 'string', default: '10000' },
+    hot: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '10' },
+    cold: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    threads: { type: 'string', default: '2' },
+    generator: { type: 'string' },
+    'server-env': { type: 'string', multiple: true, default: [] },
+  },
+});
+const positive = (name: string, raw: string, min = 1) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+  return n;
+};
+const LINKS = positive('links', values.links);
+const HOT = Math.min(positive('hot', values.hot), LINKS);
+const DURATION = positive('duration', values.duration);
+const COLD = positive('cold', values.cold);
+const WARMUP = positive('warmup', values.warmup);
+const CONNECTIONS = positive('connections', values.connections);
+const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
+const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+// Short enough for the shortest run; long enough for the slowest cold answer to arrive.
+const TAIL_S = +Math.min(1, DURATION / 4, COLD / 4).toFixed(2);
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+if (!DATABASE_URL) {
+  console.log('!! SKIPPED: the PostgreSQL + Redis redirect was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/…');
+  process.exit(0);
+}
+// Loopback only: over a network this would measure the network, and write to someone's database.
+for (const url of [DATABASE_URL, REDIS_URL]) {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) throw new Error(`${url} is not on loopback: this bench runs only there`);
+}
+
+type Spec = Omit<LoadSpec, 'origin' | 'durationS' | 'tailS' | 'offset'>;
+
+interface Row {
+  label: string;
+  load: LoadResult;
+}
+
+/** A database of its own on TEST_DATABASE_URL's server, dropped afterwards. */
+async function inOwnDatabase(fn: (url: string) => Promise<void>): Promise<void> {
+  const name = `linkpix_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  try {
+    const url = new URL(DATABASE_URL!);
+    url.pathname = `/${name}`;
+    await fn(url.href);
+  } finally {
+    await admin.query(`drop database ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function clicksIn(url: string): Promise<{ rows: number; counted: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const count = async (text: string) => Number((await client.query<{ n: string }>(text)).rows[0]!.n);
+    const rows = await count('select count(*) as n from clicks');
+    const counted = await count('select coalesce(sum(clicks), 0) as n from links');
+    return { rows, counted };
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Runs until every requested link has been visited once (at least one run of `seconds`). */
+async function visitAll(generator: Generator, server: Running, spec: Spec, offset: { steps: number }, seconds: number, runs: LoadResult[]): Promise<void> {
+  const until = Date.now() + 180_000;
+  do {
+    const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
+    runs.push(run);
+    offset.steps += Math.min(...run.sentPerThread);
+  } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
+}
+
+async function measure(generator: Generator, server: Running, spec: Spec, offset: { steps: number }, seconds: number): Promise<LoadResult> {
+  const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
+  offset.steps += Math.min(...run.sentPerThread);
+  return run;
+}
+
+const redirects = (runs: LoadResult[]) => runs.reduce((n, r) => n + r.status['3xx'], 0);
+const unwanted = (runs: LoadResult[]) =>
+  runs.reduce(
+    (n, r) => n + r.status['2xx'] + r.status['4xx'] + r.status['5xx'] + r.status.other + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout,
+    0,
+  );
+const dropped = (runs: LoadResult[]) => runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
+
+async function main(): Promise<void> {
+  const generator = await findGenerator(values.generator);
+  if (!generator) throw new Error('No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon.');
+  console.log(
+    `linkpix redirect on PostgreSQL + Redis — ${LINKS.toLocaleString('en')} links (${LINK_KINDS}), ${HOT.toLocaleString('en')} requested; ` +
+      `${generator.name}, ${CONNECTIONS} connections, ${THREADS} thread(s); cold: the first ${COLD} s after a restart; warm: ${DURATION} s`,
+  );
+  if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
+  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build (tsc -p tsconfig.build.json) failed');
+  const copied = spawnSync(process.execPath, [join(ROOT, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit', cwd: ROOT });
+  if (copied.status !== 0) throw new Error('copying the assets failed');
+
+  const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-pg-'));
+  const prefix = `linkpix-bench:${randomBytes(4).toString('hex')}:`;
+  try {
+    await inOwnDatabase(async (databaseUrl) => {
+      process.stdout.write(`loading ${LINKS.toLocaleString('en')} links … `);
+      const { seconds } = await seedDatabase(databaseUrl, LINKS);
+      console.log(`${seconds.toFixed(1)} s`);
+      const spec: Spec = { connections: CONNECTIONS, threads: THREADS, links: LINKS, hot: HOT, workDir };
+      const rows: Row[] = [];
+      const linkpixRuns: LoadResult[] = [];
+
+      const bare = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
+      try {
+        const at = { steps: 0 };
+        await visitAll(generator, bare, spec, at, WARMUP, []);
+        rows.push({ label: 'bare node:http', load: await measure(generator, bare, spec, at, DURATION) });
+      } finally {
+        await bare.stop();
+      }
+
+      const start = () =>
+        startServer({
+          name: 'linkpix',
+          script: 'dist/app/main.js',
+          cwd: workDir,
+          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1'],
+          env: (port) => ({
+            DATABASE_URL: databaseUrl,
+            REDIS_URL,
+            REDIS_PREFIX: prefix,
+            HOST: '127.0.0.1',
+            APP_URL: `http://127.0.0.1:${port}`,
+            LOG_LEVEL: 'warn',
+            TITLE_FETCH: 'false',
+            API_RATE_LIMIT: '0',
+            TRUST_PROXY: 'true',
+            ...SERVER_ENV,
+          }),
+          readyPath: '/health',
+        });
+      const stopped = async (server: Running) => {
+        const code = await server.stop();
+        if (code !== 0) throw new Error(`linkpix exited with ${code} on SIGTERM:\n${server.output()}`);
+      };
+
+      // First start: the traffic that makes the statistics a restarted instance warms up from.
+      const first = await start();
+      try {
+        await visitAll(generator, first, spec, { steps: 0 }, WARMUP, linkpixRuns);
+      } finally {
+        await stopped(first);
+      }
+
+      // Started again: measured from its first answer, cold, then warm.
+      const second = await start();
+      try {
+        const at = { steps: 0 };
+        const cold = await measure(generator, second, spec, at, COLD);
+        linkpixRuns.push(cold);
+        rows.push({ label: `linkpix PG+Redis, first ${COLD} s after a start`, load: cold });
+        await visitAll(generator, second, spec, at, WARMUP, linkpixRuns);
+        const warm = await measure(generator, second, spec, at, DURATION);
+        linkpixRuns.push(warm);
+        rows.push({ label: 'linkpix PG+Redis, warm', load: warm });
+        const said = second.output().trim();
+        if (said) console.log(`linkpix said:\n${said.slice(-2000)}`);
+      } finally {
+        await stopped(second);
+      }
+
+      const counts = await clicksIn(databaseUrl);
+      print(rows);
+      const answered = redirects(linkpixRuns);
+      const inFlight = dropped(linkpixRuns);
+      const exact = counts.rows === counts.counted && counts.rows >= answered && counts.rows <= answered + inFlight;
+      console.log(
+        `\nclicks: ${counts.rows} rows, sum(links.clicks) ${counts.counted}, redirects answered ${answered}` +
+          (inFlight > 0 ? ` (+ ${inFlight} requests in flight when the generator stopped)` : '') +
+          ` — ${exact ? 'exact' : 'NOT EXACT'}; non-3xx answers and socket errors: ${unwanted(linkpixRuns)}`,
+      );
+      if (!exact) process.exitCode = 1;
+    });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+    await deleteKeys(prefix);
+  }
+}
+
+function print(rows: Row[]): void {
+  const bare = rows[0]!.load.rps;
+  const warm = rows.find((r) => r.label.endsWith('warm'))?.load.rps ?? NaN;
+  const table = [['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'of bare', 'of warm']];
+  for (const { label, load } of rows) {
+    table.push([
+      label,
+      Math.round(load.rps).toLocaleString('en'),
+      load.latencyMs.p50.toFixed(2),
+      load.latencyMs.p99.toFixed(2),
+      load.latencyMs.max.toFixed(1),
+      (load.rps / bare).toFixed(3),
+      label.startsWith('bare') ? '' : (load.rps / warm).toFixed(3),
+    ]);
+  }
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  console.log();
+  table.forEach((r, k) => {
+    console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+    if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  });
+}
+
+await main();
