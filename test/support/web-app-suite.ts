@@ -19,10 +19,10 @@ export interface WebAppSuite {
   page: Page;
   email: string;
   /** Opens `path` on the signed-in page, expects `status` and the first heading. */
-  open(path: string, status: number, heading: string | RegExp): Promise<void>;
-  assertHeading(heading: string | RegExp): Promise<void>;
+  open: (path: string, status: number, heading: string | RegExp) => Promise<void>;
+  assertHeading: (heading: string | RegExp) => Promise<void>;
   /** checkEveryTheme on the signed-in page, then 320 px wide, and nothing asked beyond loopback. */
-  everyTheme(label?: string): Promise<void>;
+  everyTheme: (label?: string) => Promise<void>;
 }
 
 export interface WebAppSuiteOptions extends HarnessOptions {
@@ -82,17 +82,17 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
     get email() {
       return signedIn().email;
     },
-    async open(path, status, heading) {
+    open: async (path, status, heading) => {
       const res = await web.page.goto(web.h.baseUrl + path);
       assert.equal(res?.status(), status, path);
       await web.assertHeading(heading);
     },
-    async assertHeading(heading) {
+    assertHeading: async (heading) => {
       const text = await web.page.getByRole('heading', { level: 1 }).innerText();
       if (typeof heading === 'string') assert.equal(text, heading);
       else assert.match(text, heading);
     },
-    async everyTheme(label) {
+    everyTheme: async (label) => {
       await checkEveryTheme(web.page, label ? { label } : {});
       await expectNoSidewaysScrollAt320(web.page);
       assert.deepEqual(blockedRequests(web.page), []);
