@@ -6,20 +6,18 @@
  * Error states are checked too: a refused form (422), the 404 and the 403 (a forged form).
  * Sign-up, sign-in, the account and admin screens: web-app-account-browser.test.ts.
  */
-import { after, before, describe, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.ts';
-import { blockedRequests, checkEveryTheme, newPage } from '../support/browser.ts';
-import { apiKeyOf, contrast, expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
+import { checkEveryTheme, newPage } from '../support/browser.ts';
+import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
+import { apiKeyOf, contrast, expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
-describe('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', () => {
-  let h: Harness;
-  let dest: Destination;
-  let page: Page;
+// On both engines: every screen's rows, counts and totals come from that engine's queries.
+onEachEngineInBrowser('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', { env: { TRUST_PROXY: 'true' } }, (web) => {
+  const { open, assertHeading, everyTheme } = web;
   let key: string;
   let targeted: number;
   let domain: number;
@@ -27,11 +25,8 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
   let space: number;
 
   before(async () => {
-    h = await startHarness('sqlite', { env: { TRUST_PROXY: 'true' } });
-    dest = await startDestination();
-    page = await newPage();
-    const email = await signUpInBrowser(page, h.baseUrl);
-    key = await apiKeyOf(h, email);
+    const { h, dest } = web;
+    key = await apiKeyOf(h, web.email);
     const made = async (path: string, form: Record<string, unknown>): Promise<number> => {
       const res = await h.request('POST', path, { key, form });
       assert.equal(res.status, 201, `${path}: ${res.text}`);
@@ -63,40 +58,15 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     await h.server.container.visits.sink.flush();
   });
 
-  after(async () => {
-    await page?.close();
-    await h?.close();
-    await dest?.close();
-  });
-
-  /** Opens `path` on the signed-in page, expects `status` and the first heading. */
-  async function open(path: string, status: number, heading: string | RegExp): Promise<void> {
-    const res = await page.goto(h.baseUrl + path);
-    assert.equal(res?.status(), status, path);
-    await assertHeading(heading);
-  }
-
-  async function assertHeading(heading: string | RegExp): Promise<void> {
-    const text = await page.getByRole('heading', { level: 1 }).innerText();
-    if (typeof heading === 'string') assert.equal(text, heading);
-    else assert.match(text, heading);
-  }
-
-  async function everyTheme(label?: string): Promise<void> {
-    await checkEveryTheme(page, label ? { label } : {});
-    await expectNoSidewaysScrollAt320(page);
-    assert.deepEqual(blockedRequests(page), []);
-  }
-
   test('/dashboard with clicks: the chart (SVG and its data table), the totals, the lists', TIMEOUT, async () => {
     await open('/dashboard', 200, 'Dashboard');
-    assert.ok((await page.locator('main svg').count()) > 0, 'a chart');
-    assert.ok((await page.locator('main table').count()) > 0, 'the chart’s data table');
-    assert.match(await page.locator('main').innerText(), /Clicks today\s*3/);
-    await checkEveryTheme(page, {
+    assert.ok((await web.page.locator('main svg').count()) > 0, 'a chart');
+    assert.ok((await web.page.locator('main table').count()) > 0, 'the chart’s data table');
+    assert.match(await web.page.locator('main').innerText(), /Clicks today\s*3/);
+    await checkEveryTheme(web.page, {
       // The bars stand out from the page (WCAG 1.4.11: a graphic needed to understand the chart).
       check: async (_, theme) => {
-        const { bars, background } = await page.locator('main').evaluate((main) => ({
+        const { bars, background } = await web.page.locator('main').evaluate((main) => ({
           bars: [...new Set([...main.querySelectorAll('.chart-bar')].map((b) => getComputedStyle(b).fill))],
           background: getComputedStyle(document.body).backgroundColor,
         }));
@@ -104,34 +74,34 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
         for (const fill of bars) assert.ok(contrast(fill, background) >= 3, `${theme.label}: bars ${fill} on ${background}: ${contrast(fill, background).toFixed(2)}:1`);
       },
     });
-    await expectNoSidewaysScrollAt320(page);
+    await expectNoSidewaysScrollAt320(web.page);
   });
 
   test('/links with rows: the table, its filters and bulk actions', TIMEOUT, async () => {
     await open('/links', 200, 'Links');
-    assert.equal(await page.locator('tbody tr').count(), 5);
-    await checkEveryTheme(page, {
+    assert.equal(await web.page.locator('tbody tr').count(), 5);
+    await checkEveryTheme(web.page, {
       // The radio beside a label that wraps keeps its shape (it shrank to an ellipse at 390 px).
       check: async () => {
-        const box = await page.locator('#f-scope-matching').boundingBox();
+        const box = await web.page.locator('#f-scope-matching').boundingBox();
         assert.ok(box && Math.abs(box.width - box.height) < 0.5, `the radio is ${box?.width} × ${box?.height}`);
       },
     });
-    await expectNoSidewaysScrollAt320(page);
+    await expectNoSidewaysScrollAt320(web.page);
   });
 
   test('/links/new, and again after a refused submit (422: the summary and the field’s message)', TIMEOUT, async () => {
     await open('/links/new', 200, 'New link');
     await everyTheme();
-    await page.getByLabel('Destination URL', { exact: true }).first().fill('not a url');
-    await page.getByRole('button', { name: 'Create link' }).last().click();
-    await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+    await web.page.getByLabel('Destination URL', { exact: true }).first().fill('not a url');
+    await web.page.getByRole('button', { name: 'Create link' }).last().click();
+    await web.page.getByRole('heading', { name: 'There is a problem' }).waitFor();
     await everyTheme('refused');
   });
 
   test('/links/{id}/edit with country targeting rows', TIMEOUT, async () => {
     await open(`/links/${targeted}/edit`, 200, 'Edit link');
-    assert.equal(await page.locator('fieldset.target-row').count(), 2);
+    assert.equal(await web.page.locator('fieldset.target-row').count(), 2);
     await everyTheme();
   });
 
@@ -144,17 +114,17 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     await open(`/links/${targeted}/qr`, 200, 'QR code');
     await everyTheme();
     // A low-contrast choice shows its warning: that state too.
-    await page.getByLabel('Code colour').fill('#dddddd');
-    await page.getByRole('button', { name: 'Update preview' }).click();
-    await page.getByText(/Low contrast/).waitFor();
+    await web.page.getByLabel('Code colour').fill('#dddddd');
+    await web.page.getByRole('button', { name: 'Update preview' }).click();
+    await web.page.getByText(/Low contrast/).waitFor();
     await everyTheme('low-contrast warning');
   });
 
   test('/links/bulk and its result page (one line refused)', TIMEOUT, async () => {
     await open('/links/bulk', 200, 'Shorten many links');
     await everyTheme();
-    await page.getByLabel('URLs, one per line').fill(`${dest.base}/bulk-a\nnot a url\n${dest.base}/bulk-b`);
-    await page.getByRole('button', { name: 'Shorten' }).click();
+    await web.page.getByLabel('URLs, one per line').fill(`${web.dest.base}/bulk-a\nnot a url\n${web.dest.base}/bulk-b`);
+    await web.page.getByRole('button', { name: 'Shorten' }).click();
     await assertHeading('Bulk shortening: result');
     await everyTheme('result');
   });
@@ -195,14 +165,14 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
 
   test('the 403 page: a form whose CSRF token was tampered with', TIMEOUT, async () => {
     await open('/spaces/new', 200, 'New space');
-    await page
+    await web.page
       .locator('form.stack input[name="_csrf"], main form input[name="_csrf"]')
       .first()
       .evaluate((el) => ((el as HTMLInputElement).value = 'forged'));
-    await page.getByLabel('Name').fill('Never saved');
+    await web.page.getByLabel('Name').fill('Never saved');
     const [res] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page
+      web.page.waitForResponse((r) => r.request().method() === 'POST'),
+      web.page
         .locator('main')
         .getByRole('button', { name: /Create|Save/ })
         .click(),
@@ -210,24 +180,25 @@ describe('every screen of the web app in a browser: axe in light, dark and at 39
     assert.equal(res.status(), 403);
     await assertHeading('Request refused');
     await everyTheme();
-    const spaces = await h.request('GET', '/api/v1/spaces', { key });
+    const spaces = await web.h.request('GET', '/api/v1/spaces', { key });
     assert.ok(!spaces.text.includes('Never saved'), 'nothing written');
   });
+});
 
-  test('the field check reads the pixels of a checkbox or radio the browser draws: a plain one passes, a faint one fails', TIMEOUT, async () => {
-    const fixture = await newPage();
-    try {
-      const doc = (extra: string) =>
-        `<!doctype html><html lang="en"><title>Boxes</title><main><h1>Boxes</h1><label><input type="checkbox"> One</label> <label><input type="radio" name="r"> Two</label>${extra}</main></html>`;
-      await fixture.setContent(doc(''));
-      await checkEveryTheme(fixture);
-      await fixture.setContent(doc(' <label><input type="radio" name="r" id="faint" style="opacity:0.3"> Three</label>'));
-      await assert.rejects(
-        checkEveryTheme(fixture),
-        /\[light\] form fields hard to make out .*:\n {2}input#faint: drawn by the browser, 0 of \d+ pixels at 3:1 or more \(\d+ needed\)$/s,
-      );
-    } finally {
-      await fixture.close();
-    }
-  });
+// No storage involved: once, not per engine.
+test('the field check reads the pixels of a checkbox or radio the browser draws: a plain one passes, a faint one fails', TIMEOUT, async () => {
+  const fixture = await newPage();
+  try {
+    const doc = (extra: string) =>
+      `<!doctype html><html lang="en"><title>Boxes</title><main><h1>Boxes</h1><label><input type="checkbox"> One</label> <label><input type="radio" name="r"> Two</label>${extra}</main></html>`;
+    await fixture.setContent(doc(''));
+    await checkEveryTheme(fixture);
+    await fixture.setContent(doc(' <label><input type="radio" name="r" id="faint" style="opacity:0.3"> Three</label>'));
+    await assert.rejects(
+      checkEveryTheme(fixture),
+      /\[light\] form fields hard to make out .*:\n {2}input#faint: drawn by the browser, 0 of \d+ pixels at 3:1 or more \(\d+ needed\)$/s,
+    );
+  } finally {
+    await fixture.close();
+  }
 });

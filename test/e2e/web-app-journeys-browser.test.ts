@@ -5,72 +5,60 @@
  * dashboard; bulk shortening with a bad line; bulk delete; editing; the main journey with
  * JavaScript off, with the keyboard alone, and on a phone.
  */
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.ts';
 import { blockedRequests, checkEveryTheme, newPage, tabTo } from '../support/browser.ts';
-import { apiKeyOf, eventually, newEmail, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
+import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
+import { apiKeyOf, eventually, newEmail, signUpInBrowser } from '../support/web-browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 
-describe('journeys through the web app in a browser', () => {
-  let h: Harness;
-  let dest: Destination;
-
-  before(async () => {
-    h = await startHarness('sqlite', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' } });
-    dest = await startDestination();
-  });
-
-  after(async () => {
-    await h?.close();
-    await dest?.close();
-  });
-
+// On both engines: each journey ends in rows (accounts, links, clicks) read back from that engine.
+onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' }, signedIn: false }, (web) => {
   /** The path of a short URL shown as http://short.test/<alias> (APP_URL), on this server. */
-  const onServer = (shortUrl: string) => `${h.baseUrl}${new URL(shortUrl).pathname}`;
+  const onServer = (shortUrl: string) => `${web.h.baseUrl}${new URL(shortUrl).pathname}`;
 
   async function linksOf(email: string): Promise<{ id: number; url: string; alias: string; title: string | null }[]> {
-    const res = await h.request('GET', '/api/v1/links?per_page=100', { key: await apiKeyOf(h, email) });
+    const res = await web.h.request('GET', '/api/v1/links?per_page=100', { key: await apiKeyOf(web.h, email) });
     assert.equal(res.status, 200, res.text);
     return res.body.data;
   }
 
   test('sign up → a link with country targeting → followed from the US and Germany → the click on the dashboard', TIMEOUT, async () => {
     const page = await newPage();
-    const email = await signUpInBrowser(page, h.baseUrl);
+    const email = await signUpInBrowser(page, web.h.baseUrl);
     assert.equal(await page.getByRole('status').innerText(), 'Your account is ready.');
     await page.getByRole('link', { name: 'Links', exact: true }).click();
     await page.getByRole('link', { name: 'Create your first link' }).click();
-    await page.getByLabel('Destination URL').first().fill(`${dest.base}/everyone`);
+    await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/everyone`);
     await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
     // "Add a country" posts the form and brings it back with a row; what was typed stays.
     await page.getByRole('button', { name: 'Add a country' }).click();
     await page.locator('select[name="country[0][key]"]').waitFor();
-    assert.equal(await page.getByLabel('Destination URL').first().inputValue(), `${dest.base}/everyone`);
+    assert.equal(await page.getByLabel('Destination URL').first().inputValue(), `${web.dest.base}/everyone`);
     assert.equal(await page.getByRole('status').innerText(), 'The form was updated; nothing is saved until you press the save button.');
     await page.locator('select[name="country[0][key]"]').selectOption('US');
-    await page.locator('input[name="country[0][value]"]').fill(`${dest.base}/us`);
+    await page.locator('input[name="country[0][value]"]').fill(`${web.dest.base}/us`);
     await page.getByRole('button', { name: 'Add a country' }).click();
     await page.locator('select[name="country[1][key]"]').selectOption('GB');
-    await page.locator('input[name="country[1][value]"]').fill(`${dest.base}/gb`);
+    await page.locator('input[name="country[1][value]"]').fill(`${web.dest.base}/gb`);
     await page.getByRole('button', { name: 'Create link' }).last().click();
     await page.waitForURL(/\/links\/\d+\/edit$/);
     assert.equal(await page.getByRole('status').innerText(), 'Link created.');
     assert.equal(await page.locator('fieldset.target-row').count(), 2);
     const shortUrl = await page.locator('.link-summary a.url').innerText();
     const [link] = await linksOf(email);
-    assert.equal(link?.url, `${dest.base}/everyone`);
+    assert.equal(link?.url, `${web.dest.base}/everyone`);
 
     // Visitors: from the US (8.8.8.8) to the US page, from Germany to the default destination.
     const visitor = await newPage();
     await visitor.context().setExtraHTTPHeaders({ 'x-forwarded-for': '8.8.8.8' });
     await visitor.goto(onServer(shortUrl));
-    await visitor.waitForURL(`${dest.base}/us`);
+    await visitor.waitForURL(`${web.dest.base}/us`);
     await visitor.context().setExtraHTTPHeaders({ 'x-forwarded-for': '85.214.0.1' });
     await visitor.goto(onServer(shortUrl));
-    await visitor.waitForURL(`${dest.base}/everyone`);
+    await visitor.waitForURL(`${web.dest.base}/everyone`);
     assert.deepEqual(blockedRequests(visitor), []);
     await visitor.close();
 
@@ -87,9 +75,9 @@ describe('journeys through the web app in a browser', () => {
 
   test('bulk shortening with one bad line: that line shows its error, the others their short URLs', TIMEOUT, async () => {
     const page = await newPage();
-    const email = await signUpInBrowser(page, h.baseUrl);
-    await page.goto(`${h.baseUrl}/links/bulk`);
-    await page.getByLabel('URLs, one per line').fill(`${dest.base}/one\nnot a url at all\n${dest.base}/three`);
+    const email = await signUpInBrowser(page, web.h.baseUrl);
+    await page.goto(`${web.h.baseUrl}/links/bulk`);
+    await page.getByLabel('URLs, one per line').fill(`${web.dest.base}/one\nnot a url at all\n${web.dest.base}/three`);
     await page.getByRole('button', { name: 'Shorten' }).click();
     await page.getByRole('heading', { name: 'Bulk shortening: result' }).waitFor();
     assert.match(await page.locator('main').innerText(), /2 created, 1 failed\./);
@@ -102,21 +90,21 @@ describe('journeys through the web app in a browser', () => {
     // "Copy all short URLs" is a script's button: with JavaScript on it is shown.
     assert.ok(await page.getByRole('button', { name: 'Copy all short URLs' }).isVisible());
     const made = await linksOf(email);
-    assert.deepEqual(made.map((l) => l.url).sort(), [`${dest.base}/one`, `${dest.base}/three`]);
+    assert.deepEqual(made.map((l) => l.url).sort(), [`${web.dest.base}/one`, `${web.dest.base}/three`]);
     // The result's short URLs lead where their lines said.
     await page.goto(onServer(await rows.nth(2).locator('a.url').innerText()));
-    await page.waitForURL(`${dest.base}/three`);
+    await page.waitForURL(`${web.dest.base}/three`);
     await page.close();
   });
 
   test('bulk delete on the links table: tick two rows, Delete, confirm (the confirmation page passes axe)', TIMEOUT, async () => {
     const page = await newPage();
-    const email = await signUpInBrowser(page, h.baseUrl);
-    const key = await apiKeyOf(h, email);
+    const email = await signUpInBrowser(page, web.h.baseUrl);
+    const key = await apiKeyOf(web.h, email);
     for (const alias of ['keep-me', 'drop-one', 'drop-two']) {
-      assert.equal((await h.request('POST', '/api/v1/links', { key, form: { url: `${dest.base}/${alias}`, alias } })).status, 201);
+      assert.equal((await web.h.request('POST', '/api/v1/links', { key, form: { url: `${web.dest.base}/${alias}`, alias } })).status, 201);
     }
-    await page.goto(`${h.baseUrl}/links`);
+    await page.goto(`${web.h.baseUrl}/links`);
     await page.getByRole('checkbox', { name: 'Select http://short.test/drop-one' }).check();
     await page.getByRole('checkbox', { name: 'Select http://short.test/drop-two' }).check();
     await page.getByLabel('Action').selectOption('delete');
@@ -136,31 +124,31 @@ describe('journeys through the web app in a browser', () => {
 
   test('edit a link: a new title and alias are saved, the old short URL stops, the new one works', TIMEOUT, async () => {
     const page = await newPage();
-    const email = await signUpInBrowser(page, h.baseUrl);
-    const key = await apiKeyOf(h, email);
-    assert.equal((await h.request('POST', '/api/v1/links', { key, form: { url: `${dest.base}/edited`, alias: 'before-edit' } })).status, 201);
-    await page.goto(`${h.baseUrl}/links`);
+    const email = await signUpInBrowser(page, web.h.baseUrl);
+    const key = await apiKeyOf(web.h, email);
+    assert.equal((await web.h.request('POST', '/api/v1/links', { key, form: { url: `${web.dest.base}/edited`, alias: 'before-edit' } })).status, 201);
+    await page.goto(`${web.h.baseUrl}/links`);
     await page.getByRole('link', { name: 'Edit http://short.test/before-edit' }).click();
     await page.getByLabel('Title').fill('Spring sale');
     await page.getByLabel('Alias').fill('after-edit');
     await page.getByRole('button', { name: 'Save changes' }).last().click();
-    await page.waitForURL(`${h.baseUrl}/links`);
+    await page.waitForURL(`${web.h.baseUrl}/links`);
     assert.equal(await page.getByRole('status').innerText(), 'Changes saved.');
     assert.match(await page.locator('tbody tr').first().innerText(), /http:\/\/short\.test\/after-edit[\s\S]*Spring sale/);
     const [link] = await linksOf(email);
     assert.deepEqual([link?.alias, link?.title], ['after-edit', 'Spring sale']);
-    assert.equal((await page.goto(`${h.baseUrl}/before-edit`))?.status(), 404);
-    await page.goto(`${h.baseUrl}/after-edit`);
-    await page.waitForURL(`${dest.base}/edited`);
+    assert.equal((await page.goto(`${web.h.baseUrl}/before-edit`))?.status(), 404);
+    await page.goto(`${web.h.baseUrl}/after-edit`);
+    await page.waitForURL(`${web.dest.base}/edited`);
     await page.close();
   });
 
   test('the main journey with JavaScript off: sign up, create a link, see it in the table', TIMEOUT, async () => {
     const page = await newPage({ javaScriptEnabled: false });
-    const email = await signUpInBrowser(page, h.baseUrl);
+    const email = await signUpInBrowser(page, web.h.baseUrl);
     await page.getByRole('link', { name: 'Links', exact: true }).click();
     await page.getByRole('link', { name: 'New link' }).first().click();
-    await page.getByLabel('Destination URL').first().fill(`${dest.base}/no-script`);
+    await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/no-script`);
     await page.getByLabel('Alias').fill('no-script');
     // A targeting row, added and removed without a script.
     await page.getByRole('button', { name: 'Add a country' }).click();
@@ -184,7 +172,7 @@ describe('journeys through the web app in a browser', () => {
   test('the main journey by keyboard alone (Tab, Enter, Space, typing): sign up, create a link, see it in the table', TIMEOUT, async () => {
     const page = await newPage();
     const email = newEmail();
-    await page.goto(`${h.baseUrl}/signup`);
+    await page.goto(`${web.h.baseUrl}/signup`);
     // The skip link comes first and takes focus to the main content.
     await tabTo(page, 'Skip to content');
     await page.keyboard.press('Enter');
@@ -196,15 +184,15 @@ describe('journeys through the web app in a browser', () => {
     await page.keyboard.type(PASSWORD);
     await tabTo(page, 'Create account', { max: 3 });
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${h.baseUrl}/dashboard`);
+    await page.waitForURL(`${web.h.baseUrl}/dashboard`);
     await tabTo(page, 'Links', { max: 6 });
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${h.baseUrl}/links`);
+    await page.waitForURL(`${web.h.baseUrl}/links`);
     await tabTo(page, 'Create your first link', { max: 30 });
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${h.baseUrl}/links/new`);
+    await page.waitForURL(`${web.h.baseUrl}/links/new`);
     await tabTo(page, /^Destination URL/, { max: 30 });
-    await page.keyboard.type(`${dest.base}/by-keys`);
+    await page.keyboard.type(`${web.dest.base}/by-keys`);
     await tabTo(page, /^Alias/, { max: 4 });
     await page.keyboard.type('by-keys');
     // A checkbox by Space: the link is created disabled.
@@ -218,7 +206,7 @@ describe('journeys through the web app in a browser', () => {
     assert.equal(await page.getByRole('status').innerText(), 'Link created.');
     await tabTo(page, 'Back to links', { max: 30 });
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${h.baseUrl}/links`);
+    await page.waitForURL(`${web.h.baseUrl}/links`);
     assert.match(await page.locator('tbody tr').first().innerText(), /http:\/\/short\.test\/by-keys[\s\S]*Disabled/);
     const [link] = await linksOf(email);
     assert.equal(link?.alias, 'by-keys');
@@ -228,18 +216,18 @@ describe('journeys through the web app in a browser', () => {
   test('on a phone (390 px, touch): sign up, shorten from the dashboard, see the link in the table', TIMEOUT, async () => {
     const page = await newPage({ viewport: 'mobile' });
     const email = newEmail();
-    await page.goto(`${h.baseUrl}/signup`);
+    await page.goto(`${web.h.baseUrl}/signup`);
     await page.getByLabel('Name').fill('Phone User');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).tap();
-    await page.waitForURL(`${h.baseUrl}/dashboard`);
-    await page.getByLabel('URL', { exact: true }).fill(`${dest.base}/from-phone`);
+    await page.waitForURL(`${web.h.baseUrl}/dashboard`);
+    await page.getByLabel('URL', { exact: true }).fill(`${web.dest.base}/from-phone`);
     await page.getByRole('button', { name: 'Shorten' }).tap();
     await page.getByRole('status').filter({ hasText: 'Short link created' }).waitFor();
     await checkEveryTheme(page, { label: 'after quick shorten' });
     await page.getByRole('link', { name: 'Links', exact: true }).tap();
-    await page.waitForURL(`${h.baseUrl}/links`);
+    await page.waitForURL(`${web.h.baseUrl}/links`);
     const row = page.locator('tbody tr').first();
     assert.match(await row.innerText(), /from-phone/);
     // The table scrolls inside its wrapper, the page does not.

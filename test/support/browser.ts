@@ -221,6 +221,7 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
           style.filter,
           Math.round(el.getBoundingClientRect().width),
           Math.round(el.getBoundingClientRect().height),
+          window.devicePixelRatio,
         ].join('|'),
         fill: style.backgroundColor,
         border: parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : null,
@@ -229,7 +230,6 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
     }),
   );
   const faint: string[] = [];
-  const drawnBefore = new Map<string, Awaited<ReturnType<typeof drawnOutline>>>();
   for (const [i, f] of fields.entries()) {
     if (!f.shown) continue;
     const backdrop = f.behind.reduceRight<Rgba>((under, top) => over(rgba(top), under), [255, 255, 255, 1]);
@@ -249,6 +249,13 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
   }
   return faint;
 }
+
+/**
+ * What the file's Chromium drew for a control of given looks on a given backdrop, kept across
+ * pages and suites: the same screen is checked on each engine and in each theme, and reading
+ * the pixels (a screenshot) is the slowest part of the check.
+ */
+const drawnBefore = new Map<string, Awaited<ReturnType<typeof drawnOutline>>>();
 
 /** Pixels at 3:1 that show the browser drew an outline of such a colour (antialiasing aside). */
 const DRAWN_NEEDED = 4;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onEachEngine, startHarness } from '../../support/harness.ts';
+import { onEachEngine } from '../../support/harness.ts';
 import { PASSWORD, WebClient, csrfOf, signedUp } from '../../support/web-client.ts';
 
 onEachEngine('web app: sign up, sign in, sign out', (h) => {
@@ -174,36 +174,39 @@ onEachEngine('web app: sign-in limits', (h) => {
   });
 });
 
-test('SIGNUP=closed: /signup says so and makes no account', async () => {
-  const h = await startHarness('sqlite', { env: { SIGNUP: 'closed' } });
-  try {
-    const client = new WebClient(h.baseUrl);
-    const page = await client.get('/signup');
-    assert.equal(page.status, 200);
-    assert.match(page.text, /made by the operator/);
-    // A token that fits this browser (from the sign-in form): the refusal is the closed sign-up's.
-    const reply = await client.post('/signup', { name: 'x', email: 'x@example.com', password: PASSWORD }, { from: '/login' });
-    assert.equal(reply.status, 403);
-    await assert.rejects(h.server.container.accounts.getAccount(1));
-  } finally {
-    await h.close();
-  }
-});
+// Both on each engine: the refused sign-up writes no account row, the accepted one writes a session.
+onEachEngine(
+  'web app: SIGNUP=closed',
+  (h) => {
+    test('/signup says so and makes no account', async () => {
+      const client = new WebClient(h().baseUrl);
+      const page = await client.get('/signup');
+      assert.equal(page.status, 200);
+      assert.match(page.text, /made by the operator/);
+      // A token that fits this browser (from the sign-in form): the refusal is the closed sign-up's.
+      const reply = await client.post('/signup', { name: 'x', email: 'x@example.com', password: PASSWORD }, { from: '/login' });
+      assert.equal(reply.status, 403);
+      await assert.rejects(h().server.container.accounts.getAccount(1));
+    });
+  },
+  { env: { SIGNUP: 'closed' } },
+);
 
-test('over HTTPS (behind a trusted proxy) the session cookie is __Host- and Secure', async () => {
-  const h = await startHarness('sqlite', { env: { TRUST_PROXY: 'true' } });
-  try {
-    const client = new WebClient(h.baseUrl);
-    const headers = { 'x-forwarded-proto': 'https' };
-    const page = await client.get('/signup', headers);
-    const reply = await client.post('/signup', { _csrf: csrfOf(page.text), name: 'x', email: 'tls@example.com', password: PASSWORD }, { headers });
-    assert.equal(reply.status, 303);
-    const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('__Host-lpx_session='));
-    assert.ok(cookie, reply.headers.getSetCookie().join('\n'));
-    assert.match(cookie, /Secure/);
-    assert.match(cookie, /Path=\//);
-    assert.doesNotMatch(cookie, /Domain=/);
-  } finally {
-    await h.close();
-  }
-});
+onEachEngine(
+  'web app over HTTPS (behind a trusted proxy)',
+  (h) => {
+    test('the session cookie is __Host- and Secure', async () => {
+      const client = new WebClient(h().baseUrl);
+      const headers = { 'x-forwarded-proto': 'https' };
+      const page = await client.get('/signup', headers);
+      const reply = await client.post('/signup', { _csrf: csrfOf(page.text), name: 'x', email: 'tls@example.com', password: PASSWORD }, { headers });
+      assert.equal(reply.status, 303);
+      const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('__Host-lpx_session='));
+      assert.ok(cookie, reply.headers.getSetCookie().join('\n'));
+      assert.match(cookie, /Secure/);
+      assert.match(cookie, /Path=\//);
+      assert.doesNotMatch(cookie, /Domain=/);
+    });
+  },
+  { env: { TRUST_PROXY: 'true' } },
+);
