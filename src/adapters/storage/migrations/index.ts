@@ -10,6 +10,7 @@ import * as webAccounts from './0006-web-accounts.ts';
 import * as linkTakedown from './0007-link-takedown.ts';
 import * as rollupTotalsByDay from './0008-rollup-totals-by-day.ts';
 import * as linkSearch from './0009-link-search.ts';
+import * as sharedStateFallback from './0010-shared-state-fallback.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0007-link-takedown': linkTakedown,
   '0008-rollup-totals-by-day': rollupTotalsByDay,
   '0009-link-search': linkSearch,
+  '0010-shared-state-fallback': sharedStateFallback,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
