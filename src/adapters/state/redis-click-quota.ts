@@ -12,14 +12,20 @@ export interface RedisClickQuotaOptions {
 // Read, seed and increment in one script so no two instances can both see room for the last
 // click. Seeding takes the larger of the stored count and `known` (as the in-memory quota does):
 // the stored count is normally ahead of the database, and if Redis lost it the database is the
-// best floor. A refusal writes nothing, so exhausted links cost one read.
+// best floor. A refusal writes only a seed higher than the stored count (the database's count
+// taken back after an outage, ADR 27): later claims may bring an older `known`. Exhausted links
+// otherwise cost one read.
 // KEYS[1] count · ARGV cap, known, ttl seconds · returns the new count when the visit may go
 // on, 0 when not.
 const CLAIM = `
-local count = tonumber(redis.call('GET', KEYS[1])) or 0
+local stored = tonumber(redis.call('GET', KEYS[1])) or 0
+local count = stored
 local known = tonumber(ARGV[2])
 if known > count then count = known end
-if count >= tonumber(ARGV[1]) then return 0 end
+if count >= tonumber(ARGV[1]) then
+  if count > stored then redis.call('SET', KEYS[1], count, 'EX', ARGV[3]) end
+  return 0
+end
 redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
 return count + 1
 `;

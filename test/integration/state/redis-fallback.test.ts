@@ -106,8 +106,13 @@ for (const engine of ENGINES) {
       await until('both back', () => a.presence.up && b.presence.up);
       assert.equal(await visits(20), 8, 'Redis seeded from the database: only the rest pass');
       assert.equal(granted, 30);
+      // Records cached from before the outage bring an older count: Redis kept the database's.
+      assert.equal(await b.quota.claim(id!, 30, 12), false);
+      assert.equal(await a.quota.claim(id!, 30, 0), false);
       assert.equal(await a.quota.exhausted(id!, 30, 0), true);
-      assert.equal((await turns(3)).sort().join(''), '012', 'the rotation turns in Redis again');
+      // Around the switch an entry may come twice (both instances take the position back at once).
+      await turns(3);
+      assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in Redis again');
       assert.equal((await b.limiter.consume('203.0.113.9')).allowed, true, 'Redis counts (it came back empty)');
     });
   });
