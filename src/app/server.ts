@@ -73,7 +73,13 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         trustProxy: config.TRUST_PROXY,
         fastLane: config.HTTP_FAST_LANE,
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-        rateLimit: { max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs, ...(visits.redis ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) } : {}) },
+        rateLimit: {
+          max: config.API_RATE_LIMIT,
+          windowMs: apiRateWindowMs,
+          ...(visits.redis && config.API_RATE_LIMIT > 0
+            ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
+            : {}),
+        },
       },
       redirect,
       {

@@ -72,9 +72,16 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const key = await cliAccountKey(a.env, 'outage@example.com');
     const capped = await create(a, key, `url=https%3A%2F%2Fexample.com%2Fcapped&expiration_clicks=${CAP}`);
-    const rotation = await create(a, key, `url=https%3A%2F%2Fexample.com%2F&target_type=4&${ROTATION.map((u, i) => `rotation[${i}][value]=${encodeURIComponent(u)}`).join('&')}`);
+    const rotation = await create(
+      a,
+      key,
+      `url=https%3A%2F%2Fexample.com%2F&target_type=4&${ROTATION.map((u, i) => `rotation[${i}][value]=${encodeURIComponent(u)}`).join('&')}`,
+    );
     const { email } = await signedUp(a.base);
-    assert.deepEqual(await healthIs('ok'), [{ status: 'ok', database: 'up', redis: 'up' }, { status: 'ok', database: 'up', redis: 'up' }]);
+    assert.deepEqual(await healthIs('ok'), [
+      { status: 'ok', database: 'up', redis: 'up' },
+      { status: 'ok', database: 'up', redis: 'up' },
+    ]);
 
     const answers: { alias: string; status: number; location: string | null }[] = [];
     let turn = 0;
@@ -108,7 +115,15 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
     assert.deepEqual(errors, [], 'no 5xx');
     const reached = answers.filter((x) => x.alias === capped.alias && x.location === 'https://example.com/capped');
     const expired = answers.filter((x) => x.alias === capped.alias && x.status === 410);
-    assert.equal(reached.length, CAP, 'exactly the cap reached the destination: ' + answers.filter((x) => x.alias === capped.alias).map((x) => x.status).join(' '));
+    assert.equal(
+      reached.length,
+      CAP,
+      'exactly the cap reached the destination: ' +
+        answers
+          .filter((x) => x.alias === capped.alias)
+          .map((x) => x.status)
+          .join(' '),
+    );
     assert.equal(reached.length + expired.length, answers.filter((x) => x.alias === capped.alias).length);
     const rotated = answers.filter((x) => x.alias === rotation.alias);
     for (const x of rotated) assert.ok(x.status === 302 && ROTATION.includes(x.location!), JSON.stringify(x));

@@ -71,7 +71,10 @@ for (const engine of ENGINES) {
       const b = new SqlRotationStore(second.db);
       assert.equal(await a.next(id!, 3, 1), 2);
       const positions = await Promise.all(Array.from({ length: 90 }, (_, i) => (i % 2 === 0 ? a : b).next(id!, 3, 1)));
-      assert.deepEqual([0, 1, 2].map((p) => positions.filter((x) => x === p).length), [30, 30, 30]);
+      assert.deepEqual(
+        [0, 1, 2].map((p) => positions.filter((x) => x === p).length),
+        [30, 30, 30],
+      );
       assert.equal(await a.take(id!), 2);
       assert.equal(await a.take(id!), null);
       assert.equal(await a.next(id!, 3, -1), 0, 'taken: starts again after known');
