@@ -144,6 +144,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ping: async () => {
       await sql`select 1`.execute(storage.db);
     },
+    redisUp: () => (visits.redis ? visits.redis.status === 'ready' : null),
     migrate: () => migrateToLatest(storage.db, storage.engine),
     close: async () => {
       await links.idle();

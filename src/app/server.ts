@@ -11,6 +11,7 @@ import { ClickStamper } from '../core/stats/click-stamp.ts';
 import { STATS_PASSWORD_ATTEMPTS } from '../core/stats/stats-access.ts';
 import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.ts';
 import { startPeriodic } from './periodic.ts';
+import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
@@ -42,6 +43,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     await container.visits.source.ready();
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
+    const apiRateWindowMs = config.API_RATE_WINDOW_SECONDS * 1000;
     const redirect: RedirectContext = {
       source: visits.source,
       cached: visits.source,
@@ -71,7 +73,13 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         trustProxy: config.TRUST_PROXY,
         fastLane: config.HTTP_FAST_LANE,
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-        rateLimit: { max: config.API_RATE_LIMIT, windowMs: config.API_RATE_WINDOW_SECONDS * 1000 },
+        rateLimit: {
+          max: config.API_RATE_LIMIT,
+          windowMs: apiRateWindowMs,
+          ...(visits.redis && config.API_RATE_LIMIT > 0
+            ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
+            : {}),
+        },
       },
       redirect,
       {

@@ -21,6 +21,12 @@ import { RedisInvalidationBus } from '../adapters/state/redis-invalidation.ts';
 import { RedisRotationCursor } from '../adapters/state/redis-rotation-cursor.ts';
 import { OutageReporter, type OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { redisErrors, watchRedis } from '../adapters/state/redis-watch.ts';
+import { RedisPresence } from '../adapters/state/redis-presence.ts';
+import { FallbackAttemptLimiter } from '../adapters/state/fallback-attempt-limiter.ts';
+import { FallbackClickQuota } from '../adapters/state/fallback-click-quota.ts';
+import { FallbackRotationCursor } from '../adapters/state/fallback-rotation-cursor.ts';
+import { SqlClickClaimStore } from '../adapters/storage/stores/click-claim-store.ts';
+import { SqlRotationStore } from '../adapters/storage/stores/rotation-store.ts';
 import type { Config } from './config.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
@@ -49,6 +55,8 @@ export interface VisitRuntime {
    * many were stored. Started after the server listens, never awaited by the start; close() stops it.
    */
   warmUp(): Promise<number>;
+  /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
+  redis: Redis | null;
   /** Flushes every buffered click and closes the shared-state connections. */
   close(): Promise<void>;
 }
@@ -56,6 +64,9 @@ export interface VisitRuntime {
 const HANDOFF_MS = 50;
 const QUIT_WAIT_MS = 1000;
 const SUBSCRIBE_RETRY_MS = 5000;
+const RECONNECT_MAX_MS = 1000;
+// Beyond a flush interval, time for the batch's write to reach the database.
+const GRACE_WRITE_MS = 1000;
 
 /**
  * onError: faults worth an error line each. outageLog: a dependency went away or came back
@@ -121,6 +132,7 @@ export function createVisitRuntime(
       attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
       limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
+      redis: null,
       subscribed: Promise.resolve(),
       close: () => {
         stopping.abort();
@@ -128,9 +140,12 @@ export function createVisitRuntime(
       },
     };
   }
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // Reconnection attempts at most a second apart: the state held in the database meanwhile goes
+  // back to Redis soon after it returns.
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, retryStrategy: (times) => Math.min(times * 50, RECONNECT_MAX_MS) });
   const redisOutage = new OutageReporter('Redis', outageLog);
   watchRedis(redis, redisOutage);
+  const presence = new RedisPresence(redis);
   const prefix = config.REDIS_PREFIX;
   const bus = new RedisInvalidationBus(redis, { onError: redisErrors(redisOutage, onError), prefix });
   // Redis may be away at start: try again until the subscription holds (ioredis keeps it after).
@@ -145,13 +160,19 @@ export function createVisitRuntime(
     });
   };
   subscribe();
+  const limiter = (policy: AttemptPolicy): AttemptLimiter =>
+    new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
   return {
     ...common,
-    quota: new RedisClickQuota(redis, { prefix }),
-    rotation: new RedisRotationCursor(redis, { prefix }),
-    attempts: new RedisAttemptLimiter(redis, PASSWORD_ATTEMPTS, { prefix }),
-    limiter: (policy) => new RedisAttemptLimiter(redis, policy, { prefix }),
+    // Without Redis, caps and rotation are counted in the database and guesses in memory (ADR 27).
+    quota: new FallbackClickQuota(new RedisClickQuota(redis, { prefix }), new SqlClickClaimStore(storage.db, storage.engine), presence, {
+      graceMs: config.CLICK_FLUSH_INTERVAL_MS + GRACE_WRITE_MS,
+    }),
+    rotation: new FallbackRotationCursor(new RedisRotationCursor(redis, { prefix }), new SqlRotationStore(storage.db), presence),
+    attempts: limiter(PASSWORD_ATTEMPTS),
+    limiter,
     invalidation: bus,
+    redis,
     subscribed,
     close: async () => {
       stopped = true;

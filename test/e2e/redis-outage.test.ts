@@ -1,8 +1,9 @@
 /**
  * The compiled server with REDIS_URL, against a redis-server of its own on a free port (never
  * the shared one), stopped and started again under it: the process stays up, plain links keep
- * redirecting, the outage is logged once (not once per reconnection or per visit), and links
- * that need Redis (a click cap) work again once it is back, without a restart.
+ * redirecting, capped links count in the database, /health says degraded, the outage is logged
+ * once (not once per reconnection or per visit), and Redis is used again once it is back,
+ * without a restart.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,7 +69,7 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('Redis stopped: no crash, no spam, plain links redirect, the API writes; back: capped links count again', async () => {
+  test('Redis stopped: no crash, no spam, plain and capped links redirect, the API writes; back: Redis counts again', async () => {
     assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fplain&alias=plain')).status, 201);
     assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fcapped&alias=capped&expiration_clicks=1000')).status, 201);
     assert.equal((await visit('plain')).status, 302);
@@ -81,16 +82,16 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     await new Promise((r) => setTimeout(r, 3000));
     alive();
     for (let i = 0; i < 10; i++) assert.equal((await visit('plain')).status, 302, `plain visit ${i}`);
-    // A cap cannot be checked without Redis: refused with a 503, not crashed.
-    const capped = await visit('capped');
-    assert.equal(capped.status, 503);
-    assert.match((await capped.json()).message, /Redis\) is unavailable/);
+    // The cap is counted in the database meanwhile (docs/adr/0029).
+    assert.equal((await visit('capped')).status, 302);
     // An API write publishes an invalidation that cannot go out; the write itself succeeds.
     assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fduring&alias=during')).status, 201);
     // A delete also forgets the link's count in Redis: the database's delete stands and is answered.
     const deleted = await fetch(`${base}/api/v1/links/${doomedId}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
     assert.equal(deleted.status, 200, await deleted.text());
-    assert.equal((await fetch(`${base}/health`)).status, 200);
+    const health = await fetch(`${base}/health`);
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: 'degraded', database: 'up', redis: 'down' });
     alive();
     assert.equal(count(/lost the connection to Redis/), 1, server.output());
     assert.equal(count(/Unhandled error event/), 0, server.output());
@@ -102,6 +103,7 @@ describe('a Redis outage under the running server', { skip: HAS_REDIS ? false : 
     assert.match(server.output(), /connected to Redis again/);
     assert.equal((await visit('capped')).status, 302);
     assert.equal((await visit('during')).status, 302);
+    assert.deepEqual(await (await fetch(`${base}/health`)).json(), { status: 'ok', database: 'up', redis: 'up' });
     assert.doesNotMatch(server.output(), /programmer error/);
     alive();
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
 import { bearerToken, isAuthenticated } from './auth.ts';
 
@@ -7,6 +7,8 @@ export interface ApiRateLimit {
   /** Requests per window; 0 turns limiting off. */
   max: number;
   windowMs: number;
+  /** Where the counts are kept; this instance's memory when absent (sharedRateLimitStore: Redis). */
+  store?: FastifyRateLimitStoreCtor;
 }
 
 /**
@@ -23,6 +25,7 @@ export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLim
     global: false,
     max: limit.max,
     timeWindow: limit.windowMs,
+    ...(limit.store ? { store: limit.store } : {}),
     keyGenerator: (request) => {
       const token = bearerToken(request);
       return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${request.ip}`;

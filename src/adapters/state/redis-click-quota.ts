@@ -12,15 +12,22 @@ export interface RedisClickQuotaOptions {
 // Read, seed and increment in one script so no two instances can both see room for the last
 // click. Seeding takes the larger of the stored count and `known` (as the in-memory quota does):
 // the stored count is normally ahead of the database, and if Redis lost it the database is the
-// best floor. A refusal writes nothing, so exhausted links cost one read.
-// KEYS[1] count · ARGV cap, known, ttl seconds · returns 1 when the visit may go on.
+// best floor. A refusal writes only a seed higher than the stored count (the database's count
+// taken back after an outage, ADR 27): later claims may bring an older `known`. Exhausted links
+// otherwise cost one read.
+// KEYS[1] count · ARGV cap, known, ttl seconds · returns the new count when the visit may go
+// on, 0 when not.
 const CLAIM = `
-local count = tonumber(redis.call('GET', KEYS[1])) or 0
+local stored = tonumber(redis.call('GET', KEYS[1])) or 0
+local count = stored
 local known = tonumber(ARGV[2])
 if known > count then count = known end
-if count >= tonumber(ARGV[1]) then return 0 end
+if count >= tonumber(ARGV[1]) then
+  if count > stored then redis.call('SET', KEYS[1], count, 'EX', ARGV[3]) end
+  return 0
+end
 redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
-return 1
+return count + 1
 `;
 
 const COMMAND = 'linkpixClaimQuota';
@@ -45,8 +52,13 @@ export class RedisClickQuota implements ClickQuota {
   }
 
   async claim(linkId: number, cap: number, known: number): Promise<boolean> {
+    return (await this.claimCount(linkId, cap, known)) > 0;
+  }
+
+  /** The count after a granted claim, 0 for a refusal: what this instance last saw of it. */
+  async claimCount(linkId: number, cap: number, known: number): Promise<number> {
     const seed = Number.isInteger(known) && known > 0 ? known : 0;
-    return (await orUnavailable(this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds))) === 1;
+    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds)));
   }
 
   async exhausted(linkId: number, cap: number, known: number): Promise<boolean> {

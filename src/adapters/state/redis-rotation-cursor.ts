@@ -11,9 +11,10 @@ export interface RedisRotationCursorOptions {
 
 // One script so the seed and the increment cannot interleave with another instance's.
 // The counter only grows; the position is taken modulo the size of the list at each visit.
-// KEYS[1] counter · ARGV size, known (last position served), ttl seconds · returns the position.
+// KEYS[1] counter · ARGV size, known (last position served), ttl seconds, '1' when known replaces
+// the counter (the database held the rotation meanwhile) · returns the position.
 const NEXT = `
-redis.call('SET', KEYS[1], ARGV[2], 'NX')
+if ARGV[4] == '1' then redis.call('SET', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[2], 'NX') end
 local value = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return value % tonumber(ARGV[1])
@@ -22,7 +23,7 @@ return value % tonumber(ARGV[1])
 const COMMAND = 'linkpixNextRotation';
 
 interface NextCommand {
-  [COMMAND](key: string, size: number, known: number, ttlSeconds: number): Promise<number>;
+  [COMMAND](key: string, size: number, known: number, ttlSeconds: number, replace: '0' | '1'): Promise<number>;
 }
 
 /** Round-robin positions shared by every instance that uses the same Redis and prefix. */
@@ -39,10 +40,11 @@ export class RedisRotationCursor implements RotationCursor {
     this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
   }
 
-  async next(linkId: number, size: number, known: number): Promise<number> {
+  /** replace: continue from `known` even when Redis holds a position (taken back from the database). */
+  async next(linkId: number, size: number, known: number, replace = false): Promise<number> {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
     // INCR needs an integer; -1 makes the first position served 0.
     const seed = Number.isInteger(known) && known >= -1 ? known : -1;
-    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds)));
+    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds, replace ? '1' : '0')));
   }
 }

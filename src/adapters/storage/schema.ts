@@ -152,6 +152,21 @@ export interface ClickVisitorsTable {
   visitor: string;
 }
 
+/** A click cap counted in the database while Redis is away (migration 0011). */
+export interface ClickClaimsTable {
+  link_id: number;
+  claimed: number;
+  /** 1 while instances without Redis claim here; 0 once one with Redis took the count back. */
+  open: number;
+  closed_at: number | null;
+}
+
+/** A rotation's last position served, held here only while Redis is away (migration 0011). */
+export interface RotationCursorsTable {
+  link_id: number;
+  position: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -174,4 +189,6 @@ export interface Database {
   pixels: PixelsTable;
   links: LinksTable;
   link_pixels: LinkPixelsTable;
+  click_claims: ClickClaimsTable;
+  rotation_cursors: RotationCursorsTable;
 }

@@ -50,3 +50,34 @@ export interface ClickBatch {
   /** Latest rotation position per link. */
   rotations: Map<number, number>;
 }
+
+/** What a claim in the database's count of a cap came to (ClickClaimStore.claim). */
+export type ClaimAnswer = 'granted' | 'refused' | 'closed' | 'missing';
+
+/**
+ * The database's count of a link's click cap, used while Redis is away. The count is open while
+ * instances without Redis claim in it, and closed once an instance that has Redis again took the
+ * count back there: a closed count grants nothing, so the two never both grant.
+ */
+export interface ClickClaimStore {
+  /**
+   * Opens the count at no less than `floor` and the link's clicks; answers 'closed' instead when
+   * it was closed after `lostAt` (another instance had Redis since this one lost it) unless
+   * `force`, 'gone' when the link is not there.
+   */
+  open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'>;
+  /** One click more if the count is open and under the cap. */
+  claim(linkId: number, cap: number): Promise<ClaimAnswer>;
+  /** Closes the count (Redis has it again); answers it, or null when the link never had one. */
+  close(linkId: number, at: number): Promise<number | null>;
+  /** The count, open or closed, or null. */
+  claimed(linkId: number): Promise<number | null>;
+}
+
+/** The database's rotation position of a link, used while Redis is away. */
+export interface RotationStore {
+  /** The next position; the first after `known` (last position served) when there is none yet. */
+  next(linkId: number, size: number, known: number): Promise<number>;
+  /** Removes the link's position (Redis has the rotation again) and answers it, or null. */
+  take(linkId: number): Promise<number | null>;
+}

@@ -8,12 +8,16 @@ export function accountHandlers(ctx: ApiContext) {
     read: async (request: FastifyRequest) => {
       return one(accountRecord(request.account));
     },
+    // Without Redis this instance still serves (caps, rotation and limits fall back, ADR 27):
+    // 200 and "degraded", so a load balancer keeps it. Without the database it does not: 503.
     health: async (_request: FastifyRequest, reply: FastifyReply) => {
+      const up = ctx.redisUp();
+      const redis = up === null ? {} : { redis: up ? 'up' : 'down' };
       try {
         await ctx.ping();
-        return { status: 'ok', database: 'up' };
+        return { status: up === false ? 'degraded' : 'ok', database: 'up', ...redis };
       } catch {
-        return reply.code(503).send({ status: 'unavailable', database: 'down', message: 'The database is unavailable.' });
+        return reply.code(503).send({ status: 'unavailable', database: 'down', ...redis, message: 'The database is unavailable.' });
       }
     },
   };

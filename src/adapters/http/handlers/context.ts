@@ -18,6 +18,8 @@ export interface ApiContext {
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;
+  /** Whether Redis is connected, for /health; null when none is configured. */
+  redisUp(): boolean | null;
 }
 
 export function rawQueryOf(request: FastifyRequest): string {

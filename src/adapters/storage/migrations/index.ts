@@ -11,6 +11,7 @@ import * as linkTakedown from './0007-link-takedown.ts';
 import * as rollupTotalsByDay from './0008-rollup-totals-by-day.ts';
 import * as linkSearch from './0009-link-search.ts';
 import * as accountClickDays from './0010-account-click-days.ts';
+import * as sharedStateFallback from './0011-shared-state-fallback.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0008-rollup-totals-by-day': rollupTotalsByDay,
   '0009-link-search': linkSearch,
   '0010-account-click-days': accountClickDays,
+  '0011-shared-state-fallback': sharedStateFallback,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

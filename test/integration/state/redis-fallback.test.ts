@@ -1,0 +1,126 @@
+// Caps, rotation and guesses of two instances when their Redis (one of this test's own) stops
+// and starts again empty: the caps stay exact, the rotation keeps turning, guesses are limited in
+// memory meanwhile; on both engines.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { FallbackAttemptLimiter } from '../../../src/adapters/state/fallback-attempt-limiter.ts';
+import { FallbackClickQuota } from '../../../src/adapters/state/fallback-click-quota.ts';
+import { FallbackRotationCursor } from '../../../src/adapters/state/fallback-rotation-cursor.ts';
+import { MemoryAttemptLimiter } from '../../../src/adapters/state/memory-attempt-limiter.ts';
+import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
+import { RedisClickQuota } from '../../../src/adapters/state/redis-click-quota.ts';
+import { RedisPresence } from '../../../src/adapters/state/redis-presence.ts';
+import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-cursor.ts';
+import type { Storage } from '../../../src/adapters/storage/connect.ts';
+import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
+import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
+import { ENGINES } from '../../support/harness.ts';
+import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
+import { openClickDb, type ClickDb } from '../clicks/click-db.ts';
+
+const GRACE_MS = 200;
+
+interface Instance {
+  client: Redis;
+  presence: RedisPresence;
+  quota: FallbackClickQuota;
+  rotation: FallbackRotationCursor;
+  limiter: FallbackAttemptLimiter;
+}
+
+function instance(url: string, storage: Storage, prefix: string): Instance {
+  const client = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: () => 50 });
+  client.on('error', () => {});
+  const presence = new RedisPresence(client);
+  return {
+    client,
+    presence,
+    quota: new FallbackClickQuota(new RedisClickQuota(client, { prefix }), new SqlClickClaimStore(storage.db, storage.engine), presence, { graceMs: GRACE_MS }),
+    rotation: new FallbackRotationCursor(new RedisRotationCursor(client, { prefix }), new SqlRotationStore(storage.db), presence),
+    limiter: new FallbackAttemptLimiter(
+      new RedisAttemptLimiter(client, { name: 'login', max: 3, windowSeconds: 60 }, { prefix }),
+      new MemoryAttemptLimiter({ name: 'login', max: 3, windowSeconds: 60 }),
+      presence,
+    ),
+  };
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+for (const engine of ENGINES) {
+  describe(`two instances through a Redis outage on ${engine.name}`, { skip: engine.skip ?? (HAS_REDIS_SERVER ? false : 'redis-server is not installed') }, () => {
+    let redis: OwnRedis;
+    let db: ClickDb;
+    let a: Instance;
+    let b: Instance;
+
+    before(async () => {
+      redis = await OwnRedis.start();
+      db = await openClickDb(engine.name);
+      const second = engine.name === 'postgres' ? db.open() : db.storage;
+      a = instance(redis.url, db.storage, 'fallback:');
+      b = instance(redis.url, second, 'fallback:');
+      await until('both connected', () => a.presence.up && b.presence.up);
+    });
+    after(async () => {
+      a?.client.disconnect();
+      b?.client.disconnect();
+      redis?.kill();
+      await db?.close();
+    });
+
+    test('a cap of 30, claims before, during and after the outage from both: exactly 30 pass; rotation and guesses keep answering', async () => {
+      const [id] = await db.links(1);
+      // What the click writers do for each granted claim (here at once, within the grace).
+      const counted = () =>
+        db.storage.db
+          .updateTable('links')
+          .set({ clicks: sql`clicks + 1` })
+          .where('id', '=', id!)
+          .execute();
+      const known = async () => Number((await db.storage.db.selectFrom('links').select('clicks').where('id', '=', id!).executeTakeFirstOrThrow()).clicks);
+      let granted = 0;
+      const visits = async (n: number) => {
+        const k = await known();
+        const answers = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).quota.claim(id!, 30, k)));
+        const passed = answers.filter(Boolean).length;
+        for (let i = 0; i < passed; i++) await counted();
+        granted += passed;
+        return passed;
+      };
+      const turns = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).rotation.next(id!, 3, -1)));
+
+      assert.equal(await visits(12), 12);
+      assert.equal((await turns(3)).sort().join(''), '012');
+
+      await redis.stop();
+      await until('both lost Redis', () => !a.presence.up && !b.presence.up);
+      assert.equal(await visits(10), 10, 'counted in the database');
+      assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in the database');
+      const guesses = await Promise.all(Array.from({ length: 5 }, () => a.limiter.consume('203.0.113.9')));
+      assert.equal(guesses.filter((g) => g.allowed).length, 3, 'limited in memory');
+
+      await redis.start();
+      await until('both back', () => a.presence.up && b.presence.up);
+      assert.equal(await visits(20), 8, 'Redis seeded from the database: only the rest pass');
+      assert.equal(granted, 30);
+      // Records cached from before the outage bring an older count: Redis kept the database's.
+      assert.equal(await b.quota.claim(id!, 30, 12), false);
+      assert.equal(await a.quota.claim(id!, 30, 0), false);
+      assert.equal(await a.quota.exhausted(id!, 30, 0), true);
+      // Around the switch an entry may come twice (both instances take the position back at once).
+      await turns(3);
+      assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in Redis again');
+      assert.equal((await b.limiter.consume('203.0.113.9')).allowed, true, 'Redis counts (it came back empty)');
+    });
+  });
+}
