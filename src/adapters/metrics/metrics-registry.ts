@@ -95,6 +95,24 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
     },
   });
   registerHistogram(registry, 'linkpix_click_flush_duration_seconds', 'Time to write one batch of clicks.', () => [{ labels: {}, histogram: clicks.flushes }]);
+  if (dependencies.size > 0) dependencyMetrics(dependencies, registers);
+
+  return { contentType: registry.contentType, text: () => registry.metrics() };
+
+  function counter(name: string, help: string, read: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+}
+
+function dependencyMetrics(dependencies: ReadonlyMap<string, DependencyHealth>, registers: Registry[]): void {
   new Counter({
     name: 'linkpix_dependency_errors_total',
     help: 'Connection errors of a dependency (postgresql, redis), each retry of an outage included.',
@@ -114,18 +132,4 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
       for (const [dependency, health] of dependencies) this.set({ dependency }, health.down ? 0 : 1);
     },
   });
-
-  return { contentType: registry.contentType, text: () => registry.metrics() };
-
-  function counter(name: string, help: string, read: () => number): void {
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
-  }
 }
