@@ -10,6 +10,9 @@ export function serveMetrics(app: FastifyInstance, metrics: MetricsText, token: 
     if (!allowed(request.headers.authorization)) {
       return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').send(errorEnvelope(401));
     }
-    return reply.header('content-type', metrics.contentType).header('cache-control', 'no-store').send(await metrics.text());
+    return reply
+      .header('content-type', metrics.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.text());
   });
 }

@@ -73,7 +73,7 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   );
   new Counter({
     name: 'linkpix_link_cache_lookups_total',
-    help: "Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database).",
+    help: 'Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database).',
     labelNames: ['result'],
     registers,
     collect() {

@@ -49,7 +49,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       resolve();
     });
   });
-  server.on('error', options.onError);
+  server.on('error', (error) => options.onError(error));
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>

@@ -21,7 +21,12 @@ onEachEngine(
   'metrics: GET /metrics behind METRICS_TOKEN',
   (h) => {
     test('without the token, or with another, /metrics answers 401 and tells nothing', async () => {
-      const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }];
+      const attempts: Array<Record<string, string>> = [
+        {},
+        { authorization: 'Bearer wrong-token-0123456789' },
+        { authorization: TOKEN },
+        { authorization: `Basic ${TOKEN}` },
+      ];
       for (const headers of attempts) {
         const res = await h().request('GET', '/metrics', { headers });
         assert.equal(res.status, 401);
