@@ -40,7 +40,7 @@ export interface HttpOptions {
   fastLane?: boolean;
   /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */
   requestTimeoutMs?: number;
-  /** Requests counted and redirects timed for GET /metrics (docs/adr/0027); absent: metrics are off. */
+  /** Requests counted and redirects timed for GET /metrics (docs/adr/0030); absent: metrics are off. */
   metrics?: HttpMetrics | undefined;
 }
 

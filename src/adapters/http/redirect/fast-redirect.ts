@@ -16,7 +16,7 @@ export interface FastRedirectOptions {
   appSegments: ReadonlySet<string>;
   /** False once the server is closing: Fastify then answers 503, as for every other route. */
   open(): boolean;
-  /** Counts answers and times them while metrics are on (plain numbers, docs/adr/0027); null: nothing counted. */
+  /** Counts answers and times them while metrics are on (plain numbers, docs/adr/0030); null: nothing counted. */
   meter?: RedirectMeter | null;
 }
 
