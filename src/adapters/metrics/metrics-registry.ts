@@ -8,7 +8,7 @@ import type { RequestCounts } from './request-counts.ts';
 export interface CacheCounts {
   /** Look-ups through the route answered from memory. */
   readonly hits: number;
-  /** Look-ups that read the database. */
+  /** Look-ups that read the database, or waited for a read of the same link on its way. */
   readonly misses: number;
   /** Entries past their time read again in the background while still served. */
   readonly refreshes: number;
@@ -73,7 +73,7 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   );
   new Counter({
     name: 'linkpix_link_cache_lookups_total',
-    help: 'Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database).',
+    help: 'Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database, or waiting for that read).',
     labelNames: ['result'],
     registers,
     collect() {
