@@ -24,6 +24,7 @@ const FRAMEWORKS_AND_DRIVERS = [
   '@ip-location-db/',
   'qrcode',
   'tsx',
+  'prom-client',
 ];
 
 /** Node modules that do I/O or reach the process: the core is pure rules. */

@@ -150,6 +150,22 @@ const CATALOGUE = {
     doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.',
     parse: int(1, 50_000),
   },
+  METRICS_TOKEN: {
+    default: '',
+    doc: 'Serve GET /metrics (Prometheus) on the app\'s port to whoever sends "Authorization: Bearer <this>" (16 characters or more); empty: not there.',
+    parse: (s: string) => {
+      const token = s.trim();
+      if (token === '') return null;
+      if (token.length < 16 || /\s/.test(token)) throw new Error('must be 16 characters or more, without spaces');
+      return token;
+    },
+  },
+  METRICS_PORT: {
+    default: '',
+    doc: 'Serve GET /metrics on this port of its own instead (on METRICS_HOST; METRICS_TOKEN is asked there too when set); empty: not on a port of its own.',
+    parse: (s: string) => (s.trim() === '' ? null : int(1, 65535)(s)),
+  },
+  METRICS_HOST: { default: '127.0.0.1', doc: 'Address the METRICS_PORT listens on.', parse: (s: string) => s.trim() },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 

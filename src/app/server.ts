@@ -12,6 +12,8 @@ import { STATS_PASSWORD_ATTEMPTS } from '../core/stats/stats-access.ts';
 import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.ts';
 import { startPeriodic } from './periodic.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
+import { metricsOf } from './metrics.ts';
+import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
@@ -24,6 +26,8 @@ export interface Server {
   close(): Promise<void>;
   /** After app.close(): stops background jobs, writes every buffered click, closes the database. */
   release(): Promise<void>;
+  /** GET /metrics on a port of its own (METRICS_PORT), listening already; null otherwise. */
+  metricsServer: MetricsServer | null;
 }
 
 /** Builds a ready server (database migrated) that has not started listening. */
@@ -34,6 +38,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     outageLog: (message, error) => (outageLog ?? consoleOutageLog)(message, error),
     ...overrides,
   });
+  let metricsServer: MetricsServer | null = null;
   try {
     await container.migrate();
     // Subscribed first, then the domain names read: a change made in between is not missed.
@@ -44,6 +49,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
     const apiRateWindowMs = config.API_RATE_WINDOW_SECONDS * 1000;
+    const metrics = metricsOf(config, container);
     const redirect: RedirectContext = {
       source: visits.source,
       cached: visits.source,
@@ -80,6 +86,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
             ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
             : {}),
         },
+        metrics: metrics?.http,
       },
       redirect,
       {
@@ -95,6 +102,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       },
     );
     await app.ready();
+    metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
     const retention = startPeriodic(() => container.stats.prune(), {
       ...RETENTION,
@@ -102,18 +110,21 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     });
     const release = async () => {
       await retention.stop();
+      await metricsServer?.close();
       await container.close();
     };
     return {
       app,
       container,
       release,
+      metricsServer,
       close: async () => {
         await app.close();
         await release();
       },
     };
   } catch (error) {
+    await metricsServer?.close();
     await container.close();
     throw error;
   }

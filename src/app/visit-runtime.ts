@@ -27,6 +27,7 @@ import { FallbackClickQuota } from '../adapters/state/fallback-click-quota.ts';
 import { FallbackRotationCursor } from '../adapters/state/fallback-rotation-cursor.ts';
 import { SqlClickClaimStore } from '../adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../adapters/storage/stores/rotation-store.ts';
+import { ClickMeter } from '../adapters/metrics/click-meter.ts';
 import type { Config } from './config.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
@@ -41,6 +42,10 @@ export interface VisitRuntime {
   limiter(policy: AttemptPolicy): AttemptLimiter;
   /** pending: clicks recorded here and not yet handed on (logged at a stop). */
   sink: ClickSink & { readonly pending: number };
+  /** Clicks recorded, written and dropped, and the writes' durations (GET /metrics). */
+  clickMeter: ClickMeter;
+  /** Redis's connection losses and returns; null without Redis. */
+  redisOutage: OutageReporter | null;
   /** What API writes call so every instance drops stale cache entries. */
   invalidation: RedirectInvalidation;
   appHosts: ReadonlySet<string>;
@@ -92,6 +97,7 @@ export function createVisitRuntime(
   // (An in-memory database exists only on this connection, so it is written here.) The thread
   // writes every CLICK_FLUSH_INTERVAL_MS; clicks go over to it sooner, so they leave this
   // thread's heap young (a click kept here for the whole interval costs garbage collection).
+  const clickMeter = new ClickMeter();
   const writer =
     storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
       ? new WorkerClickStore(
@@ -101,19 +107,21 @@ export function createVisitRuntime(
             rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
           },
           onError,
+          clickMeter,
         )
       : null;
   // Clicks for the thread are encoded into columns as they come (no click object is held);
   // PostgreSQL's are batched as objects, retried while the database is away; their rollups are
   // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
-    ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE })
+    ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE, meter: clickMeter })
     : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError }), {
         intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
         maxBatch: config.CLICK_BATCH_SIZE,
         maxBuffered: config.CLICK_BUFFER_MAX,
         onError,
         onResumed: (message) => outageLog(message),
+        meter: clickMeter,
       });
   const closeSink = async () => {
     await sink.close();
@@ -122,7 +130,7 @@ export function createVisitRuntime(
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
-  const common = { source, countries, sink, appHosts, warmUp: warm };
+  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter };
 
   if (!config.REDIS_URL) {
     return {
@@ -133,6 +141,7 @@ export function createVisitRuntime(
       limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
       redis: null,
+      redisOutage: null,
       subscribed: Promise.resolve(),
       close: () => {
         stopping.abort();
@@ -173,6 +182,7 @@ export function createVisitRuntime(
     limiter,
     invalidation: bus,
     redis,
+    redisOutage,
     subscribed,
     close: async () => {
       stopped = true;

@@ -78,6 +78,13 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
   private readonly now: () => number;
   private readonly changes = new ChangeLog();
   private readonly reads = new Map<string, Read>();
+  /**
+   * Look-ups of find() answered from memory (hits) or not (misses: read from the database, or
+   * waiting for a read already on its way), and background re-reads begun by peek(); plain
+   * numbers for GET /metrics. peek() counts no hit or miss: the fast path counts what it
+   * answers, and what it does not goes on to find().
+   */
+  readonly counts = { hits: 0, misses: 0, refreshes: 0 };
 
   constructor(
     private readonly inner: RedirectLinkSource & DomainNameSource,
@@ -123,6 +130,7 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
       // Visits answered by peek() alone never ask for the domain names: this is where an old
       // list starts its reload. A failed load is reported by KnownDomains; the old list stays.
       this.names.ready().catch(() => {});
+      if (!this.reads.has(key)) this.counts.refreshes++;
       // A failed read leaves the entry expired: the next visit tries again, or find() reads it.
       this.read(key, name, alias).catch(() => {});
     }
@@ -137,7 +145,11 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     const key = `${name} ${alias.toLowerCase()}`;
     const now = this.now();
     const hit = this.links.get(key, now) ?? this.misses.get(key, now);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.counts.hits++;
+      return hit;
+    }
+    this.counts.misses++;
     return this.read(key, name, alias);
   }
 

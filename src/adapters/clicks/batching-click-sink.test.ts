@@ -109,6 +109,8 @@ test('while writes fail: one error, retries back off, and past maxBuffered newer
   );
   assert.equal(resumed.length, 1);
   assert.match(errors.at(-1)!.message, /^3 clicks were dropped while the click buffer was full/);
+  // What GET /metrics reads: only the batch written is timed (one, the backlog at once).
+  assert.deepEqual({ ...sink.meter, pending: sink.meter.pending, flushes: sink.meter.flushes.count }, { recorded: 8, written: 5, dropped: 3, pending: 0, flushes: 1 });
   await sink.close();
 });
 

@@ -1,6 +1,7 @@
 import type { Click } from '../../core/clicks/click.ts';
 import type { ClickSink, ClickStore } from '../../core/clicks/ports.ts';
 import { toBatch } from '../../core/clicks/batch.ts';
+import { ClickMeter } from '../metrics/click-meter.ts';
 
 export interface BatchingOptions {
   /** Write at least this often while clicks arrive. */
@@ -16,6 +17,8 @@ export interface BatchingOptions {
   onError(error: unknown): void;
   /** Writes resumed after an outage. */
   onResumed?(message: string): void;
+  /** Where clicks recorded, written and dropped are counted (GET /metrics); a meter of its own by default. */
+  meter?: ClickMeter | undefined;
 }
 
 interface Entry {
@@ -48,14 +51,17 @@ export class BatchingClickSink implements ClickSink {
   /** Failed writes in a row: non-zero while the database is away. */
   private failures = 0;
   private droppedNow = 0;
-  private droppedTotal = 0;
+  readonly meter: ClickMeter;
 
   constructor(
     private readonly store: ClickStore,
     private readonly options: BatchingOptions,
-  ) {}
+  ) {
+    this.meter = options.meter ?? new ClickMeter();
+  }
 
   record(click: Click, rotation?: number): void {
+    this.meter.recorded++;
     if (this.buffer.length + this.inFlight >= (this.options.maxBuffered ?? Infinity)) {
       this.drop();
       return;
@@ -74,7 +80,7 @@ export class BatchingClickSink implements ClickSink {
 
   /** Clicks dropped since start because the buffer was full. */
   get dropped(): number {
-    return this.droppedTotal;
+    return this.meter.dropped;
   }
 
   /** Everything recorded so far is written when this resolves, statistics rollups included. */
@@ -106,7 +112,7 @@ export class BatchingClickSink implements ClickSink {
   }
 
   private drop(): void {
-    this.droppedTotal++;
+    this.meter.dropped++;
     if (this.droppedNow++ === 0) {
       this.options.onError(new Error(`click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`));
     }
@@ -127,9 +133,12 @@ export class BatchingClickSink implements ClickSink {
     const entries = this.buffer.splice(0, this.batchSize());
     if (entries.length === 0) return;
     this.inFlight = entries.length;
+    const started = performance.now();
     this.writing = this.store.writeBatch(toBatch(entries));
     try {
       await this.writing;
+      this.meter.written += entries.length;
+      this.meter.flushes.observe(performance.now() - started);
     } catch (error) {
       this.buffer.unshift(...entries);
       if (this.failures++ === 0) {

@@ -39,7 +39,9 @@ const waiting = new WaitingClicks();
 
 /** One transaction for everything handed over so far; on failure it all stays for the next try. */
 function writeWaiting(): void {
-  if (waiting.count === 0) return;
+  const clicks = waiting.count;
+  if (clicks === 0) return;
+  const started = performance.now();
   const batch = waiting.take();
   try {
     writer.writeBatch(batch);
@@ -48,6 +50,7 @@ function writeWaiting(): void {
     throw error;
   }
   if (writer.windowRows < PROMPT_WINDOW_ROWS) writer.flushWindow();
+  port.postMessage({ kind: 'written', clicks, ms: performance.now() - started } satisfies WriterReply);
 }
 
 function settle(): void {

@@ -2,6 +2,7 @@ import type { Click } from '../../core/clicks/click.ts';
 import type { ClickSink } from '../../core/clicks/ports.ts';
 import { tallyClick } from '../../core/clicks/batch.ts';
 import { ClickColumnsBuilder, type ClickColumns } from './click-columns.ts';
+import { ClickMeter } from '../metrics/click-meter.ts';
 
 /** Where the columns go: the SQLite writer thread (WorkerClickStore). */
 export interface ColumnsWriter {
@@ -15,6 +16,8 @@ export interface ColumnarSinkOptions {
   intervalMs: number;
   /** Hand them over as soon as this many are recorded. */
   maxBatch: number;
+  /** Where recorded clicks are counted (the writer counts what it writes); a meter of its own by default. */
+  meter?: ClickMeter | undefined;
 }
 
 /**
@@ -30,15 +33,18 @@ export class ColumnarClickSink implements ClickSink {
   private counts = new Map<number, number>();
   private rotations = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
+  readonly meter: ClickMeter;
 
   constructor(
     private readonly writer: ColumnsWriter,
     private readonly options: ColumnarSinkOptions,
   ) {
     this.builder = new ClickColumnsBuilder(options.maxBatch);
+    this.meter = options.meter ?? new ClickMeter();
   }
 
   record(click: Click, rotation?: number): void {
+    this.meter.recorded++;
     this.builder.add(click);
     tallyClick(this.counts, this.rotations, click, rotation);
     if (this.builder.count >= this.options.maxBatch) this.handOver();

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import type { ClickColumns } from './click-columns.ts';
 import { columnsMessage, toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { ClickMeter } from '../metrics/click-meter.ts';
 
 // Compiled (dist/, `npm start`) the thread runs its JavaScript; from the sources (tests, tsx)
 // a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
@@ -17,10 +18,14 @@ export class WorkerClickStore implements ClickStore {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
-  /** onError: the thread failed; the clicks it held and had not written are lost with it. */
+  /**
+   * onError: the thread failed; the clicks it held and had not written are lost with it.
+   * meter: where the thread's writes are counted (the sink in front counts what it records).
+   */
   constructor(
     private readonly data: WriterData,
     private readonly onError: (error: unknown) => void = () => {},
+    readonly meter: ClickMeter = new ClickMeter(),
   ) {}
 
   /**
@@ -77,6 +82,11 @@ export class WorkerClickStore implements ClickStore {
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     worker.on('message', (reply: WriterReply) => {
+      if ('kind' in reply) {
+        this.meter.written += reply.clicks;
+        this.meter.flushes.observe(reply.ms);
+        return;
+      }
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);

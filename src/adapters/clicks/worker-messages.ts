@@ -24,7 +24,17 @@ export interface CloseMessage {
 
 export type WriterMessage = BatchMessage | SettleMessage | CloseMessage;
 
-export type WriterReply = { id: number; ok: true } | { id: number; ok: false; error: string };
+/** A settle's answer. */
+export type SettleReply = { id: number; ok: true } | { id: number; ok: false; error: string };
+
+/** Told after each write of the thread, unasked (GET /metrics): the clicks written, and how long it took. */
+export interface WrittenReport {
+  kind: 'written';
+  clicks: number;
+  ms: number;
+}
+
+export type WriterReply = SettleReply | WrittenReport;
 
 export interface WriterData {
   databaseUrl: string;

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import { trustFunction, type TrustProxy } from './client-address.ts';
@@ -23,6 +23,13 @@ import { createNonce } from '../web/pages/csp.ts';
 import { renderNotFound } from '../web/pages/not-found.ts';
 import { registerWebApp } from '../web/app/plugin.ts';
 import type { WebContext } from '../web/app/web-context.ts';
+import type { MetricsText } from '../metrics/metrics-registry.ts';
+import type { RedirectMeter } from '../metrics/redirect-meter.ts';
+import type { RequestCounts } from '../metrics/request-counts.ts';
+import { echoRequestIds, requestIdOf } from './request-id.ts';
+import { RequestLog } from './request-log.ts';
+import { countRequests } from './request-metrics.ts';
+import { serveMetrics } from './metrics-route.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
@@ -33,6 +40,15 @@ export interface HttpOptions {
   fastLane?: boolean;
   /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */
   requestTimeoutMs?: number;
+  /** Requests counted and redirects timed for GET /metrics (docs/adr/0030); absent: metrics are off. */
+  metrics?: HttpMetrics | undefined;
+}
+
+export interface HttpMetrics {
+  redirect: RedirectMeter;
+  requests: RequestCounts;
+  /** GET /metrics on this app, behind a bearer token; null: on a port of its own (METRICS_PORT) instead. */
+  endpoint: { metrics: MetricsText; token: string } | null;
 }
 
 declare module 'fastify' {
@@ -94,8 +110,9 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       return server;
     },
     return503OnClosing: true,
-    // Per-request log lines would cost the redirect a third of its speed; errors are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
+    // A line per request of the API and the web app; none per visit (request-log.ts).
+    logController: new RequestLog(),
+    genReqId: requestIdOf(trust),
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   // node:http's closeAllConnections() knows only the connections it was handed.
@@ -110,6 +127,9 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   });
   installErrorHandler(app);
   lingerAfterEarlyAnswers(app);
+  echoRequestIds(app);
+  const { metrics } = options;
+  if (metrics) countRequests(app, metrics);
   app.addHook('onRequest', (request, reply, done) => {
     if (!isMalformed(request.raw.url ?? '', request.raw.rawHeaders)) return done();
     void reply.code(400).header('connection', 'close').send(errorEnvelope(400));
@@ -117,6 +137,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   await installBodyParsers(app);
   await installOpenApi(app, ctx.urls.appUrl);
   app.get('/health', { schema: { hide: true } }, accountHandlers(ctx).health);
+  if (metrics?.endpoint) serveMetrics(app, metrics.endpoint.metrics, metrics.endpoint.token);
 
   // CORS lives in a scope of its own, holding the API and its preflight route: at the root its
   // hook would run on every redirect, for nothing (the redirect is not open to other origins).
@@ -156,7 +177,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         lane?.close();
         done();
       });
-      fast = fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open });
+      fast = fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open, meter: metrics?.redirect ?? null });
     }
   }
 

@@ -9,6 +9,7 @@ export type OutageLog = (message: string, error?: unknown) => void;
 export class OutageReporter {
   private downSince: number | null = null;
   private repeats = 0;
+  private failures = 0;
 
   constructor(
     private readonly name: string,
@@ -20,7 +21,13 @@ export class OutageReporter {
     return this.downSince !== null;
   }
 
+  /** Every failure told since start, logged or not (GET /metrics). */
+  get errors(): number {
+    return this.failures;
+  }
+
   failed(error: unknown): void {
+    this.failures++;
     if (this.downSince !== null) {
       this.repeats++;
       return;

@@ -13,6 +13,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   engine: Engine;
+  /** PostgreSQL's connection losses and returns (GET /metrics reads its counts); null on SQLite. */
+  outage: OutageReporter | null;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export function sqlitePath(url: string): string {
 function connectSqlite(path: string): Storage {
   const sqlite = openSqlite(path);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
 }
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
@@ -86,5 +88,5 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', outage, close: () => db.destroy() };
 }

@@ -15,6 +15,7 @@ import { UnlockCookies } from './cookies.ts';
 import { fastRedirect, fastRedirectOnNodeHttp } from './fast-redirect.ts';
 import type { RedirectContext } from './visit-context.ts';
 import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
+import { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
@@ -27,7 +28,7 @@ interface Written {
   destroyed: boolean;
 }
 
-function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; open?: boolean } = {}) {
+function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; open?: boolean; meter?: RedirectMeter } = {}) {
   const clicks: Click[] = [];
   const errors: unknown[] = [];
   const ctx: RedirectContext = {
@@ -57,6 +58,7 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
       trust: null,
       appSegments: new Set(['health', 'api']),
       open: () => over.open ?? true,
+      meter: over.meter ?? null,
     }),
     (e) => void errors.push(e),
   );
@@ -170,4 +172,28 @@ test('a shared store that fails gives a 500 envelope and is reported, never an u
   assert.deepEqual(JSON.parse(written.body), { message: 'Server Error', status: 500 });
   assert.equal(errors.length, 1);
   assert.equal(clicks.length, 0);
+});
+
+test('with metrics on, each answer it takes is counted by status and timed; what it leaves to Fastify is not', async () => {
+  let claims = 0;
+  const quota: ClickQuota = {
+    claim: async () => {
+      if (++claims > 2) throw new Error('redis down');
+      return claims <= 1;
+    },
+    exhausted: async () => false,
+    forget: async () => {},
+  };
+  const meter = new RedirectMeter();
+  const { visit } = setup({ go: link(), capped: link({ expirationClicks: 1 }), locked: link({ passwordHash: 'x' }) }, { quota, meter });
+  visit('/go');
+  visit('/go', 'HEAD');
+  for (let i = 0; i < 3; i++) await visit('/capped').finished;
+  assert.equal(visit('/locked').taken, false);
+  assert.equal(visit('/unknown').taken, false);
+  const counted = Object.fromEntries([...meter.fastStatuses.entries()].filter(([, n]) => n > 0));
+  assert.deepEqual(counted, { 302: 3, 410: 1, 500: 1 });
+  assert.equal(meter.fastAnswers, 5);
+  assert.ok(meter.fast.sumSeconds > 0);
+  assert.equal(meter.route.count, 0);
 });

@@ -7,6 +7,7 @@ import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { proceed, queryOf, type VisitRequest } from './visit.ts';
+import type { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
 export interface FastRedirectOptions {
   links: CachedLinks;
@@ -15,6 +16,8 @@ export interface FastRedirectOptions {
   appSegments: ReadonlySet<string>;
   /** False once the server is closing: Fastify then answers 503, as for every other route. */
   open(): boolean;
+  /** Counts answers and times them while metrics are on (plain numbers, docs/adr/0030); null: nothing counted. */
+  meter?: RedirectMeter | null;
 }
 
 /**
@@ -41,6 +44,7 @@ export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
  */
 export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
   const { links, trust, appSegments } = options;
+  const meter = options.meter ?? null;
 
   return function serve(req: VisitHead): Answer | Promise<Answer> | null {
     const method = req.method;
@@ -51,6 +55,7 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     // Percent-encoded or nested paths, and the app's own pages, are Fastify's to route.
     if (url.charCodeAt(0) !== 47 /* / */ || !ALIAS_PATTERN.test(alias) || appSegments.has(alias.toLowerCase())) return null;
     if (!options.open()) return null;
+    const started = meter === null ? 0 : performance.now();
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
     // Passwords and pixels need cookies and pages: the route too.
@@ -63,7 +68,28 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     if (outcome.kind !== 'proceed') return null;
 
     const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: first(req.headers['user-agent']) ?? '' };
-    return proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
+    if (meter === null) return proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
+    } catch (error) {
+      meter.answered(started, failedVisit(error).status);
+      throw error;
+    }
+    if (!(answer instanceof Promise)) {
+      meter.answered(started, answer.status);
+      return answer;
+    }
+    return answer.then(
+      (a) => {
+        meter.answered(started, a.status);
+        return a;
+      },
+      (error: unknown) => {
+        meter.answered(started, failedVisit(error).status);
+        throw error;
+      },
+    );
   };
 }
 

@@ -8,7 +8,8 @@ import type { RedirectContext } from './visit-context.ts';
  */
 export function registerRedirectRoutes(app: FastifyInstance, ctx: RedirectContext): void {
   const h = redirectHandlers(ctx);
-  const hidden = { schema: { hide: true } };
+  // Visitors' routes: no request id or log line per request (request-id.ts, request-log.ts).
+  const hidden = { schema: { hide: true }, config: { visitor: true } };
   app.get('/', hidden, h.root);
   app.get('/:alias', hidden, h.visit);
   app.post('/:alias', hidden, h.submit);

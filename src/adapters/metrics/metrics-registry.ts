@@ -1,0 +1,135 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { ClickMeter } from './click-meter.ts';
+import { registerHistogram } from './prom-histogram.ts';
+import type { RedirectMeter } from './redirect-meter.ts';
+import type { RequestCounts } from './request-counts.ts';
+
+/** The link cache's own counts (CachedRedirectSource.counts). */
+export interface CacheCounts {
+  /** Look-ups through the route answered from memory. */
+  readonly hits: number;
+  /** Look-ups that read the database, or waited for a read of the same link on its way. */
+  readonly misses: number;
+  /** Entries past their time read again in the background while still served. */
+  readonly refreshes: number;
+}
+
+/** A dependency's outages as its OutageReporter counts them. */
+export interface DependencyHealth {
+  readonly errors: number;
+  readonly down: boolean;
+}
+
+export interface MetricsSources {
+  redirect: RedirectMeter;
+  requests: RequestCounts;
+  cache: CacheCounts;
+  clicks: ClickMeter;
+  /** By name (postgresql, redis): the ones this instance uses. */
+  dependencies: ReadonlyMap<string, DependencyHealth>;
+}
+
+/** The route the fast path's answers are counted under: the one Fastify would have served them by. */
+export const ALIAS_ROUTE = '/:alias';
+
+/** What GET /metrics answers: Prometheus's text format. */
+export interface MetricsText {
+  contentType: string;
+  text(): Promise<string>;
+}
+
+/**
+ * A prom-client registry whose linkpix metrics are read from plain counters at scrape time
+ * (collect()), so that nothing on a request calls prom-client; plus prom-client's default
+ * process metrics, the event loop's lag among them. One registry per server: tests run several.
+ */
+export function createMetricsRegistry(sources: MetricsSources): MetricsText {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  const { redirect, requests, cache, clicks, dependencies } = sources;
+
+  new Counter({
+    name: 'linkpix_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status (the fast path under /:alias).',
+    labelNames: ['route', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const { route, status, n } of requests.entries()) this.inc({ route, status }, n);
+      redirect.fastStatuses.forEach((n, status) => {
+        if (n > 0) this.inc({ route: ALIAS_ROUTE, status }, n);
+      });
+    },
+  });
+  registerHistogram(
+    registry,
+    'linkpix_redirect_duration_seconds',
+    'Time from a visit read to its answer ready, by door: fast (the cached fast path) or route (through Fastify).',
+    () => [
+      { labels: { door: 'fast' }, histogram: redirect.fast },
+      { labels: { door: 'route' }, histogram: redirect.route },
+    ],
+  );
+  new Counter({
+    name: 'linkpix_link_cache_lookups_total',
+    help: 'Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database, or waiting for that read).',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ result: 'hit' }, cache.hits + redirect.fastAnswers);
+      this.inc({ result: 'miss' }, cache.misses);
+    },
+  });
+  counter('linkpix_link_cache_refreshes_total', 'Cached links past their time read again in the background while still served.', () => cache.refreshes);
+  counter('linkpix_clicks_recorded_total', 'Clicks handed to the click sink by visits.', () => clicks.recorded);
+  counter('linkpix_clicks_written_total', 'Clicks written to the database.', () => clicks.written);
+  counter('linkpix_clicks_dropped_total', 'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).', () => clicks.dropped);
+  new Gauge({
+    name: 'linkpix_clicks_pending',
+    help: 'Clicks recorded and not yet written or dropped.',
+    registers,
+    collect() {
+      this.set(clicks.pending);
+    },
+  });
+  registerHistogram(registry, 'linkpix_click_flush_duration_seconds', 'Time to write one batch of clicks.', () => [{ labels: {}, histogram: clicks.flushes }]);
+  if (dependencies.size > 0) dependencyMetrics(dependencies, registers);
+
+  return { contentType: registry.contentType, text: () => registry.metrics() };
+
+  function counter(name: string, help: string, read: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+}
+
+function dependencyMetrics(dependencies: ReadonlyMap<string, DependencyHealth>, registers: Registry[]): void {
+  new Counter({
+    name: 'linkpix_dependency_errors_total',
+    help: 'Connection errors of a dependency (postgresql, redis), each retry of an outage included.',
+    labelNames: ['dependency'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [dependency, health] of dependencies) this.inc({ dependency }, health.errors);
+    },
+  });
+  new Gauge({
+    name: 'linkpix_dependency_up',
+    help: 'Whether a dependency (postgresql, redis) is reachable as far as this instance knows: 1 or 0.',
+    labelNames: ['dependency'],
+    registers,
+    collect() {
+      for (const [dependency, health] of dependencies) this.set({ dependency }, health.down ? 0 : 1);
+    },
+  });
+}
