@@ -109,9 +109,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   if (migrated.code !== 0) throw new Error(`linkpix migrate failed:\n${migrated.stderr}`);
 
   const children: ChildProcess[] = [];
+  let nginx: ChildProcess | null = null;
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-cluster-'));
   const kill = () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+    for (const child of children) if (running(child)) child.kill('SIGKILL');
+    // Not SIGKILL: nginx's worker would outlive its master, holding the port and our pipes.
+    if (nginx && running(nginx)) nginx.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -120,7 +124,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const instances = await Promise.all(Array.from({ length: count }, (_, i) => startInstance(i, env, (child) => children.push(child))));
     writeFileSync(join(dir, 'nginx.conf'), nginxConf({ dir, port, upstreams: instances.map((i) => Number(new URL(i.base).port)) }));
     const started = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;']);
-    children.push(started);
+    nginx = started;
     const nginxExited = exitOf(started);
     let nginxOutput = '';
     started.stdout.on('data', (d) => (nginxOutput += d));

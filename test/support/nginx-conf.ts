@@ -44,10 +44,10 @@ const LOCATION = `    location / {
       # Set, not appended: a client's own X-Forwarded-For never reaches linkpix (TRUST_PROXY).
       proxy_set_header X-Forwarded-For $remote_addr;
       proxy_set_header X-Forwarded-Proto $scheme;
-      # A stopping or dead instance refuses or drops the connection, and a closing one answers
-      # 503 before reading the request: the visit goes to the next instance. nginx retries
-      # only idempotent methods (no non_idempotent), so a POST is never sent twice.
-      proxy_next_upstream error timeout http_503;
+      # A stopping or dead instance refuses or drops the connection: the visit goes to the next
+      # instance. nginx retries only idempotent methods (no non_idempotent), so a POST is never
+      # sent twice.
+      proxy_next_upstream error timeout;
       proxy_next_upstream_timeout 10s;
       proxy_connect_timeout 2s;
     }`;
