@@ -104,7 +104,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     TRUST_PROXY: '127.0.0.1',
     ...options.env,
   };
-  // Once, before any instance: they would otherwise all migrate at once at their start.
+  // Once, before any instance: each would otherwise wait for the others' migration lock at its start.
   const migrated = await run(process.execPath, [BIN, 'migrate'], env);
   if (migrated.code !== 0) throw new Error(`linkpix migrate failed:\n${migrated.stderr}`);
 
