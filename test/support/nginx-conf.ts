@@ -20,7 +20,7 @@ export function nginxConf({ dir, port, upstreams }: NginxOptions): string {
   return `worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
 error_log stderr warn;
-events { worker_connections 4096; }
+events { worker_connections 1024; }
 http {
   access_log off;
   ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
