@@ -31,7 +31,10 @@ const cluster = await startCluster({
   databaseUrl,
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   env: process.env.APP_URL ? { APP_URL: process.env.APP_URL } : {},
+  detached: true,
 });
+// Out of the terminal's process group, they would outlive this script if it ended otherwise.
+process.on('exit', () => cluster.kill());
 for (const instance of cluster.instances) {
   instance.child.stdout?.pipe(process.stdout);
   instance.child.stderr?.pipe(process.stderr);

@@ -23,6 +23,12 @@ export interface ClusterOptions {
   port?: number;
   /** Over the instances' defaults (APP_URL is nginx's address unless given here). */
   env?: Record<string, string>;
+  /**
+   * Every process in a process group of its own, out of the terminal's: a Ctrl-C then reaches
+   * the caller alone, which stops them in order (`npm run cluster`). Tests leave them in theirs,
+   * so that a test run interrupted takes them along.
+   */
+  detached?: boolean;
 }
 
 export interface Instance {
@@ -59,9 +65,9 @@ const exitOf = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 /** Starts instance `index`; `spawned` learns of its process at once, so a failed start can still kill it. */
-async function startInstance(index: number, env: Record<string, string>, spawned: (child: ChildProcess) => void): Promise<Instance> {
+async function startInstance(index: number, env: Record<string, string>, detached: boolean, spawned: (child: ChildProcess) => void): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' } });
+  const child = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, detached, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' } });
   spawned(child);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -94,6 +100,7 @@ async function nginxReady(nginx: ChildProcess, url: string, output: () => string
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   if (!hasNginx()) throw new Error(`nginx is not installed at ${NGINX} (apt-get install -y nginx)`);
   const count = options.instances ?? 2;
+  const detached = options.detached ?? false;
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env = {
@@ -121,9 +128,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     // nginx's workers run as nobody when it is started as root: they must reach its temp paths.
     chmodSync(dir, 0o755);
-    const instances = await Promise.all(Array.from({ length: count }, (_, i) => startInstance(i, env, (child) => children.push(child))));
+    const instances = await Promise.all(Array.from({ length: count }, (_, i) => startInstance(i, env, detached, (child) => children.push(child))));
     writeFileSync(join(dir, 'nginx.conf'), nginxConf({ dir, port, upstreams: instances.map((i) => Number(new URL(i.base).port)) }));
-    const started = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;']);
+    const started = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;'], { detached });
     nginx = started;
     const nginxExited = exitOf(started);
     let nginxOutput = '';
