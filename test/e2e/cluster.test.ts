@@ -1,22 +1,24 @@
 /**
  * Three instances of the compiled server on PostgreSQL (a schema of its own, reached through a
  * TCP proxy the test can cut) and a redis-server of their own, behind nginx, as `npm run
- * cluster` starts them. The shared state holds across instances (caps, rotation, invalidation),
- * and stopping or killing an instance, or losing PostgreSQL, costs no visit its answer and the
- * database no more clicks than the README says. The tests run in order on one cluster: the last
- * two stop instances.
+ * cluster` starts them. The shared state holds across instances (caps, rotation, the API rate
+ * limit, invalidation), and stopping or killing an instance, or losing PostgreSQL, costs no
+ * visit its answer and the database no more clicks than the README says. The tests run in order
+ * on one cluster: the last two stop instances.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { hasNginx, NGINX, startCluster, type Cluster } from '../support/cluster.ts';
-import { cliAccountKey, freePort, isolatedPgUrl, waitForOutput } from '../support/processes.ts';
+import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
+import { OwnRedis } from '../support/redis-server.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { BROWSER_UA, visit, visitLoad, type LoadResult } from '../support/visit-load.ts';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const FLUSH_MS = 200;
+// The default; the other tests' key makes a few dozen API calls in all, well within it.
+const API_LIMIT = 120;
 const VISIT_HEADERS = { 'user-agent': BROWSER_UA, accept: 'text/html' };
 
 interface Written {
@@ -33,7 +35,7 @@ const describeLoad = (load: LoadResult) => `statuses ${JSON.stringify([...load.s
 describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
   let schema: { url: string; drop(): Promise<void> };
   let proxy: TcpProxy;
-  let redis: ChildProcess;
+  let redis: OwnRedis;
   let admin: pg.Client;
   let cluster: Cluster;
   let key: string;
@@ -82,16 +84,14 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(schema.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    const redisPort = await freePort();
-    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no']);
-    await waitForOutput(redis, /Ready to accept connections/);
+    redis = await OwnRedis.start();
     cluster = await startCluster({
       instances: 3,
       databaseUrl: viaProxy.toString(),
-      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      redisUrl: redis.url,
       env: {
         TITLE_FETCH: 'false',
-        API_RATE_LIMIT: '0',
+        API_RATE_LIMIT: String(API_LIMIT),
         LOG_LEVEL: 'info',
         CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS),
         // Statistics with every batch, so that the database can be compared with them at any time.
@@ -103,7 +103,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
 
   after(async () => {
     cluster?.kill();
-    redis?.kill('SIGKILL');
+    redis?.kill();
     await proxy?.close();
     await admin?.end();
     await schema?.drop();
@@ -145,6 +145,20 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
     // At once, 30 more over nginx: each entry exactly ten times.
     const located = await Promise.all(Array.from({ length: 30 }, async () => (await visit(`${cluster.url}/rotated`)).headers.get('location')));
     for (const entry of entries) assert.equal(located.filter((l) => l === entry).length, 10, JSON.stringify(located));
+  });
+
+  test('the API rate limit of 120 a minute is one budget across the instances', async () => {
+    const own = await cliAccountKey({ DATABASE_URL: schema.url }, 'limited@example.com');
+    const bases = [cluster.url, ...cluster.instances.map((i) => i.base)];
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => {
+        const res = await fetch(`${bases[i % bases.length]!}/api/v1/account`, { headers: { authorization: `Bearer ${own}`, accept: 'application/json' } });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    assert.equal(statuses.filter((s) => s === 200).length, API_LIMIT);
+    assert.equal(statuses.filter((s) => s === 429).length, 150 - API_LIMIT);
   });
 
   test('a destination changed through one instance is followed through nginx and every other within 1 s', async () => {
