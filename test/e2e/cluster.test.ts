@@ -2,9 +2,9 @@
  * Three instances of the compiled server on PostgreSQL (a schema of its own, reached through a
  * TCP proxy the test can cut) and a redis-server of their own, behind nginx, as `npm run
  * cluster` starts them. The shared state holds across instances (caps, rotation, the API rate
- * limit, invalidation), and stopping or killing an instance, or losing PostgreSQL, costs no
- * visit its answer and the database no more clicks than the README says. The tests run in order
- * on one cluster: the last two stop instances.
+ * limit, invalidation), and stopping or killing an instance, or losing PostgreSQL or Redis,
+ * costs no visit its answer and the database no more clicks than the README says. The tests run
+ * in order on one cluster: the last two stop instances.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -211,6 +211,43 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
     for (const base of [cluster.url, ...cluster.instances.map((i) => i.base)]) assert.equal((await api(base, 'GET', '/api/v1/links')).status, 200);
     const stored = await settled([id], 3 + redirects(load));
     assert.deepEqual(stored, { clicks: 3 + redirects(load), rows: 3 + redirects(load), total: 3 + redirects(load) }, describeLoad(load));
+  });
+
+  test('Redis stopped and started again under load: every visit answered, /health degraded then ok, a cap stays exact', async () => {
+    const capped = await create('url=https%3A%2F%2Fexample.com%2Frcap&alias=rcap&expiration_clicks=20');
+    await create('url=https%3A%2F%2Fexample.com%2Frplain&alias=rplain');
+    const healthOf = async () => Promise.all(cluster.instances.map(async (i) => ((await (await fetch(`${i.base}/health`)).json()) as { status: string }).status));
+    const healthBecomes = async (status: string) => {
+      const deadline = Date.now() + 15_000;
+      while ((await healthOf()).some((s) => s !== status) && Date.now() < deadline) await sleep(100);
+      assert.deepEqual(await healthOf(), [status, status, status], instanceOutput());
+    };
+    // Half the visits to the capped link, half to a plain one; Redis goes, and comes back, mid-load.
+    const phase = (total: number, at: number, change: () => Promise<void>) => {
+      let changed: Promise<void> = Promise.resolve();
+      const load = visitLoad({
+        url: (i) => `${cluster.url}/${i % 2 === 0 ? 'rcap' : 'rplain'}?n=${i}`,
+        concurrency: 8,
+        total,
+        before: (i) => {
+          if (i === at) changed = change();
+        },
+      });
+      return load.then(async (result) => (await changed, result));
+    };
+
+    const stopped = await phase(60, 16, () => redis.stop());
+    await healthBecomes('degraded');
+    const restarted = await phase(20, 4, () => redis.start());
+    await healthBecomes('ok');
+    const loads = [stopped, restarted];
+    for (const load of loads) {
+      assert.equal(load.failed, 0, describeLoad(load));
+      for (const status of load.statuses.keys()) assert.ok(status === 302 || status === 410, describeLoad(load));
+    }
+    // Every plain visit (30 + 10) and exactly the cap's 20; the other capped visits 410.
+    assert.equal(redirects(stopped) + redirects(restarted), 40 + 20, loads.map(describeLoad).join('; '));
+    assert.equal((await settled([capped], 20)).clicks, 20);
   });
 
   test('kill -9 of one instance under load: the others answer every visit; at most one flush interval of its clicks lost; the database agrees with itself', async () => {
