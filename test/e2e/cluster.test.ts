@@ -191,6 +191,14 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
     );
   });
 
+  test("nginx's request id is the one an instance answers with, whatever the client sent", async () => {
+    const res = await fetch(`${cluster.url}/api/v1/account`, {
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'x-request-id': 'chosen-by-client' },
+    });
+    assert.equal(res.status, 200, await res.text());
+    assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f]{32}$/);
+  });
+
   test('PostgreSQL unreachable for 5 s under load: cached links redirect, the API answers 503 then 200, no click lost', async () => {
     const id = await create('url=https%3A%2F%2Fexample.com%2Foutage&alias=outage');
     for (const instance of cluster.instances) assert.equal((await visit(`${instance.base}/outage?warm=1`)).status, 302);

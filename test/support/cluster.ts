@@ -6,6 +6,7 @@ import { nginxConf } from './nginx-conf.ts';
 import { BIN, MAIN, ROOT, freePort, run, waitForOutput } from './processes.ts';
 
 export const NGINX = '/usr/sbin/nginx';
+const OUTPUT_KEPT = 256 * 1024;
 
 /** Whether Debian's nginx is there to balance a cluster (CI installs it: .ci/run). */
 export function hasNginx(): boolean {
@@ -69,9 +70,11 @@ async function startInstance(index: number, env: Record<string, string>, detache
   const port = await freePort();
   const child = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, detached, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' } });
   spawned(child);
+  // The tail only: `npm run cluster` may run for days, with a log line per API request.
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-OUTPUT_KEPT));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = exitOf(child);
   await waitForOutput(child, /Server listening/);
   return { index, base: `http://127.0.0.1:${port}`, child, exited, output: () => output };
