@@ -42,6 +42,8 @@ for (const tier of tiers) {
 }
 // What the integration and e2e tiers need besides Node, said in one line each before any test runs.
 const CHROMIUM = '/usr/bin/chromium';
+// The load balancer of test/e2e/cluster.test.ts (test/support/cluster.ts starts it).
+const NGINX = '/usr/sbin/nginx';
 const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 const reachable = (host, port) =>
   new Promise((resolve) => {
@@ -60,6 +62,9 @@ if (tiers.some((t) => t !== 'unit') && !(await reachable(REDIS_URL.hostname, RED
 }
 if (tiers.includes('e2e') && !existsSync(CHROMIUM)) {
   missing.push(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
+}
+if (tiers.includes('e2e') && !existsSync(NGINX)) {
+  missing.push(`nginx is not installed at ${NGINX} (apt-get install -y nginx)`);
 }
 if (missing.length > 0) {
   for (const line of missing) console.error(`npm test needs: ${line}`);
