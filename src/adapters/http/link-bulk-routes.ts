@@ -9,6 +9,8 @@ import type { ApiContext } from './handlers/context.ts';
 type Handler = RouteOptions['handler'];
 const security = [{ bearerAuth: [] }];
 const common = { tags: ['Links'], security };
+/** As every write: JSON, or a form with bracket lists (a form holds at most 300 links: docs/api.md §12). */
+const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 
 /** The links' bulk routes and export (api.md §12, §13), part of the table in routes.ts. */
 export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
@@ -17,14 +19,14 @@ export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOpt
     {
       method: 'POST',
       url: '/api/v1/links/bulk',
-      handler: bulk.create as Handler,
+      handler: bulk.create,
       bodyLimit: bulkBodyLimit,
       attachValidation: true,
       preValidation: normalizeBulkBody,
       schema: {
         ...common,
         summary: 'Create up to 1 000 links; each is created or refused on its own',
-        consumes: ['application/json'],
+        consumes,
         body: LinkBulkCreateBody,
         response: { 200: LinkBulkCreateEnvelope, ...errorResponses },
       },
@@ -37,7 +39,7 @@ export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOpt
       schema: {
         ...common,
         summary: 'Move, enable, disable, set or clear the pixels of the links named by ids or by the filter',
-        consumes: ['application/json'],
+        consumes,
         body: LinkBulkUpdateBody,
         response: { 200: LinkBulkCountEnvelope, ...errorResponses },
       },
@@ -50,7 +52,7 @@ export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOpt
       schema: {
         ...common,
         summary: 'Delete the links named by ids or by the filter',
-        consumes: ['application/json'],
+        consumes,
         body: LinkBulkDeleteBody,
         response: { 200: LinkBulkCountEnvelope, ...errorResponses },
       },

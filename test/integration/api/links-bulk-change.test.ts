@@ -31,10 +31,7 @@ onEachEngine('links API: bulk change and delete', (h) => {
     count(await patch(key, { ids: [a.id], action: 'enable' }), 1);
     assert.equal((await read(key, a.id)).disabled, 0);
     count(await patch(key, { ids, action: 'set_pixels', pixels: [p1.id, p2.id] }), 2);
-    assert.deepEqual(
-      (await read(key, b.id)).pixels.map((p: Json) => p.id).sort(),
-      [p1.id, p2.id].sort(),
-    );
+    assert.deepEqual((await read(key, b.id)).pixels.map((p: Json) => p.id).sort(), [p1.id, p2.id].sort());
     count(await patch(key, { ids: [b.id], action: 'set_pixels', pixel_ids: [p2.id] }), 1);
     assert.deepEqual(
       (await read(key, b.id)).pixels.map((p: Json) => p.id),

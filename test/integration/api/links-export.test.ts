@@ -13,7 +13,7 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A CSV export parsed as an importer would: header-mapped, the formula guard taken off. */
 function parseCsv(text: string): Record<string, string>[] {
-  const rows = parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
+  const rows = parse<Record<string, string>>(text, { columns: true, relax_column_count: false });
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, csvText(v)])));
 }
 

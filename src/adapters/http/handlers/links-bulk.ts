@@ -96,7 +96,7 @@ function both<A, B>(a: () => A, b: () => B): [A, B] {
 /** POST, PATCH and DELETE /api/v1/links/bulk (api.md §12): the web app's bulk rules, through LinksService. */
 export function linkBulkHandlers(ctx: ApiContext) {
   return {
-    async create(request: FastifyRequest) {
+    create: async (request: FastifyRequest) => {
       const findings = findingsByLink(request);
       const { account } = request;
       const links = (request.body as { links: LinkInput[] }).links;
@@ -118,7 +118,7 @@ export function linkBulkHandlers(ctx: ApiContext) {
       }
       return { data, status: 200 as const };
     },
-    async update(request: FastifyRequest<{ Body: LinkBulkUpdateBody }>) {
+    update: async (request: FastifyRequest<{ Body: LinkBulkUpdateBody }>) => {
       const body = request.body;
       const [change, target] = both(
         () => changeOf(body),
@@ -127,7 +127,7 @@ export function linkBulkHandlers(ctx: ApiContext) {
       const count = await ctx.links.bulk(request.account.id, change, target);
       return { data: { count }, status: 200 as const };
     },
-    async remove(request: FastifyRequest<{ Body: LinkBulkDeleteBody }>) {
+    remove: async (request: FastifyRequest<{ Body: LinkBulkDeleteBody }>) => {
       const count = await ctx.links.bulk(request.account.id, { kind: 'delete' }, targetOf(request.body));
       return { data: { count }, status: 200 as const };
     },

@@ -22,7 +22,7 @@ export function csvText(cell: string): string {
   return FORMULA_LIKE.test(cell) && cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
-export const csvRow = (row: ReadonlyArray<Cell>): string => row.map(csvField).join(',') + '\r\n';
+const csvRow = (row: ReadonlyArray<Cell>): string => row.map(csvField).join(',') + '\r\n';
 
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<Cell>>): string {
   return [header, ...rows].map(csvRow).join('');

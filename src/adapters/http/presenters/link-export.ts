@@ -6,8 +6,8 @@ import { linkRecord, type ShortUrlOptions } from './link-record.ts';
  * The links export, format 1 (api.md §13): what an importer reads back. The CSV holds the link
  * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name.
  */
-export const EXPORT_FORMAT = 'linkpix.links';
-export const EXPORT_VERSION = 1;
+const EXPORT_FORMAT = 'linkpix.links';
+const EXPORT_VERSION = 1;
 
 export const LINK_EXPORT_COLUMNS = [
   'id',

@@ -4,9 +4,9 @@ import { Enum, Id, Nullable } from './common.ts';
 import { LinkBody, LinkListQuery, LinkRecord } from './link.ts';
 
 /** Links one bulk create takes (api.md §12). */
-export const BULK_CREATE_MAX = 1000;
+const BULK_CREATE_MAX = 1000;
 /** Ids one bulk change or delete names; a filter reaches any number. */
-export const BULK_IDS_MAX = 1000;
+const BULK_IDS_MAX = 1000;
 
 export const LinkBulkCreateBody = Type.Object({
   links: Type.Array(LinkBody, { maxItems: BULK_CREATE_MAX, description: `Up to ${BULK_CREATE_MAX} links, each with the create fields` }),
@@ -35,7 +35,7 @@ const Target = {
 export const LinkBulkDeleteBody = Type.Object(Target);
 export type LinkBulkDeleteBody = Static<typeof LinkBulkDeleteBody>;
 
-export const BULK_CHANGES = ['move', 'enable', 'disable', 'set_pixels', 'clear_pixels'] as const;
+const BULK_CHANGES = ['move', 'enable', 'disable', 'set_pixels', 'clear_pixels'] as const;
 
 export const LinkBulkUpdateBody = Type.Object({
   ...Target,
