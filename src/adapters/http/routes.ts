@@ -20,7 +20,7 @@ import type { ApiContext } from './handlers/context.ts';
 import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
 import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
 import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
-import { linkBulkRoutes } from './link-bulk-routes.ts';
+import { linkBulkRoutes } from './bulk-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {

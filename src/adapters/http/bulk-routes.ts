@@ -1,6 +1,8 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import { errorResponses } from './schemas/common.ts';
+import { IdParams, errorResponses } from './schemas/common.ts';
+import { ClicksExportQuery } from './schemas/stats.ts';
+import { clicksExportHandler } from './handlers/clicks-export.ts';
 import { LinkBulkCountEnvelope, LinkBulkCreateBody, LinkBulkCreateEnvelope, LinkBulkDeleteBody, LinkBulkUpdateBody, LinkExportQuery } from './schemas/link-bulk.ts';
 import { linkBulkHandlers, normalizeBulkBody } from './handlers/links-bulk.ts';
 import { linkExportHandler } from './handlers/links-export.ts';
@@ -12,7 +14,7 @@ const common = { tags: ['Links'], security };
 /** As every write: JSON, or a form with bracket lists (a form holds at most 300 links: docs/api.md §12). */
 const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 
-/** The links' bulk routes and export (api.md §12, §13), part of the table in routes.ts. */
+/** The links' bulk routes and exports (api.md §8, §12, §13), part of the table in routes.ts. */
 export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
   const bulk = linkBulkHandlers(ctx);
   return [
@@ -70,6 +72,26 @@ export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOpt
           200: {
             description: 'The export, format 1 (docs/api.md §13)',
             content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/v1/stats/:id/export',
+      handler: clicksExportHandler(ctx) as Handler,
+      schema: {
+        tags: ['Statistics'],
+        security,
+        summary: "A link's click rows of a range, as a CSV file, streamed",
+        params: IdParams,
+        querystring: ClicksExportQuery,
+        produces: ['text/csv'],
+        response: {
+          200: {
+            description: 'CSV: id, at, country, city, browser, platform, device, language, referrer_host, bot',
+            content: { 'text/csv': { schema: { type: 'string' } } },
           },
           ...errorResponses,
         },
