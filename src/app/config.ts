@@ -76,6 +76,11 @@ const CATALOGUE = {
   API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
   API_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the API rate-limit window.', parse: int(1, 86_400) },
   BODY_LIMIT_BYTES: { default: '65536', doc: 'Largest request body accepted; larger answers 413.', parse: int(1024, 10_485_760) },
+  BULK_BODY_LIMIT_BYTES: {
+    default: '4194304',
+    doc: 'Largest body of a bulk create (POST /api/v1/links/bulk, up to 1 000 links); larger answers 413.',
+    parse: int(1024, 67_108_864),
+  },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
   DOMAIN_VERIFICATION: {

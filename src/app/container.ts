@@ -22,6 +22,8 @@ import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
 import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
+import { SqlRawClickStore } from '../adapters/storage/stores/raw-click-store.ts';
+import { ClickExportService } from '../core/stats/click-export.ts';
 import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
@@ -132,6 +134,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
     }),
+    clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage.db), clock }),
     admin: new AdminService({
       store: new SqlAdminStore(storage.db),
       accounts,

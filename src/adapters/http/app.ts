@@ -34,6 +34,8 @@ import { serveMetrics } from './metrics-route.ts';
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   bodyLimit: number;
+  /** The largest body of a bulk create (a thousand links); bodyLimit when absent. */
+  bulkBodyLimit?: number;
   trustProxy: TrustProxy;
   rateLimit: ApiRateLimit;
   /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
@@ -161,7 +163,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         request.query = normalizeQuery(request.query);
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
       });
-      for (const route of apiRoutes(ctx)) api.route(route);
+      for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
     });
   });
 

@@ -20,6 +20,7 @@ import type { ApiContext } from './handlers/context.ts';
 import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
 import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
 import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
+import { linkBulkRoutes } from './bulk-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -78,11 +79,12 @@ function resourceRoutes(r: Resource): RouteOptions[] {
   ];
 }
 
-/** Every authenticated route, in one table. */
-export function apiRoutes(ctx: ApiContext): RouteOptions[] {
+/** Every authenticated route, in one table. bulkBodyLimit: the largest body of a bulk create. */
+export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
   const appUrl = ctx.urls.appUrl;
   const account = accountHandlers(ctx);
   return [
+    ...linkBulkRoutes(ctx, bulkBodyLimit),
     ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery, handlers: linkHandlers(ctx) }),
     ...resourceRoutes({
       plural: 'pixels',

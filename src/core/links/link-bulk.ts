@@ -2,7 +2,13 @@ import type { Link, LinkFilter } from './link.ts';
 import type { LinkStore } from './link-store.ts';
 
 /** What a bulk action changes on each link (export reads only: see LinksService.exportChunks). */
-export type BulkChange = { kind: 'delete' } | { kind: 'move'; spaceId: number | null } | { kind: 'enable' } | { kind: 'disable' };
+export type BulkChange =
+  | { kind: 'delete' }
+  | { kind: 'move'; spaceId: number | null }
+  | { kind: 'enable' }
+  | { kind: 'disable' }
+  /** Replaces each link's pixels with these (none: clears them). */
+  | { kind: 'pixels'; pixelIds: readonly number[] };
 
 /** Which links: the ids chosen (another account's are skipped), or every link the filter matches. */
 export type BulkTarget = { ids: readonly number[] } | { filter: LinkFilter };

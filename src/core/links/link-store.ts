@@ -21,6 +21,8 @@ export interface LinkStore {
   listAfter(accountId: number, filter: LinkFilter, afterId: number, limit: number, now: number): Promise<Link[]>;
   /** Sets the same fields on the account's links among these ids; answers the ids changed. */
   updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]>;
+  /** Replaces the pixels of the account's links among these ids, in one transaction; answers the ids changed. */
+  setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]>;
   /** Deletes the account's links among these ids; answers the ids deleted. */
   deleteMany(accountId: number, ids: readonly number[]): Promise<number[]>;
   setTitle(id: number, title: string): Promise<void>;

@@ -11,7 +11,7 @@ import { emptyTargets } from '../targeting/targeting-rules.ts';
 import { TargetType } from '../targeting/target.ts';
 import { isReservedAlias, randomAlias } from './aliases.ts';
 import type { Link, LinkFields, LinkFilter, LinkView } from './link.ts';
-import type { LinkInput } from './link-input.ts';
+import { LINK_LIMITS, type LinkInput } from './link-input.ts';
 import { checkLinkInput, type CheckedLinkInput } from './link-rules.ts';
 import type { LinkStore } from './link-store.ts';
 import type { TitleFetcher } from './title-fetcher.ts';
@@ -36,7 +36,7 @@ export interface LinksServiceDeps {
 
 const ALIAS_LENGTH = 7;
 
-function fieldsOf(change: Exclude<BulkChange, { kind: 'delete' }>): Partial<LinkFields> {
+function fieldsOf(change: Extract<BulkChange, { kind: 'move' | 'enable' | 'disable' }>): Partial<LinkFields> {
   if (change.kind === 'move') return { spaceId: change.spaceId };
   return { disabled: change.kind === 'disable' ? 1 : 0 };
 }
@@ -143,23 +143,38 @@ export class LinksService {
    * account's, and each changed link leaves the redirect's cache. Answers how many changed.
    */
   async bulk(accountId: number, change: BulkChange, target: BulkTarget): Promise<number> {
-    if (change.kind === 'move' && change.spaceId !== null && !(await this.deps.spaces.findById(accountId, change.spaceId))) {
-      throw ValidationError.of('space', messages.selected('space'));
-    }
+    await this.checkBulkChange(accountId, change);
     let changed = 0;
     for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
       // A link an operator took down stays down: enabling passes it by.
       const ids = chunk.filter((l) => change.kind !== 'enable' || l.blockedAt === null).map((l) => l.id);
-      const done =
-        change.kind === 'delete'
-          ? await this.deps.links.deleteMany(accountId, ids)
-          : await this.deps.links.updateMany(accountId, ids, fieldsOf(change), this.deps.clock.now());
+      const done = await this.applyBulk(accountId, change, ids);
       for (const id of done) this.deps.invalidation?.linkChanged(id);
       const forget = this.deps.forgetQuota;
       if (change.kind === 'delete' && forget) await Promise.all(done.map((id) => forget(id)));
       changed += done.length;
     }
     return changed;
+  }
+
+  /** A bulk change refers only to the account's own records, as a one-by-one update would. */
+  private async checkBulkChange(accountId: number, change: BulkChange): Promise<void> {
+    if (change.kind === 'move' && change.spaceId !== null && !(await this.deps.spaces.findById(accountId, change.spaceId))) {
+      throw ValidationError.of('space', messages.selected('space'));
+    }
+    if (change.kind !== 'pixels') return;
+    const ids = new Set(change.pixelIds);
+    if (ids.size > LINK_LIMITS.pixelsMax) throw ValidationError.of('pixels', messages.max('pixels', LINK_LIMITS.pixelsMax));
+    if (ids.size > 0 && (await this.deps.pixels.findByIds(accountId, [...ids])).length !== ids.size) {
+      throw ValidationError.of('pixels', messages.selected('pixels'));
+    }
+  }
+
+  private applyBulk(accountId: number, change: BulkChange, ids: readonly number[]): Promise<number[]> {
+    const now = this.deps.clock.now();
+    if (change.kind === 'delete') return this.deps.links.deleteMany(accountId, ids);
+    if (change.kind === 'pixels') return this.deps.links.setPixelsMany(accountId, ids, [...new Set(change.pixelIds)], now);
+    return this.deps.links.updateMany(accountId, ids, fieldsOf(change), now);
   }
 
   /** How many links a bulk action would reach (for its confirmation). */

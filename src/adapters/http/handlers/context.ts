@@ -5,6 +5,7 @@ import type { LinksService } from '../../../core/links/links-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
 import type { StatsService } from '../../../core/stats/stats-service.ts';
+import type { ClickExportService } from '../../../core/stats/click-export.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 
 /** What the API handlers need, handed in by the composition root. */
@@ -15,6 +16,7 @@ export interface ApiContext {
   spaces: SpacesService;
   domains: DomainsService;
   stats: StatsService;
+  clickExport: ClickExportService;
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

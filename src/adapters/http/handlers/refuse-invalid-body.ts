@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { ValidationError, type FieldErrors } from '../../../core/shared/errors.ts';
 import { fieldErrorsOf } from '../validation-errors.ts';
 
@@ -11,12 +12,23 @@ export async function refuseInvalidBody<I>(request: FastifyRequest, faultsOf: (i
   const failure = request.validationError as (Error & { validationContext?: string; validation?: unknown }) | undefined;
   if (!failure) return;
   if (failure.validationContext !== 'body' || !Array.isArray(failure.validation)) throw failure;
-  const schemaFaults = fieldErrorsOf(failure.validation);
+  const faults = await faultsWithRules(failure.validation as FastifySchemaValidationError[], request.body, faultsOf, ignored);
+  if (faults) throw new ValidationError(faults);
+}
+
+/** The schema's findings on one body plus the rules' on its other fields; null when the schema found nothing that counts. */
+export async function faultsWithRules<I>(
+  validation: readonly FastifySchemaValidationError[],
+  body: unknown,
+  faultsOf: (input: I) => Promise<FieldErrors>,
+  ignored: readonly string[] = [],
+): Promise<FieldErrors | null> {
+  const schemaFaults = fieldErrorsOf(validation);
   for (const field of ignored) delete schemaFaults[field];
-  if (Object.keys(schemaFaults).length === 0) return;
+  if (Object.keys(schemaFaults).length === 0) return null;
   const bad = new Set(Object.keys(schemaFaults).map((field) => field.split('.')[0]));
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !bad.has(k))) as I;
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const rest = Object.fromEntries(Object.entries(fields).filter(([k]) => !bad.has(k))) as I;
   const ruleFaults = bad.has('body') ? {} : await faultsOf(rest);
-  throw new ValidationError({ ...ruleFaults, ...schemaFaults });
+  return { ...ruleFaults, ...schemaFaults };
 }

@@ -53,3 +53,7 @@ export const StatsEnvelope = Type.Object({
   stats: StatsSummary,
   status: list.status,
 });
+
+/** GET /api/v1/stats/{id}/export: the raw clicks of the range (api.md §8). */
+export const ClicksExportQuery = Type.Pick(StatsQuery, ['from', 'to']);
+export type ClicksExportQuery = Static<typeof ClicksExportQuery>;

@@ -11,6 +11,8 @@ import { toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
+const PAIRS_PER_INSERT = 1000;
+
 /** The status partition of api.md §5: core/expiration/expiry.ts in SQL (test/integration/links/expiry-agreement.test.ts holds the two together). */
 function expired(eb: LinksEb, now: number) {
   return eb.or([
@@ -158,6 +160,31 @@ export class SqlLinkStore implements LinkStore {
       .returning('id')
       .execute();
     return rows.map((r) => r.id);
+  }
+
+  async setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]> {
+    if (ids.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .updateTable('links')
+        .set({ updated_at: now })
+        .where('account_id', '=', accountId)
+        .where('id', 'in', [...ids])
+        .returning('id')
+        .execute();
+      const changed = rows.map((r) => r.id);
+      if (changed.length === 0) return [];
+      await trx.deleteFrom('link_pixels').where('link_id', 'in', changed).execute();
+      const pairs = changed.flatMap((link_id) => pixelIds.map((pixel_id) => ({ link_id, pixel_id })));
+      // Bound the statement's parameters (SQLite allows 32 766) whatever the chunk and list sizes.
+      for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT) {
+        await trx
+          .insertInto('link_pixels')
+          .values(pairs.slice(i, i + PAIRS_PER_INSERT))
+          .execute();
+      }
+      return changed;
+    });
   }
 
   async deleteMany(accountId: number, ids: readonly number[]): Promise<number[]> {

@@ -3,34 +3,28 @@ import type { FastifyReply } from 'fastify';
 import type { BulkTarget } from '../../../../core/links/link-bulk.ts';
 import { linkStateOf } from '../../../../core/links/link-state.ts';
 import type { LinksService } from '../../../../core/links/links-service.ts';
-import { csvField, toCsv } from '../../../http/presenters/csv.ts';
+import { csvChunks } from '../../../http/presenters/csv.ts';
 import { shortUrl, type ShortUrlOptions } from '../../../http/presenters/link-record.ts';
 
 const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
 
 /** The CSV, a chunk of links at a time (an export of every matching link may be large). */
-async function* csvLines(links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): AsyncGenerator<string> {
-  yield toCsv(EXPORT_COLUMNS, []);
-  for await (const chunk of links.exportChunks(accountId, target)) {
-    const now = Date.now();
-    yield chunk
-      .map((view) => {
-        const { link } = view;
-        const fields = [
-          link.id,
-          shortUrl(view, urls),
-          link.url,
-          link.title,
-          link.alias,
-          view.space?.name ?? null,
-          link.clicks,
-          linkStateOf(link, now),
-          new Date(link.createdAt).toISOString(),
-        ];
-        return fields.map(csvField).join(',') + '\r\n';
-      })
-      .join('');
-  }
+function csvLines(links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): AsyncGenerator<string> {
+  const now = Date.now();
+  return csvChunks(EXPORT_COLUMNS, links.exportChunks(accountId, target), (view) => {
+    const { link } = view;
+    return [
+      link.id,
+      shortUrl(view, urls),
+      link.url,
+      link.title,
+      link.alias,
+      view.space?.name ?? null,
+      link.clicks,
+      linkStateOf(link, now),
+      new Date(link.createdAt).toISOString(),
+    ];
+  });
 }
 
 export function sendLinksCsv(reply: FastifyReply, links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): FastifyReply {
