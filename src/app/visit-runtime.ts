@@ -173,7 +173,7 @@ export function createVisitRuntime(
     new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
   return {
     ...common,
-    // Without Redis, caps and rotation are counted in the database and guesses in memory (ADR 27).
+    // Without Redis, caps and rotation are counted in the database and guesses in memory (docs/adr/0029).
     quota: new FallbackClickQuota(new RedisClickQuota(redis, { prefix }), new SqlClickClaimStore(storage.db, storage.engine), presence, {
       graceMs: config.CLICK_FLUSH_INTERVAL_MS + GRACE_WRITE_MS,
     }),

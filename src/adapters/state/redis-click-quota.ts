@@ -13,7 +13,7 @@ export interface RedisClickQuotaOptions {
 // click. Seeding takes the larger of the stored count and `known` (as the in-memory quota does):
 // the stored count is normally ahead of the database, and if Redis lost it the database is the
 // best floor. A refusal writes only a seed higher than the stored count (the database's count
-// taken back after an outage, ADR 27): later claims may bring an older `known`. Exhausted links
+// taken back after an outage, docs/adr/0029): later claims may bring an older `known`. Exhausted links
 // otherwise cost one read.
 // KEYS[1] count · ARGV cap, known, ttl seconds · returns the new count when the visit may go
 // on, 0 when not.
