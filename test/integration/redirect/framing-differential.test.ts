@@ -117,10 +117,11 @@ function mutations(count: number): string[] {
   return [...out];
 }
 
-/** What must match: the bytes, with what changes between two answers (Date, CSP nonces) made equal, and whether it closed. */
+/** What must match: the bytes, with what changes between two answers (Date, CSP nonces, request ids) made equal, and whether it closed. */
 function normal(x: Exchange): string {
   const bytes = x.received
     .replace(/\r\nDate: [^\r]*/gi, '\r\nDate: -')
+    .replace(/\r\nx-request-id: [^\r]*/gi, '\r\nx-request-id: -')
     .replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce--')
     .replace(/nonce="[A-Za-z0-9+/=]+"/g, 'nonce="-"');
   return `${bytes}\n[${x.closed === 'open' ? 'open' : 'closed'}]`;
