@@ -21,7 +21,9 @@ export interface InvalidationHandler extends RedirectInvalidation {
 
 // INCR and PUBLISH in one script: messages carry consecutive numbers, in the order they were
 // counted. A counter that is gone (a Redis restarted empty) starts again at a random number, so
-// an instance that saw number n before cannot take a new n for the one it saw.
+// an instance that saw number n before cannot take a new n for the one it saw. The start stays
+// below 2^40: Redis's Lua turns a number into text with 14 significant digits, and a larger one
+// would reach subscribers rounded (a number skipped, read as messages lost).
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[3]) end
 local n = redis.call('INCR', KEYS[1])
@@ -29,6 +31,7 @@ redis.call('PUBLISH', ARGV[1], n .. ' ' .. ARGV[2])
 return n`;
 
 const RESEND_MS = 1000;
+const COUNTER_START_BELOW = 2 ** 40;
 
 /**
  * Broadcasts invalidations to every instance through Redis pub/sub. Local subscribers are also
@@ -103,7 +106,7 @@ export class RedisInvalidationBus implements RedirectInvalidation {
   }
 
   private publish(change: Change): void {
-    this.redis.eval(PUBLISH_SCRIPT, 1, this.counter, this.channel, encodeChange(change), randomInt(2 ** 47)).catch((error: unknown) => {
+    this.redis.eval(PUBLISH_SCRIPT, 1, this.counter, this.channel, encodeChange(change), randomInt(COUNTER_START_BELOW)).catch((error: unknown) => {
       this.onError(error);
       this.keep(change);
     });
