@@ -11,10 +11,13 @@
  * 3. linkpix, started again: the first `--cold` seconds after it answers /health, measured as they
  *    come (the cache empty but for its warm-up); then the requested links visited until every one
  *    is cached, and a measured warm run; then SIGTERM.
+ * 4. `--instances` linkpix instances (default 2; 1 leaves this out) behind nginx, as `npm run cluster`
+ *    starts them (test/support/cluster.ts): every link visited through nginx, then a measured warm
+ *    run; then nginx and the instances stopped.
  * Prints requests/s, p50/p99 and the ratios (cold/warm, warm/bare), and clicks recorded (rows and
- * sum(links.clicks), read after the server's exit) against redirects answered.
+ * sum(links.clicks), read after the servers' exit) against redirects answered.
  *
- *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3
+ *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3 --instances 2
  *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE]
  */
 import { spawnSync } from 'node:child_process';
@@ -28,6 +31,7 @@ import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
 import { ROOT, startServer, type Running } from './redirect/servers.ts';
+import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     threads: { type: 'string', default: '2' },
+    instances: { type: 'string', default: '2' },
     generator: { type: 'string' },
     'server-env': { type: 'string', multiple: true, default: [] },
   },
@@ -54,6 +59,7 @@ const COLD = positive('cold', values.cold);
 const WARMUP = positive('warmup', values.warmup);
 const CONNECTIONS = positive('connections', values.connections);
 const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
+const INSTANCES = positive('instances', values.instances);
 const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 // Short enough for the shortest run; long enough for the slowest cold answer to arrive.
 const TAIL_S = +Math.min(1, DURATION / 4, COLD / 4).toFixed(2);
@@ -120,8 +126,10 @@ async function deleteKeys(prefix: string): Promise<void> {
   }
 }
 
+type Target = Pick<Running, 'origin'>;
+
 /** Runs until every requested link has been visited once (at least one run of `seconds`). */
-async function visitAll(generator: Generator, server: Running, spec: Spec, offset: { steps: number }, seconds: number, runs: LoadResult[]): Promise<void> {
+async function visitAll(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, runs: LoadResult[]): Promise<void> {
   const until = Date.now() + 180_000;
   do {
     const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
@@ -130,7 +138,7 @@ async function visitAll(generator: Generator, server: Running, spec: Spec, offse
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
 }
 
-async function measure(generator: Generator, server: Running, spec: Spec, offset: { steps: number }, seconds: number): Promise<LoadResult> {
+async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number): Promise<LoadResult> {
   const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
   offset.steps += Math.min(...run.sentPerThread);
   return run;
@@ -227,6 +235,29 @@ async function main(): Promise<void> {
         await stopped(second);
       }
 
+      // Several instances behind nginx, as an operator runs them: warm only (each instance warms
+      // its own cache; the cold start is the single instance's above).
+      if (INSTANCES > 1) {
+        const cluster = await startCluster({
+          instances: INSTANCES,
+          databaseUrl,
+          redisUrl: REDIS_URL,
+          // LOG_LEVEL as it is: the cluster waits for each instance's "Server listening" line.
+          env: { REDIS_PREFIX: prefix, TITLE_FETCH: 'false', API_RATE_LIMIT: '0', ...SERVER_ENV },
+        });
+        try {
+          const at = { steps: 0 };
+          await visitAll(generator, { origin: cluster.url }, spec, at, WARMUP, linkpixRuns);
+          const warm = await measure(generator, { origin: cluster.url }, spec, at, DURATION);
+          linkpixRuns.push(warm);
+          rows.push({ label: `linkpix PG+Redis, ${INSTANCES} instances behind nginx, warm`, load: warm });
+        } catch (error) {
+          cluster.kill();
+          throw error;
+        }
+        await cluster.stop();
+      }
+
       const counts = await clicksIn(databaseUrl);
       print(rows);
       const answered = redirects(linkpixRuns);
@@ -247,7 +278,7 @@ async function main(): Promise<void> {
 
 function print(rows: Row[]): void {
   const bare = rows[0]!.load.rps;
-  const warm = rows.find((r) => r.label.endsWith('warm'))?.load.rps ?? NaN;
+  const warm = rows.find((r) => r.label === 'linkpix PG+Redis, warm')?.load.rps ?? NaN;
   const table = [['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'of bare', 'of warm']];
   for (const { label, load } of rows) {
     table.push([
