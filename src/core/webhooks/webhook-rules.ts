@@ -1,4 +1,4 @@
-import { FieldErrorBag } from '../shared/errors.ts';
+import type { FieldErrorBag } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import { UrlPolicy } from '../links/url-policy.ts';
 import { isWebhookEvent, type WebhookEvent, type WebhookInput } from './webhook.ts';

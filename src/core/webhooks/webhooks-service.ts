@@ -6,7 +6,7 @@ import { newWebhookSecret } from './signature.ts';
 import { WEBHOOK_LIMITS, type Webhook, type WebhookInput } from './webhook.ts';
 import type { WebhookStore, WebhookTargetCheck } from './ports.ts';
 
-export const PRIVATE_TARGET_MESSAGE = 'The url must not resolve to a private, loopback or link-local address.';
+const PRIVATE_TARGET_MESSAGE = 'The url must not resolve to a private, loopback or link-local address.';
 
 export interface WebhooksServiceDeps {
   store: WebhookStore;

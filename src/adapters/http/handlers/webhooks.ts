@@ -7,18 +7,18 @@ import type { ApiContext } from './context.ts';
 
 export function webhookHandlers(ctx: ApiContext) {
   return {
-    async list(request: FastifyRequest) {
+    list: async (request: FastifyRequest) => {
       const hooks = await ctx.webhooks.list(request.account.id);
       return { data: hooks.map(webhookRecord), status: 200 as const };
     },
-    async read(request: FastifyRequest<{ Params: IdParams }>) {
+    read: async (request: FastifyRequest<{ Params: IdParams }>) => {
       return one(webhookRecord(await ctx.webhooks.get(request.account.id, request.params.id)));
     },
-    async create(request: FastifyRequest<{ Body: WebhookBody }>, reply: FastifyReply) {
+    create: async (request: FastifyRequest<{ Body: WebhookBody }>, reply: FastifyReply) => {
       const { webhook, secret } = await ctx.webhooks.create(request.account.id, request.body);
       return reply.code(201).send(created({ ...webhookRecord(webhook), secret }));
     },
-    async remove(request: FastifyRequest<{ Params: IdParams }>) {
+    remove: async (request: FastifyRequest<{ Params: IdParams }>) => {
       await ctx.webhooks.delete(request.account.id, request.params.id);
       return deleted('webhook', request.params.id);
     },
