@@ -18,13 +18,23 @@ export function webhookRoutes(ctx: ApiContext): RouteOptions[] {
       method: 'GET',
       url: '/api/v1/webhooks',
       handler: h.list,
-      schema: { ...common, summary: "The account's webhooks", response: { 200: Type.Object({ data: Type.Array(WebhookRecord), status: Type.Literal(200) }), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: "The account's webhooks",
+        response: { 200: Type.Object({ data: Type.Array(WebhookRecord), status: Type.Literal(200) }), ...errorResponses },
+      },
     },
     {
       method: 'POST',
       url: '/api/v1/webhooks',
       handler: h.create as Handler,
-      schema: { ...common, summary: 'Create a webhook; its secret is shown in this answer only', consumes, body: WebhookBody, response: { 201: OneEnvelope(CreatedWebhookRecord, 201), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Create a webhook; its secret is shown in this answer only',
+        consumes,
+        body: WebhookBody,
+        response: { 201: OneEnvelope(CreatedWebhookRecord, 201), ...errorResponses },
+      },
     },
     {
       method: 'GET',

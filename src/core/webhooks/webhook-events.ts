@@ -13,9 +13,7 @@ export function deliveryBody(id: string, event: WebhookEvent, at: number, data: 
  * webhook; the dispatcher sends them. `enqueued` wakes the local dispatcher.
  */
 export class WebhookEvents {
-  constructor(
-    private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void },
-  ) {}
+  constructor(private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void }) {}
 
   async emit(accountId: number, event: WebhookEvent, linkId: number | null, data: unknown): Promise<void> {
     const hooks = await this.deps.store.subscribers(accountId, event);

@@ -38,7 +38,10 @@ onEachEngine(
       assert.deepEqual([w.url, w.events, w.enabled], [`${receiver.url}/x`, ['link.created', 'link.deleted'], true]);
       const listed = await h().request('GET', '/api/v1/webhooks', { key });
       assert.equal(listed.status, 200);
-      assert.deepEqual(listed.body.data.map((x: { id: number }) => x.id), [w.id]);
+      assert.deepEqual(
+        listed.body.data.map((x: { id: number }) => x.id),
+        [w.id],
+      );
       assert.equal(listed.body.data[0].secret, undefined);
       const read = await h().request('GET', `/api/v1/webhooks/${w.id}`, { key });
       assert.equal(read.body.data.secret, undefined);
@@ -60,7 +63,10 @@ onEachEngine(
       assert.ok(badUrl.body.message.url, badUrl.text);
       const badEvent = await h().request('POST', '/api/v1/webhooks', { key, json: { url: 'https://example.com/x', events: ['link.exploded'] } });
       assert.equal(badEvent.status, 422);
-      assert.ok(Object.keys(badEvent.body.message).some((f) => f.startsWith('events')), badEvent.text);
+      assert.ok(
+        Object.keys(badEvent.body.message).some((f) => f.startsWith('events')),
+        badEvent.text,
+      );
       const noEvents = await h().request('POST', '/api/v1/webhooks', { key, json: { url: 'https://example.com/x', events: [] } });
       assert.equal(noEvents.status, 422);
     });

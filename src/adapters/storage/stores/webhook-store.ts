@@ -35,7 +35,11 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async count(accountId: number): Promise<number> {
-    const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -55,12 +59,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async accountsSubscribed(event: WebhookEvent): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('webhooks')
-      .select(['account_id', 'events'])
-      .where('disabled_at', 'is', null)
-      .where('events', 'like', `%${event}%`)
-      .execute();
+    const rows = await this.db.selectFrom('webhooks').select(['account_id', 'events']).where('disabled_at', 'is', null).where('events', 'like', `%${event}%`).execute();
     return [...new Set(rows.filter((r) => r.events.split(',').includes(event)).map((r) => r.account_id))];
   }
 
