@@ -93,6 +93,14 @@ const CATALOGUE = {
   TITLE_FETCH: { default: 'true', doc: 'Fetch a page title in the background when a link has none.', parse: bool },
   TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
   TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
+  WEBHOOK_ALLOW_PRIVATE: { default: 'false', doc: 'Let webhooks target private, loopback and link-local addresses.', parse: bool },
+  WEBHOOK_TIMEOUT_MS: { default: '10000', doc: 'A webhook delivery attempt that has no complete answer after this long failed.', parse: int(100, 120_000) },
+  WEBHOOK_POLL_MS: { default: '1000', doc: 'How often each instance looks for webhook deliveries due (a change made here is sent at once).', parse: int(50, 60_000) },
+  WEBHOOK_LEASE_MS: {
+    default: '60000',
+    doc: 'How long a delivery claimed by an instance is its own; past it (the instance died) another sends it. Longer than WEBHOOK_TIMEOUT_MS.',
+    parse: int(1000, 3_600_000),
+  },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
   REQUEST_TIMEOUT_MS: {
     default: '30000',

@@ -37,6 +37,8 @@ import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
+import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
+import { linkRecord } from '../adapters/http/presenters/link-record.ts';
 
 export interface Container extends ApiContext {
   signIn: SignInService;
@@ -45,6 +47,8 @@ export interface Container extends ApiContext {
   /** The operator's side of domains (the CLI). */
   domainOperator: DomainOperator;
   visits: VisitRuntime;
+  /** Started and stopped by the server; the CLI's changes only enqueue. */
+  hooks: WebhookRuntime;
   clock: Clock;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -60,6 +64,8 @@ export interface ContainerOverrides {
   domainChecks?: readonly DomainOwnershipCheck[];
   /** Where a lost database or Redis connection, and its return, is told. */
   outageLog?: OutageLog;
+  /** Replaces the webhooks' sender and target check (tests). */
+  webhooks?: WebhookRuntimeOverrides;
 }
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
@@ -100,11 +106,22 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     visits.quota.forget(id).catch((error: unknown) => {
       if (!(error instanceof UnavailableError)) throw error;
     });
-  const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota });
+  const shortUrls = { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME };
+  const hooks = createWebhookRuntime(
+    config,
+    storage,
+    clock,
+    (view) => linkRecord(view, shortUrls),
+    overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
+    overrides.webhooks,
+  );
+  const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
     visits,
+    hooks,
+    webhooks: hooks.service,
     clock,
     accounts: accountsService,
     signIn: new SignInService({
@@ -143,7 +160,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       invalidation: visits.invalidation,
       clock,
     }),
-    urls: { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME },
+    urls: shortUrls,
     ping: async () => {
       await sql`select 1`.execute(storage.db);
     },
@@ -151,6 +168,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     migrate: () => migrateToLatest(storage.db, storage.engine),
     close: async () => {
       await links.idle();
+      await hooks.stop();
       await visits.close();
       await storage.close();
     },

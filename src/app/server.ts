@@ -56,7 +56,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       countries: visits.countries,
       quota: visits.quota,
       rotation: visits.rotation,
-      sink: visits.sink,
+      sink: container.hooks.tap(visits.sink),
       attempts: visits.attempts,
       clock: container.clock,
       verifyPassword,
@@ -109,6 +109,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       ...RETENTION,
       onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
     });
+    container.hooks.start();
     const release = async () => {
       await retention.stop();
       await metricsServer?.close();

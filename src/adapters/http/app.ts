@@ -14,6 +14,7 @@ import { identifyApiKey, requireApiKey } from './auth.ts';
 import { installRateLimit, type ApiRateLimit } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
+import { noticeDisabledWebhooks } from './webhook-notice.ts';
 import { accountHandlers } from './handlers/account.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { registerRedirectRoutes } from './redirect/routes.ts';
@@ -159,6 +160,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       identifyApiKey(api, ctx.accounts);
       await installRateLimit(api, options.rateLimit);
       requireApiKey(api);
+      noticeDisabledWebhooks(api, ctx.webhooks);
       api.addHook('preValidation', async (request) => {
         request.query = normalizeQuery(request.query);
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);

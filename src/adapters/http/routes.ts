@@ -21,6 +21,7 @@ import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
 import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
 import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
 import { linkBulkRoutes } from './bulk-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -85,6 +86,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
   const account = accountHandlers(ctx);
   return [
     ...linkBulkRoutes(ctx, bulkBodyLimit),
+    ...webhookRoutes(ctx),
     ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery, handlers: linkHandlers(ctx) }),
     ...resourceRoutes({
       plural: 'pixels',

@@ -191,4 +191,34 @@ export interface Database {
   link_pixels: LinkPixelsTable;
   click_claims: ClickClaimsTable;
   rotation_cursors: RotationCursorsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** Comma-separated event names. */
+  events: string;
+  secret: string;
+  created_at: number;
+  failing_since: number | null;
+  disabled_at: number | null;
+  /** 1 once the account was told of disabled_at (an API answer's linkpix-webhooks-disabled header). */
+  disabled_told: Generated<number>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  delivery_id: string;
+  webhook_id: number;
+  event: string;
+  link_id: number | null;
+  body: string;
+  created_at: number;
+  next_at: number;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
 }

@@ -18,6 +18,7 @@ import type { TitleFetcher } from './title-fetcher.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import { LinkViews } from './link-views.ts';
 import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
+import type { LinkEventListener } from './link-events.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -32,6 +33,8 @@ export interface LinksServiceDeps {
   invalidation?: RedirectInvalidation;
   /** A deleted link's exact click counter can go (a changed cap needs nothing: the count stands). */
   forgetQuota?: (linkId: number) => Promise<void>;
+  /** Told of every change after it is written (webhooks). */
+  onEvent?: LinkEventListener;
 }
 
 const ALIAS_LENGTH = 7;
@@ -90,7 +93,9 @@ export class LinksService {
     const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
     this.deps.invalidation?.linkChanged(link.id, link.alias);
     if (link.title === null && input.title === undefined) this.learnTitle(link);
-    return (await this.views.of(accountId, [link]))[0]!;
+    const view = (await this.views.of(accountId, [link]))[0]!;
+    await this.deps.onEvent?.(accountId, 'link.created', link, view);
+    return view;
   }
 
   async update(accountId: number, timeZone: string, id: number, input: LinkInput): Promise<LinkView> {
@@ -102,7 +107,9 @@ export class LinksService {
     const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
     if (!link) throw new NotFoundError('link');
     this.deps.invalidation?.linkChanged(id, link.alias);
-    return (await this.views.of(accountId, [link]))[0]!;
+    const view = (await this.views.of(accountId, [link]))[0]!;
+    await this.deps.onEvent?.(accountId, 'link.updated', link, view);
+    return view;
   }
 
   /**
@@ -132,9 +139,12 @@ export class LinksService {
   }
 
   async delete(accountId: number, id: number): Promise<void> {
+    // Read first only when someone listens: the event tells which link went.
+    const gone = this.deps.onEvent ? await this.deps.links.findById(accountId, id) : null;
     if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
+    if (gone) await this.deps.onEvent?.(accountId, 'link.deleted', gone, null);
   }
 
   /**
@@ -152,9 +162,24 @@ export class LinksService {
       for (const id of done) this.deps.invalidation?.linkChanged(id);
       const forget = this.deps.forgetQuota;
       if (change.kind === 'delete' && forget) await Promise.all(done.map((id) => forget(id)));
+      await this.emitBulk(accountId, change, chunk, done);
       changed += done.length;
     }
     return changed;
+  }
+
+  /** Each link a bulk change reached is told as its own update or deletion. */
+  private async emitBulk(accountId: number, change: BulkChange, before: readonly Link[], done: readonly number[]): Promise<void> {
+    const listener = this.deps.onEvent;
+    if (!listener || done.length === 0) return;
+    const reached = new Set(done);
+    if (change.kind === 'delete') {
+      for (const link of before) if (reached.has(link.id)) await listener(accountId, 'link.deleted', link, null);
+      return;
+    }
+    for (const view of await this.views.of(accountId, await this.deps.links.findByIds(accountId, done))) {
+      await listener(accountId, 'link.updated', view.link, view);
+    }
   }
 
   /** A bulk change refers only to the account's own records, as a one-by-one update would. */

@@ -6,6 +6,7 @@ import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
 import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { ClickExportService } from '../../../core/stats/click-export.ts';
+import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 
 /** What the API handlers need, handed in by the composition root. */
@@ -17,6 +18,7 @@ export interface ApiContext {
   domains: DomainsService;
   stats: StatsService;
   clickExport: ClickExportService;
+  webhooks: WebhooksService;
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

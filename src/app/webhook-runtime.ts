@@ -1,0 +1,106 @@
+import type { Clock } from '../core/shared/clock.ts';
+import type { ClickSink } from '../core/clicks/ports.ts';
+import type { LinkEventListener } from '../core/links/link-events.ts';
+import type { LinkView } from '../core/links/link.ts';
+import { WebhooksService } from '../core/webhooks/webhooks-service.ts';
+import { WebhookEvents } from '../core/webhooks/webhook-events.ts';
+import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.ts';
+import { ClickBatcher } from '../core/webhooks/click-batcher.ts';
+import type { WebhookSender, WebhookTargetCheck } from '../core/webhooks/ports.ts';
+import type { Storage } from '../adapters/storage/connect.ts';
+import { SqlWebhookStore } from '../adapters/storage/stores/webhook-store.ts';
+import { SqlDeliveryOutbox } from '../adapters/storage/stores/delivery-outbox.ts';
+import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
+import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
+import type { Config } from './config.ts';
+import { Pump } from './pump.ts';
+
+/** Which accounts listen to clicks is read again this often (other instances create webhooks too). */
+const SUBSCRIBED_REFRESH_MS = 10_000;
+const BATCH = 50;
+
+export interface WebhookRuntime {
+  service: WebhooksService;
+  dispatcher: WebhookDispatcher;
+  clicks: ClickBatcher;
+  /** For LinksService: each change becomes deliveries; a failure is reported, never the change's. */
+  onLinkEvent: LinkEventListener;
+  /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
+  tap(sink: ClickSink): ClickSink;
+  /** Starts the delivery and click loops (the server, not the CLI). */
+  start(): void;
+  /** Hands the clicks batched so far to the outbox and stops; pending deliveries wait in the outbox. */
+  stop(): Promise<void>;
+}
+
+export interface WebhookRuntimeOverrides {
+  sender?: WebhookSender;
+  targets?: WebhookTargetCheck;
+}
+
+export function createWebhookRuntime(
+  config: Config,
+  storage: Storage,
+  clock: Clock,
+  present: (view: LinkView) => unknown,
+  onError: (error: unknown) => void,
+  overrides: WebhookRuntimeOverrides = {},
+): WebhookRuntime {
+  const store = new SqlWebhookStore(storage.db);
+  const outbox = new SqlDeliveryOutbox(storage.db, storage.engine);
+  const sender = overrides.sender ?? new UndiciSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+  const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: config.WEBHOOK_LEASE_MS, batch: BATCH });
+  const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, config.WEBHOOK_POLL_MS, onError);
+  const events = new WebhookEvents({ store, outbox, clock, enqueued: () => loop.kick() });
+  const clicks = new ClickBatcher(events);
+  const service = new WebhooksService({
+    store,
+    targets,
+    clock,
+    onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
+  });
+  let lastRefresh = -Infinity;
+  const clickLoop = new Pump(
+    async () => {
+      if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
+        lastRefresh = Date.now();
+        clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
+      }
+      await clicks.flush();
+      return false;
+    },
+    1000,
+    onError,
+  );
+  return {
+    service,
+    dispatcher,
+    clicks,
+    onLinkEvent: async (accountId, change, link, view) => {
+      try {
+        await events.emit(accountId, change, link.id, { link: view ? present(view) : { id: link.id, alias: link.alias } });
+      } catch (error) {
+        onError(error);
+      }
+    },
+    tap: (sink) => ({
+      record: (click, rotation) => {
+        sink.record(click, rotation);
+        clicks.take(click);
+      },
+      flush: () => sink.flush(),
+      close: () => sink.close(),
+    }),
+    start: () => {
+      loop.start();
+      clickLoop.start();
+    },
+    stop: async () => {
+      await clickLoop.stop();
+      await clicks.flush().catch(onError);
+      await loop.stop();
+      if (sender instanceof UndiciSender) await sender.close();
+    },
+  };
+}
