@@ -167,6 +167,23 @@ export interface RotationCursorsTable {
   position: number;
 }
 
+/** A click writer's lease: while it runs, its pending batches are its own (migration 0012). */
+export interface ClickWritersTable {
+  owner: string;
+  lease_until: number;
+}
+
+/**
+ * A batch whose click rows are written and whose rollups are not yet (migration 0012). SQLite:
+ * the ids first..last; PostgreSQL: also `click_ids` (an array, not typed here; read in SQL).
+ */
+export interface ClickBatchesPendingTable {
+  id: Generated<number>;
+  owner: string;
+  first_click_id: number;
+  last_click_id: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -191,4 +208,6 @@ export interface Database {
   link_pixels: LinkPixelsTable;
   click_claims: ClickClaimsTable;
   rotation_cursors: RotationCursorsTable;
+  click_writers: ClickWritersTable;
+  click_batches_pending: ClickBatchesPendingTable;
 }

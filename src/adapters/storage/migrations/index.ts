@@ -12,6 +12,7 @@ import * as rollupTotalsByDay from './0008-rollup-totals-by-day.ts';
 import * as linkSearch from './0009-link-search.ts';
 import * as accountClickDays from './0010-account-click-days.ts';
 import * as sharedStateFallback from './0011-shared-state-fallback.ts';
+import * as clickRecovery from './0012-click-recovery.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0009-link-search': linkSearch,
   '0010-account-click-days': accountClickDays,
   '0011-shared-state-fallback': sharedStateFallback,
+  '0012-click-recovery': clickRecovery,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
