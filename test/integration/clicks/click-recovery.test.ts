@@ -44,7 +44,9 @@ function clickOf(i: number, links: readonly number[], accountId: number): Click 
 }
 const batchesOf = (links: readonly number[], accountId: number, count: number, size: number, first = 0) =>
   Array.from({ length: Math.ceil(count / size) }, (_, b) =>
-    toBatch(Array.from({ length: Math.min(size, count - b * size) }, (_, k) => ({ click: clickOf(first + b * size + k, links, accountId), rotation: first + b * size + k }))),
+    toBatch(
+      Array.from({ length: Math.min(size, count - b * size) }, (_, k) => ({ click: clickOf(first + b * size + k, links, accountId), rotation: first + b * size + k })),
+    ),
   );
 const humans = (count: number, first = 0) => Array.from({ length: count }, (_, i) => first + i).filter((i) => i % 10 !== 0).length;
 
@@ -139,7 +141,11 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     storage = connect(`sqlite:${path()}`);
     await migrateToLatest(storage.db, 'sqlite');
     accountId = (
-      await storage.db.insertInto('accounts').values({ name: 'r', email: 'r@example.com', timezone: 'UTC', created_at: Date.now() }).returning('id').executeTakeFirstOrThrow()
+      await storage.db
+        .insertInto('accounts')
+        .values({ name: 'r', email: 'r@example.com', timezone: 'UTC', created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
     ).id;
   });
   after(async () => {
@@ -152,7 +158,17 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
       made++;
       const row = await storage.db
         .insertInto('links')
-        .values({ account_id: accountId, alias: `s${made}`, alias_key: `s${made}`, url: 'https://example.com/', target_type: 0, disabled: 0, privacy: 0, created_at: 0, updated_at: 0 })
+        .values({
+          account_id: accountId,
+          alias: `s${made}`,
+          alias_key: `s${made}`,
+          url: 'https://example.com/',
+          target_type: 0,
+          disabled: 0,
+          privacy: 0,
+          created_at: 0,
+          updated_at: 0,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(row.id);
