@@ -152,6 +152,11 @@ const CATALOGUE = {
     doc: "Statistics rollups are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop; on SQLite the links' click counters too (on PostgreSQL they go with every batch). 0: with every click batch.",
     parse: int(0, 600_000),
   },
+  CLICK_WRITER_LEASE_MS: {
+    default: '30000',
+    doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics (and on SQLite the links' counters) of its batches from their click rows.",
+    parse: int(1000, 3_600_000),
+  },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: {
     default: '100000',

@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const server = await buildServer(config);
   if (config.LOG_LEVEL !== 'silent') log = server.app.log;
+  // Before the first click is written under its lease; never awaited: a start does not wait
+  // for another instance's clicks to be rolled up (failures are reported and retried).
+  void server.container.visits.startClickRecovery();
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // After listen, not before: a start never waits for the cache, and visits share its reads.
   const warming = performance.now();

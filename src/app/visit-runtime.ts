@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { ClickQuota, ClickSink, RotationCursor } from '../core/clicks/ports.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../core/shared/attempt-limiter.ts';
@@ -11,6 +13,8 @@ import { CountryLookup } from '../adapters/geo/country-lookup.ts';
 import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
 import { SqlClickStore } from '../adapters/storage/stores/click-store.ts';
+import { SqlClickRecovery } from '../adapters/storage/stores/click-recovery.ts';
+import { ClickRecoveryLoop } from '../adapters/clicks/click-recovery-loop.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
 import { MemoryAttemptLimiter } from '../adapters/state/memory-attempt-limiter.ts';
 import { MemoryClickQuota } from '../adapters/state/memory-click-quota.ts';
@@ -60,6 +64,12 @@ export interface VisitRuntime {
    * many were stored. Started after the server listens, never awaited by the start; close() stops it.
    */
   warmUp(): Promise<number>;
+  /**
+   * Takes this process's lease on its click batches and, now and then, rolls up the batches of
+   * writers that died (CLICK_WRITER_LEASE_MS, docs/adr/0034). Started by the server, not by
+   * tools that never serve a visit; close() ends the lease after the last clicks are written.
+   */
+  startClickRecovery(): Promise<void>;
   /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
   redis: Redis | null;
   /** Flushes every buffered click and closes the shared-state connections. */
@@ -98,6 +108,8 @@ export function createVisitRuntime(
   // writes every CLICK_FLUSH_INTERVAL_MS; clicks go over to it sooner, so they leave this
   // thread's heap young (a click kept here for the whole interval costs garbage collection).
   const clickMeter = new ClickMeter();
+  // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
+  const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   const writer =
     storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
       ? new WorkerClickStore(
@@ -105,6 +117,7 @@ export function createVisitRuntime(
             databaseUrl: config.DATABASE_URL,
             writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
             rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+            owner,
           },
           onError,
           clickMeter,
@@ -115,7 +128,7 @@ export function createVisitRuntime(
   // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE, meter: clickMeter })
-    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError }), {
+    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError, owner }), {
         intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
         maxBatch: config.CLICK_BATCH_SIZE,
         maxBuffered: config.CLICK_BUFFER_MAX,
@@ -123,14 +136,22 @@ export function createVisitRuntime(
         onResumed: (message) => outageLog(message),
         meter: clickMeter,
       });
+  // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
+  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine, writer !== null), {
+    owner,
+    leaseMs: config.CLICK_WRITER_LEASE_MS,
+    onError,
+    onRecovered: ({ batches, clicks }) => outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
+  });
   const closeSink = async () => {
     await sink.close();
     await writer?.close();
+    await recovery.stop();
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
-  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter };
+  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter, startClickRecovery: () => recovery.start() };
 
   if (!config.REDIS_URL) {
     return {

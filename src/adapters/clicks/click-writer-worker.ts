@@ -30,7 +30,11 @@ const data = workerData as WriterData;
 const db = openSqlite(sqlitePath(data.databaseUrl));
 const port = parentPort!;
 const report = (error: unknown) => console.error('linkpix: click writer:', error);
-const writer = new SqliteClickWriter(db, { maxWindowRows: data.rollupIntervalMs === 0 ? 1 : MAX_WINDOW_ROWS, onError: report });
+const writer = new SqliteClickWriter(db, {
+  maxWindowRows: data.rollupIntervalMs === 0 ? 1 : MAX_WINDOW_ROWS,
+  onError: report,
+  ...(data.owner === undefined ? {} : { owner: data.owner }),
+});
 
 // Kept as they came, columns in typed arrays, and made into click objects only to be written:
 // objects held for the write interval would outlive the young generation and be promoted,

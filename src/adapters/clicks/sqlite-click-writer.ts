@@ -3,6 +3,8 @@ import { LinkTotals, type DrainedTotals } from '../../core/clicks/link-totals.ts
 import type { Click } from '../../core/clicks/click.ts';
 import { RollupWindow, type DrainedRollups } from '../../core/stats/rollup-window.ts';
 import { sortIncrements, uniqueIncrements } from '../../core/stats/rollups.ts';
+import { recoverSums } from '../../core/stats/recovered-clicks.ts';
+import { toWritten } from '../storage/stores/click-recovery-statements.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
 const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot';
@@ -20,6 +22,11 @@ export interface SqliteClickWriterOptions {
   maxWindowRows: number;
   /** A rollup write that failed; the window keeps its rows for the next one. */
   onError(error: unknown): void;
+  /**
+   * The writer whose lease covers these batches: each is recorded as not yet rolled up (its
+   * range of click ids), so that it is recovered should the process die first (docs/adr/0034).
+   */
+  owner?: string;
 }
 
 /**
@@ -47,8 +54,14 @@ export class SqliteClickWriter {
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
   private readonly upsertRollup: SQLite.Statement;
-  private readonly writeRowsNow: (clicks: Iterable<Click>, linkIds: Set<number>) => void;
-  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals) => void;
+  private readonly maxClickId: SQLite.Statement<[]>;
+  private readonly recordBatch: SQLite.Statement<[string, number, number]>;
+  private readonly releaseBatch: SQLite.Statement<[number]>;
+  private readonly writtenClicks: SQLite.Statement<[number, number]>;
+  /** The records of the batches the window sums (click_batches_pending). */
+  private pending: number[] = [];
+  private readonly writeRowsNow: (clicks: Iterable<Click>, linkIds: Set<number>) => number | null;
+  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
 
   constructor(
     private readonly db: SQLite.Database,
@@ -69,13 +82,27 @@ export class SqliteClickWriter {
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
       values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
+    this.maxClickId = db.prepare('select coalesce(max(id), 0) from clicks').pluck();
+    this.recordBatch = db.prepare('insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)');
+    this.releaseBatch = db.prepare('delete from click_batches_pending where id = ? returning first_click_id, last_click_id');
+    this.writtenClicks = db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
+      c.language, c.referrer_host, c.is_bot from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
     // links) is the latest commit, and no other connection can delete a link until the end.
     // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds)).immediate;
     // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
-    this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals) => {
+    this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => {
+      const released = this.release(pending);
+      if (released.length < pending.length) {
+        // A recovery claimed some of them (the lease ran out while this thread stalled): the
+        // window is dropped and what is still ours rolled up from the rows, each batch once.
+        const { window, counts } = recoverSums(released.flatMap((range) => this.written(range)));
+        this.writeTotals({ counts, rotations: totals.rotations });
+        this.writeRollups(window.drain());
+        return;
+      }
       this.writeTotals(totals);
       this.writeRollups(rollups);
     }).immediate;
@@ -86,7 +113,8 @@ export class SqliteClickWriter {
    * may be one reused object (ClickColumnsView): only their fields are kept.
    */
   writeBatch(batch: WriterBatch): void {
-    this.writeRowsNow(batch.clicks, batch.linkIds);
+    const recorded = this.writeRowsNow(batch.clicks, batch.linkIds);
+    if (recorded !== null) this.pending.push(recorded);
     this.totals.add(batch);
     this.window.add(batch.clicks);
     if (this.window.size < this.options.maxWindowRows) return;
@@ -111,13 +139,30 @@ export class SqliteClickWriter {
     if (this.window.size === 0 && this.totals.size === 0) return;
     const rollups = this.window.drain();
     const totals = this.totals.drain();
+    const pending = this.pending;
+    this.pending = [];
     try {
-      this.writeWindowNow(rollups, totals);
+      this.writeWindowNow(rollups, totals, pending);
     } catch (error) {
       this.window.putBack(rollups);
       this.totals.putBack(totals);
+      this.pending = pending.concat(this.pending);
       throw error;
     }
+  }
+
+  /** Deletes these batches' records; answers the id ranges of those that were still there. */
+  private release(ids: readonly number[]): Array<[number, number]> {
+    const released: Array<[number, number]> = [];
+    for (const id of ids) {
+      const row = this.releaseBatch.get(id) as { first_click_id: number; last_click_id: number } | undefined;
+      if (row) released.push([row.first_click_id, row.last_click_id]);
+    }
+    return released;
+  }
+
+  private written([first, last]: [number, number]) {
+    return (this.writtenClicks.all(first, last) as Array<Parameters<typeof toWritten>[0]>).map(toWritten);
   }
 
   /**
@@ -143,8 +188,11 @@ export class SqliteClickWriter {
     return live;
   }
 
-  private writeRows(clicks: Iterable<Click>, linkIds: Set<number>): void {
+  /** Answers the batch's record (click_batches_pending), or null when none was made. */
+  private writeRows(clicks: Iterable<Click>, linkIds: Set<number>): number | null {
     const live = this.liveLinks(linkIds);
+    // One writer at a time: the rows inserted here are the ids after the largest one.
+    const before = this.options.owner === undefined ? 0 : (this.maxClickId.get() as number);
     const p = this.rowParams;
     let rows = 0;
     for (const c of clicks) {
@@ -168,6 +216,10 @@ export class SqliteClickWriter {
     }
     // The last few, in order, one statement each.
     for (let r = 0; r < rows; r++) this.insertClick.run(p.slice(r * FIELDS, (r + 1) * FIELDS));
+    if (this.options.owner === undefined) return null;
+    const last = this.maxClickId.get() as number;
+    if (last === before) return null;
+    return Number(this.recordBatch.run(this.options.owner, before + 1, last).lastInsertRowid);
   }
 
   /** A link deleted since its rows were written has no row to update: the update changes nothing. */

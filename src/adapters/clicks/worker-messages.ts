@@ -42,6 +42,8 @@ export interface WriterData {
   writeIntervalMs: number;
   /** How often the window (rollups and link counters) is written (0: with every batch). */
   rollupIntervalMs: number;
+  /** The lease the thread's batches are recorded under (docs/adr/0034); none: not recorded. */
+  owner?: string;
 }
 
 /** The message, and the buffers postMessage should move rather than copy. */

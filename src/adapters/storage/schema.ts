@@ -167,6 +167,23 @@ export interface RotationCursorsTable {
   position: number;
 }
 
+/** A click writer's lease: while it runs, its pending batches are its own (migration 0013). */
+export interface ClickWritersTable {
+  owner: string;
+  lease_until: number;
+}
+
+/**
+ * A batch whose click rows are written and whose rollups are not yet (migration 0013). SQLite:
+ * the ids first..last; PostgreSQL: also `click_ids` (an array, not typed here; read in SQL).
+ */
+export interface ClickBatchesPendingTable {
+  id: Generated<number>;
+  owner: string;
+  first_click_id: number;
+  last_click_id: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -193,6 +210,8 @@ export interface Database {
   rotation_cursors: RotationCursorsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  click_writers: ClickWritersTable;
+  click_batches_pending: ClickBatchesPendingTable;
 }
 
 export interface WebhooksTable {

@@ -13,6 +13,7 @@ import * as linkSearch from './0009-link-search.ts';
 import * as accountClickDays from './0010-account-click-days.ts';
 import * as sharedStateFallback from './0011-shared-state-fallback.ts';
 import * as webhooks from './0012-webhooks.ts';
+import * as clickRecovery from './0013-click-recovery.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0010-account-click-days': accountClickDays,
   '0011-shared-state-fallback': sharedStateFallback,
   '0012-webhooks': webhooks,
+  '0013-click-recovery': clickRecovery,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

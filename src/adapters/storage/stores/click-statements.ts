@@ -23,7 +23,11 @@ export interface ClickStatements {
    * of the transaction by a lock that neither a counter update nor an edit waits for.
    */
   keepLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
-  insertClicks(trx: Transaction<Database>, clicks: readonly Click[]): Promise<void>;
+  /**
+   * Inserts the click rows; with an `owner`, also records them as a batch not yet rolled up
+   * (click_batches_pending, docs/adr/0034) and answers its id (null when there were none).
+   */
+  insertClicks(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<number | null>;
   /** links.clicks += clicks; last_rotation = rotation where there is one. */
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */

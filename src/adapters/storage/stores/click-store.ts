@@ -6,6 +6,8 @@ import { windowDue } from '../../../core/stats/window-policy.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements, LinkUpdate } from './click-statements.ts';
+import { rollUpWritten } from './click-recovery.ts';
+import { recoveryStatements, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
 import { sqliteClickStatements } from './sqlite-click-statements.ts';
@@ -23,6 +25,12 @@ export interface SqlClickStoreOptions {
   windowMs: number;
   /** A window write that failed where no caller waits for it; the window keeps it for the next. */
   onError(error: unknown): void;
+  /**
+   * The writer whose lease covers this store's batches: each batch is recorded as not yet rolled
+   * up, so that another instance can roll it up should this one die first (docs/adr/0034).
+   * Without it, nothing is recorded (tests, one-off tools).
+   */
+  owner?: string;
 }
 
 /**
@@ -39,7 +47,10 @@ export interface SqlClickStoreOptions {
  */
 export class SqlClickStore implements ClickStore {
   private readonly statements: ClickStatements;
+  private readonly recovery: RecoveryStatements;
   private readonly window = new RollupWindow();
+  /** The records of the batches the window sums (click_batches_pending). */
+  private pending: number[] = [];
   /** When the clicks the window holds began to be added. */
   private windowSince = 0;
   /** The last window write begun: the next one waits for it, so they never run at once. */
@@ -52,20 +63,22 @@ export class SqlClickStore implements ClickStore {
     private readonly options: SqlClickStoreOptions,
   ) {
     this.statements = engine === 'postgres' ? pgClickStatements : sqliteClickStatements;
+    this.recovery = recoveryStatements(engine);
   }
 
   async writeBatch(batch: ClickBatch): Promise<void> {
     const s = this.statements;
-    const clicks = await this.db.transaction().execute(async (trx) => {
+    const { clicks, pending } = await this.db.transaction().execute(async (trx) => {
       const ids = [...new Set(batch.clicks.map((c) => c.linkId))].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
       const live = await s.lockLinks(trx, ids);
       const kept = live.size === ids.length ? batch.clicks : batch.clicks.filter((c) => live.has(c.linkId));
-      await s.insertClicks(trx, kept);
+      const recorded = await s.insertClicks(trx, kept, this.options.owner);
       await s.updateLinks(trx, linkUpdates(batch, live));
-      return kept;
+      return { clicks: kept, pending: recorded };
     });
     this.add(clicks);
+    if (pending !== null) this.pending.push(pending);
     const { windowMs } = this.options;
     if (windowDue({ rows: this.window.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
       try {
@@ -103,18 +116,31 @@ export class SqlClickStore implements ClickStore {
     return write;
   }
 
-  /** The window in one transaction; on failure it all goes back, to be written once, later. */
+  /**
+   * The window in one transaction, with the deletion of its batches' records; on failure it all
+   * goes back, to be written once, later. Should a recovery have claimed some of them (this
+   * instance's lease ran out while it stalled), the window is dropped and what is still this
+   * instance's is rolled up from its click rows instead: each batch counted once either way.
+   */
   private async writeWindowNow(): Promise<void> {
     if (this.window.size === 0) return;
     const since = this.windowSince;
     const taken = this.window.take();
+    const pending = this.pending;
+    this.pending = [];
     try {
       await this.db.transaction().execute(async (trx) => {
+        const released = await this.recovery.release(trx, pending);
+        if (released.length < pending.length) {
+          await rollUpWritten(trx, this.statements, this.recovery, released, false);
+          return;
+        }
         const live = await this.statements.keepLinks(trx, taken.linkIds());
         await writeRollups(trx, this.statements, taken, live);
       });
     } catch (error) {
       this.window.absorb(taken);
+      this.pending = pending.concat(this.pending);
       this.windowSince = since;
       throw error;
     }

@@ -28,8 +28,8 @@ export const pgClickStatements: ClickStatements = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async insertClicks(trx, clicks) {
-    if (clicks.length === 0) return;
+  async insertClicks(trx, clicks, owner) {
+    if (clicks.length === 0) return null;
     const n = clicks.length;
     const linkId = new Array<number>(n),
       accountId = new Array<number>(n),
@@ -56,11 +56,20 @@ export const pgClickStatements: ClickStatements = {
       language[i] = c.language;
       referrer[i] = c.referrerHost;
     }
-    await sql`
-      insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot)
-      select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
+    const rows = sql`select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
         ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
-        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[])`.execute(trx);
+        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[])`;
+    const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot) ${rows}`;
+    if (owner === undefined) {
+      await insert.execute(trx);
+      return null;
+    }
+    // The batch's record in the same statement: its ids never travel to this process and back.
+    const { rows: recorded } = await sql<{ id: number }>`with ins as (${insert} returning id)
+      insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids)
+      select ${owner}, min(id), max(id), array_agg(id order by id) from ins having count(*) > 0
+      returning id`.execute(trx);
+    return recorded[0] ? Number(recorded[0].id) : null;
   },
 
   async updateLinks(trx, updates) {

@@ -31,7 +31,9 @@ export const sqliteClickStatements: ClickStatements = {
     return sqliteClickStatements.lockLinks(trx, ids);
   },
 
-  async insertClicks(trx, clicks) {
+  async insertClicks(trx, clicks, owner) {
+    // One writer at a time: the ids this transaction gives are the ones after the largest.
+    const before = owner === undefined ? 0 : await maxClickId(trx);
     for (const part of chunks(clicks, ROWS_PER_INSERT)) {
       await trx
         .insertInto('clicks')
@@ -52,6 +54,14 @@ export const sqliteClickStatements: ClickStatements = {
         )
         .execute();
     }
+    if (owner === undefined || clicks.length === 0) return null;
+    const last = await maxClickId(trx);
+    const { id } = await trx
+      .insertInto('click_batches_pending')
+      .values({ owner, first_click_id: before + 1, last_click_id: last })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(id);
   },
 
   async updateLinks(trx, updates) {
@@ -95,6 +105,11 @@ export const sqliteClickStatements: ClickStatements = {
     }
   },
 };
+
+async function maxClickId(trx: Transaction<Database>): Promise<number> {
+  const { rows } = await sql<{ id: number | null }>`select max(id) as id from clicks`.execute(trx);
+  return Number(rows[0]?.id ?? 0);
+}
 
 /**
  * One WITH v AS (VALUES …) UPDATE per 500 links instead of one statement per link (SQLite 3.33+).

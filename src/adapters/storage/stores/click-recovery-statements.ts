@@ -1,0 +1,130 @@
+import { sql, type Transaction } from 'kysely';
+import type { WrittenClick } from '../../../core/stats/recovered-clicks.ts';
+import type { Engine } from '../connect.ts';
+import type { Database } from '../schema.ts';
+import { intArray } from './pg-arrays.ts';
+
+/** A batch recorded as written and not yet rolled up (migration 0013). */
+export interface PendingBatch {
+  id: number;
+  firstClickId: number;
+  lastClickId: number;
+  /** PostgreSQL: the batch's click ids (other writers' ids fall between them); SQLite: null, the range is the batch's. */
+  clickIds: number[] | null;
+}
+
+/** The statements of click recovery (docs/adr/0034), in each engine's form. */
+export interface RecoveryStatements {
+  /** Deletes these batches' records; answers those that were there (the others were claimed by a recovery). */
+  release(trx: Transaction<Database>, ids: readonly number[]): Promise<PendingBatch[]>;
+  /**
+   * Deletes, and answers, up to `limit` records of batches whose writer's lease ran out before
+   * `now` (or that has none); on PostgreSQL, records another recovery holds are passed over.
+   */
+  claimExpired(trx: Transaction<Database>, now: number, limit: number): Promise<PendingBatch[]>;
+  /** The click rows of these batches, with their account's time zone. */
+  writtenClicks(trx: Transaction<Database>, batches: readonly PendingBatch[]): Promise<WrittenClick[]>;
+}
+
+interface PendingRow {
+  id: number;
+  first_click_id: number;
+  last_click_id: number;
+  click_ids?: Array<string | number> | null;
+}
+
+interface ClickRow {
+  link_id: number;
+  account_id: number;
+  at: number;
+  timezone: string;
+  country: string | null;
+  city: string | null;
+  browser: string | null;
+  platform: string | null;
+  device: string | null;
+  language: string | null;
+  referrer_host: string | null;
+  is_bot: number | boolean;
+}
+
+const toBatch = (r: PendingRow): PendingBatch => ({
+  id: Number(r.id),
+  firstClickId: Number(r.first_click_id),
+  lastClickId: Number(r.last_click_id),
+  clickIds: r.click_ids ? r.click_ids.map(Number) : null,
+});
+
+export const toWritten = (r: ClickRow): WrittenClick => ({
+  linkId: Number(r.link_id),
+  accountId: Number(r.account_id),
+  at: Number(r.at),
+  timeZone: r.timezone,
+  country: r.country,
+  city: r.city,
+  browser: r.browser,
+  platform: r.platform,
+  device: r.device,
+  language: r.language,
+  referrerHost: r.referrer_host,
+  isBot: Boolean(Number(r.is_bot)),
+});
+
+const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot`;
+const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
+
+const pgRecovery: RecoveryStatements = {
+  async release(trx, ids) {
+    if (ids.length === 0) return [];
+    const { rows } = await sql<PendingRow>`delete from click_batches_pending where id = any(${intArray(ids)}::int8[])
+      returning id, first_click_id, last_click_id, click_ids`.execute(trx);
+    return rows.map(toBatch);
+  },
+
+  async claimExpired(trx, now, limit) {
+    // SKIP LOCKED: instances recovering at once each take other batches rather than queue.
+    const { rows } = await sql<PendingRow>`delete from click_batches_pending where id in (
+        select p.id from click_batches_pending p where ${expired(now)} order by p.id limit ${limit} for update of p skip locked)
+      returning id, first_click_id, last_click_id, click_ids`.execute(trx);
+    return rows.map(toBatch);
+  },
+
+  async writtenClicks(trx, batches) {
+    const ids = batches.flatMap((b) => b.clickIds ?? []);
+    if (ids.length === 0) return [];
+    const { rows } = await sql<ClickRow>`select ${CLICK_FIELDS} from clicks c join accounts a on a.id = c.account_id
+      where c.id = any(${intArray(ids)}::int8[]) order by c.id`.execute(trx);
+    return rows.map(toWritten);
+  },
+};
+
+const sqliteRecovery: RecoveryStatements = {
+  async release(trx, ids) {
+    const released: PendingBatch[] = [];
+    // One at a time: a batch's window holds a few dozen at most.
+    for (const id of ids) {
+      const row = await trx.deleteFrom('click_batches_pending').where('id', '=', id).returning(['id', 'first_click_id', 'last_click_id']).executeTakeFirst();
+      if (row) released.push(toBatch(row));
+    }
+    return released;
+  },
+
+  async claimExpired(trx, now, limit) {
+    const { rows } = await sql<PendingRow>`delete from click_batches_pending where id in (
+        select p.id from click_batches_pending p where ${expired(now)} order by p.id limit ${limit})
+      returning id, first_click_id, last_click_id`.execute(trx);
+    return rows.map(toBatch);
+  },
+
+  async writtenClicks(trx, batches) {
+    const out: WrittenClick[] = [];
+    for (const b of batches) {
+      const { rows } = await sql<ClickRow>`select ${CLICK_FIELDS} from clicks c join accounts a on a.id = c.account_id
+        where c.id between ${b.firstClickId} and ${b.lastClickId} order by c.id`.execute(trx);
+      for (const r of rows) out.push(toWritten(r));
+    }
+    return out;
+  },
+};
+
+export const recoveryStatements = (engine: Engine): RecoveryStatements => (engine === 'postgres' ? pgRecovery : sqliteRecovery);

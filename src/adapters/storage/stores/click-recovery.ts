@@ -1,0 +1,96 @@
+import type { Kysely, Transaction } from 'kysely';
+import { recoverSums } from '../../../core/stats/recovered-clicks.ts';
+import type { Engine } from '../connect.ts';
+import type { Database } from '../schema.ts';
+import type { ClickStatements } from './click-statements.ts';
+import { recoveryStatements, type PendingBatch, type RecoveryStatements } from './click-recovery-statements.ts';
+import { pgClickStatements } from './pg-click-statements.ts';
+import { writeRollups } from './rollup-writes.ts';
+import { sqliteClickStatements } from './sqlite-click-statements.ts';
+
+// Batches claimed per transaction: a writer's window of heavy traffic is tens of batches of
+// up to thousands of clicks each; a few at a time keep each transaction short.
+const BATCHES_PER_CLAIM = 4;
+
+export interface Recovered {
+  batches: number;
+  clicks: number;
+}
+
+/**
+ * Rolls up, inside the caller's transaction, the click rows of batches whose records it has
+ * deleted there: the rollups their writer's window would have written (but `unique`), and,
+ * where the counters wait with the window (the SQLite writer thread), `links.clicks`. Deleting
+ * the record and writing what it stood for in one transaction is what makes it exactly once.
+ */
+export async function rollUpWritten(
+  trx: Transaction<Database>,
+  statements: ClickStatements,
+  recovery: RecoveryStatements,
+  batches: readonly PendingBatch[],
+  countersInWindow: boolean,
+): Promise<number> {
+  const written = await recovery.writtenClicks(trx, batches);
+  if (written.length === 0) return 0;
+  const { window, counts } = recoverSums(written);
+  const live = await statements.keepLinks(trx, window.linkIds());
+  await writeRollups(trx, statements, window, live);
+  if (countersInWindow) {
+    const updates = [...counts].filter(([id]) => live.has(id)).sort(([a], [b]) => a - b);
+    await statements.updateLinks(
+      trx,
+      updates.map(([id, clicks]) => ({ id, clicks, rotation: null })),
+    );
+  }
+  return written.length;
+}
+
+/**
+ * The click writers' leases, and the recovery of batches a writer left written but not rolled
+ * up when it died (docs/adr/0034). Every instance renews its own lease and, now and then,
+ * claims the batches of writers whose lease ran out.
+ */
+export class SqlClickRecovery {
+  private readonly statements: ClickStatements;
+  private readonly recovery: RecoveryStatements;
+
+  /** countersInWindow: `links.clicks` waits with the rollups (SQLite's writer thread, ADR 0010). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    engine: Engine,
+    private readonly countersInWindow: boolean,
+  ) {
+    this.statements = engine === 'postgres' ? pgClickStatements : sqliteClickStatements;
+    this.recovery = recoveryStatements(engine);
+  }
+
+  async renew(owner: string, until: number): Promise<void> {
+    await this.db
+      .insertInto('click_writers')
+      .values({ owner, lease_until: until })
+      .onConflict((oc) => oc.column('owner').doUpdateSet({ lease_until: until }))
+      .execute();
+  }
+
+  /** Ends the lease: what the owner left pending may be recovered at once. */
+  async release(owner: string): Promise<void> {
+    await this.db.deleteFrom('click_writers').where('owner', '=', owner).execute();
+  }
+
+  /** Rolls up every batch whose writer's lease ran out before `now`, a few per transaction. */
+  async recover(now: number): Promise<Recovered> {
+    const total: Recovered = { batches: 0, clicks: 0 };
+    for (;;) {
+      const done = await this.db.transaction().execute(async (trx) => {
+        const batches = await this.recovery.claimExpired(trx, now, BATCHES_PER_CLAIM);
+        return { batches: batches.length, clicks: await rollUpWritten(trx, this.statements, this.recovery, batches, this.countersInWindow) };
+      });
+      if (done.batches === 0) break;
+      total.batches += done.batches;
+      total.clicks += done.clicks;
+    }
+    // Leases long gone with nothing left to recover are forgotten.
+    await this.db.deleteFrom('click_writers').where('lease_until', '<', now).execute();
+    return total;
+  }
+}

@@ -1,0 +1,206 @@
+// Recovery of click batches whose rows were written and whose rollups died with their writer's
+// window (docs/adr/0034): a "crash" here is a store dropped without settle(). On both engines
+// through SqlClickStore (PostgreSQL, an in-memory SQLite), and on a SQLite file through the
+// writer thread's SqliteClickWriter, whose links' counters wait with the window too.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { SqliteClickWriter } from '../../../src/adapters/clicks/sqlite-click-writer.ts';
+import { connect, openSqlite, type Storage } from '../../../src/adapters/storage/connect.ts';
+import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
+import type { Database } from '../../../src/adapters/storage/schema.ts';
+import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
+import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { toBatch } from '../../../src/core/clicks/batch.ts';
+import type { Click } from '../../../src/core/clicks/click.ts';
+import { ENGINES } from '../../support/harness.ts';
+import { openClickDb, type ClickDb } from './click-db.ts';
+
+const DAY = '2026-11-24';
+const COUNTRIES = ['DE', 'US', 'FR', null];
+
+/** Click i over `links`, its day and hour those of its instant in UTC (the test account's zone): every tenth a bot. */
+function clickOf(i: number, links: readonly number[], accountId: number): Click {
+  const hour = i % 24;
+  return {
+    linkId: links[i % links.length]!,
+    accountId,
+    at: Date.parse(`${DAY}T00:00:00Z`) + hour * 3_600_000 + i,
+    day: DAY,
+    hour,
+    visitor: i % 10 === 0 ? null : `v${i % 37}`,
+    country: COUNTRIES[i % 4]!,
+    city: null,
+    browser: ['Firefox', 'Chrome', 'Safari'][i % 3]!,
+    platform: 'Linux',
+    device: 'desktop',
+    language: i % 2 ? 'de' : 'en',
+    referrerHost: `r${i % 7}.example`,
+    isBot: i % 10 === 0,
+  };
+}
+const batchesOf = (links: readonly number[], accountId: number, count: number, size: number, first = 0) =>
+  Array.from({ length: Math.ceil(count / size) }, (_, b) =>
+    toBatch(
+      Array.from({ length: Math.min(size, count - b * size) }, (_, k) => ({ click: clickOf(first + b * size + k, links, accountId), rotation: first + b * size + k })),
+    ),
+  );
+const humans = (count: number, first = 0) => Array.from({ length: count }, (_, i) => first + i).filter((i) => i % 10 !== 0).length;
+
+/** The rollups of these links summed by dimension and value, `unique` left out (never rebuilt). */
+async function breakdown(db: Kysely<Database>, links: readonly number[]): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('click_rollups')
+    .select(['dimension', 'value'])
+    .select((eb) => eb.fn.sum<number>('count').as('n'))
+    .where('link_id', 'in', [...links])
+    .where('dimension', '!=', 'unique')
+    .groupBy(['dimension', 'value'])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [`${r.dimension}:${r.value}`, Number(r.n)]));
+}
+async function counts(db: Kysely<Database>, links: readonly number[]) {
+  const { rows } = await sql<{ clicks: number; rows: number; total: number; pending: number }>`
+    select (select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) as clicks,
+           (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
+           (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${sql.join(links)})) as total,
+           (select count(*) from click_batches_pending) as pending`.execute(db);
+  const r = rows[0]!;
+  return { clicks: Number(r.clicks), rows: Number(r.rows), total: Number(r.total), pending: Number(r.pending) };
+}
+
+for (const engine of ENGINES) {
+  describe(`click recovery through SqlClickStore [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+    let db: ClickDb;
+    let recovery: SqlClickRecovery;
+    before(async () => {
+      db = await openClickDb(engine.name);
+      recovery = new SqlClickRecovery(db.storage.db, engine.name, false);
+    });
+    after(async () => {
+      await db?.close();
+    });
+    const storeOf = (owner: string) => new SqlClickStore(db.storage.db, engine.name, { windowMs: 60_000, onError: (e) => assert.fail(String(e)), owner });
+
+    test('a writer that dies with its window: its batches are rolled up from their rows, as a settled window would have', async () => {
+      const [lost, reference] = [await db.links(300), await db.links(300)];
+      const dead = storeOf('dead');
+      for (const batch of batchesOf(lost, db.accountId, 3000, 200)) await dead.writeBatch(batch);
+      const crashed = await counts(db.storage.db, lost);
+      assert.equal(crashed.rows, 3000);
+      assert.equal(crashed.clicks, humans(3000), 'the counters go with the rows');
+      assert.ok(crashed.total < humans(3000), `the window held rollups back (${crashed.total} written)`);
+      assert.ok(crashed.pending > 0);
+
+      const settled = storeOf('reference');
+      for (const batch of batchesOf(reference, db.accountId, 3000, 200)) await settled.writeBatch(batch);
+      await settled.settle();
+
+      const recovered = await recovery.recover(Date.now());
+      assert.ok(recovered.batches > 0 && recovered.clicks <= 3000, JSON.stringify(recovered));
+      assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
+      assert.deepEqual(await breakdown(db.storage.db, lost), await breakdown(db.storage.db, reference));
+      assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 }, 'once only');
+    });
+
+    test("a live writer's batches are left to it; they are recovered once its lease has run out", async () => {
+      const links = await db.links(200);
+      await recovery.renew('alive', Date.now() + 60_000);
+      const alive = storeOf('alive');
+      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await alive.writeBatch(batch);
+      assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 });
+      assert.ok((await counts(db.storage.db, links)).total < humans(2000));
+      assert.ok((await recovery.recover(Date.now() + 61_000)).batches > 0);
+      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
+    });
+
+    test('a writer whose lease ran out while it stalled: its window gives way, and every batch counts once', async () => {
+      const links = await db.links(200);
+      const stalled = storeOf('stalled');
+      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await stalled.writeBatch(batch);
+      assert.ok((await recovery.recover(Date.now())).batches > 0, 'taken for dead');
+      for (const batch of batchesOf(links, db.accountId, 1000, 200, 2000)) await stalled.writeBatch(batch);
+      await stalled.settle();
+      assert.equal(stalled.windowRows, 0);
+      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
+    });
+  });
+}
+
+describe('click recovery of the SQLite writer thread (a database file)', () => {
+  let dir: string;
+  let storage: Storage;
+  let accountId: number;
+  let made = 0;
+  const path = () => join(dir, 'recovery.db');
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'linkpix-recovery-'));
+    storage = connect(`sqlite:${path()}`);
+    await migrateToLatest(storage.db, 'sqlite');
+    accountId = (
+      await storage.db
+        .insertInto('accounts')
+        .values({ name: 'r', email: 'r@example.com', timezone: 'UTC', created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  after(async () => {
+    await storage?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const links = async (n: number) => {
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      made++;
+      const row = await storage.db
+        .insertInto('links')
+        .values({
+          account_id: accountId,
+          alias: `s${made}`,
+          alias_key: `s${made}`,
+          url: 'https://example.com/',
+          target_type: 0,
+          disabled: 0,
+          privacy: 0,
+          created_at: 0,
+          updated_at: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    return ids;
+  };
+  const writerOf = (owner: string) => new SqliteClickWriter(openSqlite(path()), { maxWindowRows: 1_000_000, onError: (e) => assert.fail(String(e)), owner });
+  const writeAll = (writer: SqliteClickWriter, batches: ReturnType<typeof batchesOf>) => {
+    for (const b of batches) writer.writeBatch({ ...b, linkIds: new Set(b.clicks.map((c) => c.linkId)) });
+  };
+
+  test('a thread killed with its window: rollups and links.clicks are rebuilt from the rows', async () => {
+    const ids = await links(20);
+    const writer = writerOf('dead-thread');
+    writeAll(writer, batchesOf(ids, accountId, 1500, 300));
+    assert.deepEqual(await counts(storage.db, ids), { clicks: 0, rows: 1500, total: 0, pending: 5 });
+    const recovery = new SqlClickRecovery(storage.db, 'sqlite', true);
+    assert.deepEqual(await recovery.recover(Date.now()), { batches: 5, clicks: 1500 });
+    assert.deepEqual(await counts(storage.db, ids), { clicks: humans(1500), rows: 1500, total: humans(1500), pending: 0 });
+    const sums = await breakdown(storage.db, ids);
+    assert.equal(sums['bot:'], 1500 - humans(1500));
+    assert.equal(sums['hour:05'], Array.from({ length: 1500 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 24 === 5).length);
+  });
+
+  test('a thread whose lease ran out while it stalled writes only what is still its own', async () => {
+    const ids = await links(20);
+    const writer = writerOf('stalled-thread');
+    writeAll(writer, batchesOf(ids, accountId, 900, 300));
+    const recovery = new SqlClickRecovery(storage.db, 'sqlite', true);
+    assert.equal((await recovery.recover(Date.now())).batches, 3);
+    writeAll(writer, batchesOf(ids, accountId, 600, 300, 900));
+    writer.flushWindow();
+    assert.deepEqual(await counts(storage.db, ids), { clicks: humans(1500), rows: 1500, total: humans(1500), pending: 0 });
+  });
+});
