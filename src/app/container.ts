@@ -45,7 +45,6 @@ export interface Container extends ApiContext {
   storage: Storage;
   /** The operator's side of domains (the CLI). */
   domainOperator: DomainOperator;
-  importer: LinkImporter;
   visits: VisitRuntime;
   clock: Clock;
   migrate(): Promise<string[]>;
