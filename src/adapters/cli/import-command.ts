@@ -41,18 +41,12 @@ export const importCommand = {
     const size = (await stat(path)).size;
     if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} (IMPORT_MAX_BYTES).`);
     const account = await accounts.requireByEmail(email);
-    const report = await importFile(
-      importer,
-      account,
-      { stream: () => createReadStream(path), text: () => readFile(path, 'utf8') },
-      await headOf(path),
-      {
-        format: flags.format,
-        onConflict,
-        dryRun: flags['dry-run'] === 'true',
-        ...(progress ? { onProgress: (rows: number) => progress.write(`\rimport: ${rows} rows read`) } : {}),
-      },
-    );
+    const report = await importFile(importer, account, { stream: () => createReadStream(path), text: () => readFile(path, 'utf8') }, await headOf(path), {
+      format: flags.format,
+      onConflict,
+      dryRun: flags['dry-run'] === 'true',
+      ...(progress ? { onProgress: (rows: number) => progress.write(`\rimport: ${rows} rows read`) } : {}),
+    });
     progress?.write('\n');
     return report;
   },

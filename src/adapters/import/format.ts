@@ -24,7 +24,7 @@ export interface ImportFormat {
 }
 
 /** Maps each cell row to a link, turning a bad cell into a reported row. */
-export function mapped(line: number, map: () => Omit<ImportRow, 'line'>): ImportRow {
+function mapped(line: number, map: () => Omit<ImportRow, 'line'>): ImportRow {
   try {
     return { line, ...map() };
   } catch (error) {
@@ -61,7 +61,11 @@ export async function* sqlRows(
 }
 
 /** A JSON format: the document's entries, each mapped; a document that does not parse is one reported row. */
-export async function* jsonRows(source: ImportSource, entries: (doc: unknown) => unknown[], map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>): AsyncGenerator<ImportRow> {
+export async function* jsonRows(
+  source: ImportSource,
+  entries: (doc: unknown) => unknown[],
+  map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>,
+): AsyncGenerator<ImportRow> {
   let doc: unknown;
   try {
     doc = JSON.parse(await source.text());

@@ -23,8 +23,8 @@ test('generic CSV: header-mapped; a row with too many cells is unreadable, not f
   const { format, rows } = await read('generic.csv');
   assert.equal(format, 'csv');
   assert.deepEqual(rows[0], { line: 2, input: rows[0]!.input, spaceName: 'Campaign', domainName: null });
-  assert.equal(rows[0]!.input.url, 'https://example.com/one');
-  assert.equal(rows[0]!.input.expiration_clicks, 10);
+  assert.equal(rows[0].input.url, 'https://example.com/one');
+  assert.equal(rows[0].input.expiration_clicks, 10);
   assert.equal(rows[1]!.input.alias, undefined, 'empty alias: a random one');
   assert.equal(rows[2]!.input.title, 'Third, with comma');
   assert.match(rows[3]!.unreadable!, /Malformed CSV row/);
@@ -90,7 +90,10 @@ test('phpShort: targets, expiry and privacy mapped, as CSV and as a SQL dump', a
 test('detection: the export’s own CSV and JSON; nothing for a file of no known shape', () => {
   const head = (text: string) => fileHead(Buffer.from(text));
   assert.equal(chooseFormat(head('{"format":"linkpix.links","version":1,"links":[]}'))?.name, 'linkpix-json');
-  assert.equal(chooseFormat(head('id,alias,url,short_url,title,target_type,country_target,platform_target,language_target,rotation_target,last_rotation,x,pixel_ids\r\n'))?.name, 'linkpix-csv');
+  assert.equal(
+    chooseFormat(head('id,alias,url,short_url,title,target_type,country_target,platform_target,language_target,rotation_target,last_rotation,x,pixel_ids\r\n'))?.name,
+    'linkpix-csv',
+  );
   assert.equal(chooseFormat(head('hello world\n')), null);
   assert.equal(chooseFormat(head('url\nhttps://x\n'), 'kutt-json')?.name, 'kutt-json', 'a named format wins');
 });

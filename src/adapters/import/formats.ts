@@ -9,7 +9,7 @@ import { shlinkCsv } from './shlink.ts';
 import { yourlsCsv, yourlsSql } from './yourls.ts';
 
 /** Every format, in the order auto-detection tries them: the most particular first, the generic CSV last. */
-export const IMPORT_FORMATS: readonly ImportFormat[] = [linkpixJson, kuttJson, yourlsSql, phpshortSql, linkpixCsv, phpshortCsv, yourlsCsv, shlinkCsv, bitlyCsv, genericCsv];
+const IMPORT_FORMATS: readonly ImportFormat[] = [linkpixJson, kuttJson, yourlsSql, phpshortSql, linkpixCsv, phpshortCsv, yourlsCsv, shlinkCsv, bitlyCsv, genericCsv];
 
 export const IMPORT_FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
 
@@ -22,7 +22,8 @@ export function fileHead(start: Buffer): FileHead {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   let header: string[] = [];
   try {
-    header = ((parse(firstLine, { relax_quotes: true }) as string[][])[0] ?? []).map((h) => h.trim());
+    const rows: string[][] = parse(firstLine, { relax_quotes: true });
+    header = (rows[0] ?? []).map((h) => h.trim());
   } catch {
     // not a CSV: the JSON and SQL formats decide by the text
   }

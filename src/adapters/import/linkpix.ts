@@ -7,7 +7,7 @@ import { csvRows, jsonRows, type ImportFormat } from './format.ts';
 
 type Named = { name?: unknown } | null | undefined;
 const nameOf = (v: Named) => (v && typeof v.name === 'string' ? v.name : undefined);
-const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : String(v));
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
 
 /** linkpix's own export (api.md §13), read back unchanged: records are named, not numbered. */
 function fromRecord(r: Record<string, unknown>, space: string | undefined, domain: string | undefined, pixels: string[] | undefined): Omit<ImportRow, 'line'> {
@@ -55,7 +55,13 @@ export const linkpixJson: ImportFormat = {
       (doc) => ((doc as { links?: unknown }).links instanceof Array ? (doc as { links: unknown[] }).links : []),
       (r) =>
         fromRecord(
-          { ...r, country_target: json(r.country_target), platform_target: json(r.platform_target), language_target: json(r.language_target), rotation_target: json(r.rotation_target) },
+          {
+            ...r,
+            country_target: json(r.country_target),
+            platform_target: json(r.platform_target),
+            language_target: json(r.language_target),
+            rotation_target: json(r.rotation_target),
+          },
           nameOf(r.space as Named),
           nameOf(r.domain as Named),
           Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],

@@ -4,7 +4,7 @@ import { withoutSecrets } from './carried-secrets.ts';
 import { csvRows, sqlRows, type ImportFormat } from './format.ts';
 
 /** phpShort's `links` table, in its migrations' column order (used when a dump's INSERT names no columns). */
-export const PHPSHORT_COLUMNS = [
+const PHPSHORT_COLUMNS = [
   'id',
   'user_id',
   'space_id',

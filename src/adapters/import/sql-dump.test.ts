@@ -6,11 +6,14 @@ const COLS = ['a', 'b'];
 
 test("MySQL quoting: '' and backslash escapes, NULL, numbers, commas and parens inside strings", () => {
   const dump = "INSERT INTO `t` VALUES ('it''s','x\\'y\\\\z\\n'),(NULL,-1.5),('a,(b);c','\"q\"');";
-  assert.deepEqual([...sqlDumpRows(dump, 't', COLS)], [
-    { line: 1, cells: { a: "it's", b: "x'y\\z\n" } },
-    { line: 1, cells: { a: null, b: '-1.5' } },
-    { line: 1, cells: { a: 'a,(b);c', b: '"q"' } },
-  ]);
+  assert.deepEqual(
+    [...sqlDumpRows(dump, 't', COLS)],
+    [
+      { line: 1, cells: { a: "it's", b: "x'y\\z\n" } },
+      { line: 1, cells: { a: null, b: '-1.5' } },
+      { line: 1, cells: { a: 'a,(b);c', b: '"q"' } },
+    ],
+  );
 });
 
 test('only INSERTs of the named table; comments, DDL and other tables stepped over; a column list wins', () => {
@@ -25,9 +28,12 @@ test('only INSERTs of the named table; comments, DDL and other tables stepped ov
 });
 
 test('a tuple of the wrong length is reported; an unclosed string is a SyntaxError', () => {
-  assert.deepEqual([...sqlDumpRows("INSERT INTO `t` VALUES (1),(2,3);", 't', COLS)], [
-    { line: 1, unreadable: 'Malformed row: 1 values for 2 columns.' },
-    { line: 1, cells: { a: '2', b: '3' } },
-  ]);
+  assert.deepEqual(
+    [...sqlDumpRows('INSERT INTO `t` VALUES (1),(2,3);', 't', COLS)],
+    [
+      { line: 1, unreadable: 'Malformed row: 1 values for 2 columns.' },
+      { line: 1, cells: { a: '2', b: '3' } },
+    ],
+  );
   assert.throws(() => [...sqlDumpRows("INSERT INTO `t` VALUES ('open", 't', COLS)], SyntaxError);
 });

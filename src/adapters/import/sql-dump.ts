@@ -11,7 +11,7 @@ type Token = { kind: 'string' | 'ident' | 'word' | 'punct'; text: string; line: 
 const ESCAPES: Record<string, string> = { '0': '\0', n: '\n', r: '\r', t: '\t', b: '\b', Z: '\x1a' };
 
 /** MySQL's lexical level: strings, `identifiers`, words and numbers, punctuation; comments dropped. */
-export function* sqlTokens(text: string): Generator<Token> {
+function* sqlTokens(text: string): Generator<Token> {
   let i = 0;
   let line = 1;
   while (i < text.length) {
@@ -93,7 +93,7 @@ export function* sqlDumpRows(text: string, table: string, columns: readonly stri
       u = next();
     }
     if (!isWord(u, 'VALUES')) continue;
-    for (u = next(); u && u.text === '('; ) {
+    for (u = next(); u && u.text === '(';) {
       const line = u.line;
       const values: Array<string | null> = [];
       for (u = next(); u && !(u.kind === 'punct' && u.text === ')'); u = next()) {

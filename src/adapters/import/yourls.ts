@@ -3,7 +3,7 @@ import { byHeaderKey, text } from './cells.ts';
 import { csvRows, sqlRows, type ImportFormat } from './format.ts';
 
 /** YOURLS's `yourls_url` table, in its install's column order. */
-export const YOURLS_COLUMNS = ['keyword', 'url', 'title', 'timestamp', 'ip', 'clicks'] as const;
+const YOURLS_COLUMNS = ['keyword', 'url', 'title', 'timestamp', 'ip', 'clicks'] as const;
 
 function fromYourls(raw: Record<string, string | null>): Omit<ImportRow, 'line'> {
   const c = byHeaderKey(raw);

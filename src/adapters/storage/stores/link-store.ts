@@ -229,7 +229,11 @@ export class SqlLinkStore implements LinkStore {
         const idOf = new Map(rows.map((r) => [`${r.domain_id ?? ''}/${r.alias_key}`, r.id]));
         const ids = items.map((i) => idOf.get(`${i.fields.domainId ?? ''}/${i.fields.alias.toLowerCase()}`)!);
         const pairs = items.flatMap((i, n) => i.pixelIds.map((pixel_id) => ({ link_id: ids[n]!, pixel_id })));
-        for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT) await trx.insertInto('link_pixels').values(pairs.slice(i, i + PAIRS_PER_INSERT)).execute();
+        for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT)
+          await trx
+            .insertInto('link_pixels')
+            .values(pairs.slice(i, i + PAIRS_PER_INSERT))
+            .execute();
         return ids;
       });
     } catch (error) {

@@ -11,7 +11,7 @@ import type { ImportOptions, ImportOutcome, ImportReport, ImportRow } from './im
 import { NamedRecords } from './named-records.ts';
 
 /** Rows checked and written per round trip: one multi-row insert each. */
-export const IMPORT_BATCH = 500;
+const IMPORT_BATCH = 500;
 const ALIAS_LENGTH = 7;
 const RENAME_TRIES = 20;
 
@@ -100,7 +100,11 @@ export class LinkImporter {
         const id = options.dryRun ? null : await this.replace(accountId, owner.id, item);
         out.push({ line: row.line, status: 'replaced', alias: fields.alias, id, ...notesOf(item) });
       } else {
-        const why = claimed.has(key) ? 'The alias appears earlier in the file.' : owner?.accountId === accountId ? 'The alias exists.' : 'The alias is taken on this service.';
+        const why = claimed.has(key)
+          ? 'The alias appears earlier in the file.'
+          : owner?.accountId === accountId
+            ? 'The alias exists.'
+            : 'The alias is taken on this service.';
         out.push({ line: row.line, status: 'skipped', alias: fields.alias, reason: why, ...notesOf(item) });
       }
     }
@@ -194,7 +198,8 @@ export class LinkImporter {
   /** Who holds the batch's aliases, one query per domain. */
   private async ownersOf(ready: Ready[]): Promise<Map<string, AliasOwner>> {
     const byDomain = new Map<number | null, string[]>();
-    for (const { fields } of ready) if (fields.alias !== '') (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(fields.alias.toLowerCase());
+    for (const { fields } of ready)
+      if (fields.alias !== '') (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(fields.alias.toLowerCase());
     const owners = new Map<string, AliasOwner>();
     for (const [domainId, keys] of byDomain) {
       for (const [alias, owner] of await this.deps.links.aliasOwners(domainId, keys)) owners.set(keyOf(domainId, alias), owner);
@@ -205,9 +210,9 @@ export class LinkImporter {
   /** A free alias: random (prefix ''), or the prefix with the first free number from `from`; '' when none is found. */
   private async freeAlias(domainId: number | null, claimed: Set<string>, prefix: string, from: number): Promise<string> {
     for (let round = 0; round < 4; round++) {
-      const candidates = Array.from({ length: RENAME_TRIES }, (_, i) => (prefix === '' ? randomAlias(ALIAS_LENGTH + round) : `${prefix}${from + round * RENAME_TRIES + i}`)).filter(
-        (a) => !isReservedAlias(a) && !claimed.has(keyOf(domainId, a)),
-      );
+      const candidates = Array.from({ length: RENAME_TRIES }, (_, i) =>
+        prefix === '' ? randomAlias(ALIAS_LENGTH + round) : `${prefix}${from + round * RENAME_TRIES + i}`,
+      ).filter((a) => !isReservedAlias(a) && !claimed.has(keyOf(domainId, a)));
       const taken = await this.deps.links.aliasOwners(
         domainId,
         candidates.map((a) => a.toLowerCase()),
