@@ -34,12 +34,27 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
     scope.post(
       '/api/v1/links/import',
       {
+        // The body schema documents the form; the handler reads and checks the parts as they stream.
+        validatorCompiler: () => () => true,
         schema: {
           tags: ['Links'],
           security: [{ bearerAuth: [] }],
           summary: "Import links from a file: linkpix's export or another shortener's",
           consumes: ['multipart/form-data'],
-          response: { ...errorResponses },
+          body: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'The file, at most IMPORT_MAX_BYTES' },
+              format: { type: 'string', enum: IMPORT_FORMAT_NAMES, description: 'Detected from the file when absent' },
+              on_conflict: { type: 'string', enum: ON_CONFLICT, default: 'skip' },
+              dry_run: { type: 'string', enum: ['true', 'false', '1', '0'] },
+            },
+          },
+          response: {
+            200: { description: 'The report: format, dry_run, counts and a row per line (docs/api.md §14)', type: 'object', additionalProperties: true },
+            ...errorResponses,
+          },
         },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
