@@ -24,6 +24,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         key: { type: 'string' },
         id: { type: 'string' },
         off: { type: 'boolean' },
+        format: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        'on-conflict': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -52,7 +55,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     container = createContainer(config, { titles: null });
     if (name !== 'migrate') await container.migrate();
     const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
-    const result = await command.run({ ...container, readLine: () => firstLine(input) }, flags, args);
+    const progress = process.stderr.isTTY ? process.stderr : null;
+    const result = await command.run({ ...container, readLine: () => firstLine(input), importMaxBytes: config.IMPORT_MAX_BYTES, progress }, flags, args);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

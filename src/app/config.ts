@@ -81,6 +81,11 @@ const CATALOGUE = {
     doc: 'Largest body of a bulk create (POST /api/v1/links/bulk, up to 1 000 links); larger answers 413.',
     parse: int(1024, 67_108_864),
   },
+  IMPORT_MAX_BYTES: {
+    default: '52428800',
+    doc: 'Largest file an import takes (POST /api/v1/links/import, linkpix import); larger is refused before it is read.',
+    parse: int(1024, 1_073_741_824),
+  },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
   DOMAIN_VERIFICATION: {

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../core/shared/clock.ts';
 import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
 import { LinksService } from '../core/links/links-service.ts';
+import { LinkImporter } from '../core/links/import/link-importer.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
@@ -116,6 +117,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.webhooks,
   );
   const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
+  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
@@ -133,6 +135,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
     }),
     links,
+    importer,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService({

@@ -77,6 +77,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
         bodyLimit: config.BODY_LIMIT_BYTES,
         bulkBodyLimit: config.BULK_BODY_LIMIT_BYTES,
+        importMaxBytes: config.IMPORT_MAX_BYTES,
         trustProxy: config.TRUST_PROXY,
         fastLane: config.HTTP_FAST_LANE,
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

@@ -4,8 +4,9 @@ import type { DomainOperator } from '../../core/domains/domain-operator.ts';
 import type { AdminService } from '../../core/admin/admin-service.ts';
 import type { SignInService } from '../../core/accounts/sign-in-service.ts';
 import { domainJson } from './domain-json.ts';
+import { importCommand, type ImportDeps } from './import-command.ts';
 
-export interface CliDeps {
+export interface CliDeps extends ImportDeps {
   accounts: AccountsService;
   domainOperator: DomainOperator;
   admin: AdminService;
@@ -126,6 +127,7 @@ export const COMMANDS: Record<string, Command> = {
       return { name, reserved: false, was_reserved: was };
     },
   },
+  import: importCommand,
   migrate: {
     usage: 'migrate                                             apply pending database migrations',
     async run({ migrate }) {

@@ -31,12 +31,15 @@ import { echoRequestIds, requestIdOf } from './request-id.ts';
 import { RequestLog } from './request-log.ts';
 import { countRequests } from './request-metrics.ts';
 import { serveMetrics } from './metrics-route.ts';
+import { registerImportRoute } from './import-route.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   bodyLimit: number;
   /** The largest body of a bulk create (a thousand links); bodyLimit when absent. */
   bulkBodyLimit?: number;
+  /** The largest file POST /api/v1/links/import takes (IMPORT_MAX_BYTES). */
+  importMaxBytes?: number;
   trustProxy: TrustProxy;
   rateLimit: ApiRateLimit;
   /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
@@ -166,6 +169,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
       });
       for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
+      await registerImportRoute(api, ctx, options.importMaxBytes ?? 52_428_800);
     });
   });
 

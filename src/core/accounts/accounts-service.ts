@@ -124,7 +124,8 @@ export class AccountsService {
     return account;
   }
 
-  private async requireByEmail(email: string): Promise<Account> {
+  /** The account of this email (the operator's tools name accounts so); NotFoundError when none. */
+  async requireByEmail(email: string): Promise<Account> {
     const account = await this.store.findByEmail(email.trim().toLowerCase());
     if (!account) throw new NotFoundError('account');
     return account;

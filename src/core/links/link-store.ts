@@ -1,6 +1,12 @@
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { Link, LinkFields, LinkFilter } from './link.ts';
 
+/** Who holds an alias (any account: aliases are unique per domain across the service). */
+export interface AliasOwner {
+  id: number;
+  accountId: number;
+}
+
 export interface LinkStore {
   /** Inserts the link and its pixel attachments in one transaction; a taken alias raises a ValidationError. */
   insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link>;
@@ -25,5 +31,9 @@ export interface LinkStore {
   setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]>;
   /** Deletes the account's links among these ids; answers the ids deleted. */
   deleteMany(accountId: number, ids: readonly number[]): Promise<number[]>;
+  /** Of these lower-cased aliases, those taken on the domain (null: the default one), by lower-cased alias. */
+  aliasOwners(domainId: number | null, aliasKeys: readonly string[]): Promise<Map<string, AliasOwner>>;
+  /** Inserts the links with their pixels in one transaction (an import's batch); answers their ids in order. */
+  insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]>;
   setTitle(id: number, title: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
+import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
@@ -19,6 +20,7 @@ export interface ApiContext {
   stats: StatsService;
   clickExport: ClickExportService;
   webhooks: WebhooksService;
+  importer: LinkImporter;
   urls: ShortUrlOptions;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

@@ -3,7 +3,7 @@ import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
 import { LinkStatus, type Link, type LinkFields, type LinkFilter, type LinkSearchField } from '../../../core/links/link.ts';
-import type { LinkStore } from '../../../core/links/link-store.ts';
+import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
@@ -201,6 +201,44 @@ export class SqlLinkStore implements LinkStore {
   async delete(accountId: number, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('links').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async aliasOwners(domainId: number | null, aliasKeys: readonly string[]): Promise<Map<string, AliasOwner>> {
+    const owners = new Map<string, AliasOwner>();
+    if (aliasKeys.length === 0) return owners;
+    const rows = await this.db
+      .selectFrom('links')
+      .select(['id', 'account_id', 'alias_key'])
+      .where('alias_key', 'in', [...new Set(aliasKeys)])
+      .where('domain_id', domainId === null ? 'is' : '=', domainId)
+      .execute();
+    for (const r of rows) owners.set(r.alias_key, { id: r.id, accountId: r.account_id });
+    return owners;
+  }
+
+  async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
+    if (items.length === 0) return [];
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .insertInto('links')
+          .values(items.map((i) => toInsert(accountId, i.fields, now)))
+          .returning(['id', 'alias_key', 'domain_id'])
+          .execute();
+        // RETURNING promises no order: the alias (unique per domain) says which row is which.
+        const idOf = new Map(rows.map((r) => [`${r.domain_id ?? ''}/${r.alias_key}`, r.id]));
+        const ids = items.map((i) => idOf.get(`${i.fields.domainId ?? ''}/${i.fields.alias.toLowerCase()}`)!);
+        const pairs = items.flatMap((i, n) => i.pixelIds.map((pixel_id) => ({ link_id: ids[n]!, pixel_id })));
+        for (let i = 0; i < pairs.length; i += PAIRS_PER_INSERT)
+          await trx
+            .insertInto('link_pixels')
+            .values(pairs.slice(i, i + PAIRS_PER_INSERT))
+            .execute();
+        return ids;
+      });
+    } catch (error) {
+      throw this.translate(error);
+    }
   }
 
   async setTitle(id: number, title: string): Promise<void> {

@@ -1,0 +1,99 @@
+// Each format's mapper over a fixture written by hand from the source's documented columns.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { ImportRow } from '../../core/links/import/import-row.ts';
+import { chooseFormat, fileHead } from './formats.ts';
+
+const FIXTURES = new URL('../../../test/fixtures/import/', import.meta.url);
+
+async function read(name: string): Promise<{ format: string; rows: ImportRow[] }> {
+  const bytes = readFileSync(new URL(name, FIXTURES));
+  const format = chooseFormat(fileHead(bytes));
+  assert.ok(format, `${name}: detected`);
+  const rows: ImportRow[] = [];
+  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') })) rows.push(row);
+  return { format: format.name, rows: rows.sort((a, b) => a.line - b.line) };
+}
+
+const aliases = (rows: ImportRow[]) => rows.map((r) => r.unreadable ?? r.input.alias);
+
+test('generic CSV: header-mapped; a row with too many cells is unreadable, not fatal', async () => {
+  const { format, rows } = await read('generic.csv');
+  assert.equal(format, 'csv');
+  assert.deepEqual(rows[0], { line: 2, input: rows[0]!.input, spaceName: 'Campaign', domainName: null });
+  assert.equal(rows[0].input.url, 'https://example.com/one');
+  assert.equal(rows[0].input.expiration_clicks, 10);
+  assert.equal(rows[1]!.input.alias, undefined, 'empty alias: a random one');
+  assert.equal(rows[2]!.input.title, 'Third, with comma');
+  assert.match(rows[3]!.unreadable!, /Malformed CSV row/);
+  assert.equal(rows[4]!.input.url, 'not a url', 'the create rules judge it, not the mapper');
+});
+
+test('Bitly: the back-half of the bitlink is the alias', async () => {
+  const { format, rows } = await read('bitly.csv');
+  assert.equal(format, 'bitly-csv');
+  assert.deepEqual(
+    rows.map((r) => r.input),
+    [
+      { alias: 'launch24', url: 'https://example.com/launch', title: 'Launch' },
+      { alias: 'docs-v2', url: 'https://example.com/docs', title: 'Docs' },
+    ],
+  );
+});
+
+test('YOURLS: yourls_url as CSV and as a SQL dump', async () => {
+  const csv = await read('yourls.csv');
+  assert.equal(csv.format, 'yourls-csv');
+  assert.deepEqual(csv.rows[1]!.input, { alias: 'yr2', url: 'https://example.org/b', title: null });
+  const sql = await read('yourls.sql');
+  assert.equal(sql.format, 'yourls-sql');
+  assert.deepEqual(aliases(sql.rows), ['yr1', 'yr2', 'yr3']);
+  assert.deepEqual(sql.rows[1]!.input, { alias: 'yr2', url: 'https://example.org/b?x=1&y=2', title: 'It\'s a "title"; with, (parens)' });
+});
+
+test('Shlink: shortCode and longUrl; DEFAULT or empty domain is the default one', async () => {
+  const { format, rows } = await read('shlink.csv');
+  assert.equal(format, 'shlink-csv');
+  assert.deepEqual(rows[0], { line: 2, input: { alias: 'shl1', url: 'https://example.net/1', title: 'One' }, domainName: null });
+  assert.equal(rows[1]!.domainName, null);
+});
+
+test('Kutt: address, target, description, expire_in; a password or a ban imports the link disabled', async () => {
+  const { format, rows } = await read('kutt.json');
+  assert.equal(format, 'kutt-json');
+  assert.deepEqual(rows[0]!.input, { alias: 'kt1', url: 'https://example.com/k1', title: 'Kutt one' });
+  assert.equal(rows[0]!.endsAt, Date.parse('2030-06-01T12:00:00.000Z'));
+  assert.equal(rows[1]!.input.disabled, 1);
+  assert.equal(rows[1]!.notes?.length, 1);
+  assert.equal(rows[2]!.input.disabled, 1);
+});
+
+test('phpShort: targets, expiry and privacy mapped, as CSV and as a SQL dump', async () => {
+  for (const name of ['phpshort.csv', 'phpshort.sql']) {
+    const { format, rows } = await read(name);
+    assert.equal(format, name.endsWith('.csv') ? 'phpshort-csv' : 'phpshort-sql');
+    const [one, two, three] = rows;
+    assert.deepEqual(one!.input.country, [{ key: 'US', value: 'https://example.com/us' }]);
+    assert.equal(one!.input.target_type, 1);
+    assert.equal(one!.endsAt, Date.UTC(2031, 0, 1));
+    assert.deepEqual(two!.input.rotation, [{ value: 'https://example.com/r1' }, { value: 'https://example.com/r2' }]);
+    assert.equal(two!.input.expiration_url, 'https://example.com/gone');
+    assert.equal(two!.input.expiration_clicks, 100);
+    assert.equal(two!.input.privacy, 1, 'a statistics password cannot be carried: private instead');
+    assert.equal(two!.input.disabled, 1, 'a link password cannot be carried: disabled');
+    assert.ok(three!.unreadable, name);
+  }
+});
+
+test('detection: the export’s own CSV and JSON; nothing for a file of no known shape', () => {
+  const head = (text: string) => fileHead(Buffer.from(text));
+  assert.equal(chooseFormat(head('{"format":"linkpix.links","version":1,"links":[]}'))?.name, 'linkpix-json');
+  assert.equal(
+    chooseFormat(head('id,alias,url,short_url,title,target_type,country_target,platform_target,language_target,rotation_target,last_rotation,x,pixel_ids\r\n'))?.name,
+    'linkpix-csv',
+  );
+  assert.equal(chooseFormat(head('hello world\n')), null);
+  assert.equal(chooseFormat(head('url\nhttps://x\n'), 'kutt-json')?.name, 'kutt-json', 'a named format wins');
+});

@@ -1,0 +1,37 @@
+import { parse } from 'csv-parse/sync';
+import { bitlyCsv } from './bitly.ts';
+import type { FileHead, ImportFormat } from './format.ts';
+import { genericCsv } from './generic-csv.ts';
+import { kuttJson } from './kutt.ts';
+import { linkpixCsv, linkpixJson } from './linkpix.ts';
+import { phpshortCsv, phpshortSql } from './phpshort.ts';
+import { shlinkCsv } from './shlink.ts';
+import { yourlsCsv, yourlsSql } from './yourls.ts';
+
+/** Every format, in the order auto-detection tries them: the most particular first, the generic CSV last. */
+const IMPORT_FORMATS: readonly ImportFormat[] = [linkpixJson, kuttJson, yourlsSql, phpshortSql, linkpixCsv, phpshortCsv, yourlsCsv, shlinkCsv, bitlyCsv, genericCsv];
+
+export const IMPORT_FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
+
+/** How much of a file detection reads. */
+export const HEAD_BYTES = 8192;
+
+/** The head of a file as detection sees it: its text and, if its first line reads as CSV, the names in it. */
+export function fileHead(start: Buffer): FileHead {
+  const text = start.toString('utf8').replace(/^\uFEFF/, '');
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  let header: string[] = [];
+  try {
+    const rows: string[][] = parse(firstLine, { relax_quotes: true });
+    header = (rows[0] ?? []).map((h) => h.trim());
+  } catch {
+    // not a CSV: the JSON and SQL formats decide by the text
+  }
+  return { text, header };
+}
+
+/** The named format, or the first whose detect accepts the head; null when none does. */
+export function chooseFormat(head: FileHead, name?: string): ImportFormat | null {
+  if (name !== undefined) return IMPORT_FORMATS.find((f) => f.name === name) ?? null;
+  return IMPORT_FORMATS.find((f) => f.detect(head)) ?? null;
+}

@@ -1,0 +1,70 @@
+import type { ImportRow } from '../../core/links/import/import-row.ts';
+import { csvText } from '../http/presenters/csv.ts';
+import { LINK_EXPORT_COLUMNS } from '../http/presenters/link-export.ts';
+import { instant, int, nameList, targetList, text } from './cells.ts';
+import { truthy, withoutSecrets } from './carried-secrets.ts';
+import { csvRows, jsonRows, type ImportFormat } from './format.ts';
+
+type Named = { name?: unknown } | null | undefined;
+const nameOf = (v: Named) => (v && typeof v.name === 'string' ? v.name : undefined);
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+
+/** linkpix's own export (api.md §13), read back unchanged: records are named, not numbered. */
+function fromRecord(r: Record<string, unknown>, space: string | undefined, domain: string | undefined, pixels: string[] | undefined): Omit<ImportRow, 'line'> {
+  const notes: string[] = [];
+  const input = withoutSecrets(
+    {
+      url: str(r.url),
+      alias: str(r.alias),
+      title: str(r.title) ?? null,
+      target_type: int('target_type', str(r.target_type)),
+      country: targetList('country_target', str(r.country_target)),
+      platform: targetList('platform_target', str(r.platform_target)),
+      language: targetList('language_target', str(r.language_target)),
+      rotation: targetList('rotation_target', str(r.rotation_target)),
+      disabled: int('disabled', str(r.disabled)),
+      privacy: int('privacy', str(r.privacy)),
+      expiration_url: str(r.expiration_url) ?? null,
+      expiration_clicks: int('expiration_clicks', str(r.expiration_clicks)) ?? null,
+    },
+    { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
+    notes,
+  );
+  return { input, endsAt: instant('ends_at', str(r.ends_at)), spaceName: space ?? null, domainName: domain ?? null, pixelNames: pixels ?? [], notes };
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.stringify(v));
+
+export const linkpixCsv: ImportFormat = {
+  name: 'linkpix-csv',
+  detect: (head) => ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
+  rows: (source) =>
+    csvRows(source, (raw) => {
+      const cells: Record<string, string> = {};
+      for (const c of LINK_EXPORT_COLUMNS) cells[c] = csvText(raw[c] ?? '');
+      return fromRecord(cells, text(cells.space), text(cells.domain), nameList('pixels', cells.pixels));
+    }),
+};
+
+export const linkpixJson: ImportFormat = {
+  name: 'linkpix-json',
+  detect: (head) => /^\s*\{\s*"format"\s*:\s*"linkpix\.links"/.test(head.text),
+  rows: (source) =>
+    jsonRows(
+      source,
+      (doc) => ((doc as { links?: unknown }).links instanceof Array ? (doc as { links: unknown[] }).links : []),
+      (r) =>
+        fromRecord(
+          {
+            ...r,
+            country_target: json(r.country_target),
+            platform_target: json(r.platform_target),
+            language_target: json(r.language_target),
+            rotation_target: json(r.rotation_target),
+          },
+          nameOf(r.space as Named),
+          nameOf(r.domain as Named),
+          Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
+        ),
+    ),
+};

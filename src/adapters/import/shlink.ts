@@ -1,0 +1,20 @@
+import { byHeaderKey, text } from './cells.ts';
+import { csvRows, type ImportFormat } from './format.ts';
+
+/**
+ * Shlink's short-URL CSV export (shlink-web-client): `createdAt, domain, shortCode, shortUrl,
+ * longUrl, title, tags, visits`. A custom `domain` must be one of the account's.
+ */
+export const shlinkCsv: ImportFormat = {
+  name: 'shlink-csv',
+  detect: (head) => ['shortCode', 'longUrl'].every((h) => head.header.includes(h)),
+  rows: (source) =>
+    csvRows(source, (raw) => {
+      const c = byHeaderKey(raw);
+      const domain = text(c.domain);
+      return {
+        input: { alias: text(c.shortcode), url: text(c.longurl), title: text(c.title) ?? null },
+        domainName: domain === undefined || domain.toUpperCase() === 'DEFAULT' ? null : domain,
+      };
+    }),
+};

@@ -1,0 +1,243 @@
+import { FieldErrorBag, ValidationError, type FieldErrors } from '../../shared/errors.ts';
+import { hashPassword } from '../../shared/secrets.ts';
+import { emptyTargets } from '../../targeting/targeting-rules.ts';
+import { TargetType } from '../../targeting/target.ts';
+import { isReservedAlias, randomAlias } from '../aliases.ts';
+import type { LinkFields } from '../link.ts';
+import { checkLinkInput } from '../link-rules.ts';
+import type { LinksServiceDeps } from '../links-service.ts';
+import type { AliasOwner } from '../link-store.ts';
+import type { ImportOptions, ImportOutcome, ImportReport, ImportRow } from './import-row.ts';
+import { NamedRecords } from './named-records.ts';
+
+/** Rows checked and written per round trip: one multi-row insert each. */
+const IMPORT_BATCH = 500;
+const ALIAS_LENGTH = 7;
+const RENAME_TRIES = 20;
+
+interface Ready {
+  row: ImportRow;
+  fields: LinkFields;
+  pixelIds: number[];
+  notes: string[];
+}
+
+const reasonOf = (errors: FieldErrors) =>
+  Object.entries(errors)
+    .map(([field, list]) => `${field}: ${list.join(' ')}`)
+    .join('; ');
+
+const notesOf = (item: Ready) => (item.notes.length > 0 ? { notes: item.notes } : {});
+
+const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${alias.toLowerCase()}`;
+
+/**
+ * Links from another shortener's file, a batch at a time, under the create rules of LinksService
+ * (the pure rules of link-rules.ts, then references and aliases checked for the whole batch at
+ * once). Only the account's own links are ever written; a taken alias is skipped unless the
+ * options say otherwise, so running the same file again creates nothing new.
+ */
+export class LinkImporter {
+  constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {}
+
+  async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
+    const named = new NamedRecords(accountId, this.deps, options.dryRun, () => this.deps.clock.now());
+    const claimed = new Set<string>();
+    const report: ImportReport = { dry_run: options.dryRun, counts: { created: 0, replaced: 0, renamed: 0, skipped: 0, error: 0 }, rows: [] };
+    const add = (o: ImportOutcome) => {
+      report.counts[o.status]++;
+      report.rows.push(o);
+    };
+    let batch: ImportRow[] = [];
+    let seen = 0;
+    const flush = async () => {
+      for (const o of await this.batch(accountId, timeZone, batch, named, claimed, options)) add(o);
+      seen += batch.length;
+      batch = [];
+      options.onProgress?.(seen);
+    };
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length >= IMPORT_BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
+    report.rows.sort((a, b) => a.line - b.line);
+    return report;
+  }
+
+  private async batch(accountId: number, timeZone: string, rows: ImportRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
+    const out: ImportOutcome[] = [];
+    const ready: Ready[] = [];
+    for (const row of rows) {
+      const r = await this.prepare(row, timeZone, named);
+      if ('reason' in r) out.push({ line: row.line, status: 'error', reason: r.reason, ...(r.errors ? { errors: r.errors } : {}) });
+      else ready.push(r);
+    }
+    // Each row written gets its outcome once the insert has answered with its id.
+    const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
+    const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
+      creates.push({ item, outcome: { line: item.row.line, status, alias: item.fields.alias, id: null, ...(reason ? { reason } : {}), ...notesOf(item) } });
+    const owners = await this.ownersOf(ready);
+    for (const item of ready) {
+      const { fields, row } = item;
+      if (fields.alias === '') {
+        fields.alias = await this.freeAlias(fields.domainId, claimed, '', 0);
+        create(item, 'created');
+        continue;
+      }
+      const key = keyOf(fields.domainId, fields.alias);
+      const owner = owners.get(key);
+      if (!owner && !claimed.has(key)) {
+        claimed.add(key);
+        create(item, 'created');
+      } else if (options.onConflict === 'rename') {
+        const wanted = fields.alias;
+        fields.alias = await this.freeAlias(fields.domainId, claimed, `${wanted}-`, 2);
+        if (fields.alias === '') out.push({ line: row.line, status: 'error', alias: wanted, reason: 'alias: no free variant of the alias was found.' });
+        else create(item, 'renamed', `The alias ${wanted} exists.`);
+      } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
+        claimed.add(key);
+        const id = options.dryRun ? null : await this.replace(accountId, owner.id, item);
+        out.push({ line: row.line, status: 'replaced', alias: fields.alias, id, ...notesOf(item) });
+      } else {
+        const why = claimed.has(key)
+          ? 'The alias appears earlier in the file.'
+          : owner?.accountId === accountId
+            ? 'The alias exists.'
+            : 'The alias is taken on this service.';
+        out.push({ line: row.line, status: 'skipped', alias: fields.alias, reason: why, ...notesOf(item) });
+      }
+    }
+    if (!options.dryRun && creates.length > 0) {
+      const ids = await this.insert(accountId, creates);
+      for (const [i, c] of creates.entries()) {
+        c.outcome.id = ids[i] ?? null;
+        if (ids[i] !== undefined) this.deps.invalidation?.linkChanged(ids[i], c.item.fields.alias);
+      }
+    }
+    return [...out, ...creates.map((c) => c.outcome)];
+  }
+
+  /**
+   * One insert for the batch; when another writer took one of its aliases meanwhile (the unique
+   * index refuses the whole statement), row by row, so only that row is skipped.
+   */
+  private async insert(accountId: number, creates: Array<{ item: Ready; outcome: ImportOutcome }>): Promise<Array<number | undefined>> {
+    const now = this.deps.clock.now();
+    try {
+      return await this.deps.links.insertMany(
+        accountId,
+        creates.map((c) => c.item),
+        now,
+      );
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+    }
+    const ids: Array<number | undefined> = [];
+    for (const c of creates) {
+      try {
+        ids.push((await this.deps.links.insertMany(accountId, [c.item], now))[0]);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        Object.assign(c.outcome, { status: 'skipped', reason: 'The alias was taken while importing.' });
+        ids.push(undefined);
+      }
+    }
+    return ids;
+  }
+
+  /** The create rules that need no other row: every bad field of the row, or its fields. */
+  private async prepare(row: ImportRow, timeZone: string, named: NamedRecords): Promise<Ready | { errors?: FieldErrors; reason: string }> {
+    if (row.unreadable !== undefined) return { reason: row.unreadable };
+    const bag = new FieldErrorBag();
+    const checked = checkLinkInput(row.input, { urls: this.deps.urls, timeZone }, bag);
+    const notes = [...(row.notes ?? [])];
+    let domainId: number | null = null;
+    if (row.domainName) {
+      domainId = await named.domain(row.domainName);
+      if (domainId === null) bag.add('domain', `The domain ${row.domainName} is not one of this account's domains.`);
+    }
+    let spaceId: number | null = null;
+    if (row.spaceName) {
+      spaceId = await named.space(row.spaceName);
+      if (spaceId === null) bag.add('space', `The space name ${row.spaceName} is too long.`);
+    }
+    const pixelIds: number[] = [];
+    for (const name of row.pixelNames ?? []) {
+      const id = await named.pixel(name);
+      if (id === null) notes.push(`The pixel ${name} is not one of this account's pixels: left out.`);
+      else if (!pixelIds.includes(id)) pixelIds.push(id);
+    }
+    if (!bag.empty) {
+      const errors = faultsOf(bag);
+      return { errors, reason: reasonOf(errors) };
+    }
+    const fields: LinkFields = {
+      domainId,
+      spaceId,
+      alias: '',
+      url: '',
+      title: null,
+      targetType: TargetType.None,
+      targets: emptyTargets(),
+      disabled: 0,
+      privacy: 0,
+      expirationUrl: null,
+      expirationClicks: null,
+      endsAt: null,
+      passwordHash: null,
+      privacyPasswordHash: null,
+      ...checked.fields,
+    };
+    if (row.endsAt !== undefined) fields.endsAt = row.endsAt;
+    if (checked.password) fields.passwordHash = await hashPassword(checked.password);
+    if (checked.privacyPassword && fields.privacy === 2) fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);
+    return { row, fields, pixelIds: [...new Set([...(checked.pixelIds ?? []), ...pixelIds])], notes };
+  }
+
+  /** Who holds the batch's aliases, one query per domain. */
+  private async ownersOf(ready: Ready[]): Promise<Map<string, AliasOwner>> {
+    const byDomain = new Map<number | null, string[]>();
+    for (const { fields } of ready)
+      if (fields.alias !== '') (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(fields.alias.toLowerCase());
+    const owners = new Map<string, AliasOwner>();
+    for (const [domainId, keys] of byDomain) {
+      for (const [alias, owner] of await this.deps.links.aliasOwners(domainId, keys)) owners.set(keyOf(domainId, alias), owner);
+    }
+    return owners;
+  }
+
+  /** A free alias: random (prefix ''), or the prefix with the first free number from `from`; '' when none is found. */
+  private async freeAlias(domainId: number | null, claimed: Set<string>, prefix: string, from: number): Promise<string> {
+    for (let round = 0; round < 4; round++) {
+      const candidates = Array.from({ length: RENAME_TRIES }, (_, i) =>
+        prefix === '' ? randomAlias(ALIAS_LENGTH + round) : `${prefix}${from + round * RENAME_TRIES + i}`,
+      ).filter((a) => !isReservedAlias(a) && !claimed.has(keyOf(domainId, a)));
+      const taken = await this.deps.links.aliasOwners(
+        domainId,
+        candidates.map((a) => a.toLowerCase()),
+      );
+      const free = candidates.find((a) => !taken.has(a.toLowerCase()));
+      if (free !== undefined && free.length <= 255) {
+        claimed.add(keyOf(domainId, free));
+        return free;
+      }
+    }
+    return '';
+  }
+
+  private async replace(accountId: number, id: number, item: Ready): Promise<number | null> {
+    const link = await this.deps.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+    if (link) this.deps.invalidation?.linkChanged(link.id, link.alias);
+    return link?.id ?? null;
+  }
+}
+
+function faultsOf(bag: FieldErrorBag): FieldErrors {
+  try {
+    bag.throwIfAny();
+    return {};
+  } catch (error) {
+    return (error as { fields: FieldErrors }).fields;
+  }
+}

@@ -1,0 +1,64 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ENGINES } from '../support/harness.ts';
+import { BIN, cliDatabase, run } from '../support/processes.ts';
+
+const FIXTURES = new URL('../fixtures/import/', import.meta.url);
+const fixture = (name: string) => new URL(name, FIXTURES).pathname;
+
+for (const engine of ENGINES) {
+  describe(`linkpix import [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+    let env: Record<string, string>;
+    let cleanup: () => Promise<void>;
+    const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
+
+    before(async () => {
+      ({ env, cleanup } = await cliDatabase(engine.name));
+      env = { ...env, IMPORT_MAX_BYTES: '4096' };
+      assert.equal((await cli('users', 'create', '--email', 'imp@example.com')).code, 0);
+    });
+    after(() => cleanup());
+
+    test('a dry run, the import, then a re-run that creates nothing; the report per row on stdout', async () => {
+      const dry = await cli('import', fixture('phpshort.sql'), '--email', 'imp@example.com', '--dry-run');
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.deepEqual(JSON.parse(dry.stdout).counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 1 });
+      const done = await cli('import', fixture('phpshort.sql'), '--email', 'imp@example.com');
+      const report = JSON.parse(done.stdout);
+      assert.equal(report.format, 'phpshort-sql');
+      assert.equal(report.dry_run, false);
+      assert.deepEqual(
+        report.rows.map((r: { status: string; alias?: string }) => [r.status, r.alias]),
+        [
+          ['created', 'php1'],
+          ['created', 'php2'],
+          ['error', undefined],
+        ],
+      );
+      assert.equal(done.stderr, '', 'no progress line when stderr is not a terminal');
+      const again = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--format', 'phpshort-csv');
+      assert.deepEqual(JSON.parse(again.stdout).counts, { created: 0, replaced: 0, renamed: 0, skipped: 2, error: 1 });
+      const renamed = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--on-conflict=rename');
+      assert.deepEqual(JSON.parse(renamed.stdout).counts, { created: 0, replaced: 0, renamed: 2, skipped: 0, error: 1 });
+    });
+
+    test('refused: a file over IMPORT_MAX_BYTES before it is read, a bad --on-conflict or --format, an unknown account', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'linkpix-import-'));
+      const big = join(dir, 'big.csv');
+      writeFileSync(big, `url\n${'https://example.com/x\n'.repeat(300)}`);
+      const tooBig = await cli('import', big, '--email', 'imp@example.com');
+      assert.equal(tooBig.code, 1);
+      assert.match(tooBig.stderr, /file: The file is \d+ bytes; an import takes at most 4096/);
+      const conflict = await cli('import', fixture('generic.csv'), '--email', 'imp@example.com', '--on-conflict=overwrite');
+      assert.match(conflict.stderr, /on-conflict: --on-conflict must be one of: skip, rename, replace/);
+      const format = await cli('import', fixture('generic.csv'), '--email', 'imp@example.com', '--format', 'nope');
+      assert.match(format.stderr, /format: The format must be one of/);
+      const nobody = await cli('import', fixture('generic.csv'), '--email', 'nobody@example.com');
+      assert.equal(nobody.code, 1);
+      assert.match(nobody.stderr, /No such account/);
+    });
+  });
+}
