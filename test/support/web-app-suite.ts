@@ -21,7 +21,7 @@ export interface WebAppSuite {
   /** Opens `path` on the signed-in page, expects `status` and the first heading. */
   open: (path: string, status: number, heading: string | RegExp) => Promise<void>;
   assertHeading: (heading: string | RegExp) => Promise<void>;
-  /** checkEveryTheme on the signed-in page, then 320 px wide, and nothing asked beyond loopback. */
+  /** checkEveryTheme on the signed-in page (SQLite's run), then 320 px wide, and nothing asked beyond loopback. */
   everyTheme: (label?: string) => Promise<void>;
 }
 
@@ -93,7 +93,10 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
       else assert.match(text, heading);
     },
     everyTheme: async (label) => {
-      await checkEveryTheme(web.page, label ? { label } : {});
+      // The pages are the same templates on either engine: axe, contrast and the themes are
+      // checked on SQLite's run, and PostgreSQL's checks what the data changes (the layout at
+      // 320 px, nothing fetched beyond loopback). Halves the suites' time in CI.
+      if (engine === 'sqlite') await checkEveryTheme(web.page, label ? { label } : {});
       await expectNoSidewaysScrollAt320(web.page);
       assert.deepEqual(blockedRequests(web.page), []);
     },
