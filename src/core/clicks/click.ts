@@ -1,15 +1,5 @@
-/**
- * One visit that reached a destination. Never the raw address: only what statistics need.
- */
-export interface Click {
-  linkId: number;
-  accountId: number;
-  at: number;
-  /** `at` in the account's time zone: the local day (YYYY-MM-DD) and hour (0–23) statistics count it in. */
-  day: string;
-  hour: number;
-  /** Keyed hash of address + User-Agent under a salt of the local day (core/stats/visitor-hash.ts); null for bots. */
-  visitor: string | null;
+/** What is known of a visitor, as a click row keeps it (never the address). */
+export interface ClickTraits {
   country: string | null;
   city: string | null;
   browser: string | null;
@@ -19,4 +9,18 @@ export interface Click {
   referrerHost: string | null;
   /** Bots are recorded apart and never counted in the link's clicks. */
   isBot: boolean;
+}
+
+/**
+ * One visit that reached a destination. Never the raw address: only what statistics need.
+ */
+export interface Click extends ClickTraits {
+  linkId: number;
+  accountId: number;
+  at: number;
+  /** `at` in the account's time zone: the local day (YYYY-MM-DD) and hour (0–23) statistics count it in. */
+  day: string;
+  hour: number;
+  /** Keyed hash of address + User-Agent under a salt of the local day (core/stats/visitor-hash.ts); null for bots. */
+  visitor: string | null;
 }

@@ -7,8 +7,6 @@ import { hashPassword } from '../shared/secrets.ts';
 import type { SpaceStore } from '../spaces/space-store.ts';
 import type { DomainStore } from '../domains/domain-store.ts';
 import type { PixelStore } from '../pixels/pixel-store.ts';
-import { emptyTargets } from '../targeting/targeting-rules.ts';
-import { TargetType } from '../targeting/target.ts';
 import { isReservedAlias, randomAlias } from './aliases.ts';
 import type { Link, LinkFields, LinkFilter, LinkView } from './link.ts';
 import { LINK_LIMITS, type LinkInput } from './link-input.ts';
@@ -17,6 +15,7 @@ import type { LinkStore } from './link-store.ts';
 import type { TitleFetcher } from './title-fetcher.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import { LinkViews } from './link-views.ts';
+import { newLinkFields } from './new-link-fields.ts';
 import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
 import type { LinkEventListener } from './link-events.ts';
 
@@ -71,20 +70,8 @@ export class LinksService {
   async create(accountId: number, timeZone: string, input: LinkInput): Promise<LinkView> {
     const { checked, domainId } = await this.check(accountId, timeZone, input);
     const fields: LinkFields = {
-      domainId,
-      spaceId: null,
+      ...newLinkFields(domainId, null),
       alias: checked.fields.alias ?? (await this.freeAlias(domainId)),
-      url: '',
-      title: null,
-      targetType: TargetType.None,
-      targets: emptyTargets(),
-      disabled: 0,
-      privacy: 0,
-      expirationUrl: null,
-      expirationClicks: null,
-      endsAt: null,
-      passwordHash: null,
-      privacyPasswordHash: null,
       ...checked.fields,
       ...(await this.hashSecrets(checked)),
     };

@@ -1,3 +1,4 @@
+import type { ClickTraits } from '../clicks/click.ts';
 import type { LinkStore } from '../links/link-store.ts';
 import type { Clock } from '../shared/clock.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -5,17 +6,9 @@ import { zonedDateTimeToEpochMs } from '../expiration/ends-at.ts';
 import { addDays, resolveRange } from './range.ts';
 
 /** One click row as recorded (never an address: api.md §7 step 8). */
-export interface RawClick {
+export interface RawClick extends ClickTraits {
   id: number;
   at: number;
-  country: string | null;
-  city: string | null;
-  browser: string | null;
-  platform: string | null;
-  device: string | null;
-  language: string | null;
-  referrerHost: string | null;
-  isBot: boolean;
 }
 
 /** Where a row stands in (at, id) order: the keyset a page of clicks continues from. */

@@ -1,21 +1,14 @@
+import type { ClickTraits } from '../clicks/click.ts';
 import type { Click } from '../clicks/click.ts';
 import { LocalSlots } from './local-time.ts';
 import { RollupWindow } from './rollup-window.ts';
 
 /** A click row as written, with its account's time zone: what a rollup can be rebuilt from. */
-export interface WrittenClick {
+export interface WrittenClick extends ClickTraits {
   linkId: number;
   accountId: number;
   at: number;
   timeZone: string;
-  country: string | null;
-  city: string | null;
-  browser: string | null;
-  platform: string | null;
-  device: string | null;
-  language: string | null;
-  referrerHost: string | null;
-  isBot: boolean;
 }
 
 /** What written click rows add to the statistics and to their links' counters. */

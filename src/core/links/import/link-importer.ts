@@ -1,7 +1,6 @@
+import { newLinkFields } from '../new-link-fields.ts';
 import { FieldErrorBag, ValidationError, type FieldErrors } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/secrets.ts';
-import { emptyTargets } from '../../targeting/targeting-rules.ts';
-import { TargetType } from '../../targeting/target.ts';
 import { isReservedAlias, randomAlias } from '../aliases.ts';
 import type { LinkFields } from '../link.ts';
 import { checkLinkInput } from '../link-rules.ts';
@@ -172,23 +171,7 @@ export class LinkImporter {
       const errors = faultsOf(bag);
       return { errors, reason: reasonOf(errors) };
     }
-    const fields: LinkFields = {
-      domainId,
-      spaceId,
-      alias: '',
-      url: '',
-      title: null,
-      targetType: TargetType.None,
-      targets: emptyTargets(),
-      disabled: 0,
-      privacy: 0,
-      expirationUrl: null,
-      expirationClicks: null,
-      endsAt: null,
-      passwordHash: null,
-      privacyPasswordHash: null,
-      ...checked.fields,
-    };
+    const fields: LinkFields = { ...newLinkFields(domainId, spaceId), ...checked.fields };
     if (row.endsAt !== undefined) fields.endsAt = row.endsAt;
     if (checked.password) fields.passwordHash = await hashPassword(checked.password);
     if (checked.privacyPassword && fields.privacy === 2) fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);
