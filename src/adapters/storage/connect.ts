@@ -82,8 +82,10 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
     // JIT compiles any query whose plan costs over 100 000, e.g. counting a million links:
-    // that costs more than it saves on the short queries of a web app.
-    options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
+    // that costs more than it saves on the short queries of a web app. Parallel workers are
+    // started per query: the planner picks them for index scans it overestimates, where the
+    // start costs far more than the scan, and they take cores from the instances themselves.
+    options: ['-c jit=off', '-c max_parallel_workers_per_gather=0', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
   });
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
