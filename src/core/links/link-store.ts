@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../shared/page.ts';
+import type { CountRequest, Page, PageRequest } from '../shared/page.ts';
 import type { Link, LinkFields, LinkFilter } from './link.ts';
 
 /** Who holds an alias (any account: aliases are unique per domain across the service). */
@@ -17,7 +17,7 @@ export interface LinkStore {
   findAnyById(id: number): Promise<Link | null>;
   /** Case-insensitive, within one domain (null: the default domain). */
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;
-  list(accountId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<Link>>;
+  list(accountId: number, filter: LinkFilter, page: PageRequest, now: number, count?: CountRequest): Promise<Page<Link>>;
   /** The first `limit` links of the list's order, without counting the rest (a summary's few). */
   first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]>;
   delete(accountId: number, id: number): Promise<boolean>;

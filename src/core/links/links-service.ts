@@ -2,7 +2,7 @@ import { FieldErrorBag, NotFoundError, ValidationError, faultsOfCheck, type Fiel
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
-import type { Page, PageRequest } from '../shared/page.ts';
+import type { CountRequest, Page, PageRequest } from '../shared/page.ts';
 import { hashPassword } from '../shared/secrets.ts';
 import type { SpaceStore } from '../spaces/space-store.ts';
 import type { DomainStore } from '../domains/domain-store.ts';
@@ -53,8 +53,8 @@ export class LinksService {
     this.views = new LinkViews(deps);
   }
 
-  async list(accountId: number, filter: LinkFilter, page: PageRequest): Promise<Page<LinkView>> {
-    const result = await this.deps.links.list(accountId, filter, page, this.deps.clock.now());
+  async list(accountId: number, filter: LinkFilter, page: PageRequest, count?: CountRequest): Promise<Page<LinkView>> {
+    const result = await this.deps.links.list(accountId, filter, page, this.deps.clock.now(), count);
     return { ...result, items: await this.views.of(accountId, result.items) };
   }
 

@@ -9,6 +9,14 @@ export interface Page<T> {
   total: number;
   page: number;
   perPage: number;
+  /** Counting stopped at `total` (a list asked for a bounded count): at least that many match. */
+  totalIsLowerBound?: boolean;
+}
+
+/** How a list counts what matches: exactly, or only up to a bound when exact costs too much. */
+export interface CountRequest {
+  /** Stop counting here; the page then says its total is a lower bound. */
+  countUpTo?: number;
 }
 
 export const PER_PAGE = { min: 10, max: 100, default: 10 } as const;

@@ -81,6 +81,18 @@ async function searched(store: SqlLinkStore, accountId: number, by: LinkSearchFi
     page.items.slice(0, 3).map((l) => l.id),
     `${by} ${JSON.stringify(search)}: the first few, uncounted`,
   );
+  // A bounded count (the web list's, for searches) stops at its bound and says so.
+  for (const bound of [1, 2, page.total + 1]) {
+    const counted = await store.list(accountId, filter, { page: 1, perPage: 100 }, NOW, { countUpTo: bound });
+    const what = `${by} ${JSON.stringify(search)} counted up to ${bound}`;
+    assert.equal(counted.total, Math.min(page.total, bound), what);
+    assert.equal(counted.totalIsLowerBound === true, page.total >= bound, what);
+    assert.deepEqual(
+      counted.items.map((l) => l.id),
+      page.items.map((l) => l.id),
+      what,
+    );
+  }
   return page.items.map((l) => l.id);
 }
 

@@ -161,6 +161,42 @@ onEachEngine('web: the links list', (h) => {
     assert.ok(second.text.includes('name="filter[page]" value="2"'));
   });
 
+  test('a search matching more links than the list counts says "or more"; without a search the count is exact', async () => {
+    const { client, key, accountId } = await owner(h());
+    const db = h().server.container.storage.db;
+    const tag = unique('many');
+    const now = Date.now();
+    // SEARCH_COUNT_BOUND (link-list-query.ts) and one more, straight in SQL.
+    const rows = Array.from({ length: 10_001 }, (_, i) => ({
+      account_id: accountId,
+      alias: `${tag}-${i}`,
+      alias_key: `${tag}-${i}`.toLowerCase(),
+      url: `https://example.com/${tag}/${i}`,
+      title: `${tag} ${i}`,
+      target_type: 0,
+      disabled: 0,
+      privacy: 0,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto('links')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    await makeLink(h(), key, { title: 'not in the search' });
+
+    const searched = await client.get(`/links?search=${tag}&per_page=10&page=3`);
+    assert.equal(searched.status, 200);
+    assert.match(searched.text, /21–30 of 10,000 or more/);
+    assert.match(searched.text, /Page 3</);
+    assert.match(searched.text, /rel="next"/);
+    assert.match(searched.text, /All links matching the search and filters \(10,000 or more\)/);
+    const plain = await client.get('/links?per_page=10');
+    assert.match(plain.text, /1–10 of 10,?002/);
+    assert.match(plain.text, /Page 1 of 1,?001/);
+  });
+
   test('a page past the last one says so and links back to the first', async () => {
     const { client, key } = await owner(h());
     await makeLink(h(), key);

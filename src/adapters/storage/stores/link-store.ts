@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
-import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
+import { offsetOf, type CountRequest, type PageRequest } from '../../../core/shared/page.ts';
 import { LinkStatus, type Link, type LinkFields, type LinkFilter, type LinkSearchField } from '../../../core/links/link.ts';
 import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
@@ -114,10 +114,14 @@ export class SqlLinkStore implements LinkStore {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async list(accountId: number, filter: LinkFilter, page: PageRequest, now: number) {
+  async list(accountId: number, filter: LinkFilter, page: PageRequest, now: number, count: CountRequest = {}) {
     const q = await this.matching(accountId, filter, now);
-    const total = q
-      .select((eb) => eb.fn.countAll().as('count'))
+    const bound = count.countUpTo;
+    const total = (
+      bound === undefined
+        ? q.select((eb) => eb.fn.countAll().as('count'))
+        : this.db.selectFrom(q.select(sql.lit(1).as('one')).limit(bound).as('matched')).select((eb) => eb.fn.countAll().as('count'))
+    )
       .executeTakeFirst()
       .then(countOf);
     const items = ordered(q.selectAll(), filter.sort)
@@ -125,7 +129,8 @@ export class SqlLinkStore implements LinkStore {
       .offset(offsetOf(page))
       .execute()
       .then((found) => this.withPixels(found));
-    return pageOf(total, items, page);
+    const listed = await pageOf(total, items, page);
+    return bound !== undefined && listed.total >= bound ? { ...listed, totalIsLowerBound: true } : listed;
   }
 
   async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {

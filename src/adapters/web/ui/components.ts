@@ -194,6 +194,10 @@ export interface PagerInput {
   page: number;
   perPage: number;
   total: number;
+  /** The list stopped counting at `total`: pages go on while a page is full. */
+  totalIsLowerBound?: boolean;
+  /** How many items this page holds (needed when the total is a lower bound). */
+  shown?: number;
   /** The page's URL for another page number (keeps every other query parameter). */
   hrefFor(page: number): string;
 }
@@ -203,6 +207,15 @@ export function pagination(view: View, p: PagerInput): RawHtml {
   const last = Math.max(1, Math.ceil(p.total / p.perPage));
   if (p.total === 0) return html``;
   const from = (p.page - 1) * p.perPage + 1;
+  if (p.totalIsLowerBound) {
+    const shown = p.shown ?? p.perPage;
+    return html`<nav class="pagination" aria-label="${t.label}"><ul>
+<li>${t.showingOfAtLeast(from, from + shown - 1, view.fmt.number(p.total))}</li>
+${p.page > 1 ? html`<li><a href="${p.hrefFor(p.page - 1)}" rel="prev">${t.previous}</a></li>` : ''}
+<li aria-current="page">${t.pageOfMany(p.page)}</li>
+${shown === p.perPage ? html`<li><a href="${p.hrefFor(p.page + 1)}" rel="next">${t.next}</a></li>` : ''}
+</ul></nav>`;
+  }
   const to = Math.min(p.total, p.page * p.perPage);
   return html`<nav class="pagination" aria-label="${t.label}"><ul>
 <li>${t.showing(from, to, p.total)}</li>

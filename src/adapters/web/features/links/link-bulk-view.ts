@@ -25,6 +25,8 @@ function filterFields(q: ListQuery): RawHtml {
 interface BulkFormInput {
   query: ListQuery;
   total: number;
+  /** The list stopped counting at `total`. */
+  totalIsLowerBound: boolean;
   spaces: readonly Choice[];
   values: BulkValues | undefined;
   errors: FieldErrors | undefined;
@@ -65,7 +67,7 @@ ${selectField({
 })}
 <fieldset><legend>${t.scope}</legend>
 ${radio('selected', t.selected, 'f-scope')}
-${radio('matching', t.matching(o.total, view.fmt.number(o.total)), 'f-scope-matching')}
+${radio('matching', o.totalIsLowerBound ? t.matchingAtLeast(view.fmt.number(o.total)) : t.matching(o.total, view.fmt.number(o.total)), 'f-scope-matching')}
 ${idErrors.length > 0 ? html`<p class="field-error" id="f-ids-error">${idErrors.join(' ')}</p>` : ''}
 ${errorsFor(o.errors, 'scope').length > 0 ? html`<p class="field-error">${errorsFor(o.errors, 'scope').join(' ')}</p>` : ''}
 </fieldset>

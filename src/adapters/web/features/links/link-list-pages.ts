@@ -3,6 +3,7 @@ import { LinkListQuery } from '../../../http/schemas/link.ts';
 import { normalizeQuery } from '../../../http/normalize-input.ts';
 import { fieldErrorsOf } from '../../../http/validation-errors.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import type { CountRequest } from '../../../../core/shared/page.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { sendView } from '../../app/respond.ts';
 import { viewOf, viewerOf } from '../../app/view.ts';
@@ -11,7 +12,7 @@ import type { WebFeature } from '../feature.ts';
 import { BulkActionBody, normalizeBulkBody, runBulkAction, type BulkPages } from './link-bulk-action.ts';
 import { confirmDeleteMain, type BulkValues } from './link-bulk-view.ts';
 import { filterChoices } from './link-list-options.ts';
-import { filterOf, listQueryOf, pageOf, type ListQuery } from './link-list-query.ts';
+import { filterOf, listQueryOf, pageOf, SEARCH_COUNT_BOUND, type ListQuery } from './link-list-query.ts';
 import { listMain } from './link-list-view.ts';
 
 interface Shown {
@@ -24,6 +25,8 @@ interface Shown {
   bulkValues?: BulkValues;
 }
 
+const countOf = (query: ListQuery): CountRequest => (query.search ? { countUpTo: SEARCH_COUNT_BOUND } : {});
+
 /** GET /links and POST /links/bulk-action (issue 16). */
 export const linkListPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
@@ -32,7 +35,7 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
     const accountId = viewerOf(request).account.id;
     const [choices, page] = await Promise.all([
       filterChoices(ctx, accountId),
-      shown.read ? ctx.links.list(accountId, filterOf(shown.query), pageOf(shown.query)) : Promise.resolve(null),
+      shown.read ? ctx.links.list(accountId, filterOf(shown.query), pageOf(shown.query), countOf(shown.query)) : Promise.resolve(null),
     ]);
     const view = viewOf(request, reply, secret);
     const main = listMain(view, { ...shown, page, choices, urls: ctx.urls, now: Date.now() });

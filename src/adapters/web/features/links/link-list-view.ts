@@ -145,8 +145,8 @@ function results(view: View, data: ListPageData): RawHtml {
   }
   if (page.total === 0) return html`<p>${t.noMatch}</p><p><a href="/links">${t.clear}</a></p>`;
   if (page.items.length === 0) return html`<p>${t.pastLastPage}</p><p><a href="${listUrl(query, { page: undefined })}">${t.firstPage}</a></p>`;
-  return html`${bulkForm(view, { query, total: page.total, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors }, table(view, data, page))}
-${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, hrefFor: (n) => listUrl(query, { page: n === 1 ? undefined : n }) })}`;
+  return html`${bulkForm(view, { query, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors }, table(view, data, page))}
+${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, shown: page.items.length, hrefFor: (n) => listUrl(query, { page: n === 1 ? undefined : n }) })}`;
 }
 
 /** The main of GET /links (and of a refused bulk action, which shows the list again). */

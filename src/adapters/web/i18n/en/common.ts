@@ -36,8 +36,10 @@ export const common = {
     previous: 'Previous',
     next: 'Next',
     page: (n: number, of: number) => `Page ${n} of ${of}`,
+    pageOfMany: (n: number) => `Page ${n}`,
     perPage: 'Per page',
     showing: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
+    showingOfAtLeast: (from: number, to: number, total: string) => `${from}–${to} of ${total} or more`,
   },
   errors: {
     notFoundTitle: 'Page not found',

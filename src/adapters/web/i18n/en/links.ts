@@ -73,6 +73,7 @@ export const links = {
       scope: 'Apply to',
       selected: 'The links ticked below',
       matching: (n: number, count: string) => `All ${links_(n, count)} matching the search and filters`,
+      matchingAtLeast: (count: string) => `All links matching the search and filters (${count} or more)`,
       submit: 'Apply to links',
       noneSelected: 'Tick at least one link, or choose all matching links.',
       done: {
