@@ -145,6 +145,15 @@ export interface AccountClickDaysTable {
   count: number;
 }
 
+/** An account's links by space, domain and disabled flag (0: none), kept by triggers (migration 0014). */
+export interface AccountLinkCountsTable {
+  account_id: number;
+  space_id: number;
+  domain_id: number;
+  disabled: number;
+  count: number;
+}
+
 /** First visits per local day (unique visitors): a keyed hash, kept two days. */
 export interface ClickVisitorsTable {
   day: string;
@@ -194,6 +203,7 @@ export interface Database {
   click_rollups: ClickRollupsTable;
   click_visitors: ClickVisitorsTable;
   account_click_days: AccountClickDaysTable;
+  account_link_counts: AccountLinkCountsTable;
   /** SQLite only: links deleted since the retention job last swept their click rows (migration 0004). */
   deleted_links: DeletedLinksTable;
   app_secrets: AppSecretsTable;

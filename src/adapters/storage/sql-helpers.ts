@@ -18,6 +18,6 @@ export async function pageOf<T>(total: Promise<number>, items: Promise<T[]>, pag
   return { items: rows, total: count, page: page.page, perPage: page.perPage };
 }
 
-export function countOf(row: { count: number | string | bigint } | undefined): number {
+export function countOf(row: { count: number | string | bigint | null } | undefined): number {
   return Number(row?.count ?? 0);
 }

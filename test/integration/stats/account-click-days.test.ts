@@ -3,22 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
-import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
-import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
-import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
-import * as appendOnlyClicks from '../../../src/adapters/storage/migrations/0004-clicks-append-only.ts';
-import * as domainVerification from '../../../src/adapters/storage/migrations/0005-domain-verification.ts';
-import * as webAccounts from '../../../src/adapters/storage/migrations/0006-web-accounts.ts';
-import * as linkTakedown from '../../../src/adapters/storage/migrations/0007-link-takedown.ts';
-import * as rollupTotals from '../../../src/adapters/storage/migrations/0008-rollup-totals-by-day.ts';
-import * as linkSearch from '../../../src/adapters/storage/migrations/0009-link-search.ts';
+import { migrationsUpTo } from '../../support/migrations.ts';
 import * as accountClickDays from '../../../src/adapters/storage/migrations/0010-account-click-days.ts';
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 
-const BEFORE_0010 = [initial, clicks, stats, appendOnlyClicks, domainVerification, webAccounts, linkTakedown, rollupTotals, linkSearch];
+const BEFORE_0010 = migrationsUpTo('0009');
 const RANGE = { from: '2026-01-01', to: '2026-01-03' };
 
 /** Rollup increments as the click writers send them: new rows and additions to existing ones in one statement. */

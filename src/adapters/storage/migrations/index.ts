@@ -14,6 +14,7 @@ import * as accountClickDays from './0010-account-click-days.ts';
 import * as sharedStateFallback from './0011-shared-state-fallback.ts';
 import * as webhooks from './0012-webhooks.ts';
 import * as clickRecovery from './0013-click-recovery.ts';
+import * as accountLinkCounts from './0014-account-link-counts.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0011-shared-state-fallback': sharedStateFallback,
   '0012-webhooks': webhooks,
   '0013-click-recovery': clickRecovery,
+  '0014-account-link-counts': accountLinkCounts,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

@@ -117,13 +117,14 @@ export class SqlLinkStore implements LinkStore {
   async list(accountId: number, filter: LinkFilter, page: PageRequest, now: number, count: CountRequest = {}) {
     const q = await this.matching(accountId, filter, now);
     const bound = count.countUpTo;
-    const total = (
-      bound === undefined
+    const total =
+      this.fromCounters(accountId, filter, now) ??
+      (bound === undefined
         ? q.select((eb) => eb.fn.countAll().as('count'))
         : this.db.selectFrom(q.select(sql.lit(1).as('one')).limit(bound).as('matched')).select((eb) => eb.fn.countAll().as('count'))
-    )
-      .executeTakeFirst()
-      .then(countOf);
+      )
+        .executeTakeFirst()
+        .then(countOf);
     const items = ordered(q.selectAll(), filter.sort)
       .limit(page.perPage)
       .offset(offsetOf(page))
@@ -252,6 +253,53 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /** The account's links that pass the list's filters (api.md §5), before sort and page. */
+  /**
+   * The list's total without counting the account's links, where the filter allows: the space,
+   * domain and disabled flag are summed from `account_link_counts` (migration 0014); active and
+   * expired take the expired links from it, counted in two index ranges (by date, then by clicks
+   * among the rest) so neither reads the account's other links. A search or a pixel: null.
+   */
+  private fromCounters(accountId: number, filter: LinkFilter, now: number): Promise<number> | null {
+    if (filter.search || filter.pixelId !== undefined) return null;
+    let counted = this.db
+      .selectFrom('account_link_counts')
+      .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
+      .where('account_id', '=', accountId);
+    if (filter.spaceId !== undefined) counted = counted.where('space_id', '=', filter.spaceId);
+    if (filter.domainId !== undefined) counted = counted.where('domain_id', '=', filter.domainId);
+    if (filter.status === LinkStatus.All) return counted.executeTakeFirst().then(countOf);
+    const disabled = filter.status === LinkStatus.Disabled ? 1 : 0;
+    const links = counted.where('disabled', '=', disabled).executeTakeFirst().then(countOf);
+    if (filter.status === LinkStatus.Disabled) return links;
+    const enabled = (eb: LinksEb) => {
+      const conditions = [eb('account_id', '=', accountId), eb('disabled', '=', 0)];
+      if (filter.spaceId !== undefined) conditions.push(eb('space_id', '=', filter.spaceId));
+      if (filter.domainId !== undefined) conditions.push(eb('domain_id', '=', filter.domainId));
+      return conditions;
+    };
+    const byDate = this.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where((eb) => eb.and([...enabled(eb), eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]))
+      .executeTakeFirst()
+      .then(countOf);
+    const byClicks = this.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where((eb) =>
+        eb.and([
+          ...enabled(eb),
+          eb('expiration_clicks', 'is not', null),
+          eb('expiration_clicks', '>', 0),
+          eb('clicks', '>=', eb.ref('expiration_clicks')),
+          eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]),
+        ]),
+      )
+      .executeTakeFirst()
+      .then(countOf);
+    return Promise.all([links, byDate, byClicks]).then(([all, date, clicks]) => (filter.status === LinkStatus.Expired ? date + clicks : all - date - clicks));
+  }
+
   private async matching(accountId: number, filter: LinkFilter, now: number) {
     let q = this.db.selectFrom('links').where('account_id', '=', accountId);
     if (filter.search) q = q.where(await this.searching(filter.by, filter.search));
