@@ -95,7 +95,7 @@ describe('the SQLite writer thread', () => {
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 2 }]));
       // Rows, then the window in a transaction of its own: wait for the second.
       // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
-      for (const until = Date.now() + 15_000; Date.now() < until && (await clicksOf(link)) < 2; ) await new Promise((r) => setTimeout(r, 20));
+      for (const until = Date.now() + 15_000; Date.now() < until && (await clicksOf(link)) < 2;) await new Promise((r) => setTimeout(r, 20));
       assert.equal(await rowsOf(link), 2);
       const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
       assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
