@@ -20,6 +20,7 @@ test('decodes the common entities', () => {
 
 test('decodes decimal and hex character references', () => {
   assert.equal(extractTitle('<title>caf&#233; &#x2603; &#X1F600;</title>'), 'café ☃ 😀');
+  assert.equal(extractTitle('<title>It&#x27;s &#39;quoted&#X27;</title>'), "It's 'quoted'");
 });
 
 test('decodes in one pass, so escaped entities stay escaped', () => {
@@ -54,6 +55,21 @@ test('does not look in comments, scripts, styles or templates', () => {
     ),
     'Real',
   );
+});
+
+test('does not look in what a browser reads as plain text', () => {
+  assert.equal(
+    extractTitle(
+      '<noscript><iframe src="/tag"><title>frame</title></iframe></noscript><noembed><title>e</title></noembed>' +
+        '<noframes><title>f</title></noframes><textarea><title>t</title></textarea><xmp><title>x</title></xmp><title>Real</title>',
+    ),
+    'Real',
+  );
+});
+
+test('takes a title outside the head, as browsers do, but never one inside SVG in the body', () => {
+  assert.equal(extractTitle('<html><head><meta charset="utf-8"></head><body><h1>Hi</h1><title>In the body</title></body></html>'), 'In the body');
+  assert.equal(extractTitle('<html><head></head><body><svg><title>Icon</title></svg><p>text</p></body></html>'), null);
 });
 
 test('takes the title in pieces and says when it is complete', () => {

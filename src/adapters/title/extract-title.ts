@@ -2,13 +2,14 @@ import { Parser } from 'htmlparser2';
 
 const MAX_TITLE_LENGTH = 255;
 
-// A <title> inside these is not the document's: an SVG or MathML element's own, or a template's
-// inert content (document.title skips all three).
-const NOT_THE_DOCUMENT = new Set(['svg', 'math', 'template']);
+// A <title> inside these is not the document's: an SVG or MathML element's own, a template's
+// inert content, or what a browser reads as plain text (iframe, noembed, noframes, and noscript
+// with scripting on), which htmlparser2 parses as markup.
+const NOT_THE_DOCUMENT = new Set(['svg', 'math', 'template', 'iframe', 'noembed', 'noframes', 'noscript']);
 
 /**
- * Finds the document's title as an HTML parser does: the first <title> outside SVG, MathML and
- * templates, its text raw (markup inside is text) with character references decoded; comments,
+ * Finds the document's title as a browser does: the first <title> outside SVG, MathML, templates
+ * and the elements whose content is plain text to a browser, in the head or not, its text raw (markup inside is text) with character references decoded; comments,
  * scripts and styles are not searched. Fed in pieces, it tells when the title has closed, so a
  * reader can stop there.
  */
