@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { ManualClock, createLink, pairs, stats, visit } from './stats-support.ts';
@@ -75,7 +75,7 @@ onEachEngine('statistics: validation and ownership', (h) => {
   let key: string;
   let id: number;
 
-  test('setup', async () => {
+  before(async () => {
     ({ key } = await h().account());
     id = (await createLink(h(), key)).id;
   });
