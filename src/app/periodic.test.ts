@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPeriodic } from './periodic.ts';
 
-test('a job that fails, before or after its first await, is reported and runs again; none escapes', async () => {
+test('a job that fails, before or after its first await, is reported and runs again; none escapes', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const errors: string[] = [];
   let runs = 0;
   const job = startPeriodic(
@@ -13,8 +14,16 @@ test('a job that fails, before or after its first await, is reported and runs ag
     },
     { firstDelayMs: 1, intervalMs: 10, onError: (e) => errors.push((e as Error).message) },
   );
-  await new Promise((r) => setTimeout(r, 60));
+  const settle = () => new Promise<void>((r) => setImmediate(r));
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(runs, 1);
+  t.mock.timers.tick(10);
+  await settle();
+  assert.equal(runs, 2);
   await job.stop();
-  assert.ok(runs >= 2, `${runs} runs`);
-  assert.deepEqual(errors.slice(0, 2), ['thrown at once', 'rejected']);
+  t.mock.timers.tick(100);
+  await settle();
+  assert.equal(runs, 2, 'none after stop');
+  assert.deepEqual(errors, ['thrown at once', 'rejected']);
 });

@@ -62,7 +62,15 @@ test('when the database never comes back, close() says how many clicks are lost'
   assert.match(errors.at(-1)!.message, /^2 buffered clicks could not be written/);
 });
 
-test('while writes fail: one error, retries back off, and past maxBuffered newer clicks are dropped and counted', async () => {
+test('while writes fail: one error, retries back off, and past maxBuffered newer clicks are dropped and counted', async (t) => {
+  // Time is the subject: mocked, advanced a millisecond at a time with the writes' promises settled in between.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const advance = async (ms: number) => {
+    for (let i = 0; i < ms; i++) {
+      t.mock.timers.tick(1);
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  };
   const store = new FakeStore();
   store.failures = Infinity;
   let attempts = 0;
@@ -81,16 +89,18 @@ test('while writes fail: one error, retries back off, and past maxBuffered newer
     onResumed: (m) => resumed.push(m),
   });
   for (let i = 0; i < 3; i++) sink.record(click(i));
-  await new Promise((r) => setTimeout(r, 60));
+  await advance(50);
+  // Attempts at 0 and 20 ms (the interval doubled after the first failure).
   const afterFirstFailure = attempts;
+  assert.equal(afterFirstFailure, 2);
   // Clicks arriving while the database is away must not each set off a write.
   for (let i = 3; i < 8; i++) sink.record(click(i));
   assert.equal(attempts, afterFirstFailure);
   assert.equal(sink.pending, 5);
   assert.equal(sink.dropped, 3);
-  await new Promise((r) => setTimeout(r, 300));
-  // 10, 20, 40, 80, 160 ms apart: a handful of attempts, not one per interval or per click.
-  assert.ok(attempts >= 3 && attempts <= 7, `${attempts} attempts`);
+  await advance(300);
+  // At 0, 20, 60, 140 and 300 ms (20, 40, 80, 160 apart): not one per interval or per click.
+  assert.equal(attempts, 5);
   assert.deepEqual(
     errors.map((e) => e.message.replace(/\d+/g, 'N')),
     [

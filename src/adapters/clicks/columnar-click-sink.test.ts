@@ -50,11 +50,14 @@ test('clicks are handed over in columns at maxBatch: in order, humans counted pe
   assert.deepEqual(handed[0]!.rotations, [[1, 2]]);
 });
 
-test('a few clicks go over within the interval; flush hands over what is left and waits for the thread', async () => {
+test('a few clicks go over within the interval; flush hands over what is left and waits for the thread', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   const { writer, handed, settled } = fakeWriter();
   const sink = new ColumnarClickSink(writer, { intervalMs: 20, maxBatch: 100 });
   sink.record(click(1));
-  await new Promise((r) => setTimeout(r, 60));
+  t.mock.timers.tick(19);
+  assert.equal(handed.length, 0, 'not before the interval');
+  t.mock.timers.tick(1);
   assert.equal(handed.length, 1);
   sink.record(click(2));
   await sink.flush();
