@@ -111,7 +111,6 @@ test('everything else is left to Fastify, before any side effect', () => {
     locked: link({ passwordHash: 'x' }),
     pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
     off: link({ disabled: true }),
-    capped: link({ expirationClicks: 1, clicks: 1 }),
   });
   for (const [url, method] of [
     ['/go', 'POST'],
@@ -123,13 +122,26 @@ test('everything else is left to Fastify, before any side effect', () => {
     ['/locked', 'GET'],
     ['/pixels', 'GET'],
     ['/off', 'GET'],
-    ['/capped', 'GET'],
     ['go', 'GET'],
   ] as const) {
     const { taken, written } = visit(url, method);
     assert.equal(taken, false, `${method} ${url} was taken`);
     assert.equal(written.status, 0);
   }
+  assert.equal(clicks.length, 0);
+});
+
+test('an expired link is answered as the route answers it (the same visit and answerOf), without a click', () => {
+  const { visit, clicks } = setup({
+    capped: link({ expirationClicks: 1, clicks: 1 }),
+    moved: link({ expirationClicks: 1, clicks: 1, expirationUrl: 'https://example.com/over' }),
+  });
+  const page = visit('/capped');
+  assert.equal(page.taken, true);
+  assert.equal(page.written.status, 410);
+  const moved = visit('/moved');
+  assert.equal(moved.written.status, 302);
+  assert.equal(moved.written.headers.location, 'https://example.com/over');
   assert.equal(clicks.length, 0);
 });
 

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
-import { resolveVisit } from '../../../core/redirect/resolve-visit.ts';
+import { visit, type VisitAccess, type VisitRequest, type VisitResult } from '../../../core/redirect/visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
 import { first, visitorFrom } from '../visitor-from-request.ts';
 import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
-import { proceed, queryOf, type VisitRequest } from './visit.ts';
+import { answerOf, queryOf } from './visit.ts';
 import type { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
 export interface FastRedirectOptions {
@@ -39,12 +39,21 @@ export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
  * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels or
  * page — answered before Fastify: routing, the request and reply objects and their hooks would
  * cost the redirect more than everything it does itself (see docs/adr/0007-redirect-fast-path.md).
- * The steps are the ones the Fastify route runs (resolveVisit, then proceed in visit.ts);
- * anything else returns null, and Fastify serves it.
+ * The visit is the Fastify route's (core/redirect/visit.ts), answered the same way (answerOf);
+ * a disabled link (a page) and anything else returns null, and Fastify serves it.
  */
 export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
   const { links, trust, appSegments } = options;
   const meter = options.meter ?? null;
+
+  // The fast path serves only links that read no cookie (no password, no pixels).
+  const access: VisitAccess = { unlocked: false, consent: null, consentMode: ctx.options.consentMode };
+  const answered = (result: VisitResult | Promise<VisitResult>): Answer | Promise<Answer> | null =>
+    result instanceof Promise
+      ? result.then((r) => answerOf(ctx, goneOn(r), false))
+      : result.kind === 'go' || result.kind === 'expired'
+        ? answerOf(ctx, result, false)
+        : null;
 
   return function serve(req: VisitHead): Answer | Promise<Answer> | null {
     const method = req.method;
@@ -63,15 +72,13 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
 
     const address = clientAddress(req, trust);
     const visitor = visitorFrom({ ip: address, headers: req.headers }, { countries: ctx.countries });
-    const outcome = resolveVisit(link, visitor, { now: ctx.clock.now(), unlocked: false, consent: null, consentMode: ctx.options.consentMode });
-    // Disabled and expired links answer with pages, or with their expiration URL: the route.
-    if (outcome.kind !== 'proceed') return null;
-
     const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: first(req.headers['user-agent']) ?? '' };
-    if (meter === null) return proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
-    let answer: Answer | Promise<Answer>;
+    if (meter === null) return answered(visit(ctx, link, visitor, request, access));
+    let answer: Answer | Promise<Answer> | null;
     try {
-      answer = proceed(ctx, request, { link, visitor, cookies: NO_COOKIES, viaForm: false }, outcome);
+      answer = answered(visit(ctx, link, visitor, request, access));
+      // Disabled, locked or asking consent: pages with cookies, the route's.
+      if (answer === null) return null;
     } catch (error) {
       meter.answered(started, failedVisit(error).status);
       throw error;
@@ -93,8 +100,11 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
   };
 }
 
-// The fast path serves only links that read no cookie (no password, no pixels): one shared empty set.
-const NO_COOKIES: Record<string, string | undefined> = Object.freeze({});
+/** What a visit that waited on its quota or rotation ends in: the resolving steps before them never wait. */
+function goneOn(result: VisitResult): Extract<VisitResult, { kind: 'go' | 'expired' }> {
+  if (result.kind === 'go' || result.kind === 'expired') return result;
+  throw new Error(`a visit that waited ended as ${result.kind}`);
+}
 
 /**
  * The fast path as a node:http request handler in front of Fastify's: true when it took the

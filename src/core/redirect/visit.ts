@@ -1,0 +1,109 @@
+import type { Click } from '../clicks/click.ts';
+import type { ClickQuota, ClickSink, Eventually, RotationCursor } from '../clicks/ports.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { ClickStamp, ClickStamper } from '../stats/click-stamp.ts';
+import { mergeQuery } from './merge-query.ts';
+import type { RedirectLink } from './redirect-link.ts';
+import { resolveVisit, type VisitContext, type VisitOutcome } from './resolve-visit.ts';
+import type { Visitor } from './visitor.ts';
+
+/** What a visit goes through besides the link: handed in by the composition root. */
+export interface VisitPorts {
+  quota: ClickQuota;
+  rotation: RotationCursor;
+  sink: ClickSink;
+  stamper: Pick<ClickStamper, 'stamp'>;
+  clock: Clock;
+}
+
+/** What a visit needs of its request, whichever server read it. */
+export interface VisitRequest {
+  method: string;
+  /** The query string without its "?", or ''. */
+  query: string;
+  /** The client address (TRUST_PROXY applied): hashed into the visitor of the day, never kept. */
+  address: string;
+  userAgent: string;
+}
+
+/** What the visitor has shown of themselves besides the request: an unlock, a consent answer. */
+export type VisitAccess = Omit<VisitContext, 'now'>;
+
+export type VisitResult =
+  | Exclude<VisitOutcome, { kind: 'proceed' }>
+  /** On to `destination` (the visit's query merged in), through a page firing `pixels` if any. */
+  | { kind: 'go'; destination: string; pixels: RedirectLink['pixels'] };
+
+type Proceed = Extract<VisitOutcome, { kind: 'proceed' }>;
+
+/**
+ * A visit of a link that exists, api.md §7 steps 2–8: what to answer, with the click recorded and
+ * the cap and rotation turned where the visit counts. HEAD asks what is there without visiting:
+ * no click, no claim on a cap, no turn of the rotation; bots neither claim nor turn, but once
+ * people have used a cap up they are told so too.
+ *
+ * Synchronous when the quota and rotation answer at once (in memory): the fast path relies on it.
+ */
+export function visit(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, access: VisitAccess): Eventually<VisitResult> {
+  const outcome = resolveVisit(link, visitor, { now: ports.clock.now(), unlocked: access.unlocked, consent: access.consent, consentMode: access.consentMode });
+  if (outcome.kind !== 'proceed') return outcome;
+  if (outcome.cap === null) return choose(ports, link, visitor, request, outcome);
+  const counts = request.method !== 'HEAD' && !visitor.isBot;
+  const open = counts ? ports.quota.claim(link.id, outcome.cap, link.clicks) : notExhausted(ports.quota.exhausted(link.id, outcome.cap, link.clicks));
+  return open instanceof Promise
+    ? open.then((o) => (o ? choose(ports, link, visitor, request, outcome) : expired(link)))
+    : open
+      ? choose(ports, link, visitor, request, outcome)
+      : expired(link);
+}
+
+function notExhausted(used: Eventually<boolean>): Eventually<boolean> {
+  return used instanceof Promise ? used.then((u) => !u) : !used;
+}
+
+function expired(link: RedirectLink): VisitResult {
+  return { kind: 'expired', expirationUrl: link.expirationUrl };
+}
+
+function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed): Eventually<VisitResult> {
+  const { destination } = outcome;
+  if (destination.kind === 'fixed') return go(ports, link, visitor, request, outcome, destination.url, undefined);
+  const { entries } = destination;
+  // Only human visits turn the rotation: it splits people between the entries, and bots in
+  // between (link unfurlers, crawlers) would otherwise skew who is sent where.
+  if (request.method === 'HEAD' || visitor.isBot) return go(ports, link, visitor, request, outcome, entries[(link.lastRotation + 1) % entries.length]!, undefined);
+  const position = ports.rotation.next(link.id, entries.length, link.lastRotation);
+  return position instanceof Promise
+    ? position.then((p) => go(ports, link, visitor, request, outcome, entries[p]!, p))
+    : go(ports, link, visitor, request, outcome, entries[position]!, position);
+}
+
+function go(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed, to: string, rotation: number | undefined): VisitResult {
+  if (request.method !== 'HEAD') {
+    const at = ports.clock.now();
+    const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });
+    ports.sink.record(clickOf(link, visitor, at, stamp), rotation);
+  }
+  return { kind: 'go', destination: mergeQuery(to, request.query), pixels: outcome.pixels };
+}
+
+// Every field named, in Click's order: a spread of the stamp would build each click through
+// V8's slow path for object literals (one shape transition per property, on every visit).
+function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
+  return {
+    linkId: link.id,
+    accountId: link.accountId,
+    at,
+    day: stamp.day,
+    hour: stamp.hour,
+    visitor: stamp.visitor,
+    country: visitor.country,
+    city: null,
+    browser: visitor.browser,
+    platform: visitor.platform,
+    device: visitor.device,
+    language: visitor.languages[0] ?? null,
+    referrerHost: visitor.referrerHost,
+    isBot: visitor.isBot,
+  };
+}
