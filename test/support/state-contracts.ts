@@ -10,7 +10,7 @@ export interface Shared<T> {
   a: T;
   b: T;
   /** A link id no other test of this run uses (a real link where the adapter needs one). */
-  link(): Promise<number>;
+  link: () => Promise<number>;
 }
 
 const interleaved = <T>(n: number, a: () => T | Promise<T>, b: () => T | Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a() : b())));
