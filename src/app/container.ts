@@ -117,7 +117,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.webhooks,
   );
   const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
-  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota });
+  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,

@@ -77,12 +77,26 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
-    onLinkEvent: async (accountId, change, link, view) => {
-      try {
-        await events.emit(accountId, change, link.id, { link: view ? present(view) : { id: link.id, alias: link.alias } });
-      } catch (error) {
-        onError(error);
-      }
+    onLinkEvent: {
+      listens: async (accountId, change) => {
+        try {
+          return await events.listens(accountId, change);
+        } catch (error) {
+          onError(error);
+          return false;
+        }
+      },
+      changed: async (accountId, change, links) => {
+        try {
+          await events.emitMany(
+            accountId,
+            change,
+            links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+          );
+        } catch (error) {
+          onError(error);
+        }
+      },
     },
     tap: (sink) => ({
       record: (click, rotation) => {
