@@ -113,6 +113,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     storage,
     clock,
     (view) => linkRecord(view, shortUrls),
+    stores,
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
