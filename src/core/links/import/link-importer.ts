@@ -127,16 +127,16 @@ export class LinkImporter {
         }
       }
     }
-    await this.tell(accountId, 'link.updated', replaced);
-    await this.tell(accountId, 'link.created', created.length > 0 ? await this.deps.links.findByIds(accountId, created) : []);
+    await this.tell(accountId, 'link.updated', replaced.length, async () => replaced);
+    await this.tell(accountId, 'link.created', created.length, () => this.deps.links.findByIds(accountId, created));
     return [...out, ...creates.map((c) => c.outcome)];
   }
 
-  /** The batch's links told as the API tells its own changes (webhooks), when anyone listens. */
-  private async tell(accountId: number, change: LinkChange, links: readonly Link[]): Promise<void> {
+  /** The batch's links told as the API tells its own changes (webhooks); read only when anyone listens. */
+  private async tell(accountId: number, change: LinkChange, count: number, links: () => Promise<readonly Link[]>): Promise<void> {
     const listener = this.deps.onEvent;
-    if (!listener || links.length === 0 || !(await listener.listens(accountId, change))) return;
-    const views = await this.views.of(accountId, links);
+    if (!listener || count === 0 || !(await listener.listens(accountId, change))) return;
+    const views = await this.views.of(accountId, await links());
     await listener.changed(
       accountId,
       change,
