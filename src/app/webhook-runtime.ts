@@ -36,8 +36,6 @@ export interface WebhookRuntime {
   onLinkEvent: LinkEventListener;
   /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
   tap(sink: ClickSink): ClickSink;
-  /** Tells link.expired of links that expired since the last round (the server runs it every WEBHOOK_EXPIRY_SWEEP_MS). */
-  expiry: ExpirySweep;
   /** Starts the delivery, click and expiry loops (the server, not the CLI). */
   start(): void;
   /** Hands the clicks batched so far to the outbox and stops; pending deliveries wait in the outbox. */
@@ -74,6 +72,7 @@ export function createWebhookRuntime(
     present,
     clock,
   });
+  // link.expired: links that expired since the last round, each claimed by one instance.
   const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
   const service = new WebhooksService({
     store,
@@ -98,7 +97,6 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
-    expiry,
     onLinkEvent: {
       listens: async (accountId, change) => {
         try {
