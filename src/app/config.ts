@@ -101,6 +101,11 @@ const CATALOGUE = {
   WEBHOOK_ALLOW_PRIVATE: { default: 'false', doc: 'Let webhooks target private, loopback and link-local addresses.', parse: bool },
   WEBHOOK_TIMEOUT_MS: { default: '10000', doc: 'A webhook delivery attempt that has no complete answer after this long failed.', parse: int(100, 120_000) },
   WEBHOOK_POLL_MS: { default: '1000', doc: 'How often each instance looks for webhook deliveries due (a change made here is sent at once).', parse: int(50, 60_000) },
+  WEBHOOK_EXPIRY_SWEEP_MS: {
+    default: '10000',
+    doc: 'How often each instance looks for links that expired since (past their date, or their click cap reached) to send link.expired.',
+    parse: int(50, 3_600_000),
+  },
   WEBHOOK_LEASE_MS: {
     default: '60000',
     doc: 'How long a delivery claimed by an instance is its own; past it (the instance died) another sends it. Longer than WEBHOOK_TIMEOUT_MS.',

@@ -113,11 +113,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     storage,
     clock,
     (view) => linkRecord(view, shortUrls),
+    stores,
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
   const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
-  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota });
+  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,

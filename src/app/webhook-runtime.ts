@@ -6,10 +6,17 @@ import { WebhooksService } from '../core/webhooks/webhooks-service.ts';
 import { WebhookEvents } from '../core/webhooks/webhook-events.ts';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.ts';
 import { ClickBatcher } from '../core/webhooks/click-batcher.ts';
+import { ExpirySweep } from '../core/webhooks/expiry-sweep.ts';
+import { LinkViews } from '../core/links/link-views.ts';
+import type { LinkStore } from '../core/links/link-store.ts';
+import type { SpaceStore } from '../core/spaces/space-store.ts';
+import type { DomainStore } from '../core/domains/domain-store.ts';
+import type { PixelStore } from '../core/pixels/pixel-store.ts';
 import type { WebhookSender, WebhookTargetCheck } from '../core/webhooks/ports.ts';
 import type { Storage } from '../adapters/storage/connect.ts';
 import { SqlWebhookStore } from '../adapters/storage/stores/webhook-store.ts';
 import { SqlDeliveryOutbox } from '../adapters/storage/stores/delivery-outbox.ts';
+import { SqlExpiryClaims } from '../adapters/storage/stores/expiry-claims.ts';
 import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
 import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
 import type { Config } from './config.ts';
@@ -18,6 +25,8 @@ import { Pump } from './pump.ts';
 /** Which accounts listen to clicks is read again this often (other instances create webhooks too). */
 const SUBSCRIBED_REFRESH_MS = 10_000;
 const BATCH = 50;
+/** Expired links claimed per cause and round of the sweep. */
+const EXPIRY_BATCH = 500;
 
 export interface WebhookRuntime {
   service: WebhooksService;
@@ -27,7 +36,7 @@ export interface WebhookRuntime {
   onLinkEvent: LinkEventListener;
   /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
   tap(sink: ClickSink): ClickSink;
-  /** Starts the delivery and click loops (the server, not the CLI). */
+  /** Starts the delivery, click and expiry loops (the server, not the CLI). */
   start(): void;
   /** Hands the clicks batched so far to the outbox and stops; pending deliveries wait in the outbox. */
   stop(): Promise<void>;
@@ -43,6 +52,7 @@ export function createWebhookRuntime(
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
+  records: { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore },
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {
@@ -54,6 +64,16 @@ export function createWebhookRuntime(
   const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, config.WEBHOOK_POLL_MS, onError);
   const events = new WebhookEvents({ store, outbox, clock, enqueued: () => loop.kick() });
   const clicks = new ClickBatcher(events);
+  const expiry = new ExpirySweep({
+    claims: new SqlExpiryClaims(storage.db, storage.engine),
+    links: records.links,
+    views: new LinkViews(records),
+    events,
+    present,
+    clock,
+  });
+  // link.expired: links that expired since the last round, each claimed by one instance.
+  const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
   const service = new WebhooksService({
     store,
     targets,
@@ -77,12 +97,26 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
-    onLinkEvent: async (accountId, change, link, view) => {
-      try {
-        await events.emit(accountId, change, link.id, { link: view ? present(view) : { id: link.id, alias: link.alias } });
-      } catch (error) {
-        onError(error);
-      }
+    onLinkEvent: {
+      listens: async (accountId, change) => {
+        try {
+          return await events.listens(accountId, change);
+        } catch (error) {
+          onError(error);
+          return false;
+        }
+      },
+      changed: async (accountId, change, links) => {
+        try {
+          await events.emitMany(
+            accountId,
+            change,
+            links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+          );
+        } catch (error) {
+          onError(error);
+        }
+      },
     },
     tap: (sink) => ({
       record: (click, rotation) => {
@@ -95,8 +129,10 @@ export function createWebhookRuntime(
     start: () => {
       loop.start();
       clickLoop.start();
+      expiryLoop.start();
     },
     stop: async () => {
+      await expiryLoop.stop();
       await clickLoop.stop();
       await clicks.flush().catch(onError);
       await loop.stop();

@@ -101,6 +101,8 @@ export interface LinksTable {
   expiration_clicks: number | null;
   ends_at: number | null;
   clicks: Generated<number>;
+  /** 1 once the link's link.expired was told (or it was expired when written): docs/adr/0033. */
+  expiry_told: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -2,8 +2,19 @@ import type { Link, LinkView } from './link.ts';
 
 export type LinkChange = 'link.created' | 'link.updated' | 'link.deleted';
 
+/** One link as a change left it: a deleted link comes without its view. */
+export interface ChangedLink {
+  link: Link;
+  view: LinkView | null;
+}
+
 /**
- * Told of each change once it is written (webhooks). A deleted link comes without its view.
- * Its failure never fails the change: the listener reports it itself.
+ * Told of changes once they are written (webhooks). Many links changed together (a bulk
+ * change, an import's batch) are told in one call, so the listener looks its subscribers up
+ * once for them all. Its failure never fails the change: the listener reports it itself.
  */
-export type LinkEventListener = (accountId: number, change: LinkChange, link: Link, view: LinkView | null) => Promise<void>;
+export interface LinkEventListener {
+  /** Whether anyone listens to this change of the account's links: spares reading views no one would get. */
+  listens(accountId: number, change: LinkChange): Promise<boolean>;
+  changed(accountId: number, change: LinkChange, links: readonly ChangedLink[]): Promise<void>;
+}

@@ -81,7 +81,7 @@ export class LinksService {
     this.deps.invalidation?.linkChanged(link.id, link.alias);
     if (link.title === null && input.title === undefined) this.learnTitle(link);
     const view = (await this.views.of(accountId, [link]))[0]!;
-    await this.deps.onEvent?.(accountId, 'link.created', link, view);
+    await this.deps.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
     return view;
   }
 
@@ -95,7 +95,7 @@ export class LinksService {
     if (!link) throw new NotFoundError('link');
     this.deps.invalidation?.linkChanged(id, link.alias);
     const view = (await this.views.of(accountId, [link]))[0]!;
-    await this.deps.onEvent?.(accountId, 'link.updated', link, view);
+    await this.deps.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
     return view;
   }
 
@@ -131,7 +131,7 @@ export class LinksService {
     if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
-    if (gone) await this.deps.onEvent?.(accountId, 'link.deleted', gone, null);
+    if (gone) await this.deps.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
   }
 
   /**
@@ -161,12 +161,17 @@ export class LinksService {
     if (!listener || done.length === 0) return;
     const reached = new Set(done);
     if (change.kind === 'delete') {
-      for (const link of before) if (reached.has(link.id)) await listener(accountId, 'link.deleted', link, null);
+      const gone = before.filter((link) => reached.has(link.id)).map((link) => ({ link, view: null }));
+      await listener.changed(accountId, 'link.deleted', gone);
       return;
     }
-    for (const view of await this.views.of(accountId, await this.deps.links.findByIds(accountId, done))) {
-      await listener(accountId, 'link.updated', view.link, view);
-    }
+    if (!(await listener.listens(accountId, 'link.updated'))) return;
+    const views = await this.views.of(accountId, await this.deps.links.findByIds(accountId, done));
+    await listener.changed(
+      accountId,
+      'link.updated',
+      views.map((view) => ({ link: view.link, view })),
+    );
   }
 
   /** A bulk change refers only to the account's own records, as a one-by-one update would. */

@@ -56,3 +56,15 @@ export interface WebhookSender {
 export interface WebhookTargetCheck {
   reachable(url: string): Promise<boolean>;
 }
+
+/** A link that has expired, taken to be told once. */
+export interface ClaimedExpiry {
+  id: number;
+  accountId: number;
+}
+
+/** Expired links not yet told: each is handed to one claimer only, once, and marked told as it is. */
+export interface ExpiryClaims {
+  /** Up to `limit` links past their date and up to `limit` that reached their click cap. */
+  claim(now: number, limit: number): Promise<ClaimedExpiry[]>;
+}

@@ -16,14 +16,27 @@ export class WebhookEvents {
   constructor(private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void }) {}
 
   async emit(accountId: number, event: WebhookEvent, linkId: number | null, data: unknown): Promise<void> {
+    await this.emitMany(accountId, event, [{ linkId, data }]);
+  }
+
+  /** Events of one kind for many links (a bulk change, an import's batch): the subscribers are read once. */
+  async emitMany(accountId: number, event: WebhookEvent, items: ReadonlyArray<{ linkId: number | null; data: unknown }>): Promise<void> {
+    if (items.length === 0) return;
     const hooks = await this.deps.store.subscribers(accountId, event);
     if (hooks.length === 0) return;
     const now = this.deps.clock.now();
-    const deliveries: NewDelivery[] = hooks.map((hook) => {
-      const id = randomUUID();
-      return { id, webhookId: hook.id, event, linkId, body: deliveryBody(id, event, now, data) };
-    });
+    const deliveries: NewDelivery[] = items.flatMap(({ linkId, data }) =>
+      hooks.map((hook) => {
+        const id = randomUUID();
+        return { id, webhookId: hook.id, event, linkId, body: deliveryBody(id, event, now, data) };
+      }),
+    );
     await this.deps.outbox.enqueue(deliveries, now);
     this.deps.enqueued?.();
+  }
+
+  /** Whether the account has a live webhook on the event. */
+  async listens(accountId: number, event: WebhookEvent): Promise<boolean> {
+    return (await this.deps.store.subscribers(accountId, event)).length > 0;
   }
 }

@@ -15,6 +15,7 @@ import * as sharedStateFallback from './0011-shared-state-fallback.ts';
 import * as webhooks from './0012-webhooks.ts';
 import * as clickRecovery from './0013-click-recovery.ts';
 import * as accountLinkCounts from './0014-account-link-counts.ts';
+import * as linkExpiryTold from './0015-link-expiry-told.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0012-webhooks': webhooks,
   '0013-click-recovery': clickRecovery,
   '0014-account-link-counts': accountLinkCounts,
+  '0015-link-expiry-told': linkExpiryTold,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic

@@ -4,6 +4,8 @@ import type { WebhookEvent } from '../../../core/webhooks/webhook.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 
+const ROWS_PER_INSERT = 1000;
+
 interface ClaimedRow {
   id: number;
   delivery_id: string;
@@ -26,7 +28,12 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   ) {}
 
   async enqueue(deliveries: readonly NewDelivery[], now: number): Promise<void> {
-    if (deliveries.length === 0) return;
+    // An import's batch for every webhook of the account is many rows: a statement holds a
+    // bounded number of them, under SQLite's limit on bound parameters.
+    for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT) await this.insert(deliveries.slice(i, i + ROWS_PER_INSERT), now);
+  }
+
+  private async insert(deliveries: readonly NewDelivery[], now: number): Promise<void> {
     await this.db
       .insertInto('webhook_deliveries')
       .values(

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { Link, LinkFields } from '../../../core/links/link.ts';
 import type { TargetType, Targets } from '../../../core/targeting/target.ts';
 import type { LinksTable } from '../schema.ts';
@@ -68,5 +68,25 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
 }
 
 export function toInsert(accountId: number, f: LinkFields, now: number): Insertable<LinksTable> {
-  return { ...(toColumns(f) as Insertable<LinksTable>), account_id: accountId, created_at: now, updated_at: now };
+  // A link written already past its date never became expired while it lived: nothing to tell.
+  const expiry_told = f.endsAt !== null && f.endsAt <= now ? 1 : 0;
+  return { ...(toColumns(f) as Insertable<LinksTable>), account_id: accountId, expiry_told, created_at: now, updated_at: now };
+}
+
+/**
+ * expiry_told as an update that changes the expiry leaves it (docs/adr/0033): a link it opens
+ * again is told when it next expires; one it leaves expired is not told (the update is its news).
+ * Undefined when the update touches neither the date nor the cap.
+ */
+export function expiryToldAfter(f: Partial<LinkFields>, now: number): RawBuilder<number> | undefined {
+  if (f.endsAt === undefined && f.expirationClicks === undefined) return undefined;
+  const byDate = f.endsAt === undefined ? sql`(ends_at is not null and ends_at <= ${now})` : f.endsAt !== null && f.endsAt <= now ? sql`1 = 1` : sql`1 = 0`;
+  const cap = f.expirationClicks;
+  const byCap =
+    cap === undefined
+      ? sql`(expiration_clicks is not null and expiration_clicks > 0 and clicks >= expiration_clicks)`
+      : cap !== null && cap > 0
+        ? sql`clicks >= ${cap}`
+        : sql`1 = 0`;
+  return sql<number>`case when ${byDate} or ${byCap} then 1 else 0 end`;
 }

@@ -7,7 +7,7 @@ import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
-import { toColumns, toInsert, toLink } from './link-rows.ts';
+import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
@@ -68,9 +68,10 @@ export class SqlLinkStore implements LinkStore {
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     try {
       const updated = await this.db.transaction().execute(async (trx) => {
+        const told = expiryToldAfter(fields, now);
         const result = await trx
           .updateTable('links')
-          .set({ ...toColumns(fields), updated_at: now })
+          .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
           .where('id', '=', id)
           .where('account_id', '=', accountId)
           .executeTakeFirst();
@@ -158,9 +159,10 @@ export class SqlLinkStore implements LinkStore {
 
   async updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]> {
     if (ids.length === 0) return [];
+    const told = expiryToldAfter(fields, now);
     const rows = await this.db
       .updateTable('links')
-      .set({ ...toColumns(fields), updated_at: now })
+      .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
       .where('account_id', '=', accountId)
       .where('id', 'in', [...ids])
       .returning('id')

@@ -2,7 +2,9 @@ import { newLinkFields } from '../new-link-fields.ts';
 import { FieldErrorBag, ValidationError, type FieldErrors } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/secrets.ts';
 import { isReservedAlias, randomAlias } from '../aliases.ts';
-import type { LinkFields } from '../link.ts';
+import type { Link, LinkFields } from '../link.ts';
+import type { LinkChange } from '../link-events.ts';
+import { LinkViews } from '../link-views.ts';
 import { checkLinkInput } from '../link-rules.ts';
 import type { LinksServiceDeps } from '../links-service.ts';
 import type { AliasOwner } from '../link-store.ts';
@@ -37,7 +39,11 @@ const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${a
  * options say otherwise, so running the same file again creates nothing new.
  */
 export class LinkImporter {
-  constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {}
+  private readonly views: LinkViews;
+
+  constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {
+    this.views = new LinkViews(deps);
+  }
 
   async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
     const named = new NamedRecords(accountId, this.deps, options.dryRun, () => this.deps.clock.now());
@@ -76,6 +82,7 @@ export class LinkImporter {
     const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
     const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
       creates.push({ item, outcome: { line: item.row.line, status, alias: item.fields.alias, id: null, ...(reason ? { reason } : {}), ...notesOf(item) } });
+    const replaced: Link[] = [];
     const owners = await this.ownersOf(ready);
     for (const item of ready) {
       const { fields, row } = item;
@@ -96,7 +103,9 @@ export class LinkImporter {
         else create(item, 'renamed', `The alias ${wanted} exists.`);
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
-        const id = options.dryRun ? null : await this.replace(accountId, owner.id, item);
+        const link = options.dryRun ? null : await this.replace(accountId, owner.id, item);
+        if (link) replaced.push(link);
+        const id = link?.id ?? null;
         out.push({ line: row.line, status: 'replaced', alias: fields.alias, id, ...notesOf(item) });
       } else {
         const why = claimed.has(key)
@@ -107,14 +116,32 @@ export class LinkImporter {
         out.push({ line: row.line, status: 'skipped', alias: fields.alias, reason: why, ...notesOf(item) });
       }
     }
+    const created: number[] = [];
     if (!options.dryRun && creates.length > 0) {
       const ids = await this.insert(accountId, creates);
       for (const [i, c] of creates.entries()) {
         c.outcome.id = ids[i] ?? null;
-        if (ids[i] !== undefined) this.deps.invalidation?.linkChanged(ids[i], c.item.fields.alias);
+        if (ids[i] !== undefined) {
+          created.push(ids[i]);
+          this.deps.invalidation?.linkChanged(ids[i], c.item.fields.alias);
+        }
       }
     }
+    await this.tell(accountId, 'link.updated', replaced.length, async () => replaced);
+    await this.tell(accountId, 'link.created', created.length, () => this.deps.links.findByIds(accountId, created));
     return [...out, ...creates.map((c) => c.outcome)];
+  }
+
+  /** The batch's links told as the API tells its own changes (webhooks); read only when anyone listens. */
+  private async tell(accountId: number, change: LinkChange, count: number, links: () => Promise<readonly Link[]>): Promise<void> {
+    const listener = this.deps.onEvent;
+    if (!listener || count === 0 || !(await listener.listens(accountId, change))) return;
+    const views = await this.views.of(accountId, await links());
+    await listener.changed(
+      accountId,
+      change,
+      views.map((view) => ({ link: view.link, view })),
+    );
   }
 
   /**
@@ -209,10 +236,10 @@ export class LinkImporter {
     return '';
   }
 
-  private async replace(accountId: number, id: number, item: Ready): Promise<number | null> {
+  private async replace(accountId: number, id: number, item: Ready): Promise<Link | null> {
     const link = await this.deps.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
     if (link) this.deps.invalidation?.linkChanged(link.id, link.alias);
-    return link?.id ?? null;
+    return link;
   }
 }
 

@@ -1,0 +1,44 @@
+import type { LinkStore } from '../links/link-store.ts';
+import type { LinkView } from '../links/link.ts';
+import type { LinkViews } from '../links/link-views.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { ExpiryClaims } from './ports.ts';
+import type { WebhookEvents } from './webhook-events.ts';
+
+/**
+ * Tells `link.expired` once per link: expiry is decided when a link is read, never written, so
+ * a sweep finds the links that expired since (past their date, or their click cap reached once
+ * the visit's click is counted) and claims them in the database, which makes each one told by
+ * one instance only. Links of accounts without such a webhook are claimed too, and told to no one.
+ */
+export class ExpirySweep {
+  constructor(
+    private readonly deps: {
+      claims: ExpiryClaims;
+      links: Pick<LinkStore, 'findByIds'>;
+      views: Pick<LinkViews, 'of'>;
+      events: Pick<WebhookEvents, 'listens' | 'emitMany'>;
+      present: (view: LinkView) => unknown;
+      clock: Clock;
+    },
+  ) {}
+
+  /** One round of at most `limit` links per cause; answers whether it took `limit` or more (more may be due). */
+  async round(limit: number): Promise<boolean> {
+    const claimed = await this.deps.claims.claim(this.deps.clock.now(), limit);
+    const byAccount = new Map<number, number[]>();
+    for (const { id, accountId } of claimed) (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
+    for (const [accountId, ids] of byAccount) await this.tell(accountId, ids);
+    return claimed.length >= limit;
+  }
+
+  private async tell(accountId: number, ids: number[]): Promise<void> {
+    if (!(await this.deps.events.listens(accountId, 'link.expired'))) return;
+    const views = await this.deps.views.of(accountId, await this.deps.links.findByIds(accountId, ids));
+    await this.deps.events.emitMany(
+      accountId,
+      'link.expired',
+      views.map((view) => ({ linkId: view.link.id, data: { link: this.deps.present(view) } })),
+    );
+  }
+}

@@ -1,0 +1,201 @@
+import { ValidationError } from '../../../src/core/shared/errors.ts';
+import type { Page } from '../../../src/core/shared/page.ts';
+import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
+import type { Link, LinkFields } from '../../../src/core/links/link.ts';
+import { TargetType } from '../../../src/core/targeting/target.ts';
+import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
+import type { SpaceStore } from '../../../src/core/spaces/space-store.ts';
+import type { Space } from '../../../src/core/spaces/space.ts';
+import type { DomainStore } from '../../../src/core/domains/domain-store.ts';
+import type { Domain } from '../../../src/core/domains/domain.ts';
+import type { PixelStore } from '../../../src/core/pixels/pixel-store.ts';
+import type { Pixel } from '../../../src/core/pixels/pixel.ts';
+
+/** Small in-memory stand-ins for the links feature's ports, for unit tests of the core (the importer's). */
+
+const notUsed = (): never => {
+  throw new Error('not used by these tests');
+};
+
+const pageOf = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, perPage: 100 });
+
+export class MemoryLinkStore implements LinkStore {
+  readonly links: Link[] = [];
+  /** Every write, in order: what a dry run must leave empty. */
+  readonly writes: string[] = [];
+  /** Aliases another writer takes just before the next insertMany (a race the importer survives). */
+  readonly takenMeanwhile: Array<{ accountId: number; alias: string }> = [];
+  /** findByIds calls: reads a caller may spare. */
+  reads = 0;
+
+  add(accountId: number, fields: Partial<LinkFields> & { alias: string }, now = 0): Link {
+    const link: Link = {
+      domainId: null,
+      spaceId: null,
+      url: 'https://example.com/',
+      title: null,
+      targetType: TargetType.None,
+      targets: { country: null, platform: null, language: null, rotation: null },
+      disabled: 0,
+      privacy: 0,
+      privacyPasswordHash: null,
+      passwordHash: null,
+      expirationUrl: null,
+      expirationClicks: null,
+      endsAt: null,
+      ...fields,
+      id: this.links.length + 1,
+      accountId,
+      lastRotation: 0,
+      blockedAt: null,
+      clicks: 0,
+      pixelIds: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.links.push(link);
+    return link;
+  }
+
+  private holder(domainId: number | null, key: string): Link | undefined {
+    return this.links.find((l) => l.domainId === domainId && l.alias.toLowerCase() === key);
+  }
+
+  async aliasOwners(domainId: number | null, aliasKeys: readonly string[]): Promise<Map<string, AliasOwner>> {
+    const owners = new Map<string, AliasOwner>();
+    for (const key of aliasKeys) {
+      const l = this.holder(domainId, key);
+      if (l) owners.set(key, { id: l.id, accountId: l.accountId });
+    }
+    return owners;
+  }
+
+  async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
+    for (const t of this.takenMeanwhile.splice(0)) this.add(t.accountId, { alias: t.alias });
+    // As the unique index: one taken alias refuses the whole statement.
+    if (items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw ValidationError.of('alias', 'taken');
+    this.writes.push(`insert ${items.length}`);
+    return items.map((i) => {
+      const link = this.add(accountId, i.fields, now);
+      link.pixelIds = [...i.pixelIds];
+      return link.id;
+    });
+  }
+
+  async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
+    const link = this.links.find((l) => l.id === id && l.accountId === accountId);
+    if (!link) return null;
+    this.writes.push(`update ${id}`);
+    Object.assign(link, fields, { updatedAt: now }, pixelIds ? { pixelIds: [...pixelIds] } : {});
+    return { ...link };
+  }
+
+  async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
+    this.reads++;
+    return this.links.filter((l) => l.accountId === accountId && ids.includes(l.id)).map((l) => ({ ...l }));
+  }
+
+  insert = notUsed;
+  findById = notUsed;
+  findAnyById = notUsed;
+  aliasTaken = notUsed;
+  list = notUsed;
+  first = notUsed;
+  delete = notUsed;
+  listAfter = notUsed;
+  updateMany = notUsed;
+  setPixelsMany = notUsed;
+  deleteMany = notUsed;
+  setTitle = notUsed;
+}
+
+export class MemorySpaceStore implements SpaceStore {
+  readonly spaces: Space[] = [];
+
+  async insert(accountId: number, fields: { name: string; color: number }, now: number): Promise<Space> {
+    const space = { id: this.spaces.length + 1, accountId, ...fields, createdAt: now, updatedAt: now };
+    this.spaces.push(space);
+    return space;
+  }
+  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Space>> {
+    return pageOf(this.spaces.filter((s) => s.accountId === accountId && s.name.includes(filter.search ?? '')));
+  }
+  async findByIds(accountId: number, ids: readonly number[]): Promise<Space[]> {
+    return this.spaces.filter((s) => s.accountId === accountId && ids.includes(s.id));
+  }
+  update = notUsed;
+  findById = notUsed;
+  nameTaken = notUsed;
+  delete = notUsed;
+}
+
+export class MemoryDomainStore implements DomainStore {
+  readonly domains: Domain[] = [];
+
+  add(accountId: number, name: string): Domain {
+    const domain = {
+      id: this.domains.length + 1,
+      accountId,
+      name,
+      indexPage: null,
+      notFoundPage: null,
+      verificationToken: 't',
+      verifiedAt: 0,
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    this.domains.push(domain);
+    return domain;
+  }
+  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Domain>> {
+    return pageOf(this.domains.filter((d) => d.accountId === accountId && d.name.includes(filter.search ?? '')));
+  }
+  async findByIds(accountId: number, ids: readonly number[]): Promise<Domain[]> {
+    return this.domains.filter((d) => d.accountId === accountId && ids.includes(d.id));
+  }
+  insert = notUsed;
+  update = notUsed;
+  findById = notUsed;
+  nameVerified = notUsed;
+  nameHeldBy = notUsed;
+  claimsOf = notUsed;
+  delete = notUsed;
+}
+
+export class MemoryPixelStore implements PixelStore {
+  readonly pixels: Pixel[] = [];
+
+  add(accountId: number, name: string): Pixel {
+    const pixel: Pixel = { id: this.pixels.length + 1, accountId, name, type: 'facebook', value: 'x', createdAt: 0, updatedAt: 0 };
+    this.pixels.push(pixel);
+    return pixel;
+  }
+  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Pixel>> {
+    return pageOf(this.pixels.filter((p) => p.accountId === accountId && p.name.includes(filter.search ?? '')));
+  }
+  async findByIds(accountId: number, ids: readonly number[]): Promise<Pixel[]> {
+    return this.pixels.filter((p) => p.accountId === accountId && ids.includes(p.id));
+  }
+  insert = notUsed;
+  update = notUsed;
+  findById = notUsed;
+  nameTaken = notUsed;
+  delete = notUsed;
+}
+
+/** Records what a LinkEventListener is told; `listening` false answers that no one listens. */
+export class RecordingListener implements LinkEventListener {
+  readonly told: Array<{ accountId: number; change: LinkChange; links: readonly ChangedLink[] }> = [];
+  listening = true;
+
+  async listens(): Promise<boolean> {
+    return this.listening;
+  }
+  async changed(accountId: number, change: LinkChange, links: readonly ChangedLink[]): Promise<void> {
+    this.told.push({ accountId, change, links });
+  }
+  /** Each link told, as [change, alias]. */
+  flat(): Array<[LinkChange, string]> {
+    return this.told.flatMap((t) => t.links.map((l) => [t.change, l.link.alias] as [LinkChange, string]));
+  }
+}
