@@ -14,15 +14,20 @@
  * 4. `--instances` linkpix instances (default 2; 1 leaves this out) behind nginx, as `npm run cluster`
  *    starts them (test/support/cluster.ts): every link visited through nginx, then a measured warm
  *    run; then nginx and the instances stopped.
- * Prints requests/s, p50/p99 and the ratios (cold/warm, warm/bare), and clicks recorded (rows and
- * sum(links.clicks), read after the servers' exit) against redirects answered.
+ * Prints requests/s, p50/p99 and the ratios (cold/warm, warm/bare), the CPU each measured run
+ * cost a request in each process (the server, its PostgreSQL backends, redis-server, nginx), and
+ * clicks recorded (rows and sum(links.clicks), read after the servers' exit) against redirects
+ * answered.
  *
  *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3 --instances 2
- *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE]
+ *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE --cpu-prof]
+ *
+ * --cpu-prof profiles the restarted instance, keeps its profile in bench/results/ and prints its
+ * top functions over the warm run.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +35,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
-import { ROOT, startServer, type Running } from './redirect/servers.ts';
+import { mainThreadProfile, topOfProfile } from './redirect/profile.ts';
+import { processCpuSeconds, ROOT, startServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
@@ -45,6 +51,7 @@ const { values } = parseArgs({
     instances: { type: 'string', default: '2' },
     generator: { type: 'string' },
     'server-env': { type: 'string', multiple: true, default: [] },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const positive = (name: string, raw: string, min = 1) => {
@@ -81,6 +88,23 @@ type Spec = Omit<LoadSpec, 'origin' | 'durationS' | 'tailS' | 'offset'>;
 interface Row {
   label: string;
   load: LoadResult;
+  /** CPU time a request, µs, by process group (cpuGroups). */
+  cpu: Record<string, number>;
+}
+
+/**
+ * Who spends the machine's CPU in a run: the servers (by script, under this checkout), the
+ * bench database's PostgreSQL backends (their process title names it), and Redis and nginx
+ * (shared with anything else using them meanwhile). The load generator exits before it could be read.
+ */
+function cpuGroups(database: string): Record<string, (comm: string, cmdline: string) => boolean> {
+  return {
+    'bare node': (_, cmdline) => cmdline.includes(join(ROOT, 'bench/redirect/bare-server.mjs')),
+    linkpix: (_, cmdline) => cmdline.includes(join(ROOT, 'dist/app/main.js')),
+    PostgreSQL: (comm, cmdline) => comm.startsWith('postgres') && cmdline.includes(` ${database} `),
+    'redis-server': (comm) => comm === 'redis-server',
+    nginx: (comm) => comm === 'nginx',
+  };
 }
 
 /** A database of its own on TEST_DATABASE_URL's server, dropped afterwards. */
@@ -138,10 +162,14 @@ async function visitAll(generator: Generator, server: Target, spec: Spec, offset
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
 }
 
-async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number): Promise<LoadResult> {
-  const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
-  offset.steps += Math.min(...run.sentPerThread);
-  return run;
+async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, database: string): Promise<Omit<Row, 'label'>> {
+  const groups = cpuGroups(database);
+  const before = processCpuSeconds(groups);
+  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
+  const after = processCpuSeconds(groups);
+  offset.steps += Math.min(...load.sentPerThread);
+  const cpu = Object.fromEntries(Object.keys(groups).map((g) => [g, ((after[g]! - before[g]!) * 1e6) / Math.max(1, load.requests)]));
+  return { load, cpu };
 }
 
 const redirects = (runs: LoadResult[]) => runs.reduce((n, r) => n + r.status['3xx'], 0);
@@ -169,6 +197,7 @@ async function main(): Promise<void> {
   const prefix = `linkpix-bench:${randomBytes(4).toString('hex')}:`;
   try {
     await inOwnDatabase(async (databaseUrl) => {
+      const database = new URL(databaseUrl).pathname.slice(1);
       process.stdout.write(`loading ${LINKS.toLocaleString('en')} links … `);
       const { seconds } = await seedDatabase(databaseUrl, LINKS);
       console.log(`${seconds.toFixed(1)} s`);
@@ -180,17 +209,18 @@ async function main(): Promise<void> {
       try {
         const at = { steps: 0 };
         await visitAll(generator, bare, spec, at, WARMUP, []);
-        rows.push({ label: 'bare node:http', load: await measure(generator, bare, spec, at, DURATION) });
+        rows.push({ label: 'bare node:http', ...(await measure(generator, bare, spec, at, DURATION, database)) });
       } finally {
         await bare.stop();
       }
 
-      const start = () =>
+      const profDir = join(workDir, 'prof');
+      const start = (profile = false) =>
         startServer({
           name: 'linkpix',
           script: 'dist/app/main.js',
           cwd: workDir,
-          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1'],
+          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
           env: (port) => ({
             DATABASE_URL: databaseUrl,
             REDIS_URL,
@@ -219,20 +249,34 @@ async function main(): Promise<void> {
       }
 
       // Started again: measured from its first answer, cold, then warm.
-      const second = await start();
+      const second = await start(values['cpu-prof']);
+      let warmWindow = { fromMs: 0, toMs: 0 };
       try {
         const at = { steps: 0 };
-        const cold = await measure(generator, second, spec, at, COLD);
-        linkpixRuns.push(cold);
-        rows.push({ label: `linkpix PG+Redis, first ${COLD} s after a start`, load: cold });
+        const cold = await measure(generator, second, spec, at, COLD, database);
+        linkpixRuns.push(cold.load);
+        rows.push({ label: `linkpix PG+Redis, first ${COLD} s after a start`, ...cold });
         await visitAll(generator, second, spec, at, WARMUP, linkpixRuns);
-        const warm = await measure(generator, second, spec, at, DURATION);
-        linkpixRuns.push(warm);
-        rows.push({ label: 'linkpix PG+Redis, warm', load: warm });
+        const fromMs = Date.now() - second.spawnedAt;
+        const warm = await measure(generator, second, spec, at, DURATION, database);
+        warmWindow = { fromMs, toMs: Date.now() - second.spawnedAt };
+        linkpixRuns.push(warm.load);
+        rows.push({ label: 'linkpix PG+Redis, warm', ...warm });
         const said = second.output().trim();
         if (said) console.log(`linkpix said:\n${said.slice(-2000)}`);
       } finally {
         await stopped(second);
+      }
+      const profile = values['cpu-prof'] ? mainThreadProfile(profDir) : null;
+      if (profile) {
+        const keep = join(ROOT, 'bench', 'results', 'linkpix-pg-redis.cpuprofile');
+        mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+        copyFileSync(profile, keep);
+        const top = topOfProfile(profile, warmWindow, 30);
+        console.log(
+          `\nlinkpix CPU profile (${keep}) of the warm run: main thread busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
+        );
+        for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
       }
 
       // Several instances behind nginx, as an operator runs them: warm only (each instance warms
@@ -248,9 +292,9 @@ async function main(): Promise<void> {
         try {
           const at = { steps: 0 };
           await visitAll(generator, { origin: cluster.url }, spec, at, WARMUP, linkpixRuns);
-          const warm = await measure(generator, { origin: cluster.url }, spec, at, DURATION);
-          linkpixRuns.push(warm);
-          rows.push({ label: `linkpix PG+Redis, ${INSTANCES} instances behind nginx, warm`, load: warm });
+          const warm = await measure(generator, { origin: cluster.url }, spec, at, DURATION, database);
+          linkpixRuns.push(warm.load);
+          rows.push({ label: `linkpix PG+Redis, ${INSTANCES} instances behind nginx, warm`, ...warm });
         } catch (error) {
           cluster.kill();
           throw error;
@@ -297,6 +341,11 @@ function print(rows: Row[]): void {
     console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
     if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   });
+  console.log('\nCPU a request, µs (redis-server and nginx count whatever else used them meanwhile):');
+  for (const { label, cpu } of rows) {
+    const parts = Object.entries(cpu).filter(([, us]) => us >= 0.05);
+    console.log(`${label.padEnd(widths[0]!)}  ${parts.map(([g, us]) => `${g} ${us.toFixed(1)}`).join(', ')}`);
+  }
 }
 
 await main();

@@ -156,6 +156,32 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
 }
 
 /**
+ * CPU time used so far by the machine's processes sorted into groups, in seconds: each process
+ * goes to the first group whose test accepts its command name and command line (a PostgreSQL
+ * backend's line names its database), or to none. A process that ended meanwhile is missed.
+ */
+export function processCpuSeconds(groups: Record<string, (comm: string, cmdline: string) => boolean>): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
+    if (group === undefined) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out[group]! += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  }
+  return out;
+}
+
+/**
  * The whole machine's CPU time so far, busy and idle, in seconds (all cores summed). `steal`
  * (part of busy) is time the hypervisor gave another guest while this VM wanted to run: on a
  * shared host it slows both servers, not always equally.

@@ -171,8 +171,16 @@ export function createVisitRuntime(
     };
   }
   // Reconnection attempts at most a second apart: the state held in the database meanwhile goes
-  // back to Redis soon after it returns.
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, retryStrategy: (times) => Math.min(times * 50, RECONNECT_MAX_MS) });
+  // back to Redis soon after it returns. Auto-pipelining: the commands of one turn of the event
+  // loop (the rotations and claims of every visit read in it) leave in one write and their
+  // answers come back in one read, rather than a system call each way per visit (and per visit
+  // on Redis's side too), which cost a rotating visit more than its own answer.
+  const redis = new Redis(config.REDIS_URL, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 2,
+    retryStrategy: (times) => Math.min(times * 50, RECONNECT_MAX_MS),
+    enableAutoPipelining: true,
+  });
   const redisOutage = new OutageReporter('Redis', outageLog);
   watchRedis(redis, redisOutage);
   const presence = new RedisPresence(redis);

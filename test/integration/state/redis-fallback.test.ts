@@ -32,7 +32,8 @@ interface Instance {
 }
 
 function instance(url: string, storage: Storage, prefix: string): Instance {
-  const client = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: () => 50 });
+  // Auto-pipelined as the server's client is (visit-runtime.ts): the fallbacks see its failures.
+  const client = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: () => 50, enableAutoPipelining: true });
   client.on('error', () => {});
   const presence = new RedisPresence(client);
   return {
