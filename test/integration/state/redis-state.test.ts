@@ -9,6 +9,7 @@ import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-
 import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
 import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
 import { attemptLimiterContract } from '../../support/attempt-limiter-contract.ts';
+import { clickQuotaContract, rotationCursorContract } from '../../support/state-contracts.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `linkpix-test:${randomUUID()}:`;
@@ -60,6 +61,20 @@ after(async () => {
   serverA?.disconnect();
   serverB?.disconnect();
 });
+
+// The same contracts as the memory adapters and the core's fakes (test/unit/state-contracts.test.ts),
+// here two instances on one Redis.
+let contractLink = 10_000;
+clickQuotaContract('RedisClickQuota, two instances', () => ({
+  a: new RedisClickQuota(serverA, { prefix }),
+  b: new RedisClickQuota(serverB, { prefix }),
+  link: async () => ++contractLink,
+}));
+rotationCursorContract('RedisRotationCursor, two instances', () => ({
+  a: new RedisRotationCursor(serverA, { prefix }),
+  b: new RedisRotationCursor(serverB, { prefix }),
+  link: async () => ++contractLink,
+}));
 
 describe('RedisClickQuota', () => {
   test('200 concurrent claims from two instances on a cap of 50: exactly 50 pass', async () => {
