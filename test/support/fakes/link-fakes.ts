@@ -2,7 +2,7 @@ import { ValidationError } from '../../../src/core/shared/errors.ts';
 import type { Page } from '../../../src/core/shared/page.ts';
 import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
 import type { Link, LinkFields } from '../../../src/core/links/link.ts';
-import { TargetType } from '../../../src/core/targeting/target.ts';
+import { newLinkFields } from '../../../src/core/links/new-link-fields.ts';
 import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
 import type { SpaceStore } from '../../../src/core/spaces/space-store.ts';
 import type { Space } from '../../../src/core/spaces/space.ts';
@@ -30,19 +30,8 @@ export class MemoryLinkStore implements LinkStore {
 
   add(accountId: number, fields: Partial<LinkFields> & { alias: string }, now = 0): Link {
     const link: Link = {
-      domainId: null,
-      spaceId: null,
+      ...newLinkFields(null, null),
       url: 'https://example.com/',
-      title: null,
-      targetType: TargetType.None,
-      targets: { country: null, platform: null, language: null, rotation: null },
-      disabled: 0,
-      privacy: 0,
-      privacyPasswordHash: null,
-      passwordHash: null,
-      expirationUrl: null,
-      expirationClicks: null,
-      endsAt: null,
       ...fields,
       id: this.links.length + 1,
       accountId,

@@ -25,7 +25,7 @@ interface Shown {
   bulkValues?: BulkValues;
 }
 
-const countOf = (query: ListQuery): CountRequest => (query.search ? { countUpTo: SEARCH_COUNT_BOUND } : {});
+const countRequestOf = (query: ListQuery): CountRequest => (query.search ? { countUpTo: SEARCH_COUNT_BOUND } : {});
 
 /** GET /links and POST /links/bulk-action (issue 16). */
 export const linkListPages: WebFeature = (web, ctx: WebContext) => {
@@ -35,7 +35,7 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
     const accountId = viewerOf(request).account.id;
     const [choices, page] = await Promise.all([
       filterChoices(ctx, accountId),
-      shown.read ? ctx.links.list(accountId, filterOf(shown.query), pageOf(shown.query), countOf(shown.query)) : Promise.resolve(null),
+      shown.read ? ctx.links.list(accountId, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query)) : Promise.resolve(null),
     ]);
     const view = viewOf(request, reply, secret);
     const main = listMain(view, { ...shown, page, choices, urls: ctx.urls, now: Date.now() });
