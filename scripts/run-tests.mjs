@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs the test tiers with Node's own runner. Files are listed explicitly: on Node 20 a
 // directory argument to `node --test` silently runs nothing.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 
 const TIERS = {
@@ -12,6 +13,60 @@ const TIERS = {
   integration: ['test/integration'],
   e2e: ['test/e2e'],
 };
+
+// A tier's files share a process (or two, to use both cores of the CI machine): starting Node,
+// its TypeScript loader and the app's modules once per file cost more than most files' tests.
+// Tests therefore leave no process-wide state behind (docs/adr/0038).
+// TEST_PROCESSES=1 keeps every tier to one (for runs that share the machine with another).
+const SHARDS = { unit: 1, integration: 2, e2e: 1 };
+const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
+// A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
+const SHARD_TIMEOUT_MS = 20 * 60_000;
+const ENTRIES = mkdtempSync(join(tmpdir(), 'linkpix-tests-'));
+
+/** Files dealt to `count` processes, the largest first to the lightest, as a guess at their time. */
+function shardsOf(files, count) {
+  const shards = Array.from({ length: Math.min(count, files.length) }, () => ({ bytes: 0, files: [] }));
+  const bySize = files.map((f) => ({ f, bytes: statSync(f).size })).sort((a, b) => b.bytes - a.bytes);
+  for (const { f, bytes } of bySize) {
+    const lightest = shards.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    lightest.files.push(f);
+    lightest.bytes += bytes;
+  }
+  return shards.map((shard) => shard.files.sort());
+}
+
+/**
+ * Runs the files in one process, each imported in turn by an entry module: node:test runs the
+ * suites they declare, in order, and reports them as `node --test` would. A process of several
+ * is held back and printed whole when it ends, so that the log reads one suite after another.
+ */
+function runShard(tier, index, files, buffered) {
+  const entry = join(ENTRIES, `${tier}-${index}.mts`);
+  writeFileSync(entry, files.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n`).join(''));
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', entry], {
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
+    const output = [];
+    child.stdout?.on('data', (d) => output.push(d));
+    child.stderr?.on('data', (d) => output.push(d));
+    const timer = setTimeout(() => {
+      output.push(Buffer.from(`\n!! ${tier} process ${index + 1} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed\n`));
+      child.kill('SIGKILL');
+    }, SHARD_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (buffered) {
+        process.stdout.write(`\n-- ${tier}, process ${index + 1}: ${files.length} files\n`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      if (!buffered && signal === 'SIGKILL') console.error(`!! ${tier} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed`);
+      done(code === 0);
+    });
+  });
+}
 
 function find(dir) {
   let out = [];
@@ -29,10 +84,14 @@ function find(dir) {
   return out.sort();
 }
 
-// `--except DIR` (repeatable) leaves the files under DIR out of every tier asked for.
+// `--except DIR` (repeatable) leaves the files under DIR out of every tier asked for; `--only DIR`
+// (repeatable) keeps, in the tier that DIR is part of, only the files under it.
 const args = process.argv.slice(2);
-const except = args.flatMap((a, i) => (args[i - 1] === '--except' ? [a] : []));
-const asked = args.filter((a, i) => a !== '--except' && args[i - 1] !== '--except');
+const FLAGS = ['--except', '--only'];
+const valuesOf = (flag) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
+const except = valuesOf('--except');
+const only = valuesOf('--only');
+const asked = args.filter((a, i) => !FLAGS.includes(a) && !FLAGS.includes(args[i - 1]));
 const tiers = asked.length > 0 ? asked : Object.keys(TIERS);
 for (const tier of tiers) {
   if (!TIERS[tier]) {
@@ -75,8 +134,13 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 let failed = false;
 for (const tier of tiers) {
-  const files = TIERS[tier].flatMap(find).filter((f) => !except.some((dir) => f.startsWith(dir.replace(/\/$/, '') + '/')));
+  const under = (f, dir) => f.startsWith(dir.replace(/\/$/, '') + '/');
+  const all = TIERS[tier].flatMap(find);
+  const onlyHere = only.filter((dir) => TIERS[tier].some((root) => under(`${dir}/`, root)));
+  const kept = onlyHere.length > 0 ? all.filter((f) => onlyHere.some((dir) => under(f, dir))) : all;
+  const files = kept.filter((f) => !except.some((dir) => under(f, dir)));
   if (except.length > 0) console.log(`(leaving out ${except.join(', ')})`);
+  if (onlyHere.length > 0) console.log(`(only ${onlyHere.join(', ')})`);
   if (files.length === 0) {
     console.error(`no test files found for tier "${tier}"`);
     failed = true;
@@ -93,11 +157,10 @@ for (const tier of tiers) {
       continue;
     }
   }
-  console.log(`\n== ${tier}: ${files.length} files`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
-  if (result.status !== 0) failed = true;
+  const shards = shardsOf(files, Math.min(SHARDS[tier], MAX_PROCESSES));
+  console.log(`\n== ${tier}: ${files.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}`);
+  const results = await Promise.all(shards.map((shard, i) => runShard(tier, i, shard, shards.length > 1)));
+  if (results.some((ok) => !ok)) failed = true;
 }
+rmSync(ENTRIES, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

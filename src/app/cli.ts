@@ -9,8 +9,24 @@ import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/command
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
 
+/** Where the command reads its input and writes its answer and its complaints. */
+export interface CliIo {
+  input: NodeJS.ReadableStream;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Where a long command draws its progress line: a terminal, or nowhere. */
+  progress: NodeJS.WritableStream | null;
+}
+
+const PROCESS_IO: CliIo = {
+  input: process.stdin,
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+  progress: process.stderr.isTTY ? process.stderr : null,
+};
+
 /** The operator's tool: same configuration and database as the server. Exit 0 ok, 1 refused, 2 misuse. */
-export async function runCli(argv: string[], env: Record<string, string | undefined>, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = PROCESS_IO): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -31,7 +47,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       },
     });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${usage()}`);
+    io.err(`${(error as Error).message}\n\n${usage()}`);
     return 2;
   }
   // The longest run of leading words that names a command; what follows are its arguments.
@@ -42,11 +58,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   const args = words.slice(taken);
   const command = COMMANDS[name];
   if (parsed.values.help || name === '' || name === 'help') {
-    console.log(usage());
+    io.out(usage());
     return name === '' && !parsed.values.help ? 2 : 0;
   }
   if (!command || (args.length > 0 && !command.takesArgument)) {
-    console.error(`Unknown command "${words.join(' ')}".\n\n${usage()}`);
+    io.err(`Unknown command "${words.join(' ')}".\n\n${usage()}`);
     return 2;
   }
   let container;
@@ -55,12 +71,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     container = createContainer(config, { titles: null });
     if (name !== 'migrate') await container.migrate();
     const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
-    const progress = process.stderr.isTTY ? process.stderr : null;
-    const result = await command.run({ ...container, readLine: () => firstLine(input), importMaxBytes: config.IMPORT_MAX_BYTES, progress }, flags, args);
-    console.log(JSON.stringify(result, null, 2));
+    const result = await command.run({ ...container, readLine: () => firstLine(io.input), importMaxBytes: config.IMPORT_MAX_BYTES, progress: io.progress }, flags, args);
+    io.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    return report(error);
+    return report(error, io.err);
   } finally {
     await container?.close();
   }
@@ -83,17 +98,17 @@ function firstLine(input: NodeJS.ReadableStream): Promise<string> {
   });
 }
 
-function report(error: unknown): number {
+function report(error: unknown, err: (text: string) => void): number {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n\n${usage()}`);
+    err(`${error.message}\n\n${usage()}`);
     return 2;
   }
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError) err(error.message);
   else if (error instanceof ValidationError) {
-    for (const [field, list] of Object.entries(error.fields)) console.error(`${field}: ${list.join(' ')}`);
-  } else if (error instanceof NotFoundError) console.error(`No such ${error.resource}.`);
-  else if (error instanceof UnavailableError) console.error(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
-  else console.error(error);
+    for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
+  } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
+  else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
+  else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;
 }
 

@@ -8,13 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedRequests, checkEveryTheme, newPage } from '../support/browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
-import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
+import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 
-// On both engines: sessions, keys, suspension and the operator's lists are rows in each.
-onEachEngineInBrowser('the account and admin screens in a browser; an API key made, used and revoked', {}, (web) => {
+webAppInBrowser('the account and admin screens in a browser; an API key made, used and revoked', {}, (web) => {
   // The first account signed up is the operator: the suite's page.
   const { open, everyTheme } = web;
 

@@ -9,14 +9,13 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkEveryTheme, newPage } from '../support/browser.ts';
-import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
+import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, contrast, expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
-// On both engines: every screen's rows, counts and totals come from that engine's queries.
-onEachEngineInBrowser('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', { env: { TRUST_PROXY: 'true' } }, (web) => {
+webAppInBrowser('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', { env: { TRUST_PROXY: 'true' } }, (web) => {
   const { open, assertHeading, everyTheme } = web;
   let key: string;
   let targeted: number;
@@ -185,7 +184,6 @@ onEachEngineInBrowser('every screen of the web app in a browser: axe in light, d
   });
 });
 
-// No storage involved: once, not per engine.
 test('the field check reads the pixels of a checkbox or radio the browser draws: a plain one passes, a faint one fails', TIMEOUT, async () => {
   const fixture = await newPage();
   try {

@@ -8,14 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedRequests, checkEveryTheme, newPage, tabTo } from '../support/browser.ts';
-import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
+import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, eventually, newEmail, signUpInBrowser } from '../support/web-browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 
-// On both engines: each journey ends in rows (accounts, links, clicks) read back from that engine.
-onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' }, signedIn: false }, (web) => {
+webAppInBrowser('journeys through the web app in a browser', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' }, signedIn: false }, (web) => {
   /** The path of a short URL shown as http://short.test/<alias> (APP_URL), on this server. */
   const onServer = (shortUrl: string) => `${web.h.baseUrl}${new URL(shortUrl).pathname}`;
 

@@ -94,6 +94,8 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   // Never the real DNS: a test that verifies a domain publishes its token in this one.
   const dns = options.dns ?? new FakeDns();
   const server = await buildServer(config, { domainChecks: dns.checks(), ...options.overrides, ...(pgSchema ? { pgSchema } : {}) });
+  // With Redis, the start waits a moment at most for the subscription; a test waits for it all.
+  await server.container.visits.subscribed;
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

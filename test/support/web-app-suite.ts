@@ -1,18 +1,19 @@
 /**
- * The frame of a browser suite of the web app, run once per engine: `describe` per engine in
- * ENGINES (PostgreSQL skipped, and said so, without TEST_DATABASE_URL), each with a server of its
- * own, a destination for its links and, unless told otherwise, a page signed up through the form.
- * The Chromium is the file's (test/support/browser.ts), shared by both engines' suites.
+ * The frame of a browser suite of the web app: a server of its own on SQLite, a destination for
+ * its links and, unless told otherwise, a page signed up through the form. The Chromium is the
+ * file's (test/support/browser.ts).
+ *
+ * One engine: a browser checks what the pages are (markup, scripts, styles, keyboard, axe), which
+ * no engine changes; what each engine puts on them is checked on both by test/integration/web.
  */
 import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from './harness.ts';
+import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
 import { blockedRequests, checkEveryTheme, newPage } from './browser.ts';
 import { expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from './web-browser.ts';
 
 export interface WebAppSuite {
-  engine: Engine['name'];
   h: Harness;
   dest: Destination;
   /** Signed in as `email`, the first account of this server and so its operator. */
@@ -21,7 +22,7 @@ export interface WebAppSuite {
   /** Opens `path` on the signed-in page, expects `status` and the first heading. */
   open: (path: string, status: number, heading: string | RegExp) => Promise<void>;
   assertHeading: (heading: string | RegExp) => Promise<void>;
-  /** checkEveryTheme on the signed-in page (SQLite's run), then 320 px wide, and nothing asked beyond loopback. */
+  /** checkEveryTheme on the signed-in page, then 320 px wide, and nothing asked beyond loopback. */
   everyTheme: (label?: string) => Promise<void>;
 }
 
@@ -31,33 +32,31 @@ export interface WebAppSuiteOptions extends HarnessOptions {
 }
 
 /**
- * Runs `suite` once per engine. It gets the suite's parts through `web`, whose fields exist
- * once the engine's `before` has run (reading one earlier throws): use them inside tests.
+ * Runs `suite` in a `describe` of its own. It gets the suite's parts through `web`, whose fields
+ * exist once the `before` has run (reading one earlier throws): use them inside tests.
  */
-export function onEachEngineInBrowser(title: string, options: WebAppSuiteOptions, suite: (web: WebAppSuite) => void): void {
+export function webAppInBrowser(title: string, options: WebAppSuiteOptions, suite: (web: WebAppSuite) => void): void {
   const { signedIn = true, ...harness } = options;
-  for (const engine of ENGINES) {
-    describe(`${title} [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-      let parts: { h: Harness; dest: Destination; page?: Page; email?: string } | undefined;
-      before(async () => {
-        const h = await startHarness(engine.name, harness);
-        parts = { h, dest: await startDestination() };
-        if (signedIn) {
-          parts.page = await newPage();
-          parts.email = await signUpInBrowser(parts.page, h.baseUrl);
-        }
-      });
-      after(async () => {
-        await parts?.page?.close();
-        await parts?.h.close();
-        await parts?.dest.close();
-      });
-      suite(webAppSuite(engine.name, () => parts));
+  describe(title, () => {
+    let parts: { h: Harness; dest: Destination; page?: Page; email?: string } | undefined;
+    before(async () => {
+      const h = await startHarness('sqlite', harness);
+      parts = { h, dest: await startDestination() };
+      if (signedIn) {
+        parts.page = await newPage();
+        parts.email = await signUpInBrowser(parts.page, h.baseUrl);
+      }
     });
-  }
+    after(async () => {
+      await parts?.page?.close();
+      await parts?.h.close();
+      await parts?.dest.close();
+    });
+    suite(webAppSuite(() => parts));
+  });
 }
 
-function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined): WebAppSuite {
+function webAppSuite(parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined): WebAppSuite {
   const started = () => {
     const p = parts();
     if (!p) throw new Error('the suite has not started: use its parts inside a test');
@@ -69,7 +68,6 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
     return { page, email };
   };
   const web: WebAppSuite = {
-    engine,
     get h() {
       return started().h;
     },
@@ -93,10 +91,7 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
       else assert.match(text, heading);
     },
     everyTheme: async (label) => {
-      // The pages are the same templates on either engine: axe, contrast and the themes are
-      // checked on SQLite's run, and PostgreSQL's checks what the data changes (the layout at
-      // 320 px, nothing fetched beyond loopback). Halves the suites' time in CI.
-      if (engine === 'sqlite') await checkEveryTheme(web.page, label ? { label } : {});
+      await checkEveryTheme(web.page, label ? { label } : {});
       await expectNoSidewaysScrollAt320(web.page);
       assert.deepEqual(blockedRequests(web.page), []);
     },

@@ -31,6 +31,7 @@ redis.call('PUBLISH', ARGV[1], n .. ' ' .. ARGV[2])
 return n`;
 
 const RESEND_MS = 1000;
+const CLOSE_WAIT_MS = 1000;
 const COUNTER_START_BELOW = 2 ** 40;
 
 /**
@@ -59,6 +60,8 @@ export class RedisInvalidationBus implements RedirectInvalidation {
   private owesEverything = false;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Publishes sent and not yet answered: close() waits for them, so a short-lived process (the CLI) tells its change before it quits. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   /** Publishes on `redis`, which stays the caller's; subscribing opens a duplicate this bus owns. */
   constructor(
@@ -87,8 +90,10 @@ export class RedisInvalidationBus implements RedirectInvalidation {
     return this.subscribing;
   }
 
-  /** Closes the subscriber connection; the publishing client is left open. */
+  /** Waits for the publishes in flight, then closes the subscriber connection; the publishing client is left open. */
   async close(): Promise<void> {
+    // Bounded: a Redis that is away fails them within its retries, but a close must not wait on that.
+    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     this.closed = true;
     this.redis.off('ready', this.resend);
     if (this.retry !== null) clearTimeout(this.retry);
@@ -106,10 +111,17 @@ export class RedisInvalidationBus implements RedirectInvalidation {
   }
 
   private publish(change: Change): void {
-    this.redis.eval(PUBLISH_SCRIPT, 1, this.counter, this.channel, encodeChange(change), randomInt(COUNTER_START_BELOW)).catch((error: unknown) => {
-      this.onError(error);
-      this.keep(change);
-    });
+    const sent: Promise<void> = this.redis
+      .eval(PUBLISH_SCRIPT, 1, this.counter, this.channel, encodeChange(change), randomInt(COUNTER_START_BELOW))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.onError(error);
+          this.keep(change);
+        },
+      )
+      .finally(() => this.inFlight.delete(sent));
+    this.inFlight.add(sent);
   }
 
   private keep(change: Change): void {

@@ -1,14 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENGINES, startHarness } from '../support/harness.ts';
-import { BIN, cliDatabase, run } from '../support/processes.ts';
-import { WebClient } from '../support/web-client.ts';
+import { ENGINES, startHarness } from '../../support/harness.ts';
+import { cliDatabase } from '../../support/processes.ts';
+import { runCliHere } from '../../support/cli.ts';
+import { WebClient } from '../../support/web-client.ts';
 
 for (const engine of ENGINES) {
   describe(`linkpix CLI: users operator and password [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
-    const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
+    const cli = (...args: string[]) => runCliHere(args, env);
 
     before(async () => {
       ({ env, cleanup } = await cliDatabase(engine.name));
@@ -19,7 +20,7 @@ for (const engine of ENGINES) {
       assert.equal((await cli('users', 'create', '--email', 'first@example.com')).code, 0);
       assert.equal((await cli('users', 'create', '--email', 'Ops@Example.com')).code, 0);
 
-      const set = await run(process.execPath, [BIN, ...['users', 'password', 'ops@example.com']], env, undefined, 'a long enough passphrase\nignored second line\n');
+      const set = await runCliHere(['users', 'password', 'ops@example.com'], env, 'a long enough passphrase\nignored second line\n');
       assert.equal(set.code, 0, set.stderr);
       assert.deepEqual(JSON.parse(set.stdout), { id: 2, email: 'ops@example.com', password_set: true, sessions_ended: true });
       assert.ok(!set.stdout.includes('passphrase'), 'the password is never printed');
@@ -42,7 +43,7 @@ for (const engine of ENGINES) {
         assert.equal((await browser.get('/admin')).status, 404);
 
         // A new password ends every session of the account.
-        const again = await run(process.execPath, [BIN, ...['users', 'password', 'ops@example.com']], env, undefined, 'another long passphrase\r\n');
+        const again = await runCliHere(['users', 'password', 'ops@example.com'], env, 'another long passphrase\r\n');
         assert.equal(again.code, 0, again.stderr);
         const signedOut = await browser.get('/admin');
         assert.equal(signedOut.status, 303);
@@ -61,13 +62,13 @@ for (const engine of ENGINES) {
       const nobody = await cli('users', 'operator', 'nobody@example.com');
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /No such account/);
-      const short = await run(process.execPath, [BIN, ...['users', 'password', 'first@example.com']], env, undefined, 'short\n');
+      const short = await runCliHere(['users', 'password', 'first@example.com'], env, 'short\n');
       assert.equal(short.code, 1);
       assert.match(short.stderr, /^password: /m);
-      const empty = await run(process.execPath, [BIN, ...['users', 'password', 'first@example.com']], env, undefined, '');
+      const empty = await runCliHere(['users', 'password', 'first@example.com'], env, '');
       assert.equal(empty.code, 1);
       assert.match(empty.stderr, /^password: /m);
-      const unknown = await run(process.execPath, [BIN, ...['users', 'password', 'nobody@example.com']], env, undefined, 'a long enough passphrase\n');
+      const unknown = await runCliHere(['users', 'password', 'nobody@example.com'], env, 'a long enough passphrase\n');
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No such account/);
       const help = await cli('--help');

@@ -3,17 +3,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINES } from '../support/harness.ts';
-import { BIN, cliDatabase, run } from '../support/processes.ts';
+import { ENGINES } from '../../support/harness.ts';
+import { cliDatabase } from '../../support/processes.ts';
+import { runCliHere } from '../../support/cli.ts';
 
-const FIXTURES = new URL('../fixtures/import/', import.meta.url);
+const FIXTURES = new URL('../../fixtures/import/', import.meta.url);
 const fixture = (name: string) => new URL(name, FIXTURES).pathname;
 
 for (const engine of ENGINES) {
   describe(`linkpix import [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
-    const cli = (...args: string[]) => run(process.execPath, [BIN, ...args], env);
+    const cli = (...args: string[]) => runCliHere(args, env);
 
     before(async () => {
       ({ env, cleanup } = await cliDatabase(engine.name));
