@@ -37,13 +37,15 @@ function shardsOf(files, count) {
 }
 
 /**
- * Runs the files in one process, each imported in turn by an entry module: node:test runs the
- * suites they declare, in order, and reports them as `node --test` would. A process of several
+ * Runs the files in one process: an entry module declares a suite per file, named by its path,
+ * which imports it, so node:test runs the file's suites and hooks inside it, in order, and the
+ * report says which file each failure is in and how long each file took. A process of several
  * is held back and printed whole when it ends, so that the log reads one suite after another.
  */
 function runShard(tier, index, files, buffered) {
   const entry = join(ENTRIES, `${tier}-${index}.mts`);
-  writeFileSync(entry, files.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n`).join(''));
+  const suites = files.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`);
+  writeFileSync(entry, `import { describe } from 'node:test';\n${suites.join('')}`);
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', entry], {
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',

@@ -104,6 +104,9 @@ for (const engine of ENGINES) {
       assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
       assert.deepEqual(await breakdown(db.storage.db, lost), await breakdown(db.storage.db, reference));
       assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 }, 'once only');
+      // Had the writer only stalled, its window, written late, would count nothing twice.
+      await dead.settle();
+      assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
     });
 
     test("a live writer's batches are left to it; they are recovered once its lease has run out", async () => {
@@ -115,6 +118,12 @@ for (const engine of ENGINES) {
       assert.ok((await counts(db.storage.db, links)).total < humans(2000));
       assert.ok((await recovery.recover(Date.now() + 61_000)).batches > 0);
       assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
+      await alive.settle();
+      assert.deepEqual(
+        await counts(db.storage.db, links),
+        { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 },
+        'its window, written late, counts nothing twice',
+      );
     });
 
     test('a writer whose lease ran out while it stalled: its window gives way, and every batch counts once', async () => {

@@ -41,6 +41,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0015-link-expiry-told': linkExpiryTold,
 };
 
+const CATALOG_RACES = new Set(['3F000', '42P01']);
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
   const migrations: Record<string, Migration> = Object.fromEntries(
@@ -63,9 +65,11 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
   for (let attempt = 1; ; attempt++) {
     const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    // Kysely reads the catalog of every schema; one dropped meanwhile by another tenant of the
-    // database (a parallel test run) fails that read. Nothing was applied: try again.
-    if (attempt < 4 && (error as { code?: string }).code === '3F000') continue;
+    // Kysely reads the catalog of every schema to find its own tables; a schema or table dropped
+    // meanwhile by another tenant of the database (another app, a parallel test run) fails that
+    // read (invalid schema name, undefined table). A migration runs in a transaction, so nothing
+    // was applied: try again.
+    if (attempt < 4 && CATALOG_RACES.has((error as { code?: string }).code ?? '')) continue;
     throw error instanceof Error ? error : new Error(inspect(error));
   }
 }
