@@ -22,6 +22,7 @@ const SHARDS = { unit: 1, integration: 2, e2e: 1 };
 const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
 // A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
 const SHARD_TIMEOUT_MS = 20 * 60_000;
+const LEFT_OPEN_MS = 15_000;
 const ENTRIES = mkdtempSync(join(tmpdir(), 'linkpix-tests-'));
 
 /** Files dealt to `count` processes, the largest first to the lightest, as a guess at their time. */
@@ -45,7 +46,15 @@ function shardsOf(files, count) {
 function runShard(tier, index, files, buffered) {
   const entry = join(ENTRIES, `${tier}-${index}.mts`);
   const suites = files.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`);
-  writeFileSync(entry, `import { describe } from 'node:test';\n${suites.join('')}`);
+  // Once every suite has ended, the process has nothing left to do: what still holds it open is
+  // named, and fails the run, rather than hanging it.
+  const leftOpen = `after(() => {
+  setTimeout(() => {
+    console.error(\`!! the tests have ended but the process is held open by: \${process.getActiveResourcesInfo().join(', ')}\`);
+    process.exit(1);
+  }, ${LEFT_OPEN_MS}).unref();
+});\n`;
+  writeFileSync(entry, `import { after, describe } from 'node:test';\n${leftOpen}${suites.join('')}`);
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', entry], {
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',

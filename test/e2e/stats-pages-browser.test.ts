@@ -8,8 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { blockedRequests, checkEveryTheme, expectNoAxeViolations, newPage } from '../support/browser.ts';
+import { blockedRequests, checkEveryTheme, closeBrowser, expectNoAxeViolations, newPage } from '../support/browser.ts';
 import { apiKeyOf, contrast, eventually, expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
+
+after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 const VISITS = [

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { blockedRequests, checkEveryTheme, expectNoAxeViolations, newPage, tabTo } from '../support/browser.ts';
+import { blockedRequests, checkEveryTheme, closeBrowser, expectNoAxeViolations, newPage, tabTo } from '../support/browser.ts';
+
+after(closeBrowser);
 
 /** Pages with known faults, served by the destination, to show the checks are not vacuous. */
 const FLAWED: Record<string, string> = {

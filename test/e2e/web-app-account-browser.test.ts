@@ -4,12 +4,14 @@
  * 390 px nor 320 px; and the API-key journey: a key made on /account/api-keys works against the
  * API, and once revoked it answers 401.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedRequests, checkEveryTheme, newPage } from '../support/browser.ts';
+import { blockedRequests, checkEveryTheme, closeBrowser, newPage } from '../support/browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
 import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
+
+after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 

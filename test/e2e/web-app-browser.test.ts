@@ -6,11 +6,13 @@
  * Error states are checked too: a refused form (422), the 404 and the 403 (a forged form).
  * Sign-up, sign-in, the account and admin screens: web-app-account-browser.test.ts.
  */
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkEveryTheme, newPage } from '../support/browser.ts';
+import { checkEveryTheme, closeBrowser, newPage } from '../support/browser.ts';
 import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, contrast, expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
+
+after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';

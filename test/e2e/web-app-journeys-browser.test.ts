@@ -5,12 +5,14 @@
  * dashboard; bulk shortening with a bad line; bulk delete; editing; the main journey with
  * JavaScript off, with the keyboard alone, and on a phone.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedRequests, checkEveryTheme, newPage, tabTo } from '../support/browser.ts';
+import { blockedRequests, checkEveryTheme, closeBrowser, newPage, tabTo } from '../support/browser.ts';
 import { webAppInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, eventually, newEmail, signUpInBrowser } from '../support/web-browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
+
+after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 

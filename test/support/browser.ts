@@ -1,10 +1,9 @@
 /**
  * A real Chromium for the tests of pages: one browser per test file, launched at the first
- * `newPage` and closed after the file's last test; a fresh context per page; axe-core against
+ * `newPage` and closed by the file's `after(closeBrowser)`; a fresh context per page; axe-core against
  * WCAG 2.2 AA; the light and dark themes and a phone-width screen; keyboard-only journeys.
  * Nothing leaves the loopback interface (see `newPage`).
  */
-import { after } from 'node:test';
 import { existsSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -54,12 +53,16 @@ export function browser(): Promise<Browser> {
   return launched;
 }
 
-// Registered on the file's root test by importing this module: every describe has finished.
-after(async () => {
+/**
+ * Closes the file's Chromium: each file that opens pages calls `after(closeBrowser)` at its top
+ * level. Not a hook registered by this module: files share a process (docs/adr/0038), and a
+ * module is evaluated once, for the first file that imports it.
+ */
+export async function closeBrowser(): Promise<void> {
   const b = launched;
   launched = undefined;
   if (b) await (await b).close();
-});
+}
 
 const blocked = new WeakMap<Page, string[]>();
 const withoutScript = new WeakSet<Page>();
