@@ -1,27 +1,19 @@
-import { after, before, describe, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINES } from '../../support/harness.ts';
-import { cliDatabase } from '../../support/processes.ts';
-import { runCliHere } from '../../support/cli.ts';
+import { onEachEngineWithCli } from '../../support/cli.ts';
 
 const FIXTURES = new URL('../../fixtures/import/', import.meta.url);
 const fixture = (name: string) => new URL(name, FIXTURES).pathname;
 
-for (const engine of ENGINES) {
-  describe(`linkpix import [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-    let env: Record<string, string>;
-    let cleanup: () => Promise<void>;
-    const cli = (...args: string[]) => runCliHere(args, env);
-
+onEachEngineWithCli(
+  'linkpix import',
+  ({ cli }) => {
     before(async () => {
-      ({ env, cleanup } = await cliDatabase(engine.name));
-      env = { ...env, IMPORT_MAX_BYTES: '4096' };
       assert.equal((await cli('users', 'create', '--email', 'imp@example.com')).code, 0);
     });
-    after(() => cleanup());
 
     test('a dry run, the import, then a re-run that creates nothing; the report per row on stdout', async () => {
       const dry = await cli('import', fixture('phpshort.sql'), '--email', 'imp@example.com', '--dry-run');
@@ -61,5 +53,6 @@ for (const engine of ENGINES) {
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /No such account/);
     });
-  });
-}
+  },
+  { IMPORT_MAX_BYTES: '4096' },
+);
