@@ -153,6 +153,8 @@ export interface AccountLinkCountsTable {
   space_id: number;
   domain_id: number;
   disabled: number;
+  /** links.expiry_told: 1 for links the expiry sweep found expired (migration 0016). */
+  expiry_told: number;
   count: number;
 }
 

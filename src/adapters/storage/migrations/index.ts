@@ -16,6 +16,7 @@ import * as webhooks from './0012-webhooks.ts';
 import * as clickRecovery from './0013-click-recovery.ts';
 import * as accountLinkCounts from './0014-account-link-counts.ts';
 import * as linkExpiryTold from './0015-link-expiry-told.ts';
+import * as linkCountsByExpiry from './0016-link-counts-by-expiry.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -23,7 +24,7 @@ interface EngineMigration {
 }
 
 /** Versioned and ordered by name; never edit one that has shipped, add the next. */
-const MIGRATIONS: Record<string, EngineMigration> = {
+export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0001-initial': initial,
   '0002-clicks': clicks,
   '0003-stats': stats,
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0013-click-recovery': clickRecovery,
   '0014-account-link-counts': accountLinkCounts,
   '0015-link-expiry-told': linkExpiryTold,
+  '0016-link-counts-by-expiry': linkCountsByExpiry,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01']);

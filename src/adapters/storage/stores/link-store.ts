@@ -254,12 +254,13 @@ export class SqlLinkStore implements LinkStore {
     await this.db.updateTable('links').set({ title }).where('id', '=', id).where('title', 'is', null).execute();
   }
 
-  /** The account's links that pass the list's filters (api.md §5), before sort and page. */
   /**
    * The list's total without counting the account's links, where the filter allows: the space,
-   * domain and disabled flag are summed from `account_link_counts` (migration 0014); active and
-   * expired take the expired links from it, counted in two index ranges (by date, then by clicks
-   * among the rest) so neither reads the account's other links. A search or a pixel: null.
+   * domain and disabled flag are summed from `account_link_counts` (migrations 0014, 0016). Those
+   * rows also say which links the expiry sweep found expired (`expiry_told`; a told link is an
+   * expired one), so active and expired need count only the links that expired since its last
+   * round, in the two partial indexes of untold links (by date, then by cap among the rest).
+   * A search or a pixel: null.
    */
   private fromCounters(accountId: number, filter: LinkFilter, now: number): Promise<number> | null {
     if (filter.search || filter.pixelId !== undefined) return null;
@@ -270,11 +271,12 @@ export class SqlLinkStore implements LinkStore {
     if (filter.spaceId !== undefined) counted = counted.where('space_id', '=', filter.spaceId);
     if (filter.domainId !== undefined) counted = counted.where('domain_id', '=', filter.domainId);
     if (filter.status === LinkStatus.All) return counted.executeTakeFirst().then(countOf);
-    const disabled = filter.status === LinkStatus.Disabled ? 1 : 0;
-    const links = counted.where('disabled', '=', disabled).executeTakeFirst().then(countOf);
-    if (filter.status === LinkStatus.Disabled) return links;
-    const enabled = (eb: LinksEb) => {
-      const conditions = [eb('account_id', '=', accountId), eb('disabled', '=', 0)];
+    if (filter.status === LinkStatus.Disabled) return counted.where('disabled', '=', 1).executeTakeFirst().then(countOf);
+    const enabled = counted.where('disabled', '=', 0);
+    const told = enabled.where('expiry_told', '=', 1).executeTakeFirst().then(countOf);
+    const untold = enabled.where('expiry_told', '=', 0).executeTakeFirst().then(countOf);
+    const untoldOfTheList = (eb: LinksEb) => {
+      const conditions = [eb('account_id', '=', accountId), eb('disabled', '=', 0), eb('expiry_told', '=', 0)];
       if (filter.spaceId !== undefined) conditions.push(eb('space_id', '=', filter.spaceId));
       if (filter.domainId !== undefined) conditions.push(eb('domain_id', '=', filter.domainId));
       return conditions;
@@ -282,16 +284,15 @@ export class SqlLinkStore implements LinkStore {
     const byDate = this.db
       .selectFrom('links')
       .select((eb) => eb.fn.countAll().as('count'))
-      .where((eb) => eb.and([...enabled(eb), eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]))
+      .where((eb) => eb.and([...untoldOfTheList(eb), eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]))
       .executeTakeFirst()
       .then(countOf);
-    const byClicks = this.db
+    const byCap = this.db
       .selectFrom('links')
       .select((eb) => eb.fn.countAll().as('count'))
       .where((eb) =>
         eb.and([
-          ...enabled(eb),
-          eb('expiration_clicks', 'is not', null),
+          ...untoldOfTheList(eb),
           eb('expiration_clicks', '>', 0),
           eb('clicks', '>=', eb.ref('expiration_clicks')),
           eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]),
@@ -299,9 +300,12 @@ export class SqlLinkStore implements LinkStore {
       )
       .executeTakeFirst()
       .then(countOf);
-    return Promise.all([links, byDate, byClicks]).then(([all, date, clicks]) => (filter.status === LinkStatus.Expired ? date + clicks : all - date - clicks));
+    return Promise.all([told, untold, byDate, byCap]).then(([expiredTold, open, date, cap]) =>
+      filter.status === LinkStatus.Expired ? expiredTold + date + cap : open - date - cap,
+    );
   }
 
+  /** The account's links that pass the list's filters (api.md §5), before sort and page. */
   private async matching(accountId: number, filter: LinkFilter, now: number) {
     let q = this.db.selectFrom('links').where('account_id', '=', accountId);
     if (filter.search) q = q.where(await this.searching(filter.by, filter.search));
