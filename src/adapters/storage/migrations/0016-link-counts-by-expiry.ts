@@ -11,6 +11,10 @@ import * as countsWithoutFlag from './0014-account-link-counts.ts';
  * The key changes, so the table and its triggers are made again and filled from the links; the
  * triggers are 0014's with one more column, and an update of `expiry_told` (the sweep's) moves a
  * link between two rows like a change of space does.
+ *
+ * The links past their date and not yet told are counted per account in an index of their own:
+ * 0015's (by date alone, for the sweep) reads every account's, and SQLite would rather read
+ * the account's expired links in the status index than use it.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') {
@@ -53,6 +57,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
         or old.domain_id is distinct from new.domain_id or old.disabled is distinct from new.disabled
         or old.expiry_told is distinct from new.expiry_told)
       execute function account_link_counts_move()`.execute(db);
+    await untoldByDateIndex(db);
     await backfill(db);
     return;
   }
@@ -77,8 +82,13 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
         or old.domain_id is not new.domain_id or old.disabled is not new.disabled
         or old.expiry_told is not new.expiry_told
       begin ${add('old', -1)} ${add('new', 1)} end`.execute(trx);
+    await untoldByDateIndex(trx);
     await backfill(trx);
   });
+}
+
+async function untoldByDateIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`create index links_account_untold_by_date on links (account_id, disabled, ends_at) where expiry_told = 0 and ends_at is not null`.execute(db);
 }
 
 async function backfill(db: Kysely<unknown>): Promise<void> {
@@ -100,6 +110,7 @@ async function dropCounters(db: Kysely<unknown>, engine: Engine): Promise<void> 
 /** Back to 0014's counters: the same table and triggers without the flag. */
 export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await dropCounters(db, engine);
+  await sql`drop index if exists links_account_untold_by_date`.execute(db);
   // 0014's up also creates its partial index, which this migration left in place.
   await sql`drop index if exists links_account_click_capped`.execute(db);
   await countsWithoutFlag.up(db, engine);
