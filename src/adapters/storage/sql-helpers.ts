@@ -7,9 +7,20 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** The text as a `like` pattern matches it, with `escape '\\'`: %, _ and \ taken literally. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Case-insensitive substring match that treats %, _ and \ in the search text literally. */
 export function containsIgnoringCase(column: string, search: string): Expression<SqlBool> {
-  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${likeLiteral(search.toLowerCase())}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** Case-insensitive prefix match (the column starts with the search), %, _ and \ taken literally. */
+export function startsWithIgnoringCase(column: string, search: string): Expression<SqlBool> {
+  const pattern = `${likeLiteral(search.toLowerCase())}%`;
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 

@@ -104,19 +104,24 @@ onEachEngine('links API: list pagination and search', (h) => {
     assert.deepEqual(seen, evens);
   });
 
-  test('search is a case-insensitive substring of the title by default', async () => {
+  test('search: three characters or more anywhere in the title (by default), ignoring case; %, _ and \\ literal', async () => {
     const { key } = await h().account();
     const sale = await makeLink(h(), key, { title: 'Summer SALE now' });
     const under = await makeLink(h(), key, { title: 'summer_sale' });
     const pct = await makeLink(h(), key, { title: '100% off' });
     const plain = await makeLink(h(), key, { title: '100 percent off, summerXsale' });
+    const lead = await makeLink(h(), key, { title: '_%_ first' });
     await makeLink(h(), key); // no title at all
     assert.deepEqual(await idsOf(h(), key, 'search=sale'), [plain.id, under.id, sale.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=SUMMER%20sale'), [sale.id]);
-    assert.deepEqual(await idsOf(h(), key, 'search=%25'), [pct.id]);
-    assert.deepEqual(await idsOf(h(), key, 'search=_'), [under.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=%25%20off'), [pct.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=r_s'), [under.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=summer_sale'), [under.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=100%25'), [pct.id]);
+    // One or two characters match the start of the title: a wildcard would match every title.
+    assert.deepEqual(await idsOf(h(), key, 'search=_'), [lead.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=_%25'), [lead.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=%25'), []);
     assert.deepEqual(await idsOf(h(), key, 'search=%5C'), []);
     assert.deepEqual(await idsOf(h(), key, 'search=nothing-like-this'), []);
     const counted = await listLinks(h(), key, 'search=sale&per_page=10');
@@ -127,11 +132,36 @@ onEachEngine('links API: list pagination and search', (h) => {
     const { key } = await h().account();
     const summer = await makeLink(h(), key, { title: "Soldes d'ÉTÉ à Zürich" });
     const path = await makeLink(h(), key, { title: 'C:\\temp\\x' });
+    const share = await makeLink(h(), key, { title: '\\\\host\\share' });
+    const star = await makeLink(h(), key, { title: 'Étoile du nord' });
     for (const search of ['ÉTÉ', 'été', 'ZÜRICH', "d'été à"]) {
       assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent(search)}`), [summer.id], search);
     }
+    for (const search of ['é', 'É', 'ét', 'ÉT']) {
+      assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent(search)}`), [star.id], search);
+    }
     assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\temp\\')}`), [path.id]);
-    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\')}`), [path.id]);
+    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\')}`), [share.id]);
+    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\\\')}`), [share.id]);
+    assert.deepEqual(await idsOf(h(), key, `search=${encodeURIComponent('\\h')}`), []);
+  });
+
+  test('one or two characters match the start of the field, not its middle', async () => {
+    const { key } = await h().account();
+    const first = await makeLink(h(), key, { title: 'Opening hours', alias: 'Open-day', url: 'https://op.example.com/' });
+    const inner = await makeLink(h(), key, { title: 'Shop opening', alias: 'shop-open', url: 'https://example.com/open' });
+    assert.deepEqual(await idsOf(h(), key, 'search=op'), [first.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=OP&by=alias'), [first.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=o&by=alias'), [first.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=sh&by=alias'), [inner.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=op&by=url'), []);
+    assert.deepEqual(await idsOf(h(), key, 'search=ht&by=url'), [inner.id, first.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=pe'), []);
+    // Three characters are found anywhere.
+    assert.deepEqual(await idsOf(h(), key, 'search=ope'), [inner.id, first.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=open&by=url'), [inner.id]);
+    const counted = await listLinks(h(), key, 'search=op&by=title');
+    assert.equal(counted.meta.total, 1);
   });
 
   test('by / search_by choose alias or url', async () => {
@@ -146,7 +176,9 @@ onEachEngine('links API: list pagination and search', (h) => {
     assert.deepEqual(await idsOf(h(), key, 'search=promo&by=title'), [a.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=promo'), [a.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=a_b&by=url'), [c.id]);
-    assert.deepEqual(await idsOf(h(), key, 'search=-&by=alias'), [b.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=-on&by=alias'), [b.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=OT&by=alias'), [b.id]);
+    assert.deepEqual(await idsOf(h(), key, 'search=x&by=alias'), [c.id]);
     // An empty search is no search.
     assert.deepEqual(await idsOf(h(), key, 'search=&by=url'), [c.id, b.id, a.id]);
   });

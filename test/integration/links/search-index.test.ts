@@ -1,12 +1,14 @@
-// The list's search through its index (migration 0009) finds what the substring scan finds.
+// The list's search through its indexes finds what the scan finds: three characters or more
+// anywhere in the column (migration 0009), fewer at its start (migration 0017).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { LinkStatus, type LinkSearchField } from '../../../src/core/links/link.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
 import type { Engine } from '../../../src/adapters/storage/connect.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
-import { containsIgnoringCase } from '../../../src/adapters/storage/sql-helpers.ts';
+import { containsIgnoringCase, startsWithIgnoringCase } from '../../../src/adapters/storage/sql-helpers.ts';
+import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
 import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
 import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
 import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
@@ -16,6 +18,7 @@ import * as webAccounts from '../../../src/adapters/storage/migrations/0006-web-
 import * as linkTakedown from '../../../src/adapters/storage/migrations/0007-link-takedown.ts';
 import * as rollupTotals from '../../../src/adapters/storage/migrations/0008-rollup-totals-by-day.ts';
 import * as linkSearch from '../../../src/adapters/storage/migrations/0009-link-search.ts';
+import * as linkSearchPrefix from '../../../src/adapters/storage/migrations/0017-link-search-prefix.ts';
 import { ENGINES, onEachEngine } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 
@@ -28,7 +31,12 @@ interface Row {
   url: string;
 }
 
-/** Mixed case, LIKE's own characters, FTS5's quote, letters JavaScript and SQLite's FTS5 fold differently. */
+/**
+ * Mixed case, LIKE's own characters, FTS5's quote, letters JavaScript and SQLite's FTS5 fold
+ * differently; at the start of a column too (the short searches' prefixes): the two letters
+ * JavaScript lowers into ASCII (the Kelvin sign, `İ`), characters outside the BMP (an emoji, a
+ * Deseret letter, which has a lower case).
+ */
 const ROWS: Row[] = [
   { title: 'Été à Paris', alias: 'EtePromo', url: 'https://example.com/summer?q=100%25' },
   { title: 'ÉTÉ', alias: 'ete_2026', url: 'https://Example.COM/Path/To' },
@@ -45,22 +53,41 @@ const ROWS: Row[] = [
   { title: null, alias: 'untitled', url: 'https://example.com/' },
   { title: 'ab', alias: 'x', url: 'https://e.x/' },
   { title: '%%%___\\\\\\', alias: 'only%_\\', url: 'https://example.com/%_%_' },
+  { title: '_under %pct', alias: '_under', url: '\\\\unc\\share' },
+  { title: '\\back first', alias: '%pct', url: 'mailto:Kelvin@example.com' },
+  { title: 'kelvin lower', alias: '\u212Aayak', url: '\u212AX://odd' },
+  { title: 'İİ twice', alias: 'İx', url: 'İ://x' },
+  { title: 'Kx upper', alias: 'KX', url: 'kx://y' },
+  { title: '😀b smile', alias: '😀b', url: 'https://😀.example/' },
+  { title: '𐐀𐐨 deseret', alias: '𐐀bc', url: '𐐨://example.com/𐐀' },
+];
+
+/** One and two characters (code points): the start of the column. */
+const SHORT = [
+  ...['e', 'é', 'É', '%', '_', '\\', 'k', 'K', '\u212A', '"', 'ab', 'ét', 'ÉT', '0%', '_c', 'a\\', '\\b', 'Ab', 'ος', 'ΟΔ', '%_', '""'],
+  ...['h', 'HT', 'ht', 'i', 'I', 'İ', 'İİ', 'ix', 'is', 'ke', 'KX', '\u212Ae', 'x', 'X', 'c:', 'C', '1', '10', 'm', 'ma', 'sn', 'un', '_u', '%p', '\\\\', '\\u'],
+  ...['ꭰ', 'Ꭰ', 'ꭰb', 'ο', '😀', '😀b', '😀B', '𐐀', '𐐨', '𐐀𐐨', '𐐨𐐨', '𐐀b', 'é\u0301', '~', '\x7f'],
 ];
 
 const SEARCHES = [
-  // one and two characters: the scan
-  ...['e', 'é', 'É', '%', '_', '\\', 'k', '"', 'ab', 'ét', 'ÉT', '0%', '_c', 'a\\', '\\b', 'Ab', 'ος', '%_', '""'],
+  ...SHORT,
   // three and more: the index
   ...['été', 'ÉTÉ', 'été à', 'ete', '100%', '00%', '%25', '0_ ', '_ca', 'se_', 'a\\b', '\\te', ':\\t', 'mixed case', 'CASE', 'https', 'example.com'],
   ...['i̇st', 'İst', 'ist', 'İSTANBUL', 'οδος', 'ΟΔΟΣ', 'ος σ', 'ꭰbc', 'Ꭰbc', 'ꮳhe', 'kel', '\u212Ael', '"quoted"', 'a "q', '"x"', '"""'],
   ...['%%%', '___', '\\\\\\', '%_\\', 'zzzz', 'paris', 'pure', 'untitled', ' pu'],
 ];
 
-/** What the scan means (api.md §5): the column as the database lowers it, the search as JavaScript does (sql-helpers.ts). */
+/** Searches of one or two characters match the start of the column (api.md §5). */
+const isShort = (search: string) => [...search].length < 3;
+
+/**
+ * What the search means (api.md §5): the column as the database lowers it, the search as
+ * JavaScript does (sql-helpers.ts); one or two characters at its start, more anywhere in it.
+ */
 function expected(lowered: Map<number, Record<LinkSearchField, string | null>>, by: LinkSearchField, search: string): number[] {
   const needle = search.toLowerCase();
   return [...lowered]
-    .filter(([, row]) => row[by]?.includes(needle))
+    .filter(([, row]) => (isShort(search) ? row[by]?.startsWith(needle) : row[by]?.includes(needle)))
     .map(([id]) => id)
     .sort((a, b) => a - b);
 }
@@ -74,7 +101,10 @@ async function loweredByTheDatabase(db: Kysely<Database>, accountId: number) {
 async function searched(store: SqlLinkStore, accountId: number, by: LinkSearchField, search: string): Promise<number[]> {
   const filter = { status: LinkStatus.All, by, search, sort: 'asc' } as const;
   const page = await store.list(accountId, filter, { page: 1, perPage: 100 }, NOW);
-  assert.equal(page.total, page.items.length, `${by} ${JSON.stringify(search)}: total`);
+  const items = [...page.items];
+  for (let next = 2; items.length < page.total && next <= Math.ceil(page.total / 100); next++)
+    items.push(...(await store.list(accountId, filter, { page: next, perPage: 100 }, NOW)).items);
+  assert.equal(page.total, items.length, `${by} ${JSON.stringify(search)}: total`);
   const first = await store.first(accountId, filter, 3, NOW);
   assert.deepEqual(
     first.map((l) => l.id),
@@ -93,13 +123,14 @@ async function searched(store: SqlLinkStore, accountId: number, by: LinkSearchFi
       what,
     );
   }
-  return page.items.map((l) => l.id);
+  return items.map((l) => l.id);
 }
 
-/** The plain predicate alone, the way it ran before migration 0009: no FTS5 table, no trigram index. */
+/** The plain predicate alone, the way it ran before migration 0009: no FTS5 table, no trigram or prefix index. */
 async function scanned(db: Kysely<Database>, engine: Engine, accountId: number, by: LinkSearchField, search: string): Promise<number[]> {
+  const predicate = isShort(search) ? startsWithIgnoringCase(by, search) : containsIgnoringCase(by, search);
   const run = async (d: Kysely<Database>) =>
-    (await d.selectFrom('links').select('id').where('account_id', '=', accountId).where(containsIgnoringCase(by, search)).orderBy('id').execute()).map((r) => r.id);
+    (await d.selectFrom('links').select('id').where('account_id', '=', accountId).where(predicate).orderBy('id').execute()).map((r) => r.id);
   if (engine === 'sqlite') return run(db);
   return db.transaction().execute(async (trx) => {
     // GIN indexes are only read through bitmap scans.
@@ -134,8 +165,111 @@ async function assertAgreement(db: Kysely<Database>, engine: Engine, accountId: 
       const what = `${when}: ${by} ${JSON.stringify(search)}`;
       assert.deepEqual(found, expected(lowered, by, search), what);
       assert.deepEqual(found, await scanned(db, engine, accountId, by, search), `${what} (scan)`);
-      if (engine === 'postgres') assert.deepEqual(await throughTrigramIndex(db, accountId, by, search), found, `${what} (pg_trgm)`);
+      if (engine === 'postgres' && !isShort(search)) assert.deepEqual(await throughTrigramIndex(db, accountId, by, search), found, `${what} (pg_trgm)`);
     }
+  }
+}
+
+/** Many links whose columns start with anything (seeded, so every run has the same): the short searches' indexes are worth reading. */
+function spread(count: number): Row[] {
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let seed = 19;
+  const word = () =>
+    Array.from({ length: 6 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return letters[seed % letters.length];
+    }).join('');
+  return Array.from({ length: count }, (_, i) => {
+    const w = word();
+    return { title: `${w[0]!.toUpperCase()}${w.slice(1)} ${word()}`, alias: `${word()}${i}`, url: `${word()}://example.com/${w}` };
+  });
+}
+
+/**
+ * Searches the short searches' indexes serve: on PostgreSQL any (but a NUL or a lone surrogate),
+ * on SQLite those whose lower case is ASCII (its NOCASE folds no other letter).
+ */
+function servedByPrefixIndex(engine: Engine, search: string): boolean {
+  // eslint-disable-next-line no-control-regex -- ASCII is the point
+  return isShort(search) && (engine === 'postgres' || /^[\x00-\x7f]*$/.test(search.toLowerCase()));
+}
+
+/** The statements on `links` the store runs for a search (its pages, totals and first few), as compiled. */
+async function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, by: LinkSearchField, search: string): Promise<CompiledQuery[]> {
+  // Kysely also hands a subquery to plugins: what a statement ran is known from its result.
+  const compiled = new Map<unknown, CompiledQuery>();
+  const seen: CompiledQuery[] = [];
+  const executor = db.getExecutor();
+  const capture: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      compiled.set(queryId, executor.compileQuery(node, queryId));
+      return node;
+    },
+    transformResult: async ({ queryId, result }) => {
+      seen.push(compiled.get(queryId)!);
+      return result;
+    },
+  };
+  const store = new SqlLinkStore(db.withPlugin(capture), engine);
+  const filter = { status: LinkStatus.All, by, search, sort: 'desc' } as const;
+  await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW);
+  await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW, { countUpTo: 10_000 });
+  await store.first(accountId, filter, 3, NOW);
+  return seen.filter((q) => /from "links"/.test(q.sql));
+}
+
+/** The plan the database makes for a statement, as text: PostgreSQL's `explain`, SQLite's `explain query plan`. */
+async function planOf(db: Kysely<Database>, engine: Engine, q: CompiledQuery): Promise<string> {
+  const explain = engine === 'postgres' ? 'explain ' : 'explain query plan ';
+  const { rows } = await db.executeQuery(CompiledQuery.raw(explain + q.sql, [...q.parameters]));
+  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
+}
+
+/**
+ * Whether a plan reads `links_prefix_{col}` by its key, the first two characters (SQLite also
+ * reads an index by its first column alone, here as it would `links_account`).
+ */
+function readsPrefixKey(engine: Engine, by: LinkSearchField, plan: string): boolean {
+  if (engine === 'sqlite') return new RegExp(`USING INDEX links_prefix_${by} \\(account_id=\\? AND <expr>`).test(plan);
+  return new RegExp(`links_prefix_${by} .*\\n\\s*Index Cond: \\(\\(account_id = \\d+\\) AND \\(\\("left"\\(lower`).test(plan);
+}
+
+/**
+ * A short search is found as its meaning says, and its statements (page, total, first few) read
+ * `links_prefix_{col}` by its key if `reads` (never if false; as the planner likes if undefined).
+ * SQLite's bounded count of a one-character range (link-store.ts, COMMON_PREFIX) is left out: it
+ * reads the key whatever it then finds.
+ */
+async function assertShortSearch(
+  db: Kysely<Database>,
+  engine: Engine,
+  accountId: number,
+  by: LinkSearchField,
+  search: string,
+  reads: boolean | undefined,
+  when: string,
+): Promise<void> {
+  const what = `${when}: ${by} ${JSON.stringify(search)}`;
+  const found = await searched(new SqlLinkStore(db, engine), accountId, by, search);
+  assert.deepEqual(found, expected(await loweredByTheDatabase(db, accountId), by, search), what);
+  if (reads === undefined) return;
+  const statements = (await statementsOf(db, engine, accountId, by, search)).filter((q) => !q.sql.includes('as "prefixed"'));
+  assert.equal(statements.length, 5, `${what}\n${statements.map((q) => q.sql).join('\n')}`);
+  for (const statement of statements) {
+    const plan = await planOf(db, engine, statement);
+    // A page in id order of a one-character search (a range of keys, not in id order) may be read
+    // on PostgreSQL by walking the account's links by id, when the planner expects the page's few
+    // soon: it stops there, which costs less than the range and a sort. A two-character search's
+    // keys are equal, so its links come off the index by id; a count has nothing to stop at.
+    if (reads && engine === 'postgres' && /order by/.test(statement.sql) && [...search.toLowerCase()].length === 1) continue;
+    assert.equal(readsPrefixKey(engine, by, plan), reads, `${what}\n${statement.sql}\n${plan}`);
+  }
+}
+
+/** Every short search, through the prefix indexes where they serve it. */
+async function assertPrefixPlans(db: Kysely<Database>, engine: Engine, accountId: number, when: string): Promise<void> {
+  for (const by of BY) {
+    for (const search of SHORT) await assertShortSearch(db, engine, accountId, by, search, servedByPrefixIndex(engine, search), when);
   }
 }
 
@@ -163,7 +297,28 @@ async function insertRows(db: Kysely<Database>, accountId: number, rows: Row[]):
   return ids;
 }
 
-onEachEngine('link search: the index finds what the substring scan finds', (h) => {
+/** Many rows at once (their aliases as given). */
+async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[]): Promise<void> {
+  const values = rows.map((r) => ({
+    account_id: accountId,
+    alias: r.alias,
+    alias_key: r.alias.toLowerCase(),
+    url: r.url,
+    title: r.title,
+    target_type: 0,
+    disabled: 0,
+    privacy: 0,
+    created_at: NOW,
+    updated_at: NOW,
+  }));
+  for (let i = 0; i < values.length; i += 500)
+    await db
+      .insertInto('links')
+      .values(values.slice(i, i + 500))
+      .execute();
+}
+
+onEachEngine('link search: the indexes find what the scan finds', (h) => {
   test('every column, searches of 1, 2 and 3+ characters, then after edits and deletes', async () => {
     const db = h().server.container.storage.db;
     const engine = h().server.container.storage.engine;
@@ -213,6 +368,27 @@ onEachEngine('link search: the index finds what the substring scan finds', (h) =
     assert.deepEqual(await searched(store, account.id, 'alias', 'EtePromo'), []);
     assert.deepEqual(await searched(store, account.id, 'title', 'ΟΔΟΣ'), []);
   });
+
+  test('one or two characters go through the prefix indexes (an ASCII search on SQLite, any on PostgreSQL)', async () => {
+    const db = h().server.container.storage.db;
+    const engine = h().server.container.storage.engine;
+    const account = await h().account();
+    await insertRows(db, account.id, ROWS);
+    await insertMany(db, account.id, spread(1500));
+    if (engine === 'postgres') await sql`analyze links`.execute(db);
+    await assertPrefixPlans(db, engine, account.id, 'beside 1 500 links');
+
+    // A first character common to thousands of the account's links (URLs' h): on SQLite a page
+    // walks the account's links by id rather than sorting them all (link-store.ts, COMMON_PREFIX);
+    // PostgreSQL's planner decides from its statistics. Two characters keep the index.
+    const common = Array.from({ length: 2000 }, (_, i) => ({ title: `Common ${i}`, alias: `common-${i}`, url: `https://example.com/common/${i}` }));
+    await insertMany(db, account.id, common);
+    if (engine === 'postgres') await sql`analyze links`.execute(db);
+    const onSqlite = (reads: boolean) => (engine === 'sqlite' ? reads : undefined);
+    for (const search of ['h', 'H']) await assertShortSearch(db, engine, account.id, 'url', search, onSqlite(false), 'common');
+    for (const search of ['ht', 'HT', 'c', 'co']) await assertShortSearch(db, engine, account.id, 'url', search, onSqlite(true), 'common');
+    for (const search of ['c', 'C', 'co']) await assertShortSearch(db, engine, account.id, 'alias', search, onSqlite(search.length === 2), 'common');
+  });
 });
 
 const BEFORE_0009 = [initial, clicks, stats, appendOnlyClicks, domainVerification, webAccounts, linkTakedown, rollupTotals];
@@ -234,6 +410,33 @@ for (const engine of ENGINES) {
         ROWS.map((r) => ({ ...r, alias: `${r.alias}-again` })),
       );
       await assertAgreement(storage.db, engine.name, 1, 'again');
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  test(`migration 0017 [${engine.name}]: the prefix indexes serve links made before it; down drops them, and it goes again`, { skip: engine.skip ?? false }, async () => {
+    await withEmptyStorage(engine.name, async (storage) => {
+      const db = storage.db as never as Kysely<unknown>;
+      await migrateToLatest(storage.db, engine.name);
+      await linkSearchPrefix.down(db);
+      await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(db);
+      await insertRows(storage.db, 1, ROWS);
+      await insertMany(storage.db, 1, spread(1500));
+      if (engine.name === 'postgres') await sql`analyze links`.execute(db);
+      for (const search of ['e', 'KX', 'é']) await assertShortSearch(storage.db, engine.name, 1, 'title', search, false, 'before');
+      await linkSearchPrefix.up(db, engine.name);
+      if (engine.name === 'postgres') await sql`analyze links`.execute(db);
+      await assertPrefixPlans(storage.db, engine.name, 1, 'built');
+      await linkSearchPrefix.down(db);
+      await linkSearchPrefix.up(db, engine.name);
+      await insertRows(
+        storage.db,
+        1,
+        ROWS.map((r) => ({ ...r, alias: `${r.alias}-again` })),
+      );
+      if (engine.name === 'postgres') await sql`analyze links`.execute(db);
+      await assertPrefixPlans(storage.db, engine.name, 1, 'again');
     });
   });
 }

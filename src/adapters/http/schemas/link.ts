@@ -75,7 +75,7 @@ export const LinkRecord = Type.Object(
 );
 
 export const LinkListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the `by` field' })),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; 1 or 2 characters: the start of the `by` field, 3+: anywhere in it' })),
   by: Enum(['title', 'alias', 'url'] as const, { default: 'title', description: 'Field searched (alias: search_by)' }),
   status: Enum([0, 1, 2, 3] as const, { default: 0, description: '0 all, 1 active, 2 expired, 3 disabled' }),
   space: Type.Optional(Id('Space id (alias: space_id)')),

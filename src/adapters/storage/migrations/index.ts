@@ -17,6 +17,7 @@ import * as clickRecovery from './0013-click-recovery.ts';
 import * as accountLinkCounts from './0014-account-link-counts.ts';
 import * as linkExpiryTold from './0015-link-expiry-told.ts';
 import * as linkCountsByExpiry from './0016-link-counts-by-expiry.ts';
+import * as linkSearchPrefix from './0017-link-search-prefix.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -41,6 +42,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0014-account-link-counts': accountLinkCounts,
   '0015-link-expiry-told': linkExpiryTold,
   '0016-link-counts-by-expiry': linkCountsByExpiry,
+  '0017-link-search-prefix': linkSearchPrefix,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01']);

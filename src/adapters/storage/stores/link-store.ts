@@ -6,7 +6,7 @@ import { LinkStatus, type Link, type LinkFields, type LinkFilter, type LinkSearc
 import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
-import { containsIgnoringCase, countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
+import { containsIgnoringCase, countOf, isUniqueViolation, likeLiteral, pageOf, startsWithIgnoringCase } from '../sql-helpers.ts';
 import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
@@ -29,8 +29,43 @@ function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<Link
   return q.orderBy('id', sort) as Q;
 }
 
-/** The shortest search FTS5's trigram index answers: shorter ones match no trigram at all. */
+/**
+ * The shortest search matched anywhere in the column, through the trigram indexes (migration
+ * 0009); shorter ones, which have no trigram, match its start (api.md §5; migration 0017).
+ */
 const TRIGRAM = 3;
+
+/**
+ * The prefix indexes' key (migration 0017), the very expression they were built on: the first two
+ * characters of the column, lowered (PostgreSQL) or under NOCASE with the two non-ASCII letters
+ * JavaScript lowers into ASCII mapped as it maps them (SQLite: built-in functions only).
+ */
+function prefixKey(engine: Engine, by: LinkSearchField) {
+  const column = sql.ref(by);
+  return engine === 'postgres'
+    ? sql<string>`left(lower(${column}), 2) collate "C"`
+    : sql<string>`replace(replace(substr(${column}, 1, 2), char(8490), 'k'), char(304), 'i') collate nocase`;
+}
+
+/**
+ * The code point after this one, as a string (null after the last): the strings that start with
+ * `point` sort from it to below this, in code point order (PostgreSQL's "C" on UTF-8) and under
+ * SQLite's NOCASE (for a lowered `point`: folding turns an upper-case successor into a greater
+ * letter, never a smaller one).
+ */
+function successor(point: string): string | null {
+  const next = point.codePointAt(0)! + 1;
+  if (next > 0x10ffff) return null;
+  // Surrogates are no characters: U+D7FF is followed by U+E000.
+  return String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+}
+
+/**
+ * A one-character prefix starting at least this many of the account's links is searched on SQLite
+ * by reading the account's links in id order: sorting them all for a page costs more (31 ms for
+ * 100 000 links, against a few hundredths of a millisecond).
+ */
+const COMMON_PREFIX = 2000;
 
 /**
  * A phrase in at least this many links (of every account) is searched by reading the account's
@@ -308,7 +343,7 @@ export class SqlLinkStore implements LinkStore {
   /** The account's links that pass the list's filters (api.md §5), before sort and page. */
   private async matching(accountId: number, filter: LinkFilter, now: number) {
     let q = this.db.selectFrom('links').where('account_id', '=', accountId);
-    if (filter.search) q = q.where(await this.searching(filter.by, filter.search));
+    if (filter.search) q = q.where(await this.searching(accountId, filter.by, filter.search));
     if (filter.spaceId !== undefined) q = q.where('space_id', '=', filter.spaceId);
     if (filter.domainId !== undefined) q = q.where('domain_id', '=', filter.domainId);
     if (filter.pixelId !== undefined) {
@@ -324,40 +359,83 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /**
-   * The case-insensitive substring match of api.md §5, through an index where one helps
-   * (migration 0009, docs/adr/0026). PostgreSQL's pg_trgm indexes serve the `like` itself.
+   * The search of api.md §5, through an index where one helps: three characters or more are a
+   * case-insensitive substring (migration 0009, docs/adr/0026), fewer a case-insensitive prefix
+   * (`prefixed`, migration 0017). PostgreSQL's pg_trgm indexes serve the substring's `like` itself.
    *
    * On SQLite the FTS5 trigram table narrows the links to those holding the search as a phrase
    * of trigrams of `lower(col)` (a substring, with case folded once more by FTS5 on both sides),
    * and the `like` decides: the same rows as the scan. That pays while the phrase is rare; a
    * phrase in most links (`example.com`) costs FTS5 more than reading the account's links, so
-   * a bounded probe of the index decides which way to go. Searches of one or two characters have
-   * no trigram and scan; so does one with a NUL, which an FTS5 query would cut short.
+   * a bounded probe of the index decides which way to go. A search with a NUL scans, which an
+   * FTS5 query would cut short.
    */
-  private async searching(by: LinkSearchField, search: string): Promise<Expression<SqlBool>> {
+  private async searching(accountId: number, by: LinkSearchField, search: string): Promise<Expression<SqlBool>> {
+    if ([...search].length < TRIGRAM) return this.prefixed(accountId, by, search);
     const exact = containsIgnoringCase(by, search);
     const term = search.toLowerCase();
-    if (this.engine !== 'sqlite' || [...term].length < TRIGRAM || term.includes('\0')) return this.scanning(by, search, exact);
+    if (this.engine !== 'sqlite' || term.includes('\0')) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
     // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
     const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
     const probe = await sql<{
       found: number;
     }>`select count(*) as found from (select rowid from link_search where link_search match ${phrase} limit ${RARE_PHRASE})`.execute(this.db);
-    if ((probe.rows[0]?.found ?? 0) >= RARE_PHRASE) return this.scanning(by, search, exact);
+    if ((probe.rows[0]?.found ?? 0) >= RARE_PHRASE) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
     return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${exact}`;
   }
 
   /**
-   * The substring match read link by link. On SQLite `lower()` is JavaScript's (connect.ts),
-   * a call out of SQLite per row; for a search in ASCII, SQLite's own `like` (which ignores the
-   * case of ASCII letters) answers a link whose column is ASCII too, and only the others need the
-   * call. A match by SQLite's `like` is one by `lower()`, so the first test can only add speed.
+   * One or two characters: the links whose column starts with the search, ignoring case. The
+   * prefix indexes (migration 0017) hold each link's first two characters; their range only
+   * narrows, the `like` decides, so the rows are those of `startsWithIgnoringCase` alone.
+   *
+   * PostgreSQL: the key is `left(lower(col), 2)` under "C", in which a string's extensions sort
+   * between it and its last code point's successor; the search, lowered, has one or more code
+   * points (`İ` lowers to two), and the key holds its first two. SQLite: the key is built from
+   * built-in functions (see the migration) and folds ASCII only, so only a search that lowers to
+   * ASCII goes through it; any other reads the account's links, as does a search with a NUL (or
+   * a lone surrogate, which PostgreSQL would receive as U+FFFD).
+   *
+   * A two-character search is one key: its links come off the index in id order (PostgreSQL's
+   * index ends in `id`, SQLite's in the rowid). A one-character one is a range of keys whose links
+   * must be sorted for a page; when the range is common (`https` in URLs), walking the account's
+   * links by id and stopping after the page costs far less. PostgreSQL's planner sees that from
+   * its statistics; SQLite has none, so a bounded count of the range decides, as for FTS5.
    */
-  private scanning(by: LinkSearchField, search: string, exact: Expression<SqlBool>): Expression<SqlBool> {
+  private async prefixed(accountId: number, by: LinkSearchField, search: string): Promise<Expression<SqlBool>> {
+    const exact = startsWithIgnoringCase(by, search);
+    const term = search.toLowerCase();
+    const decided = this.scanning(by, search, exact, `${likeLiteral(search)}%`);
+    if (term.includes('\0') || /\p{Cs}/u.test(term)) return decided;
+    // eslint-disable-next-line no-control-regex -- ASCII is the point
+    if (this.engine === 'sqlite' && !/^[\x00-\x7f]*$/.test(term)) return decided;
+    const key = prefixKey(this.engine, by);
+    const points = [...term].slice(0, 2);
+    if (points.length === 2) return sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
+    const after = successor(points[0]!);
+    const range = after === null ? sql<SqlBool>`${key} >= ${points[0]}` : sql<SqlBool>`${key} >= ${points[0]} and ${key} < ${after}`;
+    if (this.engine === 'sqlite') {
+      const probe = await this.db
+        .selectFrom(this.db.selectFrom('links').select(sql.lit(1).as('one')).where('account_id', '=', accountId).where(range).limit(COMMON_PREFIX).as('prefixed'))
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst()
+        .then(countOf);
+      if (probe >= COMMON_PREFIX) return decided;
+    }
+    return sql<SqlBool>`${range} and ${decided}`;
+  }
+
+  /**
+   * The match read link by link. On SQLite `lower()` is JavaScript's (connect.ts), a call out of
+   * SQLite per row; for a search in ASCII, SQLite's own `like` (which ignores the case of ASCII
+   * letters) answers a link whose column is ASCII too, and only the others need the call. A match
+   * by SQLite's `like` is one by `lower()`, so the first test can only add speed. `pattern` is
+   * the `like` pattern of the search as given (not lowered): `exact`'s, for SQLite's own `like`.
+   */
+  private scanning(by: LinkSearchField, search: string, exact: Expression<SqlBool>, pattern: string): Expression<SqlBool> {
     // eslint-disable-next-line no-control-regex -- ASCII is the point
     if (this.engine !== 'sqlite' || !/^[\x00-\x7f]*$/.test(search)) return exact;
     const column = sql.ref(by);
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<SqlBool>`(${column} like ${pattern} escape '\\' or (length(${column}) <> octet_length(${column}) and ${exact}))`;
   }
 
