@@ -39,6 +39,8 @@ const SHAPES: Array<[string, Partial<LinkFilter>, number]> = [
   ['status disabled', { status: 3 }, 1],
   ['space filter', { spaceId: 1 }, 1],
   ['search alias', { search: 'abc', by: 'alias' }, 1],
+  ['search title, 9 chars', { search: 'itle 4242', by: 'title' }, 1],
+  ['search alias, 2 chars', { search: 'b7', by: 'alias' }, 1],
 ];
 
 async function benchEngine(name: string, databaseUrl: string, pgSchema?: string) {

@@ -411,9 +411,14 @@ export class SqlLinkStore implements LinkStore {
     if (this.engine === 'sqlite' && !/^[\x00-\x7f]*$/.test(term)) return decided;
     const key = prefixKey(this.engine, by);
     const points = [...term].slice(0, 2);
-    if (points.length === 2) return sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
+    // PostgreSQL's key is the first two code points of the column as the `like` lowers it: for a
+    // search that lowers to two or fewer, the key is the whole test, and the `like` would only
+    // send the planner to the trigram index as well.
+    const keyDecides = this.engine === 'postgres' && [...term].length <= 2;
+    if (points.length === 2) return keyDecides ? sql<SqlBool>`${key} = ${points.join('')}` : sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
     const after = successor(points[0]!);
     const range = after === null ? sql<SqlBool>`${key} >= ${points[0]}` : sql<SqlBool>`${key} >= ${points[0]} and ${key} < ${after}`;
+    if (keyDecides) return range;
     if (this.engine === 'sqlite') {
       const probe = await this.db
         .selectFrom(this.db.selectFrom('links').select(sql.lit(1).as('one')).where('account_id', '=', accountId).where(range).limit(COMMON_PREFIX).as('prefixed'))

@@ -39,7 +39,7 @@ function filters(view: View, q: ListQuery, choices: FilterChoices, errors: Field
   const optional = (name: 'space' | 'domain' | 'pixel', label: string, any: string, list: FilterChoices['spaces']) =>
     list.length > 0 || q[name] !== undefined ? selectField({ name, id: filterId(name), label, options: choiceOptions(any, list), value: value(q[name]), errors }) : '';
   return html`<form method="get" action="/links" class="toolbar" role="search" aria-label="${t.filtersLabel}" novalidate>
-${textField({ name: 'search', id: filterId('search'), label: t.search, type: 'search', value: q.search, errors, maxlength: 255 })}
+${textField({ name: 'search', id: filterId('search'), label: t.search, hint: t.searchHint, type: 'search', value: q.search, errors, maxlength: 255 })}
 ${selectField({
   name: 'by',
   id: filterId('by'),

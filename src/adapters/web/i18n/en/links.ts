@@ -8,6 +8,8 @@ export const links = {
     newLink: 'New link',
     filtersLabel: 'Search and filter links',
     search: 'Search',
+    /** api.md §5: the short searches match the start only. */
+    searchHint: 'One or two characters find the start of the field; three or more, anywhere in it.',
     by: 'Search in',
     byTitle: 'Title',
     byAlias: 'Alias',
