@@ -117,8 +117,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
-  const links = new LinksService({ ...stores, clock, urls, titles, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
-  const importer = new LinkImporter({ ...stores, clock, urls, invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent });
+  // A link change and its webhook deliveries commit together (docs/adr/0033).
+  const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork: storage.unitOfWork };
+  const links = new LinksService({ ...stores, clock, urls, titles, ...changes });
+  const importer = new LinkImporter({ ...stores, clock, urls, ...changes });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,

@@ -32,7 +32,7 @@ export interface WebhookRuntime {
   service: WebhooksService;
   dispatcher: WebhookDispatcher;
   clicks: ClickBatcher;
-  /** For LinksService: each change becomes deliveries; a failure is reported, never the change's. */
+  /** For LinksService and the importer: each change becomes deliveries in its unit of work; a failure fails the change. */
   onLinkEvent: LinkEventListener;
   /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
   tap(sink: ClickSink): ClickSink;
@@ -62,7 +62,9 @@ export function createWebhookRuntime(
   const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: config.WEBHOOK_LEASE_MS, batch: BATCH });
   const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, config.WEBHOOK_POLL_MS, onError);
-  const events = new WebhookEvents({ store, outbox, clock, enqueued: () => loop.kick() });
+  // Woken once the deliveries are committed: woken inside the change's unit, the dispatcher
+  // could run before the commit (on PostgreSQL, find nothing yet and sleep a poll interval).
+  const events = new WebhookEvents({ store, outbox, clock, enqueued: () => storage.afterCommit(() => loop.kick()) });
   const clicks = new ClickBatcher(events);
   const expiry = new ExpirySweep({
     claims: new SqlExpiryClaims(storage.db, storage.engine),
@@ -71,6 +73,7 @@ export function createWebhookRuntime(
     events,
     present,
     clock,
+    unitOfWork: storage.unitOfWork,
   });
   // link.expired: links that expired since the last round, each claimed by one instance.
   const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
@@ -97,26 +100,15 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
+    // Failures reach the change's caller, whose unit of work they roll back (docs/adr/0033).
     onLinkEvent: {
-      listens: async (accountId, change) => {
-        try {
-          return await events.listens(accountId, change);
-        } catch (error) {
-          onError(error);
-          return false;
-        }
-      },
-      changed: async (accountId, change, links) => {
-        try {
-          await events.emitMany(
-            accountId,
-            change,
-            links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
-          );
-        } catch (error) {
-          onError(error);
-        }
-      },
+      listens: (accountId, change) => events.listens(accountId, change),
+      changed: (accountId, change, links) =>
+        events.emitMany(
+          accountId,
+          change,
+          links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+        ),
     },
     tap: (sink) => ({
       record: (click, rotation) => {

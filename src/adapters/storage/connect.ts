@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { PostgresDialect, SqliteDialect, type Kysely } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
 import { guardedPool } from './guarded-pool.ts';
+import { scopedKysely } from './transaction-scope.ts';
+import type { UnitOfWork } from '../../core/shared/unit-of-work.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -13,6 +15,10 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   engine: Engine;
+  /** Writes of the stores on `db` that commit together or not at all (transaction-scope.ts). */
+  unitOfWork: UnitOfWork;
+  /** Runs a task once the current unit of work has committed; at once outside one. */
+  afterCommit: (task: () => void) => void;
   /** PostgreSQL's connection losses and returns (GET /metrics reads its counts); null on SQLite. */
   outage: OutageReporter | null;
   close(): Promise<void>;
@@ -51,8 +57,8 @@ export function sqlitePath(url: string): string {
 
 function connectSqlite(path: string): Storage {
   const sqlite = openSqlite(path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
+  const { db, unitOfWork, afterCommit } = scopedKysely<Database>(new SqliteDialect({ database: cachingStatements(sqlite) }), { begin: 'begin immediate' });
+  return { db, engine: 'sqlite', unitOfWork, afterCommit, outage: null, close: () => db.destroy() };
 }
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
@@ -91,6 +97,6 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   });
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  return { db, engine: 'postgres', outage, close: () => db.destroy() };
+  const { db, unitOfWork, afterCommit } = scopedKysely<Database>(new PostgresDialect({ pool: guarded }));
+  return { db, engine: 'postgres', unitOfWork, afterCommit, outage, close: () => db.destroy() };
 }

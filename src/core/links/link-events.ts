@@ -9,9 +9,10 @@ export interface ChangedLink {
 }
 
 /**
- * Told of changes once they are written (webhooks). Many links changed together (a bulk
- * change, an import's batch) are told in one call, so the listener looks its subscribers up
- * once for them all. Its failure never fails the change: the listener reports it itself.
+ * Told of changes as they are written, in the change's unit of work (webhooks: the deliveries
+ * commit with the change). Many links changed together (a bulk change's chunk, an import's
+ * batch) are told in one call, so the listener looks its subscribers up once for them all. Its
+ * failure fails the change, which is rolled back.
  */
 export interface LinkEventListener {
   /** Whether anyone listens to this change of the account's links: spares reading views no one would get. */

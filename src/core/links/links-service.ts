@@ -18,6 +18,7 @@ import { LinkViews } from './link-views.ts';
 import { newLinkFields } from './new-link-fields.ts';
 import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
 import type { LinkEventListener } from './link-events.ts';
+import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -32,8 +33,10 @@ export interface LinksServiceDeps {
   invalidation?: RedirectInvalidation;
   /** A deleted link's exact click counter can go (a changed cap needs nothing: the count stands). */
   forgetQuota?: (linkId: number) => Promise<void>;
-  /** Told of every change after it is written (webhooks). */
+  /** Told of every change in the change's unit of work (webhooks): its failure fails the change. */
   onEvent?: LinkEventListener;
+  /** A change and what onEvent stores for it commit together; absent: each write on its own (in-memory stores). */
+  unitOfWork?: UnitOfWork;
 }
 
 const ALIAS_LENGTH = 7;
@@ -48,9 +51,11 @@ const BLOCKED_MESSAGE = 'The link was disabled by the operator of this service a
 export class LinksService {
   private readonly views: LinkViews;
   private readonly pendingTitles = new Set<Promise<void>>();
+  private readonly unit: UnitOfWork;
 
   constructor(private readonly deps: LinksServiceDeps) {
     this.views = new LinkViews(deps);
+    this.unit = deps.unitOfWork ?? noUnitOfWork;
   }
 
   async list(accountId: number, filter: LinkFilter, page: PageRequest, count?: CountRequest): Promise<Page<LinkView>> {
@@ -77,11 +82,16 @@ export class LinksService {
     };
     // As on update: a statistics password exists only while privacy is 2.
     if (fields.privacy !== 2) fields.privacyPasswordHash = null;
-    const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+    // The link and its event are one unit; what must not follow a rolled-back write comes after.
+    const view = await this.unit(async () => {
+      const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+      const view = (await this.views.of(accountId, [link]))[0]!;
+      await this.deps.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
+      return view;
+    });
+    const { link } = view;
     this.deps.invalidation?.linkChanged(link.id, link.alias);
     if (link.title === null && input.title === undefined) this.learnTitle(link);
-    const view = (await this.views.of(accountId, [link]))[0]!;
-    await this.deps.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
     return view;
   }
 
@@ -91,11 +101,14 @@ export class LinksService {
     if (existing.blockedAt !== null && checked.fields.disabled === 0) throw ValidationError.of('disabled', BLOCKED_MESSAGE);
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
-    const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
-    if (!link) throw new NotFoundError('link');
-    this.deps.invalidation?.linkChanged(id, link.alias);
-    const view = (await this.views.of(accountId, [link]))[0]!;
-    await this.deps.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
+    const view = await this.unit(async () => {
+      const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
+      if (!link) throw new NotFoundError('link');
+      const view = (await this.views.of(accountId, [link]))[0]!;
+      await this.deps.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
+      return view;
+    });
+    this.deps.invalidation?.linkChanged(id, view.link.alias);
     return view;
   }
 
@@ -126,12 +139,14 @@ export class LinksService {
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    // Read first only when someone listens: the event tells which link went.
-    const gone = this.deps.onEvent ? await this.deps.links.findById(accountId, id) : null;
-    if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
+    await this.unit(async () => {
+      // Read first only when someone listens: the event tells which link went.
+      const gone = this.deps.onEvent ? await this.deps.links.findById(accountId, id) : null;
+      if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
+      if (gone) await this.deps.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
+    });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
-    if (gone) await this.deps.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
   }
 
   /**
@@ -145,11 +160,15 @@ export class LinksService {
     for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
       // A link an operator took down stays down: enabling passes it by.
       const ids = chunk.filter((l) => change.kind !== 'enable' || l.blockedAt === null).map((l) => l.id);
-      const done = await this.applyBulk(accountId, change, ids);
+      // Each chunk with its events is one unit: a failure leaves the chunks before it done.
+      const done = await this.unit(async () => {
+        const done = await this.applyBulk(accountId, change, ids);
+        await this.emitBulk(accountId, change, chunk, done);
+        return done;
+      });
       for (const id of done) this.deps.invalidation?.linkChanged(id);
       const forget = this.deps.forgetQuota;
       if (change.kind === 'delete' && forget) await Promise.all(done.map((id) => forget(id)));
-      await this.emitBulk(accountId, change, chunk, done);
       changed += done.length;
     }
     return changed;

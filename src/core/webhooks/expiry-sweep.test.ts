@@ -32,3 +32,39 @@ test('a round tells each claimed link once to its own account, only where a link
   assert.equal(await sweep.round(2), false);
   assert.equal(told.length, 1);
 });
+
+test('a round, its claim and its deliveries, is one unit of work: a failed enqueue fails the round', async () => {
+  const links = new MemoryLinkStore();
+  const a = links.add(1, { alias: 'a' });
+  const trail: string[] = [];
+  const sweep = new ExpirySweep({
+    claims: {
+      claim: async () => {
+        trail.push('claim');
+        return [{ id: a.id, accountId: 1 }];
+      },
+    },
+    links,
+    views: new LinkViews({ spaces: new MemorySpaceStore(), domains: new MemoryDomainStore(), pixels: new MemoryPixelStore() }),
+    events: {
+      listens: async () => true,
+      emitMany: async () => {
+        trail.push('enqueue');
+        throw new Error('the outbox is failing');
+      },
+    },
+    present: (view) => ({ id: view.link.id }),
+    clock: { now: () => 0 },
+    unitOfWork: async (work) => {
+      trail.push('begin');
+      try {
+        return await work();
+      } catch (error) {
+        trail.push('rollback');
+        throw error;
+      }
+    },
+  });
+  await assert.rejects(sweep.round(10), /the outbox is failing/);
+  assert.deepEqual(trail, ['begin', 'claim', 'enqueue', 'rollback']);
+});

@@ -2,6 +2,7 @@ import type { LinkStore } from '../links/link-store.ts';
 import type { LinkView } from '../links/link.ts';
 import type { LinkViews } from '../links/link-views.ts';
 import type { Clock } from '../shared/clock.ts';
+import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ExpiryClaims } from './ports.ts';
 import type { WebhookEvents } from './webhook-events.ts';
 
@@ -10,6 +11,8 @@ import type { WebhookEvents } from './webhook-events.ts';
  * a sweep finds the links that expired since (past their date, or their click cap reached once
  * the visit's click is counted) and claims them in the database, which makes each one told by
  * one instance only. Links of accounts without such a webhook are claimed too, and told to no one.
+ * A round's claim and its deliveries are one unit: an instance that dies in between, or fails to
+ * enqueue, leaves the links unclaimed for the next round.
  */
 export class ExpirySweep {
   constructor(
@@ -20,16 +23,19 @@ export class ExpirySweep {
       events: Pick<WebhookEvents, 'listens' | 'emitMany'>;
       present: (view: LinkView) => unknown;
       clock: Clock;
+      unitOfWork?: UnitOfWork;
     },
   ) {}
 
   /** One round of at most `limit` links per cause; answers whether it took `limit` or more (more may be due). */
-  async round(limit: number): Promise<boolean> {
-    const claimed = await this.deps.claims.claim(this.deps.clock.now(), limit);
-    const byAccount = new Map<number, number[]>();
-    for (const { id, accountId } of claimed) (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
-    for (const [accountId, ids] of byAccount) await this.tell(accountId, ids);
-    return claimed.length >= limit;
+  round(limit: number): Promise<boolean> {
+    return (this.deps.unitOfWork ?? noUnitOfWork)(async () => {
+      const claimed = await this.deps.claims.claim(this.deps.clock.now(), limit);
+      const byAccount = new Map<number, number[]>();
+      for (const { id, accountId } of claimed) (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
+      for (const [accountId, ids] of byAccount) await this.tell(accountId, ids);
+      return claimed.length >= limit;
+    });
   }
 
   private async tell(accountId: number, ids: number[]): Promise<void> {

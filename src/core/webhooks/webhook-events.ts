@@ -10,7 +10,9 @@ export function deliveryBody(id: string, event: WebhookEvent, at: number, data: 
 
 /**
  * Turns what happened to an account's links into deliveries in the outbox, one per subscribed
- * webhook; the dispatcher sends them. `enqueued` wakes the local dispatcher.
+ * webhook; the dispatcher sends them. A link change calls it in its unit of work, so the
+ * deliveries commit with the change. `enqueued` wakes the local dispatcher (the runtime defers
+ * it until the unit has committed).
  */
 export class WebhookEvents {
   constructor(private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void }) {}

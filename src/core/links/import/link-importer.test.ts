@@ -4,13 +4,14 @@ import { LinkImporter } from './link-importer.ts';
 import type { ImportOptions, ImportRow } from './import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
 import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
+import type { UnitOfWork } from '../../shared/unit-of-work.ts';
 import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore, RecordingListener } from '../../../../test/support/fakes/link-fakes.ts';
 
 const ME = 1;
 const OTHER = 2;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
-function setup() {
+function setup(unitOfWork?: UnitOfWork) {
   const links = new MemoryLinkStore();
   const spaces = new MemorySpaceStore();
   const domains = new MemoryDomainStore();
@@ -27,6 +28,7 @@ function setup() {
     urls: new UrlPolicy(['http', 'https']),
     invalidation,
     onEvent: events,
+    ...(unitOfWork ? { unitOfWork } : {}),
   });
   const run = (rows: ImportRow[], options: Partial<ImportOptions> = {}) => importer.run(ME, 'UTC', toAsync(rows), { onConflict: 'skip', dryRun: false, ...options });
   return { links, spaces, domains, pixels, events, invalidated, run };
@@ -225,4 +227,26 @@ test('no one listening: links are written, and their views are not read for noth
   assert.equal(report.counts.created, 1);
   assert.deepEqual(s.events.told, []);
   assert.equal(s.links.reads, 0);
+});
+
+test('each batch is written and told in one unit of work, the redirect told after it; a failed telling fails the import; a dry run takes none', async () => {
+  const units: Array<{ toldInside: number; invalidatedInside: number }> = [];
+  const unitOfWork: UnitOfWork = async (work) => {
+    const result = await work();
+    units.push({ toldInside: s.events.told.length, invalidatedInside: s.invalidated.length });
+    return result;
+  };
+  const s = setup(unitOfWork);
+  await s.run([row(2, 'https://example.com/1', 'unit-1'), row(3, 'https://example.com/2', 'unit-2')]);
+  assert.deepEqual(units, [{ toldInside: 1, invalidatedInside: 0 }], 'told inside the unit, invalidated once it is done');
+  assert.deepEqual(s.invalidated, [1, 2]);
+
+  await s.run([row(2, 'https://example.com/3', 'unit-3')], { dryRun: true });
+  assert.equal(units.length, 1, 'a dry run writes nothing: no unit');
+
+  s.events.changed = async () => {
+    throw new Error('the outbox is failing');
+  };
+  await assert.rejects(s.run([row(2, 'https://example.com/4', 'unit-4')]), /the outbox is failing/);
+  assert.deepEqual(s.invalidated, [1, 2], 'nothing invalidated for a batch whose unit failed');
 });

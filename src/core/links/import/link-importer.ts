@@ -10,6 +10,7 @@ import type { LinksServiceDeps } from '../links-service.ts';
 import type { AliasOwner } from '../link-store.ts';
 import type { ImportOptions, ImportOutcome, ImportReport, ImportRow } from './import-row.ts';
 import { NamedRecords } from './named-records.ts';
+import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
 /** Rows checked and written per round trip: one multi-row insert each. */
 const IMPORT_BATCH = 500;
@@ -40,9 +41,11 @@ const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${a
  */
 export class LinkImporter {
   private readonly views: LinkViews;
+  private readonly unit: UnitOfWork;
 
   constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {
     this.views = new LinkViews(deps);
+    this.unit = deps.unitOfWork ?? noUnitOfWork;
   }
 
   async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
@@ -78,6 +81,18 @@ export class LinkImporter {
       if ('reason' in r) out.push({ line: row.line, status: 'error', reason: r.reason, ...(r.errors ? { errors: r.errors } : {}) });
       else ready.push(r);
     }
+    // The batch's links and their events are one unit (a dry run writes nothing); the redirect
+    // forgets the links once they are committed.
+    const changed: Array<{ id: number; alias: string }> = [];
+    const write = () => this.write(accountId, ready, claimed, options, changed);
+    out.push(...(await (options.dryRun ? write() : this.unit(write))));
+    for (const { id, alias } of changed) this.deps.invalidation?.linkChanged(id, alias);
+    return out;
+  }
+
+  /** Aliases decided, links written and told; `changed` gets each link written. */
+  private async write(accountId: number, ready: Ready[], claimed: Set<string>, options: ImportOptions, changed: Array<{ id: number; alias: string }>) {
+    const out: ImportOutcome[] = [];
     // Each row written gets its outcome once the insert has answered with its id.
     const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
     const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
@@ -104,7 +119,10 @@ export class LinkImporter {
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
         const link = options.dryRun ? null : await this.replace(accountId, owner.id, item);
-        if (link) replaced.push(link);
+        if (link) {
+          replaced.push(link);
+          changed.push({ id: link.id, alias: link.alias });
+        }
         const id = link?.id ?? null;
         out.push({ line: row.line, status: 'replaced', alias: fields.alias, id, ...notesOf(item) });
       } else {
@@ -123,7 +141,7 @@ export class LinkImporter {
         c.outcome.id = ids[i] ?? null;
         if (ids[i] !== undefined) {
           created.push(ids[i]);
-          this.deps.invalidation?.linkChanged(ids[i], c.item.fields.alias);
+          changed.push({ id: ids[i], alias: c.item.fields.alias });
         }
       }
     }
@@ -236,10 +254,8 @@ export class LinkImporter {
     return '';
   }
 
-  private async replace(accountId: number, id: number, item: Ready): Promise<Link | null> {
-    const link = await this.deps.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
-    if (link) this.deps.invalidation?.linkChanged(link.id, link.alias);
-    return link;
+  private replace(accountId: number, id: number, item: Ready): Promise<Link | null> {
+    return this.deps.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
   }
 }
 
