@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { systemClock, type Clock } from '../core/shared/clock.ts';
 import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
@@ -19,6 +19,8 @@ import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
 import { connect, type Storage } from '../adapters/storage/connect.ts';
+import type { Database } from '../adapters/storage/schema.ts';
+import { unitOfWorkOn } from '../adapters/storage/transactions.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
@@ -79,12 +81,13 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
   const urls = new UrlPolicy(config.URL_SCHEMES);
-  const stores = {
-    links: new SqlLinkStore(storage.db, storage.engine),
-    pixels: new SqlPixelStore(storage.db),
-    spaces: new SqlSpaceStore(storage.db),
-    domains: new SqlDomainStore(storage.db),
-  };
+  const recordsOn = (db: Kysely<Database>) => ({
+    links: new SqlLinkStore(db, storage.engine),
+    pixels: new SqlPixelStore(db),
+    spaces: new SqlSpaceStore(db),
+    domains: new SqlDomainStore(db),
+  });
+  const stores = recordsOn(storage.db);
   const titles =
     overrides.titles !== undefined
       ? overrides.titles
@@ -113,12 +116,13 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     storage,
     clock,
     (view) => linkRecord(view, shortUrls),
-    stores,
+    recordsOn,
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
   // A link change and its webhook deliveries commit together (docs/adr/0033).
-  const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork: storage.unitOfWork };
+  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: hooks.linkEventsOn(trx, afterCommit) }));
+  const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });

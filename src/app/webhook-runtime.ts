@@ -13,7 +13,10 @@ import type { SpaceStore } from '../core/spaces/space-store.ts';
 import type { DomainStore } from '../core/domains/domain-store.ts';
 import type { PixelStore } from '../core/pixels/pixel-store.ts';
 import type { WebhookSender, WebhookTargetCheck } from '../core/webhooks/ports.ts';
+import type { Kysely } from 'kysely';
 import type { Storage } from '../adapters/storage/connect.ts';
+import type { Database } from '../adapters/storage/schema.ts';
+import { unitOfWorkOn } from '../adapters/storage/transactions.ts';
 import { SqlWebhookStore } from '../adapters/storage/stores/webhook-store.ts';
 import { SqlDeliveryOutbox } from '../adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../adapters/storage/stores/expiry-claims.ts';
@@ -32,7 +35,13 @@ export interface WebhookRuntime {
   service: WebhooksService;
   dispatcher: WebhookDispatcher;
   clicks: ClickBatcher;
-  /** For LinksService and the importer: each change becomes deliveries in its unit of work; a failure fails the change. */
+  /**
+   * For LinksService and the importer, in a change's unit of work: each change becomes deliveries
+   * written on `db` (the unit's transaction), and the dispatcher is woken once the unit has
+   * committed. A failure reaches the change, which is rolled back (docs/adr/0033).
+   */
+  linkEventsOn(db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener;
+  /** The same outside a unit (a dry-run import tells nothing, the in-memory tests): writes on the pool. */
   onLinkEvent: LinkEventListener;
   /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
   tap(sink: ClickSink): ClickSink;
@@ -52,7 +61,7 @@ export function createWebhookRuntime(
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
-  records: { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore },
+  recordsOn: (db: Kysely<Database>) => { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore },
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {
@@ -62,10 +71,25 @@ export function createWebhookRuntime(
   const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: config.WEBHOOK_LEASE_MS, batch: BATCH });
   const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, config.WEBHOOK_POLL_MS, onError);
-  // Woken once the deliveries are committed: woken inside the change's unit, the dispatcher
-  // could run before the commit (on PostgreSQL, find nothing yet and sleep a poll interval).
-  const events = new WebhookEvents({ store, outbox, clock, enqueued: () => storage.afterCommit(() => loop.kick()) });
+  // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
+  // it could look before the deliveries are there and sleep a whole poll interval.
+  const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
+    new WebhookEvents({ store: new SqlWebhookStore(db), outbox: new SqlDeliveryOutbox(db, storage.engine), clock, enqueued: () => afterCommit(() => loop.kick()) });
+  const linkEventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener => {
+    const events = eventsOn(db, afterCommit);
+    return {
+      listens: (accountId, change) => events.listens(accountId, change),
+      changed: (accountId, change, links) =>
+        events.emitMany(
+          accountId,
+          change,
+          links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+        ),
+    };
+  };
+  const events = eventsOn(storage.db, (task) => task());
   const clicks = new ClickBatcher(events);
+  const records = recordsOn(storage.db);
   const expiry = new ExpirySweep({
     claims: new SqlExpiryClaims(storage.db, storage.engine),
     links: records.links,
@@ -73,7 +97,13 @@ export function createWebhookRuntime(
     events,
     present,
     clock,
-    unitOfWork: storage.unitOfWork,
+    // A round's claim and its deliveries commit together.
+    unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => ({
+      claims: new SqlExpiryClaims(trx, storage.engine),
+      links: recordsOn(trx).links,
+      views: new LinkViews(recordsOn(trx)),
+      events: eventsOn(trx, afterCommit),
+    })),
   });
   // link.expired: links that expired since the last round, each claimed by one instance.
   const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
@@ -100,16 +130,8 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
-    // Failures reach the change's caller, whose unit of work they roll back (docs/adr/0033).
-    onLinkEvent: {
-      listens: (accountId, change) => events.listens(accountId, change),
-      changed: (accountId, change, links) =>
-        events.emitMany(
-          accountId,
-          change,
-          links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
-        ),
-    },
+    linkEventsOn,
+    onLinkEvent: linkEventsOn(storage.db, (task) => task()),
     tap: (sink) => ({
       record: (click, rotation) => {
         sink.record(click, rotation);

@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PostgresDialect, SqliteDialect, type Kysely } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
 import { guardedPool } from './guarded-pool.ts';
-import { scopedKysely } from './transaction-scope.ts';
-import type { UnitOfWork } from '../../core/shared/unit-of-work.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -15,10 +13,6 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   engine: Engine;
-  /** Writes of the stores on `db` that commit together or not at all (transaction-scope.ts). */
-  unitOfWork: UnitOfWork;
-  /** Runs a task once the current unit of work has committed; at once outside one. */
-  afterCommit: (task: () => void) => void;
   /** PostgreSQL's connection losses and returns (GET /metrics reads its counts); null on SQLite. */
   outage: OutageReporter | null;
   close(): Promise<void>;
@@ -55,10 +49,32 @@ export function sqlitePath(url: string): string {
   return path === ':memory:' ? path : resolve(path);
 }
 
+/**
+ * Every transaction on linkpix's own SQLite connection writes, so each takes the write lock at
+ * its `begin`: one that reads first (a delete reads the link for its event) could otherwise find
+ * its snapshot overtaken by the click writer's connection (SQLITE_BUSY_SNAPSHOT, which no busy
+ * timeout waits out).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 function connectSqlite(path: string): Storage {
   const sqlite = openSqlite(path);
-  const { db, unitOfWork, afterCommit } = scopedKysely<Database>(new SqliteDialect({ database: cachingStatements(sqlite) }), { begin: 'begin immediate' });
-  return { db, engine: 'sqlite', unitOfWork, afterCommit, outage: null, close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }) });
+  return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
 }
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
@@ -97,6 +113,6 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   });
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
-  const { db, unitOfWork, afterCommit } = scopedKysely<Database>(new PostgresDialect({ pool: guarded }));
-  return { db, engine: 'postgres', unitOfWork, afterCommit, outage, close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
+  return { db, engine: 'postgres', outage, close: () => db.destroy() };
 }

@@ -35,8 +35,17 @@ export interface LinksServiceDeps {
   forgetQuota?: (linkId: number) => Promise<void>;
   /** Told of every change in the change's unit of work (webhooks): its failure fails the change. */
   onEvent?: LinkEventListener;
-  /** A change and what onEvent stores for it commit together; absent: each write on its own (in-memory stores). */
-  unitOfWork?: UnitOfWork;
+  /** A change and what onEvent stores for it commit together; absent: the ports above, each write on its own (in-memory stores). */
+  unitOfWork?: UnitOfWork<LinkChangePorts>;
+}
+
+/** What a link change reads and writes in its unit of work: the links, the records of their views, and the event. */
+export interface LinkChangePorts {
+  links: LinkStore;
+  spaces: SpaceStore;
+  domains: DomainStore;
+  pixels: PixelStore;
+  onEvent?: LinkEventListener | undefined;
 }
 
 const ALIAS_LENGTH = 7;
@@ -51,11 +60,11 @@ const BLOCKED_MESSAGE = 'The link was disabled by the operator of this service a
 export class LinksService {
   private readonly views: LinkViews;
   private readonly pendingTitles = new Set<Promise<void>>();
-  private readonly unit: UnitOfWork;
+  private readonly unit: UnitOfWork<LinkChangePorts>;
 
   constructor(private readonly deps: LinksServiceDeps) {
     this.views = new LinkViews(deps);
-    this.unit = deps.unitOfWork ?? noUnitOfWork;
+    this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
   }
 
   async list(accountId: number, filter: LinkFilter, page: PageRequest, count?: CountRequest): Promise<Page<LinkView>> {
@@ -83,10 +92,10 @@ export class LinksService {
     // As on update: a statistics password exists only while privacy is 2.
     if (fields.privacy !== 2) fields.privacyPasswordHash = null;
     // The link and its event are one unit; what must not follow a rolled-back write comes after.
-    const view = await this.unit(async () => {
-      const link = await this.deps.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
-      const view = (await this.views.of(accountId, [link]))[0]!;
-      await this.deps.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
+    const view = await this.unit(async (tx) => {
+      const link = await tx.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+      const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
+      await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
       return view;
     });
     const { link } = view;
@@ -101,11 +110,11 @@ export class LinksService {
     if (existing.blockedAt !== null && checked.fields.disabled === 0) throw ValidationError.of('disabled', BLOCKED_MESSAGE);
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
-    const view = await this.unit(async () => {
-      const link = await this.deps.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
+    const view = await this.unit(async (tx) => {
+      const link = await tx.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
       if (!link) throw new NotFoundError('link');
-      const view = (await this.views.of(accountId, [link]))[0]!;
-      await this.deps.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
+      const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
+      await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
       return view;
     });
     this.deps.invalidation?.linkChanged(id, view.link.alias);
@@ -139,11 +148,11 @@ export class LinksService {
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    await this.unit(async () => {
+    await this.unit(async (tx) => {
       // Read first only when someone listens: the event tells which link went.
-      const gone = this.deps.onEvent ? await this.deps.links.findById(accountId, id) : null;
-      if (!(await this.deps.links.delete(accountId, id))) throw new NotFoundError('link');
-      if (gone) await this.deps.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
+      const gone = tx.onEvent ? await tx.links.findById(accountId, id) : null;
+      if (!(await tx.links.delete(accountId, id))) throw new NotFoundError('link');
+      if (gone) await tx.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
     });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
@@ -161,9 +170,9 @@ export class LinksService {
       // A link an operator took down stays down: enabling passes it by.
       const ids = chunk.filter((l) => change.kind !== 'enable' || l.blockedAt === null).map((l) => l.id);
       // Each chunk with its events is one unit: a failure leaves the chunks before it done.
-      const done = await this.unit(async () => {
-        const done = await this.applyBulk(accountId, change, ids);
-        await this.emitBulk(accountId, change, chunk, done);
+      const done = await this.unit(async (tx) => {
+        const done = await this.applyBulk(tx.links, accountId, change, ids);
+        await this.emitBulk(tx, accountId, change, chunk, done);
         return done;
       });
       for (const id of done) this.deps.invalidation?.linkChanged(id);
@@ -175,8 +184,8 @@ export class LinksService {
   }
 
   /** Each link a bulk change reached is told as its own update or deletion. */
-  private async emitBulk(accountId: number, change: BulkChange, before: readonly Link[], done: readonly number[]): Promise<void> {
-    const listener = this.deps.onEvent;
+  private async emitBulk(tx: LinkChangePorts, accountId: number, change: BulkChange, before: readonly Link[], done: readonly number[]): Promise<void> {
+    const listener = tx.onEvent;
     if (!listener || done.length === 0) return;
     const reached = new Set(done);
     if (change.kind === 'delete') {
@@ -185,7 +194,7 @@ export class LinksService {
       return;
     }
     if (!(await listener.listens(accountId, 'link.updated'))) return;
-    const views = await this.views.of(accountId, await this.deps.links.findByIds(accountId, done));
+    const views = await new LinkViews(tx).of(accountId, await tx.links.findByIds(accountId, done));
     await listener.changed(
       accountId,
       'link.updated',
@@ -206,11 +215,11 @@ export class LinksService {
     }
   }
 
-  private applyBulk(accountId: number, change: BulkChange, ids: readonly number[]): Promise<number[]> {
+  private applyBulk(links: LinkStore, accountId: number, change: BulkChange, ids: readonly number[]): Promise<number[]> {
     const now = this.deps.clock.now();
-    if (change.kind === 'delete') return this.deps.links.deleteMany(accountId, ids);
-    if (change.kind === 'pixels') return this.deps.links.setPixelsMany(accountId, ids, [...new Set(change.pixelIds)], now);
-    return this.deps.links.updateMany(accountId, ids, fieldsOf(change), now);
+    if (change.kind === 'delete') return links.deleteMany(accountId, ids);
+    if (change.kind === 'pixels') return links.setPixelsMany(accountId, ids, [...new Set(change.pixelIds)], now);
+    return links.updateMany(accountId, ids, fieldsOf(change), now);
   }
 
   /** How many links a bulk action would reach (for its confirmation). */

@@ -1,18 +1,17 @@
 /**
- * Runs `work` as one unit: everything the stores write while it runs (including their own
- * transactions, which become part of it) commits together when it resolves, or not at all when
- * it throws, and the error reaches the caller. A link change and the webhook deliveries it
- * enqueues are one unit, so an answered change has its events stored and a failed enqueue
- * leaves no change behind (docs/adr/0033).
+ * Runs `work` on ports whose writes are one unit: they commit together when `work` resolves, or
+ * not at all when it throws, and the error reaches the caller. A link change and the webhook
+ * deliveries it enqueues are one unit, so an answered change has its events stored and a failed
+ * enqueue leaves no change behind (docs/adr/0033).
  *
- * Inside `work`: the reads that must see the uncommitted change (e.g. a link's view for its
- * event), and nothing that must not happen for a change rolled back or that may run after it:
- * cache invalidation, Redis, waking loops and background tasks are started after the unit
- * resolves (background work started inside would join the unit while it lasts). The stores'
- * writes inside one unit run one after another, never several of them at once. A unit inside
- * another joins it.
+ * The ports are handed to `work`: everything it reads or writes goes through them (its reads see
+ * the unit's uncommitted writes), never through the service's own ports. What must not follow a
+ * change that is rolled back (cache invalidation, Redis, background tasks) runs after the unit
+ * resolves. Writes inside one unit run one after another, never several at once.
  */
-export type UnitOfWork = <T>(work: () => Promise<T>) => Promise<T>;
+export type UnitOfWork<Ports> = <T>(work: (ports: Ports) => Promise<T>) => Promise<T>;
 
-/** Without a database (the unit tests' in-memory stores): `work` alone. */
-export const noUnitOfWork: UnitOfWork = (work) => work();
+/** Without a database (the unit tests' in-memory stores): `work` on the ports as they are. */
+export function noUnitOfWork<Ports>(ports: Ports): UnitOfWork<Ports> {
+  return (work) => work(ports);
+}

@@ -37,7 +37,7 @@ test('a round, its claim and its deliveries, is one unit of work: a failed enque
   const links = new MemoryLinkStore();
   const a = links.add(1, { alias: 'a' });
   const trail: string[] = [];
-  const sweep = new ExpirySweep({
+  const ports = {
     claims: {
       claim: async () => {
         trail.push('claim');
@@ -53,12 +53,15 @@ test('a round, its claim and its deliveries, is one unit of work: a failed enque
         throw new Error('the outbox is failing');
       },
     },
+  };
+  const sweep = new ExpirySweep({
+    ...ports,
     present: (view) => ({ id: view.link.id }),
     clock: { now: () => 0 },
     unitOfWork: async (work) => {
       trail.push('begin');
       try {
-        return await work();
+        return await work(ports);
       } catch (error) {
         trail.push('rollback');
         throw error;

@@ -6,6 +6,14 @@ import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ExpiryClaims } from './ports.ts';
 import type { WebhookEvents } from './webhook-events.ts';
 
+/** What a round reads and writes in its unit of work. */
+export interface ExpirySweepPorts {
+  claims: ExpiryClaims;
+  links: Pick<LinkStore, 'findByIds'>;
+  views: Pick<LinkViews, 'of'>;
+  events: Pick<WebhookEvents, 'listens' | 'emitMany'>;
+}
+
 /**
  * Tells `link.expired` once per link: expiry is decided when a link is read, never written, so
  * a sweep finds the links that expired since (past their date, or their click cap reached once
@@ -15,33 +23,34 @@ import type { WebhookEvents } from './webhook-events.ts';
  * enqueue, leaves the links unclaimed for the next round.
  */
 export class ExpirySweep {
+  private readonly unit: UnitOfWork<ExpirySweepPorts>;
+
   constructor(
-    private readonly deps: {
-      claims: ExpiryClaims;
-      links: Pick<LinkStore, 'findByIds'>;
-      views: Pick<LinkViews, 'of'>;
-      events: Pick<WebhookEvents, 'listens' | 'emitMany'>;
+    private readonly deps: ExpirySweepPorts & {
       present: (view: LinkView) => unknown;
       clock: Clock;
-      unitOfWork?: UnitOfWork;
+      /** A round's claim and its deliveries commit together; absent: the ports above, each write on its own. */
+      unitOfWork?: UnitOfWork<ExpirySweepPorts>;
     },
-  ) {}
+  ) {
+    this.unit = deps.unitOfWork ?? noUnitOfWork<ExpirySweepPorts>(deps);
+  }
 
   /** One round of at most `limit` links per cause; answers whether it took `limit` or more (more may be due). */
   round(limit: number): Promise<boolean> {
-    return (this.deps.unitOfWork ?? noUnitOfWork)(async () => {
-      const claimed = await this.deps.claims.claim(this.deps.clock.now(), limit);
+    return this.unit(async (tx) => {
+      const claimed = await tx.claims.claim(this.deps.clock.now(), limit);
       const byAccount = new Map<number, number[]>();
       for (const { id, accountId } of claimed) (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
-      for (const [accountId, ids] of byAccount) await this.tell(accountId, ids);
+      for (const [accountId, ids] of byAccount) await this.tell(tx, accountId, ids);
       return claimed.length >= limit;
     });
   }
 
-  private async tell(accountId: number, ids: number[]): Promise<void> {
-    if (!(await this.deps.events.listens(accountId, 'link.expired'))) return;
-    const views = await this.deps.views.of(accountId, await this.deps.links.findByIds(accountId, ids));
-    await this.deps.events.emitMany(
+  private async tell(tx: ExpirySweepPorts, accountId: number, ids: number[]): Promise<void> {
+    if (!(await tx.events.listens(accountId, 'link.expired'))) return;
+    const views = await tx.views.of(accountId, await tx.links.findByIds(accountId, ids));
+    await tx.events.emitMany(
       accountId,
       'link.expired',
       views.map((view) => ({ linkId: view.link.id, data: { link: this.deps.present(view) } })),

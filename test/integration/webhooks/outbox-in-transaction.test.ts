@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { WebhookReceiver, eventually } from '../../support/webhook-receiver.ts';
+import { unitOfWorkOn } from '../../../src/adapters/storage/transactions.ts';
 import { LinkImporter } from '../../../src/core/links/import/link-importer.ts';
 import type { ImportRow } from '../../../src/core/links/import/import-row.ts';
 import { UrlPolicy } from '../../../src/core/links/url-policy.ts';
@@ -165,15 +166,18 @@ onEachEngine(
       await link(h(), other.key, { alias: 'tx-race-taken' });
       const account = await h().account();
       const path = await hook(h(), account.key);
+      const recordsOn = (d: typeof db) => ({
+        links: new RacingLinkStore(d, engine),
+        spaces: new SqlSpaceStore(d),
+        domains: new SqlDomainStore(d),
+        pixels: new SqlPixelStore(d),
+      });
       const importer = new LinkImporter({
-        links: new RacingLinkStore(db, engine),
-        spaces: new SqlSpaceStore(db),
-        domains: new SqlDomainStore(db),
-        pixels: new SqlPixelStore(db),
+        ...recordsOn(db),
         clock,
         urls: new UrlPolicy(['https']),
         onEvent: container.hooks.onLinkEvent,
-        unitOfWork: container.storage.unitOfWork,
+        unitOfWork: unitOfWorkOn(db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: container.hooks.linkEventsOn(trx, afterCommit) })),
       });
       const row = (line: number, alias: string): ImportRow => ({ line, input: { url: `https://example.com/${alias}`, alias } });
       const report = await importer.run(account.id, 'UTC', rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]), {

@@ -7,6 +7,7 @@ import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, likeLiteral, pageOf, startsWithIgnoringCase } from '../sql-helpers.ts';
+import { storeTransaction } from '../transactions.ts';
 import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
@@ -81,7 +82,7 @@ export class SqlLinkStore implements LinkStore {
 
   async insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link> {
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await storeTransaction(this.db, async (trx) => {
         const row = await trx
           .insertInto('links')
           .values(toInsert(accountId, fields, now))
@@ -102,7 +103,7 @@ export class SqlLinkStore implements LinkStore {
 
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     try {
-      const updated = await this.db.transaction().execute(async (trx) => {
+      const updated = await storeTransaction(this.db, async (trx) => {
         const told = expiryToldAfter(fields, now);
         const result = await trx
           .updateTable('links')
@@ -207,7 +208,7 @@ export class SqlLinkStore implements LinkStore {
 
   async setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]> {
     if (ids.length === 0) return [];
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const rows = await trx
         .updateTable('links')
         .set({ updated_at: now })
@@ -262,7 +263,7 @@ export class SqlLinkStore implements LinkStore {
   async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
     if (items.length === 0) return [];
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await storeTransaction(this.db, async (trx) => {
         const rows = await trx
           .insertInto('links')
           .values(items.map((i) => toInsert(accountId, i.fields, now)))

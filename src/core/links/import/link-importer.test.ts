@@ -5,13 +5,14 @@ import type { ImportOptions, ImportRow } from './import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
 import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
 import type { UnitOfWork } from '../../shared/unit-of-work.ts';
+import type { LinkChangePorts } from '../links-service.ts';
 import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore, RecordingListener } from '../../../../test/support/fakes/link-fakes.ts';
 
 const ME = 1;
 const OTHER = 2;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
-function setup(unitOfWork?: UnitOfWork) {
+function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   const links = new MemoryLinkStore();
   const spaces = new MemorySpaceStore();
   const domains = new MemoryDomainStore();
@@ -231,8 +232,8 @@ test('no one listening: links are written, and their views are not read for noth
 
 test('each batch is written and told in one unit of work, the redirect told after it; a failed telling fails the import; a dry run takes none', async () => {
   const units: Array<{ toldInside: number; invalidatedInside: number }> = [];
-  const unitOfWork: UnitOfWork = async (work) => {
-    const result = await work();
+  const unitOfWork: UnitOfWork<LinkChangePorts> = async (work) => {
+    const result = await work({ links: s.links, spaces: s.spaces, domains: s.domains, pixels: s.pixels, onEvent: s.events });
     units.push({ toldInside: s.events.told.length, invalidatedInside: s.invalidated.length });
     return result;
   };

@@ -6,7 +6,7 @@ import type { Link, LinkFields } from '../link.ts';
 import type { LinkChange } from '../link-events.ts';
 import { LinkViews } from '../link-views.ts';
 import { checkLinkInput } from '../link-rules.ts';
-import type { LinksServiceDeps } from '../links-service.ts';
+import type { LinkChangePorts, LinksServiceDeps } from '../links-service.ts';
 import type { AliasOwner } from '../link-store.ts';
 import type { ImportOptions, ImportOutcome, ImportReport, ImportRow } from './import-row.ts';
 import { NamedRecords } from './named-records.ts';
@@ -40,12 +40,10 @@ const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${a
  * options say otherwise, so running the same file again creates nothing new.
  */
 export class LinkImporter {
-  private readonly views: LinkViews;
-  private readonly unit: UnitOfWork;
+  private readonly unit: UnitOfWork<LinkChangePorts>;
 
   constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {
-    this.views = new LinkViews(deps);
-    this.unit = deps.unitOfWork ?? noUnitOfWork;
+    this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
   }
 
   async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
@@ -84,25 +82,32 @@ export class LinkImporter {
     // The batch's links and their events are one unit (a dry run writes nothing); the redirect
     // forgets the links once they are committed.
     const changed: Array<{ id: number; alias: string }> = [];
-    const write = () => this.write(accountId, ready, claimed, options, changed);
-    out.push(...(await (options.dryRun ? write() : this.unit(write))));
+    const write = (tx: LinkChangePorts) => this.write(tx, accountId, ready, claimed, options, changed);
+    out.push(...(await (options.dryRun ? write(this.deps) : this.unit(write))));
     for (const { id, alias } of changed) this.deps.invalidation?.linkChanged(id, alias);
     return out;
   }
 
   /** Aliases decided, links written and told; `changed` gets each link written. */
-  private async write(accountId: number, ready: Ready[], claimed: Set<string>, options: ImportOptions, changed: Array<{ id: number; alias: string }>) {
+  private async write(
+    tx: LinkChangePorts,
+    accountId: number,
+    ready: Ready[],
+    claimed: Set<string>,
+    options: ImportOptions,
+    changed: Array<{ id: number; alias: string }>,
+  ) {
     const out: ImportOutcome[] = [];
     // Each row written gets its outcome once the insert has answered with its id.
     const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
     const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
       creates.push({ item, outcome: { line: item.row.line, status, alias: item.fields.alias, id: null, ...(reason ? { reason } : {}), ...notesOf(item) } });
     const replaced: Link[] = [];
-    const owners = await this.ownersOf(ready);
+    const owners = await this.ownersOf(tx, ready);
     for (const item of ready) {
       const { fields, row } = item;
       if (fields.alias === '') {
-        fields.alias = await this.freeAlias(fields.domainId, claimed, '', 0);
+        fields.alias = await this.freeAlias(tx, fields.domainId, claimed, '', 0);
         create(item, 'created');
         continue;
       }
@@ -113,12 +118,12 @@ export class LinkImporter {
         create(item, 'created');
       } else if (options.onConflict === 'rename') {
         const wanted = fields.alias;
-        fields.alias = await this.freeAlias(fields.domainId, claimed, `${wanted}-`, 2);
+        fields.alias = await this.freeAlias(tx, fields.domainId, claimed, `${wanted}-`, 2);
         if (fields.alias === '') out.push({ line: row.line, status: 'error', alias: wanted, reason: 'alias: no free variant of the alias was found.' });
         else create(item, 'renamed', `The alias ${wanted} exists.`);
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
-        const link = options.dryRun ? null : await this.replace(accountId, owner.id, item);
+        const link = options.dryRun ? null : await this.replace(tx, accountId, owner.id, item);
         if (link) {
           replaced.push(link);
           changed.push({ id: link.id, alias: link.alias });
@@ -136,7 +141,7 @@ export class LinkImporter {
     }
     const created: number[] = [];
     if (!options.dryRun && creates.length > 0) {
-      const ids = await this.insert(accountId, creates);
+      const ids = await this.insert(tx, accountId, creates);
       for (const [i, c] of creates.entries()) {
         c.outcome.id = ids[i] ?? null;
         if (ids[i] !== undefined) {
@@ -145,16 +150,16 @@ export class LinkImporter {
         }
       }
     }
-    await this.tell(accountId, 'link.updated', replaced.length, async () => replaced);
-    await this.tell(accountId, 'link.created', created.length, () => this.deps.links.findByIds(accountId, created));
+    await this.tell(tx, accountId, 'link.updated', replaced.length, async () => replaced);
+    await this.tell(tx, accountId, 'link.created', created.length, () => tx.links.findByIds(accountId, created));
     return [...out, ...creates.map((c) => c.outcome)];
   }
 
   /** The batch's links told as the API tells its own changes (webhooks); read only when anyone listens. */
-  private async tell(accountId: number, change: LinkChange, count: number, links: () => Promise<readonly Link[]>): Promise<void> {
-    const listener = this.deps.onEvent;
+  private async tell(tx: LinkChangePorts, accountId: number, change: LinkChange, count: number, links: () => Promise<readonly Link[]>): Promise<void> {
+    const listener = tx.onEvent;
     if (!listener || count === 0 || !(await listener.listens(accountId, change))) return;
-    const views = await this.views.of(accountId, await links());
+    const views = await new LinkViews(tx).of(accountId, await links());
     await listener.changed(
       accountId,
       change,
@@ -166,10 +171,10 @@ export class LinkImporter {
    * One insert for the batch; when another writer took one of its aliases meanwhile (the unique
    * index refuses the whole statement), row by row, so only that row is skipped.
    */
-  private async insert(accountId: number, creates: Array<{ item: Ready; outcome: ImportOutcome }>): Promise<Array<number | undefined>> {
+  private async insert(tx: LinkChangePorts, accountId: number, creates: Array<{ item: Ready; outcome: ImportOutcome }>): Promise<Array<number | undefined>> {
     const now = this.deps.clock.now();
     try {
-      return await this.deps.links.insertMany(
+      return await tx.links.insertMany(
         accountId,
         creates.map((c) => c.item),
         now,
@@ -180,7 +185,7 @@ export class LinkImporter {
     const ids: Array<number | undefined> = [];
     for (const c of creates) {
       try {
-        ids.push((await this.deps.links.insertMany(accountId, [c.item], now))[0]);
+        ids.push((await tx.links.insertMany(accountId, [c.item], now))[0]);
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
         Object.assign(c.outcome, { status: 'skipped', reason: 'The alias was taken while importing.' });
@@ -224,24 +229,24 @@ export class LinkImporter {
   }
 
   /** Who holds the batch's aliases, one query per domain. */
-  private async ownersOf(ready: Ready[]): Promise<Map<string, AliasOwner>> {
+  private async ownersOf(tx: LinkChangePorts, ready: Ready[]): Promise<Map<string, AliasOwner>> {
     const byDomain = new Map<number | null, string[]>();
     for (const { fields } of ready)
       if (fields.alias !== '') (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(fields.alias.toLowerCase());
     const owners = new Map<string, AliasOwner>();
     for (const [domainId, keys] of byDomain) {
-      for (const [alias, owner] of await this.deps.links.aliasOwners(domainId, keys)) owners.set(keyOf(domainId, alias), owner);
+      for (const [alias, owner] of await tx.links.aliasOwners(domainId, keys)) owners.set(keyOf(domainId, alias), owner);
     }
     return owners;
   }
 
   /** A free alias: random (prefix ''), or the prefix with the first free number from `from`; '' when none is found. */
-  private async freeAlias(domainId: number | null, claimed: Set<string>, prefix: string, from: number): Promise<string> {
+  private async freeAlias(tx: LinkChangePorts, domainId: number | null, claimed: Set<string>, prefix: string, from: number): Promise<string> {
     for (let round = 0; round < 4; round++) {
       const candidates = Array.from({ length: RENAME_TRIES }, (_, i) =>
         prefix === '' ? randomAlias(ALIAS_LENGTH + round) : `${prefix}${from + round * RENAME_TRIES + i}`,
       ).filter((a) => !isReservedAlias(a) && !claimed.has(keyOf(domainId, a)));
-      const taken = await this.deps.links.aliasOwners(
+      const taken = await tx.links.aliasOwners(
         domainId,
         candidates.map((a) => a.toLowerCase()),
       );
@@ -254,8 +259,8 @@ export class LinkImporter {
     return '';
   }
 
-  private replace(accountId: number, id: number, item: Ready): Promise<Link | null> {
-    return this.deps.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+  private replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready): Promise<Link | null> {
+    return tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
   }
 }
 
