@@ -345,23 +345,8 @@ onEachEngine('link search: the indexes find what the scan finds', (h) => {
 
     // Phrases found in thousands of links (of any account) are searched by a scan on SQLite
     // rather than through FTS5 (link-store.ts, RARE_PHRASE): the same rows either way.
-    const filler = Array.from({ length: 2500 }, (_, i) => ({
-      account_id: other.id,
-      alias: `filler-${i}`,
-      alias_key: `filler-${i}`,
-      url: `https://example.com/filler/${i}`,
-      title: `Filler été ${i} pure kelvin`,
-      target_type: 0,
-      disabled: 0,
-      privacy: 0,
-      created_at: NOW,
-      updated_at: NOW,
-    }));
-    for (let i = 0; i < filler.length; i += 500)
-      await db
-        .insertInto('links')
-        .values(filler.slice(i, i + 500))
-        .execute();
+    const filler = Array.from({ length: 2500 }, (_, i) => ({ alias: `filler-${i}`, url: `https://example.com/filler/${i}`, title: `Filler été ${i} pure kelvin` }));
+    await insertMany(db, other.id, filler);
     await assertAgreement(db, engine, account.id, 'beside common phrases');
     const store = new SqlLinkStore(db, engine);
     assert.deepEqual(await searched(store, account.id, 'title', 'oslo'), [ids[0]]);
