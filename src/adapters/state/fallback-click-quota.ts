@@ -83,10 +83,11 @@ export class FallbackClickQuota implements ClickQuota {
     await this.redis.forget(linkId);
   }
 
-  private async viaRedis(linkId: number, cap: number, known: number): Promise<boolean> {
+  /** takeBack: seed Redis from the database's count even if this connection already did. */
+  private async viaRedis(linkId: number, cap: number, known: number, takeBack = false): Promise<boolean> {
     const generation = this.presence.generation;
     let floor = known;
-    let tookBack = this.synced.get(linkId) === generation;
+    let tookBack = !takeBack && this.synced.get(linkId) === generation;
     if (!tookBack) {
       try {
         const counted = await this.claims.close(linkId, this.now());
@@ -123,10 +124,14 @@ export class FallbackClickQuota implements ClickQuota {
    * Another instance has Redis again and took the count there. ioredis holds the command until
    * this instance reconnects; if it cannot (Redis unreachable from here alone), the database's
    * count opens again: the one case where both count at once (docs/adr/0029).
+   *
+   * The command carries the database's count as its floor even when this instance had synced
+   * the link on the connection it still knows: it will run on the new one, maybe on a Redis that
+   * restarted empty, and may get there before the instance that closed the count has seeded it.
    */
   private async backToRedis(linkId: number, cap: number, known: number): Promise<boolean> {
     try {
-      return await this.viaRedis(linkId, cap, known);
+      return await this.viaRedis(linkId, cap, known, true);
     } catch (error) {
       rethrowUnlessUnavailable(error);
     }

@@ -123,5 +123,27 @@ for (const engine of ENGINES) {
       assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in Redis again');
       assert.equal((await b.limiter.consume('203.0.113.9')).allowed, true, 'Redis counts (it came back empty)');
     });
+
+    test('an instance still without Redis whose claim finds the count closed seeds Redis from the database, even before the closer has', async () => {
+      const [id] = await db.links(1);
+      const cap = 4;
+      // Both have counted this link in Redis on their current connection.
+      assert.deepEqual(await Promise.all([a.quota.claim(id!, cap, 0), b.quota.claim(id!, cap, 0)]), [true, true]);
+      await redis.stop();
+      await until('both lost Redis', () => !a.presence.up && !b.presence.up);
+      const inTheDatabase = [];
+      for (let i = 0; i < 3; i++) inTheDatabase.push(await a.quota.claim(id!, cap, 2));
+      assert.deepEqual(inTheDatabase, [true, true, false], 'the cap is reached in the database');
+      // An instance back on Redis closes the database's count; its seed has not reached Redis yet.
+      await new SqlClickClaimStore(db.storage.db, db.storage.engine).close(id!, Date.now());
+      // Redis restarts empty; b, not yet reconnected (its retries are up to a second apart), finds
+      // the count closed and sends its claim to Redis, which ioredis holds until it reconnects.
+      // A record cached long ago says 0.
+      await redis.start();
+      assert.equal(b.presence.up, false, 'b has not reconnected yet');
+      assert.equal(await b.quota.claim(id!, cap, 0), false, 'the cap was reached in the database');
+      await until('both back', () => a.presence.up && b.presence.up);
+      assert.equal(await a.quota.claim(id!, cap, 0), false);
+    });
   });
 }
