@@ -98,12 +98,10 @@ export function createWebhookRuntime(
     present,
     clock,
     // A round's claim and its deliveries commit together.
-    unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => ({
-      claims: new SqlExpiryClaims(trx, storage.engine),
-      links: recordsOn(trx).links,
-      views: new LinkViews(recordsOn(trx)),
-      events: eventsOn(trx, afterCommit),
-    })),
+    unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => {
+      const inUnit = recordsOn(trx);
+      return { claims: new SqlExpiryClaims(trx, storage.engine), links: inUnit.links, views: new LinkViews(inUnit), events: eventsOn(trx, afterCommit) };
+    }),
   });
   // link.expired: links that expired since the last round, each claimed by one instance.
   const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
