@@ -75,18 +75,15 @@ export function createWebhookRuntime(
   // it could look before the deliveries are there and sleep a whole poll interval.
   const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
     new WebhookEvents({ store: new SqlWebhookStore(db), outbox: new SqlDeliveryOutbox(db, storage.engine), clock, enqueued: () => afterCommit(() => loop.kick()) });
-  const linkEventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener => {
-    const events = eventsOn(db, afterCommit);
-    return {
-      listens: (accountId, change) => events.listens(accountId, change),
-      changed: (accountId, change, links) =>
-        events.emitMany(
-          accountId,
-          change,
-          links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
-        ),
-    };
-  };
+  const listenerOf = (events: WebhookEvents): LinkEventListener => ({
+    listens: (accountId, change) => events.listens(accountId, change),
+    changed: (accountId, change, links) =>
+      events.emitMany(
+        accountId,
+        change,
+        links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+      ),
+  });
   const events = eventsOn(storage.db, (task) => task());
   const clicks = new ClickBatcher(events);
   const records = recordsOn(storage.db);
@@ -128,8 +125,8 @@ export function createWebhookRuntime(
     service,
     dispatcher,
     clicks,
-    linkEventsOn,
-    onLinkEvent: linkEventsOn(storage.db, (task) => task()),
+    linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit)),
+    onLinkEvent: listenerOf(events),
     tap: (sink) => ({
       record: (click, rotation) => {
         sink.record(click, rotation);

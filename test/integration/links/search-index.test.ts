@@ -273,23 +273,29 @@ async function assertPrefixPlans(db: Kysely<Database>, engine: Engine, accountId
   }
 }
 
+/** A link's row as the tests write it straight in SQL, under the alias given. */
+function rowOf(accountId: number, r: Row, alias: string) {
+  return {
+    account_id: accountId,
+    alias,
+    alias_key: alias.toLowerCase(),
+    url: r.url,
+    title: r.title,
+    target_type: 0,
+    disabled: 0,
+    privacy: 0,
+    created_at: NOW,
+    updated_at: NOW,
+  };
+}
+
+/** One row at a time, answering their ids (each alias suffixed with the account, unique across accounts). */
 async function insertRows(db: Kysely<Database>, accountId: number, rows: Row[]): Promise<number[]> {
   const ids: number[] = [];
   for (const r of rows) {
     const made = await db
       .insertInto('links')
-      .values({
-        account_id: accountId,
-        alias: `${r.alias}-${accountId}`,
-        alias_key: `${r.alias}-${accountId}`.toLowerCase(),
-        url: r.url,
-        title: r.title,
-        target_type: 0,
-        disabled: 0,
-        privacy: 0,
-        created_at: NOW,
-        updated_at: NOW,
-      })
+      .values(rowOf(accountId, r, `${r.alias}-${accountId}`))
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.push(made.id);
@@ -299,18 +305,7 @@ async function insertRows(db: Kysely<Database>, accountId: number, rows: Row[]):
 
 /** Many rows at once (their aliases as given). */
 async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[]): Promise<void> {
-  const values = rows.map((r) => ({
-    account_id: accountId,
-    alias: r.alias,
-    alias_key: r.alias.toLowerCase(),
-    url: r.url,
-    title: r.title,
-    target_type: 0,
-    disabled: 0,
-    privacy: 0,
-    created_at: NOW,
-    updated_at: NOW,
-  }));
+  const values = rows.map((r) => rowOf(accountId, r, r.alias));
   for (let i = 0; i < values.length; i += 500)
     await db
       .insertInto('links')
