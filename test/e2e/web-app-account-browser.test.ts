@@ -6,16 +6,16 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedRequests, checkEveryTheme, closeBrowser, newPage } from '../support/browser.ts';
+import { blockedRequests, closeBrowser, newPage } from '../support/browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
-import { webAppInBrowser } from '../support/web-app-suite.ts';
+import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
 import { expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
 
 after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 
-webAppInBrowser('the account and admin screens in a browser; an API key made, used and revoked', {}, (web) => {
+onEachEngineInBrowser('the account and admin screens in a browser; an API key made, used and revoked', {}, (web) => {
   // The first account signed up is the operator: the suite's page.
   const { open, everyTheme } = web;
 
@@ -28,20 +28,20 @@ webAppInBrowser('the account and admin screens in a browser; an API key made, us
         assert.equal(await anonymous.getByRole('heading', { level: 1 }).innerText(), heading);
       };
       await goto('/signup', 'Create your account');
-      await checkEveryTheme(anonymous);
+      await web.themes(anonymous);
       await expectNoSidewaysScrollAt320(anonymous);
       await anonymous.getByLabel('Email').fill('not an email');
       await anonymous.getByRole('button', { name: 'Create account' }).click();
       await anonymous.getByRole('heading', { name: 'There is a problem' }).waitFor();
-      await checkEveryTheme(anonymous, { label: 'refused' });
+      await web.themes(anonymous, { label: 'refused' });
       await goto('/login', 'Sign in');
-      await checkEveryTheme(anonymous);
+      await web.themes(anonymous);
       await expectNoSidewaysScrollAt320(anonymous);
       await anonymous.getByLabel('Email').fill('nobody@example.com');
       await anonymous.getByLabel('Password').fill('wrong password');
       await anonymous.getByRole('button', { name: 'Sign in' }).last().click();
       await anonymous.getByText('The email or password is wrong.').first().waitFor();
-      await checkEveryTheme(anonymous, { label: 'refused' });
+      await web.themes(anonymous, { label: 'refused' });
       assert.deepEqual(blockedRequests(anonymous), []);
     } finally {
       await anonymous.close();

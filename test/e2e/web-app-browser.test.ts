@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkEveryTheme, closeBrowser, newPage } from '../support/browser.ts';
-import { webAppInBrowser } from '../support/web-app-suite.ts';
+import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, contrast, expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
 
 after(closeBrowser);
@@ -17,7 +17,7 @@ after(closeBrowser);
 const TIMEOUT = { timeout: 60_000 };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
-webAppInBrowser('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', { env: { TRUST_PROXY: 'true' } }, (web) => {
+onEachEngineInBrowser('every screen of the web app in a browser: axe in light, dark and at 390 px; 320 px wide', { env: { TRUST_PROXY: 'true' } }, (web) => {
   const { open, assertHeading, everyTheme } = web;
   let key: string;
   let targeted: number;
@@ -64,7 +64,7 @@ webAppInBrowser('every screen of the web app in a browser: axe in light, dark an
     assert.ok((await web.page.locator('main svg').count()) > 0, 'a chart');
     assert.ok((await web.page.locator('main table').count()) > 0, 'the chart’s data table');
     assert.match(await web.page.locator('main').innerText(), /Clicks today\s*3/);
-    await checkEveryTheme(web.page, {
+    await web.themes(web.page, {
       // The bars stand out from the page (WCAG 1.4.11: a graphic needed to understand the chart).
       check: async (_, theme) => {
         const { bars, background } = await web.page.locator('main').evaluate((main) => ({
@@ -81,7 +81,7 @@ webAppInBrowser('every screen of the web app in a browser: axe in light, dark an
   test('/links with rows: the table, its filters and bulk actions', TIMEOUT, async () => {
     await open('/links', 200, 'Links');
     assert.equal(await web.page.locator('tbody tr').count(), 5);
-    await checkEveryTheme(web.page, {
+    await web.themes(web.page, {
       // The radio beside a label that wraps keeps its shape (it shrank to an ellipse at 390 px).
       check: async () => {
         const box = await web.page.locator('#f-scope-matching').boundingBox();

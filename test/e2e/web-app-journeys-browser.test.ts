@@ -7,8 +7,8 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedRequests, checkEveryTheme, closeBrowser, newPage, tabTo } from '../support/browser.ts';
-import { webAppInBrowser } from '../support/web-app-suite.ts';
+import { blockedRequests, closeBrowser, newPage, tabTo } from '../support/browser.ts';
+import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf, eventually, newEmail, signUpInBrowser } from '../support/web-browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
 
@@ -16,7 +16,7 @@ after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 
-webAppInBrowser('journeys through the web app in a browser', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' }, signedIn: false }, (web) => {
+onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUST_PROXY: 'true', CLICK_FLUSH_INTERVAL_MS: '50' }, signedIn: false }, (web) => {
   /** The path of a short URL shown as http://short.test/<alias> (APP_URL), on this server. */
   const onServer = (shortUrl: string) => `${web.h.baseUrl}${new URL(shortUrl).pathname}`;
 
@@ -111,7 +111,7 @@ webAppInBrowser('journeys through the web app in a browser', { env: { TRUST_PROX
     await page.getByLabel('Action').selectOption('delete');
     await page.getByRole('button', { name: 'Apply to links' }).click();
     await page.getByRole('heading', { name: 'Delete links' }).waitFor();
-    await checkEveryTheme(page, { label: 'confirm bulk delete' });
+    await web.themes(page, { label: 'confirm bulk delete' });
     await page.getByRole('button', { name: 'Delete 2 links' }).click();
     await page.waitForURL(/\/links(\?|$)/);
     assert.equal(await page.getByRole('status').innerText(), '2 links deleted.');
@@ -226,7 +226,7 @@ webAppInBrowser('journeys through the web app in a browser', { env: { TRUST_PROX
     await page.getByLabel('URL', { exact: true }).fill(`${web.dest.base}/from-phone`);
     await page.getByRole('button', { name: 'Shorten' }).tap();
     await page.getByRole('status').filter({ hasText: 'Short link created' }).waitFor();
-    await checkEveryTheme(page, { label: 'after quick shorten' });
+    await web.themes(page, { label: 'after quick shorten' });
     await page.getByRole('link', { name: 'Links', exact: true }).tap();
     await page.waitForURL(`${web.h.baseUrl}/links`);
     const row = page.locator('tbody tr').first();

@@ -179,6 +179,16 @@ export async function checkEveryTheme(page: Page, options: AxeOptions & { check?
   }
 }
 
+/**
+ * checkEveryTheme for a suite run once per engine: on SQLite's pass only. The themes and axe
+ * check the templates, which no engine changes; the suite's other steps run on both.
+ */
+export function themeCheckOn(engine: string): (page: Page, options?: Parameters<typeof checkEveryTheme>[1]) => Promise<void> {
+  return async (page, options) => {
+    if (engine === 'sqlite') await checkEveryTheme(page, options);
+  };
+}
+
 type Rgba = [number, number, number, number];
 
 function rgba(css: string): Rgba {

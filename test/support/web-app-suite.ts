@@ -1,19 +1,21 @@
 /**
- * The frame of a browser suite of the web app: a server of its own on SQLite, a destination for
- * its links and, unless told otherwise, a page signed up through the form. The Chromium is the
- * file's (test/support/browser.ts).
+ * The frame of a browser suite of the web app, run once per engine: a `describe` per engine in
+ * ENGINES (PostgreSQL skipped, and said so, without TEST_DATABASE_URL), each with a server of its
+ * own, a destination for its links and, unless told otherwise, a page signed up through the form.
+ * The Chromium is the file's (test/support/browser.ts).
  *
- * One engine: a browser checks what the pages are (markup, scripts, styles, keyboard, axe), which
- * no engine changes; what each engine puts on them is checked on both by test/integration/web.
+ * The themes and axe (`everyTheme`) run on SQLite's pass only: they check the templates, which no
+ * engine changes; every other step, and so every row an engine writes or reads, runs on both.
  */
 import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
-import { blockedRequests, checkEveryTheme, newPage } from './browser.ts';
+import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from './harness.ts';
+import { blockedRequests, newPage, themeCheckOn, type checkEveryTheme } from './browser.ts';
 import { expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from './web-browser.ts';
 
 export interface WebAppSuite {
+  engine: Engine['name'];
   h: Harness;
   dest: Destination;
   /** Signed in as `email`, the first account of this server and so its operator. */
@@ -22,9 +24,13 @@ export interface WebAppSuite {
   /** Opens `path` on the signed-in page, expects `status` and the first heading. */
   open: (path: string, status: number, heading: string | RegExp) => Promise<void>;
   assertHeading: (heading: string | RegExp) => Promise<void>;
-  /** checkEveryTheme on the signed-in page, then 320 px wide, and nothing asked beyond loopback. */
+  /** checkEveryTheme on the signed-in page (SQLite's pass), then 320 px wide, and nothing asked beyond loopback. */
   everyTheme: (label?: string) => Promise<void>;
+  /** checkEveryTheme on `page`, on SQLite's pass only (the same templates on either engine). */
+  themes: (page: Page, options?: ThemeCheck) => Promise<void>;
 }
+
+type ThemeCheck = Parameters<typeof checkEveryTheme>[1];
 
 export interface WebAppSuiteOptions extends HarnessOptions {
   /** Sign up a page before the tests (default true); without, `page` and `email` throw. */
@@ -32,31 +38,33 @@ export interface WebAppSuiteOptions extends HarnessOptions {
 }
 
 /**
- * Runs `suite` in a `describe` of its own. It gets the suite's parts through `web`, whose fields
- * exist once the `before` has run (reading one earlier throws): use them inside tests.
+ * Runs `suite` once per engine. It gets the suite's parts through `web`, whose fields exist once
+ * the engine's `before` has run (reading one earlier throws): use them inside tests.
  */
-export function webAppInBrowser(title: string, options: WebAppSuiteOptions, suite: (web: WebAppSuite) => void): void {
+export function onEachEngineInBrowser(title: string, options: WebAppSuiteOptions, suite: (web: WebAppSuite) => void): void {
   const { signedIn = true, ...harness } = options;
-  describe(title, () => {
-    let parts: { h: Harness; dest: Destination; page?: Page; email?: string } | undefined;
-    before(async () => {
-      const h = await startHarness('sqlite', harness);
-      parts = { h, dest: await startDestination() };
-      if (signedIn) {
-        parts.page = await newPage();
-        parts.email = await signUpInBrowser(parts.page, h.baseUrl);
-      }
+  for (const engine of ENGINES) {
+    describe(`${title} [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+      let parts: { h: Harness; dest: Destination; page?: Page; email?: string } | undefined;
+      before(async () => {
+        const h = await startHarness(engine.name, harness);
+        parts = { h, dest: await startDestination() };
+        if (signedIn) {
+          parts.page = await newPage();
+          parts.email = await signUpInBrowser(parts.page, h.baseUrl);
+        }
+      });
+      after(async () => {
+        await parts?.page?.close();
+        await parts?.h.close();
+        await parts?.dest.close();
+      });
+      suite(webAppSuite(engine.name, () => parts));
     });
-    after(async () => {
-      await parts?.page?.close();
-      await parts?.h.close();
-      await parts?.dest.close();
-    });
-    suite(webAppSuite(() => parts));
-  });
+  }
 }
 
-function webAppSuite(parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined): WebAppSuite {
+function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined): WebAppSuite {
   const started = () => {
     const p = parts();
     if (!p) throw new Error('the suite has not started: use its parts inside a test');
@@ -68,6 +76,7 @@ function webAppSuite(parts: () => { h: Harness; dest: Destination; page?: Page; 
     return { page, email };
   };
   const web: WebAppSuite = {
+    engine,
     get h() {
       return started().h;
     },
@@ -90,8 +99,9 @@ function webAppSuite(parts: () => { h: Harness; dest: Destination; page?: Page; 
       if (typeof heading === 'string') assert.equal(text, heading);
       else assert.match(text, heading);
     },
+    themes: themeCheckOn(engine),
     everyTheme: async (label) => {
-      await checkEveryTheme(web.page, label ? { label } : {});
+      await web.themes(web.page, label ? { label } : {});
       await expectNoSidewaysScrollAt320(web.page);
       assert.deepEqual(blockedRequests(web.page), []);
     },
