@@ -37,15 +37,15 @@ function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<Link
 const TRIGRAM = 3;
 
 /**
- * The prefix indexes' key (migration 0017), the very expression they were built on: the first two
- * characters of the column, lowered (PostgreSQL) or under NOCASE with the two non-ASCII letters
- * JavaScript lowers into ASCII mapped as it maps them (SQLite: built-in functions only).
+ * The prefix indexes' key (migrations 0017, 0018), the very expression they were built on: the
+ * first two characters of the column, lowered (PostgreSQL) or under NOCASE with the two non-ASCII
+ * letters JavaScript lowers into ASCII mapped as it maps them (SQLite: built-in functions only).
  */
 function prefixKey(engine: Engine, by: LinkSearchField) {
   const column = sql.ref(by);
   return engine === 'postgres'
     ? sql<string>`left(lower(${column}), 2) collate "C"`
-    : sql<string>`replace(replace(substr(${column}, 1, 2), char(8490), 'k'), char(304), 'i') collate nocase`;
+    : sql<string>`substr(replace(replace(substr(${column}, 1, 2), char(8490), 'k'), char(304), 'i' || char(775)), 1, 2) collate nocase`;
 }
 
 /**
@@ -73,6 +73,9 @@ const COMMON_PREFIX = 2000;
  * links rather than through FTS5, which is slower than the scan for phrases found nearly everywhere.
  */
 const RARE_PHRASE = 2000;
+
+/** A word estimated in more links than this many times the rarest word's is left to `strpos` (`containing`). */
+const COMMON_WORD_FACTOR = 10;
 
 export class SqlLinkStore implements LinkStore {
   constructor(
@@ -362,7 +365,8 @@ export class SqlLinkStore implements LinkStore {
   /**
    * The search of api.md §5, through an index where one helps: three characters or more are a
    * case-insensitive substring (migration 0009, docs/adr/0026), fewer a case-insensitive prefix
-   * (`prefixed`, migration 0017). PostgreSQL's pg_trgm indexes serve the substring's `like` itself.
+   * (`prefixed`, migrations 0017 and 0018). PostgreSQL's pg_trgm indexes serve the substring word
+   * by word (`containingEachWord`).
    *
    * On SQLite the FTS5 trigram table narrows the links to those holding the search as a phrase
    * of trigrams of `lower(col)` (a substring, with case folded once more by FTS5 on both sides),
@@ -375,7 +379,8 @@ export class SqlLinkStore implements LinkStore {
     if ([...search].length < TRIGRAM) return this.prefixed(accountId, by, search);
     const exact = containsIgnoringCase(by, search);
     const term = search.toLowerCase();
-    if (this.engine !== 'sqlite' || term.includes('\0')) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
+    if (this.engine === 'postgres') return this.containing(by, term, exact);
+    if (term.includes('\0')) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
     // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
     const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
     const probe = await sql<{
@@ -386,16 +391,48 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /**
-   * One or two characters: the links whose column starts with the search, ignoring case. The
-   * prefix indexes (migration 0017) hold each link's first two characters; their range only
-   * narrows, the `like` decides, so the rows are those of `startsWithIgnoringCase` alone.
+   * PostgreSQL's substring search (`term` lowered). pg_trgm's GIN index reads the posting list of
+   * every trigram it draws from a `like` pattern, and a trigram in most links (`itl` where every
+   * title reads `Title n`) costs far more than the rare ones save; the pattern also pads each word
+   * at its edges inside it (`le `, `  4`), trigrams as common. So the index is given the search's
+   * rare words (runs of letters and digits, three or more) as substrings, which a match contains,
+   * and the whole search is tested on the rows it hands over with `strpos`, which no index serves:
+   * the rows of `exact`. Rare by the planner's own estimate (`explain`, from its statistics of
+   * `lower(col)`, gathered for the index): the rarest word, and any estimated in at most
+   * COMMON_WORD_FACTOR times as many links. A search of one word, or of none, is `exact` itself.
+   */
+  private async containing(by: LinkSearchField, term: string, exact: Expression<SqlBool>): Promise<Expression<SqlBool>> {
+    const words = [...new Set(term.split(/[^\p{L}\p{N}]+/u).filter((word) => [...word].length >= TRIGRAM))];
+    if (words.length === 0 || (words.length === 1 && words[0] === term)) return exact;
+    const column = sql.ref(by);
+    const containsWord = (word: string) => sql<SqlBool>`lower(${column}) like ${`%${word}%`}`;
+    const estimates = await Promise.all(
+      words.map(async (word) => {
+        const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json)
+          select 1 from links where ${containsWord(word)}`.execute(this.db);
+        return rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+      }),
+    );
+    const rarest = Math.min(...estimates);
+    const rare = words.filter((_, i) => estimates[i]! <= rarest * COMMON_WORD_FACTOR);
+    return sql<SqlBool>`${sql.join(rare.map(containsWord), sql` and `)} and strpos(lower(${column}), ${term}) > 0`;
+  }
+
+  /**
+   * One or two characters: the links whose column starts with the search, ignoring case, through
+   * the prefix indexes (migrations 0017, 0018), which hold each link's first two characters.
    *
    * PostgreSQL: the key is `left(lower(col), 2)` under "C", in which a string's extensions sort
    * between it and its last code point's successor; the search, lowered, has one or more code
    * points (`İ` lowers to two), and the key holds its first two. SQLite: the key is built from
-   * built-in functions (see the migration) and folds ASCII only, so only a search that lowers to
+   * built-in functions (see the migrations) and folds ASCII only, so only a search that lowers to
    * ASCII goes through it; any other reads the account's links, as does a search with a NUL (or
    * a lone surrogate, which PostgreSQL would receive as U+FFFD).
+   *
+   * For a search that lowers to two code points or fewer the key is the whole test (on SQLite
+   * for a search in ASCII, since migration 0018), so a count reads the index alone; a `like`
+   * beside it would make the database read every match's row. A longer lowering (`İİ`) is
+   * narrowed by the key and decided by the `like`.
    *
    * A two-character search is one key: its links come off the index in id order (PostgreSQL's
    * index ends in `id`, SQLite's in the rowid). A one-character one is a range of keys whose links
@@ -412,14 +449,10 @@ export class SqlLinkStore implements LinkStore {
     if (this.engine === 'sqlite' && !/^[\x00-\x7f]*$/.test(term)) return decided;
     const key = prefixKey(this.engine, by);
     const points = [...term].slice(0, 2);
-    // PostgreSQL's key is the first two code points of the column as the `like` lowers it: for a
-    // search that lowers to two or fewer, the key is the whole test, and the `like` would only
-    // send the planner to the trigram index as well.
-    const keyDecides = this.engine === 'postgres' && [...term].length <= 2;
+    const keyDecides = [...term].length <= 2;
     if (points.length === 2) return keyDecides ? sql<SqlBool>`${key} = ${points.join('')}` : sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
     const after = successor(points[0]!);
     const range = after === null ? sql<SqlBool>`${key} >= ${points[0]}` : sql<SqlBool>`${key} >= ${points[0]} and ${key} < ${after}`;
-    if (keyDecides) return range;
     if (this.engine === 'sqlite') {
       const probe = await this.db
         .selectFrom(this.db.selectFrom('links').select(sql.lit(1).as('one')).where('account_id', '=', accountId).where(range).limit(COMMON_PREFIX).as('prefixed'))
@@ -428,7 +461,7 @@ export class SqlLinkStore implements LinkStore {
         .then(countOf);
       if (probe >= COMMON_PREFIX) return decided;
     }
-    return sql<SqlBool>`${range} and ${decided}`;
+    return keyDecides ? range : sql<SqlBool>`${range} and ${decided}`;
   }
 
   /**
