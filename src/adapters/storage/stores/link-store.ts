@@ -399,7 +399,8 @@ export class SqlLinkStore implements LinkStore {
    * and the whole search is tested on the rows it hands over with `strpos`, which no index serves:
    * the rows of `exact`. Rare by the planner's own estimate (`explain`, from its statistics of
    * `lower(col)`, gathered for the index): the rarest word, and any estimated in at most
-   * COMMON_WORD_FACTOR times as many links. A search of one word, or of none, is `exact` itself.
+   * COMMON_WORD_FACTOR times as many links. A search of one word, or of none, or whose words are
+   * all rare (or all common: `example.com`), is `exact` itself.
    */
   private async containing(by: LinkSearchField, term: string, exact: Expression<SqlBool>): Promise<Expression<SqlBool>> {
     const words = [...new Set(term.split(/[^\p{L}\p{N}]+/u).filter((word) => [...word].length >= TRIGRAM))];
@@ -415,6 +416,8 @@ export class SqlLinkStore implements LinkStore {
     );
     const rarest = Math.min(...estimates);
     const rare = words.filter((_, i) => estimates[i]! <= rarest * COMMON_WORD_FACTOR);
+    // Nothing left out: the one `like`, which lowers each row's column once rather than per word.
+    if (rare.length === words.length) return exact;
     return sql<SqlBool>`${sql.join(rare.map(containsWord), sql` and `)} and strpos(lower(${column}), ${term}) > 0`;
   }
 
