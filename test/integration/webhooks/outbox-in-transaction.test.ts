@@ -134,7 +134,7 @@ onEachEngine(
       );
     });
 
-    test('a bulk change and an import batch whose outbox write fails answer 500 and change nothing', async () => {
+    test('a bulk change and an import batch whose outbox write fails answer 500 and change nothing (not even a new space)', async () => {
       const account = await h().account();
       const { key } = account;
       await hook(h(), key);
@@ -145,8 +145,11 @@ onEachEngine(
       assert.equal(disabled.status, 500, disabled.text);
       const removed = await h().request('DELETE', '/api/v1/links/bulk', { key, json: { ids } });
       assert.equal(removed.status, 500, removed.text);
-      const imported = await importFile(h(), key, 'url,alias\nhttps://example.com/1,tx-imp-1\nhttps://example.com/2,tx-imp-2\n');
+      const file = 'url,alias,space\nhttps://example.com/1,tx-imp-1,Imported\nhttps://example.com/2,tx-imp-2,Imported\n';
+      const imported = await importFile(h(), key, file);
       assert.equal(imported.status, 500, imported.text);
+      const spaces = async () => (await h().request('GET', '/api/v1/spaces', { key })).body.data.map((x: { name: string }) => x.name);
+      assert.deepEqual(await spaces(), [], 'the new space went with the batch');
       assert.deepEqual(
         (await linksOf(h(), account.id)).map((l) => [l.id, l.disabled]),
         ids.map((id) => [id, 0]),
@@ -154,9 +157,10 @@ onEachEngine(
       );
 
       await repairOutbox(h());
-      const done = await importFile(h(), key, 'url,alias\nhttps://example.com/1,tx-imp-1\nhttps://example.com/2,tx-imp-2\n');
+      const done = await importFile(h(), key, file);
       assert.equal(done.status, 200, done.text);
       assert.equal(done.body.data.counts.created, 2, 'the aliases were free: nothing of the failed batch stayed');
+      assert.deepEqual(await spaces(), ['Imported']);
     });
 
     test('an import batch that meets an alias taken meanwhile goes on row by row in its transaction; the rows written are told', async () => {

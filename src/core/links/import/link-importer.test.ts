@@ -251,3 +251,44 @@ test('each batch is written and told in one unit of work, the redirect told afte
   await assert.rejects(s.run([row(2, 'https://example.com/4', 'unit-4')]), /the outbox is failing/);
   assert.deepEqual(s.invalidated, [1, 2], 'nothing invalidated for a batch whose unit failed');
 });
+
+test('a new space is made in the batch’s unit: a batch that fails leaves none, and the next run makes it', async () => {
+  // The fake unit's writes of spaces land in a store of its own, kept only when the work succeeds.
+  let failing = true;
+  const unitOfWork: UnitOfWork<LinkChangePorts> = async (work) => {
+    const unitSpaces = new MemorySpaceStore();
+    unitSpaces.spaces.push(...s.spaces.spaces);
+    const result = await work({ links: s.links, spaces: unitSpaces, domains: s.domains, pixels: s.pixels, onEvent: s.events });
+    if (failing) throw new Error('the unit failed');
+    s.spaces.spaces.splice(0, s.spaces.spaces.length, ...unitSpaces.spaces);
+    return result;
+  };
+  const s = setup(unitOfWork);
+  const rows = [row(2, 'https://example.com/a', 'space-a', { spaceName: 'Launch' }), row(3, 'https://example.com/b', 'space-b', { spaceName: 'Launch' })];
+  await assert.rejects(s.run(rows), /the unit failed/);
+  assert.equal(s.spaces.spaces.length, 0, 'no space left by the failed batch');
+
+  failing = false;
+  // (The fake unit keeps the failed batch's links: new aliases.)
+  await s.run([row(2, 'https://example.com/c', 'space-c', { spaceName: 'Launch' }), row(3, 'https://example.com/d', 'space-d', { spaceName: 'Launch' })]);
+  assert.deepEqual(
+    s.spaces.spaces.map((x) => x.name),
+    ['Launch'],
+    'made once, in the unit',
+  );
+  const launch = s.spaces.spaces[0]!.id;
+  assert.deepEqual(
+    s.links.links.filter((l) => l.alias === 'space-c' || l.alias === 'space-d').map((l) => [l.alias, l.spaceId]),
+    [
+      ['space-c', launch],
+      ['space-d', launch],
+    ],
+  );
+});
+
+test('a space named only by rows that are skipped is not made', async () => {
+  const s = setup();
+  await s.run([row(2, 'https://example.com/a', 'taken')]);
+  await s.run([row(2, 'https://example.com/a', 'taken', { spaceName: 'Never' })]);
+  assert.deepEqual(s.spaces.spaces, []);
+});

@@ -22,6 +22,8 @@ interface Ready {
   fields: LinkFields;
   pixelIds: number[];
   notes: string[];
+  /** A space the account does not have yet, made in the batch's unit when the link is written. */
+  newSpace?: string;
 }
 
 const reasonOf = (errors: FieldErrors) =>
@@ -47,7 +49,7 @@ export class LinkImporter {
   }
 
   async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
-    const named = new NamedRecords(accountId, this.deps, options.dryRun, () => this.deps.clock.now());
+    const named = new NamedRecords(accountId, this.deps, () => this.deps.clock.now());
     const claimed = new Set<string>();
     const report: ImportReport = { dry_run: options.dryRun, counts: { created: 0, replaced: 0, renamed: 0, skipped: 0, error: 0 }, rows: [] };
     const add = (o: ImportOutcome) => {
@@ -82,8 +84,14 @@ export class LinkImporter {
     // The batch's links and their events are one unit (a dry run writes nothing); the redirect
     // forgets the links once they are committed.
     const changed: Array<{ id: number; alias: string }> = [];
-    const write = (tx: LinkChangePorts) => this.write(tx, accountId, ready, claimed, options, changed);
-    out.push(...(await (options.dryRun ? write(this.deps) : this.unit(write))));
+    const write = (tx: LinkChangePorts) => this.write(tx, accountId, ready, named, claimed, options, changed);
+    try {
+      out.push(...(await (options.dryRun ? write(this.deps) : this.unit(write))));
+    } catch (error) {
+      named.dropped();
+      throw error;
+    }
+    named.kept();
     for (const { id, alias } of changed) this.deps.invalidation?.linkChanged(id, alias);
     return out;
   }
@@ -93,11 +101,16 @@ export class LinkImporter {
     tx: LinkChangePorts,
     accountId: number,
     ready: Ready[],
+    named: NamedRecords,
     claimed: Set<string>,
     options: ImportOptions,
     changed: Array<{ id: number; alias: string }>,
   ) {
     const out: ImportOutcome[] = [];
+    // A link about to be written gets its new space, made in this unit (a dry run makes none).
+    const place = async ({ fields, newSpace }: Ready) => {
+      if (newSpace !== undefined && !options.dryRun) fields.spaceId = await named.make(tx.spaces, newSpace);
+    };
     // Each row written gets its outcome once the insert has answered with its id.
     const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
     const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
@@ -123,6 +136,7 @@ export class LinkImporter {
         else create(item, 'renamed', `The alias ${wanted} exists.`);
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
+        await place(item);
         const link = options.dryRun ? null : await this.replace(tx, accountId, owner.id, item);
         if (link) {
           replaced.push(link);
@@ -141,6 +155,7 @@ export class LinkImporter {
     }
     const created: number[] = [];
     if (!options.dryRun && creates.length > 0) {
+      for (const { item } of creates) await place(item);
       const ids = await this.insert(tx, accountId, creates);
       for (const [i, c] of creates.entries()) {
         c.outcome.id = ids[i] ?? null;
@@ -207,9 +222,12 @@ export class LinkImporter {
       if (domainId === null) bag.add('domain', `The domain ${row.domainName} is not one of this account's domains.`);
     }
     let spaceId: number | null = null;
+    let newSpace: string | undefined;
     if (row.spaceName) {
-      spaceId = await named.space(row.spaceName);
-      if (spaceId === null) bag.add('space', `The space name ${row.spaceName} is too long.`);
+      const space = await named.space(row.spaceName);
+      if (space === null) bag.add('space', `The space name ${row.spaceName} is too long.`);
+      else if (space === 'new') newSpace = row.spaceName;
+      else spaceId = space;
     }
     const pixelIds: number[] = [];
     for (const name of row.pixelNames ?? []) {
@@ -225,7 +243,7 @@ export class LinkImporter {
     if (row.endsAt !== undefined) fields.endsAt = row.endsAt;
     if (checked.password) fields.passwordHash = await hashPassword(checked.password);
     if (checked.privacyPassword && fields.privacy === 2) fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);
-    return { row, fields, pixelIds: [...new Set([...(checked.pixelIds ?? []), ...pixelIds])], notes };
+    return { row, fields, pixelIds: [...new Set([...(checked.pixelIds ?? []), ...pixelIds])], notes, ...(newSpace === undefined ? {} : { newSpace }) };
   }
 
   /** Who holds the batch's aliases, one query per domain. */

@@ -7,31 +7,59 @@ const PAGE = { page: 1, perPage: 100 };
 
 /**
  * The account's spaces, domains and pixels by name, each name looked up once per import: a
- * file of a hundred thousand rows names a few of them over and over.
+ * file of a hundred thousand rows names a few of them over and over. A space the account does
+ * not have is made by `make`, in the batch's unit of work, so a batch that fails leaves none.
  */
 export class NamedRecords {
-  private readonly spaces = new Map<string, number | null>();
+  private readonly spaces = new Map<string, number>();
+  private readonly absentSpaces = new Set<string>();
+  /** Spaces made in the unit under way, known for good once it commits (`kept`). */
+  private readonly made = new Map<string, number>();
   private readonly domains = new Map<string, number | null>();
   private readonly pixels = new Map<string, number | null>();
 
   constructor(
     private readonly accountId: number,
     private readonly stores: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore },
-    private readonly dryRun: boolean,
     private readonly now: () => number,
   ) {}
 
-  /** The space of this name, created when the account has none (0: would be created on a dry run; null: name too long). */
-  async space(name: string): Promise<number | null> {
-    if (this.spaces.has(name)) return this.spaces.get(name)!;
-    let id: number | null = null;
+  /** The space of this name: its id, `'new'` when the account has none (see `make`), null when the name is too long. */
+  async space(name: string): Promise<number | 'new' | null> {
+    const known = this.spaces.get(name);
+    if (known !== undefined) return known;
+    if (name.length > SPACE_LIMITS.nameMax) return null;
+    if (this.absentSpaces.has(name)) return 'new';
     const found = (await this.stores.spaces.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find((s) => s.name === name);
-    if (found) id = found.id;
-    else if (name.length <= SPACE_LIMITS.nameMax) {
-      id = this.dryRun ? 0 : (await this.stores.spaces.insert(this.accountId, { name, color: SPACE_LIMITS.colorMin }, this.now())).id;
+    if (!found) {
+      this.absentSpaces.add(name);
+      return 'new';
     }
-    this.spaces.set(name, id);
+    this.spaces.set(name, found.id);
+    return found.id;
+  }
+
+  /** The space `name` made with `spaces`, the unit's store; once per unit. */
+  async make(spaces: SpaceStore, name: string): Promise<number> {
+    const made = this.made.get(name) ?? this.spaces.get(name);
+    if (made !== undefined) return made;
+    const { id } = await spaces.insert(this.accountId, { name, color: SPACE_LIMITS.colorMin }, this.now());
+    this.made.set(name, id);
     return id;
+  }
+
+  /** The unit committed: the spaces it made exist. */
+  kept(): void {
+    for (const [name, id] of this.made) {
+      this.spaces.set(name, id);
+      this.absentSpaces.delete(name);
+    }
+    this.made.clear();
+  }
+
+  /** The unit rolled back: the spaces it made do not exist. */
+  dropped(): void {
+    this.made.clear();
   }
 
   async domain(name: string): Promise<number | null> {
