@@ -366,7 +366,7 @@ export class SqlLinkStore implements LinkStore {
    * The search of api.md §5, through an index where one helps: three characters or more are a
    * case-insensitive substring (migration 0009, docs/adr/0026), fewer a case-insensitive prefix
    * (`prefixed`, migrations 0017 and 0018). PostgreSQL's pg_trgm indexes serve the substring word
-   * by word (`containingEachWord`).
+   * by word (`containing`).
    *
    * On SQLite the FTS5 trigram table narrows the links to those holding the search as a phrase
    * of trigrams of `lower(col)` (a substring, with case folded once more by FTS5 on both sides),
