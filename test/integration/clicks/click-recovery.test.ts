@@ -18,6 +18,7 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
+import { linkRow } from '../../support/link-rows.ts';
 
 const DAY = '2026-11-24';
 const COUNTRIES = ['DE', 'US', 'FR', null];
@@ -167,17 +168,7 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
       made++;
       const row = await storage.db
         .insertInto('links')
-        .values({
-          account_id: accountId,
-          alias: `s${made}`,
-          alias_key: `s${made}`,
-          url: 'https://example.com/',
-          target_type: 0,
-          disabled: 0,
-          privacy: 0,
-          created_at: 0,
-          updated_at: 0,
-        })
+        .values(linkRow(accountId, `s${made}`))
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(row.id);

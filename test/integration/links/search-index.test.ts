@@ -22,6 +22,7 @@ import * as linkSearchPrefix from '../../../src/adapters/storage/migrations/0017
 import * as linkSearchPrefixExact from '../../../src/adapters/storage/migrations/0018-link-search-prefix-exact.ts';
 import { ENGINES, onEachEngine } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
+import { linkRow } from '../../support/link-rows.ts';
 
 const BY: LinkSearchField[] = ['title', 'alias', 'url'];
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -284,18 +285,7 @@ async function assertPrefixPlans(db: Kysely<Database>, engine: Engine, accountId
 
 /** A link's row as the tests write it straight in SQL, under the alias given. */
 function rowOf(accountId: number, r: Row, alias: string) {
-  return {
-    account_id: accountId,
-    alias,
-    alias_key: alias.toLowerCase(),
-    url: r.url,
-    title: r.title,
-    target_type: 0,
-    disabled: 0,
-    privacy: 0,
-    created_at: NOW,
-    updated_at: NOW,
-  };
+  return linkRow(accountId, alias, { url: r.url, title: r.title, created_at: NOW, updated_at: NOW });
 }
 
 /** One row at a time, answering their ids (each alias suffixed with the account, unique across accounts). */

@@ -6,6 +6,7 @@ import { withEmptyStorage } from '../../support/empty-storage.ts';
 import * as initial from '../../../src/adapters/storage/migrations/0001-initial.ts';
 import * as clicks from '../../../src/adapters/storage/migrations/0002-clicks.ts';
 import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
+import { linkRow } from '../../support/link-rows.ts';
 
 for (const engine of ENGINES) {
   describe(`statistics: migration 0003 rolls up the clicks written before it [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -21,18 +22,7 @@ for (const engine of ENGINES) {
           .executeTakeFirstOrThrow();
         const link = await db
           .insertInto('links')
-          .values({
-            account_id: account.id,
-            alias: 'x',
-            alias_key: 'x',
-            url: 'https://example.com',
-            target_type: 0,
-            disabled: 0,
-            privacy: 0,
-            clicks: 3,
-            created_at: 0,
-            updated_at: 0,
-          })
+          .values(linkRow(account.id, 'x', { url: 'https://example.com', clicks: 3 }))
           .returning('id')
           .executeTakeFirstOrThrow();
         const row = (at: string, over: Record<string, unknown> = {}) => ({

@@ -4,6 +4,7 @@ import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { signedUp, WebClient } from '../../support/web-client.ts';
 import { makeLink, makePixel, makeSpace, unique } from '../api/links-support.ts';
 import { visit } from '../redirect/redirect-support.ts';
+import { linkRow } from '../../support/link-rows.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -167,18 +168,9 @@ onEachEngine('web: the links list', (h) => {
     const tag = unique('many');
     const now = Date.now();
     // SEARCH_COUNT_BOUND (link-list-query.ts) and one more, straight in SQL.
-    const rows = Array.from({ length: 10_001 }, (_, i) => ({
-      account_id: accountId,
-      alias: `${tag}-${i}`,
-      alias_key: `${tag}-${i}`.toLowerCase(),
-      url: `https://example.com/${tag}/${i}`,
-      title: `${tag} ${i}`,
-      target_type: 0,
-      disabled: 0,
-      privacy: 0,
-      created_at: now,
-      updated_at: now,
-    }));
+    const rows = Array.from({ length: 10_001 }, (_, i) =>
+      linkRow(accountId, `${tag}-${i}`, { url: `https://example.com/${tag}/${i}`, title: `${tag} ${i}`, created_at: now, updated_at: now }),
+    );
     for (let i = 0; i < rows.length; i += 1000)
       await db
         .insertInto('links')
