@@ -179,11 +179,13 @@ export async function checkEveryTheme(page: Page, options: AxeOptions & { check?
   }
 }
 
+export type ThemeCheckOptions = Parameters<typeof checkEveryTheme>[1];
+
 /**
  * checkEveryTheme for a suite run once per engine: on SQLite's pass only. The themes and axe
  * check the templates, which no engine changes; the suite's other steps run on both.
  */
-export function themeCheckOn(engine: string): (page: Page, options?: Parameters<typeof checkEveryTheme>[1]) => Promise<void> {
+export function themeCheckOn(engine: string): (page: Page, options?: ThemeCheckOptions) => Promise<void> {
   return async (page, options) => {
     if (engine === 'sqlite') await checkEveryTheme(page, options);
   };

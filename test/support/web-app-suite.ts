@@ -11,11 +11,10 @@ import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from './harness.ts';
-import { blockedRequests, newPage, themeCheckOn, type checkEveryTheme } from './browser.ts';
+import { blockedRequests, newPage, themeCheckOn, type ThemeCheckOptions } from './browser.ts';
 import { expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from './web-browser.ts';
 
 export interface WebAppSuite {
-  engine: Engine['name'];
   h: Harness;
   dest: Destination;
   /** Signed in as `email`, the first account of this server and so its operator. */
@@ -27,10 +26,8 @@ export interface WebAppSuite {
   /** checkEveryTheme on the signed-in page (SQLite's pass), then 320 px wide, and nothing asked beyond loopback. */
   everyTheme: (label?: string) => Promise<void>;
   /** checkEveryTheme on `page`, on SQLite's pass only (the same templates on either engine). */
-  themes: (page: Page, options?: ThemeCheck) => Promise<void>;
+  themes: (page: Page, options?: ThemeCheckOptions) => Promise<void>;
 }
-
-type ThemeCheck = Parameters<typeof checkEveryTheme>[1];
 
 export interface WebAppSuiteOptions extends HarnessOptions {
   /** Sign up a page before the tests (default true); without, `page` and `email` throw. */
@@ -76,7 +73,6 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
     return { page, email };
   };
   const web: WebAppSuite = {
-    engine,
     get h() {
       return started().h;
     },

@@ -11,8 +11,8 @@ const PAGE = { page: 1, perPage: 100 };
  * not have is made by `make`, in the batch's unit of work, so a batch that fails leaves none.
  */
 export class NamedRecords {
-  private readonly spaces = new Map<string, number>();
-  private readonly absentSpaces = new Set<string>();
+  /** By name: the space's id, or `'new'` when the account has none (yet). */
+  private readonly spaces = new Map<string, number | 'new'>();
   /** Spaces made in the unit under way, known for good once it commits (`kept`). */
   private readonly made = new Map<string, number>();
   private readonly domains = new Map<string, number | null>();
@@ -29,20 +29,16 @@ export class NamedRecords {
     const known = this.spaces.get(name);
     if (known !== undefined) return known;
     if (name.length > SPACE_LIMITS.nameMax) return null;
-    if (this.absentSpaces.has(name)) return 'new';
     const found = (await this.stores.spaces.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find((s) => s.name === name);
-    if (!found) {
-      this.absentSpaces.add(name);
-      return 'new';
-    }
-    this.spaces.set(name, found.id);
-    return found.id;
+    const space = found?.id ?? 'new';
+    this.spaces.set(name, space);
+    return space;
   }
 
   /** The space `name` made with `spaces`, the unit's store; once per unit. */
   async make(spaces: SpaceStore, name: string): Promise<number> {
-    const made = this.made.get(name) ?? this.spaces.get(name);
-    if (made !== undefined) return made;
+    const known = this.made.get(name) ?? this.spaces.get(name);
+    if (typeof known === 'number') return known;
     const { id } = await spaces.insert(this.accountId, { name, color: SPACE_LIMITS.colorMin }, this.now());
     this.made.set(name, id);
     return id;
@@ -50,10 +46,7 @@ export class NamedRecords {
 
   /** The unit committed: the spaces it made exist. */
   kept(): void {
-    for (const [name, id] of this.made) {
-      this.spaces.set(name, id);
-      this.absentSpaces.delete(name);
-    }
+    for (const [name, id] of this.made) this.spaces.set(name, id);
     this.made.clear();
   }
 
