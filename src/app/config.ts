@@ -159,12 +159,12 @@ const CATALOGUE = {
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
   STATS_FLUSH_INTERVAL_MS: {
     default: '15000',
-    doc: "Statistics rollups are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop; on SQLite the links' click counters too (on PostgreSQL they go with every batch). 0: with every click batch.",
+    doc: "Statistics rollups and the links' click counters are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop. 0: with every click batch.",
     parse: int(0, 600_000),
   },
   CLICK_WRITER_LEASE_MS: {
     default: '30000',
-    doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics (and on SQLite the links' counters) of its batches from their click rows.",
+    doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics and the links' counters of its batches from their click rows.",
     parse: int(1000, 3_600_000),
   },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },

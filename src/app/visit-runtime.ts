@@ -137,7 +137,7 @@ export function createVisitRuntime(
         meter: clickMeter,
       });
   // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
-  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine, writer !== null), {
+  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
     owner,
     leaseMs: config.CLICK_WRITER_LEASE_MS,
     onError,

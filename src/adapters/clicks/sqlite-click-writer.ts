@@ -99,12 +99,12 @@ export class SqliteClickWriter {
         // A recovery claimed some of them (the lease ran out while this thread stalled): the
         // window is dropped and what is still ours rolled up from the rows, each batch once.
         const { window, counts } = recoverSums(released.flatMap((range) => this.written(range)));
-        this.writeTotals({ counts, rotations: totals.rotations });
         this.writeRollups(window.drain());
+        this.writeTotals({ counts, rotations: totals.rotations });
         return;
       }
-      this.writeTotals(totals);
       this.writeRollups(rollups);
+      this.writeTotals(totals);
     }).immediate;
   }
 
@@ -132,8 +132,9 @@ export class SqliteClickWriter {
   }
 
   /**
-   * Writes what the window holds, in one transaction: the links' clicks and rotation positions,
-   * the visitor marks (the new ones are `unique`), then the sums. On failure it is all kept.
+   * Writes what the window holds, in one transaction, in SqlClickStore's order: the visitor marks
+   * (the new ones are `unique`), the sums, then the links' clicks and rotation positions. On
+   * failure it is all kept.
    */
   flushWindow(): void {
     if (this.window.size === 0 && this.totals.size === 0) return;

@@ -36,16 +36,16 @@ export interface ClickSink {
   close(): Promise<void>;
 }
 
-/** Where click batches end up: rows, counters and rotation positions in one transaction. */
+/** Where click batches end up: their rows with each batch; what they sum to, maybe later. */
 export interface ClickStore {
   writeBatch(batch: ClickBatch): Promise<void>;
-  /** Writes whatever the store holds back after writeBatch (a rollup window), if anything. */
+  /** Writes whatever the store holds back after writeBatch (counters and rollups), if anything. */
   settle?(): Promise<void>;
 }
 
 export interface ClickBatch {
   clicks: Click[];
-  /** Human clicks per link, added to links.clicks in the same transaction as the rows. */
+  /** Human clicks per link, for links.clicks (summed with the rollups, docs/adr/0010). */
   counts: Map<number, number>;
   /** Latest rotation position per link. */
   rotations: Map<number, number>;

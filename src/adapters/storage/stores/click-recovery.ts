@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recoverSums } from '../../../core/stats/recovered-clicks.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements } from './click-statements.ts';
+import type { ClickStatements, LinkUpdate } from './click-statements.ts';
 import { recoveryStatements, type PendingBatch, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
@@ -18,31 +18,39 @@ export interface Recovered {
 }
 
 /**
- * Rolls up, inside the caller's transaction, the click rows of batches whose records it has
- * deleted there: the rollups their writer's window would have written (but `unique`), and,
- * where the counters wait with the window (the SQLite writer thread), `links.clicks`. Deleting
- * the record and writing what it stood for in one transaction is what makes it exactly once.
+ * Rolls up and counts, inside the caller's transaction, the click rows of batches whose records
+ * it has deleted there: the rollups and `links.clicks` their writer's window would have written
+ * (but `unique`). Deleting the record and writing what it stood for in one transaction is what
+ * makes it exactly once. `rotations`: positions to write with the counters (a writer's own
+ * window, dropped for this). Answers how many click rows it rolled up.
  */
 export async function rollUpWritten(
   trx: Transaction<Database>,
   statements: ClickStatements,
   recovery: RecoveryStatements,
   batches: readonly PendingBatch[],
-  countersInWindow: boolean,
+  rotations: ReadonlyMap<number, number> = new Map(),
 ): Promise<number> {
   const written = await recovery.writtenClicks(trx, batches);
-  if (written.length === 0) return 0;
   const { window, counts } = recoverSums(written);
-  const live = await statements.keepLinks(trx, window.linkIds());
+  const ids = [...new Set([...window.linkIds(), ...rotations.keys()])].sort((a, b) => a - b);
+  if (ids.length === 0) return 0;
+  const live = await statements.keepLinks(trx, ids);
   await writeRollups(trx, statements, window, live);
-  if (countersInWindow) {
-    const updates = [...counts].filter(([id]) => live.has(id)).sort(([a], [b]) => a - b);
-    await statements.updateLinks(
-      trx,
-      updates.map(([id, clicks]) => ({ id, clicks, rotation: null })),
-    );
-  }
+  await statements.updateLinks(trx, linkUpdates({ counts, rotations }, live));
   return written.length;
+}
+
+/** One update per live link counted or rotated, in id order (the order every writer locks them in). */
+export function linkUpdates(
+  { counts, rotations }: { counts: ReadonlyMap<number, number>; rotations: ReadonlyMap<number, number> },
+  live: ReadonlySet<number>,
+): LinkUpdate[] {
+  const ids = new Set([...counts.keys(), ...rotations.keys()]);
+  return [...ids]
+    .filter((id) => live.has(id))
+    .sort((a, b) => a - b)
+    .map((id) => ({ id, clicks: counts.get(id) ?? 0, rotation: rotations.get(id) ?? null }));
 }
 
 /**
@@ -54,11 +62,9 @@ export class SqlClickRecovery {
   private readonly statements: ClickStatements;
   private readonly recovery: RecoveryStatements;
 
-  /** countersInWindow: `links.clicks` waits with the rollups (SQLite's writer thread, ADR 0010). */
   constructor(
     private readonly db: Kysely<Database>,
     engine: Engine,
-    private readonly countersInWindow: boolean,
   ) {
     this.statements = engine === 'postgres' ? pgClickStatements : sqliteClickStatements;
     this.recovery = recoveryStatements(engine);
@@ -83,7 +89,7 @@ export class SqlClickRecovery {
     for (;;) {
       const done = await this.db.transaction().execute(async (trx) => {
         const batches = await this.recovery.claimExpired(trx, now, BATCHES_PER_CLAIM);
-        return { batches: batches.length, clicks: await rollUpWritten(trx, this.statements, this.recovery, batches, this.countersInWindow) };
+        return { batches: batches.length, clicks: await rollUpWritten(trx, this.statements, this.recovery, batches) };
       });
       if (done.batches === 0) break;
       total.batches += done.batches;

@@ -11,13 +11,12 @@ export interface LinkUpdate {
 }
 
 /**
- * The statements of one click batch, in the form each engine writes fastest. SqlClickStore
- * calls them in one transaction, in this order, each with its rows in key order: the order in
+ * The statements of the click writers, in the form each engine writes fastest. SqlClickStore
+ * writes a batch with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
+ * upsertRollups and updateLinks, in that order, each with its rows in key order: the order in
  * which every writer takes its locks (docs/adr/0016).
  */
 export interface ClickStatements {
-  /** The links that still exist among `ids` (ascending); where writers run at once, also locks them, in that order. */
-  lockLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
   /**
    * The links that still exist among `ids` (ascending), kept from being deleted until the end
    * of the transaction by a lock that neither a counter update nor an edit waits for.

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Click } from '../../../core/clicks/click.ts';
 import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
+import { LinkTotals, type DrainedTotals } from '../../../core/clicks/link-totals.ts';
 import { RollupWindow } from '../../../core/stats/rollup-window.ts';
 import { windowDue } from '../../../core/stats/window-policy.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements, LinkUpdate } from './click-statements.ts';
-import { rollUpWritten } from './click-recovery.ts';
+import type { ClickStatements } from './click-statements.ts';
+import { linkUpdates, rollUpWritten } from './click-recovery.ts';
 import { recoveryStatements, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
@@ -34,21 +35,23 @@ export interface SqlClickStoreOptions {
 }
 
 /**
- * The click writer of PostgreSQL (and of an in-memory SQLite database). Each batch's rows, the
- * links' counters and rotation positions go in one transaction, so `links.clicks` always
- * matches the rows and never lags behind them (the click cap may seed from it, in any
- * instance). The batch's rollups and visitor marks are summed in a RollupWindow and written in
- * a transaction of their own, when windowDue() says so, when the interval has passed with no
- * batch to notice, on settle() (every sink flush and stop), and after a failure at the next
- * batch. A batch locks its links in id order before it writes; a window keeps its links from
- * being deleted, then writes marks and rollup rows in key order. Instances writing to one
+ * The click writer of PostgreSQL (and of an in-memory SQLite database). Each batch's rows go in
+ * a transaction of their own, recorded as not yet rolled up (docs/adr/0034). The links'
+ * counters and rotation positions are summed in LinkTotals and the rollups and visitor marks in
+ * a RollupWindow, as the SQLite writer thread sums them, and all of it is written in one
+ * transaction when windowDue() says so, when the interval has passed with no batch to notice,
+ * on settle() (every sink flush and stop), and after a failure at the next batch: under heavy
+ * traffic a link's row is updated once a window, not once a batch (docs/adr/0010).
+ * A batch keeps its links from being deleted and writes no row of theirs; a window writes marks,
+ * then rollup rows, then the links' counters, each in key order. Instances writing to one
  * PostgreSQL at once wait for each other but never deadlock, and a long window write holds up
- * no batch (docs/adr/0016, 0023).
+ * no batch, and an edit of a link only for its last statement (docs/adr/0016, 0023).
  */
 export class SqlClickStore implements ClickStore {
   private readonly statements: ClickStatements;
   private readonly recovery: RecoveryStatements;
   private readonly window = new RollupWindow();
+  private readonly totals = new LinkTotals();
   /** The records of the batches the window sums (click_batches_pending). */
   private pending: number[] = [];
   /** When the clicks the window holds began to be added. */
@@ -71,16 +74,14 @@ export class SqlClickStore implements ClickStore {
     const { clicks, pending } = await this.db.transaction().execute(async (trx) => {
       const ids = [...new Set(batch.clicks.map((c) => c.linkId))].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
-      const live = await s.lockLinks(trx, ids);
+      const live = await s.keepLinks(trx, ids);
       const kept = live.size === ids.length ? batch.clicks : batch.clicks.filter((c) => live.has(c.linkId));
-      const recorded = await s.insertClicks(trx, kept, this.options.owner);
-      await s.updateLinks(trx, linkUpdates(batch, live));
-      return { clicks: kept, pending: recorded };
+      return { clicks: kept, pending: await s.insertClicks(trx, kept, this.options.owner) };
     });
-    this.add(clicks);
+    this.add(clicks, batch);
     if (pending !== null) this.pending.push(pending);
     const { windowMs } = this.options;
-    if (windowDue({ rows: this.window.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
+    if (windowDue({ rows: this.windowRows, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
       try {
         await this.writeWindow();
       } catch (error) {
@@ -92,9 +93,9 @@ export class SqlClickStore implements ClickStore {
     this.schedule(Math.max(0, this.windowSince + windowMs - Date.now()));
   }
 
-  /** Rows (rollup sums and visitor marks) summed and not yet written. */
+  /** Rows (rollup sums, visitor marks and links' counters) summed and not yet written. */
   get windowRows(): number {
-    return this.window.size;
+    return this.window.size + this.totals.size;
   }
 
   /** Writes the window now; rejects if that fails (it is kept for the next try). */
@@ -104,10 +105,11 @@ export class SqlClickStore implements ClickStore {
     await this.writeWindow();
   }
 
-  private add(clicks: readonly Click[]): void {
+  private add(clicks: readonly Click[], batch: ClickBatch): void {
     if (clicks.length === 0) return;
-    if (this.window.size === 0) this.windowSince = Date.now();
+    if (this.windowRows === 0) this.windowSince = Date.now();
     this.window.add(clicks);
+    this.totals.add(batch); // a link deleted since has no row for its counter: the window's write skips it
   }
 
   private writeWindow(): Promise<void> {
@@ -120,26 +122,30 @@ export class SqlClickStore implements ClickStore {
    * The window in one transaction, with the deletion of its batches' records; on failure it all
    * goes back, to be written once, later. Should a recovery have claimed some of them (this
    * instance's lease ran out while it stalled), the window is dropped and what is still this
-   * instance's is rolled up from its click rows instead: each batch counted once either way.
+   * instance's is rolled up and counted from its click rows instead: each batch counted once
+   * either way.
    */
   private async writeWindowNow(): Promise<void> {
-    if (this.window.size === 0) return;
+    if (this.windowRows === 0) return;
     const since = this.windowSince;
     const taken = this.window.take();
+    const totals = this.totals.drain();
     const pending = this.pending;
     this.pending = [];
     try {
       await this.db.transaction().execute(async (trx) => {
         const released = await this.recovery.release(trx, pending);
         if (released.length < pending.length) {
-          await rollUpWritten(trx, this.statements, this.recovery, released, false);
+          await rollUpWritten(trx, this.statements, this.recovery, released, totals.rotations);
           return;
         }
-        const live = await this.statements.keepLinks(trx, taken.linkIds());
+        const live = await this.statements.keepLinks(trx, linksOf(taken.linkIds(), totals));
         await writeRollups(trx, this.statements, taken, live);
+        await this.statements.updateLinks(trx, linkUpdates(totals, live));
       });
     } catch (error) {
       this.window.absorb(taken);
+      this.totals.putBack(totals);
       this.pending = pending.concat(this.pending);
       this.windowSince = since;
       throw error;
@@ -151,7 +157,7 @@ export class SqlClickStore implements ClickStore {
    * burst's statistics would wait for the next click. The timer does not keep the process up.
    */
   private schedule(delayMs: number): void {
-    if (this.timer !== null || this.window.size === 0) return;
+    if (this.timer !== null || this.windowRows === 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.writeWindow().then(
@@ -166,11 +172,7 @@ export class SqlClickStore implements ClickStore {
   }
 }
 
-/** One update per live link the batch counted or rotated, in id order. */
-function linkUpdates({ counts, rotations }: ClickBatch, live: ReadonlySet<number>): LinkUpdate[] {
-  const ids = new Set([...counts.keys(), ...rotations.keys()]);
-  return [...ids]
-    .filter((id) => live.has(id))
-    .sort((a, b) => a - b)
-    .map((id) => ({ id, clicks: counts.get(id) ?? 0, rotation: rotations.get(id) ?? null }));
+/** The links a window writes to, in id order. */
+function linksOf(rollupLinks: readonly number[], { counts, rotations }: DrainedTotals): number[] {
+  return [...new Set([...rollupLinks, ...counts.keys(), ...rotations.keys()])].sort((a, b) => a - b);
 }

@@ -10,19 +10,11 @@ import { intArray, textArray } from './pg-arrays.ts';
  * are written, and locked, in the order given.
  */
 export const pgClickStatements: ClickStatements = {
-  async lockLinks(trx, ids) {
-    // FOR NO KEY UPDATE is the lock the counter update takes anyway, taken here first and in id
-    // order; it does not block the key-share locks that the foreign keys of clicks and
-    // click_rollups take on the same links.
-    const { rows } = await sql<{ id: number }>`
-      select id from links where id = any(${intArray(ids)}::int4[]) order by id for no key update`.execute(trx);
-    return new Set(rows.map((r) => r.id));
-  },
-
   async keepLinks(trx, ids) {
-    // FOR KEY SHARE is the lock the foreign keys of click_rollups and click_visitors take anyway:
-    // it blocks only a delete (or a change of id), so a rollup window's long write holds up no
-    // batch and no edit of these links.
+    // FOR KEY SHARE is the lock the foreign keys of clicks, click_rollups and click_visitors take
+    // anyway: it blocks only a delete (or a change of id), so neither a batch nor a window's long
+    // write of rollups holds up another or an edit of these links; the window's counter update,
+    // its last statement, takes the row locks, in id order.
     const { rows } = await sql<{ id: number }>`
       select id from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
     return new Set(rows.map((r) => r.id));

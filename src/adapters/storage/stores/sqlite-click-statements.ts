@@ -18,17 +18,13 @@ function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
  * time, so the transaction alone keeps writers apart.
  */
 export const sqliteClickStatements: ClickStatements = {
-  async lockLinks(trx, ids) {
+  async keepLinks(trx, ids) {
+    // One writer at a time: nothing can delete a link while this transaction runs.
     const live = new Set<number>();
     for (const part of chunks(ids, ROWS_PER_INSERT)) {
       for (const r of await trx.selectFrom('links').select('id').where('id', 'in', part).execute()) live.add(r.id);
     }
     return live;
-  },
-
-  keepLinks(trx, ids) {
-    // One writer at a time: nothing can delete a link while this transaction runs.
-    return sqliteClickStatements.lockLinks(trx, ids);
   },
 
   async insertClicks(trx, clicks, owner) {
