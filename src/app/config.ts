@@ -159,7 +159,7 @@ const CATALOGUE = {
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
   STATS_FLUSH_INTERVAL_MS: {
     default: '15000',
-    doc: "Statistics rollups and the links' click counters are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop. 0: with every click batch.",
+    doc: "Statistics rollups and the links' click counters (but a capped link's, written with its click rows) are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop. 0: with every click batch.",
     parse: int(0, 600_000),
   },
   CLICK_WRITER_LEASE_MS: {

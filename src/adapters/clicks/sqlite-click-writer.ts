@@ -41,10 +41,11 @@ export interface SqliteClickWriterOptions {
 export class SqliteClickWriter {
   private readonly window = new RollupWindow();
   private readonly totals = new LinkTotals();
+  /** 1 for a link with a click cap, 0 for one without, undefined for none. */
   private readonly isLive: SQLite.Statement<[number]>;
   private readonly dataVersion: SQLite.Statement<[]>;
-  /** Links found to exist, valid while no other connection has written (dataVersion). */
-  private readonly knownLive = new Set<number>();
+  /** Links found to exist, and whether each has a click cap; valid while no other connection has written (dataVersion). */
+  private readonly knownLive = new Map<number, boolean>();
   private knownVersion: unknown = null;
   private readonly insertClick: SQLite.Statement;
   private readonly insertClicks: SQLite.Statement;
@@ -60,7 +61,7 @@ export class SqliteClickWriter {
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
   /** The records of the batches the window sums (click_batches_pending). */
   private pending: number[] = [];
-  private readonly writeRowsNow: (clicks: Iterable<Click>, linkIds: Set<number>) => number | null;
+  private readonly writeRowsNow: (batch: WriterBatch) => { recorded: number | null; later: Array<[number, number]> };
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
 
   constructor(
@@ -72,7 +73,7 @@ export class SqliteClickWriter {
     // than letting the foreign key check every row, which the connection then need not do:
     // SQLite runs one writer at a time, so no link can go between the check and the write.
     db.pragma('foreign_keys = OFF');
-    this.isLive = db.prepare('select 1 from links where id = ?').pluck();
+    this.isLive = db.prepare('select coalesce(expiration_clicks, 0) > 0 from links where id = ?').pluck();
     this.dataVersion = db.prepare('pragma data_version').pluck();
     this.insertClick = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${CLICK_VALUES}`);
     this.insertClicks = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${Array(ROWS_PER_INSERT).fill(CLICK_VALUES).join(', ')}`);
@@ -91,7 +92,7 @@ export class SqliteClickWriter {
     // links) is the latest commit, and no other connection can delete a link until the end.
     // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
     // eslint-disable-next-line @typescript-eslint/unbound-method
-    this.writeRowsNow = db.transaction((clicks: Iterable<Click>, linkIds: Set<number>) => this.writeRows(clicks, linkIds)).immediate;
+    this.writeRowsNow = db.transaction((batch: WriterBatch) => this.writeRows(batch)).immediate;
     // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => {
       const released = this.release(pending);
@@ -100,7 +101,8 @@ export class SqliteClickWriter {
         // window is dropped and what is still ours rolled up from the rows, each batch once.
         const { window, counts } = recoverSums(released.flatMap((range) => this.written(range)));
         this.writeRollups(window.drain());
-        this.writeTotals({ counts, rotations: totals.rotations });
+        const live = this.liveLinks(counts.keys());
+        this.writeTotals({ counts: new Map([...counts].filter(([id]) => live.get(id) === false)), rotations: totals.rotations });
         return;
       }
       this.writeRollups(rollups);
@@ -113,9 +115,9 @@ export class SqliteClickWriter {
    * may be one reused object (ClickColumnsView): only their fields are kept.
    */
   writeBatch(batch: WriterBatch): void {
-    const recorded = this.writeRowsNow(batch.clicks, batch.linkIds);
+    const { recorded, later } = this.writeRowsNow(batch);
     if (recorded !== null) this.pending.push(recorded);
-    this.totals.add(batch);
+    this.totals.add({ counts: later, rotations: batch.rotations });
     this.window.add(batch.clicks);
     if (this.window.size < this.options.maxWindowRows) return;
     // The rows are written: a window failure must not make the sink write them again.
@@ -172,25 +174,31 @@ export class SqliteClickWriter {
    * commits: until it does, a link found once is still there, and is not looked up again (ten
    * thousand lookups a transaction on a busy day).
    */
-  private liveLinks(ids: Iterable<number>): Set<number> {
+  private liveLinks(ids: Iterable<number>): Map<number, boolean> {
     const version = this.dataVersion.get();
     if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE) {
       this.knownLive.clear();
       this.knownVersion = version;
     }
-    const live = new Set<number>();
+    const live = new Map<number, boolean>();
     for (const id of ids) {
-      if (this.knownLive.has(id)) live.add(id);
-      else if (this.isLive.get(id) !== undefined) {
-        live.add(id);
-        this.knownLive.add(id);
+      let capped = this.knownLive.get(id);
+      if (capped === undefined) {
+        const found = this.isLive.get(id) as number | undefined;
+        if (found === undefined) continue;
+        capped = found === 1;
+        this.knownLive.set(id, capped);
       }
+      live.set(id, capped);
     }
     return live;
   }
 
-  /** Answers the batch's record (click_batches_pending), or null when none was made. */
-  private writeRows(clicks: Iterable<Click>, linkIds: Set<number>): number | null {
+  /**
+   * Answers the batch's record (click_batches_pending), or null when none was made, and the
+   * counts left for the window: a capped link's count goes with its rows (docs/adr/0039).
+   */
+  private writeRows({ clicks, linkIds, counts }: WriterBatch): { recorded: number | null; later: Array<[number, number]> } {
     const live = this.liveLinks(linkIds);
     // One writer at a time: the rows inserted here are the ids after the largest one.
     const before = this.options.owner === undefined ? 0 : (this.maxClickId.get() as number);
@@ -217,10 +225,15 @@ export class SqliteClickWriter {
     }
     // The last few, in order, one statement each.
     for (let r = 0; r < rows; r++) this.insertClick.run(p.slice(r * FIELDS, (r + 1) * FIELDS));
-    if (this.options.owner === undefined) return null;
+    const later: Array<[number, number]> = [];
+    for (const [id, n] of counts) {
+      if (live.get(id) === true) this.addClicks.run(n, id);
+      else later.push([id, n]);
+    }
+    if (this.options.owner === undefined) return { recorded: null, later };
     const last = this.maxClickId.get() as number;
-    if (last === before) return null;
-    return Number(this.recordBatch.run(this.options.owner, before + 1, last).lastInsertRowid);
+    if (last === before) return { recorded: null, later };
+    return { recorded: Number(this.recordBatch.run(this.options.owner, before + 1, last).lastInsertRowid), later };
   }
 
   /** A link deleted since its rows were written has no row to update: the update changes nothing. */

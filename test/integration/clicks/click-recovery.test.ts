@@ -110,6 +110,24 @@ for (const engine of ENGINES) {
       assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
     });
 
+    test("a dead writer's capped links were counted with their rows: recovery counts only the others", async () => {
+      const links = await db.links(200);
+      await db.storage.db
+        .updateTable('links')
+        .set({ expiration_clicks: 1_000_000 })
+        .where(
+          'id',
+          'in',
+          links.filter((_, k) => k % 2 === 0),
+        )
+        .execute();
+      const dead = storeOf('dead-capped');
+      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
+      assert.ok((await counts(db.storage.db, links)).clicks < humans(2000), 'the uncapped links wait with the window');
+      assert.ok((await recovery.recover(Date.now())).batches > 0);
+      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
+    });
+
     test("a live writer's batches are left to it; they are recovered once its lease has run out", async () => {
       const links = await db.links(200);
       await recovery.renew('alive', Date.now() + 60_000);
@@ -191,6 +209,27 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     const sums = await breakdown(storage.db, ids);
     assert.equal(sums['bot:'], 1500 - humans(1500));
     assert.equal(sums['hour:05'], Array.from({ length: 1500 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 24 === 5).length);
+  });
+
+  test("a thread's capped links are counted with their rows, and neither its window nor a recovery counts them again", async () => {
+    const ids = await links(20);
+    await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', ids.slice(0, 10)).execute();
+    const capped = ids.slice(0, 10);
+    // Click i goes to ids[i % 20]: the capped ten get every other click, a tenth of them bots'.
+    const cappedHumans = (count: number) => Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 20 < 10).length;
+    const dead = writerOf('dead-capped-thread');
+    writeAll(dead, batchesOf(ids, accountId, 600, 300));
+    assert.equal((await counts(storage.db, capped)).clicks, cappedHumans(600), 'with the rows');
+    assert.equal((await counts(storage.db, ids)).clicks, cappedHumans(600), 'the others wait with the window');
+    await new SqlClickRecovery(storage.db, 'sqlite').recover(Date.now());
+    assert.deepEqual(await counts(storage.db, ids), { clicks: humans(600), rows: 600, total: humans(600), pending: 0 });
+
+    const more = await links(20);
+    await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', more.slice(0, 10)).execute();
+    const alive = writerOf('live-capped-thread');
+    writeAll(alive, batchesOf(more, accountId, 600, 300));
+    alive.flushWindow();
+    assert.deepEqual(await counts(storage.db, more), { clicks: humans(600), rows: 600, total: humans(600), pending: 0 });
   });
 
   test('a thread whose lease ran out while it stalled writes only what is still its own', async () => {

@@ -131,6 +131,37 @@ for (const engine of ENGINES) {
       assert.deepEqual(failures, []);
     });
 
+    test("a capped link's clicks are counted with their rows; the others' wait with the window", async () => {
+      const links = await db.links(300);
+      const capped = links.filter((_, k) => k % 3 === 1);
+      await db.storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', capped).execute();
+      const { store, failures } = storeWith(60_000);
+      await write(store, links, 0, 3000);
+      // Click i goes to links[i % 300], and every tenth is a bot's.
+      const humansOf = (ids: readonly number[]) => {
+        const of = new Set(ids);
+        return Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && of.has(links[i % links.length]!)).length;
+      };
+      const sumOf = async (ids: readonly number[]) =>
+        Number(
+          (
+            await db.storage.db
+              .selectFrom('links')
+              .select((eb) => eb.fn.sum<number>('clicks').as('n'))
+              .where('id', 'in', ids)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const others = links.filter((id) => !capped.includes(id));
+      assert.equal(await sumOf(capped), humansOf(capped), 'the capped links are exact after every batch');
+      assert.ok((await sumOf(others)) < humansOf(others), 'the others are held in the window');
+      await store.settle();
+      assert.equal(await sumOf(capped), humansOf(capped), 'and not counted again by the window');
+      assert.equal(await sumOf(others), humansOf(others));
+      assert.deepEqual(await totals(links), expected(links, 3000));
+      assert.deepEqual(failures, []);
+    });
+
     test('through BatchingClickSink: flush() ends with the window written, so statistics read after it are exact', async () => {
       const links = await db.links(300);
       const { store, failures } = storeWith(60_000);

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recoverSums } from '../../../core/stats/recovered-clicks.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements, LinkUpdate } from './click-statements.ts';
+import type { ClickStatements, KeptLinks, LinkUpdate } from './click-statements.ts';
 import { recoveryStatements, type PendingBatch, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
@@ -20,7 +20,8 @@ export interface Recovered {
 /**
  * Rolls up and counts, inside the caller's transaction, the click rows of batches whose records
  * it has deleted there: the rollups and `links.clicks` their writer's window would have written
- * (but `unique`). Deleting the record and writing what it stood for in one transaction is what
+ * (but `unique`), and so not the clicks of links with a click cap, counted with their rows
+ * (docs/adr/0039; a cap set or cleared since they were written is taken as it is now). Deleting the record and writing what it stood for in one transaction is what
  * makes it exactly once. `rotations`: positions to write with the counters (a writer's own
  * window, dropped for this). Answers how many click rows it rolled up.
  */
@@ -37,15 +38,22 @@ export async function rollUpWritten(
   if (ids.length === 0) return 0;
   const live = await statements.keepLinks(trx, ids);
   await writeRollups(trx, statements, window, live);
-  await statements.updateLinks(trx, linkUpdates({ counts, rotations }, live));
+  await statements.updateLinks(trx, linkUpdates({ counts: uncapped(counts, live), rotations }, live));
   return written.length;
 }
 
+/** The counts of the kept links without a click cap: those the window writes. */
+export function uncapped(counts: ReadonlyMap<number, number>, kept: KeptLinks): Map<number, number> {
+  return new Map([...counts].filter(([id]) => kept.get(id) === false));
+}
+
+/** The counts of the kept links with a click cap: those written with their rows. */
+export function capped(counts: ReadonlyMap<number, number>, kept: KeptLinks): Map<number, number> {
+  return new Map([...counts].filter(([id]) => kept.get(id) === true));
+}
+
 /** One update per live link counted or rotated, in id order (the order every writer locks them in). */
-export function linkUpdates(
-  { counts, rotations }: { counts: ReadonlyMap<number, number>; rotations: ReadonlyMap<number, number> },
-  live: ReadonlySet<number>,
-): LinkUpdate[] {
+export function linkUpdates({ counts, rotations }: { counts: ReadonlyMap<number, number>; rotations: ReadonlyMap<number, number> }, live: KeptLinks): LinkUpdate[] {
   const ids = new Set([...counts.keys(), ...rotations.keys()]);
   return [...ids]
     .filter((id) => live.has(id))

@@ -3,6 +3,12 @@ import type { Click } from '../../../core/clicks/click.ts';
 import type { RollupIncrement, VisitorMark } from '../../../core/stats/rollups.ts';
 import type { Database } from '../schema.ts';
 
+/**
+ * The links a transaction has kept, each with whether it has a click cap: a capped link's clicks
+ * are counted with their rows, every other link's with the window (docs/adr/0039).
+ */
+export type KeptLinks = ReadonlyMap<number, boolean>;
+
 /** What a batch adds to one link: human clicks, and the rotation position last served (if any). */
 export interface LinkUpdate {
   id: number;
@@ -21,13 +27,16 @@ export interface ClickStatements {
    * The links that still exist among `ids` (ascending), kept from being deleted until the end
    * of the transaction by a lock that neither a counter update nor an edit waits for.
    */
-  keepLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>>;
+  keepLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<KeptLinks>;
   /**
    * Inserts the click rows; with an `owner`, also records them as a batch not yet rolled up
    * (click_batches_pending, docs/adr/0034) and answers its id (null when there were none).
    */
   insertClicks(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<number | null>;
-  /** links.clicks += clicks; last_rotation = rotation where there is one. */
+  /**
+   * links.clicks += clicks; last_rotation = rotation where there is one. Where writers run at
+   * once, the rows are locked in the order given (id order) before any is written.
+   */
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */
   insertMarks(trx: Transaction<Database>, marks: readonly VisitorMark[]): Promise<Array<{ linkId: number; day: string }>>;

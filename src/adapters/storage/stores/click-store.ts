@@ -7,7 +7,7 @@ import { windowDue } from '../../../core/stats/window-policy.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
-import { linkUpdates, rollUpWritten } from './click-recovery.ts';
+import { capped, linkUpdates, rollUpWritten, uncapped } from './click-recovery.ts';
 import { recoveryStatements, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
@@ -36,16 +36,18 @@ export interface SqlClickStoreOptions {
 
 /**
  * The click writer of PostgreSQL (and of an in-memory SQLite database). Each batch's rows go in
- * a transaction of their own, recorded as not yet rolled up (docs/adr/0034). The links'
- * counters and rotation positions are summed in LinkTotals and the rollups and visitor marks in
- * a RollupWindow, as the SQLite writer thread sums them, and all of it is written in one
- * transaction when windowDue() says so, when the interval has passed with no batch to notice,
- * on settle() (every sink flush and stop), and after a failure at the next batch: under heavy
- * traffic a link's row is updated once a window, not once a batch (docs/adr/0010).
- * A batch keeps its links from being deleted and writes no row of theirs; a window writes marks,
- * then rollup rows, then the links' counters, each in key order. Instances writing to one
- * PostgreSQL at once wait for each other but never deadlock, and a long window write holds up
- * no batch, and an edit of a link only for its last statement (docs/adr/0016, 0023).
+ * a transaction of their own, recorded as not yet rolled up (docs/adr/0034), with the counters
+ * of the links that have a click cap. The other links' counters and every rotation position are
+ * summed in LinkTotals and the rollups and visitor marks in a RollupWindow, as the SQLite writer
+ * thread sums them, and all of it is written in one transaction when windowDue() says so, when
+ * the interval has passed with no batch to notice, on settle() (every sink flush and stop), and
+ * after a failure at the next batch: under heavy traffic a link's row is updated once a window,
+ * not once a batch (docs/adr/0010, 0039).
+ * A batch keeps its links from being deleted and updates only the capped ones; a window writes
+ * marks, then rollup rows, then the links' counters, each in key order; both lock links' rows
+ * last, in id order. Instances writing to one PostgreSQL at once wait for each other but never
+ * deadlock, and a long window write holds up no batch, and an edit of a link only for its last
+ * statement (docs/adr/0016, 0023).
  */
 export class SqlClickStore implements ClickStore {
   private readonly statements: ClickStatements;
@@ -71,14 +73,18 @@ export class SqlClickStore implements ClickStore {
 
   async writeBatch(batch: ClickBatch): Promise<void> {
     const s = this.statements;
-    const { clicks, pending } = await this.db.transaction().execute(async (trx) => {
+    const { clicks, pending, later } = await this.db.transaction().execute(async (trx) => {
       const ids = [...new Set(batch.clicks.map((c) => c.linkId))].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
       const live = await s.keepLinks(trx, ids);
       const kept = live.size === ids.length ? batch.clicks : batch.clicks.filter((c) => live.has(c.linkId));
-      return { clicks: kept, pending: await s.insertClicks(trx, kept, this.options.owner) };
+      const recorded = await s.insertClicks(trx, kept, this.options.owner);
+      // A capped link's count goes with its rows: the database's count of its cap, opened when
+      // Redis goes away, starts from it (docs/adr/0029, 0039).
+      await s.updateLinks(trx, linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live));
+      return { clicks: kept, pending: recorded, later: { counts: uncapped(batch.counts, live), rotations: batch.rotations } };
     });
-    this.add(clicks, batch);
+    this.add(clicks, later);
     if (pending !== null) this.pending.push(pending);
     const { windowMs } = this.options;
     if (windowDue({ rows: this.windowRows, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
@@ -105,11 +111,11 @@ export class SqlClickStore implements ClickStore {
     await this.writeWindow();
   }
 
-  private add(clicks: readonly Click[], batch: ClickBatch): void {
+  private add(clicks: readonly Click[], totals: DrainedTotals): void {
     if (clicks.length === 0) return;
     if (this.windowRows === 0) this.windowSince = Date.now();
     this.window.add(clicks);
-    this.totals.add(batch); // a link deleted since has no row for its counter: the window's write skips it
+    this.totals.add(totals); // a link deleted since has no row for its counter: the window's write skips it
   }
 
   private writeWindow(): Promise<void> {

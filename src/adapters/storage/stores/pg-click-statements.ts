@@ -15,9 +15,9 @@ export const pgClickStatements: ClickStatements = {
     // anyway: it blocks only a delete (or a change of id), so neither a batch nor a window's long
     // write of rollups holds up another or an edit of these links; the window's counter update,
     // its last statement, takes the row locks, in id order.
-    const { rows } = await sql<{ id: number }>`
-      select id from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
-    return new Set(rows.map((r) => r.id));
+    const { rows } = await sql<{ id: number; capped: boolean }>`
+      select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
+    return new Map(rows.map((r) => [r.id, r.capped]));
   },
 
   async insertClicks(trx, clicks, owner) {
@@ -66,6 +66,9 @@ export const pgClickStatements: ClickStatements = {
 
   async updateLinks(trx, updates) {
     if (updates.length === 0) return;
+    // The update's own plan may visit the rows in any order (a hash join scans links): the row
+    // locks are taken first, in id order, the order every writer takes them in.
+    await sql`select 1 from links where id = any(${intArray(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
     await sql`
       update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
       from unnest(${intArray(updates.map((u) => u.id))}::int4[], ${intArray(updates.map((u) => u.clicks))}::int8[],

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { RollupWindow } from '../../../core/stats/rollup-window.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements } from './click-statements.ts';
+import type { ClickStatements, KeptLinks } from './click-statements.ts';
 
 // A window of heavy traffic holds hundreds of thousands of rows. Their statements are built one
 // part at a time, each just before it is sent, so the thread that serves redirects gets turns
@@ -20,7 +20,7 @@ const ROWS_PER_STATEMENT = 2_000;
  * dimension, day, value). Neither waits for a batch's transaction, which writes no mark and no
  * rollup.
  */
-export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: ReadonlySet<number>): Promise<void> {
+export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: KeptLinks): Promise<void> {
   const unique = new Map<number, Map<string, number>>();
   for (const part of parts(window.orderedMarks(), live)) {
     for (const { linkId, day } of await statements.insertMarks(trx, part)) {
@@ -33,7 +33,7 @@ export async function writeRollups(trx: Transaction<Database>, statements: Click
 }
 
 /** The live links' rows, ROWS_PER_STATEMENT at a time, each part made only when it is asked for. */
-function* parts<T extends { linkId: number }>(rows: Iterable<T>, live: ReadonlySet<number>): Generator<T[]> {
+function* parts<T extends { linkId: number }>(rows: Iterable<T>, live: KeptLinks): Generator<T[]> {
   let part: T[] = [];
   for (const row of rows) {
     if (!live.has(row.linkId)) continue;

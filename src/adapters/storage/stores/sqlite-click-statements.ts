@@ -20,9 +20,11 @@ function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
 export const sqliteClickStatements: ClickStatements = {
   async keepLinks(trx, ids) {
     // One writer at a time: nothing can delete a link while this transaction runs.
-    const live = new Set<number>();
+    const live = new Map<number, boolean>();
     for (const part of chunks(ids, ROWS_PER_INSERT)) {
-      for (const r of await trx.selectFrom('links').select('id').where('id', 'in', part).execute()) live.add(r.id);
+      for (const r of await trx.selectFrom('links').select(['id', 'expiration_clicks']).where('id', 'in', part).execute()) {
+        live.set(r.id, (r.expiration_clicks ?? 0) > 0);
+      }
     }
     return live;
   },
