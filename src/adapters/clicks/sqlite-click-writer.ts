@@ -1,6 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import { LinkTotals, type DrainedTotals } from '../../core/clicks/link-totals.ts';
-import type { Click } from '../../core/clicks/click.ts';
 import { RollupWindow, type DrainedRollups } from '../../core/stats/rollup-window.ts';
 import { sortIncrements, uniqueIncrements } from '../../core/stats/rollups.ts';
 import { recoverSums } from '../../core/stats/recovered-clicks.ts';
