@@ -36,6 +36,7 @@ import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
+import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
@@ -88,6 +89,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     domains: new SqlDomainStore(db),
   });
   const stores = recordsOn(storage.db);
+  const rollupMonths = new SqlRollupMonths(storage.db, storage.engine);
   const titles =
     overrides.titles !== undefined
       ? overrides.titles
@@ -156,8 +158,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
     stats: new StatsService({
       links: stores.links,
-      stats: new SqlStatsStore(storage.db, storage.engine),
+      stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
       retention: new SqlClickRetention(storage.db, storage.engine),
+      months: rollupMonths,
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
     }),

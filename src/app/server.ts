@@ -17,6 +17,8 @@ import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
+/** Daily statistics of finished months are folded into monthly ones a round at a time (ADR 40). */
+const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 const SUBSCRIBE_WAIT_MS = 2000;
 
 export interface Server {
@@ -110,9 +112,14 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       ...RETENTION,
       onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
     });
+    const folding = startPeriodic(() => container.stats.foldMonths(), {
+      ...FOLDING,
+      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
+    });
     container.hooks.start();
     const release = async () => {
       await retention.stop();
+      await folding.stop();
       await metricsServer?.close();
       await container.close();
     };

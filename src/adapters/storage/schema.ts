@@ -140,6 +140,24 @@ export interface ClickRollupsTable {
   count: number;
 }
 
+/** The daily rollups of finished months, summed per month (migration 0019). */
+export interface ClickRollupMonthsTable {
+  link_id: number;
+  dimension: string;
+  month: string;
+  value: string;
+  count: number;
+}
+
+/** How far the monthly rollups have been folded (one row, id 1; migration 0019). */
+export interface RollupMonthFoldsTable {
+  id: number;
+  folded_before: string;
+  pass_to: string | null;
+  pass_last_link_id: number | null;
+  through_link_id: number | null;
+}
+
 /** An account's clicks per day (its links' `total` rollups), kept by triggers (migration 0010). */
 export interface AccountClickDaysTable {
   account_id: number;
@@ -205,6 +223,8 @@ export interface AppSecretsTable {
 export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
+  click_rollup_months: ClickRollupMonthsTable;
+  rollup_month_folds: RollupMonthFoldsTable;
   click_visitors: ClickVisitorsTable;
   account_click_days: AccountClickDaysTable;
   account_link_counts: AccountLinkCountsTable;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { Link } from '../links/link.ts';
 import { StatsService, arrange, filled, pageOf } from './stats-service.ts';
-import type { ClickRetention, StatsStore, ValueCount } from './stats-store.ts';
+import type { ClickRetention, MonthFolder, StatsStore, ValueCount } from './stats-store.ts';
 
 const items: ValueCount[] = [
   { value: 'b', count: 2 },
@@ -66,10 +66,17 @@ function service(owned: boolean) {
       return { clicks: 0, visitors: 0 };
     },
   };
+  const months: MonthFolder = {
+    foldBefore: async (month, round) => {
+      calls.push(`fold ${month} ${round.now} ${round.links}`);
+      return 0;
+    },
+  };
   const svc = new StatsService({
     links: { findById: async () => (owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
     stats,
     retention,
+    months,
     clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },
     retentionDays: 90,
   });
@@ -110,6 +117,14 @@ test('prune: clicks before now − retention, visitor marks of days before two d
   const { svc, calls } = service(true);
   await svc.prune();
   assert.deepEqual(calls, [`prune ${Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000} 2026-03-08`]);
+});
+
+test('foldMonths: the months before the one of three days ago (UTC) are folded, a bounded round at a time', async () => {
+  const { svc, calls } = service(true);
+  await svc.foldMonths();
+  await svc.foldMonths(50);
+  const now = Date.parse('2026-03-10T12:00:00Z');
+  assert.deepEqual(calls, [`fold 2026-03 ${now} 2000`, `fold 2026-03 ${now} 50`]);
 });
 
 test('accountClicks: the last 30 days up to today in the account zone, zeros filled, totals summed', async () => {

@@ -9,7 +9,10 @@ import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
 import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
 import { hourValue } from './rollups.ts';
 import { presetRange, type RangePreset } from './range-presets.ts';
-import type { ClickRetention, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
+import { foldableBefore } from './rollup-months.ts';
+import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
+
+const FOLD_LINKS_A_ROUND = 2000;
 
 export interface StatsQuery {
   name: StatsName;
@@ -44,6 +47,7 @@ export interface StatsServiceDeps {
   links: Pick<LinkStore, 'findById' | 'findAnyById'>;
   stats: StatsStore;
   retention: ClickRetention;
+  months: MonthFolder;
   clock: Clock;
   /** Raw click rows older than this many days are deleted; 0 keeps them forever. */
   retentionDays: number;
@@ -115,6 +119,15 @@ export class StatsService {
     const now = this.deps.clock.now();
     const before = this.deps.retentionDays > 0 ? now - this.deps.retentionDays * 86_400_000 : null;
     return this.deps.retention.prune(before, addDays(epochMsToZonedDate(now, 'UTC'), -VISITOR_MARK_DAYS));
+  }
+
+  /**
+   * One round of folding the daily rollups of the months over everywhere into monthly ones:
+   * at most `links` links, so that a stop never waits long for it; answers how many it folded.
+   */
+  foldMonths(links = FOLD_LINKS_A_ROUND): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.months.foldBefore(foldableBefore(now), { now, links });
   }
 }
 

@@ -39,6 +39,24 @@ export interface StatsStore {
   accountPerDay(accountId: number, range: DayRange): Promise<ValueCount[]>;
 }
 
+/** How much one round of folding may do. */
+export interface FoldRound {
+  /** The time now: a click writer whose lease ended before it has batches still to roll up. */
+  now: number;
+  /** At most about this many links a round (a group more at most). */
+  links: number;
+}
+
+/** Folds the daily rollups of finished months into monthly ones (docs/adr/0040). */
+export interface MonthFolder {
+  /**
+   * Folds, link by link, the months before `month` (YYYY-MM) not folded yet, and answers how
+   * many links it went through: 0 when every month before `month` is folded, or while a dead
+   * click writer's batches wait to be rolled up into days the folding would read.
+   */
+  foldBefore(month: string, round: FoldRound): Promise<number>;
+}
+
 /** Removes raw clicks past their retention; rollups stay. */
 export interface ClickRetention {
   /**

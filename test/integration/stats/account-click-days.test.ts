@@ -7,6 +7,7 @@ import { migrationsUpTo } from '../../support/migrations.ts';
 import * as accountClickDays from '../../../src/adapters/storage/migrations/0010-account-click-days.ts';
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
+import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 
@@ -48,7 +49,7 @@ for (const engine of ENGINES) {
           [1, 'country', '2026-01-02', 'FR', 5],
           [2, 'total', '2026-01-04', '', 1],
         ]);
-        const store = new SqlStatsStore(storage.db, engine.name);
+        const store = new SqlStatsStore(storage.db, engine.name, new SqlRollupMonths(storage.db, engine.name));
         const admin = new SqlAdminStore(storage.db);
 
         await accountClickDays.up(db, engine.name);

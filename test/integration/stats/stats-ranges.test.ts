@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { ManualClock, createLink, pairs, stats, visit } from './stats-support.ts';
+import { IP, ManualClock, createLink, pairs, stats, visit, type Visit } from './stats-support.ts';
 
 const clock = new ManualClock();
 
@@ -66,6 +66,46 @@ onEachEngine(
       assert.equal(onlyFrom.body.stats.to, '2026-03-11');
       const onlyTo = await stats(h(), key, link.id, { name: 'clicks', to: '2026-01-31' });
       assert.equal(onlyTo.body.stats.from, '2026-01-02');
+    });
+
+    test('a range over months answers the same once its finished months are folded (ADR 40)', async () => {
+      const { key } = await h().account(undefined, 'America/New_York');
+      const link = await createLink(h(), key);
+      const visits: Array<[string, Visit]> = [
+        ['2026-01-15T12:00:00Z', { ip: IP.us }],
+        ['2026-02-01T04:59:59Z', { ip: IP.gb, referer: 'https://news.example/a' }], // still 31 January in New York
+        ['2026-02-20T12:00:00Z', { ip: IP.se, referer: 'https://news.example/b' }],
+        ['2026-03-31T12:00:00Z', { ip: IP.us }],
+      ];
+      for (const [at, v] of visits) {
+        clock.set(at);
+        await visit(h(), link, v);
+      }
+      const queries = ['clicks', 'countries', 'referrers', 'clicks_hours'].flatMap((name) => [
+        { name, from: '2026-01-01', to: '2026-03-31', per_page: 100 },
+        { name, from: '2026-01-20', to: '2026-03-05', per_page: 100 },
+      ]);
+      const answers = async () => Promise.all(queries.map(async (q) => (await stats(h(), key, link.id, q)).body));
+      const unfolded = await answers();
+      assert.equal(unfolded[0].stats.total, 4, JSON.stringify(unfolded[0]));
+      clock.set('2026-04-04T00:00:00Z');
+      while ((await h().server.container.stats.foldMonths()) > 0);
+      assert.deepEqual(await answers(), unfolded);
+      const months = await h()
+        .server.container.storage.db.selectFrom('click_rollup_months')
+        .select(['month', 'count'])
+        .where('link_id', '=', link.id)
+        .where('dimension', '=', 'total')
+        .orderBy('month')
+        .execute();
+      assert.deepEqual(
+        months.map((m) => [m.month, Number(m.count)]),
+        [
+          ['2026-01', 2],
+          ['2026-02', 1],
+          ['2026-03', 1],
+        ],
+      );
     });
   },
   { env: { TRUST_PROXY: 'true' }, overrides: { clock } },

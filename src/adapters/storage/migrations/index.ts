@@ -19,6 +19,7 @@ import * as linkExpiryTold from './0015-link-expiry-told.ts';
 import * as linkCountsByExpiry from './0016-link-counts-by-expiry.ts';
 import * as linkSearchPrefix from './0017-link-search-prefix.ts';
 import * as linkSearchPrefixExact from './0018-link-search-prefix-exact.ts';
+import * as rollupMonths from './0019-rollup-months.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -45,6 +46,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0016-link-counts-by-expiry': linkCountsByExpiry,
   '0017-link-search-prefix': linkSearchPrefix,
   '0018-link-search-prefix-exact': linkSearchPrefixExact,
+  '0019-rollup-months': rollupMonths,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01']);

@@ -71,7 +71,8 @@ export const toWritten = (r: ClickRow): WrittenClick => ({
 });
 
 const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot`;
-const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
+/** A pending batch `p` whose writer's lease ran out (or that has none): due for recovery. */
+export const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
 
 const pgRecovery: RecoveryStatements = {
   async release(trx, ids) {

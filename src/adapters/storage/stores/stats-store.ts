@@ -4,22 +4,28 @@ import { UNKNOWN_VALUE } from '../../../core/stats/dimensions.ts';
 import type { DayRange } from '../../../core/stats/range.ts';
 import type { BreakdownQuery, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
 import { offsetOf } from '../../../core/shared/page.ts';
+import { rangeParts } from '../../../core/stats/rollup-months.ts';
 import type { Database } from '../schema.ts';
+import type { SqlRollupMonths } from './rollup-months.ts';
 import type { Engine } from '../connect.ts';
 
 const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
 
 /**
- * Statistics from click_rollups only. Every query is a range scan of the primary key
- * (link_id, dimension, day, value): at most days × values rows, however many clicks.
+ * Statistics from the rollups only. Every query is a range scan of a primary key, (link_id,
+ * dimension, day, value) of the daily rows and (link_id, dimension, month, value) of the
+ * monthly ones: at most days × values rows, however many clicks, and for the whole months of a
+ * long range months × values (docs/adr/0040).
  */
 export class SqlStatsStore implements StatsStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
+    private readonly months: SqlRollupMonths,
   ) {}
 
-  private rows(linkId: number, dimension: Dimension, range: DayRange) {
+  /** The daily rows of the range's days; the chart of days reads these alone. */
+  private dayRows(linkId: number, dimension: Dimension, range: DayRange) {
     return this.db
       .selectFrom('click_rollups')
       .where('link_id', '=', linkId)
@@ -28,8 +34,36 @@ export class SqlStatsStore implements StatsStore {
       .where('day', '<=', range.to);
   }
 
+  /** The range's (dimension, value, count) rows: monthly ones for its folded whole months, daily ones for the rest. */
+  private async rows(linkId: number, dimensions: readonly Dimension[], range: DayRange) {
+    const { days, months } = rangeParts(range, await this.months.foldedBefore(linkId));
+    const [first, ...rest] = days.map((part) =>
+      this.db
+        .selectFrom('click_rollups')
+        .select(['dimension', 'value', 'count'])
+        .where('link_id', '=', linkId)
+        .where('dimension', 'in', [...dimensions])
+        .where('day', '>=', part.from)
+        .where('day', '<=', part.to),
+    );
+    const monthly =
+      months &&
+      this.db
+        .selectFrom('click_rollup_months')
+        .select(['dimension', 'value', 'count'])
+        .where('link_id', '=', linkId)
+        .where('dimension', 'in', [...dimensions])
+        .where('month', '>=', months.from)
+        .where('month', '<=', months.to);
+    // rangeParts answers days, months or both.
+    let union = first ?? monthly!;
+    for (const part of rest) union = union.unionAll(part);
+    if (first && monthly) union = union.unionAll(monthly);
+    return this.db.selectFrom(union.as('r'));
+  }
+
   async perDay(linkId: number, range: DayRange): Promise<ValueCount[]> {
-    const rows = await this.rows(linkId, 'total', range)
+    const rows = await this.dayRows(linkId, 'total', range)
       .select(['day', (eb) => eb.fn.sum<number | string>('count').as('count')])
       .groupBy('day')
       .execute();
@@ -37,7 +71,9 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
-    const rows = await this.rows(linkId, dimension, range)
+    const rows = await (
+      await this.rows(linkId, [dimension], range)
+    )
       .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')])
       .groupBy('value')
       .execute();
@@ -45,7 +81,7 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }> {
-    let q = this.rows(linkId, dimension, range);
+    let q = await this.rows(linkId, [dimension], range);
     if (query.search) q = q.where(this.contains(query.search));
     const sum = sql<number | string>`sum(${sql.ref('count')})`;
     let listed = q.select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')]).groupBy('value');
@@ -85,13 +121,10 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async summary(linkId: number, range: DayRange): Promise<StatsSummary> {
-    const rows = await this.db
-      .selectFrom('click_rollups')
+    const rows = await (
+      await this.rows(linkId, ['total', 'unique', 'bot'], range)
+    )
       .select(['dimension', (eb) => eb.fn.sum<number | string>('count').as('count')])
-      .where('link_id', '=', linkId)
-      .where('dimension', 'in', ['total', 'unique', 'bot'])
-      .where('day', '>=', range.from)
-      .where('day', '<=', range.to)
       .groupBy('dimension')
       .execute();
     const of = (d: string) => Number(rows.find((r) => r.dimension === d)?.count ?? 0);

@@ -1,0 +1,112 @@
+import { sql, type Kysely } from 'kysely';
+import { ROLLUP_DIMENSIONS } from '../../../core/stats/dimensions.ts';
+import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
+import type { Engine } from '../connect.ts';
+import { expired } from './click-recovery-statements.ts';
+import type { Database, RollupMonthFoldsTable } from '../schema.ts';
+
+// Links folded per transaction: a few hundred links' rows of a month (or, in the first pass,
+// of their whole history) keep each transaction short, so the click writers barely wait.
+const LINKS_PER_STEP = 200;
+// How long the folding state read by statistics is kept: it only moves forward, so an older
+// copy merely sends a read to the daily rows it could have skipped.
+const STATE_TTL_MS = 60_000;
+
+type FoldState = Pick<RollupMonthFoldsTable, 'folded_before' | 'pass_to' | 'pass_last_link_id' | 'through_link_id'>;
+
+/**
+ * The monthly rollups (click_rollup_months, docs/adr/0040): folds the daily rows of finished
+ * months and tells the statistics which months of a link are folded. A pass folds every month
+ * not yet folded before its target, link by link in id order, each group of links in a
+ * transaction that also moves the state on; instances folding at once take turns on the state
+ * row and never fold a link twice. Daily rows are never deleted: only reads change.
+ */
+export class SqlRollupMonths implements MonthFolder {
+  private cached: { state: FoldState; at: number } | null = null;
+
+  private readonly now: () => number;
+  private readonly linksPerStep: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+    options: { now?: () => number; linksPerStep?: number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.linksPerStep = options.linksPerStep ?? LINKS_PER_STEP;
+  }
+
+  /** Months before the answer have the link's rows in click_rollup_months. */
+  async foldedBefore(linkId: number): Promise<string> {
+    const at = this.now();
+    if (this.cached === null || at - this.cached.at > STATE_TTL_MS) this.cached = { state: await this.state(this.db), at };
+    const { state } = this.cached;
+    return state.pass_to !== null && linkId <= (state.through_link_id ?? 0) ? state.pass_to : state.folded_before;
+  }
+
+  async foldBefore(month: string, round: FoldRound): Promise<number> {
+    // Most rounds find every month folded: a read, no transaction.
+    const seen = await this.state(this.db);
+    if (seen.pass_to === null && seen.folded_before >= month) return 0;
+    let folded = 0;
+    while (folded < round.links) {
+      const step = await this.db.transaction().execute((trx) => this.step(trx, month, round.now));
+      if (step === null) break;
+      folded += step;
+    }
+    this.cached = null;
+    return folded;
+  }
+
+  /** One transaction of a pass: starts it, folds a group of links, or ends it; null: nothing to do now. */
+  private async step(trx: Kysely<Database>, month: string, now: number): Promise<number | null> {
+    const state = await this.state(trx, true);
+    // A dead writer's batches still to be rolled up would land in days already folded.
+    if (await this.recoveryDue(trx, now)) return null;
+    if (state.pass_to === null) {
+      if (state.folded_before >= month) return null;
+      const last = await trx
+        .selectFrom('links')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      await this.moveOn(trx, { pass_to: month, pass_last_link_id: Number(last?.id ?? 0), through_link_id: 0 });
+      return 0;
+    }
+    const links = await trx
+      .selectFrom('links')
+      .select('id')
+      .where('id', '>', state.through_link_id ?? 0)
+      .where('id', '<=', state.pass_last_link_id ?? 0)
+      .orderBy('id')
+      .limit(this.linksPerStep)
+      .execute();
+    if (links.length === 0) {
+      await this.moveOn(trx, { folded_before: state.pass_to, pass_to: null, pass_last_link_id: null, through_link_id: null });
+      return 0;
+    }
+    const ids = links.map((l) => l.id);
+    await sql`insert into click_rollup_months (link_id, dimension, month, value, count)
+      select link_id, dimension, substr(day, 1, 7), value, sum(count) from click_rollups
+      where link_id in (${sql.join(ids)}) and dimension in (${sql.join([...ROLLUP_DIMENSIONS])})
+        and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
+      group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
+    await this.moveOn(trx, { through_link_id: ids[ids.length - 1]! });
+    return ids.length;
+  }
+
+  /** Whether click batches wait for a recovery (ADR 34). */
+  private async recoveryDue(trx: Kysely<Database>, now: number): Promise<boolean> {
+    const { rows } = await sql`select 1 from click_batches_pending p where ${expired(now)} limit 1`.execute(trx);
+    return rows.length > 0;
+  }
+
+  private async moveOn(trx: Kysely<Database>, change: Partial<FoldState>): Promise<void> {
+    await trx.updateTable('rollup_month_folds').set(change).where('id', '=', 1).execute();
+  }
+
+  private async state(db: Kysely<Database>, lock = false): Promise<FoldState> {
+    const q = db.selectFrom('rollup_month_folds').select(['folded_before', 'pass_to', 'pass_last_link_id', 'through_link_id']).where('id', '=', 1);
+    // SQLite's transactions begin immediate (one writer at a time); PostgreSQL's instances take turns on the row.
+    return await (lock && this.engine === 'postgres' ? q.forUpdate() : q).executeTakeFirstOrThrow();
+  }
+}

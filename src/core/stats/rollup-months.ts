@@ -1,0 +1,51 @@
+import { addDays, dateOfDayNumber, type DayRange } from './range.ts';
+
+/**
+ * Statistics over long ranges read monthly sums of the daily rollups where whole months are
+ * inside the range and already folded (docs/adr/0040). A month is `YYYY-MM`.
+ */
+
+/** The month after `month`. */
+export function nextMonth(month: string): string {
+  const year = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12 ? `${String(year + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${m < 9 ? '0' : ''}${m + 1}`;
+}
+
+/** The month before `month`. */
+export function previousMonth(month: string): string {
+  const year = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 1 ? `${String(year - 1).padStart(4, '0')}-12` : `${month.slice(0, 4)}-${m < 11 ? '0' : ''}${m - 1}`;
+}
+
+/**
+ * Where a range's rows are: the days to read from the daily rollups, and the whole months
+ * (from, to: inclusive) to read from the monthly ones, those before `foldedBefore` only.
+ */
+export interface RangeParts {
+  days: DayRange[];
+  months: { from: string; to: string } | null;
+}
+
+export function rangeParts(range: DayRange, foldedBefore: string): RangeParts {
+  const firstWhole = range.from.endsWith('-01') ? range.from.slice(0, 7) : nextMonth(range.from.slice(0, 7));
+  const lastWhole = addDays(range.to, 1).endsWith('-01') ? range.to.slice(0, 7) : previousMonth(range.to.slice(0, 7));
+  const last = lastWhole < foldedBefore ? lastWhole : previousMonth(foldedBefore);
+  if (firstWhole > last) return { days: [range], months: null };
+  const days: DayRange[] = [];
+  const monthsFrom = `${firstWhole}-01`;
+  if (range.from < monthsFrom) days.push({ from: range.from, to: addDays(monthsFrom, -1) });
+  const after = `${nextMonth(last)}-01`;
+  if (after <= range.to) days.push({ from: after, to: range.to });
+  return { days, months: { from: firstWhole, to: last } };
+}
+
+// Days after a month's end before it is folded: a local day ends up to 14 hours after UTC's,
+// and clicks reach the rollups after their flush, a writer's recovery or a database outage.
+const SETTLE_DAYS = 3;
+
+/** The months before this one are over everywhere and folded: the month of (now − 3 days), UTC. */
+export function foldableBefore(now: number): string {
+  return dateOfDayNumber(Math.floor(now / 86_400_000) - SETTLE_DAYS).slice(0, 7);
+}

@@ -1,0 +1,184 @@
+// The monthly rollups (migration 0019, ADR 40): statistics read the same numbers whether a
+// range's whole months come from the daily rows or from the folded monthly ones, at every
+// point of a pass, and folding never counts a day twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
+import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
+import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
+import type { Storage } from '../../../src/adapters/storage/connect.ts';
+import type { Database } from '../../../src/adapters/storage/schema.ts';
+import type { DayRange } from '../../../src/core/stats/range.ts';
+import { addDays } from '../../../src/core/stats/range.ts';
+import { ENGINES } from '../../support/harness.ts';
+import { withEmptyStorage } from '../../support/empty-storage.ts';
+import { linkRow } from '../../support/link-rows.ts';
+
+const NOW = Date.parse('2026-04-10T00:00:00Z');
+const FIRST_DAY = '2025-11-20';
+const LAST_DAY = '2026-04-09';
+const LINKS = 5;
+
+const RANGES: DayRange[] = [
+  { from: FIRST_DAY, to: LAST_DAY }, // partial months at both ends, whole ones between
+  { from: '2025-12-01', to: '2026-02-28' }, // whole months only
+  { from: '2025-12-15', to: '2026-01-31' }, // a partial month, then a whole one
+  { from: '2026-01-10', to: '2026-01-20' }, // within a month
+  { from: '2026-02-01', to: '2026-04-09' }, // whole months, then the month being written
+];
+
+/** A few values a day in every kind of dimension, differing by link and day, some days without any. */
+function dailyRows(linkId: number): Array<[number, string, string, string, number]> {
+  const rows: Array<[number, string, string, string, number]> = [];
+  for (let day = FIRST_DAY, n = 0; day <= LAST_DAY; day = addDays(day, 1), n++) {
+    if ((n + linkId) % 5 === 0) continue;
+    const base = ((n * 7 + linkId * 3) % 11) + 1;
+    rows.push([linkId, 'total', day, '', base * 3]);
+    rows.push([linkId, 'unique', day, '', base]);
+    rows.push([linkId, 'bot', day, '', n % 3]);
+    rows.push([linkId, 'hour', day, String(n % 24).padStart(2, '0'), base * 3]);
+    rows.push([linkId, 'country', day, ['FR', 'DE', ''][n % 3]!, base * 2]);
+    rows.push([linkId, 'country', day, 'SE', base]);
+    rows.push([linkId, 'referrer', day, ['Alpha.example', 'beta.example', 'gamma.example', ''][(n + linkId) % 4]!, base * 3]);
+  }
+  return rows.filter((r) => r[4] > 0);
+}
+
+async function insertDaily(db: Kysely<Database>, rows: Array<[number, string, string, string, number]>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500).map(([link_id, dimension, day, value, count]) => ({ link_id, dimension, day, value, count }));
+    await db.insertInto('click_rollups').values(chunk).execute();
+  }
+}
+
+/** Everything the statistics answer for a link over every range. */
+async function answers(store: SqlStatsStore, linkId: number): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for (const range of RANGES) {
+    all.push(
+      await store.summary(linkId, range),
+      await store.perDay(linkId, range),
+      sorted(await store.counts(linkId, 'hour', range)),
+      await store.breakdown(linkId, 'country', range, { order: 'max', page: { page: 1, perPage: 2 } }),
+      await store.breakdown(linkId, 'country', range, { order: 'min', page: { page: 2, perPage: 2 } }),
+      await store.breakdown(linkId, 'country', range, { order: 'value', page: { page: 9, perPage: 2 } }),
+      await store.breakdown(linkId, 'referrer', range, { order: 'max', search: 'ALPHA', page: null }),
+      await store.breakdown(linkId, 'referrer', range, { order: 'value', page: null }),
+    );
+  }
+  return all;
+}
+
+const sorted = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
+
+async function monthRows(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('click_rollup_months')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function withRollups(engine: 'sqlite' | 'postgres', fn: (storage: Storage, expected: unknown[][]) => Promise<void>): Promise<void> {
+  await withEmptyStorage(engine, async (storage) => {
+    await migrateToLatest(storage.db, engine);
+    await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(storage.db);
+    for (let i = 1; i <= LINKS; i++)
+      await storage.db
+        .insertInto('links')
+        .values(linkRow(1, `l${i}`))
+        .execute();
+    for (let i = 1; i <= LINKS; i++) await insertDaily(storage.db, dailyRows(i));
+    const unfolded = new SqlStatsStore(storage.db, engine, new SqlRollupMonths(storage.db, engine));
+    const expected: unknown[][] = [];
+    for (let i = 1; i <= LINKS; i++) expected.push(await answers(unfolded, i));
+    await fn(storage, expected);
+  });
+}
+
+for (const engine of ENGINES) {
+  test(`monthly rollups [${engine.name}]: the same statistics before, during and after a pass, and once more a month on`, { skip: engine.skip ?? false }, async () => {
+    await withRollups(engine.name, async (storage, expected) => {
+      const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, linksPerStep: 2 });
+      const store = new SqlStatsStore(storage.db, engine.name, months);
+      const round = { now: NOW, links: 2 };
+
+      // The first round starts the pass and folds the first group: links 1 and 2, not 3 to 5.
+      assert.equal(await months.foldBefore('2026-03', round), 2);
+      assert.equal(await months.foldedBefore(2), '2026-03');
+      assert.equal(await months.foldedBefore(3), '0000-01');
+      for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} part way through the pass`);
+
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), 3);
+      assert.equal(await months.foldedBefore(5), '2026-03');
+      const folded = await monthRows(storage.db);
+      assert.ok(folded > 0);
+      for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the pass`);
+
+      // Nothing more to fold before March: nothing is folded twice.
+      assert.equal(await months.foldBefore('2026-03', round), 0);
+      assert.equal(await monthRows(storage.db), folded);
+
+      // A month on, the next pass folds March alone.
+      assert.equal(await months.foldBefore('2026-04', { now: NOW, links: 100 }), LINKS);
+      assert.equal(await months.foldedBefore(1), '2026-04');
+      assert.ok((await monthRows(storage.db)) > folded);
+      for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after March's pass`);
+
+      const march = await storage.db
+        .selectFrom('click_rollup_months')
+        .select(['month', (eb) => eb.fn.sum<number | string>('count').as('count')])
+        .where('link_id', '=', 1)
+        .where('dimension', '=', 'total')
+        .groupBy('month')
+        .orderBy('month')
+        .execute();
+      const daily = await storage.db
+        .selectFrom('click_rollups')
+        .select((eb) => eb.fn.sum<number | string>('count').as('count'))
+        .where('link_id', '=', 1)
+        .where('dimension', '=', 'total')
+        .where('day', '>=', '2026-03-01')
+        .where('day', '<=', '2026-03-31')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        march.map((m) => m.month),
+        ['2025-11', '2025-12', '2026-01', '2026-02', '2026-03'],
+      );
+      assert.equal(Number(march.at(-1)!.count), Number(daily.count));
+    });
+  });
+
+  test(`monthly rollups [${engine.name}]: no folding while a dead click writer's batches wait to be rolled up`, { skip: engine.skip ?? false }, async () => {
+    await withRollups(engine.name, async (storage, expected) => {
+      const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW });
+      const store = new SqlStatsStore(storage.db, engine.name, months);
+      await storage.db.insertInto('click_batches_pending').values({ owner: 'gone', first_click_id: 1, last_click_id: 2 }).execute();
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), 0);
+      assert.equal(await months.foldedBefore(1), '0000-01');
+      assert.equal(await monthRows(storage.db), 0);
+
+      // Its writer is alive after all (a lease still running): folding goes on.
+      await storage.db
+        .insertInto('click_writers')
+        .values({ owner: 'gone', lease_until: NOW + 1 })
+        .execute();
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), LINKS);
+      for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1]);
+    });
+  });
+
+  test(`monthly rollups [${engine.name}]: instances folding at once fold each link once`, { skip: engine.skip ?? false }, async () => {
+    await withRollups(engine.name, async (storage, expected) => {
+      const folders = [1, 2, 3].map(() => new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, linksPerStep: 1 }));
+      const done = await Promise.all(folders.map((f) => f.foldBefore('2026-04', { now: NOW, links: 100 })));
+      assert.equal(
+        done.reduce((a, b) => a + b, 0),
+        LINKS,
+      );
+      const store = new SqlStatsStore(storage.db, engine.name, new SqlRollupMonths(storage.db, engine.name));
+      for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1]);
+    });
+  });
+}
