@@ -6,6 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import countries from 'i18n-iso-countries';
 import type { Database } from '../src/adapters/storage/schema.ts';
+import type { StatsService } from '../src/core/stats/stats-service.ts';
 
 /** [dimension, values a link-day (k), values in the pool (m)]. */
 export type Slot = [string, number, number];
@@ -93,4 +94,18 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
   } else {
     await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
   }
+}
+
+/**
+ * Folds the loaded rollups' finished months into monthly ones (ADR 40), as a running server's
+ * background rounds would have, and says how long it took.
+ */
+export async function foldFinishedMonths(db: Kysely<Database>, engine: 'sqlite' | 'postgres', stats: StatsService): Promise<void> {
+  const start = performance.now();
+  let links = 0;
+  for (let round: number; (round = await stats.foldMonths(1_000_000)) > 0;) links += round;
+  // Vacuumed as autovacuum does an insert-only table: its index-only scans need the visibility map.
+  if (engine === 'postgres') await sql`vacuum analyze click_rollup_months`.execute(db);
+  else await sql`analyze`.execute(db);
+  console.log(`folded the finished months of ${links.toLocaleString('en')} links in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 }

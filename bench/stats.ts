@@ -6,7 +6,10 @@
  * must not read. Then times every `name` over the full range through the real service
  * (owner check + range numbers + the list), p50 and p99 of repeated runs on random links.
  *
- *   npm run bench:stats [-- --clicks 10000000 --links 1000 --days 365 --raw 1000000 --runs 200 --engine both|sqlite|postgres]
+ * The finished months are folded into monthly rollups first, as a running server does (ADR 40),
+ * unless --unfolded.
+ *
+ *   npm run bench:stats [-- --clicks 10000000 --links 1000 --days 365 --raw 1000000 --runs 200 --engine both|sqlite|postgres --unfolded]
  *   (PostgreSQL from TEST_DATABASE_URL, if set)
  */
 import { randomBytes } from 'node:crypto';
@@ -16,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { inFreshPgSchema } from './pg-schema.ts';
-import { loadRollups } from './rollup-seed.ts';
+import { foldFinishedMonths, loadRollups } from './rollup-seed.ts';
 import { loadConfig } from '../src/app/config.ts';
 import { createContainer } from '../src/app/container.ts';
 import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     raw: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '200' },
     engine: { type: 'string', default: 'both' },
+    unfolded: { type: 'boolean', default: false },
   },
 });
 const CLICKS = Number(values.clicks);
@@ -139,6 +143,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     `\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days` +
       ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
+  if (!values.unfolded) await foldFinishedMonths(c.storage.db, c.storage.engine, c.stats);
   console.log(`range ${FIRST_DAY} .. ${LAST_DAY}, ${RUNS} runs each on random links`);
   console.log('query'.padEnd(28), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'entries'.padStart(8));
   const shapes: Array<[string, Omit<StatsQuery, 'name'> & { name: StatsName }]> = [

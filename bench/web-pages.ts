@@ -13,7 +13,8 @@
  * Prints the app's own script and stylesheet sizes (raw, gzip, brotli) as served.
  *
  *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres
- *                        --pages REGEXP (only the pages whose label matches, e.g. 'search')]
+ *                        --pages REGEXP (only the pages whose label matches, e.g. 'search')
+ *                        --unfolded (statistics from the daily rollups alone, not folded into months: ADR 40)]
  *   (PostgreSQL from TEST_DATABASE_URL, if set)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inFreshPgSchema } from './pg-schema.ts';
 import { DAYS, seed } from './web-seed.ts';
+import { foldFinishedMonths } from './rollup-seed.ts';
 import { loadConfig } from '../src/app/config.ts';
 import { buildServer } from '../src/app/server.ts';
 import { PASSWORD, WebClient } from '../test/support/web-client.ts';
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '300' },
     engine: { type: 'string', default: 'both' },
     pages: { type: 'string', default: '' },
+    unfolded: { type: 'boolean', default: false },
   },
 });
 const LINKS = Number(values.links);
@@ -118,6 +121,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
       `\n${label}: ${LINKS.toLocaleString('en')} links; link ${s.big} with ${CLICKS.toLocaleString('en')} clicks over ${DAYS} days ` +
         `(${s.firstDay} .. ${s.today}); ${Number(rows.n).toLocaleString('en')} rollup rows in all; loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    if (!values.unfolded) await foldFinishedMonths(server.container.storage.db, server.container.storage.engine, server.container.stats);
     console.log(
       `${RUNS} sequential GETs a page after ${WARMUP} to warm up, signed in, over HTTP on loopback; load average ${loadavg()
         .map((l) => l.toFixed(1))
