@@ -9,6 +9,14 @@ import type { Database } from '../schema.ts';
 import type { SqlRollupMonths } from './rollup-months.ts';
 import type { Engine } from '../connect.ts';
 
+/** Rows of one rollup table between two keys, inclusive: days (YYYY-MM-DD) or months (YYYY-MM). */
+interface RollupSpan {
+  table: 'click_rollups' | 'click_rollup_months';
+  key: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
 const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
 
 /**
@@ -37,29 +45,19 @@ export class SqlStatsStore implements StatsStore {
   /** The range's (dimension, value, count) rows: monthly ones for its folded whole months, daily ones for the rest. */
   private async rows(linkId: number, dimensions: readonly Dimension[], range: DayRange) {
     const { days, months } = rangeParts(range, await this.months.foldedBefore(linkId));
-    const [first, ...rest] = days.map((part) =>
+    const spans: RollupSpan[] = days.map((d) => ({ table: 'click_rollups', key: 'day', ...d }));
+    if (months) spans.push({ table: 'click_rollup_months', key: 'month', ...months });
+    // rangeParts answers at least one span.
+    const [first, ...rest] = spans.map((span) =>
       this.db
-        .selectFrom('click_rollups')
+        .selectFrom(span.table)
         .select(['dimension', 'value', 'count'])
         .where('link_id', '=', linkId)
         .where('dimension', 'in', [...dimensions])
-        .where('day', '>=', part.from)
-        .where('day', '<=', part.to),
+        .where(sql.ref(span.key), '>=', span.from)
+        .where(sql.ref(span.key), '<=', span.to),
     );
-    const monthly =
-      months &&
-      this.db
-        .selectFrom('click_rollup_months')
-        .select(['dimension', 'value', 'count'])
-        .where('link_id', '=', linkId)
-        .where('dimension', 'in', [...dimensions])
-        .where('month', '>=', months.from)
-        .where('month', '<=', months.to);
-    // rangeParts answers days, months or both.
-    let union = first ?? monthly!;
-    for (const part of rest) union = union.unionAll(part);
-    if (first && monthly) union = union.unionAll(monthly);
-    return this.db.selectFrom(union.as('r'));
+    return this.db.selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'));
   }
 
   async perDay(linkId: number, range: DayRange): Promise<ValueCount[]> {
