@@ -101,6 +101,10 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
  * background rounds would have, and says how long it took.
  */
 export async function foldFinishedMonths(db: Kysely<Database>, engine: 'sqlite' | 'postgres', stats: StatsService): Promise<void> {
+  // The rollups were loaded past the click writers, into months a server may have gone through
+  // already (when it had no links): the folding starts over, as on a database never folded.
+  await db.deleteFrom('click_rollup_months').execute();
+  await db.updateTable('rollup_month_folds').set({ folded_before: '0000-01', pass_to: null, pass_last_link_id: null, through_link_id: null }).execute();
   const start = performance.now();
   let links = 0;
   for (let round: number; (round = await stats.foldMonths(1_000_000)) > 0;) links += round;

@@ -27,3 +27,25 @@ test('a job that fails, before or after its first await, is reported and runs ag
   assert.equal(runs, 2, 'none after stop');
   assert.deepEqual(errors, ['thrown at once', 'rejected']);
 });
+
+test('the first run waits for its delay even when the interval is shorter; then every interval', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  let runs = 0;
+  const job = startPeriodic(
+    async () => {
+      runs++;
+    },
+    { firstDelayMs: 60, intervalMs: 5, onError: () => undefined },
+  );
+  const settle = () => new Promise<void>((r) => setImmediate(r));
+  t.mock.timers.tick(59);
+  await settle();
+  assert.equal(runs, 0);
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(runs, 1);
+  t.mock.timers.tick(5);
+  await settle();
+  assert.equal(runs, 2);
+  await job.stop();
+});

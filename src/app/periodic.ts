@@ -16,19 +16,21 @@ export function startPeriodic(run: () => Promise<unknown>, options: { firstDelay
         running = null;
       });
   };
+  let interval: NodeJS.Timeout | null = null;
+  // The interval starts with the first run: a job asked to wait a minute does not run sooner
+  // because its interval is shorter.
   const first = setTimeout(() => {
     tick();
-    interval.refresh();
+    interval = setInterval(tick, options.intervalMs);
+    interval.unref();
   }, options.firstDelayMs);
-  const interval = setInterval(tick, options.intervalMs);
   // The process may end whenever it likes: a missed run is made up by the next.
   first.unref();
-  interval.unref();
   return {
     stop: async () => {
       stopped = true;
       clearTimeout(first);
-      clearInterval(interval);
+      if (interval !== null) clearInterval(interval);
       if (running) await running;
     },
   };
