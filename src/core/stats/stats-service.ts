@@ -13,6 +13,7 @@ import { foldableBefore } from './rollup-months.ts';
 import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
 const FOLD_LINKS_A_ROUND = 2000;
+const FOLD_ROUND_MS = 1000;
 
 export interface StatsQuery {
   name: StatsName;
@@ -123,11 +124,12 @@ export class StatsService {
 
   /**
    * One round of folding the daily rollups of the months over everywhere into monthly ones:
-   * at most `links` links, so that a stop never waits long for it; answers how many it folded.
+   * at most `links` links and about a second, so that a stop never waits long for it; answers
+   * how many it folded (0: nothing to fold now).
    */
   foldMonths(links = FOLD_LINKS_A_ROUND): Promise<number> {
     const now = this.deps.clock.now();
-    return this.deps.months.foldBefore(foldableBefore(now), { now, links });
+    return this.deps.months.foldBefore(foldableBefore(now), { now, links, ms: FOLD_ROUND_MS });
   }
 }
 

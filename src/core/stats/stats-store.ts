@@ -45,6 +45,8 @@ export interface FoldRound {
   now: number;
   /** At most about this many links a round (a group more at most). */
   links: number;
+  /** No new group after this long, once one has been folded: a stop waits for one group at most. */
+  ms: number;
 }
 
 /** Folds the daily rollups of finished months into monthly ones (docs/adr/0040). */

@@ -100,9 +100,9 @@ async function withRollups(engine: 'sqlite' | 'postgres', fn: (storage: Storage,
 for (const engine of ENGINES) {
   test(`monthly rollups [${engine.name}]: the same statistics before, during and after a pass, and once more a month on`, { skip: engine.skip ?? false }, async () => {
     await withRollups(engine.name, async (storage, expected) => {
-      const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, linksPerStep: 2 });
+      const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, maxLinksPerStep: 2 });
       const store = new SqlStatsStore(storage.db, engine.name, months);
-      const round = { now: NOW, links: 2 };
+      const round = { now: NOW, links: 2, ms: 60_000 };
 
       // The first round starts the pass and folds the first group: links 1 and 2, not 3 to 5.
       assert.equal(await months.foldBefore('2026-03', round), 2);
@@ -110,7 +110,11 @@ for (const engine of ENGINES) {
       assert.equal(await months.foldedBefore(3), '0000-01');
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} part way through the pass`);
 
-      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), 3);
+      // A round past its time folds no further group once it has folded one.
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 0 }), 2);
+      assert.equal(await months.foldedBefore(4), '2026-03');
+      assert.equal(await months.foldedBefore(5), '0000-01');
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 60_000 }), 1);
       assert.equal(await months.foldedBefore(5), '2026-03');
       const folded = await monthRows(storage.db);
       assert.ok(folded > 0);
@@ -121,7 +125,7 @@ for (const engine of ENGINES) {
       assert.equal(await monthRows(storage.db), folded);
 
       // A month on, the next pass folds March alone.
-      assert.equal(await months.foldBefore('2026-04', { now: NOW, links: 100 }), LINKS);
+      assert.equal(await months.foldBefore('2026-04', { now: NOW, links: 100, ms: 60_000 }), LINKS);
       assert.equal(await months.foldedBefore(1), '2026-04');
       assert.ok((await monthRows(storage.db)) > folded);
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after March's pass`);
@@ -155,7 +159,7 @@ for (const engine of ENGINES) {
       const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW });
       const store = new SqlStatsStore(storage.db, engine.name, months);
       await storage.db.insertInto('click_batches_pending').values({ owner: 'gone', first_click_id: 1, last_click_id: 2 }).execute();
-      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), 0);
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 60_000 }), 0);
       assert.equal(await months.foldedBefore(1), '0000-01');
       assert.equal(await monthRows(storage.db), 0);
 
@@ -164,15 +168,15 @@ for (const engine of ENGINES) {
         .insertInto('click_writers')
         .values({ owner: 'gone', lease_until: NOW + 1 })
         .execute();
-      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100 }), LINKS);
+      assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 60_000 }), LINKS);
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1]);
     });
   });
 
   test(`monthly rollups [${engine.name}]: instances folding at once fold each link once`, { skip: engine.skip ?? false }, async () => {
     await withRollups(engine.name, async (storage, expected) => {
-      const folders = [1, 2, 3].map(() => new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, linksPerStep: 1 }));
-      const done = await Promise.all(folders.map((f) => f.foldBefore('2026-04', { now: NOW, links: 100 })));
+      const folders = [1, 2, 3].map(() => new SqlRollupMonths(storage.db, engine.name, { now: () => NOW, maxLinksPerStep: 1 }));
+      const done = await Promise.all(folders.map((f) => f.foldBefore('2026-04', { now: NOW, links: 100, ms: 60_000 })));
       assert.equal(
         done.reduce((a, b) => a + b, 0),
         LINKS,

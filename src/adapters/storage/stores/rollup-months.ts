@@ -5,9 +5,12 @@ import type { Engine } from '../connect.ts';
 import { expired } from './click-recovery-statements.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 
-// Links folded per transaction: a few hundred links' rows of a month (or, in the first pass,
-// of their whole history) keep each transaction short, so the click writers barely wait.
-const LINKS_PER_STEP = 200;
+// Links folded per transaction: the step grows while its transactions are quick and shrinks when
+// one is slow, so that it holds the click writers up about as long whatever the links' history
+// (a month of a few links' rows, or in the first pass years of a busy link's).
+const MAX_LINKS_PER_STEP = 200;
+const FIRST_LINKS_PER_STEP = 20;
+const STEP_TARGET_MS = 100;
 // How long the folding state read by statistics is kept: it only moves forward, so an older
 // copy merely sends a read to the daily rows it could have skipped.
 const STATE_TTL_MS = 60_000;
@@ -25,15 +28,17 @@ export class SqlRollupMonths implements MonthFolder {
   private cached: { state: FoldState; at: number } | null = null;
 
   private readonly now: () => number;
-  private readonly linksPerStep: number;
+  private readonly maxLinksPerStep: number;
+  private linksPerStep: number;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-    options: { now?: () => number; linksPerStep?: number } = {},
+    options: { now?: () => number; maxLinksPerStep?: number } = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.linksPerStep = options.linksPerStep ?? LINKS_PER_STEP;
+    this.maxLinksPerStep = options.maxLinksPerStep ?? MAX_LINKS_PER_STEP;
+    this.linksPerStep = Math.min(FIRST_LINKS_PER_STEP, this.maxLinksPerStep);
   }
 
   /** Months before the answer have the link's rows in click_rollup_months. */
@@ -49,13 +54,22 @@ export class SqlRollupMonths implements MonthFolder {
     const seen = await this.state(this.db);
     if (seen.pass_to === null && seen.folded_before >= month) return 0;
     let folded = 0;
-    while (folded < round.links) {
+    const until = performance.now() + round.ms;
+    // A round that has folded nothing goes on until it does, or finds nothing to do now.
+    while (folded < round.links && (folded === 0 || performance.now() < until)) {
+      const started = performance.now();
       const step = await this.db.transaction().execute((trx) => this.step(trx, month, round.now));
       if (step === null) break;
+      if (step > 0) this.resize(performance.now() - started);
       folded += step;
     }
     this.cached = null;
     return folded;
+  }
+
+  private resize(tookMs: number): void {
+    if (tookMs > 2 * STEP_TARGET_MS) this.linksPerStep = Math.max(1, Math.floor(this.linksPerStep / 2));
+    else if (tookMs < STEP_TARGET_MS / 2) this.linksPerStep = Math.min(this.maxLinksPerStep, this.linksPerStep * 2);
   }
 
   /** One transaction of a pass: starts it, folds a group of links, or ends it; null: nothing to do now. */
