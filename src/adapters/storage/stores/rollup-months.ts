@@ -1,3 +1,4 @@
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { ROLLUP_DIMENSIONS } from '../../../core/stats/dimensions.ts';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
@@ -5,12 +6,14 @@ import type { Engine } from '../connect.ts';
 import { expired } from './click-recovery-statements.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 
-// Links folded per transaction: the step grows while its transactions are quick and shrinks when
-// one is slow, so that it holds the click writers up about as long whatever the links' history
-// (a month of a few links' rows, or in the first pass years of a busy link's).
+// Links folded per transaction: the group grows while its transactions are quick and shrinks
+// when one is slow, so that each holds others up about as long whatever the links' history (a
+// month of a few links' rows, or in the first pass years of a busy link's). SQLite's run on the
+// redirect's own thread (better-sqlite3 is synchronous) and hold the click writer's lock, so
+// theirs are kept short; PostgreSQL's only hold the state row.
 const MAX_LINKS_PER_STEP = 200;
 const FIRST_LINKS_PER_STEP = 20;
-const STEP_TARGET_MS = 100;
+const STEP_TARGET_MS: Readonly<Record<Engine, number>> = { sqlite: 20, postgres: 100 };
 // How long the folding state read by statistics is kept: it only moves forward, so an older
 // copy merely sends a read to the daily rows it could have skipped.
 const STATE_TTL_MS = 60_000;
@@ -29,6 +32,7 @@ export class SqlRollupMonths implements MonthFolder {
 
   private readonly now: () => number;
   private readonly maxLinksPerStep: number;
+  private readonly stepTargetMs: number;
   private linksPerStep: number;
 
   constructor(
@@ -38,6 +42,7 @@ export class SqlRollupMonths implements MonthFolder {
   ) {
     this.now = options.now ?? Date.now;
     this.maxLinksPerStep = options.maxLinksPerStep ?? MAX_LINKS_PER_STEP;
+    this.stepTargetMs = STEP_TARGET_MS[engine];
     this.linksPerStep = Math.min(FIRST_LINKS_PER_STEP, this.maxLinksPerStep);
   }
 
@@ -62,14 +67,16 @@ export class SqlRollupMonths implements MonthFolder {
       if (step === null) break;
       if (step > 0) this.resize(performance.now() - started);
       folded += step;
+      // Requests waiting meanwhile go first (on SQLite the step held the thread).
+      await yieldToIo();
     }
     this.cached = null;
     return folded;
   }
 
   private resize(tookMs: number): void {
-    if (tookMs > 2 * STEP_TARGET_MS) this.linksPerStep = Math.max(1, Math.floor(this.linksPerStep / 2));
-    else if (tookMs < STEP_TARGET_MS / 2) this.linksPerStep = Math.min(this.maxLinksPerStep, this.linksPerStep * 2);
+    if (tookMs > 2 * this.stepTargetMs) this.linksPerStep = Math.max(1, Math.floor(this.linksPerStep / 2));
+    else if (tookMs < this.stepTargetMs / 2) this.linksPerStep = Math.min(this.maxLinksPerStep, this.linksPerStep * 2);
   }
 
   /** One transaction of a pass: starts it, folds a group of links, or ends it; null: nothing to do now. */
