@@ -20,7 +20,6 @@ import * as linkCountsByExpiry from './0016-link-counts-by-expiry.ts';
 import * as linkSearchPrefix from './0017-link-search-prefix.ts';
 import * as linkSearchPrefixExact from './0018-link-search-prefix-exact.ts';
 import * as rollupMonths from './0019-rollup-months.ts';
-import * as pgClicksWithoutForeignKey from './0020-pg-clicks-without-foreign-key.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -48,7 +47,6 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0017-link-search-prefix': linkSearchPrefix,
   '0018-link-search-prefix-exact': linkSearchPrefixExact,
   '0019-rollup-months': rollupMonths,
-  '0020-pg-clicks-without-foreign-key': pgClicksWithoutForeignKey,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01']);

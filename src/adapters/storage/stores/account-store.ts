@@ -105,8 +105,8 @@ export class SqlAccountStore implements AccountStore {
 
   /**
    * The foreign keys do most of it: keys, sessions, spaces, pixels, domains and links cascade
-   * from the account, and link_pixels and click_rollups from its links. Click rows go with their
-   * links on PostgreSQL (a delete trigger, migration 0020); on SQLite the trigger (migration 0004) lists
+   * from the account, and link_pixels and click_rollups from its links. Click rows cascade on
+   * PostgreSQL; on SQLite they have no foreign key (migration 0004) and the trigger there lists
    * each deleted link for the retention sweep, as when one link is deleted. Visitor marks have no
    * foreign key on either engine (they live two days): deleted here, so nothing of the account's
    * visitors outlives it.

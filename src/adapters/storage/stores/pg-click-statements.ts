@@ -11,12 +11,10 @@ import { intArray, textArray } from './pg-arrays.ts';
  */
 export const pgClickStatements: ClickStatements = {
   async keepLinks(trx, ids) {
-    // FOR KEY SHARE is the lock the foreign keys of click_rollups and click_visitors take anyway:
-    // it blocks only a delete (or a change of id), so neither a batch nor a window's long write
-    // of rollups holds up another or an edit of these links; the window's counter update, its
-    // last statement, takes the row locks, in id order. Click rows have no foreign key (migration
-    // 0020): this lock alone keeps a batch's links from being deleted before its rows commit, and
-    // the delete trigger then takes those rows with the link.
+    // FOR KEY SHARE is the lock the foreign keys of clicks, click_rollups and click_visitors take
+    // anyway: it blocks only a delete (or a change of id), so neither a batch nor a window's long
+    // write of rollups holds up another or an edit of these links; the window's counter update,
+    // its last statement, takes the row locks, in id order.
     const { rows } = await sql<{ id: number; capped: boolean }>`
       select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
     return new Map(rows.map((r) => [r.id, r.capped]));
