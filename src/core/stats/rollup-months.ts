@@ -5,18 +5,20 @@ import { addDays, dateOfDayNumber, type DayRange } from './range.ts';
  * inside the range and already folded (docs/adr/0040). A month is `YYYY-MM`.
  */
 
+const monthOf = (year: number, month: number): string => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
+
 /** The month after `month`. */
 export function nextMonth(month: string): string {
   const year = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
-  return m === 12 ? `${String(year + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${m < 9 ? '0' : ''}${m + 1}`;
+  return m === 12 ? monthOf(year + 1, 1) : monthOf(year, m + 1);
 }
 
 /** The month before `month`. */
 export function previousMonth(month: string): string {
   const year = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
-  return m === 1 ? `${String(year - 1).padStart(4, '0')}-12` : `${month.slice(0, 4)}-${m < 11 ? '0' : ''}${m - 1}`;
+  return m === 1 ? monthOf(year - 1, 12) : monthOf(year, m - 1);
 }
 
 /**

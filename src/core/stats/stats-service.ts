@@ -125,8 +125,8 @@ export class StatsService {
   /**
    * One round of folding the daily rollups of the months over everywhere into monthly ones:
    * at most `links` links and about a quarter of a second, so that it takes little from the
-   * redirect's thread and a stop never waits long for it; answers
-   * how many it folded (0: nothing to fold now).
+   * redirect's thread and a stop never waits long for it. Answers how many links it folded
+   * (0: nothing to fold now).
    */
   foldMonths(links = FOLD_LINKS_A_ROUND): Promise<number> {
     const now = this.deps.clock.now();
