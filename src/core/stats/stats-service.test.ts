@@ -124,7 +124,7 @@ test('foldMonths: the months before the one of three days ago (UTC) are folded, 
   await svc.foldMonths();
   await svc.foldMonths(50);
   const now = Date.parse('2026-03-10T12:00:00Z');
-  assert.deepEqual(calls, [`fold 2026-03 ${now} 2000 250`, `fold 2026-03 ${now} 50 250`]);
+  assert.deepEqual(calls, [`fold 2026-03 ${now} 100000 250`, `fold 2026-03 ${now} 50 250`]);
 });
 
 test('accountClicks: the last 30 days up to today in the account zone, zeros filled, totals summed', async () => {

@@ -12,7 +12,7 @@ import { presetRange, type RangePreset } from './range-presets.ts';
 import { foldableBefore } from './rollup-months.ts';
 import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
-const FOLD_LINKS_A_ROUND = 2000;
+const FOLD_LINKS_A_ROUND = 100_000;
 const FOLD_ROUND_MS = 250;
 
 export interface StatsQuery {

@@ -11,8 +11,8 @@ import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 // month of a few links' rows, or in the first pass years of a busy link's). SQLite's run on the
 // redirect's own thread (better-sqlite3 is synchronous) and hold the click writer's lock, so
 // theirs are kept short; PostgreSQL's only hold the state row.
-const MAX_LINKS_PER_STEP = 200;
-const FIRST_LINKS_PER_STEP = 20;
+const MAX_LINKS_PER_STEP = 10_000;
+const FIRST_LINKS_PER_STEP = 100;
 const STEP_TARGET_MS: Readonly<Record<Engine, number>> = { sqlite: 20, postgres: 100 };
 // How long the folding state read by statistics is kept: it only moves forward, so an older
 // copy merely sends a read to the daily rows it could have skipped.
@@ -93,26 +93,36 @@ export class SqlRollupMonths implements MonthFolder {
       await this.moveOn(trx, { pass_to: month, pass_last_link_id: Number(last?.id ?? 0), through_link_id: 0 });
       return 0;
     }
-    const links = await trx
-      .selectFrom('links')
-      .select('id')
-      .where('id', '>', state.through_link_id ?? 0)
-      .where('id', '<=', state.pass_last_link_id ?? 0)
-      .orderBy('id')
-      .limit(this.linksPerStep)
-      .execute();
-    if (links.length === 0) {
+    const through = state.through_link_id ?? 0;
+    // The group: the next links in id order, read off the primary key (most have few rows or
+    // none in the months folded, so a group may be thousands).
+    const group = await trx
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('links')
+          .select('id')
+          .where('id', '>', through)
+          .where('id', '<=', state.pass_last_link_id ?? 0)
+          .orderBy('id')
+          .limit(this.linksPerStep)
+          .as('g'),
+      )
+      .select((eb) => [eb.fn.countAll<number | string>().as('links'), eb.fn.max('id').as('last')])
+      .executeTakeFirstOrThrow();
+    const links = Number(group.links);
+    if (links === 0) {
       await this.moveOn(trx, { folded_before: state.pass_to, pass_to: null, pass_last_link_id: null, through_link_id: null });
       return 0;
     }
-    const ids = links.map((l) => l.id);
+    const last = Number(group.last);
+    // Every daily row of an id in the group's range is one of its links' (a deleted link's go with it).
     await sql`insert into click_rollup_months (link_id, dimension, month, value, count)
       select link_id, dimension, substr(day, 1, 7), value, sum(count) from click_rollups
-      where link_id in (${sql.join(ids)}) and dimension in (${sql.join([...ROLLUP_DIMENSIONS])})
+      where link_id > ${through} and link_id <= ${last} and dimension in (${sql.join([...ROLLUP_DIMENSIONS])})
         and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
-    await this.moveOn(trx, { through_link_id: ids[ids.length - 1]! });
-    return ids.length;
+    await this.moveOn(trx, { through_link_id: last });
+    return links;
   }
 
   /** Whether click batches wait for a recovery (ADR 34). */
