@@ -12,9 +12,6 @@ export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' |
 
 export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | Breakdown;
 
-/** Every dimension a click is rolled up under, in the order the rollup window indexes them by. */
-export const ROLLUP_DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
-
 /** The rollup dimension each API name reads. */
 export const DIMENSION_OF: Readonly<Record<StatsName, Dimension>> = {
   clicks: 'total',

@@ -1,5 +1,5 @@
 import type { Click } from '../clicks/click.ts';
-import { ROLLUP_DIMENSIONS, UNKNOWN_VALUE } from './dimensions.ts';
+import { UNKNOWN_VALUE, type Dimension } from './dimensions.ts';
 import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorMark } from './rollups.ts';
 
 // Per day and link, a sum's key is one small integer: dimension × 2^17 + the index of its value
@@ -9,7 +9,8 @@ import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorM
 // sums a click, tens of thousands of clicks a second).
 const DIMENSION_UNIT = 2 ** 17;
 
-// Indices into ROLLUP_DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
+const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
+// Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
 // visitor marks when written).
 const HOUR = 1,
   COUNTRY = 4,
@@ -19,7 +20,7 @@ const HOUR = 1,
   DEVICE = 8,
   LANGUAGE = 9,
   REFERRER = 10;
-const DIMENSION_INDEX = new Map(ROLLUP_DIMENSIONS.map((d, i) => [d, i]));
+const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
 const HOUR_VALUES = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
 /** The distinct values of one dimension in the window, each with its index; '' is always 0. */
@@ -72,7 +73,7 @@ const newLinkSums = () => new LinkSums();
 export class RollupWindow {
   private sums = new Map<string, Map<number, LinkSums>>();
   private counts: number[] = [];
-  private values = ROLLUP_DIMENSIONS.map(() => new Values());
+  private values = DIMENSIONS.map(() => new Values());
   private rows = 0;
   // Nearly every click of a window is of the same day: its links are looked up once.
   private lastDay = '';
@@ -162,7 +163,7 @@ export class RollupWindow {
         if (sums.bot > 0) group.push({ linkId, day, dimension: 'bot', value: UNKNOWN_VALUE, count: sums.bot });
         for (const [key, slot] of sums.slots) {
           const d = Math.floor(key / DIMENSION_UNIT);
-          group.push({ linkId, day, dimension: ROLLUP_DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
+          group.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
         }
         const fresh = unique?.get(linkId)?.get(day);
         if (fresh) group.push({ linkId, day, dimension: 'unique', value: UNKNOWN_VALUE, count: fresh });

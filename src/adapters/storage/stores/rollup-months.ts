@@ -1,6 +1,5 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { ROLLUP_DIMENSIONS } from '../../../core/stats/dimensions.ts';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
 import type { Engine } from '../connect.ts';
 import { expired } from './click-recovery-statements.ts';
@@ -118,8 +117,7 @@ export class SqlRollupMonths implements MonthFolder {
     // Every daily row of an id in the group's range is one of its links' (a deleted link's go with it).
     await sql`insert into click_rollup_months (link_id, dimension, month, value, count)
       select link_id, dimension, substr(day, 1, 7), value, sum(count) from click_rollups
-      where link_id > ${through} and link_id <= ${last} and dimension in (${sql.join([...ROLLUP_DIMENSIONS])})
-        and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
+      where link_id > ${through} and link_id <= ${last} and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
     await this.moveOn(trx, { through_link_id: last });
     return links;

@@ -29,7 +29,7 @@ export class SqlStatsStore implements StatsStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-    private readonly months: SqlRollupMonths,
+    private readonly months: Pick<SqlRollupMonths, 'foldedBefore'>,
   ) {}
 
   /** The daily rows of the range's days; the chart of days reads these alone. */
