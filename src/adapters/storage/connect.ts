@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
 import { guardedPool } from './guarded-pool.ts';
+import { LOCK_WAIT_MS, LockWaitingConnection } from './sqlite-lock-wait.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   poolSize?: number | undefined;
   /** PostgreSQL only: told once when the database goes away and once when it is back. */
   outageLog?: OutageLog | undefined;
+  /** SQLite only: how long a statement waits for the write lock (tests shorten it). */
+  lockWaitMs?: number | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ const INT8_OID = 20;
 /** Opens the database a DATABASE_URL names: postgres://… or sqlite:<path> (":memory:" allowed). */
 export function connect(url: string, options: ConnectOptions = {}): Storage {
   if (/^postgres(ql)?:\/\//i.test(url)) return connectPostgres(url, options);
-  return connectSqlite(sqlitePath(url));
+  return connectSqlite(sqlitePath(url), options.lockWaitMs ?? LOCK_WAIT_MS);
 }
 
 export function sqlitePath(url: string): string {
@@ -52,39 +55,61 @@ export function sqlitePath(url: string): string {
 /**
  * Every transaction on linkpix's own SQLite connection writes, so each takes the write lock at
  * its `begin`: one that reads first (a delete reads the link for its event) could otherwise find
- * its snapshot overtaken by the click writer's connection (SQLITE_BUSY_SNAPSHOT, which no busy
- * timeout waits out).
+ * its snapshot overtaken by the click writer's connection (SQLITE_BUSY_SNAPSHOT, which no wait
+ * helps). The lock is waited for off the thread (LockWaitingConnection).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private waiting: LockWaitingConnection | null = null;
+
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+    private readonly lockWaitMs: number,
+  ) {
+    super(settings);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    // Kysely's SQLite driver has the one connection, always the same object.
+    this.waiting ??= new LockWaitingConnection(connection, () => this.sqlite.inTransaction, this.lockWaitMs);
+    return this.waiting;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+    private readonly lockWaitMs: number,
+  ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.sqlite, this.lockWaitMs);
   }
 }
 
-function connectSqlite(path: string): Storage {
-  const sqlite = openSqlite(path);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }) });
+function connectSqlite(path: string, lockWaitMs: number): Storage {
+  // The click writer's thread keeps SQLite's own wait: it serves no request.
+  const sqlite = openSqlite(path, { busyTimeoutMs: 0 });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }, sqlite, lockWaitMs) });
   return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
 }
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
-export function openSqlite(path: string): SQLite.Database {
+export function openSqlite(path: string, options: { busyTimeoutMs?: number } = {}): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? LOCK_WAIT_MS}`);
   // SQLite's own lower() folds ASCII only: searches must ignore case in every script ('ÉTÉ' ~ 'été').
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return sqlite;

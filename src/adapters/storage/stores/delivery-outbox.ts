@@ -51,6 +51,9 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   }
 
   async claim(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    // Most claims find nothing due: a read says so without asking for SQLite's write lock.
+    const due = await this.db.selectFrom('webhook_deliveries').select('id').where('next_at', '<=', now).limit(1).executeTakeFirst();
+    if (due === undefined) return [];
     const lock = this.engine === 'postgres' ? sql`for update of d skip locked` : sql``;
     // An earlier row of the same webhook and link is still pending (delivered rows are deleted):
     // this one waits, so one link's events arrive in order.
