@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { connect, openSqlite } from '../../../src/adapters/storage/connect.ts';
+import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
+import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
+import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
+import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 
 test('a write waits for another connection’s write lock without holding the thread', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-lock-wait-'));
@@ -62,4 +66,24 @@ test('a write gives up with the busy error when the lock is held past the wait',
   await assert.rejects(sql`insert into notes (id) values (1)`.execute(storage.db), { code: 'SQLITE_BUSY' });
   writer.exec('rollback');
   await sql`insert into notes (id) values (1)`.execute(storage.db);
+});
+
+test('background rounds that find nothing to do never ask for the write lock', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'linkpix-lock-wait-'));
+  const path = join(dir, 'db.sqlite');
+  // Any wait for the lock would fail at once.
+  const storage = connect(`sqlite:${path}`, { lockWaitMs: 0 });
+  const writer = openSqlite(path);
+  t.after(async () => {
+    writer.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await migrateToLatest(storage.db, 'sqlite');
+  writer.exec('begin immediate');
+  const now = Date.now();
+  assert.deepEqual(await new SqlDeliveryOutbox(storage.db, 'sqlite').claim(now, 60_000, 10), []);
+  assert.deepEqual(await new SqlExpiryClaims(storage.db, 'sqlite').claim(now, 500), []);
+  assert.deepEqual(await new SqlClickRecovery(storage.db, 'sqlite').recover(now), { batches: 0, clicks: 0 });
+  writer.exec('rollback');
 });

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { WrittenClick } from '../../../core/stats/recovered-clicks.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
@@ -72,7 +72,16 @@ export const toWritten = (r: ClickRow): WrittenClick => ({
 
 const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot`;
 /** A pending batch `p` whose writer's lease ran out (or that has none): due for recovery. */
-export const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
+const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
+
+/**
+ * Whether a writer whose lease ran out before `now` left batches to roll up (ADR 34). A read:
+ * on SQLite, asking first spares the rounds that find nothing a wait for the writer's lock.
+ */
+export async function recoveryDue(db: Kysely<Database>, now: number): Promise<boolean> {
+  const { rows } = await sql`select 1 from click_batches_pending p where ${expired(now)} limit 1`.execute(db);
+  return rows.length > 0;
+}
 
 const pgRecovery: RecoveryStatements = {
   async release(trx, ids) {

@@ -23,6 +23,10 @@ export class SqlExpiryClaims implements ExpiryClaims {
   }
 
   private async take(due: RawBuilder<unknown>, limit: number): Promise<ClaimedExpiry[]> {
+    // Most rounds find no link newly expired: a read on the partial index says so before the
+    // update asks for SQLite's write lock (docs/adr/0041).
+    const { rows: found } = await sql`select 1 from links where expiry_told = 0 and ${due} limit 1`.execute(this.db);
+    if (found.length === 0) return [];
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const { rows } = await sql<{ id: number; account_id: number }>`
       update links set expiry_told = 1

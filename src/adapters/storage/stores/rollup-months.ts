@@ -2,7 +2,7 @@ import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
 import type { Engine } from '../connect.ts';
-import { expired } from './click-recovery-statements.ts';
+import { recoveryDue } from './click-recovery-statements.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 
 // Links folded per transaction: the group grows while its transactions are quick and shrinks
@@ -82,7 +82,7 @@ export class SqlRollupMonths implements MonthFolder {
   private async step(trx: Kysely<Database>, month: string, now: number): Promise<number | null> {
     const state = await this.state(trx, true);
     // A dead writer's batches still to be rolled up would land in days already folded.
-    if (await this.recoveryDue(trx, now)) return null;
+    if (await recoveryDue(trx, now)) return null;
     if (state.pass_to === null) {
       if (state.folded_before >= month) return null;
       const last = await trx
@@ -121,12 +121,6 @@ export class SqlRollupMonths implements MonthFolder {
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
     await this.moveOn(trx, { through_link_id: last });
     return links;
-  }
-
-  /** Whether click batches wait for a recovery (ADR 34). */
-  private async recoveryDue(trx: Kysely<Database>, now: number): Promise<boolean> {
-    const { rows } = await sql`select 1 from click_batches_pending p where ${expired(now)} limit 1`.execute(trx);
-    return rows.length > 0;
   }
 
   private async moveOn(trx: Kysely<Database>, change: Partial<FoldState>): Promise<void> {
