@@ -1,7 +1,7 @@
 // The server's SQLite connection waits for the write lock off its thread (docs/adr/0041): while
 // another connection (the click writer's) holds the lock, a write of the server's own waits and
 // timers keep running; when the lock is let go, the write is done, once.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,54 +13,52 @@ import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-rec
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 
-test('a write waits for another connection’s write lock without holding the thread', async () => {
+/** The server's connection (`connect`) and a second one, as the click writer's, on one new file. */
+function twoConnections(t: TestContext, options: { lockWaitMs?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-lock-wait-'));
   const path = join(dir, 'db.sqlite');
-  const storage = connect(`sqlite:${path}`);
-  const writer = openSqlite(path);
-  try {
-    await sql`create table notes (id integer primary key, text text not null)`.execute(storage.db);
-    writer.exec('begin immediate');
-    writer.prepare('insert into notes (id, text) values (1, ?)').run('the writer’s');
-
-    let ticks = 0;
-    const ticking = setInterval(() => ticks++, 1);
-    const started = performance.now();
-    const statement = sql`insert into notes (id, text) values (2, 'the server’s')`.execute(storage.db);
-    const unit = storage.db.transaction().execute(async (trx) => {
-      await sql`insert into notes (id, text) values (3, 'a transaction’s')`.execute(trx);
-    });
-    // The writer holds the lock for a while, as its window of counters and rollups does.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const ticksWhileLocked = ticks;
-    writer.exec('commit');
-    await Promise.all([statement, unit]);
-    clearInterval(ticking);
-
-    assert.ok(ticksWhileLocked >= 10, `timers ran while the lock was held (${ticksWhileLocked})`);
-    assert.ok(performance.now() - started >= 100);
-    const rows = await sql<{ id: number }>`select id from notes order by id`.execute(storage.db);
-    assert.deepEqual(
-      rows.rows.map((r) => r.id),
-      [1, 2, 3],
-    );
-  } finally {
-    writer.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('a write gives up with the busy error when the lock is held past the wait', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'linkpix-lock-wait-'));
-  const path = join(dir, 'db.sqlite');
-  const storage = connect(`sqlite:${path}`, { lockWaitMs: 50 });
+  const storage = connect(`sqlite:${path}`, options);
   const writer = openSqlite(path);
   t.after(async () => {
     writer.close();
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  return { storage, writer };
+}
+
+test('a write waits for another connection’s write lock without holding the thread', async (t) => {
+  const { storage, writer } = twoConnections(t);
+  await sql`create table notes (id integer primary key, text text not null)`.execute(storage.db);
+  writer.exec('begin immediate');
+  writer.prepare('insert into notes (id, text) values (1, ?)').run('the writer’s');
+
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 1);
+  const started = performance.now();
+  const statement = sql`insert into notes (id, text) values (2, 'the server’s')`.execute(storage.db);
+  const unit = storage.db.transaction().execute(async (trx) => {
+    await sql`insert into notes (id, text) values (3, 'a transaction’s')`.execute(trx);
+  });
+  // The writer holds the lock for a while, as its window of counters and rollups does.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const ticksWhileLocked = ticks;
+  writer.exec('commit');
+  await Promise.all([statement, unit]);
+  clearInterval(ticking);
+
+  // A thread asleep in SQLite would have run none (and never reached the commit above).
+  assert.ok(ticksWhileLocked >= 5, `timers ran while the lock was held (${ticksWhileLocked})`);
+  assert.ok(performance.now() - started >= 100);
+  const rows = await sql<{ id: number }>`select id from notes order by id`.execute(storage.db);
+  assert.deepEqual(
+    rows.rows.map((r) => r.id),
+    [1, 2, 3],
+  );
+});
+
+test('a write gives up with the busy error when the lock is held past the wait', async (t) => {
+  const { storage, writer } = twoConnections(t, { lockWaitMs: 50 });
   await sql`create table notes (id integer primary key)`.execute(storage.db);
   writer.exec('begin immediate');
   await assert.rejects(sql`insert into notes (id) values (1)`.execute(storage.db), { code: 'SQLITE_BUSY' });
@@ -69,16 +67,8 @@ test('a write gives up with the busy error when the lock is held past the wait',
 });
 
 test('background rounds that find nothing to do never ask for the write lock', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'linkpix-lock-wait-'));
-  const path = join(dir, 'db.sqlite');
   // Any wait for the lock would fail at once.
-  const storage = connect(`sqlite:${path}`, { lockWaitMs: 0 });
-  const writer = openSqlite(path);
-  t.after(async () => {
-    writer.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { storage, writer } = twoConnections(t, { lockWaitMs: 0 });
   await migrateToLatest(storage.db, 'sqlite');
   writer.exec('begin immediate');
   const now = Date.now();
