@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
 import { guardedPool } from './guarded-pool.ts';
-import { LOCK_WAIT_MS, LockWaitingConnection } from './sqlite-lock-wait.ts';
+import { LOCK_WAIT_MS, SqliteServerDriver } from './sqlite-driver.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -53,52 +53,28 @@ export function sqlitePath(url: string): string {
 }
 
 /**
- * Every transaction on linkpix's own SQLite connection writes, so each takes the write lock at
- * its `begin`: one that reads first (a delete reads the link for its event) could otherwise find
- * its snapshot overtaken by the click writer's connection (SQLITE_BUSY_SNAPSHOT, which no wait
- * helps). The lock is waited for off the thread (LockWaitingConnection).
+ * The server's SQLite connection, through SqliteServerDriver (the lock waited for off the thread).
+ * Every transaction on it writes, so each takes the write lock at its `begin immediate`: one that
+ * reads first (a delete reads the link for its event) could otherwise find its snapshot
+ * overtaken by the click writer's connection (SQLITE_BUSY_SNAPSHOT, which no wait helps).
  */
-class ImmediateSqliteDriver extends SqliteDriver {
-  private waiting: LockWaitingConnection | null = null;
-
+class ServerSqliteDialect extends SqliteDialect {
   constructor(
-    settings: SqliteDialectConfig,
     private readonly sqlite: SQLite.Database,
     private readonly lockWaitMs: number,
   ) {
-    super(settings);
-  }
-
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await super.acquireConnection();
-    // Kysely's SQLite driver has the one connection, always the same object.
-    this.waiting ??= new LockWaitingConnection(connection, () => this.sqlite.inTransaction, this.lockWaitMs);
-    return this.waiting;
-  }
-
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(
-    private readonly settings: SqliteDialectConfig,
-    private readonly sqlite: SQLite.Database,
-    private readonly lockWaitMs: number,
-  ) {
-    super(settings);
+    super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings, this.sqlite, this.lockWaitMs);
+    return new SqliteServerDriver(cachingStatements(this.sqlite), this.lockWaitMs);
   }
 }
 
 function connectSqlite(path: string, lockWaitMs: number): Storage {
   // The click writer's thread keeps SQLite's own wait: it serves no request.
   const sqlite = openSqlite(path, { busyTimeoutMs: 0 });
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }, sqlite, lockWaitMs) });
+  const db = new Kysely<Database>({ dialect: new ServerSqliteDialect(sqlite, lockWaitMs) });
   return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
 }
 

@@ -1,6 +1,6 @@
 // The server's SQLite connection waits for the write lock off its thread (docs/adr/0041): while
-// another connection (the click writer's) holds the lock, a write of the server's own waits and
-// timers keep running; when the lock is let go, the write is done, once.
+// another connection (the click writer's) holds the lock, a write of the server's own waits,
+// timers and reads go on; when the lock is let go, the write is done, once.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +40,9 @@ test('a write waits for another connection’s write lock without holding the th
   const unit = storage.db.transaction().execute(async (trx) => {
     await sql`insert into notes (id, text) values (3, 'a transaction’s')`.execute(trx);
   });
+  // Reads go on meanwhile (a visit of a link not yet cached), seeing what is committed.
+  const read = await sql<{ n: number }>`select count(*) as n from notes`.execute(storage.db);
+  assert.equal(read.rows[0]!.n, 0);
   // The writer holds the lock for a while, as its window of counters and rollups does.
   await new Promise((resolve) => setTimeout(resolve, 100));
   const ticksWhileLocked = ticks;
