@@ -121,6 +121,9 @@ export function createVisitRuntime(
           },
           onError,
           clickMeter,
+          // Its connection commits often, on a thread that serves no request: it checkpoints
+          // the WAL, never a commit of the redirect's thread (docs/adr/0041).
+          (running) => storage.checkpointOnCommit(!running),
         )
       : null;
   // Clicks for the thread are encoded into columns as they come (no click object is held);

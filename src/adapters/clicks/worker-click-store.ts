@@ -21,11 +21,14 @@ export class WorkerClickStore implements ClickStore {
   /**
    * onError: the thread failed; the clicks it held and had not written are lost with it.
    * meter: where the thread's writes are counted (the sink in front counts what it records).
+   * onRunning: told when the thread starts and when it has stopped (its connection checkpoints
+   * the WAL meanwhile, docs/adr/0041).
    */
   constructor(
     private readonly data: WriterData,
     private readonly onError: (error: unknown) => void = () => {},
     readonly meter: ClickMeter = new ClickMeter(),
+    private readonly onRunning: (running: boolean) => void = () => {},
   ) {}
 
   /**
@@ -105,9 +108,11 @@ export class WorkerClickStore implements ClickStore {
         this.onError(new Error(`the click writer thread exited (code ${code}); clicks it had not written are lost`));
       }
       if (this.worker === worker) this.worker = null;
+      this.onRunning(false);
       this.failAll(new Error('click writer thread stopped'));
     });
     this.worker = worker;
+    this.onRunning(true);
     return worker;
   }
 

@@ -16,6 +16,13 @@ export interface Storage {
   engine: Engine;
   /** PostgreSQL's connection losses and returns (GET /metrics reads its counts); null on SQLite. */
   outage: OutageReporter | null;
+  /**
+   * SQLite: whether commits on this connection checkpoint the WAL once it is long (SQLite's
+   * default). A checkpoint copies the WAL into the database file inside the commit that finds it
+   * long, so the server leaves them to its click writer's connection while that runs (ADR 41).
+   * Nothing on PostgreSQL.
+   */
+  checkpointOnCommit(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,9 @@ const APPLICATION_NAME = 'linkpix';
 const CONNECT_TIMEOUT_MS = 5000;
 
 const INT8_OID = 20;
+
+/** SQLite's own default: a commit that finds the WAL this many pages long checkpoints it. */
+const CHECKPOINT_PAGES = 1000;
 
 /** Opens the database a DATABASE_URL names: postgres://… or sqlite:<path> (":memory:" allowed). */
 export function connect(url: string, options: ConnectOptions = {}): Storage {
@@ -75,7 +85,16 @@ function connectSqlite(path: string, lockWaitMs: number): Storage {
   // The click writer's thread keeps SQLite's own wait: it serves no request.
   const sqlite = openSqlite(path, { busyTimeoutMs: 0 });
   const db = new Kysely<Database>({ dialect: new ServerSqliteDialect(sqlite, lockWaitMs) });
-  return { db, engine: 'sqlite', outage: null, close: () => db.destroy() };
+  return {
+    db,
+    engine: 'sqlite',
+    outage: null,
+    checkpointOnCommit: (on) => {
+      // A thread that stops after its server's connection has closed finds nothing to set.
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_PAGES : 0}`);
+    },
+    close: () => db.destroy(),
+  };
 }
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
@@ -115,5 +134,5 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  return { db, engine: 'postgres', outage, close: () => db.destroy() };
+  return { db, engine: 'postgres', outage, checkpointOnCommit: () => {}, close: () => db.destroy() };
 }

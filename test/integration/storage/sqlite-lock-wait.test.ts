@@ -3,7 +3,7 @@
 // timers and reads go on; when the lock is let go, the write is done, once.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -19,12 +19,13 @@ function twoConnections(t: TestContext, options: { lockWaitMs?: number } = {}) {
   const path = join(dir, 'db.sqlite');
   const storage = connect(`sqlite:${path}`, options);
   const writer = openSqlite(path);
+  const fileBytes = () => statSync(path).size;
   t.after(async () => {
     writer.close();
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { storage, writer };
+  return { storage, writer, fileBytes };
 }
 
 test('a write waits for another connection’s write lock without holding the thread', async (t) => {
@@ -79,4 +80,18 @@ test('background rounds that find nothing to do never ask for the write lock', a
   assert.deepEqual(await new SqlExpiryClaims(storage.db, 'sqlite').claim(now, 500), []);
   assert.deepEqual(await new SqlClickRecovery(storage.db, 'sqlite').recover(now), { batches: 0, clicks: 0 });
   writer.exec('rollback');
+});
+
+test('while the click writer runs, the server’s commits leave the WAL’s checkpoints to it', async (t) => {
+  const { storage, fileBytes } = twoConnections(t);
+  await sql`create table notes (body blob not null)`.execute(storage.db);
+  const before = fileBytes();
+  const note = sql`insert into notes (body) values (zeroblob(16384))`;
+  storage.checkpointOnCommit(false);
+  // About 1 500 pages, past SQLite's 1 000 that make a commit checkpoint: they stay in the WAL.
+  for (let i = 0; i < 300; i++) await note.execute(storage.db);
+  assert.equal(fileBytes(), before);
+  storage.checkpointOnCommit(true);
+  await note.execute(storage.db);
+  assert.ok(fileBytes() > 300 * 16384, 'the next commit copied the WAL into the database file');
 });
