@@ -44,7 +44,8 @@ test('a statement that finds the write lock taken is tried again, the thread ser
   await written;
   clearInterval(ticking);
   assert.deepEqual(log, ['update notes']);
-  assert.ok(ticks >= 5, `timers ran while it waited (${ticks})`);
+  // One is proof enough: a loaded machine may run a 1 ms interval only a few times in 30 ms.
+  assert.ok(ticks >= 1, `timers ran while it waited (${ticks})`);
 });
 
 test('reads run while a write waits for the lock', async () => {
