@@ -157,7 +157,13 @@ async function differences(texts: string[]): Promise<string[]> {
     const [x, y] = [normal(a!), normal(b!)];
     if (x !== y) found.push(`${JSON.stringify(text)} by ${perWrite ?? 'all'}:\n  lane: ${JSON.stringify(x)}\n  node: ${JSON.stringify(y)}`);
   };
-  for (let i = 0; i < jobs.length; i += 16) await Promise.all(jobs.slice(i, i + 16).map(run));
+  // Sixteen at a time, each taking the next job as it ends: a case the server answers only at
+  // its request timeout holds one lane for that long, not fifteen others that finished.
+  let next = 0;
+  const lanes = Array.from({ length: 16 }, async () => {
+    while (next < jobs.length) await run(jobs[next++]!);
+  });
+  await Promise.all(lanes);
   return found;
 }
 
