@@ -49,7 +49,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0019-rollup-months': rollupMonths,
 };
 
-const CATALOG_RACES = new Set(['3F000', '42P01']);
+const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Migrator is schema-agnostic
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
@@ -75,8 +75,9 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     // Kysely reads the catalog of every schema to find its own tables; a schema or table dropped
     // meanwhile by another tenant of the database (another app, a parallel test run) fails that
-    // read (invalid schema name, undefined table). A migration runs in a transaction, so nothing
-    // was applied: try again.
+    // read (invalid schema name, undefined table, or undefined column: its pg_get_serial_sequence
+    // looks each column up again by name). A migration runs in a transaction, so nothing was
+    // applied: try again.
     if (attempt < 4 && CATALOG_RACES.has((error as { code?: string }).code ?? '')) continue;
     throw error instanceof Error ? error : new Error(inspect(error));
   }
