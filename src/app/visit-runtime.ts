@@ -12,6 +12,7 @@ import { ColumnarClickSink } from '../adapters/clicks/columnar-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
 import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
+import type { PgWriterData, WriterData } from '../adapters/clicks/worker-messages.ts';
 import { SqlClickStore } from '../adapters/storage/stores/click-store.ts';
 import { SqlClickRecovery } from '../adapters/storage/stores/click-recovery.ts';
 import { ClickRecoveryLoop } from '../adapters/clicks/click-recovery-loop.ts';
@@ -92,6 +93,7 @@ export function createVisitRuntime(
   storage: Storage,
   onError: (e: unknown) => void,
   outageLog: OutageLog = (message, error) => onError(error ?? message),
+  pgSchema?: string,
 ): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
@@ -103,32 +105,17 @@ export function createVisitRuntime(
     appHost,
     onError,
   });
-  // SQLite writes block their thread: a writer thread keeps them off the redirect's event loop.
-  // (An in-memory database exists only on this connection, so it is written here.) The thread
-  // writes every CLICK_FLUSH_INTERVAL_MS; clicks go over to it sooner, so they leave this
-  // thread's heap young (a click kept here for the whole interval costs garbage collection).
+  // A writer thread with a connection of its own writes the clicks (docs/adr/0008, 0042): SQLite's
+  // writes would block the redirect's event loop, and PostgreSQL's batches and rollup window, held
+  // here, made its garbage collections long. (An in-memory database exists only on this
+  // connection, so it is written here.) Clicks go over to the thread in columns as they come, so
+  // they leave this thread's heap young; it writes them every CLICK_FLUSH_INTERVAL_MS.
   const clickMeter = new ClickMeter();
   // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
   const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  const writer =
-    storage.engine === 'sqlite' && sqlitePath(config.DATABASE_URL) !== ':memory:'
-      ? new WorkerClickStore(
-          {
-            databaseUrl: config.DATABASE_URL,
-            writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-            rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
-            owner,
-          },
-          onError,
-          clickMeter,
-          // Its connection commits often, on a thread that serves no request: it checkpoints
-          // the WAL, never a commit of the redirect's thread (docs/adr/0041).
-          (running) => storage.checkpointOnCommit(!running),
-        )
-      : null;
-  // Clicks for the thread are encoded into columns as they come (no click object is held);
-  // PostgreSQL's are batched as objects, retried while the database is away; their rollups are
-  // summed across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
+  const writer = clickWriterThread(config, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
+  // An in-memory database's clicks are batched as objects here; their rollups are summed
+  // across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE, meter: clickMeter })
     : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError, owner }), {
@@ -147,7 +134,8 @@ export function createVisitRuntime(
     onRecovered: ({ batches, clicks }) => outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
   });
   const closeSink = async () => {
-    await sink.close();
+    // A write that fails here is written again by the thread's own stop, which retries.
+    await sink.close().catch(onError);
     await writer?.close();
     await recovery.stop();
   };
@@ -228,4 +216,35 @@ export function createVisitRuntime(
       redis.disconnect();
     },
   };
+}
+
+/** The click writer thread for the database (none for an in-memory SQLite database, which only this connection sees). */
+function clickWriterThread(
+  config: Config,
+  storage: Storage,
+  { owner, pgSchema, onError, outageLog, meter }: { owner: string; pgSchema: string | undefined; onError: (e: unknown) => void; outageLog: OutageLog; meter: ClickMeter },
+): WorkerClickStore | null {
+  if (storage.engine === 'postgres') {
+    const data: PgWriterData = {
+      engine: 'postgres',
+      databaseUrl: config.DATABASE_URL,
+      schema: pgSchema,
+      writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+      maxBatch: config.CLICK_BATCH_SIZE,
+      maxBuffered: config.CLICK_BUFFER_MAX,
+      rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+      owner,
+    };
+    return new WorkerClickStore(data, onError, meter, undefined, (message) => outageLog(message));
+  }
+  if (sqlitePath(config.DATABASE_URL) === ':memory:') return null;
+  const data: WriterData = {
+    databaseUrl: config.DATABASE_URL,
+    writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+    rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+    owner,
+  };
+  // Its connection commits often, on a thread that serves no request: it checkpoints the WAL,
+  // never a commit of the redirect's thread (docs/adr/0041).
+  return new WorkerClickStore(data, onError, meter, (running) => storage.checkpointOnCommit(!running));
 }

@@ -4,7 +4,7 @@ import { tallyClick } from '../../core/clicks/batch.ts';
 import { ClickColumnsBuilder, type ClickColumns } from './click-columns.ts';
 import { ClickMeter } from '../metrics/click-meter.ts';
 
-/** Where the columns go: the SQLite writer thread (WorkerClickStore). */
+/** Where the columns go: a writer thread (WorkerClickStore). */
 export interface ColumnsWriter {
   writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void;
   /** Resolves once everything handed over before is written, rollups included. */
@@ -21,12 +21,12 @@ export interface ColumnarSinkOptions {
 }
 
 /**
- * The click sink in front of the SQLite writer thread. A visit's click is encoded into columns
- * at once (ClickColumnsBuilder) and its counters summed, so the redirect holds no click object
- * after the visit: buffered as objects until the hand-off, clicks survived a scavenge or two and
+ * The click sink in front of a writer thread (SQLite's or PostgreSQL's). A visit's click is
+ * encoded into columns at once (ClickColumnsBuilder) and its counters summed, so the redirect
+ * holds no click object after the visit: buffered as objects until the hand-off, clicks survived a scavenge or two and
  * were promoted, and their garbage made the main thread's full collections frequent and long
- * (pauses of 10–18 ms, the p99 of the redirect). The hand-off cannot fail (the thread keeps what
- * it could not write yet), so nothing here retries: BatchingClickSink does, for PostgreSQL.
+ * (the p99 of the redirect). The hand-off cannot fail (the thread keeps what it could not write
+ * yet), so nothing here retries: PostgreSQL's thread does, with a BatchingClickSink of its own.
  */
 export class ColumnarClickSink implements ClickSink {
   private readonly builder: ClickColumnsBuilder;

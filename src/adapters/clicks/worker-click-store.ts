@@ -1,17 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import type { ClickColumns } from './click-columns.ts';
-import { columnsMessage, toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { columnsMessage, toMessage, type PgWriterData, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 import { ClickMeter } from '../metrics/click-meter.ts';
 
 // Compiled (dist/, `npm start`) the thread runs its JavaScript; from the sources (tests, tsx)
 // a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
-const WORKER_ENTRY = import.meta.url.endsWith('.ts') ? './click-writer-worker.mjs' : './click-writer-worker.js';
+const entryOf = (name: string) => `./${name}.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
 
 /**
- * Hands click batches to a writer thread with its own database connection (see
- * click-writer-worker.ts). Started on the first batch, so processes that never record a click
- * (the CLI) never start it.
+ * Hands click batches to a writer thread with its own database connection: SQLite's
+ * (click-writer-worker.ts) or PostgreSQL's (pg-click-writer-worker.ts), by `data.engine`.
+ * Started on the first batch, so processes that never record a click (the CLI) never start it.
  */
 export class WorkerClickStore implements ClickStore {
   private worker: Worker | null = null;
@@ -19,16 +19,19 @@ export class WorkerClickStore implements ClickStore {
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
   /**
-   * onError: the thread failed; the clicks it held and had not written are lost with it.
-   * meter: where the thread's writes are counted (the sink in front counts what it records).
+   * onError: the thread failed (the clicks it held and had not written are lost with it), or
+   * it tells of a failed write (PostgreSQL's, retried there).
+   * meter: where the thread's writes (and drops) are counted (the sink in front counts what it records).
+   * onResumed: PostgreSQL's thread writes again after failed attempts.
    * onRunning: told when the thread starts and when it has stopped (its connection checkpoints
    * the WAL meanwhile, docs/adr/0041).
    */
   constructor(
-    private readonly data: WriterData,
+    private readonly data: WriterData | PgWriterData,
     private readonly onError: (error: unknown) => void = () => {},
     readonly meter: ClickMeter = new ClickMeter(),
     private readonly onRunning: (running: boolean) => void = () => {},
+    private readonly onResumed: (message: string) => void = () => {},
   ) {}
 
   /**
@@ -75,7 +78,8 @@ export class WorkerClickStore implements ClickStore {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), {
+    const entry = entryOf(this.data.engine === 'postgres' ? 'pg-click-writer-worker' : 'click-writer-worker');
+    const worker = new Worker(new URL(entry, import.meta.url), {
       workerData: this.data,
       // Not the main thread's loader flags (the entry registers its own); CPU profiling, if on,
       // so `npm run bench -- --cpu-prof` sees this thread too.
@@ -85,11 +89,7 @@ export class WorkerClickStore implements ClickStore {
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     worker.on('message', (reply: WriterReply) => {
-      if ('kind' in reply) {
-        this.meter.written += reply.clicks;
-        this.meter.flushes.observe(reply.ms);
-        return;
-      }
+      if ('kind' in reply) return this.told(reply);
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);
@@ -114,6 +114,23 @@ export class WorkerClickStore implements ClickStore {
     this.worker = worker;
     this.onRunning(true);
     return worker;
+  }
+
+  /** What the thread tells unasked. */
+  private told(reply: Exclude<WriterReply, { id: number }>): void {
+    switch (reply.kind) {
+      case 'written':
+        this.meter.written += reply.clicks;
+        this.meter.flushes.observe(reply.ms);
+        return;
+      case 'dropped':
+        this.meter.dropped += reply.clicks;
+        return;
+      case 'error':
+        return this.onError(new Error(reply.message));
+      case 'resumed':
+        return this.onResumed(reply.message);
+    }
   }
 
   /** Pending batches are retried by the sink, which keeps them until a write succeeds. */

@@ -34,15 +34,49 @@ export interface WrittenReport {
   ms: number;
 }
 
-export type WriterReply = SettleReply | WrittenReport;
+/** Told by the PostgreSQL writer thread, unasked: clicks it gave up (its buffer was full while the database was away). */
+export interface DroppedReport {
+  kind: 'dropped';
+  clicks: number;
+}
 
+/**
+ * Told by the PostgreSQL writer thread, unasked: a failure (`error`: once per outage, or clicks
+ * lost at the stop) or the writes resuming (`resumed`), for the main thread's log.
+ */
+export interface LogReport {
+  kind: 'error' | 'resumed';
+  message: string;
+}
+
+export type WriterReply = SettleReply | WrittenReport | DroppedReport | LogReport;
+
+/** The SQLite writer thread's settings (click-writer-worker.ts). */
 export interface WriterData {
+  engine?: 'sqlite';
   databaseUrl: string;
   /** How often the clicks handed over are written, in one transaction. */
   writeIntervalMs: number;
   /** How often the window (rollups and link counters) is written (0: with every batch). */
   rollupIntervalMs: number;
   /** The lease the thread's batches are recorded under (docs/adr/0034); none: not recorded. */
+  owner?: string;
+}
+
+/** The PostgreSQL writer thread's settings (pg-click-writer-worker.ts). */
+export interface PgWriterData {
+  engine: 'postgres';
+  databaseUrl: string;
+  /** The schema the server works in (tests give each run its own). */
+  schema?: string | undefined;
+  /** CLICK_FLUSH_INTERVAL_MS: batches are written at least this often. */
+  writeIntervalMs: number;
+  /** CLICK_BATCH_SIZE. */
+  maxBatch: number;
+  /** CLICK_BUFFER_MAX: clicks held at most while the database is away. */
+  maxBuffered: number;
+  /** STATS_FLUSH_INTERVAL_MS. */
+  rollupIntervalMs: number;
   owner?: string;
 }
 

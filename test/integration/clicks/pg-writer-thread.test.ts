@@ -1,0 +1,137 @@
+// The PostgreSQL writer thread (WorkerClickStore → pg-click-writer-worker → BatchingClickSink over
+// SqlClickStore, docs/adr/0042) on a real database: what it is handed in columns is written on its
+// interval or when asked to settle, counters and rollups with it, the latest rotation kept; with
+// the database away it keeps the clicks, tells of the failure once, drops past its bound and says
+// how many, and the main thread's meter counts what the thread wrote and dropped.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Click } from '../../../src/core/clicks/click.ts';
+import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import type { PgWriterData } from '../../../src/adapters/clicks/worker-messages.ts';
+import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
+import { startHarness, type Harness } from '../../support/harness.ts';
+
+const DAY = '2026-11-23';
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click => ({
+  linkId,
+  accountId,
+  at: Date.parse(`${DAY}T10:30:00Z`),
+  day: DAY,
+  hour: 10,
+  visitor: `v-${linkId}`,
+  country: 'US',
+  city: null,
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: 't.co',
+  isBot: false,
+  ...over,
+});
+
+describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  let h: Harness;
+  let accountId: number;
+  const links: number[] = [];
+
+  before(async () => {
+    h = await startHarness('postgres');
+    const account = await h.account();
+    accountId = account.id;
+    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` })).link.id);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  const data = (over: Partial<PgWriterData> = {}): PgWriterData => ({
+    engine: 'postgres',
+    databaseUrl: databaseUrl!,
+    schema: h.pgSchema,
+    writeIntervalMs: 60_000,
+    maxBatch: 1000,
+    maxBuffered: 100_000,
+    rollupIntervalMs: 60_000,
+    ...over,
+  });
+  const db = () => h.server.container.storage.db;
+  const rowsOf = async (linkId: number) => (await db().selectFrom('clicks').select('id').where('link_id', '=', linkId).execute()).length;
+  const linkRow = (linkId: number) => db().selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', linkId).executeTakeFirstOrThrow();
+  const rollup = async (linkId: number, dimension: string, value = '') =>
+    (
+      await db()
+        .selectFrom('click_rollups')
+        .select('count')
+        .where('link_id', '=', linkId)
+        .where('dimension', '=', dimension)
+        .where('day', '=', DAY)
+        .where('value', '=', value)
+        .executeTakeFirst()
+    )?.count ?? 0;
+
+  test('clicks handed over wait for the interval; settle writes rows, counters, rollups and the latest rotation', async () => {
+    const meter = new ClickMeter();
+    const store = new WorkerClickStore(data(), undefined, meter);
+    try {
+      const [a, b] = [links[0]!, links[1]!];
+      await store.writeBatch(
+        toBatch([{ click: click(a, accountId), rotation: 1 }, { click: click(a, accountId, { visitor: 'other' }), rotation: 2 }, { click: click(b, accountId) }]),
+      );
+      await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
+      assert.equal(await rowsOf(a), 0, 'written before the interval');
+      await store.settle();
+      assert.deepEqual([await rowsOf(a), await rowsOf(b)], [3, 1]);
+      assert.deepEqual(await linkRow(a), { clicks: 2, last_rotation: 2 });
+      assert.equal((await linkRow(b)).clicks, 1);
+      assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')], [2, 2, 1, 2]);
+      assert.equal(meter.written, 4, 'the thread told the main thread what it wrote');
+      assert.ok(meter.flushes.count >= 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the write interval writes without being asked; a stop writes what is left', async () => {
+    const link = links[2]!;
+    const store = new WorkerClickStore(data({ writeIntervalMs: 20, rollupIntervalMs: 0 }));
+    await store.writeBatch(toBatch([{ click: click(link, accountId) }]));
+    // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
+    for (const until = Date.now() + 15_000; Date.now() < until && (await linkRow(link)).clicks < 1;) await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await linkRow(link)).clicks, 1);
+    await store.writeBatch(toBatch([{ click: click(link, accountId) }, { click: click(link, accountId) }]));
+    await store.close();
+    assert.deepEqual([await rowsOf(link), (await linkRow(link)).clicks], [3, 3]);
+  });
+
+  test('with the database away: the failure told once, clicks past the bound dropped and counted, settle rejects', async () => {
+    const meter = new ClickMeter();
+    const errors: string[] = [];
+    // A port nothing listens on: every connection is refused at once.
+    const away = new URL(databaseUrl!);
+    away.port = '1';
+    const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), (e) => errors.push(String(e)), meter);
+    try {
+      const batch = (n: number) => toBatch(Array.from({ length: n }, () => ({ click: click(links[0]!, accountId) })));
+      await store.writeBatch(batch(600));
+      await store.writeBatch(batch(600));
+      await assert.rejects(store.settle());
+      assert.equal(meter.dropped, 200, 'the clicks past the bound');
+      assert.equal(meter.written, 0);
+      assert.equal(errors.filter((e) => /clicks not written/.test(e)).length, 1, errors.join('\n'));
+      assert.ok(
+        errors.some((e) => /click buffer full/.test(e)),
+        errors.join('\n'),
+      );
+    } finally {
+      await store.close();
+    }
+    assert.ok(
+      errors.some((e) => /1000 buffered clicks could not be written before the stop/.test(e)),
+      errors.join('\n'),
+    );
+  });
+});
