@@ -70,7 +70,7 @@ const CATALOGUE = {
   HOST: { default: '0.0.0.0', doc: 'Address to listen on.', parse: (s: string) => s },
   APP_URL: { default: 'http://localhost:8080', doc: 'Public base URL of the app; short_url is built on it.', parse: absoluteUrl },
   DATABASE_URL: { default: 'sqlite:./data/linkpix.db', doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.', parse: databaseUrl },
-  DATABASE_POOL_SIZE: { default: '10', doc: 'PostgreSQL connections per instance.', parse: int(1, 500) },
+  DATABASE_POOL_SIZE: { default: '10', doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).", parse: int(1, 500) },
   LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
   API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
