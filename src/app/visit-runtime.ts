@@ -106,10 +106,10 @@ export function createVisitRuntime(
     onError,
   });
   // A writer thread with a connection of its own writes the clicks (docs/adr/0008, 0042): SQLite's
-  // writes would block the redirect's event loop, and PostgreSQL's batches and rollup window, held
-  // here, made its garbage collections long. (An in-memory database exists only on this
-  // connection, so it is written here.) Clicks go over to the thread in columns as they come, so
-  // they leave this thread's heap young; it writes them every CLICK_FLUSH_INTERVAL_MS.
+  // writes would block the redirect's event loop, and PostgreSQL's, with its rollup window, took
+  // the redirect's thread between visits. (An in-memory database exists only on this connection,
+  // so it is written here.) Clicks go over to the thread in columns as they come, so they leave
+  // this thread's heap young; it writes them every CLICK_FLUSH_INTERVAL_MS.
   const clickMeter = new ClickMeter();
   // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
   const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
@@ -235,7 +235,7 @@ function clickWriterThread(
       rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
       owner,
     };
-    return new WorkerClickStore(data, onError, meter, undefined, (message) => outageLog(message));
+    return new WorkerClickStore(data, { onError, meter, onResumed: (message) => outageLog(message) });
   }
   if (sqlitePath(config.DATABASE_URL) === ':memory:') return null;
   const data: WriterData = {
@@ -246,5 +246,5 @@ function clickWriterThread(
   };
   // Its connection commits often, on a thread that serves no request: it checkpoints the WAL,
   // never a commit of the redirect's thread (docs/adr/0041).
-  return new WorkerClickStore(data, onError, meter, (running) => storage.checkpointOnCommit(!running));
+  return new WorkerClickStore(data, { onError, meter, onRunning: (running) => storage.checkpointOnCommit(!running) });
 }

@@ -2,8 +2,8 @@
  * A worker thread that writes PostgreSQL's clicks with a pool of its own, as SQLite's writer
  * thread does (click-writer-worker.ts): the clicks arrive in columns, and the batches waiting
  * for the database, the rollup window summed over STATS_FLUSH_INTERVAL_MS and every statement
- * built for them live on this thread's heap. On the main thread they were most of what its
- * full garbage collections had to mark, pauses of tens of milliseconds in the redirect's p99.
+ * built for them are this thread's work. On the main thread, that work ran between visits and
+ * made the redirect's p99 (docs/adr/0042).
  *
  * Inside, the same sink and store as before (BatchingClickSink over SqlClickStore): batches of
  * CLICK_BATCH_SIZE at least every CLICK_FLUSH_INTERVAL_MS, kept and retried while the database

@@ -8,6 +8,20 @@ import { ClickMeter } from '../metrics/click-meter.ts';
 // a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
 const entryOf = (name: string) => `./${name}.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
 
+export interface WriterHooks {
+  /**
+   * The thread failed (the clicks it held and had not written are lost with it), or it tells of
+   * a failed write (PostgreSQL's, retried there).
+   */
+  onError?: (error: unknown) => void;
+  /** Where the thread's writes and drops are counted (a meter of its own by default). */
+  meter?: ClickMeter;
+  /** Told when the thread starts and when it has stopped (SQLite's connection checkpoints the WAL meanwhile, docs/adr/0041). */
+  onRunning?: (running: boolean) => void;
+  /** PostgreSQL's thread writes again after failed attempts. */
+  onResumed?: (message: string) => void;
+}
+
 /**
  * Hands click batches to a writer thread with its own database connection: SQLite's
  * (click-writer-worker.ts) or PostgreSQL's (pg-click-writer-worker.ts), by `data.engine`.
@@ -18,21 +32,21 @@ export class WorkerClickStore implements ClickStore {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
-  /**
-   * onError: the thread failed (the clicks it held and had not written are lost with it), or
-   * it tells of a failed write (PostgreSQL's, retried there).
-   * meter: where the thread's writes (and drops) are counted (the sink in front counts what it records).
-   * onResumed: PostgreSQL's thread writes again after failed attempts.
-   * onRunning: told when the thread starts and when it has stopped (its connection checkpoints
-   * the WAL meanwhile, docs/adr/0041).
-   */
+  private readonly onError: (error: unknown) => void;
+  private readonly onRunning: (running: boolean) => void;
+  private readonly onResumed: (message: string) => void;
+  /** Where the thread's writes (and drops) are counted; the sink in front counts what it records. */
+  readonly meter: ClickMeter;
+
   constructor(
     private readonly data: WriterData | PgWriterData,
-    private readonly onError: (error: unknown) => void = () => {},
-    readonly meter: ClickMeter = new ClickMeter(),
-    private readonly onRunning: (running: boolean) => void = () => {},
-    private readonly onResumed: (message: string) => void = () => {},
-  ) {}
+    hooks: WriterHooks = {},
+  ) {
+    this.onError = hooks.onError ?? (() => {});
+    this.onRunning = hooks.onRunning ?? (() => {});
+    this.onResumed = hooks.onResumed ?? (() => {});
+    this.meter = hooks.meter ?? new ClickMeter();
+  }
 
   /**
    * Hands the batch over without waiting for an answer: the thread may be busy in a write for

@@ -75,7 +75,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
 
   test('clicks handed over wait for the interval; settle writes rows, counters, rollups and the latest rotation', async () => {
     const meter = new ClickMeter();
-    const store = new WorkerClickStore(data(), undefined, meter);
+    const store = new WorkerClickStore(data(), { meter });
     try {
       const [a, b] = [links[0]!, links[1]!];
       await store.writeBatch(
@@ -113,7 +113,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     // A port nothing listens on: every connection is refused at once.
     const away = new URL(databaseUrl!);
     away.port = '1';
-    const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), (e) => errors.push(String(e)), meter);
+    const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), { onError: (e) => errors.push(String(e)), meter });
     try {
       const batch = (n: number) => toBatch(Array.from({ length: n }, () => ({ click: click(links[0]!, accountId) })));
       await store.writeBatch(batch(600));

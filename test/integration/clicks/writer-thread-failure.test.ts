@@ -17,8 +17,9 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
   // A file where the database's directory should be: the thread fails as it opens the database.
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-failure-'));
   writeFileSync(join(dir, 'file'), '');
-  const store = new WorkerClickStore({ databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 }, (error) =>
-    errors.push(error as Error),
+  const store = new WorkerClickStore(
+    { databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
+    { onError: (error) => errors.push(error as Error) },
   );
   after(() => rmSync(dir, { recursive: true, force: true }));
   await store.writeBatch(toBatch([{ click }]));
