@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   // Before the first click is written under its lease; never awaited: a start does not wait
   // for another instance's clicks to be rolled up (failures are reported and retried).
   void server.container.visits.startClickRecovery();
+  server.container.visits.startClickWriter();
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // After listen, not before: a start never waits for the cache, and visits share its reads.
   const warming = performance.now();
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     deadline.unref();
     await server.app.close();
     clearTimeout(deadline);
-    // Clicks still on this thread; the SQLite writer thread may hold more, which it writes too.
+    // Clicks still on this thread; the writer thread may hold more, which it writes too.
     server.app.log.info({ clicksHere: server.container.visits.sink.pending }, 'writing every click and statistic not yet written');
     await server.release();
     process.exit(0);

@@ -71,6 +71,11 @@ export interface VisitRuntime {
    * tools that never serve a visit; close() ends the lease after the last clicks are written.
    */
   startClickRecovery(): Promise<void>;
+  /**
+   * Starts the click writer thread now (it starts with the first click otherwise): called by
+   * the server as it starts, not by tools that never serve a visit.
+   */
+  startClickWriter(): void;
   /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
   redis: Redis | null;
   /** Flushes every buffered click and closes the shared-state connections. */
@@ -142,7 +147,7 @@ export function createVisitRuntime(
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
-  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter, startClickRecovery: () => recovery.start() };
+  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter, startClickRecovery: () => recovery.start(), startClickWriter: () => writer?.open() };
 
   if (!config.REDIS_URL) {
     return {

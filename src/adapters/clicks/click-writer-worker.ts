@@ -44,7 +44,7 @@ const waiting = new WaitingClicks();
 /** One transaction for everything handed over so far; on failure it all stays for the next try. */
 function writeWaiting(): void {
   const clicks = waiting.count;
-  if (clicks === 0) return;
+  if (clicks === 0) return checkpointIdle();
   const started = performance.now();
   const batch = waiting.take();
   try {
@@ -55,6 +55,16 @@ function writeWaiting(): void {
   }
   if (writer.windowRows < PROMPT_WINDOW_ROWS) writer.flushWindow();
   port.postMessage({ kind: 'written', clicks, ms: performance.now() - started } satisfies WriterReply);
+}
+
+/**
+ * While this thread runs, the server's commits leave the WAL's checkpoints to this connection
+ * (docs/adr/0041), whose commits make them; with no click to write it commits nothing, so it
+ * copies what the server wrote meanwhile (an import, the API) here, without waiting for anyone
+ * (PASSIVE). With nothing new in the WAL that is a look at its header.
+ */
+function checkpointIdle(): void {
+  db.pragma('wal_checkpoint(PASSIVE)');
 }
 
 function settle(): void {

@@ -65,6 +65,14 @@ export class WorkerClickStore implements ClickStore {
     this.start().postMessage(message, transfer);
   }
 
+  /**
+   * Starts the thread now rather than with the first batch: a server does so as it starts, so
+   * that the thread's start-up (its modules, its connection) is not in the first visits' time.
+   */
+  open(): void {
+    this.start();
+  }
+
   /** Writes the rollups the thread holds back (see SqliteClickWriter). */
   settle(): Promise<void> {
     const worker = this.worker;

@@ -4,9 +4,10 @@
 // and a stop loses nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
@@ -217,5 +218,27 @@ describe('the SQLite writer thread', () => {
     await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
     await store.close();
     assert.deepEqual([await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')], [500, 500, 500, 500]);
+  });
+
+  test('opened with no click to write, the thread still checkpoints what the server writes (its commits leave that to the thread)', async () => {
+    const storage = c.storage;
+    const store = new WorkerClickStore(
+      { databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 },
+      { onRunning: (running) => storage.checkpointOnCommit(!running) },
+    );
+    const fileBytes = () => statSync(url.slice('sqlite:'.length)).size;
+    try {
+      await sql`create table notes (body blob not null)`.execute(storage.db);
+      store.open();
+      const before = fileBytes();
+      // About 1 500 pages, past SQLite's 1 000 that would make the server's own commit checkpoint.
+      for (let i = 0; i < 300; i++) await sql`insert into notes (body) values (zeroblob(16384))`.execute(storage.db);
+      // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
+      for (const until = Date.now() + 15_000; Date.now() < until && fileBytes() < before + 300 * 16384;) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(fileBytes() >= before + 300 * 16384, 'the WAL was copied into the database file');
+    } finally {
+      await store.close();
+      await sql`drop table notes`.execute(storage.db);
+    }
   });
 });
