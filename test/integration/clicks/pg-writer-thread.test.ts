@@ -10,28 +10,26 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import type { PgWriterData } from '../../../src/adapters/clicks/worker-messages.ts';
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
+import { aClick } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
 
 const DAY = '2026-11-23';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
-const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click => ({
-  linkId,
-  accountId,
-  at: Date.parse(`${DAY}T10:30:00Z`),
-  day: DAY,
-  hour: 10,
-  visitor: `v-${linkId}`,
-  country: 'US',
-  city: null,
-  browser: 'Chrome',
-  platform: 'Windows',
-  device: 'desktop',
-  language: 'en',
-  referrerHost: 't.co',
-  isBot: false,
-  ...over,
-});
+/** A human visitor's click on DAY, as the redirect records one. */
+const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click =>
+  aClick({
+    linkId,
+    accountId,
+    at: Date.parse(`${DAY}T10:30:00Z`),
+    day: DAY,
+    hour: 10,
+    visitor: `v-${linkId}`,
+    country: 'US',
+    browser: 'Chrome',
+    referrerHost: 't.co',
+    ...over,
+  });
 
 describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
   let h: Harness;
