@@ -139,7 +139,7 @@ export function createVisitRuntime(
     onRecovered: ({ batches, clicks }) => outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
   });
   const closeSink = async () => {
-    // A write that fails here is written again by the thread's own stop, which retries.
+    // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
     await sink.close().catch(onError);
     await writer?.close();
     await recovery.stop();

@@ -25,7 +25,8 @@ export interface WriterHooks {
 /**
  * Hands click batches to a writer thread with its own database connection: SQLite's
  * (click-writer-worker.ts) or PostgreSQL's (pg-click-writer-worker.ts), by `data.engine`.
- * Started on the first batch, so processes that never record a click (the CLI) never start it.
+ * Started by open() (a server, as it starts) or by the first batch; processes that never record
+ * a click (the CLI) never start it.
  */
 export class WorkerClickStore implements ClickStore {
   private worker: Worker | null = null;

@@ -5,31 +5,14 @@
 // how many, and the main thread's meter counts what the thread wrote and dropped.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Click } from '../../../src/core/clicks/click.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import type { PgWriterData } from '../../../src/adapters/clicks/worker-messages.ts';
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
-import { aClick } from '../../support/clicks.ts';
+import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
 
-const DAY = '2026-11-23';
 const databaseUrl = process.env.TEST_DATABASE_URL;
-
-/** A human visitor's click on DAY, as the redirect records one. */
-const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click =>
-  aClick({
-    linkId,
-    accountId,
-    at: Date.parse(`${DAY}T10:30:00Z`),
-    day: DAY,
-    hour: 10,
-    visitor: `v-${linkId}`,
-    country: 'US',
-    browser: 'Chrome',
-    referrerHost: 't.co',
-    ...over,
-  });
 
 describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
   let h: Harness;
@@ -57,19 +40,9 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     ...over,
   });
   const db = () => h.server.container.storage.db;
-  const rowsOf = async (linkId: number) => (await db().selectFrom('clicks').select('id').where('link_id', '=', linkId).execute()).length;
+  const rowsOf = (linkId: number) => clickRowsOf(db(), linkId);
   const linkRow = (linkId: number) => db().selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', linkId).executeTakeFirstOrThrow();
-  const rollup = async (linkId: number, dimension: string, value = '') =>
-    (
-      await db()
-        .selectFrom('click_rollups')
-        .select('count')
-        .where('link_id', '=', linkId)
-        .where('dimension', '=', dimension)
-        .where('day', '=', DAY)
-        .where('value', '=', value)
-        .executeTakeFirst()
-    )?.count ?? 0;
+  const rollup = (linkId: number, dimension: string, value = '') => rollupCount(db(), linkId, DAY, dimension, value);
 
   test('clicks handed over wait for the interval; settle writes rows, counters, rollups and the latest rotation', async () => {
     const meter = new ClickMeter();

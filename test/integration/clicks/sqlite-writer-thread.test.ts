@@ -8,31 +8,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { Click } from '../../../src/core/clicks/click.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer, type Container } from '../../../src/app/container.ts';
-
-const DAY = '2026-11-23';
-
-const click = (linkId: number, accountId: number, over: Partial<Click> = {}): Click => ({
-  linkId,
-  accountId,
-  at: Date.parse(`${DAY}T10:30:00Z`),
-  day: DAY,
-  hour: 10,
-  visitor: `v-${linkId}`,
-  country: 'US',
-  city: null,
-  browser: 'Chrome',
-  platform: 'Windows',
-  device: 'desktop',
-  language: 'en',
-  referrerHost: 't.co',
-  isBot: false,
-  ...over,
-});
+import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 
 describe('the SQLite writer thread', () => {
   let dir: string;
@@ -55,19 +35,9 @@ describe('the SQLite writer thread', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const rowsOf = async (linkId: number) => (await c.storage.db.selectFrom('clicks').select('id').where('link_id', '=', linkId).execute()).length;
+  const rowsOf = (linkId: number) => clickRowsOf(c.storage.db, linkId);
   const clicksOf = async (linkId: number) => (await c.storage.db.selectFrom('links').select('clicks').where('id', '=', linkId).executeTakeFirstOrThrow()).clicks;
-  const rollup = async (linkId: number, dimension: string, value = '') =>
-    (
-      await c.storage.db
-        .selectFrom('click_rollups')
-        .select('count')
-        .where('link_id', '=', linkId)
-        .where('dimension', '=', dimension)
-        .where('day', '=', DAY)
-        .where('value', '=', value)
-        .executeTakeFirst()
-    )?.count ?? 0;
+  const rollup = (linkId: number, dimension: string, value = '') => rollupCount(c.storage.db, linkId, DAY, dimension, value);
 
   test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
