@@ -56,9 +56,9 @@ export class WebhookReceiver {
 }
 
 /** Polls until the condition holds; fails after a few seconds. */
-export async function eventually(what: string, condition: () => boolean, timeoutMs = 8000): Promise<void> {
+export async function eventually(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -139,13 +139,14 @@ onEachEngine(
       receiver.answerAlways(w.path, 500);
       await link(h(), key);
       await eventually('the first attempt', () => receiver.on(w.path).length === 1);
+      // The receiver sees the request before the dispatcher records its failure: the clock moves
+      // only once the failure is stamped, or the day would count from the moved time.
+      await eventually('the failure recorded', async () => (await h().request('GET', `/api/v1/webhooks/${w.id}`, { key })).body.data.failing_since !== null);
       offset += 25 * 3_600_000;
       await eventually('the last attempt', () => receiver.on(w.path).length === 2);
       let told: string | null = null;
-      await eventually('the notice', () => {
-        void h()
-          .request('GET', '/api/v1/account', { key })
-          .then((r) => (told ??= r.headers.get('linkpix-webhooks-disabled')));
+      await eventually('the notice', async () => {
+        told = (await h().request('GET', '/api/v1/account', { key })).headers.get('linkpix-webhooks-disabled');
         return told !== null;
       });
       assert.equal(told, String(w.id));
