@@ -96,7 +96,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       : config.TITLE_FETCH
         ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
         : null;
-  const visits = createVisitRuntime(config, storage, overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog, overrides.pgSchema);
+  const visits = createVisitRuntime(config, storage, { onError: overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog, pgSchema: overrides.pgSchema });
   const accounts = new SqlAccountStore(storage.db);
   const sessions = new SqlSessionStore(storage.db);
   const reservedNames = new SqlReservedNames(storage.db);

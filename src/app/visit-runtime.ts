@@ -89,17 +89,17 @@ const RECONNECT_MAX_MS = 1000;
 // Beyond a flush interval, time for the batch's write to reach the database.
 const GRACE_WRITE_MS = 1000;
 
-/**
- * onError: faults worth an error line each. outageLog: a dependency went away or came back
- * (once per outage, however many retries fail meanwhile).
- */
-export function createVisitRuntime(
-  config: Config,
-  storage: Storage,
-  onError: (e: unknown) => void,
-  outageLog: OutageLog = (message, error) => onError(error ?? message),
-  pgSchema?: string,
-): VisitRuntime {
+/** What the visit runtime reports to, and where its writer thread finds PostgreSQL's tables. */
+export interface VisitRuntimeHooks {
+  /** Faults worth an error line each. */
+  onError: (e: unknown) => void;
+  /** A dependency went away or came back (once per outage, however many retries fail meanwhile). */
+  outageLog: OutageLog;
+  /** The PostgreSQL schema the server's storage uses, when not the default (tests and benches). */
+  pgSchema?: string | undefined;
+}
+
+export function createVisitRuntime(config: Config, storage: Storage, { onError, outageLog, pgSchema }: VisitRuntimeHooks): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
