@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { cliAccountKey, isolatedPgUrl, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
+import { eventually } from '../support/eventually.ts';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -35,13 +36,8 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
     const rows = await admin.query<{ n: number }>('select count(*)::int as n from clicks where link_id = $1', [linkId]);
     return { counter: counter.rows[0]!.clicks, rows: rows.rows[0]!.n };
   };
-  const until = async (what: string, check: () => Promise<boolean>, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; server output:\n${server.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const until = (what: string, check: () => Promise<boolean>) =>
+    eventually(what, check, { timeoutMs: 20_000, everyMs: 100, explain: () => `server output:\n${server.output()}` });
   const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${server.output()}`);
 
   before(async () => {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ENGINES, startHarness, type Harness } from '../support/harness.ts';
 import { blockedRequests, closeBrowser, expectNoAxeViolations, newPage, themeCheckOn } from '../support/browser.ts';
-import { apiKeyOf, contrast, eventually, expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
+import { eventually } from '../support/eventually.ts';
+import { apiKeyOf, contrast, expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
 
 after(closeBrowser);
 
@@ -57,10 +58,14 @@ for (const engine of ENGINES) {
       }
       await visitor.goto(`${h.baseUrl}/${links.locked.alias}`);
       await visitor.close();
-      await eventually(async () => {
-        const res = await h.request('GET', `/api/v1/links/${links.public.id}`, { key });
-        return res.body?.data?.clicks === VISITS.length;
-      }, 'the clicks are written');
+      await eventually(
+        'the clicks are written',
+        async () => {
+          const res = await h.request('GET', `/api/v1/links/${links.public.id}`, { key });
+          return res.body?.data?.clicks === VISITS.length;
+        },
+        { timeoutMs: 5000, everyMs: 50 },
+      );
       await h.server.container.visits.sink.flush();
     });
 

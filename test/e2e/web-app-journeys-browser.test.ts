@@ -8,8 +8,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedRequests, closeBrowser, newPage, tabTo } from '../support/browser.ts';
+import { eventually } from '../support/eventually.ts';
 import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
-import { apiKeyOf, eventually, newEmail, signUpInBrowser } from '../support/web-browser.ts';
+import { apiKeyOf, newEmail, signUpInBrowser } from '../support/web-browser.ts';
 import { PASSWORD } from '../support/web-client.ts';
 
 after(closeBrowser);
@@ -65,10 +66,14 @@ onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUS
 
     // Clicks are written in batches (every 50 ms here): the dashboard shows them once written.
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    await eventually(async () => {
-      await page.reload();
-      return /Clicks today\s*2\b/.test(await page.locator('main').innerText());
-    }, 'the dashboard counts both clicks');
+    await eventually(
+      'the dashboard counts both clicks',
+      async () => {
+        await page.reload();
+        return /Clicks today\s*2\b/.test(await page.locator('main').innerText());
+      },
+      { timeoutMs: 5000, everyMs: 50 },
+    );
     const top = page.getByRole('region', { name: 'Most-clicked links' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Most-clicked links' }) }));
     assert.match(await top.first().innerText(), new RegExp(new URL(shortUrl).pathname.slice(1)));
     await page.close();

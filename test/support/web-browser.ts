@@ -64,15 +64,6 @@ export async function expectNoSidewaysScrollAt320(page: Page): Promise<void> {
   }
 }
 
-/** Waits until `probe` returns true (clicks are written in batches), at most `ms`. */
-export async function eventually(probe: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error(`never happened in ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The contrast ratio of two opaque `rgb(…)` colours. */
 export function contrast(a: string, b: string): number {
   const luminance = (css: string) => {

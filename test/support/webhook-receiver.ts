@@ -54,12 +54,3 @@ export class WebhookReceiver {
     await new Promise((resolve) => this.server?.close(resolve));
   }
 }
-
-/** Polls until the condition holds; fails after a few seconds. */
-export async function eventually(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisInvalidationBus, type InvalidationHandler } from '../../../src/adapters/state/redis-invalidation.ts';
 import { TcpProxy } from '../../support/tcp-proxy.ts';
+import { eventually } from '../../support/eventually.ts';
 
 const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = `linkpix-test:${randomUUID()}:`;
@@ -47,15 +48,6 @@ class Recorder implements InvalidationHandler {
   }
 }
 
-async function until(what: string, check: () => boolean, ms: number): Promise<number> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return Date.now() - started;
-}
-
 const ready = (client: Redis) => new Promise<void>((resolve) => client.once('ready', () => resolve()));
 
 test('a change published while the subscriber was cut off is followed within 1 s of reconnecting; a quiet outage keeps the cache', async () => {
@@ -66,7 +58,7 @@ test('a change published while the subscriber was cut off is followed within 1 s
   try {
     await listening.subscribe(heard);
     publishing.linkChanged(1, 'abc');
-    await until('the first message', () => heard.seen.length === 1, 2000);
+    await eventually('the first message', () => heard.seen.length === 1, { timeoutMs: 2000, everyMs: 10 });
     assert.deepEqual(heard.seen, ['link 1 abc']);
 
     // Cut with nothing published meanwhile: nothing to drop.
@@ -84,12 +76,12 @@ test('a change published while the subscriber was cut off is followed within 1 s
     const back = ready(client);
     await proxy.restore();
     await back;
-    const ms = await until('the catch-up after reconnecting', () => heard.seen.includes('everything'), 1000);
+    const ms = await eventually('the catch-up after reconnecting', () => heard.seen.includes('everything'), { timeoutMs: 1000, everyMs: 10 });
     assert.ok(ms <= 1000);
 
     // Heard in sequence again.
     publishing.accountChanged(3);
-    await until('the next message', () => heard.seen.at(-1) === 'account 3', 2000);
+    await eventually('the next message', () => heard.seen.at(-1) === 'account 3', { timeoutMs: 2000, everyMs: 10 });
   } finally {
     await listening.close();
     await publishing.close();
@@ -109,10 +101,10 @@ test('a change this instance could not publish (Redis away) is published once Re
     await proxy.cut();
     quiet.linkChanged(5, 'gone');
     // The client gives the command up after its retries; the bus keeps the change.
-    await until('the refused publish', () => errors.length > 0, 5000);
+    await eventually('the refused publish', () => errors.length > 0, { timeoutMs: 5000, everyMs: 10 });
     assert.deepEqual(heard.seen, []);
     await proxy.restore();
-    await until('the change, published again', () => heard.seen.includes('link 5 gone'), 3000);
+    await eventually('the change, published again', () => heard.seen.includes('link 5 gone'), { timeoutMs: 3000, everyMs: 10 });
   } finally {
     await quiet.close();
     await listening.close();

@@ -3,7 +3,6 @@
 // memory meanwhile; on both engines.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { FallbackAttemptLimiter } from '../../../src/adapters/state/fallback-attempt-limiter.ts';
@@ -18,6 +17,7 @@ import type { Storage } from '../../../src/adapters/storage/connect.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { ENGINES } from '../../support/harness.ts';
+import { eventually } from '../../support/eventually.ts';
 import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
 import { openClickDb, type ClickDb } from '../clicks/click-db.ts';
 
@@ -49,14 +49,6 @@ function instance(url: string, storage: Storage, prefix: string): Instance {
   };
 }
 
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 for (const engine of ENGINES) {
   describe(`two instances through a Redis outage on ${engine.name}`, { skip: engine.skip ?? (HAS_REDIS_SERVER ? false : 'redis-server is not installed') }, () => {
     let redis: OwnRedis;
@@ -70,7 +62,7 @@ for (const engine of ENGINES) {
       const second = engine.name === 'postgres' ? db.open() : db.storage;
       a = instance(redis.url, db.storage, 'fallback:');
       b = instance(redis.url, second, 'fallback:');
-      await until('both connected', () => a.presence.up && b.presence.up);
+      await eventually('both connected', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
     });
     after(async () => {
       a?.client.disconnect();
@@ -104,14 +96,14 @@ for (const engine of ENGINES) {
       assert.equal((await turns(3)).sort().join(''), '012');
 
       await redis.stop();
-      await until('both lost Redis', () => !a.presence.up && !b.presence.up);
+      await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
       assert.equal(await visits(10), 10, 'counted in the database');
       assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in the database');
       const guesses = await Promise.all(Array.from({ length: 5 }, () => a.limiter.consume('203.0.113.9')));
       assert.equal(guesses.filter((g) => g.allowed).length, 3, 'limited in memory');
 
       await redis.start();
-      await until('both back', () => a.presence.up && b.presence.up);
+      await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
       assert.equal(await visits(20), 8, 'Redis seeded from the database: only the rest pass');
       assert.equal(granted, 30);
       // Records cached from before the outage bring an older count: Redis kept the database's.
@@ -130,7 +122,7 @@ for (const engine of ENGINES) {
       // Both have counted this link in Redis on their current connection.
       assert.deepEqual(await Promise.all([a.quota.claim(id!, cap, 0), b.quota.claim(id!, cap, 0)]), [true, true]);
       await redis.stop();
-      await until('both lost Redis', () => !a.presence.up && !b.presence.up);
+      await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
       const inTheDatabase = [];
       for (let i = 0; i < 3; i++) inTheDatabase.push(await a.quota.claim(id!, cap, 2));
       assert.deepEqual(inTheDatabase, [true, true, false], 'the cap is reached in the database');
@@ -142,7 +134,7 @@ for (const engine of ENGINES) {
       await redis.start();
       assert.equal(b.presence.up, false, 'b has not reconnected yet');
       assert.equal(await b.quota.claim(id!, cap, 0), false, 'the cap was reached in the database');
-      await until('both back', () => a.presence.up && b.presence.up);
+      await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
       assert.equal(await a.quota.claim(id!, cap, 0), false);
     });
   });

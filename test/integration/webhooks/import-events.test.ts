@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { WebhookReceiver, eventually } from '../../support/webhook-receiver.ts';
+import { eventually } from '../../support/eventually.ts';
+import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { importCommand } from '../../../src/adapters/cli/import-command.ts';
 
 const receiver = new WebhookReceiver();

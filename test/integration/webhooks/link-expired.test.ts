@@ -2,7 +2,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { WebhookReceiver, eventually } from '../../support/webhook-receiver.ts';
+import { eventually } from '../../support/eventually.ts';
+import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 
 const receiver = new WebhookReceiver();

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES, onEachEngine, startHarness, type Harness } from '../../support/harness.ts';
-import { WebhookReceiver, eventually } from '../../support/webhook-receiver.ts';
+import { eventually } from '../../support/eventually.ts';
+import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { verifySignature } from '../../../src/core/webhooks/signature.ts';
 
 const receiver = new WebhookReceiver();
