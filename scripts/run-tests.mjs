@@ -96,7 +96,8 @@ function find(dir) {
 }
 
 // `--except DIR` (repeatable) leaves the files under DIR out of every tier asked for; `--only DIR`
-// (repeatable) keeps, in the tier that DIR is part of, only the files under it.
+// (repeatable) keeps, in the tier that DIR is part of, only the files under it. DIR may be one
+// test file.
 const args = process.argv.slice(2);
 const FLAGS = ['--except', '--only'];
 const valuesOf = (flag) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
@@ -145,7 +146,7 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 let failed = false;
 for (const tier of tiers) {
-  const under = (f, dir) => f.startsWith(dir.replace(/\/$/, '') + '/');
+  const under = (f, dir) => f === dir || f.startsWith(dir.replace(/\/$/, '') + '/');
   const all = TIERS[tier].flatMap(find);
   const onlyHere = only.filter((dir) => TIERS[tier].some((root) => under(`${dir}/`, root)));
   const kept = onlyHere.length > 0 ? all.filter((f) => onlyHere.some((dir) => under(f, dir))) : all;

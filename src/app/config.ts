@@ -175,7 +175,7 @@ const CATALOGUE = {
   },
   CLICK_BATCH_SIZE: {
     default: '1000',
-    doc: 'Clicks written at once (PostgreSQL; a backlog up to ten times as many), or handed to the SQLite writer thread at once.',
+    doc: 'Clicks handed to the writer thread at once, and on PostgreSQL written at once (a backlog up to ten times as many).',
     parse: int(1, 50_000),
   },
   METRICS_TOKEN: {

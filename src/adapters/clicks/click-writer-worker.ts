@@ -44,7 +44,7 @@ const waiting = new WaitingClicks();
 /** One transaction for everything handed over so far; on failure it all stays for the next try. */
 function writeWaiting(): void {
   const clicks = waiting.count;
-  if (clicks === 0) return checkpointIdle();
+  if (clicks === 0) return;
   const started = performance.now();
   const batch = waiting.take();
   try {
@@ -63,8 +63,17 @@ function writeWaiting(): void {
  * copies what the server wrote meanwhile (an import, the API) here, without waiting for anyone
  * (PASSIVE). With nothing new in the WAL that is a look at its header.
  */
+let checkpointFailing = false;
 function checkpointIdle(): void {
-  db.pragma('wal_checkpoint(PASSIVE)');
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    checkpointFailing = false;
+  } catch (error) {
+    // A checkpoint that fails (a full disk) is told once until one succeeds, not on every tick;
+    // the clicks' own commits do not depend on it.
+    if (!checkpointFailing) report(new Error('the idle WAL checkpoint failed; retried on every idle tick', { cause: error }));
+    checkpointFailing = true;
+  }
 }
 
 function settle(): void {
@@ -80,7 +89,7 @@ const every = (ms: number, work: () => void) =>
       report(error); // kept; the next tick or a settle tries again
     }
   }, ms);
-const timers = [every(data.writeIntervalMs, writeWaiting)];
+const timers = [every(data.writeIntervalMs, () => (waiting.count === 0 ? checkpointIdle() : writeWaiting()))];
 if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushWindow()));
 
 function answer(id: number, work: () => void): void {

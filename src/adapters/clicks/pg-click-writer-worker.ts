@@ -79,7 +79,14 @@ port.on('message', (message: WriterMessage) => {
   }
 });
 
+/**
+ * An error as one line for the main thread's log: its message, its code (a refused connection
+ * is an AggregateError with an empty message and a code) and its causes and inner errors.
+ */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  return error.cause === undefined ? error.message : `${error.message}: ${describe(error.cause)}`;
+  const code = (error as { code?: unknown }).code;
+  const inner = error instanceof AggregateError ? error.errors.map(describe).join('; ') : '';
+  const head = [error.message, typeof code === 'string' ? `(${code})` : '', inner ? `[${inner}]` : ''].filter(Boolean).join(' ');
+  return error.cause === undefined ? head : `${head}: ${describe(error.cause)}`;
 }

@@ -30,6 +30,8 @@ export interface WriterHooks {
  */
 export class WorkerClickStore implements ClickStore {
   private worker: Worker | null = null;
+  /** close() has run: no thread starts again, and what is handed over after is dropped and told. */
+  private closed = false;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
@@ -55,6 +57,7 @@ export class WorkerClickStore implements ClickStore {
    * are delivered in order, so a later settle() answers only after this batch is written.
    */
   writeBatch(batch: ClickBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
     const { message, transfer } = toMessage(batch);
     this.start().postMessage(message, transfer);
     return Promise.resolve();
@@ -62,6 +65,12 @@ export class WorkerClickStore implements ClickStore {
 
   /** The same, for clicks already in columns (ColumnarClickSink): the columns are moved, not copied. */
   writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void {
+    if (this.closed) {
+      // The hand-off cannot fail (ColumnarClickSink), so the loss is counted and told here.
+      this.meter.dropped += clicks.count;
+      this.onError(new Error(`${clicks.count} clicks handed to the click writer after it closed: not written`));
+      return;
+    }
     const { message, transfer } = columnsMessage(clicks, counts, rotations);
     this.start().postMessage(message, transfer);
   }
@@ -71,10 +80,10 @@ export class WorkerClickStore implements ClickStore {
    * that the thread's start-up (its modules, its connection) is not in the first visits' time.
    */
   open(): void {
-    this.start();
+    if (!this.closed) this.start();
   }
 
-  /** Writes the rollups the thread holds back (see SqliteClickWriter). */
+  /** Writes everything handed over so far, rollups and counters included (SQLite's thread holds those back). */
   settle(): Promise<void> {
     const worker = this.worker;
     if (!worker) return Promise.resolve();
@@ -83,6 +92,7 @@ export class WorkerClickStore implements ClickStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
@@ -156,7 +166,7 @@ export class WorkerClickStore implements ClickStore {
     }
   }
 
-  /** Pending batches are retried by the sink, which keeps them until a write succeeds. */
+  /** Whoever waits on the thread is told it is gone. */
   private failAll(error: Error): void {
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();

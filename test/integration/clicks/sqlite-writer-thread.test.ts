@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { ClickColumnsBuilder } from '../../../src/adapters/clicks/click-columns.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer, type Container } from '../../../src/app/container.ts';
@@ -188,6 +189,26 @@ describe('the SQLite writer thread', () => {
     await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
     await store.close();
     assert.deepEqual([await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')], [500, 500, 500, 500]);
+  });
+
+  test('once closed, the store starts no thread again: clicks handed over then are dropped, counted and told', async () => {
+    const errors: unknown[] = [];
+    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 }, { onError: (e) => errors.push(e) });
+    store.open();
+    await store.close();
+    const link = links[3]!;
+    const rowsBefore = await rowsOf(link);
+    const columns = new ClickColumnsBuilder(2);
+    columns.add(click(link, accountId));
+    columns.add(click(link, accountId, { visitor: 'other' }));
+    store.writeColumns(columns.build(), new Map([[link, 2]]), new Map());
+    store.open();
+    await assert.rejects(store.writeBatch(toBatch([{ click: click(link, accountId) }])), /after it closed/);
+    assert.equal(store.meter.dropped, 2);
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0]), /2 clicks handed to the click writer after it closed/);
+    await store.settle(); // no thread to ask
+    assert.equal(await rowsOf(link), rowsBefore);
   });
 
   test('opened with no click to write, the thread still checkpoints what the server writes (its commits leave that to the thread)', async () => {
