@@ -123,14 +123,17 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   // across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
   const sink = writer
     ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE, meter: clickMeter })
-    : new BatchingClickSink(new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError, owner }), {
-        intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-        maxBatch: config.CLICK_BATCH_SIZE,
-        maxBuffered: config.CLICK_BUFFER_MAX,
-        onError,
-        onResumed: (message) => outageLog(message),
-        meter: clickMeter,
-      });
+    : new BatchingClickSink(
+        new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError, onResumed: (message) => outageLog(message), owner }),
+        {
+          intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+          maxBatch: config.CLICK_BATCH_SIZE,
+          maxBuffered: config.CLICK_BUFFER_MAX,
+          onError,
+          onResumed: (message) => outageLog(message),
+          meter: clickMeter,
+        },
+      );
   // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
   const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
     owner,

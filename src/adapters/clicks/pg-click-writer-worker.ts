@@ -26,7 +26,12 @@ const report = (error: unknown) => tell({ kind: 'error', message: describe(error
 // Two connections: a batch's transaction and a window's may run at once. The main thread's pool
 // tells of the database's outages; this one's would say the same again.
 const storage = connect(data.databaseUrl, { schema: data.schema, poolSize: 2, outageLog: () => {} });
-const store = new SqlClickStore(storage.db, 'postgres', { windowMs: data.rollupIntervalMs, onError: report, ...(data.owner ? { owner: data.owner } : {}) });
+const store = new SqlClickStore(storage.db, 'postgres', {
+  windowMs: data.rollupIntervalMs,
+  onError: report,
+  onResumed: (message) => tell({ kind: 'resumed', message }),
+  ...(data.owner ? { owner: data.owner } : {}),
+});
 const sink = new BatchingClickSink(
   {
     async writeBatch(batch) {

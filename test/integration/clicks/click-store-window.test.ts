@@ -55,8 +55,9 @@ for (const engine of ENGINES) {
     /** A store with a window of `windowMs`; its failures where no caller waits are kept. */
     const storeWith = (windowMs: number) => {
       const failures: unknown[] = [];
-      const store = new SqlClickStore(db.storage.db, engine.name, { windowMs, onError: (error) => failures.push(error) });
-      return { store, failures };
+      const resumed: string[] = [];
+      const store = new SqlClickStore(db.storage.db, engine.name, { windowMs, onError: (error) => failures.push(error), onResumed: (message) => resumed.push(message) });
+      return { store, failures, resumed };
     };
 
     /** Writes clicks first..first+count-1 in batches of `size`, each click rotated at its index. */
@@ -211,14 +212,16 @@ for (const engine of ENGINES) {
 
     test('a failed window write is put back and written once later: never lost, never counted twice', async () => {
       const links = await db.links(300);
-      const { store, failures } = storeWith(60_000);
+      const { store, failures, resumed } = storeWith(60_000);
       // The rollup table away: the window's transaction inserts the visitor marks, then fails on
       // the rollups, and must undo the marks too (else their `unique` would be lost on retry).
       await sql`alter table click_rollups rename to click_rollups_away`.execute(db.storage.db);
       try {
         await write(store, links, 0, 20, 20); // a small window: written with its batch, and failing
         assert.equal(failures.length, 1, "the failure is reported, not thrown: the batch's rows are written");
-        await write(store, links, 20, 2980);
+        await write(store, links, 20, 20, 20); // fails again: the same outage, not told again
+        assert.equal(failures.length, 1, 'told once an outage');
+        await write(store, links, 40, 2960);
         await assert.rejects(store.settle(), 'settle() says the window could not be written');
         const { rows } = await sql<{ clicks: number; rows: number; marks: number }>`
           select (select sum(clicks) from links where id in (${sql.join(links)})) as clicks,
@@ -238,6 +241,8 @@ for (const engine of ENGINES) {
       await store.settle();
       assert.deepEqual(await totals(links), expected(links, 3010));
       assert.equal(store.windowRows, 0);
+      assert.equal(resumed.length, 1, 'the end of the outage is told once');
+      assert.match(resumed[0]!, /written again after \d+ failed attempts/);
     });
 
     test('a link deleted while its rollups wait in the window: they are dropped, the others written', async () => {

@@ -24,8 +24,13 @@ export interface SqlClickStoreOptions {
    * every batch.
    */
   windowMs: number;
-  /** A window write that failed where no caller waits for it; the window keeps it for the next. */
+  /**
+   * A window write that failed where no caller waits for it; the window keeps it for the next.
+   * Told once an outage: the failures after it are counted until a window is written again.
+   */
   onError(error: unknown): void;
+  /** A window written again after failed attempts (the end of what onError told). */
+  onResumed?: (message: string) => void;
   /**
    * The writer whose lease covers this store's batches: each batch is recorded as not yet rolled
    * up, so that another instance can roll it up should this one die first (docs/adr/0034).
@@ -58,6 +63,8 @@ export class SqlClickStore implements ClickStore {
   private pending: number[] = [];
   /** When the clicks the window holds began to be added. */
   private windowSince = 0;
+  /** Window writes failed in a row (an outage); told once, and its end. */
+  private windowFailures = 0;
   /** The last window write begun: the next one waits for it, so they never run at once. */
   private lastWrite: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
@@ -93,7 +100,7 @@ export class SqlClickStore implements ClickStore {
       } catch (error) {
         // The rows are written: failing the batch would make the sink write them again. The
         // window kept what failed; the next batch, the timer or settle() writes it.
-        this.options.onError(error);
+        this.windowFailed(error);
       }
     }
     this.schedule(Math.max(0, this.windowSince + windowMs - Date.now()));
@@ -154,8 +161,18 @@ export class SqlClickStore implements ClickStore {
       this.totals.putBack(totals);
       this.pending = pending.concat(this.pending);
       this.windowSince = since;
+      this.windowFailures++;
       throw error;
     }
+    if (this.windowFailures > 0) {
+      this.options.onResumed?.(`click statistics written again after ${this.windowFailures} failed attempts`);
+      this.windowFailures = 0;
+    }
+  }
+
+  /** Tells the first failure of an outage (every window write since counts in windowFailures). */
+  private windowFailed(error: unknown): void {
+    if (this.windowFailures === 1) this.options.onError(error);
   }
 
   /**
@@ -169,7 +186,7 @@ export class SqlClickStore implements ClickStore {
       this.writeWindow().then(
         () => this.schedule(Math.max(0, this.windowSince + this.options.windowMs - Date.now())),
         (error: unknown) => {
-          this.options.onError(error);
+          this.windowFailed(error);
           this.schedule(Math.max(MIN_RETRY_MS, this.options.windowMs));
         },
       );
