@@ -57,13 +57,13 @@ function writeWaiting(): void {
   port.postMessage({ kind: 'written', clicks, ms: performance.now() - started } satisfies WriterReply);
 }
 
+let checkpointFailing = false;
 /**
  * While this thread runs, the server's commits leave the WAL's checkpoints to this connection
  * (docs/adr/0041), whose commits make them; with no click to write it commits nothing, so it
  * copies what the server wrote meanwhile (an import, the API) here, without waiting for anyone
  * (PASSIVE). With nothing new in the WAL that is a look at its header.
  */
-let checkpointFailing = false;
 function checkpointIdle(): void {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
