@@ -1,6 +1,6 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onEachEngineWithCli } from '../../support/cli.ts';
@@ -38,8 +38,9 @@ onEachEngineWithCli(
       assert.deepEqual(JSON.parse(renamed.stdout).counts, { created: 0, replaced: 0, renamed: 2, skipped: 0, error: 1 });
     });
 
-    test('refused: a file over IMPORT_MAX_BYTES before it is read, a bad --on-conflict or --format, an unknown account', async () => {
+    test('refused: a file over IMPORT_MAX_BYTES before it is read, a bad --on-conflict or --format, an unknown account', async (t) => {
       const dir = mkdtempSync(join(tmpdir(), 'linkpix-import-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
       const big = join(dir, 'big.csv');
       writeFileSync(big, `url\n${'https://example.com/x\n'.repeat(300)}`);
       const tooBig = await cli('import', big, '--email', 'imp@example.com');
