@@ -22,6 +22,7 @@ const data = workerData as PgWriterData;
 const port = parentPort!;
 const tell = (reply: WriterReply) => port.postMessage(reply);
 const report = (error: unknown) => tell({ kind: 'error', message: describe(error) });
+const resumed = (message: string) => tell({ kind: 'resumed', message });
 
 // Two connections: a batch's transaction and a window's may run at once. The main thread's pool
 // tells of the database's outages; this one's would say the same again.
@@ -29,7 +30,7 @@ const storage = connect(data.databaseUrl, { schema: data.schema, poolSize: 2, ou
 const store = new SqlClickStore(storage.db, 'postgres', {
   windowMs: data.rollupIntervalMs,
   onError: report,
-  onResumed: (message) => tell({ kind: 'resumed', message }),
+  onResumed: resumed,
   ...(data.owner ? { owner: data.owner } : {}),
 });
 const sink = new BatchingClickSink(
@@ -46,7 +47,7 @@ const sink = new BatchingClickSink(
     maxBatch: data.maxBatch,
     maxBuffered: data.maxBuffered,
     onError: report,
-    onResumed: (message) => tell({ kind: 'resumed', message }),
+    onResumed: resumed,
   },
 );
 let dropped = 0;
