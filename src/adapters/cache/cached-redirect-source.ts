@@ -1,9 +1,11 @@
 import { ALIAS_PATTERN } from '../../core/links/aliases.ts';
 import { LINK_LIMITS } from '../../core/links/link-input.ts';
 import type { DomainNameSource, HostedLink, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import { UnavailableError } from '../../core/shared/errors.ts';
 import type { InvalidationHandler } from '../state/redis-invalidation.ts';
 import { ChangeLog } from './change-log.ts';
-import { ClockMap } from './clock-map.ts';
+import { ClockMap, type ClockEntry } from './clock-map.ts';
+import { DatabaseGate } from './database-gate.ts';
 import { KeyIndex } from './key-index.ts';
 import { KnownDomains } from './known-domains.ts';
 
@@ -33,6 +35,11 @@ export interface CacheOptions {
   appHost: string;
   /** Failed background loads of the domain names. */
   onError?: (error: unknown) => void;
+  /**
+   * Told when visits start being answered from links' last known state (the database cannot be
+   * read), and when reads succeed again: once each per outage.
+   */
+  onStale?: (message: string) => void;
   now?: () => number;
 }
 
@@ -51,6 +58,8 @@ type Read = Promise<RedirectLink | null>;
 
 /** Times a read overtaken by an invalidation is repeated before its answer is given uncached. */
 const READ_ATTEMPTS = 3;
+/** While the database is away, how often a visit's read tries it again. */
+const PROBE_MS = 1000;
 
 /**
  * A cache in front of the redirect's reads (CLOCK eviction, clock-map.ts). Writes through the
@@ -65,6 +74,12 @@ const READ_ATTEMPTS = 3;
  * Keys are bounded in number and size whatever clients send: a Host that is not a custom
  * domain's name is keyed as the app's host (it serves the app's links anyway), and an alias no
  * link can have is answered "unknown" without a read or an entry.
+ *
+ * A link past its time, or doubted because invalidations may have been lost (Redis was away),
+ * stays held, expired, until it is read again, evicted or invalidated: while the database
+ * cannot be read, its visits are answered from that last known state rather than 503
+ * (docs/adr/0043). An invalidation received removes the entry, so what it named is never
+ * answered stale.
  */
 export class CachedRedirectSource implements RedirectLinkSource, InvalidationHandler {
   private readonly links: ClockMap<RedirectLink>;
@@ -78,19 +93,22 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
   private readonly now: () => number;
   private readonly changes = new ChangeLog();
   private readonly reads = new Map<string, Read>();
+  private readonly database: DatabaseGate;
   /**
    * Look-ups of find() answered from memory (hits) or not (misses: read from the database, or
-   * waiting for a read already on its way), and background re-reads begun by peek(); plain
-   * numbers for GET /metrics. peek() counts no hit or miss: the fast path counts what it
-   * answers, and what it does not goes on to find().
+   * waiting for a read already on its way), background re-reads begun by peek(), and visits
+   * answered from a link's last known state while the database could not be read (stale, also
+   * counted as misses when a read was tried); plain numbers for GET /metrics. peek() counts no
+   * hit or miss: the fast path counts what it answers, and what it does not goes on to find().
    */
-  readonly counts = { hits: 0, misses: 0, refreshes: 0 };
+  readonly counts = { hits: 0, misses: 0, refreshes: 0, stale: 0 };
 
   constructor(
     private readonly inner: RedirectLinkSource & DomainNameSource,
     private readonly options: CacheOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.database = new DatabaseGate({ probeMs: PROBE_MS, now: this.now, ...(options.onStale ? { onChange: options.onStale } : {}) });
     this.links = new ClockMap(options.maxEntries, (key, link) => {
       this.byLink.remove(link.id, key);
       this.byAccount.remove(link.accountId, key);
@@ -130,9 +148,12 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
       // Visits answered by peek() alone never ask for the domain names: this is where an old
       // list starts its reload. A failed load is reported by KnownDomains; the old list stays.
       this.names.ready().catch(() => {});
-      if (!this.reads.has(key)) this.counts.refreshes++;
       // A failed read leaves the entry expired: the next visit tries again, or find() reads it.
-      this.read(key, name, alias).catch(() => {});
+      // While the database is away, one visit a second does.
+      if (!this.reads.has(key) && this.database.mayRead()) {
+        this.counts.refreshes++;
+        this.read(key, name, alias).catch(() => {});
+      }
     }
     entry.used = true;
     return entry.value;
@@ -140,17 +161,55 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
 
   async find(host: string, alias: string): Promise<RedirectLink | null> {
     if (!isAlias(alias)) return null;
-    await this.names.ready();
+    const lower = alias.toLowerCase();
+    try {
+      await this.names.ready();
+    } catch (error) {
+      // The domain names could not be read again: a host the list in hand knows keeps its links.
+      const name = this.nameOf(host);
+      const held = name === undefined ? undefined : this.links.entry(`${name} ${lower}`);
+      if (held === undefined || !(error instanceof UnavailableError)) throw error;
+      return this.lastKnown(held);
+    }
     const name = this.nameOf(host) ?? this.options.appHost;
-    const key = `${name} ${alias.toLowerCase()}`;
+    const key = `${name} ${lower}`;
     const now = this.now();
-    const hit = this.links.get(key, now) ?? this.misses.get(key, now);
-    if (hit !== undefined) {
+    const entry = this.links.entry(key);
+    if (entry !== undefined && entry.expires > now) {
+      entry.used = true;
       this.counts.hits++;
-      return hit;
+      return entry.value;
+    }
+    const miss = this.misses.get(key, now);
+    if (miss !== undefined) {
+      this.counts.hits++;
+      return miss;
+    }
+    if (entry !== undefined && this.database.away) {
+      // No visit waits on an attempt likely to fail (a cut network holds it until the connect
+      // timeout): one read a second tries the database in the background.
+      if (!this.reads.has(key) && this.database.mayRead()) {
+        this.counts.refreshes++;
+        this.read(key, name, alias).catch(() => {});
+      }
+      return this.lastKnown(entry);
     }
     this.counts.misses++;
-    return this.read(key, name, alias);
+    try {
+      return await this.read(key, name, alias);
+    } catch (error) {
+      // Looked up again: an invalidation received while the read was on its way removed it.
+      const held = this.links.entry(key);
+      if (held === undefined || !(error instanceof UnavailableError)) throw error;
+      return this.lastKnown(held);
+    }
+  }
+
+  /** A held link's last known state, for a visit the database cannot answer. */
+  private lastKnown(entry: ClockEntry<RedirectLink>): RedirectLink {
+    this.counts.stale++;
+    this.database.servedStale();
+    return entry.value;
   }
 
   /** One read per key at a time: a visit that misses while one is on its way waits for it. */
@@ -170,7 +229,14 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     const lower = alias.toLowerCase();
     for (let attempt = 1; ; attempt++) {
       const mark = this.changes.mark;
-      const link = await this.inner.find(host, alias);
+      let link: RedirectLink | null;
+      try {
+        link = await this.inner.find(host, alias);
+      } catch (error) {
+        this.database.failed(error);
+        throw error;
+      }
+      this.database.succeeded();
       if (!this.changes.overtakes(mark, lower, link)) {
         this.store(key, link);
         return link;
@@ -217,12 +283,14 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
    */
   prime(found: readonly HostedLink[], mark: number): number {
     let stored = 0;
+    const now = this.now();
     for (const { host, link } of found) {
       const name = host ?? this.options.appHost;
       if (host !== null && this.names.has(host) !== true) continue;
       const lower = link.alias.toLowerCase();
       const key = `${name} ${lower}`;
-      if (this.links.entry(key) !== undefined || this.changes.overtakes(mark, lower, link)) continue;
+      // A held entry past its time is older than this read: only a fresh one is kept.
+      if ((this.links.entry(key)?.expires ?? now) > now || this.changes.overtakes(mark, lower, link)) continue;
       this.store(key, link);
       stored++;
     }
@@ -247,12 +315,14 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     this.names.invalidate();
   }
 
-  /** Some invalidations may have been lost (Redis was away): nothing cached before now is trusted. */
+  /**
+   * Some invalidations may have been lost (Redis was away): nothing cached before now is trusted.
+   * The links are expired rather than dropped: each is read again before it is served, but while
+   * the database cannot answer, its last known state is served rather than a 503.
+   */
   everythingChanged(): void {
     this.changes.all();
-    this.links.clear();
-    this.byLink.clear();
-    this.byAccount.clear();
+    this.links.expireAll();
     this.domains.clear();
     this.clearMisses();
     this.names.invalidate();

@@ -71,6 +71,14 @@ export class ClockMap<T> {
     return true;
   }
 
+  /**
+   * Every entry expired at once, kept: get() no longer serves any, and whoever reads entry()
+   * sees them past their time.
+   */
+  expireAll(): void {
+    for (const entry of this.map.values()) entry.expires = Number.NEGATIVE_INFINITY;
+  }
+
   /** Empties the map without telling onDelete: whoever clears it clears its indexes too. */
   clear(): void {
     this.map.clear();
