@@ -109,6 +109,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     maxEntries: config.LINK_CACHE_SIZE,
     appHost,
     onError,
+    onStale: (message) => outageLog(message),
   });
   // A writer thread with a connection of its own writes the clicks (docs/adr/0008, 0042): SQLite's
   // writes would block the redirect's event loop, and PostgreSQL's, with its rollup window, took

@@ -237,7 +237,7 @@ test("accountChanged drops the account's links, every domain's answer and every 
   assert.deepEqual(inner.domainReads, ['a.test', 'b.test', 'c.test', 'a.test', 'b.test', 'c.test']);
 });
 
-test('everythingChanged drops every entry and overtakes every read on its way', async () => {
+test('everythingChanged: no entry is served again before a read, and every read on its way is overtaken', async () => {
   const { inner, cache } = setup();
   inner.links.set('a.test abc', link());
   inner.links.set('a.test xyz', link({ id: 2, alias: 'xyz' }));

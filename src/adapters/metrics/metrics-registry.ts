@@ -12,6 +12,8 @@ export interface CacheCounts {
   readonly misses: number;
   /** Entries past their time read again in the background while still served. */
   readonly refreshes: number;
+  /** Visits answered from a link's last known state while the database could not be read. */
+  readonly stale: number;
 }
 
 /** A dependency's outages as its OutageReporter counts them. */
@@ -83,6 +85,11 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
     },
   });
   counter('linkpix_link_cache_refreshes_total', 'Cached links past their time read again in the background while still served.', () => cache.refreshes);
+  counter(
+    'linkpix_link_cache_stale_total',
+    'Visits answered from a cached link\'s last known state (expired, or doubted after a Redis gap) because the database could not be read.',
+    () => cache.stale,
+  );
   counter('linkpix_clicks_recorded_total', 'Clicks handed to the click sink by visits.', () => clicks.recorded);
   counter('linkpix_clicks_written_total', 'Clicks written to the database.', () => clicks.written);
   counter('linkpix_clicks_dropped_total', 'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).', () => clicks.dropped);
