@@ -87,7 +87,7 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   counter('linkpix_link_cache_refreshes_total', 'Cached links past their time read again in the background while still served.', () => cache.refreshes);
   counter(
     'linkpix_link_cache_stale_total',
-    'Visits answered from a cached link\'s last known state (expired, or doubted after a Redis gap) because the database could not be read.',
+    "Visits answered from a cached link's last known state (expired, or doubted after a Redis gap) because the database could not be read.",
     () => cache.stale,
   );
   counter('linkpix_clicks_recorded_total', 'Clicks handed to the click sink by visits.', () => clicks.recorded);
