@@ -37,7 +37,13 @@ onEachEngine(
 
     test('with the token: the text format, the process metrics and the event loop lag', async () => {
       const samples = await scrape(h());
-      for (const name of ['nodejs_eventloop_lag_seconds', 'process_cpu_seconds_total', 'linkpix_clicks_pending', 'linkpix_redirect_duration_seconds_count']) {
+      for (const name of [
+        'nodejs_eventloop_lag_seconds',
+        'process_cpu_seconds_total',
+        'linkpix_clicks_pending',
+        'linkpix_redirect_duration_seconds_count',
+        'linkpix_link_cache_stale_total',
+      ]) {
         assert.ok(hasMetric(samples, name), `${name} is missing`);
       }
       // The dependencies this instance uses, and only those.

@@ -125,6 +125,8 @@ for (const engine of ENGINES) {
           }
         }
         assert.deepEqual(Object.fromEntries(statuses), { redirected: VISITS });
+        // Counted for GET /metrics (linkpix_link_cache_stale_total): half the visits were this instance's.
+        assert.equal(a.server.container.visits.source.counts.stale, cuts ? VISITS / 2 : 0);
         if (cuts) {
           // A link this instance never held has no last known state: the outage is the answer.
           assert.equal((await visit(a, `/${never.alias}`)).status, 503);
