@@ -59,7 +59,7 @@ const settle = async () => {
 };
 
 test('a link past its time and its extra time: the database away, its last known state answers', async () => {
-  const { inner, cache, cut, advance, told } = setup();
+  const { cache, cut, advance, told } = setup();
   assert.equal((await cache.find('short.test', 'abc'))?.url, 'https://example.com/before');
   advance(3 * TTL);
   cut();

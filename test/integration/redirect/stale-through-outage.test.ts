@@ -99,7 +99,7 @@ for (const engine of ENGINES) {
 
     test('links visited before Redis went away keep redirecting when the database is cut after Redis returned', async () => {
       const { key } = await a.account();
-      const links = [];
+      const links: Array<{ id: number; alias: string; url: string }> = [];
       for (let i = 0; i < LINKS; i++) links.push(await makeLink(a, key, { url: `https://example.com/known/${i}` }));
       const never = await makeLink(a, key, { url: 'https://example.com/never-visited' });
       for (const link of links) {
