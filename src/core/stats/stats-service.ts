@@ -11,7 +11,7 @@ import { hourValue } from './rollups.ts';
 import { presetRange, type RangePreset } from './range-presets.ts';
 import { foldableBefore } from './rollup-months.ts';
 import { foldRare, isFoldedName } from './rare-values.ts';
-import { seesEveryValue, type StatsAccess } from './stats-access.ts';
+import { seesEveryValue, showsDestination, type StatsAccess } from './stats-access.ts';
 import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
 const FOLD_LINKS_A_ROUND = 100_000;
@@ -99,10 +99,15 @@ export class StatsService {
     return this.deps.links.findAnyById(linkId);
   }
 
+  /** Whether a statistics page may name the link's destination and title to this viewer, now. */
+  showsDestination(access: StatsAccess, link: Link): boolean {
+    return showsDestination(access, link, this.deps.clock.now());
+  }
+
   /**
    * The days a statistics page asks for, in the owner's zone: a preset (today, last 7 days…,
    * `all` from the day the link was made), else `from`/`to` as the API takes them (422s naming
-   * the field), else the API's default (the last 30 days).
+   * the field), else the API's default (the last 30 days). Anyone but the owner gets a preset.
    */
   rangeFor(
     input: { preset?: RangePreset | undefined; from?: string | undefined; to?: string | undefined },
