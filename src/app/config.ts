@@ -170,7 +170,7 @@ const CATALOGUE = {
   DEFAULT_STATS_PRIVACY: {
     default: '1',
     doc: "Statistics page of a link made without a privacy (API, web form's first choice, imports that carry none): 1 private, 0 public (phpShort's default).",
-    parse: (s: string) => (int(0, 1)(s) === 0 ? 0 : 1) as 0 | 1,
+    parse: (s: string) => (int(0, 1)(s) === 0 ? 0 : 1),
   },
   STATS_MIN_COUNT: {
     default: '5',

@@ -49,11 +49,7 @@ export function seesEveryValue(access: StatsAccess): boolean {
  * withholds it: a redirect password, or a link that no longer sends visitors there (disabled,
  * taken down by an operator, expired by date or clicks).
  */
-export function showsDestination(
-  access: StatsAccess,
-  link: Pick<Link, 'passwordHash' | 'disabled' | 'blockedAt'> & ExpiryFacts,
-  now: number,
-): boolean {
+export function showsDestination(access: StatsAccess, link: Pick<Link, 'passwordHash' | 'disabled' | 'blockedAt'> & ExpiryFacts, now: number): boolean {
   if (access === 'owner') return true;
   return link.passwordHash === null && link.disabled === 0 && link.blockedAt === null && !isExpired(link, now);
 }

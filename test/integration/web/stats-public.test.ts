@@ -77,7 +77,10 @@ onEachEngine(
       );
 
       // A generic CSV carries no privacy; phpShort's does, and it is kept.
-      const generic = await h().request('POST', '/api/v1/links/import', { key, ...(await multipart('url,alias\nhttps://example.com/imported,imported-private\n', 'csv')) });
+      const generic = await h().request('POST', '/api/v1/links/import', {
+        key,
+        ...(await multipart('url,alias\nhttps://example.com/imported,imported-private\n', 'csv')),
+      });
       assert.equal(generic.status, 200, generic.text);
       const phpshort = await h().request('POST', '/api/v1/links/import', {
         key,
@@ -194,7 +197,11 @@ onEachEngine(
     test('public pages take no days of their own choosing: from/to are the last 30 days, and no form asks for them', async () => {
       const link = await createLink(h(), key, { privacy: 0 });
       const anonymous = new WebClient(h().baseUrl);
-      for (const path of [`/stats/${link.id}?from=2026-03-10&to=2026-03-10`, `/stats/${link.id}/referrers?from=2026-03-10&to=2026-03-10`, `/stats/${link.id}?from=2026-02-30`]) {
+      for (const path of [
+        `/stats/${link.id}?from=2026-03-10&to=2026-03-10`,
+        `/stats/${link.id}/referrers?from=2026-03-10&to=2026-03-10`,
+        `/stats/${link.id}?from=2026-02-30`,
+      ]) {
         const page = await anonymous.get(path);
         assert.equal(page.status, 200, path);
         assert.match(page.text, /data-range-from>2026-02-09<.*data-range-to>2026-03-10</s, path);
