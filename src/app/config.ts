@@ -167,6 +167,16 @@ const CATALOGUE = {
     doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics and the links' counters of its batches from their click rows.",
     parse: int(1000, 3_600_000),
   },
+  DEFAULT_STATS_PRIVACY: {
+    default: '1',
+    doc: "Statistics page of a link made without a privacy (API, web form's first choice, imports that carry none): 1 private, 0 public (phpShort's default).",
+    parse: (s: string) => (int(0, 1)(s) === 0 ? 0 : 1),
+  },
+  STATS_MIN_COUNT: {
+    default: '5',
+    doc: 'On public statistics pages and their CSV, values with fewer clicks than this are shown together as "Other" (the owner sees them all); 1: never.',
+    parse: int(1, 1_000_000),
+  },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: {
     default: '100000',

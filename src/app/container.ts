@@ -125,8 +125,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   // A link change and its webhook deliveries commit together (docs/adr/0033).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: hooks.linkEventsOn(trx, afterCommit) }));
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
-  const links = new LinksService({ ...stores, clock, urls, titles, ...changes });
-  const importer = new LinkImporter({ ...stores, clock, urls, ...changes });
+  const defaultPrivacy = config.DEFAULT_STATS_PRIVACY;
+  const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
+  const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
@@ -163,6 +164,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       months: rollupMonths,
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
+      minCount: config.STATS_MIN_COUNT,
     }),
     clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage.db), clock }),
     admin: new AdminService({

@@ -7,6 +7,7 @@ import { ALIAS_PATTERN, isReservedAlias } from './aliases.ts';
 import { LINK_LIMITS, type LinkInput } from './link-input.ts';
 import type { Link, LinkFields } from './link.ts';
 import type { UrlPolicy } from './url-policy.ts';
+import type { DefaultStatsPrivacy } from './new-link-fields.ts';
 
 /** What the pure rules make of an input; secrets are still plain here and hashed by the service. */
 export interface CheckedLinkInput {
@@ -21,6 +22,8 @@ export interface LinkRuleContext {
   timeZone: string;
   /** The stored link on update; undefined on create. */
   existing?: Link | undefined;
+  /** What `privacy` null (an empty field) stands for: the operator's default, as for a create without it. */
+  defaultPrivacy: DefaultStatsPrivacy;
 }
 
 /** Applies every rule that needs no database, listing each bad field in the bag. */
@@ -73,12 +76,12 @@ function checkSecrets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
     else out[key] = value || null;
   }
   if (input.privacy !== undefined) {
-    const privacy = input.privacy ?? 0;
+    const privacy = input.privacy ?? ctx.defaultPrivacy;
     if (privacy === 0 || privacy === 1 || privacy === 2) out.fields.privacy = privacy;
     else bag.add('privacy', messages.selected('privacy'));
   }
   // A password-protected stats page needs a password to ask for.
-  const privacy = out.fields.privacy ?? ctx.existing?.privacy ?? 0;
+  const privacy = out.fields.privacy ?? ctx.existing?.privacy ?? ctx.defaultPrivacy;
   const hasPassword = out.privacyPassword !== undefined ? out.privacyPassword !== null : !!ctx.existing?.privacyPasswordHash;
   if (privacy === 2 && !hasPassword && !bag.has('privacy_password')) {
     bag.add('privacy_password', messages.requiredWith('privacy_password', 'privacy'));

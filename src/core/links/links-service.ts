@@ -15,7 +15,7 @@ import type { LinkStore } from './link-store.ts';
 import type { TitleFetcher } from './title-fetcher.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import { LinkViews } from './link-views.ts';
-import { newLinkFields } from './new-link-fields.ts';
+import { PRIVATE_STATS, newLinkFields, type DefaultStatsPrivacy } from './new-link-fields.ts';
 import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
 import type { LinkEventListener } from './link-events.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
@@ -37,6 +37,8 @@ export interface LinksServiceDeps {
   onEvent?: LinkEventListener;
   /** A change and what onEvent stores for it commit together; absent: the ports above, each write on its own (in-memory stores). */
   unitOfWork?: UnitOfWork<LinkChangePorts>;
+  /** The statistics privacy of a link made without one (DEFAULT_STATS_PRIVACY); absent: private. */
+  defaultPrivacy?: DefaultStatsPrivacy;
 }
 
 /** What a link change reads and writes in its unit of work: the links, the records of their views, and the event. */
@@ -61,10 +63,13 @@ export class LinksService {
   private readonly views: LinkViews;
   private readonly pendingTitles = new Set<Promise<void>>();
   private readonly unit: UnitOfWork<LinkChangePorts>;
+  /** The statistics privacy a link made without one gets: the web app's form starts on it. */
+  readonly defaultPrivacy: DefaultStatsPrivacy;
 
   constructor(private readonly deps: LinksServiceDeps) {
     this.views = new LinkViews(deps);
     this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
+    this.defaultPrivacy = deps.defaultPrivacy ?? PRIVATE_STATS;
   }
 
   async list(accountId: number, filter: LinkFilter, page: PageRequest, count?: CountRequest): Promise<Page<LinkView>> {
@@ -84,7 +89,7 @@ export class LinksService {
   async create(accountId: number, timeZone: string, input: LinkInput): Promise<LinkView> {
     const { checked, domainId } = await this.check(accountId, timeZone, input);
     const fields: LinkFields = {
-      ...newLinkFields(domainId, null),
+      ...newLinkFields(domainId, null, this.defaultPrivacy),
       alias: checked.fields.alias ?? (await this.freeAlias(domainId)),
       ...checked.fields,
       ...(await this.hashSecrets(checked)),
@@ -135,7 +140,7 @@ export class LinksService {
     // The domain is chosen once, at creation: moving a link would change its short URL.
     const input = existing ? { ...raw, domain: undefined } : raw;
     const bag = new FieldErrorBag();
-    const checked = checkLinkInput(input, { urls: this.deps.urls, timeZone, existing }, bag);
+    const checked = checkLinkInput(input, { urls: this.deps.urls, timeZone, existing, defaultPrivacy: this.defaultPrivacy }, bag);
     const domainId = existing ? existing.domainId : await this.checkDomain(accountId, input.domain, bag);
     await this.checkReferences(accountId, input, checked, bag);
     const alias = checked.fields.alias;

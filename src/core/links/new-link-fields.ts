@@ -2,8 +2,18 @@ import { emptyTargets } from '../targeting/targeting-rules.ts';
 import { TargetType } from '../targeting/target.ts';
 import type { LinkFields } from './link.ts';
 
+/** A statistics page that may be made without a password: public (0) or private (1). */
+export type DefaultStatsPrivacy = 0 | 1;
+
+/**
+ * Unlike phpShort, whose statistics pages are public unless the owner says otherwise, a new
+ * link's are private: ids are sequential, so a public default lets anyone walk every account's
+ * links (docs/adr/0043). The operator may choose otherwise (DEFAULT_STATS_PRIVACY).
+ */
+export const PRIVATE_STATS: DefaultStatsPrivacy = 1;
+
 /** What a new link holds before its input is laid over it: shared by a create and an import. */
-export function newLinkFields(domainId: number | null, spaceId: number | null): LinkFields {
+export function newLinkFields(domainId: number | null, spaceId: number | null, privacy: DefaultStatsPrivacy): LinkFields {
   return {
     domainId,
     spaceId,
@@ -13,7 +23,7 @@ export function newLinkFields(domainId: number | null, spaceId: number | null): 
     targetType: TargetType.None,
     targets: emptyTargets(),
     disabled: 0,
-    privacy: 0,
+    privacy,
     expirationUrl: null,
     expirationClicks: null,
     endsAt: null,

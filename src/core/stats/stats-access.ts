@@ -1,5 +1,6 @@
 import type { AttemptPolicy } from '../shared/attempt-limiter.ts';
 import type { Link } from '../links/link.ts';
+import { isExpired, type ExpiryFacts } from '../expiration/expiry.ts';
 
 /**
  * Who may see a link's statistics pages (issue 17): its owner always; anyone else by the link's
@@ -31,6 +32,26 @@ export function statsAccess(
   if (link.privacy === STATS_PRIVACY.Public) return 'public';
   if (link.privacy === STATS_PRIVACY.Password && link.privacyPasswordHash !== null) return unlocked(link.privacyPasswordHash) ? 'unlocked' : 'locked';
   return 'hidden';
+}
+
+/**
+ * Whoever may read the link's statistics in the app (its owner) sees every value; anyone else,
+ * a visitor who unlocked a password page included, sees rare values folded (rare-values.ts) and
+ * chooses among the range presets only (docs/adr/0043).
+ */
+export function seesEveryValue(access: StatsAccess): boolean {
+  return access === 'owner';
+}
+
+/**
+ * Whether a statistics page names the link's destination, and its title (read from the
+ * destination's page), to this viewer. Not to anyone but the owner when the redirect itself
+ * withholds it: a redirect password, or a link that no longer sends visitors there (disabled,
+ * taken down by an operator, expired by date or clicks).
+ */
+export function showsDestination(access: StatsAccess, link: Pick<Link, 'passwordHash' | 'disabled' | 'blockedAt'> & ExpiryFacts, now: number): boolean {
+  if (access === 'owner') return true;
+  return link.passwordHash === null && link.disabled === 0 && link.blockedAt === null && !isExpired(link, now);
 }
 
 /** Guesses of a stats password: per client address and link, as many as the redirect's. */

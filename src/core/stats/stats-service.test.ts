@@ -42,14 +42,14 @@ test('filled lists every value, zeros included; pageOf pages or not', () => {
   assert.deepEqual(pageOf(many, null), { items: many, total: 25 });
 });
 
-function service(owned: boolean) {
+function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }]) {
   const calls: string[] = [];
   const stats: StatsStore = {
     perDay: async () => [{ value: '2026-03-02', count: 4 }],
     counts: async () => [{ value: '13', count: 4 }],
     breakdown: async (_id, dimension, _range, q) => {
       calls.push(`${dimension} ${q.order} ${q.search ?? ''} ${q.page ? q.page.page : 'all'}`);
-      return { items: [{ value: 'US', count: 4 }], total: 1 };
+      return { items: breakdown, total: breakdown.length };
     },
     summary: async () => ({ total: 4, unique: 3, bots: 1 }),
     accountPerDay: async (_id, range) => {
@@ -79,6 +79,7 @@ function service(owned: boolean) {
     months,
     clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },
     retentionDays: 90,
+    minCount: 5,
   });
   return { svc, calls };
 }
@@ -105,6 +106,78 @@ test('other names go to the store sorted by max unless told, with the search and
   await svc.query(account, 1, { name: 'cities', page: { page: 2, perPage: 10 } });
   await svc.query(account, 1, { name: 'referrer', sort: 'min', search: 'co', page: null });
   assert.deepEqual(calls, ['city max  2', 'referrer min co all']);
+});
+
+const browsers: ValueCount[] = [
+  { value: 'Chrome', count: 9 },
+  { value: 'Firefox', count: 5 },
+  { value: null, count: 6 },
+  { value: 'Opera', count: 4 },
+  { value: 'Lynx', count: 1 },
+];
+
+test('a public viewer: rare values folded into one other entry, last, before the page; the owner sees them all', async () => {
+  const { svc, calls } = service(true, browsers);
+  const owner = await svc.query(account, 1, { name: 'browser', page: { page: 1, perPage: 10 } });
+  assert.equal(owner.foldedBelow, null);
+  assert.deepEqual(owner.items, browsers);
+  for (const access of ['public', 'unlocked'] as const) {
+    const seen = await svc.query(account, 1, { name: 'browser', page: { page: 1, perPage: 10 } }, access);
+    assert.equal(seen.foldedBelow, 5);
+    assert.deepEqual(seen.items, [
+      { value: 'Chrome', count: 9 },
+      { value: null, count: 6 },
+      { value: 'Firefox', count: 5 },
+      { value: null, count: 5, other: true },
+    ]);
+    assert.equal(seen.total, 4);
+  }
+  // The store is asked for the whole list (no search, no page): the folding comes first.
+  assert.deepEqual(calls, ['browser max  1', 'browser max  all', 'browser max  all']);
+  const min = await svc.query(account, 1, { name: 'browser', sort: 'min', page: { page: 1, perPage: 2 } }, 'public');
+  assert.deepEqual(
+    min.items.map((e) => [e.value, e.count]),
+    [
+      ['Firefox', 5],
+      [null, 6],
+    ],
+  );
+  assert.equal(min.total, 4);
+  const second = await svc.query(account, 1, { name: 'browser', sort: 'min', page: { page: 2, perPage: 2 } }, 'public');
+  assert.deepEqual(second.items.at(-1), { value: null, count: 5, other: true }, 'the other entry last, whatever the order');
+});
+
+test('a public viewer: a search finds shown values only, never a folded one nor the other entry', async () => {
+  const { svc } = service(true, browsers);
+  for (const search of ['lynx', 'oper', 'other']) {
+    const found = await svc.query(account, 1, { name: 'browser', search, page: { page: 1, perPage: 10 } }, 'public');
+    assert.deepEqual(found.items, [], search);
+    assert.equal(found.total, 0, search);
+  }
+  const chrome = await svc.query(account, 1, { name: 'browser', search: 'chr', page: null }, 'public');
+  assert.deepEqual(chrome.items, [{ value: 'Chrome', count: 9 }]);
+  const owner = await svc.query(account, 1, { name: 'browser', search: 'lynx', page: null });
+  assert.equal(owner.foldedBelow, null);
+});
+
+test('a public viewer: days and hours stay exact, as do the totals', async () => {
+  const { svc } = service(true);
+  const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null }, 'public');
+  assert.equal(hours.foldedBelow, null);
+  assert.deepEqual(hours.items[13], { value: '13', count: 4 });
+  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-02', to: '2026-03-02', page: null }, 'public');
+  assert.deepEqual(days.items, [{ value: '2026-03-02', count: 4 }]);
+  assert.deepEqual(days.summary, { total: 4, unique: 3, bots: 1 });
+});
+
+test('rangeFor: the owner chooses any days; anyone else a preset, or the last 30 days', () => {
+  const { svc } = service(true);
+  const custom = { from: '2026-03-01', to: '2026-03-01' };
+  assert.deepEqual(svc.rangeFor(custom, 'UTC', 0), custom);
+  for (const access of ['public', 'unlocked'] as const) {
+    assert.deepEqual(svc.rangeFor(custom, 'UTC', 0, access), { from: '2026-02-09', to: '2026-03-10' });
+    assert.deepEqual(svc.rangeFor({ preset: 'last7', ...custom }, 'UTC', 0, access), { from: '2026-03-04', to: '2026-03-10' });
+  }
 });
 
 test("someone else's link is not found; bad input is refused before anything is read", async () => {

@@ -10,6 +10,8 @@ import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from
 import { hourValue } from './rollups.ts';
 import { presetRange, type RangePreset } from './range-presets.ts';
 import { foldableBefore } from './rollup-months.ts';
+import { foldRare, isFoldedName } from './rare-values.ts';
+import { seesEveryValue, showsDestination, type StatsAccess } from './stats-access.ts';
 import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
 const FOLD_LINKS_A_ROUND = 100_000;
@@ -31,6 +33,8 @@ export interface StatsResult extends Page<ValueCount> {
   range: DayRange;
   timeZone: string;
   summary: StatsSummary;
+  /** Values with fewer clicks than this are summed into one `other` entry; null: every value is listed. */
+  foldedBelow: number | null;
 }
 
 /** An account's clicks over its last days, for its dashboard. */
@@ -52,10 +56,15 @@ export interface StatsServiceDeps {
   clock: Clock;
   /** Raw click rows older than this many days are deleted; 0 keeps them forever. */
   retentionDays: number;
+  /** Public pages fold values with fewer clicks than this (STATS_MIN_COUNT); 1: none. */
+  minCount: number;
 }
 
 /** Visitor marks are needed only while their local day can still receive clicks. */
 const VISITOR_MARK_DAYS = 2;
+
+/** A public viewer's range when the URL names no preset: the API's default, the last 30 days. */
+const PUBLIC_DEFAULT_PRESET: RangePreset = 'last30';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
@@ -63,13 +72,22 @@ const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
 export class StatsService {
   constructor(private readonly deps: StatsServiceDeps) {}
 
-  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery): Promise<StatsResult> {
+  /**
+   * A link's numbers, asked as its `account` (the owner, whose time zone decides the days).
+   * `access`: who will read them (stats-access.ts); a statistics page's viewer other than the
+   * owner gets the rare values of each breakdown folded (rare-values.ts).
+   */
+  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery, access: StatsAccess = 'owner'): Promise<StatsResult> {
     if (!isStatsName(q.name)) throw ValidationError.of('name', messages.selected('name'));
     const range = resolveRange(q, this.deps.clock.now(), account.timezone);
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
-    const [summary, entries] = await Promise.all([this.deps.stats.summary(linkId, range), this.entries(linkId, q, range)]);
+    const foldedBelow = seesEveryValue(access) || !isFoldedName(q.name) ? null : this.deps.minCount;
+    const [summary, entries] = await Promise.all([
+      this.deps.stats.summary(linkId, range),
+      foldedBelow === null ? this.entries(linkId, q, range) : this.foldedEntries(linkId, q, range, foldedBelow),
+    ]);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
-    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary };
+    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow };
   }
 
   /**
@@ -81,14 +99,27 @@ export class StatsService {
     return this.deps.links.findAnyById(linkId);
   }
 
+  /** Whether a statistics page may name the link's destination and title to this viewer, now. */
+  showsDestination(access: StatsAccess, link: Link): boolean {
+    return showsDestination(access, link, this.deps.clock.now());
+  }
+
   /**
    * The days a statistics page asks for, in the owner's zone: a preset (today, last 7 days…,
    * `all` from the day the link was made), else `from`/`to` as the API takes them (422s naming
-   * the field), else the API's default (the last 30 days).
+   * the field), else the API's default (the last 30 days). Anyone but the owner gets a preset.
    */
-  rangeFor(input: { preset?: RangePreset | undefined; from?: string | undefined; to?: string | undefined }, timeZone: string, createdAt: number): DayRange {
+  rangeFor(
+    input: { preset?: RangePreset | undefined; from?: string | undefined; to?: string | undefined },
+    timeZone: string,
+    createdAt: number,
+    access: StatsAccess = 'owner',
+  ): DayRange {
     const now = this.deps.clock.now();
     if (input.preset) return presetRange(input.preset, now, timeZone, createdAt);
+    // Windows of one's own choosing, compared day against day, would tell which common values
+    // the clicks of a single day had: others than the owner get the presets, anchored on today.
+    if (!seesEveryValue(access)) return presetRange(PUBLIC_DEFAULT_PRESET, now, timeZone, createdAt);
     return resolveRange({ from: input.from, to: input.to }, now, timeZone);
   }
 
@@ -113,6 +144,23 @@ export class StatsService {
       return pageOf(arrange(filled(all, counted), q.search, order), q.page);
     }
     return this.deps.stats.breakdown(linkId, dimension, range, { search: q.search, order, page: q.page });
+  }
+
+  /**
+   * A breakdown with its rare values folded: the whole list first, so that neither a search nor
+   * a page can pick a folded value out; then searched, sorted and paged, the other entry last.
+   */
+  private async foldedEntries(linkId: number, q: StatsQuery, range: DayRange, minCount: number): Promise<{ items: ValueCount[]; total: number }> {
+    const all = await this.deps.stats.breakdown(linkId, DIMENSION_OF[q.name], range, { order: 'max', page: null });
+    const folded = foldRare(all.items, minCount);
+    const other = folded.filter((e) => e.other);
+    // The other entry has no value: a search never matches it, as it never matches unknown values.
+    const listed = arrange(
+      folded.filter((e) => !e.other),
+      q.search,
+      q.sort ?? 'max',
+    );
+    return pageOf(q.search ? listed : [...listed, ...other], q.page);
   }
 
   /** Deletes raw clicks past the retention and visitor marks past their use; rollups stay. */

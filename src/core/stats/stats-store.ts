@@ -6,6 +6,8 @@ import type { DayRange } from './range.ts';
 export interface ValueCount {
   value: string | null;
   count: number;
+  /** The sum of the values a public page does not show one by one (rare-values.ts); value is null. */
+  other?: true;
 }
 
 /** The range's headline numbers: human clicks, sum of daily unique visitors, bot visits. */

@@ -49,7 +49,7 @@ onEachEngine('links API: create', (h) => {
     for (const list of ['country_target', 'platform_target', 'language_target', 'rotation_target']) assert.equal(l[list], null);
     assert.equal(l.last_rotation, 0);
     assert.equal(l.disabled, 0);
-    assert.equal(l.privacy, 0);
+    assert.equal(l.privacy, 1, 'statistics private unless asked (DEFAULT_STATS_PRIVACY; unlike phpShort)');
     assert.equal(l.password, false);
     assert.equal(l.privacy_password, false);
     assert.equal(l.expiration_url, null);

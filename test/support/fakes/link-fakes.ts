@@ -2,7 +2,7 @@ import { ValidationError } from '../../../src/core/shared/errors.ts';
 import type { Page } from '../../../src/core/shared/page.ts';
 import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
 import type { Link, LinkFields } from '../../../src/core/links/link.ts';
-import { newLinkFields } from '../../../src/core/links/new-link-fields.ts';
+import { PRIVATE_STATS, newLinkFields } from '../../../src/core/links/new-link-fields.ts';
 import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
 import type { SpaceStore } from '../../../src/core/spaces/space-store.ts';
 import type { Space } from '../../../src/core/spaces/space.ts';
@@ -30,7 +30,7 @@ export class MemoryLinkStore implements LinkStore {
 
   add(accountId: number, fields: Partial<LinkFields> & { alias: string }, now = 0): Link {
     const link: Link = {
-      ...newLinkFields(null, null),
+      ...newLinkFields(null, null, PRIVATE_STATS),
       url: 'https://example.com/',
       ...fields,
       id: this.links.length + 1,

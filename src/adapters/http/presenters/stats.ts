@@ -14,10 +14,13 @@ export const statsSummary = (r: StatsResult) => ({
   bots: r.summary.bots,
 });
 
+/** A public page's other entry (its rare values summed) in the CSV, spelt as analytics tools spell it. */
+const OTHER_CSV_VALUE = '(other)';
+
 export function statsCsv(r: StatsResult): string {
   return toCsv(
     ['value', 'count'],
-    r.items.map((e) => [e.value, e.count]),
+    r.items.map((e) => [e.other ? OTHER_CSV_VALUE : e.value, e.count]),
   );
 }
 

@@ -1,4 +1,4 @@
-import { newLinkFields } from '../new-link-fields.ts';
+import { PRIVATE_STATS, newLinkFields, type DefaultStatsPrivacy } from '../new-link-fields.ts';
 import { FieldErrorBag, ValidationError, type FieldErrors } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/secrets.ts';
 import { isReservedAlias, randomAlias } from '../aliases.ts';
@@ -44,8 +44,12 @@ const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${a
 export class LinkImporter {
   private readonly unit: UnitOfWork<LinkChangePorts>;
 
+  /** Formats that carry no privacy (most) leave it to this, as a create without it does. */
+  private readonly defaultPrivacy: DefaultStatsPrivacy;
+
   constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {
     this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
+    this.defaultPrivacy = deps.defaultPrivacy ?? PRIVATE_STATS;
   }
 
   async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
@@ -214,7 +218,7 @@ export class LinkImporter {
   private async prepare(row: ImportRow, timeZone: string, named: NamedRecords): Promise<Ready | { errors?: FieldErrors; reason: string }> {
     if (row.unreadable !== undefined) return { reason: row.unreadable };
     const bag = new FieldErrorBag();
-    const checked = checkLinkInput(row.input, { urls: this.deps.urls, timeZone }, bag);
+    const checked = checkLinkInput(row.input, { urls: this.deps.urls, timeZone, defaultPrivacy: this.defaultPrivacy }, bag);
     const notes = [...(row.notes ?? [])];
     let domainId: number | null = null;
     if (row.domainName) {
@@ -239,7 +243,7 @@ export class LinkImporter {
       const errors = faultsOf(bag);
       return { errors, reason: reasonOf(errors) };
     }
-    const fields: LinkFields = { ...newLinkFields(domainId, spaceId), ...checked.fields };
+    const fields: LinkFields = { ...newLinkFields(domainId, spaceId, this.defaultPrivacy), ...checked.fields };
     if (row.endsAt !== undefined) fields.endsAt = row.endsAt;
     if (checked.password) fields.passwordHash = await hashPassword(checked.password);
     if (checked.privacyPassword && fields.privacy === 2) fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);

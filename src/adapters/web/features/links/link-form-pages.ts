@@ -42,8 +42,8 @@ function readLinkForm(mode: 'create' | 'edit') {
   };
 }
 
-function postedOf(request: FastifyRequest): Posted {
-  return postedForms.get(request) ?? { values: emptyValues(), action: null };
+function postedOf(request: FastifyRequest, defaultPrivacy: number): Posted {
+  return postedForms.get(request) ?? { values: emptyValues(defaultPrivacy), action: null };
 }
 
 export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
@@ -51,17 +51,19 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
 
   const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices'>) => {
     const view = viewOf(request, reply, secret);
+    // A form posted without a privacy left it as it was: the link's, or a new link's default.
+    if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
     const choices = await linkChoices(ctx, viewerOf(request).account.id);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
     return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices }) }));
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
-  web.get('/links/new', async (request, reply) => render(request, reply, 200, { values: emptyValues() }));
+  web.get('/links/new', async (request, reply) => render(request, reply, 200, { values: emptyValues(ctx.links.defaultPrivacy) }));
 
   web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
     const { account } = viewerOf(request);
-    const { values, action } = postedOf(request);
+    const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
@@ -85,7 +87,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const { account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
-    const { values, action } = postedOf(request);
+    const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
     const existing = existingOf(link);
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
     try {

@@ -53,7 +53,8 @@ function listOf(value: unknown): string[] {
   return items.filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
-export function emptyValues(): LinkFormValues {
+/** A new link's form; `privacy`: the statistics privacy a link made without one gets (DEFAULT_STATS_PRIVACY). */
+export function emptyValues(privacy: number): LinkFormValues {
   return {
     url: '',
     title: '',
@@ -62,7 +63,7 @@ export function emptyValues(): LinkFormValues {
     space: '',
     pixels: [],
     disabled: false,
-    privacy: '0',
+    privacy: String(privacy),
     remove_password: false,
     expiration_date: '',
     expiration_time: '',

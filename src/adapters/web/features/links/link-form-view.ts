@@ -116,7 +116,7 @@ function protection(view: View, p: LinkFormPage): RawHtml {
   const privacyErrors = errorsFor(errors, 'privacy');
   const radios = Object.entries(t.privacyOptions).map(
     ([value, label], i) =>
-      html`<label class="check" for="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}"><input type="radio" id="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}" name="privacy" value="${value}"${values.privacy === value || (values.privacy === '' && value === '0') ? html` checked` : ''}> ${label}</label>`,
+      html`<label class="check" for="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}"><input type="radio" id="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}" name="privacy" value="${value}"${values.privacy === value ? html` checked` : ''}> ${label}</label>`,
   );
   return html`<fieldset>
 <legend>${t.legend}</legend>

@@ -4,7 +4,7 @@ import type { Link } from '../../../../core/links/link.ts';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { verifyPassword } from '../../../../core/shared/secrets.ts';
 import { isRangePreset, previousRange } from '../../../../core/stats/range-presets.ts';
-import { statsAccess, statsPasswordAttemptKey, type StatsAccess } from '../../../../core/stats/stats-access.ts';
+import { seesEveryValue, statsAccess, statsPasswordAttemptKey, type StatsAccess } from '../../../../core/stats/stats-access.ts';
 import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
 import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
@@ -20,6 +20,7 @@ import type { WebFeature } from '../feature.ts';
 import { statsPasswordsOf } from './stats-unlock.ts';
 import {
   TABLES,
+  foldingNote,
   isTableName,
   linkHeader,
   passwordForm,
@@ -93,33 +94,39 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   async function frameOf(request: FastifyRequest, reply: FastifyReply, s: Subject, current: TableName | ''): Promise<StatsFrame | null> {
     const q = request.query as Query;
     const view = viewOf(request, reply, secret);
-    // No range asked: the API's default, which is the last 30 days, shown as that preset.
-    const preset = isRangePreset(q.range) ? q.range : str(q, 'from') || str(q, 'to') ? null : 'last30';
+    const isOwner = seesEveryValue(s.access);
+    // No range asked: the API's default, which is the last 30 days, shown as that preset. Only
+    // the owner chooses days of their own (StatsService.rangeFor).
+    const preset = isRangePreset(q.range) ? q.range : isOwner && (str(q, 'from') || str(q, 'to')) ? null : 'last30';
+    const shown = ctx.stats.showsDestination(s.access, s.link);
     const base = {
       view,
       fmt: formatterFor(view.fmt.locale, s.owner.timezone),
       link: s.link,
       shortUrl: await shortUrlOf(s),
-      isOwner: s.access === 'owner',
+      destination: shown ? s.link.url : null,
+      title: shown ? s.link.title : null,
+      isOwner,
       timeZone: s.owner.timezone,
       preset,
       query: { search: str(q, 'search'), sort: str(q, 'sort') },
       current,
     };
     try {
-      const range = ctx.stats.rangeFor({ preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt);
+      const range = ctx.stats.rangeFor({ preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
       return { ...base, range };
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const frame: StatsFrame = { ...base, range: { from: '', to: '' } };
       const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame, error.fields, { from: str(q, 'from'), to: str(q, 'to') })}`;
-      send(request, reply, view, 422, view.t.stats.title(s.link.title ?? base.shortUrl), main);
+      send(request, reply, view, 422, view.t.stats.title(base.title ?? base.shortUrl), main);
       return null;
     }
   }
 
+  /** The numbers of the frame's range, as the subject's viewer may read them (rare values folded but for the owner). */
   const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to'>) =>
-    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to });
+    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to }, s.access);
 
   web.get('/stats/:id', { config: { access: 'public' } }, async (request, reply) => {
     const s = await subjectOf(request);
@@ -156,8 +163,9 @@ ${valueTable(frame, table, title, result.items, series.summary.total)}
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
 ${totalsCards(frame, { current: series.summary, previous: { range: previous, total: before.summary.total } })}
 ${chart}
+${foldingNote(frame, tops[0]!.foldedBelow)}
 <div class="stats-grid">${sections}</div>`;
-    return send(request, reply, view, 200, t.title(s.link.title ?? frame.shortUrl), main);
+    return send(request, reply, view, 200, t.title(frame.title ?? frame.shortUrl), main);
   });
 
   web.get('/stats/:id/:name', { config: { access: 'public' } }, async (request, reply) => {
@@ -181,7 +189,8 @@ ${chart}
       figure = renderWorldMap({
         id: 'stats-map',
         caption: t.chart.map,
-        counts: whole.items.map((e) => ({ code: e.value ?? '', count: e.count })),
+        // The other entry is no country: the table below lists it.
+        counts: whole.items.filter((e) => !e.other).map((e) => ({ code: e.value ?? '', count: e.count })),
         locale: view.fmt.locale,
         labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
       });
@@ -201,11 +210,12 @@ ${chart}
 <section aria-labelledby="stats-table-title">
 <h2 id="stats-table-title">${caption}</h2>
 ${figure}
+${foldingNote(frame, result.foldedBelow)}
 ${tableToolbar(frame, name, full)}
 ${valueTable(frame, name, caption, result.items, result.summary.total)}
 ${tablePager(frame, name, full)}
 </section>`;
-    return send(request, reply, view, 200, t.pageTitle(caption, s.link.title ?? frame.shortUrl), main);
+    return send(request, reply, view, 200, t.pageTitle(caption, frame.title ?? frame.shortUrl), main);
   });
 
   web.get('/stats/:id/export/:name', { config: { access: 'public' } }, async (request, reply) => {
@@ -217,21 +227,19 @@ ${tablePager(frame, name, full)}
     const preset = isRangePreset(q.range) ? q.range : undefined;
     let range;
     try {
-      range = ctx.stats.rangeFor({ preset, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt);
+      range = ctx.stats.rangeFor({ preset, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       await frameOf(request, reply, s, name); // answers with the 422 page naming the field
       return reply;
     }
     const controls = tableControlsOf(q);
-    const result = await ctx.stats.query(asOwner(s), s.link.id, {
-      name: TABLES[name],
-      from: range.from,
-      to: range.to,
-      search: controls.search || undefined,
-      sort: controls.sort,
-      page: null,
-    });
+    const result = await ctx.stats.query(
+      asOwner(s),
+      s.link.id,
+      { name: TABLES[name], from: range.from, to: range.to, search: controls.search || undefined, sort: controls.sort, page: null },
+      s.access,
+    );
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${statsCsvFilename(s.link.id, result)}"`)

@@ -34,6 +34,11 @@ export interface StatsFrame {
   fmt: Formatter;
   link: Link;
   shortUrl: string;
+  /** The link's destination as this viewer may read it; null: withheld (stats-access.ts, showsDestination). */
+  destination: string | null;
+  /** The link's title as this viewer may read it (it is read from the destination's page); null: none or withheld. */
+  title: string | null;
+  /** The owner: every value, any days, the edit link. Anyone else: rare values folded, presets only. */
   isOwner: boolean;
   timeZone: string;
   range: DayRange;
@@ -53,8 +58,10 @@ function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range'>): Record<string,
 }
 
 /** A value as people read it: country and language names in the viewer's language, hours as spans. */
-function valueLabel(view: View, table: TableName, value: string | null): string {
+function valueLabel(view: View, table: TableName, entry: ValueCount): string {
   const t = view.t.stats;
+  const { value } = entry;
+  if (entry.other) return t.other;
   if (value === null || value === '') return table === 'referrers' ? t.direct : t.unknown;
   try {
     if (table === 'countries') return new Intl.DisplayNames(view.fmt.locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value;
@@ -79,13 +86,13 @@ function percent(locale: string, part: number, whole: number): string {
 export function linkHeader(frame: StatsFrame): RawHtml {
   const { view, link } = frame;
   const t = view.t.stats;
-  return html`<h1>${t.title(link.title ?? frame.shortUrl)}</h1>
+  return html`<h1>${t.title(frame.title ?? frame.shortUrl)}</h1>
 <section aria-labelledby="stats-link-title" class="stats-link">
 <h2 id="stats-link-title" class="visually-hidden">${t.link.label}</h2>
 <dl class="stats-facts">
 <div><dt>${t.link.shortUrl}</dt><dd class="url"><a href="${frame.shortUrl}" rel="nofollow noreferrer">${frame.shortUrl}</a></dd></div>
-<div><dt>${t.link.destination}</dt><dd class="url">${link.url}</dd></div>
-${link.title !== null ? html`<div><dt>${t.link.titleField}</dt><dd>${link.title}</dd></div>` : ''}
+<div><dt>${t.link.destination}</dt>${frame.destination !== null ? html`<dd class="url">${frame.destination}</dd>` : html`<dd class="muted">${t.withheld}</dd>`}</div>
+${frame.title !== null ? html`<div><dt>${t.link.titleField}</dt><dd>${frame.title}</dd></div>` : ''}
 <div><dt>${t.link.created}</dt><dd>${frame.fmt.date(link.createdAt)}</dd></div>
 </dl>
 ${frame.isOwner ? html`<p><a href="/links/${link.id}/edit">${t.link.edit}</a></p>` : ''}
@@ -117,14 +124,18 @@ export function rangeControls(frame: StatsFrame, errors?: FieldErrors, typed?: {
 <h2 id="stats-range-title">${t.label}</h2>
 ${errorSummary(view, errors)}
 <ul class="stats-presets">${presets}</ul>
-<form method="get" action="${path}" class="toolbar stats-custom">
+${
+  frame.isOwner
+    ? html`<form method="get" action="${path}" class="toolbar stats-custom">
 <fieldset><legend>${t.presets.custom}</legend>
 ${hidden}
 ${textField({ name: 'from', label: t.from, type: 'date', value: from, errors })}
 ${textField({ name: 'to', label: t.to, type: 'date', value: to, errors })}
 <div class="actions"><button type="submit" class="secondary">${t.show}</button></div>
 </fieldset>
-</form>
+</form>`
+    : ''
+}
 ${errors ? '' : html`<p class="stats-current"><strong>${t.current(dayText(view.fmt.locale, frame.range.from), dayText(view.fmt.locale, frame.range.to), frame.timeZone)}</strong> <span class="muted">(<span data-range-from>${frame.range.from}</span> – <span data-range-to>${frame.range.to}</span>)</span></p>`}
 </section>`;
 }
@@ -161,11 +172,17 @@ export function valueTable(frame: StatsFrame, table: TableName, caption: string,
   if (items.length === 0) return html`<p class="muted">${view.t.stats.none}</p>`;
   const rows = items.map(
     (e) =>
-      html`<tr><th scope="row"${e.value === null ? html` class="muted"` : ''}>${valueLabel(view, table, e.value)}</th><td class="num">${view.fmt.number(e.count)}</td><td class="num">${percent(view.fmt.locale, e.count, total)}</td></tr>`,
+      html`<tr${e.other ? html` data-other` : ''}><th scope="row"${e.value === null ? html` class="muted"` : ''}>${valueLabel(view, table, e)}</th><td class="num">${view.fmt.number(e.count)}</td><td class="num">${percent(view.fmt.locale, e.count, total)}</td></tr>`,
   );
   return html`<div class="table-wrap"><table class="stats-table"><caption>${caption}</caption>
 <thead><tr><th scope="col">${c[table]}</th><th scope="col" class="num">${c.clicks}</th><th scope="col" class="num">${c.share}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
+}
+
+/** Why a public page shows "Other": said once a page, where its numbers are folded. */
+export function foldingNote(frame: StatsFrame, foldedBelow: number | null): RawHtml | string {
+  if (foldedBelow === null || foldedBelow <= 1) return '';
+  return html`<p class="hint" data-folded-below="${String(foldedBelow)}">${frame.view.t.stats.foldedNote(frame.view.fmt.number(foldedBelow))}</p>`;
 }
 
 export interface TableControls {
