@@ -5,6 +5,7 @@ import { serveAssets } from '../ui/assets.ts';
 import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
+import { installWebRateLimit } from './web-rate-limit.ts';
 import { csrfBinding } from './view.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
@@ -46,6 +47,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       if (found) request.viewer = { ...found, token };
       else clearSessionCookie(request, reply);
     });
+    if (ctx.web.rateLimit) await installWebRateLimit(web, ctx.web.rateLimit);
 
     web.addHook('preValidation', async (request, reply) => {
       const access = request.routeOptions.config.access ?? 'account';
