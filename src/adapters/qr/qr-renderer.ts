@@ -14,6 +14,9 @@ export interface QrRendererOptions {
   cacheBytes: number;
 }
 
+/** The dependency a refused render names (UnavailableError): the render threads and their queue. */
+export const QR_RENDERER = 'QR code renderer';
+
 // Compiled (dist/) the thread runs its JavaScript; from the sources, a small .mjs registers tsx
 // first (as the click writer's entry does).
 const WORKER = new URL(`./qr-png-worker.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`, import.meta.url);
@@ -53,7 +56,7 @@ export class QrRenderer {
     if (kept) return Promise.resolve(kept);
     const shared = this.drawing.get(key);
     if (shared) return shared;
-    if (this.rendering >= this.options.threads + this.options.queue) return Promise.reject(new UnavailableError('QR code renderer'));
+    if (this.rendering >= this.options.threads + this.options.queue) return Promise.reject(new UnavailableError(QR_RENDERER));
     this.rendering++;
     const drawn = this.threads()
       .run({ text, settings: { ...settings } })

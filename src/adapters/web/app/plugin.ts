@@ -10,6 +10,7 @@ import { csrfBinding } from './view.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
+import { QR_RENDERER } from '../../qr/qr-renderer.ts';
 
 /** Who may open a route: anyone, a signed-in account (the default), or an operator. */
 export type Access = 'public' | 'account' | 'admin';
@@ -68,7 +69,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
-      if (error instanceof UnavailableError) return sendErrorPage(request, reply, 'unavailable', secret);
+      if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
       if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
       // A form's ValidationError is its route's to show beside the fields; one that gets here is a bug.
       const status = error instanceof ValidationError ? 500 : (error.statusCode ?? 500);
