@@ -117,7 +117,11 @@ const CATALOGUE = {
     doc: 'How long a delivery claimed by an instance is its own; past it (the instance died) another sends it. Longer than WEBHOOK_TIMEOUT_MS.',
     parse: int(1000, 3_600_000),
   },
-  QR_THREADS: { default: '1', doc: 'Threads that draw PNG QR codes off the event loop (each started when first needed, stopped after a minute idle).', parse: int(1, 64) },
+  QR_THREADS: {
+    default: '1',
+    doc: 'Threads that draw PNG QR codes off the event loop (each started when first needed, stopped after a minute idle).',
+    parse: int(1, 64),
+  },
   QR_QUEUE_MAX: { default: '32', doc: 'PNG QR codes waiting for a thread at most; past it a request answers 503 with Retry-After.', parse: int(0, 10_000) },
   QR_CACHE_BYTES: { default: '8388608', doc: 'Bytes of drawn PNG QR codes kept for their next request (an LRU); 0: none kept.', parse: int(0, 1_073_741_824) },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },

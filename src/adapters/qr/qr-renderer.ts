@@ -41,8 +41,7 @@ export class QrRenderer {
   private rendering = 0;
 
   constructor(private readonly options: QrRendererOptions) {
-    this.cache =
-      options.cacheBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: options.cacheBytes, sizeCalculation: (png, key) => png.length + key.length }) : null;
+    this.cache = options.cacheBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: options.cacheBytes, sizeCalculation: (png, key) => png.length + key.length }) : null;
   }
 
   svg(text: string, settings: QrSettings): Promise<string> {

@@ -49,7 +49,10 @@ onEachEngine(
         assert.equal(page.status, 200);
         counted.push(Number(page.headers.get('x-ratelimit-remaining')));
       }
-      assert.deepEqual(counted, Array.from({ length: LIMIT }, (_, i) => LIMIT - 1 - i));
+      assert.deepEqual(
+        counted,
+        Array.from({ length: LIMIT }, (_, i) => LIMIT - 1 - i),
+      );
       assertTooMany(await me.get('/dashboard'));
       assertTooMany(await me.get('/links'));
       // Form posts too, and they change nothing.

@@ -26,7 +26,6 @@ const QrPageQuery = Type.Object({
 });
 type QrPageQuery = Static<typeof QrPageQuery>;
 
-
 const routeOptions = {
   attachValidation: true,
   schema: { params: IdParams, querystring: QrPageQuery },
