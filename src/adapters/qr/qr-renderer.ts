@@ -28,10 +28,10 @@ const IDLE_MS = 60_000;
 const NICE = 10;
 
 /**
- * Every QR image linkpix draws (docs/adr/0043-qr-render-threads.md). An SVG costs the same under a
- * millisecond at every size (its size is an attribute), so it is drawn here; a PNG's pixels are
- * drawn and deflated in a render thread (piscina), never on the event loop, with a bounded
- * number waiting. PNGs are kept in an LRU bounded in bytes, keyed by every setting that changes
+ * Every QR image linkpix draws (docs/adr/0043-qr-render-threads.md). An SVG's cost does not
+ * grow with its size (the size is only an attribute), so it is drawn here; a PNG's pixels,
+ * whose cost grows with their count, are drawn and deflated in a render thread (piscina), never
+ * on the event loop, with a bounded number waiting. PNGs are kept in an LRU bounded in bytes, keyed by every setting that changes
  * them; requests for a code being drawn share its render.
  */
 export class QrRenderer {
