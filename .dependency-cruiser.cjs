@@ -23,6 +23,8 @@ const FRAMEWORKS_AND_DRIVERS = [
   'mmdb-lib',
   '@ip-location-db/',
   'qrcode',
+  'piscina',
+  'lru-cache',
   'tsx',
   'prom-client',
 ];

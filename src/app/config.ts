@@ -75,6 +75,12 @@ const CATALOGUE = {
   TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
   API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
   API_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the API rate-limit window.', parse: int(1, 86_400) },
+  WEB_RATE_LIMIT: {
+    default: '600',
+    doc: "Web app requests (pages and form posts; not its assets, nor the visitors' redirect) per signed-in account, or per client address signed out, per window; 0 turns the limit off.",
+    parse: int(0, 1_000_000),
+  },
+  WEB_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the web app rate-limit window.', parse: int(1, 86_400) },
   BODY_LIMIT_BYTES: { default: '65536', doc: 'Largest request body accepted; larger answers 413.', parse: int(1024, 10_485_760) },
   BULK_BODY_LIMIT_BYTES: {
     default: '4194304',
@@ -111,6 +117,13 @@ const CATALOGUE = {
     doc: 'How long a delivery claimed by an instance is its own; past it (the instance died) another sends it. Longer than WEBHOOK_TIMEOUT_MS.',
     parse: int(1000, 3_600_000),
   },
+  QR_THREADS: {
+    default: '1',
+    doc: 'Threads that draw PNG QR codes off the event loop (each started when first needed, stopped after a minute idle).',
+    parse: int(1, 64),
+  },
+  QR_QUEUE_MAX: { default: '32', doc: 'PNG QR codes waiting for a thread at most; past it a request answers 503 with Retry-After.', parse: int(0, 10_000) },
+  QR_CACHE_BYTES: { default: '8388608', doc: 'Bytes of drawn PNG QR codes kept for their next request (an LRU); 0: none kept.', parse: int(0, 1_073_741_824) },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
   REQUEST_TIMEOUT_MS: {
     default: '30000',

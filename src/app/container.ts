@@ -38,6 +38,7 @@ import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
+import { QrRenderer } from '../adapters/qr/qr-renderer.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
@@ -70,6 +71,8 @@ export interface ContainerOverrides {
   outageLog?: OutageLog;
   /** Replaces the webhooks' sender and target check (tests). */
   webhooks?: WebhookRuntimeOverrides;
+  /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
+  logStream?: { write(line: string): void };
 }
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
@@ -128,6 +131,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const defaultPrivacy = config.DEFAULT_STATS_PRIVACY;
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
+  const qr = new QrRenderer({ threads: config.QR_THREADS, queue: config.QR_QUEUE_MAX, cacheBytes: config.QR_CACHE_BYTES });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
@@ -176,6 +180,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
     }),
     urls: shortUrls,
+    qr,
     ping: async () => {
       await sql`select 1`.execute(storage.db);
     },
@@ -183,6 +188,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     migrate: () => migrateToLatest(storage.db, storage.engine),
     close: async () => {
       await links.idle();
+      await qr.close();
       await hooks.stop();
       await visits.close();
       await storage.close();

@@ -51,6 +51,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const secure = new URL(config.APP_URL).protocol === 'https:';
     const { visits } = container;
     const apiRateWindowMs = config.API_RATE_WINDOW_SECONDS * 1000;
+    const webRateWindowMs = config.WEB_RATE_WINDOW_SECONDS * 1000;
     const metrics = metricsOf(config, container);
     const redirect: RedirectContext = {
       source: visits.source,
@@ -76,7 +77,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const app = await createHttpApp(
       container,
       {
-        logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+        logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
         bodyLimit: config.BODY_LIMIT_BYTES,
         bulkBodyLimit: config.BULK_BODY_LIMIT_BYTES,
         importMaxBytes: config.IMPORT_MAX_BYTES,
@@ -87,7 +88,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
           max: config.API_RATE_LIMIT,
           windowMs: apiRateWindowMs,
           ...(visits.redis && config.API_RATE_LIMIT > 0
-            ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
+            ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'api', max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
             : {}),
         },
         metrics: metrics?.http,
@@ -98,6 +99,13 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         web: {
           signup: config.SIGNUP,
           csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
+          rateLimit: {
+            max: config.WEB_RATE_LIMIT,
+            windowMs: webRateWindowMs,
+            ...(visits.redis && config.WEB_RATE_LIMIT > 0
+              ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: config.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
+              : {}),
+          },
           statsPasswords: {
             attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
             cookies: new UnlockCookies(await sharedSecret(container.storage.db, 'stats-unlock-cookie'), secure, STATS_UNLOCK_SCOPE),

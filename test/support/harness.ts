@@ -88,6 +88,7 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     LOG_LEVEL: 'silent',
     TITLE_FETCH: 'false',
     API_RATE_LIMIT: '0',
+    WEB_RATE_LIMIT: '0',
     APP_URL: 'http://short.test',
     ...options.env,
   });

@@ -11,7 +11,7 @@ import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
-import { installRateLimit, type ApiRateLimit } from './rate-limit.ts';
+import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
 import { noticeDisabledWebhooks } from './webhook-notice.ts';
@@ -41,7 +41,7 @@ export interface HttpOptions {
   /** The largest file POST /api/v1/links/import takes (IMPORT_MAX_BYTES). */
   importMaxBytes?: number;
   trustProxy: TrustProxy;
-  rateLimit: ApiRateLimit;
+  rateLimit: RateLimitSettings;
   /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
   fastLane?: boolean;
   /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */

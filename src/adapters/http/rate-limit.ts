@@ -3,7 +3,7 @@ import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
 import { bearerToken, isAuthenticated } from './auth.ts';
 
-export interface ApiRateLimit {
+export interface RateLimitSettings {
   /** Requests per window; 0 turns limiting off. */
   max: number;
   windowMs: number;
@@ -17,7 +17,7 @@ export interface ApiRateLimit {
  * many keys from one address is limited as one client. Runs after the key is looked up
  * (identifyApiKey) and before a failed lookup is refused (requireApiKey).
  */
-export async function installRateLimit(scope: FastifyInstance, limit: ApiRateLimit): Promise<void> {
+export async function installRateLimit(scope: FastifyInstance, limit: RateLimitSettings): Promise<void> {
   if (limit.max === 0) return;
   await scope.register(rateLimit, {
     // Not global: the plugin would attach its hook to each route, and route hooks run after the

@@ -5,12 +5,14 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 export interface SharedRateLimitOptions {
   /** Prepended to every key (REDIS_PREFIX). */
   prefix: string;
+  /** Whose counts these are ('api', 'web'): each limit keeps its own. */
+  name: string;
   max: number;
   windowMs: number;
 }
 
 /**
- * The API rate limit's counts in Redis, one budget for every instance (docs/adr/0029):
+ * A rate limit's counts (the API's, the web app's) in Redis, one budget for every instance (docs/adr/0029):
  * rate-limiter-flexible's fixed window (incremented and expired in one Lua script). While this
  * instance has no Redis, its insurance limiter counts in memory (each instance then allows the
  * limit of its own) instead of letting every request through; Redis is used again once it is back.
@@ -19,7 +21,7 @@ export function sharedRateLimitStore(redis: Redis, options: SharedRateLimitOptio
   const duration = Math.max(1, Math.ceil(options.windowMs / 1000));
   const limiter = new RateLimiterRedis({
     storeClient: redis,
-    keyPrefix: `${options.prefix}api-rate`,
+    keyPrefix: `${options.prefix}${options.name}-rate`,
     points: options.max,
     duration,
     // Not ready (reconnecting): to memory at once rather than wait for ioredis's retries.

@@ -9,6 +9,7 @@ import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { ClickExportService } from '../../../core/stats/click-export.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
+import type { QrRenderer } from '../../qr/qr-renderer.ts';
 
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
@@ -22,6 +23,8 @@ export interface ApiContext {
   webhooks: WebhooksService;
   importer: LinkImporter;
   urls: ShortUrlOptions;
+  /** Draws links' QR codes (the API's and the web app's). */
+  qr: QrRenderer;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;
   /** Whether Redis is connected, for /health; null when none is configured. */

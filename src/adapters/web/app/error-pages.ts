@@ -4,9 +4,9 @@ import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';
 
-type ErrorKind = 'notFound' | 'forbidden' | 'badRequest' | 'tooMany' | 'unavailable' | 'server';
+type ErrorKind = 'notFound' | 'forbidden' | 'badRequest' | 'tooMany' | 'unavailable' | 'busy' | 'server';
 
-const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, badRequest: 400, tooMany: 429, unavailable: 503, server: 500 };
+const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, badRequest: 400, tooMany: 429, unavailable: 503, busy: 503, server: 500 };
 
 /** An error as a page of the app, in the app's look, that says what happened and what to do. */
 export function sendErrorPage(
@@ -24,10 +24,11 @@ export function sendErrorPage(
     badRequest: { title: e.badRequestTitle, body: e.badRequest },
     tooMany: { title: e.tooManyTitle, body: e.tooManyAttempts(options.retryAfterSeconds ?? 60) },
     unavailable: { title: e.unavailableTitle, body: e.unavailable },
+    busy: { title: e.busyTitle, body: e.busy },
     server: { title: e.serverTitle, body: e.server },
   };
   const { title, body } = texts[kind];
-  if (kind === 'unavailable') reply.header('retry-after', '5');
+  if (kind === 'unavailable' || kind === 'busy') reply.header('retry-after', '5');
   if (kind === 'tooMany') reply.header('retry-after', String(options.retryAfterSeconds ?? 60));
   return sendView(reply, options.status ?? STATUS[kind], appLayout(view, { title, narrow: true, main: html`<h1>${title}</h1><p>${body}</p>` }));
 }

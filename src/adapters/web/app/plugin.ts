@@ -5,10 +5,12 @@ import { serveAssets } from '../ui/assets.ts';
 import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
+import { installWebRateLimit } from './web-rate-limit.ts';
 import { csrfBinding } from './view.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
+import { QR_RENDERER } from '../../qr/qr-renderer.ts';
 
 /** Who may open a route: anyone, a signed-in account (the default), or an operator. */
 export type Access = 'public' | 'account' | 'admin';
@@ -46,6 +48,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       if (found) request.viewer = { ...found, token };
       else clearSessionCookie(request, reply);
     });
+    if (ctx.web.rateLimit) await installWebRateLimit(web, ctx.web.rateLimit);
 
     web.addHook('preValidation', async (request, reply) => {
       const access = request.routeOptions.config.access ?? 'account';
@@ -66,7 +69,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
-      if (error instanceof UnavailableError) return sendErrorPage(request, reply, 'unavailable', secret);
+      if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
       if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
       // A form's ValidationError is its route's to show beside the fields; one that gets here is a bug.
       const status = error instanceof ValidationError ? 500 : (error.statusCode ?? 500);

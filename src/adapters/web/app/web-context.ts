@@ -3,6 +3,7 @@ import type { AdminService } from '../../../core/admin/admin-service.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
+import type { RateLimitSettings } from '../../http/rate-limit.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
@@ -23,4 +24,6 @@ export interface WebOptions {
    * at start (unlocks then last until a restart).
    */
   statsPasswords?: { attempts: AttemptLimiter; cookies: UnlockCookies };
+  /** Requests per account (or per address, signed out) and window (WEB_RATE_LIMIT); absent: none. */
+  rateLimit?: RateLimitSettings;
 }

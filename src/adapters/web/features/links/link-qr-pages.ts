@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import QRCode from 'qrcode';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
@@ -27,11 +26,6 @@ const QrPageQuery = Type.Object({
 });
 type QrPageQuery = Static<typeof QrPageQuery>;
 
-/** The API's generator and error correction (handlers/qr.ts), with the page's settings. */
-function qrOptions(q: QrPageQuery) {
-  return { errorCorrectionLevel: 'M' as const, margin: q.margin, width: q.size, color: { dark: q.foreground, light: q.background } };
-}
-
 const routeOptions = {
   attachValidation: true,
   schema: { params: IdParams, querystring: QrPageQuery },
@@ -44,8 +38,12 @@ const routeOptions = {
 export const linkQrPages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
 
-  /** The link and the settings, or the page again with the bad settings named (422). */
-  const read = async (request: FastifyRequest, reply: FastifyReply): Promise<{ link: LinkView; text: string; q: QrPageQuery } | FastifyReply> => {
+  /**
+   * The link and the settings, or null once the page has been answered again with the bad
+   * settings named (422). Never the reply itself: a reply is a thenable, so an async function
+   * returning it resolves to undefined once it is sent.
+   */
+  const read = async (request: FastifyRequest, reply: FastifyReply): Promise<{ link: LinkView; text: string; q: QrPageQuery } | null> => {
     refuseBadParams(request);
     const { account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
@@ -53,7 +51,8 @@ export const linkQrPages: WebFeature = (web, ctx) => {
     const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
     if (failure) {
       const errors: FieldErrors = Array.isArray(failure.validation) ? fieldErrorsOf(failure.validation) : { size: [failure.message] };
-      return page(request, reply, 422, link, text, settingsOf(request.query), errors, null);
+      page(request, reply, 422, link, text, settingsOf(request.query), errors, null);
+      return null;
     }
     return { link, text, q: request.query as QrPageQuery };
   };
@@ -75,23 +74,24 @@ export const linkQrPages: WebFeature = (web, ctx) => {
 
   web.get('/links/:id/qr', routeOptions, async (request, reply) => {
     const got = await read(request, reply);
-    if (!('q' in got)) return got;
-    const svg = await QRCode.toString(got.text, { ...qrOptions(got.q), type: 'svg' });
+    if (got === null) return reply;
+    const svg = await ctx.qr.svg(got.text, got.q);
     return page(request, reply, 200, got.link, got.text, settingsOf(got.q), undefined, svg);
   });
 
   for (const format of ['png', 'svg'] as const) {
     web.get(`/links/:id/qr.${format}`, routeOptions, async (request, reply) => {
       const got = await read(request, reply);
-      if (!('q' in got)) return got;
+      if (got === null) return reply;
+      // Drawn before any header is set: a refusal (a full render queue) gets only its own.
+      const image = format === 'png' ? await ctx.qr.png(got.text, got.q) : await ctx.qr.svg(got.text, got.q);
       reply
         .header('cache-control', 'private, no-store')
         .header('content-disposition', `attachment; filename="link-${got.link.link.id}-qr.${format}"`)
         .header('x-content-type-options', 'nosniff')
         // An SVG opened from this origin is a document of it: it may run nothing.
         .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-      if (format === 'png') return reply.type('image/png').send(await QRCode.toBuffer(got.text, { ...qrOptions(got.q), type: 'png' }));
-      return reply.type('image/svg+xml').send(await QRCode.toString(got.text, { ...qrOptions(got.q), type: 'svg' }));
+      return reply.type(format === 'png' ? 'image/png' : 'image/svg+xml').send(image);
     });
   }
 };

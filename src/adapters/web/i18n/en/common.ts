@@ -51,6 +51,8 @@ export const common = {
     tooManyTitle: 'Too many attempts',
     unavailableTitle: 'Temporarily unavailable',
     unavailable: 'The service cannot reach its database just now. Try again in a moment.',
+    busyTitle: 'Busy just now',
+    busy: 'The service is drawing many images just now. Try again in a few seconds.',
     serverTitle: 'Something went wrong',
     server: 'The request failed on our side. Nothing was changed.',
     tooManyAttempts: (seconds: number) => `Too many attempts. Try again in ${seconds} s.`,

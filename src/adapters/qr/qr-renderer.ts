@@ -1,0 +1,94 @@
+import QRCode from 'qrcode';
+import { Piscina } from 'piscina';
+import { LRUCache } from 'lru-cache';
+import { UnavailableError } from '../../core/shared/errors.ts';
+import { qrCodeOptions, type QrSettings } from './qr-options.ts';
+import type { PngTask } from './qr-png-worker.ts';
+
+export interface QrRendererOptions {
+  /** Render threads at most (QR_THREADS); each starts with the first PNG it is needed for. */
+  threads: number;
+  /** PNGs waiting for a thread at most (QR_QUEUE_MAX); past it a request is refused (503). */
+  queue: number;
+  /** Bytes of PNGs kept for the next request of the same code (QR_CACHE_BYTES); 0: none. */
+  cacheBytes: number;
+}
+
+/** The dependency a refused render names (UnavailableError): the render threads and their queue. */
+export const QR_RENDERER = 'QR code renderer';
+
+// Compiled (dist/) the thread runs its JavaScript; from the sources, a small .mjs registers tsx
+// first (as the click writer's entry does).
+const WORKER = new URL(`./qr-png-worker.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`, import.meta.url);
+// A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG
+// do not keep its heap.
+const IDLE_MS = 60_000;
+// Render threads yield the CPU to the event loop's thread when both want it (a lower priority
+// through piscina's optional @napi-rs/nice; without it, the same priority).
+const NICE = 10;
+
+/**
+ * Every QR image linkpix draws (docs/adr/0045-qr-render-threads.md). An SVG's cost does not
+ * grow with its size (the size is only an attribute), so it is drawn here; a PNG's pixels,
+ * whose cost grows with their count, are drawn and deflated in a render thread (piscina), never
+ * on the event loop, with a bounded number waiting. PNGs are kept in an LRU bounded in bytes, keyed by every setting that changes
+ * them; requests for a code being drawn share its render.
+ */
+export class QrRenderer {
+  private pool: Piscina<PngTask, Uint8Array> | null = null;
+  private readonly cache: LRUCache<string, Buffer> | null;
+  private readonly drawing = new Map<string, Promise<Buffer>>();
+  private rendering = 0;
+
+  constructor(private readonly options: QrRendererOptions) {
+    this.cache = options.cacheBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: options.cacheBytes, sizeCalculation: (png, key) => png.length + key.length }) : null;
+  }
+
+  svg(text: string, settings: QrSettings): Promise<string> {
+    return QRCode.toString(text, { ...qrCodeOptions(settings), type: 'svg' });
+  }
+
+  /** The PNG, or an UnavailableError (503 with Retry-After) while every thread and queue place is taken. */
+  png(text: string, settings: QrSettings): Promise<Buffer> {
+    const key = JSON.stringify(['png', text, settings.size, settings.margin, settings.foreground, settings.background]);
+    const kept = this.cache?.get(key);
+    if (kept) return Promise.resolve(kept);
+    const shared = this.drawing.get(key);
+    if (shared) return shared;
+    if (this.rendering >= this.options.threads + this.options.queue) return Promise.reject(new UnavailableError(QR_RENDERER));
+    this.rendering++;
+    const drawn = this.threads()
+      .run({ text, settings: { ...settings } })
+      .then((bytes) => {
+        const png = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        this.cache?.set(key, png);
+        return png;
+      })
+      .finally(() => {
+        this.rendering--;
+        this.drawing.delete(key);
+      });
+    this.drawing.set(key, drawn);
+    return drawn;
+  }
+
+  /** Stops the threads (after the server has answered its requests). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.destroy();
+  }
+
+  private threads(): Piscina<PngTask, Uint8Array> {
+    this.pool ??= new Piscina<PngTask, Uint8Array>({
+      filename: WORKER.href,
+      minThreads: 0,
+      maxThreads: this.options.threads,
+      idleTimeout: IDLE_MS,
+      niceIncrement: NICE,
+      // Not the main thread's loader flags (the .mjs entry registers its own); CPU profiling, if on.
+      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+    });
+    return this.pool;
+  }
+}
