@@ -3,7 +3,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 
 /**
  * The one reading of numbers for every query string, form body and path: ASCII decimal digits,
- * with a leading `-` only where the field's minimum allows negatives. Ajv's coercion would take
+ * with a leading `-` only where the field takes negatives (`-0` is refused elsewhere). Ajv's coercion would take
  * `Infinity`, `0x10`, ` 1` or `1.0` for numbers, and its range keywords let `Infinity` through.
  */
 const UNSIGNED = /^[0-9]+$/;
@@ -12,6 +12,7 @@ const SIGNED = /^-?[0-9]+$/;
 interface SchemaNode {
   type?: string | string[];
   minimum?: number;
+  enum?: unknown[];
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
 }
@@ -59,7 +60,8 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
   if (typeof data === 'object') return [fault(path, types.filter((t) => t !== 'null').join(','))];
   if (numeric && !text) {
     if (typeof data === 'number') return [];
-    const negative = node.minimum === undefined || node.minimum < 0;
+    // Negatives only where the field takes them: a minimum below 0, or a negative choice.
+    const negative = (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
     if (typeof data === 'string' && parseDecimal(data, { negative }) !== null) return [];
     return [fault(path, types.includes('integer') ? 'integer' : 'number')];
   }
