@@ -44,7 +44,8 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
   const node = schema as SchemaNode;
   const types = typesOf(node);
   if (types.length === 0) return [];
-  if (data === null) return types.includes('null') ? [] : [fault(path, types.join(','))];
+  // A blank form field is null (normalize-input.ts): Ajv's own reading of it stays ("required"…).
+  if (data === null) return [];
   if (types.includes('array')) {
     if (Array.isArray(data)) return data.flatMap((item, i) => inputFaults(node.items, item, `${path}/${i}`));
     if (typeof data === 'object') return [fault(path, 'array')];
@@ -99,7 +100,7 @@ export function strictValidatorFactory(inner: BuildCompilerFromPool): BuildCompi
     const wrapped = (route: RouteDefinition) => {
       const validate = compile(route);
       // Headers are not input a client types: they keep Fastify's reading.
-      return route.httpPart === 'headers' ? validate : strictValidator(route.schema, validate);
+      return String(route.httpPart) === 'headers' ? validate : strictValidator(route.schema, validate);
     };
     // Fastify calls the compiler with a route definition, not the bare schema Ajv's type names.
     return wrapped as unknown as ReturnType<BuildCompilerFromPool>;

@@ -88,7 +88,9 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
   web.get(base, { attachValidation: true, schema: { querystring: spec.query }, preValidation: normalizeListQuery }, async (request, reply) => {
     const { query: q, errors } = listQueryOf<Q>(request);
     // A refused query (a page of "Infinity", a size of 7) reads nothing: the list's form again, naming the field.
-    const page = errors ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default } : await service.list(viewerOf(request).account.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
+    const page = errors
+      ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default }
+      : await service.list(viewerOf(request).account.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
     return send(
       request,
       reply,
