@@ -27,6 +27,11 @@ test('a field of the wrong type is found by its path, before any coercion', () =
   assert.deepEqual(fields({ page: 3 }), [], 'a JSON number is taken as it is');
   assert.deepEqual(fields({ page: '3', pixels: '4' }), [], 'one value where a list is expected is a list of one');
   assert.deepEqual(fields({ page: 'Infinity' }), ['/page']);
+  assert.deepEqual(
+    inputFaults(Body, { page: '-0' }).map((f) => f.keyword),
+    ['minimum'],
+    'a negative where none is taken is below the minimum',
+  );
   assert.deepEqual(fields({ page: true }), ['/page']);
   assert.deepEqual(fields({ page: ['3'] }), ['/page'], 'a list where one value is expected');
   assert.deepEqual(fields({ page: '1', name: ['a'] }), ['/name']);

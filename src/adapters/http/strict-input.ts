@@ -33,6 +33,14 @@ const fault = (instancePath: string, type: string): FastifySchemaValidationError
   message: `must be ${type}`,
 });
 
+const belowMinimum = (instancePath: string, limit: number): FastifySchemaValidationError => ({
+  keyword: 'minimum',
+  instancePath,
+  schemaPath: '#/minimum',
+  params: { comparison: '>=', limit },
+  message: `must be >= ${limit}`,
+});
+
 /**
  * What the schema's types refuse before Ajv coerces: a number not written in decimal digits, an
  * array or object (or a number) where text is expected, a list where one value is. Ajv would turn
@@ -64,6 +72,8 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
     // Negatives only where the field takes them: a minimum below 0, or a negative choice.
     const negative = (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
     if (typeof data === 'string' && parseDecimal(data, { negative }) !== null) return [];
+    // A negative integer (or -0) where the field takes none is out of its range, and said so.
+    if (typeof data === 'string' && node.minimum !== undefined && parseDecimal(data, { negative: true }) !== null) return [belowMinimum(path, node.minimum)];
     return [fault(path, types.includes('integer') ? 'integer' : 'number')];
   }
   if (text && !numeric && typeof data !== 'string') return [fault(path, 'string')];
