@@ -80,6 +80,17 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
     assert.ok(fuzzed >= BAD_NUMBERS.length * 10, `only ${fuzzed} requests`);
   });
 
+  test('every query field of every web route refuses a list (the field sent twice) with a 422', async () => {
+    // Query strings have no brackets (`size[]` is a field of that name): a list is a field repeated.
+    for (const route of (await webRoutes(h())).filter((r) => r.method === 'GET' && r.schema.querystring)) {
+      for (const name of Object.keys(route.schema.querystring?.properties ?? {})) {
+        const path = `${pathOf(route.url)}?${name}=1&${name}=2`;
+        const res = await client.get(path);
+        assert.equal(res.status, 422, `GET ${path}: ${res.status}`);
+      }
+    }
+  });
+
   test('every numeric path id of every web route answers 404 for each bad spelling', async () => {
     for (const route of await webRoutes(h())) {
       if (!route.url.includes(':id')) continue;
