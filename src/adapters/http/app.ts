@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import { trustFunction, type TrustProxy } from './client-address.ts';
 import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
@@ -10,6 +11,7 @@ import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingerin
 import { errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
+import { strictValidatorFactory } from './strict-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
 import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
@@ -120,6 +122,9 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     logController: new RequestLog(),
     genReqId: requestIdOf(trust),
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    // Every route's params, query and body pass one strict reading of numbers and types before
+    // Ajv's coercion (strict-input.ts): the API's and the web app's alike.
+    schemaController: { compilersFactory: { buildValidator: strictValidatorFactory(AjvCompiler()) } },
   });
   // node:http's closeAllConnections() knows only the connections it was handed.
   app.decorate('closeAllConnections', () => {

@@ -108,8 +108,11 @@ onEachEngine('web: /admin', (h) => {
     assert.ok(byName.text.includes(evil.email));
     assert.ok(!byName.text.includes('<script>alert'), 'a stored <script> is escaped');
     assert.ok(byName.text.includes('&lt;script&gt;alert'));
-    // Lenient list parameters: nonsense is the default, never an error.
-    assert.equal((await op.get('/admin/accounts?page=-4&per_page=x')).status, 200);
+    // List parameters under the one reading of numbers (issue 30): nonsense is a 422 naming each field.
+    const refused = await op.get('/admin/accounts?page=-4&per_page=x');
+    assert.equal(refused.status, 422);
+    assert.match(refused.text, /The page field must be at least 1\./);
+    assert.match(refused.text, /The per page field must be an integer\./);
   });
 
   test('suspend: keys answer 401, sessions end, links answer as disabled (cached too); reinstate undoes it', async () => {

@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../../../core/shared/errors.ts';
 import { html } from '../pages/html.ts';
 import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';
 
-type ErrorKind = 'notFound' | 'forbidden' | 'badRequest' | 'tooMany' | 'unavailable' | 'busy' | 'server';
+type ErrorKind = 'notFound' | 'forbidden' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
 
-const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, badRequest: 400, tooMany: 429, unavailable: 503, busy: 503, server: 500 };
+const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, badRequest: 400, invalid: 422, tooMany: 429, unavailable: 503, busy: 503, server: 500 };
 
 /** An error as a page of the app, in the app's look, that says what happened and what to do. */
 export function sendErrorPage(
@@ -14,7 +15,7 @@ export function sendErrorPage(
   reply: FastifyReply,
   kind: ErrorKind,
   csrfSecret: string,
-  options: { status?: number; retryAfterSeconds?: number } = {},
+  options: { status?: number; retryAfterSeconds?: number; fields?: FieldErrors } = {},
 ): FastifyReply {
   const view = viewOf(request, reply, csrfSecret);
   const e = view.t.common.errors;
@@ -22,6 +23,7 @@ export function sendErrorPage(
     notFound: { title: e.notFoundTitle, body: e.notFound },
     forbidden: { title: e.forbiddenTitle, body: e.forbidden },
     badRequest: { title: e.badRequestTitle, body: e.badRequest },
+    invalid: { title: e.invalidTitle, body: e.invalid },
     tooMany: { title: e.tooManyTitle, body: e.tooManyAttempts(options.retryAfterSeconds ?? 60) },
     unavailable: { title: e.unavailableTitle, body: e.unavailable },
     busy: { title: e.busyTitle, body: e.busy },
@@ -30,5 +32,8 @@ export function sendErrorPage(
   const { title, body } = texts[kind];
   if (kind === 'unavailable' || kind === 'busy') reply.header('retry-after', '5');
   if (kind === 'tooMany') reply.header('retry-after', String(options.retryAfterSeconds ?? 60));
-  return sendView(reply, options.status ?? STATUS[kind], appLayout(view, { title, narrow: true, main: html`<h1>${title}</h1><p>${body}</p>` }));
+  // A page of its own has no fields to link to: the messages, each naming its field, as a list.
+  const fields = Object.values(options.fields ?? {}).flat();
+  const list = fields.length > 0 ? html`<ul>${fields.map((message) => html`<li>${message}</li>`)}</ul>` : '';
+  return sendView(reply, options.status ?? STATUS[kind], appLayout(view, { title, narrow: true, main: html`<h1>${title}</h1><p>${body}</p>${list}` }));
 }

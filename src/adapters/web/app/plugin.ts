@@ -11,6 +11,7 @@ import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
 import { QR_RENDERER } from '../../qr/qr-renderer.ts';
+import { fieldErrorsOf } from '../../http/validation-errors.ts';
 
 /** Who may open a route: anyone, a signed-in account (the default), or an operator. */
 export type Access = 'public' | 'account' | 'admin';
@@ -71,6 +72,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
       if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
       if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
+      // The schema refused the query or the form of a route that does not show its fields again
+      // (a list's page number, a form's field sent as a list): 422, each field named.
+      if (error.validation) return sendErrorPage(request, reply, 'invalid', secret, { fields: fieldErrorsOf(error.validation) });
       // A form's ValidationError is its route's to show beside the fields; one that gets here is a bug.
       const status = error instanceof ValidationError ? 500 : (error.statusCode ?? 500);
       if (status >= 500) {

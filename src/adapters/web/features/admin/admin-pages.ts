@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../../core/shared/errors.ts';
-import { PAGE_MAX, PER_PAGE } from '../../../../core/shared/page.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { PER_PAGE } from '../../../../core/shared/page.ts';
+import { PageQuery } from '../../../http/schemas/common.ts';
+import { normalizeQuery } from '../../../http/normalize-input.ts';
 import type { OperatorLink } from '../../../../core/admin/admin-store.ts';
 import type { RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
@@ -23,18 +26,24 @@ const BY_ID = { config: ADMIN, schema: { params: ID_PARAMS } };
 
 const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
 
-/** A list's query string, read leniently: a page number or size out of range is the default. */
+/** A list's query string, under the one reading of numbers: a page or size that is not one is a 422 naming it. */
+const LIST_QUERY = Type.Object({
+  q: Type.Optional(Type.String()),
+  page: PageQuery.page,
+  per_page: Type.Integer({ minimum: PER_PAGE.min, maximum: PER_PAGE.max, default: DEFAULT_PER_PAGE }),
+});
+const LIST = {
+  config: ADMIN,
+  schema: { querystring: LIST_QUERY },
+  // A GET form sends its blank fields too: blank means "not given", as on every list.
+  preValidation: async (request: FastifyRequest) => {
+    request.query = normalizeQuery(request.query);
+  },
+};
+
 function listQuery(request: FastifyRequest): ListQuery {
-  const query = (request.query ?? {}) as Form;
-  const int = (name: string, min: number, max: number, fallback: number) => {
-    const n = Number(text(query, name));
-    return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
-  };
-  return {
-    q: text(query, 'q').trim().slice(0, 255),
-    page: int('page', 1, PAGE_MAX, 1),
-    perPage: int('per_page', PER_PAGE.min, PER_PAGE.max, DEFAULT_PER_PAGE),
-  };
+  const query = request.query as Static<typeof LIST_QUERY>;
+  return { q: (query.q ?? '').trim().slice(0, 255), page: query.page, perPage: query.per_page };
 }
 
 /** Where a list's form returns: the list it was posted from (an admin page), else `fallback`. */
@@ -73,7 +82,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
     );
   });
 
-  web.get('/admin/accounts', { config: ADMIN }, async (request, reply) => {
+  web.get('/admin/accounts', LIST, async (request, reply) => {
     const query = listQuery(request);
     const found = await ctx.admin.accounts(query.q, { page: query.page, perPage: query.perPage });
     return page(
@@ -134,7 +143,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
     }
   });
 
-  web.get('/admin/links', { config: ADMIN }, async (request, reply) => {
+  web.get('/admin/links', LIST, async (request, reply) => {
     const query = listQuery(request);
     const found = await ctx.admin.links(query.q, { page: query.page, perPage: query.perPage });
     const shortUrlOf = (l: OperatorLink) => shortUrl(ctx, l);

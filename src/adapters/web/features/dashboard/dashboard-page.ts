@@ -14,8 +14,8 @@ import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { dashboardLink, dashboardMain, type DashboardData } from './dashboard-view.ts';
 
-/** The quick-shorten form: three of the API's link fields, under the API's rules. */
-const QuickShortenBody = Type.Pick(LinkBody, ['url', 'alias', 'domain']);
+/** The quick-shorten form: three of the API's link fields, under the API's rules; any other field is dropped. */
+const QuickShortenBody = Type.Pick(LinkBody, ['url', 'alias', 'domain'], { additionalProperties: false });
 
 const LISTED = 5;
 

@@ -4,6 +4,8 @@ import type { LinkInput } from '../../../../core/links/link-input.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import { LinkBody } from '../../../http/schemas/link.ts';
 import { IdParams } from '../../../http/schemas/common.ts';
+import { normalizeBody } from '../../../http/normalize-input.ts';
+import { inputFaults } from '../../../http/strict-input.ts';
 import { refuseInvalidBody } from '../../../http/handlers/refuse-invalid-body.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
 import { appLayout } from '../../ui/layout.ts';
@@ -38,7 +40,15 @@ function readLinkForm(mode: 'create' | 'edit') {
     const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const values = valuesOfForm(raw);
     postedForms.set(request, { values, action: rowActionOf(raw) });
-    request.body = linkBodyOf(values, mode, { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') });
+    const body = linkBodyOf(values, mode, { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') });
+    // The form is read leniently to show it again; a field of the wrong type (a list where text
+    // is expected, an object where a list is) goes to the schema as sent, which names it.
+    const sent = normalizeBody(form) as Record<string, unknown>;
+    for (const fault of inputFaults(LinkBody, sent)) {
+      const field = fault.instancePath.split('/')[1] ?? '';
+      if (Object.hasOwn(LinkBody.properties, field)) body[field] = sent[field];
+    }
+    request.body = body;
   };
 }
 

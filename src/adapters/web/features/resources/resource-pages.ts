@@ -24,17 +24,12 @@ const typed = new WeakMap<FastifyRequest, Form>();
 
 const idOf = (request: FastifyRequest): number => (request.params as IdParams).id;
 
-/**
- * A list query the schema refused in part (a page of "abc", a size of 7) is read without the
- * refused parameters: a list page is never an error for a stale or edited URL.
- */
-function listQueryOf<Q extends ResourceListQuery>(request: FastifyRequest): Q {
-  const query = { ...(request.query as Record<string, unknown>) };
+/** The list query as validated, defaults filled in; or the fields the schema refused, each named. */
+function listQueryOf<Q extends ResourceListQuery>(request: FastifyRequest): { query: Q; errors: FieldErrors | null } {
+  const query = { sort: 'desc', page: 1, per_page: PER_PAGE.default, ...(request.query as Record<string, unknown>) } as Q;
   const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
-  if (failure && Array.isArray(failure.validation)) {
-    for (const field of Object.keys(fieldErrorsOf(failure.validation))) delete query[field.split('.')[0]!];
-  }
-  return { sort: 'desc', page: 1, per_page: PER_PAGE.default, ...query } as Q;
+  const refused = failure && Array.isArray(failure.validation) ? fieldErrorsOf(failure.validation) : null;
+  return { query, errors: refused };
 }
 
 /** Registers the list, new, edit and delete screens of one resource. */
@@ -91,14 +86,17 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
   };
 
   web.get(base, { attachValidation: true, schema: { querystring: spec.query }, preValidation: normalizeListQuery }, async (request, reply) => {
-    const q = listQueryOf<Q>(request);
-    const page = await service.list(viewerOf(request).account.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
+    const { query: q, errors } = listQueryOf<Q>(request);
+    // A refused query (a page of "Infinity", a size of 7) reads nothing: the list's form again, naming the field.
+    const page = errors
+      ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default }
+      : await service.list(viewerOf(request).account.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
     return send(
       request,
       reply,
-      200,
+      errors ? 422 : 200,
       (view) => spec.text(view).title,
-      (view) => listView(view, spec, q, page),
+      (view) => listView(view, spec, q, page, errors ?? undefined),
     );
   });
 

@@ -59,7 +59,8 @@ ${columns.map((c) => html`<td>${c.cell(item)}</td>`)}
 </table></div>`;
 }
 
-export function listView<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, q: Q, page: Page<T>): RawHtml {
+/** The list; with `errors`, the query's refused fields named above its form, and no rows. */
+export function listView<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, q: Q, page: Page<T>, errors?: FieldErrors): RawHtml {
   const text = spec.text(view);
   const base = `/${spec.plural}`;
   const params = listParams(spec, q);
@@ -68,8 +69,9 @@ export function listView<T extends NamedRecord, Q extends ResourceListQuery>(vie
   return html`<h1>${text.title}</h1>
 <p>${text.intro}</p>
 <p><a class="button" href="${base}/new">${text.add}</a></p>
-${page.total > 0 || filtered ? filterForm(view, spec, q, filtered) : ''}
-${body}
+${errorSummary(view, errors)}
+${page.total > 0 || filtered || errors ? filterForm(view, spec, q, filtered) : ''}
+${errors ? '' : body}
 ${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, hrefFor: (n) => withQuery(base, params, { page: n === 1 ? undefined : n }) })}`;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Account } from '../../../../core/accounts/account.ts';
 import type { Link } from '../../../../core/links/link.ts';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
@@ -168,7 +169,9 @@ ${foldingNote(frame, tops[0]!.foldedBelow)}
     return send(request, reply, view, 200, t.title(frame.title ?? frame.shortUrl), main);
   });
 
-  web.get('/stats/:id/:name', { config: { access: 'public' } }, async (request, reply) => {
+  // The table's page number under the one reading of numbers: anything else is the 422 page naming it.
+  const tableQuery = { querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX })) }) };
+  web.get('/stats/:id/:name', { config: { access: 'public' }, schema: tableQuery }, async (request, reply) => {
     const name = (request.params as { name: string }).name;
     if (!isTableName(name)) throw new NotFoundError('page');
     const s = await subjectOf(request);
@@ -276,6 +279,6 @@ ${tablePager(frame, name, full)}
 function tableControlsOf(q: Query): Omit<TableControls, 'total'> {
   const search = (str(q, 'search') ?? '').slice(0, SEARCH_MAX);
   const sort = q.sort === 'max' || q.sort === 'min' ? q.sort : undefined;
-  const page = typeof q.page === 'string' && /^\d{1,6}$/.test(q.page) ? Math.min(PAGE_MAX, Math.max(1, Number(q.page))) : 1;
+  const page = typeof q.page === 'number' ? q.page : 1;
   return { search, sort, page, perPage: PER_PAGE };
 }

@@ -48,6 +48,8 @@ export const common = {
     forbidden: 'This form had expired or came from another site. Go back, reload the page and try again.',
     badRequestTitle: 'Request not understood',
     badRequest: 'The form could not be read (too large, or not sent as a form). Nothing was changed.',
+    invalidTitle: 'Some values could not be used',
+    invalid: 'Nothing was changed. Go back and correct:',
     tooManyTitle: 'Too many attempts',
     unavailableTitle: 'Temporarily unavailable',
     unavailable: 'The service cannot reach its database just now. Try again in a moment.',

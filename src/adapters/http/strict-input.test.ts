@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Type } from '@sinclair/typebox';
+import { inputFaults, parseDecimal, strictValidator } from './strict-input.ts';
+
+test('decimal digits only; a sign only where negatives are taken', () => {
+  for (const text of ['0', '7', '007', '2147483647']) assert.equal(parseDecimal(text), Number(text));
+  for (const text of ['Infinity', '-Infinity', '+Infinity', 'NaN', '1e3', '-0', '-1', '0x10', '1_000', ' 1', '1 ', '１', '1.0', '+1', '']) {
+    assert.equal(parseDecimal(text), null, text);
+  }
+  assert.equal(parseDecimal('-3', { negative: true }), -3);
+  assert.equal(parseDecimal('+3', { negative: true }), null);
+});
+
+const Body = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 9 }),
+  title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  name: Type.Optional(Type.String()),
+  pixels: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 9 }))),
+  offset: Type.Optional(Type.Integer({ minimum: -5, maximum: 5 })),
+});
+
+const fields = (data: unknown) => inputFaults(Body, data).map((f) => f.instancePath);
+
+test('a field of the wrong type is found by its path, before any coercion', () => {
+  assert.deepEqual(fields({ page: '3', name: 'a', pixels: ['1', 2], offset: '-2' }), []);
+  assert.deepEqual(fields({ page: 3 }), [], 'a JSON number is taken as it is');
+  assert.deepEqual(fields({ page: '3', pixels: '4' }), [], 'one value where a list is expected is a list of one');
+  assert.deepEqual(fields({ page: 'Infinity' }), ['/page']);
+  assert.deepEqual(
+    inputFaults(Body, { page: '-0' }).map((f) => f.keyword),
+    ['minimum'],
+    'a negative where none is taken is below the minimum',
+  );
+  assert.deepEqual(fields({ page: true }), ['/page']);
+  assert.deepEqual(fields({ page: ['3'] }), ['/page'], 'a list where one value is expected');
+  assert.deepEqual(fields({ page: '1', name: ['a'] }), ['/name']);
+  assert.deepEqual(fields({ page: '1', name: 5 }), ['/name'], 'a number where text is expected');
+  assert.deepEqual(fields({ page: '1', name: null }), [], 'a blank field is left to the rules (required…)');
+  assert.deepEqual(fields({ page: '1', pixels: ['1', { x: '1' }, '0x2'] }), ['/pixels/1', '/pixels/2']);
+  assert.deepEqual(fields({ page: '1', pixels: { a: '1' } }), ['/pixels']);
+  assert.deepEqual(fields({ page: '1', offset: '-0' }), []);
+});
+
+test('the wrapped validator names each refused field once, before the validator it wraps', () => {
+  let seen: unknown = null;
+  const inner = Object.assign(
+    (data: unknown) => {
+      seen = structuredClone(data);
+      inner.errors = [{ keyword: 'maximum', instancePath: '/page', schemaPath: '#', params: {}, message: 'too big' }];
+      return false;
+    },
+    { errors: null } as { errors: unknown },
+  );
+  const validate = strictValidator(Body, inner);
+  assert.equal(validate({ page: '0x10' }), false);
+  assert.deepEqual(seen, { page: '0x10' }, 'the data as sent reaches Ajv too (its coercion and defaults)');
+  assert.deepEqual(
+    (validate.errors as { instancePath: string; keyword: string }[]).map((e) => [e.instancePath, e.keyword]),
+    [['/page', 'type']],
+  );
+});
