@@ -5,7 +5,7 @@ import type { AccountStore, NewKey } from '../../../core/accounts/account-store.
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
-import { isUniqueViolation } from '../sql-helpers.ts';
+import { isUniqueViolation, isUnstorableText } from '../sql-helpers.ts';
 
 /**
  * The services look the email up first; two sign-ups of one email at once both pass that look
@@ -51,7 +51,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async findCredentials(email: string) {
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    const row = await this.rowOfEmail(email);
     return row ? { account: toAccount(row), passwordHash: row.password_hash } : null;
   }
 
@@ -73,8 +73,18 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    const row = await this.rowOfEmail(email);
     return row ? toAccount(row) : null;
+  }
+
+  /** Emails typed at sign-in are looked up as typed: one with a NUL is no account on PostgreSQL, not an error. */
+  private async rowOfEmail(email: string) {
+    try {
+      return await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    } catch (error) {
+      if (isUnstorableText(error)) return undefined;
+      throw error;
+    }
   }
 
   async findById(id: number): Promise<Account | null> {
