@@ -18,7 +18,7 @@ export function normaliseEmail(raw: string): string {
  * unassigned code points, variation selectors, the combining grapheme joiner and the Hangul
  * fillers (letters that render blank).
  */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|\p{Variation_Selector}/u;
 
 export function hasHiddenCharacters(email: string): boolean {
   return HIDDEN.test(email);

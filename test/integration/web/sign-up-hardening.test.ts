@@ -44,7 +44,7 @@ onEachEngine(
       assert.equal(await accountsWithEmail(h(), email), 1);
     });
 
-    test('20 concurrent account creations of one email by the CLI\'s service: one made, 19 ValidationErrors naming email', async () => {
+    test("20 concurrent account creations of one email by the CLI's service: one made, 19 ValidationErrors naming email", async () => {
       const email = `cli-race-${tag()}@example.com`;
       const results = await Promise.allSettled(Array.from({ length: 20 }, () => h().server.container.accounts.createAccount({ email })));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
@@ -105,7 +105,7 @@ for (const engine of ENGINES) {
     try {
       assert.equal((await signUp(one, `shared-a-${tag()}@example.com`)).status, 303);
       assert.equal((await signUp(two, `shared-b-${tag()}@example.com`)).status, 303);
-      assert.equal((await signUp(one, `shared-c-${tag()}@example.com`)).status, 429, 'the second instance counted in the first one\'s limit');
+      assert.equal((await signUp(one, `shared-c-${tag()}@example.com`)).status, 429, "the second instance counted in the first one's limit");
       assert.equal((await signUp(two, `shared-d-${tag()}@example.com`)).status, 429);
     } finally {
       await two.close();
