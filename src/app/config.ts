@@ -136,6 +136,17 @@ const CATALOGUE = {
     parse: bool,
   },
   SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
+  SIGNUP_LIMIT_PER_ADDRESS: {
+    default: '10',
+    doc: 'Sign-up tries (made or refused) from one client address per SIGNUP_LIMIT_WINDOW_SECONDS, shared through Redis; 0 turns the limit off.',
+    parse: int(0, 1_000_000),
+  },
+  SIGNUP_LIMIT_PER_EMAIL: {
+    default: '5',
+    doc: 'Sign-up tries for one email per SIGNUP_LIMIT_WINDOW_SECONDS, from any address; 0 turns the limit off.',
+    parse: int(0, 1_000_000),
+  },
+  SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
   REDIS_URL: {

@@ -13,7 +13,7 @@ import { NameClaims } from '../core/domains/name-claims.ts';
 import type { DomainOwnershipCheck } from '../core/domains/ownership-check.ts';
 import { StatsService } from '../core/stats/stats-service.ts';
 import { AdminService } from '../core/admin/admin-service.ts';
-import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SignInService } from '../core/accounts/sign-in-service.ts';
+import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SIGN_UP_LIMITERS, SignInService } from '../core/accounts/sign-in-service.ts';
 import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
 import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
@@ -133,6 +133,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
   const qr = new QrRenderer({ threads: config.QR_THREADS, queue: config.QR_QUEUE_MAX, cacheBytes: config.QR_CACHE_BYTES });
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
+  // 0: that sign-up limit is off.
+  const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
   return {
     storage,
     visits,
@@ -146,6 +148,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       hasher: new Argon2Hasher(),
       perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
       perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
+      signUps: {
+        perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
+        perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
+      },
       clock,
     }),
     links,

@@ -99,7 +99,17 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const full = { PORT: String(port), HOST: '127.0.0.1', APP_URL: base, TITLE_FETCH: 'false', LOG_LEVEL: 'info', API_RATE_LIMIT: '0', WEB_RATE_LIMIT: '0', ...env };
+  const full = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: base,
+    TITLE_FETCH: 'false',
+    LOG_LEVEL: 'info',
+    API_RATE_LIMIT: '0',
+    WEB_RATE_LIMIT: '0',
+    SIGNUP_LIMIT_PER_ADDRESS: '0',
+    ...env,
+  };
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...full } });
   let output = '';
   child.stdout.on('data', (d) => (output += d));

@@ -8,8 +8,9 @@ import { FastLane } from './fast-lane/fast-lane.ts';
 import { installBodyParsers } from './body-parsers.ts';
 import { isMalformed } from './malformed-request.ts';
 import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingering-close.ts';
-import { errorEnvelope, installErrorHandler } from './error-handler.ts';
+import { answerFrameworkError, errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
+import { LINK_LIMITS } from '../../core/links/link-input.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { strictValidatorFactory } from './strict-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
@@ -117,7 +118,13 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       }
       return server;
     },
-    return503OnClosing: true,
+    // Requests that arrive while the server closes get a 503 from the hook below, in the
+    // contract's envelope: Fastify's own carries its body.
+    return503OnClosing: false,
+    // Every visitor route takes an alias as long as the contract allows (phpShort's limit);
+    // Fastify's default of 100 answered longer ones with a 414 before any route.
+    routerOptions: { maxParamLength: LINK_LIMITS.aliasMax },
+    frameworkErrors: answerFrameworkError,
     // A line per request of the API and the web app; none per visit (request-log.ts).
     logController: new RequestLog(),
     genReqId: requestIdOf(trust),
@@ -137,6 +144,15 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     if (first !== '' && !first.startsWith(':') && !first.startsWith('*')) appSegments.add(first.toLowerCase());
   });
   installErrorHandler(app);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    void reply.code(503).header('connection', 'close').send(errorEnvelope(503));
+  });
   lingerAfterEarlyAnswers(app);
   echoRequestIds(app);
   const { metrics } = options;

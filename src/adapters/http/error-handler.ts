@@ -45,6 +45,16 @@ export function failedVisit(error: unknown): FailedVisit {
   return { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: JSON.stringify(errorEnvelope(503, unavailableMessage(error))) };
 }
 
+/**
+ * The router's own refusals, which Fastify answers before any route, hook or error handler
+ * (its `frameworkErrors` option): a path that cannot be decoded (400), a segment longer than
+ * the router takes (414). Left to Fastify they carry its own body, echoing the path.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  void reply.code(status).send(errorEnvelope(status));
+}
+
 /** The only place where core errors and framework errors become HTTP answers. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

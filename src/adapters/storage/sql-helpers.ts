@@ -7,6 +7,14 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * PostgreSQL refused a text it was sent (invalid byte sequence: a NUL, which its text types
+ * cannot hold). No row can hold such a value there, so a lookup of it finds nothing.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '22021';
+}
+
 /** The text as a `like` pattern matches it, with `escape '\\'`: %, _ and \ taken literally. */
 export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

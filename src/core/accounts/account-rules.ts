@@ -2,6 +2,7 @@ import { type FieldErrorBag } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import { isValidTimeZone } from '../expiration/ends-at.ts';
 import type { NewAccount } from './account.ts';
+import { hasHiddenCharacters, normaliseEmail } from './email.ts';
 
 const EMAIL = /^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/;
 const PASSWORD_LIMITS = { min: 8, max: 256 } as const;
@@ -12,12 +13,17 @@ export interface ProfileInput {
   timezone?: string | undefined;
 }
 
-/** An account's profile, normalised (email lower-cased, name defaulting to the email's local part). */
+/**
+ * An account's profile, normalised (email in NFC, trimmed and lower-cased; name defaulting to
+ * the email's local part). An email with characters that show nothing or reorder the text is
+ * refused: it would print like another account's.
+ */
 export function checkProfile(input: ProfileInput, bag: FieldErrorBag): NewAccount {
-  const email = input.email.trim().toLowerCase();
+  const email = normaliseEmail(input.email);
   const name = (input.name ?? '').trim() || (email.split('@')[0] ?? email);
   const timezone = input.timezone ?? 'UTC';
-  if (!EMAIL.test(email) || email.length > 255) bag.add('email', messages.invalid('email'));
+  if (hasHiddenCharacters(email)) bag.add('email', messages.hiddenCharacters('email'));
+  else if (!EMAIL.test(email) || email.length > 255) bag.add('email', messages.invalid('email'));
   if (name.length === 0 || name.length > 255) bag.add('name', messages.maxChars('name', 255));
   if (!isValidTimeZone(timezone)) bag.add('timezone', messages.selected('timezone'));
   return { email, name, timezone };
@@ -45,5 +51,5 @@ export function checkKeyName(name: string, bag: FieldErrorBag, field = 'name'): 
  * Case and surrounding spaces do not matter; anything else does.
  */
 export function checkDeletionConfirmation(account: { email: string }, typed: string, bag: FieldErrorBag, field = 'confirmation'): void {
-  if (typed.trim().toLowerCase() !== account.email.toLowerCase()) bag.add(field, `Type ${account.email} to confirm.`);
+  if (normaliseEmail(typed) !== normaliseEmail(account.email)) bag.add(field, `Type ${account.email} to confirm.`);
 }

@@ -6,6 +6,7 @@ import { checkKeyName, checkProfile, type ProfileInput } from './account-rules.t
 import type { Account, ApiKey } from './account.ts';
 import type { AccountStore } from './account-store.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
+import { normaliseEmail } from './email.ts';
 
 export interface CreateAccountInput {
   email: string;
@@ -126,7 +127,7 @@ export class AccountsService {
 
   /** The account of this email (the operator's tools name accounts so); NotFoundError when none. */
   async requireByEmail(email: string): Promise<Account> {
-    const account = await this.store.findByEmail(email.trim().toLowerCase());
+    const account = await this.store.findByEmail(normaliseEmail(email));
     if (!account) throw new NotFoundError('account');
     return account;
   }

@@ -113,3 +113,24 @@ test('guesses at the current password when changing it count against the account
   for (let i = 0; i < 3; i++) await assert.rejects(service.changePassword(me.account, `wrong ${i}`, 'another long password', client), ValidationError);
   await assert.rejects(service.changePassword(me.account, PASSWORD, 'another long password', client), TooManyAttemptsError);
 });
+
+test('sign-ups are counted per address and per normalised email before anything is checked, refused ones too', async () => {
+  const accounts = new MemoryAccountStore();
+  const perAddress = new CountingLimiter(2);
+  const perEmail = new CountingLimiter(1);
+  const service = new SignInService({
+    accounts,
+    sessions: new MemorySessionStore(accounts),
+    hasher: plainHasher,
+    perAccount: new CountingLimiter(100),
+    perAddress: new CountingLimiter(100),
+    signUps: { perAddress, perEmail },
+    clock: new ManualClock(),
+  });
+  await assert.rejects(service.signUp({ email: 'nope', password: 'short' }, client), ValidationError);
+  await service.signUp({ email: 'jose\u0301@example.com', password: PASSWORD }, client);
+  assert.deepEqual([...perEmail.counts.keys()], ['nope', 'jos\u00e9@example.com']);
+  await assert.rejects(service.signUp({ email: 'b@example.com', password: PASSWORD }, client), (e) => e instanceof TooManyAttemptsError && e.retryAfterSeconds === 60);
+  await assert.rejects(service.signUp({ email: ' JOS\u00c9@example.com', password: PASSWORD }, { ...client, address: '198.51.100.1' }), TooManyAttemptsError);
+  assert.equal(accounts.accounts.length, 1);
+});

@@ -7,6 +7,7 @@ import type { Account, Session } from './account.ts';
 import type { AccountStore, SessionStore } from './account-store.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkPassword, checkProfile, type ProfileInput } from './account-rules.ts';
+import { normaliseEmail } from './email.ts';
 
 export interface SignInServiceDeps {
   accounts: AccountStore;
@@ -16,6 +17,8 @@ export interface SignInServiceDeps {
   perAccount: AttemptLimiter;
   /** Guesses per client address, whatever the email. */
   perAddress: AttemptLimiter;
+  /** Sign-ups per client address and per email (absent: not limited). */
+  signUps?: { perAddress?: AttemptLimiter | undefined; perEmail?: AttemptLimiter | undefined } | undefined;
   clock: Clock;
 }
 
@@ -48,7 +51,20 @@ export class SignInService {
 
   constructor(private readonly deps: SignInServiceDeps) {}
 
+  /**
+   * Every try counts, refused or not, before anything is checked: a script making accounts, or
+   * asking which emails have one, is slowed whatever it sends.
+   */
   async signUp(input: ProfileInput & { password: string }, client: Client): Promise<SignedIn> {
+    const limits = this.deps.signUps;
+    for (const [limiter, key] of [
+      [limits?.perAddress, client.address],
+      // Bounded: a megabyte of "email" is one key, not a megabyte of one.
+      [limits?.perEmail, normaliseEmail(input.email).slice(0, EMAIL_KEY_MAX)],
+    ] as const) {
+      const attempt = await limiter?.consume(key);
+      if (attempt && !attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    }
     const bag = new FieldErrorBag();
     const profile = checkProfile(input, bag);
     checkPassword(input.password, bag);
@@ -60,7 +76,7 @@ export class SignInService {
   }
 
   async signIn(email: string, password: string, client: Client, remember: boolean): Promise<SignedIn> {
-    const normalised = email.trim().toLowerCase();
+    const normalised = normaliseEmail(email);
     for (const [limiter, key] of [
       [this.deps.perAddress, client.address],
       [this.deps.perAccount, normalised],
@@ -142,7 +158,7 @@ export class SignInService {
     const bag = new FieldErrorBag();
     checkPassword(password, bag);
     bag.throwIfAny();
-    const account = await this.deps.accounts.findByEmail(email.trim().toLowerCase());
+    const account = await this.deps.accounts.findByEmail(normaliseEmail(email));
     if (!account) throw new NotFoundError('account');
     await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(password));
     await this.deps.sessions.deleteAll(account.id, null);
@@ -167,6 +183,12 @@ export class SignInService {
     return this.decoy;
   }
 }
+
+/** Longer emails are refused anyway; their sign-ups are counted under their first characters. */
+const EMAIL_KEY_MAX = 256;
+
+/** The names of the sign-up limiters' keys; their counts and window are the operator's (config). */
+export const SIGN_UP_LIMITERS = { perAddress: 'sign-up-address', perEmail: 'sign-up-email' } as const;
 
 /** Guesses of one account's password, from anywhere. */
 export const SIGN_IN_PER_ACCOUNT: AttemptPolicy = Object.freeze({ name: 'sign-in-account', max: 10, windowSeconds: 900 });

@@ -8,6 +8,7 @@ import type { Link } from '../links/link.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { addDays, DEFAULT_RANGE_DAYS } from '../stats/range.ts';
 import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink } from './admin-store.ts';
+import { normaliseEmail, revealHidden } from '../accounts/email.ts';
 
 export interface AdminServiceDeps {
   store: AdminStore;
@@ -76,7 +77,11 @@ export class AdminService {
   async deleteAccount(operator: Account, accountId: number, confirmation: string): Promise<Account> {
     if (operator.id === accountId) throw ValidationError.of('account', adminMessages.notYourself('delete'));
     const { account } = await this.account(accountId);
-    if (confirmation.trim().toLowerCase() !== account.email) throw ValidationError.of('email', adminMessages.confirmEmail);
+    // An email with hidden characters (made before they were refused) is typed as the page spells it.
+    const typed = normaliseEmail(confirmation);
+    if (typed !== normaliseEmail(account.email) && typed !== normaliseEmail(revealHidden(account.email))) {
+      throw ValidationError.of('email', adminMessages.confirmEmail);
+    }
     await this.deps.deleteAccount(accountId);
     return account;
   }
@@ -91,7 +96,7 @@ export class AdminService {
 
   /** For the CLI: makes an account an operator, or no longer one. */
   async setOperator(email: string, on: boolean): Promise<Account> {
-    const found = await this.deps.accounts.findByEmail(email.trim().toLowerCase());
+    const found = await this.deps.accounts.findByEmail(normaliseEmail(email));
     const account = found && (await this.deps.store.setOperator(found.id, on));
     if (!account) throw new NotFoundError('account');
     return account;

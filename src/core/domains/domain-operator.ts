@@ -7,6 +7,7 @@ import { normalizeHostName, type Domain } from './domain.ts';
 import { NAME_TAKEN, type DomainStore } from './domain-store.ts';
 import type { NameClaims } from './name-claims.ts';
 import type { ReservedNames } from './reserved-names.ts';
+import { normaliseEmail } from '../accounts/email.ts';
 
 /** What the operator does with names from the CLI: vouch for a claim, keep a name from everyone. */
 export class DomainOperator {
@@ -27,7 +28,7 @@ export class DomainOperator {
     const name = this.nameOf(rawName);
     let claims = await this.store.claimsOf(name);
     if (email !== undefined) {
-      const account = await this.accounts.findByEmail(email.trim().toLowerCase());
+      const account = await this.accounts.findByEmail(normaliseEmail(email));
       if (!account) throw new NotFoundError('account');
       claims = claims.filter((c) => c.accountId === account.id);
     }

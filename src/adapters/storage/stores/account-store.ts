@@ -3,6 +3,17 @@ import { sql } from 'kysely';
 import type { Account, ApiKey, NewAccount } from '../../../core/accounts/account.ts';
 import type { AccountStore, NewKey } from '../../../core/accounts/account-store.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
+import { ValidationError } from '../../../core/shared/errors.ts';
+import { messages } from '../../../core/shared/messages.ts';
+import { isUniqueViolation, isUnstorableText } from '../sql-helpers.ts';
+
+/**
+ * The services look the email up first; two sign-ups of one email at once both pass that look
+ * and meet at the unique index: the second is told what the look would have told it.
+ */
+function emailTakenOn(error: unknown): unknown {
+  return isUniqueViolation(error) ? ValidationError.of('email', messages.taken('email')) : error;
+}
 
 export const toAccount = (r: Selectable<AccountsTable>): Account => ({
   id: r.id,
@@ -40,7 +51,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async findCredentials(email: string) {
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    const row = await this.rowOfEmail(email);
     return row ? { account: toAccount(row), passwordHash: row.password_hash } : null;
   }
 
@@ -54,12 +65,26 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async updateProfile(accountId: number, profile: NewAccount): Promise<Account> {
-    return toAccount(await this.db.updateTable('accounts').set(profile).where('id', '=', accountId).returningAll().executeTakeFirstOrThrow());
+    try {
+      return toAccount(await this.db.updateTable('accounts').set(profile).where('id', '=', accountId).returningAll().executeTakeFirstOrThrow());
+    } catch (error) {
+      throw emailTakenOn(error);
+    }
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    const row = await this.rowOfEmail(email);
     return row ? toAccount(row) : null;
+  }
+
+  /** Emails typed at sign-in are looked up as typed: one with a NUL is no account on PostgreSQL, not an error. */
+  private async rowOfEmail(email: string) {
+    try {
+      return await this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    } catch (error) {
+      if (isUnstorableText(error)) return undefined;
+      throw error;
+    }
   }
 
   async findById(id: number): Promise<Account | null> {
@@ -132,12 +157,17 @@ async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwor
       .select(sql<number>`1`.as('one'))
       .limit(1)
       .executeTakeFirst()) === undefined;
-  const row = await trx
-    .insertInto('accounts')
-    .values({ ...account, password_hash: passwordHash, is_admin: first ? 1 : 0, created_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toAccount(row);
+  try {
+    const row = await trx
+      .insertInto('accounts')
+      .values({ ...account, password_hash: passwordHash, is_admin: first ? 1 : 0, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toAccount(row);
+  } catch (error) {
+    // Thrown out of the transaction, which rolls back: nothing of the account is left.
+    throw emailTakenOn(error);
+  }
 }
 
 async function insertKey(db: Kysely<Database>, accountId: number, key: NewKey, now: number): Promise<ApiKey> {

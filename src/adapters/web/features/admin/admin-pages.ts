@@ -12,6 +12,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { accountsPage, deletePage, DEFAULT_PER_PAGE, linksPage, overviewPage, refusedPage, type ListQuery } from './admin-views.ts';
+import { revealHidden } from '../../../../core/accounts/email.ts';
 
 type Form = Record<string, unknown>;
 
@@ -97,7 +98,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
   web.post('/admin/accounts/:id/suspend', BY_ID, async (request, reply) => {
     try {
       const account = await ctx.admin.suspend(viewerOf(request).account, idOf(request));
-      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.suspended(account.email));
+      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.suspended(revealHidden(account.email)));
       return seeOther(reply, back(request.body as Form, '/admin/accounts'));
     } catch (error) {
       if (error instanceof ValidationError) return refused(request, reply, error);
@@ -107,7 +108,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
 
   web.post('/admin/accounts/:id/reinstate', BY_ID, async (request, reply) => {
     const account = await ctx.admin.reinstate(idOf(request));
-    setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.reinstated(account.email));
+    setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.reinstated(revealHidden(account.email)));
     return seeOther(reply, back(request.body as Form, '/admin/accounts'));
   });
 
@@ -127,7 +128,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
     const id = idOf(request);
     try {
       const account = await ctx.admin.deleteAccount(viewerOf(request).account, id, text(form, 'email'));
-      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.deleted(account.email));
+      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.deleted(revealHidden(account.email)));
       return seeOther(reply, '/admin/accounts');
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;

@@ -2,6 +2,7 @@ import type { AccountSummary, InstanceTotals, OperatorLink } from '../../../../c
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
 import { isExpired } from '../../../../core/expiration/expiry.ts';
+import { emailFlags, revealHidden, type EmailFlag } from '../../../../core/accounts/email.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { csrfField, errorSummary, pagination, postButton, textField, withQuery } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
@@ -46,10 +47,21 @@ function pager(view: View, path: string, page: Page<unknown>, query: ListQuery):
 
 export const DEFAULT_PER_PAGE = 25;
 
+/** A badge per reason an email may pose as another's; its visible text is its accessible name too. */
+function emailBadges(view: View, flags: readonly EmailFlag[]): RawHtml[] {
+  const a = view.t.admin.accounts;
+  return flags.map((flag) => {
+    const text = flag.kind === 'hidden-characters' ? a.flagHidden : a.flagMixed(flag.part, flag.scripts);
+    return html` <span class="flag" role="note" aria-label="${text}">${text}</span>`;
+  });
+}
+
 export function accountsPage(view: View, page: Page<AccountSummary>, query: ListQuery, here: string): RawHtml {
   const a = view.t.admin.accounts;
   const self = view.account?.id;
   const rows = page.items.map(({ account, links }) => {
+    // Hidden characters spelled out wherever the email is shown or named (an older account's).
+    const email = revealHidden(account.email);
     const status =
       account.suspendedAt === null
         ? html`<span class="status-active">${a.active}</span>`
@@ -59,11 +71,11 @@ export function accountsPage(view: View, page: Page<AccountSummary>, query: List
         ? html`<span class="muted">${a.you}</span>`
         : html`<div class="actions">${
             account.suspendedAt === null
-              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, { hidden: { next: here }, accessibleName: a.suspendName(account.email) })
-              : postButton(view, `/admin/accounts/${account.id}/reinstate`, a.reinstate, { hidden: { next: here }, accessibleName: a.reinstateName(account.email) })
-          }<a href="/admin/accounts/${account.id}/delete" aria-label="${a.deleteName(account.email)}">${a.delete}</a></div>`;
+              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, { hidden: { next: here }, accessibleName: a.suspendName(email) })
+              : postButton(view, `/admin/accounts/${account.id}/reinstate`, a.reinstate, { hidden: { next: here }, accessibleName: a.reinstateName(email) })
+          }<a href="/admin/accounts/${account.id}/delete" aria-label="${a.deleteName(email)}">${a.delete}</a></div>`;
     return html`<tr>
-<td class="url">${account.email}</td>
+<td class="url">${email}${emailBadges(view, emailFlags(account.email))}</td>
 <td>${account.name}</td>
 <td class="num">${view.fmt.number(links)}</td>
 <td>${view.fmt.date(account.createdAt)}</td>
@@ -133,7 +145,7 @@ export function deletePage(view: View, summary: AccountSummary, typed: string, e
   return html`<h1>${r.title}</h1>
 ${adminNav(view, '/admin/accounts')}
 ${errorSummary(view, errors)}
-<p>${r.warning(account.email, view.fmt.number(links), links)}</p>
+<p>${r.warning(revealHidden(account.email), view.fmt.number(links), links)}</p>
 ${
   self
     ? html`<p>${r.self}</p>`

@@ -76,6 +76,10 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       setFlash(reply, viewOf(request, reply, secret).t.auth.welcome);
       return seeOther(reply, '/dashboard');
     } catch (error) {
+      if (error instanceof TooManyAttemptsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return page(request, reply, 429, title, (view) => signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }));
+      }
       if (!(error instanceof ValidationError)) throw error;
       return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields));
     }

@@ -40,6 +40,9 @@ export const admin = {
     deleted: (email: string) => `${email} and everything it owned were deleted.`,
     refusedTitle: 'This cannot be done',
     back: 'Back to the accounts',
+    flagHidden: 'Look-alike: hidden or control characters',
+    flagMixed: (part: 'local' | 'domain', scripts: readonly string[]) =>
+      `Look-alike: ${part === 'local' ? 'the part before @' : 'the domain'} mixes ${scripts.join(' and ')}`,
   },
   remove: {
     title: 'Delete an account',

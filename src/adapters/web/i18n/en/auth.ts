@@ -15,4 +15,6 @@ export const auth = {
   wrongCredentials: 'The email or password is wrong.',
   signedOut: 'You are signed out.',
   welcome: 'Your account is ready.',
+  tooManySignUps: (seconds: number) =>
+    `Too many sign-ups from here or for this email. Try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
 } as const;
