@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkImporter } from './link-importer.ts';
-import type { ImportOptions, ImportRow } from './import-row.ts';
+import type { ImportOptions, ImportOutcome, ImportRow } from './import-row.ts';
+import { checkImportRow } from './check-import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
 import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
 import type { UnitOfWork } from '../../shared/unit-of-work.ts';
@@ -19,6 +20,7 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   const pixels = new MemoryPixelStore();
   const events = new RecordingListener();
   const invalidated: number[] = [];
+  const urls = new UrlPolicy(['http', 'https']);
   const invalidation = { linkChanged: (id: number) => invalidated.push(id) } as unknown as RedirectInvalidation;
   const importer = new LinkImporter({
     links,
@@ -26,16 +28,22 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
     domains,
     pixels,
     clock: { now: () => NOW },
-    urls: new UrlPolicy(['http', 'https']),
+    urls,
     invalidation,
     onEvent: events,
     ...(unitOfWork ? { unitOfWork } : {}),
   });
-  const run = (rows: ImportRow[], options: Partial<ImportOptions> = {}) => importer.run(ME, 'UTC', toAsync(rows), { onConflict: 'skip', dryRun: false, ...options });
+  // Every row's outcome as `rows`; what the report lists as `listed`.
+  const run = async (rows: ImportRow[], options: Partial<ImportOptions> = {}) => {
+    const checked = rows.map((r) => checkImportRow(r, { urls, timeZone: 'UTC', strict: options.strict ?? false }));
+    const all: ImportOutcome[] = [];
+    const report = await importer.run(ME, toAsync(checked), { onConflict: 'skip', dryRun: false, ...options, onOutcome: (o) => all.push(o) });
+    return { ...report, listed: report.rows, rows: all.sort((a, b) => a.line - b.line) };
+  };
   return { links, spaces, domains, pixels, events, invalidated, run };
 }
 
-async function* toAsync(rows: ImportRow[]): AsyncGenerator<ImportRow> {
+async function* toAsync<T>(rows: T[]): AsyncGenerator<T> {
   for (const row of rows) yield row;
 }
 
