@@ -5,6 +5,7 @@ import { NotFoundError, UnavailableError, ValidationError } from '../core/shared
 import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
+import { ImportBusyError } from '../adapters/import/import-slots.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
@@ -42,6 +43,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         off: { type: 'boolean' },
         format: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        strict: { type: 'boolean' },
         'on-conflict': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

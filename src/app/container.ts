@@ -5,6 +5,8 @@ import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
 import { LinksService } from '../core/links/links-service.ts';
 import { LinkImporter } from '../core/links/import/link-importer.ts';
+import { ImportSlots } from '../adapters/import/import-slots.ts';
+import { SqlImportLeases } from '../adapters/storage/stores/import-lease-store.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
@@ -127,6 +129,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes });
+  const importSlots = new ImportSlots(new SqlImportLeases(storage.db), config.IMPORT_CONCURRENCY, () => clock.now(), (e) =>
+    console.error('linkpix: import lease:', e),
+  );
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {
     storage,
@@ -145,6 +150,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     }),
     links,
     importer,
+    importSlots,
+    urlSchemes: config.URL_SCHEMES,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService({

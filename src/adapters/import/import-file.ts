@@ -1,23 +1,107 @@
+import { Worker } from 'node:worker_threads';
 import type { Account } from '../../core/accounts/account.ts';
-import type { ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
+import type { CheckedRow, ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
 import type { LinkImporter } from '../../core/links/import/link-importer.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
-import type { ImportSource } from './format.ts';
-import { IMPORT_FORMAT_NAMES, chooseFormat, fileHead } from './formats.ts';
+import type { ReaderCredit, ReaderData, ReaderMessage, ReaderStart } from './import-messages.ts';
+import { IMPORT_FORMAT_NAMES } from './formats.ts';
 
-/** The whole import of one file: its format (named, or detected from its head), its rows, the report with the format's name. */
+/** Rows per message from the thread: the importer's batch (one multi-row insert each). */
+const THREAD_BATCH = 500;
+
+// Compiled (dist/) the thread runs its JavaScript; from the sources (tests, tsx) a small .mjs
+// registers tsx first, as worker-click-store.ts does.
+const THREAD_ENTRY = `./import-thread.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
+
+/** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised. */
+export type ImportFileReport = { format: string; columns?: Record<string, string | null>; warnings: string[] } & ImportReport;
+
+/**
+ * One file's reading thread, seen from the main thread: its first message (the format, or a
+ * refusal), then its rows, each batch taken on a later turn of the event loop than the one
+ * before it, so that writes on a synchronous connection (SQLite) leave room for other requests.
+ */
+class ReaderThread {
+  private readonly worker: Worker;
+  private readonly queue: ReaderMessage[] = [];
+  private failure: Error | null = null;
+  private waiter: (() => void) | null = null;
+
+  constructor(data: ReaderData) {
+    this.worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
+      workerData: data,
+      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+    });
+    this.worker.on('message', (message: ReaderMessage) => this.push(message));
+    this.worker.on('error', (error) => this.fail(new Error('the import thread failed', { cause: error })));
+    this.worker.on('exit', (code) => this.fail(new Error(`the import thread exited (code ${code}) before the end of the file`)));
+  }
+
+  private push(message: ReaderMessage): void {
+    this.queue.push(message);
+    this.waiter?.();
+    this.waiter = null;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.waiter?.();
+    this.waiter = null;
+  }
+
+  private async next(): Promise<ReaderMessage> {
+    for (;;) {
+      const message = this.queue.shift();
+      if (message) return message;
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+
+  async start(): Promise<ReaderStart> {
+    const first = await this.next();
+    if (first.kind === 'refused') throw ValidationError.of(first.field, first.message);
+    if (first.kind !== 'start') throw new Error(`the import thread began with ${first.kind}`);
+    return first;
+  }
+
+  async *rows(): AsyncGenerator<CheckedRow> {
+    for (;;) {
+      const message = await this.next();
+      if (message.kind === 'end') return;
+      if (message.kind !== 'rows') throw new Error(`the import thread sent ${message.kind} among its rows`);
+      this.worker.postMessage({ kind: 'more' } satisfies ReaderCredit);
+      await new Promise((resolve) => setImmediate(resolve));
+      yield* message.rows;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * The whole import of one file on disk: read, parsed and checked in a thread of its own, written
+ * here a batch at a time (docs/adr/0043). The report carries the format's name.
+ */
 export async function importFile(
   importer: LinkImporter,
   account: Pick<Account, 'id' | 'timezone'>,
-  source: ImportSource,
-  head: Buffer,
-  options: ImportOptions & { format?: string | undefined },
-): Promise<ImportReport & { format: string }> {
+  path: string,
+  options: ImportOptions & { format?: string | undefined; urlSchemes: readonly string[] },
+): Promise<ImportFileReport> {
   if (options.format !== undefined && !IMPORT_FORMAT_NAMES.includes(options.format)) {
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
-  const format = chooseFormat(fileHead(head), options.format);
-  if (!format) throw ValidationError.of('format', `The file's format was not recognised; name one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
-  const report = await importer.run(account.id, account.timezone, format.rows(source), options);
-  return { format: format.name, ...report };
+  const { format, urlSchemes, ...importOptions } = options;
+  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, batch: THREAD_BATCH });
+  try {
+    const start = await thread.start();
+    const report = await importer.run(account.id, thread.rows(), importOptions);
+    return { format: start.format, ...(start.columns ? { columns: start.columns } : {}), warnings: start.warnings, ...report };
+  } finally {
+    await thread.stop();
+  }
 }

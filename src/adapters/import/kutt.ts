@@ -11,10 +11,10 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 export const kuttJson: ImportFormat = {
   name: 'kutt-json',
   detect: (head) => /^\s*[[{]/.test(head.text) && /"address"\s*:/.test(head.text) && /"target"\s*:/.test(head.text),
-  rows: (source) =>
+  rows: (source, head) =>
     jsonRows(
       source,
-      (doc) => (Array.isArray(doc) ? doc : Array.isArray((doc as { data?: unknown }).data) ? (doc as { data: unknown[] }).data : []),
+      /^\s*\[/.test(head.text) ? '$.*' : '$.data.*',
       (r) => {
         const notes: string[] = [];
         const input = withoutSecrets(

@@ -37,6 +37,7 @@ const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.s
 
 export const linkpixCsv: ImportFormat = {
   name: 'linkpix-csv',
+  columns: { alias: ['alias'], url: ['url'], title: ['title'], space: ['space'], domain: ['domain'], pixels: ['pixels'] },
   detect: (head) => ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
   rows: (source) =>
     csvRows(source, (raw) => {
@@ -52,7 +53,7 @@ export const linkpixJson: ImportFormat = {
   rows: (source) =>
     jsonRows(
       source,
-      (doc) => ((doc as { links?: unknown }).links instanceof Array ? (doc as { links: unknown[] }).links : []),
+      '$.links.*',
       (r) =>
         fromRecord(
           {

@@ -20,6 +20,7 @@ import * as linkCountsByExpiry from './0016-link-counts-by-expiry.ts';
 import * as linkSearchPrefix from './0017-link-search-prefix.ts';
 import * as linkSearchPrefixExact from './0018-link-search-prefix-exact.ts';
 import * as rollupMonths from './0019-rollup-months.ts';
+import * as importLeases from './0020-import-leases.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -47,6 +48,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0017-link-search-prefix': linkSearchPrefix,
   '0018-link-search-prefix-exact': linkSearchPrefixExact,
   '0019-rollup-months': rollupMonths,
+  '0020-import-leases': importLeases,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
