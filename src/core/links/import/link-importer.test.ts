@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LinkImporter } from './link-importer.ts';
+import { LinkImporter, REPORT_ROWS } from './link-importer.ts';
 import type { ImportOptions, ImportOutcome, ImportRow } from './import-row.ts';
 import { checkImportRow } from './check-import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
@@ -299,4 +299,45 @@ test('a space named only by rows that are skipped is not made', async () => {
   await s.run([row(2, 'https://example.com/a', 'taken')]);
   await s.run([row(2, 'https://example.com/a', 'taken', { spaceName: 'Never' })]);
   assert.deepEqual(s.spaces.spaces, []);
+});
+
+test('the report lists only what was not imported as the file says, with the counts of every row', async () => {
+  const s = setup();
+  s.links.add(OTHER, { alias: 'taken' });
+  const report = await s.run([row(2, 'https://example.com/a', 'fine'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', 'taken'), row(5, 'nope', 'bad')]);
+  assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 1, error: 1 });
+  assert.equal(report.random_aliases, 1);
+  assert.deepEqual(
+    report.listed.map((r) => [r.line, r.status]),
+    [
+      [3, 'created'],
+      [4, 'skipped'],
+      [5, 'error'],
+    ],
+    'a plain created row is only counted',
+  );
+  assert.deepEqual(report.listed[0]!.notes, ['The row has no alias: a random one was given.']);
+  assert.equal(report.rows_omitted, 0);
+});
+
+test('strict: a row without an alias is an error, not a random alias; the others are imported', async () => {
+  const s = setup();
+  const report = await s.run([row(2, 'https://example.com/a', 'strict-a'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', '  ')], { strict: true });
+  assert.deepEqual(report.counts, { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 2 });
+  assert.deepEqual(report.listed[0]!.errors, { alias: ['The row has no alias; a strict import gives none at random.'] });
+  assert.equal(report.random_aliases, 0);
+  assert.deepEqual(
+    s.links.links.map((l) => l.alias),
+    ['strict-a'],
+  );
+});
+
+test('the listed rows stop at REPORT_ROWS; the rest are counted', async () => {
+  const s = setup();
+  const rows = Array.from({ length: REPORT_ROWS + 3 }, (_, i) => row(i + 2, 'not a url', `cap-${i}`));
+  const report = await s.run(rows, { dryRun: true });
+  assert.equal(report.counts.error, REPORT_ROWS + 3);
+  assert.equal(report.listed.length, REPORT_ROWS);
+  assert.equal(report.rows_omitted, 3);
+  assert.equal(report.listed.at(-1)!.line, REPORT_ROWS + 1, 'the first rows of the file are the ones listed');
 });
