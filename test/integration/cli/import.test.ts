@@ -23,13 +23,14 @@ onEachEngineWithCli(
       const report = JSON.parse(done.stdout);
       assert.equal(report.format, 'phpshort-sql');
       assert.equal(report.dry_run, false);
+      assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 1 });
       assert.deepEqual(
-        report.rows.map((r: { status: string; alias?: string }) => [r.status, r.alias]),
+        report.rows.map((r: { status: string; alias?: string; notes?: string[] }) => [r.status, r.alias, r.notes?.length ?? 0]),
         [
-          ['created', 'php1'],
-          ['created', 'php2'],
-          ['error', undefined],
+          ['created', 'php2', 2],
+          ['error', undefined, 0],
         ],
+        'listed: a row created with notes (its password left behind), a row in error; not the plain created one',
       );
       assert.equal(done.stderr, '', 'no progress line when stderr is not a terminal');
       const again = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--format', 'phpshort-csv');
