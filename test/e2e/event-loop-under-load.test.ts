@@ -3,7 +3,8 @@
 // (test/support/loop-probe.ts). Each heavy part adds its tasks here: three 45 MB imports now.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'undici';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -57,12 +58,30 @@ const oneLine = (path: string) => writeFile(path, 'url', () => 'x'.repeat(64 * 1
 const longRows = (path: string, tag: string) =>
   writeFile(path, 'url,alias,title\n', (i) => `https://example.com/${tag}/${i}?q=${'a'.repeat(2000)},${tag}-${i},Long ${i}\n`, '', FILE_BYTES);
 
+/** POST /api/v1/links/import with the file streamed from disk (the test holds none of it). */
 async function upload(base: string, key: string, path: string, fields: Record<string, string>): Promise<{ status: number; body: Json }> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([readFileSync(path)]), 'links');
-  const res = await fetch(`${base}/api/v1/links/import`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
-  return { status: res.status, body: await res.json() };
+  const boundary = `----linkpix${Math.random().toString(16).slice(2)}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  head += `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="links"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  async function* body() {
+    yield Buffer.from(head);
+    yield* createReadStream(path);
+    yield Buffer.from(tail);
+  }
+  const res = await request(`${base}/api/v1/links/import`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(Buffer.byteLength(head) + statSync(path).size + Buffer.byteLength(tail)),
+    },
+    body: body(),
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return { status: res.statusCode, body: await res.body.json() };
 }
 
 /** Resident memory of a process (VmRSS) and its peak so far (VmHWM), in MB. */
@@ -82,7 +101,7 @@ for (const { name: engine } of ENGINES) {
       dir = mkdtempSync(join(tmpdir(), 'linkpix-e2e-load-'));
       const db = await cliDatabase(engine);
       cleanup = db.cleanup;
-      server = await startServerProcess({ ...db.env, IMPORT_MAX_BYTES: String(50 * MB), IMPORT_CONCURRENCY: '3', LOG_LEVEL: 'warn' });
+      server = await startServerProcess({ ...db.env, IMPORT_MAX_BYTES: String(50 * MB), IMPORT_CONCURRENCY: '3' });
     });
     after(async () => {
       if (server.child.exitCode === null) {
@@ -103,7 +122,7 @@ for (const { name: engine } of ENGINES) {
 
       const { latency, results } = await healthWhile(server.base, [
         () => upload(server.base, keys[0]!, files.entries, {}),
-        () => upload(server.base, keys[1]!, files.line, { dry_run: '1' }),
+        () => upload(server.base, keys[1]!, files.line, { dry_run: '1', format: 'csv' }),
         () => upload(server.base, keys[2]!, files.long, {}),
       ]);
       const after = memoryOf(server.child.pid!);

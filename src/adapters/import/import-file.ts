@@ -1,13 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { Account } from '../../core/accounts/account.ts';
 import type { CheckedRow, ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
-import type { LinkImporter } from '../../core/links/import/link-importer.ts';
+import { IMPORT_BATCH, type LinkImporter } from '../../core/links/import/link-importer.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
 import type { ReaderCredit, ReaderData, ReaderMessage, ReaderStart } from './import-messages.ts';
 import { IMPORT_FORMAT_NAMES } from './formats.ts';
-
-/** Rows per message from the thread: the importer's batch (one multi-row insert each). */
-const THREAD_BATCH = 500;
 
 // Compiled (dist/) the thread runs its JavaScript; from the sources (tests, tsx) a small .mjs
 // registers tsx first, as worker-click-store.ts does.
@@ -31,6 +28,9 @@ class ReaderThread {
     this.worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
       workerData: data,
       execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      // What the thread holds lives for one batch: a small young generation keeps it resident
+      // for less (ADR 8 does the same for the click writer).
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     this.worker.on('message', (message: ReaderMessage) => this.push(message));
     this.worker.on('error', (error) => this.fail(new Error('the import thread failed', { cause: error })));
@@ -96,7 +96,7 @@ export async function importFile(
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
   const { format, urlSchemes, ...importOptions } = options;
-  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, batch: THREAD_BATCH });
+  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, batch: IMPORT_BATCH });
   try {
     const start = await thread.start();
     const report = await importer.run(account.id, thread.rows(), importOptions);

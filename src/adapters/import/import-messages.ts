@@ -9,7 +9,7 @@ export interface ReaderData {
   strict: boolean;
   timeZone: string;
   urlSchemes: readonly string[];
-  /** Rows a message carries. */
+  /** Rows a message carries: the importer's batch, so that each batch is written on a turn of the event loop of its own. */
   batch: number;
 }
 

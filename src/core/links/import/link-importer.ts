@@ -12,8 +12,12 @@ import type { CheckedRow, ImportOptions, ImportOutcome, ImportReport } from './i
 import { NamedRecords } from './named-records.ts';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
-/** Rows checked and written per round trip: one multi-row insert each. */
-const IMPORT_BATCH = 500;
+/**
+ * Rows checked and written per round trip: one multi-row insert and one transaction each. Small
+ * enough that a batch on SQLite's synchronous connection holds the event loop only briefly
+ * (the reader hands rows over in batches of this size, a turn of the event loop apart).
+ */
+export const IMPORT_BATCH = 100;
 const ALIAS_LENGTH = 7;
 /** The most rows a report lists; past it they are counted (rows_omitted). */
 export const REPORT_ROWS = 10_000;
