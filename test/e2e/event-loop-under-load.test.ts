@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { healthWhile } from '../support/loop-probe.ts';
 import { cliAccountKey, cliDatabase, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { ENGINES } from '../support/harness.ts';
@@ -77,7 +78,7 @@ async function upload(base: string, key: string, path: string, fields: Record<st
       'content-type': `multipart/form-data; boundary=${boundary}`,
       'content-length': String(Buffer.byteLength(head) + statSync(path).size + Buffer.byteLength(tail)),
     },
-    body: body(),
+    body: Readable.from(body()),
     headersTimeout: 0,
     bodyTimeout: 0,
   });

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Account } from '../../core/accounts/account.ts';
 import type { CheckedRow, ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
-import { IMPORT_BATCH, type LinkImporter } from '../../core/links/import/link-importer.ts';
+import type { LinkImporter } from '../../core/links/import/link-importer.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
 import type { ReaderCredit, ReaderData, ReaderMessage, ReaderStart } from './import-messages.ts';
 import { IMPORT_FORMAT_NAMES } from './formats.ts';
@@ -65,14 +65,15 @@ class ReaderThread {
     return first;
   }
 
-  async *rows(): AsyncGenerator<CheckedRow> {
+  /** The thread's batches (the importer's: one transaction each), each on a later turn of the event loop. */
+  async *batches(): AsyncGenerator<CheckedRow[]> {
     for (;;) {
       const message = await this.next();
       if (message.kind === 'end') return;
       if (message.kind !== 'rows') throw new Error(`the import thread sent ${message.kind} among its rows`);
       this.worker.postMessage({ kind: 'more' } satisfies ReaderCredit);
       await new Promise((resolve) => setImmediate(resolve));
-      yield* message.rows;
+      yield message.rows;
     }
   }
 
@@ -96,10 +97,10 @@ export async function importFile(
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
   const { format, urlSchemes, ...importOptions } = options;
-  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, batch: IMPORT_BATCH });
+  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, });
   try {
     const start = await thread.start();
-    const report = await importer.run(account.id, thread.rows(), importOptions);
+    const report = await importer.run(account.id, thread.batches(), importOptions);
     return { format: start.format, ...(start.columns ? { columns: start.columns } : {}), warnings: start.warnings, ...report };
   } finally {
     await thread.stop();

@@ -9,8 +9,6 @@ export interface ReaderData {
   strict: boolean;
   timeZone: string;
   urlSchemes: readonly string[];
-  /** Rows a message carries: the importer's batch, so that each batch is written on a turn of the event loop of its own. */
-  batch: number;
 }
 
 /** The file's format as chosen, and the header's columns for a CSV format. */

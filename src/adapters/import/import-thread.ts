@@ -1,11 +1,12 @@
 /**
  * The thread of one import (docs/adr/0043): reads the file, parses it, maps each row and runs
  * the create rules that need no database, and hands the rows to the main thread a batch at a
- * time, at most AHEAD batches before the main thread has taken them, so that a file of any size
+ * time (the importer's batches: batchesOf), at most AHEAD batches before the main thread has taken them, so that a file of any size
  * costs the server's event loop nothing but its writes and holds a few batches in memory.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CheckedRow } from '../../core/links/import/import-row.ts';
+import { batchesOf } from '../../core/links/import/link-importer.ts';
 import type { ReaderCredit, ReaderData, ReaderMessage } from './import-messages.ts';
 import { readImportFile } from './read-file.ts';
 
@@ -33,14 +34,6 @@ async function send(rows: CheckedRow[]): Promise<void> {
 const file = await readImportFile(data);
 post(file.start);
 if ('rows' in file) {
-  let batch: CheckedRow[] = [];
-  for await (const row of file.rows) {
-    batch.push(row);
-    if (batch.length >= data.batch) {
-      await send(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await send(batch);
+  for await (const batch of batchesOf(file.rows)) await send(batch);
   post({ kind: 'end' });
 }

@@ -90,8 +90,8 @@ class RacingLinkStore extends SqlLinkStore {
   }
 }
 
-async function* rowsOf(rows: ImportRow[]): AsyncGenerator<CheckedRow> {
-  for (const row of rows) yield checkImportRow(row, { urls: new UrlPolicy(['https']), timeZone: 'UTC', strict: false });
+async function* rowsOf(rows: ImportRow[]): AsyncGenerator<CheckedRow[]> {
+  yield rows.map((row) => checkImportRow(row, { urls: new UrlPolicy(['https']), timeZone: 'UTC', strict: false }));
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LinkImporter, REPORT_ROWS } from './link-importer.ts';
+import { IMPORT_BATCH, IMPORT_BATCH_CHARS, LinkImporter, REPORT_ROWS, batchesOf } from './link-importer.ts';
 import type { ImportOptions, ImportOutcome, ImportRow } from './import-row.ts';
 import { checkImportRow } from './check-import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
@@ -37,7 +37,7 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   const run = async (rows: ImportRow[], options: Partial<ImportOptions> = {}) => {
     const checked = rows.map((r) => checkImportRow(r, { urls, timeZone: 'UTC', strict: options.strict ?? false }));
     const all: ImportOutcome[] = [];
-    const report = await importer.run(ME, toAsync(checked), { onConflict: 'skip', dryRun: false, ...options, onOutcome: (o) => all.push(o) });
+    const report = await importer.run(ME, batchesOf(toAsync(checked)), { onConflict: 'skip', dryRun: false, ...options, onOutcome: (o) => all.push(o) });
     return { ...report, listed: report.rows, rows: all.sort((a, b) => a.line - b.line) };
   };
   return { links, spaces, domains, pixels, events, invalidated, run };
@@ -340,4 +340,18 @@ test('the listed rows stop at REPORT_ROWS; the rest are counted', async () => {
   assert.equal(report.listed.length, REPORT_ROWS);
   assert.equal(report.rows_omitted, 3);
   assert.equal(report.listed.at(-1)!.line, REPORT_ROWS + 1, 'the first rows of the file are the ones listed');
+});
+
+test('batches: at most IMPORT_BATCH rows, fewer when they are long (IMPORT_BATCH_CHARS)', async () => {
+  const urls = new UrlPolicy(['https']);
+  const checked = (n: number, length: number) =>
+    Array.from({ length: n }, (_, i) => checkImportRow(row(i + 2, `https://example.com/${'a'.repeat(length)}`, `b-${i}`), { urls, timeZone: 'UTC', strict: false }));
+  const sizes = async (rows: ReturnType<typeof checked>) => {
+    const out: number[] = [];
+    for await (const batch of batchesOf(toAsync(rows))) out.push(batch.length);
+    return out;
+  };
+  assert.deepEqual(await sizes(checked(250, 10)), [IMPORT_BATCH, IMPORT_BATCH, 50]);
+  const long = await sizes(checked(40, 2000));
+  assert.ok(long.length >= 5 && long.every((n) => n <= IMPORT_BATCH_CHARS / 2000), `long rows: ${long.join(', ')}`);
 });

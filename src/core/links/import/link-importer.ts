@@ -13,11 +13,34 @@ import { NamedRecords } from './named-records.ts';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
 /**
- * Rows checked and written per round trip: one multi-row insert and one transaction each. Small
- * enough that a batch on SQLite's synchronous connection holds the event loop only briefly
- * (the reader hands rows over in batches of this size, a turn of the event loop apart).
+ * The most rows a batch holds: one multi-row insert and one transaction each. A batch holds fewer
+ * when its rows are long (IMPORT_BATCH_CHARS): what a write costs (SQLite's search index above all)
+ * grows with the text written, and on SQLite's synchronous connection a batch holds the event
+ * loop while it is written.
  */
 export const IMPORT_BATCH = 100;
+/** The most characters of link data (URLs, titles, targets) a batch carries, whatever its row count. */
+export const IMPORT_BATCH_CHARS = 16_384;
+/** What a row weighs in a batch: the characters of its link data (an unreadable row or one in error writes nothing). */
+const charsOf = (row: CheckedRow) => (row.checked ? JSON.stringify(row.checked.fields).length : 0);
+
+/** Rows in batches of at most IMPORT_BATCH rows and, but for a single long row, IMPORT_BATCH_CHARS characters. */
+export async function* batchesOf(rows: AsyncIterable<CheckedRow>): AsyncGenerator<CheckedRow[]> {
+  let batch: CheckedRow[] = [];
+  let chars = 0;
+  for await (const row of rows) {
+    const weight = charsOf(row);
+    if (batch.length > 0 && (batch.length >= IMPORT_BATCH || chars + weight > IMPORT_BATCH_CHARS)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(row);
+    chars += weight;
+  }
+  if (batch.length > 0) yield batch;
+}
+
 const ALIAS_LENGTH = 7;
 /** The most rows a report lists; past it they are counted (rows_omitted). */
 export const REPORT_ROWS = 10_000;
@@ -55,7 +78,8 @@ export class LinkImporter {
     this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
   }
 
-  async run(accountId: number, rows: AsyncIterable<CheckedRow>, options: ImportOptions): Promise<ImportReport> {
+  /** Each batch is checked and written in one unit of work: the caller bounds it (batchesOf). */
+  async run(accountId: number, batches: AsyncIterable<readonly CheckedRow[]>, options: ImportOptions): Promise<ImportReport> {
     const named = new NamedRecords(accountId, this.deps, () => this.deps.clock.now());
     const claimed = new Set<string>();
     const report: ImportReport = {
@@ -74,28 +98,21 @@ export class LinkImporter {
       if (report.rows.length < REPORT_ROWS) report.rows.push(o);
       else report.rows_omitted++;
     };
-    let batch: CheckedRow[] = [];
     let seen = 0;
-    const flush = async () => {
+    for await (const batch of batches) {
       const outcomes = await this.batch(accountId, batch, named, claimed, options);
       for (const o of outcomes.sort((a, b) => a.line - b.line)) {
         if (o.status === 'created' && o.notes?.includes(RANDOM_ALIAS_NOTE)) report.random_aliases++;
         add(o);
       }
       seen += batch.length;
-      batch = [];
       options.onProgress?.(seen);
-    };
-    for await (const row of rows) {
-      batch.push(row);
-      if (batch.length >= IMPORT_BATCH) await flush();
     }
-    if (batch.length > 0) await flush();
     report.rows.sort((a, b) => a.line - b.line);
     return report;
   }
 
-  private async batch(accountId: number, rows: CheckedRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
+  private async batch(accountId: number, rows: readonly CheckedRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
     const out: ImportOutcome[] = [];
     const ready: Ready[] = [];
     for (const row of rows) {
