@@ -109,6 +109,7 @@ function report(error: unknown, err: (text: string) => void): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
+  else if (error instanceof ImportBusyError) err(error.message);
   else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;

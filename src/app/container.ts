@@ -129,8 +129,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes });
-  const importSlots = new ImportSlots(new SqlImportLeases(storage.db), config.IMPORT_CONCURRENCY, () => clock.now(), (e) =>
-    console.error('linkpix: import lease:', e),
+  const importSlots = new ImportSlots(
+    new SqlImportLeases(storage.db),
+    config.IMPORT_CONCURRENCY,
+    () => clock.now(),
+    (e) => console.error('linkpix: import lease:', e),
   );
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   return {

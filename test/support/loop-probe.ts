@@ -64,7 +64,11 @@ Promise.all(Array.from({ length: probes }, ask)).then(() => {
  * samples taken while the tasks ran, and the tasks' results. A sample is timed from the moment
  * its request is written to the end of its answer.
  */
-export async function healthWhile<T>(base: string, tasks: Array<HeavyTask<T>>, options: { probes?: number; pauseMs?: number } = {}): Promise<{ latency: LatencySummary; results: T[] }> {
+export async function healthWhile<T>(
+  base: string,
+  tasks: Array<HeavyTask<T>>,
+  options: { probes?: number; pauseMs?: number } = {},
+): Promise<{ latency: LatencySummary; results: T[] }> {
   const { probes = 2, pauseMs = 5 } = options;
   const worker = new Worker(PROBE, { eval: true, workerData: { url: `${base}/health`, probes, pauseMs } });
   const messages: Array<{ kind: string; times?: number[]; failure?: string | null }> = [];

@@ -78,7 +78,11 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
               format: { type: 'string', enum: IMPORT_FORMAT_NAMES, description: 'Detected from the file when absent' },
               on_conflict: { type: 'string', enum: ON_CONFLICT, default: 'skip' },
               dry_run: { type: 'string', enum: ['true', 'false', '1', '0'] },
-              strict: { type: 'string', enum: ['true', 'false', '1', '0'], description: 'Refuse a file without an alias column, and rows without an alias, rather than give random aliases' },
+              strict: {
+                type: 'string',
+                enum: ['true', 'false', '1', '0'],
+                description: 'Refuse a file without an alias column, and rows without an alias, rather than give random aliases',
+              },
             },
           },
           response: {

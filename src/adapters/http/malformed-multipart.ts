@@ -3,7 +3,8 @@
  * boundary, or a body that ends inside a part or before the closing boundary. They carry no
  * status, so unrecognised they would be answered as a server fault.
  */
-const MALFORMED = /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|.+ terminated early due to unexpected end of multipart data|The needle cannot .+)$/;
+const MALFORMED =
+  /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|.+ terminated early due to unexpected end of multipart data|The needle cannot .+)$/;
 
 export function isMalformedMultipart(error: unknown): boolean {
   return error instanceof Error && (error as { statusCode?: unknown }).statusCode === undefined && MALFORMED.test(error.message);

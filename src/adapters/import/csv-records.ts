@@ -9,7 +9,7 @@ export type CsvRecord = { line: number; cells: Record<string, string> } | { line
  * at their limits), and what bounds the parser's buffer whatever the file (a one-line file of
  * fifty megabytes is a row too long, not fifty megabytes held).
  */
-export const CSV_ROW_MAX = 1024 * 1024;
+const CSV_ROW_MAX = 1024 * 1024;
 
 /**
  * The rows of a CSV under its header row, streamed (csv-parse). A malformed row (an unclosed quote,

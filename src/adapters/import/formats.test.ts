@@ -13,7 +13,7 @@ async function read(name: string): Promise<{ format: string; rows: ImportRow[] }
   const format = chooseFormat(fileHead(bytes));
   assert.ok(format, `${name}: detected`);
   const rows: ImportRow[] = [];
-  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString("utf8") }, fileHead(bytes))) rows.push(row);
+  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') }, fileHead(bytes))) rows.push(row);
   return { format: format.name, rows: rows.sort((a, b) => a.line - b.line) };
 }
 

@@ -97,7 +97,7 @@ export async function importFile(
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
   const { format, urlSchemes, ...importOptions } = options;
-  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, });
+  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes });
   try {
     const start = await thread.start();
     const report = await importer.run(account.id, thread.batches(), importOptions);

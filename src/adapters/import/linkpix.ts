@@ -51,21 +51,18 @@ export const linkpixJson: ImportFormat = {
   name: 'linkpix-json',
   detect: (head) => /^\s*\{\s*"format"\s*:\s*"linkpix\.links"/.test(head.text),
   rows: (source) =>
-    jsonRows(
-      source,
-      '$.links.*',
-      (r) =>
-        fromRecord(
-          {
-            ...r,
-            country_target: json(r.country_target),
-            platform_target: json(r.platform_target),
-            language_target: json(r.language_target),
-            rotation_target: json(r.rotation_target),
-          },
-          nameOf(r.space as Named),
-          nameOf(r.domain as Named),
-          Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
-        ),
+    jsonRows(source, '$.links.*', (r) =>
+      fromRecord(
+        {
+          ...r,
+          country_target: json(r.country_target),
+          platform_target: json(r.platform_target),
+          language_target: json(r.language_target),
+          rotation_target: json(r.rotation_target),
+        },
+        nameOf(r.space as Named),
+        nameOf(r.domain as Named),
+        Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
+      ),
     ),
 };

@@ -204,13 +204,20 @@ onEachEngine(
     test('one import per account at a time, across instances (a lease row); one past its time is taken over', async () => {
       const { id, key } = await h().account();
       const db = h().server.container.storage.db;
-      await db.insertInto('import_leases').values({ account_id: id, holder: 'another-instance', lease_until: Date.now() + 60_000 }).execute();
+      await db
+        .insertInto('import_leases')
+        .values({ account_id: id, holder: 'another-instance', lease_until: Date.now() + 60_000 })
+        .execute();
       const busy = await importFile(h(), key, 'url\nhttps://example.com/busy\n');
       assert.equal(busy.status, 429, busy.text);
       assert.equal(busy.headers.get('retry-after'), '10');
       assert.deepEqual(busy.body, { message: 'An import of this account is running; try again once it has finished.', status: 429 });
       // The instance that held it died: its lease runs out and the account is free again.
-      await db.updateTable('import_leases').set({ lease_until: Date.now() - 1 }).where('account_id', '=', id).execute();
+      await db
+        .updateTable('import_leases')
+        .set({ lease_until: Date.now() - 1 })
+        .where('account_id', '=', id)
+        .execute();
       const report = await imported(h(), key, 'url\nhttps://example.com/after\n');
       assert.equal(report.counts.created, 1);
       assert.deepEqual(await db.selectFrom('import_leases').selectAll().where('account_id', '=', id).execute(), [], 'given back when done');
@@ -240,7 +247,11 @@ onEachEngine(
 
     test('a malformed multipart body is a 400 in the error format, never a 500, and holds no slot', async () => {
       const { key } = await h().account();
-      const noBoundary = await h().request('POST', '/api/v1/links/import', { key, headers: { 'content-type': 'multipart/form-data' }, body: 'url\nhttps://example.com\n' });
+      const noBoundary = await h().request('POST', '/api/v1/links/import', {
+        key,
+        headers: { 'content-type': 'multipart/form-data' },
+        body: 'url\nhttps://example.com\n',
+      });
       assert.deepEqual([noBoundary.status, noBoundary.body], [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }]);
       const unterminated = await h().request('POST', '/api/v1/links/import', {
         key,

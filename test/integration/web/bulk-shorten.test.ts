@@ -242,7 +242,12 @@ onEachEngine('web: bulk shortening', (h) => {
     const token = await client.csrf('/links/bulk');
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const post = async (contentType: string, body: string) => {
-      const res = await fetch(`${client.baseUrl}/links/bulk?_csrf=${encodeURIComponent(token)}`, { method: 'POST', body, redirect: 'manual', headers: { cookie, 'content-type': contentType } });
+      const res = await fetch(`${client.baseUrl}/links/bulk?_csrf=${encodeURIComponent(token)}`, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        headers: { cookie, 'content-type': contentType },
+      });
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
     };
     const noBoundary = await post('multipart/form-data', 'urls=https://a.test/');

@@ -11,7 +11,7 @@ export interface RowCheckContext {
   strict: boolean;
 }
 
-export const NO_ALIAS_STRICT = 'The row has no alias; a strict import gives none at random.';
+const NO_ALIAS_STRICT = 'The row has no alias; a strict import gives none at random.';
 
 /**
  * The create rules that need no database, for one row: run where the file is read (the import's
