@@ -10,13 +10,28 @@ import { IMPORT_FORMAT_NAMES } from './formats.ts';
 // registers tsx first, as worker-click-store.ts does.
 const THREAD_ENTRY = `./import-thread.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
 
+/**
+ * The last batch's turn to be written on this instance. Imports take turns, one batch at a time,
+ * each on a later turn of the event loop than the one before: several imports never write their
+ * batches back to back while a request waits (on SQLite a batch holds the thread while written).
+ */
+let lastTurn: Promise<void> = Promise.resolve();
+
+/** Waits for this instance's next write turn; the answer gives it back. */
+function writeTurn(): Promise<() => void> {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  const previous = lastTurn;
+  lastTurn = previous.then(() => done);
+  return previous.then(() => new Promise<() => void>((resolve) => setImmediate(() => resolve(release))));
+}
+
 /** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised. */
 export type ImportFileReport = { format: string; columns?: Record<string, string | null>; warnings: string[] } & ImportReport;
 
 /**
  * One file's reading thread, seen from the main thread: its first message (the format, or a
- * refusal), then its rows, each batch taken on a later turn of the event loop than the one
- * before it, so that writes on a synchronous connection (SQLite) leave room for other requests.
+ * refusal), then its rows in batches.
  */
 class ReaderThread {
   private readonly worker: Worker;
@@ -65,15 +80,19 @@ class ReaderThread {
     return first;
   }
 
-  /** The thread's batches (the importer's: one transaction each), each on a later turn of the event loop. */
+  /** The thread's batches (the importer's: one transaction each), each written in a write turn of its own (writeTurn). */
   async *batches(): AsyncGenerator<CheckedRow[]> {
     for (;;) {
       const message = await this.next();
       if (message.kind === 'end') return;
       if (message.kind !== 'rows') throw new Error(`the import thread sent ${message.kind} among its rows`);
       this.worker.postMessage({ kind: 'more' } satisfies ReaderCredit);
-      await new Promise((resolve) => setImmediate(resolve));
-      yield message.rows;
+      const release = await writeTurn();
+      try {
+        yield message.rows;
+      } finally {
+        release();
+      }
     }
   }
 

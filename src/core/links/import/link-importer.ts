@@ -18,9 +18,9 @@ import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
  * grows with the text written, and on SQLite's synchronous connection a batch holds the event
  * loop while it is written.
  */
-export const IMPORT_BATCH = 100;
+export const IMPORT_BATCH = 25;
 /** The most characters of link data (URLs, titles, targets) a batch carries, whatever its row count. */
-export const IMPORT_BATCH_CHARS = 16_384;
+export const IMPORT_BATCH_CHARS = 8192;
 /** What a row weighs in a batch: the characters of its link data (an unreadable row or one in error writes nothing). */
 const charsOf = (row: CheckedRow) => (row.checked ? JSON.stringify(row.checked.fields).length : 0);
 
