@@ -5,6 +5,7 @@ import { NotFoundError, UnavailableError, ValidationError } from '../core/shared
 import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
+import { ImportBusyError } from '../adapters/import/import-slots.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
@@ -42,6 +43,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         off: { type: 'boolean' },
         format: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        strict: { type: 'boolean' },
         'on-conflict': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -107,6 +109,7 @@ function report(error: unknown, err: (text: string) => void): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
+  else if (error instanceof ImportBusyError) err(error.message);
   else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;

@@ -92,6 +92,11 @@ const CATALOGUE = {
     doc: 'Largest file an import takes (POST /api/v1/links/import, linkpix import); larger is refused before it is read.',
     parse: int(1024, 1_073_741_824),
   },
+  IMPORT_CONCURRENCY: {
+    default: '2',
+    doc: 'Imports one instance runs at once (each reads its file in a thread of its own); more answer 429. An account runs one at a time across instances.',
+    parse: int(1, 64),
+  },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
   DOMAIN_VERIFICATION: {

@@ -5,6 +5,8 @@ import { UnavailableError } from '../core/shared/errors.ts';
 import { AccountsService } from '../core/accounts/accounts-service.ts';
 import { LinksService } from '../core/links/links-service.ts';
 import { LinkImporter } from '../core/links/import/link-importer.ts';
+import { ImportSlots } from '../adapters/import/import-slots.ts';
+import { SqlImportLeases } from '../adapters/storage/stores/import-lease-store.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
@@ -132,6 +134,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
   const qr = new QrRenderer({ threads: config.QR_THREADS, queue: config.QR_QUEUE_MAX, cacheBytes: config.QR_CACHE_BYTES });
+  const importSlots = new ImportSlots(
+    new SqlImportLeases(storage.db),
+    config.IMPORT_CONCURRENCY,
+    () => clock.now(),
+    (e) => console.error('linkpix: import lease:', e),
+  );
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   // 0: that sign-up limit is off.
   const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
@@ -156,6 +164,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     }),
     links,
     importer,
+    importSlots,
+    urlSchemes: config.URL_SCHEMES,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     domains: new DomainsService({

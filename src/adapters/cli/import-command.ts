@@ -1,37 +1,29 @@
-import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ON_CONFLICT, type OnConflict } from '../../core/links/import/import-row.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
 import { importFile } from '../import/import-file.ts';
-import { HEAD_BYTES } from '../import/formats.ts';
+import type { ImportSlots } from '../import/import-slots.ts';
 import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import type { LinkImporter } from '../../core/links/import/link-importer.ts';
-
-async function headOf(path: string): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await file.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-}
 
 export interface ImportDeps {
   accounts: AccountsService;
   importer: LinkImporter;
+  /** The account's import lease: the CLI waits for no one, it refuses while another import of the account runs. */
+  importSlots: ImportSlots;
+  /** URL_SCHEMES, by which the import's thread checks URLs. */
+  urlSchemes: readonly string[];
   /** The largest file taken (IMPORT_MAX_BYTES). */
   importMaxBytes: number;
   /** Where the progress line goes: standard error when it is a terminal, else null. */
   progress: { write(text: string): unknown } | null;
 }
 
-/** `linkpix import FILE --email E`: the API's import (api.md §15) for the operator, reading the file from disk. */
+/** `linkpix import FILE --email E`: the API's import (api.md §15) for the operator, reading the file from disk in a thread of its own. */
 export const importCommand = {
   takesArgument: true as const,
-  usage: 'import FILE --email E [--format F] [--dry-run] [--on-conflict=skip|rename|replace]   import links from a file',
-  async run({ accounts, importer, importMaxBytes, progress }: ImportDeps, flags: Record<string, string | undefined>, args: readonly string[]) {
+  usage: 'import FILE --email E [--format F] [--dry-run] [--strict] [--on-conflict=skip|rename|replace]   import links from a file',
+  async run({ accounts, importer, importSlots, urlSchemes, importMaxBytes, progress }: ImportDeps, flags: Record<string, string | undefined>, args: readonly string[]) {
     if (args.length !== 1 || !args[0]) throw ValidationError.of('file', 'One file to import is required.');
     const email = flags.email;
     if (!email) throw ValidationError.of('email', 'The --email flag is required.');
@@ -41,13 +33,20 @@ export const importCommand = {
     const size = (await stat(path)).size;
     if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} (IMPORT_MAX_BYTES).`);
     const account = await accounts.requireByEmail(email);
-    const report = await importFile(importer, account, { stream: () => createReadStream(path), text: () => readFile(path, 'utf8') }, await headOf(path), {
-      format: flags.format,
-      onConflict,
-      dryRun: flags['dry-run'] === 'true',
-      ...(progress ? { onProgress: (rows: number) => progress.write(`\rimport: ${rows} rows read`) } : {}),
-    });
-    progress?.write('\n');
-    return report;
+    const slot = await importSlots.acquire(account.id);
+    try {
+      const report = await importFile(importer, account, path, {
+        format: flags.format,
+        onConflict,
+        dryRun: flags['dry-run'] === 'true',
+        strict: flags.strict === 'true',
+        urlSchemes,
+        ...(progress ? { onProgress: (rows: number) => progress.write(`\rimport: ${rows} rows read`) } : {}),
+      });
+      progress?.write('\n');
+      return report;
+    } finally {
+      await slot.release();
+    }
   },
 };

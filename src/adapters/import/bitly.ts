@@ -1,4 +1,4 @@
-import { byHeaderKey, text } from './cells.ts';
+import { byHeaderKey, headerKey, text } from './cells.ts';
 import { csvRows, type ImportFormat } from './format.ts';
 
 /** The back-half of a bitlink (`bit.ly/3xYz`, `https://bit.ly/3xYz`): the alias it had. */
@@ -9,19 +9,25 @@ function backHalf(bitlink: string | undefined): string | undefined {
   return slash < 0 ? undefined : path.slice(slash + 1) || undefined;
 }
 
+/** Where Bitly's files keep the short link: its CSV export, its web app's export, and its API's `link` field (docs/api.md §15). */
+const SHORT_LINK = ['bitlink', 'Short link', 'link'] as const;
+
 /**
  * Bitly's links CSV export (`title, bitlink, long_url, created_at, …`; the web app's export
- * spells them `Title, Short link, Long URL, Created`). Links land on the default domain.
+ * spells them `Title, Short link, Long URL, Created`; its API's bitlinks, `link, long_url,
+ * title, …`). Links land on the default domain.
  */
 export const bitlyCsv: ImportFormat = {
   name: 'bitly-csv',
+  columns: { alias: SHORT_LINK, url: ['long_url'], title: ['title'] },
   detect: (head) => {
-    const keys = head.header.map((h) => h.toLowerCase().replace(/[^a-z]/g, ''));
-    return (keys.includes('bitlink') || keys.includes('shortlink')) && keys.includes('longurl');
+    const keys = head.header.map(headerKey);
+    return SHORT_LINK.some((name) => keys.includes(headerKey(name))) && keys.includes('longurl');
   },
   rows: (source) =>
     csvRows(source, (raw) => {
       const c = byHeaderKey(raw);
-      return { input: { alias: backHalf(text(c.bitlink ?? c.shortlink)), url: text(c.longurl), title: text(c.title) ?? null } };
+      const short = SHORT_LINK.map((name) => text(c[headerKey(name)])).find((v) => v !== undefined);
+      return { input: { alias: backHalf(short), url: text(c.longurl), title: text(c.title) ?? null } };
     }),
 };

@@ -52,7 +52,7 @@ export function nameList(column: string, v: string | null | undefined): string[]
 }
 
 /** A header name reduced for matching: `Long URL`, `long_url` and `longUrl` are one. */
-const headerKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+export const headerKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** A row's cells by reduced header name. */
 export function byHeaderKey(cells: Record<string, string | null>): Record<string, string | null> {

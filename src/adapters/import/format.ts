@@ -1,10 +1,11 @@
+import { JSONParser } from '@streamparser/json';
 import type { Readable } from 'node:stream';
 import type { ImportRow } from '../../core/links/import/import-row.ts';
 import { CellError } from './cells.ts';
 import { csvRecords } from './csv-records.ts';
 import { sqlDumpRows } from './sql-dump.ts';
 
-/** The file being imported, read as a stream (CSV) or whole (JSON, SQL: their size is checked first). */
+/** The file being imported, read as a stream (CSV, JSON) or whole (SQL dumps: their size is checked first). */
 export interface ImportSource {
   stream(): Readable;
   text(): Promise<string>;
@@ -20,7 +21,13 @@ export interface ImportFormat {
   name: string;
   /** Whether a file that starts so is in this format (auto-detection, in the order of formats.ts). */
   detect(head: FileHead): boolean;
-  rows(source: ImportSource): AsyncIterable<ImportRow>;
+  rows(source: ImportSource, head: FileHead): AsyncIterable<ImportRow>;
+  /**
+   * A CSV format's header names by the field they fill, as the product spells them (matched as
+   * cells.ts's headerKey reduces them), `alias` among them: the report says which the file has,
+   * and a missing alias column is told (or refuses a strict import) before any row is read.
+   */
+  columns?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Maps each cell row to a link, turning a bad cell into a reported row. */
@@ -60,21 +67,37 @@ export async function* sqlRows(
   }
 }
 
-/** A JSON format: the document's entries, each mapped; a document that does not parse is one reported row. */
-export async function* jsonRows(
-  source: ImportSource,
-  entries: (doc: unknown) => unknown[],
-  map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>,
-): AsyncGenerator<ImportRow> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await source.text());
-  } catch (error) {
-    yield { line: 0, input: {}, unreadable: `Malformed JSON: ${(error as Error).message}` };
-    return;
+/**
+ * A JSON format: the document's entries at `path` (a @streamparser/json path such as
+ * `$.links.*`), each mapped as it is parsed, so that only the entry under way is held. A
+ * document that stops parsing is reported as one row after the entries before the fault.
+ */
+export async function* jsonRows(source: ImportSource, path: string, map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>): AsyncGenerator<ImportRow> {
+  const parser = new JSONParser({ paths: [path], keepStack: false });
+  const parsed: unknown[] = [];
+  parser.onValue = ({ value }) => void parsed.push(value);
+  let line = 0;
+  let fault: string | null = null;
+  const stream = source.stream() as AsyncIterable<Buffer>;
+  for await (const chunk of stream) {
+    try {
+      parser.write(chunk);
+    } catch (error) {
+      fault = (error as Error).message;
+    }
+    for (const entry of parsed.splice(0)) {
+      line++;
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) yield { line, input: {}, unreadable: 'Not a JSON object.' };
+      else yield mapped(line, () => map(entry as Record<string, unknown>));
+    }
+    if (fault !== null) break;
   }
-  for (const [i, entry] of entries(doc).entries()) {
-    if (typeof entry !== 'object' || entry === null) yield { line: i + 1, input: {}, unreadable: 'Not a JSON object.' };
-    else yield mapped(i + 1, () => map(entry as Record<string, unknown>));
+  if (fault === null && !parser.isEnded) {
+    try {
+      parser.end();
+    } catch (error) {
+      fault = (error as Error).message;
+    }
   }
+  if (fault !== null) yield { line: line + 1, input: {}, unreadable: `Malformed JSON: ${fault}` };
 }

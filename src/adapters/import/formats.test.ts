@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ImportRow } from '../../core/links/import/import-row.ts';
-import { chooseFormat, fileHead } from './formats.ts';
+import { chooseFormat, columnsFound, fileHead } from './formats.ts';
 
 const FIXTURES = new URL('../../../test/fixtures/import/', import.meta.url);
 
@@ -13,7 +13,7 @@ async function read(name: string): Promise<{ format: string; rows: ImportRow[] }
   const format = chooseFormat(fileHead(bytes));
   assert.ok(format, `${name}: detected`);
   const rows: ImportRow[] = [];
-  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') })) rows.push(row);
+  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') }, fileHead(bytes))) rows.push(row);
   return { format: format.name, rows: rows.sort((a, b) => a.line - b.line) };
 }
 
@@ -96,4 +96,25 @@ test('detection: the export’s own CSV and JSON; nothing for a file of no known
   );
   assert.equal(chooseFormat(head('hello world\n')), null);
   assert.equal(chooseFormat(head('url\nhttps://x\n'), 'kutt-json')?.name, 'kutt-json', 'a named format wins');
+});
+
+test('Bitly: the API’s `link` is the short link; a file without any short-link column is told, with the columns recognised', async () => {
+  const file = Buffer.from('link,long_url,title\nhttps://bit.ly/api-one,https://example.com/1,One\nbit.ly/api-two,https://example.com/2,\n');
+  const head = fileHead(file);
+  const format = chooseFormat(head)!;
+  assert.equal(format.name, 'bitly-csv', 'link beside long_url reads as Bitly');
+  const rows: ImportRow[] = [];
+  for await (const r of format.rows({ stream: () => Readable.from([file]), text: async () => file.toString('utf8') }, head)) rows.push(r);
+  assert.deepEqual(
+    rows.map((r) => r.input.alias),
+    ['api-one', 'api-two'],
+  );
+  assert.deepEqual(columnsFound(format, head), { columns: { alias: 'link', url: 'long_url', title: 'title' }, aliasMissing: null });
+
+  const bare = fileHead(Buffer.from('long_url,title\nhttps://example.com/1,One\n'));
+  const found = columnsFound(chooseFormat(bare, 'bitly-csv')!, bare)!;
+  assert.deepEqual(found.columns, { alias: null, url: 'long_url', title: 'title' });
+  assert.equal(found.aliasMissing, 'The file has no alias column (bitly-csv reads it from bitlink, Short link, link); columns recognised: long_url (url), title.');
+  assert.equal(chooseFormat(bare)?.name, 'csv', 'without a short link it is a generic CSV');
+  assert.equal(columnsFound(chooseFormat(head, 'csv')!, head)!.columns.url, 'long_url', 'in the generic CSV, link is a destination only after the others');
 });

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { bitlyCsv } from './bitly.ts';
+import { headerKey } from './cells.ts';
 import type { FileHead, ImportFormat } from './format.ts';
 import { genericCsv } from './generic-csv.ts';
 import { kuttJson } from './kutt.ts';
@@ -34,4 +35,30 @@ export function fileHead(start: Buffer): FileHead {
 export function chooseFormat(head: FileHead, name?: string): ImportFormat | null {
   if (name !== undefined) return IMPORT_FORMATS.find((f) => f.name === name) ?? null;
   return IMPORT_FORMATS.find((f) => f.detect(head)) ?? null;
+}
+
+/** What a CSV format found in the file's header: each field's column (null: none), and what the report should warn of. */
+export interface ColumnsFound {
+  columns: Record<string, string | null>;
+  /** The format reads aliases from a column the file lacks: every row would get a random one. */
+  aliasMissing: string | null;
+}
+
+/** The header checked against the format's columns (CSV formats only; null for the others). */
+export function columnsFound(format: ImportFormat, head: FileHead): ColumnsFound | null {
+  if (!format.columns) return null;
+  const byKey = new Map(head.header.map((name) => [headerKey(name), name]));
+  const columns: Record<string, string | null> = {};
+  for (const [field, names] of Object.entries(format.columns)) {
+    columns[field] = names.map((n) => byKey.get(headerKey(n))).find((n) => n !== undefined) ?? null;
+  }
+  const aliasNames = format.columns.alias ?? [];
+  const recognised = Object.entries(columns)
+    .filter(([, name]) => name !== null)
+    .map(([field, name]) => (headerKey(name!) === headerKey(field) ? name! : `${name} (${field})`));
+  const aliasMissing =
+    aliasNames.length > 0 && columns.alias === null
+      ? `The file has no alias column (${format.name} reads it from ${aliasNames.join(', ')}); columns recognised: ${recognised.join(', ') || 'none'}.`
+      : null;
+  return { columns, aliasMissing };
 }

@@ -24,6 +24,7 @@ const pick = (c: Record<string, string | null>, field: keyof typeof NAMES) => {
 /** Any CSV with a header that names a URL column: the last resort of auto-detection. */
 export const genericCsv: ImportFormat = {
   name: 'csv',
+  columns: NAMES,
   detect: (head) => head.header.some((h) => (NAMES.url as readonly string[]).includes(h.toLowerCase().replace(/[^a-z0-9]/g, ''))),
   rows: (source) =>
     csvRows(source, (raw) => {

@@ -1,23 +1,127 @@
+import { Worker } from 'node:worker_threads';
 import type { Account } from '../../core/accounts/account.ts';
-import type { ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
+import type { CheckedRow, ImportOptions, ImportReport } from '../../core/links/import/import-row.ts';
 import type { LinkImporter } from '../../core/links/import/link-importer.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
-import type { ImportSource } from './format.ts';
-import { IMPORT_FORMAT_NAMES, chooseFormat, fileHead } from './formats.ts';
+import type { ReaderCredit, ReaderData, ReaderMessage, ReaderStart } from './import-messages.ts';
+import { IMPORT_FORMAT_NAMES } from './formats.ts';
 
-/** The whole import of one file: its format (named, or detected from its head), its rows, the report with the format's name. */
+// Compiled (dist/) the thread runs its JavaScript; from the sources (tests, tsx) a small .mjs
+// registers tsx first, as worker-click-store.ts does.
+const THREAD_ENTRY = `./import-thread.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
+
+/**
+ * The last batch's turn to be written on this instance. Imports take turns, one batch at a time,
+ * each on a later turn of the event loop than the one before: several imports never write their
+ * batches back to back while a request waits (on SQLite a batch holds the thread while written).
+ */
+let lastTurn: Promise<void> = Promise.resolve();
+
+/** Waits for this instance's next write turn; the answer gives it back. */
+function writeTurn(): Promise<() => void> {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  const previous = lastTurn;
+  lastTurn = previous.then(() => done);
+  return previous.then(() => new Promise<() => void>((resolve) => setImmediate(() => resolve(release))));
+}
+
+/** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised. */
+export type ImportFileReport = { format: string; columns?: Record<string, string | null>; warnings: string[] } & ImportReport;
+
+/**
+ * One file's reading thread, seen from the main thread: its first message (the format, or a
+ * refusal), then its rows in batches.
+ */
+class ReaderThread {
+  private readonly worker: Worker;
+  private readonly queue: ReaderMessage[] = [];
+  private failure: Error | null = null;
+  private waiter: (() => void) | null = null;
+
+  constructor(data: ReaderData) {
+    this.worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
+      workerData: data,
+      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      // What the thread holds lives for one batch: a small young generation keeps it resident
+      // for less (ADR 8 does the same for the click writer).
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    this.worker.on('message', (message: ReaderMessage) => this.push(message));
+    this.worker.on('error', (error) => this.fail(new Error('the import thread failed', { cause: error })));
+    this.worker.on('exit', (code) => this.fail(new Error(`the import thread exited (code ${code}) before the end of the file`)));
+  }
+
+  private push(message: ReaderMessage): void {
+    this.queue.push(message);
+    this.waiter?.();
+    this.waiter = null;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.waiter?.();
+    this.waiter = null;
+  }
+
+  private async next(): Promise<ReaderMessage> {
+    for (;;) {
+      const message = this.queue.shift();
+      if (message) return message;
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+
+  async start(): Promise<ReaderStart> {
+    const first = await this.next();
+    if (first.kind === 'refused') throw ValidationError.of(first.field, first.message);
+    if (first.kind !== 'start') throw new Error(`the import thread began with ${first.kind}`);
+    return first;
+  }
+
+  /** The thread's batches (the importer's: one transaction each), each written in a write turn of its own (writeTurn). */
+  async *batches(): AsyncGenerator<CheckedRow[]> {
+    for (;;) {
+      const message = await this.next();
+      if (message.kind === 'end') return;
+      if (message.kind !== 'rows') throw new Error(`the import thread sent ${message.kind} among its rows`);
+      this.worker.postMessage({ kind: 'more' } satisfies ReaderCredit);
+      const release = await writeTurn();
+      try {
+        yield message.rows;
+      } finally {
+        release();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * The whole import of one file on disk: read, parsed and checked in a thread of its own, written
+ * here a batch at a time (docs/adr/0048). The report carries the format's name.
+ */
 export async function importFile(
   importer: LinkImporter,
   account: Pick<Account, 'id' | 'timezone'>,
-  source: ImportSource,
-  head: Buffer,
-  options: ImportOptions & { format?: string | undefined },
-): Promise<ImportReport & { format: string }> {
+  path: string,
+  options: ImportOptions & { format?: string | undefined; urlSchemes: readonly string[] },
+): Promise<ImportFileReport> {
   if (options.format !== undefined && !IMPORT_FORMAT_NAMES.includes(options.format)) {
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
-  const format = chooseFormat(fileHead(head), options.format);
-  if (!format) throw ValidationError.of('format', `The file's format was not recognised; name one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
-  const report = await importer.run(account.id, account.timezone, format.rows(source), options);
-  return { format: format.name, ...report };
+  const { format, urlSchemes, ...importOptions } = options;
+  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, defaultPrivacy: importer.defaultPrivacy });
+  try {
+    const start = await thread.start();
+    const report = await importer.run(account.id, thread.batches(), importOptions);
+    return { format: start.format, ...(start.columns ? { columns: start.columns } : {}), warnings: start.warnings, ...report };
+  } finally {
+    await thread.stop();
+  }
 }

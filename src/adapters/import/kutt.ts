@@ -11,18 +11,14 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 export const kuttJson: ImportFormat = {
   name: 'kutt-json',
   detect: (head) => /^\s*[[{]/.test(head.text) && /"address"\s*:/.test(head.text) && /"target"\s*:/.test(head.text),
-  rows: (source) =>
-    jsonRows(
-      source,
-      (doc) => (Array.isArray(doc) ? doc : Array.isArray((doc as { data?: unknown }).data) ? (doc as { data: unknown[] }).data : []),
-      (r) => {
-        const notes: string[] = [];
-        const input = withoutSecrets(
-          { alias: str(r.address), url: str(r.target), title: str(r.description) ?? null, ...(truthy(r.banned) ? { disabled: 1 } : {}) },
-          { password: truthy(r.password), privacyPassword: false },
-          notes,
-        );
-        return { input, endsAt: instant('expire_in', str(r.expire_in)), domainName: str(r.domain) ?? null, notes };
-      },
-    ),
+  rows: (source, head) =>
+    jsonRows(source, /^\s*\[/.test(head.text) ? '$.*' : '$.data.*', (r) => {
+      const notes: string[] = [];
+      const input = withoutSecrets(
+        { alias: str(r.address), url: str(r.target), title: str(r.description) ?? null, ...(truthy(r.banned) ? { disabled: 1 } : {}) },
+        { password: truthy(r.password), privacyPassword: false },
+        notes,
+      );
+      return { input, endsAt: instant('expire_in', str(r.expire_in)), domainName: str(r.domain) ?? null, notes };
+    }),
 };

@@ -37,6 +37,7 @@ const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.s
 
 export const linkpixCsv: ImportFormat = {
   name: 'linkpix-csv',
+  columns: { alias: ['alias'], url: ['url'], title: ['title'], space: ['space'], domain: ['domain'], pixels: ['pixels'] },
   detect: (head) => ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
   rows: (source) =>
     csvRows(source, (raw) => {
@@ -50,21 +51,18 @@ export const linkpixJson: ImportFormat = {
   name: 'linkpix-json',
   detect: (head) => /^\s*\{\s*"format"\s*:\s*"linkpix\.links"/.test(head.text),
   rows: (source) =>
-    jsonRows(
-      source,
-      (doc) => ((doc as { links?: unknown }).links instanceof Array ? (doc as { links: unknown[] }).links : []),
-      (r) =>
-        fromRecord(
-          {
-            ...r,
-            country_target: json(r.country_target),
-            platform_target: json(r.platform_target),
-            language_target: json(r.language_target),
-            rotation_target: json(r.rotation_target),
-          },
-          nameOf(r.space as Named),
-          nameOf(r.domain as Named),
-          Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
-        ),
+    jsonRows(source, '$.links.*', (r) =>
+      fromRecord(
+        {
+          ...r,
+          country_target: json(r.country_target),
+          platform_target: json(r.platform_target),
+          language_target: json(r.language_target),
+          rotation_target: json(r.rotation_target),
+        },
+        nameOf(r.space as Named),
+        nameOf(r.domain as Named),
+        Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
+      ),
     ),
 };

@@ -66,6 +66,23 @@ const looksLikePhpShort = (header: string[]) => ['alias', 'url', 'target_type', 
 
 export const phpshortCsv: ImportFormat = {
   name: 'phpshort-csv',
+  columns: Object.fromEntries(
+    [
+      'alias',
+      'url',
+      'title',
+      'target_type',
+      'country_target',
+      'platform_target',
+      'language_target',
+      'rotation_target',
+      'privacy',
+      'disabled',
+      'expiration_url',
+      'expiration_clicks',
+      'ends_at',
+    ].map((c) => [c, [c]]),
+  ),
   detect: (head) => looksLikePhpShort(head.header),
   rows: (source) => csvRows(source, fromPhpShort),
 };

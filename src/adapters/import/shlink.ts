@@ -7,6 +7,7 @@ import { csvRows, type ImportFormat } from './format.ts';
  */
 export const shlinkCsv: ImportFormat = {
   name: 'shlink-csv',
+  columns: { alias: ['shortCode'], url: ['longUrl'], title: ['title'], domain: ['domain'] },
   detect: (head) => ['shortCode', 'longUrl'].every((h) => head.header.includes(h)),
   rows: (source) =>
     csvRows(source, (raw) => {

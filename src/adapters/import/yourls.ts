@@ -12,6 +12,7 @@ function fromYourls(raw: Record<string, string | null>): Omit<ImportRow, 'line'>
 
 export const yourlsCsv: ImportFormat = {
   name: 'yourls-csv',
+  columns: { alias: ['keyword'], url: ['url'], title: ['title'] },
   detect: (head) => ['keyword', 'url', 'ip', 'clicks'].every((h) => head.header.includes(h)),
   rows: (source) => csvRows(source, fromYourls),
 };

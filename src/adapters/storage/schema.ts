@@ -215,6 +215,13 @@ export interface ClickBatchesPendingTable {
   last_click_id: number;
 }
 
+/** The account's import under way, and until when its holder has it (migration 0021). */
+export interface ImportLeasesTable {
+  account_id: number;
+  holder: string;
+  lease_until: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -246,6 +253,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   click_writers: ClickWritersTable;
   click_batches_pending: ClickBatchesPendingTable;
+  import_leases: ImportLeasesTable;
 }
 
 export interface WebhooksTable {

@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
+import { eventually } from '../../support/eventually.ts';
+import { rawConnection } from '../../support/raw-http.ts';
 import { assertInvalid, makeLink, makeSpace, unique } from './links-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -111,14 +113,15 @@ onEachEngine(
       assert.deepEqual(
         report.rows.map((r: Json) => [r.line, r.status]),
         [
-          [2, 'created'],
           [3, 'error'],
           [4, 'error'],
-          [5, 'created'],
         ],
+        'only the rows not created are listed',
       );
-      assert.match(report.rows[1].reason, /Malformed CSV row/);
-      assert.deepEqual(Object.keys(report.rows[2].errors), ['url']);
+      assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 2 });
+      assert.match(report.rows[0].reason, /Malformed CSV row/);
+      assert.deepEqual(Object.keys(report.rows[1].errors), ['url']);
+      assert.deepEqual(report.columns.alias, 'alias');
     });
 
     test('on_conflict: skip keeps the link, rename takes a free variant, replace overwrites the account’s own only', async () => {
@@ -158,6 +161,112 @@ onEachEngine(
       const json = await h().request('POST', '/api/v1/links/import', { key, json: { file: 'url\nhttps://example.com\n' } });
       assertInvalid(json, ['file']);
     });
+
+    test('bitly-csv: the API’s `link` column is the short link, its back-half the alias', async () => {
+      const { key } = await h().account();
+      const a = unique('bl');
+      const file = `link,long_url,title\nhttps://bit.ly/${a}-1,https://example.com/1,One\nbit.ly/${a}-2,https://example.com/2,Two\n`;
+      const report = await imported(h(), key, file, { format: 'bitly-csv' });
+      assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 0 });
+      assert.equal(report.random_aliases, 0);
+      assert.deepEqual(report.columns, { alias: 'link', url: 'long_url', title: 'title' });
+      assert.deepEqual(report.rows, []);
+      const links = JSON.parse(await exported(h(), key, 'json')).links.map((l: Json) => l.alias);
+      assert.deepEqual(links.sort(), [`${a}-1`, `${a}-2`]);
+    });
+
+    test('a file without its format’s alias column: the columns recognised and every random alias told; strict=1 refuses it and writes nothing', async () => {
+      const { key } = await h().account();
+      const file = 'long_url,title\nhttps://example.com/1,One\nhttps://example.com/2,Two\n';
+      const strict = await importFile(h(), key, file, { format: 'bitly-csv', strict: '1' });
+      assertInvalid(strict, ['file']);
+      assert.match(strict.body.message.file[0], /no alias column \(bitly-csv reads it from bitlink, Short link, link\); columns recognised: long_url \(url\), title/);
+      assert.equal(JSON.parse(await exported(h(), key, 'json')).links.length, 0, 'nothing written');
+      const report = await imported(h(), key, file, { format: 'bitly-csv' });
+      assert.deepEqual(report.columns, { alias: null, url: 'long_url', title: 'title' });
+      assert.match(report.warnings[0], /no alias column .* Every row gets a random alias\./);
+      assert.equal(report.random_aliases, 2);
+      assert.deepEqual(
+        report.rows.map((r: Json) => [r.line, r.status, r.notes]),
+        [
+          [2, 'created', ['The row has no alias: a random one was given.']],
+          [3, 'created', ['The row has no alias: a random one was given.']],
+        ],
+      );
+      const aliases = JSON.parse(await exported(h(), key, 'json')).links.map((l: Json) => l.alias);
+      assert.deepEqual(aliases.sort(), report.rows.map((r: Json) => r.alias).sort());
+      // Strict with the column present: a row with an empty alias is an error, the others imported.
+      const some = await imported(h(), key, `alias,url\n${unique('st')},https://example.com/a\n,https://example.com/b\n`, { strict: 'true' });
+      assert.deepEqual(some.counts, { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 1 });
+      assert.deepEqual(Object.keys(some.rows[0].errors), ['alias']);
+    });
+
+    test('one import per account at a time, across instances (a lease row); one past its time is taken over', async () => {
+      const { id, key } = await h().account();
+      const db = h().server.container.storage.db;
+      await db
+        .insertInto('import_leases')
+        .values({ account_id: id, holder: 'another-instance', lease_until: Date.now() + 60_000 })
+        .execute();
+      const busy = await importFile(h(), key, 'url\nhttps://example.com/busy\n');
+      assert.equal(busy.status, 429, busy.text);
+      assert.equal(busy.headers.get('retry-after'), '10');
+      assert.deepEqual(busy.body, { message: 'An import of this account is running; try again once it has finished.', status: 429 });
+      // The instance that held it died: its lease runs out and the account is free again.
+      await db
+        .updateTable('import_leases')
+        .set({ lease_until: Date.now() - 1 })
+        .where('account_id', '=', id)
+        .execute();
+      const report = await imported(h(), key, 'url\nhttps://example.com/after\n');
+      assert.equal(report.counts.created, 1);
+      assert.deepEqual(await db.selectFrom('import_leases').selectAll().where('account_id', '=', id).execute(), [], 'given back when done');
+    });
+
+    test('IMPORT_CONCURRENCY imports on an instance: one more is a 429 while they run, and the slot is free once the upload ends', async () => {
+      const first = await h().account();
+      const second = await h().account();
+      const { body, headers } = await multipart('url\nhttps://example.com/slow\n');
+      // An upload that has sent its head and half its body holds the slot (taken before the body is read).
+      const slow = await rawConnection(Number(new URL(h().baseUrl).port));
+      const bytes = Buffer.from(body);
+      await slow.write(
+        `POST /api/v1/links/import HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${first.key}\r\ncontent-type: ${headers['content-type']}\r\ncontent-length: ${bytes.length}\r\n\r\n${bytes.subarray(0, bytes.length >> 1).toString('latin1')}`,
+      );
+      const db = h().server.container.storage.db;
+      const leased = async () => (await db.selectFrom('import_leases').select('holder').where('account_id', '=', first.id).execute()).length === 1;
+      await eventually('the slow upload holds its slot', leased);
+      const refused = await importFile(h(), second.key, 'url\nhttps://example.com/x\n');
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.headers.get('retry-after'), '10');
+      assert.match(refused.body.message, /This instance is running as many imports as it takes \(1\)/);
+      slow.close();
+      await eventually('the slow upload’s lease is given back', async () => !(await leased()));
+      await eventually('the slot is free again', async () => (await importFile(h(), second.key, 'url\nhttps://example.com/x\n', { dry_run: '1' })).status === 200);
+    });
+
+    test('a malformed multipart body is a 400 in the error format, never a 500, and holds no slot', async () => {
+      const { key } = await h().account();
+      const noBoundary = await h().request('POST', '/api/v1/links/import', {
+        key,
+        headers: { 'content-type': 'multipart/form-data' },
+        body: 'url\nhttps://example.com\n',
+      });
+      assert.deepEqual([noBoundary.status, noBoundary.body], [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }]);
+      const unterminated = await h().request('POST', '/api/v1/links/import', {
+        key,
+        headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+        body: '--XyZ\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n\r\nurl\nhttps://example.com/\n',
+      });
+      assert.deepEqual([unterminated.status, unterminated.body], [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }]);
+      const endless = await h().request('POST', '/api/v1/links/import', {
+        key,
+        headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+        body: '--XyZ\r\ncontent-disposition: form-data; name="on_conflict"\r\n\r\nskip',
+      });
+      assert.equal(endless.status, 400, endless.text);
+      assert.equal((await importFile(h(), key, 'url\nhttps://example.com/ok\n', { dry_run: '1' })).status, 200, 'the slot was given back');
+    });
   },
-  { env: { IMPORT_MAX_BYTES: String(LIMIT) } },
+  { env: { IMPORT_MAX_BYTES: String(LIMIT), IMPORT_CONCURRENCY: '1' } },
 );

@@ -10,7 +10,7 @@ const fixture = (name: string) => new URL(name, FIXTURES).pathname;
 
 onEachEngineWithCli(
   'linkpix import',
-  ({ cli }) => {
+  ({ cli, startServer }) => {
     before(async () => {
       assert.equal((await cli('users', 'create', '--email', 'imp@example.com')).code, 0);
     });
@@ -23,19 +23,48 @@ onEachEngineWithCli(
       const report = JSON.parse(done.stdout);
       assert.equal(report.format, 'phpshort-sql');
       assert.equal(report.dry_run, false);
+      assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 1 });
       assert.deepEqual(
-        report.rows.map((r: { status: string; alias?: string }) => [r.status, r.alias]),
+        report.rows.map((r: { status: string; alias?: string; notes?: string[] }) => [r.status, r.alias, r.notes?.length ?? 0]),
         [
-          ['created', 'php1'],
-          ['created', 'php2'],
-          ['error', undefined],
+          ['created', 'php2', 2],
+          ['error', undefined, 0],
         ],
+        'listed: a row created with notes (its password left behind), a row in error; not the plain created one',
       );
       assert.equal(done.stderr, '', 'no progress line when stderr is not a terminal');
       const again = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--format', 'phpshort-csv');
       assert.deepEqual(JSON.parse(again.stdout).counts, { created: 0, replaced: 0, renamed: 0, skipped: 2, error: 1 });
       const renamed = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--on-conflict=rename');
       assert.deepEqual(JSON.parse(renamed.stdout).counts, { created: 0, replaced: 0, renamed: 2, skipped: 0, error: 1 });
+    });
+
+    test('--strict refuses a file without its alias column; another import of the account running refuses the command', async (t) => {
+      const dir = mkdtempSync(join(tmpdir(), 'linkpix-import-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const bare = join(dir, 'bitly.csv');
+      writeFileSync(bare, 'long_url,title\nhttps://example.com/strict,Strict\n');
+      const strict = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv', '--strict');
+      assert.equal(strict.code, 1);
+      assert.match(strict.stderr, /^file: The file has no alias column \(bitly-csv reads it from bitlink, Short link, link\)/);
+      const told = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv', '--dry-run');
+      assert.equal(told.code, 0, told.stderr);
+      assert.match(JSON.parse(told.stdout).warnings[0], /no alias column/);
+      const server = await startServer();
+      try {
+        const db = server.server.container.storage.db;
+        const { id } = await db.selectFrom('accounts').select('id').where('email', '=', 'imp@example.com').executeTakeFirstOrThrow();
+        await db
+          .insertInto('import_leases')
+          .values({ account_id: id, holder: 'a-server', lease_until: Date.now() + 60_000 })
+          .execute();
+        const busy = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv');
+        assert.equal(busy.code, 1);
+        assert.equal(busy.stderr.trim(), 'An import of this account is running; try again once it has finished.');
+        await db.deleteFrom('import_leases').where('account_id', '=', id).execute();
+      } finally {
+        await server.close();
+      }
     });
 
     test('refused: a file over IMPORT_MAX_BYTES before it is read, a bad --on-conflict or --format, an unknown account', async (t) => {

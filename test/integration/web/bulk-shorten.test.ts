@@ -237,6 +237,28 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.deepEqual(await links(h(), key), []);
   });
 
+  test('a malformed multipart body (no boundary, a part never ended): the 400 page, nothing created, never a 500', async () => {
+    const { client, key } = await user(h());
+    const token = await client.csrf('/links/bulk');
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const post = async (contentType: string, body: string) => {
+      const res = await fetch(`${client.baseUrl}/links/bulk?_csrf=${encodeURIComponent(token)}`, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        headers: { cookie, 'content-type': contentType },
+      });
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const noBoundary = await post('multipart/form-data', 'urls=https://a.test/');
+    const unterminated = await post('multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="urls"\r\n\r\nhttps://a.test/');
+    for (const res of [noBoundary, unterminated]) {
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.type ?? '', /^text\/html/);
+    }
+    assert.deepEqual(await links(h(), key), []);
+  });
+
   test('the result CSV: posted back from the result page, with the errors; a tampered result is refused', async () => {
     const { client } = await user(h());
     const res = await client.post('/links/bulk', { urls: 'https://one.test/\n=HYPERLINK("x")' }, { from: '/links/bulk' });

@@ -8,7 +8,8 @@ import { eventually } from '../../support/eventually.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { unitOfWorkOn } from '../../../src/adapters/storage/transactions.ts';
 import { LinkImporter } from '../../../src/core/links/import/link-importer.ts';
-import type { ImportRow } from '../../../src/core/links/import/import-row.ts';
+import type { CheckedRow, ImportOutcome, ImportRow } from '../../../src/core/links/import/import-row.ts';
+import { checkImportRow } from '../../../src/core/links/import/check-import-row.ts';
 import { UrlPolicy } from '../../../src/core/links/url-policy.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
 import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
@@ -89,8 +90,8 @@ class RacingLinkStore extends SqlLinkStore {
   }
 }
 
-async function* rowsOf(rows: ImportRow[]): AsyncGenerator<ImportRow> {
-  yield* rows;
+async function* rowsOf(rows: ImportRow[]): AsyncGenerator<CheckedRow[]> {
+  yield rows.map((row) => checkImportRow(row, { urls: new UrlPolicy(['https']), timeZone: 'UTC', strict: false, defaultPrivacy: 1 }));
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -185,12 +186,19 @@ onEachEngine(
         unitOfWork: unitOfWorkOn(db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: container.hooks.linkEventsOn(trx, afterCommit) })),
       });
       const row = (line: number, alias: string): ImportRow => ({ line, input: { url: `https://example.com/${alias}`, alias } });
-      const report = await importer.run(account.id, 'UTC', rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]), {
+      const outcomes: ImportOutcome[] = [];
+      const report = await importer.run(account.id, rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]), {
         onConflict: 'skip',
         dryRun: false,
+        onOutcome: (o) => outcomes.push(o),
       });
       assert.deepEqual(
-        report.rows.map((r) => [r.status, r.alias, r.reason]),
+        report.rows.map((r) => [r.status, r.alias]),
+        [['skipped', 'tx-race-taken']],
+        'only the row not created is listed',
+      );
+      assert.deepEqual(
+        outcomes.sort((a, b) => a.line - b.line).map((r) => [r.status, r.alias, r.reason]),
         [
           ['created', 'tx-race-1', undefined],
           ['skipped', 'tx-race-taken', 'The alias was taken while importing.'],

@@ -21,6 +21,7 @@ import * as linkSearchPrefix from './0017-link-search-prefix.ts';
 import * as linkSearchPrefixExact from './0018-link-search-prefix-exact.ts';
 import * as rollupMonths from './0019-rollup-months.ts';
 import * as accountEmailsNfc from './0020-account-emails-nfc.ts';
+import * as importLeases from './0021-import-leases.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -49,6 +50,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0018-link-search-prefix-exact': linkSearchPrefixExact,
   '0019-rollup-months': rollupMonths,
   '0020-account-emails-nfc': accountEmailsNfc,
+  '0021-import-leases': importLeases,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../shared/errors.ts';
 import type { LinkInput } from '../link-input.ts';
+import type { CheckedLinkInput } from '../link-rules.ts';
 
 /**
  * One link read from another shortener's file, in linkpix's own create names. Records an import
@@ -23,6 +24,23 @@ export interface ImportRow {
   unreadable?: string;
 }
 
+/**
+ * A row after the create rules that need no database (checkImportRow): its checked fields, or
+ * the faults found so far (the named records are still looked up, so every bad field is told),
+ * or why it could not be read. Plain data: it crosses from the thread that reads the file.
+ */
+export interface CheckedRow {
+  line: number;
+  checked?: CheckedLinkInput;
+  errors?: FieldErrors;
+  unreadable?: string;
+  endsAt?: number | null;
+  spaceName?: string | null;
+  domainName?: string | null;
+  pixelNames?: readonly string[];
+  notes?: readonly string[];
+}
+
 export type ImportStatus = 'created' | 'replaced' | 'renamed' | 'skipped' | 'error';
 
 export interface ImportOutcome {
@@ -43,6 +61,10 @@ export const ON_CONFLICT: readonly OnConflict[] = ['skip', 'rename', 'replace'];
 export interface ImportOptions {
   onConflict: OnConflict;
   dryRun: boolean;
+  /** A row without an alias is an error instead of getting a random one. */
+  strict?: boolean;
+  /** Every row's outcome, listed in the report or not, as its batch is done (a caller that keeps them all). */
+  onOutcome?: (outcome: ImportOutcome) => void;
   /** Called after each batch with the rows seen so far (the CLI's progress line). */
   onProgress?: (rows: number) => void;
 }
@@ -50,5 +72,14 @@ export interface ImportOptions {
 export interface ImportReport {
   dry_run: boolean;
   counts: Record<ImportStatus, number>;
+  /** Rows created under a random alias: the file gave them none. */
+  random_aliases: number;
+  /**
+   * The rows not imported as the file says, in file order: every status but `created`, and a
+   * created row with notes (a random alias, a password left behind). At most REPORT_ROWS, so
+   * the report does not grow with the file.
+   */
   rows: ImportOutcome[];
+  /** Rows that would have been listed past REPORT_ROWS. */
+  rows_omitted: number;
 }

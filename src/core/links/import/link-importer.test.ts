@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LinkImporter } from './link-importer.ts';
-import type { ImportOptions, ImportRow } from './import-row.ts';
+import { IMPORT_BATCH, IMPORT_BATCH_CHARS, LinkImporter, REPORT_ROWS, batchesOf } from './link-importer.ts';
+import type { ImportOptions, ImportOutcome, ImportRow } from './import-row.ts';
+import { checkImportRow } from './check-import-row.ts';
 import { UrlPolicy } from '../url-policy.ts';
 import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
 import type { UnitOfWork } from '../../shared/unit-of-work.ts';
@@ -19,6 +20,7 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   const pixels = new MemoryPixelStore();
   const events = new RecordingListener();
   const invalidated: number[] = [];
+  const urls = new UrlPolicy(['http', 'https']);
   const invalidation = { linkChanged: (id: number) => invalidated.push(id) } as unknown as RedirectInvalidation;
   const importer = new LinkImporter({
     links,
@@ -26,16 +28,22 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
     domains,
     pixels,
     clock: { now: () => NOW },
-    urls: new UrlPolicy(['http', 'https']),
+    urls,
     invalidation,
     onEvent: events,
     ...(unitOfWork ? { unitOfWork } : {}),
   });
-  const run = (rows: ImportRow[], options: Partial<ImportOptions> = {}) => importer.run(ME, 'UTC', toAsync(rows), { onConflict: 'skip', dryRun: false, ...options });
+  // Every row's outcome as `rows`; what the report lists as `listed`.
+  const run = async (rows: ImportRow[], options: Partial<ImportOptions> = {}) => {
+    const checked = rows.map((r) => checkImportRow(r, { urls, timeZone: 'UTC', strict: options.strict ?? false, defaultPrivacy: importer.defaultPrivacy }));
+    const all: ImportOutcome[] = [];
+    const report = await importer.run(ME, batchesOf(toAsync(checked)), { onConflict: 'skip', dryRun: false, ...options, onOutcome: (o) => all.push(o) });
+    return { ...report, listed: report.rows, rows: all.sort((a, b) => a.line - b.line) };
+  };
   return { links, spaces, domains, pixels, events, invalidated, run };
 }
 
-async function* toAsync(rows: ImportRow[]): AsyncGenerator<ImportRow> {
+async function* toAsync<T>(rows: T[]): AsyncGenerator<T> {
   for (const row of rows) yield row;
 }
 
@@ -291,4 +299,61 @@ test('a space named only by rows that are skipped is not made', async () => {
   await s.run([row(2, 'https://example.com/a', 'taken')]);
   await s.run([row(2, 'https://example.com/a', 'taken', { spaceName: 'Never' })]);
   assert.deepEqual(s.spaces.spaces, []);
+});
+
+test('the report lists only what was not imported as the file says, with the counts of every row', async () => {
+  const s = setup();
+  s.links.add(OTHER, { alias: 'taken' });
+  const report = await s.run([row(2, 'https://example.com/a', 'fine'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', 'taken'), row(5, 'nope', 'bad')]);
+  assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 1, error: 1 });
+  assert.equal(report.random_aliases, 1);
+  assert.deepEqual(
+    report.listed.map((r) => [r.line, r.status]),
+    [
+      [3, 'created'],
+      [4, 'skipped'],
+      [5, 'error'],
+    ],
+    'a plain created row is only counted',
+  );
+  assert.deepEqual(report.listed[0]!.notes, ['The row has no alias: a random one was given.']);
+  assert.equal(report.rows_omitted, 0);
+});
+
+test('strict: a row without an alias is an error, not a random alias; the others are imported', async () => {
+  const s = setup();
+  const report = await s.run([row(2, 'https://example.com/a', 'strict-a'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', '  ')], { strict: true });
+  assert.deepEqual(report.counts, { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 2 });
+  assert.deepEqual(report.listed[0]!.errors, { alias: ['The row has no alias; a strict import gives none at random.'] });
+  assert.equal(report.random_aliases, 0);
+  assert.deepEqual(
+    s.links.links.map((l) => l.alias),
+    ['strict-a'],
+  );
+});
+
+test('the listed rows stop at REPORT_ROWS; the rest are counted', async () => {
+  const s = setup();
+  const rows = Array.from({ length: REPORT_ROWS + 3 }, (_, i) => row(i + 2, 'not a url', `cap-${i}`));
+  const report = await s.run(rows, { dryRun: true });
+  assert.equal(report.counts.error, REPORT_ROWS + 3);
+  assert.equal(report.listed.length, REPORT_ROWS);
+  assert.equal(report.rows_omitted, 3);
+  assert.equal(report.listed.at(-1)!.line, REPORT_ROWS + 1, 'the first rows of the file are the ones listed');
+});
+
+test('batches: at most IMPORT_BATCH rows, fewer when they are long (IMPORT_BATCH_CHARS)', async () => {
+  const urls = new UrlPolicy(['https']);
+  const checked = (n: number, length: number) =>
+    Array.from({ length: n }, (_, i) =>
+      checkImportRow(row(i + 2, `https://example.com/${'a'.repeat(length)}`, `b-${i}`), { urls, timeZone: 'UTC', strict: false, defaultPrivacy: 1 }),
+    );
+  const sizes = async (rows: ReturnType<typeof checked>) => {
+    const out: number[] = [];
+    for await (const batch of batchesOf(toAsync(rows))) out.push(batch.length);
+    return out;
+  };
+  assert.deepEqual(await sizes(checked(IMPORT_BATCH * 2 + 5, 10)), [IMPORT_BATCH, IMPORT_BATCH, 5]);
+  const long = await sizes(checked(40, 2000));
+  assert.ok(long.length >= 5 && long.every((n) => n <= IMPORT_BATCH_CHARS / 2000), `long rows: ${long.join(', ')}`);
 });

@@ -5,20 +5,50 @@ import { isReservedAlias, randomAlias } from '../aliases.ts';
 import type { Link, LinkFields } from '../link.ts';
 import type { LinkChange } from '../link-events.ts';
 import { LinkViews } from '../link-views.ts';
-import { checkLinkInput } from '../link-rules.ts';
 import type { LinkChangePorts, LinksServiceDeps } from '../links-service.ts';
 import type { AliasOwner } from '../link-store.ts';
-import type { ImportOptions, ImportOutcome, ImportReport, ImportRow } from './import-row.ts';
+import { faultsOf } from './check-import-row.ts';
+import type { CheckedRow, ImportOptions, ImportOutcome, ImportReport } from './import-row.ts';
 import { NamedRecords } from './named-records.ts';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
-/** Rows checked and written per round trip: one multi-row insert each. */
-const IMPORT_BATCH = 500;
+/**
+ * The most rows a batch holds: one multi-row insert and one transaction each. A batch holds fewer
+ * when its rows are long (IMPORT_BATCH_CHARS): what a write costs (SQLite's search index above all)
+ * grows with the text written, and on SQLite's synchronous connection a batch holds the event
+ * loop while it is written.
+ */
+export const IMPORT_BATCH = 25;
+/** The most characters of link data (URLs, titles, targets) a batch carries, whatever its row count. */
+export const IMPORT_BATCH_CHARS = 8192;
+/** What a row weighs in a batch: the characters of its link data (an unreadable row or one in error writes nothing). */
+const charsOf = (row: CheckedRow) => (row.checked ? JSON.stringify(row.checked.fields).length : 0);
+
+/** Rows in batches of at most IMPORT_BATCH rows and, but for a single long row, IMPORT_BATCH_CHARS characters. */
+export async function* batchesOf(rows: AsyncIterable<CheckedRow>): AsyncGenerator<CheckedRow[]> {
+  let batch: CheckedRow[] = [];
+  let chars = 0;
+  for await (const row of rows) {
+    const weight = charsOf(row);
+    if (batch.length > 0 && (batch.length >= IMPORT_BATCH || chars + weight > IMPORT_BATCH_CHARS)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(row);
+    chars += weight;
+  }
+  if (batch.length > 0) yield batch;
+}
+
 const ALIAS_LENGTH = 7;
+/** The most rows a report lists; past it they are counted (rows_omitted). */
+export const REPORT_ROWS = 10_000;
+const RANDOM_ALIAS_NOTE = 'The row has no alias: a random one was given.';
 const RENAME_TRIES = 20;
 
 interface Ready {
-  row: ImportRow;
+  row: CheckedRow;
   fields: LinkFields;
   pixelIds: number[];
   notes: string[];
@@ -45,43 +75,52 @@ export class LinkImporter {
   private readonly unit: UnitOfWork<LinkChangePorts>;
 
   /** Formats that carry no privacy (most) leave it to this, as a create without it does. */
-  private readonly defaultPrivacy: DefaultStatsPrivacy;
+  readonly defaultPrivacy: DefaultStatsPrivacy;
 
   constructor(private readonly deps: Omit<LinksServiceDeps, 'titles'>) {
     this.unit = deps.unitOfWork ?? noUnitOfWork<LinkChangePorts>(deps);
     this.defaultPrivacy = deps.defaultPrivacy ?? PRIVATE_STATS;
   }
 
-  async run(accountId: number, timeZone: string, rows: AsyncIterable<ImportRow>, options: ImportOptions): Promise<ImportReport> {
+  /** Each batch is checked and written in one unit of work: the caller bounds it (batchesOf). */
+  async run(accountId: number, batches: AsyncIterable<readonly CheckedRow[]>, options: ImportOptions): Promise<ImportReport> {
     const named = new NamedRecords(accountId, this.deps, () => this.deps.clock.now());
     const claimed = new Set<string>();
-    const report: ImportReport = { dry_run: options.dryRun, counts: { created: 0, replaced: 0, renamed: 0, skipped: 0, error: 0 }, rows: [] };
+    const report: ImportReport = {
+      dry_run: options.dryRun,
+      counts: { created: 0, replaced: 0, renamed: 0, skipped: 0, error: 0 },
+      random_aliases: 0,
+      rows: [],
+      rows_omitted: 0,
+    };
+    // Only what did not go as the file says is listed, and at most REPORT_ROWS of it: a file of a
+    // million rows answers with its counts, not a million outcomes.
     const add = (o: ImportOutcome) => {
+      options.onOutcome?.(o);
       report.counts[o.status]++;
-      report.rows.push(o);
+      if (o.status === 'created' && o.notes === undefined) return;
+      if (report.rows.length < REPORT_ROWS) report.rows.push(o);
+      else report.rows_omitted++;
     };
-    let batch: ImportRow[] = [];
     let seen = 0;
-    const flush = async () => {
-      for (const o of await this.batch(accountId, timeZone, batch, named, claimed, options)) add(o);
+    for await (const batch of batches) {
+      const outcomes = await this.batch(accountId, batch, named, claimed, options);
+      for (const o of outcomes.sort((a, b) => a.line - b.line)) {
+        if (o.status === 'created' && o.notes?.includes(RANDOM_ALIAS_NOTE)) report.random_aliases++;
+        add(o);
+      }
       seen += batch.length;
-      batch = [];
       options.onProgress?.(seen);
-    };
-    for await (const row of rows) {
-      batch.push(row);
-      if (batch.length >= IMPORT_BATCH) await flush();
     }
-    if (batch.length > 0) await flush();
     report.rows.sort((a, b) => a.line - b.line);
     return report;
   }
 
-  private async batch(accountId: number, timeZone: string, rows: ImportRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
+  private async batch(accountId: number, rows: readonly CheckedRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
     const out: ImportOutcome[] = [];
     const ready: Ready[] = [];
     for (const row of rows) {
-      const r = await this.prepare(row, timeZone, named);
+      const r = await this.prepare(row, named);
       if ('reason' in r) out.push({ line: row.line, status: 'error', reason: r.reason, ...(r.errors ? { errors: r.errors } : {}) });
       else ready.push(r);
     }
@@ -125,6 +164,7 @@ export class LinkImporter {
       const { fields, row } = item;
       if (fields.alias === '') {
         fields.alias = await this.freeAlias(tx, fields.domainId, claimed, '', 0);
+        item.notes.push(RANDOM_ALIAS_NOTE);
         create(item, 'created');
         continue;
       }
@@ -214,11 +254,11 @@ export class LinkImporter {
     return ids;
   }
 
-  /** The create rules that need no other row: every bad field of the row, or its fields. */
-  private async prepare(row: ImportRow, timeZone: string, named: NamedRecords): Promise<Ready | { errors?: FieldErrors; reason: string }> {
+  /** The checks that need the database (named records) on a row the pure rules passed or failed: every bad field of the row, or its fields. */
+  private async prepare(row: CheckedRow, named: NamedRecords): Promise<Ready | { errors?: FieldErrors; reason: string }> {
     if (row.unreadable !== undefined) return { reason: row.unreadable };
     const bag = new FieldErrorBag();
-    const checked = checkLinkInput(row.input, { urls: this.deps.urls, timeZone, defaultPrivacy: this.defaultPrivacy }, bag);
+    for (const [field, list] of Object.entries(row.errors ?? {})) for (const message of list) bag.add(field, message);
     const notes = [...(row.notes ?? [])];
     let domainId: number | null = null;
     if (row.domainName) {
@@ -239,7 +279,8 @@ export class LinkImporter {
       if (id === null) notes.push(`The pixel ${name} is not one of this account's pixels: left out.`);
       else if (!pixelIds.includes(id)) pixelIds.push(id);
     }
-    if (!bag.empty) {
+    const checked = row.checked;
+    if (!bag.empty || checked === undefined) {
       const errors = faultsOf(bag);
       return { errors, reason: reasonOf(errors) };
     }
@@ -283,14 +324,5 @@ export class LinkImporter {
 
   private replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready): Promise<Link | null> {
     return tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
-  }
-}
-
-function faultsOf(bag: FieldErrorBag): FieldErrors {
-  try {
-    bag.throwIfAny();
-    return {};
-  } catch (error) {
-    return (error as { fields: FieldErrors }).fields;
   }
 }

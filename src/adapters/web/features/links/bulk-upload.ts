@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { MalformedMultipartError, isMalformedMultipart } from '../../../http/malformed-multipart.ts';
 
 /**
  * The most bytes of URLs one bulk submit carries, as a file or as text: 1000 lines of the
@@ -58,6 +59,8 @@ export async function readMultipartForm(request: FastifyRequest): Promise<void> 
       addField(body, part.fieldname, typeof part.value === 'string' ? part.value : '');
     }
   } catch (error) {
+    // A body that is not the multipart its header says: the app's 400 page, not a server fault.
+    if (isMalformedMultipart(error)) throw new MalformedMultipartError(error);
     if (!isLimitError(error)) throw error;
     upload.problems.file = 'tooLarge';
   }
