@@ -154,7 +154,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
   ];
   // One pass over every shape first, so no shape pays for the caches the load left cold.
   for (const [, shape] of shapes) {
-    for (let i = 0; i < 20; i++) await c.stats.query(account, ids[Math.floor(Math.random() * ids.length)]!, { ...shape, from: FIRST_DAY, to: LAST_DAY });
+    for (let i = 0; i < 20; i++) await c.stats.query(account, ids[Math.floor(Math.random() * ids.length)]!, { ...shape, from: FIRST_DAY, to: LAST_DAY }, 'owner');
   }
   let worst = 0;
   for (const [name, shape] of shapes) {
@@ -163,7 +163,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     for (let i = 0; i < RUNS; i++) {
       const id = ids[Math.floor(Math.random() * ids.length)]!;
       const start = performance.now();
-      const result = await c.stats.query(account, id, { ...shape, from: FIRST_DAY, to: LAST_DAY });
+      const result = await c.stats.query(account, id, { ...shape, from: FIRST_DAY, to: LAST_DAY }, 'owner');
       times.push(performance.now() - start);
       entries = result.total;
     }

@@ -104,8 +104,10 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           if (!(error instanceof ImportBusyError)) throw error;
           return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429, error.message));
         }
-        const dir = await mkdtemp(join(tmpdir(), 'linkpix-import-'));
+        // Everything after the slot is taken is inside the try: a failure anywhere releases it.
+        let dir: string | undefined;
         try {
+          dir = await mkdtemp(join(tmpdir(), 'linkpix-import-'));
           const form = await readForm(request, join(dir, 'upload'));
           if (form === 'tooLarge') return reply.code(413).send(errorEnvelope(413, `The file is larger than ${maxBytes} bytes, the most an import takes.`));
           if (form === 'malformed') return reply.code(400).send(errorEnvelope(400, MALFORMED_MULTIPART_MESSAGE));
@@ -128,7 +130,7 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           return { data: report, status: 200 as const };
         } finally {
           await slot.release();
-          await rm(dir, { recursive: true, force: true });
+          if (dir !== undefined) await rm(dir, { recursive: true, force: true });
         }
       },
     );

@@ -27,6 +27,10 @@ function writeTurn(): Promise<() => void> {
 }
 
 /** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised. */
+/** What one file's reading thread may hold: far more than any batch, far less than the process may. */
+const READER_HEAP_MB = 128;
+const TOO_BIG_TO_READ = `The file holds an entry too large to read (an import reads at most ${READER_HEAP_MB} MB at once); the rows before it were imported.`;
+
 export type ImportFileReport = { format: string; columns?: Record<string, string | null>; warnings: string[] } & ImportReport;
 
 /**
@@ -45,10 +49,18 @@ class ReaderThread {
       execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
       // What the thread holds lives for one batch: a small young generation keeps it resident
       // for less (ADR 8 does the same for the click writer).
-      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      // The old generation is capped too: a JSON entry has no size bound of its own (a string or
+      // a nesting that never ends), and a file must never grow the process past its bound.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: READER_HEAP_MB },
     });
     this.worker.on('message', (message: ReaderMessage) => this.push(message));
-    this.worker.on('error', (error) => this.fail(new Error('the import thread failed', { cause: error })));
+    this.worker.on('error', (error) =>
+      this.fail(
+        (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? ValidationError.of('file', TOO_BIG_TO_READ)
+          : new Error('the import thread failed', { cause: error }),
+      ),
+    );
     this.worker.on('exit', (code) => this.fail(new Error(`the import thread exited (code ${code}) before the end of the file`)));
   }
 

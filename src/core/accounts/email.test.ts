@@ -74,4 +74,8 @@ test('mixed scripts are flagged in the local part or in one domain label; one sc
     assert.deepEqual(emailFlags(email), [], email);
   }
   assert.deepEqual(emailFlags('al\u0000ice@example.com'), [{ kind: 'hidden-characters' }]);
+  // Styled (U+1D41A, Common) and fullwidth (U+FF41, Latin) letters: no script mix, an NFKC form.
+  assert.deepEqual(emailFlags('\u{1D41A}lice@example.com'), [{ kind: 'compatibility-forms' }]);
+  assert.deepEqual(emailFlags('\uFF41lice@example.com'), [{ kind: 'compatibility-forms' }]);
+  assert.deepEqual(emailFlags('alice@example.com'), []);
 });

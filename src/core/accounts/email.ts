@@ -81,18 +81,22 @@ function mixes(scripts: readonly string[]): boolean {
 }
 
 /** Why an address may pose as another's, for the operator's eyes. */
-export type EmailFlag = { kind: 'hidden-characters' } | { kind: 'mixed-scripts'; part: 'local' | 'domain'; scripts: string[] };
+export type EmailFlag = { kind: 'hidden-characters' } | { kind: 'compatibility-forms' } | { kind: 'mixed-scripts'; part: 'local' | 'domain'; scripts: string[] };
 
 /**
  * What an operator should look at twice in an account's email: characters that show nothing
  * (accounts made before they were refused) or a local part, or one label of the domain, that
  * mixes scripts (`аlice` with a Cyrillic `а`). Each domain label is read apart: an
  * internationalised name under a Latin top-level domain (`пример.com`) mixes nothing.
+ * Letters in a styled or fullwidth form (`𝐚lice`, `ａlice`) are flagged by their NFKC form.
  * Addresses wholly in a look-alike script (`аlісе`, all Cyrillic) are not caught.
  */
 export function emailFlags(email: string): EmailFlag[] {
   const flags: EmailFlag[] = [];
   if (hasHiddenCharacters(email)) flags.push({ kind: 'hidden-characters' });
+  // Styled and fullwidth letters (`𝐚`, `ａ`) are Common or Latin, so no script mix shows them;
+  // their compatibility form (NFKC) is the plain letter they pose as.
+  if (email.normalize('NFKC') !== email) flags.push({ kind: 'compatibility-forms' });
   const at = email.lastIndexOf('@');
   const local = at === -1 ? email : email.slice(0, at);
   const localScripts = scriptsOf(local);

@@ -88,14 +88,14 @@ const account = { id: 1, timezone: 'UTC' };
 
 test('clicks: every day of the range in order; clicks_hours: all 24 hours', async () => {
   const { svc } = service(true);
-  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } });
+  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } }, 'owner');
   assert.deepEqual(days.items, [
     { value: '2026-03-01', count: 0 },
     { value: '2026-03-02', count: 4 },
     { value: '2026-03-03', count: 0 },
   ]);
   assert.deepEqual(days.summary, { total: 4, unique: 3, bots: 1 });
-  const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null });
+  const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null }, 'owner');
   assert.equal(hours.total, 24);
   assert.deepEqual(hours.items[13], { value: '13', count: 4 });
   assert.deepEqual(hours.range, { from: '2026-02-09', to: '2026-03-10' });
@@ -103,8 +103,8 @@ test('clicks: every day of the range in order; clicks_hours: all 24 hours', asyn
 
 test('other names go to the store sorted by max unless told, with the search and page', async () => {
   const { svc, calls } = service(true);
-  await svc.query(account, 1, { name: 'cities', page: { page: 2, perPage: 10 } });
-  await svc.query(account, 1, { name: 'referrer', sort: 'min', search: 'co', page: null });
+  await svc.query(account, 1, { name: 'cities', page: { page: 2, perPage: 10 } }, 'owner');
+  await svc.query(account, 1, { name: 'referrer', sort: 'min', search: 'co', page: null }, 'owner');
   assert.deepEqual(calls, ['city max  2', 'referrer min co all']);
 });
 
@@ -118,7 +118,7 @@ const browsers: ValueCount[] = [
 
 test('a public viewer: rare values folded into one other entry, last, before the page; the owner sees them all', async () => {
   const { svc, calls } = service(true, browsers);
-  const owner = await svc.query(account, 1, { name: 'browser', page: { page: 1, perPage: 10 } });
+  const owner = await svc.query(account, 1, { name: 'browser', page: { page: 1, perPage: 10 } }, 'owner');
   assert.equal(owner.foldedBelow, null);
   assert.deepEqual(owner.items, browsers);
   for (const access of ['public', 'unlocked'] as const) {
@@ -156,7 +156,7 @@ test('a public viewer: a search finds shown values only, never a folded one nor 
   }
   const chrome = await svc.query(account, 1, { name: 'browser', search: 'chr', page: null }, 'public');
   assert.deepEqual(chrome.items, [{ value: 'Chrome', count: 9 }]);
-  const owner = await svc.query(account, 1, { name: 'browser', search: 'lynx', page: null });
+  const owner = await svc.query(account, 1, { name: 'browser', search: 'lynx', page: null }, 'owner');
   assert.equal(owner.foldedBelow, null);
 });
 
@@ -173,7 +173,7 @@ test('a public viewer: days and hours stay exact, as do the totals', async () =>
 test('rangeFor: the owner chooses any days; anyone else a preset, or the last 30 days', () => {
   const { svc } = service(true);
   const custom = { from: '2026-03-01', to: '2026-03-01' };
-  assert.deepEqual(svc.rangeFor(custom, 'UTC', 0), custom);
+  assert.deepEqual(svc.rangeFor(custom, 'UTC', 0, 'owner'), custom);
   for (const access of ['public', 'unlocked'] as const) {
     assert.deepEqual(svc.rangeFor(custom, 'UTC', 0, access), { from: '2026-02-09', to: '2026-03-10' });
     assert.deepEqual(svc.rangeFor({ preset: 'last7', ...custom }, 'UTC', 0, access), { from: '2026-03-04', to: '2026-03-10' });
@@ -181,9 +181,9 @@ test('rangeFor: the owner chooses any days; anyone else a preset, or the last 30
 });
 
 test("someone else's link is not found; bad input is refused before anything is read", async () => {
-  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', page: null }), NotFoundError);
-  await assert.rejects(service(true).svc.query(account, 1, { name: 'nope' as 'clicks', page: null }), ValidationError);
-  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }), ValidationError);
+  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', page: null }, 'owner'), NotFoundError);
+  await assert.rejects(service(true).svc.query(account, 1, { name: 'nope' as 'clicks', page: null }, 'owner'), ValidationError);
+  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }, 'owner'), ValidationError);
 });
 
 test('prune: clicks before now − retention, visitor marks of days before two days ago (UTC)', async () => {

@@ -75,9 +75,10 @@ export class StatsService {
   /**
    * A link's numbers, asked as its `account` (the owner, whose time zone decides the days).
    * `access`: who will read them (stats-access.ts); a statistics page's viewer other than the
-   * owner gets the rare values of each breakdown folded (rare-values.ts).
+   * owner gets the rare values of each breakdown folded (rare-values.ts). Required: a caller that
+   * forgot it must not fall back to everything.
    */
-  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery, access: StatsAccess = 'owner'): Promise<StatsResult> {
+  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery, access: StatsAccess): Promise<StatsResult> {
     if (!isStatsName(q.name)) throw ValidationError.of('name', messages.selected('name'));
     const range = resolveRange(q, this.deps.clock.now(), account.timezone);
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
@@ -113,7 +114,7 @@ export class StatsService {
     input: { preset?: RangePreset | undefined; from?: string | undefined; to?: string | undefined },
     timeZone: string,
     createdAt: number,
-    access: StatsAccess = 'owner',
+    access: StatsAccess,
   ): DayRange {
     const now = this.deps.clock.now();
     if (input.preset) return presetRange(input.preset, now, timeZone, createdAt);

@@ -99,6 +99,14 @@ onEachEngine(
       assert.match(mine.text, /Edit link/);
     });
 
+    test('an id past 32 bits is an unknown link on every statistics route, never a 500', async () => {
+      const anonymous = new WebClient(h().baseUrl);
+      for (const id of ['2147483648', '9999999999', '9999999999999999']) {
+        for (const path of [`/stats/${id}`, `/stats/${id}/countries`, `/stats/${id}/export/countries`]) assert.equal((await anonymous.get(path)).status, 404, path);
+        assert.equal((await owner.get(`/stats/${id}`)).status, 404, id);
+      }
+    });
+
     test('privacy 2: a password form for others, the numbers for the owner', async () => {
       const anonymous = new WebClient(h().baseUrl);
       const form = await anonymous.get(`/stats/${locked.id}`);

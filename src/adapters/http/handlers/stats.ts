@@ -10,14 +10,19 @@ export function statsHandler(ctx: ApiContext) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: StatsQuery }>, reply: FastifyReply) => {
     const q = request.query;
     const csv = q.format === 'csv';
-    const result = await ctx.stats.query(request.account, request.params.id, {
-      name: q.name,
-      from: q.from,
-      to: q.to,
-      search: q.search,
-      sort: q.sort,
-      page: csv ? null : { page: q.page, perPage: q.per_page },
-    });
+    const result = await ctx.stats.query(
+      request.account,
+      request.params.id,
+      {
+        name: q.name,
+        from: q.from,
+        to: q.to,
+        search: q.search,
+        sort: q.sort,
+        page: csv ? null : { page: q.page, perPage: q.per_page },
+      },
+      'owner',
+    );
     if (csv) {
       return reply
         .type('text/csv; charset=utf-8')

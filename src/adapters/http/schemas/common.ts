@@ -17,7 +17,7 @@ export function Enum<const V extends readonly (string | number)[]>(values: V, ex
 }
 
 /** Ids are 32-bit on both engines: a larger number names no record and must never reach SQL. */
-const ID_MAX = 2_147_483_647;
+export const ID_MAX = 2_147_483_647;
 
 export function Id(description?: string) {
   return Type.Integer({ minimum: 1, maximum: ID_MAX, ...(description === undefined ? {} : { description }) });

@@ -51,7 +51,7 @@ export const DEFAULT_PER_PAGE = 25;
 function emailBadges(view: View, flags: readonly EmailFlag[]): RawHtml[] {
   const a = view.t.admin.accounts;
   return flags.map((flag) => {
-    const text = flag.kind === 'hidden-characters' ? a.flagHidden : a.flagMixed(flag.part, flag.scripts);
+    const text = flag.kind === 'hidden-characters' ? a.flagHidden : flag.kind === 'compatibility-forms' ? a.flagStyled : a.flagMixed(flag.part, flag.scripts);
     return html` <span class="flag" role="note" aria-label="${text}">${text}</span>`;
   });
 }

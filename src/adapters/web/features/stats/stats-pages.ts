@@ -9,6 +9,7 @@ import { seesEveryValue, statsAccess, statsPasswordAttemptKey, type StatsAccess 
 import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
 import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { ID_MAX } from '../../../http/schemas/common.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
@@ -61,7 +62,8 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   /** The link and owner, and the access rule's answer; 404 (as for an unknown link) when hidden. */
   async function subjectOf(request: FastifyRequest): Promise<Subject> {
     const raw = (request.params as { id?: string }).id ?? '';
-    if (!/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError('link');
+    // Past a 32-bit id no record exists; PostgreSQL would refuse the number rather than find none.
+    if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > ID_MAX) throw new NotFoundError('link');
     const link = await ctx.stats.linkOf(Number(raw));
     const owner = link ? await ctx.accounts.getAccount(link.accountId).catch(() => null) : null;
     const access = statsAccess(link, owner, request.viewer?.account.id ?? null, (hash) =>
@@ -140,7 +142,7 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     const previous = previousRange(frame.range);
     const [series, before, ...tops] = await Promise.all([
       query(s, frame, { name: oneDay ? 'clicks_hours' : 'clicks', page: null }),
-      ctx.stats.query(asOwner(s), s.link.id, { name: 'clicks', from: previous.from, to: previous.to, page: { page: 1, perPage: 1 } }),
+      ctx.stats.query(asOwner(s), s.link.id, { name: 'clicks', from: previous.from, to: previous.to, page: { page: 1, perPage: 1 } }, s.access),
       ...OVERVIEW_TOP.map((table) => query(s, frame, { name: TABLES[table], page: { page: 1, perPage: TOP } })),
     ]);
     const chart = renderTimeSeries({

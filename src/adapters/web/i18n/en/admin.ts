@@ -41,6 +41,7 @@ export const admin = {
     refusedTitle: 'This cannot be done',
     back: 'Back to the accounts',
     flagHidden: 'Look-alike: hidden or control characters',
+    flagStyled: 'Look-alike: styled or fullwidth letters',
     flagMixed: (part: 'local' | 'domain', scripts: readonly string[]) =>
       `Look-alike: ${part === 'local' ? 'the part before @' : 'the domain'} mixes ${scripts.join(' and ')}`,
   },
