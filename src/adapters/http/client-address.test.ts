@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { clientAddress, hostnameOf, requestHost, trustFunction } from './client-address.ts';
+import { clientAddress, hostnameOf, limitAddress, requestHost, trustFunction } from './client-address.ts';
 
 /** The parts of a request the functions read; proxy-addr reads the socket (and older code the connection). */
 function req(remoteAddress: string, headers: Record<string, string | string[]> = {}): IncomingMessage {
@@ -90,4 +90,15 @@ test('hostnameOf answers the same when called again, with the same or alternatin
   const inputs = ['A.example:80', 'A.example:80', 'b.example.', 'A.example:80', '[::1]:1', 'b.example.', 'b.example.'];
   const expected = ['a.example', 'a.example', 'b.example', 'a.example', '[::1]', 'b.example', 'b.example'];
   for (let round = 0; round < 3; round++) assert.deepEqual(inputs.map(hostnameOf), expected);
+});
+
+test('limits count an IPv6 client by its /64, an IPv4 one (mapped or not) by its address', () => {
+  assert.equal(limitAddress('203.0.113.7'), '203.0.113.7');
+  assert.equal(limitAddress('::ffff:203.0.113.7'), '203.0.113.7');
+  // Every address of one subscriber's block is one budget.
+  assert.equal(limitAddress('2001:db8:1:2::1'), '2001:db8:1:2::/64');
+  assert.equal(limitAddress('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
+  assert.notEqual(limitAddress('2001:db8:1:3::1'), limitAddress('2001:db8:1:2::1'));
+  assert.equal(limitAddress('::1'), '::/64');
+  assert.equal(limitAddress('not an address'), 'not an address');
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import ipaddr from 'ipaddr.js';
 
 /** TRUST_PROXY as configured: false, true, a hop count, or addresses/CIDRs (comma-separated). */
 export type TrustProxy = boolean | number | string;
@@ -67,4 +68,17 @@ export function hostnameOf(host: string): string {
   lastName = name.toLowerCase().replace(/\.$/, '');
   lastHost = host;
   return lastName;
+}
+
+/**
+ * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped IPv6 one unwrapped),
+ * an IPv6 address by its /64, the block one subscriber is given, so that a client cannot take
+ * a fresh allowance from each of its 2^64 addresses. Anything unparsable counts as itself.
+ */
+export function limitAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
 import { bearerToken, isAuthenticated } from './auth.ts';
+import { limitAddress } from './client-address.ts';
 
 export interface RateLimitSettings {
   /** Requests per window; 0 turns limiting off. */
@@ -28,7 +29,7 @@ export async function installRateLimit(scope: FastifyInstance, limit: RateLimitS
     ...(limit.store ? { store: limit.store } : {}),
     keyGenerator: (request) => {
       const token = bearerToken(request);
-      return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${request.ip}`;
+      return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${limitAddress(request.ip)}`;
     },
     errorResponseBuilder: (_request, context) => Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
   });

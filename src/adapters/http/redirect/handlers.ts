@@ -7,7 +7,7 @@ import { renderPassword } from '../../web/pages/password.ts';
 import { renderPreview } from '../../web/pages/preview.ts';
 import { renderDisabled } from '../../web/pages/disabled.ts';
 import { messagePage } from '../../web/pages/message-page.ts';
-import { hostnameOf } from '../client-address.ts';
+import { hostnameOf, limitAddress } from '../client-address.ts';
 import { consentCookie, readCookies } from './cookies.ts';
 import { sendPage, sendRedirect } from './respond.ts';
 import { continueVisit, visitorOf } from './visit.ts';
@@ -101,7 +101,7 @@ export function redirectHandlers(ctx: RedirectContext) {
    * memory-hard hash.
    */
   async function tryPassword(request: FastifyRequest, reply: FastifyReply, link: RedirectLink, password: string) {
-    const key = passwordAttemptKey(request.ip, link.id);
+    const key = passwordAttemptKey(limitAddress(request.ip), link.id);
     const nonce = createNonce();
     const attempt = await ctx.attempts.consume(key);
     if (!attempt.allowed) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { TooManyAttemptsError } from '../../../core/shared/errors.ts';
 import type { RateLimitSettings } from '../../http/rate-limit.ts';
+import { limitAddress } from '../../http/client-address.ts';
 
 /**
  * The web app's requests per signed-in account, or per client address for whoever is signed out
@@ -17,7 +18,7 @@ export async function installWebRateLimit(web: FastifyInstance, limit: RateLimit
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(limit.store ? { store: limit.store } : {}),
-    keyGenerator: (request) => (request.viewer ? `account:${request.viewer.account.id}` : `ip:${request.ip}`),
+    keyGenerator: (request) => (request.viewer ? `account:${request.viewer.account.id}` : `ip:${limitAddress(request.ip)}`),
     errorResponseBuilder: (_request, context) => new TooManyAttemptsError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   web.addHook('onRequest', web.rateLimit());

@@ -15,9 +15,11 @@ import type { WebFeature } from '../feature.ts';
 const PAGE = { schema: { hide: true } };
 import { accountPage, deletePage, text, type AccountPageState, type Form } from './account-views.ts';
 import { apiKeyPages } from './api-keys-pages.ts';
+import { limitAddress } from '../../../http/client-address.ts';
 
+/** The client as sign-in and sign-up limits count it (an IPv6 address by its /64), kept with the session. */
 function clientOf(request: FastifyRequest) {
-  return { address: request.ip, userAgent: request.headers['user-agent'] ?? null };
+  return { address: limitAddress(request.ip), userAgent: request.headers['user-agent'] ?? null };
 }
 
 /** A session that outlives a day was a "keep me signed in" one. */

@@ -9,6 +9,7 @@ import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.t
 import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+import { limitAddress } from '../../../http/client-address.ts';
 
 type Form = Record<string, unknown>;
 
@@ -48,8 +49,9 @@ function startSession(request: FastifyRequest, reply: FastifyReply, signedIn: Si
   setSessionCookie(request, reply, signedIn.token, remember ? SESSION_LIFETIME.remembered / 1000 : null);
 }
 
+/** The client as sign-in and sign-up limits count it (an IPv6 address by its /64), kept with the session. */
 function clientOf(request: FastifyRequest) {
-  return { address: request.ip, userAgent: request.headers['user-agent'] ?? null };
+  return { address: limitAddress(request.ip), userAgent: request.headers['user-agent'] ?? null };
 }
 
 export const authPages: WebFeature = (web, ctx: WebContext) => {

@@ -10,6 +10,7 @@ import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
 import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
 import { ID_MAX } from '../../../http/schemas/common.ts';
+import { limitAddress } from '../../../http/client-address.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
@@ -264,7 +265,7 @@ ${tablePager(frame, name, full)}
     const password = typeof form.password === 'string' ? form.password : '';
     const view = viewOf(request, reply, secret);
     if (password === '') return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.required] });
-    const key = statsPasswordAttemptKey(request.ip, s.link.id);
+    const key = statsPasswordAttemptKey(limitAddress(request.ip), s.link.id);
     const attempt = await passwords.attempts.consume(key);
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
