@@ -3,10 +3,7 @@ import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import type { ClickColumns } from './click-columns.ts';
 import { columnsMessage, toMessage, type PgWriterData, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 import { ClickMeter } from '../metrics/click-meter.ts';
-
-// Compiled (dist/, `npm start`) the thread runs its JavaScript; from the sources (tests, tsx)
-// a small .mjs registers tsx first, since a worker does not inherit module hooks on Node 20.
-const entryOf = (name: string) => `./${name}.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
+import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
 export interface WriterHooks {
   /**
@@ -111,12 +108,11 @@ export class WorkerClickStore implements ClickStore {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const entry = entryOf(this.data.engine === 'postgres' ? 'pg-click-writer-worker' : 'click-writer-worker');
-    const worker = new Worker(new URL(entry, import.meta.url), {
+    const entry = threadEntry(this.data.engine === 'postgres' ? 'pg-click-writer-worker' : 'click-writer-worker', import.meta.url);
+    const worker = new Worker(entry, {
       workerData: this.data,
-      // Not the main thread's loader flags (the entry registers its own); CPU profiling, if on,
-      // so `npm run bench -- --cpu-prof` sees this thread too.
-      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      // So `npm run bench -- --cpu-prof` sees this thread too.
+      execArgv: threadExecArgv(),
       // What it holds lives a second or more (it waits to be written), so a large young
       // generation only delays promotion while costing resident memory (ADR 8).
       resourceLimits: { maxYoungGenerationSizeMb: 8 },

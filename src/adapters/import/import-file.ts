@@ -5,10 +5,7 @@ import type { LinkImporter } from '../../core/links/import/link-importer.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
 import type { ReaderCredit, ReaderData, ReaderMessage, ReaderStart } from './import-messages.ts';
 import { IMPORT_FORMAT_NAMES } from './formats.ts';
-
-// Compiled (dist/) the thread runs its JavaScript; from the sources (tests, tsx) a small .mjs
-// registers tsx first, as worker-click-store.ts does.
-const THREAD_ENTRY = `./import-thread.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
+import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
 /**
  * The last batch's turn to be written on this instance. Imports take turns, one batch at a time,
@@ -44,9 +41,9 @@ class ReaderThread {
   private waiter: (() => void) | null = null;
 
   constructor(data: ReaderData) {
-    this.worker = new Worker(new URL(THREAD_ENTRY, import.meta.url), {
+    this.worker = new Worker(threadEntry('import-thread', import.meta.url), {
       workerData: data,
-      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      execArgv: threadExecArgv(),
       // What the thread holds lives for one batch: a small young generation keeps it resident
       // for less (ADR 8 does the same for the click writer).
       // The old generation is capped too: a JSON entry has no size bound of its own (a string or

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import { qrCodeOptions, type QrSettings } from './qr-options.ts';
 import type { PngTask } from './qr-png-worker.ts';
+import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
 export interface QrRendererOptions {
   /** Render threads at most (QR_THREADS); each starts with the first PNG it is needed for. */
@@ -17,9 +18,7 @@ export interface QrRendererOptions {
 /** The dependency a refused render names (UnavailableError): the render threads and their queue. */
 export const QR_RENDERER = 'QR code renderer';
 
-// Compiled (dist/) the thread runs its JavaScript; from the sources, a small .mjs registers tsx
-// first (as the click writer's entry does).
-const WORKER = new URL(`./qr-png-worker.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`, import.meta.url);
+const WORKER = threadEntry('qr-png-worker', import.meta.url);
 // A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG
 // do not keep its heap.
 const IDLE_MS = 60_000;
@@ -86,8 +85,7 @@ export class QrRenderer {
       maxThreads: this.options.threads,
       idleTimeout: IDLE_MS,
       niceIncrement: NICE,
-      // Not the main thread's loader flags (the .mjs entry registers its own); CPU profiling, if on.
-      execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+      execArgv: threadExecArgv(),
     });
     return this.pool;
   }
