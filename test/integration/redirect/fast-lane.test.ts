@@ -110,9 +110,12 @@ test('a server with an idle connection in the lane stops at once', async () => {
   const c = await rawConnection(portOf(h));
   await c.write(get(`/${link.alias}`));
   assert.equal((await c.responses(1))[0]!.status, 302);
+  // An idle lane connection that held the stop would hold it for good (node:http's close() does
+  // not know it), so the bound only tells "stopped" from "held"; it is loose because the stop also
+  // flushes clicks and closes the database on a machine other test tiers share.
   const since = Date.now();
-  await h.close();
-  assert.ok(Date.now() - since < 2000, `the stop took ${Date.now() - since} ms with an idle keep-alive connection`);
+  const held = new Promise<'held'>((resolve) => setTimeout(resolve, 15_000, 'held').unref());
+  assert.equal(await Promise.race([h.close().then(() => 'stopped' as const), held]), 'stopped', `the stop took over ${Date.now() - since} ms`);
   await c.closed;
 });
 
