@@ -4,7 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * The app's stylesheet and script, read once at start, named by their content's hash (so a
+ * The app's stylesheet and script (each joined from the files of that kind), read once at start, named by their content's hash (so a
  * page can let browsers keep them for a year) and compressed once. Real files beside this
  * module (`npm run build` copies them into dist/).
  */
@@ -23,15 +23,22 @@ function asset(name: string, ext: string, type: string, body: Buffer): Asset {
   return { path: `/assets/${name}.${hash}.${ext}`, type, body, br: brotliCompressSync(body), gzip: gzipSync(body, { level: 9 }) };
 }
 
+/** Every file of one kind, app.{ext} first, joined: one request a page, one file a feature. */
+function joined(ext: string): Buffer {
+  const main = `app.${ext}`;
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith(`.${ext}`))
+    .sort((a, b) => (a === main ? -1 : b === main ? 1 : a.localeCompare(b)));
+  // A newline between files keeps one file's last line comment from swallowing the next file.
+  return Buffer.concat(files.flatMap((f) => [readFileSync(new URL(f, DIR)), Buffer.from('\n')]));
+}
+
 function load(): { css: Asset; js: Asset } {
-  // app.css first: the files after it (charts.css…) build on its custom properties.
-  const sheets = readdirSync(DIR)
-    .filter((f) => f.endsWith('.css'))
-    .sort((a, b) => (a === 'app.css' ? -1 : b === 'app.css' ? 1 : a.localeCompare(b)));
-  const css = Buffer.concat(sheets.map((f) => readFileSync(new URL(f, DIR))));
+  // app.css first: the files after it (charts.css…) build on its custom properties; app.js
+  // first likewise, and each other script keeps to its own block scope.
   return {
-    css: asset('app', 'css', 'text/css; charset=utf-8', css),
-    js: asset('app', 'js', 'text/javascript; charset=utf-8', readFileSync(new URL('app.js', DIR))),
+    css: asset('app', 'css', 'text/css; charset=utf-8', joined('css')),
+    js: asset('app', 'js', 'text/javascript; charset=utf-8', joined('js')),
   };
 }
 
