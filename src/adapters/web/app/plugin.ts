@@ -2,11 +2,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { fastifyCookie } from '@fastify/cookie';
 import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
-import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
+import { isCrossSite } from './csrf.ts';
+import { csrfCheck, isMultipart } from './csrf-check.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
 import { installWebRateLimit } from './web-rate-limit.ts';
-import { csrfBinding } from './view.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
@@ -19,8 +19,11 @@ export type Access = 'public' | 'account' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** 'origin': only the cross-site check, no token (a form whose worst misuse is harmless, the theme). */
-    csrf?: 'token' | 'origin';
+    /**
+     * 'origin': only the cross-site check, no token (a form whose worst misuse is harmless, the theme).
+     * 'multipart': a multipart body's token is checked by the route, after reading it (csrfCheck).
+     */
+    csrf?: 'token' | 'origin' | 'multipart';
   }
 }
 
@@ -41,6 +44,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
     await web.register(fastifyCookie);
     web.decorateRequest('viewer', null);
     const secret = ctx.web.csrfSecret;
+    const checkToken = csrfCheck(secret);
 
     web.addHook('onRequest', async (request, reply) => {
       const token = sessionTokenOf(request);
@@ -61,11 +65,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
       if (SAFE_METHODS.has(request.method)) return;
       if (isCrossSite(request)) return sendErrorPage(request, reply, 'forbidden', secret);
-      if (request.routeOptions.config.csrf === 'origin') return;
-      const binding = csrfBinding(request, null);
-      if (binding === null || !csrfTokenMatches(secret, binding, presentedToken(request))) {
-        return sendErrorPage(request, reply, 'forbidden', secret);
-      }
+      const csrf = request.routeOptions.config.csrf;
+      if (csrf === 'origin' || (csrf === 'multipart' && isMultipart(request))) return;
+      return checkToken(request, reply);
     });
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
