@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { LOGO_SVG, WORDMARK_SVG } from '../web/ui/brand.ts';
 
 /**
  * The OpenAPI 3.1 document is generated from the same schemas that validate requests, so it
@@ -20,7 +21,16 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
     },
     transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // linkpix's name and mark instead of the framework's; the mark leads back to the app.
+    logo: { type: 'image/svg+xml', content: WORDMARK_SVG, href: '/', target: '_self' },
+    theme: {
+      title: 'linkpix API',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+    },
+  });
 }
 
 export function serveOpenApiDocument(app: FastifyInstance): void {

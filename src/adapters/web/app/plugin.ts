@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { fastifyCookie } from '@fastify/cookie';
 import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
+import { serveBrand } from '../ui/brand-routes.ts';
+import { en } from '../i18n/en/index.ts';
 import { isCrossSite } from './csrf.ts';
 import { csrfCheck, isMultipart } from './csrf-check.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
@@ -10,6 +12,7 @@ import { installWebRateLimit } from './web-rate-limit.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
+import { homePage, type DomainRoot } from '../features/home/home-page.ts';
 import { QR_RENDERER } from '../../qr/qr-renderer.ts';
 import { fieldErrorsOf } from '../../http/validation-errors.ts';
 
@@ -34,8 +37,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the API): sessions first, then who may see the route, then the CSRF check of anything that
  * changes state, then the route. Every route is for signed-in accounts unless it says otherwise.
  */
-export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, ctx: WebContext, domainRoot?: DomainRoot): Promise<void> {
   serveAssets(app);
+  serveBrand(app, en.common.appName);
   await app.register(async (web) => {
     // Pages are not the API: none of them belongs in the OpenAPI document.
     web.addHook('onRoute', (route) => {
@@ -87,6 +91,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       return sendErrorPage(request, reply, status === 404 ? 'notFound' : 'badRequest', secret, { status });
     });
 
+    homePage(domainRoot)(web, ctx);
     for (const register of WEB_FEATURES) register(web, ctx);
   });
 }
