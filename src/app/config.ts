@@ -78,7 +78,7 @@ const CATALOGUE = {
       const port = env.PORT?.trim() ?? '';
       return `http://localhost:${/^\d+$/.test(port) ? port : '8080'}`;
     },
-    doc: 'Public base URL of the app; short_url, and the links in exports and webhooks, are built on it (never on a request\'s Host). Unset: http://localhost:{PORT}.',
+    doc: "Public base URL of the app; short_url, and the links in exports and webhooks, are built on it (never on a request's Host). Unset: http://localhost:{PORT}.",
     parse: absoluteUrl,
   },
   DATABASE_URL: { default: 'sqlite:./data/linkpix.db', doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.', parse: databaseUrl },

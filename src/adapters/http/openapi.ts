@@ -4,6 +4,23 @@ import swaggerUi from '@fastify/swagger-ui';
 import { LOGO_SVG, WORDMARK_SVG } from '../web/ui/brand.ts';
 
 /**
+ * swagger-ui puts the logo's href on the image, not on the top bar's link: this points the link
+ * at the app and names the image, once swagger-ui has drawn it.
+ */
+const TOP_BAR_LINK = `{
+  const point = () => {
+    const link = document.querySelector('#swagger-ui .topbar a.link');
+    const img = link && link.querySelector('img');
+    if (!img) return false;
+    link.setAttribute('href', '/');
+    img.setAttribute('alt', 'linkpix');
+    return true;
+  };
+  const watch = new MutationObserver(() => point() && watch.disconnect());
+  watch.observe(document.documentElement, { childList: true, subtree: true });
+}`;
+
+/**
  * The OpenAPI 3.1 document is generated from the same schemas that validate requests, so it
  * cannot drift from what the server accepts. Must be registered before the routes.
  */
@@ -29,6 +46,7 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
     theme: {
       title: 'linkpix API',
       favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+      js: [{ filename: 'linkpix.js', content: TOP_BAR_LINK }],
     },
   });
 }

@@ -31,5 +31,7 @@ export function serveBrand(app: FastifyInstance, name: string): void {
   app.get(FAVICON_SVG_PATH, hide, (_request, reply) =>
     reply.header('content-type', 'image/svg+xml').header('cache-control', DAY).header('x-content-type-options', 'nosniff').send(LOGO_SVG),
   );
-  app.get(MANIFEST_PATH, hide, (_request, reply) => reply.header('content-type', 'application/manifest+json').header('cache-control', DAY).send(webManifest));
+  app.get(MANIFEST_PATH, hide, (_request, reply) =>
+    reply.header('content-type', 'application/manifest+json; charset=utf-8').header('cache-control', DAY).send(webManifest),
+  );
 }
