@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { blockedRequests, closeBrowser, newPage } from '../support/browser.ts';
 import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
-import { expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
+import { apiKeyOf, expectNoSidewaysScrollAt320 } from '../support/web-browser.ts';
+import { eventually } from '../support/eventually.ts';
 
 after(closeBrowser);
 
@@ -29,7 +30,9 @@ function watchProblems(page: Page): string[] {
   return problems;
 }
 
-onEachEngineInBrowser('the entry points in a browser: /, /links, /docs, the icons', {}, (web) => {
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+onEachEngineInBrowser('the entry points in a browser: /, /links, /docs, the icons', { env: { CLICK_FLUSH_INTERVAL_MS: '50' } }, (web) => {
   test('signed out, / says what linkpix is and leads to Sign in and Sign up; its icons load', TIMEOUT, async () => {
     const page = await newPage();
     try {
@@ -76,5 +79,30 @@ onEachEngineInBrowser('the entry points in a browser: /, /links, /docs, the icon
     } finally {
       await page.close();
     }
+  });
+
+  test('Top referrers at 1280 px: a long referrer wraps, its Clicks and Share columns stay in view', TIMEOUT, async () => {
+    const key = await apiKeyOf(web.h, web.email);
+    const made = await web.h.request('POST', '/api/v1/links', { key, form: { url: `${web.dest.base}/long` } });
+    assert.equal(made.status, 201, made.text);
+    const host = `${'newslettercampaigntracking'.repeat(2)}.maildeliveryserviceofalongname.example`;
+    const res = await fetch(`${web.h.baseUrl}/${made.body.data.alias}`, {
+      redirect: 'manual',
+      headers: { referer: `https://${host}/`, 'user-agent': CHROME, accept: 'text/html' },
+    });
+    assert.equal(res.status, 302);
+    const page = web.page;
+    await eventually('the referrer is counted', async () => {
+      await page.goto(`${web.h.baseUrl}/stats/${made.body.data.id}`);
+      return (await page.getByText(host).count()) > 0;
+    });
+    const table = page.locator('table.stats-table', { has: page.locator('th', { hasText: host }) });
+    const fits = await table.evaluate((t) => {
+      const wrap = t.closest('.table-wrap') ?? t.parentElement!;
+      const share = t.querySelector('thead th:last-child')!.getBoundingClientRect();
+      return { scrolls: wrap.scrollWidth > wrap.clientWidth, shareRight: share.right, wrapRight: wrap.getBoundingClientRect().right };
+    });
+    assert.equal(fits.scrolls, false);
+    assert.ok(fits.shareRight <= fits.wrapRight + 0.5, JSON.stringify(fits));
   });
 });
