@@ -4,8 +4,11 @@
  */
 type Parser<T> = (raw: string) => T;
 
+type Env = Record<string, string | undefined>;
+
 interface Entry<T> {
-  default: string;
+  /** The value when the variable is not set; a function when it follows another variable. */
+  default: string | ((env: Env) => string);
   doc: string;
   parse: Parser<T>;
 }
@@ -68,7 +71,16 @@ const trustProxy: Parser<boolean | number | string> = (raw) => {
 const CATALOGUE = {
   PORT: { default: '8080', doc: 'TCP port to listen on.', parse: int(0, 65535) },
   HOST: { default: '0.0.0.0', doc: 'Address to listen on.', parse: (s: string) => s },
-  APP_URL: { default: 'http://localhost:8080', doc: 'Public base URL of the app; short_url is built on it.', parse: absoluteUrl },
+  APP_URL: {
+    // Short links work on the machine itself out of the box, whatever the port (a bad PORT is
+    // reported as such, not as this).
+    default: (env: Env) => {
+      const port = env.PORT?.trim() ?? '';
+      return `http://localhost:${/^\d+$/.test(port) ? port : '8080'}`;
+    },
+    doc: "Public base URL of the app; short_url, and the links in exports and webhooks, are built on it (never on a request's Host). Unset: http://localhost:{PORT}.",
+    parse: absoluteUrl,
+  },
   DATABASE_URL: { default: 'sqlite:./data/linkpix.db', doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.', parse: databaseUrl },
   DATABASE_POOL_SIZE: { default: '10', doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).", parse: int(1, 500) },
   LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
@@ -242,11 +254,11 @@ export type Config = { [K in keyof Catalogue]: ReturnType<Catalogue[K]['parse']>
 export class ConfigError extends Error {}
 
 /** Validates every variable and reports all bad ones at once, each by name. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Env): Config {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(CATALOGUE) as [string, Entry<unknown>][]) {
-    const raw = env[name] ?? entry.default;
+    const raw = env[name] ?? (typeof entry.default === 'function' ? entry.default(env) : entry.default);
     try {
       out[name] = entry.parse(raw);
     } catch (error) {

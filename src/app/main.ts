@@ -16,6 +16,8 @@ async function main(): Promise<void> {
   void server.container.visits.startClickRecovery();
   server.container.visits.startClickWriter();
   await server.app.listen({ port: config.PORT, host: config.HOST });
+  // The address short links are built on, which a listening socket's address need not be.
+  server.app.log.info({ appUrl: config.APP_URL }, `linkpix serves at ${config.APP_URL}`);
   // After listen, not before: a start never waits for the cache, and visits share its reads.
   const warming = performance.now();
   server.container.visits.warmUp().then(

@@ -39,7 +39,7 @@ onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUS
     await page.getByRole('button', { name: 'Add a country' }).click();
     await page.locator('select[name="country[0][key]"]').waitFor();
     assert.equal(await page.getByLabel('Destination URL').first().inputValue(), `${web.dest.base}/everyone`);
-    assert.equal(await page.getByRole('status').innerText(), 'The form was updated; nothing is saved until you press the save button.');
+    assert.equal(await page.getByRole('status').innerText(), 'The form was updated; nothing is saved until you press “Create link”.');
     await page.locator('select[name="country[0][key]"]').selectOption('US');
     await page.locator('input[name="country[0][value]"]').fill(`${web.dest.base}/us`);
     await page.getByRole('button', { name: 'Add a country' }).click();

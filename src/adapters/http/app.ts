@@ -21,6 +21,7 @@ import { noticeDisabledWebhooks } from './webhook-notice.ts';
 import { accountHandlers } from './handlers/account.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { registerRedirectRoutes } from './redirect/routes.ts';
+import { redirectHandlers } from './redirect/handlers.ts';
 import type { RedirectContext } from './redirect/visit-context.ts';
 import { sendPage } from './redirect/respond.ts';
 import { createNonce } from '../web/pages/csp.ts';
@@ -195,10 +196,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   });
 
   // Before the redirect: its /:alias must not take the app's first path segments (onRoute above).
-  if (web) await registerWebApp(app, web);
+  if (web) await registerWebApp(app, web, redirect ? redirectHandlers(redirect).domainRoot : undefined);
 
   if (redirect) {
-    registerRedirectRoutes(app, redirect);
+    registerRedirectRoutes(app, redirect, { root: !web });
     if (redirect.cached) {
       let open = true;
       app.addHook('preClose', (done) => {

@@ -1,6 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { LOGO_SVG, WORDMARK_SVG } from '../web/ui/brand.ts';
+
+/**
+ * swagger-ui puts the logo's href on the image, not on the top bar's link: this points the link
+ * at the app and names the image, once swagger-ui has drawn it.
+ */
+const TOP_BAR_LINK = `{
+  const point = () => {
+    const link = document.querySelector('#swagger-ui .topbar a.link');
+    const img = link && link.querySelector('img');
+    if (!img) return false;
+    link.setAttribute('href', '/');
+    img.setAttribute('alt', 'linkpix');
+    return true;
+  };
+  const watch = new MutationObserver(() => point() && watch.disconnect());
+  watch.observe(document.documentElement, { childList: true, subtree: true });
+}`;
 
 /**
  * The OpenAPI 3.1 document is generated from the same schemas that validate requests, so it
@@ -20,7 +38,17 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
     },
     transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // linkpix's name and mark instead of the framework's; the mark leads back to the app.
+    logo: { type: 'image/svg+xml', content: WORDMARK_SVG, href: '/', target: '_self' },
+    theme: {
+      title: 'linkpix API',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+      js: [{ filename: 'linkpix.js', content: TOP_BAR_LINK }],
+    },
+  });
 }
 
 export function serveOpenApiDocument(app: FastifyInstance): void {

@@ -176,7 +176,7 @@ onEachEngine('web: the account page', (h) => {
     const page = await client.get('/account');
     assert.equal(page.status, 200);
     assert.match(page.text, /Every other session has ended\./);
-    assert.match(page.text, /signed in in this browser only/);
+    assert.match(page.text, /This browser is the only one signed in to your account\./);
   });
 
   test("ending this browser's own session signs it out", async () => {

@@ -25,7 +25,7 @@ function fieldError(page: string, id: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** Posts the bulk form as a browser does with a file: multipart, the CSRF token in the query. */
+/** Posts the bulk form as a browser does with a file: multipart, the CSRF token its first field. */
 async function upload(
   client: WebClient,
   fields: Record<string, string | string[]>,
@@ -35,15 +35,15 @@ async function upload(
   const token = csrf === undefined ? await client.csrf('/links/bulk') : csrf;
   const boundary = '----linkpixtest7MA4YWxkTrZu0gW';
   const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
+  const withToken = token === null ? fields : { _csrf: token, ...fields };
+  for (const [name, value] of Object.entries(withToken)) {
     for (const v of Array.isArray(value) ? value : [value]) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`));
   }
   const f = file ?? { name: '', text: '' };
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/csv\r\n\r\n`));
   parts.push(typeof f.text === 'string' ? Buffer.from(f.text) : f.text, Buffer.from(`\r\n--${boundary}--\r\n`));
-  const path = token === null ? '/links/bulk' : `/links/bulk?_csrf=${encodeURIComponent(token)}`;
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(client.baseUrl + path, {
+  const res = await fetch(`${client.baseUrl}/links/bulk`, {
     method: 'POST',
     body: Buffer.concat(parts),
     redirect: 'manual',
@@ -64,12 +64,13 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.match(post.location ?? '', /^\/login\?next=/);
   });
 
-  test('the form: a multipart form whose action carries the CSRF token, every control labelled', async () => {
+  test('the form: a multipart form with its CSRF token in the body (none in its action), every control labelled', async () => {
     const { client } = await user(h());
     const page = await client.get('/links/bulk');
     assert.equal(page.status, 200);
     const token = csrfOf(page.text);
-    assert.ok(page.text.includes(`action="/links/bulk?_csrf=${token}" enctype="multipart/form-data"`), page.text);
+    assert.ok(page.text.includes(`action="/links/bulk" enctype="multipart/form-data"`), page.text);
+    assert.ok(page.text.includes(`name="_csrf" value="${token}"`), page.text);
     for (const id of ['f-urls', 'f-file', 'f-domain', 'f-space', 'f-disabled', 'f-expiration_date', 'f-expiration_time', 'f-expiration_clicks']) {
       assert.ok(page.text.includes(`for="${id}"`), `label of ${id}`);
     }
@@ -185,6 +186,16 @@ onEachEngine('web: bulk shortening', (h) => {
     // Another browser's token does not do either.
     const { client: stranger } = await user(h());
     assert.equal((await upload(client, {}, file, await stranger.csrf('/links/bulk'))).status, 403);
+    // The token in the URL, where it used to ride, counts for nothing.
+    const token = await client.csrf('/links/bulk');
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const inQuery = await fetch(`${client.baseUrl}/links/bulk?_csrf=${encodeURIComponent(token)}`, {
+      method: 'POST',
+      body: '--B\r\nContent-Disposition: form-data; name="urls"\r\n\r\nhttps://a.test/\r\n--B--\r\n',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'multipart/form-data; boundary=B' },
+    });
+    assert.equal(inQuery.status, 403);
     assert.deepEqual(await links(h(), key), []);
   });
 
@@ -242,11 +253,11 @@ onEachEngine('web: bulk shortening', (h) => {
     const token = await client.csrf('/links/bulk');
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const post = async (contentType: string, body: string) => {
-      const res = await fetch(`${client.baseUrl}/links/bulk?_csrf=${encodeURIComponent(token)}`, {
+      const res = await fetch(`${client.baseUrl}/links/bulk`, {
         method: 'POST',
         body,
         redirect: 'manual',
-        headers: { cookie, 'content-type': contentType },
+        headers: { cookie, 'content-type': contentType, 'x-csrf-token': token },
       });
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
     };

@@ -32,6 +32,15 @@ export function redirectHandlers(ctx: RedirectContext) {
     return null;
   }
 
+  /** A custom domain's root: its index page, else its 404. False (nothing answered) on any other host. */
+  async function domainRoot(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const host = hostOf(request);
+    const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
+    if (domain?.indexPage) sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);
+    else if (domain) sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
+    return domain !== null;
+  }
+
   async function visit(request: AliasRequest, reply: FastifyReply) {
     const link = await find(request, reply);
     if (!link) return reply;
@@ -86,12 +95,10 @@ export function redirectHandlers(ctx: RedirectContext) {
 
     /** The root of a custom domain goes to its index page; the app's own root shows a short page. */
     root: async (request: FastifyRequest, reply: FastifyReply) => {
-      const host = hostOf(request);
-      const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
-      if (domain?.indexPage) return sendRedirect(reply, ctx.options.redirectStatus, domain.indexPage);
-      if (domain) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
+      if (await domainRoot(request, reply)) return reply;
       return sendPage(reply, 200, messagePage(createNonce(), 'linkpix', ['Short links and tracking pixels.', 'The API is documented at /docs.']));
     },
+    domainRoot,
   };
 
   /**

@@ -21,13 +21,12 @@ export function csrfTokenMatches(secret: string, binding: string, presented: unk
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** The token a request presents: the form field, the header (scripts), or, for a file upload, the query. */
+/** The token a request presents: the header (scripts) or the form field; never the URL, which logs keep. */
 export function presentedToken(request: FastifyRequest): unknown {
   const header = request.headers[CSRF_HEADER];
   if (typeof header === 'string') return header;
   const body = request.body;
   if (body && typeof body === 'object' && CSRF_FIELD in body) return (body as Record<string, unknown>)[CSRF_FIELD];
-  if (request.headers['content-type']?.startsWith('multipart/form-data')) return (request.query as Record<string, unknown>)[CSRF_FIELD];
   return undefined;
 }
 

@@ -2,14 +2,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { fastifyCookie } from '@fastify/cookie';
 import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
-import { csrfTokenMatches, isCrossSite, presentedToken } from './csrf.ts';
+import { serveBrand } from '../ui/brand-routes.ts';
+import { en } from '../i18n/en/index.ts';
+import { isCrossSite } from './csrf.ts';
+import { csrfCheck, isMultipart } from './csrf-check.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
 import { installWebRateLimit } from './web-rate-limit.ts';
-import { csrfBinding } from './view.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
+import { homePage, type DomainRoot } from '../features/home/home-page.ts';
 import { QR_RENDERER } from '../../qr/qr-renderer.ts';
 import { fieldErrorsOf } from '../../http/validation-errors.ts';
 
@@ -19,8 +22,11 @@ export type Access = 'public' | 'account' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** 'origin': only the cross-site check, no token (a form whose worst misuse is harmless, the theme). */
-    csrf?: 'token' | 'origin';
+    /**
+     * 'origin': only the cross-site check, no token (a form whose worst misuse is harmless, the theme).
+     * 'multipart': a multipart body's token is checked by the route, after reading it (csrfCheck).
+     */
+    csrf?: 'token' | 'origin' | 'multipart';
   }
 }
 
@@ -31,8 +37,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the API): sessions first, then who may see the route, then the CSRF check of anything that
  * changes state, then the route. Every route is for signed-in accounts unless it says otherwise.
  */
-export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, ctx: WebContext, domainRoot?: DomainRoot): Promise<void> {
   serveAssets(app);
+  serveBrand(app, en.common.appName);
   await app.register(async (web) => {
     // Pages are not the API: none of them belongs in the OpenAPI document.
     web.addHook('onRoute', (route) => {
@@ -41,6 +48,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
     await web.register(fastifyCookie);
     web.decorateRequest('viewer', null);
     const secret = ctx.web.csrfSecret;
+    const checkToken = csrfCheck(secret);
 
     web.addHook('onRequest', async (request, reply) => {
       const token = sessionTokenOf(request);
@@ -61,11 +69,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
       if (SAFE_METHODS.has(request.method)) return;
       if (isCrossSite(request)) return sendErrorPage(request, reply, 'forbidden', secret);
-      if (request.routeOptions.config.csrf === 'origin') return;
-      const binding = csrfBinding(request, null);
-      if (binding === null || !csrfTokenMatches(secret, binding, presentedToken(request))) {
-        return sendErrorPage(request, reply, 'forbidden', secret);
-      }
+      const csrf = request.routeOptions.config.csrf;
+      if (csrf === 'origin' || (csrf === 'multipart' && isMultipart(request))) return;
+      return checkToken(request, reply);
     });
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -85,6 +91,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext): Pro
       return sendErrorPage(request, reply, status === 404 ? 'notFound' : 'badRequest', secret, { status });
     });
 
+    homePage(domainRoot)(web, ctx);
     for (const register of WEB_FEATURES) register(web, ctx);
   });
 }

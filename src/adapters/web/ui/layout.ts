@@ -2,6 +2,8 @@ import { html, type RawHtml } from '../pages/html.ts';
 import type { View } from '../app/view.ts';
 import { ASSETS } from './assets.ts';
 import { csrfField } from './components.ts';
+import { BRAND_COLOUR } from './brand.ts';
+import { FAVICON_SVG_PATH, MANIFEST_PATH } from './brand-routes.ts';
 
 export interface AppPage {
   /** The page's own name; the document title adds the app's. */
@@ -60,13 +62,17 @@ export function appLayout(view: View, page: AppPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${page.title} · ${c.appName}</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">
+<link rel="manifest" href="${MANIFEST_PATH}">
+<meta name="theme-color" content="${BRAND_COLOUR}">
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <script src="${ASSETS.js.path}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#main">${c.skipToContent}</a>
 <header class="site-header"><div class="site-header-inner">
-<a class="brand" href="${view.account ? '/dashboard' : '/login'}">${c.appName}</a>
+<a class="brand" href="${view.account ? '/dashboard' : '/'}">${c.appName}</a>
 ${navigation(view, page.section)}
 <div class="header-tools">${themeSwitch(view)}${signOut}</div>
 </div></header>

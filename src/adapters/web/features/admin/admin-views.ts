@@ -71,7 +71,7 @@ export function accountsPage(view: View, page: Page<AccountSummary>, query: List
         ? html`<span class="muted">${a.you}</span>`
         : html`<div class="actions">${
             account.suspendedAt === null
-              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, { hidden: { next: here }, accessibleName: a.suspendName(email) })
+              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, { hidden: { next: here }, accessibleName: a.suspendName(email), danger: true })
               : postButton(view, `/admin/accounts/${account.id}/reinstate`, a.reinstate, { hidden: { next: here }, accessibleName: a.reinstateName(email) })
           }<a href="/admin/accounts/${account.id}/delete" aria-label="${a.deleteName(email)}">${a.delete}</a></div>`;
     return html`<tr>

@@ -10,6 +10,7 @@ import { appLayout } from '../../ui/layout.ts';
 import { ownedChoices } from '../../ui/owned-choices.ts';
 import { keepPostedForm, postedForm, type PostedForm } from '../../ui/posted-form.ts';
 import { sendView } from '../../app/respond.ts';
+import { csrfCheck } from '../../app/csrf-check.ts';
 import { viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
@@ -133,7 +134,8 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
         bodyLimit: BULK_BODY_LIMIT,
         attachValidation: true,
         schema: { body: BulkBody },
-        preValidation: [readMultipartForm, keepPostedForm],
+        config: { csrf: 'multipart' },
+        preValidation: [readMultipartForm, csrfCheck(secret), keepPostedForm],
         // A form-encoded list past the body limit is the list's fault: say so on the form (the
         // body is refused before the access and CSRF checks run, so only to a signed-in viewer).
         // Fastify awaits an error handler's promise; its declared type says void.

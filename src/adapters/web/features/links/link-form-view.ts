@@ -181,7 +181,7 @@ export function linkForm(view: View, p: LinkFormPage): RawHtml {
   const submit = p.existing ? t.save : t.create;
   return html`<h1>${p.existing ? t.editTitle : t.newTitle}</h1>
 ${p.existing ? existingHeader(view, p.existing) : ''}
-${p.rowsChanged ? html`<p class="flash" role="status">${t.rowsChanged}</p>` : ''}
+${p.rowsChanged ? html`<p class="flash" role="status">${t.rowsChanged(submit)}</p>` : ''}
 ${errorSummary(view, errors, summaryTargets)}
 <form method="post" action="${action}" class="stack link-form" novalidate>
 ${csrfField(view)}

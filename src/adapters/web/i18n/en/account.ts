@@ -38,7 +38,7 @@ export const account = {
     endOthers: 'Sign out everywhere else',
     endedOthers: 'Every other session has ended.',
     ended: 'That session has ended.',
-    onlyThis: 'You are signed in in this browser only.',
+    onlyThis: 'This browser is the only one signed in to your account.',
   },
   remove: {
     title: 'Delete account',

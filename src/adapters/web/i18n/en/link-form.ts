@@ -6,7 +6,7 @@ export const linkForm = {
   save: 'Save changes',
   created: 'Link created.',
   saved: 'Changes saved.',
-  rowsChanged: 'The form was updated; nothing is saved until you press the save button.',
+  rowsChanged: (button: string) => `The form was updated; nothing is saved until you press “${button}”.`,
   shortUrl: 'Short URL',
   actionsLabel: 'Link actions',
   qrCode: 'QR code',

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('APP_URL unset: http://localhost on the port the server listens on', () => {
+  assert.equal(loadConfig({}).APP_URL, 'http://localhost:8080');
+  assert.equal(loadConfig({ PORT: '3000' }).APP_URL, 'http://localhost:3000');
+});
+
+test('APP_URL set: taken as given, without a trailing slash, whatever the port', () => {
+  assert.equal(loadConfig({ PORT: '3000', APP_URL: 'https://s.example.com/' }).APP_URL, 'https://s.example.com');
+});
+
+test('a bad PORT is reported by its own name, not as a bad APP_URL', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'abc' }),
+    (error: unknown) => error instanceof ConfigError && error.message.includes('PORT=') && !error.message.includes('APP_URL='),
+  );
+});
