@@ -5,7 +5,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import { checkbox, copyButton, csrfField, errorSummary, errorsFor, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import type { LinkChoices } from './link-choices.ts';
-import type { LinkFormValues } from './link-form-state.ts';
+import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
 
 export interface LinkFormPage {
@@ -14,6 +14,8 @@ export interface LinkFormPage {
   choices: LinkChoices;
   /** The stored link and its short URL, when editing. */
   existing?: { view: LinkView; shortUrl: string } | undefined;
+  /** The passwords as typed: only on the answer to a row button's post (link-form-state.ts). */
+  secrets?: TypedSecrets | undefined;
   /** A row was added or removed: says nothing is saved yet. */
   rowsChanged?: boolean;
 }
@@ -120,7 +122,7 @@ function protection(view: View, p: LinkFormPage): RawHtml {
   );
   return html`<fieldset>
 <legend>${t.legend}</legend>
-${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', errors, autocomplete: 'new-password', maxlength: 128 })}
+${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', typedPassword: p.secrets?.password, errors, autocomplete: 'new-password', maxlength: 128 })}
 ${link?.passwordHash ? checkbox({ name: 'remove_password', label: t.removePassword, hint: t.removePasswordHint, checked: values.remove_password }) : ''}
 ${checkbox({ name: 'disabled', label: t.disabled, checked: values.disabled, errors })}
 <fieldset class="field"${privacyErrors.length > 0 ? html` aria-describedby="f-privacy-error"` : ''}>
@@ -133,6 +135,7 @@ ${textField({
   label: t.privacyPassword,
   hint: link?.privacyPasswordHash ? t.privacyPasswordSetHint : t.privacyPasswordHint,
   type: 'password',
+  typedPassword: p.secrets?.privacy_password,
   errors,
   autocomplete: 'new-password',
   maxlength: 128,
