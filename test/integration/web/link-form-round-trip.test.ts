@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { WebClient, signedUp } from '../../support/web-client.ts';
+import { type WebClient, signedUp } from '../../support/web-client.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
