@@ -28,6 +28,7 @@ import {
 } from './link-form-state.ts';
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
+import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 
 interface Posted {
@@ -71,13 +72,14 @@ function postedOf(request: FastifyRequest, defaultPrivacy: number): Posted {
 export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices'>) => {
+  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices' | 'preview'>) => {
     const view = viewOf(request, reply, secret);
     // A form posted without a privacy left it as it was: the link's, or a new link's default.
     if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
     const choices = await linkChoices(ctx, viewerOf(request).account.id);
+    const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices }) }));
+    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview }) }));
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
@@ -123,6 +125,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     }
   });
 
+  linkPreviewPages(web, ctx);
   linkDeletePages(web, ctx);
   linkQrPages(web, ctx);
 };
