@@ -56,6 +56,7 @@
   // The preview card: the form sent (its passwords left out) after a pause in typing; an answer
   // overtaken by a later change is dropped.
   const PAUSE_MS = 300;
+  const SECRETS = new Set(['password', 'privacy_password']);
   for (const form of document.querySelectorAll('form[data-preview]')) {
     const card = document.getElementById(form.dataset.preview);
     if (!card) continue;
@@ -63,18 +64,22 @@
     for (const note of document.querySelectorAll('[data-preview-note]')) note.hidden = true;
     let timer;
     let pending;
+    let sent = '';
     const refresh = async () => {
+      // Blank fields say nothing the card shows (an empty row, say): without them, a change
+      // that alters nothing visible (a field left after its input was sent) asks for nothing.
+      const body = new URLSearchParams([...new FormData(form)].filter(([name, value]) => typeof value === 'string' && value !== '' && !SECRETS.has(name)));
+      if (body.toString() === sent) return;
+      sent = body.toString();
       pending?.abort();
       pending = new AbortController();
-      const body = new URLSearchParams(new FormData(form));
-      body.delete('password');
-      body.delete('privacy_password');
-      for (const key of ['add_row', 'remove_row']) body.delete(key);
       try {
         const response = await fetch(form.dataset.previewUrl, { method: 'POST', body, signal: pending.signal, credentials: 'same-origin' });
-        if (response.ok) card.innerHTML = await response.text();
+        if (!response.ok) throw new Error(String(response.status));
+        card.innerHTML = await response.text();
       } catch {
-        // A dropped or refused request leaves the card as it was.
+        // A dropped or refused request leaves the card as it was, and the next change tries again.
+        if (sent === body.toString()) sent = '';
       }
     };
     const later = () => {
