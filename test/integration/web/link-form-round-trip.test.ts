@@ -115,12 +115,15 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
     assert.equal(stored.password, false);
   });
 
-  test('a typed password is never shown on a GET, nor after a refused save', async () => {
+  test('a refused save keeps the fields but not the typed passwords; a GET never shows them', async () => {
     const csrf = await me.csrf('/links/new');
     const refused = await me.send('POST', '/links/new', browserBody([...typed(csrf).filter(([k]) => k !== 'url'), ['url', 'javascript:alert(1)']]), {
       'content-type': 'application/x-www-form-urlencoded',
     });
     assert.equal(refused.status, 422);
+    // Every other field is kept on a refused save too, the ticked pixel included.
+    assert.match(control(refused.text, 'pixels[]', String(pixels[1].id)), / checked/, 'the ticked pixel after a 422');
+    assert.match(control(refused.text, 'expiration_date'), /value="2099-06-30"/);
     assert.doesNotMatch(refused.text, /door|stats-typed/);
     assert.doesNotMatch((await me.get('/links/new')).text, /door|stats-typed/);
   });
