@@ -99,6 +99,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         web: {
           signup: config.SIGNUP,
           csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
+          countries: visits.countries,
           rateLimit: {
             max: config.WEB_RATE_LIMIT,
             windowMs: webRateWindowMs,

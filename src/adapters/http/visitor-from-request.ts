@@ -32,7 +32,7 @@ function languagesOf(header: string | undefined): string[] {
 }
 
 /** Everything the redirect needs to know about a visit, derived once. The address is not kept. */
-export function visitorFrom(input: VisitorInput, deps: { countries: CountryLookup }): Visitor {
+export function visitorFrom(input: VisitorInput, deps: { countries: Pick<CountryLookup, 'country'> }): Visitor {
   const { headers } = input;
   const ua = describeUserAgent(first(headers['user-agent']));
   const acceptLanguage = headers['accept-language'];

@@ -4,6 +4,7 @@ import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
 import type { RateLimitSettings } from '../../http/rate-limit.ts';
+import type { CountryLookup } from '../../geo/country-lookup.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
@@ -24,6 +25,8 @@ export interface WebOptions {
    * at start (unlocks then last until a restart).
    */
   statsPasswords?: { attempts: AttemptLimiter; cookies: UnlockCookies };
+  /** The redirect's country lookup: the link form's preview tells where a visitor like this one goes. Absent: unknown. */
+  countries?: Pick<CountryLookup, 'country'>;
   /** Requests per account (or per address, signed out) and window (WEB_RATE_LIMIT); absent: none. */
   rateLimit?: RateLimitSettings;
 }

@@ -86,6 +86,11 @@ export interface TextFieldOptions extends FieldBase {
   min?: number;
   max?: number;
   maxlength?: number;
+  /**
+   * A password field's value as typed in the form this page answers (a row button's round
+   * trip): passwords are otherwise never put back, and this only ever goes into a POST answer.
+   */
+  typedPassword?: string | undefined;
 }
 
 export function textField(o: TextFieldOptions): RawHtml {
@@ -95,7 +100,7 @@ export function textField(o: TextFieldOptions): RawHtml {
     id,
     name: o.name,
     type: o.type ?? 'text',
-    value: o.type === 'password' ? null : (o.value ?? null),
+    value: o.type === 'password' ? o.typedPassword || null : (o.value ?? null),
     autocomplete: o.autocomplete ?? null,
     inputmode: o.inputmode ?? null,
     placeholder: o.placeholder ?? null,

@@ -15,14 +15,26 @@ import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { linkChoices } from './link-choices.ts';
 import { linkForm, type LinkFormPage } from './link-form-view.ts';
-import { applyRowAction, emptyValues, linkBodyOf, rowActionOf, valuesOfForm, valuesOfLink, type LinkFormValues, type RowAction } from './link-form-state.ts';
+import {
+  applyRowAction,
+  emptyValues,
+  linkBodyOf,
+  rowActionOf,
+  valuesOfForm,
+  valuesOfLink,
+  type LinkFormValues,
+  type RowAction,
+  type TypedSecrets,
+} from './link-form-state.ts';
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
+import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 
 interface Posted {
   values: LinkFormValues;
   action: RowAction | null;
+  secrets: TypedSecrets;
 }
 
 /** The form as typed, kept aside before the body becomes the API's link body (and Ajv coerces it). */
@@ -39,8 +51,9 @@ function readLinkForm(mode: 'create' | 'edit') {
     const raw = request.body;
     const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const values = valuesOfForm(raw);
-    postedForms.set(request, { values, action: rowActionOf(raw) });
-    const body = linkBodyOf(values, mode, { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') });
+    const secrets = { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') };
+    postedForms.set(request, { values, action: rowActionOf(raw), secrets });
+    const body = linkBodyOf(values, mode, secrets);
     // The form is read leniently to show it again; a field of the wrong type (a list where text
     // is expected, an object where a list is) goes to the schema as sent, which names it.
     const sent = normalizeBody(form) as Record<string, unknown>;
@@ -53,19 +66,20 @@ function readLinkForm(mode: 'create' | 'edit') {
 }
 
 function postedOf(request: FastifyRequest, defaultPrivacy: number): Posted {
-  return postedForms.get(request) ?? { values: emptyValues(defaultPrivacy), action: null };
+  return postedForms.get(request) ?? { values: emptyValues(defaultPrivacy), action: null, secrets: { password: '', privacy_password: '' } };
 }
 
 export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices'>) => {
+  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices' | 'preview'>) => {
     const view = viewOf(request, reply, secret);
     // A form posted without a privacy left it as it was: the link's, or a new link's default.
     if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
     const choices = await linkChoices(ctx, viewerOf(request).account.id);
+    const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices }) }));
+    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview }) }));
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
@@ -73,8 +87,8 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
 
   web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
     const { account } = viewerOf(request);
-    const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
-    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), rowsChanged: true });
+    const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
+    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
       const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
@@ -97,9 +111,9 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const { account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
-    const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
+    const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
     const existing = existingOf(link);
-    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
+    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, existing, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
       await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
@@ -111,6 +125,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     }
   });
 
+  linkPreviewPages(web, ctx);
   linkDeletePages(web, ctx);
   linkQrPages(web, ctx);
 };

@@ -30,6 +30,15 @@ export interface LinkFormValues {
   lists: Record<TargetListName, TargetRow[]>;
 }
 
+/**
+ * The passwords as typed. Shown again only in the answer to a row button's post (the form's own
+ * round trip, in the body of a POST answer that is not stored), never on a GET or in a URL.
+ */
+export interface TypedSecrets {
+  password: string;
+  privacy_password: string;
+}
+
 /** The form's own buttons that change the form rather than the link. */
 export type RowAction = { add: TargetListName } | { remove: TargetListName; index: number };
 
@@ -153,13 +162,14 @@ export function applyRowAction(values: LinkFormValues, action: RowAction): LinkF
  * box clears it), the domain is chosen once, a blank title on create lets the page's be fetched,
  * no ticked pixel and no row mean none.
  */
-export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secrets: { password: string; privacy_password: string }): Form {
+export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secrets: TypedSecrets): Form {
   const orNull = (s: string) => (s.trim() === '' ? null : s);
   const body: Form = {
     url: orNull(values.url),
     alias: orNull(values.alias),
     space: orNull(values.space),
-    pixels: values.pixels.length > 0 ? values.pixels : null,
+    // A copy: the schema coerces the body's lists in place, and the form shows these values again.
+    pixels: values.pixels.length > 0 ? [...values.pixels] : null,
     disabled: values.disabled ? '1' : '0',
     expiration_url: orNull(values.expiration_url),
     expiration_date: orNull(values.expiration_date),

@@ -5,8 +5,9 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import { checkbox, copyButton, csrfField, errorSummary, errorsFor, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import type { LinkChoices } from './link-choices.ts';
-import type { LinkFormValues } from './link-form-state.ts';
+import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
+import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 
 export interface LinkFormPage {
   values: LinkFormValues;
@@ -14,6 +15,10 @@ export interface LinkFormPage {
   choices: LinkChoices;
   /** The stored link and its short URL, when editing. */
   existing?: { view: LinkView; shortUrl: string } | undefined;
+  /** The passwords as typed: only on the answer to a row button's post (link-form-state.ts). */
+  secrets?: TypedSecrets | undefined;
+  /** The preview card beside the form, as the values stand. */
+  preview?: PreviewCard | undefined;
   /** A row was added or removed: says nothing is saved yet. */
   rowsChanged?: boolean;
 }
@@ -120,7 +125,7 @@ function protection(view: View, p: LinkFormPage): RawHtml {
   );
   return html`<fieldset>
 <legend>${t.legend}</legend>
-${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', errors, autocomplete: 'new-password', maxlength: 128 })}
+${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', typedPassword: p.secrets?.password, errors, autocomplete: 'new-password', maxlength: 128 })}
 ${link?.passwordHash ? checkbox({ name: 'remove_password', label: t.removePassword, hint: t.removePasswordHint, checked: values.remove_password }) : ''}
 ${checkbox({ name: 'disabled', label: t.disabled, checked: values.disabled, errors })}
 <fieldset class="field"${privacyErrors.length > 0 ? html` aria-describedby="f-privacy-error"` : ''}>
@@ -133,6 +138,7 @@ ${textField({
   label: t.privacyPassword,
   hint: link?.privacyPasswordHash ? t.privacyPasswordSetHint : t.privacyPasswordHint,
   type: 'password',
+  typedPassword: p.secrets?.privacy_password,
   errors,
   autocomplete: 'new-password',
   maxlength: 128,
@@ -178,12 +184,14 @@ export function linkForm(view: View, p: LinkFormPage): RawHtml {
   const errors = p.errors ? inFormOrder(p.errors) : undefined;
   const summaryTargets = Object.fromEntries(Object.keys(errors ?? {}).flatMap((field) => (field.startsWith('pixels.') ? [[field, 'pixels']] : [])));
   const action = p.existing ? `/links/${p.existing.view.link.id}/edit` : '/links/new';
+  const previewUrl = p.existing ? `/links/${p.existing.view.link.id}/preview` : '/links/new/preview';
   const submit = p.existing ? t.save : t.create;
   return html`<h1>${p.existing ? t.editTitle : t.newTitle}</h1>
 ${p.existing ? existingHeader(view, p.existing) : ''}
 ${p.rowsChanged ? html`<p class="flash" role="status">${t.rowsChanged(submit)}</p>` : ''}
 ${errorSummary(view, errors, summaryTargets)}
-<form method="post" action="${action}" class="stack link-form" novalidate>
+<div class="link-form-layout">
+<form method="post" action="${action}" class="stack link-form" novalidate data-preview="${PREVIEW_CARD_ID}" data-preview-url="${previewUrl}">
 ${csrfField(view)}
 <button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>
 ${destination(view, p)}
@@ -193,5 +201,7 @@ ${protection(view, p)}
 ${expiration(view, p)}
 ${targetingSection(view, action, p.values, p.errors)}
 <div class="actions"><button type="submit">${submit}</button> <a href="/links">${view.t.common.cancel}</a></div>
-</form>`;
+</form>
+${p.preview ? previewAside(view, p.preview) : ''}
+</div>`;
 }
