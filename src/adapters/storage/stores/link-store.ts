@@ -8,6 +8,7 @@ import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, likeLiteral, pageOf, startsWithIgnoringCase } from '../sql-helpers.ts';
 import { storeTransaction } from '../transactions.ts';
+import { tagKey } from '../../../core/tags/tag-names.ts';
 import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
@@ -302,7 +303,7 @@ export class SqlLinkStore implements LinkStore {
    * A search or a pixel: null.
    */
   private fromCounters(accountId: number, filter: LinkFilter, now: number): Promise<number> | null {
-    if (filter.search || filter.pixelId !== undefined) return null;
+    if (filter.search || filter.pixelId !== undefined || filter.tag !== undefined) return null;
     let counted = this.db
       .selectFrom('account_link_counts')
       .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
@@ -354,6 +355,22 @@ export class SqlLinkStore implements LinkStore {
       const pixelId = filter.pixelId;
       q = q.where((eb) =>
         eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
+      );
+    }
+    if (filter.tag !== undefined) {
+      const key = tagKey(filter.tag);
+      // Through link_tags_tag (tag, link): the tag's links, each checked against the account's.
+      q = q.where((eb) =>
+        eb(
+          'links.id',
+          'in',
+          eb
+            .selectFrom('link_tags')
+            .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+            .select('link_tags.link_id')
+            .where('tags.account_id', '=', accountId)
+            .where('tags.name_key', '=', key),
+        ),
       );
     }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);

@@ -1,6 +1,7 @@
 import type { LinkView } from '../../../../core/links/link.ts';
 import { epochMsToZonedParts } from '../../../../core/expiration/ends-at.ts';
 import { TARGET_LISTS, type TargetListName } from '../../../../core/targeting/target.ts';
+import { tagsOfText, tagsTextOfForm, tagsTextOfLink } from './link-tags-field.ts';
 
 export type KeyedListName = Exclude<TargetListName, 'rotation'>;
 export interface TargetRow {
@@ -19,6 +20,8 @@ export interface LinkFormValues {
   alias: string;
   space: string;
   pixels: string[];
+  /** Tag names separated by commas (link-tags-field.ts). */
+  tags: string;
   disabled: boolean;
   privacy: string;
   remove_password: boolean;
@@ -62,6 +65,7 @@ export function emptyValues(privacy: number): LinkFormValues {
     alias: '',
     space: '',
     pixels: [],
+    tags: '',
     disabled: false,
     privacy: String(privacy),
     remove_password: false,
@@ -85,6 +89,7 @@ export function valuesOfForm(raw: unknown): LinkFormValues {
     alias: text(form.alias),
     space: text(form.space),
     pixels: listOf(form.pixels),
+    tags: tagsTextOfForm(form.tags),
     disabled: text(form.disabled) === '1',
     privacy: text(form.privacy),
     remove_password: text(form.remove_password) === '1',
@@ -108,6 +113,7 @@ export function valuesOfLink(view: LinkView, timeZone: string): LinkFormValues {
     alias: link.alias,
     space: link.spaceId === null ? '' : String(link.spaceId),
     pixels: link.pixelIds.map(String),
+    tags: tagsTextOfLink(view),
     disabled: link.disabled === 1,
     privacy: String(link.privacy),
     remove_password: false,
@@ -160,6 +166,7 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
     alias: orNull(values.alias),
     space: orNull(values.space),
     pixels: values.pixels.length > 0 ? values.pixels : null,
+    tags: tagsOfText(values.tags),
     disabled: values.disabled ? '1' : '0',
     expiration_url: orNull(values.expiration_url),
     expiration_date: orNull(values.expiration_date),
