@@ -60,7 +60,7 @@ export function tagFormMain(view: View, tag: Tag, values: TagFormValues, errors?
 ${errorSummary(view, errors)}
 <form method="post" action="/links/tags/${tag.id}/edit" class="stack" novalidate>
 ${csrfField(view)}
-${textField({ name: 'name', label: t.fields.name, value: values.name, errors, required: true, maxlength: TAG_LIMITS.nameMax, autocomplete: 'off' })}
+${textField({ name: 'name', label: t.fields.name, value: values.name, errors, required: true, maxlength: TAG_LIMITS.nameMax * 2, autocomplete: 'off' })}
 ${colourField(view, values.color, errors)}
 <div class="actions"><button type="submit">${t.save}</button> <a href="/links/tags">${view.t.common.cancel}</a></div>
 </form>`;
