@@ -7,7 +7,7 @@ import { iso } from '../presenters/records.ts';
 import type { ApiContext } from './context.ts';
 import { refuseInvalidBody } from './refuse-invalid-body.ts';
 
-export function tagRecord(tag: Tag, links: number) {
+function tagRecord(tag: Tag, links: number) {
   return { id: tag.id, name: tag.name, color: tag.color, links, created_at: iso(tag.createdAt), updated_at: iso(tag.updatedAt) };
 }
 
