@@ -358,20 +358,12 @@ export class SqlLinkStore implements LinkStore {
       );
     }
     if (filter.tag !== undefined) {
-      const key = tagKey(filter.tag);
-      // Through link_tags_tag (tag, link): the tag's links, each checked against the account's.
-      q = q.where((eb) =>
-        eb(
-          'links.id',
-          'in',
-          eb
-            .selectFrom('link_tags')
-            .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
-            .select('link_tags.link_id')
-            .where('tags.account_id', '=', accountId)
-            .where('tags.name_key', '=', key),
-        ),
-      );
+      // The tag's id first: the planner then reads the tag's own links off link_tags_tag (tag, link)
+      // by its statistics of that tag, where a join to `tags` left it guessing and walking them all.
+      const tag = await this.db.selectFrom('tags').select('id').where('account_id', '=', accountId).where('name_key', '=', tagKey(filter.tag)).executeTakeFirst();
+      // No tag of that name: no link (ids start at 1).
+      const tagId = tag?.id ?? 0;
+      q = q.where('links.id', 'in', (eb) => eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag_id', '=', tagId));
     }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
