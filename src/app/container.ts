@@ -32,6 +32,8 @@ import { ClickExportService } from '../core/stats/click-export.ts';
 import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
+import { SqlTagStore } from '../adapters/storage/stores/tag-store.ts';
+import { TagsService } from '../core/tags/tags-service.ts';
 import { SqlReservedNames } from '../adapters/storage/stores/reserved-names-store.ts';
 import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
@@ -92,6 +94,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     pixels: new SqlPixelStore(db),
     spaces: new SqlSpaceStore(db),
     domains: new SqlDomainStore(db),
+    tags: new SqlTagStore(db),
   });
   const stores = recordsOn(storage.db);
   const rollupMonths = new SqlRollupMonths(storage.db, storage.engine);
@@ -168,6 +171,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     urlSchemes: config.URL_SCHEMES,
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
+    tags: new TagsService(stores.tags, clock),
     domains: new DomainsService({
       store: stores.domains,
       clock,

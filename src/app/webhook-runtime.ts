@@ -11,6 +11,7 @@ import { LinkViews } from '../core/links/link-views.ts';
 import type { LinkStore } from '../core/links/link-store.ts';
 import type { SpaceStore } from '../core/spaces/space-store.ts';
 import type { DomainStore } from '../core/domains/domain-store.ts';
+import type { TagStore } from '../core/tags/tag-store.ts';
 import type { PixelStore } from '../core/pixels/pixel-store.ts';
 import type { WebhookSender, WebhookTargetCheck } from '../core/webhooks/ports.ts';
 import type { Kysely } from 'kysely';
@@ -61,7 +62,7 @@ export function createWebhookRuntime(
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
-  recordsOn: (db: Kysely<Database>) => { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore },
+  recordsOn: (db: Kysely<Database>) => { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore; tags?: TagStore },
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {

@@ -9,8 +9,17 @@ type Named = { name?: unknown } | null | undefined;
 const nameOf = (v: Named) => (v && typeof v.name === 'string' ? v.name : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
 
-/** linkpix's own export (api.md §13), read back unchanged: records are named, not numbered. */
-function fromRecord(r: Record<string, unknown>, space: string | undefined, domain: string | undefined, pixels: string[] | undefined): Omit<ImportRow, 'line'> {
+/**
+ * linkpix's own export (api.md §13), read back unchanged: records are named, not numbered.
+ * Version 2 adds `tags` (names); version 1, without them, imports untagged.
+ */
+function fromRecord(
+  r: Record<string, unknown>,
+  space: string | undefined,
+  domain: string | undefined,
+  pixels: string[] | undefined,
+  tags: string[] | undefined,
+): Omit<ImportRow, 'line'> {
   const notes: string[] = [];
   const input = withoutSecrets(
     {
@@ -26,6 +35,7 @@ function fromRecord(r: Record<string, unknown>, space: string | undefined, domai
       privacy: int('privacy', str(r.privacy)),
       expiration_url: str(r.expiration_url) ?? null,
       expiration_clicks: int('expiration_clicks', str(r.expiration_clicks)) ?? null,
+      ...(tags === undefined ? {} : { tags }),
     },
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,
@@ -43,7 +53,7 @@ export const linkpixCsv: ImportFormat = {
     csvRows(source, (raw) => {
       const cells: Record<string, string> = {};
       for (const c of LINK_EXPORT_COLUMNS) cells[c] = csvText(raw[c] ?? '');
-      return fromRecord(cells, text(cells.space), text(cells.domain), nameList('pixels', cells.pixels));
+      return fromRecord(cells, text(cells.space), text(cells.domain), nameList('pixels', cells.pixels), nameList('tags', cells.tags));
     }),
 };
 
@@ -63,6 +73,7 @@ export const linkpixJson: ImportFormat = {
         nameOf(r.space as Named),
         nameOf(r.domain as Named),
         Array.isArray(r.pixels) ? (r.pixels as Named[]).map(nameOf).filter((n): n is string => n !== undefined) : [],
+        Array.isArray(r.tags) ? r.tags.filter((n): n is string => typeof n === 'string') : undefined,
       ),
     ),
 };

@@ -107,6 +107,22 @@ export interface LinksTable {
   updated_at: number;
 }
 
+export interface TagsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** The name lowered: unique per account. */
+  name_key: string;
+  color: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LinkTagsTable {
+  link_id: number;
+  tag_id: number;
+}
+
 export interface LinkPixelsTable {
   link_id: number;
   pixel_id: number;
@@ -247,6 +263,8 @@ export interface Database {
   pixels: PixelsTable;
   links: LinksTable;
   link_pixels: LinkPixelsTable;
+  tags: TagsTable;
+  link_tags: LinkTagsTable;
   click_claims: ClickClaimsTable;
   rotation_cursors: RotationCursorsTable;
   webhooks: WebhooksTable;

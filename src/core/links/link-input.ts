@@ -12,6 +12,8 @@ export interface LinkInput {
   password?: string | null | undefined;
   space?: number | null | undefined;
   pixels?: number[] | null | undefined;
+  /** Tag names; a name the account has not used yet becomes a tag. null or []: none. */
+  tags?: string[] | null | undefined;
   disabled?: number | null | undefined;
   privacy?: number | null | undefined;
   privacy_password?: string | null | undefined;

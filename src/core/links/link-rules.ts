@@ -8,6 +8,7 @@ import { LINK_LIMITS, type LinkInput } from './link-input.ts';
 import type { Link, LinkFields } from './link.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import type { DefaultStatsPrivacy } from './new-link-fields.ts';
+import { checkTagNames } from '../tags/tag-names.ts';
 
 /** What the pure rules make of an input; secrets are still plain here and hashed by the service. */
 export interface CheckedLinkInput {
@@ -15,6 +16,8 @@ export interface CheckedLinkInput {
   password?: string | null;
   privacyPassword?: string | null;
   pixelIds?: number[];
+  /** The tag names, read and without repeats; undefined: the tags are left as they are. */
+  tagNames?: string[];
 }
 
 export interface LinkRuleContext {
@@ -57,6 +60,7 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
   checkSecrets(input, ctx, bag, out);
   checkExpiry(input, ctx, bag, out);
   checkTargets(input, ctx, bag, out);
+  if (input.tags !== undefined) out.tagNames = checkTagNames(bag, 'tags', input.tags ?? []);
   if (input.pixels !== undefined) {
     const ids = [...new Set(input.pixels ?? [])];
     if (ids.length > LINK_LIMITS.pixelsMax) bag.add('pixels', messages.max('pixels', LINK_LIMITS.pixelsMax));

@@ -1,15 +1,17 @@
 import type { SpaceStore } from '../spaces/space-store.ts';
 import type { DomainStore } from '../domains/domain-store.ts';
 import type { PixelStore } from '../pixels/pixel-store.ts';
+import type { TagStore } from '../tags/tag-store.ts';
 import type { Link, LinkView } from './link.ts';
 
-/** Joins links to their space, domain and pixels with one query per kind, whatever the page size. */
+/** Joins links to their space, domain, pixels and tags with one query per kind, whatever the page size. */
 export class LinkViews {
-  constructor(private readonly deps: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore }) {}
+  /** tags absent (in-memory stores of tests that need none): every link reads untagged. */
+  constructor(private readonly deps: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore; tags?: TagStore | undefined }) {}
 
   async of(accountId: number, links: readonly Link[]): Promise<LinkView[]> {
     const ids = (pick: (l: Link) => readonly (number | null)[]) => [...new Set(links.flatMap(pick).filter((x): x is number => x !== null))];
-    const [spaces, domains, pixels] = await Promise.all([
+    const [spaces, domains, pixels, tags] = await Promise.all([
       this.deps.spaces.findByIds(
         accountId,
         ids((l) => [l.spaceId]),
@@ -22,6 +24,10 @@ export class LinkViews {
         accountId,
         ids((l) => l.pixelIds),
       ),
+      this.deps.tags?.tagsOfLinks(
+        accountId,
+        links.map((l) => l.id),
+      ),
     ]);
     const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
     const spaceMap = byId(spaces);
@@ -32,6 +38,7 @@ export class LinkViews {
       space: link.spaceId === null ? null : (spaceMap.get(link.spaceId) ?? null),
       domain: link.domainId === null ? null : (domainMap.get(link.domainId) ?? null),
       pixels: link.pixelIds.flatMap((id) => pixelMap.get(id) ?? []),
+      tags: tags?.get(link.id) ?? [],
     }));
   }
 }

@@ -2,6 +2,7 @@ import type { Targets, TargetType } from '../targeting/target.ts';
 import type { Space } from '../spaces/space.ts';
 import type { Domain } from '../domains/domain.ts';
 import type { Pixel } from '../pixels/pixel.ts';
+import type { Tag } from '../tags/tag.ts';
 
 export interface Link {
   id: number;
@@ -55,6 +56,8 @@ export interface LinkView {
   space: Space | null;
   domain: Domain | null;
   pixels: Pixel[];
+  /** By name. */
+  tags: Tag[];
 }
 
 export const LinkStatus = { All: 0, Active: 1, Expired: 2, Disabled: 3 } as const;
@@ -70,5 +73,7 @@ export interface LinkFilter {
   spaceId?: number | undefined;
   domainId?: number | undefined;
   pixelId?: number | undefined;
+  /** A tag's name, ignoring case. */
+  tag?: string | undefined;
   sort: LinkSort;
 }

@@ -7,6 +7,7 @@ import { hashPassword } from '../shared/secrets.ts';
 import type { SpaceStore } from '../spaces/space-store.ts';
 import type { DomainStore } from '../domains/domain-store.ts';
 import type { PixelStore } from '../pixels/pixel-store.ts';
+import type { TagStore } from '../tags/tag-store.ts';
 import { isReservedAlias, randomAlias } from './aliases.ts';
 import type { Link, LinkFields, LinkFilter, LinkView } from './link.ts';
 import { LINK_LIMITS, type LinkInput } from './link-input.ts';
@@ -25,6 +26,8 @@ export interface LinksServiceDeps {
   spaces: SpaceStore;
   domains: DomainStore;
   pixels: PixelStore;
+  /** absent: links carry no tags (in-memory stores); `tags` in an input is then refused. */
+  tags?: TagStore;
   clock: Clock;
   urls: UrlPolicy;
   /** null: titles are only what clients send. */
@@ -47,10 +50,28 @@ export interface LinkChangePorts {
   spaces: SpaceStore;
   domains: DomainStore;
   pixels: PixelStore;
+  tags?: TagStore | undefined;
   onEvent?: LinkEventListener | undefined;
 }
 
 const ALIAS_LENGTH = 7;
+
+/** Gives links these tags (names; new ones created), replacing theirs; undefined names: left as they are. */
+export async function tagLinks(
+  tags: TagStore | undefined,
+  accountId: number,
+  linkIds: readonly number[],
+  names: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  if (names === undefined || !tags) return;
+  const found = await tags.ensure(accountId, names, now);
+  await tags.setLinkTags(
+    accountId,
+    linkIds,
+    found.map((t) => t.id),
+  );
+}
 
 function fieldsOf(change: Extract<BulkChange, { kind: 'move' | 'enable' | 'disable' }>): Partial<LinkFields> {
   if (change.kind === 'move') return { spaceId: change.spaceId };
@@ -99,6 +120,7 @@ export class LinksService {
     // The link and its event are one unit; what must not follow a rolled-back write comes after.
     const view = await this.unit(async (tx) => {
       const link = await tx.links.insert(accountId, fields, checked.pixelIds ?? [], this.deps.clock.now());
+      await tagLinks(tx.tags, accountId, [link.id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
       return view;
@@ -118,6 +140,7 @@ export class LinksService {
     const view = await this.unit(async (tx) => {
       const link = await tx.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
       if (!link) throw new NotFoundError('link');
+      await tagLinks(tx.tags, accountId, [id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
       return view;
@@ -143,6 +166,7 @@ export class LinksService {
     const checked = checkLinkInput(input, { urls: this.deps.urls, timeZone, existing, defaultPrivacy: this.defaultPrivacy }, bag);
     const domainId = existing ? existing.domainId : await this.checkDomain(accountId, input.domain, bag);
     await this.checkReferences(accountId, input, checked, bag);
+    if (checked.tagNames !== undefined && checked.tagNames.length > 0 && !this.deps.tags) bag.add('tags', messages.invalid('tags'));
     const alias = checked.fields.alias;
     const unchanged = existing !== undefined && alias?.toLowerCase() === existing.alias.toLowerCase();
     if (alias && !unchanged && !bag.has('alias') && (await this.deps.links.aliasTaken(domainId, alias, existing?.id))) {

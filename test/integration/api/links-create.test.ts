@@ -26,6 +26,7 @@ const RECORD_KEYS = [
   'space',
   'domain',
   'pixels',
+  'tags',
   'ends_at',
   'created_at',
   'updated_at',

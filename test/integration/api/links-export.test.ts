@@ -44,6 +44,7 @@ function fromCsv(row: Record<string, string>): Json {
     space: row.space_id === '' ? null : { id: Number(row.space_id), name: row.space },
     domain: row.domain_id === '' ? null : { id: Number(row.domain_id), name: row.domain },
     pixels: (JSON.parse(row.pixel_ids!) as number[]).map((id, i) => ({ id, name: JSON.parse(row.pixels!)[i] })),
+    tags: JSON.parse(row.tags!) as string[],
     ends_at: text(row.ends_at!),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -118,10 +119,10 @@ onEachEngine('links API: export', (h) => {
     const res = await exportOf(h(), key, 'format=json');
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(res.body.format, 'linkpix.links');
-    assert.equal(res.body.version, 1);
+    assert.equal(res.body.version, 2);
     assert.deepEqual(res.body.links, await records(key, [full.id, plain.id, disabled.id]));
     const empty = await exportOf(h(), (await h().account()).key, 'format=json');
-    assert.deepEqual(empty.body, { format: 'linkpix.links', version: 1, links: [] });
+    assert.deepEqual(empty.body, { format: 'linkpix.links', version: 2, links: [] });
     const emptyCsv = await exportOf(h(), (await h().account()).key, '');
     assert.equal(emptyCsv.text, LINK_EXPORT_COLUMNS.join(',') + '\r\n', 'csv is the default');
   });

@@ -5,6 +5,7 @@ import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { SpacesService } from '../../../core/spaces/spaces-service.ts';
+import type { TagsService } from '../../../core/tags/tags-service.ts';
 import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { ClickExportService } from '../../../core/stats/click-export.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
@@ -18,6 +19,7 @@ export interface ApiContext {
   links: LinksService;
   pixels: PixelsService;
   spaces: SpacesService;
+  tags: TagsService;
   domains: DomainsService;
   stats: StatsService;
   clickExport: ClickExportService;

@@ -57,7 +57,7 @@ function targetOf(body: LinkBulkDeleteBody): BulkTarget {
 }
 
 export function filterOf(f: LinkBulkFilter) {
-  return { search: f.search, by: f.by, status: f.status, spaceId: f.space, domainId: f.domain, pixelId: f.pixel, sort: 'asc' as const };
+  return { search: f.search, by: f.by, status: f.status, spaceId: f.space, domainId: f.domain, pixelId: f.pixel, tag: f.tag, sort: 'asc' as const };
 }
 
 function changeOf(body: LinkBulkUpdateBody): BulkChange {

@@ -24,6 +24,7 @@ export function linkHandlers(ctx: ApiContext) {
           spaceId: q.space,
           domainId: q.domain,
           pixelId: q.pixel,
+          tag: q.tag,
           sort: q.sort,
         },
         { page: q.page, perPage: q.per_page },

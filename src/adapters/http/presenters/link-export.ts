@@ -3,11 +3,12 @@ import { csvChunks } from './csv.ts';
 import { linkRecord, type ShortUrlOptions } from './link-record.ts';
 
 /**
- * The links export, format 1 (api.md §13): what an importer reads back. The CSV holds the link
- * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name.
+ * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link
+ * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name, the
+ * tags by name. Version 2 added `tags`; the importer reads 1 and 2.
  */
 const EXPORT_FORMAT = 'linkpix.links';
-const EXPORT_VERSION = 1;
+const EXPORT_VERSION = 2;
 
 export const LINK_EXPORT_COLUMNS = [
   'id',
@@ -34,6 +35,7 @@ export const LINK_EXPORT_COLUMNS = [
   'domain',
   'pixel_ids',
   'pixels',
+  'tags',
   'ends_at',
   'created_at',
   'updated_at',
@@ -68,6 +70,7 @@ function exportRow(view: LinkView, urls: ShortUrlOptions) {
     r.domain?.name ?? null,
     json(r.pixels.map((p) => p.id)),
     json(r.pixels.map((p) => p.name)),
+    json(r.tags),
     r.ends_at,
     r.created_at,
     r.updated_at,

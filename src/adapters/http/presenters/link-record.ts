@@ -37,6 +37,7 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     space: view.space ? spaceRecord(view.space) : null,
     domain: view.domain ? domainRecord(view.domain) : null,
     pixels: view.pixels.map(pixelRecord),
+    tags: view.tags.map((t) => t.name),
     ends_at: isoOrNull(link.endsAt),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LINK_LIMITS } from '../../../core/links/link-input.ts';
+import { TAG_LIMITS } from '../../../core/tags/tag.ts';
 import { URL_MAX_LENGTH } from '../../../core/links/url-policy.ts';
 import { PLATFORMS, TARGET_TYPE_VALUES } from '../../../core/targeting/target.ts';
 import { Enum, Id, Nullable, NullableEnum, PageQuery, Timestamp } from './common.ts';
@@ -25,6 +26,14 @@ export const LinkBody = Type.Object({
   password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Visitors must enter it before being redirected' }))),
   space: Type.Optional(Nullable(Id("Id of one of the account's spaces"))),
   pixels: Type.Optional(Nullable(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" }))),
+  tags: Type.Optional(
+    Nullable(
+      Type.Array(Type.String({ maxLength: 256 }), {
+        maxItems: 100,
+        description: `Tag names (1–${TAG_LIMITS.nameMax} characters, at most ${TAG_LIMITS.perLink} after repeats ignoring case are dropped); a new name becomes a tag; form: tags[]=`,
+      }),
+    ),
+  ),
   disabled: Type.Optional(NullableEnum([0, 1] as const, '0 active, 1 disabled')),
   privacy: Type.Optional(
     NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password; absent or null: DEFAULT_STATS_PRIVACY (1 unless the operator chose 0)'),
@@ -69,6 +78,7 @@ export const LinkRecord = Type.Object(
     space: Nullable(SpaceRecord),
     domain: Nullable(DomainRecord),
     pixels: Type.Array(PixelRecord),
+    tags: Type.Array(Type.String(), { description: "The link's tag names, by name" }),
     ends_at: Nullable(Timestamp),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -83,6 +93,7 @@ export const LinkListQuery = Type.Object({
   space: Type.Optional(Id('Space id (alias: space_id)')),
   domain: Type.Optional(Id('Domain id (alias: domain_id)')),
   pixel: Type.Optional(Id('Pixel id (alias: pixel_id)')),
+  tag: Type.Optional(Type.String({ maxLength: 256, description: 'A tag name, ignoring case: only links that carry it' })),
   sort: Enum(['desc', 'asc', 'max', 'min'] as const, { default: 'desc', description: 'desc/asc by id; max/min by clicks' }),
   ...PageQuery,
 });

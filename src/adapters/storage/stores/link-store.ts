@@ -8,6 +8,7 @@ import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { containsIgnoringCase, countOf, isUniqueViolation, likeLiteral, pageOf, startsWithIgnoringCase } from '../sql-helpers.ts';
 import { storeTransaction } from '../transactions.ts';
+import { tagKey } from '../../../core/tags/tag-names.ts';
 import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
@@ -302,7 +303,7 @@ export class SqlLinkStore implements LinkStore {
    * A search or a pixel: null.
    */
   private fromCounters(accountId: number, filter: LinkFilter, now: number): Promise<number> | null {
-    if (filter.search || filter.pixelId !== undefined) return null;
+    if (filter.search || filter.pixelId !== undefined || filter.tag !== undefined) return null;
     let counted = this.db
       .selectFrom('account_link_counts')
       .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
@@ -355,6 +356,14 @@ export class SqlLinkStore implements LinkStore {
       q = q.where((eb) =>
         eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
       );
+    }
+    if (filter.tag !== undefined) {
+      // The tag's id first: the planner then reads the tag's own links off link_tags_tag (tag, link)
+      // by its statistics of that tag, where a join to `tags` left it guessing and walking them all.
+      const tag = await this.db.selectFrom('tags').select('id').where('account_id', '=', accountId).where('name_key', '=', tagKey(filter.tag)).executeTakeFirst();
+      // No tag of that name: no link (ids start at 1).
+      const tagId = tag?.id ?? 0;
+      q = q.where('links.id', 'in', (eb) => eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag_id', '=', tagId));
     }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));

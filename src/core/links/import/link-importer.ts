@@ -5,7 +5,7 @@ import { isReservedAlias, randomAlias } from '../aliases.ts';
 import type { Link, LinkFields } from '../link.ts';
 import type { LinkChange } from '../link-events.ts';
 import { LinkViews } from '../link-views.ts';
-import type { LinkChangePorts, LinksServiceDeps } from '../links-service.ts';
+import { tagLinks, type LinkChangePorts, type LinksServiceDeps } from '../links-service.ts';
 import type { AliasOwner } from '../link-store.ts';
 import { faultsOf } from './check-import-row.ts';
 import type { CheckedRow, ImportOptions, ImportOutcome, ImportReport } from './import-row.ts';
@@ -204,6 +204,7 @@ export class LinkImporter {
       for (const [i, c] of creates.entries()) {
         c.outcome.id = ids[i] ?? null;
         if (ids[i] !== undefined) {
+          await tagLinks(tx.tags, accountId, [ids[i]], c.item.row.checked?.tagNames, this.deps.clock.now());
           created.push(ids[i]);
           changed.push({ id: ids[i], alias: c.item.fields.alias });
         }
@@ -322,7 +323,9 @@ export class LinkImporter {
     return '';
   }
 
-  private replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready): Promise<Link | null> {
-    return tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+  private async replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready): Promise<Link | null> {
+    const link = await tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+    if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
+    return link;
   }
 }

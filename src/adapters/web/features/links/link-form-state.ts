@@ -1,6 +1,7 @@
 import type { LinkView } from '../../../../core/links/link.ts';
 import { epochMsToZonedParts } from '../../../../core/expiration/ends-at.ts';
 import { TARGET_LISTS, type TargetListName } from '../../../../core/targeting/target.ts';
+import { tagsOfText, tagsTextOfForm, tagsTextOfLink } from './link-tags-field.ts';
 
 export type KeyedListName = Exclude<TargetListName, 'rotation'>;
 export interface TargetRow {
@@ -19,6 +20,8 @@ export interface LinkFormValues {
   alias: string;
   space: string;
   pixels: string[];
+  /** Tag names separated by commas (link-tags-field.ts). */
+  tags: string;
   disabled: boolean;
   privacy: string;
   remove_password: boolean;
@@ -71,6 +74,7 @@ export function emptyValues(privacy: number): LinkFormValues {
     alias: '',
     space: '',
     pixels: [],
+    tags: '',
     disabled: false,
     privacy: String(privacy),
     remove_password: false,
@@ -94,6 +98,7 @@ export function valuesOfForm(raw: unknown): LinkFormValues {
     alias: text(form.alias),
     space: text(form.space),
     pixels: listOf(form.pixels),
+    tags: tagsTextOfForm(form.tags),
     disabled: text(form.disabled) === '1',
     privacy: text(form.privacy),
     remove_password: text(form.remove_password) === '1',
@@ -117,6 +122,7 @@ export function valuesOfLink(view: LinkView, timeZone: string): LinkFormValues {
     alias: link.alias,
     space: link.spaceId === null ? '' : String(link.spaceId),
     pixels: link.pixelIds.map(String),
+    tags: tagsTextOfLink(view),
     disabled: link.disabled === 1,
     privacy: String(link.privacy),
     remove_password: false,
@@ -170,6 +176,7 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
     space: orNull(values.space),
     // A copy: the schema coerces the body's lists in place, and the form shows these values again.
     pixels: values.pixels.length > 0 ? [...values.pixels] : null,
+    tags: tagsOfText(values.tags),
     disabled: values.disabled ? '1' : '0',
     expiration_url: orNull(values.expiration_url),
     expiration_date: orNull(values.expiration_date),

@@ -8,6 +8,7 @@ import type { LinkChoices } from './link-choices.ts';
 import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
+import { tagsField } from './link-tags-field.ts';
 
 export interface LinkFormPage {
   values: LinkFormValues;
@@ -106,6 +107,7 @@ function organise(view: View, p: LinkFormPage): RawHtml {
   return html`<fieldset>
 <legend>${t.legend}</legend>
 ${selectField({ name: 'space', label: t.space, options: spaces, value: values.space, errors })}
+${tagsField(view, values.tags, errors)}
 <fieldset${pixelErrors.length > 0 ? html` aria-describedby="f-pixels-error"` : ''}>
 <legend>${t.pixels}</legend>
 ${errorText('f-pixels', pixelErrors)}

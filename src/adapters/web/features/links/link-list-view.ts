@@ -9,6 +9,7 @@ import { copyButton, errorSummary, fieldId, pagination, selectField, textField, 
 import type { FilterChoices } from './link-list-options.ts';
 import { isNarrowed, listUrl, PER_PAGE_CHOICES, type ListQuery } from './link-list-query.ts';
 import { bulkForm, type BulkValues } from './link-bulk-view.ts';
+import { tagChips, tagFilterChip, tagFilterField } from './link-tag-chips.ts';
 
 export interface ListPageData {
   query: ListQuery;
@@ -55,6 +56,7 @@ ${selectField({
 ${optional('space', t.space, t.anySpace, choices.spaces)}
 ${optional('domain', t.domain, t.anyDomain, choices.domains)}
 ${optional('pixel', t.pixel, t.anyPixel, choices.pixels)}
+${tagFilterField(q.tag)}
 ${selectField({
   name: 'status',
   id: filterId('status'),
@@ -102,7 +104,7 @@ function row(view: View, item: LinkView, data: ListPageData): RawHtml {
 <td><input type="checkbox" name="ids[]" value="${link.id}" id="link-select-${link.id}" aria-label="${t.select(short)}"${data.bulkValues?.ids.includes(link.id) ? html` checked` : ''}></td>
 <td><a class="url" href="${urlAttr(short)}">${short}</a> ${copyButton(view, short)}</td>
 <td><a class="url" href="${urlAttr(link.url)}" rel="noopener noreferrer">${link.url}</a></td>
-<td>${link.title ?? t.noTitle}</td>
+<td>${link.title ?? t.noTitle}${tagChips(view, item.tags)}</td>
 <td>${item.space?.name ?? t.noSpace}</td>
 <td class="num">${view.fmt.number(link.clicks)}</td>
 <td><span class="status-${state}">${t.statuses[state]}</span></td>
@@ -157,5 +159,6 @@ export function listMain(view: View, data: ListPageData): RawHtml {
 ${errorSummary(view, data.queryErrors, filterFields)}
 ${errorSummary(view, data.bulkErrors)}
 ${filters(view, data.query, data.choices, data.queryErrors)}
+${tagFilterChip(view, data.query.tag, listUrl(data.query, { tag: undefined, page: undefined }))}
 ${results(view, data)}`;
 }

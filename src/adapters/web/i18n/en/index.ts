@@ -12,6 +12,7 @@ import { account } from './account.ts';
 import { admin } from './admin.ts';
 import { stats } from './stats.ts';
 import { home } from './home.ts';
+import { tags } from './tags.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags };
