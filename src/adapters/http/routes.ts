@@ -22,6 +22,7 @@ import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
 import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
 import { linkBulkRoutes } from './bulk-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { utmTemplateRoutes } from './utm-template-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -87,6 +88,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
   return [
     ...linkBulkRoutes(ctx, bulkBodyLimit),
     ...webhookRoutes(ctx),
+    ...utmTemplateRoutes(ctx),
     ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery, handlers: linkHandlers(ctx) }),
     ...resourceRoutes({
       plural: 'pixels',
