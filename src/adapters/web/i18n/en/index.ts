@@ -11,6 +11,7 @@ import { resources } from './resources.ts';
 import { account } from './account.ts';
 import { admin } from './admin.ts';
 import { stats } from './stats.ts';
+import { utm } from './utm.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, utm };
