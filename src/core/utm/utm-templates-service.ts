@@ -18,6 +18,11 @@ export class UtmTemplatesService {
     return this.store.list(accountId, filter, page);
   }
 
+  /** The account's template, or null (another account's is none). */
+  find(accountId: number, id: number): Promise<UtmTemplate | null> {
+    return this.store.findById(accountId, id);
+  }
+
   async get(accountId: number, id: number): Promise<UtmTemplate> {
     const template = await this.store.findById(accountId, id);
     if (!template) throw new NotFoundError('utm_template');

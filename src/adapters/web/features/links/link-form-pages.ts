@@ -19,6 +19,7 @@ import { applyRowAction, emptyValues, linkBodyOf, rowActionOf, valuesOfForm, val
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
 import { refuseBadParams } from './link-params.ts';
+import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
 
 interface Posted {
   values: LinkFormValues;
@@ -39,6 +40,7 @@ function readLinkForm(mode: 'create' | 'edit') {
     const raw = request.body;
     const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const values = valuesOfForm(raw);
+    values.url = composePostedUtm(request, raw, values.url);
     postedForms.set(request, { values, action: rowActionOf(raw) });
     const body = linkBodyOf(values, mode, { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') });
     // The form is read leniently to show it again; a field of the wrong type (a list where text
@@ -64,8 +66,9 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     // A form posted without a privacy left it as it was: the link's, or a new link's default.
     if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
     const choices = await linkChoices(ctx, viewerOf(request).account.id);
+    const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).account.id, page.values.url);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices }) }));
+    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, utm }) }));
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
@@ -74,9 +77,13 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
     const { account } = viewerOf(request);
     const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
+    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+    if (applied)
+      return render(request, reply, applied.errors ? 422 : 200, { values: { ...values, url: applied.url }, errors: applied.errors, rowsChanged: !applied.errors });
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput));
       const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
       return seeOther(reply, `/links/${made.link.id}/edit`);
@@ -99,9 +106,18 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const link = await ctx.links.get(account.id, id);
     const { values, action } = postedOf(request, ctx.links.defaultPrivacy);
     const existing = existingOf(link);
+    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+    if (applied)
+      return render(request, reply, applied.errors ? 422 : 200, {
+        values: { ...values, url: applied.url },
+        existing,
+        errors: applied.errors,
+        rowsChanged: !applied.errors,
+      });
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), existing, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
+      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id));
       await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
       return seeOther(reply, '/links');

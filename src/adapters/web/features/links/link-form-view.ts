@@ -7,6 +7,8 @@ import type { View } from '../../app/view.ts';
 import type { LinkChoices } from './link-choices.ts';
 import type { LinkFormValues } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
+import { utmBuilder } from '../utm/utm-builder-view.ts';
+import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
 
 export interface LinkFormPage {
   values: LinkFormValues;
@@ -16,6 +18,8 @@ export interface LinkFormPage {
   existing?: { view: LinkView; shortUrl: string } | undefined;
   /** A row was added or removed: says nothing is saved yet. */
   rowsChanged?: boolean;
+  /** The UTM builder's fields and templates; absent: read from the destination, no templates. */
+  utm?: UtmBuilderState | undefined;
 }
 
 /** The fields in the order the form shows them, so the summary reads top to bottom. */
@@ -187,6 +191,7 @@ ${errorSummary(view, errors, summaryTargets)}
 ${csrfField(view)}
 <button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>
 ${destination(view, p)}
+${utmBuilder(view, p)}
 ${shortUrl(view, p)}
 ${organise(view, p)}
 ${protection(view, p)}

@@ -1,0 +1,42 @@
+import { UTM_LIMITS, UTM_PARAMS } from '../../../../core/utm/utm-params.ts';
+import { readUtm } from '../../../../core/utm/utm-url.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { selectField, textField } from '../../ui/components.ts';
+import type { View } from '../../app/view.ts';
+import type { LinkFormPage } from '../links/link-form-view.ts';
+
+/**
+ * The link form's UTM builder: the five parameters read from the destination, and a template
+ * picker whose button posts the form back with the template applied. utm.js composes the
+ * destination as the fields change; without it the server does on submit (utm-builder-state.ts).
+ */
+export function utmBuilder(view: View, p: LinkFormPage): RawHtml {
+  const t = view.t.utm;
+  const state = p.utm ?? { params: readUtm(p.values.url), template: '', templates: [], errors: {} };
+  const errors = { ...state.errors, ...p.errors };
+  const action = p.existing ? `/links/${p.existing.view.link.id}/edit` : '/links/new';
+  const picker =
+    state.templates.length === 0
+      ? ''
+      : html`<div class="utm-template">
+${selectField({
+  name: 'utm_template',
+  label: t.builder.template,
+  value: state.template,
+  errors,
+  options: [{ value: '', label: t.builder.chooseTemplate }, ...state.templates.map((template) => ({ value: String(template.id), label: template.name }))],
+})}
+<button type="submit" class="secondary" name="utm_apply" value="1" formaction="${action}#f-utm_template">${t.builder.apply}</button>
+</div>`;
+  const fields = UTM_PARAMS.map((name) =>
+    textField({ name, label: t.fields[name], value: state.params[name], errors, maxlength: UTM_LIMITS.valueMax, autocomplete: 'off' }),
+  );
+  return html`<fieldset class="utm-builder" data-utm-builder>
+<legend>${t.builder.legend}</legend>
+<p class="hint">${t.builder.hint}</p>
+<input type="hidden" name="utm_base" value="${p.values.url}">
+${picker}
+<div class="utm-fields">${fields}</div>
+<p><a href="/links/utm-templates">${t.builder.manage}</a></p>
+</fieldset>`;
+}
