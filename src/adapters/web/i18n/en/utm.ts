@@ -33,6 +33,7 @@ export const utm = {
   },
   builder: {
     legend: 'UTM parameters',
+    summary: 'Source, medium, campaign, term and content',
     hint: 'Added to the destination URL when you save; an empty field takes its parameter out.',
     template: 'Template',
     chooseTemplate: 'Choose a template',
