@@ -3,14 +3,24 @@ import { readUtm } from '../../../../core/utm/utm-url.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
-import type { LinkFormPage } from '../links/link-form-view.ts';
+import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import type { UtmBuilderState } from './utm-builder-state.ts';
+
+/** What the builder reads of the link form's page (LinkFormPage has it all). */
+export interface UtmBuilderPage {
+  values: { url: string };
+  errors?: FieldErrors | undefined;
+  /** The link edited, if any: the apply button posts back to its form. */
+  existing?: { view: { link: { id: number } } } | undefined;
+  utm?: UtmBuilderState | undefined;
+}
 
 /**
  * The link form's UTM builder: the five parameters read from the destination, and a template
  * picker whose button posts the form back with the template applied. utm.js composes the
  * destination as the fields change; without it the server does on submit (utm-builder-state.ts).
  */
-export function utmBuilder(view: View, p: LinkFormPage): RawHtml {
+export function utmBuilder(view: View, p: UtmBuilderPage): RawHtml {
   const t = view.t.utm;
   const state = p.utm ?? { params: readUtm(p.values.url), template: '', templates: [], errors: {} };
   const errors = { ...state.errors, ...p.errors };
