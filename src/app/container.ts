@@ -9,6 +9,7 @@ import { ImportSlots } from '../adapters/import/import-slots.ts';
 import { SqlImportLeases } from '../adapters/storage/stores/import-lease-store.ts';
 import { PixelsService } from '../core/pixels/pixels-service.ts';
 import { SpacesService } from '../core/spaces/spaces-service.ts';
+import { UtmTemplatesService } from '../core/utm/utm-templates-service.ts';
 import { DomainsService } from '../core/domains/domains-service.ts';
 import { DomainOperator } from '../core/domains/domain-operator.ts';
 import { NameClaims } from '../core/domains/name-claims.ts';
@@ -31,6 +32,7 @@ import { SqlRawClickStore } from '../adapters/storage/stores/raw-click-store.ts'
 import { ClickExportService } from '../core/stats/click-export.ts';
 import { SqlPixelStore } from '../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../adapters/storage/stores/space-store.ts';
+import { SqlUtmTemplateStore } from '../adapters/storage/stores/utm-template-store.ts';
 import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
 import { SqlTagStore } from '../adapters/storage/stores/tag-store.ts';
 import { TagsService } from '../core/tags/tags-service.ts';
@@ -172,6 +174,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
     spaces: new SpacesService(stores.spaces, clock),
     tags: new TagsService(stores.tags, clock),
+    utmTemplates: new UtmTemplatesService(new SqlUtmTemplateStore(storage.db), clock),
     domains: new DomainsService({
       store: stores.domains,
       clock,

@@ -12,7 +12,9 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** One resource of the pixels/spaces/domains screens, as the shared tests drive it. */
 export interface ResourceCase {
-  plural: 'pixels' | 'spaces' | 'domains';
+  plural: 'pixels' | 'spaces' | 'domains' | 'utm-templates';
+  /** The screens' path when it is not /{plural} (the API's): /links/utm-templates. */
+  page?: string;
   /** A name nobody else uses. */
   uniqueName(): string;
   /** A form that creates a record named `name`. */
@@ -71,7 +73,7 @@ export function postWithoutCsrf(client: WebClient, path: string, form: Form): Pr
 
 /** The tests every one of these screens passes: access, forms, CSRF, tenancy, escaping, the list. */
 export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
-  const base = `/${c.plural}`;
+  const base = c.page ?? `/${c.plural}`;
   let me: SignedIn;
   before(async () => {
     me = await webAccount(h());

@@ -23,6 +23,7 @@ import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
 import { linkBulkRoutes } from './bulk-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';
+import { utmTemplateRoutes } from './utm-template-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -89,6 +90,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...linkBulkRoutes(ctx, bulkBodyLimit),
     ...webhookRoutes(ctx),
     ...tagRoutes(ctx),
+    ...utmTemplateRoutes(ctx),
     ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery, handlers: linkHandlers(ctx) }),
     ...resourceRoutes({
       plural: 'pixels',

@@ -272,6 +272,7 @@ export interface Database {
   click_writers: ClickWritersTable;
   click_batches_pending: ClickBatchesPendingTable;
   import_leases: ImportLeasesTable;
+  utm_templates: UtmTemplatesTable;
 }
 
 export interface WebhooksTable {
@@ -300,4 +301,19 @@ export interface WebhookDeliveriesTable {
   lease_until: number | null;
   attempts: Generated<number>;
   last_error: string | null;
+}
+
+export interface UtmTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** The name lower-cased: unique per account. */
+  name_key: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
+  created_at: number;
+  updated_at: number;
 }

@@ -9,6 +9,7 @@ import type { TagsService } from '../../../core/tags/tags-service.ts';
 import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { ClickExportService } from '../../../core/stats/click-export.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
+import type { UtmTemplatesService } from '../../../core/utm/utm-templates-service.ts';
 import type { ImportSlots } from '../../import/import-slots.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
@@ -24,6 +25,7 @@ export interface ApiContext {
   stats: StatsService;
   clickExport: ClickExportService;
   webhooks: WebhooksService;
+  utmTemplates: UtmTemplatesService;
   importer: LinkImporter;
   /** At most one import per account at a time, and IMPORT_CONCURRENCY on this instance. */
   importSlots: ImportSlots;

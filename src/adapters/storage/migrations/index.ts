@@ -23,6 +23,7 @@ import * as rollupMonths from './0019-rollup-months.ts';
 import * as accountEmailsNfc from './0020-account-emails-nfc.ts';
 import * as importLeases from './0021-import-leases.ts';
 import * as tags from './0022-tags.ts';
+import * as utmTemplates from './0023-utm-templates.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -53,6 +54,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0020-account-emails-nfc': accountEmailsNfc,
   '0021-import-leases': importLeases,
   '0022-tags': tags,
+  '0023-utm-templates': utmTemplates,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -7,9 +7,9 @@ import type { Database } from '../schema.ts';
 import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
 
 /** The tables of things an account names and owns, whose reads are all alike. */
-export type OwnedTable = 'spaces' | 'pixels' | 'domains';
+export type OwnedTable = 'spaces' | 'pixels' | 'domains' | 'utm_templates';
 
-/** What the three tables have in common. */
+/** What these tables have in common. */
 interface OwnedColumns {
   id: Generated<number>;
   account_id: number;
@@ -31,7 +31,7 @@ export interface OwnedListFilter {
  * store adds its inserts and updates, whose columns differ.
  */
 export abstract class OwnedRowsStore<T extends OwnedTable, Item> {
-  // Kysely cannot type a query over a table named by a type parameter; the three tables share
+  // Kysely cannot type a query over a table named by a type parameter; the tables share
   // OwnedColumns, and every row read goes back to the caller as its own table's (toItem).
   private readonly owned: Kysely<Record<OwnedTable, OwnedColumns>>;
 

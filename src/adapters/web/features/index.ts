@@ -11,6 +11,7 @@ import { domainsPages } from './domains/domains-pages.ts';
 import { accountPages } from './account/account-pages.ts';
 import { adminPages } from './admin/admin-pages.ts';
 import { statsPages } from './stats/stats-pages.ts';
+import { utmTemplatesPages } from './utm/utm-templates-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -22,6 +23,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   tagsPages,
   linkFormPages,
   linkListPages,
+  utmTemplatesPages,
   pixelsPages,
   spacesPages,
   domainsPages,

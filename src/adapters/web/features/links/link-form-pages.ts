@@ -30,6 +30,7 @@ import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
+import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
 
 interface Posted {
   values: LinkFormValues;
@@ -51,6 +52,7 @@ function readLinkForm(mode: 'create' | 'edit') {
     const raw = request.body;
     const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const values = valuesOfForm(raw);
+    values.url = composePostedUtm(request, raw, values.url);
     const secrets = { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') };
     postedForms.set(request, { values, action: rowActionOf(raw), secrets });
     const body = linkBodyOf(values, mode, secrets);
@@ -78,8 +80,9 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
     const choices = await linkChoices(ctx, viewerOf(request).account.id);
     const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
+    const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).account.id, page.values.url);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview }) }));
+    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }));
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
@@ -88,9 +91,13 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
     const { account } = viewerOf(request);
     const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
+    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+    if (applied)
+      return render(request, reply, applied.errors ? 422 : 200, { values: { ...values, url: applied.url }, secrets, errors: applied.errors, rowsChanged: !applied.errors });
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput));
       const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
       return seeOther(reply, `/links/${made.link.id}/edit`);
@@ -113,9 +120,19 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const link = await ctx.links.get(account.id, id);
     const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
     const existing = existingOf(link);
+    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+    if (applied)
+      return render(request, reply, applied.errors ? 422 : 200, {
+        values: { ...values, url: applied.url },
+        secrets,
+        existing,
+        errors: applied.errors,
+        rowsChanged: !applied.errors,
+      });
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, existing, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
+      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id));
       await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
       return seeOther(reply, '/links');

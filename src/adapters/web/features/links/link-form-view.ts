@@ -9,6 +9,8 @@ import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 import { tagsField } from './link-tags-field.ts';
+import { utmBuilder } from '../utm/utm-builder-view.ts';
+import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
 
 export interface LinkFormPage {
   values: LinkFormValues;
@@ -22,6 +24,8 @@ export interface LinkFormPage {
   preview?: PreviewCard | undefined;
   /** A row was added or removed: says nothing is saved yet. */
   rowsChanged?: boolean;
+  /** The UTM builder's fields and templates; absent: read from the destination, no templates. */
+  utm?: UtmBuilderState | undefined;
 }
 
 /** The fields in the order the form shows them, so the summary reads top to bottom. */
@@ -197,6 +201,7 @@ ${errorSummary(view, errors, summaryTargets)}
 ${csrfField(view)}
 <button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>
 ${destination(view, p)}
+${utmBuilder(view, p)}
 ${shortUrl(view, p)}
 ${organise(view, p)}
 ${protection(view, p)}

@@ -13,6 +13,7 @@ import { admin } from './admin.ts';
 import { stats } from './stats.ts';
 import { home } from './home.ts';
 import { tags } from './tags.ts';
+import { utm } from './utm.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm };

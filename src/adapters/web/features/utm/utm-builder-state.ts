@@ -1,0 +1,113 @@
+import type { FastifyRequest } from 'fastify';
+import { FieldErrorBag, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { messages } from '../../../../core/shared/messages.ts';
+import { PER_PAGE } from '../../../../core/shared/page.ts';
+import { UTM_PARAMS, emptyUtm, type UtmParams } from '../../../../core/utm/utm-params.ts';
+import { checkUtmValue } from '../../../../core/utm/utm-rules.ts';
+import { composeUtm, readUtm } from '../../../../core/utm/utm-url.ts';
+import type { UtmTemplatesService } from '../../../../core/utm/utm-templates-service.ts';
+import { parseDecimal } from '../../../http/strict-input.ts';
+import { ID_MAX } from '../../../http/schemas/common.ts';
+
+/** What the link form's UTM builder shows. */
+export interface UtmBuilderState {
+  params: UtmParams;
+  /** The template chosen in the picker (its id as text, '' for none). */
+  template: string;
+  templates: readonly { id: number; name: string }[];
+  /** The builder's own refused fields (utm_source…, utm_template). */
+  errors: FieldErrors;
+}
+
+interface Posted {
+  params: UtmParams;
+  template: string;
+  /** Sent by the "Apply template" button. */
+  apply: boolean;
+  errors: FieldErrors;
+}
+
+/** The builder as posted, kept aside until the page is shown again. */
+const postedBuilders = new WeakMap<FastifyRequest, Posted>();
+
+type Form = Record<string, unknown>;
+const formOf = (raw: unknown): Form => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Form) : {});
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function faultsIn(bag: FieldErrorBag): FieldErrors {
+  try {
+    bag.throwIfAny();
+    return {};
+  } catch (error) {
+    if (error instanceof ValidationError) return error.fields;
+    throw error;
+  }
+}
+
+/**
+ * The destination with the builder's fields composed in, as the form's submit means it. Without
+ * a script the two can disagree: the builder wins for a field changed since the page was shown
+ * (`utm_base`: the destination it was read from), the destination for the others, so an edit to
+ * either is kept. A form without the builder sends the destination as it is; a builder field
+ * that breaks a rule leaves it as typed (and refuseUtmFaults refuses the save).
+ */
+export function composePostedUtm(request: FastifyRequest, raw: unknown, url: string): string {
+  const form = formOf(raw);
+  if (!Object.hasOwn(form, 'utm_base')) return url;
+  const shown = readUtm(text(form.utm_base));
+  const inUrl = readUtm(url);
+  const bag = new FieldErrorBag();
+  const params = emptyUtm();
+  for (const name of UTM_PARAMS) {
+    const value = form[name];
+    if (value !== undefined && typeof value !== 'string') bag.add(name, messages.string(name));
+    const posted = checkUtmValue(bag, name, text(value)) ?? text(value);
+    params[name] = posted !== shown[name] ? posted : inUrl[name];
+  }
+  const errors = faultsIn(bag);
+  postedBuilders.set(request, { params, template: text(form.utm_template), apply: text(form.utm_apply) !== '', errors });
+  return Object.keys(errors).length > 0 ? url : composeUtm(url, params);
+}
+
+/** Refuses the save when a builder field broke a rule, with the link's own faults (`linkFaults`) so all are named at once. */
+export async function refuseUtmFaults(request: FastifyRequest, linkFaults: () => Promise<FieldErrors>): Promise<void> {
+  const errors = postedBuilders.get(request)?.errors ?? {};
+  if (Object.keys(errors).length > 0) throw new ValidationError({ ...(await linkFaults()), ...errors });
+}
+
+/**
+ * When the form was sent by "Apply template": the destination with the chosen template's five
+ * parameters in place of the builder's (they fill the builder too), nothing saved; or the
+ * picker's fault. Null when the form was sent otherwise.
+ */
+export async function applyUtmTemplate(
+  request: FastifyRequest,
+  templates: UtmTemplatesService,
+  accountId: number,
+  url: string,
+): Promise<{ url: string; errors?: FieldErrors } | null> {
+  const posted = postedBuilders.get(request);
+  if (!posted?.apply) return null;
+  const id = parseDecimal(posted.template);
+  // Another account's template is one this account cannot choose: the same answer as none.
+  const template = id === null || id === 0 || id > ID_MAX ? null : await templates.find(accountId, id);
+  if (!template) {
+    const errors = { utm_template: [posted.template === '' ? messages.required('utm_template') : messages.selected('utm_template')] };
+    postedBuilders.set(request, { ...posted, errors: { ...posted.errors, ...errors } });
+    return { url, errors };
+  }
+  postedBuilders.set(request, { ...posted, params: { ...template.params }, errors: {} });
+  return { url: composeUtm(url, template.params) };
+}
+
+/** The builder for a page: as posted, or read from the destination; with the account's templates to pick from. */
+export async function utmBuilderState(request: FastifyRequest, templates: UtmTemplatesService, accountId: number, url: string): Promise<UtmBuilderState> {
+  const page = await templates.list(accountId, { sort: 'asc' }, { page: 1, perPage: PER_PAGE.max });
+  const posted = postedBuilders.get(request);
+  return {
+    params: posted?.params ?? readUtm(url),
+    template: posted?.template ?? '',
+    templates: page.items.map((t) => ({ id: t.id, name: t.name })),
+    errors: posted?.errors ?? {},
+  };
+}

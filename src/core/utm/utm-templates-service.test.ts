@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { PageRequest } from '../shared/page.ts';
+import type { UtmParams } from './utm-params.ts';
+import type { UtmTemplate } from './utm-template.ts';
+import type { UtmTemplateStore } from './utm-template-store.ts';
+import { UtmTemplatesService } from './utm-templates-service.ts';
+
+/** The store in memory: what the service relies on, names compared lower-cased. */
+class MemoryStore implements UtmTemplateStore {
+  rows: UtmTemplate[] = [];
+  async insert(accountId: number, fields: { name: string; params: UtmParams }, now: number) {
+    const row = { id: this.rows.length + 1, accountId, name: fields.name, params: { ...fields.params }, createdAt: now, updatedAt: now };
+    this.rows.push(row);
+    return row;
+  }
+  async update(accountId: number, id: number, fields: { name?: string; params: Partial<UtmParams> }, now: number) {
+    const row = await this.findById(accountId, id);
+    if (!row) return null;
+    Object.assign(row, { name: fields.name ?? row.name, params: { ...row.params, ...fields.params }, updatedAt: now });
+    return row;
+  }
+  async findById(accountId: number, id: number) {
+    return this.rows.find((r) => r.accountId === accountId && r.id === id) ?? null;
+  }
+  async nameTaken(accountId: number, name: string, exceptId?: number) {
+    return this.rows.some((r) => r.accountId === accountId && r.id !== exceptId && r.name.toLowerCase() === name.toLowerCase());
+  }
+  async list(accountId: number, _filter: unknown, page: PageRequest) {
+    const items = this.rows.filter((r) => r.accountId === accountId);
+    return { items, total: items.length, page: page.page, perPage: page.perPage };
+  }
+  async delete(accountId: number, id: number) {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((r) => !(r.accountId === accountId && r.id === id));
+    return this.rows.length < before;
+  }
+}
+
+const service = () => new UtmTemplatesService(new MemoryStore(), { now: () => 1000 });
+
+const faults = async (work: Promise<unknown>): Promise<string[]> => {
+  try {
+    await work;
+    return [];
+  } catch (error) {
+    if (error instanceof ValidationError) return Object.keys(error.fields).sort();
+    throw error;
+  }
+};
+
+test('a template keeps its name trimmed and leaves out the parameters not given', async () => {
+  const made = await service().create(1, { name: '  Spring  ', utm_source: ' news ', utm_medium: null });
+  assert.equal(made.name, 'Spring');
+  assert.deepEqual(made.params, { utm_source: 'news', utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '' });
+});
+
+test('names: required on create, at most 64, no control characters, unique per account ignoring case', async () => {
+  const s = service();
+  await s.create(1, { name: 'Ads' });
+  assert.deepEqual(await faults(s.create(1, { name: '   ' })), ['name']);
+  assert.deepEqual(await faults(s.create(1, {})), ['name']);
+  assert.deepEqual(await faults(s.create(1, { name: 'x'.repeat(65) })), ['name']);
+  assert.deepEqual(await faults(s.create(1, { name: 'a\tb' })), ['name']);
+  assert.deepEqual(await faults(s.create(1, { name: 'ADS' })), ['name']);
+  assert.equal((await s.create(2, { name: 'ADS' })).name, 'ADS');
+  assert.equal((await s.create(1, { name: 'x'.repeat(64) })).name.length, 64);
+});
+
+test('parameters: at most 200 characters and no control characters, every fault named at once', async () => {
+  const s = service();
+  assert.deepEqual(await faults(s.create(1, { name: '', utm_source: 's'.repeat(201), utm_content: 'a\u007fb', utm_term: 't'.repeat(200) })), [
+    'name',
+    'utm_content',
+    'utm_source',
+  ]);
+  assert.deepEqual(await s.faultsOf(1, { name: 'ok', utm_medium: '\n' }), {});
+});
+
+test('an update keeps what it is not sent; another account’s template is not found', async () => {
+  const s = service();
+  const made = await s.create(1, { name: 'Mail', utm_source: 'news', utm_medium: 'email' });
+  const updated = await s.update(1, made.id, { utm_medium: '', utm_term: 'shoes' });
+  assert.equal(updated.name, 'Mail');
+  assert.deepEqual(updated.params, { utm_source: 'news', utm_medium: '', utm_campaign: '', utm_term: 'shoes', utm_content: '' });
+  assert.equal((await s.update(1, made.id, { name: 'MAIL' })).name, 'MAIL');
+  await assert.rejects(s.get(2, made.id), NotFoundError);
+  await assert.rejects(s.update(2, made.id, { name: 'x' }), NotFoundError);
+  await assert.rejects(s.faultsOf(2, { name: '' }, made.id), NotFoundError);
+  await assert.rejects(s.delete(2, made.id), NotFoundError);
+  assert.equal(await s.find(2, made.id), null);
+  await s.delete(1, made.id);
+  await assert.rejects(s.get(1, made.id), NotFoundError);
+});
