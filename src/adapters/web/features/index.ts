@@ -10,6 +10,7 @@ import { domainsPages } from './domains/domains-pages.ts';
 import { accountPages } from './account/account-pages.ts';
 import { adminPages } from './admin/admin-pages.ts';
 import { statsPages } from './stats/stats-pages.ts';
+import { livePages } from './live/live-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -26,4 +27,5 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   accountPages,
   adminPages,
   statsPages,
+  livePages,
 ];
