@@ -6,6 +6,12 @@
   if (totals.length > 0 && 'EventSource' in window) {
     const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
     const source = new EventSource('/account/live');
+    // data-live: the numbers are counting now (a style may show it); gone while the stream is down.
+    const mark = (live) => {
+      for (const element of totals) element.toggleAttribute('data-live', live);
+    };
+    source.addEventListener('open', () => mark(true));
+    source.addEventListener('error', () => mark(false));
     source.addEventListener('clicks', (event) => {
       let tally;
       try {
