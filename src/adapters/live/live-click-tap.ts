@@ -3,7 +3,7 @@ import type { ClickFeed } from '../../core/live/click-feed.ts';
 import { ClickTallies } from '../../core/live/click-tallies.ts';
 
 /** How long a tally gathers clicks: well inside the 2 s a live page promises, few messages a second. */
-export const TALLY_MS = 250;
+const TALLY_MS = 250;
 
 /**
  * The redirect's sink, also handing each click to the live feed: a map update on the click path,

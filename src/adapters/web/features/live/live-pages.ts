@@ -4,7 +4,7 @@ import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 
 /** The path of the signed-in account's live clicks (live.js opens it). */
-export const LIVE_PATH = '/account/live';
+const LIVE_PATH = '/account/live';
 
 /**
  * GET /account/live: the signed-in account's clicks as Server-Sent Events, for the pages that

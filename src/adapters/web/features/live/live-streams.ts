@@ -10,13 +10,13 @@ export interface LiveStreamOptions {
   maxUnread: number;
 }
 
-export const LIVE_DEFAULTS: LiveStreamOptions = { heartbeatMs: 15_000, maxPerAccount: 8, maxUnread: 64 * 1024 };
+const LIVE_DEFAULTS: LiveStreamOptions = { heartbeatMs: 15_000, maxPerAccount: 8, maxUnread: 64 * 1024 };
 
 /** How long a browser waits before reconnecting a stream that ended (EventSource's `retry`). */
 const RETRY_MS = 3000;
 
 /** What a live page hears of one tally: the account's clicks and each link's (no account id). */
-export function clicksEvent(tally: ClickTally): string {
+function clicksEvent(tally: ClickTally): string {
   return `event: clicks\ndata: ${JSON.stringify({ clicks: tally.clicks, links: tally.links })}\n\n`;
 }
 
