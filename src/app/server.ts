@@ -14,6 +14,8 @@ import { startPeriodic } from './periodic.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
 import { metricsOf } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
+import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
+import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
@@ -53,13 +55,15 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const apiRateWindowMs = config.API_RATE_WINDOW_SECONDS * 1000;
     const webRateWindowMs = config.WEB_RATE_WINDOW_SECONDS * 1000;
     const metrics = metricsOf(config, container);
+    // Published from the click path, not read from the rollups: live whatever STATS_FLUSH_INTERVAL_MS says.
+    const live = new LiveClickTap(visits.feed);
     const redirect: RedirectContext = {
       source: visits.source,
       cached: visits.source,
       countries: visits.countries,
       quota: visits.quota,
       rotation: visits.rotation,
-      sink: container.hooks.tap(visits.sink),
+      sink: live.tap(container.hooks.tap(visits.sink)),
       attempts: visits.attempts,
       clock: container.clock,
       verifyPassword,
@@ -107,6 +111,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
               ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: config.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
               : {}),
           },
+          live: new LiveStreams(visits.feed),
           statsPasswords: {
             attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
             cookies: new UnlockCookies(await sharedSecret(container.storage.db, 'stats-unlock-cookie'), secure, STATS_UNLOCK_SCOPE),
@@ -127,6 +132,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     });
     container.hooks.start();
     const release = async () => {
+      live.close();
       await retention.stop();
       await folding.stop();
       await metricsServer?.close();

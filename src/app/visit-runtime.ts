@@ -33,6 +33,9 @@ import { FallbackRotationCursor } from '../adapters/state/fallback-rotation-curs
 import { SqlClickClaimStore } from '../adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../adapters/storage/stores/rotation-store.ts';
 import { ClickMeter } from '../adapters/metrics/click-meter.ts';
+import type { ClickFeed } from '../core/live/click-feed.ts';
+import { MemoryClickFeed } from '../adapters/live/memory-click-feed.ts';
+import { RedisClickFeed } from '../adapters/live/redis-click-feed.ts';
 import type { Config } from './config.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
@@ -76,6 +79,8 @@ export interface VisitRuntime {
    * the server as it starts, not by tools that never serve a visit.
    */
   startClickWriter(): void;
+  /** Clicks as they happen, per account, for the live pages: across instances through Redis when set (docs/adr/0054). */
+  feed: ClickFeed;
   /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
   redis: Redis | null;
   /** Flushes every buffered click and closes the shared-state connections. */
@@ -161,6 +166,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
       attempts: new MemoryAttemptLimiter(PASSWORD_ATTEMPTS),
       limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
+      feed: new MemoryClickFeed(onError),
       redis: null,
       redisOutage: null,
       subscribed: Promise.resolve(),
@@ -198,6 +204,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     });
   };
   subscribe();
+  const feed = new RedisClickFeed(redis, { prefix, onError: redisErrors(redisOutage, onError) });
   const limiter = (policy: AttemptPolicy): AttemptLimiter =>
     new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
   return {
@@ -210,6 +217,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     attempts: limiter(PASSWORD_ATTEMPTS),
     limiter,
     invalidation: bus,
+    feed,
     redis,
     redisOutage,
     subscribed,
@@ -218,6 +226,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
       stopping.abort();
       await closeSink();
       await bus.close();
+      await feed.close();
       // QUIT is answered after every command sent before it, so the last invalidations (a CLI
       // command's, say) reach the other instances; a Redis that is away gets a second, not a hang.
       const quit = redis.quit().catch(() => undefined);

@@ -26,7 +26,7 @@ function fieldError(page: string, id: string): string | null {
 
 /** The number on a totals card, by its label. */
 function card(page: string, label: string): string | null {
-  const match = new RegExp(`<p class="muted">${label}</p><p class="value">([^<]*)</p>`).exec(page);
+  const match = new RegExp(`<p class="muted">${label}</p><p class="value"[^>]*>([^<]*)</p>`).exec(page);
   return match ? match[1]! : null;
 }
 

@@ -15,7 +15,7 @@ const SCRIPT = '<script>alert(1)</script>';
 /** The numbers a page shows in its cards (data-stat), as numbers. */
 function cardsOf(page: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of page.matchAll(/data-stat="(total|unique|bots)">([^<]*)</g)) out[m[1]!] = Number(m[2]!.replace(/[^\d]/g, ''));
+  for (const m of page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g)) out[m[1]!] = Number(m[2]!.replace(/[^\d]/g, ''));
   return out;
 }
 

@@ -23,7 +23,7 @@ async function sixVisits(h: Harness, link: Json): Promise<void> {
 const row = (label: string, count: number) => new RegExp(`<th scope="row"[^>]*>${label}</th><td class="num">${count}</td>`);
 
 function cardsOf(page: string): Record<string, string> {
-  return Object.fromEntries([...page.matchAll(/data-stat="(total|unique|bots)">([^<]*)</g)].map((m) => [m[1]!, m[2]!]));
+  return Object.fromEntries([...page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g)].map((m) => [m[1]!, m[2]!]));
 }
 
 async function multipart(file: string, format: string) {

@@ -5,6 +5,7 @@ import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
 import type { RateLimitSettings } from '../../http/rate-limit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
+import type { LiveStreams } from '../features/live/live-streams.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
@@ -29,4 +30,6 @@ export interface WebOptions {
   countries?: Pick<CountryLookup, 'country'>;
   /** Requests per account (or per address, signed out) and window (WEB_RATE_LIMIT); absent: none. */
   rateLimit?: RateLimitSettings;
+  /** The live clicks' streams (GET /account/live); absent: no such route. */
+  live?: LiveStreams;
 }

@@ -12,6 +12,7 @@ import { accountPages } from './account/account-pages.ts';
 import { adminPages } from './admin/admin-pages.ts';
 import { statsPages } from './stats/stats-pages.ts';
 import { utmTemplatesPages } from './utm/utm-templates-pages.ts';
+import { livePages } from './live/live-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -30,4 +31,5 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   accountPages,
   adminPages,
   statsPages,
+  livePages,
 ];

@@ -6,6 +6,7 @@ import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { copyButton, csrfField, errorSummary, selectField, textField, type SelectOption } from '../../ui/components.ts';
 import { textOf, type PostedForm } from '../../ui/posted-form.ts';
 import type { View } from '../../app/view.ts';
+import { liveClicks } from '../live/live-view.ts';
 
 /** A link as the dashboard lists it. */
 export interface DashboardLink {
@@ -50,10 +51,11 @@ ${selectField({ name: 'domain', label: d.domain, options: data.domains, value: t
 
 function totals(view: View, data: DashboardData): RawHtml {
   const d = view.t.dashboard;
-  const card = (label: string, value: number) => html`<div class="card"><p class="muted">${label}</p><p class="value">${view.fmt.number(value)}</p></div>`;
+  const card = (label: string, value: number, live: RawHtml | '' = '') =>
+    html`<div class="card"><p class="muted">${label}</p><p class="value"${live}>${view.fmt.number(value)}</p></div>`;
   return html`<section aria-labelledby="totals-title">
 <h2 id="totals-title" class="visually-hidden">${d.totalsTitle}</h2>
-<div class="cards">${card(d.totalLinks, data.totalLinks)}${card(d.clicks30, data.clicks.total)}${card(d.clicksToday, data.clicks.today)}</div>
+<div class="cards">${card(d.totalLinks, data.totalLinks)}${card(d.clicks30, data.clicks.total, liveClicks(data.clicks.total))}${card(d.clicksToday, data.clicks.today, liveClicks(data.clicks.today))}</div>
 </section>`;
 }
 
@@ -86,7 +88,7 @@ function linkTable(view: View, id: string, title: string, links: readonly Dashbo
     (l) => html`<tr>
 <td><a href="/links/${l.id}/edit" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
 <td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted">${l.url}</span></td>
-<td class="num">${view.fmt.number(l.clicks)}</td>
+<td class="num"${liveClicks(l.clicks, l.id)}>${view.fmt.number(l.clicks)}</td>
 <td>${view.fmt.date(l.createdAt)}</td>
 </tr>`,
   );

@@ -75,6 +75,8 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   }
 
   const asOwner = (s: Subject) => ({ id: s.owner.id, timezone: s.owner.timezone });
+  /** Today in the owner's time zone: a range that ends there shows clicks as they happen. */
+  const today = (s: Subject) => ctx.stats.rangeFor({ preset: 'today' }, s.owner.timezone, s.link.createdAt, s.access).to;
 
   async function shortUrlOf(s: Subject): Promise<string> {
     const view = await ctx.links.get(s.owner.id, s.link.id);
@@ -165,7 +167,7 @@ ${valueTable(frame, table, title, result.items, series.summary.total)}
 </section>`;
     });
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
-${totalsCards(frame, { current: series.summary, previous: { range: previous, total: before.summary.total } })}
+${totalsCards(frame, { current: series.summary, previous: { range: previous, total: before.summary.total }, live: frame.isOwner && frame.range.to === today(s) })}
 ${chart}
 ${foldingNote(frame, tops[0]!.foldedBelow)}
 <div class="stats-grid">${sections}</div>`;

@@ -9,6 +9,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
 import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
 import type { Formatter } from '../../i18n/format.ts';
+import { liveClicks } from '../live/live-view.ts';
 
 /** The tables of a link's statistics, by their path segment, and the stats API's name of each. */
 export const TABLES = {
@@ -143,6 +144,8 @@ ${errors ? '' : html`<p class="stats-current"><strong>${t.current(dayText(view.f
 export interface Totals {
   current: StatsResult['summary'];
   previous: { range: DayRange; total: number };
+  /** The range runs to today and the owner is looking: the total goes on counting (live.js). */
+  live?: boolean;
 }
 
 export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
@@ -157,7 +160,7 @@ export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
   return html`<section aria-labelledby="stats-totals-title">
 <h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>
 <dl class="cards stats-cards">
-<div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total">${n(totals.current.total)}</dd></div>
+<div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total"${totals.live ? liveClicks(totals.current.total, frame.link.id) : ''}>${n(totals.current.total)}</dd></div>
 <div class="card"><dt>${t.unique}</dt><dd class="value" data-stat="unique">${n(totals.current.unique)}</dd><dd class="hint">${t.uniqueHint}</dd></div>
 <div class="card"><dt>${t.bots}</dt><dd class="value" data-stat="bots">${n(totals.current.bots)}</dd><dd class="hint">${t.botsHint}</dd></div>
 <div class="card"><dt>${t.growth}</dt><dd class="value" data-stat="growth">${growth}</dd><dd class="hint">${prev === 0 ? html`${t.growthNone} ` : ''}${t.previous(dayText(view.fmt.locale, totals.previous.range.from), dayText(view.fmt.locale, totals.previous.range.to), n(prev))}</dd></div>

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ClickFeed, ClickTally, TallyListener } from '../../core/live/click-feed.ts';
+import { AccountListeners } from './account-listeners.ts';
+import { decodeTallies, encodeTallies } from './tally-messages.ts';
+
+export interface RedisClickFeedOptions {
+  /** Prepended to the channel's name; default 'linkpix:'. */
+  prefix?: string;
+  /** Failed publishes and the subscriber connection's errors. */
+  onError?: (error: unknown) => void;
+}
+
+const QUIT_WAIT_MS = 1000;
+
+/**
+ * The feed of several instances: every instance publishes its tallies on one channel and hears
+ * everyone's on one subscriber connection, opened at the first listener, however many browsers
+ * listen. This instance's own tallies reach its listeners at once, not through Redis; the echo
+ * is recognised by the sender's id and dropped. Pub/sub delivers at most once, as the port says:
+ * while Redis is away tallies are not queued (a page catches up at its next load), and ioredis
+ * subscribes again when it reconnects.
+ */
+export class RedisClickFeed implements ClickFeed {
+  private readonly id = randomBytes(8).toString('hex');
+  private readonly channel: string;
+  private readonly onError: (error: unknown) => void;
+  private readonly listeners: AccountListeners;
+  private subscriber: Redis | null = null;
+  private closed = false;
+
+  /** Publishes on `redis`, which stays the caller's; the subscriber is a duplicate this feed owns. */
+  constructor(
+    private readonly redis: Redis,
+    options: RedisClickFeedOptions = {},
+  ) {
+    this.channel = `${options.prefix ?? 'linkpix:'}live-clicks`;
+    this.onError = options.onError ?? ((error) => console.error('linkpix: live clicks:', error));
+    this.listeners = new AccountListeners(this.onError);
+  }
+
+  publish(tallies: readonly ClickTally[]): void {
+    if (tallies.length === 0 || this.closed) return;
+    this.listeners.deliver(tallies);
+    // Not left in ioredis's offline queue: a tally is worth something for a moment only.
+    if (this.redis.status !== 'ready') return;
+    this.redis.publish(this.channel, encodeTallies(this.id, tallies)).catch(this.onError);
+  }
+
+  subscribe(accountId: number, listener: TallyListener): () => void {
+    if (!this.closed) this.subscriber ??= this.openSubscriber();
+    return this.listeners.add(accountId, listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    const subscriber = this.subscriber;
+    this.subscriber = null;
+    if (subscriber === null) return;
+    const quit = subscriber.quit().catch(() => undefined);
+    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
+    subscriber.disconnect();
+  }
+
+  private openSubscriber(): Redis {
+    const subscriber = this.redis.duplicate();
+    subscriber.on('error', this.onError);
+    // At every (re)connection: SUBSCRIBE again is harmless, and covers a first one that failed.
+    subscriber.on('ready', () => {
+      subscriber.subscribe(this.channel).catch(this.onError);
+    });
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== this.channel) return;
+      const decoded = decodeTallies(message);
+      if (decoded !== null && decoded.from !== this.id) this.listeners.deliver(decoded.tallies);
+    });
+    return subscriber;
+  }
+}

@@ -1,0 +1,86 @@
+import { PassThrough } from 'node:stream';
+import type { ClickFeed, ClickTally } from '../../../../core/live/click-feed.ts';
+
+export interface LiveStreamOptions {
+  /** A comment line this often keeps proxies from closing an idle stream; the session is checked again then. */
+  heartbeatMs: number;
+  /** Streams one account may hold open on this instance. */
+  maxPerAccount: number;
+  /** Bytes a browser may leave unread before its stream is ended (it reconnects and starts afresh). */
+  maxUnread: number;
+}
+
+const LIVE_DEFAULTS: LiveStreamOptions = { heartbeatMs: 15_000, maxPerAccount: 8, maxUnread: 64 * 1024 };
+
+/** How long a browser waits before reconnecting a stream that ended (EventSource's `retry`). */
+const RETRY_MS = 3000;
+
+/** What a live page hears of one tally: the account's clicks and each link's (no account id). */
+function clicksEvent(tally: ClickTally): string {
+  return `event: clicks\ndata: ${JSON.stringify({ clicks: tally.clicks, links: tally.links })}\n\n`;
+}
+
+/**
+ * The Server-Sent Events streams this instance holds open, per account: each hears its own
+ * account's tallies and nothing else, is capped per account, ends when its session does (seen
+ * at the next heartbeat) and when the server stops, so a graceful stop is not held by it.
+ */
+export class LiveStreams {
+  private readonly byAccount = new Map<number, Set<PassThrough>>();
+  private closed = false;
+
+  constructor(
+    private readonly feed: ClickFeed,
+    private readonly options: LiveStreamOptions = LIVE_DEFAULTS,
+  ) {}
+
+  /** Streams open now, for one account or all. */
+  count(accountId?: number): number {
+    if (accountId !== undefined) return this.byAccount.get(accountId)?.size ?? 0;
+    let n = 0;
+    for (const set of this.byAccount.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * A new stream of the account's clicks, or null when the account has its streams' worth open
+   * (or the server is stopping). `signedIn` is asked at each heartbeat: false ends the stream.
+   */
+  open(accountId: number, signedIn: () => Promise<boolean>): PassThrough | null {
+    if (this.closed) return null;
+    let streams = this.byAccount.get(accountId);
+    if ((streams?.size ?? 0) >= this.options.maxPerAccount) return null;
+    if (streams === undefined) this.byAccount.set(accountId, (streams = new Set()));
+    const stream = new PassThrough();
+    streams.add(stream);
+    const send = (text: string) => {
+      if (stream.writableEnded || stream.destroyed) return;
+      if (stream.readableLength + stream.writableLength > this.options.maxUnread) return void stream.destroy();
+      stream.write(text);
+    };
+    const unsubscribe = this.feed.subscribe(accountId, (tally) => send(clicksEvent(tally)));
+    const heartbeat = setInterval(() => {
+      signedIn().then(
+        (yes) => (yes ? send(': ping\n\n') : stream.end()),
+        () => send(': ping\n\n'),
+      );
+    }, this.options.heartbeatMs);
+    heartbeat.unref();
+    const cleanUp = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(stream);
+      if (streams.size === 0 && this.byAccount.get(accountId) === streams) this.byAccount.delete(accountId);
+    };
+    stream.once('close', cleanUp);
+    stream.once('finish', cleanUp);
+    send(`retry: ${RETRY_MS}\n: open\n\n`);
+    return stream;
+  }
+
+  /** Ends every stream and refuses new ones: the server is stopping. */
+  closeAll(): void {
+    this.closed = true;
+    for (const streams of this.byAccount.values()) for (const stream of streams) stream.end();
+  }
+}

@@ -1,0 +1,92 @@
+// The ClickFeed contract on Redis (two instances, each with its own connection), and the feed's
+// subscriber surviving a Redis restart. An unreachable shared Redis fails these tests.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { ClickTally } from '../../../src/core/live/click-feed.ts';
+import { RedisClickFeed } from '../../../src/adapters/live/redis-click-feed.ts';
+import { clickFeedContract } from '../../support/click-feed-contract.ts';
+import { eventually } from '../../support/eventually.ts';
+import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `linkpix-test:${randomUUID()}:`;
+const quiet = () => {};
+
+/** Resolves once `count` subscriber connections listen on the feeds' channel. */
+async function subscribers(redis: Redis, count: number, channel = `${prefix}live-clicks`): Promise<void> {
+  await eventually(`${count} subscribers on ${channel}`, async () => {
+    const [, n] = (await redis.pubsub('NUMSUB', channel)) as [string, number];
+    return Number(n) >= count;
+  });
+}
+
+describe('RedisClickFeed on the shared Redis', () => {
+  let serverA: Redis;
+  let serverB: Redis;
+  let a: RedisClickFeed;
+  let b: RedisClickFeed;
+
+  before(async () => {
+    serverA = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    serverB = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    serverA.on('error', quiet);
+    serverB.on('error', quiet);
+    await Promise.all([serverA.ping(), serverB.ping()]);
+    a = new RedisClickFeed(serverA, { prefix, onError: quiet });
+    b = new RedisClickFeed(serverB, { prefix, onError: quiet });
+    // Each instance's one subscriber connection, opened by its first listener.
+    a.subscribe(0, quiet);
+    b.subscribe(0, quiet);
+    await subscribers(serverA, 2);
+  });
+
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    serverA?.disconnect();
+    serverB?.disconnect();
+  });
+
+  clickFeedContract('RedisClickFeed, two instances', () => ({ a, b, ready: () => Promise.resolve() }));
+
+  test('one subscriber connection per instance, however many listen', async () => {
+    const offs = Array.from({ length: 20 }, (_, i) => b.subscribe(100 + i, quiet));
+    const [, n] = (await serverA.pubsub('NUMSUB', `${prefix}live-clicks`)) as [string, number];
+    assert.equal(Number(n), 2);
+    for (const off of offs) off();
+  });
+});
+
+describe('RedisClickFeed through a Redis restart', { skip: HAS_REDIS_SERVER ? false : 'redis-server is not installed here' }, () => {
+  test('the subscriber subscribes again once Redis is back, and tallies flow again', async () => {
+    const own = await OwnRedis.start();
+    const publisher = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    const listener = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    publisher.on('error', quiet);
+    listener.on('error', quiet);
+    const from = new RedisClickFeed(publisher, { onError: quiet });
+    const to = new RedisClickFeed(listener, { onError: quiet });
+    try {
+      const heard: ClickTally[] = [];
+      to.subscribe(5, (t) => heard.push(t));
+      await subscribers(publisher, 1, 'linkpix:live-clicks');
+      from.publish([{ accountId: 5, clicks: 1, links: { 1: 1 } }]);
+      await eventually('heard before the restart', () => heard.length === 1);
+      await own.stop();
+      await own.start();
+      await eventually('the publisher is back', () => publisher.status === 'ready');
+      await subscribers(publisher, 1, 'linkpix:live-clicks');
+      from.publish([{ accountId: 5, clicks: 2, links: { 1: 2 } }]);
+      await eventually('heard after the restart', () => heard.length === 2);
+      assert.equal(heard[1]!.clicks, 2);
+    } finally {
+      await from.close();
+      await to.close();
+      publisher.disconnect();
+      listener.disconnect();
+      await own.stop();
+    }
+  });
+});

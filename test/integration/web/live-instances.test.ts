@@ -1,0 +1,60 @@
+// Live numbers across instances (ADR 54): a click served by instance A reaches a browser whose
+// stream instance B holds, through Redis. Two servers on one PostgreSQL schema and one Redis.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { startHarness, type Harness } from '../../support/harness.ts';
+import { signedUp } from '../../support/web-client.ts';
+import { eventually } from '../../support/eventually.ts';
+import { heardClicks, openLiveStream } from '../../support/live-stream.ts';
+import { createLink, visit } from '../stats/stats-support.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `linkpix-test:${randomUUID()}:`;
+
+describe(
+  'web: live numbers across two instances sharing PostgreSQL and Redis',
+  { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' },
+  () => {
+    let a: Harness;
+    let b: Harness;
+
+    before(async () => {
+      const env = { REDIS_URL, REDIS_PREFIX: PREFIX, STATS_FLUSH_INTERVAL_MS: '60000' };
+      a = await startHarness('postgres', { env });
+      b = await startHarness('postgres', { env, pgSchema: a.pgSchema! });
+    });
+
+    after(async () => {
+      await b?.close();
+      await a?.close();
+    });
+
+    test("a click on instance A reaches the account's stream on instance B within 2 s, and no one else's", async () => {
+      const { client, email } = await signedUp(a.baseUrl);
+      const { apiKey } = await a.server.container.accounts.createKey(email, 'test');
+      const other = await signedUp(a.baseUrl);
+      const link = await createLink(a, apiKey);
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const onB = await openLiveStream(b.baseUrl, client);
+      const otherOnB = await openLiveStream(b.baseUrl, other.client);
+      try {
+        assert.equal(onB.status, 200);
+        await eventually('the streams opened', () => onB.text().includes(': open') && otherOnB.text().includes(': open'));
+        // B's one subscriber connection is listening (A, with no stream, only publishes).
+        await eventually('B subscribed', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-clicks`)) as [string, number])[1]) === 1);
+        const clicked = Date.now();
+        await visit(a, link);
+        await eventually('the click heard on B', () => heardClicks(onB, link.id) === 1, { timeoutMs: 2000 });
+        assert.ok(Date.now() - clicked < 2000);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.equal(heardClicks(otherOnB), 0, "another account's stream heard nothing");
+      } finally {
+        onB.close();
+        otherOnB.close();
+        redis.disconnect();
+      }
+    });
+  },
+);
