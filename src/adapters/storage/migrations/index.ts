@@ -22,6 +22,7 @@ import * as linkSearchPrefixExact from './0018-link-search-prefix-exact.ts';
 import * as rollupMonths from './0019-rollup-months.ts';
 import * as accountEmailsNfc from './0020-account-emails-nfc.ts';
 import * as importLeases from './0021-import-leases.ts';
+import * as linkQrLogos from './0024-link-qr-logos.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -51,6 +52,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0019-rollup-months': rollupMonths,
   '0020-account-emails-nfc': accountEmailsNfc,
   '0021-import-leases': importLeases,
+  '0024-link-qr-logos': linkQrLogos,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
