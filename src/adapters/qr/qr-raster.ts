@@ -6,7 +6,7 @@ import type { QrSettings } from './qr-options.ts';
 type Rgba = [number, number, number, number];
 
 /** #rgb, #rrggbb or #rrggbbaa as bytes (qrcode's colour forms). */
-export function rgbaOf(hex: string): Rgba {
+function rgbaOf(hex: string): Rgba {
   let h = hex.replace(/^#/, '');
   if (h.length === 3 || h.length === 4) h = [...h].map((c) => c + c).join('');
   if (h.length === 6) h += 'ff';

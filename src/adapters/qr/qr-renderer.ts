@@ -21,7 +21,7 @@ export interface QrRendererOptions {
 export const QR_RENDERER = 'QR code renderer';
 
 /** Why a PNG of a code with an SVG logo is refused (422 on `logo`). */
-export const SVG_LOGO_IN_PNG = 'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
+const SVG_LOGO_IN_PNG = 'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
 
 const WORKER = threadEntry('qr-png-worker', import.meta.url);
 // A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG

@@ -10,7 +10,7 @@ import { csrfBinding, setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { withQuery } from '../../ui/components.ts';
 import { qrQuery } from './link-qr-view.ts';
-import { sendQrPage, settingsOf } from './link-qr-pages.ts';
+import { sendQrPage, settingsOf } from './link-qr-page.ts';
 
 /** A logo form's text fields (the kept settings, the token) and its file, read whole: it is small. */
 interface LogoForm {
