@@ -45,6 +45,7 @@ import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import { QrRenderer } from '../adapters/qr/qr-renderer.ts';
+import { SqlQrLogoStore } from '../adapters/storage/stores/qr-logo-store.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
@@ -204,6 +205,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     }),
     urls: shortUrls,
     qr,
+    qrLogos: new SqlQrLogoStore(storage.db),
     ping: async () => {
       await sql`select 1`.execute(storage.db);
     },

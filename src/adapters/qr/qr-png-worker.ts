@@ -4,13 +4,15 @@
  * thread it runs on; here it holds only this one.
  */
 import QRCode from 'qrcode';
-import { qrCodeOptions, type QrSettings } from './qr-options.ts';
+import { isPlain, qrCodeOptions, type QrSettings } from './qr-options.ts';
+import { drawPng } from './qr-raster.ts';
 
 export interface PngTask {
   text: string;
   settings: QrSettings;
 }
 
-export default function renderPng(task: PngTask): Promise<Uint8Array> {
+export default async function renderPng(task: PngTask): Promise<Uint8Array> {
+  if (!isPlain(task.settings)) return drawPng(task.text, task.settings);
   return QRCode.toBuffer(task.text, { ...qrCodeOptions(task.settings), type: 'png' });
 }

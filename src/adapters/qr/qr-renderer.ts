@@ -1,8 +1,10 @@
 import QRCode from 'qrcode';
 import { Piscina } from 'piscina';
 import { LRUCache } from 'lru-cache';
-import { UnavailableError } from '../../core/shared/errors.ts';
-import { qrCodeOptions, type QrSettings } from './qr-options.ts';
+import { createHash } from 'node:crypto';
+import { UnavailableError, ValidationError } from '../../core/shared/errors.ts';
+import { effectiveEcc, isPlain, qrCodeOptions, type QrSettings } from './qr-options.ts';
+import { drawSvg } from './qr-svg.ts';
 import type { PngTask } from './qr-png-worker.ts';
 import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
@@ -17,6 +19,9 @@ export interface QrRendererOptions {
 
 /** The dependency a refused render names (UnavailableError): the render threads and their queue. */
 export const QR_RENDERER = 'QR code renderer';
+
+/** Why a PNG of a code with an SVG logo is refused (422 on `logo`). */
+const SVG_LOGO_IN_PNG = 'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
 
 const WORKER = threadEntry('qr-png-worker', import.meta.url);
 // A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG
@@ -44,12 +49,17 @@ export class QrRenderer {
   }
 
   svg(text: string, settings: QrSettings): Promise<string> {
+    if (!isPlain(settings)) return Promise.resolve(drawSvg(text, settings));
     return QRCode.toString(text, { ...qrCodeOptions(settings), type: 'svg' });
   }
 
   /** The PNG, or an UnavailableError (503 with Retry-After) while every thread and queue place is taken. */
   png(text: string, settings: QrSettings): Promise<Buffer> {
-    const key = JSON.stringify(['png', text, settings.size, settings.margin, settings.foreground, settings.background]);
+    // Drawing an SVG into pixels safely needs a renderer of its own (docs/adr/0056).
+    if (settings.logo?.type === 'svg') return Promise.reject(ValidationError.of('logo', SVG_LOGO_IN_PNG));
+    const logo = settings.logo ? createHash('sha256').update(settings.logo.bytes).digest('base64url') : null;
+    const look = [settings.size, settings.margin, settings.foreground, settings.background, effectiveEcc(settings), settings.style ?? 'square', logo];
+    const key = JSON.stringify(['png', text, ...look]);
     const kept = this.cache?.get(key);
     if (kept) return Promise.resolve(kept);
     const shared = this.drawing.get(key);

@@ -238,6 +238,14 @@ export interface ImportLeasesTable {
   lease_until: number;
 }
 
+/** A link's QR logo: a PNG or a sanitised SVG (migration 0024). */
+export interface LinkQrLogosTable {
+  link_id: number;
+  type: 'png' | 'svg';
+  bytes: Uint8Array;
+  created_at: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -273,6 +281,7 @@ export interface Database {
   click_batches_pending: ClickBatchesPendingTable;
   import_leases: ImportLeasesTable;
   utm_templates: UtmTemplatesTable;
+  link_qr_logos: LinkQrLogosTable;
 }
 
 export interface WebhooksTable {

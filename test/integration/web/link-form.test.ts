@@ -301,7 +301,7 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     assert.match(page.text, /<form method="get" action="\/links\/\d+\/qr"/);
     assert.match(page.text, /type="color"[^>]*value="#000000"|name="foreground" type="color" value="#000000"/);
     assert.doesNotMatch(page.text, /class="qr-warning"/);
-    assert.match(page.text, /href="\/links\/\d+\/qr\.png\?size=300&amp;margin=2&amp;foreground=%23000000&amp;background=%23ffffff"/);
+    assert.match(page.text, /href="\/links\/\d+\/qr\.png\?size=300&amp;margin=2&amp;foreground=%23000000&amp;background=%23ffffff&amp;ecc=M&amp;style=square"/);
 
     const pale = await me.get(`/links/${link.id}/qr?size=200&margin=4&foreground=%23cccccc&background=%23ffffff`);
     assert.equal(pale.status, 200);

@@ -13,6 +13,7 @@ import type { UtmTemplatesService } from '../../../core/utm/utm-templates-servic
 import type { ImportSlots } from '../../import/import-slots.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
+import type { SqlQrLogoStore } from '../../storage/stores/qr-logo-store.ts';
 
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
@@ -34,6 +35,8 @@ export interface ApiContext {
   urls: ShortUrlOptions;
   /** Draws links' QR codes (the API's and the web app's). */
   qr: QrRenderer;
+  /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
+  qrLogos: SqlQrLogoStore;
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;
   /** Whether Redis is connected, for /health; null when none is configured. */

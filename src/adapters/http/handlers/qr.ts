@@ -10,8 +10,9 @@ export function qrHandler(ctx: ApiContext) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: QrQuery }>, reply: FastifyReply) => {
     const view = await ctx.links.get(request.account.id, request.params.id);
     const text = shortUrl(view, ctx.urls);
-    const { format, size } = request.query;
-    const settings = { ...API_QR_LOOK, size };
+    const { format, size, ecc, style } = request.query;
+    const logo = request.query.logo ? await ctx.qrLogos.get(request.account.id, view.link.id) : null;
+    const settings = { ...API_QR_LOOK, size, ecc, style, logo };
     // Drawn before any header is set: a refusal (a full render queue) gets only its own.
     const image = format === 'png' ? await ctx.qr.png(text, settings) : await ctx.qr.svg(text, settings);
     reply.header('cache-control', 'private, max-age=300').header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);

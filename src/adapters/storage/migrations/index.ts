@@ -24,6 +24,7 @@ import * as accountEmailsNfc from './0020-account-emails-nfc.ts';
 import * as importLeases from './0021-import-leases.ts';
 import * as tags from './0022-tags.ts';
 import * as utmTemplates from './0023-utm-templates.ts';
+import * as linkQrLogos from './0024-link-qr-logos.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -55,6 +56,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0021-import-leases': importLeases,
   '0022-tags': tags,
   '0023-utm-templates': utmTemplates,
+  '0024-link-qr-logos': linkQrLogos,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -1,0 +1,45 @@
+import { isUtf8 } from 'node:buffer';
+import { PNG } from 'pngjs';
+import { sanitiseSvgLogo } from './svg-logo.ts';
+import type { QrLogo } from './qr-options.ts';
+
+/** The largest logo file taken (PNG or SVG). */
+export const QR_LOGO_MAX_BYTES = 100 * 1024;
+
+// A logo fills at most a fifth of a 2048 px code; a larger PNG is only more pixels to decode,
+// and a small file can declare a huge image (it deflates well), so its header is read first.
+const PNG_MAX_SIDE = 1024;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Why an upload is not a logo: each has its message in the web app's and the API's copy. */
+export type LogoProblem = 'tooLarge' | 'notImage' | 'badPng' | 'pngTooBig' | 'badSvg';
+
+/**
+ * The logo an upload holds, told by its bytes (never its name or declared type): a PNG that
+ * decodes, or an SVG rebuilt by the sanitiser (svg-logo.ts).
+ */
+export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoProblem } {
+  if (bytes.length > QR_LOGO_MAX_BYTES) return { problem: 'tooLarge' };
+  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return readPng(Buffer.from(bytes));
+  const text = isUtf8(bytes)
+    ? Buffer.from(bytes)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+    : null;
+  if (text === null || !/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)*<svg[\s>]/i.test(text)) return { problem: 'notImage' };
+  const clean = sanitiseSvgLogo(text);
+  return clean === null ? { problem: 'badSvg' } : { logo: { type: 'svg', bytes: Buffer.from(clean, 'utf8') } };
+}
+
+function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
+  // IHDR is the first chunk: width and height at bytes 16 and 20.
+  if (bytes.length < 24) return { problem: 'badPng' };
+  if (bytes.readUInt32BE(16) > PNG_MAX_SIDE || bytes.readUInt32BE(20) > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
+  try {
+    PNG.sync.read(bytes);
+  } catch {
+    return { problem: 'badPng' };
+  }
+  return { logo: { type: 'png', bytes } };
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { IdParams } from '../../../http/schemas/common.ts';
+import { MalformedMultipartError, isMalformedMultipart } from '../../../http/malformed-multipart.ts';
+import { QR_LOGO_MAX_BYTES, readLogo } from '../../../qr/qr-logo-input.ts';
+import { CSRF_FIELD, csrfTokenMatches } from '../../app/csrf.ts';
+import { sendErrorPage } from '../../app/error-pages.ts';
+import { seeOther } from '../../app/respond.ts';
+import { csrfBinding, setFlash, viewOf, viewerOf } from '../../app/view.ts';
+import type { WebContext } from '../../app/web-context.ts';
+import { withQuery } from '../../ui/components.ts';
+import { qrQuery } from './link-qr-view.ts';
+import { sendQrPage, settingsOf } from './link-qr-page.ts';
+
+/** A logo form's text fields (the kept settings, the token) and its file, read whole: it is small. */
+interface LogoForm {
+  fields: Record<string, string>;
+  file: Buffer | null;
+  tooLarge: boolean;
+}
+
+const forms = new WeakMap<FastifyRequest, LogoForm>();
+
+/**
+ * Reads the multipart body before the token is checked, so the token travels in the body as in
+ * every other form (never in the URL): a body this small costs nothing to read first.
+ */
+async function readLogoForm(request: FastifyRequest): Promise<void> {
+  const form: LogoForm = { fields: {}, file: null, tooLarge: false };
+  forms.set(request, form);
+  if (!request.isMultipart()) return;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) form.tooLarge = true;
+        else if (part.fieldname === 'logo' && bytes.length > 0) form.file = bytes;
+      } else if (typeof part.value === 'string' && !Object.hasOwn(form.fields, part.fieldname)) {
+        form.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (isMalformedMultipart(error)) throw new MalformedMultipartError(error);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+    form.tooLarge = true;
+  }
+}
+
+/** The web app's token check (plugin.ts), made here once the body is read. */
+function tokenMatches(request: FastifyRequest, secret: string): boolean {
+  const binding = csrfBinding(request, null);
+  return binding !== null && csrfTokenMatches(secret, binding, forms.get(request)?.fields[CSRF_FIELD]);
+}
+
+/** Upload and removal of a link's QR logo (docs/adr/0056), back to the QR page with the settings kept. */
+export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
+  const secret = ctx.web.csrfSecret;
+  const back = (id: number, fields: Record<string, string>) => withQuery(`/links/${id}/qr`, qrQuery(settingsOf(fields)), {});
+
+  // The multipart parser exists in this scope only, with room for one logo and the form's fields.
+  void web.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: QR_LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldNameSize: 100, fieldSize: 1000 },
+    });
+    scope.post(
+      '/links/:id/qr/logo',
+      {
+        // Cross-site posts are still refused by the app's hook; the token is checked below.
+        config: { csrf: 'origin' },
+        bodyLimit: QR_LOGO_MAX_BYTES + 64 * 1024,
+        schema: { params: IdParams },
+        preValidation: readLogoForm,
+      },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!tokenMatches(request, secret)) return sendErrorPage(request, reply, 'forbidden', secret);
+        const { account } = viewerOf(request);
+        const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+        const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
+        const t = viewOf(request, reply, secret).t.linkForm.qr;
+        const read = form.tooLarge ? { problem: 'tooLarge' as const } : form.file === null ? { problem: 'missing' as const } : readLogo(form.file);
+        if ('problem' in read) {
+          const logo = await ctx.qrLogos.get(account.id, link.link.id);
+          return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[read.problem]] });
+        }
+        await ctx.qrLogos.put(account.id, link.link.id, read.logo, Date.now());
+        setFlash(reply, t.logoSaved);
+        return seeOther(reply, back(link.link.id, form.fields));
+      },
+    );
+  });
+
+  web.post('/links/:id/qr/logo/remove', { schema: { params: IdParams } }, async (request, reply) => {
+    const { account } = viewerOf(request);
+    const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+    await ctx.qrLogos.remove(account.id, link.link.id);
+    setFlash(reply, viewOf(request, reply, secret).t.linkForm.qr.logoRemoved);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const fields = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return seeOther(reply, back(link.link.id, fields));
+  });
+}
