@@ -35,7 +35,7 @@ const FILTER_NAMES = ['search', 'by', 'space', 'domain', 'pixel', 'status', 'sor
 const TONE = { active: 'ok', expired: 'warn', disabled: 'danger' } as const;
 
 /** A URL as people read it: without `https://` (the link itself keeps it). */
-export const withoutScheme = (url: string): string => url.replace(/^https?:\/\//i, '');
+const withoutScheme = (url: string): string => url.replace(/^https?:\/\//i, '');
 
 /**
  * Where a link's tags go (issue 31's tags slice renders its chips here, after the space): an
