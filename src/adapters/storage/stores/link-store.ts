@@ -366,16 +366,22 @@ export class SqlLinkStore implements LinkStore {
 
   /**
    * `any`: a link matches when one of its three columns does, each through its own index as
-   * below, so the database unites three index reads (PostgreSQL's BitmapOr, SQLite's OR of
-   * indexed terms) rather than reading the account's links.
+   * below, so the database unites three index reads (PostgreSQL's BitmapOr of an OR; on SQLite a
+   * union of ids) rather than reading the account's links.
    */
   private async searchingIn(accountId: number, by: LinkSearchScope, search: string): Promise<Expression<SqlBool>> {
     if (by !== 'any') return this.searching(accountId, by, search);
     const each = await Promise.all(SEARCH_FIELDS.map((field) => this.searching(accountId, field, search)));
-    return sql<SqlBool>`(${sql.join(
-      each.map((e) => sql`(${e})`),
-      sql` or `,
-    )})`;
+    if (this.engine === 'postgres' || [...search].length >= TRIGRAM)
+      return sql<SqlBool>`(${sql.join(
+        each.map((e) => sql`(${e})`),
+        sql` or `,
+      )})`;
+    // SQLite reads an OR of prefix terms on the account's rows one by one: a union of the three
+    // searches, each through its own prefix index under the account, gives it the ids instead.
+    // Not for longer searches: a phrase in most links would make a union of nearly all of them.
+    const ids = each.map((e) => sql`select id from links where account_id = ${accountId} and (${e})`);
+    return sql<SqlBool>`${sql.ref('links.id')} in (${sql.join(ids, sql` union `)})`;
   }
 
   /**
