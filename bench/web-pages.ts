@@ -97,7 +97,7 @@ async function assetSizes(client: WebClient, page: string): Promise<void> {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 async function benchEngine(label: string, databaseUrl: string, pgSchema?: string) {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0' });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', WEB_RATE_LIMIT: '0' });
   const server = await buildServer(config, pgSchema ? { pgSchema } : {});
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   try {
@@ -135,6 +135,10 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
       ['links, search url', '/links?search=products%2F4242&by=url', PAGE_TARGET_MS],
       ['links, search title', '/links?search=page+4242&by=title', PAGE_TARGET_MS],
       ['links, search url, in every link', '/links?search=example.com&by=url', PAGE_TARGET_MS],
+      // The web app's default (any field since issue 31; the title alone before).
+      ['links, search default', '/links?search=4242', PAGE_TARGET_MS],
+      ['links, search default, in every link', '/links?search=example.com', PAGE_TARGET_MS],
+      ['links, search default, 2 chars', '/links?search=b4', PAGE_TARGET_MS],
       ['links, space + active', `/links?space=${s.space}&status=1`, PAGE_TARGET_MS],
       ['links, by clicks, page 500', '/links?sort=max&page=500', PAGE_TARGET_MS],
       ['link edit', `/links/${s.plain}/edit`, PAGE_TARGET_MS],

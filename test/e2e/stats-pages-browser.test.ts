@@ -128,11 +128,14 @@ for (const engine of ENGINES) {
         ['Light', 'dark'],
       ] as const) {
         await owner.emulateMedia({ colorScheme: system });
+        // The theme is in the account menu, which the reload after each choice closes.
+        await owner.locator('details.account-menu > summary').click();
         await owner.getByLabel('Theme').selectOption({ label: choice });
         await owner.waitForFunction((t) => document.documentElement.dataset.theme === t, choice.toLowerCase());
         if (engine.name === 'sqlite') await expectNoAxeViolations(owner, { label: `${choice} chosen, ${system} system` });
         await busiestStandOut(owner);
       }
+      await owner.locator('details.account-menu > summary').click();
       await owner.getByLabel('Theme').selectOption({ label: 'System' });
       await owner.waitForFunction(() => document.documentElement.dataset.theme === undefined);
       await owner.emulateMedia({ colorScheme: null });

@@ -81,6 +81,9 @@ onEachEngineInBrowser('every screen of the web app in a browser: axe in light, d
   test('/links with rows: the table, its filters and bulk actions', TIMEOUT, async () => {
     await open('/links', 200, 'Links');
     assert.equal(await web.page.locator('tbody tr').count(), 5);
+    // The bulk bar shows once a row is ticked.
+    await web.page.locator('tbody tr').first().getByRole('checkbox').check();
+    await web.page.locator('[data-bulk-bar]').waitFor();
     await web.themes(web.page, {
       // The radio beside a label that wraps keeps its shape (it shrank to an ellipse at 390 px).
       check: async () => {

@@ -65,10 +65,12 @@ export type LinkStatus = (typeof LinkStatus)[keyof typeof LinkStatus];
 
 export type LinkSort = 'desc' | 'asc' | 'max' | 'min';
 export type LinkSearchField = 'title' | 'alias' | 'url';
+/** One field, or `any` of the three (the web app's default; the API's stays `title`, as phpShort's). */
+export type LinkSearchScope = LinkSearchField | 'any';
 
 export interface LinkFilter {
   search?: string | undefined;
-  by: LinkSearchField;
+  by: LinkSearchScope;
   status: LinkStatus;
   spaceId?: number | undefined;
   domainId?: number | undefined;

@@ -59,6 +59,14 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
         { value: '2026-03-10', count: 5 },
       ];
     },
+    linksPerDay: async (ids, range) => {
+      calls.push(`links ${ids.join(',')} ${range.from} ${range.to}`);
+      return [
+        { linkId: 1, day: '2026-02-09', count: 2 },
+        { linkId: 1, day: '2026-03-10', count: 5 },
+        { linkId: 2, day: '2026-03-01', count: 1 },
+      ];
+    },
   };
   const retention: ClickRetention = {
     prune: async (before, visitorsBefore) => {
@@ -212,4 +220,19 @@ test('accountClicks: the last 30 days up to today in the account zone, zeros fil
   const utc = await svc.accountClicks({ id: 1, timezone: 'UTC' });
   assert.equal(utc.today, 5);
   assert.equal(utc.total, 7);
+});
+
+test('linksClicks: every asked link, the last 30 days from one store call, zeros filled, totals summed', async () => {
+  const { svc, calls } = service(true);
+  const result = await svc.linksClicks({ timezone: 'UTC' }, [1, 2, 3]);
+  assert.deepEqual(calls, ['links 1,2,3 2026-02-09 2026-03-10']);
+  assert.equal(result.get(1)!.perDay.length, 30);
+  assert.equal(result.get(1)!.perDay[0], 2);
+  assert.equal(result.get(1)!.perDay[29], 5);
+  assert.equal(result.get(1)!.total, 7);
+  assert.equal(result.get(2)!.total, 1);
+  assert.deepEqual(
+    result.get(3)!.perDay,
+    Array.from({ length: 30 }, () => 0),
+  );
 });

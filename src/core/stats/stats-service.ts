@@ -48,6 +48,13 @@ export interface AccountClicks {
   today: number;
 }
 
+/** One link's clicks per day of a range (oldest first) and their sum. */
+export interface LinkClicks {
+  range: DayRange;
+  perDay: number[];
+  total: number;
+}
+
 export interface StatsServiceDeps {
   links: Pick<LinkStore, 'findById' | 'findAnyById'>;
   stats: StatsStore;
@@ -133,6 +140,24 @@ export class StatsService {
     const range = { from: addDays(to, -(days - 1)), to };
     const perDay = filled(daysOf(range), await this.deps.stats.accountPerDay(account.id, range));
     return { range, days: perDay, total: perDay.reduce((sum, d) => sum + d.count, 0), today: perDay.at(-1)?.count ?? 0 };
+  }
+
+  /**
+   * Each link's human clicks per day over the last `days` days in the account's zone, zeros
+   * included (the links list's trends), read for the whole page at once.
+   */
+  async linksClicks(account: { timezone: string }, linkIds: readonly number[], days: number = DEFAULT_RANGE_DAYS): Promise<Map<number, LinkClicks>> {
+    const to = epochMsToZonedDate(this.deps.clock.now(), account.timezone);
+    const range = { from: addDays(to, -(days - 1)), to };
+    const byLink = new Map<number, ValueCount[]>(linkIds.map((id) => [id, []]));
+    for (const row of await this.deps.stats.linksPerDay(linkIds, range)) byLink.get(row.linkId)?.push({ value: row.day, count: row.count });
+    const all = daysOf(range);
+    return new Map(
+      [...byLink].map(([id, counted]) => {
+        const perDay = filled(all, counted).map((d) => d.count);
+        return [id, { range, perDay, total: perDay.reduce((sum, n) => sum + n, 0) }];
+      }),
+    );
   }
 
   private async entries(linkId: number, q: StatsQuery, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {

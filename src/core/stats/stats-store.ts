@@ -39,6 +39,14 @@ export interface StatsStore {
   summary(linkId: number, range: DayRange): Promise<StatsSummary>;
   /** Human clicks per day of the range over every link of an account (days without any are left out). */
   accountPerDay(accountId: number, range: DayRange): Promise<ValueCount[]>;
+  /** Human clicks per link and day of the range, for a page of links at once (days without any are left out). */
+  linksPerDay(linkIds: readonly number[], range: DayRange): Promise<LinkDayCount[]>;
+}
+
+export interface LinkDayCount {
+  linkId: number;
+  day: string;
+  count: number;
 }
 
 /** How much one round of folding may do. */

@@ -55,7 +55,7 @@ onEachEngine('web: the links list', (h) => {
     assert.doesNotMatch(res.text, /action="\/links\/bulk-action"/);
   });
 
-  test('the table shows each link: short URL with a copy button, destination, title, space, clicks, status, created, actions', async () => {
+  test('each row: the short URL without its scheme and a copy button, title, destination, space, clicks, status badge, created, a menu of actions', async () => {
     const { client, key } = await owner(h());
     const space = await makeSpace(h(), key, 'Campaign A');
     const link = await makeLink(h(), key, { url: 'https://example.com/landing', title: 'Landing page', space: space.id });
@@ -63,17 +63,91 @@ onEachEngine('web: the links list', (h) => {
     const res = await client.get('/links');
     assert.equal(res.status, 200);
     assert.deepEqual(rowIds(res.text), [off.id, link.id]);
-    assert.ok(res.text.includes(`href="${link.short_url}"`));
+    const shown = (link.short_url as string).replace(/^https?:\/\//, '');
+    assert.ok(res.text.includes(`href="${link.short_url}">${shown}</a>`), 'the short URL, shown without its scheme');
     assert.ok(res.text.includes(`data-copy="${link.short_url}"`));
-    assert.ok(res.text.includes('href="https://example.com/landing"'));
-    assert.match(res.text, /Landing page/);
-    assert.match(res.text, /Campaign A/);
-    assert.match(res.text, /class="status-active">Active</);
-    assert.match(res.text, /class="status-disabled">Disabled</);
+    assert.ok(res.text.includes('href="https://example.com/landing" rel="noopener noreferrer">example.com/landing</a>'));
+    assert.match(res.text, /<div class="link-title">Landing page<\/div>/);
+    assert.match(res.text, /<span class="chip">Campaign A<\/span>/);
+    assert.match(res.text, /class="badge badge-ok">Active</);
+    assert.match(res.text, /class="badge badge-danger">Disabled</);
     assert.match(res.text, /<time datetime="\d{4}-\d\d-\d\dT/);
-    for (const path of [`/links/${link.id}/edit`, `/stats/${link.id}`, `/links/${link.id}/qr`]) assert.ok(res.text.includes(`href="${path}"`), path);
-    assert.match(res.text, /<div class="table-wrap">/);
+    assert.ok(res.text.includes(`<summary class="menu-button" aria-label="Actions for ${link.short_url}">`));
+    for (const path of [`/links/${link.id}/edit`, `/stats/${link.id}`, `/links/${link.id}/qr`, `/links/${link.id}/delete`])
+      assert.ok(res.text.includes(`href="${path}"`), path);
+    assert.ok(res.text.includes(`<a class="danger" href="/links/${link.id}/delete"`), 'delete reads as destructive');
     assert.match(res.text, /data-select-all="ids\[\]"/);
+    assert.match(res.text, /<fieldset class="bulk-bar" data-bulk-bar>/);
+    // The filters are behind their toggle, closed when none is wrong.
+    assert.match(res.text, /<details class="filters">/);
+  });
+
+  test("each row's clicks of the last 30 days: a sparkline of its daily rollups and their total", async () => {
+    const { client, key } = await owner(h());
+    const busy = await makeLink(h(), key, { url: 'https://example.com/busy' });
+    const quiet = await makeLink(h(), key, { url: 'https://example.com/quiet' });
+    const now = Date.now();
+    const day = (ago: number) => new Date(now - ago * 86_400_000).toISOString().slice(0, 10);
+    // Sign-up's zone is UTC unless chosen; a day is written once with two values (sums them).
+    await h()
+      .server.container.storage.db.insertInto('click_rollups')
+      .values([
+        { link_id: busy.id, dimension: 'total', day: day(0), value: '', count: 5 },
+        { link_id: busy.id, dimension: 'total', day: day(29), value: '', count: 3 },
+        { link_id: busy.id, dimension: 'total', day: day(30), value: '', count: 100 },
+        { link_id: busy.id, dimension: 'unique', day: day(0), value: '', count: 4 },
+      ])
+      .execute();
+    const res = await client.get('/links');
+    assert.equal(res.status, 200);
+    const cell = (id: number) =>
+      res.text.slice(res.text.indexOf(`href="/stats/${id}" aria-label=`), res.text.indexOf('</td>', res.text.indexOf(`href="/stats/${id}" aria-label=`)));
+    assert.match(cell(busy.id), /aria-label="Clicks per day over the last 30 days, 8 in all"/);
+    assert.match(cell(busy.id), /8 in 30 d/);
+    // Oldest first: the first day (3) is below the last (5), the highest, at the top.
+    const points = /points="([^"]+)"/.exec(cell(busy.id))![1]!.split(' ');
+    assert.equal(points.length, 30);
+    assert.equal(points[29], '64,2');
+    assert.ok(Number(points[0]!.split(',')[1]) < 18 && Number(points[0]!.split(',')[1]) > 2, points[0]);
+    assert.match(cell(quiet.id), /0 in 30 d/);
+  });
+
+  test('a search looks in the alias, the URL and the title unless told which; chips show the filters in force and remove them', async () => {
+    const { client, key } = await owner(h());
+    const space = await makeSpace(h(), key, 'Spring');
+    const byAlias = await makeLink(h(), key, { alias: unique('zebra'), url: 'https://example.com/a', title: 'One' });
+    const byUrl = await makeLink(h(), key, { url: 'https://zebra.example.net/b', title: 'Two', space: space.id });
+    const byTitle = await makeLink(h(), key, { url: 'https://example.com/c', title: 'Zebra crossing' });
+    await makeLink(h(), key, { url: 'https://example.com/d', title: 'Other' });
+    const cases: [string, number[]][] = [
+      ['search=zebra', [byTitle.id, byUrl.id, byAlias.id]],
+      ['search=ZEBRA&by=any', [byTitle.id, byUrl.id, byAlias.id]],
+      ['search=zebra&by=title', [byTitle.id]],
+      ['search=zebra&by=url', [byUrl.id]],
+      // One or two characters: the start of any of the three.
+      ['search=ze', [byTitle.id, byAlias.id]],
+      [`search=zebra&space=${space.id}`, [byUrl.id]],
+    ];
+    for (const [query, expected] of cases) {
+      const res = await client.get(`/links?${query}`);
+      assert.equal(res.status, 200, query);
+      assert.deepEqual(rowIds(res.text), expected, query);
+    }
+    const res = await client.get(`/links?search=zebra&by=title&space=${space.id}&status=1`);
+    const chips = [...res.text.matchAll(/<a class="chip chip-removable" href="([^"]+)" aria-label="([^"]+)">/g)].map((m) => [decode(m[1]!), m[2]]);
+    assert.deepEqual(chips, [
+      [`/links?space=${space.id}&status=1`, '“zebra” in Title, remove'],
+      ['/links?search=zebra&by=title&status=1', 'Space: Spring, remove'],
+      [`/links?search=zebra&by=title&space=${space.id}`, 'Status: Active, remove'],
+    ]);
+    // The toggle counts what it hides (the field searched, the space, the status).
+    assert.match(res.text, /Filters <span class="count">3<\/span>/);
+    // The API's default stays the title alone (phpShort's).
+    const api = await h().request('GET', '/api/v1/links?search=zebra', { key });
+    assert.deepEqual(
+      api.body.data.map((l: Json) => l.id),
+      [byTitle.id],
+    );
   });
 
   test('a stored <script> comes out escaped', async () => {

@@ -98,3 +98,10 @@ export const LinkListQuery = Type.Object({
   ...PageQuery,
 });
 export type LinkListQuery = Static<typeof LinkListQuery>;
+
+/** The web app's list: the API's query, but a search looks in all three fields unless told (`any`). */
+export const WebLinkListQuery = Type.Object({
+  ...LinkListQuery.properties,
+  by: Enum(['any', 'title', 'alias', 'url'] as const, { default: 'any' }),
+});
+export type WebLinkListQuery = Static<typeof WebLinkListQuery>;

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Dimension } from '../../../core/stats/dimensions.ts';
 import { UNKNOWN_VALUE } from '../../../core/stats/dimensions.ts';
 import type { DayRange } from '../../../core/stats/range.ts';
-import type { BreakdownQuery, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
+import type { BreakdownQuery, LinkDayCount, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
 import { offsetOf } from '../../../core/shared/page.ts';
 import { rangeParts } from '../../../core/stats/rollup-months.ts';
 import type { Database } from '../schema.ts';
@@ -105,6 +105,25 @@ export class SqlStatsStore implements StatsStore {
       .where('day', '<=', range.to)
       .execute();
     return rows.map((r) => ({ value: r.day, count: Number(r.count) }));
+  }
+
+  /**
+   * The links list's trends: one range scan of the daily `total` rows per link, in one statement,
+   * so a page of 100 links reads at most 100 × its days rows. The daily rows stay after a month
+   * is folded (docs/adr/0040), so a recent range never needs the monthly ones.
+   */
+  async linksPerDay(linkIds: readonly number[], range: DayRange): Promise<LinkDayCount[]> {
+    if (linkIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('click_rollups')
+      .select(['link_id', 'day', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('link_id', 'in', [...linkIds])
+      .where('dimension', '=', 'total')
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
+      .groupBy(['link_id', 'day'])
+      .execute();
+    return rows.map((r) => ({ linkId: r.link_id, day: r.day, count: Number(r.count) }));
   }
 
   /**

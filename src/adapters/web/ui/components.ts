@@ -237,3 +237,21 @@ export function withQuery(path: string, query: Record<string, string | number | 
   const s = params.toString();
   return s ? `${path}?${s}` : path;
 }
+
+export type BadgeTone = 'ok' | 'warn' | 'danger' | 'neutral';
+
+/** A short status word in a tinted pill: never the only sign (its text says it). */
+export function badge(text: string, tone: BadgeTone = 'neutral'): RawHtml {
+  return html`<span class="badge badge-${tone}">${text}</span>`;
+}
+
+/** A removable filter: a link to the same list without it, named for what it removes. */
+export function removableChip(text: string, href: string, removeLabel: string): RawHtml {
+  return html`<a class="chip chip-removable" href="${href}" aria-label="${text}, ${removeLabel}">${text}<span class="chip-x" aria-hidden="true">×</span></a>`;
+}
+
+/** What a list shows when it has nothing yet: what goes here, and the one action that fills it. */
+export function emptyState(o: { id: string; title: string; text: string; action?: { href: string; label: string } }): RawHtml {
+  return html`<section class="empty-state" aria-labelledby="${o.id}"><h2 id="${o.id}">${o.title}</h2>
+<p>${o.text}</p>${o.action ? html`<p><a class="button" href="${o.action.href}">${o.action.label}</a></p>` : ''}</section>`;
+}

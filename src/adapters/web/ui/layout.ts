@@ -4,6 +4,7 @@ import { ASSETS } from './assets.ts';
 import { csrfField } from './components.ts';
 import { BRAND_COLOUR } from './brand.ts';
 import { FAVICON_SVG_PATH, MANIFEST_PATH } from './brand-routes.ts';
+import { menu, menuItems } from './menu.ts';
 
 export interface AppPage {
   /** The page's own name; the document title adds the app's. */
@@ -15,25 +16,33 @@ export interface AppPage {
   narrow?: boolean;
 }
 
-function navItem(view: View, href: string, label: string, section: string | undefined) {
+function navItem(href: string, label: string, section: string | undefined) {
   return html`<li><a href="${href}"${section === href ? html` aria-current="page"` : ''}>${label}</a></li>`;
 }
 
+function navItems(view: View, section: string | undefined): RawHtml[] {
+  const n = view.t.common.nav;
+  if (!view.account) return [navItem('/login', n.signIn, section), navItem('/signup', n.signUp, section)];
+  return [
+    navItem('/dashboard', n.dashboard, section),
+    navItem('/links', n.links, section),
+    navItem('/pixels', n.pixels, section),
+    navItem('/spaces', n.spaces, section),
+    navItem('/domains', n.domains, section),
+  ];
+}
+
+/**
+ * The main navigation, twice: a row of links on wide screens, a menu on phones. CSS shows one of
+ * them, so assistive technology meets one landmark at a time (a hidden one is not in the tree).
+ */
 function navigation(view: View, section: string | undefined): RawHtml {
   const n = view.t.common.nav;
-  if (!view.account) {
-    return html`<nav class="site-nav" aria-label="${n.label}"><ul>${navItem(view, '/login', n.signIn, section)}${navItem(view, '/signup', n.signUp, section)}</ul></nav>`;
-  }
-  const items = [
-    navItem(view, '/dashboard', n.dashboard, section),
-    navItem(view, '/links', n.links, section),
-    navItem(view, '/pixels', n.pixels, section),
-    navItem(view, '/spaces', n.spaces, section),
-    navItem(view, '/domains', n.domains, section),
-    navItem(view, '/account', n.account, section),
-    view.account.isAdmin ? navItem(view, '/admin', n.admin, section) : '',
-  ];
-  return html`<nav class="site-nav" aria-label="${n.label}"><ul>${items}</ul></nav>`;
+  const items = navItems(view, section);
+  const wide = html`<nav class="site-nav nav-wide" aria-label="${n.label}"><ul>${items}</ul></nav>`;
+  if (!view.account) return wide;
+  const narrow = menu({ summary: n.menu, className: 'nav-menu' }, html`<nav class="site-nav" aria-label="${n.label}"><ul>${items}</ul></nav>`);
+  return html`${wide}${narrow}`;
 }
 
 function themeSwitch(view: View): RawHtml {
@@ -41,20 +50,34 @@ function themeSwitch(view: View): RawHtml {
   const option = (value: View['theme'], label: string) => html`<option value="${value}"${view.theme === value ? html` selected` : ''}>${label}</option>`;
   // No CSRF token (the route checks only that the post is not cross-site): a page with no other
   // form sets no cookie for an anonymous visitor (public statistics).
-  return html`<form method="post" action="/theme" data-autosubmit>
+  return html`<form method="post" action="/theme" class="theme-form" data-autosubmit>
 <input type="hidden" name="next" value="${view.url}">
-<label for="theme-select" class="visually-hidden">${t.label}</label>
+<label for="theme-select">${t.label}</label>
 <select id="theme-select" name="theme">${option('system', t.system)}${option('light', t.light)}${option('dark', t.dark)}</select>
-<button type="submit" class="secondary">${t.apply}</button>
+<button type="submit" class="secondary small">${t.apply}</button>
 </form>`;
 }
 
-/** The shell of every app page: skip link, header with navigation and theme, the flash, main. */
+/** Who is signed in, their settings, the theme and signing out, behind their name. */
+function accountMenu(view: View, section: string | undefined): RawHtml {
+  const account = view.account;
+  if (!account) return html`<div class="header-tools">${themeSwitch(view)}</div>`;
+  const n = view.t.common.nav;
+  const current = (href: string) => (section === href ? html` aria-current="page"` : '');
+  const panel = html`<p class="menu-who"><strong>${account.name}</strong><br><span class="muted">${account.email}</span></p>
+${menuItems([
+  html`<a href="/account"${current('/account')}>${n.account}</a>`,
+  html`<a href="/account/api-keys">${n.apiKeys}</a>`,
+  account.isAdmin ? html`<a href="/admin"${current('/admin')}>${n.admin}</a>` : '',
+])}
+${themeSwitch(view)}
+<form method="post" action="/logout" class="menu-signout">${csrfField(view)}<button type="submit" class="secondary small">${n.signOut}</button></form>`;
+  return html`<div class="header-tools">${menu({ summary: html`<span class="menu-name">${account.name}</span>`, label: `${account.name}, ${n.accountMenu}`, className: 'account-menu' }, panel)}</div>`;
+}
+
+/** The shell of every app page: skip link, header with navigation and account menu, the flash, main. */
 export function appLayout(view: View, page: AppPage): string {
   const c = view.t.common;
-  const signOut = view.account
-    ? html`<form method="post" action="/logout">${csrfField(view)}<button type="submit" class="secondary">${c.nav.signOut}</button></form>`
-    : '';
   return html`<!doctype html>
 <html lang="${view.fmt.locale}"${view.theme === 'system' ? '' : html` data-theme="${view.theme}"`}>
 <head>
@@ -74,10 +97,10 @@ export function appLayout(view: View, page: AppPage): string {
 <header class="site-header"><div class="site-header-inner">
 <a class="brand" href="${view.account ? '/dashboard' : '/'}">${c.appName}</a>
 ${navigation(view, page.section)}
-<div class="header-tools">${themeSwitch(view)}${signOut}</div>
+${accountMenu(view, page.section)}
 </div></header>
 <main id="main" tabindex="-1"${page.narrow ? html` class="narrow"` : ''}>
-${view.flash ? html`<p class="flash" role="status">${view.flash}</p>` : ''}
+${view.flash ? html`<p class="flash toast" role="status">${view.flash}</p>` : ''}
 ${page.main}
 </main>
 </body>

@@ -90,7 +90,7 @@ ${searchForm('/admin/accounts', a.search, a.searchButton, query)}
 ${
   page.items.length === 0
     ? html`<p>${a.none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${a.caption}"><table>
 <caption>${a.caption}</caption>
 <thead><tr><th scope="col">${a.email}</th><th scope="col">${a.name}</th><th scope="col" class="num">${a.links}</th><th scope="col">${a.created}</th><th scope="col">${a.role}</th><th scope="col">${a.status}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${rows}</tbody>
@@ -129,7 +129,7 @@ ${searchForm('/admin/links', t.search, t.searchButton, query)}
 ${
   page.items.length === 0
     ? html`<p>${t.none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table>
 <caption>${t.caption}</caption>
 <thead><tr><th scope="col">${t.shortUrl}</th><th scope="col">${t.destination}</th><th scope="col">${t.linkTitle}</th><th scope="col">${t.owner}</th><th scope="col" class="num">${t.clicks}</th><th scope="col">${t.status}</th><th scope="col">${t.created}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${rows}</tbody>

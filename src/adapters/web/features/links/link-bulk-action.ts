@@ -4,7 +4,7 @@ import type { BulkChange, BulkTarget } from '../../../../core/links/link-bulk.ts
 import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { messages } from '../../../../core/shared/messages.ts';
 import { Enum, Id, Nullable } from '../../../http/schemas/common.ts';
-import { LinkListQuery } from '../../../http/schemas/link.ts';
+import { WebLinkListQuery } from '../../../http/schemas/link.ts';
 import { normalizeBody, normalizeQuery } from '../../../http/normalize-input.ts';
 import { fieldErrorsOf } from '../../../http/validation-errors.ts';
 import { seeOther } from '../../app/respond.ts';
@@ -21,7 +21,7 @@ export const BulkActionBody = Type.Object({
   ids: Type.Optional(Type.Array(Id(), { maxItems: 500 })),
   space: Type.Optional(Nullable(Id('The space to move to; blank: no space'))),
   confirm: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
-  filter: Type.Optional(LinkListQuery),
+  filter: Type.Optional(WebLinkListQuery),
 });
 export type BulkActionBody = Static<typeof BulkActionBody>;
 

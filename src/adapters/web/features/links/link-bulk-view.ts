@@ -39,9 +39,13 @@ export function bulkForm(view: View, o: BulkFormInput, table: RawHtml): RawHtml 
   const idErrors = errorsFor(o.errors, 'ids');
   const radio = (value: BulkScope, label: string, id: string) =>
     html`<label class="check" for="${id}"><input type="radio" id="${id}" name="scope" value="${value}"${scope === value ? html` checked` : ''}${idErrors.length > 0 ? html` aria-describedby="f-ids-error"` : ''}> ${label}</label>`;
+  // data-bulk-bar: the script hides the bar until a row is ticked (or the form comes back with an
+  // error); without it the bar stays, compact, above the table.
+  const shown = o.errors !== undefined && Object.keys(o.errors).length > 0;
   return html`<form method="post" action="/links/bulk-action" novalidate>
 ${csrfField(view)}${filterFields(o.query)}
-<fieldset class="toolbar"><legend>${t.legend}</legend>
+<fieldset class="bulk-bar" data-bulk-bar${shown ? html` data-bulk-open` : ''}><legend>${t.legend} <span class="bulk-count" data-bulk-count data-suffix="${t.selectedCount}"></span></legend>
+<div class="bulk-controls">
 ${selectField({
   name: 'action',
   label: t.action,
@@ -56,22 +60,24 @@ ${selectField({
     { value: 'export', label: t.export },
   ],
 })}
+<div class="bulk-space">
 ${selectField({
   name: 'space',
   label: t.space,
-  hint: t.spaceHint,
   // Nothing chosen yet: the browser shows the first space.
   value: o.values?.space === undefined ? undefined : o.values.space === null ? '' : String(o.values.space),
   errors: o.errors,
   options: [...o.spaces.map((s) => ({ value: String(s.id), label: s.name })), { value: '', label: t.noSpace }],
 })}
-<fieldset><legend>${t.scope}</legend>
+</div>
+<fieldset class="bulk-scope"><legend>${t.scope}</legend>
 ${radio('selected', t.selected, 'f-scope')}
 ${radio('matching', o.totalIsLowerBound ? t.matchingAtLeast(view.fmt.number(o.total)) : t.matching(o.total, view.fmt.number(o.total)), 'f-scope-matching')}
 ${idErrors.length > 0 ? html`<p class="field-error" id="f-ids-error">${idErrors.join(' ')}</p>` : ''}
 ${errorsFor(o.errors, 'scope').length > 0 ? html`<p class="field-error">${errorsFor(o.errors, 'scope').join(' ')}</p>` : ''}
 </fieldset>
 <div class="actions"><button type="submit">${t.submit}</button></div>
+</div>
 </fieldset>
 ${table}
 </form>`;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LinkListQuery } from '../../../http/schemas/link.ts';
+import { WebLinkListQuery } from '../../../http/schemas/link.ts';
 import { normalizeQuery } from '../../../http/normalize-input.ts';
 import { fieldErrorsOf } from '../../../http/validation-errors.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
@@ -32,20 +32,28 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
   async function showList(request: FastifyRequest, reply: FastifyReply, shown: Shown): Promise<FastifyReply> {
-    const accountId = viewerOf(request).account.id;
+    const { account } = viewerOf(request);
     const [choices, page] = await Promise.all([
-      filterChoices(ctx, accountId),
-      shown.read ? ctx.links.list(accountId, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query)) : Promise.resolve(null),
+      filterChoices(ctx, account.id),
+      shown.read ? ctx.links.list(account.id, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query)) : Promise.resolve(null),
     ]);
+    // The page's trends in one read of the daily rollups, for the rows shown only.
+    const clicks =
+      page && page.items.length > 0
+        ? await ctx.stats.linksClicks(
+            account,
+            page.items.map((i) => i.link.id),
+          )
+        : new Map();
     const view = viewOf(request, reply, secret);
-    const main = listMain(view, { ...shown, page, choices, urls: ctx.urls, now: Date.now() });
+    const main = listMain(view, { ...shown, page, clicks, choices, urls: ctx.urls, now: Date.now() });
     return sendView(reply, shown.status, appLayout(view, { title: view.t.links.title, main, section: '/links' }));
   }
 
   web.get(
     '/links',
     {
-      schema: { querystring: LinkListQuery },
+      schema: { querystring: WebLinkListQuery },
       attachValidation: true,
       // A GET form sends every field, blank ones too: blank means "not filtered", as in the API.
       preValidation: async (request) => {

@@ -1,15 +1,16 @@
 import type { LinkFilter } from '../../../../core/links/link.ts';
 import type { PageRequest } from '../../../../core/shared/page.ts';
-import type { LinkListQuery } from '../../../http/schemas/link.ts';
+import type { WebLinkListQuery } from '../../../http/schemas/link.ts';
 import { withQuery } from '../../ui/components.ts';
 
 /**
  * The list's state, kept in the query string with the API's names (docs/api.md §5) so the back
- * button and bookmarks work: validated by the API's own schema, LinkListQuery.
+ * button and bookmarks work: validated by the API's own schema, but for `by`, whose default here
+ * is every field (WebLinkListQuery).
  */
-export type ListQuery = LinkListQuery;
+export type ListQuery = WebLinkListQuery;
 
-export const DEFAULT_QUERY: ListQuery = { by: 'title', status: 0, sort: 'desc', page: 1, per_page: 10 };
+export const DEFAULT_QUERY: ListQuery = { by: 'any', status: 0, sort: 'desc', page: 1, per_page: 10 };
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
 

@@ -1,0 +1,100 @@
+/**
+ * Every route of the web app on a 375 px phone, in the light and the dark theme (issue 31's
+ * quality bar): no sideways scroll, no text under 12 px, targets of 24 × 24 px (or spaced), axe at
+ * WCAG 2.2 AA, no console error. The routes are test/support/app-routes.ts's; the checks
+ * test/support/phone-check.ts's. On SQLite only: the templates are the same on either engine.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { closeBrowser, newPage } from '../support/browser.ts';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { seedApp, type SeededApp } from '../support/app-routes.ts';
+import { expectPhoneReady, PHONE, watchConsole } from '../support/phone-check.ts';
+
+after(closeBrowser);
+
+const THEMES = ['light', 'dark'] as const;
+
+describe('every route of the web app at 375 px, light and dark', () => {
+  let h: Harness;
+  let app: SeededApp;
+  let signedIn: Page;
+  let signedOut: Page;
+
+  before(async () => {
+    h = await startHarness('sqlite', { env: { TRUST_PROXY: 'true' } });
+    signedIn = await newPage({ viewport: PHONE });
+    app = await seedApp(h, signedIn);
+    signedOut = await newPage({ viewport: PHONE });
+    watchConsole(signedIn);
+    watchConsole(signedOut);
+  });
+
+  after(async () => {
+    await signedIn?.close();
+    await signedOut?.close();
+    await app?.dest.close();
+    await h?.close();
+  });
+
+  test('each page passes the phone checks in both themes', { timeout: 600_000 }, async () => {
+    // Every page's faults at once, rather than the first page's alone.
+    const faults: string[] = [];
+    for (const route of app.routes) {
+      const page = route.signedOut ? signedOut : signedIn;
+      const res = await page.goto(h.baseUrl + route.path);
+      if (res?.status() !== 200) faults.push(`${route.path}: ${res?.status()}`);
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expectPhoneReady(page, `${route.name}, ${theme}`).catch((error: Error) => faults.push(error.message));
+      }
+    }
+    assert.deepEqual(faults, []);
+  });
+
+  test('the links list on a phone: each row shows its short URL, its clicks and a copy button', { timeout: 60_000 }, async () => {
+    await signedIn.goto(`${h.baseUrl}/links`);
+    const rows = signedIn.locator('.links-table tbody tr');
+    assert.equal(await rows.count(), 5);
+    for (const row of await rows.all()) {
+      assert.match(await row.locator('.short-url').innerText(), /^short\.test\//);
+      assert.ok(await row.locator('.short-url').isVisible());
+      assert.ok(await row.locator('.clicks').isVisible());
+      assert.ok(await row.getByRole('button', { name: /^Copy: / }).isVisible());
+      assert.ok(await row.locator('.sparkline').isVisible());
+    }
+    // The row's menu opens without leaving the page, and Escape closes it.
+    const menu = rows.first().locator('details.row-menu');
+    await menu.locator('summary').click();
+    // An open menu floats over the rows under it (axe would count their targets as covered).
+    await expectPhoneReady(signedIn, 'row menu open', { axe: false });
+    assert.ok(await menu.getByRole('link', { name: /^Edit / }).isVisible());
+    await signedIn.keyboard.press('Escape');
+    assert.equal(await menu.getAttribute('open'), null);
+    // The bulk bar appears once a row is ticked.
+    const bar = signedIn.locator('[data-bulk-bar]');
+    assert.equal(await bar.isVisible(), false);
+    await rows.first().getByRole('checkbox').check();
+    await bar.waitFor({ state: 'visible' });
+    await expectPhoneReady(signedIn, 'a row ticked');
+  });
+
+  test('the header on a phone: one line, the navigation behind Menu, the theme in the account menu', { timeout: 60_000 }, async () => {
+    await signedIn.goto(`${h.baseUrl}/dashboard`);
+    const header = await signedIn.locator('.site-header').boundingBox();
+    assert.ok(header && header.height <= 64, `the header is ${header?.height} px tall`);
+    assert.equal(await signedIn.getByRole('link', { name: 'Links', exact: true }).count(), 0, 'the navigation is folded away');
+    await signedIn.getByText('Menu', { exact: true }).click();
+    await expectPhoneReady(signedIn, 'menu open', { axe: false });
+    await signedIn.getByRole('link', { name: 'Links', exact: true }).click();
+    await signedIn.waitForURL(`${h.baseUrl}/links`);
+    await signedIn.locator('details.account-menu > summary').click();
+    await signedIn.getByLabel('Theme').selectOption({ label: 'Dark' });
+    await signedIn.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await expectPhoneReady(signedIn, 'dark chosen');
+    await signedIn.locator('details.account-menu > summary').click();
+    await signedIn.getByLabel('Theme').selectOption({ label: 'System' });
+    await signedIn.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+  });
+});

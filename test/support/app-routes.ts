@@ -1,0 +1,119 @@
+/**
+ * Every route of the web app, with data to show, for the checks and screenshots that go through
+ * all of them (test/e2e/every-route-browser.test.ts, scripts/screenshots.ts). A new screen is one
+ * more line in `appRoutes`; what it needs to show something goes in `seedAppData`.
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Harness } from './harness.ts';
+import { apiKeyOf, signUpInBrowser, startDestination, type Destination } from './web-browser.ts';
+
+export interface AppRoute {
+  /** A file-name-safe label: `links`, `stats-countries`. */
+  name: string;
+  path: string;
+  /** Seen signed out (sign-in, sign-up); the others signed in as the operator. */
+  signedOut?: boolean;
+}
+
+/** The records the routes show. */
+export interface AppData {
+  link: number;
+  pixel: number;
+  space: number;
+  domain: number;
+}
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+/**
+ * A pixel, a space, a domain, a targeted link with a long title and clicks from three countries,
+ * and a few plain links with long URLs, made through the API as `email` (already signed up).
+ * The server must trust X-Forwarded-For (TRUST_PROXY=true) for the clicks to have countries.
+ */
+export async function seedAppData(h: Harness, email: string, dest: Destination): Promise<AppData> {
+  const key = await apiKeyOf(h, email);
+  const made = async (path: string, form: Record<string, unknown>): Promise<number> => {
+    const res = await h.request('POST', path, { key, form });
+    assert.equal(res.status, 201, `${path}: ${res.text}`);
+    return res.body.data.id as number;
+  };
+  const pixel = await made('/api/v1/pixels', { name: 'Shop pixel', type: 'facebook', value: '123456789' });
+  const space = await made('/api/v1/spaces', { name: 'Spring campaign', color: 2 });
+  const domain = await made('/api/v1/domains', { name: 'go.example.com', index_page: `${dest.base}/home` });
+  const link = await made('/api/v1/links', {
+    url: `${dest.base}/everyone/${'a-rather-long-path-segment/'.repeat(3)}`,
+    title: 'A link with a rather long title, to see how a narrow screen wraps or cuts it',
+    space,
+    target_type: 1,
+    country: [
+      { key: 'US', value: `${dest.base}/us` },
+      { key: 'GB', value: `${dest.base}/gb` },
+    ],
+  });
+  for (let i = 0; i < 4; i++) {
+    await made('/api/v1/links', {
+      url: `${dest.base}/page-${i}/${'long-path-segment-'.repeat(4)}`,
+      alias: `plain-${i}`,
+      ...(i === 0 ? { pixels: [pixel] } : {}),
+      ...(i === 1 ? { disabled: 1 } : {}),
+    });
+  }
+  const alias = (await h.request('GET', `/api/v1/links/${link}`, { key })).body.data.alias as string;
+  for (const ip of ['8.8.8.8', '81.2.69.160', '85.214.0.1']) {
+    const res = await fetch(`${h.baseUrl}/${alias}`, { redirect: 'manual', headers: { 'user-agent': UA, 'x-forwarded-for': ip } });
+    assert.equal(res.status, 302, `a visit from ${ip}`);
+  }
+  await h.server.container.visits.sink.flush();
+  return { link, pixel, space, domain };
+}
+
+const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours'] as const;
+
+/** Every page of the app, in the order a person meets them. */
+export function appRoutes(d: AppData): AppRoute[] {
+  return [
+    { name: 'login', path: '/login', signedOut: true },
+    { name: 'signup', path: '/signup', signedOut: true },
+    { name: 'dashboard', path: '/dashboard' },
+    { name: 'links', path: '/links' },
+    { name: 'links-filtered', path: `/links?search=plain&space=${d.space}&status=1` },
+    { name: 'links-no-match', path: '/links?search=nothing-like-this' },
+    { name: 'link-new', path: '/links/new' },
+    { name: 'links-bulk', path: '/links/bulk' },
+    { name: 'link-edit', path: `/links/${d.link}/edit` },
+    { name: 'link-qr', path: `/links/${d.link}/qr` },
+    { name: 'link-delete', path: `/links/${d.link}/delete` },
+    { name: 'stats', path: `/stats/${d.link}` },
+    ...STATS_TABS.map((tab) => ({ name: `stats-${tab}`, path: `/stats/${d.link}/${tab}` })),
+    { name: 'pixels', path: '/pixels' },
+    { name: 'pixel-new', path: '/pixels/new' },
+    { name: 'pixel-edit', path: `/pixels/${d.pixel}/edit` },
+    { name: 'spaces', path: '/spaces' },
+    { name: 'space-new', path: '/spaces/new' },
+    { name: 'space-edit', path: `/spaces/${d.space}/edit` },
+    { name: 'domains', path: '/domains' },
+    { name: 'domain-new', path: '/domains/new' },
+    { name: 'domain-edit', path: `/domains/${d.domain}/edit` },
+    { name: 'account', path: '/account' },
+    { name: 'api-keys', path: '/account/api-keys' },
+    { name: 'account-delete', path: '/account/delete' },
+    { name: 'admin', path: '/admin' },
+    { name: 'admin-accounts', path: '/admin/accounts' },
+    { name: 'admin-links', path: '/admin/links' },
+  ];
+}
+
+export interface SeededApp {
+  dest: Destination;
+  /** The first account signed up: the operator, so /admin opens. */
+  email: string;
+  routes: AppRoute[];
+}
+
+/** Signs the operator up on `page` (through the form), seeds the data and lists the routes. */
+export async function seedApp(h: Harness, page: Page): Promise<SeededApp> {
+  const dest = await startDestination();
+  const email = await signUpInBrowser(page, h.baseUrl);
+  return { dest, email, routes: appRoutes(await seedAppData(h, email, dest)) };
+}
