@@ -35,6 +35,7 @@ import { SqlDomainStore } from '../adapters/storage/stores/domain-store.ts';
 import { SqlReservedNames } from '../adapters/storage/stores/reserved-names-store.ts';
 import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
+import { SqlFilteredClickStore } from '../adapters/storage/stores/filtered-click-store.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
@@ -180,6 +181,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
+      filtered: new SqlFilteredClickStore(storage.db),
       retention: new SqlClickRetention(storage.db, storage.engine),
       months: rollupMonths,
       clock,
