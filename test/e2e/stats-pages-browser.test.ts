@@ -182,7 +182,7 @@ for (const engine of ENGINES) {
       await owner.locator('main figure.chart-time-series summary', { hasText: 'Show as table' }).click();
       assert.equal(await chartTable.isVisible(), true);
 
-      await owner.getByRole('link', { name: 'Filter by country: Germany' }).click();
+      await owner.getByRole('link', { name: 'Germany: filter by this country' }).click();
       await owner.waitForURL(/country=DE/);
       assert.equal(await owner.locator('[data-stat="total"]').innerText(), '2');
       assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks']);

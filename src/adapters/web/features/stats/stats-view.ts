@@ -224,7 +224,8 @@ export function valueTable(frame: StatsFrame, table: TableName, caption: string,
     const text = valueLabel(view, table, e);
     if (!filter || e.value === null || e.other || frame.filters.some((f) => f.name === filter)) return text;
     const href = withQuery(statsPath(frame.link.id), rangeQuery(frame), { [filter]: e.value });
-    return html`<a href="${href}" class="stats-filter-link"><span class="visually-hidden">${view.t.stats.filters.by(c[table])} </span>${text}</a>`;
+    // The name begins with what the row says of it, then says what a click does.
+    return html`<a href="${href}" class="stats-filter-link" aria-label="${view.t.stats.filters.by(c[table], text)}">${text}</a>`;
   };
   const rows = items.map(
     (e) =>

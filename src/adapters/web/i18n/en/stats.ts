@@ -81,7 +81,7 @@ export const stats = {
     chip: (column: string, value: string) => `${column}: ${value}`,
     remove: (chip: string) => `Remove filter ${chip}`,
     clear: 'Remove all filters',
-    by: (column: string) => `Filter by ${column.toLowerCase()}:`,
+    by: (column: string, value: string) => `${value}: filter by this ${column.toLowerCase()}`,
     note: 'Filtered figures are counted from each click kept.',
     noteSince: (date: string) => `Filtered figures count the clicks kept one by one, since ${date}.`,
   },
