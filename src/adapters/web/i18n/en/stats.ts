@@ -39,7 +39,6 @@ export const stats = {
   foldedNote: (minCount: string) => `To protect visitors, values with fewer than ${minCount} clicks are shown together as “Other”.`,
   withheld: 'Not shown: the link asks for a password or does not send visitors on.',
   direct: 'Direct, email or app (no referrer)',
-  hourValue: (hour: string) => `${hour}:00–${hour}:59`,
   range: {
     label: 'Period',
     presets: {
