@@ -39,6 +39,7 @@ import { TagsService } from '../core/tags/tags-service.ts';
 import { SqlReservedNames } from '../adapters/storage/stores/reserved-names-store.ts';
 import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
+import { SqlFilteredClickStore } from '../adapters/storage/stores/filtered-click-store.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
@@ -188,6 +189,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
+      filtered: new SqlFilteredClickStore(storage.db),
       retention: new SqlClickRetention(storage.db, storage.engine),
       months: rollupMonths,
       clock,

@@ -103,16 +103,15 @@ for (const engine of ENGINES) {
       await expectNoSidewaysScrollAt320(owner);
 
       await owner
-        .getByRole('link', { name: /^(All countries|Countries)$/ })
+        .getByRole('link', { name: /^(See all countries|Countries)$/ })
         .first()
         .click();
       await owner.waitForURL(new RegExp(`/stats/${links.public.id}/countries`));
       // On the map: a shaded path per country, named by its <title>.
       assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks', 'United Kingdom: 1 click', 'United States: 1 click']);
-      // And in the table beside it.
-      // And in the table (the map's data table lists them too), the busiest first.
+      // And in the one table under it (the map prints none of its own), the busiest first.
       const tables = owner.locator('main table').filter({ has: owner.locator('th', { hasText: 'Country' }) });
-      assert.ok((await tables.count()) >= 1);
+      assert.equal(await tables.count(), 1);
       for (const table of await tables.all()) {
         const rows = await table.locator('tbody tr').allInnerTexts();
         assert.deepEqual(
@@ -140,6 +139,68 @@ for (const engine of ENGINES) {
       await owner.waitForFunction(() => document.documentElement.dataset.theme === undefined);
       await owner.emulateMedia({ colorScheme: null });
       assert.deepEqual(blockedRequests(owner), []);
+    });
+
+    /**
+     * At 375 px in both themes: axe, no sideways scroll, and the chart's labels drawn at 12 px at
+     * least (SVG text scales with its viewBox); at 1280 × 800 the headline on the first screen.
+     */
+    async function phoneAndDesktop(page: Page, label: string): Promise<void> {
+      const viewport = page.viewportSize();
+      try {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await page.setViewportSize({ width: 375, height: 812 });
+          if (engine.name === 'sqlite') await expectNoAxeViolations(page, { label: `${label}, ${colorScheme}, 375 px` });
+          const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
+          assert.equal(overflow, 0, `${label} scrolls sideways at 375 px`);
+          const sizes = await page.locator('main').evaluate((main) =>
+            [...main.querySelectorAll('svg.chart-svg text')]
+              .filter((t) => getComputedStyle(t).display !== 'none')
+              .map((t) => {
+                const svg = t.closest('svg')!;
+                return (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width;
+              }),
+          );
+          for (const size of sizes) assert.ok(size >= 12, `${label}: a chart label drawn at ${size.toFixed(1)} px at 375 px`);
+          await page.setViewportSize({ width: 1280, height: 800 });
+          if (engine.name === 'sqlite') await expectNoAxeViolations(page, { label: `${label}, ${colorScheme}, 1280 px` });
+          if (label.endsWith('overview')) {
+            const top = await page.locator('[data-stat="total"]').evaluate((e) => e.getBoundingClientRect().bottom);
+            assert.ok(top < 800, `${label}: the clicks figure on the first screen at 1280 × 800 (${top} px)`);
+          }
+        }
+      } finally {
+        await page.emulateMedia({ colorScheme: null });
+        if (viewport) await page.setViewportSize(viewport);
+      }
+    }
+
+    test('the owner: a clicked country filters the whole page, shown as a chip that removes it; the tabs at 375 and 1280 px', TIMEOUT, async () => {
+      await owner.goto(`${h.baseUrl}/stats/${links.public.id}`);
+      await phoneAndDesktop(owner, 'overview');
+      // The chart's numbers one click away, not printed beside it.
+      const chartTable = owner.locator('main figure.chart-time-series table');
+      assert.equal(await chartTable.isVisible(), false);
+      await owner.locator('main figure.chart-time-series summary', { hasText: 'Show as table' }).click();
+      assert.equal(await chartTable.isVisible(), true);
+
+      await owner.getByRole('link', { name: 'Germany: filter by this country' }).click();
+      await owner.waitForURL(/country=DE/);
+      assert.equal(await owner.locator('[data-stat="total"]').innerText(), '2');
+      assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks']);
+      const chip = owner.locator('.stats-chip');
+      assert.match(await chip.innerText(), /Country: Germany/);
+      await phoneAndDesktop(owner, 'filtered overview');
+      await owner.getByRole('link', { name: 'Remove filter Country: Germany' }).click();
+      await owner.waitForURL((url) => !url.search.includes('country='));
+      assert.equal(await owner.locator('[data-stat="total"]').innerText(), '4');
+      assert.equal(await owner.locator('.stats-chip').count(), 0);
+
+      for (const tab of ['countries', 'hours', 'referrers']) {
+        await owner.goto(`${h.baseUrl}/stats/${links.public.id}/${tab}`);
+        await phoneAndDesktop(owner, tab);
+      }
     });
 
     test('privacy 0: a fresh context sees the numbers and the map, nothing of the owner, no cookie, noindex', TIMEOUT, async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { Link } from '../links/link.ts';
 import { StatsService, arrange, filled, pageOf } from './stats-service.ts';
+import type { FilteredClickStore } from './filtered-clicks.ts';
 import type { ClickRetention, MonthFolder, StatsStore, ValueCount } from './stats-store.ts';
 
 const items: ValueCount[] = [
@@ -80,9 +81,28 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
       return 0;
     },
   };
+  const filtered: FilteredClickStore = {
+    totals: async (_id, span, filters) => {
+      calls.push(`totals ${span.from} ${span.to} ${filters.map((f) => `${f.name}=${f.value}`).join('&')}`);
+      return { total: 3, bots: 1 };
+    },
+    // 2026-03-09 23:45 UTC and 2026-03-10 00:00 UTC: one day apart in UTC, the same day in Berlin.
+    quarters: async () => [
+      { quarter: Date.parse('2026-03-09T23:45:00Z') / 900_000, count: 1 },
+      { quarter: Date.parse('2026-03-10T00:00:00Z') / 900_000, count: 2 },
+    ],
+    counts: async (_id, breakdown) => {
+      calls.push(`counts ${breakdown}`);
+      return [
+        { value: 'Firefox', count: 1 },
+        { value: 'Chrome', count: 2 },
+      ];
+    },
+  };
   const svc = new StatsService({
     links: { findById: async () => (owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
     stats,
+    filtered,
     retention,
     months,
     clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },
@@ -235,4 +255,54 @@ test('linksClicks: every asked link, the last 30 days from one store call, zeros
     result.get(3)!.perDay,
     Array.from({ length: 30 }, () => 0),
   );
+});
+
+const byCountry = [{ name: 'country', value: 'DE' }] as const;
+
+test('headline: the range against the period of the same length before, with its change', async () => {
+  const { svc } = service(true);
+  const h = await svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' } }, 'owner');
+  assert.deepEqual(h.previous, { range: { from: '2026-02-19', to: '2026-02-28' }, total: 4 });
+  assert.deepEqual(h.summary, { total: 4, unique: 3, bots: 1 });
+  assert.equal(h.change, 0);
+  await assert.rejects(service(false).svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' } }, 'owner'), NotFoundError);
+});
+
+test('filters: the owner reads click rows, by local day, unique not known; anyone else gets them ignored', async () => {
+  const { svc, calls } = service(true);
+  const range = { from: '2026-03-09', to: '2026-03-10' };
+  const utc = await svc.query(account, 1, { name: 'clicks', ...range, filters: byCountry, page: null }, 'owner');
+  assert.deepEqual(utc.items, [
+    { value: '2026-03-09', count: 1 },
+    { value: '2026-03-10', count: 2 },
+  ]);
+  assert.deepEqual(utc.summary, { total: 3, unique: null, bots: 1 });
+  assert.deepEqual(utc.filters, byCountry);
+  assert.equal(utc.countedSince, null);
+  const berlin = await svc.query({ id: 1, timezone: 'Europe/Berlin' }, 1, { name: 'clicks', ...range, filters: byCountry, page: null }, 'owner');
+  assert.deepEqual(berlin.items, [
+    { value: '2026-03-09', count: 0 },
+    { value: '2026-03-10', count: 3 },
+  ]);
+  const browsers = await svc.query(account, 1, { name: 'browser', ...range, filters: byCountry, page: { page: 1, perPage: 5 } }, 'owner');
+  assert.deepEqual(
+    browsers.items.map((e) => e.value),
+    ['Chrome', 'Firefox'],
+  );
+  assert.ok(calls.includes(`totals ${Date.parse('2026-03-09T00:00:00Z')} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`));
+  calls.length = 0;
+  const open = await svc.query(account, 1, { name: 'browser', ...range, filters: byCountry, page: null }, 'public');
+  assert.deepEqual(open.filters, []);
+  assert.ok(!calls.some((c) => c.startsWith('totals') || c.startsWith('counts')));
+  const h = await svc.headline(account, 1, { range, filters: byCountry }, 'unlocked');
+  assert.equal(h.summary.unique, 3);
+});
+
+test('filters: never read further back than the retention keeps rows, and say from when', async () => {
+  const { svc } = service(true);
+  const r = await svc.query(account, 1, { name: 'country', from: '2025-01-01', to: '2026-03-10', filters: byCountry, page: null }, 'owner');
+  assert.equal(r.countedSince, Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000);
+  const h = await svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' }, filters: byCountry }, 'owner');
+  assert.equal(h.change, 0);
+  assert.equal(h.summary.unique, null);
 });

@@ -6,9 +6,12 @@ import { messages } from '../shared/messages.ts';
 import { offsetOf, type Page, type PageRequest } from '../shared/page.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
+import { byLocal, filteredSpan, type FilteredClickStore } from './filtered-clicks.ts';
+import { periodChange } from './period-change.ts';
+import type { StatsFilter } from './stats-filter.ts';
 import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
 import { hourValue } from './rollups.ts';
-import { presetRange, type RangePreset } from './range-presets.ts';
+import { presetRange, previousRange, type RangePreset } from './range-presets.ts';
 import { foldableBefore } from './rollup-months.ts';
 import { foldRare, isFoldedName } from './rare-values.ts';
 import { seesEveryValue, showsDestination, type StatsAccess } from './stats-access.ts';
@@ -26,15 +29,35 @@ export interface StatsQuery {
   sort?: 'max' | 'min' | undefined;
   /** null: every entry, unpaged (exports). */
   page: PageRequest | null;
+  /** Only clicks matching all of these (stats-filter.ts); the owner's alone, anyone else's are ignored. */
+  filters?: readonly StatsFilter[] | undefined;
+}
+
+/** The range's headline numbers; `unique` is null under filters (click rows keep no visitor). */
+export interface ResultSummary extends Omit<StatsSummary, 'unique'> {
+  unique: number | null;
 }
 
 export interface StatsResult extends Page<ValueCount> {
   name: StatsName;
   range: DayRange;
   timeZone: string;
-  summary: StatsSummary;
+  summary: ResultSummary;
   /** Values with fewer clicks than this are summed into one `other` entry; null: every value is listed. */
   foldedBelow: number | null;
+  /** The filters applied: none for anyone but the owner, whatever was asked. */
+  filters: readonly StatsFilter[];
+  /** Under filters, the instant (epoch ms) before which no click is counted (filtered-clicks.ts); else null. */
+  countedSince: number | null;
+}
+
+/** A page's headline: the range's numbers and the change of its clicks against the period before. */
+export interface StatsHeadline {
+  summary: ResultSummary;
+  previous: { range: DayRange; total: number };
+  /** periodChange of the clicks; null when the period before had none. */
+  change: number | null;
+  countedSince: number | null;
 }
 
 /** An account's clicks over its last days, for its dashboard. */
@@ -58,6 +81,7 @@ export interface LinkClicks {
 export interface StatsServiceDeps {
   links: Pick<LinkStore, 'findById' | 'findAnyById'>;
   stats: StatsStore;
+  filtered: FilteredClickStore;
   retention: ClickRetention;
   months: MonthFolder;
   clock: Clock;
@@ -89,13 +113,79 @@ export class StatsService {
     if (!isStatsName(q.name)) throw ValidationError.of('name', messages.selected('name'));
     const range = resolveRange(q, this.deps.clock.now(), account.timezone);
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
+    const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
+    if (filters.length > 0) return this.filteredQuery(account.timezone, linkId, q, range, filters);
     const foldedBelow = seesEveryValue(access) || !isFoldedName(q.name) ? null : this.deps.minCount;
     const [summary, entries] = await Promise.all([
       this.deps.stats.summary(linkId, range),
       foldedBelow === null ? this.entries(linkId, q, range) : this.foldedEntries(linkId, q, range, foldedBelow),
     ]);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
-    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow };
+    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow, filters: [], countedSince: null };
+  }
+
+  /**
+   * The headline of a page: the range's numbers (filtered as `query` filters them) and its
+   * clicks against the period of the same length just before.
+   */
+  async headline(
+    account: { id: number; timezone: string },
+    linkId: number,
+    q: { range: DayRange; filters?: readonly StatsFilter[] | undefined },
+    access: StatsAccess,
+  ): Promise<StatsHeadline> {
+    if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
+    const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
+    const previous = previousRange(q.range);
+    const [now, before] = await Promise.all([this.summaryOf(account.timezone, linkId, q.range, filters), this.summaryOf(account.timezone, linkId, previous, filters)]);
+    return {
+      summary: now.summary,
+      previous: { range: previous, total: before.summary.total },
+      change: periodChange(now.summary.total, before.summary.total),
+      countedSince: now.countedSince,
+    };
+  }
+
+  private async summaryOf(
+    timeZone: string,
+    linkId: number,
+    range: DayRange,
+    filters: readonly StatsFilter[],
+  ): Promise<{ summary: ResultSummary; countedSince: number | null }> {
+    if (filters.length === 0) return { summary: await this.deps.stats.summary(linkId, range), countedSince: null };
+    const span = filteredSpan(range, timeZone, this.deps.clock.now(), this.deps.retentionDays);
+    return { summary: { ...(await this.deps.filtered.totals(linkId, span, filters)), unique: null }, countedSince: span.since };
+  }
+
+  /** Numbers read from the click rows (filtered-clicks.ts): what the rollups cannot cross. */
+  private async filteredQuery(timeZone: string, linkId: number, q: StatsQuery, range: DayRange, filters: readonly StatsFilter[]): Promise<StatsResult> {
+    const span = filteredSpan(range, timeZone, this.deps.clock.now(), this.deps.retentionDays);
+    const store = this.deps.filtered;
+    const dimension = DIMENSION_OF[q.name];
+    const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
+    let counted: Promise<ValueCount[]>;
+    if (q.name === 'clicks' || q.name === 'clicks_hours') {
+      const unit = q.name === 'clicks' ? 'day' : 'hour';
+      counted = store.quarters(linkId, span, filters).then((quarters) => filled(unit === 'day' ? daysOf(range) : HOURS, byLocal(unit, quarters, timeZone)));
+    } else if (dimension === 'total' || dimension === 'hour' || dimension === 'unique' || dimension === 'bot') {
+      counted = Promise.resolve([]);
+    } else {
+      counted = store.counts(linkId, dimension, span, filters);
+    }
+    const [totals, items] = await Promise.all([store.totals(linkId, span, filters), counted]);
+    const entries = pageOf(arrange(items, q.search, order), q.page);
+    const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
+    return {
+      ...entries,
+      ...page,
+      name: q.name,
+      range,
+      timeZone,
+      summary: { ...totals, unique: null },
+      foldedBelow: null,
+      filters,
+      countedSince: span.since,
+    };
   }
 
   /**

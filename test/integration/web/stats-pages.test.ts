@@ -19,6 +19,13 @@ function cardsOf(page: string): Record<string, number> {
   return out;
 }
 
+/** A table row's header and count, its value a filter link or not (the owner's are). */
+function rowOf(name: string, count: number): RegExp {
+  return new RegExp(`<th scope="row">(?:<a [^>]*>(?:<span class="visually-hidden">[^<]*</span>)?)?${name}(?:</a>)?</th><td class="num">${count}</td>`);
+}
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
 function rangeOf(page: string): { from: string; to: string } {
   const from = /data-range-from>([^<]+)</.exec(page)?.[1];
   const to = /data-range-to>([^<]+)</.exec(page)?.[1];
@@ -208,20 +215,93 @@ onEachEngine(
         ['United Kingdom', 1],
         ['United States', 1],
       ] as const) {
-        assert.match(page.text, new RegExp(`<th scope="row">${name}</th><td class="num">${count}</td>`), name);
+        assert.match(page.text, rowOf(name, count), name);
       }
       // Growth against the period of the same length before: the 11th against the 10th.
       const next = await owner.get(`/stats/${pub.id}?from=2026-03-11&to=2026-03-11`);
       assert.match(next.text, /data-stat="growth">[-−]100%</);
       assert.match(next.text, /Mar 10, 2026 – Mar 10, 2026: 4 clicks/);
       const languages = await owner.get(`/stats/${pub.id}/languages?from=${DAY}&to=${DAY}`);
-      assert.match(languages.text, /<th scope="row">German<\/th><td class="num">2<\/td>/);
+      assert.match(languages.text, rowOf('German', 2));
+    });
+
+    test('every figure once: the chart’s table behind “Show as table”, the map without its own, hours one way', async () => {
+      const overview = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
+      assert.equal(occurrences(overview, 'class="chart-table"'), 1, 'the chart’s table only');
+      assert.match(overview, /<details class="chart-details"><summary>Show as table<\/summary><table class="chart-table">/);
+      assert.match(overview, /class="chart-svg map-svg"/);
+      assert.equal(occurrences(overview, 'class="stats-table"'), 6, 'top countries, referrers, browsers, platforms, devices, languages');
+      assert.equal(occurrences(overview, 'data-stat="total"'), 1, 'the clicks figure in one element');
+      assert.match(overview, />See all countries</);
+      const countries = (await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}`)).text;
+      assert.match(countries, /class="chart-svg map-svg"/);
+      assert.equal(occurrences(countries, 'class="chart-table"'), 0, 'the map prints no table: the list is the table');
+      assert.equal(occurrences(countries, 'class="stats-table"'), 1);
+      const hours = (await owner.get(`/stats/${pub.id}/hours?from=${DAY}&to=${DAY}`)).text;
+      assert.equal(occurrences(hours, 'class="stats-table"'), 0, 'no second list of the 24 hours');
+      assert.equal(occurrences(hours, 'class="chart-table"'), 1);
+      // The visits were at 12:00 UTC: one format, the chart's, in its table and summary.
+      assert.match(hours, /<th scope="row">12:00 PM<\/th><td>4<\/td>/);
+      assert.ok(!hours.includes('12:00–12:59'), 'no second format of the hours');
+    });
+
+    test('filters: a clicked value filters headline, chart and cards, shown as a removable chip', async () => {
+      const overview = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
+      const href = `/stats/${pub.id}?from=${DAY}&amp;to=${DAY}&amp;country=DE`;
+      assert.ok(overview.includes(`<a href="${href}" class="stats-filter-link" aria-label="Germany: filter by this country">Germany</a>`), 'Germany filters');
+      const page = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&country=de`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(cardsOf(page.text), { total: 2, unique: 0, bots: 0 });
+      assert.match(page.text, /data-stat="unique">—</);
+      assert.match(
+        page.text,
+        /<li class="stats-chip"><span>Country: Germany<\/span> <a class="stats-chip-remove" href="\/stats\/\d+\?from=2026-03-10&amp;to=2026-03-10">/,
+      );
+      assert.match(page.text, /Remove filter Country: Germany/);
+      assert.match(page.text, rowOf('German', 2));
+      assert.doesNotMatch(page.text, rowOf('French', 1), 'the languages card is filtered');
+      assert.match(page.text, /<th scope="row">12:00 PM<\/th><td>2<\/td>/, 'the chart of the day’s hours');
+      // The filter is kept by the range links and the tabs, and filters the tables.
+      assert.ok(page.text.includes(`/stats/${pub.id}/languages?from=${DAY}&amp;to=${DAY}&amp;country=DE`), 'the tab keeps it');
+      assert.ok(page.text.includes('country=DE&amp;range=today'), 'the presets keep it');
+      const table = await owner.get(`/stats/${pub.id}/languages?from=${DAY}&to=${DAY}&country=DE`);
+      assert.match(table.text, rowOf('German', 2));
+      assert.doesNotMatch(table.text, rowOf('French', 1));
+      const csv = await owner.get(`/stats/${pub.id}/export/languages?from=${DAY}&to=${DAY}&country=DE`);
+      assert.equal(csv.text, 'value,count\r\nde,2\r\n');
+      // Two filters together; a referrer nobody came from leaves nothing.
+      const none = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&country=DE&referrer=news.example.com`);
+      assert.deepEqual(cardsOf(none.text), { total: 0, unique: 0, bots: 0 });
+      assert.match(none.text, /Remove all filters/);
+      const us = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&referrer=news.example.com`);
+      assert.deepEqual(cardsOf(us.text), { total: 1, unique: 0, bots: 0 });
+    });
+
+    test('filters: a bad value is the 422 page naming it, never a 500; public pages ignore filters', async () => {
+      for (const query of ['country=USA', 'country=%3Cb%3E', `referrer=${'a'.repeat(300)}`, 'browser=a&browser=b', 'device=%E2%80%AE']) {
+        const res = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&${query}`);
+        assert.equal(res.status, 422, query);
+        assert.match(res.text, /class="error-summary"/, query);
+        const name = query.slice(0, query.indexOf('='));
+        assert.ok(res.text.includes(`The ${name} `) || res.text.includes(`The selected ${name}`), `${query} names ${name}`);
+      }
+      const anonymous = new WebClient(h().baseUrl);
+      for (const path of [`/stats/${pub.id}?range=today&country=DE`, `/stats/${pub.id}?range=today&country=USA`]) {
+        const res = await anonymous.get(path);
+        assert.equal(res.status, 200, path);
+        assert.deepEqual(cardsOf(res.text), { total: 4, unique: 3, bots: 0 }, path);
+        assert.ok(!res.text.includes('stats-chip'), 'no chip');
+        assert.ok(!res.text.includes('stats-filter-link'), 'no value filters');
+        assert.doesNotMatch(res.text, /href="[^"]*country=/, 'no link keeps it');
+      }
+      const csv = await anonymous.get(`/stats/${pub.id}/export/countries?range=today&country=DE`);
+      assert.equal(csv.text, 'value,count\r\n(other),4\r\n');
     });
 
     test('search, sort and paging of a full table', async () => {
       const found = await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}&search=g`);
       assert.match(found.text, /United Kingdom/);
-      assert.ok(!found.text.includes('<th scope="row">United States</th><td class="num">'), 'filtered out of the table');
+      assert.doesNotMatch(found.text, rowOf('United States', 1), 'filtered out of the table');
       const min = await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}&sort=min`);
       const table = min.text.slice(min.text.indexOf('class="stats-table"'));
       assert.ok(table.indexOf('United Kingdom') < table.indexOf('Germany'), 'fewest first');

@@ -4,7 +4,8 @@ import type { Account } from '../../../../core/accounts/account.ts';
 import type { Link } from '../../../../core/links/link.ts';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { verifyPassword } from '../../../../core/shared/secrets.ts';
-import { isRangePreset, previousRange } from '../../../../core/stats/range-presets.ts';
+import { isRangePreset } from '../../../../core/stats/range-presets.ts';
+import { parseFilters, type StatsFilter } from '../../../../core/stats/stats-filter.ts';
 import { seesEveryValue, statsAccess, statsPasswordAttemptKey, type StatsAccess } from '../../../../core/stats/stats-access.ts';
 import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
 import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
@@ -23,7 +24,10 @@ import type { WebFeature } from '../feature.ts';
 import { statsPasswordsOf } from './stats-unlock.ts';
 import {
   TABLES,
+  exportLink,
+  filterChips,
   foldingNote,
+  framedPath,
   isTableName,
   linkHeader,
   passwordForm,
@@ -41,7 +45,7 @@ import {
 
 type Query = Record<string, unknown>;
 
-const OVERVIEW_TOP: readonly TableName[] = ['countries', 'referrers', 'browsers', 'platforms', 'devices', 'languages'];
+const OVERVIEW_TOP: readonly TableName[] = ['referrers', 'browsers', 'platforms', 'devices', 'languages'];
 const TOP = 5;
 const PER_PAGE = 25;
 const SEARCH_MAX = 255;
@@ -120,10 +124,12 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     };
     try {
       const range = ctx.stats.rangeFor({ preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
-      return { ...base, range };
+      // Filters are the owner's: anyone else's are not read at all (public pages keep none).
+      const filters: StatsFilter[] = isOwner ? parseFilters(q) : [];
+      return { ...base, range, filters };
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      const frame: StatsFrame = { ...base, range: { from: '', to: '' } };
+      const frame: StatsFrame = { ...base, range: { from: '', to: '' }, filters: [] };
       const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame, error.fields, { from: str(q, 'from'), to: str(q, 'to') })}`;
       send(request, reply, view, 422, view.t.stats.title(base.title ?? base.shortUrl), main);
       return null;
@@ -131,8 +137,8 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
   }
 
   /** The numbers of the frame's range, as the subject's viewer may read them (rare values folded but for the owner). */
-  const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to'>) =>
-    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to }, s.access);
+  const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>) =>
+    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to, filters: frame.filters }, s.access);
 
   web.get('/stats/:id', { config: { access: 'public' } }, async (request, reply) => {
     const s = await subjectOf(request);
@@ -142,10 +148,10 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     const { view } = frame;
     const t = view.t.stats;
     const oneDay = frame.range.from === frame.range.to;
-    const previous = previousRange(frame.range);
-    const [series, before, ...tops] = await Promise.all([
+    const [headline, series, countries, ...tops] = await Promise.all([
+      ctx.stats.headline(asOwner(s), s.link.id, { range: frame.range, filters: frame.filters }, s.access),
       query(s, frame, { name: oneDay ? 'clicks_hours' : 'clicks', page: null }),
-      ctx.stats.query(asOwner(s), s.link.id, { name: 'clicks', from: previous.from, to: previous.to, page: { page: 1, perPage: 1 } }, s.access),
+      query(s, frame, { name: 'country', page: null }),
       ...OVERVIEW_TOP.map((table) => query(s, frame, { name: TABLES[table], page: { page: 1, perPage: TOP } })),
     ]);
     const chart = renderTimeSeries({
@@ -155,21 +161,35 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
       unit: oneDay ? 'hour' : 'day',
       locale: view.fmt.locale,
       timeZone: s.owner.timezone,
-      labels: { valueColumn: t.columns.clicks },
+      labels: { valueColumn: t.columns.clicks, showTable: t.showTable },
     });
-    const sections = OVERVIEW_TOP.map((table, i) => {
-      const result = tops[i]!;
+    const card = (table: TableName, items: RawHtml | string, figure: RawHtml | string = '') => {
       const title = t.top(t.tables[table]);
-      return html`<section class="stats-top" aria-labelledby="top-${table}">
+      return html`<section class="stats-top${figure ? ' stats-top-map' : ''}" aria-labelledby="top-${table}">
 <h2 id="top-${table}">${title}</h2>
-${valueTable(frame, table, title, result.items, series.summary.total)}
-<p><a href="${statsPath(s.link.id, table)}${new URL(request.url, 'http://x').search}">${t.all(t.tables[table])}</a></p>
+${figure}${items}
+<p><a href="${framedPath(frame, table)}">${t.all(t.tables[table])}</a></p>
 </section>`;
+    };
+    const total = headline.summary.total;
+    const map = renderWorldMap({
+      id: 'stats-map',
+      caption: t.chart.map,
+      // The other entry is no country: the card's table lists it.
+      counts: countries.items.filter((e) => !e.other).map((e) => ({ code: e.value ?? '', count: e.count })),
+      locale: view.fmt.locale,
+      table: 'none',
+      labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
     });
+    const sections = [
+      card('countries', valueTable(frame, 'countries', t.top(t.tables.countries), countries.items.slice(0, TOP), total), map),
+      ...OVERVIEW_TOP.map((table, i) => card(table, valueTable(frame, table, t.top(t.tables[table]), tops[i]!.items, total))),
+    ];
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
-${totalsCards(frame, { current: series.summary, previous: { range: previous, total: before.summary.total }, live: frame.isOwner && frame.range.to === today(s) })}
+${filterChips(frame, headline.countedSince)}
+${totalsCards(frame, headline, frame.isOwner && frame.filters.length === 0 && frame.range.to === today(s))}
 ${chart}
-${foldingNote(frame, tops[0]!.foldedBelow)}
+${foldingNote(frame, countries.foldedBelow)}
 <div class="stats-grid">${sections}</div>`;
     return send(request, reply, view, 200, t.title(frame.title ?? frame.shortUrl), main);
   });
@@ -200,6 +220,8 @@ ${foldingNote(frame, tops[0]!.foldedBelow)}
         // The other entry is no country: the table below lists it.
         counts: whole.items.filter((e) => !e.other).map((e) => ({ code: e.value ?? '', count: e.count })),
         locale: view.fmt.locale,
+        // The table below, searched and paged, lists the numbers.
+        table: 'none',
         labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
       });
     } else if (whole) {
@@ -210,18 +232,24 @@ ${foldingNote(frame, tops[0]!.foldedBelow)}
         unit: 'hour',
         locale: view.fmt.locale,
         timeZone: s.owner.timezone,
-        labels: { valueColumn: t.columns.clicks },
+        labels: { valueColumn: t.columns.clicks, showTable: t.showTable },
       });
     }
     const full: TableControls = { ...controls, total: result.total };
+    // The 24 hours are the chart's, its table behind "Show as table": printed once.
+    const listing =
+      name === 'hours'
+        ? exportLink(frame, name)
+        : html`${foldingNote(frame, result.foldedBelow)}
+${tableToolbar(frame, name, full)}
+${valueTable(frame, name, caption, result.items, result.summary.total)}
+${tablePager(frame, name, full)}`;
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
+${filterChips(frame, result.countedSince)}
 <section aria-labelledby="stats-table-title">
 <h2 id="stats-table-title">${caption}</h2>
 ${figure}
-${foldingNote(frame, result.foldedBelow)}
-${tableToolbar(frame, name, full)}
-${valueTable(frame, name, caption, result.items, result.summary.total)}
-${tablePager(frame, name, full)}
+${listing}
 </section>`;
     return send(request, reply, view, 200, t.pageTitle(caption, frame.title ?? frame.shortUrl), main);
   });
@@ -234,8 +262,10 @@ ${tablePager(frame, name, full)}
     const q = request.query as Query;
     const preset = isRangePreset(q.range) ? q.range : undefined;
     let range;
+    let filters: StatsFilter[];
     try {
       range = ctx.stats.rangeFor({ preset, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
+      filters = seesEveryValue(s.access) ? parseFilters(q) : [];
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       await frameOf(request, reply, s, name); // answers with the 422 page naming the field
@@ -245,7 +275,7 @@ ${tablePager(frame, name, full)}
     const result = await ctx.stats.query(
       asOwner(s),
       s.link.id,
-      { name: TABLES[name], from: range.from, to: range.to, search: controls.search || undefined, sort: controls.sort, page: null },
+      { name: TABLES[name], from: range.from, to: range.to, search: controls.search || undefined, sort: controls.sort, page: null, filters },
       s.access,
     );
     return reply

@@ -2,7 +2,8 @@
 import type { Link } from '../../../../core/links/link.ts';
 import type { DayRange } from '../../../../core/stats/range.ts';
 import { RANGE_PRESETS, type RangePreset } from '../../../../core/stats/range-presets.ts';
-import type { StatsResult } from '../../../../core/stats/stats-service.ts';
+import type { StatsHeadline } from '../../../../core/stats/stats-service.ts';
+import { filterQuery, type FilterName, type StatsFilter } from '../../../../core/stats/stats-filter.ts';
 import type { ValueCount } from '../../../../core/stats/stats-store.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
@@ -10,6 +11,7 @@ import type { View } from '../../app/view.ts';
 import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
 import type { Formatter } from '../../i18n/format.ts';
 import { liveClicks } from '../live/live-view.ts';
+import { formatsFor } from '../../ui/charts/format.ts';
 
 /** The tables of a link's statistics, by their path segment, and the stats API's name of each. */
 export const TABLES = {
@@ -23,6 +25,24 @@ export const TABLES = {
   hours: 'clicks_hours',
 } as const;
 export type TableName = keyof typeof TABLES;
+
+/** The filter a value of each table sets when clicked (hours are the range's, not a filter). */
+const TABLE_FILTER: Readonly<Record<TableName, FilterName | null>> = {
+  countries: 'country',
+  cities: 'city',
+  referrers: 'referrer',
+  browsers: 'browser',
+  platforms: 'platform',
+  devices: 'device',
+  languages: 'language',
+  hours: null,
+};
+
+/** The table of each filter's values, to word a chip as its column does. */
+const FILTER_TABLE = Object.fromEntries(Object.entries(TABLE_FILTER).flatMap(([table, filter]) => (filter ? [[filter, table]] : []))) as Record<
+  FilterName,
+  Exclude<TableName, 'hours'>
+>;
 
 export function isTableName(name: string): name is TableName {
   return Object.hasOwn(TABLES, name);
@@ -49,14 +69,23 @@ export interface StatsFrame {
   query: Record<string, string | undefined>;
   /** '' for the overview, else the table's name. */
   current: TableName | '';
+  /** The page's filters: the owner's from the URL, none for anyone else (they are ignored). */
+  filters: readonly StatsFilter[];
 }
 
 export const statsPath = (linkId: number, table: TableName | '' = '') => (table ? `/stats/${linkId}/${table}` : `/stats/${linkId}`);
 
-/** The range's part of a query: a preset by name, else the dates. */
-function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range'>): Record<string, string | undefined> {
-  return frame.preset ? { range: frame.preset, from: undefined, to: undefined } : { range: undefined, from: frame.range.from, to: frame.range.to };
+/** The range's part of a query (a preset by name, else the dates) and the filters, which every link of the page keeps. */
+function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range' | 'filters'>): Record<string, string | undefined> {
+  const range = frame.preset ? { range: frame.preset, from: undefined, to: undefined } : { range: undefined, from: frame.range.from, to: frame.range.to };
+  return { ...range, ...filterQuery(frame.filters) };
 }
+
+/** A page of the link's statistics with the frame's range and filters. */
+export const framedPath = (frame: StatsFrame, table: TableName | '') => withQuery(statsPath(frame.link.id, table), rangeQuery(frame), {});
+
+const hiddenInputs = (query: Record<string, string | undefined>) =>
+  Object.entries(query).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
 
 /** A value as people read it: country and language names in the viewer's language, hours as spans. */
 function valueLabel(view: View, table: TableName, entry: ValueCount): string {
@@ -71,7 +100,8 @@ function valueLabel(view: View, table: TableName, entry: ValueCount): string {
     // A code Intl does not take (RangeError) is shown as stored.
     return value;
   }
-  if (table === 'hours') return t.hourValue(value);
+  // The chart's own format of an hour, so that the page writes hours one way.
+  if (table === 'hours') return formatsFor(view.fmt.locale, 'hour').label(value);
   return value;
 }
 
@@ -114,11 +144,11 @@ export function rangeControls(frame: StatsFrame, errors?: FieldErrors, typed?: {
   const { view } = frame;
   const t = view.t.stats.range;
   const path = statsPath(frame.link.id, frame.current);
-  const keep = { search: frame.query.search, sort: frame.query.sort };
+  const keep = { search: frame.query.search, sort: frame.query.sort, ...filterQuery(frame.filters) };
   const presets = RANGE_PRESETS.map(
     (p) => html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
   );
-  const hidden = Object.entries(keep).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
+  const hidden = hiddenInputs(keep);
   const from = typed?.from ?? frame.range.from;
   const to = typed?.to ?? frame.range.to;
   return html`<section class="stats-range" aria-labelledby="stats-range-title">
@@ -127,44 +157,62 @@ ${errorSummary(view, errors)}
 <ul class="stats-presets">${presets}</ul>
 ${
   frame.isOwner
-    ? html`<form method="get" action="${path}" class="toolbar stats-custom">
-<fieldset><legend>${t.presets.custom}</legend>
+    ? html`<details class="stats-custom-details"${errors || !frame.preset ? html` open` : ''}><summary>${t.presets.custom}</summary>
+<form method="get" action="${path}" class="toolbar stats-custom">
+<fieldset><legend class="visually-hidden">${t.presets.custom}</legend>
 ${hidden}
 ${textField({ name: 'from', label: t.from, type: 'date', value: from, errors })}
 ${textField({ name: 'to', label: t.to, type: 'date', value: to, errors })}
 <div class="actions"><button type="submit" class="secondary">${t.show}</button></div>
 </fieldset>
-</form>`
+</form></details>`
     : ''
 }
 ${errors ? '' : html`<p class="stats-current"><strong>${t.current(dayText(view.fmt.locale, frame.range.from), dayText(view.fmt.locale, frame.range.to), frame.timeZone)}</strong> <span class="muted">(<span data-range-from>${frame.range.from}</span> – <span data-range-to>${frame.range.to}</span>)</span></p>`}
 </section>`;
 }
 
-export interface Totals {
-  current: StatsResult['summary'];
-  previous: { range: DayRange; total: number };
-  /** The range runs to today and the owner is looking: the total goes on counting (live.js). */
-  live?: boolean;
-}
-
-export function totalsCards(frame: StatsFrame, totals: Totals): RawHtml {
+/** `live`: the range runs to today, unfiltered, and the owner is looking: the total goes on counting (live.js). */
+export function totalsCards(frame: StatsFrame, headline: StatsHeadline, live = false): RawHtml {
   const { view } = frame;
   const t = view.t.stats.totals;
   const n = (x: number) => view.fmt.number(x);
-  const prev = totals.previous.total;
-  const growth =
-    prev === 0
-      ? '—'
-      : new Intl.NumberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format((totals.current.total - prev) / prev);
+  const { summary, previous, change } = headline;
+  const growth = change === null ? '—' : new Intl.NumberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change);
+  const direction = change === null || change === 0 ? '' : change > 0 ? 'up' : 'down';
   return html`<section aria-labelledby="stats-totals-title">
 <h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>
 <dl class="cards stats-cards">
-<div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total"${totals.live ? liveClicks(totals.current.total, frame.link.id) : ''}>${n(totals.current.total)}</dd></div>
-<div class="card"><dt>${t.unique}</dt><dd class="value" data-stat="unique">${n(totals.current.unique)}</dd><dd class="hint">${t.uniqueHint}</dd></div>
-<div class="card"><dt>${t.bots}</dt><dd class="value" data-stat="bots">${n(totals.current.bots)}</dd><dd class="hint">${t.botsHint}</dd></div>
-<div class="card"><dt>${t.growth}</dt><dd class="value" data-stat="growth">${growth}</dd><dd class="hint">${prev === 0 ? html`${t.growthNone} ` : ''}${t.previous(dayText(view.fmt.locale, totals.previous.range.from), dayText(view.fmt.locale, totals.previous.range.to), n(prev))}</dd></div>
+<div class="card"><dt>${t.clicks}</dt><dd class="value" data-stat="total"${live ? liveClicks(summary.total, frame.link.id) : ''}>${n(summary.total)}</dd></div>
+<div class="card"><dt>${t.unique}</dt>${
+    summary.unique === null
+      ? html`<dd class="value" data-stat="unique">—</dd><dd class="hint">${t.uniqueFiltered}</dd>`
+      : html`<dd class="value" data-stat="unique">${n(summary.unique)}</dd><dd class="hint">${t.uniqueHint}</dd>`
+  }</div>
+<div class="card"><dt>${t.bots}</dt><dd class="value" data-stat="bots">${n(summary.bots)}</dd><dd class="hint">${t.botsHint}</dd></div>
+<div class="card"><dt>${t.growth}</dt><dd class="value"${direction ? html` data-change="${direction}"` : ''} data-stat="growth">${growth}</dd><dd class="hint">${change === null ? html`${t.growthNone} ` : ''}${t.previous(dayText(view.fmt.locale, previous.range.from), dayText(view.fmt.locale, previous.range.to), n(previous.total))}</dd></div>
 </dl>
+</section>`;
+}
+
+/** The page's filters as chips, each with a link that removes it; what they leave uncounted. */
+export function filterChips(frame: StatsFrame, countedSince: number | null): RawHtml | string {
+  if (frame.filters.length === 0) return '';
+  const { view } = frame;
+  const t = view.t.stats.filters;
+  const path = statsPath(frame.link.id, frame.current);
+  const keep = { ...rangeQuery(frame), search: frame.query.search, sort: frame.query.sort };
+  const chips = frame.filters.map((f) => {
+    const table = FILTER_TABLE[f.name];
+    const text = t.chip(view.t.stats.columns[table], valueLabel(view, table, { value: f.value, count: 0 }));
+    return html`<li class="stats-chip"><span>${text}</span> <a class="stats-chip-remove" href="${withQuery(path, keep, { [f.name]: undefined })}"><span aria-hidden="true">×</span><span class="visually-hidden">${t.remove(text)}</span></a></li>`;
+  });
+  const none = Object.fromEntries(frame.filters.map((f) => [f.name, undefined]));
+  return html`<section class="stats-filters" aria-labelledby="stats-filters-title">
+<h2 id="stats-filters-title" class="visually-hidden">${t.label}</h2>
+<ul class="stats-chips">${chips}</ul>
+${frame.filters.length > 1 ? html`<p><a href="${withQuery(path, keep, none)}">${t.clear}</a></p>` : ''}
+<p class="hint">${countedSince === null ? t.note : t.noteSince(frame.fmt.date(countedSince))}</p>
 </section>`;
 }
 
@@ -173,9 +221,17 @@ export function valueTable(frame: StatsFrame, table: TableName, caption: string,
   const { view } = frame;
   const c = view.t.stats.columns;
   if (items.length === 0) return html`<p class="muted">${view.t.stats.none}</p>`;
+  const filter = frame.isOwner ? TABLE_FILTER[table] : null;
+  const label = (e: ValueCount) => {
+    const text = valueLabel(view, table, e);
+    if (!filter || e.value === null || e.other || frame.filters.some((f) => f.name === filter)) return text;
+    const href = withQuery(statsPath(frame.link.id), rangeQuery(frame), { [filter]: e.value });
+    // The name begins with what the row says of it, then says what a click does.
+    return html`<a href="${href}" class="stats-filter-link" aria-label="${view.t.stats.filters.by(c[table], text)}">${text}</a>`;
+  };
   const rows = items.map(
     (e) =>
-      html`<tr${e.other ? html` data-other` : ''}><th scope="row"${e.value === null ? html` class="muted"` : ''}>${valueLabel(view, table, e)}</th><td class="num">${view.fmt.number(e.count)}</td><td class="num">${percent(view.fmt.locale, e.count, total)}</td></tr>`,
+      html`<tr${e.other ? html` data-other` : ''}><th scope="row"${e.value === null ? html` class="muted"` : ''}>${label(e)}</th><td class="num">${view.fmt.number(e.count)}</td><td class="num">${percent(view.fmt.locale, e.count, total)}</td></tr>`,
   );
   return html`<div class="table-wrap"><table class="stats-table"><caption>${caption}</caption>
 <thead><tr><th scope="col">${c[table]}</th><th scope="col" class="num">${c.clicks}</th><th scope="col" class="num">${c.share}</th></tr></thead>
@@ -201,8 +257,8 @@ export function tableToolbar(frame: StatsFrame, table: TableName, c: TableContro
   const { view } = frame;
   const t = view.t.stats.toolbar;
   const keep = rangeQuery(frame);
-  const hidden = Object.entries(keep).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
-  const exportHref = withQuery(`/stats/${frame.link.id}/export/${table}`, keep, { search: c.search, sort: c.sort });
+  const hidden = hiddenInputs(keep);
+  const exportHref = exportPath(frame, table, c);
   return html`<form method="get" action="${statsPath(frame.link.id, table)}" class="toolbar" role="search" aria-label="${t.label}">
 ${hidden}
 ${textField({ name: 'search', label: t.search, type: 'search', value: c.search, maxlength: 255 })}
@@ -218,6 +274,14 @@ ${selectField({
 })}
 <div class="actions"><button type="submit" class="secondary">${t.apply}</button><a class="button secondary" href="${exportHref}" download>${t.export}</a></div>
 </form>`;
+}
+
+const exportPath = (frame: StatsFrame, table: TableName, c?: Pick<TableControls, 'search' | 'sort'>) =>
+  withQuery(`/stats/${frame.link.id}/export/${table}`, rangeQuery(frame), { search: c?.search, sort: c?.sort });
+
+/** A table's CSV on its own, where the page has no toolbar. */
+export function exportLink(frame: StatsFrame, table: TableName): RawHtml {
+  return html`<p><a class="button secondary" href="${exportPath(frame, table)}" download>${frame.view.t.stats.toolbar.export}</a></p>`;
 }
 
 export function tablePager(frame: StatsFrame, table: TableName, c: TableControls): RawHtml {

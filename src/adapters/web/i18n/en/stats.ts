@@ -39,7 +39,6 @@ export const stats = {
   foldedNote: (minCount: string) => `To protect visitors, values with fewer than ${minCount} clicks are shown together as “Other”.`,
   withheld: 'Not shown: the link asks for a password or does not send visitors on.',
   direct: 'Direct, email or app (no referrer)',
-  hourValue: (hour: string) => `${hour}:00–${hour}:59`,
   range: {
     label: 'Period',
     presets: {
@@ -62,6 +61,7 @@ export const stats = {
     clicks: 'Clicks',
     unique: 'Unique visitors',
     uniqueHint: 'First visits of a visitor each day, added up.',
+    uniqueFiltered: 'Not counted under a filter: clicks are kept without their visitor.',
     bots: 'Bots',
     botsHint: 'Known crawlers; not counted as clicks.',
     growth: 'Against the previous period',
@@ -74,7 +74,17 @@ export const stats = {
     map: 'Clicks by country',
   },
   top: (table: string) => `Top ${table.toLowerCase()}`,
-  all: (table: string) => `All ${table.toLowerCase()}`,
+  all: (table: string) => `See all ${table.toLowerCase()}`,
+  filters: {
+    label: 'Filters',
+    chip: (column: string, value: string) => `${column}: ${value}`,
+    remove: (chip: string) => `Remove filter ${chip}`,
+    clear: 'Remove all filters',
+    by: (column: string, value: string) => `${value}: filter by this ${column.toLowerCase()}`,
+    note: 'Filtered figures are counted from each click kept.',
+    noteSince: (date: string) => `Filtered figures count the clicks kept one by one, since ${date}.`,
+  },
+  showTable: 'Show as table',
   none: 'No clicks in this period.',
   toolbar: {
     label: 'Search and sort',

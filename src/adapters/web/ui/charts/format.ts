@@ -95,3 +95,12 @@ export function dataTable(caption: string, columns: readonly [string, string], r
     ([head, value]) => html`<tr><th scope="row">${head}</th><td>${value}</td></tr>`,
   )}</tbody></table>`;
 }
+
+/** How a chart gives its numbers: a table behind a disclosure (one click away), or none when the page lists them itself. */
+export type ChartTable = 'disclosure' | 'none';
+
+/** The data table behind a "Show as table" disclosure, so the page prints each number once. */
+export function tableDisclosure(mode: ChartTable | undefined, summary: string, table: RawHtml): RawHtml | null {
+  if (mode === 'none') return null;
+  return html`<details class="chart-details"><summary>${summary}</summary>${table}</details>`;
+}

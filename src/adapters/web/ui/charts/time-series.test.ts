@@ -142,3 +142,19 @@ test('labels from a catalogue replace the English words', () => {
 test('an id that is not a plain name is refused', () => {
   assert.throws(() => renderTimeSeries(input({ id: 'a" onload="x' })), /chart id/);
 });
+
+test('the table is behind a "Show as table" disclosure, or left out when the page lists the numbers', () => {
+  const out = renderTimeSeries(input({ labels: { showTable: 'As a table' } })).toString();
+  assert.match(out, /<details class="chart-details"><summary>As a table<\/summary><table class="chart-table">/);
+  assert.ok(
+    !renderTimeSeries(input({ table: 'none' }))
+      .toString()
+      .includes('<table'),
+  );
+});
+
+test('every other x label can give way on a narrow chart; the y labels sit inside the plot', () => {
+  const out = renderTimeSeries(input({ points: november(Array.from({ length: 30 }, () => 5)) })).toString();
+  assert.match(out, /class="chart-tick-label chart-tick-odd"/);
+  assert.match(out, /class="chart-tick-label chart-y-label" x="10"/);
+});

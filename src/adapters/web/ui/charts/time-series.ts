@@ -6,11 +6,12 @@
 //   svg      .chart-svg                    grid .chart-grid-line, .chart-tick-label (y and x)
 //   axis     .chart-axis                   bars .chart-bar
 //   line     .chart-line, .chart-area, .chart-dot
-//   table    .chart-table
+//   table    .chart-table inside details .chart-details ("Show as table")
+//   ticks    .chart-tick-odd: every other x label, hidden on a narrow chart (charts.css)
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, line } from 'd3-shape';
 import { html, type RawHtml } from '../../pages/html.ts';
-import { assertId, dataTable, figcaption, formatsFor, svgOpen, type Formats, type SeriesUnit } from './format.ts';
+import { assertId, dataTable, figcaption, formatsFor, svgOpen, tableDisclosure, type ChartTable, type Formats, type SeriesUnit } from './format.ts';
 
 export type { SeriesUnit } from './format.ts';
 
@@ -40,6 +41,8 @@ export interface TimeSeriesLabels {
   valueColumn: string;
   /** The sentence under the caption and in the SVG's description. */
   summary: (s: SeriesSummary) => string;
+  /** The disclosure that opens the data table. */
+  showTable: string;
 }
 
 const clicks = (n: number, text: string) => `${text} ${n === 1 ? 'click' : 'clicks'}`;
@@ -47,6 +50,7 @@ const clicks = (n: number, text: string) => `${text} ${n === 1 ? 'click' : 'clic
 const ENGLISH_SERIES_LABELS: TimeSeriesLabels = {
   labelColumn: (unit, timeZone) => (unit === 'day' ? 'Day' : unit === 'hour' ? `Hour (${timeZone})` : 'Label'),
   valueColumn: 'Clicks',
+  showTable: 'Show as table',
   summary: (s) => {
     if (s.points === 0) return 'No data.';
     const over = s.unit === 'hour' ? ' by hour of day' : s.points === 1 ? ` on ${s.range}` : `, ${s.range}`;
@@ -68,12 +72,16 @@ export interface TimeSeriesInput {
   timeZone: string;
   /** 'bars' (default) or 'line' (a line over an area, a dot per point up to 31 points). */
   kind?: 'bars' | 'line';
+  /** 'disclosure' (default): the data table behind "Show as table"; 'none': the page lists the numbers itself. */
+  table?: ChartTable;
   labels?: Partial<TimeSeriesLabels>;
 }
 
 const WIDTH = 640;
 const HEIGHT = 240;
-const MARGIN = { top: 12, right: 12, bottom: 28, left: 44 };
+// The y labels sit inside the plot, under their grid lines: no margin to outgrow when a narrow
+// chart draws its text larger (charts.css).
+const MARGIN = { top: 12, right: 12, bottom: 34, left: 8 };
 const X_LABELS = 8;
 const DOTS_UP_TO = 31;
 
@@ -106,7 +114,7 @@ export function renderTimeSeries(input: TimeSeriesInput): RawHtml {
   const f = formatsFor(input.locale, input.unit);
   const summary = labels.summary(summarize(input.points, input.unit, f));
   const rows = input.points.map((p) => [f.label(p.label), f.number(p.value)] as const);
-  return html`<figure class="chart chart-time-series">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg', WIDTH, HEIGHT, input.caption, summary)}${plot(input, f, labels.valueColumn)}</svg>${dataTable(input.caption, [labels.labelColumn(input.unit, input.timeZone), labels.valueColumn], rows)}</figure>`;
+  return html`<figure class="chart chart-time-series">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg', WIDTH, HEIGHT, input.caption, summary)}${plot(input, f, labels.valueColumn)}</svg>${tableDisclosure(input.table, labels.showTable, dataTable(input.caption, [labels.labelColumn(input.unit, input.timeZone), labels.valueColumn], rows))}</figure>`;
 }
 
 function plot(input: TimeSeriesInput, f: Formats, valueName: string): RawHtml {
@@ -123,14 +131,17 @@ function plot(input: TimeSeriesInput, f: Formats, valueName: string): RawHtml {
     .paddingInner(0.2)
     .paddingOuter(0.1);
   const center = (i: number) => (x(i) ?? 0) + x.bandwidth() / 2;
-  const yTicks = y.ticks(4).filter(Number.isInteger);
+  // Zero is the axis: its label would sit among the x labels.
+  const yTicks = y.ticks(4).filter((t) => Number.isInteger(t) && t > 0);
   const grid = yTicks.map(
     (t) =>
-      html`<line class="chart-grid-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(t)}" y2="${y(t)}"/><text class="chart-tick-label" x="${MARGIN.left - 6}" y="${y(t)}" text-anchor="end" dominant-baseline="middle">${f.tick(t)}</text>`,
+      html`<line class="chart-grid-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(t)}" y2="${y(t)}"/><text class="chart-tick-label chart-y-label" x="${MARGIN.left + 2}" y="${round(y(t) + 3)}" dominant-baseline="hanging">${f.tick(t)}</text>`,
   );
   const step = Math.max(1, Math.ceil(points.length / X_LABELS));
   const xTicks = points.map((p, i) =>
-    i % step === 0 ? html`<text class="chart-tick-label" x="${round(center(i))}" y="${bottom + 18}" text-anchor="middle">${f.axisLabel(p.label)}</text>` : null,
+    i % step === 0
+      ? html`<text class="${(i / step) % 2 === 1 ? 'chart-tick-label chart-tick-odd' : 'chart-tick-label'}" x="${round(center(i))}" y="${bottom + 4}" text-anchor="middle" dominant-baseline="hanging">${f.axisLabel(p.label)}</text>`
+      : null,
   );
   const tooltip = (p: SeriesPoint) => `${f.label(p.label)}: ${f.number(p.value)} (${valueName})`;
   let marks: RawHtml | null = null;

@@ -8,10 +8,10 @@
 //                                          when it has clicks (5 the busiest), .map-unnamed for
 //                                          shapes with no ISO code
 //   legend   .map-legend (ul), .map-legend-item, .map-swatch (+ .map-bucket-N or .map-nodata)
-//   table    .chart-table, .map-offmap (a row's note: the code has no shape on the map)
+//   table    .chart-table (behind details .chart-details, or none), .map-offmap (a row's note: the code has no shape on the map)
 import { html, type RawHtml } from '../../pages/html.ts';
 import { bucketClass, bucketOf, bucketsFor } from './buckets.ts';
-import { assertId, dataTable, figcaption, numberRange, svgOpen } from './format.ts';
+import { assertId, dataTable, figcaption, numberRange, svgOpen, tableDisclosure, type ChartTable } from './format.ts';
 import { worldShapes } from './world-shapes.ts';
 
 export interface CountryCount {
@@ -45,6 +45,8 @@ export interface WorldMapLabels {
   countryTitle: (name: string, count: number, countText: string) => string;
   /** The sentence under the caption and in the SVG's description. */
   summary: (s: MapSummary) => string;
+  /** The disclosure that opens the data table. */
+  showTable: string;
 }
 
 const ENGLISH_MAP_LABELS: WorldMapLabels = {
@@ -53,6 +55,7 @@ const ENGLISH_MAP_LABELS: WorldMapLabels = {
   unknownCountry: 'Unknown',
   notOnMap: 'not on the map',
   noClicks: 'No clicks',
+  showTable: 'Show as table',
   countryTitle: (name, count, countText) => (count === 0 ? `${name}: no clicks` : `${name}: ${countText} ${count === 1 ? 'click' : 'clicks'}`),
   summary: (s) => {
     if (!s.top) return 'No clicks from any country.';
@@ -69,6 +72,8 @@ export interface WorldMapInput {
   counts: readonly CountryCount[];
   locale: string;
   labels?: Partial<WorldMapLabels>;
+  /** 'disclosure' (default): the data table behind "Show as table"; 'none': the page lists the numbers itself. */
+  table?: ChartTable;
 }
 
 const ALPHA_2 = /^[A-Z]{2}$/;
@@ -142,5 +147,5 @@ export function renderWorldMap(input: WorldMapInput): RawHtml {
     return [html`${nameOf(c.code)}${note}`, number.format(c.count)] as const;
   });
 
-  return html`<figure class="chart chart-world-map">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg map-svg', shapes.width, shapes.height, input.caption, summary)}${paths}</svg>${legend}${dataTable(input.caption, [labels.countryColumn, labels.valueColumn], rows)}</figure>`;
+  return html`<figure class="chart chart-world-map">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg map-svg', shapes.width, shapes.height, input.caption, summary)}${paths}</svg>${legend}${tableDisclosure(input.table, labels.showTable, dataTable(input.caption, [labels.countryColumn, labels.valueColumn], rows))}</figure>`;
 }
