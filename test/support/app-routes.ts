@@ -22,6 +22,8 @@ export interface AppData {
   pixel: number;
   space: number;
   domain: number;
+  tag: number;
+  utmTemplate: number;
 }
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -45,6 +47,7 @@ export async function seedAppData(h: Harness, email: string, dest: Destination):
     url: `${dest.base}/everyone/${'a-rather-long-path-segment/'.repeat(3)}`,
     title: 'A link with a rather long title, to see how a narrow screen wraps or cuts it',
     space,
+    tags: ['spring', 'newsletter'],
     target_type: 1,
     country: [
       { key: 'US', value: `${dest.base}/us` },
@@ -65,7 +68,10 @@ export async function seedAppData(h: Harness, email: string, dest: Destination):
     assert.equal(res.status, 302, `a visit from ${ip}`);
   }
   await h.server.container.visits.sink.flush();
-  return { link, pixel, space, domain };
+  const tags = (await h.request('GET', '/api/v1/tags', { key })).body.data as { id: number; name: string }[];
+  const tag = tags.find((t) => t.name === 'spring')!.id;
+  const utmTemplate = await made('/api/v1/utm-templates', { name: 'Newsletter', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' });
+  return { link, pixel, space, domain, tag, utmTemplate };
 }
 
 const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours'] as const;
@@ -73,6 +79,7 @@ const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms',
 /** Every page of the app, in the order a person meets them. */
 export function appRoutes(d: AppData): AppRoute[] {
   return [
+    { name: 'home', path: '/', signedOut: true },
     { name: 'login', path: '/login', signedOut: true },
     { name: 'signup', path: '/signup', signedOut: true },
     { name: 'dashboard', path: '/dashboard' },
@@ -84,6 +91,13 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'link-edit', path: `/links/${d.link}/edit` },
     { name: 'link-qr', path: `/links/${d.link}/qr` },
     { name: 'link-delete', path: `/links/${d.link}/delete` },
+    { name: 'links-tagged', path: '/links?tag=spring' },
+    { name: 'tags', path: '/links/tags' },
+    { name: 'tag-edit', path: `/links/tags/${d.tag}/edit` },
+    { name: 'tag-delete', path: `/links/tags/${d.tag}/delete` },
+    { name: 'utm-templates', path: '/links/utm-templates' },
+    { name: 'utm-template-new', path: '/links/utm-templates/new' },
+    { name: 'utm-template-edit', path: `/links/utm-templates/${d.utmTemplate}/edit` },
     { name: 'stats', path: `/stats/${d.link}` },
     ...STATS_TABS.map((tab) => ({ name: `stats-${tab}`, path: `/stats/${d.link}/${tab}` })),
     { name: 'pixels', path: '/pixels' },

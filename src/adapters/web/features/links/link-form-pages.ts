@@ -93,7 +93,12 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
     const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
     if (applied)
-      return render(request, reply, applied.errors ? 422 : 200, { values: { ...values, url: applied.url }, secrets, errors: applied.errors, rowsChanged: !applied.errors });
+      return render(request, reply, applied.errors ? 422 : 200, {
+        values: { ...values, url: applied.url },
+        secrets,
+        errors: applied.errors,
+        rowsChanged: !applied.errors,
+      });
     if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));

@@ -4,6 +4,7 @@ import type { View } from '../../app/view.ts';
 import { errorsFor, fieldId, removableChip, selectField, type SelectOption } from '../../ui/components.ts';
 import type { Choice, FilterChoices } from './link-list-options.ts';
 import { DEFAULT_QUERY, listUrl, PER_PAGE_CHOICES, type ListQuery } from './link-list-query.ts';
+import { tagFilterField } from './link-tag-chips.ts';
 
 /** The filter form's controls have ids of their own: the bulk form has a `space` too. */
 const filterId = (name: string) => fieldId(`filter[${name}]`);
@@ -114,6 +115,7 @@ ${selectField({
 <div class="actions"><button type="submit">${t.apply}</button></div>
 </div>
 </details>
+${tagFilterField(q.tag)}
 </form>
 ${chips(view, q, choices)}`;
 }
