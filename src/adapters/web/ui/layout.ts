@@ -100,7 +100,7 @@ ${navigation(view, page.section)}
 ${accountMenu(view, page.section)}
 </div></header>
 <main id="main" tabindex="-1"${page.narrow ? html` class="narrow"` : ''}>
-${view.flash ? html`<p class="flash toast" role="status">${view.flash}</p>` : ''}
+${view.flash ? html`<p class="flash" role="status">${view.flash}</p>` : ''}
 ${page.main}
 </main>
 </body>

@@ -47,13 +47,46 @@ function project(): WorldShapes {
   const projection = geoEqualEarth().fitWidth(WIDTH, land);
   const path = geoPath(projection).digits(0);
   const [[, top], [, bottom]] = path.bounds(land);
-  const countries = land.features.map((f) => ({ code: codeOf(f.id), d: html` d="${path(f) ?? ''}"` }));
+  const countries = land.features.map((f) => ({ code: codeOf(f.id), d: html` d="${relativePath(path(f) ?? '')}"` }));
   return {
     width: WIDTH,
     height: Math.ceil(bottom - Math.min(0, top)),
     countries,
     codes: new Set(countries.flatMap((c) => (c.code ? [c.code] : []))),
   };
+}
+
+/**
+ * d3's path data (absolute `M`/`L`/`Z` at whole units) as relative steps, a point that does not
+ * move left out: the map is most of a statistics page's bytes, and a step of a few units is
+ * written in a third of an absolute point's characters. Data with any other command is kept.
+ */
+export function relativePath(d: string): string {
+  if (!/^[MLZ0-9,.\- ]*$/.test(d)) return d;
+  let out = '';
+  let x = 0;
+  let y = 0;
+  let inRun = false;
+  for (const [, command, args] of d.matchAll(/([MLZ])([^MLZ]*)/g)) {
+    if (command === 'Z') {
+      out += 'z';
+      inRun = false;
+      continue;
+    }
+    const [nx, ny] = args!.split(',').map(Number) as [number, number];
+    if (command === 'M') {
+      out += `M${nx} ${ny}`;
+      inRun = false;
+    } else if (nx !== x || ny !== y) {
+      const dx = nx - x;
+      const dy = ny - y;
+      out += `${inRun ? (dx < 0 ? '' : ' ') : 'l'}${dx}${dy < 0 ? '' : ' '}${dy}`;
+      inRun = true;
+    }
+    x = nx;
+    y = ny;
+  }
+  return out;
 }
 
 function codeOf(id: string | number | undefined): string | null {
