@@ -241,7 +241,7 @@ onEachEngine('web: /admin', (h) => {
     assert.ok(byUrl.text.includes(`/${mine.alias}`) && byUrl.text.includes(`/${theirs.alias}`));
     assert.ok(!byUrl.text.includes('<script>alert'), 'a stored <script> is escaped');
     assert.ok(byUrl.text.includes('&lt;script&gt;alert'));
-    assert.ok(byUrl.text.includes('<div class="table-wrap">'));
+    assert.match(byUrl.text, /<div class="table-wrap"[ >]/);
     const byOwner = await op.get(`/admin/links?q=${encodeURIComponent(b.email)}`);
     assert.ok(byOwner.text.includes(`/${theirs.alias}`) && !byOwner.text.includes(`/${mine.alias}`));
 
