@@ -224,7 +224,8 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
       for (let e = el.parentElement; e; e = e.parentElement) behind.push(getComputedStyle(e).backgroundColor);
       return {
         name: el.tagName.toLowerCase() + (el.id ? `#${el.id}` : ''),
-        shown: style.display !== 'none' && style.visibility !== 'hidden',
+        // Not drawn: hidden itself or by an ancestor, a closed <details>' content included.
+        shown: el.checkVisibility({ visibilityProperty: true }),
         // Chromium draws a checkbox or radio of its own (ignoring the CSS border, which it reports as 0).
         native: el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') && style.appearance !== 'none',
         // What the browser's drawing of such a control depends on: equal looks, one measurement.

@@ -11,7 +11,7 @@ export function tagsMain(view: View, tags: readonly TagWithCount[]): RawHtml {
   const rows = tags.map(
     (tag) => html`<tr>
 <th scope="row">${tagChip(tag)}</th>
-<td class="num"><a href="${withQuery('/links', {}, { tag: tag.name })}" aria-label="${t.linksOf(view.fmt.number(tag.links), tag.name)}">${view.fmt.number(tag.links)}</a></td>
+<td class="num"><a class="tag-count" href="${withQuery('/links', {}, { tag: tag.name })}" aria-label="${t.linksOf(view.fmt.number(tag.links), tag.name)}">${view.fmt.number(tag.links)}</a></td>
 <td><ul class="row-actions" role="list">
 <li><a href="/links/tags/${tag.id}/edit" aria-label="${t.editLabel(tag.name)}">${t.edit}</a></li>
 <li><a href="/links/tags/${tag.id}/delete" aria-label="${t.deleteLabel(tag.name)}">${t.delete}</a></li>
