@@ -71,7 +71,7 @@ onEachEngine('web: tags', (h) => {
     const alpha = (await tagsOf()).find((t) => t.name === 'Alpha');
     const beta = (await tagsOf()).find((t) => t.name === 'Beta');
     assert.match(page.text, new RegExp(`href="/links/tags/${alpha.id}/edit"`));
-    assert.match(page.text, /<a href="\/links\?tag=Alpha" aria-label="1 links tagged Alpha">1<\/a>/);
+    assert.match(page.text, /<a class="tag-count" href="\/links\?tag=Alpha" aria-label="1 links tagged Alpha">1<\/a>/);
     const edit = await me.get(`/links/tags/${alpha.id}/edit`);
     assert.match(
       edit.text,
