@@ -3,12 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { ENGINES } from '../../support/harness.ts';
+import { POSTGRES_SKIP } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 
-const postgres = ENGINES.find((e) => e.name === 'postgres')!;
-
-test('PostgreSQL sessions: no JIT, no parallel workers, random reads priced as on SSDs', { skip: postgres.skip ?? false }, async () => {
+test('PostgreSQL sessions: no JIT, no parallel workers, random reads priced as on SSDs', { skip: POSTGRES_SKIP ?? false }, async () => {
   await withEmptyStorage('postgres', async (storage) => {
     const settings = () =>
       sql<{ jit: string; workers: string; random: string }>`select current_setting('jit') as jit,
