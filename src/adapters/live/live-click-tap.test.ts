@@ -3,25 +3,11 @@ import assert from 'node:assert/strict';
 import type { Click } from '../../core/clicks/click.ts';
 import type { ClickTally } from '../../core/live/click-feed.ts';
 import { FakeSink } from '../../../test/support/fakes/visit-fakes.ts';
+import { aClick } from '../../../test/support/clicks.ts';
 import { MemoryClickFeed } from './memory-click-feed.ts';
 import { LiveClickTap } from './live-click-tap.ts';
 
-const click = (accountId: number, linkId: number, isBot = false): Click => ({
-  linkId,
-  accountId,
-  at: 0,
-  day: '2026-11-27',
-  hour: 9,
-  visitor: null,
-  country: null,
-  city: null,
-  browser: null,
-  platform: null,
-  device: null,
-  language: null,
-  referrerHost: null,
-  isBot,
-});
+const click = (accountId: number, linkId: number, isBot = false): Click => aClick({ accountId, linkId, isBot });
 
 function tapped() {
   const feed = new MemoryClickFeed();
