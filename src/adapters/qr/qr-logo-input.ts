@@ -10,6 +10,11 @@ export const QR_LOGO_MAX_BYTES = 100 * 1024;
 // and a small file can declare a huge image (it deflates well), so its header is read first.
 const PNG_MAX_SIDE = 1024;
 
+// An SVG's prologue: an XML declaration, then comments and a DOCTYPE, then <svg. A comment
+// cannot hold `-->` and an internal subset cannot hold `]`, so each part matches one way only
+// (a lazy `[\s\S]*?` there let a file of many comments backtrack for minutes).
+const SVG_START = /^\s*(<\?xml[^>]*>\s*)?(<!--(?:(?!-->)[\s\S])*-->\s*|<!DOCTYPE[^>[]*(\[[^\]]*\])?\s*>\s*)*<svg[\s>]/i;
+
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** Why an upload is not a logo: each has its message in the web app's and the API's copy. */
@@ -27,7 +32,7 @@ export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoP
         .toString('utf8')
         .replace(/^\uFEFF/, '')
     : null;
-  if (text === null || !/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)*<svg[\s>]/i.test(text)) return { problem: 'notImage' };
+  if (text === null || !SVG_START.test(text)) return { problem: 'notImage' };
   const clean = sanitiseSvgLogo(text);
   return clean === null ? { problem: 'badSvg' } : { logo: { type: 'svg', bytes: Buffer.from(clean, 'utf8') } };
 }
