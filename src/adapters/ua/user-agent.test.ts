@@ -74,10 +74,11 @@ test('a missing or blank User-Agent is treated as a bot', () => {
 
 test('garbage and oversized strings are described without throwing', () => {
   assert.deepEqual(describeUserAgent('\u0000\uffff<>'), { platform: null, browser: null, device: null, isBot: false });
+  // Only the first 500 characters are parsed (and cached): a megabyte of tail is described as
+  // its head is, which is what bounds the work (no timing here: a loaded machine would fail it).
   const huge = UA.windowsChrome + ' x'.repeat(500_000);
-  const started = process.hrtime.bigint();
+  assert.deepEqual(describeUserAgent(huge), describeUserAgent((UA.windowsChrome + ' x'.repeat(500_000)).slice(0, 500)));
   assert.equal(describeUserAgent(huge).platform, 'Windows');
-  assert.ok(process.hrtime.bigint() - started < 200_000_000n);
 });
 
 test('repeated strings come from the cache, and the cache stays bounded', () => {
