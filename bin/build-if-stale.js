@@ -3,7 +3,7 @@
 // and `npm start` run the same code. Reading every source's date is cheap next to tsc's own
 // start, which a fresh dist/ skips.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
