@@ -160,9 +160,9 @@ for (const tier of tiers) {
   }
   // The e2e tier runs the server as `npm start` does: compiled to dist/ first.
   if (tier === 'e2e') {
-    console.log('\n== build (tsc -p tsconfig.build.json) for the e2e tier');
+    console.log('\n== build (tsc -b tsconfig.build.json, only what changed) for the e2e tier');
     const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
-    const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+    const built = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
     const copied = built.status === 0 ? spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' }) : built;
     if (copied.status !== 0) {
       failed = true;

@@ -3,8 +3,8 @@ import type { Click } from '../../core/clicks/click.ts';
 /**
  * Clicks as they cross to the writer thread: numbers in one Float64Array, strings as indices
  * into a table of the distinct strings of the message. Structured cloning copies an object
- * property by property, defining each on the other side: for a click that cost the main thread
- * about 7 000 instructions and the writer thread 14 000 (perf stat), more than SQLite's insert.
+ * property by property, defining each on the other side, which cost both threads more than
+ * SQLite's insert of the click (docs/performance.md).
  * Typed arrays are moved, not copied, and the few distinct strings (countries, browsers, days…)
  * cross once a message.
  */

@@ -14,11 +14,11 @@ import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
 import { WaitingClicks, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 
-// About 20 MB: seconds of heavy traffic over many links, a minute or more of ordinary traffic.
+// Seconds of heavy traffic over many links, a minute or more of ordinary traffic, in a bounded
+// heap (its size: docs/performance.md).
 const MAX_WINDOW_ROWS = 200_000;
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
-// and per page it touches, so fewer, larger ones write a click for a fraction of the cost (a
-// thousand clicks at a time cost four times as much per click as twenty thousand).
+// and per page it touches, so fewer, larger ones write each click for less (docs/performance.md).
 const WRITE_EARLY_AT = 50_000;
 // A window this small is written with the rows, not held for the interval: light traffic gets
 // its statistics and counters within a second for next to nothing, while heavy traffic, whose

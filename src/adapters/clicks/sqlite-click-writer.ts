@@ -9,9 +9,8 @@ import type { WriterBatch } from './worker-messages.ts';
 const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot';
 const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const FIELDS = 11;
-// Click rows go in fifty to a statement: binding and stepping one statement per row cost the
-// thread a fifth more per row (the table has no index by link any more, ADR 11, so the per
-// statement work shows).
+// Click rows go in fifty to a statement: with no index by link on the table (ADR 11), binding
+// and stepping a statement is a large part of a row's cost, shared out here (docs/performance.md).
 const ROWS_PER_INSERT = 50;
 // Links remembered to exist (a few MB at most); past this many the memory starts again.
 const MAX_KNOWN_LIVE = 200_000;
@@ -32,7 +31,8 @@ export interface SqliteClickWriterOptions {
  * The SQLite click writer of the writer thread: the same rows, counters and rollups as
  * SqlClickStore, through statements prepared once rather than one large query built per batch
  * (building and parsing those cost the thread more than SQLite's own work). Parameters are
- * positional: better-sqlite3 binds an object's by looking each name up, a third of an insert.
+ * positional: better-sqlite3 binds an object's by looking each name up, a large share of an
+ * insert (docs/performance.md).
  * Rollups are summed in a RollupWindow, and the links' clicks and rotation positions in
  * LinkTotals; both are written by flushWindow(), which the thread calls on a timer and before
  * it answers a flush (docs/adr/0008-writer-thread-and-rollup-window.md, 0010).

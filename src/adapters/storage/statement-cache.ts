@@ -7,7 +7,7 @@ const STATEMENTS_KEPT = 500;
 /**
  * The better-sqlite3 connection as Kysely sees it, with each distinct SQL text prepared once.
  * Kysely prepares every query it runs, and SQLite parsing and planning the same text again cost
- * more than running it: the redirect's link read took about half its time there.
+ * more than running it (docs/performance.md).
  * A statement is reused only after its previous run has returned (Kysely runs one query at a
  * time on this connection and never streams here).
  */

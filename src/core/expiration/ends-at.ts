@@ -15,8 +15,8 @@
 
 const DAY_MS = 86_400_000;
 
-// Constructing a DateTimeFormat costs tens of microseconds (ICU zone data
-// lookup), far more than formatting with one. The cache is keyed by the
+// Constructing a DateTimeFormat looks up ICU's zone data, which costs far
+// more than formatting with one (docs/performance.md). The cache is keyed by the
 // caller's spelling and cleared when it grows large, because Intl accepts
 // any letter case ('europe/paris'), so user input could otherwise grow it
 // without bound.
@@ -136,8 +136,8 @@ const FORMATTED_RE = /^(\d{2})\/(\d{2})\/(\d+) (AD|BC), (\d{2}):(\d{2}):(\d{2})$
 function wallClockAt(ms: number, timeZone: string): WallClock {
   if (!Number.isFinite(ms)) throw new RangeError(`Invalid epoch milliseconds: ${ms}`);
   const formatter = formatterFor(timeZone);
-  // format() + regex is about 4x faster than formatToParts(); the parts path
-  // stays as a fallback in case an ICU update changes the en-US pattern.
+  // format() and a regex are cheaper than formatToParts() (docs/performance.md); the
+  // parts path stays as a fallback in case an ICU update changes the en-US pattern.
   const m = FORMATTED_RE.exec(formatter.format(ms));
   if (m) {
     const year = Number(m[3]);

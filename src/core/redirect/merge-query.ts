@@ -33,8 +33,8 @@ export function mergeByUrl(destination: string, incomingQuery: string): string {
   return url.toString();
 }
 
-// The common case, without parsing (a URL object and its serialisation cost a visit several
-// microseconds): a destination that the URL parser would give back unchanged and that has no
+// The common case, without parsing, since a URL object and its serialisation are a visible
+// share of a visit's work (docs/performance.md): a destination that the URL parser would give back unchanged and that has no
 // query or fragment of its own, and a query with no character the parser would encode. Then
 // every non-empty pair is added as written, which is what mergeByUrl does with it
 // (merge-query.test.ts checks the two agree).

@@ -19,8 +19,8 @@ export class VisitorHasher {
 
   hash(linkId: number, day: string, address: string, userAgent: string): string {
     // A one-shot hash of the secret salt and the visit: the redirect pays for it on every
-    // click, and it costs a third of an HMAC object's set-up. The salt is secret and fixed
-    // length, so the visitor data cannot be forged into another day's hash.
+    // click, and it costs less than setting up an HMAC object (docs/performance.md). The salt
+    // is secret and fixed length, so the visitor data cannot be forged into another day's hash.
     return hash('sha256', `${this.salt(day)}\n${linkId}\n${address}\n${userAgent}`, 'base64url').slice(0, 22);
   }
 

@@ -3,8 +3,8 @@
  * window trades how soon statistics appear for how many clicks each rollup row sums.
  */
 
-// About 35 MB on the heap of the process that serves redirects. Past this many rows the window is
-// written at once. Heavy traffic over many links re-adds the same rows again and again (the same
+// A bound on the heap the window takes in the process that serves redirects (its size at this
+// many rows: docs/performance.md). Past this many rows the window is written at once. Heavy traffic over many links re-adds the same rows again and again (the same
 // values of the same links); a window that holds a whole interval of it writes each of them
 // once, where a smaller one writes them at every fill: that, not the memory, sets this bound.
 export const MAX_WINDOW_ROWS = 400_000;
