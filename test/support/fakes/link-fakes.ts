@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../src/core/shared/errors.ts';
+import { messages } from '../../../src/core/shared/messages.ts';
 import type { Page } from '../../../src/core/shared/page.ts';
 import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
 import type { Link, LinkFields } from '../../../src/core/links/link.ts';
@@ -16,6 +17,11 @@ import type { Pixel } from '../../../src/core/pixels/pixel.ts';
 const notUsed = (): never => {
   throw new Error('not used by these tests');
 };
+
+/** As the SQL stores read them back: in ascending order. */
+const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+
+const aliasTaken = () => ValidationError.of('alias', messages.taken('alias'));
 
 const pageOf = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, perPage: 100 });
 
@@ -61,12 +67,13 @@ export class MemoryLinkStore implements LinkStore {
 
   async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
     for (const t of this.takenMeanwhile.splice(0)) this.add(t.accountId, { alias: t.alias });
-    // As the unique index: one taken alias refuses the whole statement.
-    if (items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw ValidationError.of('alias', 'taken');
+    // As the unique index: one alias taken, or given twice in the batch, refuses the whole statement.
+    const keys = items.map((i) => `${i.fields.domainId ?? ''}/${i.fields.alias.toLowerCase()}`);
+    if (new Set(keys).size < keys.length || items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw aliasTaken();
     this.writes.push(`insert ${items.length}`);
     return items.map((i) => {
       const link = this.add(accountId, i.fields, now);
-      link.pixelIds = [...i.pixelIds];
+      link.pixelIds = sorted(i.pixelIds);
       return link.id;
     });
   }
@@ -74,8 +81,11 @@ export class MemoryLinkStore implements LinkStore {
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     const link = this.links.find((l) => l.id === id && l.accountId === accountId);
     if (!link) return null;
+    const moved = { domainId: fields.domainId !== undefined ? fields.domainId : link.domainId, alias: fields.alias ?? link.alias };
+    const holder = this.holder(moved.domainId, moved.alias.toLowerCase());
+    if (holder && holder !== link) throw aliasTaken();
     this.writes.push(`update ${id}`);
-    Object.assign(link, fields, { updatedAt: now }, pixelIds ? { pixelIds: [...pixelIds] } : {});
+    Object.assign(link, fields, { updatedAt: now }, pixelIds ? { pixelIds: sorted(pixelIds) } : {});
     return { ...link };
   }
 
