@@ -1,0 +1,39 @@
+// The contracts of the storage ports on their SQL stores, on both engines: one migrated database
+// per engine serves every suite (each test makes its own accounts), so the contracts cost one
+// migration run per engine. The fakes' runs: test/contracts/unit.
+import { onEachSqlEngine } from '../sql-database.ts';
+import { sqlOwners } from '../sql-owners.ts';
+import { describeLinkStoreContract } from '../link-store-contract.ts';
+import { describeSessionStoreContract } from '../session-store-contract.ts';
+import { describeTagStoreContract } from '../tag-store-contract.ts';
+import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
+import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
+import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-store.ts';
+import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
+import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
+
+onEachSqlEngine('SQL stores', (storage) => {
+  let links = 0;
+  const link = async (accountId: number) => {
+    const { db, engine } = storage();
+    const fields = { ...newLinkFields(null, null, PRIVATE_STATS), alias: `t${process.pid}x${Date.now().toString(36)}x${++links}`, url: 'https://example.com/' };
+    return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+  };
+
+  describeLinkStoreContract('SqlLinkStore', () => {
+    const { db, engine } = storage();
+    return {
+      links: new SqlLinkStore(db, engine),
+      ...sqlOwners(db),
+      setClicks: async (linkId, clicks) => {
+        await db.updateTable('links').set({ clicks }).where('id', '=', linkId).execute();
+      },
+    };
+  });
+
+  describeSessionStoreContract('SqlSessionStore', {
+    stores: () => ({ accounts: new SqlAccountStore(storage().db), sessions: new SqlSessionStore(storage().db) }),
+  });
+
+  describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
+});
