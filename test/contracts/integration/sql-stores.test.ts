@@ -3,11 +3,18 @@
 // migration run per engine. The fakes' runs: test/contracts/unit.
 import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
+import { describeAccountStoreContract } from '../account-store-contract.ts';
+import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
+import { describePixelStoreContract } from '../pixel-store-contract.ts';
+import { describeSpaceStoreContract } from '../space-store-contract.ts';
 import { describeSessionStoreContract } from '../session-store-contract.ts';
 import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
+import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
+import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
+import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
 import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-store.ts';
 import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
@@ -34,6 +41,13 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeSessionStoreContract('SqlSessionStore', {
     stores: () => ({ accounts: new SqlAccountStore(storage().db), sessions: new SqlSessionStore(storage().db) }),
   });
+
+  describeAccountStoreContract('SqlAccountStore', () => new SqlAccountStore(storage().db));
+
+  const account = () => sqlOwners(storage().db).account();
+  describeSpaceStoreContract('SqlSpaceStore', () => ({ spaces: new SqlSpaceStore(storage().db), account }));
+  describePixelStoreContract('SqlPixelStore', () => ({ pixels: new SqlPixelStore(storage().db), account }));
+  describeDomainStoreContract('SqlDomainStore', () => ({ domains: new SqlDomainStore(storage().db), account }));
 
   describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
 });

@@ -1,15 +1,15 @@
 import { ValidationError } from '../../../src/core/shared/errors.ts';
 import { messages } from '../../../src/core/shared/messages.ts';
-import type { Page } from '../../../src/core/shared/page.ts';
+import { offsetOf, type Page, type PageRequest } from '../../../src/core/shared/page.ts';
 import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
 import type { Link, LinkFields } from '../../../src/core/links/link.ts';
 import { PRIVATE_STATS, newLinkFields } from '../../../src/core/links/new-link-fields.ts';
 import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
-import type { SpaceStore } from '../../../src/core/spaces/space-store.ts';
+import type { SpaceFilter, SpaceStore } from '../../../src/core/spaces/space-store.ts';
 import type { Space } from '../../../src/core/spaces/space.ts';
-import type { DomainStore } from '../../../src/core/domains/domain-store.ts';
+import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, type DomainStore } from '../../../src/core/domains/domain-store.ts';
 import type { Domain } from '../../../src/core/domains/domain.ts';
-import type { PixelStore } from '../../../src/core/pixels/pixel-store.ts';
+import type { PixelFields, PixelFilter, PixelStore } from '../../../src/core/pixels/pixel-store.ts';
 import type { Pixel } from '../../../src/core/pixels/pixel.ts';
 
 /** Small in-memory stand-ins for the links feature's ports, for unit tests of the core (the importer's). */
@@ -22,8 +22,6 @@ const notUsed = (): never => {
 const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
 const aliasTaken = () => ValidationError.of('alias', messages.taken('alias'));
-
-const pageOf = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, perPage: 100 });
 
 export class MemoryLinkStore implements LinkStore {
   readonly links: Link[] = [];
@@ -114,13 +112,13 @@ export class MemorySpaceStore implements SpaceStore {
   async insert(accountId: number, fields: { name: string; color: number }, now: number): Promise<Space> {
     const space = { id: this.spaces.length + 1, accountId, ...fields, createdAt: now, updatedAt: now };
     this.spaces.push(space);
-    return space;
+    return { ...space };
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Space>> {
-    return pageOf(this.spaces.filter((s) => s.accountId === accountId && s.name.includes(filter.search ?? '')));
+  async list(accountId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<Space>> {
+    return listed(this.spaces, accountId, filter, page);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Space[]> {
-    return this.spaces.filter((s) => s.accountId === accountId && ids.includes(s.id));
+    return owned(this.spaces, accountId, ids);
   }
   update = notUsed;
   findById = notUsed;
@@ -146,13 +144,20 @@ export class MemoryDomainStore implements DomainStore {
     this.domains.push(domain);
     return domain;
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Domain>> {
-    return pageOf(this.domains.filter((d) => d.accountId === accountId && d.name.includes(filter.search ?? '')));
+  async insert(accountId: number, fields: DomainFields & DomainClaim, now: number): Promise<Domain | typeof NAME_TAKEN> {
+    // As the unique indexes: one claim per account and name, one verified domain per name.
+    const claims = this.domains.filter((d) => d.name === fields.name);
+    if (claims.some((d) => d.accountId === accountId || (fields.verifiedAt !== null && d.verifiedAt !== null))) return NAME_TAKEN;
+    const domain = { ...this.add(accountId, fields.name), ...fields, createdAt: now, updatedAt: now };
+    this.domains[domain.id - 1] = domain;
+    return { ...domain };
+  }
+  async list(accountId: number, filter: DomainFilter, page: PageRequest): Promise<Page<Domain>> {
+    return listed(this.domains, accountId, filter, page);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Domain[]> {
-    return this.domains.filter((d) => d.accountId === accountId && ids.includes(d.id));
+    return owned(this.domains, accountId, ids);
   }
-  insert = notUsed;
   update = notUsed;
   findById = notUsed;
   nameVerified = notUsed;
@@ -169,17 +174,37 @@ export class MemoryPixelStore implements PixelStore {
     this.pixels.push(pixel);
     return pixel;
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Pixel>> {
-    return pageOf(this.pixels.filter((p) => p.accountId === accountId && p.name.includes(filter.search ?? '')));
+  async insert(accountId: number, fields: PixelFields, now: number): Promise<Pixel> {
+    const pixel = { ...this.add(accountId, fields.name), ...fields, createdAt: now, updatedAt: now };
+    this.pixels[pixel.id - 1] = pixel;
+    return { ...pixel };
+  }
+  async list(accountId: number, filter: PixelFilter, page: PageRequest): Promise<Page<Pixel>> {
+    return listed(this.pixels, accountId, filter, page, (p) => filter.type === undefined || p.type === filter.type);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Pixel[]> {
-    return this.pixels.filter((p) => p.accountId === accountId && ids.includes(p.id));
+    return owned(this.pixels, accountId, ids);
   }
-  insert = notUsed;
   update = notUsed;
   findById = notUsed;
   nameTaken = notUsed;
   delete = notUsed;
+}
+
+type OwnedRow = { id: number; accountId: number; name: string };
+
+/** The account's rows among the ids, as copies (a caller's changes stay its own). */
+const owned = <T extends OwnedRow>(rows: readonly T[], accountId: number, ids: readonly number[]): T[] =>
+  rows.filter((r) => r.accountId === accountId && ids.includes(r.id)).map((r) => ({ ...r }));
+
+/** A page of the account's rows as the SQL stores give it: a name search ignoring case, by id. */
+function listed<T extends OwnedRow>(rows: readonly T[], accountId: number, filter: { search?: string | undefined; sort: 'asc' | 'desc' }, page: PageRequest, more = (_: T) => true): Page<T> {
+  const search = filter.search?.toLowerCase() ?? '';
+  const all = rows
+    .filter((r) => r.accountId === accountId && r.name.toLowerCase().includes(search) && more(r))
+    .sort((a, b) => (filter.sort === 'asc' ? a.id - b.id : b.id - a.id));
+  const from = offsetOf(page);
+  return { items: all.slice(from, from + page.perPage).map((r) => ({ ...r })), total: all.length, page: page.page, perPage: page.perPage };
 }
 
 /** Records what a LinkEventListener is told; `listening` false answers that no one listens. */
