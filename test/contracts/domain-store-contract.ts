@@ -46,7 +46,7 @@ export function describeDomainStoreContract(name: string, make: () => DomainStor
         };
       },
       options.has,
-      { nameTaken: 'nameHeldBy' },
+      { nameTaken: 'nameHeldBy', findByIds: true },
     );
 
     const lacks = (...methods: string[]) => {

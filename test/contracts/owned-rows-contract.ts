@@ -17,7 +17,8 @@ export interface OwnedRows<Item extends OwnedItem> {
   insert(accountId: number, name: string, now: number): Promise<Item>;
   rename(accountId: number, id: number, name: string, now: number): Promise<Item | null>;
   findById(accountId: number, id: number): Promise<Item | null>;
-  findByIds(accountId: number, ids: readonly number[]): Promise<Item[]>;
+  /** Absent where the port has none. */
+  findByIds?(accountId: number, ids: readonly number[]): Promise<Item[]>;
   list(accountId: number, filter: { search?: string; sort: 'asc' | 'desc' }, page: PageRequest): Promise<Page<Item>>;
   /** The port's "is this name the account's already" (ignoring case). */
   nameTaken(accountId: number, name: string, exceptId?: number): Promise<boolean>;
@@ -42,7 +43,11 @@ const byId = (a: number, b: number) => a - b;
  * The shared tests. `port` names the port's methods each test needs (`nameTaken` may be the
  * port's `nameHeldBy`); a test that needs one the subject lacks is reported as skipped.
  */
-export function ownedRowsTests<Item extends OwnedItem>(make: () => OwnedRowsSubject<Item>, has: Has, port: { nameTaken: string } = { nameTaken: 'nameTaken' }): void {
+export function ownedRowsTests<Item extends OwnedItem>(
+  make: () => OwnedRowsSubject<Item>,
+  has: Has,
+  port: { nameTaken: string; findByIds: boolean } = { nameTaken: 'nameTaken', findByIds: true },
+): void {
   const it = (title: string, uses: string[], fn: (s: OwnedRowsSubject<Item>) => Promise<void>) => {
     const missing = has ? uses.filter((m) => !has.includes(m)) : [];
     test(title, { skip: missing.length > 0 ? `the subject has no ${missing.join(', ')}` : false }, () => fn(make()));
@@ -61,13 +66,14 @@ export function ownedRowsTests<Item extends OwnedItem>(make: () => OwnedRowsSubj
     assert.equal(await s.rows.findById(mine, 999_999_999), null);
   });
 
-  it("findByIds: the account's rows among the ids; others and unknown ids are skipped", ['insert', 'findByIds'], async (s) => {
-    const [mine, theirs] = [await s.account(), await s.account()];
-    const [a, b] = [await s.rows.insert(mine, fresh('a'), NOW), await s.rows.insert(mine, fresh('b'), NOW)];
-    const foreign = await s.rows.insert(theirs, fresh('c'), NOW);
-    assert.deepEqual(idsOf(await s.rows.findByIds(mine, [b.id, foreign.id, a.id, 999_999_999])).sort(byId), [a.id, b.id].sort(byId));
-    assert.deepEqual(await s.rows.findByIds(mine, []), []);
-  });
+  if (port.findByIds)
+    it("findByIds: the account's rows among the ids; others and unknown ids are skipped", ['insert', 'findByIds'], async (s) => {
+      const [mine, theirs] = [await s.account(), await s.account()];
+      const [a, b] = [await s.rows.insert(mine, fresh('a'), NOW), await s.rows.insert(mine, fresh('b'), NOW)];
+      const foreign = await s.rows.insert(theirs, fresh('c'), NOW);
+      assert.deepEqual(idsOf(await s.rows.findByIds!(mine, [b.id, foreign.id, a.id, 999_999_999])).sort(byId), [a.id, b.id].sort(byId));
+      assert.deepEqual(await s.rows.findByIds!(mine, []), []);
+    });
 
   it('list pages the account’s rows by id (desc or asc) with their total; search is a substring of the name, ignoring case', ['insert', 'list'], async (s) => {
     const [mine, theirs] = [await s.account(), await s.account()];

@@ -10,6 +10,7 @@ import { describePixelStoreContract } from '../pixel-store-contract.ts';
 import { describeSpaceStoreContract } from '../space-store-contract.ts';
 import { describeSessionStoreContract } from '../session-store-contract.ts';
 import { describeTagStoreContract } from '../tag-store-contract.ts';
+import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -17,6 +18,7 @@ import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.
 import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
 import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-store.ts';
 import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
+import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 
 onEachSqlEngine('SQL stores', (storage) => {
@@ -48,6 +50,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeSpaceStoreContract('SqlSpaceStore', () => ({ spaces: new SqlSpaceStore(storage().db), account }));
   describePixelStoreContract('SqlPixelStore', () => ({ pixels: new SqlPixelStore(storage().db), account }));
   describeDomainStoreContract('SqlDomainStore', () => ({ domains: new SqlDomainStore(storage().db), account }));
+  describeUtmTemplateStoreContract('SqlUtmTemplateStore', () => ({ templates: new SqlUtmTemplateStore(storage().db), account }));
 
   describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
 });
