@@ -9,7 +9,7 @@ import { ownedRowsTests, type Has } from './owned-rows-contract.ts';
 
 export interface DomainStoreSubject {
   domains: DomainStore;
-  account(): Promise<number>;
+  account: () => Promise<number>;
 }
 
 let hosts = 0;
@@ -54,28 +54,32 @@ export function describeDomainStoreContract(name: string, make: () => DomainStor
       return missing.length > 0 ? `${name} has no ${missing.join(', ')}` : false;
     };
 
-    test('several accounts may claim a name, one verifies it; claimsOf lists every claim, oldest first', { skip: lacks('insert', 'update', 'nameVerified', 'claimsOf') }, async () => {
-      const { domains, account } = make();
-      const [a, b, c] = [await account(), await account(), await account()];
-      const name = host('shared');
-      const first = made(await domains.insert(a, claim(name), 1000));
-      const second = made(await domains.insert(b, claim(name), 2000));
-      assert.equal(await domains.insert(a, claim(name), 3000), NAME_TAKEN, 'one claim per account and name');
-      assert.equal(await domains.nameVerified(name), false);
-      made(await domains.update(b, second.id, { verifiedAt: 4000 }, 4000));
-      assert.equal(await domains.nameVerified(name), true);
-      assert.equal(await domains.nameVerified(name, second.id), false, 'the verified one left out');
-      assert.equal(await domains.update(a, first.id, { verifiedAt: 5000 }, 5000), NAME_TAKEN, 'a second verified domain of one name');
-      assert.equal(await domains.insert(c, claim(name, 6000), 6000), NAME_TAKEN);
-      assert.deepEqual(
-        (await domains.claimsOf(name)).map((d) => [d.id, d.accountId, d.verifiedAt]),
-        [
-          [first.id, a, null],
-          [second.id, b, 4000],
-        ],
-      );
-      assert.deepEqual(await domains.claimsOf(host('nobody')), []);
-    });
+    test(
+      'several accounts may claim a name, one verifies it; claimsOf lists every claim, oldest first',
+      { skip: lacks('insert', 'update', 'nameVerified', 'claimsOf') },
+      async () => {
+        const { domains, account } = make();
+        const [a, b, c] = [await account(), await account(), await account()];
+        const name = host('shared');
+        const first = made(await domains.insert(a, claim(name), 1000));
+        const second = made(await domains.insert(b, claim(name), 2000));
+        assert.equal(await domains.insert(a, claim(name), 3000), NAME_TAKEN, 'one claim per account and name');
+        assert.equal(await domains.nameVerified(name), false);
+        made(await domains.update(b, second.id, { verifiedAt: 4000 }, 4000));
+        assert.equal(await domains.nameVerified(name), true);
+        assert.equal(await domains.nameVerified(name, second.id), false, 'the verified one left out');
+        assert.equal(await domains.update(a, first.id, { verifiedAt: 5000 }, 5000), NAME_TAKEN, 'a second verified domain of one name');
+        assert.equal(await domains.insert(c, claim(name, 6000), 6000), NAME_TAKEN);
+        assert.deepEqual(
+          (await domains.claimsOf(name)).map((d) => [d.id, d.accountId, d.verifiedAt]),
+          [
+            [first.id, a, null],
+            [second.id, b, 4000],
+          ],
+        );
+        assert.deepEqual(await domains.claimsOf(host('nobody')), []);
+      },
+    );
 
     test('pages and the claim are kept, and changed alone by an update', { skip: lacks('insert', 'update') }, async () => {
       const { domains, account } = make();

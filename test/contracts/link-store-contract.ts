@@ -12,7 +12,7 @@ import { PRIVATE_STATS, newLinkFields } from '../../src/core/links/new-link-fiel
 export interface LinkStoreSubject {
   links: LinkStore;
   /** A new account, with a row where the store needs one. */
-  account(): Promise<number>;
+  account: () => Promise<number>;
   /** A new domain, space or pixel of the account (a row where the store needs one). */
   domain(accountId: number): Promise<number>;
   space(accountId: number): Promise<number>;
@@ -94,7 +94,11 @@ export function describeLinkStoreContract(name: string, make: () => LinkStoreSub
         assert.equal(link.createdAt, NOW);
         assert.equal(link.updatedAt, NOW);
       }
-      assert.deepEqual(read[0]!.pixelIds, [p1, p2].sort((a, b) => a - b), 'pixel ids in ascending order');
+      assert.deepEqual(
+        read[0]!.pixelIds,
+        [p1, p2].sort((a, b) => a - b),
+        'pixel ids in ascending order',
+      );
       assert.deepEqual(read[1]!.pixelIds, []);
       assert.deepEqual(await s.links.insertMany(account, [], NOW), []);
     });
@@ -141,23 +145,30 @@ export function describeLinkStoreContract(name: string, make: () => LinkStoreSub
       assert.deepEqual(await s.links.findByIds(theirs, ids), []);
     });
 
-    it('update sets the fields given and updatedAt; pixels: undefined keeps, a list replaces; another account’s link is null', ['insertMany', 'update', 'findByIds'], async (s) => {
-      const [mine, theirs] = [await s.account(), await s.account()];
-      const [p1, p2, p3] = [await s.pixel(mine), await s.pixel(mine), await s.pixel(mine)];
-      const [id] = await seed(s, mine, [{ title: 'Before', url: 'https://example.com/a', pixelIds: [p1] }]);
-      const later = NOW + 1000;
-      const updated = await s.links.update(mine, id!, { title: 'After' }, undefined, later);
-      assert.equal(updated?.title, 'After');
-      assert.equal(updated?.url, 'https://example.com/a', 'a field not given stays');
-      assert.deepEqual(updated?.pixelIds, [p1]);
-      assert.equal(updated?.createdAt, NOW);
-      assert.equal(updated?.updatedAt, later);
-      assert.deepEqual((await s.links.update(mine, id!, {}, [p3, p2], later))?.pixelIds, [p2, p3].sort((a, b) => a - b));
-      assert.deepEqual((await s.links.update(mine, id!, {}, [], later))?.pixelIds, []);
-      assert.equal(await s.links.update(theirs, id!, { title: 'Stolen' }, [], later), null);
-      assert.equal(await s.links.update(mine, 999_999_999, { title: 'x' }, undefined, later), null);
-      assert.equal((await s.links.findByIds(mine, [id!]))[0]?.title, 'After', "another account's update changed nothing");
-    });
+    it(
+      'update sets the fields given and updatedAt; pixels: undefined keeps, a list replaces; another account’s link is null',
+      ['insertMany', 'update', 'findByIds'],
+      async (s) => {
+        const [mine, theirs] = [await s.account(), await s.account()];
+        const [p1, p2, p3] = [await s.pixel(mine), await s.pixel(mine), await s.pixel(mine)];
+        const [id] = await seed(s, mine, [{ title: 'Before', url: 'https://example.com/a', pixelIds: [p1] }]);
+        const later = NOW + 1000;
+        const updated = await s.links.update(mine, id!, { title: 'After' }, undefined, later);
+        assert.equal(updated?.title, 'After');
+        assert.equal(updated?.url, 'https://example.com/a', 'a field not given stays');
+        assert.deepEqual(updated?.pixelIds, [p1]);
+        assert.equal(updated?.createdAt, NOW);
+        assert.equal(updated?.updatedAt, later);
+        assert.deepEqual(
+          (await s.links.update(mine, id!, {}, [p3, p2], later))?.pixelIds,
+          [p2, p3].sort((a, b) => a - b),
+        );
+        assert.deepEqual((await s.links.update(mine, id!, {}, [], later))?.pixelIds, []);
+        assert.equal(await s.links.update(theirs, id!, { title: 'Stolen' }, [], later), null);
+        assert.equal(await s.links.update(mine, 999_999_999, { title: 'x' }, undefined, later), null);
+        assert.equal((await s.links.findByIds(mine, [id!]))[0]?.title, 'After', "another account's update changed nothing");
+      },
+    );
 
     it('update to an alias taken on the domain (in any case) is refused; its own alias in another case is not', ['insertMany', 'update', 'findByIds'], async (s) => {
       const mine = await s.account();
@@ -207,34 +218,44 @@ export function describeLinkStoreContract(name: string, make: () => LinkStoreSub
       assert.deepEqual(idsOf(await s.links.findByIds(theirs, [foreign!])), [foreign]);
     });
 
-    it('updateMany and setPixelsMany change the account’s links among the ids and answer those', ['insertMany', 'updateMany', 'setPixelsMany', 'findByIds'], async (s) => {
-      const [mine, theirs] = [await s.account(), await s.account()];
-      const [p1, p2] = [await s.pixel(mine), await s.pixel(mine)];
-      const ids = await seed(s, mine, [{ pixelIds: [p1] }, {}, {}]);
-      const [foreign] = await seed(s, theirs, [{ title: 'Theirs' }]);
-      const later = NOW + 5000;
-      const changed = await s.links.updateMany(mine, [ids[0]!, ids[1]!, foreign!], { title: 'Bulk', disabled: 1 }, later);
-      assert.deepEqual([...changed].sort((a, b) => a - b), [ids[0], ids[1]]);
-      const read = await s.links.findByIds(mine, ids);
-      assert.deepEqual(
-        read.map((l) => [l.title, l.disabled, l.updatedAt]),
-        [
-          ['Bulk', 1, later],
-          ['Bulk', 1, later],
-          [null, 0, NOW],
-        ],
-      );
-      assert.equal((await s.links.findByIds(theirs, [foreign!]))[0]?.title, 'Theirs');
-      const pixelled = await s.links.setPixelsMany(mine, [ids[0]!, ids[2]!, foreign!], [p2, p1], later);
-      assert.deepEqual([...pixelled].sort((a, b) => a - b), [ids[0], ids[2]]);
-      const after = await s.links.findByIds(mine, ids);
-      assert.deepEqual(
-        after.map((l) => l.pixelIds),
-        [[p1, p2].sort((a, b) => a - b), [], [p1, p2].sort((a, b) => a - b)],
-      );
-      assert.deepEqual(await s.links.updateMany(mine, [], { title: 'x' }, later), []);
-      assert.deepEqual(await s.links.setPixelsMany(mine, [], [p1], later), []);
-    });
+    it(
+      'updateMany and setPixelsMany change the account’s links among the ids and answer those',
+      ['insertMany', 'updateMany', 'setPixelsMany', 'findByIds'],
+      async (s) => {
+        const [mine, theirs] = [await s.account(), await s.account()];
+        const [p1, p2] = [await s.pixel(mine), await s.pixel(mine)];
+        const ids = await seed(s, mine, [{ pixelIds: [p1] }, {}, {}]);
+        const [foreign] = await seed(s, theirs, [{ title: 'Theirs' }]);
+        const later = NOW + 5000;
+        const changed = await s.links.updateMany(mine, [ids[0]!, ids[1]!, foreign!], { title: 'Bulk', disabled: 1 }, later);
+        assert.deepEqual(
+          [...changed].sort((a, b) => a - b),
+          [ids[0], ids[1]],
+        );
+        const read = await s.links.findByIds(mine, ids);
+        assert.deepEqual(
+          read.map((l) => [l.title, l.disabled, l.updatedAt]),
+          [
+            ['Bulk', 1, later],
+            ['Bulk', 1, later],
+            [null, 0, NOW],
+          ],
+        );
+        assert.equal((await s.links.findByIds(theirs, [foreign!]))[0]?.title, 'Theirs');
+        const pixelled = await s.links.setPixelsMany(mine, [ids[0]!, ids[2]!, foreign!], [p2, p1], later);
+        assert.deepEqual(
+          [...pixelled].sort((a, b) => a - b),
+          [ids[0], ids[2]],
+        );
+        const after = await s.links.findByIds(mine, ids);
+        assert.deepEqual(
+          after.map((l) => l.pixelIds),
+          [[p1, p2].sort((a, b) => a - b), [], [p1, p2].sort((a, b) => a - b)],
+        );
+        assert.deepEqual(await s.links.updateMany(mine, [], { title: 'x' }, later), []);
+        assert.deepEqual(await s.links.setPixelsMany(mine, [], [p1], later), []);
+      },
+    );
 
     it('setTitle fills a missing title only: one the owner set stays', ['insertMany', 'setTitle', 'findByIds'], async (s) => {
       const mine = await s.account();
@@ -249,7 +270,11 @@ export function describeLinkStoreContract(name: string, make: () => LinkStoreSub
 
     it('list pages the account’s links by id (desc or asc) with their total', ['insertMany', 'list'], async (s) => {
       const [mine, theirs] = [await s.account(), await s.account()];
-      const ids = await seed(s, mine, Array.from({ length: 12 }, () => ({})));
+      const ids = await seed(
+        s,
+        mine,
+        Array.from({ length: 12 }, () => ({})),
+      );
       await seed(s, theirs, [{}]);
       const first = await s.links.list(mine, filterOf(), page(1), NOW);
       assert.equal(first.total, 12);
@@ -332,7 +357,11 @@ export function describeLinkStoreContract(name: string, make: () => LinkStoreSub
 
     it('list with countUpTo: a total that reaches the bound is said to be a lower bound', ['insertMany', 'list'], async (s) => {
       const mine = await s.account();
-      await seed(s, mine, Array.from({ length: 5 }, (_, i) => ({ title: `Bounded ${i}` })));
+      await seed(
+        s,
+        mine,
+        Array.from({ length: 5 }, (_, i) => ({ title: `Bounded ${i}` })),
+      );
       const filter = filterOf({ search: 'bounded' });
       const bounded = await s.links.list(mine, filter, page(1), NOW, { countUpTo: 3 });
       assert.equal(bounded.totalIsLowerBound, true);

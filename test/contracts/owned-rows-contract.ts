@@ -27,7 +27,7 @@ export interface OwnedRows<Item extends OwnedItem> {
 
 export interface OwnedRowsSubject<Item extends OwnedItem> {
   rows: OwnedRows<Item>;
-  account(): Promise<number>;
+  account: () => Promise<number>;
 }
 
 /** The methods of the port a subject has, when not all (a fake made for a few tests). */

@@ -9,7 +9,7 @@ import { ownedRowsTests, type Has } from './owned-rows-contract.ts';
 
 export interface PixelStoreSubject {
   pixels: PixelStore;
-  account(): Promise<number>;
+  account: () => Promise<number>;
 }
 
 export function describePixelStoreContract(name: string, make: () => PixelStoreSubject, options: { has?: Has } = {}): void {

@@ -8,7 +8,7 @@ import { ownedRowsTests, type Has } from './owned-rows-contract.ts';
 
 export interface SpaceStoreSubject {
   spaces: SpaceStore;
-  account(): Promise<number>;
+  account: () => Promise<number>;
 }
 
 export function describeSpaceStoreContract(name: string, make: () => SpaceStoreSubject, options: { has?: Has } = {}): void {

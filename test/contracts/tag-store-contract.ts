@@ -9,7 +9,7 @@ import type { TagStore } from '../../src/core/tags/tag-store.ts';
 
 export interface TagStoreSubject {
   tags: TagStore;
-  account(): Promise<number>;
+  account: () => Promise<number>;
   /** A new link of the account (a row where the store needs one). */
   link(accountId: number): Promise<number>;
 }
@@ -99,10 +99,7 @@ export function describeTagStoreContract(name: string, make: () => TagStoreSubje
       const s = make();
       const account = await s.account();
       const [one] = await s.tags.ensure(account, ['one', 'two'], NOW);
-      await assert.rejects(
-        s.tags.update(account, one!.id, { name: 'TWO' }, NOW),
-        (e: unknown) => e instanceof ValidationError && Object.keys(e.fields).includes('name'),
-      );
+      await assert.rejects(s.tags.update(account, one!.id, { name: 'TWO' }, NOW), (e: unknown) => e instanceof ValidationError && Object.keys(e.fields).includes('name'));
       assert.equal((await s.tags.findById(account, one!.id))?.name, 'one');
     });
 

@@ -10,7 +10,7 @@ import { ownedRowsTests } from './owned-rows-contract.ts';
 
 export interface UtmTemplateStoreSubject {
   templates: UtmTemplateStore;
-  account(): Promise<number>;
+  account: () => Promise<number>;
 }
 
 const params = (over: Partial<UtmParams> = {}): UtmParams => ({ utm_source: 'news', utm_medium: '', utm_campaign: 'spring', utm_term: '', utm_content: '', ...over });

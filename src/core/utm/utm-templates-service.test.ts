@@ -1,10 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
-import type { PageRequest } from '../shared/page.ts';
-import type { UtmParams } from './utm-params.ts';
-import type { UtmTemplate } from './utm-template.ts';
-import type { UtmTemplateStore } from './utm-template-store.ts';
 import { UtmTemplatesService } from './utm-templates-service.ts';
 import { MemoryUtmTemplateStore } from '../../../test/support/fakes/utm-fakes.ts';
 

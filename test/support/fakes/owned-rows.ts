@@ -7,7 +7,13 @@ export const owned = <T extends OwnedRow>(rows: readonly T[], accountId: number,
   rows.filter((r) => r.accountId === accountId && ids.includes(r.id)).map((r) => ({ ...r }));
 
 /** A page of the account's rows as the SQL stores give it: a name search ignoring case, by id. */
-export function listed<T extends OwnedRow>(rows: readonly T[], accountId: number, filter: { search?: string | undefined; sort: 'asc' | 'desc' }, page: PageRequest, more = (_: T) => true): Page<T> {
+export function listed<T extends OwnedRow>(
+  rows: readonly T[],
+  accountId: number,
+  filter: { search?: string | undefined; sort: 'asc' | 'desc' },
+  page: PageRequest,
+  more = (_: T) => true,
+): Page<T> {
   const search = filter.search?.toLowerCase() ?? '';
   const all = rows
     .filter((r) => r.accountId === accountId && r.name.toLowerCase().includes(search) && more(r))
