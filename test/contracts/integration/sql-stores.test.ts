@@ -11,6 +11,7 @@ import { describeSpaceStoreContract } from '../space-store-contract.ts';
 import { describeSessionStoreContract } from '../session-store-contract.ts';
 import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
+import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -19,6 +20,7 @@ import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.
 import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-store.ts';
 import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
 import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
+import { SqlWebhookStore } from '../../../src/adapters/storage/stores/webhook-store.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 
 onEachSqlEngine('SQL stores', (storage) => {
@@ -53,4 +55,12 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeUtmTemplateStoreContract('SqlUtmTemplateStore', () => ({ templates: new SqlUtmTemplateStore(storage().db), account }));
 
   describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
+
+  describeWebhookStoreContract('SqlWebhookStore', () => ({
+    webhooks: new SqlWebhookStore(storage().db),
+    account,
+    disable: async (id, at) => {
+      await storage().db.updateTable('webhooks').set({ disabled_at: at }).where('id', '=', id).execute();
+    },
+  }));
 });
