@@ -9,8 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 
 const TIERS = {
-  unit: ['src', 'test/unit'],
-  integration: ['test/integration'],
+  unit: ['src', 'test/unit', 'test/contracts/unit'],
+  integration: ['test/integration', 'test/contracts/integration'],
   e2e: ['test/e2e'],
 };
 

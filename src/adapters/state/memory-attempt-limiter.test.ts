@@ -1,6 +1,5 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptLimiterContract } from '../../../test/support/attempt-limiter-contract.ts';
 import { MemoryAttemptLimiter } from './memory-attempt-limiter.ts';
 
 function fakeClock(start = 1_700_000_000_000) {
@@ -9,10 +8,6 @@ function fakeClock(start = 1_700_000_000_000) {
 }
 
 const policy = { name: 'password', max: 5, windowSeconds: 60 };
-
-describe('MemoryAttemptLimiter: the AttemptLimiter contract', () => {
-  attemptLimiterContract({ make: (p) => new MemoryAttemptLimiter(p), shared: false });
-});
 
 describe('MemoryAttemptLimiter', () => {
   test('counts in the call itself: attempts made in one turn, before any is awaited, are limited', async () => {

@@ -1,44 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
-import type { PageRequest } from '../shared/page.ts';
-import type { UtmParams } from './utm-params.ts';
-import type { UtmTemplate } from './utm-template.ts';
-import type { UtmTemplateStore } from './utm-template-store.ts';
 import { UtmTemplatesService } from './utm-templates-service.ts';
+import { MemoryUtmTemplateStore } from '../../../test/support/fakes/utm-fakes.ts';
 
-/** The store in memory: what the service relies on, names compared lower-cased. */
-class MemoryStore implements UtmTemplateStore {
-  rows: UtmTemplate[] = [];
-  async insert(accountId: number, fields: { name: string; params: UtmParams }, now: number) {
-    const row = { id: this.rows.length + 1, accountId, name: fields.name, params: { ...fields.params }, createdAt: now, updatedAt: now };
-    this.rows.push(row);
-    return row;
-  }
-  async update(accountId: number, id: number, fields: { name?: string; params: Partial<UtmParams> }, now: number) {
-    const row = await this.findById(accountId, id);
-    if (!row) return null;
-    Object.assign(row, { name: fields.name ?? row.name, params: { ...row.params, ...fields.params }, updatedAt: now });
-    return row;
-  }
-  async findById(accountId: number, id: number) {
-    return this.rows.find((r) => r.accountId === accountId && r.id === id) ?? null;
-  }
-  async nameTaken(accountId: number, name: string, exceptId?: number) {
-    return this.rows.some((r) => r.accountId === accountId && r.id !== exceptId && r.name.toLowerCase() === name.toLowerCase());
-  }
-  async list(accountId: number, _filter: unknown, page: PageRequest) {
-    const items = this.rows.filter((r) => r.accountId === accountId);
-    return { items, total: items.length, page: page.page, perPage: page.perPage };
-  }
-  async delete(accountId: number, id: number) {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((r) => !(r.accountId === accountId && r.id === id));
-    return this.rows.length < before;
-  }
-}
-
-const service = () => new UtmTemplatesService(new MemoryStore(), { now: () => 1000 });
+const service = () => new UtmTemplatesService(new MemoryUtmTemplateStore(), { now: () => 1000 });
 
 const faults = async (work: Promise<unknown>): Promise<string[]> => {
   try {

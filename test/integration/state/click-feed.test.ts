@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { ClickTally } from '../../../src/core/live/click-feed.ts';
 import { RedisClickFeed } from '../../../src/adapters/live/redis-click-feed.ts';
-import { clickFeedContract } from '../../support/click-feed-contract.ts';
+import { describeClickFeedContract } from '../../contracts/click-feed-contract.ts';
 import { eventually } from '../../support/eventually.ts';
 import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
 
@@ -49,7 +49,7 @@ describe('RedisClickFeed on the shared Redis', () => {
     serverB?.disconnect();
   });
 
-  clickFeedContract('RedisClickFeed, two instances', () => ({ a, b, ready: () => Promise.resolve() }));
+  describeClickFeedContract('RedisClickFeed, two instances', () => ({ a, b, ready: () => Promise.resolve() }));
 
   test('one subscriber connection per instance, however many listen', async () => {
     const offs = Array.from({ length: 20 }, (_, i) => b.subscribe(100 + i, quiet));

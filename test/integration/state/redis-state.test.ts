@@ -8,8 +8,8 @@ import { RedisClickQuota } from '../../../src/adapters/state/redis-click-quota.t
 import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-cursor.ts';
 import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
 import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
-import { attemptLimiterContract } from '../../support/attempt-limiter-contract.ts';
-import { clickQuotaContract, rotationCursorContract } from '../../support/state-contracts.ts';
+import { describeAttemptLimiterContract } from '../../contracts/attempt-limiter-contract.ts';
+import { describeClickQuotaContract, describeRotationCursorContract } from '../../contracts/click-state-contracts.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `linkpix-test:${randomUUID()}:`;
@@ -65,12 +65,12 @@ after(async () => {
 // The same contracts as the memory adapters and the core's fakes (test/unit/state-contracts.test.ts),
 // here two instances on one Redis.
 let contractLink = 10_000;
-clickQuotaContract('RedisClickQuota, two instances', () => ({
+describeClickQuotaContract('RedisClickQuota, two instances', () => ({
   a: new RedisClickQuota(serverA, { prefix }),
   b: new RedisClickQuota(serverB, { prefix }),
   link: async () => ++contractLink,
 }));
-rotationCursorContract('RedisRotationCursor, two instances', () => ({
+describeRotationCursorContract('RedisRotationCursor, two instances', () => ({
   a: new RedisRotationCursor(serverA, { prefix }),
   b: new RedisRotationCursor(serverB, { prefix }),
   link: async () => ++contractLink,
@@ -170,10 +170,11 @@ describe('RedisRotationCursor', () => {
   });
 });
 
-describe('RedisAttemptLimiter: the AttemptLimiter contract, two instances on one Redis', () => {
-  let turn = 0;
-  // Each limiter made for a test goes to the other connection: two instances share the counts.
-  attemptLimiterContract({ make: (policy) => new RedisAttemptLimiter(turn++ % 2 === 0 ? serverA : serverB, policy, { prefix }), shared: true });
+let turn = 0;
+// Each limiter made for a test goes to the other connection: two instances share the counts.
+describeAttemptLimiterContract('RedisAttemptLimiter, two instances on one Redis', {
+  make: (policy) => new RedisAttemptLimiter(turn++ % 2 === 0 ? serverA : serverB, policy, { prefix }),
+  shared: true,
 });
 
 describe('RedisAttemptLimiter', () => {

@@ -3,13 +3,21 @@ import type { AccountStore, NewKey, NewSession, SessionStore } from '../../../sr
 import type { PasswordHasher } from '../../../src/core/accounts/password-hasher.ts';
 import type { Attempt, AttemptLimiter } from '../../../src/core/shared/attempt-limiter.ts';
 import type { Clock } from '../../../src/core/shared/clock.ts';
+import { ValidationError } from '../../../src/core/shared/errors.ts';
+import { messages } from '../../../src/core/shared/messages.ts';
 
 /** Small in-memory stand-ins for the accounts feature's ports, for unit tests of the core. */
 export class MemoryAccountStore implements AccountStore {
   readonly accounts: (Account & { passwordHash: string | null })[] = [];
   readonly keys: (ApiKey & { hash: string })[] = [];
 
+  /** As the unique index on the email: the services look first, a race meets this. */
+  private refuseTaken(email: string, exceptId?: number): void {
+    if (this.accounts.some((a) => a.email === email && a.id !== exceptId)) throw ValidationError.of('email', messages.taken('email'));
+  }
+
   private add(account: NewAccount, passwordHash: string | null, now: number): Account {
+    this.refuseTaken(account.email);
     const made = { ...account, id: this.accounts.length + 1, createdAt: now, isAdmin: this.accounts.length === 0, suspendedAt: null, passwordHash };
     this.accounts.push(made);
     return strip(made);
@@ -43,6 +51,7 @@ export class MemoryAccountStore implements AccountStore {
   }
   async updateProfile(accountId: number, profile: NewAccount) {
     const found = this.accounts.find((a) => a.id === accountId)!;
+    this.refuseTaken(profile.email, accountId);
     Object.assign(found, profile);
     return strip(found);
   }

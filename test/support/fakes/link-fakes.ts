@@ -1,14 +1,16 @@
 import { ValidationError } from '../../../src/core/shared/errors.ts';
-import type { Page } from '../../../src/core/shared/page.ts';
+import { messages } from '../../../src/core/shared/messages.ts';
+import type { Page, PageRequest } from '../../../src/core/shared/page.ts';
+import { listed, owned } from './owned-rows.ts';
 import type { AliasOwner, LinkStore } from '../../../src/core/links/link-store.ts';
 import type { Link, LinkFields } from '../../../src/core/links/link.ts';
 import { PRIVATE_STATS, newLinkFields } from '../../../src/core/links/new-link-fields.ts';
 import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
-import type { SpaceStore } from '../../../src/core/spaces/space-store.ts';
+import type { SpaceFilter, SpaceStore } from '../../../src/core/spaces/space-store.ts';
 import type { Space } from '../../../src/core/spaces/space.ts';
-import type { DomainStore } from '../../../src/core/domains/domain-store.ts';
+import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, type DomainStore } from '../../../src/core/domains/domain-store.ts';
 import type { Domain } from '../../../src/core/domains/domain.ts';
-import type { PixelStore } from '../../../src/core/pixels/pixel-store.ts';
+import type { PixelFields, PixelFilter, PixelStore } from '../../../src/core/pixels/pixel-store.ts';
 import type { Pixel } from '../../../src/core/pixels/pixel.ts';
 
 /** Small in-memory stand-ins for the links feature's ports, for unit tests of the core (the importer's). */
@@ -17,7 +19,10 @@ const notUsed = (): never => {
   throw new Error('not used by these tests');
 };
 
-const pageOf = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, perPage: 100 });
+/** As the SQL stores read them back: in ascending order. */
+const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+
+const aliasTaken = () => ValidationError.of('alias', messages.taken('alias'));
 
 export class MemoryLinkStore implements LinkStore {
   readonly links: Link[] = [];
@@ -61,12 +66,13 @@ export class MemoryLinkStore implements LinkStore {
 
   async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
     for (const t of this.takenMeanwhile.splice(0)) this.add(t.accountId, { alias: t.alias });
-    // As the unique index: one taken alias refuses the whole statement.
-    if (items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw ValidationError.of('alias', 'taken');
+    // As the unique index: one alias taken, or given twice in the batch, refuses the whole statement.
+    const keys = items.map((i) => `${i.fields.domainId ?? ''}/${i.fields.alias.toLowerCase()}`);
+    if (new Set(keys).size < keys.length || items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw aliasTaken();
     this.writes.push(`insert ${items.length}`);
     return items.map((i) => {
       const link = this.add(accountId, i.fields, now);
-      link.pixelIds = [...i.pixelIds];
+      link.pixelIds = sorted(i.pixelIds);
       return link.id;
     });
   }
@@ -74,8 +80,11 @@ export class MemoryLinkStore implements LinkStore {
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     const link = this.links.find((l) => l.id === id && l.accountId === accountId);
     if (!link) return null;
+    const moved = { domainId: fields.domainId !== undefined ? fields.domainId : link.domainId, alias: fields.alias ?? link.alias };
+    const holder = this.holder(moved.domainId, moved.alias.toLowerCase());
+    if (holder && holder !== link) throw aliasTaken();
     this.writes.push(`update ${id}`);
-    Object.assign(link, fields, { updatedAt: now }, pixelIds ? { pixelIds: [...pixelIds] } : {});
+    Object.assign(link, fields, { updatedAt: now }, pixelIds ? { pixelIds: sorted(pixelIds) } : {});
     return { ...link };
   }
 
@@ -104,13 +113,13 @@ export class MemorySpaceStore implements SpaceStore {
   async insert(accountId: number, fields: { name: string; color: number }, now: number): Promise<Space> {
     const space = { id: this.spaces.length + 1, accountId, ...fields, createdAt: now, updatedAt: now };
     this.spaces.push(space);
-    return space;
+    return { ...space };
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Space>> {
-    return pageOf(this.spaces.filter((s) => s.accountId === accountId && s.name.includes(filter.search ?? '')));
+  async list(accountId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<Space>> {
+    return listed(this.spaces, accountId, filter, page);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Space[]> {
-    return this.spaces.filter((s) => s.accountId === accountId && ids.includes(s.id));
+    return owned(this.spaces, accountId, ids);
   }
   update = notUsed;
   findById = notUsed;
@@ -136,13 +145,20 @@ export class MemoryDomainStore implements DomainStore {
     this.domains.push(domain);
     return domain;
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Domain>> {
-    return pageOf(this.domains.filter((d) => d.accountId === accountId && d.name.includes(filter.search ?? '')));
+  async insert(accountId: number, fields: DomainFields & DomainClaim, now: number): Promise<Domain | typeof NAME_TAKEN> {
+    // As the unique indexes: one claim per account and name, one verified domain per name.
+    const claims = this.domains.filter((d) => d.name === fields.name);
+    if (claims.some((d) => d.accountId === accountId || (fields.verifiedAt !== null && d.verifiedAt !== null))) return NAME_TAKEN;
+    const domain = { ...this.add(accountId, fields.name), ...fields, createdAt: now, updatedAt: now };
+    this.domains[domain.id - 1] = domain;
+    return { ...domain };
+  }
+  async list(accountId: number, filter: DomainFilter, page: PageRequest): Promise<Page<Domain>> {
+    return listed(this.domains, accountId, filter, page);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Domain[]> {
-    return this.domains.filter((d) => d.accountId === accountId && ids.includes(d.id));
+    return owned(this.domains, accountId, ids);
   }
-  insert = notUsed;
   update = notUsed;
   findById = notUsed;
   nameVerified = notUsed;
@@ -159,13 +175,17 @@ export class MemoryPixelStore implements PixelStore {
     this.pixels.push(pixel);
     return pixel;
   }
-  async list(accountId: number, filter: { search?: string | undefined }): Promise<Page<Pixel>> {
-    return pageOf(this.pixels.filter((p) => p.accountId === accountId && p.name.includes(filter.search ?? '')));
+  async insert(accountId: number, fields: PixelFields, now: number): Promise<Pixel> {
+    const pixel = { ...this.add(accountId, fields.name), ...fields, createdAt: now, updatedAt: now };
+    this.pixels[pixel.id - 1] = pixel;
+    return { ...pixel };
+  }
+  async list(accountId: number, filter: PixelFilter, page: PageRequest): Promise<Page<Pixel>> {
+    return listed(this.pixels, accountId, filter, page, (p) => filter.type === undefined || p.type === filter.type);
   }
   async findByIds(accountId: number, ids: readonly number[]): Promise<Pixel[]> {
-    return this.pixels.filter((p) => p.accountId === accountId && ids.includes(p.id));
+    return owned(this.pixels, accountId, ids);
   }
-  insert = notUsed;
   update = notUsed;
   findById = notUsed;
   nameTaken = notUsed;

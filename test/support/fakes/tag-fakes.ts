@@ -1,6 +1,11 @@
 import type { Tag, TagColour, TagWithCount } from '../../../src/core/tags/tag.ts';
 import { colourFor, tagKey } from '../../../src/core/tags/tag-names.ts';
 import type { TagStore } from '../../../src/core/tags/tag-store.ts';
+import { ValidationError } from '../../../src/core/shared/errors.ts';
+import { messages } from '../../../src/core/shared/messages.ts';
+
+/** As the SQL store orders them: lower-cased names by code unit, then id (not by locale). */
+const byName = (a: Tag, b: Tag) => (tagKey(a.name) < tagKey(b.name) ? -1 : tagKey(a.name) > tagKey(b.name) ? 1 : a.id - b.id);
 
 /** The TagStore in memory: tags per account by lowered name, and the pairs of links and tags. */
 export class MemoryTagStore implements TagStore {
@@ -18,22 +23,23 @@ export class MemoryTagStore implements TagStore {
       this.tags
         .filter((t) => t.accountId === accountId)
         .map((t) => ({ ...t, links: count(t.id) }))
-        .sort((a, b) => tagKey(a.name).localeCompare(tagKey(b.name))),
+        .sort(byName),
     );
   }
 
   findById(accountId: number, id: number): Promise<Tag | null> {
-    return Promise.resolve(this.tags.find((t) => t.accountId === accountId && t.id === id) ?? null);
+    const found = this.tags.find((t) => t.accountId === accountId && t.id === id);
+    return Promise.resolve(found ? { ...found } : null);
   }
 
   ensure(accountId: number, names: readonly string[], now: number): Promise<Tag[]> {
     return Promise.resolve(
       names.map((name) => {
         const found = this.tags.find((t) => t.accountId === accountId && tagKey(t.name) === tagKey(name));
-        if (found) return found;
+        if (found) return { ...found };
         const tag: Tag = { id: this.nextId++, accountId, name, color: colourFor(name), createdAt: now, updatedAt: now };
         this.tags.push(tag);
-        return tag;
+        return { ...tag };
       }),
     );
   }
@@ -46,8 +52,8 @@ export class MemoryTagStore implements TagStore {
   tagsOfLinks(accountId: number, linkIds: readonly number[]): Promise<Map<number, Tag[]>> {
     const map = new Map<number, Tag[]>();
     for (const id of linkIds) {
-      const tags = (this.links.get(id) ?? []).flatMap((tagId) => this.tags.filter((t) => t.id === tagId && t.accountId === accountId));
-      if (tags.length > 0) map.set(id, tags);
+      const tags = (this.links.get(id) ?? []).flatMap((tagId) => this.tags.filter((t) => t.id === tagId && t.accountId === accountId)).map((t) => ({ ...t }));
+      if (tags.length > 0) map.set(id, tags.sort(byName));
     }
     return Promise.resolve(map);
   }
@@ -59,6 +65,9 @@ export class MemoryTagStore implements TagStore {
   update(accountId: number, id: number, fields: { name?: string; color?: TagColour }, now: number): Promise<Tag | null> {
     const tag = this.tags.find((t) => t.accountId === accountId && t.id === id);
     if (!tag) return Promise.resolve(null);
+    // As the unique index of (account, lower-cased name).
+    if (fields.name !== undefined && this.tags.some((t) => t.accountId === accountId && t.id !== id && tagKey(t.name) === tagKey(fields.name!)))
+      return Promise.reject(ValidationError.of('name', messages.taken('name')));
     Object.assign(tag, fields, { updatedAt: now });
     return Promise.resolve({ ...tag });
   }

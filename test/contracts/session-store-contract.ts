@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccountStore, SessionStore } from '../../src/core/accounts/account-store.ts';
 
@@ -17,7 +17,11 @@ const session = (tokenHash: string, now: number, lifetime = 60_000) => ({
 });
 
 /** What every SessionStore promises: run against the in-memory fake and the SQL store on both engines. */
-export function sessionStoreContract(subject: SessionStoreSubject): void {
+export function describeSessionStoreContract(name: string, subject: SessionStoreSubject): void {
+  describe(`${name}: the SessionStore contract`, () => contract(subject));
+}
+
+function contract(subject: SessionStoreSubject): void {
   const account = async (accounts: AccountStore) =>
     accounts.createWithPassword({ email: `s${++counter}-${Date.now()}@example.com`, name: 's', timezone: 'UTC' }, 'hash', 1000);
 

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClickFeed, ClickTally } from '../../src/core/live/click-feed.ts';
-import { eventually } from './eventually.ts';
+import { eventually } from '../support/eventually.ts';
 
 export interface SharedFeed {
   a: ClickFeed;
@@ -19,7 +19,7 @@ const tally = (accountId: number, links: Record<number, number>): ClickTally => 
   links,
 });
 
-export function clickFeedContract(name: string, make: () => SharedFeed): void {
+export function describeClickFeedContract(name: string, make: () => SharedFeed): void {
   describe(`${name}: the ClickFeed contract`, () => {
     test('a tally reaches the listeners of its account, here and on the other instance', async () => {
       const { a, b, ready } = make();

@@ -1,8 +1,8 @@
 // The ClickFeed contract on the feed of one instance (no Redis); Redis's: test/integration/state/click-feed.test.ts.
-import { MemoryClickFeed } from '../../src/adapters/live/memory-click-feed.ts';
-import { clickFeedContract } from '../support/click-feed-contract.ts';
+import { MemoryClickFeed } from '../../../src/adapters/live/memory-click-feed.ts';
+import { describeClickFeedContract } from '../click-feed-contract.ts';
 
-clickFeedContract('MemoryClickFeed', () => {
+describeClickFeedContract('MemoryClickFeed', () => {
   const feed = new MemoryClickFeed(() => {});
   return { a: feed, b: feed, ready: () => Promise.resolve() };
 });

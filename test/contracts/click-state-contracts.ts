@@ -15,7 +15,7 @@ export interface Shared<T> {
 
 const interleaved = <T>(n: number, a: () => T | Promise<T>, b: () => T | Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a() : b())));
 
-export function clickQuotaContract(name: string, make: () => Shared<ClickQuota>): void {
+export function describeClickQuotaContract(name: string, make: () => Shared<ClickQuota>): void {
   describe(`${name}: the ClickQuota contract`, () => {
     test('claims pass up to the cap, then none; exhausted says so', async () => {
       const { a, link } = make();
@@ -74,7 +74,7 @@ export function clickQuotaContract(name: string, make: () => Shared<ClickQuota>)
   });
 }
 
-export function rotationCursorContract(name: string, make: () => Shared<RotationCursor>): void {
+export function describeRotationCursorContract(name: string, make: () => Shared<RotationCursor>): void {
   describe(`${name}: the RotationCursor contract`, () => {
     test('the first position follows known (the last served), then round robin', async () => {
       const { a, link } = make();

@@ -1,0 +1,66 @@
+// The contracts of the storage ports on their SQL stores, on both engines: one migrated database
+// per engine serves every suite (each test makes its own accounts), so the contracts cost one
+// migration run per engine. The fakes' runs: test/contracts/unit.
+import { onEachSqlEngine } from '../sql-database.ts';
+import { sqlOwners } from '../sql-owners.ts';
+import { describeAccountStoreContract } from '../account-store-contract.ts';
+import { describeDomainStoreContract } from '../domain-store-contract.ts';
+import { describeLinkStoreContract } from '../link-store-contract.ts';
+import { describePixelStoreContract } from '../pixel-store-contract.ts';
+import { describeSpaceStoreContract } from '../space-store-contract.ts';
+import { describeSessionStoreContract } from '../session-store-contract.ts';
+import { describeTagStoreContract } from '../tag-store-contract.ts';
+import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
+import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
+import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
+import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
+import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
+import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
+import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
+import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-store.ts';
+import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
+import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
+import { SqlWebhookStore } from '../../../src/adapters/storage/stores/webhook-store.ts';
+import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
+
+onEachSqlEngine('SQL stores', (storage) => {
+  let links = 0;
+  const link = async (accountId: number) => {
+    const { db, engine } = storage();
+    const fields = { ...newLinkFields(null, null, PRIVATE_STATS), alias: `t${process.pid}x${Date.now().toString(36)}x${++links}`, url: 'https://example.com/' };
+    return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+  };
+
+  describeLinkStoreContract('SqlLinkStore', () => {
+    const { db, engine } = storage();
+    return {
+      links: new SqlLinkStore(db, engine),
+      ...sqlOwners(db),
+      setClicks: async (linkId, clicks) => {
+        await db.updateTable('links').set({ clicks }).where('id', '=', linkId).execute();
+      },
+    };
+  });
+
+  describeSessionStoreContract('SqlSessionStore', {
+    stores: () => ({ accounts: new SqlAccountStore(storage().db), sessions: new SqlSessionStore(storage().db) }),
+  });
+
+  describeAccountStoreContract('SqlAccountStore', () => new SqlAccountStore(storage().db));
+
+  const account = () => sqlOwners(storage().db).account();
+  describeSpaceStoreContract('SqlSpaceStore', () => ({ spaces: new SqlSpaceStore(storage().db), account }));
+  describePixelStoreContract('SqlPixelStore', () => ({ pixels: new SqlPixelStore(storage().db), account }));
+  describeDomainStoreContract('SqlDomainStore', () => ({ domains: new SqlDomainStore(storage().db), account }));
+  describeUtmTemplateStoreContract('SqlUtmTemplateStore', () => ({ templates: new SqlUtmTemplateStore(storage().db), account }));
+
+  describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
+
+  describeWebhookStoreContract('SqlWebhookStore', () => ({
+    webhooks: new SqlWebhookStore(storage().db),
+    account,
+    disable: async (id, at) => {
+      await storage().db.updateTable('webhooks').set({ disabled_at: at }).where('id', '=', id).execute();
+    },
+  }));
+});
