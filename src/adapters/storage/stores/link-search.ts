@@ -67,6 +67,7 @@ export class LinkSearch {
    */
   async condition(accountId: number, by: LinkSearchScope, search: string): Promise<Expression<SqlBool>> {
     if (by !== 'any') return this.searching(accountId, by, search);
+    if (this.engine === 'sqlite' && [...search].length >= TRIGRAM) return this.anywhere(search);
     const each = await Promise.all(SEARCH_FIELDS.map((field) => this.searching(accountId, field, search)));
     if (this.engine === 'postgres' || [...search].length >= TRIGRAM)
       return sql<SqlBool>`(${sql.join(
@@ -78,6 +79,32 @@ export class LinkSearch {
     // Not for longer searches: a phrase in most links would make a union of nearly all of them.
     const ids = each.map((e) => sql`select id from links where account_id = ${accountId} and (${e})`);
     return sql<SqlBool>`${sql.ref('links.id')} in (${sql.join(ids, sql` union `)})`;
+  }
+
+  /**
+   * SQLite, any column, three characters or more: one probe and one FTS5 read of the phrase in
+   * every column at once, the three `like`s deciding. FTS5's trigram lists hold every column, so
+   * a column filter (`{alias} : "…"`) narrows the answer, not the reading: per column, a phrase
+   * common in URLs (`example.com`) was read whole three times over, and in full for the alias and
+   * the title, where no match came to stop the bounded probe (docs/adr/0057).
+   */
+  private async anywhere(search: string): Promise<Expression<SqlBool>> {
+    const term = search.toLowerCase();
+    const exact = SEARCH_FIELDS.map((field) => ({ field, exact: containsIgnoringCase(field, search) }));
+    const anyOf = (each: Array<Expression<SqlBool>>) => sql<SqlBool>`(${sql.join(each, sql` or `)})`;
+    const scanned = anyOf(exact.map(({ field, exact: e }) => this.scanning(field, search, e, `%${likeLiteral(search)}%`)));
+    if (term.includes('\0')) return scanned;
+    const phrase = `"${term.replaceAll('"', '""')}"`;
+    if (await this.common(phrase)) return scanned;
+    return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${anyOf(exact.map((e) => e.exact))}`;
+  }
+
+  /** Whether an FTS5 query matches at least RARE_PHRASE links (of every account): a bounded walk of its index. */
+  private async common(query: string): Promise<boolean> {
+    const probe = await sql<{
+      found: number;
+    }>`select count(*) as found from (select rowid from link_search where link_search match ${query} limit ${RARE_PHRASE})`.execute(this.db);
+    return (probe.rows[0]?.found ?? 0) >= RARE_PHRASE;
   }
 
   /**
@@ -101,10 +128,7 @@ export class LinkSearch {
     if (term.includes('\0')) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
     // A phrase in double quotes is taken literally (`"` doubled); %, _ and \ are plain characters in it.
     const phrase = `{${by}} : "${term.replaceAll('"', '""')}"`;
-    const probe = await sql<{
-      found: number;
-    }>`select count(*) as found from (select rowid from link_search where link_search match ${phrase} limit ${RARE_PHRASE})`.execute(this.db);
-    if ((probe.rows[0]?.found ?? 0) >= RARE_PHRASE) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
+    if (await this.common(phrase)) return this.scanning(by, search, exact, `%${likeLiteral(search)}%`);
     return sql<SqlBool>`${sql.ref('links.id')} in (select rowid from link_search where link_search match ${phrase}) and ${exact}`;
   }
 
