@@ -189,7 +189,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
-      filtered: new SqlFilteredClickStore(storage.db),
+      filtered: new SqlFilteredClickStore(storage.db, storage.engine),
       retention: new SqlClickRetention(storage.db, storage.engine),
       months: rollupMonths,
       clock,

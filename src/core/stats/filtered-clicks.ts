@@ -11,6 +11,14 @@ import type { ValueCount } from './stats-store.ts';
  */
 export const FILTERED_DAYS_MAX = 366;
 
+/**
+ * The most click rows a filtered figure reads: a link with millions of recent clicks would
+ * otherwise keep its statement busy for seconds, and on SQLite every statement runs on the
+ * redirect's thread (docs/adr/0041). Past it, the newest rows are counted and the page says since
+ * when (docs/adr/0057).
+ */
+export const FILTERED_ROWS_MAX = 200_000;
+
 /** A quarter of an hour: every time zone's offset today is a whole number of them. */
 export const QUARTER_MS = 900_000;
 const DAY_MS = 86_400_000;
@@ -29,6 +37,16 @@ export interface FilteredClickStore {
   quarters(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<Array<{ quarter: number; count: number }>>;
   /** Human clicks per value of a breakdown (null: not known). */
   counts(linkId: number, breakdown: Breakdown, span: ClickSpan, filters: readonly StatsFilter[]): Promise<ValueCount[]>;
+  /**
+   * When the reads above would go through more than `rows` click rows in the span, the instant
+   * from which the newest `rows` of them start (reading from it on reads about that many); else null.
+   */
+  newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null>;
+}
+
+/** A span cut to its newest rows (`newestFrom`'s answer), and whether it was. */
+export function newestOf(span: ClickSpan & { since: number | null }, from: number | null): ClickSpan & { since: number | null; newestOnly: boolean } {
+  return from === null || from <= span.from ? { ...span, newestOnly: false } : { from, to: span.to, since: from, newestOnly: true };
 }
 
 /**

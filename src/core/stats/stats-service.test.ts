@@ -43,7 +43,7 @@ test('filled lists every value, zeros included; pageOf pages or not', () => {
   assert.deepEqual(pageOf(many, null), { items: many, total: 25 });
 });
 
-function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }]) {
+function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }], newestFrom: number | null = null) {
   const calls: string[] = [];
   const stats: StatsStore = {
     perDay: async () => [{ value: '2026-03-02', count: 4 }],
@@ -91,6 +91,10 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
       { quarter: Date.parse('2026-03-09T23:45:00Z') / 900_000, count: 1 },
       { quarter: Date.parse('2026-03-10T00:00:00Z') / 900_000, count: 2 },
     ],
+    newestFrom: async (_id, span) => {
+      calls.push(`newest ${span.from}`);
+      return newestFrom;
+    },
     counts: async (_id, breakdown) => {
       calls.push(`counts ${breakdown}`);
       return [
@@ -305,4 +309,22 @@ test('filters: never read further back than the retention keeps rows, and say fr
   const h = await svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' }, filters: byCountry }, 'owner');
   assert.equal(h.change, 0);
   assert.equal(h.summary.unique, null);
+});
+
+test('filters: a span with more click rows than FILTERED_ROWS_MAX is read from its newest, and the page is told so', async () => {
+  const cut = Date.parse('2026-03-09T08:00:00Z');
+  const { svc, calls } = service(true, undefined, cut);
+  const range = { from: '2026-03-01', to: '2026-03-10' };
+  const r = await svc.query(account, 1, { name: 'country', ...range, filters: byCountry, page: null }, 'owner');
+  assert.equal(r.countedSince, cut);
+  assert.equal(r.countedNewestOnly, true);
+  assert.ok(calls.includes(`totals ${cut} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`), 'the totals read from the cut on');
+  const h = await svc.headline(account, 1, { range, filters: byCountry }, 'owner');
+  assert.equal(h.countedSince, cut);
+  assert.equal(h.countedNewestOnly, true);
+  // A cut before the span's own start changes nothing.
+  const early = service(true, undefined, Date.parse('2026-02-01T00:00:00Z'));
+  const whole = await early.svc.query(account, 1, { name: 'country', ...range, filters: byCountry, page: null }, 'owner');
+  assert.equal(whole.countedSince, null);
+  assert.equal(whole.countedNewestOnly, false);
 });

@@ -6,7 +6,7 @@ import { messages } from '../shared/messages.ts';
 import { offsetOf, type Page, type PageRequest } from '../shared/page.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
-import { byLocal, filteredSpan, type FilteredClickStore } from './filtered-clicks.ts';
+import { byLocal, FILTERED_ROWS_MAX, filteredSpan, newestOf, type ClickSpan, type FilteredClickStore } from './filtered-clicks.ts';
 import { periodChange } from './period-change.ts';
 import type { StatsFilter } from './stats-filter.ts';
 import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
@@ -49,6 +49,8 @@ export interface StatsResult extends Page<ValueCount> {
   filters: readonly StatsFilter[];
   /** Under filters, the instant (epoch ms) before which no click is counted (filtered-clicks.ts); else null. */
   countedSince: number | null;
+  /** Under filters, whether `countedSince` cut the range to its newest clicks (FILTERED_ROWS_MAX) rather than to what the retention keeps. */
+  countedNewestOnly: boolean;
 }
 
 /** A page's headline: the range's numbers and the change of its clicks against the period before. */
@@ -58,6 +60,7 @@ export interface StatsHeadline {
   /** periodChange of the clicks; null when the period before had none. */
   change: number | null;
   countedSince: number | null;
+  countedNewestOnly: boolean;
 }
 
 /** An account's clicks over its last days, for its dashboard. */
@@ -121,7 +124,7 @@ export class StatsService {
       foldedBelow === null ? this.entries(linkId, q, range) : this.foldedEntries(linkId, q, range, foldedBelow),
     ]);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
-    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow, filters: [], countedSince: null };
+    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow, filters: [], countedSince: null, countedNewestOnly: false };
   }
 
   /**
@@ -143,6 +146,7 @@ export class StatsService {
       previous: { range: previous, total: before.summary.total },
       change: periodChange(now.summary.total, before.summary.total),
       countedSince: now.countedSince,
+      countedNewestOnly: now.countedNewestOnly,
     };
   }
 
@@ -151,15 +155,21 @@ export class StatsService {
     linkId: number,
     range: DayRange,
     filters: readonly StatsFilter[],
-  ): Promise<{ summary: ResultSummary; countedSince: number | null }> {
-    if (filters.length === 0) return { summary: await this.deps.stats.summary(linkId, range), countedSince: null };
+  ): Promise<{ summary: ResultSummary; countedSince: number | null; countedNewestOnly: boolean }> {
+    if (filters.length === 0) return { summary: await this.deps.stats.summary(linkId, range), countedSince: null, countedNewestOnly: false };
+    const span = await this.spanOf(timeZone, linkId, range);
+    return { summary: { ...(await this.deps.filtered.totals(linkId, span, filters)), unique: null }, countedSince: span.since, countedNewestOnly: span.newestOnly };
+  }
+
+  /** The instants filtered figures read: the range within the retention and FILTERED_DAYS_MAX, cut to its newest FILTERED_ROWS_MAX rows. */
+  private async spanOf(timeZone: string, linkId: number, range: DayRange): Promise<ClickSpan & { since: number | null; newestOnly: boolean }> {
     const span = filteredSpan(range, timeZone, this.deps.clock.now(), this.deps.retentionDays);
-    return { summary: { ...(await this.deps.filtered.totals(linkId, span, filters)), unique: null }, countedSince: span.since };
+    return newestOf(span, await this.deps.filtered.newestFrom(linkId, span, FILTERED_ROWS_MAX));
   }
 
   /** Numbers read from the click rows (filtered-clicks.ts): what the rollups cannot cross. */
   private async filteredQuery(timeZone: string, linkId: number, q: StatsQuery, range: DayRange, filters: readonly StatsFilter[]): Promise<StatsResult> {
-    const span = filteredSpan(range, timeZone, this.deps.clock.now(), this.deps.retentionDays);
+    const span = await this.spanOf(timeZone, linkId, range);
     const store = this.deps.filtered;
     const dimension = DIMENSION_OF[q.name];
     const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
@@ -185,6 +195,7 @@ export class StatsService {
       foldedBelow: null,
       filters,
       countedSince: span.since,
+      countedNewestOnly: span.newestOnly,
     };
   }
 

@@ -258,7 +258,7 @@ function readsPrefixKey(engine: Engine, by: LinkSearchField, plan: string): bool
 /**
  * A short search is found as its meaning says, and its statements (page, total, first few) read
  * `links_prefix_{col}` by its key if `reads` (never if false; as the planner likes if undefined).
- * SQLite's bounded count of a one-character range (link-store.ts, COMMON_PREFIX) is left out: it
+ * SQLite's bounded count of a one-character range (link-search.ts, COMMON_PREFIX) is left out: it
  * reads the key whatever it then finds.
  */
 async function assertShortSearch(
@@ -349,7 +349,7 @@ onEachEngine('link search: the indexes find what the scan finds', (h) => {
     await assertAgreement(db, engine, account.id, 'after edits');
 
     // Phrases found in thousands of links (of any account) are searched by a scan on SQLite
-    // rather than through FTS5 (link-store.ts, RARE_PHRASE): the same rows either way. Searches
+    // rather than through FTS5 (link-search.ts, RARE_PHRASE): the same rows either way. Searches
     // of one or two characters never go through FTS5.
     const filler = Array.from({ length: 2500 }, (_, i) => ({ alias: `filler-${i}`, url: `https://example.com/filler/${i}`, title: `Filler été ${i} pure kelvin` }));
     await insertMany(db, other.id, filler);
@@ -399,7 +399,7 @@ onEachEngine('link search: the indexes find what the scan finds', (h) => {
     await assertPrefixPlans(db, engine, account.id, 'beside 1 500 links');
 
     // A first character common to thousands of the account's links (URLs' h): on SQLite a page
-    // walks the account's links by id rather than sorting them all (link-store.ts, COMMON_PREFIX);
+    // walks the account's links by id rather than sorting them all (link-search.ts, COMMON_PREFIX);
     // PostgreSQL's planner decides from its statistics. Two characters keep the index.
     const common = Array.from({ length: 2000 }, (_, i) => ({ title: `Common ${i}`, alias: `common-${i}`, url: `https://example.com/common/${i}` }));
     await insertMany(db, account.id, common);

@@ -4,6 +4,7 @@ import { QUARTER_MS, type ClickSpan, type FilteredClickStore } from '../../../co
 import type { StatsFilter } from '../../../core/stats/stats-filter.ts';
 import { FILTER_DIMENSION } from '../../../core/stats/stats-filter.ts';
 import type { ValueCount } from '../../../core/stats/stats-store.ts';
+import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 
 /** The click row's column of each breakdown. */
@@ -18,16 +19,34 @@ const COLUMN = {
 } as const satisfies Record<Breakdown, string>;
 
 /**
- * Filtered statistics from the click rows: each query a range scan of the (link_id, at) index
- * between two instants the core bounds (filtered-clicks.ts), the filters tested on its rows.
+ * Filtered statistics from the click rows: each query a range scan between two instants the core
+ * bounds (filtered-clicks.ts), the filters tested on its rows. PostgreSQL reads the link's rows
+ * by the (link_id, at) index; SQLite's clicks have no index by link (docs/adr/0011), so it reads
+ * every link's rows of the span by `at` and keeps the link's.
  */
 export class SqlFilteredClickStore implements FilteredClickStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {}
 
   private rows(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]) {
     let q = this.db.selectFrom('clicks').where('link_id', '=', linkId).where('at', '>=', span.from).where('at', '<', span.to);
     for (const f of filters) q = q.where(COLUMN[FILTER_DIMENSION[f.name]], '=', f.value);
     return q;
+  }
+
+  async newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null> {
+    // The rows the reads go through, newest first, off the index they scan: the link's on
+    // PostgreSQL, every link's on SQLite. An index walk of `rows` entries, no row read.
+    let q = this.db.selectFrom('clicks').select('at').where('at', '>=', span.from).where('at', '<', span.to);
+    if (this.engine === 'postgres') q = q.where('link_id', '=', linkId);
+    const row = await q
+      .orderBy('at', 'desc')
+      .limit(1)
+      .offset(rows - 1)
+      .executeTakeFirst();
+    return row === undefined ? null : Number(row.at);
   }
 
   async totals(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<{ total: number; bots: number }> {

@@ -186,7 +186,7 @@ ${figure}${items}
       ...OVERVIEW_TOP.map((table, i) => card(table, valueTable(frame, table, t.top(t.tables[table]), tops[i]!.items, total))),
     ];
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
-${filterChips(frame, headline.countedSince)}
+${filterChips(frame, headline)}
 ${totalsCards(frame, headline, frame.isOwner && frame.filters.length === 0 && frame.range.to === today(s))}
 ${chart}
 ${foldingNote(frame, countries.foldedBelow)}
@@ -245,7 +245,7 @@ ${tableToolbar(frame, name, full)}
 ${valueTable(frame, name, caption, result.items, result.summary.total)}
 ${tablePager(frame, name, full)}`;
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
-${filterChips(frame, result.countedSince)}
+${filterChips(frame, result)}
 <section aria-labelledby="stats-table-title">
 <h2 id="stats-table-title">${caption}</h2>
 ${figure}

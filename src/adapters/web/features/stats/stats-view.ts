@@ -196,7 +196,7 @@ export function totalsCards(frame: StatsFrame, headline: StatsHeadline, live = f
 }
 
 /** The page's filters as chips, each with a link that removes it; what they leave uncounted. */
-export function filterChips(frame: StatsFrame, countedSince: number | null): RawHtml | string {
+export function filterChips(frame: StatsFrame, counted: { countedSince: number | null; countedNewestOnly: boolean }): RawHtml | string {
   if (frame.filters.length === 0) return '';
   const { view } = frame;
   const t = view.t.stats.filters;
@@ -212,7 +212,7 @@ export function filterChips(frame: StatsFrame, countedSince: number | null): Raw
 <h2 id="stats-filters-title" class="visually-hidden">${t.label}</h2>
 <ul class="stats-chips">${chips}</ul>
 ${frame.filters.length > 1 ? html`<p><a href="${withQuery(path, keep, none)}">${t.clear}</a></p>` : ''}
-<p class="hint">${countedSince === null ? t.note : t.noteSince(frame.fmt.date(countedSince))}</p>
+<p class="hint">${counted.countedSince === null ? t.note : counted.countedNewestOnly ? t.noteNewest(frame.fmt.date(counted.countedSince)) : t.noteSince(frame.fmt.date(counted.countedSince))}</p>
 </section>`;
 }
 

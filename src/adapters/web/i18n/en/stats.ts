@@ -83,6 +83,7 @@ export const stats = {
     by: (column: string, value: string) => `${value}: filter by this ${column.toLowerCase()}`,
     note: 'Filtered figures are counted from each click kept.',
     noteSince: (date: string) => `Filtered figures count the clicks kept one by one, since ${date}.`,
+    noteNewest: (date: string) => `Filtered figures count the newest clicks only, since ${date}: counting every click one by one would slow the service.`,
   },
   showTable: 'Show as table',
   none: 'No clicks in this period.',
