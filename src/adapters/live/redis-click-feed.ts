@@ -25,7 +25,7 @@ export class RedisClickFeed implements ClickFeed {
   private readonly id = randomBytes(8).toString('hex');
   private readonly channel: string;
   private readonly onError: (error: unknown) => void;
-  private readonly listeners: AccountListeners;
+  private readonly listeners: AccountListeners<ClickTally>;
   private subscriber: Redis | null = null;
   private closed = false;
 
@@ -41,7 +41,7 @@ export class RedisClickFeed implements ClickFeed {
 
   publish(tallies: readonly ClickTally[]): void {
     if (tallies.length === 0 || this.closed) return;
-    this.listeners.deliver(tallies);
+    for (const tally of tallies) this.listeners.send(tally.accountId, tally);
     // Not left in ioredis's offline queue: a tally is worth something for a moment only.
     if (this.redis.status !== 'ready') return;
     this.redis.publish(this.channel, encodeTallies(this.id, tallies)).catch(this.onError);
@@ -73,7 +73,8 @@ export class RedisClickFeed implements ClickFeed {
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       const decoded = decodeTallies(message);
-      if (decoded !== null && decoded.from !== this.id) this.listeners.deliver(decoded.tallies);
+      if (decoded === null || decoded.from === this.id) return;
+      for (const tally of decoded.tallies) this.listeners.send(tally.accountId, tally);
     });
     return subscriber;
   }
