@@ -1,30 +1,16 @@
 // PUT and DELETE /api/v1/links/{id}/qr-logo on both engines: the web page's rules through the API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PNG } from 'pngjs';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
+import { multipartBody } from '../../support/multipart.ts';
+import { DIRTY_SVG, greenPng } from '../../support/qr-logos.ts';
 
-/** A 40 px opaque green PNG. */
-function greenPng(): Buffer {
-  const png = new PNG({ width: 40, height: 40 });
-  for (let i = 0; i < 40 * 40; i++) png.data.set([20, 160, 60, 255], i * 4);
-  return PNG.sync.write(png);
-}
-
-const DIRTY_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><circle cx="5" cy="5" r="5" fill="#c00"/></svg>';
-
-/** A multipart body as curl sends it, the file under `field`. */
-async function multipart(file: Uint8Array | string | null, field = 'logo') {
-  const form = new FormData();
-  form.append('note', 'kept aside');
-  if (file !== null) form.append(field, new Blob([typeof file === 'string' ? file : new Uint8Array(file)]), 'logo.bin');
-  const request = new Request('http://x/', { method: 'PUT', body: form });
-  return { body: await request.arrayBuffer(), headers: { 'content-type': request.headers.get('content-type')! } };
-}
-
-const put = async (h: Harness, key: string, id: number, file: Uint8Array | string | null, field?: string) =>
-  h.request('PUT', `/api/v1/links/${id}/qr-logo`, { key, ...(await multipart(file, field)) });
+/** The upload as curl sends it: the file under `field` (logo), beside a field the route skips. */
+const put = async (h: Harness, key: string, id: number, file: Uint8Array | string | null, field = 'logo') =>
+  h.request('PUT', `/api/v1/links/${id}/qr-logo`, {
+    key,
+    ...(await multipartBody(file === null ? [] : [{ field, bytes: file, name: 'logo.bin' }], { note: 'kept aside' }, 'PUT')),
+  });
 
 onEachEngine('API: QR logo upload', (h) => {
   const link = async (key: string, alias: string) => {
