@@ -19,7 +19,13 @@ export type UploadProblem = LogoProblem | 'missing';
  * The one rule set for a link's logo, whichever door it comes through (the web app's QR page, the
  * API's PUT): read by its bytes (qr-logo-input.ts), an SVG rebuilt by the sanitiser, then stored.
  */
-export async function saveLogo(store: QrLogoWriter, accountId: number, linkId: number, upload: LogoUpload, now: number): Promise<{ logo: QrLogo } | { problem: UploadProblem }> {
+export async function saveLogo(
+  store: QrLogoWriter,
+  accountId: number,
+  linkId: number,
+  upload: LogoUpload,
+  now: number,
+): Promise<{ logo: QrLogo } | { problem: UploadProblem }> {
   if (upload.tooLarge) return { problem: 'tooLarge' };
   if (upload.bytes === null || upload.bytes.length === 0) return { problem: 'missing' };
   const read = readLogo(upload.bytes);

@@ -27,15 +27,17 @@ function operations(doc: Json): [string, string, Json][] {
 
 /** The method + path pairs the route table serves, in OpenAPI's `{id}` form. */
 function expectedOperations(h: Harness): string[] {
-  return apiRoutes(h.server.container, h.config.BULK_BODY_LIMIT_BYTES)
-    .flatMap((route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-      return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
-    })
-    // In scopes of their own, with the multipart parser.
-    .concat('post /api/v1/links/import', 'put /api/v1/links/{id}/qr-logo', 'delete /api/v1/links/{id}/qr-logo')
-    .sort();
+  return (
+    apiRoutes(h.server.container, h.config.BULK_BODY_LIMIT_BYTES)
+      .flatMap((route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+        return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
+      })
+      // In scopes of their own, with the multipart parser.
+      .concat('post /api/v1/links/import', 'put /api/v1/links/{id}/qr-logo', 'delete /api/v1/links/{id}/qr-logo')
+      .sort()
+  );
 }
 
 function resolvePointer(doc: Json, ref: string): unknown {

@@ -7,8 +7,6 @@ import { apiLinks, webAccount } from '../../support/web-resources.ts';
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
-
 /** The error shown next to a field (the components' `f-<name>-error`). */
 function fieldError(page: string, id: string): string | null {
   const match = new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(page);

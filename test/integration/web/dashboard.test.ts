@@ -8,8 +8,6 @@ import { apiLinks, webAccount } from '../../support/web-resources.ts';
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
-
 function fieldError(page: string, id: string): string | null {
   const match = new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(page);
   return match ? match[1]! : null;

@@ -9,7 +9,6 @@ import { heardClicks, openLiveStream } from '../../support/live-stream.ts';
 import { createLink, visit, UA } from '../stats/stats-support.ts';
 import { webAccount } from '../../support/web-resources.ts';
 
-
 onEachEngine(
   'web: live numbers',
   (h) => {

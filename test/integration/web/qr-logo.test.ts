@@ -11,7 +11,6 @@ import { webAccount, type SignedIn } from '../../support/web-resources.ts';
 // jsqr's types describe an ES module's default export; its file sets module.exports to the function.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
-
 /** Posts the logo form as a browser does: multipart, the CSRF token a field of the body. */
 async function upload(client: WebClient, id: number, file: { bytes: Buffer; name: string; type: string } | null, fields: Record<string, string> = {}, token?: string) {
   const form = new FormData();
