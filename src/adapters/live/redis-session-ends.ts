@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { SessionEnds } from '../../core/live/session-ends.ts';
 import { AccountListeners } from './account-listeners.ts';
+import { ChannelSubscriber } from './channel-subscriber.ts';
 
 export interface RedisSessionEndsOptions {
   /** Prepended to the channel's name; default 'linkpix:'. */
   prefix?: string;
   onError?: (error: unknown) => void;
 }
-
-const QUIT_WAIT_MS = 1000;
 
 /** `{from, accountId}`: the sender (to drop its own echo) and whose sessions ended. */
 function decode(message: string): { from: string; accountId: number } | null {
@@ -32,7 +31,7 @@ export class RedisSessionEnds implements SessionEnds {
   private readonly channel: string;
   private readonly onError: (error: unknown) => void;
   private readonly listeners: AccountListeners<null>;
-  private subscriber: Redis | null = null;
+  private readonly subscriber: ChannelSubscriber;
   private closed = false;
 
   /** Publishes on `redis`, which stays the caller's; the subscriber is a duplicate this owns. */
@@ -43,6 +42,10 @@ export class RedisSessionEnds implements SessionEnds {
     this.channel = `${options.prefix ?? 'linkpix:'}live-session-ends`;
     this.onError = options.onError ?? ((error) => console.error('linkpix: session ends:', error));
     this.listeners = new AccountListeners(this.onError);
+    this.subscriber = new ChannelSubscriber(redis, this.channel, this.onError, (message) => {
+      const decoded = decode(message);
+      if (decoded !== null && decoded.from !== this.id) this.listeners.send(decoded.accountId, null);
+    });
   }
 
   publish(accountId: number): void {
@@ -53,32 +56,13 @@ export class RedisSessionEnds implements SessionEnds {
   }
 
   subscribe(accountId: number, listener: () => void): () => void {
-    if (!this.closed) this.subscriber ??= this.openSubscriber();
+    if (!this.closed) this.subscriber.open();
     return this.listeners.add(accountId, listener);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
-    const subscriber = this.subscriber;
-    this.subscriber = null;
-    if (subscriber === null) return;
-    const quit = subscriber.quit().catch(() => undefined);
-    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
-    subscriber.disconnect();
-  }
-
-  private openSubscriber(): Redis {
-    const subscriber = this.redis.duplicate();
-    subscriber.on('error', this.onError);
-    subscriber.on('ready', () => {
-      subscriber.subscribe(this.channel).catch(this.onError);
-    });
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.channel) return;
-      const decoded = decode(message);
-      if (decoded !== null && decoded.from !== this.id) this.listeners.send(decoded.accountId, null);
-    });
-    return subscriber;
+    await this.subscriber.close();
   }
 }
