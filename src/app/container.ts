@@ -46,6 +46,7 @@ import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import { QrRenderer } from '../adapters/qr/qr-renderer.ts';
+import { announcingEnds } from '../core/live/session-ends.ts';
 import { SqlQrLogoStore } from '../adapters/storage/stores/qr-logo-store.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
@@ -110,7 +111,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
         : null;
   const visits = createVisitRuntime(config, storage, { onError: overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog, pgSchema: overrides.pgSchema });
   const accounts = new SqlAccountStore(storage.db);
-  const sessions = new SqlSessionStore(storage.db);
+  // Every way a session ends goes through the store: its live stream hears of it at once (docs/adr/0058).
+  const sessions = announcingEnds(new SqlSessionStore(storage.db), visits.sessionEnds);
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
   const timeoutMs = config.DOMAIN_VERIFICATION_TIMEOUT_MS;

@@ -111,7 +111,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
               ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: config.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
               : {}),
           },
-          live: new LiveStreams(visits.feed),
+          live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
           statsPasswords: {
             attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
             cookies: new UnlockCookies(await sharedSecret(container.storage.db, 'stats-unlock-cookie'), secure, STATS_UNLOCK_SCOPE),

@@ -36,6 +36,9 @@ import { ClickMeter } from '../adapters/metrics/click-meter.ts';
 import type { ClickFeed } from '../core/live/click-feed.ts';
 import { MemoryClickFeed } from '../adapters/live/memory-click-feed.ts';
 import { RedisClickFeed } from '../adapters/live/redis-click-feed.ts';
+import type { SessionEnds } from '../core/live/session-ends.ts';
+import { MemorySessionEnds } from '../adapters/live/memory-session-ends.ts';
+import { RedisSessionEnds } from '../adapters/live/redis-session-ends.ts';
 import type { Config } from './config.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
@@ -81,6 +84,8 @@ export interface VisitRuntime {
   startClickWriter(): void;
   /** Clicks as they happen, per account, for the live pages: across instances through Redis when set (docs/adr/0054). */
   feed: ClickFeed;
+  /** Word of sessions ended, so that live streams end at once: across instances through Redis when set (docs/adr/0058). */
+  sessionEnds: SessionEnds;
   /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
   redis: Redis | null;
   /** Flushes every buffered click and closes the shared-state connections. */
@@ -167,6 +172,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
       limiter: (policy) => new MemoryAttemptLimiter(policy),
       invalidation: source,
       feed: new MemoryClickFeed(onError),
+      sessionEnds: new MemorySessionEnds(onError),
       redis: null,
       redisOutage: null,
       subscribed: Promise.resolve(),
@@ -205,6 +211,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   };
   subscribe();
   const feed = new RedisClickFeed(redis, { prefix, onError: redisErrors(redisOutage, onError) });
+  const sessionEnds = new RedisSessionEnds(redis, { prefix, onError: redisErrors(redisOutage, onError) });
   const limiter = (policy: AttemptPolicy): AttemptLimiter =>
     new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
   return {
@@ -218,6 +225,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     limiter,
     invalidation: bus,
     feed,
+    sessionEnds,
     redis,
     redisOutage,
     subscribed,
@@ -227,6 +235,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
       await closeSink();
       await bus.close();
       await feed.close();
+      await sessionEnds.close();
       // QUIT is answered after every command sent before it, so the last invalidations (a CLI
       // command's, say) reach the other instances; a Redis that is away gets a second, not a hang.
       const quit = redis.quit().catch(() => undefined);

@@ -11,6 +11,7 @@ import { closeBrowser, newPage } from '../support/browser.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { seedApp, type SeededApp } from '../support/app-routes.ts';
 import { expectPhoneReady, PHONE, watchConsole } from '../support/phone-check.ts';
+import { expectBarReady, expectOpenMenuReady } from '../support/open-menu-check.ts';
 
 after(closeBrowser);
 
@@ -96,5 +97,20 @@ describe('every route of the web app at 375 px, light and dark', () => {
     await signedIn.locator('details.account-menu > summary').click();
     await signedIn.getByLabel('Theme').selectOption({ label: 'System' });
     await signedIn.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+  });
+
+  test('each open menu on a phone: axe on the menu itself in both themes, and the keyboard', { timeout: 120_000 }, async () => {
+    await signedIn.goto(`${h.baseUrl}/links`);
+    const faults: string[] = [];
+    const check = (what: string, run: () => Promise<void>) => run().catch((error: Error) => faults.push(`${what}: ${error.message}`));
+    await check('header menu', () => expectOpenMenuReady(signedIn, signedIn.locator('details.nav-menu'), 'details.nav-menu', 'header menu'));
+    await check('account menu', () => expectOpenMenuReady(signedIn, signedIn.locator('details.account-menu'), 'details.account-menu', 'account menu'));
+    const row = 'tr:first-child details.row-menu';
+    await check('row menu', () => expectOpenMenuReady(signedIn, signedIn.locator(`.links-table tbody ${row}`), `.links-table tbody ${row}`, 'row menu'));
+    await signedIn.locator('.links-table tbody tr').first().getByRole('checkbox').check();
+    const bar = signedIn.locator('[data-bulk-bar]');
+    await bar.waitFor({ state: 'visible' });
+    await check('bulk bar', () => expectBarReady(signedIn, bar, '[data-bulk-bar]', 'bulk bar'));
+    assert.deepEqual(faults, []);
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import qs from 'qs';
 import { escapeHtml } from '../../src/adapters/web/pages/html.ts';
-import type { Harness } from './harness.ts';
+import type { Harness, Reply } from './harness.ts';
 import { WebClient, signedUp, type WebReply } from './web-client.ts';
 
 type Form = Record<string, string>;
@@ -40,6 +40,32 @@ export async function webAccount(h: Harness): Promise<SignedIn> {
   const { client, email } = await signedUp(h.baseUrl);
   const { apiKey } = await h.server.container.accounts.createKey(email, 'web test');
   return { client, key: apiKey };
+}
+
+/**
+ * The usual set-up of a web test file: an account signed in with a key of its own (`me`, `key`),
+ * and another account's key (`otherKey`) to show the pages never reach its records.
+ */
+export async function signedInWithKey(h: Harness): Promise<{ me: WebClient; key: string; otherKey: string }> {
+  const mine = await webAccount(h);
+  const theirs = await webAccount(h);
+  return { me: mine.client, key: mine.key, otherKey: theirs.key };
+}
+
+/**
+ * The API as the key `keyOf()` answers (read when called: the key is made in a `before`) unless
+ * another is given; a body goes as JSON or as a form.
+ */
+export function apiAs(h: () => Harness, keyOf: () => string, body: 'json' | 'form' = 'json') {
+  return (method: string, path: string, data?: unknown, key = keyOf()): Promise<Reply> =>
+    h().request(method, path, { key, ...(data === undefined ? {} : body === 'json' ? { json: data } : { form: data as Record<string, unknown> }) });
+}
+
+/** The account's links through the API (the first hundred: a test's few), to see what the pages wrote. */
+export async function apiLinks(h: Harness, key: string): Promise<Json[]> {
+  const res = await h.request('GET', '/api/v1/links?per_page=100', { key });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
 }
 
 /** The record named `name` through the API, or undefined. */

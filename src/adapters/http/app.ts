@@ -36,6 +36,7 @@ import { RequestLog } from './request-log.ts';
 import { countRequests } from './request-metrics.ts';
 import { serveMetrics } from './metrics-route.ts';
 import { registerImportRoute } from './import-route.ts';
+import { registerQrLogoRoutes } from './qr-logo-routes.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
@@ -192,6 +193,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       });
       for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
       await registerImportRoute(api, ctx, options.importMaxBytes ?? 52_428_800);
+      await registerQrLogoRoutes(api, ctx);
     });
   });
 

@@ -1,8 +1,6 @@
-import type { ClickTally, TallyListener } from '../../core/live/click-feed.ts';
-
-/** Who listens to which account on this instance: what both feeds hand their tallies to. */
-export class AccountListeners {
-  private readonly byAccount = new Map<number, Set<TallyListener>>();
+/** Who listens to which account on this instance: what the live feeds hand their messages to. */
+export class AccountListeners<T> {
+  private readonly byAccount = new Map<number, Set<(value: T) => void>>();
 
   constructor(private readonly onError: (error: unknown) => void) {}
 
@@ -10,7 +8,7 @@ export class AccountListeners {
     return this.byAccount.size;
   }
 
-  add(accountId: number, listener: TallyListener): () => void {
+  add(accountId: number, listener: (value: T) => void): () => void {
     let listeners = this.byAccount.get(accountId);
     if (listeners === undefined) this.byAccount.set(accountId, (listeners = new Set()));
     listeners.add(listener);
@@ -20,17 +18,15 @@ export class AccountListeners {
     };
   }
 
-  /** Each tally to its account's listeners only; one that throws does not keep it from the others. */
-  deliver(tallies: readonly ClickTally[]): void {
-    for (const tally of tallies) {
-      const listeners = this.byAccount.get(tally.accountId);
-      if (listeners === undefined) continue;
-      for (const listener of listeners) {
-        try {
-          listener(tally);
-        } catch (error) {
-          this.onError(error);
-        }
+  /** To the account's listeners only; one that throws does not keep it from the others. */
+  send(accountId: number, value: T): void {
+    const listeners = this.byAccount.get(accountId);
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.onError(error);
       }
     }
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ClickFeed, ClickTally, TallyListener } from '../../core/live/click-feed.ts';
 import { AccountListeners } from './account-listeners.ts';
+import { ChannelSubscriber } from './channel-subscriber.ts';
 import { decodeTallies, encodeTallies } from './tally-messages.ts';
 
 export interface RedisClickFeedOptions {
@@ -10,8 +11,6 @@ export interface RedisClickFeedOptions {
   /** Failed publishes and the subscriber connection's errors. */
   onError?: (error: unknown) => void;
 }
-
-const QUIT_WAIT_MS = 1000;
 
 /**
  * The feed of several instances: every instance publishes its tallies on one channel and hears
@@ -25,8 +24,8 @@ export class RedisClickFeed implements ClickFeed {
   private readonly id = randomBytes(8).toString('hex');
   private readonly channel: string;
   private readonly onError: (error: unknown) => void;
-  private readonly listeners: AccountListeners;
-  private subscriber: Redis | null = null;
+  private readonly listeners: AccountListeners<ClickTally>;
+  private readonly subscriber: ChannelSubscriber;
   private closed = false;
 
   /** Publishes on `redis`, which stays the caller's; the subscriber is a duplicate this feed owns. */
@@ -37,44 +36,29 @@ export class RedisClickFeed implements ClickFeed {
     this.channel = `${options.prefix ?? 'linkpix:'}live-clicks`;
     this.onError = options.onError ?? ((error) => console.error('linkpix: live clicks:', error));
     this.listeners = new AccountListeners(this.onError);
+    this.subscriber = new ChannelSubscriber(redis, this.channel, this.onError, (message) => {
+      const decoded = decodeTallies(message);
+      if (decoded === null || decoded.from === this.id) return;
+      for (const tally of decoded.tallies) this.listeners.send(tally.accountId, tally);
+    });
   }
 
   publish(tallies: readonly ClickTally[]): void {
     if (tallies.length === 0 || this.closed) return;
-    this.listeners.deliver(tallies);
+    for (const tally of tallies) this.listeners.send(tally.accountId, tally);
     // Not left in ioredis's offline queue: a tally is worth something for a moment only.
     if (this.redis.status !== 'ready') return;
     this.redis.publish(this.channel, encodeTallies(this.id, tallies)).catch(this.onError);
   }
 
   subscribe(accountId: number, listener: TallyListener): () => void {
-    if (!this.closed) this.subscriber ??= this.openSubscriber();
+    if (!this.closed) this.subscriber.open();
     return this.listeners.add(accountId, listener);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
-    const subscriber = this.subscriber;
-    this.subscriber = null;
-    if (subscriber === null) return;
-    const quit = subscriber.quit().catch(() => undefined);
-    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
-    subscriber.disconnect();
-  }
-
-  private openSubscriber(): Redis {
-    const subscriber = this.redis.duplicate();
-    subscriber.on('error', this.onError);
-    // At every (re)connection: SUBSCRIBE again is harmless, and covers a first one that failed.
-    subscriber.on('ready', () => {
-      subscriber.subscribe(this.channel).catch(this.onError);
-    });
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.channel) return;
-      const decoded = decodeTallies(message);
-      if (decoded !== null && decoded.from !== this.id) this.listeners.deliver(decoded.tallies);
-    });
-    return subscriber;
+    await this.subscriber.close();
   }
 }

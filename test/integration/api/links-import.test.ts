@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
+import { multipartBody } from '../../support/multipart.ts';
 import { eventually } from '../../support/eventually.ts';
 import { rawConnection } from '../../support/raw-http.ts';
 import { assertInvalid, makeLink, makeSpace, unique } from './links-support.ts';
@@ -10,14 +11,9 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const LIMIT = 65536;
 
-/** A multipart body as a browser or curl sends it. */
-async function multipart(file: string | null, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file !== null) form.append('file', new Blob([file]), 'links.txt');
-  const request = new Request('http://x/', { method: 'POST', body: form });
-  return { body: await request.arrayBuffer(), headers: { 'content-type': request.headers.get('content-type')! } };
-}
+/** A multipart body as a browser or curl sends it: the file (if any) under `file`. */
+const multipart = (file: string | null, fields: Record<string, string> = {}) =>
+  multipartBody(file === null ? [] : [{ field: 'file', bytes: file, name: 'links.txt' }], fields);
 
 async function importFile(h: Harness, key: string, file: string | null, fields: Record<string, string> = {}) {
   return h.request('POST', '/api/v1/links/import', { key, ...(await multipart(file, fields)) });

@@ -27,14 +27,17 @@ function operations(doc: Json): [string, string, Json][] {
 
 /** The method + path pairs the route table serves, in OpenAPI's `{id}` form. */
 function expectedOperations(h: Harness): string[] {
-  return apiRoutes(h.server.container, h.config.BULK_BODY_LIMIT_BYTES)
-    .flatMap((route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-      return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
-    })
-    .concat('post /api/v1/links/import') // in a scope of its own, with the multipart parser
-    .sort();
+  return (
+    apiRoutes(h.server.container, h.config.BULK_BODY_LIMIT_BYTES)
+      .flatMap((route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+        return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
+      })
+      // In scopes of their own, with the multipart parser.
+      .concat('post /api/v1/links/import', 'put /api/v1/links/{id}/qr-logo', 'delete /api/v1/links/{id}/qr-logo')
+      .sort()
+  );
 }
 
 function resolvePointer(doc: Json, ref: string): unknown {
@@ -112,7 +115,7 @@ onEachEngine('API OpenAPI document', (h) => {
           assert.notEqual(p.required, true, `${where}: ${p.name} has a default, so it is not required`);
         }
       }
-      if (path === '/api/v1/links/import') {
+      if (path === '/api/v1/links/import' || (path === '/api/v1/links/{id}/qr-logo' && method === 'put')) {
         assert.deepEqual(Object.keys(op.requestBody?.content ?? {}), ['multipart/form-data'], `${where}: request body types`);
       } else if (method === 'post' || method === 'put' || method === 'patch') {
         assert.deepEqual(Object.keys(op.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded'], `${where}: request body types`);

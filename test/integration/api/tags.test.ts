@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
+import { multipartBody } from '../../support/multipart.ts';
 import { assertInvalid, assertNotFound, makeLink, unique } from './links-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -12,12 +13,7 @@ async function tagsOf(h: Harness, key: string): Promise<Json[]> {
   return res.body.data;
 }
 
-async function multipart(file: string) {
-  const form = new FormData();
-  form.append('file', new Blob([file]), 'links.json');
-  const request = new Request('http://x/', { method: 'POST', body: form });
-  return { body: await request.arrayBuffer(), headers: { 'content-type': request.headers.get('content-type')! } };
-}
+const multipart = (file: string) => multipartBody([{ field: 'file', bytes: file, name: 'links.json' }]);
 
 onEachEngine('API tags', (h) => {
   test('a link carries tags by name: new names become tags, repeats ignoring case are one, form tags[]= and JSON alike', async () => {

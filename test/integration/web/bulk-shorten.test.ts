@@ -1,23 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { WebClient, csrfOf, signedUp } from '../../support/web-client.ts';
+import { onEachEngine } from '../../support/harness.ts';
+import { WebClient, csrfOf } from '../../support/web-client.ts';
+import { apiLinks, webAccount } from '../../support/web-resources.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** A signed-in browser and an API key of the same account, to see what the pages wrote. */
-async function user(h: Harness): Promise<{ client: WebClient; key: string }> {
-  const { client, email } = await signedUp(h.baseUrl);
-  const { apiKey } = await h.server.container.accounts.createKey(email, 'test');
-  return { client, key: apiKey };
-}
-
-async function links(h: Harness, key: string): Promise<Json[]> {
-  const res = await h.request('GET', '/api/v1/links?per_page=100', { key });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data;
-}
 
 /** The error shown next to a field (the components' `f-<name>-error`). */
 function fieldError(page: string, id: string): string | null {
@@ -65,7 +53,7 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test('the form: a multipart form with its CSRF token in the body (none in its action), every control labelled', async () => {
-    const { client } = await user(h());
+    const { client } = await webAccount(h());
     const page = await client.get('/links/bulk');
     assert.equal(page.status, 200);
     const token = csrfOf(page.text);
@@ -77,11 +65,11 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test('3 good lines and 1 bad: 3 links exist, the bad row shows its error, blank lines skipped', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const urls = 'https://one.test/\n\nnot a url\r\nhttps://two.test/\nhttps://three.test/\n';
     const res = await client.post('/links/bulk', { urls }, { from: '/links/bulk' });
     assert.equal(res.status, 200, res.text);
-    const made = await links(h(), key);
+    const made = await apiLinks(h(), key);
     assert.deepEqual(made.map((l) => l.url).sort(), ['https://one.test/', 'https://three.test/', 'https://two.test/']);
     for (const link of made) assert.ok(res.text.includes(`<a href="${link.short_url}" class="url">${link.short_url}</a>`), link.short_url);
     assert.match(res.text, /<td class="num">3<\/td><td class="url">not a url<\/td><td><p class="field-error">The url field must be a valid URL\.?<\/p>/);
@@ -96,7 +84,7 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test('the shared options apply to every line (space, pixels, disabled, expiration)', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const space = await h().request('POST', '/api/v1/spaces', { key, form: { name: 'Campaign' } });
     const pixel = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'GA', type: 'google-analytics', value: 'G-ABC123' } });
     assert.equal(space.status, 201, space.text);
@@ -115,7 +103,7 @@ onEachEngine('web: bulk shortening', (h) => {
       { from: '/links/bulk' },
     );
     assert.equal(res.status, 200, res.text);
-    const made = await links(h(), key);
+    const made = await apiLinks(h(), key);
     assert.equal(made.length, 2);
     for (const link of made) {
       assert.equal(link.space.id, space.body.data.id);
@@ -130,7 +118,7 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test("a shared option's own error (another account's space, a bad number): 422 on that field, values kept, nothing created", async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const other = await h().account();
     const foreign = await h().request('POST', '/api/v1/spaces', { key: other.key, form: { name: 'Theirs' } });
     const res = await client.post(
@@ -143,39 +131,39 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.ok(fieldError(res.text, 'f-expiration_clicks'), 'expiration_clicks error');
     assert.match(res.text, /<div class="error-summary"/);
     assert.ok(res.text.includes('https://a.test/\nhttps://b.test/</textarea>'), 'the lines are kept');
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('expiration date without a time: 422 on expiration_time, nothing created', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const res = await client.post('/links/bulk', { urls: 'https://a.test/', expiration_date: '2099-01-02' }, { from: '/links/bulk' });
     assert.equal(res.status, 422, res.text);
     assert.ok(fieldError(res.text, 'f-expiration_time'));
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('more than 1000 lines: 422 naming the field, nothing created; no line at all: 422', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const urls = Array.from({ length: 1001 }, (_, i) => `https://many.test/${i}`).join('\n');
     const res = await client.post('/links/bulk', { urls }, { from: '/links/bulk' });
     assert.equal(res.status, 422, res.text);
     assert.equal(fieldError(res.text, 'f-urls'), 'The urls field must not have more than 1000 lines; it has 1001.');
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
     const empty = await client.post('/links/bulk', { urls: '\n  \n' }, { from: '/links/bulk' });
     assert.equal(empty.status, 422);
     assert.ok(fieldError(empty.text, 'f-urls'));
   });
 
   test('a form-encoded body past the limit: 422 on urls, nothing created', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const res = await client.post('/links/bulk', { urls: `https://big.test/${'x'.repeat(4 * 1024 * 1024)}` }, { from: '/links/bulk' });
     assert.equal(res.status, 422, res.text.slice(0, 300));
     assert.ok(fieldError(res.text, 'f-urls'));
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('CSRF missing or wrong: 403 and nothing written (form-encoded and multipart)', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const missing = await client.send('POST', '/links/bulk', 'urls=https%3A%2F%2Fa.test%2F', { 'content-type': 'application/x-www-form-urlencoded' });
     assert.equal(missing.status, 403);
     const wrong = await client.post('/links/bulk', { urls: 'https://a.test/', _csrf: 'wrong' });
@@ -184,7 +172,7 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.equal((await upload(client, {}, file, null)).status, 403);
     assert.equal((await upload(client, {}, file, 'wrong')).status, 403);
     // Another browser's token does not do either.
-    const { client: stranger } = await user(h());
+    const { client: stranger } = await webAccount(h());
     assert.equal((await upload(client, {}, file, await stranger.csrf('/links/bulk'))).status, 403);
     // The token in the URL, where it used to ride, counts for nothing.
     const token = await client.csrf('/links/bulk');
@@ -196,15 +184,15 @@ onEachEngine('web: bulk shortening', (h) => {
       headers: { cookie, 'content-type': 'multipart/form-data; boundary=B' },
     });
     assert.equal(inQuery.status, 403);
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('a CSV upload: columns by header, alias and title per row, a bad row reported with its file line', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const csv = 'title,url,alias\r\n"Home, sweet",https://home.test/,home-page\r\nPlain,https://plain.test/,\r\n,https://bad.test/,bad alias!\r\n';
     const res = await upload(client, { urls: '', domain: '', space: '' }, { name: 'links.csv', text: csv });
     assert.equal(res.status, 200, res.text);
-    const made = await links(h(), key);
+    const made = await apiLinks(h(), key);
     assert.deepEqual(made.map((l) => [l.url, l.title]).sort(), [
       ['https://home.test/', 'Home, sweet'],
       ['https://plain.test/', 'Plain'],
@@ -214,7 +202,7 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test('a CSV upload with shared options as multipart fields (pixels[] as a list)', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const p1 = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'One', type: 'google-analytics', value: 'G-ONE' } });
     const p2 = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'Two', type: 'google-analytics', value: 'G-TWO' } });
     const res = await upload(
@@ -223,13 +211,13 @@ onEachEngine('web: bulk shortening', (h) => {
       { name: 'x.csv', text: 'url\nhttps://a.test/\n' },
     );
     assert.equal(res.status, 200, res.text);
-    const [link] = await links(h(), key);
+    const [link] = await apiLinks(h(), key);
     assert.deepEqual(link.pixels.map((p: Json) => p.id).sort(), [p1.body.data.id, p2.body.data.id].sort());
     assert.equal(link.disabled, 1);
   });
 
   test('a CSV without a url header, with unknown columns, badly quoted, not UTF-8, with text too, or too large: 422 on the file, nothing created', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const cases: Array<[Record<string, string>, string | Buffer]> = [
       [{}, 'https://a.test/\nhttps://b.test/\n'],
       [{}, 'url,tags\nhttps://a.test/,x\n'],
@@ -245,11 +233,11 @@ onEachEngine('web: bulk shortening', (h) => {
       assert.equal(res.status, 422, what);
       assert.ok(fieldError(res.text, 'f-file'), what);
     }
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('a malformed multipart body (no boundary, a part never ended): the 400 page, nothing created, never a 500', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const token = await client.csrf('/links/bulk');
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const post = async (contentType: string, body: string) => {
@@ -267,11 +255,11 @@ onEachEngine('web: bulk shortening', (h) => {
       assert.equal(res.status, 400, res.text);
       assert.match(res.type ?? '', /^text\/html/);
     }
-    assert.deepEqual(await links(h(), key), []);
+    assert.deepEqual(await apiLinks(h(), key), []);
   });
 
   test('the result CSV: posted back from the result page, with the errors; a tampered result is refused', async () => {
-    const { client } = await user(h());
+    const { client } = await webAccount(h());
     const res = await client.post('/links/bulk', { urls: 'https://one.test/\n=HYPERLINK("x")' }, { from: '/links/bulk' });
     assert.equal(res.status, 200, res.text);
     const results = /name="results" value="([^"]*)"/
@@ -295,14 +283,14 @@ onEachEngine('web: bulk shortening', (h) => {
   });
 
   test('typed markup comes out escaped: a bad line and a CSV title', async () => {
-    const { client, key } = await user(h());
+    const { client, key } = await webAccount(h());
     const res = await client.post('/links/bulk', { urls: '<script>alert(1)</script>' }, { from: '/links/bulk' });
     assert.equal(res.status, 200);
     assert.ok(!res.text.includes('<script>alert(1)'));
     assert.ok(res.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
     const up = await upload(client, {}, { name: 'x.csv', text: 'url,title\nhttps://a.test/,<script>alert(2)</script>\n' });
     assert.equal(up.status, 200, up.text);
-    assert.equal((await links(h(), key))[0].title, '<script>alert(2)</script>');
+    assert.equal((await apiLinks(h(), key))[0].title, '<script>alert(2)</script>');
     const dashboard = await client.get('/dashboard');
     assert.ok(!dashboard.text.includes('<script>alert(2)'));
     assert.ok(dashboard.text.includes('&lt;script&gt;alert(2)&lt;/script&gt;'));

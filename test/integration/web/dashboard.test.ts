@@ -1,23 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { WebClient, signedUp } from '../../support/web-client.ts';
+import { onEachEngine } from '../../support/harness.ts';
+import { WebClient } from '../../support/web-client.ts';
 import { stats, visit } from '../stats/stats-support.ts';
+import { apiLinks, webAccount } from '../../support/web-resources.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function user(h: Harness): Promise<{ client: WebClient; key: string }> {
-  const { client, email } = await signedUp(h.baseUrl);
-  const { apiKey } = await h.server.container.accounts.createKey(email, 'test');
-  return { client, key: apiKey };
-}
-
-async function links(h: Harness, key: string): Promise<Json[]> {
-  const res = await h.request('GET', '/api/v1/links?per_page=100', { key });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data;
-}
 
 function fieldError(page: string, id: string): string | null {
   const match = new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(page);
@@ -50,7 +39,7 @@ onEachEngine(
     });
 
     test('a new account: zero totals, 30 days of data, empty lists, the quick form', async () => {
-      const { client } = await user(h());
+      const { client } = await webAccount(h());
       const page = await client.get('/dashboard');
       assert.equal(page.status, 200);
       assert.equal(card(page.text, 'Links'), '0');
@@ -65,11 +54,11 @@ onEachEngine(
     });
 
     test('quick shorten: 303 to the dashboard, the flash holds the short URL, the link exists', async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       const res = await client.post('/dashboard/shorten', { url: 'https://quick.test/', alias: 'quick-one', domain: '' }, { from: '/dashboard' });
       assert.equal(res.status, 303, res.text);
       assert.equal(res.location, '/dashboard');
-      const [link] = await links(h(), key);
+      const [link] = await apiLinks(h(), key);
       assert.equal(link.url, 'https://quick.test/');
       assert.equal(link.alias, 'quick-one');
       const page = await client.get('/dashboard');
@@ -79,7 +68,7 @@ onEachEngine(
     });
 
     test('quick shorten failures: 422, the message next to the field, values kept, nothing written', async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       const other = await h().account();
       const foreignDomain = await h().request('POST', '/api/v1/domains', { key: other.key, form: { name: `x${Date.now()}.example.org` } });
       assert.equal(foreignDomain.status, 201, foreignDomain.text);
@@ -98,29 +87,29 @@ onEachEngine(
       const notNumber = await client.post('/dashboard/shorten', { url: 'https://a.test/', domain: 'abc' }, { from: '/dashboard' });
       assert.equal(notNumber.status, 422);
       assert.ok(fieldError(notNumber.text, 'f-domain'));
-      assert.deepEqual(await links(h(), key), []);
+      assert.deepEqual(await apiLinks(h(), key), []);
       // A taken alias.
       assert.equal((await client.post('/dashboard/shorten', { url: 'https://a.test/', alias: 'mine' }, { from: '/dashboard' })).status, 303);
       const taken = await client.post('/dashboard/shorten', { url: 'https://b.test/', alias: 'mine' }, { from: '/dashboard' });
       assert.equal(taken.status, 422);
       assert.ok(fieldError(taken.text, 'f-alias'));
-      assert.equal((await links(h(), key)).length, 1);
+      assert.equal((await apiLinks(h(), key)).length, 1);
     });
 
     test('CSRF missing or wrong: 403 and nothing written', async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       const missing = await client.send('POST', '/dashboard/shorten', 'url=https%3A%2F%2Fa.test%2F', { 'content-type': 'application/x-www-form-urlencoded' });
       assert.equal(missing.status, 403);
       const wrong = await client.post('/dashboard/shorten', { url: 'https://a.test/', _csrf: 'nope' });
       assert.equal(wrong.status, 403);
-      assert.deepEqual(await links(h(), key), []);
+      assert.deepEqual(await apiLinks(h(), key), []);
     });
 
     test("the totals equal the API's statistics for a link with known clicks; the lists show latest and most clicked", async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       assert.equal((await client.post('/dashboard/shorten', { url: 'https://clicked.test/', alias: 'clicked' }, { from: '/dashboard' })).status, 303);
       assert.equal((await client.post('/dashboard/shorten', { url: 'https://quiet.test/', alias: 'quiet' }, { from: '/dashboard' })).status, 303);
-      const clicked = (await links(h(), key)).find((l) => l.alias === 'clicked');
+      const clicked = (await apiLinks(h(), key)).find((l) => l.alias === 'clicked');
       for (let i = 0; i < 3; i++) await visit(h(), clicked);
       await visit(h(), clicked, { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }); // a bot: not a click in the totals
       const api = await stats(h(), key, clicked.id, { name: 'clicks', per_page: 100 });
@@ -146,7 +135,7 @@ onEachEngine(
     });
 
     test('a stored <script> title comes out escaped', async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       const made = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://x.test/', title: '<script>alert(1)</script>' } });
       assert.equal(made.status, 201);
       const page = await client.get('/dashboard');

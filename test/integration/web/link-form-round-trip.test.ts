@@ -1,7 +1,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { type WebClient, signedUp } from '../../support/web-client.ts';
+import type { WebClient } from '../../support/web-client.ts';
+import { apiAs, webAccount } from '../../support/web-resources.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -23,13 +24,11 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
   let pixels: Json[];
   let space: Json;
 
-  const api = (method: string, path: string, form?: Record<string, unknown>) => h().request(method, path, { key, ...(form ? { form } : {}) });
+  const api = apiAs(h, () => key, 'form');
   const linkCount = async (): Promise<number> => (await api('GET', '/api/v1/links')).body.meta.total;
 
   before(async () => {
-    const a = await signedUp(h().baseUrl);
-    me = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
+    ({ client: me, key } = await webAccount(h()));
     pixels = [
       (await api('POST', '/api/v1/pixels', { name: 'Round FB', type: 'facebook', value: '111' })).body.data,
       (await api('POST', '/api/v1/pixels', { name: 'Round GA', type: 'bing', value: 'round1' })).body.data,

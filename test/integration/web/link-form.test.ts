@@ -1,16 +1,17 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { WebClient, signedUp } from '../../support/web-client.ts';
+import { WebClient } from '../../support/web-client.ts';
+import { apiAs, signedInWithKey } from '../../support/web-resources.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 onEachEngine('web: link form, delete and QR pages', (h) => {
   let me: WebClient;
   let key: string;
-  let other: { client: WebClient; key: string };
+  let otherKey: string;
 
-  const api = (method: string, path: string, form?: Record<string, unknown>, k = key) => h().request(method, path, { key: k, ...(form ? { form } : {}) });
+  const api = apiAs(h, () => key, 'form');
   const linkOf = async (id: number | string): Promise<Json> => (await api('GET', `/api/v1/links/${id}`)).body.data;
   const linkCount = async (): Promise<number> => (await api('GET', '/api/v1/links')).body.meta.total;
   const made = async (form: Record<string, unknown>, k = key): Promise<Json> => {
@@ -21,11 +22,7 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
   const idFrom = (location: string | null) => Number(/^\/links\/(\d+)\/edit$/.exec(location ?? '')?.[1]);
 
   before(async () => {
-    const a = await signedUp(h().baseUrl);
-    me = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
-    const b = await signedUp(h().baseUrl);
-    other = { client: b.client, key: (await h().server.container.accounts.createKey(b.email, 'test')).apiKey };
+    ({ me, key, otherKey } = await signedInWithKey(h()));
   });
 
   test('anonymous visitors are sent to sign in, coming back where they were', async () => {
@@ -253,14 +250,14 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
   });
 
   test("another account's links answer 404 on every route, and so do ids that name nothing", async () => {
-    const theirs = await made({ url: 'https://example.com/theirs' }, other.key);
+    const theirs = await made({ url: 'https://example.com/theirs' }, otherKey);
     for (const path of [`/links/${theirs.id}/edit`, `/links/${theirs.id}/delete`, `/links/${theirs.id}/qr`, `/links/${theirs.id}/qr.png`, `/links/${theirs.id}/qr.svg`]) {
       assert.equal((await me.get(path)).status, 404, path);
     }
     assert.equal((await me.post(`/links/${theirs.id}/edit`, { url: 'https://example.com/mine' }, { from: '/links/new' })).status, 404);
     assert.equal((await me.post(`/links/${theirs.id}/edit`, { url: 'https://example.com/mine', add_row: 'country' }, { from: '/links/new' })).status, 404);
     assert.equal((await me.post(`/links/${theirs.id}/delete`, {}, { from: '/links/new' })).status, 404);
-    const still = await api('GET', `/api/v1/links/${theirs.id}`, undefined, other.key);
+    const still = await api('GET', `/api/v1/links/${theirs.id}`, undefined, otherKey);
     assert.equal(still.body.data.url, 'https://example.com/theirs');
     for (const path of ['/links/abc/edit', '/links/0/qr', '/links/99999999999/delete']) assert.equal((await me.get(path)).status, 404, path);
     assert.equal((await me.post('/links/abc/edit', { url: 'https://example.com/x' }, { from: '/links/new' })).status, 404);

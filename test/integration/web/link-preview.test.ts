@@ -2,7 +2,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import qs from 'qs';
 import { onEachEngine } from '../../support/harness.ts';
-import { signedUp, type WebClient } from '../../support/web-client.ts';
+import type { WebClient } from '../../support/web-client.ts';
+import { apiAs, webAccount } from '../../support/web-resources.ts';
 
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
@@ -10,14 +11,12 @@ onEachEngine('web: the link form preview card', (h) => {
   let me: WebClient;
   let key: string;
 
-  const api = (method: string, path: string, form?: Record<string, unknown>, k = key) => h().request(method, path, { key: k, ...(form ? { form } : {}) });
+  const api = apiAs(h, () => key, 'form');
   const preview = async (path: string, form: Record<string, unknown>, headers: Record<string, string> = {}) =>
     me.send('POST', path, qs.stringify({ _csrf: await me.csrf('/links/new'), ...form }), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
 
   before(async () => {
-    const a = await signedUp(h().baseUrl);
-    me = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
+    ({ client: me, key } = await webAccount(h()));
   });
 
   test('the form pages start with the card: short URL, destination, no QR code until the alias is known', async () => {
@@ -82,8 +81,7 @@ onEachEngine('web: the link form preview card', (h) => {
     const changed = await preview(`/links/${made.id}/preview`, { url: 'https://example.com/changed', alias: 'stored-alias' });
     assert.match(changed.text, /<dd class="url">https:\/\/example\.com\/changed/);
 
-    const other = await signedUp(h().baseUrl);
-    const otherKey = (await h().server.container.accounts.createKey(other.email, 'test')).apiKey;
+    const { key: otherKey } = await webAccount(h());
     const theirs = (await api('POST', '/api/v1/links', { url: 'https://example.com/theirs' }, otherKey)).body.data;
     assert.equal((await preview(`/links/${theirs.id}/preview`, { url: 'https://example.com/x' })).status, 404);
     const noToken = await me.send('POST', '/links/new/preview', 'url=https%3A%2F%2Fexample.com', { 'content-type': 'application/x-www-form-urlencoded' });

@@ -3,8 +3,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { signedUp, type WebClient } from '../../support/web-client.ts';
-import { fieldError } from '../../support/web-resources.ts';
+import type { WebClient } from '../../support/web-client.ts';
+import { apiAs, fieldError, signedInWithKey } from '../../support/web-resources.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -15,18 +15,14 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
   let key: string;
   let otherKey: string;
 
-  const api = (method: string, path: string, form?: Record<string, unknown>, k = key) => h().request(method, path, { key: k, ...(form ? { json: form } : {}) });
+  const api = apiAs(h, () => key);
   const linkOf = async (id: number): Promise<Json> => (await api('GET', `/api/v1/links/${id}`)).body.data;
   const linkCount = async (): Promise<number> => (await api('GET', '/api/v1/links')).body.meta.total;
   const idFrom = (location: string | null) => Number(/^\/links\/(\d+)\/edit$/.exec(location ?? '')?.[1]);
   const valueOf = (page: string, name: string) => new RegExp(`name="${name}" [^>]*value="([^"]*)"`).exec(page)?.[1];
 
   before(async () => {
-    const a = await signedUp(h().baseUrl);
-    me = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
-    const b = await signedUp(h().baseUrl);
-    otherKey = (await h().server.container.accounts.createKey(b.email, 'test')).apiKey;
+    ({ me, key, otherKey } = await signedInWithKey(h()));
   });
 
   test('the new form has the five fields and a link to the templates; no picker without templates', async () => {

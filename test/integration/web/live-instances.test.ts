@@ -56,5 +56,22 @@ describe(
         redis.disconnect();
       }
     });
+
+    test('signing out on instance A ends the stream instance B holds at once, not at its heartbeat (ADR 58)', async () => {
+      const { client } = await signedUp(a.baseUrl);
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const onB = await openLiveStream(b.baseUrl, client);
+      try {
+        assert.equal(onB.status, 200);
+        await eventually('the stream opened', () => onB.text().includes(': open'));
+        await eventually('B listens for session ends', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1);
+        assert.equal((await client.post('/logout', {}, { from: '/account' })).status, 303);
+        const ended = await Promise.race([onB.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+        assert.equal(ended, true, 'ended within 2 s, well before the 15 s heartbeat');
+      } finally {
+        onB.close();
+        redis.disconnect();
+      }
+    });
   },
 );

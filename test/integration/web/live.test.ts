@@ -2,17 +2,12 @@
 // within 2 s of the click while the rollups wait a minute.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onEachEngine, startHarness, type Harness } from '../../support/harness.ts';
+import { onEachEngine, startHarness } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
 import { eventually } from '../../support/eventually.ts';
 import { heardClicks, openLiveStream } from '../../support/live-stream.ts';
 import { createLink, visit, UA } from '../stats/stats-support.ts';
-
-async function user(h: Harness): Promise<{ client: WebClient; key: string }> {
-  const { client, email } = await signedUp(h.baseUrl);
-  const { apiKey } = await h.server.container.accounts.createKey(email, 'test');
-  return { client, key: apiKey };
-}
+import { webAccount } from '../../support/web-resources.ts';
 
 onEachEngine(
   'web: live numbers',
@@ -25,8 +20,8 @@ onEachEngine(
     });
 
     test("a click reaches the account's stream within 2 s; another account's never does; bots are not counted", async () => {
-      const mine = await user(h());
-      const theirs = await user(h());
+      const mine = await webAccount(h());
+      const theirs = await webAccount(h());
       const link = await createLink(h(), mine.key);
       const other = await createLink(h(), theirs.key);
       const stream = await openLiveStream(h().baseUrl, mine.client);
@@ -55,7 +50,7 @@ onEachEngine(
     });
 
     test('streams are capped per account (429 past the cap); a closed one frees its place', async () => {
-      const { client } = await user(h());
+      const { client } = await webAccount(h());
       const streams = [];
       for (let i = 0; i < 8; i++) streams.push(await openLiveStream(h().baseUrl, client));
       assert.deepEqual(
@@ -75,7 +70,7 @@ onEachEngine(
     });
 
     test('the dashboard and a link statistics page mark their live totals; a past range is not live', async () => {
-      const { client, key } = await user(h());
+      const { client, key } = await webAccount(h());
       const link = await createLink(h(), key);
       const dashboard = await client.get('/dashboard');
       assert.match(dashboard.text, /<p class="value" data-metric="clicks" data-value="0">0<\/p>/);

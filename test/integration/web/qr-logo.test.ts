@@ -4,21 +4,12 @@ import jsQRModule from 'jsqr';
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { onEachEngine } from '../../support/harness.ts';
+import { DIRTY_SVG, greenPng } from '../../support/qr-logos.ts';
 import { csrfOf, type WebClient } from '../../support/web-client.ts';
 import { webAccount, type SignedIn } from '../../support/web-resources.ts';
 
 // jsqr's types describe an ES module's default export; its file sets module.exports to the function.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
-
-/** A 40 px opaque green PNG. */
-function greenPng(): Buffer {
-  const png = new PNG({ width: 40, height: 40 });
-  for (let i = 0; i < 40 * 40; i++) png.data.set([20, 160, 60, 255], i * 4);
-  return PNG.sync.write(png);
-}
-
-const DIRTY_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><circle cx="5" cy="5" r="5" fill="#c00"/></svg>';
 
 /** Posts the logo form as a browser does: multipart, the CSRF token a field of the body. */
 async function upload(client: WebClient, id: number, file: { bytes: Buffer; name: string; type: string } | null, fields: Record<string, string> = {}, token?: string) {

@@ -2,8 +2,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { type WebClient, signedUp } from '../../support/web-client.ts';
-import { assertSeeOther, fieldError, postWithoutCsrf } from '../../support/web-resources.ts';
+import type { WebClient } from '../../support/web-client.ts';
+import { apiAs, assertSeeOther, fieldError, postWithoutCsrf, signedInWithKey } from '../../support/web-resources.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -12,16 +12,12 @@ onEachEngine('web: tags', (h) => {
   let key: string;
   let otherKey: string;
 
-  const api = (method: string, path: string, json?: unknown, k = key) => h().request(method, path, { key: k, ...(json ? { json } : {}) });
+  const api = apiAs(h, () => key);
   const tagsOf = async (k = key): Promise<Json[]> => (await api('GET', '/api/v1/tags', undefined, k)).body.data;
   const linkOf = async (id: number): Promise<Json> => (await api('GET', `/api/v1/links/${id}`)).body.data;
 
   before(async () => {
-    const a = await signedUp(h().baseUrl);
-    me = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
-    const b = await signedUp(h().baseUrl);
-    otherKey = (await h().server.container.accounts.createKey(b.email, 'test')).apiKey;
+    ({ me, key, otherKey } = await signedInWithKey(h()));
   });
 
   test('the link form takes tags as names separated by commas, without JavaScript, and shows them again to edit', async () => {

@@ -10,3 +10,19 @@ export const QrQuery = Type.Object({
   logo: Type.Boolean({ default: true, description: "Draw the link's logo, if it has one (an SVG logo only into an SVG)" }),
 });
 export type QrQuery = Static<typeof QrQuery>;
+
+/** A link's QR settings as the API keeps them: its logo, if it has one (docs/adr/0058). */
+export const QrLogoSettings = Type.Object({
+  id: Type.Integer({ description: "The link's id" }),
+  logo: Type.Union(
+    [
+      Type.Object({
+        type: Enum(['png', 'svg'] as const, { description: 'PNG, or SVG as sanitised' }),
+        bytes: Type.Integer({ description: 'Size of the stored file (an SVG after sanitising)' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Drawn in the centre of the code at level H; null without one' },
+  ),
+});
+export type QrLogoSettings = Static<typeof QrLogoSettings>;

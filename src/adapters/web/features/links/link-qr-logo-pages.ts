@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { IdParams } from '../../../http/schemas/common.ts';
 import { MalformedMultipartError, isMalformedMultipart } from '../../../http/malformed-multipart.ts';
-import { QR_LOGO_MAX_BYTES, readLogo } from '../../../qr/qr-logo-input.ts';
+import { QR_LOGO_MAX_BYTES } from '../../../qr/qr-logo-input.ts';
+import { saveLogo } from '../../../qr/qr-logo-upload.ts';
 import { CSRF_FIELD, csrfTokenMatches } from '../../app/csrf.ts';
 import { sendErrorPage } from '../../app/error-pages.ts';
 import { seeOther } from '../../app/respond.ts';
@@ -78,12 +79,11 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
         const link = await ctx.links.get(account.id, (request.params as IdParams).id);
         const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const t = viewOf(request, reply, secret).t.linkForm.qr;
-        const read = form.tooLarge ? { problem: 'tooLarge' as const } : form.file === null ? { problem: 'missing' as const } : readLogo(form.file);
-        if ('problem' in read) {
+        const saved = await saveLogo(ctx.qrLogos, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now());
+        if ('problem' in saved) {
           const logo = await ctx.qrLogos.get(account.id, link.link.id);
-          return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[read.problem]] });
+          return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[saved.problem]] });
         }
-        await ctx.qrLogos.put(account.id, link.link.id, read.logo, Date.now());
         setFlash(reply, t.logoSaved);
         return seeOther(reply, back(link.link.id, form.fields));
       },

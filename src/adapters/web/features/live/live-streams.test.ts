@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PassThrough } from 'node:stream';
 import { MemoryClickFeed } from '../../../../adapters/live/memory-click-feed.ts';
+import { MemorySessionEnds } from '../../../../adapters/live/memory-session-ends.ts';
 import { LiveStreams } from './live-streams.ts';
 
 const options = { heartbeatMs: 20, maxPerAccount: 2, maxUnread: 1024 };
@@ -87,4 +88,23 @@ test('closeAll ends every stream and refuses new ones (the server is stopping)',
     streams.open(1, async () => true),
     null,
   );
+});
+
+test("word of a session's end ends at once the account's streams whose session is gone, and only those", async () => {
+  const feed = new MemoryClickFeed();
+  const ends = new MemorySessionEnds();
+  const streams = new LiveStreams(feed, { ...options, heartbeatMs: 60_000 }, ends);
+  const live = new Set(['kept', 'gone', 'theirs']);
+  const gone = read(streams.open(1, async () => live.has('gone'))!);
+  const kept = read(streams.open(1, async () => live.has('kept'))!);
+  const theirs = read(streams.open(2, async () => live.has('theirs'))!);
+  live.delete('gone');
+  live.delete('theirs');
+  ends.publish(1);
+  await tick(10);
+  assert.equal(gone.ended, true, 'ended without waiting for a heartbeat');
+  assert.equal(kept.ended, false, 'a session still signed in keeps its stream');
+  assert.equal(theirs.ended, false, "another account's word is not this one's");
+  assert.equal(streams.count(1), 1);
+  streams.closeAll();
 });

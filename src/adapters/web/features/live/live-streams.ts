@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { ClickFeed, ClickTally } from '../../../../core/live/click-feed.ts';
+import type { SessionEnds } from '../../../../core/live/session-ends.ts';
 
 export interface LiveStreamOptions {
   /** A comment line this often keeps proxies from closing an idle stream; the session is checked again then. */
@@ -22,8 +23,9 @@ function clicksEvent(tally: ClickTally): string {
 
 /**
  * The Server-Sent Events streams this instance holds open, per account: each hears its own
- * account's tallies and nothing else, is capped per account, ends when its session does (seen
- * at the next heartbeat) and when the server stops, so a graceful stop is not held by it.
+ * account's tallies and nothing else, is capped per account, ends when its session does (at
+ * once when `sessionEnds` says one of the account's ended, else at the next heartbeat's check)
+ * and when the server stops, so a graceful stop is not held by it.
  */
 export class LiveStreams {
   private readonly byAccount = new Map<number, Set<PassThrough>>();
@@ -32,6 +34,7 @@ export class LiveStreams {
   constructor(
     private readonly feed: ClickFeed,
     private readonly options: LiveStreamOptions = LIVE_DEFAULTS,
+    private readonly sessionEnds?: SessionEnds,
   ) {}
 
   /** Streams open now, for one account or all. */
@@ -44,7 +47,8 @@ export class LiveStreams {
 
   /**
    * A new stream of the account's clicks, or null when the account has its streams' worth open
-   * (or the server is stopping). `signedIn` is asked at each heartbeat: false ends the stream.
+   * (or the server is stopping). `signedIn` is asked at each heartbeat and whenever one of the
+   * account's sessions ends: false ends the stream (a failure to ask does not).
    */
   open(accountId: number, signedIn: () => Promise<boolean>): PassThrough | null {
     if (this.closed) return null;
@@ -59,16 +63,23 @@ export class LiveStreams {
       stream.write(text);
     };
     const unsubscribe = this.feed.subscribe(accountId, (tally) => send(clicksEvent(tally)));
-    const heartbeat = setInterval(() => {
+    const stillSignedIn = () =>
       signedIn().then(
-        (yes) => (yes ? send(': ping\n\n') : stream.end()),
-        () => send(': ping\n\n'),
+        (yes) => {
+          if (!yes) stream.end();
+          return yes;
+        },
+        () => true,
       );
+    const unhear = this.sessionEnds?.subscribe(accountId, () => void stillSignedIn()) ?? (() => {});
+    const heartbeat = setInterval(() => {
+      void stillSignedIn().then((yes) => yes && send(': ping\n\n'));
     }, this.options.heartbeatMs);
     heartbeat.unref();
     const cleanUp = () => {
       clearInterval(heartbeat);
       unsubscribe();
+      unhear();
       streams.delete(stream);
       if (streams.size === 0 && this.byAccount.get(accountId) === streams) this.byAccount.delete(accountId);
     };

@@ -1,0 +1,35 @@
+import { readLogo, type LogoProblem } from './qr-logo-input.ts';
+import type { QrLogo } from './qr-options.ts';
+
+/** Where a link's logo is kept: the store joins every read and write on its owner's link. */
+export interface QrLogoWriter {
+  put(accountId: number, linkId: number, logo: QrLogo, now: number): Promise<boolean>;
+}
+
+/** An upload as a multipart reader saw it: the file's bytes (none, or an empty part) and whether it was cut at the limit. */
+export interface LogoUpload {
+  bytes: Uint8Array | null;
+  tooLarge: boolean;
+}
+
+/** Why an upload was refused: a problem of the file itself, or no file at all. */
+export type UploadProblem = LogoProblem | 'missing';
+
+/**
+ * The one rule set for a link's logo, whichever door it comes through (the web app's QR page, the
+ * API's PUT): read by its bytes (qr-logo-input.ts), an SVG rebuilt by the sanitiser, then stored.
+ */
+export async function saveLogo(
+  store: QrLogoWriter,
+  accountId: number,
+  linkId: number,
+  upload: LogoUpload,
+  now: number,
+): Promise<{ logo: QrLogo } | { problem: UploadProblem }> {
+  if (upload.tooLarge) return { problem: 'tooLarge' };
+  if (upload.bytes === null || upload.bytes.length === 0) return { problem: 'missing' };
+  const read = readLogo(upload.bytes);
+  if ('problem' in read) return read;
+  await store.put(accountId, linkId, read.logo, now);
+  return read;
+}

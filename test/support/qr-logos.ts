@@ -1,0 +1,12 @@
+import { PNG } from 'pngjs';
+
+/** A 40 px opaque green PNG: a logo whose colour is found again in the code's centre. */
+export function greenPng(): Buffer {
+  const png = new PNG({ width: 40, height: 40 });
+  for (let i = 0; i < 40 * 40; i++) png.data.set([20, 160, 60, 255], i * 4);
+  return PNG.sync.write(png);
+}
+
+/** An SVG logo with a script and a handler, which the sanitiser must drop, and a circle it keeps. */
+export const DIRTY_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><circle cx="5" cy="5" r="5" fill="#c00"/></svg>';
