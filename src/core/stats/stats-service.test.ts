@@ -306,3 +306,36 @@ test('filters: never read further back than the retention keeps rows, and say fr
   assert.equal(h.change, 0);
   assert.equal(h.summary.unique, null);
 });
+
+test('overview: the same headline and lists as headline and a query each, from one ownership check and two summaries', async () => {
+  const { svc } = service(true, browsers);
+  const reads = { findById: 0, summary: 0 };
+  const deps = (svc as unknown as { deps: { links: { findById: () => Promise<unknown> }; stats: StatsStore } }).deps;
+  const { findById } = deps.links;
+  const { summary } = deps.stats;
+  deps.links.findById = async () => (reads.findById++, findById());
+  deps.stats.summary = async (...args) => (reads.summary++, summary(...args));
+  const range = { from: '2026-03-01', to: '2026-03-10' };
+  const lists = [
+    { name: 'clicks' as const, page: null },
+    { name: 'browser' as const, page: { page: 1, perPage: 2 } },
+  ];
+  for (const access of ['owner', 'public'] as const) {
+    reads.findById = reads.summary = 0;
+    const overview = await svc.overview(account, 1, { range, lists }, access);
+    assert.deepEqual(reads, { findById: 1, summary: 2 });
+    assert.deepEqual(overview.headline, await svc.headline(account, 1, { range }, access));
+    assert.deepEqual(overview.lists, await Promise.all(lists.map((list) => svc.query(account, 1, { ...list, ...range }, access))));
+  }
+  await assert.rejects(service(false).svc.overview(account, 1, { range, lists }, 'owner'), NotFoundError);
+  await assert.rejects(svc.overview(account, 1, { range, lists: [{ name: 'nope' as 'clicks', page: null }] }, 'owner'), ValidationError);
+});
+
+test('overview under filters: what headline and a query each answer from the click rows', async () => {
+  const { svc } = service(true);
+  const range = { from: '2026-03-09', to: '2026-03-10' };
+  const lists = [{ name: 'browser' as const, page: null }];
+  const overview = await svc.overview(account, 1, { range, filters: byCountry, lists }, 'owner');
+  assert.deepEqual(overview.headline, await svc.headline(account, 1, { range, filters: byCountry }, 'owner'));
+  assert.deepEqual(overview.lists, [await svc.query(account, 1, { ...lists[0]!, ...range, filters: byCountry }, 'owner')]);
+});
