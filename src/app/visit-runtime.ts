@@ -157,7 +157,16 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
-  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter, startClickRecovery: () => recovery.start(), startClickWriter: async () => writer?.open() };
+  const common = {
+    source,
+    countries,
+    sink,
+    appHosts,
+    warmUp: warm,
+    clickMeter,
+    startClickRecovery: () => recovery.start(),
+    startClickWriter: async () => writer?.open(),
+  };
 
   if (!config.REDIS_URL) {
     return {

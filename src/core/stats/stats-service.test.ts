@@ -45,6 +45,8 @@ test('filled lists every value, zeros included; pageOf pages or not', () => {
 
 function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }]) {
   const calls: string[] = [];
+  /** How many times the link's owner was checked and a range summed. */
+  const reads = { findById: 0, summary: 0 };
   const stats: StatsStore = {
     perDay: async () => [{ value: '2026-03-02', count: 4 }],
     counts: async () => [{ value: '13', count: 4 }],
@@ -52,7 +54,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
       calls.push(`${dimension} ${q.order} ${q.search ?? ''} ${q.page ? q.page.page : 'all'}`);
       return { items: breakdown, total: breakdown.length };
     },
-    summary: async () => ({ total: 4, unique: 3, bots: 1 }),
+    summary: async () => (reads.summary++, { total: 4, unique: 3, bots: 1 }),
     accountPerDay: async (_id, range) => {
       calls.push(`account ${range.from} ${range.to}`);
       return [
@@ -100,7 +102,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
     },
   };
   const svc = new StatsService({
-    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
+    links: { findById: async () => (reads.findById++, owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
     stats,
     filtered,
     retention,
@@ -109,7 +111,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
     retentionDays: 90,
     minCount: 5,
   });
-  return { svc, calls };
+  return { svc, calls, reads };
 }
 
 const account = { id: 1, timezone: 'UTC' };
@@ -308,13 +310,7 @@ test('filters: never read further back than the retention keeps rows, and say fr
 });
 
 test('overview: the same headline and lists as headline and a query each, from one ownership check and two summaries', async () => {
-  const { svc } = service(true, browsers);
-  const reads = { findById: 0, summary: 0 };
-  const deps = (svc as unknown as { deps: { links: { findById: () => Promise<unknown> }; stats: StatsStore } }).deps;
-  const { findById } = deps.links;
-  const { summary } = deps.stats;
-  deps.links.findById = async () => (reads.findById++, findById());
-  deps.stats.summary = async (...args) => (reads.summary++, summary(...args));
+  const { svc, reads } = service(true, browsers);
   const range = { from: '2026-03-01', to: '2026-03-10' };
   const lists = [
     { name: 'clicks' as const, page: null },

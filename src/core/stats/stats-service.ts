@@ -305,7 +305,12 @@ export class StatsService {
    * A breakdown with its rare values folded: the whole list first, so that neither a search nor
    * a page can pick a folded value out; then searched, sorted and paged, the other entry last.
    */
-  private async foldedEntries(linkId: number, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>, range: DayRange, minCount: number): Promise<{ items: ValueCount[]; total: number }> {
+  private async foldedEntries(
+    linkId: number,
+    q: Omit<StatsQuery, 'from' | 'to' | 'filters'>,
+    range: DayRange,
+    minCount: number,
+  ): Promise<{ items: ValueCount[]; total: number }> {
     const all = await this.deps.stats.breakdown(linkId, DIMENSION_OF[q.name], range, { order: 'max', page: null });
     const folded = foldRare(all.items, minCount);
     const other = folded.filter((e) => e.other);
