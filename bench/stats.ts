@@ -21,7 +21,7 @@ import { sql, type Kysely } from 'kysely';
 import { inFreshPgSchema } from './pg-schema.ts';
 import { foldFinishedMonths, loadRollups } from './rollup-seed.ts';
 import { loadConfig } from '../src/app/config.ts';
-import { createContainer } from '../src/app/container.ts';
+import { createContainer, type Container } from '../src/app/container.ts';
 import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
 import { addDays } from '../src/core/stats/range.ts';
 import type { StatsQuery } from '../src/core/stats/stats-service.ts';
@@ -173,8 +173,56 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8), String(entries).padStart(8));
   }
   console.log(`worst p99: ${worst.toFixed(1)} ms (target < 100 ms)`);
+  await timeOverview(label, c, account, ids);
   await writeCost(c.storage.db, c.storage.engine, account.id, ids);
   await c.close();
+}
+
+// The statistics page's overview over the year (issue 32): its target is 50 ms at p99.
+const OVERVIEW_TARGET_MS = 50;
+const OVERVIEW_TOP: StatsName[] = ['referrer', 'browser', 'platform', 'device', 'language'];
+const verdicts: string[] = [];
+
+/** What `/stats/{id}` reads for a range: the headline, the chart of days, the countries and five tops. */
+function overview(c: Container, account: { id: number; timezone: string }, id: number) {
+  const lists = [
+    { name: 'clicks' as const, page: null },
+    { name: 'country' as const, page: null },
+    ...OVERVIEW_TOP.map((name) => ({ name, page: { page: 1, perPage: 5 } })),
+  ];
+  return c.stats.overview(account, id, { range: { from: FIRST_DAY, to: LAST_DAY }, lists }, 'owner');
+}
+
+/** The same numbers as the page read them before ADR 63: the headline and a query per list, each checking the owner and summing the range. */
+function overviewByList(c: Container, account: { id: number; timezone: string }, id: number) {
+  const range = { from: FIRST_DAY, to: LAST_DAY };
+  const query = (name: StatsName, page: StatsQuery['page']) => c.stats.query(account, id, { name, ...range, page }, 'owner');
+  return Promise.all([
+    c.stats.headline(account, id, { range }, 'owner'),
+    query('clicks', null),
+    query('country', null),
+    ...OVERVIEW_TOP.map((name) => query(name, { page: 1, perPage: 5 })),
+  ]);
+}
+
+async function timeOverview(label: string, c: Container, account: { id: number; timezone: string }, ids: number[]): Promise<void> {
+  const timed = async (name: string, read: typeof overview | typeof overviewByList) => {
+    for (let i = 0; i < 20; i++) await read(c, account, ids[Math.floor(Math.random() * ids.length)]!);
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      await read(c, account, ids[Math.floor(Math.random() * ids.length)]!);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
+    console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8));
+    return at;
+  };
+  await timed('overview, a read per list', overviewByList);
+  const at = await timed('overview (the page)', overview);
+  const verdict = at(0.99) < OVERVIEW_TARGET_MS ? 'PASS' : 'FAIL';
+  verdicts.push(`${verdict} ${label}: the year's overview p99 ${at(0.99).toFixed(1)} ms (target < ${OVERVIEW_TARGET_MS} ms)`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
@@ -184,3 +232,5 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+console.log(`\n${verdicts.join('\n')}`);
+if (verdicts.some((v) => v.startsWith('FAIL'))) process.exitCode = 1;

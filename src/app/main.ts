@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   // Before the first click is written under its lease; never awaited: a start does not wait
   // for another instance's clicks to be rolled up (failures are reported and retried).
   void server.container.visits.startClickRecovery();
-  server.container.visits.startClickWriter();
+  // Listening only once the writer thread can write: visits answered while it started had their
+  // clicks queue up unwritten, more than a flush interval of them (docs/adr/0063).
+  await server.container.visits.startClickWriter();
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // The address short links are built on, which a listening socket's address need not be.
   server.app.log.info({ appUrl: config.APP_URL }, `linkpix serves at ${config.APP_URL}`);

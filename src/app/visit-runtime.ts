@@ -78,10 +78,11 @@ export interface VisitRuntime {
    */
   startClickRecovery(): Promise<void>;
   /**
-   * Starts the click writer thread now (it starts with the first click otherwise): called by
-   * the server as it starts, not by tools that never serve a visit.
+   * Starts the click writer thread now (it starts with the first click otherwise) and resolves
+   * once it can write: called by the server before it listens, not by tools that never serve a
+   * visit (docs/adr/0063).
    */
-  startClickWriter(): void;
+  startClickWriter(): Promise<void>;
   /** Clicks as they happen, per account, for the live pages: across instances through Redis when set (docs/adr/0054). */
   feed: ClickFeed;
   /** Word of sessions ended, so that live streams end at once: across instances through Redis when set (docs/adr/0058). */
@@ -161,7 +162,16 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
-  const common = { source, countries, sink, appHosts, warmUp: warm, clickMeter, startClickRecovery: () => recovery.start(), startClickWriter: () => writer?.open() };
+  const common = {
+    source,
+    countries,
+    sink,
+    appHosts,
+    warmUp: warm,
+    clickMeter,
+    startClickRecovery: () => recovery.start(),
+    startClickWriter: async () => writer?.open(),
+  };
 
   if (!config.REDIS_URL) {
     return {

@@ -94,9 +94,9 @@ export interface ServerProcess {
 
 /**
  * Starts the compiled server on a free loopback port, with `env` over the tests' defaults (no
- * title fetch, no API rate limit), and resolves once it listens.
+ * title fetch, no API rate limit), and resolves once it listens (or fails after `listeningWithinMs`).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, listeningWithinMs = 20_000): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const full = {
@@ -114,7 +114,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  await waitForOutput(child, /Server listening/);
+  await waitForOutput(child, /Server listening/, listeningWithinMs);
   return { child, base, env: full, output: () => output };
 }
 

@@ -158,3 +158,26 @@ test('a backlog is written in larger batches, up to ten times maxBatch', async (
   );
   assert.equal(store.written, 160);
 });
+
+test("a write is due from its oldest click's record, not a whole interval after the hand-over or the last write", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 10_000 });
+  const store = new FakeStore();
+  const sink = new BatchingClickSink(store, { intervalMs: 200, maxBatch: 100, onError: assert.fail });
+  // Recorded on the main thread 100 ms before it reached this sink: due 50 ms from now.
+  sink.record(click(1), undefined, 9_900);
+  t.mock.timers.tick(49);
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(store.written, 0);
+  t.mock.timers.tick(1);
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(store.written, 1);
+  // Recorded now: due in 150 ms (200 less 50 for the write).
+  sink.record(click(2));
+  t.mock.timers.tick(149);
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(store.written, 1);
+  t.mock.timers.tick(1);
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(store.written, 2);
+  await sink.close();
+});

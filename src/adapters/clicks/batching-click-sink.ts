@@ -2,9 +2,10 @@ import type { Click } from '../../core/clicks/click.ts';
 import type { ClickSink, ClickStore } from '../../core/clicks/ports.ts';
 import { toBatch } from '../../core/clicks/batch.ts';
 import { ClickMeter } from '../metrics/click-meter.ts';
+import { writeDueIn } from './write-due.ts';
 
 export interface BatchingOptions {
-  /** Write at least this often while clicks arrive. */
+  /** Write a click within this long of its record (write-due.ts), while the database answers. */
   intervalMs: number;
   /** Write as soon as this many are buffered. */
   maxBatch: number;
@@ -24,6 +25,8 @@ export interface BatchingOptions {
 interface Entry {
   click: Click;
   rotation?: number | undefined;
+  /** When it was recorded (ms since the epoch): its write is due an interval after. */
+  since: number;
 }
 
 // Retries wait twice as long each time, up to this: an absent database is not asked many times
@@ -60,17 +63,23 @@ export class BatchingClickSink implements ClickSink {
     this.meter = options.meter ?? new ClickMeter();
   }
 
-  record(click: Click, rotation?: number): void {
+  /** `since`: when the click was recorded, if before now (a writer thread's clicks were recorded on the main thread). */
+  record(click: Click, rotation?: number, since: number = Date.now()): void {
     this.meter.recorded++;
     if (this.buffer.length + this.inFlight >= (this.options.maxBuffered ?? Infinity)) {
       this.drop();
       return;
     }
-    this.buffer.push({ click, rotation });
+    this.buffer.push({ click, rotation, since });
     // While writes fail, only the retry timer writes: a full buffer must not send a write per visit.
     if (this.failures > 0) return;
     if (this.buffer.length >= this.options.maxBatch) this.kick(0);
-    else if (this.timer === null) this.kick(this.options.intervalMs);
+    else if (this.timer === null) this.kick(this.dueIn());
+  }
+
+  /** Until the oldest buffered click's write is due: timed from its record, not from the last write. */
+  private dueIn(): number {
+    return writeDueIn(this.buffer[0]?.since ?? Date.now(), this.options.intervalMs, Date.now());
   }
 
   /** Clicks recorded but not yet written. */
@@ -151,7 +160,7 @@ export class BatchingClickSink implements ClickSink {
       this.inFlight = 0;
     }
     if (this.failures > 0) this.resumed();
-    if (this.buffer.length > 0) this.kick(this.buffer.length >= this.options.maxBatch ? 0 : this.options.intervalMs);
+    if (this.buffer.length > 0) this.kick(this.buffer.length >= this.options.maxBatch ? 0 : this.dueIn());
   }
 
   private batchSize(): number {

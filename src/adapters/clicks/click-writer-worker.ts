@@ -4,15 +4,17 @@
  * synchronous). WAL lets the main thread keep reading meanwhile.
  *
  * The main thread hands clicks over often (they leave its heap young); this thread keeps them
- * and writes one transaction every `writeIntervalMs` (or sooner when very many wait), and the
- * window (rollups, and the links' clicks and rotation positions) every `rollupIntervalMs`. A
- * write that fails keeps its clicks for the next one.
+ * and writes them in one transaction once the oldest has waited about `writeIntervalMs` since it
+ * was recorded (write-due.ts; sooner when very many wait), and the window (rollups, and the
+ * links' clicks and rotation positions) every `rollupIntervalMs`. A write that fails keeps its
+ * clicks for the next one, an interval later.
  * "settle" writes everything now and answers when it is written; "close" does so and ends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, sqlitePath } from '../storage/connect.ts';
 import { SqliteClickWriter } from './sqlite-click-writer.ts';
 import { WaitingClicks, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { writeDueIn } from './write-due.ts';
 
 // Seconds of heavy traffic over many links, a minute or more of ordinary traffic, in a bounded
 // heap (its size: docs/performance.md).
@@ -89,8 +91,30 @@ const every = (ms: number, work: () => void) =>
       report(error); // kept; the next tick or a settle tries again
     }
   }, ms);
-const timers = [every(data.writeIntervalMs, () => (waiting.count === 0 ? checkpointIdle() : writeWaiting()))];
+const timers = [every(data.writeIntervalMs, () => (waiting.count === 0 ? checkpointIdle() : undefined))];
 if (data.rollupIntervalMs > 0) timers.push(every(data.rollupIntervalMs, () => writer.flushWindow()));
+
+/** The write of what waits, when the oldest of it is due; null while nothing waits or it is under way. */
+let due: NodeJS.Timeout | null = null;
+let closing = false;
+
+function writeWhenDue(): void {
+  const since = waiting.since;
+  if (due !== null || since === null || closing) return;
+  due = setTimeout(writeDue, writeDueIn(since, data.writeIntervalMs, Date.now()));
+}
+
+function writeDue(): void {
+  due = null;
+  try {
+    writeWaiting();
+  } catch (error) {
+    report(error); // kept; tried again an interval later (or by a settle)
+    due = setTimeout(writeDue, data.writeIntervalMs);
+    return;
+  }
+  writeWhenDue();
+}
 
 function answer(id: number, work: () => void): void {
   try {
@@ -105,18 +129,20 @@ port.on('message', (message: WriterMessage) => {
   switch (message.kind) {
     case 'batch': {
       waiting.add(message);
-      if (waiting.count < WRITE_EARLY_AT) return;
+      if (waiting.count < WRITE_EARLY_AT) return writeWhenDue();
       try {
         writeWaiting();
       } catch (error) {
         report(error); // the clicks are kept for the next attempt
       }
-      return;
+      return writeWhenDue();
     }
     case 'settle':
       return answer(message.id, settle);
     case 'close': {
+      closing = true;
       for (const timer of timers) clearInterval(timer);
+      if (due !== null) clearTimeout(due);
       try {
         settle();
       } catch (error) {
@@ -127,3 +153,6 @@ port.on('message', (message: WriterMessage) => {
     }
   }
 });
+
+// Modules loaded and the connection open: the server may listen (docs/adr/0063).
+port.postMessage({ kind: 'ready' } satisfies WriterReply);

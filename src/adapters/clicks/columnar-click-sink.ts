@@ -6,7 +6,8 @@ import { ClickMeter } from '../metrics/click-meter.ts';
 
 /** Where the columns go: a writer thread (WorkerClickStore). */
 export interface ColumnsWriter {
-  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void;
+  /** `since`: when the first of these clicks was recorded (ms since the epoch); the thread writes them an interval after it. */
+  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number): void;
   /** Resolves once everything handed over before is written, rollups included. */
   settle(): Promise<void>;
 }
@@ -34,6 +35,8 @@ export class ColumnarClickSink implements ClickSink {
   private counts = new Map<number, number>();
   private rotations = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the first click not yet handed over was recorded. */
+  private since = 0;
   readonly meter: ClickMeter;
 
   constructor(
@@ -46,6 +49,7 @@ export class ColumnarClickSink implements ClickSink {
 
   record(click: Click, rotation?: number): void {
     this.meter.recorded++;
+    if (this.builder.count === 0) this.since = Date.now();
     this.builder.add(click);
     tallyClick(this.counts, this.rotations, click, rotation);
     if (this.builder.count >= this.options.maxBatch) this.handOver();
@@ -73,7 +77,7 @@ export class ColumnarClickSink implements ClickSink {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.builder.count === 0) return;
-    this.writer.writeColumns(this.builder.build(), this.counts, this.rotations);
+    this.writer.writeColumns(this.builder.build(), this.counts, this.rotations, this.since);
     this.counts = new Map();
     this.rotations = new Map();
   };

@@ -8,9 +8,11 @@
  * Inside, the same sink and store as before (BatchingClickSink over SqlClickStore): batches of
  * CLICK_BATCH_SIZE at least every CLICK_FLUSH_INTERVAL_MS, kept and retried while the database
  * is away, up to CLICK_BUFFER_MAX. "settle" writes everything now and answers; "close" does so
- * with the sink's retries, closes the pool and ends.
+ * with the sink's retries, closes the pool and ends. It tells the main thread it is ready once
+ * its pool's first connection is made (or failed).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { sql } from 'kysely';
 import type { Click } from '../../core/clicks/click.ts';
 import { connect } from '../storage/connect.ts';
 import { SqlClickStore } from '../storage/stores/click-store.ts';
@@ -58,7 +60,7 @@ function record(message: BatchMessage): void {
   const last = new Map<number, number>();
   clicks.forEach((c, i) => last.set(c.linkId, i));
   const rotations = new Map(message.rotations);
-  clicks.forEach((c, i) => sink.record(c, last.get(c.linkId) === i ? rotations.get(c.linkId) : undefined));
+  clicks.forEach((c, i) => sink.record(c, last.get(c.linkId) === i ? rotations.get(c.linkId) : undefined, message.since));
   if (sink.dropped > dropped) {
     tell({ kind: 'dropped', clicks: sink.dropped - dropped });
     dropped = sink.dropped;
@@ -84,6 +86,13 @@ port.on('message', (message: WriterMessage) => {
         .finally(() => port.close());
   }
 });
+
+// The pool's first connection before the first batch, which then need not wait for it; ready
+// whether or not the database answers (the sink keeps the clicks while it is away).
+sql`select 1`
+  .execute(storage.db)
+  .catch(() => undefined)
+  .finally(() => tell({ kind: 'ready' }));
 
 /**
  * An error as one line for the main thread's log: its message, its code (a refused connection

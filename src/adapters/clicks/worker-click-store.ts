@@ -5,6 +5,10 @@ import { columnsMessage, toMessage, type PgWriterData, type WriterData, type Wri
 import { ClickMeter } from '../metrics/click-meter.ts';
 import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
+// Longer than a thread's start on a loaded machine (modules, a connection); PostgreSQL's connect
+// timeout ends a hanging first connection before this.
+const READY_WAIT_MS = 10_000;
+
 export interface WriterHooks {
   /**
    * The thread failed (the clicks it held and had not written are lost with it), or it tells of
@@ -30,6 +34,8 @@ export class WorkerClickStore implements ClickStore {
   /** close() has run: no thread starts again, and what is handed over after is dropped and told. */
   private closed = false;
   private nextId = 1;
+  /** Settles when the current thread has told it is ready, or is gone. */
+  private ready: Promise<void> = Promise.resolve();
   private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
 
   private readonly onError: (error: unknown) => void;
@@ -61,23 +67,27 @@ export class WorkerClickStore implements ClickStore {
   }
 
   /** The same, for clicks already in columns (ColumnarClickSink): the columns are moved, not copied. */
-  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>): void {
+  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number = Date.now()): void {
     if (this.closed) {
       // The hand-off cannot fail (ColumnarClickSink), so the loss is counted and told here.
       this.meter.dropped += clicks.count;
       this.onError(new Error(`${clicks.count} clicks handed to the click writer after it closed: not written`));
       return;
     }
-    const { message, transfer } = columnsMessage(clicks, counts, rotations);
+    const { message, transfer } = columnsMessage(clicks, counts, rotations, since);
     this.start().postMessage(message, transfer);
   }
 
   /**
-   * Starts the thread now rather than with the first batch: a server does so as it starts, so
-   * that the thread's start-up (its modules, its connection) is not in the first visits' time.
+   * Starts the thread now rather than with the first batch, and resolves once it can write (its
+   * modules loaded, its connection open), once it has failed, or after READY_WAIT_MS. A server
+   * does so before it listens: clicks of visits answered while the thread started only queued,
+   * and a `kill -9` in the first second lost several intervals of them (docs/adr/0063).
    */
-  open(): void {
-    if (!this.closed) this.start();
+  open(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.start();
+    return this.ready;
   }
 
   /** Writes everything handed over so far, rollups and counters included (SQLite's thread holds those back). */
@@ -117,7 +127,14 @@ export class WorkerClickStore implements ClickStore {
       // generation only delays promotion while costing resident memory (ADR 8).
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
+    let isReady!: () => void;
+    this.ready = new Promise<void>((resolve) => {
+      isReady = resolve;
+      // A thread that neither answers nor fails (a PostgreSQL host that drops packets) must not hold a start for long.
+      setTimeout(resolve, READY_WAIT_MS).unref();
+    });
     worker.on('message', (reply: WriterReply) => {
+      if ('kind' in reply && reply.kind === 'ready') return isReady();
       if ('kind' in reply) return this.told(reply);
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
@@ -130,6 +147,7 @@ export class WorkerClickStore implements ClickStore {
       failed = true;
       this.onError(new Error('the click writer thread failed; clicks it had not written are lost', { cause: error }));
       this.failAll(error);
+      isReady();
     });
     worker.on('exit', (code) => {
       // Not asked to stop (close() lets go of it first) and no 'error' told it already.
@@ -139,6 +157,7 @@ export class WorkerClickStore implements ClickStore {
       if (this.worker === worker) this.worker = null;
       this.onRunning(false);
       this.failAll(new Error('click writer thread stopped'));
+      isReady();
     });
     this.worker = worker;
     this.onRunning(true);
@@ -146,7 +165,7 @@ export class WorkerClickStore implements ClickStore {
   }
 
   /** What the thread tells unasked. */
-  private told(reply: Exclude<WriterReply, { id: number }>): void {
+  private told(reply: Exclude<WriterReply, { id: number } | { kind: 'ready' }>): void {
     switch (reply.kind) {
       case 'written':
         this.meter.written += reply.clicks;

@@ -9,6 +9,8 @@ export interface BatchMessage {
   clicks: ClickColumns;
   counts: Array<[number, number]>;
   rotations: Array<[number, number]>;
+  /** When the oldest of these clicks was recorded (ms since the epoch): its write is due an interval after (write-due.ts). */
+  since: number;
 }
 
 /** Write what the thread holds back (the rollup window), then answer. */
@@ -49,7 +51,16 @@ export interface LogReport {
   message: string;
 }
 
-export type WriterReply = SettleReply | WrittenReport | DroppedReport | LogReport;
+/**
+ * Told once by a writer thread, unasked, when it can write: its modules loaded and its connection
+ * open (or, PostgreSQL's, its first connection tried). A server listens only after it, so no
+ * visit is answered while clicks could only queue up (docs/adr/0063).
+ */
+export interface ReadyReport {
+  kind: 'ready';
+}
+
+export type WriterReply = SettleReply | WrittenReport | DroppedReport | LogReport | ReadyReport;
 
 /** The SQLite writer thread's settings (click-writer-worker.ts). */
 export interface WriterData {
@@ -81,8 +92,8 @@ export interface PgWriterData {
 }
 
 /** The message, and the buffers postMessage should move rather than copy. */
-export function toMessage(batch: ClickBatch): { message: BatchMessage; transfer: ArrayBuffer[] } {
-  return columnsMessage(encodeClicks(batch.clicks), batch.counts, batch.rotations);
+export function toMessage(batch: ClickBatch, since: number = Date.now()): { message: BatchMessage; transfer: ArrayBuffer[] } {
+  return columnsMessage(encodeClicks(batch.clicks), batch.counts, batch.rotations, since);
 }
 
 /** The same, for clicks already in columns (ColumnarClickSink). */
@@ -90,8 +101,9 @@ export function columnsMessage(
   clicks: ClickColumns,
   counts: ReadonlyMap<number, number>,
   rotations: ReadonlyMap<number, number>,
+  since: number,
 ): { message: BatchMessage; transfer: ArrayBuffer[] } {
-  return { message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations] }, transfer: transferablesOf(clicks) };
+  return { message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations], since }, transfer: transferablesOf(clicks) };
 }
 
 /** A batch the writer thread writes: its clicks read in place (ClickColumnsView), never kept. */
@@ -101,6 +113,11 @@ export interface WriterBatch {
   linkIds: Set<number>;
   counts: Map<number, number>;
   rotations: Map<number, number>;
+}
+
+/** A batch of waiting clicks, with when its oldest was recorded (ms since the epoch). */
+export interface WaitingBatch extends WriterBatch {
+  since: number;
 }
 
 /**
@@ -113,8 +130,10 @@ export class WaitingClicks {
   private columns: ClickColumns[] = [];
   private totals = new LinkTotals();
   private clicks = 0;
+  private oldest: number | null = null;
 
   add(message: BatchMessage): void {
+    if (message.clicks.count > 0 && (this.oldest === null || message.since < this.oldest)) this.oldest = message.since;
     this.columns.push(message.clicks);
     this.clicks += message.clicks.count;
     this.totals.add(message);
@@ -125,23 +144,31 @@ export class WaitingClicks {
     return this.clicks;
   }
 
+  /** When the oldest click waiting was recorded (ms since the epoch); null: none waits. */
+  get since(): number | null {
+    return this.oldest;
+  }
+
   /**
    * Everything waiting as one batch, in order (counts added up, the latest rotation kept); the
    * waiting list starts empty. Give the batch back with putBack if writing it failed.
    */
-  take(): WriterBatch {
+  take(): WaitingBatch {
     const clicks = new ClickColumnsView(this.columns);
     const { counts, rotations } = this.totals.drain();
+    const since = this.oldest ?? Date.now();
     this.columns = [];
     this.clicks = 0;
-    return { clicks, linkIds: clicks.linkIds(), counts, rotations };
+    this.oldest = null;
+    return { clicks, linkIds: clicks.linkIds(), counts, rotations, since };
   }
 
   /** A batch take() gave that could not be written: it goes before what arrived since. */
-  putBack(batch: WriterBatch): void {
+  putBack(batch: WaitingBatch): void {
     if (!(batch.clicks instanceof ClickColumnsView)) throw new TypeError('not a batch of waiting clicks');
     this.columns = [...batch.clicks.parts, ...this.columns];
     this.clicks += batch.clicks.count;
+    this.oldest = this.oldest === null ? batch.since : Math.min(this.oldest, batch.since);
     this.totals.putBack(batch);
   }
 }

@@ -45,6 +45,8 @@ test('filled lists every value, zeros included; pageOf pages or not', () => {
 
 function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }], newestFrom: number | null = null) {
   const calls: string[] = [];
+  /** How many times the link's owner was checked and a range summed. */
+  const reads = { findById: 0, summary: 0 };
   const stats: StatsStore = {
     perDay: async () => [{ value: '2026-03-02', count: 4 }],
     counts: async () => [{ value: '13', count: 4 }],
@@ -52,7 +54,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
       calls.push(`${dimension} ${q.order} ${q.search ?? ''} ${q.page ? q.page.page : 'all'}`);
       return { items: breakdown, total: breakdown.length };
     },
-    summary: async () => ({ total: 4, unique: 3, bots: 1 }),
+    summary: async () => (reads.summary++, { total: 4, unique: 3, bots: 1 }),
     accountPerDay: async (_id, range) => {
       calls.push(`account ${range.from} ${range.to}`);
       return [
@@ -104,7 +106,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
     },
   };
   const svc = new StatsService({
-    links: { findById: async () => (owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
+    links: { findById: async () => (reads.findById++, owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
     stats,
     filtered,
     retention,
@@ -113,7 +115,7 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
     retentionDays: 90,
     minCount: 5,
   });
-  return { svc, calls };
+  return { svc, calls, reads };
 }
 
 const account = { id: 1, timezone: 'UTC' };
@@ -327,4 +329,31 @@ test('filters: a span with more click rows than FILTERED_ROWS_MAX is read from i
   const whole = await early.svc.query(account, 1, { name: 'country', ...range, filters: byCountry, page: null }, 'owner');
   assert.equal(whole.countedSince, null);
   assert.equal(whole.countedNewestOnly, false);
+});
+
+test('overview: the same headline and lists as headline and a query each, from one ownership check and two summaries', async () => {
+  const { svc, reads } = service(true, browsers);
+  const range = { from: '2026-03-01', to: '2026-03-10' };
+  const lists = [
+    { name: 'clicks' as const, page: null },
+    { name: 'browser' as const, page: { page: 1, perPage: 2 } },
+  ];
+  for (const access of ['owner', 'public'] as const) {
+    reads.findById = reads.summary = 0;
+    const overview = await svc.overview(account, 1, { range, lists }, access);
+    assert.deepEqual(reads, { findById: 1, summary: 2 });
+    assert.deepEqual(overview.headline, await svc.headline(account, 1, { range }, access));
+    assert.deepEqual(overview.lists, await Promise.all(lists.map((list) => svc.query(account, 1, { ...list, ...range }, access))));
+  }
+  await assert.rejects(service(false).svc.overview(account, 1, { range, lists }, 'owner'), NotFoundError);
+  await assert.rejects(svc.overview(account, 1, { range, lists: [{ name: 'nope' as 'clicks', page: null }] }, 'owner'), ValidationError);
+});
+
+test('overview under filters: what headline and a query each answer from the click rows', async () => {
+  const { svc } = service(true);
+  const range = { from: '2026-03-09', to: '2026-03-10' };
+  const lists = [{ name: 'browser' as const, page: null }];
+  const overview = await svc.overview(account, 1, { range, filters: byCountry, lists }, 'owner');
+  assert.deepEqual(overview.headline, await svc.headline(account, 1, { range, filters: byCountry }, 'owner'));
+  assert.deepEqual(overview.lists, [await svc.query(account, 1, { ...lists[0]!, ...range, filters: byCountry }, 'owner')]);
 });

@@ -118,13 +118,58 @@ export class StatsService {
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
     const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
     if (filters.length > 0) return this.filteredQuery(account.timezone, linkId, q, range, filters);
-    const foldedBelow = seesEveryValue(access) || !isFoldedName(q.name) ? null : this.deps.minCount;
-    const [summary, entries] = await Promise.all([
+    const [summary, list] = await Promise.all([this.deps.stats.summary(linkId, range), this.list(linkId, q, range, access)]);
+    return { ...list, range, timeZone: account.timezone, summary, filters: [], countedSince: null, countedNewestOnly: false };
+  }
+
+  /**
+   * What a statistics page's overview shows of a range: its headline and several lists, read
+   * with one ownership check and one summary of the range rather than one per list (the year's
+   * overview read the same summary nine times, docs/adr/0063). The same numbers as `headline`
+   * and a `query` per list.
+   */
+  async overview(
+    account: { id: number; timezone: string },
+    linkId: number,
+    q: { range: DayRange; filters?: readonly StatsFilter[] | undefined; lists: ReadonlyArray<Omit<StatsQuery, 'from' | 'to' | 'filters'>> },
+    access: StatsAccess,
+  ): Promise<{ headline: StatsHeadline; lists: StatsResult[] }> {
+    const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
+    const { range } = q;
+    if (filters.length > 0) {
+      // Read from the click rows, each list with its own totals (filteredQuery).
+      const [headline, lists] = await Promise.all([
+        this.headline(account, linkId, q, access),
+        Promise.all(q.lists.map((list) => this.query(account, linkId, { ...list, ...range, filters }, access))),
+      ]);
+      return { headline, lists };
+    }
+    for (const list of q.lists) if (!isStatsName(list.name)) throw ValidationError.of('name', messages.selected('name'));
+    if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
+    const previous = previousRange(range);
+    const [summary, before, lists] = await Promise.all([
       this.deps.stats.summary(linkId, range),
-      foldedBelow === null ? this.entries(linkId, q, range) : this.foldedEntries(linkId, q, range, foldedBelow),
+      this.deps.stats.summary(linkId, previous),
+      Promise.all(q.lists.map((list) => this.list(linkId, list, range, access))),
     ]);
+    return {
+      headline: {
+        summary,
+        previous: { range: previous, total: before.total },
+        change: periodChange(summary.total, before.total),
+        countedSince: null,
+        countedNewestOnly: false,
+      },
+      lists: lists.map((list) => ({ ...list, range, timeZone: account.timezone, summary, filters: [], countedSince: null, countedNewestOnly: false })),
+    };
+  }
+
+  /** A list's entries from the rollups, paged, its rare values folded for viewers other than the owner. */
+  private async list(linkId: number, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>, range: DayRange, access: StatsAccess) {
+    const foldedBelow = seesEveryValue(access) || !isFoldedName(q.name) ? null : this.deps.minCount;
+    const entries = foldedBelow === null ? await this.entries(linkId, q, range) : await this.foldedEntries(linkId, q, range, foldedBelow);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
-    return { ...entries, ...page, name: q.name, range, timeZone: account.timezone, summary, foldedBelow, filters: [], countedSince: null, countedNewestOnly: false };
+    return { ...entries, ...page, name: q.name, foldedBelow };
   }
 
   /**
@@ -261,7 +306,7 @@ export class StatsService {
     );
   }
 
-  private async entries(linkId: number, q: StatsQuery, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {
+  private async entries(linkId: number, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {
     const dimension = DIMENSION_OF[q.name];
     const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
     if (q.name === 'clicks' || q.name === 'clicks_hours') {
@@ -277,7 +322,12 @@ export class StatsService {
    * A breakdown with its rare values folded: the whole list first, so that neither a search nor
    * a page can pick a folded value out; then searched, sorted and paged, the other entry last.
    */
-  private async foldedEntries(linkId: number, q: StatsQuery, range: DayRange, minCount: number): Promise<{ items: ValueCount[]; total: number }> {
+  private async foldedEntries(
+    linkId: number,
+    q: Omit<StatsQuery, 'from' | 'to' | 'filters'>,
+    range: DayRange,
+    minCount: number,
+  ): Promise<{ items: ValueCount[]; total: number }> {
     const all = await this.deps.stats.breakdown(linkId, DIMENSION_OF[q.name], range, { order: 'max', page: null });
     const folded = foldRare(all.items, minCount);
     const other = folded.filter((e) => e.other);

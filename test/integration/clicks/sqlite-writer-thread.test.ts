@@ -194,7 +194,7 @@ describe('the SQLite writer thread', () => {
   test('once closed, the store starts no thread again: clicks handed over then are dropped, counted and told', async () => {
     const errors: unknown[] = [];
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 }, { onError: (e) => errors.push(e) });
-    store.open();
+    await store.open();
     await store.close();
     const link = links[3]!;
     const rowsBefore = await rowsOf(link);
@@ -202,7 +202,7 @@ describe('the SQLite writer thread', () => {
     columns.add(click(link, accountId));
     columns.add(click(link, accountId, { visitor: 'other' }));
     store.writeColumns(columns.build(), new Map([[link, 2]]), new Map());
-    store.open();
+    await store.open();
     await assert.rejects(store.writeBatch(toBatch([{ click: click(link, accountId) }])), /after it closed/);
     assert.equal(store.meter.dropped, 2);
     assert.equal(errors.length, 1);
@@ -220,7 +220,7 @@ describe('the SQLite writer thread', () => {
     const fileBytes = () => statSync(url.slice('sqlite:'.length)).size;
     try {
       await sql`create table notes (body blob not null)`.execute(storage.db);
-      store.open();
+      await store.open();
       const before = fileBytes();
       // About 1 500 pages, past SQLite's 1 000 that would make the server's own commit checkpoint.
       for (let i = 0; i < 300; i++) await sql`insert into notes (body) values (zeroblob(16384))`.execute(storage.db);

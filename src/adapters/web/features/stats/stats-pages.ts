@@ -148,12 +148,22 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     const { view } = frame;
     const t = view.t.stats;
     const oneDay = frame.range.from === frame.range.to;
-    const [headline, series, countries, ...tops] = await Promise.all([
-      ctx.stats.headline(asOwner(s), s.link.id, { range: frame.range, filters: frame.filters }, s.access),
-      query(s, frame, { name: oneDay ? 'clicks_hours' : 'clicks', page: null }),
-      query(s, frame, { name: 'country', page: null }),
-      ...OVERVIEW_TOP.map((table) => query(s, frame, { name: TABLES[table], page: { page: 1, perPage: TOP } })),
-    ]);
+    const { headline, lists } = await ctx.stats.overview(
+      asOwner(s),
+      s.link.id,
+      {
+        range: frame.range,
+        filters: frame.filters,
+        lists: [
+          { name: oneDay ? 'clicks_hours' : 'clicks', page: null },
+          { name: 'country', page: null },
+          ...OVERVIEW_TOP.map((table) => ({ name: TABLES[table], page: { page: 1, perPage: TOP } })),
+        ],
+      },
+      s.access,
+    );
+    // In the order asked: the chart's series, the countries, then the tops.
+    const [series, countries, tops] = [lists[0]!, lists[1]!, lists.slice(2)];
     const chart = renderTimeSeries({
       id: 'stats-clicks',
       caption: oneDay ? t.chart.perHour : t.chart.perDay,
