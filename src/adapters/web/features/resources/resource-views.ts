@@ -69,7 +69,8 @@ export function listView<T extends NamedRecord, Q extends ResourceListQuery>(vie
   const none = !filtered && page.total === 0 && !errors;
   const add = { href: `${base}/new`, label: text.add };
   const body = page.items.length > 0 ? table(view, spec, page.items) : html`<p>${filtered || page.total > 0 ? text.noMatch : text.empty}</p>`;
-  if (none) return html`<h1>${text.title}</h1>
+  if (none)
+    return html`<h1>${text.title}</h1>
 ${emptyState({ id: 'list-empty', title: text.empty, text: text.intro, action: add })}`;
   return html`<div class="page-head"><h1>${text.title}</h1><a class="button" href="${add.href}">${add.label}</a></div>
 <p class="muted">${text.intro}</p>
