@@ -39,8 +39,9 @@ function navItems(view: View, section: string | undefined): RawHtml[] {
 function navigation(view: View, section: string | undefined): RawHtml {
   const n = view.t.common.nav;
   const items = navItems(view, section);
+  // Signed out there are two links: they stay in the header on phones too (nav-public).
+  if (!view.account) return html`<nav class="site-nav nav-wide nav-public" aria-label="${n.label}"><ul>${items}</ul></nav>`;
   const wide = html`<nav class="site-nav nav-wide" aria-label="${n.label}"><ul>${items}</ul></nav>`;
-  if (!view.account) return wide;
   const narrow = menu({ summary: n.menu, className: 'nav-menu' }, html`<nav class="site-nav" aria-label="${n.label}"><ul>${items}</ul></nav>`);
   return html`${wide}${narrow}`;
 }

@@ -88,8 +88,8 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
   return html`<tr${session.id === currentId ? html` aria-current="true"` : ''}>
 <td>${device}</td>
 <td class="mono">${session.address ?? s.unknownAddress}</td>
-<td>${started}</td>
-<td>${view.fmt.dateTime(session.lastSeenAt)}</td>
+<td class="date">${started}</td>
+<td class="date">${view.fmt.dateTime(session.lastSeenAt)}</td>
 <td>${action}</td>
 </tr>`;
 }

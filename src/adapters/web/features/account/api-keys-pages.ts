@@ -27,7 +27,7 @@ function keyRow(view: View, key: ApiKey): RawHtml {
   return html`<tr>
 <td>${name}</td>
 <td class="mono">${key.prefix}…</td>
-<td>${view.fmt.dateTime(key.createdAt)}</td>
+<td class="date">${view.fmt.dateTime(key.createdAt)}</td>
 <td>${key.lastUsedAt === null ? k.never : view.fmt.dateTime(key.lastUsedAt)}</td>
 <td>${key.revokedAt === null ? html`<span class="status-active">${k.live}</span>` : html`<span class="status-disabled">${k.revokedOn(view.fmt.dateTime(key.revokedAt))}</span>`}</td>
 <td>${key.revokedAt === null ? postButton(view, `/account/api-keys/${key.id}/revoke`, k.revoke, { danger: true, accessibleName: k.revokeNamed(name) }) : ''}</td>

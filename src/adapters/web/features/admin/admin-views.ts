@@ -78,7 +78,7 @@ export function accountsPage(view: View, page: Page<AccountSummary>, query: List
 <td class="url">${email}${emailBadges(view, emailFlags(account.email))}</td>
 <td>${account.name}</td>
 <td class="num">${view.fmt.number(links)}</td>
-<td>${view.fmt.date(account.createdAt)}</td>
+<td class="date">${view.fmt.date(account.createdAt)}</td>
 <td>${account.isAdmin ? a.operator : a.member}</td>
 <td>${status}</td>
 <td>${actions}</td>
@@ -119,7 +119,7 @@ export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery
 <td class="url">${owner.email}${owner.suspended ? html` <span class="status-disabled">(${t.ownerSuspended})</span>` : ''}</td>
 <td class="num">${view.fmt.number(link.clicks)}</td>
 <td>${status}</td>
-<td>${view.fmt.date(link.createdAt)}</td>
+<td class="date">${view.fmt.date(link.createdAt)}</td>
 <td>${action}</td>
 </tr>`;
   });

@@ -87,9 +87,9 @@ function linkTable(view: View, id: string, title: string, links: readonly Dashbo
   const rows = links.map(
     (l) => html`<tr>
 <td><a href="/links/${l.id}/edit" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
-<td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted">${l.url}</span></td>
-<td class="num"${liveClicks(l.clicks, l.id)}>${view.fmt.number(l.clicks)}</td>
-<td>${view.fmt.date(l.createdAt)}</td>
+<td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted destination">${l.url}</span></td>
+<td class="num" data-label="${d.clicks}"${liveClicks(l.clicks, l.id)}>${view.fmt.number(l.clicks)}</td>
+<td class="date" data-label="${d.created_at}">${view.fmt.date(l.createdAt)}</td>
 </tr>`,
   );
   return html`<section aria-labelledby="${id}">
@@ -97,7 +97,7 @@ function linkTable(view: View, id: string, title: string, links: readonly Dashbo
 ${
   links.length === 0
     ? html`<p>${empty}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap"><table class="table-stack">
 <thead><tr><th scope="col">${d.shortUrl}</th><th scope="col">${d.destination}</th><th scope="col" class="num">${d.clicks}</th><th scope="col">${d.created_at}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`

@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { PER_PAGE, type Page } from '../../../../core/shared/page.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
-import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
+import { csrfField, emptyState, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
 import type { NamedRecord, ResourceListQuery, ResourceSpec, Form } from './resource-spec.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the views never touch F and I
@@ -47,12 +47,12 @@ function table<T extends NamedRecord, Q extends ResourceListQuery>(view: View, s
     const path = `/${spec.plural}/${item.id}`;
     return html`<tr>
 <th scope="row"><a href="${path}/edit">${item.name}</a></th>
-${columns.map((c) => html`<td>${c.cell(item)}</td>`)}
-<td>${view.fmt.date(item.createdAt)}</td>
+${columns.map((c) => html`<td data-label="${c.header}">${c.cell(item)}</td>`)}
+<td class="date" data-label="${r.created}">${view.fmt.date(item.createdAt)}</td>
 <td><div class="row-actions"><a href="${path}/edit" aria-label="${r.editLabel(item.name)}">${view.t.common.edit}</a><a href="${path}/delete" aria-label="${r.deleteLabel(item.name)}">${view.t.common.delete}</a></div></td>
 </tr>`;
   });
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="table-stack">
 <caption>${spec.text(view).caption}</caption>
 <thead><tr><th scope="col">${r.name}</th>${columns.map((c) => html`<th scope="col">${c.header}</th>`)}<th scope="col">${r.created}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${rows}</tbody>
@@ -65,10 +65,15 @@ export function listView<T extends NamedRecord, Q extends ResourceListQuery>(vie
   const base = `/${spec.plural}`;
   const params = listParams(spec, q);
   const filtered = Object.values({ ...params, per_page: undefined, sort: undefined }).some((v) => v !== undefined);
+  // Nothing yet: the empty state says what goes here, with the one action that fills it.
+  const none = !filtered && page.total === 0 && !errors;
+  const add = { href: `${base}/new`, label: text.add };
   const body = page.items.length > 0 ? table(view, spec, page.items) : html`<p>${filtered || page.total > 0 ? text.noMatch : text.empty}</p>`;
-  return html`<h1>${text.title}</h1>
-<p>${text.intro}</p>
-<p><a class="button" href="${base}/new">${text.add}</a></p>
+  if (none)
+    return html`<h1>${text.title}</h1>
+${emptyState({ id: 'list-empty', title: text.empty, text: text.intro, action: add })}`;
+  return html`<div class="page-head"><h1>${text.title}</h1><a class="button" href="${add.href}">${add.label}</a></div>
+<p class="muted">${text.intro}</p>
 ${errorSummary(view, errors)}
 ${page.total > 0 || filtered || errors ? filterForm(view, spec, q, filtered) : ''}
 ${errors ? '' : body}
