@@ -167,6 +167,7 @@ onEachEngine('links API: export', (h) => {
             title: `Many ${i + j}`,
             targetType: 0,
             targets: emptyTargets(),
+            rules: null,
             disabled: 0,
             privacy: 0,
             privacyPasswordHash: null,
