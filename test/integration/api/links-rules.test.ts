@@ -96,7 +96,7 @@ onEachEngine('links API: rules', (h) => {
     assert.equal(rotation.body.data.rules, null, 'a rotation has no rule equivalent');
   });
 
-  test('the export carries rules and the importer brings them back', async () => {
+  test('the export carries rules (links-import.test.ts imports them back)', async () => {
     const { key } = await h().account();
     const made = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', alias: 'ruled', rules: RULES } });
     assert.equal(made.status, 201);
