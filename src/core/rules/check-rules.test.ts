@@ -34,6 +34,7 @@ test('null, "" and [] clear; undefined leaves; JSON text (a form) is read', () =
   assert.equal(check(null).rules, null);
   assert.equal(check([]).rules, null);
   assert.equal(check('').rules, null);
+  assert.equal(check([null]).rules, null, 'a null the body validator wrapped');
   assert.equal(check(undefined).rules, undefined);
   assert.deepEqual(check('[{"when":{},"url":"https://a.example/"}]').rules, [{ name: null, when: {}, url: 'https://a.example/' }]);
   assert.deepEqual(Object.keys(check('[{').errors), ['rules']);

@@ -26,9 +26,9 @@ const HOST_SUFFIX = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a
 export function checkRules(bag: Bag, input: unknown, urls: UrlPolicy): Rule[] | null | undefined {
   if (input === undefined) return undefined;
   if (input === null || input === '') return null;
-  // A form's one value may arrive wrapped in a list (the body parser's coercion).
-  let value: unknown = Array.isArray(input) && input.length === 1 && typeof input[0] === 'string' ? input[0] : input;
-  if (value === '') return null;
+  // A form's text, or a null, may arrive wrapped in a one-item list (the body validator's coercion).
+  let value: unknown = Array.isArray(input) && input.length === 1 && (typeof input[0] === 'string' || input[0] === null) ? input[0] : input;
+  if (value === '' || value === null) return null;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value) as unknown;

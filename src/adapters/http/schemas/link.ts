@@ -52,6 +52,7 @@ export const LinkBody = Type.Object({
   language: List(KeyedEntry('ISO 639-1 language code'), 'Language targets'),
   rotation: List(RotationEntry, 'Rotation targets, served in turn'),
   rules: Type.Optional(
+    // The validator coerces (a form's text, a null, may arrive as a one-item list): check-rules.ts unwraps them.
     Type.Union([Type.Array(Type.Unknown()), Type.String({ maxLength: 200_000 }), Type.Null()], {
       description: `Ordered rules, the first whose conditions all hold decides (docs/api.md, Rules); at most ${RULE_LIMITS.rules}. JSON text in a form. Sets target_type 0; null or [] clears`,
     }),
