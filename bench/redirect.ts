@@ -454,7 +454,9 @@ async function main(): Promise<void> {
   console.log(
     `generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`,
   );
-  console.log(`links: ${values.rules ? 'each with 20 rules (bench/redirect/seed.ts)' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`);
+  console.log(
+    `links: ${values.rules ? 'each with 20 rules (bench/redirect/seed.ts)' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
 

@@ -98,7 +98,15 @@ function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request
     : go(ports, link, visitor, request, outcome, entries[position]!, position);
 }
 
-function go(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed, to: string, rotation: number | undefined): Extract<VisitResult, { kind: 'go' }> {
+function go(
+  ports: VisitPorts,
+  link: RedirectLink,
+  visitor: Visitor,
+  request: VisitRequest,
+  outcome: Proceed,
+  to: string,
+  rotation: number | undefined,
+): Extract<VisitResult, { kind: 'go' }> {
   if (request.method !== 'HEAD') {
     const at = ports.clock.now();
     const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });

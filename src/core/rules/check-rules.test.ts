@@ -18,8 +18,18 @@ test('the issue example is accepted and written the one way (aliases, codes, ins
     { name: 'Newsletter', when: { query: { utm_source: 'newsletter' } }, url: 'https://c.example/' },
     { name: 'Office hours', when: { time: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } }, url: 'https://d.example/' },
     { name: 'Mac', when: { os: ['macOS', 'ChromeOS'], browser: ['google chrome', 'Safari'], device: ['Desktop'] }, url: 'https://e.example/' },
-    { when: { date: { from: '2026-11-27T10:00:00+01:00' }, ip: ['10.1.2.3/8'], referrer: ['*.News.example', 'none'], not: { returning: true } }, url: 'https://f.example/' },
-    { name: 'Test', when: {}, split: [{ url: 'https://x.example/', weight: 70 }, { url: 'https://y.example/', weight: 30 }] },
+    {
+      when: { date: { from: '2026-11-27T10:00:00+01:00' }, ip: ['10.1.2.3/8'], referrer: ['*.News.example', 'none'], not: { returning: true } },
+      url: 'https://f.example/',
+    },
+    {
+      name: 'Test',
+      when: {},
+      split: [
+        { url: 'https://x.example/', weight: 70 },
+        { url: 'https://y.example/', weight: 30 },
+      ],
+    },
   ]);
   assert.deepEqual(errors, {});
   assert.deepEqual(rules![0]!.when, { country: ['US'], os: ['iOS'] });
@@ -45,7 +55,13 @@ test('every fault is named by its path', () => {
     { when: {}, url: 'https://ok.example/' },
     { when: { country: ['US', 'XX', 'DE'] }, url: 'https://a.example/' },
     { when: { os: ['BeOS'], time: { from: '9:00', tz: 'Mars/Olympus' } }, url: 'javascript:alert(1)' },
-    { when: { colour: ['red'] }, split: [{ url: 'https://a.example/', weight: 0 }, { url: 'ftp://b.example/', weight: 50 }] },
+    {
+      when: { colour: ['red'] },
+      split: [
+        { url: 'https://a.example/', weight: 0 },
+        { url: 'ftp://b.example/', weight: 50 },
+      ],
+    },
     { when: {}, url: 'https://a.example/', split: [] },
     { when: { not: { not: { country: ['US'] } } }, url: 'https://a.example/' },
     { when: { visits: { below: -1 }, date: { from: '2026-11-27' }, ip: ['300.1.1.1'], returning: 'maybe' }, url: 'https://a.example/' },

@@ -103,7 +103,8 @@ function checkSplit(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): SplitV
   raw.forEach((v, j) => {
     const field = `${at}.${j}`;
     if (!isObject(v)) return bag.add(field, `The ${field} field must be an object.`);
-    const url = typeof v.url === 'string' && v.url !== '' ? urls.check(bag as FieldErrorBag, `${field}.url`, v.url) : bag.add(`${field}.url`, messages.required(`${field}.url`));
+    const url =
+      typeof v.url === 'string' && v.url !== '' ? urls.check(bag as FieldErrorBag, `${field}.url`, v.url) : bag.add(`${field}.url`, messages.required(`${field}.url`));
     const w = v.weight;
     if (typeof w !== 'number' || !Number.isInteger(w) || w < RULE_LIMITS.weightMin || w > RULE_LIMITS.weightMax)
       bag.add(`${field}.weight`, `The ${field}.weight field must be an integer between ${RULE_LIMITS.weightMin} and ${RULE_LIMITS.weightMax}.`);
@@ -173,7 +174,10 @@ const CHECKS = {
       at,
       raw,
       (v) => {
-        const host = v.toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '');
+        const host = v
+          .toLowerCase()
+          .replace(/^\*?\./, '')
+          .replace(/\.$/, '');
         return host === 'none' || HOST_SUFFIX.test(host) ? host : null;
       },
       'a host name or "none"',

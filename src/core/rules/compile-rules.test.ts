@@ -5,7 +5,14 @@ import type { Rule } from './rule.ts';
 import type { RuleFacts } from './rule-facts.ts';
 import { SEEN_COOKIE } from './rule-cookie.ts';
 
-const visitor: RuleFacts['visitor'] = { country: 'US', platform: 'iOS', browser: 'Mobile Safari', device: 'mobile', languages: ['en', 'de'], referrerHost: 'm.news.example' };
+const visitor: RuleFacts['visitor'] = {
+  country: 'US',
+  platform: 'iOS',
+  browser: 'Mobile Safari',
+  device: 'mobile',
+  languages: ['en', 'de'],
+  referrerHost: 'm.news.example',
+};
 const facts = (over: Partial<RuleFacts> & { v?: Partial<RuleFacts['visitor']> } = {}): RuleFacts => ({
   query: '',
   address: '203.0.113.7',
@@ -91,15 +98,25 @@ test('not negates the set: it holds unless all its conditions do', () => {
 });
 
 test('a split shares its visitors by weight (within 3 points) and a new draw is remembered', () => {
-  const rules = compileRules([{ name: null, when: {}, split: [{ url: 'https://x/', weight: 70 }, { url: 'https://y/', weight: 20 }, { url: 'https://z/', weight: 10 }] }]);
+  const rules = compileRules([
+    {
+      name: null,
+      when: {},
+      split: [
+        { url: 'https://x/', weight: 70 },
+        { url: 'https://y/', weight: 20 },
+        { url: 'https://z/', weight: 10 },
+      ],
+    },
+  ]);
   assert.equal(rules.usesCookie, true);
   const random = seeded(42);
   const counts = [0, 0, 0];
   const n = 20_000;
   for (let i = 0; i < n; i++) counts[rules.decide(facts(), random).variant!]!++;
-  assert.ok(Math.abs(counts[0]! / n - 0.7) < 0.03, `${counts}`);
-  assert.ok(Math.abs(counts[1]! / n - 0.2) < 0.03, `${counts}`);
-  assert.ok(Math.abs(counts[2]! / n - 0.1) < 0.03, `${counts}`);
+  assert.ok(Math.abs(counts[0]! / n - 0.7) < 0.03, counts.join(','));
+  assert.ok(Math.abs(counts[1]! / n - 0.2) < 0.03, counts.join(','));
+  assert.ok(Math.abs(counts[2]! / n - 0.1) < 0.03, counts.join(','));
 
   const first = rules.decide(facts(), () => 0.95);
   assert.equal(first.variant, 2);
@@ -109,13 +126,29 @@ test('a split shares its visitors by weight (within 3 points) and a new draw is 
 });
 
 test('weights that do not sum to 100 share in proportion', () => {
-  const rules = compileRules([{ name: null, when: {}, split: [{ url: 'https://x/', weight: 1 }, { url: 'https://y/', weight: 3 }] }]);
+  const rules = compileRules([
+    {
+      name: null,
+      when: {},
+      split: [
+        { url: 'https://x/', weight: 1 },
+        { url: 'https://y/', weight: 3 },
+      ],
+    },
+  ]);
   assert.equal(rules.decide(facts(), () => 0.2499).variant, 0);
   assert.equal(rules.decide(facts(), () => 0.25).variant, 1);
 });
 
 test('a changed split draws its visitors anew; another split of the link keeps its own draw', () => {
-  const split = (a: number): Rule => ({ name: null, when: {}, split: [{ url: 'https://x/', weight: a }, { url: 'https://y/', weight: 100 - a }] });
+  const split = (a: number): Rule => ({
+    name: null,
+    when: {},
+    split: [
+      { url: 'https://x/', weight: a },
+      { url: 'https://y/', weight: 100 - a },
+    ],
+  });
   const before = compileRules([split(50)]).decide(facts(), () => 0.9);
   assert.equal(before.variant, 1);
   const after = compileRules([split(60)]).decide(facts({ cookie: before.cookie! }), () => 0.1);
@@ -132,7 +165,7 @@ test('a link whose rules remember nobody sets no cookie; one with `returning` ma
   const returning = compileRules([{ name: null, when: { returning: true }, url: 'https://back.example/' }]);
   const first = returning.decide(facts(), never);
   assert.deepEqual(first, { rule: null, variant: null, url: null, cookie: SEEN_COOKIE });
-  assert.deepEqual(returning.decide(facts({ cookie: first.cookie! }), never), { rule: 0, variant: null, url: 'https://back.example/', cookie: null });
+  assert.deepEqual(returning.decide(facts({ cookie: first.cookie }), never), { rule: 0, variant: null, url: 'https://back.example/', cookie: null });
 });
 
 test('trace: each rule up to the deciding one, with each condition', () => {
@@ -142,7 +175,14 @@ test('trace: each rule up to the deciding one, with each condition', () => {
     { name: null, when: {}, url: 'https://c/' },
   ]);
   assert.deepEqual(rules.trace(facts()), [
-    { rule: 0, matched: false, conditions: [{ condition: 'country', matched: true }, { condition: 'os', matched: false }] },
+    {
+      rule: 0,
+      matched: false,
+      conditions: [
+        { condition: 'country', matched: true },
+        { condition: 'os', matched: false },
+      ],
+    },
     { rule: 1, matched: true, conditions: [{ condition: 'language', matched: true }] },
   ]);
 });

@@ -94,7 +94,7 @@ export function formatRange(range: IpRange): string {
 function compress(words: string[]): string {
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== '0') {
       i++;
       continue;

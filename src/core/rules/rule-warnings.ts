@@ -54,7 +54,7 @@ function covers(a: Conditions, b: Conditions): boolean {
     const bv = b[name];
     if (bv === undefined) return false;
     if (Array.isArray(av) && Array.isArray(bv)) {
-      if (!bv.every((v) => (av as string[]).includes(v))) return false;
+      if (!bv.every((v) => av.includes(v))) return false;
     } else if (JSON.stringify(av) !== JSON.stringify(bv)) return false;
   }
   if (a.not !== undefined && JSON.stringify(a.not) !== JSON.stringify(b.not)) return false;

@@ -83,8 +83,18 @@ onEachEngine(
         title: '@mention',
         space: space.id,
         rules: JSON.stringify([
-          { name: 'Office, "hours"', when: { time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' }, not: { country: ['US'] } }, url: 'https://o.example.com/' },
-          { when: {}, split: [{ url: 'https://x.example.com/', weight: 70 }, { url: 'https://y.example.com/', weight: 30 }] },
+          {
+            name: 'Office, "hours"',
+            when: { time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' }, not: { country: ['US'] } },
+            url: 'https://o.example.com/',
+          },
+          {
+            when: {},
+            split: [
+              { url: 'https://x.example.com/', weight: 70 },
+              { url: 'https://y.example.com/', weight: 30 },
+            ],
+          },
         ]),
       });
     }

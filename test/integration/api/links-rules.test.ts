@@ -9,7 +9,14 @@ const RULES = [
   { name: 'German', when: { language: ['de'] }, url: 'https://b.example/de' },
   { name: 'Newsletter', when: { query: { utm_source: 'newsletter' } }, url: 'https://c.example/' },
   { name: 'Office hours', when: { time: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } }, url: 'https://d.example/' },
-  { name: 'Test', when: {}, split: [{ url: 'https://x.example/', weight: 70 }, { url: 'https://y.example/', weight: 30 }] },
+  {
+    name: 'Test',
+    when: {},
+    split: [
+      { url: 'https://x.example/', weight: 70 },
+      { url: 'https://y.example/', weight: 30 },
+    ],
+  },
 ];
 
 onEachEngine('links API: rules', (h) => {
@@ -41,7 +48,13 @@ onEachEngine('links API: rules', (h) => {
         rules: [
           { when: { country: ['US', 'US'] }, url: 'https://a.example/' },
           { when: { country: ['US'], os: ['iOS'] }, url: 'https://b.example/' },
-          { when: { time: { from: '10:00', to: '10:00', tz: 'UTC' } }, split: [{ url: 'https://x.example/', weight: 60 }, { url: 'https://y.example/', weight: 60 }] },
+          {
+            when: { time: { from: '10:00', to: '10:00', tz: 'UTC' } },
+            split: [
+              { url: 'https://x.example/', weight: 60 },
+              { url: 'https://y.example/', weight: 60 },
+            ],
+          },
         ],
       },
     });
@@ -78,7 +91,14 @@ onEachEngine('links API: rules', (h) => {
     const { key } = await h().account();
     const php = await h().request('POST', '/api/v1/links', {
       key,
-      form: { url: 'https://example.com/', target_type: 2, platform: [{ key: 'Linux', value: 'https://linux.example/' }, { key: 'Ubuntu', value: 'https://ubuntu.example/' }] },
+      form: {
+        url: 'https://example.com/',
+        target_type: 2,
+        platform: [
+          { key: 'Linux', value: 'https://linux.example/' },
+          { key: 'Ubuntu', value: 'https://ubuntu.example/' },
+        ],
+      },
     });
     assert.equal(php.status, 201, php.text);
     assert.deepEqual(php.body.data.rules, [
@@ -92,7 +112,10 @@ onEachEngine('links API: rules', (h) => {
     const back = await h().request('PUT', `/api/v1/links/${id}`, { key, form: { target_type: 1, country: [{ key: 'US', value: 'https://us.example/' }] } });
     assert.equal(back.body.data.target_type, 1);
     assert.deepEqual(back.body.data.rules, [{ name: null, when: { country: ['US'] }, url: 'https://us.example/' }]);
-    const rotation = await h().request('PUT', `/api/v1/links/${id}`, { key, form: { target_type: 4, rotation: [{ value: 'https://r1.example/' }, { value: 'https://r2.example/' }] } });
+    const rotation = await h().request('PUT', `/api/v1/links/${id}`, {
+      key,
+      form: { target_type: 4, rotation: [{ value: 'https://r1.example/' }, { value: 'https://r2.example/' }] },
+    });
     assert.equal(rotation.body.data.rules, null, 'a rotation has no rule equivalent');
   });
 

@@ -46,7 +46,11 @@ export function writeAnswer(res: ServerResponse, answer: Answer): void {
     return;
   }
   const body = Buffer.from(answer.page.html, 'utf8');
-  res.writeHead(answer.status, { ...pageHeaders(answer.page), 'content-length': String(body.length), ...(answer.cookies === undefined ? {} : { 'set-cookie': answer.cookies }) });
+  res.writeHead(answer.status, {
+    ...pageHeaders(answer.page),
+    'content-length': String(body.length),
+    ...(answer.cookies === undefined ? {} : { 'set-cookie': answer.cookies }),
+  });
   res.end(body);
 }
 
