@@ -131,8 +131,8 @@ function checkTargets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
 
 /**
  * phpShort compatibility (docs/adr/0059): rules, when sent, decide and set target_type 0 (the lists
- * are kept but do not act); a client that writes target_type or a list without rules is a phpShort
- * client, and its targeting replaces the rules.
+ * are kept but do not act); a client that writes a non-zero target_type or a list entry without
+ * rules is a phpShort client, and its targeting replaces the rules.
  */
 function checkRuleList(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag, out: CheckedLinkInput): void {
   const f = out.fields;
@@ -143,6 +143,8 @@ function checkRuleList(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBa
     if (rules !== null) f.targetType = 0;
     return;
   }
-  const phpShortTargeting = input.target_type !== undefined || TARGET_LISTS.some((name) => input[name] !== undefined);
+  // target_type 0 with no list entries is what a rules link reads as: a client echoing the record
+  // back (the web form does) keeps the rules; `rules: null` removes them.
+  const phpShortTargeting = (input.target_type ?? 0) !== 0 || TARGET_LISTS.some((name) => (input[name]?.length ?? 0) > 0);
   if (phpShortTargeting && ctx.existing?.rules != null) f.rules = null;
 }

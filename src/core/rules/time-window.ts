@@ -34,7 +34,7 @@ export function localTime(now: number, tz: string): { day: number; minute: numbe
   return { day, minute: hour * 60 + minute };
 }
 
-export function minuteOf(hhmm: string): number {
+function minuteOf(hhmm: string): number {
   return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 }
 

@@ -29,7 +29,7 @@ export function osName(input: string): Platform | null {
  * Browser families a condition may name, each with the names ua-parser-js records for it: a
  * family also matches its mobile, "Mini" or web-view variants ("Safari" matches "Mobile Safari").
  */
-export const BROWSERS = [
+const BROWSERS = [
   'Chrome',
   'Safari',
   'Firefox',
