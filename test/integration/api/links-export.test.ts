@@ -45,6 +45,7 @@ function fromCsv(row: Record<string, string>): Json {
     domain: row.domain_id === '' ? null : { id: Number(row.domain_id), name: row.domain },
     pixels: (JSON.parse(row.pixel_ids!) as number[]).map((id, i) => ({ id, name: JSON.parse(row.pixels!)[i] })),
     tags: JSON.parse(row.tags!) as string[],
+    rules: list(row.rules!),
     ends_at: text(row.ends_at!),
     created_at: row.created_at,
     updated_at: row.updated_at,
