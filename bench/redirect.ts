@@ -11,7 +11,7 @@
  * bench/results/latest.json.
  *
  *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 5 --only 10k|1m
- *                     --hot 10000 --generator wrk|autocannon --cpu-prof --instructions --server-env KEY=VALUE]
+ *                     --hot 10000 --generator wrk|autocannon --cpu-prof --instructions --server-env KEY=VALUE --rules]
  *
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
  * measured run; --instructions also counts user-space instructions per request with perf stat
@@ -40,6 +40,8 @@ const { values } = parseArgs({
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    // Every link with twenty rules (bench/redirect/seed.ts, docs/adr/0059).
+    rules: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
     // Extra environment for the linkpix server, to try a setting (KEY=VALUE, repeatable).
     'server-env': { type: 'string', multiple: true, default: [] },
@@ -247,7 +249,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
   const dbPath = join(workDir, `linkpix-${name}.db`);
   const hot = Math.min(HOT, links);
   process.stdout.write(`\n[${name}] loading ${links.toLocaleString('en')} links … `);
-  const { seconds: seedSeconds } = await seedDatabase(`sqlite:${dbPath}`, links);
+  const { seconds: seedSeconds } = await seedDatabase(`sqlite:${dbPath}`, links, { rules: values.rules });
   console.log(`${seedSeconds.toFixed(1)} s`);
   const spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir };
 
@@ -452,7 +454,9 @@ async function main(): Promise<void> {
   console.log(
     `generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`,
   );
-  console.log(`links: ${LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`);
+  console.log(
+    `links: ${values.rules ? 'each with 20 rules (bench/redirect/seed.ts)' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
 

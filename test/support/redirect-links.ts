@@ -11,6 +11,7 @@ export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink 
     title: null,
     targetType: 0,
     targets: { country: null, platform: null, language: null, rotation: null },
+    rules: null,
     lastRotation: 0,
     disabled: false,
     passwordHash: null,

@@ -2,6 +2,10 @@ import type { Page } from '../../core/shared/page.ts';
 
 export const one = <T>(data: T) => ({ data, status: 200 as const });
 export const created = <T>(data: T) => ({ data, status: 201 as const });
+/** A saved record, with `warnings` only when something about it is odd. */
+export function saved<T>(data: T, status: 200 | 201, warnings: ReadonlyArray<{ field: string; message: string }>) {
+  return warnings.length === 0 ? { data, status } : { data, warnings, status };
+}
 export const deleted = (object: string, id: number) => ({ id, object, deleted: true as const, status: 200 as const });
 
 /**

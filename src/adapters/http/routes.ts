@@ -1,7 +1,7 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, SavedEnvelope, errorResponses } from './schemas/common.ts';
 import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
 import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
 import { SpaceBody, SpaceListQuery, SpaceRecord } from './schemas/space.ts';
@@ -35,6 +35,8 @@ interface Resource {
   body: TSchema;
   query: TSchema;
   handlers: { list: unknown; read: unknown; create: unknown; update: unknown; remove: unknown };
+  /** Writes may answer `warnings` beside `data` (links: their rules). */
+  warnings?: boolean;
 }
 
 const security = [{ bearerAuth: [] }];
@@ -68,14 +70,27 @@ function resourceRoutes(r: Resource): RouteOptions[] {
       url: base,
       handler: h.create,
       attachValidation: true,
-      schema: { ...common, summary: `Create a ${r.object}`, consumes, body: r.body, response: { 201: OneEnvelope(r.record, 201), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: `Create a ${r.object}`,
+        consumes,
+        body: r.body,
+        response: { 201: r.warnings ? SavedEnvelope(r.record, 201) : OneEnvelope(r.record, 201), ...errorResponses },
+      },
     },
     {
       method: ['PUT', 'PATCH'],
       url: `${base}/:id`,
       handler: h.update,
       attachValidation: true,
-      schema: { ...common, summary: `Update a ${r.object}`, consumes, params: IdParams, body: r.body, response: { 200: OneEnvelope(r.record), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: `Update a ${r.object}`,
+        consumes,
+        params: IdParams,
+        body: r.body,
+        response: { 200: r.warnings ? SavedEnvelope(r.record, 200) : OneEnvelope(r.record), ...errorResponses },
+      },
     },
     { method: 'DELETE', url: `${base}/:id`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object}` } },
     { method: 'DELETE', url: `/${r.plural}/:id/destroy`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object} (seed path)` } },
@@ -91,7 +106,16 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...webhookRoutes(ctx),
     ...tagRoutes(ctx),
     ...utmTemplateRoutes(ctx),
-    ...resourceRoutes({ plural: 'links', tag: 'Links', object: 'link', record: LinkRecord, body: LinkBody, query: LinkListQuery, handlers: linkHandlers(ctx) }),
+    ...resourceRoutes({
+      plural: 'links',
+      tag: 'Links',
+      object: 'link',
+      record: LinkRecord,
+      body: LinkBody,
+      query: LinkListQuery,
+      handlers: linkHandlers(ctx),
+      warnings: true,
+    }),
     ...resourceRoutes({
       plural: 'pixels',
       tag: 'Pixels',

@@ -36,11 +36,22 @@ function fromRecord(
       expiration_url: str(r.expiration_url) ?? null,
       expiration_clicks: int('expiration_clicks', str(r.expiration_clicks)) ?? null,
       ...(tags === undefined ? {} : { tags }),
+      ...ownRules(r),
     },
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,
   );
   return { input, endsAt: instant('ends_at', str(r.ends_at)), spaceName: space ?? null, domainName: domain ?? null, pixelNames: pixels ?? [], notes };
+}
+
+/**
+ * The rules of a link that had its own (target_type 0): a phpShort target's rules are only its
+ * list read as rules, and the list comes back through target_type.
+ */
+function ownRules(r: Record<string, unknown>): { rules?: unknown } {
+  const rules = typeof r.rules === 'string' ? (r.rules.trim() === '' ? undefined : r.rules) : r.rules;
+  if (rules === undefined || rules === null || str(r.target_type) !== '0') return {};
+  return { rules };
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.stringify(v));

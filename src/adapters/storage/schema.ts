@@ -90,6 +90,8 @@ export interface LinksTable {
   platform_target: string | null;
   language_target: string | null;
   rotation_target: string | null;
+  /** The link's rules as JSON (migration 0025), null for none: docs/adr/0059. */
+  rules: string | null;
   last_rotation: Generated<number>;
   disabled: number;
   /** Set while an operator has taken the link down (disabled whatever its owner sets). */

@@ -26,6 +26,8 @@ export interface LinkInput {
   platform?: TargetListInput;
   language?: TargetListInput;
   rotation?: TargetListInput;
+  /** The link's rules (docs/adr/0059), as JSON or JSON text; checked by core/rules/check-rules.ts. */
+  rules?: unknown;
 }
 
 export const LINK_LIMITS = {

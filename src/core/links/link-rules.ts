@@ -9,6 +9,7 @@ import type { Link, LinkFields } from './link.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import type { DefaultStatsPrivacy } from './new-link-fields.ts';
 import { checkTagNames } from '../tags/tag-names.ts';
+import { checkRules } from '../rules/check-rules.ts';
 
 /** What the pure rules make of an input; secrets are still plain here and hashed by the service. */
 export interface CheckedLinkInput {
@@ -60,6 +61,7 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
   checkSecrets(input, ctx, bag, out);
   checkExpiry(input, ctx, bag, out);
   checkTargets(input, ctx, bag, out);
+  checkRuleList(input, ctx, bag, out);
   if (input.tags !== undefined) out.tagNames = checkTagNames(bag, 'tags', input.tags ?? []);
   if (input.pixels !== undefined) {
     const ids = [...new Set(input.pixels ?? [])];
@@ -125,4 +127,24 @@ function checkTargets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
   if (Object.keys(lists).length === 0) return;
   const base = ctx.existing?.targets ?? { country: null, platform: null, language: null, rotation: null };
   out.fields.targets = { ...base, ...lists };
+}
+
+/**
+ * phpShort compatibility (docs/adr/0059): rules, when sent, decide and set target_type 0 (the lists
+ * are kept but do not act); a client that writes a non-zero target_type or a list entry without
+ * rules is a phpShort client, and its targeting replaces the rules.
+ */
+function checkRuleList(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag, out: CheckedLinkInput): void {
+  const f = out.fields;
+  if (input.rules !== undefined) {
+    const rules = checkRules(bag, input.rules, ctx.urls);
+    if (rules === undefined) return;
+    f.rules = rules;
+    if (rules !== null) f.targetType = 0;
+    return;
+  }
+  // target_type 0 with no list entries is what a rules link reads as: a client echoing the record
+  // back (the web form does) keeps the rules; `rules: null` removes them.
+  const phpShortTargeting = (input.target_type ?? 0) !== 0 || TARGET_LISTS.some((name) => (input[name]?.length ?? 0) > 0);
+  if (phpShortTargeting && ctx.existing?.rules != null) f.rules = null;
 }

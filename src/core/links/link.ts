@@ -1,3 +1,4 @@
+import type { Rule } from '../rules/rule.ts';
 import type { Targets, TargetType } from '../targeting/target.ts';
 import type { Space } from '../spaces/space.ts';
 import type { Domain } from '../domains/domain.ts';
@@ -14,6 +15,11 @@ export interface Link {
   title: string | null;
   targetType: TargetType;
   targets: Targets;
+  /**
+   * The link's own rules (docs/adr/0059), or null: then target_type and its list act, as in
+   * phpShort. A link with rules has target_type 0.
+   */
+  rules: Rule[] | null;
   /** Position of the last rotation entry served, for round-robin. */
   lastRotation: number;
   disabled: 0 | 1;
@@ -41,6 +47,7 @@ export type LinkFields = Pick<
   | 'title'
   | 'targetType'
   | 'targets'
+  | 'rules'
   | 'disabled'
   | 'privacy'
   | 'privacyPasswordHash'

@@ -22,6 +22,7 @@ export function newLinkFields(domainId: number | null, spaceId: number | null, p
     title: null,
     targetType: TargetType.None,
     targets: emptyTargets(),
+    rules: null,
     disabled: 0,
     privacy,
     expirationUrl: null,

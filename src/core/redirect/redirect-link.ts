@@ -1,4 +1,5 @@
 import type { PixelType } from '../pixels/pixel.ts';
+import type { CompiledRules } from '../rules/compile-rules.ts';
 import type { Targets, TargetType } from '../targeting/target.ts';
 
 /** What a visit needs of a link: small enough to cache, nothing the API alone shows. */
@@ -11,6 +12,8 @@ export interface RedirectLink {
   title: string | null;
   targetType: TargetType;
   targets: Targets;
+  /** The link's rules, compiled once when the link was read (docs/adr/0059); null: target_type decides. */
+  rules: CompiledRules | null;
   lastRotation: number;
   disabled: boolean;
   passwordHash: string | null;

@@ -1,4 +1,5 @@
 import { chooseDestination } from '../targeting/choose-destination.ts';
+import type { RuleDecision } from '../rules/compile-rules.ts';
 import { isExpired } from '../expiration/expiry.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import type { Visitor } from './visitor.ts';
@@ -12,7 +13,20 @@ export interface VisitContext {
   /** The visitor's remembered answer about tracking pixels, if any. */
   consent: 'yes' | 'no' | null;
   consentMode: ConsentMode;
+  /** What rules read besides the visitor (only links with rules read them). */
+  rules?: RuleInputs;
 }
+
+/** The request's parts that rules read, and the draw of a split. */
+export interface RuleInputs {
+  query: string;
+  address: string;
+  /** The link's visitor cookie (core/rules/rule-cookie.ts), undefined when absent or not read. */
+  cookie: string | undefined;
+  random: () => number;
+}
+
+const NO_INPUTS: RuleInputs = { query: '', address: '', cookie: undefined, random: Math.random };
 
 export type VisitOutcome =
   | { kind: 'disabled' }
@@ -21,7 +35,8 @@ export type VisitOutcome =
   | { kind: 'ask-consent' }
   | {
       kind: 'proceed';
-      destination: { kind: 'fixed'; url: string } | { kind: 'rotate'; entries: string[] };
+      /** decision: which rule decided, for a link with rules. */
+      destination: { kind: 'fixed'; url: string; decision?: RuleDecision } | { kind: 'rotate'; entries: string[] };
       /** Pixels to fire on the way; empty means a plain HTTP redirect. */
       pixels: RedirectLink['pixels'];
       /** A click cap to claim before going on, or null. */
@@ -38,5 +53,11 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
   if (wantsPixels && ctx.consentMode === 'ask' && ctx.consent === null) return { kind: 'ask-consent' };
   // `implied` skips the question, not an answer: a remembered (or just posted) "no" still counts.
   const pixels = wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no')) ? link.pixels : [];
-  return { kind: 'proceed', destination: chooseDestination(link, visitor), pixels, cap };
+  return { kind: 'proceed', destination: link.rules === null ? chooseDestination(link, visitor) : decide(link, visitor, ctx), pixels, cap };
+}
+
+function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext) {
+  const inputs = ctx.rules ?? NO_INPUTS;
+  const decision = link.rules!.decide({ visitor, query: inputs.query, address: inputs.address, now: ctx.now, clicks: link.clicks, cookie: inputs.cookie }, inputs.random);
+  return { kind: 'fixed' as const, url: decision.url ?? link.url, decision };
 }

@@ -3,6 +3,7 @@ import type { ClickQuota, ClickSink, Eventually, RotationCursor } from '../click
 import type { Clock } from '../shared/clock.ts';
 import type { ClickStamp, ClickStamper } from '../stats/click-stamp.ts';
 import { mergeQuery } from './merge-query.ts';
+import { RULE_COOKIE_DAYS, ruleCookieName } from '../rules/rule-cookie.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import { resolveVisit, type VisitContext, type VisitOutcome } from './resolve-visit.ts';
 import type { Visitor } from './visitor.ts';
@@ -14,6 +15,8 @@ export interface VisitPorts {
   sink: ClickSink;
   stamper: Pick<ClickStamper, 'stamp'>;
   clock: Clock;
+  /** A split's draw for a new visitor; Math.random unless a test seeds it. */
+  random?: () => number;
 }
 
 /** What a visit needs of its request, whichever server read it. */
@@ -24,6 +27,8 @@ export interface VisitRequest {
   /** The client address (TRUST_PROXY applied): hashed into the visitor of the day, never kept. */
   address: string;
   userAgent: string;
+  /** The link's visitor cookie, read only for links whose rules use it (rules.usesCookie). */
+  ruleCookie?: string | undefined;
 }
 
 /** What the visitor has shown of themselves besides the request: an unlock, a consent answer. */
@@ -32,7 +37,14 @@ export type VisitAccess = Omit<VisitContext, 'now'>;
 export type VisitResult =
   | Exclude<VisitOutcome, { kind: 'proceed' }>
   /** On to `destination` (the visit's query merged in), through a page firing `pixels` if any. */
-  | { kind: 'go'; destination: string; pixels: RedirectLink['pixels'] };
+  | { kind: 'go'; destination: string; pixels: RedirectLink['pixels']; cookie?: RuleCookie };
+
+/** A first-party cookie to set with the answer: the link's rules remember a visitor (docs/adr/0059). */
+export interface RuleCookie {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+}
 
 type Proceed = Extract<VisitOutcome, { kind: 'proceed' }>;
 
@@ -45,7 +57,9 @@ type Proceed = Extract<VisitOutcome, { kind: 'proceed' }>;
  * Synchronous when the quota and rotation answer at once (in memory): the fast path relies on it.
  */
 export function visit(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, access: VisitAccess): Eventually<VisitResult> {
-  const outcome = resolveVisit(link, visitor, { now: ports.clock.now(), unlocked: access.unlocked, consent: access.consent, consentMode: access.consentMode });
+  const ctx: VisitContext = { now: ports.clock.now(), unlocked: access.unlocked, consent: access.consent, consentMode: access.consentMode };
+  if (link.rules !== null) ctx.rules = { query: request.query, address: request.address, cookie: request.ruleCookie, random: ports.random ?? Math.random };
+  const outcome = resolveVisit(link, visitor, ctx);
   if (outcome.kind !== 'proceed') return outcome;
   if (outcome.cap === null) return choose(ports, link, visitor, request, outcome);
   const counts = request.method !== 'HEAD' && !visitor.isBot;
@@ -67,7 +81,13 @@ function expired(link: RedirectLink): VisitResult {
 
 function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed): Eventually<VisitResult> {
   const { destination } = outcome;
-  if (destination.kind === 'fixed') return go(ports, link, visitor, request, outcome, destination.url, undefined);
+  if (destination.kind === 'fixed') {
+    const result = go(ports, link, visitor, request, outcome, destination.url, undefined);
+    const value = destination.decision?.cookie ?? null;
+    // Only people are remembered: a HEAD or a bot draws, but keeps nothing.
+    if (value !== null && request.method !== 'HEAD' && !visitor.isBot) result.cookie = { name: ruleCookieName(link.id), value, maxAgeSeconds: RULE_COOKIE_DAYS * 86_400 };
+    return result;
+  }
   const { entries } = destination;
   // Only human visits turn the rotation: it splits people between the entries, and bots in
   // between (link unfurlers, crawlers) would otherwise skew who is sent where.
@@ -78,7 +98,15 @@ function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request
     : go(ports, link, visitor, request, outcome, entries[position]!, position);
 }
 
-function go(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed, to: string, rotation: number | undefined): VisitResult {
+function go(
+  ports: VisitPorts,
+  link: RedirectLink,
+  visitor: Visitor,
+  request: VisitRequest,
+  outcome: Proceed,
+  to: string,
+  rotation: number | undefined,
+): Extract<VisitResult, { kind: 'go' }> {
   if (request.method !== 'HEAD') {
     const at = ports.clock.now();
     const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });

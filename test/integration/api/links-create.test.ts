@@ -27,6 +27,7 @@ const RECORD_KEYS = [
   'domain',
   'pixels',
   'tags',
+  'rules',
   'ends_at',
   'created_at',
   'updated_at',

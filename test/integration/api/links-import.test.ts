@@ -41,6 +41,7 @@ const essence = (r: Json) => ({
   expiration_clicks: r.expiration_clicks,
   ends_at: r.ends_at,
   space: r.space?.name ?? null,
+  rules: r.rules,
 });
 
 async function exported(h: Harness, key: string, format: 'csv' | 'json') {
@@ -73,7 +74,25 @@ onEachEngine(
         rotation: [{ value: 'https://r1.example.com/' }, { value: 'https://r2.example.com/' }],
       });
       await makeLink(h(), key, { title: "'=already quoted" });
-      await makeLink(h(), key, { disabled: 1, title: '@mention', space: space.id });
+      await makeLink(h(), key, {
+        disabled: 1,
+        title: '@mention',
+        space: space.id,
+        rules: JSON.stringify([
+          {
+            name: 'Office, "hours"',
+            when: { time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' }, not: { country: ['US'] } },
+            url: 'https://o.example.com/',
+          },
+          {
+            when: {},
+            split: [
+              { url: 'https://x.example.com/', weight: 70 },
+              { url: 'https://y.example.com/', weight: 30 },
+            ],
+          },
+        ]),
+      });
     }
 
     for (const format of ['csv', 'json'] as const) {

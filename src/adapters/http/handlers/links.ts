@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkBody, LinkListQuery } from '../schemas/link.ts';
 import type { IdParams } from '../schemas/common.ts';
-import { created, deleted, list, one } from '../envelopes.ts';
+import { deleted, list, one, saved } from '../envelopes.ts';
+import { ruleWarnings } from '../../../core/rules/rule-warnings.ts';
 import { linkRecord } from '../presenters/link-record.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 import type { LinkInput } from '../../../core/links/link-input.ts';
@@ -37,12 +38,13 @@ export function linkHandlers(ctx: ApiContext) {
     async create(request: Req<{ Body: LinkBody }>, reply: FastifyReply) {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest));
       const view = await ctx.links.create(request.account.id, request.account.timezone, request.body);
-      return reply.code(201).send(created(record(view)));
+      return reply.code(201).send(saved(record(view), 201, ruleWarnings(view.link.rules)));
     },
     async update(request: Req<{ Params: IdParams; Body: LinkBody }>) {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
       const { account, params, body } = request;
-      return one(record(await ctx.links.update(account.id, account.timezone, params.id, body)));
+      const view = await ctx.links.update(account.id, account.timezone, params.id, body);
+      return saved(record(view), 200, ruleWarnings(view.link.rules));
     },
     async remove(request: Req<{ Params: IdParams }>) {
       await ctx.links.delete(request.account.id, request.params.id);

@@ -5,7 +5,8 @@ import { linkRecord, type ShortUrlOptions } from './link-record.ts';
 /**
  * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link
  * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name, the
- * tags by name. Version 2 added `tags`; the importer reads 1 and 2.
+ * tags by name, the rules as JSON text. Version 2 added `tags`, then `rules` (a file without the
+ * column imports without rules); the importer reads 1 and 2.
  */
 const EXPORT_FORMAT = 'linkpix.links';
 const EXPORT_VERSION = 2;
@@ -36,6 +37,7 @@ export const LINK_EXPORT_COLUMNS = [
   'pixel_ids',
   'pixels',
   'tags',
+  'rules',
   'ends_at',
   'created_at',
   'updated_at',
@@ -71,6 +73,7 @@ function exportRow(view: LinkView, urls: ShortUrlOptions) {
     json(r.pixels.map((p) => p.id)),
     json(r.pixels.map((p) => p.name)),
     json(r.tags),
+    json(r.rules),
     r.ends_at,
     r.created_at,
     r.updated_at,

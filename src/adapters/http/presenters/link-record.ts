@@ -1,4 +1,5 @@
 import type { LinkView } from '../../../core/links/link.ts';
+import { phpShortRules } from '../../../core/rules/phpshort-rules.ts';
 import { domainRecord, iso, isoOrNull, pixelRecord, spaceRecord } from './records.ts';
 
 export interface ShortUrlOptions {
@@ -26,6 +27,7 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     platform_target: link.targets.platform,
     language_target: link.targets.language,
     rotation_target: link.targets.rotation,
+    rules: link.rules ?? phpShortRules(link.targetType, link.targets),
     last_rotation: link.lastRotation,
     disabled: link.disabled,
     privacy: link.privacy,

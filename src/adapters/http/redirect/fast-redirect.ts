@@ -67,8 +67,9 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     const started = meter === null ? 0 : performance.now();
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
-    // Passwords and pixels need cookies and pages: the route too.
-    if (!link || link.passwordHash !== null || link.pixels.length > 0) return null;
+    // Passwords and pixels need cookies and pages: the route too; so do rules that remember
+    // visitors (splits, `returning`): the fast lane reads no Cookie and writes no Set-Cookie.
+    if (!link || link.passwordHash !== null || link.pixels.length > 0 || link.rules?.usesCookie === true) return null;
 
     const address = clientAddress(req, trust);
     const visitor = visitorFrom({ ip: address, headers: req.headers }, { countries: ctx.countries });

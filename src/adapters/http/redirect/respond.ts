@@ -4,7 +4,10 @@ import type { Page } from '../../web/pages/layout.ts';
 import { errorEnvelope } from '../error-handler.ts';
 
 /** What a visit answers, before it is written through Fastify or straight to the socket. */
-export type Answer = { kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page };
+export type Answer = ({ kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page }) & {
+  /** Set-Cookie values (a link's rules remembering a visitor). */
+  cookies?: string[];
+};
 
 /** What Fastify's error handler answers on any route, for a visit that failed before Fastify. */
 export const SERVER_ERROR_JSON = JSON.stringify(errorEnvelope(500));
@@ -29,18 +32,25 @@ export function sendRedirect(reply: FastifyReply, status: number, url: string): 
 }
 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  if (answer.cookies !== undefined) reply.header('set-cookie', answer.cookies);
   return answer.kind === 'redirect' ? sendRedirect(reply, answer.status, answer.location) : sendPage(reply, answer.status, answer.page);
 }
 
 /** The same answer written on a bare node:http response (the redirect's fast path). */
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
   if (answer.kind === 'redirect') {
-    res.writeHead(answer.status, { location: locationValue(answer.location), 'cache-control': 'no-store', 'content-length': '0' });
+    const headers: Record<string, string | string[]> = { location: locationValue(answer.location), 'cache-control': 'no-store', 'content-length': '0' };
+    if (answer.cookies !== undefined) headers['set-cookie'] = answer.cookies;
+    res.writeHead(answer.status, headers);
     res.end();
     return;
   }
   const body = Buffer.from(answer.page.html, 'utf8');
-  res.writeHead(answer.status, { ...pageHeaders(answer.page), 'content-length': String(body.length) });
+  res.writeHead(answer.status, {
+    ...pageHeaders(answer.page),
+    'content-length': String(body.length),
+    ...(answer.cookies === undefined ? {} : { 'set-cookie': answer.cookies }),
+  });
   res.end(body);
 }
 

@@ -9,7 +9,7 @@ import { renderExpired } from '../../web/pages/expired.ts';
 import { renderPassword } from '../../web/pages/password.ts';
 import { renderPixelRedirect } from '../../web/pages/pixel-redirect.ts';
 import { visitorFrom } from '../visitor-from-request.ts';
-import { consentOf } from './cookies.ts';
+import { consentOf, ruleCookie, ruleCookieOf } from './cookies.ts';
 import { sendAnswer, sendPage, type Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 
@@ -32,15 +32,21 @@ export function visitorOf(request: FastifyRequest, ctx: RedirectContext): Visito
   return visitorFrom({ ip: request.ip, headers: request.headers }, { countries: ctx.countries });
 }
 
-function requestOf(request: FastifyRequest): VisitRequest {
-  return { method: request.method, query: queryOf(request.url), address: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+function requestOf(request: FastifyRequest, link: RedirectLink): VisitRequest {
+  return {
+    method: request.method,
+    query: queryOf(request.url),
+    address: request.ip,
+    userAgent: request.headers['user-agent'] ?? '',
+    ruleCookie: ruleCookieOf(link, request.headers.cookie),
+  };
 }
 
 /** api.md §7 steps 2–8 for a link that exists: the visit (core/redirect/visit.ts), then its answer. */
 export async function continueVisit(ctx: RedirectContext, request: FastifyRequest, reply: FastifyReply, state: VisitState): Promise<FastifyReply> {
   const { link, visitor, cookies } = state;
   const access = { unlocked: ctx.unlock.isUnlocked(cookies, link), consent: state.consent ?? consentOf(cookies), consentMode: ctx.options.consentMode };
-  const visited = visit(ctx, link, visitor, requestOf(request), access);
+  const visited = visit(ctx, link, visitor, requestOf(request, link), access);
   const result = visited instanceof Promise ? await visited : visited;
   // A nonce only for an answer that is a page: a plain redirect has no use for 16 random bytes.
   switch (result.kind) {
@@ -67,7 +73,10 @@ export function answerOf(ctx: RedirectContext, result: Extract<VisitResult, { ki
     return { kind: 'page', status: 410, page: renderExpired({ nonce: createNonce() }) };
   }
   const { destination, pixels } = result;
-  if (pixels.length > 0 || viaForm)
-    return { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) };
-  return { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+  const answer: Answer =
+    pixels.length > 0 || viaForm
+      ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
+      : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+  if (result.cookie !== undefined) answer.cookies = [ruleCookie(result.cookie, ctx.options.secureCookies)];
+  return answer;
 }

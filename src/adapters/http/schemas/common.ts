@@ -47,6 +47,13 @@ export function OneEnvelope<T extends TSchema>(data: T, status: 200 | 201 = 200)
   return Type.Object({ data, status: Type.Literal(status) });
 }
 
+const Warning = Type.Object({ field: Type.String({ description: 'Path of the odd field, such as rules.1' }), message: Type.String() }, { title: 'Warning' });
+
+/** A saved record with what was odd about it (allowed, likely a mistake): present only when there is something. */
+export function SavedEnvelope<T extends TSchema>(data: T, status: 200 | 201) {
+  return Type.Object({ data, warnings: Type.Optional(Type.Array(Warning)), status: Type.Literal(status) });
+}
+
 export function ListEnvelope<T extends TSchema>(item: T) {
   const url = Nullable(Type.String());
   return Type.Object({

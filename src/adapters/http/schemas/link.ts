@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LINK_LIMITS } from '../../../core/links/link-input.ts';
 import { TAG_LIMITS } from '../../../core/tags/tag.ts';
+import { RULE_LIMITS } from '../../../core/rules/rule.ts';
 import { URL_MAX_LENGTH } from '../../../core/links/url-policy.ts';
 import { PLATFORMS, TARGET_TYPE_VALUES } from '../../../core/targeting/target.ts';
 import { Enum, Id, Nullable, NullableEnum, PageQuery, Timestamp } from './common.ts';
@@ -50,6 +51,12 @@ export const LinkBody = Type.Object({
   platform: List(KeyedEntry(`One of ${PLATFORMS.join(', ')}`), 'Platform targets'),
   language: List(KeyedEntry('ISO 639-1 language code'), 'Language targets'),
   rotation: List(RotationEntry, 'Rotation targets, served in turn'),
+  rules: Type.Optional(
+    // The validator coerces (a form's text, a null, may arrive as a one-item list): check-rules.ts unwraps them.
+    Type.Union([Type.Array(Type.Unknown()), Type.String({ maxLength: 200_000 }), Type.Null()], {
+      description: `Ordered rules, the first whose conditions all hold decides (docs/api.md, Rules); at most ${RULE_LIMITS.rules}. JSON text in a form. Sets target_type 0; null or [] clears`,
+    }),
+  ),
 });
 export type LinkBody = Static<typeof LinkBody>;
 
@@ -67,6 +74,7 @@ export const LinkRecord = Type.Object(
     platform_target: Nullable(Type.Array(KeyedTarget)),
     language_target: Nullable(Type.Array(KeyedTarget)),
     rotation_target: Nullable(Type.Array(Type.Object({ value: Type.String() }))),
+    rules: Nullable(Type.Array(Type.Unknown(), { description: "The link's rules; for a phpShort country, platform or language target, its one-condition equivalent" })),
     last_rotation: Type.Integer(),
     disabled: Type.Integer({ enum: [0, 1] }),
     privacy: Type.Integer({ enum: [0, 1, 2] }),

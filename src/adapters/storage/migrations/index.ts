@@ -25,6 +25,7 @@ import * as importLeases from './0021-import-leases.ts';
 import * as tags from './0022-tags.ts';
 import * as utmTemplates from './0023-utm-templates.ts';
 import * as linkQrLogos from './0024-link-qr-logos.ts';
+import * as linkRules from './0025-link-rules.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -57,6 +58,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0022-tags': tags,
   '0023-utm-templates': utmTemplates,
   '0024-link-qr-logos': linkQrLogos,
+  '0025-link-rules': linkRules,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

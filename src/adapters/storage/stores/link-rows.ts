@@ -1,5 +1,6 @@
 import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { Link, LinkFields } from '../../../core/links/link.ts';
+import type { Rule } from '../../../core/rules/rule.ts';
 import type { TargetType, Targets } from '../../../core/targeting/target.ts';
 import type { LinksTable } from '../schema.ts';
 
@@ -23,6 +24,7 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     title: r.title,
     targetType: r.target_type as TargetType,
     targets,
+    rules: parse<Rule[]>(r.rules ?? null),
     lastRotation: r.last_rotation,
     disabled: r.disabled === 1 ? 1 : 0,
     blockedAt: r.blocked_at ?? null,
@@ -57,6 +59,7 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
     c.language_target = json(f.targets.language);
     c.rotation_target = json(f.targets.rotation);
   }
+  if (f.rules !== undefined) c.rules = json(f.rules);
   if (f.disabled !== undefined) c.disabled = f.disabled;
   if (f.privacy !== undefined) c.privacy = f.privacy;
   if (f.privacyPasswordHash !== undefined) c.privacy_password_hash = f.privacyPasswordHash;

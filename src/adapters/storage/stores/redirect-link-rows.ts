@@ -5,6 +5,7 @@ import type { PixelType } from '../../../core/pixels/pixel.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
+import { compileRules } from '../../../core/rules/compile-rules.ts';
 import { toLink } from './link-rows.ts';
 
 type Pixel = { type: string; value: string };
@@ -57,6 +58,8 @@ export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
     title: link.title,
     targetType: link.targetType,
     targets: link.targets,
+    // Compiled here, once per read: the cache keeps this object, so visits never interpret rules.
+    rules: link.rules === null ? null : compileRules(link.rules),
     lastRotation: link.lastRotation,
     disabled: link.disabled === 1 || row.suspended_at !== null,
     passwordHash: link.passwordHash,
