@@ -225,7 +225,7 @@ ${shown === p.perPage ? html`<li><a href="${p.hrefFor(p.page + 1)}" rel="next">$
   return html`<nav class="pagination" aria-label="${t.label}"><ul>
 <li>${t.showing(from, to, p.total)}</li>
 ${p.page > 1 ? html`<li><a href="${p.hrefFor(p.page - 1)}" rel="prev">${t.previous}</a></li>` : ''}
-<li aria-current="page">${t.page(p.page, last)}</li>
+${last > 1 ? html`<li aria-current="page">${t.page(p.page, last)}</li>` : ''}
 ${p.page < last ? html`<li><a href="${p.hrefFor(p.page + 1)}" rel="next">${t.next}</a></li>` : ''}
 </ul></nav>`;
 }

@@ -123,7 +123,6 @@ export function linkHeader(frame: StatsFrame): RawHtml {
 <dl class="stats-facts">
 <div><dt>${t.link.shortUrl}</dt><dd class="url"><a href="${frame.shortUrl}" rel="nofollow noreferrer">${frame.shortUrl}</a></dd></div>
 <div><dt>${t.link.destination}</dt>${frame.destination !== null ? html`<dd class="url">${frame.destination}</dd>` : html`<dd class="muted">${t.withheld}</dd>`}</div>
-${frame.title !== null ? html`<div><dt>${t.link.titleField}</dt><dd>${frame.title}</dd></div>` : ''}
 <div><dt>${t.link.created}</dt><dd>${frame.fmt.date(link.createdAt)}</dd></div>
 </dl>
 ${frame.isOwner ? html`<p><a href="/links/${link.id}/edit">${t.link.edit}</a></p>` : ''}

@@ -8,7 +8,6 @@ export const stats = {
     label: 'The link',
     shortUrl: 'Short URL',
     destination: 'Destination',
-    titleField: 'Title',
     created: 'Created',
     edit: 'Edit link',
   },
