@@ -19,13 +19,20 @@ const PROBLEMS: Record<UploadProblem, string> = {
 };
 
 const uploads = new WeakMap<FastifyRequest, LogoUpload>();
+/** Requests whose body was not multipart: told after the path's id is read (a bad id stays a 404). */
+const notMultipart = new WeakSet<FastifyRequest>();
+const NOT_MULTIPART = 'Send the logo as multipart/form-data in a field named logo.';
 
 /**
  * Reads the one `logo` file of a multipart body whole (it is at most 100 KB; other parts are
  * skipped) before validation, and leaves the body as the schema sees it: `logo` present or not.
  */
 async function readUpload(request: FastifyRequest): Promise<void> {
-  if (!request.isMultipart()) throw ValidationError.of('logo', 'Send the logo as multipart/form-data in a field named logo.');
+  if (!request.isMultipart()) {
+    notMultipart.add(request);
+    request.body = { logo: 'none' };
+    return;
+  }
   const upload: LogoUpload = { bytes: null, tooLarge: false };
   uploads.set(request, upload);
   try {
@@ -84,6 +91,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
         const upload = uploads.get(request) ?? { bytes: null, tooLarge: false };
         const { id } = request.params as IdParams;
         const view = await ctx.links.get(request.account.id, id);
+        if (notMultipart.has(request)) throw ValidationError.of('logo', NOT_MULTIPART);
         const saved = await saveLogo(ctx.qrLogos, request.account.id, view.link.id, upload, Date.now());
         if ('problem' in saved) throw ValidationError.of('logo', PROBLEMS[saved.problem]);
         const data: QrLogoSettings = { id: view.link.id, logo: { type: saved.logo.type, bytes: saved.logo.bytes.length } };
