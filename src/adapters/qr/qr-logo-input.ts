@@ -43,10 +43,10 @@ const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x6
 function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
   // IHDR is the first chunk: width and height at bytes 16 and 20.
   if (bytes.length < 24) return { problem: 'badPng' };
+  if (bytes.readUInt32BE(16) > PNG_MAX_SIDE || bytes.readUInt32BE(20) > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
   // A file cut short is refused by its missing end, whatever the decoder makes of it (pngjs on
   // Node 24 decodes a truncated image data stream without an error).
   if (!bytes.subarray(-PNG_END.length).equals(PNG_END)) return { problem: 'badPng' };
-  if (bytes.readUInt32BE(16) > PNG_MAX_SIDE || bytes.readUInt32BE(20) > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
   try {
     PNG.sync.read(bytes);
   } catch {
