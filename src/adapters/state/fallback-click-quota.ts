@@ -40,9 +40,9 @@ export class FallbackClickQuota implements ClickQuota {
   private readonly opened: IdleMap<number>;
 
   constructor(
-    private readonly redis: RedisClickQuota,
+    private readonly redis: Pick<RedisClickQuota, 'claimCount' | 'exhausted' | 'forget'>,
     private readonly claims: ClickClaimStore,
-    private readonly presence: RedisPresence,
+    private readonly presence: Pick<RedisPresence, 'up' | 'generation' | 'losses' | 'lostAt' | 'lost'>,
     private readonly options: FallbackClickQuotaOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -99,9 +99,33 @@ export class FallbackClickQuota implements ClickQuota {
       }
     }
     const count = await this.redis.claimCount(linkId, cap, floor);
+    if (count > 0 && this.presence.generation !== generation) return this.grantedAcrossReconnection(linkId, cap, known, count);
     if (tookBack) this.synced.set(linkId, generation);
     if (count > 0) this.seen.set(linkId, count);
     return count > 0;
+  }
+
+  /**
+   * ioredis resends a command that was unanswered when its connection dropped, so a claim sent
+   * before an outage may run on a Redis that restarted empty, seeded only with the floor it was
+   * sent with, while the database counted on meanwhile. The grant holds only if it counted past
+   * the database's count (once taken back, Redis starts there, so any claim after it does);
+   * otherwise it is claimed again from that count.
+   */
+  private async grantedAcrossReconnection(linkId: number, cap: number, known: number, count: number): Promise<boolean> {
+    let counted: number | null;
+    try {
+      counted = await this.claims.close(linkId, this.now());
+    } catch (error) {
+      // The database is away too: nothing counted there to weigh the grant against.
+      rethrowUnlessUnavailable(error);
+      counted = null;
+    }
+    if (counted === null || count > counted) {
+      this.seen.set(linkId, count);
+      return true;
+    }
+    return this.viaRedis(linkId, cap, Math.max(known, counted), true);
   }
 
   private async viaDatabase(linkId: number, cap: number, known: number): Promise<boolean> {
