@@ -46,6 +46,17 @@ onEachEngineInBrowser('the QR page in a browser', {}, (web) => {
     assert.match((await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')) ?? '', /ecc=H&style=rounded/);
   });
 
+  test('on a wide screen the settings start level with the code beside them', TIMEOUT, async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await web.open(`/links/${id}/qr`, 200, 'QR code');
+    const code = await page.getByRole('img', { name: /QR code for/ }).boundingBox();
+    const heading = await page.getByRole('heading', { name: 'QR code settings' }).boundingBox();
+    assert.ok(code && heading);
+    assert.ok(heading.x > code.x + code.width, `beside: ${JSON.stringify({ code, heading })}`);
+    assert.ok(Math.abs(heading.y - code.y) <= 4, `level: ${JSON.stringify({ code, heading })}`);
+  });
+
   test('a logo uploaded from the page is drawn; a refused one is named on its field', TIMEOUT, async () => {
     const { page } = web;
     await web.open(`/links/${id}/qr?style=rounded`, 200, 'QR code');

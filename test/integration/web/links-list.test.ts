@@ -192,6 +192,13 @@ onEachEngine('web: the links list', (h) => {
     assert.match(shown.text, /<option value="alias" selected>/);
     assert.ok(shown.text.includes(`<option value="${space.id}" selected>`));
     assert.match(shown.text, /No links match/);
+    // *Clear filters* once: in the chips row, not again under the empty list.
+    const clears = (text: string) => text.split('>Clear filters</a>').length - 1;
+    assert.equal(clears(shown.text), 1, 'Clear filters once, with the chips');
+    // A list narrowed by its tag alone has no chips row: the empty list offers it.
+    const byTag = await client.get('/links?tag=nothing-here');
+    assert.match(byTag.text, /No links match/);
+    assert.equal(clears(byTag.text), 1, 'Clear filters once, under the empty list');
   });
 
   test('a query the API would refuse is a 422 naming the parameter, with no links read', async () => {

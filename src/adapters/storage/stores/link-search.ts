@@ -68,6 +68,7 @@ export class LinkSearch {
   async condition(accountId: number, by: LinkSearchScope, search: string): Promise<Expression<SqlBool>> {
     if (by !== 'any') return this.searching(accountId, by, search);
     if (this.engine === 'sqlite' && [...search].length >= TRIGRAM) return this.anywhere(search);
+    if (this.engine === 'postgres' && [...search].length < TRIGRAM) return this.startingAnywhere(accountId, search);
     const each = await Promise.all(SEARCH_FIELDS.map((field) => this.searching(accountId, field, search)));
     if (this.engine === 'postgres' || [...search].length >= TRIGRAM)
       return sql<SqlBool>`(${sql.join(
@@ -79,6 +80,32 @@ export class LinkSearch {
     // Not for longer searches: a phrase in most links would make a union of nearly all of them.
     const ids = each.map((e) => sql`select id from links where account_id = ${accountId} and (${e})`);
     return sql<SqlBool>`${sql.ref('links.id')} in (${sql.join(ids, sql` union `)})`;
+  }
+
+  /**
+   * PostgreSQL, any column, one or two characters: the columns none of the account's links
+   * starts with are left out, after a probe of each prefix index (a few pages each; in the key's
+   * order, so that the planner reads the index rather than walking the table to a first match
+   * that may lie at its end). An OR of the three keys is no index's order: a page in id order
+   * walked the account's links from the newest and tested each against all three, tens of
+   * thousands of rows when the matches lie further back. Most short searches start aliases only,
+   * and one key alone is read off its index in id order: a page and a bounded count from a few
+   * pages. With no column left the alias's test stays, which its index answers with nothing. The
+   * same links as the OR: a column left out has no link to add.
+   */
+  private async startingAnywhere(accountId: number, search: string): Promise<Expression<SqlBool>> {
+    const each = await Promise.all(SEARCH_FIELDS.map((field) => this.prefixed(accountId, field, search)));
+    const probes = each.map(
+      (e, i) =>
+        sql`(select 1 from links where account_id = ${accountId} and (${e}) order by ${prefixKey(this.engine, SEARCH_FIELDS[i]!)}, id limit 1) as ${sql.id(`f${i}`)}`,
+    );
+    const { rows } = await sql<Record<string, number | null>>`select ${sql.join(probes)}`.execute(this.db);
+    const found = each.filter((_, i) => rows[0]?.[`f${i}`] != null);
+    if (found.length <= 1) return found[0] ?? each[0]!;
+    return sql<SqlBool>`(${sql.join(
+      found.map((e) => sql`(${e})`),
+      sql` or `,
+    )})`;
   }
 
   /**

@@ -37,7 +37,7 @@ function profileSection(view: View, state: AccountPageState): RawHtml {
   const values: Form = failed ? failed.values : { name: account.name, email: account.email, timezone: account.timezone };
   const errors = failed?.errors;
   const zone = text(values, 'timezone') || account.timezone;
-  return html`<section aria-labelledby="profile-title">
+  return html`<section class="settings-section" aria-labelledby="profile-title">
 <h2 id="profile-title">${p.title}</h2>
 ${errorSummary(view, errors)}
 <form method="post" action="/account/profile" class="stack" novalidate>
@@ -53,7 +53,7 @@ ${selectField({ name: 'timezone', label: p.timezone, hint: p.timezoneHint, optio
 function passwordSection(view: View, state: AccountPageState): RawHtml {
   const p = view.t.account.password;
   const errors = state?.form === 'password' ? state.errors : undefined;
-  return html`<section aria-labelledby="password-title">
+  return html`<section class="settings-section" aria-labelledby="password-title">
 <h2 id="password-title">${p.title}</h2>
 <p>${p.intro}</p>
 ${errorSummary(view, errors)}
@@ -101,7 +101,7 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
 function sessionsSection(view: View, sessions: readonly Session[], currentId: number): RawHtml {
   const s = view.t.account.sessions;
   const others = sessions.some((x) => x.id !== currentId);
-  return html`<section aria-labelledby="sessions-title">
+  return html`<section class="settings-section" aria-labelledby="sessions-title">
 <h2 id="sessions-title">${s.title}</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-title"><table>
 <caption class="visually-hidden">${s.caption}</caption>
@@ -114,12 +114,12 @@ ${others ? html`<div class="actions">${postButton(view, '/account/sessions/end-o
 
 function keysAndDeletion(view: View): RawHtml {
   const a = view.t.account;
-  return html`<section aria-labelledby="keys-title">
+  return html`<section class="settings-section" aria-labelledby="keys-title">
 <h2 id="keys-title">${a.keys.title}</h2>
 <p>${a.keys.intro}</p>
 <p><a href="/account/api-keys">${a.keys.manage}</a></p>
 </section>
-<section aria-labelledby="delete-title">
+<section class="settings-section danger-zone" aria-labelledby="delete-title">
 <h2 id="delete-title">${a.remove.title}</h2>
 <p>${a.remove.intro}</p>
 <p><a href="/account/delete">${a.remove.start}</a></p>

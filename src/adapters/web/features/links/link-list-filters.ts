@@ -18,6 +18,11 @@ function choiceOptions(any: string, choices: readonly Choice[]): SelectOption[] 
 
 const nameOf = (list: readonly Choice[], id: number | undefined) => list.find((c) => c.id === id)?.name ?? `#${id}`;
 
+/** Whether the chips row shows (with its *Clear filters*): a narrowing other than the tag, whose chip stands apart. */
+export function showsChips(q: ListQuery): boolean {
+  return Boolean(q.search) || q.space !== undefined || q.domain !== undefined || q.pixel !== undefined || q.status === 1 || q.status === 2 || q.status === 3;
+}
+
 /** Each narrowing in force, as a chip that removes it (the search with its field). */
 function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
   const t = view.t.links.list;

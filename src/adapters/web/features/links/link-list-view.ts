@@ -12,7 +12,7 @@ import { sparkline } from '../../ui/sparkline.ts';
 import type { FilterChoices } from './link-list-options.ts';
 import { isNarrowed, listUrl, type ListQuery } from './link-list-query.ts';
 import { bulkForm, type BulkValues } from './link-bulk-view.ts';
-import { filters } from './link-list-filters.ts';
+import { filters, showsChips } from './link-list-filters.ts';
 import { tagChips, tagFilterChip } from './link-tag-chips.ts';
 
 export interface ListPageData {
@@ -105,7 +105,9 @@ function results(view: View, data: ListPageData): RawHtml {
   if (page.total === 0 && !isNarrowed(query)) {
     return emptyState({ id: 'links-empty', title: t.emptyTitle, text: t.empty, action: { href: '/links/new', label: t.createFirst } });
   }
-  if (page.total === 0) return html`<p>${t.noMatch}</p><p><a href="/links">${t.clear}</a></p>`;
+  // The chips row above already offers *Clear filters*: only a list narrowed by its tag alone needs it here.
+  if (page.total === 0)
+    return emptyState({ id: 'links-no-match', title: t.noMatchTitle, text: t.noMatch, ...(showsChips(query) ? {} : { action: { href: '/links', label: t.clear } }) });
   if (page.items.length === 0) return html`<p>${t.pastLastPage}</p><p><a href="${listUrl(query, { page: undefined })}">${t.firstPage}</a></p>`;
   return html`${bulkForm(view, { query, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors }, table(view, data, page))}
 ${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, shown: page.items.length, hrefFor: (n) => listUrl(query, { page: n === 1 ? undefined : n }) })}`;

@@ -55,7 +55,7 @@ function listSection(view: View, action: string, list: TargetListName, values: L
   return html`<fieldset class="target-list" data-target-list="${list}" data-rows-max="${ROWS_MAX}">
 <legend>${names.legend}</legend>
 ${fieldError(id, listErrors)}
-<p class="hint"${rows.length > 0 ? html` hidden` : ''} data-rows-empty>${t.empty}</p>
+<p class="hint"${rows.length > 0 ? html` hidden` : ''} data-rows-empty>${names.empty}</p>
 <div class="target-rows">${rows.map((r, i) => row(view, action, list, i, r, errors, keys))}</div>
 <template>${row(view, action, list, ROWS_MAX, { key: '', value: '' }, undefined, keys)}</template>
 <div class="actions"><button type="submit" class="secondary" id="${id}" name="add_row" value="${list}" formaction="${action}#${fieldId(`${list}[${rows.length}][${list === 'rotation' ? 'value' : 'key'}]`)}"${rows.length >= ROWS_MAX ? html` disabled` : ''}${listErrors.length > 0 ? html` aria-describedby="${id}-error"` : ''}>${names.add}</button></div>

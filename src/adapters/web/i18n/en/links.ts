@@ -72,7 +72,8 @@ export const links = {
     emptyTitle: 'No links yet',
     empty: 'Short links you create appear here.',
     createFirst: 'Create your first link',
-    noMatch: 'No links match this search and these filters.',
+    noMatchTitle: 'No matching links',
+    noMatch: 'No links match this search and these filters. Remove a filter or try another search.',
     pastLastPage: 'There are no links on this page.',
     firstPage: 'Go to the first page',
     bulk: {
