@@ -169,6 +169,8 @@ onEachEngine('links API: export', (h) => {
             targetType: 0,
             targets: emptyTargets(),
             rules: null,
+            iosUrl: null,
+            androidUrl: null,
             disabled: 0,
             privacy: 0,
             privacyPasswordHash: null,
