@@ -43,6 +43,9 @@ export interface RedirectDomain {
   accountId: number;
   indexPage: string | null;
   notFoundPage: string | null;
+  /** The app-link files its host serves, as JSON text, or null (docs/adr/0067). */
+  appleAppSiteAssociation: string | null;
+  assetLinks: string | null;
 }
 
 /**
