@@ -8,7 +8,10 @@ import { APP_SITE_FILE_MAX, checkAppleAppSiteAssociation, checkAssetLinks } from
 const PRINT = Array.from({ length: 32 }, () => 'AB').join(':');
 
 test('apple-app-site-association: applinks details, webcredentials and appclips; text or JSON; null clears', () => {
-  const ok = { applinks: { details: [{ appID: 'ABCDE12345.com.example.app', paths: ['/shop/*', 'NOT /admin/*'] }] }, webcredentials: { apps: ['ABCDE12345.com.example.app'] } };
+  const ok = {
+    applinks: { details: [{ appID: 'ABCDE12345.com.example.app', paths: ['/shop/*', 'NOT /admin/*'] }] },
+    webcredentials: { apps: ['ABCDE12345.com.example.app'] },
+  };
   const bag = new FieldErrorBag();
   assert.equal(checkAppleAppSiteAssociation(bag, 'f', ok), JSON.stringify(ok));
   assert.equal(checkAppleAppSiteAssociation(bag, 'f', JSON.stringify(ok)), JSON.stringify(ok));
@@ -40,7 +43,10 @@ test('apple-app-site-association: each fault by its path', () => {
 
 test('assetlinks: Android app and web statements; each fault by its path', () => {
   const ok = [
-    { relation: ['delegate_permission/common.handle_all_urls'], target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: [PRINT] } },
+    {
+      relation: ['delegate_permission/common.handle_all_urls'],
+      target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: [PRINT] },
+    },
     { relation: ['delegate_permission/common.get_login_creds'], target: { namespace: 'web', site: 'https://example.com' } },
   ];
   const good = new FieldErrorBag();

@@ -40,9 +40,11 @@ export function checkAppleAppSiteAssociation(bag: Bag, field: string, input: unk
         if (!isObject(d)) return fail(at, `The ${at} field must be an object.`);
         const ids = d.appIDs ?? (d.appID === undefined ? undefined : [d.appID]);
         const idsAt = `${at}.${d.appIDs !== undefined ? 'appIDs' : 'appID'}`;
-        if (!isStringList(ids) || ids.length === 0 || !ids.every((id) => APP_ID.test(id))) fail(idsAt, `The ${idsAt} field must hold app ids such as ABCDE12345.com.example.app.`);
+        if (!isStringList(ids) || ids.length === 0 || !ids.every((id) => APP_ID.test(id)))
+          fail(idsAt, `The ${idsAt} field must hold app ids such as ABCDE12345.com.example.app.`);
         if (d.paths !== undefined && !isStringList(d.paths)) fail(`${at}.paths`, `The ${at}.paths field must be a list of paths.`);
-        if (d.components !== undefined && (!Array.isArray(d.components) || !d.components.every(isObject))) fail(`${at}.components`, `The ${at}.components field must be a list of objects.`);
+        if (d.components !== undefined && (!Array.isArray(d.components) || !d.components.every(isObject)))
+          fail(`${at}.components`, `The ${at}.components field must be a list of objects.`);
         if (d.paths === undefined && d.components === undefined) fail(at, `The ${at} field must have paths or components.`);
       });
   }
@@ -50,7 +52,8 @@ export function checkAppleAppSiteAssociation(bag: Bag, field: string, input: unk
     if (value[key] === undefined) continue;
     const section = value[key];
     const at = `${field}.${key}.apps`;
-    if (!isObject(section) || !isStringList(section.apps) || !section.apps.every((id) => APP_ID.test(id))) fail(at, `The ${at} field must hold app ids such as ABCDE12345.com.example.app.`);
+    if (!isObject(section) || !isStringList(section.apps) || !section.apps.every((id) => APP_ID.test(id)))
+      fail(at, `The ${at} field must hold app ids such as ABCDE12345.com.example.app.`);
   }
   return ok ? serialised(bag, field, value) : undefined;
 }
@@ -72,20 +75,24 @@ export function checkAssetLinks(bag: Bag, field: string, input: unknown): string
   value.forEach((s: unknown, i: number) => {
     const at = `${field}.${i}`;
     if (!isObject(s)) return fail(at, `The ${at} field must be an object.`);
-    if (!isStringList(s.relation) || s.relation.length === 0) fail(`${at}.relation`, `The ${at}.relation field must list relations such as delegate_permission/common.handle_all_urls.`);
+    if (!isStringList(s.relation) || s.relation.length === 0)
+      fail(`${at}.relation`, `The ${at}.relation field must list relations such as delegate_permission/common.handle_all_urls.`);
     const t = s.target;
     if (!isObject(t)) return fail(`${at}.target`, `The ${at}.target field must be an object.`);
     if (t.namespace === 'android_app') {
       if (typeof t.package_name !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)+$/.test(t.package_name))
         fail(`${at}.target.package_name`, `The ${at}.target.package_name field must be an Android package name such as com.example.app.`);
       const prints = t.sha256_cert_fingerprints;
-      if (!isStringList(prints) || prints.length === 0) fail(`${at}.target.sha256_cert_fingerprints`, `The ${at}.target.sha256_cert_fingerprints field must list fingerprints.`);
+      if (!isStringList(prints) || prints.length === 0)
+        fail(`${at}.target.sha256_cert_fingerprints`, `The ${at}.target.sha256_cert_fingerprints field must list fingerprints.`);
       else
         prints.forEach((p, j) => {
-          if (!FINGERPRINT.test(p)) fail(`${at}.target.sha256_cert_fingerprints.${j}`, `The ${at}.target.sha256_cert_fingerprints.${j} field must be 32 hex pairs separated by colons.`);
+          if (!FINGERPRINT.test(p))
+            fail(`${at}.target.sha256_cert_fingerprints.${j}`, `The ${at}.target.sha256_cert_fingerprints.${j} field must be 32 hex pairs separated by colons.`);
         });
     } else if (t.namespace === 'web') {
-      if (typeof t.site !== 'string' || !/^https?:\/\/[^/\s]+$/.test(t.site)) fail(`${at}.target.site`, `The ${at}.target.site field must be a site such as https://example.com.`);
+      if (typeof t.site !== 'string' || !/^https?:\/\/[^/\s]+$/.test(t.site))
+        fail(`${at}.target.site`, `The ${at}.target.site field must be a site such as https://example.com.`);
     } else fail(`${at}.target.namespace`, `The ${at}.target.namespace field must be android_app or web.`);
   });
   return ok ? serialised(bag, field, value) : undefined;

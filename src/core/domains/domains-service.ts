@@ -44,7 +44,11 @@ export class DomainsService {
   async create(accountId: number, input: DomainInput): Promise<Domain> {
     const fields = await this.check(accountId, input, null);
     const now = this.deps.clock.now();
-    const domain = await this.store.insert(accountId, { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim, now);
+    const domain = await this.store.insert(
+      accountId,
+      { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim,
+      now,
+    );
     if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
     this.invalidation.accountChanged(accountId);
     return domain;

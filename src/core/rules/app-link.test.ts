@@ -31,7 +31,7 @@ const ctx = (query = ''): VisitContext => ({
 });
 const destination = (o: VisitOutcome) => {
   assert.equal(o.kind, 'proceed');
-  const d = (o as Extract<VisitOutcome, { kind: 'proceed' }>).destination;
+  const d = (o).destination;
   assert.equal(d.kind, 'fixed');
   return d as { url: string; fallback?: string };
 };
@@ -70,7 +70,12 @@ test("the deciding rule's app links, and none from the link for a rule without t
   ];
   const link = aRedirectLink({ url: 'https://web.example/', iosUrl: 'https://app.example/link', rules: compileRules(rules) });
   const a = resolveVisit(link, visitor('Android'), ctx('c=a'));
-  assert.deepEqual(destination(a), { kind: 'fixed', url: 'myapp://a', fallback: 'https://a.example/', decision: { rule: 0, variant: null, url: 'https://a.example/', cookie: '1' } });
+  assert.deepEqual(destination(a), {
+    kind: 'fixed',
+    url: 'myapp://a',
+    fallback: 'https://a.example/',
+    decision: { rule: 0, variant: null, url: 'https://a.example/', cookie: '1' },
+  });
   assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx('c=a'))).url, 'https://a.example/', 'the rule has no iOS link');
   assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx('c=b'))).url, 'https://b.example/', "not the link's app link");
   const s = destination(resolveVisit(link, visitor('iOS'), ctx('c=s'))) as { url: string; decision?: { variant: number | null } };

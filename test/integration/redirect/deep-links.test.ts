@@ -65,7 +65,11 @@ onEachEngine(
       const path = `/${link.alias}`;
       assert.equal(await redirectsTo(h(), `${path}?c=shop`, { 'user-agent': UA.iphone }), 'https://app.example.com/shop?c=shop');
       assertPage(await visit(h(), `${path}?c=shop`, { 'user-agent': UA.android }), 200, 'href="myapp://shop?c=shop"');
-      assert.equal(await redirectsTo(h(), `${path}?c=blog`, { 'user-agent': UA.iphone }), 'https://blog.example/?c=blog', "a rule without app links: its url, not the link's app link");
+      assert.equal(
+        await redirectsTo(h(), `${path}?c=blog`, { 'user-agent': UA.iphone }),
+        'https://blog.example/?c=blog',
+        "a rule without app links: its url, not the link's app link",
+      );
       assert.equal(await redirectsTo(h(), path, { 'user-agent': UA.iphone }), 'https://app.example.com/link');
       assert.equal(await redirectsTo(h(), `${path}?c=shop`, { 'user-agent': UA.mac }), 'https://shop.example/?c=shop');
     });
@@ -128,7 +132,12 @@ onEachEngine(
         json: {
           index_page: 'https://example.com/new-home',
           apple_app_site_association: { applinks: { details: [{ appIDs: ['not-an-app-id'], paths: ['/x'] }] } },
-          assetlinks: [{ relation: ['delegate_permission/common.handle_all_urls'], target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: ['AB:CD'] } }],
+          assetlinks: [
+            {
+              relation: ['delegate_permission/common.handle_all_urls'],
+              target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: ['AB:CD'] },
+            },
+          ],
         },
       });
       assert.equal(bad.status, 422, bad.text);

@@ -19,8 +19,21 @@ export function registerAppSiteFiles(app: FastifyInstance, ctx: RedirectContext)
     const body = domain === null ? null : pick(domain);
     if (body === null) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
     // Short-lived: the owner's edit reaches the platforms' crawlers soon, and the file is small.
-    return reply.code(200).header('content-type', 'application/json').header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(body);
+    return reply
+      .code(200)
+      .header('content-type', 'application/json')
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(body);
   };
-  app.get('/.well-known/apple-app-site-association', hidden, serve((d) => d.appleAppSiteAssociation));
-  app.get('/.well-known/assetlinks.json', hidden, serve((d) => d.assetLinks));
+  app.get(
+    '/.well-known/apple-app-site-association',
+    hidden,
+    serve((d) => d.appleAppSiteAssociation),
+  );
+  app.get(
+    '/.well-known/assetlinks.json',
+    hidden,
+    serve((d) => d.assetLinks),
+  );
 }

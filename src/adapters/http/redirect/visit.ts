@@ -79,8 +79,8 @@ export function answerOf(ctx: RedirectContext, result: Extract<VisitResult, { ki
     fallback !== undefined
       ? { kind: 'page', status: 200, page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce() }) }
       : pixels.length > 0 || viaForm
-      ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
-      : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+        ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
+        : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
   if (result.cookie !== undefined) answer.cookies = [ruleCookie(result.cookie, ctx.options.secureCookies)];
   return answer;
 }

@@ -14,7 +14,7 @@ export interface AppOpenInput {
 }
 
 /** How long the page waits for the app before the web URL; the app taking the screen cancels it. */
-export const APP_FALLBACK_MS = 1500;
+const APP_FALLBACK_MS = 1500;
 
 // Schemes a browser runs or reads locally: never written into the page, whatever was stored.
 const UNSAFE = /^(?:javascript|data|vbscript|file|blob|about):/i;
