@@ -32,7 +32,7 @@ describe('a split across two instances behind nginx', { skip: BASE_URL ? false :
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
     schema = await isolatedPgUrl(BASE_URL!);
     redis = await OwnRedis.start();
-    cluster = await startCluster({ instances: 2, databaseUrl: schema.url, redisUrl: redis.url, env: { TITLE_FETCH: 'false' } });
+    cluster = await startCluster({ instances: 2, databaseUrl: schema.url, redisUrl: redis.url, env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info' } });
     const key = await cliAccountKey({ DATABASE_URL: schema.url }, 'split@example.com');
     const res = await fetch(`${cluster.url}/api/v1/links`, {
       method: 'POST',

@@ -46,6 +46,8 @@ function fromCsv(row: Record<string, string>): Json {
     pixels: (JSON.parse(row.pixel_ids!) as number[]).map((id, i) => ({ id, name: JSON.parse(row.pixels!)[i] })),
     tags: JSON.parse(row.tags!) as string[],
     rules: list(row.rules!),
+    ios_url: text(row.ios_url!),
+    android_url: text(row.android_url!),
     ends_at: text(row.ends_at!),
     created_at: row.created_at,
     updated_at: row.updated_at,
