@@ -58,6 +58,18 @@ const list: Parser<string[]> = (raw) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+// Schemes that run code or read local data in a browser: never an app's, whatever an operator lists.
+const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https']);
+
+const appSchemes: Parser<string[]> = (raw) => {
+  const schemes = list(raw).map((s) => s.toLowerCase().replace(/:$/, ''));
+  for (const s of schemes) {
+    if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
+    if (UNSAFE_SCHEMES.has(s)) throw new Error(`${s} cannot be an app scheme`);
+  }
+  return schemes;
+};
+
 const trustProxy: Parser<boolean | number | string> = (raw) => {
   const v = raw.trim();
   if (/^\d+$/.test(v)) return Number(v);
@@ -110,6 +122,11 @@ const CATALOGUE = {
     parse: int(1, 64),
   },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
+  APP_SCHEMES: {
+    default: '',
+    doc: "Custom app schemes (myapp) a link's or a rule's ios_url / android_url may use besides https, comma-separated; such a link opens through a small page that falls back to the web URL.",
+    parse: appSchemes,
+  },
   DOMAIN_SCHEME: { default: 'https', doc: 'Scheme of short_url on custom domains.', parse: oneOf('http', 'https') },
   DOMAIN_VERIFICATION: {
     default: 'on',

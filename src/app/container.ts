@@ -93,7 +93,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const outageLog = overrides.outageLog ?? consoleOutageLog;
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
-  const urls = new UrlPolicy(config.URL_SCHEMES);
+  const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),
     pixels: new SqlPixelStore(db),

@@ -15,7 +15,15 @@ export interface DomainStoreSubject {
 let hosts = 0;
 /** Host names are stored lower-cased (the service lowers them); unique across the run. */
 const host = (stem: string) => `${stem}.${process.pid.toString(36)}${Date.now().toString(36)}${(++hosts).toString(36)}.example.com`.toLowerCase();
-const claim = (name: string, verifiedAt: number | null = null) => ({ name, indexPage: null, notFoundPage: null, verificationToken: 'token', verifiedAt });
+const claim = (name: string, verifiedAt: number | null = null) => ({
+  name,
+  indexPage: null,
+  notFoundPage: null,
+  appleAppSiteAssociation: null,
+  assetLinks: null,
+  verificationToken: 'token',
+  verifiedAt,
+});
 
 /** A domain the store made, or the test fails: `taken` was not expected. */
 function made(domain: Domain | null | typeof NAME_TAKEN): Domain {

@@ -16,7 +16,15 @@ export function sqlOwners(db: Kysely<Database>) {
     domain: async (accountId: number) => {
       const domain = await new SqlDomainStore(db).insert(
         accountId,
-        { name: `${unique('d')}.example.com`, indexPage: null, notFoundPage: null, verificationToken: 't', verifiedAt: null },
+        {
+          name: `${unique('d')}.example.com`,
+          indexPage: null,
+          notFoundPage: null,
+          appleAppSiteAssociation: null,
+          assetLinks: null,
+          verificationToken: 't',
+          verifiedAt: null,
+        },
         1000,
       );
       if (domain === 'taken') throw new Error('a fresh domain name was taken');

@@ -12,6 +12,8 @@ export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink 
     targetType: 0,
     targets: { country: null, platform: null, language: null, rotation: null },
     rules: null,
+    iosUrl: null,
+    androidUrl: null,
     lastRotation: 0,
     disabled: false,
     passwordHash: null,

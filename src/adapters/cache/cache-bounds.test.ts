@@ -32,7 +32,7 @@ class FakeSource implements RedirectLinkSource, DomainNameSource {
 
   async domain(host: string): Promise<RedirectDomain | null> {
     this.domainReads.push(host);
-    return this.names.has(host) ? { id: 1, accountId: 10, indexPage: null, notFoundPage: null } : null;
+    return this.names.has(host) ? { id: 1, accountId: 10, indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null } : null;
   }
 
   async domainNames(): Promise<string[]> {

@@ -9,7 +9,14 @@ const MISS_TTL = 100;
 
 const link = (over: Partial<RedirectLink> = {}): RedirectLink => aRedirectLink({ alias: 'abc', ...over });
 
-const domainOf = (id: number, accountId: number): RedirectDomain => ({ id, accountId, indexPage: null, notFoundPage: null });
+const domainOf = (id: number, accountId: number): RedirectDomain => ({
+  id,
+  accountId,
+  indexPage: null,
+  notFoundPage: null,
+  appleAppSiteAssociation: null,
+  assetLinks: null,
+});
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -37,6 +37,9 @@ function fromRecord(
       expiration_clicks: int('expiration_clicks', str(r.expiration_clicks)) ?? null,
       ...(tags === undefined ? {} : { tags }),
       ...ownRules(r),
+      // Absent from older files: left unsent rather than cleared.
+      ios_url: str(r.ios_url) || undefined,
+      android_url: str(r.android_url) || undefined,
     },
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,

@@ -54,6 +54,9 @@ export interface DomainsTable {
   verification_token: string;
   /** Null while pending: a pending domain serves nothing, and its name stays free for others. */
   verified_at: number | null;
+  /** The app-link files served on the domain's host, as JSON text (migration 0028): docs/adr/0067. */
+  apple_app_site_association: string | null;
+  assetlinks: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -92,6 +95,9 @@ export interface LinksTable {
   rotation_target: string | null;
   /** The link's rules as JSON (migration 0025), null for none: docs/adr/0059. */
   rules: string | null;
+  /** App links (migration 0028): docs/adr/0067. */
+  ios_url: string | null;
+  android_url: string | null;
   last_rotation: Generated<number>;
   disabled: number;
   /** Set while an operator has taken the link down (disabled whatever its owner sets). */

@@ -10,6 +10,8 @@ export interface DomainFields {
   name: string;
   indexPage: string | null;
   notFoundPage: string | null;
+  appleAppSiteAssociation: string | null;
+  assetLinks: string | null;
 }
 
 /** The proof state of a claim on a name: a new name starts it afresh. */

@@ -11,6 +11,9 @@ export interface Domain {
   verificationToken: string;
   /** When control was proved (or the operator vouched); null while pending, when the domain serves nothing. */
   verifiedAt: number | null;
+  /** The app-link files served on the domain's host, as JSON text; null: none (docs/adr/0067). */
+  appleAppSiteAssociation: string | null;
+  assetLinks: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -23,6 +26,9 @@ export interface DomainInput {
   name?: string | undefined;
   index_page?: string | null | undefined;
   not_found_page?: string | null | undefined;
+  /** JSON (or its text), checked by app-site-files.ts. */
+  apple_app_site_association?: unknown;
+  assetlinks?: unknown;
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

@@ -9,6 +9,7 @@ import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, typ
 import type { NameClaims } from './name-claims.ts';
 import type { VerificationPolicy } from './ownership-check.ts';
 import { newVerificationToken, verificationOf } from './verification.ts';
+import { checkAppleAppSiteAssociation, checkAssetLinks } from './app-site-files.ts';
 
 export interface DomainsServiceDeps {
   store: DomainStore;
@@ -43,7 +44,11 @@ export class DomainsService {
   async create(accountId: number, input: DomainInput): Promise<Domain> {
     const fields = await this.check(accountId, input, null);
     const now = this.deps.clock.now();
-    const domain = await this.store.insert(accountId, { indexPage: null, notFoundPage: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim, now);
+    const domain = await this.store.insert(
+      accountId,
+      { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim,
+      now,
+    );
     if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
     this.invalidation.accountChanged(accountId);
     return domain;
@@ -130,6 +135,10 @@ export class DomainsService {
     if (indexPage !== undefined) fields.indexPage = indexPage;
     const notFoundPage = this.deps.urls.checkOptional(bag, 'not_found_page', input.not_found_page);
     if (notFoundPage !== undefined) fields.notFoundPage = notFoundPage;
+    const association = checkAppleAppSiteAssociation(bag, 'apple_app_site_association', input.apple_app_site_association);
+    if (association !== undefined) fields.appleAppSiteAssociation = association;
+    const assetLinks = checkAssetLinks(bag, 'assetlinks', input.assetlinks);
+    if (assetLinks !== undefined) fields.assetLinks = assetLinks;
     bag.throwIfAny();
     return fields;
   }

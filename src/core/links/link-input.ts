@@ -28,6 +28,9 @@ export interface LinkInput {
   rotation?: TargetListInput;
   /** The link's rules (docs/adr/0059), as JSON or JSON text; checked by core/rules/check-rules.ts. */
   rules?: unknown;
+  /** App links (docs/adr/0067): https, or a custom scheme on APP_SCHEMES; checked by UrlPolicy.checkApp. */
+  ios_url?: unknown;
+  android_url?: unknown;
 }
 
 export const LINK_LIMITS = {

@@ -62,6 +62,10 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
   checkExpiry(input, ctx, bag, out);
   checkTargets(input, ctx, bag, out);
   checkRuleList(input, ctx, bag, out);
+  const iosUrl = ctx.urls.checkApp(bag, 'ios_url', input.ios_url);
+  if (iosUrl !== undefined) f.iosUrl = iosUrl;
+  const androidUrl = ctx.urls.checkApp(bag, 'android_url', input.android_url);
+  if (androidUrl !== undefined) f.androidUrl = androidUrl;
   if (input.tags !== undefined) out.tagNames = checkTagNames(bag, 'tags', input.tags ?? []);
   if (input.pixels !== undefined) {
     const ids = [...new Set(input.pixels ?? [])];

@@ -20,6 +20,9 @@ export interface Link {
    * phpShort. A link with rules has target_type 0.
    */
   rules: Rule[] | null;
+  /** App links for visitors on iOS / Android when the link's own url is where they go (docs/adr/0067). */
+  iosUrl: string | null;
+  androidUrl: string | null;
   /** Position of the last rotation entry served, for round-robin. */
   lastRotation: number;
   disabled: 0 | 1;
@@ -48,6 +51,8 @@ export type LinkFields = Pick<
   | 'targetType'
   | 'targets'
   | 'rules'
+  | 'iosUrl'
+  | 'androidUrl'
   | 'disabled'
   | 'privacy'
   | 'privacyPasswordHash'

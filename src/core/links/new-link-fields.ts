@@ -23,6 +23,8 @@ export function newLinkFields(domainId: number | null, spaceId: number | null, p
     targetType: TargetType.None,
     targets: emptyTargets(),
     rules: null,
+    iosUrl: null,
+    androidUrl: null,
     disabled: 0,
     privacy,
     expirationUrl: null,

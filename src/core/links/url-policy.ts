@@ -9,9 +9,49 @@ export const URL_MAX_LENGTH = 2048;
  */
 export class UrlPolicy {
   private readonly schemes: ReadonlySet<string>;
+  private readonly appSchemes: ReadonlySet<string>;
 
-  constructor(schemes: readonly string[] = ['http', 'https']) {
+  /** appSchemes: the operator's APP_SCHEMES, custom schemes an app link may use besides https. */
+  constructor(schemes: readonly string[] = ['http', 'https'], appSchemes: readonly string[] = []) {
     this.schemes = new Set(schemes.map((s) => s.toLowerCase().replace(/:$/, '')));
+    this.appSchemes = new Set(appSchemes.map((s) => s.toLowerCase().replace(/:$/, '')));
+  }
+
+  /**
+   * An app link (ios_url, android_url): an https universal or app link, or a custom scheme on
+   * the operator's allow-list. undefined = not sent, null/'' = clear.
+   */
+  checkApp(bag: Pick<FieldErrorBag, 'add'>, field: string, raw: unknown): string | null | undefined {
+    if (raw === undefined) return undefined;
+    if (raw === null || raw === '') return null;
+    if (typeof raw !== 'string') {
+      bag.add(field, messages.url(field));
+      return undefined;
+    }
+    const value = raw.trim();
+    if (value.length > URL_MAX_LENGTH) {
+      bag.add(field, messages.maxChars(field, URL_MAX_LENGTH));
+      return undefined;
+    }
+    if (!this.isAppUrl(value)) {
+      bag.add(field, `The ${field} field must be an https URL${this.appSchemes.size > 0 ? ` or use one of the schemes ${[...this.appSchemes].join(', ')}` : ''}.`);
+      return undefined;
+    }
+    return value;
+  }
+
+  private isAppUrl(value: string): boolean {
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) return false; // eslint-disable-line no-control-regex -- refusing controls is the point
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return false;
+    }
+    const scheme = url.protocol.slice(0, -1);
+    if (scheme === 'https') return url.hostname !== '' && /^https:\/\//i.test(value);
+    // Something after the scheme: "myapp:" alone opens nothing.
+    return this.appSchemes.has(scheme) && value.length > url.protocol.length;
   }
 
   /** Returns the URL when acceptable, else records why on the field. */

@@ -14,6 +14,9 @@ export interface RedirectLink {
   targets: Targets;
   /** The link's rules, compiled once when the link was read (docs/adr/0059); null: target_type decides. */
   rules: CompiledRules | null;
+  /** App links for visitors on that OS when the link's own url is where they go (docs/adr/0067). */
+  iosUrl: string | null;
+  androidUrl: string | null;
   lastRotation: number;
   disabled: boolean;
   passwordHash: string | null;
@@ -40,6 +43,9 @@ export interface RedirectDomain {
   accountId: number;
   indexPage: string | null;
   notFoundPage: string | null;
+  /** The app-link files its host serves, as JSON text, or null (docs/adr/0067). */
+  appleAppSiteAssociation: string | null;
+  assetLinks: string | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { chooseDestination } from '../targeting/choose-destination.ts';
 import type { RuleDecision } from '../rules/compile-rules.ts';
 import { isExpired } from '../expiration/expiry.ts';
+import { appLinkFor, isCustomScheme } from '../rules/app-link.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import type { Visitor } from './visitor.ts';
 
@@ -28,6 +29,18 @@ export interface RuleInputs {
 
 const NO_INPUTS: RuleInputs = { query: '', address: '', cookie: undefined, random: Math.random };
 
+/**
+ * One destination. fallback: the web URL behind an app link with a custom scheme, which the
+ * visitor reaches through a page that opens the app first (docs/adr/0067).
+ */
+export interface FixedDestination {
+  kind: 'fixed';
+  url: string;
+  /** Which rule decided, for a link with rules. */
+  decision?: RuleDecision;
+  fallback?: string;
+}
+
 export type VisitOutcome =
   | { kind: 'disabled' }
   | { kind: 'expired'; expirationUrl: string | null }
@@ -36,7 +49,7 @@ export type VisitOutcome =
   | {
       kind: 'proceed';
       /** decision: which rule decided, for a link with rules. */
-      destination: { kind: 'fixed'; url: string; decision?: RuleDecision } | { kind: 'rotate'; entries: string[] };
+      destination: FixedDestination | { kind: 'rotate'; entries: string[] };
       /** Pixels to fire on the way; empty means a plain HTTP redirect. */
       pixels: RedirectLink['pixels'];
       /** A click cap to claim before going on, or null. */
@@ -53,10 +66,29 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
   if (wantsPixels && ctx.consentMode === 'ask' && ctx.consent === null) return { kind: 'ask-consent' };
   // `implied` skips the question, not an answer: a remembered (or just posted) "no" still counts.
   const pixels = wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no')) ? link.pixels : [];
-  return { kind: 'proceed', destination: link.rules === null ? chooseDestination(link, visitor) : decide(link, visitor, ctx), pixels, cap };
+  const destination = link.rules === null ? chooseDestination(link, visitor) : decide(link, visitor, ctx);
+  return { kind: 'proceed', destination: destination.kind === 'fixed' ? toApp(link, visitor, destination) : destination, pixels, cap };
 }
 
-function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext) {
+/**
+ * A visitor on iOS or Android goes to the app link of whatever sent them: the deciding rule's,
+ * or the link's own when its url is where they were going (a phpShort target that chose another
+ * URL has no app link of its own).
+ */
+function toApp(link: RedirectLink, visitor: Visitor, destination: FixedDestination): FixedDestination {
+  if (visitor.platform !== 'iOS' && visitor.platform !== 'Android') return destination;
+  const rule = destination.decision?.rule ?? null;
+  const app =
+    rule !== null
+      ? appLinkFor(visitor.platform, link.rules!.rules[rule]!.ios_url, link.rules!.rules[rule]!.android_url)
+      : destination.url === link.url
+        ? appLinkFor(visitor.platform, link.iosUrl, link.androidUrl)
+        : null;
+  if (app === null) return destination;
+  return isCustomScheme(app) ? { ...destination, url: app, fallback: destination.url } : { ...destination, url: app };
+}
+
+function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext): FixedDestination {
   const inputs = ctx.rules ?? NO_INPUTS;
   const decision = link.rules!.decide({ visitor, query: inputs.query, address: inputs.address, now: ctx.now, clicks: link.clicks, cookie: inputs.cookie }, inputs.random);
   return { kind: 'fixed' as const, url: decision.url ?? link.url, decision };

@@ -37,7 +37,14 @@ export type VisitAccess = Omit<VisitContext, 'now'>;
 export type VisitResult =
   | Exclude<VisitOutcome, { kind: 'proceed' }>
   /** On to `destination` (the visit's query merged in), through a page firing `pixels` if any. */
-  | { kind: 'go'; destination: string; pixels: RedirectLink['pixels']; cookie?: RuleCookie };
+  | {
+      kind: 'go';
+      destination: string;
+      pixels: RedirectLink['pixels'];
+      cookie?: RuleCookie;
+      /** destination is an app's custom scheme: the web URL to fall back to (docs/adr/0067). */
+      fallback?: string;
+    };
 
 /** A first-party cookie to set with the answer: the link's rules remember a visitor (docs/adr/0059). */
 export interface RuleCookie {
@@ -83,6 +90,7 @@ function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request
   const { destination } = outcome;
   if (destination.kind === 'fixed') {
     const result = go(ports, link, visitor, request, outcome, destination.url, undefined);
+    if (destination.fallback !== undefined) result.fallback = mergeQuery(destination.fallback, request.query);
     const value = destination.decision?.cookie ?? null;
     // Only people are remembered: a HEAD or a bot draws, but keeps nothing.
     if (value !== null && request.method !== 'HEAD' && !visitor.isBot) result.cookie = { name: ruleCookieName(link.id), value, maxAgeSeconds: RULE_COOKIE_DAYS * 86_400 };

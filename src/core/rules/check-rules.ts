@@ -6,6 +6,7 @@ import { normalizeLanguageCode } from '../targeting/languages.ts';
 import { formatRange, parseRange } from './ip-range.ts';
 import { CONDITION_NAMES, RULE_LIMITS, WEEKDAYS, type Conditions, type Rule, type SplitVariant, type TimeWindow, type Weekday } from './rule.ts';
 import { isTimeZone } from './time-window.ts';
+import { APP_LINK_FIELDS } from './app-link.ts';
 import { browserFamily, DEVICES, osName } from './visitor-names.ts';
 
 type Bag = Pick<FieldErrorBag, 'add'>;
@@ -86,6 +87,10 @@ function checkRule(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): Rule | 
   } else {
     const split = checkSplit({ add: fail }, `${at}.split`, raw.split, urls);
     if (split !== null) rule.split = split;
+  }
+  for (const key of APP_LINK_FIELDS) {
+    const app = urls.checkApp({ add: fail }, `${at}.${key}`, raw[key]);
+    if (typeof app === 'string') rule[key] = app;
   }
   return ok && when !== null ? rule : null;
 }

@@ -8,6 +8,9 @@ export interface Rule {
   /** Exactly one of url and split. */
   url?: string;
   split?: SplitVariant[];
+  /** App links for visitors on that OS (docs/adr/0067): https, or a custom scheme on APP_SCHEMES. */
+  ios_url?: string;
+  android_url?: string;
 }
 
 export interface SplitVariant {

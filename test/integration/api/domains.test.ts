@@ -32,7 +32,19 @@ onEachEngine('API domains', (h) => {
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.status, 201);
     const d = made.body.data;
-    assert.deepEqual(Object.keys(d).sort(), ['created_at', 'id', 'index_page', 'name', 'not_found_page', 'status', 'updated_at', 'verification', 'verified_at']);
+    assert.deepEqual(Object.keys(d).sort(), [
+      'apple_app_site_association',
+      'assetlinks',
+      'created_at',
+      'id',
+      'index_page',
+      'name',
+      'not_found_page',
+      'status',
+      'updated_at',
+      'verification',
+      'verified_at',
+    ]);
     assert.equal(d.name, name, 'host names are stored in lower case');
     // A new domain waits for its owner to prove control of the name, and says how.
     assert.equal(d.status, 'pending');

@@ -28,6 +28,8 @@ const RECORD_KEYS = [
   'pixels',
   'tags',
   'rules',
+  'ios_url',
+  'android_url',
   'ends_at',
   'created_at',
   'updated_at',

@@ -42,6 +42,8 @@ const essence = (r: Json) => ({
   ends_at: r.ends_at,
   space: r.space?.name ?? null,
   rules: r.rules,
+  ios_url: r.ios_url,
+  android_url: r.android_url,
 });
 
 async function exported(h: Harness, key: string, format: 'csv' | 'json') {
@@ -73,7 +75,7 @@ onEachEngine(
         language: [{ key: 'de', value: 'https://de.example.com/' }],
         rotation: [{ value: 'https://r1.example.com/' }, { value: 'https://r2.example.com/' }],
       });
-      await makeLink(h(), key, { title: "'=already quoted" });
+      await makeLink(h(), key, { title: "'=already quoted", ios_url: 'https://app.example.com/ios', android_url: 'https://app.example.com/android' });
       await makeLink(h(), key, {
         disabled: 1,
         title: '@mention',
@@ -83,6 +85,7 @@ onEachEngine(
             name: 'Office, "hours"',
             when: { time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' }, not: { country: ['US'] } },
             url: 'https://o.example.com/',
+            android_url: 'https://app.example.com/o',
           },
           {
             when: {},

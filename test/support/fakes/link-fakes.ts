@@ -137,6 +137,8 @@ export class MemoryDomainStore implements DomainStore {
       name,
       indexPage: null,
       notFoundPage: null,
+      appleAppSiteAssociation: null,
+      assetLinks: null,
       verificationToken: 't',
       verifiedAt: 0,
       createdAt: 0,

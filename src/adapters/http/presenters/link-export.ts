@@ -6,7 +6,7 @@ import { linkRecord, type ShortUrlOptions } from './link-record.ts';
  * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link
  * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name, the
  * tags by name, the rules as JSON text. Version 2 added `tags`, then `rules` (a file without the
- * column imports without rules); the importer reads 1 and 2.
+ * column imports without rules), then `ios_url` and `android_url`; the importer reads 1 and 2.
  */
 const EXPORT_FORMAT = 'linkpix.links';
 const EXPORT_VERSION = 2;
@@ -38,6 +38,8 @@ export const LINK_EXPORT_COLUMNS = [
   'pixels',
   'tags',
   'rules',
+  'ios_url',
+  'android_url',
   'ends_at',
   'created_at',
   'updated_at',
@@ -74,6 +76,8 @@ function exportRow(view: LinkView, urls: ShortUrlOptions) {
     json(r.pixels.map((p) => p.name)),
     json(r.tags),
     json(r.rules),
+    r.ios_url,
+    r.android_url,
     r.ends_at,
     r.created_at,
     r.updated_at,

@@ -28,6 +28,8 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     language_target: link.targets.language,
     rotation_target: link.targets.rotation,
     rules: link.rules ?? phpShortRules(link.targetType, link.targets),
+    ios_url: link.iosUrl,
+    android_url: link.androidUrl,
     last_rotation: link.lastRotation,
     disabled: link.disabled,
     privacy: link.privacy,

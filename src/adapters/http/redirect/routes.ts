@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { redirectHandlers } from './handlers.ts';
+import { registerAppSiteFiles } from './app-site-files.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 /**
@@ -12,6 +13,7 @@ export function registerRedirectRoutes(app: FastifyInstance, ctx: RedirectContex
   const hidden = { schema: { hide: true }, config: { visitor: true } };
   // With the web app, `/` is its landing page, which hands a custom domain's root back here.
   if (options.root) app.get('/', hidden, h.root);
+  registerAppSiteFiles(app, ctx);
   app.get('/:alias', hidden, h.visit);
   app.post('/:alias', hidden, h.submit);
   app.get('/:alias/+', hidden, h.preview);

@@ -8,6 +8,7 @@ import { renderDisabled } from '../../web/pages/disabled.ts';
 import { renderExpired } from '../../web/pages/expired.ts';
 import { renderPassword } from '../../web/pages/password.ts';
 import { renderPixelRedirect } from '../../web/pages/pixel-redirect.ts';
+import { renderAppOpen } from '../../web/pages/app-open.ts';
 import { visitorFrom } from '../visitor-from-request.ts';
 import { consentOf, ruleCookie, ruleCookieOf } from './cookies.ts';
 import { sendAnswer, sendPage, type Answer } from './respond.ts';
@@ -65,18 +66,21 @@ export async function continueVisit(ctx: RedirectContext, request: FastifyReques
 /**
  * The answer to a visit that went on or found its link expired: a redirect, or a page when
  * pixels fire on the way or the visit came through a form (a browser's CSP form-action check
- * would stop a cross-origin redirect after a POST).
+ * would stop a cross-origin redirect after a POST), or when an app's custom scheme is opened
+ * with the web URL to fall back to.
  */
 export function answerOf(ctx: RedirectContext, result: Extract<VisitResult, { kind: 'go' | 'expired' }>, viaForm: boolean): Answer {
   if (result.kind === 'expired') {
     if (result.expirationUrl) return { kind: 'redirect', status: ctx.options.redirectStatus, location: result.expirationUrl };
     return { kind: 'page', status: 410, page: renderExpired({ nonce: createNonce() }) };
   }
-  const { destination, pixels } = result;
+  const { destination, pixels, fallback } = result;
   const answer: Answer =
-    pixels.length > 0 || viaForm
-      ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
-      : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
+    fallback !== undefined
+      ? { kind: 'page', status: 200, page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce() }) }
+      : pixels.length > 0 || viaForm
+        ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
+        : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
   if (result.cookie !== undefined) answer.cookies = [ruleCookie(result.cookie, ctx.options.secureCookies)];
   return answer;
 }

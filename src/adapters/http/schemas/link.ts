@@ -57,8 +57,15 @@ export const LinkBody = Type.Object({
       description: `Ordered rules, the first whose conditions all hold decides (docs/api.md, Rules); at most ${RULE_LIMITS.rules}. JSON text in a form. Sets target_type 0; null or [] clears`,
     }),
   ),
+  ios_url: Type.Optional(Nullable(AppUrl("iOS visitors go here when the link's url is their destination: https (a universal link) or a scheme on APP_SCHEMES"))),
+  android_url: Type.Optional(Nullable(AppUrl("Android visitors go here when the link's url is their destination: https (an app link) or a scheme on APP_SCHEMES"))),
 });
 export type LinkBody = Static<typeof LinkBody>;
+
+/** An app link: the core checks its scheme (UrlPolicy.checkApp), so the 422 names the field. */
+function AppUrl(description: string) {
+  return Type.String({ maxLength: URL_MAX_LENGTH, description });
+}
 
 const KeyedTarget = Type.Object({ key: Type.String(), value: Type.String() });
 
@@ -75,6 +82,8 @@ export const LinkRecord = Type.Object(
     language_target: Nullable(Type.Array(KeyedTarget)),
     rotation_target: Nullable(Type.Array(Type.Object({ value: Type.String() }))),
     rules: Nullable(Type.Array(Type.Unknown(), { description: "The link's rules; for a phpShort country, platform or language target, its one-condition equivalent" })),
+    ios_url: Nullable(Type.String({ description: 'App link for iOS visitors, or null' })),
+    android_url: Nullable(Type.String({ description: 'App link for Android visitors, or null' })),
     last_rotation: Type.Integer(),
     disabled: Type.Integer({ enum: [0, 1] }),
     privacy: Type.Integer({ enum: [0, 1, 2] }),

@@ -14,6 +14,8 @@ const toDomain = (r: Selectable<DomainsTable>): Domain => ({
   notFoundPage: r.not_found_page,
   verificationToken: r.verification_token,
   verifiedAt: r.verified_at,
+  appleAppSiteAssociation: r.apple_app_site_association ?? null,
+  assetLinks: r.assetlinks ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -24,6 +26,8 @@ const toColumns = (f: Partial<DomainFields & DomainClaim>) => ({
   ...(f.notFoundPage !== undefined ? { not_found_page: f.notFoundPage } : {}),
   ...(f.verificationToken !== undefined ? { verification_token: f.verificationToken } : {}),
   ...(f.verifiedAt !== undefined ? { verified_at: f.verifiedAt } : {}),
+  ...(f.appleAppSiteAssociation !== undefined ? { apple_app_site_association: f.appleAppSiteAssociation } : {}),
+  ...(f.assetLinks !== undefined ? { assetlinks: f.assetLinks } : {}),
 });
 
 /** The unique indexes (one verified domain per name, one claim per account and name) decide races. */

@@ -25,6 +25,8 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     targetType: r.target_type as TargetType,
     targets,
     rules: parse<Rule[]>(r.rules ?? null),
+    iosUrl: r.ios_url ?? null,
+    androidUrl: r.android_url ?? null,
     lastRotation: r.last_rotation,
     disabled: r.disabled === 1 ? 1 : 0,
     blockedAt: r.blocked_at ?? null,
@@ -60,6 +62,8 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
     c.rotation_target = json(f.targets.rotation);
   }
   if (f.rules !== undefined) c.rules = json(f.rules);
+  if (f.iosUrl !== undefined) c.ios_url = f.iosUrl;
+  if (f.androidUrl !== undefined) c.android_url = f.androidUrl;
   if (f.disabled !== undefined) c.disabled = f.disabled;
   if (f.privacy !== undefined) c.privacy = f.privacy;
   if (f.privacyPasswordHash !== undefined) c.privacy_password_hash = f.privacyPasswordHash;

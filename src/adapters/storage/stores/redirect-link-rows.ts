@@ -60,6 +60,8 @@ export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
     targets: link.targets,
     // Compiled here, once per read: the cache keeps this object, so visits never interpret rules.
     rules: link.rules === null ? null : compileRules(link.rules),
+    iosUrl: link.iosUrl,
+    androidUrl: link.androidUrl,
     lastRotation: link.lastRotation,
     disabled: link.disabled === 1 || row.suspended_at !== null,
     passwordHash: link.passwordHash,

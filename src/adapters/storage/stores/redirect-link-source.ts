@@ -31,12 +31,20 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
     if (this.appHosts.has(host)) return null;
     const row = await this.db
       .selectFrom('domains')
-      .select(['id', 'account_id', 'index_page', 'not_found_page'])
+      .select(['id', 'account_id', 'index_page', 'not_found_page', 'apple_app_site_association', 'assetlinks'])
       // A pending claim is not a domain yet: its host is served as any unknown host is.
       .where('name', '=', host)
       .where('verified_at', 'is not', null)
       .executeTakeFirst();
-    return row ? { id: row.id, accountId: row.account_id, indexPage: row.index_page, notFoundPage: row.not_found_page } : null;
+    if (!row) return null;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      indexPage: row.index_page,
+      notFoundPage: row.not_found_page,
+      appleAppSiteAssociation: row.apple_app_site_association ?? null,
+      assetLinks: row.assetlinks ?? null,
+    };
   }
 
   /**
