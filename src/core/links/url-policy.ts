@@ -1,4 +1,4 @@
-import type { FieldErrorBag } from '../shared/errors.ts';
+import type { FieldFaults } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 
 export const URL_MAX_LENGTH = 2048;
@@ -15,7 +15,7 @@ export class UrlPolicy {
   }
 
   /** Returns the URL when acceptable, else records why on the field. */
-  check(bag: FieldErrorBag, field: string, raw: string): string | undefined {
+  check(bag: FieldFaults, field: string, raw: string): string | undefined {
     const value = raw.trim();
     if (value.length > URL_MAX_LENGTH) {
       bag.add(field, messages.maxChars(field, URL_MAX_LENGTH));
@@ -29,7 +29,7 @@ export class UrlPolicy {
   }
 
   /** For clearable fields: undefined = not sent, null/'' = clear. */
-  checkOptional(bag: FieldErrorBag, field: string, raw: string | null | undefined): string | null | undefined {
+  checkOptional(bag: FieldFaults, field: string, raw: string | null | undefined): string | null | undefined {
     if (raw === undefined) return undefined;
     if (raw === null || raw.trim() === '') return null;
     return this.check(bag, field, raw);
