@@ -105,7 +105,11 @@ for (const engine of ENGINES)
         await sleep(100);
         now = await writtenTo(databaseUrl);
       }
-      assert.deepEqual(now, { clicks: stored.rows, rows: stored.rows, bots: 0, total: stored.rows }, `${detail}; after the restart ${JSON.stringify(now)}\n${restarted.output()}`);
+      assert.deepEqual(
+        now,
+        { clicks: stored.rows, rows: stored.rows, bots: 0, total: stored.rows },
+        `${detail}; after the restart ${JSON.stringify(now)}\n${restarted.output()}`,
+      );
       restarted.child.kill('SIGTERM');
     });
   });

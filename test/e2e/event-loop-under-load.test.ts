@@ -163,37 +163,41 @@ for (const { name: engine } of ENGINES) {
       assert.ok(extra < EXTRA_RSS_MB, `the import added ${extra.toFixed(0)} MB of resident memory`);
     });
 
-    test(`/health within ${HEALTH_P99_MS} ms p99 while three ${FILE_BYTES / MB} MB imports and ${QR_CODES} PNG QR codes of 2048 px run`, { timeout: 600_000 }, async () => {
-      const { entries: entriesFile, line: lineFile, long: longFile } = files();
-      const keys = await Promise.all(['a', 'b', 'c'].map((who) => cliAccountKey(server.env, `load-${who}@example.com`)));
-      const qrIds = await qrLinks(server.base, keys[0]!);
-      const before = memoryOf(server.child.pid!);
+    test(
+      `/health within ${HEALTH_P99_MS} ms p99 while three ${FILE_BYTES / MB} MB imports and ${QR_CODES} PNG QR codes of 2048 px run`,
+      { timeout: 600_000 },
+      async () => {
+        const { entries: entriesFile, line: lineFile, long: longFile } = files();
+        const keys = await Promise.all(['a', 'b', 'c'].map((who) => cliAccountKey(server.env, `load-${who}@example.com`)));
+        const qrIds = await qrLinks(server.base, keys[0]!);
+        const before = memoryOf(server.child.pid!);
 
-      const { latency, results } = await healthWhile(server.base, [
-        () => upload(server.base, keys[0]!, entriesFile, { dry_run: '1' }),
-        () => upload(server.base, keys[1]!, lineFile, { dry_run: '1', format: 'csv' }),
-        () => upload(server.base, keys[2]!, longFile, {}),
-        ...qrIds.map((id) => () => qrPng(server.base, keys[0]!, id)),
-      ]);
-      const after = memoryOf(server.child.pid!);
-      console.log(`[${engine}] /health while importing: ${JSON.stringify(latency)}; resident ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB`);
+        const { latency, results } = await healthWhile(server.base, [
+          () => upload(server.base, keys[0]!, entriesFile, { dry_run: '1' }),
+          () => upload(server.base, keys[1]!, lineFile, { dry_run: '1', format: 'csv' }),
+          () => upload(server.base, keys[2]!, longFile, {}),
+          ...qrIds.map((id) => () => qrPng(server.base, keys[0]!, id)),
+        ]);
+        const after = memoryOf(server.child.pid!);
+        console.log(`[${engine}] /health while importing: ${JSON.stringify(latency)}; resident ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB`);
 
-      const [entries, line, long, ...codes] = results;
-      assert.equal(entries!.status, 200, JSON.stringify(entries!.body));
-      assert.ok(entries!.body.data.counts.created > 110_000, JSON.stringify(entries!.body.data.counts));
-      assert.deepEqual(entries!.body.data.rows, [], 'nothing to list: every row would be created');
-      assert.deepEqual(
-        codes.map((c) => [c.status, c.body.width]),
-        Array(QR_CODES).fill([200, 2048]),
-      );
-      assert.equal(line!.status, 200);
-      assert.equal(line!.body.data.counts.error, 1);
-      assert.match(line!.body.data.rows[0].reason, /Max Record Size.*The rest of the file was not read/);
-      assert.equal(long!.status, 200);
-      assert.ok(long!.body.data.counts.created > 9_000, JSON.stringify(long!.body.data.counts));
+        const [entries, line, long, ...codes] = results;
+        assert.equal(entries!.status, 200, JSON.stringify(entries!.body));
+        assert.ok(entries!.body.data.counts.created > 110_000, JSON.stringify(entries!.body.data.counts));
+        assert.deepEqual(entries!.body.data.rows, [], 'nothing to list: every row would be created');
+        assert.deepEqual(
+          codes.map((c) => [c.status, c.body.width]),
+          Array(QR_CODES).fill([200, 2048]),
+        );
+        assert.equal(line!.status, 200);
+        assert.equal(line!.body.data.counts.error, 1);
+        assert.match(line!.body.data.rows[0].reason, /Max Record Size.*The rest of the file was not read/);
+        assert.equal(long!.status, 200);
+        assert.ok(long!.body.data.counts.created > 9_000, JSON.stringify(long!.body.data.counts));
 
-      assert.ok(latency.samples >= 200, `too few samples to read a p99: ${latency.samples}`);
-      assert.ok(latency.p99 <= HEALTH_P99_MS, `/health p99 ${latency.p99.toFixed(1)} ms while importing (max ${latency.max.toFixed(1)} ms)`);
-    });
+        assert.ok(latency.samples >= 200, `too few samples to read a p99: ${latency.samples}`);
+        assert.ok(latency.p99 <= HEALTH_P99_MS, `/health p99 ${latency.p99.toFixed(1)} ms while importing (max ${latency.max.toFixed(1)} ms)`);
+      },
+    );
   });
 }
