@@ -22,9 +22,11 @@ const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 // Files that must have the machine to themselves: they bound a time (a p99, "within 2 s"), kill or
 // restart processes under load, or start several instances. They run after the rest of their
 // tier, one after another in one process. In the e2e tier that is every file but the browser
-// suites (`*browser.test.ts`), which only drive pages, and of those, the one that bounds a time.
+// suites (`*browser.test.ts`), which only drive pages, and of those, the ones that bound a time
+// (the pixel page's wait, the live numbers' 2 s).
+const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
 const ALONE = {
-  e2e: (f) => !/browser\.test\.ts$/.test(f) || f.endsWith('live-numbers-browser.test.ts'),
+  e2e: (f) => !/browser\.test\.ts$/.test(f) || TIMED_BROWSER_SUITES.includes(f),
 };
 const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
 // A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
