@@ -18,7 +18,16 @@ const TIERS = {
 // its TypeScript loader and the app's modules once per file cost more than most files' tests.
 // Tests therefore leave no process-wide state behind (docs/adr/0038).
 // TEST_PROCESSES=1 keeps every tier to one (for runs that share the machine with another).
-const SHARDS = { unit: 1, integration: 2, e2e: 1 };
+const SHARDS = { unit: 1, integration: 2, e2e: 2 };
+// Files that must have the machine to themselves: they bound a time (a p99, "within 2 s"), kill or
+// restart processes under load, or start several instances. They run after the rest of their
+// tier, one after another in one process. In the e2e tier that is every file but the browser
+// suites (`*browser.test.ts`), which only drive pages, and of those, the ones that bound a time
+// (the pixel page's wait, the live numbers' 2 s).
+const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
+const ALONE = {
+  e2e: (f) => !/browser\.test\.ts$/.test(f) || TIMED_BROWSER_SUITES.includes(f),
+};
 const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
 // A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
 const SHARD_TIMEOUT_MS = 20 * 60_000;
@@ -169,10 +178,19 @@ for (const tier of tiers) {
       continue;
     }
   }
-  const shards = shardsOf(files, Math.min(SHARDS[tier], MAX_PROCESSES));
-  console.log(`\n== ${tier}: ${files.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}`);
-  const results = await Promise.all(shards.map((shard, i) => runShard(tier, i, shard, shards.length > 1)));
-  if (results.some((ok) => !ok)) failed = true;
+  const alone = files.filter((f) => ALONE[tier]?.(f) ?? false);
+  const shared = files.filter((f) => !alone.includes(f));
+  if (shared.length > 0) {
+    const shards = shardsOf(shared, Math.min(SHARDS[tier], MAX_PROCESSES));
+    const what = alone.length > 0 ? ` (the ${alone.length} that need the machine to themselves next)` : '';
+    console.log(`\n== ${tier}: ${shared.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}${what}`);
+    const results = await Promise.all(shards.map((shard, i) => runShard(tier, i, shard, shards.length > 1)));
+    if (results.some((ok) => !ok)) failed = true;
+  }
+  if (alone.length > 0) {
+    console.log(`\n== ${tier}: ${alone.length} files, one at a time, alone on the machine`);
+    if (!(await runShard(`${tier}-alone`, 0, alone, false))) failed = true;
+  }
 }
 rmSync(ENTRIES, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -7,13 +7,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { ENGINES } from '../support/harness.ts';
-import { BIN, cliAccountKey, isolatedPgUrl, run, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { clickDatabase, writtenTo, type ClickDatabase } from '../support/click-database.ts';
+import { BIN, cliAccountKey, run, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { visit } from '../support/visit-load.ts';
 
 const FLUSH_MS = 200;
@@ -27,40 +25,12 @@ const MAX_LOAD_MS = 10_000;
 // A start on a machine shared by many test runs can take far longer than on its own.
 const START_MS = 60_000;
 
-interface Written {
-  clicks: number;
-  rows: number;
-  total: number;
-}
-
-async function writtenTo(databaseUrl: string): Promise<Written> {
-  const query = `select (select coalesce(sum(clicks), 0) from links) as clicks, (select count(*) from clicks) as rows,
-      (select coalesce(sum(count), 0) from click_rollups where dimension = 'total') as total`;
-  const numbers = (row: Record<string, unknown>): Written => ({ clicks: Number(row.clicks), rows: Number(row.rows), total: Number(row.total) });
-  if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
-    try {
-      return numbers(db.prepare(query).get() as Record<string, unknown>);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return numbers((await client.query(query)).rows[0] as Record<string, unknown>);
-  } finally {
-    await client.end();
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const engine of ENGINES)
   describe(`kill -9 0.5 s after the first answered visit [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-    let dir: string;
+    let db: ClickDatabase;
     let databaseUrl: string;
-    let dropSchema: (() => Promise<void>) | null = null;
     const servers: ServerProcess[] = [];
     const env = () => ({
       DATABASE_URL: databaseUrl,
@@ -70,17 +40,11 @@ for (const engine of ENGINES)
     });
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'linkpix-early-kill-'));
-      if (engine.name === 'postgres') {
-        const isolated = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
-        databaseUrl = isolated.url;
-        dropSchema = isolated.drop;
-      } else databaseUrl = `sqlite:${join(dir, 'early-kill.db')}`;
-      const migrated = await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: databaseUrl });
-      assert.equal(migrated.code, 0, migrated.stderr);
+      db = await clickDatabase(engine.name, 'early-kill');
+      databaseUrl = db.databaseUrl;
       // The links exist before the instance starts: its first visits are the load's.
       await cliAccountKey({ DATABASE_URL: databaseUrl }, 'early@example.com');
-      const file = join(dir, 'links.csv');
+      const file = join(db.dir, 'links.csv');
       writeFileSync(file, ['url,alias', ...Array.from({ length: LINKS }, (_, k) => `https://example.com/early${k},early${k}`)].join('\n') + '\n');
       const imported = await run(process.execPath, [BIN, 'import', file, '--email', 'early@example.com'], { DATABASE_URL: databaseUrl, TITLE_FETCH: 'false' });
       assert.equal(imported.code, 0, imported.stderr);
@@ -88,8 +52,7 @@ for (const engine of ENGINES)
 
     after(async () => {
       for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      await dropSchema?.();
+      await db?.cleanup();
     });
 
     test('click rows lost ≤ the visits answered in the last flush interval; rows, counters and rollups agree after a restart', async (t) => {
@@ -142,7 +105,11 @@ for (const engine of ENGINES)
         await sleep(100);
         now = await writtenTo(databaseUrl);
       }
-      assert.deepEqual(now, { clicks: stored.rows, rows: stored.rows, total: stored.rows }, `${detail}; after the restart ${JSON.stringify(now)}\n${restarted.output()}`);
+      assert.deepEqual(
+        now,
+        { clicks: stored.rows, rows: stored.rows, bots: 0, total: stored.rows },
+        `${detail}; after the restart ${JSON.stringify(now)}\n${restarted.output()}`,
+      );
       restarted.child.kill('SIGTERM');
     });
   });

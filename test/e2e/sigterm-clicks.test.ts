@@ -6,13 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { ENGINES } from '../support/harness.ts';
-import { BIN, isolatedPgUrl, run, startServerProcess } from '../support/processes.ts';
+import { clickDatabase, writtenTo, type ClickDatabase } from '../support/click-database.ts';
+import { BIN, run, startServerProcess } from '../support/processes.ts';
 
 const TOTAL = 600;
 const CONCURRENCY = 20;
@@ -21,64 +17,18 @@ const CONCURRENCY = 20;
 const LINKS = 100;
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-interface Written {
-  clicks: number;
-  rows: number;
-  bots: number;
-  /** Sums of the rollups' `total`. */
-  total: number;
-}
-
-/** What the database holds for these links, once the server has exited. */
-async function writtenTo(databaseUrl: string, ids: number[]): Promise<Written> {
-  const query = `select (select coalesce(sum(clicks), 0) from links where id in (${ids.join(',')})) as clicks,
-      (select count(*) from clicks where link_id in (${ids.join(',')})) as rows,
-      (select count(*) from clicks where link_id in (${ids.join(',')}) and is_bot <> 0) as bots,
-      (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${ids.join(',')})) as total`;
-  const numbers = (row: Record<string, unknown>): Written => ({
-    clicks: Number(row.clicks),
-    rows: Number(row.rows),
-    bots: Number(row.bots),
-    total: Number(row.total),
-  });
-  if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
-    try {
-      return numbers(db.prepare(query).get() as Record<string, unknown>);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return numbers((await client.query(query)).rows[0] as Record<string, unknown>);
-  } finally {
-    await client.end();
-  }
-}
-
 for (const engine of ENGINES)
   describe(`SIGTERM in the middle of redirect traffic [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-    let dir: string;
-    let databaseUrl: string;
-    let dropSchema: (() => Promise<void>) | null = null;
+    let db: ClickDatabase;
     let env: Record<string, string>;
     let child: ChildProcess;
     let base: string;
     let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'linkpix-sigterm-'));
-      if (engine.name === 'postgres') {
-        const isolated = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
-        databaseUrl = isolated.url;
-        dropSchema = isolated.drop;
-        const migrated = await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: databaseUrl });
-        assert.equal(migrated.code, 0, migrated.stderr);
-      } else databaseUrl = `sqlite:${join(dir, 'sigterm.db')}`;
+      db = await clickDatabase(engine.name, 'sigterm');
       ({ child, base, env } = await startServerProcess({
-        DATABASE_URL: databaseUrl,
+        DATABASE_URL: db.databaseUrl,
         SHUTDOWN_TIMEOUT_MS: '15000',
         // Small batches written often, and a remainder still buffered when the signal comes. On
         // PostgreSQL, batches whose rollups outgrow what goes with a batch: the window is held
@@ -91,8 +41,7 @@ for (const engine of ENGINES)
 
     after(async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      await dropSchema?.();
+      await db?.cleanup();
     });
 
     test('links.clicks = click rows = rollup totals = 302 responses received, and the exit is 0', async (t) => {
@@ -154,7 +103,7 @@ for (const engine of ENGINES)
       assert.ok(redirects >= TOTAL / 3 - CONCURRENCY, `only ${redirects} redirects answered`);
       assert.equal(redirects + refused + (statuses.get(503) ?? 0), TOTAL);
 
-      const written = await writtenTo(databaseUrl, linkIds);
+      const written = await writtenTo(db.databaseUrl, linkIds);
       const detail = `302s ${redirects} (${afterSignal} after SIGTERM), refused ${refused}, statuses ${JSON.stringify([...statuses])}`;
       t.diagnostic(`${detail}; click rows ${written.rows}, links.clicks ${written.clicks}, rollup total ${written.total}`);
       assert.equal(written.bots, 0, detail);

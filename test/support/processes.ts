@@ -114,7 +114,13 @@ export async function startServerProcess(env: Record<string, string>, listeningW
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  await waitForOutput(child, /Server listening/, listeningWithinMs);
+  try {
+    await waitForOutput(child, /Server listening/, listeningWithinMs);
+  } catch (error) {
+    // The caller never gets the process to stop: one that was merely slow would outlive the tests.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return { child, base, env: full, output: () => output };
 }
 

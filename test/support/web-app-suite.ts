@@ -6,8 +6,10 @@
  *
  * The themes and axe (`everyTheme`) run on SQLite's pass only: they check the templates, which no
  * engine changes; every other step, and so every row an engine writes or reads, runs on both.
+ * So do the tests declared with `once`: pages that read nothing an engine stores (/docs, the
+ * signed-out landing page).
  */
-import { after, before, describe } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from './harness.ts';
@@ -27,6 +29,8 @@ export interface WebAppSuite {
   everyTheme: (label?: string) => Promise<void>;
   /** checkEveryTheme on `page`, on SQLite's pass only (the same templates on either engine). */
   themes: (page: Page, options?: ThemeCheckOptions) => Promise<void>;
+  /** A test of a page that reads nothing an engine stores: declared on SQLite's pass only. */
+  once: (name: string, options: { timeout: number }, fn: () => Promise<void>) => void;
 }
 
 export interface WebAppSuiteOptions extends HarnessOptions {
@@ -96,6 +100,9 @@ function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: De
       else assert.match(text, heading);
     },
     themes: themeCheckOn(engine),
+    once: (name, options, fn) => {
+      if (engine === 'sqlite') test(name, options, fn);
+    },
     everyTheme: async (label) => {
       await web.themes(web.page, label ? { label } : {});
       await expectNoSidewaysScrollAt320(web.page);

@@ -1,4 +1,4 @@
-import type { FieldErrorBag } from '../shared/errors.ts';
+import type { FieldFaults } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 
 export const URL_MAX_LENGTH = 2048;
@@ -21,7 +21,7 @@ export class UrlPolicy {
    * An app link (ios_url, android_url): an https universal or app link, or a custom scheme on
    * the operator's allow-list. undefined = not sent, null/'' = clear.
    */
-  checkApp(bag: Pick<FieldErrorBag, 'add'>, field: string, raw: unknown): string | null | undefined {
+  checkApp(bag: FieldFaults, field: string, raw: unknown): string | null | undefined {
     if (raw === undefined) return undefined;
     if (raw === null || raw === '') return null;
     if (typeof raw !== 'string') {
@@ -55,7 +55,7 @@ export class UrlPolicy {
   }
 
   /** Returns the URL when acceptable, else records why on the field. */
-  check(bag: FieldErrorBag, field: string, raw: string): string | undefined {
+  check(bag: FieldFaults, field: string, raw: string): string | undefined {
     const value = raw.trim();
     if (value.length > URL_MAX_LENGTH) {
       bag.add(field, messages.maxChars(field, URL_MAX_LENGTH));
@@ -69,7 +69,7 @@ export class UrlPolicy {
   }
 
   /** For clearable fields: undefined = not sent, null/'' = clear. */
-  checkOptional(bag: FieldErrorBag, field: string, raw: string | null | undefined): string | null | undefined {
+  checkOptional(bag: FieldFaults, field: string, raw: string | null | undefined): string | null | undefined {
     if (raw === undefined) return undefined;
     if (raw === null || raw.trim() === '') return null;
     return this.check(bag, field, raw);

@@ -1,4 +1,4 @@
-import type { FieldErrorBag } from '../shared/errors.ts';
+import type { FieldFaults } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import { normalizeCountryCode } from '../targeting/countries.ts';
@@ -9,10 +9,31 @@ import { isTimeZone } from './time-window.ts';
 import { APP_LINK_FIELDS } from './app-link.ts';
 import { browserFamily, DEVICES, osName } from './visitor-names.ts';
 
-type Bag = Pick<FieldErrorBag, 'add'>;
+type Bag = FieldFaults;
 type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `raw` when it is an object; else its field is named (by `message`) and null. */
+function objectAt(bag: Bag, at: string, raw: unknown, message = `The ${at} field must be an object.`): Obj | null {
+  if (isObject(raw)) return raw;
+  bag.add(at, message);
+  return null;
+}
+
+/** Hands faults on to `bag` and remembers whether any came: a part of the input is good only if none did. */
+function watched(bag: Bag): Bag & { readonly ok: boolean } {
+  let ok = true;
+  return {
+    add(field, message) {
+      bag.add(field, message);
+      ok = false;
+    },
+    get ok() {
+      return ok;
+    },
+  };
+}
 const HHMM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 // An instant with its offset: a date alone, or a time without a zone, would mean a different
 // moment to every reader.
@@ -57,42 +78,36 @@ export function checkRules(bag: Bag, input: unknown, urls: UrlPolicy): Rule[] | 
   return ok ? out : undefined;
 }
 
-function checkRule(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): Rule | null {
-  if (!isObject(raw)) {
-    bag.add(at, `The ${at} field must be an object.`);
-    return null;
-  }
-  let ok = true;
-  const fail = (field: string, message: string) => {
-    bag.add(field, message);
-    ok = false;
-  };
+function checkRule(outer: Bag, at: string, input: unknown, urls: UrlPolicy): Rule | null {
+  const raw = objectAt(outer, at, input);
+  if (raw === null) return null;
+  const bag = watched(outer);
   let name: string | null = null;
   if (raw.name !== undefined && raw.name !== null && raw.name !== '') {
-    if (typeof raw.name !== 'string') fail(`${at}.name`, messages.string(`${at}.name`));
-    else if (raw.name.trim().length > RULE_LIMITS.nameMax) fail(`${at}.name`, messages.maxChars(`${at}.name`, RULE_LIMITS.nameMax));
+    if (typeof raw.name !== 'string') bag.add(`${at}.name`, messages.string(`${at}.name`));
+    else if (raw.name.trim().length > RULE_LIMITS.nameMax) bag.add(`${at}.name`, messages.maxChars(`${at}.name`, RULE_LIMITS.nameMax));
     else name = raw.name.trim() || null;
   }
-  const when = raw.when === undefined || raw.when === null ? {} : checkConditions({ add: fail }, `${at}.when`, raw.when, true);
+  const when = raw.when === undefined || raw.when === null ? {} : checkConditions(bag, `${at}.when`, raw.when, true);
   const hasUrl = raw.url !== undefined && raw.url !== null && raw.url !== '';
   const hasSplit = raw.split !== undefined && raw.split !== null;
   const rule: Rule = { name, when: when ?? {} };
-  if (hasUrl === hasSplit) fail(at, `The ${at} field must have either a url or a split.`);
+  if (hasUrl === hasSplit) bag.add(at, `The ${at} field must have either a url or a split.`);
   else if (hasUrl) {
-    if (typeof raw.url !== 'string') fail(`${at}.url`, messages.url(`${at}.url`));
+    if (typeof raw.url !== 'string') bag.add(`${at}.url`, messages.url(`${at}.url`));
     else {
-      const url = urls.check({ add: fail } as unknown as FieldErrorBag, `${at}.url`, raw.url);
+      const url = urls.check(bag, `${at}.url`, raw.url);
       if (url !== undefined) rule.url = url;
     }
   } else {
-    const split = checkSplit({ add: fail }, `${at}.split`, raw.split, urls);
+    const split = checkSplit(bag, `${at}.split`, raw.split, urls);
     if (split !== null) rule.split = split;
   }
   for (const key of APP_LINK_FIELDS) {
-    const app = urls.checkApp({ add: fail }, `${at}.${key}`, raw[key]);
+    const app = urls.checkApp(bag, `${at}.${key}`, raw[key]);
     if (typeof app === 'string') rule[key] = app;
   }
-  return ok && when !== null ? rule : null;
+  return bag.ok && when !== null ? rule : null;
 }
 
 function checkSplit(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): SplitVariant[] | null {
@@ -107,10 +122,11 @@ function checkSplit(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): SplitV
   const out: SplitVariant[] = [];
   raw.forEach((v, j) => {
     const field = `${at}.${j}`;
-    if (!isObject(v)) return bag.add(field, `The ${field} field must be an object.`);
+    const variant = objectAt(bag, field, v);
+    if (variant === null) return;
     const url =
-      typeof v.url === 'string' && v.url !== '' ? urls.check(bag as FieldErrorBag, `${field}.url`, v.url) : bag.add(`${field}.url`, messages.required(`${field}.url`));
-    const w = v.weight;
+      typeof variant.url === 'string' && variant.url !== '' ? urls.check(bag, `${field}.url`, variant.url) : bag.add(`${field}.url`, messages.required(`${field}.url`));
+    const w = variant.weight;
     if (typeof w !== 'number' || !Number.isInteger(w) || w < RULE_LIMITS.weightMin || w > RULE_LIMITS.weightMax)
       bag.add(`${field}.weight`, `The ${field}.weight field must be an integer between ${RULE_LIMITS.weightMin} and ${RULE_LIMITS.weightMax}.`);
     else if (url !== undefined) out.push({ url, weight: w });
@@ -119,33 +135,27 @@ function checkSplit(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): SplitV
 }
 
 /** The conditions of one rule (or of its `not`); null when any is bad. */
-function checkConditions(bag: Bag, at: string, raw: unknown, top: boolean): Conditions | null {
-  if (!isObject(raw)) {
-    bag.add(at, `The ${at} field must be an object.`);
-    return null;
-  }
-  let ok = true;
-  const fail = (field: string, message: string) => {
-    bag.add(field, message);
-    ok = false;
-  };
+function checkConditions(outer: Bag, at: string, input: unknown, top: boolean): Conditions | null {
+  const raw = objectAt(outer, at, input);
+  if (raw === null) return null;
+  const bag = watched(outer);
   const out: Conditions = {};
   for (const key of Object.keys(raw)) {
     const field = `${at}.${key}`;
     const value = raw[key];
     if (key === 'not' && top) {
-      const inner = checkConditions({ add: fail }, field, value, false);
+      const inner = checkConditions(bag, field, value, false);
       if (inner !== null) out.not = inner;
       continue;
     }
     if (!(CONDITION_NAMES as readonly string[]).includes(key)) {
-      fail(field, `The ${field} condition is not known.`);
+      bag.add(field, `The ${field} condition is not known.`);
       continue;
     }
-    const checked = CHECKS[key as keyof typeof CHECKS]({ add: fail }, field, value);
+    const checked = CHECKS[key as keyof typeof CHECKS](bag, field, value);
     if (checked !== undefined) (out as Obj)[key] = checked;
   }
-  return ok ? out : null;
+  return bag.ok ? out : null;
 }
 
 function list(bag: Bag, at: string, raw: unknown, each: (v: string) => string | null, what: string): string[] | undefined {
@@ -212,37 +222,34 @@ const CHECKS = {
     }
     return ok ? out : undefined;
   },
-  time: (bag: Bag, at: string, raw: unknown): TimeWindow | undefined => {
-    if (!isObject(raw)) return void bag.add(at, `The ${at} field must be an object with days, from, to and tz.`);
+  time: (outer: Bag, at: string, input: unknown): TimeWindow | undefined => {
+    const raw = objectAt(outer, at, input, `The ${at} field must be an object with days, from, to and tz.`);
+    if (raw === null) return undefined;
     const out: TimeWindow = { tz: 'UTC' };
-    let ok = true;
-    const fail = (f: string, m: string) => {
-      bag.add(f, m);
-      ok = false;
-    };
+    const bag = watched(outer);
     if (raw.tz !== undefined) {
       if (typeof raw.tz === 'string' && raw.tz !== '' && isTimeZone(raw.tz)) out.tz = raw.tz;
-      else fail(`${at}.tz`, `The ${at}.tz field must be an IANA time zone such as Europe/Berlin.`);
+      else bag.add(`${at}.tz`, `The ${at}.tz field must be an IANA time zone such as Europe/Berlin.`);
     }
     for (const end of ['from', 'to'] as const) {
       const v = raw[end];
       if (v === undefined || v === null) continue;
       if (typeof v === 'string' && HHMM.test(v)) out[end] = v;
-      else fail(`${at}.${end}`, messages.time(`${at}.${end}`));
+      else bag.add(`${at}.${end}`, messages.time(`${at}.${end}`));
     }
     if (raw.days !== undefined) {
       const days = Array.isArray(raw.days) ? raw.days : null;
-      if (days === null || days.length > 7) fail(`${at}.days`, `The ${at}.days field must list days (mon … sun).`);
+      if (days === null || days.length > 7) bag.add(`${at}.days`, `The ${at}.days field must list days (mon … sun).`);
       else {
         const checked = days.map((d, i) => {
           const day = typeof d === 'string' ? (WEEKDAYS as readonly string[]).find((w) => w === d.toLowerCase().slice(0, 3)) : undefined;
-          if (day === undefined) fail(`${at}.days.${i}`, `The ${at}.days.${i} field must be one of ${WEEKDAYS.join(', ')}.`);
+          if (day === undefined) bag.add(`${at}.days.${i}`, `The ${at}.days.${i} field must be one of ${WEEKDAYS.join(', ')}.`);
           return day as Weekday;
         });
         out.days = checked;
       }
     }
-    return ok ? out : undefined;
+    return bag.ok ? out : undefined;
   },
   date: (bag: Bag, at: string, raw: unknown): { from?: string; to?: string } | undefined => {
     if (!isObject(raw) || (raw.from == null && raw.to == null)) return void bag.add(at, `The ${at} field must have a from or a to instant.`);

@@ -52,8 +52,13 @@ export class UnavailableError extends Error {
   }
 }
 
+/** Where a check names what is wrong with a field: a FieldErrorBag, or a part of one. */
+export interface FieldFaults {
+  add(field: string, message: string): void;
+}
+
 /** Collects field errors so a request reports all its faults at once. */
-export class FieldErrorBag {
+export class FieldErrorBag implements FieldFaults {
   private readonly errors: FieldErrors = {};
 
   add(field: string, message: string): void {

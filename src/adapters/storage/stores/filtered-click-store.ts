@@ -18,6 +18,13 @@ const COLUMN = {
   referrer: 'referrer_host',
 } as const satisfies Record<Breakdown, string>;
 
+const DAY_MS = 86_400_000;
+// A rollup's day is the link's local day when the click came, in whatever zone the account had
+// then: two days either side cover every offset, and a change of zone between clicks.
+const ZONE_SLACK_MS = 2 * DAY_MS;
+
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /**
  * Filtered statistics from the click rows: each query a range scan between two instants the core
  * bounds (filtered-clicks.ts), the filters tested on its rows. PostgreSQL reads the link's rows
@@ -37,16 +44,50 @@ export class SqlFilteredClickStore implements FilteredClickStore {
   }
 
   async newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null> {
-    // The rows the reads go through, newest first, off the index they scan: the link's on
-    // PostgreSQL, every link's on SQLite. An index walk of `rows` entries, no row read.
-    let q = this.db.selectFrom('clicks').select('at').where('at', '>=', span.from).where('at', '<', span.to);
-    if (this.engine === 'postgres') q = q.where('link_id', '=', linkId);
-    const row = await q
-      .orderBy('at', 'desc')
-      .limit(1)
-      .offset(rows - 1)
-      .executeTakeFirst();
+    // The link's own rows, newest first, so that the cut never depends on another account's
+    // traffic (docs/adr/0068). On PostgreSQL an index walk of `rows` entries, no row read.
+    // SQLite walks every link's rows by `at` and keeps the link's, from where the link's daily
+    // rollups say its newest `rows` start: about what the reads from the cut then go through.
+    const from = this.engine === 'sqlite' ? Math.max(span.from, await this.rollupHint(linkId, span, rows)) : span.from;
+    const newest = (since: number) =>
+      this.db
+        .selectFrom('clicks')
+        .select('at')
+        .where('link_id', '=', linkId)
+        .where('at', '>=', since)
+        .where('at', '<', span.to)
+        .orderBy('at', 'desc')
+        .limit(1)
+        .offset(rows - 1)
+        .executeTakeFirst();
+    // A hint that started too late (rollups ahead of the rows) is told by finding too few rows.
+    const row = (await newest(from)) ?? (from > span.from ? await newest(span.from) : undefined);
     return row === undefined ? null : Number(row.at);
+  }
+
+  /**
+   * An instant at or before the link's `rows`-th newest row in the span, by its daily rollups
+   * (human clicks and bots): the days of the span's last two left out (an undercount only moves
+   * the hint earlier), and two days of slack for the zone the days were counted in. The span's
+   * start when the rollups hold fewer rows.
+   */
+  private async rollupHint(linkId: number, span: ClickSpan, rows: number): Promise<number> {
+    const days = await this.db
+      .selectFrom('click_rollups')
+      .select(['day', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('link_id', '=', linkId)
+      .where('dimension', 'in', ['total', 'bot'])
+      .where('day', '>=', utcDate(span.from - ZONE_SLACK_MS))
+      .where('day', '<=', utcDate(span.to - ZONE_SLACK_MS))
+      .groupBy('day')
+      .orderBy('day', 'desc')
+      .execute();
+    let seen = 0;
+    for (const { day, count } of days) {
+      seen += Number(count);
+      if (seen >= rows) return Date.parse(`${day}T00:00:00Z`) - ZONE_SLACK_MS;
+    }
+    return span.from;
   }
 
   async totals(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<{ total: number; bots: number }> {
