@@ -52,6 +52,12 @@ export class TwoFactorService {
     return { secret, uri: this.uri(account, secret) };
   }
 
+  /** Drops an enrolment not yet confirmed; one that is on stays (turning it off asks for more). */
+  async cancel(account: Account): Promise<void> {
+    const found = await this.deps.store.find(account.id);
+    if (found && found.confirmedAt === null) await this.deps.store.remove(account.id);
+  }
+
   /** The first code proves the app holds the secret: two-factor is on. The recovery codes, shown this once. */
   async confirm(account: Account, code: string): Promise<string[]> {
     await this.count(account.id);
