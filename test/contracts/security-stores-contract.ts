@@ -8,7 +8,7 @@ export interface SecurityStoresSubject {
   challenges: ChallengeStore;
   resets: PasswordResetStore;
   /** A new person (an account) the stores' rows may belong to. */
-  person(): Promise<number>;
+  person: () => Promise<number>;
 }
 
 let counter = 0;

@@ -16,12 +16,8 @@ export function newRecoveryCode(): string {
 }
 
 /** Case, spaces and dashes do not matter; letters read as digits by mistake are read back. */
-export function normaliseRecoveryCode(typed: string): string {
-  return typed
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+function normaliseRecoveryCode(typed: string): string {
+  return typed.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
 }
 
 /** A code's digest, bound to its owner: the same code of two people hashes apart. */

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
-import type { Account } from '../accounts/account.ts';
 import { SignInService } from '../accounts/sign-in-service.ts';
 import { TwoFactorService } from './two-factor-service.ts';
 import { TwoStepSignIn } from './two-step-sign-in.ts';

@@ -67,7 +67,11 @@ onEachEngine(
       const again = await replay.post('/login/two-factor', { code: codeAt(secret), next: '/links' }, { from: '/login/two-factor' });
       assert.equal(again.status, 422, 'a code is accepted once');
       clock.set('2026-03-10T12:01:30Z');
-      assert.equal((await replay.post('/login/two-factor', { code: codeAt(secret), next: '/links' }, { from: '/login/two-factor' })).status, 303, "the next step's code works");
+      assert.equal(
+        (await replay.post('/login/two-factor', { code: codeAt(secret), next: '/links' }, { from: '/login/two-factor' })).status,
+        303,
+        "the next step's code works",
+      );
     });
 
     test('a recovery code signs in once; turning it off needs the password and a code', async () => {
@@ -84,7 +88,11 @@ onEachEngine(
       const noPassword = await client.post('/account/security/two-factor/disable', { password: 'wrong password', code: codeAt(secret) }, { from: '/account/security' });
       assert.equal(noPassword.status, 422);
       assert.ok(fieldError(noPassword.text, 'password'));
-      const noCode = await client.post('/account/security/two-factor/disable', { password: PASSWORD, code: '000000' === codeAt(secret) ? '111111' : '000000' }, { from: '/account/security' });
+      const noCode = await client.post(
+        '/account/security/two-factor/disable',
+        { password: PASSWORD, code: '000000' === codeAt(secret) ? '111111' : '000000' },
+        { from: '/account/security' },
+      );
       assert.equal(noCode.status, 422);
       assert.ok(fieldError(noCode.text, 'code'));
       const off = await client.post('/account/security/two-factor/disable', { password: PASSWORD, code: codes[1]! }, { from: '/account/security' });

@@ -88,7 +88,11 @@ export class SqlTwoFactorStore implements TwoFactorStore {
 
 async function writeCodes(trx: Kysely<Database>, userId: number, codeHashes: readonly string[]): Promise<void> {
   await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
-  if (codeHashes.length > 0) await trx.insertInto('user_recovery_codes').values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null }))).execute();
+  if (codeHashes.length > 0)
+    await trx
+      .insertInto('user_recovery_codes')
+      .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })))
+      .execute();
 }
 
 export class SqlChallengeStore implements ChallengeStore {
@@ -97,11 +101,19 @@ export class SqlChallengeStore implements ChallengeStore {
   async insert(userId: number, tokenHash: string, remember: boolean, now: number, expiresAt: number): Promise<void> {
     // Challenges past their time go as a new one starts: the table holds pending sign-ins only.
     await this.db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
-    await this.db.insertInto('sign_in_challenges').values({ user_id: userId, token_hash: tokenHash, remember: remember ? 1 : 0, expires_at: expiresAt }).execute();
+    await this.db
+      .insertInto('sign_in_challenges')
+      .values({ user_id: userId, token_hash: tokenHash, remember: remember ? 1 : 0, expires_at: expiresAt })
+      .execute();
   }
 
   async find(tokenHash: string, now: number): Promise<SignInChallenge | null> {
-    const row = await this.db.selectFrom('sign_in_challenges').select(['user_id', 'remember']).where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sign_in_challenges')
+      .select(['user_id', 'remember'])
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
     return row ? { userId: row.user_id, remember: row.remember === 1 } : null;
   }
 

@@ -78,7 +78,11 @@ export function securityPage(view: View, data: SecurityPageData, state: Security
   const s = view.t.security;
   const status = data.status;
   const body =
-    status.state === 'off' ? offSection(view) : status.state === 'enrolling' ? enrollingSection(view, status.secret, data.qr, state) : onSection(view, status.since, status.recoveryCodesLeft, state);
+    status.state === 'off'
+      ? offSection(view)
+      : status.state === 'enrolling'
+        ? enrollingSection(view, status.secret, data.qr, state)
+        : onSection(view, status.since, status.recoveryCodesLeft, state);
   return html`<h1>${s.title}</h1>
 <p><a href="/account">${view.t.account.keys.back}</a></p>
 <section aria-labelledby="two-factor-title">
