@@ -103,7 +103,7 @@ onEachEngineInBrowser('two-factor sign-in in a browser', { overrides: { clock } 
       const other = await newPage({ javaScriptEnabled: false, viewport: PHONE });
       try {
         await other.goto(`${web.h.baseUrl}/login`);
-        await other.getByRole('link', { name: 'Forgot your password?' }).click();
+        await other.getByRole('link', { name: 'Reset it by email' }).click();
         await other.waitForURL(`${web.h.baseUrl}/login/forgot`);
         await other.getByLabel('Email').fill(web.email);
         await other.getByRole('button', { name: 'Send the link' }).click();

@@ -42,7 +42,7 @@ ${textField({ name: 'password', label: a.password, type: 'password', errors, aut
 ${checkbox({ name: 'remember', label: a.remember, checked: values.remember === '1' })}
 <div class="actions"><button type="submit">${a.signIn}</button></div>
 </form>
-<p><a href="/login/forgot">${view.t.security.steps.forgotLink}</a></p>
+<p>${view.t.security.steps.forgotPrompt} <a href="/login/forgot">${view.t.security.steps.forgotLink}</a></p>
 <p>${a.noAccount} <a href="/signup">${a.signUp}</a></p>`;
 }
 

@@ -48,7 +48,7 @@ ${csrfField(view)}
 ${textField({ name: 'email', label: s.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true, maxlength: 255 })}
 <div class="actions"><button type="submit">${s.send}</button></div>
 </form>
-<p><a href="/login">${s.backToSignIn}</a></p>`;
+<p>${s.remembered} <a href="/login">${s.backToSignIn}</a></p>`;
 }
 
 function resetForm(view: View, token: string, errors?: FieldErrors): RawHtml {
@@ -67,8 +67,7 @@ ${textField({ name: 'password_confirmation', label: s.confirmation, type: 'passw
 function deadLink(view: View): RawHtml {
   const s = view.t.security.steps;
   return html`<h1>${s.deadTitle}</h1>
-<p>${s.dead}</p>
-<p><a href="/login/forgot">${s.askAgain}</a></p>`;
+<p>${s.dead} <a href="/login/forgot">${s.askAgain}</a></p>`;
 }
 
 /**

@@ -44,7 +44,8 @@ export const security = {
     lostPhone: 'Lost your phone? Type one of your recovery codes instead.',
     expired: 'That sign-in took too long. Sign in again.',
     startOver: 'Sign in with another account',
-    forgotLink: 'Forgot your password?',
+    forgotPrompt: 'Forgot your password?',
+    forgotLink: 'Reset it by email',
     forgotTitle: 'Reset your password',
     forgotIntro: 'Type the email of your account: we send a link to choose a new password, valid for an hour.',
     email: 'Email',
@@ -61,6 +62,7 @@ export const security = {
     deadTitle: 'This link no longer works',
     dead: 'A reset link works once, for an hour. Ask for a new one.',
     askAgain: 'Ask for a new link',
+    remembered: 'Remembered it?',
     backToSignIn: 'Back to sign in',
   },
 } as const;
