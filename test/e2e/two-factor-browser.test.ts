@@ -16,7 +16,7 @@ import { ManualClock } from '../integration/stats/stats-support.ts';
 
 after(closeBrowser);
 
-const TIMEOUT = { timeout: 120_000 };
+const TIMEOUT = { timeout: 240_000 };
 const clock = new ManualClock(Date.parse('2026-03-10T12:00:00Z'));
 const PHONE = { width: 375, height: 740 };
 
