@@ -23,6 +23,8 @@ const FRAMEWORKS_AND_DRIVERS = [
   'mmdb-lib',
   '@ip-location-db/',
   'qrcode',
+  'nodemailer',
+  'otpauth',
   'piscina',
   'lru-cache',
   'tsx',

@@ -47,6 +47,18 @@ const absoluteUrl: Parser<string> = (raw) => {
   return url.origin + url.pathname.replace(/\/+$/, '');
 };
 
+const smtpUrl: Parser<string | null> = (raw) => {
+  if (raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('must be smtp://… or smtps://…');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be smtp://… or smtps://…');
+  return url.href;
+};
+
 const databaseUrl: Parser<string> = (raw) => {
   if (/^(postgres(ql)?:\/\/|sqlite:|file:)/i.test(raw)) return raw;
   throw new Error('must start with postgres://, postgresql://, sqlite: or file:');
@@ -180,6 +192,12 @@ const CATALOGUE = {
     doc: 'Sign-up tries for one email per SIGNUP_LIMIT_WINDOW_SECONDS, from any address; 0 turns the limit off.',
     parse: int(0, 1_000_000),
   },
+  SMTP_URL: {
+    default: '',
+    doc: 'The mail server for password reset emails: smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). Empty: no email is sent (a line says so in the log) and `linkpix users reset-link EMAIL` makes reset links.',
+    parse: smtpUrl,
+  },
+  MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
   SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },

@@ -18,6 +18,17 @@ import { StatsService } from '../core/stats/stats-service.ts';
 import { AdminService } from '../core/admin/admin-service.ts';
 import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SIGN_UP_LIMITERS, SignInService } from '../core/accounts/sign-in-service.ts';
 import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
+import { TWO_FACTOR_ATTEMPTS, TwoFactorService } from '../core/security/two-factor-service.ts';
+import { TwoStepSignIn } from '../core/security/two-step-sign-in.ts';
+import { PasswordResets, RESET_PER_ADDRESS, RESET_PER_EMAIL } from '../core/security/password-resets.ts';
+import type { Mailer } from '../core/mail/mailer.ts';
+import { SqlChallengeStore, SqlTwoFactorStore } from '../adapters/storage/stores/two-factor-store.ts';
+import { SqlPasswordResetStore } from '../adapters/storage/stores/password-reset-store.ts';
+import { SecretBox } from '../adapters/storage/secret-box.ts';
+import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
+import { OtpauthTotp } from '../adapters/totp/otpauth-totp.ts';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.ts';
+import { LogMailer } from '../adapters/mail/log-mailer.ts';
 import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
@@ -54,8 +65,16 @@ import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
 import { linkRecord } from '../adapters/http/presenters/link-record.ts';
 
+/** Two-factor sign-in and password reset by email (docs/adr/0065). */
+export interface SecurityServices {
+  twoFactor: TwoFactorService;
+  twoStep: TwoStepSignIn;
+  resets: PasswordResets;
+}
+
 export interface Container extends ApiContext {
   signIn: SignInService;
+  security: SecurityServices;
   admin: AdminService;
   storage: Storage;
   /** The operator's side of domains (the CLI). */
@@ -78,6 +97,8 @@ export interface ContainerOverrides {
   domainChecks?: readonly DomainOwnershipCheck[];
   /** Where a lost database or Redis connection, and its return, is told. */
   outageLog?: OutageLog;
+  /** Replaces the mailer SMTP_URL picks. */
+  mailer?: Mailer;
   /** Replaces the webhooks' sender and target check (tests). */
   webhooks?: WebhookRuntimeOverrides;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
@@ -152,25 +173,54 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
   // 0: that sign-up limit is off.
   const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
+  const hasher = new Argon2Hasher();
+  const signIn = new SignInService({
+    accounts,
+    sessions,
+    hasher,
+    perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
+    perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
+    signUps: {
+      perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
+      perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
+    },
+    clock,
+  });
+  const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  const mailer = overrides.mailer ?? smtp ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
+  const twoFactor = new TwoFactorService({
+    store: new SqlTwoFactorStore(storage.db, new SecretBox(() => sharedSecret(storage.db, 'totp-seal'))),
+    totp: new OtpauthTotp(),
+    attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
+    confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
+    issuer: 'linkpix',
+    clock,
+  });
+  const security: SecurityServices = {
+    twoFactor,
+    twoStep: new TwoStepSignIn({ signIn, twoFactor, challenges: new SqlChallengeStore(storage.db), accounts, clock }),
+    resets: new PasswordResets({
+      resets: new SqlPasswordResetStore(storage.db),
+      accounts,
+      sessions,
+      hasher,
+      mailer,
+      appUrl: config.APP_URL,
+      perAddress: visits.limiter(RESET_PER_ADDRESS),
+      perEmail: visits.limiter(RESET_PER_EMAIL),
+      onMailError: overrides.onError ?? ((e) => console.error('linkpix: a password reset email was not sent:', e)),
+      clock,
+    }),
+  };
   return {
     storage,
     visits,
     hooks,
+    security,
     webhooks: hooks.service,
     clock,
     accounts: accountsService,
-    signIn: new SignInService({
-      accounts,
-      sessions,
-      hasher: new Argon2Hasher(),
-      perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
-      perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
-      signUps: {
-        perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
-        perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
-      },
-      clock,
-    }),
+    signIn,
     links,
     importer,
     importSlots,
@@ -220,6 +270,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       await qr.close();
       await hooks.stop();
       await visits.close();
+      smtp?.close();
       await storage.close();
     },
   };

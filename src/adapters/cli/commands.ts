@@ -3,6 +3,7 @@ import type { ApiKey } from '../../core/accounts/account.ts';
 import type { DomainOperator } from '../../core/domains/domain-operator.ts';
 import type { AdminService } from '../../core/admin/admin-service.ts';
 import type { SignInService } from '../../core/accounts/sign-in-service.ts';
+import type { PasswordResets } from '../../core/security/password-resets.ts';
 import { domainJson } from './domain-json.ts';
 import { importCommand, type ImportDeps } from './import-command.ts';
 
@@ -11,6 +12,7 @@ export interface CliDeps extends ImportDeps {
   domainOperator: DomainOperator;
   admin: AdminService;
   signIn: SignInService;
+  security: { resets: PasswordResets };
   migrate: () => Promise<string[]>;
   /** The first line of standard input (a secret is never taken as an argument: it would show in `ps`). */
   readLine: () => Promise<string>;
@@ -102,6 +104,14 @@ export const COMMANDS: Record<string, Command> = {
       const email = argument(args, 'email address');
       const account = await signIn.setPassword(email, await readLine());
       return { id: account.id, email: account.email, password_set: true, sessions_ended: true };
+    },
+  },
+  'users reset-link': {
+    takesArgument: true,
+    usage: 'users reset-link <email>                            print a password reset link for an account (single use, valid 1 hour)',
+    async run({ security }, _flags, args) {
+      const { account, link, expiresAt } = await security.resets.linkFor(argument(args, 'email address'));
+      return { id: account.id, email: account.email, reset_link: link, expires_at: iso(expiresAt) };
     },
   },
   'domains verify': {

@@ -259,6 +259,40 @@ export interface AppSecretsTable {
   value: string;
 }
 
+/** A person's TOTP secret, sealed (migration 0027); confirmed_at null while enrolling. */
+export interface UserTotpTable {
+  user_id: number;
+  secret_box: string;
+  created_at: number;
+  confirmed_at: number | null;
+  last_step: number | null;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** Between the password and the code of a two-factor sign-in (migration 0027). */
+export interface SignInChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  remember: number;
+  expires_at: number;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
@@ -290,6 +324,10 @@ export interface Database {
   import_leases: ImportLeasesTable;
   utm_templates: UtmTemplatesTable;
   link_qr_logos: LinkQrLogosTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
+  password_resets: PasswordResetsTable;
 }
 
 export interface WebhooksTable {

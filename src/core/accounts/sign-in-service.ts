@@ -76,6 +76,14 @@ export class SignInService {
   }
 
   async signIn(email: string, password: string, client: Client, remember: boolean): Promise<SignedIn> {
+    return this.open(await this.checkCredentials(email, password, client), client, remember);
+  }
+
+  /**
+   * The account of a right email and password, guesses counted first; opens no session (a
+   * second factor may still be asked: security/two-step-sign-in.ts).
+   */
+  async checkCredentials(email: string, password: string, client: Client): Promise<Account> {
     const normalised = normaliseEmail(email);
     for (const [limiter, key] of [
       [this.deps.perAddress, client.address],
@@ -90,7 +98,7 @@ export class SignInService {
     if (!found || found.passwordHash === null || !right) throw new UnauthenticatedError();
     if (found.account.suspendedAt !== null) throw new UnauthenticatedError();
     await this.deps.perAccount.reset(normalised);
-    return this.open(found.account, client, remember);
+    return found.account;
   }
 
   /** The session of a cookie's token and its account; null when unknown, ended or suspended. */
@@ -165,7 +173,8 @@ export class SignInService {
     return account;
   }
 
-  private async open(account: Account, client: Client, remember: boolean): Promise<SignedIn> {
+  /** A new session for an account already proven (its password, and its code when it has two-factor). */
+  async open(account: Account, client: Client, remember: boolean): Promise<SignedIn> {
     const token = randomToken(32);
     const now = this.deps.clock.now();
     const session = await this.deps.sessions.insert(account.id, {

@@ -42,3 +42,18 @@ export function preSessionOf(request: FastifyRequest): string | null {
 export function setPreSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
   reply.setCookie(named(request, PRESESSION), value, options(request, null));
 }
+
+const CHALLENGE = 'lpx_2fa';
+
+/** The half-signed-in state between the password and the code: opens nothing but the code's page. */
+export function challengeTokenOf(request: FastifyRequest): string | null {
+  return request.cookies[named(request, CHALLENGE)] ?? null;
+}
+
+export function setChallengeCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  reply.setCookie(named(request, CHALLENGE), token, options(request, maxAgeSeconds));
+}
+
+export function clearChallengeCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(named(request, CHALLENGE), options(request, null));
+}

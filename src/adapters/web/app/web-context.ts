@@ -1,5 +1,8 @@
 import type { SignInService } from '../../../core/accounts/sign-in-service.ts';
 import type { AdminService } from '../../../core/admin/admin-service.ts';
+import type { TwoFactorService } from '../../../core/security/two-factor-service.ts';
+import type { TwoStepSignIn } from '../../../core/security/two-step-sign-in.ts';
+import type { PasswordResets } from '../../../core/security/password-resets.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
@@ -10,6 +13,8 @@ import type { LiveStreams } from '../features/live/live-streams.ts';
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
   signIn: SignInService;
+  /** Two-factor sign-in and password reset by email. */
+  security: { twoFactor: TwoFactorService; twoStep: TwoStepSignIn; resets: PasswordResets };
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
   web: WebOptions;

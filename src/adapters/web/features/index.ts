@@ -13,10 +13,13 @@ import { adminPages } from './admin/admin-pages.ts';
 import { statsPages } from './stats/stats-pages.ts';
 import { utmTemplatesPages } from './utm/utm-templates-pages.ts';
 import { livePages } from './live/live-pages.ts';
+import { loginStepsPages } from './security/login-steps-pages.ts';
+import { securityPages } from './security/security-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
   authPages,
+  loginStepsPages,
   dashboardPages,
   // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but
   // keeping them together reads as the route table it is.
@@ -29,6 +32,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   spacesPages,
   domainsPages,
   accountPages,
+  securityPages,
   adminPages,
   statsPages,
   livePages,

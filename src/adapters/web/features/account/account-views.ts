@@ -25,6 +25,7 @@ function sectionNav(view: View): RawHtml {
 <li><a href="#profile-title">${a.profile.title}</a></li>
 <li><a href="#password-title">${a.password.title}</a></li>
 <li><a href="#sessions-title">${a.sessions.title}</a></li>
+<li><a href="/account/security">${view.t.security.title}</a></li>
 <li><a href="/account/api-keys">${a.keys.title}</a></li>
 <li><a href="/account/delete">${a.remove.title}</a></li>
 </ul></nav>`;
@@ -98,7 +99,7 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
  * The table's wrapper is a named, focusable region: on a narrow screen it scrolls sideways, and
  * with a single session (its row has no button) a keyboard could not otherwise reach it to scroll.
  */
-function sessionsSection(view: View, sessions: readonly Session[], currentId: number): RawHtml {
+export function sessionsSection(view: View, sessions: readonly Session[], currentId: number): RawHtml {
   const s = view.t.account.sessions;
   const others = sessions.some((x) => x.id !== currentId);
   return html`<section class="settings-section" aria-labelledby="sessions-title">

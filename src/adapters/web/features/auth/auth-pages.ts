@@ -5,7 +5,8 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { checkbox, csrfField, errorSummary, textField } from '../../ui/components.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
-import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.ts';
+import { clearSessionCookie, setChallengeCookie, setSessionCookie } from '../../app/session-cookie.ts';
+import { CHALLENGE_LIFETIME_MS } from '../../../../core/security/two-step-sign-in.ts';
 import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
@@ -41,16 +42,17 @@ ${textField({ name: 'password', label: a.password, type: 'password', errors, aut
 ${checkbox({ name: 'remember', label: a.remember, checked: values.remember === '1' })}
 <div class="actions"><button type="submit">${a.signIn}</button></div>
 </form>
+<p>${view.t.security.steps.forgotPrompt} <a href="/login/forgot">${view.t.security.steps.forgotLink}</a></p>
 <p>${a.noAccount} <a href="/signup">${a.signUp}</a></p>`;
 }
 
 /** The new session's cookie: for the browser's life, or as long as a remembered session lasts. */
-function startSession(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn, remember: boolean): void {
+export function startSession(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn, remember: boolean): void {
   setSessionCookie(request, reply, signedIn.token, remember ? SESSION_LIFETIME.remembered / 1000 : null);
 }
 
 /** The client as sign-in and sign-up limits count it (an IPv6 address by its /64), kept with the session. */
-function clientOf(request: FastifyRequest) {
+export function clientOf(request: FastifyRequest) {
   return { address: limitAddress(request.ip), userAgent: request.headers['user-agent'] ?? null };
 }
 
@@ -99,8 +101,12 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     const remember = form.remember === '1';
     const title = viewOf(request, reply, secret).t.auth.signInTitle;
     try {
-      const signedIn = await ctx.signIn.signIn(text(form, 'email'), text(form, 'password'), clientOf(request), remember);
-      startSession(request, reply, signedIn, remember);
+      const step = await ctx.security.twoStep.begin(text(form, 'email'), text(form, 'password'), clientOf(request), remember);
+      if (step.kind === 'code') {
+        setChallengeCookie(request, reply, step.token, CHALLENGE_LIFETIME_MS / 1000);
+        return seeOther(reply, `/login/two-factor?next=${encodeURIComponent(safeNext(form.next))}`);
+      }
+      startSession(request, reply, step.signedIn, remember);
       return seeOther(reply, safeNext(form.next));
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
