@@ -14,6 +14,7 @@ import { stats } from './stats.ts';
 import { home } from './home.ts';
 import { tags } from './tags.ts';
 import { utm } from './utm.ts';
+import { rules } from './rules.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm, rules };
