@@ -41,13 +41,8 @@ function conditionsArb(draw: RuleDraw, withNot: boolean): fc.Arbitrary<Condition
     returning: fc.boolean(),
   };
   if (draw.time) {
-    parts.time = fc.record(
-      { days: some(DAYS), from: fc.constantFrom(...TIMES), to: fc.constantFrom(...TIMES), tz: fc.constantFrom(...ZONES) },
-      { requiredKeys: ['tz'] },
-    );
-    parts.date = fc
-      .tuple(instant, instant)
-      .map(([a, b]) => ({ from: new Date(Math.min(a, b)).toISOString(), to: new Date(Math.max(a, b)).toISOString() }));
+    parts.time = fc.record({ days: some(DAYS), from: fc.constantFrom(...TIMES), to: fc.constantFrom(...TIMES), tz: fc.constantFrom(...ZONES) }, { requiredKeys: ['tz'] });
+    parts.date = fc.tuple(instant, instant).map(([a, b]) => ({ from: new Date(Math.min(a, b)).toISOString(), to: new Date(Math.max(a, b)).toISOString() }));
   }
   if (draw.visits) parts.visits = fc.record({ below: fc.integer({ min: 0, max: 12 }), from: fc.integer({ min: 0, max: 6 }) }, { requiredKeys: [] });
   if (withNot) parts.not = conditionsArb(draw, false).filter((c) => Object.keys(c).length > 0);

@@ -37,7 +37,12 @@ const linkArb: fc.Arbitrary<RedirectLink> = fc
       ...(d.rules === null && d.rotation
         ? {
             targetType: TargetType.Rotation,
-            targets: { country: null, platform: null, language: null, rotation: [{ value: 'https://r0.example/' }, { value: 'https://r1.example/' }, { value: 'https://r2.example/' }] },
+            targets: {
+              country: null,
+              platform: null,
+              language: null,
+              rotation: [{ value: 'https://r0.example/' }, { value: 'https://r1.example/' }, { value: 'https://r2.example/' }],
+            },
           }
         : {}),
       disabled: d.disabled,
@@ -69,42 +74,48 @@ function realVisit(link: RedirectLink, probe: ExplainProbe, consentMode: Consent
 
 test('explain and the redirect agree on 10 000 drawn links and visitors', () => {
   fc.assert(
-    fc.property(linkArb, probeArb, fc.constantFrom<ConsentMode>('ask', 'implied', 'never'), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (link, probe, consentMode, draw) => {
-      const explained = explainVisit(link, probe, { consentMode, random: () => draw });
-      let real = realVisit(link, probe, consentMode, draw, false);
-      if (real.result.kind === 'locked') {
-        assert.equal(explained.outcome, 'password');
-        assert.equal(explained.countsClick, false);
-        real = realVisit(link, probe, consentMode, draw, true);
-        // Behind the password: the same destination, unless the cap has run out by then.
-        if (real.result.kind === 'go') assert.equal(explained.url, real.result.destination);
-      } else if (real.result.kind === 'go') {
-        assert.equal(explained.outcome, real.result.pixels.length > 0 ? 'pixels' : 'redirect');
-        assert.equal(explained.firesPixels, real.result.pixels.length > 0);
-        assert.equal(explained.url, real.result.destination);
-        assert.equal(explained.countsClick, real.clicks.length === 1 && !real.clicks[0]!.click.isBot);
-      } else if (real.result.kind === 'expired') {
-        assert.equal(explained.outcome, 'expired');
-        assert.equal(explained.url, real.result.expirationUrl);
-        assert.equal(explained.countsClick, false);
-      } else {
-        assert.equal(real.result.kind, 'disabled', 'consent is taken as given: never asked');
-        assert.equal(explained.outcome, 'disabled');
-      }
-      // The trace stops at the deciding rule, and only there does a rule match.
-      const decided = explained.outcome !== 'disabled' && !isExpired(link, probe.at);
-      if (link.rules !== null && decided) {
-        const last = explained.trace.at(-1);
-        if (explained.rule === null) {
-          assert.equal(explained.trace.length, link.rules.rules.length);
-          assert.ok(explained.trace.every((r) => !r.matched));
+    fc.property(
+      linkArb,
+      probeArb,
+      fc.constantFrom<ConsentMode>('ask', 'implied', 'never'),
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      (link, probe, consentMode, draw) => {
+        const explained = explainVisit(link, probe, { consentMode, random: () => draw });
+        let real = realVisit(link, probe, consentMode, draw, false);
+        if (real.result.kind === 'locked') {
+          assert.equal(explained.outcome, 'password');
+          assert.equal(explained.countsClick, false);
+          real = realVisit(link, probe, consentMode, draw, true);
+          // Behind the password: the same destination, unless the cap has run out by then.
+          if (real.result.kind === 'go') assert.equal(explained.url, real.result.destination);
+        } else if (real.result.kind === 'go') {
+          assert.equal(explained.outcome, real.result.pixels.length > 0 ? 'pixels' : 'redirect');
+          assert.equal(explained.firesPixels, real.result.pixels.length > 0);
+          assert.equal(explained.url, real.result.destination);
+          assert.equal(explained.countsClick, real.clicks.length === 1 && !real.clicks[0]!.click.isBot);
+        } else if (real.result.kind === 'expired') {
+          assert.equal(explained.outcome, 'expired');
+          assert.equal(explained.url, real.result.expirationUrl);
+          assert.equal(explained.countsClick, false);
         } else {
-          assert.equal(last?.rule, explained.rule);
-          assert.equal(last?.matched, true);
-          assert.ok(explained.trace.slice(0, -1).every((r) => !r.matched));
+          assert.equal(real.result.kind, 'disabled', 'consent is taken as given: never asked');
+          assert.equal(explained.outcome, 'disabled');
         }
-      }
-    }),
+        // The trace stops at the deciding rule, and only there does a rule match.
+        const decided = explained.outcome !== 'disabled' && !isExpired(link, probe.at);
+        if (link.rules !== null && decided) {
+          const last = explained.trace.at(-1);
+          if (explained.rule === null) {
+            assert.equal(explained.trace.length, link.rules.rules.length);
+            assert.ok(explained.trace.every((r) => !r.matched));
+          } else {
+            assert.equal(last?.rule, explained.rule);
+            assert.equal(last?.matched, true);
+            assert.ok(explained.trace.slice(0, -1).every((r) => !r.matched));
+          }
+        }
+      },
+    ),
     { numRuns: 10_000, seed: 34 },
   );
 });
@@ -116,7 +127,16 @@ test('a trace names each condition, its answer and the value it read', () => {
       { name: 'Office hours', when: { time: { days: ['fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } }, url: 'https://d.example/' },
     ]),
   });
-  const visitor = { country: 'US', platform: 'Windows' as const, languages: ['de'], browser: 'Chrome', device: 'desktop', isBot: false, refusesTracking: false, referrerHost: null };
+  const visitor = {
+    country: 'US',
+    platform: 'Windows' as const,
+    languages: ['de'],
+    browser: 'Chrome',
+    device: 'desktop',
+    isBot: false,
+    refusesTracking: false,
+    referrerHost: null,
+  };
   const e = explainVisit(link, { visitor, query: 'utm_source=x', address: '', at: NOW, cookie: undefined }, { consentMode: 'ask', random: Math.random });
   assert.deepEqual(e, {
     outcome: 'redirect',
@@ -141,12 +161,26 @@ test('a trace names each condition, its answer and the value it read', () => {
 });
 
 test('a split names its variant; a disabled link and a password say so first', () => {
-  const split = compileRules([{ name: null, when: {}, split: [{ url: 'https://x.example/', weight: 70 }, { url: 'https://y.example/', weight: 30 }] }]);
+  const split = compileRules([
+    {
+      name: null,
+      when: {},
+      split: [
+        { url: 'https://x.example/', weight: 70 },
+        { url: 'https://y.example/', weight: 30 },
+      ],
+    },
+  ]);
   const visitor = { country: null, platform: null, languages: [], browser: null, device: null, isBot: false, refusesTracking: false, referrerHost: null };
   const probe = { visitor, query: '', address: '', at: NOW, cookie: undefined };
   const options = { consentMode: 'ask' as const, random: () => 0.8 };
   assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split }), probe, options)), { outcome: 'redirect', url: 'https://y.example/', rule: 0, variant: 1 });
-  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, passwordHash: 'h' }), probe, options)), { outcome: 'password', url: 'https://y.example/', rule: 0, variant: 1 });
+  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, passwordHash: 'h' }), probe, options)), {
+    outcome: 'password',
+    url: 'https://y.example/',
+    rule: 0,
+    variant: 1,
+  });
   assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, disabled: true }), probe, options)), { outcome: 'disabled', url: null, rule: null, variant: null });
   const bot = explainVisit(aRedirectLink({ pixels: [{ type: 'facebook', value: '1' }] }), { ...probe, visitor: { ...visitor, isBot: true } }, options);
   assert.deepEqual([bot.outcome, bot.countsClick], ['redirect', false], 'a bot fires no pixels and counts apart');

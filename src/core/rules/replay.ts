@@ -72,13 +72,16 @@ function destinations(rule: Rule): ReplayedDecision['urls'] {
 
 function testOf(when: Conditions | Omit<Conditions, 'not'>): (facts: RuleFacts) => boolean {
   const tests: Array<(facts: RuleFacts) => boolean> = [];
-  for (const [name, value] of Object.entries(when)) {
+  for (const [name, value] of Object.entries(when) as Array<[string, unknown]>) {
     if (value === undefined) continue;
     if (name === 'not') {
       const inner = testOf(value as Conditions);
       tests.push((f) => !inner(f));
     } else if (UNKNOWN_IN_CLICKS.includes(name as ConditionName)) tests.push(() => false);
-    else tests.push(compileConditions({ [name]: value } as Conditions)[0]!.test);
+    else {
+      const [condition] = compileConditions({ [name]: value });
+      if (condition !== undefined) tests.push((f) => condition.test(f));
+    }
   }
   return (f) => tests.every((t) => t(f));
 }

@@ -14,7 +14,7 @@ import type { ConditionName, Rule } from './rule.ts';
 export const PREVIEW_DAYS_DEFAULT = 30;
 export const PREVIEW_DAYS_MAX = 90;
 /** The newest human click rows a preview reads at most, as filtered statistics (docs/adr/0057). */
-export const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
+const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
 const DAY_MS = 86_400_000;
 const REPLAY_SLICE = 2_000;
 

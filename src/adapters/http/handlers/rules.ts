@@ -16,18 +16,18 @@ type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> 
 /** Explain and preview (docs/api.md §18): a link's rules asked about, nothing recorded. */
 export function ruleHandlers(ctx: ApiContext) {
   return {
-    async explain(request: Req<{ Params: IdParams; Querystring: ExplainQuery }>) {
+    explain: async (request: Req<{ Params: IdParams; Querystring: ExplainQuery }>) => {
       const probe = probeOf(ctx, request.query);
       return one(explainRecord(await ctx.rules.explainer.explain(request.account.id, request.params.id, probe)));
     },
-    async preview(request: Req<{ Params: IdParams; Body: PreviewBody }>) {
+    preview: async (request: Req<{ Params: IdParams; Body: PreviewBody }>) => {
       return one(previewRecord(await ctx.rules.preview.preview(request.account.id, request.params.id, request.body)));
     },
   };
 }
 
 /** The visit a query describes, read by the redirect's own header parsing (visitor-from-request.ts). */
-export function probeOf(ctx: Pick<ApiContext, 'rules'>, q: ExplainQuery) {
+function probeOf(ctx: Pick<ApiContext, 'rules'>, q: ExplainQuery) {
   const bag = new FieldErrorBag();
   const country = q.country === undefined || q.country === '' ? undefined : q.country.toUpperCase();
   if (country !== undefined && !/^[A-Z]{2}$/.test(country)) bag.add('country', messages.invalid('country'));
@@ -54,10 +54,10 @@ function instantOf(text: string): number | null {
   return Number.isNaN(at) ? null : at;
 }
 
-export function explainRecord(e: ExplainAnswer) {
+function explainRecord(e: ExplainAnswer) {
   return { outcome: e.outcome, url: e.url, rule: e.rule, variant: e.variant, trace: e.trace, pixels: e.pixels, counts_click: e.countsClick };
 }
 
-export function previewRecord(p: PreviewAnswer) {
+function previewRecord(p: PreviewAnswer) {
   return { ...p, since: p.since === null ? null : new Date(p.since).toISOString() };
 }

@@ -5,7 +5,7 @@ import { FieldErrorBag, ValidationError, type FieldErrors } from '../../../../co
 import { messages } from '../../../../core/shared/messages.ts';
 import { isValidDate, isValidTime, zonedDateTimeToEpochMs } from '../../../../core/expiration/ends-at.ts';
 import { parseAcceptLanguage } from '../../../../core/targeting/accept-language.ts';
-import { PLATFORMS, type Platform } from '../../../../core/targeting/target.ts';
+import { PLATFORMS } from '../../../../core/targeting/target.ts';
 import { ruleWarnings } from '../../../../core/rules/rule-warnings.ts';
 import type { Visitor } from '../../../../core/redirect/visitor.ts';
 import { PREVIEW_DAYS_DEFAULT } from '../../../../core/rules/rule-preview.ts';
@@ -14,7 +14,6 @@ import { shortUrl } from '../../../http/presenters/link-record.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
-import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { refuseBadParams } from './link-params.ts';
 import { rulesPage, VISITOR_FIELDS, type RulesPage, type VisitorFields } from './link-rules-view.ts';
@@ -118,7 +117,7 @@ function probeOf(f: VisitorFields, timeZone: string, bag: FieldErrorBag) {
   if (bag.has('country') || bag.has('os') || bag.has('referrer') || bag.has('time')) return null;
   const visitor: Visitor = {
     country: country === '' ? null : country,
-    platform: os as Platform | null,
+    platform: os,
     languages: parseAcceptLanguage(f.language || undefined),
     browser: f.browser === '' ? null : f.browser,
     device: f.device === '' ? null : f.device,

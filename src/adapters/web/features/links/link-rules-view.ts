@@ -153,5 +153,5 @@ ${
 function valueText(value: unknown, empty: string): string {
   if (value === null || value === undefined) return empty;
   if (Array.isArray(value)) return value.length === 0 ? empty : value.join(', ');
-  return String(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
