@@ -152,6 +152,8 @@ ${
 
 function valueText(value: unknown, empty: string): string {
   if (value === null || value === undefined) return empty;
-  if (Array.isArray(value)) return value.length === 0 ? empty : value.join(', ');
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (Array.isArray(value)) return value.length === 0 ? empty : value.map((v) => valueText(v, empty)).join(', ');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
