@@ -64,6 +64,10 @@ import type { Config } from './config.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
 import { linkRecord } from '../adapters/http/presenters/link-record.ts';
+import { RuleExplainer } from '../core/rules/explain-service.ts';
+import { RulePreview } from '../core/rules/rule-preview.ts';
+import { SqlOwnedRedirectLinks } from '../adapters/storage/stores/owned-redirect-links.ts';
+import { SqlReplayClickStore } from '../adapters/storage/stores/replay-click-store.ts';
 
 /** Two-factor sign-in and password reset by email (docs/adr/0065). */
 export interface SecurityServices {
@@ -257,6 +261,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       invalidation: visits.invalidation,
       clock,
     }),
+    rules: {
+      explainer: new RuleExplainer({ links: new SqlOwnedRedirectLinks(storage.db, storage.engine), clock, consentMode: config.PIXEL_CONSENT }),
+      preview: new RulePreview({ links: stores.links, clicks: new SqlReplayClickStore(storage.db, storage.engine), urls, clock }),
+      countries: visits.countries,
+    },
     urls: shortUrls,
     qr,
     qrLogos: new SqlQrLogoStore(storage.db),

@@ -14,6 +14,9 @@ import type { ImportSlots } from '../../import/import-slots.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
 import type { SqlQrLogoStore } from '../../storage/stores/qr-logo-store.ts';
+import type { RuleExplainer } from '../../../core/rules/explain-service.ts';
+import type { RulePreview } from '../../../core/rules/rule-preview.ts';
+import type { CountryLookup } from '../../geo/country-lookup.ts';
 
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
@@ -37,6 +40,8 @@ export interface ApiContext {
   qr: QrRenderer;
   /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
   qrLogos: SqlQrLogoStore;
+  /** A link's rules explained and previewed (docs/adr/0066); countries: the redirect's lookup, for a described visitor's address. */
+  rules: { explainer: RuleExplainer; preview: RulePreview; countries: Pick<CountryLookup, 'country'> };
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;
   /** Whether Redis is connected, for /health; null when none is configured. */

@@ -79,7 +79,7 @@ function attrs(values: Record<string, string | number | boolean | null | undefin
 
 export interface TextFieldOptions extends FieldBase {
   value?: string | number | null | undefined;
-  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date' | 'time' | 'search' | 'color';
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date' | 'time' | 'datetime-local' | 'search' | 'color';
   autocomplete?: string;
   inputmode?: string;
   placeholder?: string;

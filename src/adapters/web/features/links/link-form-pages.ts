@@ -28,6 +28,7 @@ import {
 } from './link-form-state.ts';
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
+import { linkRulesPages } from './link-rules-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
@@ -150,4 +151,5 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   linkPreviewPages(web, ctx);
   linkDeletePages(web, ctx);
   linkQrPages(web, ctx);
+  linkRulesPages(web, ctx);
 };

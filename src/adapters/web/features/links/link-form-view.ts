@@ -174,6 +174,7 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 <p><strong>${t.shortUrl}:</strong> <a class="url" href="${existing.shortUrl}">${existing.shortUrl}</a> ${copyButton(view, existing.shortUrl)}</p>
 <nav aria-label="${t.actionsLabel}"><ul class="link-actions">
 <li><a href="/links/${id}/qr">${t.qrCode}</a></li>
+<li><a href="/links/${id}/rules">${view.t.rules.title}</a></li>
 <li><a href="/links/${id}/delete">${t.deleteLink}</a></li>
 <li><a href="/links">${t.backToLinks}</a></li>
 </ul></nav>

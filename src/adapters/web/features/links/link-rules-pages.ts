@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { LinkView } from '../../../../core/links/link.ts';
+import { FieldErrorBag, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { messages } from '../../../../core/shared/messages.ts';
+import { isValidDate, isValidTime, zonedDateTimeToEpochMs } from '../../../../core/expiration/ends-at.ts';
+import { parseAcceptLanguage } from '../../../../core/targeting/accept-language.ts';
+import { PLATFORMS } from '../../../../core/targeting/target.ts';
+import { ruleWarnings } from '../../../../core/rules/rule-warnings.ts';
+import type { Visitor } from '../../../../core/redirect/visitor.ts';
+import { PREVIEW_DAYS_DEFAULT } from '../../../../core/rules/rule-preview.ts';
+import { IdParams } from '../../../http/schemas/common.ts';
+import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { seeOther, sendView } from '../../app/respond.ts';
+import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
+import type { WebFeature } from '../feature.ts';
+import { refuseBadParams } from './link-params.ts';
+import { rulesPage, VISITOR_FIELDS, type RulesPage, type VisitorFields } from './link-rules-view.ts';
+
+const text = (source: unknown, name: string): string => {
+  const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : '';
+};
+
+const storedText = (view: LinkView) => (view.link.rules === null ? '' : JSON.stringify(view.link.rules, null, 2));
+
+/** Which text a preview was of: "Save" after it saves without showing the same preview again. */
+const fingerprint = (rules: string) => createHash('sha256').update(rules.trim()).digest('base64url').slice(0, 22);
+
+/**
+ * /links/{id}/rules: the link's rules as JSON with their faults beside the box, the replay of
+ * the last 30 days before a change is saved, and Test a visitor (docs/web.md). The same core
+ * services as the API: the link update, RulePreview and RuleExplainer.
+ */
+export const linkRulesPages: WebFeature = (web, ctx) => {
+  const secret = ctx.web.csrfSecret;
+
+  const render = (request: FastifyRequest, reply: FastifyReply, status: number, view: LinkView, page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>) => {
+    const v = viewOf(request, reply, secret);
+    const url = shortUrl(view, ctx.urls);
+    const main = rulesPage(v, {
+      ...page,
+      id: view.link.id,
+      shortUrl: url,
+      targeting: view.link.rules === null && view.link.targetType !== 0,
+      warnings: ruleWarnings(view.link.rules),
+    });
+    return sendView(reply, status, appLayout(v, { title: v.t.rules.pageTitle(url), section: '/links', main }));
+  };
+
+  web.get('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+    const visitor = visitorFieldsOf(request.query);
+    if (text(request.query, 'test') !== '1') return render(request, reply, 200, link, { text: storedText(link), visitor });
+    const bag = new FieldErrorBag();
+    const probe = probeOf(visitor, account.timezone, bag);
+    if (probe === null) return render(request, reply, 422, link, { text: storedText(link), visitor, errors: errorsOf(bag) });
+    const explained = await ctx.rules.explainer.explain(account.id, link.link.id, probe);
+    return render(request, reply, 200, link, { text: storedText(link), visitor, explained });
+  });
+
+  web.post('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    const id = (request.params as IdParams).id;
+    const link = await ctx.links.get(account.id, id);
+    const rules = text(request.body, 'rules');
+    const visitor = visitorFieldsOf({});
+    const saving = text(request.body, 'intent') !== 'preview';
+    const unchanged = rules.trim() === storedText(link).trim();
+    try {
+      if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
+        await ctx.links.update(account.id, account.timezone, id, { rules: rules.trim() === '' ? null : rules });
+        setFlash(reply, viewOf(request, reply, secret).t.rules.saved);
+        return seeOther(reply, `/links/${id}/rules`);
+      }
+      // A change is saved only once its replay has been shown.
+      const preview = await ctx.rules.preview.preview(account.id, id, { rules: rules.trim() === '' ? null : rules, days: PREVIEW_DAYS_DEFAULT });
+      return render(request, reply, 200, link, { text: rules, visitor, preview, previewed: fingerprint(rules), confirm: saving });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, link, { text: rules, visitor, errors: error.fields });
+    }
+  });
+};
+
+function visitorFieldsOf(query: unknown): VisitorFields {
+  return Object.fromEntries(VISITOR_FIELDS.map((name) => [name, text(query, name).slice(0, 2048)])) as unknown as VisitorFields;
+}
+
+function errorsOf(bag: FieldErrorBag): FieldErrors {
+  try {
+    bag.throwIfAny();
+    return {};
+  } catch (error) {
+    return (error as ValidationError).fields;
+  }
+}
+
+/** The visit the panel describes, or null with its faults in the bag. */
+function probeOf(f: VisitorFields, timeZone: string, bag: FieldErrorBag) {
+  const country = f.country.trim().toUpperCase();
+  if (country !== '' && !/^[A-Z]{2}$/.test(country)) bag.add('country', messages.invalid('country'));
+  const os = f.os === '' ? null : (PLATFORMS.find((p) => p === f.os) ?? null);
+  if (f.os !== '' && os === null) bag.add('os', messages.selected('os'));
+  const referrerHost = hostOf(f.referrer.trim());
+  if (referrerHost === undefined) bag.add('referrer', messages.url('referrer'));
+  let at: number | undefined;
+  if (f.time !== '') {
+    const [date = '', time = ''] = f.time.split('T');
+    if (isValidDate(date) && isValidTime(time.slice(0, 5))) at = zonedDateTimeToEpochMs(date, time.slice(0, 5), timeZone);
+    else bag.add('time', messages.invalid('time'));
+  }
+  if (bag.has('country') || bag.has('os') || bag.has('referrer') || bag.has('time')) return null;
+  const visitor: Visitor = {
+    country: country === '' ? null : country,
+    platform: os,
+    languages: parseAcceptLanguage(f.language || undefined),
+    browser: f.browser === '' ? null : f.browser,
+    device: f.device === '' ? null : f.device,
+    isBot: false,
+    refusesTracking: false,
+    referrerHost: referrerHost ?? null,
+  };
+  return { visitor, query: '', address: '', at, cookie: undefined };
+}
+
+/** A referrer's host: null for none, undefined when it is neither a URL nor a host name. */
+function hostOf(input: string): string | null | undefined {
+  if (input === '') return null;
+  for (const candidate of [input, `https://${input}`]) {
+    if (!URL.canParse(candidate)) continue;
+    const host = new URL(candidate).hostname.toLowerCase().replace(/\.$/, '');
+    if (host !== '' && !host.includes(' ')) return host;
+  }
+  return undefined;
+}
