@@ -26,6 +26,7 @@ import * as tags from './0022-tags.ts';
 import * as utmTemplates from './0023-utm-templates.ts';
 import * as linkQrLogos from './0024-link-qr-logos.ts';
 import * as linkRules from './0025-link-rules.ts';
+import * as workspaces from './0026-workspaces.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -59,6 +60,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0023-utm-templates': utmTemplates,
   '0024-link-qr-logos': linkQrLogos,
   '0025-link-rules': linkRules,
+  '0026-workspaces': workspaces,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
