@@ -14,6 +14,7 @@ import { LINK_LIMITS } from '../../core/links/link-input.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { strictValidatorFactory } from './strict-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
+import { enforcePolicy } from './route-actions.ts';
 import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
@@ -183,9 +184,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     });
     serveOpenApiDocument(open);
     await open.register(async (api) => {
-      identifyApiKey(api, ctx.accounts);
+      identifyApiKey(api, ctx.accounts, ctx.workspaces);
       await installRateLimit(api, options.rateLimit);
       requireApiKey(api);
+      enforcePolicy(api);
       noticeDisabledWebhooks(api, ctx.webhooks);
       api.addHook('preValidation', async (request) => {
         request.query = normalizeQuery(request.query);

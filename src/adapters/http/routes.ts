@@ -24,6 +24,7 @@ import { linkBulkRoutes } from './bulk-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
+import { workspaceRoutes } from './workspace-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -106,6 +107,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...webhookRoutes(ctx),
     ...tagRoutes(ctx),
     ...utmTemplateRoutes(ctx),
+    ...workspaceRoutes(ctx),
     ...resourceRoutes({
       plural: 'links',
       tag: 'Links',

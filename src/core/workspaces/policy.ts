@@ -44,6 +44,8 @@ export const POLICY = {
   'webhooks.read': { role: 'admin', scope: 'webhooks:read' },
   'webhooks.write': { role: 'admin', scope: 'webhooks:write' },
   'workspace.read': { role: 'viewer', scope: null },
+  /** Making another workspace (judged by the role in the key's own). */
+  'workspace.create': { role: 'viewer', scope: 'workspace:admin' },
   'members.read': { role: 'viewer', scope: null },
   /** Roles below owner, and removing such members. */
   'members.manage': { role: 'admin', scope: 'workspace:admin' },
