@@ -23,7 +23,10 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
  * fails the server's start, so a new route cannot slip past the policy.
  */
 export function actionOfRoute(method: string, url: string): Action | typeof SERVICE_DECIDES {
-  const segments = url.replace(/^\/api\/v1\//, '/').split('/').filter(Boolean);
+  const segments = url
+    .replace(/^\/api\/v1\//, '/')
+    .split('/')
+    .filter(Boolean);
   const [head, second] = segments;
   if (head === 'workspaces' || head === 'invitations') return SERVICE_DECIDES;
   if (head === 'account' && segments.length === 1) return 'account.read';
@@ -34,13 +37,22 @@ export function actionOfRoute(method: string, url: string): Action | typeof SERV
   return method === 'GET' || method === 'HEAD' ? resource.read : resource.write;
 }
 
+export interface PolicedRoute {
+  method: string;
+  url: string;
+  action: Action | typeof SERVICE_DECIDES;
+}
+
 /**
  * Checks the policy before anything else of the route runs (validation included): a key its
- * role or scopes forbid learns that, not what its body lacks.
+ * role or scopes forbid learns that, not what its body lacks. `registry` receives every route
+ * and its action (the policy matrix test walks it).
  */
-export function enforcePolicy(api: FastifyInstance): void {
+export function enforcePolicy(api: FastifyInstance, registry: PolicedRoute[]): void {
   api.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'OPTIONS') actionOfRoute(method, route.url);
+    for (const method of [route.method].flat()) {
+      if (method !== 'OPTIONS' && method !== 'HEAD') registry.push({ method, url: route.url, action: actionOfRoute(method, route.url) });
+    }
   });
   api.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;

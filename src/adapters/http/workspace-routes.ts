@@ -50,7 +50,13 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'POST',
       url: base,
-      schema: { ...tag, summary: 'Create a workspace (its owner: the key’s user)', consumes, body: WorkspaceCreateBody, response: { 201: OneEnvelope(WorkspaceRecord, 201), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Create a workspace (its owner: the key’s user)',
+        consumes,
+        body: WorkspaceCreateBody,
+        response: { 201: OneEnvelope(WorkspaceRecord, 201), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Body: WorkspaceCreateBody }>, reply: FastifyReply) =>
         reply.code(201).send(created(workspaceRecord(await ws.create(request.actor, request.account.id, request.body))))) as Handler,
     },
@@ -63,14 +69,26 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: ['PUT', 'PATCH'],
       url: `${base}/:id`,
-      schema: { ...tag, summary: "A workspace's settings (owners)", consumes, params: WorkspaceParams, body: WorkspaceUpdateBody, response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: "A workspace's settings (owners)",
+        consumes,
+        params: WorkspaceParams,
+        body: WorkspaceUpdateBody,
+        response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: WorkspaceUpdateBody }>) =>
         one(workspaceRecord(await ws.update(request.actor, request.params.id, request.body)))) as Handler,
     },
     {
       method: 'DELETE',
       url: `${base}/:id`,
-      schema: { ...tag, summary: 'Delete a team workspace and everything in it (owners)', params: WorkspaceParams, response: { 200: DeletedEnvelope('workspace'), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Delete a team workspace and everything in it (owners)',
+        params: WorkspaceParams,
+        response: { 200: DeletedEnvelope('workspace'), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => {
         await ws.delete(request.actor, request.params.id);
         return deleted('workspace', request.params.id);
@@ -88,7 +106,14 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'PUT',
       url: `${base}/:id/members/:user_id`,
-      schema: { ...tag, summary: "Change a member's role", consumes, params: MemberParams, body: RoleBody, response: { 200: OneEnvelope(MemberRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: "Change a member's role",
+        consumes,
+        params: MemberParams,
+        body: RoleBody,
+        response: { 200: OneEnvelope(MemberRecord), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: MemberParams; Body: RoleBody }>) =>
         one(memberRecord(await ws.setRole(request.actor, request.params.id, request.params.user_id, request.body.role)))) as Handler,
     },
@@ -170,7 +195,12 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'GET',
       url: `${base}/:id/api-keys`,
-      schema: { ...tag, summary: 'Your keys in the workspace (admins: every key, with its user)', params: WorkspaceParams, response: { 200: listOf(WorkspaceKeyRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Your keys in the workspace (admins: every key, with its user)',
+        params: WorkspaceParams,
+        response: { 200: listOf(WorkspaceKeyRecord), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
         data: (await ws.keys(request.actor, request.params.id)).map(workspaceKeyRecord),
         status: 200 as const,
@@ -179,7 +209,12 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'DELETE',
       url: `${base}/:id/api-keys/:key_id`,
-      schema: { ...tag, summary: 'Revoke a key (yours; admins: any of the workspace)', params: KeyParams, response: { 200: DeletedEnvelope('api_key'), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Revoke a key (yours; admins: any of the workspace)',
+        params: KeyParams,
+        response: { 200: DeletedEnvelope('api_key'), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: KeyParams }>) => {
         await ws.revokeKey(request.actor, request.params.id, request.params.key_id);
         return deleted('api_key', request.params.key_id);

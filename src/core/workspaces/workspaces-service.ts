@@ -147,7 +147,11 @@ export class WorkspacesService {
     if (role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     const token = randomToken(32);
     const now = this.clock.now();
-    const invitation = await this.store.insertInvitation(workspaceId, { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS }, now);
+    const invitation = await this.store.insertInvitation(
+      workspaceId,
+      { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
+      now,
+    );
     return { invitation, token };
   }
 
@@ -215,4 +219,3 @@ export class WorkspacesService {
     return member;
   }
 }
-

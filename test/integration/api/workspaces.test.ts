@@ -185,7 +185,7 @@ onEachEngine(
       assert.equal((await h().request('GET', '/api/v1/links', { key: full })).status, 200);
 
       const listedByB = await h().request('GET', `/api/v1/workspaces/${team.id}/api-keys`, { key: b.key });
-      assert.equal(listedByB.body.data.length, 2, "a viewer sees their own keys");
+      assert.equal(listedByB.body.data.length, 2, 'a viewer sees their own keys');
       const listedByA = await h().request('GET', `/api/v1/workspaces/${team.id}/api-keys`, { key: a.key });
       assert.deepEqual(
         listedByA.body.data.map((k: { user: { id: number }; scopes: string[] | null }) => [k.user.id, k.scopes]),

@@ -210,12 +210,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async revokeKey(workspaceId: number, keyId: number, userId: number | null, now: number): Promise<boolean> {
-    let query = this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('id', '=', keyId)
-      .where('account_id', '=', workspaceId)
-      .where('revoked_at', 'is', null);
+    let query = this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('account_id', '=', workspaceId).where('revoked_at', 'is', null);
     if (userId !== null) query = query.where('user_id', '=', userId);
     return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
   }
@@ -236,7 +231,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
  * engines), so two owners demoting each other at once cannot leave it without one.
  */
 async function holdMembers(trx: Transaction<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
-  await trx.updateTable('accounts').set({ id: sql`id` }).where('id', '=', workspaceId).execute();
+  await trx
+    .updateTable('accounts')
+    .set({ id: sql`id` })
+    .where('id', '=', workspaceId)
+    .execute();
   const rows = await trx.selectFrom('memberships').select(['user_id', 'role']).where('workspace_id', '=', workspaceId).execute();
   const member = rows.find((r) => r.user_id === userId);
   if (!member) return null;
