@@ -22,7 +22,7 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
  * and the seed's /{plural}/:id/destroy). Every route of the API has one: an unknown route
  * fails the server's start, so a new route cannot slip past the policy.
  */
-export function actionOfRoute(method: string, url: string): Action | typeof SERVICE_DECIDES {
+function actionOfRoute(method: string, url: string): Action | typeof SERVICE_DECIDES {
   const segments = url
     .replace(/^\/api\/v1\//, '/')
     .split('/')

@@ -32,7 +32,7 @@ const base = '/api/v1/workspaces';
 const listOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ data: Type.Array(item), status: Type.Literal(200) });
 
 /** Where an invitation is accepted in a browser (the web app's page; signed out, it signs in or up first). */
-export function acceptUrl(appUrl: string, token: string): string {
+function acceptUrl(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/$/, '')}/signup/invitation/${token}`;
 }
 

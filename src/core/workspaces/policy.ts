@@ -72,7 +72,7 @@ export interface Grant {
 /** What a refusal names: the role the action needs, or the scope the key lacks. */
 export type Missing = { role: Role } | { scope: Scope };
 
-export function rankOf(role: Role): number {
+function rankOf(role: Role): number {
   return ROLES.indexOf(role);
 }
 

@@ -12,7 +12,7 @@ import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput 
 import type { MembershipChange, WorkspaceStore } from './workspace-store.ts';
 
 /** An invitation is good for a week. */
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface WorkspacesServiceDeps {
   /** Deletes the workspace and all it holds, telling the redirect (the accounts service does). */

@@ -26,7 +26,7 @@ async function migrateTo0025(storage: Storage, schema: string | undefined): Prom
   );
   const migrator = new Migrator({ db: storage.db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error('migrating to 0025 failed', { cause: error });
 }
 
 async function seed(db: Kysely<unknown>): Promise<{ accountId: number; linkIds: number[] }> {
