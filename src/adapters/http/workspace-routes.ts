@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { DeletedEnvelope, OneEnvelope, errorResponses } from './schemas/common.ts';
 import {
+  AcceptBody,
   AcceptedRecord,
   CreatedInvitationRecord,
   CreatedKeyRecord,
@@ -166,7 +167,9 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
       schema: {
         ...tag,
         summary: "Accept an invitation with any key of the invited email's user",
+        consumes,
         params: TokenParams,
+        body: AcceptBody,
         response: { 200: OneEnvelope(AcceptedRecord), 410: errorResponses[404], ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: TokenParams }>) => {

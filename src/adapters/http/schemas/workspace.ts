@@ -75,6 +75,8 @@ export const CreatedInvitationRecord = Type.Intersect(
 export const InvitationBody = Type.Object({ email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 16 }) }, { additionalProperties: false });
 export type InvitationBody = Static<typeof InvitationBody>;
 
+export const AcceptBody = Type.Object({}, { description: 'No fields' });
+
 export const AcceptedRecord = Type.Object({ workspace_id: Type.Integer(), role: Role }, { title: 'AcceptedInvitation' });
 
 export const WorkspaceKeyRecord = Type.Object(
