@@ -38,6 +38,8 @@ import { unitOfWorkOn } from '../adapters/storage/transactions.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
+import { SqlWorkspaceStore } from '../adapters/storage/stores/workspace-store.ts';
+import { WorkspacesService } from '../core/workspaces/workspaces-service.ts';
 import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
 import { SqlRawClickStore } from '../adapters/storage/stores/raw-click-store.ts';
 import { ClickExportService } from '../core/stats/click-export.ts';
@@ -225,6 +227,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clock,
     accounts: accountsService,
     signIn,
+    workspaces: new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
+      deleteWorkspace: (id) => accountsService.deleteAccount(id),
+    }),
     links,
     importer,
     importSlots,

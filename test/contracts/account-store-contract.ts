@@ -19,7 +19,21 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
       const { account, key: made } = await accounts.createWithKey(who, key('hash-one-' + who.email), 1000);
       assert.deepEqual({ email: account.email, name: account.name, timezone: account.timezone, createdAt: account.createdAt }, { ...who, createdAt: 1000 });
       assert.equal(account.suspendedAt, null);
-      assert.deepEqual(made, { id: made.id, accountId: account.id, name: 'ci', prefix: 'hash-one', createdAt: 1000, lastUsedAt: null, revokedAt: null });
+      // A personal account's key: its own person's, every scope, no end (docs/adr/0064).
+      assert.deepEqual(made, {
+        id: made.id,
+        accountId: account.id,
+        userId: account.id,
+        scopes: null,
+        expiresAt: null,
+        name: 'ci',
+        prefix: 'hash-one',
+        createdAt: 1000,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      const scoped = await accounts.insertKey(account.id, { ...key(), userId: account.id, scopes: ['links:read'], expiresAt: 5000 }, 2000);
+      assert.deepEqual([scoped.userId, scoped.scopes, scoped.expiresAt], [account.id, ['links:read'], 5000]);
       assert.deepEqual(await accounts.findById(account.id), account);
       assert.deepEqual(await accounts.findByEmail(who.email), account);
       assert.deepEqual(await accounts.findKeyByHash('hash-one-' + who.email), { key: made, account });

@@ -14,6 +14,14 @@ import { LINK_LIMITS } from '../../core/links/link-input.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { strictValidatorFactory } from './strict-input.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
+import { enforcePolicy, type PolicedRoute } from './route-actions.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every API route and its policy action (docs/adr/0064). */
+    policedRoutes: PolicedRoute[];
+  }
+}
 import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
@@ -163,6 +171,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     if (!isMalformed(request.raw.url ?? '', request.raw.rawHeaders)) return done();
     void reply.code(400).header('connection', 'close').send(errorEnvelope(400));
   });
+  app.decorate('policedRoutes', [] as PolicedRoute[]);
   await installBodyParsers(app);
   await installOpenApi(app, ctx.urls.appUrl);
   app.get('/health', { schema: { hide: true } }, accountHandlers(ctx).health);
@@ -183,9 +192,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     });
     serveOpenApiDocument(open);
     await open.register(async (api) => {
-      identifyApiKey(api, ctx.accounts);
+      identifyApiKey(api, ctx.accounts, ctx.workspaces);
       await installRateLimit(api, options.rateLimit);
       requireApiKey(api);
+      enforcePolicy(api, app.policedRoutes);
       noticeDisabledWebhooks(api, ctx.webhooks);
       api.addHook('preValidation', async (request) => {
         request.query = normalizeQuery(request.query);

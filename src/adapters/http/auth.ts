@@ -2,10 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Account } from '../../core/accounts/account.ts';
 import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import { UnauthenticatedError } from '../../core/shared/errors.ts';
+import { isScope, type Role } from '../../core/workspaces/policy.ts';
+import type { Actor } from '../../core/workspaces/workspace.ts';
+import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
+
+/** The key's person, the key, its scopes, and the person's role in the key's workspace now (null: not a member). */
+export interface RequestActor extends Actor {
+  role: Role | null;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The key's workspace (docs/adr/0064): every existing route acts in it, as it did in the account. */
     account: Account;
+    actor: RequestActor;
     /** Set by identifyApiKey when the request carries no live key (or the lookup failed). */
     authFailure: Error | null;
   }
@@ -23,8 +33,9 @@ export function bearerToken(request: FastifyRequest): string | null {
  * so that it can tell a live key (counted on its own) from a failed one (counted against the
  * client's address, whatever token it tried).
  */
-export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService): void {
+export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService, workspaces: WorkspacesService): void {
   scope.decorateRequest('account', null as unknown as Account);
+  scope.decorateRequest('actor', null as unknown as RequestActor);
   scope.decorateRequest('authFailure', null);
   scope.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
@@ -33,7 +44,11 @@ export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService
       return;
     }
     try {
-      request.account = await accounts.authenticate(token);
+      const { account, key } = await accounts.authenticateKey(token);
+      // The role is read on every request, never cached: a demotion or a removal counts at once.
+      const role = await workspaces.roleOf(account.id, key.userId);
+      request.actor = { userId: key.userId, keyId: key.id, scopes: key.scopes?.filter(isScope) ?? null, role };
+      request.account = account;
     } catch (error) {
       // authenticate() rejects with the core's errors; anything else is wrapped, never lost.
       request.authFailure = error instanceof Error ? error : new Error('authentication failed', { cause: error });

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, TooManyAttemptsError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
+import { ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -10,6 +10,7 @@ const STATUS_MESSAGES: Record<number, string> = {
   405: 'Method Not Allowed.',
   406: 'Not Acceptable.',
   408: 'Request Timeout.',
+  410: 'Gone.',
   413: 'Payload Too Large.',
   414: 'URI Too Long.',
   415: 'Unsupported Media Type.',
@@ -61,6 +62,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ValidationError) return reply.code(422).send({ message: error.fields, status: 422 });
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
+    if (error instanceof ForbiddenError) return reply.code(403).send(errorEnvelope(403, error.missing));
+    if (error instanceof GoneError) return reply.code(410).send(errorEnvelope(410, `The ${error.resource} was used, revoked or has expired.`));
     if (error instanceof TooManyAttemptsError) return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429));
     // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {

@@ -25,6 +25,7 @@ import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
+import { workspaceRoutes } from './workspace-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -108,6 +109,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...tagRoutes(ctx),
     ...utmTemplateRoutes(ctx),
     ...ruleRoutes(ctx),
+    ...workspaceRoutes(ctx),
     ...resourceRoutes({
       plural: 'links',
       tag: 'Links',

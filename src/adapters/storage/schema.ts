@@ -10,6 +10,34 @@ export interface AccountsTable {
   password_hash: string | null;
   is_admin: Generated<number>;
   suspended_at: number | null;
+  /** 1: a person's own workspace (its id is the person's, docs/adr/0064); 0: a team's. */
+  personal: Generated<number>;
+  require_2fa: Generated<number>;
+}
+
+export interface UsersTable {
+  id: number;
+  created_at: number;
+}
+
+export interface MembershipsTable {
+  workspace_id: number;
+  user_id: number;
+  role: string;
+  created_at: number;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
 }
 
 export interface SessionsTable {
@@ -21,6 +49,7 @@ export interface SessionsTable {
   expires_at: number;
   user_agent: string | null;
   address: string | null;
+  user_id: number | null;
 }
 
 export interface ApiKeysTable {
@@ -32,6 +61,10 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  user_id: number | null;
+  /** JSON array of scope names; null: every scope the role allows. */
+  scopes: string | null;
+  expires_at: number | null;
 }
 
 export interface SpacesTable {
@@ -305,6 +338,9 @@ export interface Database {
   deleted_links: DeletedLinksTable;
   app_secrets: AppSecretsTable;
   accounts: AccountsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   spaces: SpacesTable;

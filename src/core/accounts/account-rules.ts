@@ -22,11 +22,16 @@ export function checkProfile(input: ProfileInput, bag: FieldErrorBag): NewAccoun
   const email = normaliseEmail(input.email);
   const name = (input.name ?? '').trim() || (email.split('@')[0] ?? email);
   const timezone = input.timezone ?? 'UTC';
-  if (hasHiddenCharacters(email)) bag.add('email', messages.hiddenCharacters('email'));
-  else if (!EMAIL.test(email) || email.length > 255) bag.add('email', messages.invalid('email'));
+  checkEmail(email, bag);
   if (name.length === 0 || name.length > 255) bag.add('name', messages.maxChars('name', 255));
   if (!isValidTimeZone(timezone)) bag.add('timezone', messages.selected('timezone'));
   return { email, name, timezone };
+}
+
+/** An email already normalised: shown as itself, never like another one. */
+export function checkEmail(email: string, bag: FieldErrorBag, field = 'email'): void {
+  if (hasHiddenCharacters(email)) bag.add(field, messages.hiddenCharacters(field));
+  else if (!EMAIL.test(email) || email.length > 255) bag.add(field, messages.invalid(field));
 }
 
 /** Length only (NIST SP 800-63B): composition rules make passwords worse, not stronger. */

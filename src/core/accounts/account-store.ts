@@ -35,6 +35,10 @@ export interface NewKey {
   hash: string;
   prefix: string;
   name: string | null;
+  /** The person whose role bounds the key; by default the workspace's own person (a personal workspace). */
+  userId?: number;
+  scopes?: readonly string[] | null;
+  expiresAt?: number | null;
 }
 
 export interface NewSession {

@@ -12,7 +12,13 @@ export interface Account {
 
 export interface ApiKey {
   id: number;
+  /** The workspace the key acts in (docs/adr/0064). */
   accountId: number;
+  /** The person whose role bounds the key. */
+  userId: number;
+  /** Null: every scope the user's role allows. */
+  scopes: string[] | null;
+  expiresAt: number | null;
   name: string | null;
   /** The first characters of the key, kept in the clear so an operator can tell keys apart. */
   prefix: string;

@@ -68,13 +68,26 @@ export class AccountsService {
 
   /** Resolves a bearer token to its account; any doubt is "unauthenticated". Records the key's use. */
   async authenticate(token: string): Promise<Account> {
+    return (await this.authenticateKey(token)).account;
+  }
+
+  /**
+   * The key's workspace (`account`) and the key itself, whose user's role the caller reads next.
+   * Revoked, expired, or of a suspended workspace or user: unauthenticated.
+   */
+  async authenticateKey(token: string): Promise<{ account: Account; key: ApiKey }> {
     if (!looksLikeApiKey(token)) throw new UnauthenticatedError();
     const found = await this.store.findKeyByHash(hashApiKey(token));
     if (!found || found.key.revokedAt !== null || found.account.suspendedAt !== null) throw new UnauthenticatedError();
     const now = this.clock.now();
+    if (found.key.expiresAt !== null && found.key.expiresAt <= now) throw new UnauthenticatedError();
+    if (found.key.userId !== found.account.id) {
+      const person = await this.store.findById(found.key.userId);
+      if (!person || person.suspendedAt !== null) throw new UnauthenticatedError();
+    }
     const since = now - KEY_TOUCH_EVERY_MS;
     if (found.key.lastUsedAt === null || found.key.lastUsedAt < since) await this.store.touchKey(found.key.id, now, since);
-    return found.account;
+    return found;
   }
 
   /** The account's name, email and time zone; an email another account holds is refused. */

@@ -30,6 +30,25 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/**
+ * The caller is known but may not do this (docs/adr/0064): `missing` names the role the action
+ * needs or the scope the key lacks. A resource the caller may not even see is a NotFoundError.
+ */
+export class ForbiddenError extends Error {
+  readonly kind = 'forbidden' as const;
+  constructor(readonly missing: string) {
+    super(`Forbidden: ${missing}`);
+  }
+}
+
+/** A single-use thing (an invitation) that was used, revoked or has expired. */
+export class GoneError extends Error {
+  readonly kind = 'gone' as const;
+  constructor(readonly resource: string) {
+    super(`${resource} is no longer valid`);
+  }
+}
+
 /** Too many guesses of a secret (a sign-in): refused before the secret was looked at. */
 export class TooManyAttemptsError extends Error {
   readonly kind = 'too_many_attempts' as const;

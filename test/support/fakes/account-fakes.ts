@@ -56,7 +56,19 @@ export class MemoryAccountStore implements AccountStore {
     return strip(found);
   }
   async insertKey(accountId: number, key: NewKey, now: number) {
-    const made = { id: this.keys.length + 1, accountId, name: key.name, prefix: key.prefix, createdAt: now, lastUsedAt: null, revokedAt: null, hash: key.hash };
+    const made = {
+      id: this.keys.length + 1,
+      accountId,
+      userId: key.userId ?? accountId,
+      scopes: key.scopes ? [...key.scopes] : null,
+      expiresAt: key.expiresAt ?? null,
+      name: key.name,
+      prefix: key.prefix,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+      hash: key.hash,
+    };
     this.keys.push(made);
     return stripKey(made);
   }

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
+import type { Clock } from '../../../core/shared/clock.ts';
+import type { WorkspacesService } from '../../../core/workspaces/workspaces-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
@@ -21,6 +23,9 @@ import type { CountryLookup } from '../../geo/country-lookup.ts';
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
   accounts: AccountsService;
+  workspaces: WorkspacesService;
+  /** "Now" for answers that tell whether something has expired (an invitation). */
+  clock: Clock;
   links: LinksService;
   pixels: PixelsService;
   spaces: SpacesService;

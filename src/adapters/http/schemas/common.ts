@@ -84,6 +84,7 @@ export function DeletedEnvelope(object: string) {
 /** The failures every authenticated route may answer, for the OpenAPI document. */
 export const errorResponses = {
   401: ErrorEnvelope,
+  403: ErrorEnvelope,
   404: ErrorEnvelope,
   415: ErrorEnvelope,
   422: ErrorEnvelope,

@@ -26,6 +26,7 @@ import * as tags from './0022-tags.ts';
 import * as utmTemplates from './0023-utm-templates.ts';
 import * as linkQrLogos from './0024-link-qr-logos.ts';
 import * as linkRules from './0025-link-rules.ts';
+import * as workspaces from './0026-workspaces.ts';
 import * as twoFactorAndResets from './0027-two-factor-and-resets.ts';
 import * as appLinks from './0028-app-links.ts';
 
@@ -61,6 +62,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0023-utm-templates': utmTemplates,
   '0024-link-qr-logos': linkQrLogos,
   '0025-link-rules': linkRules,
+  '0026-workspaces': workspaces,
   '0027-two-factor-and-resets': twoFactorAndResets,
   '0028-app-links': appLinks,
 };

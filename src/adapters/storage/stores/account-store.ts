@@ -25,9 +25,12 @@ export const toAccount = (r: Selectable<AccountsTable>): Account => ({
   suspendedAt: r.suspended_at,
 });
 
-const toKey = (r: Selectable<ApiKeysTable>): ApiKey => ({
+export const toKey = (r: Selectable<ApiKeysTable>): ApiKey => ({
   id: r.id,
   accountId: r.account_id,
+  userId: r.user_id ?? r.account_id,
+  scopes: r.scopes === null ? null : (JSON.parse(r.scopes) as string[]),
+  expiresAt: r.expires_at,
   name: r.name,
   prefix: r.prefix,
   createdAt: r.created_at,
@@ -163,6 +166,9 @@ async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwor
       .values({ ...account, password_hash: passwordHash, is_admin: first ? 1 : 0, created_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    // The person and their personal workspace share the id (docs/adr/0064).
+    await trx.insertInto('users').values({ id: row.id, created_at: now }).execute();
+    await trx.insertInto('memberships').values({ workspace_id: row.id, user_id: row.id, role: 'owner', created_at: now }).execute();
     return toAccount(row);
   } catch (error) {
     // Thrown out of the transaction, which rolls back: nothing of the account is left.
@@ -173,7 +179,16 @@ async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwor
 async function insertKey(db: Kysely<Database>, accountId: number, key: NewKey, now: number): Promise<ApiKey> {
   const row = await db
     .insertInto('api_keys')
-    .values({ account_id: accountId, name: key.name, prefix: key.prefix, key_hash: key.hash, created_at: now })
+    .values({
+      account_id: accountId,
+      user_id: key.userId ?? accountId,
+      name: key.name,
+      prefix: key.prefix,
+      key_hash: key.hash,
+      scopes: key.scopes ? JSON.stringify(key.scopes) : null,
+      expires_at: key.expiresAt ?? null,
+      created_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toKey(row);

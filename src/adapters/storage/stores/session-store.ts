@@ -24,6 +24,7 @@ export class SqlSessionStore implements SessionStore {
       .insertInto('sessions')
       .values({
         account_id: accountId,
+        user_id: accountId,
         token_hash: s.tokenHash,
         created_at: s.createdAt,
         last_seen_at: s.createdAt,

@@ -1,0 +1,48 @@
+import type { Role, Scope } from './policy.ts';
+
+/** What a team works in (docs/adr/0064): an `accounts` row; a personal one shares its person's id. */
+export interface Workspace {
+  id: number;
+  name: string;
+  personal: boolean;
+  requireTwoFactor: boolean;
+  /** The time zone of its statistics. */
+  timezone: string;
+  createdAt: number;
+}
+
+export interface WorkspaceOfUser extends Workspace {
+  role: Role;
+}
+
+export interface Member {
+  userId: number;
+  name: string;
+  email: string;
+  role: Role;
+  joinedAt: number;
+}
+
+export interface Invitation {
+  id: number;
+  workspaceId: number;
+  email: string;
+  role: Role;
+  createdAt: number;
+  expiresAt: number;
+  acceptedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** Who acts: the key's person and the key's scopes (null: all the role allows). */
+export interface Actor {
+  userId: number;
+  keyId: number | null;
+  scopes: readonly Scope[] | null;
+}
+
+export interface WorkspaceSettings {
+  name: string;
+  requireTwoFactor: boolean;
+  timezone: string;
+}

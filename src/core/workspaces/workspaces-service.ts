@@ -1,0 +1,221 @@
+import type { ApiKey } from '../accounts/account.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { checkEmail, checkKeyName } from '../accounts/account-rules.ts';
+import { generateApiKey } from '../accounts/api-key.ts';
+import { normaliseEmail } from '../accounts/email.ts';
+import type { Clock } from '../shared/clock.ts';
+import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { digest, randomToken } from '../shared/secrets.ts';
+import { missingFor, type Action, type Grant, type Role } from './policy.ts';
+import type { Actor, Invitation, Member, Workspace, WorkspaceOfUser } from './workspace.ts';
+import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput } from './workspace-rules.ts';
+import type { MembershipChange, WorkspaceStore } from './workspace-store.ts';
+
+/** An invitation is good for a week. */
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface WorkspacesServiceDeps {
+  /** Deletes the workspace and all it holds, telling the redirect (the accounts service does). */
+  deleteWorkspace(workspaceId: number): Promise<void>;
+}
+
+export interface KeyInput {
+  name: string;
+  scopes?: readonly unknown[] | null | undefined;
+  expiresAt?: number | null | undefined;
+}
+
+export interface WorkspaceKey {
+  key: ApiKey;
+  userName: string;
+  userEmail: string;
+}
+
+/** Turns the policy's verdict into the closed set of errors. */
+export function authorize(grant: Grant, action: Action): void {
+  const missing = missingFor(grant, action);
+  if (missing === null) return;
+  if ('scope' in missing) throw new ForbiddenError(`This key lacks the scope ${missing.scope}.`);
+  throw new ForbiddenError(`This needs the role ${missing.role} or above in the workspace.`);
+}
+
+function lastOwner(): ValidationError {
+  return ValidationError.of('role', 'The last owner of a workspace cannot leave it or change role; make another owner first.');
+}
+
+function settled(change: MembershipChange): void {
+  if (change === 'last_owner') throw lastOwner();
+  if (change === 'not_found') throw new NotFoundError('member');
+}
+
+export class WorkspacesService {
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly accounts: AccountStore,
+    private readonly clock: Clock,
+    private readonly deps: WorkspacesServiceDeps,
+  ) {}
+
+  /** The member's role now (read per request, never cached); null when not (or no longer) a member. */
+  roleOf(workspaceId: number, userId: number): Promise<Role | null> {
+    return this.store.roleOf(workspaceId, userId);
+  }
+
+  /** A workspace the actor is not a member of does not exist for them; one they may see but not do this in is a 403. */
+  private async access(actor: Actor, workspaceId: number, action: Action): Promise<Role> {
+    const role = await this.store.roleOf(workspaceId, actor.userId);
+    if (role === null) throw new NotFoundError('workspace');
+    authorize({ role, scopes: actor.scopes }, action);
+    return role;
+  }
+
+  private allows(actor: Actor, role: Role, action: Action): boolean {
+    return missingFor({ role, scopes: actor.scopes }, action) === null;
+  }
+
+  list(actor: Actor): Promise<WorkspaceOfUser[]> {
+    return this.store.listOfUser(actor.userId);
+  }
+
+  /** `from`: the workspace the actor's key acts in, whose role bounds making another. */
+  async create(actor: Actor, from: number, input: SettingsInput): Promise<WorkspaceOfUser> {
+    await this.access(actor, from, 'workspace.create');
+    const current = await this.store.find(actor.userId);
+    const bag = new FieldErrorBag();
+    if (input.name === undefined) bag.add('name', 'The name field is required.');
+    const settings = checkSettings(input, { name: '', requireTwoFactor: false, timezone: current?.timezone ?? 'UTC' }, bag);
+    bag.throwIfAny();
+    const made = await this.store.create(actor.userId, settings, this.clock.now());
+    return { ...made, role: 'owner' };
+  }
+
+  async read(actor: Actor, workspaceId: number): Promise<WorkspaceOfUser> {
+    const role = await this.access(actor, workspaceId, 'workspace.read');
+    return { ...(await this.found(workspaceId)), role };
+  }
+
+  async update(actor: Actor, workspaceId: number, input: SettingsInput): Promise<WorkspaceOfUser> {
+    const role = await this.access(actor, workspaceId, 'workspace.settings');
+    const bag = new FieldErrorBag();
+    const settings = checkSettings(input, await this.found(workspaceId), bag);
+    bag.throwIfAny();
+    return { ...(await this.store.update(workspaceId, settings)), role };
+  }
+
+  async delete(actor: Actor, workspaceId: number): Promise<void> {
+    await this.access(actor, workspaceId, 'workspace.delete');
+    const workspace = await this.found(workspaceId);
+    if (workspace.personal) throw ValidationError.of('personal', 'A personal workspace cannot be deleted (delete the account instead).');
+    await this.deps.deleteWorkspace(workspaceId);
+  }
+
+  async members(actor: Actor, workspaceId: number): Promise<Member[]> {
+    await this.access(actor, workspaceId, 'members.read');
+    return this.store.members(workspaceId);
+  }
+
+  async setRole(actor: Actor, workspaceId: number, userId: number, role: unknown): Promise<Member> {
+    const bag = new FieldErrorBag();
+    const next = checkRole(role, bag);
+    await this.access(actor, workspaceId, 'members.manage');
+    bag.throwIfAny();
+    const target = await this.member(workspaceId, userId);
+    if (target.role === 'owner' || next === 'owner') await this.access(actor, workspaceId, 'owners.manage');
+    settled(await this.store.setRole(workspaceId, userId, next));
+    return { ...target, role: next };
+  }
+
+  /** One's own id: leaving (any member may); another's: removing, as their role allows. */
+  async removeMember(actor: Actor, workspaceId: number, userId: number): Promise<void> {
+    if (userId === actor.userId) {
+      await this.access(actor, workspaceId, 'workspace.read');
+    } else {
+      await this.access(actor, workspaceId, 'members.manage');
+      if ((await this.member(workspaceId, userId)).role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
+    }
+    settled(await this.store.removeMember(workspaceId, userId));
+  }
+
+  /** The token is in this answer and nowhere else: only its digest is kept. */
+  async invite(actor: Actor, workspaceId: number, input: { email: string; role: unknown }): Promise<{ invitation: Invitation; token: string }> {
+    const bag = new FieldErrorBag();
+    const email = normaliseEmail(input.email);
+    checkEmail(email, bag);
+    const role = checkRole(input.role, bag);
+    await this.access(actor, workspaceId, 'invitations.manage');
+    bag.throwIfAny();
+    if (role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
+    const token = randomToken(32);
+    const now = this.clock.now();
+    const invitation = await this.store.insertInvitation(
+      workspaceId,
+      { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
+      now,
+    );
+    return { invitation, token };
+  }
+
+  async invitations(actor: Actor, workspaceId: number): Promise<Invitation[]> {
+    await this.access(actor, workspaceId, 'invitations.manage');
+    return this.store.pendingInvitations(workspaceId);
+  }
+
+  async revokeInvitation(actor: Actor, workspaceId: number, invitationId: number): Promise<void> {
+    await this.access(actor, workspaceId, 'invitations.manage');
+    if (!(await this.store.revokeInvitation(workspaceId, invitationId, this.clock.now()))) throw new NotFoundError('invitation');
+  }
+
+  /** Unknown: 404; used, revoked or expired: 410; meant for another email: 403. */
+  async accept(actor: Actor, token: string): Promise<{ workspaceId: number; role: Role }> {
+    const invitation = /^[A-Za-z0-9_-]{43}$/.test(token) ? await this.store.findInvitationByHash(digest(token)) : null;
+    if (!invitation) throw new NotFoundError('invitation');
+    const now = this.clock.now();
+    if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= now) throw new GoneError('invitation');
+    const email = await this.store.emailOfUser(actor.userId);
+    if (email === null || normaliseEmail(email) !== invitation.email) throw new ForbiddenError('This invitation was sent to another email address.');
+    const role = await this.store.acceptInvitation(invitation.id, actor.userId, now);
+    if (role === null) throw new GoneError('invitation');
+    return { workspaceId: invitation.workspaceId, role };
+  }
+
+  /** A key of the actor in the workspace; its plaintext is in this answer and nowhere else. */
+  async createKey(actor: Actor, workspaceId: number, input: KeyInput): Promise<{ key: WorkspaceKey; apiKey: string }> {
+    const now = this.clock.now();
+    const bag = new FieldErrorBag();
+    const name = checkKeyName(input.name, bag);
+    const scopes = checkScopes(input.scopes, bag);
+    const expiresAt = checkExpiry(input.expiresAt, now, bag);
+    await this.access(actor, workspaceId, 'keys.own');
+    bag.throwIfAny();
+    const generated = generateApiKey(name);
+    const key = await this.accounts.insertKey(workspaceId, { ...generated.stored, userId: actor.userId, scopes, expiresAt }, now);
+    const person = await this.accounts.findById(actor.userId);
+    return { key: { key, userName: person?.name ?? '', userEmail: person?.email ?? '' }, apiKey: generated.plaintext };
+  }
+
+  /** One's own keys; an admin's view holds every key of the workspace. */
+  async keys(actor: Actor, workspaceId: number): Promise<WorkspaceKey[]> {
+    const role = await this.access(actor, workspaceId, 'keys.own');
+    return this.store.keys(workspaceId, this.allows(actor, role, 'keys.all') ? null : actor.userId);
+  }
+
+  async revokeKey(actor: Actor, workspaceId: number, keyId: number): Promise<void> {
+    const role = await this.access(actor, workspaceId, 'keys.own');
+    const whose = this.allows(actor, role, 'keys.all') ? null : actor.userId;
+    if (await this.store.revokeKey(workspaceId, keyId, whose, this.clock.now())) return;
+    // Revoking a visible key twice changes nothing; an invisible one is not found.
+    if (!(await this.store.keys(workspaceId, whose)).some((k) => k.key.id === keyId)) throw new NotFoundError('key');
+  }
+
+  private async found(workspaceId: number): Promise<Workspace> {
+    const workspace = await this.store.find(workspaceId);
+    if (!workspace) throw new NotFoundError('workspace');
+    return workspace;
+  }
+
+  private async member(workspaceId: number, userId: number): Promise<Member> {
+    const member = (await this.store.members(workspaceId)).find((m) => m.userId === userId);
+    if (!member) throw new NotFoundError('member');
+    return member;
+  }
+}
