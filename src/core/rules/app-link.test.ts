@@ -31,7 +31,7 @@ const ctx = (query = ''): VisitContext => ({
 });
 const destination = (o: VisitOutcome) => {
   assert.equal(o.kind, 'proceed');
-  const d = (o).destination;
+  const d = o.destination;
   assert.equal(d.kind, 'fixed');
   return d as { url: string; fallback?: string };
 };
