@@ -47,7 +47,7 @@ export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService
       const { account, key } = await accounts.authenticateKey(token);
       // The role is read on every request, never cached: a demotion or a removal counts at once.
       const role = await workspaces.roleOf(account.id, key.userId);
-      request.actor = { userId: key.userId, keyId: key.id, scopes: key.scopes?.filter(isScope) ?? null, role };
+      request.actor = { userId: key.userId, keyId: key.id, scopes: key.scopes?.filter(isScope) ?? null, role, home: { workspaceId: account.id, role } };
       request.account = account;
     } catch (error) {
       // authenticate() rejects with the core's errors; anything else is wrapped, never lost.

@@ -29,7 +29,7 @@ function actionOfRoute(method: string, url: string): Action | typeof SERVICE_DEC
     .filter(Boolean);
   const [head, second] = segments;
   if (head === 'workspaces' || head === 'invitations') return SERVICE_DECIDES;
-  if (head === 'account' && segments.length === 1) return 'account.read';
+  if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD')) return 'account.read';
   if (head === 'links' && second === 'export') return 'links.export';
   if (head === 'links' && second === 'import') return 'links.import';
   // A preview replays stored clicks through a draft and changes nothing: a reader may ask.

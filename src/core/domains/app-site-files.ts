@@ -112,7 +112,7 @@ function parsed(bag: Bag, field: string, input: unknown): unknown {
 
 function serialised(bag: Bag, field: string, value: unknown): string | undefined {
   const text = JSON.stringify(value);
-  if (Buffer.byteLength(text) <= APP_SITE_FILE_MAX) return text;
+  if (new TextEncoder().encode(text).length <= APP_SITE_FILE_MAX) return text;
   return refuse(bag, field, `The ${field} field must not be larger than ${APP_SITE_FILE_MAX / 1024} KB.`);
 }
 

@@ -39,6 +39,8 @@ export interface Actor {
   userId: number;
   keyId: number | null;
   scopes: readonly Scope[] | null;
+  /** The workspace the key belongs to, and its user's role there now (null: no longer a member). */
+  home: { workspaceId: number; role: Role | null };
 }
 
 export interface WorkspaceSettings {

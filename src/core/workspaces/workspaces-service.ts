@@ -63,6 +63,10 @@ export class WorkspacesService {
 
   /** A workspace the actor is not a member of does not exist for them; one they may see but not do this in is a 403. */
   private async access(actor: Actor, workspaceId: number, action: Action): Promise<Role> {
+    // A key whose user left its workspace does nothing anywhere; a key with scopes is a
+    // delegation for its own workspace only (an unscoped key stands for its user in each).
+    if (actor.home.role === null) throw new ForbiddenError('This key belongs to a workspace its user is no longer a member of.');
+    if (actor.scopes !== null && workspaceId !== actor.home.workspaceId) throw new ForbiddenError('A key with scopes acts only in its own workspace.');
     const role = await this.store.roleOf(workspaceId, actor.userId);
     if (role === null) throw new NotFoundError('workspace');
     authorize({ role, scopes: actor.scopes }, action);
@@ -144,6 +148,7 @@ export class WorkspacesService {
     const role = checkRole(input.role, bag);
     await this.access(actor, workspaceId, 'invitations.manage');
     bag.throwIfAny();
+    await this.notPersonal(workspaceId);
     if (role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     const token = randomToken(32);
     const now = this.clock.now();
@@ -187,6 +192,9 @@ export class WorkspacesService {
     const expiresAt = checkExpiry(input.expiresAt, now, bag);
     await this.access(actor, workspaceId, 'keys.own');
     bag.throwIfAny();
+    if (actor.scopes !== null && (scopes === null || scopes.some((s) => !actor.scopes!.includes(s)))) {
+      throw new ForbiddenError('A key with scopes can only make keys with some of its own scopes.');
+    }
     const generated = generateApiKey(name);
     const key = await this.accounts.insertKey(workspaceId, { ...generated.stored, userId: actor.userId, scopes, expiresAt }, now);
     const person = await this.accounts.findById(actor.userId);
@@ -205,6 +213,13 @@ export class WorkspacesService {
     if (await this.store.revokeKey(workspaceId, keyId, whose, this.clock.now())) return;
     // Revoking a visible key twice changes nothing; an invisible one is not found.
     if (!(await this.store.keys(workspaceId, whose)).some((k) => k.key.id === keyId)) throw new NotFoundError('key');
+  }
+
+  /** A personal workspace is its person's alone: nobody is invited into it (make a team workspace). */
+  private async notPersonal(workspaceId: number): Promise<void> {
+    if ((await this.found(workspaceId)).personal) {
+      throw ValidationError.of('workspace', 'A personal workspace has no other members; create a team workspace to invite people.');
+    }
   }
 
   private async found(workspaceId: number): Promise<Workspace> {

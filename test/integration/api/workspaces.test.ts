@@ -120,7 +120,7 @@ onEachEngine(
       };
       const first = await invite(b.email, 'editor');
       assert.equal(first.email, b.email);
-      assert.match(first.accept_url, new RegExp(`^http://short\\.test/signup/invitation/${first.token}$`));
+      assert.match(first.accept_url, new RegExp(`^http://short\\.test/api/v1/invitations/${first.token}/accept$`));
       assert.equal(Date.parse(first.expires_at) - Date.parse(first.created_at), 7 * DAY);
 
       const listed = await h().request('GET', `/api/v1/workspaces/${team.id}/invitations`, { key: a.key });
@@ -219,6 +219,39 @@ onEachEngine(
       const revoke = await h().request('DELETE', `/api/v1/workspaces/${team.id}/api-keys/${listedByA.body.data[0].id}`, { key: a.key });
       assert.equal(revoke.status, 200, 'an admin revokes any key of the workspace');
       assert.equal((await h().request('GET', '/api/v1/links', { key: readOnly })).status, 401);
+    });
+
+    test("a key with scopes acts in its own workspace only and makes no key wider than itself; a removed member's key does nothing anywhere; nobody is invited into a personal workspace", async () => {
+      const a = await h().account();
+      const b = await h().account();
+      const team = await makeWorkspace(h(), a);
+      await addMember(h(), a, team.id, b, 'admin');
+      const delegated = await makeKey(h(), b, team.id, ['workspace:admin', 'links:read']);
+      // An unscoped key stands for its user in each of their workspaces; a scoped one does not.
+      assert.equal((await h().request('GET', `/api/v1/workspaces/${b.id}/api-keys`, { key: delegated })).status, 403);
+      const wider = await h().request('POST', `/api/v1/workspaces/${b.id}/api-keys`, { key: delegated, json: { name: 'escape' } });
+      assert.equal(wider.status, 403, wider.text);
+      const unscoped = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'all' } });
+      assert.equal(unscoped.status, 403, unscoped.text);
+      const broader = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'more', scopes: ['links:write'] } });
+      assert.equal(broader.status, 403, broader.text);
+      const narrower = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'less', scopes: ['links:read'] } });
+      assert.equal(narrower.status, 201, narrower.text);
+
+      const teamKey = await makeKey(h(), b, team.id);
+      assert.equal((await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key })).status, 200);
+      for (const [method, path] of [
+        ['GET', `/api/v1/workspaces/${b.id}`],
+        ['GET', `/api/v1/workspaces/${b.id}/api-keys`],
+        ['POST', `/api/v1/workspaces/${b.id}/api-keys`],
+      ] as const) {
+        const res = await h().request(method, path, { key: teamKey, ...(method === 'POST' ? { json: { name: 'back door' } } : {}) });
+        assert.equal(res.status, 403, `${method} ${path} with a removed member's key: ${res.text}`);
+      }
+
+      const intoPersonal = await h().request('POST', `/api/v1/workspaces/${a.id}/invitations`, { key: a.key, json: { email: b.email, role: 'owner' } });
+      assert.equal(intoPersonal.status, 422, intoPersonal.text);
+      assert.ok(intoPersonal.body.message.workspace);
     });
 
     test('deleting a team workspace takes its links; only an owner may', async () => {

@@ -174,6 +174,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
         .where('id', '=', invitationId)
         .where('accepted_at', 'is', null)
         .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
         .returning(['workspace_id', 'role'])
         .executeTakeFirst();
       if (!claimed) return null;
