@@ -41,13 +41,8 @@ export class UrlPolicy {
   }
 
   private isAppUrl(value: string): boolean {
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) return false; // eslint-disable-line no-control-regex -- refusing controls is the point
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return false;
-    }
+    const url = parsedUrl(value);
+    if (url === null) return false;
     const scheme = url.protocol.slice(0, -1);
     if (scheme === 'https') return url.hostname !== '' && /^https:\/\//i.test(value);
     // Something after the scheme: "myapp:" alone opens nothing.
@@ -76,16 +71,21 @@ export class UrlPolicy {
   }
 
   private isAllowed(value: string): boolean {
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) return false; // eslint-disable-line no-control-regex -- refusing controls is the point
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return false;
-    }
+    const url = parsedUrl(value);
+    if (url === null) return false;
     const scheme = url.protocol.slice(0, -1);
     if (!this.schemes.has(scheme)) return false;
     // Hierarchical web URLs need a host; "http:foo" would otherwise parse.
     return !(scheme === 'http' || scheme === 'https') || (url.hostname !== '' && /^https?:\/\//i.test(value));
+  }
+}
+
+/** The URL a value spells, or null: no control characters or spaces anywhere, and it parses. */
+function parsedUrl(value: string): URL | null {
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return null; // eslint-disable-line no-control-regex -- refusing controls is the point
+  try {
+    return new URL(value);
+  } catch {
+    return null;
   }
 }
