@@ -206,6 +206,15 @@ export interface ClickRollupMonthsTable {
   count: number;
 }
 
+/** The monthly rollups of whole folded quarters, summed per quarter, keyed by its first month (migration 0034). */
+export interface ClickRollupQuartersTable {
+  link_id: number;
+  dimension: string;
+  quarter: string;
+  value: string;
+  count: number;
+}
+
 /** How far the monthly rollups have been folded (one row, id 1; migration 0019). */
 export interface RollupMonthFoldsTable {
   id: number;
@@ -330,6 +339,7 @@ export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
   click_rollup_months: ClickRollupMonthsTable;
+  click_rollup_quarters: ClickRollupQuartersTable;
   rollup_month_folds: RollupMonthFoldsTable;
   click_visitors: ClickVisitorsTable;
   account_click_days: AccountClickDaysTable;

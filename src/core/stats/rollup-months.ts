@@ -2,7 +2,8 @@ import { addDays, dateOfDayNumber, type DayRange } from './range.ts';
 
 /**
  * Statistics over long ranges read monthly sums of the daily rollups where whole months are
- * inside the range and already folded (docs/adr/0040). A month is `YYYY-MM`.
+ * inside the range and already folded (docs/adr/0040), and quarterly sums of the monthly ones
+ * where whole quarters are (docs/adr/0075). A month is `YYYY-MM`.
  */
 
 const monthOf = (year: number, month: number): string => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
@@ -21,26 +22,55 @@ export function previousMonth(month: string): string {
   return m === 1 ? monthOf(year - 1, 12) : monthOf(year, m - 1);
 }
 
+/** The first month of `month`'s quarter: quarters are keyed by it (YYYY-01, -04, -07, -10). */
+export function quarterOf(month: string): string {
+  const m = Number(month.slice(5, 7));
+  return monthOf(Number(month.slice(0, 4)), m - ((m - 1) % 3));
+}
+
+const nextQuarter = (month: string): string => nextMonth(nextMonth(nextMonth(quarterOf(month))));
+const previousQuarter = (month: string): string => quarterOf(previousMonth(quarterOf(month)));
+
+/** Whole months, or whole quarters by their first months, from and to inclusive. */
+export interface MonthSpan {
+  from: string;
+  to: string;
+}
+
 /**
- * Where a range's rows are: the days to read from the daily rollups, and the whole months
- * (from, to: inclusive) to read from the monthly ones, those before `foldedBefore` only.
+ * Where a range's rows are: the days to read from the daily rollups, the whole months to read
+ * from the monthly ones, and the whole quarters to read from the quarterly ones, only those
+ * before `foldedBefore` (a quarter is folded with its last month: docs/adr/0075).
  */
 export interface RangeParts {
   days: DayRange[];
-  months: { from: string; to: string } | null;
+  months: MonthSpan[];
+  quarters: MonthSpan | null;
 }
 
 export function rangeParts(range: DayRange, foldedBefore: string): RangeParts {
   const firstWhole = range.from.endsWith('-01') ? range.from.slice(0, 7) : nextMonth(range.from.slice(0, 7));
   const lastWhole = addDays(range.to, 1).endsWith('-01') ? range.to.slice(0, 7) : previousMonth(range.to.slice(0, 7));
   const last = lastWhole < foldedBefore ? lastWhole : previousMonth(foldedBefore);
-  if (firstWhole > last) return { days: [range], months: null };
+  if (firstWhole > last) return { days: [range], months: [], quarters: null };
   const days: DayRange[] = [];
   const monthsFrom = `${firstWhole}-01`;
   if (range.from < monthsFrom) days.push({ from: range.from, to: addDays(monthsFrom, -1) });
   const after = `${nextMonth(last)}-01`;
   if (after <= range.to) days.push({ from: after, to: range.to });
-  return { days, months: { from: firstWhole, to: last } };
+  return { days, ...monthParts({ from: firstWhole, to: last }) };
+}
+
+/** Whole months split into the whole quarters among them and the months either side. */
+function monthParts(span: MonthSpan): Pick<RangeParts, 'months' | 'quarters'> {
+  const firstQuarter = quarterOf(span.from) === span.from ? span.from : nextQuarter(span.from);
+  // The quarter after the last whole one: the months from here on are a quarter's beginning.
+  const afterQuarters = quarterOf(nextMonth(span.to));
+  if (firstQuarter >= afterQuarters) return { months: [span], quarters: null };
+  const months: MonthSpan[] = [];
+  if (span.from < firstQuarter) months.push({ from: span.from, to: previousMonth(firstQuarter) });
+  if (afterQuarters <= span.to) months.push({ from: afterQuarters, to: span.to });
+  return { months, quarters: { from: firstQuarter, to: previousQuarter(afterQuarters) } };
 }
 
 // Days after a month's end before it is folded: a local day ends up to 14 hours after UTC's,

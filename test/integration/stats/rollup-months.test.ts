@@ -1,6 +1,7 @@
-// The monthly rollups (migration 0019, ADR 40): statistics read the same numbers whether a
-// range's whole months come from the daily rows or from the folded monthly ones, at every
-// point of a pass, and folding never counts a day twice.
+// The monthly and quarterly rollups (migrations 0019 and 0034, ADRs 40 and 75): statistics read
+// the same numbers whether a range's whole months and quarters come from the daily rows or from
+// the folded monthly and quarterly ones, at every point of a pass, after an upgrade and after a
+// link's deletion, and folding never counts a day twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
@@ -11,22 +12,40 @@ import type { Storage } from '../../../src/adapters/storage/connect.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
 import type { DayRange } from '../../../src/core/stats/range.ts';
 import { addDays } from '../../../src/core/stats/range.ts';
+import { quarterOf } from '../../../src/core/stats/rollup-months.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 import { linkRow } from '../../support/link-rows.ts';
 
 const NOW = Date.parse('2026-04-10T00:00:00Z');
-const FIRST_DAY = '2025-11-20';
+const FIRST_DAY = '2024-12-20';
 const LAST_DAY = '2026-04-09';
 const LINKS = 5;
 
 const RANGES: DayRange[] = [
-  { from: FIRST_DAY, to: LAST_DAY }, // partial months at both ends, whole ones between
-  { from: '2025-12-01', to: '2026-02-28' }, // whole months only
+  { from: FIRST_DAY, to: LAST_DAY }, // partial months at both ends, whole months and quarters between
+  { from: '2025-12-01', to: '2026-02-28' }, // whole months only, over a year's end
   { from: '2025-12-15', to: '2026-01-31' }, // a partial month, then a whole one
   { from: '2026-01-10', to: '2026-01-20' }, // within a month
   { from: '2026-02-01', to: '2026-04-09' }, // whole months, then the month being written
+  { from: '2025-01-01', to: '2025-12-31' }, // whole quarters only
+  { from: '2025-03-31', to: '2025-10-01' }, // a day either side of two whole quarters
+  { from: '2025-02-01', to: '2026-03-31' }, // months, quarters over a year's end, the last one folded last
+  ...randomRanges(12),
 ];
+
+/** Ranges from a fixed seed (the same every run), within the rows and a little beyond them. */
+function randomRanges(n: number): DayRange[] {
+  let seed = 0x5eed;
+  const random = (max: number): number => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    return seed % max;
+  };
+  return Array.from({ length: n }, () => {
+    const from = addDays('2024-12-01', random(480));
+    return { from, to: addDays(from, random(500)) };
+  });
+}
 
 /** A few values a day in every kind of dimension, differing by link and day, some days without any. */
 function dailyRows(linkId: number): Array<[number, string, string, string, number]> {
@@ -72,12 +91,28 @@ async function answers(store: SqlStatsStore, linkId: number): Promise<unknown[]>
 
 const sorted = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
 
-async function monthRows(db: Kysely<Database>): Promise<number> {
+async function monthRows(db: Kysely<Database>, table: 'click_rollup_months' | 'click_rollup_quarters' = 'click_rollup_months'): Promise<number> {
   const row = await db
-    .selectFrom('click_rollup_months')
+    .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A link's quarterly rows are the sums of its daily rows over every quarter wholly folded, and only those. */
+async function assertQuartersAreTheirDays(db: Kysely<Database>, linkId: number, foldedBefore: string): Promise<void> {
+  const key = (dimension: string, quarter: string, value: string) => `${dimension} ${quarter} ${value}`;
+  const fromDays = new Map<string, number>();
+  const days = await db.selectFrom('click_rollups').select(['dimension', 'day', 'value', 'count']).where('link_id', '=', linkId).execute();
+  for (const r of days) {
+    const quarter = quarterOf(r.day.slice(0, 7));
+    if (quarter >= quarterOf(foldedBefore)) continue;
+    const k = key(r.dimension, quarter, r.value);
+    fromDays.set(k, (fromDays.get(k) ?? 0) + Number(r.count));
+  }
+  const quarters = await db.selectFrom('click_rollup_quarters').select(['dimension', 'quarter', 'value', 'count']).where('link_id', '=', linkId).execute();
+  const folded = new Map(quarters.map((r) => [key(r.dimension, r.quarter, r.value), Number(r.count)]));
+  assert.deepEqual([...folded].sort(), [...fromDays].sort(), `link ${linkId}'s quarters folded before ${foldedBefore}`);
 }
 
 async function withRollups(engine: 'sqlite' | 'postgres', fn: (storage: Storage, expected: unknown[][]) => Promise<void>): Promise<void> {
@@ -109,6 +144,8 @@ for (const engine of ENGINES) {
       assert.equal(await months.foldedBefore(2), '2026-03');
       assert.equal(await months.foldedBefore(3), '0000-01');
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} part way through the pass`);
+      await assertQuartersAreTheirDays(storage.db, 2, '2026-03');
+      await assertQuartersAreTheirDays(storage.db, 3, '0000-01');
 
       // A round past its time folds no further group once it has folded one.
       assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 0 }), 2);
@@ -119,16 +156,22 @@ for (const engine of ENGINES) {
       const folded = await monthRows(storage.db);
       assert.ok(folded > 0);
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the pass`);
+      for (let i = 1; i <= LINKS; i++) await assertQuartersAreTheirDays(storage.db, i, '2026-03');
+      const quarters = await monthRows(storage.db, 'click_rollup_quarters');
 
       // Nothing more to fold before March: nothing is folded twice.
       assert.equal(await months.foldBefore('2026-03', round), 0);
       assert.equal(await monthRows(storage.db), folded);
+      assert.equal(await monthRows(storage.db, 'click_rollup_quarters'), quarters);
 
       // A month on, the next pass folds March alone.
       assert.equal(await months.foldBefore('2026-04', { now: NOW, links: 100, ms: 60_000 }), LINKS);
       assert.equal(await months.foldedBefore(1), '2026-04');
       assert.ok((await monthRows(storage.db)) > folded);
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after March's pass`);
+      // March closes the first quarter of 2026: summed from January and February's rows of the earlier pass too.
+      for (let i = 1; i <= LINKS; i++) await assertQuartersAreTheirDays(storage.db, i, '2026-04');
+      assert.ok((await monthRows(storage.db, 'click_rollup_quarters')) > quarters);
 
       const march = await storage.db
         .selectFrom('click_rollup_months')
@@ -148,7 +191,24 @@ for (const engine of ENGINES) {
         .executeTakeFirstOrThrow();
       assert.deepEqual(
         march.map((m) => m.month),
-        ['2025-11', '2025-12', '2026-01', '2026-02', '2026-03'],
+        [
+          '2024-12',
+          '2025-01',
+          '2025-02',
+          '2025-03',
+          '2025-04',
+          '2025-05',
+          '2025-06',
+          '2025-07',
+          '2025-08',
+          '2025-09',
+          '2025-10',
+          '2025-11',
+          '2025-12',
+          '2026-01',
+          '2026-02',
+          '2026-03',
+        ],
       );
       assert.equal(Number(march.at(-1)!.count), Number(daily.count));
     });

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
+import { quarterOf } from '../../../core/stats/rollup-months.ts';
 import type { Engine } from '../connect.ts';
 import { recoveryDue } from './click-recovery-statements.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
@@ -16,6 +17,9 @@ const STEP_TARGET_MS: Readonly<Record<Engine, number>> = { sqlite: 20, postgres:
 // How long the folding state read by statistics is kept: it only moves forward, so an older
 // copy merely sends a read to the daily rows it could have skipped.
 const STATE_TTL_MS = 60_000;
+// A month's quarter by its first month, as core/stats/rollup-months.ts's quarterOf.
+const QUARTER_OF_MONTH = sql<string>`substr(month, 1, 5) || case
+  when substr(month, 6, 2) < '04' then '01' when substr(month, 6, 2) < '07' then '04' when substr(month, 6, 2) < '10' then '07' else '10' end`;
 
 type FoldState = Pick<RollupMonthFoldsTable, 'folded_before' | 'pass_to' | 'pass_last_link_id' | 'through_link_id'>;
 
@@ -24,7 +28,9 @@ type FoldState = Pick<RollupMonthFoldsTable, 'folded_before' | 'pass_to' | 'pass
  * months and tells the statistics which months of a link are folded. A pass folds every month
  * not yet folded before its target, link by link in id order, each group of links in a
  * transaction that also moves the state on; instances folding at once take turns on the state
- * row and never fold a link twice. Daily rows are never deleted: only reads change.
+ * row and never fold a link twice. A link's whole quarters are summed from its months in the
+ * step that folds their last month (click_rollup_quarters, docs/adr/0075). Daily rows are never
+ * deleted: only reads change.
  */
 export class SqlRollupMonths implements MonthFolder {
   private cached: { state: FoldState; at: number } | null = null;
@@ -45,7 +51,7 @@ export class SqlRollupMonths implements MonthFolder {
     this.linksPerStep = Math.min(FIRST_LINKS_PER_STEP, this.maxLinksPerStep);
   }
 
-  /** Months before the answer have the link's rows in click_rollup_months. */
+  /** Months before the answer have the link's rows in click_rollup_months, and the quarters wholly before it in click_rollup_quarters. */
   async foldedBefore(linkId: number): Promise<string> {
     const at = this.now();
     if (this.cached === null || at - this.cached.at > STATE_TTL_MS) this.cached = { state: await this.state(this.db), at };
@@ -119,6 +125,12 @@ export class SqlRollupMonths implements MonthFolder {
       select link_id, dimension, substr(day, 1, 7), value, sum(count) from click_rollups
       where link_id > ${through} and link_id <= ${last} and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
+    // The quarters whose last month this pass folds: their earlier months were folded by earlier
+    // passes (for every link), so each quarter is summed once, when it is whole (docs/adr/0075).
+    await sql`insert into click_rollup_quarters (link_id, dimension, quarter, value, count)
+      select link_id, dimension, ${QUARTER_OF_MONTH}, value, sum(count) from click_rollup_months
+      where link_id > ${through} and link_id <= ${last} and month >= ${quarterOf(state.folded_before)} and month < ${quarterOf(state.pass_to)}
+      group by link_id, dimension, ${QUARTER_OF_MONTH}, value`.execute(trx);
     await this.moveOn(trx, { through_link_id: last });
     return links;
   }

@@ -9,10 +9,10 @@ import type { Database } from '../schema.ts';
 import type { SqlRollupMonths } from './rollup-months.ts';
 import type { Engine } from '../connect.ts';
 
-/** Rows of one rollup table between two keys, inclusive: days (YYYY-MM-DD) or months (YYYY-MM). */
+/** Rows of one rollup table between two keys, inclusive: days (YYYY-MM-DD), months or quarters (YYYY-MM). */
 interface RollupSpan {
-  table: 'click_rollups' | 'click_rollup_months';
-  key: 'day' | 'month';
+  table: 'click_rollups' | 'click_rollup_months' | 'click_rollup_quarters';
+  key: 'day' | 'month' | 'quarter';
   from: string;
   to: string;
 }
@@ -22,8 +22,9 @@ const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
 /**
  * Statistics from the rollups only. Every query is a range scan of a primary key, (link_id,
  * dimension, day, value) of the daily rows and (link_id, dimension, month, value) of the
- * monthly ones: at most days × values rows, however many clicks, and for the whole months of a
- * long range months × values (docs/adr/0040).
+ * monthly and quarterly ones: at most days × values rows, however many clicks, and for the
+ * whole months and quarters of a long range months × values and quarters × values (docs/adr/0040,
+ * 0075).
  */
 export class SqlStatsStore implements StatsStore {
   constructor(
@@ -42,11 +43,17 @@ export class SqlStatsStore implements StatsStore {
       .where('day', '<=', range.to);
   }
 
-  /** The range's (dimension, value, count) rows: monthly ones for its folded whole months, daily ones for the rest. */
+  /**
+   * The range's (dimension, value, count) rows: quarterly ones for its folded whole quarters,
+   * monthly ones for its other folded whole months, daily ones for the rest.
+   */
   private async rows(linkId: number, dimensions: readonly Dimension[], range: DayRange) {
-    const { days, months } = rangeParts(range, await this.months.foldedBefore(linkId));
-    const spans: RollupSpan[] = days.map((d) => ({ table: 'click_rollups', key: 'day', ...d }));
-    if (months) spans.push({ table: 'click_rollup_months', key: 'month', ...months });
+    const { days, months, quarters } = rangeParts(range, await this.months.foldedBefore(linkId));
+    const spans: RollupSpan[] = [
+      ...days.map((d): RollupSpan => ({ table: 'click_rollups', key: 'day', ...d })),
+      ...months.map((m): RollupSpan => ({ table: 'click_rollup_months', key: 'month', ...m })),
+    ];
+    if (quarters) spans.push({ table: 'click_rollup_quarters', key: 'quarter', ...quarters });
     // rangeParts answers at least one span.
     const [first, ...rest] = spans.map((span) =>
       this.db
