@@ -68,7 +68,7 @@ onEachEngine(
       assert.equal(onlyTo.body.stats.from, '2026-01-02');
     });
 
-    test('a range over months answers the same once its finished months are folded (ADR 40)', async () => {
+    test('a range over months and quarters answers the same once its finished months and quarters are folded (ADRs 40, 75)', async () => {
       const { key } = await h().account(undefined, 'America/New_York');
       const link = await createLink(h(), key);
       const visits: Array<[string, Visit]> = [
@@ -76,18 +76,27 @@ onEachEngine(
         ['2026-02-01T04:59:59Z', { ip: IP.gb, referer: 'https://news.example/a' }], // still 31 January in New York
         ['2026-02-20T12:00:00Z', { ip: IP.se, referer: 'https://news.example/b' }],
         ['2026-03-31T12:00:00Z', { ip: IP.us }],
+        ['2026-04-01T03:59:59Z', { ip: IP.gb, referer: 'https://news.example/c' }], // still 31 March (and the first quarter) in New York
+        ['2026-04-01T04:00:00Z', { ip: IP.se }], // 1 April in New York
       ];
       for (const [at, v] of visits) {
         clock.set(at);
         await visit(h(), link, v);
       }
-      const queries = ['clicks', 'countries', 'referrers', 'clicks_hours'].flatMap((name) => [
+      const queries = ['clicks', 'country', 'referrer', 'clicks_hours'].flatMap((name) => [
         { name, from: '2026-01-01', to: '2026-03-31', per_page: 100 },
         { name, from: '2026-01-20', to: '2026-03-05', per_page: 100 },
+        { name, from: '2025-12-31', to: '2026-04-01', per_page: 100 },
+        { name, from: '2026-01-01', to: '2026-03-30', per_page: 100 },
       ]);
       const answers = async () => Promise.all(queries.map(async (q) => (await stats(h(), key, link.id, q)).body));
       const unfolded = await answers();
-      assert.equal(unfolded[0].stats.total, 4, JSON.stringify(unfolded[0]));
+      assert.equal(unfolded[0].stats.total, 5, JSON.stringify(unfolded[0]));
+      assert.equal(unfolded[2].stats.total, 6, JSON.stringify(unfolded[2]));
+      assert.ok(
+        unfolded.every((body) => Array.isArray(body.data)),
+        JSON.stringify(unfolded),
+      );
       clock.set('2026-04-04T00:00:00Z');
       while ((await h().server.container.stats.foldMonths()) > 0);
       assert.deepEqual(await answers(), unfolded);
@@ -103,7 +112,23 @@ onEachEngine(
         [
           ['2026-01', 2],
           ['2026-02', 1],
-          ['2026-03', 1],
+          ['2026-03', 2],
+        ],
+      );
+      const quarters = await h()
+        .server.container.storage.db.selectFrom('click_rollup_quarters')
+        .select(['dimension', 'quarter', 'value', 'count'])
+        .where('link_id', '=', link.id)
+        .where('dimension', 'in', ['total', 'referrer'])
+        .orderBy('dimension')
+        .orderBy('value')
+        .execute();
+      assert.deepEqual(
+        quarters.map((q) => [q.dimension, q.quarter, q.value, Number(q.count)]),
+        [
+          ['referrer', '2026-01', '', 2],
+          ['referrer', '2026-01', 'news.example', 3],
+          ['total', '2026-01', '', 5],
         ],
       );
     });
