@@ -97,19 +97,22 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
 }
 
 /**
- * Folds the loaded rollups' finished months into monthly ones (ADR 40), as a running server's
+ * Folds the loaded rollups' finished months into monthly and quarterly ones (ADRs 40, 75), as a running server's
  * background rounds would have, and says how long it took.
  */
 export async function foldFinishedMonths(db: Kysely<Database>, engine: 'sqlite' | 'postgres', stats: StatsService): Promise<void> {
   // The rollups were loaded past the click writers, into months a server may have gone through
   // already (when it had no links): the folding starts over, as on a database never folded.
+  await db.deleteFrom('click_rollup_quarters').execute();
   await db.deleteFrom('click_rollup_months').execute();
   await db.updateTable('rollup_month_folds').set({ folded_before: '0000-01', pass_to: null, pass_last_link_id: null, through_link_id: null }).execute();
   const start = performance.now();
   let links = 0;
   for (let round: number; (round = await stats.foldMonths(1_000_000)) > 0;) links += round;
   // Vacuumed as autovacuum does an insert-only table: its index-only scans need the visibility map.
-  if (engine === 'postgres') await sql`vacuum analyze click_rollup_months`.execute(db);
-  else await sql`analyze`.execute(db);
+  if (engine === 'postgres') {
+    await sql`vacuum analyze click_rollup_months`.execute(db);
+    await sql`vacuum analyze click_rollup_quarters`.execute(db);
+  } else await sql`analyze`.execute(db);
   console.log(`folded the finished months of ${links.toLocaleString('en')} links in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 }

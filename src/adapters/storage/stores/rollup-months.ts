@@ -43,11 +43,11 @@ export class SqlRollupMonths implements MonthFolder {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-    options: { now?: () => number; maxLinksPerStep?: number } = {},
+    options: { now?: () => number; maxLinksPerStep?: number; stepTargetMs?: number } = {},
   ) {
     this.now = options.now ?? Date.now;
     this.maxLinksPerStep = options.maxLinksPerStep ?? MAX_LINKS_PER_STEP;
-    this.stepTargetMs = STEP_TARGET_MS[engine];
+    this.stepTargetMs = options.stepTargetMs ?? STEP_TARGET_MS[engine];
     this.linksPerStep = Math.min(FIRST_LINKS_PER_STEP, this.maxLinksPerStep);
   }
 
@@ -127,10 +127,13 @@ export class SqlRollupMonths implements MonthFolder {
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
     // The quarters whose last month this pass folds: their earlier months were folded by earlier
     // passes (for every link), so each quarter is summed once, when it is whole (docs/adr/0075).
-    await sql`insert into click_rollup_quarters (link_id, dimension, quarter, value, count)
-      select link_id, dimension, ${QUARTER_OF_MONTH}, value, sum(count) from click_rollup_months
-      where link_id > ${through} and link_id <= ${last} and month >= ${quarterOf(state.folded_before)} and month < ${quarterOf(state.pass_to)}
-      group by link_id, dimension, ${QUARTER_OF_MONTH}, value`.execute(trx);
+    // A pass within a quarter closes none.
+    const [quartersFrom, quartersBefore] = [quarterOf(state.folded_before), quarterOf(state.pass_to)];
+    if (quartersFrom < quartersBefore)
+      await sql`insert into click_rollup_quarters (link_id, dimension, quarter, value, count)
+        select link_id, dimension, ${QUARTER_OF_MONTH}, value, sum(count) from click_rollup_months
+        where link_id > ${through} and link_id <= ${last} and month >= ${quartersFrom} and month < ${quartersBefore}
+        group by link_id, dimension, ${QUARTER_OF_MONTH}, value`.execute(trx);
     await this.moveOn(trx, { through_link_id: last });
     return links;
   }
