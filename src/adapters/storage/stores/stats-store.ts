@@ -44,25 +44,38 @@ export class SqlStatsStore implements StatsStore {
   }
 
   /**
-   * The range's (dimension, value, count) rows: quarterly ones for its folded whole quarters,
-   * monthly ones for its other folded whole months, daily ones for the rest.
+   * Where the range's rows are: quarterly ones for its folded whole quarters, monthly ones for
+   * its other folded whole months, daily ones for the rest (at least one span).
    */
-  private async rows(linkId: number, dimensions: readonly Dimension[], range: DayRange) {
+  private async spans(linkId: number, range: DayRange): Promise<RollupSpan[]> {
     const { days, months, quarters } = rangeParts(range, await this.months.foldedBefore(linkId));
     const spans: RollupSpan[] = [
       ...days.map((d): RollupSpan => ({ table: 'click_rollups', key: 'day', ...d })),
       ...months.map((m): RollupSpan => ({ table: 'click_rollup_months', key: 'month', ...m })),
     ];
     if (quarters) spans.push({ table: 'click_rollup_quarters', key: 'quarter', ...quarters });
-    // rangeParts answers at least one span.
-    const [first, ...rest] = spans.map((span) =>
-      this.db
-        .selectFrom(span.table)
-        .select(['dimension', 'value', 'count'])
-        .where('link_id', '=', linkId)
-        .where('dimension', 'in', [...dimensions])
-        .where(sql.ref(span.key), '>=', span.from)
-        .where(sql.ref(span.key), '<=', span.to),
+    return spans;
+  }
+
+  private spanRows(linkId: number, span: RollupSpan) {
+    return this.db.selectFrom(span.table).where('link_id', '=', linkId).where(sql.ref(span.key), '>=', span.from).where(sql.ref(span.key), '<=', span.to);
+  }
+
+  /**
+   * One dimension's (value, count) rows over the range. Only the columns read are selected:
+   * a column the outer query drops makes PostgreSQL project every row of the union once more.
+   */
+  private async rows(linkId: number, dimension: Dimension, range: DayRange) {
+    const [first, ...rest] = (await this.spans(linkId, range)).map((span) => this.spanRows(linkId, span).select(['value', 'count']).where('dimension', '=', dimension));
+    return this.db.selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'));
+  }
+
+  /** Several dimensions' (dimension, count) rows over the range, for the totals of those without values. */
+  private async dimensionRows(linkId: number, dimensions: readonly Dimension[], range: DayRange) {
+    const [first, ...rest] = (await this.spans(linkId, range)).map((span) =>
+      this.spanRows(linkId, span)
+        .select(['dimension', 'count'])
+        .where('dimension', 'in', [...dimensions]),
     );
     return this.db.selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'));
   }
@@ -77,7 +90,7 @@ export class SqlStatsStore implements StatsStore {
 
   async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
     const rows = await (
-      await this.rows(linkId, [dimension], range)
+      await this.rows(linkId, dimension, range)
     )
       .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')])
       .groupBy('value')
@@ -86,7 +99,7 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }> {
-    let q = await this.rows(linkId, [dimension], range);
+    let q = await this.rows(linkId, dimension, range);
     if (query.search) q = q.where(this.contains(query.search));
     const sum = sql<number | string>`sum(${sql.ref('count')})`;
     let listed = q.select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')]).groupBy('value');
@@ -146,7 +159,7 @@ export class SqlStatsStore implements StatsStore {
 
   async summary(linkId: number, range: DayRange): Promise<StatsSummary> {
     const rows = await (
-      await this.rows(linkId, ['total', 'unique', 'bot'], range)
+      await this.dimensionRows(linkId, ['total', 'unique', 'bot'], range)
     )
       .select(['dimension', (eb) => eb.fn.sum<number | string>('count').as('count')])
       .groupBy('dimension')
