@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { MIGRATIONS, migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
-import * as rollupQuarters from '../../../src/adapters/storage/migrations/0034-rollup-quarters.ts';
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
 import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
@@ -287,7 +286,7 @@ for (const engine of ENGINES) {
             .set({ folded_before: '2025-08', pass_to: '2026-03', pass_last_link_id: LINKS, through_link_id: 2 })
             .execute();
 
-          await rollupQuarters.up(storage.db as Kysely<unknown>, engine.name);
+          await MIGRATIONS['0034-rollup-quarters']!.up(storage.db as Kysely<unknown>, engine.name);
           for (const i of [1, 2]) await assertQuartersAreTheirDays(storage.db, i, '2026-03');
           for (const i of [3, 4, 5]) await assertQuartersAreTheirDays(storage.db, i, '2025-08');
           const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW });
