@@ -262,6 +262,7 @@ for (const engine of ENGINES) {
       );
       const store = new SqlStatsStore(storage.db, engine.name, new SqlRollupMonths(storage.db, engine.name));
       for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1]);
+      for (let i = 1; i <= LINKS; i++) await assertQuartersAreTheirDays(storage.db, i, '2026-04');
     });
   });
 
