@@ -21,10 +21,10 @@ const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
 
 /**
  * Statistics from the rollups only. Every query is a range scan of a primary key, (link_id,
- * dimension, day, value) of the daily rows and (link_id, dimension, month, value) of the
- * monthly and quarterly ones: at most days × values rows, however many clicks, and for the
- * whole months and quarters of a long range months × values and quarters × values (docs/adr/0040,
- * 0075).
+ * dimension, day, value) of the daily rows, (link_id, dimension, month, value) of the monthly
+ * ones and (link_id, dimension, quarter, value) of the quarterly ones: at most days × values
+ * rows, however many clicks, and for the whole months and quarters of a long range months ×
+ * values and quarters × values (docs/adr/0040, 0075).
  */
 export class SqlStatsStore implements StatsStore {
   constructor(
