@@ -29,3 +29,31 @@ test('APP_SCHEMES: empty by default, lower-cased; a script, local or web scheme 
     );
   }
 });
+
+test('OIDC_*: none set is no single sign-on; a partial set fails the start naming what is missing', () => {
+  assert.equal(loadConfig({}).OIDC_ISSUER, null);
+  const full = { OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'linkpix', OIDC_CLIENT_SECRET: 's3cret' };
+  const config = loadConfig({ ...full, OIDC_ALLOWED_DOMAINS: 'Example.com, @corp.example' });
+  assert.equal(config.OIDC_ISSUER, 'https://id.example.com');
+  assert.deepEqual(config.OIDC_ALLOWED_DOMAINS, ['example.com', 'corp.example']);
+  assert.throws(
+    () => loadConfig({ OIDC_ISSUER: full.OIDC_ISSUER, OIDC_CLIENT_ID: full.OIDC_CLIENT_ID }),
+    (error: unknown) => error instanceof ConfigError && /OIDC_CLIENT_SECRET is not set/.test(error.message) && !/OIDC_CLIENT_ID is not set/.test(error.message),
+  );
+  assert.throws(
+    () => loadConfig({ OIDC_CLIENT_SECRET: 'x' }),
+    (error: unknown) => error instanceof ConfigError && /OIDC_ISSUER is not set/.test(error.message),
+  );
+});
+
+test('OIDC_ISSUER: https, or http on a loopback address only', () => {
+  const rest = { OIDC_CLIENT_ID: 'linkpix', OIDC_CLIENT_SECRET: 's3cret' };
+  assert.equal(loadConfig({ ...rest, OIDC_ISSUER: 'http://127.0.0.1:9000' }).OIDC_ISSUER, 'http://127.0.0.1:9000');
+  for (const bad of ['http://id.example.com', 'ftp://id.example.com', 'not a url']) {
+    assert.throws(
+      () => loadConfig({ ...rest, OIDC_ISSUER: bad }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes('OIDC_ISSUER='),
+      bad,
+    );
+  }
+});

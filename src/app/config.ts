@@ -59,6 +59,22 @@ const smtpUrl: Parser<string | null> = (raw) => {
   return url.href;
 };
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An issuer is compared by its exact text (OpenID Connect Discovery 1.0, 4.3): kept as typed. */
+const oidcIssuer: Parser<string | null> = (raw) => {
+  const s = raw.trim();
+  if (s === '') return null;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    throw new Error('must be an absolute https URL, like https://accounts.example.com');
+  }
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return s;
+  throw new Error('must be an https URL (http only on a loopback address)');
+};
+
 const databaseUrl: Parser<string> = (raw) => {
   if (/^(postgres(ql)?:\/\/|sqlite:|file:)/i.test(raw)) return raw;
   throw new Error('must start with postgres://, postgresql://, sqlite: or file:');
@@ -199,6 +215,23 @@ const CATALOGUE = {
   },
   MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
   SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
+  OIDC_ISSUER: {
+    default: '',
+    doc: "Single sign-on (OpenID Connect): the provider's issuer URL, https (http only on a loopback address); set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them. Discovery happens at the first sign-in, not at start.",
+    parse: oidcIssuer,
+  },
+  OIDC_CLIENT_ID: {
+    default: '',
+    doc: 'The client id linkpix has at the OpenID provider (its redirect URI is APP_URL/login/sso/callback).',
+    parse: (s: string) => s.trim(),
+  },
+  OIDC_CLIENT_SECRET: { default: '', doc: 'The client secret linkpix has at the OpenID provider.', parse: (s: string) => s.trim() },
+  OIDC_ALLOWED_DOMAINS: {
+    default: '',
+    doc: 'Comma list of email domains that may sign in through the provider (example.com, example.org); empty: any.',
+    parse: (s: string) => list(s).map((d) => d.toLowerCase().replace(/^@/, '')),
+  },
+  OIDC_NAME: { default: '', doc: 'The provider\'s name on the "Sign in with …" button; empty: single sign-on.', parse: (s: string) => s.trim().slice(0, 60) },
   PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
   GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
   REDIS_URL: {
@@ -300,6 +333,16 @@ export function loadConfig(env: Env): Config {
       problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message}`);
     }
   }
+  problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
+}
+
+/** Variables that only work together: some set and not the others is a mistake, named by what is missing. */
+function allOrNone(env: Env, names: readonly string[]): string[] {
+  const set = names.filter((n) => (env[n] ?? '').trim() !== '');
+  if (set.length === 0 || set.length === names.length) return [];
+  return names
+    .filter((n) => !set.includes(n))
+    .map((n) => `${n} is not set: ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} (set all of ${names.join(', ')}, or none)`);
 }

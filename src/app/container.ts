@@ -24,6 +24,10 @@ import { PasswordResets, RESET_PER_ADDRESS, RESET_PER_EMAIL } from '../core/secu
 import type { Mailer } from '../core/mail/mailer.ts';
 import { SqlChallengeStore, SqlTwoFactorStore } from '../adapters/storage/stores/two-factor-store.ts';
 import { SqlPasswordResetStore } from '../adapters/storage/stores/password-reset-store.ts';
+import { SqlSsoIdentityStore } from '../adapters/storage/stores/sso-identity-store.ts';
+import { SsoSignIn, type SsoSignInDeps } from '../core/sso/sso-sign-in.ts';
+import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
+import type { SsoServices } from '../adapters/web/app/web-context.ts';
 import { SecretBox } from '../adapters/storage/secret-box.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { OtpauthTotp } from '../adapters/totp/otpauth-totp.ts';
@@ -76,6 +80,8 @@ export interface SecurityServices {
   twoFactor: TwoFactorService;
   twoStep: TwoStepSignIn;
   resets: PasswordResets;
+  /** Single sign-on (docs/adr/0073): null unless OIDC_ISSUER is set. */
+  sso: SsoServices | null;
 }
 
 export interface Container extends ApiContext {
@@ -114,6 +120,22 @@ export interface ContainerOverrides {
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
 export const consoleOutageLog: OutageLog = (message, error) =>
   console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : inspect(error)}`}`);
+
+/** Time each request to the OpenID provider (discovery, token, userinfo) may take. */
+const OIDC_TIMEOUT_SECONDS = 10;
+
+function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'accounts' | 'twoStep' | 'clock'>): SsoServices | null {
+  if (config.OIDC_ISSUER === null) return null;
+  const provider = new OpenIdConnect({
+    issuer: config.OIDC_ISSUER,
+    clientId: config.OIDC_CLIENT_ID,
+    clientSecret: config.OIDC_CLIENT_SECRET,
+    redirectUri: `${config.APP_URL}/login/sso/callback`,
+    timeoutSeconds: OIDC_TIMEOUT_SECONDS,
+  });
+  const signIn = new SsoSignIn({ ...deps, signup: config.SIGNUP, allowedDomains: config.OIDC_ALLOWED_DOMAINS });
+  return { name: config.OIDC_NAME, provider, signIn };
+}
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
@@ -202,9 +224,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     issuer: 'linkpix',
     clock,
   });
+  const twoStep = new TwoStepSignIn({ signIn, twoFactor, challenges: new SqlChallengeStore(storage.db), accounts, clock });
   const security: SecurityServices = {
     twoFactor,
-    twoStep: new TwoStepSignIn({ signIn, twoFactor, challenges: new SqlChallengeStore(storage.db), accounts, clock }),
+    twoStep,
+    sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db), accounts, twoStep, clock }),
     resets: new PasswordResets({
       resets: new SqlPasswordResetStore(storage.db),
       accounts,

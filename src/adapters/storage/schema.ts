@@ -326,6 +326,13 @@ export interface SignInChallengesTable {
   expires_at: number;
 }
 
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
+}
+
 export interface PasswordResetsTable {
   id: Generated<number>;
   user_id: number;
@@ -374,6 +381,7 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   password_resets: PasswordResetsTable;
+  sso_identities: SsoIdentitiesTable;
 }
 
 export interface WebhooksTable {

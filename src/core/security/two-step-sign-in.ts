@@ -1,6 +1,7 @@
 import { UnauthenticatedError } from '../shared/errors.ts';
 import type { Clock } from '../shared/clock.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
+import type { Account } from '../accounts/account.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Client, SignedIn, SignInService } from '../accounts/sign-in-service.ts';
 import type { ChallengeStore } from './two-factor-store.ts';
@@ -28,7 +29,11 @@ export class TwoStepSignIn {
   constructor(private readonly deps: TwoStepSignInDeps) {}
 
   async begin(email: string, password: string, client: Client, remember: boolean): Promise<FirstStep> {
-    const account = await this.deps.signIn.checkCredentials(email, password, client);
+    return this.proven(await this.deps.signIn.checkCredentials(email, password, client), client, remember);
+  }
+
+  /** A first factor already proven (a password, or an OpenID provider's sign-in): a session, or a code to ask. */
+  async proven(account: Account, client: Client, remember: boolean): Promise<FirstStep> {
     if (!(await this.deps.twoFactor.enabled(account.id))) return { kind: 'signed-in', signedIn: await this.deps.signIn.open(account, client, remember) };
     const token = randomToken(32);
     const now = this.deps.clock.now();

@@ -29,6 +29,7 @@ import * as linkRules from './0025-link-rules.ts';
 import * as workspaces from './0026-workspaces.ts';
 import * as twoFactorAndResets from './0027-two-factor-and-resets.ts';
 import * as appLinks from './0028-app-links.ts';
+import * as ssoIdentities from './0032-sso-identities.ts';
 import * as rollupQuarters from './0034-rollup-quarters.ts';
 
 interface EngineMigration {
@@ -66,6 +67,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0026-workspaces': workspaces,
   '0027-two-factor-and-resets': twoFactorAndResets,
   '0028-app-links': appLinks,
+  '0032-sso-identities': ssoIdentities,
   '0034-rollup-quarters': rollupQuarters,
 };
 

@@ -153,7 +153,7 @@ export class SqlAccountStore implements AccountStore {
 }
 
 /** The first account of the service is its operator: decided inside the transaction that makes it. */
-async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwordHash: string | null, now: number): Promise<Account> {
+export async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwordHash: string | null, now: number): Promise<Account> {
   const first =
     (await trx
       .selectFrom('accounts')

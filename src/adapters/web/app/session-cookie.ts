@@ -57,3 +57,18 @@ export function setChallengeCookie(request: FastifyRequest, reply: FastifyReply,
 export function clearChallengeCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(named(request, CHALLENGE), options(request, null));
 }
+
+const SSO = 'lpx_sso';
+
+/** Between leaving for the OpenID provider and coming back (SameSite=Lax: the return is a top-level GET). */
+export function ssoPendingOf(request: FastifyRequest): string | null {
+  return request.cookies[named(request, SSO)] ?? null;
+}
+
+export function setSsoPendingCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+  reply.setCookie(named(request, SSO), value, options(request, maxAgeSeconds));
+}
+
+export function clearSsoPendingCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(named(request, SSO), options(request, null));
+}

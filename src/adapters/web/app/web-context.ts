@@ -9,12 +9,14 @@ import type { UnlockCookies } from '../../http/redirect/cookies.ts';
 import type { RateLimitSettings } from '../../http/rate-limit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { LiveStreams } from '../features/live/live-streams.ts';
+import type { SsoSignIn } from '../../../core/sso/sso-sign-in.ts';
+import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
 export interface WebContext extends ApiContext {
   signIn: SignInService;
   /** Two-factor sign-in and password reset by email. */
-  security: { twoFactor: TwoFactorService; twoStep: TwoStepSignIn; resets: PasswordResets };
+  security: { twoFactor: TwoFactorService; twoStep: TwoStepSignIn; resets: PasswordResets; sso?: SsoServices | null };
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
   web: WebOptions;
@@ -37,4 +39,12 @@ export interface WebOptions {
   rateLimit?: RateLimitSettings;
   /** The live clicks' streams (GET /account/live); absent: no such route. */
   live?: LiveStreams;
+}
+
+/** Single sign-on with an OpenID provider (docs/adr/0073); absent when OIDC_ISSUER is not set. */
+export interface SsoServices {
+  /** On the "Sign in with …" link. */
+  name: string;
+  provider: Pick<OpenIdConnect, 'start' | 'finish'>;
+  signIn: SsoSignIn;
 }

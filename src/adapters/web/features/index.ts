@@ -1,5 +1,6 @@
 import type { WebFeature } from './feature.ts';
 import { authPages } from './auth/auth-pages.ts';
+import { ssoPages } from './auth/sso-pages.ts';
 import { dashboardPages } from './dashboard/dashboard-page.ts';
 import { linkListPages } from './links/link-list-pages.ts';
 import { linkFormPages } from './links/link-form-pages.ts';
@@ -19,6 +20,7 @@ import { securityPages } from './security/security-pages.ts';
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
   authPages,
+  ssoPages,
   loginStepsPages,
   dashboardPages,
   // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but

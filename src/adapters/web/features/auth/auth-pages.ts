@@ -8,7 +8,8 @@ import { safeNext, seeOther, sendView } from '../../app/respond.ts';
 import { clearSessionCookie, setChallengeCookie, setSessionCookie } from '../../app/session-cookie.ts';
 import { CHALLENGE_LIFETIME_MS } from '../../../../core/security/two-step-sign-in.ts';
 import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.ts';
-import type { WebContext } from '../../app/web-context.ts';
+import type { SsoServices, WebContext } from '../../app/web-context.ts';
+import { ssoLink } from './sso-link.ts';
 import type { WebFeature } from '../feature.ts';
 import { limitAddress } from '../../../http/client-address.ts';
 
@@ -16,10 +17,11 @@ type Form = Record<string, unknown>;
 
 const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
 
-function signUpForm(view: View, values: Form, errors?: FieldErrors): RawHtml {
+function signUpForm(view: View, values: Form, errors?: FieldErrors, sso?: SsoServices | null): RawHtml {
   const a = view.t.auth;
   return html`<h1>${a.signUpTitle}</h1>
 ${errorSummary(view, errors)}
+${ssoLink(view, sso, undefined)}
 <form method="post" action="/signup" class="stack" novalidate>
 ${csrfField(view)}
 ${textField({ name: 'name', label: a.name, value: text(values, 'name'), errors, autocomplete: 'name', maxlength: 255 })}
@@ -30,10 +32,11 @@ ${textField({ name: 'password', label: a.password, type: 'password', errors, aut
 <p>${a.haveAccount} <a href="/login">${a.signIn}</a></p>`;
 }
 
-function signInForm(view: View, values: Form, errors?: FieldErrors): RawHtml {
+function signInForm(view: View, values: Form, errors?: FieldErrors, sso?: SsoServices | null): RawHtml {
   const a = view.t.auth;
   return html`<h1>${a.signInTitle}</h1>
 ${errorSummary(view, errors)}
+${ssoLink(view, sso, values.next)}
 <form method="post" action="/login" class="stack" novalidate>
 ${csrfField(view)}
 <input type="hidden" name="next" value="${safeNext(values.next)}">
@@ -67,7 +70,7 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/signup', { config: { access: 'public' } }, async (request, reply) => {
     if (request.viewer) return seeOther(reply, '/dashboard');
     const title = viewOf(request, reply, secret).t.auth.signUpTitle;
-    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, {}) : closed(view)));
+    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, {}, undefined, ctx.security.sso) : closed(view)));
   });
 
   web.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
@@ -82,10 +85,10 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     } catch (error) {
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, title, (view) => signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }));
+        return page(request, reply, 429, title, (view) => signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso));
       }
       if (!(error instanceof ValidationError)) throw error;
-      return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields));
+      return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields, ctx.security.sso));
     }
   });
 
@@ -93,7 +96,7 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     const query = request.query as Form;
     if (request.viewer) return seeOther(reply, safeNext(query.next));
     const title = viewOf(request, reply, secret).t.auth.signInTitle;
-    return page(request, reply, 200, title, (view) => signInForm(view, { next: query.next }));
+    return page(request, reply, 200, title, (view) => signInForm(view, { next: query.next }, undefined, ctx.security.sso));
   });
 
   web.post('/login', { config: { access: 'public' } }, async (request, reply) => {
@@ -110,11 +113,13 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       return seeOther(reply, safeNext(form.next));
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
-        return page(request, reply, 422, title, (view) => signInForm(view, form, { email: [view.t.auth.wrongCredentials] }));
+        return page(request, reply, 422, title, (view) => signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso));
       }
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, title, (view) => signInForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }));
+        return page(request, reply, 429, title, (view) =>
+          signInForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }, ctx.security.sso),
+        );
       }
       throw error;
     }

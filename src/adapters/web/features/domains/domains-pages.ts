@@ -8,7 +8,8 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
 import { seeOther } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
-import { copyButton, postButton, textField } from '../../ui/components.ts';
+import { copyButton, postButton, textArea, textField } from '../../ui/components.ts';
+import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { WebFeature } from '../feature.ts';
 import { resourcePages } from '../resources/resource-pages.ts';
 import { textOf } from '../resources/resource-spec.ts';
@@ -46,6 +47,29 @@ ${postButton(view, `/domains/${domain.id}/verify`, v.checkNow)}
 </section>`;
 }
 
+/** The app-site files a domain serves (docs/adr/0067), edited as their JSON text. */
+const APP_SITE_FIELDS = ['apple_app_site_association', 'assetlinks'] as const;
+
+/** The stored JSON text, indented for a person to edit. */
+function readable(stored: string | null): string {
+  if (stored === null) return '';
+  try {
+    return JSON.stringify(JSON.parse(stored), null, 2);
+  } catch {
+    return stored;
+  }
+}
+
+/** A fault at a path inside a document (`assetlinks.0.target`) shown at the document's box; its message names the path. */
+function foldInto(errors: FieldErrors, fields: readonly string[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const owner = fields.find((f) => field.startsWith(`${f}.`)) ?? field;
+    out[owner] = [...(out[owner] ?? []), ...messages];
+  }
+  return out;
+}
+
 /** /domains: list, new, edit (with the verification), delete, and "Check now". */
 export const domainsPages: WebFeature = (web, ctx) => {
   const pages = resourcePages(web, ctx, {
@@ -56,14 +80,26 @@ export const domainsPages: WebFeature = (web, ctx) => {
     filterOf: (q: DomainListQuery) => ({ search: q.search, sort: q.sort }),
     text: (view) => view.t.domains,
     defaults: {},
-    valuesOf: (d: Domain) => ({ name: d.name, index_page: d.indexPage ?? '', not_found_page: d.notFoundPage ?? '' }),
+    valuesOf: (d: Domain) => ({
+      name: d.name,
+      index_page: d.indexPage ?? '',
+      not_found_page: d.notFoundPage ?? '',
+      apple_app_site_association: readable(d.appleAppSiteAssociation),
+      assetlinks: readable(d.assetLinks),
+    }),
+    foldErrors: (errors) => foldInto(errors, APP_SITE_FIELDS),
     fields: (view, values, errors, record) => {
       const t = view.t.domains;
       const url = (name: 'index_page' | 'not_found_page', hint: string) =>
         textField({ name, label: t.fields[name], type: 'url', value: textOf(values, name), errors, hint, maxlength: URL_MAX_LENGTH, inputmode: 'url' });
       return html`${textField({ name: 'name', label: t.fields.name, value: textOf(values, 'name'), errors, hint: record ? t.renameHint : t.nameHint, maxlength: 253, required: true, autocomplete: 'off' })}
 ${url('index_page', t.indexPageHint)}
-${url('not_found_page', t.notFoundPageHint)}`;
+${url('not_found_page', t.notFoundPageHint)}
+<fieldset>
+<legend>${t.appFiles.legend}</legend>
+<p class="hint">${t.appFiles.hint}</p>
+${APP_SITE_FIELDS.map((name) => textArea({ name, label: t.appFiles[name], value: textOf(values, name), errors, hint: t.appFiles.fileHint(name), rows: 8 }))}
+</fieldset>`;
     },
     columns: (view) => [
       { header: view.t.domains.fields.status, cell: (d: Domain) => statusLabel(view, d) },

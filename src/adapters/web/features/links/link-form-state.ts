@@ -30,6 +30,9 @@ export interface LinkFormValues {
   expiration_clicks: string;
   expiration_url: string;
   target_type: string;
+  /** App links (docs/adr/0067): where iOS and Android visitors go instead of url. */
+  ios_url: string;
+  android_url: string;
   lists: Record<TargetListName, TargetRow[]>;
 }
 
@@ -83,6 +86,8 @@ export function emptyValues(privacy: number): LinkFormValues {
     expiration_clicks: '',
     expiration_url: '',
     target_type: '0',
+    ios_url: '',
+    android_url: '',
     lists: { country: [], platform: [], language: [], rotation: [] },
   };
 }
@@ -107,6 +112,8 @@ export function valuesOfForm(raw: unknown): LinkFormValues {
     expiration_clicks: text(form.expiration_clicks),
     expiration_url: text(form.expiration_url),
     target_type: text(form.target_type),
+    ios_url: text(form.ios_url),
+    android_url: text(form.android_url),
     lists,
   };
 }
@@ -131,6 +138,8 @@ export function valuesOfLink(view: LinkView, timeZone: string): LinkFormValues {
     expiration_clicks: link.expirationClicks === null ? '' : String(link.expirationClicks),
     expiration_url: link.expirationUrl ?? '',
     target_type: String(link.targetType),
+    ios_url: link.iosUrl ?? '',
+    android_url: link.androidUrl ?? '',
     lists: {
       country: (link.targets.country ?? []).map((t) => ({ ...t })),
       platform: (link.targets.platform ?? []).map((t) => ({ ...t })),
@@ -182,6 +191,8 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
     expiration_date: orNull(values.expiration_date),
     expiration_time: orNull(values.expiration_time),
     expiration_clicks: orNull(values.expiration_clicks),
+    ios_url: orNull(values.ios_url),
+    android_url: orNull(values.android_url),
   };
   if (mode === 'create') body.domain = orNull(values.domain);
   if (values.title.trim() !== '' || mode === 'edit') body.title = orNull(values.title);

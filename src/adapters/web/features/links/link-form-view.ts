@@ -44,6 +44,8 @@ const FORM_ORDER = [
   'expiration_time',
   'expiration_clicks',
   'expiration_url',
+  'ios_url',
+  'android_url',
   'target_type',
   'country',
   'platform',
@@ -167,6 +169,17 @@ ${textField({ name: 'expiration_url', label: t.url, hint: t.urlHint, type: 'url'
 </fieldset>`;
 }
 
+function appLinks(view: View, p: LinkFormPage): RawHtml {
+  const t = view.t.linkForm.appLinks;
+  const { values, errors } = p;
+  return html`<fieldset>
+<legend>${t.legend}</legend>
+<p class="hint">${t.hint}</p>
+${textField({ name: 'ios_url', label: t.ios, hint: t.urlHint, type: 'url', value: values.ios_url, errors, inputmode: 'url', maxlength: 2048, autocomplete: 'off' })}
+${textField({ name: 'android_url', label: t.android, hint: t.urlHint, type: 'url', value: values.android_url, errors, inputmode: 'url', maxlength: 2048, autocomplete: 'off' })}
+</fieldset>`;
+}
+
 function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing']>): RawHtml {
   const t = view.t.linkForm;
   const id = existing.view.link.id;
@@ -207,6 +220,7 @@ ${shortUrl(view, p)}
 ${organise(view, p)}
 ${protection(view, p)}
 ${expiration(view, p)}
+${appLinks(view, p)}
 ${targetingSection(view, action, p.values, p.errors)}
 <div class="actions"><button type="submit">${submit}</button> <a href="/links">${view.t.common.cancel}</a></div>
 </form>

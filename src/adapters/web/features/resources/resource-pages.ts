@@ -81,7 +81,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
       return seeOther(reply, current === null && spec.afterCreate ? spec.afterCreate(saved) : base);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return sendForm(request, reply, 422, current, typed.get(request) ?? {}, error.fields);
+      return sendForm(request, reply, 422, current, typed.get(request) ?? {}, spec.foldErrors ? spec.foldErrors(error.fields) : error.fields);
     }
   };
 

@@ -70,6 +70,8 @@ export interface ResourceSpec<T extends NamedRecord, F, I, Q extends ResourceLis
   fields(view: View, values: Form, errors: FieldErrors | undefined, record: T | null): RawHtml;
   /** What the edit form starts with. */
   valuesOf(record: T): Form;
+  /** The faults of a field's parts (a JSON document's paths) shown at the field itself; absent: as named. */
+  foldErrors?(errors: FieldErrors): FieldErrors;
   /** What the new form starts with. */
   defaults: Form;
   /** Select fields whose blank choice ("Choose…") means "not sent", so the rule says "required". */

@@ -17,4 +17,20 @@ export const auth = {
   welcome: 'Your account is ready.',
   tooManySignUps: (seconds: number) =>
     `Too many sign-ups from here or for this email. Try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
+  sso: {
+    title: 'Single sign-on',
+    signInWith: (name: string) => `Sign in with ${name}`,
+    defaultName: 'single sign-on',
+    or: 'Or with your email and password:',
+    backToSignIn: 'Back to sign in',
+    refused: {
+      unverified: 'Your provider has not confirmed your email address, so it cannot be matched to an account here. Confirm it with your provider, then try again.',
+      domain: 'Your email address is not one of the domains allowed to sign in here. Ask the operator of this service.',
+      closed: 'There is no account here for your email address, and new accounts are made by the operator of this service.',
+      suspended: 'This account is suspended. Ask the operator of this service.',
+      expired: 'This sign-in took too long or was started in another browser. Start again.',
+      rejected: 'The answer from your provider could not be checked, so you are not signed in. Start again.',
+      unreachable: 'Your provider could not be reached. Try again in a moment.',
+    },
+  },
 } as const;

@@ -20,6 +20,16 @@ export const domains = {
     not_found_page: 'Not-found page',
     status: 'Status',
   },
+  appFiles: {
+    legend: 'App links',
+    hint: 'The files iOS and Android read to open this domain’s links in your app, as JSON. Leave a box empty to serve nothing.',
+    apple_app_site_association: 'apple-app-site-association',
+    assetlinks: 'assetlinks.json',
+    fileHint: (name: 'apple_app_site_association' | 'assetlinks') =>
+      name === 'assetlinks'
+        ? 'Served at /.well-known/assetlinks.json: a list of statements.'
+        : 'Served at /.well-known/apple-app-site-association: an object with applinks, webcredentials or appclips.',
+  },
   nameHint: 'For example go.example.com, pointed at this service.',
   renameHint: 'Changing the name starts a new verification.',
   indexPageHint: 'Where a visit to the domain itself goes. Leave empty for this service’s page.',

@@ -62,6 +62,13 @@ export const linkForm = {
     url: 'Expired link destination',
     urlHint: 'Where visitors go once the link has expired (optional).',
   },
+  appLinks: {
+    legend: 'App links',
+    hint: 'Visitors on iPhone or iPad, or on Android, go here instead of the destination: an https universal or app link, or an app’s own scheme when the operator allows it.',
+    ios: 'iOS app link',
+    android: 'Android app link',
+    urlHint: 'Optional. Empty: the destination for everyone.',
+  },
   targeting: {
     legend: 'Targeting',
     type: 'Send visitors by',

@@ -1,0 +1,17 @@
+import type { Account, NewAccount } from '../accounts/account.ts';
+
+/** A person at an OpenID provider: the issuer and its never-reassigned subject (OpenID Connect Core, 5.7). */
+export interface SsoIdentity {
+  issuer: string;
+  subject: string;
+}
+
+/** Which person a provider's identity signs in as, kept so a later email change there still matches. */
+export interface SsoIdentityStore {
+  /** The person linked to the identity, or null. */
+  findUser(identity: SsoIdentity): Promise<number | null>;
+  /** Links the identity to the person; an identity already linked keeps its person. */
+  link(userId: number, identity: SsoIdentity, now: number): Promise<void>;
+  /** Makes an account without a password and links the identity to it, in one transaction. */
+  createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account>;
+}
