@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conversionResults } from './results.ts';
+import type { Rule } from '../rules/rule.ts';
 
 const link = {
   url: 'https://default.example/',
   rules: [
-    { when: { country: ['US'] }, url: 'https://us.example/' },
-    { when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] },
-  ],
+    { name: 'US', when: { country: ['US'] }, url: 'https://us.example/' },
+    { name: 'Test', when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] },
+  ] satisfies Rule[],
 };
 
 test('one row per rule and variant, the first variant the base of the others', () => {
