@@ -173,6 +173,7 @@ onEachEngine('links API: export', (h) => {
             rules: null,
             iosUrl: null,
             androidUrl: null,
+            trackConversions: 0,
             disabled: 0,
             privacy: 0,
             privacyPasswordHash: null,
