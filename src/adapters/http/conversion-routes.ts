@@ -9,7 +9,7 @@ import type { ApiContext } from './handlers/context.ts';
 type Handler = RouteOptions['handler'];
 const security = [{ bearerAuth: [] }];
 
-/** Conversions (docs/api.md §19): part of the table in routes.ts; results are a statistics name. */
+/** Conversions (docs/api.md, Conversions): part of the table in routes.ts; results are a statistics name. */
 export function conversionRoutes(ctx: ApiContext): RouteOptions[] {
   const h = conversionHandlers(ctx);
   return [

@@ -205,7 +205,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         response: {
           200: {
             description:
-              "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md §19)",
+              "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md, Conversions)",
             content: { 'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) }, 'text/csv': { schema: { type: 'string' } } },
           },
           ...errorResponses,

@@ -48,6 +48,7 @@ function fromCsv(row: Record<string, string>): Json {
     rules: list(row.rules!),
     ios_url: text(row.ios_url!),
     android_url: text(row.android_url!),
+    track_conversions: Number(row.track_conversions),
     ends_at: text(row.ends_at!),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -9,7 +9,7 @@ import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 export function statsHandler(ctx: ApiContext, conversions: (request: FastifyRequest<{ Params: IdParams }>) => Promise<unknown>) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: StatsQuery }>, reply: FastifyReply) => {
     const q = request.query;
-    // Results per rule and variant: one table of their own, not a range's list (docs/api.md §19).
+    // Results per rule and variant: one table of their own, not a range's list (docs/api.md, Conversions).
     if (q.name === 'conversions') return conversions(request);
     const csv = q.format === 'csv';
     const result = await ctx.stats.query(
