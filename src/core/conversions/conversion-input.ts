@@ -16,7 +16,7 @@ export interface CheckedConversion {
   currency: string | null;
 }
 
-export const CONVERSION_LIMITS = { nameMax: 64, clickIdMax: 64, valueMax: 1e12 } as const;
+const CONVERSION_LIMITS = { nameMax: 64, clickIdMax: 64, valueMax: 1e12 } as const;
 
 // Control, invisible and direction-changing characters: a name is shown in tables and CSVs.
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;

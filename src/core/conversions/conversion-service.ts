@@ -18,7 +18,7 @@ export interface ConversionServiceDeps {
   clock: Clock;
 }
 
-export const CLICK_ID_REFUSED = 'The click id is not valid or has expired.';
+const CLICK_ID_REFUSED = 'The click id is not valid or has expired.';
 
 /** Conversions recorded against signed click ids, and a link's results per rule and variant. */
 export class ConversionService {

@@ -7,7 +7,14 @@ const link = {
   url: 'https://default.example/',
   rules: [
     { name: 'US', when: { country: ['US'] }, url: 'https://us.example/' },
-    { name: 'Test', when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] },
+    {
+      name: 'Test',
+      when: {},
+      split: [
+        { url: 'https://a.example/', weight: 50 },
+        { url: 'https://b.example/', weight: 50 },
+      ],
+    },
   ] satisfies Rule[],
 };
 

@@ -39,7 +39,12 @@ const key = (d: Decision) => `${d.rule ?? '-'}:${d.variant ?? '-'}`;
  * A link's results per rule and variant: each deciding rule and variant its current rules have
  * (with none yet: zero), and any older one its clicks or conversions still name.
  */
-export function conversionResults(link: { url: string; rules: readonly Rule[] | null }, clicks: ClickGroup[], conversions: ConversionGroup[], converted: ConvertedGroup[]): VariantResult[] {
+export function conversionResults(
+  link: { url: string; rules: readonly Rule[] | null },
+  clicks: ClickGroup[],
+  conversions: ConversionGroup[],
+  converted: ConvertedGroup[],
+): VariantResult[] {
   const rows = new Map<string, VariantResult>();
   const row = (d: Decision): VariantResult => {
     let r = rows.get(key(d));

@@ -10,21 +10,37 @@ import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 import { fakeVisitPorts } from '../../../test/support/fakes/visit-fakes.ts';
 
 const NOW = Date.parse('2026-11-25T08:30:00Z');
-const PERSON: Visitor = { country: 'FR', platform: 'Windows', languages: ['fr'], browser: 'Firefox', device: 'desktop', isBot: false, refusesTracking: false, referrerHost: null };
+const PERSON: Visitor = {
+  country: 'FR',
+  platform: 'Windows',
+  languages: ['fr'],
+  browser: 'Firefox',
+  device: 'desktop',
+  isBot: false,
+  refusesTracking: false,
+  referrerHost: null,
+};
 const GET: VisitRequest = { method: 'GET', query: 'utm_source=x&lpx_cid=forged', address: '192.0.2.7', userAgent: 'UA' };
 const ACCESS: VisitAccess = { unlocked: false, consent: null, consentMode: 'ask' };
 const ids = new ClickIds('secret', 90);
 const SPLIT = compileRules([
   { name: 'US', when: { country: ['US'] }, url: 'https://us.example/' },
-  { name: 'Test', when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] },
+  {
+    name: 'Test',
+    when: {},
+    split: [
+      { url: 'https://a.example/', weight: 50 },
+      { url: 'https://b.example/', weight: 50 },
+    ],
+  },
 ]);
 
 function destinationOf(result: VisitResult): URL {
   assert.equal(result.kind, 'go');
-  return new URL((result as Extract<VisitResult, { kind: 'go' }>).destination);
+  return new URL((result).destination);
 }
 
-test('the click id names the link, the rule and the variant drawn; the visitor\'s own lpx_cid is replaced', async () => {
+test("the click id names the link, the rule and the variant drawn; the visitor's own lpx_cid is replaced", async () => {
   const ports = { ...fakeVisitPorts(NOW), clickIds: ids, random: () => 0.75 };
   const link = aRedirectLink({ id: 42, trackConversions: true, rules: SPLIT });
   const url = destinationOf(await visit(ports, link, PERSON, GET, ACCESS));

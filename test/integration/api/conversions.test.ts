@@ -9,7 +9,16 @@ import { makeKey } from './workspaces-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const SPLIT = [{ name: 'Test', when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] }];
+const SPLIT = [
+  {
+    name: 'Test',
+    when: {},
+    split: [
+      { url: 'https://a.example/', weight: 50 },
+      { url: 'https://b.example/', weight: 50 },
+    ],
+  },
+];
 
 async function clickId(h: Harness, alias: string): Promise<{ url: URL; cid: string }> {
   const url = new URL(await redirectsTo(h, `/${alias}`));
@@ -40,7 +49,10 @@ onEachEngine('api: conversions', (h) => {
     const first = await convert(h(), key, { click_id: cid, name: 'sale', value: 49.9, currency: 'eur' });
     assert.equal(first.status, 201, first.text);
     assert.equal(first.body.status, 201);
-    assert.deepEqual({ ...first.body.data, id: 0, clicked_at: 0, created_at: 0 }, { id: 0, link_id: link.id, click_id: cid, rule: null, variant: null, name: 'sale', value: 49.9, currency: 'EUR', clicked_at: 0, created_at: 0 });
+    assert.deepEqual(
+      { ...first.body.data, id: 0, clicked_at: 0, created_at: 0 },
+      { id: 0, link_id: link.id, click_id: cid, rule: null, variant: null, name: 'sale', value: 49.9, currency: 'EUR', clicked_at: 0, created_at: 0 },
+    );
     const again = await convert(h(), key, { click_id: cid, name: 'sale', value: 99 });
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(again.body.data, first.body.data, 'the first one, unchanged');

@@ -7,7 +7,16 @@ import { onEachEngine } from '../../support/harness.ts';
 import type { WebClient } from '../../support/web-client.ts';
 import { apiAs, assertSeeOther, postWithoutCsrf, signedInWithKey } from '../../support/web-resources.ts';
 
-const SPLIT = [{ name: 'Test <b>', when: {}, split: [{ url: 'https://a.example/', weight: 50 }, { url: 'https://b.example/', weight: 50 }] }];
+const SPLIT = [
+  {
+    name: 'Test <b>',
+    when: {},
+    split: [
+      { url: 'https://a.example/', weight: 50 },
+      { url: 'https://b.example/', weight: 50 },
+    ],
+  },
+];
 
 onEachEngine('web: link conversions', (h) => {
   let me: WebClient;

@@ -10,7 +10,7 @@ import type { ApiContext } from './context.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;
 
-export function conversionRecord(c: Conversion) {
+function conversionRecord(c: Conversion) {
   return {
     id: c.id,
     link_id: c.linkId,
@@ -28,16 +28,16 @@ export function conversionRecord(c: Conversion) {
 /** Conversions recorded, results per rule and variant, a split's winner chosen (docs/api.md, Conversions). */
 export function conversionHandlers(ctx: ApiContext) {
   return {
-    async record(request: Req<{ Body: ConversionBody }>, reply: FastifyReply) {
+    record: async (request: Req<{ Body: ConversionBody }>, reply: FastifyReply) => {
       const { conversion, created } = await ctx.conversions.record(request.account.id, request.body);
       const status = created ? 201 : 200;
       reply.code(status);
       return { data: conversionRecord(conversion), status };
     },
-    async results(request: Req<{ Params: IdParams }>) {
+    results: async (request: Req<{ Params: IdParams }>) => {
       return { data: await ctx.conversions.results(request.account.id, request.params.id), status: 200 as const };
     },
-    async winner(request: Req<{ Params: WinnerParams; Body: WinnerBody }>) {
+    winner: async (request: Req<{ Params: WinnerParams; Body: WinnerBody }>) => {
       const { account, params, body } = request;
       const view = await ctx.conversions.chooseWinner(account, params.id, params.index, body.variant);
       return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));

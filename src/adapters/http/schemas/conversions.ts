@@ -29,7 +29,7 @@ export const ConversionRecord = Type.Object(
 
 const Sums = Type.Object({ count: Type.Integer(), value: Type.Number({ description: 'Values summed as sent (currencies are not converted)' }) });
 
-export const VariantResult = Type.Object(
+const VariantResult = Type.Object(
   {
     rule: Nullable(Type.Integer({ description: 'Rule index; null: clicks no rule decided (the link’s url)' })),
     variant: Nullable(Type.Integer({ description: 'Split variant; null for a plain rule' })),
@@ -44,7 +44,10 @@ export const VariantResult = Type.Object(
 
 export const ConversionsEnvelope = Type.Object({ data: Type.Array(VariantResult), status: Type.Literal(200) });
 
-export const WinnerParams = Type.Object({ id: IdParams.properties.id, index: Type.Integer({ minimum: 0, maximum: RULE_LIMITS.rules - 1, description: 'Rule index (0 is the first rule)' }) });
+export const WinnerParams = Type.Object({
+  id: IdParams.properties.id,
+  index: Type.Integer({ minimum: 0, maximum: RULE_LIMITS.rules - 1, description: 'Rule index (0 is the first rule)' }),
+});
 export type WinnerParams = Static<typeof WinnerParams>;
 export const WinnerBody = Type.Object({ variant: Type.Integer({ minimum: 0, maximum: 255, description: 'The split variant that becomes the rule’s url' }) });
 export type WinnerBody = Static<typeof WinnerBody>;

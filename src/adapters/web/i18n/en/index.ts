@@ -19,4 +19,24 @@ import { rules } from './rules.ts';
 import { conversions } from './conversions.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm, security, rules, conversions };
+export const en = {
+  common,
+  auth,
+  dashboard,
+  links,
+  linkForm,
+  bulk,
+  pixels,
+  spaces,
+  domains,
+  resources,
+  account,
+  admin,
+  stats,
+  home,
+  tags,
+  utm,
+  security,
+  rules,
+  conversions,
+};
