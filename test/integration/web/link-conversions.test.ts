@@ -43,6 +43,8 @@ onEachEngine('web: link conversions', (h) => {
 
   test('the results table per variant, escaped, and a winner chosen by its button', async () => {
     const link = (await api('POST', '/api/v1/links', { url: 'https://example.com/ab', track_conversions: 1, rules: SPLIT })).body.data;
+    assert.match((await me.get(`/links/${link.id}/edit`)).text, new RegExp(`href="/links/${link.id}/conversions">Conversions<`));
+    assert.match((await me.get(`/stats/${link.id}`)).text, new RegExp(`href="/links/${link.id}/conversions">Conversions<`));
     const page = await me.get(`/links/${link.id}/conversions`);
     assert.equal(page.status, 200);
     assert.match(page.text, /<caption>Results per rule and variant<\/caption>/);

@@ -177,6 +177,7 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 <nav aria-label="${t.actionsLabel}"><ul class="link-actions">
 <li><a href="/links/${id}/qr">${t.qrCode}</a></li>
 <li><a href="/links/${id}/rules">${view.t.rules.title}</a></li>
+<li><a href="/links/${id}/conversions">${view.t.conversions.title}</a></li>
 <li><a href="/links/${id}/delete">${t.deleteLink}</a></li>
 <li><a href="/links">${t.backToLinks}</a></li>
 </ul></nav>

@@ -1,5 +1,6 @@
 /** A link's conversions page: results per rule and split variant, and a split's winner. */
 export const conversions = {
+  title: 'Conversions',
   pageTitle: (shortUrl: string) => `Conversions of ${shortUrl}`,
   intro: 'Clicks and conversions per rule and split variant. A p-value compares a variant with its split’s first one: below 0.05 is unlikely to be chance.',
   off: 'This link does not add a click id to its visits yet: tick “Track conversions” on its edit page.',
