@@ -19,6 +19,8 @@ export interface ConversionServiceDeps {
 }
 
 const CLICK_ID_REFUSED = 'The click id is not valid or has expired.';
+/** Names a click may convert under: the pixel is open to anyone holding the id, so its rows are bounded. */
+const NAMES_PER_CLICK = 20;
 
 /** Conversions recorded against signed click ids, and a link's results per rule and variant. */
 export class ConversionService {
@@ -37,6 +39,10 @@ export class ConversionService {
     const { click } = read;
     const link = accountId === null ? await this.deps.links.findAnyById(click.linkId) : await this.deps.links.findById(accountId, click.linkId);
     if (link === null) throw new NotFoundError('click');
+    const names = await this.deps.store.namesOf(click.key, NAMES_PER_CLICK);
+    if (names.length >= NAMES_PER_CLICK && !names.includes(checked.name)) {
+      throw ValidationError.of('name', `A click converts under at most ${NAMES_PER_CLICK} names.`);
+    }
     return this.deps.store.record({
       linkId: link.id,
       clickId: click.key,

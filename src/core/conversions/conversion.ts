@@ -21,6 +21,8 @@ export type NewConversion = Omit<Conversion, 'id'>;
 export interface ConversionStore {
   /** Stores the conversion unless its click id and name are there already: then the first one, created false. */
   record(conversion: NewConversion): Promise<{ conversion: Conversion; created: boolean }>;
+  /** The names a click has converted under, at most `limit` of them. */
+  namesOf(clickId: string, limit: number): Promise<string[]>;
   /** The link's click rows (people only) per deciding rule and variant. */
   clickGroups(linkId: number): Promise<ClickGroup[]>;
   /** The link's conversions per rule, variant and name, and the distinct clicks converted per rule and variant. */

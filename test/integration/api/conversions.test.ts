@@ -90,6 +90,14 @@ onEachEngine('api: conversions', (h) => {
     const stranger = await h().account();
     assert.equal((await convert(h(), stranger.key, { click_id: cid, name: 'sale' })).status, 404);
 
+    // Names a click converts under are bounded; a repeat of one of them still answers the first.
+    const { cid: busy } = await clickId(h(), link.alias);
+    for (let i = 0; i < 20; i++) assert.equal((await convert(h(), owner.key, { click_id: busy, name: `n${i}` })).status, 201);
+    const over = await convert(h(), owner.key, { click_id: busy, name: 'n20' });
+    assert.equal(over.status, 422, over.text);
+    assert.deepEqual(Object.keys(over.body.message), ['name']);
+    assert.equal((await convert(h(), owner.key, { click_id: busy, name: 'n3' })).status, 200);
+
     const scoped = await makeKey(h(), { id: owner.id, email: owner.email, key: owner.key }, owner.id, ['conversions:write']);
     assert.equal((await convert(h(), scoped, { click_id: cid, name: 'sale' })).status, 201);
     assert.equal((await h().request('GET', `/api/v1/links/${link.id}`, { key: scoped })).status, 403);

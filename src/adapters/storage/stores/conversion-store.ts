@@ -49,6 +49,11 @@ export class SqlConversionStore implements ConversionStore {
     return { conversion: toConversion(first), created: false };
   }
 
+  async namesOf(clickId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('conversions').select('name').where('click_id', '=', clickId).limit(limit).execute();
+    return rows.map((r) => r.name);
+  }
+
   async clickGroups(linkId: number): Promise<ClickGroup[]> {
     const { rows } = await sql<{ dimension: string; value: string; count: number | string }>`
       select dimension, value, sum(count) as count from (
