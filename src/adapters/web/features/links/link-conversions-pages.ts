@@ -77,7 +77,7 @@ function conversionsPage(v: View, view: LinkView, url: string, rows: readonly Va
   const table =
     rows.every((r) => r.clicks === 0 && Object.keys(r.conversions).length === 0) && rows.length <= 1
       ? html`<p class="muted">${t.none}</p>`
-      : html`<div class="table-wrap"><table class="stats-table"><caption>${t.caption}</caption>
+      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="stats-table"><caption>${t.caption}</caption>
 <thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th><th scope="col">${c.url}</th><th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th><th scope="col">${c.action}</th></tr></thead>
 <tbody>${body}</tbody></table></div>`;
   return html`<h1>${t.pageTitle(url)}</h1>
