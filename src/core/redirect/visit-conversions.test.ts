@@ -37,7 +37,7 @@ const SPLIT = compileRules([
 
 function destinationOf(result: VisitResult): URL {
   assert.equal(result.kind, 'go');
-  return new URL((result).destination);
+  return new URL(result.destination);
 }
 
 test("the click id names the link, the rule and the variant drawn; the visitor's own lpx_cid is replaced", async () => {
