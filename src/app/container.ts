@@ -71,6 +71,9 @@ import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
 import { linkRecord } from '../adapters/http/presenters/link-record.ts';
 import { RuleExplainer } from '../core/rules/explain-service.ts';
+import { ConversionService } from '../core/conversions/conversion-service.ts';
+import { ClickIds } from '../core/conversions/click-id.ts';
+import { SqlConversionStore } from '../adapters/storage/stores/conversion-store.ts';
 import { RulePreview } from '../core/rules/rule-preview.ts';
 import { SqlOwnedRedirectLinks } from '../adapters/storage/stores/owned-redirect-links.ts';
 import { SqlReplayClickStore } from '../adapters/storage/stores/replay-click-store.ts';
@@ -225,6 +228,16 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clock,
   });
   const twoStep = new TwoStepSignIn({ signIn, twoFactor, challenges: new SqlChallengeStore(storage.db), accounts, clock });
+  // One signer for the redirect and the conversions, its secret shared through the database.
+  let clickIds: Promise<ClickIds> | null = null;
+  const clickIdsOnce = () =>
+    (clickIds ??= sharedSecret(storage.db, 'click-id').then(
+      (secret) => new ClickIds(secret, config.CLICK_RETENTION_DAYS),
+      (error: unknown) => {
+        clickIds = null; // read again next time: the database may be back
+        throw error;
+      },
+    ));
   const security: SecurityServices = {
     twoFactor,
     twoStep,
@@ -280,6 +293,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,
       minCount: config.STATS_MIN_COUNT,
+    }),
+    clickIds: clickIdsOnce,
+    conversions: new ConversionService({
+      links: stores.links,
+      store: new SqlConversionStore(storage.db),
+      clickIds: clickIdsOnce,
+      saveRules: (accountId, timeZone, linkId, rules) => links.update(accountId, timeZone, linkId, { rules }),
+      clock,
     }),
     clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage.db), clock }),
     admin: new AdminService({

@@ -69,6 +69,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       verifyPassword,
       unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
       stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
+      clickIds: await container.clickIds(),
       options: {
         redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
         consentMode: config.PIXEL_CONSENT,

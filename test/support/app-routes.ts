@@ -92,6 +92,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'link-edit', path: `/links/${d.link}/edit` },
     { name: 'link-qr', path: `/links/${d.link}/qr` },
     { name: 'link-rules', path: `/links/${d.link}/rules` },
+    { name: 'link-conversions', path: `/links/${d.link}/conversions` },
     { name: 'link-delete', path: `/links/${d.link}/delete` },
     { name: 'links-tagged', path: '/links?tag=spring' },
     { name: 'tags', path: '/links/tags' },

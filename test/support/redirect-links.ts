@@ -14,6 +14,7 @@ export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink 
     rules: null,
     iosUrl: null,
     androidUrl: null,
+    trackConversions: false,
     lastRotation: 0,
     disabled: false,
     passwordHash: null,

@@ -21,6 +21,8 @@ const human: Click = {
   language: 'pt-br',
   referrerHost: 'bücher.example',
   isBot: false,
+  rule: 3,
+  variant: 1,
 };
 const bot: Click = {
   ...human,

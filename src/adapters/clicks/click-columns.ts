@@ -10,7 +10,7 @@ import type { Click } from '../../core/clicks/click.ts';
  */
 export interface ClickColumns {
   count: number;
-  /** NUMBER_FIELDS per click: linkId, accountId, at, hour, isBot (0/1). */
+  /** NUMBER_FIELDS per click: linkId, accountId, at, hour, isBot (0/1), rule and variant (-1: null). */
   numbers: Float64Array;
   /** STRING_FIELDS per click: an index into `strings`, -1 for null, or INLINE (the visitor only). */
   codes: Int32Array;
@@ -24,7 +24,7 @@ export interface ClickColumns {
   strings: string[];
 }
 
-const NUMBER_FIELDS = 5;
+const NUMBER_FIELDS = 7;
 const STRING_FIELDS = 9;
 /** A length byte and up to 23 characters: a visitor hash is 22 (core/stats/visitor-hash.ts). */
 const VISITOR_BYTES = 24;
@@ -79,7 +79,9 @@ export class ClickColumnsBuilder {
     numbers[n++] = c.accountId;
     numbers[n++] = c.at;
     numbers[n++] = c.hour;
-    numbers[n] = c.isBot ? 1 : 0;
+    numbers[n++] = c.isBot ? 1 : 0;
+    numbers[n++] = c.rule ?? -1;
+    numbers[n] = c.variant ?? -1;
     let s = this.n * STRING_FIELDS;
     const codes = this.codes;
     codes[s++] = table.code(c.day);
@@ -179,6 +181,8 @@ export class ClickColumnsView implements Iterable<Click> {
       language: null,
       referrerHost: null,
       isBot: false,
+      rule: null,
+      variant: null,
     };
     const step: IteratorResult<Click> = { value: click, done: false };
     const finished: IteratorResult<Click> = { value: undefined, done: true };
@@ -204,6 +208,10 @@ export class ClickColumnsView implements Iterable<Click> {
         click.at = numbers[n + 2]!;
         click.hour = numbers[n + 3]!;
         click.isBot = numbers[n + 4] === 1;
+        const rule = numbers[n + 5]!;
+        const variant = numbers[n + 6]!;
+        click.rule = rule < 0 ? null : rule;
+        click.variant = variant < 0 ? null : variant;
         click.day = textOf(strings, codes[s]!)!;
         const visitor = codes[s + 1]!;
         click.visitor = visitor === INLINE ? inlineVisitor(visitorBytes[p]!, v) : textOf(strings, visitor);

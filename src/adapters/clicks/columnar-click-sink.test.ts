@@ -19,6 +19,8 @@ const click = (linkId: number, over: Partial<Click> = {}): Click => ({
   language: 'en',
   referrerHost: null,
   isBot: false,
+  rule: null,
+  variant: null,
   ...over,
 });
 

@@ -6,9 +6,9 @@ import { recoverSums } from '../../core/stats/recovered-clicks.ts';
 import { toWritten } from '../storage/stores/click-recovery-statements.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
-const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot';
-const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const FIELDS = 11;
+const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
+const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const FIELDS = 13;
 // Click rows go in fifty to a statement: with no index by link on the table (ADR 11), binding
 // and stepping a statement is a large part of a row's cost, shared out here (docs/performance.md).
 const ROWS_PER_INSERT = 50;
@@ -86,7 +86,7 @@ export class SqliteClickWriter {
     this.recordBatch = db.prepare('insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)');
     this.releaseBatch = db.prepare('delete from click_batches_pending where id = ? returning first_click_id, last_click_id');
     this.writtenClicks = db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
-      c.language, c.referrer_host, c.is_bot from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
+      c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
     // links) is the latest commit, and no other connection can delete a link until the end.
     // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
@@ -216,7 +216,9 @@ export class SqliteClickWriter {
       p[i++] = c.device;
       p[i++] = c.language;
       p[i++] = c.referrerHost;
-      p[i] = c.isBot ? 1 : 0;
+      p[i++] = c.isBot ? 1 : 0;
+      p[i++] = c.rule ?? null;
+      p[i] = c.variant ?? null;
       if (++rows === ROWS_PER_INSERT) {
         this.insertClicks.run(...p);
         rows = 0;

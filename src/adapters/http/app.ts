@@ -29,6 +29,7 @@ import { noticeDisabledWebhooks } from './webhook-notice.ts';
 import { accountHandlers } from './handlers/account.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { registerRedirectRoutes } from './redirect/routes.ts';
+import { registerConversionPixel } from './conversion-pixel.ts';
 import { redirectHandlers } from './redirect/handlers.ts';
 import type { RedirectContext } from './redirect/visit-context.ts';
 import { sendPage } from './redirect/respond.ts';
@@ -211,6 +212,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   if (web) await registerWebApp(app, web, redirect ? redirectHandlers(redirect).domainRoot : undefined);
 
   if (redirect) {
+    registerConversionPixel(app, ctx);
     registerRedirectRoutes(app, redirect, { root: !web });
     if (redirect.cached) {
       let open = true;

@@ -15,6 +15,7 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
   domains: { read: 'domains.read', write: 'domains.write' },
   webhooks: { read: 'webhooks.read', write: 'webhooks.write' },
   stats: { read: 'stats.read', write: 'stats.read' },
+  conversions: { read: 'stats.read', write: 'conversions.write' },
 };
 
 /**

@@ -1,6 +1,6 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, SavedEnvelope, errorResponses } from './schemas/common.ts';
 import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
 import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
@@ -25,6 +25,9 @@ import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
+import { conversionRoutes } from './conversion-routes.ts';
+import { ConversionsEnvelope } from './schemas/conversions.ts';
+import { conversionHandlers } from './handlers/conversions.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 type Handler = RouteOptions['handler'];
@@ -109,6 +112,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...tagRoutes(ctx),
     ...utmTemplateRoutes(ctx),
     ...ruleRoutes(ctx),
+    ...conversionRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...resourceRoutes({
       plural: 'links',
@@ -190,7 +194,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     {
       method: 'GET',
       url: '/api/v1/stats/:id',
-      handler: statsHandler(ctx) as Handler,
+      handler: statsHandler(ctx, conversionHandlers(ctx).results) as Handler,
       schema: {
         tags: ['Statistics'],
         summary: 'Statistics of a link, per day, hour or dimension',
@@ -200,8 +204,9 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         produces: ['application/json', 'text/csv'],
         response: {
           200: {
-            description: "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment",
-            content: { 'application/json': { schema: StatsEnvelope }, 'text/csv': { schema: { type: 'string' } } },
+            description:
+              "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md, Conversions)",
+            content: { 'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) }, 'text/csv': { schema: { type: 'string' } } },
           },
           ...errorResponses,
         },

@@ -40,6 +40,7 @@ function fromRecord(
       // Absent from older files: left unsent rather than cleared.
       ios_url: str(r.ios_url) || undefined,
       android_url: str(r.android_url) || undefined,
+      track_conversions: int('track_conversions', str(r.track_conversions)),
     },
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,

@@ -131,6 +131,8 @@ export interface LinksTable {
   /** App links (migration 0028): docs/adr/0067. */
   ios_url: string | null;
   android_url: string | null;
+  /** 1: the redirect adds a signed click id to the destination (migration 0033, docs/adr/0074). */
+  track_conversions: Generated<number>;
   last_rotation: Generated<number>;
   disabled: number;
   /** Set while an operator has taken the link down (disabled whatever its owner sets). */
@@ -182,6 +184,23 @@ export interface ClicksTable {
   language: string | null;
   referrer_host: string | null;
   is_bot: number;
+  /** The rule and split variant that decided the visit (migration 0033); null: none. */
+  rule?: number | null;
+  variant?: number | null;
+}
+
+/** One conversion per click id and name (docs/adr/0074). */
+export interface ConversionsTable {
+  id: Generated<number>;
+  link_id: number;
+  click_id: string;
+  rule: number | null;
+  variant: number | null;
+  name: string;
+  value: number | null;
+  currency: string | null;
+  clicked_at: number;
+  created_at: number;
 }
 
 export interface DeletedLinksTable {
@@ -344,6 +363,7 @@ export interface PasswordResetsTable {
 
 export interface Database {
   clicks: ClicksTable;
+  conversions: ConversionsTable;
   click_rollups: ClickRollupsTable;
   click_rollup_months: ClickRollupMonthsTable;
   click_rollup_quarters: ClickRollupQuartersTable;

@@ -31,6 +31,8 @@ export interface LinkInput {
   /** App links (docs/adr/0067): https, or a custom scheme on APP_SCHEMES; checked by UrlPolicy.checkApp. */
   ios_url?: unknown;
   android_url?: unknown;
+  /** 1: visits carry a signed click id to the destination, for conversions (docs/adr/0074). */
+  track_conversions?: number | null | undefined;
 }
 
 export const LINK_LIMITS = {

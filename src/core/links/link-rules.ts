@@ -53,6 +53,7 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
     else f.title = title;
   }
   if (input.disabled !== undefined) f.disabled = (input.disabled ?? 0) === 1 ? 1 : 0;
+  if (input.track_conversions !== undefined) f.trackConversions = (input.track_conversions ?? 0) === 1 ? 1 : 0;
   if (input.target_type !== undefined) {
     const t = input.target_type ?? 0;
     if (TARGET_TYPE_VALUES.includes(t)) f.targetType = t as TargetType;

@@ -23,6 +23,8 @@ export interface Link {
   /** App links for visitors on iOS / Android when the link's own url is where they go (docs/adr/0067). */
   iosUrl: string | null;
   androidUrl: string | null;
+  /** 1: the redirect adds a signed click id, `lpx_cid`, to the destination (docs/adr/0074). */
+  trackConversions: 0 | 1;
   /** Position of the last rotation entry served, for round-robin. */
   lastRotation: number;
   disabled: 0 | 1;
@@ -53,6 +55,7 @@ export type LinkFields = Pick<
   | 'rules'
   | 'iosUrl'
   | 'androidUrl'
+  | 'trackConversions'
   | 'disabled'
   | 'privacy'
   | 'privacyPasswordHash'

@@ -25,6 +25,7 @@ export function newLinkFields(domainId: number | null, spaceId: number | null, p
     rules: null,
     iosUrl: null,
     androidUrl: null,
+    trackConversions: 0,
     disabled: 0,
     privacy,
     expirationUrl: null,

@@ -17,6 +17,8 @@ export interface RedirectLink {
   /** App links for visitors on that OS when the link's own url is where they go (docs/adr/0067). */
   iosUrl: string | null;
   androidUrl: string | null;
+  /** Visits carry a signed click id to the destination as lpx_cid (docs/adr/0074). */
+  trackConversions: boolean;
   lastRotation: number;
   disabled: boolean;
   passwordHash: string | null;

@@ -65,6 +65,8 @@ for (const later of [false, true]) {
         language: 'fr',
         referrerHost: 'news.example',
         isBot: false,
+        rule: null,
+        variant: null,
       });
     });
 

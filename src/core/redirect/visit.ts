@@ -3,6 +3,9 @@ import type { ClickQuota, ClickSink, Eventually, RotationCursor } from '../click
 import type { Clock } from '../shared/clock.ts';
 import type { ClickStamp, ClickStamper } from '../stats/click-stamp.ts';
 import { mergeQuery } from './merge-query.ts';
+import { withClickId } from '../conversions/click-id-param.ts';
+import type { ClickIds } from '../conversions/click-id.ts';
+import type { RuleDecision } from '../rules/compile-rules.ts';
 import { RULE_COOKIE_DAYS, ruleCookieName } from '../rules/rule-cookie.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import { resolveVisit, type VisitContext, type VisitOutcome } from './resolve-visit.ts';
@@ -15,6 +18,8 @@ export interface VisitPorts {
   sink: ClickSink;
   stamper: Pick<ClickStamper, 'stamp'>;
   clock: Clock;
+  /** Signs the click ids of links that track conversions (docs/adr/0074); none: no ids. */
+  clickIds?: Pick<ClickIds, 'issue'>;
   /** A split's draw for a new visitor; Math.random unless a test seeds it. */
   random?: () => number;
 }
@@ -89,7 +94,7 @@ function expired(link: RedirectLink): VisitResult {
 function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed): Eventually<VisitResult> {
   const { destination } = outcome;
   if (destination.kind === 'fixed') {
-    const result = go(ports, link, visitor, request, outcome, destination.url, undefined);
+    const result = go(ports, link, visitor, request, outcome, destination.url, undefined, destination.decision);
     if (destination.fallback !== undefined) result.fallback = mergeQuery(destination.fallback, request.query);
     const value = destination.decision?.cookie ?? null;
     // Only people are remembered: a HEAD or a bot draws, but keeps nothing.
@@ -114,18 +119,22 @@ function go(
   outcome: Proceed,
   to: string,
   rotation: number | undefined,
+  decision?: RuleDecision,
 ): Extract<VisitResult, { kind: 'go' }> {
-  if (request.method !== 'HEAD') {
-    const at = ports.clock.now();
-    const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });
-    ports.sink.record(clickOf(link, visitor, at, stamp), rotation);
-  }
-  return { kind: 'go', destination: mergeQuery(to, request.query), pixels: outcome.pixels };
+  if (request.method === 'HEAD') return { kind: 'go', destination: mergeQuery(to, request.query), pixels: outcome.pixels };
+  const at = ports.clock.now();
+  const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });
+  const rule = decision?.rule ?? null;
+  const variant = decision?.variant ?? null;
+  ports.sink.record(clickOf(link, visitor, at, stamp, rule, variant), rotation);
+  // The id is signed here and kept nowhere: a conversion brings it back (docs/adr/0074).
+  const query = link.trackConversions && ports.clickIds ? withClickId(request.query, ports.clickIds.issue({ linkId: link.id, at, rule, variant })) : request.query;
+  return { kind: 'go', destination: mergeQuery(to, query), pixels: outcome.pixels };
 }
 
 // Every field named, in Click's order, so that every click is built at once in one shape; a
 // spread of the stamp would add its properties one by one on every visit (docs/performance.md).
-function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp): Click {
+function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp, rule: number | null, variant: number | null): Click {
   return {
     linkId: link.id,
     accountId: link.accountId,
@@ -141,5 +150,7 @@ function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickS
     language: visitor.languages[0] ?? null,
     referrerHost: visitor.referrerHost,
     isBot: visitor.isBot,
+    rule,
+    variant,
   };
 }

@@ -10,10 +10,11 @@ export type StatsName = (typeof STATS_NAMES)[number];
 
 export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' | 'language' | 'referrer';
 
-export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | Breakdown;
+/** decision: human clicks per deciding rule and split variant (decision-value.ts, docs/adr/0074). */
+export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | 'decision' | Breakdown;
 
 /** The rollup dimension each API name reads. */
-export const DIMENSION_OF: Readonly<Record<StatsName, Dimension>> = {
+export const DIMENSION_OF: Readonly<Record<StatsName, Exclude<Dimension, 'decision'>>> = {
   clicks: 'total',
   clicks_hours: 'hour',
   country: 'country',

@@ -9,6 +9,8 @@ export interface WrittenClick extends ClickTraits {
   accountId: number;
   at: number;
   timeZone: string;
+  rule?: number | null;
+  variant?: number | null;
 }
 
 /** What written click rows add to the statistics and to their links' counters. */

@@ -1,6 +1,7 @@
 import type { Click } from '../clicks/click.ts';
 import { UNKNOWN_VALUE, type Dimension } from './dimensions.ts';
 import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorMark } from './rollups.ts';
+import { decisionValue } from './decision-value.ts';
 
 // Per day and link, a sum's key is one small integer: dimension × 2^17 + the index of its value
 // among the values of that dimension seen in the window (131 072 distinct values of a dimension
@@ -9,7 +10,7 @@ import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorM
 // sums a click, tens of thousands of clicks a second).
 const DIMENSION_UNIT = 2 ** 17;
 
-const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer'];
+const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer', 'decision'];
 // Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
 // visitor marks when written).
 const HOUR = 1,
@@ -19,7 +20,8 @@ const HOUR = 1,
   PLATFORM = 7,
   DEVICE = 8,
   LANGUAGE = 9,
-  REFERRER = 10;
+  REFERRER = 10,
+  DECISION = 11;
 const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
 const HOUR_VALUES = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
@@ -97,6 +99,8 @@ export class RollupWindow {
       this.count(sums, DEVICE, values[DEVICE]!.of(valueOf(click.device)), 1);
       this.count(sums, LANGUAGE, values[LANGUAGE]!.of(valueOf(click.language)), 1);
       this.count(sums, REFERRER, values[REFERRER]!.of(valueOf(click.referrerHost)), 1);
+      // Only clicks a rule decided: the link's url has the rest (its total less these).
+      if (click.rule !== undefined && click.rule !== null) this.count(sums, DECISION, values[DECISION]!.of(decisionValue(click.rule, click.variant ?? null)), 1);
       if (click.visitor !== null) this.mark(sums, click.visitor);
     }
   }

@@ -15,6 +15,7 @@ export const SCOPES = [
   'domains:read',
   'domains:write',
   'stats:read',
+  'conversions:write',
   'webhooks:read',
   'webhooks:write',
   'workspace:admin',
@@ -41,6 +42,8 @@ export const POLICY = {
   'domains.read': { role: 'viewer', scope: 'domains:read' },
   'domains.write': { role: 'admin', scope: 'domains:write' },
   'stats.read': { role: 'viewer', scope: 'stats:read' },
+  /** Recording conversions: a key with this scope alone may (a shop's server), and nothing else. */
+  'conversions.write': { role: 'editor', scope: 'conversions:write' },
   'webhooks.read': { role: 'admin', scope: 'webhooks:read' },
   'webhooks.write': { role: 'admin', scope: 'webhooks:write' },
   'workspace.read': { role: 'viewer', scope: null },

@@ -30,6 +30,7 @@ const RECORD_KEYS = [
   'rules',
   'ios_url',
   'android_url',
+  'track_conversions',
   'ends_at',
   'created_at',
   'updated_at',

@@ -18,6 +18,8 @@ import type { QrRenderer } from '../../qr/qr-renderer.ts';
 import type { SqlQrLogoStore } from '../../storage/stores/qr-logo-store.ts';
 import type { RuleExplainer } from '../../../core/rules/explain-service.ts';
 import type { RulePreview } from '../../../core/rules/rule-preview.ts';
+import type { ConversionService } from '../../../core/conversions/conversion-service.ts';
+import type { ClickIds } from '../../../core/conversions/click-id.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 
 /** What the API handlers need, handed in by the composition root. */
@@ -32,6 +34,10 @@ export interface ApiContext {
   tags: TagsService;
   domains: DomainsService;
   stats: StatsService;
+  /** Conversions and results per rule and variant (docs/adr/0074). */
+  conversions: ConversionService;
+  /** The click ids' signer, made once its secret is read from the database (the redirect's too). */
+  clickIds: () => Promise<ClickIds>;
   clickExport: ClickExportService;
   webhooks: WebhooksService;
   utmTemplates: UtmTemplatesService;

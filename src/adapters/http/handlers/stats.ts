@@ -6,9 +6,11 @@ import { statsCsv, statsCsvFilename, statsEntry, statsSummary } from '../present
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 
 /** GET /api/v1/stats/{id} (api.md §8): the list envelope plus the range's numbers, or a CSV. */
-export function statsHandler(ctx: ApiContext) {
+export function statsHandler(ctx: ApiContext, conversions: (request: FastifyRequest<{ Params: IdParams }>) => Promise<unknown>) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: StatsQuery }>, reply: FastifyReply) => {
     const q = request.query;
+    // Results per rule and variant: one table of their own, not a range's list (docs/api.md, Conversions).
+    if (q.name === 'conversions') return conversions(request);
     const csv = q.format === 'csv';
     const result = await ctx.stats.query(
       request.account,

@@ -6,7 +6,7 @@ import { linkRecord, type ShortUrlOptions } from './link-record.ts';
  * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link
  * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name, the
  * tags by name, the rules as JSON text. Version 2 added `tags`, then `rules` (a file without the
- * column imports without rules), then `ios_url` and `android_url`; the importer reads 1 and 2.
+ * column imports without rules), then `ios_url` and `android_url`, then `track_conversions`; the importer reads 1 and 2.
  */
 const EXPORT_FORMAT = 'linkpix.links';
 const EXPORT_VERSION = 2;
@@ -40,6 +40,7 @@ export const LINK_EXPORT_COLUMNS = [
   'rules',
   'ios_url',
   'android_url',
+  'track_conversions',
   'ends_at',
   'created_at',
   'updated_at',
@@ -78,6 +79,7 @@ function exportRow(view: LinkView, urls: ShortUrlOptions) {
     json(r.rules),
     r.ios_url,
     r.android_url,
+    r.track_conversions,
     r.ends_at,
     r.created_at,
     r.updated_at,

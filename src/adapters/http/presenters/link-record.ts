@@ -30,6 +30,7 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     rules: link.rules ?? phpShortRules(link.targetType, link.targets),
     ios_url: link.iosUrl,
     android_url: link.androidUrl,
+    track_conversions: link.trackConversions,
     last_rotation: link.lastRotation,
     disabled: link.disabled,
     privacy: link.privacy,

@@ -1,6 +1,7 @@
 // The fast path alone, with fake requests and a fake context: what it takes, what it leaves to
 // Fastify, and what it answers when a shared store fails. (Through a real server, with the
 // route side by side: test/integration/redirect/fast-path.test.ts.)
+import { ClickIds } from '../../../core/conversions/click-id.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -42,6 +43,7 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
     unlock: new UnlockCookies('secret', false),
     clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
     stamper: new ClickStamper('secret'),
+    clickIds: new ClickIds('secret', 90),
     verifyPassword: async () => false,
     options: {
       redirectStatus: 302,

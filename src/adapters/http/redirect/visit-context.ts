@@ -6,6 +6,7 @@ import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { UnlockCookies } from './cookies.ts';
 import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
+import type { ClickIds } from '../../../core/conversions/click-id.ts';
 
 /** What the public redirect needs, handed in by the composition root. */
 /** The link cache, read without waiting (the fast path): undefined when the link is not cached. */
@@ -27,6 +28,8 @@ export interface RedirectContext {
   clock: Clock;
   /** Local day, hour and visitor hash of each click, for statistics. */
   stamper: ClickStamper;
+  /** Signs the click ids of links that track conversions (docs/adr/0074). */
+  clickIds: ClickIds;
   verifyPassword(password: string, hash: string): Promise<boolean>;
   options: {
     redirectStatus: 301 | 302 | 307 | 308;

@@ -36,6 +36,7 @@ export const LinkBody = Type.Object({
     ),
   ),
   disabled: Type.Optional(NullableEnum([0, 1] as const, '0 active, 1 disabled')),
+  track_conversions: Type.Optional(NullableEnum([0, 1] as const, '1: the redirect adds lpx_cid, a signed click id, to the destination (conversions)')),
   privacy: Type.Optional(
     NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password; absent or null: DEFAULT_STATS_PRIVACY (1 unless the operator chose 0)'),
   ),
@@ -84,6 +85,7 @@ export const LinkRecord = Type.Object(
     rules: Nullable(Type.Array(Type.Unknown(), { description: "The link's rules; for a phpShort country, platform or language target, its one-condition equivalent" })),
     ios_url: Nullable(Type.String({ description: 'App link for iOS visitors, or null' })),
     android_url: Nullable(Type.String({ description: 'App link for Android visitors, or null' })),
+    track_conversions: Type.Integer({ enum: [0, 1], description: '1: visits carry lpx_cid, a signed click id, to the destination' }),
     last_rotation: Type.Integer(),
     disabled: Type.Integer({ enum: [0, 1] }),
     privacy: Type.Integer({ enum: [0, 1, 2] }),

@@ -6,10 +6,11 @@ import { Enum, ListEnvelope, Nullable, PageQuery } from './common.ts';
 const Day = (description: string) => Type.String({ maxLength: 10, description });
 
 export const StatsQuery = Type.Object({
-  name: Enum(STATS_NAMES, {
+  name: Enum([...STATS_NAMES, 'conversions'] as const, {
     description:
       'clicks: per day (every day of the range, zeros included); clicks_hours: per hour of day 00–23; ' +
-      'country, cities, browser, platform, device, language, referrer: per value',
+      'country, cities, browser, platform, device, language, referrer: per value; ' +
+      'conversions: clicks and conversions per rule and split variant (other parameters ignored)',
   }),
   from: Type.Optional(Day(`First day, YYYY-MM-DD in the account's time zone; default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``)),
   to: Type.Optional(Day(`Last day (included), YYYY-MM-DD in the account's time zone; default: today. At most ${MAX_RANGE_DAYS} days in all`)),

@@ -46,6 +46,8 @@ interface ClickRow {
   language: string | null;
   referrer_host: string | null;
   is_bot: number | boolean;
+  rule?: number | null;
+  variant?: number | null;
 }
 
 const toBatch = (r: PendingRow): PendingBatch => ({
@@ -68,9 +70,11 @@ export const toWritten = (r: ClickRow): WrittenClick => ({
   language: r.language,
   referrerHost: r.referrer_host,
   isBot: Boolean(Number(r.is_bot)),
+  rule: r.rule ?? null,
+  variant: r.variant ?? null,
 });
 
-const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot`;
+const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot, c.rule, c.variant`;
 /** A pending batch `p` whose writer's lease ran out (or that has none): due for recovery. */
 const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
 

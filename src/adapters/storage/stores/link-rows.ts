@@ -27,6 +27,7 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     rules: parse<Rule[]>(r.rules ?? null),
     iosUrl: r.ios_url ?? null,
     androidUrl: r.android_url ?? null,
+    trackConversions: r.track_conversions === 1 ? 1 : 0,
     lastRotation: r.last_rotation,
     disabled: r.disabled === 1 ? 1 : 0,
     blockedAt: r.blocked_at ?? null,
@@ -64,6 +65,7 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
   if (f.rules !== undefined) c.rules = json(f.rules);
   if (f.iosUrl !== undefined) c.ios_url = f.iosUrl;
   if (f.androidUrl !== undefined) c.android_url = f.androidUrl;
+  if (f.trackConversions !== undefined) c.track_conversions = f.trackConversions;
   if (f.disabled !== undefined) c.disabled = f.disabled;
   if (f.privacy !== undefined) c.privacy = f.privacy;
   if (f.privacyPasswordHash !== undefined) c.privacy_password_hash = f.privacyPasswordHash;

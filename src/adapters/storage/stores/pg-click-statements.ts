@@ -34,6 +34,8 @@ export const pgClickStatements: ClickStatements = {
       device = new Array<string | null>(n),
       language = new Array<string | null>(n);
     const referrer = new Array<string | null>(n);
+    const rule = new Array<number | null>(n),
+      variant = new Array<number | null>(n);
     for (let i = 0; i < n; i++) {
       const c = clicks[i]!;
       linkId[i] = c.linkId;
@@ -47,11 +49,14 @@ export const pgClickStatements: ClickStatements = {
       device[i] = c.device;
       language[i] = c.language;
       referrer[i] = c.referrerHost;
+      rule[i] = c.rule ?? null;
+      variant[i] = c.variant ?? null;
     }
     const rows = sql`select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
         ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
-        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[])`;
-    const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot) ${rows}`;
+        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[],
+        ${intArray(rule)}::int4[], ${intArray(variant)}::int4[])`;
+    const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${rows}`;
     if (owner === undefined) {
       await insert.execute(trx);
       return null;

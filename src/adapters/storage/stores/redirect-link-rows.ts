@@ -62,6 +62,7 @@ export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
     rules: link.rules === null ? null : compileRules(link.rules),
     iosUrl: link.iosUrl,
     androidUrl: link.androidUrl,
+    trackConversions: link.trackConversions === 1,
     lastRotation: link.lastRotation,
     disabled: link.disabled === 1 || row.suspended_at !== null,
     passwordHash: link.passwordHash,

@@ -48,6 +48,8 @@ export const sqliteClickStatements: ClickStatements = {
             language: c.language,
             referrer_host: c.referrerHost,
             is_bot: c.isBot ? 1 : 0,
+            rule: c.rule ?? null,
+            variant: c.variant ?? null,
           })),
         )
         .execute();

@@ -29,6 +29,7 @@ import {
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
 import { linkRulesPages } from './link-rules-pages.ts';
+import { linkConversionsPages } from './link-conversions-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
@@ -152,4 +153,5 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   linkDeletePages(web, ctx);
   linkQrPages(web, ctx);
   linkRulesPages(web, ctx);
+  linkConversionsPages(web, ctx);
 };

@@ -23,6 +23,8 @@ export interface LinkFormValues {
   /** Tag names separated by commas (link-tags-field.ts). */
   tags: string;
   disabled: boolean;
+  /** The redirect adds lpx_cid, a signed click id, for conversions (docs/adr/0074). */
+  track_conversions: boolean;
   privacy: string;
   remove_password: boolean;
   expiration_date: string;
@@ -79,6 +81,7 @@ export function emptyValues(privacy: number): LinkFormValues {
     pixels: [],
     tags: '',
     disabled: false,
+    track_conversions: false,
     privacy: String(privacy),
     remove_password: false,
     expiration_date: '',
@@ -105,6 +108,7 @@ export function valuesOfForm(raw: unknown): LinkFormValues {
     pixels: listOf(form.pixels),
     tags: tagsTextOfForm(form.tags),
     disabled: text(form.disabled) === '1',
+    track_conversions: text(form.track_conversions) === '1',
     privacy: text(form.privacy),
     remove_password: text(form.remove_password) === '1',
     expiration_date: text(form.expiration_date),
@@ -131,6 +135,7 @@ export function valuesOfLink(view: LinkView, timeZone: string): LinkFormValues {
     pixels: link.pixelIds.map(String),
     tags: tagsTextOfLink(view),
     disabled: link.disabled === 1,
+    track_conversions: link.trackConversions === 1,
     privacy: String(link.privacy),
     remove_password: false,
     expiration_date: ends?.date ?? '',
@@ -187,6 +192,7 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
     pixels: values.pixels.length > 0 ? [...values.pixels] : null,
     tags: tagsOfText(values.tags),
     disabled: values.disabled ? '1' : '0',
+    track_conversions: values.track_conversions ? '1' : '0',
     expiration_url: orNull(values.expiration_url),
     expiration_date: orNull(values.expiration_date),
     expiration_time: orNull(values.expiration_time),

@@ -38,6 +38,7 @@ const FORM_ORDER = [
   'pixels',
   'password',
   'disabled',
+  'track_conversions',
   'privacy',
   'privacy_password',
   'expiration_date',
@@ -136,6 +137,7 @@ function protection(view: View, p: LinkFormPage): RawHtml {
 ${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', typedPassword: p.secrets?.password, errors, autocomplete: 'new-password', maxlength: 128 })}
 ${link?.passwordHash ? checkbox({ name: 'remove_password', label: t.removePassword, hint: t.removePasswordHint, checked: values.remove_password }) : ''}
 ${checkbox({ name: 'disabled', label: t.disabled, checked: values.disabled, errors })}
+${checkbox({ name: 'track_conversions', label: t.trackConversions, hint: t.trackConversionsHint, checked: values.track_conversions, errors })}
 <fieldset class="field"${privacyErrors.length > 0 ? html` aria-describedby="f-privacy-error"` : ''}>
 <legend>${t.privacy}</legend>
 ${errorText('f-privacy', privacyErrors)}
@@ -188,6 +190,7 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 <nav aria-label="${t.actionsLabel}"><ul class="link-actions">
 <li><a href="/links/${id}/qr">${t.qrCode}</a></li>
 <li><a href="/links/${id}/rules">${view.t.rules.title}</a></li>
+<li><a href="/links/${id}/conversions">${view.t.conversions.title}</a></li>
 <li><a href="/links/${id}/delete">${t.deleteLink}</a></li>
 <li><a href="/links">${t.backToLinks}</a></li>
 </ul></nav>

@@ -46,6 +46,8 @@ export const linkForm = {
     removePassword: 'Remove the link password',
     removePasswordHint: 'Visitors will no longer be asked for a password.',
     disabled: 'Disabled (visitors see a “link disabled” page)',
+    trackConversions: 'Track conversions',
+    trackConversionsHint: 'Visitors arrive with lpx_cid, a signed click id: send it back as a lead or sale (API or pixel).',
     privacy: 'Statistics page',
     privacyOptions: { 0: 'Public', 1: 'Private', 2: 'Protected by a password' } as Record<string, string>,
     privacyPassword: 'Statistics password',

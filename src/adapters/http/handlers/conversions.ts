@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Conversion } from '../../../core/conversions/conversion.ts';
+import type { IdParams } from '../schemas/common.ts';
+import type { ConversionBody, WinnerBody, WinnerParams } from '../schemas/conversions.ts';
+import { saved } from '../envelopes.ts';
+import { ruleWarnings } from '../../../core/rules/rule-warnings.ts';
+import { iso } from '../presenters/records.ts';
+import { linkRecord } from '../presenters/link-record.ts';
+import type { ApiContext } from './context.ts';
+
+type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;
+
+function conversionRecord(c: Conversion) {
+  return {
+    id: c.id,
+    link_id: c.linkId,
+    click_id: c.clickId,
+    rule: c.rule,
+    variant: c.variant,
+    name: c.name,
+    value: c.value,
+    currency: c.currency,
+    clicked_at: iso(c.clickedAt),
+    created_at: iso(c.createdAt),
+  };
+}
+
+/** Conversions recorded, results per rule and variant, a split's winner chosen (docs/api.md, Conversions). */
+export function conversionHandlers(ctx: ApiContext) {
+  return {
+    record: async (request: Req<{ Body: ConversionBody }>, reply: FastifyReply) => {
+      const { conversion, created } = await ctx.conversions.record(request.account.id, request.body);
+      const status = created ? 201 : 200;
+      reply.code(status);
+      return { data: conversionRecord(conversion), status };
+    },
+    results: async (request: Req<{ Params: IdParams }>) => {
+      return { data: await ctx.conversions.results(request.account.id, request.params.id), status: 200 as const };
+    },
+    winner: async (request: Req<{ Params: WinnerParams; Body: WinnerBody }>) => {
+      const { account, params, body } = request;
+      const view = await ctx.conversions.chooseWinner(account, params.id, params.index, body.variant);
+      return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));
+    },
+  };
+}

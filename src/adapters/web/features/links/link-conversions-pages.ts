@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { LinkView } from '../../../../core/links/link.ts';
+import { ValidationError } from '../../../../core/shared/errors.ts';
+import type { VariantResult } from '../../../../core/conversions/results.ts';
+import { IdParams } from '../../../http/schemas/common.ts';
+import { shortUrl } from '../../../http/presenters/link-record.ts';
+import { appLayout } from '../../ui/layout.ts';
+import { csrfField, errorSummary } from '../../ui/components.ts';
+import { html, type RawHtml } from '../../pages/html.ts';
+import { seeOther, sendView } from '../../app/respond.ts';
+import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
+import type { WebFeature } from '../feature.ts';
+import { refuseBadParams } from './link-params.ts';
+
+const numberOf = (source: unknown, name: string): number => {
+  const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : -1;
+};
+
+/**
+ * /links/{id}/conversions: the link's results per rule and split variant (the API's
+ * stats name=conversions), and a button per variant of a split to end it on that variant.
+ */
+export const linkConversionsPages: WebFeature = (web, ctx) => {
+  const secret = ctx.web.csrfSecret;
+
+  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, view: LinkView, errors?: Record<string, string[]>) => {
+    const v = viewOf(request, reply, secret);
+    const url = shortUrl(view, ctx.urls);
+    const rows = await ctx.conversions.results(viewerOf(request).account.id, view.link.id);
+    const main = conversionsPage(v, view, url, rows, errors);
+    return sendView(reply, status, appLayout(v, { title: v.t.conversions.pageTitle(url), section: '/links', main }));
+  };
+
+  web.get('/links/:id/conversions', { schema: { params: IdParams } }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    return render(request, reply, 200, await ctx.links.get(account.id, (request.params as IdParams).id));
+  });
+
+  web.post('/links/:id/conversions/winner', { schema: { params: IdParams } }, async (request, reply) => {
+    refuseBadParams(request);
+    const { account } = viewerOf(request);
+    const id = (request.params as IdParams).id;
+    const link = await ctx.links.get(account.id, id);
+    try {
+      await ctx.conversions.chooseWinner(account, id, numberOf(request.body, 'rule'), numberOf(request.body, 'variant'));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, link, error.fields);
+    }
+    setFlash(reply, viewOf(request, reply, secret).t.conversions.chosen);
+    return seeOther(reply, `/links/${id}/conversions`);
+  });
+};
+
+function conversionsPage(v: View, view: LinkView, url: string, rows: readonly VariantResult[], errors?: Record<string, string[]>): RawHtml {
+  const t = v.t.conversions;
+  const c = t.columns;
+  const id = view.link.id;
+  const rules = view.link.rules ?? [];
+  const percent = new Intl.NumberFormat(v.fmt.locale, { style: 'percent', maximumFractionDigits: 2 });
+  const ruleLabel = (r: VariantResult) => (r.rule === null ? t.noRule : t.rule(r.rule, rules[r.rule]?.name ?? ''));
+  const sums = (r: VariantResult) => {
+    const names = Object.entries(r.conversions);
+    if (names.length === 0) return t.nothing;
+    return html`<ul class="plain">${names.map(([name, s]) => html`<li>${name}: ${v.fmt.number(s.count)}${s.value !== 0 ? html` (${v.fmt.number(s.value)})` : ''}</li>`)}</ul>`;
+  };
+  const action = (r: VariantResult) =>
+    r.rule !== null && r.variant !== null && rules[r.rule]?.split?.[r.variant] !== undefined
+      ? html`<form method="post" action="/links/${id}/conversions/winner">${csrfField(v)}<input type="hidden" name="rule" value="${String(r.rule)}"><input type="hidden" name="variant" value="${String(r.variant)}"><button type="submit" class="secondary">${t.choose(r.variant)}</button></form>`
+      : '';
+  const body = rows.map(
+    (r) =>
+      html`<tr><th scope="row">${ruleLabel(r)}</th><td>${r.variant === null ? t.nothing : t.variant(r.variant)}</td><td class="wrap">${r.url ?? t.gone}</td><td class="num">${v.fmt.number(r.clicks)}</td><td>${sums(r)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${r.p_value === null ? t.nothing : r.p_value < 0.001 ? '< 0.001' : r.p_value.toFixed(3)}</td><td>${action(r)}</td></tr>`,
+  );
+  const table =
+    rows.every((r) => r.clicks === 0 && Object.keys(r.conversions).length === 0) && rows.length <= 1
+      ? html`<p class="muted">${t.none}</p>`
+      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="stats-table"><caption>${t.caption}</caption>
+<thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th><th scope="col">${c.url}</th><th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th><th scope="col">${c.action}</th></tr></thead>
+<tbody>${body}</tbody></table></div>`;
+  return html`<h1>${t.pageTitle(url)}</h1>
+${errorSummary(v, errors)}
+<p>${t.intro}</p>
+${view.link.trackConversions === 1 ? '' : html`<p class="hint">${t.off}</p>`}
+${table}
+<p><a href="/links/${id}/edit">${t.editLink}</a> · <a href="/links/${id}/rules">${t.rulesLink}</a></p>`;
+}
