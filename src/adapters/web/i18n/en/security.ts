@@ -23,6 +23,7 @@ export const security = {
     anyCode: 'Code from the app, or a recovery code',
     disable: 'Turn off two-factor sign-in',
     disabled: 'Two-factor sign-in is off.',
+    required: (workspace: string) => `${workspace} requires two-factor sign-in: turn it on here to go on.`,
   },
   recovery: {
     title: 'Recovery codes',
