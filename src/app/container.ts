@@ -209,6 +209,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       resets: new SqlPasswordResetStore(storage.db),
       accounts,
       sessions,
+      challenges: new SqlChallengeStore(storage.db),
       hasher,
       mailer,
       appUrl: config.APP_URL,
