@@ -193,7 +193,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clock,
   });
   const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
-  const mailer = overrides.mailer ?? smtp ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
+  /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
+  const smtpOrOverride = overrides.mailer ?? smtp;
+  const mailer = smtpOrOverride ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
   const twoFactor = new TwoFactorService({
     store: new SqlTwoFactorStore(storage.db, new SecretBox(() => sharedSecret(storage.db, 'totp-seal'))),
     totp: new OtpauthTotp(),
@@ -230,6 +232,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     signIn,
     workspaces: new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
       deleteWorkspace: (id) => accountsService.deleteAccount(id),
+      mail:
+        smtpOrOverride === null
+          ? null
+          : {
+              mailer: smtpOrOverride,
+              appUrl: config.APP_URL,
+              onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
+            },
     }),
     links,
     importer,

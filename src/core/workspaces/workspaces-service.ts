@@ -6,6 +6,8 @@ import { normaliseEmail } from '../accounts/email.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { invitationMail, invitationPageUrl } from './invitation-mail.ts';
 import { missingFor, type Action, type Grant, type Role } from './policy.ts';
 import type { Actor, Invitation, Member, Standing, Workspace, WorkspaceOfUser } from './workspace.ts';
 import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput } from './workspace-rules.ts';
@@ -17,6 +19,15 @@ const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export interface WorkspacesServiceDeps {
   /** Deletes the workspace and all it holds, telling the redirect (the accounts service does). */
   deleteWorkspace(workspaceId: number): Promise<void>;
+  /** Mails invitations when a mail server is set up (SMTP_URL); null: the inviter copies the link. */
+  mail?: { mailer: Mailer; appUrl: string; onError: (error: unknown) => void } | null;
+}
+
+/** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
+export interface MadeInvitation {
+  invitation: Invitation;
+  token: string;
+  mailed: boolean;
 }
 
 export interface KeyInput {
@@ -154,7 +165,7 @@ export class WorkspacesService {
   }
 
   /** The token is in this answer and nowhere else: only its digest is kept. */
-  async invite(actor: Actor, workspaceId: number, input: { email: string; role: unknown }): Promise<{ invitation: Invitation; token: string }> {
+  async invite(actor: Actor, workspaceId: number, input: { email: string; role: unknown }): Promise<MadeInvitation> {
     const bag = new FieldErrorBag();
     const email = normaliseEmail(input.email);
     checkEmail(email, bag);
@@ -170,7 +181,26 @@ export class WorkspacesService {
       { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
       now,
     );
-    return { invitation, token };
+    return { invitation, token, mailed: await this.mailInvitation(actor, invitation, token) };
+  }
+
+  /**
+   * Sent once the invitation is stored (its own committed write): a mail that fails is told to
+   * the log and in the answer, and the invitation stands (the inviter still has its link).
+   */
+  private async mailInvitation(actor: Actor, invitation: Invitation, token: string): Promise<boolean> {
+    const mail = this.deps.mail;
+    if (!mail) return false;
+    try {
+      const workspace = await this.found(invitation.workspaceId);
+      const inviter = await this.accounts.findById(actor.userId);
+      const name = inviter?.name || inviter?.email || 'A colleague';
+      await mail.mailer.send(invitationMail(invitation, workspace, name, invitationPageUrl(mail.appUrl, token)));
+      return true;
+    } catch (error) {
+      mail.onError(error);
+      return false;
+    }
   }
 
   async invitations(actor: Actor, workspaceId: number): Promise<Invitation[]> {
