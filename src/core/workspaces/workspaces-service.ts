@@ -92,6 +92,11 @@ export class WorkspacesService {
     return standing;
   }
 
+  /** Refuses (403, or 404 for a non-member) what the actor's standing in the workspace does not allow: for callers outside this service (the CLI's import). */
+  async authorizeIn(actor: Actor, workspaceId: number, action: Action): Promise<void> {
+    await this.access(actor, workspaceId, action);
+  }
+
   private allows(actor: Actor, role: Role, action: Action): boolean {
     return missingFor({ role, scopes: actor.scopes }, action) === null;
   }
