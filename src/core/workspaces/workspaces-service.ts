@@ -52,7 +52,7 @@ export function authorize(grant: Grant, action: Action): void {
 }
 
 /** The refusal of a member without two-factor in a workspace that requires it. */
-export const TWO_FACTOR_REQUIRED = 'This workspace requires two-factor sign-in: turn it on at /account/security first.';
+const TWO_FACTOR_REQUIRED = 'This workspace requires two-factor sign-in: turn it on at /account/security first.';
 
 function lastOwner(): ValidationError {
   return ValidationError.of('role', 'The last owner of a workspace cannot leave it or change role; make another owner first.');
