@@ -29,3 +29,10 @@ test('APP_SCHEMES: empty by default, lower-cased; a script, local or web scheme 
     );
   }
 });
+
+test('EMAIL_VERIFICATION: off by default; required needs SMTP_URL, and the error names it', () => {
+  assert.equal(loadConfig({}).EMAIL_VERIFICATION, 'off');
+  assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'required' }), /EMAIL_VERIFICATION=required needs SMTP_URL/);
+  assert.equal(loadConfig({ EMAIL_VERIFICATION: 'required', SMTP_URL: 'smtp://mail.example.test:587' }).EMAIL_VERIFICATION, 'required');
+  assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'maybe' }), /EMAIL_VERIFICATION="maybe"/);
+});

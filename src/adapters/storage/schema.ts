@@ -326,6 +326,20 @@ export interface PasswordResetsTable {
   used_at: number | null;
 }
 
+export interface UnverifiedEmailsTable {
+  user_id: number;
+  since: number;
+}
+
+export interface EmailVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   clicks: ClicksTable;
   click_rollups: ClickRollupsTable;
@@ -364,6 +378,8 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   password_resets: PasswordResetsTable;
+  unverified_emails: UnverifiedEmailsTable;
+  email_verifications: EmailVerificationsTable;
 }
 
 export interface WebhooksTable {
