@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { NotFoundError, UnavailableError, ValidationError } from '../core/shared/errors.ts';
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../core/shared/errors.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
@@ -36,6 +36,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       strict: true,
       options: {
         email: { type: 'string' },
+        workspace: { type: 'string' },
         name: { type: 'string' },
         timezone: { type: 'string' },
         key: { type: 'string' },
@@ -109,7 +110,7 @@ function report(error: unknown, err: (text: string) => void): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
-  else if (error instanceof ImportBusyError) err(error.message);
+  else if (error instanceof ImportBusyError || error instanceof ForbiddenError) err(error.message);
   else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;

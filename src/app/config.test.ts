@@ -57,3 +57,10 @@ test('OIDC_ISSUER: https, or http on a loopback address only', () => {
     );
   }
 });
+
+test('EMAIL_VERIFICATION: off by default; required needs SMTP_URL, and the error names it', () => {
+  assert.equal(loadConfig({}).EMAIL_VERIFICATION, 'off');
+  assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'required' }), /EMAIL_VERIFICATION=required needs SMTP_URL/);
+  assert.equal(loadConfig({ EMAIL_VERIFICATION: 'required', SMTP_URL: 'smtp://mail.example.test:587' }).EMAIL_VERIFICATION, 'required');
+  assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'maybe' }), /EMAIL_VERIFICATION="maybe"/);
+});

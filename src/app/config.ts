@@ -213,6 +213,11 @@ const CATALOGUE = {
     doc: 'The mail server for password reset emails: smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). Empty: no email is sent (a line says so in the log) and `linkpix users reset-link EMAIL` makes reset links.',
     parse: smtpUrl,
   },
+  EMAIL_VERIFICATION: {
+    default: 'off',
+    doc: 'off: a sign-up signs in at once; required: it is mailed a single-use link (24 h) and cannot sign in until it opens it (needs SMTP_URL).',
+    parse: oneOf('off', 'required'),
+  },
   MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
   SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
   OIDC_ISSUER: {
@@ -334,6 +339,10 @@ export function loadConfig(env: Env): Config {
     }
   }
   problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));
+  // A verification mail that can never leave would lock every sign-up out.
+  if (out.EMAIL_VERIFICATION === 'required' && out.SMTP_URL === null && !problems.some((p) => p.startsWith('SMTP_URL='))) {
+    problems.push('EMAIL_VERIFICATION=required needs SMTP_URL: a mail server to send the verification links.');
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 }

@@ -21,6 +21,8 @@ import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
 import { TWO_FACTOR_ATTEMPTS, TwoFactorService } from '../core/security/two-factor-service.ts';
 import { TwoStepSignIn } from '../core/security/two-step-sign-in.ts';
 import { PasswordResets, RESET_PER_ADDRESS, RESET_PER_EMAIL } from '../core/security/password-resets.ts';
+import { EmailVerification, VERIFY_PER_ADDRESS, VERIFY_PER_EMAIL } from '../core/security/email-verification.ts';
+import { SqlEmailVerificationStore } from '../adapters/storage/stores/email-verification-store.ts';
 import type { Mailer } from '../core/mail/mailer.ts';
 import { SqlChallengeStore, SqlTwoFactorStore } from '../adapters/storage/stores/two-factor-store.ts';
 import { SqlPasswordResetStore } from '../adapters/storage/stores/password-reset-store.ts';
@@ -85,6 +87,8 @@ export interface SecurityServices {
   resets: PasswordResets;
   /** Single sign-on (docs/adr/0073): null unless OIDC_ISSUER is set. */
   sso: SsoServices | null;
+  /** EMAIL_VERIFICATION=required; null: off. */
+  verification: EmailVerification | null;
 }
 
 export interface Container extends ApiContext {
@@ -205,6 +209,23 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   // 0: that sign-up limit is off.
   const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
   const hasher = new Argon2Hasher();
+  const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
+  const smtpOrOverride = overrides.mailer ?? smtp;
+  const mailer = smtpOrOverride ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
+  const verification =
+    config.EMAIL_VERIFICATION === 'required'
+      ? new EmailVerification({
+          store: new SqlEmailVerificationStore(storage.db),
+          accounts,
+          mailer,
+          appUrl: config.APP_URL,
+          perAddress: visits.limiter(VERIFY_PER_ADDRESS),
+          perEmail: visits.limiter(VERIFY_PER_EMAIL),
+          onMailError: overrides.onError ?? ((e) => console.error('linkpix: a verification email was not sent:', e)),
+          clock,
+        })
+      : null;
   const signIn = new SignInService({
     accounts,
     sessions,
@@ -215,10 +236,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
       perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
     },
+    emailPending: verification ? (id) => verification.pending(id) : undefined,
     clock,
   });
-  const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
-  const mailer = overrides.mailer ?? smtp ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
   const twoFactor = new TwoFactorService({
     store: new SqlTwoFactorStore(storage.db, new SecretBox(() => sharedSecret(storage.db, 'totp-seal'))),
     totp: new OtpauthTotp(),
@@ -242,10 +262,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     twoFactor,
     twoStep,
     sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db), accounts, twoStep, clock }),
+    verification,
     resets: new PasswordResets({
       resets: new SqlPasswordResetStore(storage.db),
       accounts,
       sessions,
+      challenges: new SqlChallengeStore(storage.db),
       hasher,
       mailer,
       appUrl: config.APP_URL,
@@ -266,6 +288,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     signIn,
     workspaces: new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
       deleteWorkspace: (id) => accountsService.deleteAccount(id),
+      mail:
+        smtpOrOverride === null
+          ? null
+          : {
+              mailer: smtpOrOverride,
+              appUrl: config.APP_URL,
+              onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
+            },
     }),
     links,
     importer,

@@ -66,6 +66,19 @@ export function describeSecurityStoresContract(name: string, subject: () => Secu
       assert.equal(await challenges.delete(hash), false);
     });
 
+    test("deleteAll ends every challenge of the person and no one else's", async () => {
+      const { challenges, person } = subject();
+      const [id, other] = [await person(), await person()];
+      const [a, b, c] = [unique('a'), unique('b'), unique('c')];
+      await challenges.insert(id, a, false, 1000, 5000);
+      await challenges.insert(id, b, true, 1000, 5000);
+      await challenges.insert(other, c, false, 1000, 5000);
+      await challenges.deleteAll(id);
+      assert.equal(await challenges.find(a, 2000), null);
+      assert.equal(await challenges.find(b, 2000), null);
+      assert.deepEqual(await challenges.find(c, 2000), { userId: other, remember: false });
+    });
+
     test('a reset token is found while live and unused, used once, and endAll ends the others', async () => {
       const { resets, person } = subject();
       const id = await person();

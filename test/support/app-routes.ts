@@ -118,6 +118,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'account-delete', path: '/account/delete' },
     { name: 'admin', path: '/admin' },
     { name: 'admin-accounts', path: '/admin/accounts' },
+    { name: 'admin-workspaces', path: '/admin/workspaces' },
     { name: 'admin-links', path: '/admin/links' },
   ];
 }

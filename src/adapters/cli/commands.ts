@@ -6,9 +6,12 @@ import type { SignInService } from '../../core/accounts/sign-in-service.ts';
 import type { PasswordResets } from '../../core/security/password-resets.ts';
 import { domainJson } from './domain-json.ts';
 import { importCommand, type ImportDeps } from './import-command.ts';
+import { personIn } from './workspace-flag.ts';
+import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
 
 export interface CliDeps extends ImportDeps {
   accounts: AccountsService;
+  workspaces: WorkspacesService;
   domainOperator: DomainOperator;
   admin: AdminService;
   signIn: SignInService;
@@ -64,29 +67,45 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'keys create': {
-    usage: 'keys create --email E [--name N]                    add an API key to an account (shown once)',
-    async run({ accounts }, flags) {
-      const { account, key, apiKey } = await accounts.createKey(required(flags, 'email'), flags.name ?? null);
-      return { id: account.id, email: account.email, api_key: apiKey, key_id: key.id };
+    usage: 'keys create --email E [--workspace ID] [--name N]   add an API key of E in the workspace (default: their own; shown once)',
+    async run(deps, flags) {
+      const email = required(flags, 'email');
+      if (flags.workspace === undefined) {
+        const { account, key, apiKey } = await deps.accounts.createKey(email, flags.name ?? null);
+        return { id: account.id, email: account.email, api_key: apiKey, key_id: key.id };
+      }
+      const { person, workspace, actor } = await personIn(deps, email, flags.workspace);
+      const { key, apiKey } = await deps.workspaces.createKey(actor, workspace!.id, { name: flags.name ?? 'CLI' });
+      return { id: person.id, email: person.email, workspace_id: workspace!.id, api_key: apiKey, key_id: key.key.id };
     },
   },
   'keys list': {
-    usage: "keys list --email E                                 list an account's keys (never the secrets)",
-    async run({ accounts }, flags) {
-      return { keys: (await accounts.listKeys(required(flags, 'email'))).map(keyJson) };
+    usage: "keys list --email E [--workspace ID]                list E's keys in the workspace (never the secrets)",
+    async run(deps, flags) {
+      const email = required(flags, 'email');
+      if (flags.workspace === undefined) return { keys: (await deps.accounts.listKeys(email)).map(keyJson) };
+      const { person, workspace, actor } = await personIn(deps, email, flags.workspace);
+      const keys = (await deps.workspaces.keys(actor, workspace!.id)).filter((k) => k.key.userId === person.id);
+      return { workspace_id: workspace!.id, keys: keys.map((k) => keyJson(k.key)) };
     },
   },
   'keys revoke': {
-    usage: 'keys revoke (--key lpx_… | --email E --id N)        revoke one key',
-    async run({ accounts }, flags) {
+    usage: 'keys revoke (--key lpx_… | --email E [--workspace ID] --id N)   revoke one key',
+    async run(deps, flags) {
+      const { accounts } = deps;
       if (flags.key) {
         const { account, key } = await accounts.revokeKeyByValue(flags.key);
         return { email: account.email, key_id: key.id, revoked: true };
       }
       const id = Number(required(flags, 'id'));
       if (!Number.isInteger(id) || id < 1) throw new UsageError('--id must be a key id (see keys list)');
-      await accounts.revokeKey(required(flags, 'email'), id);
-      return { email: flags.email, key_id: id, revoked: true };
+      if (flags.workspace === undefined) {
+        await accounts.revokeKey(required(flags, 'email'), id);
+        return { email: flags.email, key_id: id, revoked: true };
+      }
+      const { workspace, actor } = await personIn(deps, required(flags, 'email'), flags.workspace);
+      await deps.workspaces.revokeKey(actor, workspace!.id, id);
+      return { email: flags.email, workspace_id: workspace!.id, key_id: id, revoked: true };
     },
   },
   'users operator': {
@@ -116,9 +135,12 @@ export const COMMANDS: Record<string, Command> = {
   },
   'domains verify': {
     takesArgument: true,
-    usage: 'domains verify <name> [--email E]                   make a claimed domain serve without its proof (E: whose claim)',
-    async run({ domainOperator }, flags, args) {
-      return domainJson(await domainOperator.verify(argument(args, 'host name'), flags.email));
+    usage: 'domains verify <name> [--email E [--workspace ID]]  make a claimed domain serve without its proof (whose claim: E in the workspace)',
+    async run(deps, flags, args) {
+      const name = argument(args, 'host name');
+      if (flags.workspace === undefined) return domainJson(await deps.domainOperator.verify(name, flags.email));
+      const { workspace } = await personIn(deps, required(flags, 'email'), flags.workspace);
+      return domainJson(await deps.domainOperator.verify(name, flags.email, workspace!.id));
     },
   },
   'domains reserve': {

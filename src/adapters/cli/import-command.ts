@@ -5,9 +5,12 @@ import { importFile } from '../import/import-file.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import type { LinkImporter } from '../../core/links/import/link-importer.ts';
+import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
+import { personIn } from './workspace-flag.ts';
 
 export interface ImportDeps {
   accounts: AccountsService;
+  workspaces: WorkspacesService;
   importer: LinkImporter;
   /** The account's import lease: the CLI waits for no one, it refuses while another import of the account runs. */
   importSlots: ImportSlots;
@@ -19,11 +22,15 @@ export interface ImportDeps {
   progress: { write(text: string): unknown } | null;
 }
 
-/** `linkpix import FILE --email E`: the API's import (api.md §15) for the operator, reading the file from disk in a thread of its own. */
+/** `linkpix import FILE --email E [--workspace ID]`: the API's import (api.md §15) for the operator, reading the file from disk in a thread of its own. */
 export const importCommand = {
   takesArgument: true as const,
-  usage: 'import FILE --email E [--format F] [--dry-run] [--strict] [--on-conflict=skip|rename|replace]   import links from a file',
-  async run({ accounts, importer, importSlots, urlSchemes, importMaxBytes, progress }: ImportDeps, flags: Record<string, string | undefined>, args: readonly string[]) {
+  usage: 'import FILE --email E [--workspace ID] [--format F] [--dry-run] [--strict] [--on-conflict=skip|rename|replace]   import links from a file',
+  async run(
+    { accounts, workspaces, importer, importSlots, urlSchemes, importMaxBytes, progress }: ImportDeps,
+    flags: Record<string, string | undefined>,
+    args: readonly string[],
+  ) {
     if (args.length !== 1 || !args[0]) throw ValidationError.of('file', 'One file to import is required.');
     const email = flags.email;
     if (!email) throw ValidationError.of('email', 'The --email flag is required.');
@@ -32,7 +39,10 @@ export const importCommand = {
     const path = args[0];
     const size = (await stat(path)).size;
     if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} (IMPORT_MAX_BYTES).`);
-    const account = await accounts.requireByEmail(email);
+    // Into the workspace the person is a member of (their own by default), as an editor there may.
+    const { person, workspace, actor } = await personIn({ accounts, workspaces }, email, flags.workspace);
+    if (workspace !== null) await workspaces.authorizeIn(actor, workspace.id, 'links.import');
+    const account = workspace ?? person;
     const slot = await importSlots.acquire(account.id);
     try {
       const report = await importFile(importer, account, path, {

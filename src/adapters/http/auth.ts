@@ -9,6 +9,8 @@ import type { WorkspacesService } from '../../core/workspaces/workspaces-service
 /** The key's person, the key, its scopes, and the person's role in the key's workspace now (null: not a member). */
 export interface RequestActor extends Actor {
   role: Role | null;
+  /** The key's workspace requires two-factor sign-in and its person has not turned it on. */
+  twoFactorMissing: boolean;
 }
 
 declare module 'fastify' {
@@ -45,9 +47,17 @@ export function identifyApiKey(scope: FastifyInstance, accounts: AccountsService
     }
     try {
       const { account, key } = await accounts.authenticateKey(token);
-      // The role is read on every request, never cached: a demotion or a removal counts at once.
-      const role = await workspaces.roleOf(account.id, key.userId);
-      request.actor = { userId: key.userId, keyId: key.id, scopes: key.scopes?.filter(isScope) ?? null, role, home: { workspaceId: account.id, role } };
+      // The standing is read on every request, never cached: a demotion or a removal counts at once.
+      const standing = await workspaces.standingOf(account.id, key.userId);
+      const role = standing?.role ?? null;
+      request.actor = {
+        userId: key.userId,
+        keyId: key.id,
+        scopes: key.scopes?.filter(isScope) ?? null,
+        role,
+        twoFactorMissing: standing?.twoFactorMissing ?? false,
+        home: { workspaceId: account.id, role },
+      };
       request.account = account;
     } catch (error) {
       // authenticate() rejects with the core's errors; anything else is wrapped, never lost.

@@ -62,6 +62,6 @@ export function enforcePolicy(api: FastifyInstance, registry: PolicedRoute[]): v
     if (url === undefined) return;
     const action = actionOfRoute(request.method, url);
     if (action === SERVICE_DECIDES) return;
-    authorize({ role: request.actor.role, scopes: request.actor.scopes }, action);
+    authorize({ role: request.actor.role, scopes: request.actor.scopes, twoFactorMissing: request.actor.twoFactorMissing }, action);
   });
 }

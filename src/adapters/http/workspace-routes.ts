@@ -139,8 +139,8 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 201: OneEnvelope(CreatedInvitationRecord, 201), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: InvitationBody }>, reply: FastifyReply) => {
-        const { invitation, token } = await ws.invite(request.actor, request.params.id, request.body);
-        return reply.code(201).send(created({ ...invitationRecord(invitation, clock.now()), token, accept_url: acceptUrl(ctx.urls.appUrl, token) }));
+        const { invitation, token, mailed } = await ws.invite(request.actor, request.params.id, request.body);
+        return reply.code(201).send(created({ ...invitationRecord(invitation, clock.now()), token, accept_url: acceptUrl(ctx.urls.appUrl, token), mailed }));
       }) as Handler,
     },
     {

@@ -361,6 +361,20 @@ export interface PasswordResetsTable {
   used_at: number | null;
 }
 
+export interface UnverifiedEmailsTable {
+  user_id: number;
+  since: number;
+}
+
+export interface EmailVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   clicks: ClicksTable;
   conversions: ConversionsTable;
@@ -402,6 +416,8 @@ export interface Database {
   sign_in_challenges: SignInChallengesTable;
   password_resets: PasswordResetsTable;
   sso_identities: SsoIdentitiesTable;
+  unverified_emails: UnverifiedEmailsTable;
+  email_verifications: EmailVerificationsTable;
 }
 
 export interface WebhooksTable {

@@ -1,4 +1,4 @@
-import { FieldErrorBag, NotFoundError, TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
+import { FieldErrorBag, ForbiddenError, NotFoundError, TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
@@ -19,8 +19,13 @@ export interface SignInServiceDeps {
   perAddress: AttemptLimiter;
   /** Sign-ups per client address and per email (absent: not limited). */
   signUps?: { perAddress?: AttemptLimiter | undefined; perEmail?: AttemptLimiter | undefined } | undefined;
+  /** EMAIL_VERIFICATION=required: whether the person has still to open their link (absent: off). */
+  emailPending?: ((userId: number) => Promise<boolean>) | undefined;
   clock: Clock;
 }
+
+/** What a refusal for an email not yet verified names (the web app offers to resend). */
+export const EMAIL_NOT_VERIFIED = 'email-verification';
 
 /** Where a sign-in comes from, kept with the session so its owner can tell sessions apart. */
 export interface Client {
@@ -56,6 +61,11 @@ export class SignInService {
    * asking which emails have one, is slowed whatever it sends.
    */
   async signUp(input: ProfileInput & { password: string }, client: Client): Promise<SignedIn> {
+    return this.open(await this.register(input, client), client, false);
+  }
+
+  /** The account of a sign-up, made without a session (for one that verifies its email first). */
+  async register(input: ProfileInput & { password: string }, client: Client): Promise<Account> {
     const limits = this.deps.signUps;
     for (const [limiter, key] of [
       [limits?.perAddress, client.address],
@@ -71,8 +81,7 @@ export class SignInService {
     bag.throwIfAny();
     if (await this.deps.accounts.findByEmail(profile.email)) throw ValidationError.of('email', messages.taken('email'));
     const hash = await this.deps.hasher.hash(input.password);
-    const account = await this.deps.accounts.createWithPassword(profile, hash, this.deps.clock.now());
-    return this.open(account, client, false);
+    return this.deps.accounts.createWithPassword(profile, hash, this.deps.clock.now());
   }
 
   async signIn(email: string, password: string, client: Client, remember: boolean): Promise<SignedIn> {
@@ -97,6 +106,8 @@ export class SignInService {
     const right = await this.deps.hasher.verify(hash, password);
     if (!found || found.passwordHash === null || !right) throw new UnauthenticatedError();
     if (found.account.suspendedAt !== null) throw new UnauthenticatedError();
+    // Told only after the right password: the refusal says nothing about an email to a guesser.
+    if (this.deps.emailPending && (await this.deps.emailPending(found.account.id))) throw new ForbiddenError(EMAIL_NOT_VERIFIED);
     await this.deps.perAccount.reset(normalised);
     return found.account;
   }

@@ -19,6 +19,9 @@ function service() {
     setSuspended: async (id, at) => (calls.push(`suspended ${id} ${at}`), accounts.get(id) ?? null),
     setOperator: async (id, on) => (calls.push(`operator ${id} ${on}`), accounts.get(id) ?? null),
     setLinkDisabled: async (id, disabled) => (calls.push(`link ${id} ${disabled}`), id === 7 ? ({ id } as Link) : null),
+    workspaces: async () => ({ items: [], total: 0, page: 1, perPage: 10 }),
+    // 2 is a person's own workspace, 5 a team's.
+    workspace: async (id) => (id === 2 || id === 5 ? { id, name: 'W', personal: id === 2, email: null, members: 1, links: 0, createdAt: 0, suspendedAt: null } : null),
   };
   const svc = new AdminService({
     store,
@@ -68,4 +71,14 @@ test('links taken down are invalidated; operators are named by email', async () 
   assert.equal((await svc.setOperator(' A2@example.com', true)).id, 2);
   await assert.rejects(svc.setOperator('nobody@example.com', true), NotFoundError);
   assert.deepEqual(calls, ['link 7 true', 'linkChanged 7', 'link 8 true', 'operator 2 true']);
+});
+
+test('a team workspace is suspended and reinstated on its own (its links dropped from the caches); a personal one goes with its account', async () => {
+  const { svc, calls } = service();
+  await svc.setWorkspaceSuspended(5, true);
+  await svc.setWorkspaceSuspended(5, false);
+  assert.deepEqual(calls, [`suspended 5 ${Date.parse('2026-03-10T12:00:00Z')}`, 'accountChanged 5', 'suspended 5 null', 'accountChanged 5']);
+  await assert.rejects(svc.setWorkspaceSuspended(2, true), (e) => e instanceof ValidationError && 'workspace' in e.fields);
+  await assert.rejects(svc.setWorkspaceSuspended(9, true), NotFoundError);
+  assert.equal(calls.length, 4, 'no session of anyone ends');
 });

@@ -7,7 +7,7 @@ import type { Account } from '../accounts/account.ts';
 import type { Link } from '../links/link.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { addDays, DEFAULT_RANGE_DAYS } from '../stats/range.ts';
-import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink } from './admin-store.ts';
+import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink, WorkspaceSummary } from './admin-store.ts';
 import { normaliseEmail, revealHidden } from '../accounts/email.ts';
 
 export interface AdminServiceDeps {
@@ -23,6 +23,7 @@ export interface AdminServiceDeps {
 
 const adminMessages = {
   notYourself: (what: 'suspend' | 'delete') => `You cannot ${what} your own account.`,
+  personal: 'A personal workspace is suspended with its account (Accounts): that ends the person’s sessions and keys too.',
   confirmEmail: "Type the account's email address exactly to confirm.",
 } as const;
 
@@ -45,6 +46,24 @@ export class AdminService {
 
   links(search: string | undefined, page: PageRequest): Promise<Page<OperatorLink>> {
     return this.deps.store.links(search || undefined, page);
+  }
+
+  workspaces(search: string | undefined, page: PageRequest): Promise<Page<WorkspaceSummary>> {
+    return this.deps.store.workspaces(search || undefined, page);
+  }
+
+  /**
+   * A team workspace's suspension: its links answer as disabled and its keys as unknown; its
+   * members keep signing in and working in their other workspaces. A personal workspace goes
+   * with its account (suspend), which ends the person's sessions and keys everywhere.
+   */
+  async setWorkspaceSuspended(workspaceId: number, suspended: boolean): Promise<WorkspaceSummary> {
+    const found = await this.deps.store.workspace(workspaceId);
+    if (!found) throw new NotFoundError('workspace');
+    if (found.personal) throw ValidationError.of('workspace', adminMessages.personal);
+    await this.deps.store.setSuspended(workspaceId, suspended ? this.deps.clock.now() : null);
+    this.deps.invalidation.accountChanged(workspaceId);
+    return (await this.deps.store.workspace(workspaceId))!;
   }
 
   async account(id: number): Promise<AccountSummary> {

@@ -18,6 +18,19 @@ export interface AccountSummary {
   links: number;
 }
 
+/** A workspace as the operators' list shows it (docs/adr/0072). */
+export interface WorkspaceSummary {
+  id: number;
+  name: string;
+  personal: boolean;
+  /** A personal workspace's person (their email); null for a team's. */
+  email: string | null;
+  members: number;
+  links: number;
+  createdAt: number;
+  suspendedAt: number | null;
+}
+
 /** A link of any account, with whose it is and the host of its short URL. */
 export interface OperatorLink {
   link: Link;
@@ -30,11 +43,14 @@ export interface OperatorLink {
 export interface AdminStore {
   /** Counted from the links' counters and the rollups (days from `sinceDay`), never click rows. */
   totals(sinceDay: string): Promise<InstanceTotals>;
-  /** Newest first; search: a case-insensitive part of the email or the name. */
+  /** People (their personal workspaces), newest first; search: a case-insensitive part of the email or the name. */
   accounts(search: string | undefined, page: PageRequest): Promise<Page<AccountSummary>>;
   /** Newest first; search: a case-insensitive part of the alias, URL, title or owner's email. */
   links(search: string | undefined, page: PageRequest): Promise<Page<OperatorLink>>;
   account(id: number): Promise<AccountSummary | null>;
+  /** Every workspace, personal and team, newest first; search: a case-insensitive part of the name. */
+  workspaces(search: string | undefined, page: PageRequest): Promise<Page<WorkspaceSummary>>;
+  workspace(id: number): Promise<WorkspaceSummary | null>;
   /** Sets or clears the suspension (a suspended account keeps its first suspension time); null: no such account. */
   setSuspended(accountId: number, at: number | null): Promise<Account | null>;
   setOperator(accountId: number, on: boolean): Promise<Account | null>;

@@ -24,10 +24,13 @@ export class DomainOperator {
    * Verifies a pending claim without looking for its token. When several accounts claim the
    * name, `email` says whose; a name already verified (by another), reserved or the app's own is refused.
    */
-  async verify(rawName: string, email?: string): Promise<Domain> {
+  /** `workspaceId`: the claim of that workspace (the CLI's --workspace, checked as the email's); else the email's own. */
+  async verify(rawName: string, email?: string, workspaceId?: number): Promise<Domain> {
     const name = this.nameOf(rawName);
     let claims = await this.store.claimsOf(name);
-    if (email !== undefined) {
+    if (workspaceId !== undefined) {
+      claims = claims.filter((c) => c.accountId === workspaceId);
+    } else if (email !== undefined) {
       const account = await this.accounts.findByEmail(normaliseEmail(email));
       if (!account) throw new NotFoundError('account');
       claims = claims.filter((c) => c.accountId === account.id);

@@ -4,7 +4,7 @@ import { TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
 import { digest } from '../shared/secrets.ts';
 import { PasswordResets, RESET_LIFETIME_MS } from './password-resets.ts';
 import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
-import { MemoryMailer, MemoryPasswordResetStore } from '../../../test/support/fakes/security-fakes.ts';
+import { MemoryChallengeStore, MemoryMailer, MemoryPasswordResetStore } from '../../../test/support/fakes/security-fakes.ts';
 
 async function setup() {
   const accounts = new MemoryAccountStore();
@@ -13,10 +13,12 @@ async function setup() {
   const mailer = new MemoryMailer();
   const clock = new ManualClock(Date.UTC(2026, 2, 10, 12));
   const failures: unknown[] = [];
+  const challenges = new MemoryChallengeStore();
   const resets = new PasswordResets({
     resets: store,
     accounts,
     sessions,
+    challenges,
     hasher: plainHasher,
     mailer,
     appUrl: 'https://links.example.test',
@@ -28,7 +30,7 @@ async function setup() {
   const account = await accounts.createWithPassword({ email: 'ada@example.com', name: 'Ada', timezone: 'UTC' }, 'plain:old password', clock.now());
   await sessions.insert(account.id, { tokenHash: 'h', createdAt: clock.now(), expiresAt: clock.now() + 60_000, userAgent: null, address: null });
   const tokenOf = (text: string) => /\/login\/reset\/([A-Za-z0-9_-]{43})$/m.exec(text)![1]!;
-  return { resets, store, mailer, clock, accounts, sessions, account, tokenOf, failures };
+  return { resets, store, mailer, clock, accounts, sessions, challenges, account, tokenOf, failures };
 }
 
 test('asking mails a link on APP_URL to a known email and nothing to an unknown one; only the digest is stored', async () => {
@@ -46,7 +48,8 @@ test('asking mails a link on APP_URL to a known email and nothing to an unknown 
 });
 
 test('the password rules come before the token is spent; a used or hour-old token sets nothing', async () => {
-  const { resets, clock, accounts, sessions, account } = await setup();
+  const { resets, clock, accounts, sessions, challenges, account } = await setup();
+  await challenges.insert(account.id, 'pending', false, clock.now(), clock.now() + 60_000);
   const { link } = await resets.linkFor('ada@example.com');
   const token = link.split('/').pop()!;
   await assert.rejects(resets.reset(token, 'short'), (e: unknown) => e instanceof ValidationError && 'password' in e.fields);
@@ -55,6 +58,7 @@ test('the password rules come before the token is spent; a used or hour-old toke
   assert.equal(done?.id, account.id);
   assert.equal(await accounts.passwordHashOf(account.id), 'plain:a new password here');
   assert.deepEqual(await sessions.list(account.id, clock.now()), [], 'every session ended');
+  assert.equal(await challenges.find('pending', clock.now()), null, 'and every pending two-factor sign-in');
   assert.equal(await resets.reset(token, 'another password'), null, 'once');
 
   const { link: late } = await resets.linkFor('ada@example.com');

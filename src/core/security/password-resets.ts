@@ -9,11 +9,14 @@ import { checkPassword } from '../accounts/account-rules.ts';
 import { normaliseEmail } from '../accounts/email.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PasswordResetStore } from './password-reset-store.ts';
+import type { ChallengeStore } from './two-factor-store.ts';
 
 export interface PasswordResetDeps {
   resets: PasswordResetStore;
   accounts: Pick<AccountStore, 'findByEmail' | 'findById' | 'setPasswordHash'>;
   sessions: Pick<SessionStore, 'deleteAll'>;
+  /** Pending two-factor sign-ins, begun with the old password, end with it. */
+  challenges: Pick<ChallengeStore, 'deleteAll'>;
   hasher: PasswordHasher;
   mailer: Mailer;
   /** Links are built on the service's public URL, never on a request's Host. */
@@ -91,6 +94,7 @@ export class PasswordResets {
     if (!account) return null;
     await this.deps.accounts.setPasswordHash(userId, hash);
     await this.deps.sessions.deleteAll(userId, null);
+    await this.deps.challenges.deleteAll(userId);
     await this.deps.resets.endAll(userId, now);
     return account;
   }

@@ -39,4 +39,6 @@ export interface ChallengeStore {
   find(tokenHash: string, now: number): Promise<SignInChallenge | null>;
   /** Ends the challenge; false when it was already ended (another request used it). */
   delete(tokenHash: string): Promise<boolean>;
+  /** Ends every pending challenge of the person (a new password makes the old one's half-sign-ins worthless). */
+  deleteAll(userId: number): Promise<void>;
 }

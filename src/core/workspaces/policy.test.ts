@@ -38,3 +38,13 @@ test('a key never does more than its role; a scoped key only what its scopes nam
   assert.equal(missingFor({ role: 'editor', scopes: ['links:read'] }, 'account.read'), null, 'the account needs no scope');
   assert.deepEqual(missingFor({ role: null, scopes: null }, 'links.read'), { role: 'viewer' });
 });
+
+test('a workspace that requires two-factor: a member without it may only see the workspace (and leave it) until enrolled', () => {
+  const unenrolled = { role: 'owner', scopes: null, twoFactorMissing: true } as const;
+  for (const action of ACTIONS) {
+    const expected = action === 'account.read' || action === 'workspace.read' ? null : { twoFactor: true };
+    assert.deepEqual(missingFor(unenrolled, action), expected, action);
+  }
+  assert.deepEqual(missingFor({ role: 'viewer', scopes: null, twoFactorMissing: true }, 'links.write'), { role: 'editor' }, 'the role is named first');
+  assert.equal(missingFor({ role: 'viewer', scopes: null, twoFactorMissing: false }, 'keys.own'), null);
+});

@@ -27,10 +27,12 @@ interface Rule {
   role: Role;
   /** The scope a key with scopes needs; null: any key of the member may. */
   scope: Scope | null;
+  /** Allowed before two-factor where a workspace requires it (seeing the workspace, and leaving it). */
+  beforeTwoFactor?: true;
 }
 
 export const POLICY = {
-  'account.read': { role: 'viewer', scope: null },
+  'account.read': { role: 'viewer', scope: null, beforeTwoFactor: true },
   'links.read': { role: 'viewer', scope: 'links:read' },
   'links.write': { role: 'editor', scope: 'links:write' },
   'links.export': { role: 'editor', scope: 'links:read' },
@@ -46,7 +48,7 @@ export const POLICY = {
   'conversions.write': { role: 'editor', scope: 'conversions:write' },
   'webhooks.read': { role: 'admin', scope: 'webhooks:read' },
   'webhooks.write': { role: 'admin', scope: 'webhooks:write' },
-  'workspace.read': { role: 'viewer', scope: null },
+  'workspace.read': { role: 'viewer', scope: null, beforeTwoFactor: true },
   /** Making another workspace (judged by the role in the key's own). */
   'workspace.create': { role: 'viewer', scope: 'workspace:admin' },
   'members.read': { role: 'viewer', scope: null },
@@ -70,10 +72,12 @@ export const ACTIONS = Object.keys(POLICY) as Action[];
 export interface Grant {
   role: Role | null;
   scopes: readonly Scope[] | null;
+  /** True when the workspace requires two-factor sign-in and the member has not turned it on. */
+  twoFactorMissing?: boolean;
 }
 
-/** What a refusal names: the role the action needs, or the scope the key lacks. */
-export type Missing = { role: Role } | { scope: Scope };
+/** What a refusal names: the role the action needs, the workspace's two-factor rule, or the scope the key lacks. */
+export type Missing = { role: Role } | { twoFactor: true } | { scope: Scope };
 
 function rankOf(role: Role): number {
   return ROLES.indexOf(role);
@@ -83,10 +87,14 @@ export function roleAllows(role: Role | null, action: Action): boolean {
   return role !== null && rankOf(role) >= rankOf(POLICY[action].role);
 }
 
-/** Null when the grant allows the action, else what is missing (the role first: a scope cannot make up for it). */
+/**
+ * Null when the grant allows the action, else what is missing: the role first (a scope cannot
+ * make up for it), then two-factor where the workspace requires it, then the key's scope.
+ */
 export function missingFor(grant: Grant, action: Action): Missing | null {
   const rule: Rule = POLICY[action];
   if (!roleAllows(grant.role, action)) return { role: rule.role };
+  if (grant.twoFactorMissing === true && rule.beforeTwoFactor !== true) return { twoFactor: true };
   if (rule.scope !== null && grant.scopes !== null && !grant.scopes.includes(rule.scope)) return { scope: rule.scope };
   return null;
 }

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../accounts/account.ts';
 import type { Role } from './policy.ts';
-import type { Invitation, Member, Workspace, WorkspaceOfUser, WorkspaceSettings } from './workspace.ts';
+import type { Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from './workspace.ts';
 
 /** What changing a membership found: done, no such member, or the workspace's last owner. */
 export type MembershipChange = 'done' | 'not_found' | 'last_owner';
@@ -16,8 +16,8 @@ export interface NewInvitation {
 export interface WorkspaceStore {
   listOfUser(userId: number): Promise<WorkspaceOfUser[]>;
   find(workspaceId: number): Promise<Workspace | null>;
-  /** Read on every request: nothing caches a role, so a demotion counts at the next one. */
-  roleOf(workspaceId: number, userId: number): Promise<Role | null>;
+  /** Read on every request: nothing caches a role or two-factor, so a demotion counts at the next one. Null: not a member. */
+  standingOf(workspaceId: number, userId: number): Promise<Standing | null>;
   /** A team workspace and its first owner, in one transaction. */
   create(ownerId: number, settings: WorkspaceSettings, now: number): Promise<Workspace>;
   update(workspaceId: number, settings: WorkspaceSettings): Promise<Workspace>;

@@ -20,7 +20,18 @@ export interface Member {
   name: string;
   email: string;
   role: Role;
+  /** Whether the member signs in with a second factor (two-factor confirmed). */
+  twoFactor: boolean;
   joinedAt: number;
+}
+
+/** A member's standing in a workspace, read on every request: their role, and whether its two-factor rule stops them. */
+export interface Standing {
+  role: Role;
+  /** The member has turned two-factor sign-in on. */
+  twoFactor: boolean;
+  /** The workspace requires two-factor sign-in and the member has not turned it on. */
+  twoFactorMissing: boolean;
 }
 
 export interface Invitation {

@@ -6,8 +6,10 @@ import { normaliseEmail } from '../accounts/email.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { invitationMail, invitationPageUrl } from './invitation-mail.ts';
 import { missingFor, type Action, type Grant, type Role } from './policy.ts';
-import type { Actor, Invitation, Member, Workspace, WorkspaceOfUser } from './workspace.ts';
+import type { Actor, Invitation, Member, Standing, Workspace, WorkspaceOfUser } from './workspace.ts';
 import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput } from './workspace-rules.ts';
 import type { MembershipChange, WorkspaceStore } from './workspace-store.ts';
 
@@ -17,6 +19,15 @@ const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export interface WorkspacesServiceDeps {
   /** Deletes the workspace and all it holds, telling the redirect (the accounts service does). */
   deleteWorkspace(workspaceId: number): Promise<void>;
+  /** Mails invitations when a mail server is set up (SMTP_URL); null: the inviter copies the link. */
+  mail?: { mailer: Mailer; appUrl: string; onError: (error: unknown) => void } | null;
+}
+
+/** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
+export interface MadeInvitation {
+  invitation: Invitation;
+  token: string;
+  mailed: boolean;
 }
 
 export interface KeyInput {
@@ -36,8 +47,12 @@ export function authorize(grant: Grant, action: Action): void {
   const missing = missingFor(grant, action);
   if (missing === null) return;
   if ('scope' in missing) throw new ForbiddenError(`This key lacks the scope ${missing.scope}.`);
+  if ('twoFactor' in missing) throw new ForbiddenError(TWO_FACTOR_REQUIRED);
   throw new ForbiddenError(`This needs the role ${missing.role} or above in the workspace.`);
 }
+
+/** The refusal of a member without two-factor in a workspace that requires it. */
+const TWO_FACTOR_REQUIRED = 'This workspace requires two-factor sign-in: turn it on at /account/security first.';
 
 function lastOwner(): ValidationError {
   return ValidationError.of('role', 'The last owner of a workspace cannot leave it or change role; make another owner first.');
@@ -56,21 +71,30 @@ export class WorkspacesService {
     private readonly deps: WorkspacesServiceDeps,
   ) {}
 
-  /** The member's role now (read per request, never cached); null when not (or no longer) a member. */
-  roleOf(workspaceId: number, userId: number): Promise<Role | null> {
-    return this.store.roleOf(workspaceId, userId);
+  /** The member's role and two-factor standing now (read per request, never cached); null when not (or no longer) a member. */
+  standingOf(workspaceId: number, userId: number): Promise<Standing | null> {
+    return this.store.standingOf(workspaceId, userId);
   }
 
   /** A workspace the actor is not a member of does not exist for them; one they may see but not do this in is a 403. */
   private async access(actor: Actor, workspaceId: number, action: Action): Promise<Role> {
+    return (await this.standing(actor, workspaceId, action)).role;
+  }
+
+  private async standing(actor: Actor, workspaceId: number, action: Action): Promise<Standing> {
     // A key whose user left its workspace does nothing anywhere; a key with scopes is a
     // delegation for its own workspace only (an unscoped key stands for its user in each).
     if (actor.home.role === null) throw new ForbiddenError('This key belongs to a workspace its user is no longer a member of.');
     if (actor.scopes !== null && workspaceId !== actor.home.workspaceId) throw new ForbiddenError('A key with scopes acts only in its own workspace.');
-    const role = await this.store.roleOf(workspaceId, actor.userId);
-    if (role === null) throw new NotFoundError('workspace');
-    authorize({ role, scopes: actor.scopes }, action);
-    return role;
+    const standing = await this.store.standingOf(workspaceId, actor.userId);
+    if (standing === null) throw new NotFoundError('workspace');
+    authorize({ role: standing.role, scopes: actor.scopes, twoFactorMissing: standing.twoFactorMissing }, action);
+    return standing;
+  }
+
+  /** Refuses (403, or 404 for a non-member) what the actor's standing in the workspace does not allow: for callers outside this service (the CLI's import). */
+  async authorizeIn(actor: Actor, workspaceId: number, action: Action): Promise<void> {
+    await this.access(actor, workspaceId, action);
   }
 
   private allows(actor: Actor, role: Role, action: Action): boolean {
@@ -99,9 +123,14 @@ export class WorkspacesService {
   }
 
   async update(actor: Actor, workspaceId: number, input: SettingsInput): Promise<WorkspaceOfUser> {
-    const role = await this.access(actor, workspaceId, 'workspace.settings');
+    const { role, twoFactor } = await this.standing(actor, workspaceId, 'workspace.settings');
     const bag = new FieldErrorBag();
-    const settings = checkSettings(input, await this.found(workspaceId), bag);
+    const current = await this.found(workspaceId);
+    const settings = checkSettings(input, current, bag);
+    // An owner without two-factor would lock themselves out of the workspace they just changed.
+    if (settings.requireTwoFactor && !current.requireTwoFactor && !twoFactor) {
+      bag.add('require_2fa', 'Turn on two-factor sign-in for yourself (at /account/security) before requiring it of everyone.');
+    }
     bag.throwIfAny();
     return { ...(await this.store.update(workspaceId, settings)), role };
   }
@@ -141,7 +170,7 @@ export class WorkspacesService {
   }
 
   /** The token is in this answer and nowhere else: only its digest is kept. */
-  async invite(actor: Actor, workspaceId: number, input: { email: string; role: unknown }): Promise<{ invitation: Invitation; token: string }> {
+  async invite(actor: Actor, workspaceId: number, input: { email: string; role: unknown }): Promise<MadeInvitation> {
     const bag = new FieldErrorBag();
     const email = normaliseEmail(input.email);
     checkEmail(email, bag);
@@ -157,7 +186,26 @@ export class WorkspacesService {
       { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
       now,
     );
-    return { invitation, token };
+    return { invitation, token, mailed: await this.mailInvitation(actor, invitation, token) };
+  }
+
+  /**
+   * Sent once the invitation is stored (its own committed write): a mail that fails is told to
+   * the log and in the answer, and the invitation stands (the inviter still has its link).
+   */
+  private async mailInvitation(actor: Actor, invitation: Invitation, token: string): Promise<boolean> {
+    const mail = this.deps.mail;
+    if (!mail) return false;
+    try {
+      const workspace = await this.found(invitation.workspaceId);
+      const inviter = await this.accounts.findById(actor.userId);
+      const name = inviter?.name || inviter?.email || 'A colleague';
+      await mail.mailer.send(invitationMail(invitation, workspace, name, invitationPageUrl(mail.appUrl, token)));
+      return true;
+    } catch (error) {
+      mail.onError(error);
+      return false;
+    }
   }
 
   async invitations(actor: Actor, workspaceId: number): Promise<Invitation[]> {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import type { Account } from '../../../src/core/accounts/account.ts';
 import type { Harness } from '../../support/harness.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -32,4 +34,12 @@ export async function makeKey(h: Harness, person: Person, workspaceId: number, s
   });
   assert.equal(res.status, 201, res.text);
   return res.body.data.key;
+}
+
+/** Turns two-factor on for the person through the service the web page uses (the API has no enrolment). */
+export async function enrolTwoFactor(h: Harness, person: Person): Promise<void> {
+  const { twoFactor } = h.server.container.security;
+  const account = { id: person.id, email: person.email } as Account;
+  const { secret } = await twoFactor.begin(account);
+  await twoFactor.confirm(account, TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: h.server.container.clock.now() }));
 }

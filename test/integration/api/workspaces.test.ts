@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { makeLink } from './links-support.ts';
-import { addMember, makeKey, makeWorkspace } from './workspaces-support.ts';
+import { addMember, enrolTwoFactor, makeKey, makeWorkspace } from './workspaces-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Moved forward by the expiry tests; everything else reads the same time. */
@@ -29,6 +29,7 @@ onEachEngine(
         after.body.data.map((w: { id: number }) => w.id),
         [a.id, team.id],
       );
+      await enrolTwoFactor(h(), a);
       const renamed = await h().request('PUT', `/api/v1/workspaces/${team.id}`, { key: a.key, json: { name: 'Growth', require_2fa: true, timezone: 'Europe/Paris' } });
       assert.equal(renamed.status, 200, renamed.text);
       assert.deepEqual([renamed.body.data.name, renamed.body.data.require_2fa, renamed.body.data.timezone], ['Growth', true, 'Europe/Paris']);

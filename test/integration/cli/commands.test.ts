@@ -70,6 +70,54 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
     }
   });
 
+  test('--workspace ID: keys and domain claims of the person in a team workspace; a non-member is refused', async () => {
+    const owner = JSON.parse((await cli('users', 'create', '--email', 'ws-owner@example.com')).stdout);
+    const member = JSON.parse((await cli('users', 'create', '--email', 'ws-member@example.com')).stdout);
+    assert.equal((await cli('users', 'create', '--email', 'ws-stranger@example.com')).code, 0);
+    const h = await startServer();
+    try {
+      const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Team' } })).body.data;
+      const invited = (
+        await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.api_key, json: { email: 'ws-member@example.com', role: 'editor' } })
+      ).body.data;
+      assert.equal((await h.request('POST', `/api/v1/invitations/${invited.token}/accept`, { key: member.api_key })).status, 200);
+
+      const made = await cli('keys', 'create', '--email', 'ws-member@example.com', '--workspace', String(team.id), '--name', 'ci');
+      assert.equal(made.code, 0, made.stderr);
+      const out = JSON.parse(made.stdout);
+      assert.equal(out.workspace_id, team.id);
+      assert.equal((await h.request('GET', '/api/v1/account', { key: out.api_key })).body.data.id, team.id, 'the key acts in the team');
+      const inTeam = JSON.parse((await cli('keys', 'list', '--email', 'ws-member@example.com', '--workspace', String(team.id))).stdout);
+      assert.deepEqual(
+        inTeam.keys.map((k: { id: number }) => k.id),
+        [out.key_id],
+      );
+      const personal = JSON.parse((await cli('keys', 'list', '--email', 'ws-member@example.com')).stdout);
+      assert.ok(!personal.keys.some((k: { id: number }) => k.id === out.key_id), 'the default is their personal workspace');
+
+      const stranger = await cli('keys', 'create', '--email', 'ws-stranger@example.com', '--workspace', String(team.id));
+      assert.equal(stranger.code, 1);
+      assert.match(stranger.stderr, /workspace: ws-stranger@example\.com is not a member of workspace/);
+      const bad = await cli('keys', 'list', '--email', 'ws-member@example.com', '--workspace', 'team');
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /workspace: --workspace must be a workspace id/);
+
+      const teamKey = (await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.api_key, json: { name: 'owner' } })).body.data.key;
+      const claimed = (await h.request('POST', '/api/v1/domains', { key: teamKey, form: { name: 'team.example.com' } })).body.data;
+      const notTheirs = await cli('domains', 'verify', 'team.example.com', '--email', 'ws-member@example.com');
+      assert.equal(notTheirs.code, 1, 'without --workspace: the personal workspace claims nothing');
+      const verified = await cli('domains', 'verify', 'team.example.com', '--email', 'ws-member@example.com', '--workspace', String(team.id));
+      assert.equal(verified.code, 0, verified.stderr);
+      assert.equal(JSON.parse(verified.stdout).id, claimed.id);
+
+      const revoked = await cli('keys', 'revoke', '--email', 'ws-member@example.com', '--workspace', String(team.id), '--id', String(out.key_id));
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.equal((await h.request('GET', '/api/v1/account', { key: out.api_key })).status, 401);
+    } finally {
+      await h.close();
+    }
+  });
+
   test("domains verify, reserve and unreserve act on the names the server's accounts claim", async () => {
     const a = JSON.parse((await cli('users', 'create', '--email', 'shop-a@example.com')).stdout);
     const b = JSON.parse((await cli('users', 'create', '--email', 'shop-b@example.com')).stdout);

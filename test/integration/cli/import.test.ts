@@ -67,6 +67,30 @@ onEachEngineWithCli(
       }
     });
 
+    test('--workspace ID imports into a team workspace the person may import in; a viewer there is refused', async () => {
+      const owner = JSON.parse((await cli('users', 'create', '--email', 'imp-owner@example.com')).stdout);
+      const viewer = JSON.parse((await cli('users', 'create', '--email', 'imp-viewer@example.com')).stdout);
+      const h = await startServer();
+      try {
+        const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Imports' } })).body.data;
+        const invited = (
+          await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.api_key, json: { email: 'imp-viewer@example.com', role: 'viewer' } })
+        ).body.data;
+        await h.request('POST', `/api/v1/invitations/${invited.token}/accept`, { key: viewer.api_key });
+        const done = await cli('import', fixture('generic.csv'), '--email', 'imp-owner@example.com', '--workspace', String(team.id));
+        assert.equal(done.code, 0, done.stderr);
+        const created = JSON.parse(done.stdout).counts.created;
+        assert.ok(created > 0);
+        const teamKey = (await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.api_key, json: { name: 'k' } })).body.data.key;
+        assert.equal((await h.request('GET', '/api/v1/links', { key: teamKey })).body.data.length, created, "the team's links");
+        assert.equal((await h.request('GET', '/api/v1/links', { key: owner.api_key })).body.data.length, 0, 'none in the personal workspace');
+        const refused = await cli('import', fixture('generic.csv'), '--email', 'imp-viewer@example.com', '--workspace', String(team.id));
+        assert.equal(refused.code, 1);
+        assert.match(refused.stderr, /editor/);
+      } finally {
+        await h.close();
+      }
+    });
     test('refused: a file over IMPORT_MAX_BYTES before it is read, a bad --on-conflict or --format, an unknown account', async (t) => {
       const dir = mkdtempSync(join(tmpdir(), 'linkpix-import-'));
       t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,8 +5,16 @@ import { PASSWORD, WebClient, signedUp } from '../../support/web-client.ts';
 import { makeLink, redirectsTo, unique, visit } from '../redirect/redirect-support.ts';
 
 const ROUTES = {
-  get: ['/admin', '/admin/accounts', '/admin/links', '/admin/accounts/1/delete'],
-  post: ['/admin/accounts/1/suspend', '/admin/accounts/1/reinstate', '/admin/accounts/1/delete', '/admin/links/1/disable', '/admin/links/1/enable'],
+  get: ['/admin', '/admin/accounts', '/admin/workspaces', '/admin/links', '/admin/accounts/1/delete'],
+  post: [
+    '/admin/accounts/1/suspend',
+    '/admin/accounts/1/reinstate',
+    '/admin/accounts/1/delete',
+    '/admin/workspaces/1/suspend',
+    '/admin/workspaces/1/reinstate',
+    '/admin/links/1/disable',
+    '/admin/links/1/enable',
+  ],
 };
 
 /** An account with an API key, a password and a signed-in browser. */
@@ -155,6 +163,47 @@ onEachEngine('web: /admin', (h) => {
     assert.equal(await redirectsTo(h(), `/${alias}`), 'https://example.com/');
     const again = await new WebClient(h().baseUrl).post('/login', { email: m.email, password: PASSWORD }, { from: '/login' });
     assert.equal(again.status, 303);
+  });
+
+  test('workspaces: listed with members and links, searched and paged; a team one is suspended apart from its people; no team rows among the accounts', async () => {
+    const owner = await member(h(), 'Team Owner');
+    const teamName = `Crew ${Date.now()}`;
+    const team = (await h().request('POST', '/api/v1/workspaces', { key: owner.key, json: { name: teamName } })).body.data;
+    const teamKey = (await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.key, json: { name: 'k' } })).body.data.key;
+    const link = await makeLink(h(), teamKey);
+    const alias = link.alias as string;
+    assert.equal(await redirectsTo(h(), `/${alias}`), 'https://example.com/');
+
+    const listed = await op.get(`/admin/workspaces?q=${encodeURIComponent(teamName)}`);
+    assert.equal(listed.status, 200);
+    const row = new RegExp(`<td>${teamName}</td>\\s*<td>Team</td>\\s*<td class="num">1</td>\\s*<td class="num">1</td>`);
+    assert.match(listed.text, row, 'name, kind, members, links');
+    const all = await op.get('/admin/workspaces?per_page=10');
+    assert.match(all.text, /<td>Personal<\/td>/);
+    assert.equal((await op.get('/admin/workspaces?page=x')).status, 422);
+    const accounts = await op.get('/admin/accounts?per_page=100');
+    assert.doesNotMatch(accounts.text, /#workspace-/, 'team workspaces are not accounts');
+
+    const off = await op.post(`/admin/workspaces/${team.id}/suspend`, { next: '/admin/workspaces' }, { from: '/admin/workspaces' });
+    assert.equal(off.status, 303);
+    assert.match((await op.get(`/admin/workspaces?q=${encodeURIComponent(teamName)}`)).text, /Suspended since/);
+    const disabled = await visit(h(), `/${alias}`);
+    assert.equal(disabled.status, 404);
+    assert.match(disabled.text, /This link has been disabled/);
+    assert.equal((await h().request('GET', '/api/v1/links', { key: teamKey })).status, 401, "the workspace's keys stop");
+    assert.equal((await h().request('GET', '/api/v1/links', { key: owner.key })).status, 200, 'its people keep their own workspace');
+    assert.equal((await owner.client.get('/dashboard')).status, 200, 'and their sessions');
+    assert.equal(await sessionCount(h(), owner.id), 1);
+
+    const personal = await op.post(`/admin/workspaces/${owner.id}/suspend`, {}, { from: '/admin/workspaces' });
+    assert.equal(personal.status, 422, 'a personal workspace goes with its account');
+    assert.equal((await accountRow(h(), owner.id))?.suspended_at, null);
+
+    const on = await op.post(`/admin/workspaces/${team.id}/reinstate`, {}, { from: '/admin/workspaces' });
+    assert.equal(on.status, 303);
+    assert.equal(on.location, '/admin/workspaces');
+    assert.equal(await redirectsTo(h(), `/${alias}`), 'https://example.com/');
+    assert.equal((await h().request('GET', '/api/v1/links', { key: teamKey })).status, 200);
   });
 
   test('an operator cannot suspend or delete their own account: 422 with the reason, nothing changed', async () => {

@@ -63,6 +63,9 @@ export class MemoryChallengeStore implements ChallengeStore {
   async delete(tokenHash: string) {
     return this.challenges.delete(tokenHash);
   }
+  async deleteAll(userId: number) {
+    for (const [hash, c] of this.challenges) if (c.userId === userId) this.challenges.delete(hash);
+  }
 }
 
 export class MemoryPasswordResetStore implements PasswordResetStore {

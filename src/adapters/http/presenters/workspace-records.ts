@@ -14,13 +14,12 @@ export const workspaceRecord = (w: WorkspaceOfUser) => ({
   created_at: iso(w.createdAt),
 });
 
-/** two_factor: always false until sign-in has a second factor (issue 33, its other half). */
 export const memberRecord = (m: Member) => ({
   user_id: m.userId,
   name: m.name,
   email: m.email,
   role: m.role,
-  two_factor: false,
+  two_factor: m.twoFactor,
   joined_at: iso(m.joinedAt),
 });
 

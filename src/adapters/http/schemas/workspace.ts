@@ -68,7 +68,14 @@ export const InvitationRecord = Type.Object(
   { title: 'Invitation' },
 );
 export const CreatedInvitationRecord = Type.Intersect(
-  [InvitationRecord, Type.Object({ token: Type.String({ description: 'Shown in this answer only' }), accept_url: Type.String() })],
+  [
+    InvitationRecord,
+    Type.Object({
+      token: Type.String({ description: 'Shown in this answer only' }),
+      accept_url: Type.String(),
+      mailed: Type.Boolean({ description: 'Whether the invitation was mailed (SMTP_URL set and the mail server took it); the invitation stands either way' }),
+    }),
+  ],
   { title: 'CreatedInvitation' },
 );
 

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Account } from '../../../core/accounts/account.ts';
 import type { Link } from '../../../core/links/link.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
-import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink } from '../../../core/admin/admin-store.ts';
+import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink, WorkspaceSummary } from '../../../core/admin/admin-store.ts';
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
 import { toAccount } from './account-store.ts';
@@ -39,13 +39,16 @@ export class SqlAdminStore implements AdminStore {
   async accounts(search: string | undefined, page: PageRequest) {
     const matching = (eb: ExpressionBuilder<Database, 'accounts'>) =>
       eb.or([containsIgnoringCase('accounts.email', search ?? ''), containsIgnoringCase('accounts.name', search ?? '')]);
+    // People only: a team workspace's row holds no person (it has its own list).
     const total = this.db
       .selectFrom('accounts')
+      .where('accounts.personal', '=', 1)
       .$if(Boolean(search), (q) => q.where(matching))
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirst()
       .then(countOf);
     const items = this.accountRows()
+      .where('accounts.personal', '=', 1)
       .$if(Boolean(search), (q) => q.where(matching))
       .orderBy('accounts.id', 'desc')
       .limit(page.perPage)
@@ -58,6 +61,40 @@ export class SqlAdminStore implements AdminStore {
   async account(id: number): Promise<AccountSummary | null> {
     const row = await this.accountRows().where('accounts.id', '=', id).executeTakeFirst();
     return row ? { account: toAccount(row), links: num(row.link_count) } : null;
+  }
+
+  async workspaces(search: string | undefined, page: PageRequest) {
+    const matching = containsIgnoringCase('accounts.name', search ?? '');
+    const total = this.db
+      .selectFrom('accounts')
+      .$if(Boolean(search), (q) => q.where(matching))
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst()
+      .then(countOf);
+    const items = this.workspaceRows()
+      .$if(Boolean(search), (q) => q.where(matching))
+      .orderBy('accounts.id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute()
+      .then((rows) => rows.map(toWorkspaceSummary));
+    return pageOf(total, items, page);
+  }
+
+  async workspace(id: number): Promise<WorkspaceSummary | null> {
+    const row = await this.workspaceRows().where('accounts.id', '=', id).executeTakeFirst();
+    return row ? toWorkspaceSummary(row) : null;
+  }
+
+  /** Workspaces with their numbers of members and links (each counted on its index). */
+  private workspaceRows() {
+    return this.db
+      .selectFrom('accounts')
+      .select(['accounts.id', 'accounts.name', 'accounts.email', 'accounts.personal', 'accounts.created_at', 'accounts.suspended_at'])
+      .select((eb) => [
+        eb.selectFrom('links').select(eb.fn.countAll().as('n')).whereRef('links.account_id', '=', 'accounts.id').as('link_count'),
+        eb.selectFrom('memberships').select(eb.fn.countAll().as('n')).whereRef('memberships.workspace_id', '=', 'accounts.id').as('member_count'),
+      ]);
   }
 
   /** Accounts with their number of links (counted on the links_account index). */
@@ -122,4 +159,26 @@ export class SqlAdminStore implements AdminStore {
       .executeTakeFirst();
     return row ? toLink(row, []) : null;
   }
+}
+
+function toWorkspaceSummary(r: {
+  id: number;
+  name: string;
+  email: string;
+  personal: number;
+  created_at: number;
+  suspended_at: number | null;
+  link_count: number | string | bigint | null;
+  member_count: number | string | bigint | null;
+}): WorkspaceSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    personal: r.personal === 1,
+    email: r.personal === 1 ? r.email : null,
+    members: num(r.member_count),
+    links: num(r.link_count),
+    createdAt: Number(r.created_at),
+    suspendedAt: r.suspended_at === null ? null : Number(r.suspended_at),
+  };
 }

@@ -121,6 +121,10 @@ export class SqlChallengeStore implements ChallengeStore {
     const result = await this.db.deleteFrom('sign_in_challenges').where('token_hash', '=', tokenHash).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  async deleteAll(userId: number): Promise<void> {
+    await this.db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).execute();
+  }
 }
 
 const toNumber = (v: number | string | null): number | null => (v === null ? null : Number(v));

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Role } from '../../../core/workspaces/policy.ts';
-import type { Invitation, Member, Workspace, WorkspaceOfUser, WorkspaceSettings } from '../../../core/workspaces/workspace.ts';
+import type { Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from '../../../core/workspaces/workspace.ts';
 import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../core/workspaces/workspace-store.ts';
 import { randomToken } from '../../../core/shared/secrets.ts';
 import type { AccountsTable, Database, InvitationsTable } from '../schema.ts';
@@ -52,9 +52,19 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     return row ? toWorkspace(row) : null;
   }
 
-  async roleOf(workspaceId: number, userId: number): Promise<Role | null> {
-    const row = await this.db.selectFrom('memberships').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
-    return (row?.role as Role | undefined) ?? null;
+  async standingOf(workspaceId: number, userId: number): Promise<Standing | null> {
+    // One read per request: the membership, the workspace's rule and the person's confirmed two-factor.
+    const row = await this.db
+      .selectFrom('memberships')
+      .innerJoin('accounts', 'accounts.id', 'memberships.workspace_id')
+      .leftJoin('user_totp', (join) => join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null))
+      .select(['memberships.role', 'accounts.require_2fa', 'user_totp.user_id as enrolled'])
+      .where('memberships.workspace_id', '=', workspaceId)
+      .where('memberships.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const twoFactor = row.enrolled !== null;
+    return { role: row.role as Role, twoFactor, twoFactorMissing: row.require_2fa === 1 && !twoFactor };
   }
 
   create(ownerId: number, settings: WorkspaceSettings, now: number): Promise<Workspace> {
@@ -90,12 +100,13 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     const rows = await this.db
       .selectFrom('memberships')
       .innerJoin('accounts', 'accounts.id', 'memberships.user_id')
-      .select(['memberships.user_id', 'memberships.role', 'memberships.created_at', 'accounts.name', 'accounts.email'])
+      .leftJoin('user_totp', (join) => join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null))
+      .select(['memberships.user_id', 'memberships.role', 'memberships.created_at', 'accounts.name', 'accounts.email', 'user_totp.user_id as enrolled'])
       .where('memberships.workspace_id', '=', workspaceId)
       .orderBy('memberships.created_at')
       .orderBy('memberships.user_id')
       .execute();
-    return rows.map((r) => ({ userId: r.user_id, name: r.name, email: r.email, role: r.role as Role, joinedAt: r.created_at }));
+    return rows.map((r) => ({ userId: r.user_id, name: r.name, email: r.email, role: r.role as Role, twoFactor: r.enrolled !== null, joinedAt: r.created_at }));
   }
 
   setRole(workspaceId: number, userId: number, role: Role): Promise<MembershipChange> {

@@ -9,6 +9,7 @@ import { csrfCheck, isMultipart } from './csrf-check.ts';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
 import { installWebRateLimit } from './web-rate-limit.ts';
+import { installTwoFactorGate } from './two-factor-gate.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { WEB_FEATURES } from '../features/index.ts';
@@ -73,6 +74,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
       if (csrf === 'origin' || (csrf === 'multipart' && isMultipart(request))) return;
       return checkToken(request, reply);
     });
+    installTwoFactorGate(web, ctx);
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);

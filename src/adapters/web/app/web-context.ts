@@ -3,6 +3,7 @@ import type { AdminService } from '../../../core/admin/admin-service.ts';
 import type { TwoFactorService } from '../../../core/security/two-factor-service.ts';
 import type { TwoStepSignIn } from '../../../core/security/two-step-sign-in.ts';
 import type { PasswordResets } from '../../../core/security/password-resets.ts';
+import type { EmailVerification } from '../../../core/security/email-verification.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { ApiContext } from '../../http/handlers/context.ts';
 import type { UnlockCookies } from '../../http/redirect/cookies.ts';
@@ -16,7 +17,13 @@ import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 export interface WebContext extends ApiContext {
   signIn: SignInService;
   /** Two-factor sign-in and password reset by email. */
-  security: { twoFactor: TwoFactorService; twoStep: TwoStepSignIn; resets: PasswordResets; sso?: SsoServices | null };
+  security: {
+    twoFactor: TwoFactorService;
+    twoStep: TwoStepSignIn;
+    resets: PasswordResets;
+    sso?: SsoServices | null;
+    verification: EmailVerification | null;
+  };
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
   web: WebOptions;

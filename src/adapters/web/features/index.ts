@@ -16,12 +16,14 @@ import { utmTemplatesPages } from './utm/utm-templates-pages.ts';
 import { livePages } from './live/live-pages.ts';
 import { loginStepsPages } from './security/login-steps-pages.ts';
 import { securityPages } from './security/security-pages.ts';
+import { verifyEmailPages } from './security/verify-email-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
   authPages,
   ssoPages,
   loginStepsPages,
+  verifyEmailPages,
   dashboardPages,
   // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but
   // keeping them together reads as the route table it is.

@@ -11,7 +11,7 @@ import { safeNext, seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
-import { accountsPage, deletePage, DEFAULT_PER_PAGE, linksPage, overviewPage, refusedPage, type ListQuery } from './admin-views.ts';
+import { accountsPage, deletePage, DEFAULT_PER_PAGE, linksPage, overviewPage, refusedPage, workspacesPage, type ListQuery } from './admin-views.ts';
 import { revealHidden } from '../../../../core/accounts/email.ts';
 
 type Form = Record<string, unknown>;
@@ -143,6 +143,35 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
       );
     }
   });
+
+  web.get('/admin/workspaces', LIST, async (request, reply) => {
+    const query = listQuery(request);
+    const found = await ctx.admin.workspaces(query.q, { page: query.page, perPage: query.perPage });
+    return page(
+      request,
+      reply,
+      200,
+      (v) => v.t.admin.workspaces.title,
+      (v) => workspacesPage(v, found, query, request.url),
+    );
+  });
+
+  for (const [action, suspended] of [
+    ['suspend', true],
+    ['reinstate', false],
+  ] as const) {
+    web.post(`/admin/workspaces/:id/${action}`, BY_ID, async (request, reply) => {
+      try {
+        const workspace = await ctx.admin.setWorkspaceSuspended(idOf(request), suspended);
+        const t = viewOf(request, reply, secret).t.admin.workspaces;
+        setFlash(reply, suspended ? t.suspended(workspace.name) : t.reinstated(workspace.name));
+        return seeOther(reply, back(request.body as Form, '/admin/workspaces'));
+      } catch (error) {
+        if (error instanceof ValidationError) return refused(request, reply, error);
+        throw error;
+      }
+    });
+  }
 
   web.get('/admin/links', LIST, async (request, reply) => {
     const query = listQuery(request);

@@ -1,4 +1,4 @@
-import type { AccountSummary, InstanceTotals, OperatorLink } from '../../../../core/admin/admin-store.ts';
+import type { AccountSummary, InstanceTotals, OperatorLink, WorkspaceSummary } from '../../../../core/admin/admin-store.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
 import { isExpired } from '../../../../core/expiration/expiry.ts';
@@ -17,7 +17,7 @@ export interface ListQuery {
 function adminNav(view: View, current: string): RawHtml {
   const n = view.t.admin.nav;
   const item = (href: string, label: string) => html`<li><a href="${href}"${href === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
-  return html`<nav aria-label="${n.label}"><ul class="actions">${item('/admin', n.overview)}${item('/admin/accounts', n.accounts)}${item('/admin/links', n.links)}</ul></nav>`;
+  return html`<nav aria-label="${n.label}"><ul class="actions">${item('/admin', n.overview)}${item('/admin/accounts', n.accounts)}${item('/admin/workspaces', n.workspaces)}${item('/admin/links', n.links)}</ul></nav>`;
 }
 
 export function overviewPage(view: View, totals: InstanceTotals): RawHtml {
@@ -29,6 +29,7 @@ ${adminNav(view, '/admin')}
 <div class="cards">${card(o.accounts, totals.accounts)}${card(o.links, totals.links)}${card(o.clicks, totals.clicks)}${card(o.recentClicks, totals.recentClicks)}</div>
 <ul>
 <li><a href="/admin/accounts">${o.manageAccounts}</a></li>
+<li><a href="/admin/workspaces">${o.manageWorkspaces}</a></li>
 <li><a href="/admin/links">${o.manageLinks}</a></li>
 </ul>`;
 }
@@ -97,6 +98,44 @@ ${
 </table></div>`
 }
 ${pager(view, '/admin/accounts', page, query)}`;
+}
+
+/** Every workspace: a team's is suspended here; a personal one with its account (Accounts). */
+export function workspacesPage(view: View, page: Page<WorkspaceSummary>, query: ListQuery, here: string): RawHtml {
+  const w = view.t.admin.workspaces;
+  const rows = page.items.map((ws) => {
+    const status =
+      ws.suspendedAt === null
+        ? html`<span class="status-active">${w.active}</span>`
+        : html`<span class="status-disabled">${w.suspendedSince(view.fmt.dateTime(ws.suspendedAt))}</span>`;
+    const action = ws.personal
+      ? html`<a href="${withQuery('/admin/accounts', {}, { q: ws.email ?? '' })}">${w.withAccount}</a>`
+      : ws.suspendedAt === null
+        ? postButton(view, `/admin/workspaces/${ws.id}/suspend`, w.suspend, { hidden: { next: here }, accessibleName: w.suspendName(ws.name), danger: true })
+        : postButton(view, `/admin/workspaces/${ws.id}/reinstate`, w.reinstate, { hidden: { next: here }, accessibleName: w.reinstateName(ws.name) });
+    return html`<tr>
+<td>${ws.name}</td>
+<td>${ws.personal ? w.personal : w.team}</td>
+<td class="num">${view.fmt.number(ws.members)}</td>
+<td class="num">${view.fmt.number(ws.links)}</td>
+<td class="date">${view.fmt.date(ws.createdAt)}</td>
+<td>${status}</td>
+<td>${action}</td>
+</tr>`;
+  });
+  return html`<h1>${w.title}</h1>
+${adminNav(view, '/admin/workspaces')}
+${searchForm('/admin/workspaces', w.search, w.searchButton, query)}
+${
+  page.items.length === 0
+    ? html`<p>${w.none}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${w.caption}"><table>
+<caption>${w.caption}</caption>
+<thead><tr><th scope="col">${w.name}</th><th scope="col">${w.kind}</th><th scope="col" class="num">${w.members}</th><th scope="col" class="num">${w.links}</th><th scope="col">${w.created}</th><th scope="col">${w.status}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>`
+}
+${pager(view, '/admin/workspaces', page, query)}`;
 }
 
 export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery, here: string, shortUrlOf: (l: OperatorLink) => string, now: number): RawHtml {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TooManyAttemptsError, UnauthenticatedError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
-import { SESSION_LIFETIME, type SignedIn } from '../../../../core/accounts/sign-in-service.ts';
+import { ForbiddenError, TooManyAttemptsError, UnauthenticatedError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { EMAIL_NOT_VERIFIED, SESSION_LIFETIME, type SignedIn } from '../../../../core/accounts/sign-in-service.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { checkbox, csrfField, errorSummary, textField } from '../../ui/components.ts';
@@ -78,7 +78,15 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     const title = viewOf(request, reply, secret).t.auth.signUpTitle;
     if (ctx.web.signup !== 'open') return page(request, reply, 403, title, closed);
     try {
-      const signedIn = await ctx.signIn.signUp({ name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') }, clientOf(request));
+      const input = { name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') };
+      const verification = ctx.security.verification;
+      if (verification !== null) {
+        // EMAIL_VERIFICATION=required: no session until the mailed link is opened.
+        const account = await ctx.signIn.register(input, clientOf(request));
+        await verification.start(account);
+        return seeOther(reply, `/signup/verify?email=${encodeURIComponent(account.email)}`);
+      }
+      const signedIn = await ctx.signIn.signUp(input, clientOf(request));
       startSession(request, reply, signedIn, false);
       setFlash(reply, viewOf(request, reply, secret).t.auth.welcome);
       return seeOther(reply, '/dashboard');
@@ -114,6 +122,10 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
         return page(request, reply, 422, title, (view) => signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso));
+      }
+      if (error instanceof ForbiddenError && error.missing === EMAIL_NOT_VERIFIED) {
+        setFlash(reply, viewOf(request, reply, secret).t.security.verify.notVerified);
+        return seeOther(reply, `/signup/verify?email=${encodeURIComponent(text(form, 'email').trim())}`);
       }
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));

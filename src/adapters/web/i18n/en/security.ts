@@ -23,6 +23,7 @@ export const security = {
     anyCode: 'Code from the app, or a recovery code',
     disable: 'Turn off two-factor sign-in',
     disabled: 'Two-factor sign-in is off.',
+    required: (workspace: string) => `${workspace} requires two-factor sign-in: turn it on here to go on.`,
   },
   recovery: {
     title: 'Recovery codes',
@@ -64,5 +65,20 @@ export const security = {
     askAgain: 'Ask for a new link',
     remembered: 'Remembered it?',
     backToSignIn: 'Back to sign in',
+  },
+  verify: {
+    title: 'Confirm your email address',
+    intro: 'We sent a link to your email address: open it (within 24 hours) to confirm it, then sign in. Nothing came? Ask for another link.',
+    email: 'Email',
+    resend: 'Send another link',
+    sent: 'If that account awaits confirmation, a new link is on its way.',
+    backToSignIn: 'Back to sign-in',
+    confirmTitle: 'Confirm your email address',
+    confirm: 'Confirm my email address',
+    done: 'Your email address is confirmed: sign in.',
+    deadTitle: 'This link no longer works',
+    dead: 'It was used already, or is more than 24 hours old.',
+    askAgain: 'Ask for another link',
+    notVerified: 'Confirm your email address first: open the link we mailed you, or ask for another.',
   },
 } as const;

@@ -1,0 +1,89 @@
+import { TooManyAttemptsError } from '../shared/errors.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
+import { digest, randomToken } from '../shared/secrets.ts';
+import type { Account } from '../accounts/account.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { normaliseEmail } from '../accounts/email.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { EmailVerificationStore } from './email-verification-store.ts';
+
+export interface EmailVerificationDeps {
+  store: EmailVerificationStore;
+  accounts: Pick<AccountStore, 'findByEmail'>;
+  mailer: Mailer;
+  /** Links are built on the service's public URL, never on a request's Host. */
+  appUrl: string;
+  /** Resends per client address, and per email, whatever the answer (like the password reset's). */
+  perAddress: AttemptLimiter;
+  perEmail: AttemptLimiter;
+  onMailError: (error: unknown) => void;
+  clock: Clock;
+}
+
+/** A verification link works this long, once. */
+const VERIFICATION_LIFETIME_MS = 24 * 3_600_000;
+
+export const VERIFY_PER_ADDRESS: AttemptPolicy = Object.freeze({ name: 'email-verification-address', max: 10, windowSeconds: 3600 });
+export const VERIFY_PER_EMAIL: AttemptPolicy = Object.freeze({ name: 'email-verification-email', max: 3, windowSeconds: 3600 });
+
+const EMAIL_KEY_MAX = 256;
+const wellFormed = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/**
+ * EMAIL_VERIFICATION=required: a sign-up is sent a single-use link and cannot sign in until it
+ * opens it. A resend answers the same whether the email awaits one or not; mails leave after
+ * the answer, their failures told to the log.
+ */
+export class EmailVerification {
+  constructor(private readonly deps: EmailVerificationDeps) {}
+
+  /** For a new sign-up: marks it unverified and mails its link (after this returns). */
+  async start(account: Account): Promise<void> {
+    const link = await this.issue(account);
+    this.mail(account, link);
+  }
+
+  pending(userId: number): Promise<boolean> {
+    return this.deps.store.pending(userId);
+  }
+
+  async resend(email: string, address: string): Promise<void> {
+    const normalised = normaliseEmail(email);
+    for (const [limiter, key] of [
+      [this.deps.perAddress, address],
+      [this.deps.perEmail, normalised.slice(0, EMAIL_KEY_MAX)],
+    ] as const) {
+      const attempt = await limiter.consume(key);
+      if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    }
+    const account = await this.deps.accounts.findByEmail(normalised);
+    if (!account || !(await this.deps.store.pending(account.id))) return;
+    this.mail(account, await this.issue(account));
+  }
+
+  /** True when the link was live and unused: the person may sign in from now on. */
+  async verify(token: string): Promise<boolean> {
+    return wellFormed(token) && (await this.deps.store.use(digest(token), this.deps.clock.now())) !== null;
+  }
+
+  private async issue(account: Account): Promise<string> {
+    const token = randomToken(32);
+    const now = this.deps.clock.now();
+    await this.deps.store.insert(account.id, digest(token), now, now + VERIFICATION_LIFETIME_MS);
+    return `${this.deps.appUrl.replace(/\/$/, '')}/signup/verify/${token}`;
+  }
+
+  private mail(account: Account, link: string): void {
+    const text = [
+      `Hello ${account.name},`,
+      '',
+      'Open this link within 24 hours to confirm the email address of your new linkpix account; it works once:',
+      '',
+      link,
+      '',
+      'If you did not sign up, ignore this mail: the account stays closed.',
+    ].join('\n');
+    void this.deps.mailer.send({ to: account.email, subject: 'Confirm your email address', text }).catch((error: unknown) => this.deps.onMailError(error));
+  }
+}
