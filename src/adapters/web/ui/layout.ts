@@ -59,7 +59,28 @@ function themeSwitch(view: View): RawHtml {
 </form>`;
 }
 
-/** Who is signed in, their settings, the theme and signing out, behind their name. */
+/**
+ * The workspace the pages act in, and a plain form to choose another (works without JavaScript;
+ * the script only submits it on change). One workspace: its name and the way to make more.
+ */
+function workspaceSwitch(view: View): RawHtml {
+  const n = view.t.common.nav;
+  const current = view.workspace;
+  if (!current) return html``;
+  const options = view.workspaces.map((w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${w.name} (${w.role})</option>`);
+  const chooser =
+    view.workspaces.length > 1
+      ? html`<form method="post" action="/account/workspaces/switch" class="theme-form workspace-switch" data-autosubmit>${csrfField(view)}
+<input type="hidden" name="next" value="${view.url}">
+<label for="workspace-select">${n.workspace}</label>
+<select id="workspace-select" name="workspace">${options}</select>
+<button type="submit" class="secondary small">${n.switchWorkspace}</button>
+</form>`
+      : html`<p class="menu-who"><span class="muted">${n.workspace}:</span> ${current.name}</p>`;
+  return html`${chooser}${menuItems([html`<a href="/account/workspaces">${n.workspaces}</a>`])}`;
+}
+
+/** Who is signed in, their settings, the workspace, the theme and signing out, behind their name. */
 function accountMenu(view: View, section: string | undefined): RawHtml {
   const account = view.account;
   if (!account) return html`<div class="header-tools">${themeSwitch(view)}</div>`;
@@ -71,6 +92,7 @@ ${menuItems([
   html`<a href="/account/api-keys">${n.apiKeys}</a>`,
   account.isAdmin ? html`<a href="/admin"${current('/admin')}>${n.admin}</a>` : '',
 ])}
+${workspaceSwitch(view)}
 ${themeSwitch(view)}
 <form method="post" action="/logout" class="menu-signout">${csrfField(view)}<button type="submit" class="secondary small">${n.signOut}</button></form>`;
   return html`<div class="header-tools">${menu({ summary: html`<span class="menu-name">${account.name}</span>`, label: `${account.name}, ${n.accountMenu}`, className: 'account-menu' }, panel)}</div>`;

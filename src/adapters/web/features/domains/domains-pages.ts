@@ -75,7 +75,7 @@ ${url('not_found_page', t.notFoundPageHint)}`;
   });
 
   web.post('/domains/:id/verify', { schema: { params: IdParams } }, async (request, reply) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const id = (request.params as IdParams).id;
     try {
       const domain = await ctx.domains.verify(accountId, id);
