@@ -61,13 +61,14 @@ function themeSwitch(view: View): RawHtml {
 
 /**
  * The workspace the pages act in, and a plain form to choose another (works without JavaScript;
- * the script only submits it on change). One workspace: its name and the way to make more.
+ * the script only submits it on change). With one workspace there is nothing to switch to.
  */
 function workspaceSwitch(view: View): RawHtml {
   const n = view.t.common.nav;
   const current = view.workspace;
   if (!current) return html``;
-  const options = view.workspaces.map((w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${w.name} (${w.role})</option>`);
+  const nameOf = (w: { personal: boolean; name: string }) => (w.personal ? n.personalWorkspace : w.name);
+  const options = view.workspaces.map((w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${nameOf(w)} (${w.role})</option>`);
   const chooser =
     view.workspaces.length > 1
       ? html`<form method="post" action="/account/workspaces/switch" class="theme-form workspace-switch" data-autosubmit>${csrfField(view)}
@@ -76,8 +77,8 @@ function workspaceSwitch(view: View): RawHtml {
 <select id="workspace-select" name="workspace">${options}</select>
 <button type="submit" class="secondary small">${n.switchWorkspace}</button>
 </form>`
-      : html`<p class="menu-who"><span class="muted">${n.workspace}:</span> ${current.name}</p>`;
-  return html`${chooser}${menuItems([html`<a href="/account/workspaces">${n.workspaces}</a>`])}`;
+      : '';
+  return html`${chooser}`;
 }
 
 /** Who is signed in, their settings, the workspace, the theme and signing out, behind their name. */
@@ -90,6 +91,7 @@ function accountMenu(view: View, section: string | undefined): RawHtml {
 ${menuItems([
   html`<a href="/account"${current('/account')}>${n.account}</a>`,
   html`<a href="/account/api-keys">${n.apiKeys}</a>`,
+  html`<a href="/account/workspaces"${current('/account/workspaces')}>${n.workspaces}</a>`,
   account.isAdmin ? html`<a href="/admin"${current('/admin')}>${n.admin}</a>` : '',
 ])}
 ${workspaceSwitch(view)}

@@ -52,7 +52,7 @@ ${selectField({ name: 'timezone', label: s.timezone, hint: s.timezoneHint, optio
 ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(values, 'require_2fa') === '1', uncheckedValue: '0', errors: f?.errors })}
 <div class="actions"><button type="submit">${view.t.common.save}</button></div>
 </form>
-${ws.personal ? '' : html`<p><a class="danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>`}
+${ws.personal ? '' : html`<p><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>`}
 </section>`;
 }
 
@@ -65,8 +65,10 @@ function memberRow(view: View, data: WorkspacePageData, member: Member): RawHtml
   const roleCell = manages
     ? html`<form method="post" action="${base}/role" class="inline">${csrfField(view)}<label class="visually-hidden" for="role-${member.userId}">${p.changeNamed(member.name)}</label><select id="role-${member.userId}" name="role">${roleOptions(view, mine).map((o) => html`<option value="${o.value}"${o.value === member.role ? html` selected` : ''}>${o.label}</option>`)}</select> <button type="submit" class="secondary small">${p.save}</button></form>`
     : html`${view.t.workspaces.roles[member.role]}`;
+  // The last owner cannot leave (make another owner first): no button that could only fail.
+  const lastOwner = member.role === 'owner' && data.members.filter((m) => m.role === 'owner').length === 1;
   const action = self
-    ? data.workspace.personal
+    ? data.workspace.personal || lastOwner
       ? ''
       : postButton(view, `${base}/remove`, p.leave, { danger: true })
     : manages
@@ -113,8 +115,9 @@ ${
     : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${i.caption}"><table><caption class="visually-hidden">${i.caption}</caption>
 <thead><tr><th scope="col">${i.email}</th><th scope="col">${i.role}</th><th scope="col">${i.expires}</th><th scope="col">${view.t.common.actions}</th></tr></thead><tbody>${rows}</tbody></table></div>`
 }
+<h3 id="invite-title">${i.inviteTitle}</h3>
 ${errorSummary(view, f?.errors)}
-<form method="post" action="/account/workspaces/${data.workspace.id}/invitations" class="stack" novalidate>
+<form method="post" action="/account/workspaces/${data.workspace.id}/invitations" class="stack" novalidate aria-labelledby="invite-title">
 ${csrfField(view)}
 ${textField({ name: 'email', type: 'email', label: i.email, value: text(f?.values ?? {}, 'email'), errors: f?.errors, required: true, autocomplete: 'off' })}
 ${selectField({ name: 'role', label: i.role, options: roleOptions(view, data.workspace.role), value: text(f?.values ?? {}, 'role') || 'viewer', errors: f?.errors })}
@@ -147,8 +150,9 @@ ${
 <thead><tr><th scope="col">${t.name}</th><th scope="col">${t.prefix}</th><th scope="col">${t.scopes}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.expires}</th>${showUser ? html`<th scope="col">${t.user}</th>` : ''}<th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${data.keys.map((k) => keyRow(view, data, k, showUser))}</tbody></table></div>`
 }
+<h3 id="new-key-title">${t.createTitle}</h3>
 ${errorSummary(view, f?.errors)}
-<form method="post" action="/account/workspaces/${data.workspace.id}/api-keys" class="stack" novalidate>
+<form method="post" action="/account/workspaces/${data.workspace.id}/api-keys" class="stack" novalidate aria-labelledby="new-key-title">
 ${csrfField(view)}
 ${textField({ name: 'name', label: t.name, value: text(f?.values ?? {}, 'name'), errors: f?.errors, maxlength: 255, required: true, autocomplete: 'off' })}
 <fieldset${f?.errors.scopes ? html` aria-describedby="f-scopes-error"` : ''}><legend>${t.scopes}</legend><p class="hint">${t.scopesHint}</p>

@@ -20,6 +20,7 @@ export const common = {
     workspace: 'Workspace',
     switchWorkspace: 'Switch',
     workspaces: 'Workspaces',
+    personalWorkspace: 'Personal',
   },
   theme: { label: 'Theme', system: 'System', light: 'Light', dark: 'Dark', apply: 'Apply theme' },
   errorSummaryTitle: 'There is a problem',
