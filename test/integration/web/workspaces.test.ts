@@ -40,11 +40,15 @@ onEachEngine('web: workspaces', (h) => {
     assert.match((await owner.client.get('/links')).text, /example\.com\/team/);
   });
 
-  test('a viewer reads but meets a 403 page naming the role on every form', async () => {
+  test('a viewer reads, sees no create or edit control, and meets a 403 page naming the role on every form', async () => {
     const { viewer } = cast.people;
     const list = await viewer.client.get('/links');
     assert.equal(list.status, 200);
     assert.match(list.text, /example\.com\/team/);
+    assert.doesNotMatch(list.text, /href="\/links\/new"|href="\/links\/\d+\/(edit|delete)"/);
+    assert.doesNotMatch((await viewer.client.get('/dashboard')).text, /action="\/dashboard\/shorten"/);
+    assert.doesNotMatch((await viewer.client.get('/pixels')).text, /href="\/pixels\/new"/);
+    assert.match((await cast.people.editor.client.get('/links')).text, /href="\/links\/new"/);
     const form = await viewer.client.get('/links/new');
     assert.equal(form.status, 403);
     assert.match(form.text, /needs the role editor or above in the workspace Acme &lt;b&gt;team&lt;\/b&gt;; yours is viewer/);

@@ -30,8 +30,8 @@ export const invitationPages: WebFeature = (web, ctx: WebContext) => {
     const person = request.viewer?.account ?? null;
     const body = !person
       ? html`<p>${t.signedOut}</p>
-<ul class="actions"><li><a class="button" href="/login?next=${encodeURIComponent(here)}">${t.signIn}</a></li>
-${ctx.web.signup === 'open' ? html`<li><a class="button secondary" href="/signup?next=${encodeURIComponent(here)}">${t.signUp}</a></li>` : ''}</ul>`
+<div class="actions"><a class="button" href="/login?next=${encodeURIComponent(here)}">${t.signIn}</a>
+${ctx.web.signup === 'open' ? html`<a class="button secondary" href="/signup?next=${encodeURIComponent(here)}">${t.signUp}</a>` : ''}</div>`
       : normaliseEmail(person.email) === invitation.email
         ? html`<form method="post" action="${here}" class="stack">${csrfField(view)}<div class="actions"><button type="submit">${t.join}</button></div></form>`
         : html`<p class="field-error">${t.wrongEmail(person.email)}</p>`;

@@ -100,7 +100,7 @@ export const workspaces = {
     sentTo: (email: string) => `The invitation was sent to ${email}.`,
     signIn: 'Sign in to join',
     signUp: 'Create an account to join',
-    signedOut: 'Sign in with that email address, or create an account with it, then come back to this page to join.',
+    signedOut: 'Sign in with that email address, or create an account with it: you come back to this page to join.',
     join: 'Join the workspace',
     joined: (name: string) => `You joined ${name}.`,
     wrongEmail: (email: string) => `You are signed in as ${email}, but the invitation was sent to another address. Sign out and sign in with the invited address.`,
