@@ -2,7 +2,7 @@
  * Helpers of the web workspaces suites (not a test file: the runner picks *.test.ts only).
  */
 import assert from 'node:assert/strict';
-import { signedUp, WebClient, type WebReply } from '../../support/web-client.ts';
+import { signedUp, type WebClient, type WebReply } from '../../support/web-client.ts';
 
 export interface WebPerson {
   client: WebClient;
@@ -14,7 +14,7 @@ export async function webPerson(baseUrl: string): Promise<WebPerson> {
 }
 
 /** Makes a team workspace on /account/workspaces (it becomes the current one); returns its id. */
-export async function webWorkspace(owner: WebPerson, name: string): Promise<number> {
+async function webWorkspace(owner: WebPerson, name: string): Promise<number> {
   const made = await owner.client.post('/account/workspaces', { name }, { from: '/account/workspaces' });
   assert.equal(made.status, 303, made.text.slice(0, 500));
   const id = Number(/^\/account\/workspaces\/(\d+)$/.exec(made.location ?? '')?.[1]);

@@ -106,7 +106,11 @@ onEachEngine('web: workspaces', (h) => {
     assert.match(out.text, new RegExp(`href="/login\\?next=%2Fsignup%2Finvitation%2F${token}"`));
     const signup = await anonymous.get(`/signup?next=${encodeURIComponent(`/signup/invitation/${token}`)}`);
     assert.match(signup.text, /name="next" value="\/signup\/invitation\//);
-    const made = await anonymous.post('/signup', { name: 'New', email: invited, password: 'correct horse battery staple', next: `/signup/invitation/${token}` }, { from: '/signup' });
+    const made = await anonymous.post(
+      '/signup',
+      { name: 'New', email: invited, password: 'correct horse battery staple', next: `/signup/invitation/${token}` },
+      { from: '/signup' },
+    );
     assert.equal(made.status, 303, made.text.slice(0, 300));
     assert.equal(made.location, `/signup/invitation/${token}`);
     const someone: WebPerson = await webPerson(h().baseUrl);

@@ -7,7 +7,17 @@ import { viewOf } from './view.ts';
 
 type ErrorKind = 'notFound' | 'forbidden' | 'gone' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
 
-const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, gone: 410, badRequest: 400, invalid: 422, tooMany: 429, unavailable: 503, busy: 503, server: 500 };
+const STATUS: Record<ErrorKind, number> = {
+  notFound: 404,
+  forbidden: 403,
+  gone: 410,
+  badRequest: 400,
+  invalid: 422,
+  tooMany: 429,
+  unavailable: 503,
+  busy: 503,
+  server: 500,
+};
 
 /** An error as a page of the app, in the app's look, that says what happened and what to do. */
 export function sendErrorPage(

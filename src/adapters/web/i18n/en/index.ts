@@ -19,4 +19,24 @@ import { rules } from './rules.ts';
 import { workspaces } from './workspaces.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm, security, rules, workspaces };
+export const en = {
+  common,
+  auth,
+  dashboard,
+  links,
+  linkForm,
+  bulk,
+  pixels,
+  spaces,
+  domains,
+  resources,
+  account,
+  admin,
+  stats,
+  home,
+  tags,
+  utm,
+  security,
+  rules,
+  workspaces,
+};
