@@ -74,6 +74,11 @@ onEachEngine('web: workspaces', (h) => {
     assert.equal(bad.status, 422);
     assert.match(bad.text, /id="f-name-error"/);
     assert.match(bad.text, /id="f-timezone-error"/);
+    const ownerId = /\/members\/(\d+)\/role"[\s\S]*?selected>Owner/.exec(page.text)?.[1];
+    assert.ok(ownerId, "the owner's row has its role form");
+    const demoted = await owner.client.post(`${path}/members/${ownerId}/role`, { role: 'admin' }, { from: path });
+    assert.equal(demoted.status, 422);
+    assert.match(demoted.text, /The last owner of a workspace cannot leave it or change role/);
     const asViewer = await viewer.client.get(path);
     assert.equal(asViewer.status, 200);
     assert.doesNotMatch(asViewer.text, /name="require_2fa"/);

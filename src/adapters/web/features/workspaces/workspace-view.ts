@@ -9,7 +9,7 @@ import { text, timeZoneOptions, type Form } from '../account/account-views.ts';
 
 /** Which form failed (its values kept, its errors named), or what was made and is shown once. */
 export type WorkspacePageState =
-  | { form: 'settings' | 'invite' | 'key'; values: Form; errors: FieldErrors }
+  | { form: 'settings' | 'members' | 'invite' | 'key'; values: Form; errors: FieldErrors }
   | { made: 'invitation'; email: string; link: string }
   | { made: 'key'; name: string; apiKey: string }
   | null;
@@ -22,7 +22,7 @@ export interface WorkspacePageData {
   personId: number;
 }
 
-function failed(state: WorkspacePageState, form: 'settings' | 'invite' | 'key'): { values: Form; errors: FieldErrors } | null {
+function failed(state: WorkspacePageState, form: 'settings' | 'members' | 'invite' | 'key'): { values: Form; errors: FieldErrors } | null {
   return state !== null && 'form' in state && state.form === form ? state : null;
 }
 
@@ -77,9 +77,20 @@ function memberRow(view: View, data: WorkspacePageData, member: Member): RawHtml
   return html`<tr><td>${member.name}${self ? html` <span class="muted">${p.you}</span>` : ''}</td><td>${member.email}</td><td>${roleCell}</td><td class="date">${view.fmt.dateTime(member.joinedAt)}</td><td>${action}</td></tr>`;
 }
 
-function members(view: View, data: WorkspacePageData): RawHtml {
+function members(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {
   const p = view.t.workspaces.people;
+  // A refused change of a row (the last owner) is said above the table: the rows' fields have no one id.
+  const f = failed(state, 'members');
   return html`<section aria-labelledby="members-title"><h2 id="members-title">${p.title}</h2>
+${
+  f
+    ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" autofocus><h2 id="error-summary-title">${view.t.common.errorSummaryTitle}</h2><ul>${Object.values(
+        f.errors,
+      )
+        .flat()
+        .map((m) => html`<li>${m}</li>`)}</ul></div>`
+    : ''
+}
 <div class="table-wrap" tabindex="0" role="region" aria-label="${p.caption}"><table>
 <caption class="visually-hidden">${p.caption}</caption>
 <thead><tr><th scope="col">${view.t.workspaces.name}</th><th scope="col">${p.email}</th><th scope="col">${view.t.workspaces.invites.role}</th><th scope="col">${p.joined}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
@@ -172,7 +183,7 @@ export function workspacePage(view: View, data: WorkspacePageData, state: Worksp
 <p><a href="/account/workspaces">${w.back}</a>${roleAllows(ws.role, 'members.manage') ? html` · <a href="/account/workspaces/${ws.id}/audit">${w.audit}</a>` : ''}</p>
 <p>${w.role}: <strong>${w.roles[ws.role]}</strong>${ws.personal ? html` · ${w.personal}` : ''}</p>
 ${settings(view, data, state)}
-${members(view, data)}
+${members(view, data, state)}
 ${invitations(view, data, state)}
 ${keys(view, data, state)}`;
 }

@@ -66,7 +66,7 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
 
   /** Runs a form's change; a ValidationError shows the page again with that form's values and errors. */
   const formOf = (request: FastifyRequest) => (request.body ?? {}) as Form;
-  async function orAgain(request: FastifyRequest, reply: FastifyReply, id: number, form: 'settings' | 'invite' | 'key', run: () => Promise<FastifyReply>) {
+  async function orAgain(request: FastifyRequest, reply: FastifyReply, id: number, form: 'settings' | 'members' | 'invite' | 'key', run: () => Promise<FastifyReply>) {
     try {
       return await run();
     } catch (error) {
@@ -153,7 +153,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
 
   web.post('/account/workspaces/:id/members/:userId/role', { schema: { params: ByMember } }, async (request, reply) => {
     const { id, userId } = request.params as ByMember;
-    return orAgain(request, reply, id, 'settings', async () => {
+    return orAgain(request, reply, id, 'members', async () => {
       await service.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
       return done(reply, viewOf(request, reply, secret).t.workspaces.people.changed, `/account/workspaces/${id}`);
     });
@@ -163,7 +163,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     const { id, userId } = request.params as ByMember;
     const self = userId === viewerOf(request).account.id;
     const workspace = self ? await service.read(actorOf(request), id) : null;
-    return orAgain(request, reply, id, 'settings', async () => {
+    return orAgain(request, reply, id, 'members', async () => {
       await service.removeMember(actorOf(request), id, userId);
       const t = viewOf(request, reply, secret).t.workspaces.people;
       return workspace ? done(reply, t.left(workspace.name), '/account/workspaces') : done(reply, t.removed, `/account/workspaces/${id}`);
