@@ -14,7 +14,7 @@ export async function webPerson(baseUrl: string): Promise<WebPerson> {
 }
 
 /** Makes a team workspace on /account/workspaces (it becomes the current one); returns its id. */
-async function webWorkspace(owner: WebPerson, name: string): Promise<number> {
+export async function webWorkspace(owner: WebPerson, name: string): Promise<number> {
   const made = await owner.client.post('/account/workspaces', { name }, { from: '/account/workspaces' });
   assert.equal(made.status, 303, made.text.slice(0, 500));
   const id = Number(/^\/account\/workspaces\/(\d+)$/.exec(made.location ?? '')?.[1]);

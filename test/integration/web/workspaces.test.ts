@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient } from '../../support/web-client.ts';
-import { webCast, webInvite, webJoin, webPerson, type WebPerson } from './workspaces-support.ts';
+import { webCast, webInvite, webJoin, webPerson, webWorkspace, type WebPerson } from './workspaces-support.ts';
 
 const idOfEdit = (location: string | null) => Number(/^\/links\/(\d+)\/edit$/.exec(location ?? '')?.[1]);
 
@@ -145,5 +145,29 @@ onEachEngine('web: workspaces', (h) => {
     assert.equal(after.status, 200);
     assert.doesNotMatch(after.text, /example\.com\/team/);
     assert.equal((await gone.client.get(`/links/${teamLink}/edit`)).status, 404);
+  });
+
+  test('an owner deletes a team workspace after typing its name; nobody else, and never a personal one', async () => {
+    const { owner, admin } = cast.people;
+    const temp = await webWorkspace(owner, 'Temporary');
+    const path = `/account/workspaces/${temp}/delete`;
+    assert.equal((await owner.client.get(path)).status, 200);
+    assert.equal((await admin.client.get(`/account/workspaces/${cast.workspaceId}/delete`)).status, 403);
+    const wrong = await owner.client.post(path, { confirm: 'Temporar' }, { from: path });
+    assert.equal(wrong.status, 422);
+    assert.match(wrong.text, /id="f-confirm-error"/);
+    assert.match(wrong.text, /name="confirm" type="text" value="Temporar"/);
+    const gone = await owner.client.post(path, { confirm: 'Temporary' }, { from: path });
+    assert.equal(gone.status, 303);
+    assert.equal(gone.location, '/account/workspaces');
+    assert.equal((await owner.client.get(`/account/workspaces/${temp}`)).status, 404);
+    assert.equal((await owner.client.get('/links')).status, 200, 'the deleted current workspace falls back to the personal one');
+    const personal = Number(
+      /value="(\d+)">Personal \(owner\)<\/option>/.exec((await owner.client.get('/links')).text)?.[1] ??
+        /\/account\/workspaces\/(\d+)"[^>]*>[^<]*<\/a> <span class="badge/.exec((await owner.client.get('/account/workspaces')).text)?.[1],
+    );
+    assert.ok(personal > 0);
+    assert.equal((await owner.client.get(`/account/workspaces/${personal}/delete`)).status, 404);
+    await owner.client.post('/account/workspaces/switch', { workspace: String(cast.workspaceId) }, { from: '/links' });
   });
 });
