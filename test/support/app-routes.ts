@@ -24,6 +24,10 @@ export interface AppData {
   domain: number;
   tag: number;
   utmTemplate: number;
+  /** A team workspace of the operator, with a pending invitation and a key. */
+  workspace: number;
+  /** That invitation's token (its page, seen signed out). */
+  invitation: string;
 }
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -71,7 +75,14 @@ export async function seedAppData(h: Harness, email: string, dest: Destination):
   const tags = (await h.request('GET', '/api/v1/tags', { key })).body.data as { id: number; name: string }[];
   const tag = tags.find((t) => t.name === 'spring')!.id;
   const utmTemplate = await made('/api/v1/utm-templates', { name: 'Newsletter', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' });
-  return { link, pixel, space, domain, tag, utmTemplate };
+  const team = await h.request('POST', '/api/v1/workspaces', { key, json: { name: 'Marketing team' } });
+  assert.equal(team.status, 201, team.text);
+  const workspace = team.body.data.id as number;
+  const invited = await h.request('POST', `/api/v1/workspaces/${workspace}/invitations`, { key, json: { email: 'colleague@example.com', role: 'editor' } });
+  assert.equal(invited.status, 201, invited.text);
+  const teamKey = await h.request('POST', `/api/v1/workspaces/${workspace}/api-keys`, { key, json: { name: 'CI deploys', scopes: ['links:read', 'links:write'] } });
+  assert.equal(teamKey.status, 201, teamKey.text);
+  return { link, pixel, space, domain, tag, utmTemplate, workspace, invitation: invited.body.data.token as string };
 }
 
 const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours'] as const;
@@ -116,6 +127,10 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'api-keys', path: '/account/api-keys' },
     { name: 'account-security', path: '/account/security' },
     { name: 'account-delete', path: '/account/delete' },
+    { name: 'workspaces', path: '/account/workspaces' },
+    { name: 'workspace', path: `/account/workspaces/${d.workspace}` },
+    { name: 'workspace-delete', path: `/account/workspaces/${d.workspace}/delete` },
+    { name: 'invitation', path: `/signup/invitation/${d.invitation}`, signedOut: true },
     { name: 'admin', path: '/admin' },
     { name: 'admin-accounts', path: '/admin/accounts' },
     { name: 'admin-workspaces', path: '/admin/workspaces' },

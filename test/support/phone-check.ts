@@ -65,6 +65,9 @@ async function targets(page: Page): Promise<Box[]> {
       if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
       // Visually hidden controls (the skip link until focused) are not targets one can see.
       if (r.width <= 1 && r.height <= 1) continue;
+      // A closed menu's panel is not shown (Chromium still gives its content boxes): only its summary is a target.
+      const closed = el.closest('details:not([open])');
+      if (closed && !(el.tagName === 'SUMMARY' && el.parentElement === closed)) continue;
       const parentText = (el.parentElement?.textContent ?? '').trim().length;
       const ownText = (el.textContent ?? '').trim().length;
       const inline = el.tagName === 'A' && style.display === 'inline' && parentText > ownText;

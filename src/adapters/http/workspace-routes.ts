@@ -32,9 +32,9 @@ const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 const base = '/api/v1/workspaces';
 const listOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ data: Type.Array(item), status: Type.Literal(200) });
 
-/** Where an invitation is accepted: the API's accept, POSTed with a key of the invited person (the web app's page is still to come). */
+/** Where an invitation is accepted: the web app's page, which works signed out (the API's accept takes the same token). */
 function acceptUrl(appUrl: string, token: string): string {
-  return `${appUrl.replace(/\/$/, '')}/api/v1/invitations/${token}/accept`;
+  return `${appUrl.replace(/\/$/, '')}/signup/invitation/${token}`;
 }
 
 /** Workspaces, members, invitations and keys (docs/api.md; docs/adr/0064). The service checks every role. */

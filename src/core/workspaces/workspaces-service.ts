@@ -218,12 +218,18 @@ export class WorkspacesService {
     if (!(await this.store.revokeInvitation(workspaceId, invitationId, this.clock.now()))) throw new NotFoundError('invitation');
   }
 
-  /** Unknown: 404; used, revoked or expired: 410; meant for another email: 403. */
-  async accept(actor: Actor, token: string): Promise<{ workspaceId: number; role: Role }> {
+  /** What an invitation offers, for its page (opened signed out too). Unknown: 404; used, revoked or expired: 410. */
+  async describeInvitation(token: string): Promise<{ invitation: Invitation; workspace: Workspace }> {
     const invitation = /^[A-Za-z0-9_-]{43}$/.test(token) ? await this.store.findInvitationByHash(digest(token)) : null;
     if (!invitation) throw new NotFoundError('invitation');
+    if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= this.clock.now()) throw new GoneError('invitation');
+    return { invitation, workspace: await this.found(invitation.workspaceId) };
+  }
+
+  /** Unknown: 404; used, revoked or expired: 410; meant for another email: 403. */
+  async accept(actor: Actor, token: string): Promise<{ workspaceId: number; role: Role }> {
+    const { invitation } = await this.describeInvitation(token);
     const now = this.clock.now();
-    if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= now) throw new GoneError('invitation');
     const email = await this.store.emailOfUser(actor.userId);
     if (email === null || normaliseEmail(email) !== invitation.email) throw new ForbiddenError('This invitation was sent to another email address.');
     const role = await this.store.acceptInvitation(invitation.id, actor.userId, now);

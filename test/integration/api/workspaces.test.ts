@@ -121,7 +121,7 @@ onEachEngine(
       };
       const first = await invite(b.email, 'editor');
       assert.equal(first.email, b.email);
-      assert.match(first.accept_url, new RegExp(`^http://short\\.test/api/v1/invitations/${first.token}/accept$`));
+      assert.match(first.accept_url, new RegExp(`^http://short\\.test/signup/invitation/${first.token}$`));
       assert.equal(Date.parse(first.expires_at) - Date.parse(first.created_at), 7 * DAY);
 
       const listed = await h().request('GET', `/api/v1/workspaces/${team.id}/invitations`, { key: a.key });

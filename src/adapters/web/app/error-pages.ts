@@ -5,9 +5,19 @@ import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';
 
-type ErrorKind = 'notFound' | 'forbidden' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
+type ErrorKind = 'notFound' | 'forbidden' | 'gone' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
 
-const STATUS: Record<ErrorKind, number> = { notFound: 404, forbidden: 403, badRequest: 400, invalid: 422, tooMany: 429, unavailable: 503, busy: 503, server: 500 };
+const STATUS: Record<ErrorKind, number> = {
+  notFound: 404,
+  forbidden: 403,
+  gone: 410,
+  badRequest: 400,
+  invalid: 422,
+  tooMany: 429,
+  unavailable: 503,
+  busy: 503,
+  server: 500,
+};
 
 /** An error as a page of the app, in the app's look, that says what happened and what to do. */
 export function sendErrorPage(
@@ -15,13 +25,24 @@ export function sendErrorPage(
   reply: FastifyReply,
   kind: ErrorKind,
   csrfSecret: string,
-  options: { status?: number; retryAfterSeconds?: number; fields?: FieldErrors } = {},
+  options: {
+    status?: number;
+    retryAfterSeconds?: number;
+    fields?: FieldErrors;
+    /** A role refusal: what it needs, what the person has, where. */
+    role?: { needed: string; have: string; workspace: string };
+    /** A refusal the core worded (ForbiddenError's message). */
+    body?: string;
+  } = {},
 ): FastifyReply {
   const view = viewOf(request, reply, csrfSecret);
   const e = view.t.common.errors;
   const texts: Record<ErrorKind, { title: string; body: string }> = {
     notFound: { title: e.notFoundTitle, body: e.notFound },
-    forbidden: { title: e.forbiddenTitle, body: e.forbidden },
+    forbidden: options.role
+      ? { title: e.roleTitle, body: e.role(options.role.needed, options.role.have, options.role.workspace) }
+      : { title: options.body ? e.roleTitle : e.forbiddenTitle, body: options.body ?? e.forbidden },
+    gone: { title: view.t.workspaces.invitation.goneTitle, body: view.t.workspaces.invitation.gone },
     badRequest: { title: e.badRequestTitle, body: e.badRequest },
     invalid: { title: e.invalidTitle, body: e.invalid },
     tooMany: { title: e.tooManyTitle, body: e.tooManyAttempts(options.retryAfterSeconds ?? 60) },

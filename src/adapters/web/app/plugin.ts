@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
-import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
+import { ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
 import { serveBrand } from '../ui/brand-routes.ts';
 import { en } from '../i18n/en/index.ts';
@@ -12,6 +12,9 @@ import { installWebRateLimit } from './web-rate-limit.ts';
 import { installTwoFactorGate } from './two-factor-gate.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
+import { webRuleOf, type WebPolicedRoute } from './web-route-actions.ts';
+import { currentWorkspace } from './current-workspace.ts';
+import { refuseByPolicy } from './web-policy.ts';
 import { WEB_FEATURES } from '../features/index.ts';
 import { homePage, type DomainRoot } from '../features/home/home-page.ts';
 import { QR_RENDERER } from '../../qr/qr-renderer.ts';
@@ -29,6 +32,10 @@ declare module 'fastify' {
      */
     csrf?: 'token' | 'origin' | 'multipart';
   }
+  interface FastifyInstance {
+    /** Every web route and what decides it (docs/adr/0070); the policy matrix test walks it. */
+    webPolicedRoutes: WebPolicedRoute[];
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -41,10 +48,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function registerWebApp(app: FastifyInstance, ctx: WebContext, domainRoot?: DomainRoot): Promise<void> {
   serveAssets(app);
   serveBrand(app, en.common.appName);
+  app.decorate('webPolicedRoutes', [] as WebPolicedRoute[]);
   await app.register(async (web) => {
     // Pages are not the API: none of them belongs in the OpenAPI document.
     web.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true };
+      const access = route.config?.access ?? 'account';
+      for (const method of [route.method].flat()) {
+        if (method === 'HEAD' || method === 'OPTIONS') continue;
+        const rule = webRuleOf(method, route.url, access);
+        // A form of a signed-in person that nothing names could write past the policy: no start.
+        if (rule === null && method !== 'GET') throw new Error(`no policy action for web route ${method} ${route.url}`);
+        app.webPolicedRoutes.push({ method, url: route.url, rule: rule ?? 'none' });
+      }
     });
     await web.register(fastifyCookie);
     web.decorateRequest('viewer', null);
@@ -55,7 +71,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
       const token = sessionTokenOf(request);
       if (token === null) return;
       const found = await ctx.signIn.resolve(token);
-      if (found) request.viewer = { ...found, token };
+      if (found) request.viewer = { ...found, token, ...(await currentWorkspace(ctx, request, reply, found.account.id, token)) };
       else clearSessionCookie(request, reply);
     });
     if (ctx.web.rateLimit) await installWebRateLimit(web, ctx.web.rateLimit);
@@ -68,6 +84,9 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
         return seeOther(reply, `/login?next=${encodeURIComponent(path)}`);
       }
       if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
+      const url = request.routeOptions.url;
+      const rule = url === undefined ? null : webRuleOf(request.method, url, access);
+      if (request.viewer && rule !== null && refuseByPolicy(request, reply, rule, secret)) return reply;
       if (SAFE_METHODS.has(request.method)) return;
       if (isCrossSite(request)) return sendErrorPage(request, reply, 'forbidden', secret);
       const csrf = request.routeOptions.config.csrf;
@@ -78,6 +97,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
+      if (error instanceof ForbiddenError) return sendErrorPage(request, reply, 'forbidden', secret, { body: error.missing });
+      if (error instanceof GoneError) return sendErrorPage(request, reply, 'gone', secret);
       if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
       if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
       // The schema refused the query or the form of a route that does not show its fields again

@@ -15,8 +15,8 @@ export function installTwoFactorGate(web: FastifyInstance, ctx: WebContext): voi
     const viewer = request.viewer;
     if (!viewer || (request.routeOptions.config.access ?? 'account') === 'public') return;
     if (OPEN_BEFORE_TWO_FACTOR.some((open) => open.test(request.url))) return;
-    // The web app acts in the person's own workspace; a workspace switcher passes its choice here.
-    const standing = await ctx.workspaces.standingOf(viewer.account.id, viewer.account.id);
+    // The workspace this request acts in (the header's switcher), not only the person's own.
+    const standing = await ctx.workspaces.standingOf(viewer.workspace.id, viewer.account.id);
     if (standing === null || !standing.twoFactorMissing) return;
     setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.security.twoFactor.required(viewer.account.name || viewer.account.email));
     return seeOther(reply, '/account/security');

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, Session } from '../../../core/accounts/account.ts';
 import { randomToken } from '../../../core/shared/secrets.ts';
+import { roleAllows, type Action } from '../../../core/workspaces/policy.ts';
+import type { WorkspaceOfUser } from '../../../core/workspaces/workspace.ts';
 import { catalogueFor, localeFor, type Catalogue } from '../i18n/catalogue.ts';
 import { formatterFor, type Formatter } from '../i18n/format.ts';
 import { csrfTokenFor } from './csrf.ts';
@@ -8,10 +10,15 @@ import { preSessionOf, setPreSessionCookie } from './session-cookie.ts';
 
 /** Who is looking: set by the web app's first hook when the session cookie names a live session. */
 export interface Viewer {
+  /** The person (name, email, password, sessions). */
   account: Account;
   session: Session;
   /** The session cookie's value (binds CSRF tokens). */
   token: string;
+  /** The workspace the pages act in, with the person's role there read at this request (docs/adr/0070). */
+  workspace: WorkspaceOfUser;
+  /** Every workspace the person is a member of (the header's switcher). */
+  workspaces: readonly WorkspaceOfUser[];
 }
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -26,6 +33,11 @@ export interface View {
    */
   readonly csrf: string;
   account: Account | null;
+  /** The workspace the pages act in and the person's others; null signed out. */
+  workspace: WorkspaceOfUser | null;
+  workspaces: readonly WorkspaceOfUser[];
+  /** Whether the person's role in the workspace allows the action (controls a role forbids are not shown). */
+  can(action: Action): boolean;
   /** The path and query asked for (where to return after signing in). */
   url: string;
   theme: Theme;
@@ -79,17 +91,22 @@ export function csrfBinding(request: FastifyRequest, reply: FastifyReply | null)
 export function viewOf(request: FastifyRequest, reply: FastifyReply, csrfSecret: string): View {
   const locale = localeFor(request.headers['accept-language']);
   const account = request.viewer?.account ?? null;
+  const workspace = request.viewer?.workspace ?? null;
   const flash = request.cookies[FLASH_COOKIE] ?? null;
   if (flash !== null) reply.clearCookie(FLASH_COOKIE, { path: '/' });
   let csrf: string | null = null;
   return {
     t: catalogueFor(locale),
-    fmt: formatterFor(locale, account?.timezone ?? 'UTC'),
+    // Dates and statistics read in the workspace's time zone (issue 33: it is the workspace's).
+    fmt: formatterFor(locale, workspace?.timezone ?? 'UTC'),
     get csrf() {
       csrf ??= csrfTokenFor(csrfSecret, csrfBinding(request, reply) ?? '');
       return csrf;
     },
     account,
+    workspace,
+    workspaces: request.viewer?.workspaces ?? [],
+    can: (action) => workspace !== null && roleAllows(workspace.role, action),
     url: request.url,
     theme: themeOf(request),
     flash,

@@ -17,6 +17,8 @@ import { livePages } from './live/live-pages.ts';
 import { loginStepsPages } from './security/login-steps-pages.ts';
 import { securityPages } from './security/security-pages.ts';
 import { verifyEmailPages } from './security/verify-email-pages.ts';
+import { workspacesPages } from './workspaces/workspaces-pages.ts';
+import { invitationPages } from './workspaces/invitation-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -37,6 +39,8 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   domainsPages,
   accountPages,
   securityPages,
+  workspacesPages,
+  invitationPages,
   adminPages,
   statsPages,
   livePages,

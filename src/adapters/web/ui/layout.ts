@@ -59,7 +59,29 @@ function themeSwitch(view: View): RawHtml {
 </form>`;
 }
 
-/** Who is signed in, their settings, the theme and signing out, behind their name. */
+/**
+ * The workspace the pages act in, and a plain form to choose another (works without JavaScript;
+ * the script only submits it on change). With one workspace there is nothing to switch to.
+ */
+function workspaceSwitch(view: View): RawHtml {
+  const n = view.t.common.nav;
+  const current = view.workspace;
+  if (!current) return html``;
+  const nameOf = (w: { personal: boolean; name: string }) => (w.personal ? n.personalWorkspace : w.name);
+  const options = view.workspaces.map((w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${nameOf(w)} (${w.role})</option>`);
+  const chooser =
+    view.workspaces.length > 1
+      ? html`<form method="post" action="/account/workspaces/switch" class="theme-form workspace-switch" data-autosubmit>${csrfField(view)}
+<input type="hidden" name="next" value="${view.url}">
+<label for="workspace-select">${n.workspace}</label>
+<select id="workspace-select" name="workspace">${options}</select>
+<button type="submit" class="secondary small">${n.switchWorkspace}</button>
+</form>`
+      : '';
+  return html`${chooser}`;
+}
+
+/** Who is signed in, their settings, the workspace, the theme and signing out, behind their name. */
 function accountMenu(view: View, section: string | undefined): RawHtml {
   const account = view.account;
   if (!account) return html`<div class="header-tools">${themeSwitch(view)}</div>`;
@@ -69,8 +91,10 @@ function accountMenu(view: View, section: string | undefined): RawHtml {
 ${menuItems([
   html`<a href="/account"${current('/account')}>${n.account}</a>`,
   html`<a href="/account/api-keys">${n.apiKeys}</a>`,
+  html`<a href="/account/workspaces"${current('/account/workspaces')}>${n.workspaces}</a>`,
   account.isAdmin ? html`<a href="/admin"${current('/admin')}>${n.admin}</a>` : '',
 ])}
+${workspaceSwitch(view)}
 ${themeSwitch(view)}
 <form method="post" action="/logout" class="menu-signout">${csrfField(view)}<button type="submit" class="secondary small">${n.signOut}</button></form>`;
   return html`<div class="header-tools">${menu({ summary: html`<span class="menu-name">${account.name}</span>`, label: `${account.name}, ${n.accountMenu}`, className: 'account-menu' }, panel)}</div>`;

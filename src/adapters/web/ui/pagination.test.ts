@@ -5,7 +5,18 @@ import { formatterFor } from '../i18n/format.ts';
 import type { View } from '../app/view.ts';
 import { pagination } from './components.ts';
 
-const view: View = { t: catalogueFor('en'), fmt: formatterFor('en', 'UTC'), csrf: '', account: null, url: '/links', theme: 'system', flash: null };
+const view: View = {
+  t: catalogueFor('en'),
+  fmt: formatterFor('en', 'UTC'),
+  csrf: '',
+  account: null,
+  workspace: null,
+  workspaces: [],
+  can: () => false,
+  url: '/links',
+  theme: 'system',
+  flash: null,
+};
 const hrefFor = (n: number) => `/links?page=${n}`;
 const text = (html: string) =>
   html

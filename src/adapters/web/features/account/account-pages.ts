@@ -79,7 +79,7 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
       try {
         const signedIn = await ctx.signIn.changePassword(viewer.account, text(form, 'current_password'), next, clientOf(request), remembered(viewer.session));
         setSessionCookie(request, reply, signedIn.token, remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null);
-        request.viewer = { ...signedIn, token: signedIn.token };
+        request.viewer = { ...viewer, ...signedIn, token: signedIn.token };
         return flashAndGo(request, reply, (v) => v.t.account.password.changed, '/account');
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;

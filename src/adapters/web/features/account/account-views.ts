@@ -13,7 +13,7 @@ export const text = (form: Form, name: string): string => (typeof form[name] ===
 export type AccountPageState = { form: 'profile'; values: Form; errors: FieldErrors } | { form: 'password'; errors: FieldErrors } | null;
 
 /** Every zone the runtime knows, UTC first; an account's zone outside the list (an alias) is kept. */
-function timeZoneOptions(current: string) {
+export function timeZoneOptions(current: string) {
   const zones = ['UTC', ...Intl.supportedValuesOf('timeZone')];
   if (!zones.includes(current)) zones.unshift(current);
   return zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') }));

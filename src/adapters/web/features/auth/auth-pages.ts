@@ -24,6 +24,7 @@ ${errorSummary(view, errors)}
 ${ssoLink(view, sso, undefined)}
 <form method="post" action="/signup" class="stack" novalidate>
 ${csrfField(view)}
+${values.next === undefined ? '' : html`<input type="hidden" name="next" value="${safeNext(values.next)}">`}
 ${textField({ name: 'name', label: a.name, value: text(values, 'name'), errors, autocomplete: 'name', maxlength: 255 })}
 ${textField({ name: 'email', label: a.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true })}
 ${textField({ name: 'password', label: a.password, type: 'password', errors, autocomplete: 'new-password', hint: a.passwordHint, required: true })}
@@ -68,9 +69,12 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
   const closed = (view: View) => html`<h1>${view.t.auth.signUpTitle}</h1><p>${view.t.auth.signupClosed}</p>`;
 
   web.get('/signup', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.viewer) return seeOther(reply, '/dashboard');
+    // `next`: where to go once the account exists (an invitation's page).
+    const next = (request.query as { next?: unknown }).next;
+    if (request.viewer) return seeOther(reply, safeNext(next));
     const title = viewOf(request, reply, secret).t.auth.signUpTitle;
-    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, {}, undefined, ctx.security.sso) : closed(view)));
+    const values = typeof next === 'string' ? { next } : {};
+    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view)));
   });
 
   web.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
@@ -89,7 +93,7 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       const signedIn = await ctx.signIn.signUp(input, clientOf(request));
       startSession(request, reply, signedIn, false);
       setFlash(reply, viewOf(request, reply, secret).t.auth.welcome);
-      return seeOther(reply, '/dashboard');
+      return seeOther(reply, safeNext(form.next));
     } catch (error) {
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));

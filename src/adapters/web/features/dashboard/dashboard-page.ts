@@ -45,7 +45,7 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
 
   const render = async (request: FastifyRequest, reply: FastifyReply, status: number, values?: PostedForm, errors?: FieldErrors) => {
     const view = viewOf(request, reply, secret);
-    const account = viewerOf(request).account;
+    const account = viewerOf(request).workspace;
     const data = await dashboardData(ctx, view, account);
     return sendView(reply, status, appLayout(view, { title: view.t.dashboard.title, section: '/dashboard', main: dashboardMain(view, data, values, errors) }));
   };
@@ -53,7 +53,7 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/dashboard', async (request, reply) => render(request, reply, 200));
 
   web.post('/dashboard/shorten', { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: keepPostedForm }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
       const created = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);

@@ -33,6 +33,8 @@ export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
 
 function quickShorten(view: View, data: DashboardData, values: PostedForm, errors: FieldErrors | undefined): RawHtml {
   const d = view.t.dashboard;
+  // A viewer of the workspace makes no links: no form that would only refuse.
+  if (!view.can('links.write')) return html``;
   return html`<section aria-labelledby="quick-title">
 <h2 id="quick-title">${d.quickTitle}</h2>
 ${errorSummary(view, errors)}

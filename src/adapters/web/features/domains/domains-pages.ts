@@ -111,7 +111,7 @@ ${APP_SITE_FIELDS.map((name) => textArea({ name, label: t.appFiles[name], value:
   });
 
   web.post('/domains/:id/verify', { schema: { params: IdParams } }, async (request, reply) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const id = (request.params as IdParams).id;
     try {
       const domain = await ctx.domains.verify(accountId, id);

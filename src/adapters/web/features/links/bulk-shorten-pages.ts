@@ -79,13 +79,13 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
 
   const renderForm = async (request: FastifyRequest, reply: FastifyReply, status: number, values?: PostedForm, errors?: FieldErrors) => {
     const view = viewOf(request, reply, secret);
-    const choices = await ownedChoices(ctx, viewerOf(request).account.id, view.t.bulk);
+    const choices = await ownedChoices(ctx, viewerOf(request).workspace.id, view.t.bulk);
     return sendView(reply, status, appLayout(view, { title: view.t.bulk.title, section: '/links', main: bulkForm(view, choices, values, errors) }));
   };
 
   /** Each line through the API's rules and service; one line's failure leaves the others alone. */
   const shortenEach = async (request: FastifyRequest, view: View, shared: LinkInput, entries: readonly BulkEntry[]): Promise<BulkRow[]> => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const rows: BulkRow[] = [];
     for (const entry of entries) {
       const input: LinkInput = { ...shared, url: entry.url };
@@ -147,7 +147,7 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
         },
       },
       async (request, reply) => {
-        const { account } = viewerOf(request);
+        const { workspace: account } = viewerOf(request);
         const view = viewOf(request, reply, secret);
         const form = (request.body ?? {}) as Record<string, unknown>;
         const errors: FieldErrors = schemaFaults(request);

@@ -57,7 +57,7 @@ function changeOf(action: Exclude<BulkActionName, 'export'>, space: number | nul
  * the others change the links through LinksService.bulk, then 303 back to the same list.
  */
 export async function runBulkAction(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, pages: BulkPages): Promise<FastifyReply> {
-  const accountId = viewerOf(request).account.id;
+  const accountId = viewerOf(request).workspace.id;
   const body = (request.body ?? {}) as Partial<BulkActionBody>;
   const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
   const errors: FieldErrors = failure && Array.isArray(failure.validation) ? fieldErrorsOf(failure.validation) : {};

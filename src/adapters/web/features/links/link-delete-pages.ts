@@ -12,7 +12,7 @@ export const linkDeletePages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
 
   web.get('/links/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     const view = viewOf(request, reply, secret);
     const t = view.t.linkForm.remove;
@@ -33,7 +33,7 @@ ${csrfField(view)}
   });
 
   web.post('/links/:id/delete', { schema: { params: IdParams } }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
     await ctx.links.delete(account.id, id);

@@ -80,9 +80,9 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     const view = viewOf(request, reply, secret);
     // A form posted without a privacy left it as it was: the link's, or a new link's default.
     if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
-    const choices = await linkChoices(ctx, viewerOf(request).account.id);
+    const choices = await linkChoices(ctx, viewerOf(request).workspace.id);
     const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
-    const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).account.id, page.values.url);
+    const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).workspace.id, page.values.url);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
     return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }));
   };
@@ -91,7 +91,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/links/new', async (request, reply) => render(request, reply, 200, { values: emptyValues(ctx.links.defaultPrivacy) }));
 
   web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
     const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
     if (applied)
@@ -115,14 +115,14 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   });
 
   web.get('/links/:id/edit', { schema: { params: IdParams } }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     return render(request, reply, 200, { values: valuesOfLink(link, account.timezone), existing: existingOf(link) });
   });
 
   web.post('/links/:id/edit', { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') }, async (request, reply) => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
     const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);

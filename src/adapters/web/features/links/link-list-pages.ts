@@ -32,7 +32,7 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
   async function showList(request: FastifyRequest, reply: FastifyReply, shown: Shown): Promise<FastifyReply> {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const [choices, page] = await Promise.all([
       filterChoices(ctx, account.id),
       shown.read ? ctx.links.list(account.id, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query)) : Promise.resolve(null),

@@ -53,10 +53,11 @@ function rowMenu(view: View, id: number, short: string): RawHtml {
   return menu(
     { summary: html`<span aria-hidden="true">⋯</span>`, label: t.rowMenu(short), className: 'row-menu' },
     menuItems([
-      html`<a href="/links/${id}/edit" aria-label="${t.editLabel(short)}">${t.edit}</a>`,
+      // A role that cannot write links is not offered the forms that would refuse it.
+      view.can('links.write') ? html`<a href="/links/${id}/edit" aria-label="${t.editLabel(short)}">${t.edit}</a>` : '',
       html`<a href="/stats/${id}" aria-label="${t.statsLabel(short)}">${t.stats}</a>`,
       html`<a href="/links/${id}/qr" aria-label="${t.qrLabel(short)}">${t.qr}</a>`,
-      html`<a class="danger" href="/links/${id}/delete" aria-label="${t.deleteLabel(short)}">${t.delete}</a>`,
+      view.can('links.write') ? html`<a class="danger" href="/links/${id}/delete" aria-label="${t.deleteLabel(short)}">${t.delete}</a>` : '',
     ]),
   );
 }
@@ -117,7 +118,7 @@ ${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, 
 export function listMain(view: View, data: ListPageData): RawHtml {
   const t = view.t.links.list;
   const filterFields = Object.fromEntries(FILTER_NAMES.map((n) => [n, `filter[${n}]`]));
-  return html`<div class="page-head"><h1>${view.t.links.title}</h1><a class="button" href="/links/new">${t.newLink}</a></div>
+  return html`<div class="page-head"><h1>${view.t.links.title}</h1>${view.can('links.write') ? html`<a class="button" href="/links/new">${t.newLink}</a>` : ''}</div>
 ${errorSummary(view, data.queryErrors, filterFields)}
 ${errorSummary(view, data.bulkErrors)}
 ${filters(view, data.query, data.choices, data.queryErrors)}

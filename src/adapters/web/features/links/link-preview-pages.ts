@@ -28,7 +28,7 @@ async function baseOf(ctx: WebContext, accountId: number, values: LinkFormValues
 /** The card for these values, as this request's visitor would see the link. */
 export async function previewCardFor(ctx: WebContext, request: FastifyRequest, values: LinkFormValues, existing?: LinkView): Promise<PreviewCard> {
   const visitor = visitorFrom({ ip: request.ip, headers: request.headers }, { countries: ctx.web.countries ?? NO_COUNTRIES });
-  const preview = previewOf(values, await baseOf(ctx, viewerOf(request).account.id, values, existing), visitor);
+  const preview = previewOf(values, await baseOf(ctx, viewerOf(request).workspace.id, values, existing), visitor);
   const qrSvg = preview.alias === null ? null : await ctx.qr.svg(`${preview.base}/${preview.alias}`, THUMBNAIL).catch(() => null);
   return { preview, qrSvg };
 }
@@ -44,7 +44,7 @@ export const linkPreviewPages: WebFeature = (web, ctx) => {
   };
   web.post('/links/new/preview', async (request, reply) => answer(request, reply));
   web.post('/links/:id/preview', { schema: { params: IdParams } }, async (request, reply) => {
-    const link = await ctx.links.get(viewerOf(request).account.id, (request.params as IdParams).id);
+    const link = await ctx.links.get(viewerOf(request).workspace.id, (request.params as IdParams).id);
     return answer(request, reply, link);
   });
 };

@@ -75,7 +75,7 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         if (!tokenMatches(request, secret)) return sendErrorPage(request, reply, 'forbidden', secret);
-        const { account } = viewerOf(request);
+        const { workspace: account } = viewerOf(request);
         const link = await ctx.links.get(account.id, (request.params as IdParams).id);
         const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const t = viewOf(request, reply, secret).t.linkForm.qr;
@@ -91,7 +91,7 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
   });
 
   web.post('/links/:id/qr/logo/remove', { schema: { params: IdParams } }, async (request, reply) => {
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     await ctx.qrLogos.remove(account.id, link.link.id);
     setFlash(reply, viewOf(request, reply, secret).t.linkForm.qr.logoRemoved);

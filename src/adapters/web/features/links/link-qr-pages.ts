@@ -29,7 +29,7 @@ export const linkQrPages: WebFeature = (web, ctx) => {
    */
   const read = async (request: FastifyRequest, reply: FastifyReply): Promise<{ link: LinkView; logo: QrLogo | null; text: string; q: QrPageQuery } | null> => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     const logo = await ctx.qrLogos.get(account.id, link.link.id);
     const failure = request.validationError as (Error & { validation?: unknown }) | undefined;

@@ -51,7 +51,7 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
 
   web.get('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     const visitor = visitorFieldsOf(request.query);
     if (text(request.query, 'test') !== '1') return render(request, reply, 200, link, { text: storedText(link), visitor });
@@ -64,7 +64,7 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
 
   web.post('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
+    const { workspace: account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
     const rules = text(request.body, 'rules');

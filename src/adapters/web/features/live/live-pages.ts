@@ -21,9 +21,10 @@ export const livePages: WebFeature = (web, ctx: WebContext) => {
   });
 
   web.get(LIVE_PATH, async (request, reply) => {
-    const { account, token } = viewerOf(request);
-    const signedIn = async () => (await ctx.signIn.resolve(token))?.account.id === account.id;
-    const stream = streams.open(account.id, signedIn);
+    const { account, workspace, token } = viewerOf(request);
+    // The stream lasts while the session does and its person is still a member of the workspace.
+    const signedIn = async () => (await ctx.signIn.resolve(token))?.account.id === account.id && (await ctx.workspaces.standingOf(workspace.id, account.id)) !== null;
+    const stream = streams.open(workspace.id, signedIn);
     if (stream === null) throw new TooManyAttemptsError(5);
     // The browser went away: the stream and its subscription go too.
     reply.raw.once('close', () => stream.destroy());

@@ -70,7 +70,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
 
   /** Creates or updates from the posted form; a 422 page with every fault, nothing written, if it breaks a rule. */
   const save = async (request: FastifyRequest, reply: FastifyReply, current: T | null) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const id = current?.id;
     try {
       await refuseInvalidBody<I>(request, (rest) => service.faultsOf(accountId, rest, id));
@@ -90,7 +90,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
     // A refused query (a page of "Infinity", a size of 7) reads nothing: the list's form again, naming the field.
     const page = errors
       ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default }
-      : await service.list(viewerOf(request).account.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
+      : await service.list(viewerOf(request).workspace.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
     return send(
       request,
       reply,
@@ -104,18 +104,18 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
   web.post(`${base}/new`, form(false), async (request, reply) => save(request, reply, null));
 
   web.get(`${base}/:id/edit`, byId, async (request, reply) => {
-    const record = await service.get(viewerOf(request).account.id, idOf(request));
+    const record = await service.get(viewerOf(request).workspace.id, idOf(request));
     return sendForm(request, reply, 200, record, spec.valuesOf(record));
   });
   web.post(`${base}/:id/edit`, form(true), async (request, reply) => {
     // A malformed id is a 404 as on GET; attachValidation would otherwise hand it to the handler.
     const failure = request.validationError as (Error & { validationContext?: string }) | undefined;
     if (failure?.validationContext === 'params') throw failure;
-    return save(request, reply, await service.get(viewerOf(request).account.id, idOf(request)));
+    return save(request, reply, await service.get(viewerOf(request).workspace.id, idOf(request)));
   });
 
   web.get(`${base}/:id/delete`, byId, async (request, reply) => {
-    const record = await service.get(viewerOf(request).account.id, idOf(request));
+    const record = await service.get(viewerOf(request).workspace.id, idOf(request));
     return send(
       request,
       reply,
@@ -125,7 +125,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
     );
   });
   web.post(`${base}/:id/delete`, byId, async (request, reply) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const record = await service.get(accountId, idOf(request));
     await service.delete(accountId, record.id);
     setFlash(reply, spec.text(viewOf(request, reply, ctx.web.csrfSecret)).deleted(record.name));

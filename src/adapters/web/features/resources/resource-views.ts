@@ -1,4 +1,6 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
+import { POLICY, type Action } from '../../../../core/workspaces/policy.ts';
+import { webRuleOf } from '../../app/web-route-actions.ts';
 import { PER_PAGE, type Page } from '../../../../core/shared/page.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
@@ -43,13 +45,14 @@ ${selectField({ name: 'per_page', label: view.t.common.pagination.perPage, value
 function table<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, items: readonly T[]): RawHtml {
   const r = view.t.resources;
   const columns = spec.columns(view);
+  const writes = canWrite(view, `/${spec.plural}/new`);
   const rows = items.map((item) => {
     const path = `/${spec.plural}/${item.id}`;
     return html`<tr>
-<th scope="row"><a href="${path}/edit">${item.name}</a></th>
+<th scope="row">${writes ? html`<a href="${path}/edit">${item.name}</a>` : item.name}</th>
 ${columns.map((c) => html`<td data-label="${c.header}">${c.cell(item)}</td>`)}
 <td class="date" data-label="${r.created}">${view.fmt.date(item.createdAt)}</td>
-<td><div class="row-actions"><a href="${path}/edit" aria-label="${r.editLabel(item.name)}">${view.t.common.edit}</a><a href="${path}/delete" aria-label="${r.deleteLabel(item.name)}">${view.t.common.delete}</a></div></td>
+<td>${writes ? html`<div class="row-actions"><a href="${path}/edit" aria-label="${r.editLabel(item.name)}">${view.t.common.edit}</a><a href="${path}/delete" aria-label="${r.deleteLabel(item.name)}">${view.t.common.delete}</a></div>` : ''}</td>
 </tr>`;
   });
   return html`<div class="table-wrap"><table class="table-stack">
@@ -57,6 +60,12 @@ ${columns.map((c) => html`<td data-label="${c.header}">${c.cell(item)}</td>`)}
 <thead><tr><th scope="col">${r.name}</th>${columns.map((c) => html`<th scope="col">${c.header}</th>`)}<th scope="col">${r.created}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
+}
+
+/** Whether the person's role writes here (the same table the routes are checked by). */
+function canWrite(view: View, formPath: string): boolean {
+  const rule = webRuleOf('POST', formPath, 'account');
+  return rule === null || !(rule in POLICY) || view.can(rule as Action);
 }
 
 /** The list; with `errors`, the query's refused fields named above its form, and no rows. */
@@ -68,11 +77,12 @@ export function listView<T extends NamedRecord, Q extends ResourceListQuery>(vie
   // Nothing yet: the empty state says what goes here, with the one action that fills it.
   const none = !filtered && page.total === 0 && !errors;
   const add = { href: `${base}/new`, label: text.add };
+  const writes = canWrite(view, `${base}/new`);
   const body = page.items.length > 0 ? table(view, spec, page.items) : html`<p>${filtered || page.total > 0 ? text.noMatch : text.empty}</p>`;
   if (none)
     return html`<h1>${text.title}</h1>
-${emptyState({ id: 'list-empty', title: text.empty, text: text.intro, action: add })}`;
-  return html`<div class="page-head"><h1>${text.title}</h1><a class="button" href="${add.href}">${add.label}</a></div>
+${emptyState({ id: 'list-empty', title: text.empty, text: text.intro, ...(writes ? { action: add } : {}) })}`;
+  return html`<div class="page-head"><h1>${text.title}</h1>${writes ? html`<a class="button" href="${add.href}">${add.label}</a>` : ''}</div>
 <p class="muted">${text.intro}</p>
 ${errorSummary(view, errors)}
 ${page.total > 0 || filtered || errors ? filterForm(view, spec, q, filtered) : ''}

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Account } from '../../../../core/accounts/account.ts';
+import { roleAllows } from '../../../../core/workspaces/policy.ts';
 import type { Link } from '../../../../core/links/link.ts';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { verifyPassword } from '../../../../core/shared/secrets.ts';
@@ -60,6 +61,15 @@ interface Subject {
   access: Exclude<StatsAccess, 'hidden'>;
 }
 
+/**
+ * The link's workspace as the one asking when the signed-in person's role there reads
+ * statistics (issue 33: "members with stats:read"), whichever workspace they are in now.
+ */
+function memberOf(request: FastifyRequest, workspaceId: number | undefined): number | null {
+  const membership = request.viewer?.workspaces.find((w) => w.id === workspaceId);
+  return membership && roleAllows(membership.role, 'stats.read') ? membership.id : null;
+}
+
 export const statsPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const passwords = statsPasswordsOf(ctx.web);
@@ -71,7 +81,7 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
     if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > ID_MAX) throw new NotFoundError('link');
     const link = await ctx.stats.linkOf(Number(raw));
     const owner = link ? await ctx.accounts.getAccount(link.accountId).catch(() => null) : null;
-    const access = statsAccess(link, owner, request.viewer?.account.id ?? null, (hash) =>
+    const access = statsAccess(link, owner, memberOf(request, link?.accountId), (hash) =>
       passwords.cookies.isUnlocked(request.cookies, { id: Number(raw), passwordHash: hash }),
     );
     if (access === 'hidden' || !link || !owner) throw new NotFoundError('link');

@@ -28,7 +28,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   const idOf = (request: FastifyRequest) => (request.params as IdParams).id;
 
   web.get('/links/tags', async (request, reply) => {
-    const tags = await ctx.tags.list(viewerOf(request).account.id);
+    const tags = await ctx.tags.list(viewerOf(request).workspace.id);
     return send(
       request,
       reply,
@@ -39,7 +39,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   });
 
   web.get('/links/tags/:id/edit', byId, async (request, reply) => {
-    const tag = await ctx.tags.get(viewerOf(request).account.id, idOf(request));
+    const tag = await ctx.tags.get(viewerOf(request).workspace.id, idOf(request));
     return send(
       request,
       reply,
@@ -50,7 +50,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   });
 
   web.post('/links/tags/:id/edit', { ...byId, preValidation: keepPostedForm }, async (request, reply) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const tag = await ctx.tags.get(accountId, idOf(request));
     const form = postedForm(request);
     const values = { name: textOf(form, 'name'), color: textOf(form, 'color') };
@@ -71,7 +71,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   });
 
   web.get('/links/tags/:id/delete', byId, async (request, reply) => {
-    const tag = await counted(ctx.tags, viewerOf(request).account.id, idOf(request));
+    const tag = await counted(ctx.tags, viewerOf(request).workspace.id, idOf(request));
     return send(
       request,
       reply,
@@ -82,7 +82,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   });
 
   web.post('/links/tags/:id/delete', byId, async (request, reply) => {
-    const accountId = viewerOf(request).account.id;
+    const accountId = viewerOf(request).workspace.id;
     const tag = await ctx.tags.get(accountId, idOf(request));
     await ctx.tags.delete(accountId, tag.id);
     setFlash(reply, viewOf(request, reply, secret).t.tags.deleted(tag.name));

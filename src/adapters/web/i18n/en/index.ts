@@ -17,6 +17,7 @@ import { utm } from './utm.ts';
 import { security } from './security.ts';
 import { rules } from './rules.ts';
 import { conversions } from './conversions.ts';
+import { workspaces } from './workspaces.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -39,4 +40,5 @@ export const en = {
   security,
   rules,
   conversions,
+  workspaces,
 };
