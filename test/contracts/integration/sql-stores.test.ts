@@ -12,6 +12,7 @@ import { describeSessionStoreContract } from '../session-store-contract.ts';
 import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
 import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
+import { describeWorkspaceStoreContract } from '../workspace-store-contract.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -21,6 +22,7 @@ import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-st
 import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
 import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
 import { SqlWebhookStore } from '../../../src/adapters/storage/stores/webhook-store.ts';
+import { SqlWorkspaceStore } from '../../../src/adapters/storage/stores/workspace-store.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 
 onEachSqlEngine('SQL stores', (storage) => {
@@ -63,4 +65,18 @@ onEachSqlEngine('SQL stores', (storage) => {
       await storage().db.updateTable('webhooks').set({ disabled_at: at }).where('id', '=', id).execute();
     },
   }));
+
+  describeWorkspaceStoreContract('SqlWorkspaceStore', () => {
+    const { db } = storage();
+    const accounts = new SqlAccountStore(db);
+    return {
+      workspaces: new SqlWorkspaceStore(db),
+      user: async () => {
+        const id = await sqlOwners(db).account();
+        return { id, email: (await accounts.findById(id))!.email };
+      },
+      key: async (workspaceId, userId) =>
+        (await accounts.insertKey(workspaceId, { hash: `k${workspaceId}x${userId}x${++links}x${Date.now()}`, prefix: 'lp_', name: null, userId }, 1000)).id,
+    };
+  });
 });
