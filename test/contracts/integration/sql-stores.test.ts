@@ -3,6 +3,7 @@
 // migration run per engine. The fakes' runs: test/contracts/unit.
 import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
+import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -13,6 +14,8 @@ import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
 import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
 import { describeWorkspaceStoreContract } from '../workspace-store-contract.ts';
+import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
+import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -77,6 +80,19 @@ onEachSqlEngine('SQL stores', (storage) => {
       },
       key: async (workspaceId, userId) =>
         (await accounts.insertKey(workspaceId, { hash: `k${workspaceId}x${userId}x${++links}x${Date.now()}`, prefix: 'lp_', name: null, userId }, 1000)).id,
+    };
+  });
+
+  describeClaimStoresContract('SqlClickClaimStore, SqlRotationStore', () => {
+    const { db, engine } = storage();
+    return {
+      claims: new SqlClickClaimStore(db, engine),
+      rotations: new SqlRotationStore(db),
+      link: async (clicks = 0) => {
+        const id = await link(await account());
+        await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
     };
   });
 });
