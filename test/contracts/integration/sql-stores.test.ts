@@ -4,6 +4,8 @@
 import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
+import { describeReservedNamesContract } from '../reserved-names-contract.ts';
+import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -16,6 +18,9 @@ import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
 import { describeWorkspaceStoreContract } from '../workspace-store-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
+import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
+import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
+import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -91,6 +96,33 @@ onEachSqlEngine('SQL stores', (storage) => {
       link: async (clicks = 0) => {
         const id = await link(await account());
         await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
+    };
+  });
+
+  describeReservedNamesContract('SqlReservedNames', () => new SqlReservedNames(storage().db));
+
+  describeDeliveryOutboxContract('SqlDeliveryOutbox', () => {
+    const { db, engine } = storage();
+    return { outbox: new SqlDeliveryOutbox(db, engine), webhooks: new SqlWebhookStore(db), account };
+  });
+
+  describeExpiryClaimsContract('SqlExpiryClaims', () => {
+    const { db, engine } = storage();
+    return {
+      expiries: new SqlExpiryClaims(db, engine),
+      account,
+      link: async (accountId, { endsAt, cap, clicks }) => {
+        const fields = {
+          ...newLinkFields(null, null, PRIVATE_STATS),
+          alias: `e${process.pid}x${Date.now().toString(36)}x${++links}`,
+          url: 'https://example.com/',
+          endsAt: endsAt ?? null,
+          expirationClicks: cap ?? null,
+        };
+        const id = (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+        if (clicks) await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
         return id;
       },
     };
