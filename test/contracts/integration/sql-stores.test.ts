@@ -1,11 +1,13 @@
 // The contracts of the storage ports on their SQL stores, on both engines: one migrated database
 // per engine serves every suite (each test makes its own accounts), so the contracts cost one
 // migration run per engine. The fakes' runs: test/contracts/unit.
+import assert from 'node:assert/strict';
 import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
+import { CLICK_DAY, describeClickStoreContract } from '../click-store-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -21,6 +23,8 @@ import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
+import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { clickRowsOf, rollupCount } from '../../support/clicks.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -127,4 +131,31 @@ onEachSqlEngine('SQL stores', (storage) => {
       },
     };
   });
+
+  // With no rollup window (rollups written with each batch) and with one that only settle() ends.
+  for (const windowMs of [0, 60_000]) {
+    describeClickStoreContract(`SqlClickStore (rollup window ${windowMs} ms)`, () => {
+      const { db, engine } = storage();
+      return {
+        store: new SqlClickStore(db, engine, { windowMs, onError: (error) => assert.fail(error as Error) }),
+        link: async () => {
+          const accountId = await account();
+          return { id: await link(accountId), accountId };
+        },
+        deleteLink: async (id) => {
+          await db.deleteFrom('links').where('id', '=', id).execute();
+        },
+        state: async (id) => {
+          const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirst();
+          return {
+            rows: await clickRowsOf(db, id),
+            clicks: Number(row?.clicks ?? 0),
+            rotation: Number(row?.last_rotation ?? 0),
+            total: Number(await rollupCount(db, id, CLICK_DAY, 'total')),
+            unique: Number(await rollupCount(db, id, CLICK_DAY, 'unique')),
+          };
+        },
+      };
+    });
+  }
 });
