@@ -7,7 +7,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toBatch } from '../../src/core/clicks/batch.ts';
 import type { ClickStore } from '../../src/core/clicks/ports.ts';
-import { aClick } from '../support/clicks.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/adapters/storage/schema.ts';
+import { aClick, clickRowsOf, rollupCount } from '../support/clicks.ts';
 
 export interface ClickStoreSubject {
   store: ClickStore;
@@ -20,6 +22,20 @@ export interface ClickStoreSubject {
 
 export const CLICK_DAY = '2026-11-24';
 const at = Date.parse(`${CLICK_DAY}T10:00:00Z`);
+
+/** ClickStoreSubject's state, read from the tables every click writer writes. */
+export function sqlClickState(db: Kysely<Database>): ClickStoreSubject['state'] {
+  return async (id) => {
+    const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirst();
+    return {
+      rows: await clickRowsOf(db, id),
+      clicks: Number(row?.clicks ?? 0),
+      rotation: Number(row?.last_rotation ?? 0),
+      total: Number(await rollupCount(db, id, CLICK_DAY, 'total')),
+      unique: Number(await rollupCount(db, id, CLICK_DAY, 'unique')),
+    };
+  };
+}
 
 export function describeClickStoreContract(name: string, make: () => ClickStoreSubject): void {
   describe(`${name}: the ClickStore contract`, () => {

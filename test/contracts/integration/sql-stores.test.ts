@@ -7,7 +7,7 @@ import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
-import { CLICK_DAY, describeClickStoreContract } from '../click-store-contract.ts';
+import { describeClickStoreContract, sqlClickState } from '../click-store-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -24,7 +24,6 @@ import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
-import { clickRowsOf, rollupCount } from '../../support/clicks.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -145,16 +144,7 @@ onEachSqlEngine('SQL stores', (storage) => {
         deleteLink: async (id) => {
           await db.deleteFrom('links').where('id', '=', id).execute();
         },
-        state: async (id) => {
-          const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirst();
-          return {
-            rows: await clickRowsOf(db, id),
-            clicks: Number(row?.clicks ?? 0),
-            rotation: Number(row?.last_rotation ?? 0),
-            total: Number(await rollupCount(db, id, CLICK_DAY, 'total')),
-            unique: Number(await rollupCount(db, id, CLICK_DAY, 'unique')),
-          };
-        },
+        state: sqlClickState(db),
       };
     });
   }
