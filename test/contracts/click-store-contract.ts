@@ -20,7 +20,7 @@ export interface ClickStoreSubject {
   state: (linkId: number) => Promise<{ rows: number; clicks: number; rotation: number; total: number; unique: number }>;
 }
 
-export const CLICK_DAY = '2026-11-24';
+const CLICK_DAY = '2026-11-24';
 const at = Date.parse(`${CLICK_DAY}T10:00:00Z`);
 
 /** ClickStoreSubject's state, read from the tables every click writer writes. */

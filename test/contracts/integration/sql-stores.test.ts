@@ -8,6 +8,7 @@ import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
 import { describeClickStoreContract, sqlClickState } from '../click-store-contract.ts';
+import { describeAdminStoreContract } from '../admin-store-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -24,6 +25,7 @@ import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -148,4 +150,17 @@ onEachSqlEngine('SQL stores', (storage) => {
       };
     });
   }
+
+  describeAdminStoreContract('SqlAdminStore', () => {
+    const { db, engine } = storage();
+    return {
+      admin: new SqlAdminStore(db),
+      account: async (email) => (await new SqlAccountStore(db).createWithPassword({ email, name: 'Admin contract', timezone: 'UTC' }, 'hash', 1000)).id,
+      link: async (accountId, { alias, url, clicks }) => {
+        const id = (await new SqlLinkStore(db, engine).insert(accountId, { ...newLinkFields(null, null, PRIVATE_STATS), alias, url }, [], 1000)).id;
+        if (clicks) await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
+    };
+  });
 });
