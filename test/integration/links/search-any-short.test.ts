@@ -10,7 +10,7 @@ import type { Engine } from '../../../src/adapters/storage/connect.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
 import { startsWithIgnoringCase } from '../../../src/adapters/storage/sql-helpers.ts';
 import { onEachEngine } from '../../support/harness.ts';
-import { linkRow } from '../../support/link-rows.ts';
+import { insertSearchRows } from '../../support/link-rows.ts';
 import { linkStatements, planOf } from '../../support/link-statements.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -75,14 +75,7 @@ function aliasesFarBack(count: number): Row[] {
   }));
 }
 
-async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[], suffix = ''): Promise<void> {
-  const values = rows.map((r) => linkRow(accountId, `${r.alias}${suffix}`, { url: r.url, title: r.title, created_at: NOW, updated_at: NOW }));
-  for (let i = 0; i < values.length; i += 500)
-    await db
-      .insertInto('links')
-      .values(values.slice(i, i + 500))
-      .execute();
-}
+const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[], suffix = '') => insertSearchRows(db, accountId, rows, NOW, suffix);
 
 /** What the search means (api.md §5): any column, as the database lowers it, starts with the search as JavaScript lowers it. */
 async function expected(db: Kysely<Database>, accountId: number, search: string): Promise<number[]> {

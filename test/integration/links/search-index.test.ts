@@ -22,7 +22,7 @@ import * as linkSearchPrefix from '../../../src/adapters/storage/migrations/0017
 import * as linkSearchPrefixExact from '../../../src/adapters/storage/migrations/0018-link-search-prefix-exact.ts';
 import { ENGINES, onEachEngine } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
-import { linkRow } from '../../support/link-rows.ts';
+import { insertSearchRows, linkRow } from '../../support/link-rows.ts';
 import { linkStatements, planOf } from '../../support/link-statements.ts';
 
 const BY: LinkSearchField[] = ['title', 'alias', 'url'];
@@ -294,14 +294,7 @@ async function insertRows(db: Kysely<Database>, accountId: number, rows: Row[]):
 }
 
 /** Many rows at once (their aliases as given). */
-async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[]): Promise<void> {
-  const values = rows.map((r) => rowOf(accountId, r, r.alias));
-  for (let i = 0; i < values.length; i += 500)
-    await db
-      .insertInto('links')
-      .values(values.slice(i, i + 500))
-      .execute();
-}
+const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[]) => insertSearchRows(db, accountId, rows, NOW);
 
 onEachEngine('link search: the indexes find what the scan finds', (h) => {
   test('every column, searches of 1, 2 and 3+ characters, then after edits and deletes', async () => {
