@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { LinksTable } from '../../src/adapters/storage/schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, LinksTable } from '../../src/adapters/storage/schema.ts';
 
 /**
  * A link's row as a test writes it straight in SQL, past the service (to load thousands at once,
@@ -19,4 +19,20 @@ export function linkRow(accountId: number, alias: string, more: Partial<Insertab
     updated_at: 0,
     ...more,
   };
+}
+
+/** Searchable links (alias, URL, title) of an account at `at`, straight in SQL, 500 rows a statement (under SQLite's bound parameters). */
+export async function insertSearchRows(
+  db: Kysely<Database>,
+  accountId: number,
+  rows: ReadonlyArray<{ alias: string; url: string; title: string | null }>,
+  at: number,
+  suffix = '',
+): Promise<void> {
+  const values = rows.map((r) => linkRow(accountId, `${r.alias}${suffix}`, { url: r.url, title: r.title, created_at: at, updated_at: at }));
+  for (let i = 0; i < values.length; i += 500)
+    await db
+      .insertInto('links')
+      .values(values.slice(i, i + 500))
+      .execute();
 }

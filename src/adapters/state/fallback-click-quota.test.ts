@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FallbackClickQuota } from './fallback-click-quota.ts';
-import type { ClaimAnswer, ClickClaimStore } from '../../core/clicks/ports.ts';
+import { MemoryClickClaimStore } from '../../../test/support/fakes/claim-fakes.ts';
 
 /** Redis's claim script, in memory; `during` runs while a claim is on its way. */
 class FakeRedisQuota {
@@ -31,38 +31,15 @@ class FakeRedisQuota {
   }
 }
 
-/** The database's count: closed once, as the SQL store closes it. */
-class FakeClaims implements ClickClaimStore {
-  constructor(public count: number | null) {}
-  closed = false;
-  async open(): Promise<'open' | 'closed' | 'gone'> {
-    return this.closed ? 'closed' : 'open';
-  }
-  async claim(_linkId: number, cap: number): Promise<ClaimAnswer> {
-    if (this.closed) return 'closed';
-    if ((this.count ?? 0) >= cap) return 'refused';
-    this.count = (this.count ?? 0) + 1;
-    return 'granted';
-  }
-  async close(): Promise<number | null> {
-    this.closed = true;
-    return this.count;
-  }
-  async claimed(): Promise<number | null> {
-    return this.count;
-  }
-}
-
 /** One claim through Redis before the outage: this instance has the link synced on its connection. */
 async function synced(count: number) {
   const redis = new FakeRedisQuota();
   const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lost() {} };
-  const claims = new FakeClaims(null);
+  const claims = new MemoryClickClaimStore();
   const quota = new FallbackClickQuota(redis, claims, state, { graceMs: 0 });
   assert.equal(await quota.claim(7, 20, 7), true);
   // Meanwhile Redis went away, the database counted (other instances too), Redis came back empty.
-  claims.count = count;
-  claims.closed = false;
+  claims.counts.set(7, { claimed: count, open: true, closedAt: null });
   return { redis, state, claims, quota };
 }
 

@@ -7,7 +7,7 @@ import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainStore } fro
 import { DomainsService } from './domains-service.ts';
 import { NameClaims } from './name-claims.ts';
 import type { DomainOwnershipCheck, OwnershipResult } from './ownership-check.ts';
-import type { ReservedNames } from './reserved-names.ts';
+import { MemoryReservedNames } from '../../../test/support/fakes/reserved-names-fake.ts';
 import type { DomainVerification } from './verification.ts';
 
 /** The store's rules in memory: one verified domain per name, one claim per account and name. */
@@ -40,8 +40,6 @@ class MemoryDomains implements Partial<DomainStore> {
   }
 }
 
-const noneReserved: ReservedNames = { isReserved: async (n) => n === 'kept.example.com', reserve: async () => true, unreserve: async () => true };
-
 /** A check that finds what the test says, and counts its calls. */
 function fakeCheck(label: string, answer: (t: DomainVerification) => OwnershipResult) {
   const calls: string[] = [];
@@ -61,7 +59,7 @@ function service(checks: DomainOwnershipCheck[], required = true) {
     store: store as unknown as DomainStore,
     clock: { now: () => 1000 },
     urls: new UrlPolicy(),
-    claims: new NameClaims(store as unknown as DomainStore, noneReserved, ['short.test']),
+    claims: new NameClaims(store as unknown as DomainStore, new MemoryReservedNames(['kept.example.com']), ['short.test']),
     verification: { required, checks },
   });
   return { s, store };

@@ -1,8 +1,14 @@
 // The contracts of the storage ports on their SQL stores, on both engines: one migrated database
 // per engine serves every suite (each test makes its own accounts), so the contracts cost one
 // migration run per engine. The fakes' runs: test/contracts/unit.
+import assert from 'node:assert/strict';
 import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
+import { describeClaimStoresContract } from '../claim-stores-contract.ts';
+import { describeReservedNamesContract } from '../reserved-names-contract.ts';
+import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
+import { describeClickStoreContract, sqlClickState } from '../click-store-contract.ts';
+import { describeAdminStoreContract } from '../admin-store-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
 import { describeLinkStoreContract } from '../link-store-contract.ts';
@@ -12,6 +18,14 @@ import { describeSessionStoreContract } from '../session-store-contract.ts';
 import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
 import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
+import { describeWorkspaceStoreContract } from '../workspace-store-contract.ts';
+import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
+import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
+import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
+import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
+import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
+import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
@@ -21,6 +35,7 @@ import { SqlSessionStore } from '../../../src/adapters/storage/stores/session-st
 import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
 import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
 import { SqlWebhookStore } from '../../../src/adapters/storage/stores/webhook-store.ts';
+import { SqlWorkspaceStore } from '../../../src/adapters/storage/stores/workspace-store.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 
 onEachSqlEngine('SQL stores', (storage) => {
@@ -63,4 +78,89 @@ onEachSqlEngine('SQL stores', (storage) => {
       await storage().db.updateTable('webhooks').set({ disabled_at: at }).where('id', '=', id).execute();
     },
   }));
+
+  describeWorkspaceStoreContract('SqlWorkspaceStore', () => {
+    const { db } = storage();
+    const accounts = new SqlAccountStore(db);
+    return {
+      workspaces: new SqlWorkspaceStore(db),
+      user: async () => {
+        const id = await sqlOwners(db).account();
+        return { id, email: (await accounts.findById(id))!.email };
+      },
+      key: async (workspaceId, userId) =>
+        (await accounts.insertKey(workspaceId, { hash: `k${workspaceId}x${userId}x${++links}x${Date.now()}`, prefix: 'lp_', name: null, userId }, 1000)).id,
+    };
+  });
+
+  describeClaimStoresContract('SqlClickClaimStore, SqlRotationStore', () => {
+    const { db, engine } = storage();
+    return {
+      claims: new SqlClickClaimStore(db, engine),
+      rotations: new SqlRotationStore(db),
+      link: async (clicks = 0) => {
+        const id = await link(await account());
+        await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
+    };
+  });
+
+  describeReservedNamesContract('SqlReservedNames', () => new SqlReservedNames(storage().db));
+
+  describeDeliveryOutboxContract('SqlDeliveryOutbox', () => {
+    const { db, engine } = storage();
+    return { outbox: new SqlDeliveryOutbox(db, engine), webhooks: new SqlWebhookStore(db), account };
+  });
+
+  describeExpiryClaimsContract('SqlExpiryClaims', () => {
+    const { db, engine } = storage();
+    return {
+      expiries: new SqlExpiryClaims(db, engine),
+      account,
+      link: async (accountId, { endsAt, cap, clicks }) => {
+        const fields = {
+          ...newLinkFields(null, null, PRIVATE_STATS),
+          alias: `e${process.pid}x${Date.now().toString(36)}x${++links}`,
+          url: 'https://example.com/',
+          endsAt: endsAt ?? null,
+          expirationClicks: cap ?? null,
+        };
+        const id = (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+        if (clicks) await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
+    };
+  });
+
+  // With no rollup window (rollups written with each batch) and with one that only settle() ends.
+  for (const windowMs of [0, 60_000]) {
+    describeClickStoreContract(`SqlClickStore (rollup window ${windowMs} ms)`, () => {
+      const { db, engine } = storage();
+      return {
+        store: new SqlClickStore(db, engine, { windowMs, onError: (error) => assert.fail(error as Error) }),
+        link: async () => {
+          const accountId = await account();
+          return { id: await link(accountId), accountId };
+        },
+        deleteLink: async (id) => {
+          await db.deleteFrom('links').where('id', '=', id).execute();
+        },
+        state: sqlClickState(db),
+      };
+    });
+  }
+
+  describeAdminStoreContract('SqlAdminStore', () => {
+    const { db, engine } = storage();
+    return {
+      admin: new SqlAdminStore(db),
+      account: async (email) => (await new SqlAccountStore(db).createWithPassword({ email, name: 'Admin contract', timezone: 'UTC' }, 'hash', 1000)).id,
+      link: async (accountId, { alias, url, clicks }) => {
+        const id = (await new SqlLinkStore(db, engine).insert(accountId, { ...newLinkFields(null, null, PRIVATE_STATS), alias, url }, [], 1000)).id;
+        if (clicks) await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+        return id;
+      },
+    };
+  });
 });

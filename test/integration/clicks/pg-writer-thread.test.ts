@@ -9,6 +9,7 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import type { PgWriterData } from '../../../src/adapters/clicks/worker-messages.ts';
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
+import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
 
@@ -104,5 +105,21 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
       errors.some((e) => /1000 buffered clicks could not be written before the stop/.test(e)),
       errors.join('\n'),
     );
+  });
+
+  describe('held to the ClickStore contract', () => {
+    let store: WorkerClickStore;
+    before(() => {
+      store = new WorkerClickStore(data());
+    });
+    after(() => store.close());
+    describeClickStoreContract('WorkerClickStore (PostgreSQL thread)', () => ({
+      store,
+      link: async () => ({ id: (await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' })).link.id, accountId }),
+      deleteLink: async (id) => {
+        await db().deleteFrom('links').where('id', '=', id).execute();
+      },
+      state: sqlClickState(db()),
+    }));
   });
 });

@@ -13,6 +13,7 @@ import { ClickColumnsBuilder } from '../../../src/adapters/clicks/click-columns.
 import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer, type Container } from '../../../src/app/container.ts';
+import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 
 describe('the SQLite writer thread', () => {
@@ -231,5 +232,21 @@ describe('the SQLite writer thread', () => {
       await store.close();
       await sql`drop table notes`.execute(storage.db);
     }
+  });
+
+  describe('held to the ClickStore contract', () => {
+    let store: WorkerClickStore;
+    before(() => {
+      store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    });
+    after(() => store.close());
+    describeClickStoreContract('WorkerClickStore (SQLite thread)', () => ({
+      store,
+      link: async () => ({ id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' })).link.id, accountId }),
+      deleteLink: async (id) => {
+        await c.storage.db.deleteFrom('links').where('id', '=', id).execute();
+      },
+      state: sqlClickState(c.storage.db),
+    }));
   });
 });

@@ -3,14 +3,15 @@
 // leaves out the columns no link of the account starts with, link-search.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompiledQuery, sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LinkStatus, type LinkSearchField } from '../../../src/core/links/link.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
 import type { Engine } from '../../../src/adapters/storage/connect.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
 import { startsWithIgnoringCase } from '../../../src/adapters/storage/sql-helpers.ts';
 import { onEachEngine } from '../../support/harness.ts';
-import { linkRow } from '../../support/link-rows.ts';
+import { insertSearchRows } from '../../support/link-rows.ts';
+import { linkStatements, planOf } from '../../support/link-statements.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const FIELDS: LinkSearchField[] = ['alias', 'url', 'title'];
@@ -74,14 +75,7 @@ function aliasesFarBack(count: number): Row[] {
   }));
 }
 
-async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[], suffix = ''): Promise<void> {
-  const values = rows.map((r) => linkRow(accountId, `${r.alias}${suffix}`, { url: r.url, title: r.title, created_at: NOW, updated_at: NOW }));
-  for (let i = 0; i < values.length; i += 500)
-    await db
-      .insertInto('links')
-      .values(values.slice(i, i + 500))
-      .execute();
-}
+const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[], suffix = '') => insertSearchRows(db, accountId, rows, NOW, suffix);
 
 /** What the search means (api.md §5): any column, as the database lowers it, starts with the search as JavaScript lowers it. */
 async function expected(db: Kysely<Database>, accountId: number, search: string): Promise<number[]> {
@@ -137,28 +131,10 @@ async function assertAgreement(db: Kysely<Database>, engine: Engine, accountId: 
 }
 
 /** The statements on `links` of a page and a bounded count of the default search, as compiled (the probes included). */
-async function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, search: string): Promise<CompiledQuery[]> {
-  const compiled = new Map<unknown, CompiledQuery>();
-  const seen: CompiledQuery[] = [];
-  const executor = db.getExecutor();
-  const capture: KyselyPlugin = {
-    transformQuery: ({ node, queryId }) => {
-      compiled.set(queryId, executor.compileQuery(node, queryId));
-      return node;
-    },
-    transformResult: async ({ queryId, result }) => {
-      seen.push(compiled.get(queryId)!);
-      return result;
-    },
-  };
-  const store = new SqlLinkStore(db.withPlugin(capture), engine);
-  await store.list(accountId, { status: LinkStatus.All, by: 'any', search, sort: 'desc' }, { page: 1, perPage: 25 }, NOW, { countUpTo: 1000 });
-  return seen.filter((q) => /from "?links"? /.test(q.sql));
-}
-
-async function planOf(db: Kysely<Database>, q: CompiledQuery): Promise<string> {
-  const { rows } = await db.executeQuery(CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]));
-  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
+function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, search: string) {
+  return linkStatements(db, engine, (store) =>
+    store.list(accountId, { status: LinkStatus.All, by: 'any', search, sort: 'desc' }, { page: 1, perPage: 25 }, NOW, { countUpTo: 1000 }),
+  );
 }
 
 onEachEngine('link search of any column, one or two characters', (h) => {
@@ -192,7 +168,7 @@ onEachEngine('link search of any column, one or two characters', (h) => {
     assert.equal(reads.length, 2, statements.map((q) => q.sql).join('\n'));
     for (const q of reads) {
       assert.doesNotMatch(q.sql, /"url"|"title"/, q.sql);
-      const plan = await planOf(db, q);
+      const plan = await planOf(db, engine, q);
       assert.match(plan, /links_prefix_alias on links/, `${q.sql}\n${plan}`);
       assert.doesNotMatch(plan, /Seq Scan|links_pkey/, `${q.sql}\n${plan}`);
     }

@@ -2,7 +2,7 @@
 // anywhere in the column (migration 0009), fewer at its start (migration 0017).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompiledQuery, sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LinkStatus, type LinkSearchField } from '../../../src/core/links/link.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
 import type { Engine } from '../../../src/adapters/storage/connect.ts';
@@ -22,7 +22,8 @@ import * as linkSearchPrefix from '../../../src/adapters/storage/migrations/0017
 import * as linkSearchPrefixExact from '../../../src/adapters/storage/migrations/0018-link-search-prefix-exact.ts';
 import { ENGINES, onEachEngine } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
-import { linkRow } from '../../support/link-rows.ts';
+import { insertSearchRows, linkRow } from '../../support/link-rows.ts';
+import { linkStatements, planOf } from '../../support/link-statements.ts';
 
 const BY: LinkSearchField[] = ['title', 'alias', 'url'];
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -216,34 +217,13 @@ function servedByPrefixIndex(engine: Engine, search: string): boolean {
 }
 
 /** The statements on `links` the store runs for a search (its pages, totals and first few), as compiled. */
-async function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, by: LinkSearchField, search: string): Promise<CompiledQuery[]> {
-  // Kysely also hands a subquery to plugins: what a statement ran is known from its result.
-  const compiled = new Map<unknown, CompiledQuery>();
-  const seen: CompiledQuery[] = [];
-  const executor = db.getExecutor();
-  const capture: KyselyPlugin = {
-    transformQuery: ({ node, queryId }) => {
-      compiled.set(queryId, executor.compileQuery(node, queryId));
-      return node;
-    },
-    transformResult: async ({ queryId, result }) => {
-      seen.push(compiled.get(queryId)!);
-      return result;
-    },
-  };
-  const store = new SqlLinkStore(db.withPlugin(capture), engine);
+function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, by: LinkSearchField, search: string) {
   const filter = { status: LinkStatus.All, by, search, sort: 'desc' } as const;
-  await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW);
-  await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW, { countUpTo: 10_000 });
-  await store.first(accountId, filter, 3, NOW);
-  return seen.filter((q) => /from "links"/.test(q.sql));
-}
-
-/** The plan the database makes for a statement, as text: PostgreSQL's `explain`, SQLite's `explain query plan`. */
-async function planOf(db: Kysely<Database>, engine: Engine, q: CompiledQuery): Promise<string> {
-  const explain = engine === 'postgres' ? 'explain ' : 'explain query plan ';
-  const { rows } = await db.executeQuery(CompiledQuery.raw(explain + q.sql, [...q.parameters]));
-  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
+  return linkStatements(db, engine, async (store) => {
+    await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW);
+    await store.list(accountId, filter, { page: 1, perPage: 10 }, NOW, { countUpTo: 10_000 });
+    await store.first(accountId, filter, 3, NOW);
+  });
 }
 
 /**
@@ -314,14 +294,7 @@ async function insertRows(db: Kysely<Database>, accountId: number, rows: Row[]):
 }
 
 /** Many rows at once (their aliases as given). */
-async function insertMany(db: Kysely<Database>, accountId: number, rows: Row[]): Promise<void> {
-  const values = rows.map((r) => rowOf(accountId, r, r.alias));
-  for (let i = 0; i < values.length; i += 500)
-    await db
-      .insertInto('links')
-      .values(values.slice(i, i + 500))
-      .execute();
-}
+const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[]) => insertSearchRows(db, accountId, rows, NOW);
 
 onEachEngine('link search: the indexes find what the scan finds', (h) => {
   test('every column, searches of 1, 2 and 3+ characters, then after edits and deletes', async () => {

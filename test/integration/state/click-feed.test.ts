@@ -1,59 +1,26 @@
 // The ClickFeed contract on Redis (two instances, each with its own connection), and the feed's
 // subscriber surviving a Redis restart. An unreachable shared Redis fails these tests.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { ClickTally } from '../../../src/core/live/click-feed.ts';
 import { RedisClickFeed } from '../../../src/adapters/live/redis-click-feed.ts';
 import { describeClickFeedContract } from '../../contracts/click-feed-contract.ts';
 import { eventually } from '../../support/eventually.ts';
 import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
+import { redisPair, subscribers } from '../../support/redis-pair.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `linkpix-test:${randomUUID()}:`;
 const quiet = () => {};
 
-/** Resolves once `count` subscriber connections listen on the feeds' channel. */
-async function subscribers(redis: Redis, count: number, channel = `${prefix}live-clicks`): Promise<void> {
-  await eventually(`${count} subscribers on ${channel}`, async () => {
-    const [, n] = (await redis.pubsub('NUMSUB', channel)) as [string, number];
-    return Number(n) >= count;
-  });
-}
-
 describe('RedisClickFeed on the shared Redis', () => {
-  let serverA: Redis;
-  let serverB: Redis;
-  let a: RedisClickFeed;
-  let b: RedisClickFeed;
+  const pair = redisPair((redis, options) => new RedisClickFeed(redis, options), 'live-clicks');
 
-  before(async () => {
-    serverA = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    serverB = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    serverA.on('error', quiet);
-    serverB.on('error', quiet);
-    await Promise.all([serverA.ping(), serverB.ping()]);
-    a = new RedisClickFeed(serverA, { prefix, onError: quiet });
-    b = new RedisClickFeed(serverB, { prefix, onError: quiet });
-    // Each instance's one subscriber connection, opened by its first listener.
-    a.subscribe(0, quiet);
-    b.subscribe(0, quiet);
-    await subscribers(serverA, 2);
-  });
-
-  after(async () => {
-    await a?.close();
-    await b?.close();
-    serverA?.disconnect();
-    serverB?.disconnect();
-  });
-
-  describeClickFeedContract('RedisClickFeed, two instances', () => ({ a, b, ready: () => Promise.resolve() }));
+  describeClickFeedContract('RedisClickFeed, two instances', () => ({ ...pair(), ready: () => Promise.resolve() }));
 
   test('one subscriber connection per instance, however many listen', async () => {
+    const { b, serverA, channel } = pair();
     const offs = Array.from({ length: 20 }, (_, i) => b.subscribe(100 + i, quiet));
-    const [, n] = (await serverA.pubsub('NUMSUB', `${prefix}live-clicks`)) as [string, number];
+    const [, n] = (await serverA.pubsub('NUMSUB', channel)) as [string, number];
     assert.equal(Number(n), 2);
     for (const off of offs) off();
   });
