@@ -25,7 +25,7 @@ const invite = (email: string, role: Role, invitedBy: number, expiresAt = 10_000
 
 export function describeWorkspaceStoreContract(name: string, make: () => WorkspaceStoreSubject): void {
   describe(`${name}: the WorkspaceStore contract`, () => {
-    test('create makes a team workspace with its owner; find, update, roleOf; listOfUser: personal first, then by id', async () => {
+    test('create makes a team workspace with its owner; find, update, standingOf; listOfUser: personal first, then by id', async () => {
       const s = make();
       const [owner, other] = [await s.user(), await s.user()];
       const a = await s.workspaces.create(owner.id, team('Alpha'), 1000);
@@ -33,8 +33,8 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
       const b = await s.workspaces.create(owner.id, team('Beta'), 2000);
       assert.deepEqual(await s.workspaces.find(a.id), a);
       assert.equal(await s.workspaces.find(2 ** 31 - 1), null);
-      assert.equal(await s.workspaces.roleOf(a.id, owner.id), 'owner');
-      assert.equal(await s.workspaces.roleOf(a.id, other.id), null);
+      assert.equal((await s.workspaces.standingOf(a.id, owner.id))?.role ?? null, 'owner');
+      assert.equal((await s.workspaces.standingOf(a.id, other.id))?.role ?? null, null);
       const updated = await s.workspaces.update(a.id, { name: 'Alpha 2', requireTwoFactor: true, timezone: 'Europe/Paris' });
       assert.deepEqual(updated, { ...a, name: 'Alpha 2', requireTwoFactor: true, timezone: 'Europe/Paris' });
       const mine = await s.workspaces.listOfUser(owner.id);
@@ -71,9 +71,9 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
       assert.equal(await s.workspaces.removeMember(w.id, stranger.id), 'not_found');
       assert.equal(await s.workspaces.setRole(w.id, member.id, 'owner'), 'done');
       assert.equal(await s.workspaces.setRole(w.id, owner.id, 'editor'), 'done', 'another owner remains');
-      assert.equal(await s.workspaces.roleOf(w.id, owner.id), 'editor');
+      assert.equal((await s.workspaces.standingOf(w.id, owner.id))?.role ?? null, 'editor');
       assert.equal(await s.workspaces.removeMember(w.id, owner.id), 'done');
-      assert.equal(await s.workspaces.roleOf(w.id, owner.id), null);
+      assert.equal((await s.workspaces.standingOf(w.id, owner.id))?.role ?? null, null);
       assert.deepEqual(
         (await s.workspaces.members(w.id)).map((m) => m.userId),
         [member.id],
