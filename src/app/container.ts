@@ -70,6 +70,8 @@ import { RuleExplainer } from '../core/rules/explain-service.ts';
 import { RulePreview } from '../core/rules/rule-preview.ts';
 import { SqlOwnedRedirectLinks } from '../adapters/storage/stores/owned-redirect-links.ts';
 import { SqlReplayClickStore } from '../adapters/storage/stores/replay-click-store.ts';
+import { SqlAuditLog, SqlAuditStore } from '../adapters/storage/stores/audit-store.ts';
+import { AuditService } from '../core/audit/audit-service.ts';
 
 /** Two-factor sign-in and password reset by email (docs/adr/0065). */
 export interface SecurityServices {
@@ -163,8 +165,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
-  // A link change and its webhook deliveries commit together (docs/adr/0033).
-  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: hooks.linkEventsOn(trx, afterCommit) }));
+  // A link change, its webhook deliveries and its audit entries commit together (docs/adr/0033, 0071).
+  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
+    ...recordsOn(trx),
+    onEvent: hooks.linkEventsOn(trx, afterCommit),
+    audit: new SqlAuditLog(trx),
+  }));
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
   const defaultPrivacy = config.DEFAULT_STATS_PRIVACY;
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
@@ -218,6 +224,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
     }),
   };
+  const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
+    deleteWorkspace: (id) => accountsService.deleteAccount(id),
+  });
   return {
     storage,
     visits,
@@ -227,9 +236,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clock,
     accounts: accountsService,
     signIn,
-    workspaces: new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
-      deleteWorkspace: (id) => accountsService.deleteAccount(id),
-    }),
+    workspaces,
+    audit: new AuditService(new SqlAuditStore(storage.db), workspaces, clock, config.AUDIT_RETENTION_DAYS),
     links,
     importer,
     importSlots,

@@ -26,6 +26,7 @@ import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -110,6 +111,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...utmTemplateRoutes(ctx),
     ...ruleRoutes(ctx),
     ...workspaceRoutes(ctx),
+    ...auditRoutes(ctx),
     ...resourceRoutes({
       plural: 'links',
       tag: 'Links',

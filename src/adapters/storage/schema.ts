@@ -364,6 +364,21 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   password_resets: PasswordResetsTable;
+  audit_entries: AuditEntriesTable;
+}
+
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  at: number;
+  user_id: number | null;
+  key_id: number | null;
+  via: string;
+  action: string;
+  target_type: string;
+  target_id: number;
+  /** JSON: `{"field": [old, new]}`, a secret's value "changed". */
+  changes: string;
 }
 
 export interface WebhooksTable {

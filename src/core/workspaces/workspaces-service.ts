@@ -73,6 +73,11 @@ export class WorkspacesService {
     return role;
   }
 
+  /** For the services beside this one that act per workspace of a path (the audit log): the same check, the role it found. */
+  require(actor: Actor, workspaceId: number, action: Action): Promise<Role> {
+    return this.access(actor, workspaceId, action);
+  }
+
   private allows(actor: Actor, role: Role, action: Action): boolean {
     return missingFor({ role, scopes: actor.scopes }, action) === null;
   }

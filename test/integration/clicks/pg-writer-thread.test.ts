@@ -11,6 +11,7 @@ import type { PgWriterData } from '../../../src/adapters/clicks/worker-messages.
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -23,7 +24,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     h = await startHarness('postgres');
     const account = await h.account();
     accountId = account.id;
-    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` })).link.id);
+    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
   });
   after(async () => {
     await h?.close();

@@ -19,11 +19,14 @@ import type { SqlQrLogoStore } from '../../storage/stores/qr-logo-store.ts';
 import type { RuleExplainer } from '../../../core/rules/explain-service.ts';
 import type { RulePreview } from '../../../core/rules/rule-preview.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
+import type { AuditService } from '../../../core/audit/audit-service.ts';
 
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
   accounts: AccountsService;
   workspaces: WorkspacesService;
+  /** The workspaces' audit logs (docs/adr/0071). */
+  audit: AuditService;
   /** "Now" for answers that tell whether something has expired (an invitation). */
   clock: Clock;
   links: LinksService;

@@ -29,6 +29,7 @@ import * as linkRules from './0025-link-rules.ts';
 import * as workspaces from './0026-workspaces.ts';
 import * as twoFactorAndResets from './0027-two-factor-and-resets.ts';
 import * as appLinks from './0028-app-links.ts';
+import * as auditEntries from './0030-audit-entries.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -65,6 +66,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0026-workspaces': workspaces,
   '0027-two-factor-and-resets': twoFactorAndResets,
   '0028-app-links': appLinks,
+  '0030-audit-entries': auditEntries,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -32,6 +32,7 @@ import { linkRulesPages } from './link-rules-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 interface Posted {
   values: LinkFormValues;
@@ -104,7 +105,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
       await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput));
-      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
+      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
       return seeOther(reply, `/links/${made.link.id}/edit`);
     } catch (error) {
@@ -139,7 +140,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
       await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id));
-      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
+      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
       return seeOther(reply, '/links');
     } catch (error) {
