@@ -5,6 +5,13 @@ import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { multipartBody } from '../../support/multipart.ts';
 import { SqlAuditLog } from '../../../src/adapters/storage/stores/audit-store.ts';
+import { unitOfWorkOn } from '../../../src/adapters/storage/transactions.ts';
+import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
+import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
+import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
+import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
+import { LinksService } from '../../../src/core/links/links-service.ts';
+import { UrlPolicy } from '../../../src/core/links/url-policy.ts';
 import { makeLink } from './links-support.ts';
 import { addMember, makeKey, makeWorkspace, type Person } from './workspaces-support.ts';
 
@@ -89,6 +96,38 @@ onEachEngine('API audit log', (h) => {
     assert.equal((await h().request('DELETE', `/api/v1/links/999999`, { key: t.key })).status, 404);
     assert.equal((await h().request('POST', '/api/v1/links', { key: t.key, json: { url: 'https://example.com/y', alias: link.alias } })).status, 422);
     assert.equal((await audit(h(), t.owner.key, t.id)).meta.total, before);
+  });
+
+  test('the entry and its change are one transaction: an audit write that fails leaves no link behind', async () => {
+    const t = await team(h());
+    const { db, engine } = h().server.container.storage;
+    const recordsOn = (d: typeof db) => ({
+      links: new SqlLinkStore(d, engine),
+      spaces: new SqlSpaceStore(d),
+      domains: new SqlDomainStore(d),
+      pixels: new SqlPixelStore(d),
+    });
+    const failing = new LinksService({
+      ...recordsOn(db),
+      clock: { now: () => Date.now() },
+      urls: new UrlPolicy(['https']),
+      titles: null,
+      unitOfWork: unitOfWorkOn(db, (trx) => ({
+        ...recordsOn(trx),
+        audit: {
+          record: async () => {
+            throw new Error('the audit log is away');
+          },
+        },
+      })),
+    });
+    await assert.rejects(
+      failing.create(t.id, 'UTC', { url: 'https://example.com/never', alias: 'never-audited' }, { userId: t.owner.id, keyId: null, via: 'web' }),
+      /audit log is away/,
+    );
+    const listed = await h().request('GET', '/api/v1/links?search=never-audited', { key: t.key });
+    assert.equal(listed.body.meta.total, 0);
+    assert.equal((await audit(h(), t.owner.key, t.id)).meta.total, 0);
   });
 
   test('filters: actor, action (or its type), target, from and to; bad ones are a 422 naming each', async () => {

@@ -15,6 +15,7 @@ import { utmTemplatesPages } from './utm/utm-templates-pages.ts';
 import { livePages } from './live/live-pages.ts';
 import { loginStepsPages } from './security/login-steps-pages.ts';
 import { securityPages } from './security/security-pages.ts';
+import { auditPages } from './audit/audit-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -33,6 +34,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   domainsPages,
   accountPages,
   securityPages,
+  auditPages,
   adminPages,
   statsPages,
   livePages,

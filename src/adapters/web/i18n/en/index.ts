@@ -16,6 +16,7 @@ import { tags } from './tags.ts';
 import { utm } from './utm.ts';
 import { security } from './security.ts';
 import { rules } from './rules.ts';
+import { audit } from './audit.ts';
 
 /** English: the reference catalogue, one file per screen family. */
-export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm, security, rules };
+export const en = { common, auth, dashboard, links, linkForm, bulk, pixels, spaces, domains, resources, account, admin, stats, home, tags, utm, security, rules, audit };
