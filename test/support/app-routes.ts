@@ -24,6 +24,8 @@ export interface AppData {
   domain: number;
   tag: number;
   utmTemplate: number;
+  /** The operator's personal workspace: its audit log holds the seeding's changes. */
+  workspace: number;
 }
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -71,7 +73,8 @@ export async function seedAppData(h: Harness, email: string, dest: Destination):
   const tags = (await h.request('GET', '/api/v1/tags', { key })).body.data as { id: number; name: string }[];
   const tag = tags.find((t) => t.name === 'spring')!.id;
   const utmTemplate = await made('/api/v1/utm-templates', { name: 'Newsletter', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' });
-  return { link, pixel, space, domain, tag, utmTemplate };
+  const workspace = (await h.request('GET', '/api/v1/account', { key })).body.data.id as number;
+  return { link, pixel, space, domain, tag, utmTemplate, workspace };
 }
 
 const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours'] as const;
@@ -115,6 +118,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'api-keys', path: '/account/api-keys' },
     { name: 'account-security', path: '/account/security' },
     { name: 'account-delete', path: '/account/delete' },
+    { name: 'workspace-audit', path: `/account/workspaces/${d.workspace}/audit` },
     { name: 'admin', path: '/admin' },
     { name: 'admin-accounts', path: '/admin/accounts' },
     { name: 'admin-links', path: '/admin/links' },

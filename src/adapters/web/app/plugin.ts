@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
-import { NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
+import { ForbiddenError, NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
 import { serveBrand } from '../ui/brand-routes.ts';
 import { en } from '../i18n/en/index.ts';
@@ -76,6 +76,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
+      // A member whose role does not reach the page (the workspaces' policy): its own page, not a 500.
+      if (error instanceof ForbiddenError) return sendErrorPage(request, reply, 'forbidden', secret);
       if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
       if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
       // The schema refused the query or the form of a route that does not show its fields again
