@@ -226,6 +226,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   };
   const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
     deleteWorkspace: (id) => accountsService.deleteAccount(id),
+    unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
   });
   return {
     storage,

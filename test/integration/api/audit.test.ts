@@ -41,7 +41,7 @@ onEachEngine('API audit log', (h) => {
     const gone = await h().request('DELETE', `/api/v1/links/${link.id}`, { key: t.key });
     assert.equal(gone.status, 200, gone.text);
 
-    const page = await audit(h(), t.owner.key, t.id);
+    const page = await audit(h(), t.owner.key, t.id, '?target_type=link');
     assert.deepEqual(
       page.data.map((e: Json) => e.action),
       ['link.deleted', 'link.updated', 'link.created'],
@@ -88,6 +88,50 @@ onEachEngine('API audit log', (h) => {
     assert.equal(viaImport[0].actor.user_id, t.owner.id);
   });
 
+  test('the workspace itself: settings, invitations, members, keys; no token or key value in any entry', async () => {
+    const t = await team(h());
+    const b = await h().account();
+    const c = await h().account();
+    const put = await h().request('PUT', `/api/v1/workspaces/${t.id}`, { key: t.owner.key, json: { name: 'Renamed', timezone: 'Europe/Paris' } });
+    assert.equal(put.status, 200, put.text);
+    const invited = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, { key: t.owner.key, json: { email: b.email, role: 'viewer' } });
+    const token = invited.body.data.token as string;
+    assert.equal((await h().request('POST', `/api/v1/invitations/${token}/accept`, { key: b.key })).status, 200);
+    const other = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, { key: t.owner.key, json: { email: c.email, role: 'editor' } });
+    assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/invitations/${other.body.data.id}`, { key: t.owner.key })).status, 200);
+    assert.equal((await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${b.id}`, { key: t.owner.key, json: { role: 'admin' } })).status, 200);
+    const made = await h().request('POST', `/api/v1/workspaces/${t.id}/api-keys`, { key: t.owner.key, json: { name: 'ci', scopes: ['links:read'] } });
+    assert.equal(made.status, 201, made.text);
+    assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/api-keys/${made.body.data.id}`, { key: t.owner.key })).status, 200);
+    assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/members/${b.id}`, { key: t.owner.key })).status, 200);
+    const refused = await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${t.owner.id}`, { key: t.owner.key, json: { role: 'viewer' } });
+    assert.equal(refused.status, 422, 'the last owner stays: no entry');
+
+    const log = await audit(h(), t.owner.key, t.id, '?per_page=100');
+    const actions = log.data.map((e: Json) => e.action).reverse();
+    assert.deepEqual(actions, [
+      'workspace.created',
+      'api_key.created',
+      'workspace.updated',
+      'member.invited',
+      'invitation.accepted',
+      'member.invited',
+      'invitation.revoked',
+      'member.role_changed',
+      'api_key.created',
+      'api_key.revoked',
+      'member.removed',
+    ]);
+    const byAction = (action: string) => log.data.filter((e: Json) => e.action === action);
+    assert.deepEqual(byAction('workspace.updated')[0].changes, { name: ['Team', 'Renamed'], timezone: ['UTC', 'Europe/Paris'] });
+    assert.deepEqual(byAction('member.role_changed')[0].changes, { role: ['viewer', 'admin'] });
+    assert.deepEqual(byAction('member.role_changed')[0].target, { type: 'member', id: b.id });
+    assert.equal(byAction('invitation.accepted')[0].actor.user_id, b.id);
+    assert.deepEqual(byAction('api_key.created')[0].changes.scopes, [null, ['links:read']]);
+    const text = JSON.stringify(log);
+    for (const secret of [token, made.body.data.key, t.key]) assert.ok(!text.includes(secret), 'no token or key value in the log');
+  });
+
   test('a refused or failed write leaves no entry', async () => {
     const t = await team(h());
     const link = await makeLink(h(), t.key, { url: 'https://example.com/x' });
@@ -127,7 +171,7 @@ onEachEngine('API audit log', (h) => {
     );
     const listed = await h().request('GET', '/api/v1/links?search=never-audited', { key: t.key });
     assert.equal(listed.body.meta.total, 0);
-    assert.equal((await audit(h(), t.owner.key, t.id)).meta.total, 0);
+    assert.equal((await audit(h(), t.owner.key, t.id, '?target_type=link')).meta.total, 0);
   });
 
   test('filters: actor, action (or its type), target, from and to; bad ones are a 422 naming each', async () => {
@@ -142,7 +186,7 @@ onEachEngine('API audit log', (h) => {
     const byB = await audit(h(), t.owner.key, t.id, `?actor=${b.id}`);
     assert.deepEqual(
       byB.data.map((e: Json) => e.action),
-      ['link.updated', 'link.created'],
+      ['link.updated', 'link.created', 'api_key.created', 'invitation.accepted'],
     );
     assert.equal((await audit(h(), t.owner.key, t.id, '?action=link')).meta.total, 3);
     const one = await audit(h(), t.owner.key, t.id, `?target_type=link&target_id=${mine.id}`);
@@ -151,9 +195,9 @@ onEachEngine('API audit log', (h) => {
       [mine.id],
     );
     const today = new Date().toISOString().slice(0, 10);
-    assert.equal((await audit(h(), t.owner.key, t.id, `?from=${today}&to=${today}`)).meta.total, 3);
+    assert.equal((await audit(h(), t.owner.key, t.id, `?from=${today}&to=${today}&action=link`)).meta.total, 3);
     assert.equal((await audit(h(), t.owner.key, t.id, '?to=2000-01-01')).meta.total, 0);
-    const paged = await audit(h(), t.owner.key, t.id, '?per_page=10&page=2');
+    const paged = await audit(h(), t.owner.key, t.id, '?per_page=10&page=2&action=link');
     assert.deepEqual(paged.data, []);
     assert.equal(paged.meta.total, 3);
 
@@ -207,9 +251,9 @@ onEachEngine('API audit log', (h) => {
     await new SqlAuditLog(h().server.container.storage.db).record([
       { workspaceId: t.id, actor: { userId: null, keyId: null, via: 'cli' }, action: 'link.created', target: { type: 'link', id: 1 }, changes: {}, at: old },
     ]);
-    assert.equal((await audit(h(), t.owner.key, t.id)).meta.total, 2);
+    assert.equal((await audit(h(), t.owner.key, t.id, '?target_type=link')).meta.total, 2);
     assert.ok((await h().server.container.audit.prune()) >= 1);
-    const left = await audit(h(), t.owner.key, t.id);
+    const left = await audit(h(), t.owner.key, t.id, '?target_type=link');
     assert.equal(left.meta.total, 1);
     assert.equal(left.data[0].changes.url[1], 'https://example.com/kept');
   });

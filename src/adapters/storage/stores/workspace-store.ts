@@ -5,6 +5,7 @@ import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../c
 import { randomToken } from '../../../core/shared/secrets.ts';
 import type { AccountsTable, Database, InvitationsTable } from '../schema.ts';
 import { toKey } from './account-store.ts';
+import { storeTransaction } from '../transactions.ts';
 
 const toWorkspace = (r: Pick<Selectable<AccountsTable>, 'id' | 'name' | 'personal' | 'require_2fa' | 'timezone' | 'created_at'>): Workspace => ({
   id: r.id,
@@ -58,7 +59,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   create(ownerId: number, settings: WorkspaceSettings, now: number): Promise<Workspace> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const row = await trx
         .insertInto('accounts')
         .values({
@@ -99,7 +100,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   setRole(workspaceId: number, userId: number, role: Role): Promise<MembershipChange> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const current = await holdMembers(trx, workspaceId, userId);
       if (current === null) return 'not_found';
       if (current.role === 'owner' && role !== 'owner' && current.owners === 1) return 'last_owner';
@@ -109,7 +110,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   removeMember(workspaceId: number, userId: number): Promise<MembershipChange> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const current = await holdMembers(trx, workspaceId, userId);
       if (current === null) return 'not_found';
       if (current.role === 'owner' && current.owners === 1) return 'last_owner';
@@ -166,7 +167,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   acceptInvitation(invitationId: number, userId: number, now: number): Promise<Role | null> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       // The update is the claim: of two accepts at once, one changes the row and the other nothing.
       const claimed = await trx
         .updateTable('invitations')
@@ -231,7 +232,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
  * Holds the workspace's row for the rest of the transaction (a no-op write takes its lock on both
  * engines), so two owners demoting each other at once cannot leave it without one.
  */
-async function holdMembers(trx: Transaction<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
+async function holdMembers(trx: Kysely<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
   await trx
     .updateTable('accounts')
     .set({ id: sql`id` })
