@@ -132,6 +132,34 @@ onEachEngine('API audit log', (h) => {
     for (const secret of [token, made.body.data.key, t.key]) assert.ok(!text.includes(secret), 'no token or key value in the log');
   });
 
+  test('spaces, pixels and domains: created, updated, deleted, one entry each; a domain\'s proof token only as "changed"', async () => {
+    const t = await team(h());
+    const space = await h().request('POST', '/api/v1/spaces', { key: t.key, json: { name: 'Spring', color: 2 } });
+    assert.equal(space.status, 201, space.text);
+    assert.equal((await h().request('PUT', `/api/v1/spaces/${space.body.data.id}`, { key: t.key, json: { name: 'Autumn' } })).status, 200);
+    assert.equal((await h().request('DELETE', `/api/v1/spaces/${space.body.data.id}`, { key: t.key })).status, 200);
+    const pixel = await h().request('POST', '/api/v1/pixels', { key: t.key, json: { name: 'Shop', type: 'facebook', value: '123456789' } });
+    assert.equal(pixel.status, 201, pixel.text);
+    const domain = await h().request('POST', '/api/v1/domains', { key: t.key, json: { name: `audit-${t.id}.example.com` } });
+    assert.equal(domain.status, 201, domain.text);
+    assert.equal((await h().request('DELETE', `/api/v1/domains/${domain.body.data.id}`, { key: t.key })).status, 200);
+    const log = await audit(h(), t.owner.key, t.id, '?per_page=100');
+    const of = (type: string) =>
+      log.data
+        .filter((e: Json) => e.target.type === type)
+        .map((e: Json) => e.action)
+        .reverse();
+    assert.deepEqual(of('space'), ['space.created', 'space.updated', 'space.deleted']);
+    assert.deepEqual(of('pixel'), ['pixel.created']);
+    assert.deepEqual(of('domain'), ['domain.created', 'domain.deleted']);
+    const renamed = log.data.find((e: Json) => e.action === 'space.updated');
+    assert.deepEqual(renamed.changes, { name: ['Spring', 'Autumn'] });
+    const claimed = log.data.find((e: Json) => e.action === 'domain.created');
+    for (const [field, value] of Object.entries(claimed.changes)) {
+      if (/token/.test(field)) assert.equal(value, 'changed', field);
+    }
+  });
+
   test('a refused or failed write leaves no entry', async () => {
     const t = await team(h());
     const link = await makeLink(h(), t.key, { url: 'https://example.com/x' });

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Role } from '../../../core/workspaces/policy.ts';
 import type { Invitation, Member, Workspace, WorkspaceOfUser, WorkspaceSettings } from '../../../core/workspaces/workspace.ts';
 import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../core/workspaces/workspace-store.ts';
