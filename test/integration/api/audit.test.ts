@@ -255,7 +255,7 @@ onEachEngine('API audit log', (h) => {
     const people: Record<string, Person> = {};
     for (const role of roles) {
       people[role] = await h().account();
-      await addMember(h(), t.owner, t.id, people[role]!, role);
+      await addMember(h(), t.owner, t.id, people[role], role);
     }
     for (const role of roles) {
       const res = await h().request('GET', `/api/v1/workspaces/${t.id}/audit`, { key: people[role]!.key });
