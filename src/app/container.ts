@@ -254,8 +254,16 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
       unitOfWorkOn(storage.db, (trx) => ({ store: new SqlSpaceStore(trx), audit: new SqlAuditLog(trx) })),
     ),
-    tags: new TagsService(stores.tags, clock),
-    utmTemplates: new UtmTemplatesService(new SqlUtmTemplateStore(storage.db), clock),
+    tags: new TagsService(
+      stores.tags,
+      clock,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTagStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
+    utmTemplates: new UtmTemplatesService(
+      new SqlUtmTemplateStore(storage.db),
+      clock,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlUtmTemplateStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
     domains: new DomainsService({
       store: stores.domains,
       unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) })),

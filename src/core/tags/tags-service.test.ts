@@ -70,10 +70,10 @@ test('rename and recolour: a taken name (ignoring case) and a colour off the pal
   await service.create(ME, 'UTC', { url: 'https://example.com/', tags: ['One', 'Two'] }, TEST_ACTOR);
   const [one] = await manage.list(ME);
   await assert.rejects(
-    manage.update(ME, one!.id, { name: 'TWO', color: 'beige' }),
+    manage.update(ME, one!.id, { name: 'TWO', color: 'beige' }, TEST_ACTOR),
     (e: unknown) => e instanceof ValidationError && Object.keys(e.fields).sort().join() === 'color,name',
   );
-  const renamed = await manage.update(ME, one!.id, { name: 'one', color: 'teal' });
+  const renamed = await manage.update(ME, one!.id, { name: 'one', color: 'teal' }, TEST_ACTOR);
   assert.deepEqual([renamed.name, renamed.color], ['one', 'teal']);
 });
 
@@ -82,16 +82,16 @@ test("another account's tag is not found, for reading, changing and deleting", a
   await service.create(OTHER, 'UTC', { url: 'https://example.com/', tags: ['Theirs'] }, TEST_ACTOR);
   const [theirs] = await manage.list(OTHER);
   await assert.rejects(manage.get(ME, theirs!.id), NotFoundError);
-  await assert.rejects(manage.update(ME, theirs!.id, { name: 'Mine' }), NotFoundError);
+  await assert.rejects(manage.update(ME, theirs!.id, { name: 'Mine' }, TEST_ACTOR), NotFoundError);
   await assert.rejects(manage.faultsOf(ME, theirs!.id, { name: '' }), NotFoundError);
-  await assert.rejects(manage.delete(ME, theirs!.id), NotFoundError);
+  await assert.rejects(manage.delete(ME, theirs!.id, TEST_ACTOR), NotFoundError);
 });
 
 test('deleting a tag takes it off its links; the links stay', async () => {
   const { service, manage } = setup();
   const made = await service.create(ME, 'UTC', { url: 'https://example.com/', tags: ['Gone', 'Stays'] }, TEST_ACTOR);
   const gone = (await manage.list(ME)).find((t) => t.name === 'Gone')!;
-  await manage.delete(ME, gone.id);
+  await manage.delete(ME, gone.id, TEST_ACTOR);
   const after = await service.get(ME, made.link.id);
   assert.deepEqual(
     after.tags.map((t) => t.name),

@@ -132,7 +132,7 @@ onEachEngine('API audit log', (h) => {
     for (const secret of [token, made.body.data.key, t.key]) assert.ok(!text.includes(secret), 'no token or key value in the log');
   });
 
-  test('spaces, pixels and domains: created, updated, deleted, one entry each; a domain\'s proof token only as "changed"', async () => {
+  test('spaces, pixels, domains, tags and UTM templates: created, updated, deleted, one entry each; a domain\'s proof token only as "changed"', async () => {
     const t = await team(h());
     const space = await h().request('POST', '/api/v1/spaces', { key: t.key, json: { name: 'Spring', color: 2 } });
     assert.equal(space.status, 201, space.text);
@@ -143,6 +143,14 @@ onEachEngine('API audit log', (h) => {
     const domain = await h().request('POST', '/api/v1/domains', { key: t.key, json: { name: `audit-${t.id}.example.com` } });
     assert.equal(domain.status, 201, domain.text);
     assert.equal((await h().request('DELETE', `/api/v1/domains/${domain.body.data.id}`, { key: t.key })).status, 200);
+    await makeLink(h(), t.key, { url: 'https://example.com/tagged', tags: ['spring'] });
+    const tag = (await h().request('GET', '/api/v1/tags', { key: t.key })).body.data[0];
+    assert.equal((await h().request('PUT', `/api/v1/tags/${tag.id}`, { key: t.key, json: { name: 'summer' } })).status, 200);
+    assert.equal((await h().request('DELETE', `/api/v1/tags/${tag.id}`, { key: t.key })).status, 200);
+    const utm = await h().request('POST', '/api/v1/utm-templates', { key: t.key, json: { name: 'News', utm_source: 'news' } });
+    assert.equal(utm.status, 201, utm.text);
+    assert.equal((await h().request('PUT', `/api/v1/utm-templates/${utm.body.data.id}`, { key: t.key, json: { utm_medium: 'email' } })).status, 200);
+    assert.equal((await h().request('DELETE', `/api/v1/utm-templates/${utm.body.data.id}`, { key: t.key })).status, 200);
     const log = await audit(h(), t.owner.key, t.id, '?per_page=100');
     const of = (type: string) =>
       log.data
@@ -152,6 +160,8 @@ onEachEngine('API audit log', (h) => {
     assert.deepEqual(of('space'), ['space.created', 'space.updated', 'space.deleted']);
     assert.deepEqual(of('pixel'), ['pixel.created']);
     assert.deepEqual(of('domain'), ['domain.created', 'domain.deleted']);
+    assert.deepEqual(of('tag'), ['tag.updated', 'tag.deleted']);
+    assert.deepEqual(of('utm_template'), ['utm_template.created', 'utm_template.updated', 'utm_template.deleted']);
     const renamed = log.data.find((e: Json) => e.action === 'space.updated');
     assert.deepEqual(renamed.changes, { name: ['Spring', 'Autumn'] });
     const claimed = log.data.find((e: Json) => e.action === 'domain.created');
