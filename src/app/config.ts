@@ -291,6 +291,11 @@ const CATALOGUE = {
     doc: 'On public statistics pages and their CSV, values with fewer clicks than this are shown together as "Other" (the owner sees them all); 1: never.',
     parse: int(1, 1_000_000),
   },
+  AUDIT_RETENTION_DAYS: {
+    default: '365',
+    doc: "A workspace's audit log entries are deleted after this many days, by the job that prunes clicks.",
+    parse: int(1, 36_500),
+  },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: {
     default: '100000',

@@ -79,6 +79,8 @@ import { SqlConversionStore } from '../adapters/storage/stores/conversion-store.
 import { RulePreview } from '../core/rules/rule-preview.ts';
 import { SqlOwnedRedirectLinks } from '../adapters/storage/stores/owned-redirect-links.ts';
 import { SqlReplayClickStore } from '../adapters/storage/stores/replay-click-store.ts';
+import { SqlAuditLog, SqlAuditStore } from '../adapters/storage/stores/audit-store.ts';
+import { AuditService } from '../core/audit/audit-service.ts';
 
 /** Two-factor sign-in and password reset by email (docs/adr/0065). */
 export interface SecurityServices {
@@ -192,8 +194,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
-  // A link change and its webhook deliveries commit together (docs/adr/0033).
-  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: hooks.linkEventsOn(trx, afterCommit) }));
+  // A link change, its webhook deliveries and its audit entries commit together (docs/adr/0033, 0071).
+  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
+    ...recordsOn(trx),
+    onEvent: hooks.linkEventsOn(trx, afterCommit),
+    audit: new SqlAuditLog(trx),
+  }));
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
   const defaultPrivacy = config.DEFAULT_STATS_PRIVACY;
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
@@ -277,6 +283,18 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
     }),
   };
+  const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
+    deleteWorkspace: (id) => accountsService.deleteAccount(id),
+    unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
+    mail:
+      smtpOrOverride === null
+        ? null
+        : {
+            mailer: smtpOrOverride,
+            appUrl: config.APP_URL,
+            onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
+          },
+  });
   return {
     storage,
     visits,
@@ -286,27 +304,36 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clock,
     accounts: accountsService,
     signIn,
-    workspaces: new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
-      deleteWorkspace: (id) => accountsService.deleteAccount(id),
-      mail:
-        smtpOrOverride === null
-          ? null
-          : {
-              mailer: smtpOrOverride,
-              appUrl: config.APP_URL,
-              onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
-            },
-    }),
+    workspaces,
+    audit: new AuditService(new SqlAuditStore(storage.db), workspaces, clock, config.AUDIT_RETENTION_DAYS),
     links,
     importer,
     importSlots,
     urlSchemes: config.URL_SCHEMES,
-    pixels: new PixelsService(stores.pixels, clock, visits.invalidation),
-    spaces: new SpacesService(stores.spaces, clock),
-    tags: new TagsService(stores.tags, clock),
-    utmTemplates: new UtmTemplatesService(new SqlUtmTemplateStore(storage.db), clock),
+    pixels: new PixelsService(
+      stores.pixels,
+      clock,
+      visits.invalidation,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlPixelStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
+    spaces: new SpacesService(
+      stores.spaces,
+      clock,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlSpaceStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
+    tags: new TagsService(
+      stores.tags,
+      clock,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTagStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
+    utmTemplates: new UtmTemplatesService(
+      new SqlUtmTemplateStore(storage.db),
+      clock,
+      unitOfWorkOn(storage.db, (trx) => ({ store: new SqlUtmTemplateStore(trx), audit: new SqlAuditLog(trx) })),
+    ),
     domains: new DomainsService({
       store: stores.domains,
+      unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) })),
       clock,
       urls,
       claims,
@@ -329,7 +356,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       links: stores.links,
       store: new SqlConversionStore(storage.db),
       clickIds: clickIdsOnce,
-      saveRules: (accountId, timeZone, linkId, rules) => links.update(accountId, timeZone, linkId, { rules }),
+      saveRules: (accountId, timeZone, linkId, rules, actor) => links.update(accountId, timeZone, linkId, { rules }, actor),
       clock,
     }),
     clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage.db), clock }),

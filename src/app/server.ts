@@ -123,10 +123,20 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     await app.ready();
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
-    const retention = startPeriodic(() => container.stats.prune(), {
-      ...RETENTION,
-      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'click retention failed')),
-    });
+    const retention = startPeriodic(
+      async () => {
+        // The audit log's age limit holds even when the clicks' pruning fails.
+        try {
+          await container.stats.prune();
+        } finally {
+          await container.audit.prune();
+        }
+      },
+      {
+        ...RETENTION,
+        onError: overrides.onError ?? ((err) => app.log.error({ err }, 'retention (clicks, audit log) failed')),
+      },
+    );
     const folding = startPeriodic(() => container.stats.foldMonths(), {
       ...FOLDING,
       onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),

@@ -25,6 +25,7 @@ import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
 import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
 import type { Config } from './config.ts';
 import { Pump } from './pump.ts';
+import { SqlAuditLog } from '../adapters/storage/stores/audit-store.ts';
 
 /** Which accounts listen to clicks is read again this often (other instances create webhooks too). */
 const SUBSCRIBED_REFRESH_MS = 10_000;
@@ -107,6 +108,7 @@ export function createWebhookRuntime(
     store,
     targets,
     clock,
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWebhookStore(trx), audit: new SqlAuditLog(trx) })),
     onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
   });
   let lastRefresh = -Infinity;

@@ -131,6 +131,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'workspace', path: `/account/workspaces/${d.workspace}` },
     { name: 'workspace-delete', path: `/account/workspaces/${d.workspace}/delete` },
     { name: 'invitation', path: `/signup/invitation/${d.invitation}`, signedOut: true },
+    { name: 'workspace-audit', path: `/account/workspaces/${d.workspace}/audit` },
     { name: 'admin', path: '/admin' },
     { name: 'admin-accounts', path: '/admin/accounts' },
     { name: 'admin-workspaces', path: '/admin/workspaces' },

@@ -48,6 +48,8 @@ export const importCommand = {
       const report = await importFile(importer, account, path, {
         format: flags.format,
         onConflict,
+        // The operator's import: no person or key of the account made it.
+        actor: { userId: null, keyId: null, via: 'import' },
         dryRun: flags['dry-run'] === 'true',
         strict: flags.strict === 'true',
         urlSchemes,

@@ -32,5 +32,5 @@ export async function personIn(
 }
 
 function actorIn(person: Account, workspaceId: number, role: Actor['home']['role']): Actor {
-  return { userId: person.id, keyId: null, scopes: null, home: { workspaceId, role } };
+  return { userId: person.id, keyId: null, scopes: null, home: { workspaceId, role }, via: 'cli' };
 }

@@ -14,6 +14,7 @@ import { errorEnvelope } from './error-handler.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { MALFORMED_MULTIPART_MESSAGE, isMalformedMultipart } from './malformed-multipart.ts';
 import { errorResponses } from './schemas/common.ts';
+import { apiActor } from './audit-actor.ts';
 
 const isTooLarge = (error: unknown) => (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';
 
@@ -123,6 +124,7 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           const report = await importFile(ctx.importer, request.account, join(dir, 'upload'), {
             format: fields.format || undefined,
             onConflict,
+            actor: { ...apiActor(request), via: 'import' },
             dryRun: isOn(fields.dry_run),
             strict: isOn(fields.strict),
             urlSchemes: ctx.urlSchemes,

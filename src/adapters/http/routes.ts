@@ -29,6 +29,7 @@ import { conversionRoutes } from './conversion-routes.ts';
 import { ConversionsEnvelope } from './schemas/conversions.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -114,6 +115,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...ruleRoutes(ctx),
     ...conversionRoutes(ctx),
     ...workspaceRoutes(ctx),
+    ...auditRoutes(ctx),
     ...resourceRoutes({
       plural: 'links',
       tag: 'Links',

@@ -418,6 +418,21 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   unverified_emails: UnverifiedEmailsTable;
   email_verifications: EmailVerificationsTable;
+  audit_entries: AuditEntriesTable;
+}
+
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  at: number;
+  user_id: number | null;
+  key_id: number | null;
+  via: string;
+  action: string;
+  target_type: string;
+  target_id: number;
+  /** JSON: `{"field": [old, new]}`, a secret's value "changed". */
+  changes: string;
 }
 
 export interface WebhooksTable {

@@ -1,3 +1,4 @@
+import type { AuditActor } from '../audit/audit-entry.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Link, LinkView } from '../links/link.ts';
@@ -14,7 +15,7 @@ export interface ConversionServiceDeps {
   /** The redirect's signer, read once its secret is (docs/adr/0074). */
   clickIds: () => Promise<Pick<ClickIds, 'read'>>;
   /** Saves a link's rules as an API write does (checks, cache, webhooks). */
-  saveRules(accountId: number, timeZone: string, linkId: number, rules: Rule[]): Promise<LinkView>;
+  saveRules(accountId: number, timeZone: string, linkId: number, rules: Rule[], actor: AuditActor): Promise<LinkView>;
   clock: Clock;
 }
 
@@ -65,9 +66,9 @@ export class ConversionService {
   }
 
   /** Ends a split: its rule sends everyone to the chosen variant's URL from now on. */
-  async chooseWinner(account: { id: number; timezone: string }, linkId: number, rule: number, variant: number): Promise<LinkView> {
+  async chooseWinner(account: { id: number; timezone: string }, linkId: number, rule: number, variant: number, actor: AuditActor): Promise<LinkView> {
     const link = await this.deps.links.findById(account.id, linkId);
     if (link === null) throw new NotFoundError('link');
-    return this.deps.saveRules(account.id, account.timezone, linkId, rulesWithWinner(link.rules ?? [], rule, variant));
+    return this.deps.saveRules(account.id, account.timezone, linkId, rulesWithWinner(link.rules ?? [], rule, variant), actor);
   }
 }

@@ -9,6 +9,7 @@ import { NameClaims } from './name-claims.ts';
 import type { DomainOwnershipCheck, OwnershipResult } from './ownership-check.ts';
 import { MemoryReservedNames } from '../../../test/support/fakes/reserved-names-fake.ts';
 import type { DomainVerification } from './verification.ts';
+import { TEST_ACTOR } from '../../../test/support/audit-actor.ts';
 
 /** The store's rules in memory: one verified domain per name, one claim per account and name. */
 class MemoryDomains implements Partial<DomainStore> {
@@ -75,14 +76,14 @@ test('either check proves control; when neither does, each says what it missed',
   const dns = fakeCheck('TXT', () => ({ found: false, reason: 'no TXT record' }));
   const file = fakeCheck('file', (t) => (t.token.length > 0 ? { found: true } : { found: false, reason: 'x' }));
   const { s } = service([dns.check, file.check]);
-  const d = await s.create(1, { name: 'go.example.com' });
+  const d = await s.create(1, { name: 'go.example.com' }, TEST_ACTOR);
   assert.equal(d.verifiedAt, null);
   assert.equal((await s.verify(1, d.id)).verifiedAt, 1000);
   assert.deepEqual([dns.calls, file.calls], [['go.example.com'], ['go.example.com']]);
 
   const never = fakeCheck('file', () => ({ found: false, reason: 'HTTP 404' }));
   const other = service([dns.check, never.check]);
-  const e = await other.s.create(1, { name: 'go.example.com' });
+  const e = await other.s.create(1, { name: 'go.example.com' }, TEST_ACTOR);
   await assert.rejects(other.s.verify(1, e.id), (err: unknown) => {
     assert.ok(err instanceof ValidationError);
     assert.deepEqual(err.fields, { verification: ['Did not find TXT of go.example.com: no TXT record.', 'Did not find file of go.example.com: HTTP 404.'] });
@@ -94,7 +95,7 @@ test('either check proves control; when neither does, each says what it missed',
 test('no check runs for a name that cannot be verified; with verification off, none at all', async () => {
   const found = fakeCheck('TXT', () => ({ found: true }));
   const { s, store } = service([found.check]);
-  const [a, b] = [await s.create(1, { name: 'x.example.com' }), await s.create(2, { name: 'x.example.com' })];
+  const [a, b] = [await s.create(1, { name: 'x.example.com' }, TEST_ACTOR), await s.create(2, { name: 'x.example.com' }, TEST_ACTOR)];
   await s.verify(2, b.id);
   await assert.rejects(s.verify(1, a.id), invalid({ name: /already been taken/ }));
   store.rows.push({ ...a, id: 9, accountId: 3, name: 'kept.example.com', verifiedAt: null });
@@ -103,20 +104,20 @@ test('no check runs for a name that cannot be verified; with verification off, n
 
   const off = fakeCheck('TXT', () => ({ found: false, reason: 'never asked' }));
   const trusted = service([off.check], false);
-  assert.equal((await trusted.s.create(1, { name: 'y.example.com' })).verifiedAt, 1000);
-  await assert.rejects(trusted.s.create(2, { name: 'y.example.com' }), invalid({ name: /already been taken/ }));
+  assert.equal((await trusted.s.create(1, { name: 'y.example.com' }, TEST_ACTOR)).verifiedAt, 1000);
+  await assert.rejects(trusted.s.create(2, { name: 'y.example.com' }, TEST_ACTOR), invalid({ name: /already been taken/ }));
   assert.deepEqual(off.calls, []);
 });
 
 test('a rename starts a new claim; a resent name or other fields keep it', async () => {
   const { s } = service([fakeCheck('TXT', () => ({ found: true })).check]);
-  const d = await s.create(1, { name: 'old.example.com' });
+  const d = await s.create(1, { name: 'old.example.com' }, TEST_ACTOR);
   const verified = await s.verify(1, d.id);
-  const same = await s.update(1, d.id, { name: 'OLD.example.com', index_page: 'https://example.com/' });
+  const same = await s.update(1, d.id, { name: 'OLD.example.com', index_page: 'https://example.com/' }, TEST_ACTOR);
   assert.deepEqual([same.verifiedAt, same.verificationToken], [verified.verifiedAt, verified.verificationToken]);
-  const renamed = await s.update(1, d.id, { name: 'new.example.com' });
+  const renamed = await s.update(1, d.id, { name: 'new.example.com' }, TEST_ACTOR);
   assert.equal(renamed.verifiedAt, null);
   assert.notEqual(renamed.verificationToken, verified.verificationToken);
-  await assert.rejects(s.create(1, { name: 'short.test' }), invalid({ name: /already been taken/ }));
-  await assert.rejects(s.create(1, { name: 'kept.example.com' }), invalid({ name: /reserved/ }));
+  await assert.rejects(s.create(1, { name: 'short.test' }, TEST_ACTOR), invalid({ name: /already been taken/ }));
+  await assert.rejects(s.create(1, { name: 'kept.example.com' }, TEST_ACTOR), invalid({ name: /reserved/ }));
 });

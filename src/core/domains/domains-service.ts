@@ -10,6 +10,8 @@ import type { NameClaims } from './name-claims.ts';
 import type { VerificationPolicy } from './ownership-check.ts';
 import { newVerificationToken, verificationOf } from './verification.ts';
 import { checkAppleAppSiteAssociation, checkAssetLinks } from './app-site-files.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export interface DomainsServiceDeps {
   store: DomainStore;
@@ -19,15 +21,19 @@ export interface DomainsServiceDeps {
   verification: VerificationPolicy;
   /** Which host answers for which links lives in the redirect cache. */
   invalidation?: RedirectInvalidation;
+  /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  unit?: AuditedUnit<DomainStore>;
 }
 
 /** An account's custom domains: claimed pending, serving once control of the name is proved. */
 export class DomainsService {
   private readonly store: DomainStore;
   private readonly invalidation: RedirectInvalidation;
+  private readonly unit: AuditedUnit<DomainStore>;
 
   constructor(private readonly deps: DomainsServiceDeps) {
     this.store = deps.store;
+    this.unit = deps.unit ?? unaudited(deps.store);
     this.invalidation = deps.invalidation ?? noInvalidation;
   }
 
@@ -41,34 +47,47 @@ export class DomainsService {
     return domain;
   }
 
-  async create(accountId: number, input: DomainInput): Promise<Domain> {
+  async create(accountId: number, input: DomainInput, actor: AuditActor): Promise<Domain> {
     const fields = await this.check(accountId, input, null);
     const now = this.deps.clock.now();
-    const domain = await this.store.insert(
-      accountId,
-      { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim,
-      now,
-    );
-    if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+    const domain = await this.unit(async (tx) => {
+      const domain = await tx.store.insert(
+        accountId,
+        { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim,
+        now,
+      );
+      if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+      await recordChange(tx.audit, { workspaceId: accountId, actor, type: 'domain', at: now }, null, domain);
+      return domain;
+    });
     this.invalidation.accountChanged(accountId);
     return domain;
   }
 
-  async update(accountId: number, id: number, input: DomainInput): Promise<Domain> {
+  async update(accountId: number, id: number, input: DomainInput, actor: AuditActor): Promise<Domain> {
     const current = await this.get(accountId, id);
     const fields: Partial<DomainFields & DomainClaim> = await this.check(accountId, input, current);
     const now = this.deps.clock.now();
     // Control of the old name proves nothing about the new one.
     if (fields.name !== undefined && fields.name !== current.name) Object.assign(fields, this.newClaim(now));
-    const domain = await this.store.update(accountId, id, fields, now);
-    if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
-    if (!domain) throw new NotFoundError('domain');
+    const domain = await this.unit(async (tx) => {
+      const domain = await tx.store.update(accountId, id, fields, now);
+      if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+      if (!domain) throw new NotFoundError('domain');
+      await recordChange(tx.audit, { workspaceId: accountId, actor, type: 'domain', at: now }, current, domain);
+      return domain;
+    });
     this.invalidation.accountChanged(accountId);
     return domain;
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('domain');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('domain');
+      await recordChange(tx.audit, { workspaceId: accountId, actor, type: 'domain', at: now }, before, null);
+    });
     this.invalidation.accountChanged(accountId);
   }
 

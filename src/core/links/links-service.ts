@@ -20,6 +20,9 @@ import { PRIVATE_STATS, newLinkFields, type DefaultStatsPrivacy } from './new-li
 import { targetedChunks, type BulkChange, type BulkTarget } from './link-bulk.ts';
 import type { LinkEventListener } from './link-events.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import type { AuditLog } from '../audit/audit-store.ts';
+import { auditLinks } from './link-audit.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -52,6 +55,8 @@ export interface LinkChangePorts {
   pixels: PixelStore;
   tags?: TagStore | undefined;
   onEvent?: LinkEventListener | undefined;
+  /** The audit log on the unit's transaction: each change's entry commits with it (absent: in-memory stores keep none). */
+  audit?: AuditLog | undefined;
 }
 
 const ALIAS_LENGTH = 7;
@@ -107,7 +112,7 @@ export class LinksService {
     return (await this.views.of(accountId, [await this.require(accountId, id)]))[0]!;
   }
 
-  async create(accountId: number, timeZone: string, input: LinkInput): Promise<LinkView> {
+  async create(accountId: number, timeZone: string, input: LinkInput, actor: AuditActor): Promise<LinkView> {
     const { checked, domainId } = await this.check(accountId, timeZone, input);
     const fields: LinkFields = {
       ...newLinkFields(domainId, null, this.defaultPrivacy),
@@ -123,6 +128,7 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [link.id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
+      await auditLinks(tx.audit, accountId, actor, 'link.created', [{ before: null, after: link }], this.deps.clock.now());
       return view;
     });
     const { link } = view;
@@ -131,7 +137,7 @@ export class LinksService {
     return view;
   }
 
-  async update(accountId: number, timeZone: string, id: number, input: LinkInput): Promise<LinkView> {
+  async update(accountId: number, timeZone: string, id: number, input: LinkInput, actor: AuditActor): Promise<LinkView> {
     const existing = await this.require(accountId, id);
     const { checked } = await this.check(accountId, timeZone, input, existing);
     if (existing.blockedAt !== null && checked.fields.disabled === 0) throw ValidationError.of('disabled', BLOCKED_MESSAGE);
@@ -143,6 +149,7 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
+      await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before: existing, after: link }], this.deps.clock.now());
       return view;
     });
     this.deps.invalidation?.linkChanged(id, view.link.alias);
@@ -176,12 +183,13 @@ export class LinksService {
     return { checked, domainId };
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
     await this.unit(async (tx) => {
-      // Read first only when someone listens: the event tells which link went.
-      const gone = tx.onEvent ? await tx.links.findById(accountId, id) : null;
+      // Read first only when someone listens: the event and the audit entry tell which link went.
+      const gone = tx.onEvent || tx.audit ? await tx.links.findById(accountId, id) : null;
       if (!(await tx.links.delete(accountId, id))) throw new NotFoundError('link');
       if (gone) await tx.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
+      if (gone) await auditLinks(tx.audit, accountId, actor, 'link.deleted', [{ before: gone, after: null }], this.deps.clock.now());
     });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
@@ -192,7 +200,7 @@ export class LinksService {
    * links are touched (another account's ids are skipped, not counted), a space must be the
    * account's, and each changed link leaves the redirect's cache. Answers how many changed.
    */
-  async bulk(accountId: number, change: BulkChange, target: BulkTarget): Promise<number> {
+  async bulk(accountId: number, change: BulkChange, target: BulkTarget, actor: AuditActor): Promise<number> {
     await this.checkBulkChange(accountId, change);
     let changed = 0;
     for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) {
@@ -202,6 +210,7 @@ export class LinksService {
       const done = await this.unit(async (tx) => {
         const done = await this.applyBulk(tx.links, accountId, change, ids);
         await this.emitBulk(tx, accountId, change, chunk, done);
+        await this.auditBulk(tx, accountId, change, chunk, done, actor);
         return done;
       });
       for (const id of done) this.deps.invalidation?.linkChanged(id);
@@ -228,6 +237,41 @@ export class LinksService {
       accountId,
       'link.updated',
       views.map((view) => ({ link: view.link, view })),
+    );
+  }
+
+  /** One entry per link a bulk change reached, in the chunk's unit. */
+  private async auditBulk(
+    tx: LinkChangePorts,
+    accountId: number,
+    change: BulkChange,
+    before: readonly Link[],
+    done: readonly number[],
+    actor: AuditActor,
+  ): Promise<void> {
+    if (!tx.audit || done.length === 0) return;
+    const reached = new Set(done);
+    const was = before.filter((link) => reached.has(link.id));
+    const now = this.deps.clock.now();
+    if (change.kind === 'delete') {
+      await auditLinks(
+        tx.audit,
+        accountId,
+        actor,
+        'link.deleted',
+        was.map((link) => ({ before: link, after: null })),
+        now,
+      );
+      return;
+    }
+    const after = new Map((await tx.links.findByIds(accountId, done)).map((link) => [link.id, link]));
+    await auditLinks(
+      tx.audit,
+      accountId,
+      actor,
+      'link.updated',
+      was.map((link) => ({ before: link, after: after.get(link.id) ?? null })),
+      now,
     );
   }
 

@@ -6,6 +6,8 @@ import type { Page, PageRequest } from '../shared/page.ts';
 import { checkName } from '../shared/text-rules.ts';
 import { PIXEL_LIMITS, PIXEL_VALUE_PATTERN, isPixelType, type Pixel, type PixelInput } from './pixel.ts';
 import type { PixelFields, PixelFilter, PixelStore } from './pixel-store.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export class PixelsService {
   constructor(
@@ -13,6 +15,8 @@ export class PixelsService {
     private readonly clock: Clock,
     /** Links carry their pixels into the redirect cache. */
     private readonly invalidation: RedirectInvalidation = noInvalidation,
+    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    private readonly unit: AuditedUnit<PixelStore> = unaudited(store),
   ) {}
 
   list(accountId: number, filter: PixelFilter, page: PageRequest): Promise<Page<Pixel>> {
@@ -25,22 +29,37 @@ export class PixelsService {
     return pixel;
   }
 
-  async create(accountId: number, input: PixelInput): Promise<Pixel> {
+  async create(accountId: number, input: PixelInput, actor: AuditActor): Promise<Pixel> {
     const fields = await this.check(accountId, input, true);
-    return this.store.insert(accountId, fields as PixelFields, this.clock.now());
+    const change = { workspaceId: accountId, actor, type: 'pixel', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const pixel = await tx.store.insert(accountId, fields as PixelFields, change.at);
+      await recordChange(tx.audit, change, null, pixel);
+      return pixel;
+    });
   }
 
-  async update(accountId: number, id: number, input: PixelInput): Promise<Pixel> {
-    await this.get(accountId, id);
+  async update(accountId: number, id: number, input: PixelInput, actor: AuditActor): Promise<Pixel> {
+    const before = await this.get(accountId, id);
     const fields = await this.check(accountId, input, false, id);
-    const pixel = await this.store.update(accountId, id, fields, this.clock.now());
-    if (!pixel) throw new NotFoundError('pixel');
+    const change = { workspaceId: accountId, actor, type: 'pixel', at: this.clock.now() };
+    const pixel = await this.unit(async (tx) => {
+      const pixel = await tx.store.update(accountId, id, fields, change.at);
+      if (!pixel) throw new NotFoundError('pixel');
+      await recordChange(tx.audit, change, before, pixel);
+      return pixel;
+    });
     this.invalidation.accountChanged(accountId);
     return pixel;
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('pixel');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const change = { workspaceId: accountId, actor, type: 'pixel', at: this.clock.now() };
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('pixel');
+      await recordChange(tx.audit, change, before, null);
+    });
     this.invalidation.accountChanged(accountId);
   }
 

@@ -5,11 +5,15 @@ import type { Page, PageRequest } from '../shared/page.ts';
 import { checkName } from '../shared/text-rules.ts';
 import { SPACE_LIMITS, type Space, type SpaceInput } from './space.ts';
 import type { SpaceFilter, SpaceStore } from './space-store.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export class SpacesService {
   constructor(
     private readonly store: SpaceStore,
     private readonly clock: Clock,
+    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    private readonly unit: AuditedUnit<SpaceStore> = unaudited(store),
   ) {}
 
   list(accountId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<Space>> {
@@ -22,21 +26,35 @@ export class SpacesService {
     return space;
   }
 
-  async create(accountId: number, input: SpaceInput): Promise<Space> {
+  async create(accountId: number, input: SpaceInput, actor: AuditActor): Promise<Space> {
     const fields = await this.check(accountId, input, true);
-    return this.store.insert(accountId, { name: fields.name!, color: fields.color ?? 1 }, this.clock.now());
+    const change = { workspaceId: accountId, actor, type: 'space', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const space = await tx.store.insert(accountId, { name: fields.name!, color: fields.color ?? 1 }, change.at);
+      await recordChange(tx.audit, change, null, space);
+      return space;
+    });
   }
 
-  async update(accountId: number, id: number, input: SpaceInput): Promise<Space> {
-    await this.get(accountId, id);
+  async update(accountId: number, id: number, input: SpaceInput, actor: AuditActor): Promise<Space> {
+    const before = await this.get(accountId, id);
     const fields = await this.check(accountId, input, false, id);
-    const space = await this.store.update(accountId, id, fields, this.clock.now());
-    if (!space) throw new NotFoundError('space');
-    return space;
+    const change = { workspaceId: accountId, actor, type: 'space', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const space = await tx.store.update(accountId, id, fields, change.at);
+      if (!space) throw new NotFoundError('space');
+      await recordChange(tx.audit, change, before, space);
+      return space;
+    });
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('space');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const change = { workspaceId: accountId, actor, type: 'space', at: this.clock.now() };
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('space');
+      await recordChange(tx.audit, change, before, null);
+    });
   }
 
   /** The rule violations of an input, without writing; for an update, 404 first if the record is not the account's. */

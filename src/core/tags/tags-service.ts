@@ -4,12 +4,16 @@ import type { Clock } from '../shared/clock.ts';
 import { isTagColour, type Tag, type TagColour, type TagInput, type TagWithCount } from './tag.ts';
 import { checkTagName } from './tag-names.ts';
 import type { TagStore } from './tag-store.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 /** The account's tags as a list to manage: rename, recolour, delete. Tags are created by naming them on a link. */
 export class TagsService {
   constructor(
     private readonly store: TagStore,
     private readonly clock: Clock,
+    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    private readonly unit: AuditedUnit<TagStore> = unaudited(store),
   ) {}
 
   list(accountId: number): Promise<TagWithCount[]> {
@@ -22,16 +26,25 @@ export class TagsService {
     return tag;
   }
 
-  async update(accountId: number, id: number, input: TagInput): Promise<Tag> {
-    await this.get(accountId, id);
+  async update(accountId: number, id: number, input: TagInput, actor: AuditActor): Promise<Tag> {
+    const before = await this.get(accountId, id);
     const fields = await this.check(accountId, id, input);
-    const tag = await this.store.update(accountId, id, fields, this.clock.now());
-    if (!tag) throw new NotFoundError('tag');
-    return tag;
+    const change = { workspaceId: accountId, actor, type: 'tag', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const tag = await tx.store.update(accountId, id, fields, change.at);
+      if (!tag) throw new NotFoundError('tag');
+      await recordChange(tx.audit, change, before, tag);
+      return tag;
+    });
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('tag');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const change = { workspaceId: accountId, actor, type: 'tag', at: this.clock.now() };
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('tag');
+      await recordChange(tx.audit, change, before, null);
+    });
   }
 
   /** The rule violations of an update, without writing; 404 first when the tag is not the account's. */

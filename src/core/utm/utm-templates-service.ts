@@ -7,11 +7,15 @@ import { UTM_LIMITS, emptyUtm, type UtmParams } from './utm-params.ts';
 import { checkUtmParams, hasControlCharacters } from './utm-rules.ts';
 import type { UtmTemplate, UtmTemplateInput } from './utm-template.ts';
 import type { UtmTemplateFilter, UtmTemplateStore } from './utm-template-store.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export class UtmTemplatesService {
   constructor(
     private readonly store: UtmTemplateStore,
     private readonly clock: Clock,
+    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    private readonly unit: AuditedUnit<UtmTemplateStore> = unaudited(store),
   ) {}
 
   list(accountId: number, filter: UtmTemplateFilter, page: PageRequest): Promise<Page<UtmTemplate>> {
@@ -29,21 +33,35 @@ export class UtmTemplatesService {
     return template;
   }
 
-  async create(accountId: number, input: UtmTemplateInput): Promise<UtmTemplate> {
+  async create(accountId: number, input: UtmTemplateInput, actor: AuditActor): Promise<UtmTemplate> {
     const fields = await this.check(accountId, input, true);
-    return this.store.insert(accountId, { name: fields.name!, params: { ...emptyUtm(), ...fields.params } }, this.clock.now());
+    const change = { workspaceId: accountId, actor, type: 'utm_template', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const template = await tx.store.insert(accountId, { name: fields.name!, params: { ...emptyUtm(), ...fields.params } }, change.at);
+      await recordChange(tx.audit, change, null, template);
+      return template;
+    });
   }
 
-  async update(accountId: number, id: number, input: UtmTemplateInput): Promise<UtmTemplate> {
-    await this.get(accountId, id);
+  async update(accountId: number, id: number, input: UtmTemplateInput, actor: AuditActor): Promise<UtmTemplate> {
+    const before = await this.get(accountId, id);
     const fields = await this.check(accountId, input, false, id);
-    const template = await this.store.update(accountId, id, fields, this.clock.now());
-    if (!template) throw new NotFoundError('utm_template');
-    return template;
+    const change = { workspaceId: accountId, actor, type: 'utm_template', at: this.clock.now() };
+    return this.unit(async (tx) => {
+      const template = await tx.store.update(accountId, id, fields, change.at);
+      if (!template) throw new NotFoundError('utm_template');
+      await recordChange(tx.audit, change, before, template);
+      return template;
+    });
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.store.delete(accountId, id))) throw new NotFoundError('utm_template');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const change = { workspaceId: accountId, actor, type: 'utm_template', at: this.clock.now() };
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('utm_template');
+      await recordChange(tx.audit, change, before, null);
+    });
   }
 
   /** The rule violations of an input, without writing; for an update, 404 first if the template is not the account's. */

@@ -5,6 +5,8 @@ import { checkWebhookInput } from './webhook-rules.ts';
 import { newWebhookSecret } from './signature.ts';
 import { WEBHOOK_LIMITS, type Webhook, type WebhookInput } from './webhook.ts';
 import type { WebhookStore, WebhookTargetCheck } from './ports.ts';
+import type { AuditActor } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 const PRIVATE_TARGET_MESSAGE = 'The url must not resolve to a private, loopback or link-local address.';
 
@@ -14,13 +16,19 @@ export interface WebhooksServiceDeps {
   clock: Clock;
   /** Told of a new webhook, so this instance's clicks tap starts batching for its account at once. */
   onCreated?: (webhook: Webhook) => void;
+  /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  unit?: AuditedUnit<WebhookStore>;
 }
 
 /** An account's webhooks: created with a secret shown once, listed, deleted. */
 export class WebhooksService {
-  constructor(private readonly deps: WebhooksServiceDeps) {}
+  private readonly unit: AuditedUnit<WebhookStore>;
 
-  async create(accountId: number, input: WebhookInput): Promise<{ webhook: Webhook; secret: string }> {
+  constructor(private readonly deps: WebhooksServiceDeps) {
+    this.unit = deps.unit ?? unaudited(deps.store);
+  }
+
+  async create(accountId: number, input: WebhookInput, actor: AuditActor): Promise<{ webhook: Webhook; secret: string }> {
     const bag = new FieldErrorBag();
     const checked = checkWebhookInput(input, bag);
     if (checked && !(await this.deps.targets.reachable(checked.url))) bag.add('url', PRIVATE_TARGET_MESSAGE);
@@ -29,7 +37,13 @@ export class WebhooksService {
       throw ValidationError.of('url', messages.max('webhooks', WEBHOOK_LIMITS.perAccount));
     }
     const secret = newWebhookSecret();
-    const webhook = await this.deps.store.insert(accountId, { ...checked!, secret }, this.deps.clock.now());
+    const change = { workspaceId: accountId, actor, type: 'webhook', at: this.deps.clock.now() };
+    const webhook = await this.unit(async (tx) => {
+      const webhook = await tx.store.insert(accountId, { ...checked!, secret }, change.at);
+      // The signing secret is not part of the record: no entry can hold it.
+      await recordChange(tx.audit, change, null, webhook);
+      return webhook;
+    });
     this.deps.onCreated?.(webhook);
     return { webhook, secret };
   }
@@ -44,8 +58,13 @@ export class WebhooksService {
     return found;
   }
 
-  async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.deps.store.delete(accountId, id))) throw new NotFoundError('webhook');
+  async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {
+    const change = { workspaceId: accountId, actor, type: 'webhook', at: this.deps.clock.now() };
+    await this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      if (!before || !(await tx.store.delete(accountId, id))) throw new NotFoundError('webhook');
+      await recordChange(tx.audit, change, before, null);
+    });
   }
 
   /** The ids of the account's webhooks disabled since it was last told (each told once). */

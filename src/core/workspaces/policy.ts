@@ -61,6 +61,8 @@ export const POLICY = {
   'keys.own': { role: 'viewer', scope: 'workspace:admin' },
   /** Every key of the workspace, with their users. */
   'keys.all': { role: 'admin', scope: 'workspace:admin' },
+  /** The workspace's audit log (docs/adr/0071). */
+  'audit.read': { role: 'admin', scope: 'workspace:admin' },
   'workspace.settings': { role: 'owner', scope: 'workspace:admin' },
   'workspace.delete': { role: 'owner', scope: 'workspace:admin' },
 } as const satisfies Record<string, Rule>;

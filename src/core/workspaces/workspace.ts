@@ -52,6 +52,8 @@ export interface Actor {
   scopes: readonly Scope[] | null;
   /** The workspace the key belongs to, and its user's role there now (null: no longer a member). */
   home: { workspaceId: number; role: Role | null };
+  /** The door it came through, for the audit log; absent: a key's is the API, no key the web app. */
+  via?: 'web' | 'api' | 'cli';
 }
 
 export interface WorkspaceSettings {

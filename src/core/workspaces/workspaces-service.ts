@@ -9,9 +9,13 @@ import { digest, randomToken } from '../shared/secrets.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail, invitationPageUrl } from './invitation-mail.ts';
 import { missingFor, type Action, type Grant, type Role } from './policy.ts';
-import type { Actor, Invitation, Member, Standing, Workspace, WorkspaceOfUser } from './workspace.ts';
+import type { Actor, Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from './workspace.ts';
 import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput } from './workspace-rules.ts';
 import type { MembershipChange, WorkspaceStore } from './workspace-store.ts';
+import { changesOf } from '../audit/audit-changes.ts';
+import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
+import type { AuditLog } from '../audit/audit-store.ts';
+import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 
 /** An invitation is good for a week. */
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,6 +25,8 @@ export interface WorkspacesServiceDeps {
   deleteWorkspace(workspaceId: number): Promise<void>;
   /** Mails invitations when a mail server is set up (SMTP_URL); null: the inviter copies the link. */
   mail?: { mailer: Mailer; appUrl: string; onError: (error: unknown) => void } | null;
+  /** A change and its audit entry commit together (docs/adr/0071); absent: the ports as they are, no entries. */
+  unitOfWork?: UnitOfWork<WorkspaceChangePorts>;
 }
 
 /** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
@@ -28,6 +34,18 @@ export interface MadeInvitation {
   invitation: Invitation;
   token: string;
   mailed: boolean;
+}
+
+/** What a change to a workspace, its members, invitations or keys writes in its unit of work. */
+export interface WorkspaceChangePorts {
+  store: WorkspaceStore;
+  accounts: AccountStore;
+  audit?: AuditLog | undefined;
+}
+
+/** Who acts, for the audit log: a key is the API's door, no key the web app's session. */
+function auditActorOf(actor: Actor): AuditActor {
+  return { userId: actor.userId, keyId: actor.keyId, via: actor.via ?? (actor.keyId === null ? 'web' : 'api') };
 }
 
 export interface KeyInput {
@@ -64,12 +82,28 @@ function settled(change: MembershipChange): void {
 }
 
 export class WorkspacesService {
+  private readonly unit: UnitOfWork<WorkspaceChangePorts>;
+
   constructor(
     private readonly store: WorkspaceStore,
     private readonly accounts: AccountStore,
     private readonly clock: Clock,
     private readonly deps: WorkspacesServiceDeps,
-  ) {}
+  ) {
+    this.unit = deps.unitOfWork ?? noUnitOfWork<WorkspaceChangePorts>({ store, accounts });
+  }
+
+  /** One entry of the workspace's audit log, in the change's unit. */
+  private async audit(
+    tx: WorkspaceChangePorts,
+    workspaceId: number,
+    actor: Actor,
+    action: string,
+    target: { type: string; id: number },
+    changes: AuditChanges,
+  ): Promise<void> {
+    await tx.audit?.record([{ workspaceId, actor: auditActorOf(actor), action, target, changes, at: this.clock.now() }]);
+  }
 
   /** The member's role and two-factor standing now (read per request, never cached); null when not (or no longer) a member. */
   standingOf(workspaceId: number, userId: number): Promise<Standing | null> {
@@ -97,6 +131,11 @@ export class WorkspacesService {
     await this.access(actor, workspaceId, action);
   }
 
+  /** For the services beside this one that act per workspace of a path (the audit log): the same check, the role it found. */
+  require(actor: Actor, workspaceId: number, action: Action): Promise<Role> {
+    return this.access(actor, workspaceId, action);
+  }
+
   private allows(actor: Actor, role: Role, action: Action): boolean {
     return missingFor({ role, scopes: actor.scopes }, action) === null;
   }
@@ -113,7 +152,11 @@ export class WorkspacesService {
     if (input.name === undefined) bag.add('name', 'The name field is required.');
     const settings = checkSettings(input, { name: '', requireTwoFactor: false, timezone: current?.timezone ?? 'UTC' }, bag);
     bag.throwIfAny();
-    const made = await this.store.create(actor.userId, settings, this.clock.now());
+    const made = await this.unit(async (tx) => {
+      const made = await tx.store.create(actor.userId, settings, this.clock.now());
+      await this.audit(tx, made.id, actor, 'workspace.created', { type: 'workspace', id: made.id }, changesOf(null, settings));
+      return made;
+    });
     return { ...made, role: 'owner' };
   }
 
@@ -125,14 +168,21 @@ export class WorkspacesService {
   async update(actor: Actor, workspaceId: number, input: SettingsInput): Promise<WorkspaceOfUser> {
     const { role, twoFactor } = await this.standing(actor, workspaceId, 'workspace.settings');
     const bag = new FieldErrorBag();
-    const current = await this.found(workspaceId);
-    const settings = checkSettings(input, current, bag);
+    const before = await this.found(workspaceId);
+    const settings = checkSettings(input, before, bag);
     // An owner without two-factor would lock themselves out of the workspace they just changed.
-    if (settings.requireTwoFactor && !current.requireTwoFactor && !twoFactor) {
+    if (settings.requireTwoFactor && !before.requireTwoFactor && !twoFactor) {
       bag.add('require_2fa', 'Turn on two-factor sign-in for yourself (at /account/security) before requiring it of everyone.');
     }
     bag.throwIfAny();
-    return { ...(await this.store.update(workspaceId, settings)), role };
+    const was: WorkspaceSettings = { name: before.name, requireTwoFactor: before.requireTwoFactor, timezone: before.timezone };
+    const updated = await this.unit(async (tx) => {
+      const updated = await tx.store.update(workspaceId, settings);
+      const changes = changesOf(was, settings);
+      if (Object.keys(changes).length > 0) await this.audit(tx, workspaceId, actor, 'workspace.updated', { type: 'workspace', id: workspaceId }, changes);
+      return updated;
+    });
+    return { ...updated, role };
   }
 
   async delete(actor: Actor, workspaceId: number): Promise<void> {
@@ -154,7 +204,10 @@ export class WorkspacesService {
     bag.throwIfAny();
     const target = await this.member(workspaceId, userId);
     if (target.role === 'owner' || next === 'owner') await this.access(actor, workspaceId, 'owners.manage');
-    settled(await this.store.setRole(workspaceId, userId, next));
+    await this.unit(async (tx) => {
+      settled(await tx.store.setRole(workspaceId, userId, next));
+      if (target.role !== next) await this.audit(tx, workspaceId, actor, 'member.role_changed', { type: 'member', id: userId }, { role: [target.role, next] });
+    });
     return { ...target, role: next };
   }
 
@@ -164,9 +217,13 @@ export class WorkspacesService {
       await this.access(actor, workspaceId, 'workspace.read');
     } else {
       await this.access(actor, workspaceId, 'members.manage');
-      if ((await this.member(workspaceId, userId)).role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     }
-    settled(await this.store.removeMember(workspaceId, userId));
+    const target = await this.member(workspaceId, userId);
+    if (userId !== actor.userId && target.role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
+    await this.unit(async (tx) => {
+      settled(await tx.store.removeMember(workspaceId, userId));
+      await this.audit(tx, workspaceId, actor, 'member.removed', { type: 'member', id: userId }, { role: [target.role, null] });
+    });
   }
 
   /** The token is in this answer and nowhere else: only its digest is kept. */
@@ -181,11 +238,15 @@ export class WorkspacesService {
     if (role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     const token = randomToken(32);
     const now = this.clock.now();
-    const invitation = await this.store.insertInvitation(
-      workspaceId,
-      { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
-      now,
-    );
+    const invitation = await this.unit(async (tx) => {
+      const invitation = await tx.store.insertInvitation(
+        workspaceId,
+        { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
+        now,
+      );
+      await this.audit(tx, workspaceId, actor, 'member.invited', { type: 'invitation', id: invitation.id }, { email: [null, email], role: [null, role] });
+      return invitation;
+    });
     return { invitation, token, mailed: await this.mailInvitation(actor, invitation, token) };
   }
 
@@ -215,7 +276,10 @@ export class WorkspacesService {
 
   async revokeInvitation(actor: Actor, workspaceId: number, invitationId: number): Promise<void> {
     await this.access(actor, workspaceId, 'invitations.manage');
-    if (!(await this.store.revokeInvitation(workspaceId, invitationId, this.clock.now()))) throw new NotFoundError('invitation');
+    await this.unit(async (tx) => {
+      if (!(await tx.store.revokeInvitation(workspaceId, invitationId, this.clock.now()))) throw new NotFoundError('invitation');
+      await this.audit(tx, workspaceId, actor, 'invitation.revoked', { type: 'invitation', id: invitationId }, {});
+    });
   }
 
   /** What an invitation offers, for its page (opened signed out too). Unknown: 404; used, revoked or expired: 410. */
@@ -232,8 +296,12 @@ export class WorkspacesService {
     const now = this.clock.now();
     const email = await this.store.emailOfUser(actor.userId);
     if (email === null || normaliseEmail(email) !== invitation.email) throw new ForbiddenError('This invitation was sent to another email address.');
-    const role = await this.store.acceptInvitation(invitation.id, actor.userId, now);
-    if (role === null) throw new GoneError('invitation');
+    const role = await this.unit(async (tx) => {
+      const role = await tx.store.acceptInvitation(invitation.id, actor.userId, now);
+      if (role === null) throw new GoneError('invitation');
+      await this.audit(tx, invitation.workspaceId, actor, 'invitation.accepted', { type: 'invitation', id: invitation.id }, { role: [null, role] });
+      return role;
+    });
     return { workspaceId: invitation.workspaceId, role };
   }
 
@@ -250,7 +318,19 @@ export class WorkspacesService {
       throw new ForbiddenError('A key with scopes can only make keys with some of its own scopes.');
     }
     const generated = generateApiKey(name);
-    const key = await this.accounts.insertKey(workspaceId, { ...generated.stored, userId: actor.userId, scopes, expiresAt }, now);
+    const key = await this.unit(async (tx) => {
+      const key = await tx.accounts.insertKey(workspaceId, { ...generated.stored, userId: actor.userId, scopes, expiresAt }, now);
+      // The key's value never enters the log: its name, scopes and expiry do.
+      await this.audit(
+        tx,
+        workspaceId,
+        actor,
+        'api_key.created',
+        { type: 'api_key', id: key.id },
+        changesOf(null, { name: key.name, prefix: key.prefix, scopes, expiresAt }),
+      );
+      return key;
+    });
     const person = await this.accounts.findById(actor.userId);
     return { key: { key, userName: person?.name ?? '', userEmail: person?.email ?? '' }, apiKey: generated.plaintext };
   }
@@ -264,7 +344,12 @@ export class WorkspacesService {
   async revokeKey(actor: Actor, workspaceId: number, keyId: number): Promise<void> {
     const role = await this.access(actor, workspaceId, 'keys.own');
     const whose = this.allows(actor, role, 'keys.all') ? null : actor.userId;
-    if (await this.store.revokeKey(workspaceId, keyId, whose, this.clock.now())) return;
+    const revoked = await this.unit(async (tx) => {
+      const revoked = await tx.store.revokeKey(workspaceId, keyId, whose, this.clock.now());
+      if (revoked) await this.audit(tx, workspaceId, actor, 'api_key.revoked', { type: 'api_key', id: keyId }, {});
+      return revoked;
+    });
+    if (revoked) return;
     // Revoking a visible key twice changes nothing; an invisible one is not found.
     if (!(await this.store.keys(workspaceId, whose)).some((k) => k.key.id === keyId)) throw new NotFoundError('key');
   }

@@ -108,6 +108,8 @@ onEachEngine('API policy matrix', (h) => {
       { method: 'POST', path: `${w}/invitations`, action: 'invitations.manage', json: { email: 'matrix@example.com', role: 'viewer' } },
       { method: 'DELETE', path: `${w}/invitations/${MISSING_ID}`, action: 'invitations.manage' },
       { method: 'GET', path: `${w}/api-keys`, action: 'keys.own' },
+      { method: 'GET', path: `${w}/audit`, action: 'audit.read' },
+      { method: 'GET', path: `${w}/audit?format=csv`, action: 'audit.read' },
       { method: 'POST', path: '/api/v1/workspaces', action: 'workspace.create', json: { name: 'Made in the matrix' } },
     ];
     await walk(h(), cases, setup.keys);

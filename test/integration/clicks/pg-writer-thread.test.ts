@@ -12,6 +12,7 @@ import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
 import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -24,7 +25,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     h = await startHarness('postgres');
     const account = await h.account();
     accountId = account.id;
-    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` })).link.id);
+    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
   });
   after(async () => {
     await h?.close();
@@ -115,7 +116,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     after(() => store.close());
     describeClickStoreContract('WorkerClickStore (PostgreSQL thread)', () => ({
       store,
-      link: async () => ({ id: (await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' })).link.id, accountId }),
+      link: async () => ({ id: (await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id, accountId }),
       deleteLink: async (id) => {
         await db().deleteFrom('links').where('id', '=', id).execute();
       },

@@ -15,6 +15,7 @@ import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer, type Container } from '../../../src/app/container.ts';
 import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 describe('the SQLite writer thread', () => {
   let dir: string;
@@ -30,7 +31,7 @@ describe('the SQLite writer thread', () => {
     await c.migrate();
     const { account } = await c.accounts.createAccount({ email: 'writer@example.com', name: 'writer' });
     accountId = account.id;
-    for (let i = 0; i < 4; i++) links.push((await c.links.create(accountId, 'UTC', { url: `https://example.com/${i}` })).link.id);
+    for (let i = 0; i < 4; i++) links.push((await c.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
   });
   after(async () => {
     await c.close();
@@ -80,8 +81,8 @@ describe('the SQLite writer thread', () => {
   test('a small window is written with the rows; a large one waits for its interval, counters included', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
     const [quiet, busy] = [
-      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/quiet' })).link.id,
-      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/busy' })).link.id,
+      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/quiet' }, TEST_ACTOR)).link.id,
+      (await c.links.create(accountId, 'UTC', { url: 'https://example.com/busy' }, TEST_ACTOR)).link.id,
     ];
     const waitForRows = async (link: number, n: number) => {
       for (let i = 0; i < 200 && (await rowsOf(link)) < n; i++) await new Promise((r) => setTimeout(r, 20));
@@ -115,11 +116,11 @@ describe('the SQLite writer thread', () => {
 
   test('clicks of a link deleted before they are written are dropped; the others are written', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
-    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' })).link.id;
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' }, TEST_ACTOR)).link.id;
     const kept = links[3]!;
     try {
       await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
-      await c.links.delete(accountId, gone);
+      await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.settle();
       assert.deepEqual([await rowsOf(gone), await rowsOf(kept), await rollup(gone, 'total'), await rollup(kept, 'total')], [0, 1, 0, 1]);
     } finally {
@@ -131,14 +132,14 @@ describe('the SQLite writer thread', () => {
     // The thread remembers links it found (see liveLinks): a delete by another connection must
     // make it look again.
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
-    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' })).link.id;
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' }, TEST_ACTOR)).link.id;
     const kept = links[2]!;
     const keptBefore = await rowsOf(kept);
     try {
       await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
       await store.settle();
       assert.equal(await rowsOf(gone), 1);
-      await c.links.delete(accountId, gone);
+      await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.writeBatch(toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]));
       await store.settle();
       const sweptLater = await c.storage.db.selectFrom('deleted_links').select('link_id').where('link_id', '=', gone).execute();
@@ -150,8 +151,8 @@ describe('the SQLite writer thread', () => {
 
   test('rows are written whole and in order, fifty to a statement and the rest one by one, skipping a deleted link', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
-    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' })).link.id;
-    const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' })).link.id;
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' }, TEST_ACTOR)).link.id;
+    const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' }, TEST_ACTOR)).link.id;
     // 130 clicks, every third one (44) of the deleted link: 86 rows, one statement of 50, then 36.
     const sent = Array.from({ length: 130 }, (_, i) =>
       click(i % 3 === 0 ? gone : kept, accountId, {
@@ -163,7 +164,7 @@ describe('the SQLite writer thread', () => {
     );
     try {
       await store.writeBatch(toBatch(sent.map((click) => ({ click }))));
-      await c.links.delete(accountId, gone);
+      await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.settle();
       const rows = await c.storage.db
         .selectFrom('clicks')
@@ -186,7 +187,7 @@ describe('the SQLite writer thread', () => {
 
   test('close writes everything it was handed, rollups included', async () => {
     const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
-    const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' })).link.id;
+    const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' }, TEST_ACTOR)).link.id;
     await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
     await store.close();
     assert.deepEqual([await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')], [500, 500, 500, 500]);
@@ -242,7 +243,7 @@ describe('the SQLite writer thread', () => {
     after(() => store.close());
     describeClickStoreContract('WorkerClickStore (SQLite thread)', () => ({
       store,
-      link: async () => ({ id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' })).link.id, accountId }),
+      link: async () => ({ id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id, accountId }),
       deleteLink: async (id) => {
         await c.storage.db.deleteFrom('links').where('id', '=', id).execute();
       },

@@ -12,6 +12,7 @@ import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts
 import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 /** The service over the harness's database, telling which links it invalidated and forgot. */
 function recordingService(h: Harness) {
@@ -38,7 +39,7 @@ async function makeLinks(links: LinksService, accountId: number, count: number, 
   const ids: number[] = [];
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, (_, j) => links.create(accountId, 'UTC', { url: `https://example.com/${i + j}`, title })),
+      Array.from({ length: Math.min(50, count - i) }, (_, j) => links.create(accountId, 'UTC', { url: `https://example.com/${i + j}`, title }, TEST_ACTOR)),
     );
     ids.push(...batch.map((v) => v.link.id));
   }
@@ -57,7 +58,7 @@ onEachEngine('LinksService.bulk', (h) => {
     changed.length = 0; // creating invalidates too
 
     assert.equal(await links.countTargeted(accountId, { filter: filter('many', LinkStatus.Active) }), count);
-    assert.equal(await links.bulk(accountId, { kind: 'disable' }, { filter: filter('many', LinkStatus.Active) }), count);
+    assert.equal(await links.bulk(accountId, { kind: 'disable' }, { filter: filter('many', LinkStatus.Active) }, TEST_ACTOR), count);
     assert.deepEqual(
       [...changed].sort((a, b) => a - b),
       ids,
@@ -69,7 +70,7 @@ onEachEngine('LinksService.bulk', (h) => {
     for await (const chunk of links.exportChunks(accountId, { filter: filter('many') })) exported.push(...chunk.map((v) => v.link.id));
     assert.deepEqual(exported, ids, 'exported in id order, every one');
 
-    assert.equal(await links.bulk(accountId, { kind: 'delete' }, { filter: filter('many') }), count);
+    assert.equal(await links.bulk(accountId, { kind: 'delete' }, { filter: filter('many') }, TEST_ACTOR), count);
     assert.deepEqual(
       [...forgotten].sort((a, b) => a - b),
       ids,
@@ -88,9 +89,9 @@ onEachEngine('LinksService.bulk', (h) => {
     const [own] = await makeLinks(links, mine, 1, 'own');
     const [foreign] = await makeLinks(links, theirs, 1, 'foreign');
     changed.length = 0;
-    assert.equal(await links.bulk(mine, { kind: 'disable' }, { ids: [own!, foreign!, own!] }), 1);
+    assert.equal(await links.bulk(mine, { kind: 'disable' }, { ids: [own!, foreign!, own!] }, TEST_ACTOR), 1);
     assert.deepEqual(changed, [own]);
-    assert.equal(await links.bulk(mine, { kind: 'delete' }, { ids: [foreign!] }), 0);
+    assert.equal(await links.bulk(mine, { kind: 'delete' }, { ids: [foreign!] }, TEST_ACTOR), 0);
     assert.equal(await links.countTargeted(mine, { ids: [foreign!, own!] }), 1);
     const kept = await links.get(theirs, foreign!);
     assert.equal(kept.link.disabled, 0);
@@ -100,15 +101,15 @@ onEachEngine('LinksService.bulk', (h) => {
     const { links, changed } = recordingService(h());
     const { id: mine } = await h().account();
     const { id: theirs } = await h().account();
-    const space = await h().server.container.spaces.create(theirs, { name: 'theirs' });
-    const ownSpace = await h().server.container.spaces.create(mine, { name: 'mine' });
+    const space = await h().server.container.spaces.create(theirs, { name: 'theirs' }, TEST_ACTOR);
+    const ownSpace = await h().server.container.spaces.create(mine, { name: 'mine' }, TEST_ACTOR);
     const [own] = await makeLinks(links, mine, 1, 'own');
     changed.length = 0;
-    await assert.rejects(links.bulk(mine, { kind: 'move', spaceId: space.id }, { ids: [own!] }), (e) => e instanceof ValidationError && 'space' in e.fields);
+    await assert.rejects(links.bulk(mine, { kind: 'move', spaceId: space.id }, { ids: [own!] }, TEST_ACTOR), (e) => e instanceof ValidationError && 'space' in e.fields);
     assert.deepEqual(changed, []);
-    assert.equal(await links.bulk(mine, { kind: 'move', spaceId: ownSpace.id }, { ids: [own!] }), 1);
+    assert.equal(await links.bulk(mine, { kind: 'move', spaceId: ownSpace.id }, { ids: [own!] }, TEST_ACTOR), 1);
     assert.equal((await links.get(mine, own!)).space?.id, ownSpace.id);
-    assert.equal(await links.bulk(mine, { kind: 'move', spaceId: null }, { ids: [own!] }), 1);
+    assert.equal(await links.bulk(mine, { kind: 'move', spaceId: null }, { ids: [own!] }, TEST_ACTOR), 1);
     assert.equal((await links.get(mine, own!)).space, null);
   });
 });

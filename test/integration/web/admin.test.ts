@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { PASSWORD, WebClient, signedUp } from '../../support/web-client.ts';
 import { makeLink, redirectsTo, unique, visit } from '../redirect/redirect-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const ROUTES = {
   get: ['/admin', '/admin/accounts', '/admin/workspaces', '/admin/links', '/admin/accounts/1/delete'],
@@ -307,7 +308,7 @@ onEachEngine('web: /admin', (h) => {
     const undo = await h().request('PUT', `/api/v1/links/${theirs.id}`, { key: b.key, form: { disabled: 0 } });
     assert.equal(undo.status, 422, undo.text);
     assert.match(undo.body.message.disabled[0], /disabled by the operator/);
-    assert.equal(await h().server.container.links.bulk(b.id, { kind: 'enable' }, { ids: [theirs.id] }), 0);
+    assert.equal(await h().server.container.links.bulk(b.id, { kind: 'enable' }, { ids: [theirs.id] }, TEST_ACTOR), 0);
     assert.equal((await visit(h(), `/${theirs.alias}`)).status, 404);
 
     const on = await op.post(`/admin/links/${theirs.id}/enable`, { next: 'https://evil.example/' }, { from: '/admin/links' });

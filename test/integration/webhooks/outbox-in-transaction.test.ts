@@ -16,6 +16,7 @@ import { SqlSpaceStore } from '../../../src/adapters/storage/stores/space-store.
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
 import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
 import type { AliasOwner } from '../../../src/core/links/link-store.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const receiver = new WebhookReceiver();
 before(() => receiver.start());
@@ -190,6 +191,7 @@ onEachEngine(
       const report = await importer.run(account.id, rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]), {
         onConflict: 'skip',
         dryRun: false,
+        actor: TEST_ACTOR,
         onOutcome: (o) => outcomes.push(o),
       });
       assert.deepEqual(

@@ -21,11 +21,14 @@ import type { RulePreview } from '../../../core/rules/rule-preview.ts';
 import type { ConversionService } from '../../../core/conversions/conversion-service.ts';
 import type { ClickIds } from '../../../core/conversions/click-id.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
+import type { AuditService } from '../../../core/audit/audit-service.ts';
 
 /** What the API handlers need, handed in by the composition root. */
 export interface ApiContext {
   accounts: AccountsService;
   workspaces: WorkspacesService;
+  /** The workspaces' audit logs (docs/adr/0071). */
+  audit: AuditService;
   /** "Now" for answers that tell whether something has expired (an invitation). */
   clock: Clock;
   links: LinksService;

@@ -7,6 +7,7 @@ import { ruleWarnings } from '../../../core/rules/rule-warnings.ts';
 import { iso } from '../presenters/records.ts';
 import { linkRecord } from '../presenters/link-record.ts';
 import type { ApiContext } from './context.ts';
+import { apiActor } from '../audit-actor.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;
 
@@ -39,7 +40,7 @@ export function conversionHandlers(ctx: ApiContext) {
     },
     winner: async (request: Req<{ Params: WinnerParams; Body: WinnerBody }>) => {
       const { account, params, body } = request;
-      const view = await ctx.conversions.chooseWinner(account, params.id, params.index, body.variant);
+      const view = await ctx.conversions.chooseWinner(account, params.id, params.index, body.variant, apiActor(request));
       return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));
     },
   };

@@ -5,14 +5,16 @@ import { created, deleted, list, one } from '../envelopes.ts';
 import { pathOf, rawQueryOf } from './context.ts';
 import type { FieldErrors } from '../../../core/shared/errors.ts';
 import { refuseInvalidBody } from './refuse-invalid-body.ts';
+import type { AuditActor } from '../../../core/audit/audit-entry.ts';
+import { apiActor } from '../audit-actor.ts';
 
 /** The shape pixels, spaces and domains share: account-owned records with the same five operations. */
 export interface OwnedRecordService<T, F, I> {
   list(accountId: number, filter: F, page: PageRequest): Promise<Page<T>>;
   get(accountId: number, id: number): Promise<T>;
-  create(accountId: number, input: I): Promise<T>;
-  update(accountId: number, id: number, input: I): Promise<T>;
-  delete(accountId: number, id: number): Promise<void>;
+  create(accountId: number, input: I, actor: AuditActor): Promise<T>;
+  update(accountId: number, id: number, input: I, actor: AuditActor): Promise<T>;
+  delete(accountId: number, id: number, actor: AuditActor): Promise<void>;
   /** The rule violations of an input, without writing (404 first when updating a record not the account's). */
   faultsOf(accountId: number, input: I, id?: number): Promise<FieldErrors>;
 }
@@ -42,15 +44,15 @@ export function crudHandlers<T, F, I, Q extends PageQuery, R>(opts: {
     async create(request: FastifyRequest, reply: FastifyReply) {
       await refuseInvalidBody<I>(request, (rest) => service.faultsOf(request.account.id, rest));
       const input = request.body as I; // validated against the route's body schema
-      return reply.code(201).send(created(record(await service.create(request.account.id, input))));
+      return reply.code(201).send(created(record(await service.create(request.account.id, input, apiActor(request)))));
     },
     async update(request: FastifyRequest<{ Params: IdParams }>) {
       await refuseInvalidBody<I>(request, (rest) => service.faultsOf(request.account.id, rest, request.params.id));
       const input = request.body as I; // validated against the route's body schema
-      return one(record(await service.update(request.account.id, request.params.id, input)));
+      return one(record(await service.update(request.account.id, request.params.id, input, apiActor(request))));
     },
     async remove(request: FastifyRequest<{ Params: IdParams }>) {
-      await service.delete(request.account.id, request.params.id);
+      await service.delete(request.account.id, request.params.id, apiActor(request));
       return deleted(object, request.params.id);
     },
   };

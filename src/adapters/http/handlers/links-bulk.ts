@@ -10,6 +10,7 @@ import type { LinkBulkDeleteBody, LinkBulkFilter, LinkBulkUpdateBody } from '../
 import { fieldErrorsOf } from '../validation-errors.ts';
 import type { ApiContext } from './context.ts';
 import { faultsWithRules } from './refuse-invalid-body.ts';
+import { apiActor } from '../audit-actor.ts';
 
 type ItemAnswer = { status: 201; data: ReturnType<typeof linkRecord> } | { status: 422; message: FieldErrors };
 
@@ -110,7 +111,7 @@ export function linkBulkHandlers(ctx: ApiContext) {
           continue;
         }
         try {
-          data.push({ status: 201, data: linkRecord(await ctx.links.create(account.id, account.timezone, input), ctx.urls) });
+          data.push({ status: 201, data: linkRecord(await ctx.links.create(account.id, account.timezone, input, apiActor(request)), ctx.urls) });
         } catch (error) {
           if (!(error instanceof ValidationError)) throw error;
           data.push({ status: 422, message: error.fields });
@@ -124,11 +125,11 @@ export function linkBulkHandlers(ctx: ApiContext) {
         () => changeOf(body),
         () => targetOf(body),
       );
-      const count = await ctx.links.bulk(request.account.id, change, target);
+      const count = await ctx.links.bulk(request.account.id, change, target, apiActor(request));
       return { data: { count }, status: 200 as const };
     },
     remove: async (request: FastifyRequest<{ Body: LinkBulkDeleteBody }>) => {
-      const count = await ctx.links.bulk(request.account.id, { kind: 'delete' }, targetOf(request.body));
+      const count = await ctx.links.bulk(request.account.id, { kind: 'delete' }, targetOf(request.body), apiActor(request));
       return { data: { count }, status: 200 as const };
     },
   };

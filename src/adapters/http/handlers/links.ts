@@ -7,6 +7,7 @@ import { linkRecord } from '../presenters/link-record.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 import type { LinkInput } from '../../../core/links/link-input.ts';
 import { refuseInvalidBody } from './refuse-invalid-body.ts';
+import { apiActor } from '../audit-actor.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;
 
@@ -37,17 +38,17 @@ export function linkHandlers(ctx: ApiContext) {
     },
     async create(request: Req<{ Body: LinkBody }>, reply: FastifyReply) {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest));
-      const view = await ctx.links.create(request.account.id, request.account.timezone, request.body);
+      const view = await ctx.links.create(request.account.id, request.account.timezone, request.body, apiActor(request));
       return reply.code(201).send(saved(record(view), 201, ruleWarnings(view.link.rules)));
     },
     async update(request: Req<{ Params: IdParams; Body: LinkBody }>) {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
       const { account, params, body } = request;
-      const view = await ctx.links.update(account.id, account.timezone, params.id, body);
+      const view = await ctx.links.update(account.id, account.timezone, params.id, body, apiActor(request));
       return saved(record(view), 200, ruleWarnings(view.link.rules));
     },
     async remove(request: Req<{ Params: IdParams }>) {
-      await ctx.links.delete(request.account.id, request.params.id);
+      await ctx.links.delete(request.account.id, request.params.id, apiActor(request));
       return deleted('link', request.params.id);
     },
   };

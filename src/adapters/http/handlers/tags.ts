@@ -6,6 +6,7 @@ import { deleted, one } from '../envelopes.ts';
 import { iso } from '../presenters/records.ts';
 import type { ApiContext } from './context.ts';
 import { refuseInvalidBody } from './refuse-invalid-body.ts';
+import { apiActor } from '../audit-actor.ts';
 
 function tagRecord(tag: Tag, links: number) {
   return { id: tag.id, name: tag.name, color: tag.color, links, created_at: iso(tag.createdAt), updated_at: iso(tag.updatedAt) };
@@ -24,11 +25,11 @@ export function tagHandlers(ctx: ApiContext) {
     update: async (request: FastifyRequest<{ Params: IdParams; Body: TagBody }>) => {
       const { account, params } = request;
       await refuseInvalidBody<TagInput>(request, (rest) => ctx.tags.faultsOf(account.id, params.id, rest));
-      const tag = await ctx.tags.update(account.id, params.id, request.body);
+      const tag = await ctx.tags.update(account.id, params.id, request.body, apiActor(request));
       return one(tagRecord(tag, await counted(account.id, tag.id)));
     },
     remove: async (request: FastifyRequest<{ Params: IdParams }>) => {
-      await ctx.tags.delete(request.account.id, request.params.id);
+      await ctx.tags.delete(request.account.id, request.params.id, apiActor(request));
       return deleted('tag', request.params.id);
     },
   };

@@ -4,6 +4,7 @@ import type { WebhookBody } from '../schemas/webhook.ts';
 import { created, deleted, one } from '../envelopes.ts';
 import { webhookRecord } from '../presenters/webhook-record.ts';
 import type { ApiContext } from './context.ts';
+import { apiActor } from '../audit-actor.ts';
 
 export function webhookHandlers(ctx: ApiContext) {
   return {
@@ -15,11 +16,11 @@ export function webhookHandlers(ctx: ApiContext) {
       return one(webhookRecord(await ctx.webhooks.get(request.account.id, request.params.id)));
     },
     create: async (request: FastifyRequest<{ Body: WebhookBody }>, reply: FastifyReply) => {
-      const { webhook, secret } = await ctx.webhooks.create(request.account.id, request.body);
+      const { webhook, secret } = await ctx.webhooks.create(request.account.id, request.body, apiActor(request));
       return reply.code(201).send(created({ ...webhookRecord(webhook), secret }));
     },
     remove: async (request: FastifyRequest<{ Params: IdParams }>) => {
-      await ctx.webhooks.delete(request.account.id, request.params.id);
+      await ctx.webhooks.delete(request.account.id, request.params.id, apiActor(request));
       return deleted('webhook', request.params.id);
     },
   };

@@ -29,6 +29,7 @@ import * as linkRules from './0025-link-rules.ts';
 import * as workspaces from './0026-workspaces.ts';
 import * as twoFactorAndResets from './0027-two-factor-and-resets.ts';
 import * as appLinks from './0028-app-links.ts';
+import * as auditEntries from './0030-audit-entries.ts';
 import * as emailVerification from './0031-email-verification.ts';
 import * as ssoIdentities from './0032-sso-identities.ts';
 import * as conversions from './0033-conversions.ts';
@@ -69,6 +70,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0026-workspaces': workspaces,
   '0027-two-factor-and-resets': twoFactorAndResets,
   '0028-app-links': appLinks,
+  '0030-audit-entries': auditEntries,
   '0031-email-verification': emailVerification,
   '0032-sso-identities': ssoIdentities,
   '0033-conversions': conversions,

@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Role } from '../../../core/workspaces/policy.ts';
 import type { Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from '../../../core/workspaces/workspace.ts';
 import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../core/workspaces/workspace-store.ts';
 import { randomToken } from '../../../core/shared/secrets.ts';
 import type { AccountsTable, Database, InvitationsTable } from '../schema.ts';
 import { toKey } from './account-store.ts';
+import { storeTransaction } from '../transactions.ts';
 
 const toWorkspace = (r: Pick<Selectable<AccountsTable>, 'id' | 'name' | 'personal' | 'require_2fa' | 'timezone' | 'created_at'>): Workspace => ({
   id: r.id,
@@ -68,7 +69,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   create(ownerId: number, settings: WorkspaceSettings, now: number): Promise<Workspace> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const row = await trx
         .insertInto('accounts')
         .values({
@@ -110,7 +111,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   setRole(workspaceId: number, userId: number, role: Role): Promise<MembershipChange> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const current = await holdMembers(trx, workspaceId, userId);
       if (current === null) return 'not_found';
       if (current.role === 'owner' && role !== 'owner' && current.owners === 1) return 'last_owner';
@@ -120,7 +121,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   removeMember(workspaceId: number, userId: number): Promise<MembershipChange> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       const current = await holdMembers(trx, workspaceId, userId);
       if (current === null) return 'not_found';
       if (current.role === 'owner' && current.owners === 1) return 'last_owner';
@@ -177,7 +178,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   acceptInvitation(invitationId: number, userId: number, now: number): Promise<Role | null> {
-    return this.db.transaction().execute(async (trx) => {
+    return storeTransaction(this.db, async (trx) => {
       // The update is the claim: of two accepts at once, one changes the row and the other nothing.
       const claimed = await trx
         .updateTable('invitations')
@@ -242,7 +243,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
  * Holds the workspace's row for the rest of the transaction (a no-op write takes its lock on both
  * engines), so two owners demoting each other at once cannot leave it without one.
  */
-async function holdMembers(trx: Transaction<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
+async function holdMembers(trx: Kysely<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
   await trx
     .updateTable('accounts')
     .set({ id: sql`id` })

@@ -19,6 +19,7 @@ import { securityPages } from './security/security-pages.ts';
 import { verifyEmailPages } from './security/verify-email-pages.ts';
 import { workspacesPages } from './workspaces/workspaces-pages.ts';
 import { invitationPages } from './workspaces/invitation-pages.ts';
+import { auditPages } from './audit/audit-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -41,6 +42,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   securityPages,
   workspacesPages,
   invitationPages,
+  auditPages,
   adminPages,
   statsPages,
   livePages,

@@ -1,3 +1,4 @@
+import type { AuditActor } from '../../audit/audit-entry.ts';
 import type { FieldErrors } from '../../shared/errors.ts';
 import type { LinkInput } from '../link-input.ts';
 import type { CheckedLinkInput } from '../link-rules.ts';
@@ -60,6 +61,8 @@ export const ON_CONFLICT: readonly OnConflict[] = ['skip', 'rename', 'replace'];
 
 export interface ImportOptions {
   onConflict: OnConflict;
+  /** Whose import it is, for each link's audit entry (its `via`: import, whichever door started it). */
+  actor: AuditActor;
   dryRun: boolean;
   /** A row without an alias is an error instead of getting a random one. */
   strict?: boolean;

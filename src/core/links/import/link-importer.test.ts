@@ -8,6 +8,7 @@ import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
 import type { UnitOfWork } from '../../shared/unit-of-work.ts';
 import type { LinkChangePorts } from '../links-service.ts';
 import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore, RecordingListener } from '../../../../test/support/fakes/link-fakes.ts';
+import { TEST_ACTOR } from '../../../../test/support/audit-actor.ts';
 
 const ME = 1;
 const OTHER = 2;
@@ -37,7 +38,13 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   const run = async (rows: ImportRow[], options: Partial<ImportOptions> = {}) => {
     const checked = rows.map((r) => checkImportRow(r, { urls, timeZone: 'UTC', strict: options.strict ?? false, defaultPrivacy: importer.defaultPrivacy }));
     const all: ImportOutcome[] = [];
-    const report = await importer.run(ME, batchesOf(toAsync(checked)), { onConflict: 'skip', dryRun: false, ...options, onOutcome: (o) => all.push(o) });
+    const report = await importer.run(ME, batchesOf(toAsync(checked)), {
+      onConflict: 'skip',
+      dryRun: false,
+      actor: TEST_ACTOR,
+      ...options,
+      onOutcome: (o) => all.push(o),
+    });
     return { ...report, listed: report.rows, rows: all.sort((a, b) => a.line - b.line) };
   };
   return { links, spaces, domains, pixels, events, invalidated, run };

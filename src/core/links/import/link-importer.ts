@@ -10,6 +10,8 @@ import type { AliasOwner } from '../link-store.ts';
 import { faultsOf } from './check-import-row.ts';
 import type { CheckedRow, ImportOptions, ImportOutcome, ImportReport } from './import-row.ts';
 import { NamedRecords } from './named-records.ts';
+import type { AuditActor } from '../../audit/audit-entry.ts';
+import { auditLinks } from '../link-audit.ts';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
 /**
@@ -181,7 +183,7 @@ export class LinkImporter {
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
         await place(item);
-        const link = options.dryRun ? null : await this.replace(tx, accountId, owner.id, item);
+        const link = options.dryRun ? null : await this.replace(tx, accountId, owner.id, item, options.actor);
         if (link) {
           replaced.push(link);
           changed.push({ id: link.id, alias: link.alias });
@@ -212,6 +214,17 @@ export class LinkImporter {
     }
     await this.tell(tx, accountId, 'link.updated', replaced.length, async () => replaced);
     await this.tell(tx, accountId, 'link.created', created.length, () => tx.links.findByIds(accountId, created));
+    if (tx.audit && created.length > 0) {
+      const made = await tx.links.findByIds(accountId, created);
+      await auditLinks(
+        tx.audit,
+        accountId,
+        options.actor,
+        'link.created',
+        made.map((link) => ({ before: null, after: link })),
+        this.deps.clock.now(),
+      );
+    }
     return [...out, ...creates.map((c) => c.outcome)];
   }
 
@@ -323,8 +336,10 @@ export class LinkImporter {
     return '';
   }
 
-  private async replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready): Promise<Link | null> {
+  private async replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready, actor: AuditActor): Promise<Link | null> {
+    const before = tx.audit ? await tx.links.findById(accountId, id) : null;
     const link = await tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+    if (link && before) await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
     if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
     return link;
   }

@@ -13,6 +13,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { dashboardLink, dashboardMain, type DashboardData } from './dashboard-view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** The quick-shorten form: three of the API's link fields, under the API's rules; any other field is dropped. */
 const QuickShortenBody = Type.Pick(LinkBody, ['url', 'alias', 'domain'], { additionalProperties: false });
@@ -56,7 +57,7 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
     const { workspace: account } = viewerOf(request);
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
-      const created = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
+      const created = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
       return seeOther(reply, '/dashboard');
     } catch (error) {

@@ -18,6 +18,7 @@ import { BULK_MAX_LINES, csvEntries, textEntries, type BulkEntry, type CsvProble
 import { decodeResults, resultCsv, type BulkRow } from './bulk-result.ts';
 import { BULK_BYTES, readMultipartForm, registerUploads, uploadOf, type Upload } from './bulk-upload.ts';
 import { bulkForm, bulkResult } from './bulk-view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** The options every line shares: the API's link fields of the same names, under its schema. */
 const SHARED = ['domain', 'space', 'pixels', 'disabled', 'expiration_date', 'expiration_time', 'expiration_clicks'] as const;
@@ -92,7 +93,7 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
       if (entry.alias !== undefined) input.alias = entry.alias;
       if (entry.title !== undefined) input.title = entry.title;
       try {
-        const created = await ctx.links.create(account.id, account.timezone, input);
+        const created = await ctx.links.create(account.id, account.timezone, input, webActor(request));
         rows.push({ line: entry.line, url: entry.url, shortUrl: shortUrl(created, ctx.urls), errors: [] });
       } catch (error) {
         if (error instanceof ValidationError) {

@@ -13,6 +13,7 @@ import type { WebContext } from '../../app/web-context.ts';
 import { BULK_ACTIONS, type BulkActionName, type BulkScope, type BulkValues } from './link-bulk-view.ts';
 import { sendLinksCsv } from './link-export.ts';
 import { DEFAULT_QUERY, filterOf, listQueryOf, listUrl, type ListQuery } from './link-list-query.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** POST /links/bulk-action: `filter` carries the list's query (its names) for scope=matching and the way back. */
 export const BulkActionBody = Type.Object({
@@ -84,7 +85,7 @@ export async function runBulkAction(request: FastifyRequest, reply: FastifyReply
   }
   let changed: number;
   try {
-    changed = await ctx.links.bulk(accountId, changeOf(action, space), target);
+    changed = await ctx.links.bulk(accountId, changeOf(action, space), target, webActor(request));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return pages.refuse({ query, values, errors: error.fields });

@@ -9,6 +9,7 @@ import { csrfField, errorSummary } from '../../ui/components.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 import type { WebFeature } from '../feature.ts';
 import { refuseBadParams } from './link-params.ts';
 
@@ -27,24 +28,24 @@ export const linkConversionsPages: WebFeature = (web, ctx) => {
   const render = async (request: FastifyRequest, reply: FastifyReply, status: number, view: LinkView, errors?: Record<string, string[]>) => {
     const v = viewOf(request, reply, secret);
     const url = shortUrl(view, ctx.urls);
-    const rows = await ctx.conversions.results(viewerOf(request).account.id, view.link.id);
+    const rows = await ctx.conversions.results(viewerOf(request).workspace.id, view.link.id);
     const main = conversionsPage(v, view, url, rows, errors);
     return sendView(reply, status, appLayout(v, { title: v.t.conversions.pageTitle(url), section: '/links', main }));
   };
 
   web.get('/links/:id/conversions', { schema: { params: IdParams } }, async (request, reply) => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
-    return render(request, reply, 200, await ctx.links.get(account.id, (request.params as IdParams).id));
+    const { workspace } = viewerOf(request);
+    return render(request, reply, 200, await ctx.links.get(workspace.id, (request.params as IdParams).id));
   });
 
   web.post('/links/:id/conversions/winner', { schema: { params: IdParams } }, async (request, reply) => {
     refuseBadParams(request);
-    const { account } = viewerOf(request);
+    const { workspace } = viewerOf(request);
     const id = (request.params as IdParams).id;
-    const link = await ctx.links.get(account.id, id);
+    const link = await ctx.links.get(workspace.id, id);
     try {
-      await ctx.conversions.chooseWinner(account, id, numberOf(request.body, 'rule'), numberOf(request.body, 'variant'));
+      await ctx.conversions.chooseWinner(workspace, id, numberOf(request.body, 'rule'), numberOf(request.body, 'variant'), webActor(request));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return render(request, reply, 422, link, error.fields);

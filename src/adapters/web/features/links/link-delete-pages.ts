@@ -6,6 +6,7 @@ import { csrfField } from '../../ui/components.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** GET asks (a page that changes nothing), POST deletes. */
 export const linkDeletePages: WebFeature = (web, ctx) => {
@@ -36,7 +37,7 @@ ${csrfField(view)}
     const { workspace: account } = viewerOf(request);
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(account.id, id);
-    await ctx.links.delete(account.id, id);
+    await ctx.links.delete(account.id, id, webActor(request));
     setFlash(reply, viewOf(request, reply, secret).t.linkForm.remove.deleted(shortUrl(link, ctx.urls)));
     return seeOther(reply, '/links');
   });

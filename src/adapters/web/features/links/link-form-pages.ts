@@ -33,6 +33,7 @@ import { linkConversionsPages } from './link-conversions-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
 import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 interface Posted {
   values: LinkFormValues;
@@ -105,7 +106,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
       await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput));
-      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput);
+      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
       return seeOther(reply, `/links/${made.link.id}/edit`);
     } catch (error) {
@@ -140,7 +141,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     try {
       await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
       await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id));
-      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput);
+      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
       return seeOther(reply, '/links');
     } catch (error) {

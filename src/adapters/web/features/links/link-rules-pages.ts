@@ -17,6 +17,7 @@ import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
 import { refuseBadParams } from './link-params.ts';
 import { rulesPage, VISITOR_FIELDS, type RulesPage, type VisitorFields } from './link-rules-view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 const text = (source: unknown, name: string): string => {
   const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
@@ -73,7 +74,7 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
     const unchanged = rules.trim() === storedText(link).trim();
     try {
       if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
-        await ctx.links.update(account.id, account.timezone, id, { rules: rules.trim() === '' ? null : rules });
+        await ctx.links.update(account.id, account.timezone, id, { rules: rules.trim() === '' ? null : rules }, webActor(request));
         setFlash(reply, viewOf(request, reply, secret).t.rules.saved);
         return seeOther(reply, `/links/${id}/rules`);
       }

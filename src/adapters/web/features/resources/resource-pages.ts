@@ -12,6 +12,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { deleteView, formView, listView } from './resource-views.ts';
 import type { Form, NamedRecord, ResourceListQuery, ResourceSpec } from './resource-spec.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** What a feature may add to the shared screens (domains: the verify button's answer). */
 export interface ResourcePages<T> {
@@ -75,7 +76,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
     try {
       await refuseInvalidBody<I>(request, (rest) => service.faultsOf(accountId, rest, id));
       const input = request.body as I; // validated against the body schema
-      const saved = id === undefined ? await service.create(accountId, input) : await service.update(accountId, id, input);
+      const saved = id === undefined ? await service.create(accountId, input, webActor(request)) : await service.update(accountId, id, input, webActor(request));
       const text = spec.text(viewOf(request, reply, ctx.web.csrfSecret));
       setFlash(reply, current ? text.updated(saved.name) : text.created(saved.name));
       return seeOther(reply, current === null && spec.afterCreate ? spec.afterCreate(saved) : base);
@@ -127,7 +128,7 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
   web.post(`${base}/:id/delete`, byId, async (request, reply) => {
     const accountId = viewerOf(request).workspace.id;
     const record = await service.get(accountId, idOf(request));
-    await service.delete(accountId, record.id);
+    await service.delete(accountId, record.id, webActor(request));
     setFlash(reply, spec.text(viewOf(request, reply, ctx.web.csrfSecret)).deleted(record.name));
     return seeOther(reply, base);
   });

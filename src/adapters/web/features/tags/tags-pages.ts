@@ -9,6 +9,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { RawHtml } from '../../pages/html.ts';
 import type { WebFeature } from '../feature.ts';
 import { tagDeleteMain, tagFormMain, tagsMain } from './tags-view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** The tag with its link count, or the service's 404 when it is not the account's. */
 async function counted(tags: TagsService, accountId: number, id: number) {
@@ -55,7 +56,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
     const form = postedForm(request);
     const values = { name: textOf(form, 'name'), color: textOf(form, 'color') };
     try {
-      const saved = await ctx.tags.update(accountId, tag.id, values);
+      const saved = await ctx.tags.update(accountId, tag.id, values, webActor(request));
       setFlash(reply, viewOf(request, reply, secret).t.tags.updated(saved.name));
       return seeOther(reply, '/links/tags');
     } catch (error) {
@@ -84,7 +85,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
   web.post('/links/tags/:id/delete', byId, async (request, reply) => {
     const accountId = viewerOf(request).workspace.id;
     const tag = await ctx.tags.get(accountId, idOf(request));
-    await ctx.tags.delete(accountId, tag.id);
+    await ctx.tags.delete(accountId, tag.id, webActor(request));
     setFlash(reply, viewOf(request, reply, secret).t.tags.deleted(tag.name));
     return seeOther(reply, '/links/tags');
   });

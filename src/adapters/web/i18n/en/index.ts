@@ -18,6 +18,7 @@ import { security } from './security.ts';
 import { rules } from './rules.ts';
 import { conversions } from './conversions.ts';
 import { workspaces } from './workspaces.ts';
+import { audit } from './audit.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -41,4 +42,5 @@ export const en = {
   rules,
   conversions,
   workspaces,
+  audit,
 };
