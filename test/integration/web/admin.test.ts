@@ -195,6 +195,13 @@ onEachEngine('web: /admin', (h) => {
     assert.equal((await h().request('GET', '/api/v1/links', { key: owner.key })).status, 200, 'its people keep their own workspace');
     assert.equal((await owner.client.get('/dashboard')).status, 200, 'and their sessions');
     assert.equal(await sessionCount(h(), owner.id), 1);
+    // Closed to its members too: the owner's own key reaches none of its pages, the web app falls back.
+    assert.equal((await h().request('GET', `/api/v1/workspaces/${team.id}/members`, { key: owner.key })).status, 404);
+    assert.equal(
+      (await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.key, json: { email: 'x@example.com', role: 'viewer' } })).status,
+      404,
+    );
+    assert.doesNotMatch((await h().request('GET', '/api/v1/workspaces', { key: owner.key })).text, new RegExp(teamName));
 
     const personal = await op.post(`/admin/workspaces/${owner.id}/suspend`, {}, { from: '/admin/workspaces' });
     assert.equal(personal.status, 422, 'a personal workspace goes with its account');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
 import { onEachEngine } from '../../support/harness.ts';
 import { signedUp, type WebClient } from '../../support/web-client.ts';
+import { webCast } from './workspaces-support.ts';
 
 async function enrolOnPage(client: WebClient, now: number): Promise<void> {
   await client.post('/account/security/two-factor/start', {}, { from: '/account/security' });
@@ -46,5 +47,22 @@ onEachEngine('web: require_2fa', (h) => {
     await enrolOnPage(client, h().server.container.clock.now());
     assert.equal((await client.get('/dashboard')).status, 200);
     assert.equal((await client.get('/account/api-keys')).status, 200);
+  });
+
+  test("a team workspace that requires it: its member sees the workspaces list and that workspace's page, and can leave", async () => {
+    const cast = await webCast(h().baseUrl, 'Strict team');
+    await h().server.container.storage.db.updateTable('accounts').set({ require_2fa: 1 }).where('id', '=', cast.workspaceId).execute();
+    const { viewer } = cast.people;
+    const viewerId = (await h().server.container.storage.db.selectFrom('accounts').select('id').where('email', '=', viewer.email).executeTakeFirstOrThrow()).id;
+    const list = await viewer.client.get('/account/workspaces');
+    assert.equal(list.status, 200, list.text.slice(0, 300));
+    assert.match(list.text, /Strict team/);
+    const page = await viewer.client.get(`/account/workspaces/${cast.workspaceId}`);
+    assert.equal(page.status, 200, page.text.slice(0, 300));
+    assert.match(page.text, /requires two-factor sign-in/);
+    assert.ok(!page.text.includes(cast.people.owner.email), 'no members are shown');
+    const left = await viewer.client.post(`/account/workspaces/${cast.workspaceId}/members/${viewerId}/remove`, {}, { from: `/account/workspaces/${cast.workspaceId}` });
+    assert.equal(left.status, 303, left.text.slice(0, 300));
+    assert.ok(!(await viewer.client.get('/account/workspaces')).text.includes(`href="/account/workspaces/${cast.workspaceId}"`), 'no longer a member');
   });
 });

@@ -42,6 +42,8 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       .innerJoin('accounts', 'accounts.id', 'memberships.workspace_id')
       .select([...WORKSPACE_COLUMNS, 'memberships.role'])
       .where('memberships.user_id', '=', userId)
+      // A suspended workspace is closed to its members too (they go on working elsewhere).
+      .where('accounts.suspended_at', 'is', null)
       .orderBy('accounts.personal', 'desc')
       .orderBy('accounts.id')
       .execute();
@@ -62,6 +64,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       .select(['memberships.role', 'accounts.require_2fa', 'user_totp.user_id as enrolled'])
       .where('memberships.workspace_id', '=', workspaceId)
       .where('memberships.user_id', '=', userId)
+      .where('accounts.suspended_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
     const twoFactor = row.enrolled !== null;

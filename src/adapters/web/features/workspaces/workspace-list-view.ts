@@ -6,7 +6,8 @@ import type { View } from '../../app/view.ts';
 
 export interface ListedWorkspace {
   workspace: WorkspaceOfUser;
-  members: number;
+  /** null: the workspace's two-factor rule stops this person reading its members. */
+  members: number | null;
 }
 
 function row(view: View, listed: ListedWorkspace): RawHtml {
@@ -17,7 +18,7 @@ function row(view: View, listed: ListedWorkspace): RawHtml {
 <td><a href="/account/workspaces/${workspace.id}" aria-label="${w.openNamed(workspace.name)}">${workspace.name}</a>${current ? html` ${badge(w.current)}` : ''}</td>
 <td>${w.roles[workspace.role]}</td>
 <td>${workspace.personal ? view.t.common.yes : view.t.common.no}</td>
-<td class="num">${listed.members}</td>
+<td class="num">${listed.members ?? '—'}</td>
 <td>${current ? '' : postButton(view, '/account/workspaces/switch', w.use, { hidden: { workspace: String(workspace.id), next: '/dashboard' }, accessibleName: w.useNamed(workspace.name) })}</td>
 </tr>`;
 }

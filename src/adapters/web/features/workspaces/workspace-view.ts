@@ -187,3 +187,16 @@ ${members(view, data, state)}
 ${invitations(view, data, state)}
 ${keys(view, data, state)}`;
 }
+
+/**
+ * A workspace that requires two-factor sign-in, seen by a member who has not turned it on: what
+ * it is, where to turn it on, and the way out (issue 33: enrol before anything else, or leave).
+ */
+export function lockedWorkspacePage(view: View, workspace: WorkspaceOfUser, personId: number): RawHtml {
+  const w = view.t.workspaces;
+  return html`<h1>${workspace.name}</h1>
+<p><a href="/account/workspaces">${w.back}</a></p>
+<p>${w.role}: <strong>${w.roles[workspace.role]}</strong></p>
+<p>${w.locked.notice} <a href="/account/security">${w.locked.turnOn}</a></p>
+<p>${postButton(view, `/account/workspaces/${workspace.id}/members/${personId}/remove`, w.people.leave, { danger: true })}</p>`;
+}

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { NotFoundError, ValidationError } from '../../../../core/shared/errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
 import { authorize } from '../../../../core/workspaces/workspaces-service.ts';
 import { html } from '../../pages/html.ts';
@@ -14,7 +14,7 @@ import type { WebFeature } from '../feature.ts';
 import { text, type Form } from '../account/account-views.ts';
 import { actorOf } from './workspace-actor.ts';
 import { workspaceListPage } from './workspace-list-view.ts';
-import { workspacePage, type WorkspacePageState } from './workspace-view.ts';
+import { lockedWorkspacePage, workspacePage, type WorkspacePageState } from './workspace-view.ts';
 
 const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
 type ById = Static<typeof ById>;
@@ -46,7 +46,13 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
   const showList = async (request: FastifyRequest, reply: FastifyReply, status: number, values: { name: string }, errors?: ValidationError['fields']) => {
     const actor = actorOf(request);
     const mine = await service.list(actor);
-    const listed = await Promise.all(mine.map(async (workspace) => ({ workspace, members: (await service.members(actor, workspace.id)).length })));
+    // A workspace whose two-factor rule stops this person shows no count (its members are not theirs to read yet).
+    const count = (id: number) =>
+      service.members(actor, id).then(
+        (m) => m.length,
+        (error: unknown) => (error instanceof ForbiddenError ? null : Promise.reject(error)),
+      );
+    const listed = await Promise.all(mine.map(async (workspace) => ({ workspace, members: await count(workspace.id) })));
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: view.t.workspaces.title, main: workspaceListPage(view, listed, values, errors), section: '/account' }));
   };
@@ -54,12 +60,16 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
   const showWorkspace = async (request: FastifyRequest, reply: FastifyReply, status: number, id: number, state: WorkspacePageState) => {
     const actor = actorOf(request);
     const workspace = await service.read(actor, id);
+    const view = viewOf(request, reply, secret);
+    // Two-factor required and not turned on: the workspace is seen and can be left, nothing more.
+    if ((await service.standingOf(id, actor.userId))?.twoFactorMissing) {
+      return sendView(reply, status, appLayout(view, { title: workspace.name, main: lockedWorkspacePage(view, workspace, actor.userId), section: '/account' }));
+    }
     const [members, invitations, keys] = await Promise.all([
       service.members(actor, id),
       roleAllows(workspace.role, 'invitations.manage') ? service.invitations(actor, id) : Promise.resolve(null),
       service.keys(actor, id),
     ]);
-    const view = viewOf(request, reply, secret);
     const data = { workspace, members, invitations, keys, personId: actor.userId };
     return sendView(reply, status, appLayout(view, { title: workspace.name, main: workspacePage(view, data, state), section: '/account' }));
   };

@@ -35,6 +35,10 @@ export const workspaces = {
     button: 'Delete the workspace',
     done: (name: string) => `Workspace ${name} deleted.`,
   },
+  locked: {
+    notice: 'This workspace requires two-factor sign-in: its links, members and keys open once you have turned it on.',
+    turnOn: 'Turn on two-factor sign-in',
+  },
   people: {
     title: 'Members',
     caption: 'Members of the workspace',
