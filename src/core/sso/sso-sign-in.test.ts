@@ -53,12 +53,20 @@ test('a new person: an account named as the provider says; the same subject late
 });
 
 test('a verified email is matched; an unverified one, or none, is refused', async () => {
-  const { sso, accounts, proven } = setup();
+  const { sso, accounts, proven } = setup({ signup: 'closed' });
   const ada = await accounts.createWithPassword({ email: 'ada@example.com', name: 'Ada', timezone: 'UTC' }, 'h', 0);
   assert.deepEqual(await sso.complete(claims({ subject: 'x', emailVerified: false }), CLIENT), { kind: 'refused', reason: 'unverified' });
   assert.deepEqual(await sso.complete(claims({ subject: 'y', email: null }), CLIENT), { kind: 'refused', reason: 'unverified' });
   await sso.complete(claims({ subject: 'z', email: 'ADA@example.com' }), CLIENT);
   assert.equal(proven[0]?.id, ada.id);
+});
+
+test("sign-up open: an account someone made with a password is not joined to the provider's person", async () => {
+  const { sso, accounts, proven } = setup({ signup: 'open' });
+  await accounts.createWithPassword({ email: 'ada@example.com', name: 'Squatter', timezone: 'UTC' }, 'h', 0);
+  assert.deepEqual(await sso.complete(claims({ subject: 'z' }), CLIENT), { kind: 'refused', reason: 'password' });
+  assert.equal(proven.length, 0);
+  assert.deepEqual(await sso.complete(claims({ subject: 'z' }), CLIENT), { kind: 'refused', reason: 'password' }, 'nothing was linked');
 });
 
 test('allowed domains (any case), sign-up closed, a suspended account', async () => {

@@ -17,13 +17,13 @@ export interface SsoClaims extends SsoIdentity {
 }
 
 /** Why a provider's person may not sign in; each has its own page. */
-export type SsoRefusal = 'unverified' | 'domain' | 'closed' | 'suspended';
+export type SsoRefusal = 'unverified' | 'domain' | 'closed' | 'suspended' | 'password';
 
 export type SsoOutcome = FirstStep | { kind: 'refused'; reason: SsoRefusal };
 
 export interface SsoSignInDeps {
   identities: SsoIdentityStore;
-  accounts: Pick<AccountStore, 'findByEmail' | 'findById'>;
+  accounts: Pick<AccountStore, 'findByEmail' | 'findById' | 'passwordHashOf'>;
   twoStep: Pick<TwoStepSignIn, 'proven'>;
   /** open: a person with no account yet gets one; closed: only existing accounts sign in. */
   signup: 'open' | 'closed';
@@ -56,6 +56,10 @@ export class SsoSignIn {
     const now = this.deps.clock.now();
     const existing = await this.deps.accounts.findByEmail(email);
     if (existing) {
+      // With sign-up open anyone may have made this account under someone else's address and set
+      // its password: joining the provider's person to it would share it with them. The operator
+      // made it when sign-up is closed, and an account the provider made has no password.
+      if (this.deps.signup === 'open' && (await this.deps.accounts.passwordHashOf(existing.id)) !== null) return 'password';
       await this.deps.identities.link(existing.id, identity, now);
       return existing;
     }

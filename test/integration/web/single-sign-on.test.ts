@@ -70,9 +70,14 @@ onEachEngine(
       assert.ok(account.text.includes(email) && account.text.includes('Nia New'));
     });
 
-    test('an account with the verified email is matched, and stays matched after the email changes at the provider', async () => {
+    test("an account made here with a password is not joined to the provider's person (sign-up open: anyone could have made it)", async () => {
+      const { email } = await signedUp(h().baseUrl, `ex-${unique()}@example.com`);
+      const { client, reply } = await signInWithSso(h(), person(email));
+      await refused(client, reply, 403, /already signs in here with a password/);
+    });
+
+    test("the provider's person keeps their account after the email changes at the provider", async () => {
       const email = `ex-${unique()}@example.com`;
-      await h().account(email);
       const subject = person(email);
       const first = await signInWithSso(h(), subject);
       assert.equal(first.reply.status, 303);
@@ -126,10 +131,12 @@ onEachEngine(
 
     test('a person with two-factor still gives a code after the provider', async () => {
       clock.set(new Date(Date.now()).toISOString());
-      const { client, email } = await signedUp(h().baseUrl, `tf-${unique()}@example.com`);
-      const secret = await enrol(client);
+      const subject = person(`tf-${unique()}@example.com`);
+      const first = await signInWithSso(h(), subject);
+      assert.equal(first.reply.status, 303);
+      const secret = await enrol(first.client);
       clock.set(new Date(clock.now() + 60_000).toISOString());
-      const { client: browser, reply } = await signInWithSso(h(), person(email), '/spaces');
+      const { client: browser, reply } = await signInWithSso(h(), subject, '/spaces');
       assert.equal(reply.status, 303);
       assert.equal(reply.location, '/login/two-factor?next=%2Fspaces');
       assert.equal(await isSignedIn(browser), false, 'the challenge is not a session');
