@@ -20,7 +20,8 @@ const CONVERSION_LIMITS = { nameMax: 64, clickIdMax: 64, valueMax: 1e12 } as con
 
 // Control, invisible and direction-changing characters: a name is shown in tables and CSVs.
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-const DECIMAL = /^-?\d{1,13}(\.\d{1,6})?$/;
+// One spelling a number: no sign but a minus, no leading zeros, no negative zero, no spaces.
+const DECIMAL = /^(?!-0(?:\.0*)?$)-?(?:0|[1-9]\d{0,12})(?:\.\d{1,6})?$/;
 const CURRENCY = /^[A-Za-z]{3}$/;
 
 /** Every field checked, each bad one named; value and currency may come as text (the pixel's query). */
@@ -45,7 +46,7 @@ export function checkConversion(input: ConversionInput): CheckedConversion {
 
 function valueOf(bag: FieldErrorBag, raw: unknown): number | null {
   if (raw === undefined || raw === null || raw === '') return null;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
   if (!Number.isFinite(n)) bag.add('value', messages.invalid('value'));
   else if (Math.abs(n) > CONVERSION_LIMITS.valueMax) bag.add('value', messages.max('value', CONVERSION_LIMITS.valueMax));
   else return n;

@@ -6,7 +6,7 @@ import { RULE_LIMITS } from '../../../core/rules/rule.ts';
 export const ConversionBody = Type.Object({
   click_id: Type.String({ maxLength: 256, description: 'The lpx_cid the redirect added to the destination' }),
   name: Type.String({ maxLength: 256, description: 'lead, sale, or any name of 1–64 characters' }),
-  value: Type.Optional(Nullable(Type.Number({ description: 'What the conversion was worth (at most 10^12 either way)' }))),
+  value: Type.Optional(Nullable(Type.Number({ minimum: -1e12, maximum: 1e12, description: 'What the conversion was worth (at most 10^12 either way)' }))),
   currency: Type.Optional(Nullable(Type.String({ maxLength: 16, description: 'ISO 4217 code, such as EUR' }))),
 });
 export type ConversionBody = Static<typeof ConversionBody>;
