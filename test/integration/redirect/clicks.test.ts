@@ -115,6 +115,9 @@ onEachEngine(
           language: 'fr',
           referrer_host: 'news.example.org',
           is_bot: 0,
+          // No rule decided: the link has none (the conversions' results count by these).
+          rule: null,
+          variant: null,
         },
       );
       assert.deepEqual(
