@@ -166,6 +166,8 @@ export const THEMES: readonly Theme[] = [
  */
 export async function checkEveryTheme(page: Page, options: AxeOptions & { check?: (page: Page, theme: Theme) => Promise<void> } = {}): Promise<void> {
   const viewport = page.viewportSize();
+  // A page reached by a click may show its heading before its stylesheet is in: axe would judge it unstyled.
+  await page.waitForLoadState('load');
   try {
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme.colorScheme });
