@@ -47,11 +47,14 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
     const actor = actorOf(request);
     const mine = await service.list(actor);
     // A workspace whose two-factor rule stops this person shows no count (its members are not theirs to read yet).
-    const count = (id: number) =>
-      service.members(actor, id).then(
-        (m) => m.length,
-        (error: unknown) => (error instanceof ForbiddenError ? null : Promise.reject(error)),
-      );
+    const count = async (id: number): Promise<number | null> => {
+      try {
+        return (await service.members(actor, id)).length;
+      } catch (error) {
+        if (error instanceof ForbiddenError) return null;
+        throw error;
+      }
+    };
     const listed = await Promise.all(mine.map(async (workspace) => ({ workspace, members: await count(workspace.id) })));
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: view.t.workspaces.title, main: workspaceListPage(view, listed, values, errors), section: '/account' }));
