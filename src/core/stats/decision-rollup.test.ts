@@ -3,24 +3,10 @@ import assert from 'node:assert/strict';
 import type { Click } from '../clicks/click.ts';
 import { RollupWindow } from './rollup-window.ts';
 import { decisionValue, parseDecision } from './decision-value.ts';
+import { aClick } from '../../../test/support/clicks.ts';
 
-const click = (over: Partial<Click> = {}): Click => ({
-  linkId: 1,
-  accountId: 1,
-  at: 0,
-  day: '2026-03-10',
-  hour: 9,
-  visitor: null,
-  country: null,
-  city: null,
-  browser: null,
-  platform: null,
-  device: null,
-  language: null,
-  referrerHost: null,
-  isBot: false,
-  ...over,
-});
+// The day and hour these tests count in; the rest as the shared factory makes it.
+const click = (over: Partial<Click> = {}): Click => aClick({ day: '2026-03-10', hour: 9, ...over });
 
 test('a decision value names the rule, and the variant of a split, and reads back', () => {
   assert.equal(decisionValue(3, null), '3');
