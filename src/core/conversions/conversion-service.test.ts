@@ -2,36 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConversionService } from './conversion-service.ts';
 import { ClickIds } from './click-id.ts';
-import type { Conversion, ConversionStore, NewConversion } from './conversion.ts';
+import { MemoryConversions } from '../../../test/support/fakes/conversion-fakes.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { Link } from '../links/link.ts';
 
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 const ids = new ClickIds('secret', 90);
-
-/** Conversions in memory, keyed as the unique index keys them. */
-class MemoryConversions implements ConversionStore {
-  readonly rows: Conversion[] = [];
-  async record(c: NewConversion) {
-    const found = this.rows.find((r) => r.clickId === c.clickId && r.name === c.name);
-    if (found) return { conversion: found, created: false };
-    const conversion = { ...c, id: this.rows.length + 1 };
-    this.rows.push(conversion);
-    return { conversion, created: true };
-  }
-  async namesOf(clickId: string, limit: number) {
-    return this.rows
-      .filter((r) => r.clickId === clickId)
-      .map((r) => r.name)
-      .slice(0, limit);
-  }
-  async clickGroups() {
-    return [];
-  }
-  async conversionGroups() {
-    return { byName: [], converted: [] };
-  }
-}
 
 function service(store = new MemoryConversions()) {
   const link = { id: 7, accountId: 1, url: 'https://x.example/', rules: null } as unknown as Link;

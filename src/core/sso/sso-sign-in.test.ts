@@ -1,27 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryAccountStore } from '../../../test/support/fakes/account-fakes.ts';
-import type { Account, NewAccount } from '../accounts/account.ts';
+import { MemorySsoIdentityStore } from '../../../test/support/fakes/sso-fakes.ts';
+import type { Account } from '../accounts/account.ts';
 import type { FirstStep } from '../security/two-step-sign-in.ts';
-import type { SsoIdentity, SsoIdentityStore } from './sso-identity-store.ts';
 import { SsoSignIn, type SsoClaims } from './sso-sign-in.ts';
 
 const CLIENT = { address: '192.0.2.1', userAgent: null };
 
-/** The identities in memory; the account made through the accounts fake. */
+/** The identities in memory (the fake the contract suite holds to the SQL store's answers). */
 function setup(options: { signup?: 'open' | 'closed'; allowedDomains?: string[] } = {}) {
   const accounts = new MemoryAccountStore();
-  const links = new Map<string, number>();
-  const key = (i: SsoIdentity) => `${i.issuer} ${i.subject}`;
-  const identities: SsoIdentityStore = {
-    findUser: async (i) => links.get(key(i)) ?? null,
-    link: async (userId, i) => void (links.has(key(i)) || links.set(key(i), userId)),
-    createUser: async (account: NewAccount, i, now) => {
-      const { account: made } = await accounts.createWithKey(account, { hash: `h${i.subject}`, prefix: 'p', name: null }, now);
-      links.set(key(i), made.id);
-      return made;
-    },
-  };
+  const identities = new MemorySsoIdentityStore(accounts);
   const proven: Account[] = [];
   const sso = new SsoSignIn({
     identities,

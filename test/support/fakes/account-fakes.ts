@@ -16,7 +16,8 @@ export class MemoryAccountStore implements AccountStore {
     if (this.accounts.some((a) => a.email === email && a.id !== exceptId)) throw ValidationError.of('email', messages.taken('email'));
   }
 
-  private add(account: NewAccount, passwordHash: string | null, now: number): Account {
+  /** An account as the SQL stores insert it (the SSO fake makes one without a password too). */
+  add(account: NewAccount, passwordHash: string | null, now: number): Account {
     this.refuseTaken(account.email);
     const made = { ...account, id: this.accounts.length + 1, createdAt: now, isAdmin: this.accounts.length === 0, suspendedAt: null, passwordHash };
     this.accounts.push(made);

@@ -1,0 +1,84 @@
+// What every SsoIdentityStore promises (src/core/sso/sso-identity-store.ts), as SSO sign-in relies
+// on it: an identity is the issuer and subject together, a link is never moved to another person,
+// and an account made for an identity has no password and is linked in the same step. Run
+// against the in-memory fake (unit) and the SQL store on both engines.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AccountStore } from '../../src/core/accounts/account-store.ts';
+import type { SsoIdentityStore } from '../../src/core/sso/sso-identity-store.ts';
+import { ValidationError } from '../../src/core/shared/errors.ts';
+
+export interface SsoIdentityStoreSubject {
+  identities: SsoIdentityStore;
+  /** The accounts the identities' people are (a person's id is their account's). */
+  accounts: Pick<AccountStore, 'createWithPassword' | 'findById' | 'passwordHashOf'>;
+}
+
+let made = 0;
+const fresh = (stem: string) => `${stem}${process.pid.toString(36)}${Date.now().toString(36)}${(++made).toString(36)}`;
+const ISSUER = 'https://idp.example.com';
+
+export function describeSsoIdentityStoreContract(name: string, make: () => SsoIdentityStoreSubject): void {
+  describe(`${name}: the SsoIdentityStore contract`, () => {
+    const person = async (s: SsoIdentityStoreSubject) =>
+      (await s.accounts.createWithPassword({ email: `${fresh('sso')}@example.com`, name: 'SSO contract', timezone: 'UTC' }, 'hash', 1000)).id;
+
+    test('an identity is its issuer and subject together; unknown ones find nobody', async () => {
+      const s = make();
+      const [ada, bob] = [await person(s), await person(s)];
+      const subject = fresh('sub');
+      assert.equal(await s.identities.findUser({ issuer: ISSUER, subject }), null);
+      await s.identities.link(ada, { issuer: ISSUER, subject }, 2000);
+      await s.identities.link(bob, { issuer: 'https://other.example.com', subject }, 2000);
+      assert.equal(await s.identities.findUser({ issuer: ISSUER, subject }), ada);
+      assert.equal(await s.identities.findUser({ issuer: 'https://other.example.com', subject }), bob);
+      assert.equal(await s.identities.findUser({ issuer: ISSUER, subject: `${subject}x` }), null);
+      assert.equal(await s.identities.findUser({ issuer: ISSUER, subject: subject.toUpperCase() }), null, 'a subject is compared exactly');
+    });
+
+    test('an identity already linked keeps its person; a person may have several', async () => {
+      const s = make();
+      const [ada, eve] = [await person(s), await person(s)];
+      const [one, two] = [{ issuer: ISSUER, subject: fresh('sub') }, { issuer: ISSUER, subject: fresh('sub') }];
+      await s.identities.link(ada, one, 2000);
+      await s.identities.link(eve, one, 3000);
+      await s.identities.link(ada, two, 3000);
+      assert.equal(await s.identities.findUser(one), ada);
+      assert.equal(await s.identities.findUser(two), ada);
+    });
+
+    test('createUser makes an account without a password, linked to the identity', async () => {
+      const s = make();
+      const identity = { issuer: ISSUER, subject: fresh('sub') };
+      const email = `${fresh('new')}@example.com`;
+      const account = await s.identities.createUser({ email, name: 'Ada', timezone: 'Europe/Paris' }, identity, 5000);
+      assert.deepEqual([account.email, account.name, account.timezone, account.createdAt, account.suspendedAt], [email, 'Ada', 'Europe/Paris', 5000, null]);
+      assert.equal(await s.identities.findUser(identity), account.id);
+      assert.equal((await s.accounts.findById(account.id))?.email, email);
+      assert.equal(await s.accounts.passwordHashOf(account.id), null);
+    });
+
+    test('createUser with a taken email is the email field’s error, and links nothing', async () => {
+      const s = make();
+      const email = `${fresh('taken')}@example.com`;
+      await s.accounts.createWithPassword({ email, name: 'First', timezone: 'UTC' }, 'hash', 1000);
+      const identity = { issuer: ISSUER, subject: fresh('sub') };
+      await assert.rejects(
+        s.identities.createUser({ email, name: 'Second', timezone: 'UTC' }, identity, 2000),
+        (e) => e instanceof ValidationError && 'email' in e.fields,
+      );
+      assert.equal(await s.identities.findUser(identity), null);
+    });
+
+    test('createUser for an identity linked already fails and makes no account', async () => {
+      const s = make();
+      const identity = { issuer: ISSUER, subject: fresh('sub') };
+      const owner = await person(s);
+      await s.identities.link(owner, identity, 1000);
+      const email = `${fresh('dup')}@example.com`;
+      await assert.rejects(s.identities.createUser({ email, name: 'Dup', timezone: 'UTC' }, identity, 2000));
+      assert.equal(await s.identities.findUser(identity), owner);
+      await assert.doesNotReject(s.accounts.createWithPassword({ email, name: 'Dup', timezone: 'UTC' }, 'hash', 3000), 'the email was not taken by a half-made account');
+    });
+  });
+}
