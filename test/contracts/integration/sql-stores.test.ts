@@ -19,6 +19,11 @@ import { describeTagStoreContract } from '../tag-store-contract.ts';
 import { describeUtmTemplateStoreContract } from '../utm-template-store-contract.ts';
 import { describeWebhookStoreContract } from '../webhook-store-contract.ts';
 import { describeWorkspaceStoreContract } from '../workspace-store-contract.ts';
+import { describeSsoIdentityStoreContract } from '../sso-identity-store-contract.ts';
+import { describeEmailVerificationStoreContract } from '../email-verification-store-contract.ts';
+import { describeConversionStoreContract } from '../conversion-store-contract.ts';
+import { describeAuditStoreContract } from '../audit-store-contract.ts';
+import { describeRedirectSourceContract } from '../redirect-source-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
@@ -36,7 +41,15 @@ import { SqlTagStore } from '../../../src/adapters/storage/stores/tag-store.ts';
 import { SqlUtmTemplateStore } from '../../../src/adapters/storage/stores/utm-template-store.ts';
 import { SqlWebhookStore } from '../../../src/adapters/storage/stores/webhook-store.ts';
 import { SqlWorkspaceStore } from '../../../src/adapters/storage/stores/workspace-store.ts';
+import { SqlSsoIdentityStore } from '../../../src/adapters/storage/stores/sso-identity-store.ts';
+import { SqlEmailVerificationStore } from '../../../src/adapters/storage/stores/email-verification-store.ts';
+import { SqlConversionStore } from '../../../src/adapters/storage/stores/conversion-store.ts';
+import { SqlAuditLog, SqlAuditStore } from '../../../src/adapters/storage/stores/audit-store.ts';
+import { SqlRedirectLinkSource } from '../../../src/adapters/storage/stores/redirect-link-source.ts';
+import { CachedRedirectSource } from '../../../src/adapters/cache/cached-redirect-source.ts';
+import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
+import { aClick } from '../../support/clicks.ts';
 
 onEachSqlEngine('SQL stores', (storage) => {
   let links = 0;
@@ -163,4 +176,75 @@ onEachSqlEngine('SQL stores', (storage) => {
       },
     };
   });
+  describeSsoIdentityStoreContract('SqlSsoIdentityStore', () => {
+    const { db } = storage();
+    return { identities: new SqlSsoIdentityStore(db), accounts: new SqlAccountStore(db) };
+  });
+
+  describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({ store: new SqlEmailVerificationStore(storage().db), user: account }));
+
+  describeConversionStoreContract('SqlConversionStore', () => {
+    const { db, engine } = storage();
+    return {
+      conversions: new SqlConversionStore(db),
+      link: async () => link(await account()),
+      clicks: async (linkId, decisions) => {
+        const accountId = (await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()).account_id;
+        const at = Date.parse('2026-11-20T10:00:00Z');
+        const clicks = decisions.map((d) => ({ click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }) }));
+        await new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
+      },
+    };
+  });
+
+  describeAuditStoreContract('SqlAuditLog, SqlAuditStore', () => {
+    const { db } = storage();
+    const accounts = new SqlAccountStore(db);
+    const rename = async (userId: number, name: string) => {
+      const { email, timezone } = (await accounts.findById(userId))!;
+      await accounts.updateProfile(userId, { email, name, timezone });
+    };
+    return {
+      log: new SqlAuditLog(db),
+      store: new SqlAuditStore(db),
+      workspace: async (name) => {
+        const id = await account();
+        await rename(id, name);
+        return id;
+      },
+      key: async (workspaceId, name) => (await accounts.insertKey(workspaceId, { hash: `a${workspaceId}x${++links}x${Date.now()}`, prefix: 'lp_', name }, 1000)).id,
+      rename,
+    };
+  });
+
+  // The source alone, and the cache in front of it as the redirect has it.
+  for (const cached of [false, true]) {
+    describeRedirectSourceContract(cached ? 'CachedRedirectSource over SqlRedirectLinkSource' : 'SqlRedirectLinkSource', () => {
+      const { db, engine } = storage();
+      const appHost = 'short.test';
+      return {
+        appHost,
+        account,
+        link: async (accountId, { alias, url, domainId, disabled }) => {
+          const fields = { ...newLinkFields(domainId ?? null, null, PRIVATE_STATS), alias, url, disabled: disabled ? (1 as const) : (0 as const) };
+          return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+        },
+        domain: async (accountId, { verified, indexPage, notFoundPage }) => {
+          const id = await sqlOwners(db).domain(accountId);
+          await db
+            .updateTable('domains')
+            .set({ verified_at: verified ? 1000 : null, index_page: indexPage ?? null, not_found_page: notFoundPage ?? null })
+            .where('id', '=', id)
+            .execute();
+          const { name } = await db.selectFrom('domains').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+          return { id, name };
+        },
+        open: () => {
+          const reads = new SqlRedirectLinkSource(db, new Set([appHost]), engine);
+          if (!cached) return reads;
+          return new CachedRedirectSource(reads, { ttlMs: 60_000, missTtlMs: 60_000, maxEntries: 100, appHost });
+        },
+      };
+    });
+  }
 });
