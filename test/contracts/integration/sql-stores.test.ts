@@ -24,6 +24,7 @@ import { describeEmailVerificationStoreContract } from '../email-verification-st
 import { describeConversionStoreContract } from '../conversion-store-contract.ts';
 import { describeAuditStoreContract } from '../audit-store-contract.ts';
 import { describeRedirectSourceContract } from '../redirect-source-contract.ts';
+import { describeStatsStoresContract } from '../stats-stores-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
@@ -47,6 +48,11 @@ import { SqlConversionStore } from '../../../src/adapters/storage/stores/convers
 import { SqlAuditLog, SqlAuditStore } from '../../../src/adapters/storage/stores/audit-store.ts';
 import { SqlRedirectLinkSource } from '../../../src/adapters/storage/stores/redirect-link-source.ts';
 import { CachedRedirectSource } from '../../../src/adapters/cache/cached-redirect-source.ts';
+import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
+import { SqlFilteredClickStore } from '../../../src/adapters/storage/stores/filtered-click-store.ts';
+import { SqlRawClickStore } from '../../../src/adapters/storage/stores/raw-click-store.ts';
+import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
+import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 import { aClick } from '../../support/clicks.ts';
@@ -247,4 +253,27 @@ onEachSqlEngine('SQL stores', (storage) => {
       };
     });
   }
+  describeStatsStoresContract('SqlStatsStore, SqlFilteredClickStore, SqlRawClickStore, SqlRollupMonths, SqlClickRetention', () => {
+    const { db, engine } = storage();
+    const months = new SqlRollupMonths(db, engine);
+    const writer = new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) });
+    return {
+      stats: new SqlStatsStore(db, engine, months),
+      filtered: new SqlFilteredClickStore(db, engine),
+      raw: new SqlRawClickStore(db),
+      folder: months,
+      retention: new SqlClickRetention(db, engine),
+      link: async () => {
+        const accountId = await account();
+        return { id: await link(accountId), accountId };
+      },
+      write: async (clicks) => {
+        await writer.writeBatch(toBatch(clicks.map((click) => ({ click }))));
+        await writer.settle?.();
+      },
+      deleteLink: async (id) => {
+        await db.deleteFrom('links').where('id', '=', id).execute();
+      },
+    };
+  });
 });

@@ -49,17 +49,20 @@ export class SqlFilteredClickStore implements FilteredClickStore {
     // SQLite walks every link's rows by `at` and keeps the link's, from where the link's daily
     // rollups say its newest `rows` start: about what the reads from the cut then go through.
     const from = this.engine === 'sqlite' ? Math.max(span.from, await this.rollupHint(linkId, span, rows)) : span.from;
-    const newest = (since: number) =>
-      this.db
+    // The `rows`-th newest row, when a row older than it is there to cut (exactly `rows` rows: nothing to cut).
+    const newest = async (since: number) => {
+      const [row, older] = await this.db
         .selectFrom('clicks')
         .select('at')
         .where('link_id', '=', linkId)
         .where('at', '>=', since)
         .where('at', '<', span.to)
         .orderBy('at', 'desc')
-        .limit(1)
+        .limit(2)
         .offset(rows - 1)
-        .executeTakeFirst();
+        .execute();
+      return older === undefined ? undefined : row;
+    };
     // A hint that started too late (rollups ahead of the rows) is told by finding too few rows.
     const row = (await newest(from)) ?? (from > span.from ? await newest(span.from) : undefined);
     return row === undefined ? null : Number(row.at);
