@@ -37,7 +37,11 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
       const s = make();
       const ws = await s.workspace('Ada');
       const key = await s.key(ws, 'deploy key');
-      const changes = { url: ['https://a.example/', 'https://b.example/'] as [unknown, unknown], password: 'changed' as const, tags: [[], ['x', 'y']] as [unknown, unknown] };
+      const changes = {
+        url: ['https://a.example/', 'https://b.example/'] as [unknown, unknown],
+        password: 'changed' as const,
+        tags: [[], ['x', 'y']] as [unknown, unknown],
+      };
       await s.log.record([entry(ws, 5000, { actor: { userId: ws, keyId: key, via: 'api' }, action: 'link.updated', target: { type: 'link', id: 42 }, changes })]);
       const [read] = (await s.store.list(ws, {}, page(1))).items;
       assert.ok(read && Number.isSafeInteger(read.id));

@@ -33,10 +33,14 @@ export function describeRedirectSourceContract(name: string, make: () => Redirec
       await s.link(account, { alias: onDomain, url: 'https://domain.example/', domainId: domain.id });
       const source = s.open();
       const found = await source.find(s.appHost, own.toUpperCase());
-      assert.deepEqual(
-        found && { id: found.id, accountId: found.accountId, domainId: found.domainId, alias: found.alias, url: found.url, disabled: found.disabled },
-        { id, accountId: account, domainId: null, alias: own, url: 'https://own.example/', disabled: false },
-      );
+      assert.deepEqual(found && { id: found.id, accountId: found.accountId, domainId: found.domainId, alias: found.alias, url: found.url, disabled: found.disabled }, {
+        id,
+        accountId: account,
+        domainId: null,
+        alias: own,
+        url: 'https://own.example/',
+        disabled: false,
+      });
       assert.equal((await source.find(s.appHost, own.toLowerCase()))?.id, id);
       assert.equal(await source.find(s.appHost, alias()), null);
       assert.equal(await source.find(s.appHost, onDomain), null, 'a custom domain’s link is not on the app’s host');

@@ -39,7 +39,10 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
     test('an identity already linked keeps its person; a person may have several', async () => {
       const s = make();
       const [ada, eve] = [await person(s), await person(s)];
-      const [one, two] = [{ issuer: ISSUER, subject: fresh('sub') }, { issuer: ISSUER, subject: fresh('sub') }];
+      const [one, two] = [
+        { issuer: ISSUER, subject: fresh('sub') },
+        { issuer: ISSUER, subject: fresh('sub') },
+      ];
       await s.identities.link(ada, one, 2000);
       await s.identities.link(eve, one, 3000);
       await s.identities.link(ada, two, 3000);

@@ -75,7 +75,10 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
       ]);
       assert.deepEqual(sorted(await s.stats.counts(b.id, 'country', range)), [{ value: 'SE', count: 1 }], 'each link its own');
       const none = (await s.link()).id;
-      assert.deepEqual([await s.stats.perDay(none, range), await s.stats.counts(none, 'country', range), await s.stats.summary(none, range)], [[], [], { total: 0, unique: 0, bots: 0 }]);
+      assert.deepEqual(
+        [await s.stats.perDay(none, range), await s.stats.counts(none, 'country', range), await s.stats.summary(none, range)],
+        [[], [], { total: 0, unique: 0, bots: 0 }],
+      );
     });
 
     test('StatsStore.breakdown: sorted by count (ties by value) or by value, searched in any case, paged with the number of entries', async () => {
@@ -92,7 +95,10 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
       assert.deepEqual((await s.stats.breakdown(a.id, 'browser', range, { order: 'min', page: page(1) })).items[0], { value: 'Firefox', count: 1 });
       assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(2, 1) }), { items: [{ value: 'Firefox', count: 1 }], total: 2 });
       assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(3, 1) }), { items: [], total: 2 }, 'past the last page');
-      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', search: 'FIRE', page: page(1) }), { items: [{ value: 'Firefox', count: 1 }], total: 1 });
+      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', search: 'FIRE', page: page(1) }), {
+        items: [{ value: 'Firefox', count: 1 }],
+        total: 1,
+      });
       assert.deepEqual(await s.stats.breakdown(a.id, 'referrer', range, { order: 'value', page: null }), {
         items: [
           { value: null, count: 1 },
@@ -102,8 +108,16 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         total: 3,
       });
       const searched = await s.stats.breakdown(a.id, 'referrer', range, { order: 'value', search: '.co', page: null });
-      assert.deepEqual(searched.items.map((e) => e.value), ['news.example.com', 't.co'], 'unknown values never match');
-      assert.deepEqual(await s.stats.breakdown(a.id, 'referrer', range, { order: 'value', search: '%', page: null }), { items: [], total: 0 }, 'a wildcard is a character');
+      assert.deepEqual(
+        searched.items.map((e) => e.value),
+        ['news.example.com', 't.co'],
+        'unknown values never match',
+      );
+      assert.deepEqual(
+        await s.stats.breakdown(a.id, 'referrer', range, { order: 'value', search: '%', page: null }),
+        { items: [], total: 0 },
+        'a wildcard is a character',
+      );
     });
 
     test('StatsStore: an account’s clicks per day over its links; a page of links per link and day', async () => {
@@ -238,7 +252,10 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
       assert.ok(pruned.clicks >= 2, `clicks pruned: ${pruned.clicks}`);
       assert.ok(pruned.visitors >= 1, `visitor marks pruned: ${pruned.visitors}`);
       const rows = await s.raw.clicksAfter(link.id, ms('2017-01-01T00:00:00Z'), ms('2018-01-01T00:00:00Z'), null, 10);
-      assert.deepEqual(rows.map((r) => r.at), [ms('2017-06-10T10:00:00Z')]);
+      assert.deepEqual(
+        rows.map((r) => r.at),
+        [ms('2017-06-10T10:00:00Z')],
+      );
       assert.deepEqual(await s.raw.clicksAfter(gone.id, ms('2017-01-01T00:00:00Z'), ms('2018-01-01T00:00:00Z'), null, 10), []);
       assert.deepEqual([await s.stats.summary(link.id, year), sorted(await s.stats.counts(link.id, 'country', year))], [summary, country], 'the rollups stay');
       // The mark of 11 January stays: v1 on that day again is no new visitor.

@@ -197,7 +197,9 @@ onEachSqlEngine('SQL stores', (storage) => {
       clicks: async (linkId, decisions) => {
         const accountId = (await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()).account_id;
         const at = Date.parse('2026-11-20T10:00:00Z');
-        const clicks = decisions.map((d) => ({ click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }) }));
+        const clicks = decisions.map((d) => ({
+          click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }),
+        }));
         await new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
       },
     };

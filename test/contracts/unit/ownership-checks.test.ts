@@ -30,12 +30,13 @@ describeOwnershipCheckContract('DnsTxtCheck', () => {
 });
 
 // One server for every HttpFileCheck subject: files by path, answered as the test set them.
-const files = new Map<string, string | 'fail' | 'hang'>();
+type File = { body: string } | 'fail' | 'hang';
+const files = new Map<string, File>();
 const server = http.createServer((req, res) => {
   const file = files.get(`${req.headers.host?.replace(/:\d+$/, '')}${req.url}`);
   if (file === 'hang') return;
   if (file === undefined || file === 'fail') res.writeHead(file ? 500 : 404).end();
-  else res.end(file);
+  else res.end(file.body);
 });
 let port = 0;
 before(async () => {
@@ -56,7 +57,7 @@ const keyOf = (fileUrl: string) => fileUrl.replace(/^http:\/\//, '');
 
 describeOwnershipCheckContract('HttpFileCheck', () => ({
   check: new HttpFileCheck({ allowPrivate: true, timeoutMs: TIMEOUT_MS, lookup: toLoopback, port }),
-  publish: (target, text) => files.set(keyOf(target.fileUrl), `${text}\n`),
+  publish: (target, text) => files.set(keyOf(target.fileUrl), { body: `${text}\n` }),
   fail: (target) => files.set(keyOf(target.fileUrl), 'fail'),
   hang: (target) => files.set(keyOf(target.fileUrl), 'hang'),
   place: (target) => target.fileUrl,
