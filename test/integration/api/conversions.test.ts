@@ -105,6 +105,24 @@ onEachEngine('api: conversions', (h) => {
     assert.equal((await convert(h(), reader, { click_id: cid, name: 'lead' })).status, 403);
   });
 
+  test('a form-posted value reads decimals ("12.50", "-3.5"); other spellings are a 422 naming value, nothing recorded', async () => {
+    const { key } = await h().account();
+    const link = await makeLink(h(), key, { track_conversions: 1 });
+    const form = (fields: Record<string, string>) => h().request('POST', '/api/v1/conversions', { key, form: fields });
+    const { cid } = await clickId(h(), link.alias);
+    for (const bad of ['1e3', '0x10', ' 1', '1,5', '1.', '.5']) {
+      const res = await form({ click_id: cid, name: 'sale', value: bad });
+      assert.equal(res.status, 422, `${bad}: ${res.text}`);
+      assert.deepEqual(Object.keys(res.body.message), ['value'], bad);
+    }
+    const sale = await form({ click_id: cid, name: 'sale', value: '12.50', currency: 'eur' });
+    assert.equal(sale.status, 201, sale.text);
+    assert.equal(sale.body.data.value, 12.5);
+    const refund = await form({ click_id: cid, name: 'refund', value: '-3.5' });
+    assert.equal(refund.status, 201, refund.text);
+    assert.equal(refund.body.data.value, -3.5);
+  });
+
   test('the pixel records the same way and always answers a GIF, never cached; the alias c still works', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, { track_conversions: 1 });
