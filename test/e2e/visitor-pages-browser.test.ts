@@ -38,8 +38,8 @@ for (const engine of ENGINES) {
     const hits: string[] = [];
 
     before(async () => {
-      // `ask` so that a link with a pixel shows the consent page.
-      h = await startHarness(engine.name, { env: { PIXEL_CONSENT: 'ask' } });
+      // `ask` so that a link with a pixel shows the consent page; a custom scheme for the app page.
+      h = await startHarness(engine.name, { env: { PIXEL_CONSENT: 'ask', APP_SCHEMES: 'lpxtest' } });
       key = (await h.account()).key;
       const px = await h.request('POST', '/api/v1/pixels', { key, form: { name: 'fb', type: 'facebook', value: '123456789' } });
       assert.equal(px.status, 201, px.text);
@@ -161,6 +161,31 @@ for (const engine of ENGINES) {
       await tabTo(page, 'Go to the destination');
       await page.keyboard.press('Enter');
       await arrive(page, 'via-preview');
+      await page.close();
+    });
+
+    test('app page, on a phone: passes axe; with no app for the custom scheme it goes on to the web URL after 1.5 s', TIMEOUT, async () => {
+      const page = await newPage({ viewport: 'mobile' });
+      // The page's own clock, held: the checks run before the fallback, which is then moved to.
+      await page.clock.install();
+      await open(page, await link('app-fallback', { android_url: 'lpxtest://open/item' }), 200, 'Opening the app…');
+      await themes(page, { label: 'app page' });
+      assert.ok(!hits.includes('/app-fallback'), 'not before its time');
+      await page.clock.runFor(1_400);
+      assert.equal(new URL(page.url()).origin, h.baseUrl, 'still on the app page at 1.4 s');
+      await page.clock.runFor(200);
+      await arrive(page, 'app-fallback');
+      await page.close();
+    });
+
+    test('app page, JavaScript off, keyboard only: both links shown; Tab to the web link, Enter follows it', TIMEOUT, async () => {
+      const url = await link('app-nojs', { android_url: 'lpxtest://open/item' });
+      const page = await newPage({ viewport: 'mobile', javaScriptEnabled: false });
+      await open(page, url, 200, 'Opening the app…');
+      assert.equal(await page.getByRole('link', { name: 'Open in the app' }).getAttribute('href'), 'lpxtest://open/item');
+      await tabTo(page, /^Continue to 127\.0\.0\.1/);
+      await page.keyboard.press('Enter');
+      await arrive(page, 'app-nojs');
       await page.close();
     });
 

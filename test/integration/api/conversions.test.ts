@@ -148,7 +148,7 @@ onEachEngine('api: conversions', (h) => {
   });
 
   test('results per rule and split variant, with the p-value against the first; a winner ends the split', async () => {
-    const { key } = await h().account();
+    const { key, id: workspace } = await h().account();
     const link = await makeLink(h(), key, { url: 'https://default.example/', track_conversions: 1, rules: JSON.stringify(SPLIT) });
     const byVariant = new Map<string, string[]>();
     for (let i = 0; i < 40; i++) {
@@ -186,6 +186,12 @@ onEachEngine('api: conversions', (h) => {
     assert.equal(won.status, 200, won.text);
     assert.deepEqual(won.body.data.rules, [{ name: 'Test', when: {}, url: 'https://b.example/' }]);
     for (let i = 0; i < 5; i++) assert.equal(new URL(await redirectsTo(h(), `/${link.alias}`)).origin, 'https://b.example');
+    // The winner is a change of the link's rules: the audit log tells who made it (docs/adr/0071).
+    const audit = await h().request('GET', `/api/v1/workspaces/${workspace}/audit?action=link.updated&target_id=${link.id}`, { key });
+    assert.equal(audit.status, 200, audit.text);
+    assert.equal(audit.body.data.length, 1, audit.text);
+    assert.equal(audit.body.data[0].via, 'api');
+    assert.deepEqual(audit.body.data[0].changes.rules?.[1], [{ name: 'Test', when: {}, url: 'https://b.example/' }], audit.text);
     const stranger = await h().account();
     assert.equal((await h().request('GET', `/api/v1/stats/${link.id}?name=conversions`, { key: stranger.key })).status, 404);
   });
