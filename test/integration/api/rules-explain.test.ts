@@ -113,6 +113,7 @@ onEachEngine(
       const ended = await makeLink(h(), key, {
         url: DEFAULT,
         expiration_date: '2020-01-01',
+        expiration_time: '00:00',
         expiration_url: 'https://ended.example/',
         rules: JSON.stringify([{ when: {}, url: 'https://ruled.example/' }]),
       });
