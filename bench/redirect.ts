@@ -13,6 +13,11 @@
  *   npm run bench [-- --duration 10 --connections 50 --threads 2 --warmup 3 --rounds 5 --only 10k|1m
  *                     --hot 10000 --generator wrk|autocannon --cpu-prof --instructions --server-env KEY=VALUE --rules]
  *
+ * --rules gives the odd links twenty rules each and measures them beside the even, plain links:
+ * the same server, in turns within each round, with the ratio of their requests/s and of their
+ * CPU per request (issue 34: a 20-rule link within 5 % of a plain link); the bare/linkpix ratio
+ * is then the plain links'. The table shows the 20-rule links at the round of their median ratio.
+ *
  * --cpu-prof keeps the server's profile in bench/results/ and prints its top functions over the
  * measured run; --instructions also counts user-space instructions per request with perf stat
  * (main thread, all threads), which this noisy VM moves far less than time; --server-env tries
@@ -40,7 +45,7 @@ const { values } = parseArgs({
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
-    // Every link with twenty rules (bench/redirect/seed.ts, docs/adr/0059).
+    // Half the links with twenty rules, half plain, each half measured in turns (bench/redirect/seed.ts, docs/adr/0059).
     rules: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
     // Extra environment for the linkpix server, to try a setting (KEY=VALUE, repeatable).
@@ -91,7 +96,8 @@ const SCENARIOS = [
 ].filter((s) => values.only === undefined || s.name === values.only);
 if (SCENARIOS.length === 0) throw new Error('--only must be 10k or 1m');
 
-const TARGETS = { ratio: 0.7, p99Ms: 5, ratioDrift: 0.1, peakRssMb: 300 };
+// rulesRatio: issue 34, a 20-rule link's redirect within 5 % of a plain link's.
+const TARGETS = { ratio: 0.7, p99Ms: 5, ratioDrift: 0.1, peakRssMb: 300, rulesRatio: 0.95 };
 
 interface ServerRun {
   /** The measured run of the median round. */
@@ -128,6 +134,20 @@ interface ScenarioResult {
     /** Requests sent but not answered when the generator stopped: the server may have recorded them. */
     droppedInFlight: number;
     ok: boolean;
+  };
+  /**
+   * With --rules: the same server's 20-rule links against its plain links, run in turns (the
+   * order swapped each round); medians of the rounds' requests/s ratios and CPU-per-request ratios.
+   */
+  rules?: {
+    ratio: number;
+    roundRatios: number[];
+    cpuRatio: number;
+    roundCpuRatios: number[];
+    runs: LoadResult[];
+    warmups: LoadResult[];
+    median: LoadResult;
+    plainMedian: LoadResult;
   };
   profile?: { busyPercent: number; lines: ProfileLine[] };
   /** Worker threads (the SQLite click writer), whole run. */
@@ -247,11 +267,13 @@ const cpuNote = (label: string, cpu: ServerRun['cpu']) =>
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
-  const hot = Math.min(HOT, links);
+  // With --rules each half (plain, rules) has links / 2 links to visit.
+  const hot = Math.min(HOT, values.rules ? Math.floor(links / 2) : links);
   process.stdout.write(`\n[${name}] loading ${links.toLocaleString('en')} links … `);
   const { seconds: seedSeconds } = await seedDatabase(`sqlite:${dbPath}`, links, { rules: values.rules });
   console.log(`${seedSeconds.toFixed(1)} s`);
-  const spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir };
+  const spec: Spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir, set: values.rules ? 'plain' : 'all' };
+  const rulesSpec: Spec = { ...spec, set: 'rules' };
 
   const profDir = join(workDir, `prof-${name}`);
   const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
@@ -259,6 +281,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
   let bare: ServerRun;
   let linkpix: ServerRun;
   let roundRatios: number[];
+  let rules: ScenarioResult['rules'];
   try {
     server = await startServer({
       name: 'linkpix',
@@ -280,26 +303,58 @@ async function scenario(generator: Generator, name: string, links: number, workD
     });
     const bareProgress = await warm(bareServer, generator, spec);
     const linkpixProgress = await warm(server, generator, spec);
+    const rulesProgress = values.rules ? await warm(server, generator, rulesSpec) : null;
     if (linkpixProgress.warmups.length > 1) {
       console.log(`[${name}] linkpix warm-up took ${linkpixProgress.warmups.length} rounds of ${WARMUP} s to visit every requested link`);
     }
     await quiet(server);
     const bareRuns: Measured[] = [];
     const linkpixRuns: Measured[] = [];
+    const rulesRuns: Measured[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const b = await measureRun(bareServer, generator, spec, bareProgress);
+      // The rule links go first in every other round, so a drift of the shared machine favours neither.
+      let r: Measured | null = null;
+      if (rulesProgress && round % 2 === 0) {
+        r = await measureRun(server, generator, rulesSpec, rulesProgress);
+        await quiet(server);
+      }
       const l = await measureRun(server, generator, spec, linkpixProgress);
+      if (rulesProgress && r === null) {
+        await quiet(server);
+        r = await measureRun(server, generator, rulesSpec, rulesProgress);
+      }
       bareRuns.push(b);
       linkpixRuns.push(l);
+      if (r) rulesRuns.push(r);
       console.log(
         `[${name}] round ${round}: bare node:http ${Math.round(b.load.rps).toLocaleString('en')} req/s, linkpix ` +
           `${Math.round(l.load.rps).toLocaleString('en')} req/s, ratio ${(l.load.rps / b.load.rps).toFixed(3)}` +
-          `${cpuNote('bare', b.cpu)}${cpuNote('linkpix', l.cpu)}`,
+          (r
+            ? `; 20-rule links ${Math.round(r.load.rps).toLocaleString('en')} req/s, ${(r.load.rps / l.load.rps).toFixed(3)} of the plain links'` +
+              ` (CPU per request ${(r.cpu.usPerRequest.all! / l.cpu.usPerRequest.all!).toFixed(3)} of theirs)`
+            : '') +
+          `${cpuNote('bare', b.cpu)}${cpuNote(values.rules ? 'linkpix, plain links' : 'linkpix', l.cpu)}${r ? cpuNote('linkpix, 20-rule links', r.cpu) : ''}`,
       );
       await quiet(server);
     }
+    if (rulesProgress) {
+      const ratios = rulesRuns.map((r, i) => r.load.rps / linkpixRuns[i]!.load.rps);
+      const cpuRatios = rulesRuns.map((r, i) => r.cpu.usPerRequest.all! / linkpixRuns[i]!.cpu.usPerRequest.all!);
+      const mid = medianIndex(ratios);
+      rules = {
+        ratio: ratios[mid]!,
+        roundRatios: ratios,
+        cpuRatio: cpuRatios[medianIndex(cpuRatios)]!,
+        roundCpuRatios: cpuRatios,
+        runs: rulesRuns.map((r) => r.load),
+        warmups: rulesProgress.warmups,
+        median: rulesRuns[mid]!.load,
+        plainMedian: linkpixRuns[mid]!.load,
+      };
+    }
     roundRatios = linkpixRuns.map((l, i) => l.load.rps / bareRuns[i]!.load.rps);
-    const median = [...roundRatios.keys()].sort((a, b) => roundRatios[a]! - roundRatios[b]!)[Math.floor((ROUNDS - 1) / 2)]!;
+    const median = medianIndex(roundRatios);
     bare = await finish(bareServer, bareProgress, bareRuns, median);
     linkpix = await finish(server, linkpixProgress, linkpixRuns, median);
   } catch (error) {
@@ -316,7 +371,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
   // its link's counter. With the quiet tail nothing is left in flight and the three are equal;
   // otherwise the rows may exceed the answers by at most the requests the generator dropped.
   const counts = countClicks(dbPath);
-  const runs = [...linkpix.warmups, ...linkpix.rounds];
+  const runs = [...linkpix.warmups, ...linkpix.rounds, ...(rules?.warmups ?? []), ...(rules?.runs ?? [])];
   const redirectsAnswered = runs.reduce((n, r) => n + r.status['3xx'], 0);
   const droppedInFlight = runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
   const result: ScenarioResult = {
@@ -328,6 +383,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
     linkpix,
     ratio: linkpix.load.rps / bare.load.rps,
     roundRatios,
+    ...(rules ? { rules } : {}),
     clicks: {
       ...counts,
       redirectsAnswered,
@@ -354,17 +410,21 @@ async function scenario(generator: Generator, name: string, links: number, workD
   return result;
 }
 
+/** The index of the median value (the lower of the two middle ones for an even count). */
+const medianIndex = (values: number[]): number => [...values.keys()].sort((a, b) => values[a]! - values[b]!)[Math.floor((values.length - 1) / 2)]!;
+
 const unwanted = (r: LoadResult) =>
   r.status['2xx'] + r.status['4xx'] + r.status['5xx'] + r.status.other + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout;
 
 function printTable(results: ScenarioResult[]): void {
   const rows: string[][] = [['links', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'redirects', 'other/err', 'peak RSS MB']];
   for (const s of results) {
-    for (const [label, run] of [
-      ['bare', s.bare],
-      ['linkpix', s.linkpix],
-    ] as const) {
-      const l = run.load;
+    const runs: [string, LoadResult, number][] = [
+      ['bare', s.bare.load, s.bare.peakRssMb],
+      [s.rules ? 'linkpix, plain links' : 'linkpix', s.linkpix.load, s.linkpix.peakRssMb],
+    ];
+    if (s.rules) runs.push(['linkpix, 20-rule links', s.rules.median, s.linkpix.peakRssMb]);
+    for (const [label, l, peakRssMb] of runs) {
       rows.push([
         s.links.toLocaleString('en'),
         label,
@@ -374,7 +434,7 @@ function printTable(results: ScenarioResult[]): void {
         l.latencyMs.max.toFixed(1),
         String(l.status['3xx']),
         String(unwanted(l)),
-        run.peakRssMb.toFixed(0),
+        peakRssMb.toFixed(0),
       ]);
     }
   }
@@ -412,8 +472,16 @@ function checks(results: ScenarioResult[]): Check[] {
       target: s.clicks.droppedInFlight > 0 ? 'rows = sum, answered ≤ rows ≤ answered + dropped' : 'all equal',
       pass: s.clicks.ok,
     });
-    const bad = [...s.linkpix.warmups, s.linkpix.load].reduce((n, r) => n + unwanted(r), 0);
+    const bad = [...s.linkpix.warmups, s.linkpix.load, ...(s.rules ? [...s.rules.warmups, ...s.rules.runs] : [])].reduce((n, r) => n + unwanted(r), 0);
     out.push({ what: `${tag}: non-3xx responses and socket errors`, value: String(bad), target: '0', pass: bad === 0 });
+    if (s.rules) {
+      out.push({
+        what: `${tag}: 20-rule links' req/s over plain links' (same server, in turns)`,
+        value: `${s.rules.ratio.toFixed(3)}, median of ${s.rules.roundRatios.map((r) => r.toFixed(3)).join(', ')}; CPU per request ${s.rules.cpuRatio.toFixed(3)} of the plain links' (median of ${s.rules.roundCpuRatios.map((r) => r.toFixed(3)).join(', ')})`,
+        target: `≥ ${TARGETS.rulesRatio}`,
+        pass: s.rules.ratio >= TARGETS.rulesRatio,
+      });
+    }
     out.push({
       what: `${tag}: linkpix peak RSS`,
       value: `${s.linkpix.peakRssMb.toFixed(0)} MB`,
@@ -455,7 +523,7 @@ async function main(): Promise<void> {
     `generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`,
   );
   console.log(
-    `links: ${values.rules ? 'each with 20 rules (bench/redirect/seed.ts)' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run; load average ${machine.loadAverageAtStart.join(' ')}`,
+    `links: ${values.rules ? 'odd ones with 20 rules, even ones plain (bench/redirect/seed.ts), each half measured in turns on the same server' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run${values.rules ? ' (at most half the links: one half each run)' : ''}; load average ${machine.loadAverageAtStart.join(' ')}`,
   );
 
   if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
@@ -479,6 +547,12 @@ async function main(): Promise<void> {
       `${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}` +
         (s.roundRatios.length > 1 ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)` : ''),
     );
+    if (s.rules) {
+      console.log(
+        `${s.links.toLocaleString('en')} links: 20-rule links/plain links = ${s.rules.ratio.toFixed(3)} in requests/s (median of ${s.rules.roundRatios.map((r) => r.toFixed(3)).join(', ')}),` +
+          ` ${s.rules.cpuRatio.toFixed(3)} in CPU per request (median of ${s.rules.roundCpuRatios.map((r) => r.toFixed(3)).join(', ')})`,
+      );
+    }
   }
   const list = checks(results);
   console.log();

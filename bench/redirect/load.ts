@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { visitRequest } from './traffic.ts';
+import { visitRequest, type LinkSet } from './traffic.ts';
 
 export interface LoadSpec {
   /** http://127.0.0.1:port */
@@ -20,6 +20,8 @@ export interface LoadSpec {
   offset?: number;
   /** A directory for the generated request file. */
   workDir: string;
+  /** Which links are visited (traffic.ts); all by default. */
+  set?: LinkSet;
 }
 
 export interface LoadResult {
@@ -64,10 +66,10 @@ export async function runLoad(generator: Generator, spec: LoadSpec): Promise<Loa
 const WRK_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), 'wrk.lua');
 
 async function runWrk(spec: LoadSpec, version: string): Promise<LoadResult> {
-  const file = join(spec.workDir, `requests-${spec.links}-${spec.hot}.tsv`);
+  const file = join(spec.workDir, `requests-${spec.links}-${spec.hot}-${spec.set ?? 'all'}.tsv`);
   const lines: string[] = [];
   for (let j = 0; j < spec.hot; j++) {
-    const { path, headers } = visitRequest(j, spec.links, spec.hot);
+    const { path, headers } = visitRequest(j, spec.links, spec.hot, spec.set);
     lines.push([path, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\t'));
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
@@ -157,7 +159,7 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
  * injected so it can be exercised without autocannon installed here.
  */
 export async function runAutocannonWith(autocannon: Autocannon, spec: LoadSpec, version: string): Promise<LoadResult> {
-  const requests = Array.from({ length: spec.hot }, (_, j) => visitRequest(j, spec.links, spec.hot));
+  const requests = Array.from({ length: spec.hot }, (_, j) => visitRequest(j, spec.links, spec.hot, spec.set));
   const status = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 };
   let sent = 0;
   let next = (spec.offset ?? 0) * spec.threads; // one counter for all clients: as wrk's threads taking turns

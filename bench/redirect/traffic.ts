@@ -56,8 +56,21 @@ export interface VisitRequest {
   headers: Record<string, string>;
 }
 
+/**
+ * Which links a run visits: all of them, or (a database seeded with --rules, seed.ts) only the
+ * even ones, plain, or only the odd ones, with twenty rules each: the same visitors either way.
+ */
+export type LinkSet = 'all' | 'plain' | 'rules';
+
+/** The link request j of the cycle visits, within its set. */
+export function setLinkNumber(j: number, links: number, hot: number, set: LinkSet): number {
+  if (set === 'all') return linkNumber(j, links, hot);
+  const half = linkNumber(j, Math.floor(links / 2), hot);
+  return set === 'plain' ? 2 * half : 2 * half - 1;
+}
+
 /** Request j of the cycle (j = 0…hot-1): its link, and visitor headers rotating independently. */
-export function visitRequest(j: number, links: number, hot: number): VisitRequest {
+export function visitRequest(j: number, links: number, hot: number, set: LinkSet = 'all'): VisitRequest {
   const headers: Record<string, string> = {
     'user-agent': USER_AGENTS[j % USER_AGENTS.length]!,
     'x-forwarded-for': CLIENT_ADDRESSES[j % CLIENT_ADDRESSES.length]!,
@@ -66,5 +79,5 @@ export function visitRequest(j: number, links: number, hot: number): VisitReques
   };
   const referer = REFERERS[j % REFERERS.length]!;
   if (referer !== '') headers.referer = referer;
-  return { path: `/${ALIAS_PREFIX}${linkNumber(j, links, hot)}${QUERIES[j % QUERIES.length]!}`, headers };
+  return { path: `/${ALIAS_PREFIX}${setLinkNumber(j, links, hot, set)}${QUERIES[j % QUERIES.length]!}`, headers };
 }

@@ -52,6 +52,7 @@ onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true
     await page.getByLabel('Country (two-letter code)').fill('us');
     await page.getByLabel('Operating system').selectOption('iOS');
     await page.getByLabel('Device').selectOption('mobile');
+    await page.getByLabel('Browser', { exact: true }).selectOption('Mobile Safari');
     await page.getByLabel(/^Languages/).fill('de');
     await page.getByLabel(/^Referrer/).fill('news.example');
     await page.getByLabel('Time of the visit').fill('2026-11-27T10:00');
@@ -62,6 +63,7 @@ onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true
     assert.match(await result.innerText(), /country\s+US\s+Holds/);
     assert.equal(await page.getByLabel('Country (two-letter code)').inputValue(), 'us');
     assert.equal(await page.getByLabel('Operating system').inputValue(), 'iOS');
+    assert.equal(await page.getByLabel('Browser', { exact: true }).inputValue(), 'Mobile Safari');
     assert.equal(await page.getByLabel(/^Referrer/).inputValue(), 'news.example');
     assert.equal(await page.getByLabel('Time of the visit').inputValue(), '2026-11-27T10:00');
     await web.everyTheme('with a trace');

@@ -38,8 +38,8 @@ for (const engine of ENGINES) {
     const hits: string[] = [];
 
     before(async () => {
-      // `ask` so that a link with a pixel shows the consent page.
-      h = await startHarness(engine.name, { env: { PIXEL_CONSENT: 'ask' } });
+      // `ask` so that a link with a pixel shows the consent page; a custom scheme for the app page.
+      h = await startHarness(engine.name, { env: { PIXEL_CONSENT: 'ask', APP_SCHEMES: 'lpxtest' } });
       key = (await h.account()).key;
       const px = await h.request('POST', '/api/v1/pixels', { key, form: { name: 'fb', type: 'facebook', value: '123456789' } });
       assert.equal(px.status, 201, px.text);
@@ -161,6 +161,34 @@ for (const engine of ENGINES) {
       await tabTo(page, 'Go to the destination');
       await page.keyboard.press('Enter');
       await arrive(page, 'via-preview');
+      await page.close();
+    });
+
+    test('app page, on a phone: with no app for the custom scheme it goes on to the web URL by itself', TIMEOUT, async () => {
+      const page = await newPage({ viewport: 'mobile' });
+      // The app page itself never finishes loading here: its script's navigation to the scheme stays pending.
+      await page.goto(await link('app-fallback', { android_url: 'lpxtest://open/item' }), { waitUntil: 'commit' });
+      // Waiting may first see the scheme's own navigation fail (no app): wait on through it.
+      for (let tries = 0; ; tries++) {
+        try {
+          await page.waitForURL(`${destBase}/app-fallback`, { timeout: 10_000 });
+          break;
+        } catch (error) {
+          if (tries >= 3 || !/ERR_ABORTED/.test(String(error))) throw error;
+        }
+      }
+      await arrive(page, 'app-fallback');
+      await page.close();
+    });
+
+    test('app page, JavaScript off, keyboard only: both links shown; Tab to the web link, Enter follows it', TIMEOUT, async () => {
+      const url = await link('app-nojs', { android_url: 'lpxtest://open/item' });
+      const page = await newPage({ viewport: 'mobile', javaScriptEnabled: false });
+      await open(page, url, 200, 'Opening the app…');
+      assert.equal(await page.getByRole('link', { name: 'Open in the app' }).getAttribute('href'), 'lpxtest://open/item');
+      await tabTo(page, /^Continue to 127\.0\.0\.1/);
+      await page.keyboard.press('Enter');
+      await arrive(page, 'app-nojs');
       await page.close();
     });
 

@@ -7,6 +7,15 @@ import assert from 'node:assert/strict';
  */
 export const BAD_NUMBERS = ['Infinity', '-Infinity', '+Infinity', 'NaN', '1e300', '-0', '0x10', '1_000', ' 1', '１', '1.0', '+1'] as const;
 
+/** Spellings refused where a fraction is read (a `number` field, not an `integer` one): `1.0` is one. */
+export const BAD_DECIMALS = [...BAD_NUMBERS.filter((b) => b !== '1.0'), '1e3', '1,5', '1.', '.5', '1.5.0', '0x1.8'] as const;
+
+/** The refused spellings for a field: an `integer` field's, or a `number` field's. */
+export function badSpellings(schema: JsonSchema): readonly string[] {
+  const types = typesOf(schema);
+  return types.includes('number') && !types.includes('integer') ? BAD_DECIMALS : BAD_NUMBERS;
+}
+
 export interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;

@@ -12,6 +12,17 @@ test('decimal digits only; a sign only where negatives are taken', () => {
   assert.equal(parseDecimal('+3', { negative: true }), null);
 });
 
+test('a fraction only where asked for: digits on both sides of one point, no exponent, no comma', () => {
+  assert.equal(parseDecimal('12.50', { fraction: true }), 12.5);
+  assert.equal(parseDecimal('7', { fraction: true }), 7);
+  assert.equal(parseDecimal('-3.5', { fraction: true, negative: true }), -3.5);
+  assert.equal(parseDecimal('-3.5', { fraction: true }), null, 'no sign where negatives are not taken');
+  for (const text of ['1e3', '0x10', ' 1', '1 ', '1,5', '1.', '.5', '1.2.3', '+1.5', 'Infinity', 'NaN', '１.５', '1_000.5', '']) {
+    assert.equal(parseDecimal(text, { fraction: true, negative: true }), null, text);
+  }
+  assert.equal(parseDecimal('12.50'), null, 'an integer field keeps its reading');
+});
+
 const Body = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 9 }),
   title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
@@ -40,6 +51,26 @@ test('a field of the wrong type is found by its path, before any coercion', () =
   assert.deepEqual(fields({ page: '1', pixels: ['1', { x: '1' }, '0x2'] }), ['/pixels/1', '/pixels/2']);
   assert.deepEqual(fields({ page: '1', pixels: { a: '1' } }), ['/pixels']);
   assert.deepEqual(fields({ page: '1', offset: '-0' }), []);
+});
+
+const Amount = Type.Object({
+  value: Type.Optional(Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: -100, maximum: 100 })),
+  price: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  count: Type.Optional(Type.Integer({ minimum: -5, maximum: 5 })),
+});
+
+test('a number field reads a decimal fraction; an integer field stays digits only', () => {
+  const faults = (data: unknown) => inputFaults(Amount, data).map((f) => [f.instancePath, f.keyword]);
+  assert.deepEqual(faults({ value: '12.50', price: '0.5', count: '-2' }), []);
+  assert.deepEqual(faults({ value: '-3.5' }), []);
+  for (const bad of ['1e3', '0x10', ' 1', '1,5', '1.', '.5', 'Infinity']) assert.deepEqual(faults({ value: bad }), [['/value', 'type']], bad);
+  assert.deepEqual(faults({ count: '1.5' }), [['/count', 'type']]);
+  assert.deepEqual(faults({ count: '1.0' }), [['/count', 'type']]);
+  assert.deepEqual(faults({ price: '-0.5' }), [['/price', 'minimum']], 'a negative where none is taken is below the minimum');
+  assert.deepEqual(
+    inputFaults(Amount, { value: '1e3' }).map((f) => f.message),
+    ['must be number'],
+  );
 });
 
 test('the wrapped validator names each refused field once, before the validator it wraps', () => {

@@ -3,11 +3,15 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 
 /**
  * The one reading of numbers for every query string, form body and path: ASCII decimal digits,
- * with a leading `-` only where the field takes negatives (`-0` is refused elsewhere). Ajv's coercion would take
- * `Infinity`, `0x10`, ` 1` or `1.0` for numbers, and its range keywords let `Infinity` through.
+ * with a leading `-` only where the field takes negatives (`-0` is refused elsewhere), and a
+ * fraction (`12.50`) only where the schema says `number` rather than `integer` (docs/adr/0046).
+ * Ajv's coercion would take `Infinity`, `0x10`, ` 1`, `1e3` or `1.0` for an integer, and its range
+ * keywords let `Infinity` through.
  */
 const UNSIGNED = /^[0-9]+$/;
 const SIGNED = /^-?[0-9]+$/;
+const UNSIGNED_FRACTION = /^[0-9]+(?:\.[0-9]+)?$/;
+const SIGNED_FRACTION = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 interface SchemaNode {
   type?: string | string[];
@@ -17,9 +21,13 @@ interface SchemaNode {
   items?: SchemaNode;
 }
 
-/** The number a decimal text means, or null when it is anything else (-0 only where negatives are allowed). */
-export function parseDecimal(text: string, options: { negative?: boolean } = {}): number | null {
-  if (!(options.negative ? SIGNED : UNSIGNED).test(text)) return null;
+/**
+ * The number a decimal text means, or null when it is anything else (-0 only where negatives are
+ * allowed; digits after one `.` only where fractions are, both sides of it written).
+ */
+export function parseDecimal(text: string, options: { negative?: boolean; fraction?: boolean } = {}): number | null {
+  const pattern = options.fraction ? (options.negative ? SIGNED_FRACTION : UNSIGNED_FRACTION) : options.negative ? SIGNED : UNSIGNED;
+  if (!pattern.test(text)) return null;
   return Number(text);
 }
 
@@ -71,9 +79,11 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
     if (typeof data === 'number') return [];
     // Negatives only where the field takes them: a minimum below 0, or a negative choice.
     const negative = (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
-    if (typeof data === 'string' && parseDecimal(data, { negative }) !== null) return [];
-    // A negative integer (or -0) where the field takes none is out of its range, and said so.
-    if (typeof data === 'string' && node.minimum !== undefined && parseDecimal(data, { negative: true }) !== null) return [belowMinimum(path, node.minimum)];
+    // A field that may hold an integer only keeps the integer reading, whatever else it allows.
+    const fraction = !types.includes('integer');
+    if (typeof data === 'string' && parseDecimal(data, { negative, fraction }) !== null) return [];
+    // A negative number (or -0) where the field takes none is out of its range, and said so.
+    if (typeof data === 'string' && node.minimum !== undefined && parseDecimal(data, { negative: true, fraction }) !== null) return [belowMinimum(path, node.minimum)];
     return [fault(path, types.includes('integer') ? 'integer' : 'number')];
   }
   if (text && !numeric && typeof data !== 'string') return [fault(path, 'string')];

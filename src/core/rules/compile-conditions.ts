@@ -1,8 +1,9 @@
-import { inRange, parseAddress, parseRange, type Address } from './ip-range.ts';
+import { inRange, parseRange } from './ip-range.ts';
 import type { Conditions, ConditionName } from './rule.ts';
 import type { RuleFacts } from './rule-facts.ts';
 import { windowTest } from './time-window.ts';
 import { isOfFamily } from './visitor-names.ts';
+import { addressOf, paramsOf } from './visit-readings.ts';
 
 /** One condition, ready to test visits: built once per cached link, run on every visit. */
 export interface CompiledCondition {
@@ -11,16 +12,47 @@ export interface CompiledCondition {
 }
 
 /** The conditions of a rule as tests, cheapest first (all must hold, so order changes nothing else). */
-export function compileConditions(when: Conditions): CompiledCondition[] {
-  const out: CompiledCondition[] = [];
-  for (const [name, value] of Object.entries(when) as Array<[keyof Conditions, unknown]>) {
-    if (value === undefined) continue;
-    if (name === 'not') {
-      const inner = compileConditions(value as Conditions);
-      out.push({ name, test: (f) => !inner.every((c) => c.test(f)) });
-    } else out.push({ name, test: BUILDERS[name](value as never) });
+export function compileConditions(when: Conditions): readonly CompiledCondition[] {
+  const key = JSON.stringify(when);
+  let list = sharedLists.get(key);
+  if (list === undefined) {
+    const out: CompiledCondition[] = [];
+    for (const [name, value] of Object.entries(when) as Array<[keyof Conditions, unknown]>) {
+      if (value !== undefined) out.push(sharedCondition(name, value));
+    }
+    list = out.sort((a, b) => COST[a.name] - COST[b.name]);
+    if (sharedLists.size >= SHARED_MAX) sharedLists.clear();
+    sharedLists.set(key, list);
   }
-  return out.sort((a, b) => COST[a.name] - COST[b.name]);
+  return list;
+}
+
+const sharedLists = new Map<string, readonly CompiledCondition[]>();
+
+/**
+ * One test for each distinct condition, whichever cached links hold it: a visit then reads the
+ * few tests its links share rather than each link's copy, spread over memory (rules are stored
+ * written one way, check-rules.ts, so equal conditions have equal JSON). Bounded: past the limit
+ * it starts over, and links compiled before keep their own tests.
+ */
+const shared = new Map<string, CompiledCondition>();
+const SHARED_MAX = 10_000;
+
+function sharedCondition(name: keyof Conditions, value: unknown): CompiledCondition {
+  const key = `${name} ${JSON.stringify(value)}`;
+  let condition = shared.get(key);
+  if (condition === undefined) {
+    condition = build(name, value);
+    if (shared.size >= SHARED_MAX) shared.clear();
+    shared.set(key, condition);
+  }
+  return condition;
+}
+
+function build(name: keyof Conditions, value: unknown): CompiledCondition {
+  if (name !== 'not') return { name, test: BUILDERS[name](value as never) };
+  const inner = compileConditions(value as Conditions);
+  return { name, test: (f) => !inner.every((c) => c.test(f)) };
 }
 
 const COST: Record<CompiledCondition['name'], number> = {
@@ -83,14 +115,9 @@ const BUILDERS: { [K in ConditionName]: Builder<K> } = {
   },
   query: (wanted) => {
     const entries = Object.entries(wanted);
-    let lastQuery: string | null = null;
-    let params = new URLSearchParams();
     return (f) => {
-      if (f.query !== lastQuery) {
-        params = new URLSearchParams(f.query);
-        lastQuery = f.query;
-      }
-      return entries.every(([name, value]) => (value === '*' ? params.has(name) : params.getAll(name).includes(value)));
+      const params = paramsOf(f.query);
+      return params !== null && entries.every(([name, value]) => (value === '*' ? params.has(name) : params.getAll(name).includes(value)));
     };
   },
   time: (window) => {
@@ -109,14 +136,8 @@ const BUILDERS: { [K in ConditionName]: Builder<K> } = {
   },
   ip: (cidrs) => {
     const ranges = cidrs.map(parseRange).filter((r) => r !== null);
-    let lastText: string | null = null;
-    let last: Address | null = null;
     return (f) => {
-      if (f.address !== lastText) {
-        last = parseAddress(f.address);
-        lastText = f.address;
-      }
-      const address = last;
+      const address = addressOf(f.address);
       return address !== null && ranges.some((r) => inRange(address, r));
     };
   },

@@ -186,3 +186,12 @@ test('trace: each rule up to the deciding one, with each condition', () => {
     { rule: 1, matched: true, conditions: [{ condition: 'language', matched: true }] },
   ]);
 });
+
+test('links holding the same conditions share their compiled tests; a visit reads its query once for all of them', () => {
+  const a = compileRules([{ name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://a.example/' }]);
+  const b = compileRules([{ name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://b.example/' }]);
+  assert.equal(a.decide(facts({ query: 'utm_source=news' }), never).url, 'https://a.example/');
+  assert.equal(b.decide(facts({ query: 'utm_source=news' }), never).url, 'https://b.example/');
+  assert.equal(a.decide(facts({ query: 'utm_source=other' }), never).rule, null, 'a new query is read anew');
+  assert.equal(b.decide(facts({ query: '' }), never).rule, null, 'an empty query has no parameter');
+});

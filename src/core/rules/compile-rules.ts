@@ -25,7 +25,7 @@ export interface CompiledRules {
 }
 
 interface CompiledRule {
-  conditions: CompiledCondition[];
+  conditions: readonly CompiledCondition[];
   url: string | null;
   split: { key: string; urls: string[]; bounds: number[]; total: number } | null;
 }
@@ -74,7 +74,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   }
 }
 
-function holds(conditions: CompiledCondition[], facts: RuleFacts): boolean {
+function holds(conditions: readonly CompiledCondition[], facts: RuleFacts): boolean {
   for (let j = 0; j < conditions.length; j++) if (!conditions[j]!.test(facts)) return false;
   return true;
 }

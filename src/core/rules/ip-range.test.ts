@@ -35,6 +35,13 @@ test('malformed addresses and ranges are refused', () => {
     '1.2.3',
     '1.2.3.4.5',
     '01.2.3.4',
+    '1.2.3.00',
+    '1..2.3',
+    '.1.2.3',
+    '1.2.3.',
+    ' 1.2.3.4',
+    '1.2.3.4 ',
+    '１.2.3.4',
     '256.1.1.1',
     '1.2.3.4/33',
     '1.2.3.4/',
@@ -50,6 +57,9 @@ test('malformed addresses and ranges are refused', () => {
     assert.equal(parseRange(bad), null, bad);
   assert.notEqual(parseRange('1:2:3:4:5:6:7:8'), null);
   assert.notEqual(parseRange('::ffff:1.2.3.4'), null);
+  assert.deepEqual([...parseRange('0.0.0.0')!.bytes], [0, 0, 0, 0]);
+  assert.deepEqual([...parseRange('255.255.255.255')!.bytes], [255, 255, 255, 255]);
+  assert.deepEqual([...parseRange('100.20.3.0')!.bytes], [100, 20, 3, 0]);
 });
 
 test('a range is written one way, its host bits cleared', () => {

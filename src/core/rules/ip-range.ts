@@ -16,12 +16,39 @@ const HEX = /^[0-9a-f]{1,4}$/i;
 
 /** An IPv4 address as 4 bytes, an IPv6 one as 16 (an IPv4-mapped IPv6 address as its IPv4). */
 export function parseAddress(text: string): Address | null {
-  const v4 = V4.exec(text);
-  if (v4 !== null) return { bytes: Uint8Array.from(v4.slice(1, 5), Number) };
+  const v4 = dottedQuad(text);
+  if (v4 !== null) return { bytes: v4 };
   const bytes = parseV6(text.replace(/%.*$/, ''));
   if (bytes === null) return null;
   const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
   return { bytes: mapped ? bytes.slice(12) : bytes };
+}
+
+/**
+ * Strict dotted IPv4 ("10.0.0.1": four decimal parts 0–255, no leading zeros), read character by
+ * character: the redirect reads a visitor's address with it on every visit of a link with an ip rule.
+ */
+function dottedQuad(text: string): Uint8Array | null {
+  if (text.length < 7 || text.length > 15) return null;
+  const out = new Uint8Array(4);
+  let part = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 46 /* . */ : text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || part > 3) return null;
+      out[part++] = value;
+      value = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && value === 0) return null;
+      value = value * 10 + (c - 48);
+      if (value > 255) return null;
+      digits++;
+    } else return null;
+  }
+  return part === 4 ? out : null;
 }
 
 function parseV6(text: string): Uint8Array | null {

@@ -21,6 +21,24 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/** A zone's local time at the start of a minute: every window of every link in that zone shares it. */
+const minutes = new Map<string, { stamp: number; day: number; minute: number }>();
+
+/**
+ * The weekday and minute of the day in a zone during the minute `now` falls in (zone offsets are
+ * whole minutes, so local time changes once a minute at most), read once a minute a zone.
+ */
+function localMinute(now: number, tz: string): { day: number; minute: number } {
+  const stamp = Math.floor(now / 60_000);
+  const known = minutes.get(tz);
+  if (known !== undefined && known.stamp === stamp) return known;
+  const t = { stamp, ...localTime(now, tz) };
+  // Zones come from stored rules, a bounded set; a map grown past any plausible count starts over.
+  if (known === undefined && minutes.size >= 1024) minutes.clear();
+  minutes.set(tz, t);
+  return t;
+}
+
 /** The weekday (0 = Monday) and minute of the day at an instant in a zone, DST included. */
 export function localTime(now: number, tz: string): { day: number; minute: number } {
   let day = 0;
@@ -53,15 +71,8 @@ export function windowTest(w: TimeWindow): (now: number) => boolean {
   const to = w.to === undefined ? 1440 : minuteOf(w.to);
   const days = new Set((w.days ?? WEEKDAYS).map((d) => WEEKDAYS.indexOf(d)));
   if (isEmptyWindow(w)) return () => false;
-  // Local time changes once a minute at most (zone offsets are whole minutes): one reading a minute.
-  let lastMinute = Number.NaN;
-  let lastAnswer = false;
   return (now) => {
-    const minuteStamp = Math.floor(now / 60_000);
-    if (minuteStamp === lastMinute) return lastAnswer;
-    const t = localTime(now, w.tz);
-    lastAnswer = from < to ? days.has(t.day) && t.minute >= from && t.minute < to : (days.has(t.day) && t.minute >= from) || (days.has((t.day + 6) % 7) && t.minute < to);
-    lastMinute = minuteStamp;
-    return lastAnswer;
+    const t = localMinute(now, w.tz);
+    return from < to ? days.has(t.day) && t.minute >= from && t.minute < to : (days.has(t.day) && t.minute >= from) || (days.has((t.day + 6) % 7) && t.minute < to);
   };
 }

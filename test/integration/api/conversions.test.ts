@@ -105,6 +105,24 @@ onEachEngine('api: conversions', (h) => {
     assert.equal((await convert(h(), reader, { click_id: cid, name: 'lead' })).status, 403);
   });
 
+  test('a form-posted value reads decimals ("12.50", "-3.5"); other spellings are a 422 naming value, nothing recorded', async () => {
+    const { key } = await h().account();
+    const link = await makeLink(h(), key, { track_conversions: 1 });
+    const form = (fields: Record<string, string>) => h().request('POST', '/api/v1/conversions', { key, form: fields });
+    const { cid } = await clickId(h(), link.alias);
+    for (const bad of ['1e3', '0x10', ' 1', '1,5', '1.', '.5']) {
+      const res = await form({ click_id: cid, name: 'sale', value: bad });
+      assert.equal(res.status, 422, `${bad}: ${res.text}`);
+      assert.deepEqual(Object.keys(res.body.message), ['value'], bad);
+    }
+    const sale = await form({ click_id: cid, name: 'sale', value: '12.50', currency: 'eur' });
+    assert.equal(sale.status, 201, sale.text);
+    assert.equal(sale.body.data.value, 12.5);
+    const refund = await form({ click_id: cid, name: 'refund', value: '-3.5' });
+    assert.equal(refund.status, 201, refund.text);
+    assert.equal(refund.body.data.value, -3.5);
+  });
+
   test('the pixel records the same way and always answers a GIF, never cached; the alias c still works', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, { track_conversions: 1 });
@@ -130,7 +148,7 @@ onEachEngine('api: conversions', (h) => {
   });
 
   test('results per rule and split variant, with the p-value against the first; a winner ends the split', async () => {
-    const { key } = await h().account();
+    const { key, id: workspace } = await h().account();
     const link = await makeLink(h(), key, { url: 'https://default.example/', track_conversions: 1, rules: JSON.stringify(SPLIT) });
     const byVariant = new Map<string, string[]>();
     for (let i = 0; i < 40; i++) {
@@ -168,6 +186,12 @@ onEachEngine('api: conversions', (h) => {
     assert.equal(won.status, 200, won.text);
     assert.deepEqual(won.body.data.rules, [{ name: 'Test', when: {}, url: 'https://b.example/' }]);
     for (let i = 0; i < 5; i++) assert.equal(new URL(await redirectsTo(h(), `/${link.alias}`)).origin, 'https://b.example');
+    // The winner is a change of the link's rules: the audit log tells who made it (docs/adr/0071).
+    const audit = await h().request('GET', `/api/v1/workspaces/${workspace}/audit?action=link.updated&target_id=${link.id}`, { key });
+    assert.equal(audit.status, 200, audit.text);
+    assert.equal(audit.body.data.length, 1, audit.text);
+    assert.equal(audit.body.data[0].via, 'api');
+    assert.deepEqual(audit.body.data[0].changes.rules?.[1], [{ name: 'Test', when: {}, url: 'https://b.example/' }], audit.text);
     const stranger = await h().account();
     assert.equal((await h().request('GET', `/api/v1/stats/${link.id}?name=conversions`, { key: stranger.key })).status, 404);
   });

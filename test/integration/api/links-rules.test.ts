@@ -83,6 +83,19 @@ onEachEngine('links API: rules', (h) => {
     const many = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', rules: Array.from({ length: 51 }, () => bad[0]) } });
     assert.equal(many.status, 422);
     assert.deepEqual(Object.keys(many.body.message), ['rules']);
+    const countries = ['US', 'DE', 'FR', 'GB', 'JP', 'CA', 'AU', 'NZ', 'IT', 'ES', 'NL', 'BE', 'AT', 'CH', 'SE', 'NO', 'DK', 'FI', 'PL', 'CZ', 'PT'];
+    const wide = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', rules: [bad[0], { when: { country: countries }, url: 'https://a.example/' }] },
+    });
+    assert.equal(wide.status, 422, 'at most 20 values a condition');
+    assert.deepEqual(Object.keys(wide.body.message), ['rules.1.when.country']);
+    const twenty = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', rules: [{ when: { country: countries.slice(1) }, url: 'https://a.example/' }] },
+    });
+    assert.equal(twenty.status, 201, twenty.text);
+    await h().request('DELETE', `/api/v1/links/${twenty.body.data.id}`, { key });
     const notAList = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', rules: 7 } });
     assert.equal(notAList.status, 422);
   });

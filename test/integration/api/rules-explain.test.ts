@@ -110,6 +110,16 @@ onEachEngine(
       assert.deepEqual(pickOf((await explain(key, locked.id, {})).body.data), { outcome: 'password', url: DEFAULT, counts_click: false });
       const off = await makeLink(h(), key, { url: DEFAULT, disabled: 1 });
       assert.deepEqual(pickOf((await explain(key, off.id, {})).body.data), { outcome: 'disabled', url: null, counts_click: false });
+      const ended = await makeLink(h(), key, {
+        url: DEFAULT,
+        expiration_date: '2020-01-01',
+        expiration_time: '00:00',
+        expiration_url: 'https://ended.example/',
+        rules: JSON.stringify([{ when: {}, url: 'https://ruled.example/' }]),
+      });
+      const expired = (await explain(key, ended.id, {})).body.data;
+      assert.deepEqual(pickOf(expired), { outcome: 'expired', url: 'https://ended.example/', counts_click: false }, 'expiry acts whatever rule would decide');
+      assert.equal((await visit(h(), `/${ended.alias}`)).location, 'https://ended.example/', 'as the redirect does');
     });
 
     test('a bad parameter is a 422 naming it; another account’s link is a 404', async () => {

@@ -108,3 +108,20 @@ onEachEngine(
   },
   { env: { TRUST_PROXY: 'true' } },
 );
+
+// Without TRUST_PROXY an ip rule reads the connection's address: a forged X-Forwarded-For moves nothing.
+onEachEngine('redirect: ip rules without TRUST_PROXY', (h) => {
+  test('X-Forwarded-For is not read; the socket address is', async () => {
+    const { key } = await h().account();
+    const link = await makeLink(h(), key, {
+      url: DEFAULT,
+      rules: rules([
+        { when: { ip: ['198.51.100.0/24'] }, url: 'https://forged.example/' },
+        { when: { ip: ['127.0.0.0/8', '::1/128'] }, url: 'https://loopback.example/' },
+      ]),
+    });
+    assert.equal(await redirectsTo(h(), `/${link.alias}`, { 'x-forwarded-for': '198.51.100.20' }), 'https://loopback.example/');
+    const explained = await h().request('GET', `/api/v1/links/${link.id}/explain?ip=198.51.100.20`, { key });
+    assert.equal(explained.body.data.url, 'https://forged.example/', 'explain takes the address it is given');
+  });
+});
