@@ -286,6 +286,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
     deleteWorkspace: (id) => accountsService.deleteAccount(id),
     unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
+    membershipsChanged: (userIds) => {
+      for (const id of userIds) visits.sessionEnds.publish(id);
+    },
     mail:
       smtpOrOverride === null
         ? null

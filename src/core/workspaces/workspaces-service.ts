@@ -27,6 +27,11 @@ export interface WorkspacesServiceDeps {
   mail?: { mailer: Mailer; appUrl: string; onError: (error: unknown) => void } | null;
   /** A change and its audit entry commit together (docs/adr/0071); absent: the ports as they are, no entries. */
   unitOfWork?: UnitOfWork<WorkspaceChangePorts>;
+  /**
+   * Told after people's memberships ended or changed (left, removed, a new role, the workspace
+   * deleted), so what they hold open there (the live stream) is judged again at once (docs/adr/0058).
+   */
+  membershipsChanged?: (userIds: readonly number[]) => void;
 }
 
 /** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
@@ -189,7 +194,9 @@ export class WorkspacesService {
     await this.access(actor, workspaceId, 'workspace.delete');
     const workspace = await this.found(workspaceId);
     if (workspace.personal) throw ValidationError.of('personal', 'A personal workspace cannot be deleted (delete the account instead).');
+    const members = await this.store.members(workspaceId);
     await this.deps.deleteWorkspace(workspaceId);
+    this.deps.membershipsChanged?.(members.map((m) => m.userId));
   }
 
   async members(actor: Actor, workspaceId: number): Promise<Member[]> {
@@ -208,6 +215,7 @@ export class WorkspacesService {
       settled(await tx.store.setRole(workspaceId, userId, next));
       if (target.role !== next) await this.audit(tx, workspaceId, actor, 'member.role_changed', { type: 'member', id: userId }, { role: [target.role, next] });
     });
+    if (target.role !== next) this.deps.membershipsChanged?.([userId]);
     return { ...target, role: next };
   }
 
@@ -224,6 +232,7 @@ export class WorkspacesService {
       settled(await tx.store.removeMember(workspaceId, userId));
       await this.audit(tx, workspaceId, actor, 'member.removed', { type: 'member', id: userId }, { role: [target.role, null] });
     });
+    this.deps.membershipsChanged?.([userId]);
   }
 
   /** The token is in this answer and nowhere else: only its digest is kept. */
