@@ -59,6 +59,12 @@ export interface KeyInput {
   expiresAt?: number | null | undefined;
 }
 
+/** One workspace of a person and their keys there (null: the policy refuses them their keys now). */
+export interface PersonKeys {
+  workspace: WorkspaceOfUser;
+  keys: WorkspaceKey[] | null;
+}
+
 export interface WorkspaceKey {
   key: ApiKey;
   userName: string;
@@ -342,6 +348,25 @@ export class WorkspacesService {
     });
     const person = await this.accounts.findById(actor.userId);
     return { key: { key, userName: person?.name ?? '', userEmail: person?.email ?? '' }, apiKey: generated.plaintext };
+  }
+
+  /**
+   * The person's own keys in each of their workspaces (the account's key page); null where the
+   * policy keeps them from their keys now (a workspace requiring two-factor they have not turned on).
+   */
+  async keysOfPerson(actor: Actor): Promise<PersonKeys[]> {
+    const workspaces = await this.store.listOfUser(actor.userId);
+    return Promise.all(
+      workspaces.map(async (workspace) => {
+        try {
+          await this.access(actor, workspace.id, 'keys.own');
+        } catch (error) {
+          if (error instanceof ForbiddenError) return { workspace, keys: null };
+          throw error;
+        }
+        return { workspace, keys: await this.store.keys(workspace.id, actor.userId) };
+      }),
+    );
   }
 
   /** One's own keys; an admin's view holds every key of the workspace. */
