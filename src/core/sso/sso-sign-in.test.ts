@@ -16,6 +16,8 @@ function setup(options: { signup?: 'open' | 'closed'; allowedDomains?: string[] 
   const identities: SsoIdentityStore = {
     findUser: async (i) => links.get(key(i)) ?? null,
     link: async (userId, i) => void (links.has(key(i)) || links.set(key(i), userId)),
+    ofUser: async (userId) => [...links].filter(([, id]) => id === userId).map(([k]) => ({ issuer: k.split(' ')[0]!, subject: k.split(' ')[1]!, createdAt: 0 })),
+    unlink: async (userId, i) => links.get(key(i)) === userId && links.delete(key(i)),
     createUser: async (account: NewAccount, i, now) => {
       const { account: made } = await accounts.createWithKey(account, { hash: `h${i.subject}`, prefix: 'p', name: null }, now);
       links.set(key(i), made.id);
