@@ -64,7 +64,7 @@ function keyTable(view: View, held: readonly PersonKeys[]): RawHtml {
 /** Where each workspace's keys are managed in full (scopes, expiry; an admin sees every member's). */
 function workspaceLinks(view: View, held: readonly PersonKeys[]): RawHtml {
   const k = view.t.account.keys;
-  return html`<ul class="plain">${held.map(
+  return html`<ul>${held.map(
     ({ workspace, keys }) =>
       html`<li><a href="/account/workspaces/${workspace.id}#keys-title">${k.manageIn(workspace.name)}</a>${keys === null ? html` <span class="muted">${k.lockedIn}</span>` : ''}</li>`,
   )}</ul>`;
@@ -95,7 +95,7 @@ ${made ? madeKey(view, made) : ''}
 ${keyTable(view, held)}
 <section aria-labelledby="new-key-title">
 <h2 id="new-key-title">${k.createTitle}</h2>
-<p class="hint">${k.createHint}</p>
+<p>${k.createHint}</p>
 ${errorSummary(view, errors)}
 <form method="post" action="/account/api-keys" class="stack" novalidate>
 ${csrfField(view)}
