@@ -28,6 +28,7 @@ import { SqlChallengeStore, SqlTwoFactorStore } from '../adapters/storage/stores
 import { SqlPasswordResetStore } from '../adapters/storage/stores/password-reset-store.ts';
 import { SqlSsoIdentityStore } from '../adapters/storage/stores/sso-identity-store.ts';
 import { SsoSignIn, type SsoSignInDeps } from '../core/sso/sso-sign-in.ts';
+import { SsoLinks } from '../core/sso/sso-links.ts';
 import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
 import type { SsoServices } from '../adapters/web/app/web-context.ts';
 import { SecretBox } from '../adapters/storage/secret-box.ts';
@@ -143,7 +144,8 @@ function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'account
     timeoutSeconds: OIDC_TIMEOUT_SECONDS,
   });
   const signIn = new SsoSignIn({ ...deps, signup: config.SIGNUP, allowedDomains: config.OIDC_ALLOWED_DOMAINS });
-  return { name: config.OIDC_NAME, provider, signIn };
+  const links = new SsoLinks({ identities: deps.identities, accounts: deps.accounts, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
+  return { name: config.OIDC_NAME, provider, signIn, links };
 }
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
@@ -286,6 +288,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
     deleteWorkspace: (id) => accountsService.deleteAccount(id),
     unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
+    membershipsChanged: (userIds) => {
+      for (const id of userIds) visits.sessionEnds.publish(id);
+    },
     mail:
       smtpOrOverride === null
         ? null

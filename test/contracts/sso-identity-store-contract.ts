@@ -50,6 +50,28 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
       assert.equal(await s.identities.findUser(two), ada);
     });
 
+    test("a person's identities, oldest first; unlinking only their own", async () => {
+      const s = make();
+      const [ada, eve] = [await person(s), await person(s)];
+      const [one, two] = [
+        { issuer: ISSUER, subject: fresh('sub') },
+        { issuer: ISSUER, subject: fresh('sub') },
+      ];
+      await s.identities.link(ada, two, 4000);
+      await s.identities.link(ada, one, 3000);
+      assert.deepEqual(await s.identities.ofUser(ada), [
+        { ...one, createdAt: 3000 },
+        { ...two, createdAt: 4000 },
+      ]);
+      assert.deepEqual(await s.identities.ofUser(eve), []);
+      assert.equal(await s.identities.unlink(eve, one), false, "another person's identity stays");
+      assert.equal(await s.identities.findUser(one), ada);
+      assert.equal(await s.identities.unlink(ada, one), true);
+      assert.equal(await s.identities.findUser(one), null);
+      assert.deepEqual(await s.identities.ofUser(ada), [{ ...two, createdAt: 4000 }]);
+      assert.equal(await s.identities.unlink(ada, one), false, 'once');
+    });
+
     test('createUser makes an account without a password, linked to the identity', async () => {
       const s = make();
       const identity = { issuer: ISSUER, subject: fresh('sub') };

@@ -45,6 +45,12 @@ onEachEngineInBrowser('single sign-on in a browser', { env, signedIn: false }, (
     await page.getByRole('button', { name: 'Continue' }).press('Enter');
     await page.waitForURL(`${web.h.baseUrl}/spaces`);
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Spaces');
+    // The security page's single sign-on section, without JavaScript: the linked identity, Unlink, Connect; 320 px.
+    await page.goto(`${web.h.baseUrl}/account/security`);
+    assert.equal(await page.getByRole('table', { name: 'Connected identities' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: 'Unlink your Example ID identity' }).count(), 1);
+    assert.equal(await page.getByRole('link', { name: 'Connect Example ID' }).count(), 1);
+    await expectNoSidewaysScrollAt320(page);
     await page.close();
   });
 });

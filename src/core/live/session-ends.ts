@@ -1,15 +1,16 @@
 import type { SessionStore } from '../accounts/account-store.ts';
 
 /**
- * Word that some of an account's sessions ended (signed out, ended from the account page, a new
- * password, a suspension), heard on every instance that shares it, so that what a session holds
- * open (the live stream) ends at once rather than at its next check (docs/adr/0058). It says
- * which account, never which session: each listener asks whether its own still stands.
+ * Word that some of a person's sessions ended (signed out, ended from the account page, a new
+ * password, a suspension) or one of their memberships did or changed (left, removed, a new
+ * role, a workspace deleted), heard on every instance that shares it, so that what a session
+ * holds open (the live stream) ends at once rather than at its next check (docs/adr/0058). It
+ * says whose, never which session or workspace: each listener asks whether its own still stands.
  */
 export interface SessionEnds {
-  /** Never throws and never waits: the sign-out is done whether or not anyone hears of it. */
+  /** Never throws and never waits: the sign-out is done whether or not anyone hears of it. `accountId`: the person's. */
   publish(accountId: number): void;
-  /** Hears the account's ends from every instance sharing the feed; answers the unsubscribe. */
+  /** Hears the person's ends from every instance sharing the feed; answers the unsubscribe. */
   subscribe(accountId: number, listener: () => void): () => void;
   close(): Promise<void>;
 }

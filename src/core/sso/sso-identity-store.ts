@@ -6,12 +6,21 @@ export interface SsoIdentity {
   subject: string;
 }
 
+/** An identity linked to a person, and since when. */
+export interface LinkedIdentity extends SsoIdentity {
+  createdAt: number;
+}
+
 /** Which person a provider's identity signs in as, kept so a later email change there still matches. */
 export interface SsoIdentityStore {
   /** The person linked to the identity, or null. */
   findUser(identity: SsoIdentity): Promise<number | null>;
   /** Links the identity to the person; an identity already linked keeps its person. */
   link(userId: number, identity: SsoIdentity, now: number): Promise<void>;
+  /** The person's linked identities, oldest first. */
+  ofUser(userId: number): Promise<LinkedIdentity[]>;
+  /** Unlinks the identity from the person; false when it was not theirs. */
+  unlink(userId: number, identity: SsoIdentity): Promise<boolean>;
   /** Makes an account without a password and links the identity to it, in one transaction. */
   createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account>;
 }

@@ -7,6 +7,7 @@ import { checkProfile } from '../accounts/account-rules.ts';
 import { normaliseEmail } from '../accounts/email.ts';
 import type { FirstStep, TwoStepSignIn } from '../security/two-step-sign-in.ts';
 import type { SsoIdentity, SsoIdentityStore } from './sso-identity-store.ts';
+import { emailDomainAllowed } from './email-domains.ts';
 
 /** What a provider said about the person, its ID token's signature, issuer, audience and nonce already checked. */
 export interface SsoClaims extends SsoIdentity {
@@ -41,7 +42,7 @@ export class SsoSignIn {
 
   async complete(claims: SsoClaims, client: Client): Promise<SsoOutcome> {
     const email = claims.email === null ? null : normaliseEmail(claims.email);
-    if (!this.domainAllowed(email)) return refused('domain');
+    if (!emailDomainAllowed(email, this.deps.allowedDomains)) return refused('domain');
     const account = await this.accountOf(claims, email);
     if (typeof account === 'string') return refused(account);
     if (account.suspendedAt !== null) return refused('suspended');
@@ -75,12 +76,6 @@ export class SsoSignIn {
       const made = await this.deps.identities.findUser(identity);
       return (made === null ? null : await this.deps.accounts.findById(made)) ?? 'unverified';
     }
-  }
-
-  private domainAllowed(email: string | null): boolean {
-    if (this.deps.allowedDomains.length === 0) return true;
-    const domain = email?.slice(email.lastIndexOf('@') + 1).toLowerCase();
-    return domain !== undefined && this.deps.allowedDomains.includes(domain);
   }
 }
 

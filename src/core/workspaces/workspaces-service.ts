@@ -27,6 +27,11 @@ export interface WorkspacesServiceDeps {
   mail?: { mailer: Mailer; appUrl: string; onError: (error: unknown) => void } | null;
   /** A change and its audit entry commit together (docs/adr/0071); absent: the ports as they are, no entries. */
   unitOfWork?: UnitOfWork<WorkspaceChangePorts>;
+  /**
+   * Told after people's memberships ended or changed (left, removed, a new role, the workspace
+   * deleted), so what they hold open there (the live stream) is judged again at once (docs/adr/0058).
+   */
+  membershipsChanged?: (userIds: readonly number[]) => void;
 }
 
 /** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
@@ -52,6 +57,12 @@ export interface KeyInput {
   name: string;
   scopes?: readonly unknown[] | null | undefined;
   expiresAt?: number | null | undefined;
+}
+
+/** One workspace of a person and their keys there (null: the policy refuses them their keys now). */
+export interface PersonKeys {
+  workspace: WorkspaceOfUser;
+  keys: WorkspaceKey[] | null;
 }
 
 export interface WorkspaceKey {
@@ -189,7 +200,9 @@ export class WorkspacesService {
     await this.access(actor, workspaceId, 'workspace.delete');
     const workspace = await this.found(workspaceId);
     if (workspace.personal) throw ValidationError.of('personal', 'A personal workspace cannot be deleted (delete the account instead).');
+    const members = await this.store.members(workspaceId);
     await this.deps.deleteWorkspace(workspaceId);
+    this.deps.membershipsChanged?.(members.map((m) => m.userId));
   }
 
   async members(actor: Actor, workspaceId: number): Promise<Member[]> {
@@ -208,6 +221,7 @@ export class WorkspacesService {
       settled(await tx.store.setRole(workspaceId, userId, next));
       if (target.role !== next) await this.audit(tx, workspaceId, actor, 'member.role_changed', { type: 'member', id: userId }, { role: [target.role, next] });
     });
+    if (target.role !== next) this.deps.membershipsChanged?.([userId]);
     return { ...target, role: next };
   }
 
@@ -224,6 +238,7 @@ export class WorkspacesService {
       settled(await tx.store.removeMember(workspaceId, userId));
       await this.audit(tx, workspaceId, actor, 'member.removed', { type: 'member', id: userId }, { role: [target.role, null] });
     });
+    this.deps.membershipsChanged?.([userId]);
   }
 
   /** The token is in this answer and nowhere else: only its digest is kept. */
@@ -333,6 +348,25 @@ export class WorkspacesService {
     });
     const person = await this.accounts.findById(actor.userId);
     return { key: { key, userName: person?.name ?? '', userEmail: person?.email ?? '' }, apiKey: generated.plaintext };
+  }
+
+  /**
+   * The person's own keys in each of their workspaces (the account's key page); null where the
+   * policy keeps them from their keys now (a workspace requiring two-factor they have not turned on).
+   */
+  async keysOfPerson(actor: Actor): Promise<PersonKeys[]> {
+    const workspaces = await this.store.listOfUser(actor.userId);
+    return Promise.all(
+      workspaces.map(async (workspace) => {
+        try {
+          await this.access(actor, workspace.id, 'keys.own');
+        } catch (error) {
+          if (error instanceof ForbiddenError) return { workspace, keys: null };
+          throw error;
+        }
+        return { workspace, keys: await this.store.keys(workspace.id, actor.userId) };
+      }),
+    );
   }
 
   /** One's own keys; an admin's view holds every key of the workspace. */

@@ -4,6 +4,7 @@ import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
 import { ManualClock } from '../stats/stats-support.ts';
 import { createKeyOnPage, fieldError } from './account-support.ts';
+import { webInvite, webJoin, webPerson, webWorkspace } from './workspaces-support.ts';
 
 const clock = new ManualClock(Date.parse('2026-03-10T12:00:00Z'));
 
@@ -97,6 +98,56 @@ onEachEngine(
       const reply = await new WebClient(h().baseUrl).get('/account/api-keys');
       assert.equal(reply.status, 303);
       assert.equal(reply.location, '/login?next=%2Faccount%2Fapi-keys');
+    });
+
+    test("the page holds the person's keys of every workspace, makes one in the workspace chosen, and revokes it", async () => {
+      const owner = await webPerson(h().baseUrl);
+      const teamId = await webWorkspace(owner, 'Key team');
+      const member = await webPerson(h().baseUrl);
+      assert.equal((await webJoin(member, await webInvite(owner, teamId, member.email, 'editor'))).status, 303);
+      const { container } = h().server;
+      const memberId = (await container.accounts.requireByEmail(member.email)).id;
+      // One key in the personal workspace, one in the team's.
+      const personal = await member.client.post('/account/api-keys', { name: 'Personal script', workspace: String(memberId) }, { from: '/account/api-keys' });
+      assert.equal(personal.status, 200, personal.text.slice(0, 300));
+      const page = await member.client.get('/account/api-keys');
+      assert.match(page.text, /<select id="f-workspace" name="workspace"/, 'the workspace is chosen on the form');
+      assert.match(page.text, new RegExp(`<option value="${teamId}" selected>Key team</option>`), 'the current workspace is chosen first');
+      const made = await member.client.post('/account/api-keys', { name: 'Team script', workspace: String(teamId) }, { from: '/account/api-keys' });
+      assert.equal(made.status, 200, made.text.slice(0, 300));
+      const key = /id="made-key"[^>]*value="([^"]+)"/.exec(made.text)?.[1];
+      assert.ok(key);
+      // The key acts in the team workspace: its links are the team's.
+      const link = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/team-key' } });
+      assert.equal(link.status, 201, link.text);
+      const teamLinks = await container.workspaces.keysOfPerson({ userId: memberId, keyId: null, scopes: null, home: { workspaceId: memberId, role: 'owner' } });
+      assert.deepEqual(
+        teamLinks.map((p) => [p.workspace.name, (p.keys ?? []).map((k) => k.key.name)]).sort(),
+        [
+          ['Key team', ['Team script']],
+          [(await container.accounts.requireByEmail(member.email)).name, ['Personal script']],
+        ].sort(),
+      );
+      const list = (await member.client.get('/account/api-keys')).text;
+      assert.match(list, /<td>Key team<\/td>\s*<td>Team script<\/td>/, 'each key names its workspace');
+      assert.match(list, /Personal script/);
+      assert.match(list, new RegExp(`href="/account/workspaces/${teamId}#keys-title"`), "each workspace's own keys page is linked");
+      // The owner, an admin of the team, sees the member's key on the workspace's page too.
+      assert.match((await owner.client.get(`/account/workspaces/${teamId}`)).text, /Team script/);
+      const id = /action="\/account\/api-keys\/(\d+)\/revoke"[^>]*>(?:(?!<\/form>)[\s\S])*aria-label="Revoke the key Team script"/.exec(list)?.[1];
+      assert.ok(id, 'the team key has its revoke button here');
+      assert.equal((await member.client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status, 303);
+      assert.equal((await h().request('GET', '/api/v1/links', { key })).status, 401);
+    });
+
+    test('a workspace the person is not a member of is refused on the form, naming the field', async () => {
+      const owner = await webPerson(h().baseUrl);
+      const theirs = await webWorkspace(owner, 'Not yours');
+      const { client } = await signedUp(h().baseUrl);
+      const reply = await client.post('/account/api-keys', { name: 'Sneaky', workspace: String(theirs) }, { from: '/account/api-keys' });
+      assert.equal(reply.status, 422);
+      assert.ok(fieldError(reply.text, 'workspace'), 'the message names the workspace');
+      assert.doesNotMatch(reply.text, /id="made-key"/);
     });
   },
   { overrides: { clock } },

@@ -9,6 +9,7 @@ import { signedUp } from '../../support/web-client.ts';
 import { eventually } from '../../support/eventually.ts';
 import { heardClicks, openLiveStream } from '../../support/live-stream.ts';
 import { createLink, visit } from '../stats/stats-support.ts';
+import { webInvite, webJoin, webPerson, webWorkspace } from './workspaces-support.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `linkpix-test:${randomUUID()}:`;
@@ -66,6 +67,28 @@ describe(
         await eventually('the stream opened', () => onB.text().includes(': open'));
         await eventually('B listens for session ends', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1);
         assert.equal((await client.post('/logout', {}, { from: '/account' })).status, 303);
+        const ended = await Promise.race([onB.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+        assert.equal(ended, true, 'ended within 2 s, well before the 15 s heartbeat');
+      } finally {
+        onB.close();
+        redis.disconnect();
+      }
+    });
+
+    test('removing a member on instance A ends their stream of the team workspace on instance B at once', async () => {
+      const owner = await webPerson(a.baseUrl);
+      const workspaceId = await webWorkspace(owner, 'Across instances');
+      const member = await webPerson(a.baseUrl);
+      assert.equal((await webJoin(member, await webInvite(owner, workspaceId, member.email, 'viewer'))).status, 303);
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const onB = await openLiveStream(b.baseUrl, member.client);
+      try {
+        assert.equal(onB.status, 200);
+        await eventually('the stream opened', () => onB.text().includes(': open'));
+        await eventually('B listens for session ends', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1);
+        const memberId = (await a.server.container.accounts.requireByEmail(member.email)).id;
+        const page = `/account/workspaces/${workspaceId}`;
+        assert.equal((await owner.client.post(`${page}/members/${memberId}/remove`, {}, { from: page })).status, 303);
         const ended = await Promise.race([onB.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
         assert.equal(ended, true, 'ended within 2 s, well before the 15 s heartbeat');
       } finally {

@@ -7,6 +7,7 @@ import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { PASSWORD, WebClient, signedUp } from '../../support/web-client.ts';
 import { eventually } from '../../support/eventually.ts';
 import { openLiveStream, type LiveStream } from '../../support/live-stream.ts';
+import { webInvite, webJoin, webPerson, webWorkspace } from './workspaces-support.ts';
 
 /** Well under the heartbeat: an end seen within it was not the heartbeat's check. */
 const AT_ONCE_MS = 2000;
@@ -83,6 +84,51 @@ onEachEngine('web: a live stream ends with its session', (h) => {
       assert.equal(await endsAtOnce(stream), true);
     } finally {
       stream.close();
+    }
+  });
+
+  test("a team workspace's stream ends at once when its member signs out", async () => {
+    const owner = await webPerson(h().baseUrl);
+    const workspaceId = await webWorkspace(owner, 'Live team');
+    const member = await webPerson(h().baseUrl);
+    assert.equal((await webJoin(member, await webInvite(owner, workspaceId, member.email, 'viewer'))).status, 303);
+    const stream = await opened(h(), member.client);
+    try {
+      assert.equal((await member.client.post('/logout', {}, { from: '/account' })).status, 303);
+      assert.equal(await endsAtOnce(stream), true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  test('removing a member ends their stream of the workspace at once, and only theirs; leaving does too', async () => {
+    const owner = await webPerson(h().baseUrl);
+    const workspaceId = await webWorkspace(owner, 'Live removal');
+    const removed = await webPerson(h().baseUrl);
+    const leaving = await webPerson(h().baseUrl);
+    const kept = await webPerson(h().baseUrl);
+    for (const person of [removed, leaving, kept]) {
+      assert.equal((await webJoin(person, await webInvite(owner, workspaceId, person.email, 'editor'))).status, 303);
+    }
+    const removedStream = await opened(h(), removed.client);
+    const leavingStream = await opened(h(), leaving.client);
+    const keptStream = await opened(h(), kept.client);
+    const ownerStream = await opened(h(), owner.client);
+    const { container } = h().server;
+    const page = `/account/workspaces/${workspaceId}`;
+    try {
+      const removedId = (await container.accounts.requireByEmail(removed.email)).id;
+      const reply = await owner.client.post(`${page}/members/${removedId}/remove`, {}, { from: page });
+      assert.equal(reply.status, 303, reply.text.slice(0, 300));
+      assert.equal(await endsAtOnce(removedStream), true, 'the removed member hears no more of the workspace');
+      const leavingId = (await container.accounts.requireByEmail(leaving.email)).id;
+      const left = await leaving.client.post(`${page}/members/${leavingId}/remove`, {}, { from: page });
+      assert.equal(left.status, 303, left.text.slice(0, 300));
+      assert.equal(await endsAtOnce(leavingStream), true, 'a member who left hears no more of it');
+      assert.equal(await endsAtOnce(keptStream), false, 'another member keeps their stream');
+      assert.equal(await endsAtOnce(ownerStream), false, 'the owner keeps theirs');
+    } finally {
+      for (const stream of [removedStream, leavingStream, keptStream, ownerStream]) stream.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Account, NewAccount } from '../../../core/accounts/account.ts';
-import type { SsoIdentity, SsoIdentityStore } from '../../../core/sso/sso-identity-store.ts';
+import type { LinkedIdentity, SsoIdentity, SsoIdentityStore } from '../../../core/sso/sso-identity-store.ts';
 import type { Database } from '../schema.ts';
 import { insertAccount } from './account-store.ts';
 
@@ -23,6 +23,27 @@ export class SqlSsoIdentityStore implements SsoIdentityStore {
       .values({ issuer: identity.issuer, subject: identity.subject, user_id: userId, created_at: now })
       .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
       .execute();
+  }
+
+  async ofUser(userId: number): Promise<LinkedIdentity[]> {
+    const rows = await this.db
+      .selectFrom('sso_identities')
+      .select(['issuer', 'subject', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('subject')
+      .execute();
+    return rows.map((r) => ({ issuer: r.issuer, subject: r.subject, createdAt: Number(r.created_at) }));
+  }
+
+  async unlink(userId: number, identity: SsoIdentity): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sso_identities')
+      .where('issuer', '=', identity.issuer)
+      .where('subject', '=', identity.subject)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account> {

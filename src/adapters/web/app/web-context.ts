@@ -11,6 +11,7 @@ import type { RateLimitSettings } from '../../http/rate-limit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { LiveStreams } from '../features/live/live-streams.ts';
 import type { SsoSignIn } from '../../../core/sso/sso-sign-in.ts';
+import type { SsoLinks } from '../../../core/sso/sso-links.ts';
 import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 
 /** What the web app needs: the API's services (the same rules), signing in, and its settings. */
@@ -54,4 +55,6 @@ export interface SsoServices {
   name: string;
   provider: Pick<OpenIdConnect, 'start' | 'finish'>;
   signIn: SsoSignIn;
+  /** A signed-in person's linked identities (/account/security). */
+  links: SsoLinks;
 }

@@ -88,7 +88,7 @@ function linkTable(view: View, id: string, title: string, links: readonly Dashbo
   const d = view.t.dashboard;
   const rows = links.map(
     (l) => html`<tr>
-<td><a href="/links/${l.id}/edit" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
+<td><a href="${view.can('links.write') ? `/links/${l.id}/edit` : `/stats/${l.id}`}" class="url">${l.shortUrl}</a> ${copyButton(view, l.shortUrl)}</td>
 <td>${l.title ? html`${l.title}<br>` : ''}<span class="url muted destination">${l.url}</span></td>
 <td class="num" data-label="${d.clicks}"${liveClicks(l.clicks, l.id)}>${view.fmt.number(l.clicks)}</td>
 <td class="date" data-label="${d.created_at}">${view.fmt.date(l.createdAt)}</td>

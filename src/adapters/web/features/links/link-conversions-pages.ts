@@ -67,24 +67,26 @@ function conversionsPage(v: View, view: LinkView, url: string, rows: readonly Va
     if (names.length === 0) return t.nothing;
     return html`<ul class="plain">${names.map(([name, s]) => html`<li>${name}: ${v.fmt.number(s.count)}${s.value !== 0 ? html` (${v.fmt.number(s.value)})` : ''}</li>`)}</ul>`;
   };
+  // Choosing a winner rewrites the link's rules: a reader gets no column of forms that would refuse.
+  const writes = v.can('links.write');
   const action = (r: VariantResult) =>
     r.rule !== null && r.variant !== null && rules[r.rule]?.split?.[r.variant] !== undefined
       ? html`<form method="post" action="/links/${id}/conversions/winner">${csrfField(v)}<input type="hidden" name="rule" value="${String(r.rule)}"><input type="hidden" name="variant" value="${String(r.variant)}"><button type="submit" class="secondary">${t.choose(r.variant)}</button></form>`
       : '';
   const body = rows.map(
     (r) =>
-      html`<tr><th scope="row">${ruleLabel(r)}</th><td>${r.variant === null ? t.nothing : t.variant(r.variant)}</td><td class="wrap">${r.url ?? t.gone}</td><td class="num">${v.fmt.number(r.clicks)}</td><td>${sums(r)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${r.p_value === null ? t.nothing : r.p_value < 0.001 ? '< 0.001' : r.p_value.toFixed(3)}</td><td>${action(r)}</td></tr>`,
+      html`<tr><th scope="row">${ruleLabel(r)}</th><td>${r.variant === null ? t.nothing : t.variant(r.variant)}</td><td class="wrap">${r.url ?? t.gone}</td><td class="num">${v.fmt.number(r.clicks)}</td><td>${sums(r)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${r.p_value === null ? t.nothing : r.p_value < 0.001 ? '< 0.001' : r.p_value.toFixed(3)}</td>${writes ? html`<td>${action(r)}</td>` : ''}</tr>`,
   );
   const table =
     rows.every((r) => r.clicks === 0 && Object.keys(r.conversions).length === 0) && rows.length <= 1
       ? html`<p class="muted">${t.none}</p>`
       : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="stats-table"><caption>${t.caption}</caption>
-<thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th><th scope="col">${c.url}</th><th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th><th scope="col">${c.action}</th></tr></thead>
+<thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th><th scope="col">${c.url}</th><th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th>${writes ? html`<th scope="col">${c.action}</th>` : ''}</tr></thead>
 <tbody>${body}</tbody></table></div>`;
   return html`<h1>${t.pageTitle(url)}</h1>
 ${errorSummary(v, errors)}
 <p>${t.intro}</p>
 ${view.link.trackConversions === 1 ? '' : html`<p class="hint">${t.off}</p>`}
 ${table}
-<p><a href="/links/${id}/edit">${t.editLink}</a> · <a href="/links/${id}/rules">${t.rulesLink}</a></p>`;
+<p>${writes ? html`<a href="/links/${id}/edit">${t.editLink}</a> · ` : ''}<a href="/links/${id}/rules">${t.rulesLink}</a></p>`;
 }

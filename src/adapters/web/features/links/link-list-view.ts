@@ -67,8 +67,11 @@ function row(view: View, item: LinkView, data: ListPageData): RawHtml {
   const { link } = item;
   const short = shortUrl(item, data.urls);
   const state = linkStateOf(link, data.now);
+  const select = view.can('links.write')
+    ? html`<td class="cell-select"><input type="checkbox" name="ids[]" value="${link.id}" id="link-select-${link.id}" aria-label="${t.select(short)}"${data.bulkValues?.ids.includes(link.id) ? html` checked` : ''}></td>`
+    : '';
   return html`<tr>
-<td class="cell-select"><input type="checkbox" name="ids[]" value="${link.id}" id="link-select-${link.id}" aria-label="${t.select(short)}"${data.bulkValues?.ids.includes(link.id) ? html` checked` : ''}></td>
+${select}
 <td class="cell-link">
 <div class="link-short"><a class="short-url" href="${urlAttr(short)}">${withoutScheme(short)}</a>${copyButton(view, short)}${state === 'active' ? '' : badge(t.statuses[state], TONE[state])}</div>
 ${link.title ? html`<div class="link-title">${link.title}</div>` : ''}
@@ -85,10 +88,10 @@ ${link.title ? html`<div class="link-title">${link.title}</div>` : ''}
 function table(view: View, data: ListPageData, page: Page<LinkView>): RawHtml {
   const t = view.t.links.list;
   const c = t.columns;
-  return html`<div class="links-wrap"><table class="links-table">
+  return html`<div class="links-wrap"><table class="links-table${view.can('links.write') ? '' : ' read-only'}">
 <caption class="visually-hidden">${t.caption}</caption>
 <thead><tr>
-<th scope="col" class="cell-select"><input type="checkbox" id="f-ids" data-select-all="ids[]" aria-label="${t.selectAll}"></th>
+${view.can('links.write') ? html`<th scope="col" class="cell-select"><input type="checkbox" id="f-ids" data-select-all="ids[]" aria-label="${t.selectAll}"></th>` : ''}
 <th scope="col" class="cell-link">${c.link}</th>
 <th scope="col" class="cell-clicks">${c.clicks}</th>
 <th scope="col" class="cell-status">${c.status}</th>
@@ -104,13 +107,26 @@ function results(view: View, data: ListPageData): RawHtml {
   const { page, query } = data;
   if (page === null) return html`<p>${t.invalidQuery}</p>`;
   if (page.total === 0 && !isNarrowed(query)) {
-    return emptyState({ id: 'links-empty', title: t.emptyTitle, text: t.empty, action: { href: '/links/new', label: t.createFirst } });
+    return emptyState({
+      id: 'links-empty',
+      title: t.emptyTitle,
+      text: t.empty,
+      ...(view.can('links.write') ? { action: { href: '/links/new', label: t.createFirst } } : {}),
+    });
   }
   // The chips row above already offers *Clear filters*: only a list narrowed by its tag alone needs it here.
   if (page.total === 0)
     return emptyState({ id: 'links-no-match', title: t.noMatchTitle, text: t.noMatch, ...(showsChips(query) ? {} : { action: { href: '/links', label: t.clear } }) });
   if (page.items.length === 0) return html`<p>${t.pastLastPage}</p><p><a href="${listUrl(query, { page: undefined })}">${t.firstPage}</a></p>`;
-  return html`${bulkForm(view, { query, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors }, table(view, data, page))}
+  // Bulk actions change links (export included, an editor's action): a reader gets the table alone.
+  const list = view.can('links.write')
+    ? bulkForm(
+        view,
+        { query, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors },
+        table(view, data, page),
+      )
+    : table(view, data, page);
+  return html`${list}
 ${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, shown: page.items.length, hrefFor: (n) => listUrl(query, { page: n === 1 ? undefined : n }) })}`;
 }
 

@@ -67,7 +67,7 @@ ${downloads(view, p, query)}`
   const levels = (['L', 'M', 'Q', 'H'] as const).map((value) => ({ value, label: t.levels[value] }));
   const styles = (['square', 'rounded'] as const).map((value) => ({ value, label: t.styles[value] }));
   return html`<h1>${t.title}</h1>
-<p><a class="url" href="${p.shortUrl}">${p.shortUrl}</a> · <a href="/links/${p.id}/edit">${view.t.linkForm.editTitle}</a></p>
+<p><a class="url" href="${p.shortUrl}">${p.shortUrl}</a>${view.can('links.write') ? html` · <a href="/links/${p.id}/edit">${view.t.linkForm.editTitle}</a>` : ''}</p>
 ${errorSummary(view, p.errors)}
 <div class="qr-layout">
 <div class="qr-result">${preview}</div>
@@ -82,7 +82,7 @@ ${selectField({ name: 'ecc', label: t.ecc, hint: p.logo ? t.eccWithLogo : t.eccH
 ${selectField({ name: 'style', label: t.style, options: styles, value: s.style, errors: p.errors })}
 <div class="actions"><button type="submit">${t.apply}</button></div>
 </form>
-${qrLogoForms(view, p.id, p.logo, query, p.errors)}
+${view.can('links.write') ? qrLogoForms(view, p.id, p.logo, query, p.errors) : ''}
 </div>
 </div>`;
 }

@@ -47,7 +47,7 @@ export function rulesPage(view: View, p: RulesPage): RawHtml {
   // Every fault of a rule lands on the one box that holds them all.
   const targets = Object.fromEntries(Object.keys(p.errors ?? {}).map((f) => [f, f.startsWith('rules') ? 'rules' : f]));
   return html`<h1>${t.pageTitle(p.shortUrl)}</h1>
-<p><a href="/links/${p.id}/edit">${t.backToLink}</a></p>
+<p>${view.can('links.write') ? html`<a href="/links/${p.id}/edit">${t.backToLink}</a>` : html`<a href="/stats/${p.id}">${t.backToStats}</a>`}</p>
 ${errorSummary(view, p.errors, targets)}
 <div class="rules-layout">
 ${editor(view, p)}
@@ -56,8 +56,19 @@ ${testPanel(view, p)}
 </div>`;
 }
 
+/** A reader's view of the rules: the text, no form that would refuse them. */
+function readOnlyRules(view: View, p: RulesPage): RawHtml {
+  const t = view.t.rules;
+  return html`<section class="stack rules-form" aria-labelledby="rules-read-title">
+<h2 id="rules-read-title">${t.editorLegend}</h2>
+<p class="hint">${t.readOnly}</p>
+${p.text.trim() === '' ? html`<p>${t.noRules}</p>` : html`<pre class="rules-text" tabindex="0" aria-labelledby="rules-read-title">${p.text}</pre>`}
+</section>`;
+}
+
 function editor(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules;
+  if (!view.can('links.write')) return readOnlyRules(view, p);
   const ruleErrors = Object.entries(p.errors ?? {}).filter(([f]) => f.startsWith('rules'));
   // The box shows its faults by path, since one box holds every rule.
   const boxErrors: FieldErrors = ruleErrors.length === 0 ? {} : { rules: ruleErrors.flatMap(([f, list]) => list.map((m) => (f === 'rules' ? m : `${f}: ${m}`))) };

@@ -1,4 +1,5 @@
 import { TooManyAttemptsError } from '../../../../core/shared/errors.ts';
+import { missingFor } from '../../../../core/workspaces/policy.ts';
 import { viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
@@ -22,9 +23,13 @@ export const livePages: WebFeature = (web, ctx: WebContext) => {
 
   web.get(LIVE_PATH, async (request, reply) => {
     const { account, workspace, token } = viewerOf(request);
-    // The stream lasts while the session does and its person is still a member of the workspace.
-    const signedIn = async () => (await ctx.signIn.resolve(token))?.account.id === account.id && (await ctx.workspaces.standingOf(workspace.id, account.id)) !== null;
-    const stream = streams.open(workspace.id, signedIn);
+    // The stream lasts while the session does and its person may still read the workspace's statistics.
+    const signedIn = async () => {
+      if ((await ctx.signIn.resolve(token))?.account.id !== account.id) return false;
+      const standing = await ctx.workspaces.standingOf(workspace.id, account.id);
+      return standing !== null && missingFor({ role: standing.role, scopes: null, twoFactorMissing: standing.twoFactorMissing }, 'stats.read') === null;
+    };
+    const stream = streams.open({ workspaceId: workspace.id, personId: account.id }, signedIn);
     if (stream === null) throw new TooManyAttemptsError(5);
     // The browser went away: the stream and its subscription go too.
     reply.raw.once('close', () => stream.destroy());

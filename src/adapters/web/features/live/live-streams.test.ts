@@ -15,12 +15,15 @@ function read(stream: PassThrough) {
   return seen;
 }
 
+/** A personal workspace's stream: the workspace's id is its person's. */
+const own = (id: number) => ({ workspaceId: id, personId: id });
+
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("a stream hears its account's tallies, never another's, as Server-Sent Events", async () => {
   const feed = new MemoryClickFeed();
   const streams = new LiveStreams(feed, options);
-  const seen = read(streams.open(1, async () => true)!);
+  const seen = read(streams.open(own(1), async () => true)!);
   feed.publish([
     { accountId: 2, clicks: 9, links: { 20: 9 } },
     { accountId: 1, clicks: 3, links: { 10: 2, 11: 1 } },
@@ -35,20 +38,20 @@ test("a stream hears its account's tallies, never another's, as Server-Sent Even
 test('streams are capped per account; a closed one frees its place and its subscription', async () => {
   const feed = new MemoryClickFeed();
   const streams = new LiveStreams(feed, options);
-  const first = streams.open(1, async () => true)!;
-  assert.ok(streams.open(1, async () => true));
+  const first = streams.open(own(1), async () => true)!;
+  assert.ok(streams.open(own(1), async () => true));
   assert.equal(
-    streams.open(1, async () => true),
+    streams.open(own(1), async () => true),
     null,
   );
   assert.ok(
-    streams.open(2, async () => true),
+    streams.open(own(2), async () => true),
     'another account has places of its own',
   );
   first.destroy();
   await tick(0);
   assert.equal(streams.count(1), 1);
-  assert.ok(streams.open(1, async () => true));
+  assert.ok(streams.open(own(1), async () => true));
   streams.closeAll();
 });
 
@@ -56,7 +59,7 @@ test('heartbeats keep the stream; a session that ended ends it', async () => {
   const feed = new MemoryClickFeed();
   const streams = new LiveStreams(feed, options);
   let signedIn = true;
-  const seen = read(streams.open(1, async () => signedIn)!);
+  const seen = read(streams.open(own(1), async () => signedIn)!);
   await tick(50);
   assert.match(seen.text, /: ping\n\n/);
   assert.equal(seen.ended, false);
@@ -69,7 +72,7 @@ test('heartbeats keep the stream; a session that ended ends it', async () => {
 test('a browser that reads nothing is let go past the unread bytes', async () => {
   const feed = new MemoryClickFeed();
   const streams = new LiveStreams(feed, { ...options, heartbeatMs: 60_000 });
-  const stream = streams.open(1, async () => true)!;
+  const stream = streams.open(own(1), async () => true)!;
   for (let i = 0; i < 200 && !stream.destroyed; i++) feed.publish([{ accountId: 1, clicks: 1, links: { 10: 1 } }]);
   assert.equal(stream.destroyed, true);
   await tick(0);
@@ -79,13 +82,13 @@ test('a browser that reads nothing is let go past the unread bytes', async () =>
 test('closeAll ends every stream and refuses new ones (the server is stopping)', async () => {
   const feed = new MemoryClickFeed();
   const streams = new LiveStreams(feed, options);
-  const a = read(streams.open(1, async () => true)!);
-  const b = read(streams.open(2, async () => true)!);
+  const a = read(streams.open(own(1), async () => true)!);
+  const b = read(streams.open(own(2), async () => true)!);
   streams.closeAll();
   await tick(0);
   assert.equal(a.ended && b.ended, true);
   assert.equal(
-    streams.open(1, async () => true),
+    streams.open(own(1), async () => true),
     null,
   );
 });
@@ -95,9 +98,9 @@ test("word of a session's end ends at once the account's streams whose session i
   const ends = new MemorySessionEnds();
   const streams = new LiveStreams(feed, { ...options, heartbeatMs: 60_000 }, ends);
   const live = new Set(['kept', 'gone', 'theirs']);
-  const gone = read(streams.open(1, async () => live.has('gone'))!);
-  const kept = read(streams.open(1, async () => live.has('kept'))!);
-  const theirs = read(streams.open(2, async () => live.has('theirs'))!);
+  const gone = read(streams.open(own(1), async () => live.has('gone'))!);
+  const kept = read(streams.open(own(1), async () => live.has('kept'))!);
+  const theirs = read(streams.open(own(2), async () => live.has('theirs'))!);
   live.delete('gone');
   live.delete('theirs');
   ends.publish(1);

@@ -5,7 +5,7 @@ import type { SessionEnds } from '../../../../core/live/session-ends.ts';
 export interface LiveStreamOptions {
   /** A comment line this often keeps proxies from closing an idle stream; the session is checked again then. */
   heartbeatMs: number;
-  /** Streams one account may hold open on this instance. */
+  /** Streams one person may hold open on this instance. */
   maxPerAccount: number;
   /** Bytes a browser may leave unread before its stream is ended (it reconnects and starts afresh). */
   maxUnread: number;
@@ -21,14 +21,20 @@ function clicksEvent(tally: ClickTally): string {
   return `event: clicks\ndata: ${JSON.stringify({ clicks: tally.clicks, links: tally.links })}\n\n`;
 }
 
+/** Whose stream: the workspace whose tallies it hears and the person signed in (a personal workspace's id is its person's). */
+export interface StreamOwner {
+  workspaceId: number;
+  personId: number;
+}
+
 /**
- * The Server-Sent Events streams this instance holds open, per account: each hears its own
- * account's tallies and nothing else, is capped per account, ends when its session does (at
- * once when `sessionEnds` says one of the account's ended, else at the next heartbeat's check)
- * and when the server stops, so a graceful stop is not held by it.
+ * The Server-Sent Events streams this instance holds open, per person: each hears its own
+ * workspace's tallies and nothing else, is capped per person, ends when its session or the
+ * person's membership does (at once when `sessionEnds` says something of the person's ended,
+ * else at the next heartbeat's check) and when the server stops, so a graceful stop is not held by it.
  */
 export class LiveStreams {
-  private readonly byAccount = new Map<number, Set<PassThrough>>();
+  private readonly byPerson = new Map<number, Set<PassThrough>>();
   private closed = false;
 
   constructor(
@@ -37,24 +43,26 @@ export class LiveStreams {
     private readonly sessionEnds?: SessionEnds,
   ) {}
 
-  /** Streams open now, for one account or all. */
-  count(accountId?: number): number {
-    if (accountId !== undefined) return this.byAccount.get(accountId)?.size ?? 0;
+  /** Streams open now, for one person or all. */
+  count(personId?: number): number {
+    if (personId !== undefined) return this.byPerson.get(personId)?.size ?? 0;
     let n = 0;
-    for (const set of this.byAccount.values()) n += set.size;
+    for (const set of this.byPerson.values()) n += set.size;
     return n;
   }
 
   /**
-   * A new stream of the account's clicks, or null when the account has its streams' worth open
-   * (or the server is stopping). `signedIn` is asked at each heartbeat and whenever one of the
-   * account's sessions ends: false ends the stream (a failure to ask does not).
+   * A new stream of the workspace's clicks, or null when the person has their streams' worth
+   * open (or the server is stopping). `signedIn` is asked at each heartbeat and whenever word
+   * comes that one of the person's sessions or memberships ended: false ends the stream (a
+   * failure to ask does not).
    */
-  open(accountId: number, signedIn: () => Promise<boolean>): PassThrough | null {
+  open(owner: StreamOwner, signedIn: () => Promise<boolean>): PassThrough | null {
     if (this.closed) return null;
-    let streams = this.byAccount.get(accountId);
+    const { workspaceId, personId } = owner;
+    let streams = this.byPerson.get(personId);
     if ((streams?.size ?? 0) >= this.options.maxPerAccount) return null;
-    if (streams === undefined) this.byAccount.set(accountId, (streams = new Set()));
+    if (streams === undefined) this.byPerson.set(personId, (streams = new Set()));
     const stream = new PassThrough();
     streams.add(stream);
     const send = (text: string) => {
@@ -62,7 +70,7 @@ export class LiveStreams {
       if (stream.readableLength + stream.writableLength > this.options.maxUnread) return void stream.destroy();
       stream.write(text);
     };
-    const unsubscribe = this.feed.subscribe(accountId, (tally) => send(clicksEvent(tally)));
+    const unsubscribe = this.feed.subscribe(workspaceId, (tally) => send(clicksEvent(tally)));
     const stillSignedIn = () =>
       signedIn().then(
         (yes) => {
@@ -71,7 +79,7 @@ export class LiveStreams {
         },
         () => true,
       );
-    const unhear = this.sessionEnds?.subscribe(accountId, () => void stillSignedIn()) ?? (() => {});
+    const unhear = this.sessionEnds?.subscribe(personId, () => void stillSignedIn()) ?? (() => {});
     const heartbeat = setInterval(() => {
       void stillSignedIn().then((yes) => yes && send(': ping\n\n'));
     }, this.options.heartbeatMs);
@@ -81,7 +89,7 @@ export class LiveStreams {
       unsubscribe();
       unhear();
       streams.delete(stream);
-      if (streams.size === 0 && this.byAccount.get(accountId) === streams) this.byAccount.delete(accountId);
+      if (streams.size === 0 && this.byPerson.get(personId) === streams) this.byPerson.delete(personId);
     };
     stream.once('close', cleanUp);
     stream.once('finish', cleanUp);
@@ -92,6 +100,6 @@ export class LiveStreams {
   /** Ends every stream and refuses new ones: the server is stopping. */
   closeAll(): void {
     this.closed = true;
-    for (const streams of this.byAccount.values()) for (const stream of streams) stream.end();
+    for (const streams of this.byPerson.values()) for (const stream of streams) stream.end();
   }
 }

@@ -16,7 +16,7 @@ const text = (form: Form, name: string): string => (typeof form[name] === 'strin
 /** /account/security: two-factor sign-in (set up, turn off), recovery codes, sessions. */
 export const securityPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
-  const { twoFactor } = ctx.security;
+  const { twoFactor, sso } = ctx.security;
   const send = (request: FastifyRequest, reply: FastifyReply, status: number, main: (view: View) => RawHtml) => {
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: view.t.security.title, main: main(view), section: '/account' }));
@@ -29,6 +29,7 @@ export const securityPages: WebFeature = (web, ctx: WebContext) => {
       qr: twoFactorStatus.state === 'enrolling' ? await qrSvgDataUri(twoFactorStatus.uri) : null,
       sessions: await ctx.signIn.list(viewer.account.id),
       currentSessionId: viewer.session.id,
+      sso: sso ? { name: sso.name || viewOf(request, reply, secret).t.auth.sso.defaultName, identities: await sso.links.of(viewer.account.id) } : null,
     };
     return send(request, reply, status, (view) => securityPage(view, data, state));
   };
@@ -44,6 +45,23 @@ export const securityPages: WebFeature = (web, ctx: WebContext) => {
   };
 
   web.get('/account/security', async (request, reply) => show(request, reply, 200, null));
+
+  // Connecting starts at /account/security/sso/connect and comes back through /login/sso/callback (sso-pages.ts).
+  if (sso) {
+    web.post('/account/security/sso/unlink', async (request, reply) => {
+      const form = (request.body ?? {}) as Form;
+      const viewer = viewerOf(request);
+      try {
+        await sso.links.unlink(viewer.account.id, { issuer: text(form, 'issuer'), subject: text(form, 'subject') });
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return show(request, reply, 422, { form: 'sso', errors: error.fields });
+      }
+      const view = viewOf(request, reply, secret);
+      setFlash(reply, view.t.security.sso.unlinked(sso.name || view.t.auth.sso.defaultName));
+      return seeOther(reply, '/account/security');
+    });
+  }
 
   web.post('/account/security/two-factor/start', async (request, reply) => {
     try {

@@ -5,9 +5,10 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import { copyButton, csrfField, errorSummary, fieldId, postButton, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { sessionsSection } from '../account/account-views.ts';
+import type { LinkedIdentity } from '../../../../core/sso/sso-identity-store.ts';
 
 /** Which form of the page failed, so only it shows its errors. */
-export type SecurityFormState = { form: 'confirm' | 'disable' | 'regenerate'; errors: FieldErrors } | null;
+export type SecurityFormState = { form: 'confirm' | 'disable' | 'regenerate' | 'sso'; errors: FieldErrors } | null;
 
 /** What the page shows: the status, the QR code's image while enrolling, the sessions. */
 export interface SecurityPageData {
@@ -15,6 +16,32 @@ export interface SecurityPageData {
   qr: string | null;
   sessions: readonly Session[];
   currentSessionId: number;
+  /** Single sign-on when it is set up: the provider's name and the person's linked identities. */
+  sso: { name: string; identities: readonly LinkedIdentity[] } | null;
+}
+
+/** Linked identities, each with its unlink form, and the link that starts connecting one. */
+function ssoSection(view: View, sso: NonNullable<SecurityPageData['sso']>, state: SecurityFormState): RawHtml {
+  const t = view.t.security.sso;
+  const errors = state?.form === 'sso' ? state.errors : undefined;
+  const rows = sso.identities.map(
+    (i) => html`<tr><td class="mono">${i.subject}</td><td class="date">${view.fmt.dateTime(i.createdAt)}</td>
+<td>${postButton(view, '/account/security/sso/unlink', t.unlink, { hidden: { issuer: i.issuer, subject: i.subject }, danger: true, accessibleName: t.unlinkNamed(sso.name) })}</td></tr>`,
+  );
+  return html`<section aria-labelledby="sso-title">
+<h2 id="sso-title">${t.title}</h2>
+<p>${t.intro(sso.name)}</p>
+${errorSummary(view, errors)}
+${
+  rows.length === 0
+    ? html`<p class="muted">${t.none}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table><caption class="visually-hidden">${t.caption}</caption>
+<thead><tr><th scope="col">${t.subject}</th><th scope="col">${t.since}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`
+}
+${errors?.sso ? html`<p class="field-error" id="${fieldId('sso')}" tabindex="-1">${errors.sso.join(' ')}</p>` : ''}
+<p><a class="button secondary" href="/account/security/sso/connect">${t.connect(sso.name)}</a></p>
+</section>`;
 }
 
 function offSection(view: View): RawHtml {
@@ -89,6 +116,7 @@ export function securityPage(view: View, data: SecurityPageData, state: Security
 <h2 id="two-factor-title">${s.twoFactor.title}</h2>
 ${body}
 </section>
+${data.sso ? ssoSection(view, data.sso, state) : ''}
 ${sessionsSection(view, data.sessions, data.currentSessionId)}`;
 }
 

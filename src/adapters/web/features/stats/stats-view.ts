@@ -125,7 +125,7 @@ export function linkHeader(frame: StatsFrame): RawHtml {
 <div><dt>${t.link.destination}</dt>${frame.destination !== null ? html`<dd class="url">${frame.destination}</dd>` : html`<dd class="muted">${t.withheld}</dd>`}</div>
 <div><dt>${t.link.created}</dt><dd>${frame.fmt.date(link.createdAt)}</dd></div>
 </dl>
-${frame.isOwner ? html`<p><a href="/links/${link.id}/edit">${t.link.edit}</a> · <a href="/links/${link.id}/conversions">${view.t.conversions.title}</a></p>` : ''}
+${frame.isOwner ? html`<p>${view.can('links.write') ? html`<a href="/links/${link.id}/edit">${t.link.edit}</a> · ` : ''}<a href="/links/${link.id}/conversions">${view.t.conversions.title}</a></p>` : ''}
 </section>`;
 }
 

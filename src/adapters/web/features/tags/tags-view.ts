@@ -8,14 +8,17 @@ import { tagChip } from '../links/link-tag-chips.ts';
 /** GET /links/tags: every tag with its chip and link count, and what can be done to it. */
 export function tagsMain(view: View, tags: readonly TagWithCount[]): RawHtml {
   const t = view.t.tags;
+  // Renaming, recolouring and deleting are link writes: a reader's table has no actions column.
+  const writes = view.can('links.write');
+  const actions = (tag: TagWithCount) => html`<td><ul class="row-actions" role="list">
+<li><a href="/links/tags/${tag.id}/edit" aria-label="${t.editLabel(tag.name)}">${t.edit}</a></li>
+<li><a href="/links/tags/${tag.id}/delete" aria-label="${t.deleteLabel(tag.name)}">${t.delete}</a></li>
+</ul></td>`;
   const rows = tags.map(
     (tag) => html`<tr>
 <th scope="row">${tagChip(tag)}</th>
 <td class="num"><a class="tag-count" href="${withQuery('/links', {}, { tag: tag.name })}" aria-label="${t.linksOf(view.fmt.number(tag.links), tag.name)}">${view.fmt.number(tag.links)}</a></td>
-<td><ul class="row-actions" role="list">
-<li><a href="/links/tags/${tag.id}/edit" aria-label="${t.editLabel(tag.name)}">${t.edit}</a></li>
-<li><a href="/links/tags/${tag.id}/delete" aria-label="${t.deleteLabel(tag.name)}">${t.delete}</a></li>
-</ul></td>
+${writes ? actions(tag) : ''}
 </tr>`,
   );
   const table =
@@ -23,11 +26,11 @@ export function tagsMain(view: View, tags: readonly TagWithCount[]): RawHtml {
       ? html`<p>${t.empty}</p>`
       : html`<div class="table-wrap"><table class="tags-table">
 <caption class="visually-hidden">${t.caption}</caption>
-<thead><tr><th scope="col">${t.columns.tag}</th><th scope="col" class="num">${t.columns.links}</th><th scope="col">${t.columns.actions}</th></tr></thead>
+<thead><tr><th scope="col">${t.columns.tag}</th><th scope="col" class="num">${t.columns.links}</th>${writes ? html`<th scope="col">${t.columns.actions}</th>` : ''}</tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
   return html`<h1>${t.title}</h1>
-<p>${t.intro}</p>
+<p>${writes ? t.intro : t.readerIntro}</p>
 ${table}
 <p><a href="/links">${t.backToLinks}</a></p>`;
 }

@@ -52,7 +52,7 @@ ${selectField({ name: 'timezone', label: s.timezone, hint: s.timezoneHint, optio
 ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(values, 'require_2fa') === '1', uncheckedValue: '0', errors: f?.errors })}
 <div class="actions"><button type="submit">${view.t.common.save}</button></div>
 </form>
-${ws.personal ? '' : html`<p><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>`}
+${ws.personal ? '' : html`<p class="record-delete"><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>`}
 </section>`;
 }
 

@@ -32,6 +32,8 @@ export const auth = {
       expired: 'This sign-in took too long or was started in another browser. Start again.',
       rejected: 'The answer from your provider could not be checked, so you are not signed in. Start again.',
       unreachable: 'Your provider could not be reached. Try again in a moment.',
+      taken: 'This identity at your provider already signs in to another account here. Sign in with it to reach that account, or unlink it there first.',
     },
+    backToSecurity: 'Back to security',
   },
 } as const;

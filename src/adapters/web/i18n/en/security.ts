@@ -81,4 +81,18 @@ export const security = {
     askAgain: 'Ask for another link',
     notVerified: 'Confirm your email address first: open the link we mailed you, or ask for another.',
   },
+  sso: {
+    title: 'Single sign-on',
+    intro: (name: string) => `Connect your ${name} identity to sign in here with it as well as your password.`,
+    connect: (name: string) => `Connect ${name}`,
+    connected: (name: string) => `Connected to ${name}.`,
+    linkedSince: (when: string) => `Connected ${when}`,
+    caption: 'Connected identities',
+    subject: 'Identity at the provider',
+    since: 'Connected',
+    unlink: 'Unlink',
+    unlinkNamed: (name: string) => `Unlink your ${name} identity`,
+    unlinked: (name: string) => `Your ${name} identity is unlinked: it no longer signs you in here.`,
+    none: 'No identity connected yet.',
+  },
 } as const;

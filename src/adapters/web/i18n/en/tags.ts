@@ -2,6 +2,7 @@
 export const tags = {
   title: 'Tags',
   intro: 'Tags are made by naming them on a link. Rename, recolour or delete them here.',
+  readerIntro: 'Tags are made by naming them on a link. Editors rename, recolour or delete them here.',
   caption: 'Your tags',
   empty: 'No tags yet. Give a link tags on its form.',
   backToLinks: 'Back to links',

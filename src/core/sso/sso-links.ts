@@ -1,0 +1,51 @@
+import type { AccountStore } from '../accounts/account-store.ts';
+import type { Clock } from '../shared/clock.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { emailDomainAllowed } from './email-domains.ts';
+import type { SsoClaims } from './sso-sign-in.ts';
+import type { LinkedIdentity, SsoIdentity, SsoIdentityStore } from './sso-identity-store.ts';
+
+/** Why an identity is not linked: another person signs in with it, or its email's domain may not sign in this way. */
+export type SsoLinkRefusal = 'taken' | 'domain';
+
+export interface SsoLinksDeps {
+  identities: SsoIdentityStore;
+  accounts: Pick<AccountStore, 'passwordHashOf'>;
+  /** Email domains that may sign in this way (lower case); empty: any. */
+  allowedDomains: readonly string[];
+  clock: Clock;
+}
+
+/**
+ * A signed-in person linking their provider identity from the account's security page (issue
+ * 33): they proved both sides, so no verified email is needed; an identity stays with the first
+ * person it was linked to, and the last way in (no password, no other identity) is never unlinked.
+ */
+export class SsoLinks {
+  constructor(private readonly deps: SsoLinksDeps) {}
+
+  of(userId: number): Promise<LinkedIdentity[]> {
+    return this.deps.identities.ofUser(userId);
+  }
+
+  async link(userId: number, claims: SsoClaims): Promise<'linked' | SsoLinkRefusal> {
+    if (!emailDomainAllowed(claims.email, this.deps.allowedDomains)) return 'domain';
+    const identity = { issuer: claims.issuer, subject: claims.subject };
+    const holder = await this.deps.identities.findUser(identity);
+    if (holder !== null) return holder === userId ? 'linked' : 'taken';
+    await this.deps.identities.link(userId, identity, this.deps.clock.now());
+    // Two people linking the same identity at once: the first one keeps it.
+    return (await this.deps.identities.findUser(identity)) === userId ? 'linked' : 'taken';
+  }
+
+  /** Refused (naming `sso`) when it is the person's last way in; not found when it is not theirs. */
+  async unlink(userId: number, identity: SsoIdentity): Promise<void> {
+    const linked = await this.deps.identities.ofUser(userId);
+    if (!linked.some((i) => i.issuer === identity.issuer && i.subject === identity.subject)) throw new NotFoundError('identity');
+    const hasPassword = (await this.deps.accounts.passwordHashOf(userId)) !== null;
+    if (!hasPassword && linked.length === 1) {
+      throw ValidationError.of('sso', 'This is your only way to sign in: set a password first (Forgot password? on the sign-in page mails you a link).');
+    }
+    await this.deps.identities.unlink(userId, identity);
+  }
+}
