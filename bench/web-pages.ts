@@ -17,7 +17,9 @@
  *
  *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres
  *                        --pages REGEXP (only the pages whose label matches, e.g. 'search')
- *                        --unfolded (statistics from the daily rollups alone, not folded into months: ADR 40)]
+ *                        --unfolded (statistics from the daily rollups alone, not folded into months: ADR 40)
+ *                        --keep (PostgreSQL: the loaded schema is kept and its name printed)
+ *                        --schema NAME (PostgreSQL: time the pages on a schema kept before, loading nothing)]
  *   (PostgreSQL from TEST_DATABASE_URL, if set, with Redis at TEST_REDIS_URL or 127.0.0.1:6379
  *   under a key prefix of its own, deleted after)
  */
@@ -28,11 +30,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inFreshPgSchema } from './pg-schema.ts';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { DAYS, seed, type Seeded } from './web-seed.ts';
 import { foldFinishedMonths } from './rollup-seed.ts';
 import { loadConfig, type Config } from '../src/app/config.ts';
 import { createContainer } from '../src/app/container.ts';
 import { buildServer, type Server } from '../src/app/server.ts';
+import { addDays } from '../src/core/stats/range.ts';
 import { PASSWORD, WebClient } from '../test/support/web-client.ts';
 
 const { values } = parseArgs({
@@ -43,6 +47,8 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'both' },
     pages: { type: 'string', default: '' },
     unfolded: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    schema: { type: 'string', default: '' },
   },
 });
 const LINKS = Number(values.links);
@@ -121,9 +127,48 @@ async function withServer<T>(config: Config, pgSchema: string | undefined, fn: (
   }
 }
 
+const EMAIL = 'bench@example.com';
+
+/** The seeded account's links and days, read back from a schema kept by an earlier run (--schema). */
+async function seededOf(config: Config, pgSchema: string): Promise<Seeded> {
+  const container = createContainer(config, { pgSchema });
+  try {
+    const db = container.storage.db;
+    const account = await db.selectFrom('accounts').select('id').where('email', '=', EMAIL).executeTakeFirstOrThrow();
+    // As web-seed.ts chose them: the first link in a space, the first with a pixel, neither disabled nor expired.
+    const mine = db.selectFrom('links').select('id').where('account_id', '=', account.id).where('space_id', 'is not', null);
+    const big = (await mine.orderBy('id').executeTakeFirstOrThrow()).id;
+    const plain = (
+      await mine
+        .where('id', '<>', big)
+        .where('disabled', '=', 0)
+        .where('ends_at', 'is', null)
+        .where(sql<boolean>`id % 20 = 0`)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const space = (await db.selectFrom('spaces').select('id').where('account_id', '=', account.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const first = await db
+      .selectFrom('click_rollups')
+      .select((eb) => eb.fn.min('day').as('day'))
+      .where('link_id', '=', big)
+      .executeTakeFirstOrThrow();
+    const firstDay = String(first.day);
+    return { big, plain, space, firstDay, today: addDays(firstDay, DAYS - 1) };
+  } finally {
+    await container.close();
+  }
+}
+
 async function benchEngine(label: string, env: Record<string, string>, pgSchema?: string): Promise<Verdict> {
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', API_RATE_LIMIT: '0', WEB_RATE_LIMIT: '0' });
-  const email = 'bench@example.com';
+  const s = pgSchema && values.schema ? await seededOf(config, pgSchema) : await load(label, config, pgSchema);
+  return timePages(label, config, pgSchema, s);
+}
+
+/** Signs up, loads the account and folds its months; what the pages are timed on. */
+async function load(label: string, config: Config, pgSchema: string | undefined): Promise<Seeded> {
+  const email = EMAIL;
   // Signed up through a server of its own, closed before the load.
   const account = await withServer(config, pgSchema, async (baseUrl, server) => {
     const signup = await new WebClient(baseUrl).post('/signup', { name: 'Bench', email, password: PASSWORD }, { from: '/signup' });
@@ -152,7 +197,11 @@ async function benchEngine(label: string, env: Record<string, string>, pgSchema?
   } finally {
     await container.close();
   }
+  return s;
+}
 
+async function timePages(label: string, config: Config, pgSchema: string | undefined, s: Seeded): Promise<Verdict> {
+  const email = EMAIL;
   return withServer(config, pgSchema, async (baseUrl) => {
     const client = new WebClient(baseUrl);
     const login = await client.post('/login', { email, password: PASSWORD }, { from: '/login' });
@@ -244,9 +293,14 @@ try {
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const prefix = `lp_bench_web_${randomBytes(4).toString('hex')}:`;
     try {
-      await inFreshPgSchema(async (url, schema) => {
+      const run = async (url: string, schema: string) => {
         verdicts.push(await benchEngine('PostgreSQL + Redis', { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, schema));
-      });
+      };
+      if (values.schema) {
+        const url = process.env.TEST_DATABASE_URL;
+        if (!url) throw new Error('--schema needs TEST_DATABASE_URL');
+        await run(url, values.schema);
+      } else await inFreshPgSchema(run, { keep: values.keep });
     } finally {
       await deleteKeys(redisUrl, prefix);
     }

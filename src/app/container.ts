@@ -348,7 +348,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
     stats: new StatsService({
       links: stores.links,
-      stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
+      stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths, { now: () => clock.now() }),
       filtered: new SqlFilteredClickStore(storage.db, storage.engine),
       retention: new SqlClickRetention(storage.db, storage.engine),
       months: rollupMonths,

@@ -3,6 +3,7 @@
  * quality bar): no sideways scroll, no text under 12 px, targets of 24 × 24 px (or spaced), axe at
  * WCAG 2.2 AA, no console error. The routes are test/support/app-routes.ts's; the checks
  * test/support/phone-check.ts's. On SQLite only: the templates are the same on either engine.
+ * The email verification pages (EMAIL_VERIFICATION=required) on an app of their own, last.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import { startHarness, type Harness } from '../support/harness.ts';
 import { seedApp, type SeededApp } from '../support/app-routes.ts';
 import { expectPhoneReady, PHONE, watchConsole } from '../support/phone-check.ts';
 import { expectBarReady, expectOpenMenuReady } from '../support/open-menu-check.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { PASSWORD } from '../support/web-client.ts';
 
 after(closeBrowser);
 
@@ -111,6 +114,63 @@ describe('every route of the web app at 375 px, light and dark', () => {
     const bar = signedIn.locator('[data-bulk-bar]');
     await bar.waitFor({ state: 'visible' });
     await check('bulk bar', () => expectBarReady(signedIn, bar, '[data-bulk-bar]', 'bulk bar'));
+    assert.deepEqual(faults, []);
+  });
+});
+
+// EMAIL_VERIFICATION=required adds the pages a sign-up waits on (docs/adr/0072); the app above
+// runs without them, so a second app on SQLite, its mail caught by a local SMTP server.
+describe('the email verification pages at 375 px, light and dark (EMAIL_VERIFICATION=required)', () => {
+  const sink = new SmtpSink();
+  let h: Harness;
+  let pages: Page[];
+
+  before(async () => {
+    h = await startHarness('sqlite', { env: { EMAIL_VERIFICATION: 'required', SMTP_URL: await sink.start() } });
+    pages = [await newPage({ viewport: PHONE }), await newPage({ viewport: PHONE })];
+  });
+
+  after(async () => {
+    for (const page of pages ?? []) await page.close();
+    await h?.close();
+    await sink.close();
+  });
+
+  test('waiting, refused, link sent again, the link, and the link used twice', { timeout: 120_000 }, async () => {
+    const [page, other] = pages as [Page, Page];
+    const faults: string[] = [];
+    // The page as it stands, after `act`'s navigation answered `status` (a flash is shown once: no reload).
+    const check = async (what: string, on: Page, status: number, act: () => Promise<unknown>) => {
+      // Each step's console errors alone; a refused page's own status is logged as one (Chromium), so those are watched from their load on.
+      if (status === 200) watchConsole(on);
+      const [res] = await Promise.all([on.waitForResponse((r) => r.request().isNavigationRequest() && r.status() !== 303), act()]);
+      await on.waitForLoadState('load');
+      if (status !== 200) watchConsole(on);
+      if (res.status() !== status) faults.push(`${what}: ${res.status()}, not ${status}`);
+      for (const theme of THEMES) {
+        await on.emulateMedia({ colorScheme: theme });
+        await expectPhoneReady(on, `${what}, ${theme}`).catch((error: Error) => faults.push(error.message));
+      }
+    };
+    const email = `verify-${Date.now()}@example.com`;
+    await page.goto(`${h.baseUrl}/signup`);
+    await page.getByLabel('Name').fill('Waiting User');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await check('/signup/verify (waiting)', page, 200, () => page.getByRole('button', { name: 'Create account' }).click());
+    const path = /https?:\/\/\S+(\/signup\/verify\/[A-Za-z0-9_-]{43})/.exec((await sink.mailTo(email)).raw.replace(/=\r?\n/g, ''))?.[1];
+    assert.ok(path, 'a link in the mail');
+
+    await page.getByLabel('Email').fill('');
+    await check('/signup/verify (no email: 422)', page, 422, () => page.getByRole('button', { name: 'Send another link' }).click());
+    await page.getByLabel('Email').fill(email);
+    await check('/signup/verify (sent again)', page, 200, () => page.getByRole('button', { name: 'Send another link' }).click());
+
+    await check('/signup/verify/{token}', page, 200, () => page.goto(h.baseUrl + path));
+    await other.goto(h.baseUrl + path);
+    await check('/login (confirmed)', page, 200, () => page.getByRole('button', { name: 'Confirm my email address' }).click());
+    // The same link in a second tab, confirmed in the first: dead.
+    await check('/signup/verify/{token} (used: 410)', other, 410, () => other.getByRole('button', { name: 'Confirm my email address' }).click());
     assert.deepEqual(faults, []);
   });
 });

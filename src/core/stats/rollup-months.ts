@@ -77,7 +77,12 @@ function monthParts(span: MonthSpan): Pick<RangeParts, 'months' | 'quarters'> {
 // and clicks reach the rollups after their flush, a writer's recovery or a database outage.
 const SETTLE_DAYS = 3;
 
-/** The months before this one are over everywhere and folded: the month of (now − 3 days), UTC. */
+/** The days before this one (YYYY-MM-DD) are over everywhere and get no more clicks: (now − 3 days), UTC. */
+export function settledBefore(now: number): string {
+  return dateOfDayNumber(Math.floor(now / 86_400_000) - SETTLE_DAYS);
+}
+
+/** The months before this one are over everywhere and folded: the month of settledBefore. */
 export function foldableBefore(now: number): string {
-  return dateOfDayNumber(Math.floor(now / 86_400_000) - SETTLE_DAYS).slice(0, 7);
+  return settledBefore(now).slice(0, 7);
 }

@@ -1,13 +1,15 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Dimension } from '../../../core/stats/dimensions.ts';
-import { UNKNOWN_VALUE } from '../../../core/stats/dimensions.ts';
 import type { DayRange } from '../../../core/stats/range.ts';
 import type { BreakdownQuery, LinkDayCount, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
 import { offsetOf } from '../../../core/shared/page.ts';
-import { rangeParts } from '../../../core/stats/rollup-months.ts';
+import { rangeParts, settledBefore } from '../../../core/stats/rollup-months.ts';
+import { addDays } from '../../../core/stats/range.ts';
 import type { Database } from '../schema.ts';
 import type { SqlRollupMonths } from './rollup-months.ts';
 import type { Engine } from '../connect.ts';
+import { SettledSums, type ValueSums } from './settled-sums.ts';
+import { orderedPage, valueOf } from './value-order.ts';
 
 /** Rows of one rollup table between two keys, inclusive: days (YYYY-MM-DD), months or quarters (YYYY-MM). */
 interface RollupSpan {
@@ -17,21 +19,27 @@ interface RollupSpan {
   to: string;
 }
 
-const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
-
 /**
  * Statistics from the rollups only. Every query is a range scan of a primary key, (link_id,
  * dimension, day, value) of the daily rows, (link_id, dimension, month, value) of the monthly
  * ones and (link_id, dimension, quarter, value) of the quarterly ones: at most days × values
  * rows, however many clicks, and for the whole months and quarters of a long range months ×
- * values and quarters × values (docs/adr/0040, 0075).
+ * values and quarters × values (docs/adr/0040, 0075). A value list's settled part, which gets
+ * no more clicks, is summed once and kept (SettledSums, docs/adr/0076): a range then reads its
+ * last days alone.
  */
 export class SqlStatsStore implements StatsStore {
+  private readonly settledSums = new SettledSums();
+  private readonly now: () => number;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
     private readonly months: Pick<SqlRollupMonths, 'foldedBefore'>,
-  ) {}
+    options: { now?: () => number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** The daily rows of the range's days; the chart of days reads these alone. */
   private dayRows(linkId: number, dimension: Dimension, range: DayRange) {
@@ -66,8 +74,49 @@ export class SqlStatsStore implements StatsStore {
    * a column the outer query drops makes PostgreSQL project every row of the union once more.
    */
   private async rows(linkId: number, dimension: Dimension, range: DayRange) {
-    const [first, ...rest] = (await this.spans(linkId, range)).map((span) => this.spanRows(linkId, span).select(['value', 'count']).where('dimension', '=', dimension));
+    return this.spansRows(linkId, dimension, await this.spans(linkId, range));
+  }
+
+  private spansRows(linkId: number, dimension: Dimension, spans: readonly RollupSpan[]) {
+    const [first, ...rest] = spans.map((span) => this.spanRows(linkId, span).select(['value', 'count']).where('dimension', '=', dimension));
     return this.db.selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'));
+  }
+
+  private async sumsOf(linkId: number, dimension: Dimension, spans: readonly RollupSpan[]): Promise<Array<[string, number]>> {
+    const rows = await this.spansRows(linkId, dimension, spans)
+      .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .groupBy('value')
+      .execute();
+    return rows.map((r) => [r.value, Number(r.count)]);
+  }
+
+  /**
+   * A dimension's sums per value over the range, or null when none of it is settled: the settled
+   * spans (folded months and quarters, days over everywhere) summed once and kept, the days
+   * after them read each time.
+   */
+  private async valueSums(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueSums | null> {
+    const settled = settledBefore(this.now());
+    const kept: RollupSpan[] = [];
+    const live: RollupSpan[] = [];
+    for (const span of await this.spans(linkId, range)) {
+      if (span.table !== 'click_rollups' || span.to < settled) kept.push(span);
+      else if (span.from >= settled) live.push(span);
+      else {
+        kept.push({ ...span, to: addDays(settled, -1) });
+        live.push({ ...span, from: settled });
+      }
+    }
+    if (kept.length === 0) return null;
+    const key = [linkId, dimension, ...kept.map((span) => `${span.key} ${span.from} ${span.to}`)].join('|');
+    const [sums, recent] = await Promise.all([
+      this.settledSums.of(key, async () => new Map(await this.sumsOf(linkId, dimension, kept))),
+      live.length > 0 ? this.sumsOf(linkId, dimension, live) : Promise.resolve([]),
+    ]);
+    if (recent.length === 0) return sums;
+    const merged = new Map(sums);
+    for (const [value, count] of recent) merged.set(value, (merged.get(value) ?? 0) + count);
+    return merged;
   }
 
   /** Several dimensions' (dimension, count) rows over the range, for the totals of those without values. */
@@ -89,6 +138,8 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
+    const sums = await this.valueSums(linkId, dimension, range);
+    if (sums) return [...sums].map(([value, count]) => ({ value: valueOf(value), count }));
     const rows = await (
       await this.rows(linkId, dimension, range)
     )
@@ -99,6 +150,11 @@ export class SqlStatsStore implements StatsStore {
   }
 
   async breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }> {
+    // A search matches in the database's own collation (contains): searched lists are read there whole.
+    if (!query.search) {
+      const sums = await this.valueSums(linkId, dimension, range);
+      if (sums) return orderedPage(sums, query.order, query.page);
+    }
     let q = await this.rows(linkId, dimension, range);
     if (query.search) q = q.where(this.contains(query.search));
     const sum = sql<number | string>`sum(${sql.ref('count')})`;

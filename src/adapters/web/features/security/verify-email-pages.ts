@@ -29,7 +29,7 @@ ${csrfField(view)}
 ${textField({ name: 'email', label: v.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true, maxlength: 255 })}
 <div class="actions"><button type="submit">${v.resend}</button></div>
 </form>
-<p><a href="/login">${v.backToSignIn}</a></p>`;
+<p>${v.confirmedAlready} <a href="/login">${v.backToSignIn}</a></p>`;
 }
 
 /** The link's page: a button, so that a mail scanner opening links verifies nothing. */
