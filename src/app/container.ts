@@ -295,6 +295,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
             onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
           },
   });
+  const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
     visits,
@@ -333,14 +334,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ),
     domains: new DomainsService({
       store: stores.domains,
-      unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) })),
+      unit: domainUnit,
       clock,
       urls,
       claims,
       invalidation: visits.invalidation,
       verification: { required: config.DOMAIN_VERIFICATION === 'on', checks: domainChecks },
     }),
-    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
+    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation, domainUnit),
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths),
