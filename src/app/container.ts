@@ -194,6 +194,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
+  // A person's own changes (keys, profile, password) and their entries in the personal workspace's log (docs/adr/0071).
+  const accountUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) }));
   // A link change, its webhook deliveries and its audit entries commit together (docs/adr/0033, 0071).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
     ...recordsOn(trx),
@@ -211,7 +213,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
-  const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
+  const accountsService = new AccountsService(accounts, clock, {
+    invalidation: visits.invalidation,
+    forgetQuota,
+    unit: accountUnit,
+  });
   // 0: that sign-up limit is off.
   const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
   const hasher = new Argon2Hasher();

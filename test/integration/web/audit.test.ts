@@ -4,6 +4,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { signedUp, type WebClient } from '../../support/web-client.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 onEachEngine('web: audit log', (h) => {
   let me: WebClient;
@@ -13,7 +14,7 @@ onEachEngine('web: audit log', (h) => {
 
   before(async () => {
     ({ client: me, email } = await signedUp(h().baseUrl));
-    ({ apiKey: key } = await h().server.container.accounts.createKey(email, 'web test'));
+    ({ apiKey: key } = await h().server.container.accounts.createKey(email, 'web test', TEST_ACTOR));
     myId = (await h().request('GET', '/api/v1/account', { key })).body.data.id;
   });
 

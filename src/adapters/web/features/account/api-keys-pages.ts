@@ -10,6 +10,7 @@ import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** Pages, not API: kept out of the OpenAPI document. */
 const PAGE = { schema: { hide: true } };
@@ -96,7 +97,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
   web.post('/account/api-keys', PAGE, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     try {
-      const made = await ctx.accounts.createKeyFor(viewerOf(request).account.id, text(form, 'name'));
+      const made = await ctx.accounts.createKeyFor(viewerOf(request).account.id, text(form, 'name'), webActor(request));
       return show(request, reply, 200, made, {});
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -106,7 +107,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
 
   web.post('/account/api-keys/:id/revoke', { schema: { params: IdParams, hide: true } }, async (request, reply) => {
     const { id } = request.params as IdParams;
-    await ctx.accounts.revokeKeyOf(viewerOf(request).account.id, id);
+    await ctx.accounts.revokeKeyOf(viewerOf(request).account.id, id, webActor(request));
     setFlash(reply, viewOf(request, reply, secret).t.account.keys.revoked);
     return seeOther(reply, '/account/api-keys');
   });
