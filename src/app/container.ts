@@ -249,10 +249,13 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
     },
     emailPending: verification ? (id) => verification.pending(id) : undefined,
+    unit: accountUnit,
     clock,
   });
+  const totpSeal = new SecretBox(() => sharedSecret(storage.db, 'totp-seal'));
   const twoFactor = new TwoFactorService({
-    store: new SqlTwoFactorStore(storage.db, new SecretBox(() => sharedSecret(storage.db, 'totp-seal'))),
+    store: new SqlTwoFactorStore(storage.db, totpSeal),
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, totpSeal), audit: new SqlAuditLog(trx) })),
     totp: new OtpauthTotp(),
     attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
     confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
@@ -286,6 +289,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perAddress: visits.limiter(RESET_PER_ADDRESS),
       perEmail: visits.limiter(RESET_PER_EMAIL),
       onMailError: overrides.onError ?? ((e) => console.error('linkpix: a password reset email was not sent:', e)),
+      unit: accountUnit,
       clock,
     }),
   };

@@ -7,6 +7,7 @@ import type { Account, ApiKey } from './account.ts';
 import type { AccountStore } from './account-store.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
 import { normaliseEmail } from './email.ts';
+import { recordAccountChange } from './account-audit.ts';
 import { changesOf } from '../audit/audit-changes.ts';
 import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
 import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
@@ -31,7 +32,7 @@ export interface AccountsServiceDeps {
 /** A personal key's entry names it by its name and prefix: its value never enters the log. */
 const keyFields = (key: ApiKey) => ({ name: key.name, prefix: key.prefix });
 
-/** One entry in the workspace's log (a person's own changes go to their personal workspace, which shares their id). */
+/** One entry in the workspace's log (a personal key's workspace shares its person's id). */
 async function audit(
   log: AuditLog | undefined,
   entry: { workspaceId: number; actor: AuditActor; action: string; target: { type: string; id: number }; changes: AuditChanges; at: number },
@@ -144,7 +145,7 @@ export class AccountsService {
     return this.unit(async (tx) => {
       const after = await tx.store.updateProfile(accountId, profile);
       const changes = changesOf(profileOf(before), profileOf(after));
-      if (Object.keys(changes).length > 0) await audit(tx.audit, { workspaceId: accountId, actor, action: 'account.updated', target: { type: 'account', id: accountId }, changes, at });
+      if (Object.keys(changes).length > 0) await recordAccountChange(tx.audit, { userId: accountId, actor, action: 'account.updated', changes, at });
       return after;
     });
   }

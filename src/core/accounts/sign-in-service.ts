@@ -8,6 +8,9 @@ import type { AccountStore, SessionStore } from './account-store.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkPassword, checkProfile, type ProfileInput } from './account-rules.ts';
 import { normaliseEmail } from './email.ts';
+import { recordAccountChange, selfThroughWeb } from './account-audit.ts';
+import { CLI_OPERATOR, type AuditActor } from '../audit/audit-entry.ts';
+import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export interface SignInServiceDeps {
   accounts: AccountStore;
@@ -22,6 +25,8 @@ export interface SignInServiceDeps {
   /** EMAIL_VERIFICATION=required: whether the person has still to open their link (absent: off). */
   emailPending?: ((userId: number) => Promise<boolean>) | undefined;
   clock: Clock;
+  /** A new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
+  unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
 }
 
 /** What a refusal for an email not yet verified names (the web app offers to resend). */
@@ -54,7 +59,20 @@ export class SignInService {
   /** Verified against when the email is unknown, so that answer takes as long as a wrong password. */
   private decoy: Promise<string> | null = null;
 
-  constructor(private readonly deps: SignInServiceDeps) {}
+  private readonly unit: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>>;
+
+  constructor(private readonly deps: SignInServiceDeps) {
+    this.unit = deps.unit ?? unaudited(deps.accounts);
+  }
+
+  /** Stores the new password's hash and an `account.password_changed` entry (the password as "changed") in one unit. */
+  private async storePassword(userId: number, hash: string, actor: AuditActor): Promise<void> {
+    const at = this.deps.clock.now();
+    await this.unit(async (tx) => {
+      await tx.store.setPasswordHash(userId, hash);
+      await recordAccountChange(tx.audit, { userId, actor, action: 'account.password_changed', changes: { password: 'changed' }, at });
+    });
+  }
 
   /**
    * Every try counts, refused or not, before anything is checked: a script making accounts, or
@@ -155,7 +173,7 @@ export class SignInService {
       if (!(await this.deps.hasher.verify(hash, current))) bag.add('current_password', 'The current password is wrong.');
     }
     bag.throwIfAny();
-    await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(next));
+    await this.storePassword(account.id, await this.deps.hasher.hash(next), selfThroughWeb(account.id));
     await this.deps.sessions.deleteAll(account.id, null);
     return this.open(account, client, remember);
   }
@@ -179,7 +197,7 @@ export class SignInService {
     bag.throwIfAny();
     const account = await this.deps.accounts.findByEmail(normaliseEmail(email));
     if (!account) throw new NotFoundError('account');
-    await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(password));
+    await this.storePassword(account.id, await this.deps.hasher.hash(password), CLI_OPERATOR);
     await this.deps.sessions.deleteAll(account.id, null);
     return account;
   }
