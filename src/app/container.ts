@@ -235,6 +235,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
           perAddress: visits.limiter(VERIFY_PER_ADDRESS),
           perEmail: visits.limiter(VERIFY_PER_EMAIL),
           onMailError: overrides.onError ?? ((e) => console.error('linkpix: a verification email was not sent:', e)),
+          registration: unitOfWorkOn(storage.db, (trx) => ({ accounts: new SqlAccountStore(trx), store: new SqlEmailVerificationStore(trx) })),
           clock,
         })
       : null;
@@ -249,6 +250,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
     },
     emailPending: verification ? (id) => verification.pending(id) : undefined,
+    createAccount: verification ? (profile, hash, now) => verification.createUnverified(profile, hash, now) : undefined,
     unit: accountUnit,
     clock,
   });

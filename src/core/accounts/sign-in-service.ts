@@ -3,7 +3,7 @@ import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
-import type { Account, Session } from './account.ts';
+import type { Account, NewAccount, Session } from './account.ts';
 import type { AccountStore, SessionStore } from './account-store.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkPassword, checkProfile, type ProfileInput } from './account-rules.ts';
@@ -24,6 +24,8 @@ export interface SignInServiceDeps {
   signUps?: { perAddress?: AttemptLimiter | undefined; perEmail?: AttemptLimiter | undefined } | undefined;
   /** EMAIL_VERIFICATION=required: whether the person has still to open their link (absent: off). */
   emailPending?: ((userId: number) => Promise<boolean>) | undefined;
+  /** EMAIL_VERIFICATION=required: stores a sign-up's account together with its "unverified" mark (absent: the account alone). */
+  createAccount?: ((profile: NewAccount, passwordHash: string, now: number) => Promise<Account>) | undefined;
   clock: Clock;
   /** A new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
   unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
@@ -99,7 +101,8 @@ export class SignInService {
     bag.throwIfAny();
     if (await this.deps.accounts.findByEmail(profile.email)) throw ValidationError.of('email', messages.taken('email'));
     const hash = await this.deps.hasher.hash(input.password);
-    return this.deps.accounts.createWithPassword(profile, hash, this.deps.clock.now());
+    const create = this.deps.createAccount ?? ((p: NewAccount, h: string, now: number) => this.deps.accounts.createWithPassword(p, h, now));
+    return create(profile, hash, this.deps.clock.now());
   }
 
   async signIn(email: string, password: string, client: Client, remember: boolean): Promise<SignedIn> {
