@@ -45,7 +45,7 @@ import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
 import { SqlWorkspaceStore } from '../adapters/storage/stores/workspace-store.ts';
-import { WorkspacesService } from '../core/workspaces/workspaces-service.ts';
+import { INVITATION_LIMITERS, WorkspacesService } from '../core/workspaces/workspaces-service.ts';
 import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
 import { SqlRawClickStore } from '../adapters/storage/stores/raw-click-store.ts';
 import { ClickExportService } from '../core/stats/click-export.ts';
@@ -218,8 +218,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     forgetQuota,
     unit: accountUnit,
   });
-  // 0: that sign-up limit is off.
-  const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
+  // 0: that limit is off.
+  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
+  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
   const hasher = new Argon2Hasher();
   const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
@@ -298,6 +299,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
     deleteWorkspace: (id) => accountsService.deleteAccount(id),
     unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
+    invitationLimits: {
+      perInviter: windowLimiter(INVITATION_LIMITERS.perInviter, config.INVITE_LIMIT_PER_INVITER, config.INVITE_LIMIT_WINDOW_SECONDS),
+      perWorkspace: windowLimiter(INVITATION_LIMITERS.perWorkspace, config.INVITE_LIMIT_PER_WORKSPACE, config.INVITE_LIMIT_WINDOW_SECONDS),
+    },
     mail:
       smtpOrOverride === null
         ? null
