@@ -14,5 +14,7 @@ export async function recordAccountChange(
   log: AuditLog | undefined,
   change: { userId: number; actor: AuditActor; action: string; changes: AuditChanges; at: number },
 ): Promise<void> {
-  await log?.record([{ workspaceId: change.userId, actor: change.actor, action: change.action, target: { type: 'account', id: change.userId }, changes: change.changes, at: change.at }]);
+  await log?.record([
+    { workspaceId: change.userId, actor: change.actor, action: change.action, target: { type: 'account', id: change.userId }, changes: change.changes, at: change.at },
+  ]);
 }

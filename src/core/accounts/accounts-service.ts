@@ -59,7 +59,14 @@ export class AccountsService {
     const now = this.clock.now();
     return this.unit(async (tx) => {
       const key = await tx.store.insertKey(accountId, generated.stored, now);
-      await audit(tx.audit, { workspaceId: accountId, actor, action: 'api_key.created', target: { type: 'api_key', id: key.id }, changes: changesOf(null, keyFields(key)), at: now });
+      await audit(tx.audit, {
+        workspaceId: accountId,
+        actor,
+        action: 'api_key.created',
+        target: { type: 'api_key', id: key.id },
+        changes: changesOf(null, keyFields(key)),
+        at: now,
+      });
       return key;
     });
   }

@@ -59,7 +59,7 @@ onEachEngine('web: audit log', (h) => {
     assert.ok(!csv.text.includes('web-secret-pw'));
   });
 
-  test("a person's own changes in their personal workspace's log, via the web app, secrets as \"changed\" and never a value", async () => {
+  test('a person\'s own changes in their personal workspace\'s log, via the web app, secrets as "changed" and never a value', async () => {
     const profile = await me.post('/account/profile', { name: 'Audited Name', email, timezone: 'Europe/Paris' }, { from: '/account' });
     assert.equal(profile.status, 303, profile.text.slice(0, 500));
     const next = 'a brand new passphrase';
@@ -88,7 +88,11 @@ onEachEngine('web: audit log', (h) => {
 
     const log = await h().request('GET', `/api/v1/workspaces/${myId}/audit?per_page=100`, { key });
     const web = log.body.data.filter((e: { via: string }) => e.via === 'web');
-    const seen = web.map((e: { action: string; target: { type: string }; changes: Record<string, unknown> }) => [e.action, e.target.type, Object.keys(e.changes).sort().join(',')]);
+    const seen = web.map((e: { action: string; target: { type: string }; changes: Record<string, unknown> }) => [
+      e.action,
+      e.target.type,
+      Object.keys(e.changes).sort().join(','),
+    ]);
     for (const expected of [
       ['account.updated', 'account', 'name,timezone'],
       ['account.password_changed', 'account', 'password'],

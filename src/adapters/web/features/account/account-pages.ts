@@ -57,7 +57,11 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     const viewer = viewerOf(request);
     const form = (request.body ?? {}) as Form;
     try {
-      const account = await ctx.accounts.updateProfile(viewer.account.id, { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') }, webActor(request));
+      const account = await ctx.accounts.updateProfile(
+        viewer.account.id,
+        { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') },
+        webActor(request),
+      );
       // The flash is written in the new settings already (the layout reads the viewer's account).
       viewer.account = account;
       return flashAndGo(request, reply, (v) => v.t.account.profile.saved, '/account');
