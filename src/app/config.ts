@@ -220,6 +220,17 @@ const CATALOGUE = {
   },
   MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
   SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
+  INVITE_LIMIT_PER_INVITER: {
+    default: '20',
+    doc: 'Invitations one person may make per INVITE_LIMIT_WINDOW_SECONDS, in any workspace, shared through Redis; 0 turns the limit off.',
+    parse: int(0, 1_000_000),
+  },
+  INVITE_LIMIT_PER_WORKSPACE: {
+    default: '50',
+    doc: 'Invitations one workspace may make per INVITE_LIMIT_WINDOW_SECONDS, by any of its admins; 0 turns the limit off.',
+    parse: int(0, 1_000_000),
+  },
+  INVITE_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the invitation limits, opened by its first invitation.', parse: int(1, 604_800) },
   OIDC_ISSUER: {
     default: '',
     doc: "Single sign-on (OpenID Connect): the provider's issuer URL, https (http only on a loopback address); set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them. Discovery happens at the first sign-in, not at start.",

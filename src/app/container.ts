@@ -46,7 +46,7 @@ import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAccountStore } from '../adapters/storage/stores/account-store.ts';
 import { SqlWorkspaceStore } from '../adapters/storage/stores/workspace-store.ts';
-import { WorkspacesService } from '../core/workspaces/workspaces-service.ts';
+import { INVITATION_LIMITERS, WorkspacesService } from '../core/workspaces/workspaces-service.ts';
 import { SqlLinkStore } from '../adapters/storage/stores/link-store.ts';
 import { SqlRawClickStore } from '../adapters/storage/stores/raw-click-store.ts';
 import { ClickExportService } from '../core/stats/click-export.ts';
@@ -196,6 +196,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.onError ?? ((e) => console.error('linkpix: webhooks:', e)),
     overrides.webhooks,
   );
+  // A person's own changes (keys, profile, password) and their entries in the personal workspace's log (docs/adr/0071).
+  const accountUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) }));
   // A link change, its webhook deliveries and its audit entries commit together (docs/adr/0033, 0071).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
     ...recordsOn(trx),
@@ -213,9 +215,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
-  const accountsService = new AccountsService(accounts, clock, { invalidation: visits.invalidation, forgetQuota });
-  // 0: that sign-up limit is off.
-  const signUpLimiter = (name: string, max: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds: config.SIGNUP_LIMIT_WINDOW_SECONDS }));
+  const accountsService = new AccountsService(accounts, clock, {
+    invalidation: visits.invalidation,
+    forgetQuota,
+    unit: accountUnit,
+  });
+  // 0: that limit is off.
+  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
+  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
   const hasher = new Argon2Hasher();
   const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
@@ -231,6 +238,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
           perAddress: visits.limiter(VERIFY_PER_ADDRESS),
           perEmail: visits.limiter(VERIFY_PER_EMAIL),
           onMailError: overrides.onError ?? ((e) => console.error('linkpix: a verification email was not sent:', e)),
+          registration: unitOfWorkOn(storage.db, (trx) => ({ accounts: new SqlAccountStore(trx), store: new SqlEmailVerificationStore(trx) })),
           clock,
         })
       : null;
@@ -245,10 +253,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
     },
     emailPending: verification ? (id) => verification.pending(id) : undefined,
+    createAccount: verification ? (profile, hash, now) => verification.createUnverified(profile, hash, now) : undefined,
+    unit: accountUnit,
     clock,
   });
+  const totpSeal = new SecretBox(() => sharedSecret(storage.db, 'totp-seal'));
   const twoFactor = new TwoFactorService({
-    store: new SqlTwoFactorStore(storage.db, new SecretBox(() => sharedSecret(storage.db, 'totp-seal'))),
+    store: new SqlTwoFactorStore(storage.db, totpSeal),
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, totpSeal), audit: new SqlAuditLog(trx) })),
     totp: new OtpauthTotp(),
     attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
     confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
@@ -282,6 +294,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       perAddress: visits.limiter(RESET_PER_ADDRESS),
       perEmail: visits.limiter(RESET_PER_EMAIL),
       onMailError: overrides.onError ?? ((e) => console.error('linkpix: a password reset email was not sent:', e)),
+      unit: accountUnit,
       clock,
     }),
   };
@@ -290,6 +303,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
     membershipsChanged: (userIds) => {
       for (const id of userIds) visits.sessionEnds.publish(id);
+    },
+    invitationLimits: {
+      perInviter: windowLimiter(INVITATION_LIMITERS.perInviter, config.INVITE_LIMIT_PER_INVITER, config.INVITE_LIMIT_WINDOW_SECONDS),
+      perWorkspace: windowLimiter(INVITATION_LIMITERS.perWorkspace, config.INVITE_LIMIT_PER_WORKSPACE, config.INVITE_LIMIT_WINDOW_SECONDS),
     },
     mail:
       smtpOrOverride === null
@@ -300,6 +317,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
             onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
           },
   });
+  const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
     visits,
@@ -338,14 +356,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ),
     domains: new DomainsService({
       store: stores.domains,
-      unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) })),
+      unit: domainUnit,
       clock,
       urls,
       claims,
       invalidation: visits.invalidation,
       verification: { required: config.DOMAIN_VERIFICATION === 'on', checks: domainChecks },
     }),
-    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation),
+    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation, domainUnit),
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths, { now: () => clock.now() }),

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import type { Harness } from './harness.ts';
 import { PASSWORD } from './web-client.ts';
+import { TEST_ACTOR } from './audit-actor.ts';
 
 export interface Destination {
   base: string;
@@ -46,7 +47,7 @@ export async function signUpInBrowser(page: Page, baseUrl: string, email = newEm
 
 /** An API key of an account, made the way the account screen (or the CLI) makes one. */
 export async function apiKeyOf(h: Harness, email: string): Promise<string> {
-  return (await h.server.container.accounts.createKey(email, 'browser test')).apiKey;
+  return (await h.server.container.accounts.createKey(email, 'browser test', TEST_ACTOR)).apiKey;
 }
 
 /**

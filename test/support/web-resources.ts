@@ -5,6 +5,7 @@ import qs from 'qs';
 import { escapeHtml } from '../../src/adapters/web/pages/html.ts';
 import type { Harness, Reply } from './harness.ts';
 import { WebClient, signedUp, type WebReply } from './web-client.ts';
+import { TEST_ACTOR } from './audit-actor.ts';
 
 type Form = Record<string, string>;
 // API records are read loosely, as the API tests do.
@@ -38,7 +39,7 @@ export interface SignedIn {
 /** A fresh account signed in through /signup, with an API key of its own. */
 export async function webAccount(h: Harness): Promise<SignedIn> {
   const { client, email } = await signedUp(h.baseUrl);
-  const { apiKey } = await h.server.container.accounts.createKey(email, 'web test');
+  const { apiKey } = await h.server.container.accounts.createKey(email, 'web test', TEST_ACTOR);
   return { client, key: apiKey };
 }
 

@@ -8,6 +8,7 @@ import { domainJson } from './domain-json.ts';
 import { importCommand, type ImportDeps } from './import-command.ts';
 import { personIn } from './workspace-flag.ts';
 import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
+import { CLI_OPERATOR } from '../../core/audit/audit-entry.ts';
 
 export interface CliDeps extends ImportDeps {
   accounts: AccountsService;
@@ -71,7 +72,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(deps, flags) {
       const email = required(flags, 'email');
       if (flags.workspace === undefined) {
-        const { account, key, apiKey } = await deps.accounts.createKey(email, flags.name ?? null);
+        const { account, key, apiKey } = await deps.accounts.createKey(email, flags.name ?? null, CLI_OPERATOR);
         return { id: account.id, email: account.email, api_key: apiKey, key_id: key.id };
       }
       const { person, workspace, actor } = await personIn(deps, email, flags.workspace);
@@ -94,13 +95,13 @@ export const COMMANDS: Record<string, Command> = {
     async run(deps, flags) {
       const { accounts } = deps;
       if (flags.key) {
-        const { account, key } = await accounts.revokeKeyByValue(flags.key);
+        const { account, key } = await accounts.revokeKeyByValue(flags.key, CLI_OPERATOR);
         return { email: account.email, key_id: key.id, revoked: true };
       }
       const id = Number(required(flags, 'id'));
       if (!Number.isInteger(id) || id < 1) throw new UsageError('--id must be a key id (see keys list)');
       if (flags.workspace === undefined) {
-        await accounts.revokeKey(required(flags, 'email'), id);
+        await accounts.revokeKey(required(flags, 'email'), id, CLI_OPERATOR);
         return { email: flags.email, key_id: id, revoked: true };
       }
       const { workspace, actor } = await personIn(deps, required(flags, 'email'), flags.workspace);

@@ -64,7 +64,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
     if (error instanceof ForbiddenError) return reply.code(403).send(errorEnvelope(403, error.missing));
     if (error instanceof GoneError) return reply.code(410).send(errorEnvelope(410, `The ${error.resource} was used, revoked or has expired.`));
-    if (error instanceof TooManyAttemptsError) return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429));
+    if (error instanceof TooManyAttemptsError) return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429, error.reason));
     // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {
       return reply

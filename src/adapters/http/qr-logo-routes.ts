@@ -4,6 +4,7 @@ import { ValidationError } from '../../core/shared/errors.ts';
 import { QR_LOGO_MAX_BYTES } from '../qr/qr-logo-input.ts';
 import { saveLogo, type LogoUpload, type UploadProblem } from '../qr/qr-logo-upload.ts';
 import type { ApiContext } from './handlers/context.ts';
+import { apiActor } from './audit-actor.ts';
 import { MalformedMultipartError, isMalformedMultipart } from './malformed-multipart.ts';
 import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from './schemas/common.ts';
 import { QrLogoSettings } from './schemas/qr.ts';
@@ -92,7 +93,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
         const { id } = request.params as IdParams;
         const view = await ctx.links.get(request.account.id, id);
         if (notMultipart.has(request)) throw ValidationError.of('logo', NOT_MULTIPART);
-        const saved = await saveLogo(ctx.qrLogos, request.account.id, view.link.id, upload, Date.now());
+        const saved = await saveLogo(ctx.qrLogos, request.account.id, view.link.id, upload, Date.now(), apiActor(request));
         if ('problem' in saved) throw ValidationError.of('logo', PROBLEMS[saved.problem]);
         const data: QrLogoSettings = { id: view.link.id, logo: { type: saved.logo.type, bytes: saved.logo.bytes.length } };
         return reply.send({ data, status: 200 });
@@ -112,7 +113,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
     },
     async (request: FastifyRequest) => {
       const view = await ctx.links.get(request.account.id, (request.params as IdParams).id);
-      await ctx.qrLogos.remove(request.account.id, view.link.id);
+      await ctx.qrLogos.remove(request.account.id, view.link.id, Date.now(), apiActor(request));
       return { id: view.link.id, object: 'qr_logo' as const, deleted: true as const, status: 200 as const };
     },
   );

@@ -1,9 +1,11 @@
 import { readLogo, type LogoProblem } from './qr-logo-input.ts';
 import type { QrLogo } from './qr-options.ts';
+import type { AuditActor } from '../../core/audit/audit-entry.ts';
 
 /** Where a link's logo is kept: the store joins every read and write on its owner's link. */
 export interface QrLogoWriter {
-  put(accountId: number, linkId: number, logo: QrLogo, now: number): Promise<boolean>;
+  /** Writes the link's audit entry with it, in one transaction. */
+  put(accountId: number, linkId: number, logo: QrLogo, now: number, actor: AuditActor): Promise<boolean>;
 }
 
 /** An upload as a multipart reader saw it: the file's bytes (none, or an empty part) and whether it was cut at the limit. */
@@ -25,11 +27,12 @@ export async function saveLogo(
   linkId: number,
   upload: LogoUpload,
   now: number,
+  actor: AuditActor,
 ): Promise<{ logo: QrLogo } | { problem: UploadProblem }> {
   if (upload.tooLarge) return { problem: 'tooLarge' };
   if (upload.bytes === null || upload.bytes.length === 0) return { problem: 'missing' };
   const read = readLogo(upload.bytes);
   if ('problem' in read) return read;
-  await store.put(accountId, linkId, read.logo, now);
+  await store.put(accountId, linkId, read.logo, now, actor);
   return read;
 }

@@ -5,6 +5,7 @@ import { SignInService } from './sign-in-service.ts';
 import { NotFoundError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
 import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
 import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
+import { TEST_ACTOR } from '../../../test/support/audit-actor.ts';
 
 const PROFILE = { email: 'a@example.com', name: 'A', timezone: 'UTC' };
 
@@ -21,7 +22,7 @@ function setup() {
 test("a key's use is written at most once a minute, however many requests it makes", async () => {
   const { store, clock, service } = setup();
   const account = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
-  const { key, apiKey } = await service.createKeyFor(account.id, 'cron');
+  const { key, apiKey } = await service.createKeyFor(account.id, 'cron', TEST_ACTOR);
   const first = clock.now();
   for (let i = 0; i < 10; i++) {
     await service.authenticate(apiKey);
@@ -38,12 +39,12 @@ test('keys by account: a name is required, another account cannot revoke, twice 
   const { store, clock, service } = setup();
   const mine = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
   const theirs = await store.createWithPassword({ ...PROFILE, email: 'b@example.com' }, 'plain:x', clock.now());
-  for (const name of ['', '  ', 'x'.repeat(65)]) await assert.rejects(service.createKeyFor(mine.id, name), ValidationError);
-  const { key } = await service.createKeyFor(mine.id, '  Zapier  ');
+  for (const name of ['', '  ', 'x'.repeat(65)]) await assert.rejects(service.createKeyFor(mine.id, name, TEST_ACTOR), ValidationError);
+  const { key } = await service.createKeyFor(mine.id, '  Zapier  ', TEST_ACTOR);
   assert.equal(key.name, 'Zapier');
-  await assert.rejects(service.revokeKeyOf(theirs.id, key.id), NotFoundError);
-  await service.revokeKeyOf(mine.id, key.id);
-  await service.revokeKeyOf(mine.id, key.id);
+  await assert.rejects(service.revokeKeyOf(theirs.id, key.id, TEST_ACTOR), NotFoundError);
+  await service.revokeKeyOf(mine.id, key.id, TEST_ACTOR);
+  await service.revokeKeyOf(mine.id, key.id, TEST_ACTOR);
   assert.notEqual((await service.listKeysOf(mine.id))[0]!.revokedAt, null);
 });
 
@@ -51,9 +52,9 @@ test("the profile: normalised, and another account's email refused while its own
   const { store, clock, service } = setup();
   const mine = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
   await store.createWithPassword({ ...PROFILE, email: 'b@example.com' }, 'plain:x', clock.now());
-  await assert.rejects(service.updateProfile(mine.id, { email: 'B@example.com' }), (e: unknown) => e instanceof ValidationError && 'email' in e.fields);
-  await assert.rejects(service.updateProfile(mine.id, { email: 'a@example.com', timezone: 'Nowhere/Else' }), ValidationError);
-  const updated = await service.updateProfile(mine.id, { email: ' A@Example.com ', name: ' Ada ', timezone: 'Europe/Paris' });
+  await assert.rejects(service.updateProfile(mine.id, { email: 'B@example.com' }, TEST_ACTOR), (e: unknown) => e instanceof ValidationError && 'email' in e.fields);
+  await assert.rejects(service.updateProfile(mine.id, { email: 'a@example.com', timezone: 'Nowhere/Else' }, TEST_ACTOR), ValidationError);
+  const updated = await service.updateProfile(mine.id, { email: ' A@Example.com ', name: ' Ada ', timezone: 'Europe/Paris' }, TEST_ACTOR);
   assert.deepEqual([updated.email, updated.name, updated.timezone], ['a@example.com', 'Ada', 'Europe/Paris']);
 });
 

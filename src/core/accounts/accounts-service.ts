@@ -7,6 +7,11 @@ import type { Account, ApiKey } from './account.ts';
 import type { AccountStore } from './account-store.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
 import { normaliseEmail } from './email.ts';
+import { recordAccountChange } from './account-audit.ts';
+import { changesOf } from '../audit/audit-changes.ts';
+import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
+import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
+import type { AuditLog } from '../audit/audit-store.ts';
 
 export interface CreateAccountInput {
   email: string;
@@ -20,17 +25,61 @@ export interface AccountsServiceDeps {
   invalidation?: RedirectInvalidation;
   /** A deleted link's exact click count (kept outside the database) can go. */
   forgetQuota?: (linkId: number) => Promise<void>;
+  /** A key's or profile's change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  unit?: AuditedUnit<AccountStore>;
+}
+
+/** A personal key's entry names it by its name and prefix: its value never enters the log. */
+const keyFields = (key: ApiKey) => ({ name: key.name, prefix: key.prefix });
+
+/** One entry in the workspace's log (a personal key's workspace shares its person's id). */
+async function audit(
+  log: AuditLog | undefined,
+  entry: { workspaceId: number; actor: AuditActor; action: string; target: { type: string; id: number }; changes: AuditChanges; at: number },
+): Promise<void> {
+  await log?.record([entry]);
 }
 
 /** A key's last use is written at most this often: an API request is not a database write. */
 export const KEY_TOUCH_EVERY_MS = 60_000;
 
 export class AccountsService {
+  private readonly unit: AuditedUnit<AccountStore>;
+
   constructor(
     private readonly store: AccountStore,
     private readonly clock: Clock,
     private readonly deps: AccountsServiceDeps = {},
-  ) {}
+  ) {
+    this.unit = deps.unit ?? unaudited(store);
+  }
+
+  /** Inserts a key of the workspace's own person and its `api_key.created` entry, in one unit. */
+  private insertAudited(accountId: number, generated: ReturnType<typeof generateApiKey>, actor: AuditActor): Promise<ApiKey> {
+    const now = this.clock.now();
+    return this.unit(async (tx) => {
+      const key = await tx.store.insertKey(accountId, generated.stored, now);
+      await audit(tx.audit, {
+        workspaceId: accountId,
+        actor,
+        action: 'api_key.created',
+        target: { type: 'api_key', id: key.id },
+        changes: changesOf(null, keyFields(key)),
+        at: now,
+      });
+      return key;
+    });
+  }
+
+  /** Revokes a key of the workspace and writes its `api_key.revoked` entry, in one unit; false when it was not live. */
+  private revokeAudited(accountId: number, keyId: number, actor: AuditActor): Promise<boolean> {
+    const now = this.clock.now();
+    return this.unit(async (tx) => {
+      const revoked = await tx.store.revokeKey(accountId, keyId, now);
+      if (revoked) await audit(tx.audit, { workspaceId: accountId, actor, action: 'api_key.revoked', target: { type: 'api_key', id: keyId }, changes: {}, at: now });
+      return revoked;
+    });
+  }
 
   async createAccount(input: CreateAccountInput): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
     const bag = new FieldErrorBag();
@@ -42,10 +91,11 @@ export class AccountsService {
     return { account, key, apiKey: generated.plaintext };
   }
 
-  async createKey(email: string, name: string | null): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
+  /** The operator's CLI: a key of the person of `email` in their personal workspace. */
+  async createKey(email: string, name: string | null, actor: AuditActor): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
     const account = await this.requireByEmail(email);
     const generated = generateApiKey(name);
-    const key = await this.store.insertKey(account.id, generated.stored, this.clock.now());
+    const key = await this.insertAudited(account.id, generated, actor);
     return { account, key, apiKey: generated.plaintext };
   }
 
@@ -53,16 +103,16 @@ export class AccountsService {
     return this.store.listKeys((await this.requireByEmail(email)).id);
   }
 
-  async revokeKey(email: string, keyId: number): Promise<void> {
+  async revokeKey(email: string, keyId: number, actor: AuditActor): Promise<void> {
     const account = await this.requireByEmail(email);
-    if (!(await this.store.revokeKey(account.id, keyId, this.clock.now()))) throw new NotFoundError('key');
+    if (!(await this.revokeAudited(account.id, keyId, actor))) throw new NotFoundError('key');
   }
 
   /** Revokes the key whose plaintext the operator holds; returns its account. */
-  async revokeKeyByValue(plaintext: string): Promise<{ account: Account; key: ApiKey }> {
+  async revokeKeyByValue(plaintext: string, actor: AuditActor): Promise<{ account: Account; key: ApiKey }> {
     const found = looksLikeApiKey(plaintext) ? await this.store.findKeyByHash(hashApiKey(plaintext)) : null;
     if (!found || found.key.revokedAt !== null) throw new NotFoundError('key');
-    await this.store.revokeKey(found.account.id, found.key.id, this.clock.now());
+    await this.revokeAudited(found.account.id, found.key.id, actor);
     return found;
   }
 
@@ -91,22 +141,29 @@ export class AccountsService {
   }
 
   /** The account's name, email and time zone; an email another account holds is refused. */
-  async updateProfile(accountId: number, input: ProfileInput): Promise<Account> {
+  async updateProfile(accountId: number, input: ProfileInput, actor: AuditActor): Promise<Account> {
     const bag = new FieldErrorBag();
     const profile = checkProfile(input, bag);
     bag.throwIfAny();
     const holder = await this.store.findByEmail(profile.email);
     if (holder && holder.id !== accountId) throw ValidationError.of('email', messages.taken('email'));
-    return this.store.updateProfile(accountId, profile);
+    const before = await this.getAccount(accountId);
+    const at = this.clock.now();
+    return this.unit(async (tx) => {
+      const after = await tx.store.updateProfile(accountId, profile);
+      const changes = changesOf(profileOf(before), profileOf(after));
+      if (Object.keys(changes).length > 0) await recordAccountChange(tx.audit, { userId: accountId, actor, action: 'account.updated', changes, at });
+      return after;
+    });
   }
 
   /** A new key for a signed-in account; its plaintext is in this answer and nowhere else, ever. */
-  async createKeyFor(accountId: number, name: string): Promise<{ key: ApiKey; apiKey: string }> {
+  async createKeyFor(accountId: number, name: string, actor: AuditActor): Promise<{ key: ApiKey; apiKey: string }> {
     const bag = new FieldErrorBag();
     const checked = checkKeyName(name, bag);
     bag.throwIfAny();
     const generated = generateApiKey(checked);
-    const key = await this.store.insertKey(accountId, generated.stored, this.clock.now());
+    const key = await this.insertAudited(accountId, generated, actor);
     return { key, apiKey: generated.plaintext };
   }
 
@@ -115,8 +172,8 @@ export class AccountsService {
   }
 
   /** Another account's key is not found; revoking one of its own twice changes nothing. */
-  async revokeKeyOf(accountId: number, keyId: number): Promise<void> {
-    if (await this.store.revokeKey(accountId, keyId, this.clock.now())) return;
+  async revokeKeyOf(accountId: number, keyId: number, actor: AuditActor): Promise<void> {
+    if (await this.revokeAudited(accountId, keyId, actor)) return;
     const own = (await this.store.listKeys(accountId)).some((k) => k.id === keyId);
     if (!own) throw new NotFoundError('key');
   }
@@ -144,4 +201,9 @@ export class AccountsService {
     if (!account) throw new NotFoundError('account');
     return account;
   }
+}
+
+/** What a person's profile entry compares: the fields they edit. */
+function profileOf(account: Account): { name: string; email: string; timezone: string } {
+  return { name: account.name, email: account.email, timezone: account.timezone };
 }

@@ -3,11 +3,14 @@ import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
-import type { Account, Session } from './account.ts';
+import type { Account, NewAccount, Session } from './account.ts';
 import type { AccountStore, SessionStore } from './account-store.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkPassword, checkProfile, type ProfileInput } from './account-rules.ts';
 import { normaliseEmail } from './email.ts';
+import { recordAccountChange, selfThroughWeb } from './account-audit.ts';
+import { CLI_OPERATOR, type AuditActor } from '../audit/audit-entry.ts';
+import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export interface SignInServiceDeps {
   accounts: AccountStore;
@@ -21,7 +24,11 @@ export interface SignInServiceDeps {
   signUps?: { perAddress?: AttemptLimiter | undefined; perEmail?: AttemptLimiter | undefined } | undefined;
   /** EMAIL_VERIFICATION=required: whether the person has still to open their link (absent: off). */
   emailPending?: ((userId: number) => Promise<boolean>) | undefined;
+  /** EMAIL_VERIFICATION=required: stores a sign-up's account together with its "unverified" mark (absent: the account alone). */
+  createAccount?: ((profile: NewAccount, passwordHash: string, now: number) => Promise<Account>) | undefined;
   clock: Clock;
+  /** A new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
+  unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
 }
 
 /** What a refusal for an email not yet verified names (the web app offers to resend). */
@@ -54,7 +61,20 @@ export class SignInService {
   /** Verified against when the email is unknown, so that answer takes as long as a wrong password. */
   private decoy: Promise<string> | null = null;
 
-  constructor(private readonly deps: SignInServiceDeps) {}
+  private readonly unit: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>>;
+
+  constructor(private readonly deps: SignInServiceDeps) {
+    this.unit = deps.unit ?? unaudited(deps.accounts);
+  }
+
+  /** Stores the new password's hash and an `account.password_changed` entry (the password as "changed") in one unit. */
+  private async storePassword(userId: number, hash: string, actor: AuditActor): Promise<void> {
+    const at = this.deps.clock.now();
+    await this.unit(async (tx) => {
+      await tx.store.setPasswordHash(userId, hash);
+      await recordAccountChange(tx.audit, { userId, actor, action: 'account.password_changed', changes: { password: 'changed' }, at });
+    });
+  }
 
   /**
    * Every try counts, refused or not, before anything is checked: a script making accounts, or
@@ -81,7 +101,8 @@ export class SignInService {
     bag.throwIfAny();
     if (await this.deps.accounts.findByEmail(profile.email)) throw ValidationError.of('email', messages.taken('email'));
     const hash = await this.deps.hasher.hash(input.password);
-    return this.deps.accounts.createWithPassword(profile, hash, this.deps.clock.now());
+    const create = this.deps.createAccount ?? ((p: NewAccount, h: string, now: number) => this.deps.accounts.createWithPassword(p, h, now));
+    return create(profile, hash, this.deps.clock.now());
   }
 
   async signIn(email: string, password: string, client: Client, remember: boolean): Promise<SignedIn> {
@@ -155,7 +176,7 @@ export class SignInService {
       if (!(await this.deps.hasher.verify(hash, current))) bag.add('current_password', 'The current password is wrong.');
     }
     bag.throwIfAny();
-    await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(next));
+    await this.storePassword(account.id, await this.deps.hasher.hash(next), selfThroughWeb(account.id));
     await this.deps.sessions.deleteAll(account.id, null);
     return this.open(account, client, remember);
   }
@@ -179,7 +200,7 @@ export class SignInService {
     bag.throwIfAny();
     const account = await this.deps.accounts.findByEmail(normaliseEmail(email));
     if (!account) throw new NotFoundError('account');
-    await this.deps.accounts.setPasswordHash(account.id, await this.deps.hasher.hash(password));
+    await this.storePassword(account.id, await this.deps.hasher.hash(password), CLI_OPERATOR);
     await this.deps.sessions.deleteAll(account.id, null);
     return account;
   }

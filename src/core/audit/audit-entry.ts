@@ -12,6 +12,9 @@ export interface AuditActor {
   via: AuditVia;
 }
 
+/** The operator at the CLI: no person, no key (docs/adr/0071). */
+export const CLI_OPERATOR: AuditActor = Object.freeze({ userId: null, keyId: null, via: 'cli' });
+
 /** A field's value before and after; a secret's is the word "changed", never the value. */
 export type AuditChanges = Record<string, [unknown, unknown] | 'changed'>;
 

@@ -11,15 +11,18 @@ export function unaudited<Store>(store: Store): AuditedUnit<Store> {
   return (work) => work({ store });
 }
 
-/** One entry for a change to one record of the workspace: `before` null a creation, `after` null a deletion. */
+/**
+ * One entry for a change to one record of the workspace: `before` null a creation, `after` null a
+ * deletion; `verb` names an update that has a word of its own (a domain `verified`).
+ */
 export async function recordChange(
   log: AuditLog | undefined,
-  change: { workspaceId: number; actor: AuditActor; type: string; at: number },
+  change: { workspaceId: number; actor: AuditActor; type: string; at: number; verb?: string },
   before: { id: number } | null,
   after: { id: number } | null,
 ): Promise<void> {
   if (!log) return;
-  const verb = before === null ? 'created' : after === null ? 'deleted' : 'updated';
+  const verb = before === null ? 'created' : after === null ? 'deleted' : (change.verb ?? 'updated');
   const changes = changesOf(before, after);
   if (verb === 'updated' && Object.keys(changes).length === 0) return;
   await log.record([

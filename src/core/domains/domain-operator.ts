@@ -8,6 +8,8 @@ import { NAME_TAKEN, type DomainStore } from './domain-store.ts';
 import type { NameClaims } from './name-claims.ts';
 import type { ReservedNames } from './reserved-names.ts';
 import { normaliseEmail } from '../accounts/email.ts';
+import { CLI_OPERATOR } from '../audit/audit-entry.ts';
+import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 /** What the operator does with names from the CLI: vouch for a claim, keep a name from everyone. */
 export class DomainOperator {
@@ -18,6 +20,8 @@ export class DomainOperator {
     private readonly accounts: AccountStore,
     private readonly clock: Clock,
     private readonly invalidation: RedirectInvalidation = noInvalidation,
+    /** The verification and its audit entry commit together (docs/adr/0071); absent: no entry. */
+    private readonly unit: AuditedUnit<DomainStore> = unaudited(store),
   ) {}
 
   /**
@@ -44,9 +48,13 @@ export class DomainOperator {
     const refusal = await this.claims.refusal(name, claim.accountId, claim.id);
     if (refusal) throw ValidationError.of('name', refusal);
     const now = this.clock.now();
-    const verified = await this.store.update(claim.accountId, claim.id, { verifiedAt: now }, now);
-    if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
-    if (!verified) throw new NotFoundError('domain');
+    const verified = await this.unit(async (tx) => {
+      const verified = await tx.store.update(claim.accountId, claim.id, { verifiedAt: now }, now);
+      if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+      if (!verified) throw new NotFoundError('domain');
+      await recordChange(tx.audit, { workspaceId: claim.accountId, actor: CLI_OPERATOR, type: 'domain', at: now, verb: 'verified' }, claim, verified);
+      return verified;
+    });
     this.invalidation.accountChanged(claim.accountId);
     return verified;
   }

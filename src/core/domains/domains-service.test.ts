@@ -78,13 +78,13 @@ test('either check proves control; when neither does, each says what it missed',
   const { s } = service([dns.check, file.check]);
   const d = await s.create(1, { name: 'go.example.com' }, TEST_ACTOR);
   assert.equal(d.verifiedAt, null);
-  assert.equal((await s.verify(1, d.id)).verifiedAt, 1000);
+  assert.equal((await s.verify(1, d.id, TEST_ACTOR)).verifiedAt, 1000);
   assert.deepEqual([dns.calls, file.calls], [['go.example.com'], ['go.example.com']]);
 
   const never = fakeCheck('file', () => ({ found: false, reason: 'HTTP 404' }));
   const other = service([dns.check, never.check]);
   const e = await other.s.create(1, { name: 'go.example.com' }, TEST_ACTOR);
-  await assert.rejects(other.s.verify(1, e.id), (err: unknown) => {
+  await assert.rejects(other.s.verify(1, e.id, TEST_ACTOR), (err: unknown) => {
     assert.ok(err instanceof ValidationError);
     assert.deepEqual(err.fields, { verification: ['Did not find TXT of go.example.com: no TXT record.', 'Did not find file of go.example.com: HTTP 404.'] });
     return true;
@@ -96,10 +96,10 @@ test('no check runs for a name that cannot be verified; with verification off, n
   const found = fakeCheck('TXT', () => ({ found: true }));
   const { s, store } = service([found.check]);
   const [a, b] = [await s.create(1, { name: 'x.example.com' }, TEST_ACTOR), await s.create(2, { name: 'x.example.com' }, TEST_ACTOR)];
-  await s.verify(2, b.id);
-  await assert.rejects(s.verify(1, a.id), invalid({ name: /already been taken/ }));
+  await s.verify(2, b.id, TEST_ACTOR);
+  await assert.rejects(s.verify(1, a.id, TEST_ACTOR), invalid({ name: /already been taken/ }));
   store.rows.push({ ...a, id: 9, accountId: 3, name: 'kept.example.com', verifiedAt: null });
-  await assert.rejects(s.verify(3, 9), invalid({ name: /reserved/ }));
+  await assert.rejects(s.verify(3, 9, TEST_ACTOR), invalid({ name: /reserved/ }));
   assert.deepEqual(found.calls, ['x.example.com']);
 
   const off = fakeCheck('TXT', () => ({ found: false, reason: 'never asked' }));
@@ -112,7 +112,7 @@ test('no check runs for a name that cannot be verified; with verification off, n
 test('a rename starts a new claim; a resent name or other fields keep it', async () => {
   const { s } = service([fakeCheck('TXT', () => ({ found: true })).check]);
   const d = await s.create(1, { name: 'old.example.com' }, TEST_ACTOR);
-  const verified = await s.verify(1, d.id);
+  const verified = await s.verify(1, d.id, TEST_ACTOR);
   const same = await s.update(1, d.id, { name: 'OLD.example.com', index_page: 'https://example.com/' }, TEST_ACTOR);
   assert.deepEqual([same.verifiedAt, same.verificationToken], [verified.verifiedAt, verified.verificationToken]);
   const renamed = await s.update(1, d.id, { name: 'new.example.com' }, TEST_ACTOR);

@@ -96,16 +96,20 @@ export class DomainsService {
    * serve. A verified domain stays so; a name someone else verified first, or one the operator
    * reserved meanwhile, cannot be verified (its claim stays pending, links and all).
    */
-  async verify(accountId: number, id: number): Promise<Domain> {
+  async verify(accountId: number, id: number, actor: AuditActor): Promise<Domain> {
     const domain = await this.get(accountId, id);
     if (domain.verifiedAt !== null) return domain;
     const refusal = await this.deps.claims.refusal(domain.name, accountId, id);
     if (refusal) throw ValidationError.of('name', refusal);
     if (this.deps.verification.required) await this.prove(domain);
     const now = this.deps.clock.now();
-    const verified = await this.store.update(accountId, id, { verifiedAt: now }, now);
-    if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
-    if (!verified) throw new NotFoundError('domain');
+    const verified = await this.unit(async (tx) => {
+      const verified = await tx.store.update(accountId, id, { verifiedAt: now }, now);
+      if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
+      if (!verified) throw new NotFoundError('domain');
+      await recordChange(tx.audit, { workspaceId: accountId, actor, type: 'domain', at: now, verb: 'verified' }, domain, verified);
+      return verified;
+    });
     this.invalidation.accountChanged(accountId);
     return verified;
   }

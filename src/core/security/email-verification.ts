@@ -2,7 +2,8 @@ import { TooManyAttemptsError } from '../shared/errors.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
-import type { Account } from '../accounts/account.ts';
+import type { Account, NewAccount } from '../accounts/account.ts';
+import type { UnitOfWork } from '../shared/unit-of-work.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { normaliseEmail } from '../accounts/email.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -19,6 +20,14 @@ export interface EmailVerificationDeps {
   perEmail: AttemptLimiter;
   onMailError: (error: unknown) => void;
   clock: Clock;
+  /** A sign-up's account and its "unverified" mark: one transaction (docs/adr/0072). */
+  registration: UnitOfWork<RegistrationPorts>;
+}
+
+/** What a sign-up writes when its email must be proved: the account, then its mark and first link. */
+export interface RegistrationPorts {
+  accounts: Pick<AccountStore, 'createWithPassword'>;
+  store: EmailVerificationStore;
 }
 
 /** A verification link works this long, once. */
@@ -38,10 +47,18 @@ const wellFormed = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 export class EmailVerification {
   constructor(private readonly deps: EmailVerificationDeps) {}
 
-  /** For a new sign-up: marks it unverified and mails its link (after this returns). */
-  async start(account: Account): Promise<void> {
-    const link = await this.issue(account);
+  /**
+   * Stores a new sign-up's account already marked unverified: the account, the mark and its first
+   * link commit together, so no account exists that could sign in unproved (a failed mark leaves
+   * no account). The link is mailed once committed.
+   */
+  async createUnverified(profile: NewAccount, passwordHash: string, now: number): Promise<Account> {
+    const { account, link } = await this.deps.registration(async (tx) => {
+      const account = await tx.accounts.createWithPassword(profile, passwordHash, now);
+      return { account, link: await this.issue(tx.store, account) };
+    });
     this.mail(account, link);
+    return account;
   }
 
   pending(userId: number): Promise<boolean> {
@@ -59,7 +76,7 @@ export class EmailVerification {
     }
     const account = await this.deps.accounts.findByEmail(normalised);
     if (!account || !(await this.deps.store.pending(account.id))) return;
-    this.mail(account, await this.issue(account));
+    this.mail(account, await this.issue(this.deps.store, account));
   }
 
   /** True when the link was live and unused: the person may sign in from now on. */
@@ -67,10 +84,10 @@ export class EmailVerification {
     return wellFormed(token) && (await this.deps.store.use(digest(token), this.deps.clock.now())) !== null;
   }
 
-  private async issue(account: Account): Promise<string> {
+  private async issue(store: EmailVerificationStore, account: Account): Promise<string> {
     const token = randomToken(32);
     const now = this.deps.clock.now();
-    await this.deps.store.insert(account.id, digest(token), now, now + VERIFICATION_LIFETIME_MS);
+    await store.insert(account.id, digest(token), now, now + VERIFICATION_LIFETIME_MS);
     return `${this.deps.appUrl.replace(/\/$/, '')}/signup/verify/${token}`;
   }
 

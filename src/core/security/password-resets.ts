@@ -10,6 +10,8 @@ import { normaliseEmail } from '../accounts/email.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { PasswordResetStore } from './password-reset-store.ts';
 import type { ChallengeStore } from './two-factor-store.ts';
+import { recordAccountChange, selfThroughWeb } from '../accounts/account-audit.ts';
+import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
 
 export interface PasswordResetDeps {
   resets: PasswordResetStore;
@@ -26,6 +28,8 @@ export interface PasswordResetDeps {
   perEmail: AttemptLimiter;
   /** Where a mail that could not be sent is told (the answer to the request is the same either way). */
   onMailError: (error: unknown) => void;
+  /** The new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
+  unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
   clock: Clock;
 }
 
@@ -44,7 +48,11 @@ const EMAIL_KEY_MAX = 256;
  * either). Only the token's digest is stored; setting the password ends every session.
  */
 export class PasswordResets {
-  constructor(private readonly deps: PasswordResetDeps) {}
+  private readonly unit: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>>;
+
+  constructor(private readonly deps: PasswordResetDeps) {
+    this.unit = deps.unit ?? unaudited(deps.accounts);
+  }
 
   async request(email: string, address: string): Promise<void> {
     const normalised = normaliseEmail(email).slice(0, EMAIL_KEY_MAX);
@@ -92,7 +100,11 @@ export class PasswordResets {
     if (userId === null) return null;
     const account = await this.deps.accounts.findById(userId);
     if (!account) return null;
-    await this.deps.accounts.setPasswordHash(userId, hash);
+    const at = this.deps.clock.now();
+    await this.unit(async (tx) => {
+      await tx.store.setPasswordHash(userId, hash);
+      await recordAccountChange(tx.audit, { userId, actor: selfThroughWeb(userId), action: 'account.password_changed', changes: { password: 'changed' }, at });
+    });
     await this.deps.sessions.deleteAll(userId, null);
     await this.deps.challenges.deleteAll(userId);
     await this.deps.resets.endAll(userId, now);

@@ -4,6 +4,9 @@ import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts
 import type { Account } from '../accounts/account.ts';
 import type { Totp } from './totp.ts';
 import type { TwoFactorStore } from './two-factor-store.ts';
+import type { AuditChanges } from '../audit/audit-entry.ts';
+import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
+import { recordAccountChange, selfThroughWeb } from '../accounts/account-audit.ts';
 import { RECOVERY_CODE_COUNT, newRecoveryCode, recoveryCodeHash } from './recovery-codes.ts';
 
 export interface TwoFactorDeps {
@@ -16,6 +19,8 @@ export interface TwoFactorDeps {
   /** Shown in the authenticator app beside the email. */
   issuer: string;
   clock: Clock;
+  /** Turning two-factor on or off, or new recovery codes, and the audit entry commit together (docs/adr/0071); absent: no entry. */
+  unit?: AuditedUnit<TwoFactorStore> | undefined;
 }
 
 export type TwoFactorStatus = { state: 'off' } | { state: 'enrolling'; secret: string; uri: string } | { state: 'on'; since: number; recoveryCodesLeft: number };
@@ -31,7 +36,21 @@ const SIX_DIGITS = /^\d{6}$/;
  * (its time step is remembered); every guess counts against the person's limit first.
  */
 export class TwoFactorService {
-  constructor(private readonly deps: TwoFactorDeps) {}
+  private readonly unit: AuditedUnit<TwoFactorStore>;
+
+  constructor(private readonly deps: TwoFactorDeps) {
+    this.unit = deps.unit ?? unaudited(deps.store);
+  }
+
+  /** A change to the person's second factor and its entry in their personal workspace's log (codes as "changed"). */
+  private changed<T>(userId: number, action: string, changes: AuditChanges, work: (store: TwoFactorStore) => Promise<T>): Promise<T> {
+    const at = this.deps.clock.now();
+    return this.unit(async (tx) => {
+      const result = await work(tx.store);
+      if (result !== false) await recordAccountChange(tx.audit, { userId, actor: selfThroughWeb(userId), action, changes, at });
+      return result;
+    });
+  }
 
   async status(account: Account): Promise<TwoFactorStatus> {
     const found = await this.deps.store.find(account.id);
@@ -66,7 +85,10 @@ export class TwoFactorService {
     const step = this.deps.totp.stepOf(found.secret, clean(code), this.deps.clock.now());
     if (step === null) throw ValidationError.of('code', WRONG_CODE);
     const codes = newCodes();
-    if (!(await this.deps.store.confirm(account.id, step, hashes(account.id, codes), this.deps.clock.now()))) throw ValidationError.of('code', 'Start the set-up again.');
+    const confirmed = await this.changed(account.id, 'account.two_factor_enabled', { two_factor: [false, true], recovery_codes: 'changed' }, (store) =>
+      store.confirm(account.id, step, hashes(account.id, codes), this.deps.clock.now()),
+    );
+    if (!confirmed) throw ValidationError.of('code', 'Start the set-up again.');
     await this.deps.attempts.reset(String(account.id));
     return codes;
   }
@@ -96,14 +118,16 @@ export class TwoFactorService {
   async disable(account: Account, password: string, code: string): Promise<void> {
     await this.deps.confirmPassword(account, password, 'password');
     await this.verify(account.id, code);
-    await this.deps.store.remove(account.id);
+    await this.changed(account.id, 'account.two_factor_disabled', { two_factor: [true, false], recovery_codes: 'changed' }, (store) => store.remove(account.id));
   }
 
   /** A new set of recovery codes (the old ones stop working), for a code. */
   async regenerate(account: Account, code: string): Promise<string[]> {
     await this.verify(account.id, code);
     const codes = newCodes();
-    await this.deps.store.replaceRecoveryCodes(account.id, hashes(account.id, codes));
+    await this.changed(account.id, 'account.recovery_codes_regenerated', { recovery_codes: 'changed' }, (store) =>
+      store.replaceRecoveryCodes(account.id, hashes(account.id, codes)),
+    );
     return codes;
   }
 

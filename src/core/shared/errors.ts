@@ -52,8 +52,12 @@ export class GoneError extends Error {
 /** Too many guesses of a secret (a sign-in): refused before the secret was looked at. */
 export class TooManyAttemptsError extends Error {
   readonly kind = 'too_many_attempts' as const;
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many attempts');
+  /** `reason`: what was limited, told to the client (absent: the contract's "Too Many Attempts."). */
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly reason?: string,
+  ) {
+    super(reason ?? 'Too many attempts');
   }
 }
 

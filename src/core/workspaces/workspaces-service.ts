@@ -4,7 +4,8 @@ import { checkEmail, checkKeyName } from '../accounts/account-rules.ts';
 import { generateApiKey } from '../accounts/api-key.ts';
 import { normaliseEmail } from '../accounts/email.ts';
 import type { Clock } from '../shared/clock.ts';
-import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
+import type { AttemptLimiter } from '../shared/attempt-limiter.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail, invitationPageUrl } from './invitation-mail.ts';
@@ -32,7 +33,17 @@ export interface WorkspacesServiceDeps {
    * deleted), so what they hold open there (the live stream) is judged again at once (docs/adr/0058).
    */
   membershipsChanged?: (userIds: readonly number[]) => void;
+  /** Invitations per inviter and per workspace in a window (INVITE_LIMIT_*), shared through Redis; absent: not limited. */
+  invitationLimits?: { perInviter?: AttemptLimiter | undefined; perWorkspace?: AttemptLimiter | undefined };
 }
+
+/** The limiters' names; their counts and window are the operator's (config). */
+export const INVITATION_LIMITERS = { perInviter: 'invitations-inviter', perWorkspace: 'invitations-workspace' } as const;
+
+const TOO_MANY_INVITATIONS = {
+  perInviter: 'You have sent too many invitations for now: try again later.',
+  perWorkspace: 'This workspace has sent too many invitations for now: try again later.',
+} as const;
 
 /** An invitation just made: its token is in this answer only; `mailed` tells whether its mail left. */
 export interface MadeInvitation {
@@ -251,6 +262,7 @@ export class WorkspacesService {
     bag.throwIfAny();
     await this.notPersonal(workspaceId);
     if (role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
+    await this.countInvitation(actor.userId, workspaceId);
     const token = randomToken(32);
     const now = this.clock.now();
     const invitation = await this.unit(async (tx) => {
@@ -263,6 +275,18 @@ export class WorkspacesService {
       return invitation;
     });
     return { invitation, token, mailed: await this.mailInvitation(actor, invitation, token) };
+  }
+
+  /** Each invitation counts against its inviter and its workspace: a mail to any address is not free to repeat. */
+  private async countInvitation(userId: number, workspaceId: number): Promise<void> {
+    const limits = this.deps.invitationLimits;
+    for (const [which, key] of [
+      ['perInviter', String(userId)],
+      ['perWorkspace', String(workspaceId)],
+    ] as const) {
+      const attempt = await limits?.[which]?.consume(key);
+      if (attempt && !attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds, TOO_MANY_INVITATIONS[which]);
+    }
   }
 
   /**

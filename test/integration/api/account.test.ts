@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
 
@@ -70,13 +71,13 @@ onEachEngine('API account and authentication', (h) => {
   test("a revoked key answers 401; the account's other keys still work", async () => {
     const me = await h().account();
     const accounts = h().server.container.accounts;
-    const second = await accounts.createKey(me.email, 'second');
+    const second = await accounts.createKey(me.email, 'second', TEST_ACTOR);
     assert.equal((await h().request('GET', '/api/v1/account', { key: second.apiKey })).status, 200);
 
     const keys = await accounts.listKeys(me.email);
     assert.equal(keys.length, 2);
     const first = keys.find((k) => k.id !== second.key.id)!;
-    await accounts.revokeKey(me.email, first.id);
+    await accounts.revokeKey(me.email, first.id, TEST_ACTOR);
 
     const revoked = await h().request('GET', '/api/v1/pixels', { key: me.key, headers: { accept: 'text/html' } });
     assert.equal(revoked.status, 401);

@@ -12,7 +12,8 @@ import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-stor
 import { SqlPixelStore } from '../../../src/adapters/storage/stores/pixel-store.ts';
 import { LinksService } from '../../../src/core/links/links-service.ts';
 import { UrlPolicy } from '../../../src/core/links/url-policy.ts';
-import { makeLink } from './links-support.ts';
+import { makeDomain, makeLink } from './links-support.ts';
+import { DIRTY_SVG, greenPng } from '../../support/qr-logos.ts';
 import { addMember, makeKey, makeWorkspace, type Person } from './workspaces-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -260,6 +261,40 @@ onEachEngine(
       const bad = await h().request('GET', `/api/v1/workspaces/${t.id}/audit?from=yesterday&action=DROP%20TABLE&to=2020-13-45`, { key: t.owner.key });
       assert.equal(bad.status, 422, bad.text);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['action', 'from', 'to']);
+    });
+
+    test("a domain's verification and a link's QR logo set, replaced and removed through the API: entries via the API, no bytes", async () => {
+      const t = await team(h());
+      const domain = await makeDomain(h(), t.key);
+      h().dns.publishTxt(domain.verification.txt_name, domain.verification.token);
+      const verified = await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key: t.key });
+      assert.equal(verified.status, 200, verified.text);
+      assert.equal((await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key: t.key })).status, 200, 'verified twice: one entry');
+      const verifications = await audit(h(), t.owner.key, t.id, '?action=domain.verified');
+      assert.equal(verifications.data.length, 1);
+      const [entry] = verifications.data;
+      assert.deepEqual([entry.via, entry.actor.user_id, entry.key?.id, entry.target], ['api', t.owner.id, t.keyId, { type: 'domain', id: domain.id }]);
+      assert.deepEqual(entry.changes.verified_at[0], null);
+      assert.equal(typeof entry.changes.verified_at[1], 'number');
+      assert.ok(!JSON.stringify(entry).includes(domain.verification.token), 'the verification token is no entry');
+
+      const link = await makeLink(h(), t.key, { url: 'https://example.com/qr-audit' });
+      const png = greenPng();
+      const logo = (file: Uint8Array | string) => multipartBody([{ field: 'logo', bytes: file, name: 'logo.bin' }], {}, 'PUT');
+      assert.equal((await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(png)) })).status, 200);
+      assert.equal((await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(DIRTY_SVG)) })).status, 200);
+      assert.equal((await h().request('DELETE', `/api/v1/links/${link.id}/qr-logo`, { key: t.key })).status, 200);
+      assert.equal((await h().request('DELETE', `/api/v1/links/${link.id}/qr-logo`, { key: t.key })).status, 200, 'none left: no entry');
+      const logos = (await audit(h(), t.owner.key, t.id, `?action=link.updated&target_id=${link.id}`)).data;
+      assert.deepEqual(
+        logos.map((e: Json) => [e.via, e.key.id, e.changes.qr_logo[0]?.type ?? null, e.changes.qr_logo[1]?.type ?? null]),
+        [
+          ['api', t.keyId, 'svg', null],
+          ['api', t.keyId, 'png', 'svg'],
+          ['api', t.keyId, null, 'png'],
+        ],
+      );
+      assert.equal(logos[2].changes.qr_logo[1].bytes, png.length, 'its size, never its bytes');
     });
 
     test('format=csv: every matching entry, newest first, as a download without secrets', async () => {

@@ -6,6 +6,7 @@ import { before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 interface LogLine {
   level: number;
@@ -32,7 +33,7 @@ onEachEngine(
     before(async () => {
       const a = await signedUp(h().baseUrl);
       me = a.client;
-      key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
+      key = (await h().server.container.accounts.createKey(a.email, 'test', TEST_ACTOR)).apiKey;
       const other = await h().account();
       mine = (await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/mine' } })).body.data.id;
       theirs = (await h().request('POST', '/api/v1/links', { key: other.key, form: { url: 'https://example.com/theirs' } })).body.data.id;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import QRCode from 'qrcode';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { signedUp, type WebClient } from '../../support/web-client.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 /** What the API drew before render threads: qrcode on the main thread, with the API's options. */
 const expectedPng = (text: string, size: number, look = { margin: 2, dark: '#000000', light: '#ffffff' }) =>
@@ -34,7 +35,7 @@ onEachEngine('QR codes drawn off the event loop', (h) => {
   before(async () => {
     const a = await signedUp(h().baseUrl);
     web = a.client;
-    key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
+    key = (await h().server.container.accounts.createKey(a.email, 'test', TEST_ACTOR)).apiKey;
   });
 
   test("the API's PNG is the bytes qrcode drew on the main thread, at every size, drawn or kept", async () => {
@@ -80,7 +81,7 @@ onEachEngine(
     before(async () => {
       const a = await signedUp(h().baseUrl);
       web = a.client;
-      key = (await h().server.container.accounts.createKey(a.email, 'test')).apiKey;
+      key = (await h().server.container.accounts.createKey(a.email, 'test', TEST_ACTOR)).apiKey;
     });
 
     test('past one drawing and none waiting, a PNG is refused with 503 and Retry-After in the error format', async () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const TOO_MANY = { message: 'Too Many Attempts.', status: 429 };
 
@@ -44,7 +45,7 @@ onEachEngine(
       assert.equal(other.status, 200);
       assert.equal(other.headers.get('x-ratelimit-remaining'), '2');
       // A second key of the same account is counted on its own too.
-      const second = await h().server.container.accounts.createKey(a.email, 'second');
+      const second = await h().server.container.accounts.createKey(a.email, 'second', TEST_ACTOR);
       assert.equal((await h().request('GET', '/api/v1/account', { key: second.apiKey })).status, 200);
     });
 

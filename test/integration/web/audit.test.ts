@@ -3,7 +3,13 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { signedUp, type WebClient } from '../../support/web-client.ts';
+import { randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { PASSWORD, signedUp, type WebClient } from '../../support/web-client.ts';
+import { multipartBody } from '../../support/multipart.ts';
+import { greenPng } from '../../support/qr-logos.ts';
+import { createKeyOnPage } from './account-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 onEachEngine('web: audit log', (h) => {
   let me: WebClient;
@@ -13,7 +19,7 @@ onEachEngine('web: audit log', (h) => {
 
   before(async () => {
     ({ client: me, email } = await signedUp(h().baseUrl));
-    ({ apiKey: key } = await h().server.container.accounts.createKey(email, 'web test'));
+    ({ apiKey: key } = await h().server.container.accounts.createKey(email, 'web test', TEST_ACTOR));
     myId = (await h().request('GET', '/api/v1/account', { key })).body.data.id;
   });
 
@@ -51,6 +57,66 @@ onEachEngine('web: audit log', (h) => {
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
     assert.equal(csv.text.trimEnd().split('\r\n').length, 4);
     assert.ok(!csv.text.includes('web-secret-pw'));
+  });
+
+  test('a person\'s own changes in their personal workspace\'s log, via the web app, secrets as "changed" and never a value', async () => {
+    const profile = await me.post('/account/profile', { name: 'Audited Name', email, timezone: 'Europe/Paris' }, { from: '/account' });
+    assert.equal(profile.status, 303, profile.text.slice(0, 500));
+    const next = 'a brand new passphrase';
+    const password = await me.post('/account/password', { current_password: PASSWORD, new_password: next, new_password_confirmation: next }, { from: '/account' });
+    assert.equal(password.status, 303, password.text.slice(0, 500));
+    const made = await createKeyOnPage(me, 'audited key');
+    const keys = await h().request('GET', `/api/v1/workspaces/${myId}/api-keys`, { key });
+    const keyId = keys.body.data.find((k: { name: string }) => k.name === 'audited key').id;
+    assert.equal((await me.post(`/account/api-keys/${keyId}/revoke`, {}, { from: '/account/api-keys' })).status, 303);
+
+    // Two-factor has the web page as its only door: the service the page calls.
+    const { twoFactor } = h().server.container.security;
+    const account = await h().server.container.accounts.getAccount(myId);
+    const { secret } = await twoFactor.begin(account);
+    const codes = await twoFactor.confirm(account, TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: h().server.container.clock.now() }));
+    const fresh = await twoFactor.regenerate(account, codes[0]!);
+    await twoFactor.disable(account, next, fresh[0]!);
+
+    const domain = await h().request('POST', '/api/v1/domains', { key, form: { name: `audit-${randomBytes(3).toString('hex')}.example.com` } });
+    h().dns.publishTxt(domain.body.data.verification.txt_name, domain.body.data.verification.token);
+    assert.equal((await me.post(`/domains/${domain.body.data.id}/verify`, {}, { from: `/domains/${domain.body.data.id}/edit` })).status, 303);
+    const link = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/web-logo' } });
+    const upload = await multipartBody([{ field: 'logo', bytes: greenPng(), name: 'logo.png' }], {}, 'PUT');
+    assert.equal((await h().request('PUT', `/api/v1/links/${link.body.data.id}/qr-logo`, { key, ...upload })).status, 200);
+    assert.equal((await me.post(`/links/${link.body.data.id}/qr/logo/remove`, {}, { from: `/links/${link.body.data.id}/qr` })).status, 303);
+
+    const log = await h().request('GET', `/api/v1/workspaces/${myId}/audit?per_page=100`, { key });
+    const web = log.body.data.filter((e: { via: string }) => e.via === 'web');
+    const seen = web.map((e: { action: string; target: { type: string }; changes: Record<string, unknown> }) => [
+      e.action,
+      e.target.type,
+      Object.keys(e.changes).sort().join(','),
+    ]);
+    for (const expected of [
+      ['account.updated', 'account', 'name,timezone'],
+      ['account.password_changed', 'account', 'password'],
+      ['api_key.created', 'api_key', 'name,prefix'],
+      ['api_key.revoked', 'api_key', ''],
+      ['account.two_factor_enabled', 'account', 'recovery_codes,two_factor'],
+      ['account.recovery_codes_regenerated', 'account', 'recovery_codes'],
+      ['account.two_factor_disabled', 'account', 'recovery_codes,two_factor'],
+      ['domain.verified', 'domain', 'verified_at'],
+      ['link.updated', 'link', 'qr_logo'],
+    ]) {
+      assert.ok(
+        seen.some((s: string[]) => JSON.stringify(s) === JSON.stringify(expected)),
+        `${expected.join(' ')} in ${JSON.stringify(seen)}`,
+      );
+    }
+    for (const e of web) assert.equal(e.actor.user_id, myId);
+    const byAction = (action: string) => web.find((e: { action: string }) => e.action === action);
+    assert.deepEqual(byAction('account.updated').changes.name[1], 'Audited Name');
+    assert.equal(byAction('account.password_changed').changes.password, 'changed');
+    assert.equal(byAction('account.recovery_codes_regenerated').changes.recovery_codes, 'changed');
+    const text = JSON.stringify(log.body);
+    for (const value of [PASSWORD, next, made, secret, ...codes, ...fresh]) assert.ok(!text.includes(value), `no ${value.slice(0, 8)}… in the log`);
+    assert.ok(!/\$argon|sha256/i.test(text), 'no hash either');
   });
 
   test('a refused filter: 422, each named, every value kept as typed; nothing read', async () => {

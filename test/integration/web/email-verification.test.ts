@@ -2,6 +2,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { onEachEngine } from '../../support/harness.ts';
 import { PASSWORD, WebClient } from '../../support/web-client.ts';
 import { SmtpSink } from '../../support/smtp-sink.ts';
@@ -90,6 +91,27 @@ onEachEngine(
 
       assert.equal((await client.post(second, {}, { from: second })).status, 303);
       assert.equal((await signIn(new WebClient(h().baseUrl), email)).status, 303);
+    });
+
+    test('the account and its "unverified" mark commit together: a mark that cannot be written leaves no account', async () => {
+      const email = `half-${randomBytes(4).toString('hex')}@example.com`;
+      const db = h().server.container.storage.db;
+      // The mark's table gone for a moment: its insert fails inside the sign-up's transaction.
+      await sql`alter table unverified_emails rename to unverified_emails_away`.execute(db);
+      let made;
+      try {
+        made = await new WebClient(h().baseUrl).post('/signup', { name: 'Half', email, password: PASSWORD }, { from: '/signup' });
+      } finally {
+        await sql`alter table unverified_emails_away rename to unverified_emails`.execute(db);
+      }
+      assert.equal(made.status, 500, 'the sign-up failed as a whole');
+      const left = await db.selectFrom('accounts').select('id').where('email', '=', email).execute();
+      assert.deepEqual(left, [], 'no account was left behind');
+      assert.equal((await signIn(new WebClient(h().baseUrl), email)).status, 422, 'nothing to sign in to');
+      const again = await new WebClient(h().baseUrl).post('/signup', { name: 'Half', email, password: PASSWORD }, { from: '/signup' });
+      assert.equal(again.status, 303, 'the email is free to sign up with');
+      const stored = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      assert.equal(await h().server.container.security.verification!.pending(stored.id), true, 'stored unverified');
     });
   },
   { env: { SMTP_URL: smtpUrl, MAIL_FROM: 'linkpix <noreply@example.test>', APP_URL, EMAIL_VERIFICATION: 'required' }, overrides: { clock } },

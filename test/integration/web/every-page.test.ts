@@ -2,6 +2,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 /** At most this many bytes of HTML, CSS and JavaScript a page, each as the server sends it. */
 const PAGE_BUDGET = 100 * 1024;
@@ -65,7 +66,7 @@ onEachEngine('web: every page', (h) => {
 
   before(async () => {
     const { client, email } = await signedUp(h().baseUrl);
-    const { apiKey } = await h().server.container.accounts.createKey(email, 'test');
+    const { apiKey } = await h().server.container.accounts.createKey(email, 'test', TEST_ACTOR);
     const space = await h().request('POST', '/api/v1/spaces', { key: apiKey, form: { name: 'Work' } });
     assert.equal(space.status, 201, space.text);
     for (const n of [1, 2, 3]) {

@@ -6,6 +6,7 @@ import { makeLink, makePixel, makeSpace, unique } from '../api/links-support.ts'
 import { visit } from '../redirect/redirect-support.ts';
 import { linkRow } from '../../support/link-rows.ts';
 import { SEARCH_COUNT_BOUND } from '../../../src/adapters/web/features/links/link-list-query.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,7 +20,7 @@ interface Owner {
 /** An account signed in through the web, with an API key to arrange and check its links. */
 async function owner(h: Harness): Promise<Owner> {
   const { client, email } = await signedUp(h.baseUrl);
-  const made = await h.server.container.accounts.createKey(email, 'test');
+  const made = await h.server.container.accounts.createKey(email, 'test', TEST_ACTOR);
   return { client, key: made.apiKey, accountId: made.account.id };
 }
 

@@ -10,6 +10,7 @@ import { eventually } from '../../support/eventually.ts';
 import { heardClicks, openLiveStream } from '../../support/live-stream.ts';
 import { createLink, visit } from '../stats/stats-support.ts';
 import { webInvite, webJoin, webPerson, webWorkspace } from './workspaces-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = `linkpix-test:${randomUUID()}:`;
@@ -34,7 +35,7 @@ describe(
 
     test("a click on instance A reaches the account's stream on instance B within 2 s, and no one else's", async () => {
       const { client, email } = await signedUp(a.baseUrl);
-      const { apiKey } = await a.server.container.accounts.createKey(email, 'test');
+      const { apiKey } = await a.server.container.accounts.createKey(email, 'test', TEST_ACTOR);
       const other = await signedUp(a.baseUrl);
       const link = await createLink(a, apiKey);
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
 import { ManualClock, createLink, visit } from '../stats/stats-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,7 +49,7 @@ onEachEngine(
     test('links in the three privacy modes, clicks from three countries', async () => {
       clock.set('2026-03-10T12:00:00Z');
       ({ client: owner, email: ownerEmail } = await signedUp(h().baseUrl));
-      ({ apiKey: key } = await h().server.container.accounts.createKey(ownerEmail, 'test'));
+      ({ apiKey: key } = await h().server.container.accounts.createKey(ownerEmail, 'test', TEST_ACTOR));
       ({ client: other } = await signedUp(h().baseUrl));
       pub = await createLink(h(), key, { privacy: 0, title: SCRIPT });
       priv = await createLink(h(), key, { privacy: 1 });

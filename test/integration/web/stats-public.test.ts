@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
 import { ManualClock, UA, createLink, visit } from '../stats/stats-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -47,7 +48,7 @@ onEachEngine(
       clock.set(NOON);
       const made = await signedUp(h().baseUrl);
       owner = made.client;
-      ({ apiKey: key } = await h().server.container.accounts.createKey(made.email, 'test'));
+      ({ apiKey: key } = await h().server.container.accounts.createKey(made.email, 'test', TEST_ACTOR));
     });
 
     test('a link made without a privacy is private: the API (absent or empty), the link form, the dashboard, an import', async () => {
@@ -241,7 +242,7 @@ onEachEngine(
   (h) => {
     test('DEFAULT_STATS_PRIVACY=0 and STATS_MIN_COUNT=1: public by default, the lone visitor shown', async () => {
       const { client, email } = await signedUp(h().baseUrl);
-      const { apiKey: key } = await h().server.container.accounts.createKey(email, 'test');
+      const { apiKey: key } = await h().server.container.accounts.createKey(email, 'test', TEST_ACTOR);
       const link = await createLink(h(), key);
       assert.equal(link.privacy, 0);
       assert.match((await client.get('/links/new')).text, /<input type="radio" id="f-privacy" name="privacy" value="0" checked>/);

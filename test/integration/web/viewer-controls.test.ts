@@ -9,6 +9,7 @@ import type { WebClient } from '../../support/web-client.ts';
 import { POLICY, roleAllows, type Action, type Role } from '../../../src/core/workspaces/policy.ts';
 import { webRuleOf } from '../../../src/adapters/web/app/web-route-actions.ts';
 import { webCast } from './workspaces-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -65,7 +66,7 @@ function forbiddenControls(page: Page, role: Role): string[] {
 
 /** The team's records, made with the owner's key in the workspace. */
 async function furnish(h: Harness, ownerEmail: string, workspaceId: number): Promise<{ linkId: number }> {
-  const { apiKey: personal } = await h.server.container.accounts.createKey(ownerEmail, 'personal');
+  const { apiKey: personal } = await h.server.container.accounts.createKey(ownerEmail, 'personal', TEST_ACTOR);
   const made = await h.request('POST', `/api/v1/workspaces/${workspaceId}/api-keys`, { key: personal, json: { name: 'team' } });
   assert.equal(made.status, 201, made.text);
   const key = made.body.data.key as string;

@@ -6,6 +6,7 @@ import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { isUniqueViolation, isUnstorableText } from '../sql-helpers.ts';
+import { storeTransaction } from '../transactions.ts';
 
 /**
  * The services look the email up first; two sign-ups of one email at once both pass that look
@@ -50,7 +51,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   createWithPassword(account: NewAccount, passwordHash: string, now: number): Promise<Account> {
-    return this.db.transaction().execute((trx) => insertAccount(trx, account, passwordHash, now));
+    return storeTransaction(this.db, (trx) => insertAccount(trx, account, passwordHash, now));
   }
 
   async findCredentials(email: string) {

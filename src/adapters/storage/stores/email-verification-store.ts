@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { EmailVerificationStore } from '../../../core/security/email-verification-store.ts';
 import type { Database } from '../schema.ts';
+import { storeTransaction } from '../transactions.ts';
 
 export class SqlEmailVerificationStore implements EmailVerificationStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   insert(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    // A savepoint inside a sign-up's transaction (EmailVerification.createUnverified).
+    return storeTransaction(this.db, async (trx) => {
       const marked = await trx.selectFrom('unverified_emails').select('user_id').where('user_id', '=', userId).executeTakeFirst();
       if (!marked) await trx.insertInto('unverified_emails').values({ user_id: userId, since: now }).execute();
       // Links used or past their time go as a new one is made.

@@ -16,6 +16,7 @@ const PAGE = { schema: { hide: true } };
 import { accountPage, deletePage, text, type AccountPageState, type Form } from './account-views.ts';
 import { apiKeyPages } from './api-keys-pages.ts';
 import { limitAddress } from '../../../http/client-address.ts';
+import { webActor } from '../../app/audit-actor.ts';
 
 /** The client as sign-in and sign-up limits count it (an IPv6 address by its /64), kept with the session. */
 function clientOf(request: FastifyRequest) {
@@ -56,7 +57,11 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     const viewer = viewerOf(request);
     const form = (request.body ?? {}) as Form;
     try {
-      const account = await ctx.accounts.updateProfile(viewer.account.id, { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') });
+      const account = await ctx.accounts.updateProfile(
+        viewer.account.id,
+        { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') },
+        webActor(request),
+      );
       // The flash is written in the new settings already (the layout reads the viewer's account).
       viewer.account = account;
       return flashAndGo(request, reply, (v) => v.t.account.profile.saved, '/account');

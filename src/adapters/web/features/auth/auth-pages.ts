@@ -85,9 +85,8 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       const input = { name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') };
       const verification = ctx.security.verification;
       if (verification !== null) {
-        // EMAIL_VERIFICATION=required: no session until the mailed link is opened.
+        // EMAIL_VERIFICATION=required: stored unverified with its link mailed; no session until it is opened.
         const account = await ctx.signIn.register(input, clientOf(request));
-        await verification.start(account);
         return seeOther(reply, `/signup/verify?email=${encodeURIComponent(account.email)}`);
       }
       const signedIn = await ctx.signIn.signUp(input, clientOf(request));

@@ -8,6 +8,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
 import { seeOther } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
+import { webActor } from '../../app/audit-actor.ts';
 import { copyButton, postButton, textArea, textField } from '../../ui/components.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { WebFeature } from '../feature.ts';
@@ -114,7 +115,7 @@ ${APP_SITE_FIELDS.map((name) => textArea({ name, label: t.appFiles[name], value:
     const accountId = viewerOf(request).workspace.id;
     const id = (request.params as IdParams).id;
     try {
-      const domain = await ctx.domains.verify(accountId, id);
+      const domain = await ctx.domains.verify(accountId, id, webActor(request));
       setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.domains.verification.verified(domain.name));
       return seeOther(reply, `/domains/${id}/edit`);
     } catch (error) {

@@ -10,6 +10,7 @@ import { seeOther } from '../../app/respond.ts';
 import { csrfBinding, setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { withQuery } from '../../ui/components.ts';
+import { webActor } from '../../app/audit-actor.ts';
 import { qrQuery } from './link-qr-view.ts';
 import { sendQrPage, settingsOf } from './link-qr-page.ts';
 
@@ -79,7 +80,7 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
         const link = await ctx.links.get(account.id, (request.params as IdParams).id);
         const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const t = viewOf(request, reply, secret).t.linkForm.qr;
-        const saved = await saveLogo(ctx.qrLogos, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now());
+        const saved = await saveLogo(ctx.qrLogos, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now(), webActor(request));
         if ('problem' in saved) {
           const logo = await ctx.qrLogos.get(account.id, link.link.id);
           return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[saved.problem]] });
@@ -93,7 +94,7 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
   web.post('/links/:id/qr/logo/remove', { schema: { params: IdParams } }, async (request, reply) => {
     const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
-    await ctx.qrLogos.remove(account.id, link.link.id);
+    await ctx.qrLogos.remove(account.id, link.link.id, Date.now(), webActor(request));
     setFlash(reply, viewOf(request, reply, secret).t.linkForm.qr.logoRemoved);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const fields = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));

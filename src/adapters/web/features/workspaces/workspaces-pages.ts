@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../../../core/shared/errors.ts';
+import { ForbiddenError, NotFoundError, TooManyAttemptsError, ValidationError } from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
 import { authorize } from '../../../../core/workspaces/workspaces-service.ts';
 import { html } from '../../pages/html.ts';
@@ -187,10 +187,18 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
   web.post('/account/workspaces/:id/invitations', { schema: { params: ById } }, async (request, reply) => {
     const { id } = request.params as ById;
     const form = formOf(request);
-    return orAgain(request, reply, id, 'invite', async () => {
-      const { invitation, token } = await service.invite(actorOf(request), id, { email: text(form, 'email'), role: text(form, 'role') });
-      return showWorkspace(request, reply, 200, id, { made: 'invitation', email: invitation.email, link: `${ctx.urls.appUrl}/signup/invitation/${token}` });
-    });
+    try {
+      return await orAgain(request, reply, id, 'invite', async () => {
+        const { invitation, token } = await service.invite(actorOf(request), id, { email: text(form, 'email'), role: text(form, 'role') });
+        return showWorkspace(request, reply, 200, id, { made: 'invitation', email: invitation.email, link: `${ctx.urls.appUrl}/signup/invitation/${token}` });
+      });
+    } catch (error) {
+      // The invitation limits (INVITE_LIMIT_*): the form again, what was typed kept, the limit named on it.
+      if (!(error instanceof TooManyAttemptsError)) throw error;
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      const message = viewOf(request, reply, secret).t.workspaces.invites.tooMany(error.retryAfterSeconds);
+      return showWorkspace(request, reply, 429, id, { form: 'invite', values: form, errors: { email: [message] } });
+    }
   });
 
   web.post('/account/workspaces/:id/invitations/:itemId/revoke', { schema: { params: ByItem } }, async (request, reply) => {

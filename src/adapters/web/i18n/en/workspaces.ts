@@ -72,6 +72,8 @@ export const workspaces = {
     madeWarning: 'Copy this link now and send it to the person: it is shown this once. It works for 7 days.',
     madeLabel: (email: string) => `Link for ${email}`,
     personal: 'A personal workspace has no other members: create a team workspace to invite people.',
+    tooMany: (seconds: number) =>
+      `Too many invitations for now, from you or from this workspace. Try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
   },
   keys: {
     title: 'API keys',
