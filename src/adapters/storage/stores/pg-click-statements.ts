@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { ClickStatements } from './click-statements.ts';
 import { intArray, textArray } from './pg-arrays.ts';
+import { ensureMonths, monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
+
+// The month partitions this thread has found already made (docs/adr/0080): a batch of a month
+// not in it makes sure of that month and the next first. One it makes itself is remembered only
+// when a later batch finds it, committed. A month dropped by retention since takes its late rows
+// in the default partition, which retention empties by `at` too.
+const knownMonths = new Set<string>();
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
@@ -22,6 +29,7 @@ export const pgClickStatements: ClickStatements = {
 
   async insertClicks(trx, clicks, owner) {
     if (clicks.length === 0) return null;
+    await monthsOf(trx, clicks);
     const n = clicks.length;
     const linkId = new Array<number>(n),
       accountId = new Array<number>(n),
@@ -102,3 +110,23 @@ export const pgClickStatements: ClickStatements = {
       on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(trx);
   },
 };
+
+/** Makes sure the partitions of the batch's months, and of the month after its last, are there. */
+async function monthsOf(trx: Parameters<ClickStatements['insertClicks']>[0], clicks: Parameters<ClickStatements['insertClicks']>[1]): Promise<void> {
+  const months = new Map<string, Month>();
+  let last = -Infinity;
+  for (const c of clicks) {
+    last = Math.max(last, c.at);
+    const m = monthOf(c.at);
+    months.set(partitionOf(m).name, m);
+  }
+  const ahead = nextMonth(monthOf(last));
+  months.set(partitionOf(ahead).name, ahead);
+  const unknown = [...months].filter(([name]) => !knownMonths.has(name));
+  if (unknown.length === 0) return;
+  const made = await ensureMonths(
+    trx,
+    unknown.map(([, m]) => m),
+  );
+  for (const [name] of unknown) if (!made.has(name)) knownMonths.add(name);
+}
