@@ -52,16 +52,16 @@ const PARTITION_LOCK = 0x6c707863; // "lpxc"
  * Makes the partition of each month given that is not there yet, inside the caller's
  * transaction: a table of its own attached to `clicks` (ATTACH takes a lock that inserts and
  * reads do not wait for, where CREATE … PARTITION OF would lock out both), with the rows the
- * default partition holds for that month moved into it first. Answers the names it made.
+ * default partition holds for that month moved into it first.
  */
-export async function ensureMonths(trx: Transaction<Database> | Kysely<Database>, months: readonly Month[]): Promise<Set<string>> {
+export async function ensureMonths(trx: Transaction<Database> | Kysely<Database>, months: readonly Month[]): Promise<void> {
   const wanted = months.map(partitionOf);
   const missing = async () => {
     const { rows } = await sql<{ name: string }>`
       select name from unnest(${wanted.map((p) => p.name)}::text[]) as name where to_regclass(name) is null`.execute(trx);
     return new Set(rows.map((r) => r.name));
   };
-  if ((await missing()).size === 0) return new Set();
+  if ((await missing()).size === 0) return;
   await sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`.execute(trx);
   const still = await missing();
   for (const p of wanted) {
@@ -71,5 +71,4 @@ export async function ensureMonths(trx: Transaction<Database> | Kysely<Database>
     await sql`with moved as (delete from clicks_default where at >= ${p.from} and at < ${p.to} returning *) insert into ${table} select * from moved`.execute(trx);
     await sql`alter table clicks attach partition ${table} for values from (${sql.lit(p.from)}) to (${sql.lit(p.to)})`.execute(trx);
   }
-  return still;
 }

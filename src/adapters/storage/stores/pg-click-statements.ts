@@ -3,12 +3,6 @@ import type { ClickStatements } from './click-statements.ts';
 import { intArray, textArray } from './pg-arrays.ts';
 import { ensureMonths, monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
 
-// The month partitions this thread has found already made (docs/adr/0080): a batch of a month
-// not in it makes sure of that month and the next first. One it makes itself is remembered only
-// when a later batch finds it, committed. A month dropped by retention since takes its late rows
-// in the default partition, which retention empties by `at` too.
-const knownMonths = new Set<string>();
-
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
  * array parameter (a literal built by pg-arrays.ts) and `unnest` turns the arrays back into
@@ -111,22 +105,22 @@ export const pgClickStatements: ClickStatements = {
   },
 };
 
-/** Makes sure the partitions of the batch's months, and of the month after its last, are there. */
+/**
+ * Makes sure the partitions of the batch's months, and of the month after its last, are there
+ * (docs/adr/0080): one catalog read a batch, and the rare month to make.
+ */
 async function monthsOf(trx: Parameters<ClickStatements['insertClicks']>[0], clicks: Parameters<ClickStatements['insertClicks']>[1]): Promise<void> {
   const months = new Map<string, Month>();
+  let current = { name: '', from: 0, to: 0 };
   let last = -Infinity;
   for (const c of clicks) {
     last = Math.max(last, c.at);
+    if (c.at >= current.from && c.at < current.to) continue; // nearly every click is of the month before it
     const m = monthOf(c.at);
-    months.set(partitionOf(m).name, m);
+    current = partitionOf(m);
+    months.set(current.name, m);
   }
   const ahead = nextMonth(monthOf(last));
   months.set(partitionOf(ahead).name, ahead);
-  const unknown = [...months].filter(([name]) => !knownMonths.has(name));
-  if (unknown.length === 0) return;
-  const made = await ensureMonths(
-    trx,
-    unknown.map(([, m]) => m),
-  );
-  for (const [name] of unknown) if (!made.has(name)) knownMonths.add(name);
+  await ensureMonths(trx, [...months.values()]);
 }
