@@ -31,7 +31,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,7 @@ import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
 import { mainThreadProfile, topOfProfile } from './redirect/profile.ts';
-import { processCpuSeconds, ROOT, startServer, type Running } from './redirect/servers.ts';
+import { ROOT, startServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
@@ -167,13 +167,45 @@ async function visitAll(generator: Generator, server: Target, spec: Spec, offset
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
 }
 
+// /proc/<pid>/stat counts in clock ticks (USER_HZ, 100 on Linux).
+const CLOCK_TICKS = 100;
+
+/** Each process of a group: its group and CPU seconds so far (all its threads). */
+function cpuByProcess(groups: ReturnType<typeof cpuGroups>): Map<string, { group: string; seconds: number }> {
+  const out = new Map<string, { group: string; seconds: number }>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
+    if (group === undefined) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
+  }
+  return out;
+}
+
+/**
+ * A run's load and the CPU each group spent a request over it: per process, what it spent since
+ * the run began (all of it for one started meanwhile). A process that ended meanwhile (a pool's
+ * idle connection closing) is left out, not subtracted: what it spent in the run is lost with it.
+ */
 async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, database: string): Promise<Omit<Row, 'label'>> {
   const groups = cpuGroups(database);
-  const before = processCpuSeconds(groups);
+  const before = cpuByProcess(groups);
   const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
-  const after = processCpuSeconds(groups);
+  const after = cpuByProcess(groups);
   offset.steps += Math.min(...load.sentPerThread);
-  const cpu = Object.fromEntries(Object.keys(groups).map((g) => [g, ((after[g]! - before[g]!) * 1e6) / Math.max(1, load.requests)]));
+  const spent: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
+  for (const [pid, { group, seconds: total }] of after) spent[group]! += total - (before.get(pid)?.seconds ?? 0);
+  const cpu = Object.fromEntries(Object.keys(groups).map((g) => [g, (spent[g]! * 1e6) / Math.max(1, load.requests)]));
   return { load, cpu };
 }
 
