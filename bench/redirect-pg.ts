@@ -11,23 +11,27 @@
  * 3. linkpix, started again: the first `--cold` seconds after it answers /health, measured as they
  *    come (the cache empty but for its warm-up); then the requested links visited until every one
  *    is cached, and a measured warm run; then SIGTERM.
- * 4. `--instances` linkpix instances (default 2; 1 leaves this out) behind nginx, as `npm run cluster`
+ * 4. linkpix on SQLite (a file of its own, the same links, no Redis: the default setup), warm, for
+ *    the CPU a request it spends beside PostgreSQL's (`--skip-sqlite` leaves it out);
+ * 5. `--instances` linkpix instances (default 2; 1 leaves this out) behind nginx, as `npm run cluster`
  *    starts them (test/support/cluster.ts): every link visited through nginx, then a measured warm
  *    run; then nginx and the instances stopped.
  * Prints requests/s, p50/p99 and the ratios (cold/warm, warm/bare), the CPU each measured run
  * cost a request in each process (the server, its PostgreSQL backends, redis-server, nginx), and
  * clicks recorded (rows and sum(links.clicks), read after the servers' exit) against redirects
- * answered.
+ * answered; then issue 32's targets, each with the figure measured: PostgreSQL's backends' CPU
+ * a click, linkpix's (all threads) a request on PostgreSQL beside SQLite's, the warm p99, exact
+ * clicks, and the warm rate's ratio to bare node:http.
  *
  *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3 --instances 2
- *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE --cpu-prof]
+ *                                 --connections 50 --threads 2 --generator wrk|autocannon --server-env KEY=VALUE --cpu-prof --skip-sqlite]
  *
  * --cpu-prof profiles the restarted instance, keeps its profile in bench/results/ and prints its
  * top functions over the warm run.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +40,7 @@ import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
 import { mainThreadProfile, topOfProfile } from './redirect/profile.ts';
-import { processCpuSeconds, ROOT, startServer, type Running } from './redirect/servers.ts';
+import { ROOT, startServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
@@ -52,6 +56,7 @@ const { values } = parseArgs({
     generator: { type: 'string' },
     'server-env': { type: 'string', multiple: true, default: [] },
     'cpu-prof': { type: 'boolean', default: false },
+    'skip-sqlite': { type: 'boolean', default: false },
   },
 });
 const positive = (name: string, raw: string, min = 1) => {
@@ -162,13 +167,45 @@ async function visitAll(generator: Generator, server: Target, spec: Spec, offset
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
 }
 
+// /proc/<pid>/stat counts in clock ticks (USER_HZ, 100 on Linux).
+const CLOCK_TICKS = 100;
+
+/** Each process of a group: its group and CPU seconds so far (all its threads). */
+function cpuByProcess(groups: ReturnType<typeof cpuGroups>): Map<string, { group: string; seconds: number }> {
+  const out = new Map<string, { group: string; seconds: number }>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
+    if (group === undefined) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
+  }
+  return out;
+}
+
+/**
+ * A run's load and the CPU each group spent a request over it: per process, what it spent since
+ * the run began (all of it for one started meanwhile). A process that ended meanwhile (a pool's
+ * idle connection closing) is left out, not subtracted: what it spent in the run is lost with it.
+ */
 async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, database: string): Promise<Omit<Row, 'label'>> {
   const groups = cpuGroups(database);
-  const before = processCpuSeconds(groups);
+  const before = cpuByProcess(groups);
   const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
-  const after = processCpuSeconds(groups);
+  const after = cpuByProcess(groups);
   offset.steps += Math.min(...load.sentPerThread);
-  const cpu = Object.fromEntries(Object.keys(groups).map((g) => [g, ((after[g]! - before[g]!) * 1e6) / Math.max(1, load.requests)]));
+  const spent: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
+  for (const [pid, { group, seconds: total }] of after) spent[group]! += total - (before.get(pid)?.seconds ?? 0);
+  const cpu = Object.fromEntries(Object.keys(groups).map((g) => [g, (spent[g]! * 1e6) / Math.max(1, load.requests)]));
   return { load, cpu };
 }
 
@@ -261,7 +298,7 @@ async function main(): Promise<void> {
         const warm = await measure(generator, second, spec, at, DURATION, database);
         warmWindow = { fromMs, toMs: Date.now() - second.spawnedAt };
         linkpixRuns.push(warm.load);
-        rows.push({ label: 'linkpix PG+Redis, warm', ...warm });
+        rows.push({ label: PG_WARM, ...warm });
         const said = second.output().trim();
         if (said) console.log(`linkpix said:\n${said.slice(-2000)}`);
       } finally {
@@ -277,6 +314,36 @@ async function main(): Promise<void> {
           `\nlinkpix CPU profile (${keep}) of the warm run: main thread busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
         );
         for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+      }
+
+      // SQLite, as the redirect bench runs it: the CPU a request PostgreSQL's is held against.
+      if (!values['skip-sqlite']) {
+        const sqliteUrl = `sqlite:${join(workDir, 'sqlite', 'linkpix.db')}`;
+        await seedDatabase(sqliteUrl, LINKS);
+        const onSqlite = await startServer({
+          name: 'linkpix-sqlite',
+          script: 'dist/app/main.js',
+          cwd: workDir,
+          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1'],
+          env: (port) => ({
+            DATABASE_URL: sqliteUrl,
+            HOST: '127.0.0.1',
+            APP_URL: `http://127.0.0.1:${port}`,
+            LOG_LEVEL: 'warn',
+            TITLE_FETCH: 'false',
+            API_RATE_LIMIT: '0',
+            TRUST_PROXY: 'true',
+            ...SERVER_ENV,
+          }),
+          readyPath: '/health',
+        });
+        try {
+          const at = { steps: 0 };
+          await visitAll(generator, onSqlite, spec, at, WARMUP, []);
+          rows.push({ label: SQLITE_WARM, ...(await measure(generator, onSqlite, spec, at, DURATION, database)) });
+        } finally {
+          await stopped(onSqlite);
+        }
       }
 
       // Several instances behind nginx, as an operator runs them: warm only (each instance warms
@@ -313,6 +380,7 @@ async function main(): Promise<void> {
           ` — ${exact ? 'exact' : 'NOT EXACT'}; non-3xx answers and socket errors: ${unwanted(linkpixRuns)}`,
       );
       if (!exact) process.exitCode = 1;
+      printTargets(rows, exact);
     });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -320,9 +388,32 @@ async function main(): Promise<void> {
   }
 }
 
+const PG_WARM = 'linkpix PG+Redis, warm';
+const SQLITE_WARM = 'linkpix SQLite, warm';
+
+/** Issue 32's targets for the PostgreSQL click ingest, each beside what this run measured. */
+function printTargets(rows: Row[], exact: boolean): void {
+  const bare = rows[0]!;
+  const pg = rows.find((r) => r.label === PG_WARM)!;
+  const sqlite = rows.find((r) => r.label === SQLITE_WARM);
+  const backends = pg.cpu.PostgreSQL!;
+  const linkpix = pg.cpu.linkpix!;
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\ntargets (issue 32), warm, one instance (every request here is a click):');
+  console.log(`  PostgreSQL backends ${backends.toFixed(1)} µs a click (≤ 6): ${mark(backends <= 6)}`);
+  console.log(
+    sqlite
+      ? `  linkpix (all threads) ${linkpix.toFixed(1)} µs a request on PostgreSQL, ${sqlite.cpu.linkpix!.toFixed(1)} on SQLite (no more): ${mark(linkpix <= sqlite.cpu.linkpix!)}`
+      : `  linkpix (all threads) ${linkpix.toFixed(1)} µs a request on PostgreSQL; SQLite not measured (--skip-sqlite)`,
+  );
+  console.log(`  warm p99 ${pg.load.latencyMs.p99.toFixed(2)} ms (≤ 10): ${mark(pg.load.latencyMs.p99 <= 10)}`);
+  console.log(`  clicks ${exact ? 'exact' : 'NOT exact'}`);
+  console.log(`  ratio to bare node:http ${(pg.load.rps / bare.load.rps).toFixed(3)} (reported, not a target on two shared cores)`);
+}
+
 function print(rows: Row[]): void {
   const bare = rows[0]!.load.rps;
-  const warm = rows.find((r) => r.label === 'linkpix PG+Redis, warm')?.load.rps ?? NaN;
+  const warm = rows.find((r) => r.label === PG_WARM)?.load.rps ?? NaN;
   const table = [['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'of bare', 'of warm']];
   for (const { label, load } of rows) {
     table.push([

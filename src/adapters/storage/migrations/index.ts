@@ -34,6 +34,7 @@ import * as emailVerification from './0031-email-verification.ts';
 import * as ssoIdentities from './0032-sso-identities.ts';
 import * as conversions from './0033-conversions.ts';
 import * as rollupQuarters from './0034-rollup-quarters.ts';
+import * as clicksByMonth from './0035-clicks-by-month.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -75,6 +76,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0032-sso-identities': ssoIdentities,
   '0033-conversions': conversions,
   '0034-rollup-quarters': rollupQuarters,
+  '0035-clicks-by-month': clicksByMonth,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ClickRetention } from '../../../core/stats/stats-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
+import { monthPartitions } from './click-partitions.ts';
 
 // Deleting in slices keeps each statement (and the lock it holds) short on a busy database.
 const ROWS_PER_DELETE = 10_000;
@@ -10,9 +11,16 @@ const IDS_PER_SWEEP = 20_000;
 // Deleted link ids forgotten a statement at a time (SQLite's limit on parameters is far above).
 const LINKS_PER_FORGET = 500;
 
+// Dropping a month's partition locks `clicks` for an instant, after the reads and writes under
+// way: it waits this long at most (the writer waits behind it meanwhile) and is tried next round.
+const DROP_LOCK_WAIT = '1s';
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /**
  * Deletes raw click rows and visitor marks past their use, and on SQLite the rows of deleted
  * links (migration 0004: no index by link there, so no cascade). The rollups are never touched.
+ * PostgreSQL drops the months wholly past the limit and deletes within the month it falls in
+ * (docs/adr/0080).
  */
 export class SqlClickRetention implements ClickRetention {
   constructor(
@@ -22,7 +30,8 @@ export class SqlClickRetention implements ClickRetention {
 
   async prune(before: number | null, visitorsBefore: string): Promise<{ clicks: number; visitors: number }> {
     let clicks = 0;
-    if (before !== null) {
+    if (before !== null && this.engine === 'postgres') clicks += await this.pruneMonths(before);
+    else if (before !== null) {
       for (;;) {
         const result = await this.db
           .deleteFrom('clicks')
@@ -36,6 +45,28 @@ export class SqlClickRetention implements ClickRetention {
     if (this.engine === 'sqlite') clicks += await this.sweepDeletedLinks();
     const visitors = await this.db.deleteFrom('click_visitors').where('day', '<', visitorsBefore).executeTakeFirst();
     return { clicks, visitors: Number(visitors.numDeletedRows) };
+  }
+
+  /** PostgreSQL: each month partition wholly before `before` dropped, then the rows before it deleted (its month's, and any in the default partition). */
+  private async pruneMonths(before: number): Promise<number> {
+    let clicks = 0;
+    for (const p of await monthPartitions(this.db)) {
+      if (p.to > before) break;
+      clicks += await this.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`set local lock_timeout = ${sql.lit(DROP_LOCK_WAIT)}`.execute(trx);
+          const { rows } = await sql<{ n: number }>`select count(*)::int8 as n from ${sql.id(p.name)}`.execute(trx);
+          await sql`drop table ${sql.id(p.name)}`.execute(trx);
+          return Number(rows[0]!.n);
+        })
+        .catch((error: unknown) => {
+          if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return 0;
+          throw error;
+        });
+    }
+    const deleted = await this.db.deleteFrom('clicks').where('at', '<', before).executeTakeFirst();
+    return clicks + Number(deleted.numDeletedRows);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ClickStatements } from './click-statements.ts';
 import { intArray, textArray } from './pg-arrays.ts';
+import { ensureMonths, monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
@@ -22,6 +23,7 @@ export const pgClickStatements: ClickStatements = {
 
   async insertClicks(trx, clicks, owner) {
     if (clicks.length === 0) return null;
+    await monthsOf(trx, clicks);
     const n = clicks.length;
     const linkId = new Array<number>(n),
       accountId = new Array<number>(n),
@@ -102,3 +104,23 @@ export const pgClickStatements: ClickStatements = {
       on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(trx);
   },
 };
+
+/**
+ * Makes sure the partitions of the batch's months, and of the month after its last, are there
+ * (docs/adr/0080): one catalog read a batch, and the rare month to make.
+ */
+async function monthsOf(trx: Parameters<ClickStatements['insertClicks']>[0], clicks: Parameters<ClickStatements['insertClicks']>[1]): Promise<void> {
+  const months = new Map<string, Month>();
+  let current = { name: '', from: 0, to: 0 };
+  let last = -Infinity;
+  for (const c of clicks) {
+    last = Math.max(last, c.at);
+    if (c.at >= current.from && c.at < current.to) continue; // nearly every click is of the month before it
+    const m = monthOf(c.at);
+    current = partitionOf(m);
+    months.set(current.name, m);
+  }
+  const ahead = nextMonth(monthOf(last));
+  months.set(partitionOf(ahead).name, ahead);
+  await ensureMonths(trx, [...months.values()]);
+}
