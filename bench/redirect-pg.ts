@@ -31,7 +31,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,7 @@ import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
 import { mainThreadProfile, topOfProfile } from './redirect/profile.ts';
-import { ROOT, startServer, type Running } from './redirect/servers.ts';
+import { cpuByProcess, ROOT, startServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
@@ -165,31 +165,6 @@ async function visitAll(generator: Generator, server: Target, spec: Spec, offset
     runs.push(run);
     offset.steps += Math.min(...run.sentPerThread);
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
-}
-
-// /proc/<pid>/stat counts in clock ticks (USER_HZ, 100 on Linux).
-const CLOCK_TICKS = 100;
-
-/** Each process of a group: its group and CPU seconds so far (all its threads). */
-function cpuByProcess(groups: ReturnType<typeof cpuGroups>): Map<string, { group: string; seconds: number }> {
-  const out = new Map<string, { group: string; seconds: number }>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    let cmdline: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    } catch {
-      continue;
-    }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
-    if (group === undefined) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
-  }
-  return out;
 }
 
 /**

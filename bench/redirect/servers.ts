@@ -162,6 +162,13 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
  */
 export function processCpuSeconds(groups: Record<string, (comm: string, cmdline: string) => boolean>): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
+  for (const { group, seconds } of cpuByProcess(groups).values()) out[group]! += seconds;
+  return out;
+}
+
+/** As processCpuSeconds, per process (keyed by pid): a run's figures can then leave out the processes that ended meanwhile. */
+export function cpuByProcess(groups: Record<string, (comm: string, cmdline: string) => boolean>): Map<string, { group: string; seconds: number }> {
+  const out = new Map<string, { group: string; seconds: number }>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -176,7 +183,7 @@ export function processCpuSeconds(groups: Record<string, (comm: string, cmdline:
     const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
     if (group === undefined) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out[group]! += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    out.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
   }
   return out;
 }

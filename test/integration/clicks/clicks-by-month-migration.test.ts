@@ -10,6 +10,7 @@ import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
+import { aClick } from '../../support/clicks.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 import { POSTGRES_SKIP } from '../../support/harness.ts';
 
@@ -29,22 +30,7 @@ const rowsOf = async (db: Kysely<unknown>) =>
   }));
 
 function click(linkId: number, accountId: number, when: number): Click {
-  return {
-    linkId,
-    accountId,
-    at: when,
-    day: new Date(when).toISOString().slice(0, 10),
-    hour: new Date(when).getUTCHours(),
-    visitor: null,
-    country: 'DE',
-    city: null,
-    browser: null,
-    platform: null,
-    device: null,
-    language: null,
-    referrerHost: null,
-    isBot: false,
-  };
+  return aClick({ linkId, accountId, at: when, day: new Date(when).toISOString().slice(0, 10), hour: new Date(when).getUTCHours(), country: 'DE' });
 }
 
 test(
