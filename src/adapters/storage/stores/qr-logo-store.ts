@@ -7,18 +7,23 @@ import { SqlAuditLog } from './audit-store.ts';
 /** What a logo's entry shows of it: its kind and size, never its bytes. */
 const described = (logo: { type: string; bytes: { length: number } } | undefined) => (logo ? { type: logo.type, bytes: logo.bytes.length } : null);
 
+/** The logo of the account's link, if it has one (another account's link has none). */
+function ownedLogo(db: Kysely<Database>, accountId: number, linkId: number) {
+  return db
+    .selectFrom('link_qr_logos')
+    .innerJoin('links', 'links.id', 'link_qr_logos.link_id')
+    .select(['link_qr_logos.type', 'link_qr_logos.bytes'])
+    .where('link_qr_logos.link_id', '=', linkId)
+    .where('links.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
 /** Links' QR logos (migration 0024), each read and written only through its owner's link. */
 export class SqlQrLogoStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(accountId: number, linkId: number): Promise<QrLogo | null> {
-    const row = await this.db
-      .selectFrom('link_qr_logos')
-      .innerJoin('links', 'links.id', 'link_qr_logos.link_id')
-      .select(['link_qr_logos.type', 'link_qr_logos.bytes'])
-      .where('link_qr_logos.link_id', '=', linkId)
-      .where('links.account_id', '=', accountId)
-      .executeTakeFirst();
+    const row = await ownedLogo(this.db, accountId, linkId);
     return row ? { type: row.type, bytes: new Uint8Array(row.bytes) } : null;
   }
 
@@ -45,13 +50,7 @@ export class SqlQrLogoStore {
   /** Removes the logo of the account's link (none: nothing happens, no entry). */
   remove(accountId: number, linkId: number, now: number, actor: AuditActor): Promise<void> {
     return this.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('link_qr_logos')
-        .innerJoin('links', 'links.id', 'link_qr_logos.link_id')
-        .select(['link_qr_logos.type', 'link_qr_logos.bytes'])
-        .where('link_qr_logos.link_id', '=', linkId)
-        .where('links.account_id', '=', accountId)
-        .executeTakeFirst();
+      const before = await ownedLogo(trx, accountId, linkId);
       if (!before) return;
       await trx.deleteFrom('link_qr_logos').where('link_id', '=', linkId).execute();
       await this.audit(trx, accountId, linkId, actor, now, described(before), null);
