@@ -80,7 +80,7 @@ onEachEngine(
       const { client, email } = await signedUp(h().baseUrl);
       const key = await createKeyOnPage(client, 'cron');
       const lastUsed = async () => (await h().server.container.accounts.listKeys(email))[0]!.lastUsedAt;
-      assert.match((await client.get('/account/api-keys')).text, /<td>Never<\/td>/);
+      assert.match((await client.get('/account/api-keys')).text, /<td data-label="Last used">Never<\/td>/);
       clock.set('2026-03-10T12:00:00Z');
       assert.equal((await h().request('GET', '/api/v1/account', { key })).status, 200);
       const first = Date.parse('2026-03-10T12:00:00Z');
@@ -91,7 +91,7 @@ onEachEngine(
       clock.set('2026-03-10T12:01:01Z');
       await h().request('GET', '/api/v1/account', { key });
       assert.equal(await lastUsed(), Date.parse('2026-03-10T12:01:01Z'));
-      assert.doesNotMatch((await client.get('/account/api-keys')).text, /<td>Never<\/td>/);
+      assert.doesNotMatch((await client.get('/account/api-keys')).text, /<td data-label="Last used">Never<\/td>/);
     });
 
     test('anonymous visitors are sent to sign in', async () => {
@@ -129,7 +129,7 @@ onEachEngine(
         ].sort(),
       );
       const list = (await member.client.get('/account/api-keys')).text;
-      assert.match(list, /<td>Key team<\/td>\s*<td>Team script<\/td>/, 'each key names its workspace');
+      assert.match(list, /<td>Team script<\/td>\s*<td data-label="Workspace">Key team<\/td>/, 'each key names its workspace');
       assert.match(list, /Personal script/);
       assert.match(list, new RegExp(`href="/account/workspaces/${teamId}#keys-title"`), "each workspace's own keys page is linked");
       // The owner, an admin of the team, sees the member's key on the workspace's page too.

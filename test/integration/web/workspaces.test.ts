@@ -97,7 +97,7 @@ onEachEngine('web: workspaces', (h) => {
     assert.equal(api.status, 200, 'the key reads links of the workspace');
     assert.equal((await h().request('POST', '/api/v1/links', { key: plaintext, json: { url: 'https://example.com/k' } })).status, 403);
     assert.doesNotMatch((await viewer.client.get(path)).text, /lpx_[A-Za-z0-9_-]{43}/, 'the key is shown once');
-    assert.match((await owner.client.get(path)).text, /<td>links:read<\/td>/, 'an owner sees every key');
+    assert.match((await owner.client.get(path)).text, /<td data-label="Scopes">links:read<\/td>/, 'an owner sees every key');
   });
 
   test('the invitation page: signed out, wrong email, join, then used (410)', async () => {

@@ -88,9 +88,9 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
       : postButton(view, `/account/sessions/${session.id}/end`, s.signOut, { accessibleName: s.signOutNamed(device, started) });
   return html`<tr${session.id === currentId ? html` aria-current="true"` : ''}>
 <td>${device}</td>
-<td class="mono">${session.address ?? s.unknownAddress}</td>
-<td class="date">${started}</td>
-<td class="date">${view.fmt.dateTime(session.lastSeenAt)}</td>
+<td class="mono" data-label="${s.from}">${session.address ?? s.unknownAddress}</td>
+<td class="date" data-label="${s.started}">${started}</td>
+<td class="date" data-label="${s.lastSeen}">${view.fmt.dateTime(session.lastSeenAt)}</td>
 <td>${action}</td>
 </tr>`;
 }
@@ -104,7 +104,7 @@ export function sessionsSection(view: View, sessions: readonly Session[], curren
   const others = sessions.some((x) => x.id !== currentId);
   return html`<section class="settings-section" aria-labelledby="sessions-title">
 <h2 id="sessions-title">${s.title}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-title"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-title"><table class="table-stack">
 <caption class="visually-hidden">${s.caption}</caption>
 <thead><tr><th scope="col">${s.device}</th><th scope="col">${s.from}</th><th scope="col">${s.started}</th><th scope="col">${s.lastSeen}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${sessions.map((x) => sessionRow(view, x, currentId))}</tbody>

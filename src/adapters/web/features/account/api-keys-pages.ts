@@ -35,13 +35,13 @@ function keyRow(view: View, workspace: WorkspaceOfUser, key: ApiKey): RawHtml {
   const k = view.t.account.keys;
   const name = key.name ?? key.prefix;
   return html`<tr>
-<td>${workspace.name}</td>
 <td>${name}</td>
-<td class="mono">${key.prefix}…</td>
-<td>${key.scopes === null ? k.allScopes : key.scopes.join(', ')}</td>
-<td class="date">${view.fmt.dateTime(key.createdAt)}</td>
-<td>${key.lastUsedAt === null ? k.never : view.fmt.dateTime(key.lastUsedAt)}</td>
-<td>${keyStatus(view, key)}</td>
+<td data-label="${k.workspace}">${workspace.name}</td>
+<td class="mono" data-label="${k.prefix}">${key.prefix}…</td>
+<td data-label="${k.scopes}">${key.scopes === null ? k.allScopes : key.scopes.join(', ')}</td>
+<td class="date" data-label="${k.created}">${view.fmt.dateTime(key.createdAt)}</td>
+<td data-label="${k.lastUsed}">${key.lastUsedAt === null ? k.never : view.fmt.dateTime(key.lastUsedAt)}</td>
+<td data-label="${k.status}">${keyStatus(view, key)}</td>
 <td>${key.revokedAt === null ? postButton(view, `/account/api-keys/${key.id}/revoke`, k.revoke, { danger: true, accessibleName: k.revokeNamed(name) }) : ''}</td>
 </tr>`;
 }
@@ -54,9 +54,9 @@ function keyTable(view: View, held: readonly PersonKeys[]): RawHtml {
   const k = view.t.account.keys;
   const rows = held.flatMap(({ workspace, keys }) => (keys ?? []).map(({ key }) => keyRow(view, workspace, key)));
   if (rows.length === 0) return html`<p class="muted">${k.none}</p>`;
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${k.caption}"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${k.caption}"><table class="table-stack">
 <caption class="visually-hidden">${k.caption}</caption>
-<thead><tr><th scope="col">${k.workspace}</th><th scope="col">${k.name}</th><th scope="col">${k.prefix}</th><th scope="col">${k.scopes}</th><th scope="col">${k.created}</th><th scope="col">${k.lastUsed}</th><th scope="col">${k.status}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
+<thead><tr><th scope="col">${k.name}</th><th scope="col">${k.workspace}</th><th scope="col">${k.prefix}</th><th scope="col">${k.scopes}</th><th scope="col">${k.created}</th><th scope="col">${k.lastUsed}</th><th scope="col">${k.status}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
 }

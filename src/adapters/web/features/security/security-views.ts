@@ -28,7 +28,7 @@ function ssoSection(view: View, sso: NonNullable<SecurityPageData['sso']>, state
     (i) => html`<tr><td class="mono">${i.subject}</td><td class="date">${view.fmt.dateTime(i.createdAt)}</td>
 <td>${postButton(view, '/account/security/sso/unlink', t.unlink, { hidden: { issuer: i.issuer, subject: i.subject }, danger: true, accessibleName: t.unlinkNamed(sso.name) })}</td></tr>`,
   );
-  return html`<section aria-labelledby="sso-title">
+  return html`<section class="settings-section" aria-labelledby="sso-title">
 <h2 id="sso-title">${t.title}</h2>
 <p>${t.intro(sso.name)}</p>
 ${errorSummary(view, errors)}
@@ -112,7 +112,7 @@ export function securityPage(view: View, data: SecurityPageData, state: Security
         : onSection(view, status.since, status.recoveryCodesLeft, state);
   return html`<h1>${s.title}</h1>
 <p><a href="/account">${view.t.account.keys.back}</a></p>
-<section aria-labelledby="two-factor-title">
+<section class="settings-section" aria-labelledby="two-factor-title">
 <h2 id="two-factor-title">${s.twoFactor.title}</h2>
 ${body}
 </section>

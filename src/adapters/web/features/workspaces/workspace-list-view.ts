@@ -16,9 +16,9 @@ function row(view: View, listed: ListedWorkspace): RawHtml {
   const current = view.workspace?.id === workspace.id;
   return html`<tr>
 <td><a href="/account/workspaces/${workspace.id}" aria-label="${w.openNamed(workspace.name)}">${workspace.name}</a>${current ? html` ${badge(w.current)}` : ''}</td>
-<td>${w.roles[workspace.role]}</td>
-<td>${workspace.personal ? view.t.common.yes : view.t.common.no}</td>
-<td class="num">${listed.members ?? '—'}</td>
+<td data-label="${w.role}">${w.roles[workspace.role]}</td>
+<td data-label="${w.personal}">${workspace.personal ? view.t.common.yes : view.t.common.no}</td>
+<td class="num" data-label="${w.members}">${listed.members ?? '—'}</td>
 <td>${current ? '' : postButton(view, '/account/workspaces/switch', w.use, { hidden: { workspace: String(workspace.id), next: '/dashboard' }, accessibleName: w.useNamed(workspace.name) })}</td>
 </tr>`;
 }
@@ -28,7 +28,7 @@ export function workspaceListPage(view: View, listed: readonly ListedWorkspace[]
   const w = view.t.workspaces;
   return html`<h1>${w.title}</h1>
 <p>${w.intro}</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="${w.caption}"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="${w.caption}"><table class="table-stack">
 <caption class="visually-hidden">${w.caption}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.role}</th><th scope="col">${w.personal}</th><th scope="col" class="num">${w.members}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${listed.map((l) => row(view, l))}</tbody>

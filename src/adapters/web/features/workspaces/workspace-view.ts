@@ -36,14 +36,14 @@ function settings(view: View, data: WorkspacePageData, state: WorkspacePageState
   const s = w.settings;
   const ws = data.workspace;
   if (!roleAllows(ws.role, 'workspace.settings')) {
-    return html`<section aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
+    return html`<section class="settings-section" aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
 <dl class="facts"><dt>${w.name}</dt><dd>${ws.name}</dd><dt>${s.timezone}</dt><dd>${ws.timezone}</dd><dt>${s.requireTwoFactor}</dt><dd>${ws.requireTwoFactor ? view.t.common.yes : view.t.common.no}</dd></dl>
 <p class="muted">${s.ownerOnly}</p></section>`;
   }
   const f = failed(state, 'settings');
   const values = f?.values ?? { name: ws.name, timezone: ws.timezone, require_2fa: ws.requireTwoFactor ? '1' : '0' };
   const zone = text(values, 'timezone') || ws.timezone;
-  return html`<section aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
+  return html`<section class="settings-section" aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
 ${errorSummary(view, f?.errors)}
 <form method="post" action="/account/workspaces/${ws.id}/settings" class="stack" novalidate>
 ${csrfField(view)}
@@ -52,7 +52,17 @@ ${selectField({ name: 'timezone', label: s.timezone, hint: s.timezoneHint, optio
 ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(values, 'require_2fa') === '1', uncheckedValue: '0', errors: f?.errors })}
 <div class="actions"><button type="submit">${view.t.common.save}</button></div>
 </form>
-${ws.personal ? '' : html`<p class="record-delete"><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>`}
+</section>`;
+}
+
+/** What cannot be undone stands apart, last on the page, as on the account page. */
+function deletion(view: View, data: WorkspacePageData): RawHtml {
+  const w = view.t.workspaces;
+  const ws = data.workspace;
+  if (ws.personal || !roleAllows(ws.role, 'workspace.settings')) return html``;
+  return html`<section class="settings-section danger-zone" aria-labelledby="delete-title"><h2 id="delete-title">${w.delete.title(ws.name)}</h2>
+<p>${w.delete.intro}</p>
+<p><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>
 </section>`;
 }
 
@@ -74,14 +84,14 @@ function memberRow(view: View, data: WorkspacePageData, member: Member): RawHtml
     : manages
       ? postButton(view, `${base}/remove`, p.remove, { danger: true, accessibleName: p.removeNamed(member.name) })
       : '';
-  return html`<tr><td>${member.name}${self ? html` <span class="muted">${p.you}</span>` : ''}</td><td>${member.email}</td><td>${roleCell}</td><td class="date">${view.fmt.dateTime(member.joinedAt)}</td><td>${action}</td></tr>`;
+  return html`<tr><td>${member.name}${self ? html` <span class="muted">${p.you}</span>` : ''}</td><td data-label="${p.email}">${member.email}</td><td data-label="${view.t.workspaces.invites.role}">${roleCell}</td><td class="date" data-label="${p.joined}">${view.fmt.dateTime(member.joinedAt)}</td><td>${action}</td></tr>`;
 }
 
 function members(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {
   const p = view.t.workspaces.people;
   // A refused change of a row (the last owner) is said above the table: the rows' fields have no one id.
   const f = failed(state, 'members');
-  return html`<section aria-labelledby="members-title"><h2 id="members-title">${p.title}</h2>
+  return html`<section class="settings-section" aria-labelledby="members-title"><h2 id="members-title">${p.title}</h2>
 ${
   f
     ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" autofocus><h2 id="error-summary-title">${view.t.common.errorSummaryTitle}</h2><ul>${Object.values(
@@ -91,7 +101,7 @@ ${
         .map((m) => html`<li>${m}</li>`)}</ul></div>`
     : ''
 }
-<div class="table-wrap" tabindex="0" role="region" aria-label="${p.caption}"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="${p.caption}"><table class="table-stack">
 <caption class="visually-hidden">${p.caption}</caption>
 <thead><tr><th scope="col">${view.t.workspaces.name}</th><th scope="col">${p.email}</th><th scope="col">${view.t.workspaces.invites.role}</th><th scope="col">${p.joined}</th><th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${data.members.map((m) => memberRow(view, data, m))}</tbody>
@@ -111,19 +121,20 @@ function madeLink(view: View, label: string, warning: string, value: string, id:
 function invitations(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {
   const i = view.t.workspaces.invites;
   if (data.invitations === null) return html``;
-  if (data.workspace.personal) return html`<section aria-labelledby="invites-title"><h2 id="invites-title">${i.title}</h2><p class="muted">${i.personal}</p></section>`;
+  if (data.workspace.personal)
+    return html`<section class="settings-section" aria-labelledby="invites-title"><h2 id="invites-title">${i.title}</h2><p class="muted">${i.personal}</p></section>`;
   const f = failed(state, 'invite');
   const made = state !== null && 'made' in state && state.made === 'invitation' ? state : null;
   const rows = data.invitations.map(
     (inv) =>
-      html`<tr><td>${inv.email}</td><td>${view.t.workspaces.roles[inv.role]}</td><td class="date">${inv.expiresAt <= Date.now() ? i.expired : view.fmt.dateTime(inv.expiresAt)}</td><td>${postButton(view, `/account/workspaces/${data.workspace.id}/invitations/${inv.id}/revoke`, i.revoke, { danger: true, accessibleName: i.revokeNamed(inv.email) })}</td></tr>`,
+      html`<tr><td>${inv.email}</td><td data-label="${i.role}">${view.t.workspaces.roles[inv.role]}</td><td class="date" data-label="${i.expires}">${inv.expiresAt <= Date.now() ? i.expired : view.fmt.dateTime(inv.expiresAt)}</td><td>${postButton(view, `/account/workspaces/${data.workspace.id}/invitations/${inv.id}/revoke`, i.revoke, { danger: true, accessibleName: i.revokeNamed(inv.email) })}</td></tr>`,
   );
-  return html`<section aria-labelledby="invites-title"><h2 id="invites-title">${i.title}</h2>
+  return html`<section class="settings-section" aria-labelledby="invites-title"><h2 id="invites-title">${i.title}</h2>
 ${made ? madeLink(view, i.madeLabel(made.email), i.madeWarning, made.link, 'made-invitation') : ''}
 ${
   rows.length === 0
     ? html`<p class="muted">${i.none}</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${i.caption}"><table><caption class="visually-hidden">${i.caption}</caption>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${i.caption}"><table class="table-stack"><caption class="visually-hidden">${i.caption}</caption>
 <thead><tr><th scope="col">${i.email}</th><th scope="col">${i.role}</th><th scope="col">${i.expires}</th><th scope="col">${view.t.common.actions}</th></tr></thead><tbody>${rows}</tbody></table></div>`
 }
 <h3 id="invite-title">${i.inviteTitle}</h3>
@@ -139,10 +150,10 @@ ${selectField({ name: 'role', label: i.role, options: roleOptions(view, data.wor
 function keyRow(view: View, data: WorkspacePageData, k: WorkspaceKey, showUser: boolean): RawHtml {
   const t = view.t.workspaces.keys;
   const name = k.key.name ?? k.key.prefix;
-  return html`<tr><td>${name}</td><td class="mono">${k.key.prefix}…</td><td>${k.key.scopes === null ? t.allScopes : k.key.scopes.join(', ')}</td>
-<td class="date">${view.fmt.dateTime(k.key.createdAt)}</td><td>${k.key.lastUsedAt === null ? t.never : view.fmt.dateTime(k.key.lastUsedAt)}</td>
-<td>${k.key.expiresAt === null ? t.never : view.fmt.dateTime(k.key.expiresAt)}</td>
-${showUser ? html`<td>${k.userName}</td>` : ''}
+  return html`<tr><td>${name}</td><td class="mono" data-label="${t.prefix}">${k.key.prefix}…</td><td data-label="${t.scopes}">${k.key.scopes === null ? t.allScopes : k.key.scopes.join(', ')}</td>
+<td class="date" data-label="${t.created}">${view.fmt.dateTime(k.key.createdAt)}</td><td data-label="${t.lastUsed}">${k.key.lastUsedAt === null ? t.never : view.fmt.dateTime(k.key.lastUsedAt)}</td>
+<td data-label="${t.expires}">${k.key.expiresAt === null ? t.never : view.fmt.dateTime(k.key.expiresAt)}</td>
+${showUser ? html`<td data-label="${t.user}">${k.userName}</td>` : ''}
 <td>${k.key.revokedAt === null ? postButton(view, `/account/workspaces/${data.workspace.id}/api-keys/${k.key.id}/revoke`, t.revoke, { danger: true, accessibleName: t.revokeNamed(name) }) : view.t.account.keys.revokedOn(view.fmt.dateTime(k.key.revokedAt))}</td></tr>`;
 }
 
@@ -152,12 +163,12 @@ function keys(view: View, data: WorkspacePageData, state: WorkspacePageState): R
   const made = state !== null && 'made' in state && state.made === 'key' ? state : null;
   const showUser = roleAllows(data.workspace.role, 'keys.all');
   const ticked = new Set([(f?.values ?? {}).scopes].flat().filter((s): s is string => typeof s === 'string'));
-  return html`<section aria-labelledby="keys-title"><h2 id="keys-title">${t.title}</h2>
+  return html`<section class="settings-section" aria-labelledby="keys-title"><h2 id="keys-title">${t.title}</h2>
 ${made ? madeLink(view, t.madeLabel(made.name), t.madeWarning, made.apiKey, 'made-key') : ''}
 ${
   data.keys.length === 0
     ? html`<p class="muted">${t.none}</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table><caption class="visually-hidden">${t.caption}</caption>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="table-stack"><caption class="visually-hidden">${t.caption}</caption>
 <thead><tr><th scope="col">${t.name}</th><th scope="col">${t.prefix}</th><th scope="col">${t.scopes}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.expires}</th>${showUser ? html`<th scope="col">${t.user}</th>` : ''}<th scope="col">${view.t.common.actions}</th></tr></thead>
 <tbody>${data.keys.map((k) => keyRow(view, data, k, showUser))}</tbody></table></div>`
 }
@@ -185,7 +196,8 @@ export function workspacePage(view: View, data: WorkspacePageData, state: Worksp
 ${settings(view, data, state)}
 ${members(view, data, state)}
 ${invitations(view, data, state)}
-${keys(view, data, state)}`;
+${keys(view, data, state)}
+${deletion(view, data)}`;
 }
 
 /**

@@ -29,6 +29,7 @@ export const workspaces = {
   delete: {
     title: (name: string) => `Delete ${name}`,
     link: 'Delete this workspace',
+    intro: 'Every link, pixel, space, domain, key and statistic of this workspace goes with it, for good.',
     warning: 'Every link, pixel, space, domain, key and statistic of this workspace is deleted for good. Type its name to confirm.',
     confirm: 'Name of the workspace',
     mismatch: 'Type the name of the workspace exactly.',
