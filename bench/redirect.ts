@@ -148,8 +148,12 @@ interface ScenarioResult {
     warmups: LoadResult[];
     median: LoadResult;
     plainMedian: LoadResult;
+    /** When the median round's 20-rule run was measured (ms after the server started). */
+    window: { fromMs: number; toMs: number };
   };
   profile?: { busyPercent: number; lines: ProfileLine[] };
+  /** With --rules: the main thread over the median round's 20-rule run. */
+  rulesProfile?: { busyPercent: number; lines: ProfileLine[] };
   /** Worker threads (the SQLite click writer), whole run. */
   workerProfiles?: Array<{ file: string; busyPercent: number; lines: ProfileLine[] }>;
 }
@@ -351,6 +355,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
         warmups: rulesProgress.warmups,
         median: rulesRuns[mid]!.load,
         plainMedian: linkpixRuns[mid]!.load,
+        window: rulesRuns[mid]!.window,
       };
     }
     roundRatios = linkpixRuns.map((l, i) => l.load.rps / bareRuns[i]!.load.rps);
@@ -398,6 +403,7 @@ async function scenario(generator: Generator, name: string, links: number, workD
       mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
       copyFileSync(file, keep);
       result.profile = topOfProfile(file, linkpix.window);
+      if (rules) result.rulesProfile = topOfProfile(file, rules.window);
       console.log(`[${name}] CPU profile: ${keep}`);
     }
     workerProfiles(profDir).forEach((worker, i) => {
@@ -564,6 +570,10 @@ async function main(): Promise<void> {
         ' top functions (self %, total % of busy samples):',
     );
     for (const p of s.profile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    if (s.rulesProfile) {
+      console.log(`\nthe same over the median round's 20-rule run: main thread busy ${s.rulesProfile.busyPercent.toFixed(0)} % of the time; top functions:`);
+      for (const p of s.rulesProfile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    }
     for (const w of s.workerProfiles ?? []) {
       console.log(`\nworker thread ${w.file} (whole run): busy ${w.busyPercent.toFixed(0)} %; top functions:`);
       for (const p of w.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);

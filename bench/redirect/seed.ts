@@ -9,8 +9,9 @@ export const LINK_KINDS = '40% plain, 20% by country (US GB DE FR JP), 20% by pl
 /**
  * With --rules, every odd link's rules instead (docs/adr/0059): twenty, of every condition that
  * needs no cookie; every even link is plain, so one server answers both in the same run
- * (traffic.ts, LinkSet). The bench's varied visitors meet a few rules; most test all twenty
- * before they reach the link's url, the dearest case.
+ * (traffic.ts, LinkSet). A rule decides 95 % of the bench's varied visitors (the country list
+ * first, 46 %), so nearly every click of these links adds a `decision` sum; 4.7 % test all
+ * twenty and reach the link's url.
  */
 export const TWENTY_RULES = [
   { when: { country: ['US', 'GB', 'DE', 'FR', 'JP'] }, url: 'https://a.example/' },

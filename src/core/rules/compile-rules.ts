@@ -24,45 +24,39 @@ export interface CompiledRules {
   trace(facts: RuleFacts): Array<{ rule: number; matched: boolean; conditions: Array<{ condition: string; matched: boolean }> }>;
 }
 
-interface CompiledRule {
-  conditions: readonly CompiledCondition[];
+/** Where a rule sends the visits it decides: the link's own part of a compiled rule. */
+interface RuleTarget {
   url: string | null;
   split: { key: string; urls: string[]; bounds: number[]; total: number } | null;
 }
 
 export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const compiled: CompiledRule[] = rules.map((rule, i) => ({
-    conditions: compileConditions(rule.when),
-    url: rule.url ?? null,
-    split: rule.split === undefined ? null : splitOf(i, rule.split),
-  }));
+  const conditions = sharedConditionLists(rules);
+  const targets: RuleTarget[] = rules.map((rule, i) => ({ url: rule.url ?? null, split: rule.split === undefined ? null : splitOf(i, rule.split) }));
   const usesCookie = rules.some((r) => r.split !== undefined || usesReturning(r));
-  const count = compiled.length;
 
   return {
     rules,
     usesCookie,
     decide(facts, random) {
-      for (let i = 0; i < count; i++) {
-        const rule = compiled[i]!;
-        if (!holds(rule.conditions, facts)) continue;
-        if (rule.split === null) return { rule: i, variant: null, url: rule.url, cookie: firstVisit(facts) };
-        const { key, urls, bounds, total } = rule.split;
-        const kept = rememberedVariant(facts.cookie, key, urls.length);
-        if (kept !== null) return { rule: i, variant: kept, url: urls[kept]!, cookie: null };
-        const draw = random() * total;
-        let v = 0;
-        while (v < bounds.length - 1 && draw >= bounds[v]!) v++;
-        return { rule: i, variant: v, url: urls[v]!, cookie: withVariant(facts.cookie, key, v) };
-      }
-      return { rule: null, variant: null, url: null, cookie: firstVisit(facts) };
+      const i = firstHolding(conditions, facts);
+      if (i === -1) return { rule: null, variant: null, url: null, cookie: firstVisit(facts) };
+      const target = targets[i]!;
+      if (target.split === null) return { rule: i, variant: null, url: target.url, cookie: firstVisit(facts) };
+      const { key, urls, bounds, total } = target.split;
+      const kept = rememberedVariant(facts.cookie, key, urls.length);
+      if (kept !== null) return { rule: i, variant: kept, url: urls[kept]!, cookie: null };
+      const draw = random() * total;
+      let v = 0;
+      while (v < bounds.length - 1 && draw >= bounds[v]!) v++;
+      return { rule: i, variant: v, url: urls[v]!, cookie: withVariant(facts.cookie, key, v) };
     },
     trace(facts) {
       const out = [];
-      for (let i = 0; i < count; i++) {
-        const conditions = compiled[i]!.conditions.map((c) => ({ condition: c.name, matched: c.test(facts) }));
-        const matched = conditions.every((c) => c.matched);
-        out.push({ rule: i, matched, conditions });
+      for (let i = 0; i < conditions.length; i++) {
+        const answers = conditions[i]!.map((c) => ({ condition: c.name, matched: c.test(facts) }));
+        const matched = answers.every((c) => c.matched);
+        out.push({ rule: i, matched, conditions: answers });
         if (matched) break;
       }
       return out;
@@ -74,9 +68,36 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   }
 }
 
+type ConditionLists = ReadonlyArray<readonly CompiledCondition[]>;
+
+/** The index of the first rule whose conditions all hold, or -1. */
+function firstHolding(lists: ConditionLists, facts: RuleFacts): number {
+  for (let i = 0; i < lists.length; i++) if (holds(lists[i]!, facts)) return i;
+  return -1;
+}
+
 function holds(conditions: readonly CompiledCondition[], facts: RuleFacts): boolean {
   for (let j = 0; j < conditions.length; j++) if (!conditions[j]!.test(facts)) return false;
   return true;
+}
+
+/**
+ * The rules' conditions, one list per rule, shared by every cached link whose rules ask the same
+ * in the same order (links made from one template differ only in their URLs): a visit then walks
+ * one table in memory rather than its link's own copy. Bounded as compile-conditions.ts's tests are.
+ */
+const sharedLists = new Map<string, ConditionLists>();
+const SHARED_LISTS_MAX = 10_000;
+
+function sharedConditionLists(rules: readonly Rule[]): ConditionLists {
+  const key = JSON.stringify(rules.map((r) => r.when));
+  let lists = sharedLists.get(key);
+  if (lists === undefined) {
+    lists = rules.map((rule) => compileConditions(rule.when));
+    if (sharedLists.size >= SHARED_LISTS_MAX) sharedLists.clear();
+    sharedLists.set(key, lists);
+  }
+  return lists;
 }
 
 function usesReturning(rule: Rule): boolean {
