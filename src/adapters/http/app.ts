@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
-import { AjvCompiler } from '@fastify/ajv-compiler';
 import { trustFunction, type TrustProxy } from './client-address.ts';
 import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
 import { FastLane } from './fast-lane/fast-lane.ts';
@@ -13,6 +12,8 @@ import { UnavailableError } from '../../core/shared/errors.ts';
 import { LINK_LIMITS } from '../../core/links/link-input.ts';
 import { normalizeBody, normalizeQuery } from './normalize-input.ts';
 import { strictValidatorFactory } from './strict-input.ts';
+import { sharedSerializerFactory } from './shared-serializers.ts';
+import { sharedValidatorFactory } from './shared-validators.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
 import { enforcePolicy, type PolicedRoute } from './route-actions.ts';
 
@@ -142,7 +143,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
     // Every route's params, query and body pass one strict reading of numbers and types before
     // Ajv's coercion (strict-input.ts): the API's and the web app's alike.
-    schemaController: { compilersFactory: { buildValidator: strictValidatorFactory(AjvCompiler()) } },
+    schemaController: { compilersFactory: { buildValidator: strictValidatorFactory(sharedValidatorFactory), buildSerializer: sharedSerializerFactory } },
   });
   // node:http's closeAllConnections() knows only the connections it was handed.
   app.decorate('closeAllConnections', () => {
