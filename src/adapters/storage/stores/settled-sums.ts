@@ -3,6 +3,33 @@ import { LRUCache } from 'lru-cache';
 /** A dimension's clicks per value over some of a link's settled rollup rows. */
 export type ValueSums = ReadonlyMap<string, number>;
 
+/** Clicks per value as a list reads them: each (count, value) once, and how many values. */
+export interface ValueSumsView {
+  readonly size: number;
+  forEach(each: (count: number, value: string) => void): void;
+}
+
+/**
+ * The settled sums with the recent days' rows added, read through both: a busy link's settled
+ * values are thousands, its recent ones far fewer, so copying the settled map for each request
+ * cost more than the list it fed. `recent` holds each value once (grouped by value).
+ */
+export function withRecent(settled: ValueSums, recent: ReadonlyArray<readonly [string, number]>): ValueSumsView {
+  if (recent.length === 0) return settled;
+  const added = new Map(recent);
+  let size = settled.size;
+  for (const value of added.keys()) if (!settled.has(value)) size++;
+  return {
+    size,
+    forEach(each) {
+      settled.forEach((count, value) => each(count + (added.get(value) ?? 0), value));
+      added.forEach((count, value) => {
+        if (!settled.has(value)) each(count, value);
+      });
+    },
+  };
+}
+
 // Values held at most, all entries together: a year of a busy link's referrers is a few thousand.
 const MAX_VALUES = 250_000;
 // Settled rows change only if a click writer's batches wait days for their recovery (the fold

@@ -8,7 +8,7 @@ import { addDays } from '../../../core/stats/range.ts';
 import type { Database } from '../schema.ts';
 import type { SqlRollupMonths } from './rollup-months.ts';
 import type { Engine } from '../connect.ts';
-import { SettledSums, type ValueSums } from './settled-sums.ts';
+import { SettledSums, withRecent, type ValueSumsView } from './settled-sums.ts';
 import { orderedPage, valueOf } from './value-order.ts';
 
 /** Rows of one rollup table between two keys, inclusive: days (YYYY-MM-DD), months or quarters (YYYY-MM). */
@@ -95,7 +95,7 @@ export class SqlStatsStore implements StatsStore {
    * spans (folded months and quarters, days over everywhere) summed once and kept, the days
    * after them read each time.
    */
-  private async valueSums(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueSums | null> {
+  private async valueSums(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueSumsView | null> {
     const settled = settledBefore(this.now());
     const kept: RollupSpan[] = [];
     const live: RollupSpan[] = [];
@@ -113,10 +113,7 @@ export class SqlStatsStore implements StatsStore {
       this.settledSums.of(key, async () => new Map(await this.sumsOf(linkId, dimension, kept))),
       live.length > 0 ? this.sumsOf(linkId, dimension, live) : Promise.resolve([]),
     ]);
-    if (recent.length === 0) return sums;
-    const merged = new Map(sums);
-    for (const [value, count] of recent) merged.set(value, (merged.get(value) ?? 0) + count);
-    return merged;
+    return withRecent(sums, recent);
   }
 
   /** Several dimensions' (dimension, count) rows over the range, for the totals of those without values. */
@@ -139,7 +136,11 @@ export class SqlStatsStore implements StatsStore {
 
   async counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]> {
     const sums = await this.valueSums(linkId, dimension, range);
-    if (sums) return [...sums].map(([value, count]) => ({ value: valueOf(value), count }));
+    if (sums) {
+      const listed: ValueCount[] = [];
+      sums.forEach((count, value) => listed.push({ value: valueOf(value), count }));
+      return listed;
+    }
     const rows = await (
       await this.rows(linkId, dimension, range)
     )

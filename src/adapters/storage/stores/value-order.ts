@@ -1,6 +1,7 @@
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
 import { UNKNOWN_VALUE } from '../../../core/stats/dimensions.ts';
 import type { StatsOrder, ValueCount } from '../../../core/stats/stats-store.ts';
+import type { ValueSumsView } from './settled-sums.ts';
 
 /** A stored value as the API shows it: the unknown one as null. */
 export const valueOf = (v: string): string | null => (v === UNKNOWN_VALUE ? null : v);
@@ -26,23 +27,25 @@ const lift = (unit: number): number => (unit >= 0xe000 ? unit - 0x800 : unit >= 
 const PICKED_MAX = 50;
 
 /** Sums per value listed as the store's SQL lists them: ordered (ties by value), paged, with the number of entries. */
-export function orderedPage(sums: ReadonlyMap<string, number>, order: StatsOrder, page: PageRequest | null): { items: ValueCount[]; total: number } {
+export function orderedPage(sums: ValueSumsView, order: StatsOrder, page: PageRequest | null): { items: ValueCount[]; total: number } {
   const sign = order === 'max' ? -1 : 1;
-  const before = (a: [string, number], b: [string, number]) => (order === 'value' ? byBytes(a[0], b[0]) : sign * (a[1] - b[1]) || byBytes(a[0], b[0]));
+  const before = (count: number, value: string, b: [string, number]) => (order === 'value' ? byBytes(value, b[0]) : sign * (count - b[1]) || byBytes(value, b[0]));
   const start = page ? offsetOf(page) : 0;
   const end = page ? start + page.perPage : sums.size;
-  let listed: Array<[string, number]>;
+  let listed: Array<[string, number]> = [];
   if (end <= PICKED_MAX) {
-    // The first `end` entries in order, kept sorted as the others go by.
-    listed = [];
-    for (const entry of sums) {
-      if (listed.length === end && before(entry, listed[end - 1]!) >= 0) continue;
+    // The first `end` entries in order, kept sorted as the others go by; an entry is made only for those.
+    sums.forEach((count, value) => {
+      if (listed.length === end && before(count, value, listed[end - 1]!) >= 0) return;
       let i = listed.length;
-      while (i > 0 && before(entry, listed[i - 1]!) < 0) i--;
-      listed.splice(i, 0, entry);
+      while (i > 0 && before(count, value, listed[i - 1]!) < 0) i--;
+      listed.splice(i, 0, [value, count]);
       if (listed.length > end) listed.pop();
-    }
+    });
     listed = listed.slice(start);
-  } else listed = [...sums].sort(before).slice(start, end);
+  } else {
+    sums.forEach((count, value) => listed.push([value, count]));
+    listed = listed.sort((a, b) => before(a[1], a[0], b)).slice(start, end);
+  }
   return { items: listed.map(([value, count]) => ({ value: valueOf(value), count })), total: sums.size };
 }

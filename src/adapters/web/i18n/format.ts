@@ -1,3 +1,5 @@
+import { dateTimeFormat, numberFormat } from './intl-formats.ts';
+
 /** Dates and numbers as the viewer reads them: their language, the account's time zone. */
 export interface Formatter {
   locale: string;
@@ -10,10 +12,10 @@ export interface Formatter {
 }
 
 export function formatterFor(locale: string, timeZone: string): Formatter {
-  const number = new Intl.NumberFormat(locale);
-  const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
-  const dateTime = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
-  const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  const number = numberFormat(locale, {});
+  const date = dateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
+  const dateTime = dateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  const day = dateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
   return {
     locale,
     timeZone,

@@ -10,6 +10,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
 import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
 import type { Formatter } from '../../i18n/format.ts';
+import { dateTimeFormat, displayNames, keptText, numberFormat } from '../../i18n/intl-formats.ts';
 import { liveClicks } from '../live/live-view.ts';
 import { formatsFor } from '../../ui/charts/format.ts';
 
@@ -94,8 +95,10 @@ function valueLabel(view: View, table: TableName, entry: ValueCount): string {
   if (entry.other) return t.other;
   if (value === null || value === '') return table === 'referrers' ? t.direct : t.unknown;
   try {
-    if (table === 'countries') return new Intl.DisplayNames(view.fmt.locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value;
-    if (table === 'languages') return new Intl.DisplayNames(view.fmt.locale, { type: 'language', fallback: 'code' }).of(value) ?? value;
+    const { locale } = view.fmt;
+    if (table === 'countries')
+      return keptText(`region ${locale}`, value.toUpperCase(), () => displayNames(locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value);
+    if (table === 'languages') return keptText(`language ${locale}`, value, () => displayNames(locale, { type: 'language', fallback: 'code' }).of(value) ?? value);
   } catch {
     // A code Intl does not take (RangeError) is shown as stored.
     return value;
@@ -107,11 +110,11 @@ function valueLabel(view: View, table: TableName, entry: ValueCount): string {
 
 /** A calendar day (YYYY-MM-DD, already the owner's) in full: "10 Mar 2026". */
 function dayText(locale: string, isoDay: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${isoDay}T00:00:00Z`));
+  return dateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${isoDay}T00:00:00Z`));
 }
 
 function percent(locale: string, part: number, whole: number): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(whole > 0 ? part / whole : 0);
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(whole > 0 ? part / whole : 0);
 }
 
 export function linkHeader(frame: StatsFrame): RawHtml {
@@ -177,7 +180,7 @@ export function totalsCards(frame: StatsFrame, headline: StatsHeadline, live = f
   const t = view.t.stats.totals;
   const n = (x: number) => view.fmt.number(x);
   const { summary, previous, change } = headline;
-  const growth = change === null ? '—' : new Intl.NumberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change);
+  const growth = change === null ? '—' : numberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change);
   const direction = change === null || change === 0 ? '' : change > 0 ? 'up' : 'down';
   return html`<section aria-labelledby="stats-totals-title">
 <h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>

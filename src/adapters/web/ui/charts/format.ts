@@ -5,6 +5,7 @@
 // keyed by local day), so they are calendar values, not instants: they are formatted as UTC
 // midnight / UTC hour, which shows the same day or hour whatever zone the server runs in.
 import { html, type RawHtml } from '../../pages/html.ts';
+import { dateTimeFormat, keptText, numberFormat } from '../../i18n/intl-formats.ts';
 
 /** How a series' labels are read: local days, hours of the day, or text shown as given. */
 export type SeriesUnit = 'day' | 'hour' | 'text';
@@ -40,14 +41,15 @@ export interface Formats {
 const AXIS_TEXT_MAX = 12;
 
 export function formatsFor(locale: string, unit: SeriesUnit): Formats {
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-  const tick = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-  const long = new Intl.DateTimeFormat(locale, unit === 'day' ? { dateStyle: 'long', timeZone: 'UTC' } : { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
-  const short = unit === 'day' ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }) : long;
-  const label = (l: string) => {
-    const date = labelDate(unit, l);
-    return date ? long.format(date) : l;
-  };
+  const number = numberFormat(locale, { maximumFractionDigits: 2 });
+  const tick = numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+  const long = dateTimeFormat(locale, unit === 'day' ? { dateStyle: 'long', timeZone: 'UTC' } : { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+  const short = unit === 'day' ? dateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }) : long;
+  const label = (l: string) =>
+    keptText(`${unit} long ${locale}`, l, () => {
+      const date = labelDate(unit, l);
+      return date ? long.format(date) : l;
+    });
   return {
     number: (n) => number.format(n),
     tick: (n) => tick.format(n),
@@ -68,7 +70,7 @@ export function formatsFor(locale: string, unit: SeriesUnit): Formats {
 /** A number range for a legend: "1–10", or one number when both ends are the same. */
 export function numberRange(locale: string, from: number, to: number): string {
   // formatRange is in Node 20's Intl (ES2023), not in the ES2022 lib the project compiles against.
-  const format = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }) as Intl.NumberFormat & { formatRange(from: number, to: number): string };
+  const format = numberFormat(locale, { maximumFractionDigits: 0 }) as Intl.NumberFormat & { formatRange(from: number, to: number): string };
   return from === to ? format.format(from) : format.formatRange(from, to);
 }
 

@@ -113,11 +113,12 @@ export function renderTimeSeries(input: TimeSeriesInput): RawHtml {
   const labels = { ...ENGLISH_SERIES_LABELS, ...input.labels };
   const f = formatsFor(input.locale, input.unit);
   const summary = labels.summary(summarize(input.points, input.unit, f));
+  // Each point's label and value in words, made once: the table and the tooltips both show them.
   const rows = input.points.map((p) => [f.label(p.label), f.number(p.value)] as const);
-  return html`<figure class="chart chart-time-series">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg', WIDTH, HEIGHT, input.caption, summary)}${plot(input, f, labels.valueColumn)}</svg>${tableDisclosure(input.table, labels.showTable, dataTable(input.caption, [labels.labelColumn(input.unit, input.timeZone), labels.valueColumn], rows))}</figure>`;
+  return html`<figure class="chart chart-time-series">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg', WIDTH, HEIGHT, input.caption, summary)}${plot(input, f, labels.valueColumn, rows)}</svg>${tableDisclosure(input.table, labels.showTable, dataTable(input.caption, [labels.labelColumn(input.unit, input.timeZone), labels.valueColumn], rows))}</figure>`;
 }
 
-function plot(input: TimeSeriesInput, f: Formats, valueName: string): RawHtml {
+function plot(input: TimeSeriesInput, f: Formats, valueName: string, texts: ReadonlyArray<readonly [string, string]>): RawHtml {
   const points = input.points;
   const bottom = HEIGHT - MARGIN.bottom;
   const max = Math.max(0, ...points.map((p) => drawn(p.value)));
@@ -143,7 +144,7 @@ function plot(input: TimeSeriesInput, f: Formats, valueName: string): RawHtml {
       ? html`<text class="${(i / step) % 2 === 1 ? 'chart-tick-label chart-tick-odd' : 'chart-tick-label'}" x="${round(center(i))}" y="${bottom + 4}" text-anchor="middle" dominant-baseline="hanging">${f.axisLabel(p.label)}</text>`
       : null,
   );
-  const tooltip = (p: SeriesPoint) => `${f.label(p.label)}: ${f.number(p.value)} (${valueName})`;
+  const tooltip = (i: number) => `${texts[i]![0]}: ${texts[i]![1]} (${valueName})`;
   let marks: RawHtml | null = null;
   if (points.length === 0) {
     // Nothing to draw: the axis and the grid alone.
@@ -161,14 +162,14 @@ function plot(input: TimeSeriesInput, f: Formats, valueName: string): RawHtml {
       ).digits(1)(points) ?? '';
     const dots =
       points.length <= DOTS_UP_TO
-        ? points.map((p, i) => html`<circle class="chart-dot" cx="${round(center(i))}" cy="${round(y(drawn(p.value)))}" r="3"><title>${tooltip(p)}</title></circle>`)
+        ? points.map((p, i) => html`<circle class="chart-dot" cx="${round(center(i))}" cy="${round(y(drawn(p.value)))}" r="3"><title>${tooltip(i)}</title></circle>`)
         : null;
     marks = html`<path class="chart-area" d="${areaD}"/><path class="chart-line" d="${lineD}"/>${dots}`;
   } else {
     marks = html`${points.map((p, i) => {
       const v = drawn(p.value);
       if (v === 0) return null;
-      return html`<rect class="chart-bar" x="${round(x(i) ?? 0)}" y="${round(y(v))}" width="${round(x.bandwidth())}" height="${round(bottom - y(v))}"><title>${tooltip(p)}</title></rect>`;
+      return html`<rect class="chart-bar" x="${round(x(i) ?? 0)}" y="${round(y(v))}" width="${round(x.bandwidth())}" height="${round(bottom - y(v))}"><title>${tooltip(i)}</title></rect>`;
     })}`;
   }
   return html`<g class="chart-grid">${grid}</g>${marks}<line class="chart-axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}"/><g>${xTicks}</g>`;

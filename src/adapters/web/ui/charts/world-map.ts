@@ -13,6 +13,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
 import { bucketClass, bucketOf, bucketsFor } from './buckets.ts';
 import { assertId, dataTable, figcaption, numberRange, svgOpen, tableDisclosure, type ChartTable } from './format.ts';
 import { worldShapes } from './world-shapes.ts';
+import { displayNames, keptText, numberFormat } from '../../i18n/intl-formats.ts';
 
 export interface CountryCount {
   /** ISO 3166-1 alpha-2 ('US'); '' for clicks whose country is not known. */
@@ -80,12 +81,12 @@ const ALPHA_2 = /^[A-Z]{2}$/;
 
 /** Country names in the page's language; a code Intl does not take is shown as given. */
 function namer(locale: string, unknown: string): (code: string) => string {
-  const names = new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' });
+  const names = displayNames(locale, { type: 'region', fallback: 'code' });
   return (given) => {
     const code = normalized(given);
     if (code === '') return unknown;
     if (!ALPHA_2.test(code)) return given;
-    return names.of(code) ?? code;
+    return keptText(`region ${locale}`, code, () => names.of(code) ?? code);
   };
 }
 
@@ -97,7 +98,7 @@ const positive = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
 export function renderWorldMap(input: WorldMapInput): RawHtml {
   assertId(input.id);
   const labels = { ...ENGLISH_MAP_LABELS, ...input.labels };
-  const number = new Intl.NumberFormat(input.locale, { maximumFractionDigits: 0 });
+  const number = numberFormat(input.locale, { maximumFractionDigits: 0 });
   const nameOf = namer(input.locale, labels.unknownCountry);
   const shapes = worldShapes();
 
