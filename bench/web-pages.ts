@@ -30,8 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inFreshPgSchema } from './pg-schema.ts';
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
-import { DAYS, seed, type Seeded } from './web-seed.ts';
+import { DAYS, benchLinksOf, seed, type Seeded } from './web-seed.ts';
 import { foldFinishedMonths } from './rollup-seed.ts';
 import { loadConfig, type Config } from '../src/app/config.ts';
 import { createContainer } from '../src/app/container.ts';
@@ -135,18 +134,7 @@ async function seededOf(config: Config, pgSchema: string): Promise<Seeded> {
   try {
     const db = container.storage.db;
     const account = await db.selectFrom('accounts').select('id').where('email', '=', EMAIL).executeTakeFirstOrThrow();
-    // As web-seed.ts chose them: the first link in a space, the first with a pixel, neither disabled nor expired.
-    const mine = db.selectFrom('links').select('id').where('account_id', '=', account.id).where('space_id', 'is not', null);
-    const big = (await mine.orderBy('id').executeTakeFirstOrThrow()).id;
-    const plain = (
-      await mine
-        .where('id', '<>', big)
-        .where('disabled', '=', 0)
-        .where('ends_at', 'is', null)
-        .where(sql<boolean>`id % 20 = 0`)
-        .orderBy('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { big, plain } = await benchLinksOf(db, account.id);
     const space = (await db.selectFrom('spaces').select('id').where('account_id', '=', account.id).orderBy('id').executeTakeFirstOrThrow()).id;
     const first = await db
       .selectFrom('click_rollups')

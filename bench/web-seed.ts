@@ -49,6 +49,26 @@ export interface Seeded {
   today: string;
 }
 
+/**
+ * The bench's two links of the account: the big one, the first in a space (made a year old with the
+ * year's clicks), and the plain one, another in a space with a pixel, neither disabled nor expired.
+ * Read after seeding and again from a schema an earlier run kept (bench:web --schema).
+ */
+export async function benchLinksOf(db: Kysely<Database>, accountId: number): Promise<{ big: number; plain: number }> {
+  const mine = db.selectFrom('links').select('id').where('account_id', '=', accountId).where('space_id', 'is not', null);
+  const big = (await mine.orderBy('id').executeTakeFirstOrThrow()).id;
+  const plain = (
+    await mine
+      .where('id', '<>', big)
+      .where('disabled', '=', 0)
+      .where('ends_at', 'is', null)
+      .where(sql<boolean>`id % 20 = 0`)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  return { big, plain };
+}
+
 export async function seed(
   db: Kysely<Database>,
   engine: 'sqlite' | 'postgres',
@@ -114,18 +134,7 @@ export async function seed(
     insert into link_pixels (link_id, pixel_id)
     select l.id, p.id from links l join pixels p on p.id = ${sql.lit(firstPixel)} + (l.id / 20) % ${sql.lit(PIXELS)}
     where l.account_id = ${sql.lit(accountId)} and l.id % 20 = 0`.execute(db);
-  // The big link: the first, made a year ago, in a space; the plain one: in a space, with a
-  // pixel, neither disabled nor expired.
-  const mine = db.selectFrom('links').select('id').where('account_id', '=', accountId).where('space_id', 'is not', null);
-  const big = (await mine.orderBy('id').executeTakeFirstOrThrow()).id;
-  const plain = (
-    await mine
-      .where('disabled', '=', 0)
-      .where('ends_at', 'is', null)
-      .where(sql<boolean>`id % 20 = 0`)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { big, plain } = await benchLinksOf(db, accountId);
   await db
     .updateTable('links')
     .set({ created_at: now - DAYS * DAY_MS, clicks: CLICKS, disabled: 0, ends_at: null })

@@ -1,10 +1,8 @@
 import { AjvCompiler, type BuildCompilerFromPool, type RouteDefinition } from '@fastify/ajv-compiler';
+import { compiledOnce } from './compiled-once.ts';
 
-/**
- * Request validators shared by every app this process builds, as shared-serializers.ts shares
- * serializers: Ajv's code for a schema depends only on the schema, the external schemas and
- * Ajv's options, and Fastify reads a validator's `errors` in the same turn it calls it.
- */
+// Request validators shared by every app this process builds, as serializers are (shared-serializers.ts):
+// Fastify reads a validator's `errors` in the same turn it calls it, so one function serves every app.
 const compiled = new Map<string, unknown>();
 const pool = AjvCompiler();
 
@@ -12,15 +10,5 @@ const pool = AjvCompiler();
 export const sharedValidatorFactory: BuildCompilerFromPool = (externalSchemas, options) => {
   // Fastify calls the compiler with a route definition, not the bare schema Ajv's type names.
   const compile = pool(externalSchemas, options) as unknown as (route: RouteDefinition) => unknown;
-  const context = JSON.stringify([externalSchemas ?? null, options?.customOptions ?? null]);
-  const shared = (route: RouteDefinition) => {
-    const key = `${context}\n${JSON.stringify(route.schema ?? null)}`;
-    let validate = compiled.get(key);
-    if (validate === undefined) {
-      validate = compile(route);
-      compiled.set(key, validate);
-    }
-    return validate;
-  };
-  return shared as unknown as ReturnType<BuildCompilerFromPool>;
+  return compiledOnce(compiled, [externalSchemas ?? null, options?.customOptions ?? null], compile) as unknown as ReturnType<BuildCompilerFromPool>;
 };

@@ -59,7 +59,7 @@ ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(value
 function deletion(view: View, data: WorkspacePageData): RawHtml {
   const w = view.t.workspaces;
   const ws = data.workspace;
-  if (ws.personal || !roleAllows(ws.role, 'workspace.settings')) return html``;
+  if (ws.personal || !roleAllows(ws.role, 'workspace.delete')) return html``;
   return html`<section class="settings-section danger-zone" aria-labelledby="delete-title"><h2 id="delete-title">${w.delete.title(ws.name)}</h2>
 <p>${w.delete.intro}</p>
 <p><a class="button danger" href="/account/workspaces/${ws.id}/delete">${w.delete.link}</a></p>
