@@ -1,4 +1,5 @@
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
+import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import { visit, type VisitAccess, type VisitRequest, type VisitResult } from '../../../core/redirect/visit.ts';
 import { createNonce } from '../../web/pages/csp.ts';
 import { renderAppOpen } from '../../web/pages/app-open.ts';
@@ -32,7 +33,22 @@ export interface PostedForm {
   unlocked?: boolean;
 }
 
-const NO_COOKIES: Readonly<Record<string, string | undefined>> = Object.freeze({});
+// What a visit with no cookie to read and no form shows: one per consent mode, not one per visit.
+const NO_ACCESS: Readonly<Record<ConsentMode, VisitAccess>> = {
+  ask: { unlocked: false, consent: null, consentMode: 'ask' },
+  implied: { unlocked: false, consent: null, consentMode: 'implied' },
+  never: { unlocked: false, consent: null, consentMode: 'never' },
+};
+
+/** The unlock and consent the visitor holds in their cookies, or has just posted. */
+function accessOf(ctx: RedirectContext, link: RedirectLink, input: VisitInput, form: PostedForm | null): VisitAccess {
+  const cookies = readCookies(first(input.headers.cookie));
+  return {
+    unlocked: form?.unlocked === true || ctx.unlock.isUnlocked(cookies, link),
+    consent: form?.consent ?? consentOf(cookies),
+    consentMode: ctx.options.consentMode,
+  };
+}
 
 /**
  * The one answer to a visit of a link that exists, for every way in (docs/adr/0077): the visit
@@ -40,13 +56,8 @@ const NO_COOKIES: Readonly<Record<string, string | undefined>> = Object.freeze({
  * the cookies to set. Synchronous when the visit is; each way in only writes the answer out.
  */
 export function visitAnswer(ctx: RedirectContext, link: RedirectLink, input: VisitInput, form: PostedForm | null = null): Answer | Promise<Answer> {
-  // Cookies are parsed only for the links that read them: most visits have none to read.
-  const cookies = link.passwordHash !== null || link.pixels.length > 0 ? readCookies(first(input.headers.cookie)) : NO_COOKIES;
-  const access: VisitAccess = {
-    unlocked: form?.unlocked === true || ctx.unlock.isUnlocked(cookies, link),
-    consent: form?.consent ?? consentOf(cookies),
-    consentMode: ctx.options.consentMode,
-  };
+  // Cookies are parsed only for the links that read them (a password, pixels): most visits have none to read.
+  const access = link.passwordHash === null && link.pixels.length === 0 && form === null ? NO_ACCESS[ctx.options.consentMode] : accessOf(ctx, link, input, form);
   const request: VisitRequest = {
     method: input.method,
     query: queryOf(input.url),
