@@ -22,20 +22,18 @@ export class RawAnswers {
     this.keepAlive = 'Connection: keep-alive\r\n' + (keepAliveTimeoutMs >= 1000 ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '');
   }
 
-  redirect(status: number, location: string): string {
+  redirect(status: number, location: string, extra = '', cookies = ''): string {
     if (!HEADER_VALUE.test(location)) throw new Error('a Location outside printable ASCII reached the fast lane');
-    return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nlocation: ${location}\r\ncache-control: no-store\r\ncontent-length: 0\r\n${this.trailer()}`;
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${extra}location: ${location}\r\ncache-control: no-store\r\ncontent-length: 0\r\n${cookies}${this.trailer()}`;
   }
 
   answer(answer: Answer, head: boolean): Buffer | string {
-    if (answer.kind === 'redirect') return this.redirect(answer.status, locationValue(answer.location));
+    // In node:http's order for respond.ts writeAnswer: the other headers, the answer's own, its cookies.
+    const extra = answer.headers === undefined ? '' : headerLines(Object.entries(answer.headers));
+    const cookies = answer.cookies === undefined ? '' : headerLines(answer.cookies.map((c) => ['set-cookie', c]));
+    if (answer.kind === 'redirect') return this.redirect(answer.status, locationValue(answer.location), extra, cookies);
     const body = Buffer.from(answer.page.html, 'utf8');
-    let lines = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n`;
-    for (const [name, value] of Object.entries(pageHeaders(answer.page))) {
-      if (!HEADER_VALUE.test(value)) throw new Error(`a ${name} header outside printable ASCII reached the fast lane`);
-      lines += `${name}: ${value}\r\n`;
-    }
-    lines += `content-length: ${body.length}\r\n${this.trailer()}`;
+    const lines = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${extra}${headerLines(Object.entries(pageHeaders(answer.page)))}content-length: ${body.length}\r\n${cookies}${this.trailer()}`;
     return head ? lines : Buffer.concat([Buffer.from(lines, 'latin1'), body]);
   }
 
@@ -56,4 +54,13 @@ export class RawAnswers {
     }
     return this.date;
   }
+}
+
+function headerLines(headers: Array<[string, string]>): string {
+  let lines = '';
+  for (const [name, value] of headers) {
+    if (!HEADER_VALUE.test(value)) throw new Error(`a ${name} header outside printable ASCII reached the fast lane`);
+    lines += `${name}: ${value}\r\n`;
+  }
+  return lines;
 }

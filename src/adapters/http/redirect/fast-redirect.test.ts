@@ -133,7 +133,7 @@ test('everything else is left to Fastify, before any side effect', () => {
   assert.equal(clicks.length, 0);
 });
 
-test('an expired link is answered as the route answers it (the same visit and answerOf), without a click', () => {
+test('an expired link is answered as the route answers it (the same visitAnswer), without a click', () => {
   const { visit, clicks } = setup({
     capped: link({ expirationClicks: 1, clicks: 1 }),
     moved: link({ expirationClicks: 1, clicks: 1, expirationUrl: 'https://example.com/over' }),

@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
-import { visit, type VisitAccess, type VisitRequest, type VisitResult } from '../../../core/redirect/visit.ts';
 import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
-import { first, visitorFrom } from '../visitor-from-request.ts';
 import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
-import { answerOf, queryOf } from './visit.ts';
+import { visitAnswer, type VisitInput } from './visit-answer.ts';
 import type { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
 export interface FastRedirectOptions {
@@ -36,24 +34,15 @@ export interface VisitHead extends ForwardedRequest {
 export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
 
 /**
- * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels or
- * page — answered before Fastify: routing, the request and reply objects and their hooks would
- * cost the redirect more than everything it does itself (see docs/adr/0007-redirect-fast-path.md).
- * The visit is the Fastify route's (core/redirect/visit.ts), answered the same way (answerOf);
- * a disabled link (a page) and anything else returns null, and Fastify serves it.
+ * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels,
+ * visitor cookie or page of its own — answered before Fastify: routing, the request and reply
+ * objects and their hooks would cost the redirect more than everything it does itself (see
+ * docs/adr/0007-redirect-fast-path.md). The answer is the route's own (visit-answer.ts,
+ * docs/adr/0077); anything else returns null, and Fastify serves it.
  */
 export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
   const { links, trust, appSegments } = options;
   const meter = options.meter ?? null;
-
-  // The fast path serves only links that read no cookie (no password, no pixels).
-  const access: VisitAccess = { unlocked: false, consent: null, consentMode: ctx.options.consentMode };
-  const answered = (result: VisitResult | Promise<VisitResult>): Answer | Promise<Answer> | null =>
-    result instanceof Promise
-      ? result.then((r) => answerOf(ctx, goneOn(r), false))
-      : result.kind === 'go' || result.kind === 'expired'
-        ? answerOf(ctx, result, false)
-        : null;
 
   return function serve(req: VisitHead): Answer | Promise<Answer> | null {
     const method = req.method;
@@ -67,19 +56,16 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     const started = meter === null ? 0 : performance.now();
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
-    // Passwords and pixels need cookies and pages: the route too; so do rules that remember
-    // visitors (splits, `returning`): the fast lane reads no Cookie and writes no Set-Cookie.
-    if (!link || link.passwordHash !== null || link.pixels.length > 0 || link.rules?.usesCookie === true) return null;
+    // Passwords and pixels read cookies; so do rules that remember visitors (splits,
+    // `returning`), and the lane neither reads a Cookie nor writes a Set-Cookie. A disabled
+    // link's page is the route's too: the fast path answers only what goes on or has expired.
+    if (!link || link.disabled || link.passwordHash !== null || link.pixels.length > 0 || link.rules?.usesCookie === true) return null;
 
-    const address = clientAddress(req, trust);
-    const visitor = visitorFrom({ ip: address, headers: req.headers }, { countries: ctx.countries });
-    const request: VisitRequest = { method, query: q === -1 ? '' : queryOf(url), address, userAgent: first(req.headers['user-agent']) ?? '' };
-    if (meter === null) return answered(visit(ctx, link, visitor, request, access));
-    let answer: Answer | Promise<Answer> | null;
+    const input: VisitInput = { method, url, ip: clientAddress(req, trust), headers: req.headers };
+    if (meter === null) return visitAnswer(ctx, link, input);
+    let answer: Answer | Promise<Answer>;
     try {
-      answer = answered(visit(ctx, link, visitor, request, access));
-      // Disabled, locked or asking consent: pages with cookies, the route's.
-      if (answer === null) return null;
+      answer = visitAnswer(ctx, link, input);
     } catch (error) {
       meter.answered(started, failedVisit(error).status);
       throw error;
@@ -99,12 +85,6 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
       },
     );
   };
-}
-
-/** What a visit that waited on its quota or rotation ends in: the resolving steps before them never wait. */
-function goneOn(result: VisitResult): Extract<VisitResult, { kind: 'go' | 'expired' }> {
-  if (result.kind === 'go' || result.kind === 'expired') return result;
-  throw new Error(`a visit that waited ended as ${result.kind}`);
 }
 
 /**

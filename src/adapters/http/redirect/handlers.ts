@@ -8,9 +8,9 @@ import { renderPreview } from '../../web/pages/preview.ts';
 import { renderDisabled } from '../../web/pages/disabled.ts';
 import { messagePage } from '../../web/pages/message-page.ts';
 import { hostnameOf, limitAddress } from '../client-address.ts';
-import { consentCookie, readCookies } from './cookies.ts';
-import { sendPage, sendRedirect } from './respond.ts';
-import { continueVisit, visitorOf } from './visit.ts';
+import { readCookies } from './cookies.ts';
+import { sendAnswer, sendPage, sendRedirect, type Answer } from './respond.ts';
+import { notFoundAnswer, visitAnswer, type PostedForm } from './visit-answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 type AliasRequest = FastifyRequest<{ Params: { alias: string } }>;
@@ -21,15 +21,12 @@ function hostOf(request: FastifyRequest): string {
 
 /** The public side of linkpix: what a visitor meets at /{alias} on the app or a custom domain. */
 export function redirectHandlers(ctx: RedirectContext) {
-  /** Step 1: the link, or the not-found answer of this host. */
+  /** The link, or null once the not-found answer of this host is sent. */
   async function find(request: AliasRequest, reply: FastifyReply): Promise<RedirectLink | null> {
     const host = hostOf(request);
     const link = await ctx.source.find(host, request.params.alias);
-    if (link) return link;
-    const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
-    if (domain?.notFoundPage) sendRedirect(reply, ctx.options.redirectStatus, domain.notFoundPage);
-    else sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
-    return null;
+    if (link === null) sendAnswer(reply, await notFoundAnswer(ctx, host));
+    return link;
   }
 
   /** A custom domain's root: its index page, else its 404. False (nothing answered) on any other host. */
@@ -41,11 +38,16 @@ export function redirectHandlers(ctx: RedirectContext) {
     return domain !== null;
   }
 
+  /** The visit's one answer (visit-answer.ts), written through Fastify. */
+  async function answer(request: AliasRequest, reply: FastifyReply, link: RedirectLink, form: PostedForm | null): Promise<FastifyReply> {
+    const answered = visitAnswer(ctx, link, request, form);
+    return sendAnswer(reply, answered instanceof Promise ? await answered : answered);
+  }
+
   async function visit(request: AliasRequest, reply: FastifyReply) {
     const link = await find(request, reply);
     if (!link) return reply;
-    const cookies = link.passwordHash !== null || link.pixels.length > 0 ? readCookies(request.headers.cookie) : {};
-    return continueVisit(ctx, request, reply, { link, visitor: visitorOf(request, ctx), cookies, viaForm: false });
+    return answer(request, reply, link, null);
   }
 
   return {
@@ -56,17 +58,11 @@ export function redirectHandlers(ctx: RedirectContext) {
       const link = await find(request, reply);
       if (!link) return reply;
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const cookies = readCookies(request.headers.cookie);
-      const visitor = visitorOf(request, ctx);
-      if (body.consent === 'yes' || body.consent === 'no') {
-        reply.header('set-cookie', consentCookie(body.consent, ctx.options.secureCookies));
-        return continueVisit(ctx, request, reply, { link, visitor, cookies, viaForm: true, consent: body.consent });
-      }
-      if (link.passwordHash === null || typeof body.password !== 'string') return visit(request, reply);
-      const unlocked = await tryPassword(request, reply, link, body.password);
-      if (!unlocked) return reply;
-      cookies[ctx.unlock.name(link.id)] = unlocked;
-      return continueVisit(ctx, request, reply, { link, visitor, cookies, viaForm: true });
+      if (body.consent === 'yes' || body.consent === 'no') return answer(request, reply, link, { consent: body.consent });
+      if (link.passwordHash === null || typeof body.password !== 'string') return answer(request, reply, link, null);
+      const refused = await tryPassword(request, link, body.password);
+      if (refused !== null) return sendAnswer(reply, refused);
+      return answer(request, reply, link, { unlocked: true });
     },
 
     /** /{alias}/+ shows where a link goes without going there (and without a click). */
@@ -75,18 +71,17 @@ export function redirectHandlers(ctx: RedirectContext) {
       if (!link) return reply;
       const nonce = createNonce();
       if (link.disabled) return sendPage(reply, 404, renderDisabled({ nonce }));
-      const cookies = readCookies(request.headers.cookie);
       // As on /{alias}: a POST without a password field is read as a GET, not as a wrong guess.
       const body = (request.body ?? {}) as Record<string, unknown>;
+      let unlocked = link.passwordHash !== null && ctx.unlock.isUnlocked(readCookies(request.headers.cookie), link);
       if (request.method === 'POST' && link.passwordHash !== null && typeof body.password === 'string') {
-        const unlocked = await tryPassword(request, reply, link, body.password);
-        if (!unlocked) return reply;
-        cookies[ctx.unlock.name(link.id)] = unlocked;
+        const refused = await tryPassword(request, link, body.password);
+        if (refused !== null) return sendAnswer(reply, refused);
+        reply.header('set-cookie', ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash }));
+        unlocked = true;
       }
       // The destination is what a password protects: the preview asks for it too.
-      if (link.passwordHash !== null && !ctx.unlock.isUnlocked(cookies, link)) {
-        return sendPage(reply, 200, renderPassword({ nonce }));
-      }
+      if (link.passwordHash !== null && !unlocked) return sendPage(reply, 200, renderPassword({ nonce }));
       // A default-domain link found through another host name (an IP, a load balancer's name)
       // still has APP_URL as its short URL.
       const base = link.domainId === null ? ctx.options.appUrl : `${ctx.options.domainScheme}://${hostOf(request)}`;
@@ -102,27 +97,20 @@ export function redirectHandlers(ctx: RedirectContext) {
   };
 
   /**
-   * Checks a password under the attempt limit. Returns the unlock cookie's value on success;
-   * otherwise it has answered (wrong or rate-limited) and returns null. The attempt is counted
-   * before the hash is computed: guesses sent at once must not all pass, and each costs a
-   * memory-hard hash.
+   * Checks a password under the attempt limit: null when it is right, else the answer (wrong or
+   * rate-limited). The attempt is counted before the hash is computed: guesses sent at once must
+   * not all pass, and each costs a memory-hard hash.
    */
-  async function tryPassword(request: FastifyRequest, reply: FastifyReply, link: RedirectLink, password: string) {
+  async function tryPassword(request: FastifyRequest, link: RedirectLink, password: string): Promise<Answer | null> {
     const key = passwordAttemptKey(limitAddress(request.ip), link.id);
     const nonce = createNonce();
     const attempt = await ctx.attempts.consume(key);
     if (!attempt.allowed) {
-      reply.header('retry-after', String(attempt.retryAfterSeconds));
-      sendPage(reply, 429, renderPassword({ nonce, state: { kind: 'rate-limited', retryAfterSeconds: attempt.retryAfterSeconds } }));
-      return null;
+      const state = { kind: 'rate-limited' as const, retryAfterSeconds: attempt.retryAfterSeconds };
+      return { kind: 'page', status: 429, page: renderPassword({ nonce, state }), headers: { 'retry-after': String(attempt.retryAfterSeconds) } };
     }
-    if (!(await ctx.verifyPassword(password, link.passwordHash!))) {
-      sendPage(reply, 403, renderPassword({ nonce, state: { kind: 'wrong' } }));
-      return null;
-    }
+    if (!(await ctx.verifyPassword(password, link.passwordHash!))) return { kind: 'page', status: 403, page: renderPassword({ nonce, state: { kind: 'wrong' } }) };
     await ctx.attempts.reset(key);
-    const cookie = ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash! });
-    reply.header('set-cookie', cookie);
-    return cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+    return null;
   }
 }

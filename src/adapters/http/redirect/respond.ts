@@ -5,8 +5,10 @@ import { errorEnvelope } from '../error-handler.ts';
 
 /** What a visit answers, before it is written through Fastify or straight to the socket. */
 export type Answer = ({ kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page }) & {
-  /** Set-Cookie values (a link's rules remembering a visitor). */
+  /** Set-Cookie values (a consent given, a link unlocked, a link's rules remembering a visitor). */
   cookies?: string[];
+  /** Other headers before the answer's own (a Retry-After), lower case. */
+  headers?: Record<string, string>;
 };
 
 /** What Fastify's error handler answers on any route, for a visit that failed before Fastify. */
@@ -32,12 +34,14 @@ export function sendRedirect(reply: FastifyReply, status: number, url: string): 
 }
 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  if (answer.headers !== undefined) reply.headers(answer.headers);
   if (answer.cookies !== undefined) reply.header('set-cookie', answer.cookies);
   return answer.kind === 'redirect' ? sendRedirect(reply, answer.status, answer.location) : sendPage(reply, answer.status, answer.page);
 }
 
 /** The same answer written on a bare node:http response (the redirect's fast path). */
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
+  if (answer.headers !== undefined) setHeaders(res, answer.headers);
   if (answer.kind === 'redirect') {
     const headers: Record<string, string | string[]> = { location: locationValue(answer.location), 'cache-control': 'no-store', 'content-length': '0' };
     if (answer.cookies !== undefined) headers['set-cookie'] = answer.cookies;
@@ -52,6 +56,10 @@ export function writeAnswer(res: ServerResponse, answer: Answer): void {
     ...(answer.cookies === undefined ? {} : { 'set-cookie': answer.cookies }),
   });
   res.end(body);
+}
+
+function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 const OUTSIDE_ASCII = /[^\x21-\x7e]/;

@@ -1,0 +1,107 @@
+// The one answer to a visit (visit-answer.ts), which the fast lane, node:http and the Fastify
+// route each only write out: what it answers for every kind of visit, and the cookies it sets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Click } from '../../../core/clicks/click.ts';
+import { ClickIds } from '../../../core/conversions/click-id.ts';
+import type { RedirectDomain, RedirectLink } from '../../../core/redirect/redirect-link.ts';
+import { ClickStamper } from '../../../core/stats/click-stamp.ts';
+import type { CountryLookup } from '../../geo/country-lookup.ts';
+import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
+import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
+import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
+import { UnlockCookies } from './cookies.ts';
+import type { Answer } from './respond.ts';
+import { notFoundAnswer, visitAnswer, type VisitInput } from './visit-answer.ts';
+import type { RedirectContext } from './visit-context.ts';
+
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const PIXELS: RedirectLink['pixels'] = [{ type: 'facebook', value: '1' }];
+
+function setup(domain: RedirectDomain | null = null) {
+  const clicks: Click[] = [];
+  const ctx: RedirectContext = {
+    source: { find: async () => null, domain: async () => domain },
+    cached: null,
+    countries: { country: () => 'US' } as unknown as CountryLookup,
+    quota: new MemoryClickQuota(),
+    rotation: new MemoryRotationCursor(),
+    sink: { record: (c: Click) => void clicks.push(c), flush: async () => {}, close: async () => {} },
+    attempts: { consume: async () => ({ allowed: true }), reset: async () => {} },
+    unlock: new UnlockCookies('secret', false),
+    clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
+    stamper: new ClickStamper('secret'),
+    clickIds: new ClickIds('secret', 90),
+    verifyPassword: async () => false,
+    options: {
+      redirectStatus: 302,
+      consentMode: 'ask',
+      secureCookies: false,
+      appUrl: 'http://short.test',
+      domainScheme: 'https',
+      appHosts: new Set(['short.test']),
+    },
+  };
+  return { ctx, clicks };
+}
+
+const input = (url = '/go', headers: Record<string, string> = {}, method = 'GET'): VisitInput => ({
+  method,
+  url,
+  ip: '8.8.8.8',
+  headers: { 'user-agent': BROWSER, ...headers },
+});
+
+function settled(answer: Answer | Promise<Answer>): Answer {
+  assert.ok(!(answer instanceof Promise), 'a visit through memory stores answers at once');
+  return answer;
+}
+
+test('a plain link: the redirect with the query merged, one click, no cookie', () => {
+  const { ctx, clicks } = setup();
+  const answer = settled(visitAnswer(ctx, aRedirectLink({ url: 'https://example.com/p' }), input('/go?a=1')));
+  assert.deepEqual(answer, { kind: 'redirect', status: 302, location: 'https://example.com/p?a=1' });
+  assert.equal(clicks.length, 1);
+});
+
+test('disabled, locked, asking consent, expired: their pages, without a click', () => {
+  const { ctx, clicks } = setup();
+  const page = (link: RedirectLink) => {
+    const answer = settled(visitAnswer(ctx, link, input()));
+    assert.equal(answer.kind, 'page');
+    return answer.status;
+  };
+  assert.equal(page(aRedirectLink({ disabled: true })), 404);
+  assert.equal(page(aRedirectLink({ passwordHash: 'h' })), 200);
+  assert.equal(page(aRedirectLink({ pixels: PIXELS })), 200);
+  assert.equal(page(aRedirectLink({ expirationClicks: 1, clicks: 1 })), 410);
+  assert.equal(clicks.length, 0);
+});
+
+test('the cookies it reads: an unlock cookie opens the link, a consent cookie fires its pixels', () => {
+  const { ctx } = setup();
+  const locked = aRedirectLink({ id: 7, passwordHash: 'h' });
+  const unlock = ctx.unlock.serialize({ id: 7, passwordHash: 'h' }).split(';')[0]!;
+  assert.equal(settled(visitAnswer(ctx, locked, input('/go', { cookie: unlock }))).kind, 'redirect');
+  const pixels = settled(visitAnswer(ctx, aRedirectLink({ pixels: PIXELS }), input('/go', { cookie: 'lp_consent=yes' })));
+  assert.equal(pixels.kind, 'page');
+  assert.match(pixels.kind === 'page' ? pixels.page.html : '', /facebook|fbq/);
+});
+
+test('a posted form: a page rather than a redirect, with the consent or unlock cookie set first', () => {
+  const { ctx, clicks } = setup();
+  const consented = settled(visitAnswer(ctx, aRedirectLink({ pixels: PIXELS }), input(), { consent: 'no' }));
+  assert.equal(consented.kind, 'page');
+  assert.equal(consented.cookies?.length, 1);
+  assert.match(consented.cookies?.[0] ?? '', /^lp_consent=no;/);
+  const unlocked = settled(visitAnswer(ctx, aRedirectLink({ id: 7, passwordHash: 'h' }), input(), { unlocked: true }));
+  assert.equal(unlocked.kind, 'page');
+  assert.match(unlocked.cookies?.[0] ?? '', /^lp_unlock_7=/);
+  assert.equal(clicks.length, 2);
+});
+
+test('a link nobody has: the custom domain not-found page if it has one, else linkpix 404', async () => {
+  assert.equal((await notFoundAnswer(setup().ctx, 'short.test')).status, 404);
+  const domain: RedirectDomain = { id: 1, accountId: 1, indexPage: null, notFoundPage: 'https://example.com/404', appleAppSiteAssociation: null, assetLinks: null };
+  assert.deepEqual(await notFoundAnswer(setup(domain).ctx, 'go.example'), { kind: 'redirect', status: 302, location: 'https://example.com/404' });
+});
