@@ -1,6 +1,6 @@
 /**
  * How many clicks a second the PostgreSQL click writer keeps (issue 14: it must keep pace with the
- * redirect rate one instance serves). Writes N clicks over L links through SqlClickStore, one
+ * redirect rate one instance serves). Writes N clicks over L links through the click writer (in process), one
  * batch of B at a time as BatchingClickSink does with a backlog, in a fresh schema of
  * TEST_DATABASE_URL (loopback), then checks the totals and prints clicks/s, Node CPU per click
  * and, when the redirect bench ran just before (`npm run bench`), its rate beside. Traffic:
@@ -19,7 +19,7 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
 import { connect } from '../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 
 const { values } = parseArgs({
@@ -69,7 +69,7 @@ for (const windowMs of [WINDOW_MS, 0]) {
       const { accountId, linkIds } = await seedLinks(storage.db, LINKS);
       const clicks = (TRAFFIC === 'redirect' ? redirectBenchClicks : variedClicks)(accountId, linkIds, CLICKS);
       const failures: unknown[] = [];
-      const store = new SqlClickStore(storage.db, 'postgres', { windowMs, onError: (error) => failures.push(error) });
+      const store = InProcessClickWriter.over(storage, { windowMs, onError: (error) => failures.push(error) });
       // A first batch warms the pool and the statements; it is not measured.
       const warm = clicks.splice(0, Math.min(BATCH, clicks.length - 1));
       await store.writeBatch(toBatch(warm.map((click) => ({ click }))));

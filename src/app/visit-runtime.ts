@@ -13,7 +13,6 @@ import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
 import type { WriterData } from '../adapters/clicks/worker-messages.ts';
 import { InProcessClickWriter } from '../adapters/clicks/in-process-click-writer.ts';
-import { SqliteClickWrites } from '../adapters/clicks/sqlite-click-writes.ts';
 import { SqlClickRecovery } from '../adapters/storage/stores/click-recovery.ts';
 import { ClickRecoveryLoop } from '../adapters/clicks/click-recovery-loop.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
@@ -256,8 +255,9 @@ function clickWriter(
     maxBuffered: config.CLICK_BUFFER_MAX,
   };
   if (storage.sqlite && sqlitePath(config.DATABASE_URL) === ':memory:') {
-    return new InProcessClickWriter(new SqliteClickWrites(storage.sqlite, { owner, shared: true }), {
+    return InProcessClickWriter.over(storage, {
       ...timing,
+      owner,
       windowMs: config.STATS_FLUSH_INTERVAL_MS,
       onError,
       onResumed: (message) => outageLog(message),

@@ -70,12 +70,22 @@ export class ClickWriter {
     return this.waiting.count;
   }
 
+  /** Rows (rollup sums, visitor marks and links' counters) summed and not yet written. */
+  get windowRows(): number {
+    return this.window.size + this.totals.size;
+  }
+
   /** Keeps a batch handed over; it is written when its oldest click is due. */
   add(message: BatchMessage): void {
     if (this.waiting.count + message.clicks.count > this.options.maxBuffered) return this.drop(message.clicks.count);
     this.waiting.add(message);
     if (this.waiting.count >= WRITE_EARLY_AT) this.writeSoon(0);
     else this.writeWhenDue();
+  }
+
+  /** Writes the rows of everything handed over so far now; its rollups and counters join the window. */
+  write(): Promise<void> {
+    return this.serially(() => this.writeWaiting());
   }
 
   /** Writes everything handed over so far, rollups and counters included; rejects if that fails (all of it is kept). */

@@ -4,14 +4,25 @@ import type { ClickColumns } from './click-columns.ts';
 import { ClickWriter } from './click-writer.ts';
 import type { ClickWrites } from './click-writes.ts';
 import { columnsMessage, toMessage } from './worker-messages.ts';
+import type { Storage } from '../storage/connect.ts';
+import { PgClickWrites } from './pg-click-writes.ts';
+import { SqliteClickWrites } from './sqlite-click-writes.ts';
+
+const DEFAULT_WRITE_INTERVAL_MS = 1000;
+const DEFAULT_MAX_BUFFERED = 1_000_000;
 
 export interface InProcessWriterOptions {
-  writeIntervalMs: number;
+  /** CLICK_FLUSH_INTERVAL_MS (a second by default). */
+  writeIntervalMs?: number;
+  /** STATS_FLUSH_INTERVAL_MS: 0 writes the window with every batch. */
   windowMs: number;
-  maxBuffered: number;
+  /** CLICK_BUFFER_MAX (a million by default). */
+  maxBuffered?: number;
   onError(error: unknown): void;
   onResumed?: (message: string) => void;
   meter?: ClickMeter;
+  /** The lease the batches are recorded under (docs/adr/0034); none: not recorded. */
+  owner?: string;
 }
 
 /**
@@ -25,13 +36,21 @@ export class InProcessClickWriter implements ClickStore {
   private readonly onError: (error: unknown) => void;
   readonly meter: ClickMeter;
 
+  /** The writer over the server's own connection: SQLite's (an in-memory database) or PostgreSQL's pool. */
+  static over(storage: Storage, options: InProcessWriterOptions): InProcessClickWriter {
+    const writes = storage.sqlite
+      ? new SqliteClickWrites(storage.sqlite, { owner: options.owner, shared: true })
+      : new PgClickWrites(storage.db, { owner: options.owner });
+    return new InProcessClickWriter(writes, options);
+  }
+
   constructor(writes: ClickWrites, options: InProcessWriterOptions) {
     this.onError = options.onError;
     const meter = (this.meter = options.meter ?? new ClickMeter());
     this.writer = new ClickWriter(writes, {
-      writeIntervalMs: options.writeIntervalMs,
+      writeIntervalMs: options.writeIntervalMs ?? DEFAULT_WRITE_INTERVAL_MS,
       windowMs: options.windowMs,
-      maxBuffered: options.maxBuffered,
+      maxBuffered: options.maxBuffered ?? DEFAULT_MAX_BUFFERED,
       onError: options.onError,
       onResumed: options.onResumed ?? (() => {}),
       onWritten: (clicks, ms) => {
@@ -42,10 +61,11 @@ export class InProcessClickWriter implements ClickStore {
     });
   }
 
+  /** Writes the batch's rows now (with whatever else waits); resolves once they are committed. */
   writeBatch(batch: ClickBatch): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
     this.writer.add(toMessage(batch).message);
-    return Promise.resolve();
+    return this.writer.write();
   }
 
   writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number = Date.now()): void {
@@ -55,6 +75,11 @@ export class InProcessClickWriter implements ClickStore {
       return;
     }
     this.writer.add(columnsMessage(clicks, counts, rotations, since).message);
+  }
+
+  /** Rows summed in the window and not yet written. */
+  get windowRows(): number {
+    return this.writer.windowRows;
   }
 
   /** Nothing to start: the writer is ready at once. */

@@ -30,7 +30,7 @@ import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
@@ -157,7 +157,7 @@ onEachSqlEngine('SQL stores', (storage) => {
     describeClickStoreContract(`SqlClickStore (rollup window ${windowMs} ms)`, () => {
       const { db, engine } = storage();
       return {
-        store: new SqlClickStore(db, engine, { windowMs, onError: (error) => assert.fail(error as Error) }),
+        store: InProcessClickWriter.over(storage(), { windowMs, onError: (error) => assert.fail(error as Error) }),
         link: async () => {
           const accountId = await account();
           return { id: await link(accountId), accountId };
@@ -200,7 +200,7 @@ onEachSqlEngine('SQL stores', (storage) => {
         const clicks = decisions.map((d) => ({
           click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }),
         }));
-        await new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
+        await InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
       },
     };
   });
@@ -258,7 +258,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeStatsStoresContract('SqlStatsStore, SqlFilteredClickStore, SqlRawClickStore, SqlRollupMonths, SqlClickRetention', () => {
     const { db, engine } = storage();
     const months = new SqlRollupMonths(db, engine);
-    const writer = new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) });
+    const writer = InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) });
     return {
       stats: new SqlStatsStore(db, engine, months),
       filtered: new SqlFilteredClickStore(db, engine),
