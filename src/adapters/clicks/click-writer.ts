@@ -19,6 +19,8 @@ export interface ClickWriterOptions {
   writeIntervalMs: number;
   /** STATS_FLUSH_INTERVAL_MS: how long rollups and counters are summed before they are written (0: with every batch). */
   windowMs: number;
+  /** A window smaller than this is written with its batch (window-policy.ts's by default; tests hold every window with 0). */
+  promptWindowRows?: number;
   /** CLICK_BUFFER_MAX: clicks kept at most while the database is away; newer ones are dropped and told. */
   maxBuffered: number;
   /** A failure: told once per outage, and clicks lost at the stop. */
@@ -172,7 +174,7 @@ export class ClickWriter {
     this.window.add(batch.clicks);
     this.options.onWritten(clicks, performance.now() - started);
     const { windowMs } = this.options;
-    if (windowDue({ rows: this.window.size + this.totals.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs })) {
+    if (windowDue({ rows: this.window.size + this.totals.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs, promptRows: this.options.promptWindowRows })) {
       // The rows are written: a window that fails must not make them be written again.
       await this.writeWindow().catch(() => undefined);
     }

@@ -176,7 +176,8 @@ export class SqliteClickWrites implements ClickWrites {
    */
   private liveLinks(ids: Iterable<number>): Map<number, boolean> {
     const version = this.dataVersion.get();
-    if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE) {
+    // The server's own connection deletes links without changing data_version: nothing is remembered.
+    if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE || this.options.shared) {
       this.knownLive.clear();
       this.knownVersion = version;
     }

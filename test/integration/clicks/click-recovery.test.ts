@@ -202,6 +202,7 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     new ClickWriter(new SqliteClickWrites(openSqlite(path()), { owner }), {
       writeIntervalMs: 60_000,
       windowMs: 60_000,
+      promptWindowRows: 0,
       maxBuffered: 1_000_000,
       onError: (e) => assert.fail(String(e)),
       onResumed: () => {},
