@@ -88,7 +88,6 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
 
 /** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
 async function writeCost(storage: Storage, accountId: number, ids: number[]): Promise<void> {
-  const { db } = storage;
   // Rollups with every batch (STATS_FLUSH_INTERVAL_MS=0): the cost they add to a batch is what is measured.
   const store = InProcessClickWriter.over(storage, { windowMs: 0, onError: (error) => console.error('rollup write:', error) });
   const countries = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', null];

@@ -18,7 +18,7 @@ export interface ClickSinkSubject {
   state: ReturnType<typeof sqlClickState>;
 }
 
-export const SINK_CLICK_DAY = '2026-11-24';
+const SINK_CLICK_DAY = '2026-11-24';
 const at = Date.parse(`${SINK_CLICK_DAY}T10:00:00Z`);
 
 const clickOf = (link: { id: number; accountId: number }, over: Parameters<typeof aClick>[0] = {}) =>

@@ -164,7 +164,8 @@ export class ClickWriter {
       written = await this.writes.writeRows(batch);
     } catch (error) {
       this.waiting.putBack(batch);
-      if (this.failures++ === 0) this.options.onError(new Error(`clicks not written; ${this.waiting.count} kept and retried until the database answers`, { cause: error }));
+      if (this.failures++ === 0)
+        this.options.onError(new Error(`clicks not written; ${this.waiting.count} kept and retried until the database answers`, { cause: error }));
       throw error;
     }
     if (this.failures > 0) this.resumed();

@@ -45,14 +45,14 @@ export class InProcessClickWriter implements ClickStore {
   }
 
   constructor(writes: ClickWrites, options: InProcessWriterOptions) {
-    this.onError = options.onError;
+    this.onError = (error) => options.onError(error);
     const meter = (this.meter = options.meter ?? new ClickMeter());
     this.writer = new ClickWriter(writes, {
       writeIntervalMs: options.writeIntervalMs ?? DEFAULT_WRITE_INTERVAL_MS,
       windowMs: options.windowMs,
       maxBuffered: options.maxBuffered ?? DEFAULT_MAX_BUFFERED,
-      onError: options.onError,
-      onResumed: options.onResumed ?? (() => {}),
+      onError: (error) => options.onError(error),
+      onResumed: (message) => options.onResumed?.(message),
       onWritten: (clicks, ms) => {
         meter.written += clicks;
         meter.flushes.observe(ms);

@@ -106,24 +106,19 @@ export class SqliteClickWrites implements ClickWrites {
     }).immediate;
   }
 
-  writeRows(batch: WriterBatch): Promise<RowsWritten> {
-    try {
-      this.notInServerTransaction();
-      return Promise.resolve(this.writeRowsNow(batch));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  async writeRows(batch: WriterBatch): Promise<RowsWritten> {
+    this.notInServerTransaction();
+    return this.writeRowsNow(batch);
   }
 
-  writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
+  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
+    this.notInServerTransaction();
     const rollups = window.drain();
     try {
-      this.notInServerTransaction();
       this.writeWindowNow(rollups, totals, pending);
-      return Promise.resolve();
     } catch (error) {
       window.putBack(rollups);
-      return Promise.reject(error as Error);
+      throw error;
     }
   }
 

@@ -34,7 +34,11 @@ function linksOn(storage: () => Storage): Pick<ClickSinkSubject, 'link' | 'delet
         .values({ name: 'sink', email: `sink${n}-${randomBytes(3).toString('hex')}@example.com`, timezone: 'UTC', created_at: Date.now() })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const { id } = await db.insertInto('links').values(linkRow(accountId, `sink${n}`)).returning('id').executeTakeFirstOrThrow();
+      const { id } = await db
+        .insertInto('links')
+        .values(linkRow(accountId, `sink${n}`))
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { id, accountId };
     },
     deleteLink: async (id) => {

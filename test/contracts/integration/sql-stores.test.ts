@@ -154,8 +154,8 @@ onEachSqlEngine('SQL stores', (storage) => {
 
   // With no rollup window (rollups written with each batch) and with one that only settle() ends.
   for (const windowMs of [0, 60_000]) {
-    describeClickStoreContract(`SqlClickStore (rollup window ${windowMs} ms)`, () => {
-      const { db, engine } = storage();
+    describeClickStoreContract(`InProcessClickWriter (rollup window ${windowMs} ms)`, () => {
+      const { db } = storage();
       return {
         store: InProcessClickWriter.over(storage(), { windowMs, onError: (error) => assert.fail(error as Error) }),
         link: async () => {
@@ -190,7 +190,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({ store: new SqlEmailVerificationStore(storage().db), user: account }));
 
   describeConversionStoreContract('SqlConversionStore', () => {
-    const { db, engine } = storage();
+    const { db } = storage();
     return {
       conversions: new SqlConversionStore(db),
       link: async () => link(await account()),

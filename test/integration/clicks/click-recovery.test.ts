@@ -76,7 +76,7 @@ async function counts(db: Kysely<Database>, links: readonly number[]) {
 }
 
 for (const engine of ENGINES) {
-  describe(`click recovery through SqlClickStore [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`click recovery through the in-process click writer [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
     let recovery: SqlClickRecovery;
     before(async () => {

@@ -1,4 +1,4 @@
-// SqlClickStore's rollup window (docs/adr/0023), on both engines where the store runs
+// The click writer's rollup window (docs/adr/0023, 0078), in process on both engines
 // (PostgreSQL, and an in-memory SQLite database): rows are written with every batch; the links'
 // counters and rotation positions, rollups and visitor marks are summed across batches and
 // written together on settle(), when the interval has passed, and at once while the window is
@@ -42,7 +42,7 @@ function clickOf(i: number, links: readonly number[], accountId: number): Click 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const engine of ENGINES) {
-  describe(`SqlClickStore rollup window [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`the click writer's rollup window [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
 
     before(async () => {

@@ -131,7 +131,7 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     const failures: unknown[] = [];
     const stores = [storeOn(a, failures), storeOn(b, failures)];
     const runs = await Promise.all(stores.map((store) => writeFor(store, db.accountId, linkIds, until)));
-    // What each window still holds, as BatchingClickSink.flush() ends: written at once, both.
+    // What each window still holds, as a sink's flush() ends: written at once, both.
     await Promise.all(stores.map((store) => store.settle()));
     t.diagnostic(
       `batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them` +

@@ -1,6 +1,6 @@
-// SqlClickStore, the batch writer of PostgreSQL and of an in-memory SQLite database: what one
+// The click writer in process (ClickWriter over each engine's writes, docs/adr/0078): what one
 // batch leaves in the rows, the links' counters and rotation positions, and the rollups, on
-// both engines (each writes with its own statements: unnest arrays, multi-row VALUES).
+// both engines (each writes with its own statements: unnest arrays, prepared multi-row VALUES).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';

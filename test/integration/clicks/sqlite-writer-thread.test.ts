@@ -1,4 +1,4 @@
-// The SQLite writer thread (WorkerClickStore → click-writer-worker → SqliteClickWriter) on a
+// The SQLite writer thread (WorkerClickStore → click-writer-worker → ClickWriter over SqliteClickWrites) on a
 // real database file: what it is handed is written on its interval or when asked to settle, the
 // counters (written with the window) match the rows, the rollup window reaches click_rollups,
 // and a stop loses nothing.
@@ -195,7 +195,10 @@ describe('the SQLite writer thread', () => {
 
   test('once closed, the store starts no thread again: clicks handed over then are dropped, counted and told', async () => {
     const errors: unknown[] = [];
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 }, { onError: (e) => errors.push(e) });
+    const store = new WorkerClickStore(
+      { engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 },
+      { onError: (e) => errors.push(e) },
+    );
     await store.open();
     await store.close();
     const link = links[3]!;
