@@ -38,10 +38,9 @@ export class InProcessClickWriter implements ClickStore {
 
   /** The writer over the server's own connection: SQLite's (an in-memory database) or PostgreSQL's pool. */
   static over(storage: Storage, options: InProcessWriterOptions): InProcessClickWriter {
-    const writes = storage.sqlite
-      ? new SqliteClickWrites(storage.sqlite, { owner: options.owner, shared: true })
-      : new PgClickWrites(storage.db, { owner: options.owner });
-    return new InProcessClickWriter(writes, options);
+    const { sqlite } = storage;
+    const make = sqlite ? () => new SqliteClickWrites(sqlite, { owner: options.owner, shared: true }) : () => new PgClickWrites(storage.db, { owner: options.owner });
+    return new InProcessClickWriter(onFirstWrite(make), options);
   }
 
   constructor(writes: ClickWrites, options: InProcessWriterOptions) {
@@ -96,4 +95,18 @@ export class InProcessClickWriter implements ClickStore {
     this.closed = true;
     await this.writer.close();
   }
+}
+
+/**
+ * Writes made at the first write, not before: the server builds its writer before its
+ * migrations have made the tables that SQLite's statements are prepared against.
+ */
+function onFirstWrite(make: () => ClickWrites): ClickWrites {
+  let writes: ClickWrites | null = null;
+  const made = () => (writes ??= make());
+  return {
+    writeRows: (batch) => made().writeRows(batch),
+    writeWindow: (window, totals, pending) => made().writeWindow(window, totals, pending),
+    close: () => writes?.close() ?? Promise.resolve(),
+  };
 }
