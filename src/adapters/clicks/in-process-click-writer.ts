@@ -40,10 +40,15 @@ export class InProcessClickWriter implements ClickStore {
   static over(storage: Storage, options: InProcessWriterOptions): InProcessClickWriter {
     const { sqlite } = storage;
     const make = sqlite ? () => new SqliteClickWrites(sqlite, { owner: options.owner, shared: true }) : () => new PgClickWrites(storage.db, { owner: options.owner });
-    return new InProcessClickWriter(onFirstWrite(make), options);
+    const writes = onFirstWrite(make);
+    return new InProcessClickWriter(writes, options, writes.prepare);
   }
 
-  constructor(writes: ClickWrites, options: InProcessWriterOptions) {
+  constructor(
+    writes: ClickWrites,
+    options: InProcessWriterOptions,
+    private readonly prepare: () => void = () => {},
+  ) {
     this.onError = (error) => options.onError(error);
     const meter = (this.meter = options.meter ?? new ClickMeter());
     this.writer = new ClickWriter(writes, {
@@ -81,9 +86,9 @@ export class InProcessClickWriter implements ClickStore {
     return this.writer.windowRows;
   }
 
-  /** Nothing to start: the writer is ready at once. */
-  open(): Promise<void> {
-    return Promise.resolve();
+  /** Prepares the writes now, rather than at the first write (a server does so once migrated). */
+  async open(): Promise<void> {
+    this.prepare();
   }
 
   settle(): Promise<void> {
@@ -98,15 +103,16 @@ export class InProcessClickWriter implements ClickStore {
 }
 
 /**
- * Writes made at the first write, not before: the server builds its writer before its
- * migrations have made the tables that SQLite's statements are prepared against.
+ * Writes made when opened or at the first write, not before: the server builds its writer
+ * before its migrations have made the tables that SQLite's statements are prepared against.
  */
-function onFirstWrite(make: () => ClickWrites): ClickWrites {
+function onFirstWrite(make: () => ClickWrites): ClickWrites & { prepare: () => void } {
   let writes: ClickWrites | null = null;
   const made = () => (writes ??= make());
   return {
     writeRows: (batch) => made().writeRows(batch),
     writeWindow: (window, totals, pending) => made().writeWindow(window, totals, pending),
     close: () => writes?.close() ?? Promise.resolve(),
+    prepare: () => void made(),
   };
 }

@@ -57,6 +57,8 @@ for (const engine of ENGINES) {
       const failures: unknown[] = [];
       const resumed: string[] = [];
       const store = InProcessClickWriter.over(db.storage, { windowMs, onError: (error) => failures.push(error), onResumed: (message) => resumed.push(message) });
+      // Opened as a server opens it: its statements prepared now, before a test moves a table away.
+      void store.open();
       return { store, failures, resumed };
     };
 
