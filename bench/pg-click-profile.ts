@@ -1,6 +1,6 @@
 /**
  * Where PostgreSQL's CPU goes when it takes clicks (issue 32): the redirect bench's traffic over
- * `--links` links written through SqlClickStore as the writer thread writes it (batches of
+ * `--links` links written through the click writer (ClickWriter over PgClickWrites) as the writer thread writes them (batches of
  * `--batch`, the rollup window written when it fills, as under heavy traffic, and at the end),
  * with each statement's backend CPU read from /proc/<backend pid>/schedstat (nanoseconds, the
  * backend's own time, kernel included) around it. A first pass of `--warm` clicks makes the day's
@@ -19,7 +19,8 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks } from './pg-click-writer/clicks.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
+import { PgClickWrites } from '../src/adapters/clicks/pg-click-writes.ts';
 import { pgClickStatements } from '../src/adapters/storage/stores/pg-click-statements.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 import { RollupWindow } from '../src/core/stats/rollup-window.ts';
@@ -153,7 +154,7 @@ function timedPool(schema: string): pg.Pool {
   return pool;
 }
 
-async function write(store: SqlClickStore, clicks: ReturnType<typeof redirectBenchClicks>): Promise<void> {
+async function write(store: InProcessClickWriter, clicks: ReturnType<typeof redirectBenchClicks>): Promise<void> {
   for (let i = 0; i < clicks.length; i += BATCH) await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
   await store.settle();
 }
@@ -166,7 +167,7 @@ await inFreshPgSchema(async (_, schema) => {
     const { accountId, linkIds } = await seedLinks(db, LINKS);
     const all = redirectBenchClicks(accountId, linkIds, WARM + CLICKS);
     // As the server's writer: a large interval, so that the window is written when it fills.
-    const store = new SqlClickStore(db, 'postgres', { windowMs: 600_000, onError: (e) => console.error(e), owner: 'profile' });
+    const store = new InProcessClickWriter(new PgClickWrites(db, { owner: 'profile' }), { windowMs: 600_000, onError: (e) => console.error(e) });
     await write(store, all.slice(0, WARM));
     await sql`checkpoint`.execute(db).catch(() => undefined);
 

@@ -1,7 +1,7 @@
 /**
  * How many clicks a second the PostgreSQL click writer keeps (issue 14: it must keep pace with the
- * redirect rate one instance serves). Writes N clicks over L links through SqlClickStore, one
- * batch of B at a time as BatchingClickSink does with a backlog, in a fresh schema of
+ * redirect rate one instance serves). Writes N clicks over L links through the click writer (in process), one
+ * batch of B at a time as the click writer does with a backlog, in a fresh schema of
  * TEST_DATABASE_URL (loopback), then checks the totals and prints clicks/s, Node CPU per click
  * and, when the redirect bench ran just before (`npm run bench`), its rate beside. Traffic:
  * `redirect`, the clicks of the redirect bench's requests; `varied`, every field random and
@@ -19,7 +19,7 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
 import { connect } from '../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 
 const { values } = parseArgs({
@@ -69,7 +69,7 @@ for (const windowMs of [WINDOW_MS, 0]) {
       const { accountId, linkIds } = await seedLinks(storage.db, LINKS);
       const clicks = (TRAFFIC === 'redirect' ? redirectBenchClicks : variedClicks)(accountId, linkIds, CLICKS);
       const failures: unknown[] = [];
-      const store = new SqlClickStore(storage.db, 'postgres', { windowMs, onError: (error) => failures.push(error) });
+      const store = InProcessClickWriter.over(storage, { windowMs, onError: (error) => failures.push(error) });
       // A first batch warms the pool and the statements; it is not measured.
       const warm = clicks.splice(0, Math.min(BATCH, clicks.length - 1));
       await store.writeBatch(toBatch(warm.map((click) => ({ click }))));
@@ -80,7 +80,7 @@ for (const windowMs of [WINDOW_MS, 0]) {
       for (let i = 0; i < clicks.length; i += BATCH) {
         await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
       }
-      // What the window still holds is part of the cost: as BatchingClickSink.flush() does.
+      // What the window still holds is part of the cost: as a sink's flush() does.
       await store.settle();
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);

@@ -12,6 +12,7 @@
  *   npm run bench:stats [-- --clicks 10000000 --links 1000 --days 365 --raw 1000000 --runs 200 --engine both|sqlite|postgres --unfolded]
  *   (PostgreSQL from TEST_DATABASE_URL, if set)
  */
+import type { Storage } from '../src/adapters/storage/connect.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
 import { addDays } from '../src/core/stats/range.ts';
 import type { StatsQuery } from '../src/core/stats/stats-service.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
-import { SqlClickStore } from '../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 import type { Click } from '../src/core/clicks/click.ts';
 
@@ -86,9 +87,9 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
 }
 
 /** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
-async function writeCost(db: Kysely<Database>, engine: 'sqlite' | 'postgres', accountId: number, ids: number[]): Promise<void> {
+async function writeCost(storage: Storage, accountId: number, ids: number[]): Promise<void> {
   // Rollups with every batch (STATS_FLUSH_INTERVAL_MS=0): the cost they add to a batch is what is measured.
-  const store = new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => console.error('rollup write:', error) });
+  const store = InProcessClickWriter.over(storage, { windowMs: 0, onError: (error) => console.error('rollup write:', error) });
   const countries = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', null];
   const browsers = ['Chrome', 'Firefox', 'Safari', 'Mobile Safari', 'Edge'];
   const times: number[] = [];
@@ -174,7 +175,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
   }
   console.log(`worst p99: ${worst.toFixed(1)} ms (target < 100 ms)`);
   await timeOverview(label, c, account, ids);
-  await writeCost(c.storage.db, c.storage.engine, account.id, ids);
+  await writeCost(c.storage, account.id, ids);
   await c.close();
 }
 

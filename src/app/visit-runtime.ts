@@ -7,13 +7,12 @@ import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
 import { warmUp } from '../adapters/cache/warm-up.ts';
-import { BatchingClickSink } from '../adapters/clicks/batching-click-sink.ts';
 import { ColumnarClickSink } from '../adapters/clicks/columnar-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
 import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
-import type { PgWriterData, WriterData } from '../adapters/clicks/worker-messages.ts';
-import { SqlClickStore } from '../adapters/storage/stores/click-store.ts';
+import type { WriterData } from '../adapters/clicks/worker-messages.ts';
+import { InProcessClickWriter } from '../adapters/clicks/in-process-click-writer.ts';
 import { SqlClickRecovery } from '../adapters/storage/stores/click-recovery.ts';
 import { ClickRecoveryLoop } from '../adapters/clicks/click-recovery-loop.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
@@ -122,30 +121,20 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     onError,
     onStale: (message) => outageLog(message),
   });
-  // A writer thread with a connection of its own writes the clicks (docs/adr/0008, 0042): SQLite's
-  // writes would block the redirect's event loop, and PostgreSQL's, with its rollup window, took
-  // the redirect's thread between visits. (An in-memory database exists only on this connection,
-  // so it is written here.) Clicks go over to the thread in columns as they come, so they leave
-  // this thread's heap young; it writes them every CLICK_FLUSH_INTERVAL_MS.
+  // One click pipeline (docs/adr/0078): a visit's click is encoded into columns on this thread
+  // (ColumnarClickSink) and handed to the writer thread, whose connection of its own writes it
+  // every CLICK_FLUSH_INTERVAL_MS: SQLite's writes would block the redirect's event loop, and
+  // PostgreSQL's, with its rollup window, took the redirect's thread between visits (docs/adr/0008,
+  // 0042). An in-memory database exists only on this connection: the same writer runs here.
   const clickMeter = new ClickMeter();
   // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
   const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  const writer = clickWriterThread(config, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
-  // An in-memory database's clicks are batched as objects here; their rollups are summed
-  // across batches for up to STATS_FLUSH_INTERVAL_MS (docs/adr/0023).
-  const sink = writer
-    ? new ColumnarClickSink(writer, { intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS), maxBatch: config.CLICK_BATCH_SIZE, meter: clickMeter })
-    : new BatchingClickSink(
-        new SqlClickStore(storage.db, storage.engine, { windowMs: config.STATS_FLUSH_INTERVAL_MS, onError, onResumed: (message) => outageLog(message), owner }),
-        {
-          intervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-          maxBatch: config.CLICK_BATCH_SIZE,
-          maxBuffered: config.CLICK_BUFFER_MAX,
-          onError,
-          onResumed: (message) => outageLog(message),
-          meter: clickMeter,
-        },
-      );
+  const writer = clickWriter(config, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
+  const sink = new ColumnarClickSink(writer, {
+    intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS),
+    maxBatch: config.CLICK_BATCH_SIZE,
+    meter: clickMeter,
+  });
   // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
   const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
     owner,
@@ -156,7 +145,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   const closeSink = async () => {
     // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
     await sink.close().catch(onError);
-    await writer?.close();
+    await writer.close();
     await recovery.stop();
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
@@ -170,7 +159,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
     warmUp: warm,
     clickMeter,
     startClickRecovery: () => recovery.start(),
-    startClickWriter: async () => writer?.open(),
+    startClickWriter: () => writer.open(),
   };
 
   if (!config.REDIS_URL) {
@@ -255,33 +244,35 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   };
 }
 
-/** The click writer thread for the database (none for an in-memory SQLite database, which only this connection sees). */
-function clickWriterThread(
+/** The click writer: a thread for the database, or this process for an in-memory SQLite database, which only this connection sees. */
+function clickWriter(
   config: Config,
   storage: Storage,
   { owner, pgSchema, onError, outageLog, meter }: { owner: string; pgSchema: string | undefined; onError: (e: unknown) => void; outageLog: OutageLog; meter: ClickMeter },
-): WorkerClickStore | null {
-  if (storage.engine === 'postgres') {
-    const data: PgWriterData = {
-      engine: 'postgres',
-      databaseUrl: config.DATABASE_URL,
-      schema: pgSchema,
-      writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-      maxBatch: config.CLICK_BATCH_SIZE,
-      maxBuffered: config.CLICK_BUFFER_MAX,
-      rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
-      owner,
-    };
-    return new WorkerClickStore(data, { onError, meter, onResumed: (message) => outageLog(message) });
-  }
-  if (sqlitePath(config.DATABASE_URL) === ':memory:') return null;
-  const data: WriterData = {
-    databaseUrl: config.DATABASE_URL,
+): WorkerClickStore | InProcessClickWriter {
+  const timing = {
     writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
+    maxBuffered: config.CLICK_BUFFER_MAX,
+  };
+  if (storage.sqlite && sqlitePath(config.DATABASE_URL) === ':memory:') {
+    return InProcessClickWriter.over(storage, {
+      ...timing,
+      owner,
+      windowMs: config.STATS_FLUSH_INTERVAL_MS,
+      onError,
+      onResumed: (message) => outageLog(message),
+      meter,
+    });
+  }
+  const data: WriterData = {
+    engine: storage.engine,
+    databaseUrl: config.DATABASE_URL,
+    schema: storage.engine === 'postgres' ? pgSchema : undefined,
+    ...timing,
     rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
     owner,
   };
-  // Its connection commits often, on a thread that serves no request: it checkpoints the WAL,
-  // never a commit of the redirect's thread (docs/adr/0041).
-  return new WorkerClickStore(data, { onError, meter, onRunning: (running) => storage.checkpointOnCommit(!running) });
+  // SQLite: its connection commits often, on a thread that serves no request: it checkpoints the
+  // WAL, never a commit of the redirect's thread (docs/adr/0041).
+  return new WorkerClickStore(data, { onError, meter, onResumed: (message) => outageLog(message), onRunning: (running) => storage.checkpointOnCommit(!running) });
 }

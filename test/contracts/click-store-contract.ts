@@ -1,7 +1,7 @@
 // What every ClickStore promises (src/core/clicks/ports.ts), as the click sinks rely on it: once a
 // batch is written and the store settled, every click is a row (bots included), the link's clicks
 // grew by the batch's human count, its last rotation is the batch's, and its day's total and
-// unique visitors are summed. Run against SqlClickStore on both engines, with and without a
+// unique visitors are summed. Run against the in-process click writer on both engines, with and without a
 // rollup window; the writer threads' own files: test/integration/clicks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -22,13 +22,13 @@ export interface ColumnarSinkOptions {
 }
 
 /**
- * The click sink in front of a writer thread (SQLite's or PostgreSQL's). A visit's click is
+ * The click sink, in front of the click writer (the writer thread, or the same writer in process
+ * for an in-memory database, docs/adr/0078). A visit's click is
  * encoded into columns at once (ClickColumnsBuilder) and its counters summed, so the redirect
  * holds no click object after the visit: buffered as objects until the hand-off, clicks
  * survived a scavenge or two and were promoted, and their garbage made the main thread's full
  * collections frequent and long (the p99 of the redirect). The hand-off cannot fail (the thread
- * keeps what it could not write yet), so nothing here retries: PostgreSQL's thread does, with a
- * BatchingClickSink of its own.
+ * keeps what it could not write yet), so nothing here retries: the writer does (ClickWriter).
  */
 export class ColumnarClickSink implements ClickSink {
   private readonly builder: ClickColumnsBuilder;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ClickBatch, ClickStore } from '../../core/clicks/ports.ts';
 import type { ClickColumns } from './click-columns.ts';
-import { columnsMessage, toMessage, type PgWriterData, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import { columnsMessage, toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 import { ClickMeter } from '../metrics/click-meter.ts';
 import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
 
@@ -12,20 +12,20 @@ const READY_WAIT_MS = 10_000;
 export interface WriterHooks {
   /**
    * The thread failed (the clicks it held and had not written are lost with it), or it tells of
-   * a failed write (PostgreSQL's, retried there).
+   * a failed write (retried there).
    */
   onError?: (error: unknown) => void;
   /** Where the thread's writes and drops are counted (a meter of its own by default). */
   meter?: ClickMeter;
   /** Told when the thread starts and when it has stopped (SQLite's connection checkpoints the WAL meanwhile, docs/adr/0041). */
   onRunning?: (running: boolean) => void;
-  /** PostgreSQL's thread writes again after failed attempts. */
+  /** The thread writes again after failed attempts. */
   onResumed?: (message: string) => void;
 }
 
 /**
- * Hands click batches to a writer thread with its own database connection: SQLite's
- * (click-writer-worker.ts) or PostgreSQL's (pg-click-writer-worker.ts), by `data.engine`.
+ * Hands click batches to the writer thread (click-writer-worker.ts), which has a database
+ * connection of its own.
  * Started by open() (a server, as it starts) or by the first batch; processes that never record
  * a click (the CLI) never start it.
  */
@@ -45,7 +45,7 @@ export class WorkerClickStore implements ClickStore {
   readonly meter: ClickMeter;
 
   constructor(
-    private readonly data: WriterData | PgWriterData,
+    private readonly data: WriterData,
     hooks: WriterHooks = {},
   ) {
     this.onError = hooks.onError ?? (() => {});
@@ -118,7 +118,7 @@ export class WorkerClickStore implements ClickStore {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const entry = threadEntry(this.data.engine === 'postgres' ? 'pg-click-writer-worker' : 'click-writer-worker', import.meta.url);
+    const entry = threadEntry('click-writer-worker', import.meta.url);
     const worker = new Worker(entry, {
       workerData: this.data,
       // So `npm run bench -- --cpu-prof` sees this thread too.

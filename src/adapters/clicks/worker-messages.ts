@@ -36,14 +36,14 @@ export interface WrittenReport {
   ms: number;
 }
 
-/** Told by the PostgreSQL writer thread, unasked: clicks it gave up (its buffer was full while the database was away). */
+/** Told by the writer thread, unasked: clicks it gave up (its buffer was full while the database was away). */
 export interface DroppedReport {
   kind: 'dropped';
   clicks: number;
 }
 
 /**
- * Told by the PostgreSQL writer thread, unasked: a failure (`error`: once per outage, or clicks
+ * Told by the writer thread, unasked: a failure (`error`: once per outage, or clicks
  * lost at the stop) or the writes resuming (`resumed`), for the main thread's log.
  */
 export interface LogReport {
@@ -53,7 +53,7 @@ export interface LogReport {
 
 /**
  * Told once by a writer thread, unasked, when it can write: its modules loaded and its connection
- * open (or, PostgreSQL's, its first connection tried). A server listens only after it, so no
+ * open (PostgreSQL's: its first connection tried). A server listens only after it, so no
  * visit is answered while clicks could only queue up (docs/adr/0063).
  */
 export interface ReadyReport {
@@ -62,33 +62,20 @@ export interface ReadyReport {
 
 export type WriterReply = SettleReply | WrittenReport | DroppedReport | LogReport | ReadyReport;
 
-/** The SQLite writer thread's settings (click-writer-worker.ts). */
+/** The click writer thread's settings (click-writer-worker.ts). */
 export interface WriterData {
-  engine?: 'sqlite';
+  engine: 'sqlite' | 'postgres';
   databaseUrl: string;
-  /** How often the clicks handed over are written, in one transaction. */
-  writeIntervalMs: number;
-  /** How often the window (rollups and link counters) is written (0: with every batch). */
-  rollupIntervalMs: number;
-  /** The lease the thread's batches are recorded under (docs/adr/0034); none: not recorded. */
-  owner?: string;
-}
-
-/** The PostgreSQL writer thread's settings (pg-click-writer-worker.ts). */
-export interface PgWriterData {
-  engine: 'postgres';
-  databaseUrl: string;
-  /** The schema the server works in (tests give each run its own). */
+  /** PostgreSQL: the schema the server works in (tests give each run its own). */
   schema?: string | undefined;
-  /** CLICK_FLUSH_INTERVAL_MS: batches are written at least this often. */
+  /** CLICK_FLUSH_INTERVAL_MS: a click's row is written about this long after it was recorded. */
   writeIntervalMs: number;
-  /** CLICK_BATCH_SIZE. */
-  maxBatch: number;
-  /** CLICK_BUFFER_MAX: clicks held at most while the database is away. */
-  maxBuffered: number;
-  /** STATS_FLUSH_INTERVAL_MS. */
+  /** STATS_FLUSH_INTERVAL_MS: how often the window (rollups and link counters) is written (0: with every batch). */
   rollupIntervalMs: number;
-  owner?: string;
+  /** CLICK_BUFFER_MAX: clicks kept at most while the database is away. */
+  maxBuffered: number;
+  /** The lease the thread's batches are recorded under (docs/adr/0034); none: not recorded. */
+  owner?: string | undefined;
 }
 
 /** The message, and the buffers postMessage should move rather than copy. */

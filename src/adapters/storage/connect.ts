@@ -23,6 +23,11 @@ export interface Storage {
    * Nothing on PostgreSQL.
    */
   checkpointOnCommit(on: boolean): void;
+  /**
+   * SQLite: the connection itself, for the click writer of an in-memory database, which only
+   * this connection sees (docs/adr/0078). Absent on PostgreSQL.
+   */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -89,6 +94,7 @@ function connectSqlite(path: string, lockWaitMs: number): Storage {
     db,
     engine: 'sqlite',
     outage: null,
+    sqlite,
     checkpointOnCommit: (on) => {
       // A thread that stops after its server's connection has closed finds nothing to set.
       if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_PAGES : 0}`);

@@ -20,10 +20,12 @@ export interface WindowState {
   ageMs: number;
   /** STATS_FLUSH_INTERVAL_MS; 0 writes the window with every batch. */
   intervalMs: number;
+  /** A window smaller than this is written with its batch (PROMPT_WINDOW_ROWS unless told). */
+  promptRows?: number;
 }
 
 /** Whether the window should be written now, after a batch was added to it. */
-export function windowDue({ rows, ageMs, intervalMs }: WindowState): boolean {
+export function windowDue({ rows, ageMs, intervalMs, promptRows = PROMPT_WINDOW_ROWS }: WindowState): boolean {
   if (rows === 0) return false;
-  return intervalMs === 0 || rows < PROMPT_WINDOW_ROWS || rows >= MAX_WINDOW_ROWS || ageMs >= intervalMs;
+  return intervalMs === 0 || rows < promptRows || rows >= MAX_WINDOW_ROWS || ageMs >= intervalMs;
 }

@@ -30,7 +30,7 @@ import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
@@ -154,10 +154,10 @@ onEachSqlEngine('SQL stores', (storage) => {
 
   // With no rollup window (rollups written with each batch) and with one that only settle() ends.
   for (const windowMs of [0, 60_000]) {
-    describeClickStoreContract(`SqlClickStore (rollup window ${windowMs} ms)`, () => {
-      const { db, engine } = storage();
+    describeClickStoreContract(`InProcessClickWriter (rollup window ${windowMs} ms)`, () => {
+      const { db } = storage();
       return {
-        store: new SqlClickStore(db, engine, { windowMs, onError: (error) => assert.fail(error as Error) }),
+        store: InProcessClickWriter.over(storage(), { windowMs, onError: (error) => assert.fail(error as Error) }),
         link: async () => {
           const accountId = await account();
           return { id: await link(accountId), accountId };
@@ -190,7 +190,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({ store: new SqlEmailVerificationStore(storage().db), user: account }));
 
   describeConversionStoreContract('SqlConversionStore', () => {
-    const { db, engine } = storage();
+    const { db } = storage();
     return {
       conversions: new SqlConversionStore(db),
       link: async () => link(await account()),
@@ -200,7 +200,7 @@ onEachSqlEngine('SQL stores', (storage) => {
         const clicks = decisions.map((d) => ({
           click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }),
         }));
-        await new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
+        await InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
       },
     };
   });
@@ -258,7 +258,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeStatsStoresContract('SqlStatsStore, SqlFilteredClickStore, SqlRawClickStore, SqlRollupMonths, SqlClickRetention', () => {
     const { db, engine } = storage();
     const months = new SqlRollupMonths(db, engine);
-    const writer = new SqlClickStore(db, engine, { windowMs: 0, onError: (error) => assert.fail(error as Error) });
+    const writer = InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) });
     return {
       stats: new SqlStatsStore(db, engine, months),
       filtered: new SqlFilteredClickStore(db, engine),

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { connect, type Storage } from '../../../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
 
-/** A migrated database for SqlClickStore: SQLite in memory, or a fresh schema of TEST_DATABASE_URL. */
+/** A migrated database for the in-process click writer: SQLite in memory, or a fresh schema of TEST_DATABASE_URL. */
 export interface ClickDb {
   /** A second connection pool to the same database (PostgreSQL only: an in-memory SQLite has one). */
   open(): Storage;

@@ -1,19 +1,21 @@
 // Recovery of click batches whose rows were written and whose rollups died with their writer's
 // window (docs/adr/0034): a "crash" here is a store dropped without settle(). On both engines
-// through SqlClickStore (PostgreSQL, an in-memory SQLite), and on a SQLite file through the
-// writer thread's SqliteClickWriter. Both keep the links' counters in the window with the rollups.
+// through the in-process click writer (PostgreSQL, an in-memory SQLite), and on a SQLite file
+// through the writer thread's ClickWriter over SqliteClickWrites. Both keep the links' counters in the window with the rollups.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { SqliteClickWriter } from '../../../src/adapters/clicks/sqlite-click-writer.ts';
+import { ClickWriter } from '../../../src/adapters/clicks/click-writer.ts';
+import { SqliteClickWrites } from '../../../src/adapters/clicks/sqlite-click-writes.ts';
+import { toMessage } from '../../../src/adapters/clicks/worker-messages.ts';
 import { connect, openSqlite, type Storage } from '../../../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
 import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
@@ -74,7 +76,7 @@ async function counts(db: Kysely<Database>, links: readonly number[]) {
 }
 
 for (const engine of ENGINES) {
-  describe(`click recovery through SqlClickStore [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`click recovery through the in-process click writer [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
     let recovery: SqlClickRecovery;
     before(async () => {
@@ -84,7 +86,7 @@ for (const engine of ENGINES) {
     after(async () => {
       await db?.close();
     });
-    const storeOf = (owner: string) => new SqlClickStore(db.storage.db, engine.name, { windowMs: 60_000, onError: (e) => assert.fail(String(e)), owner });
+    const storeOf = (owner: string) => InProcessClickWriter.over(db.storage, { windowMs: 60_000, onError: (e) => assert.fail(String(e)), owner });
 
     test('a writer that dies with its window: its batches are rolled up from their rows, as a settled window would have', async () => {
       const [lost, reference] = [await db.links(300), await db.links(300)];
@@ -196,15 +198,28 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     }
     return ids;
   };
-  const writerOf = (owner: string) => new SqliteClickWriter(openSqlite(path()), { maxWindowRows: 1_000_000, onError: (e) => assert.fail(String(e)), owner });
-  const writeAll = (writer: SqliteClickWriter, batches: ReturnType<typeof batchesOf>) => {
-    for (const b of batches) writer.writeBatch({ ...b, linkIds: new Set(b.clicks.map((c) => c.linkId)) });
+  const writerOf = (owner: string) =>
+    new ClickWriter(new SqliteClickWrites(openSqlite(path()), { owner }), {
+      writeIntervalMs: 60_000,
+      windowMs: 60_000,
+      promptWindowRows: 0,
+      maxBuffered: 1_000_000,
+      onError: (e) => assert.fail(String(e)),
+      onResumed: () => {},
+      onWritten: () => {},
+      onDropped: () => {},
+    });
+  const writeAll = async (writer: ClickWriter, batches: ReturnType<typeof batchesOf>) => {
+    for (const b of batches) {
+      writer.add(toMessage(b).message);
+      await writer.write();
+    }
   };
 
   test('a thread killed with its window: rollups and links.clicks are rebuilt from the rows', async () => {
     const ids = await links(20);
     const writer = writerOf('dead-thread');
-    writeAll(writer, batchesOf(ids, accountId, 1500, 300));
+    await writeAll(writer, batchesOf(ids, accountId, 1500, 300));
     assert.deepEqual(await counts(storage.db, ids), { clicks: 0, rows: 1500, total: 0, pending: 5 });
     const recovery = new SqlClickRecovery(storage.db, 'sqlite');
     assert.deepEqual(await recovery.recover(Date.now()), { batches: 5, clicks: 1500 });
@@ -221,7 +236,7 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     // Click i goes to ids[i % 20]: the capped ten get every other click, a tenth of them bots'.
     const cappedHumans = (count: number) => Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 20 < 10).length;
     const dead = writerOf('dead-capped-thread');
-    writeAll(dead, batchesOf(ids, accountId, 600, 300));
+    await writeAll(dead, batchesOf(ids, accountId, 600, 300));
     assert.equal((await counts(storage.db, capped)).clicks, cappedHumans(600), 'with the rows');
     assert.equal((await counts(storage.db, ids)).clicks, cappedHumans(600), 'the others wait with the window');
     await new SqlClickRecovery(storage.db, 'sqlite').recover(Date.now());
@@ -230,19 +245,19 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     const more = await links(20);
     await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', more.slice(0, 10)).execute();
     const alive = writerOf('live-capped-thread');
-    writeAll(alive, batchesOf(more, accountId, 600, 300));
-    alive.flushWindow();
+    await writeAll(alive, batchesOf(more, accountId, 600, 300));
+    await alive.settle();
     assert.deepEqual(await counts(storage.db, more), { clicks: humans(600), rows: 600, total: humans(600), pending: 0 });
   });
 
   test('a thread whose lease ran out while it stalled writes only what is still its own', async () => {
     const ids = await links(20);
     const writer = writerOf('stalled-thread');
-    writeAll(writer, batchesOf(ids, accountId, 900, 300));
+    await writeAll(writer, batchesOf(ids, accountId, 900, 300));
     const recovery = new SqlClickRecovery(storage.db, 'sqlite');
     assert.equal((await recovery.recover(Date.now())).batches, 3);
-    writeAll(writer, batchesOf(ids, accountId, 600, 300, 900));
-    writer.flushWindow();
+    await writeAll(writer, batchesOf(ids, accountId, 600, 300, 900));
+    await writer.settle();
     assert.deepEqual(await counts(storage.db, ids), { clicks: humans(1500), rows: 1500, total: humans(1500), pending: 0 });
   });
 });

@@ -1,4 +1,4 @@
-// SqlClickStore's rollup window (docs/adr/0023), on both engines where the store runs
+// The click writer's rollup window (docs/adr/0023, 0078), in process on both engines
 // (PostgreSQL, and an in-memory SQLite database): rows are written with every batch; the links'
 // counters and rotation positions, rollups and visitor marks are summed across batches and
 // written together on settle(), when the interval has passed, and at once while the window is
@@ -7,8 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { BatchingClickSink } from '../../../src/adapters/clicks/batching-click-sink.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { ColumnarClickSink } from '../../../src/adapters/clicks/columnar-click-sink.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { PROMPT_WINDOW_ROWS } from '../../../src/core/stats/window-policy.ts';
@@ -42,7 +42,7 @@ function clickOf(i: number, links: readonly number[], accountId: number): Click 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const engine of ENGINES) {
-  describe(`SqlClickStore rollup window [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`the click writer's rollup window [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
 
     before(async () => {
@@ -56,12 +56,14 @@ for (const engine of ENGINES) {
     const storeWith = (windowMs: number) => {
       const failures: unknown[] = [];
       const resumed: string[] = [];
-      const store = new SqlClickStore(db.storage.db, engine.name, { windowMs, onError: (error) => failures.push(error), onResumed: (message) => resumed.push(message) });
+      const store = InProcessClickWriter.over(db.storage, { windowMs, onError: (error) => failures.push(error), onResumed: (message) => resumed.push(message) });
+      // Opened as a server opens it: its statements prepared now, before a test moves a table away.
+      void store.open();
       return { store, failures, resumed };
     };
 
     /** Writes clicks first..first+count-1 in batches of `size`, each click rotated at its index. */
-    const write = async (store: SqlClickStore, links: readonly number[], first: number, count: number, size = 200) => {
+    const write = async (store: InProcessClickWriter, links: readonly number[], first: number, count: number, size = 200) => {
       for (let i = first; i < first + count; i += size) {
         const n = Math.min(size, first + count - i);
         await store.writeBatch(toBatch(Array.from({ length: n }, (_, k) => ({ click: clickOf(i + k, links, db.accountId), rotation: i + k }))));
@@ -163,10 +165,10 @@ for (const engine of ENGINES) {
       assert.deepEqual(failures, []);
     });
 
-    test('through BatchingClickSink: flush() ends with the window written, so statistics read after it are exact', async () => {
+    test('through ColumnarClickSink: flush() ends with the window written, so statistics read after it are exact', async () => {
       const links = await db.links(300);
       const { store, failures } = storeWith(60_000);
-      const sink = new BatchingClickSink(store, { intervalMs: 1000, maxBatch: 500, onError: (error) => failures.push(error) });
+      const sink = new ColumnarClickSink(store, { intervalMs: 1000, maxBatch: 500 });
       for (let i = 0; i < 3000; i++) sink.record(clickOf(i, links, db.accountId), i);
       await sink.flush();
       assert.equal(store.windowRows, 0);

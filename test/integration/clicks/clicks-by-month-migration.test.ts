@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { MIGRATIONS } from '../../../src/adapters/storage/migrations/index.ts';
 import * as byMonth from '../../../src/adapters/storage/migrations/0035-clicks-by-month.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
@@ -67,7 +67,7 @@ test(
       // rows the default partition held for it move in.
       await sql`insert into clicks (link_id, account_id, at) values (2, 1, ${at('2024-05-05T00:00:00Z')})`.execute(db);
       assert.equal((await sql<{ n: number }>`select count(*) as n from clicks_default`.execute(db)).rows[0]!.n, 1, 'a month not made yet: the default');
-      const store = new SqlClickStore(storage.db, 'postgres', { windowMs: 0, onError: (e) => assert.fail(String(e)), owner: 'test' });
+      const store = InProcessClickWriter.over(storage, { windowMs: 0, onError: (e) => assert.fail(String(e)), owner: 'test' });
       await store.writeBatch(toBatch([{ click: click(1, 1, at('2024-05-20T08:00:00Z')) }, { click: click(2, 1, at('2026-02-03T08:00:00Z')) }]));
       await store.settle();
       const made = await partitions(db);

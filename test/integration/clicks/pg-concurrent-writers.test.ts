@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Storage } from '../../../src/adapters/storage/connect.ts';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
@@ -80,11 +80,11 @@ const describeDeadlock = (error: unknown) => {
 };
 
 /** A store whose window writes that fail (where no caller waits) are kept in `failures`. */
-function storeOn(storage: Storage, failures: unknown[], windowMs = WINDOW_MS): SqlClickStore {
-  return new SqlClickStore(storage.db, 'postgres', { windowMs, onError: (error) => failures.push(error) });
+function storeOn(storage: Storage, failures: unknown[], windowMs = WINDOW_MS): InProcessClickWriter {
+  return InProcessClickWriter.over(storage, { windowMs, onError: (error) => failures.push(error) });
 }
 
-async function writeFor(store: SqlClickStore, accountId: number, linkIds: number[], until: number): Promise<Written> {
+async function writeFor(store: InProcessClickWriter, accountId: number, linkIds: number[], until: number): Promise<Written> {
   const written: Written = { batches: 0, deadlocks: [], rows: new Map(), humans: new Map(), held: 0, windowsWritten: 0 };
   let heldBefore = 0;
   while (Date.now() < until) {
@@ -131,7 +131,7 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
     const failures: unknown[] = [];
     const stores = [storeOn(a, failures), storeOn(b, failures)];
     const runs = await Promise.all(stores.map((store) => writeFor(store, db.accountId, linkIds, until)));
-    // What each window still holds, as BatchingClickSink.flush() ends: written at once, both.
+    // What each window still holds, as a sink's flush() ends: written at once, both.
     await Promise.all(stores.map((store) => store.settle()));
     t.diagnostic(
       `batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them` +

@@ -1,10 +1,10 @@
-// SqlClickStore, the batch writer of PostgreSQL and of an in-memory SQLite database: what one
+// The click writer in process (ClickWriter over each engine's writes, docs/adr/0078): what one
 // batch leaves in the rows, the links' counters and rotation positions, and the rollups, on
-// both engines (each writes with its own statements: unnest arrays, multi-row VALUES).
+// both engines (each writes with its own statements: unnest arrays, prepared multi-row VALUES).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { SqlClickStore } from '../../../src/adapters/storage/stores/click-store.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
@@ -33,13 +33,13 @@ function click(linkId: number, accountId: number, extra: Partial<Click> = {}): C
 }
 
 for (const engine of ENGINES) {
-  describe(`SqlClickStore [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`the in-process click writer [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
-    let store: SqlClickStore;
+    let store: InProcessClickWriter;
 
     before(async () => {
       db = await openClickDb(engine.name);
-      store = new SqlClickStore(db.storage.db, engine.name, {
+      store = InProcessClickWriter.over(db.storage, {
         windowMs: 0,
         onError: (error) => {
           throw error;

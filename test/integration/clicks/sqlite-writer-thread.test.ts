@@ -1,4 +1,4 @@
-// The SQLite writer thread (WorkerClickStore → click-writer-worker → SqliteClickWriter) on a
+// The SQLite writer thread (WorkerClickStore → click-writer-worker → ClickWriter over SqliteClickWrites) on a
 // real database file: what it is handed is written on its interval or when asked to settle, the
 // counters (written with the window) match the rows, the rollup window reaches click_rollups,
 // and a stop loses nothing.
@@ -43,7 +43,7 @@ describe('the SQLite writer thread', () => {
   const rollup = (linkId: number, dimension: string, value = '') => rollupCount(c.storage.db, linkId, DAY, dimension, value);
 
   test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     try {
       const [a, b] = [links[0]!, links[1]!];
       await store.writeBatch(toBatch([{ click: click(a, accountId) }, { click: click(a, accountId, { visitor: 'other' }) }, { click: click(b, accountId) }]));
@@ -62,7 +62,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('the write interval writes without being asked; the latest rotation position is kept', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 0 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 0 });
     try {
       const link = links[2]!;
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }]));
@@ -79,7 +79,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('a small window is written with the rows; a large one waits for its interval, counters included', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
     const [quiet, busy] = [
       (await c.links.create(accountId, 'UTC', { url: 'https://example.com/quiet' }, TEST_ACTOR)).link.id,
       (await c.links.create(accountId, 'UTC', { url: 'https://example.com/busy' }, TEST_ACTOR)).link.id,
@@ -115,7 +115,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('clicks of a link deleted before they are written are dropped; the others are written', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' }, TEST_ACTOR)).link.id;
     const kept = links[3]!;
     try {
@@ -131,7 +131,7 @@ describe('the SQLite writer thread', () => {
   test('a link the thread has written clicks for, then deleted, gets none of its later clicks', async () => {
     // The thread remembers links it found (see liveLinks): a delete by another connection must
     // make it look again.
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' }, TEST_ACTOR)).link.id;
     const kept = links[2]!;
     const keptBefore = await rowsOf(kept);
@@ -150,7 +150,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('rows are written whole and in order, fifty to a statement and the rest one by one, skipping a deleted link', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' }, TEST_ACTOR)).link.id;
     const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' }, TEST_ACTOR)).link.id;
     // 130 clicks, every third one (44) of the deleted link: 86 rows, one statement of 50, then 36.
@@ -186,7 +186,7 @@ describe('the SQLite writer thread', () => {
   });
 
   test('close writes everything it was handed, rollups included', async () => {
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' }, TEST_ACTOR)).link.id;
     await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
     await store.close();
@@ -195,7 +195,10 @@ describe('the SQLite writer thread', () => {
 
   test('once closed, the store starts no thread again: clicks handed over then are dropped, counted and told', async () => {
     const errors: unknown[] = [];
-    const store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 }, { onError: (e) => errors.push(e) });
+    const store = new WorkerClickStore(
+      { engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 },
+      { onError: (e) => errors.push(e) },
+    );
     await store.open();
     await store.close();
     const link = links[3]!;
@@ -216,7 +219,7 @@ describe('the SQLite writer thread', () => {
   test('opened with no click to write, the thread still checkpoints what the server writes (its commits leave that to the thread)', async () => {
     const storage = c.storage;
     const store = new WorkerClickStore(
-      { databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 },
+      { engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 },
       { onRunning: (running) => storage.checkpointOnCommit(!running) },
     );
     const fileBytes = () => statSync(url.slice('sqlite:'.length)).size;
@@ -238,7 +241,7 @@ describe('the SQLite writer thread', () => {
   describe('held to the ClickStore contract', () => {
     let store: WorkerClickStore;
     before(() => {
-      store = new WorkerClickStore({ databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+      store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
     });
     after(() => store.close());
     describeClickStoreContract('WorkerClickStore (SQLite thread)', () => ({

@@ -18,7 +18,7 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-failure-'));
   writeFileSync(join(dir, 'file'), '');
   const store = new WorkerClickStore(
-    { databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
+    { engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
     { onError: (error) => errors.push(error as Error) },
   );
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -17,8 +17,8 @@ export interface LinkUpdate {
 }
 
 /**
- * The statements of the click writers, in the form each engine writes fastest. SqlClickStore
- * writes a batch with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
+ * The statements of PostgreSQL's click writes (pg-click-writes.ts) and of the recovery, in the form
+ * each engine writes fastest. A batch is written with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
  * upsertRollups and updateLinks, in that order, each with its rows in key order: the order in
  * which every writer takes its locks (docs/adr/0016).
  */

@@ -13,8 +13,8 @@ function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
 }
 
 /**
- * SQLite (an in-memory database, written from the main thread; files go to the writer thread):
- * multi-row VALUES, since SQLite has neither arrays nor row locks. It runs one writer at a
+ * SQLite's statements for the recovery of a dead writer's batches (click-recovery.ts), which runs
+ * on the server's connection; the writer's own are SqliteClickWrites's. Multi-row VALUES, since SQLite has neither arrays nor row locks. It runs one writer at a
  * time, so the transaction alone keeps writers apart.
  */
 export const sqliteClickStatements: ClickStatements = {

@@ -1,9 +1,10 @@
 import type SQLite from 'better-sqlite3';
-import { LinkTotals, type DrainedTotals } from '../../core/clicks/link-totals.ts';
-import { RollupWindow, type DrainedRollups } from '../../core/stats/rollup-window.ts';
+import type { DrainedTotals } from '../../core/clicks/link-totals.ts';
+import type { DrainedRollups, RollupWindow } from '../../core/stats/rollup-window.ts';
 import { sortIncrements, uniqueIncrements } from '../../core/stats/rollups.ts';
 import { recoverSums } from '../../core/stats/recovered-clicks.ts';
 import { toWritten } from '../storage/stores/click-recovery-statements.ts';
+import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
 const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
@@ -15,31 +16,28 @@ const ROWS_PER_INSERT = 50;
 // Links remembered to exist (a few MB at most); past this many the memory starts again.
 const MAX_KNOWN_LIVE = 200_000;
 
-export interface SqliteClickWriterOptions {
-  /** Above this many rows held, the rollup window is written at once. */
-  maxWindowRows: number;
-  /** A rollup write that failed; the window keeps its rows for the next one. */
-  onError(error: unknown): void;
+export interface SqliteClickWritesOptions {
   /**
    * The writer whose lease covers these batches: each is recorded as not yet rolled up (its
    * range of click ids), so that it is recovered should the process die first (docs/adr/0034).
    */
-  owner?: string;
+  owner?: string | undefined;
+  /**
+   * The connection is the server's own (an in-memory database): its foreign keys stay on, and
+   * no write starts inside a transaction the server has open on it.
+   */
+  shared?: boolean;
 }
 
 /**
- * The SQLite click writer of the writer thread: the same rows, counters and rollups as
- * SqlClickStore, through statements prepared once rather than one large query built per batch
- * (building and parsing those cost the thread more than SQLite's own work). Parameters are
- * positional: better-sqlite3 binds an object's by looking each name up, a large share of an
- * insert (docs/performance.md).
- * Rollups are summed in a RollupWindow, and the links' clicks and rotation positions in
- * LinkTotals; both are written by flushWindow(), which the thread calls on a timer and before
- * it answers a flush (docs/adr/0008-writer-thread-and-rollup-window.md, 0010).
+ * SQLite's click writes, for ClickWriter: statements prepared once rather than one large query
+ * built per batch (building and parsing those cost the thread more than SQLite's own work).
+ * Parameters are positional: better-sqlite3 binds an object's by looking each name up, a large
+ * share of an insert (docs/performance.md). SQLite runs one writer at a time, so a transaction
+ * alone keeps writers apart. The statements run synchronously: on the writer thread, which
+ * serves no request (docs/adr/0008, 0010, 0078).
  */
-export class SqliteClickWriter {
-  private readonly window = new RollupWindow();
-  private readonly totals = new LinkTotals();
+export class SqliteClickWrites implements ClickWrites {
   /** 1 for a link with a click cap, 0 for one without, undefined for none. */
   private readonly isLive: SQLite.Statement<[number]>;
   private readonly dataVersion: SQLite.Statement<[]>;
@@ -58,20 +56,19 @@ export class SqliteClickWriter {
   private readonly recordBatch: SQLite.Statement<[string, number, number]>;
   private readonly releaseBatch: SQLite.Statement<[number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
-  /** The records of the batches the window sums (click_batches_pending). */
-  private pending: number[] = [];
-  private readonly writeRowsNow: (batch: WriterBatch) => { recorded: number | null; later: Array<[number, number]> };
+  private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
+  private checkpointFailing = false;
 
   constructor(
     private readonly db: SQLite.Database,
-    private readonly options: SqliteClickWriterOptions,
+    private readonly options: SqliteClickWritesOptions = {},
   ) {
     // A link deleted while its clicks were buffered has no row to point at: its clicks,
     // counters and rollups are dropped. Each transaction asks once per link (isLive) rather
     // than letting the foreign key check every row, which the connection then need not do:
     // SQLite runs one writer at a time, so no link can go between the check and the write.
-    db.pragma('foreign_keys = OFF');
+    if (!options.shared) db.pragma('foreign_keys = OFF');
     this.isLive = db.prepare('select coalesce(expiration_clicks, 0) > 0 from links where id = ?').pluck();
     this.dataVersion = db.prepare('pragma data_version').pluck();
     this.insertClick = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${CLICK_VALUES}`);
@@ -91,7 +88,7 @@ export class SqliteClickWriter {
     // links) is the latest commit, and no other connection can delete a link until the end.
     // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
     // eslint-disable-next-line @typescript-eslint/unbound-method
-    this.writeRowsNow = db.transaction((batch: WriterBatch) => this.writeRows(batch)).immediate;
+    this.writeRowsNow = db.transaction((batch: WriterBatch) => this.insertRows(batch)).immediate;
     // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
     this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => {
       const released = this.release(pending);
@@ -109,48 +106,47 @@ export class SqliteClickWriter {
     }).immediate;
   }
 
-  /**
-   * The click rows in one transaction; their counters and rollups join the window. The clicks
-   * may be one reused object (ClickColumnsView): only their fields are kept.
-   */
-  writeBatch(batch: WriterBatch): void {
-    const { recorded, later } = this.writeRowsNow(batch);
-    if (recorded !== null) this.pending.push(recorded);
-    this.totals.add({ counts: later, rotations: batch.rotations });
-    this.window.add(batch.clicks);
-    if (this.window.size < this.options.maxWindowRows) return;
-    // The rows are written: a window failure must not make the sink write them again.
-    try {
-      this.flushWindow();
-    } catch (error) {
-      this.options.onError(error);
-    }
+  async writeRows(batch: WriterBatch): Promise<RowsWritten> {
+    this.notInServerTransaction();
+    return this.writeRowsNow(batch);
   }
 
-  /** Rows the window holds (rollup sums and visitor marks). */
-  get windowRows(): number {
-    return this.window.size;
-  }
-
-  /**
-   * Writes what the window holds, in one transaction, in SqlClickStore's order: the visitor marks
-   * (the new ones are `unique`), the sums, then the links' clicks and rotation positions. On
-   * failure it is all kept.
-   */
-  flushWindow(): void {
-    if (this.window.size === 0 && this.totals.size === 0) return;
-    const rollups = this.window.drain();
-    const totals = this.totals.drain();
-    const pending = this.pending;
-    this.pending = [];
+  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
+    this.notInServerTransaction();
+    const rollups = window.drain();
     try {
       this.writeWindowNow(rollups, totals, pending);
     } catch (error) {
-      this.window.putBack(rollups);
-      this.totals.putBack(totals);
-      this.pending = pending.concat(this.pending);
+      window.putBack(rollups);
       throw error;
     }
+  }
+
+  /**
+   * While nothing is written, copies what the other connection wrote into the database file
+   * (PASSIVE: waits for no one); with nothing new in the WAL that is a look at its header. The
+   * server's commits leave their checkpoints to this connection while it runs (docs/adr/0041).
+   */
+  idle(): void {
+    if (this.options.shared) return;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+      this.checkpointFailing = false;
+    } catch (error) {
+      // A checkpoint that fails (a full disk) is told once until one succeeds; the clicks' own commits do not depend on it.
+      if (!this.checkpointFailing) console.error('linkpix: click writer: the idle WAL checkpoint failed; retried on every idle tick', error);
+      this.checkpointFailing = true;
+    }
+  }
+
+  close(): Promise<void> {
+    if (!this.options.shared) this.db.close();
+    return Promise.resolve();
+  }
+
+  /** The server's connection may be inside a transaction of its own: a write then waits for the next try rather than joining it. */
+  private notInServerTransaction(): void {
+    if (this.options.shared && this.db.inTransaction) throw new Error('the database connection is inside another transaction; the clicks are written at the next try');
   }
 
   /** Deletes these batches' records; answers the id ranges of those that were still there. */
@@ -175,7 +171,8 @@ export class SqliteClickWriter {
    */
   private liveLinks(ids: Iterable<number>): Map<number, boolean> {
     const version = this.dataVersion.get();
-    if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE) {
+    // The server's own connection deletes links without changing data_version: nothing is remembered.
+    if (version !== this.knownVersion || this.knownLive.size > MAX_KNOWN_LIVE || this.options.shared) {
       this.knownLive.clear();
       this.knownVersion = version;
     }
@@ -194,10 +191,10 @@ export class SqliteClickWriter {
   }
 
   /**
-   * Answers the batch's record (click_batches_pending), or null when none was made, and the
+   * Writes the batch's rows and the capped links' counters; answers the batch's record (click_batches_pending), or null when none was made, and the
    * counts left for the window: a capped link's count goes with its rows (docs/adr/0039).
    */
-  private writeRows({ clicks, linkIds, counts }: WriterBatch): { recorded: number | null; later: Array<[number, number]> } {
+  private insertRows({ clicks, linkIds, counts }: WriterBatch): RowsWritten {
     const live = this.liveLinks(linkIds);
     // One writer at a time: the rows inserted here are the ids after the largest one.
     const before = this.options.owner === undefined ? 0 : (this.maxClickId.get() as number);
@@ -239,7 +236,7 @@ export class SqliteClickWriter {
 
   /** A link deleted since its rows were written has no row to update: the update changes nothing. */
   private writeTotals({ counts, rotations }: DrainedTotals): void {
-    // In id order, as SqlClickStore, though one SQLite writer cannot deadlock with itself.
+    // In id order, as PostgreSQL's writes, though one SQLite writer cannot deadlock with itself.
     for (const [id, n] of [...counts].sort(([a], [b]) => a - b)) this.addClicks.run(n, id);
     for (const [id, position] of [...rotations].sort(([a], [b]) => a - b)) this.setRotation.run(position, id);
   }

@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Click } from '../../core/clicks/click.ts';
+import { toBatch } from '../../core/clicks/batch.ts';
+import { ClickWriter, type ClickWriterOptions } from './click-writer.ts';
+import type { ClickWrites } from './click-writes.ts';
+import { toMessage } from './worker-messages.ts';
+
+const click = (linkId: number): Click => ({
+  linkId,
+  accountId: 1,
+  at: Date.parse('2026-11-23T10:00:00Z'),
+  day: '2026-11-23',
+  hour: 10,
+  visitor: null,
+  country: 'US',
+  city: null,
+  browser: 'Chrome',
+  platform: 'Windows',
+  device: 'desktop',
+  language: 'en',
+  referrerHost: null,
+  isBot: false,
+  rule: null,
+  variant: null,
+});
+
+const message = (n: number, linkId = 1) => toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
+
+/** Writes that count what they are given, and fail while `failing` is set. */
+class CountingWrites implements ClickWrites {
+  failing = false;
+  rows = 0;
+  batches = 0;
+  windowClicks = 0;
+  released: number[] = [];
+  private nextRecord = 1;
+
+  writeRows(batch: Parameters<ClickWrites['writeRows']>[0]) {
+    if (this.failing) return Promise.reject(new Error('database away'));
+    this.rows += [...batch.clicks].length;
+    this.batches++;
+    return Promise.resolve({ recorded: this.nextRecord++, later: [...batch.counts] });
+  }
+
+  writeWindow(window: Parameters<ClickWrites['writeWindow']>[0], totals: Parameters<ClickWrites['writeWindow']>[1], pending: readonly number[]) {
+    if (this.failing) return Promise.reject(new Error('database away'));
+    window.drain();
+    for (const n of totals.counts.values()) this.windowClicks += n;
+    this.released.push(...pending);
+    return Promise.resolve();
+  }
+
+  close() {
+    return Promise.resolve();
+  }
+}
+
+function writerOver(writes: ClickWrites, over: Partial<ClickWriterOptions> = {}) {
+  const told = { errors: [] as string[], resumed: [] as string[], written: 0, dropped: 0 };
+  const writer = new ClickWriter(writes, {
+    writeIntervalMs: 60_000,
+    windowMs: 60_000,
+    maxBuffered: 1_000,
+    onError: (e) => told.errors.push(String(e)),
+    onResumed: (m) => told.resumed.push(m),
+    onWritten: (n) => (told.written += n),
+    onDropped: (n) => (told.dropped += n),
+    ...over,
+  });
+  return { writer, told };
+}
+
+test('what waits is written in one transaction a write, its record released with the window: each click counted once', async () => {
+  const writes = new CountingWrites();
+  const { writer, told } = writerOver(writes);
+  writer.add(message(300, 1));
+  writer.add(message(200, 2));
+  await writer.write();
+  assert.deepEqual({ rows: writes.rows, batches: writes.batches, written: told.written }, { rows: 500, batches: 1, written: 500 });
+  writer.add(message(100, 1));
+  await writer.settle();
+  assert.deepEqual(
+    { rows: writes.rows, batches: writes.batches, windowClicks: writes.windowClicks, released: writes.released },
+    { rows: 600, batches: 2, windowClicks: 600, released: [1, 2] },
+  );
+  await writer.close();
+});
+
+test('a database away: the clicks are kept and written once when it is back, the failure told once', async () => {
+  const writes = new CountingWrites();
+  const { writer, told } = writerOver(writes);
+  writes.failing = true;
+  writer.add(message(100));
+  await assert.rejects(writer.write());
+  await assert.rejects(writer.settle());
+  assert.equal(writer.count, 100);
+  writes.failing = false;
+  await writer.settle();
+  assert.deepEqual({ rows: writes.rows, windowClicks: writes.windowClicks, count: writer.count }, { rows: 100, windowClicks: 100, count: 0 });
+  assert.equal(told.errors.filter((e) => /clicks not written/.test(e)).length, 1);
+  assert.equal(told.resumed.length, 1);
+  await writer.close();
+});
+
+test('a window that fails keeps its sums and its records for the next: nothing released twice, nothing lost', async () => {
+  const writes = new CountingWrites();
+  const { writer } = writerOver(writes, { promptWindowRows: 0 });
+  writer.add(message(50));
+  await writer.write();
+  writes.failing = true;
+  await assert.rejects(writer.settle());
+  writes.failing = false;
+  await writer.settle();
+  assert.deepEqual({ windowClicks: writes.windowClicks, released: writes.released }, { windowClicks: 50, released: [1] });
+  await writer.close();
+});
+
+test('past CLICK_BUFFER_MAX a hand-over is dropped whole, counted and told once', async () => {
+  const writes = new CountingWrites();
+  const { writer, told } = writerOver(writes, { maxBuffered: 250 });
+  writes.failing = true;
+  writer.add(message(200));
+  writer.add(message(100));
+  writer.add(message(50));
+  assert.deepEqual({ count: writer.count, dropped: told.dropped }, { count: 250, dropped: 100 });
+  assert.equal(told.errors.filter((e) => /click buffer full/.test(e)).length, 1);
+  writes.failing = false;
+  await writer.close();
+  assert.equal(writes.rows, 250);
+});

@@ -1,0 +1,34 @@
+import type { DrainedTotals } from '../../core/clicks/link-totals.ts';
+import type { RollupWindow } from '../../core/stats/rollup-window.ts';
+import type { WriterBatch } from './worker-messages.ts';
+
+/** What a batch's transaction leaves for the window: the counts of the links without a click cap (docs/adr/0039). */
+export interface RowsWritten {
+  /** The batch's record (click_batches_pending, docs/adr/0034), or null when none was made. */
+  recorded: number | null;
+  later: Array<[number, number]>;
+}
+
+/**
+ * One engine's writes of clicks, each in a transaction of its own, for ClickWriter: SQLite's
+ * (sqlite-click-writes.ts) and PostgreSQL's (pg-click-writes.ts).
+ */
+export interface ClickWrites {
+  /**
+   * One transaction: the batch's click rows of the links that still exist, their record as not
+   * yet rolled up, and the counters of the capped links. A replay after a cut finds either all
+   * of it or none (docs/adr/0034). The clicks may be one reused object: only their fields count.
+   */
+  writeRows(batch: WriterBatch): Promise<RowsWritten>;
+  /**
+   * One transaction: the window's rollups and visitor marks, the links' counters and rotation
+   * positions, and the release of the records of the batches they sum. Should a recovery have
+   * claimed some of those batches, the window is dropped and what is still ours is rolled up
+   * from its rows instead. On failure `window` holds what it held, to be tried again.
+   */
+  writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void>;
+  /** Called when nothing waits, every write interval (SQLite checkpoints its WAL then). */
+  idle?(): void;
+  /** Closes the connection, if the writes own it. */
+  close(): Promise<void>;
+}

@@ -1,6 +1,0 @@
-// Entry of the PostgreSQL click writer thread: loads its TypeScript through tsx, as bin/linkpix.js
-// does (a worker does not inherit the main thread's module hooks on Node 20).
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./pg-click-writer-worker.ts');

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Click } from '../../core/clicks/click.ts';
+import type { DrainedTotals } from '../../core/clicks/link-totals.ts';
+import type { RollupWindow } from '../../core/stats/rollup-window.ts';
+import type { Database } from '../storage/schema.ts';
+import { capped, linkUpdates, rollUpWritten, uncapped } from '../storage/stores/click-recovery.ts';
+import { recoveryStatements } from '../storage/stores/click-recovery-statements.ts';
+import { pgClickStatements as statements } from '../storage/stores/pg-click-statements.ts';
+import { writeRollups } from '../storage/stores/rollup-writes.ts';
+import type { ClickWrites, RowsWritten } from './click-writes.ts';
+import type { WriterBatch } from './worker-messages.ts';
+
+/**
+ * PostgreSQL's click writes, for ClickWriter, through pgClickStatements. A batch keeps its links
+ * from being deleted and updates only the capped ones; a window writes marks, then rollup rows,
+ * then the links' counters, each in key order; both lock links' rows last, in id order.
+ * Instances writing to one PostgreSQL at once wait for each other but never deadlock, and a long
+ * window write holds up no batch, and an edit of a link only for its last statement
+ * (docs/adr/0016, 0023, 0034, 0039).
+ */
+export class PgClickWrites implements ClickWrites {
+  private readonly recovery = recoveryStatements('postgres');
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: { owner?: string | undefined; close?: () => Promise<void> } = {},
+  ) {}
+
+  writeRows(batch: WriterBatch): Promise<RowsWritten> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids = [...batch.linkIds].sort((a, b) => a - b);
+      // A link deleted while its clicks were buffered has no row to point at any more.
+      const live = await statements.keepLinks(trx, ids);
+      const kept: Click[] = [];
+      for (const c of batch.clicks) if (live.has(c.linkId)) kept.push({ ...c });
+      const recorded = await statements.insertClicks(trx, kept, this.options.owner);
+      // A capped link's count goes with its rows: the database's count of its cap, opened when
+      // Redis goes away, starts from it (docs/adr/0029, 0039).
+      await statements.updateLinks(trx, linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live));
+      return { recorded, later: [...uncapped(batch.counts, live)] };
+    });
+  }
+
+  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const released = await this.recovery.release(trx, pending);
+      if (released.length < pending.length) {
+        await rollUpWritten(trx, statements, this.recovery, released, totals.rotations);
+        return;
+      }
+      const live = await statements.keepLinks(trx, linksOf(window.linkIds(), totals));
+      await writeRollups(trx, statements, window, live);
+      await statements.updateLinks(trx, linkUpdates(totals, live));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.options.close?.();
+  }
+}
+
+/** The links a window writes to, in id order. */
+function linksOf(rollupLinks: readonly number[], { counts, rotations }: DrainedTotals): number[] {
+  return [...new Set([...rollupLinks, ...counts.keys(), ...rotations.keys()])].sort((a, b) => a - b);
+}
