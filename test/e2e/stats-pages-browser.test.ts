@@ -143,8 +143,9 @@ for (const engine of ENGINES) {
     });
 
     /**
-     * At 375 px in both themes: axe (in dark, its colour rules), no sideways scroll, and the chart's labels drawn at 12 px at
-     * least (SVG text scales with its viewBox); at 1280 × 800 the headline on the first screen.
+     * At 375 px in both themes: axe (in dark, its colour rules), no sideways scroll, and the
+     * chart's labels drawn at 12 px at least (SVG text scales with its viewBox); at 1280 × 800
+     * the headline on the first screen.
      */
     async function phoneAndDesktop(page: Page, label: string): Promise<void> {
       const viewport = page.viewportSize();

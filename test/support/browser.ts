@@ -50,7 +50,7 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
  * axe's rules about colour within AXE_TAGS: axe-core's `cat.color` rules but the AAA one
  * (`color-contrast-enhanced`). A rule axe adds to `cat.color` at AA belongs here.
  */
-export const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
+const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
 
 /**
  * The axe rules a screen needs in a theme: every rule in light, the colour rules alone in dark.

@@ -116,11 +116,7 @@ export function undersizedTargets(boxes: readonly Box[]): string[] {
  * failure, which lists every fault found, not just the first. `theme` is the one the page shows:
  * in dark, axe checks its colour rules alone (`axeRulesIn`).
  */
-export async function expectPhoneReady(
-  page: Page,
-  label: string,
-  { axe = true, theme = 'light' }: { axe?: boolean; theme?: 'light' | 'dark' } = {},
-): Promise<void> {
+export async function expectPhoneReady(page: Page, label: string, { axe = true, theme = 'light' }: { axe?: boolean; theme?: 'light' | 'dark' } = {}): Promise<void> {
   await page.setViewportSize(PHONE);
   const faults: string[] = [];
   const overflow = await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth);
