@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { ENGINES, startHarness, type Harness } from '../support/harness.ts';
+import { expectPhoneReady } from '../support/phone-check.ts';
 import { blockedRequests, checkEveryTheme, closeBrowser, expectNoAxeViolations, newPage, tabTo, themeCheckOn } from '../support/browser.ts';
 
 after(closeBrowser);
@@ -204,6 +205,10 @@ for (const engine of ENGINES) {
             checkEveryTheme(page),
             /\/dim-in-the-dark \[dark\]:\n {2}- color-contrast \(serious\): [^\n]+\n.+\n {6}p: Element has insufficient color contrast of 1\.\d+ /,
           );
+          // The phone check in dark runs axe's colour rules alone (every-route-browser): they catch it too.
+          await page.emulateMedia({ colorScheme: 'dark' });
+          await assert.rejects(expectPhoneReady(page, 'dim', { theme: 'dark' }), /\[dim\]:[\s\S]*\n {2}- color-contrast \(serious\): /);
+          await page.emulateMedia({ colorScheme: null });
           await page.goto(`${destBase}/too-wide`);
           await assert.rejects(checkEveryTheme(page), /\[light, 390 px\] scrolls sideways by 2\d\d px/);
           await page.goto(`${destBase}/faint-field`);

@@ -7,17 +7,17 @@
  */
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { expectNoAxeViolations } from './browser.ts';
+import { axeRulesIn, expectNoAxeViolations } from './browser.ts';
 
 const THEMES = ['light', 'dark'] as const;
 
-/** Axe on `selector` alone, in both themes; every fault at once. */
+/** Axe on `selector` alone, in both themes (in dark, its colour rules); every fault at once. */
 export async function expectAxeCleanInBothThemes(page: Page, selector: string, label: string): Promise<void> {
   const faults: string[] = [];
   try {
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme });
-      await expectNoAxeViolations(page, { include: selector, label: `${label}, ${theme}` }).catch((error: Error) => faults.push(error.message));
+      await expectNoAxeViolations(page, { include: selector, ...axeRulesIn(theme), label: `${label}, ${theme}` }).catch((error: Error) => faults.push(error.message));
     }
   } finally {
     await page.emulateMedia({ colorScheme: null });

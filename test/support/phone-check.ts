@@ -6,7 +6,7 @@
  * function defined here cannot run there: tsx wraps named functions in a helper the page lacks).
  */
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations } from './browser.ts';
+import { axeRulesIn, expectNoAxeViolations } from './browser.ts';
 
 export const PHONE = { width: 375, height: 812 } as const;
 const MIN_FONT_PX = 12;
@@ -113,9 +113,10 @@ export function undersizedTargets(boxes: readonly Box[]): string[] {
 
 /**
  * Sets the page to a phone's width, then checks it as it stands. `label` names the page in the
- * failure, which lists every fault found, not just the first.
+ * failure, which lists every fault found, not just the first. `theme` is the one the page shows:
+ * in dark, axe checks its colour rules alone (`axeRulesIn`).
  */
-export async function expectPhoneReady(page: Page, label: string, { axe = true }: { axe?: boolean } = {}): Promise<void> {
+export async function expectPhoneReady(page: Page, label: string, { axe = true, theme = 'light' }: { axe?: boolean; theme?: 'light' | 'dark' } = {}): Promise<void> {
   await page.setViewportSize(PHONE);
   const faults: string[] = [];
   const overflow = await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth);
@@ -125,7 +126,7 @@ export async function expectPhoneReady(page: Page, label: string, { axe = true }
   for (const e of consoleErrors.get(page) ?? []) faults.push(e);
   if (axe) {
     try {
-      await expectNoAxeViolations(page, { label });
+      await expectNoAxeViolations(page, { ...axeRulesIn(theme), label });
     } catch (error) {
       faults.push((error as Error).message);
     }
