@@ -310,12 +310,12 @@ const CATALOGUE = {
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
   CLICK_BUFFER_MAX: {
     default: '100000',
-    doc: 'PostgreSQL: clicks held in memory at most while the database is away; past it newer clicks are dropped (counted and logged).',
+    doc: 'Clicks held in memory at most while the database is away (or slower than the visits); past it newer clicks are dropped (counted and logged).',
     parse: int(1000, 10_000_000),
   },
   CLICK_BATCH_SIZE: {
     default: '1000',
-    doc: 'Clicks handed to the writer thread at once, and on PostgreSQL written at once (a backlog up to ten times as many).',
+    doc: 'Clicks handed to the writer thread at once; the thread writes everything due in one transaction.',
     parse: int(1, 50_000),
   },
   METRICS_TOKEN: {
