@@ -5,25 +5,9 @@ import { toBatch } from '../../core/clicks/batch.ts';
 import { ClickWriter, type ClickWriterOptions } from './click-writer.ts';
 import type { ClickWrites } from './click-writes.ts';
 import { toMessage } from './worker-messages.ts';
+import { aClick } from '../../../test/support/clicks.ts';
 
-const click = (linkId: number): Click => ({
-  linkId,
-  accountId: 1,
-  at: Date.parse('2026-11-23T10:00:00Z'),
-  day: '2026-11-23',
-  hour: 10,
-  visitor: null,
-  country: 'US',
-  city: null,
-  browser: 'Chrome',
-  platform: 'Windows',
-  device: 'desktop',
-  language: 'en',
-  referrerHost: null,
-  isBot: false,
-  rule: null,
-  variant: null,
-});
+const click = (linkId: number): Click => aClick({ linkId, at: Date.parse('2026-11-23T10:00:00Z'), hour: 10, country: 'US', browser: 'Chrome' });
 
 const message = (n: number, linkId = 1) => toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
 
