@@ -64,6 +64,7 @@ const KINDS: Array<[kind: string, test: RegExp]> = [
   ['link counters', /update links set clicks/],
   ['visitor marks', /insert into click_visitors/],
   ['rollup upserts', /insert into click_rollups/],
+  ['account days', /insert into account_click_days/],
 ];
 const kindOf = (text: string) => KINDS.find(([, test]) => test.test(text.trim()))?.[0] ?? `other: ${text.trim().slice(0, 60)}`;
 

@@ -1,5 +1,6 @@
-// An account's clicks per day (migration 0010) are its links' `total` rollups, kept by triggers
-// as the rollups are written, whichever statement writes them.
+// An account's clicks per day (migration 0010) are its links' `total` rollups, kept as the
+// rollups are written: by triggers on SQLite, by the click writer's own statement on PostgreSQL
+// (migration 0036).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
@@ -9,6 +10,13 @@ import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
 import { ENGINES } from '../../support/harness.ts';
+import { aClick } from '../../support/clicks.ts';
+import * as accountDaysByTheWriter from '../../../src/adapters/storage/migrations/0036-account-days-by-the-writer.ts';
+import { pgClickStatements } from '../../../src/adapters/storage/stores/pg-click-statements.ts';
+import { sqliteClickStatements } from '../../../src/adapters/storage/stores/sqlite-click-statements.ts';
+import { writeRollups } from '../../../src/adapters/storage/stores/rollup-writes.ts';
+import { RollupWindow } from '../../../src/core/stats/rollup-window.ts';
+import type { Click } from '../../../src/core/clicks/click.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 
 const BEFORE_0010 = migrationsUpTo('0009');
@@ -92,6 +100,57 @@ for (const engine of ENGINES) {
           { value: '2026-01-02', count: 5 },
           { value: '2026-01-03', count: 2 },
         ]);
+      });
+    },
+  );
+}
+
+for (const engine of ENGINES) {
+  test(
+    `the click writer's windows keep an account's clicks per day [${engine.name}]: added to as they are written, and migration 0036 goes back and again`,
+    { skip: engine.skip ?? false },
+    async () => {
+      await withEmptyStorage(engine.name, async (storage) => {
+        const db = storage.db as never as Kysely<unknown>;
+        for (const m of migrationsUpTo('0036')) await m.up(db, engine.name);
+        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
+        for (const [account, alias] of [
+          [1, 'a1'],
+          [1, 'a2'],
+          [2, 'b1'],
+        ] as const) {
+          await sql`insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, created_at, updated_at)
+                  values (${account}, ${alias}, ${alias}, 'https://example.com', 0, 0, 0, 0, 0)`.execute(db);
+        }
+        const statements = engine.name === 'postgres' ? pgClickStatements : sqliteClickStatements;
+        const writeWindow = (clicks: Click[]) =>
+          storage.db.transaction().execute(async (trx) => {
+            const window = new RollupWindow();
+            window.add(clicks);
+            const live = await statements.keepLinks(trx, [1, 2, 3]);
+            await writeRollups(trx, statements, window, live);
+          });
+        const on = (linkId: number, accountId: number, day: string, n: number) =>
+          Array.from({ length: n }, (_, i) => aClick({ linkId, accountId, day, at: Date.parse(`${day}T10:00:00Z`), country: i % 2 ? 'FR' : 'US' }));
+
+        await writeWindow([...on(1, 1, '2026-01-01', 3), ...on(2, 1, '2026-01-01', 4), ...on(3, 2, '2026-01-02', 5)]);
+        await writeWindow([...on(1, 1, '2026-01-01', 2), ...on(2, 1, '2026-01-02', 1)]);
+        const store = new SqlStatsStore(storage.db, engine.name, new SqlRollupMonths(storage.db, engine.name));
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 9 },
+          { value: '2026-01-02', count: 1 },
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(2, RANGE)), [{ value: '2026-01-02', count: 5 }]);
+
+        // Back to the triggers (PostgreSQL) and forward again: no day counted twice after.
+        await accountDaysByTheWriter.down(db, engine.name);
+        await accountDaysByTheWriter.up(db, engine.name);
+        await writeWindow([...on(1, 1, '2026-01-01', 1), ...on(3, 2, '2026-01-02', 1)]);
+        assert.deepEqual(byDay(await store.accountPerDay(1, RANGE)), [
+          { value: '2026-01-01', count: 10 },
+          { value: '2026-01-02', count: 1 },
+        ]);
+        assert.deepEqual(byDay(await store.accountPerDay(2, RANGE)), [{ value: '2026-01-02', count: 6 }]);
       });
     },
   );

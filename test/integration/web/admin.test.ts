@@ -4,6 +4,7 @@ import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { PASSWORD, WebClient, signedUp } from '../../support/web-client.ts';
 import { makeLink, redirectsTo, unique, visit } from '../redirect/redirect-support.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
+import { insertRollups } from '../../support/rollup-rows.ts';
 
 const ROUTES = {
   get: ['/admin', '/admin/accounts', '/admin/workspaces', '/admin/links', '/admin/accounts/1/delete'],
@@ -83,14 +84,11 @@ onEachEngine('web: /admin', (h) => {
     const link = await makeLink(h(), m.key);
     const today = new Date().toISOString().slice(0, 10);
     await db.updateTable('links').set({ clicks: 7 }).where('id', '=', link.id).execute();
-    await db
-      .insertInto('click_rollups')
-      .values([
-        { link_id: link.id, dimension: 'total', day: today, value: '', count: 5 },
-        { link_id: link.id, dimension: 'total', day: '2001-01-01', value: '', count: 2 },
-        { link_id: link.id, dimension: 'country', day: today, value: 'US', count: 5 },
-      ])
-      .execute();
+    await insertRollups(h().server.container.storage, [
+      { link_id: link.id, dimension: 'total', day: today, value: '', count: 5 },
+      { link_id: link.id, dimension: 'total', day: '2001-01-01', value: '', count: 2 },
+      { link_id: link.id, dimension: 'country', day: today, value: 'US', count: 5 },
+    ]);
     const after = await h().server.container.admin.totals('UTC');
     assert.deepEqual(after, { accounts: before.accounts + 1, links: before.links + 1, clicks: before.clicks + 7, recentClicks: before.recentClicks + 5 });
     const page = await op.get('/admin');

@@ -35,6 +35,7 @@ import * as ssoIdentities from './0032-sso-identities.ts';
 import * as conversions from './0033-conversions.ts';
 import * as rollupQuarters from './0034-rollup-quarters.ts';
 import * as clicksByMonth from './0035-clicks-by-month.ts';
+import * as accountDaysByTheWriter from './0036-account-days-by-the-writer.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -77,6 +78,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0033-conversions': conversions,
   '0034-rollup-quarters': rollupQuarters,
   '0035-clicks-by-month': clicksByMonth,
+  '0036-account-days-by-the-writer': accountDaysByTheWriter,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

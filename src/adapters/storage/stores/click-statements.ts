@@ -19,7 +19,7 @@ export interface LinkUpdate {
 /**
  * The statements of PostgreSQL's click writes (pg-click-writes.ts) and of the recovery, in the form
  * each engine writes fastest. A batch is written with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
- * upsertRollups and updateLinks, in that order, each with its rows in key order: the order in
+ * upsertRollups, addAccountDays and updateLinks, in that order, each with its rows in key order: the order in
  * which every writer takes its locks (docs/adr/0016).
  */
 export interface ClickStatements {
@@ -42,4 +42,9 @@ export interface ClickStatements {
   insertMarks(trx: Transaction<Database>, marks: readonly VisitorMark[]): Promise<Array<{ linkId: number; day: string }>>;
   /** count = count + increment, creating rows as needed. */
   upsertRollups(trx: Transaction<Database>, rows: readonly RollupIncrement[]): Promise<void>;
+  /**
+   * Adds the window's `total` increments to their accounts' days (account_click_days), after
+   * every rollup row: the last lock a window takes on rollups' behalf, in (account, day) order.
+   */
+  addAccountDays(trx: Transaction<Database>, totals: readonly RollupIncrement[]): Promise<void>;
 }

@@ -103,6 +103,17 @@ export const pgClickStatements: ClickStatements = {
         ${intArray(increments.map((r) => r.count))}::int8[])
       on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(trx);
   },
+
+  async addAccountDays(trx, totals) {
+    if (totals.length === 0) return;
+    await sql`
+      insert into account_click_days (account_id, day, count)
+      select l.account_id, v.day, sum(v.n) from unnest(${intArray(totals.map((t) => t.linkId))}::int4[],
+        ${textArray(totals.map((t) => t.day))}::text[], ${intArray(totals.map((t) => t.count))}::int8[]) as v(link_id, day, n)
+        join links l on l.id = v.link_id
+      group by 1, 2 order by 1, 2
+      on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
+  },
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { RollupWindow } from '../../../core/stats/rollup-window.ts';
+import type { RollupIncrement } from '../../../core/stats/rollups.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements, KeptLinks } from './click-statements.ts';
 
@@ -17,7 +18,7 @@ const ROWS_PER_STATEMENT = 2_000;
  * visitor marks that are new this day become `unique` increments. Two such transactions can
  * hold the same links (the share lock of keepLinks), so they take their row locks in one
  * order: every mark in key order (day, link, visitor), then every rollup row in key order (link,
- * dimension, day, value). Neither waits for a batch's transaction, which writes no mark and no
+ * dimension, day, value), then their accounts' days in key order (account, day). Neither waits for a batch's transaction, which writes no mark and no
  * rollup.
  */
 export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: KeptLinks): Promise<void> {
@@ -29,7 +30,12 @@ export async function writeRollups(trx: Transaction<Database>, statements: Click
       unique.set(linkId, days);
     }
   }
-  for (const part of parts(window.orderedIncrements(unique), live)) await statements.upsertRollups(trx, part);
+  const totals: RollupIncrement[] = [];
+  for (const part of parts(window.orderedIncrements(unique), live)) {
+    await statements.upsertRollups(trx, part);
+    for (const row of part) if (row.dimension === 'total') totals.push(row);
+  }
+  await statements.addAccountDays(trx, totals);
 }
 
 /** The live links' rows, ROWS_PER_STATEMENT at a time, each part made only when it is asked for. */

@@ -104,6 +104,11 @@ export const sqliteClickStatements: ClickStatements = {
         .execute();
     }
   },
+
+  async addAccountDays() {
+    // SQLite's row triggers on click_rollups keep account_click_days (migration 0010): they fire
+    // for `total` rows only, as they are written.
+  },
 };
 
 async function maxClickId(trx: Transaction<Database>): Promise<number> {
