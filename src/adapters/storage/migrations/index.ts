@@ -36,6 +36,7 @@ import * as conversions from './0033-conversions.ts';
 import * as rollupQuarters from './0034-rollup-quarters.ts';
 import * as clicksByMonth from './0035-clicks-by-month.ts';
 import * as accountDaysByTheWriter from './0036-account-days-by-the-writer.ts';
+import * as clickIdsInBlocks from './0037-click-ids-in-blocks.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -79,6 +80,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0034-rollup-quarters': rollupQuarters,
   '0035-clicks-by-month': clicksByMonth,
   '0036-account-days-by-the-writer': accountDaysByTheWriter,
+  '0037-click-ids-in-blocks': clickIdsInBlocks,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -9,7 +9,10 @@ export interface PendingBatch {
   id: number;
   firstClickId: number;
   lastClickId: number;
-  /** PostgreSQL: the batch's click ids (other writers' ids fall between them); SQLite: null, the range is the batch's. */
+  /**
+   * PostgreSQL: the batch's click ids when other writers' ids fall between them; null when the
+   * range is the batch's alone (always on SQLite; on PostgreSQL nearly always, migration 0037).
+   */
   clickIds: number[] | null;
 }
 
@@ -105,9 +108,14 @@ const pgRecovery: RecoveryStatements = {
 
   async writtenClicks(trx, batches) {
     const ids = batches.flatMap((b) => b.clickIds ?? []);
-    if (ids.length === 0) return [];
-    const { rows } = await sql<ClickRow>`select ${CLICK_FIELDS} from clicks c join accounts a on a.id = c.account_id
-      where c.id = any(${intArray(ids)}::int8[]) order by c.id`.execute(trx);
+    const ranges = batches.filter((b) => b.clickIds === null);
+    if (ids.length === 0 && ranges.length === 0) return [];
+    const { rows } = await sql<ClickRow>`select c.id, ${CLICK_FIELDS} from clicks c join accounts a on a.id = c.account_id
+      where c.id = any(${intArray(ids)}::int8[])
+      union all
+      select c.id, ${CLICK_FIELDS} from unnest(${intArray(ranges.map((b) => b.firstClickId))}::int8[], ${intArray(ranges.map((b) => b.lastClickId))}::int8[]) as r(lo, hi)
+        join clicks c on c.id between r.lo and r.hi join accounts a on a.id = c.account_id
+      order by id`.execute(trx);
     return rows.map(toWritten);
   },
 };

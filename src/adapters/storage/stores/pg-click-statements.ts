@@ -64,9 +64,13 @@ export const pgClickStatements: ClickStatements = {
       return null;
     }
     // The batch's record in the same statement: its ids never travel to this process and back.
-    const { rows: recorded } = await sql<{ id: number }>`with ins as (${insert} returning id)
+    // They come from the block of ids this connection's sequence cache holds (migration 0037), so
+    // they are nearly always one unbroken range, and the range alone is recorded; only a batch
+    // that crossed into a new block lists its ids (docs/adr/0079).
+    const { rows: recorded } = await sql<{ id: number }>`with ins as (${insert} returning id),
+      span as (select min(id) as lo, max(id) as hi, count(*) as n from ins)
       insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids)
-      select ${owner}, min(id), max(id), array_agg(id order by id) from ins having count(*) > 0
+      select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end from span where n > 0
       returning id`.execute(trx);
     return recorded[0] ? Number(recorded[0].id) : null;
   },
