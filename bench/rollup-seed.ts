@@ -81,18 +81,26 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
     from ld cross join slots cross join d cross join j
     where d.n = ld.dn and j.n < slots.k`;
   if (engine === 'postgres' && load.bulk) {
-    // Bulk load: checks and the key are rebuilt once at the end rather than per row.
-    await sql`alter table click_rollups drop constraint click_rollups_pk`.execute(db);
-    await sql`alter table click_rollups drop constraint if exists click_rollups_link_id_fkey`.execute(db);
-    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
-    await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
-    await sql`alter table click_rollups add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(db);
+    // Bulk load: checks and the key are rebuilt once at the end rather than per row. The days
+    // loaded are past ones: the settled days' table (migration 0038).
+    await sql`alter table click_rollups_settled drop constraint click_rollups_pk`.execute(db);
+    await sql`alter table click_rollups_settled drop constraint if exists click_rollups_link_id_fkey`.execute(db);
+    await sql`insert into click_rollups_settled (link_id, dimension, day, value, count) ${select}`.execute(db);
+    await sql`alter table click_rollups_settled add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
+    await sql`alter table click_rollups_settled add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(db);
   } else if (engine === 'sqlite') {
     await sql`pragma foreign_keys = off`.execute(db);
     await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
     await sql`pragma foreign_keys = on`.execute(db);
   } else {
-    await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
+    await sql`insert into click_rollups_settled (link_id, dimension, day, value, count) ${select}`.execute(db);
+  }
+  if (engine === 'postgres') {
+    // The accounts' days, as the click writer adds them (SQLite's triggers did, migration 0036).
+    await sql`insert into account_click_days (account_id, day, count)
+      select l.account_id, r.day, sum(r.count) from click_rollups_settled r join links l on l.id = r.link_id
+      where r.dimension = 'total' and r.link_id in (select id from (${load.links}) as loaded) group by 1, 2
+      on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(db);
   }
 }
 

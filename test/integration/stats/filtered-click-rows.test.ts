@@ -8,6 +8,7 @@ import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.
 import { SqlFilteredClickStore } from '../../../src/adapters/storage/stores/filtered-click-store.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
+import { insertRollups } from '../../support/rollup-rows.ts';
 import { linkRow } from '../../support/link-rows.ts';
 
 const MINUTE = 60_000;
@@ -70,10 +71,10 @@ for (const engine of ENGINES) {
           .execute();
         const perDay = new Map<string, number>();
         for (const day of days) perDay.set(dayOf(day), (perDay.get(dayOf(day)) ?? 0) + 1);
-        for (const [day, count] of perDay) {
-          await sql`insert into click_rollups (link_id, dimension, day, value, count) values (${link_id}, 'total', ${day}, '', ${count})
-            on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(storage.db);
-        }
+        await insertRollups(
+          storage,
+          [...perDay].map(([day, count]) => ({ link_id, dimension: 'total', day, value: '', count })),
+        );
       };
       // The quiet link: a click a day at noon, days 0..19.
       await clicks(

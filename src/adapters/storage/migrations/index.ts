@@ -37,6 +37,7 @@ import * as rollupQuarters from './0034-rollup-quarters.ts';
 import * as clicksByMonth from './0035-clicks-by-month.ts';
 import * as accountDaysByTheWriter from './0036-account-days-by-the-writer.ts';
 import * as clickIdsInBlocks from './0037-click-ids-in-blocks.ts';
+import * as recentRollups from './0038-recent-rollups.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -81,6 +82,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0035-clicks-by-month': clicksByMonth,
   '0036-account-days-by-the-writer': accountDaysByTheWriter,
   '0037-click-ids-in-blocks': clickIdsInBlocks,
+  '0038-recent-rollups': recentRollups,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -101,11 +101,11 @@ export const pgClickStatements: ClickStatements = {
   async upsertRollups(trx, increments) {
     if (increments.length === 0) return;
     await sql`
-      insert into click_rollups (link_id, dimension, day, value, count)
+      insert into click_rollups_recent (link_id, dimension, day, value, count)
       select * from unnest(${intArray(increments.map((r) => r.linkId))}::int4[], ${textArray(increments.map((r) => r.dimension))}::text[],
         ${textArray(increments.map((r) => r.day))}::text[], ${textArray(increments.map((r) => r.value))}::text[],
         ${intArray(increments.map((r) => r.count))}::int8[])
-      on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(trx);
+      on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(trx);
   },
 
   async addAccountDays(trx, totals) {

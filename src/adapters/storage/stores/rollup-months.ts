@@ -1,9 +1,10 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
-import { quarterOf } from '../../../core/stats/rollup-months.ts';
+import { quarterOf, settledBefore } from '../../../core/stats/rollup-months.ts';
 import type { Engine } from '../connect.ts';
 import { recoveryDue } from './click-recovery-statements.ts';
+import { RecentRollups } from './recent-rollups.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 
 // Links folded per transaction: the group grows while its transactions are quick and shrinks
@@ -30,7 +31,8 @@ type FoldState = Pick<RollupMonthFoldsTable, 'folded_before' | 'pass_to' | 'pass
  * transaction that also moves the state on; instances folding at once take turns on the state
  * row and never fold a link twice. A link's whole quarters are summed from its months in the
  * step that folds their last month (click_rollup_quarters, docs/adr/0075). Daily rows are never
- * deleted: only reads change.
+ * deleted: only reads change. On PostgreSQL a round first moves the settled days' rows out of the
+ * recent days' table (RecentRollups).
  */
 export class SqlRollupMonths implements MonthFolder {
   private cached: { state: FoldState; at: number } | null = null;
@@ -39,6 +41,8 @@ export class SqlRollupMonths implements MonthFolder {
   private readonly maxLinksPerStep: number;
   private readonly stepTargetMs: number;
   private linksPerStep: number;
+  /** PostgreSQL's table of the days still getting clicks (migration 0038). */
+  private readonly recent: RecentRollups | null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -49,6 +53,7 @@ export class SqlRollupMonths implements MonthFolder {
     this.maxLinksPerStep = options.maxLinksPerStep ?? MAX_LINKS_PER_STEP;
     this.stepTargetMs = options.stepTargetMs ?? STEP_TARGET_MS[engine];
     this.linksPerStep = Math.min(FIRST_LINKS_PER_STEP, this.maxLinksPerStep);
+    this.recent = engine === 'postgres' ? new RecentRollups(db) : null;
   }
 
   /** Months before the answer have the link's rows in click_rollup_months, and the quarters wholly before it in click_rollup_quarters. */
@@ -60,6 +65,7 @@ export class SqlRollupMonths implements MonthFolder {
   }
 
   async foldBefore(month: string, round: FoldRound): Promise<number> {
+    await this.recent?.settleBefore(settledBefore(round.now));
     // Most rounds find every month folded: a read, no transaction.
     const seen = await this.state(this.db);
     if (seen.pass_to === null && seen.folded_before >= month) return 0;
