@@ -55,6 +55,7 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly maxClickId: SQLite.Statement<[]>;
   private readonly recordBatch: SQLite.Statement<[string, number, number]>;
   private readonly releaseBatch: SQLite.Statement<[number]>;
+  private readonly newerRecord: SQLite.Statement<[string, number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
   private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
@@ -82,6 +83,7 @@ export class SqliteClickWrites implements ClickWrites {
     this.maxClickId = db.prepare('select coalesce(max(id), 0) from clicks').pluck();
     this.recordBatch = db.prepare('insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)');
     this.releaseBatch = db.prepare('delete from click_batches_pending where id = ? returning first_click_id, last_click_id');
+    this.newerRecord = db.prepare('select id from click_batches_pending where owner = ? and id > ? order by id limit 1').pluck();
     this.writtenClicks = db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
       c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
@@ -109,6 +111,22 @@ export class SqliteClickWrites implements ClickWrites {
   async writeRows(batch: WriterBatch): Promise<RowsWritten> {
     this.notInServerTransaction();
     return this.writeRowsNow(batch);
+  }
+
+  /**
+   * By the batch's record alone. A write that threw here was rolled back (the statements run in
+   * this thread, COMMIT included): this finds a record only if a caller lost the answer of one
+   * that committed. Ids are AUTOINCREMENT ones, never given twice. Without an owner no record is
+   * made: null, and the batch is written again.
+   */
+  async committed(batch: WriterBatch, since: number): Promise<RowsWritten | null> {
+    if (this.options.owner === undefined) return null;
+    this.notInServerTransaction();
+    const id = this.newerRecord.get(this.options.owner, since) as number | undefined;
+    if (id === undefined) return null;
+    // The capped links' counters went with the rows; a link deleted since is counted by no one.
+    const live = this.liveLinks(batch.linkIds);
+    return { recorded: id, later: [...batch.counts].filter(([link]) => live.get(link) === false) };
   }
 
   async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {

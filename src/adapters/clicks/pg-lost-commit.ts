@@ -1,0 +1,42 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.ts';
+import { uncapped } from '../storage/stores/click-recovery.ts';
+import { pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
+import type { RowsWritten } from './click-writes.ts';
+import type { WriterBatch } from './worker-messages.ts';
+
+/**
+ * PostgreSQL's answer to ClickWrites.committed for a batch whose COMMIT was sent and whose answer
+ * never came (`sent`: its record's transaction and server process). The transaction's status
+ * decides, not the record alone: a COMMIT still under way when the record is looked for (the old
+ * server process not yet done with it) would be written again, and a record a recovery claimed
+ * (the writer's lease ran out during the cut) is gone though the batch is written and rolled up
+ * (docs/adr/0034, 0078).
+ */
+export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: string, since: number, batch: WriterBatch): Promise<RowsWritten | null> {
+  const { rows } = await sql<{ status: string | null }>`select txid_status(${sent.xid}::bigint) as status`.execute(db);
+  const status = rows[0]?.status ?? null;
+  if (status === 'aborted') return null;
+  if (status === 'in progress') {
+    // The connection is gone but its server process may not know yet (a cut): ended, its
+    // transaction commits or aborts for good, and the next try can tell which.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where pid = ${sent.pid} and backend_xid::text = (${sent.xid}::bigint % 4294967296)::text`
+      .execute(db)
+      .catch(() => undefined);
+    throw new Error('the click write whose answer was lost is still in progress on the database; asked again at the next try');
+  }
+  // A statement after the status's: its snapshot sees the commit the status saw.
+  return db.transaction().execute(async (trx) => {
+    const { rows: found } = await sql<{ id: string | number }>`
+      select id from click_batches_pending where owner = ${owner} and id > ${since} order by id limit 1`.execute(trx);
+    const record = found[0];
+    if (record === undefined) return status === 'committed' ? { recorded: null, later: [], rolledUp: true } : null;
+    // The capped links' counters went with the rows; a link deleted since is counted by no one.
+    const live = await statements.keepLinks(
+      trx,
+      [...batch.linkIds].sort((a, b) => a - b),
+    );
+    return { recorded: Number(record.id), later: [...uncapped(batch.counts, live)] };
+  });
+}
