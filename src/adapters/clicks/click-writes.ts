@@ -28,7 +28,8 @@ export interface ClickWrites {
   /**
    * Asked before `batch`, whose writeRows was the last call and failed, is written again:
    * whether that transaction committed all the same (its answer lost in a cut). Found by the
-   * batch's record, this writer's and newer than `since` (the newest record it was told of).
+   * batch's record, this writer's and newer than `since` (the newest record it was told of), and
+   * on PostgreSQL by the transaction's status.
    * Answers what writeRows would have (`later` from the links' caps as they are now), or null:
    * it did not commit, write it again. Null too when no records are made (no owner): a commit
    * whose answer was lost is then written twice. Rejects while it cannot tell (docs/adr/0078).

@@ -17,7 +17,8 @@ import type { WriterBatch } from './worker-messages.ts';
  * then the links' counters, each in key order; both lock links' rows last, in id order.
  * Instances writing to one PostgreSQL at once wait for each other but never deadlock, and a long
  * window write holds up no batch, and an edit of a link only for its last statement
- * (docs/adr/0016, 0023, 0034, 0039).
+ * (docs/adr/0016, 0023, 0034, 0039). A batch whose COMMIT's answer was lost is found out by its
+ * transaction's status and record (pg-lost-commit.ts, docs/adr/0078).
  */
 export class PgClickWrites implements ClickWrites {
   private readonly recovery = recoveryStatements('postgres');

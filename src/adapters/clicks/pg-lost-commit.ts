@@ -5,6 +5,9 @@ import { pgClickStatements as statements, type PgRecord } from '../storage/store
 import type { RowsWritten } from './click-writes.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
+// txid_status's answer for a transaction id the server has not given yet.
+const INVALID_PARAMETER_VALUE = '22023';
+
 /**
  * PostgreSQL's answer to ClickWrites.committed for a batch whose COMMIT was sent and whose answer
  * never came (`sent`: its record's transaction and server process). The transaction's status
@@ -14,8 +17,7 @@ import type { WriterBatch } from './worker-messages.ts';
  * (docs/adr/0034, 0078).
  */
 export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: string, since: number, batch: WriterBatch): Promise<RowsWritten | null> {
-  const { rows } = await sql<{ status: string | null }>`select txid_status(${sent.xid}::bigint) as status`.execute(db);
-  const status = rows[0]?.status ?? null;
+  const status = await statusOf(db, sent.xid);
   if (status === 'aborted') return null;
   if (status === 'in progress') {
     // The connection is gone but its server process may not know yet (a cut): ended, its
@@ -39,4 +41,15 @@ export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: st
     );
     return { recorded: Number(record.id), later: [...uncapped(batch.counts, live)] };
   });
+}
+
+/** txid_status; an id "in the future" is one a failover lost (the promoted standby never had it): it never committed here. */
+async function statusOf(db: Kysely<Database>, xid: string): Promise<string | null> {
+  try {
+    const { rows } = await sql<{ status: string | null }>`select txid_status(${xid}::bigint) as status`.execute(db);
+    return rows[0]?.status ?? null;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === INVALID_PARAMETER_VALUE) return 'aborted';
+    throw error;
+  }
 }

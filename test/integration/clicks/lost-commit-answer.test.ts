@@ -172,7 +172,7 @@ describe('a click write whose answer was lost, on PostgreSQL only', { skip: POST
     await writer.close();
   });
 
-  test('a transaction still in progress: no answer yet, its server process ended, then it is known not to have committed', async () => {
+  test('a transaction still in progress: no answer yet, its server process ended, then known not to have committed; an id never given: not committed', async () => {
     const links = await db.links(2);
     const other = db.open();
     const state: { recorded: PgRecord | null } = { recorded: null };
@@ -196,6 +196,9 @@ describe('a click write whose answer was lost, on PostgreSQL only', { skip: POST
     release();
     assert.equal(await open, 'ended', 'its server process was ended');
     assert.equal(await lostCommit(db.storage.db, recorded, 'in-progress', 0, writerBatch), null);
+    // A transaction id this server never gave (a failover lost it): it did not commit here.
+    const future = { ...recorded, xid: String(BigInt(recorded.xid) + 1_000_000_000n) };
+    assert.equal(await lostCommit(db.storage.db, future, 'in-progress', 0, writerBatch), null);
     await other.close();
   });
 });
