@@ -27,12 +27,13 @@ export interface ClickWrites {
   writeRows(batch: WriterBatch): Promise<RowsWritten>;
   /**
    * Asked before `batch`, whose writeRows was the last call and failed, is written again:
-   * whether that transaction committed all the same (its answer lost in a cut). Found by the
-   * batch's record, this writer's and newer than `since` (the newest record it was told of), and
-   * on PostgreSQL by the transaction's status.
-   * Answers what writeRows would have (`later` from the links' caps as they are now), or null:
-   * it did not commit, write it again. Null too when no records are made (no owner): a commit
-   * whose answer was lost is then written twice. Rejects while it cannot tell (docs/adr/0078).
+   * whether that transaction committed all the same (its answer lost in a cut), and if so the
+   * batch's record (this owner's, newer than `since`: the newest record the writer was told of)
+   * — PostgreSQL by the transaction's status and the record it made (pg-lost-commit.ts), SQLite
+   * by what its own thread saw. Answers what writeRows would have (PostgreSQL: `later` from the
+   * links' caps as they are now), `rolledUp` if a recovery has claimed the record, or null: it
+   * did not commit, write it again. Null too when no records are made (no owner): a commit whose
+   * answer was lost is then written twice, as before. Rejects while it cannot tell (docs/adr/0078).
    */
   committed(batch: WriterBatch, since: number): Promise<RowsWritten | null>;
   /**

@@ -28,10 +28,12 @@ export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: st
       .catch(() => undefined);
     throw new Error('the click write whose answer was lost is still in progress on the database; asked again at the next try');
   }
-  // A statement after the status's: its snapshot sees the commit the status saw.
+  // A statement after the status's: its snapshot sees the commit the status saw. The record is the
+  // one that transaction made (xmin), not one a writer thread of this owner that died left.
   return db.transaction().execute(async (trx) => {
     const { rows: found } = await sql<{ id: string | number }>`
-      select id from click_batches_pending where owner = ${owner} and id > ${since} order by id limit 1`.execute(trx);
+      select id from click_batches_pending
+      where owner = ${owner} and id > ${since} and xmin::text = (${sent.xid}::bigint % 4294967296)::text order by id limit 1`.execute(trx);
     const record = found[0];
     if (record === undefined) return status === 'committed' ? { recorded: null, later: [], rolledUp: true } : null;
     // The capped links' counters went with the rows; a link deleted since is counted by no one.
