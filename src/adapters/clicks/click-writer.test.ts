@@ -11,20 +11,42 @@ const click = (linkId: number): Click => aClick({ linkId, at: Date.parse('2026-1
 
 const message = (n: number, linkId = 1) => toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
 
-/** Writes that count what they are given, and fail while `failing` is set. */
+/** Writes that count what they are given, and fail while `failing` is set; records stay until their window releases them. */
 class CountingWrites implements ClickWrites {
   failing = false;
+  /** The next writeRows commits, then rejects, as when a cut loses the answer of its COMMIT. */
+  loseAnswer = false;
   rows = 0;
   batches = 0;
   windowClicks = 0;
   released: number[] = [];
+  /** The links of each batch committed, in order. */
+  written: number[][] = [];
+  /** committed() calls. */
+  asked = 0;
+  private readonly records = new Set<number>();
   private nextRecord = 1;
 
   writeRows(batch: Parameters<ClickWrites['writeRows']>[0]) {
     if (this.failing) return Promise.reject(new Error('database away'));
-    this.rows += [...batch.clicks].length;
+    const links = Array.from(batch.clicks, (c) => c.linkId);
+    this.rows += links.length;
     this.batches++;
-    return Promise.resolve({ recorded: this.nextRecord++, later: [...batch.counts] });
+    this.written.push([...new Set(links)]);
+    const recorded = this.nextRecord++;
+    this.records.add(recorded);
+    if (this.loseAnswer) {
+      this.loseAnswer = false;
+      return Promise.reject(new Error('connection ended (after the COMMIT went through)'));
+    }
+    return Promise.resolve({ recorded, later: [...batch.counts] });
+  }
+
+  committed(batch: Parameters<ClickWrites['committed']>[0], since: number) {
+    this.asked++;
+    if (this.failing) return Promise.reject(new Error('database away'));
+    const recorded = [...this.records].find((id) => id > since);
+    return Promise.resolve(recorded === undefined ? null : { recorded, later: [...batch.counts] });
   }
 
   writeWindow(window: Parameters<ClickWrites['writeWindow']>[0], totals: Parameters<ClickWrites['writeWindow']>[1], pending: readonly number[]) {
@@ -32,6 +54,7 @@ class CountingWrites implements ClickWrites {
     window.drain();
     for (const n of totals.counts.values()) this.windowClicks += n;
     this.released.push(...pending);
+    for (const id of pending) this.records.delete(id);
     return Promise.resolve();
   }
 
@@ -68,6 +91,7 @@ test('what waits is written in one transaction a write, its record released with
     { rows: writes.rows, batches: writes.batches, windowClicks: writes.windowClicks, released: writes.released },
     { rows: 600, batches: 2, windowClicks: 600, released: [1, 2] },
   );
+  assert.equal(writes.asked, 0, 'a write that succeeds asks nothing more');
   await writer.close();
 });
 
@@ -84,6 +108,42 @@ test('a database away: the clicks are kept and written once when it is back, the
   assert.deepEqual({ rows: writes.rows, windowClicks: writes.windowClicks, count: writer.count }, { rows: 100, windowClicks: 100, count: 0 });
   assert.equal(told.errors.filter((e) => /clicks not written/.test(e)).length, 1);
   assert.equal(told.resumed.length, 1);
+  await writer.close();
+});
+
+test('a write whose COMMIT went through but whose answer was lost counts once; what arrived since is written after it, apart', async () => {
+  const writes = new CountingWrites();
+  const { writer, told } = writerOver(writes);
+  writer.add(message(300, 1));
+  writes.loseAnswer = true;
+  await assert.rejects(writer.write());
+  assert.equal(writer.count, 300, 'kept for the retry');
+  writer.add(message(200, 2));
+  await writer.settle();
+  assert.deepEqual(
+    { rows: writes.rows, batches: writes.written, windowClicks: writes.windowClicks, released: writes.released, asked: writes.asked, count: writer.count },
+    { rows: 500, batches: [[1], [2]], windowClicks: 500, released: [1, 2], asked: 1, count: 0 },
+  );
+  assert.equal(told.written, 500);
+  assert.equal(told.errors.filter((e) => /clicks not written/.test(e)).length, 1);
+  assert.equal(told.resumed.length, 1);
+  await writer.close();
+});
+
+test('a write that did not commit is written again alone, before what arrived since; asked again after each failure', async () => {
+  const writes = new CountingWrites();
+  const { writer } = writerOver(writes);
+  writes.failing = true;
+  writer.add(message(100, 1));
+  await assert.rejects(writer.write());
+  writer.add(message(50, 2));
+  await assert.rejects(writer.write());
+  writes.failing = false;
+  await writer.settle();
+  assert.deepEqual(
+    { rows: writes.rows, batches: writes.written, windowClicks: writes.windowClicks, asked: writes.asked },
+    { rows: 150, batches: [[1], [2]], windowClicks: 150, asked: 2 },
+  );
   await writer.close();
 });
 

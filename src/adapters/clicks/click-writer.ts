@@ -1,8 +1,8 @@
 import { LinkTotals } from '../../core/clicks/link-totals.ts';
 import { RollupWindow } from '../../core/stats/rollup-window.ts';
 import { windowDue } from '../../core/stats/window-policy.ts';
-import type { ClickWrites } from './click-writes.ts';
-import { WaitingClicks, type BatchMessage } from './worker-messages.ts';
+import type { ClickWrites, RowsWritten } from './click-writes.ts';
+import { WaitingClicks, type BatchMessage, type WaitingBatch } from './worker-messages.ts';
 import { writeDueIn } from './write-due.ts';
 
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
@@ -37,12 +37,18 @@ export interface ClickWriterOptions {
  * The click writer, for either engine: it keeps the clicks handed over (in columns), writes them
  * in a transaction a batch once the oldest is due, with the batch's recovery record, and sums
  * their rollups and uncapped counters in a window written every STATS_FLUSH_INTERVAL_MS
- * (docs/adr/0008, 0010, 0034, 0078). A write that fails keeps everything for a retry that backs
- * off while the database is away; writes never overlap. It runs on the writer thread, or, for an
- * in-memory SQLite database that only the server's connection sees, in the server's process.
+ * (docs/adr/0008, 0010, 0034, 0078). A batch whose write fails is kept apart and retried alone,
+ * before what arrived since, backing off while the database is away; the database is first
+ * asked whether its commit went through (a cut may lose the answer), so it never counts twice.
+ * Writes never overlap. It runs on the writer thread, or, for an in-memory SQLite database that
+ * only the server's connection sees, in the server's process.
  */
 export class ClickWriter {
   private readonly waiting = new WaitingClicks();
+  /** A batch whose write failed: it may have committed (its answer lost), so it is never merged with newer clicks. */
+  private failed: { batch: WaitingBatch; clicks: number } | null = null;
+  /** The newest batch record this writer was told of: a failed batch's, had it committed, is newer. */
+  private lastRecord = 0;
   private readonly window = new RollupWindow();
   private readonly totals = new LinkTotals();
   /** The records of the batches the window sums (click_batches_pending). */
@@ -69,7 +75,7 @@ export class ClickWriter {
 
   /** Clicks handed over and not yet written. */
   get count(): number {
-    return this.waiting.count;
+    return this.waiting.count + (this.failed?.clicks ?? 0);
   }
 
   /** Rows (rollup sums, visitor marks and links' counters) summed and not yet written. */
@@ -79,7 +85,7 @@ export class ClickWriter {
 
   /** Keeps a batch handed over; it is written when its oldest click is due. */
   add(message: BatchMessage): void {
-    if (this.waiting.count + message.clicks.count > this.options.maxBuffered) return this.drop(message.clicks.count);
+    if (this.count + message.clicks.count > this.options.maxBuffered) return this.drop(message.clicks.count);
     this.waiting.add(message);
     if (this.waiting.count >= WRITE_EARLY_AT) this.writeSoon(0);
     else this.writeWhenDue();
@@ -115,7 +121,7 @@ export class ClickWriter {
       }
     }
     if (failure !== null) {
-      this.options.onError(new Error(`${this.waiting.count} clicks and a rollup window could not be written before the stop`, { cause: failure }));
+      this.options.onError(new Error(`${this.count} clicks and a rollup window could not be written before the stop`, { cause: failure }));
     }
     await this.writes.close();
   }
@@ -153,8 +159,9 @@ export class ClickWriter {
     this.due.unref();
   }
 
-  /** Everything waiting, in one transaction; its rollups and counters join the window. */
+  /** A failed batch first, alone; then everything waiting, in one transaction; each one's rollups and counters join the window. */
   private async writeWaiting(): Promise<void> {
+    if (this.failed !== null) await this.retryFailed();
     const clicks = this.waiting.count;
     if (clicks === 0) return;
     const started = performance.now();
@@ -163,16 +170,42 @@ export class ClickWriter {
     try {
       written = await this.writes.writeRows(batch);
     } catch (error) {
-      this.waiting.putBack(batch);
-      if (this.failures++ === 0)
-        this.options.onError(new Error(`clicks not written; ${this.waiting.count} kept and retried until the database answers`, { cause: error }));
+      this.failed = { batch, clicks };
+      this.writeFailed(error);
       throw error;
     }
+    await this.joinWindow(batch, clicks, written, started);
+  }
+
+  /** The failed batch: taken as written if its transaction committed all the same, else written again. */
+  private async retryFailed(): Promise<void> {
+    const { batch, clicks } = this.failed!;
+    const started = performance.now();
+    let written;
+    try {
+      written = (await this.writes.committed(batch, this.lastRecord)) ?? (await this.writes.writeRows(batch));
+    } catch (error) {
+      this.writeFailed(error);
+      throw error;
+    }
+    this.failed = null;
+    await this.joinWindow(batch, clicks, written, started);
+  }
+
+  private writeFailed(error: unknown): void {
+    if (this.failures++ === 0) this.options.onError(new Error(`clicks not written; ${this.count} kept and retried until the database answers`, { cause: error }));
+  }
+
+  /** A batch's rows are committed: its record, rollups and uncapped counters join the window (a batch a recovery rolled up, its rotations only). */
+  private async joinWindow(batch: WaitingBatch, clicks: number, written: RowsWritten, started: number): Promise<void> {
     if (this.failures > 0) this.resumed();
-    if (written.recorded !== null) this.pending.push(written.recorded);
+    if (written.recorded !== null) {
+      this.pending.push(written.recorded);
+      this.lastRecord = Math.max(this.lastRecord, written.recorded);
+    }
     if (this.window.size + this.totals.size === 0) this.windowSince = Date.now();
     this.totals.add({ counts: written.later, rotations: batch.rotations });
-    this.window.add(batch.clicks);
+    if (written.rolledUp !== true) this.window.add(batch.clicks);
     this.options.onWritten(clicks, performance.now() - started);
     const { windowMs } = this.options;
     if (windowDue({ rows: this.window.size + this.totals.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs, promptRows: this.options.promptWindowRows })) {

@@ -7,6 +7,11 @@ export interface RowsWritten {
   /** The batch's record (click_batches_pending, docs/adr/0034), or null when none was made. */
   recorded: number | null;
   later: Array<[number, number]>;
+  /**
+   * committed() only: a recovery has claimed the batch's record and rolled it up already (its
+   * writer's lease ran out meanwhile): of the batch, only its rotations are left for the window.
+   */
+  rolledUp?: true;
 }
 
 /**
@@ -20,6 +25,17 @@ export interface ClickWrites {
    * of it or none (docs/adr/0034). The clicks may be one reused object: only their fields count.
    */
   writeRows(batch: WriterBatch): Promise<RowsWritten>;
+  /**
+   * Asked before `batch`, whose writeRows was the last call and failed, is written again:
+   * whether that transaction committed all the same (its answer lost in a cut), and if so the
+   * batch's record (this owner's, newer than `since`: the newest record the writer was told of)
+   * — PostgreSQL by the transaction's status and the record it made (pg-lost-commit.ts), SQLite
+   * by what its own thread saw. Answers what writeRows would have (PostgreSQL: `later` from the
+   * links' caps as they are now), `rolledUp` if a recovery has claimed the record, or null: it
+   * did not commit, write it again. Null too when no records are made (no owner): a commit whose
+   * answer was lost is then written twice, as before. Rejects while it cannot tell (docs/adr/0078).
+   */
+  committed(batch: WriterBatch, since: number): Promise<RowsWritten | null>;
   /**
    * One transaction: the window's rollups and visitor marks, the links' counters and rotation
    * positions, and the release of the records of the batches they sum. Should a recovery have

@@ -111,6 +111,7 @@ function onFirstWrite(make: () => ClickWrites): ClickWrites & { prepare: () => v
   const made = () => (writes ??= make());
   return {
     writeRows: (batch) => made().writeRows(batch),
+    committed: (batch, since) => made().committed(batch, since),
     writeWindow: (window, totals, pending) => made().writeWindow(window, totals, pending),
     close: () => writes?.close() ?? Promise.resolve(),
     prepare: () => void made(),

@@ -5,9 +5,10 @@ import type { RollupWindow } from '../../core/stats/rollup-window.ts';
 import type { Database } from '../storage/schema.ts';
 import { capped, linkUpdates, rollUpWritten, uncapped } from '../storage/stores/click-recovery.ts';
 import { recoveryStatements } from '../storage/stores/click-recovery-statements.ts';
-import { pgClickStatements as statements } from '../storage/stores/pg-click-statements.ts';
+import { insertRecorded, pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
 import { writeRollups } from '../storage/stores/rollup-writes.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
+import { lostCommit } from './pg-lost-commit.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
 /**
@@ -16,10 +17,13 @@ import type { WriterBatch } from './worker-messages.ts';
  * then the links' counters, each in key order; both lock links' rows last, in id order.
  * Instances writing to one PostgreSQL at once wait for each other but never deadlock, and a long
  * window write holds up no batch, and an edit of a link only for its last statement
- * (docs/adr/0016, 0023, 0034, 0039).
+ * (docs/adr/0016, 0023, 0034, 0039). A batch whose COMMIT's answer was lost is found out by its
+ * transaction's status and record (pg-lost-commit.ts, docs/adr/0078).
  */
 export class PgClickWrites implements ClickWrites {
   private readonly recovery = recoveryStatements('postgres');
+  /** The record of the last writeRows that got as far as its COMMIT; null: it made none, or never sent its COMMIT. */
+  private sent: PgRecord | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -27,6 +31,7 @@ export class PgClickWrites implements ClickWrites {
   ) {}
 
   writeRows(batch: WriterBatch): Promise<RowsWritten> {
+    this.sent = null;
     return this.db.transaction().execute(async (trx) => {
       const ids = [...batch.linkIds].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
@@ -36,12 +41,21 @@ export class PgClickWrites implements ClickWrites {
       // In link order (a stable sort: each link's clicks stay in time order), the rows' entries in
       // the (link_id, at) index go in one walk along it rather than at random (docs/adr/0079).
       kept.sort(byLink);
-      const recorded = await statements.insertClicks(trx, kept, this.options.owner);
+      const record = await insertRecorded(trx, kept, this.options.owner);
       // A capped link's count goes with its rows: the database's count of its cap, opened when
       // Redis goes away, starts from it (docs/adr/0029, 0039).
       await statements.updateLinks(trx, linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live));
-      return { recorded, later: [...uncapped(batch.counts, live)] };
+      this.sent = record; // the COMMIT goes next: should its answer be lost, committed() asks how it ended
+      return { recorded: record?.id ?? null, later: [...uncapped(batch.counts, live)] };
     });
+  }
+
+  committed(batch: WriterBatch, since: number): Promise<RowsWritten | null> {
+    // Null: no COMMIT was sent, or the transaction wrote nothing (no click of a live link), or no
+    // record is made (no owner) — then, and only then, a commit whose answer was lost is written
+    // again and counted twice, as before records could tell.
+    if (this.sent === null || this.options.owner === undefined) return Promise.resolve(null);
+    return lostCommit(this.db, this.sent, this.options.owner, since, batch);
   }
 
   async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {

@@ -55,10 +55,13 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly maxClickId: SQLite.Statement<[]>;
   private readonly recordBatch: SQLite.Statement<[string, number, number]>;
   private readonly releaseBatch: SQLite.Statement<[number]>;
+  private readonly isPending: SQLite.Statement<[number, string, number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
   private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
   private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
   private checkpointFailing = false;
+  /** What the last writeRows committed; null: it threw, and so was rolled back. */
+  private lastWritten: RowsWritten | null = null;
 
   constructor(
     private readonly db: SQLite.Database,
@@ -82,6 +85,7 @@ export class SqliteClickWrites implements ClickWrites {
     this.maxClickId = db.prepare('select coalesce(max(id), 0) from clicks').pluck();
     this.recordBatch = db.prepare('insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)');
     this.releaseBatch = db.prepare('delete from click_batches_pending where id = ? returning first_click_id, last_click_id');
+    this.isPending = db.prepare('select 1 from click_batches_pending where id = ? and owner = ? and id > ?').pluck();
     this.writtenClicks = db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
       c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
@@ -107,8 +111,25 @@ export class SqliteClickWrites implements ClickWrites {
   }
 
   async writeRows(batch: WriterBatch): Promise<RowsWritten> {
+    this.lastWritten = null;
     this.notInServerTransaction();
-    return this.writeRowsNow(batch);
+    return (this.lastWritten = this.writeRowsNow(batch));
+  }
+
+  /**
+   * The statements run in this thread, COMMIT included: a writeRows that threw was rolled back,
+   * and one that returned committed (only a caller can have lost its answer), so what it wrote,
+   * `later` included, is known here. The database tells whether its record is still pending
+   * (ids are AUTOINCREMENT ones, never given twice): gone, a recovery has rolled the batch up.
+   * Without an owner no record is made: null, the batch is written again, as PostgreSQL does.
+   */
+  async committed(_batch: WriterBatch, since: number): Promise<RowsWritten | null> {
+    const written = this.lastWritten;
+    if (written === null || this.options.owner === undefined) return null;
+    if (written.recorded === null) return written; // no click of a live link: nothing was written
+    this.notInServerTransaction();
+    if (this.isPending.get(written.recorded, this.options.owner, since) === undefined) return { recorded: null, later: [], rolledUp: true };
+    return written;
   }
 
   async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {

@@ -60,26 +60,3 @@ test('messages handed over become one batch: clicks in order, counts added up, t
   assert.equal(waiting.count, 0);
   assert.deepEqual(Array.from(waiting.take().clicks), []);
 });
-
-test('a batch that could not be written goes back before what arrived since; counts add up, the newer rotation stays', () => {
-  const waiting = new WaitingClicks();
-  waiting.add(toMessage(toBatch([{ click: click(1, 1), rotation: 0 }, { click: click(2, 2) }])).message);
-  const failed = waiting.take();
-  waiting.add(toMessage(toBatch([{ click: click(1, 3), rotation: 2 }])).message);
-  waiting.putBack(failed);
-  assert.equal(waiting.count, 3);
-  const batch = waiting.take();
-  assert.deepEqual(
-    Array.from(batch.clicks, (c) => [c.linkId, c.at]),
-    [
-      [1, 1],
-      [2, 2],
-      [1, 3],
-    ],
-  );
-  assert.deepEqual([...batch.counts].sort(), [
-    [1, 2],
-    [2, 1],
-  ]);
-  assert.deepEqual([...batch.rotations], [[1, 2]]);
-});

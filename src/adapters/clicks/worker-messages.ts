@@ -138,7 +138,8 @@ export class WaitingClicks {
 
   /**
    * Everything waiting as one batch, in order (counts added up, the latest rotation kept); the
-   * waiting list starts empty. Give the batch back with putBack if writing it failed.
+   * waiting list starts empty. A batch whose write failed is never given back: its transaction
+   * may have committed, and ClickWriter retries it alone (docs/adr/0078).
    */
   take(): WaitingBatch {
     const clicks = new ClickColumnsView(this.columns);
@@ -148,14 +149,5 @@ export class WaitingClicks {
     this.clicks = 0;
     this.oldest = null;
     return { clicks, linkIds: clicks.linkIds(), counts, rotations, since };
-  }
-
-  /** A batch take() gave that could not be written: it goes before what arrived since. */
-  putBack(batch: WaitingBatch): void {
-    if (!(batch.clicks instanceof ClickColumnsView)) throw new TypeError('not a batch of waiting clicks');
-    this.columns = [...batch.clicks.parts, ...this.columns];
-    this.clicks += batch.clicks.count;
-    this.oldest = this.oldest === null ? batch.since : Math.min(this.oldest, batch.since);
-    this.totals.putBack(batch);
   }
 }

@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Click } from '../../../core/clicks/click.ts';
+import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
 import { intArray, textArray } from './pg-arrays.ts';
 import { ensureMonths, monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
@@ -22,57 +24,7 @@ export const pgClickStatements: ClickStatements = {
   },
 
   async insertClicks(trx, clicks, owner) {
-    if (clicks.length === 0) return null;
-    await monthsOf(trx, clicks);
-    const n = clicks.length;
-    const linkId = new Array<number>(n),
-      accountId = new Array<number>(n),
-      at = new Array<number>(n),
-      isBot = new Array<number>(n);
-    const country = new Array<string | null>(n),
-      city = new Array<string | null>(n),
-      browser = new Array<string | null>(n);
-    const platform = new Array<string | null>(n),
-      device = new Array<string | null>(n),
-      language = new Array<string | null>(n);
-    const referrer = new Array<string | null>(n);
-    const rule = new Array<number | null>(n),
-      variant = new Array<number | null>(n);
-    for (let i = 0; i < n; i++) {
-      const c = clicks[i]!;
-      linkId[i] = c.linkId;
-      accountId[i] = c.accountId;
-      at[i] = c.at;
-      isBot[i] = c.isBot ? 1 : 0;
-      country[i] = c.country;
-      city[i] = c.city;
-      browser[i] = c.browser;
-      platform[i] = c.platform;
-      device[i] = c.device;
-      language[i] = c.language;
-      referrer[i] = c.referrerHost;
-      rule[i] = c.rule ?? null;
-      variant[i] = c.variant ?? null;
-    }
-    const rows = sql`select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
-        ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
-        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[],
-        ${intArray(rule)}::int4[], ${intArray(variant)}::int4[])`;
-    const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${rows}`;
-    if (owner === undefined) {
-      await insert.execute(trx);
-      return null;
-    }
-    // The batch's record in the same statement: its ids never travel to this process and back.
-    // They come from the block of ids this connection's sequence cache holds (migration 0037), so
-    // they are nearly always one unbroken range, and the range alone is recorded; only a batch
-    // that crossed into a new block lists its ids (docs/adr/0079).
-    const { rows: recorded } = await sql<{ id: number }>`with ins as (${insert} returning id),
-      span as (select min(id) as lo, max(id) as hi, count(*) as n from ins)
-      insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids)
-      select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end from span where n > 0
-      returning id`.execute(trx);
-    return recorded[0] ? Number(recorded[0].id) : null;
+    return (await insertRecorded(trx, clicks, owner))?.id ?? null;
   },
 
   async updateLinks(trx, updates) {
@@ -119,6 +71,71 @@ export const pgClickStatements: ClickStatements = {
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
   },
 };
+
+/** A batch's record, with the transaction and the server process that made it (for pg-click-writes.ts's committed()). */
+export interface PgRecord {
+  id: number;
+  /** txid_current(): txid_status tells whether the transaction committed. */
+  xid: string;
+  /** pg_backend_pid(): the server process whose transaction it is. */
+  pid: number;
+}
+
+/** insertClicks, answering the record's transaction and server process with its id. */
+export async function insertRecorded(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<PgRecord | null> {
+  if (clicks.length === 0) return null;
+  await monthsOf(trx, clicks);
+  const n = clicks.length;
+  const linkId = new Array<number>(n),
+    accountId = new Array<number>(n),
+    at = new Array<number>(n),
+    isBot = new Array<number>(n);
+  const country = new Array<string | null>(n),
+    city = new Array<string | null>(n),
+    browser = new Array<string | null>(n);
+  const platform = new Array<string | null>(n),
+    device = new Array<string | null>(n),
+    language = new Array<string | null>(n);
+  const referrer = new Array<string | null>(n);
+  const rule = new Array<number | null>(n),
+    variant = new Array<number | null>(n);
+  for (let i = 0; i < n; i++) {
+    const c = clicks[i]!;
+    linkId[i] = c.linkId;
+    accountId[i] = c.accountId;
+    at[i] = c.at;
+    isBot[i] = c.isBot ? 1 : 0;
+    country[i] = c.country;
+    city[i] = c.city;
+    browser[i] = c.browser;
+    platform[i] = c.platform;
+    device[i] = c.device;
+    language[i] = c.language;
+    referrer[i] = c.referrerHost;
+    rule[i] = c.rule ?? null;
+    variant[i] = c.variant ?? null;
+  }
+  const rows = sql`select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
+        ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
+        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[],
+        ${intArray(rule)}::int4[], ${intArray(variant)}::int4[])`;
+  const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${rows}`;
+  if (owner === undefined) {
+    await insert.execute(trx);
+    return null;
+  }
+  // The batch's record in the same statement: its ids never travel to this process and back.
+  // They come from the block of ids this connection's sequence cache holds (migration 0037), so
+  // they are nearly always one unbroken range, and the range alone is recorded; only a batch
+  // that crossed into a new block lists its ids (docs/adr/0079).
+  const { rows: recorded } = await sql<{ id: string | number; xid: string; pid: number }>`with ins as (${insert} returning id),
+      span as (select min(id) as lo, max(id) as hi, count(*) as n from ins)
+      insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids)
+      select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end from span where n > 0
+      returning id, txid_current()::text as xid, pg_backend_pid() as pid`.execute(trx);
+  const r = recorded[0];
+  return r ? { id: Number(r.id), xid: r.xid, pid: Number(r.pid) } : null;
+}
 
 /**
  * Makes sure the partitions of the batch's months, and of the month after its last, are there
