@@ -436,7 +436,9 @@ function printProfiles(name: string, dir: string, window: { fromMs: number; toMs
     const keep = join(ROOT, 'bench', 'results', `${name}${i === 0 ? '' : `.${i}`}.cpuprofile`);
     copyFileSync(file, keep);
     const top = topOfProfile(file, at, i === 0 ? 30 : 20);
-    console.log(`\n${name} CPU profile, ${label} (${keep}), warm run: busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`);
+    console.log(
+      `\n${name} CPU profile, ${label} (${keep}), warm run: busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
+    );
     for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
   });
 }

@@ -18,14 +18,18 @@ test('the literal writer writes what intArray and textArray build, element by el
   const writer = new ArrayLiteralWriter(); // reused: each literal starts afresh
   for (const values of [[], [0], [1, -2, 1795554875611, null, 9007199254740991]]) {
     writer.begin();
-    for (const v of values) if (v === null) writer.nul();
-    else writer.int(v);
+    for (const v of values) {
+      if (v === null) writer.nul();
+      else writer.int(v);
+    }
     assert.equal(writer.end(), intArray(values));
   }
   const texts = ['a', null, 'NULL', '', 'x,y{}', 'say "hi"', 'C:\\d', 'é 🙂', 'x'.repeat(70_000)];
   writer.begin();
-  for (const v of texts) if (v === null) writer.nul();
-  else writer.element(quotedElement(v));
+  for (const v of texts) {
+    if (v === null) writer.nul();
+    else writer.element(quotedElement(v));
+  }
   assert.equal(writer.end(), textArray(texts));
   writer.begin();
   assert.throws(() => writer.int(1.5), RangeError);

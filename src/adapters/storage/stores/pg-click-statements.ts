@@ -25,7 +25,11 @@ export const pgClickStatements: ClickStatements = {
   },
 
   insertClicks(trx, clicks, owner) {
-    return insertClickArrays(trx, pgClickArrays([encodeClicks(clicks)], () => true), owner);
+    return insertClickArrays(
+      trx,
+      pgClickArrays([encodeClicks(clicks)], () => true),
+      owner,
+    );
   },
 
   async updateLinks(trx, updates) {
