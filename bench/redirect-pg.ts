@@ -39,7 +39,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
-import { mainThreadProfile, topOfProfile } from './redirect/profile.ts';
+import { mainThreadProfile, profileStartUs, topOfProfile, workerProfiles } from './redirect/profile.ts';
 import { cpuByProcess, ROOT, startServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
@@ -279,27 +279,23 @@ async function main(): Promise<void> {
       } finally {
         await stopped(second);
       }
-      const profile = values['cpu-prof'] ? mainThreadProfile(profDir) : null;
-      if (profile) {
-        const keep = join(ROOT, 'bench', 'results', 'linkpix-pg-redis.cpuprofile');
-        mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-        copyFileSync(profile, keep);
-        const top = topOfProfile(profile, warmWindow, 30);
-        console.log(
-          `\nlinkpix CPU profile (${keep}) of the warm run: main thread busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
-        );
-        for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
-      }
+      if (values['cpu-prof']) printProfiles('linkpix-pg-redis', profDir, warmWindow);
 
       // SQLite, as the redirect bench runs it: the CPU a request PostgreSQL's is held against.
       if (!values['skip-sqlite']) {
         const sqliteUrl = `sqlite:${join(workDir, 'sqlite', 'linkpix.db')}`;
+        const sqliteProfDir = join(workDir, 'prof-sqlite');
         await seedDatabase(sqliteUrl, LINKS);
         const onSqlite = await startServer({
           name: 'linkpix-sqlite',
           script: 'dist/app/main.js',
           cwd: workDir,
-          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1'],
+          nodeArgs: [
+            '--max-semi-space-size=4',
+            '--heap-growing-percent=50',
+            '--v8-pool-size=1',
+            ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${sqliteProfDir}`] : []),
+          ],
           env: (port) => ({
             DATABASE_URL: sqliteUrl,
             HOST: '127.0.0.1',
@@ -312,13 +308,17 @@ async function main(): Promise<void> {
           }),
           readyPath: '/health',
         });
+        let sqliteWindow = { fromMs: 0, toMs: Infinity };
         try {
           const at = { steps: 0 };
           await visitAll(generator, onSqlite, spec, at, WARMUP, []);
+          const fromMs = Date.now() - onSqlite.spawnedAt;
           rows.push({ label: SQLITE_WARM, ...(await measure(generator, onSqlite, spec, at, DURATION, database)) });
+          sqliteWindow = { fromMs, toMs: Date.now() - onSqlite.spawnedAt };
         } finally {
           await stopped(onSqlite);
         }
+        if (values['cpu-prof']) printProfiles('linkpix-sqlite', sqliteProfDir, sqliteWindow);
       }
 
       // Several instances behind nginx, as an operator runs them: warm only (each instance warms
@@ -415,3 +415,30 @@ function print(rows: Row[]): void {
 }
 
 await main();
+
+/**
+ * The top functions of a run's main thread and of each of its worker threads (the click writer's
+ * among them) over `window` (ms after the main thread's profile began), each profile kept in
+ * bench/results/ as `<name>[.<thread>].cpuprofile`.
+ */
+function printProfiles(name: string, dir: string, window: { fromMs: number; toMs: number }): void {
+  const main = mainThreadProfile(dir);
+  if (!main) return;
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  const mainStart = profileStartUs(main);
+  const threads = [{ file: main, label: 'main thread', at: window }].concat(
+    workerProfiles(dir).map((file, i) => {
+      const shift = (profileStartUs(file) - mainStart) / 1000;
+      return { file, label: `worker thread ${i + 1}`, at: { fromMs: window.fromMs - shift, toMs: window.toMs - shift } };
+    }),
+  );
+  threads.forEach(({ file, label, at }, i) => {
+    const keep = join(ROOT, 'bench', 'results', `${name}${i === 0 ? '' : `.${i}`}.cpuprofile`);
+    copyFileSync(file, keep);
+    const top = topOfProfile(file, at, i === 0 ? 30 : 20);
+    console.log(
+      `\n${name} CPU profile, ${label} (${keep}), warm run: busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
+    );
+    for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+  });
+}

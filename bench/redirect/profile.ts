@@ -67,6 +67,11 @@ export function topOfProfile(file: string, window?: { fromMs: number; toMs: numb
   return { busyPercent: (100 * all) / wall, lines };
 }
 
+/** When a profile began (µs, the clock every thread's profile of one process shares). */
+export function profileStartUs(file: string): number {
+  return (JSON.parse(readFileSync(file, 'utf8')) as Profile).startTime;
+}
+
 /**
  * The main thread's profile in a --cpu-prof-dir (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile):
  * tsx's loader hooks run in a worker thread of their own, which writes one too.

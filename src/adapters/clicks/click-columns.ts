@@ -24,8 +24,11 @@ export interface ClickColumns {
   strings: string[];
 }
 
-const NUMBER_FIELDS = 7;
-const STRING_FIELDS = 9;
+export const NUMBER_FIELDS = 7;
+export const STRING_FIELDS = 9;
+/** Where each field sits among a click's NUMBER_FIELDS numbers and STRING_FIELDS codes. */
+export const NUMBER_AT = { linkId: 0, accountId: 1, at: 2, hour: 3, isBot: 4, rule: 5, variant: 6 } as const;
+export const CODE_AT = { day: 0, visitor: 1, country: 2, city: 3, browser: 4, platform: 5, device: 6, language: 7, referrerHost: 8 } as const;
 /** A length byte and up to 23 characters: a visitor hash is 22 (core/stats/visitor-hash.ts). */
 const VISITOR_BYTES = 24;
 const INLINE = -2;
@@ -234,6 +237,14 @@ function textOf(strings: readonly string[], code: number): string | null {
 
 function inlineVisitor(visitors: Buffer, at: number): string {
   return visitors.toString('latin1', at + 1, at + 1 + visitors[at]!);
+}
+
+/** Clicks as columns: a view's own, read in place, or any others encoded (the clicks may be one reused object). */
+export function columnsOf(clicks: Iterable<Click>): readonly ClickColumns[] {
+  if (clicks instanceof ClickColumnsView) return clicks.parts;
+  const builder = new ClickColumnsBuilder();
+  for (const click of clicks) builder.add(click);
+  return [builder.build()];
 }
 
 /** What postMessage should move rather than copy. */

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Click } from '../../core/clicks/click.ts';
 import type { DrainedTotals } from '../../core/clicks/link-totals.ts';
 import type { RollupWindow } from '../../core/stats/rollup-window.ts';
 import type { Database } from '../storage/schema.ts';
 import { capped, linkUpdates, rollUpWritten, uncapped } from '../storage/stores/click-recovery.ts';
 import { recoveryStatements } from '../storage/stores/click-recovery-statements.ts';
-import { insertRecorded, pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
+import { ArrayLiteralWriter } from '../storage/stores/pg-arrays.ts';
+import { pgClickArrays } from '../storage/stores/pg-click-arrays.ts';
+import { insertClickArrays, pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
+import { columnsOf } from './click-columns.ts';
 import { writeRollups } from '../storage/stores/rollup-writes.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import { lostCommit } from './pg-lost-commit.ts';
@@ -24,6 +26,8 @@ export class PgClickWrites implements ClickWrites {
   private readonly recovery = recoveryStatements('postgres');
   /** The record of the last writeRows that got as far as its COMMIT; null: it made none, or never sent its COMMIT. */
   private sent: PgRecord | null = null;
+  /** The buffer the batches' array literals are written into, kept from batch to batch. */
+  private readonly literals = new ArrayLiteralWriter();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -36,12 +40,9 @@ export class PgClickWrites implements ClickWrites {
       const ids = [...batch.linkIds].sort((a, b) => a - b);
       // A link deleted while its clicks were buffered has no row to point at any more.
       const live = await statements.keepLinks(trx, ids);
-      const kept: Click[] = [];
-      for (const c of batch.clicks) if (live.has(c.linkId)) kept.push({ ...c });
-      // In link order (a stable sort: each link's clicks stay in time order), the rows' entries in
-      // the (link_id, at) index go in one walk along it rather than at random (docs/adr/0079).
-      kept.sort(byLink);
-      const record = await insertRecorded(trx, kept, this.options.owner);
+      // The rows in link order (pg-click-arrays.ts), so their entries in the (link_id, at) index go in one walk along it.
+      const rows = pgClickArrays(columnsOf(batch.clicks), (id) => live.has(id), this.literals);
+      const record = await insertClickArrays(trx, rows, this.options.owner);
       // A capped link's count goes with its rows: the database's count of its cap, opened when
       // Redis goes away, starts from it (docs/adr/0029, 0039).
       await statements.updateLinks(trx, linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live));
@@ -75,8 +76,6 @@ export class PgClickWrites implements ClickWrites {
     await this.options.close?.();
   }
 }
-
-const byLink = (a: Click, b: Click) => a.linkId - b.linkId;
 
 /** The links a window writes to, in id order. */
 function linksOf(rollupLinks: readonly number[], { counts, rotations }: DrainedTotals): number[] {

@@ -33,8 +33,10 @@ interface PendingRow {
   id: number;
   first_click_id: number;
   last_click_id: number;
-  click_ids?: Array<string | number> | null;
 }
+
+/** PostgreSQL's, with its click ids as the array's text. */
+type PgPendingRow = PendingRow & { click_ids: string | null };
 
 interface ClickRow {
   link_id: number;
@@ -57,7 +59,7 @@ const toBatch = (r: PendingRow): PendingBatch => ({
   id: Number(r.id),
   firstClickId: Number(r.first_click_id),
   lastClickId: Number(r.last_click_id),
-  clickIds: r.click_ids ? r.click_ids.map(Number) : null,
+  clickIds: null,
 });
 
 export const toWritten = (r: ClickRow): WrittenClick => ({
@@ -90,20 +92,36 @@ export async function recoveryDue(db: Kysely<Database>, now: number): Promise<bo
   return rows.length > 0;
 }
 
+/**
+ * A PostgreSQL batch record, its click ids (read as the array's text) parsed only when asked for:
+ * a window's release reads them only when a recovery claimed some of its batches meanwhile.
+ */
+function toPgBatch(r: PgPendingRow): PendingBatch {
+  let ids: number[] | null | undefined;
+  return {
+    id: Number(r.id),
+    firstClickId: Number(r.first_click_id),
+    lastClickId: Number(r.last_click_id),
+    get clickIds() {
+      return (ids ??= r.click_ids === null ? null : r.click_ids === '{}' ? [] : r.click_ids.slice(1, -1).split(',').map(Number));
+    },
+  };
+}
+
 const pgRecovery: RecoveryStatements = {
   async release(trx, ids) {
     if (ids.length === 0) return [];
-    const { rows } = await sql<PendingRow>`delete from click_batches_pending where id = any(${intArray(ids)}::int8[])
-      returning id, first_click_id, last_click_id, click_ids`.execute(trx);
-    return rows.map(toBatch);
+    const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id = any(${intArray(ids)}::int8[])
+      returning id, first_click_id, last_click_id, click_ids::text`.execute(trx);
+    return rows.map(toPgBatch);
   },
 
   async claimExpired(trx, now, limit) {
     // SKIP LOCKED: instances recovering at once each take other batches rather than queue.
-    const { rows } = await sql<PendingRow>`delete from click_batches_pending where id in (
+    const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id in (
         select p.id from click_batches_pending p where ${expired(now)} order by p.id limit ${limit} for update of p skip locked)
-      returning id, first_click_id, last_click_id, click_ids`.execute(trx);
-    return rows.map(toBatch);
+      returning id, first_click_id, last_click_id, click_ids::text`.execute(trx);
+    return rows.map(toPgBatch);
   },
 
   async writtenClicks(trx, batches) {

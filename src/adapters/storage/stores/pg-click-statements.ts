@@ -1,9 +1,11 @@
 import { sql, type Transaction } from 'kysely';
 import type { Click } from '../../../core/clicks/click.ts';
+import { encodeClicks } from '../../clicks/click-columns.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
 import { intArray, textArray } from './pg-arrays.ts';
-import { ensureMonths, monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
+import { ensureMonths } from './click-partitions.ts';
+import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
@@ -82,44 +84,21 @@ export interface PgRecord {
 }
 
 /** insertClicks, answering the record's transaction and server process with its id. */
-export async function insertRecorded(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<PgRecord | null> {
-  if (clicks.length === 0) return null;
-  await monthsOf(trx, clicks);
-  const n = clicks.length;
-  const linkId = new Array<number>(n),
-    accountId = new Array<number>(n),
-    at = new Array<number>(n),
-    isBot = new Array<number>(n);
-  const country = new Array<string | null>(n),
-    city = new Array<string | null>(n),
-    browser = new Array<string | null>(n);
-  const platform = new Array<string | null>(n),
-    device = new Array<string | null>(n),
-    language = new Array<string | null>(n);
-  const referrer = new Array<string | null>(n);
-  const rule = new Array<number | null>(n),
-    variant = new Array<number | null>(n);
-  for (let i = 0; i < n; i++) {
-    const c = clicks[i]!;
-    linkId[i] = c.linkId;
-    accountId[i] = c.accountId;
-    at[i] = c.at;
-    isBot[i] = c.isBot ? 1 : 0;
-    country[i] = c.country;
-    city[i] = c.city;
-    browser[i] = c.browser;
-    platform[i] = c.platform;
-    device[i] = c.device;
-    language[i] = c.language;
-    referrer[i] = c.referrerHost;
-    rule[i] = c.rule ?? null;
-    variant[i] = c.variant ?? null;
-  }
-  const rows = sql`select * from unnest(${intArray(linkId)}::int4[], ${intArray(accountId)}::int4[], ${intArray(at)}::int8[],
-        ${textArray(country)}::text[], ${textArray(city)}::text[], ${textArray(browser)}::text[], ${textArray(platform)}::text[],
-        ${textArray(device)}::text[], ${textArray(language)}::text[], ${textArray(referrer)}::text[], ${intArray(isBot)}::int4[],
-        ${intArray(rule)}::int4[], ${intArray(variant)}::int4[])`;
-  const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${rows}`;
+export function insertRecorded(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<PgRecord | null> {
+  return insertClickArrays(trx, pgClickArrays([encodeClicks(clicks)], () => true), owner);
+}
+
+/** insertRecorded, for rows already in array literals (pg-click-arrays.ts). */
+export async function insertClickArrays(trx: Transaction<Database>, rows: PgClickArrays, owner?: string): Promise<PgRecord | null> {
+  if (rows.count === 0) return null;
+  // The partitions of the batch's months, and of the month after its last, are there (docs/adr/0080).
+  await ensureMonths(trx, rows.months);
+  const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] = rows.columns;
+  const unnested = sql`select * from unnest(${linkId}::int4[], ${accountId}::int4[], ${at}::int8[],
+      ${country}::text[], ${city}::text[], ${browser}::text[], ${platform}::text[],
+      ${device}::text[], ${language}::text[], ${referrer}::text[], ${isBot}::int4[],
+      ${rule}::int4[], ${variant}::int4[])`;
+  const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${unnested}`;
   if (owner === undefined) {
     await insert.execute(trx);
     return null;
@@ -135,24 +114,4 @@ export async function insertRecorded(trx: Transaction<Database>, clicks: readonl
       returning id, txid_current()::text as xid, pg_backend_pid() as pid`.execute(trx);
   const r = recorded[0];
   return r ? { id: Number(r.id), xid: r.xid, pid: Number(r.pid) } : null;
-}
-
-/**
- * Makes sure the partitions of the batch's months, and of the month after its last, are there
- * (docs/adr/0080): one catalog read a batch, and the rare month to make.
- */
-async function monthsOf(trx: Parameters<ClickStatements['insertClicks']>[0], clicks: Parameters<ClickStatements['insertClicks']>[1]): Promise<void> {
-  const months = new Map<string, Month>();
-  let current = { name: '', from: 0, to: 0 };
-  let last = -Infinity;
-  for (const c of clicks) {
-    last = Math.max(last, c.at);
-    if (c.at >= current.from && c.at < current.to) continue; // nearly every click is of the month before it
-    const m = monthOf(c.at);
-    current = partitionOf(m);
-    months.set(current.name, m);
-  }
-  const ahead = nextMonth(monthOf(last));
-  months.set(partitionOf(ahead).name, ahead);
-  await ensureMonths(trx, [...months.values()]);
 }
