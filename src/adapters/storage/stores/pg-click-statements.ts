@@ -85,7 +85,11 @@ export interface PgRecord {
 
 /** insertClicks, answering the record's transaction and server process with its id. */
 export function insertRecorded(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<PgRecord | null> {
-  return insertClickArrays(trx, pgClickArrays([encodeClicks(clicks)], () => true), owner);
+  return insertClickArrays(
+    trx,
+    pgClickArrays([encodeClicks(clicks)], () => true),
+    owner,
+  );
 }
 
 /** insertRecorded, for rows already in array literals (pg-click-arrays.ts). */
