@@ -14,6 +14,8 @@ export interface PendingBatch {
    * range is the batch's alone (always on SQLite; on PostgreSQL nearly always, migration 0037).
    */
   clickIds: number[] | null;
+  /** PostgreSQL: the time span of the batch's rows (null in a record made before migration 0039); SQLite: null. */
+  atSpan?: { from: number; to: number } | null;
 }
 
 /** The statements of click recovery (docs/adr/0034), in each engine's form. */
@@ -36,7 +38,7 @@ interface PendingRow {
 }
 
 /** PostgreSQL's, with its click ids as the array's text. */
-type PgPendingRow = PendingRow & { click_ids: string | null };
+type PgPendingRow = PendingRow & { click_ids: string | null; first_at: string | number | null; last_at: string | number | null };
 
 interface ClickRow {
   link_id: number;
@@ -102,6 +104,7 @@ function toPgBatch(r: PgPendingRow): PendingBatch {
     id: Number(r.id),
     firstClickId: Number(r.first_click_id),
     lastClickId: Number(r.last_click_id),
+    atSpan: r.first_at === null || r.last_at === null ? null : { from: Number(r.first_at), to: Number(r.last_at) },
     get clickIds() {
       return (ids ??= r.click_ids === null ? null : r.click_ids === '{}' ? [] : r.click_ids.slice(1, -1).split(',').map(Number));
     },
@@ -112,7 +115,7 @@ const pgRecovery: RecoveryStatements = {
   async release(trx, ids) {
     if (ids.length === 0) return [];
     const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id = any(${intArray(ids)}::int8[])
-      returning id, first_click_id, last_click_id, click_ids::text`.execute(trx);
+      returning id, first_click_id, last_click_id, click_ids::text, first_at, last_at`.execute(trx);
     return rows.map(toPgBatch);
   },
 
@@ -120,20 +123,24 @@ const pgRecovery: RecoveryStatements = {
     // SKIP LOCKED: instances recovering at once each take other batches rather than queue.
     const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id in (
         select p.id from click_batches_pending p where ${expired(now)} order by p.id limit ${limit} for update of p skip locked)
-      returning id, first_click_id, last_click_id, click_ids::text`.execute(trx);
+      returning id, first_click_id, last_click_id, click_ids::text, first_at, last_at`.execute(trx);
     return rows.map(toPgBatch);
   },
 
   async writtenClicks(trx, batches) {
-    const ids = batches.flatMap((b) => b.clickIds ?? []);
-    const ranges = batches.filter((b) => b.clickIds === null);
-    if (ids.length === 0 && ranges.length === 0) return [];
-    const { rows } = await sql<ClickRow>`select c.id, ${CLICK_FIELDS} from clicks c join accounts a on a.id = c.account_id
-      where c.id = any(${intArray(ids)}::int8[])
-      union all
-      select c.id, ${CLICK_FIELDS} from unnest(${intArray(ranges.map((b) => b.firstClickId))}::int8[], ${intArray(ranges.map((b) => b.lastClickId))}::int8[]) as r(lo, hi)
-        join clicks c on c.id between r.lo and r.hi join accounts a on a.id = c.account_id
-      order by id`.execute(trx);
+    if (batches.length === 0) return [];
+    // Each batch's rows are found by its time span (BRIN on `at`, migration 0039) and its range
+    // of ids; a batch whose ids are listed keeps only those. A record without a span (made
+    // before 0039) is looked for over all time.
+    const listed = batches.flatMap((b) => b.clickIds ?? []);
+    const { rows } = await sql<ClickRow>`select ${CLICK_FIELDS} from unnest(
+        ${intArray(batches.map((b) => b.firstClickId))}::int8[], ${intArray(batches.map((b) => b.lastClickId))}::int8[],
+        ${intArray(batches.map((b) => b.atSpan?.from ?? 0))}::int8[], ${intArray(batches.map((b) => b.atSpan?.to ?? Number.MAX_SAFE_INTEGER))}::int8[],
+        ${intArray(batches.map((b) => (b.clickIds === null ? 0 : 1)))}::int4[]) as r(lo, hi, lo_at, hi_at, listed)
+      join clicks c on c.at between r.lo_at and r.hi_at and c.id between r.lo and r.hi
+      join accounts a on a.id = c.account_id
+      where r.listed = 0 or c.id = any(${intArray(listed)}::int8[])
+      order by c.id`.execute(trx);
     return rows.map(toWritten);
   },
 };

@@ -111,10 +111,11 @@ export async function insertClickArrays(trx: Transaction<Database>, rows: PgClic
   // They come from the block of ids this connection's sequence cache holds (migration 0037), so
   // they are nearly always one unbroken range, and the range alone is recorded; only a batch
   // that crossed into a new block lists its ids (docs/adr/0079).
-  const { rows: recorded } = await sql<{ id: string | number; xid: string; pid: number }>`with ins as (${insert} returning id),
-      span as (select min(id) as lo, max(id) as hi, count(*) as n from ins)
-      insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids)
-      select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end from span where n > 0
+  // With the time span of its rows, by which a recovery finds them (migration 0039).
+  const { rows: recorded } = await sql<{ id: string | number; xid: string; pid: number }>`with ins as (${insert} returning id, at),
+      span as (select min(id) as lo, max(id) as hi, count(*) as n, min(at) as lo_at, max(at) as hi_at from ins)
+      insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids, first_at, last_at)
+      select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end, lo_at, hi_at from span where n > 0
       returning id, txid_current()::text as xid, pg_backend_pid() as pid`.execute(trx);
   const r = recorded[0];
   return r ? { id: Number(r.id), xid: r.xid, pid: Number(r.pid) } : null;
