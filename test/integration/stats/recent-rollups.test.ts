@@ -79,6 +79,13 @@ test('PostgreSQL: the recent days in a table of their own, the settled in anothe
     assert.ok((await recent.settleBefore('2026-01-16')) > 0);
     assert.deepEqual(await countries(), { US: 3, FR: 12, DE: 1 });
 
+    // A round's time spent, the move stops after a transaction and goes on at the next round.
+    await sql`insert into click_rollups_recent (link_id, dimension, day, value, count)
+      select ${linkId}, 'city', '2026-01-17', 'c' || n, 1 from generate_series(1, 25000) as n`.execute(db);
+    assert.equal(await recent.settleBefore('2026-01-18', 0), 20_000, 'one transaction, then the time is up');
+    assert.equal(await recent.settleBefore('2026-01-18', 0), 5_000, 'the rest, in the next round');
+    assert.equal(await recent.settleBefore('2026-01-18', 0), 0);
+
     // Back to one table and forward again: the same sums.
     await recentRollups.down(db as never, 'postgres');
     assert.deepEqual(await countries(), { US: 3, FR: 12, DE: 1 });

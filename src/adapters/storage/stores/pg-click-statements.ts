@@ -109,9 +109,9 @@ export async function insertClickArrays(trx: Transaction<Database>, rows: PgClic
   }
   // The batch's record in the same statement: its ids never travel to this process and back.
   // They come from the block of ids this connection's sequence cache holds (migration 0037), so
-  // they are nearly always one unbroken range, and the range alone is recorded; only a batch
-  // that crossed into a new block lists its ids (docs/adr/0079).
-  // With the time span of its rows, by which a recovery finds them (migration 0039).
+  // they are nearly always one unbroken range, and the range alone is recorded (a batch that
+  // crossed into a new block lists its ids), with the time span by which a recovery finds its
+  // rows (migration 0039, docs/adr/0079).
   const { rows: recorded } = await sql<{ id: string | number; xid: string; pid: number }>`with ins as (${insert} returning id, at),
       span as (select min(id) as lo, max(id) as hi, count(*) as n, min(at) as lo_at, max(at) as hi_at from ins)
       insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids, first_at, last_at)

@@ -19,9 +19,14 @@ export class RecentRollups {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Moves the rows of the days before `day` (YYYY-MM-DD); answers how many. */
-  async settleBefore(day: string): Promise<number> {
+  /**
+   * Moves the rows of the days before `day` (YYYY-MM-DD), a transaction at a time until all are
+   * moved or `ms` have passed (the rest go in the next rounds: a stop waits for one transaction
+   * at most); answers how many.
+   */
+  async settleBefore(day: string, ms = Infinity): Promise<number> {
     if (day <= this.movedBefore) return 0;
+    const until = performance.now() + ms;
     let moved = 0;
     for (;;) {
       const { rows } = await sql<{ n: string }>`with gone as (
@@ -35,6 +40,7 @@ export class RecentRollups {
       const n = Number(rows[0]?.n ?? 0);
       moved += n;
       if (n < ROWS_PER_MOVE) break;
+      if (performance.now() >= until) return moved;
       await yieldToIo();
     }
     this.movedBefore = day;

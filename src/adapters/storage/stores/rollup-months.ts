@@ -65,7 +65,7 @@ export class SqlRollupMonths implements MonthFolder {
   }
 
   async foldBefore(month: string, round: FoldRound): Promise<number> {
-    await this.recent?.settleBefore(settledBefore(round.now));
+    await this.recent?.settleBefore(settledBefore(round.now), round.ms);
     // Most rounds find every month folded: a read, no transaction.
     const seen = await this.state(this.db);
     if (seen.pass_to === null && seen.folded_before >= month) return 0;

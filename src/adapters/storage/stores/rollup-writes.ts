@@ -18,8 +18,8 @@ const ROWS_PER_STATEMENT = 2_000;
  * visitor marks that are new this day become `unique` increments. Two such transactions can
  * hold the same links (the share lock of keepLinks), so they take their row locks in one
  * order: every mark in key order (day, link, visitor), then every rollup row in key order (link,
- * dimension, day, value), then their accounts' days in key order (account, day). Neither waits for a batch's transaction, which writes no mark and no
- * rollup.
+ * dimension, day, value), then their accounts' days in key order (account, day). Neither waits
+ * for a batch's transaction, which writes no mark and no rollup.
  */
 export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: KeptLinks): Promise<void> {
   const unique = new Map<number, Map<string, number>>();
