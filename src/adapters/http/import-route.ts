@@ -110,8 +110,16 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
         try {
           dir = await mkdtemp(join(tmpdir(), 'linkpix-import-'));
           const form = await readForm(request, join(dir, 'upload'));
-          if (form === 'tooLarge') return reply.code(413).send(errorEnvelope(413, `The file is larger than ${maxBytes} bytes, the most an import takes.`));
-          if (form === 'malformed') return reply.code(400).send(errorEnvelope(400, MALFORMED_MULTIPART_MESSAGE));
+          // Returned, not sent: the answer goes out once `finally` has given the slot back, so a
+          // client that tries again on it finds the slot free.
+          if (form === 'tooLarge') {
+            reply.code(413);
+            return errorEnvelope(413, `The file is larger than ${maxBytes} bytes, the most an import takes.`);
+          }
+          if (form === 'malformed') {
+            reply.code(400);
+            return errorEnvelope(400, MALFORMED_MULTIPART_MESSAGE);
+          }
           const { fields, file } = form;
           const onConflict = (fields.on_conflict || 'skip') as OnConflict;
           const bag: Record<string, string[]> = {};
