@@ -4,7 +4,7 @@ import type { RollupWindow } from '../../core/stats/rollup-window.ts';
 import type { Database } from '../storage/schema.ts';
 import { capped, linkUpdates, rollUpWritten, uncapped } from '../storage/stores/click-recovery.ts';
 import { recoveryStatements } from '../storage/stores/click-recovery-statements.ts';
-import { ArrayLiteralWriter } from '../storage/stores/pg-arrays.ts';
+import { BinaryArrayWriter } from '../storage/stores/pg-binary-arrays.ts';
 import { pgClickArrays } from '../storage/stores/pg-click-arrays.ts';
 import { insertClickArrays, pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
 import { columnsOf } from './click-columns.ts';
@@ -26,8 +26,8 @@ export class PgClickWrites implements ClickWrites {
   private readonly recovery = recoveryStatements('postgres');
   /** The record of the last writeRows that got as far as its COMMIT; null: it made none, or never sent its COMMIT. */
   private sent: PgRecord | null = null;
-  /** The buffer the batches' array literals are written into, kept from batch to batch. */
-  private readonly literals = new ArrayLiteralWriter();
+  /** The buffer the batches' arrays are written into, kept from batch to batch. */
+  private readonly arrays = new BinaryArrayWriter();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -41,7 +41,7 @@ export class PgClickWrites implements ClickWrites {
       // A link deleted while its clicks were buffered has no row to point at any more.
       const live = await statements.keepLinks(trx, ids);
       // The rows in link order (pg-click-arrays.ts), so their entries in the (link_id, at) index go in one walk along it.
-      const rows = pgClickArrays(columnsOf(batch.clicks), (id) => live.has(id), this.literals);
+      const rows = pgClickArrays(columnsOf(batch.clicks), (id) => live.has(id), this.arrays);
       const record = await insertClickArrays(trx, rows, this.options.owner);
       // A capped link's count goes with its rows: the database's count of its cap, opened when
       // Redis goes away, starts from it (docs/adr/0029, 0039).

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { WrittenClick } from '../../../core/stats/recovered-clicks.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import { intArray } from './pg-arrays.ts';
+import { int4Array, int8Array } from './pg-binary-arrays.ts';
 
 /** A batch recorded as written and not yet rolled up (migration 0013). */
 export interface PendingBatch {
@@ -114,7 +114,7 @@ function toPgBatch(r: PgPendingRow): PendingBatch {
 const pgRecovery: RecoveryStatements = {
   async release(trx, ids) {
     if (ids.length === 0) return [];
-    const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id = any(${intArray(ids)}::int8[])
+    const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id = any(${int8Array(ids)}::int8[])
       returning id, first_click_id, last_click_id, click_ids::text, first_at, last_at`.execute(trx);
     return rows.map(toPgBatch);
   },
@@ -134,12 +134,12 @@ const pgRecovery: RecoveryStatements = {
     // before 0039) is looked for over all time.
     const listed = batches.flatMap((b) => b.clickIds ?? []);
     const { rows } = await sql<ClickRow>`select ${CLICK_FIELDS} from unnest(
-        ${intArray(batches.map((b) => b.firstClickId))}::int8[], ${intArray(batches.map((b) => b.lastClickId))}::int8[],
-        ${intArray(batches.map((b) => b.atSpan?.from ?? 0))}::int8[], ${intArray(batches.map((b) => b.atSpan?.to ?? Number.MAX_SAFE_INTEGER))}::int8[],
-        ${intArray(batches.map((b) => (b.clickIds === null ? 0 : 1)))}::int4[]) as r(lo, hi, lo_at, hi_at, listed)
+        ${int8Array(batches.map((b) => b.firstClickId))}::int8[], ${int8Array(batches.map((b) => b.lastClickId))}::int8[],
+        ${int8Array(batches.map((b) => b.atSpan?.from ?? 0))}::int8[], ${int8Array(batches.map((b) => b.atSpan?.to ?? Number.MAX_SAFE_INTEGER))}::int8[],
+        ${int4Array(batches.map((b) => (b.clickIds === null ? 0 : 1)))}::int4[]) as r(lo, hi, lo_at, hi_at, listed)
       join clicks c on c.at between r.lo_at and r.hi_at and c.id between r.lo and r.hi
       join accounts a on a.id = c.account_id
-      where r.listed = 0 or c.id = any(${intArray(listed)}::int8[])
+      where r.listed = 0 or c.id = any(${int8Array(listed)}::int8[])
       order by c.id`.execute(trx);
     return rows.map(toWritten);
   },

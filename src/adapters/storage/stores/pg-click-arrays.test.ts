@@ -3,21 +3,21 @@ import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import { aClick } from '../../../../test/support/clicks.ts';
-import { intArray, textArray } from './pg-arrays.ts';
+import { int4Array, int8Array, textArray } from './pg-binary-arrays.ts';
 import { pgClickArrays } from './pg-click-arrays.ts';
 
 const NOV = Date.UTC(2026, 10, 30, 23, 59);
 const DEC = Date.UTC(2026, 11, 1, 0, 1);
 
-/** What the insert's arrays were built from Click objects before (one intArray or textArray a column), the rows in link order. */
-function expected(unordered: readonly Click[]): string[] {
+/** What the insert's arrays were built from Click objects before (one int4Array, int8Array or textArray a column), the rows in link order. */
+function expected(unordered: readonly Click[]): Buffer[] {
   const clicks = [...unordered].sort((a, b) => a.linkId - b.linkId);
-  const ints = (f: (c: Click) => number | null) => intArray(clicks.map(f));
+  const ints = (f: (c: Click) => number | null) => int4Array(clicks.map(f));
   const texts = (f: (c: Click) => string | null) => textArray(clicks.map(f));
   return [
     ints((c) => c.linkId),
     ints((c) => c.accountId),
-    ints((c) => c.at),
+    int8Array(clicks.map((c) => c.at)),
     texts((c) => c.country),
     texts((c) => c.city),
     texts((c) => c.browser),

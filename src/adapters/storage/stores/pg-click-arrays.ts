@@ -1,29 +1,30 @@
 import { CODE_AT, NUMBER_AT, NUMBER_FIELDS, STRING_FIELDS, type ClickColumns } from '../../clicks/click-columns.ts';
 import { monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
-import { ArrayLiteralWriter, quotedElement } from './pg-arrays.ts';
+import { BinaryArrayWriter, textBytes } from './pg-binary-arrays.ts';
 
-/** A batch's click rows as pgClickStatements' insert takes them: one array literal a column. */
+/** A batch's click rows as pgClickStatements' insert takes them: one binary array a column (pg-binary-arrays.ts). */
 export interface PgClickArrays {
   count: number;
-  /** link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant. */
-  columns: string[];
+  /** link_id, account_id (int4), at (int8), country, city, browser, platform, device, language, referrer_host (text), is_bot, rule, variant (int4). */
+  columns: Buffer[];
   /** The months of the rows and the month after the last: the partitions the insert needs (docs/adr/0080). */
   months: Month[];
 }
 
-const INTEGERS = [NUMBER_AT.linkId, NUMBER_AT.accountId, NUMBER_AT.at];
 const TEXTS = [CODE_AT.country, CODE_AT.city, CODE_AT.browser, CODE_AT.platform, CODE_AT.device, CODE_AT.language, CODE_AT.referrerHost];
+/** Rows a batch can hold and still be ordered by one number a row (linkOrder). */
+const INDEX_SPAN = 2 ** 21;
 /** is_bot, rule and variant: -1 stands for null in the columns, and is_bot is never -1. */
 const NULLABLE = [NUMBER_AT.isBot, NUMBER_AT.rule, NUMBER_AT.variant];
 
 /**
- * The array literals of the clicks of the links `keep` accepts, read straight from the columns
- * the writer thread holds: no click object is made, and each distinct string is quoted once a
- * message rather than once a click. The rows go in link order (a stable order: each link's stay
+ * The arrays of the clicks of the links `keep` accepts, read straight from the columns the writer
+ * thread holds: no click object is made, and each distinct string is encoded once a message
+ * rather than once a click. The rows go in link order (a stable order: each link's stay
  * in time order), so that their entries in the (link_id, at) index are made in one walk along it
  * rather than at random (docs/adr/0079). `writer`'s buffer is reused from batch to batch.
  */
-export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: number) => boolean, writer = new ArrayLiteralWriter()): PgClickArrays {
+export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: number) => boolean, writer = new BinaryArrayWriter()): PgClickArrays {
   let total = 0;
   for (const part of parts) total += part.count;
   // Each kept row: its part, its index there, and its link.
@@ -53,32 +54,55 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
   if (count === 0) return { count, columns: [], months: [] };
   const ahead = nextMonth(monthOf(last));
   months.set(partitionOf(ahead).name, ahead);
-  const order = new Uint32Array(count);
-  for (let k = 0; k < count; k++) order[k] = k;
-  order.sort((x, y) => linkOf[x]! - linkOf[y]! || x - y);
+  const order = linkOrder(linkOf, count);
 
-  const numberColumn = (field: number, nullable: boolean) => {
-    writer.begin();
-    for (const k of order) {
+  const numberColumn = (field: number, type: 'int4' | 'int8', nullable: boolean) => {
+    writer.begin(type);
+    for (let j = 0; j < count; j++) {
+      const k = order[j]!;
       const v = parts[partOf[k]!]!.numbers[rowOf[k]! * NUMBER_FIELDS + field]!;
       if (nullable && v < 0) writer.nul();
-      else writer.int(v);
+      else if (type === 'int4') writer.int4(v);
+      else writer.int8(v);
     }
     return writer.end();
   };
-  // Each message's strings, quoted when first met.
-  const quoted = parts.map(({ strings }) => new Array<Uint8Array | undefined>(strings.length));
+  // Each message's strings, encoded when first met.
+  const encoded = parts.map(({ strings }) => new Array<Uint8Array | undefined>(strings.length));
   const textColumn = (field: number) => {
-    writer.begin();
-    for (const k of order) {
+    writer.begin('text');
+    for (let j = 0; j < count; j++) {
+      const k = order[j]!;
       const p = partOf[k]!;
       const { codes, strings } = parts[p]!;
       const code = codes[rowOf[k]! * STRING_FIELDS + field]!;
       if (code < 0) writer.nul();
-      else writer.element((quoted[p]![code] ??= quotedElement(strings[code]!)));
+      else writer.text((encoded[p]![code] ??= textBytes(strings[code]!)));
     }
     return writer.end();
   };
-  const columns = [...INTEGERS.map((f) => numberColumn(f, false)), ...TEXTS.map(textColumn), ...NULLABLE.map((f) => numberColumn(f, true))];
+  const columns = [
+    numberColumn(NUMBER_AT.linkId, 'int4', false),
+    numberColumn(NUMBER_AT.accountId, 'int4', false),
+    numberColumn(NUMBER_AT.at, 'int8', false),
+    ...TEXTS.map(textColumn),
+    ...NULLABLE.map((f) => numberColumn(f, 'int4', true)),
+  ];
   return { count, columns, months: [...months.values()] };
+}
+
+/** Row indices 0..count-1 by link, each link's in their own order. */
+function linkOrder(linkOf: Float64Array, count: number): Uint32Array {
+  const order = new Uint32Array(count);
+  if (count < INDEX_SPAN) {
+    // One number a row, link id and index together (exact below 2^53: link ids are int4), sorted
+    // by the typed array's own numeric sort rather than through a comparator called per pair.
+    const keys = new Float64Array(count);
+    for (let k = 0; k < count; k++) keys[k] = linkOf[k]! * INDEX_SPAN + k;
+    keys.sort();
+    for (let j = 0; j < count; j++) order[j] = keys[j]! % INDEX_SPAN;
+    return order;
+  }
+  for (let k = 0; k < count; k++) order[k] = k;
+  return order.sort((x, y) => linkOf[x]! - linkOf[y]! || x - y);
 }

@@ -3,13 +3,13 @@ import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
-import { intArray, textArray } from './pg-arrays.ts';
+import { int4Array, int8Array, textArray } from './pg-binary-arrays.ts';
 import { ensureMonths } from './click-partitions.ts';
 import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
- * array parameter (a literal built by pg-arrays.ts) and `unnest` turns the arrays back into
+ * array parameter (in binary, pg-binary-arrays.ts) and `unnest` turns the arrays back into
  * rows, so the SQL text is the same for every batch (nothing to build or parse per row) and
  * the 65 535-parameter limit never applies. `unnest` yields the rows in array order, so they
  * are written, and locked, in the order given.
@@ -21,7 +21,7 @@ export const pgClickStatements: ClickStatements = {
     // write of rollups holds up another or an edit of these links; the window's counter update,
     // its last statement, takes the row locks, in id order.
     const { rows } = await sql<{ id: number; capped: boolean }>`
-      select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${intArray(ids)}::int4[]) order by id for key share`.execute(trx);
+      select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${int4Array(ids)}::int4[]) order by id for key share`.execute(trx);
     return new Map(rows.map((r) => [r.id, r.capped]));
   },
 
@@ -33,11 +33,11 @@ export const pgClickStatements: ClickStatements = {
     if (updates.length === 0) return;
     // The update's own plan may visit the rows in any order (a hash join scans links): the row
     // locks are taken first, in id order, the order every writer takes them in.
-    await sql`select 1 from links where id = any(${intArray(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
+    await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
     await sql`
       update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
-      from unnest(${intArray(updates.map((u) => u.id))}::int4[], ${intArray(updates.map((u) => u.clicks))}::int8[],
-        ${intArray(updates.map((u) => u.rotation))}::int8[]) as v(id, n, r)
+      from unnest(${int4Array(updates.map((u) => u.id))}::int4[], ${int8Array(updates.map((u) => u.clicks))}::int8[],
+        ${int8Array(updates.map((u) => u.rotation))}::int8[]) as v(id, n, r)
       where links.id = v.id`.execute(trx);
   },
 
@@ -45,7 +45,7 @@ export const pgClickStatements: ClickStatements = {
     if (marks.length === 0) return [];
     const { rows } = await sql<{ link_id: number; day: string }>`
       insert into click_visitors (day, link_id, visitor)
-      select * from unnest(${textArray(marks.map((m) => m.day))}::text[], ${intArray(marks.map((m) => m.linkId))}::int4[],
+      select * from unnest(${textArray(marks.map((m) => m.day))}::text[], ${int4Array(marks.map((m) => m.linkId))}::int4[],
         ${textArray(marks.map((m) => m.visitor))}::text[])
       on conflict do nothing
       returning link_id, day`.execute(trx);
@@ -56,9 +56,9 @@ export const pgClickStatements: ClickStatements = {
     if (increments.length === 0) return;
     await sql`
       insert into click_rollups_recent (link_id, dimension, day, value, count)
-      select * from unnest(${intArray(increments.map((r) => r.linkId))}::int4[], ${textArray(increments.map((r) => r.dimension))}::text[],
+      select * from unnest(${int4Array(increments.map((r) => r.linkId))}::int4[], ${textArray(increments.map((r) => r.dimension))}::text[],
         ${textArray(increments.map((r) => r.day))}::text[], ${textArray(increments.map((r) => r.value))}::text[],
-        ${intArray(increments.map((r) => r.count))}::int8[])
+        ${int8Array(increments.map((r) => r.count))}::int8[])
       on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(trx);
   },
 
@@ -66,8 +66,8 @@ export const pgClickStatements: ClickStatements = {
     if (totals.length === 0) return;
     await sql`
       insert into account_click_days (account_id, day, count)
-      select l.account_id, v.day, sum(v.n) from unnest(${intArray(totals.map((t) => t.linkId))}::int4[],
-        ${textArray(totals.map((t) => t.day))}::text[], ${intArray(totals.map((t) => t.count))}::int8[]) as v(link_id, day, n)
+      select l.account_id, v.day, sum(v.n) from unnest(${int4Array(totals.map((t) => t.linkId))}::int4[],
+        ${textArray(totals.map((t) => t.day))}::text[], ${int8Array(totals.map((t) => t.count))}::int8[]) as v(link_id, day, n)
         join links l on l.id = v.link_id
       group by 1, 2 order by 1, 2
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
@@ -92,7 +92,7 @@ export function insertRecorded(trx: Transaction<Database>, clicks: readonly Clic
   );
 }
 
-/** insertRecorded, for rows already in array literals (pg-click-arrays.ts). */
+/** insertRecorded, for rows already in binary arrays (pg-click-arrays.ts). */
 export async function insertClickArrays(trx: Transaction<Database>, rows: PgClickArrays, owner?: string): Promise<PgRecord | null> {
   if (rows.count === 0) return null;
   // The partitions of the batch's months, and of the month after its last, are there (docs/adr/0080).
