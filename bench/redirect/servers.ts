@@ -167,7 +167,7 @@ export function processCpuSeconds(groups: Record<string, (comm: string, cmdline:
 }
 
 /** As processCpuSeconds, per process (keyed by pid): a run's figures can then leave out the processes that ended meanwhile. */
-export function cpuByProcess(groups: Record<string, (comm: string, cmdline: string) => boolean>): Map<string, { group: string; seconds: number }> {
+export function cpuByProcess(groups: Record<string, (comm: string, cmdline: string, pid: number) => boolean>): Map<string, { group: string; seconds: number }> {
   const out = new Map<string, { group: string; seconds: number }>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -180,7 +180,7 @@ export function cpuByProcess(groups: Record<string, (comm: string, cmdline: stri
       continue;
     }
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline));
+    const group = Object.keys(groups).find((g) => groups[g]!(comm, cmdline, Number(pid)));
     if (group === undefined) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     out.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
