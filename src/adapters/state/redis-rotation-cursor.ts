@@ -1,13 +1,18 @@
 import type { Redis } from 'ioredis';
+import { IdleMap } from './idle-map.ts';
 import { orUnavailable } from './redis-watch.ts';
 import type { RotationCursor } from '../../core/clicks/ports.ts';
 
 export interface RedisRotationCursorOptions {
   /** Prepended to every key; default 'linkpix:'. */
   prefix?: string;
-  /** Refreshed on every visit so positions of idle links go away; default 30 days. */
+  /** Refreshed at a link's first visit and then every hour or two, so positions of idle links go away; default 30 days. */
   ttlSeconds?: number;
+  now?: () => number;
 }
+
+/** How long a link's counter is taken to be seeded and its time to live fresh, after the script ran for it here. */
+const SEEDED_MS = 3600_000;
 
 // One script so the seed and the increment cannot interleave with another instance's.
 // The counter only grows; the position is taken modulo the size of the list at each visit.
@@ -26,11 +31,19 @@ interface NextCommand {
   [COMMAND](key: string, size: number, known: number, ttlSeconds: number, replace: '0' | '1'): Promise<number>;
 }
 
-/** Round-robin positions shared by every instance that uses the same Redis and prefix. */
+/**
+ * Round-robin positions shared by every instance that uses the same Redis and prefix. A link's
+ * first visit here (and its first after each reconnection, and one every hour or two) runs the
+ * script, which seeds the counter and renews its time to live; the visits between send a plain
+ * INCR, the cheapest command there is for the same shared count. Should the counter vanish
+ * meanwhile (evicted, or flushed), INCR starts it again at 1: the rotation goes on from another
+ * entry, still in turn across instances, and the next script run gives it back its time to live.
+ */
 export class RedisRotationCursor implements RotationCursor {
   private readonly redis: Redis & NextCommand;
   private readonly prefix: string;
   private readonly ttlSeconds: number;
+  private seeded: IdleMap<true>;
 
   /** The client stays the caller's: this class never closes it. */
   constructor(redis: Redis, options: RedisRotationCursorOptions = {}) {
@@ -38,13 +51,21 @@ export class RedisRotationCursor implements RotationCursor {
     this.redis = redis as Redis & NextCommand;
     this.prefix = `${options.prefix ?? 'linkpix:'}rotation:`;
     this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
+    const now = options.now ?? Date.now;
+    this.seeded = new IdleMap(SEEDED_MS, now);
+    // A Redis that came back may have lost every counter: each link is seeded again.
+    redis.on('ready', () => (this.seeded = new IdleMap(SEEDED_MS, now)));
   }
 
   /** replace: continue from `known` even when Redis holds a position (taken back from the database). */
   async next(linkId: number, size: number, known: number, replace = false): Promise<number> {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
+    const key = this.prefix + linkId;
+    if (!replace && this.seeded.get(linkId)) return Number(await orUnavailable(this.redis.incr(key))) % size;
     // INCR needs an integer; -1 makes the first position served 0.
     const seed = Number.isInteger(known) && known >= -1 ? known : -1;
-    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, size, seed, this.ttlSeconds, replace ? '1' : '0')));
+    const position = Number(await orUnavailable(this.redis[COMMAND](key, size, seed, this.ttlSeconds, replace ? '1' : '0')));
+    this.seeded.set(linkId, true);
+    return position;
   }
 }

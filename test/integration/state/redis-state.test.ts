@@ -168,6 +168,28 @@ describe('RedisRotationCursor', () => {
   test('rejects a size below 1', async () => {
     await assert.rejects(new RedisRotationCursor(serverA, { prefix }).next(14, 0, 0), RangeError);
   });
+
+  test('between seedings a plain INCR: a counter that vanished starts again at 1, and the next seeding renews its time to live', async () => {
+    let now = 1_000_000;
+    const cursor = new RedisRotationCursor(serverA, { prefix, now: () => now });
+    const key = `${prefix}rotation:15`;
+    assert.deepEqual([await cursor.next(15, 5, 2), await cursor.next(15, 5, 2)], [3, 4]);
+    assert.ok((await serverA.ttl(key)) > 0);
+    // Evicted, say: the visits between seedings go on without seeding it from `known` again.
+    await serverA.del(key);
+    assert.deepEqual([await cursor.next(15, 5, 2), await cursor.next(15, 5, 2)], [1, 2]);
+    assert.equal(await serverA.ttl(key), -1, 'INCR made it without a time to live');
+    now += 2 * 3600_000 + 1;
+    assert.equal(await cursor.next(15, 5, 2), 3, 'the seeding keeps the count Redis holds');
+    assert.ok((await serverA.ttl(key)) > 0, 'and gives it back its time to live');
+  });
+
+  test('replace seeds from known whatever this instance seeded before', async () => {
+    const cursor = new RedisRotationCursor(serverA, { prefix });
+    assert.deepEqual([await cursor.next(16, 4, 0), await cursor.next(16, 4, 0)], [1, 2]);
+    assert.equal(await cursor.next(16, 4, 0, true), 1);
+    assert.equal(await cursor.next(16, 4, 0), 2);
+  });
 });
 
 let turn = 0;

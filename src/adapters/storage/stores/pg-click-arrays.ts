@@ -19,7 +19,7 @@ const NULLABLE = [NUMBER_AT.isBot, NUMBER_AT.rule, NUMBER_AT.variant];
 
 /**
  * The arrays of the clicks of the links `keep` accepts, read straight from the columns the writer
- * thread holds: no click object is made, and each distinct string is encoded once a message
+ * thread holds: no click object is made, and each distinct string is encoded once a write
  * rather than once a click. The rows go in link order (a stable order: each link's stay
  * in time order), so that their entries in the (link_id, at) index are made in one walk along it
  * rather than at random (docs/adr/0079). `writer`'s buffer is reused from batch to batch.
@@ -67,8 +67,15 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
     }
     return writer.end();
   };
-  // Each message's strings, encoded when first met.
+  // Each message's strings, encoded when first met: each message has a table of its own, and
+  // a write holds hundreds of messages with the same few strings, so the bytes are shared.
   const encoded = parts.map(({ strings }) => new Array<Uint8Array | undefined>(strings.length));
+  const shared = new Map<string, Uint8Array>();
+  const bytesOf = (value: string) => {
+    let bytes = shared.get(value);
+    if (bytes === undefined) shared.set(value, (bytes = textBytes(value)));
+    return bytes;
+  };
   const textColumn = (field: number) => {
     writer.begin('text');
     for (let j = 0; j < count; j++) {
@@ -77,7 +84,7 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
       const { codes, strings } = parts[p]!;
       const code = codes[rowOf[k]! * STRING_FIELDS + field]!;
       if (code < 0) writer.nul();
-      else writer.text((encoded[p]![code] ??= textBytes(strings[code]!)));
+      else writer.text((encoded[p]![code] ??= bytesOf(strings[code]!)));
     }
     return writer.end();
   };
