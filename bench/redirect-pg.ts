@@ -31,7 +31,10 @@
  *
  *   npm run bench:redirect-pg [-- --links 10000 --hot 10000 --duration 10 --cold 10 --warmup 3 --instances 2
  *                                 --connections 50 --threads 2 --rounds 3 --generator wrk|autocannon --server-env KEY=VALUE
- *                                 --cpu-prof --skip-sqlite]
+ *                                 --cpu-prof --skip-sqlite --pin]
+ *
+ * --pin runs the servers measured on CPU 0 and everything else on the other CPUs (pinning.ts): what
+ * a server's own work costs, without PostgreSQL and Redis on its cores between its turns.
  *
  * --cpu-prof profiles the restarted instance, keeps its profile in bench/results/ and prints its
  * top functions over the warm run.
@@ -47,7 +50,8 @@ import pg from 'pg';
 import { findGenerator, runLoad, type Generator, type LoadResult, type LoadSpec } from './redirect/load.ts';
 import { LINK_KINDS, seedDatabase } from './redirect/seed.ts';
 import { mainThreadProfile, profileStartUs, topOfProfile, workerProfiles } from './redirect/profile.ts';
-import { cpuByProcess, ROOT, startServer, type Running } from './redirect/servers.ts';
+import { Pinning } from './redirect/pinning.ts';
+import { cpuByProcess, ROOT, startServer as startAnyServer, type Running } from './redirect/servers.ts';
 import { startCluster } from '../test/support/cluster.ts';
 
 const { values } = parseArgs({
@@ -65,6 +69,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'skip-sqlite': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
+    pin: { type: 'boolean', default: false },
   },
 });
 const positive = (name: string, raw: string, min = 1) => {
@@ -255,6 +260,14 @@ async function main(): Promise<void> {
 
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-pg-'));
   const prefix = `linkpix-bench:${randomBytes(4).toString('hex')}:`;
+  const pinning = values.pin ? new Pinning() : null;
+  const startServer: typeof startAnyServer = async (opts) => {
+    const running = await startAnyServer(opts);
+    pinning?.server(running.child.pid!);
+    return running;
+  };
+  pinning?.begin();
+  if (pinning) console.log('pinned: the servers measured on CPU 0; the load generator, PostgreSQL and Redis on the others');
   try {
     await inOwnDatabase(async (databaseUrl) => {
       const database = new URL(databaseUrl).pathname.slice(1);
@@ -409,6 +422,7 @@ async function main(): Promise<void> {
       printTargets(rows, exact);
     });
   } finally {
+    pinning?.release();
     rmSync(workDir, { recursive: true, force: true });
     await deleteKeys(prefix);
   }
