@@ -26,15 +26,24 @@ export class FallbackRotationCursor implements RotationCursor {
     this.synced = new IdleMap(IDLE_MS, now);
   }
 
-  async next(linkId: number, size: number, known: number): Promise<number> {
-    if (this.presence.up) {
-      try {
-        return await this.viaRedis(linkId, size, known);
-      } catch (error) {
-        if (!(error instanceof UnavailableError)) throw error;
-        this.presence.lost();
-      }
-    }
+  next(linkId: number, size: number, known: number): Promise<number> {
+    if (!this.presence.up) return this.inDatabase(linkId, size, known);
+    // Nearly every visit: the position was taken back from the database on this connection.
+    const asked =
+      this.synced.get(linkId) === this.presence.generation
+        ? this.redis.next(linkId, size, known).then((position) => {
+            this.seen.set(linkId, position);
+            return position;
+          })
+        : this.viaRedis(linkId, size, known);
+    return asked.then(undefined, (error: unknown) => {
+      if (!(error instanceof UnavailableError)) throw error;
+      this.presence.lost();
+      return this.inDatabase(linkId, size, known);
+    });
+  }
+
+  private inDatabase(linkId: number, size: number, known: number): Promise<number> {
     return this.store.next(linkId, size, this.seen.get(linkId) ?? known);
   }
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { IdleMap } from './idle-map.ts';
-import { orUnavailable } from './redis-watch.ts';
+import { toUnavailable } from './redis-watch.ts';
 import type { RotationCursor } from '../../core/clicks/ports.ts';
 
 export interface RedisRotationCursorOptions {
@@ -58,14 +58,16 @@ export class RedisRotationCursor implements RotationCursor {
   }
 
   /** replace: continue from `known` even when Redis holds a position (taken back from the database). */
-  async next(linkId: number, size: number, known: number, replace = false): Promise<number> {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
+  next(linkId: number, size: number, known: number, replace = false): Promise<number> {
+    if (!Number.isInteger(size) || size < 1) return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
     const key = this.prefix + linkId;
-    if (!replace && this.seeded.get(linkId)) return Number(await orUnavailable(this.redis.incr(key))) % size;
+    // One promise past the client's: this is on every rotating visit.
+    if (!replace && this.seeded.get(linkId)) return this.redis.incr(key).then((count) => count % size, toUnavailable);
     // INCR needs an integer; -1 makes the first position served 0.
     const seed = Number.isInteger(known) && known >= -1 ? known : -1;
-    const position = Number(await orUnavailable(this.redis[COMMAND](key, size, seed, this.ttlSeconds, replace ? '1' : '0')));
-    this.seeded.set(linkId, true);
-    return position;
+    return this.redis[COMMAND](key, size, seed, this.ttlSeconds, replace ? '1' : '0').then((position) => {
+      this.seeded.set(linkId, true);
+      return Number(position);
+    }, toUnavailable);
   }
 }

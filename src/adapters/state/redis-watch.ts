@@ -34,10 +34,11 @@ export function redisErrors(outage: OutageReporter, onError: (error: unknown) =>
  * A Redis command's result, with the failure of an absent Redis as UnavailableError (answered
  * 503, and not logged per request: the outage is told once by watchRedis).
  */
-export async function orUnavailable<T>(command: Promise<T>): Promise<T> {
-  try {
-    return await command;
-  } catch (error) {
-    throw isRedisConnectionError(error) ? new UnavailableError('shared store (Redis)', { cause: error }) : error;
-  }
+export function orUnavailable<T>(command: Promise<T>): Promise<T> {
+  return command.catch(toUnavailable);
+}
+
+/** orUnavailable's mapping, for a `.then(…, toUnavailable)` that needs no promise more. */
+export function toUnavailable(error: unknown): never {
+  throw isRedisConnectionError(error) ? new UnavailableError('shared store (Redis)', { cause: error }) : error;
 }
