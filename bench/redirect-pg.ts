@@ -288,16 +288,20 @@ async function main(): Promise<void> {
       }
 
       const profDir = join(workDir, 'prof');
-      const start = (profile = false) =>
+      // npm start's flags; the bench's own settings; a profile's folder when profiled.
+      const linkpix = (name: string, env: Record<string, string>, profiledInto: string | null) =>
         startServer({
-          name: 'linkpix',
+          name,
           script: 'dist/app/main.js',
           cwd: workDir,
-          nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+          nodeArgs: [
+            '--max-semi-space-size=4',
+            '--heap-growing-percent=50',
+            '--v8-pool-size=1',
+            ...(profiledInto ? ['--cpu-prof', `--cpu-prof-dir=${profiledInto}`] : []),
+          ],
           env: (port) => ({
-            DATABASE_URL: databaseUrl,
-            REDIS_URL,
-            REDIS_PREFIX: prefix,
+            ...env,
             HOST: '127.0.0.1',
             APP_URL: `http://127.0.0.1:${port}`,
             LOG_LEVEL: 'warn',
@@ -308,6 +312,7 @@ async function main(): Promise<void> {
           }),
           readyPath: '/health',
         });
+      const start = (profile = false) => linkpix('linkpix', { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix }, profile ? profDir : null);
       const stopped = async (server: Running) => {
         const code = await server.stop();
         if (code !== 0) throw new Error(`linkpix exited with ${code} on SIGTERM:\n${server.output()}`);
@@ -339,28 +344,7 @@ async function main(): Promise<void> {
         if (!values['skip-sqlite']) {
           const sqliteUrl = `sqlite:${join(workDir, 'sqlite', 'linkpix.db')}`;
           await seedDatabase(sqliteUrl, LINKS);
-          onSqlite = await startServer({
-            name: 'linkpix-sqlite',
-            script: 'dist/app/main.js',
-            cwd: workDir,
-            nodeArgs: [
-              '--max-semi-space-size=4',
-              '--heap-growing-percent=50',
-              '--v8-pool-size=1',
-              ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${sqliteProfDir}`] : []),
-            ],
-            env: (port) => ({
-              DATABASE_URL: sqliteUrl,
-              HOST: '127.0.0.1',
-              APP_URL: `http://127.0.0.1:${port}`,
-              LOG_LEVEL: 'warn',
-              TITLE_FETCH: 'false',
-              API_RATE_LIMIT: '0',
-              TRUST_PROXY: 'true',
-              ...SERVER_ENV,
-            }),
-            readyPath: '/health',
-          });
+          onSqlite = await linkpix('linkpix-sqlite', { DATABASE_URL: sqliteUrl }, values['cpu-prof'] ? sqliteProfDir : null);
           await visitAll(generator, onSqlite, spec, atSqlite, WARMUP, []);
         }
 

@@ -101,30 +101,24 @@ export function textBytes(value: string): Uint8Array {
 
 /** An int4[] parameter; null elements are NULL. */
 export function int4Array(values: ReadonlyArray<number | null>, writer = new BinaryArrayWriter()): Buffer {
-  writer.begin('int4');
-  for (const v of values) {
-    if (v === null) writer.nul();
-    else writer.int4(v);
-  }
-  return writer.end();
+  return arrayOf('int4', values, (v) => writer.int4(v), writer);
 }
 
 /** An int8[] parameter (ids, counts, epoch ms); null elements are NULL. */
 export function int8Array(values: ReadonlyArray<number | null>, writer = new BinaryArrayWriter()): Buffer {
-  writer.begin('int8');
-  for (const v of values) {
-    if (v === null) writer.nul();
-    else writer.int8(v);
-  }
-  return writer.end();
+  return arrayOf('int8', values, (v) => writer.int8(v), writer);
 }
 
 /** A text[] parameter; null elements are NULL. */
 export function textArray(values: ReadonlyArray<string | null>, writer = new BinaryArrayWriter()): Buffer {
-  writer.begin('text');
+  return arrayOf('text', values, (v) => writer.text(textBytes(v)), writer);
+}
+
+function arrayOf<T>(type: ElementType, values: ReadonlyArray<T | null>, element: (value: T) => void, writer: BinaryArrayWriter): Buffer {
+  writer.begin(type);
   for (const v of values) {
     if (v === null) writer.nul();
-    else writer.text(textBytes(v));
+    else element(v);
   }
   return writer.end();
 }
