@@ -34,7 +34,8 @@
  *                                 --cpu-prof --skip-sqlite --pin]
  *
  * --pin runs the servers measured on CPU 0 and everything else on the other CPUs (pinning.ts): what
- * a server's own work costs, without PostgreSQL and Redis on its cores between its turns.
+ * a server's own work costs, without PostgreSQL and Redis on its cores between its turns (with
+ * --instances 1 only).
  *
  * --cpu-prof profiles the restarted instance, keeps its profile in bench/results/ and prints its
  * top functions over the warm run.
@@ -260,15 +261,17 @@ async function main(): Promise<void> {
 
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-pg-'));
   const prefix = `linkpix-bench:${randomBytes(4).toString('hex')}:`;
+  // The instances behind nginx are started by the cluster's own code, unpinned.
+  if (values.pin && INSTANCES > 1) throw new Error('--pin measures one instance: add --instances 1');
   const pinning = values.pin ? new Pinning() : null;
   const startServer: typeof startAnyServer = async (opts) => {
     const running = await startAnyServer(opts);
     pinning?.server(running.child.pid!);
     return running;
   };
-  pinning?.begin();
-  if (pinning) console.log('pinned: the servers measured on CPU 0; the load generator, PostgreSQL and Redis on the others');
   try {
+    pinning?.begin();
+    if (pinning) console.log('pinned: the servers measured on CPU 0; the load generator, PostgreSQL and Redis on the others');
     await inOwnDatabase(async (databaseUrl) => {
       const database = new URL(databaseUrl).pathname.slice(1);
       process.stdout.write(`loading ${LINKS.toLocaleString('en')} links … `);

@@ -22,7 +22,8 @@ export class Pinning {
   /** This bench (and so the load generator it starts), PostgreSQL's processes and Redis off CPU 0. */
   begin(): void {
     affinity(process.pid, this.rest);
-    for (const pid of services()) affinity(pid, this.rest);
+    // A backend may end between the listing and taskset: not an error.
+    for (const pid of services()) affinity(pid, this.rest, false);
   }
 
   /** A server measured, all its threads, onto CPU 0 (threads it starts later inherit it). */
@@ -41,7 +42,7 @@ function affinity(pid: number, cpus: string, strict = true): void {
   if (done.status !== 0 && strict) throw new Error(`taskset -a -p -c ${cpus} ${pid}: ${done.stderr.trim()}`);
 }
 
-/** The pids of PostgreSQL's processes (the postmaster first: backends it starts later inherit its CPUs) and Redis's. */
+/** The pids of PostgreSQL's processes (backends the postmaster starts later inherit its CPUs) and Redis's. */
 function services(): number[] {
   const found: number[] = [];
   for (const pid of readdirSync('/proc')) {

@@ -4,7 +4,7 @@ import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import { aClick } from '../../../../test/support/clicks.ts';
 import { int4Array, int8Array, textArray } from './pg-binary-arrays.ts';
-import { pgClickArrays } from './pg-click-arrays.ts';
+import { linkOrder, pgClickArrays } from './pg-click-arrays.ts';
 
 const NOV = Date.UTC(2026, 10, 30, 23, 59);
 const DEC = Date.UTC(2026, 11, 1, 0, 1);
@@ -53,4 +53,13 @@ test('the columns of several messages: the clicks of the kept links, in link ord
 test('nothing kept: no rows and no partitions to make', () => {
   const rows = pgClickArrays([encodeClicks([aClick()])], () => false);
   assert.deepEqual(rows, { count: 0, columns: [], months: [] });
+});
+
+test('rows by link, each link’s in their own order: the same with one sorted number a row and with a comparator', () => {
+  const links = [7, 3, 2 ** 31 - 1, 3, 1, 7, 7, 2 ** 31 - 1, 1, 3];
+  const linkOf = Float64Array.from(links);
+  const expectedOrder = [4, 8, 1, 3, 9, 0, 5, 6, 2, 7];
+  assert.deepEqual([...linkOrder(linkOf, links.length)], expectedOrder);
+  // A write of more rows than one number can hold with their index (span 4 here): the comparator.
+  assert.deepEqual([...linkOrder(linkOf, links.length, 4)], expectedOrder);
 });

@@ -98,16 +98,19 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
   return { count, columns, months: [...months.values()] };
 }
 
-/** Row indices 0..count-1 by link, each link's in their own order. */
-function linkOrder(linkOf: Float64Array, count: number): Uint32Array {
+/**
+ * Row indices 0..count-1 by link, each link's in their own order. A write holds everything due,
+ * up to CLICK_BUFFER_MAX rows, so one past `span` rows is sorted by a comparator instead.
+ */
+export function linkOrder(linkOf: Float64Array, count: number, span = INDEX_SPAN): Uint32Array {
   const order = new Uint32Array(count);
-  if (count < INDEX_SPAN) {
+  if (count < span) {
     // One number a row, link id and index together (exact below 2^53: link ids are int4), sorted
     // by the typed array's own numeric sort rather than through a comparator called per pair.
     const keys = new Float64Array(count);
-    for (let k = 0; k < count; k++) keys[k] = linkOf[k]! * INDEX_SPAN + k;
+    for (let k = 0; k < count; k++) keys[k] = linkOf[k]! * span + k;
     keys.sort();
-    for (let j = 0; j < count; j++) order[j] = keys[j]! % INDEX_SPAN;
+    for (let j = 0; j < count; j++) order[j] = keys[j]! % span;
     return order;
   }
   for (let k = 0; k < count; k++) order[k] = k;
