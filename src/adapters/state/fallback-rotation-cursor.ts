@@ -28,19 +28,17 @@ export class FallbackRotationCursor implements RotationCursor {
 
   next(linkId: number, size: number, known: number): Promise<number> {
     if (!this.presence.up) return this.inDatabase(linkId, size, known);
-    // Nearly every visit: the position was taken back from the database on this connection.
-    const asked =
-      this.synced.get(linkId) === this.presence.generation
-        ? this.redis.next(linkId, size, known).then((position) => {
-            this.seen.set(linkId, position);
-            return position;
-          })
-        : this.viaRedis(linkId, size, known);
-    return asked.then(undefined, (error: unknown) => {
+    const orInDatabase = (error: unknown): Promise<number> => {
       if (!(error instanceof UnavailableError)) throw error;
       this.presence.lost();
       return this.inDatabase(linkId, size, known);
-    });
+    };
+    // Nearly every visit: the position was taken back from the database on this connection.
+    if (this.synced.get(linkId) !== this.presence.generation) return this.viaRedis(linkId, size, known).then(undefined, orInDatabase);
+    return this.redis.next(linkId, size, known).then((position) => {
+      this.seen.set(linkId, position);
+      return position;
+    }, orInDatabase);
   }
 
   private inDatabase(linkId: number, size: number, known: number): Promise<number> {

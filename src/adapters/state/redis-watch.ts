@@ -40,5 +40,10 @@ export function orUnavailable<T>(command: Promise<T>): Promise<T> {
 
 /** orUnavailable's mapping, for a `.then(…, toUnavailable)` that needs no promise more. */
 export function toUnavailable(error: unknown): never {
-  throw isRedisConnectionError(error) ? new UnavailableError('shared store (Redis)', { cause: error }) : error;
+  throw asUnavailable(error);
+}
+
+/** The failure a command's caller gets: UnavailableError for an absent Redis, the error itself otherwise. */
+export function asUnavailable(error: unknown): unknown {
+  return isRedisConnectionError(error) ? new UnavailableError('shared store (Redis)', { cause: error }) : error;
 }

@@ -8,6 +8,7 @@ import { RedisClickQuota } from '../../../src/adapters/state/redis-click-quota.t
 import { RedisRotationCursor } from '../../../src/adapters/state/redis-rotation-cursor.ts';
 import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-limiter.ts';
 import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
+import { UnavailableError } from '../../../src/core/shared/errors.ts';
 import { describeAttemptLimiterContract } from '../../contracts/attempt-limiter-contract.ts';
 import { describeClickQuotaContract, describeRotationCursorContract } from '../../contracts/click-state-contracts.ts';
 
@@ -184,6 +185,62 @@ describe('RedisRotationCursor', () => {
     assert.ok((await serverA.ttl(key)) > 0, 'and gives it back its time to live');
   });
 
+  test("a turn's visits of a link take consecutive positions in the order they came, from one INCRBY", async () => {
+    const { client, sent } = await watchedConnection();
+    const a = new RedisRotationCursor(client, { prefix });
+    const b = new RedisRotationCursor(serverB, { prefix });
+    assert.equal(await a.next(17, 4, -1), 0);
+    assert.equal(await b.next(17, 4, -1), 1);
+    sent.length = 0;
+    // One turn of the event loop: four visits on one instance, two on the other.
+    const [a1, a2, b1, a3, b2, a4] = await Promise.all([
+      a.next(17, 4, -1),
+      a.next(17, 4, -1),
+      b.next(17, 4, -1),
+      a.next(17, 4, -1),
+      b.next(17, 4, -1),
+      a.next(17, 4, -1),
+    ]);
+    assert.deepEqual([a2, a3, a4], [(a1 + 1) % 4, (a1 + 2) % 4, (a1 + 3) % 4]);
+    assert.equal(b2, (b1 + 1) % 4);
+    assert.deepEqual([a1, a2, a3, a4, b1, b2].sort(), [2, 3, 0, 1, 2, 3].sort(), 'values 2 to 7 of the counter, each once');
+    assert.deepEqual(sent, ['incrby'], "instance A's four visits in one command");
+    await client.quit();
+  });
+
+  test("a turn's visits of four links or more go in one script call, each link's in turn", async () => {
+    const { client, sent } = await watchedConnection();
+    const cursor = new RedisRotationCursor(client, { prefix });
+    for (const link of [20, 21, 22, 23]) assert.equal(await cursor.next(link, 5, -1), 0);
+    sent.length = 0;
+    const turn = await Promise.all([20, 21, 20, 22, 23, 22, 20].map((link) => cursor.next(link, 5, -1)));
+    assert.deepEqual(turn, [1, 1, 2, 1, 1, 2, 3]);
+    assert.deepEqual(
+      sent.filter((name) => name !== 'eval'),
+      ['evalsha'],
+      'one script call (and its text once, should Redis not hold it yet)',
+    );
+    assert.equal(await cursor.next(21, 5, -1), 2);
+    sent.length = 0;
+    assert.deepEqual(await Promise.all([20, 21, 20].map((link) => cursor.next(link, 5, -1))), [4, 3, 0]);
+    assert.deepEqual(sent, ['incrby', 'incrby'], 'a turn of fewer links: one INCRBY each');
+    await client.quit();
+  });
+
+  test("a turn's failure reaches each of its visits", async () => {
+    const client = connect();
+    await client.connect();
+    const cursor = new RedisRotationCursor(client, { prefix });
+    const links = [24, 25, 26, 27];
+    for (const link of links) assert.equal(await cursor.next(link, 3, -1), 0);
+    await client.quit();
+    // A turn of one link (INCRBY), then one of four (the script).
+    for (const turn of [[24, 24], links]) {
+      const visits = turn.map((link) => cursor.next(link, 3, -1));
+      for (const visit of visits) await assert.rejects(visit, UnavailableError);
+    }
+  });
+
   test('replace seeds from known whatever this instance seeded before', async () => {
     const cursor = new RedisRotationCursor(serverA, { prefix });
     assert.deepEqual([await cursor.next(16, 4, 0), await cursor.next(16, 4, 0)], [1, 2]);
@@ -284,3 +341,16 @@ describe('RedisInvalidationBus', () => {
     }
   });
 });
+
+/** A connection of its own whose commands' names are listed as they are sent. */
+async function watchedConnection(): Promise<{ client: Redis; sent: string[] }> {
+  const client = connect();
+  await client.connect();
+  const sent: string[] = [];
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
+    sent.push(command.name);
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  });
+  return { client, sent };
+}
