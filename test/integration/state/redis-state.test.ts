@@ -348,9 +348,9 @@ async function watchedConnection(): Promise<{ client: Redis; sent: string[] }> {
   await client.connect();
   const sent: string[] = [];
   const send = client.sendCommand.bind(client);
-  client.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
+  client.sendCommand = (command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
     sent.push(command.name);
     return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  });
+  };
   return { client, sent };
 }
