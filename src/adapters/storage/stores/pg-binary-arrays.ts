@@ -111,7 +111,18 @@ export function int8Array(values: ReadonlyArray<number | null>, writer = new Bin
 
 /** A text[] parameter; null elements are NULL. */
 export function textArray(values: ReadonlyArray<string | null>, writer = new BinaryArrayWriter()): Buffer {
-  return arrayOf('text', values, (v) => writer.text(textBytes(v)), writer);
+  // A window's rollup rows repeat a few dimensions, days and values: each is encoded once.
+  const encoded = new Map<string, Uint8Array>();
+  return arrayOf(
+    'text',
+    values,
+    (v) => {
+      let bytes = encoded.get(v);
+      if (bytes === undefined) encoded.set(v, (bytes = textBytes(v)));
+      writer.text(bytes);
+    },
+    writer,
+  );
 }
 
 function arrayOf<T>(type: ElementType, values: ReadonlyArray<T | null>, element: (value: T) => void, writer: BinaryArrayWriter): Buffer {
