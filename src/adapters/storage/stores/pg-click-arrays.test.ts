@@ -63,10 +63,3 @@ test('rows by link, each link’s in their own order: the same with one sorted n
   // A write of more rows than one number can hold with their index (span 4 here): the comparator.
   assert.deepEqual([...linkOrder(linkOf, links.length, 4)], expectedOrder);
 });
-
-test('one write after another, a larger then a smaller: each reads only its own rows', () => {
-  const larger = Array.from({ length: 50 }, (_, i) => aClick({ linkId: 50 - i, at: NOV + i, country: i % 2 ? 'US' : null, rule: i % 3 ? i : null }));
-  const smaller = [aClick({ linkId: 9, at: DEC, browser: 'Firefox' }), aClick({ linkId: 4, at: DEC + 1, variant: 1 })];
-  assert.deepEqual(pgClickArrays([encodeClicks(larger)], () => true).columns, expected(larger));
-  assert.deepEqual(pgClickArrays([encodeClicks(smaller)], () => true).columns, expected(smaller));
-});

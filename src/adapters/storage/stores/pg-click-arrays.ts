@@ -28,9 +28,9 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
   let total = 0;
   for (const part of parts) total += part.count;
   // Each kept row: its part, its index there, and its link.
-  const partOf = scratch.uint32('partOf', total);
-  const rowOf = scratch.uint32('rowOf', total);
-  const linkOf = scratch.float64('linkOf', total);
+  const partOf = new Uint32Array(total);
+  const rowOf = new Uint32Array(total);
+  const linkOf = new Float64Array(total);
   const months = new Map<string, Month>();
   let current = { name: '', from: 0, to: 0 };
   let last = -Infinity;
@@ -58,9 +58,9 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
 
   // The kept rows' fields gathered once in link order: each column below then reads them in
   // sequence, rather than every column jumping from message to message along the order.
-  const numbers = scratch.float64('numbers', count * NUMBER_FIELDS);
-  const codes = scratch.int32('codes', count * STRING_FIELDS);
-  const partAt = scratch.uint32('partAt', count);
+  const numbers = new Float64Array(count * NUMBER_FIELDS);
+  const codes = new Int32Array(count * STRING_FIELDS);
+  const partAt = new Uint32Array(count);
   for (let j = 0; j < count; j++) {
     const k = order[j]!;
     const p = partOf[k]!;
@@ -112,39 +112,6 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
   ];
   return { count, columns, months: [...months.values()] };
 }
-
-/**
- * Typed arrays a write's building reuses from write to write: a write every interval allocated
- * megabytes outside the heap, which brought the writer thread's collections on. pgClickArrays
- * is synchronous, so one set serves every call; a write past REUSED_ELEMENTS (a backlog after an
- * outage) gets arrays of its own, so that none is held at that size.
- */
-const REUSED_ELEMENTS = 1 << 20;
-class Scratch {
-  private readonly arrays = new Map<string, Uint32Array | Int32Array | Float64Array>();
-
-  uint32(name: string, n: number): Uint32Array {
-    return this.get(name, n, (size) => new Uint32Array(size));
-  }
-
-  int32(name: string, n: number): Int32Array {
-    return this.get(name, n, (size) => new Int32Array(size));
-  }
-
-  float64(name: string, n: number): Float64Array {
-    return this.get(name, n, (size) => new Float64Array(size));
-  }
-
-  private get<T extends Uint32Array | Int32Array | Float64Array>(name: string, n: number, make: (size: number) => T): T {
-    if (n > REUSED_ELEMENTS) return make(n);
-    const held = this.arrays.get(name) as T | undefined;
-    if (held !== undefined && held.length >= n) return held;
-    const made = make(Math.min(REUSED_ELEMENTS, Math.max(n, 2 * (held?.length ?? 0))));
-    this.arrays.set(name, made);
-    return made;
-  }
-}
-const scratch = new Scratch();
 
 /**
  * Row indices 0..count-1 by link, each link's in their own order. A write holds everything due,
