@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BinaryArrayWriter, int4Array, int8Array, textArray, textBytes } from './pg-binary-arrays.ts';
+import { BinaryArrayWriter, int4Array, int8Array, repeatedTextArray, textArray, textBytes } from './pg-binary-arrays.ts';
 
 /** array_send's layout, read back: flags, element OID, and each element's bytes (null for NULL). */
 function read(bytes: Buffer): { nulls: number; oid: number; elements: (Buffer | null)[] } {
@@ -43,8 +43,9 @@ test('int8 arrays: every safe integer, negative ones included, OID 20', () => {
 });
 
 test('text arrays: UTF-8 bytes as they are (nothing quoted or escaped), OID 25; NUL refused', () => {
-  // Repeated values (encoded once a call) come out in every place they stand.
   const values = ['a', null, 'NULL', '', 'x,y{}', 'say "hi"', 'C:\\d', 'é 🙂', 'x'.repeat(70_000), 'a', '', 'é 🙂', null, 'a'];
+  // repeatedTextArray encodes each distinct value once, and writes the same array.
+  assert.deepEqual(repeatedTextArray(values), textArray(values));
   const { nulls, oid, elements } = read(textArray(values));
   assert.deepEqual([nulls, oid], [1, 25]);
   assert.deepEqual(

@@ -111,7 +111,14 @@ export function int8Array(values: ReadonlyArray<number | null>, writer = new Bin
 
 /** A text[] parameter; null elements are NULL. */
 export function textArray(values: ReadonlyArray<string | null>, writer = new BinaryArrayWriter()): Buffer {
-  // A window's rollup rows repeat a few dimensions, days and values: each is encoded once.
+  return arrayOf('text', values, (v) => writer.text(textBytes(v)), writer);
+}
+
+/**
+ * textArray, for values that repeat (a window's dimensions, days and values): each distinct one
+ * is encoded once. Over values nearly all distinct (visitors) the lookup costs more than it saves.
+ */
+export function repeatedTextArray(values: ReadonlyArray<string | null>, writer = new BinaryArrayWriter()): Buffer {
   const encoded = new Map<string, Uint8Array>();
   return arrayOf(
     'text',

@@ -3,7 +3,7 @@ import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements } from './click-statements.ts';
-import { int4Array, int8Array, textArray } from './pg-binary-arrays.ts';
+import { int4Array, int8Array, repeatedTextArray, textArray } from './pg-binary-arrays.ts';
 import { ensureMonths } from './click-partitions.ts';
 import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
 
@@ -45,7 +45,7 @@ export const pgClickStatements: ClickStatements = {
     if (marks.length === 0) return [];
     const { rows } = await sql<{ link_id: number; day: string }>`
       insert into click_visitors (day, link_id, visitor)
-      select * from unnest(${textArray(marks.map((m) => m.day))}::text[], ${int4Array(marks.map((m) => m.linkId))}::int4[],
+      select * from unnest(${repeatedTextArray(marks.map((m) => m.day))}::text[], ${int4Array(marks.map((m) => m.linkId))}::int4[],
         ${textArray(marks.map((m) => m.visitor))}::text[])
       on conflict do nothing
       returning link_id, day`.execute(trx);
@@ -56,8 +56,8 @@ export const pgClickStatements: ClickStatements = {
     if (increments.length === 0) return;
     await sql`
       insert into click_rollups_recent (link_id, dimension, day, value, count)
-      select * from unnest(${int4Array(increments.map((r) => r.linkId))}::int4[], ${textArray(increments.map((r) => r.dimension))}::text[],
-        ${textArray(increments.map((r) => r.day))}::text[], ${textArray(increments.map((r) => r.value))}::text[],
+      select * from unnest(${int4Array(increments.map((r) => r.linkId))}::int4[], ${repeatedTextArray(increments.map((r) => r.dimension))}::text[],
+        ${repeatedTextArray(increments.map((r) => r.day))}::text[], ${repeatedTextArray(increments.map((r) => r.value))}::text[],
         ${int8Array(increments.map((r) => r.count))}::int8[])
       on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(trx);
   },
@@ -67,7 +67,7 @@ export const pgClickStatements: ClickStatements = {
     await sql`
       insert into account_click_days (account_id, day, count)
       select l.account_id, v.day, sum(v.n) from unnest(${int4Array(totals.map((t) => t.linkId))}::int4[],
-        ${textArray(totals.map((t) => t.day))}::text[], ${int8Array(totals.map((t) => t.count))}::int8[]) as v(link_id, day, n)
+        ${repeatedTextArray(totals.map((t) => t.day))}::text[], ${int8Array(totals.map((t) => t.count))}::int8[]) as v(link_id, day, n)
         join links l on l.id = v.link_id
       group by 1, 2 order by 1, 2
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
