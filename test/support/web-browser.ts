@@ -58,8 +58,15 @@ export async function expectNoSidewaysScrollAt320(page: Page): Promise<void> {
   const before = page.viewportSize();
   await page.setViewportSize({ width: 320, height: 640 });
   try {
-    const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
-    assert.equal(overflow, 0, `${page.url()} scrolls sideways by ${overflow} px at 320 px wide`);
+    const { overflow, widest } = await page.locator('html').evaluate((html) => {
+      // What sticks out, deepest first: the message names it, so a failure can be acted on.
+      const out = [...document.body.querySelectorAll('*')]
+        .filter((e) => e.getBoundingClientRect().right > html.clientWidth + 0.5 && e.children.length === 0)
+        .slice(0, 3)
+        .map((e) => `<${e.tagName.toLowerCase()}${e.className ? ` class="${String(e.className)}"` : ''}> ${(e.textContent ?? '').trim().slice(0, 60)}`);
+      return { overflow: html.scrollWidth - html.clientWidth, widest: out };
+    });
+    assert.equal(overflow, 0, `${page.url()} scrolls sideways by ${overflow} px at 320 px wide: ${widest.join('; ') || 'no element found past the edge'}`);
   } finally {
     if (before) await page.setViewportSize(before);
   }
