@@ -64,9 +64,8 @@ onEachEngineInBrowser('journeys through the web app in a browser', { env: { TRUS
     await visitor.close();
 
     // Clicks are written in batches (every 50 ms here): the dashboard shows them once written.
-    // Measured from the second visit to the API's count of 2: 1.4–3.9 s on a machine running CI
-    // beside it (the same before and after stop 43), which the 5 s this waited did not always
-    // cover with two browser suites at once.
+    // The wait is long because a CI machine running two browser suites at once can take seconds
+    // to load and reload the page (the click path itself is quick: docs/performance.md).
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await eventually(
       'the dashboard counts both clicks',

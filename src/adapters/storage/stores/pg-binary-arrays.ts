@@ -119,17 +119,18 @@ export function textArray(values: ReadonlyArray<string | null>, writer = new Bin
  * is encoded once. Over values nearly all distinct (visitors) the lookup costs more than it saves.
  */
 export function repeatedTextArray(values: ReadonlyArray<string | null>, writer = new BinaryArrayWriter()): Buffer {
+  const bytesOf = textBytesOnce();
+  return arrayOf('text', values, (v) => writer.text(bytesOf(v)), writer);
+}
+
+/** textBytes, remembering each string's bytes: for strings that repeat. */
+export function textBytesOnce(): (value: string) => Uint8Array {
   const encoded = new Map<string, Uint8Array>();
-  return arrayOf(
-    'text',
-    values,
-    (v) => {
-      let bytes = encoded.get(v);
-      if (bytes === undefined) encoded.set(v, (bytes = textBytes(v)));
-      writer.text(bytes);
-    },
-    writer,
-  );
+  return (value) => {
+    let bytes = encoded.get(value);
+    if (bytes === undefined) encoded.set(value, (bytes = textBytes(value)));
+    return bytes;
+  };
 }
 
 function arrayOf<T>(type: ElementType, values: ReadonlyArray<T | null>, element: (value: T) => void, writer: BinaryArrayWriter): Buffer {

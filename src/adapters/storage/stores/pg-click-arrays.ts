@@ -1,6 +1,6 @@
 import { CODE_AT, NUMBER_AT, NUMBER_FIELDS, STRING_FIELDS, type ClickColumns } from '../../clicks/click-columns.ts';
 import { monthOf, nextMonth, partitionOf, type Month } from './click-partitions.ts';
-import { BinaryArrayWriter, textBytes } from './pg-binary-arrays.ts';
+import { BinaryArrayWriter, textBytesOnce } from './pg-binary-arrays.ts';
 
 /** A batch's click rows as pgClickStatements' insert takes them: one binary array a column (pg-binary-arrays.ts). */
 export interface PgClickArrays {
@@ -85,12 +85,7 @@ export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: num
   // Each message's strings, encoded when first met: each message has a table of its own, and
   // a write holds hundreds of messages with the same few strings, so the bytes are shared.
   const encoded = parts.map(({ strings }) => new Array<Uint8Array | undefined>(strings.length));
-  const shared = new Map<string, Uint8Array>();
-  const bytesOf = (value: string) => {
-    let bytes = shared.get(value);
-    if (bytes === undefined) shared.set(value, (bytes = textBytes(value)));
-    return bytes;
-  };
+  const bytesOf = textBytesOnce();
   const textColumn = (field: number) => {
     writer.begin('text');
     for (let j = 0; j < count; j++) {
