@@ -89,7 +89,7 @@ for (const windowMs of [WINDOW_MS, 0]) {
 
       const humans = CLICKS - [...warm, ...clicks].filter((c) => c.isBot).length;
       const { rows } = await sql<{ counted: number; rows: number; total: number }>`
-        select (select coalesce(sum(clicks), 0) from links)::int8 as counted, (select count(*) from clicks)::int8 as rows,
+        select ((select coalesce(sum(clicks), 0) from links) + (select coalesce(sum(clicks), 0) from link_click_counts))::int8 as counted, (select count(*) from clicks)::int8 as rows,
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'total')::int8 as total`.execute(storage.db);
       const check = rows[0]!;
       const exact = check.counted === humans && check.rows === CLICKS && check.total === humans && failures.length === 0;

@@ -152,7 +152,7 @@ async function clicksIn(url: string): Promise<{ rows: number; counted: number }>
   try {
     const count = async (text: string) => Number((await client.query<{ n: string }>(text)).rows[0]!.n);
     const rows = await count('select count(*) as n from clicks');
-    const counted = await count('select coalesce(sum(clicks), 0) as n from links');
+    const counted = await count('select (select coalesce(sum(clicks), 0) from links) + (select coalesce(sum(clicks), 0) from link_click_counts) as n');
     return { rows, counted };
   } finally {
     await client.end();

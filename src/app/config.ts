@@ -287,6 +287,11 @@ const CATALOGUE = {
     doc: "Statistics rollups and the links' click counters (but a capped link's, written with its click rows) are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop. 0: with every click batch.",
     parse: int(0, 600_000),
   },
+  CLICK_COUNT_SETTLE_INTERVAL_MS: {
+    default: '60000',
+    doc: "PostgreSQL: the links' click counters the statistics window adds to are settled into the links this often. Every count shown is exact meanwhile; only the order of a list sorted by clicks may lag by this much.",
+    parse: int(1000, 86_400_000),
+  },
   CLICK_WRITER_LEASE_MS: {
     default: '30000',
     doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics and the links' counters of its batches from their click rows.",

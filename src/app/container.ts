@@ -61,6 +61,7 @@ import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
 import { SqlFilteredClickStore } from '../adapters/storage/stores/filtered-click-store.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
+import { LinkClickCounts } from '../adapters/storage/stores/link-click-counts.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
@@ -99,6 +100,8 @@ export interface Container extends ApiContext {
   security: SecurityServices;
   admin: AdminService;
   storage: Storage;
+  /** PostgreSQL's pending link click counts, settled by the server now and then (null on SQLite). */
+  linkClickCounts: LinkClickCounts | null;
   /** The operator's side of domains (the CLI). */
   domainOperator: DomainOperator;
   visits: VisitRuntime;
@@ -320,6 +323,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
+    linkClickCounts: storage.engine === 'postgres' ? new LinkClickCounts(storage.db) : null,
     visits,
     hooks,
     security,

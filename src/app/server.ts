@@ -21,6 +21,8 @@ import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 /** Daily statistics of finished months are folded into monthly ones a round at a time (ADR 40). */
 const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
+/** A settle round of the links' click counts gives way after this; the rest waits for the next. */
+const SETTLE_ROUND_MS = 1000;
 const SUBSCRIBE_WAIT_MS = 2000;
 
 export interface Server {
@@ -141,11 +143,20 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       ...FOLDING,
       onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
     });
+    const linkCounts = container.linkClickCounts;
+    const settling =
+      linkCounts &&
+      startPeriodic(() => linkCounts.settle(SETTLE_ROUND_MS), {
+        firstDelayMs: config.CLICK_COUNT_SETTLE_INTERVAL_MS,
+        intervalMs: config.CLICK_COUNT_SETTLE_INTERVAL_MS,
+        onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
+      });
     container.hooks.start();
     const release = async () => {
       live.close();
       await retention.stop();
       await folding.stop();
+      await settling?.stop();
       await metricsServer?.close();
       await container.close();
     };

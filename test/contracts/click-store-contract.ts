@@ -10,6 +10,7 @@ import type { ClickStore } from '../../src/core/clicks/ports.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/adapters/storage/schema.ts';
 import { aClick, clickRowsOf, rollupCount } from '../support/clicks.ts';
+import { linkCounter } from '../support/link-rows.ts';
 
 export interface ClickStoreSubject {
   store: ClickStore;
@@ -26,7 +27,7 @@ const at = Date.parse(`${CLICK_DAY}T10:00:00Z`);
 /** ClickStoreSubject's state, read from the tables every click writer writes. */
 export function sqlClickState(db: Kysely<Database>): ClickStoreSubject['state'] {
   return async (id) => {
-    const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirst();
+    const row = await linkCounter(db, id);
     return {
       rows: await clickRowsOf(db, id),
       clicks: Number(row?.clicks ?? 0),

@@ -61,7 +61,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
   const written = async (ids: number[]): Promise<Written> => {
     const list = ids.join(',');
     const { rows } = await admin.query<Record<keyof Written, string>>(
-      `select (select coalesce(sum(clicks), 0) from links where id in (${list})) as clicks,
+      `select ((select coalesce(sum(clicks), 0) from links where id in (${list})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${list}))) as clicks,
         (select count(*) from clicks where link_id in (${list})) as rows,
         (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${list})) as total`,
     );

@@ -32,7 +32,10 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
   const api = (path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
   const visit = (i: number) => fetch(`${base}/outage?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
   const stored = async () => {
-    const counter = await admin.query<{ clicks: number }>('select clicks::int as clicks from links where id = $1', [linkId]);
+    const counter = await admin.query<{ clicks: number }>(
+      'select (clicks + coalesce((select p.clicks from link_click_counts p where p.link_id = links.id), 0))::int as clicks from links where id = $1',
+      [linkId],
+    );
     const rows = await admin.query<{ n: number }>('select count(*)::int as n from clicks where link_id = $1', [linkId]);
     return { counter: counter.rows[0]!.clicks, rows: rows.rows[0]!.n };
   };

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, LinksTable } from '../../src/adapters/storage/schema.ts';
+import { pendingClicks } from '../../src/adapters/storage/stores/link-rows.ts';
 
 /**
  * A link's row as a test writes it straight in SQL, past the service (to load thousands at once,
@@ -35,4 +36,13 @@ export async function insertSearchRows(
       .insertInto('links')
       .values(values.slice(i, i + 500))
       .execute();
+}
+
+/**
+ * A link's click count and last rotation position as its reads show them: `links.clicks` plus, on
+ * PostgreSQL, the clicks not yet settled there (docs/adr/0081). Undefined: no such link.
+ */
+export async function linkCounter(db: Kysely<Database>, id: number): Promise<{ clicks: number; last_rotation: number | null } | undefined> {
+  const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).select(pendingClicks).where('id', '=', id).executeTakeFirst();
+  return row && { clicks: row.clicks + Number(row.pending_clicks ?? 0), last_rotation: row.last_rotation };
 }

@@ -68,7 +68,7 @@ export class PgClickWrites implements ClickWrites {
       }
       const live = await statements.keepLinks(trx, linksOf(window.linkIds(), totals));
       await writeRollups(trx, statements, window, live);
-      await statements.updateLinks(trx, linkUpdates(totals, live));
+      await statements.countWindow(trx, linkUpdates(totals, live));
     });
   }
 

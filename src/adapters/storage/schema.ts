@@ -300,6 +300,12 @@ export interface ClickBatchesPendingTable {
   last_click_id: number;
 }
 
+/** Clicks of uncapped links counted since their last settle into links.clicks (migration 0040). */
+export interface LinkClickCountsTable {
+  link_id: number;
+  clicks: number;
+}
+
 /** The account's import under way, and until when its holder has it (migration 0021). */
 export interface ImportLeasesTable {
   account_id: number;
@@ -408,6 +414,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   click_writers: ClickWritersTable;
   click_batches_pending: ClickBatchesPendingTable;
+  link_click_counts: LinkClickCountsTable;
   import_leases: ImportLeasesTable;
   utm_templates: UtmTemplatesTable;
   link_qr_logos: LinkQrLogosTable;

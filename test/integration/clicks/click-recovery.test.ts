@@ -67,7 +67,7 @@ async function breakdown(db: Kysely<Database>, links: readonly number[]): Promis
 }
 async function counts(db: Kysely<Database>, links: readonly number[]) {
   const { rows } = await sql<{ clicks: number; rows: number; total: number; pending: number }>`
-    select (select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) as clicks,
+    select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(links)}))) as clicks,
            (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
            (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${sql.join(links)})) as total,
            (select count(*) from click_batches_pending) as pending`.execute(db);

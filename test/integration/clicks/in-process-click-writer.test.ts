@@ -9,6 +9,7 @@ import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
+import { linkCounter } from '../../support/link-rows.ts';
 
 const DAY = '2026-11-24';
 
@@ -51,7 +52,7 @@ for (const engine of ENGINES) {
     });
 
     const linkState = async (id: number) => {
-      const link = await db.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', id).executeTakeFirstOrThrow();
+      const link = (await linkCounter(db.storage.db, id))!;
       const rows = await db.storage.db
         .selectFrom('clicks')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -149,7 +150,7 @@ for (const engine of ENGINES) {
         ),
       );
       const { rows } = await sql<{ clicks: number; rotations: number; rows: number; total: number; unique: number; bots: number }>`
-        select (select sum(clicks) from links where id in (${sql.join(ids)})) as clicks,
+        select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(ids)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(ids)}))) as clicks,
                (select sum(last_rotation) from links where id in (${sql.join(ids)})) as rotations,
                (select count(*) from clicks where link_id in (${sql.join(ids)})) as rows,
                (select sum(count) from click_rollups where dimension = 'total' and link_id in (${sql.join(ids)})) as total,

@@ -40,7 +40,7 @@ const messageOf = (links: readonly number[], accountId: number, from: number, co
 async function held(db: Kysely<Database>, links: readonly number[]) {
   const { rows } = await sql<{ rows: number; clicks: number; total: number; bot: number; pending: number }>`
     select (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
-           (select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) as clicks,
+           ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(links)}))) as clicks,
            (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${sql.join(links)})) as total,
            (select coalesce(sum(count), 0) from click_rollups where dimension = 'bot' and link_id in (${sql.join(links)})) as bot,
            (select count(*) from click_batches_pending) as pending`.execute(db);

@@ -13,6 +13,7 @@ import { describeClickStoreContract, sqlClickState } from '../../contracts/click
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { startHarness, type Harness } from '../../support/harness.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
+import { linkCounter } from '../../support/link-rows.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -42,7 +43,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
   });
   const db = () => h.server.container.storage.db;
   const rowsOf = (linkId: number) => clickRowsOf(db(), linkId);
-  const linkRow = (linkId: number) => db().selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', linkId).executeTakeFirstOrThrow();
+  const linkRow = async (linkId: number) => (await linkCounter(db(), linkId))!;
   const rollup = (linkId: number, dimension: string, value = '') => rollupCount(db(), linkId, DAY, dimension, value);
 
   test('clicks handed over wait for the interval; settle writes rows, counters, rollups and the latest rotation', async () => {

@@ -39,6 +39,7 @@ import * as accountDaysByTheWriter from './0036-account-days-by-the-writer.ts';
 import * as clickIdsInBlocks from './0037-click-ids-in-blocks.ts';
 import * as recentRollups from './0038-recent-rollups.ts';
 import * as clicksFoundByTime from './0039-clicks-found-by-time.ts';
+import * as linkClickCounts from './0040-link-click-counts.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -85,6 +86,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0037-click-ids-in-blocks': clickIdsInBlocks,
   '0038-recent-rollups': recentRollups,
   '0039-clicks-found-by-time': clicksFoundByTime,
+  '0040-link-click-counts': linkClickCounts,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -6,7 +6,7 @@ import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink, Workspac
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
 import { toAccount } from './account-store.ts';
-import { toLink } from './link-rows.ts';
+import { pendingClicks, toLink } from './link-rows.ts';
 
 const num = (v: number | string | bigint | null | undefined): number => Number(v ?? 0);
 
@@ -18,7 +18,7 @@ export class SqlAdminStore implements AdminStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async totals(sinceDay: string): Promise<InstanceTotals> {
-    const [accounts, links, recent] = await Promise.all([
+    const [accounts, links, pending, recent] = await Promise.all([
       this.db
         .selectFrom('accounts')
         .select((eb) => eb.fn.countAll().as('count'))
@@ -27,13 +27,18 @@ export class SqlAdminStore implements AdminStore {
         .selectFrom('links')
         .select((eb) => [eb.fn.countAll().as('count'), eb.fn.sum<number | string | null>('clicks').as('clicks')])
         .executeTakeFirst(),
+      // The clicks not yet settled into links.clicks (link-click-counts.ts).
+      this.db
+        .selectFrom('link_click_counts')
+        .select((eb) => eb.fn.sum<number | string | null>('clicks').as('clicks'))
+        .executeTakeFirst(),
       this.db
         .selectFrom('account_click_days')
         .select((eb) => eb.fn.sum<number | string | null>('count').as('clicks'))
         .where('day', '>=', sinceDay)
         .executeTakeFirst(),
     ]);
-    return { accounts: countOf(accounts), links: countOf(links), clicks: num(links?.clicks), recentClicks: num(recent?.clicks) };
+    return { accounts: countOf(accounts), links: countOf(links), clicks: num(links?.clicks) + num(pending?.clicks), recentClicks: num(recent?.clicks) };
   }
 
   async accounts(search: string | undefined, page: PageRequest) {
@@ -116,6 +121,7 @@ export class SqlAdminStore implements AdminStore {
       .then(countOf);
     const items = q
       .selectAll('links')
+      .select(pendingClicks)
       .select(['accounts.email as owner_email', 'accounts.suspended_at as owner_suspended_at', 'domains.name as domain_name'])
       .orderBy('links.id', 'desc')
       .limit(page.perPage)
@@ -156,6 +162,7 @@ export class SqlAdminStore implements AdminStore {
       .set({ disabled: disabled ? 1 : 0, blocked_at: disabled ? now : null, updated_at: now })
       .where('id', '=', linkId)
       .returningAll()
+      .returning(pendingClicks)
       .executeTakeFirst();
     return row ? toLink(row, []) : null;
   }

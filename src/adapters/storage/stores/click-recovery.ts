@@ -38,7 +38,7 @@ export async function rollUpWritten(
   if (ids.length === 0) return 0;
   const live = await statements.keepLinks(trx, ids);
   await writeRollups(trx, statements, window, live);
-  await statements.updateLinks(trx, linkUpdates({ counts: uncapped(counts, live), rotations }, live));
+  await statements.countWindow(trx, linkUpdates({ counts: uncapped(counts, live), rotations }, live));
   return written.length;
 }
 

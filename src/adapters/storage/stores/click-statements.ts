@@ -19,7 +19,7 @@ export interface LinkUpdate {
 /**
  * The statements of PostgreSQL's click writes (pg-click-writes.ts) and of the recovery, in the form
  * each engine writes fastest. A batch is written with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
- * upsertRollups, addAccountDays and updateLinks, in that order, each with its rows in key order: the order in
+ * upsertRollups, addAccountDays and countWindow, in that order, each with its rows in key order: the order in
  * which every writer takes its locks (docs/adr/0016).
  */
 export interface ClickStatements {
@@ -34,10 +34,17 @@ export interface ClickStatements {
    */
   insertClicks(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<number | null>;
   /**
-   * links.clicks += clicks; last_rotation = rotation where there is one. Where writers run at
-   * once, the rows are locked in the order given (id order) before any is written.
+   * links.clicks += clicks; last_rotation = rotation where there is one: a batch's capped links.
+   * Where writers run at once, the rows are locked in the order given (id order) before any is
+   * written.
    */
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
+  /**
+   * A window's counts of links without a click cap, and its rotations: on PostgreSQL the counts go
+   * to link_click_counts, settled into links.clicks later (docs/adr/0081), then the rotations to
+   * the links; on SQLite as updateLinks.
+   */
+  countWindow(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */
   insertMarks(trx: Transaction<Database>, marks: readonly VisitorMark[]): Promise<Array<{ linkId: number; day: string }>>;
   /** count = count + increment, creating rows as needed. */

@@ -1,13 +1,25 @@
-import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { Link, LinkFields } from '../../../core/links/link.ts';
 import type { Rule } from '../../../core/rules/rule.ts';
 import type { TargetType, Targets } from '../../../core/targeting/target.ts';
-import type { LinksTable } from '../schema.ts';
+import type { Database, LinksTable } from '../schema.ts';
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 const parse = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
 
-export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
+/** A link's row as every read selects it: the columns, and its clicks not yet settled into them. */
+export type LinkRow = Selectable<LinksTable> & { pending_clicks: number | null };
+
+/**
+ * The clicks the writer has counted for the link since the last settle into `links.clicks`
+ * (link_click_counts, docs/adr/0081): a link's count is the two added, so every read of links
+ * selects this beside their columns.
+ */
+export function pendingClicks(eb: ExpressionBuilder<Database, 'links'>) {
+  return eb.selectFrom('link_click_counts').select('link_click_counts.clicks').whereRef('link_click_counts.link_id', '=', 'links.id').as('pending_clicks');
+}
+
+export function toLink(r: LinkRow, pixelIds: number[]): Link {
   const targets: Targets = {
     country: parse(r.country_target),
     platform: parse(r.platform_target),
@@ -37,7 +49,7 @@ export function toLink(r: Selectable<LinksTable>, pixelIds: number[]): Link {
     expirationUrl: r.expiration_url,
     expirationClicks: r.expiration_clicks,
     endsAt: r.ends_at,
-    clicks: r.clicks,
+    clicks: r.clicks + Number(r.pending_clicks ?? 0),
     pixelIds,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

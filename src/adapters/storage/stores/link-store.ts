@@ -8,9 +8,10 @@ import type { Engine } from '../connect.ts';
 import type { Database, LinksTable } from '../schema.ts';
 import { countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
 import { storeTransaction } from '../transactions.ts';
+import { LinkClickCounts } from './link-click-counts.ts';
 import { LinkCounts } from './link-counts.ts';
 import { LinkMatching, ordered } from './link-matching.ts';
-import { expiryToldAfter, toColumns, toInsert, toLink } from './link-rows.ts';
+import { expiryToldAfter, pendingClicks, toColumns, toInsert, toLink, type LinkRow } from './link-rows.ts';
 
 const PAIRS_PER_INSERT = 1000;
 
@@ -25,7 +26,7 @@ export class SqlLinkStore implements LinkStore {
 
   constructor(
     private readonly db: Kysely<Database>,
-    engine: Engine,
+    private readonly engine: Engine,
   ) {
     this.matching = new LinkMatching(db, engine);
     this.counts = new LinkCounts(db);
@@ -45,7 +46,7 @@ export class SqlLinkStore implements LinkStore {
             .values(pixelIds.map((pixel_id) => ({ link_id: row.id, pixel_id })))
             .execute();
         }
-        return toLink(row, [...pixelIds]);
+        return toLink({ ...row, pending_clicks: null }, [...pixelIds]);
       });
     } catch (error) {
       throw this.translate(error);
@@ -55,6 +56,7 @@ export class SqlLinkStore implements LinkStore {
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     try {
       const updated = await storeTransaction(this.db, async (trx) => {
+        if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, [id]);
         const told = expiryToldAfter(fields, now);
         const result = await trx
           .updateTable('links')
@@ -81,13 +83,13 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async findById(accountId: number, id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db.selectFrom('links').selectAll('links').select(pendingClicks).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
 
   async findAnyById(id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db.selectFrom('links').selectAll('links').select(pendingClicks).where('id', '=', id).executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
@@ -113,7 +115,7 @@ export class SqlLinkStore implements LinkStore {
       )
         .executeTakeFirst()
         .then(countOf);
-    const items = ordered(q.selectAll(), filter.sort)
+    const items = ordered(q.selectAll('links').select(pendingClicks), filter.sort)
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute()
@@ -124,14 +126,15 @@ export class SqlLinkStore implements LinkStore {
 
   async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {
     const q = await this.matching.query(accountId, filter, now);
-    return this.withPixels(await ordered(q.selectAll(), filter.sort).limit(limit).execute());
+    return this.withPixels(await ordered(q.selectAll('links').select(pendingClicks), filter.sort).limit(limit).execute());
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('links')
-      .selectAll()
+      .selectAll('links')
+      .select(pendingClicks)
       .where('account_id', '=', accountId)
       .where('id', 'in', [...ids])
       .orderBy('id')
@@ -140,21 +143,37 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async listAfter(accountId: number, filter: LinkFilter, afterId: number, limit: number, now: number): Promise<Link[]> {
-    const rows = await (await this.matching.query(accountId, filter, now)).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await (
+      await this.matching.query(accountId, filter, now)
+    )
+      .selectAll('links')
+      .select(pendingClicks)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return this.withPixels(rows);
   }
 
   async updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]> {
     if (ids.length === 0) return [];
     const told = expiryToldAfter(fields, now);
-    const rows = await this.db
-      .updateTable('links')
-      .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
-      .where('account_id', '=', accountId)
-      .where('id', 'in', [...ids])
-      .returning('id')
-      .execute();
-    return rows.map((r) => r.id);
+    return storeTransaction(this.db, async (trx) => {
+      if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, ids);
+      const rows = await trx
+        .updateTable('links')
+        .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
+        .where('account_id', '=', accountId)
+        .where('id', 'in', [...ids])
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** A change of click cap on PostgreSQL first settles the links' pending clicks (link-click-counts.ts). */
+  private capChanges(fields: Partial<LinkFields>): boolean {
+    return this.engine === 'postgres' && fields.expirationClicks !== undefined;
   }
 
   async setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]> {
@@ -241,7 +260,7 @@ export class SqlLinkStore implements LinkStore {
     await this.db.updateTable('links').set({ title }).where('id', '=', id).where('title', 'is', null).execute();
   }
 
-  private async withPixels(rows: Selectable<LinksTable>[]): Promise<Link[]> {
+  private async withPixels(rows: LinkRow[]): Promise<Link[]> {
     const pixels = await this.pixelIdsOf(rows.map((r) => r.id));
     return rows.map((r) => toLink(r, pixels.get(r.id) ?? []));
   }

@@ -2,7 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements } from './click-statements.ts';
+import type { ClickStatements, LinkUpdate } from './click-statements.ts';
+import { LinkClickCounts } from './link-click-counts.ts';
 import { int4Array, int8Array, repeatedTextArray, textArray } from './pg-binary-arrays.ts';
 import { ensureMonths } from './click-partitions.ts';
 import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
@@ -31,13 +32,26 @@ export const pgClickStatements: ClickStatements = {
 
   async updateLinks(trx, updates) {
     if (updates.length === 0) return;
-    // The update's own plan may visit the rows in any order (a hash join scans links): the row
-    // locks are taken first, in id order, the order every writer takes them in.
-    await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
+    await lockLinks(trx, updates);
     await sql`
       update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
       from unnest(${int4Array(updates.map((u) => u.id))}::int4[], ${int8Array(updates.map((u) => u.clicks))}::int8[],
         ${int8Array(updates.map((u) => u.rotation))}::int8[]) as v(id, n, r)
+      where links.id = v.id`.execute(trx);
+  },
+
+  async countWindow(trx, updates) {
+    // The counts first: a settle or an edit of a cap takes the count's row before the link's.
+    await LinkClickCounts.add(
+      trx,
+      updates.filter((u) => u.clicks > 0),
+    );
+    const rotated = updates.filter((u) => u.rotation !== null);
+    if (rotated.length === 0) return;
+    await lockLinks(trx, rotated);
+    await sql`
+      update links set last_rotation = v.r
+      from unnest(${int4Array(rotated.map((u) => u.id))}::int4[], ${int8Array(rotated.map((u) => u.rotation))}::int8[]) as v(id, r)
       where links.id = v.id`.execute(trx);
   },
 
@@ -73,6 +87,14 @@ export const pgClickStatements: ClickStatements = {
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
   },
 };
+
+/**
+ * The update's own plan may visit the rows in any order (a hash join scans links): the row locks
+ * are taken first, in id order, the order every writer takes them in.
+ */
+async function lockLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void> {
+  await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
+}
 
 /** A batch's record, with the transaction and the server process that made it (for pg-click-writes.ts's committed()). */
 export interface PgRecord {

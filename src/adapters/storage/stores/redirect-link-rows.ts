@@ -1,12 +1,12 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { PixelType } from '../../../core/pixels/pixel.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import type { Engine } from '../connect.ts';
-import type { Database, LinksTable } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { compileRules } from '../../../core/rules/compile-rules.ts';
-import { toLink } from './link-rows.ts';
+import { pendingClicks, toLink, type LinkRow } from './link-rows.ts';
 
 type Pixel = { type: string; value: string };
 
@@ -23,6 +23,7 @@ export function selectRedirectLinks(db: Kysely<Database>, engine: Engine) {
       .innerJoin('accounts', 'accounts.id', 'links.account_id')
       .leftJoin('domains', 'domains.id', 'links.domain_id')
       .selectAll('links')
+      .select(pendingClicks)
       // A suspended owner's links answer as disabled (the operators' suspension, issue 16).
       .select(['accounts.timezone', 'accounts.suspended_at', 'domains.name as domain_name', 'domains.verified_at as domain_verified_at'])
       .select((eb: ExpressionBuilder<Database, 'links'>) =>
@@ -38,7 +39,7 @@ export function selectRedirectLinks(db: Kysely<Database>, engine: Engine) {
   );
 }
 
-export type RedirectLinkRow = Selectable<LinksTable> & {
+export type RedirectLinkRow = LinkRow & {
   timezone: string;
   suspended_at: number | null;
   domain_name: string | null;

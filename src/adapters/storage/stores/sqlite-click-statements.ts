@@ -79,6 +79,10 @@ export const sqliteClickStatements: ClickStatements = {
     );
   },
 
+  countWindow(trx, updates) {
+    return sqliteClickStatements.updateLinks(trx, updates);
+  },
+
   async insertMarks(trx, marks) {
     const fresh: Array<{ linkId: number; day: string }> = [];
     for (const part of chunks(marks, ROWS_PER_STATEMENT)) {

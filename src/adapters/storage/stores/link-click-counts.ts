@@ -1,0 +1,70 @@
+import { setImmediate as yieldToIo } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { int4Array, int8Array } from './pg-binary-arrays.ts';
+
+// Links settled per transaction: each is one update of a links row and its twenty index entries.
+const LINKS_PER_SETTLE = 2_000;
+
+/**
+ * The clicks of links without a click cap, counted by the click writer's windows into
+ * link_click_counts and settled into `links.clicks` now and then (docs/adr/0081, migration 0040).
+ * Every read of a link adds the two, so a count shown is always exact; only the order of a list
+ * sorted by clicks, read off `links.clicks`' index, waits for the settle.
+ */
+export class LinkClickCounts {
+  // PostgreSQL only: SQLite's writers count in `links.clicks`, and its table stays empty.
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The window's counts, added in the order given (id order, the order every writer locks in).
+   */
+  static async add(trx: Kysely<Database>, counts: ReadonlyArray<{ id: number; clicks: number }>): Promise<void> {
+    if (counts.length === 0) return;
+    await sql`insert into link_click_counts (link_id, clicks)
+      select * from unnest(${int4Array(counts.map((c) => c.id))}::int4[], ${int8Array(counts.map((c) => c.clicks))}::int8[])
+      on conflict (link_id) do update set clicks = link_click_counts.clicks + excluded.clicks`.execute(trx);
+  }
+
+  /**
+   * Settles the pending counts of `ids` into `links.clicks` inside the caller's transaction, before
+   * it changes their click caps: a capped link's count lives in `links.clicks` alone, where its
+   * status and claims read it. Call it before the transaction writes the links' rows (a window
+   * holding a count's row may be waiting for one of them).
+   */
+  static async settleLinks(trx: Kysely<Database>, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    // The counts' rows locked in id order first, as a window adds to them.
+    const held = await sql<{ link_id: number }>`select link_id from link_click_counts where link_id = any(${int4Array([...ids].sort((a, b) => a - b))}::int4[])
+      order by link_id for update`.execute(trx);
+    if (held.rows.length === 0) return;
+    await sql`with gone as (delete from link_click_counts where link_id = any(${int4Array(held.rows.map((r) => r.link_id))}::int4[]) returning link_id, clicks)
+      update links set clicks = links.clicks + gone.clicks from gone where links.id = gone.link_id`.execute(trx);
+  }
+
+  /**
+   * Settles every pending count into `links.clicks`, a transaction of up to LINKS_PER_SETTLE links
+   * at a time in id order, until none is left or `ms` have passed; answers how many links. Rows a
+   * window or an edit holds are passed over (SKIP LOCKED) and settled next time, so a settle waits
+   * for no one, and no one waits for it beyond one transaction.
+   */
+  async settle(ms = Infinity): Promise<number> {
+    const until = performance.now() + ms;
+    let after = 0;
+    let settled = 0;
+    for (;;) {
+      const { rows } = await sql<{ picked: string; settled: string; last: number | null }>`with picked as (
+          select link_id from link_click_counts where link_id > ${after} order by link_id limit ${LINKS_PER_SETTLE} for update skip locked),
+        kept as (select id from links where id in (select link_id from picked) order by id for no key update skip locked),
+        gone as (delete from link_click_counts where link_id in (select id from kept) returning link_id, clicks),
+        moved as (update links set clicks = links.clicks + gone.clicks from gone where links.id = gone.link_id returning 1)
+        select (select count(*) from picked) as picked, (select count(*) from moved) as settled, (select max(link_id) from picked) as last`.execute(this.db);
+      const row = rows[0];
+      settled += Number(row?.settled ?? 0);
+      if (Number(row?.picked ?? 0) < LINKS_PER_SETTLE || row?.last == null) return settled;
+      after = Number(row.last);
+      if (performance.now() >= until) return settled;
+      await yieldToIo();
+    }
+  }
+}
