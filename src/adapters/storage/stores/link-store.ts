@@ -1,11 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type CountRequest, type PageRequest } from '../../../core/shared/page.ts';
 import type { Link, LinkFields, LinkFilter } from '../../../core/links/link.ts';
 import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
-import type { Database, LinksTable } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
 import { storeTransaction } from '../transactions.ts';
 import { LinkClickCounts } from './link-click-counts.ts';
