@@ -8,6 +8,7 @@ import * as stats from '../../../src/adapters/storage/migrations/0003-stats.ts';
 import * as appendOnly from '../../../src/adapters/storage/migrations/0004-clicks-append-only.ts';
 import * as verification from '../../../src/adapters/storage/migrations/0005-domain-verification.ts';
 import * as webAccounts from '../../../src/adapters/storage/migrations/0006-web-accounts.ts';
+import * as linkClickCounts from '../../../src/adapters/storage/migrations/0040-link-click-counts.ts';
 import { SqlRedirectLinkSource } from '../../../src/adapters/storage/stores/redirect-link-source.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
@@ -50,6 +51,7 @@ for (const engine of ENGINES) {
       assert.equal((await sql`select id from links`.execute(db)).rows.length, 3);
       // Today's redirect reads columns of later migrations (an owner's suspension): bring them in.
       await webAccounts.up(db, engine.name);
+      await linkClickCounts.up(db, engine.name);
       const source = new SqlRedirectLinkSource(storage.db, new Set(['short.test']), engine.name);
       assert.equal((await source.find('one.example.com', 'a'))?.url, 'https://example.com/a');
 

@@ -20,6 +20,7 @@ import * as rollupTotals from '../../../src/adapters/storage/migrations/0008-rol
 import * as linkSearch from '../../../src/adapters/storage/migrations/0009-link-search.ts';
 import * as linkSearchPrefix from '../../../src/adapters/storage/migrations/0017-link-search-prefix.ts';
 import * as linkSearchPrefixExact from '../../../src/adapters/storage/migrations/0018-link-search-prefix-exact.ts';
+import * as linkClickCounts from '../../../src/adapters/storage/migrations/0040-link-click-counts.ts';
 import { ENGINES, onEachEngine } from '../../support/harness.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 import { insertSearchRows, linkRow } from '../../support/link-rows.ts';
@@ -391,6 +392,8 @@ for (const engine of ENGINES) {
     await withEmptyStorage(engine.name, async (storage) => {
       const db = storage.db as never as Kysely<unknown>;
       for (const m of BEFORE_0009) await m.up(db, engine.name);
+      // Today's link reads add the clicks not yet settled (a later migration's table).
+      await linkClickCounts.up(db, engine.name);
       await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(db);
       await insertRows(storage.db, 1, ROWS);
       await linkSearch.up(db, engine.name);
