@@ -39,10 +39,10 @@ export async function insertSearchRows(
 }
 
 /**
- * A link's click count and last rotation position as its reads show them: `links.clicks` plus, on
- * PostgreSQL, the clicks not yet settled there (docs/adr/0081). Undefined: no such link.
+ * A link's click count and last rotation position as its reads show them: with, on PostgreSQL,
+ * what is not yet settled into its row (docs/adr/0081). Undefined: no such link.
  */
 export async function linkCounter(db: Kysely<Database>, id: number): Promise<{ clicks: number; last_rotation: number | null } | undefined> {
   const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).select(pendingClicks).where('id', '=', id).executeTakeFirst();
-  return row && { clicks: row.clicks + Number(row.pending_clicks ?? 0), last_rotation: row.last_rotation };
+  return row && { clicks: row.clicks + Number(row.pending_clicks ?? 0), last_rotation: row.pending_rotation ?? row.last_rotation };
 }

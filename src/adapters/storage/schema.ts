@@ -300,10 +300,11 @@ export interface ClickBatchesPendingTable {
   last_click_id: number;
 }
 
-/** Clicks of uncapped links counted since their last settle into links.clicks (migration 0040). */
+/** Clicks of uncapped links counted since their last settle into links.clicks, and the last rotation position since (migration 0040). */
 export interface LinkClickCountsTable {
   link_id: number;
   clicks: number;
+  last_rotation: number | null;
 }
 
 /** The account's import under way, and until when its holder has it (migration 0021). */

@@ -74,7 +74,8 @@ for (const engine of ENGINES) {
     const totals = async (links: readonly number[]) => {
       const { rows } = await sql<{ clicks: number; rows: number; total: number; bots: number; unique: number; marks: number; rotations: number }>`
         select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(links)}))) as clicks,
-               (select sum(last_rotation) from links where id in (${sql.join(links)})) as rotations,
+               (select sum(coalesce(p.last_rotation, l.last_rotation)) from links l left join link_click_counts p on p.link_id = l.id
+                 where l.id in (${sql.join(links)})) as rotations,
                (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${sql.join(links)})) as total,
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'bot' and link_id in (${sql.join(links)})) as bots,

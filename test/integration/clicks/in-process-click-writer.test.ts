@@ -151,7 +151,8 @@ for (const engine of ENGINES) {
       );
       const { rows } = await sql<{ clicks: number; rotations: number; rows: number; total: number; unique: number; bots: number }>`
         select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(ids)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(ids)}))) as clicks,
-               (select sum(last_rotation) from links where id in (${sql.join(ids)})) as rotations,
+               (select sum(coalesce(p.last_rotation, l.last_rotation)) from links l left join link_click_counts p on p.link_id = l.id
+                 where l.id in (${sql.join(ids)})) as rotations,
                (select count(*) from clicks where link_id in (${sql.join(ids)})) as rows,
                (select sum(count) from click_rollups where dimension = 'total' and link_id in (${sql.join(ids)})) as total,
                (select sum(count) from click_rollups where dimension = 'unique' and link_id in (${sql.join(ids)})) as "unique",

@@ -1,5 +1,5 @@
-// PostgreSQL's pending link click counts (docs/adr/0081): a window adds to link_click_counts, not
-// to links.clicks; every read shows the two added; a settle moves them into links.clicks without
+// PostgreSQL's pending link click counts (docs/adr/0081): a window adds its counts and rotation
+// positions to link_click_counts, not to the links' rows; every read shows the two added; a settle moves them into links.clicks without
 // waiting for anyone; a change of click cap settles the link first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +44,7 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
   };
   const shown = async (ids: readonly number[]) => (await links.findByIds(db.accountId, ids)).map((l) => l.clicks);
 
-  test('a window adds to the pending counts and writes the rotations; every read shows the sum; a settle moves them', async () => {
+  test('a window adds to the pending counts and positions; every read shows them; a settle moves them into the links', async () => {
     const [a, b, c] = await db.links(3);
     await countWindow([
       { id: a!, clicks: 5 },
@@ -56,9 +56,14 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
     ]);
     assert.deepEqual(await stored([a!, b!, c!]), [
       { id: a, clicks: 0, pending: 6, rotation: 0 },
-      { id: b, clicks: 0, pending: 2, rotation: 7 },
-      { id: c, clicks: 0, pending: null, rotation: 3 },
+      { id: b, clicks: 0, pending: 2, rotation: 0 },
+      { id: c, clicks: 0, pending: 0, rotation: 0 },
     ]);
+    assert.deepEqual(
+      (await links.findByIds(db.accountId, [a!, b!, c!])).map((l) => l.lastRotation),
+      [0, 7, 3],
+      'the rotation positions wait with the counts',
+    );
     assert.deepEqual(await shown([a!, b!, c!]), [6, 2, 0]);
     assert.equal((await links.findById(db.accountId, a!))?.clicks, 6);
     assert.equal((await links.findAnyById(b!))?.clicks, 2);
@@ -76,6 +81,10 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
       { id: b, clicks: 2, pending: null, rotation: 7 },
       { id: c, clicks: 0, pending: null, rotation: 3 },
     ]);
+    assert.deepEqual(
+      (await links.findByIds(db.accountId, [a!, b!, c!])).map((l) => l.lastRotation),
+      [0, 7, 3],
+    );
     assert.deepEqual(await shown([a!, b!, c!]), [6, 2, 0]);
     const settled = await links.list(db.accountId, BY_CLICKS, { page: 1, perPage: 50 }, Date.now());
     assert.deepEqual(

@@ -20,7 +20,12 @@ export class SqlClickClaimStore implements ClickClaimStore {
   }
 
   async open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'> {
-    const link = await this.db.selectFrom('links').select('clicks').select(pendingClicks).where('id', '=', linkId).executeTakeFirst();
+    const link = await this.db
+      .selectFrom('links')
+      .select('clicks')
+      .select((eb) => pendingClicks(eb)[0]!)
+      .where('id', '=', linkId)
+      .executeTakeFirst();
     if (!link) return 'gone';
     const seed = Math.max(Number.isInteger(floor) ? floor : 0, link.clicks + Number(link.pending_clicks ?? 0));
     const opened = await this.db

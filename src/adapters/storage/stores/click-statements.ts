@@ -40,9 +40,8 @@ export interface ClickStatements {
    */
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /**
-   * A window's counts of links without a click cap, and its rotations: on PostgreSQL the counts go
-   * to link_click_counts, settled into links.clicks later (docs/adr/0081), then the rotations to
-   * the links; on SQLite as updateLinks.
+   * A window's counts of links without a click cap, and its rotations: on PostgreSQL into
+   * link_click_counts, settled into the links' rows later (docs/adr/0081); on SQLite as updateLinks.
    */
   countWindow(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */

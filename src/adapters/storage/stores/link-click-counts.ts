@@ -17,13 +17,16 @@ export class LinkClickCounts {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * The window's counts, added in the order given (id order, the order every writer locks in).
+   * The window's counts and rotation positions, added in the order given (id order, the order
+   * every writer locks in).
    */
-  static async add(trx: Kysely<Database>, counts: ReadonlyArray<{ id: number; clicks: number }>): Promise<void> {
+  static async add(trx: Kysely<Database>, counts: ReadonlyArray<{ id: number; clicks: number; rotation: number | null }>): Promise<void> {
     if (counts.length === 0) return;
-    await sql`insert into link_click_counts (link_id, clicks)
-      select * from unnest(${int4Array(counts.map((c) => c.id))}::int4[], ${int8Array(counts.map((c) => c.clicks))}::int8[])
-      on conflict (link_id) do update set clicks = link_click_counts.clicks + excluded.clicks`.execute(trx);
+    await sql`insert into link_click_counts (link_id, clicks, last_rotation)
+      select * from unnest(${int4Array(counts.map((c) => c.id))}::int4[], ${int8Array(counts.map((c) => c.clicks))}::int8[],
+        ${int8Array(counts.map((c) => c.rotation))}::int8[])
+      on conflict (link_id) do update set clicks = link_click_counts.clicks + excluded.clicks,
+        last_rotation = coalesce(excluded.last_rotation, link_click_counts.last_rotation)`.execute(trx);
   }
 
   /**
@@ -38,8 +41,10 @@ export class LinkClickCounts {
     const held = await sql<{ link_id: number }>`select link_id from link_click_counts where link_id = any(${int4Array([...ids].sort((a, b) => a - b))}::int4[])
       order by link_id for update`.execute(trx);
     if (held.rows.length === 0) return;
-    await sql`with gone as (delete from link_click_counts where link_id = any(${int4Array(held.rows.map((r) => r.link_id))}::int4[]) returning link_id, clicks)
-      update links set clicks = links.clicks + gone.clicks from gone where links.id = gone.link_id`.execute(trx);
+    await sql`with gone as (delete from link_click_counts where link_id = any(${int4Array(held.rows.map((r) => r.link_id))}::int4[])
+        returning link_id, clicks, last_rotation)
+      update links set clicks = links.clicks + gone.clicks, last_rotation = coalesce(gone.last_rotation, links.last_rotation)
+      from gone where links.id = gone.link_id`.execute(trx);
   }
 
   /**
@@ -56,8 +61,9 @@ export class LinkClickCounts {
       const { rows } = await sql<{ picked: string; settled: string; last: number | null }>`with picked as (
           select link_id from link_click_counts where link_id > ${after} order by link_id limit ${LINKS_PER_SETTLE} for update skip locked),
         kept as (select id from links where id in (select link_id from picked) order by id for no key update skip locked),
-        gone as (delete from link_click_counts where link_id in (select id from kept) returning link_id, clicks),
-        moved as (update links set clicks = links.clicks + gone.clicks from gone where links.id = gone.link_id returning 1)
+        gone as (delete from link_click_counts where link_id in (select id from kept) returning link_id, clicks, last_rotation),
+        moved as (update links set clicks = links.clicks + gone.clicks, last_rotation = coalesce(gone.last_rotation, links.last_rotation)
+          from gone where links.id = gone.link_id returning 1)
         select (select count(*) from picked) as picked, (select count(*) from moved) as settled, (select max(link_id) from picked) as last`.execute(this.db);
       const row = rows[0];
       settled += Number(row?.settled ?? 0);

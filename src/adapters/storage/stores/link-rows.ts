@@ -7,16 +7,17 @@ import type { Database, LinksTable } from '../schema.ts';
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 const parse = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
 
-/** A link's row as every read selects it: the columns, and its clicks not yet settled into them. */
-export type LinkRow = Selectable<LinksTable> & { pending_clicks: number | null };
+/** A link's row as every read selects it: the columns, and its clicks and rotation not yet settled into them. */
+export type LinkRow = Selectable<LinksTable> & { pending_clicks: number | null; pending_rotation: number | null };
 
 /**
- * The clicks the writer has counted for the link since the last settle into `links.clicks`
- * (link_click_counts, docs/adr/0081): a link's count is the two added, so every read of links
- * selects this beside their columns.
+ * What the writer has counted for the link since the last settle into its row (link_click_counts,
+ * docs/adr/0081): its clicks since, added to `links.clicks`, and the last rotation position it
+ * served since, in place of `links.last_rotation`. Every read of links selects both.
  */
 export function pendingClicks(eb: ExpressionBuilder<Database, 'links'>) {
-  return eb.selectFrom('link_click_counts').select('link_click_counts.clicks').whereRef('link_click_counts.link_id', '=', 'links.id').as('pending_clicks');
+  const pending = () => eb.selectFrom('link_click_counts').whereRef('link_click_counts.link_id', '=', 'links.id');
+  return [pending().select('link_click_counts.clicks').as('pending_clicks'), pending().select('link_click_counts.last_rotation').as('pending_rotation')];
 }
 
 export function toLink(r: LinkRow, pixelIds: number[]): Link {
@@ -40,7 +41,7 @@ export function toLink(r: LinkRow, pixelIds: number[]): Link {
     iosUrl: r.ios_url ?? null,
     androidUrl: r.android_url ?? null,
     trackConversions: r.track_conversions === 1 ? 1 : 0,
-    lastRotation: r.last_rotation,
+    lastRotation: r.pending_rotation ?? r.last_rotation,
     disabled: r.disabled === 1 ? 1 : 0,
     blockedAt: r.blocked_at ?? null,
     privacy: r.privacy as 0 | 1 | 2,

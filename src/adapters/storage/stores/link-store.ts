@@ -46,7 +46,7 @@ export class SqlLinkStore implements LinkStore {
             .values(pixelIds.map((pixel_id) => ({ link_id: row.id, pixel_id })))
             .execute();
         }
-        return toLink({ ...row, pending_clicks: null }, [...pixelIds]);
+        return toLink({ ...row, pending_clicks: null, pending_rotation: null }, [...pixelIds]);
       });
     } catch (error) {
       throw this.translate(error);

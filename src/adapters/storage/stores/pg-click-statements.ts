@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Click } from '../../../core/clicks/click.ts';
 import { encodeClicks } from '../../clicks/click-columns.ts';
 import type { Database } from '../schema.ts';
-import type { ClickStatements, LinkUpdate } from './click-statements.ts';
+import type { ClickStatements } from './click-statements.ts';
 import { LinkClickCounts } from './link-click-counts.ts';
 import { int4Array, int8Array, repeatedTextArray, textArray } from './pg-binary-arrays.ts';
 import { ensureMonths } from './click-partitions.ts';
@@ -19,8 +19,8 @@ export const pgClickStatements: ClickStatements = {
   async keepLinks(trx, ids) {
     // FOR KEY SHARE is the lock the foreign keys of clicks, click_rollups and click_visitors take
     // anyway: it blocks only a delete (or a change of id), so neither a batch nor a window's long
-    // write of rollups holds up another or an edit of these links; the window's counter update,
-    // its last statement, takes the row locks, in id order.
+    // write of rollups holds up another or an edit of these links; a batch's update of its capped
+    // links' counters takes their row locks, in id order.
     const { rows } = await sql<{ id: number; capped: boolean }>`
       select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${int4Array(ids)}::int4[]) order by id for key share`.execute(trx);
     return new Map(rows.map((r) => [r.id, r.capped]));
@@ -32,7 +32,9 @@ export const pgClickStatements: ClickStatements = {
 
   async updateLinks(trx, updates) {
     if (updates.length === 0) return;
-    await lockLinks(trx, updates);
+    // The update's own plan may visit the rows in any order (a hash join scans links): the row
+    // locks are taken first, in id order, the order every writer takes them in.
+    await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
     await sql`
       update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
       from unnest(${int4Array(updates.map((u) => u.id))}::int4[], ${int8Array(updates.map((u) => u.clicks))}::int8[],
@@ -40,19 +42,9 @@ export const pgClickStatements: ClickStatements = {
       where links.id = v.id`.execute(trx);
   },
 
-  async countWindow(trx, updates) {
-    // The counts first: a settle or an edit of a cap takes the count's row before the link's.
-    await LinkClickCounts.add(
-      trx,
-      updates.filter((u) => u.clicks > 0),
-    );
-    const rotated = updates.filter((u) => u.rotation !== null);
-    if (rotated.length === 0) return;
-    await lockLinks(trx, rotated);
-    await sql`
-      update links set last_rotation = v.r
-      from unnest(${int4Array(rotated.map((u) => u.id))}::int4[], ${int8Array(rotated.map((u) => u.rotation))}::int8[]) as v(id, r)
-      where links.id = v.id`.execute(trx);
+  countWindow(trx, updates) {
+    // Nothing of the links' rows: a window's counts and positions wait in link_click_counts.
+    return LinkClickCounts.add(trx, updates);
   },
 
   async insertMarks(trx, marks) {
@@ -87,14 +79,6 @@ export const pgClickStatements: ClickStatements = {
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
   },
 };
-
-/**
- * The update's own plan may visit the rows in any order (a hash join scans links): the row locks
- * are taken first, in id order, the order every writer takes them in.
- */
-async function lockLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void> {
-  await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
-}
 
 /** A batch's record, with the transaction and the server process that made it (for pg-click-writes.ts's committed()). */
 export interface PgRecord {
