@@ -222,7 +222,8 @@ async function explainEach(db: Kysely<Database>, clicks: ReturnType<typeof redir
       await s.insertClicks(trx, clicks);
       await s.insertMarks(trx, [...window.orderedMarks()]);
       await s.upsertRollups(trx, [...window.orderedIncrements()].slice(0, 2_000));
-      await s.updateLinks(
+      // A window's counters, as the writer writes them (docs/adr/0081).
+      await s.countWindow(
         trx,
         [...batch.counts].map(([id, n]) => ({ id, clicks: n, rotation: live.has(id) ? 1 : null })),
       );
