@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, LinksTable } from '../../src/adapters/storage/schema.ts';
-import { pendingClicks } from '../../src/adapters/storage/stores/link-rows.ts';
+import { unsettledCounts } from '../../src/adapters/storage/stores/link-rows.ts';
 
 /**
  * A link's row as a test writes it straight in SQL, past the service (to load thousands at once,
@@ -43,6 +43,6 @@ export async function insertSearchRows(
  * what is not yet settled into its row (docs/adr/0081). Undefined: no such link.
  */
 export async function linkCounter(db: Kysely<Database>, id: number): Promise<{ clicks: number; last_rotation: number | null } | undefined> {
-  const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).select(pendingClicks).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).select(unsettledCounts).where('id', '=', id).executeTakeFirst();
   return row && { clicks: row.clicks + Number(row.pending_clicks ?? 0), last_rotation: row.pending_rotation ?? row.last_rotation };
 }

@@ -10,6 +10,7 @@ import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-c
 import { LinkClickCounts } from '../../../src/adapters/storage/stores/link-click-counts.ts';
 import { SqlLinkStore } from '../../../src/adapters/storage/stores/link-store.ts';
 import { pgClickStatements } from '../../../src/adapters/storage/stores/pg-click-statements.ts';
+import * as linkClickCountsMigration from '../../../src/adapters/storage/migrations/0040-link-click-counts.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
 const BY_CLICKS: LinkFilter = { by: 'title', status: LinkStatus.All, sort: 'max' };
@@ -161,5 +162,27 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
     assert.equal(await links.delete(db.accountId, gone!), true);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from link_click_counts where link_id = ${gone}`.execute(db.storage.db);
     assert.equal(rows[0]?.n, 0);
+  });
+
+  // Last: it drops the table and makes it again.
+  test('migration 0040 goes down with the pending counts and positions settled into the links, and up again', async () => {
+    const [a, b] = await db.links(2);
+    await countWindow([
+      { id: a!, clicks: 3, rotation: 2 },
+      { id: b!, clicks: 1 },
+    ]);
+    const schema = db.storage.db as never as Parameters<typeof linkClickCountsMigration.down>[0];
+    await linkClickCountsMigration.down(schema);
+    const { rows } = await sql<{ id: number; clicks: number; last_rotation: number }>`
+      select id, clicks, last_rotation from links where id in (${a}, ${b}) order by id`.execute(db.storage.db);
+    assert.deepEqual(
+      rows.map((r) => [r.id, Number(r.clicks), Number(r.last_rotation)]),
+      [
+        [a, 3, 2],
+        [b, 1, 0],
+      ],
+    );
+    await linkClickCountsMigration.up(schema, 'postgres');
+    assert.deepEqual(await shown([a!, b!]), [3, 1]);
   });
 });

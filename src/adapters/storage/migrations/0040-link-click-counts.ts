@@ -8,9 +8,9 @@ import type { Engine } from '../connect.ts';
  * indexes, so no update of it is HOT: each writes an entry in all twenty (and so does an update of
  * `last_rotation`, as the links' pages keep no room free). This table's only index is its key and
  * its pages keep room free, so a window's updates write no index entry; the links' rows are
- * updated once a settle round instead of once a window. Reads show `links.clicks` plus the pending count. SQLite's writer
- * keeps counting in `links.clicks` (its updates rewrite only the indexes holding the column), so
- * there the table stays empty and its reads find nothing.
+ * updated once a settle round instead of once a window. Reads add the two. SQLite's writer keeps
+ * counting in `links.clicks` (its updates rewrite only the indexes holding the column), so there
+ * the table stays empty and its reads find nothing.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const storage = engine === 'postgres' ? sql` with (fillfactor = 70)` : sql``;

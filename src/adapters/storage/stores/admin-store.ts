@@ -6,7 +6,7 @@ import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink, Workspac
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
 import { toAccount } from './account-store.ts';
-import { pendingClicks, toLink } from './link-rows.ts';
+import { unsettledCounts, toLink } from './link-rows.ts';
 
 const num = (v: number | string | bigint | null | undefined): number => Number(v ?? 0);
 
@@ -121,7 +121,7 @@ export class SqlAdminStore implements AdminStore {
       .then(countOf);
     const items = q
       .selectAll('links')
-      .select(pendingClicks)
+      .select(unsettledCounts)
       .select(['accounts.email as owner_email', 'accounts.suspended_at as owner_suspended_at', 'domains.name as domain_name'])
       .orderBy('links.id', 'desc')
       .limit(page.perPage)
@@ -162,7 +162,7 @@ export class SqlAdminStore implements AdminStore {
       .set({ disabled: disabled ? 1 : 0, blocked_at: disabled ? now : null, updated_at: now })
       .where('id', '=', linkId)
       .returningAll()
-      .returning(pendingClicks)
+      .returning(unsettledCounts)
       .executeTakeFirst();
     return row ? toLink(row, []) : null;
   }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClaimAnswer, ClickClaimStore } from '../../../core/clicks/ports.ts';
-import { pendingClicks } from './link-rows.ts';
+import { unsettledClicks } from './link-rows.ts';
 
 /**
  * Click caps counted in the database while Redis is away (docs/adr/0029). Each statement is one
@@ -20,12 +20,7 @@ export class SqlClickClaimStore implements ClickClaimStore {
   }
 
   async open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'> {
-    const link = await this.db
-      .selectFrom('links')
-      .select('clicks')
-      .select((eb) => pendingClicks(eb)[0]!)
-      .where('id', '=', linkId)
-      .executeTakeFirst();
+    const link = await this.db.selectFrom('links').select('clicks').select(unsettledClicks).where('id', '=', linkId).executeTakeFirst();
     if (!link) return 'gone';
     const seed = Math.max(Number.isInteger(floor) ? floor : 0, link.clicks + Number(link.pending_clicks ?? 0));
     const opened = await this.db

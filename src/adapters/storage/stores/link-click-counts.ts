@@ -7,13 +7,13 @@ import { int4Array, int8Array } from './pg-binary-arrays.ts';
 const LINKS_PER_SETTLE = 2_000;
 
 /**
- * The clicks of links without a click cap, counted by the click writer's windows into
- * link_click_counts and settled into `links.clicks` now and then (docs/adr/0081, migration 0040).
- * Every read of a link adds the two, so a count shown is always exact; only the order of a list
- * sorted by clicks, read off `links.clicks`' index, waits for the settle.
+ * PostgreSQL's clicks of links without a click cap and their rotation positions, counted by the
+ * click writer's windows into link_click_counts and settled into the links' rows now and then
+ * (docs/adr/0081, migration 0040). Every read of a link takes both (unsettledCounts), so a count
+ * shown is always exact; only the order of a list sorted by clicks, read off `links.clicks`'
+ * index, waits for the settle. SQLite's writers count in `links.clicks`: its table stays empty.
  */
 export class LinkClickCounts {
-  // PostgreSQL only: SQLite's writers count in `links.clicks`, and its table stays empty.
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
@@ -30,7 +30,7 @@ export class LinkClickCounts {
   }
 
   /**
-   * Settles the pending counts of `ids` into `links.clicks` inside the caller's transaction, before
+   * Settles the pending counts of `ids` into their links' rows inside the caller's transaction, before
    * it changes their click caps: a capped link's count lives in `links.clicks` alone, where its
    * status and claims read it. Call it before the transaction writes the links' rows (a window
    * holding a count's row may be waiting for one of them).
@@ -48,7 +48,7 @@ export class LinkClickCounts {
   }
 
   /**
-   * Settles every pending count into `links.clicks`, a transaction of up to LINKS_PER_SETTLE links
+   * Settles every pending count into its link's row, a transaction of up to LINKS_PER_SETTLE links
    * at a time in id order, until none is left or `ms` have passed; answers how many links. Rows a
    * window or an edit holds are passed over (SKIP LOCKED) and settled next time, so a settle waits
    * for no one, and no one waits for it beyond one transaction.

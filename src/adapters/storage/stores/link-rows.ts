@@ -15,9 +15,17 @@ export type LinkRow = Selectable<LinksTable> & { pending_clicks: number | null; 
  * docs/adr/0081): its clicks since, added to `links.clicks`, and the last rotation position it
  * served since, in place of `links.last_rotation`. Every read of links selects both.
  */
-export function pendingClicks(eb: ExpressionBuilder<Database, 'links'>) {
-  const pending = () => eb.selectFrom('link_click_counts').whereRef('link_click_counts.link_id', '=', 'links.id');
-  return [pending().select('link_click_counts.clicks').as('pending_clicks'), pending().select('link_click_counts.last_rotation').as('pending_rotation')];
+export function unsettledCounts(eb: ExpressionBuilder<Database, 'links'>) {
+  return [unsettledClicks(eb), unsettledOf(eb).select('link_click_counts.last_rotation').as('pending_rotation')];
+}
+
+/** The link's clicks not yet settled into `links.clicks` (see unsettledCounts). */
+export function unsettledClicks(eb: ExpressionBuilder<Database, 'links'>) {
+  return unsettledOf(eb).select('link_click_counts.clicks').as('pending_clicks');
+}
+
+function unsettledOf(eb: ExpressionBuilder<Database, 'links'>) {
+  return eb.selectFrom('link_click_counts').whereRef('link_click_counts.link_id', '=', 'links.id');
 }
 
 export function toLink(r: LinkRow, pixelIds: number[]): Link {

@@ -11,7 +11,7 @@ import { storeTransaction } from '../transactions.ts';
 import { LinkClickCounts } from './link-click-counts.ts';
 import { LinkCounts } from './link-counts.ts';
 import { LinkMatching, ordered } from './link-matching.ts';
-import { expiryToldAfter, pendingClicks, toColumns, toInsert, toLink, type LinkRow } from './link-rows.ts';
+import { expiryToldAfter, unsettledCounts, toColumns, toInsert, toLink, type LinkRow } from './link-rows.ts';
 
 const PAIRS_PER_INSERT = 1000;
 
@@ -83,13 +83,13 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async findById(accountId: number, id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll('links').select(pendingClicks).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db.selectFrom('links').selectAll('links').select(unsettledCounts).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
 
   async findAnyById(id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll('links').select(pendingClicks).where('id', '=', id).executeTakeFirst();
+    const row = await this.db.selectFrom('links').selectAll('links').select(unsettledCounts).where('id', '=', id).executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
@@ -115,7 +115,7 @@ export class SqlLinkStore implements LinkStore {
       )
         .executeTakeFirst()
         .then(countOf);
-    const items = ordered(q.selectAll('links').select(pendingClicks), filter.sort)
+    const items = ordered(q.selectAll('links').select(unsettledCounts), filter.sort)
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute()
@@ -126,7 +126,7 @@ export class SqlLinkStore implements LinkStore {
 
   async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {
     const q = await this.matching.query(accountId, filter, now);
-    return this.withPixels(await ordered(q.selectAll('links').select(pendingClicks), filter.sort).limit(limit).execute());
+    return this.withPixels(await ordered(q.selectAll('links').select(unsettledCounts), filter.sort).limit(limit).execute());
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
@@ -134,7 +134,7 @@ export class SqlLinkStore implements LinkStore {
     const rows = await this.db
       .selectFrom('links')
       .selectAll('links')
-      .select(pendingClicks)
+      .select(unsettledCounts)
       .where('account_id', '=', accountId)
       .where('id', 'in', [...ids])
       .orderBy('id')
@@ -147,7 +147,7 @@ export class SqlLinkStore implements LinkStore {
       await this.matching.query(accountId, filter, now)
     )
       .selectAll('links')
-      .select(pendingClicks)
+      .select(unsettledCounts)
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit)

@@ -6,7 +6,7 @@ import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { compileRules } from '../../../core/rules/compile-rules.ts';
-import { pendingClicks, toLink, type LinkRow } from './link-rows.ts';
+import { unsettledCounts, toLink, type LinkRow } from './link-rows.ts';
 
 type Pixel = { type: string; value: string };
 
@@ -23,7 +23,7 @@ export function selectRedirectLinks(db: Kysely<Database>, engine: Engine) {
       .innerJoin('accounts', 'accounts.id', 'links.account_id')
       .leftJoin('domains', 'domains.id', 'links.domain_id')
       .selectAll('links')
-      .select(pendingClicks)
+      .select(unsettledCounts)
       // A suspended owner's links answer as disabled (the operators' suspension, issue 16).
       .select(['accounts.timezone', 'accounts.suspended_at', 'domains.name as domain_name', 'domains.verified_at as domain_verified_at'])
       .select((eb: ExpressionBuilder<Database, 'links'>) =>
