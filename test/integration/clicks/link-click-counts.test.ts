@@ -164,6 +164,49 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
     assert.equal(rows[0]?.n, 0);
   });
 
+  test('a round that runs out of time leaves the rest to the next, which goes on from there', async () => {
+    await counts.settle(); // nothing left from the tests before
+    const [first, second, third] = await db.links(3);
+    await countWindow([
+      { id: first!, clicks: 1 },
+      { id: second!, clicks: 2 },
+      { id: third!, clicks: 3 },
+    ]);
+    const oneAtATime = new LinkClickCounts(db.storage.db, { linksPerSettle: 1 });
+    assert.equal(await oneAtATime.settle(0), 1);
+    await countWindow([{ id: first!, clicks: 10 }]);
+    assert.equal(await oneAtATime.settle(0), 1);
+    assert.deepEqual(
+      (await stored([first!, second!, third!])).map((r) => [r.clicks, r.pending]),
+      [
+        [1, 10],
+        [2, null],
+        [0, 3],
+      ],
+      'the second round took the link after the first round’s, not the first link again',
+    );
+    await oneAtATime.settle();
+    await oneAtATime.settle();
+    assert.deepEqual(await shown([first!, second!, third!]), [11, 2, 3]);
+    assert.deepEqual(
+      (await stored([first!, second!, third!])).map((r) => r.pending),
+      [null, null, null],
+    );
+  });
+
+  test('a cap change for another account’s link settles nothing of it', async () => {
+    const [theirs] = await db.links(1);
+    await countWindow([{ id: theirs!, clicks: 5 }]);
+    const { id: other } = await db.storage.db
+      .insertInto('accounts')
+      .values({ name: 'other', email: `other-${theirs}@example.com`, timezone: 'UTC', created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.equal(await links.update(other, theirs!, { expirationClicks: 1 }, undefined, Date.now()), null);
+    assert.deepEqual(await links.updateMany(other, [theirs!], { expirationClicks: 1 }, Date.now()), []);
+    assert.deepEqual(await stored([theirs!]), [{ id: theirs, clicks: 0, pending: 5, rotation: 0 }]);
+  });
+
   // Last: it drops the table and makes it again.
   test('migration 0040 goes down with the pending counts and positions settled into the links, and up again', async () => {
     const [a, b] = await db.links(2);

@@ -14,7 +14,16 @@ const LINKS_PER_SETTLE = 2_000;
  * index, waits for the settle. SQLite's writers count in `links.clicks`: its table stays empty.
  */
 export class LinkClickCounts {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Where the next round goes on from: a round that ran out of time left the links after this. */
+  private after = 0;
+  private readonly linksPerSettle: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: { linksPerSettle?: number } = {},
+  ) {
+    this.linksPerSettle = options.linksPerSettle ?? LINKS_PER_SETTLE;
+  }
 
   /**
    * The window's counts and rotation positions, added in the order given (id order, the order
@@ -35,10 +44,11 @@ export class LinkClickCounts {
    * status and claims read it. Call it before the transaction writes the links' rows (a window
    * holding a count's row may be waiting for one of them).
    */
-  static async settleLinks(trx: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  static async settleLinks(trx: Kysely<Database>, accountId: number, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    // The counts' rows locked in id order first, as a window adds to them.
-    const held = await sql<{ link_id: number }>`select link_id from link_click_counts where link_id = any(${int4Array([...ids].sort((a, b) => a - b))}::int4[])
+    // The counts' rows locked in id order first, as a window adds to them; the account's links only.
+    const held = await sql<{ link_id: number }>`select link_id from link_click_counts
+      where link_id = any(${int4Array([...ids].sort((a, b) => a - b))}::int4[]) and link_id in (select id from links where account_id = ${accountId})
       order by link_id for update`.execute(trx);
     if (held.rows.length === 0) return;
     await sql`with gone as (delete from link_click_counts where link_id = any(${int4Array(held.rows.map((r) => r.link_id))}::int4[])
@@ -49,17 +59,18 @@ export class LinkClickCounts {
 
   /**
    * Settles every pending count into its link's row, a transaction of up to LINKS_PER_SETTLE links
-   * at a time in id order, until none is left or `ms` have passed; answers how many links. Rows a
-   * window or an edit holds are passed over (SKIP LOCKED) and settled next time, so a settle waits
-   * for no one, and no one waits for it beyond one transaction.
+   * at a time in id order, until the last link or `ms` have passed (the next round goes on from
+   * there, so that a backlog larger than a round still reaches every link); answers how many
+   * links. Rows a window or an edit holds are passed over (SKIP LOCKED) and settled next time, so a
+   * settle waits for no one, and no one waits for it beyond one transaction.
    */
   async settle(ms = Infinity): Promise<number> {
     const until = performance.now() + ms;
-    let after = 0;
     let settled = 0;
     for (;;) {
+      const after = this.after;
       const { rows } = await sql<{ picked: string; settled: string; last: number | null }>`with picked as (
-          select link_id from link_click_counts where link_id > ${after} order by link_id limit ${LINKS_PER_SETTLE} for update skip locked),
+          select link_id from link_click_counts where link_id > ${after} order by link_id limit ${this.linksPerSettle} for update skip locked),
         kept as (select id from links where id in (select link_id from picked) order by id for no key update skip locked),
         gone as (delete from link_click_counts where link_id in (select id from kept) returning link_id, clicks, last_rotation),
         moved as (update links set clicks = links.clicks + gone.clicks, last_rotation = coalesce(gone.last_rotation, links.last_rotation)
@@ -67,8 +78,11 @@ export class LinkClickCounts {
         select (select count(*) from picked) as picked, (select count(*) from moved) as settled, (select max(link_id) from picked) as last`.execute(this.db);
       const row = rows[0];
       settled += Number(row?.settled ?? 0);
-      if (Number(row?.picked ?? 0) < LINKS_PER_SETTLE || row?.last == null) return settled;
-      after = Number(row.last);
+      if (Number(row?.picked ?? 0) < this.linksPerSettle || row?.last == null) {
+        this.after = 0;
+        return settled;
+      }
+      this.after = Number(row.last);
       if (performance.now() >= until) return settled;
       await yieldToIo();
     }

@@ -56,7 +56,7 @@ export class SqlLinkStore implements LinkStore {
   async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
     try {
       const updated = await storeTransaction(this.db, async (trx) => {
-        if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, [id]);
+        if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, accountId, [id]);
         const told = expiryToldAfter(fields, now);
         const result = await trx
           .updateTable('links')
@@ -159,7 +159,7 @@ export class SqlLinkStore implements LinkStore {
     if (ids.length === 0) return [];
     const told = expiryToldAfter(fields, now);
     return storeTransaction(this.db, async (trx) => {
-      if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, ids);
+      if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, accountId, ids);
       const rows = await trx
         .updateTable('links')
         .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
