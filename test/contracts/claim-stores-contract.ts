@@ -33,7 +33,7 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
     test('a closed count grants nothing; it opens again only for a loss after its closing, or by force', async () => {
       const { claims, link } = make();
       const id = await link();
-      assert.equal(await claims.close(id, 1000), null, 'no count yet');
+      assert.equal(await claims.close(id, 1000), 0, 'no count yet: the link’s clicks');
       await claims.open(id, 0, { lostAt: 0 });
       assert.equal(await claims.claim(id, 5), 'granted');
       assert.equal(await claims.claim(id, 5), 'granted');
@@ -47,6 +47,18 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
       assert.equal(await claims.open(id, 0, { lostAt: 0, force: true }), 'open');
       assert.equal(await claims.claim(id, 3), 'granted');
       assert.equal(await claims.claim(id, 3), 'refused');
+    });
+
+    test('closing answers no less than the link’s clicks, opened or not: what a Redis restarted empty starts from', async () => {
+      const { claims, link } = make();
+      const never = await link(7);
+      assert.equal(await claims.close(never, 1000), 7);
+      assert.equal(await claims.claimed(never), null, 'closing opens nothing');
+      const opened = await link(7);
+      await claims.open(opened, 8, { lostAt: 0 });
+      assert.equal(await claims.claim(opened, 20), 'granted');
+      assert.equal(await claims.close(opened, 1000), 9);
+      assert.equal(await claims.close(MISSING, 1000), null, 'a missing link has no count');
     });
 
     test('a missing link is gone, a link never opened is missing; a cap that is not a number refuses', async () => {

@@ -34,7 +34,7 @@ class FakeRedisQuota {
 /** One claim through Redis before the outage: this instance has the link synced on its connection. */
 async function synced(count: number) {
   const redis = new FakeRedisQuota();
-  const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lost() {} };
+  const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
   const claims = new MemoryClickClaimStore();
   const quota = new FallbackClickQuota(redis, claims, state, { graceMs: 0 });
   assert.equal(await quota.claim(7, 20, 7), true);
@@ -74,5 +74,47 @@ describe('FallbackClickQuota', () => {
     redis.during = () => void state.generation++;
     assert.equal(await quota.claim(7, 20, 8), true);
     assert.equal(redis.stored.get(7), 18);
+  });
+
+  test('Redis counted the cap out alone, then restarted empty: the first claim after starts from the link’s clicks, not the cached record', async () => {
+    const redis = new FakeRedisQuota();
+    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
+    let written = 0;
+    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => written), state, { graceMs: 0 });
+    redis.stored.set(7, 4);
+    assert.equal(await quota.claim(7, 20, 0), true);
+    // The other instances' claims took it to the cap; no claim came while Redis was away, so the
+    // database never opened a count of its own.
+    redis.stored.set(7, 20);
+    written = 20;
+    state.generation++;
+    redis.stored.clear();
+    assert.equal(await quota.claim(7, 20, 0), false, 'the record cached before any click says 0');
+    assert.equal(redis.stored.get(7), 20);
+  });
+
+  test('Redis restarted empty before this instance’s last clicks were written: its claims start from what it last saw granted', async () => {
+    const redis = new FakeRedisQuota();
+    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
+    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => 17), state, { graceMs: 0 });
+    redis.stored.set(7, 19);
+    assert.equal(await quota.claim(7, 20, 0), true);
+    state.generation++;
+    redis.stored.clear();
+    assert.equal(await quota.claim(7, 20, 0), false);
+    assert.equal(redis.stored.get(7), 20);
+  });
+
+  test('a count taken back soon after a loss waits for the grace: the clicks granted before it are written by then', async () => {
+    const redis = new FakeRedisQuota();
+    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
+    let written = 17;
+    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => written), state, { graceMs: 100 });
+    // Other instances took Redis to the cap; it restarted empty at once, three clicks still buffered.
+    state.generation++;
+    state.lastLossAt = Date.now();
+    setTimeout(() => (written = 20), 20);
+    assert.equal(await quota.claim(7, 20, 0), false);
+    assert.equal(redis.stored.get(7), 20);
   });
 });

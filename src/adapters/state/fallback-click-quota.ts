@@ -27,8 +27,9 @@ const rethrowUnlessUnavailable = (error: unknown): void => {
  * has not (docs/adr/0029). Going to the database, a link's count opens at no less than what
  * Redis granted (links.clicks after the grace, and the count this instance last saw); coming
  * back, the first claim per link and connection closes the database's count and seeds Redis
- * with it. A closed count grants nothing, so an instance still without Redis waits for its own
- * connection rather than count beside one that has it.
+ * with it, or with the link's clicks where no count was opened (Redis may have counted the cap
+ * out and restarted empty). A closed count grants nothing, so an instance still without Redis
+ * waits for its own connection rather than count beside one that has it.
  */
 export class FallbackClickQuota implements ClickQuota {
   private readonly now: () => number;
@@ -42,7 +43,7 @@ export class FallbackClickQuota implements ClickQuota {
   constructor(
     private readonly redis: Pick<RedisClickQuota, 'claimCount' | 'exhausted' | 'forget'>,
     private readonly claims: ClickClaimStore,
-    private readonly presence: Pick<RedisPresence, 'up' | 'generation' | 'losses' | 'lostAt' | 'lost'>,
+    private readonly presence: Pick<RedisPresence, 'up' | 'generation' | 'losses' | 'lostAt' | 'lastLossAt' | 'lost'>,
     private readonly options: FallbackClickQuotaOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -86,9 +87,12 @@ export class FallbackClickQuota implements ClickQuota {
   /** takeBack: seed Redis from the database's count even if this connection already did. */
   private async viaRedis(linkId: number, cap: number, known: number, takeBack = false): Promise<boolean> {
     const generation = this.presence.generation;
-    let floor = known;
+    // What this instance last saw granted: below Redis's count, unless Redis came back empty
+    // before every instance's clicks were written.
+    let floor = this.floor(linkId, known);
     let tookBack = !takeBack && this.synced.get(linkId) === generation;
     if (!tookBack) {
+      await this.graceAfterLoss();
       try {
         const counted = await this.claims.close(linkId, this.now());
         if (counted !== null) floor = Math.max(floor, counted);
@@ -132,8 +136,7 @@ export class FallbackClickQuota implements ClickQuota {
     const losses = this.presence.losses;
     if (this.opened.get(linkId) !== losses) {
       const lostAt = this.presence.lostAt ?? this.now();
-      const wait = lostAt + this.options.graceMs - this.now();
-      if (wait > 0) await sleep(wait);
+      await this.graceAfter(lostAt);
       const state = await this.claims.open(linkId, this.floor(linkId, known), { lostAt });
       if (state === 'gone') return false;
       if (state === 'closed') return this.backToRedis(linkId, cap, known);
@@ -163,6 +166,20 @@ export class FallbackClickQuota implements ClickQuota {
     if (state === 'gone') return false;
     this.opened.set(linkId, this.presence.losses);
     return (await this.claims.claim(linkId, cap)) === 'granted';
+  }
+
+  /** Until the clicks granted through Redis before `lostAt` are written to the database. */
+  private async graceAfter(lostAt: number): Promise<void> {
+    const wait = lostAt + this.options.graceMs - this.now();
+    if (wait > 0) await sleep(wait);
+  }
+
+  /**
+   * Taking a count back soon after a loss: a Redis that restarted empty is seeded from the
+   * database, which holds the clicks granted before the loss only once they are written.
+   */
+  private async graceAfterLoss(): Promise<void> {
+    if (this.presence.lastLossAt !== null) await this.graceAfter(this.presence.lastLossAt);
   }
 
   private floor(linkId: number, known: number): number {

@@ -68,7 +68,11 @@ export interface ClickClaimStore {
   open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'>;
   /** One click more if the count is open and under the cap. */
   claim(linkId: number, cap: number): Promise<ClaimAnswer>;
-  /** Closes the count (Redis has it again); answers it, or null when the link never had one. */
+  /**
+   * Closes the count, if one was opened (Redis has it again), and answers the database's count of
+   * the link: that count, and no less than the link's clicks written so far (Redis may come back
+   * empty when no count was ever opened here); null when the link is gone.
+   */
   close(linkId: number, at: number): Promise<number | null>;
   /** The count, open or closed, or null. */
   claimed(linkId: number): Promise<number | null>;

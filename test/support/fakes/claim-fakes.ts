@@ -42,10 +42,13 @@ export class MemoryClickClaimStore implements ClickClaimStore {
 
   async close(linkId: number, at: number): Promise<number | null> {
     const count = this.counts.get(linkId);
-    if (!count) return null;
-    count.open = false;
-    count.closedAt = at;
-    return count.claimed;
+    if (count) {
+      count.open = false;
+      count.closedAt = at;
+    }
+    const clicks = this.clicksOf(linkId);
+    if (clicks === undefined) return count?.claimed ?? null;
+    return Math.max(clicks, count?.claimed ?? 0);
   }
 
   async claimed(linkId: number): Promise<number | null> {

@@ -20,9 +20,9 @@ export class SqlClickClaimStore implements ClickClaimStore {
   }
 
   async open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'> {
-    const link = await this.db.selectFrom('links').select('clicks').select(unsettledClicks).where('id', '=', linkId).executeTakeFirst();
-    if (!link) return 'gone';
-    const seed = Math.max(Number.isInteger(floor) ? floor : 0, link.clicks + Number(link.pending_clicks ?? 0));
+    const recorded = await this.recorded(linkId);
+    if (recorded === null) return 'gone';
+    const seed = Math.max(Number.isInteger(floor) ? floor : 0, recorded);
     const opened = await this.db
       .insertInto('click_claims')
       .values({ link_id: linkId, claimed: seed, open: 1, closed_at: null })
@@ -55,7 +55,15 @@ export class SqlClickClaimStore implements ClickClaimStore {
 
   async close(linkId: number, at: number): Promise<number | null> {
     const row = await this.db.updateTable('click_claims').set({ open: 0, closed_at: at }).where('link_id', '=', linkId).returning('claimed').executeTakeFirst();
-    return row ? Number(row.claimed) : null;
+    const recorded = await this.recorded(linkId);
+    if (recorded === null) return row ? Number(row.claimed) : null;
+    return Math.max(recorded, row ? Number(row.claimed) : 0);
+  }
+
+  /** The link's clicks as written so far (settled and pending), or null when it is gone. */
+  private async recorded(linkId: number): Promise<number | null> {
+    const link = await this.db.selectFrom('links').select('clicks').select(unsettledClicks).where('id', '=', linkId).executeTakeFirst();
+    return link ? link.clicks + Number(link.pending_clicks ?? 0) : null;
   }
 
   async claimed(linkId: number): Promise<number | null> {
