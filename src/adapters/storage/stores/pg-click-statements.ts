@@ -13,7 +13,10 @@ import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
  * array parameter (in binary, pg-binary-arrays.ts) and `unnest` turns the arrays back into
  * rows, so the SQL text is the same for every batch (nothing to build or parse per row) and
  * the 65 535-parameter limit never applies. `unnest` yields the rows in array order, so they
- * are written, and locked, in the order given.
+ * are written, and locked, in the order given. The statements that write a row per click or
+ * per rollup call it in the select list, where the arrays are walked in step (equal lengths
+ * here) and each row goes straight on to the insert; in FROM, PostgreSQL stores all the rows in
+ * a tuplestore first.
  */
 export const pgClickStatements: ClickStatements = {
   async keepLinks(trx, ids) {
@@ -51,8 +54,8 @@ export const pgClickStatements: ClickStatements = {
     if (marks.length === 0) return [];
     const { rows } = await sql<{ link_id: number; day: string }>`
       insert into click_visitors (day, link_id, visitor)
-      select * from unnest(${repeatedTextArray(marks.map((m) => m.day))}::text[], ${int4Array(marks.map((m) => m.linkId))}::int4[],
-        ${textArray(marks.map((m) => m.visitor))}::text[])
+      select unnest(${repeatedTextArray(marks.map((m) => m.day))}::text[]), unnest(${int4Array(marks.map((m) => m.linkId))}::int4[]),
+        unnest(${textArray(marks.map((m) => m.visitor))}::text[])
       on conflict do nothing
       returning link_id, day`.execute(trx);
     return rows.map((r) => ({ linkId: r.link_id, day: r.day }));
@@ -62,9 +65,9 @@ export const pgClickStatements: ClickStatements = {
     if (increments.length === 0) return;
     await sql`
       insert into click_rollups_recent (link_id, dimension, day, value, count)
-      select * from unnest(${int4Array(increments.map((r) => r.linkId))}::int4[], ${repeatedTextArray(increments.map((r) => r.dimension))}::text[],
-        ${repeatedTextArray(increments.map((r) => r.day))}::text[], ${repeatedTextArray(increments.map((r) => r.value))}::text[],
-        ${int8Array(increments.map((r) => r.count))}::int8[])
+      select unnest(${int4Array(increments.map((r) => r.linkId))}::int4[]), unnest(${repeatedTextArray(increments.map((r) => r.dimension))}::text[]),
+        unnest(${repeatedTextArray(increments.map((r) => r.day))}::text[]), unnest(${repeatedTextArray(increments.map((r) => r.value))}::text[]),
+        unnest(${int8Array(increments.map((r) => r.count))}::int8[])
       on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(trx);
   },
 
@@ -104,10 +107,10 @@ export async function insertClickArrays(trx: Transaction<Database>, rows: PgClic
   // The partitions of the batch's months, and of the month after its last, are there (docs/adr/0080).
   await ensureMonths(trx, rows.months);
   const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] = rows.columns;
-  const unnested = sql`select * from unnest(${linkId}::int4[], ${accountId}::int4[], ${at}::int8[],
-      ${country}::text[], ${city}::text[], ${browser}::text[], ${platform}::text[],
-      ${device}::text[], ${language}::text[], ${referrer}::text[], ${isBot}::int4[],
-      ${rule}::int4[], ${variant}::int4[])`;
+  const unnested = sql`select unnest(${linkId}::int4[]), unnest(${accountId}::int4[]), unnest(${at}::int8[]),
+      unnest(${country}::text[]), unnest(${city}::text[]), unnest(${browser}::text[]), unnest(${platform}::text[]),
+      unnest(${device}::text[]), unnest(${language}::text[]), unnest(${referrer}::text[]), unnest(${isBot}::int4[]),
+      unnest(${rule}::int4[]), unnest(${variant}::int4[])`;
   const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${unnested}`;
   if (owner === undefined) {
     await insert.execute(trx);
