@@ -31,39 +31,44 @@ class FakeRedisQuota {
   }
 }
 
-/** One claim through Redis before the outage: this instance has the link synced on its connection. */
-async function synced(count: number) {
+/** An instance with Redis up, over a database whose link has `clicksOf` clicks written. */
+function withRedisUp(clicksOf: () => number = () => 0, graceMs = 0) {
   const redis = new FakeRedisQuota();
   const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
-  const claims = new MemoryClickClaimStore();
-  const quota = new FallbackClickQuota(redis, claims, state, { graceMs: 0 });
+  const claims = new MemoryClickClaimStore(clicksOf);
+  const quota = new FallbackClickQuota(redis, claims, state, { graceMs });
+  /** Redis restarted empty and the client reconnected. */
+  const restartRedis = () => {
+    state.generation++;
+    redis.stored.clear();
+  };
+  return { redis, state, claims, quota, restartRedis };
+}
+
+/** One claim through Redis before the outage: this instance has the link synced on its connection. */
+async function synced(count: number) {
+  const { redis, state, claims, quota, restartRedis } = withRedisUp();
   assert.equal(await quota.claim(7, 20, 7), true);
   // Meanwhile Redis went away, the database counted (other instances too), Redis came back empty.
   claims.counts.set(7, { claimed: count, open: true, closedAt: null });
-  return { redis, state, claims, quota };
+  return { redis, state, claims, quota, restartRedis };
 }
 
 describe('FallbackClickQuota', () => {
   test('a claim resent across a reconnection onto an emptied Redis does not grant past what the database counted', async () => {
     // While Redis was away the database counted the link to its cap of 20.
-    const { redis, state, quota } = await synced(20);
+    const { redis, quota, restartRedis } = await synced(20);
     // The claim was sent with the floor this instance knew before the outage, and runs after
     // Redis restarted empty and the client reconnected.
-    redis.during = () => {
-      state.generation++;
-      redis.stored.clear();
-    };
+    redis.during = restartRedis;
     assert.equal(await quota.claim(7, 20, 8), false);
     assert.equal(redis.stored.get(7), 20);
     assert.equal(await quota.claim(7, 20, 8), false);
   });
 
   test('a claim resent across a reconnection, under the cap the database counted, is granted once from that count', async () => {
-    const { redis, state, quota } = await synced(15);
-    redis.during = () => {
-      state.generation++;
-      redis.stored.clear();
-    };
+    const { redis, quota, restartRedis } = await synced(15);
+    redis.during = restartRedis;
     assert.equal(await quota.claim(7, 20, 8), true);
     assert.equal(redis.stored.get(7), 16);
   });
@@ -77,41 +82,33 @@ describe('FallbackClickQuota', () => {
   });
 
   test('Redis counted the cap out alone, then restarted empty: the first claim after starts from the link’s clicks, not the cached record', async () => {
-    const redis = new FakeRedisQuota();
-    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
     let written = 0;
-    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => written), state, { graceMs: 0 });
+    const { redis, quota, restartRedis } = withRedisUp(() => written);
     redis.stored.set(7, 4);
     assert.equal(await quota.claim(7, 20, 0), true);
     // The other instances' claims took it to the cap; no claim came while Redis was away, so the
     // database never opened a count of its own.
     redis.stored.set(7, 20);
     written = 20;
-    state.generation++;
-    redis.stored.clear();
+    restartRedis();
     assert.equal(await quota.claim(7, 20, 0), false, 'the record cached before any click says 0');
     assert.equal(redis.stored.get(7), 20);
   });
 
   test('Redis restarted empty before this instance’s last clicks were written: its claims start from what it last saw granted', async () => {
-    const redis = new FakeRedisQuota();
-    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
-    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => 17), state, { graceMs: 0 });
+    const { redis, quota, restartRedis } = withRedisUp(() => 17);
     redis.stored.set(7, 19);
     assert.equal(await quota.claim(7, 20, 0), true);
-    state.generation++;
-    redis.stored.clear();
+    restartRedis();
     assert.equal(await quota.claim(7, 20, 0), false);
     assert.equal(redis.stored.get(7), 20);
   });
 
   test('a count taken back soon after a loss waits for the grace: the clicks granted before it are written by then', async () => {
-    const redis = new FakeRedisQuota();
-    const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
     let written = 17;
-    const quota = new FallbackClickQuota(redis, new MemoryClickClaimStore(() => written), state, { graceMs: 100 });
+    const { redis, state, quota, restartRedis } = withRedisUp(() => written, 100);
     // Other instances took Redis to the cap; it restarted empty at once, three clicks still buffered.
-    state.generation++;
+    restartRedis();
     state.lastLossAt = Date.now();
     setTimeout(() => (written = 20), 20);
     assert.equal(await quota.claim(7, 20, 0), false);
