@@ -173,3 +173,29 @@ test('past CLICK_BUFFER_MAX a hand-over is dropped whole, counted and told once'
   await writer.close();
   assert.equal(writes.rows, 250);
 });
+
+/** Writes that keep the visitor marks each window sent. */
+class MarkingWrites extends CountingWrites {
+  sent: string[][] = [];
+  override writeWindow(...args: Parameters<ClickWrites['writeWindow']>) {
+    if (!this.failing) this.sent.push([...args[0].orderedMarks()].map((m) => `${m.linkId} ${m.visitor}`));
+    return super.writeWindow(...args);
+  }
+}
+
+test('a visitor mark is sent with the first window written that holds it, not again; a failed window keeps it to send', async () => {
+  const writes = new MarkingWrites();
+  const { writer } = writerOver(writes, { promptWindowRows: 0 });
+  const visit = (visitor: string, linkId = 1) => toMessage(toBatch([{ click: aClick({ linkId, visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+  writer.add(visit('a'));
+  writes.failing = true;
+  await assert.rejects(writer.settle());
+  writes.failing = false;
+  await writer.settle();
+  writer.add(visit('a'));
+  writer.add(visit('b'));
+  writer.add(visit('a', 2));
+  await writer.settle();
+  assert.deepEqual(writes.sent, [['1 a'], ['1 b', '2 a']]);
+  await writer.close();
+});

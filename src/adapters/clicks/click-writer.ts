@@ -1,6 +1,7 @@
 import { LinkTotals } from '../../core/clicks/link-totals.ts';
 import { RollupWindow } from '../../core/stats/rollup-window.ts';
 import { windowDue } from '../../core/stats/window-policy.ts';
+import { WrittenMarks } from '../../core/stats/written-marks.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import { WaitingClicks, type BatchMessage, type WaitingBatch } from './worker-messages.ts';
 import { writeDueIn } from './write-due.ts';
@@ -49,7 +50,9 @@ export class ClickWriter {
   private failed: { batch: WaitingBatch; clicks: number } | null = null;
   /** The newest batch record this writer was told of: a failed batch's, had it committed, is newer. */
   private lastRecord = 0;
-  private readonly window = new RollupWindow();
+  /** The visitor marks of the windows written so far (today's and yesterday's): not sent again. */
+  private readonly marksWritten = new WrittenMarks();
+  private readonly window = new RollupWindow(this.marksWritten);
   private readonly totals = new LinkTotals();
   /** The records of the batches the window sums (click_batches_pending). */
   private pending: number[] = [];
@@ -222,6 +225,8 @@ export class ClickWriter {
     const totals = this.totals.drain();
     const pending = this.pending;
     this.pending = [];
+    // Read before the write: a writer may drain the window it is given.
+    const marks = taken.markSets();
     try {
       await this.writes.writeWindow(taken, totals, pending);
     } catch (error) {
@@ -232,6 +237,7 @@ export class ClickWriter {
       if (this.windowFailures++ === 0) this.options.onError(error);
       throw error;
     }
+    this.marksWritten.addAll(marks);
     if (this.windowFailures > 0) {
       this.options.onResumed(`click statistics written again after ${this.windowFailures} failed attempts`);
       this.windowFailures = 0;

@@ -134,3 +134,14 @@ test('rollupsOf and visitorMarksOf equal a single window drain', () => {
   assert.deepEqual(rollupsOf([]), []);
   assert.deepEqual(visitorMarksOf([]), []);
 });
+
+test('a visitor already written for the link and day is not marked again; every sum still counts the click', async () => {
+  const { WrittenMarks } = await import('./written-marks.ts');
+  const written = new WrittenMarks();
+  written.addAll([{ day: '2026-03-10', linkId: 1, visitors: new Set(['v1']) }]);
+  const window = new RollupWindow(written);
+  window.add([click(), click({ visitor: 'v2' }), click({ linkId: 2 })]);
+  const drained = window.drain();
+  assert.deepEqual(marks(drained.marks), ['1 2026-03-10 v2', '2 2026-03-10 v1']);
+  assert.ok(table(drained.increments).includes('1 total 2026-03-10  2'));
+});

@@ -2,6 +2,7 @@ import type { Click } from '../clicks/click.ts';
 import { UNKNOWN_VALUE, type Dimension } from './dimensions.ts';
 import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorMark } from './rollups.ts';
 import { decisionValue } from './decision-value.ts';
+import type { MarkSet, WrittenMarks } from './written-marks.ts';
 
 // Per day and link, a sum's key is one small integer: dimension × 2^17 + the index of its value
 // among the values of that dimension seen in the window (131 072 distinct values of a dimension
@@ -81,6 +82,9 @@ export class RollupWindow {
   private lastDay = '';
   private lastDayLinks: Map<number, LinkSums> | null = null;
 
+  /** `written`: marks already in the database, which the window leaves out. */
+  constructor(private readonly written: WrittenMarks | null = null) {}
+
   /** Sums the clicks in; keeps their fields, never a click itself (they may be one reused object). */
   add(clicks: Iterable<Click>): void {
     const values = this.values;
@@ -101,7 +105,7 @@ export class RollupWindow {
       this.count(sums, REFERRER, values[REFERRER]!.of(valueOf(click.referrerHost)), 1);
       // Only clicks a rule decided: the link's url has the rest (its total less these).
       if (click.rule !== undefined && click.rule !== null) this.count(sums, DECISION, values[DECISION]!.of(decisionValue(click.rule, click.variant ?? null)), 1);
-      if (click.visitor !== null) this.mark(sums, click.visitor);
+      if (click.visitor !== null && this.written?.has(click.day, click.linkId, click.visitor) !== true) this.mark(sums, click.visitor);
     }
   }
 
@@ -138,6 +142,13 @@ export class RollupWindow {
     const ids = new Set<number>();
     for (const links of this.sums.values()) for (const id of links.keys()) ids.add(id);
     return [...ids].sort((a, b) => a - b);
+  }
+
+  /** The visitor marks, a set per link and day, as they are held (for WrittenMarks once written). */
+  markSets(): MarkSet[] {
+    const sets: MarkSet[] = [];
+    for (const [day, links] of this.sums) for (const [linkId, { visitors }] of links) if (visitors !== null) sets.push({ day, linkId, visitors });
+    return sets;
   }
 
   /** Visitor marks in key order (day, link, visitor): the order in which concurrent writers insert them. */
