@@ -1,6 +1,6 @@
 // A bound on the heap the memory takes on the writer's thread (a mark is a visitor hash and a
 // set entry). Past it the memory starts again empty: a mark it forgot is only sent once more.
-export const MAX_WRITTEN_MARKS = 250_000;
+const MAX_WRITTEN_MARKS = 250_000;
 // The days remembered: today and yesterday in any time zone a click's day is counted in. Marks of
 // older days are deleted by the retention (stats-service.ts), so the memory must not outlive them.
 const DAYS_KEPT = 2;
