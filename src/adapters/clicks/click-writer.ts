@@ -50,7 +50,7 @@ export class ClickWriter {
   private failed: { batch: WaitingBatch; clicks: number } | null = null;
   /** The newest batch record this writer was told of: a failed batch's, had it committed, is newer. */
   private lastRecord = 0;
-  /** The visitor marks of the windows written so far (today's and yesterday's): not sent again. */
+  /** The visitor marks of the windows written so far (the last days'): not sent again. */
   private readonly marksWritten = new WrittenMarks();
   private readonly window = new RollupWindow(this.marksWritten);
   private readonly totals = new LinkTotals();

@@ -1,9 +1,11 @@
 // A bound on the heap the memory takes on the writer's thread (a mark is a visitor hash and a
 // set entry). Past it the memory starts again empty: a mark it forgot is only sent once more.
 const MAX_WRITTEN_MARKS = 250_000;
-// The days remembered: today and yesterday in any time zone a click's day is counted in. Marks of
-// older days are deleted by the retention (stats-service.ts), so the memory must not outlive them.
-const DAYS_KEPT = 2;
+// The days remembered: a click's day is its link's local day, so at one moment clicks fall on up
+// to three dates (UTC-12 to UTC+14). The retention deletes the marks of days before yesterday in
+// UTC (stats-service.ts), and the memory must not say a deleted mark is there: the three latest
+// days clicks came on are no older than yesterday while clicks come.
+const DAYS_KEPT = 3;
 
 /** The visitors a window marked on one link and day (RollupWindow.markSets). */
 export interface MarkSet {
@@ -44,6 +46,8 @@ export class WrittenMarks {
         links = new Map();
         this.days.set(day, links);
         this.forgetOldDays();
+        // A day older than the three kept (a late batch's) is not remembered.
+        if (!this.days.has(day)) continue;
       }
       const known = links.get(linkId);
       if (known === undefined) {
