@@ -55,7 +55,7 @@ class CountingWrites implements ClickWrites {
     for (const n of totals.counts.values()) this.windowClicks += n;
     this.released.push(...pending);
     for (const id of pending) this.records.delete(id);
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
   close() {
@@ -174,12 +174,16 @@ test('past CLICK_BUFFER_MAX a hand-over is dropped whole, counted and told once'
   assert.equal(writes.rows, 250);
 });
 
-/** Writes that keep the visitor marks each window sent. */
+/** Writes that keep the visitor marks each window sent; with `rolledUp`, the next window is dropped for a recovery's roll-up (no mark written). */
 class MarkingWrites extends CountingWrites {
   sent: string[][] = [];
-  override writeWindow(...args: Parameters<ClickWrites['writeWindow']>) {
+  rolledUp = false;
+  override async writeWindow(...args: Parameters<ClickWrites['writeWindow']>) {
     if (!this.failing) this.sent.push([...args[0].orderedMarks()].map((m) => `${m.linkId} ${m.visitor}`));
-    return super.writeWindow(...args);
+    const written = await super.writeWindow(...args);
+    const dropped = this.rolledUp;
+    this.rolledUp = false;
+    return written && !dropped;
   }
 }
 
@@ -197,5 +201,18 @@ test('a visitor mark is sent with the first window written that holds it, not ag
   writer.add(visit('a', 2));
   await writer.settle();
   assert.deepEqual(writes.sent, [['1 a'], ['1 b', '2 a']]);
+  await writer.close();
+});
+
+test('a window dropped for a recovery from the rows wrote no mark: its visitors are sent with the next', async () => {
+  const writes = new MarkingWrites();
+  const { writer } = writerOver(writes, { promptWindowRows: 0 });
+  const visit = (visitor: string) => toMessage(toBatch([{ click: aClick({ visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+  writer.add(visit('a'));
+  writes.rolledUp = true;
+  await writer.settle();
+  writer.add(visit('a'));
+  await writer.settle();
+  assert.deepEqual(writes.sent, [['1 a'], ['1 a']]);
   await writer.close();
 });

@@ -227,8 +227,9 @@ export class ClickWriter {
     this.pending = [];
     // Read before the write: a writer may drain the window it is given.
     const marks = taken.markSets();
+    let written: boolean;
     try {
-      await this.writes.writeWindow(taken, totals, pending);
+      written = await this.writes.writeWindow(taken, totals, pending);
     } catch (error) {
       this.window.absorb(taken);
       this.totals.putBack(totals);
@@ -237,7 +238,8 @@ export class ClickWriter {
       if (this.windowFailures++ === 0) this.options.onError(error);
       throw error;
     }
-    this.marksWritten.addAll(marks);
+    // A window dropped for a recovery's roll-up from the rows wrote no mark.
+    if (written) this.marksWritten.addAll(marks);
     if (this.windowFailures > 0) {
       this.options.onResumed(`click statistics written again after ${this.windowFailures} failed attempts`);
       this.windowFailures = 0;

@@ -41,8 +41,10 @@ export interface ClickWrites {
    * positions, and the release of the records of the batches they sum. Should a recovery have
    * claimed some of those batches, the window is dropped and what is still ours is rolled up
    * from its rows instead. On failure `window` holds what it held, to be tried again.
+   * Resolves true when the window itself was written (its visitor marks with it), false when it
+   * was dropped for the roll-up from the rows, which hold no visitor.
    */
-  writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void>;
+  writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<boolean>;
   /** Called when nothing waits, every write interval (SQLite checkpoints its WAL then). */
   idle?(): void;
   /** Closes the connection, if the writes own it. */

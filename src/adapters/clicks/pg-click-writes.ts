@@ -59,16 +59,17 @@ export class PgClickWrites implements ClickWrites {
     return lostCommit(this.db, this.sent, this.options.owner, since, batch);
   }
 
-  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
       const released = await this.recovery.release(trx, pending);
       if (released.length < pending.length) {
         await rollUpWritten(trx, statements, this.recovery, released, totals.rotations);
-        return;
+        return false;
       }
       const live = await statements.keepLinks(trx, linksOf(window.linkIds(), totals));
       await writeRollups(trx, statements, window, live);
       await statements.countWindow(trx, linkUpdates(totals, live));
+      return true;
     });
   }
 

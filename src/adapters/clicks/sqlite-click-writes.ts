@@ -58,7 +58,7 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly isPending: SQLite.Statement<[number, string, number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
   private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
-  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => void;
+  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => boolean;
   private checkpointFailing = false;
   /** What the last writeRows committed; null: it threw, and so was rolled back. */
   private lastWritten: RowsWritten | null = null;
@@ -103,10 +103,11 @@ export class SqliteClickWrites implements ClickWrites {
         this.writeRollups(window.drain());
         const live = this.liveLinks(counts.keys());
         this.writeTotals({ counts: new Map([...counts].filter(([id]) => live.get(id) === false)), rotations: totals.rotations });
-        return;
+        return false;
       }
       this.writeRollups(rollups);
       this.writeTotals(totals);
+      return true;
     }).immediate;
   }
 
@@ -132,11 +133,11 @@ export class SqliteClickWrites implements ClickWrites {
     return written;
   }
 
-  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<void> {
+  async writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<boolean> {
     this.notInServerTransaction();
     const rollups = window.drain();
     try {
-      this.writeWindowNow(rollups, totals, pending);
+      return this.writeWindowNow(rollups, totals, pending);
     } catch (error) {
       window.putBack(rollups);
       throw error;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../clicks/click.ts';
 import { RollupWindow, rollupsOf, visitorMarksOf, type DrainedRollups } from './rollup-window.ts';
+import { WrittenMarks } from './written-marks.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({
   linkId: 1,
@@ -135,8 +136,7 @@ test('rollupsOf and visitorMarksOf equal a single window drain', () => {
   assert.deepEqual(visitorMarksOf([]), []);
 });
 
-test('a visitor already written for the link and day is not marked again; every sum still counts the click', async () => {
-  const { WrittenMarks } = await import('./written-marks.ts');
+test('a visitor already written for the link and day is not marked again; every sum still counts the click', () => {
   const written = new WrittenMarks();
   written.addAll([{ day: '2026-03-10', linkId: 1, visitors: new Set(['v1']) }]);
   const window = new RollupWindow(written);
