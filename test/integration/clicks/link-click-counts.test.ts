@@ -207,6 +207,24 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', () => {
     assert.deepEqual(await stored([theirs!]), [{ id: theirs, clicks: 0, pending: 5, rotation: 0 }]);
   });
 
+  test("a window's update of every pending count finds room on the row's page: no index entry written (migration 0041)", async () => {
+    await counts.settle();
+    const ids = await db.links(2000);
+    await countWindow(ids.map((id) => ({ id, clicks: 1 })));
+    const hot = await db.storage.db.transaction().execute(async (trx) => {
+      await pgClickStatements.countWindow(
+        trx,
+        ids.map((id) => ({ id, clicks: 2, rotation: null })),
+      );
+      const { rows } = await sql<{ updated: string; hot: string }>`
+        select pg_stat_get_xact_tuples_updated('link_click_counts'::regclass) as updated,
+          pg_stat_get_xact_tuples_hot_updated('link_click_counts'::regclass) as hot`.execute(trx);
+      return { updated: Number(rows[0]!.updated), hot: Number(rows[0]!.hot) };
+    });
+    assert.ok(hot.updated >= 2000, `${hot.updated} updated`);
+    assert.equal(hot.hot, hot.updated, 'every update HOT');
+  });
+
   // Last: it drops the table and makes it again.
   test('migration 0040 goes down with the pending counts and positions settled into the links, and up again', async () => {
     const [a, b] = await db.links(2);
