@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the test tiers with Node's own runner. Files are listed explicitly: on Node 20 a
 // directory argument to `node --test` silently runs nothing.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,14 +34,21 @@ const SHARD_TIMEOUT_MS = 20 * 60_000;
 const LEFT_OPEN_MS = 15_000;
 const ENTRIES = mkdtempSync(join(tmpdir(), 'linkpix-tests-'));
 
-/** Files dealt to `count` processes, the largest first to the lightest, as a guess at their time. */
+// Each file's seconds in a recent CI run (scripts/test-durations.mjs writes them); a file not in
+// it yet weighs its size, at the listed files' seconds a byte.
+const DURATIONS = JSON.parse(readFileSync(new URL('../test/durations.json', import.meta.url), 'utf8'));
+
+/** Files dealt to `count` processes, the longest first to the lightest, by their time in a recent run. */
 function shardsOf(files, count) {
-  const shards = Array.from({ length: Math.min(count, files.length) }, () => ({ bytes: 0, files: [] }));
-  const bySize = files.map((f) => ({ f, bytes: statSync(f).size })).sort((a, b) => b.bytes - a.bytes);
-  for (const { f, bytes } of bySize) {
-    const lightest = shards.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  const sized = files.map((f) => ({ f, bytes: statSync(f).size, seconds: DURATIONS[f] }));
+  const known = sized.filter((s) => s.seconds !== undefined);
+  const perByte = known.length > 0 ? known.reduce((n, s) => n + s.seconds, 0) / known.reduce((n, s) => n + s.bytes, 0) : 1;
+  const weighed = sized.map((s) => ({ f: s.f, weight: s.seconds ?? s.bytes * perByte })).sort((a, b) => b.weight - a.weight);
+  const shards = Array.from({ length: Math.min(count, files.length) }, () => ({ weight: 0, files: [] }));
+  for (const { f, weight } of weighed) {
+    const lightest = shards.reduce((a, b) => (b.weight < a.weight ? b : a));
     lightest.files.push(f);
-    lightest.bytes += bytes;
+    lightest.weight += weight;
   }
   return shards.map((shard) => shard.files.sort());
 }
@@ -193,4 +200,6 @@ for (const tier of tiers) {
   }
 }
 rmSync(ENTRIES, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+// Not process.exit(): the processes' reports may still be on their way down a pipe (`| tee` in
+// .ci/run), and exit() would cut them off.
+process.exitCode = failed ? 1 : 0;
