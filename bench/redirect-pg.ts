@@ -436,8 +436,8 @@ function printTargets(rows: Row[], exact: boolean): void {
   console.log(`\ntargets (issue 32), warm, one instance (every request here is a click), medians of ${pg.length} round(s):`);
   console.log(`  PostgreSQL backends ${backends.toFixed(1)} µs a click (≤ 6): ${mark(backends <= 6)}`);
   // The target is in µs of the machine the issue was filed on; the same work takes more of a
-  // slower one. Bare node:http's CPU a request in the same run is the yardstick that moves
-  // with the machine: when the issue was filed, 18–20 µs a click against its 11.5.
+  // slower one. Bare node:http's CPU a request in the same run is a yardstick that moves with
+  // the machine (the figures at filing are in the issue and docs/performance.md).
   const bareCpu = bare.cpu['bare node'];
   if (bareCpu !== undefined && bareCpu > 0)
     console.log(
