@@ -4,12 +4,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { reachesPostgres } from './postgres-files.mjs';
 
 const TIERS = {
-  unit: ['src', 'test/unit', 'test/contracts/unit'],
+  unit: ['src', 'test/contracts/unit'],
   integration: ['test/integration', 'test/contracts/integration'],
   e2e: ['test/e2e'],
 };
@@ -59,7 +60,7 @@ function shardsOf(files, count) {
  * report says which file each failure is in and how long each file took. A process of several
  * is held back and printed whole when it ends, so that the log reads one suite after another.
  */
-function runShard(tier, index, files, buffered) {
+function runShard(tier, index, files, buffered, { env = process.env, reporter = [] } = {}) {
   const entry = join(ENTRIES, `${tier}-${index}.mts`);
   const suites = files.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`);
   // Once every suite has ended, the process has nothing left to do: what still holds it open is
@@ -72,9 +73,9 @@ function runShard(tier, index, files, buffered) {
 });\n`;
   writeFileSync(entry, `import { after, describe } from 'node:test';\n${leftOpen}${suites.join('')}`);
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', entry], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', ...reporter, entry], {
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, NODE_ENV: 'test' },
+      env: { ...env, NODE_ENV: 'test' },
     });
     const output = [];
     child.stdout?.on('data', (d) => output.push(d));
@@ -93,6 +94,37 @@ function runShard(tier, index, files, buffered) {
       done(code === 0);
     });
   });
+}
+
+/**
+ * The `--without-postgres` run of a tier's files (above): whether none failed and each skipped
+ * something. What each file reported comes from scripts/skips-reporter.mjs.
+ */
+async function runWithoutPostgres(tier, files) {
+  console.log(`\n== ${tier}: ${files.length} files that can reach PostgreSQL, with TEST_DATABASE_URL unset and TEST_ENGINES=postgres`);
+  const counts = join(ENTRIES, `${tier}-skips.jsonl`);
+  const env = { ...process.env, TEST_ENGINES: 'postgres' };
+  delete env.TEST_DATABASE_URL;
+  const reporter = [`--test-reporter=${fileURLToPath(new URL('skips-reporter.mjs', import.meta.url))}`, '--test-reporter-destination=stdout', `--test-reporter-destination=${counts}`];
+  let ok = await runShard(`${tier}-without-postgres`, 0, files, false, { env, reporter });
+  const reported = new Map(
+    (existsSync(counts) ? readFileSync(counts, 'utf8') : '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .map((r) => [r.file, r]),
+  );
+  for (const f of files) {
+    const r = reported.get(f);
+    if (!r) console.error(`!! ${f} reported nothing`);
+    else if (r.failed > 0) console.error(`!! ${f}: ${r.failed} failed without TEST_DATABASE_URL`);
+    else if (r.skipped === 0) console.error(`!! ${f} can reach PostgreSQL (scripts/postgres-files.mjs) but skipped nothing without TEST_DATABASE_URL`);
+    else continue;
+    ok = false;
+  }
+  const skipped = [...reported.values()].reduce((n, r) => n + r.skipped, 0);
+  console.log(`\n-- ${tier} without PostgreSQL: ${files.length} files, ${skipped} tests and suites skipped${ok ? ', none failed' : ''}`);
+  return ok;
 }
 
 function find(dir) {
@@ -114,12 +146,19 @@ function find(dir) {
 // `--except DIR` (repeatable) leaves the files under DIR out of every tier asked for; `--only DIR`
 // (repeatable) keeps, in the tier that DIR is part of, only the files under it. DIR may be one
 // test file.
+// `--without-postgres` runs, of those, only the files that can reach PostgreSQL
+// (scripts/postgres-files.mjs), in one process, as a fresh clone would: TEST_DATABASE_URL unset,
+// and TEST_ENGINES=postgres so that the suites run once per engine do not run their SQLite halves
+// again. Any failure fails the run, and so does a file that skipped nothing: each must say its
+// PostgreSQL suites did not run, rather than fail to connect or pass without them.
 const args = process.argv.slice(2);
 const FLAGS = ['--except', '--only'];
+const SWITCHES = ['--without-postgres'];
 const valuesOf = (flag) => args.flatMap((a, i) => (args[i - 1] === flag ? [a] : []));
 const except = valuesOf('--except');
 const only = valuesOf('--only');
-const asked = args.filter((a, i) => !FLAGS.includes(a) && !FLAGS.includes(args[i - 1]));
+const withoutPostgres = args.includes('--without-postgres');
+const asked = args.filter((a, i) => !FLAGS.includes(a) && !SWITCHES.includes(a) && !FLAGS.includes(args[i - 1]));
 const tiers = asked.length > 0 ? asked : Object.keys(TIERS);
 for (const tier of tiers) {
   if (!TIERS[tier]) {
@@ -157,7 +196,7 @@ if (missing.length > 0) {
   for (const line of missing) console.error(`npm test needs: ${line}`);
   process.exit(1);
 }
-if (!process.env.TEST_DATABASE_URL) {
+if (!process.env.TEST_DATABASE_URL && !withoutPostgres) {
   console.warn('\n!! TEST_DATABASE_URL is not set: every PostgreSQL suite will be reported as SKIPPED, not passed.\n');
 }
 let failed = false;
@@ -166,7 +205,7 @@ for (const tier of tiers) {
   const all = TIERS[tier].flatMap(find);
   const onlyHere = only.filter((dir) => TIERS[tier].some((root) => under(`${dir}/`, root)));
   const kept = onlyHere.length > 0 ? all.filter((f) => onlyHere.some((dir) => under(f, dir))) : all;
-  const files = kept.filter((f) => !except.some((dir) => under(f, dir)));
+  const files = kept.filter((f) => !except.some((dir) => under(f, dir)) && (!withoutPostgres || reachesPostgres(f)));
   if (except.length > 0) console.log(`(leaving out ${except.join(', ')})`);
   if (onlyHere.length > 0) console.log(`(only ${onlyHere.join(', ')})`);
   if (files.length === 0) {
@@ -184,6 +223,10 @@ for (const tier of tiers) {
       failed = true;
       continue;
     }
+  }
+  if (withoutPostgres) {
+    if (!(await runWithoutPostgres(tier, files))) failed = true;
+    continue;
   }
   const alone = files.filter((f) => ALONE[tier]?.(f) ?? false);
   const shared = files.filter((f) => !alone.includes(f));

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Engine } from './harness.ts';
 import { BIN, isolatedPgUrl, run } from './processes.ts';
+import { testDatabaseUrl } from './test-database-url.ts';
 
 export interface ClickDatabase {
   databaseUrl: string;
@@ -25,7 +26,7 @@ export async function clickDatabase(engine: Engine['name'], name: string): Promi
   let databaseUrl = `sqlite:${join(dir, `${name}.db`)}`;
   let drop: (() => Promise<void>) | null = null;
   if (engine === 'postgres') {
-    const isolated = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+    const isolated = await isolatedPgUrl(testDatabaseUrl());
     databaseUrl = isolated.url;
     drop = isolated.drop;
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { connect, type Storage } from '../../src/adapters/storage/connect.ts';
+import { testDatabaseUrl } from './test-database-url.ts';
 
 /**
  * Runs `fn` on a database with no tables yet (a SQLite file, or a fresh schema of
@@ -21,7 +22,7 @@ export async function withEmptyStorage(engine: 'sqlite' | 'postgres', fn: (stora
     }
     return;
   }
-  const url = process.env.TEST_DATABASE_URL!;
+  const url = testDatabaseUrl();
   const schema = `lp_migration_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

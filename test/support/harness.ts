@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/app/config.ts';
 import { buildServer, type Server } from '../../src/app/server.ts';
 import type { ContainerOverrides } from '../../src/app/container.ts';
 import { FakeDns } from './fake-dns.ts';
+import { testDatabaseUrl } from './test-database-url.ts';
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
@@ -82,7 +83,7 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   let ownsSchema = false;
   let databaseUrl = `sqlite:${join(tmp, 'test.db')}`;
   if (engine === 'postgres') {
-    databaseUrl = process.env.TEST_DATABASE_URL!;
+    databaseUrl = testDatabaseUrl();
     if (options.pgSchema) pgSchema = options.pgSchema;
     else {
       pgSchema = `lp_test_${process.pid}_${randomBytes(4).toString('hex')}`;

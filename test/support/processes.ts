@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { testDatabaseUrl } from './test-database-url.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'linkpix.js');
@@ -134,7 +135,7 @@ export async function cliAccountKey(env: Record<string, string>, email: string):
 /** A database of its own for CLI runs: a fresh SQLite file, or a fresh PostgreSQL schema. */
 export async function cliDatabase(engine: 'sqlite' | 'postgres'): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (engine === 'postgres') {
-    const db = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+    const db = await isolatedPgUrl(testDatabaseUrl());
     return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-cli-'));

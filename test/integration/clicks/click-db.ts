@@ -3,6 +3,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { connect, type Storage } from '../../../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
 
 /** A migrated database for the in-process click writer: SQLite in memory, or a fresh schema of TEST_DATABASE_URL. */
 export interface ClickDb {
@@ -26,7 +27,7 @@ async function admin(url: string, statement: string): Promise<void> {
 }
 
 export async function openClickDb(engine: 'sqlite' | 'postgres'): Promise<ClickDb> {
-  const url = engine === 'postgres' ? process.env.TEST_DATABASE_URL! : 'sqlite::memory:';
+  const url = engine === 'postgres' ? testDatabaseUrl() : 'sqlite::memory:';
   const schema = engine === 'postgres' ? `lp_test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
   if (schema) await admin(url, `create schema ${schema}`);
   const pools: Storage[] = [];
