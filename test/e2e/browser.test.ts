@@ -130,7 +130,7 @@ describe('a real browser on the visitor pages', () => {
       if (r.url() === url) pageAt = Date.now();
     });
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForURL(`${destBase}/${path}`, { timeout: 5_000 });
+    await page.waitForURL(`${destBase}/${path}`);
     const hit = hits.find((h) => h.path === `/${path}`);
     assert.ok(hit, `the destination never saw /${path}`);
     assert.ok(pageAt > 0, 'the pixel page response was not seen');
@@ -183,7 +183,7 @@ describe('a real browser on the visitor pages', () => {
     assert.equal(outside.length, 0, `a vendor was contacted before consent: ${outside.join(', ')}`);
     assert.equal(await clicks(ask, key, l.id), 0);
     await page.getByRole('button', { name: 'Accept' }).click();
-    await page.waitForURL(`${destBase}/consent-yes`, { timeout: 5_000 });
+    await page.waitForURL(`${destBase}/consent-yes`);
     assert.ok(outside.includes('connect.facebook.net'), 'no pixel after Accept');
     const consent = (await context.cookies(ask.baseUrl)).find((c) => c.name === 'lp_consent');
     assert.equal(consent?.value, 'yes');
@@ -208,7 +208,7 @@ describe('a real browser on the visitor pages', () => {
     outside.length = 0;
     await page.goto(`${ask.baseUrl}/${l.alias}`);
     await page.getByRole('button', { name: 'Decline' }).click();
-    await page.waitForURL(`${destBase}/consent-no`, { timeout: 5_000 });
+    await page.waitForURL(`${destBase}/consent-no`);
     assert.equal(outside.length, 0, `a vendor was contacted after Decline: ${outside.join(', ')}`);
     assertNoCspViolation(console);
     await context.clearCookies();
@@ -232,14 +232,14 @@ describe('a real browser on the visitor pages', () => {
 
     await page.locator('#password').fill('correct horse');
     await page.locator('#password').press('Enter');
-    await page.waitForURL(`${destBase}/locked`, { timeout: 5_000 });
+    await page.waitForURL(`${destBase}/locked`);
     const unlock = (await context.cookies(implied.baseUrl)).find((c) => c.name === `lp_unlock_${l.id}`);
     assert.ok(unlock, 'no unlock cookie');
     assert.equal(unlock.httpOnly, true);
 
     hits.length = 0;
     await page.goto(`${implied.baseUrl}/${l.alias}`);
-    await page.waitForURL(`${destBase}/locked`, { timeout: 5_000 });
+    await page.waitForURL(`${destBase}/locked`);
     assert.equal(hits.length, 1);
     assertNoCspViolation(console);
     assert.equal(await clicks(implied, key, l.id), 2);

@@ -15,14 +15,19 @@ after(closeBrowser);
 
 const TIMEOUT = { timeout: 60_000 };
 
-/** The requests the page makes while `act` runs (and a pause after, for a debounced one). */
+/**
+ * The requests the page makes while `act` runs, and until a timer of the page's own, due after the
+ * preview's pause (PAUSE_MS in link-form.js), has run: the page runs its timers in the order they
+ * fall due, so any refresh the act scheduled has sent its request by then, however slow the
+ * machine.
+ */
 async function requestsDuring(page: Page, act: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
   const listen = (r: Request) => void seen.push(`${r.method()} ${r.url()}`);
   page.on('request', listen);
   try {
     await act();
-    await page.waitForTimeout(700);
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 700)));
   } finally {
     page.off('request', listen);
   }

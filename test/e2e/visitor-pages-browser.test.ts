@@ -74,7 +74,7 @@ for (const engine of ENGINES) {
     }
 
     async function arrive(page: Page, path: string): Promise<void> {
-      await page.waitForURL(`${destBase}/${path}`, { timeout: 5_000 });
+      await page.waitForURL(`${destBase}/${path}`);
       assert.equal(await page.title(), 'Destination');
       assert.ok(hits.includes(`/${path}`), `the destination never saw /${path}`);
       assert.deepEqual(blockedRequests(page), []);
@@ -172,7 +172,7 @@ for (const engine of ENGINES) {
       // Waiting may first see the scheme's own navigation fail (no app): wait on through it.
       for (let tries = 0; ; tries++) {
         try {
-          await page.waitForURL(`${destBase}/app-fallback`, { timeout: 10_000 });
+          await page.waitForURL(`${destBase}/app-fallback`);
           break;
         } catch (error) {
           if (tries >= 3 || !/ERR_ABORTED/.test(String(error))) throw error;

@@ -66,6 +66,14 @@ export function axeRulesIn(colorScheme: 'light' | 'dark'): Pick<AxeOptions, 'col
 // root requires), --headless, --disable-background-networking and --disable-component-update.
 const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
 
+/**
+ * How long a page's wait (a navigation, a selector, a response) may take before it fails, for
+ * every page of newPage: Playwright's default is tight on a machine that runs two browser suites
+ * beside everything else, and a wait that is slow there is not broken. Below the browser tests'
+ * own timeout, so that a wait that never ends fails naming what it waited for.
+ */
+const WAIT_MS = 45_000;
+
 let launched: Promise<Browser> | undefined;
 
 /** The file's Chromium, launched on first use. */
@@ -109,6 +117,7 @@ export async function newPage(options: NewPageOptions = {}): Promise<Page> {
       ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
       : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
   });
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   const outside: string[] = [];
   blocked.set(page, outside);
