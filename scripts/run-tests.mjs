@@ -105,7 +105,11 @@ async function runWithoutPostgres(tier, files) {
   const counts = join(ENTRIES, `${tier}-skips.jsonl`);
   const env = { ...process.env, TEST_ENGINES: 'postgres' };
   delete env.TEST_DATABASE_URL;
-  const reporter = [`--test-reporter=${fileURLToPath(new URL('skips-reporter.mjs', import.meta.url))}`, '--test-reporter-destination=stdout', `--test-reporter-destination=${counts}`];
+  const reporter = [
+    `--test-reporter=${fileURLToPath(new URL('skips-reporter.mjs', import.meta.url))}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter-destination=${counts}`,
+  ];
   let ok = await runShard(`${tier}-without-postgres`, 0, files, false, { env, reporter });
   const reported = new Map(
     (existsSync(counts) ? readFileSync(counts, 'utf8') : '')
@@ -123,7 +127,7 @@ async function runWithoutPostgres(tier, files) {
     ok = false;
   }
   const skipped = [...reported.values()].reduce((n, r) => n + r.skipped, 0);
-  console.log(`\n-- ${tier} without PostgreSQL: ${files.length} files, ${skipped} tests and suites skipped${ok ? ', none failed' : ''}`);
+  console.log(`\n-- ${tier} without PostgreSQL: ${files.length} files, skipped: ${skipped} tests and suites${ok ? ', none failed' : ''}`);
   return ok;
 }
 
