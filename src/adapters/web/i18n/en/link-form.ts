@@ -165,6 +165,7 @@ export const linkForm = {
       notImage: 'The logo must be a PNG or SVG image.',
       badPng: 'This PNG cannot be read.',
       pngTooBig: 'The PNG must be at most 1024 × 1024 pixels.',
+      pngTooDeep: 'This PNG takes too much memory to draw: at 1024 × 1024 pixels, save it at 8 bits per channel (not 16).',
       badSvg: 'This SVG has no drawing left once scripts and outside references are removed.',
     },
   },
