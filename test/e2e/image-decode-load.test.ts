@@ -78,5 +78,11 @@ for (const { name: engine } of ENGINES) {
       assert.ok(latency.samples >= 100, `too few samples to read a p99: ${latency.samples}`);
       assert.ok(latency.p99 <= HEALTH_P99_MS, `/health p99 ${latency.p99.toFixed(1)} ms while uploading (max ${latency.max.toFixed(1)} ms)`);
     });
+
+    test('SIGTERM with an image thread started exits 0', async () => {
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      assert.equal((await exited)[0], 0, server.output().slice(-2000));
+    });
   });
 }
