@@ -16,7 +16,7 @@ const PROBLEMS: Record<UploadProblem, string> = {
   notImage: 'The logo must be a PNG or SVG image.',
   badPng: 'The logo is not a PNG that can be read.',
   pngTooBig: 'The logo must be at most 1024 × 1024 pixels.',
-  pngTooDeep: `The logo's pixels must take at most ${PNG_MAX_DECODED_BYTES / 1024 / 1024} MB decoded (width × height × channels × bytes per sample): at 1024 × 1024, 8 bits per sample.`,
+  pngTooDeep: `The logo must take at most ${PNG_MAX_DECODED_BYTES / 1024 / 1024} MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.`,
   badSvg: 'The logo has no drawing left once scripts and outside references are removed.',
 };
 
@@ -83,7 +83,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
             type: 'object',
             required: ['logo'],
             properties: {
-              logo: { type: 'string', format: 'binary', description: 'A PNG (at most 1024 × 1024) or an SVG (sanitised), at most 100 KB' },
+              logo: { type: 'string', format: 'binary', description: 'A PNG (at most 1024 × 1024, 4 MB decoded) or an SVG (sanitised), at most 100 KB' },
             },
           },
           response: { 200: OneEnvelope(QrLogoSettings), ...errorResponses },

@@ -90,7 +90,7 @@ onEachEngine('API: QR logo upload', (h) => {
       const reply = await put(h(), a.key, id, file);
       assert.equal(reply.status, 422, `${name}: ${reply.text}`);
       assert.deepEqual(reply.body.message, {
-        logo: ["The logo's pixels must take at most 4 MB decoded (width × height × channels × bytes per sample): at 1024 × 1024, 8 bits per sample."],
+        logo: ['The logo must take at most 4 MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.'],
       });
     }
     const kept = await h().server.container.storage.db.selectFrom('link_qr_logos').select('bytes').where('link_id', '=', id).executeTakeFirstOrThrow();

@@ -117,7 +117,7 @@ onEachEngine('web: QR logo', (h) => {
     assert.equal((await upload(me.client, id, { bytes: before, name: 'l.png', type: 'image/png' })).status, 303);
     const reply = await upload(me.client, id, { bytes: deepPng(1024, 16), name: 'deep.png', type: 'image/png' }, { size: '256' });
     assert.equal(reply.status, 422, reply.text.slice(0, 200));
-    assert.match(reply.text, /<p class="field-error" id="qr-logo-error">[^<]*save it at 8 bits per channel/);
+    assert.match(reply.text, /<p class="field-error" id="qr-logo-error">[^<]*save it at 8 bits per channel, or smaller/);
     const kept = await h().server.container.storage.db.selectFrom('link_qr_logos').select('bytes').where('link_id', '=', id).executeTakeFirstOrThrow();
     assert.ok(Buffer.from(kept.bytes).equals(before), 'the logo stays what it was');
   });
