@@ -67,6 +67,7 @@ import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';
 import { HttpTitleFetcher } from '../adapters/title/http-title-fetcher.ts';
 import { QrRenderer } from '../adapters/qr/qr-renderer.ts';
+import { ImageThreads } from '../adapters/images/image-threads.ts';
 import { announcingEnds } from '../core/live/session-ends.ts';
 import { SqlQrLogoStore } from '../adapters/storage/stores/qr-logo-store.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
@@ -212,6 +213,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
   const qr = new QrRenderer({ threads: config.QR_THREADS, queue: config.QR_QUEUE_MAX, cacheBytes: config.QR_CACHE_BYTES });
+  const images = new ImageThreads();
   const importSlots = new ImportSlots(
     new SqlImportLeases(storage.db),
     config.IMPORT_CONCURRENCY,
@@ -403,6 +405,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     urls: shortUrls,
     qr,
     qrLogos: new SqlQrLogoStore(storage.db),
+    images,
     ping: async () => {
       await sql`select 1`.execute(storage.db);
     },
@@ -411,6 +414,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     close: async () => {
       await links.idle();
       await qr.close();
+      await images.close();
       await hooks.stop();
       await visits.close();
       smtp?.close();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../core/shared/errors.ts';
 import type { ApiContext } from './handlers/context.ts';
+import { sendImage } from './image-headers.ts';
 
 // The smallest transparent 1×1 GIF.
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -27,6 +28,6 @@ export function registerConversionPixel(app: FastifyInstance, ctx: Pick<ApiConte
         if (!(error instanceof ValidationError || error instanceof NotFoundError)) request.log.warn({ err: error }, 'a conversion pixel was not recorded');
       }
     }
-    return reply.code(200).header('content-type', 'image/gif').header('cache-control', 'no-store, max-age=0').header('x-content-type-options', 'nosniff').send(GIF);
+    return sendImage(reply.code(200).header('cache-control', 'no-store, max-age=0'), 'image/gif', GIF);
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { LOGO_SVG, WORDMARK_SVG } from '../web/ui/brand.ts';
+import { imageHeadersOnSend } from './image-headers.ts';
 
 /**
  * swagger-ui puts the logo's href on the image, not on the top bar's link: this points the link
@@ -38,16 +39,20 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
     },
     transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    // linkpix's name and mark instead of the framework's; the mark leads back to the app.
-    logo: { type: 'image/svg+xml', content: WORDMARK_SVG, href: '/', target: '_self' },
-    theme: {
-      title: 'linkpix API',
-      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
-      js: [{ filename: 'linkpix.js', content: TOP_BAR_LINK }],
-    },
+  // A scope of its own, so that the image headers reach swagger-ui's icons and no other route.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', imageHeadersOnSend);
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+      // linkpix's name and mark instead of the framework's; the mark leads back to the app.
+      logo: { type: 'image/svg+xml', content: WORDMARK_SVG, href: '/', target: '_self' },
+      theme: {
+        title: 'linkpix API',
+        favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: LOGO_SVG }],
+        js: [{ filename: 'linkpix.js', content: TOP_BAR_LINK }],
+      },
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/shared/errors.ts';
-import { QR_LOGO_MAX_BYTES } from '../qr/qr-logo-input.ts';
+import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../qr/qr-logo-input.ts';
 import { saveLogo, type LogoUpload, type UploadProblem } from '../qr/qr-logo-upload.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { apiActor } from './audit-actor.ts';
@@ -16,6 +16,7 @@ const PROBLEMS: Record<UploadProblem, string> = {
   notImage: 'The logo must be a PNG or SVG image.',
   badPng: 'The logo is not a PNG that can be read.',
   pngTooBig: 'The logo must be at most 1024 × 1024 pixels.',
+  pngTooDeep: `The logo must take at most ${PNG_MAX_DECODED_BYTES / 1024 / 1024} MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.`,
   badSvg: 'The logo has no drawing left once scripts and outside references are removed.',
 };
 
@@ -82,7 +83,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
             type: 'object',
             required: ['logo'],
             properties: {
-              logo: { type: 'string', format: 'binary', description: 'A PNG (at most 1024 × 1024) or an SVG (sanitised), at most 100 KB' },
+              logo: { type: 'string', format: 'binary', description: 'A PNG (at most 1024 × 1024, 4 MB decoded) or an SVG (sanitised), at most 100 KB' },
             },
           },
           response: { 200: OneEnvelope(QrLogoSettings), ...errorResponses },
@@ -93,7 +94,7 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
         const { id } = request.params as IdParams;
         const view = await ctx.links.get(request.account.id, id);
         if (notMultipart.has(request)) throw ValidationError.of('logo', NOT_MULTIPART);
-        const saved = await saveLogo(ctx.qrLogos, request.account.id, view.link.id, upload, Date.now(), apiActor(request));
+        const saved = await saveLogo(ctx, request.account.id, view.link.id, upload, Date.now(), apiActor(request));
         if ('problem' in saved) throw ValidationError.of('logo', PROBLEMS[saved.problem]);
         const data: QrLogoSettings = { id: view.link.id, logo: { type: saved.logo.type, bytes: saved.logo.bytes.length } };
         return reply.send({ data, status: 200 });

@@ -2,6 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { PNG } from 'pngjs';
 import { sanitiseSvgLogo } from './svg-logo.ts';
 import type { QrLogo } from './qr-options.ts';
+import { decodedBytes, readPngHeader } from '../images/png-header.ts';
+import { inflatesWithinHeader } from '../images/png-inflate.ts';
 
 /** The largest logo file taken (PNG or SVG). */
 export const QR_LOGO_MAX_BYTES = 100 * 1024;
@@ -9,6 +11,12 @@ export const QR_LOGO_MAX_BYTES = 100 * 1024;
 // A logo fills at most a fifth of a 2048 px code; a larger PNG is only more pixels to decode,
 // and a small file can declare a huge image (it deflates well), so its header is read first.
 const PNG_MAX_SIDE = 1024;
+
+/**
+ * The most a logo's pixels may take once decoded (width × height × channels × bytes per sample):
+ * an 8-bit RGBA PNG of the largest side. 16 bits a sample draw no finer into an 8-bit code.
+ */
+export const PNG_MAX_DECODED_BYTES = PNG_MAX_SIDE * PNG_MAX_SIDE * 4;
 
 // An SVG's prologue: an XML declaration, then comments and a DOCTYPE, then <svg. A comment
 // cannot hold `-->` and an internal subset cannot hold `]`, so each part matches one way only
@@ -18,11 +26,12 @@ const SVG_START = /^\s*(<\?xml[^>]*>\s*)?(<!--(?:(?!-->)[\s\S])*-->\s*|<!DOCTYPE
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** Why an upload is not a logo: each has its message in the web app's and the API's copy. */
-export type LogoProblem = 'tooLarge' | 'notImage' | 'badPng' | 'pngTooBig' | 'badSvg';
+export type LogoProblem = 'tooLarge' | 'notImage' | 'badPng' | 'pngTooBig' | 'pngTooDeep' | 'badSvg';
 
 /**
  * The logo an upload holds, told by its bytes (never its name or declared type): a PNG that
- * decodes, or an SVG rebuilt by the sanitiser (svg-logo.ts).
+ * decodes, or an SVG rebuilt by the sanitiser (svg-logo.ts). Decoding and sanitising grow with
+ * the file, so this runs in an image thread (images/image-threads.ts), never on the event loop.
  */
 export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoProblem } {
   if (bytes.length > QR_LOGO_MAX_BYTES) return { problem: 'tooLarge' };
@@ -44,9 +53,13 @@ function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
   // IHDR is the first chunk: width and height at bytes 16 and 20.
   if (bytes.length < 24) return { problem: 'badPng' };
   if (bytes.readUInt32BE(16) > PNG_MAX_SIDE || bytes.readUInt32BE(20) > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
+  // What the pixels take is known from the header, before a byte is inflated.
+  const header = readPngHeader(bytes);
+  if (header === null) return { problem: 'badPng' };
+  if (decodedBytes(header) > PNG_MAX_DECODED_BYTES) return { problem: 'pngTooDeep' };
   // A file cut short is refused by its missing end, whatever the decoder makes of it (pngjs on
   // Node 24 decodes a truncated image data stream without an error).
-  if (!bytes.subarray(-PNG_END.length).equals(PNG_END)) return { problem: 'badPng' };
+  if (!bytes.subarray(-PNG_END.length).equals(PNG_END) || !inflatesWithinHeader(bytes, header)) return { problem: 'badPng' };
   try {
     PNG.sync.read(bytes);
   } catch {

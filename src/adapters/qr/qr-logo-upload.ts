@@ -1,11 +1,18 @@
-import { readLogo, type LogoProblem } from './qr-logo-input.ts';
+import type { LogoProblem } from './qr-logo-input.ts';
 import type { QrLogo } from './qr-options.ts';
 import type { AuditActor } from '../../core/audit/audit-entry.ts';
+import type { ImageThreads } from '../images/image-threads.ts';
 
 /** Where a link's logo is kept: the store joins every read and write on its owner's link. */
 export interface QrLogoWriter {
   /** Writes the link's audit entry with it, in one transaction. */
   put(accountId: number, linkId: number, logo: QrLogo, now: number, actor: AuditActor): Promise<boolean>;
+}
+
+/** What saving a logo needs: where it is kept, and the threads that read it (both doors' contexts have them). */
+export interface LogoSaving {
+  qrLogos: QrLogoWriter;
+  images: Pick<ImageThreads, 'run'>;
 }
 
 /** An upload as a multipart reader saw it: the file's bytes (none, or an empty part) and whether it was cut at the limit. */
@@ -19,10 +26,11 @@ export type UploadProblem = LogoProblem | 'missing';
 
 /**
  * The one rule set for a link's logo, whichever door it comes through (the web app's QR page, the
- * API's PUT): read by its bytes (qr-logo-input.ts), an SVG rebuilt by the sanitiser, then stored.
+ * API's PUT): read by its bytes (qr-logo-input.ts) in an image thread, an SVG rebuilt by the
+ * sanitiser there, then stored. A refusal writes nothing.
  */
 export async function saveLogo(
-  store: QrLogoWriter,
+  { qrLogos, images }: LogoSaving,
   accountId: number,
   linkId: number,
   upload: LogoUpload,
@@ -31,8 +39,8 @@ export async function saveLogo(
 ): Promise<{ logo: QrLogo } | { problem: UploadProblem }> {
   if (upload.tooLarge) return { problem: 'tooLarge' };
   if (upload.bytes === null || upload.bytes.length === 0) return { problem: 'missing' };
-  const read = readLogo(upload.bytes);
+  const read = await images.run('readLogo', upload.bytes);
   if ('problem' in read) return read;
-  await store.put(accountId, linkId, read.logo, now, actor);
+  await qrLogos.put(accountId, linkId, read.logo, now, actor);
   return read;
 }

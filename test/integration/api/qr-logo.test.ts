@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { multipartBody } from '../../support/multipart.ts';
-import { DIRTY_SVG, greenPng } from '../../support/qr-logos.ts';
+import { DIRTY_SVG, deepPng, greenPng } from '../../support/qr-logos.ts';
 
 /** The upload as curl sends it: the file under `field` (logo), beside a field the route skips. */
 const put = async (h: Harness, key: string, id: number, file: Uint8Array | string | null, field = 'logo') =>
@@ -73,6 +73,32 @@ onEachEngine('API: QR logo upload', (h) => {
     assert.ok([415, 422].includes(json.status), json.text);
     const svg = await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key });
     assert.match(svg.text, /data:image\/png;base64,/, 'the PNG stays');
+  });
+
+  // Issue 48, finding 4: what a PNG takes decoded is read from its header, bit depth and channels
+  // counted, and one over the bound is refused before a byte is inflated.
+  test('a PNG that would take more than 4 MB decoded: 422 naming logo, the logo before it kept', async () => {
+    const a = await h().account();
+    const id = await link(a.key, 'api-logo-deep');
+    const before = greenPng();
+    assert.equal((await put(h(), a.key, id, before)).status, 200);
+    for (const [name, file] of [
+      ['1024 px RGBA at 16 bits', deepPng(1024, 16)],
+      ['1024 px RGB at 16 bits', deepPng(1024, 16, 2)],
+    ] as const) {
+      assert.ok(file.length < 100 * 1024, `${name}: under the file limit`);
+      const reply = await put(h(), a.key, id, file);
+      assert.equal(reply.status, 422, `${name}: ${reply.text}`);
+      assert.deepEqual(reply.body.message, {
+        logo: ['The logo must take at most 4 MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.'],
+      });
+    }
+    const kept = await h().server.container.storage.db.selectFrom('link_qr_logos').select('bytes').where('link_id', '=', id).executeTakeFirstOrThrow();
+    assert.ok(Buffer.from(kept.bytes).equals(before), 'the logo stays what it was');
+    const within = deepPng(724, 16);
+    const done = await put(h(), a.key, id, within);
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.body.data.logo.bytes, within.length);
   });
 
   test("another account's link, or none: 404, and nothing written", async () => {

@@ -4,7 +4,7 @@ import jsQRModule from 'jsqr';
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { onEachEngine } from '../../support/harness.ts';
-import { DIRTY_SVG, greenPng } from '../../support/qr-logos.ts';
+import { DIRTY_SVG, deepPng, greenPng } from '../../support/qr-logos.ts';
 import { csrfOf, type WebClient } from '../../support/web-client.ts';
 import { webAccount, type SignedIn } from '../../support/web-resources.ts';
 
@@ -108,6 +108,18 @@ onEachEngine('web: QR logo', (h) => {
     }
     const svg = await h().request('GET', `/api/v1/links/${id}/qr`, { key: me.key });
     assert.doesNotMatch(svg.text, /<image/);
+  });
+
+  // Issue 48, finding 4: bit depth and channels count in what a PNG may take decoded.
+  test('a PNG too deep to decode: 422 naming the logo, and the logo before it stays', async () => {
+    const id = await link(me, 'logo-deep');
+    const before = greenPng();
+    assert.equal((await upload(me.client, id, { bytes: before, name: 'l.png', type: 'image/png' })).status, 303);
+    const reply = await upload(me.client, id, { bytes: deepPng(1024, 16), name: 'deep.png', type: 'image/png' }, { size: '256' });
+    assert.equal(reply.status, 422, reply.text.slice(0, 200));
+    assert.match(reply.text, /<p class="field-error" id="qr-logo-error">[^<]*save it at 8 bits per channel, or smaller/);
+    const kept = await h().server.container.storage.db.selectFrom('link_qr_logos').select('bytes').where('link_id', '=', id).executeTakeFirstOrThrow();
+    assert.ok(Buffer.from(kept.bytes).equals(before), 'the logo stays what it was');
   });
 
   test('CSRF: a missing or wrong token is refused and nothing stored', async () => {

@@ -16,6 +16,7 @@ import type { ImportSlots } from '../../import/import-slots.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
 import type { SqlQrLogoStore } from '../../storage/stores/qr-logo-store.ts';
+import type { ImageThreads } from '../../images/image-threads.ts';
 import type { RuleExplainer } from '../../../core/rules/explain-service.ts';
 import type { RulePreview } from '../../../core/rules/rule-preview.ts';
 import type { ConversionService } from '../../../core/conversions/conversion-service.ts';
@@ -54,6 +55,8 @@ export interface ApiContext {
   qr: QrRenderer;
   /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
   qrLogos: SqlQrLogoStore;
+  /** Reads uploaded images (a QR logo) off the event loop (docs/design/images.md). */
+  images: ImageThreads;
   /** A link's rules explained and previewed (docs/adr/0066); countries: the redirect's lookup, for a described visitor's address. */
   rules: { explainer: RuleExplainer; preview: RulePreview; countries: Pick<CountryLookup, 'country'> };
   /** Checks that the database answers, for /health. */

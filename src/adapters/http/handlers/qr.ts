@@ -4,6 +4,7 @@ import type { QrQuery } from '../schemas/qr.ts';
 import { shortUrl } from '../presenters/link-record.ts';
 import { API_QR_LOOK } from '../../qr/qr-options.ts';
 import type { ApiContext } from './context.ts';
+import { sendImage } from '../image-headers.ts';
 
 /** A QR code of a link's short URL: SVG by default, PNG on request; owner-only like every API route. */
 export function qrHandler(ctx: ApiContext) {
@@ -16,6 +17,6 @@ export function qrHandler(ctx: ApiContext) {
     // Drawn before any header is set: a refusal (a full render queue) gets only its own.
     const image = format === 'png' ? await ctx.qr.png(text, settings) : await ctx.qr.svg(text, settings);
     reply.header('cache-control', 'private, max-age=300').header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);
-    return reply.type(format === 'png' ? 'image/png' : 'image/svg+xml').send(image);
+    return sendImage(reply, format === 'png' ? 'image/png' : 'image/svg+xml', image);
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BRAND_COLOUR, LOGO_SVG, faviconIco } from './brand.ts';
+import { sendImage } from '../../http/image-headers.ts';
 
 export const FAVICON_SVG_PATH = '/favicon.svg';
 export const MANIFEST_PATH = '/manifest.webmanifest';
@@ -27,10 +28,8 @@ export function serveBrand(app: FastifyInstance, name: string): void {
   const ico = faviconIco();
   const webManifest = manifest(name);
   const hide = { schema: { hide: true } };
-  app.get('/favicon.ico', hide, (_request, reply) => reply.header('content-type', 'image/x-icon').header('cache-control', DAY).send(ico));
-  app.get(FAVICON_SVG_PATH, hide, (_request, reply) =>
-    reply.header('content-type', 'image/svg+xml').header('cache-control', DAY).header('x-content-type-options', 'nosniff').send(LOGO_SVG),
-  );
+  app.get('/favicon.ico', hide, (_request, reply) => sendImage(reply.header('cache-control', DAY), 'image/x-icon', ico));
+  app.get(FAVICON_SVG_PATH, hide, (_request, reply) => sendImage(reply.header('cache-control', DAY), 'image/svg+xml', LOGO_SVG));
   app.get(MANIFEST_PATH, hide, (_request, reply) =>
     reply.header('content-type', 'application/manifest+json; charset=utf-8').header('cache-control', DAY).send(webManifest),
   );

@@ -80,7 +80,7 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
         const link = await ctx.links.get(account.id, (request.params as IdParams).id);
         const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const t = viewOf(request, reply, secret).t.linkForm.qr;
-        const saved = await saveLogo(ctx.qrLogos, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now(), webActor(request));
+        const saved = await saveLogo(ctx, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now(), webActor(request));
         if ('problem' in saved) {
           const logo = await ctx.qrLogos.get(account.id, link.link.id);
           return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[saved.problem]] });

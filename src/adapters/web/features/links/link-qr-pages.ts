@@ -5,6 +5,7 @@ import { IdParams } from '../../../http/schemas/common.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
 import { fieldErrorsOf } from '../../../http/validation-errors.ts';
 import { normalizeQuery } from '../../../http/normalize-input.ts';
+import { sendImage } from '../../../http/image-headers.ts';
 import type { QrLogo } from '../../../qr/qr-options.ts';
 import { viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
@@ -58,13 +59,8 @@ export const linkQrPages: WebFeature = (web, ctx) => {
       const settings = { ...got.q, logo: got.logo };
       // Drawn before any header is set: a refusal (a full render queue) gets only its own.
       const image = format === 'png' ? await ctx.qr.png(got.text, settings) : await ctx.qr.svg(got.text, settings);
-      reply
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `attachment; filename="link-${got.link.link.id}-qr.${format}"`)
-        .header('x-content-type-options', 'nosniff')
-        // An SVG opened from this origin is a document of it: it may run nothing.
-        .header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
-      return reply.type(format === 'png' ? 'image/png' : 'image/svg+xml').send(image);
+      reply.header('cache-control', 'private, no-store').header('content-disposition', `attachment; filename="link-${got.link.link.id}-qr.${format}"`);
+      return sendImage(reply, format === 'png' ? 'image/png' : 'image/svg+xml', image);
     });
   }
 

@@ -1,0 +1,6 @@
+/**
+ * The tasks an image thread runs (image-threads.ts), one named export each: every read of an
+ * uploaded image whose cost grows with its pixels or its markup. A new upload (a social card,
+ * say) adds its reader here and calls `ImageThreads.run` with its name. docs/design/images.md.
+ */
+export { readLogo } from '../qr/qr-logo-input.ts';
