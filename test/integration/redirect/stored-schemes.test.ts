@@ -29,7 +29,11 @@ onEachEngine(
       // Saved when the settings allowed intent: (no request can save one now).
       await db.updateTable('links').set({ android_url: INTENT }).where('id', '=', own.id).execute();
       const rules = [{ name: null, when: { query: { c: 'x' } }, url: 'https://example.com/x', ios_url: 'intent://x#Intent;end' }];
-      await db.updateTable('links').set({ rules: JSON.stringify(rules) }).where('id', '=', ruled.id).execute();
+      await db
+        .updateTable('links')
+        .set({ rules: JSON.stringify(rules) })
+        .where('id', '=', ruled.id)
+        .execute();
 
       assertPage(await visit(h(), `/${own.alias}`, { 'user-agent': UA.android }), 200, `href="${INTENT}"`);
       assertPage(await visit(h(), `/${clean.alias}`, { 'user-agent': UA.android }), 200, 'href="myapp://c"');
