@@ -7,20 +7,20 @@ import type { Config } from './config.ts';
 /** Ids a warning names at most: enough to find the links, few enough to read. */
 const SAMPLE = 10;
 
-export interface RefusedSchemeLinks {
+interface RefusedSchemeLinks {
   count: number;
   /** The first few links' ids. */
   ids: number[];
   schemes: string[];
 }
 
-export function allowedSchemesOf(config: Pick<Config, 'URL_SCHEMES' | 'APP_SCHEMES'>): AllowedSchemes {
+function allowedSchemesOf(config: Pick<Config, 'URL_SCHEMES' | 'APP_SCHEMES'>): AllowedSchemes {
   const names = (list: readonly string[]) => list.map((s) => s.toLowerCase().replace(/:$/, ''));
   return { urls: new Set(names(config.URL_SCHEMES)), apps: new Set(['https', ...names(config.APP_SCHEMES)]) };
 }
 
 /** The links stored with a destination or app link of a scheme the settings refuse now (docs/design/app-schemes.md). */
-export async function linksWithRefusedSchemes(db: Kysely<Database>, allowed: AllowedSchemes, signal?: AbortSignal): Promise<RefusedSchemeLinks> {
+async function linksWithRefusedSchemes(db: Kysely<Database>, allowed: AllowedSchemes, signal?: AbortSignal): Promise<RefusedSchemeLinks> {
   const found: RefusedSchemeLinks = { count: 0, ids: [], schemes: [] };
   const schemes = new Set<string>();
   for await (const page of storedDestinations(db, signal ? { signal } : {})) {
