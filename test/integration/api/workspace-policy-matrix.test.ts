@@ -190,5 +190,15 @@ onEachEngine('API policy matrix', (h) => {
     const members = await h().request('GET', `/api/v1/workspaces/${setup.workspaceId}/members`, { key: shop });
     assert.equal(members.status, 403, members.text);
     assert.equal((await h().request('GET', `/api/v1/workspaces/${setup.workspaceId}/members`, { key: owner.only.get('workspace:admin')! })).status, 200);
+    // The documented no-scope routes stay open to it; leaving last, as one who joins to leave.
+    const leaver = await h().account();
+    await addMember(h(), setup.people.get('owner')!, setup.workspaceId, leaver, 'viewer');
+    const onlyLinks = await makeKey(h(), leaver, setup.workspaceId, ['links:read']);
+    for (const path of ['/api/v1/account', '/api/v1/workspaces', `/api/v1/workspaces/${setup.workspaceId}`]) {
+      const res = await h().request('GET', path, { key: onlyLinks });
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+    }
+    const left = await h().request('DELETE', `/api/v1/workspaces/${setup.workspaceId}/members/${leaver.id}`, { key: onlyLinks });
+    assert.equal(left.status, 200, left.text);
   });
 });
