@@ -89,13 +89,13 @@ const list: Parser<string[]> = (raw) =>
 // Schemes that run code or read local data in a browser, or (Android's intent:) open any app
 // the link names: never an app's, whatever an operator lists. Links stored with one keep
 // working and are named by the start's warning (docs/design/app-schemes.md).
-const UNSAFE_APP_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https', 'intent']);
+const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https', 'intent']);
 
 const appSchemes: Parser<string[]> = (raw) => {
   const schemes = list(raw).map((s) => s.toLowerCase().replace(/:$/, ''));
   for (const s of schemes) {
     if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
-    if (UNSAFE_APP_SCHEMES.has(s)) throw new Error(`${s} cannot be an app scheme`);
+    if (UNSAFE_SCHEMES.has(s)) throw new Error(`${s} cannot be an app scheme`);
   }
   return schemes;
 };
