@@ -18,10 +18,10 @@ test('a bad PORT is reported by its own name, not as a bad APP_URL', () => {
   );
 });
 
-test('APP_SCHEMES: empty by default, lower-cased; a script, local or web scheme is refused at start', () => {
+test('APP_SCHEMES: empty by default, lower-cased; a script, local, web or intent scheme is refused at start', () => {
   assert.deepEqual(loadConfig({}).APP_SCHEMES, []);
   assert.deepEqual(loadConfig({ APP_SCHEMES: 'MyApp, shop-app:' }).APP_SCHEMES, ['myapp', 'shop-app']);
-  for (const bad of ['javascript', 'data', 'file', 'https', 'my app', '1app']) {
+  for (const bad of ['javascript', 'data', 'file', 'https', 'intent', 'Intent:', 'my app', '1app']) {
     assert.throws(
       () => loadConfig({ APP_SCHEMES: `myapp,${bad}` }),
       (error: unknown) => error instanceof ConfigError && error.message.includes('APP_SCHEMES='),

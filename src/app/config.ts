@@ -86,8 +86,10 @@ const list: Parser<string[]> = (raw) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-// Schemes that run code or read local data in a browser: never an app's, whatever an operator lists.
-const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https']);
+// Schemes that run code or read local data in a browser, or (Android's intent:) open any app
+// the link names: never an app's, whatever an operator lists. Links stored with one keep
+// working and are named by the start's warning (docs/design/app-schemes.md).
+const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https', 'intent']);
 
 const appSchemes: Parser<string[]> = (raw) => {
   const schemes = list(raw).map((s) => s.toLowerCase().replace(/:$/, ''));

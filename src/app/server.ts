@@ -11,6 +11,7 @@ import { ClickStamper } from '../core/stats/click-stamp.ts';
 import { STATS_PASSWORD_ATTEMPTS } from '../core/stats/stats-access.ts';
 import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.ts';
 import { startPeriodic } from './periodic.ts';
+import { warnOfRefusedSchemes } from './stored-scheme-warning.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
 import { metricsOf } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
@@ -34,6 +35,8 @@ export interface Server {
   release(): Promise<void>;
   /** GET /metrics on a port of its own (METRICS_PORT), listening already; null otherwise. */
   metricsServer: MetricsServer | null;
+  /** Settles once the start's look at stored data has logged its warnings (in the background: a start never waits for it). */
+  startWarnings: Promise<void>;
 }
 
 /** Builds a ready server (database migrated) that has not started listening. */
@@ -152,7 +155,13 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
       });
     container.hooks.start();
+    const warningsStop = new AbortController();
+    const startWarnings = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch((err: unknown) =>
+      app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
+    );
     const release = async () => {
+      warningsStop.abort();
+      await startWarnings;
       live.close();
       await retention.stop();
       await folding.stop();
@@ -165,6 +174,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       container,
       release,
       metricsServer,
+      startWarnings,
       close: async () => {
         await app.close();
         await release();

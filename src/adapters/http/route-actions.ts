@@ -2,9 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { authorize } from '../../core/workspaces/workspaces-service.ts';
 import type { Action } from '../../core/workspaces/policy.ts';
 
-/** Routes whose service decides (per workspace of the path): the workspaces service. */
-export const SERVICE_DECIDES = 'service' as const;
-
 const RESOURCES: Record<string, { read: Action; write: Action }> = {
   links: { read: 'links.read', write: 'links.write' },
   // Tags and UTM templates are parts of links (issue 33): the links scopes cover them.
@@ -19,49 +16,96 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
 };
 
 /**
- * The policy action of an API route, from its method and path pattern (both the /api/v1 paths
- * and the seed's /{plural}/:id/destroy). Every route of the API has one: an unknown route
- * fails the server's start, so a new route cannot slip past the policy.
+ * The routes of workspaces and invitations, whose service checks the action itself, against
+ * the member's role in the workspace of the path (docs/adr/0064): the action it checks, written
+ * here so that every route's scope is in the route table (the policy matrix test holds the
+ * service to it). null: any live key of its user (their workspaces; an invitation sent to them).
  */
-function actionOfRoute(method: string, url: string): Action | typeof SERVICE_DECIDES {
+const SERVICE_ACTIONS: Record<string, Action | null> = {
+  'GET /api/v1/workspaces': null,
+  'POST /api/v1/workspaces': 'workspace.create',
+  'GET /api/v1/workspaces/:id': 'workspace.read',
+  'PUT /api/v1/workspaces/:id': 'workspace.settings',
+  'PATCH /api/v1/workspaces/:id': 'workspace.settings',
+  'DELETE /api/v1/workspaces/:id': 'workspace.delete',
+  'GET /api/v1/workspaces/:id/members': 'members.read',
+  'PUT /api/v1/workspaces/:id/members/:user_id': 'members.manage',
+  'DELETE /api/v1/workspaces/:id/members/:user_id': 'members.manage',
+  'POST /api/v1/workspaces/:id/invitations': 'invitations.manage',
+  'GET /api/v1/workspaces/:id/invitations': 'invitations.manage',
+  'DELETE /api/v1/workspaces/:id/invitations/:invitation_id': 'invitations.manage',
+  'POST /api/v1/invitations/:token/accept': null,
+  'POST /api/v1/workspaces/:id/api-keys': 'keys.own',
+  'GET /api/v1/workspaces/:id/api-keys': 'keys.own',
+  'DELETE /api/v1/workspaces/:id/api-keys/:key_id': 'keys.own',
+  'GET /api/v1/workspaces/:id/audit': 'audit.read',
+};
+
+/** Removing a member names their id; one's own id is leaving, which any member may (workspace.read). */
+const OWN_ID_ACTIONS: Record<string, Action> = { 'DELETE /api/v1/workspaces/:id/members/:user_id': 'workspace.read' };
+
+export interface PolicedRoute {
+  method: string;
+  url: string;
+  /** The action the route needs; null: any live key of its user. */
+  action: Action | null;
+  /** Who checks it: this hook, before the route runs, or the workspaces service, per workspace of the path. */
+  checkedBy: 'route' | 'service';
+  /** The action instead when the path's user_id is the key's own user (leaving a workspace). */
+  ownId?: Action;
+}
+
+/**
+ * The policy of an API route, from its method and path pattern (both the /api/v1 paths and the
+ * seed's /{plural}/:id/destroy). Every route of the API has one: an unknown route fails the
+ * server's start, so a new route cannot slip past the policy.
+ */
+function policyOfRoute(method: string, url: string): PolicedRoute {
   const segments = url
     .replace(/^\/api\/v1\//, '/')
     .split('/')
     .filter(Boolean);
   const [head, second] = segments;
-  if (head === 'workspaces' || head === 'invitations') return SERVICE_DECIDES;
-  if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD')) return 'account.read';
-  if (head === 'links' && second === 'export') return 'links.export';
-  if (head === 'links' && second === 'import') return 'links.import';
+  const route = (action: Action): PolicedRoute => ({ method, url, action, checkedBy: 'route' });
+  if (head === 'workspaces' || head === 'invitations') {
+    const key = `${method} ${url}`;
+    const action = SERVICE_ACTIONS[key];
+    if (action === undefined) throw new Error(`no policy action for ${key}: name the one its service checks in SERVICE_ACTIONS`);
+    const ownId = OWN_ID_ACTIONS[key];
+    return { method, url, action, checkedBy: 'service', ...(ownId ? { ownId } : {}) };
+  }
+  if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD')) return route('account.read');
+  if (head === 'links' && second === 'export') return route('links.export');
+  if (head === 'links' && second === 'import') return route('links.import');
   // A preview replays stored clicks through a draft and changes nothing: a reader may ask.
-  if (head === 'links' && segments[2] === 'rules' && segments[3] === 'preview') return 'links.read';
+  if (head === 'links' && segments[2] === 'rules' && segments[3] === 'preview') return route('links.read');
   const resource = head === undefined ? undefined : RESOURCES[head];
   if (!resource) throw new Error(`no policy action for ${method} ${url}`);
-  return method === 'GET' || method === 'HEAD' ? resource.read : resource.write;
-}
-
-export interface PolicedRoute {
-  method: string;
-  url: string;
-  action: Action | typeof SERVICE_DECIDES;
+  return route(method === 'GET' || method === 'HEAD' ? resource.read : resource.write);
 }
 
 /**
  * Checks the policy before anything else of the route runs (validation included): a key its
  * role or scopes forbid learns that, not what its body lacks. `registry` receives every route
- * and its action (the policy matrix test walks it).
+ * and its policy (the policy matrix test walks it).
  */
 export function enforcePolicy(api: FastifyInstance, registry: PolicedRoute[]): void {
+  const byRoute = new Map<string, PolicedRoute>();
   api.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'OPTIONS' && method !== 'HEAD') registry.push({ method, url: route.url, action: actionOfRoute(method, route.url) });
+      if (method === 'OPTIONS' || method === 'HEAD') continue;
+      const policy = policyOfRoute(method, route.url);
+      registry.push(policy);
+      byRoute.set(`${method} ${route.url}`, policy);
     }
   });
   api.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     if (url === undefined) return;
-    const action = actionOfRoute(request.method, url);
-    if (action === SERVICE_DECIDES) return;
+    // HEAD is GET's: its policy is the GET route's.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const { action, checkedBy } = byRoute.get(`${method} ${url}`) ?? policyOfRoute(method, url);
+    if (checkedBy === 'service' || action === null) return;
     authorize({ role: request.actor.role, scopes: request.actor.scopes, twoFactorMissing: request.actor.twoFactorMissing }, action);
   });
 }

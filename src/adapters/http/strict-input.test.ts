@@ -50,7 +50,9 @@ test('a field of the wrong type is found by its path, before any coercion', () =
   assert.deepEqual(fields({ page: '1', name: null }), [], 'a blank field is left to the rules (required…)');
   assert.deepEqual(fields({ page: '1', pixels: ['1', { x: '1' }, '0x2'] }), ['/pixels/1', '/pixels/2']);
   assert.deepEqual(fields({ page: '1', pixels: { a: '1' } }), ['/pixels']);
-  assert.deepEqual(fields({ page: '1', offset: '-0' }), []);
+  assert.deepEqual(fields({ page: '1', offset: '-2' }), []);
+  for (const zero of ['-0', '-00', '-0.0', -0]) assert.deepEqual(fields({ page: '1', offset: zero }), ['/offset'], `${String(zero)}: -0 is no spelling of a number`);
+  assert.deepEqual(fields({ page: -0 }), ['/page'], 'a JSON -0 is refused where negatives are not taken, too');
 });
 
 const Amount = Type.Object({

@@ -3,7 +3,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 
 /**
  * The one reading of numbers for every query string, form body and path: ASCII decimal digits,
- * with a leading `-` only where the field takes negatives (`-0` is refused elsewhere), and a
+ * with a leading `-` only where the field takes negatives (`-0` nowhere: it is no number's spelling), and a
  * fraction (`12.50`) only where the schema says `number` rather than `integer` (docs/adr/0046).
  * Ajv's coercion would take `Infinity`, `0x10`, ` 1`, `1e3` or `1.0` for an integer, and its range
  * keywords let `Infinity` through.
@@ -12,6 +12,9 @@ const UNSIGNED = /^[0-9]+$/;
 const SIGNED = /^-?[0-9]+$/;
 const UNSIGNED_FRACTION = /^[0-9]+(?:\.[0-9]+)?$/;
 const SIGNED_FRACTION = /^-?[0-9]+(?:\.[0-9]+)?$/;
+const NEGATIVE_ZERO = /^-0+(?:\.0+)?$/;
+
+const isNegativeZero = (text: string): boolean => NEGATIVE_ZERO.test(text);
 
 interface SchemaNode {
   type?: string | string[];
@@ -76,14 +79,17 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
   const text = types.includes('string');
   if (typeof data === 'object') return [fault(path, types.filter((t) => t !== 'null').join(','))];
   if (numeric && !text) {
-    if (typeof data === 'number') return [];
+    if (typeof data === 'number' && !Object.is(data, -0)) return [];
     // Negatives only where the field takes them: a minimum below 0, or a negative choice.
     const negative = (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
     // A field that may hold an integer only keeps the integer reading, whatever else it allows.
     const fraction = !types.includes('integer');
-    if (typeof data === 'string' && parseDecimal(data, { negative, fraction }) !== null) return [];
+    // -0, as text or a JSON number, is no spelling of a number (docs/api.md §1): it would be stored as 0.
+    const spelt = typeof data === 'number' ? '-0' : data;
+    if (typeof spelt === 'string' && !isNegativeZero(spelt) && parseDecimal(spelt, { negative, fraction }) !== null) return [];
     // A negative number (or -0) where the field takes none is out of its range, and said so.
-    if (typeof data === 'string' && node.minimum !== undefined && parseDecimal(data, { negative: true, fraction }) !== null) return [belowMinimum(path, node.minimum)];
+    if (typeof spelt === 'string' && !negative && node.minimum !== undefined && parseDecimal(spelt, { negative: true, fraction }) !== null)
+      return [belowMinimum(path, node.minimum)];
     return [fault(path, types.includes('integer') ? 'integer' : 'number')];
   }
   if (text && !numeric && typeof data !== 'string') return [fault(path, 'string')];

@@ -42,7 +42,8 @@ function messageFor(keyword: string, field: string, params: Record<string, unkno
 }
 
 function typeMessage(field: string, type: string): string {
-  if (type.startsWith('integer') || type.startsWith('number')) return messages.integer(field);
+  if (type.startsWith('integer')) return messages.integer(field);
+  if (type.startsWith('number')) return messages.number(field);
   if (type.startsWith('string')) return messages.string(field);
   if (type.startsWith('array')) return messages.array(field);
   if (field === 'body') return 'The request body must be a form or a JSON object.';

@@ -29,3 +29,13 @@ test('each bad field is named', () => {
   assert.deepEqual(fieldsOf({ click_id: 'x', name: 'sale', currency: 'EURO' }), ['currency']);
   assert.deepEqual(fieldsOf({ click_id: 'x', name: 'n'.repeat(64), value: -5, currency: 'usd' }), []);
 });
+
+test('a bad value is named with what it takes; -0 is one, as a number or as text', () => {
+  for (const value of [-0, '-0', '-0.0', 'abc']) {
+    assert.throws(
+      () => checkConversion({ click_id: 'x', name: 'sale', value }),
+      (e: unknown) => e instanceof ValidationError && e.fields.value?.[0] === 'The value field must be a number such as 12.50 or -3.5.',
+      String(value),
+    );
+  }
+});

@@ -47,7 +47,8 @@ export function checkConversion(input: ConversionInput): CheckedConversion {
 function valueOf(bag: FieldErrorBag, raw: unknown): number | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
-  if (!Number.isFinite(n)) bag.add('value', messages.invalid('value'));
+  // -0 is no spelling of a number (docs/api.md §1): stored, it would read back as 0.
+  if (!Number.isFinite(n) || Object.is(n, -0)) bag.add('value', messages.number('value'));
   else if (Math.abs(n) > CONVERSION_LIMITS.valueMax) bag.add('value', messages.max('value', CONVERSION_LIMITS.valueMax));
   else return n;
   return null;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldErrorBag } from '../shared/errors.ts';
-import { APP_SITE_FILE_MAX, checkAppleAppSiteAssociation, checkAssetLinks } from './app-site-files.ts';
+import { APP_SITE_FILE_MAX, checkAppleAppSiteAssociation, checkAssetLinks, servedAppSiteFile } from './app-site-files.ts';
 
 const PRINT = Array.from({ length: 32 }, () => 'AB').join(':');
 
@@ -33,6 +33,12 @@ test('apple-app-site-association: each fault by its path', () => {
     [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app' }] } }, 'f.applinks.details.0'],
     [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app', paths: [1] }] } }, 'f.applinks.details.0.paths'],
     [{ webcredentials: { apps: 'ABCDE12345.com.example.app' } }, 'f.webcredentials.apps'],
+    [{ activitycontinuation: { apps: ['nope'] } }, 'f.activitycontinuation.apps'],
+    [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app', components: ['x'] }] } }, 'f.applinks.details.0.components.0'],
+    [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app', components: [{ '/': 1 }] }] } }, 'f.applinks.details.0.components.0./'],
+    [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app', components: [{ exclude: 'yes' }] }] } }, 'f.applinks.details.0.components.0.exclude'],
+    [{ applinks: { details: [], defaults: { caseSensitive: 'no' } } }, 'f.applinks.defaults.caseSensitive'],
+    [{ applinks: { details: [], substitutionVariables: { food: 'pizza' } } }, 'f.applinks.substitutionVariables'],
   ];
   for (const [value, field] of cases) {
     const bag = new FieldErrorBag();
@@ -77,4 +83,44 @@ test('a file larger than the bound is refused', () => {
   const bag = new FieldErrorBag();
   assert.equal(checkAppleAppSiteAssociation(bag, 'f', { applinks: { details: [{ appID: 'ABCDE12345.com.example.app', paths }] } }), undefined);
   assert.equal(bag.has('f'), true);
+});
+
+test('a file is answered normalised: keys Apple and Google do not read are dropped, at every level checked', () => {
+  const bag = new FieldErrorBag();
+  const aasa = {
+    applinks: {
+      apps: [],
+      details: [{ appID: 'ABCDE12345.com.example.app', paths: ['/'], components: [{ '#': 'top', '?': 'q=1', comment: 'c', caseSensitive: true, x: 1 }], y: 2 }],
+      substitutionVariables: { food: ['pizza'] },
+      z: 3,
+    },
+    activitycontinuation: { apps: ['ABCDE12345.com.example.app'], w: 4 },
+    extra: true,
+  };
+  assert.deepEqual(JSON.parse(checkAppleAppSiteAssociation(bag, 'f', aasa)!), {
+    applinks: {
+      apps: [],
+      details: [{ appID: 'ABCDE12345.com.example.app', paths: ['/'], components: [{ '#': 'top', comment: 'c', '?': 'q=1', caseSensitive: true }] }],
+      substitutionVariables: { food: ['pizza'] },
+    },
+    activitycontinuation: { apps: ['ABCDE12345.com.example.app'] },
+  });
+  const statement = {
+    relation: ['delegate_permission/common.handle_all_urls'],
+    target: { namespace: 'web', site: 'https://example.com', port: 1 },
+    relation_extensions: { 'delegate_permission/common.handle_all_urls': { dynamic_app_link_components: [] } },
+    other: 1,
+  };
+  assert.deepEqual(JSON.parse(checkAssetLinks(bag, 'a', [statement])!), [
+    { relation: statement.relation, target: { namespace: 'web', site: 'https://example.com' }, relation_extensions: statement.relation_extensions },
+  ]);
+  assert.equal(bag.has('f') || bag.has('a'), false);
+});
+
+test('a stored file is served normalised; one the check refuses today is served as saved', () => {
+  const saved = JSON.stringify({ webcredentials: { apps: ['ABCDE12345.com.example.app'] }, old: 1 });
+  assert.equal(servedAppSiteFile(saved, checkAppleAppSiteAssociation), JSON.stringify({ webcredentials: { apps: ['ABCDE12345.com.example.app'] } }));
+  const refused = JSON.stringify({ webcredentials: { apps: ['lowercase.id'] } });
+  assert.equal(servedAppSiteFile(refused, checkAppleAppSiteAssociation), refused);
+  assert.equal(servedAppSiteFile(null, checkAssetLinks), null);
 });

@@ -51,7 +51,8 @@ export const POLICY = {
   'workspace.read': { role: 'viewer', scope: null, beforeTwoFactor: true },
   /** Making another workspace (judged by the role in the key's own). */
   'workspace.create': { role: 'viewer', scope: 'workspace:admin' },
-  'members.read': { role: 'viewer', scope: null },
+  /** Members' names, emails and two-factor standing: a key needs workspace:admin (not a shop's conversions:write key). */
+  'members.read': { role: 'viewer', scope: 'workspace:admin' },
   /** Roles below owner, and removing such members. */
   'members.manage': { role: 'admin', scope: 'workspace:admin' },
   /** Making, demoting and removing owners. */

@@ -105,7 +105,7 @@ onEachEngine('api: conversions', (h) => {
     assert.equal((await convert(h(), reader, { click_id: cid, name: 'lead' })).status, 403);
   });
 
-  test('a form-posted value reads decimals ("12.50", "-3.5"); other spellings are a 422 naming value, nothing recorded', async () => {
+  test('a form-posted value reads decimals ("12.50", "-3.5"); other spellings (-0 too) are a 422 naming value and what it takes, nothing recorded', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, { track_conversions: 1 });
     const form = (fields: Record<string, string>) => h().request('POST', '/api/v1/conversions', { key, form: fields });
@@ -114,6 +114,22 @@ onEachEngine('api: conversions', (h) => {
       const res = await form({ click_id: cid, name: 'sale', value: bad });
       assert.equal(res.status, 422, `${bad}: ${res.text}`);
       assert.deepEqual(Object.keys(res.body.message), ['value'], bad);
+    }
+    // The message names what is accepted: decimals are, so "must be an integer" would mislead.
+    const word = await form({ click_id: cid, name: 'sale', value: 'twelve' });
+    assert.deepEqual(word.body.message, { value: ['The value field must be a number such as 12.50 or -3.5.'] }, word.text);
+    const json = await h().request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale', value: 'twelve' } });
+    assert.deepEqual(json.body.message, { value: ['The value field must be a number such as 12.50 or -3.5.'] }, json.text);
+    // -0 is no spelling of a number (docs/api.md §1): as text, or as a JSON number.
+    const zeros = [
+      await form({ click_id: cid, name: 'sale', value: '-0' }),
+      await form({ click_id: cid, name: 'sale', value: '-0.00' }),
+      await h().request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale', value: '-0' } }),
+      await h().request('POST', '/api/v1/conversions', { key, headers: { 'content-type': 'application/json' }, body: `{"click_id":"${cid}","name":"sale","value":-0}` }),
+    ];
+    for (const res of zeros) {
+      assert.equal(res.status, 422, res.text);
+      assert.deepEqual(Object.keys(res.body.message), ['value'], res.text);
     }
     const sale = await form({ click_id: cid, name: 'sale', value: '12.50', currency: 'eur' });
     assert.equal(sale.status, 201, sale.text);

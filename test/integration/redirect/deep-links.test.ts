@@ -123,6 +123,53 @@ onEachEngine(
       assert.equal((await visit(h(), '/.well-known/assetlinks.json', { host: domain.name })).status, 200);
     });
 
+    test('app-link files are served checked and normalised: unknown keys dropped at every level, Apple’s activitycontinuation kept', async () => {
+      const { key } = await h().account();
+      const domain = await makeDomain(h(), key);
+      const sent = {
+        applinks: {
+          apps: [],
+          details: [{ appIDs: ['ABCDE12345.com.example.app'], components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false, note: 'x' }], extra: 1 }],
+          defaults: { caseSensitive: false, tracking: true },
+          junk: { a: 1 },
+        },
+        activitycontinuation: { apps: ['ABCDE12345.com.example.app'], more: 1 },
+        webcredentials: { apps: ['ABCDE12345.com.example.app'] },
+        '<script>': 'anything at all',
+      };
+      const kept = {
+        applinks: {
+          apps: [],
+          details: [{ appIDs: ['ABCDE12345.com.example.app'], components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false }] }],
+          defaults: { caseSensitive: false },
+        },
+        webcredentials: { apps: ['ABCDE12345.com.example.app'] },
+        activitycontinuation: { apps: ['ABCDE12345.com.example.app'] },
+      };
+      const assets = [{ ...ASSET_LINKS[0], note: 1, target: { ...ASSET_LINKS[0]!.target, extra: 'x' } }];
+      const put = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, json: { apple_app_site_association: sent, assetlinks: assets } });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(put.body.data.apple_app_site_association, kept);
+      assert.deepEqual(put.body.data.assetlinks, ASSET_LINKS);
+      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: domain.name })).text), kept);
+      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: domain.name })).text), ASSET_LINKS);
+      const onlyHandoff = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key,
+        json: { apple_app_site_association: { activitycontinuation: kept.activitycontinuation } },
+      });
+      assert.equal(onlyHandoff.status, 200, 'activitycontinuation alone is a file');
+
+      // A file saved before the check dropped unknown keys is served without them.
+      const other = await makeDomain(h(), key);
+      await h()
+        .server.container.storage.db.updateTable('domains')
+        .set({ apple_app_site_association: JSON.stringify({ ...AASA, unknown: { secret: 1 } }), assetlinks: JSON.stringify(assets) })
+        .where('id', '=', other.id)
+        .execute();
+      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: other.name })).text), AASA);
+      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: other.name })).text), ASSET_LINKS);
+    });
+
     test('bad app-link files are a 422 naming the field, and the domain keeps what it had', async () => {
       const { key } = await h().account();
       const domain = await makeDomain(h(), key);

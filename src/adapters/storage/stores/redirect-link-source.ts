@@ -3,6 +3,7 @@ import type { DomainNameSource, HostedLink, MostVisitedSource, RedirectLink, Red
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { selectRedirectLinks, toRedirectLink, type RedirectLinkRow } from './redirect-link-rows.ts';
+import { checkAppleAppSiteAssociation, checkAssetLinks, servedAppSiteFile } from '../../../core/domains/app-site-files.ts';
 
 /** How far back the warm-up ranks links by their clicks: local days, so a day either side of UTC's. */
 const RECENT_DAYS = 2;
@@ -42,8 +43,9 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
       accountId: row.account_id,
       indexPage: row.index_page,
       notFoundPage: row.not_found_page,
-      appleAppSiteAssociation: row.apple_app_site_association ?? null,
-      assetLinks: row.assetlinks ?? null,
+      // Served checked and normalised, those saved before unknown keys were dropped too (docs/api.md §6).
+      appleAppSiteAssociation: servedAppSiteFile(row.apple_app_site_association ?? null, checkAppleAppSiteAssociation),
+      assetLinks: servedAppSiteFile(row.assetlinks ?? null, checkAssetLinks),
     };
   }
 
