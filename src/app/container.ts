@@ -147,7 +147,7 @@ function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'account
     timeoutSeconds: OIDC_TIMEOUT_SECONDS,
   });
   const signIn = new SsoSignIn({ ...deps, signup: config.SIGNUP, allowedDomains: config.OIDC_ALLOWED_DOMAINS });
-  const links = new SsoLinks({ identities: deps.identities, accounts: deps.accounts, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
+  const links = new SsoLinks({ identities: deps.identities, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
   return { name: config.OIDC_NAME, provider, signIn, links };
 }
 
@@ -284,7 +284,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const security: SecurityServices = {
     twoFactor,
     twoStep,
-    sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db), accounts, twoStep, clock }),
+    sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db, storage.engine), accounts, twoStep, clock }),
     verification,
     resets: new PasswordResets({
       resets: new SqlPasswordResetStore(storage.db),
