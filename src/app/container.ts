@@ -218,14 +218,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
+  // 0: that limit is off.
+  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
+  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
+  // One pair of budgets for sign-ups and the profile's email changes (docs/adr/0047).
+  const signUps = {
+    perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
+    perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
+  };
   const accountsService = new AccountsService(accounts, clock, {
     invalidation: visits.invalidation,
     forgetQuota,
     unit: accountUnit,
+    signUps,
   });
-  // 0: that limit is off.
-  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
-  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
   const hasher = new Argon2Hasher();
   const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
@@ -251,10 +257,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     hasher,
     perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
     perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
-    signUps: {
-      perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
-      perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
-    },
+    signUps,
     emailPending: verification ? (id) => verification.pending(id) : undefined,
     createAccount: verification ? (profile, hash, now) => verification.createUnverified(profile, hash, now) : undefined,
     unit: accountUnit,
