@@ -32,6 +32,8 @@ import { SsoLinks } from '../core/sso/sso-links.ts';
 import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
 import type { SsoServices } from '../adapters/web/app/web-context.ts';
 import { SecretBox } from '../adapters/storage/secret-box.ts';
+import { SealKeys, type SealKeySource } from '../adapters/secrets/seal-keys.ts';
+import { keyFileOf } from '../adapters/secrets/key-file.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { OtpauthTotp } from '../adapters/totp/otpauth-totp.ts';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.ts';
@@ -39,7 +41,7 @@ import { LogMailer } from '../adapters/mail/log-mailer.ts';
 import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
-import { connect, type Storage } from '../adapters/storage/connect.ts';
+import { connect, sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import type { Database } from '../adapters/storage/schema.ts';
 import { unitOfWorkOn } from '../adapters/storage/transactions.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
@@ -97,6 +99,8 @@ export interface SecurityServices {
 
 export interface Container extends ApiContext {
   signIn: SignInService;
+  /** The key sealing secrets at rest (docs/design/secrets.md); the start awaits its check. */
+  sealKeys: SealKeys;
   security: SecurityServices;
   admin: AdminService;
   storage: Storage;
@@ -128,6 +132,8 @@ export interface ContainerOverrides {
   webhooks?: WebhookRuntimeOverrides;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
   logStream?: { write(line: string): void };
+  /** Where a warning of the start goes (SEAL_KEY unset on PostgreSQL); standard error unless LOG_LEVEL=silent. */
+  warn?: (line: string) => void;
 }
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
@@ -151,11 +157,26 @@ function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'account
   return { name: config.OIDC_NAME, provider, signIn, links };
 }
 
+/** SEAL_KEY; else SQLite's key file beside its database file; else (PostgreSQL, an in-memory SQLite) the database's key. */
+function sealKeySource(config: Config): SealKeySource {
+  if (config.SEAL_KEY.length > 0) return { kind: 'env', keys: config.SEAL_KEY };
+  if (/^postgres(ql)?:\/\//i.test(config.DATABASE_URL)) return { kind: 'database' };
+  const path = sqlitePath(config.DATABASE_URL);
+  return path === ':memory:' ? { kind: 'database' } : { kind: 'file', path: keyFileOf(path) };
+}
+
+const warnOf =
+  (config: Config) =>
+  (line: string): void => {
+    if (config.LOG_LEVEL !== 'silent') console.warn(`linkpix: ${line}`);
+  };
+
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
   const outageLog = overrides.outageLog ?? consoleOutageLog;
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
+  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config) });
   const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),
@@ -263,7 +284,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     unit: accountUnit,
     clock,
   });
-  const totpSeal = new SecretBox(() => sharedSecret(storage.db, 'totp-seal'));
+  const totpSeal = new SecretBox(sealKeys);
   const twoFactor = new TwoFactorService({
     store: new SqlTwoFactorStore(storage.db, totpSeal),
     unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, totpSeal), audit: new SqlAuditLog(trx) })),
@@ -326,6 +347,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
+    sealKeys,
     linkClickCounts: storage.engine === 'postgres' ? new LinkClickCounts(storage.db) : null,
     visits,
     hooks,
