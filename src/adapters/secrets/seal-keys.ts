@@ -66,7 +66,8 @@ export class SealKeys {
     // Read at each use: once another instance has moved to SEAL_KEY the key is gone, and nothing
     // may be sealed under it any more.
     const material = await readDatabaseKey(db);
-    if (material === null) throw new SealKeyError('The database seal key is gone: another instance moved the secrets to SEAL_KEY. Set the same SEAL_KEY here and restart.');
+    if (material === null)
+      throw new SealKeyError('The database seal key is gone: another instance moved the secrets to SEAL_KEY. Set the same SEAL_KEY here and restart.');
     const key = databaseSealKey(material);
     return { sealing: key, opening: [key] };
   }

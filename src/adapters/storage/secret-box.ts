@@ -51,7 +51,10 @@ export function openWith(keys: readonly SealKey[], sealed: string): string {
   const id = sealedKeyId(sealed);
   if (id === null) throw new Error('not a sealed secret');
   const key = keys.find((k) => k.id === id);
-  if (!key) throw new UnknownSealKeyError(id === '' ? 'sealed under the database key, which this instance does not use' : `sealed under key ${id}, which this instance does not have`);
+  if (!key)
+    throw new UnknownSealKeyError(
+      id === '' ? 'sealed under the database key, which this instance does not use' : `sealed under key ${id}, which this instance does not have`,
+    );
   const [iv, tag, body] = sealed.split('.').slice(id === '' ? 1 : 2);
   const decipher = createDecipheriv('aes-256-gcm', key.aes, Buffer.from(iv!, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag!, 'base64url'));

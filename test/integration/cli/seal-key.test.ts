@@ -82,7 +82,9 @@ for (const engine of ENGINES) {
     });
 
     test(
-      engine.name === 'sqlite' ? 'without SEAL_KEY, rotate writes a new key file and reseals under it' : 'without SEAL_KEY, rotate is refused: the key is in the database',
+      engine.name === 'sqlite'
+        ? 'without SEAL_KEY, rotate writes a new key file and reseals under it'
+        : 'without SEAL_KEY, rotate is refused: the key is in the database',
       async () => {
         const fresh = await cliDatabase(engine.name);
         try {

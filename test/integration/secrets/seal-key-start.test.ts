@@ -51,22 +51,29 @@ async function enrol(h: Harness): Promise<number> {
 }
 
 for (const engine of ENGINES) {
-  test(`a start with a SEAL_KEY that cannot open the seeds fails, saying so; with the right key among its keys it starts [${engine.name}]`, { skip: engine.skip ?? false }, async () => {
-    const db = onOneDatabase(engine.name);
-    try {
-      const [right, wrong] = [newSealKeyText(), newSealKeyText()];
-      const first = await db.start({ SEAL_KEY: right });
-      const id = await enrol(first);
-      await db.stop(first);
-      await assert.rejects(db.start({ SEAL_KEY: wrong }), (e: unknown) => e instanceof SealKeyError && /^SEAL_KEY cannot open the secrets sealed at rest/.test(e.message));
-      const moving = await db.start({ SEAL_KEY: `${wrong},${right}` });
-      const found = await new SqlTwoFactorStore(moving.server.container.storage.db, new SecretBox(moving.server.container.sealKeys)).find(id);
-      assert.equal(found?.secret, SEED);
-      await db.stop(moving);
-    } finally {
-      await db.cleanUp();
-    }
-  });
+  test(
+    `a start with a SEAL_KEY that cannot open the seeds fails, saying so; with the right key among its keys it starts [${engine.name}]`,
+    { skip: engine.skip ?? false },
+    async () => {
+      const db = onOneDatabase(engine.name);
+      try {
+        const [right, wrong] = [newSealKeyText(), newSealKeyText()];
+        const first = await db.start({ SEAL_KEY: right });
+        const id = await enrol(first);
+        await db.stop(first);
+        await assert.rejects(
+          db.start({ SEAL_KEY: wrong }),
+          (e: unknown) => e instanceof SealKeyError && /^SEAL_KEY cannot open the secrets sealed at rest/.test(e.message),
+        );
+        const moving = await db.start({ SEAL_KEY: `${wrong},${right}` });
+        const found = await new SqlTwoFactorStore(moving.server.container.storage.db, new SecretBox(moving.server.container.sealKeys)).find(id);
+        assert.equal(found?.secret, SEED);
+        await db.stop(moving);
+      } finally {
+        await db.cleanUp();
+      }
+    },
+  );
 }
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite');

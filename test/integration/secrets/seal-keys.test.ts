@@ -45,7 +45,11 @@ onEachSqlEngine('seal keys', (storage) => {
     const key = newSealKeyText();
     const starts = Array.from({ length: 4 }, () => holder(s, { kind: 'env', keys: [key] }));
     const ready = await Promise.all(starts.map((h) => h.keys.ready()));
-    assert.equal(ready.reduce((n, r) => n + r.resealed, 0), 2, 'each seed moved once');
+    assert.equal(
+      ready.reduce((n, r) => n + r.resealed, 0),
+      2,
+      'each seed moved once',
+    );
     assert.deepEqual(new Set(ready.map((r) => r.sealing)), new Set([sealKeyOf(key).id]));
     for (const id of ids) {
       assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`));
@@ -102,7 +106,10 @@ onEachSqlEngine('seal keys', (storage) => {
     const starts = Array.from({ length: 4 }, () => holder(s, { kind: 'file', path }));
     const ready = await Promise.all(starts.map((h) => h.keys.ready()));
     assert.equal(new Set(ready.map((r) => r.sealing)).size, 1, 'one key, whoever made the file');
-    assert.equal(ready.reduce((n, r) => n + r.resealed, 0), 1);
+    assert.equal(
+      ready.reduce((n, r) => n + r.resealed, 0),
+      1,
+    );
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const first = readFileSync(path, 'utf8').trim();
     assert.equal(sealKeyOf(first).id, ready[0]!.sealing);
@@ -131,6 +138,11 @@ onEachSqlEngine('seal keys', (storage) => {
     const id = await sqlOwners(s.db).account();
     await h.store.start(id, SEED, 1000);
     assert.equal((await h.store.find(id))?.secret, SEED);
-    assert.deepEqual(warnings, s.engine === 'postgres' ? ['SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).'] : []);
+    assert.deepEqual(
+      warnings,
+      s.engine === 'postgres'
+        ? ['SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).']
+        : [],
+    );
   });
 });

@@ -20,7 +20,10 @@ export interface SealedRow {
 export async function readSealed(db: Kysely<Database>): Promise<SealedRow[]> {
   const rows: SealedRow[] = [];
   for (const column of SEALED_COLUMNS) {
-    const found = await sql<{ k: number | string; v: string }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v from ${sql.table(column.table)}`.execute(db);
+    const found = await sql<{
+      k: number | string;
+      v: string;
+    }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v from ${sql.table(column.table)}`.execute(db);
     for (const r of found.rows) rows.push({ column, key: r.k, sealed: r.v });
   }
   return rows;
@@ -29,6 +32,8 @@ export async function readSealed(db: Kysely<Database>): Promise<SealedRow[]> {
 /** Writes `next` in place of the row's secret unless it changed since it was read (then false). */
 export async function replaceSealed(db: Kysely<Database>, row: SealedRow, next: string): Promise<boolean> {
   const { table, key, column } = row.column;
-  const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${next} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(db);
+  const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${next} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0) > 0;
 }

@@ -53,7 +53,11 @@ export class SqlSsoIdentityStore implements SsoIdentityStore {
       .where((eb) =>
         eb.or([
           eb.exists(eb.selectFrom('accounts').select('id').where('id', '=', userId).where('password_hash', 'is not', null)),
-          eb(eb.selectFrom(this.identitiesLocked(userId).as('mine')).select((c) => c.fn.countAll().as('n')), '>', 1),
+          eb(
+            eb.selectFrom(this.identitiesLocked(userId).as('mine')).select((c) => c.fn.countAll().as('n')),
+            '>',
+            1,
+          ),
         ]),
       )
       .executeTakeFirst();
