@@ -13,6 +13,8 @@ interface Entry<T> {
   default: string | ((env: Env) => string);
   doc: string;
   parse: Parser<T>;
+  /** A key: a refusal never echoes its value (the message reaches logs). */
+  secret?: true;
 }
 
 const int =
@@ -248,6 +250,7 @@ const CATALOGUE = {
     default: '',
     doc: "The key that seals secrets at rest (two-factor seeds, integrations' tokens), kept out of the database so a copy of it cannot open them: 32 random bytes in base64url (`linkpix seal-key new`); several, comma-separated, the first sealing, while moving to a new one. Unset: on SQLite a key file beside the database file (made at the first start); on PostgreSQL the database's own key, with a warning (every instance must have the same SEAL_KEY).",
     parse: parseSealKeys,
+    secret: true,
   },
   OIDC_ALLOWED_DOMAINS: {
     default: '',
@@ -363,7 +366,7 @@ export function loadConfig(env: Env): Config {
     try {
       out[name] = entry.parse(raw);
     } catch (error) {
-      problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message}`);
+      problems.push(`${entry.secret ? `${name} (its value not shown)` : `${name}=${JSON.stringify(raw)}`}: ${(error as Error).message}`);
     }
   }
   problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));

@@ -14,14 +14,17 @@ export interface SealKey {
 const KEY_TEXT = /^[A-Za-z0-9_-]{43}$/;
 
 /** What SEAL_KEY and the key file hold, said once for the configuration's message and the file's. */
-export const SEAL_KEY_FORMAT = 'keys of 32 random bytes in base64url (43 characters each), comma-separated, the first sealing: `linkpix seal-key new` prints one';
+export const SEAL_KEY_FORMAT =
+  'keys of 32 random bytes in base64url or base64 (43 characters each, or 44 with its `=`), comma-separated, the first sealing: `linkpix seal-key new` prints one';
 
 /** SEAL_KEY's text (or the key file's): the keys in order; the first seals, every one opens. */
 export function parseSealKeys(text: string): string[] {
   const keys = text
     .split(',')
     .map((k) => k.trim())
-    .filter(Boolean);
+    .filter(Boolean)
+    // `openssl rand -base64 32` spells the same 32 bytes in base64: taken as its base64url.
+    .map((k) => k.replace(/\+/g, '-').replace(/\//g, '_').replace(/=$/, ''));
   for (const key of keys) if (!KEY_TEXT.test(key) || Buffer.from(key, 'base64url').length !== 32) throw new Error(`must be ${SEAL_KEY_FORMAT}`);
   if (new Set(keys).size !== keys.length) throw new Error('names one key twice');
   return keys;

@@ -102,7 +102,7 @@ export class SealKeys {
           .values({ name: DATABASE_KEY, value: randomToken(32) })
           .onConflict((oc) => oc.column('name').doNothing())
           .execute();
-        checkOpens(rows, [databaseSealKey((await readDatabaseKey(trx))!)], 'SEAL_KEY is not set');
+        checkOpens(rows, [databaseSealKey((await readDatabaseKey(trx))!)], "SEAL_KEY is not set, and the database's key");
       });
       if (engine === 'postgres') {
         warn('SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).');

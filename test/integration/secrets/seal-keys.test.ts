@@ -76,7 +76,12 @@ onEachSqlEngine('seal keys', (storage) => {
       return true;
     });
     await assert.rejects(wrong.store.find(id), SealKeyError, 'nor is anything opened later');
-    await assert.rejects(holder(s, { kind: 'database' }).keys.ready(), (e: unknown) => e instanceof SealKeyError && /^SEAL_KEY is not set cannot open/.test(e.message));
+    await assert.rejects(
+      holder(s, { kind: 'database' }).keys.ready(),
+      (e: unknown) =>
+        e instanceof SealKeyError &&
+        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds\): 1 sealed under key /.test(e.message),
+    );
     assert.equal(await sealedOf(s, id), sealed);
     assert.equal(await databaseKeyRows(s), 0, 'no database key made by the refused start');
   });
