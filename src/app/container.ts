@@ -284,10 +284,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     unit: accountUnit,
     clock,
   });
-  const totpSeal = new SecretBox(sealKeys);
+  // One box for every secret kept sealed (two-factor seeds now, integrations' tokens later): docs/design/secrets.md.
+  const secretBox = new SecretBox(sealKeys);
   const twoFactor = new TwoFactorService({
-    store: new SqlTwoFactorStore(storage.db, totpSeal),
-    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, totpSeal), audit: new SqlAuditLog(trx) })),
+    store: new SqlTwoFactorStore(storage.db, secretBox),
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, secretBox), audit: new SqlAuditLog(trx) })),
     totp: new OtpauthTotp(),
     attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
     confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
