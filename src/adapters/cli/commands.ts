@@ -19,7 +19,7 @@ export interface CliDeps extends ImportDeps {
   admin: AdminService;
   signIn: SignInService;
   security: { resets: PasswordResets };
-  sealKeys: Pick<SealKeys, 'ready' | 'rotate'>;
+  sealKeys: Pick<SealKeys, 'ready' | 'rotate' | 'forgetLost'>;
   migrate: () => Promise<string[]>;
   /** The first line of standard input (a secret is never taken as an argument: it would show in `ps`). */
   readLine: () => Promise<string>;
@@ -182,6 +182,13 @@ export const COMMANDS: Record<string, Command> = {
     async run({ sealKeys }) {
       const { key, resealed, file } = await sealKeys.rotate();
       return { key_id: key, resealed, ...(file ? { file } : {}) };
+    },
+  },
+  'seal-key forget-lost': {
+    usage: 'seal-key forget-lost                                a key lost for good: delete the secrets no key opens (their two-factor off)',
+    async run({ sealKeys }) {
+      const lost = await sealKeys.forgetLost();
+      return { forgotten: lost.map((row) => ({ what: row.column.what, id: row.key })) };
     },
   },
   import: importCommand,

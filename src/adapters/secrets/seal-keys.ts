@@ -3,7 +3,7 @@ import { randomToken } from '../../core/shared/secrets.ts';
 import type { Engine } from '../storage/connect.ts';
 import type { Database } from '../storage/schema.ts';
 import { openWith, sealedKeyId, sealWith, UnknownSealKeyError, type KeyRing } from '../storage/secret-box.ts';
-import { readSealed, replaceSealed, type SealedRow } from '../storage/stores/sealed-secrets.ts';
+import { forgetSealed, readSealed, replaceSealed, type SealedRow } from '../storage/stores/sealed-secrets.ts';
 import { readOrCreateKeyFile, replaceKeyFile } from './key-file.ts';
 import { databaseSealKey, newSealKeyText, sealKeyOf, type SealKey } from './seal-key.ts';
 
@@ -92,6 +92,25 @@ export class SealKeys {
     return { key: sealKeyOf(next).id, resealed, file: source.path };
   }
 
+  /**
+   * The way out when a key is lost for good: deletes every secret that no key at hand opens (for
+   * a two-factor seed, the person's two-factor is off: they sign in with their password and
+   * enrol again), in one transaction. Needs no start to pass: a start would refuse.
+   */
+  async forgetLost(): Promise<SealedRow[]> {
+    const { source, warn } = this.options;
+    const texts = source.kind === 'env' ? source.keys : source.kind === 'file' ? await readOrCreateKeyFile(source.path, warn) : [];
+    const lost = await this.locked(async (trx) => {
+      const material = await readDatabaseKey(trx);
+      const keys = [...texts.map(sealKeyOf), ...(material === null ? [] : [databaseSealKey(material)])];
+      const unopened = (await readSealed(trx)).filter((row) => !opens(keys, row.sealed));
+      for (const row of unopened) await forgetSealed(trx, row);
+      return unopened;
+    });
+    this.prepared = null; // checked again at the next use
+    return lost;
+  }
+
   private async prepare(): Promise<{ ready: SealKeysReady; ring: KeyRing | null }> {
     const { source, engine, warn } = this.options;
     if (source.kind === 'database') {
@@ -145,6 +164,15 @@ export class SealKeys {
   }
 }
 
+function opens(keys: readonly SealKey[], sealed: string): boolean {
+  try {
+    openWith(keys, sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function ringOf(texts: readonly string[]): KeyRing {
   const keys = texts.map(sealKeyOf);
   return { sealing: keys[0]!, opening: keys };
@@ -174,6 +202,8 @@ function checkOpens(rows: readonly SealedRow[], keys: readonly SealKey[], what: 
   if (refused.length === 0) return;
   throw new SealKeyError(
     `${what} cannot open the secrets sealed at rest (two-factor seeds): ${refused.join('; ')}. ` +
-      'Nothing was changed. Set SEAL_KEY to the key they were sealed with (several, comma-separated, while moving from one key to another); see docs/operations.md, "SEAL_KEY".',
+      'Nothing was changed. Set SEAL_KEY to the key they were sealed with (several, comma-separated, while moving from one key to another). ' +
+      'If that key is lost for good, `linkpix seal-key forget-lost` turns two-factor off for those people (they sign in with their password and enrol again). ' +
+      'See docs/operations.md, "The seal key".',
   );
 }

@@ -86,6 +86,28 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(await databaseKeyRows(s), 0, 'no database key made by the refused start');
   });
 
+  test('a key lost for good: forget-lost deletes the seeds no key opens, with their recovery codes, and the start passes', async () => {
+    const s = storage();
+    await clean(s);
+    const lostKey = newSealKeyText();
+    const [gone, kept] = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
+    const before = holder(s, { kind: 'env', keys: [lostKey] });
+    await before.store.start(gone, SEED, 1000);
+    await before.store.confirm(gone, 1, ['c1', 'c2'], 1000);
+    const now = holder(s, { kind: 'env', keys: [newSealKeyText()] });
+    await assert.rejects(now.keys.ready(), SealKeyError);
+    const lost = await now.keys.forgetLost();
+    assert.deepEqual(
+      lost.map((r) => [r.column.what, Number(r.key)]),
+      [['two-factor', gone]],
+    );
+    assert.equal(await now.store.find(gone), null);
+    assert.equal(await now.store.recoveryCodesLeft(gone), 0);
+    assert.equal((await now.keys.ready()).resealed, 0, 'the start passes now');
+    await now.store.start(kept, SEED, 2000);
+    assert.equal((await now.store.find(kept))?.secret, SEED);
+  });
+
   test('rotation: with the new key first and the old one after it, every seed is resealed under the new; then the new key alone opens them', async () => {
     const s = storage();
     await clean(s);

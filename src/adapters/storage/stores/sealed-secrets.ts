@@ -6,7 +6,10 @@ import type { Database } from '../schema.ts';
  * integration's token) is listed here: the start's check, the move off the database key and a
  * rotation then cover it too (docs/design/secrets.md).
  */
-const SEALED_COLUMNS = [{ table: 'user_totp', key: 'user_id', column: 'secret_box' }] as const;
+const SEALED_COLUMNS = [
+  // Forgetting a seed turns the person's two-factor off: their recovery codes go with it.
+  { table: 'user_totp', key: 'user_id', column: 'secret_box', what: 'two-factor', alsoDelete: ['user_recovery_codes'] },
+] as const;
 
 type SealedColumn = (typeof SEALED_COLUMNS)[number];
 
@@ -36,4 +39,11 @@ export async function replaceSealed(db: Kysely<Database>, row: SealedRow, next: 
     db,
   );
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** Deletes a secret no key opens any more, and the rows that only made sense with it (docs/operations.md, "The seal key"). */
+export async function forgetSealed(db: Kysely<Database>, row: SealedRow): Promise<void> {
+  const { table, key, column, alsoDelete } = row.column;
+  for (const other of alsoDelete) await sql`delete from ${sql.table(other)} where ${sql.ref(key)} = ${row.key}`.execute(db);
+  await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(db);
 }
