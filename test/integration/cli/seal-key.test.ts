@@ -76,6 +76,13 @@ for (const engine of ENGINES) {
       const stale = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check');
       assert.equal(stale.code, 1);
       assert.match(stale.err, new RegExp(`^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(next).id}\\.`));
+      assert.match(stale.err, /`linkpix seal-key forget-lost` turns two-factor off for those people/);
+      // As if `next` were lost for good, with `old` the only key left.
+      const forgot = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost');
+      assert.equal(forgot.code, 0, forgot.err);
+      assert.deepEqual(JSON.parse(forgot.out), { forgotten: [{ what: 'two-factor', id: person.id }] });
+      assert.equal((await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check')).code, 0, 'the start passes then');
+
       const bad = await cli({ ...database.env, SEAL_KEY: 'not-a-key' }, 'seal-key', 'check');
       assert.equal(bad.code, 1);
       assert.match(bad.err, /SEAL_KEY \(its value not shown\): must be keys of 32 random bytes in base64url/);
