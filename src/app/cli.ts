@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
 import { ImportBusyError } from '../adapters/import/import-slots.ts';
+import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
@@ -106,7 +107,7 @@ function report(error: unknown, err: (text: string) => void): number {
     err(`${error.message}\n\n${usage()}`);
     return 2;
   }
-  if (error instanceof ConfigError) err(error.message);
+  if (error instanceof ConfigError || error instanceof SealKeyError) err(error.message);
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);

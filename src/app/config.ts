@@ -1,3 +1,5 @@
+import { parseSealKeys } from '../adapters/secrets/seal-key.ts';
+
 /**
  * Every environment variable linkpix reads, with its default and a line of doc. Read once at
  * start, validated, and turned into a plain options object; nothing else reads process.env.
@@ -11,6 +13,8 @@ interface Entry<T> {
   default: string | ((env: Env) => string);
   doc: string;
   parse: Parser<T>;
+  /** A key: a refusal never echoes its value (the message reaches logs). */
+  secret?: true;
 }
 
 const int =
@@ -244,6 +248,12 @@ const CATALOGUE = {
     parse: (s: string) => s.trim(),
   },
   OIDC_CLIENT_SECRET: { default: '', doc: 'The client secret linkpix has at the OpenID provider.', parse: (s: string) => s.trim() },
+  SEAL_KEY: {
+    default: '',
+    doc: "The key that seals secrets at rest (two-factor seeds, integrations' tokens), kept out of the database so a copy of it cannot open them: 32 random bytes in base64url (`linkpix seal-key new`); several, comma-separated, the first sealing, while moving to a new one. Unset: on SQLite a key file beside the database file (made at the first start); on PostgreSQL the database's own key, with a warning (every instance must have the same SEAL_KEY).",
+    parse: parseSealKeys,
+    secret: true,
+  },
   OIDC_ALLOWED_DOMAINS: {
     default: '',
     doc: 'Comma list of email domains that may sign in through the provider (example.com, example.org); empty: any.',
@@ -358,7 +368,7 @@ export function loadConfig(env: Env): Config {
     try {
       out[name] = entry.parse(raw);
     } catch (error) {
-      problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message}`);
+      problems.push(`${entry.secret ? `${name} (its value not shown)` : `${name}=${JSON.stringify(raw)}`}: ${(error as Error).message}`);
     }
   }
   problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));

@@ -32,6 +32,8 @@ import { SsoLinks } from '../core/sso/sso-links.ts';
 import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
 import type { SsoServices } from '../adapters/web/app/web-context.ts';
 import { SecretBox } from '../adapters/storage/secret-box.ts';
+import { SealKeys, type SealKeySource } from '../adapters/secrets/seal-keys.ts';
+import { keyFileOf } from '../adapters/secrets/key-file.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { OtpauthTotp } from '../adapters/totp/otpauth-totp.ts';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.ts';
@@ -39,7 +41,7 @@ import { LogMailer } from '../adapters/mail/log-mailer.ts';
 import { Argon2Hasher } from '../adapters/passwords/argon2-hasher.ts';
 import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { TitleFetcher } from '../core/links/title-fetcher.ts';
-import { connect, type Storage } from '../adapters/storage/connect.ts';
+import { connect, sqlitePath, type Storage } from '../adapters/storage/connect.ts';
 import type { Database } from '../adapters/storage/schema.ts';
 import { unitOfWorkOn } from '../adapters/storage/transactions.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
@@ -98,6 +100,8 @@ export interface SecurityServices {
 
 export interface Container extends ApiContext {
   signIn: SignInService;
+  /** The key sealing secrets at rest (docs/design/secrets.md); the start awaits its check. */
+  sealKeys: SealKeys;
   security: SecurityServices;
   admin: AdminService;
   storage: Storage;
@@ -129,6 +133,8 @@ export interface ContainerOverrides {
   webhooks?: WebhookRuntimeOverrides;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
   logStream?: { write(line: string): void };
+  /** Where a warning of the start goes (SEAL_KEY unset on PostgreSQL); standard error unless LOG_LEVEL=silent. */
+  warn?: (line: string) => void;
 }
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
@@ -148,15 +154,30 @@ function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'account
     timeoutSeconds: OIDC_TIMEOUT_SECONDS,
   });
   const signIn = new SsoSignIn({ ...deps, signup: config.SIGNUP, allowedDomains: config.OIDC_ALLOWED_DOMAINS });
-  const links = new SsoLinks({ identities: deps.identities, accounts: deps.accounts, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
+  const links = new SsoLinks({ identities: deps.identities, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
   return { name: config.OIDC_NAME, provider, signIn, links };
 }
+
+/** SEAL_KEY; else SQLite's key file beside its database file; else (PostgreSQL, an in-memory SQLite) the database's key. */
+function sealKeySource(config: Config): SealKeySource {
+  if (config.SEAL_KEY.length > 0) return { kind: 'env', keys: config.SEAL_KEY };
+  if (/^postgres(ql)?:\/\//i.test(config.DATABASE_URL)) return { kind: 'database' };
+  const path = sqlitePath(config.DATABASE_URL);
+  return path === ':memory:' ? { kind: 'database' } : { kind: 'file', path: keyFileOf(path) };
+}
+
+const warnOf =
+  (config: Config) =>
+  (line: string): void => {
+    if (config.LOG_LEVEL !== 'silent') console.warn(`linkpix: ${line}`);
+  };
 
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
   const outageLog = overrides.outageLog ?? consoleOutageLog;
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
+  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config) });
   const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),
@@ -220,14 +241,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
+  // 0: that limit is off.
+  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
+  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
+  // One pair of budgets for sign-ups and the profile's email changes (docs/adr/0047).
+  const signUps = {
+    perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
+    perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
+  };
   const accountsService = new AccountsService(accounts, clock, {
     invalidation: visits.invalidation,
     forgetQuota,
     unit: accountUnit,
+    signUps,
   });
-  // 0: that limit is off.
-  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
-  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
   const hasher = new Argon2Hasher();
   const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
@@ -253,19 +280,17 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     hasher,
     perAccount: visits.limiter(SIGN_IN_PER_ACCOUNT),
     perAddress: visits.limiter(SIGN_IN_PER_ADDRESS),
-    signUps: {
-      perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
-      perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
-    },
+    signUps,
     emailPending: verification ? (id) => verification.pending(id) : undefined,
     createAccount: verification ? (profile, hash, now) => verification.createUnverified(profile, hash, now) : undefined,
     unit: accountUnit,
     clock,
   });
-  const totpSeal = new SecretBox(() => sharedSecret(storage.db, 'totp-seal'));
+  // One box for every secret kept sealed (two-factor seeds now, integrations' tokens later): docs/design/secrets.md.
+  const secretBox = new SecretBox(sealKeys);
   const twoFactor = new TwoFactorService({
-    store: new SqlTwoFactorStore(storage.db, totpSeal),
-    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, totpSeal), audit: new SqlAuditLog(trx) })),
+    store: new SqlTwoFactorStore(storage.db, secretBox),
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, secretBox), audit: new SqlAuditLog(trx) })),
     totp: new OtpauthTotp(),
     attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
     confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
@@ -286,7 +311,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const security: SecurityServices = {
     twoFactor,
     twoStep,
-    sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db), accounts, twoStep, clock }),
+    sso: ssoOf(config, { identities: new SqlSsoIdentityStore(storage.db, storage.engine), accounts, twoStep, clock }),
     verification,
     resets: new PasswordResets({
       resets: new SqlPasswordResetStore(storage.db),
@@ -325,6 +350,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
+    sealKeys,
     linkClickCounts: storage.engine === 'postgres' ? new LinkClickCounts(storage.db) : null,
     visits,
     hooks,

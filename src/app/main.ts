@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
+import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
 import { buildServer } from './server.ts';
 import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
 
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof SealKeyError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

@@ -50,6 +50,9 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
   let metricsServer: MetricsServer | null = null;
   try {
     await container.migrate();
+    // Before anything is served: a SEAL_KEY that cannot open the sealed secrets fails the start
+    // (SealKeyError), rather than every two-factor sign-in (docs/design/secrets.md).
+    await container.sealKeys.ready();
     // Subscribed first, then the domain names read: a change made in between is not missed.
     // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
     await Promise.race([container.visits.subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);

@@ -64,12 +64,36 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
         { ...two, createdAt: 4000 },
       ]);
       assert.deepEqual(await s.identities.ofUser(eve), []);
-      assert.equal(await s.identities.unlink(eve, one), false, "another person's identity stays");
+      assert.equal(await s.identities.unlink(eve, one), 'absent', "another person's identity stays");
       assert.equal(await s.identities.findUser(one), ada);
-      assert.equal(await s.identities.unlink(ada, one), true);
+      assert.equal(await s.identities.unlink(ada, one), 'unlinked');
       assert.equal(await s.identities.findUser(one), null);
       assert.deepEqual(await s.identities.ofUser(ada), [{ ...two, createdAt: 4000 }]);
-      assert.equal(await s.identities.unlink(ada, one), false, 'once');
+      assert.equal(await s.identities.unlink(ada, one), 'absent', 'once');
+      assert.equal(await s.identities.unlink(ada, two), 'unlinked', 'a person with a password may unlink the last identity');
+    });
+
+    test("a password-less person's last identity stays: unlinking it is 'last'", async () => {
+      const s = make();
+      const one = { issuer: ISSUER, subject: fresh('sub') };
+      const sam = await s.identities.createUser({ email: `${fresh('last')}@example.com`, name: 'Sam', timezone: 'UTC' }, one, 1000);
+      assert.equal(await s.identities.unlink(sam.id, one), 'last');
+      assert.equal(await s.identities.findUser(one), sam.id);
+    });
+
+    test("two unlinks at once of a password-less person's two identities: one goes, the other stays as the last way in", async () => {
+      const s = make();
+      for (let round = 0; round < 5; round++) {
+        const [one, two] = [
+          { issuer: ISSUER, subject: fresh('sub') },
+          { issuer: ISSUER, subject: fresh('sub') },
+        ];
+        const sam = await s.identities.createUser({ email: `${fresh('race')}@example.com`, name: 'Sam', timezone: 'UTC' }, one, 1000);
+        await s.identities.link(sam.id, two, 1001);
+        const outcomes = await Promise.all([s.identities.unlink(sam.id, one), s.identities.unlink(sam.id, two)]);
+        assert.deepEqual([...outcomes].sort(), ['last', 'unlinked'], `round ${round}`);
+        assert.equal((await s.identities.ofUser(sam.id)).length, 1, `round ${round}: one way in is left`);
+      }
     });
 
     test('createUser makes an account without a password, linked to the identity', async () => {

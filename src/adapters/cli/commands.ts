@@ -9,6 +9,8 @@ import { importCommand, type ImportDeps } from './import-command.ts';
 import { personIn } from './workspace-flag.ts';
 import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
 import { CLI_OPERATOR } from '../../core/audit/audit-entry.ts';
+import type { SealKeys } from '../secrets/seal-keys.ts';
+import { newSealKeyText, sealKeyOf } from '../secrets/seal-key.ts';
 
 export interface CliDeps extends ImportDeps {
   accounts: AccountsService;
@@ -17,6 +19,7 @@ export interface CliDeps extends ImportDeps {
   admin: AdminService;
   signIn: SignInService;
   security: { resets: PasswordResets };
+  sealKeys: Pick<SealKeys, 'ready' | 'rotate' | 'forgetLost'>;
   migrate: () => Promise<string[]>;
   /** The first line of standard input (a secret is never taken as an argument: it would show in `ps`). */
   readLine: () => Promise<string>;
@@ -158,6 +161,34 @@ export const COMMANDS: Record<string, Command> = {
     async run({ domainOperator }, _flags, args) {
       const { name, was } = await domainOperator.unreserve(argument(args, 'host name'));
       return { name, reserved: false, was_reserved: was };
+    },
+  },
+  'seal-key new': {
+    usage: 'seal-key new                                        print a new key for SEAL_KEY (nothing is changed)',
+    async run() {
+      const key = newSealKeyText();
+      return { seal_key: key, key_id: sealKeyOf(key).id };
+    },
+  },
+  'seal-key check': {
+    usage: "seal-key check                                      check that this SEAL_KEY opens every sealed secret (moving them off the database's key)",
+    async run({ sealKeys }) {
+      const { source, sealing, resealed } = await sealKeys.ready();
+      return { source, key_id: sealing === '' ? null : sealing, resealed };
+    },
+  },
+  'seal-key rotate': {
+    usage: "seal-key rotate                                     reseal every secret under SEAL_KEY's first key (SQLite's key file: a new key)",
+    async run({ sealKeys }) {
+      const { key, resealed, file } = await sealKeys.rotate();
+      return { key_id: key, resealed, ...(file ? { file } : {}) };
+    },
+  },
+  'seal-key forget-lost': {
+    usage: 'seal-key forget-lost                                a key lost for good: delete the secrets no key opens (their two-factor off)',
+    async run({ sealKeys }) {
+      const lost = await sealKeys.forgetLost();
+      return { forgotten: lost.map((row) => ({ what: row.column.what, id: row.key })) };
     },
   },
   import: importCommand,

@@ -85,3 +85,21 @@ test("confirming the password: a wrong one names the field, and guesses count ag
   await signIn.confirmPassword(account, 'right password');
   await assert.rejects(signIn.confirmPassword(account, 'right password'), TooManyAttemptsError, 'the fourth try in the window is refused unread');
 });
+
+test('a new email from a client spends a sign-up try per address and per email, refused or not; the same email spends none', async () => {
+  const store = new MemoryAccountStore();
+  const clock = new ManualClock();
+  const [perAddress, perEmail] = [new CountingLimiter(2), new CountingLimiter(5)];
+  const service = new AccountsService(store, clock, { signUps: { perAddress, perEmail } });
+  const mine = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
+  const client = { address: '198.51.100.1' };
+  await service.updateProfile(mine.id, { email: ' A@example.com ', name: 'Ada' }, TEST_ACTOR, client);
+  assert.equal(perAddress.counts.size, 0, 'its own email, respelled');
+  await assert.rejects(service.updateProfile(mine.id, { email: 'not an email' }, TEST_ACTOR, client), ValidationError);
+  await service.updateProfile(mine.id, { email: 'B@example.com' }, TEST_ACTOR, client);
+  assert.deepEqual([perAddress.counts.get('198.51.100.1'), perEmail.counts.get('b@example.com')], [2, 1]);
+  await assert.rejects(service.updateProfile(mine.id, { email: 'c@example.com' }, TEST_ACTOR, client), TooManyAttemptsError);
+  assert.equal((await store.findById(mine.id))?.email, 'b@example.com');
+  await service.updateProfile(mine.id, { email: 'c@example.com' }, TEST_ACTOR);
+  assert.equal((await store.findById(mine.id))?.email, 'c@example.com', 'a change without a client spends nothing');
+});

@@ -7,6 +7,7 @@ import type { Account, ApiKey } from './account.ts';
 import type { AccountStore } from './account-store.ts';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.ts';
 import { normaliseEmail } from './email.ts';
+import { spendSignUpTry, type SignUpLimits } from './sign-up-limits.ts';
 import { recordAccountChange } from './account-audit.ts';
 import { changesOf } from '../audit/audit-changes.ts';
 import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
@@ -27,6 +28,8 @@ export interface AccountsServiceDeps {
   forgetQuota?: (linkId: number) => Promise<void>;
   /** A key's or profile's change and its audit entry commit together (docs/adr/0071); absent: no entries. */
   unit?: AuditedUnit<AccountStore>;
+  /** The sign-up limits, which an email change on the profile spends too (absent: not limited). */
+  signUps?: SignUpLimits;
 }
 
 /** A personal key's entry names it by its name and prefix: its value never enters the log. */
@@ -140,14 +143,20 @@ export class AccountsService {
     return found;
   }
 
-  /** The account's name, email and time zone; an email another account holds is refused. */
-  async updateProfile(accountId: number, input: ProfileInput, actor: AuditActor): Promise<Account> {
+  /**
+   * The account's name, email and time zone; an email another account holds is refused. A new
+   * email from a client (the profile page) takes a try of the sign-up limits first, as a sign-up
+   * does: otherwise the profile would ask which emails have an account, and take look-alike
+   * addresses, without them (docs/adr/0047).
+   */
+  async updateProfile(accountId: number, input: ProfileInput, actor: AuditActor, client?: { address: string }): Promise<Account> {
+    const before = await this.getAccount(accountId);
+    if (client && normaliseEmail(input.email) !== before.email) await spendSignUpTry(this.deps.signUps, client.address, input.email);
     const bag = new FieldErrorBag();
     const profile = checkProfile(input, bag);
     bag.throwIfAny();
     const holder = await this.store.findByEmail(profile.email);
     if (holder && holder.id !== accountId) throw ValidationError.of('email', messages.taken('email'));
-    const before = await this.getAccount(accountId);
     const at = this.clock.now();
     return this.unit(async (tx) => {
       const after = await tx.store.updateProfile(accountId, profile);

@@ -8,6 +8,7 @@ import type { AccountStore, SessionStore } from './account-store.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { checkPassword, checkProfile, type ProfileInput } from './account-rules.ts';
 import { normaliseEmail } from './email.ts';
+import { spendSignUpTry, type SignUpLimits } from './sign-up-limits.ts';
 import { recordAccountChange, selfThroughWeb } from './account-audit.ts';
 import { CLI_OPERATOR, type AuditActor } from '../audit/audit-entry.ts';
 import { unaudited, type AuditedUnit } from '../audit/record-change.ts';
@@ -21,7 +22,7 @@ export interface SignInServiceDeps {
   /** Guesses per client address, whatever the email. */
   perAddress: AttemptLimiter;
   /** Sign-ups per client address and per email (absent: not limited). */
-  signUps?: { perAddress?: AttemptLimiter | undefined; perEmail?: AttemptLimiter | undefined } | undefined;
+  signUps?: SignUpLimits | undefined;
   /** EMAIL_VERIFICATION=required: whether the person has still to open their link (absent: off). */
   emailPending?: ((userId: number) => Promise<boolean>) | undefined;
   /** EMAIL_VERIFICATION=required: stores a sign-up's account together with its "unverified" mark (absent: the account alone). */
@@ -86,15 +87,7 @@ export class SignInService {
 
   /** The account of a sign-up, made without a session (for one that verifies its email first). */
   async register(input: ProfileInput & { password: string }, client: Client): Promise<Account> {
-    const limits = this.deps.signUps;
-    for (const [limiter, key] of [
-      [limits?.perAddress, client.address],
-      // Bounded: a megabyte of "email" is one key, not a megabyte of one.
-      [limits?.perEmail, normaliseEmail(input.email).slice(0, EMAIL_KEY_MAX)],
-    ] as const) {
-      const attempt = await limiter?.consume(key);
-      if (attempt && !attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
-    }
+    await spendSignUpTry(this.deps.signUps, client.address, input.email);
     const bag = new FieldErrorBag();
     const profile = checkProfile(input, bag);
     checkPassword(input.password, bag);
@@ -224,9 +217,6 @@ export class SignInService {
     return this.decoy;
   }
 }
-
-/** Longer emails are refused anyway; their sign-ups are counted under their first characters. */
-const EMAIL_KEY_MAX = 256;
 
 /** The names of the sign-up limiters' keys; their counts and window are the operator's (config). */
 export const SIGN_UP_LIMITERS = { perAddress: 'sign-up-address', perEmail: 'sign-up-email' } as const;

@@ -11,6 +11,9 @@ export interface LinkedIdentity extends SsoIdentity {
   createdAt: number;
 }
 
+/** What an unlink did: the identity is gone, kept as the last way in, or was not the person's. */
+export type UnlinkOutcome = 'unlinked' | 'last' | 'absent';
+
 /** Which person a provider's identity signs in as, kept so a later email change there still matches. */
 export interface SsoIdentityStore {
   /** The person linked to the identity, or null. */
@@ -19,8 +22,12 @@ export interface SsoIdentityStore {
   link(userId: number, identity: SsoIdentity, now: number): Promise<void>;
   /** The person's linked identities, oldest first. */
   ofUser(userId: number): Promise<LinkedIdentity[]>;
-  /** Unlinks the identity from the person; false when it was not theirs. */
-  unlink(userId: number, identity: SsoIdentity): Promise<boolean>;
+  /**
+   * Unlinks the identity from the person unless it is their last way in (no password, no other
+   * identity), checked and deleted at once: two unlinks at the same time cannot both pass.
+   * 'absent' when it was not theirs.
+   */
+  unlink(userId: number, identity: SsoIdentity): Promise<UnlinkOutcome>;
   /** Makes an account without a password and links the identity to it, in one transaction. */
   createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account>;
 }

@@ -13,12 +13,16 @@ function setup(passwords: number[], allowedDomains: string[] = []) {
     findUser: async (i) => links.get(key(i)) ?? null,
     link: async (userId, i) => void (links.has(key(i)) || links.set(key(i), userId)),
     ofUser: async (userId) => [...links].filter(([, id]) => id === userId).map(([k]) => ({ issuer: k.split(' ')[0]!, subject: k.split(' ')[1]!, createdAt: 0 })),
-    unlink: async (userId, i) => links.get(key(i)) === userId && links.delete(key(i)),
+    unlink: async (userId, i) => {
+      if (links.get(key(i)) !== userId) return 'absent';
+      if (!passwords.includes(userId) && [...links.values()].filter((id) => id === userId).length === 1) return 'last';
+      links.delete(key(i));
+      return 'unlinked';
+    },
     createUser: async () => assert.fail('linking makes no account'),
   };
   const sso = new SsoLinks({
     identities,
-    accounts: { passwordHashOf: async (id) => (passwords.includes(id) ? 'hash' : null) },
     allowedDomains,
     clock: { now: () => 1000 },
   });

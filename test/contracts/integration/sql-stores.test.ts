@@ -184,7 +184,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   });
   describeSsoIdentityStoreContract('SqlSsoIdentityStore', () => {
     const { db } = storage();
-    return { identities: new SqlSsoIdentityStore(db), accounts: new SqlAccountStore(db) };
+    return { identities: new SqlSsoIdentityStore(db, storage().engine), accounts: new SqlAccountStore(db) };
   });
 
   describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({ store: new SqlEmailVerificationStore(storage().db), user: account }));

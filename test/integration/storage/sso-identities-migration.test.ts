@@ -8,7 +8,7 @@ import * as migration from '../../../src/adapters/storage/migrations/0032-sso-id
 onEachSqlEngine('migration 0032-sso-identities and its store', (storage) => {
   test('an identity is linked once, to one person, and goes with its account', async () => {
     const { db } = storage();
-    const store = new SqlSsoIdentityStore(db);
+    const store = new SqlSsoIdentityStore(db, storage().engine);
     const [ada, bob] = [await sqlOwners(db).account(), await sqlOwners(db).account()];
     const identity = { issuer: 'https://id.example', subject: `s-${ada}` };
     assert.equal(await store.findUser(identity), null);
@@ -22,7 +22,7 @@ onEachSqlEngine('migration 0032-sso-identities and its store', (storage) => {
 
   test('a person made with their identity: both or neither', async () => {
     const { db } = storage();
-    const store = new SqlSsoIdentityStore(db);
+    const store = new SqlSsoIdentityStore(db, storage().engine);
     const identity = { issuer: 'https://id.example', subject: `new-${Date.now()}` };
     const email = `sso-${Date.now()}@example.com`;
     const made = await store.createUser({ email, name: 'Sso', timezone: 'UTC' }, identity, 1);

@@ -1,5 +1,5 @@
 import type { Account, NewAccount } from '../../../src/core/accounts/account.ts';
-import type { LinkedIdentity, SsoIdentity, SsoIdentityStore } from '../../../src/core/sso/sso-identity-store.ts';
+import type { LinkedIdentity, SsoIdentity, SsoIdentityStore, UnlinkOutcome } from '../../../src/core/sso/sso-identity-store.ts';
 import type { MemoryAccountStore } from './account-fakes.ts';
 
 const keyOf = (i: SsoIdentity) => `${i.issuer} ${i.subject}`;
@@ -25,9 +25,12 @@ export class MemorySsoIdentityStore implements SsoIdentityStore {
       .sort((a, b) => a.createdAt - b.createdAt || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
   }
 
-  async unlink(userId: number, identity: SsoIdentity): Promise<boolean> {
-    if (this.links.get(keyOf(identity))?.userId !== userId) return false;
-    return this.links.delete(keyOf(identity));
+  async unlink(userId: number, identity: SsoIdentity): Promise<UnlinkOutcome> {
+    if (this.links.get(keyOf(identity))?.userId !== userId) return 'absent';
+    const others = [...this.links.values()].filter((l) => l.userId === userId).length - 1;
+    if (others === 0 && (await this.accounts.passwordHashOf(userId)) === null) return 'last';
+    this.links.delete(keyOf(identity));
+    return 'unlinked';
   }
 
   async createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account> {

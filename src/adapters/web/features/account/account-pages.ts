@@ -61,11 +61,18 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
         viewer.account.id,
         { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') },
         webActor(request),
+        clientOf(request),
       );
       // The flash is written in the new settings already (the layout reads the viewer's account).
       viewer.account = account;
       return flashAndGo(request, reply, (v) => v.t.account.profile.saved, '/account');
     } catch (error) {
+      // A new email spends the sign-up limits: the sign-up form's message, on the email field.
+      if (error instanceof TooManyAttemptsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        const message = viewOf(request, reply, secret).t.auth.tooManySignUps(error.retryAfterSeconds);
+        return showAccount(request, reply, 429, { form: 'profile', values: form, errors: { email: [message] } });
+      }
       if (!(error instanceof ValidationError)) throw error;
       return showAccount(request, reply, 422, { form: 'profile', values: form, errors: error.fields });
     }

@@ -1,0 +1,175 @@
+// The key that seals secrets at rest (issue 48, docs/design/secrets.md), on both engines: seeds
+// sealed under the database's key move to SEAL_KEY (or the key file) at the first start with
+// one, and the database's key goes, once however many instances start at once; a key that
+// cannot open them fails the start, naming what; a rotation reseals everything.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, statSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onEachSqlEngine } from '../../contracts/sql-database.ts';
+import { sqlOwners } from '../../contracts/sql-owners.ts';
+import type { Storage } from '../../../src/adapters/storage/connect.ts';
+import { SealKeyError, SealKeys, type SealKeySource } from '../../../src/adapters/secrets/seal-keys.ts';
+import { newSealKeyText, sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
+import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
+
+const SEED = 'JBSWY3DPEHPK3PXP';
+
+function holder(storage: Storage, source: SealKeySource, warnings: string[] = []) {
+  const keys = new SealKeys({ db: storage.db, engine: storage.engine, source, warn: (line) => warnings.push(line) });
+  return { keys, store: new SqlTwoFactorStore(storage.db, new SecretBox(keys)) };
+}
+
+/** A fresh database's state for each test: every seed and the database key gone. */
+async function clean(storage: Storage): Promise<void> {
+  await storage.db.deleteFrom('user_totp').execute();
+  await storage.db.deleteFrom('app_secrets').where('name', '=', 'totp-seal').execute();
+}
+
+const sealedOf = async (storage: Storage, userId: number) =>
+  (await storage.db.selectFrom('user_totp').select('secret_box').where('user_id', '=', userId).executeTakeFirstOrThrow()).secret_box;
+const databaseKeyRows = async (storage: Storage) => (await storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute()).length;
+
+onEachSqlEngine('seal keys', (storage) => {
+  test('the first start with SEAL_KEY reseals the seeds of the database key under it and deletes that key; four starts at once move them once', async () => {
+    const s = storage();
+    await clean(s);
+    const before = holder(s, { kind: 'database' });
+    const ids = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
+    for (const id of ids) await before.store.start(id, SEED, 1000);
+    assert.match(await sealedOf(s, ids[0]!), /^v1\./, 'under the database key');
+    assert.equal(await databaseKeyRows(s), 1);
+
+    const key = newSealKeyText();
+    const starts = Array.from({ length: 4 }, () => holder(s, { kind: 'env', keys: [key] }));
+    const ready = await Promise.all(starts.map((h) => h.keys.ready()));
+    assert.equal(
+      ready.reduce((n, r) => n + r.resealed, 0),
+      2,
+      'each seed moved once',
+    );
+    assert.deepEqual(new Set(ready.map((r) => r.sealing)), new Set([sealKeyOf(key).id]));
+    for (const id of ids) {
+      assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`));
+      assert.equal((await starts[3]!.store.find(id))?.secret, SEED);
+    }
+    assert.equal(await databaseKeyRows(s), 0, "the database's key is gone");
+    const fresh = await sqlOwners(s.db).account();
+    await starts[0]!.store.start(fresh, SEED, 2000);
+    assert.match(await sealedOf(s, fresh), /^v2\./, 'new seeds are sealed under SEAL_KEY');
+  });
+
+  test('a wrong SEAL_KEY, or none once the seeds left the database key, fails the start with a message naming the key; nothing is changed', async () => {
+    const s = storage();
+    await clean(s);
+    const right = newSealKeyText();
+    const id = await sqlOwners(s.db).account();
+    await holder(s, { kind: 'env', keys: [right] }).store.start(id, SEED, 1000);
+    const sealed = await sealedOf(s, id);
+    const wrong = holder(s, { kind: 'env', keys: [newSealKeyText()] });
+    await assert.rejects(wrong.keys.ready(), (e: unknown) => {
+      assert.ok(e instanceof SealKeyError);
+      assert.match(e.message, new RegExp(`^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(right).id}\\.`));
+      assert.match(e.message, /Set SEAL_KEY to the key they were sealed with/);
+      return true;
+    });
+    await assert.rejects(wrong.store.find(id), SealKeyError, 'nor is anything opened later');
+    await assert.rejects(
+      holder(s, { kind: 'database' }).keys.ready(),
+      (e: unknown) =>
+        e instanceof SealKeyError &&
+        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds\): 1 sealed under key /.test(e.message),
+    );
+    assert.equal(await sealedOf(s, id), sealed);
+    assert.equal(await databaseKeyRows(s), 0, 'no database key made by the refused start');
+  });
+
+  test('a key lost for good: forget-lost deletes the seeds no key opens, with their recovery codes, and the start passes', async () => {
+    const s = storage();
+    await clean(s);
+    const lostKey = newSealKeyText();
+    const [gone, kept] = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
+    const before = holder(s, { kind: 'env', keys: [lostKey] });
+    await before.store.start(gone, SEED, 1000);
+    await before.store.confirm(gone, 1, ['c1', 'c2'], 1000);
+    const now = holder(s, { kind: 'env', keys: [newSealKeyText()] });
+    await assert.rejects(now.keys.ready(), SealKeyError);
+    const lost = await now.keys.forgetLost();
+    assert.deepEqual(
+      lost.map((r) => [r.column.what, Number(r.key)]),
+      [['two-factor', gone]],
+    );
+    assert.equal(await now.store.find(gone), null);
+    assert.equal(await now.store.recoveryCodesLeft(gone), 0);
+    assert.equal((await now.keys.ready()).resealed, 0, 'the start passes now');
+    await now.store.start(kept, SEED, 2000);
+    assert.equal((await now.store.find(kept))?.secret, SEED);
+  });
+
+  test('rotation: with the new key first and the old one after it, every seed is resealed under the new; then the new key alone opens them', async () => {
+    const s = storage();
+    await clean(s);
+    const [old, next] = [newSealKeyText(), newSealKeyText()];
+    const id = await sqlOwners(s.db).account();
+    await holder(s, { kind: 'env', keys: [old] }).store.start(id, SEED, 1000);
+    const moving = holder(s, { kind: 'env', keys: [next, old] });
+    assert.equal((await moving.store.find(id))?.secret, SEED, 'both keys open while moving');
+    assert.deepEqual(await moving.keys.rotate(), { key: sealKeyOf(next).id, resealed: 1 });
+    assert.deepEqual(await moving.keys.rotate(), { key: sealKeyOf(next).id, resealed: 0 }, 'again: nothing left to move');
+    const after = holder(s, { kind: 'env', keys: [next] });
+    assert.equal((await after.store.find(id))?.secret, SEED);
+    await assert.rejects(holder(s, { kind: 'env', keys: [old] }).keys.ready(), SealKeyError);
+    await assert.rejects(holder(s, { kind: 'database' }).keys.rotate(), (e: unknown) => e instanceof SealKeyError && /SEAL_KEY is not set/.test(e.message));
+  });
+
+  test('without SEAL_KEY on SQLite: a key file beside the database (0600, made once however many start at once), seeds moved to it; rotation writes a new one', async () => {
+    const s = storage();
+    await clean(s);
+    const id = await sqlOwners(s.db).account();
+    await holder(s, { kind: 'database' }).store.start(id, SEED, 1000);
+    const path = join(mkdtempSync(join(tmpdir(), 'linkpix-seal-')), 'linkpix.db.seal-key');
+    const starts = Array.from({ length: 4 }, () => holder(s, { kind: 'file', path }));
+    const ready = await Promise.all(starts.map((h) => h.keys.ready()));
+    assert.equal(new Set(ready.map((r) => r.sealing)).size, 1, 'one key, whoever made the file');
+    assert.equal(
+      ready.reduce((n, r) => n + r.resealed, 0),
+      1,
+    );
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const first = readFileSync(path, 'utf8').trim();
+    assert.equal(sealKeyOf(first).id, ready[0]!.sealing);
+    assert.equal(await databaseKeyRows(s), 0);
+
+    const running = starts[0]!;
+    const rotation = await holder(s, { kind: 'file', path }).keys.rotate();
+    assert.equal(rotation.resealed, 1);
+    const second = readFileSync(path, 'utf8').trim();
+    assert.notEqual(second, first);
+    assert.ok(!second.includes(','), 'the old key is dropped once nothing is sealed under it');
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(second).id}\\.`));
+    assert.equal((await running.store.find(id))?.secret, SEED, 'a server started before the rotation reads the new file');
+    const later = await sqlOwners(s.db).account();
+    await running.store.start(later, SEED, 2000);
+    assert.match(await sealedOf(s, later), new RegExp(`^v2\\.${sealKeyOf(second).id}\\.`), 'and seals under the new key');
+  });
+
+  test('on PostgreSQL without SEAL_KEY: the database key, with one warning', async () => {
+    const s = storage();
+    await clean(s);
+    const warnings: string[] = [];
+    const h = holder(s, { kind: 'database' }, warnings);
+    await Promise.all([h.keys.ready(), h.keys.ready()]);
+    const id = await sqlOwners(s.db).account();
+    await h.store.start(id, SEED, 1000);
+    assert.equal((await h.store.find(id))?.secret, SEED);
+    assert.deepEqual(
+      warnings,
+      s.engine === 'postgres'
+        ? ['SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).']
+        : [],
+    );
+  });
+});
