@@ -115,3 +115,22 @@ describe('FallbackClickQuota', () => {
     assert.equal(redis.stored.get(7), 20);
   });
 });
+
+describe('FallbackClickQuota, two instances around a short outage', () => {
+  test('one back on Redis takes a link back before any count was opened: the other, still without Redis, does not open one beside it', async () => {
+    const redis = new FakeRedisQuota();
+    const claims = new MemoryClickClaimStore(() => 30);
+    const lostAt = Date.now() - 10;
+    // Both lost Redis at once; A has reconnected, B not yet (its claims wait in ioredis's queue).
+    const back = { up: true, generation: 2, losses: 2, lostAt: null as number | null, lastLossAt: lostAt as number | null, lost() {} };
+    const away = { up: false, generation: 1, losses: 2, lostAt: lostAt as number | null, lastLossAt: lostAt as number | null, lost() {} };
+    const a = new FallbackClickQuota(redis, claims, back, { graceMs: 0 });
+    const b = new FallbackClickQuota(redis, claims, away, { graceMs: 0 });
+    assert.equal(await a.claim(7, 40, 0), true, 'A seeds Redis from the 30 clicks written and counts there');
+    const granted: boolean[] = [];
+    for (let i = 0; i < 10; i++) granted.push(await b.claim(7, 40, 0), await a.claim(7, 40, 0));
+    assert.equal(granted.filter(Boolean).length, 9, 'the cap’s 10 in all, wherever they were counted');
+    assert.equal(redis.stored.get(7), 40);
+    assert.equal(await claims.claim(7, 40), 'closed');
+  });
+});
