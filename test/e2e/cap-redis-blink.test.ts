@@ -42,6 +42,12 @@ describe('a click cap across two instances while Redis blinks', { skip: BASE_URL
     assert.equal(res.status, 201, text);
     return JSON.parse(text).data.id as number;
   };
+  /** Redis killed with no goodbye to its clients, and started again empty on its port. */
+  const blink = async (outageMs: number) => {
+    await redis.stop('SIGKILL');
+    await sleep(outageMs);
+    await redis.start();
+  };
   /** The link's clicks as counted (settled and pending) and as rows. */
   const stored = async (id: number) => {
     const { rows } = await admin.query<{ clicks: string; rows: string }>(
@@ -87,17 +93,17 @@ describe('a click cap across two instances while Redis blinks', { skip: BASE_URL
       const alias = `blink${round}`;
       const id = await create(alias);
       const outageMs = 200 + Math.floor(Math.random() * 300);
-      let blink: Promise<void> = Promise.resolve();
+      let blinked: Promise<void> = Promise.resolve();
       const load = await visitLoad({
         // Both instances in turn, past nginx: each sees every phase of the outage.
         url: (i) => `${cluster.instances[i % 2]!.base}/${alias}?n=${i}`,
         concurrency: CONCURRENCY,
         total: 200 + Math.floor(Math.random() * 41),
         before: (i) => {
-          if (i === KILL_AT) blink = redis.stop('SIGKILL').then(() => sleep(outageMs)).then(() => redis.start());
+          if (i === KILL_AT) blinked = blink(outageMs);
         },
       });
-      await blink;
+      await blinked;
       const granted = load.statuses.get(302) ?? 0;
       const unexpected = [...load.statuses.keys()].filter((s) => s !== 302 && s !== 410);
       const written = await settled(id, granted);

@@ -59,7 +59,12 @@ export class SqlClickClaimStore implements ClickClaimStore {
     const row = await this.db
       .insertInto('click_claims')
       .columns(['link_id', 'claimed', 'open', 'closed_at'])
-      .expression((eb) => eb.selectFrom('links').select((s) => ['id', 'clicks', s.lit(0).as('open'), sql<number>`cast(${at} as bigint)`.as('closed_at')]).where('id', '=', linkId))
+      .expression((eb) =>
+        eb
+          .selectFrom('links')
+          .select((s) => ['id', 'clicks', s.lit(0).as('open'), sql<number>`cast(${at} as bigint)`.as('closed_at')])
+          .where('id', '=', linkId),
+      )
       .onConflict((oc) => oc.column('link_id').doUpdateSet({ open: 0, closed_at: at }))
       .returning('claimed')
       .executeTakeFirst();
