@@ -10,14 +10,13 @@ export interface RedisClickQuotaOptions {
 }
 
 // Read, seed and increment in one script so no two instances can both see room for the last
-// click. A count holds only beside the run id of the Redis it was seeded on (INFO's run_id,
-// new at every start): a count lost with a restart, or restored from a snapshot, is "unseeded",
-// and the script counts nothing on it but answers the run and its uptime, unless the claim
-// carries a seed read for that very run (docs/design/caps.md). Seeding takes the larger of the
-// stored count and the seed. A claim takes the larger of the count and its floor (a lower bound
-// of what was granted); a refusal writes only a floor higher than the count (the database's
-// count taken back after an outage, docs/adr/0029): later claims may bring an older one.
-// A refusal otherwise writes nothing.
+// click. A count holds only beside the run id of the Redis it was seeded on (INFO's run_id, new
+// at every start; docs/design/caps.md): on a count lost with a restart, restored from a snapshot
+// or never made, the script counts nothing and answers "unseeded" with the run and its uptime,
+// unless the claim carries a seed read for that run. Seeding takes the larger of the stored
+// count and the seed. A claim counts from the larger of the count and its floor (a lower bound
+// of what was granted); a refusal stores a floor higher than the count (the database's count
+// taken back after an outage, docs/adr/0029), since later claims may bring an older one.
 // KEYS[1] count, KEYS[2] the run it was seeded on · ARGV cap, floor, ttl seconds, the run the
 // floor was read for ('' for none, '*' for any) · returns the new count when the visit may go
 // on, 0 when not, {run, uptime seconds} when unseeded (uptime 0 when a count of another run is
