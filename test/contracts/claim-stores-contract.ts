@@ -33,7 +33,6 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
     test('a closed count grants nothing; it opens again only for a loss after its closing, or by force', async () => {
       const { claims, link } = make();
       const id = await link();
-      assert.equal(await claims.close(id, 1000), 0, 'no count yet: the link’s clicks');
       await claims.open(id, 0, { lostAt: 0 });
       assert.equal(await claims.claim(id, 5), 'granted');
       assert.equal(await claims.claim(id, 5), 'granted');
@@ -53,12 +52,23 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
       const { claims, link } = make();
       const never = await link(7);
       assert.equal(await claims.close(never, 1000), 7);
-      assert.equal(await claims.claimed(never), null, 'closing opens nothing');
+      assert.equal(await claims.claim(never, 20), 'closed', 'closing opens nothing');
       const opened = await link(7);
       await claims.open(opened, 8, { lostAt: 0 });
       assert.equal(await claims.claim(opened, 20), 'granted');
       assert.equal(await claims.close(opened, 1000), 9);
       assert.equal(await claims.close(MISSING, 1000), null, 'a missing link has no count');
+    });
+
+    test('a count closed before it was ever opened is closed: a loss before the closing does not open it', async () => {
+      const { claims, link } = make();
+      const id = await link(4);
+      assert.equal(await claims.close(id, 1000), 4);
+      assert.equal(await claims.open(id, 0, { lostAt: 999 }), 'closed');
+      assert.equal(await claims.claim(id, 20), 'closed');
+      assert.equal(await claims.open(id, 0, { lostAt: 1000 }), 'open', 'a loss after the closing opens it');
+      assert.equal(await claims.claimed(id), 4);
+      assert.equal(await claims.claim(id, 5), 'granted');
     });
 
     test('a missing link is gone, a link never opened is missing; a cap that is not a number refuses', async () => {

@@ -29,12 +29,13 @@ export class OwnRedis {
     await waitForOutput(child, /Ready to accept connections/);
   }
 
-  async stop(): Promise<void> {
+  /** Once it has exited; SIGKILL for a Redis that dies with no goodbye to its clients. */
+  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const stopping = this.child;
     this.child = null;
     if (!stopping || stopping.exitCode !== null) return;
     const exited = new Promise((resolve) => stopping.once('exit', resolve));
-    stopping.kill('SIGTERM');
+    stopping.kill(signal);
     await exited;
   }
 

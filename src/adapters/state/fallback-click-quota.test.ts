@@ -1,21 +1,45 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FallbackClickQuota } from './fallback-click-quota.ts';
+import type { Unseeded } from './redis-click-quota.ts';
 import { MemoryClickClaimStore } from '../../../test/support/fakes/claim-fakes.ts';
+import { UnavailableError } from '../../core/shared/errors.ts';
 
-/** Redis's claim script, in memory; `during` runs while a claim is on its way. */
+/**
+ * Redis's claim script, in memory (redis-click-quota.ts; the script itself in
+ * test/integration/state/redis-state.test.ts): a count holds beside the run it was seeded on.
+ * `during` runs while a claim is on its way; `calls` lists each claim's seed run.
+ */
 class FakeRedisQuota {
   stored = new Map<number, number>();
+  seededOn = new Map<number, string>();
+  run = 'run-1';
+  /** How long this Redis has been up, as INFO says (whole seconds). */
+  upSeconds = 3600;
   during: (() => void) | null = null;
+  calls: string[] = [];
 
-  async claimCount(linkId: number, cap: number, known: number): Promise<number> {
+  async claimCount(linkId: number, cap: number, floor: number, seedRun = ''): Promise<number | Unseeded> {
+    this.calls.push(seedRun);
     await Promise.resolve();
-    this.during?.();
+    const during = this.during;
     this.during = null;
-    const stored = this.stored.get(linkId) ?? 0;
-    const count = Math.max(stored, known);
+    during?.();
+    let stored = this.stored.get(linkId);
+    const on = this.seededOn.get(linkId);
+    let seeding = false;
+    if (stored === undefined || on !== this.run) {
+      if (seedRun !== this.run && seedRun !== '*') {
+        const unknown = stored !== undefined || on !== undefined;
+        return { run: this.run, upMs: unknown ? 0 : Math.max(0, this.upSeconds - 1) * 1000 };
+      }
+      seeding = true;
+      stored ??= 0;
+      this.seededOn.set(linkId, this.run);
+    }
+    const count = Math.max(stored, floor);
     if (count >= cap) {
-      if (count > stored) this.stored.set(linkId, count);
+      if (count > stored || seeding) this.stored.set(linkId, count);
       return 0;
     }
     this.stored.set(linkId, count + 1);
@@ -28,19 +52,28 @@ class FakeRedisQuota {
 
   async forget(linkId: number): Promise<void> {
     this.stored.delete(linkId);
+    this.seededOn.delete(linkId);
+  }
+
+  /** Started again, empty, with a new run id. */
+  restart(): void {
+    this.run = `run-${Number(this.run.slice(4)) + 1}`;
+    this.stored.clear();
+    this.seededOn.clear();
+    this.upSeconds = 0;
   }
 }
 
 /** An instance with Redis up, over a database whose link has `clicksOf` clicks written. */
 function withRedisUp(clicksOf: () => number = () => 0, graceMs = 0) {
   const redis = new FakeRedisQuota();
-  const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lastLossAt: null as number | null, lost() {} };
+  const state = { up: true, generation: 1, losses: 1, lostAt: null as number | null, lost() {} };
   const claims = new MemoryClickClaimStore(clicksOf);
   const quota = new FallbackClickQuota(redis, claims, state, { graceMs });
   /** Redis restarted empty and the client reconnected. */
   const restartRedis = () => {
     state.generation++;
-    redis.stored.clear();
+    redis.restart();
   };
   return { redis, state, claims, quota, restartRedis };
 }
@@ -104,14 +137,86 @@ describe('FallbackClickQuota', () => {
     assert.equal(redis.stored.get(7), 20);
   });
 
-  test('a count taken back soon after a loss waits for the grace: the clicks granted before it are written by then', async () => {
-    let written = 17;
-    const { redis, state, quota, restartRedis } = withRedisUp(() => written, 100);
-    // Other instances took Redis to the cap; it restarted empty at once, three clicks still buffered.
-    restartRedis();
-    state.lastLossAt = Date.now();
-    setTimeout(() => (written = 20), 20);
-    assert.equal(await quota.claim(7, 20, 0), false);
+  test('Redis restarted without this instance noticing (no failed call, no reconnection seen): it seeds the emptied count from the database rather than count from what it saw', async () => {
+    let written = 10;
+    const { redis, quota } = withRedisUp(() => written);
+    redis.stored.set(7, 9);
+    redis.seededOn.set(7, redis.run);
+    assert.equal(await quota.claim(7, 20, 0), true, 'this instance saw 10');
+    // The other instances took Redis to 18, all written; Redis restarted between two claims.
+    written = 18;
+    redis.restart();
+    const granted = [];
+    for (let i = 0; i < 5; i++) granted.push(await quota.claim(7, 20, 0));
+    assert.deepEqual(granted, [true, true, false, false, false]);
     assert.equal(redis.stored.get(7), 20);
+  });
+
+  test('seeding waits the grace after Redis started: the clicks granted on the Redis before are written by then', async () => {
+    let written = 17;
+    const { redis, quota } = withRedisUp(() => written, 100);
+    // Other instances took Redis to the cap; it restarted empty, three clicks still buffered.
+    redis.restart();
+    setTimeout(() => (written = 20), 20);
+    const started = Date.now();
+    assert.equal(await quota.claim(7, 20, 0), false);
+    assert.ok(Date.now() - started >= 90, `waited ${Date.now() - started} ms`);
+    assert.equal(redis.stored.get(7), 20);
+  });
+
+  test('a Redis up for longer than the grace: a link’s first claim seeds it at once (a new link waits for nothing)', async () => {
+    const { redis, quota } = withRedisUp(() => 0, 60_000);
+    const started = Date.now();
+    assert.equal(await quota.claim(7, 20, 0), true);
+    assert.ok(Date.now() - started < 1000, `waited ${Date.now() - started} ms`);
+    assert.deepEqual(redis.calls, ['', 'run-1']);
+    assert.equal(redis.stored.get(7), 1);
+  });
+
+  test('a seed read for one run is refused by the next: Redis restarted again while it was on its way', async () => {
+    let written = 15;
+    const { redis, quota } = withRedisUp(() => written);
+    redis.restart();
+    // The seed of 15 leaves; Redis restarts again before it arrives, after 3 more clicks were written.
+    redis.during = () => {
+      redis.during = () => {
+        written = 18;
+        redis.restart();
+      };
+    };
+    assert.equal(await quota.claim(7, 20, 0), true);
+    assert.deepEqual(redis.calls, ['', 'run-2', 'run-3']);
+    assert.equal(redis.stored.get(7), 19);
+  });
+
+  test('the database away while Redis must be seeded: the claim is unavailable (503), counted nowhere, and Redis not taken for lost', async () => {
+    const { redis, state, claims, quota } = withRedisUp(() => 5);
+    redis.restart();
+    let losses = 0;
+    state.lost = () => void losses++;
+    claims.close = () => Promise.reject(new UnavailableError('database'));
+    await assert.rejects(() => quota.claim(7, 20, 0), UnavailableError);
+    assert.equal(losses, 0);
+    assert.equal(redis.stored.has(7), false);
+    assert.equal(claims.counts.has(7), false);
+  });
+});
+
+describe('FallbackClickQuota, two instances around a short outage', () => {
+  test('one back on Redis takes a link back before any count was opened: the other, still without Redis, does not open one beside it', async () => {
+    const redis = new FakeRedisQuota();
+    const claims = new MemoryClickClaimStore(() => 30);
+    const lostAt = Date.now() - 10;
+    // Both lost Redis at once; A has reconnected, B not yet (its claims wait in ioredis's queue).
+    const back = { up: true, generation: 2, losses: 2, lostAt: null as number | null, lost() {} };
+    const away = { up: false, generation: 1, losses: 2, lostAt: lostAt as number | null, lost() {} };
+    const a = new FallbackClickQuota(redis, claims, back, { graceMs: 0 });
+    const b = new FallbackClickQuota(redis, claims, away, { graceMs: 0 });
+    assert.equal(await a.claim(7, 40, 0), true, 'A seeds Redis from the 30 clicks written and counts there');
+    const granted: boolean[] = [];
+    for (let i = 0; i < 10; i++) granted.push(await b.claim(7, 40, 0), await a.claim(7, 40, 0));
+    assert.equal(granted.filter(Boolean).length, 9, 'the cap’s 10 in all, wherever they were counted');
+    assert.equal(redis.stored.get(7), 40);
+    assert.equal(await claims.claim(7, 40), 'closed');
   });
 });

@@ -1,15 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdleMap } from './idle-map.ts';
-import type { RedisClickQuota } from './redis-click-quota.ts';
+import type { RedisClickQuota, Unseeded } from './redis-click-quota.ts';
 import type { RedisPresence } from './redis-presence.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import type { ClickClaimStore, ClickQuota } from '../../core/clicks/ports.ts';
 
 export interface FallbackClickQuotaOptions {
   /**
-   * How long after losing Redis this instance first opens a link's count in the database: the
-   * clicks other instances granted through Redis just before are in links.clicks by then (keep it
-   * above the click flush interval plus a batch's write).
+   * How long after losing Redis this instance first opens a link's count in the database, and
+   * after Redis (re)started it seeds a count there from the database's: the clicks granted
+   * through the Redis before are in links.clicks by then (keep it above the click flush interval
+   * plus a batch's write).
    */
   graceMs: number;
   now?: () => number;
@@ -18,18 +19,31 @@ export interface FallbackClickQuotaOptions {
 // As the in-memory quota's: far above a cached record's age and the flush interval.
 const IDLE_MS = 3 * 3600_000;
 
+// Redis restarting again each time this instance seeds it: the visit is answered 503.
+const SEED_TRIES = 5;
+
 const rethrowUnlessUnavailable = (error: unknown): void => {
   if (!(error instanceof UnavailableError)) throw error;
 };
 
+/** Redis is there but cannot count a link: its count is not seeded and cannot be now. */
+class Unseedable extends UnavailableError {}
+
+/** Only a Redis away lets the database count; a Redis that cannot be seeded answers 503. */
+const rethrowUnlessRedisAway = (error: unknown): void => {
+  rethrowUnlessUnavailable(error);
+  if (error instanceof Unseedable) throw error;
+};
+
 /**
  * Click caps in Redis while this instance has it, in the database's conditional count while it
- * has not (docs/adr/0029). Going to the database, a link's count opens at no less than what
- * Redis granted (links.clicks after the grace, and the count this instance last saw); coming
- * back, the first claim per link and connection closes the database's count and seeds Redis
- * with it, or with the link's clicks where no count was opened (Redis may have counted the cap
- * out and restarted empty). A closed count grants nothing, so an instance still without Redis
- * waits for its own connection rather than count beside one that has it.
+ * has not (docs/adr/0029, docs/design/caps.md). Going to the database, a link's count opens at
+ * no less than what Redis granted (links.clicks after the grace, and the count this instance
+ * last saw); coming back, the first claim per link and connection closes the database's count
+ * and brings it to Redis. Redis counts only on a count seeded from the database since it last
+ * started: a claim on any other is answered unseeded, and this instance seeds it once the
+ * clicks granted on the Redis before are written. A closed count grants nothing, so an instance
+ * still without Redis waits for its own connection rather than count beside one that has it.
  */
 export class FallbackClickQuota implements ClickQuota {
   private readonly now: () => number;
@@ -43,7 +57,7 @@ export class FallbackClickQuota implements ClickQuota {
   constructor(
     private readonly redis: Pick<RedisClickQuota, 'claimCount' | 'exhausted' | 'forget'>,
     private readonly claims: ClickClaimStore,
-    private readonly presence: Pick<RedisPresence, 'up' | 'generation' | 'losses' | 'lostAt' | 'lastLossAt' | 'lost'>,
+    private readonly presence: Pick<RedisPresence, 'up' | 'generation' | 'losses' | 'lostAt' | 'lost'>,
     private readonly options: FallbackClickQuotaOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -57,7 +71,7 @@ export class FallbackClickQuota implements ClickQuota {
       try {
         return await this.viaRedis(linkId, cap, known);
       } catch (error) {
-        rethrowUnlessUnavailable(error);
+        rethrowUnlessRedisAway(error);
         this.presence.lost();
       }
     }
@@ -84,15 +98,14 @@ export class FallbackClickQuota implements ClickQuota {
     await this.redis.forget(linkId);
   }
 
-  /** takeBack: seed Redis from the database's count even if this connection already did. */
+  /** takeBack: bring the database's count to Redis even if this connection already did. */
   private async viaRedis(linkId: number, cap: number, known: number, takeBack = false): Promise<boolean> {
-    const generation = this.presence.generation;
+    let generation = this.presence.generation;
     // What this instance last saw granted: below Redis's count, unless Redis came back empty
     // before every instance's clicks were written.
     let floor = this.floor(linkId, known);
     let tookBack = !takeBack && this.synced.get(linkId) === generation;
     if (!tookBack) {
-      await this.graceAfterLoss();
       try {
         const counted = await this.claims.close(linkId, this.now());
         if (counted !== null) floor = Math.max(floor, counted);
@@ -102,11 +115,43 @@ export class FallbackClickQuota implements ClickQuota {
         rethrowUnlessUnavailable(error);
       }
     }
-    const count = await this.redis.claimCount(linkId, cap, floor);
+    const answer = await this.redis.claimCount(linkId, cap, floor);
+    let count: number;
+    if (typeof answer === 'number') count = answer;
+    else {
+      ({ count, sentOn: generation } = await this.seed(linkId, cap, floor, answer));
+      tookBack = true;
+    }
     if (count > 0 && this.presence.generation !== generation) return this.grantedAcrossReconnection(linkId, cap, known, count);
     if (tookBack) this.synced.set(linkId, generation);
     if (count > 0) this.seen.set(linkId, count);
     return count > 0;
+  }
+
+  /**
+   * Redis started (again) since the link's count was seeded, or never had one: it counts on it
+   * once seeded from the database's count, read when the clicks granted on the Redis before are
+   * written (they were granted before this one started, `upMs` or more ago). A seed is taken only
+   * by the Redis it was read for; one that restarted meanwhile answers unseeded again.
+   */
+  private async seed(linkId: number, cap: number, floor: number, unseeded: Unseeded): Promise<{ count: number; sentOn: number }> {
+    let asked = unseeded;
+    for (let tries = 0; tries < SEED_TRIES; tries++) {
+      await this.graceAfter(this.now() - asked.upMs);
+      const sentOn = this.presence.generation;
+      let counted: number | null;
+      try {
+        counted = await this.claims.close(linkId, this.now());
+      } catch (error) {
+        rethrowUnlessUnavailable(error);
+        throw new Unseedable('database', { cause: error });
+      }
+      if (counted === null) return { count: 0, sentOn }; // the link is gone
+      const answer = await this.redis.claimCount(linkId, cap, Math.max(floor, counted), asked.run);
+      if (typeof answer === 'number') return { count: answer, sentOn };
+      asked = answer;
+    }
+    throw new Unseedable('shared store (Redis)');
   }
 
   /**
@@ -160,7 +205,7 @@ export class FallbackClickQuota implements ClickQuota {
     try {
       return await this.viaRedis(linkId, cap, known, true);
     } catch (error) {
-      rethrowUnlessUnavailable(error);
+      rethrowUnlessRedisAway(error);
     }
     const state = await this.claims.open(linkId, this.floor(linkId, known), { lostAt: this.now(), force: true });
     if (state === 'gone') return false;
@@ -172,14 +217,6 @@ export class FallbackClickQuota implements ClickQuota {
   private async graceAfter(lostAt: number): Promise<void> {
     const wait = lostAt + this.options.graceMs - this.now();
     if (wait > 0) await sleep(wait);
-  }
-
-  /**
-   * Taking a count back soon after a loss: a Redis that restarted empty is seeded from the
-   * database, which holds the clicks granted before the loss only once they are written.
-   */
-  private async graceAfterLoss(): Promise<void> {
-    if (this.presence.lastLossAt !== null) await this.graceAfter(this.presence.lastLossAt);
   }
 
   private floor(linkId: number, known: number): number {

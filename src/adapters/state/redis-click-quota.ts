@@ -10,31 +10,65 @@ export interface RedisClickQuotaOptions {
 }
 
 // Read, seed and increment in one script so no two instances can both see room for the last
-// click. Seeding takes the larger of the stored count and `known` (as the in-memory quota does):
-// the stored count is normally ahead of the database, and if Redis lost it the database is the
-// best floor. A refusal writes only a seed higher than the stored count (the database's count
-// taken back after an outage, docs/adr/0029): later claims may bring an older `known`. Exhausted links
-// otherwise cost one read.
-// KEYS[1] count · ARGV cap, known, ttl seconds · returns the new count when the visit may go
-// on, 0 when not.
+// click. A count holds only beside the run id of the Redis it was seeded on (INFO's run_id, new
+// at every start; docs/design/caps.md): on a count lost with a restart, restored from a snapshot
+// or never made, the script counts nothing and answers "unseeded" with the run and its uptime,
+// unless the claim carries a seed read for that run. Seeding takes the larger of the stored
+// count and the seed. A claim counts from the larger of the count and its floor (a lower bound
+// of what was granted); a refusal stores a floor higher than the count (the database's count
+// taken back after an outage, docs/adr/0029), since later claims may bring an older one.
+// KEYS[1] count, KEYS[2] the run it was seeded on · ARGV cap, floor, ttl seconds, the run the
+// floor was read for ('' for none, '*' for any) · returns the new count when the visit may go
+// on, 0 when not, {run, uptime seconds} when unseeded (uptime 0 when a count of another run is
+// there: how long ago it was lost is not known).
 const CLAIM = `
-local stored = tonumber(redis.call('GET', KEYS[1])) or 0
+local info = redis.call('INFO', 'server')
+local run = string.match(info, 'run_id:(%x+)')
+if not run then return redis.error_reply('linkpix: no run_id in INFO server') end
+local stored = tonumber(redis.call('GET', KEYS[1]))
+local seededOn = redis.call('GET', KEYS[2])
+local seeding = false
+if stored == nil or seededOn ~= run then
+  if ARGV[4] ~= run and ARGV[4] ~= '*' then
+    local uptime = 0
+    if stored == nil and not seededOn then uptime = tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) end
+    return {run, uptime}
+  end
+  seeding = true
+  stored = stored or 0
+  redis.call('SET', KEYS[2], run, 'EX', ARGV[3])
+end
 local count = stored
-local known = tonumber(ARGV[2])
-if known > count then count = known end
+local floor = tonumber(ARGV[2])
+if floor > count then count = floor end
 if count >= tonumber(ARGV[1]) then
-  if count > stored then redis.call('SET', KEYS[1], count, 'EX', ARGV[3]) end
+  if count > stored or seeding then redis.call('SET', KEYS[1], count, 'EX', ARGV[3]) end
   return 0
 end
 redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
 return count + 1
 `;
+
+/** A claim on a count not seeded since Redis last started: what it takes to seed it. */
+export interface Unseeded {
+  /** The run id of the Redis that answered: a seed holds only if read for it. */
+  run: string;
+  /**
+   * How long (ms) Redis has surely been up: the clicks granted on the Redis before it were made
+   * at least this long ago. 0 when it is not known.
+   */
+  upMs: number;
+}
 
 const COMMAND = 'linkpixClaimQuota';
 
 interface ClaimCommand {
-  [COMMAND](key: string, cap: number, known: number, ttlSeconds: number): Promise<number>;
+  [COMMAND](key: string, runKey: string, cap: number, floor: number, ttlSeconds: number, seedRun: string): Promise<number | [string, number]>;
 }
+
+/** Any run: a seed trusted whatever Redis holds, as a ClickQuota of its own must (claim). */
+const ANY_RUN = '*';
 
 /** Click caps shared by every instance that uses the same Redis and prefix. */
 export class RedisClickQuota implements ClickQuota {
@@ -45,20 +79,30 @@ export class RedisClickQuota implements ClickQuota {
   /** The client stays the caller's: this class never closes it. */
   constructor(redis: Redis, options: RedisClickQuotaOptions = {}) {
     // defineCommand sends EVALSHA and falls back to EVAL after a NOSCRIPT (e.g. Redis restarted).
-    redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: CLAIM });
     this.redis = redis as Redis & ClaimCommand;
     this.prefix = `${options.prefix ?? 'linkpix:'}quota:`;
     this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
   }
 
+  /** On its own, Redis is seeded from `known` whenever it lost a link's count. */
   async claim(linkId: number, cap: number, known: number): Promise<boolean> {
-    return (await this.claimCount(linkId, cap, known)) > 0;
+    const answer = await this.claimCount(linkId, cap, known, ANY_RUN);
+    return typeof answer === 'number' && answer > 0;
   }
 
-  /** The count after a granted claim, 0 for a refusal: what this instance last saw of it. */
-  async claimCount(linkId: number, cap: number, known: number): Promise<number> {
-    const seed = Number.isInteger(known) && known > 0 ? known : 0;
-    return Number(await orUnavailable(this.redis[COMMAND](this.prefix + linkId, cap, seed, this.ttlSeconds)));
+  /**
+   * The count after a granted claim, 0 for a refusal (what this instance last saw of it), or
+   * Unseeded. `seedRun`: the run of Redis `floor` was read for, the database's count after
+   * every click granted on an earlier run was written; without it an unseeded count stays so.
+   */
+  async claimCount(linkId: number, cap: number, floor: number, seedRun = ''): Promise<number | Unseeded> {
+    const seed = Number.isInteger(floor) && floor > 0 ? floor : 0;
+    const key = this.prefix + linkId;
+    const answer = await orUnavailable(this.redis[COMMAND](key, `${key}:run`, cap, seed, this.ttlSeconds, seedRun));
+    if (!Array.isArray(answer)) return Number(answer);
+    // Uptime is counted in whole seconds of a clock Redis caches: it may be one ahead.
+    return { run: String(answer[0]), upMs: Math.max(0, Number(answer[1]) - 1) * 1000 };
   }
 
   async exhausted(linkId: number, cap: number, known: number): Promise<boolean> {
@@ -68,6 +112,6 @@ export class RedisClickQuota implements ClickQuota {
   }
 
   async forget(linkId: number): Promise<void> {
-    await orUnavailable(this.redis.del(this.prefix + linkId));
+    await orUnavailable(this.redis.del(this.prefix + linkId, `${this.prefix + linkId}:run`));
   }
 }

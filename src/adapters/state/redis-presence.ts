@@ -11,8 +11,6 @@ export class RedisPresence {
   losses = 1;
   /** When this instance last lost Redis (its creation, before the first connection); null while up. */
   lostAt: number | null;
-  /** When this instance last lost a connection it had, kept once Redis is back; null before any loss. */
-  lastLossAt: number | null = null;
 
   constructor(
     private readonly client: Redis,
@@ -34,7 +32,6 @@ export class RedisPresence {
   lost(): void {
     if (this.lostAt !== null) return;
     this.lostAt = this.now();
-    this.lastLossAt = this.lostAt;
     this.losses++;
   }
 }

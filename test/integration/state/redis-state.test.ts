@@ -121,11 +121,47 @@ describe('RedisClickQuota', () => {
     assert.equal(await quota.claim(5, 1, 0), true);
   });
 
+  test('a count seeded on another run of Redis (restarted, or restored from a snapshot) counts nothing until a seed read for this run comes', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    const run = /run_id:(\w+)/.exec(await serverA.info('server'))![1]!;
+    await serverA.set(`${prefix}quota:20`, '5');
+    await serverA.set(`${prefix}quota:20:run`, 'a run before');
+    assert.deepEqual(await quota.claimCount(20, 10, 3), { run, upMs: 0 }, 'how long ago the count was lost is not known');
+    assert.deepEqual(await quota.claimCount(20, 10, 7, 'another run'), { run, upMs: 0 });
+    assert.equal(await serverA.get(`${prefix}quota:20`), '5', 'nothing counted');
+    assert.equal(await quota.claimCount(20, 10, 7, run), 8, 'the larger of the stored count and the seed');
+    assert.equal(await serverA.get(`${prefix}quota:20:run`), run);
+    assert.equal(await quota.claimCount(20, 10, 0), 9, 'seeded: counted on');
+  });
+
+  test('a missing count is unseeded, with how long Redis has surely been up; claim() alone seeds it from known', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    const uptime = Number(/uptime_in_seconds:(\d+)/.exec(await serverA.info('server'))![1]);
+    const answer = await quota.claimCount(21, 10, 4);
+    assert.ok(typeof answer === 'object' && answer.upMs <= uptime * 1000 && answer.upMs >= Math.max(0, uptime - 2) * 1000, JSON.stringify({ answer, uptime }));
+    assert.equal(await serverA.exists(`${prefix}quota:21`, `${prefix}quota:21:run`), 0);
+    assert.equal(await quota.claim(21, 10, 4), true);
+    assert.equal(await serverA.get(`${prefix}quota:21`), '5');
+  });
+
+  test('a seed at the cap is kept and refuses; the count is seeded after it', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    const unseeded = await quota.claimCount(22, 3, 0);
+    assert.ok(typeof unseeded === 'object');
+    assert.equal(await quota.claimCount(22, 3, 5, unseeded.run), 0);
+    assert.equal(await serverA.get(`${prefix}quota:22`), '5');
+    assert.equal(await quota.claimCount(22, 3, 0), 0, 'a refusal, not unseeded');
+    await quota.forget(22);
+    assert.equal(await serverA.exists(`${prefix}quota:22`, `${prefix}quota:22:run`), 0);
+  });
+
   test('keys carry the prefix and a TTL refreshed on use', async () => {
     const quota = new RedisClickQuota(serverA, { prefix, ttlSeconds: 100 });
     await quota.claim(6, 5, 0);
     const ttl = await serverA.ttl(`${prefix}quota:6`);
     assert.ok(ttl > 90 && ttl <= 100, `ttl ${ttl}`);
+    const runTtl = await serverA.ttl(`${prefix}quota:6:run`);
+    assert.ok(runTtl > 90 && runTtl <= 100, `the run's ttl ${runTtl}`);
     const defaults = new RedisClickQuota(serverA, { prefix });
     await defaults.claim(6, 5, 0);
     assert.ok((await serverA.ttl(`${prefix}quota:6`)) > 29 * 24 * 3600);

@@ -41,12 +41,15 @@ export class MemoryClickClaimStore implements ClickClaimStore {
   }
 
   async close(linkId: number, at: number): Promise<number | null> {
-    const count = this.counts.get(linkId);
+    const clicks = this.clicksOf(linkId);
+    let count = this.counts.get(linkId);
     if (count) {
       count.open = false;
       count.closedAt = at;
+    } else if (clicks !== undefined) {
+      count = { claimed: clicks, open: false, closedAt: at };
+      this.counts.set(linkId, count);
     }
-    const clicks = this.clicksOf(linkId);
     if (clicks === undefined) return count?.claimed ?? null;
     return Math.max(clicks, count?.claimed ?? 0);
   }

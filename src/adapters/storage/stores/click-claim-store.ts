@@ -54,7 +54,20 @@ export class SqlClickClaimStore implements ClickClaimStore {
   }
 
   async close(linkId: number, at: number): Promise<number | null> {
-    const row = await this.db.updateTable('click_claims').set({ open: 0, closed_at: at }).where('link_id', '=', linkId).returning('claimed').executeTakeFirst();
+    // A count never opened is closed too: an instance that lost Redis before `at` and opens one
+    // after must find it closed, or it would count here while Redis counts (docs/design/caps.md).
+    const row = await this.db
+      .insertInto('click_claims')
+      .columns(['link_id', 'claimed', 'open', 'closed_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('links')
+          .select((s) => ['id', 'clicks', s.lit(0).as('open'), sql<number>`cast(${at} as bigint)`.as('closed_at')])
+          .where('id', '=', linkId),
+      )
+      .onConflict((oc) => oc.column('link_id').doUpdateSet({ open: 0, closed_at: at }))
+      .returning('claimed')
+      .executeTakeFirst();
     const recorded = await this.recorded(linkId);
     if (recorded === null) return row ? Number(row.claimed) : null;
     return Math.max(recorded, row ? Number(row.claimed) : 0);
