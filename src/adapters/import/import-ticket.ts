@@ -20,9 +20,9 @@ export interface TicketDeps {
   /** This instance's count of running imports. */
   slots: { take(): boolean; give(): void };
   /** The refusal when the instance has no slot free. */
-  full(): Error;
-  now(): number;
-  onError(error: unknown): void;
+  full: () => Error;
+  now: () => number;
+  onError: (error: unknown) => void;
 }
 
 /**
