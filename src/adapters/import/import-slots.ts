@@ -69,9 +69,13 @@ export class ImportSlots {
     if (this.running >= this.perInstance) throw this.full();
     const holder = randomUUID();
     const now = this.now();
+    const wanted: LeaseSubject[] = [
+      { kind: 'workspace', id: subjects.workspaceId },
+      { kind: 'person', id: subjects.personId },
+    ];
     const taken: LeaseSubject[] = [];
     try {
-      for (const subject of [{ kind: 'workspace', id: subjects.workspaceId }, { kind: 'person', id: subjects.personId }] satisfies LeaseSubject[]) {
+      for (const subject of wanted) {
         if (!(await this.leases.take(subject, holder, now, now + forMs + LEASE_MS))) throw new ImportBusyError(BUSY[subject.kind], RETRY_AFTER_SECONDS);
         taken.push(subject);
       }
