@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
 import { ImportBusyError } from '../adapters/import/import-slots.ts';
+import { ImportLeaseLostError } from '../adapters/import/import-ticket.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
@@ -111,7 +112,7 @@ function report(error: unknown, err: (text: string) => void): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
-  else if (error instanceof ImportBusyError || error instanceof ForbiddenError) err(error.message);
+  else if (error instanceof ImportBusyError || error instanceof ImportLeaseLostError || error instanceof ForbiddenError) err(error.message);
   else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;

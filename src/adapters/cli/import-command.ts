@@ -12,7 +12,7 @@ export interface ImportDeps {
   accounts: AccountsService;
   workspaces: WorkspacesService;
   importer: LinkImporter;
-  /** The account's import lease: the CLI waits for no one, it refuses while another import of the account runs. */
+  /** The workspace's and the person's import leases: the CLI waits for no one, it refuses while another import of either runs. */
   importSlots: ImportSlots;
   /** URL_SCHEMES, by which the import's thread checks URLs. */
   urlSchemes: readonly string[];
@@ -43,7 +43,7 @@ export const importCommand = {
     const { person, workspace, actor } = await personIn({ accounts, workspaces }, email, flags.workspace);
     if (workspace !== null) await workspaces.authorizeIn(actor, workspace.id, 'links.import');
     const account = workspace ?? person;
-    const slot = await importSlots.acquire(account.id);
+    const ticket = await importSlots.acquire({ workspaceId: account.id, personId: person.id });
     try {
       const report = await importFile(importer, account, path, {
         format: flags.format,
@@ -53,12 +53,13 @@ export const importCommand = {
         dryRun: flags['dry-run'] === 'true',
         strict: flags.strict === 'true',
         urlSchemes,
+        lease: ticket,
         ...(progress ? { onProgress: (rows: number) => progress.write(`\rimport: ${rows} rows read`) } : {}),
       });
       progress?.write('\n');
       return report;
     } finally {
-      await slot.release();
+      await ticket.release();
     }
   },
 };

@@ -204,7 +204,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
       });
       for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
-      await registerImportRoute(api, ctx, options.importMaxBytes ?? 52_428_800);
+      await registerImportRoute(api, ctx, { maxBytes: options.importMaxBytes ?? 52_428_800, spoolMs: requestTimeout });
       await registerQrLogoRoutes(api, ctx);
     });
   });

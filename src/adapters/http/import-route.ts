@@ -1,64 +1,52 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { ON_CONFLICT, type OnConflict } from '../../core/links/import/import-row.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
 import { importFile } from '../import/import-file.ts';
 import { IMPORT_FORMAT_NAMES } from '../import/formats.ts';
-import { ImportBusyError } from '../import/import-slots.ts';
+import { ImportBusyError, RETRY_AFTER_SECONDS } from '../import/import-slots.ts';
+import { ImportLeaseLostError } from '../import/import-ticket.ts';
+import { spoolForm } from './import-upload.ts';
 import { errorEnvelope } from './error-handler.ts';
 import type { ApiContext } from './handlers/context.ts';
-import { MALFORMED_MULTIPART_MESSAGE, isMalformedMultipart } from './malformed-multipart.ts';
+import { MALFORMED_MULTIPART_MESSAGE } from './malformed-multipart.ts';
 import { errorResponses } from './schemas/common.ts';
 import { apiActor } from './audit-actor.ts';
-
-const isTooLarge = (error: unknown) => (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';
 
 const FLAGS = ['0', '1', 'true', 'false', ''];
 const isOn = (v: string | undefined) => v === '1' || v === 'true';
 
-/** Why a form could not be read whole. */
-type Unread = 'tooLarge' | 'malformed';
-
-/**
- * A multipart form's text fields, and its one `file` written to `path` as it arrives (never held
- * in memory), up to the parser's limit.
- */
-async function readForm(request: FastifyRequest, path: string): Promise<{ fields: Record<string, string>; file: number | null } | Unread> {
-  const fields: Record<string, string> = {};
-  let file: number | null = null;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file !== null) {
-          part.file.resume();
-          continue;
-        }
-        const out = createWriteStream(path);
-        await pipeline(part.file, out);
-        if (part.file.truncated) return 'tooLarge';
-        file = out.bytesWritten;
-      } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-    }
-  } catch (error) {
-    if (isTooLarge(error)) return 'tooLarge';
-    if (isMalformedMultipart(error)) return 'malformed';
-    throw error;
+/** What a refused import is answered: 429 while another runs, 503 once it lost its lease midway. */
+function refusal(error: unknown, reply: FastifyReply) {
+  if (error instanceof ImportBusyError) {
+    reply.code(429).header('retry-after', String(error.retryAfterSeconds));
+    return errorEnvelope(429, error.message);
   }
-  return { fields, file };
+  if (error instanceof ImportLeaseLostError) {
+    reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+    return errorEnvelope(503, error.message);
+  }
+  return null;
+}
+
+export interface ImportRouteLimits {
+  /** The largest file taken (IMPORT_MAX_BYTES). */
+  maxBytes: number;
+  /** How long the form has to arrive whole once the route has it: the request timeout (REQUEST_TIMEOUT_MS). */
+  spoolMs: number;
 }
 
 /**
  * POST /api/v1/links/import (api.md §15), in a scope of its own: the multipart parser and its
- * size limit exist for this route only. The file goes to a temporary file as it arrives, and is
- * read, parsed and checked in a thread of its own (docs/adr/0048); the slot (one import per
- * account, IMPORT_CONCURRENCY per instance) is taken before the body is read.
+ * size limit exist for this route only. On arrival the workspace's and the person's leases are
+ * claimed; the file goes to a temporary file as it arrives, holding no instance slot; once it is
+ * on disk the slot is taken and the file read, parsed and checked in a thread of its own
+ * (docs/design/imports.md, docs/adr/0048).
  */
-export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext, maxBytes: number): Promise<void> {
+export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext, { maxBytes, spoolMs }: ImportRouteLimits): Promise<void> {
   await api.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11, fieldNameSize: 100, fieldSize: 1000 } });
     scope.post(
@@ -98,20 +86,21 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         if (!request.isMultipart()) throw ValidationError.of('file', 'Send the file as multipart/form-data in a field named file.');
-        let slot;
+        let ticket;
         try {
-          slot = await ctx.importSlots.acquire(request.account.id);
+          ticket = await ctx.importSlots.claim({ workspaceId: request.account.id, personId: request.actor.userId }, spoolMs);
         } catch (error) {
-          if (!(error instanceof ImportBusyError)) throw error;
-          return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429, error.message));
+          const refused = refusal(error, reply);
+          if (refused === null) throw error;
+          return refused;
         }
-        // Everything after the slot is taken is inside the try: a failure anywhere releases it.
+        // Everything after the claim is inside the try: a failure anywhere releases it.
         let dir: string | undefined;
         try {
           dir = await mkdtemp(join(tmpdir(), 'linkpix-import-'));
-          const form = await readForm(request, join(dir, 'upload'));
-          // Returned, not sent: the answer goes out once `finally` has given the slot back, so a
-          // client that tries again on it finds the slot free.
+          const form = await spoolForm(request, join(dir, 'upload'), spoolMs);
+          // Returned, not sent: the answer goes out once `finally` has given the leases back, so a
+          // client that tries again on it finds them free.
           if (form === 'tooLarge') {
             reply.code(413);
             return errorEnvelope(413, `The file is larger than ${maxBytes} bytes, the most an import takes.`);
@@ -119,6 +108,10 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           if (form === 'malformed') {
             reply.code(400);
             return errorEnvelope(400, MALFORMED_MULTIPART_MESSAGE);
+          }
+          if (form === 'late') {
+            reply.code(408);
+            return errorEnvelope(408, `The file did not arrive within ${Math.round(spoolMs / 1000)} s, the most an upload may take; nothing was imported.`);
           }
           const { fields, file } = form;
           const onConflict = (fields.on_conflict || 'skip') as OnConflict;
@@ -129,6 +122,8 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           if (fields.dry_run !== undefined && !FLAGS.includes(fields.dry_run)) bag.dry_run = ['The dry run field must be true or false.'];
           if (fields.strict !== undefined && !FLAGS.includes(fields.strict)) bag.strict = ['The strict field must be true or false.'];
           if (Object.keys(bag).length > 0) throw new ValidationError(bag);
+          // The file is on disk: only now an instance slot.
+          await ticket.start();
           const report = await importFile(ctx.importer, request.account, join(dir, 'upload'), {
             format: fields.format || undefined,
             onConflict,
@@ -136,10 +131,15 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
             dryRun: isOn(fields.dry_run),
             strict: isOn(fields.strict),
             urlSchemes: ctx.urlSchemes,
+            lease: ticket,
           });
           return { data: report, status: 200 as const };
+        } catch (error) {
+          const refused = refusal(error, reply);
+          if (refused === null) throw error;
+          return refused;
         } finally {
-          await slot.release();
+          await ticket.release();
           if (dir !== undefined) await rm(dir, { recursive: true, force: true });
         }
       },

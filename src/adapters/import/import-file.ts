@@ -111,24 +111,38 @@ class ReaderThread {
   }
 }
 
+/** What an import holds while it runs (ImportTicket): asked before each batch, it throws once the import must stop. */
+export interface ImportHold {
+  hold(): Promise<void>;
+}
+
+/** The batches, each let through only while the import still holds its leases: a lost lease stops it between two batches. */
+async function* whileHeld(batches: AsyncIterable<CheckedRow[]>, lease: ImportHold): AsyncGenerator<CheckedRow[]> {
+  for await (const batch of batches) {
+    await lease.hold();
+    yield batch;
+  }
+}
+
 /**
  * The whole import of one file on disk: read, parsed and checked in a thread of its own, written
- * here a batch at a time (docs/adr/0048). The report carries the format's name.
+ * here a batch at a time (docs/adr/0048), each batch only while `lease` holds
+ * (docs/design/imports.md). The report carries the format's name.
  */
 export async function importFile(
   importer: LinkImporter,
   account: Pick<Account, 'id' | 'timezone'>,
   path: string,
-  options: ImportOptions & { format?: string | undefined; urlSchemes: readonly string[] },
+  options: ImportOptions & { format?: string | undefined; urlSchemes: readonly string[]; lease: ImportHold },
 ): Promise<ImportFileReport> {
   if (options.format !== undefined && !IMPORT_FORMAT_NAMES.includes(options.format)) {
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
-  const { format, urlSchemes, ...importOptions } = options;
+  const { format, urlSchemes, lease, ...importOptions } = options;
   const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, defaultPrivacy: importer.defaultPrivacy });
   try {
     const start = await thread.start();
-    const report = await importer.run(account.id, thread.batches(), importOptions);
+    const report = await importer.run(account.id, whileHeld(thread.batches(), lease), importOptions);
     return { format: start.format, ...(start.columns ? { columns: start.columns } : {}), warnings: start.warnings, ...report };
   } finally {
     await thread.stop();

@@ -314,6 +314,13 @@ export interface ImportLeasesTable {
   lease_until: number;
 }
 
+/** The person's import under way, in any workspace, and until when its holder has it (migration 0042). */
+export interface ImportPersonLeasesTable {
+  person_id: number;
+  holder: string;
+  lease_until: number;
+}
+
 /** A link's QR logo: a PNG or a sanitised SVG (migration 0024). */
 export interface LinkQrLogosTable {
   link_id: number;
@@ -417,6 +424,7 @@ export interface Database {
   click_batches_pending: ClickBatchesPendingTable;
   link_click_counts: LinkClickCountsTable;
   import_leases: ImportLeasesTable;
+  import_person_leases: ImportPersonLeasesTable;
   utm_templates: UtmTemplatesTable;
   link_qr_logos: LinkQrLogosTable;
   user_totp: UserTotpTable;

@@ -3,8 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { multipartBody } from '../../support/multipart.ts';
-import { eventually } from '../../support/eventually.ts';
-import { rawConnection } from '../../support/raw-http.ts';
 import { assertInvalid, makeLink, makeSpace, unique } from './links-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -239,28 +237,6 @@ onEachEngine(
       const report = await imported(h(), key, 'url\nhttps://example.com/after\n');
       assert.equal(report.counts.created, 1);
       assert.deepEqual(await db.selectFrom('import_leases').selectAll().where('account_id', '=', id).execute(), [], 'given back when done');
-    });
-
-    test('IMPORT_CONCURRENCY imports on an instance: one more is a 429 while they run, and the slot is free once the upload ends', async () => {
-      const first = await h().account();
-      const second = await h().account();
-      const { body, headers } = await multipart('url\nhttps://example.com/slow\n');
-      // An upload that has sent its head and half its body holds the slot (taken before the body is read).
-      const slow = await rawConnection(Number(new URL(h().baseUrl).port));
-      const bytes = Buffer.from(body);
-      await slow.write(
-        `POST /api/v1/links/import HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${first.key}\r\ncontent-type: ${headers['content-type']}\r\ncontent-length: ${bytes.length}\r\n\r\n${bytes.subarray(0, bytes.length >> 1).toString('latin1')}`,
-      );
-      const db = h().server.container.storage.db;
-      const leased = async () => (await db.selectFrom('import_leases').select('holder').where('account_id', '=', first.id).execute()).length === 1;
-      await eventually('the slow upload holds its slot', leased);
-      const refused = await importFile(h(), second.key, 'url\nhttps://example.com/x\n');
-      assert.equal(refused.status, 429, refused.text);
-      assert.equal(refused.headers.get('retry-after'), '10');
-      assert.match(refused.body.message, /This instance is running as many imports as it takes \(1\)/);
-      slow.close();
-      await eventually('the slow upload’s lease is given back', async () => !(await leased()));
-      await eventually('the slot is free again', async () => (await importFile(h(), second.key, 'url\nhttps://example.com/x\n', { dry_run: '1' })).status === 200);
     });
 
     test('a malformed multipart body is a 400 in the error format, never a 500, and holds no slot', async () => {

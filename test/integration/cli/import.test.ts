@@ -39,7 +39,7 @@ onEachEngineWithCli(
       assert.deepEqual(JSON.parse(renamed.stdout).counts, { created: 0, replaced: 0, renamed: 2, skipped: 0, error: 1 });
     });
 
-    test('--strict refuses a file without its alias column; another import of the account running refuses the command', async (t) => {
+    test('--strict refuses a file without its alias column; another import of the account or of the person running refuses the command', async (t) => {
       const dir = mkdtempSync(join(tmpdir(), 'linkpix-import-'));
       t.after(() => rmSync(dir, { recursive: true, force: true }));
       const bare = join(dir, 'bitly.csv');
@@ -62,6 +62,15 @@ onEachEngineWithCli(
         assert.equal(busy.code, 1);
         assert.equal(busy.stderr.trim(), 'An import of this account is running; try again once it has finished.');
         await db.deleteFrom('import_leases').where('account_id', '=', id).execute();
+        // The person's import runs in another workspace: the command refuses too (migration 0042).
+        await db
+          .insertInto('import_person_leases')
+          .values({ person_id: id, holder: 'a-server', lease_until: Date.now() + 60_000 })
+          .execute();
+        const personBusy = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv');
+        assert.equal(personBusy.code, 1);
+        assert.equal(personBusy.stderr.trim(), 'This person is running an import already (in this or another workspace); try again once it has finished.');
+        await db.deleteFrom('import_person_leases').where('person_id', '=', id).execute();
       } finally {
         await server.close();
       }

@@ -41,6 +41,7 @@ import * as recentRollups from './0038-recent-rollups.ts';
 import * as clicksFoundByTime from './0039-clicks-found-by-time.ts';
 import * as linkClickCounts from './0040-link-click-counts.ts';
 import * as clickCountsRoom from './0041-click-counts-room-for-every-update.ts';
+import * as importPersonLeases from './0042-import-person-leases.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -89,6 +90,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0039-clicks-found-by-time': clicksFoundByTime,
   '0040-link-click-counts': linkClickCounts,
   '0041-click-counts-room-for-every-update': clickCountsRoom,
+  '0042-import-person-leases': importPersonLeases,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
