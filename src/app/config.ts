@@ -154,7 +154,7 @@ const CATALOGUE = {
   DATABASE_POOL_SIZE: { default: '10', doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).", parse: int(1, 500) },
   LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
-  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
+  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per minute; 0 turns the limit off.', parse: int(0, 1_000_000) },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   APP_SCHEMES: {
     default: '',
