@@ -77,7 +77,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     container = createContainer(config, { titles: null, tuning: testTuning(env) });
     if (name !== 'migrate') await container.migrate();
     const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
-    const result = await command.run({ ...container, readLine: () => firstLine(io.input), importMaxBytes: container.tuning.IMPORT_MAX_BYTES, progress: io.progress }, flags, args);
+    const result = await command.run(
+      { ...container, readLine: () => firstLine(io.input), importMaxBytes: container.tuning.IMPORT_MAX_BYTES, progress: io.progress },
+      flags,
+      args,
+    );
     io.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

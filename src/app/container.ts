@@ -200,17 +200,18 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       : config.TITLE_FETCH
         ? new HttpTitleFetcher({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.TITLE_FETCH_TIMEOUT_MS })
         : null;
-  const visits = createVisitRuntime(config, tuning, storage, { onError: overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog, pgSchema: overrides.pgSchema });
+  const visits = createVisitRuntime(config, tuning, storage, {
+    onError: overrides.onError ?? ((e) => console.error('linkpix:', e)),
+    outageLog,
+    pgSchema: overrides.pgSchema,
+  });
   const accounts = new SqlAccountStore(storage.db);
   // Every way a session ends goes through the store: its live stream hears of it at once (docs/adr/0058).
   const sessions = announcingEnds(new SqlSessionStore(storage.db), visits.sessionEnds);
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
   const timeoutMs = tuning.DOMAIN_VERIFICATION_TIMEOUT_MS;
-  const domainChecks = overrides.domainChecks ?? [
-    new DnsTxtCheck({ timeoutMs }),
-    new HttpFileCheck({ timeoutMs, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE }),
-  ];
+  const domainChecks = overrides.domainChecks ?? [new DnsTxtCheck({ timeoutMs }), new HttpFileCheck({ timeoutMs, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE })];
   // Called after the database write: with Redis away the write stands and is answered as
   // done; the count left behind expires with its key.
   const forgetQuota = (id: number) =>

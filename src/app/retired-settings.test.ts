@@ -20,7 +20,7 @@ test('one line names every retired variable set, with what replaced each', () =>
   assert.match(line, /TITLE_FETCH_ALLOW_PRIVATE → OUTBOUND_ALLOW_PRIVATE/);
   assert.match(line, /METRICS_HOST → METRICS_PORT=host:port/);
   assert.match(line, /WEBHOOK_LEASE_MS, CLICK_BATCH_SIZE → constants \(docs\/design\/settings\.md\)/);
-  assert.doesNotMatch(line, /(^|[ ;,])PORT\b/, "a setting still read is not named");
+  assert.doesNotMatch(line, /(^|[ ;,])PORT\b/, 'a setting still read is not named');
 });
 
 test('LINKPIX_TEST_TUNING outside NODE_ENV=test is named as not read', () => {
