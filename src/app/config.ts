@@ -1,8 +1,10 @@
 import { parseSealKeys } from '../adapters/secrets/seal-key.ts';
 
 /**
- * Every environment variable linkpix reads, with its default and a line of doc. Read once at
- * start, validated, and turned into a plain options object; nothing else reads process.env.
+ * Every setting linkpix reads, with its default and a line of doc: only those an operator has a
+ * reason to turn (docs/operations.md); other values are constants (tuning.ts,
+ * docs/design/settings.md). Read once at start, validated, and turned into a plain options
+ * object; nothing else reads process.env but tuning.ts's test channel and the retired names' warning.
  */
 /** `env`: for the few values that follow another variable. */
 type Parser<T> = (raw: string, env?: Env) => T;
