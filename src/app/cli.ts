@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../core/shared/errors.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
+import { testTuning } from './tuning.ts';
 import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/commands.ts';
 import { ImportBusyError } from '../adapters/import/import-slots.ts';
 import { ImportLeaseLostError } from '../adapters/import/import-ticket.ts';
@@ -73,10 +74,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let container;
   try {
     const config = loadConfig(env);
-    container = createContainer(config, { titles: null });
+    container = createContainer(config, { titles: null, tuning: testTuning(env) });
     if (name !== 'migrate') await container.migrate();
     const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
-    const result = await command.run({ ...container, readLine: () => firstLine(io.input), importMaxBytes: config.IMPORT_MAX_BYTES, progress: io.progress }, flags, args);
+    const result = await command.run(
+      { ...container, readLine: () => firstLine(io.input), importMaxBytes: container.tuning.IMPORT_MAX_BYTES, progress: io.progress },
+      flags,
+      args,
+    );
     io.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, SETTING_NAMES } from './config.ts';
+import { TUNING } from './tuning.ts';
 
 test('APP_URL unset: http://localhost on the port the server listens on', () => {
   assert.equal(loadConfig({}).APP_URL, 'http://localhost:8080');
@@ -63,4 +64,39 @@ test('EMAIL_VERIFICATION: off by default; required needs SMTP_URL, and the error
   assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'required' }), /EMAIL_VERIFICATION=required needs SMTP_URL/);
   assert.equal(loadConfig({ EMAIL_VERIFICATION: 'required', SMTP_URL: 'smtp://mail.example.test:587' }).EMAIL_VERIFICATION, 'required');
   assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'maybe' }), /EMAIL_VERIFICATION="maybe"/);
+});
+
+test('at most 36 settings, none of them also a constant of tuning.ts', () => {
+  assert.ok(SETTING_NAMES.size <= 36, `${SETTING_NAMES.size} settings`);
+  for (const name of Object.keys(TUNING)) assert.equal(SETTING_NAMES.has(name), false, name);
+});
+
+test('OUTBOUND_ALLOW_PRIVATE: off by default; the three old names read as it for this release, a bad one refused by its name', () => {
+  assert.equal(loadConfig({}).OUTBOUND_ALLOW_PRIVATE, false);
+  assert.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).OUTBOUND_ALLOW_PRIVATE, true);
+  for (const alias of ['WEBHOOK_ALLOW_PRIVATE', 'TITLE_FETCH_ALLOW_PRIVATE', 'DOMAIN_VERIFICATION_ALLOW_PRIVATE']) {
+    assert.equal(loadConfig({ [alias]: 'true' }).OUTBOUND_ALLOW_PRIVATE, true, alias);
+    assert.equal(loadConfig({ [alias]: 'false' }).OUTBOUND_ALLOW_PRIVATE, false, alias);
+    assert.equal(loadConfig({ [alias]: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false, `${alias}: the new name wins`);
+    assert.throws(
+      () => loadConfig({ [alias]: 'maybe' }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes(`${alias}="maybe"`) && !error.message.includes('OUTBOUND_ALLOW_PRIVATE="'),
+    );
+  }
+});
+
+test("METRICS_PORT: empty is none; a bare port listens on 127.0.0.1 (METRICS_HOST's for this release); host:port and [v6]:port as given", () => {
+  assert.equal(loadConfig({}).METRICS_PORT, null);
+  assert.deepEqual(loadConfig({ METRICS_PORT: '9100' }).METRICS_PORT, { host: '127.0.0.1', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, { host: '0.0.0.0', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '0.0.0.0:9100' }).METRICS_PORT, { host: '0.0.0.0', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: 'metrics.internal:9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, { host: 'metrics.internal', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '[::1]:9100' }).METRICS_PORT, { host: '::1', port: 9100 });
+  for (const bad of ['0', '70000', 'host:', ':9100', '::1:9100', 'a b:9100', 'host:port']) {
+    assert.throws(
+      () => loadConfig({ METRICS_PORT: bad }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes('METRICS_PORT='),
+      bad,
+    );
+  }
 });

@@ -1,10 +1,13 @@
 import { parseSealKeys } from '../adapters/secrets/seal-key.ts';
 
 /**
- * Every environment variable linkpix reads, with its default and a line of doc. Read once at
- * start, validated, and turned into a plain options object; nothing else reads process.env.
+ * Every setting linkpix reads, with its default and a line of doc: only those an operator has a
+ * reason to turn (docs/operations.md); other values are constants (tuning.ts,
+ * docs/design/settings.md). Read once at start, validated, and turned into a plain options
+ * object; nothing else reads process.env but tuning.ts's test channel and the retired names' warning.
  */
-type Parser<T> = (raw: string) => T;
+/** `env`: for the few values that follow another variable. */
+type Parser<T> = (raw: string, env?: Env) => T;
 
 type Env = Record<string, string | undefined>;
 
@@ -104,6 +107,28 @@ const appSchemes: Parser<string[]> = (raw) => {
   return schemes;
 };
 
+/** The old per-area names of OUTBOUND_ALLOW_PRIVATE, read for one release (retired-settings.ts warns of them). */
+export const OUTBOUND_ALIASES = ['WEBHOOK_ALLOW_PRIVATE', 'TITLE_FETCH_ALLOW_PRIVATE', 'DOMAIN_VERIFICATION_ALLOW_PRIVATE'] as const;
+
+const isTrue = (raw: string | undefined): boolean => {
+  try {
+    return raw !== undefined && bool(raw);
+  } catch {
+    return false; // reported by its own name (loadConfig)
+  }
+};
+
+/** A port alone keeps the loopback host (METRICS_HOST's, while that is read for one release); host:port, [v6]:port. */
+const listenAddress: Parser<{ host: string; port: number } | null> = (raw, env) => {
+  const s = raw.trim();
+  if (s === '') return null;
+  const port = int(1, 65535);
+  if (/^\d+$/.test(s)) return { host: env?.METRICS_HOST?.trim() || '127.0.0.1', port: port(s) };
+  const hostPort = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):(\d+)$/.exec(s);
+  if (!hostPort) throw new Error('must be a port (9100) or host:port (0.0.0.0:9100, [::1]:9100)');
+  return { host: hostPort[1] ?? hostPort[2]!, port: port(hostPort[3]!) };
+};
+
 const trustProxy: Parser<boolean | number | string> = (raw) => {
   const v = raw.trim();
   if (/^\d+$/.test(v)) return Number(v);
@@ -131,30 +156,7 @@ const CATALOGUE = {
   DATABASE_POOL_SIZE: { default: '10', doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).", parse: int(1, 500) },
   LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
-  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per window; 0 turns the limit off.', parse: int(0, 1_000_000) },
-  API_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the API rate-limit window.', parse: int(1, 86_400) },
-  WEB_RATE_LIMIT: {
-    default: '600',
-    doc: "Web app requests (pages and form posts; not its assets, nor the visitors' redirect) per signed-in account, or per client address signed out, per window; 0 turns the limit off.",
-    parse: int(0, 1_000_000),
-  },
-  WEB_RATE_WINDOW_SECONDS: { default: '60', doc: 'Length of the web app rate-limit window.', parse: int(1, 86_400) },
-  BODY_LIMIT_BYTES: { default: '65536', doc: 'Largest request body accepted; larger answers 413.', parse: int(1024, 10_485_760) },
-  BULK_BODY_LIMIT_BYTES: {
-    default: '4194304',
-    doc: 'Largest body of a bulk create (POST /api/v1/links/bulk, up to 1 000 links); larger answers 413.',
-    parse: int(1024, 67_108_864),
-  },
-  IMPORT_MAX_BYTES: {
-    default: '52428800',
-    doc: 'Largest file an import takes (POST /api/v1/links/import, linkpix import); larger is refused before it is read.',
-    parse: int(1024, 1_073_741_824),
-  },
-  IMPORT_CONCURRENCY: {
-    default: '2',
-    doc: 'Imports one instance runs at once (each reads its file in a thread of its own); more answer 429. An account runs one at a time across instances.',
-    parse: int(1, 64),
-  },
+  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per minute; 0 turns the limit off.', parse: int(0, 1_000_000) },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
   APP_SCHEMES: {
     default: '',
@@ -167,53 +169,20 @@ const CATALOGUE = {
     doc: 'on: a new custom domain serves only once its owner proves control (DNS TXT or HTTP file); off: at once, first come first served (only trusted people add domains).',
     parse: oneOf('on', 'off'),
   },
-  DOMAIN_VERIFICATION_ALLOW_PRIVATE: { default: 'false', doc: 'Let the HTTP check of a domain reach private, loopback and link-local addresses.', parse: bool },
-  DOMAIN_VERIFICATION_TIMEOUT_MS: { default: '5000', doc: 'Give up each check of a domain (DNS, HTTP) after this long.', parse: int(100, 30_000) },
   TITLE_FETCH: { default: 'true', doc: 'Fetch a page title in the background when a link has none.', parse: bool },
-  TITLE_FETCH_ALLOW_PRIVATE: { default: 'false', doc: 'Let the title fetch reach private, loopback and link-local addresses.', parse: bool },
-  TITLE_FETCH_TIMEOUT_MS: { default: '5000', doc: 'Give up a title fetch after this long.', parse: int(100, 60_000) },
-  WEBHOOK_ALLOW_PRIVATE: { default: 'false', doc: 'Let webhooks target private, loopback and link-local addresses.', parse: bool },
-  WEBHOOK_TIMEOUT_MS: { default: '10000', doc: 'A webhook delivery attempt that has no complete answer after this long failed.', parse: int(100, 120_000) },
-  WEBHOOK_POLL_MS: { default: '1000', doc: 'How often each instance looks for webhook deliveries due (a change made here is sent at once).', parse: int(50, 60_000) },
-  WEBHOOK_EXPIRY_SWEEP_MS: {
-    default: '10000',
-    doc: 'How often each instance looks for links that expired since (past their date, or their click cap reached) to send link.expired.',
-    parse: int(50, 3_600_000),
+  OUTBOUND_ALLOW_PRIVATE: {
+    // The three names it replaces are read for one release, named by the start's warning.
+    default: (env: Env) => (OUTBOUND_ALIASES.some((name) => isTrue(env[name])) ? 'true' : 'false'),
+    doc: "Let linkpix's own requests (webhook deliveries, title fetches, domain checks over HTTP) reach private, loopback and link-local addresses.",
+    parse: bool,
   },
-  WEBHOOK_LEASE_MS: {
-    default: '60000',
-    doc: 'How long a delivery claimed by an instance is its own; past it (the instance died) another sends it. Longer than WEBHOOK_TIMEOUT_MS.',
-    parse: int(1000, 3_600_000),
-  },
-  QR_THREADS: {
-    default: '1',
-    doc: 'Threads that draw PNG QR codes off the event loop (each started when first needed, stopped after a minute idle).',
-    parse: int(1, 64),
-  },
-  QR_QUEUE_MAX: { default: '32', doc: 'PNG QR codes waiting for a thread at most; past it a request answers 503 with Retry-After.', parse: int(0, 10_000) },
-  QR_CACHE_BYTES: { default: '8388608', doc: 'Bytes of drawn PNG QR codes kept for their next request (an LRU); 0: none kept.', parse: int(0, 1_073_741_824) },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
-  REQUEST_TIMEOUT_MS: {
-    default: '30000',
-    doc: 'A request (head and body) must arrive within this long, its head within this long or 60 s if less; then 408 and the connection closes.',
-    parse: int(1000, 600_000),
-  },
   HTTP_FAST_LANE: {
     default: 'true',
     doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.',
     parse: bool,
   },
   SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
-  SIGNUP_LIMIT_PER_ADDRESS: {
-    default: '10',
-    doc: 'Sign-up tries (made or refused) from one client address per SIGNUP_LIMIT_WINDOW_SECONDS, shared through Redis; 0 turns the limit off.',
-    parse: int(0, 1_000_000),
-  },
-  SIGNUP_LIMIT_PER_EMAIL: {
-    default: '5',
-    doc: 'Sign-up tries for one email per SIGNUP_LIMIT_WINDOW_SECONDS, from any address; 0 turns the limit off.',
-    parse: int(0, 1_000_000),
-  },
   SMTP_URL: {
     default: '',
     doc: 'The mail server for password reset emails: smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). Empty: no email is sent (a line says so in the log) and `linkpix users reset-link EMAIL` makes reset links.',
@@ -225,18 +194,6 @@ const CATALOGUE = {
     parse: oneOf('off', 'required'),
   },
   MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
-  SIGNUP_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the sign-up limits, opened by its first try.', parse: int(1, 604_800) },
-  INVITE_LIMIT_PER_INVITER: {
-    default: '20',
-    doc: 'Invitations one person may make per INVITE_LIMIT_WINDOW_SECONDS, in any workspace, shared through Redis; 0 turns the limit off.',
-    parse: int(0, 1_000_000),
-  },
-  INVITE_LIMIT_PER_WORKSPACE: {
-    default: '50',
-    doc: 'Invitations one workspace may make per INVITE_LIMIT_WINDOW_SECONDS, by any of its admins; 0 turns the limit off.',
-    parse: int(0, 1_000_000),
-  },
-  INVITE_LIMIT_WINDOW_SECONDS: { default: '3600', doc: 'The window of the invitation limits, opened by its first invitation.', parse: int(1, 604_800) },
   OIDC_ISSUER: {
     default: '',
     doc: "Single sign-on (OpenID Connect): the provider's issuer URL, https (http only on a loopback address); set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them. Discovery happens at the first sign-in, not at start.",
@@ -278,63 +235,13 @@ const CATALOGUE = {
       return s === '' ? 'linkpix:' : s;
     },
   },
-  LINK_CACHE_TTL_MS: {
-    default: '300000',
-    doc: 'How long at most the redirect serves a cached link without reading it again (each entry a random half to all of it).',
-    parse: int(0, 3_600_000),
-  },
-  LINK_CACHE_SIZE: {
-    default: '100000',
-    doc: 'Links kept in the redirect cache (unknown aliases are kept apart, at most the smaller of this and 10 000).',
-    parse: int(0, 10_000_000),
-  },
-  LINK_CACHE_WARM: {
-    default: '10000',
-    doc: 'After a start, in the background, the redirect cache loads this many of the links most visited over the last days (at most LINK_CACHE_SIZE); 0: none.',
-    parse: int(0, 10_000_000),
-  },
   CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
-  STATS_FLUSH_INTERVAL_MS: {
-    default: '15000',
-    doc: "Statistics rollups and the links' click counters (but a capped link's, written with its click rows) are summed in memory and written this often under heavy traffic (with every batch while fewer than 1 000 rows wait), and on every flush and stop. 0: with every click batch.",
-    parse: int(0, 600_000),
-  },
-  CLICK_COUNT_SETTLE_INTERVAL_MS: {
-    default: '60000',
-    doc: "PostgreSQL: the links' click counters the statistics window adds to are settled into the links this often. Every count shown is exact meanwhile; only the order of a list sorted by clicks may lag by this much.",
-    parse: int(1000, 86_400_000),
-  },
-  CLICK_WRITER_LEASE_MS: {
-    default: '30000',
-    doc: "An instance renews its lease on its written click batches every third of this; once one has not for this long (a kill -9), any instance rolls up the statistics and the links' counters of its batches from their click rows.",
-    parse: int(1000, 3_600_000),
-  },
-  DEFAULT_STATS_PRIVACY: {
-    default: '1',
-    doc: "Statistics page of a link made without a privacy (API, web form's first choice, imports that carry none): 1 private, 0 public (phpShort's default).",
-    parse: (s: string) => (int(0, 1)(s) === 0 ? 0 : 1),
-  },
   STATS_MIN_COUNT: {
     default: '5',
     doc: 'On public statistics pages and their CSV, values with fewer clicks than this are shown together as "Other" (the owner sees them all); 1: never.',
     parse: int(1, 1_000_000),
   },
-  AUDIT_RETENTION_DAYS: {
-    default: '365',
-    doc: "A workspace's audit log entries are deleted after this many days, by the job that prunes clicks.",
-    parse: int(1, 36_500),
-  },
   CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
-  CLICK_BUFFER_MAX: {
-    default: '100000',
-    doc: 'Clicks held in memory at most while the database is away (or slower than the visits); past it newer clicks are dropped (counted and logged).',
-    parse: int(1000, 10_000_000),
-  },
-  CLICK_BATCH_SIZE: {
-    default: '1000',
-    doc: 'Clicks handed to the writer thread at once; the thread writes everything due in one transaction.',
-    parse: int(1, 50_000),
-  },
   METRICS_TOKEN: {
     default: '',
     doc: 'Serve GET /metrics (Prometheus) on the app\'s port to whoever sends "Authorization: Bearer <this>" (16 characters or more); empty: not there.',
@@ -347,14 +254,16 @@ const CATALOGUE = {
   },
   METRICS_PORT: {
     default: '',
-    doc: 'Serve GET /metrics on this port of its own instead (on METRICS_HOST; METRICS_TOKEN is asked there too when set); empty: not on a port of its own.',
-    parse: (s: string) => (s.trim() === '' ? null : int(1, 65535)(s)),
+    doc: 'Serve GET /metrics on an address of its own instead: host:port, or a bare port on 127.0.0.1 (METRICS_TOKEN is asked there too when set); empty: not on a port of its own.',
+    parse: listenAddress,
   },
-  METRICS_HOST: { default: '127.0.0.1', doc: 'Address the METRICS_PORT listens on.', parse: (s: string) => s.trim() },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 
 type Catalogue = typeof CATALOGUE;
+
+/** The names of every setting read today. */
+export const SETTING_NAMES: ReadonlySet<string> = new Set(Object.keys(CATALOGUE));
 export type Config = { [K in keyof Catalogue]: ReturnType<Catalogue[K]['parse']> };
 
 export class ConfigError extends Error {}
@@ -366,12 +275,21 @@ export function loadConfig(env: Env): Config {
   for (const [name, entry] of Object.entries(CATALOGUE) as [string, Entry<unknown>][]) {
     const raw = env[name] ?? (typeof entry.default === 'function' ? entry.default(env) : entry.default);
     try {
-      out[name] = entry.parse(raw);
+      out[name] = entry.parse(raw, env);
     } catch (error) {
       problems.push(`${entry.secret ? `${name} (its value not shown)` : `${name}=${JSON.stringify(raw)}`}: ${(error as Error).message}`);
     }
   }
   problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));
+  for (const alias of OUTBOUND_ALIASES) {
+    const raw = env[alias];
+    if (raw === undefined) continue;
+    try {
+      bool(raw);
+    } catch (error) {
+      problems.push(`${alias}=${JSON.stringify(raw)} (read as OUTBOUND_ALLOW_PRIVATE): ${(error as Error).message}`);
+    }
+  }
   // A verification mail that can never leave would lock every sign-up out.
   if (out.EMAIL_VERIFICATION === 'required' && out.SMTP_URL === null && !problems.some((p) => p.startsWith('SMTP_URL='))) {
     problems.push('EMAIL_VERIFICATION=required needs SMTP_URL: a mail server to send the verification links.');

@@ -74,6 +74,7 @@ import { announcingEnds } from '../core/live/session-ends.ts';
 import { SqlQrLogoStore } from '../adapters/storage/stores/qr-logo-store.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
+import { tuningOf, type Tuning } from './tuning.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
 import { linkRecord } from '../adapters/http/presenters/link-record.ts';
@@ -105,6 +106,8 @@ export interface Container extends ApiContext {
   security: SecurityServices;
   admin: AdminService;
   storage: Storage;
+  /** The constants in force (docs/design/settings.md): their values, or a test's. */
+  tuning: Tuning;
   /** PostgreSQL's pending link click counts, settled by the server now and then (null on SQLite). */
   linkClickCounts: LinkClickCounts | null;
   /** The operator's side of domains (the CLI). */
@@ -133,6 +136,8 @@ export interface ContainerOverrides {
   webhooks?: WebhookRuntimeOverrides;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
   logStream?: { write(line: string): void };
+  /** Constants a test moves (docs/design/settings.md); the rest keep their values. */
+  tuning?: Partial<Tuning>;
   /** Where a warning of the start goes (SEAL_KEY unset on PostgreSQL); standard error unless LOG_LEVEL=silent. */
   warn?: (line: string) => void;
 }
@@ -175,6 +180,7 @@ const warnOf =
 /** The composition root: the one place that knows every adapter and wires it to the core. */
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
   const outageLog = overrides.outageLog ?? consoleOutageLog;
+  const tuning = tuningOf(overrides.tuning);
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
   const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config) });
@@ -192,19 +198,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.titles !== undefined
       ? overrides.titles
       : config.TITLE_FETCH
-        ? new HttpTitleFetcher({ allowPrivate: config.TITLE_FETCH_ALLOW_PRIVATE, timeoutMs: config.TITLE_FETCH_TIMEOUT_MS })
+        ? new HttpTitleFetcher({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.TITLE_FETCH_TIMEOUT_MS })
         : null;
-  const visits = createVisitRuntime(config, storage, { onError: overrides.onError ?? ((e) => console.error('linkpix:', e)), outageLog, pgSchema: overrides.pgSchema });
+  const visits = createVisitRuntime(config, tuning, storage, {
+    onError: overrides.onError ?? ((e) => console.error('linkpix:', e)),
+    outageLog,
+    pgSchema: overrides.pgSchema,
+  });
   const accounts = new SqlAccountStore(storage.db);
   // Every way a session ends goes through the store: its live stream hears of it at once (docs/adr/0058).
   const sessions = announcingEnds(new SqlSessionStore(storage.db), visits.sessionEnds);
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
-  const timeoutMs = config.DOMAIN_VERIFICATION_TIMEOUT_MS;
-  const domainChecks = overrides.domainChecks ?? [
-    new DnsTxtCheck({ timeoutMs }),
-    new HttpFileCheck({ timeoutMs, allowPrivate: config.DOMAIN_VERIFICATION_ALLOW_PRIVATE }),
-  ];
+  const timeoutMs = tuning.DOMAIN_VERIFICATION_TIMEOUT_MS;
+  const domainChecks = overrides.domainChecks ?? [new DnsTxtCheck({ timeoutMs }), new HttpFileCheck({ timeoutMs, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE })];
   // Called after the database write: with Redis away the write stands and is answered as
   // done; the count left behind expires with its key.
   const forgetQuota = (id: number) =>
@@ -214,6 +221,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const shortUrls = { appUrl: config.APP_URL, domainScheme: config.DOMAIN_SCHEME };
   const hooks = createWebhookRuntime(
     config,
+    tuning,
     storage,
     clock,
     (view) => linkRecord(view, shortUrls),
@@ -230,24 +238,24 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     audit: new SqlAuditLog(trx),
   }));
   const changes = { invalidation: visits.invalidation, forgetQuota, onEvent: hooks.onLinkEvent, unitOfWork };
-  const defaultPrivacy = config.DEFAULT_STATS_PRIVACY;
+  const defaultPrivacy = tuning.DEFAULT_STATS_PRIVACY === 0 ? 0 : 1;
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
-  const qr = new QrRenderer({ threads: config.QR_THREADS, queue: config.QR_QUEUE_MAX, cacheBytes: config.QR_CACHE_BYTES });
+  const qr = new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES });
   const images = new ImageThreads();
   const importSlots = new ImportSlots(
     new SqlImportLeases(storage.db),
-    config.IMPORT_CONCURRENCY,
+    tuning.IMPORT_CONCURRENCY,
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
   // 0: that limit is off.
   const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
-  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, config.SIGNUP_LIMIT_WINDOW_SECONDS);
+  const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, tuning.SIGNUP_LIMIT_WINDOW_SECONDS);
   // One pair of budgets for sign-ups and the profile's email changes (docs/adr/0047).
   const signUps = {
-    perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, config.SIGNUP_LIMIT_PER_ADDRESS),
-    perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, config.SIGNUP_LIMIT_PER_EMAIL),
+    perAddress: signUpLimiter(SIGN_UP_LIMITERS.perAddress, tuning.SIGNUP_LIMIT_PER_ADDRESS),
+    perEmail: signUpLimiter(SIGN_UP_LIMITERS.perEmail, tuning.SIGNUP_LIMIT_PER_EMAIL),
   };
   const accountsService = new AccountsService(accounts, clock, {
     invalidation: visits.invalidation,
@@ -335,8 +343,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       for (const id of userIds) visits.sessionEnds.publish(id);
     },
     invitationLimits: {
-      perInviter: windowLimiter(INVITATION_LIMITERS.perInviter, config.INVITE_LIMIT_PER_INVITER, config.INVITE_LIMIT_WINDOW_SECONDS),
-      perWorkspace: windowLimiter(INVITATION_LIMITERS.perWorkspace, config.INVITE_LIMIT_PER_WORKSPACE, config.INVITE_LIMIT_WINDOW_SECONDS),
+      perInviter: windowLimiter(INVITATION_LIMITERS.perInviter, tuning.INVITE_LIMIT_PER_INVITER, tuning.INVITE_LIMIT_WINDOW_SECONDS),
+      perWorkspace: windowLimiter(INVITATION_LIMITERS.perWorkspace, tuning.INVITE_LIMIT_PER_WORKSPACE, tuning.INVITE_LIMIT_WINDOW_SECONDS),
     },
     mail:
       smtpOrOverride === null
@@ -350,6 +358,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
   return {
     storage,
+    tuning,
     sealKeys,
     linkClickCounts: storage.engine === 'postgres' ? new LinkClickCounts(storage.db) : null,
     visits,
@@ -360,7 +369,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     accounts: accountsService,
     signIn,
     workspaces,
-    audit: new AuditService(new SqlAuditStore(storage.db), workspaces, clock, config.AUDIT_RETENTION_DAYS),
+    audit: new AuditService(new SqlAuditStore(storage.db), workspaces, clock, tuning.AUDIT_RETENTION_DAYS),
     links,
     importer,
     importSlots,

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
 import { buildServer } from './server.ts';
+import { retiredSettingsWarning } from './retired-settings.ts';
+import { testTuning } from './tuning.ts';
 import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
 
 /** `npm start`: read the configuration, migrate, listen, and stop cleanly on SIGTERM/SIGINT. */
@@ -10,8 +12,11 @@ async function main(): Promise<void> {
   guardProcess(() => log);
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig(process.env);
-  const server = await buildServer(config);
+  const server = await buildServer(config, { tuning: testTuning(process.env) });
   if (config.LOG_LEVEL !== 'silent') log = server.app.log;
+  // One line naming every variable set that is no longer read (docs/design/settings.md).
+  const retired = retiredSettingsWarning(process.env);
+  if (retired !== null) server.app.log.warn(retired);
   // Before the first click is written under its lease; never awaited: a start does not wait
   // for another instance's clicks to be rolled up (failures are reported and retried).
   void server.container.visits.startClickRecovery();

@@ -19,8 +19,8 @@ export interface Metrics {
  */
 export function metricsOf(config: Config, container: Container): Metrics | null {
   const token = config.METRICS_TOKEN;
-  const port = config.METRICS_PORT;
-  if (token === null && port === null) return null;
+  const address = config.METRICS_PORT;
+  if (token === null && address === null) return null;
   const dependencies = new Map<string, DependencyHealth>();
   if (container.storage.outage) dependencies.set('postgresql', container.storage.outage);
   if (container.visits.redisOutage) dependencies.set('redis', container.visits.redisOutage);
@@ -28,7 +28,7 @@ export function metricsOf(config: Config, container: Container): Metrics | null 
   const requests = new RequestCounts();
   const metrics = createMetricsRegistry({ redirect, requests, cache: container.visits.source.counts, clicks: container.visits.clickMeter, dependencies });
   return {
-    http: { redirect, requests, endpoint: port === null ? { metrics, token: token! } : null },
-    listen: async (onError) => (port === null ? null : startMetricsServer({ host: config.METRICS_HOST, port, token, metrics, onError })),
+    http: { redirect, requests, endpoint: address === null ? { metrics, token: token! } : null },
+    listen: async (onError) => (address === null ? null : startMetricsServer({ ...address, token, metrics, onError })),
   };
 }

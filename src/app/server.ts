@@ -59,9 +59,9 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     // The redirect keys hosts by the custom domain names: they are known before the first visit.
     await container.visits.source.ready();
     const secure = new URL(config.APP_URL).protocol === 'https:';
-    const { visits } = container;
-    const apiRateWindowMs = config.API_RATE_WINDOW_SECONDS * 1000;
-    const webRateWindowMs = config.WEB_RATE_WINDOW_SECONDS * 1000;
+    const { visits, tuning } = container;
+    const apiRateWindowMs = tuning.API_RATE_WINDOW_SECONDS * 1000;
+    const webRateWindowMs = tuning.WEB_RATE_WINDOW_SECONDS * 1000;
     const metrics = metricsOf(config, container);
     // Published from the click path, not read from the rollups: live whatever STATS_FLUSH_INTERVAL_MS says.
     const live = new LiveClickTap(visits.feed);
@@ -91,12 +91,12 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       container,
       {
         logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
-        bodyLimit: config.BODY_LIMIT_BYTES,
-        bulkBodyLimit: config.BULK_BODY_LIMIT_BYTES,
-        importMaxBytes: config.IMPORT_MAX_BYTES,
+        bodyLimit: tuning.BODY_LIMIT_BYTES,
+        bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
+        importMaxBytes: tuning.IMPORT_MAX_BYTES,
         trustProxy: config.TRUST_PROXY,
         fastLane: config.HTTP_FAST_LANE,
-        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+        requestTimeoutMs: tuning.REQUEST_TIMEOUT_MS,
         rateLimit: {
           max: config.API_RATE_LIMIT,
           windowMs: apiRateWindowMs,
@@ -114,10 +114,10 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
           csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
           countries: visits.countries,
           rateLimit: {
-            max: config.WEB_RATE_LIMIT,
+            max: tuning.WEB_RATE_LIMIT,
             windowMs: webRateWindowMs,
-            ...(visits.redis && config.WEB_RATE_LIMIT > 0
-              ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: config.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
+            ...(visits.redis && tuning.WEB_RATE_LIMIT > 0
+              ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: tuning.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
               : {}),
           },
           live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
@@ -153,8 +153,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const settling =
       linkCounts &&
       startPeriodic(() => linkCounts.settle(SETTLE_ROUND_MS), {
-        firstDelayMs: config.CLICK_COUNT_SETTLE_INTERVAL_MS,
-        intervalMs: config.CLICK_COUNT_SETTLE_INTERVAL_MS,
+        firstDelayMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
+        intervalMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
         onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
       });
     container.hooks.start();

@@ -39,6 +39,7 @@ import type { SessionEnds } from '../core/live/session-ends.ts';
 import { MemorySessionEnds } from '../adapters/live/memory-session-ends.ts';
 import { RedisSessionEnds } from '../adapters/live/redis-session-ends.ts';
 import type { Config } from './config.ts';
+import type { Tuning } from './tuning.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
 export interface VisitRuntime {
@@ -109,14 +110,14 @@ export interface VisitRuntimeHooks {
   pgSchema?: string | undefined;
 }
 
-export function createVisitRuntime(config: Config, storage: Storage, { onError, outageLog, pgSchema }: VisitRuntimeHooks): VisitRuntime {
+export function createVisitRuntime(config: Config, tuning: Tuning, storage: Storage, { onError, outageLog, pgSchema }: VisitRuntimeHooks): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
   const source = new CachedRedirectSource(reads, {
-    ttlMs: config.LINK_CACHE_TTL_MS,
-    missTtlMs: Math.min(config.LINK_CACHE_TTL_MS, 2000),
-    maxEntries: config.LINK_CACHE_SIZE,
+    ttlMs: tuning.LINK_CACHE_TTL_MS,
+    missTtlMs: Math.min(tuning.LINK_CACHE_TTL_MS, 2000),
+    maxEntries: tuning.LINK_CACHE_SIZE,
     appHost,
     onError,
     onStale: (message) => outageLog(message),
@@ -129,16 +130,16 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   const clickMeter = new ClickMeter();
   // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
   const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  const writer = clickWriter(config, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
+  const writer = clickWriter(config, tuning, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
   const sink = new ColumnarClickSink(writer, {
     intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS),
-    maxBatch: config.CLICK_BATCH_SIZE,
+    maxBatch: tuning.CLICK_BATCH_SIZE,
     meter: clickMeter,
   });
   // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
   const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
     owner,
-    leaseMs: config.CLICK_WRITER_LEASE_MS,
+    leaseMs: tuning.CLICK_WRITER_LEASE_MS,
     onError,
     onRecovered: ({ batches, clicks }) => outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
   });
@@ -150,7 +151,7 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
-  const warm = () => warmUp(source, reads, { count: Math.min(config.LINK_CACHE_WARM, config.LINK_CACHE_SIZE), signal: stopping.signal });
+  const warm = () => warmUp(source, reads, { count: Math.min(tuning.LINK_CACHE_WARM, tuning.LINK_CACHE_SIZE), signal: stopping.signal });
   const common = {
     source,
     countries,
@@ -247,18 +248,19 @@ export function createVisitRuntime(config: Config, storage: Storage, { onError, 
 /** The click writer: a thread for the database, or this process for an in-memory SQLite database, which only this connection sees. */
 function clickWriter(
   config: Config,
+  tuning: Tuning,
   storage: Storage,
   { owner, pgSchema, onError, outageLog, meter }: { owner: string; pgSchema: string | undefined; onError: (e: unknown) => void; outageLog: OutageLog; meter: ClickMeter },
 ): WorkerClickStore | InProcessClickWriter {
   const timing = {
     writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
-    maxBuffered: config.CLICK_BUFFER_MAX,
+    maxBuffered: tuning.CLICK_BUFFER_MAX,
   };
   if (storage.sqlite && sqlitePath(config.DATABASE_URL) === ':memory:') {
     return InProcessClickWriter.over(storage, {
       ...timing,
       owner,
-      windowMs: config.STATS_FLUSH_INTERVAL_MS,
+      windowMs: tuning.STATS_FLUSH_INTERVAL_MS,
       onError,
       onResumed: (message) => outageLog(message),
       meter,
@@ -269,7 +271,7 @@ function clickWriter(
     databaseUrl: config.DATABASE_URL,
     schema: storage.engine === 'postgres' ? pgSchema : undefined,
     ...timing,
-    rollupIntervalMs: config.STATS_FLUSH_INTERVAL_MS,
+    rollupIntervalMs: tuning.STATS_FLUSH_INTERVAL_MS,
     owner,
   };
   // SQLite: its connection commits often, on a thread that serves no request: it checkpoints the

@@ -24,6 +24,7 @@ import { SqlExpiryClaims } from '../adapters/storage/stores/expiry-claims.ts';
 import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
 import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
 import type { Config } from './config.ts';
+import type { Tuning } from './tuning.ts';
 import { Pump } from './pump.ts';
 import { SqlAuditLog } from '../adapters/storage/stores/audit-store.ts';
 
@@ -60,6 +61,7 @@ export interface WebhookRuntimeOverrides {
 
 export function createWebhookRuntime(
   config: Config,
+  tuning: Tuning,
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
@@ -69,10 +71,10 @@ export function createWebhookRuntime(
 ): WebhookRuntime {
   const store = new SqlWebhookStore(storage.db);
   const outbox = new SqlDeliveryOutbox(storage.db, storage.engine);
-  const sender = overrides.sender ?? new UndiciSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
-  const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
-  const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: config.WEBHOOK_LEASE_MS, batch: BATCH });
-  const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, config.WEBHOOK_POLL_MS, onError);
+  const sender = overrides.sender ?? new UndiciSender({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.WEBHOOK_TIMEOUT_MS });
+  const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
+  const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: tuning.WEBHOOK_LEASE_MS, batch: BATCH });
+  const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, tuning.WEBHOOK_POLL_MS, onError);
   // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
   // it could look before the deliveries are there and sleep a whole poll interval.
   const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
@@ -103,7 +105,7 @@ export function createWebhookRuntime(
     }),
   });
   // link.expired: links that expired since the last round, each claimed by one instance.
-  const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), config.WEBHOOK_EXPIRY_SWEEP_MS, onError);
+  const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), tuning.WEBHOOK_EXPIRY_SWEEP_MS, onError);
   const service = new WebhooksService({
     store,
     targets,

@@ -11,6 +11,7 @@ import { hasNginx, NGINX, startCluster, type Cluster } from '../support/cluster.
 import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
 import { visitLoad, type LoadResult } from '../support/visit-load.ts';
+import { tuningEnv } from '../support/test-tuning.ts';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const FLUSH_MS = 200;
@@ -75,7 +76,7 @@ describe('a click cap across two instances while Redis blinks', { skip: BASE_URL
       instances: 2,
       databaseUrl: schema.url,
       redisUrl: redis.url,
-      env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info', CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS), STATS_FLUSH_INTERVAL_MS: '0' },
+      env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info', CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS), ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 0 }) },
     });
     key = await cliAccountKey({ DATABASE_URL: schema.url }, 'blink@example.com');
   });

@@ -53,7 +53,7 @@ describe('the linkpix command beside a running instance, with Redis', () => {
     assert.equal(owner.code, 0, owner.stderr);
     const key = JSON.parse(owner.stdout).api_key as string;
     // A long cache TTL: only the broadcast can make the server see the change in time.
-    const h = await startHarness('sqlite', { env: { DATABASE_URL: env.DATABASE_URL!, LINK_CACHE_TTL_MS: '300000', ...shared } });
+    const h = await startHarness('sqlite', { env: { DATABASE_URL: env.DATABASE_URL!, ...shared }, overrides: { tuning: { LINK_CACHE_TTL_MS: 300000 } } });
     try {
       const domain = (await h.request('POST', '/api/v1/domains', { key, form: { name: 'bus.example.com' } })).body.data;
       const link = (await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/bus', domain: domain.id } })).body.data;

@@ -14,6 +14,7 @@ import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { BROWSER_UA, visit, visitLoad, type LoadResult } from '../support/visit-load.ts';
+import { tuningEnv } from '../support/test-tuning.ts';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const FLUSH_MS = 200;
@@ -100,10 +101,9 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
         API_RATE_LIMIT: String(API_LIMIT),
         LOG_LEVEL: 'info',
         CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS),
-        // Statistics with every batch, so that the database can be compared with them at any time.
-        STATS_FLUSH_INTERVAL_MS: '0',
-        // A killed instance's batches are rolled up by the others this soon after (docs/adr/0034).
-        CLICK_WRITER_LEASE_MS: String(LEASE_MS),
+        // Statistics with every batch, so that the database can be compared with them at any
+        // time; a killed instance's batches are rolled up by the others this soon after (docs/adr/0034).
+        ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 0, CLICK_WRITER_LEASE_MS: LEASE_MS }),
       },
     });
     key = await cliAccountKey({ DATABASE_URL: schema.url }, 'cluster@example.com');

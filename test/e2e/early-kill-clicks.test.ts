@@ -13,6 +13,7 @@ import { ENGINES } from '../support/harness.ts';
 import { clickDatabase, writtenTo, type ClickDatabase } from '../support/click-database.ts';
 import { BIN, cliAccountKey, run, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { visit } from '../support/visit-load.ts';
+import { tuningEnv } from '../support/test-tuning.ts';
 
 const FLUSH_MS = 200;
 const LEASE_MS = 1500;
@@ -36,7 +37,7 @@ for (const engine of ENGINES)
       DATABASE_URL: databaseUrl,
       CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS),
       // So that the restarted instance rolls up the killed one's batches within seconds.
-      CLICK_WRITER_LEASE_MS: String(LEASE_MS),
+      ...tuningEnv({ CLICK_WRITER_LEASE_MS: LEASE_MS }),
     });
 
     before(async () => {

@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { healthWhile } from '../support/loop-probe.ts';
 import { cliAccountKey, cliDatabase, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { ENGINES } from '../support/harness.ts';
+import { tuningEnv } from '../support/test-tuning.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -139,7 +140,7 @@ for (const { name: engine } of ENGINES) {
     before(async () => {
       const db = await cliDatabase(engine);
       cleanup = db.cleanup;
-      server = await startServerProcess({ ...db.env, IMPORT_MAX_BYTES: String(55 * MB), IMPORT_CONCURRENCY: '3' });
+      server = await startServerProcess({ ...db.env, ...tuningEnv({ IMPORT_MAX_BYTES: 55 * MB, IMPORT_CONCURRENCY: 3 }) });
     });
     after(async () => {
       if (server.child.exitCode === null) {

@@ -18,7 +18,7 @@ const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 /** The texts of every live total on the page, in document order. */
 const liveTotals = (page: Page) => page.locator('[data-metric="clicks"]').allInnerTexts();
 
-onEachEngineInBrowser('live numbers in a browser', { env: { STATS_FLUSH_INTERVAL_MS: '60000' } }, (web) => {
+onEachEngineInBrowser('live numbers in a browser', { overrides: { tuning: { STATS_FLUSH_INTERVAL_MS: 60000 } } }, (web) => {
   let alias: string;
   let linkId: number;
 

@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ENGINES } from '../support/harness.ts';
 import { clickDatabase, writtenTo, type ClickDatabase } from '../support/click-database.ts';
 import { BIN, run, startServerProcess } from '../support/processes.ts';
+import { tuningEnv } from '../support/test-tuning.ts';
 
 const TOTAL = 600;
 const CONCURRENCY = 20;
@@ -34,7 +35,7 @@ for (const engine of ENGINES)
         // PostgreSQL, batches whose rollups outgrow what goes with a batch: the window is held
         // back (for up to the default 15 s), and the stop must write it.
         CLICK_FLUSH_INTERVAL_MS: '400',
-        CLICK_BATCH_SIZE: engine.name === 'postgres' ? '300' : '40',
+        ...tuningEnv({ CLICK_BATCH_SIZE: engine.name === 'postgres' ? 300 : 40 }),
       }));
       exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     });

@@ -46,7 +46,7 @@ export function onEachEngineWithCli(title: string, suite: (s: CliSuite) => void,
       suite({
         cli: (...args) => runCliHere(args, envOf()),
         cliWithInput: (input, ...args) => runCliHere(args, envOf(), input),
-        startServer: () => startHarness('sqlite', { env: { DATABASE_URL: envOf().DATABASE_URL!, LINK_CACHE_TTL_MS: '1000' } }),
+        startServer: () => startHarness('sqlite', { env: { DATABASE_URL: envOf().DATABASE_URL! }, overrides: { tuning: { LINK_CACHE_TTL_MS: 1000 } } }),
       });
     });
   }

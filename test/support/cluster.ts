@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxConf } from './nginx-conf.ts';
 import { BIN, MAIN, ROOT, freePort, run, waitForOutput } from './processes.ts';
+import { retiredSettingsWarning } from '../../src/app/retired-settings.ts';
 
 export const NGINX = '/usr/sbin/nginx';
 const OUTPUT_KEPT = 256 * 1024;
@@ -22,7 +23,7 @@ export interface ClusterOptions {
   redisUrl: string;
   /** nginx's loopback port; a free one when absent. */
   port?: number;
-  /** Over the instances' defaults (APP_URL is nginx's address unless given here). */
+  /** Over the instances' defaults (APP_URL is nginx's address unless given here); constants a test moves through tuningEnv (test-tuning.ts). */
   env?: Record<string, string>;
   /**
    * Every process in a process group of its own, out of the terminal's: a Ctrl-C then reaches
@@ -102,6 +103,8 @@ async function nginxReady(nginx: ChildProcess, url: string, output: () => string
  */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   if (!hasNginx()) throw new Error(`nginx is not installed at ${NGINX} (apt-get install -y nginx)`);
+  const retired = retiredSettingsWarning(options.env ?? {});
+  if (retired !== null) throw new Error(`startCluster: ${retired}; move constants to tuningEnv`);
   const count = options.instances ?? 2;
   const detached = options.detached ?? false;
   const port = options.port ?? (await freePort());

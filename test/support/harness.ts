@@ -7,6 +7,7 @@ import pg from 'pg';
 import qs from 'qs';
 import { loadConfig, type Config } from '../../src/app/config.ts';
 import { buildServer, type Server } from '../../src/app/server.ts';
+import { retiredSettingsWarning } from '../../src/app/retired-settings.ts';
 import type { ContainerOverrides } from '../../src/app/container.ts';
 import { FakeDns } from './fake-dns.ts';
 import { testDatabaseUrl } from './test-database-url.ts';
@@ -93,20 +94,22 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   } else if (options.pgSchema) {
     throw new Error('pgSchema applies to the postgres engine only');
   }
+  // A variable no longer read would leave the test testing nothing.
+  const retired = retiredSettingsWarning(options.env ?? {});
+  if (retired !== null) throw new Error(`startHarness: ${retired}; move constants to overrides.tuning`);
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     TITLE_FETCH: 'false',
     API_RATE_LIMIT: '0',
-    WEB_RATE_LIMIT: '0',
-    // Suites sign many accounts up from 127.0.0.1; the sign-up limit's own tests turn it on.
-    SIGNUP_LIMIT_PER_ADDRESS: '0',
     APP_URL: 'http://short.test',
     ...options.env,
   });
   // Never the real DNS: a test that verifies a domain publishes its token in this one.
   const dns = options.dns ?? new FakeDns();
-  const server = await buildServer(config, { domainChecks: dns.checks(), ...options.overrides, ...(pgSchema ? { pgSchema } : {}) });
+  // Suites sign many accounts up from 127.0.0.1; the limits' own tests turn them on.
+  const tuning = { WEB_RATE_LIMIT: 0, SIGNUP_LIMIT_PER_ADDRESS: 0, ...options.overrides?.tuning };
+  const server = await buildServer(config, { domainChecks: dns.checks(), ...options.overrides, tuning, ...(pgSchema ? { pgSchema } : {}) });
   // With Redis, the start waits a moment at most for the subscription; a test waits for it all.
   await server.container.visits.subscribed;
   await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -5,7 +5,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { retiredSettingsWarning } from '../../src/app/retired-settings.ts';
+import { TEST_TUNING_VARIABLE, type Tuning } from '../../src/app/tuning.ts';
 import { testDatabaseUrl } from './test-database-url.ts';
+import { tuningEnv } from './test-tuning.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'linkpix.js');
@@ -95,9 +98,14 @@ export interface ServerProcess {
 
 /**
  * Starts the compiled server on a free loopback port, with `env` over the tests' defaults (no
- * title fetch, no API rate limit), and resolves once it listens (or fails after `listeningWithinMs`).
+ * title fetch, no API or web rate limit, no sign-up limit per address), and resolves once it
+ * listens (or fails after `listeningWithinMs`). Constants a test moves go in `env` through
+ * tuningEnv (test-tuning.ts), over the defaults' own.
  */
 export async function startServerProcess(env: Record<string, string>, listeningWithinMs = 20_000): Promise<ServerProcess> {
+  const retired = retiredSettingsWarning(env);
+  if (retired !== null) throw new Error(`startServerProcess: ${retired}; move constants to tuningEnv`);
+  const tuning = { WEB_RATE_LIMIT: 0, SIGNUP_LIMIT_PER_ADDRESS: 0, ...(JSON.parse(env[TEST_TUNING_VARIABLE] ?? '{}') as Partial<Tuning>) };
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const full = {
@@ -107,9 +115,8 @@ export async function startServerProcess(env: Record<string, string>, listeningW
     TITLE_FETCH: 'false',
     LOG_LEVEL: 'info',
     API_RATE_LIMIT: '0',
-    WEB_RATE_LIMIT: '0',
-    SIGNUP_LIMIT_PER_ADDRESS: '0',
     ...env,
+    ...tuningEnv(tuning),
   };
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...process.env, ...full } });
   let output = '';

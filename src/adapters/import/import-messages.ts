@@ -10,7 +10,7 @@ export interface ReaderData {
   strict: boolean;
   timeZone: string;
   urlSchemes: readonly string[];
-  /** A row without a privacy gets the operator's DEFAULT_STATS_PRIVACY, as a create does. */
+  /** A row without a privacy gets DEFAULT_STATS_PRIVACY, as a create does. */
   defaultPrivacy: DefaultStatsPrivacy;
 }
 

@@ -6,7 +6,7 @@ import type { MetricsText } from './metrics-registry.ts';
 export interface MetricsServerOptions {
   host: string;
   port: number;
-  /** Also asked for here when set; the port's own reach (METRICS_HOST) is the protection otherwise. */
+  /** Also asked for here when set; the port's own reach (METRICS_PORT's host) is the protection otherwise. */
   token: string | null;
   metrics: MetricsText;
   onError(error: unknown): void;

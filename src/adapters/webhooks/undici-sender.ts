@@ -5,7 +5,7 @@ import type { WebhookSender } from '../../core/webhooks/ports.ts';
 import { guardedLookup, isPublicAddress } from '../title/address-policy.ts';
 
 export interface UndiciSenderOptions {
-  /** Lets deliveries reach loopback, private and other non-public addresses (WEBHOOK_ALLOW_PRIVATE). */
+  /** Lets deliveries reach loopback, private and other non-public addresses (OUTBOUND_ALLOW_PRIVATE). */
   allowPrivate: boolean;
   /** Budget of one attempt: connect, send, the answer's head and body. */
   timeoutMs: number;

@@ -350,5 +350,5 @@ onEachEngine(
     });
   },
   // Webhooks to a loopback address are created (no delivery is asked for: link.expired only).
-  { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
+  { env: { OUTBOUND_ALLOW_PRIVATE: 'true' } },
 );

@@ -50,5 +50,5 @@ onEachEngine(
       assert.match(refused.text, /value="web-limit-4@example\.com"/);
     });
   },
-  { env: { INVITE_LIMIT_PER_INVITER: '3', INVITE_LIMIT_PER_WORKSPACE: '4', INVITE_LIMIT_WINDOW_SECONDS: '3600' } },
+  { overrides: { tuning: { INVITE_LIMIT_PER_INVITER: 3, INVITE_LIMIT_PER_WORKSPACE: 4, INVITE_LIMIT_WINDOW_SECONDS: 3600 } } },
 );

@@ -86,7 +86,7 @@ onEachEngine('links API: bulk create', (h) => {
   test('1 000 links are taken, beyond the single request body limit', async () => {
     const { key } = await h().account();
     const links = Array.from({ length: 1000 }, (_, i) => ({ url: `https://example.com/a-fairly-long-path/${i}?utm_source=bulk&utm_medium=test`, title: `Link ${i}` }));
-    assert.ok(JSON.stringify({ links }).length > h().config.BODY_LIMIT_BYTES);
+    assert.ok(JSON.stringify({ links }).length > h().server.container.tuning.BODY_LIMIT_BYTES);
     const res = await bulk(key, { links });
     assert.equal(res.status, 200, res.text.slice(0, 300));
     assert.equal(res.body.data.length, 1000);
@@ -111,7 +111,7 @@ onEachEngine('links API: bulk create', (h) => {
   test('needs a key; a body over BULK_BODY_LIMIT_BYTES is a 413', async () => {
     assert.equal((await bulk('', { links: [] })).status, 401);
     const { key } = await h().account();
-    const huge = { links: [{ url: 'https://example.com/', title: 'x'.repeat(h().config.BULK_BODY_LIMIT_BYTES) }] };
+    const huge = { links: [{ url: 'https://example.com/', title: 'x'.repeat(h().server.container.tuning.BULK_BODY_LIMIT_BYTES) }] };
     assert.equal((await bulk(key, huge)).status, 413);
     assert.equal(await linkTotal(h(), key), 0);
   });

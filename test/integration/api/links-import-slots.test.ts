@@ -139,5 +139,5 @@ onEachEngine(
       );
     });
   },
-  { env: { IMPORT_CONCURRENCY: '1' } },
+  { overrides: { tuning: { IMPORT_CONCURRENCY: 1 } } },
 );

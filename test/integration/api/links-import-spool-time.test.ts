@@ -42,5 +42,5 @@ onEachEngine(
       }
     });
   },
-  { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } },
+  { overrides: { tuning: { REQUEST_TIMEOUT_MS } } },
 );

@@ -262,5 +262,5 @@ onEachEngine(
       assert.equal((await importFile(h(), key, 'url\nhttps://example.com/ok\n', { dry_run: '1' })).status, 200, 'the slot was given back');
     });
   },
-  { env: { IMPORT_MAX_BYTES: String(LIMIT), IMPORT_CONCURRENCY: '1' } },
+  { overrides: { tuning: { IMPORT_MAX_BYTES: LIMIT, IMPORT_CONCURRENCY: 1 } } },
 );

@@ -28,7 +28,7 @@ function operations(doc: Json): [string, string, Json][] {
 /** The method + path pairs the route table serves, in OpenAPI's `{id}` form. */
 function expectedOperations(h: Harness): string[] {
   return (
-    apiRoutes(h.server.container, h.config.BULK_BODY_LIMIT_BYTES)
+    apiRoutes(h.server.container, h.server.container.tuning.BULK_BODY_LIMIT_BYTES)
       .flatMap((route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');

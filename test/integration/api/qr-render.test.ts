@@ -117,7 +117,7 @@ onEachEngine(
       }
     });
   },
-  { env: { QR_THREADS: '1', QR_QUEUE_MAX: '0', QR_CACHE_BYTES: '0' } },
+  { overrides: { tuning: { QR_THREADS: 1, QR_QUEUE_MAX: 0, QR_CACHE_BYTES: 0 } } },
 );
 
 function cookieOf(client: WebClient): string {

@@ -225,5 +225,5 @@ onEachEngine(
       assert.equal((await h().request('GET', '/api/v1/pixels', { key })).body.meta.total, 1);
     });
   },
-  { env: { BODY_LIMIT_BYTES: '2048' } },
+  { overrides: { tuning: { BODY_LIMIT_BYTES: 2048 } } },
 );

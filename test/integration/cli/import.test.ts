@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onEachEngineWithCli } from '../../support/cli.ts';
+import { tuningEnv } from '../../support/test-tuning.ts';
 
 const FIXTURES = new URL('../../fixtures/import/', import.meta.url);
 const fixture = (name: string) => new URL(name, FIXTURES).pathname;
@@ -117,5 +118,5 @@ onEachEngineWithCli(
       assert.match(nobody.stderr, /No such account/);
     });
   },
-  { IMPORT_MAX_BYTES: '4096' },
+  tuningEnv({ IMPORT_MAX_BYTES: 4096 }),
 );

@@ -132,10 +132,10 @@ function normal(x: Exchange): string {
 let lane: Harness;
 let node: Harness;
 before(async () => {
-  const env = { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), BODY_LIMIT_BYTES: '65536' };
+  const overrides = { tuning: { REQUEST_TIMEOUT_MS, BODY_LIMIT_BYTES: 65_536 } };
   [lane, node] = await Promise.all([
-    startHarness('sqlite', { env: { ...env, HTTP_FAST_LANE: 'true' } }),
-    startHarness('sqlite', { env: { ...env, HTTP_FAST_LANE: 'false' } }),
+    startHarness('sqlite', { env: { HTTP_FAST_LANE: 'true' }, overrides }),
+    startHarness('sqlite', { env: { HTTP_FAST_LANE: 'false' }, overrides }),
   ]);
   for (const h of [lane, node]) {
     const { key } = await h.account();

@@ -19,7 +19,7 @@ for (const lane of [true, false]) {
     let key: string;
     let alias: string;
     before(async () => {
-      h = await startHarness('sqlite', { env: { HTTP_FAST_LANE: String(lane), REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
+      h = await startHarness('sqlite', { env: { HTTP_FAST_LANE: String(lane) }, overrides: { tuning: { REQUEST_TIMEOUT_MS: TIMEOUT_MS } } });
       key = (await h.account()).key;
       alias = (await makeLink(h, key, { url: 'https://example.com/dest' })).alias;
       await visit(h, `/${alias}`); // cached: the fast path would take a plain visit

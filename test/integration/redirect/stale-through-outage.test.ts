@@ -76,15 +76,15 @@ for (const engine of ENGINES) {
         a = await startHarness('postgres', { env, overrides: { outageLog, onError } });
         b = await startHarness('postgres', { env, pgSchema: a.pgSchema!, overrides: { outageLog, onError } });
         c = await startHarness('postgres', {
-          env: { DATABASE_URL: env.DATABASE_URL, LINK_CACHE_TTL_MS: String(TTL_MS) },
+          env: { DATABASE_URL: env.DATABASE_URL },
           pgSchema: a.pgSchema!,
-          overrides: { clock, outageLog, onError },
+          overrides: { clock, outageLog, onError, tuning: { LINK_CACHE_TTL_MS: TTL_MS } },
         });
       } else {
         // One instance: a second one's SQLite file would be its own. Its writes are its own invalidations.
         a = await startHarness('sqlite', { env, overrides: { outageLog, onError } });
         b = a;
-        c = await startHarness('sqlite', { env: { LINK_CACHE_TTL_MS: String(TTL_MS) }, overrides: { clock, outageLog, onError } });
+        c = await startHarness('sqlite', { overrides: { clock, outageLog, onError, tuning: { LINK_CACHE_TTL_MS: TTL_MS } } });
       }
     });
 

@@ -23,9 +23,10 @@ describe(
     let b: Harness;
 
     before(async () => {
-      const env = { REDIS_URL, REDIS_PREFIX: PREFIX, STATS_FLUSH_INTERVAL_MS: '60000' };
-      a = await startHarness('postgres', { env });
-      b = await startHarness('postgres', { env, pgSchema: a.pgSchema! });
+      const env = { REDIS_URL, REDIS_PREFIX: PREFIX };
+      const overrides = { tuning: { STATS_FLUSH_INTERVAL_MS: 60_000 } };
+      a = await startHarness('postgres', { env, overrides });
+      b = await startHarness('postgres', { env, overrides, pgSchema: a.pgSchema! });
     });
 
     after(async () => {

@@ -82,7 +82,7 @@ onEachEngine(
       assert.doesNotMatch(past.text, /data-metric="clicks"/);
     });
   },
-  { env: { STATS_FLUSH_INTERVAL_MS: '60000' } },
+  { overrides: { tuning: { STATS_FLUSH_INTERVAL_MS: 60000 } } },
 );
 
 test('a stopping server ends its live streams rather than waiting on them', async () => {

@@ -58,5 +58,5 @@ onEachEngine(
       assert.equal((await changeEmail(client, `elsewhere-${tag()}@example.com`, '203.0.113.10')).status, 303, 'another address is not held back');
     });
   },
-  { env: { SIGNUP_LIMIT_PER_ADDRESS: '3', SIGNUP_LIMIT_PER_EMAIL: '2', TRUST_PROXY: 'loopback' } },
+  { env: { TRUST_PROXY: 'loopback' }, overrides: { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 3, SIGNUP_LIMIT_PER_EMAIL: 2 } } },
 );

@@ -58,7 +58,7 @@ onEachEngine(
       assert.ok(keys.length <= accounts.length, 'no key left behind by a refused creation');
     });
   },
-  { env: { SIGNUP_LIMIT_PER_EMAIL: '0' } },
+  { overrides: { tuning: { SIGNUP_LIMIT_PER_EMAIL: 0 } } },
 );
 
 onEachEngine(
@@ -78,7 +78,7 @@ onEachEngine(
       assert.equal((await signUp(h(), `addr-other-${tag()}@example.com`, { 'x-forwarded-for': '203.0.113.8' })).status, 303);
     });
   },
-  { env: { SIGNUP_LIMIT_PER_ADDRESS: '3', TRUST_PROXY: 'loopback' } },
+  { env: { TRUST_PROXY: 'loopback' }, overrides: { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 3 } } },
 );
 
 onEachEngine(
@@ -94,14 +94,15 @@ onEachEngine(
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
     });
   },
-  { env: { SIGNUP_LIMIT_PER_EMAIL: '2', TRUST_PROXY: 'loopback' } },
+  { env: { TRUST_PROXY: 'loopback' }, overrides: { tuning: { SIGNUP_LIMIT_PER_EMAIL: 2 } } },
 );
 
 for (const engine of ENGINES) {
   test(`sign-up limits are shared by two instances through Redis, and kept in memory while Redis is away [${engine.name}]`, { skip: engine.skip ?? false }, async () => {
-    const env = { REDIS_URL, REDIS_PREFIX: `signup-${tag()}:`, SIGNUP_LIMIT_PER_ADDRESS: '2' };
-    const one = await startHarness(engine.name, { env });
-    const two = await startHarness(engine.name, { env });
+    const env = { REDIS_URL, REDIS_PREFIX: `signup-${tag()}:` };
+    const overrides = { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 2 } };
+    const one = await startHarness(engine.name, { env, overrides });
+    const two = await startHarness(engine.name, { env, overrides });
     try {
       assert.equal((await signUp(one, `shared-a-${tag()}@example.com`)).status, 303);
       assert.equal((await signUp(two, `shared-b-${tag()}@example.com`)).status, 303);
@@ -112,7 +113,7 @@ for (const engine of ENGINES) {
       await one.close();
     }
     // Nothing listens on port 1: the limit is this instance's, in memory (docs/adr/0029).
-    const away = await startHarness(engine.name, { env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' } });
+    const away = await startHarness(engine.name, { env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' }, overrides });
     try {
       for (let i = 0; i < 2; i++) assert.equal((await signUp(away, `away-${i}-${tag()}@example.com`)).status, 303);
       assert.equal((await signUp(away, `away-late-${tag()}@example.com`)).status, 429);

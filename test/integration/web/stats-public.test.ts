@@ -254,5 +254,5 @@ onEachEngine(
       assert.doesNotMatch(page.text, /data-other|To protect visitors/);
     });
   },
-  { env: { TRUST_PROXY: 'true', DEFAULT_STATS_PRIVACY: '0', STATS_MIN_COUNT: '1' } },
+  { env: { TRUST_PROXY: 'true', STATS_MIN_COUNT: '1' }, overrides: { tuning: { DEFAULT_STATS_PRIVACY: 0 } } },
 );

@@ -11,7 +11,8 @@ import { ASSETS } from '../../../src/adapters/web/ui/assets.ts';
 
 const LIMIT = 10;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const env = { WEB_RATE_LIMIT: String(LIMIT), TRUST_PROXY: 'true' };
+const env = { TRUST_PROXY: 'true' };
+const overrides = { tuning: { WEB_RATE_LIMIT: LIMIT } };
 
 /** A signed-out browser at an address of its own (TRUST_PROXY is on). */
 const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -87,7 +88,7 @@ onEachEngine(
       assert.equal((await me.get(ASSETS.css.path)).status, 200);
     });
   },
-  { env },
+  { env, overrides },
 );
 
 onEachEngine(
@@ -100,7 +101,7 @@ onEachEngine(
       assert.equal((await anonymous.get('/login')).headers.get('x-ratelimit-limit'), null);
     });
   },
-  { env: { WEB_RATE_LIMIT: '0' } },
+  { overrides: { tuning: { WEB_RATE_LIMIT: 0 } } },
 );
 
 // Two instances on one Redis (one prefix per engine run): the budget is shared.
@@ -109,8 +110,8 @@ for (const engine of ENGINES) {
     const instances: Harness[] = [];
     before(async () => {
       const shared = { ...env, REDIS_URL, REDIS_PREFIX: `webrate-${randomUUID()}:` };
-      instances.push(await startHarness(engine.name, { env: shared }));
-      instances.push(await startHarness(engine.name, { env: shared, ...(instances[0]!.pgSchema ? { pgSchema: instances[0]!.pgSchema } : {}) }));
+      instances.push(await startHarness(engine.name, { env: shared, overrides }));
+      instances.push(await startHarness(engine.name, { env: shared, overrides, ...(instances[0]!.pgSchema ? { pgSchema: instances[0]!.pgSchema } : {}) }));
     });
     after(async () => {
       for (const h of instances.reverse()) await h.close();

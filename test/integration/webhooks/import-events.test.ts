@@ -104,5 +104,5 @@ onEachEngine(
       assert.deepEqual(events(path)[2], ['link.updated', 'ev-cli-2', 'https://example.com/c3']);
     });
   },
-  { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' } },
+  { env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overrides: { tuning: { WEBHOOK_POLL_MS: 50 } } },
 );

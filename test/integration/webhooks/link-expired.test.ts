@@ -86,8 +86,8 @@ onEachEngine(
     });
   },
   {
-    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_EXPIRY_SWEEP_MS: '50', CLICK_FLUSH_INTERVAL_MS: '20', STATS_FLUSH_INTERVAL_MS: '0' },
-    overrides: { clock },
+    env: { OUTBOUND_ALLOW_PRIVATE: 'true', CLICK_FLUSH_INTERVAL_MS: '20' },
+    overrides: { clock, tuning: { WEBHOOK_POLL_MS: 50, WEBHOOK_EXPIRY_SWEEP_MS: 50, STATS_FLUSH_INTERVAL_MS: 0 } },
   },
 );
 
@@ -114,5 +114,5 @@ onEachEngine(
     });
   },
   // The sweep of the server itself would claim them first.
-  { env: { WEBHOOK_EXPIRY_SWEEP_MS: '3600000' }, overrides: { clock } },
+  { overrides: { clock, tuning: { WEBHOOK_EXPIRY_SWEEP_MS: 3600000 } } },
 );

@@ -243,7 +243,7 @@ onEachEngine(
     });
   },
   {
-    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_EXPIRY_SWEEP_MS: '50' },
-    overrides: { clock, onError: (error) => reported.push(error) },
+    env: { OUTBOUND_ALLOW_PRIVATE: 'true' },
+    overrides: { clock, onError: (error) => reported.push(error), tuning: { WEBHOOK_POLL_MS: 50, WEBHOOK_EXPIRY_SWEEP_MS: 50 } },
   },
 );

@@ -31,5 +31,5 @@ onEachEngine(
       );
     });
   },
-  { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' } },
+  { env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overrides: { tuning: { WEBHOOK_POLL_MS: 50 } } },
 );

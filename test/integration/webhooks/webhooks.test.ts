@@ -159,11 +159,11 @@ onEachEngine(
       assert.equal(receiver.on(w.path).length, 2, 'a disabled webhook gets nothing more');
     });
   },
-  { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' }, overrides: { clock } },
+  { env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overrides: { clock, tuning: { WEBHOOK_POLL_MS: 50 } } },
 );
 
 for (const engine of ENGINES) {
-  describe(`webhooks without WEBHOOK_ALLOW_PRIVATE [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+  describe(`webhooks without OUTBOUND_ALLOW_PRIVATE [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let h: Harness;
     before(async () => {
       h = await startHarness(engine.name);

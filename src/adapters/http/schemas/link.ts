@@ -37,9 +37,7 @@ export const LinkBody = Type.Object({
   ),
   disabled: Type.Optional(NullableEnum([0, 1] as const, '0 active, 1 disabled')),
   track_conversions: Type.Optional(NullableEnum([0, 1] as const, '1: the redirect adds lpx_cid, a signed click id, to the destination (conversions)')),
-  privacy: Type.Optional(
-    NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password; absent or null: DEFAULT_STATS_PRIVACY (1 unless the operator chose 0)'),
-  ),
+  privacy: Type.Optional(NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password; absent or null: 1 (DEFAULT_STATS_PRIVACY)')),
   privacy_password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Password of the statistics page when privacy is 2' }))),
   expiration_url: Type.Optional(Nullable(Url('Where an expired link sends visitors'))),
   expiration_date: Type.Optional(Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, in the account time zone; with expiration_time' }))),
