@@ -1,4 +1,5 @@
 import { parseSealKeys } from '../adapters/secrets/seal-key.ts';
+import { schemeName } from '../core/links/url-policy.ts';
 
 /**
  * Every environment variable linkpix reads, with its default and a line of doc. Read once at
@@ -91,18 +92,27 @@ const list: Parser<string[]> = (raw) =>
     .filter(Boolean);
 
 // Schemes that run code or read local data in a browser, or (Android's intent:) open any app
-// the link names: never an app's, whatever an operator lists. Links stored with one keep
-// working and are named by the start's warning (docs/design/app-schemes.md).
-const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https', 'intent']);
+// the link names: never a link's destination nor an app's, whatever an operator lists. Links
+// stored with one keep working and are named by the start's warning (docs/design/app-schemes.md).
+const UNSAFE_SCHEMES = ['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'intent'];
+// An app link is https already, and never http: neither is a custom app scheme.
+const NO_APP_SCHEMES = new Set([...UNSAFE_SCHEMES, 'http', 'https']);
+const NO_URL_SCHEMES = new Set(UNSAFE_SCHEMES);
 
-const appSchemes: Parser<string[]> = (raw) => {
-  const schemes = list(raw).map((s) => s.toLowerCase().replace(/:$/, ''));
-  for (const s of schemes) {
-    if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
-    if (UNSAFE_SCHEMES.has(s)) throw new Error(`${s} cannot be an app scheme`);
-  }
-  return schemes;
-};
+/** A comma-separated list of schemes, each a scheme's spelling and none of `refused`. */
+const schemeList =
+  (refused: ReadonlySet<string>, what: string): Parser<string[]> =>
+  (raw) => {
+    const schemes = list(raw).map(schemeName);
+    for (const s of schemes) {
+      if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
+      if (refused.has(s)) throw new Error(`${s} cannot be ${what}`);
+    }
+    return schemes;
+  };
+
+const appSchemes = schemeList(NO_APP_SCHEMES, 'an app scheme');
+const urlSchemes = schemeList(NO_URL_SCHEMES, "a link's destination scheme (it runs code, reads local data or opens any app)");
 
 const trustProxy: Parser<boolean | number | string> = (raw) => {
   const v = raw.trim();
@@ -155,7 +165,7 @@ const CATALOGUE = {
     doc: 'Imports one instance runs at once (each reads its file in a thread of its own); more answer 429. An account runs one at a time across instances.',
     parse: int(1, 64),
   },
-  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
+  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated; javascript, data, file, intent and the like fail the start.', parse: urlSchemes },
   APP_SCHEMES: {
     default: '',
     doc: "Custom app schemes (myapp) a link's or a rule's ios_url / android_url may use besides https, comma-separated; such a link opens through a small page that falls back to the web URL.",
