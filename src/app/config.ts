@@ -165,7 +165,7 @@ const CATALOGUE = {
     doc: 'Imports one instance runs at once (each reads its file in a thread of its own); more answer 429. An account runs one at a time across instances.',
     parse: int(1, 64),
   },
-  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated; javascript, data, file, intent and the like fail the start.', parse: urlSchemes },
+  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: urlSchemes },
   APP_SCHEMES: {
     default: '',
     doc: "Custom app schemes (myapp) a link's or a rule's ios_url / android_url may use besides https, comma-separated; such a link opens through a small page that falls back to the web URL.",

@@ -178,11 +178,7 @@ onEachEngine('API policy matrix', (h) => {
       .flatMap((r) => r.methods.filter((m) => m !== 'OPTIONS').map((m) => `${m === 'HEAD' ? 'GET' : m} ${r.path}`))
       .filter((route) => !PUBLIC_API.includes(route));
     assert.ok(apiRoutes.length > 40, `the route table holds the API's routes (${apiRoutes.length})`);
-    assert.deepEqual(
-      [...new Set(apiRoutes.filter((route) => !policed.has(route)))],
-      [],
-      'routes under /api outside the policed scope',
-    );
+    assert.deepEqual([...new Set(apiRoutes.filter((route) => !policed.has(route)))], [], 'routes under /api outside the policed scope');
   });
 
   test('a key with one scope is refused every route outside it, naming the scope that route needs', async () => {

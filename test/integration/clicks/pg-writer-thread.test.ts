@@ -16,7 +16,6 @@ import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
 import { linkCounter } from '../../support/link-rows.ts';
 
-
 describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () => {
   let h: Harness;
   let accountId: number;
