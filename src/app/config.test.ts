@@ -31,6 +31,18 @@ test('APP_SCHEMES: empty by default, lower-cased; a script, local, web or intent
   }
 });
 
+test('URL_SCHEMES: http and https by default, lower-cased; a script, local-data or intent scheme is refused at start', () => {
+  assert.deepEqual(loadConfig({}).URL_SCHEMES, ['http', 'https']);
+  assert.deepEqual(loadConfig({ URL_SCHEMES: 'https, FTP:, mailto' }).URL_SCHEMES, ['https', 'ftp', 'mailto']);
+  for (const bad of ['javascript', 'JavaScript:', 'data', 'vbscript', 'file', 'blob', 'about', 'intent', 'Intent:', 'my scheme', '1x']) {
+    assert.throws(
+      () => loadConfig({ URL_SCHEMES: `https,${bad}` }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes('URL_SCHEMES=') && error.message.includes(bad.toLowerCase().replace(/:$/, '')),
+      bad,
+    );
+  }
+});
+
 test('OIDC_*: none set is no single sign-on; a partial set fails the start naming what is missing', () => {
   assert.equal(loadConfig({}).OIDC_ISSUER, null);
   const full = { OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'linkpix', OIDC_CLIENT_SECRET: 's3cret' };

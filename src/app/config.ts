@@ -1,4 +1,5 @@
 import { parseSealKeys } from '../adapters/secrets/seal-key.ts';
+import { schemeName } from '../core/links/url-policy.ts';
 
 /**
  * Every setting linkpix reads, with its default and a line of doc: only those an operator has a
@@ -94,18 +95,27 @@ const list: Parser<string[]> = (raw) =>
     .filter(Boolean);
 
 // Schemes that run code or read local data in a browser, or (Android's intent:) open any app
-// the link names: never an app's, whatever an operator lists. Links stored with one keep
-// working and are named by the start's warning (docs/design/app-schemes.md).
-const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'http', 'https', 'intent']);
+// the link names: never a link's destination nor an app's, whatever an operator lists. Links
+// stored with one keep working and are named by the start's warning (docs/design/app-schemes.md).
+const UNSAFE_SCHEMES = ['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'intent'];
+// An app link is https already, and never http: neither is a custom app scheme.
+const NO_APP_SCHEMES = new Set([...UNSAFE_SCHEMES, 'http', 'https']);
+const NO_URL_SCHEMES = new Set(UNSAFE_SCHEMES);
 
-const appSchemes: Parser<string[]> = (raw) => {
-  const schemes = list(raw).map((s) => s.toLowerCase().replace(/:$/, ''));
-  for (const s of schemes) {
-    if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
-    if (UNSAFE_SCHEMES.has(s)) throw new Error(`${s} cannot be an app scheme`);
-  }
-  return schemes;
-};
+/** A comma-separated list of schemes, each a scheme's spelling and none of `refused`. */
+const schemeList =
+  (refused: ReadonlySet<string>, what: string): Parser<string[]> =>
+  (raw) => {
+    const schemes = list(raw).map(schemeName);
+    for (const s of schemes) {
+      if (!/^[a-z][a-z0-9+.-]*$/.test(s)) throw new Error(`${s} is not a URL scheme`);
+      if (refused.has(s)) throw new Error(`${s} cannot be ${what}`);
+    }
+    return schemes;
+  };
+
+const appSchemes = schemeList(NO_APP_SCHEMES, 'an app scheme');
+const urlSchemes = schemeList(NO_URL_SCHEMES, "a link's destination scheme (it runs code, reads local data or opens any app)");
 
 /** The old per-area names of OUTBOUND_ALLOW_PRIVATE, read for one release (retired-settings.ts warns of them). */
 export const OUTBOUND_ALIASES = ['WEBHOOK_ALLOW_PRIVATE', 'TITLE_FETCH_ALLOW_PRIVATE', 'DOMAIN_VERIFICATION_ALLOW_PRIVATE'] as const;
@@ -157,7 +167,7 @@ const CATALOGUE = {
   LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
   API_RATE_LIMIT: { default: '120', doc: 'API requests per key per minute; 0 turns the limit off.', parse: int(0, 1_000_000) },
-  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: list },
+  URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: urlSchemes },
   APP_SCHEMES: {
     default: '',
     doc: "Custom app schemes (myapp) a link's or a rule's ios_url / android_url may use besides https, comma-separated; such a link opens through a small page that falls back to the web URL.",

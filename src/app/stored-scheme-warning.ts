@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../adapters/storage/schema.ts';
 import { storedDestinations } from '../adapters/storage/stores/stored-destinations.ts';
-import { refusedSchemesOf, type AllowedSchemes } from '../core/links/stored-schemes.ts';
+import { refusedSchemesOf } from '../core/links/stored-schemes.ts';
+import { UrlPolicy } from '../core/links/url-policy.ts';
 import type { Config } from './config.ts';
 
 /** Ids a warning names at most: enough to find the links, few enough to read. */
@@ -14,13 +15,8 @@ interface RefusedSchemeLinks {
   schemes: string[];
 }
 
-function allowedSchemesOf(config: Pick<Config, 'URL_SCHEMES' | 'APP_SCHEMES'>): AllowedSchemes {
-  const names = (list: readonly string[]) => list.map((s) => s.toLowerCase().replace(/:$/, ''));
-  return { urls: new Set(names(config.URL_SCHEMES)), apps: new Set(['https', ...names(config.APP_SCHEMES)]) };
-}
-
 /** The links stored with a destination or app link of a scheme the settings refuse now (docs/design/app-schemes.md). */
-async function linksWithRefusedSchemes(db: Kysely<Database>, allowed: AllowedSchemes, signal?: AbortSignal): Promise<RefusedSchemeLinks> {
+async function linksWithRefusedSchemes(db: Kysely<Database>, allowed: UrlPolicy, signal?: AbortSignal): Promise<RefusedSchemeLinks> {
   const found: RefusedSchemeLinks = { count: 0, ids: [], schemes: [] };
   const schemes = new Set<string>();
   for await (const page of storedDestinations(db, signal ? { signal } : {})) {
@@ -47,7 +43,7 @@ export async function warnOfRefusedSchemes(
   log: { warn(fields: object, message: string): void },
   signal?: AbortSignal,
 ): Promise<void> {
-  const found = await linksWithRefusedSchemes(db, allowedSchemesOf(config), signal);
+  const found = await linksWithRefusedSchemes(db, new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES), signal);
   if (found.count === 0 || signal?.aborted) return;
   log.warn(
     { links: found.count, ids: found.ids, schemes: found.schemes },

@@ -11,9 +11,10 @@ import { hasNginx, NGINX, startCluster, type Cluster } from '../support/cluster.
 import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
 import { visitLoad, type LoadResult } from '../support/visit-load.ts';
+import { POSTGRES_SKIP } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 import { tuningEnv } from '../support/test-tuning.ts';
 
-const BASE_URL = process.env.TEST_DATABASE_URL;
 const FLUSH_MS = 200;
 const CAP = 60;
 const ROUNDS = 20;
@@ -25,7 +26,7 @@ const KILL_AT = 24;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const describeLoad = (load: LoadResult) => `statuses ${JSON.stringify([...load.statuses])}, no answer ${load.failed}`;
 
-describe('a click cap across two instances while Redis blinks', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('a click cap across two instances while Redis blinks', { skip: POSTGRES_SKIP ?? false }, () => {
   let schema: { url: string; drop(): Promise<void> };
   let redis: OwnRedis;
   let admin: pg.Client;
@@ -68,7 +69,7 @@ describe('a click cap across two instances while Redis blinks', { skip: BASE_URL
 
   before(async () => {
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
-    schema = await isolatedPgUrl(BASE_URL!);
+    schema = await isolatedPgUrl(testDatabaseUrl());
     admin = new pg.Client({ connectionString: schema.url });
     await admin.connect();
     redis = await OwnRedis.start();

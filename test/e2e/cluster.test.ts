@@ -14,9 +14,10 @@ import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { BROWSER_UA, visit, visitLoad, type LoadResult } from '../support/visit-load.ts';
+import { POSTGRES_SKIP } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 import { tuningEnv } from '../support/test-tuning.ts';
 
-const BASE_URL = process.env.TEST_DATABASE_URL;
 const FLUSH_MS = 200;
 const LEASE_MS = 1500;
 // The default; the other tests' key makes a few dozen API calls in all, well within it.
@@ -34,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const redirects = (load: LoadResult) => load.statuses.get(302) ?? 0;
 const describeLoad = (load: LoadResult) => `statuses ${JSON.stringify([...load.statuses])}, no answer ${load.failed}`;
 
-describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGRES_SKIP ?? false }, () => {
   let schema: { url: string; drop(): Promise<void> };
   let proxy: TcpProxy;
   let redis: OwnRedis;
@@ -84,7 +85,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: BASE_U
   before(async () => {
     // Not a skip: CI installs nginx, and a cluster test that did not run must not read as passed.
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
-    schema = await isolatedPgUrl(BASE_URL!);
+    schema = await isolatedPgUrl(testDatabaseUrl());
     admin = new pg.Client({ connectionString: schema.url });
     await admin.connect();
     const target = new URL(schema.url);

@@ -13,12 +13,13 @@ import pg from 'pg';
 import { cliAccountKey, isolatedPgUrl, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { eventually } from '../support/eventually.ts';
+import { POSTGRES_SKIP } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 
-const BASE_URL = process.env.TEST_DATABASE_URL;
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const OUTAGE_CLICKS = 40;
 
-describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('a PostgreSQL outage under the running server', { skip: POSTGRES_SKIP ?? false }, () => {
   const appName = `lp_outage_${randomBytes(4).toString('hex')}`;
   let proxy: TcpProxy;
   let schema: { url: string; drop(): Promise<void> };
@@ -44,7 +45,7 @@ describe('a PostgreSQL outage under the running server', { skip: BASE_URL ? fals
   const alive = () => assert.equal(child.exitCode, null, `the server exited; output:\n${server.output()}`);
 
   before(async () => {
-    schema = await isolatedPgUrl(BASE_URL!);
+    schema = await isolatedPgUrl(testDatabaseUrl());
     const target = new URL(schema.url);
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
     admin = new pg.Client({ connectionString: schema.url });

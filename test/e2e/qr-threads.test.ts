@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { ENGINES } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 import { cliAccountKey, isolatedPgUrl, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 for (const engine of ENGINES) {
@@ -19,7 +20,7 @@ for (const engine of ENGINES) {
     before(async () => {
       let databaseUrl: string;
       if (engine.name === 'postgres') {
-        const db = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+        const db = await isolatedPgUrl(testDatabaseUrl());
         databaseUrl = db.url;
         cleanup = db.drop;
       } else {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cliAccountKey, isolatedPgUrl, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { HAS_REDIS_SERVER, OwnRedis } from '../support/redis-server.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 import { PASSWORD, WebClient, signedUp } from '../support/web-client.ts';
 
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -23,7 +24,7 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
 
   before(async () => {
     redis = await OwnRedis.start();
-    const db = await isolatedPgUrl(process.env.TEST_DATABASE_URL!);
+    const db = await isolatedPgUrl(testDatabaseUrl());
     drop = db.drop;
     const env = {
       DATABASE_URL: db.url,

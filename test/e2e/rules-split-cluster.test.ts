@@ -10,8 +10,9 @@ import { hasNginx, NGINX, startCluster, type Cluster } from '../support/cluster.
 import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
 import { BROWSER_UA } from '../support/visit-load.ts';
+import { POSTGRES_SKIP } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 
-const BASE_URL = process.env.TEST_DATABASE_URL;
 const VISITORS = 4000;
 const AT_ONCE = 16;
 const SPLIT = [
@@ -22,7 +23,7 @@ const SPLIT = [
 const go = (url: string, cookie?: string) =>
   fetch(url, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA, accept: 'text/html', ...(cookie === undefined ? {} : { cookie }) } });
 
-describe('a split across two instances behind nginx', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('a split across two instances behind nginx', { skip: POSTGRES_SKIP ?? false }, () => {
   let schema: { url: string; drop(): Promise<void> };
   let redis: OwnRedis;
   let cluster: Cluster;
@@ -30,7 +31,7 @@ describe('a split across two instances behind nginx', { skip: BASE_URL ? false :
 
   before(async () => {
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
-    schema = await isolatedPgUrl(BASE_URL!);
+    schema = await isolatedPgUrl(testDatabaseUrl());
     redis = await OwnRedis.start();
     cluster = await startCluster({ instances: 2, databaseUrl: schema.url, redisUrl: redis.url, env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info' } });
     const key = await cliAccountKey({ DATABASE_URL: schema.url }, 'split@example.com');

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { hasNginx, NGINX, startCluster, type Cluster } from '../support/cluster.ts';
 import { cliAccountKey, isolatedPgUrl } from '../support/processes.ts';
 import { OwnRedis } from '../support/redis-server.ts';
+import { POSTGRES_SKIP } from '../support/harness.ts';
+import { testDatabaseUrl } from '../support/test-database-url.ts';
 
-const BASE_URL = process.env.TEST_DATABASE_URL;
 const WITHIN_MS = 1000;
 
 interface Answer {
@@ -38,7 +39,7 @@ async function msUntil(base: string, key: string, method: string, path: string, 
   }
 }
 
-describe('two instances on PostgreSQL and Redis: a member’s standing counts everywhere at once', { skip: BASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('two instances on PostgreSQL and Redis: a member’s standing counts everywhere at once', { skip: POSTGRES_SKIP ?? false }, () => {
   let schema: { url: string; drop(): Promise<void> };
   let redis: OwnRedis;
   let cluster: Cluster;
@@ -60,7 +61,7 @@ describe('two instances on PostgreSQL and Redis: a member’s standing counts ev
 
   before(async () => {
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
-    schema = await isolatedPgUrl(BASE_URL!);
+    schema = await isolatedPgUrl(testDatabaseUrl());
     redis = await OwnRedis.start();
     cluster = await startCluster({ instances: 2, databaseUrl: schema.url, redisUrl: redis.url, env: { TITLE_FETCH: 'false', API_RATE_LIMIT: '0' } });
     owner = await cliAccountKey({ DATABASE_URL: schema.url }, 'owner@example.com');

@@ -17,6 +17,8 @@ export function conversionRoutes(ctx: ApiContext): RouteOptions[] {
       method: 'POST',
       url: '/api/v1/conversions',
       handler: h.record as Handler,
+      // Its handler answers the schema's findings: value's message says what it takes.
+      attachValidation: true,
       schema: {
         tags: ['Conversions'],
         summary: 'Records a conversion of a click once per name: 201 the first time, 200 with the first one after',

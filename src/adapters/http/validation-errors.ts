@@ -2,15 +2,19 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { FieldErrors } from '../../core/shared/errors.ts';
 import { messages } from '../../core/shared/messages.ts';
 
-/** Turns Ajv's findings into the contract's `{field: [messages]}`, one entry per bad field. */
-export function fieldErrorsOf(errors: readonly FastifySchemaValidationError[]): FieldErrors {
+/**
+ * Turns Ajv's findings into the contract's `{field: [messages]}`, one entry per bad field.
+ * `typeMessages`: a field's own message for a value of the wrong type, where the generic one
+ * would not say what it takes (a conversion's value).
+ */
+export function fieldErrorsOf(errors: readonly FastifySchemaValidationError[], typeMessages: Readonly<Record<string, string>> = {}): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
     const params = e.params;
     const path = e.instancePath.split('/').filter(Boolean);
     if (e.keyword === 'required') path.push(String(params.missingProperty));
     const field = path.join('.') || 'body';
-    const message = messageFor(e.keyword, field, params);
+    const message = (e.keyword === 'type' ? typeMessages[field] : undefined) ?? messageFor(e.keyword, field, params);
     const list = (out[field] ??= []);
     if (!list.includes(message)) list.push(message);
   }

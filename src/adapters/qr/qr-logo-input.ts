@@ -50,12 +50,10 @@ export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoP
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
 function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
-  // IHDR is the first chunk: width and height at bytes 16 and 20.
-  if (bytes.length < 24) return { problem: 'badPng' };
-  if (bytes.readUInt32BE(16) > PNG_MAX_SIDE || bytes.readUInt32BE(20) > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
   // What the pixels take is known from the header, before a byte is inflated.
   const header = readPngHeader(bytes);
   if (header === null) return { problem: 'badPng' };
+  if (header.width > PNG_MAX_SIDE || header.height > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
   if (decodedBytes(header) > PNG_MAX_DECODED_BYTES) return { problem: 'pngTooDeep' };
   // A file cut short is refused by its missing end, whatever the decoder makes of it (pngjs on
   // Node 24 decodes a truncated image data stream without an error).

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PNG } from 'pngjs';
 import { sanitiseSvgLogo } from './svg-logo.ts';
 import { readLogo } from './qr-logo-input.ts';
 
@@ -39,9 +40,13 @@ test('an upload is told by its bytes, not its name: PNG, SVG, or refused', () =>
   assert.deepEqual(readLogo(Buffer.alloc(100 * 1024 + 1, 0x20)), { problem: 'tooLarge' });
   const broken = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.alloc(40)]);
   assert.deepEqual(readLogo(broken), { problem: 'badPng' });
-  const huge = Buffer.from(broken);
+  // A side past the bound, in a header that is otherwise whole; in a broken one it is no PNG.
+  const huge = PNG.sync.write(new PNG({ width: 1, height: 1 }));
   huge.writeUInt32BE(5000, 16);
   assert.deepEqual(readLogo(huge), { problem: 'pngTooBig' });
+  const brokenHuge = Buffer.from(broken);
+  brokenHuge.writeUInt32BE(5000, 16);
+  assert.deepEqual(readLogo(brokenHuge), { problem: 'badPng' });
   const svg = readLogo(Buffer.from(`\uFEFF<?xml version="1.0"?>\n<!-- made by hand --><svg ${NS}><script>x()</script><circle r="1"/></svg>`));
   assert.ok('logo' in svg && svg.logo.type === 'svg');
   assert.equal(Buffer.from(svg.logo.bytes).toString(), `<svg ${NS}><circle r="1"></circle></svg>`);

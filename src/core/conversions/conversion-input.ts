@@ -48,7 +48,7 @@ function valueOf(bag: FieldErrorBag, raw: unknown): number | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
   // -0 is no spelling of a number (docs/api.md §1): stored, it would read back as 0.
-  if (!Number.isFinite(n) || Object.is(n, -0)) bag.add('value', messages.number('value'));
+  if (!Number.isFinite(n) || Object.is(n, -0)) bag.add('value', messages.conversionValue());
   else if (Math.abs(n) > CONVERSION_LIMITS.valueMax) bag.add('value', messages.max('value', CONVERSION_LIMITS.valueMax));
   else return n;
   return null;

@@ -31,6 +31,8 @@ test('apple-app-site-association: each fault by its path', () => {
     [{ applinks: { details: ['x'] } }, 'f.applinks.details.0'],
     [{ applinks: { details: [{ appIDs: ['short.id'], paths: ['/'] }] } }, 'f.applinks.details.0.appIDs'],
     [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app' }] } }, 'f.applinks.details.0'],
+    [{ applinks: { details: [{ appIDs: null, appID: 'ABCDE12345.com.example.app', paths: ['/'] }] } }, 'f.applinks.details.0.appIDs'],
+    [{ applinks: { details: [{ appID: null, paths: ['/'] }] } }, 'f.applinks.details.0.appID'],
     [{ applinks: { details: [{ appID: 'ABCDE12345.com.example.app', paths: [1] }] } }, 'f.applinks.details.0.paths'],
     [{ webcredentials: { apps: 'ABCDE12345.com.example.app' } }, 'f.webcredentials.apps'],
     [{ activitycontinuation: { apps: ['nope'] } }, 'f.activitycontinuation.apps'],

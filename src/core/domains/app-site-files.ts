@@ -80,11 +80,14 @@ function detailOf(d: unknown, at: string, fail: Fail): Obj {
     fail(at, `The ${at} field must be an object.`);
     return out;
   }
-  const ids = d.appIDs ?? (d.appID === undefined ? undefined : [d.appID]);
-  const idsAt = `${at}.${d.appIDs !== undefined ? 'appIDs' : 'appID'}`;
+  // A present appIDs is checked as the list it must be, null too (a 422 naming it, as for every
+  // other field here): it never falls back to appID, which would serve a file naming neither.
+  const listed = d.appIDs !== undefined;
+  const ids = listed ? d.appIDs : d.appID === undefined ? undefined : [d.appID];
+  const idsAt = `${at}.${listed ? 'appIDs' : 'appID'}`;
   if (!isStringList(ids) || ids.length === 0 || !ids.every((id) => APP_ID.test(id)))
     fail(idsAt, `The ${idsAt} field must hold app ids such as ABCDE12345.com.example.app.`);
-  else if (d.appIDs !== undefined) out.appIDs = d.appIDs;
+  else if (listed) out.appIDs = d.appIDs;
   else out.appID = d.appID;
   if (d.paths !== undefined) {
     if (isStringList(d.paths)) out.paths = d.paths;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refusedSchemesOf, type StoredDestinations } from './stored-schemes.ts';
+import { UrlPolicy } from './url-policy.ts';
 
-const allowed = { urls: new Set(['http', 'https']), apps: new Set(['https', 'myapp']) };
+const allowed = new UrlPolicy(['http', 'https'], ['MyApp:']);
 const link = (fields: Partial<StoredDestinations>): StoredDestinations => ({
   id: 1,
   url: 'https://example.com/',
@@ -28,5 +29,5 @@ test('the schemes of a stored link its settings would refuse now: its url, its a
     { name: null, when: {}, url: 'https://c.example/', ios_url: 'oldapp://c', android_url: 'intent:#Intent;end' },
   ];
   assert.deepEqual(refusedSchemesOf(link({ rules }), allowed), ['gopher', 'oldapp', 'intent']);
-  assert.deepEqual(refusedSchemesOf(link({ url: 'http://example.com/' }), { ...allowed, urls: new Set(['https']) }), ['http'], 'a scheme taken off URL_SCHEMES');
+  assert.deepEqual(refusedSchemesOf(link({ url: 'http://example.com/' }), new UrlPolicy(['https'], ['myapp'])), ['http'], 'a scheme taken off URL_SCHEMES');
 });

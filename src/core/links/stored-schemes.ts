@@ -1,4 +1,5 @@
 import type { Rule } from '../rules/rule.ts';
+import type { UrlPolicy } from './url-policy.ts';
 
 /** What a link sends visitors to, as stored: its url, its app links and its rules' (docs/adr/0067). */
 export interface StoredDestinations {
@@ -9,15 +10,12 @@ export interface StoredDestinations {
   rules: readonly Rule[] | null;
 }
 
-/** The schemes the operator's settings allow now: URL_SCHEMES for destinations, https and APP_SCHEMES for app links. */
-export interface AllowedSchemes {
-  urls: ReadonlySet<string>;
-  apps: ReadonlySet<string>;
-}
-
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 const schemeOf = (value: string): string => SCHEME.exec(value.trim())?.[1]?.toLowerCase() ?? '';
+
+/** What the settings allow now, asked of the policy that checks every write: URL_SCHEMES for destinations, https and APP_SCHEMES for app links. */
+type AllowedSchemes = Pick<UrlPolicy, 'allowsScheme' | 'allowsAppScheme'>;
 
 /**
  * The schemes of a stored link that its settings would refuse today (a scheme taken off
@@ -28,7 +26,7 @@ export function refusedSchemesOf(link: StoredDestinations, allowed: AllowedSchem
   const urls = [link.url, ...(link.rules ?? []).flatMap((r) => [r.url, ...(r.split ?? []).map((v) => v.url)])];
   const apps = [link.iosUrl, link.androidUrl, ...(link.rules ?? []).flatMap((r) => [r.ios_url, r.android_url])];
   const refused = new Set<string>();
-  for (const url of urls) if (url && !allowed.urls.has(schemeOf(url))) refused.add(schemeOf(url));
-  for (const app of apps) if (app && !allowed.apps.has(schemeOf(app))) refused.add(schemeOf(app));
+  for (const url of urls) if (url && !allowed.allowsScheme(schemeOf(url))) refused.add(schemeOf(url));
+  for (const app of apps) if (app && !allowed.allowsAppScheme(schemeOf(app))) refused.add(schemeOf(app));
   return [...refused];
 }

@@ -3,6 +3,11 @@ import { messages } from '../shared/messages.ts';
 
 export const URL_MAX_LENGTH = 2048;
 
+/** A scheme as settings and URLs spell it (`MyApp:`, `myapp`), in the one form it is compared in. */
+export function schemeName(spelled: string): string {
+  return spelled.toLowerCase().replace(/:$/, '');
+}
+
 /**
  * Which destinations a link may point to. Only absolute http(s) by default: other schemes
  * (javascript:, data:, file:) turn a trusted short link into an attack.
@@ -13,8 +18,19 @@ export class UrlPolicy {
 
   /** appSchemes: the operator's APP_SCHEMES, custom schemes an app link may use besides https. */
   constructor(schemes: readonly string[] = ['http', 'https'], appSchemes: readonly string[] = []) {
-    this.schemes = new Set(schemes.map((s) => s.toLowerCase().replace(/:$/, '')));
-    this.appSchemes = new Set(appSchemes.map((s) => s.toLowerCase().replace(/:$/, '')));
+    this.schemes = new Set(schemes.map(schemeName));
+    this.appSchemes = new Set(appSchemes.map(schemeName));
+  }
+
+  /** Whether a destination may use the scheme today. */
+  allowsScheme(scheme: string): boolean {
+    return this.schemes.has(schemeName(scheme));
+  }
+
+  /** Whether an app link may use the scheme today: https, or one on APP_SCHEMES. */
+  allowsAppScheme(scheme: string): boolean {
+    const name = schemeName(scheme);
+    return name === 'https' || this.appSchemes.has(name);
   }
 
   /**

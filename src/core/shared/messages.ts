@@ -10,8 +10,9 @@ export const messages = {
   selected: (f: string) => `The selected ${label(f)} is invalid.`,
   taken: (f: string) => `The ${label(f)} has already been taken.`,
   integer: (f: string) => `The ${label(f)} field must be an integer.`,
-  /** A field that takes fractions and negatives (a conversion's value, docs/api.md §1): what it accepts, shown. */
-  number: (f: string) => `The ${label(f)} field must be a number such as 12.50 or -3.5.`,
+  number: (f: string) => `The ${label(f)} field must be a number.`,
+  /** A conversion's value takes fractions and negatives (docs/api.md §1, Conversions): what it accepts, shown. */
+  conversionValue: () => 'The value field must be a number such as 12.50 or -3.5.',
   string: (f: string) => `The ${label(f)} field must be a string.`,
   array: (f: string) => `The ${label(f)} field must be an array.`,
   maxChars: (f: string, n: number) => `The ${label(f)} field must not be greater than ${n} characters.`,

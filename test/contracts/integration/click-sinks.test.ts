@@ -16,6 +16,7 @@ import { connect, type Storage } from '../../../src/adapters/storage/connect.ts'
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
 import { linkRow } from '../../support/link-rows.ts';
 import { POSTGRES_SKIP } from '../../support/harness.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { describeClickSinkContract, type ClickSinkSubject } from '../click-sink-contract.ts';
 import { sqlClickState } from '../click-store-contract.ts';
 
@@ -85,7 +86,7 @@ describe('the writer in process on an in-memory SQLite', () => {
 });
 
 describe('the writer thread on PostgreSQL', { skip: POSTGRES_SKIP ?? false }, () => {
-  const url = process.env.TEST_DATABASE_URL!;
+  const url = testDatabaseUrl();
   const schema = `lp_sinks_${process.pid}_${randomBytes(4).toString('hex')}`;
   let storage: Storage;
   const admin = async (statement: string) => {

@@ -9,6 +9,7 @@ import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { ACTIONS, POLICY, ROLES, SCOPES, roleAllows, type Action, type Role, type Scope } from '../../../src/core/workspaces/policy.ts';
 import type { PolicedRoute } from '../../../src/adapters/http/route-actions.ts';
 import { addMember, makeKey, makeWorkspace, type Person } from './workspaces-support.ts';
+import { routeTable } from '../../support/route-table.ts';
 
 const MISSING_ID = '2147480000';
 
@@ -91,6 +92,8 @@ const NO_SCOPE = new Set(['GET /api/v1/account', 'GET /api/v1/workspaces', 'GET 
 const LEAVE = 'DELETE /api/v1/workspaces/:id/members/:user_id';
 /** Outside the API: no key at all (docs/api.md §11, Conversions). */
 const KEYLESS = ['/health', '/c/:click(^[A-Za-z0-9_-]{1,64}).gif'];
+/** The one /api path outside the policed scope: the public OpenAPI document (docs/api.md, its opening). */
+const PUBLIC_API = ['GET /api/openapi.json'];
 
 /** What a workspace route's schema needs to reach its service (validation comes before it there). */
 const BODIES: Record<string, unknown> = {
@@ -165,6 +168,17 @@ onEachEngine('API policy matrix', (h) => {
       assert.ok(h().server.app.hasRoute({ method: 'GET', url }), url);
       assert.ok(!registry().some((r) => r.url === url), `${url} takes no key`);
     }
+  });
+
+  test('every /api route of the route table is in the policy registry, but the public document', () => {
+    const policed = new Set(registry().map((r) => `${r.method} ${r.url}`));
+    const apiRoutes = routeTable(h().server.app)
+      .filter((r) => r.path.startsWith('/api/'))
+      // HEAD is GET's (the policy hook answers it with the GET route's policy); OPTIONS is the preflight's.
+      .flatMap((r) => r.methods.filter((m) => m !== 'OPTIONS').map((m) => `${m === 'HEAD' ? 'GET' : m} ${r.path}`))
+      .filter((route) => !PUBLIC_API.includes(route));
+    assert.ok(apiRoutes.length > 40, `the route table holds the API's routes (${apiRoutes.length})`);
+    assert.deepEqual([...new Set(apiRoutes.filter((route) => !policed.has(route)))], [], 'routes under /api outside the policed scope');
   });
 
   test('a key with one scope is refused every route outside it, naming the scope that route needs', async () => {

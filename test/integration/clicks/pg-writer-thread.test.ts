@@ -11,13 +11,12 @@ import type { WriterData } from '../../../src/adapters/clicks/worker-messages.ts
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
 import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
-import { startHarness, type Harness } from '../../support/harness.ts';
+import { POSTGRES_SKIP, startHarness, type Harness } from '../../support/harness.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
 import { linkCounter } from '../../support/link-rows.ts';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
-describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () => {
   let h: Harness;
   let accountId: number;
   const links: number[] = [];
@@ -34,7 +33,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
 
   const data = (over: Partial<WriterData> = {}): WriterData => ({
     engine: 'postgres',
-    databaseUrl: databaseUrl!,
+    databaseUrl: testDatabaseUrl(),
     schema: h.pgSchema,
     writeIntervalMs: 60_000,
     maxBuffered: 100_000,
@@ -84,7 +83,7 @@ describe('the PostgreSQL writer thread', { skip: databaseUrl ? false : 'TEST_DAT
     const meter = new ClickMeter();
     const errors: string[] = [];
     // A port nothing listens on: every connection is refused at once.
-    const away = new URL(databaseUrl!);
+    const away = new URL(testDatabaseUrl());
     away.port = '1';
     const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), { onError: (e) => errors.push(String(e)), meter });
     try {

@@ -189,6 +189,13 @@ onEachEngine(
       });
       assert.equal(bad.status, 422, bad.text);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['apple_app_site_association.applinks.details.0.appIDs', 'assetlinks.0.target.sha256_cert_fingerprints.0']);
+      // A null appIDs beside a good appID is a bad appIDs, not a file served naming neither.
+      const nullIds = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key,
+        json: { apple_app_site_association: { applinks: { details: [{ appIDs: null, appID: 'ABCDE12345.com.example.app', paths: ['/x'] }] } } },
+      });
+      assert.equal(nullIds.status, 422, nullIds.text);
+      assert.deepEqual(Object.keys(nullIds.body.message), ['apple_app_site_association.applinks.details.0.appIDs']);
       const text = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, form: { assetlinks: '{not json' } });
       assert.equal(text.status, 422);
       assert.deepEqual(Object.keys(text.body.message), ['assetlinks']);

@@ -16,6 +16,7 @@ import { ENGINES, startHarness, type Harness } from '../../support/harness.ts';
 import { eventually } from '../../support/eventually.ts';
 import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
 import { TcpProxy } from '../../support/tcp-proxy.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { assertPage, clickCounts, makeLink, redirectsTo, visit } from './redirect-support.ts';
 
 const APP_HOST = 'short.test';
@@ -68,7 +69,7 @@ for (const engine of ENGINES) {
       const outageLog = (message: string) => void outageLines.push(message);
       const onError = (error: unknown) => void faults.push(error);
       if (cuts) {
-        const direct = new URL(process.env.TEST_DATABASE_URL!);
+        const direct = new URL(testDatabaseUrl());
         proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
         const viaProxy = new URL(direct);
         viaProxy.host = `127.0.0.1:${proxy.port}`;

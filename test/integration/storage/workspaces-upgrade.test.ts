@@ -13,6 +13,7 @@ import { connect, type Storage } from '../../../src/adapters/storage/connect.ts'
 import { MIGRATIONS } from '../../../src/adapters/storage/migrations/index.ts';
 import { digest } from '../../../src/core/shared/secrets.ts';
 import { ENGINES, startHarness } from '../../support/harness.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
 
 const KEY = 'lpx_' + 'k'.repeat(43);
 const SESSION = 's'.repeat(43);
@@ -60,7 +61,7 @@ for (const engine of ENGINES) {
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'linkpix-upgrade-'));
       const schema = engine.name === 'postgres' ? `lp_upgrade_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
-      const url = engine.name === 'postgres' ? process.env.TEST_DATABASE_URL! : `sqlite:${join(dir, 'db.sqlite')}`;
+      const url = engine.name === 'postgres' ? testDatabaseUrl() : `sqlite:${join(dir, 'db.sqlite')}`;
       const admin = schema ? new pg.Client({ connectionString: url }) : null;
       if (admin) {
         await admin.connect();

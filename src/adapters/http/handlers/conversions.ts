@@ -1,4 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { ValidationError } from '../../../core/shared/errors.ts';
+import { messages } from '../../../core/shared/messages.ts';
+import { fieldErrorsOf } from '../validation-errors.ts';
 import type { Conversion } from '../../../core/conversions/conversion.ts';
 import type { IdParams } from '../schemas/common.ts';
 import type { ConversionBody, WinnerBody, WinnerParams } from '../schemas/conversions.ts';
@@ -26,10 +30,22 @@ function conversionRecord(c: Conversion) {
   };
 }
 
+/**
+ * The schema's findings on a conversion (its route attaches them), as the error handler would
+ * answer them but for value, whose message says the spellings it takes, as the core's does.
+ */
+function refuseSchemaFaults(request: FastifyRequest): void {
+  const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
+  if (!failure) return;
+  if (!Array.isArray(failure.validation)) throw failure;
+  throw new ValidationError(fieldErrorsOf(failure.validation as FastifySchemaValidationError[], { value: messages.conversionValue() }));
+}
+
 /** Conversions recorded, results per rule and variant, a split's winner chosen (docs/api.md, Conversions). */
 export function conversionHandlers(ctx: ApiContext) {
   return {
     record: async (request: Req<{ Body: ConversionBody }>, reply: FastifyReply) => {
+      refuseSchemaFaults(request);
       const { conversion, created } = await ctx.conversions.record(request.account.id, request.body);
       const status = created ? 201 : 200;
       reply.code(status);
