@@ -140,6 +140,22 @@ export function blockedRequests(page: Page): readonly string[] {
 type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
 
 /**
+ * What AxeBuilder evaluates in each frame, instead of axe-core's source, when every frame of the
+ * document already has axe from an earlier run: AxeBuilder sends and compiles the whole source
+ * twice per run, most of what a colour-only run costs. The same axe-core runs with the same
+ * options either way; a navigation brings a fresh document, which gets the source again.
+ */
+const AXE_ALREADY_LOADED = 'undefined';
+
+/** Whether every frame of the page's documents has axe-core from an earlier run. */
+async function axeLoaded(page: Page): Promise<boolean> {
+  const loaded = await Promise.all(
+    page.frames().map((frame) => frame.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function').catch(() => false)),
+  );
+  return loaded.every(Boolean);
+}
+
+/**
  * Runs axe on the page as it stands; fails listing every violation unless excepted by rule id.
  * Legacy mode (axe.run in the page) rather than runPartial + finishRun, which opens a blank page
  * per run and takes 1–2 s instead of 0.5 s; all it loses is cross-origin frames, which no page
@@ -151,7 +167,7 @@ export async function expectNoAxeViolations(page: Page, options: AxeOptions = {}
     throw new Error('axe cannot run with JavaScript off; check the page with it on (same DOM unless it has <noscript> content)');
   }
   const exceptions = options.exceptions ?? [];
-  let builder = new AxeBuilder({ page }).setLegacyMode(true);
+  let builder = new AxeBuilder({ page, ...((await axeLoaded(page)) ? { axeSource: AXE_ALREADY_LOADED } : {}) }).setLegacyMode(true);
   builder = options.colourOnly ? builder.withRules([...AXE_COLOUR_RULES]) : builder.withTags([...AXE_TAGS]);
   if (options.include !== undefined) builder = builder.include(options.include);
   if (exceptions.length > 0) builder = builder.disableRules(exceptions.map((e) => e.ruleId));
