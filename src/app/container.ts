@@ -31,7 +31,7 @@ import { SsoSignIn, type SsoSignInDeps } from '../core/sso/sso-sign-in.ts';
 import { SsoLinks } from '../core/sso/sso-links.ts';
 import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
 import type { SsoServices } from '../adapters/web/app/web-context.ts';
-import { SecretBox } from '../adapters/storage/secret-box.ts';
+import { SecretBox } from '../adapters/secrets/secret-box.ts';
 import { SealKeys, type SealKeySource } from '../adapters/secrets/seal-keys.ts';
 import { keyFileOf } from '../adapters/secrets/key-file.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';

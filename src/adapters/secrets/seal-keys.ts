@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { randomToken } from '../../core/shared/secrets.ts';
 import type { Engine } from '../storage/connect.ts';
 import type { Database } from '../storage/schema.ts';
-import { openWith, sealedKeyId, sealWith, UnknownSealKeyError, type KeyRing } from '../storage/secret-box.ts';
+import { openWith, sealedKeyId, sealWith, UnknownSealKeyError, type KeyRing } from './secret-box.ts';
 import { forgetSealed, readSealed, replaceSealed, type SealedRow } from '../storage/stores/sealed-secrets.ts';
 import { readOrCreateKeyFile, replaceKeyFile } from './key-file.ts';
 import { databaseSealKey, newSealKeyText, sealKeyOf, type SealKey } from './seal-key.ts';

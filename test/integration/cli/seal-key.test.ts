@@ -8,7 +8,7 @@ import { runCli } from '../../../src/app/cli.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer } from '../../../src/app/container.ts';
 import { sqlitePath } from '../../../src/adapters/storage/connect.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 import { sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
 import { ENGINES } from '../../support/harness.ts';

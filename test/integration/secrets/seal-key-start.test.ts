@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from '../../support/harness.ts';
 import { SealKeyError } from '../../../src/adapters/secrets/seal-keys.ts';
 import { newSealKeyText } from '../../../src/adapters/secrets/seal-key.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 
 const SEED = 'JBSWY3DPEHPK3PXP';

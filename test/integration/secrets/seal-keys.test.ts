@@ -12,7 +12,7 @@ import { sqlOwners } from '../../contracts/sql-owners.ts';
 import type { Storage } from '../../../src/adapters/storage/connect.ts';
 import { SealKeyError, SealKeys, type SealKeySource } from '../../../src/adapters/secrets/seal-keys.ts';
 import { newSealKeyText, sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 
 const SEED = 'JBSWY3DPEHPK3PXP';
