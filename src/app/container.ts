@@ -133,7 +133,7 @@ export interface ContainerOverrides {
   webhooks?: WebhookRuntimeOverrides;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
   logStream?: { write(line: string): void };
-  /** Where a warning of the start goes (SEAL_KEY unset on PostgreSQL); standard error unless LOG_LEVEL=silent. */
+  /** Where the seal key's warnings go (SEAL_KEY unset on PostgreSQL, a key file gone): the server's logger; standard error (unless LOG_LEVEL=silent) when absent. */
   warn?: (line: string) => void;
 }
 
@@ -177,7 +177,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const outageLog = overrides.outageLog ?? consoleOutageLog;
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
-  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config) });
+  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config), clock });
   const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),
