@@ -192,7 +192,7 @@ export const COMMANDS: Record<string, Command> = {
         .map((id) => id.trim())
         .filter(Boolean);
       if (keyIds.length === 0 && flags.yes === undefined) {
-        throw new UsageError('name the lost keys with --key-id ID[,ID] (the start\'s error names them), or --yes for every secret no key at hand opens');
+        throw new UsageError("name the lost keys with --key-id ID[,ID] (the start's error names them), or --yes for every secret no key at hand opens");
       }
       const lost = await sealKeys.forgetLost(keyIds.length > 0 ? { keyIds } : { all: true });
       return { forgotten: lost.map((row) => ({ what: row.column.what, id: row.key })) };

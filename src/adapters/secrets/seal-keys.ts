@@ -19,7 +19,7 @@ export class SealKeyError extends Error {}
 const DATABASE_KEY = 'totp-seal';
 
 /** How the CLI names the database's key (its id is ''), in `--key-id` and in reports. */
-export const DATABASE_KEY_ID = 'database';
+const DATABASE_KEY_ID = 'database';
 
 export interface SealKeysOptions {
   db: Kysely<Database>;
@@ -245,7 +245,7 @@ export class SealKeys {
     });
     if (material !== null) {
       warn(
-        "the database still holds its own seal key (the secrets are now sealed under SEAL_KEY or the key file): once every instance runs with it, `linkpix seal-key forget-database-key` deletes it (docs/operations.md, \"The seal key\")",
+        'the database still holds its own seal key (the secrets are now sealed under SEAL_KEY or the key file): once every instance runs with it, `linkpix seal-key forget-database-key` deletes it (docs/operations.md, "The seal key")',
       );
     }
     return {
