@@ -49,6 +49,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         'dry-run': { type: 'boolean' },
         strict: { type: 'boolean' },
         'on-conflict': { type: 'string' },
+        'key-id': { type: 'string' },
+        yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -31,7 +31,7 @@ import { SsoSignIn, type SsoSignInDeps } from '../core/sso/sso-sign-in.ts';
 import { SsoLinks } from '../core/sso/sso-links.ts';
 import { OpenIdConnect } from '../adapters/oidc/openid-connect.ts';
 import type { SsoServices } from '../adapters/web/app/web-context.ts';
-import { SecretBox } from '../adapters/storage/secret-box.ts';
+import { SecretBox } from '../adapters/secrets/secret-box.ts';
 import { SealKeys, type SealKeySource } from '../adapters/secrets/seal-keys.ts';
 import { keyFileOf } from '../adapters/secrets/key-file.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
@@ -138,7 +138,7 @@ export interface ContainerOverrides {
   logStream?: { write(line: string): void };
   /** Constants a test moves (docs/design/settings.md); the rest keep their values. */
   tuning?: Partial<Tuning>;
-  /** Where a warning of the start goes (SEAL_KEY unset on PostgreSQL); standard error unless LOG_LEVEL=silent. */
+  /** Where the seal key's warnings go (SEAL_KEY unset on PostgreSQL, a key file gone): the server's logger; standard error (unless LOG_LEVEL=silent) when absent. */
   warn?: (line: string) => void;
 }
 
@@ -183,7 +183,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const tuning = tuningOf(overrides.tuning);
   const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
   const clock = overrides.clock ?? systemClock;
-  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config) });
+  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config), clock });
   const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),

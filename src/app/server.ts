@@ -43,8 +43,12 @@ export interface Server {
 export async function buildServer(config: Config, overrides: ContainerOverrides = {}): Promise<Server> {
   // Outages are told through the server's logger once it exists (the container comes first).
   let outageLog: OutageLog | null = null;
+  // So are the seal key's warnings: those of the start are held until the logger exists.
+  let warnLog: ((line: string) => void) | null = null;
+  const heldWarnings: string[] = [];
   const container = createContainer(config, {
     outageLog: (message, error) => (outageLog ?? consoleOutageLog)(message, error),
+    warn: (line) => (warnLog ? warnLog(line) : heldWarnings.push(line)),
     ...overrides,
   });
   let metricsServer: MetricsServer | null = null;
@@ -131,6 +135,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     await app.ready();
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
     outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
+    warnLog = (line) => app.log.warn(line);
+    for (const line of heldWarnings.splice(0)) warnLog(line);
     const retention = startPeriodic(
       async () => {
         // The audit log's age limit holds even when the clicks' pruning fails.

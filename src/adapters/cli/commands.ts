@@ -19,7 +19,7 @@ export interface CliDeps extends ImportDeps {
   admin: AdminService;
   signIn: SignInService;
   security: { resets: PasswordResets };
-  sealKeys: Pick<SealKeys, 'ready' | 'rotate' | 'forgetLost'>;
+  sealKeys: Pick<SealKeys, 'check' | 'rotate' | 'forgetLost' | 'forgetDatabaseKey'>;
   migrate: () => Promise<string[]>;
   /** The first line of standard input (a secret is never taken as an argument: it would show in `ps`). */
   readLine: () => Promise<string>;
@@ -171,10 +171,10 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'seal-key check': {
-    usage: "seal-key check                                      check that this SEAL_KEY opens every sealed secret (moving them off the database's key)",
+    usage: 'seal-key check                                      open one sealed secret per key with this SEAL_KEY (or key file) and report; changes nothing',
     async run({ sealKeys }) {
-      const { source, sealing, resealed } = await sealKeys.ready();
-      return { source, key_id: sealing === '' ? null : sealing, resealed };
+      const { source, sealing, sealed, toReseal, databaseKey, fileMissing } = await sealKeys.check();
+      return { source, key_id: sealing, sealed, to_reseal_at_start: toReseal, database_key: databaseKey, ...(fileMissing ? { file_missing: true } : {}) };
     },
   },
   'seal-key rotate': {
@@ -185,10 +185,23 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'seal-key forget-lost': {
-    usage: 'seal-key forget-lost                                a key lost for good: delete the secrets no key opens (their two-factor off)',
-    async run({ sealKeys }) {
-      const lost = await sealKeys.forgetLost();
+    usage: 'seal-key forget-lost (--key-id ID[,ID] | --yes)     a key lost for good: delete the secrets under it (their two-factor off, audited)',
+    async run({ sealKeys }, flags) {
+      const keyIds = (flags['key-id'] ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
+      if (keyIds.length === 0 && flags.yes === undefined) {
+        throw new UsageError("name the lost keys with --key-id ID[,ID] (the start's error names them), or --yes for every secret no key at hand opens");
+      }
+      const lost = await sealKeys.forgetLost(keyIds.length > 0 ? { keyIds } : { all: true });
       return { forgotten: lost.map((row) => ({ what: row.column.what, id: row.key })) };
+    },
+  },
+  'seal-key forget-database-key': {
+    usage: "seal-key forget-database-key                        delete the database's old seal key once nothing is sealed under it",
+    async run({ sealKeys }) {
+      return { database_key_deleted: await sealKeys.forgetDatabaseKey() };
     },
   },
   import: importCommand,

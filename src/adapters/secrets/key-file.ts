@@ -1,5 +1,6 @@
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import { newSealKeyText, parseSealKeys, SEAL_KEY_FORMAT } from './seal-key.ts';
 
 /**
@@ -11,10 +12,12 @@ export function keyFileOf(databasePath: string): string {
   return `${databasePath}.seal-key`;
 }
 
-/** The file's keys, the file made first with a new key if there is none (two starts at once make one). */
-export async function readOrCreateKeyFile(path: string, warn: (line: string) => void): Promise<string[]> {
-  const found = await readKeyFile(path, warn);
-  if (found) return found;
+/**
+ * Makes the file with a new key unless it exists, and reads it (two starts at once make one).
+ * The caller decides that a new key is right: never when secrets are sealed under a key from
+ * outside the database (docs/design/secrets.md).
+ */
+export async function createKeyFile(path: string, warn: (line: string) => void): Promise<string[]> {
   const draft = await writeDraft(path, [newSealKeyText()]);
   try {
     // link() never replaces: of two starts at once, one file wins and both read it.
@@ -24,15 +27,20 @@ export async function readOrCreateKeyFile(path: string, warn: (line: string) => 
   } finally {
     await unlink(draft);
   }
-  return (await readKeyFile(path, warn))!;
+  await syncDirectory(path);
+  const keys = await readKeyFile(path, warn);
+  if (!keys) throw new Error(`The seal key file ${path} vanished as it was made.`);
+  return keys;
 }
 
 /** Replaces the file's keys at once (a rename): a crash leaves the old list or the new, never half. */
 export async function replaceKeyFile(path: string, keys: readonly string[]): Promise<void> {
   await rename(await writeDraft(path, keys), path);
+  await syncDirectory(path);
 }
 
-async function readKeyFile(path: string, warn: (line: string) => void): Promise<string[] | null> {
+/** The file's keys, or null when there is no file. */
+export async function readKeyFile(path: string, warn: (line: string) => void): Promise<string[] | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -61,4 +69,14 @@ async function writeDraft(path: string, keys: readonly string[]): Promise<string
     await file.close();
   }
   return draft;
+}
+
+/** A link or rename is durable once its directory is synced: a power cut after it keeps the new name. */
+async function syncDirectory(path: string): Promise<void> {
+  const directory = await open(dirname(path), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
 }

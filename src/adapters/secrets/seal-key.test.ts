@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { newSealKeyText, parseSealKeys, sealKeyOf } from './seal-key.ts';
-import { openWith, sealedKeyId, sealWith, UnknownSealKeyError } from '../storage/secret-box.ts';
+import { openWith, sealedKeyId, sealWith, UnknownSealKeyError } from './secret-box.ts';
 
 test("SEAL_KEY: base64url keys, comma-separated; base64's spelling of the same bytes is the same key; anything else refused", () => {
   const bytes = randomBytes(32);

@@ -5,7 +5,7 @@ import { sqlOwners } from '../sql-owners.ts';
 import { describeSecurityStoresContract } from '../security-stores-contract.ts';
 import { SqlChallengeStore, SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 import { SqlPasswordResetStore } from '../../../src/adapters/storage/stores/password-reset-store.ts';
-import { fixedKeys, SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { fixedKeys, SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { newSealKeyText, sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
 
 const boxOf = (text: string) => new SecretBox(fixedKeys({ sealing: sealKeyOf(text), opening: [sealKeyOf(text)] }));

@@ -1,4 +1,4 @@
-// `linkpix seal-key new | check | rotate` (issue 48, docs/operations.md "SEAL_KEY"), on both
+// `linkpix seal-key new | check | rotate | forget-lost | forget-database-key` (issue 48, docs/operations.md "SEAL_KEY"), on both
 // engines: moving several instances from one key to another, and what each step refuses.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { runCli } from '../../../src/app/cli.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer } from '../../../src/app/container.ts';
 import { sqlitePath } from '../../../src/adapters/storage/connect.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 import { sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
 import { ENGINES } from '../../support/harness.ts';
@@ -70,15 +70,29 @@ for (const engine of ENGINES) {
       assert.deepEqual(JSON.parse(rotated.out), { key_id: sealKeyOf(next).id, resealed: 1 });
       const checked = await cli({ ...database.env, SEAL_KEY: next }, 'seal-key', 'check');
       assert.equal(checked.code, 0, checked.err);
-      assert.deepEqual(JSON.parse(checked.out), { source: 'env', key_id: sealKeyOf(next).id, resealed: 0 });
+      assert.deepEqual(JSON.parse(checked.out), {
+        source: 'env',
+        key_id: sealKeyOf(next).id,
+        sealed: { [sealKeyOf(next).id]: 1 },
+        to_reseal_at_start: 0,
+        database_key: false,
+      });
       assert.equal(await person.find({ ...database.env, SEAL_KEY: next }), SEED);
 
       const stale = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check');
       assert.equal(stale.code, 1);
       assert.match(stale.err, new RegExp(`^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(next).id}\\.`));
-      assert.match(stale.err, /`linkpix seal-key forget-lost` turns two-factor off for those people/);
-      // As if `next` were lost for good, with `old` the only key left.
-      const forgot = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost');
+      assert.match(stale.err, new RegExp(`\`linkpix seal-key forget-lost --key-id ${sealKeyOf(next).id}\` turns two-factor off for those people`));
+      // A shell whose SEAL_KEY is not the server's: nothing opens, so nothing is forgotten without naming the lost key.
+      const unnamed = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost');
+      assert.equal(unnamed.code, 2);
+      assert.match(unnamed.err, /^name the lost keys with --key-id ID\[,ID\]/);
+      const blind = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost', '--yes');
+      assert.equal(blind.code, 1);
+      assert.match(blind.err, /^No sealed secret opens under the keys at hand \(this shell's SEAL_KEY\).*Nothing was deleted/);
+      assert.equal(await person.find({ ...database.env, SEAL_KEY: next }), SEED, 'the seed is still there');
+      // As if `next` were lost for good, with `old` the only key left: named, it is forgotten.
+      const forgot = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost', '--key-id', sealKeyOf(next).id);
       assert.equal(forgot.code, 0, forgot.err);
       assert.deepEqual(JSON.parse(forgot.out), { forgotten: [{ what: 'two-factor', id: person.id }] });
       assert.equal((await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check')).code, 0, 'the start passes then');
@@ -114,3 +128,32 @@ for (const engine of ENGINES) {
     );
   });
 }
+
+const postgres = ENGINES.find((e) => e.name === 'postgres');
+test(
+  'PostgreSQL: check with a new SEAL_KEY changes nothing; the start moves the seeds; forget-database-key only once nothing needs the key',
+  { skip: !postgres || (postgres.skip ?? false) },
+  async () => {
+    const fresh = await cliDatabase('postgres');
+    try {
+      const person = await enrolled(fresh.env);
+      const key = (JSON.parse((await cli(fresh.env, 'seal-key', 'new')).out) as { seal_key: string }).seal_key;
+      const withKey = { ...fresh.env, SEAL_KEY: key };
+      const checked = await cli(withKey, 'seal-key', 'check');
+      assert.equal(checked.code, 0, checked.err);
+      assert.deepEqual(JSON.parse(checked.out), { source: 'env', key_id: sealKeyOf(key).id, sealed: { database: 1 }, to_reseal_at_start: 1, database_key: true });
+      assert.equal(JSON.parse((await cli(withKey, 'seal-key', 'check')).out).to_reseal_at_start, 1, 'still there: a check moves nothing');
+      const early = await cli(withKey, 'seal-key', 'forget-database-key');
+      assert.equal(early.code, 1);
+      assert.match(early.err, /^1 secret\(s\) are still sealed under the database's key/);
+      const rotated = await cli(withKey, 'seal-key', 'rotate');
+      assert.equal(rotated.code, 0, rotated.err);
+      const forgot = await cli(withKey, 'seal-key', 'forget-database-key');
+      assert.equal(forgot.code, 0, forgot.err);
+      assert.deepEqual(JSON.parse(forgot.out), { database_key_deleted: true });
+      assert.equal(await person.find(withKey), SEED);
+    } finally {
+      await fresh.cleanup();
+    }
+  },
+);

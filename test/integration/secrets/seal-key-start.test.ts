@@ -4,13 +4,13 @@
 // without it, one warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES, startHarness, type Engine, type Harness, type HarnessOptions } from '../../support/harness.ts';
 import { SealKeyError } from '../../../src/adapters/secrets/seal-keys.ts';
 import { newSealKeyText } from '../../../src/adapters/secrets/seal-key.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 
 const SEED = 'JBSWY3DPEHPK3PXP';
@@ -97,14 +97,34 @@ test('SQLite without SEAL_KEY: a key file beside the database file, 0600, made a
   }
 });
 
+test('SQLite: the key file gone, with seeds sealed under it, fails the start saying so and makes no new key', { skip: !sqlite }, async () => {
+  const db = onOneDatabase('sqlite');
+  try {
+    const first = await db.start({});
+    await enrol(first);
+    await db.stop(first);
+    const path = `${db.file}.seal-key`;
+    rmSync(path);
+    await assert.rejects(
+      db.start({}),
+      (e: unknown) => e instanceof SealKeyError && e.message.startsWith(`The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY).`),
+    );
+    assert.ok(!existsSync(path), 'no new key');
+  } finally {
+    await db.cleanUp();
+  }
+});
+
 const postgres = ENGINES.find((e) => e.name === 'postgres');
-test('PostgreSQL without SEAL_KEY: the database key, and one warning at start', { skip: !postgres || (postgres.skip ?? false) }, async () => {
-  const warnings: string[] = [];
-  const h = await startHarness('postgres', { overrides: { warn: (line) => warnings.push(line) } });
+test("PostgreSQL without SEAL_KEY: the database key, and one warning at start, in the server's log", { skip: !postgres || (postgres.skip ?? false) }, async () => {
+  const lines: string[] = [];
+  const h = await startHarness('postgres', { env: { LOG_LEVEL: 'warn' }, overrides: { logStream: { write: (line) => lines.push(line) } } });
   try {
     await enrol(h);
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!, /^SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them/);
+    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => /SEAL_KEY/.test(l.msg));
+    assert.equal(warnings.length, 1, lines.join(''));
+    assert.equal(warnings[0]!.level, 40, 'at warn');
+    assert.match(warnings[0]!.msg, /^SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them/);
   } finally {
     await h.close();
   }

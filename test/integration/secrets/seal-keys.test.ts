@@ -4,7 +4,7 @@
 // cannot open them fails the start, naming what; a rotation reseals everything.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onEachSqlEngine } from '../../contracts/sql-database.ts';
@@ -12,19 +12,20 @@ import { sqlOwners } from '../../contracts/sql-owners.ts';
 import type { Storage } from '../../../src/adapters/storage/connect.ts';
 import { SealKeyError, SealKeys, type SealKeySource } from '../../../src/adapters/secrets/seal-keys.ts';
 import { newSealKeyText, sealKeyOf } from '../../../src/adapters/secrets/seal-key.ts';
-import { SecretBox } from '../../../src/adapters/storage/secret-box.ts';
+import { SecretBox } from '../../../src/adapters/secrets/secret-box.ts';
 import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-factor-store.ts';
 
 const SEED = 'JBSWY3DPEHPK3PXP';
 
 function holder(storage: Storage, source: SealKeySource, warnings: string[] = []) {
-  const keys = new SealKeys({ db: storage.db, engine: storage.engine, source, warn: (line) => warnings.push(line) });
+  const keys = new SealKeys({ db: storage.db, engine: storage.engine, source, warn: (line) => warnings.push(line), clock: { now: () => 5000 } });
   return { keys, store: new SqlTwoFactorStore(storage.db, new SecretBox(keys)) };
 }
 
 /** A fresh database's state for each test: every seed and the database key gone. */
 async function clean(storage: Storage): Promise<void> {
   await storage.db.deleteFrom('user_totp').execute();
+  await storage.db.deleteFrom('audit_entries').where('action', '=', 'account.two_factor_disabled').execute();
   await storage.db.deleteFrom('app_secrets').where('name', '=', 'totp-seal').execute();
 }
 
@@ -33,7 +34,7 @@ const sealedOf = async (storage: Storage, userId: number) =>
 const databaseKeyRows = async (storage: Storage) => (await storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute()).length;
 
 onEachSqlEngine('seal keys', (storage) => {
-  test('the first start with SEAL_KEY reseals the seeds of the database key under it and deletes that key; four starts at once move them once', async () => {
+  test('the first start with SEAL_KEY reseals the seeds of the database key under it and keeps that key; four starts at once move them once', async () => {
     const s = storage();
     await clean(s);
     const before = holder(s, { kind: 'database' });
@@ -55,7 +56,7 @@ onEachSqlEngine('seal keys', (storage) => {
       assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`));
       assert.equal((await starts[3]!.store.find(id))?.secret, SEED);
     }
-    assert.equal(await databaseKeyRows(s), 0, "the database's key is gone");
+    assert.equal(await databaseKeyRows(s), 1, "the database's key stays until the operator forgets it");
     const fresh = await sqlOwners(s.db).account();
     await starts[0]!.store.start(fresh, SEED, 2000);
     assert.match(await sealedOf(s, fresh), /^v2\./, 'new seeds are sealed under SEAL_KEY');
@@ -86,26 +87,146 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(await databaseKeyRows(s), 0, 'no database key made by the refused start');
   });
 
-  test('a key lost for good: forget-lost deletes the seeds no key opens, with their recovery codes, and the start passes', async () => {
+  test('a key lost for good: forget-lost deletes the seeds under the named key or (all) those no key opens, with their recovery codes and an audit entry each by the CLI; never when nothing opens', async () => {
     const s = storage();
     await clean(s);
-    const lostKey = newSealKeyText();
-    const [gone, kept] = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
+    const [lostKey, keptKey] = [newSealKeyText(), newSealKeyText()];
+    const [gone, enrolling, kept] = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
     const before = holder(s, { kind: 'env', keys: [lostKey] });
     await before.store.start(gone, SEED, 1000);
     await before.store.confirm(gone, 1, ['c1', 'c2'], 1000);
-    const now = holder(s, { kind: 'env', keys: [newSealKeyText()] });
-    await assert.rejects(now.keys.ready(), SealKeyError);
-    const lost = await now.keys.forgetLost();
+    await before.store.start(enrolling, SEED, 1000);
+
+    // A shell whose SEAL_KEY is not the server's: no seed opens, so `all` deletes nothing.
+    const wrongShell = holder(s, { kind: 'env', keys: [newSealKeyText()] });
+    await assert.rejects(
+      wrongShell.keys.forgetLost({ all: true }),
+      (e: unknown) => e instanceof SealKeyError && /^No sealed secret opens under the keys at hand .*Nothing was deleted.*--key-id /.test(e.message),
+    );
+    assert.equal((await before.store.find(gone))?.secret, SEED, 'nothing deleted');
+    await assert.rejects(wrongShell.keys.forgetLost({ keyIds: ['nokey'] }), /No secret is sealed under key nokey/);
+    await assert.rejects(
+      before.keys.forgetLost({ keyIds: [sealKeyOf(lostKey).id] }),
+      (e: unknown) => e instanceof SealKeyError && /is at hand/.test(e.message),
+      'a key named as lost but at hand',
+    );
+
+    await holder(s, { kind: 'env', keys: [keptKey, lostKey] }).store.start(kept, SEED, 2000);
+    const now = holder(s, { kind: 'env', keys: [keptKey] });
+    await assert.rejects(now.keys.ready(), (e: unknown) => e instanceof SealKeyError && e.message.includes(`forget-lost --key-id ${sealKeyOf(lostKey).id}`));
+    const lost = await now.keys.forgetLost({ all: true });
     assert.deepEqual(
-      lost.map((r) => [r.column.what, Number(r.key)]),
-      [['two-factor', gone]],
+      lost.map((r) => [r.column.what, Number(r.key)]).sort(),
+      [
+        ['two-factor', gone],
+        ['two-factor', enrolling],
+      ].sort(),
     );
     assert.equal(await now.store.find(gone), null);
     assert.equal(await now.store.recoveryCodesLeft(gone), 0);
+    assert.equal((await now.store.find(kept))?.secret, SEED, 'the seed the key at hand opens stays');
+    const entries = await s.db.selectFrom('audit_entries').selectAll().where('action', '=', 'account.two_factor_disabled').execute();
+    assert.deepEqual(
+      entries.map((e) => [e.workspace_id, e.user_id, e.key_id, e.via, e.target_type, e.target_id, JSON.parse(e.changes) as unknown, Number(e.at)]),
+      [[gone, null, null, 'cli', 'account', gone, { two_factor: [true, false], recovery_codes: 'changed' }, 5000]],
+      'one entry for the person whose two-factor was on, by the CLI (an enrolment not finished was not on)',
+    );
     assert.equal((await now.keys.ready()).resealed, 0, 'the start passes now');
-    await now.store.start(kept, SEED, 2000);
-    assert.equal((await now.store.find(kept))?.secret, SEED);
+  });
+
+  test('forget-lost naming the lost key deletes its seeds even when no seed opens (every key lost)', async () => {
+    const s = storage();
+    await clean(s);
+    const lostKey = newSealKeyText();
+    const id = await sqlOwners(s.db).account();
+    await holder(s, { kind: 'env', keys: [lostKey] }).store.start(id, SEED, 1000);
+    const now = holder(s, { kind: 'env', keys: [newSealKeyText()] });
+    const lost = await now.keys.forgetLost({ keyIds: [sealKeyOf(lostKey).id] });
+    assert.deepEqual(
+      lost.map((r) => Number(r.key)),
+      [id],
+    );
+    assert.equal((await now.keys.ready()).resealed, 0);
+  });
+
+  test('a rolling upgrade: an instance still on the database key seals a seed after a new one started with SEAL_KEY; the new ones open it, the next start moves it, and the key is forgotten only by the command, once nothing needs it', async () => {
+    const s = storage();
+    await clean(s);
+    const old = holder(s, { kind: 'database' });
+    await old.keys.ready();
+    const key = newSealKeyText();
+    const first = holder(s, { kind: 'env', keys: [key] });
+    await first.keys.ready();
+    assert.equal(await databaseKeyRows(s), 1, 'the database key stays for the instances not yet upgraded');
+    const late = await sqlOwners(s.db).account();
+    await old.store.start(late, SEED, 1000);
+    assert.match(await sealedOf(s, late), /^v1\./);
+    assert.equal((await first.store.find(late))?.secret, SEED, 'a new instance opens it');
+    await assert.rejects(
+      first.keys.forgetDatabaseKey(),
+      (e: unknown) => e instanceof SealKeyError && /^1 secret\(s\) are still sealed under the database's key/.test(e.message),
+    );
+    const second = holder(s, { kind: 'env', keys: [key] });
+    assert.equal((await second.keys.ready()).resealed, 1, 'the next start moves it');
+    assert.match(await sealedOf(s, late), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`));
+    assert.equal(await second.keys.forgetDatabaseKey(), true);
+    assert.equal(await databaseKeyRows(s), 0);
+    assert.equal(await second.keys.forgetDatabaseKey(), false, 'again: nothing to delete');
+    assert.equal((await second.store.find(late))?.secret, SEED);
+    await assert.rejects(old.store.start(await sqlOwners(s.db).account(), SEED, 2000), SealKeyError, 'nothing more is sealed under a forgotten key');
+    await assert.rejects(old.keys.forgetDatabaseKey(), /SEAL_KEY is not set/);
+  });
+
+  test('check changes nothing: it opens one seed per key and says what the next start would move', async () => {
+    const s = storage();
+    await clean(s);
+    const id = await sqlOwners(s.db).account();
+    await holder(s, { kind: 'database' }).store.start(id, SEED, 1000);
+    const sealed = await sealedOf(s, id);
+    const key = newSealKeyText();
+    const checking = holder(s, { kind: 'env', keys: [key] });
+    assert.deepEqual(await checking.keys.check(), { source: 'env', sealing: sealKeyOf(key).id, sealed: { database: 1 }, toReseal: 1, databaseKey: true });
+    assert.equal(await sealedOf(s, id), sealed, 'the seed is where it was');
+    await assert.rejects(holder(s, { kind: 'env', keys: [key] }).keys.forgetDatabaseKey(), SealKeyError);
+    const path = join(mkdtempSync(join(tmpdir(), 'linkpix-seal-')), 'linkpix.db.seal-key');
+    assert.deepEqual(await holder(s, { kind: 'file', path }).keys.check(), {
+      source: 'file',
+      sealing: null,
+      sealed: { database: 1 },
+      toReseal: 1,
+      databaseKey: true,
+      fileMissing: true,
+    });
+    assert.ok(!existsSync(path), 'no key file made by a check');
+  });
+
+  test('a key file gone: a running server keeps its keys and says so; a start with seeds sealed under it fails and makes none', async () => {
+    const s = storage();
+    await clean(s);
+    const path = join(mkdtempSync(join(tmpdir(), 'linkpix-seal-')), 'linkpix.db.seal-key');
+    const warnings: string[] = [];
+    const running = holder(s, { kind: 'file', path }, warnings);
+    await running.keys.ready();
+    const key = readFileSync(path, 'utf8').trim();
+    const id = await sqlOwners(s.db).account();
+    await running.store.start(id, SEED, 1000);
+    rmSync(path);
+    const second = await sqlOwners(s.db).account();
+    await running.store.start(second, SEED, 2000);
+    assert.ok(!existsSync(path), 'a re-read never makes the file');
+    assert.ok(
+      warnings.some((w) => w.startsWith(`the seal key file ${path} is missing: the keys read before are kept`)),
+      warnings.join('\n'),
+    );
+    assert.match(await sealedOf(s, second), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`), 'sealed under the key read before');
+    assert.equal((await running.store.find(id))?.secret, SEED);
+    await assert.rejects(
+      holder(s, { kind: 'file', path }).keys.ready(),
+      (e: unknown) =>
+        e instanceof SealKeyError && e.message === `The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY). Nothing was changed.`,
+    );
+    await assert.rejects(holder(s, { kind: 'file', path }).keys.check(), /is missing: copy it from where the database was/);
+    assert.ok(!existsSync(path), 'nor does a start or a check');
   });
 
   test('rotation: with the new key first and the old one after it, every seed is resealed under the new; then the new key alone opens them', async () => {
@@ -140,7 +261,7 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const first = readFileSync(path, 'utf8').trim();
     assert.equal(sealKeyOf(first).id, ready[0]!.sealing);
-    assert.equal(await databaseKeyRows(s), 0);
+    assert.equal(await databaseKeyRows(s), 1);
 
     const running = starts[0]!;
     const rotation = await holder(s, { kind: 'file', path }).keys.rotate();

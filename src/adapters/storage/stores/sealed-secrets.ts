@@ -1,5 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { AuditActor, AuditChanges } from '../../../core/audit/audit-entry.ts';
+import { recordAccountChange } from '../../../core/accounts/account-audit.ts';
+import { SqlAuditLog } from './audit-store.ts';
+
+/** A seed forgotten is two-factor turned off, said as the person's own turning off says it (core/security/two-factor-service.ts). */
+const TWO_FACTOR_FORGOTTEN: { action: string; changes: AuditChanges } = {
+  action: 'account.two_factor_disabled',
+  changes: { two_factor: [true, false], recovery_codes: 'changed' },
+};
 
 /**
  * Every column that holds a sealed secret, by its table and row key. A new one (an
@@ -7,8 +16,17 @@ import type { Database } from '../schema.ts';
  * rotation then cover it too (docs/design/secrets.md).
  */
 const SEALED_COLUMNS = [
-  // Forgetting a seed turns the person's two-factor off: their recovery codes go with it.
-  { table: 'user_totp', key: 'user_id', column: 'secret_box', what: 'two-factor', alsoDelete: ['user_recovery_codes'] },
+  // Forgetting a seed turns the person's two-factor off: their recovery codes go with it, and
+  // their log says so when it was on (`inUse`), as when they turn it off themselves.
+  {
+    table: 'user_totp',
+    key: 'user_id',
+    column: 'secret_box',
+    what: 'two-factor',
+    alsoDelete: ['user_recovery_codes'],
+    inUse: 'confirmed_at',
+    forgotten: TWO_FACTOR_FORGOTTEN,
+  },
 ] as const;
 
 type SealedColumn = (typeof SEALED_COLUMNS)[number];
@@ -17,6 +35,8 @@ export interface SealedRow {
   column: SealedColumn;
   key: number | string;
   sealed: string;
+  /** The secret is in use (a two-factor seed confirmed), not a step left half-done. */
+  inUse: boolean;
 }
 
 /** Every sealed secret stored. Their rows are few (one per person with two-factor, per integration). */
@@ -26,8 +46,9 @@ export async function readSealed(db: Kysely<Database>): Promise<SealedRow[]> {
     const found = await sql<{
       k: number | string;
       v: string;
-    }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v from ${sql.table(column.table)}`.execute(db);
-    for (const r of found.rows) rows.push({ column, key: r.k, sealed: r.v });
+      u: unknown;
+    }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v, ${sql.ref(column.inUse)} as u from ${sql.table(column.table)}`.execute(db);
+    for (const r of found.rows) rows.push({ column, key: r.k, sealed: r.v, inUse: r.u !== null });
   }
   return rows;
 }
@@ -41,9 +62,18 @@ export async function replaceSealed(db: Kysely<Database>, row: SealedRow, next: 
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
-/** Deletes a secret no key opens any more, and the rows that only made sense with it (docs/operations.md, "The seal key"). */
-export async function forgetSealed(db: Kysely<Database>, row: SealedRow): Promise<void> {
-  const { table, key, column, alsoDelete } = row.column;
+/**
+ * Deletes a secret no key opens any more, and the rows that only made sense with it, with the
+ * person's audit entry (docs/operations.md, "The seal key"); false when the row changed since it
+ * was read. Run inside the caller's transaction: the entry commits with the deletion.
+ */
+export async function forgetSealed(db: Kysely<Database>, row: SealedRow, by: { actor: AuditActor; at: number }): Promise<boolean> {
+  const { table, key, column, alsoDelete, forgotten } = row.column;
+  const deleted = await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(db);
+  if (Number(deleted.numAffectedRows ?? 0) === 0) return false;
   for (const other of alsoDelete) await sql`delete from ${sql.table(other)} where ${sql.ref(key)} = ${row.key}`.execute(db);
-  await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(db);
+  if (row.inUse) {
+    await recordAccountChange(new SqlAuditLog(db), { userId: Number(row.key), actor: by.actor, action: forgotten.action, changes: forgotten.changes, at: by.at });
+  }
+  return true;
 }

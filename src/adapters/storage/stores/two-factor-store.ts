@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { ChallengeStore, SignInChallenge, TotpEnrolment, TwoFactorStore } from '../../../core/security/two-factor-store.ts';
 import type { Database } from '../schema.ts';
-import type { SecretBox } from '../secret-box.ts';
 import { storeTransaction } from '../transactions.ts';
+
+/** What seals the seeds at rest: the secrets' SecretBox (docs/design/secrets.md), named here so storage needs nothing of it. */
+export interface Sealer {
+  seal(plain: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
 
 export class SqlTwoFactorStore implements TwoFactorStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly box: SecretBox,
+    private readonly box: Sealer,
   ) {}
 
   async find(userId: number): Promise<TotpEnrolment | null> {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SealKey } from '../secrets/seal-key.ts';
+import type { SealKey } from './seal-key.ts';
 
 /** The keys a box seals and opens with: the first seals, any opens what names it. */
 export interface KeyRing {
