@@ -69,8 +69,9 @@ type Prepared = { ready: SealKeysReady; outside: readonly string[] | null; datab
  * The one holder of the key that seals secrets at rest, for every kind of secret
  * (docs/design/secrets.md). At the first use (the start awaits it) it checks that its keys open
  * every sealed secret, and moves the secrets sealed under the database's key to its own, in one
- * transaction that two starts at once take in turn. The database's key stays until
- * `forgetDatabaseKey` (an instance of the previous version may still seal under it).
+ * transaction that two starts at once take in turn. On SQLite the database's key is deleted in
+ * that transaction; on PostgreSQL it stays until `forgetDatabaseKey` (an instance of the
+ * previous version may still seal under it).
  */
 export class SealKeys {
   private prepared: Promise<Prepared> | null = null;
@@ -240,6 +241,12 @@ export class SealKeys {
       let moved = 0;
       for (const row of rows.filter((r) => sealedKeyId(r.sealed) === '')) {
         if (await replaceSealed(trx, row, sealWith(ring[0]!, openWith(old, row.sealed)))) moved++;
+      }
+      // One process serves a SQLite file, so no instance of the previous version can still seal
+      // under the database's key: it goes with the move, as the move's own transaction.
+      if (found !== null && engine === 'sqlite') {
+        await trx.deleteFrom('app_secrets').where('name', '=', DATABASE_KEY).execute();
+        return { resealed: moved, material: null };
       }
       return { resealed: moved, material: found };
     });

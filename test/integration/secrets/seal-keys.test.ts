@@ -34,7 +34,7 @@ const sealedOf = async (storage: Storage, userId: number) =>
 const databaseKeyRows = async (storage: Storage) => (await storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute()).length;
 
 onEachSqlEngine('seal keys', (storage) => {
-  test('the first start with SEAL_KEY reseals the seeds of the database key under it and keeps that key; four starts at once move them once', async () => {
+  test('the first start with SEAL_KEY reseals the seeds of the database key under it (the key goes with them on SQLite, stays on PostgreSQL); four starts at once move them once', async () => {
     const s = storage();
     await clean(s);
     const before = holder(s, { kind: 'database' });
@@ -56,7 +56,8 @@ onEachSqlEngine('seal keys', (storage) => {
       assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`));
       assert.equal((await starts[3]!.store.find(id))?.secret, SEED);
     }
-    assert.equal(await databaseKeyRows(s), 1, "the database's key stays until the operator forgets it");
+    // One process serves a SQLite file; PostgreSQL's instances of the previous version may still seal under it.
+    assert.equal(await databaseKeyRows(s), s.engine === 'sqlite' ? 0 : 1, "on PostgreSQL the database's key stays until the operator forgets it");
     const fresh = await sqlOwners(s.db).account();
     await starts[0]!.store.start(fresh, SEED, 2000);
     assert.match(await sealedOf(s, fresh), /^v2\./, 'new seeds are sealed under SEAL_KEY');
@@ -149,8 +150,9 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal((await now.keys.ready()).resealed, 0);
   });
 
-  test('a rolling upgrade: an instance still on the database key seals a seed after a new one started with SEAL_KEY; the new ones open it, the next start moves it, and the key is forgotten only by the command, once nothing needs it', async () => {
+  test('a rolling upgrade: an instance still on the database key seals a seed after a new one started with SEAL_KEY; the new ones open it, the next start moves it, and the key is forgotten only by the command, once nothing needs it', async (t) => {
     const s = storage();
+    if (s.engine === 'sqlite') return t.skip('one process serves a SQLite file: no rolling upgrade');
     await clean(s);
     const old = holder(s, { kind: 'database' });
     await old.keys.ready();
@@ -261,7 +263,7 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const first = readFileSync(path, 'utf8').trim();
     assert.equal(sealKeyOf(first).id, ready[0]!.sealing);
-    assert.equal(await databaseKeyRows(s), 1);
+    assert.equal(await databaseKeyRows(s), s.engine === 'sqlite' ? 0 : 1);
 
     const running = starts[0]!;
     const rotation = await holder(s, { kind: 'file', path }).keys.rotate();
