@@ -2,11 +2,13 @@ import type { Link } from '../links/link.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FieldErrorBag, NotFoundError } from '../shared/errors.ts';
+import { LoopSlices } from '../shared/loop-slices.ts';
 import { messages } from '../shared/messages.ts';
 import { FILTERED_ROWS_MAX, type ClickSpan } from '../stats/filtered-clicks.ts';
 import { TargetType } from '../targeting/target.ts';
 import { checkRules } from './check-rules.ts';
 import { phpShortRules } from './phpshort-rules.ts';
+import { PreviewTurns } from './preview-turns.ts';
 import { compileReplay, conditionsUsed, needsTime, UNKNOWN_IN_CLICKS, type ClickFacts } from './replay.ts';
 import type { ConditionName, Rule } from './rule.ts';
 
@@ -16,7 +18,6 @@ export const PREVIEW_DAYS_MAX = 90;
 /** The newest human click rows a preview reads at most, as filtered statistics (docs/adr/0057). */
 const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
 const DAY_MS = 86_400_000;
-const REPLAY_SLICE = 2_000;
 
 /** The link's human clicks, grouped in SQL by identical facts, so a replay weighs each combination once. */
 export interface ReplayClickStore {
@@ -52,13 +53,20 @@ export interface RulePreviewDeps {
   clicks: ReplayClickStore;
   urls: UrlPolicy;
   clock: Clock;
+  /** The instance's turns (one PreviewTurns of its own when absent). */
+  turns?: PreviewTurns;
 }
 
 /** POST /api/v1/links/{id}/rules/preview (docs/api.md §18): a draft rule list against the link's recent traffic. */
 export class RulePreview {
-  constructor(private readonly deps: RulePreviewDeps) {}
+  private readonly turns: PreviewTurns;
 
-  async preview(accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
+  constructor(private readonly deps: RulePreviewDeps) {
+    this.turns = deps.turns ?? new PreviewTurns();
+  }
+
+  /** `caller`: who asks (an API key, a signed-in person), each of whom has one preview at a time. */
+  async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
     const bag = new FieldErrorBag();
@@ -66,7 +74,7 @@ export class RulePreview {
     const draft = checkRules(bag, input.rules, this.deps.urls);
     const days = daysOf(bag, input.days);
     bag.throwIfAny();
-    return this.replay(link, draft ?? null, days);
+    return this.turns.run(caller, () => this.replay(link, draft ?? null, days));
   }
 
   private async replay(link: Link, draft: Rule[] | null, days: number): Promise<PreviewAnswer> {
@@ -85,9 +93,10 @@ export class RulePreview {
     const dra = new Tally();
     let clicks = 0;
     let changed = 0;
+    // Each of up to PREVIEW_ROWS_MAX groups goes through two lists of up to 50 rules: in slices.
+    const slices = new LoopSlices();
     for (let i = 0; i < groups.length; i++) {
-      // Thousands of distinct combinations are a few milliseconds: let other requests in between.
-      if (i > 0 && i % REPLAY_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (slices.due()) await slices.pause();
       const group = groups[i]!;
       clicks += group.count;
       const a = now(group);

@@ -261,8 +261,8 @@ onEachSqlEngine('SQL stores', (storage) => {
     const writer = InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) });
     return {
       stats: new SqlStatsStore(db, engine, months),
-      filtered: new SqlFilteredClickStore(db, engine),
-      raw: new SqlRawClickStore(db),
+      filtered: new SqlFilteredClickStore(storage()),
+      raw: new SqlRawClickStore(storage()),
       folder: months,
       retention: new SqlClickRetention(db, engine),
       link: async () => {

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ClickSpan } from '../../../core/stats/filtered-clicks.ts';
 import type { ClickFacts } from '../../../core/rules/replay.ts';
 import type { ReplayClickStore } from '../../../core/rules/rule-preview.ts';
-import type { Engine } from '../connect.ts';
+import { mapInSlices } from '../../../core/shared/loop-slices.ts';
+import type { Storage } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { SqlFilteredClickStore } from './filtered-click-store.ts';
 
@@ -11,16 +12,17 @@ const MINUTE_MS = 60_000;
 /**
  * The preview's read of a link's clicks (docs/adr/0066): one GROUP BY over the span's rows, so the
  * database hands over each distinct combination of facts once with its count, never row by row;
- * the span is bounded by the core to the newest rows, through the filtered statistics' cut.
+ * the span is bounded by the core to the newest rows, through the filtered statistics' cut. Both
+ * go through up to that many rows, and answer as many groups: read through `storage.reads`, the
+ * groups made into facts in slices of the loop (docs/design/event-loop.md).
  */
 export class SqlReplayClickStore implements ReplayClickStore {
+  private readonly db: Kysely<Database>;
   private readonly filtered: SqlFilteredClickStore;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    engine: Engine,
-  ) {
-    this.filtered = new SqlFilteredClickStore(db, engine);
+  constructor(storage: Pick<Storage, 'reads' | 'engine'>) {
+    this.db = storage.reads;
+    this.filtered = new SqlFilteredClickStore(storage);
   }
 
   newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null> {
@@ -42,7 +44,7 @@ export class SqlReplayClickStore implements ReplayClickStore {
     if (byMinute) q = q.groupBy(minute);
     const rows = await q.execute();
     const known = (v: string | null) => (v === '' ? null : v);
-    return rows.map((r) => ({
+    return mapInSlices(rows, (r) => ({
       country: known(r.country),
       platform: known(r.platform),
       browser: known(r.browser),
