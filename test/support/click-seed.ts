@@ -4,8 +4,8 @@
  * facts varied enough that nearly every minute's rows differ, the heaviest replay a preview has.
  * Row i comes `stepMs` × i before `newest`. Nothing else is written (no rollups, no counters).
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
+import { sql } from 'kysely';
+import type { Storage } from '../../src/adapters/storage/connect.ts';
 
 const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'IT', 'ES', 'NL', 'BE', 'AT', 'CH', 'PL', 'SE', 'CZ', 'DK', 'NO', 'FI', 'IE', 'PT', 'GR', 'HU', 'RO', 'BR', 'CA', 'MX', 'JP', 'IN', 'AU', 'TR', 'UA', 'AR'];
 const PLATFORMS = ['iOS', 'Android', 'Windows', 'OS X', 'Linux', 'Chrome OS'];
@@ -28,29 +28,18 @@ function selectRows(i: string, at: string): string {
 
 const COLUMNS = 'link_id, account_id, at, country, platform, browser, device, language, referrer_host, is_bot';
 
-export async function seedClicks(databaseUrl: string, o: { linkId: number; accountId: number; rows: number; newest: number; stepMs: number }): Promise<void> {
+/** Writes the rows through `storage`'s own connection (a server's, or one a test opens on its database). */
+export async function seedClicks(storage: Pick<Storage, 'db' | 'engine'>, o: { linkId: number; accountId: number; rows: number; newest: number; stepMs: number }): Promise<void> {
   const n = Math.floor(o.rows);
-  if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Database(databaseUrl.slice('sqlite:'.length));
-    try {
-      db.pragma('busy_timeout = 30000');
-      const body = selectRows('i', String(Math.floor(o.newest))).replace('$step', String(Math.floor(o.stepMs)));
-      db.prepare(
-        `insert into clicks (${COLUMNS}) with recursive n(i) as (select 0 union all select i + 1 from n where i < ${n - 1})
-         select ${Math.floor(o.linkId)}, ${Math.floor(o.accountId)}, ${body} from n`,
-      ).run();
-    } finally {
-      db.close();
-    }
+  const head = `${Math.floor(o.linkId)}, ${Math.floor(o.accountId)}`;
+  if (storage.engine === 'sqlite') {
+    const body = selectRows('i', String(Math.floor(o.newest))).replace('$step', String(Math.floor(o.stepMs)));
+    await sql
+      .raw(`insert into clicks (${COLUMNS}) with recursive n(i) as (select 0 union all select i + 1 from n where i < ${n - 1}) select ${head}, ${body} from n`)
+      .execute(storage.db);
     return;
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const body = selectRows('i', `${Math.floor(o.newest)}::bigint`).replace('$step', `${Math.floor(o.stepMs)}::bigint`);
-    await client.query(`insert into clicks (${COLUMNS}) select ${Math.floor(o.linkId)}, ${Math.floor(o.accountId)}, ${body} from generate_series(0, ${n - 1}) as i`);
-    await client.query('analyze clicks');
-  } finally {
-    await client.end();
-  }
+  const body = selectRows('i', `${Math.floor(o.newest)}::bigint`).replace('$step', `${Math.floor(o.stepMs)}::bigint`);
+  await sql.raw(`insert into clicks (${COLUMNS}) select ${head}, ${body} from generate_series(0, ${n - 1}) as i`).execute(storage.db);
+  await sql.raw('analyze clicks').execute(storage.db);
 }
