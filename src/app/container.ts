@@ -381,7 +381,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clickIds: clickIdsOnce,
     conversions: new ConversionService({
       links: stores.links,
-      store: new SqlConversionStore(storage.db),
+      store: new SqlConversionStore(storage),
       clickIds: clickIdsOnce,
       saveRules: (accountId, timeZone, linkId, rules, actor) => links.update(accountId, timeZone, linkId, { rules }, actor),
       clock,

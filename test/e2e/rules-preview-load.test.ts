@@ -34,7 +34,12 @@ function ruleList(variant: number) {
     when: {
       country: Array.from({ length: 20 }, (_, j) => countries[(k + j + variant) % countries.length]),
       referrer: Array.from({ length: 20 }, (_, j) => referrers[(k * 3 + j) % referrers.length]),
-      time: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: `${String(k % 24).padStart(2, '0')}:00`, to: `${String((k + 1) % 24).padStart(2, '0')}:30`, tz: 'Europe/Berlin' },
+      time: {
+        days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+        from: `${String(k % 24).padStart(2, '0')}:00`,
+        to: `${String((k + 1) % 24).padStart(2, '0')}:30`,
+        tz: 'Europe/Berlin',
+      },
     },
     url: `https://r${k}.example/${variant}`,
   }));
@@ -96,7 +101,9 @@ for (const { name: engine } of ENGINES) {
       }
       const now = Date.now();
       const storage = connect(server.env.DATABASE_URL!);
-      await seedClicks(storage, { linkId, accountId: account.body.data.id, rows: CLICKS, newest: now - 60_000, stepMs: (29 * DAY_MS) / CLICKS }).finally(() => storage.close());
+      await seedClicks(storage, { linkId, accountId: account.body.data.id, rows: CLICKS, newest: now - 60_000, stepMs: (29 * DAY_MS) / CLICKS }).finally(() =>
+        storage.close(),
+      );
 
       const started = performance.now();
       const { latency, results } = await healthWhile(
@@ -106,7 +113,9 @@ for (const { name: engine } of ENGINES) {
       );
       const seconds = (performance.now() - started) / 1000;
       const refused = results.reduce((sum, r) => sum + r.refused, 0);
-      console.log(`[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`);
+      console.log(
+        `[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`,
+      );
 
       for (const r of results) {
         assert.equal(r.status, 200, JSON.stringify(r.body));

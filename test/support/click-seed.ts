@@ -7,7 +7,38 @@
 import { sql } from 'kysely';
 import type { Storage } from '../../src/adapters/storage/connect.ts';
 
-const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'IT', 'ES', 'NL', 'BE', 'AT', 'CH', 'PL', 'SE', 'CZ', 'DK', 'NO', 'FI', 'IE', 'PT', 'GR', 'HU', 'RO', 'BR', 'CA', 'MX', 'JP', 'IN', 'AU', 'TR', 'UA', 'AR'];
+const COUNTRIES = [
+  'US',
+  'DE',
+  'FR',
+  'GB',
+  'IT',
+  'ES',
+  'NL',
+  'BE',
+  'AT',
+  'CH',
+  'PL',
+  'SE',
+  'CZ',
+  'DK',
+  'NO',
+  'FI',
+  'IE',
+  'PT',
+  'GR',
+  'HU',
+  'RO',
+  'BR',
+  'CA',
+  'MX',
+  'JP',
+  'IN',
+  'AU',
+  'TR',
+  'UA',
+  'AR',
+];
 const PLATFORMS = ['iOS', 'Android', 'Windows', 'OS X', 'Linux', 'Chrome OS'];
 const BROWSERS = ['Chrome', 'Mobile Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera', 'Brave', 'Vivaldi'];
 const DEVICES = ['desktop', 'mobile', 'tablet'];
@@ -29,7 +60,10 @@ function selectRows(i: string, at: string): string {
 const COLUMNS = 'link_id, account_id, at, country, platform, browser, device, language, referrer_host, is_bot';
 
 /** Writes the rows through `storage`'s own connection (a server's, or one a test opens on its database). */
-export async function seedClicks(storage: Pick<Storage, 'db' | 'engine'>, o: { linkId: number; accountId: number; rows: number; newest: number; stepMs: number }): Promise<void> {
+export async function seedClicks(
+  storage: Pick<Storage, 'db' | 'engine'>,
+  o: { linkId: number; accountId: number; rows: number; newest: number; stepMs: number },
+): Promise<void> {
   const n = Math.floor(o.rows);
   const head = `${Math.floor(o.linkId)}, ${Math.floor(o.accountId)}`;
   if (storage.engine === 'sqlite') {

@@ -22,7 +22,10 @@ test('one preview at a time per caller: a second one is refused while the first 
   const turns = new PreviewTurns();
   const first = held();
   const running = turns.run('key:1', first.work);
-  await assert.rejects(turns.run('key:1', async () => 'second'), refused);
+  await assert.rejects(
+    turns.run('key:1', async () => 'second'),
+    refused,
+  );
   first.finish();
   assert.equal(await running, 'answered');
   assert.equal(await turns.run('key:1', async () => 'again'), 'again');
@@ -32,7 +35,10 @@ test(`${PREVIEWS_PER_INSTANCE} previews at a time in all: the next caller is ref
   const turns = new PreviewTurns();
   const previews = Array.from({ length: PREVIEWS_PER_INSTANCE }, () => held());
   const running = previews.map((p, i) => turns.run(`key:${i}`, p.work));
-  await assert.rejects(turns.run('key:other', async () => 'x'), refused);
+  await assert.rejects(
+    turns.run('key:other', async () => 'x'),
+    refused,
+  );
   previews[0]!.finish();
   await running[0];
   assert.equal(await turns.run('key:other', async () => 'now'), 'now');

@@ -25,9 +25,11 @@ const group = (over: Partial<ClickFacts>): ClickFacts => ({
 function previewOf(link: Partial<Link>, groups: ClickFacts[], cut: number | null = null) {
   const asked: boolean[] = [];
   const clicks: ReplayClickStore = {
-    groups: async (_id, _span, byMinute) => {
+    groups: async function* (_id, _span, byMinute) {
       asked.push(byMinute);
-      return groups;
+      // Two chunks, as a store hands them over.
+      yield groups.slice(0, 1);
+      yield groups.slice(1);
     },
     newestFrom: async () => cut,
   };

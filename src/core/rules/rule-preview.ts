@@ -21,8 +21,11 @@ const DAY_MS = 86_400_000;
 
 /** The link's human clicks, grouped in SQL by identical facts, so a replay weighs each combination once. */
 export interface ReplayClickStore {
-  /** Human clicks of a link in [from, to) grouped by their facts, and by their minute when `byMinute`. */
-  groups(linkId: number, span: ClickSpan, byMinute: boolean): Promise<ClickFacts[]>;
+  /**
+   * Human clicks of a link in [from, to) grouped by their facts, and by their minute when
+   * `byMinute`: a chunk of groups at a time, as many groups as rows at worst.
+   */
+  groups(linkId: number, span: ClickSpan, byMinute: boolean): AsyncIterable<ClickFacts[]>;
   /** As FilteredClickStore.newestFrom: the instant from which the newest `rows` rows start, or null when there are fewer. */
   newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null>;
 }
@@ -86,7 +89,7 @@ export class RulePreview {
     const span = { from: to - days * DAY_MS, to };
     const cut = await this.deps.clicks.newestFrom(link.id, span, PREVIEW_ROWS_MAX);
     const since = cut !== null && cut > span.from ? cut : null;
-    const groups = await this.deps.clicks.groups(link.id, { from: since ?? span.from, to }, needsTime(used));
+    const groups = this.deps.clicks.groups(link.id, { from: since ?? span.from, to }, needsTime(used));
     const now = compileReplay(current, fallback);
     const next = compileReplay(draft, [link.url]);
     const cur = new Tally();
@@ -95,18 +98,19 @@ export class RulePreview {
     let changed = 0;
     // Each of up to PREVIEW_ROWS_MAX groups goes through two lists of up to 50 rules: in slices.
     const slices = new LoopSlices();
-    for (let i = 0; i < groups.length; i++) {
-      if (slices.due()) await slices.pause();
-      const group = groups[i]!;
-      clicks += group.count;
-      const a = now(group);
-      const b = next(group);
-      cur.add(a.rule, a.urls, group.count);
-      dra.add(b.rule, b.urls, group.count);
-      // The part of the group that must move: what the draft does not send where it went.
-      let kept = 0;
-      for (const x of a.urls) kept += Math.min(x.share, b.urls.find((y) => y.url === x.url)?.share ?? 0);
-      changed += group.count * (1 - kept);
+    for await (const chunk of groups) {
+      for (const group of chunk) {
+        if (slices.due()) await slices.pause();
+        clicks += group.count;
+        const a = now(group);
+        const b = next(group);
+        cur.add(a.rule, a.urls, group.count);
+        dra.add(b.rule, b.urls, group.count);
+        // The part of the group that must move: what the draft does not send where it went.
+        let kept = 0;
+        for (const x of a.urls) kept += Math.min(x.share, b.urls.find((y) => y.url === x.url)?.share ?? 0);
+        changed += group.count * (1 - kept);
+      }
     }
     return {
       clicks,

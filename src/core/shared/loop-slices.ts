@@ -18,14 +18,3 @@ export class LoopSlices {
     this.started = performance.now();
   }
 }
-
-/** `items.map(fn)`, in slices. */
-export async function mapInSlices<T, U>(items: readonly T[], fn: (item: T) => U): Promise<U[]> {
-  const slices = new LoopSlices();
-  const out: U[] = new Array<U>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    if (slices.due()) await slices.pause();
-    out[i] = fn(items[i]!);
-  }
-  return out;
-}

@@ -192,7 +192,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeConversionStoreContract('SqlConversionStore', () => {
     const { db } = storage();
     return {
-      conversions: new SqlConversionStore(db),
+      conversions: new SqlConversionStore(storage()),
       link: async () => link(await account()),
       clicks: async (linkId, decisions) => {
         const accountId = (await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()).account_id;

@@ -39,7 +39,7 @@ onEachEngine('rules previews take turns', (h) => {
   test('one preview at a time per key: the others at once are 429 with Retry-After, and answered after', async () => {
     link ??= await seededLink(h());
     const [a, b, c] = await Promise.all([preview(link.keys[0]!), preview(link.keys[0]!), preview(link.keys[0]!)]);
-    const answers = [a!, b!, c!];
+    const answers = [a, b, c];
     assert.equal(answers.filter((r) => r.status === 200).length, 1, answers.map((r) => r.status).join());
     for (const r of answers.filter((r) => r.status !== 200)) refusal(r);
     const answered = answers.find((r) => r.status === 200)!;
@@ -60,7 +60,9 @@ onEachEngine('rules previews take turns', (h) => {
 
   test('a refused draft (422) or another account’s link (404) takes no turn', async () => {
     link ??= await seededLink(h());
-    const bad = await Promise.all([0, 1, 2].map(() => h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key: link.keys[0]!, json: { rules: 'nope' } })));
+    const bad = await Promise.all(
+      [0, 1, 2].map(() => h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key: link.keys[0]!, json: { rules: 'nope' } })),
+    );
     assert.deepEqual(
       bad.map((r) => r.status),
       [422, 422, 422],

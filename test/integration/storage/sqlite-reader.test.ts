@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { connect } from '../../../src/adapters/storage/connect.ts';
 import { ROOT } from '../../support/processes.ts';
 
@@ -36,6 +36,23 @@ test('a result of many chunks arrives whole and in order, as the server’s conn
   assert.deepEqual((await sql<{ v: string }>`select lower('ÉTÉ') as v`.execute(storage.reads)).rows, [{ v: 'été' }]);
 });
 
+test('a stream takes the rows a chunk at a time, in order; one left early leaves the thread answering', async (t) => {
+  const { storage } = fileStorage(t);
+  await sql`create table n (i integer primary key)`.execute(storage.db);
+  await sql`insert into n (i) with recursive s(i) as (select 1 union all select i + 1 from s where i < 2500) select i from s`.execute(storage.db);
+  const reads = storage.reads as unknown as Kysely<{ n: { i: number } }>;
+  const all = reads.selectFrom('n').select('i').orderBy('i');
+  const streamed: number[] = [];
+  for await (const row of all.stream()) streamed.push(row.i);
+  assert.deepEqual(
+    streamed,
+    Array.from({ length: 2500 }, (_, k) => k + 1),
+  );
+  let taken = 0;
+  for await (const _row of all.stream()) if (++taken === 10) break;
+  assert.deepEqual((await sql`select count(*) as c from n`.execute(storage.reads)).rows, [{ c: 2500 }]);
+});
+
 test('the thread sees what the server’s connection committed, and reads only', async (t) => {
   const { storage } = fileStorage(t);
   await sql`create table notes (id integer primary key, text text not null)`.execute(storage.db);
@@ -48,7 +65,10 @@ test('the thread sees what the server’s connection committed, and reads only',
   assert.deepEqual((await sql`select count(*) as n from notes`.execute(storage.reads)).rows, [{ n: 3 }]);
   await assert.rejects(sql`insert into notes (id, text) values (4, 'four')`.execute(storage.reads), /return rows/);
   await assert.rejects(sql`select x from nowhere`.execute(storage.reads), (e: Error & { code?: string }) => e.code === 'SQLITE_ERROR' && /no such table/.test(e.message));
-  await assert.rejects(storage.reads.transaction().execute(async () => {}), /single statements/);
+  await assert.rejects(
+    storage.reads.transaction().execute(async () => {}),
+    /single statements/,
+  );
   // A failed statement leaves the thread answering.
   assert.deepEqual((await sql`select count(*) as n from notes`.execute(storage.reads)).rows, [{ n: 3 }]);
 });

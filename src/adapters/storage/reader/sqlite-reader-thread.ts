@@ -31,6 +31,9 @@ port.on('message', (message: ReaderRequest) => {
       return run(message.id, message.sql, message.parameters);
     case 'more':
       return sendChunk(message.id);
+    case 'drop':
+      unsent.delete(message.id);
+      return;
     case 'close':
       unsent.clear();
       statements.close();
@@ -42,7 +45,7 @@ function run(id: number, sql: string, parameters: readonly unknown[]): void {
   try {
     const statement = statements.prepare(sql);
     if (!statement.reader) throw Object.assign(new Error('the reader thread runs statements that return rows, nothing else'), { code: 'LINKPIX_NOT_A_READ' });
-    unsent.set(id, { rows: statement.all(parameters) as unknown[], next: 0 });
+    unsent.set(id, { rows: statement.all(parameters), next: 0 });
   } catch (error) {
     const { message, code } = error as { message?: unknown; code?: unknown };
     return tell({ id, error: { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) } });

@@ -43,17 +43,32 @@ export class SqliteReaderDialect implements Dialect {
   }
 }
 
+/** The next chunk of a stream, once the thread sends it. */
+function nextChunk() {
+  let resolve!: (chunk: { rows: unknown[]; done: boolean }) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<{ rows: unknown[]; done: boolean }>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  // A stream abandoned before its next chunk is read must not leave a rejection unhandled.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/** A statement sent to the thread: told each chunk of its rows as it arrives, or its failure. */
 interface Pending {
-  rows: unknown[];
-  resolve(result: QueryResult<unknown>): void;
-  reject(error: Error): void;
+  chunk(rows: unknown[], done: boolean): void;
+  fail(error: Error): void;
 }
 
 /**
- * Hands each statement to the reader thread and gathers its rows, a chunk a message. The thread
- * starts with the first statement (a process that never reads through it never starts it), again
- * after it failed, and never after destroy(), which ends it. Statements only: a read of several
- * statements that must agree is one statement (SQLite's snapshot is the statement's).
+ * Hands each statement to the reader thread and takes its rows a chunk a message: whole
+ * (`execute`), or as Kysely's `stream()` asks for them, the next chunk asked for once the last
+ * was taken, so that a long result is never held on this thread. The thread starts with the first
+ * statement (a process that never reads through it never starts it), again after it failed,
+ * and never after destroy(), which ends it. Statements only: a read of several statements that
+ * must agree is one statement (SQLite's snapshot is the statement's).
  */
 export class SqliteReaderDriver implements Driver {
   private worker: Worker | null = null;
@@ -65,10 +80,7 @@ export class SqliteReaderDriver implements Driver {
   constructor(private readonly path: string) {
     this.connection = {
       executeQuery: <R>(query: CompiledQuery) => this.execute(query) as Promise<QueryResult<R>>,
-      // eslint-disable-next-line require-yield -- it only refuses
-      streamQuery: async function* () {
-        throw new Error('the reader thread answers whole results, a chunk a message; it does not stream');
-      },
+      streamQuery: <R>(query: CompiledQuery) => this.stream(query) as AsyncIterableIterator<QueryResult<R>>,
     };
   }
 
@@ -88,11 +100,6 @@ export class SqliteReaderDriver implements Driver {
 
   async rollbackTransaction(): Promise<void> {}
 
-  /** Whether the thread is running now (tests: a closed server leaves none behind). */
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
   async destroy(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
@@ -106,13 +113,51 @@ export class SqliteReaderDriver implements Driver {
   }
 
   private execute(query: CompiledQuery): Promise<QueryResult<unknown>> {
-    if (this.closed) return Promise.reject(new Error('the reader thread is closed'));
-    const worker = this.start();
-    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { rows: [], resolve, reject });
-      worker.postMessage({ kind: 'query', id, sql: query.sql, parameters: query.parameters } satisfies ReaderRequest);
+      const rows: unknown[] = [];
+      const id = this.send(query, {
+        chunk: (part, done) => {
+          for (const row of part) rows.push(row);
+          if (done) resolve({ rows });
+          else this.tell({ kind: 'more', id });
+        },
+        fail: reject,
+      });
     });
+  }
+
+  private async *stream(query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
+    let next = nextChunk();
+    const id = this.send(query, { chunk: (rows, done) => next.resolve({ rows, done }), fail: (error) => next.reject(error) });
+    let done = false;
+    try {
+      while (!done) {
+        const chunk = await next.promise;
+        done = chunk.done;
+        next = nextChunk();
+        yield { rows: chunk.rows };
+        if (!done) this.tell({ kind: 'more', id });
+      }
+    } finally {
+      // The reader stopped early (or failed): the thread forgets the rows it keeps.
+      if (!done && this.waiting.delete(id)) this.tell({ kind: 'drop', id });
+    }
+  }
+
+  /** Sends the statement, to be answered to `pending`; its id. */
+  private send(query: CompiledQuery, pending: Pending): number {
+    const id = this.nextId++;
+    if (this.closed) {
+      pending.fail(new Error('the reader thread is closed'));
+      return id;
+    }
+    this.waiting.set(id, pending);
+    this.start().postMessage({ kind: 'query', id, sql: query.sql, parameters: query.parameters } satisfies ReaderRequest);
+    return id;
+  }
+
+  private tell(message: ReaderRequest): void {
+    this.worker?.postMessage(message);
   }
 
   private start(): Worker {
@@ -121,24 +166,22 @@ export class SqliteReaderDriver implements Driver {
       workerData: { path: this.path, chunkRows: CHUNK_ROWS } satisfies ReaderData,
       execArgv: threadExecArgv(),
     });
-    worker.on('message', (reply: ReaderReply) => this.answered(worker, reply));
+    worker.on('message', (reply: ReaderReply) => this.answered(reply));
     worker.on('error', (error) => this.stopped(worker, new Error('the reader thread failed', { cause: error })));
     worker.on('exit', (code) => this.stopped(worker, new Error(`the reader thread exited (code ${code})`)));
     this.worker = worker;
     return worker;
   }
 
-  private answered(worker: Worker, reply: ReaderReply): void {
+  private answered(reply: ReaderReply): void {
     const pending = this.waiting.get(reply.id);
     if (pending === undefined) return;
     if ('error' in reply) {
       this.waiting.delete(reply.id);
-      return pending.reject(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
+      return pending.fail(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
     }
-    for (const row of reply.rows) pending.rows.push(row);
-    if (!reply.done) return worker.postMessage({ kind: 'more', id: reply.id } satisfies ReaderRequest);
-    this.waiting.delete(reply.id);
-    pending.resolve({ rows: pending.rows });
+    if (reply.done) this.waiting.delete(reply.id);
+    pending.chunk(reply.rows, reply.done);
   }
 
   /** The thread is gone: what waited on it fails, and the next statement starts another. */
@@ -149,7 +192,7 @@ export class SqliteReaderDriver implements Driver {
   }
 
   private failAll(error: Error): void {
-    for (const pending of this.waiting.values()) pending.reject(error);
+    for (const pending of this.waiting.values()) pending.fail(error);
     this.waiting.clear();
   }
 }
