@@ -24,7 +24,16 @@ const PREVIEWS = 8;
 const REPLAYED = 200_000;
 const DAY_MS = 86_400_000;
 /** A refused preview asks again this soon, sooner than its Retry-After: the server stays as loaded as it lets itself be. */
-const AGAIN_MS = 100;
+const AGAIN_MS = 250;
+const METRICS_TOKEN = 'preview-load-metrics';
+
+/** The server's own event-loop delay since the last scrape (prom-client resets it on each), p99 and max in ms. */
+async function loopDelay(base: string): Promise<{ p99: number; max: number }> {
+  const res = await request(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.body.text();
+  const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  return { p99: seconds('nodejs_eventloop_lag_p99_seconds') * 1000, max: seconds('nodejs_eventloop_lag_max_seconds') * 1000 };
+}
 
 /** 50 rules of 20 countries, 20 referrers and a working-hours window each: most clicks go through all of them. */
 function ruleList(variant: number) {
@@ -77,7 +86,7 @@ for (const { name: engine } of ENGINES) {
     before(async () => {
       const db = await cliDatabase(engine);
       cleanup = db.cleanup;
-      server = await startServerProcess(db.env);
+      server = await startServerProcess({ ...db.env, METRICS_TOKEN: METRICS_TOKEN });
     });
     after(async () => {
       if (server.child.exitCode === null) {
@@ -105,6 +114,7 @@ for (const { name: engine } of ENGINES) {
         storage.close(),
       );
 
+      await loopDelay(server.base);
       const started = performance.now();
       const { latency, results } = await healthWhile(
         server.base,
@@ -113,8 +123,9 @@ for (const { name: engine } of ENGINES) {
       );
       const seconds = (performance.now() - started) / 1000;
       const refused = results.reduce((sum, r) => sum + r.refused, 0);
+      const loop = await loopDelay(server.base);
       console.log(
-        `[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`,
+        `[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; the server's loop delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`,
       );
 
       for (const r of results) {

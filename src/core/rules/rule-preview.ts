@@ -56,17 +56,14 @@ export interface RulePreviewDeps {
   clicks: ReplayClickStore;
   urls: UrlPolicy;
   clock: Clock;
-  /** The instance's turns (one PreviewTurns of its own when absent). */
-  turns?: PreviewTurns;
 }
 
 /** POST /api/v1/links/{id}/rules/preview (docs/api.md §18): a draft rule list against the link's recent traffic. */
 export class RulePreview {
-  private readonly turns: PreviewTurns;
+  /** The instance's previews: one PreviewTurns per RulePreview, and one RulePreview per instance. */
+  private readonly turns = new PreviewTurns();
 
-  constructor(private readonly deps: RulePreviewDeps) {
-    this.turns = deps.turns ?? new PreviewTurns();
-  }
+  constructor(private readonly deps: RulePreviewDeps) {}
 
   /** `caller`: who asks (an API key, a signed-in person), each of whom has one preview at a time. */
   async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
