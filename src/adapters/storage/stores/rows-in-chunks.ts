@@ -3,6 +3,8 @@ import type { Storage } from '../connect.ts';
 
 /** Rows handed over at a time: a chunk is one short piece of work for whoever reads it. */
 const CHUNK_ROWS = 1000;
+/** PostgreSQL's memory for the sorts and hashes of one chunked read: its groups of up to FILTERED_ROWS_MAX rows. */
+const WORK_MEM = '64MB';
 
 interface ChunkableQuery<O> {
   compile(): CompiledQuery<O>;
@@ -39,8 +41,10 @@ async function* fetchedInChunks<O>(storage: Pick<Storage, 'reads'>, query: Chunk
   const trx = await storage.reads.startTransaction().setAccessMode('read only').execute();
   let finished = false;
   try {
-    // The planner is told the whole result is read, as for the query itself, not its first rows.
+    // The planner is told the whole result is read, as for the query itself, not its first rows;
+    // a result of up to the bounded reads' rows is grouped and sorted in memory, not on disk.
     await trx.executeQuery(CompiledQuery.raw('set local cursor_tuple_fraction = 1'));
+    await trx.executeQuery(CompiledQuery.raw(`set local work_mem = '${WORK_MEM}'`));
     await trx.executeQuery(CompiledQuery.raw(`declare linkpix_rows no scroll cursor for ${sql}`, [...parameters]));
     for (;;) {
       const { rows } = await trx.executeQuery<O>(CompiledQuery.raw(`fetch ${CHUNK_ROWS} from linkpix_rows`));
