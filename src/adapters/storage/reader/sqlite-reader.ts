@@ -70,7 +70,7 @@ interface Pending {
  * and never after destroy(), which ends it. Statements only: a read of several statements that
  * must agree is one statement (SQLite's snapshot is the statement's).
  */
-export class SqliteReaderDriver implements Driver {
+class SqliteReaderDriver implements Driver {
   private worker: Worker | null = null;
   private closed = false;
   private nextId = 1;
