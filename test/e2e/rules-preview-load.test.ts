@@ -1,9 +1,11 @@
 // Issue 48's first finding: a rules preview held the event loop. The compiled server on each
 // engine, a link with 500 000 stored clicks in its last 30 days (nearly every minute's facts
-// distinct) and a rule list of 50 rules × 20 values, timed by the link's own `time` conditions so
-// that each click's minute is replayed: /health answers within 100 ms at the 99th percentile,
+// distinct) and a rule list of 50 rules × 20 values, each with a `time` condition so that each
+// click's minute is replayed: /health answers within 100 ms at the 99th percentile,
 // probed every 10 ms, while 8 keys of the account preview at once until each is answered. The
 // previews beyond the server's turns (docs/api.md §18) are refused with a 429 and asked again.
+// The server's own event-loop delay (GET /metrics) is logged beside, to tell a held loop from a
+// slow database round trip of /health.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
