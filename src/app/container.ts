@@ -408,7 +408,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths, { now: () => clock.now() }),
-      filtered: new SqlFilteredClickStore(storage.db, storage.engine),
+      filtered: new SqlFilteredClickStore(storage),
       retention: new SqlClickRetention(storage.db, storage.engine),
       months: rollupMonths,
       clock,
@@ -418,12 +418,12 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     clickIds: clickIdsOnce,
     conversions: new ConversionService({
       links: stores.links,
-      store: new SqlConversionStore(storage.db),
+      store: new SqlConversionStore(storage),
       clickIds: clickIdsOnce,
       saveRules: (accountId, timeZone, linkId, rules, actor) => links.update(accountId, timeZone, linkId, { rules }, actor),
       clock,
     }),
-    clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage.db), clock }),
+    clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage), clock }),
     admin: new AdminService({
       store: new SqlAdminStore(storage.db),
       accounts,
@@ -434,7 +434,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     }),
     rules: {
       explainer: new RuleExplainer({ links: new SqlOwnedRedirectLinks(storage.db, storage.engine), clock, consentMode: config.PIXEL_CONSENT }),
-      preview: new RulePreview({ links: stores.links, clicks: new SqlReplayClickStore(storage.db, storage.engine), urls, clock }),
+      preview: new RulePreview({ links: stores.links, clicks: new SqlReplayClickStore(storage), urls, clock }),
       countries: visits.countries,
     },
     urls: shortUrls,

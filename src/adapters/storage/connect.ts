@@ -5,14 +5,23 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingStatements } from './statement-cache.ts';
+import { defineSqliteFunctions } from './sqlite-functions.ts';
 import { guardedPool } from './guarded-pool.ts';
 import { LOCK_WAIT_MS, SqliteServerDriver } from './sqlite-driver.ts';
+import { SqliteReaderDialect } from './reader/sqlite-reader.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Storage {
   db: Kysely<Database>;
+  /**
+   * Where the reads that may go through any number of rows run (docs/design/event-loop.md): on a
+   * SQLite file, a reader thread with a read-only connection of its own; on PostgreSQL, the pool
+   * (the same as `db`); an in-memory SQLite database, which no other connection sees, reads on
+   * `db`. Single statements only, no transaction.
+   */
+  reads: Kysely<Database>;
   engine: Engine;
   /** PostgreSQL's connection losses and returns (GET /metrics reads its counts); null on SQLite. */
   outage: OutageReporter | null;
@@ -90,8 +99,10 @@ function connectSqlite(path: string, lockWaitMs: number): Storage {
   // The click writer's thread keeps SQLite's own wait: it serves no request.
   const sqlite = openSqlite(path, { busyTimeoutMs: 0 });
   const db = new Kysely<Database>({ dialect: new ServerSqliteDialect(sqlite, lockWaitMs) });
+  const reads = path === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteReaderDialect(path) });
   return {
     db,
+    reads,
     engine: 'sqlite',
     outage: null,
     sqlite,
@@ -99,7 +110,10 @@ function connectSqlite(path: string, lockWaitMs: number): Storage {
       // A thread that stops after its server's connection has closed finds nothing to set.
       if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${on ? CHECKPOINT_PAGES : 0}`);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      if (reads !== db) await reads.destroy();
+      await db.destroy();
+    },
   };
 }
 
@@ -111,8 +125,7 @@ export function openSqlite(path: string, options: { busyTimeoutMs?: number } = {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? LOCK_WAIT_MS}`);
-  // SQLite's own lower() folds ASCII only: searches must ignore case in every script ('ÉTÉ' ~ 'été').
-  sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  defineSqliteFunctions(sqlite);
   return sqlite;
 }
 
@@ -140,5 +153,5 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  return { db, engine: 'postgres', outage, checkpointOnCommit: () => {}, close: () => db.destroy() };
+  return { db, reads: db, engine: 'postgres', outage, checkpointOnCommit: () => {}, close: () => db.destroy() };
 }

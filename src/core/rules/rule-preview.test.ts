@@ -25,9 +25,11 @@ const group = (over: Partial<ClickFacts>): ClickFacts => ({
 function previewOf(link: Partial<Link>, groups: ClickFacts[], cut: number | null = null) {
   const asked: boolean[] = [];
   const clicks: ReplayClickStore = {
-    groups: async (_id, _span, byMinute) => {
+    groups: async function* (_id, _span, byMinute) {
       asked.push(byMinute);
-      return groups;
+      // Two chunks, as a store hands them over.
+      yield groups.slice(0, 1);
+      yield groups.slice(1);
     },
     newestFrom: async () => cut,
   };
@@ -59,7 +61,7 @@ test('a split shares each click by its weights; changed counts what moves', asyn
       ],
     },
   ];
-  const p = await service.preview(10, 1, { rules: split });
+  const p = await service.preview('key:1', 10, 1, { rules: split });
   assert.equal(p.clicks, 14);
   assert.deepEqual(p.current, [{ url: 'https://default.example/', rule: null, clicks: 14 }]);
   assert.deepEqual(p.draft, [
@@ -78,7 +80,7 @@ test('unknown conditions never hold (their not does); a rotation reads in equal 
   };
   const at = Date.parse('2026-11-27T10:30:00Z');
   const { service, asked } = previewOf(rotation, [group({ minute: at, count: 4 })]);
-  const p = await service.preview(10, 1, {
+  const p = await service.preview('key:1', 10, 1, {
     rules: [
       { when: { ip: ['10.0.0.0/8'] }, url: 'https://office.example/' },
       { when: { time: { from: '09:00', to: '11:00', tz: 'UTC' }, not: { query: { a: '*' } } }, url: 'https://morning.example/' },
@@ -98,12 +100,12 @@ test('unknown conditions never hold (their not does); a rotation reads in equal 
 test('the newest rows only: since says from when; bad input names its field; another account: not found', async () => {
   const cut = NOW - 86_400_000;
   const { service } = previewOf({}, [], cut);
-  assert.equal((await service.preview(10, 1, { rules: [] })).since, cut);
-  await assert.rejects(service.preview(10, 1, { rules: [{ when: { country: ['USA'] }, url: 'https://a.example/' }], days: 91 }), (e: unknown) => {
+  assert.equal((await service.preview('key:1', 10, 1, { rules: [] })).since, cut);
+  await assert.rejects(service.preview('key:1', 10, 1, { rules: [{ when: { country: ['USA'] }, url: 'https://a.example/' }], days: 91 }), (e: unknown) => {
     assert.ok(e instanceof ValidationError);
     assert.deepEqual(Object.keys(e.fields).sort(), ['days', 'rules.0.when.country.0']);
     return true;
   });
-  await assert.rejects(service.preview(10, 1, {}), (e: unknown) => e instanceof ValidationError && 'rules' in e.fields);
-  await assert.rejects(service.preview(11, 1, { rules: [] }), /link not found/);
+  await assert.rejects(service.preview('key:1', 10, 1, {}), (e: unknown) => e instanceof ValidationError && 'rules' in e.fields);
+  await assert.rejects(service.preview('key:1', 11, 1, { rules: [] }), /link not found/);
 });

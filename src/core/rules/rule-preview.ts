@@ -2,11 +2,13 @@ import type { Link } from '../links/link.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FieldErrorBag, NotFoundError } from '../shared/errors.ts';
+import { LoopSlices } from '../shared/loop-slices.ts';
 import { messages } from '../shared/messages.ts';
 import { FILTERED_ROWS_MAX, type ClickSpan } from '../stats/filtered-clicks.ts';
 import { TargetType } from '../targeting/target.ts';
 import { checkRules } from './check-rules.ts';
 import { phpShortRules } from './phpshort-rules.ts';
+import { PreviewTurns } from './preview-turns.ts';
 import { compileReplay, conditionsUsed, needsTime, UNKNOWN_IN_CLICKS, type ClickFacts } from './replay.ts';
 import type { ConditionName, Rule } from './rule.ts';
 
@@ -16,12 +18,14 @@ export const PREVIEW_DAYS_MAX = 90;
 /** The newest human click rows a preview reads at most, as filtered statistics (docs/adr/0057). */
 const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
 const DAY_MS = 86_400_000;
-const REPLAY_SLICE = 2_000;
 
 /** The link's human clicks, grouped in SQL by identical facts, so a replay weighs each combination once. */
 export interface ReplayClickStore {
-  /** Human clicks of a link in [from, to) grouped by their facts, and by their minute when `byMinute`. */
-  groups(linkId: number, span: ClickSpan, byMinute: boolean): Promise<ClickFacts[]>;
+  /**
+   * Human clicks of a link in [from, to) grouped by their facts, and by their minute when
+   * `byMinute`: a chunk of groups at a time, as many groups as rows at worst.
+   */
+  groups(linkId: number, span: ClickSpan, byMinute: boolean): AsyncIterable<ClickFacts[]>;
   /** As FilteredClickStore.newestFrom: the instant from which the newest `rows` rows start, or null when there are fewer. */
   newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null>;
 }
@@ -56,9 +60,13 @@ export interface RulePreviewDeps {
 
 /** POST /api/v1/links/{id}/rules/preview (docs/api.md §18): a draft rule list against the link's recent traffic. */
 export class RulePreview {
+  /** The instance's previews: one PreviewTurns per RulePreview, and one RulePreview per instance. */
+  private readonly turns = new PreviewTurns();
+
   constructor(private readonly deps: RulePreviewDeps) {}
 
-  async preview(accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
+  /** `caller`: who asks (an API key, a signed-in person), each of whom has one preview at a time. */
+  async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
     const bag = new FieldErrorBag();
@@ -66,7 +74,7 @@ export class RulePreview {
     const draft = checkRules(bag, input.rules, this.deps.urls);
     const days = daysOf(bag, input.days);
     bag.throwIfAny();
-    return this.replay(link, draft ?? null, days);
+    return this.turns.run(caller, () => this.replay(link, draft ?? null, days));
   }
 
   private async replay(link: Link, draft: Rule[] | null, days: number): Promise<PreviewAnswer> {
@@ -78,26 +86,28 @@ export class RulePreview {
     const span = { from: to - days * DAY_MS, to };
     const cut = await this.deps.clicks.newestFrom(link.id, span, PREVIEW_ROWS_MAX);
     const since = cut !== null && cut > span.from ? cut : null;
-    const groups = await this.deps.clicks.groups(link.id, { from: since ?? span.from, to }, needsTime(used));
+    const groups = this.deps.clicks.groups(link.id, { from: since ?? span.from, to }, needsTime(used));
     const now = compileReplay(current, fallback);
     const next = compileReplay(draft, [link.url]);
     const cur = new Tally();
     const dra = new Tally();
     let clicks = 0;
     let changed = 0;
-    for (let i = 0; i < groups.length; i++) {
-      // Thousands of distinct combinations are a few milliseconds: let other requests in between.
-      if (i > 0 && i % REPLAY_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      const group = groups[i]!;
-      clicks += group.count;
-      const a = now(group);
-      const b = next(group);
-      cur.add(a.rule, a.urls, group.count);
-      dra.add(b.rule, b.urls, group.count);
-      // The part of the group that must move: what the draft does not send where it went.
-      let kept = 0;
-      for (const x of a.urls) kept += Math.min(x.share, b.urls.find((y) => y.url === x.url)?.share ?? 0);
-      changed += group.count * (1 - kept);
+    // Each of up to PREVIEW_ROWS_MAX groups goes through two lists of up to 50 rules: in slices.
+    const slices = new LoopSlices();
+    for await (const chunk of groups) {
+      for (const group of chunk) {
+        if (slices.due()) await slices.pause();
+        clicks += group.count;
+        const a = now(group);
+        const b = next(group);
+        cur.add(a.rule, a.urls, group.count);
+        dra.add(b.rule, b.urls, group.count);
+        // The part of the group that must move: what the draft does not send where it went.
+        let kept = 0;
+        for (const x of a.urls) kept += Math.min(x.share, b.urls.find((y) => y.url === x.url)?.share ?? 0);
+        changed += group.count * (1 - kept);
+      }
     }
     return {
       clicks,

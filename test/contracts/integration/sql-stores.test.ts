@@ -192,7 +192,7 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeConversionStoreContract('SqlConversionStore', () => {
     const { db } = storage();
     return {
-      conversions: new SqlConversionStore(db),
+      conversions: new SqlConversionStore(storage()),
       link: async () => link(await account()),
       clicks: async (linkId, decisions) => {
         const accountId = (await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()).account_id;
@@ -261,8 +261,8 @@ onEachSqlEngine('SQL stores', (storage) => {
     const writer = InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) });
     return {
       stats: new SqlStatsStore(db, engine, months),
-      filtered: new SqlFilteredClickStore(db, engine),
-      raw: new SqlRawClickStore(db),
+      filtered: new SqlFilteredClickStore(storage()),
+      raw: new SqlRawClickStore(storage()),
       folder: months,
       retention: new SqlClickRetention(db, engine),
       link: async () => {

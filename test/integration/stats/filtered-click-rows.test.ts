@@ -28,7 +28,7 @@ for (const engine of ENGINES) {
         .insertInto('clicks')
         .values([...Array.from({ length: 100 }, (_, m) => click(1, m)), click(2, 50)])
         .execute();
-      const store = new SqlFilteredClickStore(storage.db, storage.engine);
+      const store = new SqlFilteredClickStore(storage);
       const span = { from: 0, to: 100 * MINUTE };
 
       // The newest 10 of the busy link's rows start at minute 90.
@@ -82,7 +82,7 @@ for (const engine of ENGINES) {
         1,
         Array.from({ length: 20 }, (_, d) => d),
       );
-      const store = new SqlFilteredClickStore(storage.db, storage.engine);
+      const store = new SqlFilteredClickStore(storage);
       const span = { from: NOON(-1), to: NOON(30) };
       const cuts = async () => ({ three: await store.newestFrom(1, span, 3), twelve: await store.newestFrom(1, span, 12), all: await store.newestFrom(1, span, 21) });
       const alone = await cuts();

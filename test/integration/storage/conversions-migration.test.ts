@@ -31,7 +31,7 @@ onEachSqlEngine('migration 0033-conversions', (storage) => {
     const { db } = storage();
     const link = await aLink();
     assert.equal(link.trackConversions, 0);
-    const store = new SqlConversionStore(db);
+    const store = new SqlConversionStore(storage());
     const first = await store.record(conversion(link.id, `c${link.id}`, 'sale'));
     assert.equal(first.created, true);
     const again = await store.record({ ...conversion(link.id, `c${link.id}`, 'sale'), value: 9 });

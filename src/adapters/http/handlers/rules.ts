@@ -21,7 +21,9 @@ export function ruleHandlers(ctx: ApiContext) {
       return one(explainRecord(await ctx.rules.explainer.explain(request.account.id, request.params.id, probe)));
     },
     preview: async (request: Req<{ Params: IdParams; Body: PreviewBody }>) => {
-      return one(previewRecord(await ctx.rules.preview.preview(request.account.id, request.params.id, request.body)));
+      // One preview at a time per key (docs/api.md §18).
+      const caller = `key:${request.actor.keyId}`;
+      return one(previewRecord(await ctx.rules.preview.preview(caller, request.account.id, request.params.id, request.body)));
     },
   };
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Conversion, ConversionStore, NewConversion } from '../../../core/conversions/conversion.ts';
 import type { ClickGroup } from '../../../core/conversions/results.ts';
 import { parseDecision } from '../../../core/stats/decision-value.ts';
+import type { Storage } from '../connect.ts';
 import type { ConversionsTable, Database } from '../schema.ts';
 
 const toConversion = (r: Selectable<ConversionsTable>): Conversion => ({
@@ -22,10 +23,18 @@ const orNull = (v: number | string | null) => (v === null ? null : Number(v));
 /**
  * Conversions (docs/adr/0074): one row per click id and name, kept so by a unique index (a
  * repeat, concurrent or not, inserts nothing and reads the first); the clicks per rule and
- * variant from the `decision` rollups, daily and folded into months, as every statistic.
+ * variant from the `decision` rollups, daily and folded into months, as every statistic. The
+ * results sum every conversion and rollup row of the link, as many as it ever had: read through
+ * `storage.reads` (docs/design/event-loop.md).
  */
 export class SqlConversionStore implements ConversionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  private readonly reads: Kysely<Database>;
+
+  constructor(storage: Pick<Storage, 'db' | 'reads'>) {
+    this.db = storage.db;
+    this.reads = storage.reads;
+  }
 
   async record(c: NewConversion): Promise<{ conversion: Conversion; created: boolean }> {
     const inserted = await this.db
@@ -60,7 +69,7 @@ export class SqlConversionStore implements ConversionStore {
         select dimension, value, count from click_rollups where link_id = ${linkId} and dimension in ('total', 'decision')
         union all
         select dimension, value, count from click_rollup_months where link_id = ${linkId} and dimension in ('total', 'decision')
-      ) r group by dimension, value`.execute(this.db);
+      ) r group by dimension, value`.execute(this.reads);
     let rest = 0;
     const groups: ClickGroup[] = [];
     for (const r of rows) {
@@ -76,7 +85,7 @@ export class SqlConversionStore implements ConversionStore {
   }
 
   async conversionGroups(linkId: number) {
-    const base = this.db.selectFrom('conversions').where('link_id', '=', linkId);
+    const base = this.reads.selectFrom('conversions').where('link_id', '=', linkId);
     const [byName, converted] = await Promise.all([
       base
         .select(['rule', 'variant', 'name', (eb) => eb.fn.countAll<number | string>().as('count'), (eb) => eb.fn.sum<number | string | null>('value').as('value')])

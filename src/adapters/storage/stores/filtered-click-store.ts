@@ -4,7 +4,7 @@ import { QUARTER_MS, type ClickSpan, type FilteredClickStore } from '../../../co
 import type { StatsFilter } from '../../../core/stats/stats-filter.ts';
 import { FILTER_DIMENSION } from '../../../core/stats/stats-filter.ts';
 import type { ValueCount } from '../../../core/stats/stats-store.ts';
-import type { Engine } from '../connect.ts';
+import type { Engine, Storage } from '../connect.ts';
 import type { Database } from '../schema.ts';
 
 /** The click row's column of each breakdown. */
@@ -29,13 +29,17 @@ const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Filtered statistics from the click rows: each query a range scan between two instants the core
  * bounds (filtered-clicks.ts), the filters tested on its rows. PostgreSQL reads the link's rows
  * by the (link_id, at) index; SQLite's clicks have no index by link (docs/adr/0011), so it reads
- * every link's rows of the span by `at` and keeps the link's.
+ * every link's rows of the span by `at` and keeps the link's. Either is a read of up to
+ * FILTERED_ROWS_MAX rows: it goes through `storage.reads` (docs/design/event-loop.md).
  */
 export class SqlFilteredClickStore implements FilteredClickStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly engine: Engine,
-  ) {}
+  private readonly db: Kysely<Database>;
+  private readonly engine: Engine;
+
+  constructor(storage: Pick<Storage, 'reads' | 'engine'>) {
+    this.db = storage.reads;
+    this.engine = storage.engine;
+  }
 
   private rows(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]) {
     let q = this.db.selectFrom('clicks').where('link_id', '=', linkId).where('at', '>=', span.from).where('at', '<', span.to);

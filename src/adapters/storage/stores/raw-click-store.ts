@@ -1,14 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { ClickPosition, RawClick, RawClickStore } from '../../../core/stats/click-export.ts';
+import type { Storage } from '../connect.ts';
 import type { Database } from '../schema.ts';
 
 /**
  * Click rows of one link for its export. PostgreSQL reads them through (link_id, at); SQLite has
  * no index by link (docs/adr/0011) and walks `clicks_at` over the range, skipping other links'
- * rows: an export costs a scan of the range's clicks, never a write's speed.
+ * rows: an export costs a scan of the range's clicks, never a write's speed. A chunk of rows may
+ * thus go through any number of others: it is read through `storage.reads` (docs/design/event-loop.md).
  */
 export class SqlRawClickStore implements RawClickStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+
+  constructor(storage: Pick<Storage, 'reads'>) {
+    this.db = storage.reads;
+  }
 
   async clicksAfter(linkId: number, from: number, to: number, after: ClickPosition | null, limit: number): Promise<RawClick[]> {
     let q = this.db

@@ -79,7 +79,8 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
         return seeOther(reply, `/links/${id}/rules`);
       }
       // A change is saved only once its replay has been shown.
-      const preview = await ctx.rules.preview.preview(account.id, id, { rules: rules.trim() === '' ? null : rules, days: PREVIEW_DAYS_DEFAULT });
+      const caller = `person:${viewerOf(request).account.id}`; // one preview at a time per person (docs/api.md §18)
+      const preview = await ctx.rules.preview.preview(caller, account.id, id, { rules: rules.trim() === '' ? null : rules, days: PREVIEW_DAYS_DEFAULT });
       return render(request, reply, 200, link, { text: rules, visitor, preview, previewed: fingerprint(rules), confirm: saving });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;

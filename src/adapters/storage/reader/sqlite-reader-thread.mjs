@@ -1,0 +1,6 @@
+// Entry of the SQLite reader thread: loads its TypeScript through tsx, as bin/linkpix.js does
+// (a worker does not inherit the main thread's module hooks on Node 20).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./sqlite-reader-thread.ts');
