@@ -198,11 +198,6 @@ const CATALOGUE = {
     doc: 'A request (head and body) must arrive within this long, its head within this long or 60 s if less; then 408 and the connection closes.',
     parse: int(1000, 600_000),
   },
-  HTTP_FAST_LANE: {
-    default: 'true',
-    doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.',
-    parse: bool,
-  },
   SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
   SIGNUP_LIMIT_PER_ADDRESS: {
     default: '10',

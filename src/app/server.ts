@@ -95,7 +95,6 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         bulkBodyLimit: config.BULK_BODY_LIMIT_BYTES,
         importMaxBytes: config.IMPORT_MAX_BYTES,
         trustProxy: config.TRUST_PROXY,
-        fastLane: config.HTTP_FAST_LANE,
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
         rateLimit: {
           max: config.API_RATE_LIMIT,

@@ -18,10 +18,7 @@ export interface FastRedirectOptions {
   meter?: RedirectMeter | null;
 }
 
-/**
- * What the fast path reads of a request. node:http's IncomingMessage has it, and so has the
- * head the fast lane reads off the socket (fast-lane/request-head.ts).
- */
+/** What the fast path reads of a request: the part of node:http's IncomingMessage it needs. */
 export interface VisitHead extends ForwardedRequest {
   method?: string | undefined;
   url?: string | undefined;
