@@ -187,11 +187,6 @@ const CATALOGUE = {
     parse: bool,
   },
   REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
-  HTTP_FAST_LANE: {
-    default: 'true',
-    doc: 'Answer plain redirect visits straight on the socket, before node:http (docs/adr/0013); false: every request through node:http.',
-    parse: bool,
-  },
   SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
   SMTP_URL: {
     default: '',

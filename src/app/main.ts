@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     // long that takes: exiting earlier would lose them.
     const deadline = setTimeout(() => {
       server.app.log.error('requests still running at the shutdown deadline; closing their connections');
-      server.app.closeAllConnections();
+      server.app.server.closeAllConnections();
     }, config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
     await server.app.close();

@@ -99,7 +99,6 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
         importMaxBytes: tuning.IMPORT_MAX_BYTES,
         trustProxy: config.TRUST_PROXY,
-        fastLane: config.HTTP_FAST_LANE,
         requestTimeoutMs: tuning.REQUEST_TIMEOUT_MS,
         rateLimit: {
           max: config.API_RATE_LIMIT,

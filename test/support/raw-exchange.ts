@@ -16,6 +16,8 @@ export interface Exchange {
   writeError: string | undefined;
   /** Milliseconds from connecting to the close (or to giving up). */
   ms: number;
+  /** This side's port: the server's `req.socket.remotePort`, to tell its connections apart. */
+  localPort: number | undefined;
 }
 
 export interface ExchangeOptions {
@@ -43,12 +45,13 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
     let ended = false;
     let writing = true;
     let settled = false;
+    let localPort: number | undefined;
     const settle = (closed: Exchange['closed']) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ received: Buffer.concat(chunks).toString('latin1'), closed, written, writeError, ms: Date.now() - started });
+      resolve({ received: Buffer.concat(chunks).toString('latin1'), closed, written, writeError, ms: Date.now() - started, localPort });
     };
     const timer = setTimeout(() => settle('open'), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,6 +73,7 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
       'connect',
       () =>
         void (async () => {
+          localPort = socket.localPort;
           for (let at = 0, size = perWrite; at < data.length && !settled && !(stopOnEnd && ended); at += size) {
             size = at < splitUpTo ? Math.min(perWrite, splitUpTo - at) : data.length - at;
             const ok = await new Promise<boolean>((done) => {

@@ -3,9 +3,8 @@ import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import { trustFunction, type TrustProxy } from './client-address.ts';
 import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
-import { FastLane } from './fast-lane/fast-lane.ts';
 import { installBodyParsers } from './body-parsers.ts';
-import { isMalformed } from './malformed-request.ts';
+import { markMalformed, refuseMalformed } from './malformed-request.ts';
 import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingering-close.ts';
 import { answerFrameworkError, errorEnvelope, installErrorHandler } from './error-handler.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
@@ -21,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every API route and its policy action (docs/adr/0064). */
     policedRoutes: PolicedRoute[];
+    /** The first path segments of the app's own routes, lower case: the visit path leaves them to Fastify. */
+    appSegments: ReadonlySet<string>;
   }
 }
 import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
@@ -57,8 +58,6 @@ export interface HttpOptions {
   importMaxBytes?: number;
   trustProxy: TrustProxy;
   rateLimit: RateLimitSettings;
-  /** Plain visits answered on the socket, before node:http (docs/adr/0013-fast-lane.md). */
-  fastLane?: boolean;
   /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */
   requestTimeoutMs?: number;
   /** Requests counted and redirects timed for GET /metrics (docs/adr/0030); absent: metrics are off. */
@@ -70,13 +69,6 @@ export interface HttpMetrics {
   requests: RequestCounts;
   /** GET /metrics on this app, behind a bearer token; null: on a port of its own (METRICS_PORT) instead. */
   endpoint: { metrics: MetricsText; token: string } | null;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Closes every connection now, the fast lane's and node:http's: the shutdown deadline's last resort. */
-    closeAllConnections(): void;
-  }
 }
 
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
@@ -91,7 +83,6 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     if (!(err instanceof UnavailableError)) app.log.error({ err }, 'redirect failed');
   };
   const fastOnNodeHttp = fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError);
-  let lane: FastLane | null = null;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     logger: options.logger,
@@ -99,9 +90,12 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     trustProxy: trust ?? false,
     requestTimeout,
     clientErrorHandler: answerClientErrors(),
+    // On close, idle keep-alive connections are closed at once (node:http's closeIdleConnections):
+    // a proxy then retries the next request elsewhere instead of passing a 503 on.
+    forceCloseConnections: 'idle',
     // node:http with the redirect's fast path in front of Fastify's own handler, set up as
-    // Fastify sets up a server of its own (its timeouts, defaults filled in); and, in front of
-    // node:http, the fast lane that answers plain visits on the socket.
+    // Fastify sets up a server of its own (its timeouts, defaults filled in). node:http parses
+    // every request (docs/design/visit.md).
     serverFactory: (handler, fastifyOptions) => {
       // Fastify hands its own options in; their declared type is too loose to read numbers from.
       const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
@@ -117,17 +111,13 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         },
         (req, res) => {
           // Requests with a body (lingering-close.ts) and refused ones (malformed-request.ts) are Fastify's.
-          if (hasBody(req) || isMalformed(req.url ?? '', req.rawHeaders) || !fastOnNodeHttp(req, res)) handler(req, res);
+          if (hasBody(req) || markMalformed(req) || !fastOnNodeHttp(req, res)) handler(req, res);
         },
       );
       server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
       // Idle connections close after keepAliveTimeout and slow requests after requestTimeout:
       // no timeout of the socket's own beyond those.
       server.setTimeout(opts.connectionTimeout ?? 0);
-      if (options.fastLane !== false && redirect?.cached) {
-        lane = new FastLane({ visit: (req) => (fast === null ? null : fast(req)), keepAliveTimeoutMs: server.keepAliveTimeout, onError });
-        lane.install(server);
-      }
       return server;
     },
     // Requests that arrive while the server closes get a 503 from the hook below, in the
@@ -145,12 +135,8 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     // Ajv's coercion (strict-input.ts): the API's and the web app's alike.
     schemaController: { compilersFactory: { buildValidator: strictValidatorFactory(sharedValidatorFactory), buildSerializer: sharedSerializerFactory } },
   });
-  // node:http's closeAllConnections() knows only the connections it was handed.
-  app.decorate('closeAllConnections', () => {
-    lane?.destroyAll();
-    app.server.closeAllConnections();
-  });
   const appSegments = new Set<string>();
+  app.decorate('appSegments', appSegments);
   app.addHook('onRoute', (route) => {
     const first = route.url.split('/')[1] ?? '';
     if (first !== '' && !first.startsWith(':') && !first.startsWith('*')) appSegments.add(first.toLowerCase());
@@ -169,10 +155,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
   echoRequestIds(app);
   const { metrics } = options;
   if (metrics) countRequests(app, metrics);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!isMalformed(request.raw.url ?? '', request.raw.rawHeaders)) return done();
-    void reply.code(400).header('connection', 'close').send(errorEnvelope(400));
-  });
+  refuseMalformed(app);
   app.decorate('policedRoutes', [] as PolicedRoute[]);
   await installBodyParsers(app);
   await installOpenApi(app, ctx.urls.appUrl);
@@ -219,7 +202,6 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
       let open = true;
       app.addHook('preClose', (done) => {
         open = false;
-        lane?.close();
         done();
       });
       fast = fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open, meter: metrics?.redirect ?? null });

@@ -28,10 +28,7 @@ export function trustFunction(option: TrustProxy): TrustFunction | null {
   );
 }
 
-/**
- * What the address and host are read from: node:http's IncomingMessage, or the head the fast
- * lane reads off the socket itself (fast-lane/request-head.ts).
- */
+/** What the address and host are read from: the part of node:http's IncomingMessage they need. */
 export interface ForwardedRequest {
   headers: Record<string, string | string[] | undefined>;
   socket: { remoteAddress?: string | undefined };

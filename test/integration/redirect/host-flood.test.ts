@@ -2,7 +2,7 @@
 // server's memory. Every such Host is the app's host before it reaches a cache, so the flood
 // leaves one link entry (and, for unknown aliases, at most the misses cap) with short keys, and
 // the heap after garbage collection within a stated bound. The cache does not depend on the
-// database engine: this runs on SQLite only, with the fast lane and through node:http.
+// database engine: this runs on SQLite only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -60,49 +60,48 @@ async function flood(port: number, count: number, request: (i: number) => string
   return statuses;
 }
 
-for (const fastLane of ['true', 'false'])
-  describe(`redirect: a flood of distinct Host headers [sqlite, HTTP_FAST_LANE=${fastLane}]`, () => {
-    let h: Harness;
-    let port: number;
+describe('redirect: a flood of distinct Host headers [sqlite]', () => {
+  let h: Harness;
+  let port: number;
 
-    before(async () => {
-      h = await startHarness('sqlite', { env: { HTTP_FAST_LANE: fastLane } });
-      port = Number(new URL(h.baseUrl).port);
-      const { key } = await h.account();
-      const made = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/hello', alias: 'hello' } });
-      assert.equal(made.status, 201, made.text);
-    });
-
-    after(async () => {
-      await h?.close();
-    });
-
-    test(
-      `${HOSTS} visits of /hello, each with its own ${HOST_BYTES}-byte Host, then ${UNKNOWN} of unknown aliases: bounded entries and heap`,
-      { timeout: 120_000 },
-      async () => {
-        const cache = h.server.container.visits.source;
-        const warm = await flood(port, CONNECTIONS, () => `GET /hello HTTP/1.1\r\nHost: warm.example\r\n\r\n`);
-        assert.deepEqual(warm, { 302: CONNECTIONS });
-        const before = heapAfterGc();
-
-        const visits = await flood(port, HOSTS, (i) => `GET /hello HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
-        assert.deepEqual(visits, { 302: HOSTS }, "every Host that is no custom domain serves the app's link");
-        const afterVisits = cache.sizes;
-        assert.equal(afterVisits.links, 1);
-        assert.equal(afterVisits.misses, 0);
-        assert.equal(afterVisits.domains, 0);
-
-        const unknown = await flood(port, UNKNOWN, (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
-        assert.deepEqual(unknown, { 404: UNKNOWN });
-        const sizes = cache.sizes;
-        assert.equal(sizes.links, 1);
-        assert.ok(sizes.misses <= 10_000, `misses ${sizes.misses}`);
-        assert.equal(sizes.domains, 0, 'no domain lookup is remembered for a Host that is no domain');
-        assert.ok(sizes.longestKey <= LONGEST_KEY, `longest key ${sizes.longestKey}`);
-
-        const growth = heapAfterGc() - before;
-        assert.ok(growth < HEAP_GROWTH_BOUND, `the heap kept ${(growth / 1048576).toFixed(1)} MB`);
-      },
-    );
+  before(async () => {
+    h = await startHarness('sqlite');
+    port = Number(new URL(h.baseUrl).port);
+    const { key } = await h.account();
+    const made = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/hello', alias: 'hello' } });
+    assert.equal(made.status, 201, made.text);
   });
+
+  after(async () => {
+    await h?.close();
+  });
+
+  test(
+    `${HOSTS} visits of /hello, each with its own ${HOST_BYTES}-byte Host, then ${UNKNOWN} of unknown aliases: bounded entries and heap`,
+    { timeout: 120_000 },
+    async () => {
+      const cache = h.server.container.visits.source;
+      const warm = await flood(port, CONNECTIONS, () => `GET /hello HTTP/1.1\r\nHost: warm.example\r\n\r\n`);
+      assert.deepEqual(warm, { 302: CONNECTIONS });
+      const before = heapAfterGc();
+
+      const visits = await flood(port, HOSTS, (i) => `GET /hello HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
+      assert.deepEqual(visits, { 302: HOSTS }, "every Host that is no custom domain serves the app's link");
+      const afterVisits = cache.sizes;
+      assert.equal(afterVisits.links, 1);
+      assert.equal(afterVisits.misses, 0);
+      assert.equal(afterVisits.domains, 0);
+
+      const unknown = await flood(port, UNKNOWN, (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
+      assert.deepEqual(unknown, { 404: UNKNOWN });
+      const sizes = cache.sizes;
+      assert.equal(sizes.links, 1);
+      assert.ok(sizes.misses <= 10_000, `misses ${sizes.misses}`);
+      assert.equal(sizes.domains, 0, 'no domain lookup is remembered for a Host that is no domain');
+      assert.ok(sizes.longestKey <= LONGEST_KEY, `longest key ${sizes.longestKey}`);
+
+      const growth = heapAfterGc() - before;
+      assert.ok(growth < HEAP_GROWTH_BOUND, `the heap kept ${(growth / 1048576).toFixed(1)} MB`);
+    },
+  );
+});

@@ -108,12 +108,7 @@ test('HEAD is answered without a click', () => {
 });
 
 test('everything else is left to Fastify, before any side effect', () => {
-  const { visit, clicks } = setup({
-    go: link(),
-    locked: link({ passwordHash: 'x' }),
-    pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
-    off: link({ disabled: true }),
-  });
+  const { visit, clicks } = setup({ go: link() });
   for (const [url, method] of [
     ['/go', 'POST'],
     ['/go/+', 'GET'],
@@ -121,9 +116,6 @@ test('everything else is left to Fastify, before any side effect', () => {
     ['/health', 'GET'],
     ['/unknown', 'GET'],
     ['/', 'GET'],
-    ['/locked', 'GET'],
-    ['/pixels', 'GET'],
-    ['/off', 'GET'],
     ['go', 'GET'],
   ] as const) {
     const { taken, written } = visit(url, method);
@@ -131,6 +123,25 @@ test('everything else is left to Fastify, before any side effect', () => {
     assert.equal(written.status, 0);
   }
   assert.equal(clicks.length, 0);
+});
+
+test("a cached link's pages are answered here too, reading and setting the route's cookies", () => {
+  const { visit, clicks } = setup({
+    locked: link({ passwordHash: 'x' }),
+    pixels: link({ pixels: [{ type: 'facebook', value: '1' }] }),
+    off: link({ disabled: true }),
+  });
+  const locked = visit('/locked');
+  assert.equal(locked.taken, true);
+  assert.equal(locked.written.status, 200);
+  assert.match(locked.written.body, /password/i);
+  const consent = visit('/pixels');
+  assert.equal(consent.written.status, 200);
+  assert.match(consent.written.body, /consent|cookie/i);
+  const given = visit('/pixels', 'GET', { cookie: 'lp_consent=no' });
+  assert.equal(given.written.status, 302, 'a consent refused goes on without the pixels');
+  assert.equal(visit('/off').written.status, 404);
+  assert.equal(clicks.length, 1);
 });
 
 test('an expired link is answered as the route answers it (the same visitAnswer), without a click', () => {
@@ -199,11 +210,11 @@ test('with metrics on, each answer it takes is counted by status and timed; what
     forget: async () => {},
   };
   const meter = new RedirectMeter();
-  const { visit } = setup({ go: link(), capped: link({ expirationClicks: 1 }), locked: link({ passwordHash: 'x' }) }, { quota, meter });
+  const { visit } = setup({ go: link(), capped: link({ expirationClicks: 1 }) }, { quota, meter });
   visit('/go');
   visit('/go', 'HEAD');
   for (let i = 0; i < 3; i++) await visit('/capped').finished;
-  assert.equal(visit('/locked').taken, false);
+  assert.equal(visit('/go', 'POST').taken, false);
   assert.equal(visit('/unknown').taken, false);
   const counted = Object.fromEntries([...meter.fastStatuses.entries()].filter(([, n]) => n > 0));
   assert.deepEqual(counted, { 302: 3, 410: 1, 500: 1 });

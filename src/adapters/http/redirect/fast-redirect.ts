@@ -18,10 +18,7 @@ export interface FastRedirectOptions {
   meter?: RedirectMeter | null;
 }
 
-/**
- * What the fast path reads of a request. node:http's IncomingMessage has it, and so has the
- * head the fast lane reads off the socket (fast-lane/request-head.ts).
- */
+/** What the fast path reads of a request: the part of node:http's IncomingMessage it needs. */
 export interface VisitHead extends ForwardedRequest {
   method?: string | undefined;
   url?: string | undefined;
@@ -34,11 +31,11 @@ export interface VisitHead extends ForwardedRequest {
 export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
 
 /**
- * The common visit — GET or HEAD /{alias} of a cached link that needs no password, pixels,
- * visitor cookie or page of its own — answered before Fastify: routing, the request and reply
- * objects and their hooks would cost the redirect more than everything it does itself (see
- * docs/adr/0007-redirect-fast-path.md). The answer is the route's own (visit-answer.ts,
- * docs/adr/0077); anything else returns null, and Fastify serves it.
+ * A visit — GET or HEAD /{alias} of a cached link — answered before Fastify: routing, the
+ * request and reply objects and their hooks would cost the redirect more than everything it
+ * does itself (docs/design/visit.md). The answer is the route's own (visit-answer.ts: the
+ * redirect, or the password, consent, disabled or expired page, with the cookies it reads and
+ * sets); anything else returns null, and Fastify serves it.
  */
 export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
   const { links, trust, appSegments } = options;
@@ -56,10 +53,7 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     const started = meter === null ? 0 : performance.now();
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
-    // Passwords and pixels read cookies; so do rules that remember visitors (splits,
-    // `returning`), and the lane neither reads a Cookie nor writes a Set-Cookie. A disabled
-    // link's page is the route's too: the fast path answers only what goes on or has expired.
-    if (!link || link.disabled || link.passwordHash !== null || link.pixels.length > 0 || link.rules?.usesCookie === true) return null;
+    if (!link) return null;
 
     const input: VisitInput = { method, url, ip: clientAddress(req, trust), headers: req.headers };
     if (meter === null) return visitAnswer(ctx, link, input);

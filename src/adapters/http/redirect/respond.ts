@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Page } from '../../web/pages/layout.ts';
-import { errorEnvelope } from '../error-handler.ts';
 
-/** What a visit answers, before it is written through Fastify or straight to the socket. */
+/** What a visit answers, before it is written through Fastify or on node:http's response. */
 export type Answer = ({ kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page }) & {
   /** Set-Cookie values (a consent given, a link unlocked, a link's rules remembering a visitor). */
   cookies?: string[];
@@ -11,11 +10,8 @@ export type Answer = ({ kind: 'redirect'; status: number; location: string } | {
   headers?: Record<string, string>;
 };
 
-/** What Fastify's error handler answers on any route, for a visit that failed before Fastify. */
-export const SERVER_ERROR_JSON = JSON.stringify(errorEnvelope(500));
-
 /** Every visitor-facing page: its own CSP, never cached, never sniffed or framed. */
-export function pageHeaders(page: Page): Record<string, string> {
+function pageHeaders(page: Page): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': page.csp,
@@ -69,7 +65,7 @@ const OUTSIDE_ASCII = /[^\x21-\x7e]/;
  * header (ERR_INVALID_CHAR, a 500), and Latin-1 would be misread anyway. Anything outside
  * printable ASCII is percent-encoded as UTF-8, which is what a browser does with it.
  */
-export function locationValue(url: string): string {
+function locationValue(url: string): string {
   if (!OUTSIDE_ASCII.test(url)) return url;
   return url.replace(/[^\x21-\x7e]+/g, (run) => Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }

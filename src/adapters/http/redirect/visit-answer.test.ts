@@ -1,4 +1,4 @@
-// The one answer to a visit (visit-answer.ts), which the fast lane, node:http and the Fastify
+// The one answer to a visit (visit-answer.ts), which node:http's visit path and the Fastify
 // route each only write out: what it answers for every kind of visit, and the cookies it sets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -14,10 +14,7 @@ import { consentCookie, consentOf, readCookies, ruleCookie, ruleCookieOf } from 
 import type { Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 
-/**
- * What a visit reads of its request, whichever way it came in (the fast lane's head, node:http's
- * request, Fastify's request, which is one as it is).
- */
+/** What a visit reads of its request, whichever way it came in (node:http's request, or Fastify's, which is one as it is). */
 export interface VisitInput {
   method: string;
   /** The request target: the path and its query, as node:http's `req.url` holds it. */

@@ -1,6 +1,6 @@
-// The fast lane (src/adapters/http/fast-lane/) in the real server: plain visits answered on the
-// socket give node:http's answer and record one click each, pipelined or not; a connection that
-// turns to the API goes on through node:http; with HTTP_FAST_LANE=false, node:http answers all.
+// Keep-alive connections in the real server (docs/design/visit.md): pipelined visits answered
+// before Fastify give the answers Fastify's route gives and record one click each; a connection
+// that turns to the API and back stays in order; an idle connection does not hold a stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, startHarness, type Harness } from '../../support/harness.ts';
@@ -16,7 +16,7 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 /** An answer without its Date, which changes by the second. */
 const dateless = (r: RawResponse) => r.raw.replace(/\r\nDate: [^\r]+/, '');
 
-onEachEngine('redirect: the fast lane', (h) => {
+onEachEngine('redirect: keep-alive connections', (h) => {
   test('pipelined visits on one connection: the answers node:http gives, in order, one click each', async () => {
     const { key } = await h().account();
     const plain = await makeLink(h(), key, { url: 'https://example.com/p?a=1#top' });
@@ -42,7 +42,7 @@ onEachEngine('redirect: the fast lane', (h) => {
     assert.equal((await clickRows(h(), byCountry.id)).length, 2);
   });
 
-  test('a connection that turns to the API goes on through node:http, visits included', async () => {
+  test('a connection that turns to the API and back is answered in order, visits included', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key);
     await visit(h(), `/${link.alias}`);
@@ -62,7 +62,7 @@ onEachEngine('redirect: the fast lane', (h) => {
     assert.equal((await clickRows(h(), link.id)).length, 3);
   });
 
-  test('HEAD in the lane records nothing; HTTP/1.0 and Connection: close are left to node:http and answered as before', async () => {
+  test('HEAD records nothing; HTTP/1.0 and Connection: close are answered and close', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key);
     await visit(h(), `/${link.alias}`);
@@ -80,29 +80,7 @@ onEachEngine('redirect: the fast lane', (h) => {
   });
 });
 
-onEachEngine(
-  'redirect: without the fast lane (HTTP_FAST_LANE=false)',
-  (h) => {
-    test('node:http answers pipelined visits the same way', async () => {
-      const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: 'https://example.com/p' });
-      await visit(h(), `/${link.alias}`);
-      const c = await rawConnection(portOf(h()));
-      await c.write(get(`/${link.alias}`) + get(`/${link.alias}`));
-      const answers = await c.responses(2);
-      c.close();
-      assert.deepEqual(
-        answers.map((a) => a.headers.location),
-        ['https://example.com/p', 'https://example.com/p'],
-      );
-      assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
-      assert.equal((await clickRows(h(), link.id)).length, 3);
-    });
-  },
-  { env: { HTTP_FAST_LANE: 'false' } },
-);
-
-test('a server with an idle connection in the lane stops at once', async () => {
+test('a server with an idle keep-alive connection stops at once', async () => {
   const h = await startHarness('sqlite');
   const { key } = await h.account();
   const link = await makeLink(h, key);
@@ -110,30 +88,11 @@ test('a server with an idle connection in the lane stops at once', async () => {
   const c = await rawConnection(portOf(h));
   await c.write(get(`/${link.alias}`));
   assert.equal((await c.responses(1))[0]!.status, 302);
-  // An idle lane connection that held the stop would hold it for good (node:http's close() does
-  // not know it), so the bound only tells "stopped" from "held"; it is loose because the stop also
-  // flushes clicks and closes the database on a machine other test tiers share.
+  // An idle connection that held the stop would hold it until keepAliveTimeout, so the bound only
+  // tells "stopped" from "held"; it is loose because the stop also flushes clicks and closes the
+  // database on a machine other test tiers share.
   const since = Date.now();
   const held = new Promise<'held'>((resolve) => setTimeout(resolve, 15_000, 'held').unref());
   assert.equal(await Promise.race([h.close().then(() => 'stopped' as const), held]), 'stopped', `the stop took over ${Date.now() - since} ms`);
   await c.closed;
-});
-
-test("the shutdown deadline's app.closeAllConnections() closes lane connections too, node:http's as well", async () => {
-  const h = await startHarness('sqlite');
-  try {
-    const { key } = await h.account();
-    const link = await makeLink(h, key);
-    await visit(h, `/${link.alias}`);
-    const inLane = await rawConnection(portOf(h));
-    await inLane.write(get(`/${link.alias}`));
-    assert.equal((await inLane.responses(1))[0]!.status, 302);
-    const onNode = await rawConnection(portOf(h));
-    await onNode.write(`GET /${link.alias} HTTP/1.0\r\nHost: short.test\r\nConnection: keep-alive\r\nUser-Agent: ${BROWSER}\r\n\r\n`);
-    assert.equal((await onNode.responses(1))[0]!.status, 302);
-    h.server.app.closeAllConnections();
-    await Promise.all([inLane.closed, onNode.closed]);
-  } finally {
-    await h.close();
-  }
 });
