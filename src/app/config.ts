@@ -262,6 +262,11 @@ const CATALOGUE = {
     doc: 'Serve GET /metrics on an address of its own instead: host:port, or a bare port on 127.0.0.1 (METRICS_TOKEN is asked there too when set); empty: not on a port of its own.',
     parse: listenAddress,
   },
+  REQUEST_TIMEOUT_MS: {
+    default: '30000',
+    doc: "How long a request's head and body may take to arrive, an import's upload too (a 50 MiB file in 30 s needs about 14 Mbit/s); past it a 408.",
+    parse: int(1000, 600_000),
+  },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
 } satisfies Record<string, Entry<unknown>>;
 

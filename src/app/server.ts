@@ -99,7 +99,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
         importMaxBytes: tuning.IMPORT_MAX_BYTES,
         trustProxy: config.TRUST_PROXY,
-        requestTimeoutMs: tuning.REQUEST_TIMEOUT_MS,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
         rateLimit: {
           max: config.API_RATE_LIMIT,
           windowMs: apiRateWindowMs,

@@ -19,7 +19,6 @@ const TUNING_TABLE = {
   WEB_RATE_WINDOW_SECONDS: { value: 60, min: 1, max: 86_400 },
   BODY_LIMIT_BYTES: { value: 65_536, min: 1024, max: 10_485_760 },
   BULK_BODY_LIMIT_BYTES: { value: 4_194_304, min: 1024, max: 67_108_864 },
-  REQUEST_TIMEOUT_MS: { value: 30_000, min: 1000, max: 600_000 },
   // Imports (docs/design/imports.md).
   IMPORT_MAX_BYTES: { value: 52_428_800, min: 1024, max: 1_073_741_824 },
   IMPORT_CONCURRENCY: { value: 2, min: 1, max: 64 },

@@ -16,7 +16,7 @@ export interface ImportDeps {
   importSlots: ImportSlots;
   /** URL_SCHEMES, by which the import's thread checks URLs. */
   urlSchemes: readonly string[];
-  /** The largest file taken (IMPORT_MAX_BYTES). */
+  /** The largest file taken (the constant IMPORT_MAX_BYTES, the API's cap too). */
   importMaxBytes: number;
   /** Where the progress line goes: standard error when it is a terminal, else null. */
   progress: { write(text: string): unknown } | null;
@@ -38,7 +38,7 @@ export const importCommand = {
     if (!ON_CONFLICT.includes(onConflict)) throw ValidationError.of('on-conflict', `--on-conflict must be one of: ${ON_CONFLICT.join(', ')}.`);
     const path = args[0];
     const size = (await stat(path)).size;
-    if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} (IMPORT_MAX_BYTES).`);
+    if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} bytes, through the API too: split it in parts.`);
     // Into the workspace the person is a member of (their own by default), as an editor there may.
     const { person, workspace, actor } = await personIn({ accounts, workspaces }, email, flags.workspace);
     if (workspace !== null) await workspaces.authorizeIn(actor, workspace.id, 'links.import');

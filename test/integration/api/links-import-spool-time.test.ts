@@ -42,5 +42,5 @@ onEachEngine(
       }
     });
   },
-  { overrides: { tuning: { REQUEST_TIMEOUT_MS } } },
+  { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } },
 );

@@ -159,7 +159,7 @@ let bare: Server;
 let seenByLinkpix: Map<number, Seen>;
 let seenByBare: Map<number, Seen>;
 before(async () => {
-  linkpix = await startHarness('sqlite', { overrides: { tuning: { REQUEST_TIMEOUT_MS, BODY_LIMIT_BYTES: 65_536 } } });
+  linkpix = await startHarness('sqlite', { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) }, overrides: { tuning: { BODY_LIMIT_BYTES: 65_536 } } });
   const { key } = await linkpix.account();
   await makeLink(linkpix, key, { url: 'https://example.com/dest?k=v', alias: ALIAS });
   await visit(linkpix, `/${ALIAS}`); // cached, so that plain visits are answered before Fastify

@@ -17,7 +17,7 @@ describe('HTTP framing', () => {
   let key: string;
   let alias: string;
   before(async () => {
-    h = await startHarness('sqlite', { overrides: { tuning: { REQUEST_TIMEOUT_MS: TIMEOUT_MS } } });
+    h = await startHarness('sqlite', { env: { REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
     key = (await h.account()).key;
     alias = (await makeLink(h, key, { url: 'https://example.com/dest' })).alias;
     await visit(h, `/${alias}`); // cached: the fast path would take a plain visit
