@@ -17,6 +17,7 @@ import { metricsOf } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
 import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
+import { sweepImportLeftovers } from '../adapters/import/import-temp.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
@@ -37,6 +38,8 @@ export interface Server {
   metricsServer: MetricsServer | null;
   /** Settles once the start's look at stored data has logged its warnings (in the background: a start never waits for it). */
   startWarnings: Promise<void>;
+  /** Settles once the start has removed the import uploads a killed instance left (in the background). */
+  leftoversSwept: Promise<void>;
 }
 
 /** Builds a ready server (database migrated) that has not started listening. */
@@ -167,9 +170,14 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const startWarnings = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch((err: unknown) =>
       app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
     );
+    // Never fails the start: a leftover that cannot be removed is left (docs/design/imports.md).
+    const leftoversSwept = sweepImportLeftovers().then((removed) => {
+      if (removed.length > 0) app.log.info({ removed }, 'removed the uploads of imports a stopped instance left');
+    });
     const release = async () => {
       warningsStop.abort();
       await startWarnings;
+      await leftoversSwept;
       live.close();
       await retention.stop();
       await folding.stop();
@@ -183,6 +191,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       release,
       metricsServer,
       startWarnings,
+      leftoversSwept,
       close: async () => {
         await app.close();
         await release();

@@ -48,6 +48,7 @@ import { countRequests } from './request-metrics.ts';
 import { serveMetrics } from './metrics-route.ts';
 import { registerImportRoute } from './import-route.ts';
 import { registerQrLogoRoutes } from './qr-logo-routes.ts';
+import { uploadWindowMs } from './upload-window.ts';
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
@@ -55,11 +56,11 @@ export interface HttpOptions {
   /** The largest body of a bulk create (a thousand links); bodyLimit when absent. */
   bulkBodyLimit?: number;
   /** The largest file POST /api/v1/links/import takes (IMPORT_MAX_BYTES). */
-  importMaxBytes?: number;
+  importMaxBytes: number;
   trustProxy: TrustProxy;
   rateLimit: RateLimitSettings;
   /** How long a request's head and body may take to arrive (its head: this or 60 s, if less); 0: no limit. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs: number;
   /** Requests counted and redirects timed for GET /metrics (docs/adr/0030); absent: metrics are off. */
   metrics?: HttpMetrics | undefined;
 }
@@ -83,12 +84,11 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     if (!(err instanceof UnavailableError)) app.log.error({ err }, 'redirect failed');
   };
   const fastOnNodeHttp = fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError);
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.bodyLimit,
     trustProxy: trust ?? false,
-    requestTimeout,
+    requestTimeout: options.requestTimeoutMs,
     clientErrorHandler: answerClientErrors(),
     // On close, idle keep-alive connections are closed at once (node:http's closeIdleConnections):
     // a proxy then retries the next request elsewhere instead of passing a 503 on.
@@ -187,7 +187,7 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
       });
       for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
-      await registerImportRoute(api, ctx, { maxBytes: options.importMaxBytes ?? 52_428_800, spoolMs: requestTimeout });
+      await registerImportRoute(api, ctx, { maxBytes: options.importMaxBytes, spoolMs: uploadWindowMs(options.requestTimeoutMs) });
       await registerQrLogoRoutes(api, ctx);
     });
   });

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ON_CONFLICT, type OnConflict } from '../../core/links/import/import-row.ts';
 import { ValidationError } from '../../core/shared/errors.ts';
@@ -9,6 +8,7 @@ import { importFile } from '../import/import-file.ts';
 import { IMPORT_FORMAT_NAMES } from '../import/formats.ts';
 import { ImportBusyError, RETRY_AFTER_SECONDS } from '../import/import-slots.ts';
 import { ImportLeaseLostError } from '../import/import-ticket.ts';
+import { importTempDir } from '../import/import-temp.ts';
 import { spoolForm } from './import-upload.ts';
 import { errorEnvelope } from './error-handler.ts';
 import type { ApiContext } from './handlers/context.ts';
@@ -35,7 +35,7 @@ function refusal(error: unknown, reply: FastifyReply) {
 export interface ImportRouteLimits {
   /** The largest file taken (IMPORT_MAX_BYTES). */
   maxBytes: number;
-  /** How long the form has to arrive whole once the route has it: the request timeout (REQUEST_TIMEOUT_MS). */
+  /** How long the form has to arrive whole once the route has it: less than the request timeout (upload-window.ts). */
   spoolMs: number;
 }
 
@@ -97,7 +97,7 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
         // Everything after the claim is inside the try: a failure anywhere releases it.
         let dir: string | undefined;
         try {
-          dir = await mkdtemp(join(tmpdir(), 'linkpix-import-'));
+          dir = await importTempDir();
           const form = await spoolForm(request, join(dir, 'upload'), spoolMs);
           // Returned, not sent: the answer goes out once `finally` has given the leases back, so a
           // client that tries again on it finds them free.

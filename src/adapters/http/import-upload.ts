@@ -22,7 +22,8 @@ export type Unread = 'tooLarge' | 'malformed' | 'late';
  */
 export async function spoolForm(request: FastifyRequest, path: string, withinMs: number): Promise<SpooledForm | Unread> {
   const late = new AbortController();
-  const timer = setTimeout(() => late.abort(), withinMs);
+  // 0: no time limit (no request timeout either).
+  const timer = withinMs > 0 ? setTimeout(() => late.abort(), withinMs) : undefined;
   const gaveUp = new Promise<'late'>((resolve) => late.signal.addEventListener('abort', () => resolve('late'), { once: true }));
   try {
     return await readForm(request, path, late.signal, gaveUp);

@@ -23,8 +23,11 @@ export interface LingerLimits {
   bytes: number;
 }
 
-/** Enough for a client on a slow link to read its answer; bodies past BODY_LIMIT_BYTES's maximum fit. */
-const LINGER: LingerLimits = { ms: 2000, bytes: 16 * 1024 * 1024 };
+/** How long a connection reads on after its answer: enough for a client on a slow link to read it. */
+export const LINGER_MS = 2000;
+
+/** Bodies past BODY_LIMIT_BYTES's maximum fit. */
+const LINGER: LingerLimits = { ms: LINGER_MS, bytes: 16 * 1024 * 1024 };
 
 /** Connections whose last answer is written: what else they send is read only to be discarded. */
 const answered = new WeakMap<Socket, number>();
