@@ -7,7 +7,7 @@ import { ConfigError } from './config.ts';
  */
 interface Constant {
   value: number;
-  /** The range a test's value must be in (what the setting it was once took). */
+  /** The range a test's value must be in: the values the code is built to work with, so a test never runs a system no one could. */
   min: number;
   max: number;
 }

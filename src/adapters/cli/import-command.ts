@@ -38,7 +38,8 @@ export const importCommand = {
     if (!ON_CONFLICT.includes(onConflict)) throw ValidationError.of('on-conflict', `--on-conflict must be one of: ${ON_CONFLICT.join(', ')}.`);
     const path = args[0];
     const size = (await stat(path)).size;
-    if (size > importMaxBytes) throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} bytes, through the API too: split it in parts.`);
+    if (size > importMaxBytes)
+      throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} bytes, through the API too: split it in parts.`);
     // Into the workspace the person is a member of (their own by default), as an editor there may.
     const { person, workspace, actor } = await personIn({ accounts, workspaces }, email, flags.workspace);
     if (workspace !== null) await workspaces.authorizeIn(actor, workspace.id, 'links.import');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startHarness } from '../../support/harness.ts';
 import { importTempDir, LEFTOVER_AGE_MS } from '../../../src/adapters/import/import-temp.ts';
 
-test("a start removes an old import upload left in the temporary directory, and keeps a recent one", async (t) => {
+test('a start removes an old import upload left in the temporary directory, and keeps a recent one', async (t) => {
   const old = await importTempDir();
   const recent = await importTempDir();
   t.after(() => {
