@@ -29,7 +29,7 @@ class FakeRedisQuota {
     const on = this.seededOn.get(linkId);
     let seeding = false;
     if (stored === undefined || on !== this.run) {
-      if (seedRun !== this.run && seedRun !== '*') {
+      if (seedRun !== this.run) {
         const unknown = stored !== undefined || on !== undefined;
         return { run: this.run, upMs: unknown ? 0 : Math.max(0, this.upSeconds - 1) * 1000 };
       }
