@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { ReplyError, type Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RedisClickQuota, UnseedableError } from './redis-click-quota.ts';
 import { checkRunIdOnConnect } from './run-id-check.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
@@ -22,7 +22,8 @@ function scriptsFailing(fails: () => Error) {
   return { redis: client as unknown as Redis, calls };
 }
 
-const noRunId = () => new ReplyError('ERR linkpix: scripts cannot read run_id from INFO server');
+// As ioredis gives a script's error reply (its ReplyError is typed any).
+const noRunId = () => Object.assign(new Error('ERR linkpix: scripts cannot read run_id from INFO server'), { name: 'ReplyError' });
 
 describe('RedisClickQuota, on a Redis whose scripts cannot read its run id', () => {
   test('a claim is unavailable as unseedable (a 503, never a 500), with Redis’s answer as its cause', async () => {
