@@ -21,6 +21,7 @@ import { MemoryClickQuota } from '../adapters/state/memory-click-quota.ts';
 import { MemoryRotationCursor } from '../adapters/state/memory-rotation-cursor.ts';
 import { RedisAttemptLimiter } from '../adapters/state/redis-attempt-limiter.ts';
 import { RedisClickQuota } from '../adapters/state/redis-click-quota.ts';
+import { checkRunIdOnConnect } from '../adapters/state/run-id-check.ts';
 import { RedisInvalidationBus } from '../adapters/state/redis-invalidation.ts';
 import { RedisRotationCursor } from '../adapters/state/redis-rotation-cursor.ts';
 import { OutageReporter, type OutageLog } from '../adapters/shared/outage-reporter.ts';
@@ -212,12 +213,14 @@ export function createVisitRuntime(config: Config, tuning: Tuning, storage: Stor
   subscribe();
   const feed = new RedisClickFeed(redis, { prefix, onError: redisErrors(redisOutage, onError) });
   const sessionEnds = new RedisSessionEnds(redis, { prefix, onError: redisErrors(redisOutage, onError) });
+  const redisQuota = new RedisClickQuota(redis, { prefix });
+  checkRunIdOnConnect(redis, redisQuota, onError);
   const limiter = (policy: AttemptPolicy): AttemptLimiter =>
     new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
   return {
     ...common,
     // Without Redis, caps and rotation are counted in the database and guesses in memory (docs/adr/0029).
-    quota: new FallbackClickQuota(new RedisClickQuota(redis, { prefix }), new SqlClickClaimStore(storage.db, storage.engine), presence, {
+    quota: new FallbackClickQuota(redisQuota, new SqlClickClaimStore(storage.db, storage.engine), presence, {
       graceMs: config.CLICK_FLUSH_INTERVAL_MS + GRACE_WRITE_MS,
     }),
     rotation: new FallbackRotationCursor(new RedisRotationCursor(redis, { prefix }), new SqlRotationStore(storage.db), presence),

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FallbackClickQuota } from './fallback-click-quota.ts';
-import type { Unseeded } from './redis-click-quota.ts';
+import { UnseedableError, type Unseeded } from './redis-click-quota.ts';
 import { MemoryClickClaimStore } from '../../../test/support/fakes/claim-fakes.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 
@@ -29,7 +29,7 @@ class FakeRedisQuota {
     const on = this.seededOn.get(linkId);
     let seeding = false;
     if (stored === undefined || on !== this.run) {
-      if (seedRun !== this.run && seedRun !== '*') {
+      if (seedRun !== this.run) {
         const unknown = stored !== undefined || on !== undefined;
         return { run: this.run, upMs: unknown ? 0 : Math.max(0, this.upSeconds - 1) * 1000 };
       }
@@ -199,6 +199,18 @@ describe('FallbackClickQuota', () => {
     assert.equal(losses, 0);
     assert.equal(redis.stored.has(7), false);
     assert.equal(claims.counts.has(7), false);
+  });
+});
+
+describe('FallbackClickQuota, on a Redis that is there but cannot count (scripts cannot read its run id)', () => {
+  test('a claim is unavailable (503): Redis not taken for lost, no database count opened beside it, nothing granted', async () => {
+    const { redis, state, claims, quota } = withRedisUp(() => 5);
+    let losses = 0;
+    state.lost = () => void losses++;
+    redis.claimCount = () => Promise.reject(new UnseedableError('shared store (Redis)'));
+    for (let i = 0; i < 3; i++) await assert.rejects(() => quota.claim(7, 20, 0), UnseedableError);
+    assert.equal(losses, 0);
+    assert.equal(claims.counts.get(7)?.open ?? false, false, 'the database count is not open');
   });
 });
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdleMap } from './idle-map.ts';
-import type { RedisClickQuota, Unseeded } from './redis-click-quota.ts';
+import { UnseedableError, type RedisClickQuota, type Unseeded } from './redis-click-quota.ts';
 import type { RedisPresence } from './redis-presence.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import type { ClickClaimStore, ClickQuota } from '../../core/clicks/ports.ts';
@@ -19,25 +19,23 @@ export interface FallbackClickQuotaOptions {
 // As the in-memory quota's: far above a cached record's age and the flush interval.
 const IDLE_MS = 3 * 3600_000;
 
-// Redis restarting again each time this instance seeds it: the visit is answered 503.
+// Seeds refused by a Redis that restarted again before each arrived: one restart in flight is
+// usual, five in a row is a Redis that keeps restarting, and the visit is answered 503.
 const SEED_TRIES = 5;
 
 const rethrowUnlessUnavailable = (error: unknown): void => {
   if (!(error instanceof UnavailableError)) throw error;
 };
 
-/** Redis is there but cannot count a link: its count is not seeded and cannot be now. */
-class Unseedable extends UnavailableError {}
-
-/** Only a Redis away lets the database count; a Redis that cannot be seeded answers 503. */
+/** Only a Redis away lets the database count; a Redis that cannot count or be seeded answers 503. */
 const rethrowUnlessRedisAway = (error: unknown): void => {
   rethrowUnlessUnavailable(error);
-  if (error instanceof Unseedable) throw error;
+  if (error instanceof UnseedableError) throw error;
 };
 
 /**
  * Click caps in Redis while this instance has it, in the database's conditional count while it
- * has not (docs/adr/0029, docs/design/caps.md). Going to the database, a link's count opens at
+ * has not (docs/design/caps.md). Going to the database, a link's count opens at
  * no less than what Redis granted (links.clicks after the grace, and the count this instance
  * last saw); coming back, the first claim per link and connection closes the database's count
  * and brings it to Redis. Redis counts only on a count seeded from the database since it last
@@ -144,14 +142,14 @@ export class FallbackClickQuota implements ClickQuota {
         counted = await this.claims.close(linkId, this.now());
       } catch (error) {
         rethrowUnlessUnavailable(error);
-        throw new Unseedable('database', { cause: error });
+        throw new UnseedableError('database', { cause: error });
       }
       if (counted === null) return { count: 0, sentOn }; // the link is gone
       const answer = await this.redis.claimCount(linkId, cap, Math.max(floor, counted), asked.run);
       if (typeof answer === 'number') return { count: answer, sentOn };
       asked = answer;
     }
-    throw new Unseedable('shared store (Redis)');
+    throw new UnseedableError('shared store (Redis)');
   }
 
   /**
@@ -195,7 +193,7 @@ export class FallbackClickQuota implements ClickQuota {
   /**
    * Another instance has Redis again and took the count there. ioredis holds the command until
    * this instance reconnects; if it cannot (Redis unreachable from here alone), the database's
-   * count opens again: the one case where both count at once (docs/adr/0029).
+   * count opens again: the one case where both count at once (docs/design/caps.md, Bounds).
    *
    * The command carries the database's count as its floor even when this instance had synced
    * the link on the connection it still knows: it will run on the new one, maybe on a Redis that

@@ -10,7 +10,7 @@ import { RedisAttemptLimiter } from '../../../src/adapters/state/redis-attempt-l
 import { RedisInvalidationBus } from '../../../src/adapters/state/redis-invalidation.ts';
 import { UnavailableError } from '../../../src/core/shared/errors.ts';
 import { describeAttemptLimiterContract } from '../../contracts/attempt-limiter-contract.ts';
-import { describeClickQuotaContract, describeRotationCursorContract } from '../../contracts/click-state-contracts.ts';
+import { describeRotationCursorContract } from '../../contracts/click-state-contracts.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `linkpix-test:${randomUUID()}:`;
@@ -64,18 +64,25 @@ after(async () => {
 });
 
 // The same contracts as the memory adapters and the core's fakes (test/unit/state-contracts.test.ts),
-// here two instances on one Redis.
+// here two instances on one Redis. RedisClickQuota counts only once seeded, so it is not a
+// ClickQuota of its own: its contract runs through FallbackClickQuota (test/contracts/integration).
 let contractLink = 10_000;
-describeClickQuotaContract('RedisClickQuota, two instances', () => ({
-  a: new RedisClickQuota(serverA, { prefix }),
-  b: new RedisClickQuota(serverB, { prefix }),
-  link: async () => ++contractLink,
-}));
 describeRotationCursorContract('RedisRotationCursor, two instances', () => ({
   a: new RedisRotationCursor(serverA, { prefix }),
   b: new RedisRotationCursor(serverB, { prefix }),
   link: async () => ++contractLink,
 }));
+
+/**
+ * A claim on the seeded path, as FallbackClickQuota makes it with no grace: an unseeded count
+ * is seeded with `floor` for the run that answered (the database's count in production).
+ */
+async function granted(quota: RedisClickQuota, link: number, cap: number, floor: number): Promise<boolean> {
+  let answer = await quota.claimCount(link, cap, floor);
+  if (typeof answer === 'object') answer = await quota.claimCount(link, cap, floor, answer.run);
+  assert.equal(typeof answer, 'number', 'seeded for the run that answered');
+  return (answer as number) > 0;
+}
 
 describe('RedisClickQuota', () => {
   test('200 concurrent claims from two instances on a cap of 50: exactly 50 pass', async () => {
@@ -83,42 +90,59 @@ describe('RedisClickQuota', () => {
     const b = new RedisClickQuota(serverB, { prefix });
     const results = await interleaved(
       200,
-      () => a.claim(1, 50, 0),
-      () => b.claim(1, 50, 0),
+      () => granted(a, 1, 50, 0),
+      () => granted(b, 1, 50, 0),
     );
     assert.equal(results.filter(Boolean).length, 50);
     assert.equal(await serverA.get(`${prefix}quota:1`), '50');
   });
 
-  test('seeds from known: known 48 on a cap of 50 lets exactly 2 more through', async () => {
+  test('seeded with 48 on a cap of 50: exactly 2 more pass', async () => {
     const a = new RedisClickQuota(serverA, { prefix });
     const b = new RedisClickQuota(serverB, { prefix });
     const results = await interleaved(
       200,
-      () => a.claim(2, 50, 48),
-      () => b.claim(2, 50, 48),
+      () => granted(a, 2, 50, 48),
+      () => granted(b, 2, 50, 48),
     );
     assert.equal(results.filter(Boolean).length, 2);
   });
 
-  test('the stored count wins over a lagging known; a known ahead of it wins', async () => {
+  test('the stored count wins over a lagging floor; a floor ahead of it wins', async () => {
     const quota = new RedisClickQuota(serverA, { prefix });
-    for (let i = 0; i < 10; i++) assert.equal(await quota.claim(3, 20, 0), true);
+    for (let i = 0; i < 10; i++) assert.equal(await granted(quota, 3, 20, 0), true);
     let passed = 0;
-    for (let i = 0; i < 30; i++) if (await quota.claim(3, 20, 2)) passed++;
+    for (let i = 0; i < 30; i++) if (await granted(quota, 3, 20, 2)) passed++;
     assert.equal(passed, 10);
-    assert.equal(await quota.claim(4, 20, 0), true);
-    assert.equal(await quota.claim(4, 20, 19), true);
-    assert.equal(await quota.claim(4, 20, 0), false);
+    assert.equal(await granted(quota, 4, 20, 0), true);
+    assert.equal(await granted(quota, 4, 20, 19), true);
+    assert.equal(await granted(quota, 4, 20, 0), false);
   });
 
-  test('forget deletes the count, which is then seeded again from known', async () => {
+  test('forget deletes the count, which is then unseeded again', async () => {
     const quota = new RedisClickQuota(serverA, { prefix });
-    assert.equal(await quota.claim(5, 1, 0), true);
-    assert.equal(await quota.claim(5, 1, 0), false);
+    assert.equal(await granted(quota, 5, 1, 0), true);
+    assert.equal(await granted(quota, 5, 1, 0), false);
     await quota.forget(5);
     assert.equal(await serverA.exists(`${prefix}quota:5`), 0);
-    assert.equal(await quota.claim(5, 1, 0), true);
+    assert.equal(typeof (await quota.claimCount(5, 1, 0)), 'object', 'unseeded');
+    assert.equal(await granted(quota, 5, 1, 0), true);
+  });
+
+  test('a seed not read for this run counts nothing, whatever run it names ("*" included)', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    for (const seedRun of ['', '*', 'another run']) {
+      assert.equal(typeof (await quota.claimCount(23, 10, 4, seedRun)), 'object', `seed run ${JSON.stringify(seedRun)}`);
+    }
+    assert.equal(await serverA.exists(`${prefix}quota:23`, `${prefix}quota:23:run`), 0);
+  });
+
+  test('runId is the run the claim script reads: the one an unseeded claim answers', async () => {
+    const quota = new RedisClickQuota(serverA, { prefix });
+    const run = /run_id:(\w+)/.exec(await serverA.info('server'))![1]!;
+    assert.equal(await quota.runId(), run);
+    const answer = await quota.claimCount(24, 10, 0);
+    assert.equal(typeof answer === 'object' && answer.run, run);
   });
 
   test('a count seeded on another run of Redis (restarted, or restored from a snapshot) counts nothing until a seed read for this run comes', async () => {
@@ -134,13 +158,13 @@ describe('RedisClickQuota', () => {
     assert.equal(await quota.claimCount(20, 10, 0), 9, 'seeded: counted on');
   });
 
-  test('a missing count is unseeded, with how long Redis has surely been up; claim() alone seeds it from known', async () => {
+  test('a missing count is unseeded, with how long Redis has surely been up; a seed for this run seeds it', async () => {
     const quota = new RedisClickQuota(serverA, { prefix });
     const uptime = Number(/uptime_in_seconds:(\d+)/.exec(await serverA.info('server'))![1]);
     const answer = await quota.claimCount(21, 10, 4);
     assert.ok(typeof answer === 'object' && answer.upMs <= uptime * 1000 && answer.upMs >= Math.max(0, uptime - 2) * 1000, JSON.stringify({ answer, uptime }));
     assert.equal(await serverA.exists(`${prefix}quota:21`, `${prefix}quota:21:run`), 0);
-    assert.equal(await quota.claim(21, 10, 4), true);
+    assert.equal(await granted(quota, 21, 10, 4), true);
     assert.equal(await serverA.get(`${prefix}quota:21`), '5');
   });
 
@@ -157,13 +181,13 @@ describe('RedisClickQuota', () => {
 
   test('keys carry the prefix and a TTL refreshed on use', async () => {
     const quota = new RedisClickQuota(serverA, { prefix, ttlSeconds: 100 });
-    await quota.claim(6, 5, 0);
+    await granted(quota, 6, 5, 0);
     const ttl = await serverA.ttl(`${prefix}quota:6`);
     assert.ok(ttl > 90 && ttl <= 100, `ttl ${ttl}`);
     const runTtl = await serverA.ttl(`${prefix}quota:6:run`);
     assert.ok(runTtl > 90 && runTtl <= 100, `the run's ttl ${runTtl}`);
     const defaults = new RedisClickQuota(serverA, { prefix });
-    await defaults.claim(6, 5, 0);
+    await granted(defaults, 6, 5, 0);
     assert.ok((await serverA.ttl(`${prefix}quota:6`)) > 29 * 24 * 3600);
   });
 });
