@@ -65,7 +65,7 @@ export class RulePreview {
 
   constructor(private readonly deps: RulePreviewDeps) {}
 
-  /** `caller`: who asks (an API key, a signed-in person), each of whom has one preview at a time. */
+  /** `caller`: who asks (a person, through any key or web session), each of whom has one preview at a time. */
   async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
