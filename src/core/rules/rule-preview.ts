@@ -15,7 +15,7 @@ import type { ConditionName, Rule } from './rule.ts';
 /** The days a preview replays: 30 unless asked, at most PREVIEW_DAYS_MAX. */
 export const PREVIEW_DAYS_DEFAULT = 30;
 export const PREVIEW_DAYS_MAX = 90;
-/** The newest human click rows a preview reads at most, as filtered statistics (docs/adr/0057). */
+/** The newest human click rows a preview reads at most, as filtered statistics (docs/design/statistics.md). */
 const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
 const DAY_MS = 86_400_000;
 
