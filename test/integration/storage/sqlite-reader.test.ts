@@ -96,7 +96,7 @@ test('past READS_WAITING_MAX statements waiting, a read is refused at once (unav
   const long = sql<{ c: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(storage.reads);
   const extra = 8;
   const settled = await Promise.allSettled(Array.from({ length: READS_WAITING_MAX + extra }, () => sql`select 1 as one`.execute(storage.reads)));
-  const refused = settled.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason);
+  const refused = settled.filter((s) => s.status === 'rejected').map((s) => s.reason);
   assert.equal(refused.length, extra + 1, `${refused.length} refused`);
   for (const error of refused) assert.ok(error instanceof UnavailableError && error.dependency === SQLITE_READER, String(error));
   assert.deepEqual((await long).rows, [{ c: 3_000_000 }]);
