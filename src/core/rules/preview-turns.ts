@@ -6,7 +6,7 @@ export const PREVIEWS_PER_INSTANCE = 2;
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * Turns of the previews: one at a time per caller (an API key, a signed-in person) and
+ * Turns of the previews: one at a time per caller (a person, through any key or web session) and
  * PREVIEWS_PER_INSTANCE in all; beyond, a TooManyAttemptsError (429 `Too Many Attempts.` with
  * Retry-After), never a queue that would hold requests for the length of others' previews.
  */

@@ -15,7 +15,7 @@ import type { ConditionName, Rule } from './rule.ts';
 /** The days a preview replays: 30 unless asked, at most PREVIEW_DAYS_MAX. */
 export const PREVIEW_DAYS_DEFAULT = 30;
 export const PREVIEW_DAYS_MAX = 90;
-/** The newest human click rows a preview reads at most, as filtered statistics (docs/adr/0057). */
+/** The newest human click rows a preview reads at most, as filtered statistics (docs/design/statistics.md). */
 const PREVIEW_ROWS_MAX = FILTERED_ROWS_MAX;
 const DAY_MS = 86_400_000;
 
@@ -65,7 +65,7 @@ export class RulePreview {
 
   constructor(private readonly deps: RulePreviewDeps) {}
 
-  /** `caller`: who asks (an API key, a signed-in person), each of whom has one preview at a time. */
+  /** `caller`: who asks (a person, through any key or web session), each of whom has one preview at a time. */
   async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');

@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { connect } from '../../../src/adapters/storage/connect.ts';
+import { READS_WAITING_MAX, SQLITE_READER } from '../../../src/adapters/storage/reader/sqlite-reader.ts';
+import { UnavailableError } from '../../../src/core/shared/errors.ts';
 import { ROOT } from '../../support/processes.ts';
 
 function fileStorage(t: TestContext) {
@@ -86,6 +88,19 @@ test('while a long statement runs on the thread, the main thread and its connect
   await Promise.all([long, quick, timer]);
   assert.deepEqual(order.slice(0, 2).sort(), ['server connection', 'timer']);
   assert.equal(order[2], 'long read');
+});
+
+test('past READS_WAITING_MAX statements waiting, a read is refused at once (unavailable), and the thread answers after', async (t) => {
+  const { storage } = fileStorage(t);
+  await sql`select 1`.execute(storage.reads); // the thread started
+  const long = sql<{ c: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(storage.reads);
+  const extra = 8;
+  const settled = await Promise.allSettled(Array.from({ length: READS_WAITING_MAX + extra }, () => sql`select 1 as one`.execute(storage.reads)));
+  const refused = settled.filter((s) => s.status === 'rejected').map((s) => s.reason);
+  assert.equal(refused.length, extra + 1, `${refused.length} refused`);
+  for (const error of refused) assert.ok(error instanceof UnavailableError && error.dependency === SQLITE_READER, String(error));
+  assert.deepEqual((await long).rows, [{ c: 3_000_000 }]);
+  assert.deepEqual((await sql`select 1 as one`.execute(storage.reads)).rows, [{ one: 1 }]);
 });
 
 test('an in-memory database reads on its one connection', async () => {

@@ -21,8 +21,8 @@ export function ruleHandlers(ctx: ApiContext) {
       return one(explainRecord(await ctx.rules.explainer.explain(request.account.id, request.params.id, probe)));
     },
     preview: async (request: Req<{ Params: IdParams; Body: PreviewBody }>) => {
-      // One preview at a time per key (docs/api.md §18).
-      const caller = `key:${request.actor.keyId}`;
+      // One preview at a time per person, whichever key or web session asks (docs/api.md §18).
+      const caller = `person:${request.actor.userId}`;
       return one(previewRecord(await ctx.rules.preview.preview(caller, request.account.id, request.params.id, request.body)));
     },
   };

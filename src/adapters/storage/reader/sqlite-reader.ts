@@ -11,11 +11,18 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { UnavailableError } from '../../../core/shared/errors.ts';
 import { threadEntry, threadExecArgv } from '../../shared/thread-entry.ts';
+import { CHUNK_ROWS } from '../chunk-rows.ts';
 import type { ReaderData, ReaderReply, ReaderRequest } from './reader-messages.ts';
 
-/** Rows a message from the thread carries at most: the main thread reads each in one go. */
-const CHUNK_ROWS = 1000;
+/** The dependency a refused read names (UnavailableError, 503 with Retry-After): the reader thread and its queue. */
+export const SQLITE_READER = 'database reader';
+/**
+ * Statements sent to the thread and not yet answered at most: past it a read is refused at
+ * once, never queued without bound behind the long ones (docs/design/event-loop.md).
+ */
+export const READS_WAITING_MAX = 32;
 
 /**
  * Kysely's dialect for the reader thread of a SQLite file (sqlite-reader-thread.ts,
@@ -149,6 +156,10 @@ class SqliteReaderDriver implements Driver {
     const id = this.nextId++;
     if (this.closed) {
       pending.fail(new Error('the reader thread is closed'));
+      return id;
+    }
+    if (this.waiting.size >= READS_WAITING_MAX) {
+      pending.fail(new UnavailableError(SQLITE_READER));
       return id;
     }
     this.waiting.set(id, pending);

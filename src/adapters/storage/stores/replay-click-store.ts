@@ -10,7 +10,7 @@ import { rowsInChunks } from './rows-in-chunks.ts';
 const MINUTE_MS = 60_000;
 
 /**
- * The preview's read of a link's clicks (docs/adr/0066): one GROUP BY over the span's rows, so the
+ * The preview's read of a link's clicks (docs/design/rules.md, Preview): one GROUP BY over the span's rows, so the
  * database hands over each distinct combination of facts once with its count, never row by row;
  * the span is bounded by the core to the newest rows, through the filtered statistics' cut. Both
  * go through up to that many rows, and answer as many groups: read through `storage.reads`, the

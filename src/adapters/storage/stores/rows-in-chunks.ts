@@ -1,8 +1,7 @@
 import { CompiledQuery } from 'kysely';
+import { CHUNK_ROWS } from '../chunk-rows.ts';
 import type { Storage } from '../connect.ts';
 
-/** Rows handed over at a time: a chunk is one short piece of work for whoever reads it. */
-const CHUNK_ROWS = 1000;
 /** PostgreSQL's memory for the sorts and hashes of one chunked read: its groups of up to FILTERED_ROWS_MAX rows. */
 const WORK_MEM = '64MB';
 

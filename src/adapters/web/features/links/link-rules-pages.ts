@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkView } from '../../../../core/links/link.ts';
-import { FieldErrorBag, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { FieldErrorBag, TooManyAttemptsError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { messages } from '../../../../core/shared/messages.ts';
 import { isValidDate, isValidTime, zonedDateTimeToEpochMs } from '../../../../core/expiration/ends-at.ts';
 import { parseAcceptLanguage } from '../../../../core/targeting/accept-language.ts';
@@ -83,6 +83,11 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
       const preview = await ctx.rules.preview.preview(caller, account.id, id, { rules: rules.trim() === '' ? null : rules, days: PREVIEW_DAYS_DEFAULT });
       return render(request, reply, 200, link, { text: rules, visitor, preview, previewed: fingerprint(rules), confirm: saving });
     } catch (error) {
+      // A refused turn keeps the draft on its page, told to try again, not lost to an error page.
+      if (error instanceof TooManyAttemptsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return render(request, reply, 429, link, { text: rules, visitor, busy: true });
+      }
       if (!(error instanceof ValidationError)) throw error;
       return render(request, reply, 422, link, { text: rules, visitor, errors: error.fields });
     }

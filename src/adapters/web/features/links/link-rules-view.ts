@@ -38,6 +38,8 @@ export interface RulesPage {
   previewed?: string | undefined;
   /** The preview came from pressing Save: ask to press it again. */
   confirm?: boolean;
+  /** The preview was refused: one of the person's previews was already running (docs/api.md §18). */
+  busy?: boolean;
   visitor: VisitorFields;
   explained?: ExplainAnswer | undefined;
 }
@@ -49,6 +51,7 @@ export function rulesPage(view: View, p: RulesPage): RawHtml {
   return html`<h1>${t.pageTitle(p.shortUrl)}</h1>
 <p>${view.can('links.write') ? html`<a href="/links/${p.id}/edit">${t.backToLink}</a>` : html`<a href="/stats/${p.id}">${t.backToStats}</a>`}</p>
 ${errorSummary(view, p.errors, targets)}
+${p.busy === true ? html`<p class="flash" role="alert">${t.previewBusy}</p>` : ''}
 <div class="rules-layout">
 ${editor(view, p)}
 ${p.preview ? previewSection(view, p.preview, p.confirm === true) : ''}

@@ -14,6 +14,7 @@ export const rules = {
   backToStats: 'Back to the link’s statistics',
   readOnly: 'Editors and above change these rules; you can read them and test a visitor.',
   noRules: 'This link has no rules: every visitor goes to its URL.',
+  previewBusy: 'One of your previews is already running (or the server is running as many as it takes). Your rules are kept below: try again in a few seconds.',
   confirmNotice: 'Here is what these rules would have done over the last 30 days. Press “Save rules” again to keep them.',
   warningsTitle: 'Worth a look',
   previewTitle: 'The last 30 days, replayed',
