@@ -32,7 +32,22 @@ const FRAMEWORKS_AND_DRIVERS = [
 ];
 
 /** Node modules that do I/O or reach the process: the core is pure rules. */
-const NODE_IO = ['fs', 'fs/promises', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises', 'child_process', 'cluster', 'worker_threads', 'process'];
+const NODE_IO = [
+  'fs',
+  'fs/promises',
+  'net',
+  'tls',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'process',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -49,11 +64,15 @@ module.exports = {
       comment: 'src/core knows no framework, driver or I/O library (docs/adr/0001).',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: `^node_modules/(${FRAMEWORKS_AND_DRIVERS.join('|')})` },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        path: `^node_modules/(${FRAMEWORKS_AND_DRIVERS.join('|')})`,
+      },
     },
     {
       name: 'core-not-to-node-io',
-      comment: 'src/core does no I/O and reads no process state: sockets, files, DNS, threads and `process` stay in adapters.',
+      comment:
+        'src/core does no I/O and reads no process state: sockets, files, DNS, threads and `process` stay in adapters.',
       severity: 'error',
       from: { path: '^src/core/' },
       to: { dependencyTypes: ['core'], path: `^(node:)?(${NODE_IO.join('|')})$` },
@@ -67,7 +86,8 @@ module.exports = {
     },
     {
       name: 'src-not-to-tests',
-      comment: 'The application ships without its tests, benchmarks and scripts (unit tests beside the code may use test/support).',
+      comment:
+        'The application ships without its tests, benchmarks and scripts (unit tests beside the code may use test/support).',
       severity: 'error',
       from: { path: '^src/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(test|bench|scripts)/' },

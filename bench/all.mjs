@@ -11,13 +11,15 @@ const args = process.argv.slice(2);
 const skipStats = args.includes('--skip-stats');
 const skipWeb = args.includes('--skip-web');
 const redirectArgs = args.filter((a) => a !== '--skip-stats' && a !== '--skip-web');
-const run = (file, extra) => spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
+const run = (file, extra) =>
+  spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
 
 let status = run('bench/redirect.ts', redirectArgs);
 status = run('bench/pg-click-writer.ts', ['--links', '300']) || status;
 // Over 10 000 links, 200 000 clicks: what 15 s (STATS_FLUSH_INTERVAL_MS's default) of 13 500
 // redirects a second leave in one rollup window, so the window sums what it would in service.
-if (process.env.TEST_DATABASE_URL) status = run('bench/pg-click-writer.ts', ['--links', '10000', '--clicks', '200000']) || status;
+if (process.env.TEST_DATABASE_URL)
+  status = run('bench/pg-click-writer.ts', ['--links', '10000', '--clicks', '200000']) || status;
 if (!skipStats) status = run('bench/stats.ts', []) || status;
 if (!skipWeb) status = run('bench/web-pages.ts', []) || status;
 process.exit(status);

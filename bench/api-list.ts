@@ -20,7 +20,9 @@ import type { LinkFilter } from '../src/core/links/link.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
 import { SqlExpiryClaims } from '../src/adapters/storage/stores/expiry-claims.ts';
 
-const { values } = parseArgs({ options: { links: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { links: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '100' } },
+});
 const N = Number(values.links);
 const RUNS = Number(values.runs);
 const WARM_UP_RUNS = 3;
@@ -88,7 +90,13 @@ async function benchEngine(name: string, databaseUrl: string, pgSchema?: string)
  * `count` links in one statement on both engines (a recursive series): every 10th in the space
  * if there is one, every 50th disabled, every 7th with an expiry in the past, clicks spread out.
  */
-async function loadLinks(db: Kysely<Database>, accountId: number, spaceId: number | null, count: number, aliasPrefix: string): Promise<void> {
+async function loadLinks(
+  db: Kysely<Database>,
+  accountId: number,
+  spaceId: number | null,
+  count: number,
+  aliasPrefix: string,
+): Promise<void> {
   await sql`
     with recursive s(n) as (select 1 union all select n + 1 from s where n < cast(${count} as integer))
     insert into links (account_id, space_id, alias, alias_key, url, title, target_type, disabled, privacy,

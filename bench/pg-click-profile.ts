@@ -51,7 +51,8 @@ if (!url) {
   console.log('!! SKIPPED: set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to profile PostgreSQL');
   process.exit(0);
 }
-if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) throw new Error('loopback only: the backends are read in /proc');
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname))
+  throw new Error('loopback only: the backends are read in /proc');
 
 /** The statement kinds of a batch and a window, told by their text. */
 const KINDS: Array<[kind: string, test: RegExp]> = [
@@ -67,7 +68,8 @@ const KINDS: Array<[kind: string, test: RegExp]> = [
   ['rollup upserts', /insert into click_rollups/],
   ['account days', /insert into account_click_days/],
 ];
-const kindOf = (text: string) => KINDS.find(([, test]) => test.test(text.trim()))?.[0] ?? `other: ${text.trim().slice(0, 60)}`;
+const kindOf = (text: string) =>
+  KINDS.find(([, test]) => test.test(text.trim()))?.[0] ?? `other: ${text.trim().slice(0, 60)}`;
 
 /** A backend's CPU so far, ns (the first field of schedstat). */
 const cpuNs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
@@ -157,7 +159,8 @@ function timedPool(schema: string): pg.Pool {
 }
 
 async function write(store: InProcessClickWriter, clicks: ReturnType<typeof redirectBenchClicks>): Promise<void> {
-  for (let i = 0; i < clicks.length; i += BATCH) await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
+  for (let i = 0; i < clicks.length; i += BATCH)
+    await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
   await store.settle();
 }
 
@@ -169,7 +172,10 @@ await inFreshPgSchema(async (_, schema) => {
     const { accountId, linkIds } = await seedLinks(db, LINKS);
     const all = redirectBenchClicks(accountId, linkIds, WARM + CLICKS);
     // As the server's writer: a large interval, so that the window is written when it fills.
-    const store = new InProcessClickWriter(new PgClickWrites(db, { owner: 'profile' }), { windowMs: 600_000, onError: (e) => console.error(e) });
+    const store = new InProcessClickWriter(new PgClickWrites(db, { owner: 'profile' }), {
+      windowMs: 600_000,
+      onError: (e) => console.error(e),
+    });
     await write(store, all.slice(0, WARM));
     await sql`checkpoint`.execute(db).catch(() => undefined);
 
@@ -211,7 +217,12 @@ async function explainEach(db: Kysely<Database>, clicks: ReturnType<typeof redir
       const s = pgClickStatements;
       if (values.nested) {
         await sql`load 'auto_explain'`.execute(trx);
-        for (const setting of ['log_min_duration = 0', 'log_nested_statements = on', 'log_analyze = on', "log_level = 'notice'"])
+        for (const setting of [
+          'log_min_duration = 0',
+          'log_nested_statements = on',
+          'log_analyze = on',
+          "log_level = 'notice'",
+        ])
           await sql.raw(`set local auto_explain.${setting}`).execute(trx);
       }
       const live = await s.keepLinks(
@@ -233,7 +244,9 @@ async function explainEach(db: Kysely<Database>, clicks: ReturnType<typeof redir
       if (!(error instanceof RolledBack)) throw error;
     });
   explaining = false;
-  console.log(`\nEach write statement once on a batch of ${clicks.length} clicks (EXPLAIN ANALYZE, BUFFERS, WAL; rolled back):`);
+  console.log(
+    `\nEach write statement once on a batch of ${clicks.length} clicks (EXPLAIN ANALYZE, BUFFERS, WAL; rolled back):`,
+  );
   for (const e of explained) {
     console.log(
       `  ${e.label.padEnd(34)} ${String(e.rows).padStart(6)} rows  ${e.ms.toFixed(1).padStart(6)} ms  dirtied ${String(e.dirtied).padStart(5)}` +

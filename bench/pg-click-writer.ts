@@ -48,7 +48,9 @@ console.log(
 );
 const URL_GIVEN = process.env.TEST_DATABASE_URL;
 if (!URL_GIVEN) {
-  console.log('!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it');
+  console.log(
+    '!! SKIPPED: the PostgreSQL click writer was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/… to measure it',
+  );
   process.exit(0);
 }
 // Loopback only: over a network this would measure the network, and write to someone's database.
@@ -61,7 +63,10 @@ if (!['127.0.0.1', 'localhost', '[::1]', ''].includes(host)) {
 const rates: Array<[label: string, rate: number]> = [];
 let exactEverywhere = true;
 for (const windowMs of [WINDOW_MS, 0]) {
-  const label = windowMs === 0 ? 'without the window (STATS_FLUSH_INTERVAL_MS=0)' : `with the rollup window (STATS_FLUSH_INTERVAL_MS=${windowMs})`;
+  const label =
+    windowMs === 0
+      ? 'without the window (STATS_FLUSH_INTERVAL_MS=0)'
+      : `with the rollup window (STATS_FLUSH_INTERVAL_MS=${windowMs})`;
   await inFreshPgSchema(async (url, schema) => {
     const storage = connect(url, { schema, poolSize: 2 });
     try {
@@ -90,9 +95,12 @@ for (const windowMs of [WINDOW_MS, 0]) {
       const humans = CLICKS - [...warm, ...clicks].filter((c) => c.isBot).length;
       const { rows } = await sql<{ counted: number; rows: number; total: number }>`
         select ((select coalesce(sum(clicks), 0) from links) + (select coalesce(sum(clicks), 0) from link_click_counts))::int8 as counted, (select count(*) from clicks)::int8 as rows,
-               (select coalesce(sum(count), 0) from click_rollups where dimension = 'total')::int8 as total`.execute(storage.db);
+               (select coalesce(sum(count), 0) from click_rollups where dimension = 'total')::int8 as total`.execute(
+        storage.db,
+      );
       const check = rows[0]!;
-      const exact = check.counted === humans && check.rows === CLICKS && check.total === humans && failures.length === 0;
+      const exact =
+        check.counted === humans && check.rows === CLICKS && check.total === humans && failures.length === 0;
       exactEverywhere &&= exact;
       for (const error of failures) console.error('rollup window write failed:', error);
 
@@ -100,7 +108,9 @@ for (const windowMs of [WINDOW_MS, 0]) {
         `${label}: ${Math.round(rate).toLocaleString('en')} clicks/s (${((seconds * 1000) / Math.ceil(clicks.length / BATCH)).toFixed(1)} ms a batch;` +
           ` Node CPU ${((used.user + used.system) / clicks.length).toFixed(1)} µs a click)`,
       );
-      console.log(`  totals ${exact ? 'exact' : 'WRONG'}: ${check.rows} rows, links.clicks ${check.counted}, rollup total ${check.total}, human clicks ${humans}`);
+      console.log(
+        `  totals ${exact ? 'exact' : 'WRONG'}: ${check.rows} rows, links.clicks ${check.counted}, rollup total ${check.total}, human clicks ${humans}`,
+      );
     } finally {
       await storage.close();
     }
@@ -117,7 +127,10 @@ if (!exactEverywhere) process.exitCode = 1;
 function printBeside(rate: number): void {
   const file = join(import.meta.dirname, 'results', 'latest.json');
   if (!existsSync(file)) return;
-  const latest = JSON.parse(readFileSync(file, 'utf8')) as { at: string; scenarios: Array<{ name: string; linkpix: { load: { rps: number } } }> };
+  const latest = JSON.parse(readFileSync(file, 'utf8')) as {
+    at: string;
+    scenarios: Array<{ name: string; linkpix: { load: { rps: number } } }>;
+  };
   for (const s of latest.scenarios) {
     const served = s.linkpix.load.rps;
     console.log(

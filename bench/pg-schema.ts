@@ -5,7 +5,10 @@ import pg from 'pg';
  * Runs `fn` in a fresh PostgreSQL schema of TEST_DATABASE_URL, dropped afterwards unless `keep`
  * (then its name is printed, for a later run or EXPLAIN in psql); says so when unset.
  */
-export async function inFreshPgSchema(fn: (url: string, schema: string) => Promise<void>, options: { keep?: boolean } = {}): Promise<void> {
+export async function inFreshPgSchema(
+  fn: (url: string, schema: string) => Promise<void>,
+  options: { keep?: boolean } = {},
+): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     console.log('\nPostgreSQL: skipped (TEST_DATABASE_URL not set)');

@@ -87,20 +87,25 @@ const CONNECTIONS = positive('connections', values.connections);
 const THREADS = Math.min(positive('threads', values.threads), CONNECTIONS);
 const INSTANCES = positive('instances', values.instances);
 const ROUNDS = positive('rounds', values.rounds);
-const SERVER_ENV = Object.fromEntries(values['server-env'].map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const SERVER_ENV = Object.fromEntries(
+  values['server-env'].map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 // Short enough for the shortest run; long enough for the slowest cold answer to arrive.
 const TAIL_S = +Math.min(1, DURATION / 4, COLD / 4).toFixed(2);
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (!DATABASE_URL) {
-  console.log('!! SKIPPED: the PostgreSQL + Redis redirect was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/…');
+  console.log(
+    '!! SKIPPED: the PostgreSQL + Redis redirect was NOT measured; set TEST_DATABASE_URL=postgres://…@127.0.0.1/…',
+  );
   process.exit(0);
 }
 // Loopback only: over a network this would measure the network, and write to someone's database.
 for (const url of [DATABASE_URL, REDIS_URL]) {
   const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) throw new Error(`${url} is not on loopback: this bench runs only there`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host))
+    throw new Error(`${url} is not on loopback: this bench runs only there`);
 }
 
 type Spec = Omit<LoadSpec, 'origin' | 'durationS' | 'tailS' | 'offset'>;
@@ -119,11 +124,15 @@ interface Row {
  * bench database's PostgreSQL backends (their process title names it), and Redis and nginx
  * (shared with anything else using them meanwhile). The load generator exits before it could be read.
  */
-function cpuGroups(database: string, server?: number): Record<string, (comm: string, cmdline: string, pid: number) => boolean> {
+function cpuGroups(
+  database: string,
+  server?: number,
+): Record<string, (comm: string, cmdline: string, pid: number) => boolean> {
   return {
     'bare node': (_, cmdline) => cmdline.includes(join(ROOT, 'bench/redirect/bare-server.mjs')),
     // With two servers up (the warm rounds), only the one named.
-    linkpix: (_, cmdline, pid) => cmdline.includes(join(ROOT, 'dist/app/main.js')) && (server === undefined || pid === server),
+    linkpix: (_, cmdline, pid) =>
+      cmdline.includes(join(ROOT, 'dist/app/main.js')) && (server === undefined || pid === server),
     PostgreSQL: (comm, cmdline) => comm.startsWith('postgres') && cmdline.includes(` ${database} `),
     'redis-server': (comm) => comm === 'redis-server',
     nginx: (comm) => comm === 'nginx',
@@ -152,7 +161,9 @@ async function clicksIn(url: string): Promise<{ rows: number; counted: number }>
   try {
     const count = async (text: string) => Number((await client.query<{ n: string }>(text)).rows[0]!.n);
     const rows = await count('select count(*) as n from clicks');
-    const counted = await count('select (select coalesce(sum(clicks), 0) from links) + (select coalesce(sum(clicks), 0) from link_click_counts) as n');
+    const counted = await count(
+      'select (select coalesce(sum(clicks), 0) from links) + (select coalesce(sum(clicks), 0) from link_click_counts) as n',
+    );
     return { rows, counted };
   } finally {
     await client.end();
@@ -176,10 +187,23 @@ async function deleteKeys(prefix: string): Promise<void> {
 type Target = Pick<Running, 'origin'>;
 
 /** Runs until every requested link has been visited once (at least one run of `seconds`). */
-async function visitAll(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, runs: LoadResult[]): Promise<void> {
+async function visitAll(
+  generator: Generator,
+  server: Target,
+  spec: Spec,
+  offset: { steps: number },
+  seconds: number,
+  runs: LoadResult[],
+): Promise<void> {
   const until = Date.now() + 180_000;
   do {
-    const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
+    const run = await runLoad(generator, {
+      ...spec,
+      origin: server.origin,
+      durationS: seconds,
+      tailS: TAIL_S,
+      offset: offset.steps,
+    });
     runs.push(run);
     offset.steps += Math.min(...run.sentPerThread);
   } while (offset.steps * spec.threads < spec.hot && Date.now() < until);
@@ -190,7 +214,14 @@ async function visitAll(generator: Generator, server: Target, spec: Spec, offset
  * the run began (all of it for one started meanwhile). A process that ended meanwhile (a pool's
  * idle connection closing) is left out, not subtracted: what it spent in the run is lost with it.
  */
-async function measure(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number, database: string): Promise<Omit<Row, 'label'>> {
+async function measure(
+  generator: Generator,
+  server: Target,
+  spec: Spec,
+  offset: { steps: number },
+  seconds: number,
+  database: string,
+): Promise<Omit<Row, 'label'>> {
   const groups = cpuGroups(database);
   const before = cpuByProcess(groups);
   const load = await loadOn(generator, server, spec, offset, seconds);
@@ -199,14 +230,30 @@ async function measure(generator: Generator, server: Target, spec: Spec, offset:
   return { load, cpu };
 }
 
-async function loadOn(generator: Generator, server: Target, spec: Spec, offset: { steps: number }, seconds: number): Promise<LoadResult> {
-  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: seconds, tailS: TAIL_S, offset: offset.steps });
+async function loadOn(
+  generator: Generator,
+  server: Target,
+  spec: Spec,
+  offset: { steps: number },
+  seconds: number,
+): Promise<LoadResult> {
+  const load = await runLoad(generator, {
+    ...spec,
+    origin: server.origin,
+    durationS: seconds,
+    tailS: TAIL_S,
+    offset: offset.steps,
+  });
   offset.steps += Math.min(...load.sentPerThread);
   return load;
 }
 
 /** CPU seconds each group spent between two readings of cpuByProcess. */
-function spentBetween(groups: object, before: ReturnType<typeof cpuByProcess>, after: ReturnType<typeof cpuByProcess>): Record<string, number> {
+function spentBetween(
+  groups: object,
+  before: ReturnType<typeof cpuByProcess>,
+  after: ReturnType<typeof cpuByProcess>,
+): Record<string, number> {
   const spent: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
   for (const [pid, { group, seconds: total }] of after) spent[group]! += total - (before.get(pid)?.seconds ?? 0);
   return spent;
@@ -226,14 +273,20 @@ async function warmRound(
   database: string,
 ): Promise<{ pg: Omit<Row, 'label'>; sqlite: Omit<Row, 'label'> | null }> {
   const onSqlite = servers.sqlite?.child.pid;
-  const groups = { ...cpuGroups(database, servers.pg.child.pid), 'linkpix on SQLite': (_: string, __: string, pid: number) => pid === onSqlite };
+  const groups = {
+    ...cpuGroups(database, servers.pg.child.pid),
+    'linkpix on SQLite': (_: string, __: string, pid: number) => pid === onSqlite,
+  };
   const before = cpuByProcess(groups);
   const pg = await loadOn(generator, servers.pg, spec, offsets.pg, DURATION);
   const sqlite = servers.sqlite ? await loadOn(generator, servers.sqlite, spec, offsets.sqlite, DURATION) : null;
   const spent = spentBetween(groups, before, cpuByProcess(groups));
   const per = (group: string, load: LoadResult) => (spent[group]! * 1e6) / Math.max(1, load.requests);
   return {
-    pg: { load: pg, cpu: { linkpix: per('linkpix', pg), PostgreSQL: per('PostgreSQL', pg), 'redis-server': per('redis-server', pg) } },
+    pg: {
+      load: pg,
+      cpu: { linkpix: per('linkpix', pg), PostgreSQL: per('PostgreSQL', pg), 'redis-server': per('redis-server', pg) },
+    },
     sqlite: sqlite && { load: sqlite, cpu: { linkpix: per('linkpix on SQLite', sqlite) } },
   };
 }
@@ -241,7 +294,16 @@ async function warmRound(
 const redirects = (runs: LoadResult[]) => runs.reduce((n, r) => n + r.status['3xx'], 0);
 const unwanted = (runs: LoadResult[]) =>
   runs.reduce(
-    (n, r) => n + r.status['2xx'] + r.status['4xx'] + r.status['5xx'] + r.status.other + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout,
+    (n, r) =>
+      n +
+      r.status['2xx'] +
+      r.status['4xx'] +
+      r.status['5xx'] +
+      r.status.other +
+      r.errors.connect +
+      r.errors.read +
+      r.errors.write +
+      r.errors.timeout,
     0,
   );
 const dropped = (runs: LoadResult[]) => runs.reduce((n, r) => n + Math.max(0, r.sent - r.requests), 0);
@@ -253,10 +315,18 @@ async function main(): Promise<void> {
     `linkpix redirect on PostgreSQL + Redis — ${LINKS.toLocaleString('en')} links (${LINK_KINDS}), ${HOT.toLocaleString('en')} requested; ` +
       `${generator.name}, ${CONNECTIONS} connections, ${THREADS} thread(s); cold: the first ${COLD} s after a restart; warm: ${DURATION} s`,
   );
-  if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
-  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (Object.keys(SERVER_ENV).length > 0)
+    console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
+  const built = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   if (built.status !== 0) throw new Error('the build (tsc -p tsconfig.build.json) failed');
-  const copied = spawnSync(process.execPath, [join(ROOT, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit', cwd: ROOT });
+  const copied = spawnSync(process.execPath, [join(ROOT, 'scripts', 'copy-assets.mjs')], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
   if (copied.status !== 0) throw new Error('copying the assets failed');
 
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-pg-'));
@@ -271,7 +341,8 @@ async function main(): Promise<void> {
   };
   try {
     pinning?.begin();
-    if (pinning) console.log('pinned: the servers measured on CPU 0; the load generator, PostgreSQL and Redis on the others');
+    if (pinning)
+      console.log('pinned: the servers measured on CPU 0; the load generator, PostgreSQL and Redis on the others');
     await inOwnDatabase(async (databaseUrl) => {
       const database = new URL(databaseUrl).pathname.slice(1);
       process.stdout.write(`loading ${LINKS.toLocaleString('en')} links … `);
@@ -281,7 +352,13 @@ async function main(): Promise<void> {
       const rows: Row[] = [];
       const linkpixRuns: LoadResult[] = [];
 
-      const bare = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
+      const bare = await startServer({
+        name: 'bare',
+        script: 'bench/redirect/bare-server.mjs',
+        cwd: workDir,
+        env: () => ({}),
+        readyPath: '/',
+      });
       try {
         const at = { steps: 0 };
         await visitAll(generator, bare, spec, at, WARMUP, []);
@@ -315,7 +392,8 @@ async function main(): Promise<void> {
           }),
           readyPath: '/health',
         });
-      const start = (profile = false) => linkpix('linkpix', { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix }, profile ? profDir : null);
+      const start = (profile = false) =>
+        linkpix('linkpix', { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix }, profile ? profDir : null);
       const stopped = async (server: Running) => {
         const code = await server.stop();
         if (code !== 0) throw new Error(`linkpix exited with ${code} on SIGTERM:\n${server.output()}`);
@@ -347,14 +425,24 @@ async function main(): Promise<void> {
         if (!values['skip-sqlite']) {
           const sqliteUrl = `sqlite:${join(workDir, 'sqlite', 'linkpix.db')}`;
           await seedDatabase(sqliteUrl, LINKS);
-          onSqlite = await linkpix('linkpix-sqlite', { DATABASE_URL: sqliteUrl }, values['cpu-prof'] ? sqliteProfDir : null);
+          onSqlite = await linkpix(
+            'linkpix-sqlite',
+            { DATABASE_URL: sqliteUrl },
+            values['cpu-prof'] ? sqliteProfDir : null,
+          );
           await visitAll(generator, onSqlite, spec, atSqlite, WARMUP, []);
         }
 
         const fromMs = Date.now() - second.spawnedAt;
         const sqliteFromMs = onSqlite ? Date.now() - onSqlite.spawnedAt : 0;
         for (let round = 1; round <= ROUNDS; round++) {
-          const warm = await warmRound(generator, { pg: second, sqlite: onSqlite }, spec, { pg: at, sqlite: atSqlite }, database);
+          const warm = await warmRound(
+            generator,
+            { pg: second, sqlite: onSqlite },
+            spec,
+            { pg: at, sqlite: atSqlite },
+            database,
+          );
           linkpixRuns.push(warm.pg.load);
           rows.push({ label: `${PG_WARM}, round ${round}`, round: 'pg', ...warm.pg });
           if (warm.sqlite) rows.push({ label: `${SQLITE_WARM}, round ${round}`, round: 'sqlite', ...warm.sqlite });
@@ -433,7 +521,9 @@ function printTargets(rows: Row[], exact: boolean): void {
   const linkpix = median(pg.map((r) => r.cpu.linkpix!));
   const p99 = median(pg.map((r) => r.load.latencyMs.p99));
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  console.log(`\ntargets (issue 32), warm, one instance (every request here is a click), medians of ${pg.length} round(s):`);
+  console.log(
+    `\ntargets (issue 32), warm, one instance (every request here is a click), medians of ${pg.length} round(s):`,
+  );
   console.log(`  PostgreSQL backends ${backends.toFixed(1)} µs a click (≤ 6): ${mark(backends <= 6)}`);
   // The target is in µs of the machine the issue was filed on; the same work takes more of a
   // slower one. Bare node:http's CPU a request in the same run is a yardstick that moves with
@@ -453,12 +543,16 @@ function printTargets(rows: Row[], exact: boolean): void {
         `PostgreSQL's over SQLite's in each round ${ratios.map((x) => x.toFixed(2)).join(', ')}, median ${ratio.toFixed(2)} (≤ 1): ${mark(ratio <= 1)}`,
     );
   } else {
-    console.log(`  linkpix (all threads) ${linkpix.toFixed(1)} µs a request on PostgreSQL; SQLite not measured (--skip-sqlite)`);
+    console.log(
+      `  linkpix (all threads) ${linkpix.toFixed(1)} µs a request on PostgreSQL; SQLite not measured (--skip-sqlite)`,
+    );
   }
   console.log(`  warm p99 ${p99.toFixed(2)} ms (≤ 10): ${mark(p99 <= 10)}`);
   console.log(`  clicks ${exact ? 'exact' : 'NOT exact'}`);
   const rate = median(pg.map((r) => r.load.rps));
-  console.log(`  ratio to bare node:http ${(rate / bare.load.rps).toFixed(3)} (reported, not a target on two shared cores)`);
+  console.log(
+    `  ratio to bare node:http ${(rate / bare.load.rps).toFixed(3)} (reported, not a target on two shared cores)`,
+  );
 }
 
 function print(rows: Row[]): void {
@@ -504,7 +598,11 @@ function printProfiles(name: string, dir: string, window: { fromMs: number; toMs
   const threads = [{ file: main, label: 'main thread', at: window }].concat(
     workerProfiles(dir).map((file, i) => {
       const shift = (profileStartUs(file) - mainStart) / 1000;
-      return { file, label: `worker thread ${i + 1}`, at: { fromMs: window.fromMs - shift, toMs: window.toMs - shift } };
+      return {
+        file,
+        label: `worker thread ${i + 1}`,
+        at: { fromMs: window.fromMs - shift, toMs: window.toMs - shift },
+      };
     }),
   );
   threads.forEach(({ file, label, at }, i) => {
@@ -514,6 +612,9 @@ function printProfiles(name: string, dir: string, window: { fromMs: number; toMs
     console.log(
       `\n${name} CPU profile, ${label} (${keep}), warm run: busy ${top.busyPercent.toFixed(0)} % of the time; top functions (self %, total % of busy samples):`,
     );
-    for (const p of top.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    for (const p of top.lines)
+      console.log(
+        `${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`,
+      );
   });
 }

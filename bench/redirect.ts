@@ -88,7 +88,8 @@ const SERVER_ENV = Object.fromEntries(
 // quarter of the run. Never more than 2 s: wrk counts a timeout for any connection that has sent
 // nothing for its --timeout (5 s), idle or not.
 const WARMUP_TAIL_S = +Math.min(2, WARMUP / 2).toFixed(2);
-const tailAfter = (warmup: LoadResult | null) => +Math.min(2, DURATION / 4, Math.max(0.25, warmup ? (2 * warmup.latencyMs.max) / 1000 : 0.25)).toFixed(2);
+const tailAfter = (warmup: LoadResult | null) =>
+  +Math.min(2, DURATION / 4, Math.max(0.25, warmup ? (2 * warmup.latencyMs.max) / 1000 : 0.25)).toFixed(2);
 
 const SCENARIOS = [
   { name: '10k', links: 10_000 },
@@ -116,7 +117,12 @@ interface ServerRun {
    * Over the measured run: CPU microseconds per answered request, by server thread name, and how
    * busy the machine was; with --instructions, thousands of user-space instructions per request.
    */
-  cpu: { usPerRequest: Record<string, number>; machineBusyPercent: number; stealPercent: number; kInstructionsPerRequest?: { main: number; all: number } };
+  cpu: {
+    usPerRequest: Record<string, number>;
+    machineBusyPercent: number;
+    stealPercent: number;
+    kInstructionsPerRequest?: { main: number; all: number };
+  };
 }
 
 interface ScenarioResult {
@@ -181,8 +187,17 @@ interface Measured {
 async function warm(server: Running, generator: Generator, spec: Spec): Promise<Progress> {
   const progress: Progress = { warmups: [], offset: 0 };
   const until = Date.now() + 120_000;
-  while (WARMUP > 0 && (progress.warmups.length === 0 || (progress.offset * spec.threads < spec.hot && Date.now() < until))) {
-    const run = await runLoad(generator, { ...spec, origin: server.origin, durationS: WARMUP, tailS: WARMUP_TAIL_S, offset: progress.offset });
+  while (
+    WARMUP > 0 &&
+    (progress.warmups.length === 0 || (progress.offset * spec.threads < spec.hot && Date.now() < until))
+  ) {
+    const run = await runLoad(generator, {
+      ...spec,
+      origin: server.origin,
+      durationS: WARMUP,
+      tailS: WARMUP_TAIL_S,
+      offset: progress.offset,
+    });
     progress.warmups.push(run);
     progress.offset += Math.min(...run.sentPerThread);
   }
@@ -198,15 +213,29 @@ async function measureRun(server: Running, generator: Generator, spec: Spec, pro
   // Counted while requests are sent (the quiet tail excluded), per request sent meanwhile.
   const countedS = Math.max(1, Math.floor(DURATION - tailS - 0.5));
   const counting = values.instructions ? countInstructions(server.child.pid!, countedS) : null;
-  const load = await runLoad(generator, { ...spec, origin: server.origin, durationS: DURATION, tailS, offset: progress.offset });
+  const load = await runLoad(generator, {
+    ...spec,
+    origin: server.origin,
+    durationS: DURATION,
+    tailS,
+    offset: progress.offset,
+  });
   const toMs = Date.now() - server.spawnedAt;
-  const cpu = cpuOver(threadsBefore, threadCpuSeconds(server.child.pid!), machineBefore, machineCpuSeconds(), load.requests);
+  const cpu = cpuOver(
+    threadsBefore,
+    threadCpuSeconds(server.child.pid!),
+    machineBefore,
+    machineCpuSeconds(),
+    load.requests,
+  );
   const counted = await counting;
   if (counted) {
     const perRequest = (n: number) => +(n / (load.rps * countedS) / 1000).toFixed(1);
     cpu.kInstructionsPerRequest = { main: perRequest(counted.main), all: perRequest(counted.all) };
   } else if (values.instructions) {
-    console.warn('    (perf stat could not count instructions here: is linux-perf installed, and are counters exposed?)');
+    console.warn(
+      '    (perf stat could not count instructions here: is linux-perf installed, and are counters exposed?)',
+    );
   }
   progress.offset += Math.min(...load.sentPerThread);
   return { load, window: { fromMs, toMs }, cpu };
@@ -248,7 +277,13 @@ async function finish(server: Running, progress: Progress, runs: Measured[], med
 
 type MachineCpu = ReturnType<typeof machineCpuSeconds>;
 
-function cpuOver(before: Record<string, number>, after: Record<string, number>, machineBefore: MachineCpu, machineAfter: MachineCpu, requests: number): ServerRun['cpu'] {
+function cpuOver(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  machineBefore: MachineCpu,
+  machineAfter: MachineCpu,
+  requests: number,
+): ServerRun['cpu'] {
   const usPerRequest: Record<string, number> = {};
   let total = 0;
   for (const [name, s] of Object.entries(after)) {
@@ -260,14 +295,20 @@ function cpuOver(before: Record<string, number>, after: Record<string, number>, 
   const busy = machineAfter.busy - machineBefore.busy;
   const idle = machineAfter.idle - machineBefore.idle;
   const percentOfAll = (seconds: number) => +((100 * seconds) / Math.max(1e-9, busy + idle)).toFixed(1);
-  return { usPerRequest, machineBusyPercent: percentOfAll(busy), stealPercent: percentOfAll(machineAfter.steal - machineBefore.steal) };
+  return {
+    usPerRequest,
+    machineBusyPercent: percentOfAll(busy),
+    stealPercent: percentOfAll(machineAfter.steal - machineBefore.steal),
+  };
 }
 
 const cpuNote = (label: string, cpu: ServerRun['cpu']) =>
   `\n    ${label}: CPU µs per request by thread: ${Object.entries(cpu.usPerRequest)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ')}; machine ${cpu.machineBusyPercent} % busy, ${cpu.stealPercent} % stolen by the hypervisor` +
-  (cpu.kInstructionsPerRequest ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k` : '');
+  (cpu.kInstructionsPerRequest
+    ? `; user instructions per request: main ${cpu.kInstructionsPerRequest.main}k, all ${cpu.kInstructionsPerRequest.all}k`
+    : '');
 
 async function scenario(generator: Generator, name: string, links: number, workDir: string): Promise<ScenarioResult> {
   const dbPath = join(workDir, `linkpix-${name}.db`);
@@ -276,11 +317,24 @@ async function scenario(generator: Generator, name: string, links: number, workD
   process.stdout.write(`\n[${name}] loading ${links.toLocaleString('en')} links … `);
   const { seconds: seedSeconds } = await seedDatabase(`sqlite:${dbPath}`, links, { rules: values.rules });
   console.log(`${seedSeconds.toFixed(1)} s`);
-  const spec: Spec = { connections: CONNECTIONS, threads: THREADS, links, hot, workDir, set: values.rules ? 'plain' : 'all' };
+  const spec: Spec = {
+    connections: CONNECTIONS,
+    threads: THREADS,
+    links,
+    hot,
+    workDir,
+    set: values.rules ? 'plain' : 'all',
+  };
   const rulesSpec: Spec = { ...spec, set: 'rules' };
 
   const profDir = join(workDir, `prof-${name}`);
-  const bareServer = await startServer({ name: 'bare', script: 'bench/redirect/bare-server.mjs', cwd: workDir, env: () => ({}), readyPath: '/' });
+  const bareServer = await startServer({
+    name: 'bare',
+    script: 'bench/redirect/bare-server.mjs',
+    cwd: workDir,
+    env: () => ({}),
+    readyPath: '/',
+  });
   let server: Running | null = null;
   let bare: ServerRun;
   let linkpix: ServerRun;
@@ -292,7 +346,12 @@ async function scenario(generator: Generator, name: string, links: number, workD
       script: 'dist/app/main.js',
       cwd: workDir,
       // The flags `npm start` runs the server with (package.json).
-      nodeArgs: ['--max-semi-space-size=4', '--heap-growing-percent=50', '--v8-pool-size=1', ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      nodeArgs: [
+        '--max-semi-space-size=4',
+        '--heap-growing-percent=50',
+        '--v8-pool-size=1',
+        ...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+      ],
       env: (port) => ({
         DATABASE_URL: `sqlite:${dbPath}`,
         HOST: '127.0.0.1',
@@ -309,7 +368,9 @@ async function scenario(generator: Generator, name: string, links: number, workD
     const linkpixProgress = await warm(server, generator, spec);
     const rulesProgress = values.rules ? await warm(server, generator, rulesSpec) : null;
     if (linkpixProgress.warmups.length > 1) {
-      console.log(`[${name}] linkpix warm-up took ${linkpixProgress.warmups.length} rounds of ${WARMUP} s to visit every requested link`);
+      console.log(
+        `[${name}] linkpix warm-up took ${linkpixProgress.warmups.length} rounds of ${WARMUP} s to visit every requested link`,
+      );
     }
     await quiet(server);
     const bareRuns: Measured[] = [];
@@ -368,7 +429,8 @@ async function scenario(generator: Generator, name: string, links: number, workD
     server?.child.kill('SIGKILL');
     throw error;
   }
-  if (linkpix.exitCode !== 0) throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
+  if (linkpix.exitCode !== 0)
+    throw new Error(`linkpix exited with ${linkpix.exitCode} on SIGTERM:\n${server.output()}`);
   const serverOutput = server.output().trim();
   if (serverOutput) console.log(`[${name}] linkpix said:\n${serverOutput.slice(-4000)}`);
 
@@ -393,7 +455,10 @@ async function scenario(generator: Generator, name: string, links: number, workD
       ...counts,
       redirectsAnswered,
       droppedInFlight,
-      ok: counts.rows === counts.counted && counts.rows >= redirectsAnswered && counts.rows <= redirectsAnswered + droppedInFlight,
+      ok:
+        counts.rows === counts.counted &&
+        counts.rows >= redirectsAnswered &&
+        counts.rows <= redirectsAnswered + droppedInFlight,
     },
   };
   if (values['cpu-prof']) {
@@ -409,7 +474,10 @@ async function scenario(generator: Generator, name: string, links: number, workD
     workerProfiles(profDir).forEach((worker, i) => {
       const keep = join(ROOT, 'bench', 'results', `linkpix-${name}-worker${i + 1}.cpuprofile`);
       copyFileSync(worker, keep);
-      result.workerProfiles = [...(result.workerProfiles ?? []), { file: keep, ...topOfProfile(worker, undefined, 15) }];
+      result.workerProfiles = [
+        ...(result.workerProfiles ?? []),
+        { file: keep, ...topOfProfile(worker, undefined, 15) },
+      ];
     });
   }
   rmSync(dbPath, { force: true });
@@ -417,13 +485,23 @@ async function scenario(generator: Generator, name: string, links: number, workD
 }
 
 /** The index of the median value (the lower of the two middle ones for an even count). */
-const medianIndex = (values: number[]): number => [...values.keys()].sort((a, b) => values[a]! - values[b]!)[Math.floor((values.length - 1) / 2)]!;
+const medianIndex = (values: number[]): number =>
+  [...values.keys()].sort((a, b) => values[a]! - values[b]!)[Math.floor((values.length - 1) / 2)]!;
 
 const unwanted = (r: LoadResult) =>
-  r.status['2xx'] + r.status['4xx'] + r.status['5xx'] + r.status.other + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout;
+  r.status['2xx'] +
+  r.status['4xx'] +
+  r.status['5xx'] +
+  r.status.other +
+  r.errors.connect +
+  r.errors.read +
+  r.errors.write +
+  r.errors.timeout;
 
 function printTable(results: ScenarioResult[]): void {
-  const rows: string[][] = [['links', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'redirects', 'other/err', 'peak RSS MB']];
+  const rows: string[][] = [
+    ['links', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'redirects', 'other/err', 'peak RSS MB'],
+  ];
   for (const s of results) {
     const runs: [string, LoadResult, number][] = [
       ['bare', s.bare.load, s.bare.peakRssMb],
@@ -463,7 +541,12 @@ function checks(results: ScenarioResult[]): Check[] {
   const out: Check[] = [];
   for (const s of results) {
     const tag = `${s.links.toLocaleString('en')} links`;
-    out.push({ what: `${tag}: ratio linkpix/bare`, value: s.ratio.toFixed(3), target: `≥ ${TARGETS.ratio}`, pass: s.ratio >= TARGETS.ratio });
+    out.push({
+      what: `${tag}: ratio linkpix/bare`,
+      value: s.ratio.toFixed(3),
+      target: `≥ ${TARGETS.ratio}`,
+      pass: s.ratio >= TARGETS.ratio,
+    });
     out.push({
       what: `${tag}: linkpix p99`,
       value: `${s.linkpix.load.latencyMs.p99.toFixed(2)} ms (bare Node's in the same round: ${s.bare.load.latencyMs.p99.toFixed(2)} ms)`,
@@ -474,11 +557,17 @@ function checks(results: ScenarioResult[]): Check[] {
       what: `${tag}: click rows / sum(links.clicks) / redirects answered`,
       value:
         `${s.clicks.rows} / ${s.clicks.counted} / ${s.clicks.redirectsAnswered}` +
-        (s.clicks.droppedInFlight > 0 ? ` (+ ${s.clicks.droppedInFlight} requests still in flight when the generator stopped)` : ''),
+        (s.clicks.droppedInFlight > 0
+          ? ` (+ ${s.clicks.droppedInFlight} requests still in flight when the generator stopped)`
+          : ''),
       target: s.clicks.droppedInFlight > 0 ? 'rows = sum, answered ≤ rows ≤ answered + dropped' : 'all equal',
       pass: s.clicks.ok,
     });
-    const bad = [...s.linkpix.warmups, s.linkpix.load, ...(s.rules ? [...s.rules.warmups, ...s.rules.runs] : [])].reduce((n, r) => n + unwanted(r), 0);
+    const bad = [
+      ...s.linkpix.warmups,
+      s.linkpix.load,
+      ...(s.rules ? [...s.rules.warmups, ...s.rules.runs] : []),
+    ].reduce((n, r) => n + unwanted(r), 0);
     out.push({ what: `${tag}: non-3xx responses and socket errors`, value: String(bad), target: '0', pass: bad === 0 });
     if (s.rules) {
       out.push({
@@ -512,7 +601,10 @@ function checks(results: ScenarioResult[]): Check[] {
 async function main(): Promise<void> {
   const generator = await findGenerator(values.generator);
   if (!generator) {
-    throw new Error('No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon ' + '(npm install --save-exact -D autocannon@8.0.0).');
+    throw new Error(
+      'No load generator: install wrk (Debian: apt-get install -y wrk), or autocannon ' +
+        '(npm install --save-exact -D autocannon@8.0.0).',
+    );
   }
   const cpu = cpus();
   const machine = {
@@ -524,7 +616,9 @@ async function main(): Promise<void> {
     generator: `${generator.name}: ${generator.version}`,
     loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)),
   };
-  console.log(`linkpix redirect bench — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}`);
+  console.log(
+    `linkpix redirect bench — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Linux ${machine.kernel}, Node ${machine.node}`,
+  );
   console.log(
     `generator ${machine.generator}; ${CONNECTIONS} connections, ${THREADS} thread(s), ${WARMUP} s warm-up + ${ROUNDS} × ${DURATION} s measured, each server, bare and linkpix taking turns (a run ends in a quiet tail, see wrk.lua, not counted in req/s)`,
   );
@@ -532,10 +626,15 @@ async function main(): Promise<void> {
     `links: ${values.rules ? 'odd ones with 20 rules, even ones plain (bench/redirect/seed.ts), each half measured in turns on the same server' : LINK_KINDS}; ${HOT.toLocaleString('en')} distinct links requested per run${values.rules ? ' (at most half the links: one half each run)' : ''}; load average ${machine.loadAverageAtStart.join(' ')}`,
   );
 
-  if (Object.keys(SERVER_ENV).length > 0) console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
+  if (Object.keys(SERVER_ENV).length > 0)
+    console.log(`linkpix runs with ${JSON.stringify(SERVER_ENV)}: not the default settings`);
 
   // linkpix runs as `npm start` runs it: compiled.
-  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const built = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   if (built.status !== 0) throw new Error('the build (tsc -p tsconfig.build.json) failed');
   const workDir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
   const machineAtStart = machineCpuSeconds();
@@ -551,7 +650,9 @@ async function main(): Promise<void> {
   for (const s of results) {
     console.log(
       `${s.links.toLocaleString('en')} links: linkpix/bare = ${s.ratio.toFixed(3)}` +
-        (s.roundRatios.length > 1 ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)` : ''),
+        (s.roundRatios.length > 1
+          ? ` (median of ${s.roundRatios.map((r) => r.toFixed(3)).join(', ')}; the table shows that round)`
+          : ''),
     );
     if (s.rules) {
       console.log(
@@ -569,14 +670,25 @@ async function main(): Promise<void> {
       `\nlinkpix CPU profile of the measured run, ${s.links.toLocaleString('en')} links: main thread busy ${s.profile.busyPercent.toFixed(0)} % of the time;` +
         ' top functions (self %, total % of busy samples):',
     );
-    for (const p of s.profile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+    for (const p of s.profile.lines)
+      console.log(
+        `${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`,
+      );
     if (s.rulesProfile) {
-      console.log(`\nthe same over the median round's 20-rule run: main thread busy ${s.rulesProfile.busyPercent.toFixed(0)} % of the time; top functions:`);
-      for (const p of s.rulesProfile.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+      console.log(
+        `\nthe same over the median round's 20-rule run: main thread busy ${s.rulesProfile.busyPercent.toFixed(0)} % of the time; top functions:`,
+      );
+      for (const p of s.rulesProfile.lines)
+        console.log(
+          `${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`,
+        );
     }
     for (const w of s.workerProfiles ?? []) {
       console.log(`\nworker thread ${w.file} (whole run): busy ${w.busyPercent.toFixed(0)} %; top functions:`);
-      for (const p of w.lines) console.log(`${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`);
+      for (const p of w.lines)
+        console.log(
+          `${p.selfPercent.toFixed(1).padStart(5)} ${p.totalPercent.toFixed(1).padStart(5)}  ${p.fn}  ${p.where}`,
+        );
     }
   }
   const loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
@@ -594,7 +706,12 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       {
         at: new Date().toISOString(),
-        machine: { ...machine, loadAverageAtEnd, busyPercent: whole.machineBusyPercent, stealPercent: whole.stealPercent },
+        machine: {
+          ...machine,
+          loadAverageAtEnd,
+          busyPercent: whole.machineBusyPercent,
+          stealPercent: whole.stealPercent,
+        },
         settings: {
           durationS: DURATION,
           warmupS: WARMUP,

@@ -46,16 +46,27 @@ export interface RollupLoad {
 }
 
 /** Inserts the rollups: c clicks a link-day (q or q + 1, summing to `clicks` exactly). */
-export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'postgres', load: RollupLoad): Promise<void> {
+export async function loadRollups(
+  db: Kysely<Database>,
+  engine: 'sqlite' | 'postgres',
+  load: RollupLoad,
+): Promise<void> {
   const { linkCount, clicks, days, firstDay } = load;
   const q = Math.floor(clicks / (linkCount * days));
   const r = clicks % (linkCount * days);
-  const slots = sql.join((load.slots ?? SLOTS).map(([dim, k, m]) => sql`(${sql.lit(dim)}, ${sql.lit(k)}, ${sql.lit(m)})`));
+  const slots = sql.join(
+    (load.slots ?? SLOTS).map(([dim, k, m]) => sql`(${sql.lit(dim)}, ${sql.lit(k)}, ${sql.lit(m)})`),
+  );
   const maxK = Math.max(...(load.slots ?? SLOTS).map(([, k]) => k));
-  const dayOf = engine === 'sqlite' ? sql`date(${sql.lit(firstDay)}, '+' || d.n || ' days')` : sql`to_char(date ${sql.lit(firstDay)} + d.n, 'YYYY-MM-DD')`;
+  const dayOf =
+    engine === 'sqlite'
+      ? sql`date(${sql.lit(firstDay)}, '+' || d.n || ' days')`
+      : sql`to_char(date ${sql.lit(firstDay)} + d.n, 'YYYY-MM-DD')`;
   const pick = sql`((ld.ln * 31 + ld.dn * 7 + j.n * (slots.m / slots.k)) % slots.m)`;
   const codes = Object.keys(countries.getAlpha2Codes()).sort().join('');
-  const country = load.isoCountries ? sql`when 'country' then substr(${sql.lit(codes)}, cast(1 + 2 * (${pick} % ${sql.lit(codes.length / 2)}) as integer), 2)` : sql``;
+  const country = load.isoCountries
+    ? sql`when 'country' then substr(${sql.lit(codes)}, cast(1 + 2 * (${pick} % ${sql.lit(codes.length / 2)}) as integer), 2)`
+    : sql``;
   // Per dimension, k values sharing c (j < c % k get one more); unique ≈ 80 %, bots ≈ 10 % of c.
   const select = sql`
     with recursive
@@ -86,8 +97,12 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
     await sql`alter table click_rollups_settled drop constraint click_rollups_pk`.execute(db);
     await sql`alter table click_rollups_settled drop constraint if exists click_rollups_link_id_fkey`.execute(db);
     await sql`insert into click_rollups_settled (link_id, dimension, day, value, count) ${select}`.execute(db);
-    await sql`alter table click_rollups_settled add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
-    await sql`alter table click_rollups_settled add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(db);
+    await sql`alter table click_rollups_settled add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(
+      db,
+    );
+    await sql`alter table click_rollups_settled add constraint click_rollups_link_id_fkey foreign key (link_id) references links (id) on delete cascade`.execute(
+      db,
+    );
   } else if (engine === 'sqlite') {
     await sql`pragma foreign_keys = off`.execute(db);
     await sql`insert into click_rollups (link_id, dimension, day, value, count) ${select}`.execute(db);
@@ -108,12 +123,19 @@ export async function loadRollups(db: Kysely<Database>, engine: 'sqlite' | 'post
  * Folds the loaded rollups' finished months into monthly and quarterly ones (ADRs 40, 75), as a running server's
  * background rounds would have, and says how long it took.
  */
-export async function foldFinishedMonths(db: Kysely<Database>, engine: 'sqlite' | 'postgres', stats: StatsService): Promise<void> {
+export async function foldFinishedMonths(
+  db: Kysely<Database>,
+  engine: 'sqlite' | 'postgres',
+  stats: StatsService,
+): Promise<void> {
   // The rollups were loaded past the click writers, into months a server may have gone through
   // already (when it had no links): the folding starts over, as on a database never folded.
   await db.deleteFrom('click_rollup_quarters').execute();
   await db.deleteFrom('click_rollup_months').execute();
-  await db.updateTable('rollup_month_folds').set({ folded_before: '0000-01', pass_to: null, pass_last_link_id: null, through_link_id: null }).execute();
+  await db
+    .updateTable('rollup_month_folds')
+    .set({ folded_before: '0000-01', pass_to: null, pass_last_link_id: null, through_link_id: null })
+    .execute();
   const start = performance.now();
   let links = 0;
   for (let round: number; (round = await stats.foldMonths(1_000_000)) > 0;) links += round;
@@ -122,5 +144,7 @@ export async function foldFinishedMonths(db: Kysely<Database>, engine: 'sqlite' 
     await sql`vacuum analyze click_rollup_months`.execute(db);
     await sql`vacuum analyze click_rollup_quarters`.execute(db);
   } else await sql`analyze`.execute(db);
-  console.log(`folded the finished months of ${links.toLocaleString('en')} links in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  console.log(
+    `folded the finished months of ${links.toLocaleString('en')} links in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+  );
 }

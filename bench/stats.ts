@@ -89,7 +89,10 @@ async function load(db: Kysely<Database>, engine: 'sqlite' | 'postgres', account
 /** What the rollups add to a click batch: batches of 1 000 human clicks on 100 of the links, today. */
 async function writeCost(storage: Storage, accountId: number, ids: number[]): Promise<void> {
   // Rollups with every batch (STATS_FLUSH_INTERVAL_MS=0): the cost they add to a batch is what is measured.
-  const store = InProcessClickWriter.over(storage, { windowMs: 0, onError: (error) => console.error('rollup write:', error) });
+  const store = InProcessClickWriter.over(storage, {
+    windowMs: 0,
+    onError: (error) => console.error('rollup write:', error),
+  });
   const countries = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', null];
   const browsers = ['Chrome', 'Firefox', 'Safari', 'Mobile Safari', 'Edge'];
   const times: number[] = [];
@@ -120,7 +123,9 @@ async function writeCost(storage: Storage, accountId: number, ids: number[]): Pr
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1);
-  console.log(`click batch write (1 000 clicks, 100 links, rows + counters + rollups): p50 ${at(0.5)} ms, max ${at(1)} ms`);
+  console.log(
+    `click batch write (1 000 clicks, 100 links, rows + counters + rollups): p50 ${at(0.5)} ms, max ${at(1)} ms`,
+  );
 }
 
 async function benchEngine(label: string, databaseUrl: string, pgSchema?: string) {
@@ -139,14 +144,22 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     .select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
     .where('account_id', '=', account.id)
     .executeTakeFirstOrThrow();
-  const ids = (await c.storage.db.selectFrom('links').select('id').where('account_id', '=', account.id).execute()).map((r) => r.id);
+  const ids = (await c.storage.db.selectFrom('links').select('id').where('account_id', '=', account.id).execute()).map(
+    (r) => r.id,
+  );
   console.log(
     `\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days` +
       ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (!values.unfolded) await foldFinishedMonths(c.storage.db, c.storage.engine, c.stats);
   console.log(`range ${FIRST_DAY} .. ${LAST_DAY}, ${RUNS} runs each on random links`);
-  console.log('query'.padEnd(28), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'entries'.padStart(8));
+  console.log(
+    'query'.padEnd(28),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'max ms'.padStart(8),
+    'entries'.padStart(8),
+  );
   const shapes: Array<[string, Omit<StatsQuery, 'name'> & { name: StatsName }]> = [
     ...STATS_NAMES.map((name): [string, StatsQuery] => [name, { name, page: { page: 1, perPage: 10 } }]),
     ['clicks, page 30 by max', { name: 'clicks', sort: 'max', page: { page: 30, perPage: 10 } }],
@@ -155,7 +168,13 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
   ];
   // One pass over every shape first, so no shape pays for the caches the load left cold.
   for (const [, shape] of shapes) {
-    for (let i = 0; i < 20; i++) await c.stats.query(account, ids[Math.floor(Math.random() * ids.length)]!, { ...shape, from: FIRST_DAY, to: LAST_DAY }, 'owner');
+    for (let i = 0; i < 20; i++)
+      await c.stats.query(
+        account,
+        ids[Math.floor(Math.random() * ids.length)]!,
+        { ...shape, from: FIRST_DAY, to: LAST_DAY },
+        'owner',
+      );
   }
   let worst = 0;
   for (const [name, shape] of shapes) {
@@ -171,7 +190,13 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     times.sort((a, b) => a - b);
     const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
     worst = Math.max(worst, at(0.99));
-    console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8), String(entries).padStart(8));
+    console.log(
+      name.padEnd(28),
+      at(0.5).toFixed(1).padStart(8),
+      at(0.99).toFixed(1).padStart(8),
+      times.at(-1)!.toFixed(1).padStart(8),
+      String(entries).padStart(8),
+    );
   }
   console.log(`worst p99: ${worst.toFixed(1)} ms (target < 100 ms)`);
   await timeOverview(label, c, account, ids);
@@ -197,7 +222,8 @@ function overview(c: Container, account: { id: number; timezone: string }, id: n
 /** The same numbers as the page read them before ADR 63: the headline and a query per list, each checking the owner and summing the range. */
 function overviewByList(c: Container, account: { id: number; timezone: string }, id: number) {
   const range = { from: FIRST_DAY, to: LAST_DAY };
-  const query = (name: StatsName, page: StatsQuery['page']) => c.stats.query(account, id, { name, ...range, page }, 'owner');
+  const query = (name: StatsName, page: StatsQuery['page']) =>
+    c.stats.query(account, id, { name, ...range, page }, 'owner');
   return Promise.all([
     c.stats.headline(account, id, { range }, 'owner'),
     query('clicks', null),
@@ -206,7 +232,12 @@ function overviewByList(c: Container, account: { id: number; timezone: string },
   ]);
 }
 
-async function timeOverview(label: string, c: Container, account: { id: number; timezone: string }, ids: number[]): Promise<void> {
+async function timeOverview(
+  label: string,
+  c: Container,
+  account: { id: number; timezone: string },
+  ids: number[],
+): Promise<void> {
   const timed = async (name: string, read: typeof overview | typeof overviewByList) => {
     for (let i = 0; i < 20; i++) await read(c, account, ids[Math.floor(Math.random() * ids.length)]!);
     const times: number[] = [];
@@ -217,13 +248,20 @@ async function timeOverview(label: string, c: Container, account: { id: number; 
     }
     times.sort((a, b) => a - b);
     const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
-    console.log(name.padEnd(28), at(0.5).toFixed(1).padStart(8), at(0.99).toFixed(1).padStart(8), times.at(-1)!.toFixed(1).padStart(8));
+    console.log(
+      name.padEnd(28),
+      at(0.5).toFixed(1).padStart(8),
+      at(0.99).toFixed(1).padStart(8),
+      times.at(-1)!.toFixed(1).padStart(8),
+    );
     return at;
   };
   await timed('overview, a read per list', overviewByList);
   const at = await timed('overview (the page)', overview);
   const verdict = at(0.99) < OVERVIEW_TARGET_MS ? 'PASS' : 'FAIL';
-  verdicts.push(`${verdict} ${label}: the year's overview p99 ${at(0.99).toFixed(1)} ms (target < ${OVERVIEW_TARGET_MS} ms)`);
+  verdicts.push(
+    `${verdict} ${label}: the year's overview p99 ${at(0.99).toFixed(1)} ms (target < ${OVERVIEW_TARGET_MS} ms)`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));

@@ -84,7 +84,16 @@ async function time(client: WebClient, label: string, path: string, target: numb
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
-  return { label, path, target, p50: at(0.5), p99: at(0.99), max: times.at(-1)!, bytes: Buffer.byteLength(first.text), status: 200 };
+  return {
+    label,
+    path,
+    target,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: times.at(-1)!,
+    bytes: Buffer.byteLength(first.text),
+    status: 200,
+  };
 }
 
 async function assetSizes(client: WebClient, page: string): Promise<void> {
@@ -101,7 +110,9 @@ async function assetSizes(client: WebClient, page: string): Promise<void> {
     const raw = await wire('identity');
     const gzip = await wire('gzip');
     const br = await wire('br');
-    const verdict = path.endsWith('.js') ? `  ${Math.min(gzip, br) < JS_TARGET_BYTES ? 'PASS' : 'FAIL'} (< 30 KB compressed)` : '';
+    const verdict = path.endsWith('.js')
+      ? `  ${Math.min(gzip, br) < JS_TARGET_BYTES ? 'PASS' : 'FAIL'} (< 30 KB compressed)`
+      : '';
     console.log(path.padEnd(33), kb(raw).padStart(9), kb(gzip).padStart(9), kb(br).padStart(9), verdict);
   }
 }
@@ -115,7 +126,11 @@ interface Verdict {
 }
 
 /** A server on `config`, listening on loopback, for `fn`; closed after. */
-async function withServer<T>(config: Config, pgSchema: string | undefined, fn: (baseUrl: string, server: Server) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  config: Config,
+  pgSchema: string | undefined,
+  fn: (baseUrl: string, server: Server) => Promise<T>,
+): Promise<T> {
   // The web app's rate limit would answer the timed pages 429.
   const server = await buildServer(config, { tuning: { WEB_RATE_LIMIT: 0 }, ...(pgSchema ? { pgSchema } : {}) });
   try {
@@ -136,7 +151,14 @@ async function seededOf(config: Config, pgSchema: string): Promise<Seeded> {
     const db = container.storage.db;
     const account = await db.selectFrom('accounts').select('id').where('email', '=', EMAIL).executeTakeFirstOrThrow();
     const { big, plain } = await benchLinksOf(db, account.id);
-    const space = (await db.selectFrom('spaces').select('id').where('account_id', '=', account.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const space = (
+      await db
+        .selectFrom('spaces')
+        .select('id')
+        .where('account_id', '=', account.id)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const first = await db
       .selectFrom('click_rollups')
       .select((eb) => eb.fn.min('day').as('day'))
@@ -160,9 +182,17 @@ async function load(label: string, config: Config, pgSchema: string | undefined)
   const email = EMAIL;
   // Signed up through a server of its own, closed before the load.
   const account = await withServer(config, pgSchema, async (baseUrl, server) => {
-    const signup = await new WebClient(baseUrl).post('/signup', { name: 'Bench', email, password: PASSWORD }, { from: '/signup' });
+    const signup = await new WebClient(baseUrl).post(
+      '/signup',
+      { name: 'Bench', email, password: PASSWORD },
+      { from: '/signup' },
+    );
     if (signup.status !== 303) throw new Error(`sign-up: ${signup.status}`);
-    return server.container.storage.db.selectFrom('accounts').select(['id', 'timezone']).where('email', '=', email).executeTakeFirstOrThrow();
+    return server.container.storage.db
+      .selectFrom('accounts')
+      .select(['id', 'timezone'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
   });
 
   // Loaded and folded while no server runs: a server folds months in rounds of its own (ADR 40,
@@ -173,7 +203,10 @@ async function load(label: string, config: Config, pgSchema: string | undefined)
   let s: Seeded;
   try {
     const t0 = performance.now();
-    s = await seed(container.storage.db, container.storage.engine, account.id, account.timezone, { links: LINKS, clicks: CLICKS });
+    s = await seed(container.storage.db, container.storage.engine, account.id, account.timezone, {
+      links: LINKS,
+      clicks: CLICKS,
+    });
     const rows = await container.storage.db
       .selectFrom('click_rollups')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -227,7 +260,15 @@ async function timePages(label: string, config: Config, pgSchema: string | undef
       ['stats referrers, year', `/stats/${s.big}/referrers?${year}`, STATS_TARGET_MS],
       ['stats cities, year', `/stats/${s.big}/cities?${year}`, STATS_TARGET_MS],
     ];
-    console.log('page'.padEnd(36), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'target'.padStart(8), '  ', 'KB'.padStart(6));
+    console.log(
+      'page'.padEnd(36),
+      'p50 ms'.padStart(8),
+      'p99 ms'.padStart(8),
+      'max ms'.padStart(8),
+      'target'.padStart(8),
+      '  ',
+      'KB'.padStart(6),
+    );
     const failed: string[] = [];
     let measured = 0;
     for (const [name, path, target] of pages.filter(([name]) => PAGES.test(name))) {
@@ -276,14 +317,21 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
 const verdicts: Verdict[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'linkpix-bench-'));
 try {
-  if (values.engine !== 'postgres') verdicts.push(await benchEngine('SQLite', { DATABASE_URL: `sqlite:${join(dir, 'bench.db')}` }));
+  if (values.engine !== 'postgres')
+    verdicts.push(await benchEngine('SQLite', { DATABASE_URL: `sqlite:${join(dir, 'bench.db')}` }));
   if (values.engine !== 'sqlite') {
     // PostgreSQL as several instances run it: with Redis (caches, counters, shared state).
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const prefix = `lp_bench_web_${randomBytes(4).toString('hex')}:`;
     try {
       const run = async (url: string, schema: string) => {
-        verdicts.push(await benchEngine('PostgreSQL + Redis', { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, schema));
+        verdicts.push(
+          await benchEngine(
+            'PostgreSQL + Redis',
+            { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+            schema,
+          ),
+        );
       };
       if (values.schema) {
         const url = process.env.TEST_DATABASE_URL;
@@ -300,7 +348,9 @@ try {
 
 console.log(`\nverdict (p99 under each page's target: ${PAGE_TARGET_MS} ms, statistics ${STATS_TARGET_MS} ms)`);
 for (const v of verdicts) {
-  console.log(`${v.engine.padEnd(20)} ${v.failed.length === 0 ? 'PASS' : 'FAIL'}: ${v.measured - v.failed.length} of ${v.measured} pages under target`);
+  console.log(
+    `${v.engine.padEnd(20)} ${v.failed.length === 0 ? 'PASS' : 'FAIL'}: ${v.measured - v.failed.length} of ${v.measured} pages under target`,
+  );
   for (const f of v.failed) console.log(`  FAIL ${f}`);
 }
 if (verdicts.some((v) => v.failed.length > 0)) process.exitCode = 1;

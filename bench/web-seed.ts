@@ -55,7 +55,11 @@ export interface Seeded {
  * Read after seeding and again from a schema an earlier run kept (bench:web --schema).
  */
 export async function benchLinksOf(db: Kysely<Database>, accountId: number): Promise<{ big: number; plain: number }> {
-  const mine = db.selectFrom('links').select('id').where('account_id', '=', accountId).where('space_id', 'is not', null);
+  const mine = db
+    .selectFrom('links')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('space_id', 'is not', null);
   const big = (await mine.orderBy('id').executeTakeFirstOrThrow()).id;
   const plain = (
     await mine
@@ -140,7 +144,15 @@ export async function seed(
     .set({ created_at: now - DAYS * DAY_MS, clicks: CLICKS, disabled: 0, ends_at: null })
     .where('id', '=', big)
     .execute();
-  await loadRollups(db, engine, { links: sql`select ${sql.lit(big)} as id`, linkCount: 1, clicks: CLICKS, firstDay, days: DAYS, slots: WIDE_SLOTS, isoCountries: true });
+  await loadRollups(db, engine, {
+    links: sql`select ${sql.lit(big)} as id`,
+    linkCount: 1,
+    clicks: CLICKS,
+    firstDay,
+    days: DAYS,
+    slots: WIDE_SLOTS,
+    isoCountries: true,
+  });
   await loadRollups(db, engine, {
     links: sql`select id from links where account_id = ${sql.lit(accountId)} and id <> ${sql.lit(big)} and id % ${sql.lit(Math.max(1, Math.floor(LINKS / recent)))} = 0 limit ${sql.lit(recent)}`,
     linkCount: recent,

@@ -39,7 +39,9 @@ export function buildIfStale() {
   const tsc = typescript();
   if (tsc === undefined) {
     // Installed without the dev dependencies: run what was built, and say so.
-    console.error('linkpix: dist/ is older than src/ and TypeScript is not installed; run `npm install && npm run build`.');
+    console.error(
+      'linkpix: dist/ is older than src/ and TypeScript is not installed; run `npm install && npm run build`.',
+    );
     return;
   }
   console.error('linkpix: src/ changed since the last build; building dist/ first (npm run build).');

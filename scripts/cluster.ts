@@ -8,7 +8,12 @@ import { parseArgs } from 'node:util';
 import { startCluster } from '../test/support/cluster.ts';
 import { ROOT } from '../test/support/processes.ts';
 
-const { values } = parseArgs({ options: { instances: { type: 'string', default: '2' }, port: { type: 'string', default: process.env.PORT ?? '8080' } } });
+const { values } = parseArgs({
+  options: {
+    instances: { type: 'string', default: '2' },
+    port: { type: 'string', default: process.env.PORT ?? '8080' },
+  },
+});
 const instances = Number(values.instances);
 const port = Number(values.port);
 const databaseUrl = process.env.DATABASE_URL ?? '';
@@ -16,12 +21,17 @@ const fail = (message: string) => {
   console.error(message);
   process.exit(2);
 };
-if (!Number.isInteger(instances) || instances < 1 || instances > 32) fail('--instances must be an integer from 1 to 32');
+if (!Number.isInteger(instances) || instances < 1 || instances > 32)
+  fail('--instances must be an integer from 1 to 32');
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail('--port must be a TCP port');
-if (!/^postgres(ql)?:\/\//.test(databaseUrl)) fail('DATABASE_URL must name a PostgreSQL database (postgres://…): the instances share it');
+if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+  fail('DATABASE_URL must name a PostgreSQL database (postgres://…): the instances share it');
 
 // tsc is incremental: a build that is up to date takes a moment.
-for (const step of [[join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], [join(ROOT, 'scripts', 'copy-assets.mjs')]]) {
+for (const step of [
+  [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+  [join(ROOT, 'scripts', 'copy-assets.mjs')],
+]) {
   if (spawnSync(process.execPath, step, { cwd: ROOT, stdio: 'inherit' }).status !== 0) fail('the build failed');
 }
 
@@ -40,7 +50,9 @@ for (const instance of cluster.instances) {
   instance.child.stderr?.pipe(process.stderr);
 }
 cluster.nginx.stderr?.pipe(process.stderr);
-console.log(`linkpix: ${instances} instance(s) (${cluster.instances.map((i) => i.base).join(', ')}) behind nginx at ${cluster.url}`);
+console.log(
+  `linkpix: ${instances} instance(s) (${cluster.instances.map((i) => i.base).join(', ')}) behind nginx at ${cluster.url}`,
+);
 
 let stopping = false;
 const stop = (signal: string) => {

@@ -14,6 +14,10 @@ const changed = (from, to) => {
   }
 };
 
-cpSync('src/adapters/web/ui/assets', 'dist/adapters/web/ui/assets', { recursive: true, preserveTimestamps: true, filter: changed });
+cpSync('src/adapters/web/ui/assets', 'dist/adapters/web/ui/assets', {
+  recursive: true,
+  preserveTimestamps: true,
+  filter: changed,
+});
 
 writeFileSync('dist/.built', 'src/ compiled and its assets copied (bin/linkpix.js reads its date)\n');

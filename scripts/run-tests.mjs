@@ -43,8 +43,11 @@ const DURATIONS = JSON.parse(readFileSync(new URL('../test/durations.json', impo
 function shardsOf(files, count) {
   const sized = files.map((f) => ({ f, bytes: statSync(f).size, seconds: DURATIONS[f] }));
   const known = sized.filter((s) => s.seconds !== undefined);
-  const perByte = known.length > 0 ? known.reduce((n, s) => n + s.seconds, 0) / known.reduce((n, s) => n + s.bytes, 0) : 1;
-  const weighed = sized.map((s) => ({ f: s.f, weight: s.seconds ?? s.bytes * perByte })).sort((a, b) => b.weight - a.weight);
+  const perByte =
+    known.length > 0 ? known.reduce((n, s) => n + s.seconds, 0) / known.reduce((n, s) => n + s.bytes, 0) : 1;
+  const weighed = sized
+    .map((s) => ({ f: s.f, weight: s.seconds ?? s.bytes * perByte }))
+    .sort((a, b) => b.weight - a.weight);
   const shards = Array.from({ length: Math.min(count, files.length) }, () => ({ weight: 0, files: [] }));
   for (const { f, weight } of weighed) {
     const lightest = shards.reduce((a, b) => (b.weight < a.weight ? b : a));
@@ -62,7 +65,10 @@ function shardsOf(files, count) {
  */
 function runShard(tier, index, files, buffered, { env = process.env, reporter = [] } = {}) {
   const entry = join(ENTRIES, `${tier}-${index}.mts`);
-  const suites = files.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`);
+  const suites = files.map(
+    (f) =>
+      `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`,
+  );
   // Once every suite has ended, the process has nothing left to do: what still holds it open is
   // named, and fails the run, rather than hanging it.
   const leftOpen = `after(() => {
@@ -81,7 +87,9 @@ function runShard(tier, index, files, buffered, { env = process.env, reporter = 
     child.stdout?.on('data', (d) => output.push(d));
     child.stderr?.on('data', (d) => output.push(d));
     const timer = setTimeout(() => {
-      output.push(Buffer.from(`\n!! ${tier} process ${index + 1} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed\n`));
+      output.push(
+        Buffer.from(`\n!! ${tier} process ${index + 1} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed\n`),
+      );
       child.kill('SIGKILL');
     }, SHARD_TIMEOUT_MS);
     child.on('close', (code, signal) => {
@@ -90,7 +98,8 @@ function runShard(tier, index, files, buffered, { env = process.env, reporter = 
         process.stdout.write(`\n-- ${tier}, process ${index + 1}: ${files.length} files\n`);
         process.stdout.write(Buffer.concat(output));
       }
-      if (!buffered && signal === 'SIGKILL') console.error(`!! ${tier} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed`);
+      if (!buffered && signal === 'SIGKILL')
+        console.error(`!! ${tier} did not end within ${SHARD_TIMEOUT_MS / 60_000} min: killed`);
       done(code === 0);
     });
   });
@@ -101,7 +110,9 @@ function runShard(tier, index, files, buffered, { env = process.env, reporter = 
  * something. What each file reported comes from scripts/skips-reporter.mjs.
  */
 async function runWithoutPostgres(tier, files) {
-  console.log(`\n== ${tier}: ${files.length} files that can reach PostgreSQL, with TEST_DATABASE_URL unset and TEST_ENGINES=postgres`);
+  console.log(
+    `\n== ${tier}: ${files.length} files that can reach PostgreSQL, with TEST_DATABASE_URL unset and TEST_ENGINES=postgres`,
+  );
   const counts = join(ENTRIES, `${tier}-skips.jsonl`);
   const env = { ...process.env, TEST_ENGINES: 'postgres' };
   delete env.TEST_DATABASE_URL;
@@ -122,12 +133,17 @@ async function runWithoutPostgres(tier, files) {
     const r = reported.get(f);
     if (!r) console.error(`!! ${f} reported nothing`);
     else if (r.failed > 0) console.error(`!! ${f}: ${r.failed} failed without TEST_DATABASE_URL`);
-    else if (r.skipped === 0) console.error(`!! ${f} can reach PostgreSQL (scripts/postgres-files.mjs) but skipped nothing without TEST_DATABASE_URL`);
+    else if (r.skipped === 0)
+      console.error(
+        `!! ${f} can reach PostgreSQL (scripts/postgres-files.mjs) but skipped nothing without TEST_DATABASE_URL`,
+      );
     else continue;
     ok = false;
   }
   const skipped = [...reported.values()].reduce((n, r) => n + r.skipped, 0);
-  console.log(`\n-- ${tier} without PostgreSQL: ${files.length} files, skipped: ${skipped} tests and suites${ok ? ', none failed' : ''}`);
+  console.log(
+    `\n-- ${tier} without PostgreSQL: ${files.length} files, skipped: ${skipped} tests and suites${ok ? ', none failed' : ''}`,
+  );
   return ok;
 }
 
@@ -222,7 +238,8 @@ for (const tier of tiers) {
     console.log('\n== build (tsc -b tsconfig.build.json, only what changed) for the e2e tier');
     const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
     const built = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
-    const copied = built.status === 0 ? spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' }) : built;
+    const copied =
+      built.status === 0 ? spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' }) : built;
     if (copied.status !== 0) {
       failed = true;
       continue;
@@ -237,7 +254,9 @@ for (const tier of tiers) {
   if (shared.length > 0) {
     const shards = shardsOf(shared, Math.min(SHARDS[tier], MAX_PROCESSES));
     const what = alone.length > 0 ? ` (the ${alone.length} that need the machine to themselves next)` : '';
-    console.log(`\n== ${tier}: ${shared.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}${what}`);
+    console.log(
+      `\n== ${tier}: ${shared.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}${what}`,
+    );
     const results = await Promise.all(shards.map((shard, i) => runShard(tier, i, shard, shards.length > 1)));
     if (results.some((ok) => !ok)) failed = true;
   }

@@ -35,7 +35,11 @@ try {
         await page.emulateMedia({ colorScheme: theme });
         const res = await page.goto(h.baseUrl + route.path);
         if (res?.status() !== 200) console.warn(`${route.path}: ${res?.status()}`);
-        await page.screenshot({ path: `${dir}/${route.name}-${label}-${theme}.png`, fullPage: true, animations: 'disabled' });
+        await page.screenshot({
+          path: `${dir}/${route.name}-${label}-${theme}.png`,
+          fullPage: true,
+          animations: 'disabled',
+        });
         written++;
       }
     }

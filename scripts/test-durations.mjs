@@ -15,7 +15,9 @@ if (logs.length === 0) {
 const durations = {};
 for (const log of logs) {
   const seen = new Set();
-  for (const [, file, ms] of readFileSync(log, 'utf8').matchAll(/^✔ (test\/(?:integration|e2e)\/\S+\.test\.ts) \(([\d.]+)ms\)$/gm)) {
+  for (const [, file, ms] of readFileSync(log, 'utf8').matchAll(
+    /^✔ (test\/(?:integration|e2e)\/\S+\.test\.ts) \(([\d.]+)ms\)$/gm,
+  )) {
     // A file's first figure in a log is its run on the main Node; .ci/run runs some again on others.
     if (seen.has(file)) continue;
     seen.add(file);

@@ -13,11 +13,19 @@ const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'ja', 'it', 'nl', 'pl', null];
 const REFERRERS = [...Array.from({ length: 40 }, (_, i) => `site${i}.example`), null];
 
 /** An account and `count` links, straight into the tables. */
-export async function seedLinks(db: Kysely<Database>, count: number): Promise<{ accountId: number; linkIds: number[] }> {
+export async function seedLinks(
+  db: Kysely<Database>,
+  count: number,
+): Promise<{ accountId: number; linkIds: number[] }> {
   const now = Date.now();
   const account = await db
     .insertInto('accounts')
-    .values({ name: 'bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, timezone: 'UTC', created_at: now })
+    .values({
+      name: 'bench',
+      email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+      timezone: 'UTC',
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await sql`

@@ -7,13 +7,20 @@ import { spawn } from 'node:child_process';
  * Null when perf is missing or cannot count here (some VMs expose no hardware counters).
  */
 export async function countInstructions(pid: number, seconds: number): Promise<{ main: number; all: number } | null> {
-  const [main, all] = await Promise.all([perfStat(['-t', String(pid)], seconds), perfStat(['-p', String(pid)], seconds)]);
+  const [main, all] = await Promise.all([
+    perfStat(['-t', String(pid)], seconds),
+    perfStat(['-p', String(pid)], seconds),
+  ]);
   return main === null || all === null ? null : { main, all };
 }
 
 function perfStat(target: string[], seconds: number): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn('perf', ['stat', '-x', ',', '-e', 'instructions:u', ...target, '--', 'sleep', String(seconds)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      'perf',
+      ['stat', '-x', ',', '-e', 'instructions:u', ...target, '--', 'sleep', String(seconds)],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();

@@ -50,7 +50,8 @@ function services(): number[] {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (comm.startsWith('postgres') || comm.startsWith('postmaster') || comm === 'redis-server') found.push(Number(pid));
+      if (comm.startsWith('postgres') || comm.startsWith('postmaster') || comm === 'redis-server')
+        found.push(Number(pid));
     } catch {
       // gone meanwhile
     }

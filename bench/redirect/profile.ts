@@ -26,13 +26,19 @@ export interface ProfileLine {
  * ("total", counted once per sample even when a function recurses). `window` keeps only the
  * samples between these milliseconds after the profile's start (the measured run, not start-up).
  */
-export function topOfProfile(file: string, window?: { fromMs: number; toMs: number }, limit = 25): { busyPercent: number; lines: ProfileLine[] } {
+export function topOfProfile(
+  file: string,
+  window?: { fromMs: number; toMs: number },
+  limit = 25,
+): { busyPercent: number; lines: ProfileLine[] } {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const key = (n: ProfileNode) => {
-    const url = n.callFrame.url.startsWith('file://') ? relative(ROOT, new URL(n.callFrame.url).pathname) : n.callFrame.url;
+    const url = n.callFrame.url.startsWith('file://')
+      ? relative(ROOT, new URL(n.callFrame.url).pathname)
+      : n.callFrame.url;
     return `${n.callFrame.functionName || '(anonymous)'}\t${url ? `${url}:${n.callFrame.lineNumber + 1}` : ''}`;
   };
   const self = new Map<string, number>();

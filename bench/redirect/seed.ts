@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/app/config.ts';
 import { createContainer } from '../../src/app/container.ts';
 import { ALIAS_PREFIX } from './traffic.ts';
 
-export const LINK_KINDS = '40% plain, 20% by country (US GB DE FR JP), 20% by platform (iOS Android Windows OS X), 20% rotating over 3 URLs';
+export const LINK_KINDS =
+  '40% plain, 20% by country (US GB DE FR JP), 20% by platform (iOS Android Windows OS X), 20% rotating over 3 URLs';
 
 /**
  * With --rules, every odd link's rules instead (docs/adr/0059): twenty, of every condition that
@@ -22,7 +23,10 @@ export const TWENTY_RULES = [
   { when: { referrer: ['news.example', 'social.example'] }, url: 'https://f.example/' },
   { when: { query: { utm_source: 'newsletter' } }, url: 'https://g.example/' },
   { when: { query: { ref: '*', campaign: 'spring' } }, url: 'https://h.example/' },
-  { when: { time: { days: ['sat', 'sun'], from: '00:00', to: '00:01', tz: 'Europe/Berlin' } }, url: 'https://i.example/' },
+  {
+    when: { time: { days: ['sat', 'sun'], from: '00:00', to: '00:01', tz: 'Europe/Berlin' } },
+    url: 'https://i.example/',
+  },
   { when: { date: { from: '2099-01-01T00:00:00Z' } }, url: 'https://j.example/' },
   { when: { visits: { below: 0 } }, url: 'https://k.example/' },
   { when: { ip: ['10.0.0.0/8', '192.168.0.0/16', '2001:db8::/32'] }, url: 'https://l.example/' },
@@ -31,7 +35,10 @@ export const TWENTY_RULES = [
   { when: { os: ['Linux', 'Chrome OS'], browser: ['Firefox'] }, url: 'https://o.example/' },
   { when: { referrer: ['none'], language: ['ja'] }, url: 'https://p.example/' },
   { when: { query: { utm_medium: 'qr' } }, url: 'https://q.example/' },
-  { when: { time: { from: '03:00', to: '03:01', tz: 'Pacific/Auckland' }, country: ['NZ'] }, url: 'https://r.example/' },
+  {
+    when: { time: { from: '03:00', to: '03:01', tz: 'Pacific/Auckland' }, country: ['NZ'] },
+    url: 'https://r.example/',
+  },
   { when: { browser: ['Samsung Internet', 'Opera'] }, url: 'https://s.example/' },
   { when: { not: { device: ['desktop'] } }, url: 'https://t.example/' },
 ];
@@ -42,7 +49,11 @@ export const TWENTY_RULES = [
  * `${ALIAS_PREFIX}n`, its kind n % 10: 0–3 plain, 4–5 country, 6–7 platform, 8–9 rotation.
  * No pixels, passwords, expiry or caps: each visit is a redirect and a click.
  */
-export async function seedDatabase(databaseUrl: string, links: number, options: { rules?: boolean } = {}): Promise<{ accountId: number; seconds: number }> {
+export async function seedDatabase(
+  databaseUrl: string,
+  links: number,
+  options: { rules?: boolean } = {},
+): Promise<{ accountId: number; seconds: number }> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TITLE_FETCH: 'false' });
   const c = createContainer(config, { titles: null });
   try {
@@ -63,8 +74,12 @@ export async function seedDatabase(databaseUrl: string, links: number, options: 
              0, 0, 0, 0, cast(${now} as bigint), cast(${now} as bigint)
       from s`.execute(c.storage.db);
     if (options.rules === true) {
-      await sql`update links set target_type = 0, country_target = null, platform_target = null, rotation_target = null`.execute(c.storage.db);
-      await sql`update links set rules = ${JSON.stringify(TWENTY_RULES)} where cast(substr(alias, ${ALIAS_PREFIX.length + 1}) as integer) % 2 = 1`.execute(c.storage.db);
+      await sql`update links set target_type = 0, country_target = null, platform_target = null, rotation_target = null`.execute(
+        c.storage.db,
+      );
+      await sql`update links set rules = ${JSON.stringify(TWENTY_RULES)} where cast(substr(alias, ${ALIAS_PREFIX.length + 1}) as integer) % 2 = 1`.execute(
+        c.storage.db,
+      );
     }
     await sql`analyze`.execute(c.storage.db);
     return { accountId: account.id, seconds: (performance.now() - t0) / 1000 };

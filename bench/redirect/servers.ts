@@ -125,7 +125,8 @@ export function vmHwm(pid: number): number {
 
 export function procMemory(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^((?:Vm|Rss)\w+):\s+(\d+)\s+kB/gm)) out[m[1]!] = Number(m[2]);
+  for (const m of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^((?:Vm|Rss)\w+):\s+(\d+)\s+kB/gm))
+    out[m[1]!] = Number(m[2]);
   return out;
 }
 
@@ -160,14 +161,18 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
  * goes to the first group whose test accepts its command name and command line (a PostgreSQL
  * backend's line names its database), or to none. A process that ended meanwhile is missed.
  */
-export function processCpuSeconds(groups: Record<string, (comm: string, cmdline: string) => boolean>): Record<string, number> {
+export function processCpuSeconds(
+  groups: Record<string, (comm: string, cmdline: string) => boolean>,
+): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
   for (const { group, seconds } of cpuByProcess(groups).values()) out[group]! += seconds;
   return out;
 }
 
 /** As processCpuSeconds, per process (keyed by pid): a run's figures can then leave out the processes that ended meanwhile. */
-export function cpuByProcess(groups: Record<string, (comm: string, cmdline: string, pid: number) => boolean>): Map<string, { group: string; seconds: number }> {
+export function cpuByProcess(
+  groups: Record<string, (comm: string, cmdline: string, pid: number) => boolean>,
+): Map<string, { group: string; seconds: number }> {
   const out = new Map<string, { group: string; seconds: number }>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;

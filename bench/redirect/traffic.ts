@@ -35,10 +35,22 @@ export const CLIENT_ADDRESSES = [
   '9.9.9.9',
 ] as const;
 
-export const ACCEPT_LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.8', 'fr-FR,fr;q=0.9', 'ja-JP,ja;q=0.9,en;q=0.5', 'pt-BR,pt;q=0.9,en;q=0.6'] as const;
+export const ACCEPT_LANGUAGES = [
+  'en-US,en;q=0.9',
+  'de-DE,de;q=0.9,en;q=0.8',
+  'fr-FR,fr;q=0.9',
+  'ja-JP,ja;q=0.9,en;q=0.5',
+  'pt-BR,pt;q=0.9,en;q=0.6',
+] as const;
 
 /** '' sends no Referer. */
-export const REFERERS = ['', 'https://t.co/abc123', '', 'https://www.google.com/', 'android-app://com.google.android.gm/'] as const;
+export const REFERERS = [
+  '',
+  'https://t.co/abc123',
+  '',
+  'https://www.google.com/',
+  'android-app://com.google.android.gm/',
+] as const;
 
 /** '' sends no query; the others are carried over to the destination. */
 export const QUERIES = ['', '', '', '?utm_source=newsletter&utm_medium=email', '', '?ref=bench'] as const;

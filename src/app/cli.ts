@@ -30,7 +30,11 @@ const PROCESS_IO: CliIo = {
 };
 
 /** The operator's tool: same configuration and database as the server. Exit 0 ok, 1 refused, 2 misuse. */
-export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = PROCESS_IO): Promise<number> {
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  io: CliIo = PROCESS_IO,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -78,9 +82,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const config = loadConfig(env);
     container = createContainer(config, { titles: null, tuning: testTuning(env) });
     if (name !== 'migrate') await container.migrate();
-    const flags: Flags = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]));
+    const flags: Flags = Object.fromEntries(
+      Object.entries(parsed.values).map(([k, v]) => [k, v === true ? 'true' : v === false ? undefined : v]),
+    );
     const result = await command.run(
-      { ...container, readLine: () => firstLine(io.input), importMaxBytes: container.tuning.IMPORT_MAX_BYTES, progress: io.progress },
+      {
+        ...container,
+        readLine: () => firstLine(io.input),
+        importMaxBytes: container.tuning.IMPORT_MAX_BYTES,
+        progress: io.progress,
+      },
       flags,
       args,
     );
@@ -119,8 +130,10 @@ function report(error: unknown, err: (text: string) => void): number {
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);
-  else if (error instanceof ImportBusyError || error instanceof ImportLeaseLostError || error instanceof ForbiddenError) err(error.message);
-  else if (error instanceof UnavailableError) err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
+  else if (error instanceof ImportBusyError || error instanceof ImportLeaseLostError || error instanceof ForbiddenError)
+    err(error.message);
+  else if (error instanceof UnavailableError)
+    err(`The ${error.dependency} is unavailable: ${(error.cause as Error | undefined)?.message ?? 'no answer'}.`);
   else err(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;
 }

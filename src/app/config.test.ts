@@ -15,7 +15,8 @@ test('APP_URL set: taken as given, without a trailing slash, whatever the port',
 test('a bad PORT is reported by its own name, not as a bad APP_URL', () => {
   assert.throws(
     () => loadConfig({ PORT: 'abc' }),
-    (error: unknown) => error instanceof ConfigError && error.message.includes('PORT=') && !error.message.includes('APP_URL='),
+    (error: unknown) =>
+      error instanceof ConfigError && error.message.includes('PORT=') && !error.message.includes('APP_URL='),
   );
 });
 
@@ -34,10 +35,25 @@ test('APP_SCHEMES: empty by default, lower-cased; a script, local, web or intent
 test('URL_SCHEMES: http and https by default, lower-cased; a script, local-data or intent scheme is refused at start', () => {
   assert.deepEqual(loadConfig({}).URL_SCHEMES, ['http', 'https']);
   assert.deepEqual(loadConfig({ URL_SCHEMES: 'https, FTP:, mailto' }).URL_SCHEMES, ['https', 'ftp', 'mailto']);
-  for (const bad of ['javascript', 'JavaScript:', 'data', 'vbscript', 'file', 'blob', 'about', 'intent', 'Intent:', 'my scheme', '1x']) {
+  for (const bad of [
+    'javascript',
+    'JavaScript:',
+    'data',
+    'vbscript',
+    'file',
+    'blob',
+    'about',
+    'intent',
+    'Intent:',
+    'my scheme',
+    '1x',
+  ]) {
     assert.throws(
       () => loadConfig({ URL_SCHEMES: `https,${bad}` }),
-      (error: unknown) => error instanceof ConfigError && error.message.includes('URL_SCHEMES=') && error.message.includes(bad.toLowerCase().replace(/:$/, '')),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes('URL_SCHEMES=') &&
+        error.message.includes(bad.toLowerCase().replace(/:$/, '')),
       bad,
     );
   }
@@ -51,7 +67,10 @@ test('OIDC_*: none set is no single sign-on; a partial set fails the start namin
   assert.deepEqual(config.OIDC_ALLOWED_DOMAINS, ['example.com', 'corp.example']);
   assert.throws(
     () => loadConfig({ OIDC_ISSUER: full.OIDC_ISSUER, OIDC_CLIENT_ID: full.OIDC_CLIENT_ID }),
-    (error: unknown) => error instanceof ConfigError && /OIDC_CLIENT_SECRET is not set/.test(error.message) && !/OIDC_CLIENT_ID is not set/.test(error.message),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /OIDC_CLIENT_SECRET is not set/.test(error.message) &&
+      !/OIDC_CLIENT_ID is not set/.test(error.message),
   );
   assert.throws(
     () => loadConfig({ OIDC_CLIENT_SECRET: 'x' }),
@@ -74,7 +93,10 @@ test('OIDC_ISSUER: https, or http on a loopback address only', () => {
 test('EMAIL_VERIFICATION: off by default; required needs SMTP_URL, and the error names it', () => {
   assert.equal(loadConfig({}).EMAIL_VERIFICATION, 'off');
   assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'required' }), /EMAIL_VERIFICATION=required needs SMTP_URL/);
-  assert.equal(loadConfig({ EMAIL_VERIFICATION: 'required', SMTP_URL: 'smtp://mail.example.test:587' }).EMAIL_VERIFICATION, 'required');
+  assert.equal(
+    loadConfig({ EMAIL_VERIFICATION: 'required', SMTP_URL: 'smtp://mail.example.test:587' }).EMAIL_VERIFICATION,
+    'required',
+  );
   assert.throws(() => loadConfig({ EMAIL_VERIFICATION: 'maybe' }), /EMAIL_VERIFICATION="maybe"/);
 });
 
@@ -89,10 +111,17 @@ test('OUTBOUND_ALLOW_PRIVATE: off by default; the three old names read as it for
   for (const alias of ['WEBHOOK_ALLOW_PRIVATE', 'TITLE_FETCH_ALLOW_PRIVATE', 'DOMAIN_VERIFICATION_ALLOW_PRIVATE']) {
     assert.equal(loadConfig({ [alias]: 'true' }).OUTBOUND_ALLOW_PRIVATE, true, alias);
     assert.equal(loadConfig({ [alias]: 'false' }).OUTBOUND_ALLOW_PRIVATE, false, alias);
-    assert.equal(loadConfig({ [alias]: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false, `${alias}: the new name wins`);
+    assert.equal(
+      loadConfig({ [alias]: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE,
+      false,
+      `${alias}: the new name wins`,
+    );
     assert.throws(
       () => loadConfig({ [alias]: 'maybe' }),
-      (error: unknown) => error instanceof ConfigError && error.message.includes(`${alias}="maybe"`) && !error.message.includes('OUTBOUND_ALLOW_PRIVATE="'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes(`${alias}="maybe"`) &&
+        !error.message.includes('OUTBOUND_ALLOW_PRIVATE="'),
     );
   }
 });
@@ -100,9 +129,15 @@ test('OUTBOUND_ALLOW_PRIVATE: off by default; the three old names read as it for
 test("METRICS_PORT: empty is none; a bare port listens on 127.0.0.1 (METRICS_HOST's for this release); host:port and [v6]:port as given", () => {
   assert.equal(loadConfig({}).METRICS_PORT, null);
   assert.deepEqual(loadConfig({ METRICS_PORT: '9100' }).METRICS_PORT, { host: '127.0.0.1', port: 9100 });
-  assert.deepEqual(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, { host: '0.0.0.0', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, {
+    host: '0.0.0.0',
+    port: 9100,
+  });
   assert.deepEqual(loadConfig({ METRICS_PORT: '0.0.0.0:9100' }).METRICS_PORT, { host: '0.0.0.0', port: 9100 });
-  assert.deepEqual(loadConfig({ METRICS_PORT: 'metrics.internal:9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, { host: 'metrics.internal', port: 9100 });
+  assert.deepEqual(loadConfig({ METRICS_PORT: 'metrics.internal:9100', METRICS_HOST: '0.0.0.0' }).METRICS_PORT, {
+    host: 'metrics.internal',
+    port: 9100,
+  });
   assert.deepEqual(loadConfig({ METRICS_PORT: '[::1]:9100' }).METRICS_PORT, { host: '::1', port: 9100 });
   for (const bad of ['0', '70000', 'host:', ':9100', '::1:9100', 'a b:9100', 'host:port']) {
     assert.throws(

@@ -115,10 +115,17 @@ const schemeList =
   };
 
 const appSchemes = schemeList(NO_APP_SCHEMES, 'an app scheme');
-const urlSchemes = schemeList(NO_URL_SCHEMES, "a link's destination scheme (it runs code, reads local data or opens any app)");
+const urlSchemes = schemeList(
+  NO_URL_SCHEMES,
+  "a link's destination scheme (it runs code, reads local data or opens any app)",
+);
 
 /** The old per-area names of OUTBOUND_ALLOW_PRIVATE, read for one release (retired-settings.ts warns of them). */
-export const OUTBOUND_ALIASES = ['WEBHOOK_ALLOW_PRIVATE', 'TITLE_FETCH_ALLOW_PRIVATE', 'DOMAIN_VERIFICATION_ALLOW_PRIVATE'] as const;
+export const OUTBOUND_ALIASES = [
+  'WEBHOOK_ALLOW_PRIVATE',
+  'TITLE_FETCH_ALLOW_PRIVATE',
+  'DOMAIN_VERIFICATION_ALLOW_PRIVATE',
+] as const;
 
 const isTrue = (raw: string | undefined): boolean => {
   try {
@@ -162,11 +169,31 @@ const CATALOGUE = {
     doc: "Public base URL of the app; short_url, and the links in exports and webhooks, are built on it (never on a request's Host). Unset: http://localhost:{PORT}.",
     parse: absoluteUrl,
   },
-  DATABASE_URL: { default: 'sqlite:./data/linkpix.db', doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.', parse: databaseUrl },
-  DATABASE_POOL_SIZE: { default: '10', doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).", parse: int(1, 500) },
-  LOG_LEVEL: { default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent.', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
-  TRUST_PROXY: { default: 'false', doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.', parse: trustProxy },
-  API_RATE_LIMIT: { default: '120', doc: 'API requests per key per minute; 0 turns the limit off.', parse: int(0, 1_000_000) },
+  DATABASE_URL: {
+    default: 'sqlite:./data/linkpix.db',
+    doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.',
+    parse: databaseUrl,
+  },
+  DATABASE_POOL_SIZE: {
+    default: '10',
+    doc: "PostgreSQL connections per instance (the click writer's thread has two more of its own).",
+    parse: int(1, 500),
+  },
+  LOG_LEVEL: {
+    default: 'info',
+    doc: 'fatal, error, warn, info, debug, trace or silent.',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+  },
+  TRUST_PROXY: {
+    default: 'false',
+    doc: 'Honour X-Forwarded-* from: false, true, a hop count, or addresses/CIDRs.',
+    parse: trustProxy,
+  },
+  API_RATE_LIMIT: {
+    default: '120',
+    doc: 'API requests per key per minute; 0 turns the limit off.',
+    parse: int(0, 1_000_000),
+  },
   URL_SCHEMES: { default: 'http,https', doc: 'Schemes a link may point to, comma-separated.', parse: urlSchemes },
   APP_SCHEMES: {
     default: '',
@@ -186,8 +213,16 @@ const CATALOGUE = {
     doc: "Let linkpix's own requests (webhook deliveries, title fetches, domain checks over HTTP) reach private, loopback and link-local addresses.",
     parse: bool,
   },
-  REDIRECT_STATUS: { default: '302', doc: 'HTTP status of the redirect: 301, 302, 307 or 308.', parse: oneOf('301', '302', '307', '308') },
-  SIGNUP: { default: 'open', doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).', parse: oneOf('open', 'closed') },
+  REDIRECT_STATUS: {
+    default: '302',
+    doc: 'HTTP status of the redirect: 301, 302, 307 or 308.',
+    parse: oneOf('301', '302', '307', '308'),
+  },
+  SIGNUP: {
+    default: 'open',
+    doc: 'Who may make an account in the web app: open (anyone, at /signup) or closed (the CLI only).',
+    parse: oneOf('open', 'closed'),
+  },
   SMTP_URL: {
     default: '',
     doc: 'The mail server for password reset emails: smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). Empty: no email is sent (a line says so in the log) and `linkpix users reset-link EMAIL` makes reset links.',
@@ -198,7 +233,11 @@ const CATALOGUE = {
     doc: 'off: a sign-up signs in at once; required: it is mailed a single-use link (24 h) and cannot sign in until it opens it (needs SMTP_URL).',
     parse: oneOf('off', 'required'),
   },
-  MAIL_FROM: { default: 'linkpix <no-reply@localhost>', doc: 'The From of the emails linkpix sends.', parse: (s: string) => s.trim() },
+  MAIL_FROM: {
+    default: 'linkpix <no-reply@localhost>',
+    doc: 'The From of the emails linkpix sends.',
+    parse: (s: string) => s.trim(),
+  },
   OIDC_ISSUER: {
     default: '',
     doc: "Single sign-on (OpenID Connect): the provider's issuer URL, https (http only on a loopback address); set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them. Discovery happens at the first sign-in, not at start.",
@@ -209,7 +248,11 @@ const CATALOGUE = {
     doc: 'The client id linkpix has at the OpenID provider (its redirect URI is APP_URL/login/sso/callback).',
     parse: (s: string) => s.trim(),
   },
-  OIDC_CLIENT_SECRET: { default: '', doc: 'The client secret linkpix has at the OpenID provider.', parse: (s: string) => s.trim() },
+  OIDC_CLIENT_SECRET: {
+    default: '',
+    doc: 'The client secret linkpix has at the OpenID provider.',
+    parse: (s: string) => s.trim(),
+  },
   SEAL_KEY: {
     default: '',
     doc: "The key that seals secrets at rest (two-factor seeds, integrations' tokens), kept out of the database so a copy of it cannot open them: 32 random bytes in base64url (`linkpix seal-key new`); several, comma-separated, the first sealing, while moving to a new one. Unset: on SQLite a key file beside the database file (made at the first start); on PostgreSQL the database's own key, with a warning (every instance must have the same SEAL_KEY).",
@@ -221,9 +264,21 @@ const CATALOGUE = {
     doc: 'Comma list of email domains that may sign in through the provider (example.com, example.org); empty: any.',
     parse: (s: string) => list(s).map((d) => d.toLowerCase().replace(/^@/, '')),
   },
-  OIDC_NAME: { default: '', doc: 'The provider\'s name on the "Sign in with …" button; empty: single sign-on.', parse: (s: string) => s.trim().slice(0, 60) },
-  PIXEL_CONSENT: { default: 'ask', doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.', parse: oneOf('ask', 'implied', 'never') },
-  GEOIP_DATABASE: { default: '', doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.', parse: (s: string) => s.trim() },
+  OIDC_NAME: {
+    default: '',
+    doc: 'The provider\'s name on the "Sign in with …" button; empty: single sign-on.',
+    parse: (s: string) => s.trim().slice(0, 60),
+  },
+  PIXEL_CONSENT: {
+    default: 'ask',
+    doc: 'Tracking pixels: ask (once, remembered 30 days), implied, or never.',
+    parse: oneOf('ask', 'implied', 'never'),
+  },
+  GEOIP_DATABASE: {
+    default: '',
+    doc: 'Path to a country .mmdb (DB-IP or MaxMind format); empty: the bundled DB-IP Lite.',
+    parse: (s: string) => s.trim(),
+  },
   REDIS_URL: {
     default: '',
     doc: 'redis://… to share click caps, rotation, password attempts and cache invalidation across instances.',
@@ -240,13 +295,21 @@ const CATALOGUE = {
       return s === '' ? 'linkpix:' : s;
     },
   },
-  CLICK_FLUSH_INTERVAL_MS: { default: '1000', doc: 'Clicks are written in batches at least this often.', parse: int(10, 60_000) },
+  CLICK_FLUSH_INTERVAL_MS: {
+    default: '1000',
+    doc: 'Clicks are written in batches at least this often.',
+    parse: int(10, 60_000),
+  },
   STATS_MIN_COUNT: {
     default: '5',
     doc: 'On public statistics pages and their CSV, values with fewer clicks than this are shown together as "Other" (the owner sees them all); 1: never.',
     parse: int(1, 1_000_000),
   },
-  CLICK_RETENTION_DAYS: { default: '90', doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.', parse: int(0, 36_500) },
+  CLICK_RETENTION_DAYS: {
+    default: '90',
+    doc: 'Raw click rows are deleted after this many days (statistics stay); 0 keeps them forever.',
+    parse: int(0, 36_500),
+  },
   METRICS_TOKEN: {
     default: '',
     doc: 'Serve GET /metrics (Prometheus) on the app\'s port to whoever sends "Authorization: Bearer <this>" (16 characters or more); empty: not there.',
@@ -267,7 +330,11 @@ const CATALOGUE = {
     doc: "How long a request's head and body may take to arrive, an import's upload too (a 50 MiB file in 30 s needs about 14 Mbit/s); past it a 408.",
     parse: int(1000, 600_000),
   },
-  SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'On SIGTERM, how long requests in flight may take to finish.', parse: int(0, 600_000) },
+  SHUTDOWN_TIMEOUT_MS: {
+    default: '10000',
+    doc: 'On SIGTERM, how long requests in flight may take to finish.',
+    parse: int(0, 600_000),
+  },
 } satisfies Record<string, Entry<unknown>>;
 
 type Catalogue = typeof CATALOGUE;
@@ -287,7 +354,9 @@ export function loadConfig(env: Env): Config {
     try {
       out[name] = entry.parse(raw, env);
     } catch (error) {
-      problems.push(`${entry.secret ? `${name} (its value not shown)` : `${name}=${JSON.stringify(raw)}`}: ${(error as Error).message}`);
+      problems.push(
+        `${entry.secret ? `${name} (its value not shown)` : `${name}=${JSON.stringify(raw)}`}: ${(error as Error).message}`,
+      );
     }
   }
   problems.push(...allOrNone(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']));
@@ -301,7 +370,11 @@ export function loadConfig(env: Env): Config {
     }
   }
   // A verification mail that can never leave would lock every sign-up out.
-  if (out.EMAIL_VERIFICATION === 'required' && out.SMTP_URL === null && !problems.some((p) => p.startsWith('SMTP_URL='))) {
+  if (
+    out.EMAIL_VERIFICATION === 'required' &&
+    out.SMTP_URL === null &&
+    !problems.some((p) => p.startsWith('SMTP_URL='))
+  ) {
     problems.push('EMAIL_VERIFICATION=required needs SMTP_URL: a mail server to send the verification links.');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -314,5 +387,8 @@ function allOrNone(env: Env, names: readonly string[]): string[] {
   if (set.length === 0 || set.length === names.length) return [];
   return names
     .filter((n) => !set.includes(n))
-    .map((n) => `${n} is not set: ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} (set all of ${names.join(', ')}, or none)`);
+    .map(
+      (n) =>
+        `${n} is not set: ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} (set all of ${names.join(', ')}, or none)`,
+    );
 }

@@ -16,7 +16,12 @@ import { NameClaims } from '../core/domains/name-claims.ts';
 import type { DomainOwnershipCheck } from '../core/domains/ownership-check.ts';
 import { StatsService } from '../core/stats/stats-service.ts';
 import { AdminService } from '../core/admin/admin-service.ts';
-import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, SIGN_UP_LIMITERS, SignInService } from '../core/accounts/sign-in-service.ts';
+import {
+  SIGN_IN_PER_ACCOUNT,
+  SIGN_IN_PER_ADDRESS,
+  SIGN_UP_LIMITERS,
+  SignInService,
+} from '../core/accounts/sign-in-service.ts';
 import { SqlSessionStore } from '../adapters/storage/stores/session-store.ts';
 import { TWO_FACTOR_ATTEMPTS, TwoFactorService } from '../core/security/two-factor-service.ts';
 import { TwoStepSignIn } from '../core/security/two-step-sign-in.ts';
@@ -144,12 +149,17 @@ export interface ContainerOverrides {
 
 /** One line per event: the stack of a refused connection says nothing an operator needs. */
 export const consoleOutageLog: OutageLog = (message, error) =>
-  console.error(`linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : inspect(error)}`}`);
+  console.error(
+    `linkpix: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : inspect(error)}`}`,
+  );
 
 /** Time each request to the OpenID provider (discovery, token, userinfo) may take. */
 const OIDC_TIMEOUT_SECONDS = 10;
 
-function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'accounts' | 'twoStep' | 'clock'>): SsoServices | null {
+function ssoOf(
+  config: Config,
+  deps: Pick<SsoSignInDeps, 'identities' | 'accounts' | 'twoStep' | 'clock'>,
+): SsoServices | null {
   if (config.OIDC_ISSUER === null) return null;
   const provider = new OpenIdConnect({
     issuer: config.OIDC_ISSUER,
@@ -159,7 +169,11 @@ function ssoOf(config: Config, deps: Pick<SsoSignInDeps, 'identities' | 'account
     timeoutSeconds: OIDC_TIMEOUT_SECONDS,
   });
   const signIn = new SsoSignIn({ ...deps, signup: config.SIGNUP, allowedDomains: config.OIDC_ALLOWED_DOMAINS });
-  const links = new SsoLinks({ identities: deps.identities, allowedDomains: config.OIDC_ALLOWED_DOMAINS, clock: deps.clock });
+  const links = new SsoLinks({
+    identities: deps.identities,
+    allowedDomains: config.OIDC_ALLOWED_DOMAINS,
+    clock: deps.clock,
+  });
   return { name: config.OIDC_NAME, provider, signIn, links };
 }
 
@@ -181,9 +195,19 @@ const warnOf =
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
   const outageLog = overrides.outageLog ?? consoleOutageLog;
   const tuning = tuningOf(overrides.tuning);
-  const storage = connect(config.DATABASE_URL, { schema: overrides.pgSchema, poolSize: config.DATABASE_POOL_SIZE, outageLog });
+  const storage = connect(config.DATABASE_URL, {
+    schema: overrides.pgSchema,
+    poolSize: config.DATABASE_POOL_SIZE,
+    outageLog,
+  });
   const clock = overrides.clock ?? systemClock;
-  const sealKeys = new SealKeys({ db: storage.db, engine: storage.engine, source: sealKeySource(config), warn: overrides.warn ?? warnOf(config), clock });
+  const sealKeys = new SealKeys({
+    db: storage.db,
+    engine: storage.engine,
+    source: sealKeySource(config),
+    warn: overrides.warn ?? warnOf(config),
+    clock,
+  });
   const urls = new UrlPolicy(config.URL_SCHEMES, config.APP_SCHEMES);
   const recordsOn = (db: Kysely<Database>) => ({
     links: new SqlLinkStore(db, storage.engine),
@@ -198,7 +222,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.titles !== undefined
       ? overrides.titles
       : config.TITLE_FETCH
-        ? new HttpTitleFetcher({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.TITLE_FETCH_TIMEOUT_MS })
+        ? new HttpTitleFetcher({
+            allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+            timeoutMs: tuning.TITLE_FETCH_TIMEOUT_MS,
+          })
         : null;
   const visits = createVisitRuntime(config, tuning, storage, {
     onError: overrides.onError ?? ((e) => console.error('linkpix:', e)),
@@ -211,7 +238,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const reservedNames = new SqlReservedNames(storage.db);
   const claims = new NameClaims(stores.domains, reservedNames, [...visits.appHosts]);
   const timeoutMs = tuning.DOMAIN_VERIFICATION_TIMEOUT_MS;
-  const domainChecks = overrides.domainChecks ?? [new DnsTxtCheck({ timeoutMs }), new HttpFileCheck({ timeoutMs, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE })];
+  const domainChecks = overrides.domainChecks ?? [
+    new DnsTxtCheck({ timeoutMs }),
+    new HttpFileCheck({ timeoutMs, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE }),
+  ];
   // Called after the database write: with Redis away the write stands and is answered as
   // done; the count left behind expires with its key.
   const forgetQuota = (id: number) =>
@@ -230,7 +260,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     overrides.webhooks,
   );
   // A person's own changes (keys, profile, password) and their entries in the personal workspace's log (docs/adr/0071).
-  const accountUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) }));
+  const accountUnit = unitOfWorkOn(storage.db, (trx) => ({
+    store: new SqlAccountStore(trx),
+    audit: new SqlAuditLog(trx),
+  }));
   // A link change, its webhook deliveries and its audit entries commit together (docs/adr/0033, 0071).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
     ...recordsOn(trx),
@@ -241,7 +274,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const defaultPrivacy = tuning.DEFAULT_STATS_PRIVACY === 0 ? 0 : 1;
   const links = new LinksService({ ...stores, clock, urls, titles, ...changes, defaultPrivacy });
   const importer = new LinkImporter({ ...stores, clock, urls, ...changes, defaultPrivacy });
-  const qr = new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES });
+  const qr = new QrRenderer({
+    threads: tuning.QR_THREADS,
+    queue: tuning.QR_QUEUE_MAX,
+    cacheBytes: tuning.QR_CACHE_BYTES,
+  });
   const images = new ImageThreads();
   const importSlots = new ImportSlots(
     new SqlImportLeases(storage.db),
@@ -250,7 +287,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     (e) => console.error('linkpix: import lease:', e),
   );
   // 0: that limit is off.
-  const windowLimiter = (name: string, max: number, windowSeconds: number) => (max === 0 ? undefined : visits.limiter({ name, max, windowSeconds }));
+  const windowLimiter = (name: string, max: number, windowSeconds: number) =>
+    max === 0 ? undefined : visits.limiter({ name, max, windowSeconds });
   const signUpLimiter = (name: string, max: number) => windowLimiter(name, max, tuning.SIGNUP_LIMIT_WINDOW_SECONDS);
   // One pair of budgets for sign-ups and the profile's email changes (docs/adr/0047).
   const signUps = {
@@ -264,7 +302,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     signUps,
   });
   const hasher = new Argon2Hasher();
-  const smtp = overrides.mailer ? null : config.SMTP_URL === null ? null : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  const smtp = overrides.mailer
+    ? null
+    : config.SMTP_URL === null
+      ? null
+      : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   /** A real mail server (or the tests' stand-in): invitations are mailed only then. */
   const smtpOrOverride = overrides.mailer ?? smtp;
   const mailer = smtpOrOverride ?? new LogMailer((line) => console.warn(`linkpix: ${line}`));
@@ -278,7 +320,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
           perAddress: visits.limiter(VERIFY_PER_ADDRESS),
           perEmail: visits.limiter(VERIFY_PER_EMAIL),
           onMailError: overrides.onError ?? ((e) => console.error('linkpix: a verification email was not sent:', e)),
-          registration: unitOfWorkOn(storage.db, (trx) => ({ accounts: new SqlAccountStore(trx), store: new SqlEmailVerificationStore(trx) })),
+          registration: unitOfWorkOn(storage.db, (trx) => ({
+            accounts: new SqlAccountStore(trx),
+            store: new SqlEmailVerificationStore(trx),
+          })),
           clock,
         })
       : null;
@@ -298,14 +343,23 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const secretBox = new SecretBox(sealKeys);
   const twoFactor = new TwoFactorService({
     store: new SqlTwoFactorStore(storage.db, secretBox),
-    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlTwoFactorStore(trx, secretBox), audit: new SqlAuditLog(trx) })),
+    unit: unitOfWorkOn(storage.db, (trx) => ({
+      store: new SqlTwoFactorStore(trx, secretBox),
+      audit: new SqlAuditLog(trx),
+    })),
     totp: new OtpauthTotp(),
     attempts: visits.limiter(TWO_FACTOR_ATTEMPTS),
     confirmPassword: (account, password, field) => signIn.confirmPassword(account, password, field),
     issuer: 'linkpix',
     clock,
   });
-  const twoStep = new TwoStepSignIn({ signIn, twoFactor, challenges: new SqlChallengeStore(storage.db), accounts, clock });
+  const twoStep = new TwoStepSignIn({
+    signIn,
+    twoFactor,
+    challenges: new SqlChallengeStore(storage.db),
+    accounts,
+    clock,
+  });
   // One signer for the redirect and the conversions, its secret shared through the database.
   let clickIds: Promise<ClickIds> | null = null;
   const clickIdsOnce = () =>
@@ -338,13 +392,25 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   };
   const workspaces = new WorkspacesService(new SqlWorkspaceStore(storage.db), accounts, clock, {
     deleteWorkspace: (id) => accountsService.deleteAccount(id),
-    unitOfWork: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWorkspaceStore(trx), accounts: new SqlAccountStore(trx), audit: new SqlAuditLog(trx) })),
+    unitOfWork: unitOfWorkOn(storage.db, (trx) => ({
+      store: new SqlWorkspaceStore(trx),
+      accounts: new SqlAccountStore(trx),
+      audit: new SqlAuditLog(trx),
+    })),
     membershipsChanged: (userIds) => {
       for (const id of userIds) visits.sessionEnds.publish(id);
     },
     invitationLimits: {
-      perInviter: windowLimiter(INVITATION_LIMITERS.perInviter, tuning.INVITE_LIMIT_PER_INVITER, tuning.INVITE_LIMIT_WINDOW_SECONDS),
-      perWorkspace: windowLimiter(INVITATION_LIMITERS.perWorkspace, tuning.INVITE_LIMIT_PER_WORKSPACE, tuning.INVITE_LIMIT_WINDOW_SECONDS),
+      perInviter: windowLimiter(
+        INVITATION_LIMITERS.perInviter,
+        tuning.INVITE_LIMIT_PER_INVITER,
+        tuning.INVITE_LIMIT_WINDOW_SECONDS,
+      ),
+      perWorkspace: windowLimiter(
+        INVITATION_LIMITERS.perWorkspace,
+        tuning.INVITE_LIMIT_PER_WORKSPACE,
+        tuning.INVITE_LIMIT_WINDOW_SECONDS,
+      ),
     },
     mail:
       smtpOrOverride === null
@@ -352,10 +418,15 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
         : {
             mailer: smtpOrOverride,
             appUrl: config.APP_URL,
-            onError: overrides.onError ?? ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
+            onError:
+              overrides.onError ??
+              ((e) => console.error('linkpix: an invitation email was not sent (the invitation stands):', e)),
           },
   });
-  const domainUnit = unitOfWorkOn(storage.db, (trx) => ({ store: new SqlDomainStore(trx), audit: new SqlAuditLog(trx) }));
+  const domainUnit = unitOfWorkOn(storage.db, (trx) => ({
+    store: new SqlDomainStore(trx),
+    audit: new SqlAuditLog(trx),
+  }));
   return {
     storage,
     tuning,
@@ -404,7 +475,15 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       invalidation: visits.invalidation,
       verification: { required: config.DOMAIN_VERIFICATION === 'on', checks: domainChecks },
     }),
-    domainOperator: new DomainOperator(stores.domains, reservedNames, claims, accounts, clock, visits.invalidation, domainUnit),
+    domainOperator: new DomainOperator(
+      stores.domains,
+      reservedNames,
+      claims,
+      accounts,
+      clock,
+      visits.invalidation,
+      domainUnit,
+    ),
     stats: new StatsService({
       links: stores.links,
       stats: new SqlStatsStore(storage.db, storage.engine, rollupMonths, { now: () => clock.now() }),
@@ -420,7 +499,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       links: stores.links,
       store: new SqlConversionStore(storage),
       clickIds: clickIdsOnce,
-      saveRules: (accountId, timeZone, linkId, rules, actor) => links.update(accountId, timeZone, linkId, { rules }, actor),
+      saveRules: (accountId, timeZone, linkId, rules, actor) =>
+        links.update(accountId, timeZone, linkId, { rules }, actor),
       clock,
     }),
     clickExport: new ClickExportService({ links: stores.links, clicks: new SqlRawClickStore(storage), clock }),
@@ -433,7 +513,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       clock,
     }),
     rules: {
-      explainer: new RuleExplainer({ links: new SqlOwnedRedirectLinks(storage.db, storage.engine), clock, consentMode: config.PIXEL_CONSENT }),
+      explainer: new RuleExplainer({
+        links: new SqlOwnedRedirectLinks(storage.db, storage.engine),
+        clock,
+        consentMode: config.PIXEL_CONSENT,
+      }),
       preview: new RulePreview({ links: stores.links, clicks: new SqlReplayClickStore(storage), urls, clock }),
       countries: visits.countries,
     },

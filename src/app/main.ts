@@ -48,7 +48,10 @@ async function main(): Promise<void> {
     await server.app.close();
     clearTimeout(deadline);
     // Clicks still on this thread; the writer thread may hold more, which it writes too.
-    server.app.log.info({ clicksHere: server.container.visits.sink.pending }, 'writing every click and statistic not yet written');
+    server.app.log.info(
+      { clicksHere: server.container.visits.sink.pending },
+      'writing every click and statistic not yet written',
+    );
     await server.release();
     process.exit(0);
   };

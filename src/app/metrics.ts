@@ -26,7 +26,13 @@ export function metricsOf(config: Config, container: Container): Metrics | null 
   if (container.visits.redisOutage) dependencies.set('redis', container.visits.redisOutage);
   const redirect = new RedirectMeter();
   const requests = new RequestCounts();
-  const metrics = createMetricsRegistry({ redirect, requests, cache: container.visits.source.counts, clicks: container.visits.clickMeter, dependencies });
+  const metrics = createMetricsRegistry({
+    redirect,
+    requests,
+    cache: container.visits.source.counts,
+    clicks: container.visits.clickMeter,
+    dependencies,
+  });
   return {
     http: { redirect, requests, endpoint: address === null ? { metrics, token: token! } : null },
     listen: async (onError) => (address === null ? null : startMetricsServer({ ...address, token, metrics, onError })),

@@ -3,7 +3,10 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
-export function startPeriodic(run: () => Promise<unknown>, options: { firstDelayMs: number; intervalMs: number; onError: (error: unknown) => void }): PeriodicJob {
+export function startPeriodic(
+  run: () => Promise<unknown>,
+  options: { firstDelayMs: number; intervalMs: number; onError: (error: unknown) => void },
+): PeriodicJob {
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { retiredSettingsWarning } from './retired-settings.ts';
 
 test('nothing retired set: no warning', () => {
-  assert.equal(retiredSettingsWarning({ PORT: '8080', CLICK_FLUSH_INTERVAL_MS: '500', OUTBOUND_ALLOW_PRIVATE: 'true' }), null);
+  assert.equal(
+    retiredSettingsWarning({ PORT: '8080', CLICK_FLUSH_INTERVAL_MS: '500', OUTBOUND_ALLOW_PRIVATE: 'true' }),
+    null,
+  );
 });
 
 test('one line names every retired variable set, with what replaced each', () => {
@@ -24,6 +27,9 @@ test('one line names every retired variable set, with what replaced each', () =>
 });
 
 test('LINKPIX_TEST_TUNING outside NODE_ENV=test is named as not read', () => {
-  assert.match(retiredSettingsWarning({ LINKPIX_TEST_TUNING: '{}' }) ?? '', /LINKPIX_TEST_TUNING → nothing: read by tests only/);
+  assert.match(
+    retiredSettingsWarning({ LINKPIX_TEST_TUNING: '{}' }) ?? '',
+    /LINKPIX_TEST_TUNING → nothing: read by tests only/,
+  );
   assert.equal(retiredSettingsWarning({ LINKPIX_TEST_TUNING: '{}', NODE_ENV: 'test' }), null);
 });

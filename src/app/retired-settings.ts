@@ -23,6 +23,7 @@ export function retiredSettingsWarning(env: Env): string | null {
   const constants = Object.keys(TUNING).filter(set);
   const parts = [...replaced];
   if (constants.length > 0) parts.push(`${constants.join(', ')} → constants (docs/design/settings.md)`);
-  if (env[TEST_TUNING_VARIABLE] !== undefined && env.NODE_ENV !== 'test') parts.push(`${TEST_TUNING_VARIABLE} → nothing: read by tests only (NODE_ENV=test)`);
+  if (env[TEST_TUNING_VARIABLE] !== undefined && env.NODE_ENV !== 'test')
+    parts.push(`${TEST_TUNING_VARIABLE} → nothing: read by tests only (NODE_ENV=test)`);
   return parts.length === 0 ? null : `settings no longer read are set: ${parts.join('; ')}`;
 }

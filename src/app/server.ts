@@ -62,7 +62,10 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     await container.sealKeys.ready();
     // Subscribed first, then the domain names read: a change made in between is not missed.
     // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
-    await Promise.race([container.visits.subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
+    await Promise.race([
+      container.visits.subscribed,
+      new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
+    ]);
     // The redirect keys hosts by the custom domain names: they are known before the first visit.
     await container.visits.source.ready();
     const secure = new URL(config.APP_URL).protocol === 'https:';
@@ -97,7 +100,10 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const app = await createHttpApp(
       container,
       {
-        logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
+        logger:
+          config.LOG_LEVEL === 'silent'
+            ? false
+            : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
         bodyLimit: tuning.BODY_LIMIT_BYTES,
         bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
         importMaxBytes: tuning.IMPORT_MAX_BYTES,
@@ -107,7 +113,14 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
           max: config.API_RATE_LIMIT,
           windowMs: apiRateWindowMs,
           ...(visits.redis && config.API_RATE_LIMIT > 0
-            ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'api', max: config.API_RATE_LIMIT, windowMs: apiRateWindowMs }) }
+            ? {
+                store: sharedRateLimitStore(visits.redis, {
+                  prefix: config.REDIS_PREFIX,
+                  name: 'api',
+                  max: config.API_RATE_LIMIT,
+                  windowMs: apiRateWindowMs,
+                }),
+              }
             : {}),
         },
         metrics: metrics?.http,
@@ -123,20 +136,32 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
             max: tuning.WEB_RATE_LIMIT,
             windowMs: webRateWindowMs,
             ...(visits.redis && tuning.WEB_RATE_LIMIT > 0
-              ? { store: sharedRateLimitStore(visits.redis, { prefix: config.REDIS_PREFIX, name: 'web', max: tuning.WEB_RATE_LIMIT, windowMs: webRateWindowMs }) }
+              ? {
+                  store: sharedRateLimitStore(visits.redis, {
+                    prefix: config.REDIS_PREFIX,
+                    name: 'web',
+                    max: tuning.WEB_RATE_LIMIT,
+                    windowMs: webRateWindowMs,
+                  }),
+                }
               : {}),
           },
           live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
           statsPasswords: {
             attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
-            cookies: new UnlockCookies(await sharedSecret(container.storage.db, 'stats-unlock-cookie'), secure, STATS_UNLOCK_SCOPE),
+            cookies: new UnlockCookies(
+              await sharedSecret(container.storage.db, 'stats-unlock-cookie'),
+              secure,
+              STATS_UNLOCK_SCOPE,
+            ),
           },
         },
       },
     );
     await app.ready();
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
-    outageLog = (message, error) => (error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message));
+    outageLog = (message, error) =>
+      error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message);
     warnLog = (line) => app.log.warn(line);
     for (const line of heldWarnings.splice(0)) warnLog(line);
     const retention = startPeriodic(
@@ -167,8 +192,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       });
     container.hooks.start();
     const warningsStop = new AbortController();
-    const startWarnings = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch((err: unknown) =>
-      app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
+    const startWarnings = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch(
+      (err: unknown) => app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
     );
     // Never fails the start: a leftover that cannot be removed is left (docs/design/imports.md).
     const leftoversSwept = sweepImportLeftovers().then((removed) => {

@@ -16,7 +16,11 @@ interface RefusedSchemeLinks {
 }
 
 /** The links stored with a destination or app link of a scheme the settings refuse now (docs/design/app-schemes.md). */
-async function linksWithRefusedSchemes(db: Kysely<Database>, allowed: UrlPolicy, signal?: AbortSignal): Promise<RefusedSchemeLinks> {
+async function linksWithRefusedSchemes(
+  db: Kysely<Database>,
+  allowed: UrlPolicy,
+  signal?: AbortSignal,
+): Promise<RefusedSchemeLinks> {
   const found: RefusedSchemeLinks = { count: 0, ids: [], schemes: [] };
   const schemes = new Set<string>();
   for await (const page of storedDestinations(db, signal ? { signal } : {})) {

@@ -12,7 +12,10 @@ test('tuningOf: the constants, with a test’s values over them', () => {
 
 test('LINKPIX_TEST_TUNING: read only when NODE_ENV=test', () => {
   const raw = JSON.stringify({ CLICK_BATCH_SIZE: 40, WEBHOOK_POLL_MS: 50 });
-  assert.deepEqual(testTuning({ NODE_ENV: 'test', LINKPIX_TEST_TUNING: raw }), { CLICK_BATCH_SIZE: 40, WEBHOOK_POLL_MS: 50 });
+  assert.deepEqual(testTuning({ NODE_ENV: 'test', LINKPIX_TEST_TUNING: raw }), {
+    CLICK_BATCH_SIZE: 40,
+    WEBHOOK_POLL_MS: 50,
+  });
   assert.deepEqual(testTuning({ LINKPIX_TEST_TUNING: raw }), {});
   assert.deepEqual(testTuning({ NODE_ENV: 'production', LINKPIX_TEST_TUNING: raw }), {});
   assert.deepEqual(testTuning({ NODE_ENV: 'test' }), {});
@@ -26,7 +29,13 @@ test('LINKPIX_TEST_TUNING: not an object, an unknown name, a value out of bounds
       raw,
     );
   }
-  const raw = JSON.stringify({ CLICK_BACTH_SIZE: 40, WEBHOOK_POLL_MS: 1, QR_THREADS: '2', LINK_CACHE_TTL_MS: 1.5, PORT: 80 });
+  const raw = JSON.stringify({
+    CLICK_BACTH_SIZE: 40,
+    WEBHOOK_POLL_MS: 1,
+    QR_THREADS: '2',
+    LINK_CACHE_TTL_MS: 1.5,
+    PORT: 80,
+  });
   assert.throws(
     () => testTuning({ NODE_ENV: 'test', LINKPIX_TEST_TUNING: raw }),
     (e: unknown) =>

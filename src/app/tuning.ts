@@ -60,7 +60,9 @@ export type TuningName = keyof typeof TUNING_TABLE;
 export type Tuning = Readonly<Record<TuningName, number>>;
 
 /** Every constant at its value. */
-export const TUNING: Tuning = Object.fromEntries(Object.entries(TUNING_TABLE).map(([name, c]) => [name, c.value])) as Record<TuningName, number>;
+export const TUNING: Tuning = Object.fromEntries(
+  Object.entries(TUNING_TABLE).map(([name, c]) => [name, c.value]),
+) as Record<TuningName, number>;
 
 /** The constants with a test's values over them. */
 export function tuningOf(over: Partial<Tuning> = {}): Tuning {
@@ -84,7 +86,9 @@ export function testTuning(env: Record<string, string | undefined>): Partial<Tun
     parsed = null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigError(`Invalid configuration:\n  ${TEST_TUNING_VARIABLE}: must be a JSON object of constants and their values`);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${TEST_TUNING_VARIABLE}: must be a JSON object of constants and their values`,
+    );
   }
   const out: Partial<Record<TuningName, number>> = {};
   const problems: string[] = [];
@@ -92,7 +96,9 @@ export function testTuning(env: Record<string, string | undefined>): Partial<Tun
     const constant = Object.hasOwn(TUNING_TABLE, name) ? TUNING_TABLE[name as TuningName] : undefined;
     if (constant === undefined) problems.push(`${TEST_TUNING_VARIABLE}.${name}: no such constant`);
     else if (typeof value !== 'number' || !Number.isInteger(value) || value < constant.min || value > constant.max) {
-      problems.push(`${TEST_TUNING_VARIABLE}.${name}=${JSON.stringify(value)}: must be an integer between ${constant.min} and ${constant.max}`);
+      problems.push(
+        `${TEST_TUNING_VARIABLE}.${name}=${JSON.stringify(value)}: must be an integer between ${constant.min} and ${constant.max}`,
+      );
     } else out[name as TuningName] = value;
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

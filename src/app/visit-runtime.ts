@@ -111,7 +111,12 @@ export interface VisitRuntimeHooks {
   pgSchema?: string | undefined;
 }
 
-export function createVisitRuntime(config: Config, tuning: Tuning, storage: Storage, { onError, outageLog, pgSchema }: VisitRuntimeHooks): VisitRuntime {
+export function createVisitRuntime(
+  config: Config,
+  tuning: Tuning,
+  storage: Storage,
+  { onError, outageLog, pgSchema }: VisitRuntimeHooks,
+): VisitRuntime {
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
@@ -142,7 +147,8 @@ export function createVisitRuntime(config: Config, tuning: Tuning, storage: Stor
     owner,
     leaseMs: tuning.CLICK_WRITER_LEASE_MS,
     onError,
-    onRecovered: ({ batches, clicks }) => outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
+    onRecovered: ({ batches, clicks }) =>
+      outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
   });
   const closeSink = async () => {
     // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
@@ -152,7 +158,8 @@ export function createVisitRuntime(config: Config, tuning: Tuning, storage: Stor
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
-  const warm = () => warmUp(source, reads, { count: Math.min(tuning.LINK_CACHE_WARM, tuning.LINK_CACHE_SIZE), signal: stopping.signal });
+  const warm = () =>
+    warmUp(source, reads, { count: Math.min(tuning.LINK_CACHE_WARM, tuning.LINK_CACHE_SIZE), signal: stopping.signal });
   const common = {
     source,
     countries,
@@ -216,14 +223,22 @@ export function createVisitRuntime(config: Config, tuning: Tuning, storage: Stor
   const redisQuota = new RedisClickQuota(redis, { prefix });
   checkRunIdOnConnect(redis, redisQuota, onError);
   const limiter = (policy: AttemptPolicy): AttemptLimiter =>
-    new FallbackAttemptLimiter(new RedisAttemptLimiter(redis, policy, { prefix }), new MemoryAttemptLimiter(policy), presence);
+    new FallbackAttemptLimiter(
+      new RedisAttemptLimiter(redis, policy, { prefix }),
+      new MemoryAttemptLimiter(policy),
+      presence,
+    );
   return {
     ...common,
     // Without Redis, caps and rotation are counted in the database and guesses in memory (docs/adr/0029).
     quota: new FallbackClickQuota(redisQuota, new SqlClickClaimStore(storage.db, storage.engine), presence, {
       graceMs: config.CLICK_FLUSH_INTERVAL_MS + GRACE_WRITE_MS,
     }),
-    rotation: new FallbackRotationCursor(new RedisRotationCursor(redis, { prefix }), new SqlRotationStore(storage.db), presence),
+    rotation: new FallbackRotationCursor(
+      new RedisRotationCursor(redis, { prefix }),
+      new SqlRotationStore(storage.db),
+      presence,
+    ),
     attempts: limiter(PASSWORD_ATTEMPTS),
     limiter,
     invalidation: bus,
@@ -253,7 +268,19 @@ function clickWriter(
   config: Config,
   tuning: Tuning,
   storage: Storage,
-  { owner, pgSchema, onError, outageLog, meter }: { owner: string; pgSchema: string | undefined; onError: (e: unknown) => void; outageLog: OutageLog; meter: ClickMeter },
+  {
+    owner,
+    pgSchema,
+    onError,
+    outageLog,
+    meter,
+  }: {
+    owner: string;
+    pgSchema: string | undefined;
+    onError: (e: unknown) => void;
+    outageLog: OutageLog;
+    meter: ClickMeter;
+  },
 ): WorkerClickStore | InProcessClickWriter {
   const timing = {
     writeIntervalMs: config.CLICK_FLUSH_INTERVAL_MS,
@@ -279,5 +306,10 @@ function clickWriter(
   };
   // SQLite: its connection commits often, on a thread that serves no request: it checkpoints the
   // WAL, never a commit of the redirect's thread (docs/adr/0041).
-  return new WorkerClickStore(data, { onError, meter, onResumed: (message) => outageLog(message), onRunning: (running) => storage.checkpointOnCommit(!running) });
+  return new WorkerClickStore(data, {
+    onError,
+    meter,
+    onResumed: (message) => outageLog(message),
+    onRunning: (running) => storage.checkpointOnCommit(!running),
+  });
 }

@@ -65,27 +65,46 @@ export function createWebhookRuntime(
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
-  recordsOn: (db: Kysely<Database>) => { links: LinkStore; spaces: SpaceStore; domains: DomainStore; pixels: PixelStore; tags?: TagStore },
+  recordsOn: (db: Kysely<Database>) => {
+    links: LinkStore;
+    spaces: SpaceStore;
+    domains: DomainStore;
+    pixels: PixelStore;
+    tags?: TagStore;
+  },
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {
   const store = new SqlWebhookStore(storage.db);
   const outbox = new SqlDeliveryOutbox(storage.db, storage.engine);
-  const sender = overrides.sender ?? new UndiciSender({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.WEBHOOK_TIMEOUT_MS });
+  const sender =
+    overrides.sender ??
+    new UndiciSender({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, timeoutMs: tuning.WEBHOOK_TIMEOUT_MS });
   const targets = overrides.targets ?? new AddressTargetCheck({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
-  const dispatcher = new WebhookDispatcher({ outbox, sender, clock }, { leaseMs: tuning.WEBHOOK_LEASE_MS, batch: BATCH });
+  const dispatcher = new WebhookDispatcher(
+    { outbox, sender, clock },
+    { leaseMs: tuning.WEBHOOK_LEASE_MS, batch: BATCH },
+  );
   const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, tuning.WEBHOOK_POLL_MS, onError);
   // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
   // it could look before the deliveries are there and sleep a whole poll interval.
   const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
-    new WebhookEvents({ store: new SqlWebhookStore(db), outbox: new SqlDeliveryOutbox(db, storage.engine), clock, enqueued: () => afterCommit(() => loop.kick()) });
+    new WebhookEvents({
+      store: new SqlWebhookStore(db),
+      outbox: new SqlDeliveryOutbox(db, storage.engine),
+      clock,
+      enqueued: () => afterCommit(() => loop.kick()),
+    });
   const listenerOf = (events: WebhookEvents): LinkEventListener => ({
     listens: (accountId, change) => events.listens(accountId, change),
     changed: (accountId, change, links) =>
       events.emitMany(
         accountId,
         change,
-        links.map(({ link, view }) => ({ linkId: link.id, data: { link: view ? present(view) : { id: link.id, alias: link.alias } } })),
+        links.map(({ link, view }) => ({
+          linkId: link.id,
+          data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
+        })),
       ),
   });
   const events = eventsOn(storage.db, (task) => task());
@@ -101,7 +120,12 @@ export function createWebhookRuntime(
     // A round's claim and its deliveries commit together.
     unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => {
       const inUnit = recordsOn(trx);
-      return { claims: new SqlExpiryClaims(trx, storage.engine), links: inUnit.links, views: new LinkViews(inUnit), events: eventsOn(trx, afterCommit) };
+      return {
+        claims: new SqlExpiryClaims(trx, storage.engine),
+        links: inUnit.links,
+        views: new LinkViews(inUnit),
+        events: eventsOn(trx, afterCommit),
+      };
     }),
   });
   // link.expired: links that expired since the last round, each claimed by one instance.

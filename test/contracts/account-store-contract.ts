@@ -17,7 +17,10 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
       const accounts = make();
       const who = person();
       const { account, key: made } = await accounts.createWithKey(who, key('hash-one-' + who.email), 1000);
-      assert.deepEqual({ email: account.email, name: account.name, timezone: account.timezone, createdAt: account.createdAt }, { ...who, createdAt: 1000 });
+      assert.deepEqual(
+        { email: account.email, name: account.name, timezone: account.timezone, createdAt: account.createdAt },
+        { ...who, createdAt: 1000 },
+      );
       assert.equal(account.suspendedAt, null);
       // A personal account's key: its own person's, every scope, no end (docs/adr/0064).
       assert.deepEqual(made, {
@@ -32,7 +35,11 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
         lastUsedAt: null,
         revokedAt: null,
       });
-      const scoped = await accounts.insertKey(account.id, { ...key(), userId: account.id, scopes: ['links:read'], expiresAt: 5000 }, 2000);
+      const scoped = await accounts.insertKey(
+        account.id,
+        { ...key(), userId: account.id, scopes: ['links:read'], expiresAt: 5000 },
+        2000,
+      );
       assert.deepEqual([scoped.userId, scoped.scopes, scoped.expiresAt], [account.id, ['links:read'], 5000]);
       assert.deepEqual(await accounts.findById(account.id), account);
       assert.deepEqual(await accounts.findByEmail(who.email), account);
@@ -46,7 +53,10 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
       const accounts = make();
       const who = person();
       await accounts.createWithPassword(who, 'h', 1000);
-      await assert.rejects(accounts.createWithKey({ ...who, name: 'Twin' }, key('hash-twin-' + who.email), 1000), emailTaken);
+      await assert.rejects(
+        accounts.createWithKey({ ...who, name: 'Twin' }, key('hash-twin-' + who.email), 1000),
+        emailTaken,
+      );
       await assert.rejects(accounts.createWithPassword({ ...who, name: 'Twin' }, 'h', 1000), emailTaken);
       assert.equal(await accounts.findKeyByHash('hash-twin-' + who.email), null);
       const other = await accounts.createWithPassword(person(), 'h', 1000);
@@ -57,7 +67,10 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
     test('password: findCredentials and passwordHashOf read it; setPasswordHash replaces it; a key account has none', async () => {
       const accounts = make();
       const withPassword = await accounts.createWithPassword(person(), 'first', 1000);
-      assert.deepEqual(await accounts.findCredentials(withPassword.email), { account: withPassword, passwordHash: 'first' });
+      assert.deepEqual(await accounts.findCredentials(withPassword.email), {
+        account: withPassword,
+        passwordHash: 'first',
+      });
       await accounts.setPasswordHash(withPassword.id, 'second');
       assert.equal(await accounts.passwordHashOf(withPassword.id), 'second');
       const { account: withKey } = await accounts.createWithKey(person(), key(), 1000);

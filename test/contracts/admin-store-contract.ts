@@ -24,7 +24,11 @@ export function describeAdminStoreContract(name: string, make: () => AdminStoreS
     test('accounts: newest first, searched in part and in any case, paged; account answers its number of links', async () => {
       const s = make();
       const tag = stem();
-      const ids = [await s.account(`${tag}-a@example.com`), await s.account(`${tag}-b@example.com`), await s.account(`${tag}-c@example.com`)];
+      const ids = [
+        await s.account(`${tag}-a@example.com`),
+        await s.account(`${tag}-b@example.com`),
+        await s.account(`${tag}-c@example.com`),
+      ];
       await s.link(ids[0]!, { alias: `${tag}x`, url: 'https://example.com/' });
       const found = await s.admin.accounts(tag.toUpperCase(), page(1));
       assert.deepEqual(
@@ -84,7 +88,12 @@ export function describeAdminStoreContract(name: string, make: () => AdminStoreS
       await s.link(id, { alias: stem(), url: 'https://example.com/', clicks: 2 });
       const after = await s.admin.totals('2000-01-01');
       assert.deepEqual(
-        [after.accounts - before.accounts, after.links - before.links, after.clicks - before.clicks, after.recentClicks - before.recentClicks],
+        [
+          after.accounts - before.accounts,
+          after.links - before.links,
+          after.clicks - before.clicks,
+          after.recentClicks - before.recentClicks,
+        ],
         [1, 2, 7, 0],
         'the counters, not the rollups, make the clicks',
       );

@@ -37,7 +37,8 @@ function contract(subject: AttemptLimiterSubject): void {
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).consume(k)));
     assert.equal(results.filter((r) => r.allowed).length, 5);
     for (const r of results) {
-      if (!r.allowed) assert.ok(r.retryAfterSeconds >= 59 && r.retryAfterSeconds <= 60, `retry after ${r.retryAfterSeconds}`);
+      if (!r.allowed)
+        assert.ok(r.retryAfterSeconds >= 59 && r.retryAfterSeconds <= 60, `retry after ${r.retryAfterSeconds}`);
     }
     assert.equal((await a.consume(k)).allowed, false);
   });
@@ -65,19 +66,23 @@ function contract(subject: AttemptLimiterSubject): void {
     await limiter.reset(key()); // an unknown key: nothing to do
   });
 
-  test('the window opens with the first attempt and ends on time: refused attempts do not extend it', timed, async () => {
-    const limiter = subject.make({ name: 'password', max: 2, windowSeconds: 2 });
-    const k = key();
-    assert.equal((await limiter.consume(k)).allowed, true);
-    assert.equal((await limiter.consume(k)).allowed, true);
-    assert.deepEqual(await limiter.consume(k), { allowed: false, retryAfterSeconds: 2 });
-    await sleep(1100);
-    for (let i = 0; i < 10; i++) assert.deepEqual(await limiter.consume(k), { allowed: false, retryAfterSeconds: 1 });
-    await sleep(1000);
-    assert.equal((await limiter.consume(k)).allowed, true);
-    assert.equal((await limiter.consume(k)).allowed, true);
-    assert.equal((await limiter.consume(k)).allowed, false);
-  });
+  test(
+    'the window opens with the first attempt and ends on time: refused attempts do not extend it',
+    timed,
+    async () => {
+      const limiter = subject.make({ name: 'password', max: 2, windowSeconds: 2 });
+      const k = key();
+      assert.equal((await limiter.consume(k)).allowed, true);
+      assert.equal((await limiter.consume(k)).allowed, true);
+      assert.deepEqual(await limiter.consume(k), { allowed: false, retryAfterSeconds: 2 });
+      await sleep(1100);
+      for (let i = 0; i < 10; i++) assert.deepEqual(await limiter.consume(k), { allowed: false, retryAfterSeconds: 1 });
+      await sleep(1000);
+      assert.equal((await limiter.consume(k)).allowed, true);
+      assert.equal((await limiter.consume(k)).allowed, true);
+      assert.equal((await limiter.consume(k)).allowed, false);
+    },
+  );
 
   test('rejects a policy it cannot apply', timed, () => {
     for (const policy of [

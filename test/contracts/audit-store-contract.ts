@@ -42,7 +42,14 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
         password: 'changed' as const,
         tags: [[], ['x', 'y']] as [unknown, unknown],
       };
-      await s.log.record([entry(ws, 5000, { actor: { userId: ws, keyId: key, via: 'api' }, action: 'link.updated', target: { type: 'link', id: 42 }, changes })]);
+      await s.log.record([
+        entry(ws, 5000, {
+          actor: { userId: ws, keyId: key, via: 'api' },
+          action: 'link.updated',
+          target: { type: 'link', id: 42 },
+          changes,
+        }),
+      ]);
       const [read] = (await s.store.list(ws, {}, page(1))).items;
       assert.ok(read && Number.isSafeInteger(read.id));
       assert.deepEqual(read, {
@@ -67,7 +74,10 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
       assert.equal((await s.store.list(ws, {}, page(1))).total, 0);
       await s.log.record([entry(ws, 1000, { actor: { userId: null, keyId: null, via: 'cli' } })]);
       const [read] = (await s.store.list(ws, {}, page(1))).items;
-      assert.deepEqual([read?.actorName, read?.keyName, read?.actor], [null, null, { userId: null, keyId: null, via: 'cli' }]);
+      assert.deepEqual(
+        [read?.actorName, read?.keyName, read?.actor],
+        [null, null, { userId: null, keyId: null, via: 'cli' }],
+      );
     });
 
     // Entries are written as changes happen: the store orders them by when they were written (their id).
@@ -80,7 +90,10 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
       assert.equal(all.total, 3);
       assert.deepEqual(actions(all.items), ['space.created@3000', 'link.created@3000', 'link.deleted@1000']);
       const second = await s.store.list(ws, {}, page(2, 2));
-      assert.deepEqual([second.total, second.page, second.perPage, actions(second.items)], [3, 2, 2, ['link.deleted@1000']]);
+      assert.deepEqual(
+        [second.total, second.page, second.perPage, actions(second.items)],
+        [3, 2, 2, ['link.deleted@1000']],
+      );
       assert.deepEqual((await s.store.list(ws, {}, page(3, 2))).items, []);
     });
 
@@ -89,13 +102,22 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
       const [ws, bob] = [await s.workspace('A'), await s.workspace('Bob')];
       await s.log.record([
         entry(ws, 1000, { action: 'link.created', target: { type: 'link', id: 7 } }),
-        entry(ws, 2000, { action: 'link.updated', target: { type: 'link', id: 8 }, actor: { userId: bob, keyId: null, via: 'api' } }),
+        entry(ws, 2000, {
+          action: 'link.updated',
+          target: { type: 'link', id: 8 },
+          actor: { userId: bob, keyId: null, via: 'api' },
+        }),
         entry(ws, 3000, { action: 'linkage.created', target: { type: 'linkage', id: 7 } }),
         entry(ws, 4000, { action: 'space.deleted', target: { type: 'space', id: 7 } }),
       ]);
-      const of = async (filter: Parameters<AuditStore['list']>[1]) => actions((await s.store.list(ws, filter, page(1))).items);
+      const of = async (filter: Parameters<AuditStore['list']>[1]) =>
+        actions((await s.store.list(ws, filter, page(1))).items);
       assert.deepEqual(await of({ actor: bob }), ['link.updated@2000']);
-      assert.deepEqual(await of({ action: 'link' }), ['link.updated@2000', 'link.created@1000'], 'a type, not a prefix of a name');
+      assert.deepEqual(
+        await of({ action: 'link' }),
+        ['link.updated@2000', 'link.created@1000'],
+        'a type, not a prefix of a name',
+      );
       assert.deepEqual(await of({ action: 'link.created' }), ['link.created@1000']);
       assert.deepEqual(await of({ targetType: 'link', targetId: 7 }), ['link.created@1000']);
       assert.deepEqual(await of({ targetId: 7 }), ['space.deleted@4000', 'linkage.created@3000', 'link.created@1000']);
@@ -106,13 +128,20 @@ export function describeAuditStoreContract(name: string, make: () => AuditStoreS
     test('listBefore: keyset chunks, newest first, filtered, each after the last one’s id', async () => {
       const s = make();
       const ws = await s.workspace('A');
-      await s.log.record([1000, 2000, 3000, 4000, 5000].map((at) => entry(ws, at, { action: at === 3000 ? 'space.created' : 'link.created' })));
+      await s.log.record(
+        [1000, 2000, 3000, 4000, 5000].map((at) =>
+          entry(ws, at, { action: at === 3000 ? 'space.created' : 'link.created' }),
+        ),
+      );
       const first = await s.store.listBefore(ws, {}, null, 2);
       assert.deepEqual(actions(first), ['link.created@5000', 'link.created@4000']);
       const next = await s.store.listBefore(ws, {}, first[1]!.id, 2);
       assert.deepEqual(actions(next), ['space.created@3000', 'link.created@2000']);
       assert.deepEqual(actions(await s.store.listBefore(ws, {}, next[1]!.id, 2)), ['link.created@1000']);
-      assert.deepEqual(actions(await s.store.listBefore(ws, { action: 'link' }, first[1]!.id, 10)), ['link.created@2000', 'link.created@1000']);
+      assert.deepEqual(actions(await s.store.listBefore(ws, { action: 'link' }, first[1]!.id, 10)), [
+        'link.created@2000',
+        'link.created@1000',
+      ]);
       assert.deepEqual(await s.store.listBefore(await s.workspace('B'), {}, null, 10), []);
     });
 

@@ -26,7 +26,10 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
       assert.equal(await claims.open(id, 10, { lostAt: 0 }), 'open');
       assert.equal(await claims.open(id, 4, { lostAt: 0 }), 'open');
       assert.equal(await claims.claimed(id), 10, 'the count never goes down');
-      assert.deepEqual([await claims.claim(id, 12), await claims.claim(id, 12), await claims.claim(id, 12)], ['granted', 'granted', 'refused']);
+      assert.deepEqual(
+        [await claims.claim(id, 12), await claims.claim(id, 12), await claims.claim(id, 12)],
+        ['granted', 'granted', 'refused'],
+      );
       assert.equal(await claims.claimed(id), 12);
     });
 
@@ -88,7 +91,15 @@ export function describeClaimStoresContract(name: string, make: () => ClaimStore
     test('the first position follows known, then round-robin; each link its own', async () => {
       const { rotations, link } = make();
       const [a, b] = [await link(), await link()];
-      assert.deepEqual([await rotations.next(a, 3, 1), await rotations.next(a, 3, 1), await rotations.next(a, 3, 1), await rotations.next(a, 3, 1)], [2, 0, 1, 2]);
+      assert.deepEqual(
+        [
+          await rotations.next(a, 3, 1),
+          await rotations.next(a, 3, 1),
+          await rotations.next(a, 3, 1),
+          await rotations.next(a, 3, 1),
+        ],
+        [2, 0, 1, 2],
+      );
       assert.equal(await rotations.next(b, 3, 2), 0, 'after the last entry comes the first');
       assert.equal(await rotations.next(b, 3, Number.NaN), 1, 'known only seeds a new position');
     });

@@ -35,7 +35,13 @@ export function describeClickSinkContract(name: string, make: () => Promise<Clic
         s.sink.record(clickOf(b));
         await s.sink.flush();
         const humans = 250 - 25;
-        assert.deepEqual(await s.state(a.id), { rows: 250, clicks: humans, rotation: 249 % 7, total: humans, unique: 0 });
+        assert.deepEqual(await s.state(a.id), {
+          rows: 250,
+          clicks: humans,
+          rotation: 249 % 7,
+          total: humans,
+          unique: 0,
+        });
         assert.deepEqual(await s.state(b.id), { rows: 1, clicks: 1, rotation: 0, total: 1, unique: 0 });
         s.sink.record(clickOf(b), 3);
         await s.sink.flush();

@@ -13,7 +13,8 @@ export interface Shared<T> {
   link: () => Promise<number>;
 }
 
-const interleaved = <T>(n: number, a: () => T | Promise<T>, b: () => T | Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a() : b())));
+const interleaved = <T>(n: number, a: () => T | Promise<T>, b: () => T | Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a() : b())));
 
 export function describeClickQuotaContract(name: string, make: () => Shared<ClickQuota>): void {
   describe(`${name}: the ClickQuota contract`, () => {

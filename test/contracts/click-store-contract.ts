@@ -63,14 +63,19 @@ export function describeClickStoreContract(name: string, make: () => ClickStoreS
       assert.deepEqual(await s.state(b.id), { rows: 1, clicks: 1, rotation: 0, total: 1, unique: 1 });
 
       await written(s, toBatch([{ click: click(a) }, { click: click(a, { visitor: 'v4' }), rotation: 1 }]));
-      assert.deepEqual(await s.state(a.id), { rows: 5, clicks: 4, rotation: 1, total: 4, unique: 3 }, 'v1 again the same day is not a new visitor');
+      assert.deepEqual(
+        await s.state(a.id),
+        { rows: 5, clicks: 4, rotation: 1, total: 4, unique: 3 },
+        'v1 again the same day is not a new visitor',
+      );
     });
 
     test('a deleted link’s clicks are dropped; the rest of the batch is written', async () => {
       const s = make();
       const [kept, gone] = [await s.link(), await s.link()];
       await s.deleteLink(gone.id);
-      const click = (link: { id: number; accountId: number }) => aClick({ linkId: link.id, accountId: link.accountId, at, day: CLICK_DAY, hour: 10 });
+      const click = (link: { id: number; accountId: number }) =>
+        aClick({ linkId: link.id, accountId: link.accountId, at, day: CLICK_DAY, hour: 10 });
       await written(s, toBatch([{ click: click(gone), rotation: 1 }, { click: click(kept) }]));
       assert.deepEqual(await s.state(kept.id), { rows: 1, clicks: 1, rotation: 0, total: 1, unique: 0 });
       assert.deepEqual(await s.state(gone.id), { rows: 0, clicks: 0, rotation: 0, total: 0, unique: 0 });

@@ -40,9 +40,18 @@ const conversion = (linkId: number, over: Partial<NewConversion> = {}): NewConve
 });
 
 const byKey = <T extends { rule: number | null; variant: number | null }>(rows: T[]) =>
-  [...rows].sort((a, b) => (a.rule ?? -1) - (b.rule ?? -1) || (a.variant ?? -1) - (b.variant ?? -1) || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  [...rows].sort(
+    (a, b) =>
+      (a.rule ?? -1) - (b.rule ?? -1) ||
+      (a.variant ?? -1) - (b.variant ?? -1) ||
+      JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );
 
-export function describeConversionStoreContract(name: string, make: () => ConversionStoreSubject, options: ConversionStoreContractOptions = {}): void {
+export function describeConversionStoreContract(
+  name: string,
+  make: () => ConversionStoreSubject,
+  options: ConversionStoreContractOptions = {},
+): void {
   describe(`${name}: the ConversionStore contract`, () => {
     /** A test that calls these methods: skipped, and said so, on a subject without them. */
     const it = (title: string, uses: Method[], fn: (s: ConversionStoreSubject) => Promise<void>) => {
@@ -59,59 +68,82 @@ export function describeConversionStoreContract(name: string, make: () => Conver
       assert.deepEqual({ ...stored, id: 0 }, { ...given, id: 0 });
     });
 
-    it('a second of the same click id and name answers the first, unchanged; another name is another', ['record'], async (s) => {
-      const link = await s.link();
-      const first = await s.conversions.record(conversion(link, { value: 10 }));
-      const again = await s.conversions.record({ ...first.conversion, value: 99, createdAt: AT + 5000 });
-      assert.equal(again.created, false);
-      assert.deepEqual(again.conversion, first.conversion);
-      const other = await s.conversions.record({ ...first.conversion, name: 'signup' });
-      assert.equal(other.created, true);
-      assert.notEqual(other.conversion.id, first.conversion.id);
-    });
+    it(
+      'a second of the same click id and name answers the first, unchanged; another name is another',
+      ['record'],
+      async (s) => {
+        const link = await s.link();
+        const first = await s.conversions.record(conversion(link, { value: 10 }));
+        const again = await s.conversions.record({ ...first.conversion, value: 99, createdAt: AT + 5000 });
+        assert.equal(again.created, false);
+        assert.deepEqual(again.conversion, first.conversion);
+        const other = await s.conversions.record({ ...first.conversion, name: 'signup' });
+        assert.equal(other.created, true);
+        assert.notEqual(other.conversion.id, first.conversion.id);
+      },
+    );
 
-    it('namesOf: the names a click converted under, at most the limit; another click’s are not', ['record', 'namesOf'], async (s) => {
-      const link = await s.link();
-      const click = clickId();
-      for (const n of ['sale', 'signup', 'lead']) await s.conversions.record(conversion(link, { clickId: click, name: n }));
-      await s.conversions.record(conversion(link, { name: 'other-click' }));
-      assert.deepEqual((await s.conversions.namesOf(click, 10)).sort(), ['lead', 'sale', 'signup']);
-      assert.equal((await s.conversions.namesOf(click, 2)).length, 2);
-      assert.deepEqual(await s.conversions.namesOf(clickId(), 10), []);
-    });
+    it(
+      'namesOf: the names a click converted under, at most the limit; another click’s are not',
+      ['record', 'namesOf'],
+      async (s) => {
+        const link = await s.link();
+        const click = clickId();
+        for (const n of ['sale', 'signup', 'lead'])
+          await s.conversions.record(conversion(link, { clickId: click, name: n }));
+        await s.conversions.record(conversion(link, { name: 'other-click' }));
+        assert.deepEqual((await s.conversions.namesOf(click, 10)).sort(), ['lead', 'sale', 'signup']);
+        assert.equal((await s.conversions.namesOf(click, 2)).length, 2);
+        assert.deepEqual(await s.conversions.namesOf(clickId(), 10), []);
+      },
+    );
 
-    it('conversionGroups: per rule, variant and name the count and summed value; distinct clicks converted', ['record', 'conversionGroups'], async (s) => {
-      const [link, other] = [await s.link(), await s.link()];
-      const [c1, c2, c3] = [clickId(), clickId(), clickId()];
-      await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'sale', value: 10 }));
-      await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'signup' }));
-      await s.conversions.record(conversion(link, { clickId: c2, rule: 0, variant: 1, name: 'sale', value: 2.5 }));
-      await s.conversions.record(conversion(link, { clickId: c3, name: 'sale' }));
-      await s.conversions.record(conversion(other, { name: 'sale', value: 100 }));
-      const groups = await s.conversions.conversionGroups(link);
-      assert.deepEqual(byKey(groups.byName), [
-        { rule: null, variant: null, name: 'sale', count: 1, value: 0 },
-        { rule: 0, variant: 1, name: 'sale', count: 2, value: 12.5 },
-        { rule: 0, variant: 1, name: 'signup', count: 1, value: 0 },
-      ]);
-      assert.deepEqual(byKey(groups.converted), [
-        { rule: null, variant: null, converted: 1 },
-        { rule: 0, variant: 1, converted: 2 },
-      ]);
-      assert.deepEqual(await s.conversions.conversionGroups(await s.link()), { byName: [], converted: [] });
-    });
+    it(
+      'conversionGroups: per rule, variant and name the count and summed value; distinct clicks converted',
+      ['record', 'conversionGroups'],
+      async (s) => {
+        const [link, other] = [await s.link(), await s.link()];
+        const [c1, c2, c3] = [clickId(), clickId(), clickId()];
+        await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'sale', value: 10 }));
+        await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'signup' }));
+        await s.conversions.record(conversion(link, { clickId: c2, rule: 0, variant: 1, name: 'sale', value: 2.5 }));
+        await s.conversions.record(conversion(link, { clickId: c3, name: 'sale' }));
+        await s.conversions.record(conversion(other, { name: 'sale', value: 100 }));
+        const groups = await s.conversions.conversionGroups(link);
+        assert.deepEqual(byKey(groups.byName), [
+          { rule: null, variant: null, name: 'sale', count: 1, value: 0 },
+          { rule: 0, variant: 1, name: 'sale', count: 2, value: 12.5 },
+          { rule: 0, variant: 1, name: 'signup', count: 1, value: 0 },
+        ]);
+        assert.deepEqual(byKey(groups.converted), [
+          { rule: null, variant: null, converted: 1 },
+          { rule: 0, variant: 1, converted: 2 },
+        ]);
+        assert.deepEqual(await s.conversions.conversionGroups(await s.link()), { byName: [], converted: [] });
+      },
+    );
 
-    it('clickGroups: human clicks per deciding rule and variant; the undecided under null', ['clickGroups'], async (s) => {
-      if (!s.clicks) throw new Error('a subject with clickGroups makes clicks');
-      const link = await s.link();
-      assert.deepEqual(await s.conversions.clickGroups(link), [{ rule: null, variant: null, clicks: 0 }]);
-      await s.clicks(link, [{ rule: 0, variant: 0 }, { rule: 0, variant: 1 }, { rule: 0, variant: 1 }, { rule: 2, variant: null }, null]);
-      assert.deepEqual(byKey(await s.conversions.clickGroups(link)), [
-        { rule: null, variant: null, clicks: 1 },
-        { rule: 0, variant: 0, clicks: 1 },
-        { rule: 0, variant: 1, clicks: 2 },
-        { rule: 2, variant: null, clicks: 1 },
-      ]);
-    });
+    it(
+      'clickGroups: human clicks per deciding rule and variant; the undecided under null',
+      ['clickGroups'],
+      async (s) => {
+        if (!s.clicks) throw new Error('a subject with clickGroups makes clicks');
+        const link = await s.link();
+        assert.deepEqual(await s.conversions.clickGroups(link), [{ rule: null, variant: null, clicks: 0 }]);
+        await s.clicks(link, [
+          { rule: 0, variant: 0 },
+          { rule: 0, variant: 1 },
+          { rule: 0, variant: 1 },
+          { rule: 2, variant: null },
+          null,
+        ]);
+        assert.deepEqual(byKey(await s.conversions.clickGroups(link)), [
+          { rule: null, variant: null, clicks: 1 },
+          { rule: 0, variant: 0, clicks: 1 },
+          { rule: 0, variant: 1, clicks: 2 },
+          { rule: 2, variant: null, clicks: 1 },
+        ]);
+      },
+    );
   });
 }

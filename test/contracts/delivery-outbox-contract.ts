@@ -4,7 +4,13 @@
 // and leaves nothing due behind (disable drops a webhook's pending deliveries).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClaimedDelivery, DeliveryOutbox, ExpiryClaims, NewDelivery, WebhookStore } from '../../src/core/webhooks/ports.ts';
+import type {
+  ClaimedDelivery,
+  DeliveryOutbox,
+  ExpiryClaims,
+  NewDelivery,
+  WebhookStore,
+} from '../../src/core/webhooks/ports.ts';
 
 export interface DeliveryOutboxSubject {
   outbox: DeliveryOutbox;
@@ -29,7 +35,11 @@ const delivery = (webhookId: number, linkId: number | null): NewDelivery => ({
 });
 
 async function live(s: DeliveryOutboxSubject, secret = 'whsec_contract') {
-  return s.webhooks.insert(await s.account(), { url: 'https://hooks.example.com/in', events: ['link.clicked'], secret }, 1000);
+  return s.webhooks.insert(
+    await s.account(),
+    { url: 'https://hooks.example.com/in', events: ['link.clicked'], secret },
+    1000,
+  );
 }
 
 /** The claims of these webhooks only (other suites' rows are never due here, but be sure). */
@@ -93,7 +103,11 @@ export function describeDeliveryOutboxContract(name: string, make: () => Deliver
       await s.outbox.enqueue(made, 50_000);
       const [first, second] = mine(await s.outbox.claim(50_000, 1000, 10), [hook]);
       assert.equal(await s.outbox.failed(first!, 55_000, 'HTTP 500', 50_100), 50_100);
-      assert.equal(await s.outbox.failed(second!, 55_000, 'timeout', 50_200), 50_100, 'the window started at the first failure');
+      assert.equal(
+        await s.outbox.failed(second!, 55_000, 'timeout', 50_200),
+        50_100,
+        'the window started at the first failure',
+      );
       assert.equal((await s.webhooks.findById(webhook.accountId, hook))?.failingSince, 50_100);
       assert.deepEqual(mine(await s.outbox.claim(54_999, 1000, 10), [hook]), [], 'not due before nextAt');
       const retried = mine(await s.outbox.claim(55_000, 1000, 10), [hook]);
@@ -104,7 +118,11 @@ export function describeDeliveryOutboxContract(name: string, make: () => Deliver
       );
       await s.outbox.delivered(retried[0]!);
       assert.equal((await s.webhooks.findById(webhook.accountId, hook))?.failingSince, null);
-      assert.equal(await s.outbox.failed(retried[1]!, 60_000, 'HTTP 502', 56_000), 56_000, 'a delivery cleared the window');
+      assert.equal(
+        await s.outbox.failed(retried[1]!, 60_000, 'HTTP 502', 56_000),
+        56_000,
+        'a delivery cleared the window',
+      );
       await s.outbox.disable(hook, 60_000);
     });
 
@@ -133,7 +151,13 @@ export function describeExpiryClaimsContract(name: string, make: () => ExpiryCla
       const account = await s.account();
       const dated = await s.link(account, { endsAt: 5000 }); // made at 1000, before its date
       const capped = await s.link(account, { cap: 3, clicks: 3 });
-      const ids = [dated, capped, await s.link(account, { endsAt: 9000 }), await s.link(account, { cap: 3, clicks: 2 }), await s.link(account, {})];
+      const ids = [
+        dated,
+        capped,
+        await s.link(account, { endsAt: 9000 }),
+        await s.link(account, { cap: 3, clicks: 2 }),
+        await s.link(account, {}),
+      ];
       const taken = (await s.expiries.claim(5000, 1000)).filter((c) => ids.includes(c.id));
       assert.deepEqual(
         taken.sort((a, b) => a.id - b.id),
@@ -154,7 +178,8 @@ export function describeExpiryClaimsContract(name: string, make: () => ExpiryCla
       const account = await s.account();
       const ids: number[] = [];
       // Due after their creation at 1000: a link made already past its date counts as told (docs/adr/0033).
-      for (let i = 0; i < 3; i++) ids.push(await s.link(account, { endsAt: 1500 }), await s.link(account, { cap: 1, clicks: 1 }));
+      for (let i = 0; i < 3; i++)
+        ids.push(await s.link(account, { endsAt: 1500 }), await s.link(account, { cap: 1, clicks: 1 }));
       // Other suites' expired links may be due too: claim until none of these is left.
       let rounds = 0;
       const seen: number[] = [];

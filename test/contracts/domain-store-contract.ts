@@ -14,7 +14,8 @@ export interface DomainStoreSubject {
 
 let hosts = 0;
 /** Host names are stored lower-cased (the service lowers them); unique across the run. */
-const host = (stem: string) => `${stem}.${process.pid.toString(36)}${Date.now().toString(36)}${(++hosts).toString(36)}.example.com`.toLowerCase();
+const host = (stem: string) =>
+  `${stem}.${process.pid.toString(36)}${Date.now().toString(36)}${(++hosts).toString(36)}.example.com`.toLowerCase();
 const claim = (name: string, verifiedAt: number | null = null) => ({
   name,
   indexPage: null,
@@ -31,7 +32,11 @@ function made(domain: Domain | null | typeof NAME_TAKEN): Domain {
   return domain;
 }
 
-export function describeDomainStoreContract(name: string, make: () => DomainStoreSubject, options: { has?: Has } = {}): void {
+export function describeDomainStoreContract(
+  name: string,
+  make: () => DomainStoreSubject,
+  options: { has?: Has } = {},
+): void {
   describe(`${name}: the DomainStore contract`, () => {
     ownedRowsTests<Domain>(
       () => {
@@ -76,7 +81,11 @@ export function describeDomainStoreContract(name: string, make: () => DomainStor
         made(await domains.update(b, second.id, { verifiedAt: 4000 }, 4000));
         assert.equal(await domains.nameVerified(name), true);
         assert.equal(await domains.nameVerified(name, second.id), false, 'the verified one left out');
-        assert.equal(await domains.update(a, first.id, { verifiedAt: 5000 }, 5000), NAME_TAKEN, 'a second verified domain of one name');
+        assert.equal(
+          await domains.update(a, first.id, { verifiedAt: 5000 }, 5000),
+          NAME_TAKEN,
+          'a second verified domain of one name',
+        );
         assert.equal(await domains.insert(c, claim(name, 6000), 6000), NAME_TAKEN);
         assert.deepEqual(
           (await domains.claimsOf(name)).map((d) => [d.id, d.accountId, d.verifiedAt]),
@@ -89,13 +98,26 @@ export function describeDomainStoreContract(name: string, make: () => DomainStor
       },
     );
 
-    test('pages and the claim are kept, and changed alone by an update', { skip: lacks('insert', 'update') }, async () => {
-      const { domains, account } = make();
-      const mine = await account();
-      const domain = made(await domains.insert(mine, { ...claim(host('pages')), indexPage: 'https://example.com/', notFoundPage: null }, 1000));
-      assert.deepEqual([domain.indexPage, domain.notFoundPage, domain.verificationToken, domain.verifiedAt], ['https://example.com/', null, 'token', null]);
-      const updated = made(await domains.update(mine, domain.id, { notFoundPage: 'https://example.com/404' }, 2000));
-      assert.deepEqual(updated, { ...domain, notFoundPage: 'https://example.com/404', updatedAt: 2000 });
-    });
+    test(
+      'pages and the claim are kept, and changed alone by an update',
+      { skip: lacks('insert', 'update') },
+      async () => {
+        const { domains, account } = make();
+        const mine = await account();
+        const domain = made(
+          await domains.insert(
+            mine,
+            { ...claim(host('pages')), indexPage: 'https://example.com/', notFoundPage: null },
+            1000,
+          ),
+        );
+        assert.deepEqual(
+          [domain.indexPage, domain.notFoundPage, domain.verificationToken, domain.verifiedAt],
+          ['https://example.com/', null, 'token', null],
+        );
+        const updated = made(await domains.update(mine, domain.id, { notFoundPage: 'https://example.com/404' }, 2000));
+        assert.deepEqual(updated, { ...domain, notFoundPage: 'https://example.com/404', updatedAt: 2000 });
+      },
+    );
   });
 }

@@ -67,30 +67,51 @@ export function ownedRowsTests<Item extends OwnedItem>(
   });
 
   if (port.findByIds)
-    it("findByIds: the account's rows among the ids; others and unknown ids are skipped", ['insert', 'findByIds'], async (s) => {
-      const [mine, theirs] = [await s.account(), await s.account()];
-      const [a, b] = [await s.rows.insert(mine, fresh('a'), NOW), await s.rows.insert(mine, fresh('b'), NOW)];
-      const foreign = await s.rows.insert(theirs, fresh('c'), NOW);
-      assert.deepEqual(idsOf(await s.rows.findByIds!(mine, [b.id, foreign.id, a.id, 999_999_999])).sort(byId), [a.id, b.id].sort(byId));
-      assert.deepEqual(await s.rows.findByIds!(mine, []), []);
-    });
+    it(
+      "findByIds: the account's rows among the ids; others and unknown ids are skipped",
+      ['insert', 'findByIds'],
+      async (s) => {
+        const [mine, theirs] = [await s.account(), await s.account()];
+        const [a, b] = [await s.rows.insert(mine, fresh('a'), NOW), await s.rows.insert(mine, fresh('b'), NOW)];
+        const foreign = await s.rows.insert(theirs, fresh('c'), NOW);
+        assert.deepEqual(
+          idsOf(await s.rows.findByIds!(mine, [b.id, foreign.id, a.id, 999_999_999])).sort(byId),
+          [a.id, b.id].sort(byId),
+        );
+        assert.deepEqual(await s.rows.findByIds!(mine, []), []);
+      },
+    );
 
-  it('list pages the account’s rows by id (desc or asc) with their total; search is a substring of the name, ignoring case', ['insert', 'list'], async (s) => {
-    const [mine, theirs] = [await s.account(), await s.account()];
-    const made = [];
-    for (let i = 0; i < 12; i++) made.push(await s.rows.insert(mine, fresh(i % 3 === 0 ? 'Promo' : 'plain'), NOW));
-    await s.rows.insert(theirs, fresh('promo'), NOW);
-    const ids = idsOf(made);
-    const first = await s.rows.list(mine, { sort: 'desc' }, { page: 1, perPage: 10 });
-    assert.deepEqual(idsOf(first.items), [...ids].reverse().slice(0, 10));
-    assert.deepEqual([first.total, first.page, first.perPage], [12, 1, 10]);
-    assert.deepEqual(idsOf((await s.rows.list(mine, { sort: 'desc' }, { page: 2, perPage: 10 })).items), [ids[1], ids[0]]);
-    assert.deepEqual(idsOf((await s.rows.list(mine, { sort: 'asc' }, { page: 1, perPage: 10 })).items), ids.slice(0, 10));
-    const found = await s.rows.list(mine, { search: 'ROMO', sort: 'asc' }, { page: 1, perPage: 10 });
-    assert.deepEqual(idsOf(found.items), [ids[0], ids[3], ids[6], ids[9]]);
-    assert.equal(found.total, 4);
-    assert.equal((await s.rows.list(mine, { search: '100%', sort: 'asc' }, { page: 1, perPage: 10 })).total, 0, 'like wildcards are plain characters');
-  });
+  it(
+    'list pages the account’s rows by id (desc or asc) with their total; search is a substring of the name, ignoring case',
+    ['insert', 'list'],
+    async (s) => {
+      const [mine, theirs] = [await s.account(), await s.account()];
+      const made = [];
+      for (let i = 0; i < 12; i++) made.push(await s.rows.insert(mine, fresh(i % 3 === 0 ? 'Promo' : 'plain'), NOW));
+      await s.rows.insert(theirs, fresh('promo'), NOW);
+      const ids = idsOf(made);
+      const first = await s.rows.list(mine, { sort: 'desc' }, { page: 1, perPage: 10 });
+      assert.deepEqual(idsOf(first.items), [...ids].reverse().slice(0, 10));
+      assert.deepEqual([first.total, first.page, first.perPage], [12, 1, 10]);
+      assert.deepEqual(idsOf((await s.rows.list(mine, { sort: 'desc' }, { page: 2, perPage: 10 })).items), [
+        ids[1],
+        ids[0],
+      ]);
+      assert.deepEqual(
+        idsOf((await s.rows.list(mine, { sort: 'asc' }, { page: 1, perPage: 10 })).items),
+        ids.slice(0, 10),
+      );
+      const found = await s.rows.list(mine, { search: 'ROMO', sort: 'asc' }, { page: 1, perPage: 10 });
+      assert.deepEqual(idsOf(found.items), [ids[0], ids[3], ids[6], ids[9]]);
+      assert.equal(found.total, 4);
+      assert.equal(
+        (await s.rows.list(mine, { search: '100%', sort: 'asc' }, { page: 1, perPage: 10 })).total,
+        0,
+        'like wildcards are plain characters',
+      );
+    },
+  );
 
   it('rename is the account’s own and moves updatedAt', ['insert', 'update', 'findById'], async (s) => {
     const [mine, theirs] = [await s.account(), await s.account()];
@@ -103,15 +124,19 @@ export function ownedRowsTests<Item extends OwnedItem>(
     assert.equal(await s.rows.rename(mine, 999_999_999, fresh('none'), NOW), null);
   });
 
-  it('whether a name is the account’s already: ignoring case, per account, leaving one row out', ['insert', port.nameTaken], async (s) => {
-    const [mine, theirs] = [await s.account(), await s.account()];
-    const name = fresh('taken');
-    const made = await s.rows.insert(mine, name, NOW);
-    assert.equal(await s.rows.nameTaken(mine, name.toUpperCase()), true);
-    assert.equal(await s.rows.nameTaken(mine, name, made.id), false);
-    assert.equal(await s.rows.nameTaken(theirs, name), false);
-    assert.equal(await s.rows.nameTaken(mine, fresh('free')), false);
-  });
+  it(
+    'whether a name is the account’s already: ignoring case, per account, leaving one row out',
+    ['insert', port.nameTaken],
+    async (s) => {
+      const [mine, theirs] = [await s.account(), await s.account()];
+      const name = fresh('taken');
+      const made = await s.rows.insert(mine, name, NOW);
+      assert.equal(await s.rows.nameTaken(mine, name.toUpperCase()), true);
+      assert.equal(await s.rows.nameTaken(mine, name, made.id), false);
+      assert.equal(await s.rows.nameTaken(theirs, name), false);
+      assert.equal(await s.rows.nameTaken(mine, fresh('free')), false);
+    },
+  );
 
   it('delete is the account’s own and says whether it deleted', ['insert', 'delete', 'findById'], async (s) => {
     const [mine, theirs] = [await s.account(), await s.account()];

@@ -23,7 +23,11 @@ export interface OwnershipCheckSubject {
 }
 
 let made = 0;
-const fresh = () => verificationOf({ name: `own${(++made).toString(36)}.example.com`, verificationToken: `tok${made}_0123456789abcdefgh` });
+const fresh = () =>
+  verificationOf({
+    name: `own${(++made).toString(36)}.example.com`,
+    verificationToken: `tok${made}_0123456789abcdefgh`,
+  });
 
 const notFound = (result: Awaited<ReturnType<DomainOwnershipCheck['check']>>) => {
   assert.equal(result.found, false);

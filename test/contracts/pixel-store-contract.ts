@@ -12,7 +12,11 @@ export interface PixelStoreSubject {
   account: () => Promise<number>;
 }
 
-export function describePixelStoreContract(name: string, make: () => PixelStoreSubject, options: { has?: Has } = {}): void {
+export function describePixelStoreContract(
+  name: string,
+  make: () => PixelStoreSubject,
+  options: { has?: Has } = {},
+): void {
   describe(`${name}: the PixelStore contract`, () => {
     ownedRowsTests<Pixel>(() => {
       const { pixels, account } = make();
@@ -53,7 +57,11 @@ export function describePixelStoreContract(name: string, make: () => PixelStoreS
       const { pixels, account } = make();
       const mine = await account();
       const made = await pixels.insert(mine, { name: 'Partial', type: 'bing', value: 'old' }, 1000);
-      assert.deepEqual(await pixels.update(mine, made.id, { value: 'new' }, 2000), { ...made, value: 'new', updatedAt: 2000 });
+      assert.deepEqual(await pixels.update(mine, made.id, { value: 'new' }, 2000), {
+        ...made,
+        value: 'new',
+        updatedAt: 2000,
+      });
     });
   });
 }

@@ -12,9 +12,15 @@ import type { DomainNameSource, RedirectLinkSource } from '../../src/core/redire
 export interface RedirectSourceSubject {
   appHost: string;
   account: () => Promise<number>;
-  link: (accountId: number, fields: { alias: string; url: string; domainId?: number; disabled?: boolean }) => Promise<number>;
+  link: (
+    accountId: number,
+    fields: { alias: string; url: string; domainId?: number; disabled?: boolean },
+  ) => Promise<number>;
   /** A custom domain of the account with a name no other has, verified or a pending claim. */
-  domain: (accountId: number, fields: { verified: boolean; indexPage?: string; notFoundPage?: string }) => Promise<{ id: number; name: string }>;
+  domain: (
+    accountId: number,
+    fields: { verified: boolean; indexPage?: string; notFoundPage?: string },
+  ) => Promise<{ id: number; name: string }>;
   /** The source, opened once the test's rows are written (a cache reads the domain names when first asked). */
   open: () => RedirectLinkSource & Partial<DomainNameSource>;
 }
@@ -33,14 +39,24 @@ export function describeRedirectSourceContract(name: string, make: () => Redirec
       await s.link(account, { alias: onDomain, url: 'https://domain.example/', domainId: domain.id });
       const source = s.open();
       const found = await source.find(s.appHost, own.toUpperCase());
-      assert.deepEqual(found && { id: found.id, accountId: found.accountId, domainId: found.domainId, alias: found.alias, url: found.url, disabled: found.disabled }, {
-        id,
-        accountId: account,
-        domainId: null,
-        alias: own,
-        url: 'https://own.example/',
-        disabled: false,
-      });
+      assert.deepEqual(
+        found && {
+          id: found.id,
+          accountId: found.accountId,
+          domainId: found.domainId,
+          alias: found.alias,
+          url: found.url,
+          disabled: found.disabled,
+        },
+        {
+          id,
+          accountId: account,
+          domainId: null,
+          alias: own,
+          url: 'https://own.example/',
+          disabled: false,
+        },
+      );
       assert.equal((await source.find(s.appHost, own.toLowerCase()))?.id, id);
       assert.equal(await source.find(s.appHost, alias()), null);
       assert.equal(await source.find(s.appHost, onDomain), null, 'a custom domain’s link is not on the app’s host');
@@ -50,7 +66,11 @@ export function describeRedirectSourceContract(name: string, make: () => Redirec
     test('a verified domain finds its own links only, and answers its pages', async () => {
       const s = make();
       const account = await s.account();
-      const domain = await s.domain(account, { verified: true, indexPage: 'https://index.example/', notFoundPage: 'https://missing.example/' });
+      const domain = await s.domain(account, {
+        verified: true,
+        indexPage: 'https://index.example/',
+        notFoundPage: 'https://missing.example/',
+      });
       const other = await s.domain(account, { verified: true });
       const [shared, appOnly] = [alias(), alias()];
       const onDomain = await s.link(account, { alias: shared, url: 'https://domain.example/', domainId: domain.id });
@@ -59,25 +79,40 @@ export function describeRedirectSourceContract(name: string, make: () => Redirec
       await s.link(account, { alias: appOnly, url: 'https://app.example/' });
       const source = s.open();
       assert.deepEqual(
-        [(await source.find(domain.name, shared))?.id, (await source.find(other.name, shared.toLowerCase()))?.id, (await source.find(s.appHost, shared))?.id],
+        [
+          (await source.find(domain.name, shared))?.id,
+          (await source.find(other.name, shared.toLowerCase()))?.id,
+          (await source.find(s.appHost, shared))?.id,
+        ],
         [onDomain, onOther, onApp],
         'one alias, one link a host',
       );
       assert.equal((await source.find(domain.name, shared))?.domainId, domain.id);
       assert.equal(await source.find(domain.name, appOnly), null, 'the app’s links are not on a custom domain');
       const pages = await source.domain(domain.name);
-      assert.deepEqual(pages && { id: pages.id, accountId: pages.accountId, indexPage: pages.indexPage, notFoundPage: pages.notFoundPage }, {
-        id: domain.id,
-        accountId: account,
-        indexPage: 'https://index.example/',
-        notFoundPage: 'https://missing.example/',
-      });
+      assert.deepEqual(
+        pages && {
+          id: pages.id,
+          accountId: pages.accountId,
+          indexPage: pages.indexPage,
+          notFoundPage: pages.notFoundPage,
+        },
+        {
+          id: domain.id,
+          accountId: account,
+          indexPage: 'https://index.example/',
+          notFoundPage: 'https://missing.example/',
+        },
+      );
     });
 
     test('a pending claim serves nothing and is not among the domain names; a verified one is', async () => {
       const s = make();
       const account = await s.account();
-      const [pending, verified] = [await s.domain(account, { verified: false }), await s.domain(account, { verified: true })];
+      const [pending, verified] = [
+        await s.domain(account, { verified: false }),
+        await s.domain(account, { verified: true }),
+      ];
       const a = alias();
       await s.link(account, { alias: a, url: 'https://pending.example/', domainId: pending.id });
       const source = s.open();

@@ -12,7 +12,8 @@ export interface SecurityStoresSubject {
 }
 
 let counter = 0;
-const unique = (stem: string) => `${stem}-${process.pid}-${++counter}-${Date.now().toString(36)}`.padEnd(64, 'x').slice(0, 64);
+const unique = (stem: string) =>
+  `${stem}-${process.pid}-${++counter}-${Date.now().toString(36)}`.padEnd(64, 'x').slice(0, 64);
 
 /** What the two-factor, challenge and reset stores promise: run against the fakes and the SQL stores on both engines. */
 export function describeSecurityStoresContract(name: string, subject: () => SecurityStoresSubject): void {
@@ -22,13 +23,23 @@ export function describeSecurityStoresContract(name: string, subject: () => Secu
       const id = await person();
       assert.equal(await twoFactor.find(id), null);
       assert.equal(await twoFactor.start(id, 'JBSWY3DPEHPK3PXP', 1000), true);
-      assert.deepEqual(await twoFactor.find(id), { secret: 'JBSWY3DPEHPK3PXP', createdAt: 1000, confirmedAt: null, lastStep: null });
+      assert.deepEqual(await twoFactor.find(id), {
+        secret: 'JBSWY3DPEHPK3PXP',
+        createdAt: 1000,
+        confirmedAt: null,
+        lastStep: null,
+      });
       assert.equal(await twoFactor.start(id, 'GEZDGNBVGY3TQOJQ', 2000), true, 'an unconfirmed one is replaced');
       assert.equal((await twoFactor.find(id))?.secret, 'GEZDGNBVGY3TQOJQ');
       assert.equal(await twoFactor.acceptStep(id, 5), false, 'no step is accepted before the confirmation');
       assert.equal(await twoFactor.confirm(id, 7, ['a', 'b', 'c'], 3000), true);
       assert.equal(await twoFactor.confirm(id, 8, ['d'], 3000), false, 'confirmed once');
-      assert.deepEqual(await twoFactor.find(id), { secret: 'GEZDGNBVGY3TQOJQ', createdAt: 2000, confirmedAt: 3000, lastStep: 7 });
+      assert.deepEqual(await twoFactor.find(id), {
+        secret: 'GEZDGNBVGY3TQOJQ',
+        createdAt: 2000,
+        confirmedAt: 3000,
+        lastStep: 7,
+      });
       assert.equal(await twoFactor.recoveryCodesLeft(id), 3);
       assert.equal(await twoFactor.start(id, 'JBSWY3DPEHPK3PXP', 4000), false, 'not while it is on');
     });

@@ -23,7 +23,11 @@ export function describeSessionStoreContract(name: string, subject: SessionStore
 
 function contract(subject: SessionStoreSubject): void {
   const account = async (accounts: AccountStore) =>
-    accounts.createWithPassword({ email: `s${++counter}-${Date.now()}@example.com`, name: 's', timezone: 'UTC' }, 'hash', 1000);
+    accounts.createWithPassword(
+      { email: `s${++counter}-${Date.now()}@example.com`, name: 's', timezone: 'UTC' },
+      'hash',
+      1000,
+    );
 
   test('a session is found by its digest with its account, until it expires', async () => {
     const { accounts, sessions } = subject.stores();

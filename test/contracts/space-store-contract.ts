@@ -11,7 +11,11 @@ export interface SpaceStoreSubject {
   account: () => Promise<number>;
 }
 
-export function describeSpaceStoreContract(name: string, make: () => SpaceStoreSubject, options: { has?: Has } = {}): void {
+export function describeSpaceStoreContract(
+  name: string,
+  make: () => SpaceStoreSubject,
+  options: { has?: Has } = {},
+): void {
   describe(`${name}: the SpaceStore contract`, () => {
     ownedRowsTests<Space>(() => {
       const { spaces, account } = make();
@@ -30,12 +34,20 @@ export function describeSpaceStoreContract(name: string, make: () => SpaceStoreS
     }, options.has);
 
     const hasUpdate = !options.has || options.has.includes('update');
-    test('a colour is kept, and changed alone by an update', { skip: hasUpdate ? false : `${name} has no update` }, async () => {
-      const { spaces, account } = make();
-      const mine = await account();
-      const made = await spaces.insert(mine, { name: 'Colour', color: 6 }, 1000);
-      assert.equal(made.color, 6);
-      assert.deepEqual(await spaces.update(mine, made.id, { color: 2 }, 2000), { ...made, color: 2, updatedAt: 2000 });
-    });
+    test(
+      'a colour is kept, and changed alone by an update',
+      { skip: hasUpdate ? false : `${name} has no update` },
+      async () => {
+        const { spaces, account } = make();
+        const mine = await account();
+        const made = await spaces.insert(mine, { name: 'Colour', color: 6 }, 1000);
+        assert.equal(made.color, 6);
+        assert.deepEqual(await spaces.update(mine, made.id, { color: 2 }, 2000), {
+          ...made,
+          color: 2,
+          updatedAt: 2000,
+        });
+      },
+    );
   });
 }

@@ -12,7 +12,14 @@ const unique = (stem: string) => `${stem}${process.pid.toString(36)}${Date.now()
 /** Rows the SQL stores' foreign keys ask for, made through the stores themselves. */
 export function sqlOwners(db: Kysely<Database>) {
   return {
-    account: async () => (await new SqlAccountStore(db).createWithPassword({ email: `${unique('c')}@example.com`, name: 'Contract', timezone: 'UTC' }, 'hash', 1000)).id,
+    account: async () =>
+      (
+        await new SqlAccountStore(db).createWithPassword(
+          { email: `${unique('c')}@example.com`, name: 'Contract', timezone: 'UTC' },
+          'hash',
+          1000,
+        )
+      ).id,
     domain: async (accountId: number) => {
       const domain = await new SqlDomainStore(db).insert(
         accountId,
@@ -30,7 +37,15 @@ export function sqlOwners(db: Kysely<Database>) {
       if (domain === 'taken') throw new Error('a fresh domain name was taken');
       return domain.id;
     },
-    space: async (accountId: number) => (await new SqlSpaceStore(db).insert(accountId, { name: unique('s').slice(0, 32), color: 1 }, 1000)).id,
-    pixel: async (accountId: number) => (await new SqlPixelStore(db).insert(accountId, { name: unique('p').slice(0, 32), type: 'facebook', value: 'x' }, 1000)).id,
+    space: async (accountId: number) =>
+      (await new SqlSpaceStore(db).insert(accountId, { name: unique('s').slice(0, 32), color: 1 }, 1000)).id,
+    pixel: async (accountId: number) =>
+      (
+        await new SqlPixelStore(db).insert(
+          accountId,
+          { name: unique('p').slice(0, 32), type: 'facebook', value: 'x' },
+          1000,
+        )
+      ).id,
   };
 }

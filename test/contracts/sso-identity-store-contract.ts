@@ -21,7 +21,13 @@ const ISSUER = 'https://idp.example.com';
 export function describeSsoIdentityStoreContract(name: string, make: () => SsoIdentityStoreSubject): void {
   describe(`${name}: the SsoIdentityStore contract`, () => {
     const person = async (s: SsoIdentityStoreSubject) =>
-      (await s.accounts.createWithPassword({ email: `${fresh('sso')}@example.com`, name: 'SSO contract', timezone: 'UTC' }, 'hash', 1000)).id;
+      (
+        await s.accounts.createWithPassword(
+          { email: `${fresh('sso')}@example.com`, name: 'SSO contract', timezone: 'UTC' },
+          'hash',
+          1000,
+        )
+      ).id;
 
     test('an identity is its issuer and subject together; unknown ones find nobody', async () => {
       const s = make();
@@ -33,7 +39,11 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
       assert.equal(await s.identities.findUser({ issuer: ISSUER, subject }), ada);
       assert.equal(await s.identities.findUser({ issuer: 'https://other.example.com', subject }), bob);
       assert.equal(await s.identities.findUser({ issuer: ISSUER, subject: `${subject}x` }), null);
-      assert.equal(await s.identities.findUser({ issuer: ISSUER, subject: subject.toUpperCase() }), null, 'a subject is compared exactly');
+      assert.equal(
+        await s.identities.findUser({ issuer: ISSUER, subject: subject.toUpperCase() }),
+        null,
+        'a subject is compared exactly',
+      );
     });
 
     test('an identity already linked keeps its person; a person may have several', async () => {
@@ -70,13 +80,21 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
       assert.equal(await s.identities.findUser(one), null);
       assert.deepEqual(await s.identities.ofUser(ada), [{ ...two, createdAt: 4000 }]);
       assert.equal(await s.identities.unlink(ada, one), 'absent', 'once');
-      assert.equal(await s.identities.unlink(ada, two), 'unlinked', 'a person with a password may unlink the last identity');
+      assert.equal(
+        await s.identities.unlink(ada, two),
+        'unlinked',
+        'a person with a password may unlink the last identity',
+      );
     });
 
     test("a password-less person's last identity stays: unlinking it is 'last'", async () => {
       const s = make();
       const one = { issuer: ISSUER, subject: fresh('sub') };
-      const sam = await s.identities.createUser({ email: `${fresh('last')}@example.com`, name: 'Sam', timezone: 'UTC' }, one, 1000);
+      const sam = await s.identities.createUser(
+        { email: `${fresh('last')}@example.com`, name: 'Sam', timezone: 'UTC' },
+        one,
+        1000,
+      );
       assert.equal(await s.identities.unlink(sam.id, one), 'last');
       assert.equal(await s.identities.findUser(one), sam.id);
     });
@@ -88,7 +106,11 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
           { issuer: ISSUER, subject: fresh('sub') },
           { issuer: ISSUER, subject: fresh('sub') },
         ];
-        const sam = await s.identities.createUser({ email: `${fresh('race')}@example.com`, name: 'Sam', timezone: 'UTC' }, one, 1000);
+        const sam = await s.identities.createUser(
+          { email: `${fresh('race')}@example.com`, name: 'Sam', timezone: 'UTC' },
+          one,
+          1000,
+        );
         await s.identities.link(sam.id, two, 1001);
         const outcomes = await Promise.all([s.identities.unlink(sam.id, one), s.identities.unlink(sam.id, two)]);
         assert.deepEqual([...outcomes].sort(), ['last', 'unlinked'], `round ${round}`);
@@ -101,7 +123,10 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
       const identity = { issuer: ISSUER, subject: fresh('sub') };
       const email = `${fresh('new')}@example.com`;
       const account = await s.identities.createUser({ email, name: 'Ada', timezone: 'Europe/Paris' }, identity, 5000);
-      assert.deepEqual([account.email, account.name, account.timezone, account.createdAt, account.suspendedAt], [email, 'Ada', 'Europe/Paris', 5000, null]);
+      assert.deepEqual(
+        [account.email, account.name, account.timezone, account.createdAt, account.suspendedAt],
+        [email, 'Ada', 'Europe/Paris', 5000, null],
+      );
       assert.equal(await s.identities.findUser(identity), account.id);
       assert.equal((await s.accounts.findById(account.id))?.email, email);
       assert.equal(await s.accounts.passwordHashOf(account.id), null);
@@ -127,7 +152,10 @@ export function describeSsoIdentityStoreContract(name: string, make: () => SsoId
       const email = `${fresh('dup')}@example.com`;
       await assert.rejects(s.identities.createUser({ email, name: 'Dup', timezone: 'UTC' }, identity, 2000));
       assert.equal(await s.identities.findUser(identity), owner);
-      await assert.doesNotReject(s.accounts.createWithPassword({ email, name: 'Dup', timezone: 'UTC' }, 'hash', 3000), 'the email was not taken by a half-made account');
+      await assert.doesNotReject(
+        s.accounts.createWithPassword({ email, name: 'Dup', timezone: 'UTC' }, 'hash', 3000),
+        'the email was not taken by a half-made account',
+      );
     });
   });
 }

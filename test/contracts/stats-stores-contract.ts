@@ -32,9 +32,17 @@ const ms = (iso: string) => Date.parse(iso);
 
 /** A click at an instant (UTC: the day and hour are the instant's), `over` over that. */
 const clickAt = (link: { id: number; accountId: number }, iso: string, over: Partial<Click> = {}): Click =>
-  aClick({ linkId: link.id, accountId: link.accountId, at: ms(iso), day: iso.slice(0, 10), hour: Number(iso.slice(11, 13)), ...over });
+  aClick({
+    linkId: link.id,
+    accountId: link.accountId,
+    at: ms(iso),
+    day: iso.slice(0, 10),
+    hour: Number(iso.slice(11, 13)),
+    ...over,
+  });
 
-const sorted = (rows: readonly ValueCount[]) => [...rows].sort((a, b) => (a.value ?? '').localeCompare(b.value ?? '') || a.count - b.count);
+const sorted = (rows: readonly ValueCount[]) =>
+  [...rows].sort((a, b) => (a.value ?? '').localeCompare(b.value ?? '') || a.count - b.count);
 
 /** Link A's clicks of 1–3 May 2024: two humans (v1 twice on the 1st, v2 on the 3rd) and a bot. */
 async function mayClicks(s: StatsStoresSubject) {
@@ -43,10 +51,20 @@ async function mayClicks(s: StatsStoresSubject) {
     clickAt(a, '2024-05-01T10:00:00Z', { visitor: 'v1', country: 'US', browser: 'Chrome', referrerHost: 't.co' }),
     clickAt(a, '2024-05-01T10:05:00Z', { visitor: 'v1', country: 'US', browser: 'Firefox' }),
     clickAt(a, '2024-05-01T11:00:00Z', { isBot: true, country: 'US' }),
-    clickAt(a, '2024-05-03T09:00:00Z', { visitor: 'v2', country: 'GB', browser: 'Chrome', referrerHost: 'news.example.com' }),
+    clickAt(a, '2024-05-03T09:00:00Z', {
+      visitor: 'v2',
+      country: 'GB',
+      browser: 'Chrome',
+      referrerHost: 'news.example.com',
+    }),
     clickAt(b, '2024-05-01T12:00:00Z', { visitor: 'v3', country: 'SE' }),
   ]);
-  return { a, b, range: { from: '2024-05-01', to: '2024-05-03' }, span: { from: ms('2024-05-01T00:00:00Z'), to: ms('2024-05-04T00:00:00Z') } };
+  return {
+    a,
+    b,
+    range: { from: '2024-05-01', to: '2024-05-03' },
+    span: { from: ms('2024-05-01T00:00:00Z'), to: ms('2024-05-04T00:00:00Z') },
+  };
 }
 
 export function describeStatsStoresContract(name: string, make: () => StatsStoresSubject): void {
@@ -59,7 +77,11 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         { value: '2024-05-03', count: 1 },
       ]);
       assert.deepEqual(await s.stats.summary(a.id, range), { total: 3, unique: 2, bots: 1 });
-      assert.deepEqual(await s.stats.summary(a.id, { from: '2024-05-02', to: '2024-05-03' }), { total: 1, unique: 1, bots: 0 });
+      assert.deepEqual(await s.stats.summary(a.id, { from: '2024-05-02', to: '2024-05-03' }), {
+        total: 1,
+        unique: 1,
+        bots: 0,
+      });
       assert.deepEqual(sorted(await s.stats.counts(a.id, 'country', range)), [
         { value: 'GB', count: 1 },
         { value: 'US', count: 2 },
@@ -73,10 +95,18 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         { value: '09', count: 1 },
         { value: '10', count: 2 },
       ]);
-      assert.deepEqual(sorted(await s.stats.counts(b.id, 'country', range)), [{ value: 'SE', count: 1 }], 'each link its own');
+      assert.deepEqual(
+        sorted(await s.stats.counts(b.id, 'country', range)),
+        [{ value: 'SE', count: 1 }],
+        'each link its own',
+      );
       const none = (await s.link()).id;
       assert.deepEqual(
-        [await s.stats.perDay(none, range), await s.stats.counts(none, 'country', range), await s.stats.summary(none, range)],
+        [
+          await s.stats.perDay(none, range),
+          await s.stats.counts(none, 'country', range),
+          await s.stats.summary(none, range),
+        ],
         [[], [], { total: 0, unique: 0, bots: 0 }],
       );
     });
@@ -92,13 +122,26 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         ],
         total: 2,
       });
-      assert.deepEqual((await s.stats.breakdown(a.id, 'browser', range, { order: 'min', page: page(1) })).items[0], { value: 'Firefox', count: 1 });
-      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(2, 1) }), { items: [{ value: 'Firefox', count: 1 }], total: 2 });
-      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(3, 1) }), { items: [], total: 2 }, 'past the last page');
-      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', search: 'FIRE', page: page(1) }), {
-        items: [{ value: 'Firefox', count: 1 }],
-        total: 1,
+      assert.deepEqual((await s.stats.breakdown(a.id, 'browser', range, { order: 'min', page: page(1) })).items[0], {
+        value: 'Firefox',
+        count: 1,
       });
+      assert.deepEqual(await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(2, 1) }), {
+        items: [{ value: 'Firefox', count: 1 }],
+        total: 2,
+      });
+      assert.deepEqual(
+        await s.stats.breakdown(a.id, 'browser', range, { order: 'max', page: page(3, 1) }),
+        { items: [], total: 2 },
+        'past the last page',
+      );
+      assert.deepEqual(
+        await s.stats.breakdown(a.id, 'browser', range, { order: 'max', search: 'FIRE', page: page(1) }),
+        {
+          items: [{ value: 'Firefox', count: 1 }],
+          total: 1,
+        },
+      );
       assert.deepEqual(await s.stats.breakdown(a.id, 'referrer', range, { order: 'value', page: null }), {
         items: [
           { value: null, count: 1 },
@@ -151,7 +194,11 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         ]),
         { total: 1, bots: 0 },
       );
-      assert.deepEqual(await s.filtered.totals(a.id, { from: span.from, to: ms('2024-05-01T10:05:00Z') }, []), { total: 1, bots: 0 }, 'the span’s end is out');
+      assert.deepEqual(
+        await s.filtered.totals(a.id, { from: span.from, to: ms('2024-05-01T10:05:00Z') }, []),
+        { total: 1, bots: 0 },
+        'the span’s end is out',
+      );
       assert.deepEqual(sorted(await s.filtered.counts(a.id, 'browser', span, [{ name: 'country', value: 'US' }])), [
         { value: 'Chrome', count: 1 },
         { value: 'Firefox', count: 1 },
@@ -196,11 +243,23 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
       assert.deepEqual(await s.raw.clicksAfter(a.id, ms('2024-05-02T00:00:00Z'), span.to, null, 10), all.slice(3));
       // Two rows at one instant: the id decides, and a position between them continues after the first.
       const same = await s.link();
-      await s.write([clickAt(same, '2024-06-01T10:00:00Z', { country: 'US' }), clickAt(same, '2024-06-01T10:00:00Z', { country: 'GB' })]);
+      await s.write([
+        clickAt(same, '2024-06-01T10:00:00Z', { country: 'US' }),
+        clickAt(same, '2024-06-01T10:00:00Z', { country: 'GB' }),
+      ]);
       const pair = await s.raw.clicksAfter(same.id, ms('2024-06-01T00:00:00Z'), ms('2024-06-02T00:00:00Z'), null, 10);
       assert.equal(pair.length, 2);
       assert.ok(pair[0]!.id < pair[1]!.id);
-      assert.deepEqual(await s.raw.clicksAfter(same.id, ms('2024-06-01T00:00:00Z'), ms('2024-06-02T00:00:00Z'), { at: pair[0]!.at, id: pair[0]!.id }, 10), [pair[1]]);
+      assert.deepEqual(
+        await s.raw.clicksAfter(
+          same.id,
+          ms('2024-06-01T00:00:00Z'),
+          ms('2024-06-02T00:00:00Z'),
+          { at: pair[0]!.at, id: pair[0]!.id },
+          10,
+        ),
+        [pair[1]],
+      );
     });
 
     test('MonthFolder: folding finished months changes no statistic; once done it answers 0', async () => {
@@ -224,13 +283,17 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
             summary: await s.stats.summary(link.id, range),
             perDay: sorted(await s.stats.perDay(link.id, range)),
             country: sorted(await s.stats.counts(link.id, 'country', range)),
-            browser: await s.stats.breakdown(link.id, 'browser', range, { order: 'max', page: { page: 1, perPage: 10 } }),
+            browser: await s.stats.breakdown(link.id, 'browser', range, {
+              order: 'max',
+              page: { page: 1, perPage: 10 },
+            }),
           })),
         );
       const before = await answers();
       assert.deepEqual(before[0]!.summary, { total: 4, unique: 4, bots: 1 }, 'unique visitors are summed over days');
       let rounds = 0;
-      while ((await s.folder.foldBefore('2018-03', { now: Date.now(), links: 1000, ms: 1000 })) > 0) assert.ok(++rounds < 100, 'folding ends');
+      while ((await s.folder.foldBefore('2018-03', { now: Date.now(), links: 1000, ms: 1000 })) > 0)
+        assert.ok(++rounds < 100, 'folding ends');
       assert.equal(await s.folder.foldBefore('2018-03', { now: Date.now(), links: 1000, ms: 1000 }), 0);
       assert.deepEqual(await answers(), before);
     });
@@ -256,12 +319,23 @@ export function describeStatsStoresContract(name: string, make: () => StatsStore
         rows.map((r) => r.at),
         [ms('2017-06-10T10:00:00Z')],
       );
-      assert.deepEqual(await s.raw.clicksAfter(gone.id, ms('2017-01-01T00:00:00Z'), ms('2018-01-01T00:00:00Z'), null, 10), []);
-      assert.deepEqual([await s.stats.summary(link.id, year), sorted(await s.stats.counts(link.id, 'country', year))], [summary, country], 'the rollups stay');
+      assert.deepEqual(
+        await s.raw.clicksAfter(gone.id, ms('2017-01-01T00:00:00Z'), ms('2018-01-01T00:00:00Z'), null, 10),
+        [],
+      );
+      assert.deepEqual(
+        [await s.stats.summary(link.id, year), sorted(await s.stats.counts(link.id, 'country', year))],
+        [summary, country],
+        'the rollups stay',
+      );
       // The mark of 11 January stays: v1 on that day again is no new visitor.
       await s.write([clickAt(link, '2017-01-11T12:00:00Z', { visitor: 'v1' })]);
       assert.equal((await s.stats.summary(link.id, { from: '2017-01-11', to: '2017-01-11' })).unique, 1);
-      assert.equal((await s.retention.prune(null, '2017-01-01')).visitors, 0, 'null: no click rows by age; no marks before the day');
+      assert.equal(
+        (await s.retention.prune(null, '2017-01-01')).visitors,
+        0,
+        'null: no click rows by age; no marks before the day',
+      );
     });
   });
 }

@@ -75,7 +75,11 @@ export function describeTagStoreContract(name: string, make: () => TagStoreSubje
       assert.equal(read.has(theirs), false, "another account's link is skipped");
       assert.equal((await s.tags.tagsOfLinks(other, [theirs])).size, 0);
       await s.tags.setLinkTags(account, [mine], []);
-      assert.equal((await s.tags.tagsOfLinks(account, [mine])).size, 0, 'an empty list clears; a link without tags is absent');
+      assert.equal(
+        (await s.tags.tagsOfLinks(account, [mine])).size,
+        0,
+        'an empty list clears; a link without tags is absent',
+      );
       assert.equal((await s.tags.tagsOfLinks(account, [])).size, 0);
     });
 
@@ -99,7 +103,10 @@ export function describeTagStoreContract(name: string, make: () => TagStoreSubje
       const s = make();
       const account = await s.account();
       const [one] = await s.tags.ensure(account, ['one', 'two'], NOW);
-      await assert.rejects(s.tags.update(account, one!.id, { name: 'TWO' }, NOW), (e: unknown) => e instanceof ValidationError && Object.keys(e.fields).includes('name'));
+      await assert.rejects(
+        s.tags.update(account, one!.id, { name: 'TWO' }, NOW),
+        (e: unknown) => e instanceof ValidationError && Object.keys(e.fields).includes('name'),
+      );
       assert.equal((await s.tags.findById(account, one!.id))?.name, 'one');
     });
 

@@ -18,7 +18,10 @@ export interface TitleFetcherSubject {
 
 /** The pages of the little web the tests read, by path. */
 const PAGES: Record<string, (res: http.ServerResponse) => void> = {
-  '/titled': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><head><title> Ada &amp; Bob ☺ </title></head><body>x</body></html>'),
+  '/titled': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<html><head><title> Ada &amp; Bob ☺ </title></head><body>x</body></html>'),
   '/untitled': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>no title</body></html>'),
   '/text': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('<title>Not HTML</title>'),
   '/missing': (res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not Found</title>'),
@@ -55,13 +58,20 @@ export function describeTitleFetcherContract(name: string, make: () => TitleFetc
 
     test('no title, not HTML, an error status, a redirect loop, a cut connection or nothing listening: null', async () => {
       const { open } = make();
-      for (const path of ['/untitled', '/text', '/missing', '/loop', '/broken']) assert.equal(await open.fetchTitle(`${base}${path}`), null, path);
+      for (const path of ['/untitled', '/text', '/missing', '/loop', '/broken'])
+        assert.equal(await open.fetchTitle(`${base}${path}`), null, path);
       assert.equal(await open.fetchTitle(closed), null, 'connection refused');
     });
 
     test('what is no http(s) URL is null without a request', async () => {
       const { open } = make();
-      for (const url of ['not a url', 'ftp://127.0.0.1/', 'javascript:alert(1)', 'data:text/html,<title>x</title>', '']) {
+      for (const url of [
+        'not a url',
+        'ftp://127.0.0.1/',
+        'javascript:alert(1)',
+        'data:text/html,<title>x</title>',
+        '',
+      ]) {
         assert.equal(await open.fetchTitle(url), null, url);
       }
     });

@@ -13,7 +13,14 @@ export interface UtmTemplateStoreSubject {
   account: () => Promise<number>;
 }
 
-const params = (over: Partial<UtmParams> = {}): UtmParams => ({ utm_source: 'news', utm_medium: '', utm_campaign: 'spring', utm_term: '', utm_content: '', ...over });
+const params = (over: Partial<UtmParams> = {}): UtmParams => ({
+  utm_source: 'news',
+  utm_medium: '',
+  utm_campaign: 'spring',
+  utm_term: '',
+  utm_content: '',
+  ...over,
+});
 
 export function describeUtmTemplateStoreContract(name: string, make: () => UtmTemplateStoreSubject): void {
   describe(`${name}: the UtmTemplateStore contract`, () => {

@@ -11,7 +11,10 @@ export interface WebhookStoreSubject {
   disable: (webhookId: number, at: number) => Promise<void>;
 }
 
-const hook = (events: Array<'link.created' | 'link.updated' | 'link.deleted' | 'link.expired' | 'link.clicked'>, secret = 'whsec_test') => ({
+const hook = (
+  events: Array<'link.created' | 'link.updated' | 'link.deleted' | 'link.expired' | 'link.clicked'>,
+  secret = 'whsec_test',
+) => ({
   url: 'https://hooks.example.com/in',
   events,
   secret,
@@ -90,7 +93,10 @@ export function describeWebhookStoreContract(name: string, make: () => WebhookSt
     test('takeDisabledNotice tells each disabled webhook once, by id', async () => {
       const s = make();
       const mine = await s.account();
-      const [a, b] = [await s.webhooks.insert(mine, hook(['link.created']), 1000), await s.webhooks.insert(mine, hook(['link.created']), 1000)];
+      const [a, b] = [
+        await s.webhooks.insert(mine, hook(['link.created']), 1000),
+        await s.webhooks.insert(mine, hook(['link.created']), 1000),
+      ];
       assert.deepEqual(await s.webhooks.takeDisabledNotice(mine), []);
       await s.disable(b.id, 3000);
       await s.disable(a.id, 3000);

@@ -29,13 +29,24 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
       const s = make();
       const [owner, other] = [await s.user(), await s.user()];
       const a = await s.workspaces.create(owner.id, team('Alpha'), 1000);
-      assert.deepEqual(a, { id: a.id, name: 'Alpha', personal: false, requireTwoFactor: false, timezone: 'UTC', createdAt: 1000 });
+      assert.deepEqual(a, {
+        id: a.id,
+        name: 'Alpha',
+        personal: false,
+        requireTwoFactor: false,
+        timezone: 'UTC',
+        createdAt: 1000,
+      });
       const b = await s.workspaces.create(owner.id, team('Beta'), 2000);
       assert.deepEqual(await s.workspaces.find(a.id), a);
       assert.equal(await s.workspaces.find(2 ** 31 - 1), null);
       assert.equal((await s.workspaces.standingOf(a.id, owner.id))?.role ?? null, 'owner');
       assert.equal((await s.workspaces.standingOf(a.id, other.id))?.role ?? null, null);
-      const updated = await s.workspaces.update(a.id, { name: 'Alpha 2', requireTwoFactor: true, timezone: 'Europe/Paris' });
+      const updated = await s.workspaces.update(a.id, {
+        name: 'Alpha 2',
+        requireTwoFactor: true,
+        timezone: 'Europe/Paris',
+      });
       assert.deepEqual(updated, { ...a, name: 'Alpha 2', requireTwoFactor: true, timezone: 'Europe/Paris' });
       const mine = await s.workspaces.listOfUser(owner.id);
       assert.deepEqual(
@@ -83,10 +94,22 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
     test('invitations: pending in id order without the revoked or accepted; revoked once, in its own workspace; found by hash', async () => {
       const s = make();
       const owner = await s.user();
-      const [w, elsewhere] = [await s.workspaces.create(owner.id, team('Delta'), 1000), await s.workspaces.create(owner.id, team('Other'), 1000)];
+      const [w, elsewhere] = [
+        await s.workspaces.create(owner.id, team('Delta'), 1000),
+        await s.workspaces.create(owner.id, team('Other'), 1000),
+      ];
       const first = invite('a@example.com', 'editor', owner.id, 5000);
       const a = await s.workspaces.insertInvitation(w.id, first, 1000);
-      assert.deepEqual(a, { id: a.id, workspaceId: w.id, email: 'a@example.com', role: 'editor', createdAt: 1000, expiresAt: 5000, acceptedAt: null, revokedAt: null });
+      assert.deepEqual(a, {
+        id: a.id,
+        workspaceId: w.id,
+        email: 'a@example.com',
+        role: 'editor',
+        createdAt: 1000,
+        expiresAt: 5000,
+        acceptedAt: null,
+        revokedAt: null,
+      });
       const b = await s.workspaces.insertInvitation(w.id, invite('b@example.com', 'viewer', owner.id), 1100);
       const c = await s.workspaces.insertInvitation(w.id, invite('c@example.com', 'admin', owner.id, 500), 1200);
       await s.workspaces.insertInvitation(elsewhere.id, invite('d@example.com', 'viewer', owner.id), 1200);
@@ -115,7 +138,11 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
       assert.equal(await s.workspaces.acceptInvitation(good.id, joiner.id, 3000), 'editor');
       assert.equal(await s.workspaces.acceptInvitation(good.id, joiner.id, 3001), null, 'used');
       const again = await s.workspaces.insertInvitation(w.id, invite(joiner.email, 'viewer', owner.id), 3000);
-      assert.equal(await s.workspaces.acceptInvitation(again.id, joiner.id, 3100), 'editor', 'a member keeps their role');
+      assert.equal(
+        await s.workspaces.acceptInvitation(again.id, joiner.id, 3100),
+        'editor',
+        'a member keeps their role',
+      );
 
       const key = await s.key(w.id, joiner.id);
       assert.equal(await s.workspaces.removeMember(w.id, joiner.id), 'done');
@@ -130,7 +157,11 @@ export function describeWorkspaceStoreContract(name: string, make: () => Workspa
       const s = make();
       const [owner, member] = [await s.user(), await s.user()];
       const w = await s.workspaces.create(owner.id, team('Zeta'), 1000);
-      await s.workspaces.acceptInvitation((await s.workspaces.insertInvitation(w.id, invite(member.email, 'editor', owner.id), 1000)).id, member.id, 1000);
+      await s.workspaces.acceptInvitation(
+        (await s.workspaces.insertInvitation(w.id, invite(member.email, 'editor', owner.id), 1000)).id,
+        member.id,
+        1000,
+      );
       const ownerKey = await s.key(w.id, owner.id);
       const memberKey = await s.key(w.id, member.id);
       await s.key(owner.id, owner.id);

@@ -18,7 +18,14 @@ describe('APP_URL unset: short links on http://localhost:{PORT}', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkpix-e2e-app-url-'));
     port = await freePort();
-    env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, TITLE_FETCH: 'false', LOG_LEVEL: 'info', API_RATE_LIMIT: '0' };
+    env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`,
+      TITLE_FETCH: 'false',
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT: '0',
+    };
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'APP_URL'));
     child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...inherited, ...env } });
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -37,7 +44,10 @@ describe('APP_URL unset: short links on http://localhost:{PORT}', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { msg?: string; appUrl?: string })
       .find((l) => l.appUrl !== undefined);
-    assert.deepEqual(line && { msg: line.msg, appUrl: line.appUrl }, { msg: `linkpix serves at ${base}`, appUrl: base });
+    assert.deepEqual(line && { msg: line.msg, appUrl: line.appUrl }, {
+      msg: `linkpix serves at ${base}`,
+      appUrl: base,
+    });
 
     const key = await cliAccountKey(env, 'default-url@example.com');
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/links`, {

@@ -24,7 +24,8 @@ const ARGS = [
   '--disable-sync',
 ];
 // Headless Chromium says "HeadlessChrome", which is (rightly) a bot: no pixels, no click.
-const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 interface Hit {
   path: string;
@@ -47,13 +48,17 @@ describe('a real browser on the visitor pages', () => {
 
   before(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}; install it with \`apt-get install -y chromium\` (.ci/run does this)`);
+      throw new Error(
+        `Chromium is not installed at ${CHROMIUM}; install it with \`apt-get install -y chromium\` (.ci/run does this)`,
+      );
     }
     implied = await startHarness('sqlite', { env: { PIXEL_CONSENT: 'implied' } });
     ask = await startHarness('sqlite', { env: { PIXEL_CONSENT: 'ask' } });
     destination = createServer((req, res) => {
       hits.push({ path: req.url ?? '', at: Date.now() });
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Destination</title><h1>Arrived</h1>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Destination</title><h1>Arrived</h1>');
     });
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
     const address = destination.address();
@@ -78,7 +83,9 @@ describe('a real browser on the visitor pages', () => {
     await context.exposeBinding('__lpCspViolation', (_source, text: string) => void cspProblems.push(text));
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { __lpCspViolation(t: string): void }).__lpCspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+        (window as unknown as { __lpCspViolation(t: string): void }).__lpCspViolation(
+          `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+        );
       });
     });
   });
@@ -107,9 +114,15 @@ describe('a real browser on the visitor pages', () => {
   }
 
   async function link(h: Harness, key: string, path: string, extra: Record<string, unknown> = {}) {
-    const px = await h.request('POST', '/api/v1/pixels', { key, form: { name: `px-${path}`, type: 'facebook', value: '123456789' } });
+    const px = await h.request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: `px-${path}`, type: 'facebook', value: '123456789' },
+    });
     assert.equal(px.status, 201, px.text);
-    const tw = await h.request('POST', '/api/v1/pixels', { key, form: { name: `tw-${path}`, type: 'google-tag-manager', value: 'GTM-ABC123' } });
+    const tw = await h.request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: `tw-${path}`, type: 'google-tag-manager', value: 'GTM-ABC123' },
+    });
     const made = await h.request('POST', '/api/v1/links', {
       key,
       form: { url: `${destBase}/${path}`, pixels: [px.body.data.id, tw.body.data.id], ...extra },
@@ -146,8 +159,14 @@ describe('a real browser on the visitor pages', () => {
     t.diagnostic(`destination reached ${took} ms after the pixel page`);
     assert.ok(took < 1500, `reached the destination ${took} ms after the pixel page`);
     assert.equal(await page.title(), 'Destination');
-    assert.ok(outside.includes('connect.facebook.net'), `the facebook loader was never requested: ${outside.join(', ')}`);
-    assert.ok(outside.includes('www.googletagmanager.com'), `the GTM loader was never requested: ${outside.join(', ')}`);
+    assert.ok(
+      outside.includes('connect.facebook.net'),
+      `the facebook loader was never requested: ${outside.join(', ')}`,
+    );
+    assert.ok(
+      outside.includes('www.googletagmanager.com'),
+      `the GTM loader was never requested: ${outside.join(', ')}`,
+    );
     assertNoCspViolation(console);
     assert.equal(await clicks(implied, key, l.id), 1);
     await page.close();
@@ -217,7 +236,10 @@ describe('a real browser on the visitor pages', () => {
 
   test('the password form: a wrong answer shows the error, the right one goes on and is remembered', async () => {
     const { key } = await implied.account();
-    const made = await implied.request('POST', '/api/v1/links', { key, form: { url: `${destBase}/locked`, password: 'correct horse' } });
+    const made = await implied.request('POST', '/api/v1/links', {
+      key,
+      form: { url: `${destBase}/locked`, password: 'correct horse' },
+    });
     assert.equal(made.status, 201, made.text);
     const l = made.body.data as { id: number; alias: string };
     const { page, console } = await newPage();

@@ -33,11 +33,16 @@ describe('a click cap across two instances while Redis blinks', { skip: POSTGRES
   let cluster: Cluster;
   let key: string;
 
-  const instanceOutput = () => cluster.instances.map((i) => `--- instance ${i.index}\n${i.output().slice(-4000)}`).join('\n');
+  const instanceOutput = () =>
+    cluster.instances.map((i) => `--- instance ${i.index}\n${i.output().slice(-4000)}`).join('\n');
   const create = async (alias: string): Promise<number> => {
     const res = await fetch(`${cluster.url}/api/v1/links`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: `url=https%3A%2F%2Fexample.com%2F${alias}&alias=${alias}&expiration_clicks=${CAP}`,
     });
     const text = await res.text();
@@ -77,7 +82,12 @@ describe('a click cap across two instances while Redis blinks', { skip: POSTGRES
       instances: 2,
       databaseUrl: schema.url,
       redisUrl: redis.url,
-      env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info', CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS), ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 0 }) },
+      env: {
+        TITLE_FETCH: 'false',
+        LOG_LEVEL: 'info',
+        CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS),
+        ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 0 }),
+      },
     });
     key = await cliAccountKey({ DATABASE_URL: schema.url }, 'blink@example.com');
   });
@@ -110,8 +120,19 @@ describe('a click cap across two instances while Redis blinks', { skip: POSTGRES
       const unexpected = [...load.statuses.keys()].filter((s) => s !== 302 && s !== 410);
       const written = await settled(id, granted);
       const detail = `round ${round}, outage ${outageMs} ms: ${describeLoad(load)}; stored ${JSON.stringify(written)}`;
-      if (granted !== CAP || load.failed > 0 || unexpected.length > 0 || written.clicks !== granted || written.rows !== granted) failures.push(detail);
+      if (
+        granted !== CAP ||
+        load.failed > 0 ||
+        unexpected.length > 0 ||
+        written.clicks !== granted ||
+        written.rows !== granted
+      )
+        failures.push(detail);
     }
-    assert.deepEqual(failures, [], `${failures.length} of ${ROUNDS} rounds off:\n${failures.join('\n')}\n${instanceOutput()}`);
+    assert.deepEqual(
+      failures,
+      [],
+      `${failures.length} of ${ROUNDS} rounds off:\n${failures.join('\n')}\n${instanceOutput()}`,
+    );
   });
 });

@@ -43,7 +43,9 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
   let cluster: Cluster;
   let key: string;
 
-  const instanceOutput = () => cluster.instances.map((i) => `--- instance ${i.index}\n${i.output()}`).join('\n') + `\n--- nginx\n${cluster.nginxOutput()}`;
+  const instanceOutput = () =>
+    cluster.instances.map((i) => `--- instance ${i.index}\n${i.output()}`).join('\n') +
+    `\n--- nginx\n${cluster.nginxOutput()}`;
   const api = (base: string, method: string, path: string, body?: string) =>
     fetch(`${base}${path}`, {
       method,
@@ -136,9 +138,15 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
 
   test('rotation over 3 entries stays strict round-robin across instances', async () => {
     const entries = ['https://r0.example.com/', 'https://r1.example.com/', 'https://r2.example.com/'];
-    await create(`url=https%3A%2F%2Fexample.com%2F&alias=rotated&target_type=4&${entries.map((e, k) => `rotation[${k}][value]=${encodeURIComponent(e)}`).join('&')}`);
+    await create(
+      `url=https%3A%2F%2Fexample.com%2F&alias=rotated&target_type=4&${entries.map((e, k) => `rotation[${k}][value]=${encodeURIComponent(e)}`).join('&')}`,
+    );
     // One after another, to each instance in turn and then through nginx: the entries in order.
-    const bases = [...cluster.instances.map((i) => i.base), ...cluster.instances.map((i) => i.base), ...Array<string>(6).fill(cluster.url)];
+    const bases = [
+      ...cluster.instances.map((i) => i.base),
+      ...cluster.instances.map((i) => i.base),
+      ...Array<string>(6).fill(cluster.url),
+    ];
     const seen: string[] = [];
     for (const base of bases) {
       const res = await visit(`${base}/rotated`);
@@ -152,7 +160,9 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
       seen.map((_, k) => entries[(first + k) % 3]),
     );
     // At once, 30 more over nginx: each entry exactly ten times.
-    const located = await Promise.all(Array.from({ length: 30 }, async () => (await visit(`${cluster.url}/rotated`)).headers.get('location')));
+    const located = await Promise.all(
+      Array.from({ length: 30 }, async () => (await visit(`${cluster.url}/rotated`)).headers.get('location')),
+    );
     for (const entry of entries) assert.equal(located.filter((l) => l === entry).length, 10, JSON.stringify(located));
   });
 
@@ -161,7 +171,9 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
     const bases = [cluster.url, ...cluster.instances.map((i) => i.base)];
     const statuses = await Promise.all(
       Array.from({ length: 150 }, async (_, i) => {
-        const res = await fetch(`${bases[i % bases.length]!}/api/v1/account`, { headers: { authorization: `Bearer ${own}`, accept: 'application/json' } });
+        const res = await fetch(`${bases[i % bases.length]!}/api/v1/account`, {
+          headers: { authorization: `Bearer ${own}`, accept: 'application/json' },
+        });
         await res.arrayBuffer();
         return res.status;
       }),
@@ -173,13 +185,20 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
   test('a destination changed through one instance is followed through nginx and every other within 1 s', async () => {
     const id = await create('url=https%3A%2F%2Fexample.com%2Fbefore&alias=moving');
     // Every instance has the link cached.
-    for (const instance of cluster.instances) assert.equal((await visit(`${instance.base}/moving`)).headers.get('location'), 'https://example.com/before');
-    const changed = await api(cluster.instances[0]!.base, 'PATCH', `/api/v1/links/${id}`, 'url=https%3A%2F%2Fexample.com%2Fafter');
+    for (const instance of cluster.instances)
+      assert.equal((await visit(`${instance.base}/moving`)).headers.get('location'), 'https://example.com/before');
+    const changed = await api(
+      cluster.instances[0]!.base,
+      'PATCH',
+      `/api/v1/links/${id}`,
+      'url=https%3A%2F%2Fexample.com%2Fafter',
+    );
     assert.equal(changed.status, 200, await changed.text());
     const deadline = Date.now() + 1000;
     const stale = new Set([cluster.url, ...cluster.instances.slice(1).map((i) => i.base)]);
     while (stale.size > 0 && Date.now() < deadline) {
-      for (const base of stale) if ((await visit(`${base}/moving`)).headers.get('location') === 'https://example.com/after') stale.delete(base);
+      for (const base of stale)
+        if ((await visit(`${base}/moving`)).headers.get('location') === 'https://example.com/after') stale.delete(base);
       if (stale.size > 0) await sleep(20);
     }
     assert.deepEqual([...stale], [], 'still the old destination after 1 s');
@@ -189,11 +208,21 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
     const id = await create('url=https%3A%2F%2Fexample.com%2Fforwarded&alias=forwarded');
     // 8.8.8.8 is in the United States in the bundled database; loopback is in no country.
     const spoofed = { ...VISIT_HEADERS, 'x-forwarded-for': '8.8.8.8' };
-    assert.equal((await fetch(`${cluster.url}/forwarded?via=nginx`, { redirect: 'manual', headers: spoofed })).status, 302);
+    assert.equal(
+      (await fetch(`${cluster.url}/forwarded?via=nginx`, { redirect: 'manual', headers: spoofed })).status,
+      302,
+    );
     // Straight from loopback, which TRUST_PROXY names, the header counts: the check can tell.
-    assert.equal((await fetch(`${cluster.instances[0]!.base}/forwarded?via=direct`, { redirect: 'manual', headers: spoofed })).status, 302);
+    assert.equal(
+      (await fetch(`${cluster.instances[0]!.base}/forwarded?via=direct`, { redirect: 'manual', headers: spoofed }))
+        .status,
+      302,
+    );
     await settled([id], 2);
-    const { rows } = await admin.query<{ country: string | null }>('select country from clicks where link_id = $1 order by country nulls first', [id]);
+    const { rows } = await admin.query<{ country: string | null }>(
+      'select country from clicks where link_id = $1 order by country nulls first',
+      [id],
+    );
     assert.deepEqual(
       rows.map((r) => r.country),
       [null, 'US'],
@@ -225,15 +254,25 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
     assert.deepEqual([...load.statuses.keys()], [302], describeLoad(load));
     assert.ok(redirects(load) > 0);
     // Each instance finds PostgreSQL again at its next query.
-    for (const base of [cluster.url, ...cluster.instances.map((i) => i.base)]) assert.equal((await api(base, 'GET', '/api/v1/links')).status, 200);
+    for (const base of [cluster.url, ...cluster.instances.map((i) => i.base)])
+      assert.equal((await api(base, 'GET', '/api/v1/links')).status, 200);
     const stored = await settled([id], 3 + redirects(load));
-    assert.deepEqual(stored, { clicks: 3 + redirects(load), rows: 3 + redirects(load), total: 3 + redirects(load) }, describeLoad(load));
+    assert.deepEqual(
+      stored,
+      { clicks: 3 + redirects(load), rows: 3 + redirects(load), total: 3 + redirects(load) },
+      describeLoad(load),
+    );
   });
 
   test('Redis stopped and started again under load: every visit answered, /health degraded then ok, a cap stays exact', async () => {
     const capped = await create('url=https%3A%2F%2Fexample.com%2Frcap&alias=rcap&expiration_clicks=20');
     await create('url=https%3A%2F%2Fexample.com%2Frplain&alias=rplain');
-    const healthOf = async () => Promise.all(cluster.instances.map(async (i) => ((await (await fetch(`${i.base}/health`)).json()) as { status: string }).status));
+    const healthOf = async () =>
+      Promise.all(
+        cluster.instances.map(
+          async (i) => ((await (await fetch(`${i.base}/health`)).json()) as { status: string }).status,
+        ),
+      );
     const healthBecomes = async (status: string) => {
       const deadline = Date.now() + 15_000;
       while ((await healthOf()).some((s) => s !== status) && Date.now() < deadline) await sleep(100);
@@ -268,7 +307,9 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
   });
 
   test('kill -9 of one instance under load: the others answer every visit; at most one flush interval of its clicks lost; the others recover its statistics', async () => {
-    const ids = await Promise.all([0, 1, 2, 3].map((k) => create(`url=https%3A%2F%2Fexample.com%2Fk${k}&alias=killed${k}`)));
+    const ids = await Promise.all(
+      [0, 1, 2, 3].map((k) => create(`url=https%3A%2F%2Fexample.com%2Fk${k}&alias=killed${k}`)),
+    );
     const victim = cluster.instances[2]!;
     let killedAt = 0;
     const load = await visitLoad({
@@ -303,11 +344,17 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
       await sleep(100);
       now = await written(ids);
     }
-    assert.deepEqual(now, { clicks: stored.rows, rows: stored.rows, total: stored.rows }, `${detail}; after recovery ${JSON.stringify(now)}`);
+    assert.deepEqual(
+      now,
+      { clicks: stored.rows, rows: stored.rows, total: stored.rows },
+      `${detail}; after recovery ${JSON.stringify(now)}`,
+    );
   });
 
   test('SIGTERM to one instance under load: no visit fails; once all stop, clicks recorded = visits answered', async () => {
-    const ids = await Promise.all([0, 1, 2, 3].map((k) => create(`url=https%3A%2F%2Fexample.com%2Ft${k}&alias=termed${k}`)));
+    const ids = await Promise.all(
+      [0, 1, 2, 3].map((k) => create(`url=https%3A%2F%2Fexample.com%2Ft${k}&alias=termed${k}`)),
+    );
     const stopped = cluster.instances[0]!;
     const load = await visitLoad({
       url: (i) => `${cluster.url}/termed${i % 4}?n=${i}`,
@@ -323,6 +370,10 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
     await cluster.stop();
     const stored = await written(ids);
     const answered = redirects(load);
-    assert.deepEqual(stored, { clicks: answered, rows: answered, total: answered }, `${describeLoad(load)}\n${instanceOutput()}`);
+    assert.deepEqual(
+      stored,
+      { clicks: answered, rows: answered, total: answered },
+      `${describeLoad(load)}\n${instanceOutput()}`,
+    );
   });
 });

@@ -16,7 +16,8 @@ import { eventually } from '../support/eventually.ts';
 import { POSTGRES_SKIP } from '../support/harness.ts';
 import { testDatabaseUrl } from '../support/test-database-url.ts';
 
-const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const OUTAGE_CLICKS = 40;
 
 describe('a PostgreSQL outage under the running server', { skip: POSTGRES_SKIP ?? false }, () => {
@@ -30,8 +31,10 @@ describe('a PostgreSQL outage under the running server', { skip: POSTGRES_SKIP ?
   let key: string;
   let linkId: number;
 
-  const api = (path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-  const visit = (i: number) => fetch(`${base}/outage?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
+  const api = (path: string) =>
+    fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
+  const visit = (i: number) =>
+    fetch(`${base}/outage?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
   const stored = async () => {
     const counter = await admin.query<{ clicks: number }>(
       'select (clicks + coalesce((select p.clicks from link_click_counts p where p.link_id = links.id), 0))::int as clicks from links where id = $1',
@@ -59,7 +62,11 @@ describe('a PostgreSQL outage under the running server', { skip: POSTGRES_SKIP ?
     key = await cliAccountKey(server.env, 'outage@example.com');
     const created = await fetch(`${base}/api/v1/links`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'url=https%3A%2F%2Fexample.com%2Foutage&alias=outage',
     });
     assert.equal(created.status, 201, await created.clone().text());

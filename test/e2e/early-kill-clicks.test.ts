@@ -46,20 +46,31 @@ for (const engine of ENGINES)
       // The links exist before the instance starts: its first visits are the load's.
       await cliAccountKey({ DATABASE_URL: databaseUrl }, 'early@example.com');
       const file = join(db.dir, 'links.csv');
-      writeFileSync(file, ['url,alias', ...Array.from({ length: LINKS }, (_, k) => `https://example.com/early${k},early${k}`)].join('\n') + '\n');
-      const imported = await run(process.execPath, [BIN, 'import', file, '--email', 'early@example.com'], { DATABASE_URL: databaseUrl, TITLE_FETCH: 'false' });
+      writeFileSync(
+        file,
+        ['url,alias', ...Array.from({ length: LINKS }, (_, k) => `https://example.com/early${k},early${k}`)].join(
+          '\n',
+        ) + '\n',
+      );
+      const imported = await run(process.execPath, [BIN, 'import', file, '--email', 'early@example.com'], {
+        DATABASE_URL: databaseUrl,
+        TITLE_FETCH: 'false',
+      });
       assert.equal(imported.code, 0, imported.stderr);
     });
 
     after(async () => {
-      for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      for (const server of servers)
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
       await db?.cleanup();
     });
 
     test('click rows lost ≤ the visits answered in the last flush interval; rows, counters and rollups agree after a restart', async (t) => {
       const victim = await startServerProcess(env(), START_MS);
       servers.push(victim);
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => victim.child.on('exit', (_, signal) => resolve(signal)));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        victim.child.on('exit', (_, signal) => resolve(signal)),
+      );
       const answeredAt: number[] = [];
       let killedAt = 0;
       let next = 0;
@@ -95,7 +106,10 @@ for (const engine of ENGINES)
       t.diagnostic(detail);
       assert.ok(answered > bound, `no visit answered before the last interval: ${detail}`);
       assert.ok(stored.rows <= answered, detail);
-      assert.ok(stored.rows >= answered - bound, `lost ${answered - stored.rows} clicks, more than the last interval's: ${detail}`);
+      assert.ok(
+        stored.rows >= answered - bound,
+        `lost ${answered - stored.rows} clicks, more than the last interval's: ${detail}`,
+      );
 
       // Started again, the instance (its lease its own) rolls up the killed one's batches once their lease has run out.
       const restarted = await startServerProcess(env(), START_MS);

@@ -51,71 +51,101 @@ describe('every route of the web app at 375 px, light and dark', () => {
       if (res?.status() !== 200) faults.push(`${route.path}: ${res?.status()}`);
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme });
-        await expectPhoneReady(page, `${route.name}, ${theme}`, { theme }).catch((error: Error) => faults.push(error.message));
+        await expectPhoneReady(page, `${route.name}, ${theme}`, { theme }).catch((error: Error) =>
+          faults.push(error.message),
+        );
       }
     }
     assert.deepEqual(faults, []);
   });
 
-  test('the links list on a phone: each row shows its short URL, its clicks and a copy button', { timeout: 60_000 }, async () => {
-    await signedIn.goto(`${h.baseUrl}/links`);
-    const rows = signedIn.locator('.links-table tbody tr');
-    assert.equal(await rows.count(), 5);
-    for (const row of await rows.all()) {
-      assert.match(await row.locator('.short-url').innerText(), /^short\.test\//);
-      assert.ok(await row.locator('.short-url').isVisible());
-      assert.ok(await row.locator('.clicks').isVisible());
-      assert.ok(await row.getByRole('button', { name: /^Copy: / }).isVisible());
-      assert.ok(await row.locator('.sparkline').isVisible());
-    }
-    // The row's menu opens without leaving the page, and Escape closes it.
-    const menu = rows.first().locator('details.row-menu');
-    await menu.locator('summary').click();
-    // An open menu floats over the rows under it (axe would count their targets as covered).
-    await expectPhoneReady(signedIn, 'row menu open', { axe: false });
-    assert.ok(await menu.getByRole('link', { name: /^Edit / }).isVisible());
-    await signedIn.keyboard.press('Escape');
-    assert.equal(await menu.getAttribute('open'), null);
-    // The bulk bar appears once a row is ticked.
-    const bar = signedIn.locator('[data-bulk-bar]');
-    assert.equal(await bar.isVisible(), false);
-    await rows.first().getByRole('checkbox').check();
-    await bar.waitFor({ state: 'visible' });
-    await expectPhoneReady(signedIn, 'a row ticked');
-  });
+  test(
+    'the links list on a phone: each row shows its short URL, its clicks and a copy button',
+    { timeout: 60_000 },
+    async () => {
+      await signedIn.goto(`${h.baseUrl}/links`);
+      const rows = signedIn.locator('.links-table tbody tr');
+      assert.equal(await rows.count(), 5);
+      for (const row of await rows.all()) {
+        assert.match(await row.locator('.short-url').innerText(), /^short\.test\//);
+        assert.ok(await row.locator('.short-url').isVisible());
+        assert.ok(await row.locator('.clicks').isVisible());
+        assert.ok(await row.getByRole('button', { name: /^Copy: / }).isVisible());
+        assert.ok(await row.locator('.sparkline').isVisible());
+      }
+      // The row's menu opens without leaving the page, and Escape closes it.
+      const menu = rows.first().locator('details.row-menu');
+      await menu.locator('summary').click();
+      // An open menu floats over the rows under it (axe would count their targets as covered).
+      await expectPhoneReady(signedIn, 'row menu open', { axe: false });
+      assert.ok(await menu.getByRole('link', { name: /^Edit / }).isVisible());
+      await signedIn.keyboard.press('Escape');
+      assert.equal(await menu.getAttribute('open'), null);
+      // The bulk bar appears once a row is ticked.
+      const bar = signedIn.locator('[data-bulk-bar]');
+      assert.equal(await bar.isVisible(), false);
+      await rows.first().getByRole('checkbox').check();
+      await bar.waitFor({ state: 'visible' });
+      await expectPhoneReady(signedIn, 'a row ticked');
+    },
+  );
 
-  test('the header on a phone: one line, the navigation behind Menu, the theme in the account menu', { timeout: 60_000 }, async () => {
-    await signedIn.goto(`${h.baseUrl}/dashboard`);
-    const header = await signedIn.locator('.site-header').boundingBox();
-    assert.ok(header && header.height <= 64, `the header is ${header?.height} px tall`);
-    assert.equal(await signedIn.getByRole('link', { name: 'Links', exact: true }).count(), 0, 'the navigation is folded away');
-    await signedIn.getByText('Menu', { exact: true }).click();
-    await expectPhoneReady(signedIn, 'menu open', { axe: false });
-    await signedIn.getByRole('link', { name: 'Links', exact: true }).click();
-    await signedIn.waitForURL(`${h.baseUrl}/links`);
-    await signedIn.locator('details.account-menu > summary').click();
-    await signedIn.getByLabel('Theme').selectOption({ label: 'Dark' });
-    await signedIn.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    await expectPhoneReady(signedIn, 'dark chosen', { theme: 'dark' });
-    await signedIn.locator('details.account-menu > summary').click();
-    await signedIn.getByLabel('Theme').selectOption({ label: 'System' });
-    await signedIn.waitForFunction(() => document.documentElement.dataset.theme === undefined);
-  });
+  test(
+    'the header on a phone: one line, the navigation behind Menu, the theme in the account menu',
+    { timeout: 60_000 },
+    async () => {
+      await signedIn.goto(`${h.baseUrl}/dashboard`);
+      const header = await signedIn.locator('.site-header').boundingBox();
+      assert.ok(header && header.height <= 64, `the header is ${header?.height} px tall`);
+      assert.equal(
+        await signedIn.getByRole('link', { name: 'Links', exact: true }).count(),
+        0,
+        'the navigation is folded away',
+      );
+      await signedIn.getByText('Menu', { exact: true }).click();
+      await expectPhoneReady(signedIn, 'menu open', { axe: false });
+      await signedIn.getByRole('link', { name: 'Links', exact: true }).click();
+      await signedIn.waitForURL(`${h.baseUrl}/links`);
+      await signedIn.locator('details.account-menu > summary').click();
+      await signedIn.getByLabel('Theme').selectOption({ label: 'Dark' });
+      await signedIn.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await expectPhoneReady(signedIn, 'dark chosen', { theme: 'dark' });
+      await signedIn.locator('details.account-menu > summary').click();
+      await signedIn.getByLabel('Theme').selectOption({ label: 'System' });
+      await signedIn.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+    },
+  );
 
-  test('each open menu on a phone: axe on the menu itself in both themes, and the keyboard', { timeout: 120_000 }, async () => {
-    await signedIn.goto(`${h.baseUrl}/links`);
-    const faults: string[] = [];
-    const check = (what: string, run: () => Promise<void>) => run().catch((error: Error) => faults.push(`${what}: ${error.message}`));
-    await check('header menu', () => expectOpenMenuReady(signedIn, signedIn.locator('details.nav-menu'), 'details.nav-menu', 'header menu'));
-    await check('account menu', () => expectOpenMenuReady(signedIn, signedIn.locator('details.account-menu'), 'details.account-menu', 'account menu'));
-    const row = 'tr:first-child details.row-menu';
-    await check('row menu', () => expectOpenMenuReady(signedIn, signedIn.locator(`.links-table tbody ${row}`), `.links-table tbody ${row}`, 'row menu'));
-    await signedIn.locator('.links-table tbody tr').first().getByRole('checkbox').check();
-    const bar = signedIn.locator('[data-bulk-bar]');
-    await bar.waitFor({ state: 'visible' });
-    await check('bulk bar', () => expectBarReady(signedIn, bar, '[data-bulk-bar]', 'bulk bar'));
-    assert.deepEqual(faults, []);
-  });
+  test(
+    'each open menu on a phone: axe on the menu itself in both themes, and the keyboard',
+    { timeout: 120_000 },
+    async () => {
+      await signedIn.goto(`${h.baseUrl}/links`);
+      const faults: string[] = [];
+      const check = (what: string, run: () => Promise<void>) =>
+        run().catch((error: Error) => faults.push(`${what}: ${error.message}`));
+      await check('header menu', () =>
+        expectOpenMenuReady(signedIn, signedIn.locator('details.nav-menu'), 'details.nav-menu', 'header menu'),
+      );
+      await check('account menu', () =>
+        expectOpenMenuReady(signedIn, signedIn.locator('details.account-menu'), 'details.account-menu', 'account menu'),
+      );
+      const row = 'tr:first-child details.row-menu';
+      await check('row menu', () =>
+        expectOpenMenuReady(
+          signedIn,
+          signedIn.locator(`.links-table tbody ${row}`),
+          `.links-table tbody ${row}`,
+          'row menu',
+        ),
+      );
+      await signedIn.locator('.links-table tbody tr').first().getByRole('checkbox').check();
+      const bar = signedIn.locator('[data-bulk-bar]');
+      await bar.waitFor({ state: 'visible' });
+      await check('bulk bar', () => expectBarReady(signedIn, bar, '[data-bulk-bar]', 'bulk bar'));
+      assert.deepEqual(faults, []);
+    },
+  );
 });
 
 // EMAIL_VERIFICATION=required adds the pages a sign-up waits on (docs/adr/0072); the app above
@@ -143,7 +173,10 @@ describe('the email verification pages at 375 px, light and dark (EMAIL_VERIFICA
     const check = async (what: string, on: Page, status: number, act: () => Promise<unknown>) => {
       // Each step's console errors alone; a refused page's own status is logged as one (Chromium), so those are watched from their load on.
       if (status === 200) watchConsole(on);
-      const [res] = await Promise.all([on.waitForResponse((r) => r.request().isNavigationRequest() && r.status() !== 303), act()]);
+      const [res] = await Promise.all([
+        on.waitForResponse((r) => r.request().isNavigationRequest() && r.status() !== 303),
+        act(),
+      ]);
       await on.waitForLoadState('load');
       if (status !== 200) watchConsole(on);
       if (res.status() !== status) faults.push(`${what}: ${res.status()}, not ${status}`);
@@ -157,20 +190,32 @@ describe('the email verification pages at 375 px, light and dark (EMAIL_VERIFICA
     await page.getByLabel('Name').fill('Waiting User');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await check('/signup/verify (waiting)', page, 200, () => page.getByRole('button', { name: 'Create account' }).click());
-    const path = /https?:\/\/\S+(\/signup\/verify\/[A-Za-z0-9_-]{43})/.exec((await sink.mailTo(email)).raw.replace(/=\r?\n/g, ''))?.[1];
+    await check('/signup/verify (waiting)', page, 200, () =>
+      page.getByRole('button', { name: 'Create account' }).click(),
+    );
+    const path = /https?:\/\/\S+(\/signup\/verify\/[A-Za-z0-9_-]{43})/.exec(
+      (await sink.mailTo(email)).raw.replace(/=\r?\n/g, ''),
+    )?.[1];
     assert.ok(path, 'a link in the mail');
 
     await page.getByLabel('Email').fill('');
-    await check('/signup/verify (no email: 422)', page, 422, () => page.getByRole('button', { name: 'Send another link' }).click());
+    await check('/signup/verify (no email: 422)', page, 422, () =>
+      page.getByRole('button', { name: 'Send another link' }).click(),
+    );
     await page.getByLabel('Email').fill(email);
-    await check('/signup/verify (sent again)', page, 200, () => page.getByRole('button', { name: 'Send another link' }).click());
+    await check('/signup/verify (sent again)', page, 200, () =>
+      page.getByRole('button', { name: 'Send another link' }).click(),
+    );
 
     await check('/signup/verify/{token}', page, 200, () => page.goto(h.baseUrl + path));
     await other.goto(h.baseUrl + path);
-    await check('/login (confirmed)', page, 200, () => page.getByRole('button', { name: 'Confirm my email address' }).click());
+    await check('/login (confirmed)', page, 200, () =>
+      page.getByRole('button', { name: 'Confirm my email address' }).click(),
+    );
     // The same link in a second tab, confirmed in the first: dead.
-    await check('/signup/verify/{token} (used: 410)', other, 410, () => other.getByRole('button', { name: 'Confirm my email address' }).click());
+    await check('/signup/verify/{token} (used: 410)', other, 410, () =>
+      other.getByRole('button', { name: 'Confirm my email address' }).click(),
+    );
     assert.deepEqual(faults, []);
   });
 });

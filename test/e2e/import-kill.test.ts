@@ -55,7 +55,8 @@ async function execute(databaseUrl: string, text: string): Promise<void> {
   await query(databaseUrl, text);
 }
 
-const count = async (databaseUrl: string, table: string) => Number((await query(databaseUrl, `select count(*) as n from ${table}`))[0]!.n);
+const count = async (databaseUrl: string, table: string) =>
+  Number((await query(databaseUrl, `select count(*) as n from ${table}`))[0]!.n);
 
 for (const engine of ENGINES)
   describe(`kill -9 mid-import [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -69,13 +70,18 @@ for (const engine of ENGINES)
     });
 
     after(async () => {
-      for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      for (const server of servers)
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
       await db?.cleanup();
     });
 
     const upload = async (server: ServerProcess, key: string) => {
       const { body, headers } = await multipartBody([{ field: 'file', bytes: file, name: 'links.csv' }]);
-      return fetch(`${server.base}/api/v1/links/import`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${key}` }, body });
+      return fetch(`${server.base}/api/v1/links/import`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${key}` },
+        body,
+      });
     };
 
     test('whole batches written, none half; the leases hold until they run out; a re-run skips what was written and creates the rest', async (t) => {
@@ -83,25 +89,39 @@ for (const engine of ENGINES)
       const key = await cliAccountKey(env, 'kill-import@example.com');
       const victim = await startServerProcess(env, START_MS);
       servers.push(victim);
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => victim.child.on('exit', (_, signal) => resolve(signal)));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        victim.child.on('exit', (_, signal) => resolve(signal)),
+      );
       const answer = upload(victim, key).then(
         (res) => res.status,
         () => 'no answer' as const,
       );
-      await eventually('the import has written a few batches', async () => (await count(db.databaseUrl, 'links')) >= KILL_AT, {
-        timeoutMs: 60_000,
-        everyMs: 10,
-      });
+      await eventually(
+        'the import has written a few batches',
+        async () => (await count(db.databaseUrl, 'links')) >= KILL_AT,
+        {
+          timeoutMs: 60_000,
+          everyMs: 10,
+        },
+      );
       victim.child.kill('SIGKILL');
       assert.equal(await exited, 'SIGKILL');
       assert.equal(await answer, 'no answer');
 
-      const written = (await query(db.databaseUrl, 'select alias from links order by alias')).map((r) => String(r.alias));
+      const written = (await query(db.databaseUrl, 'select alias from links order by alias')).map((r) =>
+        String(r.alias),
+      );
       t.diagnostic(`${written.length} of ${ROWS} links written when killed`);
       assert.ok(written.length < ROWS, `the import ended before the kill (${written.length} links)`);
       assert.equal(written.length % IMPORT_BATCH, 0, `whole batches of ${IMPORT_BATCH}: ${written.length} links`);
-      assert.deepEqual(written, aliases.slice(0, written.length), 'the batches from the start of the file, in order, none skipped');
-      const audited = Number((await query(db.databaseUrl, "select count(*) as n from audit_entries where action = 'link.created'"))[0]!.n);
+      assert.deepEqual(
+        written,
+        aliases.slice(0, written.length),
+        'the batches from the start of the file, in order, none skipped',
+      );
+      const audited = Number(
+        (await query(db.databaseUrl, "select count(*) as n from audit_entries where action = 'link.created'"))[0]!.n,
+      );
       assert.equal(audited, written.length, "every link written with its audit entry, in its batch's transaction");
 
       const restarted = await startServerProcess(env, START_MS);
@@ -115,7 +135,13 @@ for (const engine of ENGINES)
       const rerun = await upload(restarted, key);
       const report = (await rerun.json()) as { data: { counts: Record<string, number> } };
       assert.equal(rerun.status, 200, JSON.stringify(report));
-      assert.deepEqual(report.data.counts, { created: ROWS - written.length, replaced: 0, renamed: 0, skipped: written.length, error: 0 });
+      assert.deepEqual(report.data.counts, {
+        created: ROWS - written.length,
+        replaced: 0,
+        renamed: 0,
+        skipped: written.length,
+        error: 0,
+      });
       assert.equal(await count(db.databaseUrl, 'links'), ROWS);
       assert.equal(Number((await query(db.databaseUrl, 'select count(distinct alias) as n from links'))[0]!.n), ROWS);
       assert.equal(await count(db.databaseUrl, 'import_leases'), 0, 'given back when done');

@@ -40,7 +40,10 @@ onEachEngineInBrowser('the link form in a browser', { env: { TRUST_PROXY: 'true'
 
   before(async () => {
     key = await apiKeyOf(web.h, web.email);
-    const res = await web.h.request('POST', '/api/v1/pixels', { key, form: { name: 'Form pixel', type: 'facebook', value: '987654321' } });
+    const res = await web.h.request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'Form pixel', type: 'facebook', value: '987654321' },
+    });
     assert.equal(res.status, 201, res.text);
     pixel = res.body.data.id;
   });
@@ -50,85 +53,98 @@ onEachEngineInBrowser('the link form in a browser', { env: { TRUST_PROXY: 'true'
     return res.body.data.find((l: { alias: string }) => l.alias === alias);
   };
 
-  test('with JavaScript: rows are added and taken out with no request; the preview follows the form', TIMEOUT, async () => {
-    const { page } = web;
-    // From the US as the server sees it (TRUST_PROXY): the card says where a US visitor goes.
-    await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': '8.8.8.8' });
-    try {
-      await web.open('/links/new', 200, 'New link');
-      await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/everyone`);
-      const preview = page.locator('#link-preview-card');
-      await preview.getByText(`${web.dest.base}/everyone`).waitFor();
-      // Choosing the list changes where visitors go: the card is fetched again, before the rows.
-      const refreshed = page.waitForResponse((r) => r.url().endsWith('/links/new/preview'));
+  test(
+    'with JavaScript: rows are added and taken out with no request; the preview follows the form',
+    TIMEOUT,
+    async () => {
+      const { page } = web;
+      // From the US as the server sees it (TRUST_PROXY): the card says where a US visitor goes.
+      await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': '8.8.8.8' });
+      try {
+        await web.open('/links/new', 200, 'New link');
+        await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/everyone`);
+        const preview = page.locator('#link-preview-card');
+        await preview.getByText(`${web.dest.base}/everyone`).waitFor();
+        // Choosing the list changes where visitors go: the card is fetched again, before the rows.
+        const refreshed = page.waitForResponse((r) => r.url().endsWith('/links/new/preview'));
+        await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
+        await refreshed;
+
+        const requests = await requestsDuring(page, async () => {
+          await page.getByRole('button', { name: 'Add a country' }).click();
+          await page.getByRole('button', { name: 'Add a country' }).click();
+          await page.getByRole('button', { name: 'Add a platform' }).click();
+        });
+        assert.deepEqual(requests, []);
+        assert.equal(await page.locator('fieldset.target-row').count(), 3);
+        assert.equal(await page.locator('select[name="country[1][key]"]').count(), 1);
+        assert.deepEqual(await page.locator('[data-target-list="country"] .target-row > legend').allInnerTexts(), [
+          'Country 1',
+          'Country 2',
+        ]);
+        // The new row has focus, its label tied to its control.
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'platform[0][key]');
+        await page.getByLabel('Platform', { exact: true }).first().selectOption('Android');
+        await page.locator('#f-platform-0-value').fill(`${web.dest.base}/android`);
+
+        // Taking out the first country renumbers the one left: its names, its ids and its labels.
+        await page.getByRole('button', { name: 'Remove country 1' }).click();
+        assert.equal(await page.locator('[data-target-list="country"] .target-row').count(), 1);
+        assert.deepEqual(await page.locator('[data-target-list="country"] .target-row > legend').allInnerTexts(), [
+          'Country 1',
+        ]);
+        await page.locator('select[name="country[0][key]"]').selectOption('US');
+        await page.locator('#f-country-0-value').fill(`${web.dest.base}/us`);
+        await preview.getByText(`${web.dest.base}/us`).waitFor();
+        assert.match(await preview.innerText(), /Country: United States/);
+
+        await page.getByLabel('Alias').fill('scripted-rows');
+        await preview.getByRole('img', { name: 'QR code for http://short.test/scripted-rows' }).waitFor();
+        await web.everyTheme('rows added by the script');
+
+        await page.getByRole('button', { name: 'Create link' }).last().click();
+        await page.waitForURL(/\/links\/\d+\/edit$/);
+        const link = await linkByAlias('scripted-rows');
+        assert.deepEqual(link.country_target, [{ key: 'US', value: `${web.dest.base}/us` }]);
+        assert.deepEqual(link.platform_target, [{ key: 'Android', value: `${web.dest.base}/android` }]);
+      } finally {
+        await page.context().setExtraHTTPHeaders({});
+      }
+    },
+  );
+
+  test(
+    'without JavaScript: tick a pixel, type a password, choose Country, add a country — everything is kept',
+    TIMEOUT,
+    async () => {
+      const page = await newPage({ javaScriptEnabled: false });
+      await page.context().addCookies(await web.page.context().cookies());
+      await page.goto(`${web.h.baseUrl}/links/new`);
+      await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/kept`);
+      await page.getByLabel('Alias').fill('kept-no-script');
+      await page.getByLabel(/Form pixel/).check();
+      await page.getByLabel('Link password', { exact: true }).fill('door-typed');
       await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
-      await refreshed;
-
-      const requests = await requestsDuring(page, async () => {
-        await page.getByRole('button', { name: 'Add a country' }).click();
-        await page.getByRole('button', { name: 'Add a country' }).click();
-        await page.getByRole('button', { name: 'Add a platform' }).click();
-      });
-      assert.deepEqual(requests, []);
-      assert.equal(await page.locator('fieldset.target-row').count(), 3);
-      assert.equal(await page.locator('select[name="country[1][key]"]').count(), 1);
-      assert.deepEqual(await page.locator('[data-target-list="country"] .target-row > legend').allInnerTexts(), ['Country 1', 'Country 2']);
-      // The new row has focus, its label tied to its control.
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'platform[0][key]');
-      await page.getByLabel('Platform', { exact: true }).first().selectOption('Android');
-      await page.locator('#f-platform-0-value').fill(`${web.dest.base}/android`);
-
-      // Taking out the first country renumbers the one left: its names, its ids and its labels.
-      await page.getByRole('button', { name: 'Remove country 1' }).click();
-      assert.equal(await page.locator('[data-target-list="country"] .target-row').count(), 1);
-      assert.deepEqual(await page.locator('[data-target-list="country"] .target-row > legend').allInnerTexts(), ['Country 1']);
-      await page.locator('select[name="country[0][key]"]').selectOption('US');
-      await page.locator('#f-country-0-value').fill(`${web.dest.base}/us`);
-      await preview.getByText(`${web.dest.base}/us`).waitFor();
-      assert.match(await preview.innerText(), /Country: United States/);
-
-      await page.getByLabel('Alias').fill('scripted-rows');
-      await preview.getByRole('img', { name: 'QR code for http://short.test/scripted-rows' }).waitFor();
-      await web.everyTheme('rows added by the script');
-
+      await page.getByRole('button', { name: 'Add a country' }).click();
+      await page.locator('select[name="country[0][key]"]').waitFor();
+      assert.equal(await page.getByLabel(/Form pixel/).isChecked(), true);
+      assert.equal(await page.getByLabel('Link password', { exact: true }).inputValue(), 'door-typed');
+      assert.equal(await page.getByLabel('Send visitors by').inputValue(), '1');
+      assert.doesNotMatch(page.url(), /door-typed/);
+      await page.locator('select[name="country[0][key]"]').selectOption('DE');
+      await page.locator('#f-country-0-value').fill(`${web.dest.base}/de`);
       await page.getByRole('button', { name: 'Create link' }).last().click();
       await page.waitForURL(/\/links\/\d+\/edit$/);
-      const link = await linkByAlias('scripted-rows');
-      assert.deepEqual(link.country_target, [{ key: 'US', value: `${web.dest.base}/us` }]);
-      assert.deepEqual(link.platform_target, [{ key: 'Android', value: `${web.dest.base}/android` }]);
-    } finally {
-      await page.context().setExtraHTTPHeaders({});
-    }
-  });
-
-  test('without JavaScript: tick a pixel, type a password, choose Country, add a country — everything is kept', TIMEOUT, async () => {
-    const page = await newPage({ javaScriptEnabled: false });
-    await page.context().addCookies(await web.page.context().cookies());
-    await page.goto(`${web.h.baseUrl}/links/new`);
-    await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/kept`);
-    await page.getByLabel('Alias').fill('kept-no-script');
-    await page.getByLabel(/Form pixel/).check();
-    await page.getByLabel('Link password', { exact: true }).fill('door-typed');
-    await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
-    await page.getByRole('button', { name: 'Add a country' }).click();
-    await page.locator('select[name="country[0][key]"]').waitFor();
-    assert.equal(await page.getByLabel(/Form pixel/).isChecked(), true);
-    assert.equal(await page.getByLabel('Link password', { exact: true }).inputValue(), 'door-typed');
-    assert.equal(await page.getByLabel('Send visitors by').inputValue(), '1');
-    assert.doesNotMatch(page.url(), /door-typed/);
-    await page.locator('select[name="country[0][key]"]').selectOption('DE');
-    await page.locator('#f-country-0-value').fill(`${web.dest.base}/de`);
-    await page.getByRole('button', { name: 'Create link' }).last().click();
-    await page.waitForURL(/\/links\/\d+\/edit$/);
-    const link = await linkByAlias('kept-no-script');
-    assert.deepEqual(
-      link.pixels.map((p: { id: number }) => p.id),
-      [pixel],
-    );
-    assert.equal(link.password, true);
-    assert.equal(link.target_type, 1);
-    await page.close();
-  });
+      const link = await linkByAlias('kept-no-script');
+      assert.deepEqual(
+        link.pixels.map((p: { id: number }) => p.id),
+        [pixel],
+      );
+      assert.equal(link.password, true);
+      assert.equal(link.target_type, 1);
+      await page.close();
+    },
+  );
 
   test('two columns from 1024 px (the card beside the form, sticky), one on a phone', TIMEOUT, async () => {
     const page = await newPage();

@@ -13,7 +13,8 @@ import { apiKeyOf } from '../support/web-browser.ts';
 after(closeBrowser);
 
 const TIMEOUT = { timeout: 90_000 };
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true' } }, (web) => {
   let id: number;
@@ -25,14 +26,21 @@ onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true
       { name: 'US iPhone', when: { country: ['US'], os: ['iOS'] }, url: `${web.dest.base}/us-iphone` },
       { name: 'German', when: { language: ['de'] }, url: `${web.dest.base}/de` },
     ];
-    const res = await web.h.request('POST', '/api/v1/links', { key, json: { url: `${web.dest.base}/default`, alias: 'rules-browser', rules } });
+    const res = await web.h.request('POST', '/api/v1/links', {
+      key,
+      json: { url: `${web.dest.base}/default`, alias: 'rules-browser', rules },
+    });
     assert.equal(res.status, 201, res.text);
     id = res.body.data.id as number;
     // Traffic to replay: two US iPhones, one German desktop.
     for (const [ip, ua, language] of [
       ['8.8.8.8', IPHONE, 'en'],
       ['8.8.8.8', IPHONE, 'en'],
-      ['85.214.0.1', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'de'],
+      [
+        '85.214.0.1',
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+        'de',
+      ],
     ] as const) {
       const visit = await fetch(`${web.h.baseUrl}/rules-browser`, {
         redirect: 'manual',

@@ -14,7 +14,10 @@ import { MAIN, ROOT, freePort, waitForOutput } from '../support/processes.ts';
 
 const INDUCE = join(ROOT, 'test', 'support', 'induce-fault.mjs');
 
-async function crash(fault: 'exception' | 'rejection', logLevel: string): Promise<{ code: number | null; output: string }> {
+async function crash(
+  fault: 'exception' | 'rejection',
+  logLevel: string,
+): Promise<{ code: number | null; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-guards-'));
   try {
     const port = await freePort();

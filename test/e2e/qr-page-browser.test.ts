@@ -25,7 +25,10 @@ onEachEngineInBrowser('the QR page in a browser', {}, (web) => {
 
   before(async () => {
     const key = await apiKeyOf(web.h, web.email);
-    const res = await web.h.request('POST', '/api/v1/links', { key, form: { url: `${web.dest.base}/qr`, alias: 'qr-browser' } });
+    const res = await web.h.request('POST', '/api/v1/links', {
+      key,
+      form: { url: `${web.dest.base}/qr`, alias: 'qr-browser' },
+    });
     assert.equal(res.status, 201, res.text);
     id = res.body.data.id as number;
   });
@@ -39,11 +42,23 @@ onEachEngineInBrowser('the QR page in a browser', {}, (web) => {
     const preview = page.getByRole('img', { name: /QR code for/ });
     await page.waitForFunction(() => {
       const img = document.querySelector('img[data-qr-preview]');
-      return img instanceof HTMLImageElement && img.src.includes('style=rounded') && img.src.includes('ecc=H') && img.complete && img.naturalWidth > 0;
+      return (
+        img instanceof HTMLImageElement &&
+        img.src.includes('style=rounded') &&
+        img.src.includes('ecc=H') &&
+        img.complete &&
+        img.naturalWidth > 0
+      );
     });
-    assert.match((await preview.getAttribute('src')) ?? '', new RegExp(`^/links/${id}/qr\\.svg\\?.*ecc=H&style=rounded`));
+    assert.match(
+      (await preview.getAttribute('src')) ?? '',
+      new RegExp(`^/links/${id}/qr\\.svg\\?.*ecc=H&style=rounded`),
+    );
     assert.match(page.url(), /ecc=H&style=rounded/);
-    assert.match((await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')) ?? '', /ecc=H&style=rounded/);
+    assert.match(
+      (await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')) ?? '',
+      /ecc=H&style=rounded/,
+    );
   });
 
   test('on a wide screen the settings start level with the code beside them', TIMEOUT, async () => {
@@ -67,7 +82,9 @@ onEachEngineInBrowser('the QR page in a browser', {}, (web) => {
     await page.getByText(/has a PNG logo/).waitFor();
     await web.everyTheme('with a logo');
 
-    await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a not a logo') });
+    await page
+      .getByLabel('Logo file')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a not a logo') });
     await page.getByRole('button', { name: 'Upload logo' }).click();
     await page.getByText('The logo must be a PNG or SVG image.').first().waitFor();
     await web.everyTheme('logo refused');

@@ -46,7 +46,9 @@ for (const engine of ENGINES) {
       return (await res.json()).data as { id: number; short_url: string };
     };
     const png = async (id: number, size: number) => {
-      const res = await fetch(`${server.base}/api/v1/links/${id}/qr?format=png&size=${size}`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${server.base}/api/v1/links/${id}/qr?format=png&size=${size}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
     };
 
@@ -54,7 +56,12 @@ for (const engine of ENGINES) {
       const link = await create('e2e-qr');
       const got = await png(link.id, 2048);
       assert.equal(got.status, 200, server.output());
-      const expected = await QRCode.toBuffer(link.short_url, { errorCorrectionLevel: 'M', margin: 2, width: 2048, type: 'png' });
+      const expected = await QRCode.toBuffer(link.short_url, {
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        width: 2048,
+        type: 'png',
+      });
       assert.ok(got.bytes.equals(expected));
     });
 

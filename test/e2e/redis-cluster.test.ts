@@ -12,10 +12,15 @@ import { HAS_REDIS_SERVER, OwnRedis } from '../support/redis-server.ts';
 import { testDatabaseUrl } from '../support/test-database-url.ts';
 import { PASSWORD, WebClient, signedUp } from '../support/web-client.ts';
 
-const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const CAP = 40;
 const ROTATION = ['https://example.com/r0', 'https://example.com/r1', 'https://example.com/r2'];
-const skip = !process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : HAS_REDIS_SERVER ? false : 'redis-server is not installed';
+const skip = !process.env.TEST_DATABASE_URL
+  ? 'TEST_DATABASE_URL is not set'
+  : HAS_REDIS_SERVER
+    ? false
+    : 'redis-server is not installed';
 
 describe('two instances on PostgreSQL sharing a Redis that goes away', { skip }, () => {
   let redis: OwnRedis;
@@ -44,13 +49,21 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
   });
 
   const api = (s: ServerProcess, key: string, path: string, init: RequestInit = {}) =>
-    fetch(`${s.base}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...init.headers } });
+    fetch(`${s.base}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...init.headers },
+    });
   const create = async (s: ServerProcess, key: string, form: string) => {
-    const reply = await api(s, key, '/links', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const reply = await api(s, key, '/links', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     assert.equal(reply.status, 201, await reply.clone().text());
     return (await reply.json()).data as { id: number; alias: string };
   };
-  const health = async (s: ServerProcess) => (await fetch(`${s.base}/health`)).json() as Promise<Record<string, string>>;
+  const health = async (s: ServerProcess) =>
+    (await fetch(`${s.base}/health`)).json() as Promise<Record<string, string>>;
   const healthIs = async (status: string) => {
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -88,13 +101,17 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
     let turn = 0;
     const visit = async (alias: string) => {
       const s = servers[turn++ % 2]!;
-      const reply = await fetch(`${s.base}/${alias}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
+      const reply = await fetch(`${s.base}/${alias}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': UA, accept: 'text/html' },
+      });
       await reply.arrayBuffer();
       answers.push({ alias, status: reply.status, location: reply.headers.get('location') });
     };
     // A bounded load: four visitors at a time, each round a capped and a rotating visit.
     const load = async (rounds: number) => {
-      for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: 4 }, (_, i) => visit(i % 2 === 0 ? capped.alias : rotation.alias)));
+      for (let r = 0; r < rounds; r++)
+        await Promise.all(Array.from({ length: 4 }, (_, i) => visit(i % 2 === 0 ? capped.alias : rotation.alias)));
     };
 
     await load(5);
@@ -128,7 +145,8 @@ describe('two instances on PostgreSQL sharing a Redis that goes away', { skip },
     assert.equal(reached.length + expired.length, answers.filter((x) => x.alias === capped.alias).length);
     const rotated = answers.filter((x) => x.alias === rotation.alias);
     for (const x of rotated) assert.ok(x.status === 302 && ROTATION.includes(x.location!), JSON.stringify(x));
-    for (const url of ROTATION) assert.ok(rotated.filter((x) => x.location === url).length >= rotated.length / 3 - 3, `${url} had its turns`);
+    for (const url of ROTATION)
+      assert.ok(rotated.filter((x) => x.location === url).length >= rotated.length / 3 - 3, `${url} had its turns`);
 
     // The clicks written agree with the cap (a few reads: the key's API budget is 20).
     let clicks = -1;

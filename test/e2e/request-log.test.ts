@@ -37,7 +37,11 @@ describe('request ids in the logs, and the metrics port, of the server process',
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkpix-e2e-log-'));
     metricsPort = await freePort();
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, TRUST_PROXY: 'true', METRICS_PORT: String(metricsPort) });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`,
+      TRUST_PROXY: 'true',
+      METRICS_PORT: String(metricsPort),
+    });
   });
   after(() => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -48,7 +52,12 @@ describe('request ids in the logs, and the metrics port, of the server process',
     const key = await cliAccountKey(server.env, 'log@example.com');
     const created = await fetch(`${server.base}/api/v1/links`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'lb-e2e-0001' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-request-id': 'lb-e2e-0001',
+      },
       body: 'url=https%3A%2F%2Fexample.com%2F&alias=logged',
     });
     assert.equal(created.status, 201);
@@ -61,14 +70,21 @@ describe('request ids in the logs, and the metrics port, of the server process',
     assert.equal(typeof line.responseTime, 'number');
     assert.equal(logLines(server).filter((l) => l.reqId === 'lb-e2e-0001').length, 1, 'one line, when answered');
 
-    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${server.base}/logged`, { redirect: 'manual' })).status, 302);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await fetch(`${server.base}/logged`, { redirect: 'manual' })).status, 302);
     await fetch(`${server.base}/health`);
     await waitForLine(server, (l) => l.route === '/health');
     assert.equal(logLines(server).filter((l) => l.route === '/:alias').length, 0);
 
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     assert.equal(metrics.status, 200);
-    assert.equal(metricValue(parseMetrics(await metrics.text()), 'linkpix_http_requests_total', { route: '/:alias', status: '302' }), 3);
+    assert.equal(
+      metricValue(parseMetrics(await metrics.text()), 'linkpix_http_requests_total', {
+        route: '/:alias',
+        status: '302',
+      }),
+      3,
+    );
   });
 
   test('SIGTERM stops the server and its metrics port, exit 0', async () => {

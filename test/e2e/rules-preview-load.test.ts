@@ -34,7 +34,10 @@ async function loopDelay(base: string): Promise<{ p99: number; max: number }> {
   const res = await request(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.body.text();
   const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
-  return { p99: seconds('nodejs_eventloop_lag_p99_seconds') * 1000, max: seconds('nodejs_eventloop_lag_max_seconds') * 1000 };
+  return {
+    p99: seconds('nodejs_eventloop_lag_p99_seconds') * 1000,
+    max: seconds('nodejs_eventloop_lag_max_seconds') * 1000,
+  };
 }
 
 /** 50 rules of 20 countries, 20 referrers and a working-hours window each: most clicks go through all of them. */
@@ -56,7 +59,13 @@ function ruleList(variant: number) {
   }));
 }
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: Json }> {
+async function api(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Json }> {
   const res = await request(`${base}${path}`, {
     method: method as 'GET',
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -71,7 +80,10 @@ async function api(base: string, key: string, method: string, path: string, body
 async function previewUntilAnswered(base: string, key: string, linkId: number, variant: number) {
   let refused = 0;
   for (;;) {
-    const res = await api(base, key, 'POST', `/api/v1/links/${linkId}/rules/preview`, { rules: ruleList(variant), days: 30 });
+    const res = await api(base, key, 'POST', `/api/v1/links/${linkId}/rules/preview`, {
+      rules: ruleList(variant),
+      days: 30,
+    });
     if (res.status !== 429) return { ...res, refused };
     assert.equal(res.body.message, 'Too Many Attempts.');
     assert.ok(Number(res.headers['retry-after']) >= 1, JSON.stringify(res.headers));
@@ -81,73 +93,106 @@ async function previewUntilAnswered(base: string, key: string, linkId: number, v
 }
 
 for (const { name: engine } of ENGINES) {
-  describe(`rules previews of a link with ${CLICKS} clicks [${engine}]`, { skip: engine === 'postgres' && !process.env.TEST_DATABASE_URL }, () => {
-    let server: ServerProcess;
-    let cleanup: () => Promise<void>;
+  describe(
+    `rules previews of a link with ${CLICKS} clicks [${engine}]`,
+    { skip: engine === 'postgres' && !process.env.TEST_DATABASE_URL },
+    () => {
+      let server: ServerProcess;
+      let cleanup: () => Promise<void>;
 
-    before(async () => {
-      const db = await cliDatabase(engine);
-      cleanup = db.cleanup;
-      server = await startServerProcess({ ...db.env, METRICS_TOKEN: METRICS_TOKEN });
-    });
-    after(async () => {
-      if (server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await once(server.child, 'exit');
-      }
-      await cleanup();
-    });
+      before(async () => {
+        const db = await cliDatabase(engine);
+        cleanup = db.cleanup;
+        server = await startServerProcess({ ...db.env, METRICS_TOKEN: METRICS_TOKEN });
+      });
+      after(async () => {
+        if (server.child.exitCode === null) {
+          server.child.kill('SIGTERM');
+          await once(server.child, 'exit');
+        }
+        await cleanup();
+      });
 
-    test(`/health within ${HEALTH_P99_MS} ms p99 while ${PREVIEWS} keys preview 50 rules × 20 values`, { timeout: 600_000 }, async () => {
-      // A team's link previewed by eight people: previews take turns per person, so eight keys
-      // of one person would run one at a time; eight people keep the instance's two turns busy.
-      const owner = await cliAccountKey(server.env, 'previews@example.com');
-      const team = await api(server.base, owner, 'POST', '/api/v1/workspaces', { name: 'Previews' });
-      assert.equal(team.status, 201, JSON.stringify(team.body));
-      const teamId = team.body.data.id as number;
-      const teamKey = async (personal: string) => {
-        const made = await api(server.base, personal, 'POST', `/api/v1/workspaces/${teamId}/api-keys`, { name: 'previews' });
-        assert.equal(made.status, 201, JSON.stringify(made.body));
-        return made.body.data.key as string;
-      };
-      const keys = [await teamKey(owner)];
-      for (let i = 1; i < PREVIEWS; i++) {
-        const email = `viewer${i}@example.com`;
-        const person = await cliAccountKey(server.env, email);
-        const invited = await api(server.base, owner, 'POST', `/api/v1/workspaces/${teamId}/invitations`, { email, role: 'viewer' });
-        assert.equal(invited.status, 201, JSON.stringify(invited.body));
-        const accepted = await api(server.base, person, 'POST', `/api/v1/invitations/${invited.body.data.token}/accept`);
-        assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-        keys.push(await teamKey(person));
-      }
-      const created = await api(server.base, keys[0]!, 'POST', '/api/v1/links', { url: 'https://example.com/', rules: ruleList(0) });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const linkId = created.body.data.id as number;
-      const now = Date.now();
-      const storage = connect(server.env.DATABASE_URL!);
-      await seedClicks(storage, { linkId, accountId: teamId, rows: CLICKS, newest: now - 60_000, stepMs: (29 * DAY_MS) / CLICKS }).finally(() => storage.close());
+      test(
+        `/health within ${HEALTH_P99_MS} ms p99 while ${PREVIEWS} keys preview 50 rules × 20 values`,
+        { timeout: 600_000 },
+        async () => {
+          // A team's link previewed by eight people: previews take turns per person, so eight keys
+          // of one person would run one at a time; eight people keep the instance's two turns busy.
+          const owner = await cliAccountKey(server.env, 'previews@example.com');
+          const team = await api(server.base, owner, 'POST', '/api/v1/workspaces', { name: 'Previews' });
+          assert.equal(team.status, 201, JSON.stringify(team.body));
+          const teamId = team.body.data.id as number;
+          const teamKey = async (personal: string) => {
+            const made = await api(server.base, personal, 'POST', `/api/v1/workspaces/${teamId}/api-keys`, {
+              name: 'previews',
+            });
+            assert.equal(made.status, 201, JSON.stringify(made.body));
+            return made.body.data.key as string;
+          };
+          const keys = [await teamKey(owner)];
+          for (let i = 1; i < PREVIEWS; i++) {
+            const email = `viewer${i}@example.com`;
+            const person = await cliAccountKey(server.env, email);
+            const invited = await api(server.base, owner, 'POST', `/api/v1/workspaces/${teamId}/invitations`, {
+              email,
+              role: 'viewer',
+            });
+            assert.equal(invited.status, 201, JSON.stringify(invited.body));
+            const accepted = await api(
+              server.base,
+              person,
+              'POST',
+              `/api/v1/invitations/${invited.body.data.token}/accept`,
+            );
+            assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+            keys.push(await teamKey(person));
+          }
+          const created = await api(server.base, keys[0]!, 'POST', '/api/v1/links', {
+            url: 'https://example.com/',
+            rules: ruleList(0),
+          });
+          assert.equal(created.status, 201, JSON.stringify(created.body));
+          const linkId = created.body.data.id as number;
+          const now = Date.now();
+          const storage = connect(server.env.DATABASE_URL!);
+          await seedClicks(storage, {
+            linkId,
+            accountId: teamId,
+            rows: CLICKS,
+            newest: now - 60_000,
+            stepMs: (29 * DAY_MS) / CLICKS,
+          }).finally(() => storage.close());
 
-      await loopDelay(server.base);
-      const started = performance.now();
-      const { latency, results } = await healthWhile(
-        server.base,
-        keys.map((key, i) => () => previewUntilAnswered(server.base, key, linkId, i + 1)),
-        { probes: 1, pauseMs: 10 },
+          await loopDelay(server.base);
+          const started = performance.now();
+          const { latency, results } = await healthWhile(
+            server.base,
+            keys.map((key, i) => () => previewUntilAnswered(server.base, key, linkId, i + 1)),
+            { probes: 1, pauseMs: 10 },
+          );
+          const seconds = (performance.now() - started) / 1000;
+          const refused = results.reduce((sum, r) => sum + r.refused, 0);
+          const loop = await loopDelay(server.base);
+          console.log(
+            `[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; the server's loop delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`,
+          );
+
+          for (const r of results) {
+            assert.equal(r.status, 200, JSON.stringify(r.body));
+            assert.equal(r.body.data.clicks, REPLAYED);
+            assert.ok(
+              r.body.data.since !== null && Date.parse(r.body.data.since) > now - 30 * DAY_MS,
+              r.body.data.since,
+            );
+          }
+          assert.ok(
+            latency.p99 <= HEALTH_P99_MS,
+            `/health p99 ${latency.p99.toFixed(1)} ms while previews ran (max ${latency.max.toFixed(1)} ms)`,
+          );
+          assert.ok(latency.samples >= 100, `too few samples to read a p99: ${latency.samples}`);
+        },
       );
-      const seconds = (performance.now() - started) / 1000;
-      const refused = results.reduce((sum, r) => sum + r.refused, 0);
-      const loop = await loopDelay(server.base);
-      console.log(
-        `[${engine}] /health while ${PREVIEWS} previews ran: ${JSON.stringify(latency)}; the server's loop delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; all answered in ${seconds.toFixed(1)} s, ${refused} refusals on the way`,
-      );
-
-      for (const r of results) {
-        assert.equal(r.status, 200, JSON.stringify(r.body));
-        assert.equal(r.body.data.clicks, REPLAYED);
-        assert.ok(r.body.data.since !== null && Date.parse(r.body.data.since) > now - 30 * DAY_MS, r.body.data.since);
-      }
-      assert.ok(latency.p99 <= HEALTH_P99_MS, `/health p99 ${latency.p99.toFixed(1)} ms while previews ran (max ${latency.max.toFixed(1)} ms)`);
-      assert.ok(latency.samples >= 100, `too few samples to read a p99: ${latency.samples}`);
-    });
-  });
+    },
+  );
 }

@@ -21,7 +21,10 @@ const SPLIT = [
 ];
 
 const go = (url: string, cookie?: string) =>
-  fetch(url, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA, accept: 'text/html', ...(cookie === undefined ? {} : { cookie }) } });
+  fetch(url, {
+    redirect: 'manual',
+    headers: { 'user-agent': BROWSER_UA, accept: 'text/html', ...(cookie === undefined ? {} : { cookie }) },
+  });
 
 describe('a split across two instances behind nginx', { skip: POSTGRES_SKIP ?? false }, () => {
   let schema: { url: string; drop(): Promise<void> };
@@ -33,7 +36,12 @@ describe('a split across two instances behind nginx', { skip: POSTGRES_SKIP ?? f
     assert.ok(hasNginx(), `nginx is not installed at ${NGINX}: apt-get install -y nginx`);
     schema = await isolatedPgUrl(testDatabaseUrl());
     redis = await OwnRedis.start();
-    cluster = await startCluster({ instances: 2, databaseUrl: schema.url, redisUrl: redis.url, env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info' } });
+    cluster = await startCluster({
+      instances: 2,
+      databaseUrl: schema.url,
+      redisUrl: redis.url,
+      env: { TITLE_FETCH: 'false', LOG_LEVEL: 'info' },
+    });
     const key = await cliAccountKey({ DATABASE_URL: schema.url }, 'split@example.com');
     const res = await fetch(`${cluster.url}/api/v1/links`, {
       method: 'POST',

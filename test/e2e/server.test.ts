@@ -54,7 +54,11 @@ describe('the server process (npm start)', () => {
         `${base}/api/v1/links`,
         {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': String(Buffer.byteLength(body)),
+          },
         },
         (res) => {
           let text = '';

@@ -16,7 +16,8 @@ const CONCURRENCY = 20;
 // Traffic over this many links: enough rollup rows that a PostgreSQL batch's window is held back
 // rather than written with it, so the stop must write it.
 const LINKS = 100;
-const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 for (const engine of ENGINES)
   describe(`SIGTERM in the middle of redirect traffic [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -53,7 +54,11 @@ for (const engine of ENGINES)
         Array.from({ length: LINKS }, async (_, k) => {
           const created = await fetch(`${base}/api/v1/links`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+            headers: {
+              authorization: `Bearer ${key}`,
+              accept: 'application/json',
+              'content-type': 'application/x-www-form-urlencoded',
+            },
             body: `url=https%3A%2F%2Fexample.com%2Floaded${k}&alias=loaded${k}`,
           });
           const createdText = await created.text();
@@ -80,7 +85,10 @@ for (const engine of ENGINES)
             child.kill('SIGTERM');
           }
           try {
-            const res = await fetch(`${base}/loaded${i % LINKS}?n=${i}`, { redirect: 'manual', headers: { 'user-agent': UA, accept: 'text/html' } });
+            const res = await fetch(`${base}/loaded${i % LINKS}?n=${i}`, {
+              redirect: 'manual',
+              headers: { 'user-agent': UA, accept: 'text/html' },
+            });
             await res.arrayBuffer();
             statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
             if (res.status === 302) {
@@ -106,7 +114,9 @@ for (const engine of ENGINES)
 
       const written = await writtenTo(db.databaseUrl, linkIds);
       const detail = `302s ${redirects} (${afterSignal} after SIGTERM), refused ${refused}, statuses ${JSON.stringify([...statuses])}`;
-      t.diagnostic(`${detail}; click rows ${written.rows}, links.clicks ${written.clicks}, rollup total ${written.total}`);
+      t.diagnostic(
+        `${detail}; click rows ${written.rows}, links.clicks ${written.clicks}, rollup total ${written.total}`,
+      );
       assert.equal(written.bots, 0, detail);
       assert.equal(written.rows, redirects, `click rows vs 302 responses: ${detail}`);
       assert.equal(written.clicks, redirects, `links.clicks vs 302 responses: ${detail}`);

@@ -11,7 +11,12 @@ after(closeBrowser);
 after(() => provider.close());
 
 const TIMEOUT = { timeout: 60_000 };
-const env = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Example ID' };
+const env = {
+  OIDC_ISSUER: provider.issuer,
+  OIDC_CLIENT_ID: CLIENT.id,
+  OIDC_CLIENT_SECRET: CLIENT.secret,
+  OIDC_NAME: 'Example ID',
+};
 
 onEachEngineInBrowser('single sign-on in a browser', { env, signedIn: false }, (web) => {
   web.once('the link on /login and the refusal page: axe in every theme, 320 px', TIMEOUT, async () => {

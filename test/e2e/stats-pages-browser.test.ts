@@ -9,8 +9,22 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ENGINES, startHarness, type Harness } from '../support/harness.ts';
-import { axeRulesIn, blockedRequests, closeBrowser, expectNoAxeViolations, newPage, themeCheckOn } from '../support/browser.ts';
-import { apiKeyOf, contrast, expectNoSidewaysScrollAt320, signUpInBrowser, startDestination, type Destination } from '../support/web-browser.ts';
+import {
+  axeRulesIn,
+  blockedRequests,
+  closeBrowser,
+  expectNoAxeViolations,
+  newPage,
+  themeCheckOn,
+} from '../support/browser.ts';
+import {
+  apiKeyOf,
+  contrast,
+  expectNoSidewaysScrollAt320,
+  signUpInBrowser,
+  startDestination,
+  type Destination,
+} from '../support/web-browser.ts';
 
 after(closeBrowser);
 
@@ -87,54 +101,63 @@ for (const engine of ENGINES) {
       return page.locator('path[class*="map-bucket-"] > title').allTextContents();
     }
 
-    test('the owner: the overview with its totals and top countries, then the countries map and table', TIMEOUT, async () => {
-      const res = await owner.goto(`${h.baseUrl}/stats/${links.public.id}`);
-      assert.equal(res?.status(), 200);
-      assert.match(await owner.getByRole('heading', { level: 1 }).innerText(), /Public numbers/);
-      assert.equal(await owner.locator('[data-stat="total"]').innerText(), '4');
-      assert.equal(await owner.locator('[data-stat="unique"]').innerText(), '3');
-      await themes(owner);
-      await expectNoSidewaysScrollAt320(owner);
+    test(
+      'the owner: the overview with its totals and top countries, then the countries map and table',
+      TIMEOUT,
+      async () => {
+        const res = await owner.goto(`${h.baseUrl}/stats/${links.public.id}`);
+        assert.equal(res?.status(), 200);
+        assert.match(await owner.getByRole('heading', { level: 1 }).innerText(), /Public numbers/);
+        assert.equal(await owner.locator('[data-stat="total"]').innerText(), '4');
+        assert.equal(await owner.locator('[data-stat="unique"]').innerText(), '3');
+        await themes(owner);
+        await expectNoSidewaysScrollAt320(owner);
 
-      await owner
-        .getByRole('link', { name: /^(See all countries|Countries)$/ })
-        .first()
-        .click();
-      await owner.waitForURL(new RegExp(`/stats/${links.public.id}/countries`));
-      // On the map: a shaded path per country, named by its <title>.
-      assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks', 'United Kingdom: 1 click', 'United States: 1 click']);
-      // And in the one table under it (the map prints none of its own), the busiest first.
-      const tables = owner.locator('main table').filter({ has: owner.locator('th', { hasText: 'Country' }) });
-      assert.equal(await tables.count(), 1);
-      for (const table of await tables.all()) {
-        const rows = await table.locator('tbody tr').allInnerTexts();
-        assert.deepEqual(
-          rows.map((r) => r.split('\t').slice(0, 2).join(' ')),
-          ['Germany 2', 'United Kingdom 1', 'United States 1'],
-        );
-      }
-      await themes(owner, { label: 'countries', check: busiestStandOut });
-      await expectNoSidewaysScrollAt320(owner);
-      // The theme switch (JavaScript submits it on change): dark on a light system, light on a dark one.
-      for (const [choice, system] of [
-        ['Dark', 'light'],
-        ['Light', 'dark'],
-      ] as const) {
-        await owner.emulateMedia({ colorScheme: system });
-        // The theme is in the account menu, which the reload after each choice closes.
+        await owner
+          .getByRole('link', { name: /^(See all countries|Countries)$/ })
+          .first()
+          .click();
+        await owner.waitForURL(new RegExp(`/stats/${links.public.id}/countries`));
+        // On the map: a shaded path per country, named by its <title>.
+        assert.deepEqual((await mapTitles(owner)).sort(), [
+          'Germany: 2 clicks',
+          'United Kingdom: 1 click',
+          'United States: 1 click',
+        ]);
+        // And in the one table under it (the map prints none of its own), the busiest first.
+        const tables = owner.locator('main table').filter({ has: owner.locator('th', { hasText: 'Country' }) });
+        assert.equal(await tables.count(), 1);
+        for (const table of await tables.all()) {
+          const rows = await table.locator('tbody tr').allInnerTexts();
+          assert.deepEqual(
+            rows.map((r) => r.split('\t').slice(0, 2).join(' ')),
+            ['Germany 2', 'United Kingdom 1', 'United States 1'],
+          );
+        }
+        await themes(owner, { label: 'countries', check: busiestStandOut });
+        await expectNoSidewaysScrollAt320(owner);
+        // The theme switch (JavaScript submits it on change): dark on a light system, light on a dark one.
+        for (const [choice, system] of [
+          ['Dark', 'light'],
+          ['Light', 'dark'],
+        ] as const) {
+          await owner.emulateMedia({ colorScheme: system });
+          // The theme is in the account menu, which the reload after each choice closes.
+          await owner.locator('details.account-menu > summary').click();
+          await owner.getByLabel('Theme').selectOption({ label: choice });
+          await owner.waitForFunction((t) => document.documentElement.dataset.theme === t, choice.toLowerCase());
+          // A choice changes only colours, and `themes` just checked the page whole.
+          if (engine.name === 'sqlite')
+            await expectNoAxeViolations(owner, { colourOnly: true, label: `${choice} chosen, ${system} system` });
+          await busiestStandOut(owner);
+        }
         await owner.locator('details.account-menu > summary').click();
-        await owner.getByLabel('Theme').selectOption({ label: choice });
-        await owner.waitForFunction((t) => document.documentElement.dataset.theme === t, choice.toLowerCase());
-        // A choice changes only colours, and `themes` just checked the page whole.
-        if (engine.name === 'sqlite') await expectNoAxeViolations(owner, { colourOnly: true, label: `${choice} chosen, ${system} system` });
-        await busiestStandOut(owner);
-      }
-      await owner.locator('details.account-menu > summary').click();
-      await owner.getByLabel('Theme').selectOption({ label: 'System' });
-      await owner.waitForFunction(() => document.documentElement.dataset.theme === undefined);
-      await owner.emulateMedia({ colorScheme: null });
-      assert.deepEqual(blockedRequests(owner), []);
-    });
+        await owner.getByLabel('Theme').selectOption({ label: 'System' });
+        await owner.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+        await owner.emulateMedia({ colorScheme: null });
+        assert.deepEqual(blockedRequests(owner), []);
+      },
+    );
 
     /**
      * At 375 px in both themes: axe (in dark, its colour rules), no sideways scroll, and the
@@ -147,7 +170,11 @@ for (const engine of ENGINES) {
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
           await page.setViewportSize({ width: 375, height: 812 });
-          if (engine.name === 'sqlite') await expectNoAxeViolations(page, { ...axeRulesIn(colorScheme), label: `${label}, ${colorScheme}, 375 px` });
+          if (engine.name === 'sqlite')
+            await expectNoAxeViolations(page, {
+              ...axeRulesIn(colorScheme),
+              label: `${label}, ${colorScheme}, 375 px`,
+            });
           const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
           assert.equal(overflow, 0, `${label} scrolls sideways at 375 px`);
           const sizes = await page.locator('main').evaluate((main) =>
@@ -155,12 +182,20 @@ for (const engine of ENGINES) {
               .filter((t) => getComputedStyle(t).display !== 'none')
               .map((t) => {
                 const svg = t.closest('svg')!;
-                return (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width;
+                return (
+                  (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) /
+                  svg.viewBox.baseVal.width
+                );
               }),
           );
-          for (const size of sizes) assert.ok(size >= 12, `${label}: a chart label drawn at ${size.toFixed(1)} px at 375 px`);
+          for (const size of sizes)
+            assert.ok(size >= 12, `${label}: a chart label drawn at ${size.toFixed(1)} px at 375 px`);
           await page.setViewportSize({ width: 1280, height: 800 });
-          if (engine.name === 'sqlite') await expectNoAxeViolations(page, { ...axeRulesIn(colorScheme), label: `${label}, ${colorScheme}, 1280 px` });
+          if (engine.name === 'sqlite')
+            await expectNoAxeViolations(page, {
+              ...axeRulesIn(colorScheme),
+              label: `${label}, ${colorScheme}, 1280 px`,
+            });
           if (label.endsWith('overview')) {
             const top = await page.locator('[data-stat="total"]').evaluate((e) => e.getBoundingClientRect().bottom);
             assert.ok(top < 800, `${label}: the clicks figure on the first screen at 1280 × 800 (${top} px)`);
@@ -172,91 +207,108 @@ for (const engine of ENGINES) {
       }
     }
 
-    test('the owner: a clicked country filters the whole page, shown as a chip that removes it; the tabs at 375 and 1280 px', TIMEOUT, async () => {
-      await owner.goto(`${h.baseUrl}/stats/${links.public.id}`);
-      await phoneAndDesktop(owner, 'overview');
-      // The chart's numbers one click away, not printed beside it.
-      const chartTable = owner.locator('main figure.chart-time-series table');
-      assert.equal(await chartTable.isVisible(), false);
-      await owner.locator('main figure.chart-time-series summary', { hasText: 'Show as table' }).click();
-      assert.equal(await chartTable.isVisible(), true);
+    test(
+      'the owner: a clicked country filters the whole page, shown as a chip that removes it; the tabs at 375 and 1280 px',
+      TIMEOUT,
+      async () => {
+        await owner.goto(`${h.baseUrl}/stats/${links.public.id}`);
+        await phoneAndDesktop(owner, 'overview');
+        // The chart's numbers one click away, not printed beside it.
+        const chartTable = owner.locator('main figure.chart-time-series table');
+        assert.equal(await chartTable.isVisible(), false);
+        await owner.locator('main figure.chart-time-series summary', { hasText: 'Show as table' }).click();
+        assert.equal(await chartTable.isVisible(), true);
 
-      await owner.getByRole('link', { name: 'Germany: filter by this country' }).click();
-      await owner.waitForURL(/country=DE/);
-      assert.equal(await owner.locator('[data-stat="total"]').innerText(), '2');
-      assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks']);
-      const chip = owner.locator('.stats-chip');
-      assert.match(await chip.innerText(), /Country: Germany/);
-      await phoneAndDesktop(owner, 'filtered overview');
-      await owner.getByRole('link', { name: 'Remove filter Country: Germany' }).click();
-      await owner.waitForURL((url) => !url.search.includes('country='));
-      assert.equal(await owner.locator('[data-stat="total"]').innerText(), '4');
-      assert.equal(await owner.locator('.stats-chip').count(), 0);
+        await owner.getByRole('link', { name: 'Germany: filter by this country' }).click();
+        await owner.waitForURL(/country=DE/);
+        assert.equal(await owner.locator('[data-stat="total"]').innerText(), '2');
+        assert.deepEqual((await mapTitles(owner)).sort(), ['Germany: 2 clicks']);
+        const chip = owner.locator('.stats-chip');
+        assert.match(await chip.innerText(), /Country: Germany/);
+        await phoneAndDesktop(owner, 'filtered overview');
+        await owner.getByRole('link', { name: 'Remove filter Country: Germany' }).click();
+        await owner.waitForURL((url) => !url.search.includes('country='));
+        assert.equal(await owner.locator('[data-stat="total"]').innerText(), '4');
+        assert.equal(await owner.locator('.stats-chip').count(), 0);
 
-      for (const tab of ['countries', 'hours', 'referrers']) {
-        await owner.goto(`${h.baseUrl}/stats/${links.public.id}/${tab}`);
-        await phoneAndDesktop(owner, tab);
-      }
-    });
+        for (const tab of ['countries', 'hours', 'referrers']) {
+          await owner.goto(`${h.baseUrl}/stats/${links.public.id}/${tab}`);
+          await phoneAndDesktop(owner, tab);
+        }
+      },
+    );
 
-    test('privacy 0: a fresh context sees the numbers and the map, nothing of the owner, no cookie, noindex', TIMEOUT, async () => {
-      const page = await newPage();
-      try {
-        const res = await page.goto(`${h.baseUrl}/stats/${links.public.id}`);
-        assert.equal(res?.status(), 200);
-        assert.equal(await page.locator('[data-stat="total"]').innerText(), '4');
-        assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex');
-        const text = await page.locator('body').innerText();
-        assert.ok(!text.includes(ownerEmail), 'no owner email');
-        assert.equal(await page.getByRole('link', { name: 'Edit link' }).count(), 0);
-        assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Links' }).count(), 0);
-        await themes(page, { label: 'public' });
-        await page.goto(`${h.baseUrl}/stats/${links.public.id}/countries`);
-        // Three countries of fewer than STATS_MIN_COUNT (5) clicks each: none shaded on the map,
-        // one "Other" row in the table (the owner's test above sees them by name).
-        assert.equal((await mapTitles(page)).length, 0);
-        const rows = await page.locator('main table.stats-table tbody tr').allInnerTexts();
-        assert.deepEqual(
-          rows.map((r) => r.split('\t').slice(0, 2).join(' ')),
-          ['Other 4'],
-        );
-        assert.equal(await page.getByText(/values with fewer than 5 clicks are shown together/).count(), 1);
-        await themes(page, { label: 'public countries' });
-        await expectNoSidewaysScrollAt320(page);
-        assert.deepEqual(await page.context().cookies(), [], 'no cookie at all');
-      } finally {
-        await page.close();
-      }
-    });
+    test(
+      'privacy 0: a fresh context sees the numbers and the map, nothing of the owner, no cookie, noindex',
+      TIMEOUT,
+      async () => {
+        const page = await newPage();
+        try {
+          const res = await page.goto(`${h.baseUrl}/stats/${links.public.id}`);
+          assert.equal(res?.status(), 200);
+          assert.equal(await page.locator('[data-stat="total"]').innerText(), '4');
+          assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex');
+          const text = await page.locator('body').innerText();
+          assert.ok(!text.includes(ownerEmail), 'no owner email');
+          assert.equal(await page.getByRole('link', { name: 'Edit link' }).count(), 0);
+          assert.equal(
+            await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Links' }).count(),
+            0,
+          );
+          await themes(page, { label: 'public' });
+          await page.goto(`${h.baseUrl}/stats/${links.public.id}/countries`);
+          // Three countries of fewer than STATS_MIN_COUNT (5) clicks each: none shaded on the map,
+          // one "Other" row in the table (the owner's test above sees them by name).
+          assert.equal((await mapTitles(page)).length, 0);
+          const rows = await page.locator('main table.stats-table tbody tr').allInnerTexts();
+          assert.deepEqual(
+            rows.map((r) => r.split('\t').slice(0, 2).join(' ')),
+            ['Other 4'],
+          );
+          assert.equal(await page.getByText(/values with fewer than 5 clicks are shown together/).count(), 1);
+          await themes(page, { label: 'public countries' });
+          await expectNoSidewaysScrollAt320(page);
+          assert.deepEqual(await page.context().cookies(), [], 'no cookie at all');
+        } finally {
+          await page.close();
+        }
+      },
+    );
 
-    test('privacy 2: the password page, a wrong password, the right one unlocks this link’s stats only', TIMEOUT, async () => {
-      const page = await newPage();
-      try {
-        const res = await page.goto(`${h.baseUrl}/stats/${links.locked.id}`);
-        assert.equal(res?.status(), 200);
-        assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Protected statistics');
-        assert.equal(await page.locator('[data-stat="total"]').count(), 0, 'no numbers before the password');
-        await themes(page, { label: 'password' });
-        await expectNoSidewaysScrollAt320(page);
-        await page.getByLabel('Password').fill('not it');
-        await page.getByRole('button', { name: 'Show statistics' }).click();
-        await page.getByText('The password is wrong.').first().waitFor();
-        assert.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
-        await themes(page, { label: 'wrong password' });
-        await page.getByLabel('Password').fill('open sesame');
-        await page.getByRole('button', { name: 'Show statistics' }).click();
-        await page.locator('[data-stat="total"]').waitFor();
-        assert.equal(await page.locator('[data-stat="total"]').innerText(), '1');
-        await themes(page, { label: 'unlocked' });
-        const unlock = (await page.context().cookies()).filter((c) => c.value !== '' && c.httpOnly && c.path.includes(`/stats/${links.locked.id}`));
-        assert.equal(unlock.length, 1, 'an HttpOnly cookie for this link’s stats');
-        // The same password does not open another link's page.
-        await page.goto(`${h.baseUrl}/stats/${links.locked2.id}`);
-        assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Protected statistics');
-      } finally {
-        await page.close();
-      }
-    });
+    test(
+      'privacy 2: the password page, a wrong password, the right one unlocks this link’s stats only',
+      TIMEOUT,
+      async () => {
+        const page = await newPage();
+        try {
+          const res = await page.goto(`${h.baseUrl}/stats/${links.locked.id}`);
+          assert.equal(res?.status(), 200);
+          assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Protected statistics');
+          assert.equal(await page.locator('[data-stat="total"]').count(), 0, 'no numbers before the password');
+          await themes(page, { label: 'password' });
+          await expectNoSidewaysScrollAt320(page);
+          await page.getByLabel('Password').fill('not it');
+          await page.getByRole('button', { name: 'Show statistics' }).click();
+          await page.getByText('The password is wrong.').first().waitFor();
+          assert.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
+          await themes(page, { label: 'wrong password' });
+          await page.getByLabel('Password').fill('open sesame');
+          await page.getByRole('button', { name: 'Show statistics' }).click();
+          await page.locator('[data-stat="total"]').waitFor();
+          assert.equal(await page.locator('[data-stat="total"]').innerText(), '1');
+          await themes(page, { label: 'unlocked' });
+          const unlock = (await page.context().cookies()).filter(
+            (c) => c.value !== '' && c.httpOnly && c.path.includes(`/stats/${links.locked.id}`),
+          );
+          assert.equal(unlock.length, 1, 'an HttpOnly cookie for this link’s stats');
+          // The same password does not open another link's page.
+          await page.goto(`${h.baseUrl}/stats/${links.locked2.id}`);
+          assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Protected statistics');
+        } finally {
+          await page.close();
+        }
+      },
+    );
 
     test('privacy 1: a fresh context gets the 404 page, which passes axe', TIMEOUT, async () => {
       const page = await newPage();

@@ -17,7 +17,10 @@ onEachEngineInBrowser('tags in a browser', {}, (web) => {
   test('/links/tags, a refused rename, and the list with chips and a tag filter', TIMEOUT, async () => {
     const key = await apiKeyOf(web.h, web.email);
     for (const tags of [['Launch', 'Quarter three'], ['Launch'], ['A rather long tag name of 32 ch']]) {
-      const res = await web.h.request('POST', '/api/v1/links', { key, json: { url: `${web.dest.base}/page`, title: 'Tagged link', tags } });
+      const res = await web.h.request('POST', '/api/v1/links', {
+        key,
+        json: { url: `${web.dest.base}/page`, title: 'Tagged link', tags },
+      });
       assert.equal(res.status, 201, res.text);
     }
     await web.open('/links/tags', 200, 'Tags');

@@ -37,37 +37,41 @@ onEachEngineInBrowser('two-factor sign-in in a browser', { overrides: { clock } 
   let recovery: string[] = [];
   const code = () => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: clock.now() });
 
-  test('/account/security: set up by the key, the recovery codes shown once, then on; every state axe-clean in both themes', TIMEOUT, async () => {
-    clock.set('2026-03-10T12:00:00Z');
-    await open('/account/security', 200, 'Security');
-    await everyTheme('off');
-    await expectNoSidewaysScrollAt375(web.page);
-    await web.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-    await web.page.getByRole('heading', { name: 'Set up two-factor sign-in', level: 3 }).waitFor();
-    assert.equal(await web.page.getByRole('img', { name: 'QR code of your two-factor secret' }).count(), 1);
-    secret = (await web.page.locator('#totp-secret').inputValue()).replace(/ /g, '');
-    assert.match(secret, /^[A-Z2-7]{32}$/);
-    await everyTheme('setting up');
-    await expectNoSidewaysScrollAt375(web.page);
+  test(
+    '/account/security: set up by the key, the recovery codes shown once, then on; every state axe-clean in both themes',
+    TIMEOUT,
+    async () => {
+      clock.set('2026-03-10T12:00:00Z');
+      await open('/account/security', 200, 'Security');
+      await everyTheme('off');
+      await expectNoSidewaysScrollAt375(web.page);
+      await web.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      await web.page.getByRole('heading', { name: 'Set up two-factor sign-in', level: 3 }).waitFor();
+      assert.equal(await web.page.getByRole('img', { name: 'QR code of your two-factor secret' }).count(), 1);
+      secret = (await web.page.locator('#totp-secret').inputValue()).replace(/ /g, '');
+      assert.match(secret, /^[A-Z2-7]{32}$/);
+      await everyTheme('setting up');
+      await expectNoSidewaysScrollAt375(web.page);
 
-    await web.page.getByLabel('Code from the app').fill('000000' === code() ? '111111' : '000000');
-    await web.page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-    await web.page.getByRole('heading', { name: 'There is a problem' }).waitFor();
-    await everyTheme('a wrong code');
+      await web.page.getByLabel('Code from the app').fill('000000' === code() ? '111111' : '000000');
+      await web.page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+      await web.page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+      await everyTheme('a wrong code');
 
-    await web.page.getByLabel('Code from the app').fill(code());
-    await web.page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-    await web.page.getByRole('heading', { name: 'Your recovery codes', level: 1 }).waitFor();
-    recovery = await web.page.locator('.recovery-codes li').allInnerTexts();
-    assert.equal(recovery.length, 10);
-    await everyTheme('recovery codes');
-    await expectNoSidewaysScrollAt375(web.page);
+      await web.page.getByLabel('Code from the app').fill(code());
+      await web.page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+      await web.page.getByRole('heading', { name: 'Your recovery codes', level: 1 }).waitFor();
+      recovery = await web.page.locator('.recovery-codes li').allInnerTexts();
+      assert.equal(recovery.length, 10);
+      await everyTheme('recovery codes');
+      await expectNoSidewaysScrollAt375(web.page);
 
-    await open('/account/security', 200, 'Security');
-    await web.page.getByText(/Two-factor sign-in is on since/).waitFor();
-    await everyTheme('on');
-    await expectNoSidewaysScrollAt375(web.page);
-  });
+      await open('/account/security', 200, 'Security');
+      await web.page.getByText(/Two-factor sign-in is on since/).waitFor();
+      await everyTheme('on');
+      await expectNoSidewaysScrollAt375(web.page);
+    },
+  );
 
   test('sign out, then sign in: the password, then a code from the app', TIMEOUT, async () => {
     clock.set('2026-03-10T12:01:00Z');

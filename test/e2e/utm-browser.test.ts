@@ -34,23 +34,30 @@ onEachEngineInBrowser('UTM templates and the link form’s UTM builder in a brow
     await web.everyTheme('one template');
   });
 
-  test('the link form: the destination follows the five fields as they are typed, and the fields follow it', TIMEOUT, async () => {
-    await web.open('/links/new', 200, 'New link');
-    await web.everyTheme('the builder folded');
-    await web.page.getByText('Source, medium, campaign, term and content').click();
-    await web.everyTheme('the builder open');
-    const url = web.page.getByLabel('Destination URL');
-    await url.fill(`${web.dest.base}/landing?ref=7#top`);
-    await web.page.getByLabel('Source (utm_source)').pressSequentially('news letter');
-    await web.page.getByLabel('Campaign (utm_campaign)').pressSequentially('été');
-    assert.equal(await url.inputValue(), `${web.dest.base}/landing?ref=7&utm_source=news%20letter&utm_campaign=%C3%A9t%C3%A9#top`);
-    await web.page.getByLabel('Source (utm_source)').fill('');
-    assert.equal(await url.inputValue(), `${web.dest.base}/landing?ref=7&utm_campaign=%C3%A9t%C3%A9#top`);
-    await url.fill(`${web.dest.base}/landing?utm_medium=cpc&utm_term=shoes+red`);
-    assert.equal(await web.page.getByLabel('Medium (utm_medium)').inputValue(), 'cpc');
-    assert.equal(await web.page.getByLabel('Term (utm_term)').inputValue(), 'shoes red');
-    assert.equal(await web.page.getByLabel('Campaign (utm_campaign)').inputValue(), '');
-  });
+  test(
+    'the link form: the destination follows the five fields as they are typed, and the fields follow it',
+    TIMEOUT,
+    async () => {
+      await web.open('/links/new', 200, 'New link');
+      await web.everyTheme('the builder folded');
+      await web.page.getByText('Source, medium, campaign, term and content').click();
+      await web.everyTheme('the builder open');
+      const url = web.page.getByLabel('Destination URL');
+      await url.fill(`${web.dest.base}/landing?ref=7#top`);
+      await web.page.getByLabel('Source (utm_source)').pressSequentially('news letter');
+      await web.page.getByLabel('Campaign (utm_campaign)').pressSequentially('été');
+      assert.equal(
+        await url.inputValue(),
+        `${web.dest.base}/landing?ref=7&utm_source=news%20letter&utm_campaign=%C3%A9t%C3%A9#top`,
+      );
+      await web.page.getByLabel('Source (utm_source)').fill('');
+      assert.equal(await url.inputValue(), `${web.dest.base}/landing?ref=7&utm_campaign=%C3%A9t%C3%A9#top`);
+      await url.fill(`${web.dest.base}/landing?utm_medium=cpc&utm_term=shoes+red`);
+      assert.equal(await web.page.getByLabel('Medium (utm_medium)').inputValue(), 'cpc');
+      assert.equal(await web.page.getByLabel('Term (utm_term)').inputValue(), 'shoes red');
+      assert.equal(await web.page.getByLabel('Campaign (utm_campaign)').inputValue(), '');
+    },
+  );
 
   test('a template applied, then saved: the link has the destination the page showed', TIMEOUT, async () => {
     await web.open('/links/new', 200, 'New link');

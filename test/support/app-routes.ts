@@ -68,24 +68,47 @@ export async function seedAppData(h: Harness, email: string, dest: Destination):
   }
   const alias = (await h.request('GET', `/api/v1/links/${link}`, { key })).body.data.alias as string;
   for (const ip of ['8.8.8.8', '81.2.69.160', '85.214.0.1']) {
-    const res = await fetch(`${h.baseUrl}/${alias}`, { redirect: 'manual', headers: { 'user-agent': UA, 'x-forwarded-for': ip } });
+    const res = await fetch(`${h.baseUrl}/${alias}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': UA, 'x-forwarded-for': ip },
+    });
     assert.equal(res.status, 302, `a visit from ${ip}`);
   }
   await h.server.container.visits.sink.flush();
   const tags = (await h.request('GET', '/api/v1/tags', { key })).body.data as { id: number; name: string }[];
   const tag = tags.find((t) => t.name === 'spring')!.id;
-  const utmTemplate = await made('/api/v1/utm-templates', { name: 'Newsletter', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' });
+  const utmTemplate = await made('/api/v1/utm-templates', {
+    name: 'Newsletter',
+    utm_source: 'newsletter',
+    utm_medium: 'email',
+    utm_campaign: 'spring',
+  });
   const team = await h.request('POST', '/api/v1/workspaces', { key, json: { name: 'Marketing team' } });
   assert.equal(team.status, 201, team.text);
   const workspace = team.body.data.id as number;
-  const invited = await h.request('POST', `/api/v1/workspaces/${workspace}/invitations`, { key, json: { email: 'colleague@example.com', role: 'editor' } });
+  const invited = await h.request('POST', `/api/v1/workspaces/${workspace}/invitations`, {
+    key,
+    json: { email: 'colleague@example.com', role: 'editor' },
+  });
   assert.equal(invited.status, 201, invited.text);
-  const teamKey = await h.request('POST', `/api/v1/workspaces/${workspace}/api-keys`, { key, json: { name: 'CI deploys', scopes: ['links:read', 'links:write'] } });
+  const teamKey = await h.request('POST', `/api/v1/workspaces/${workspace}/api-keys`, {
+    key,
+    json: { name: 'CI deploys', scopes: ['links:read', 'links:write'] },
+  });
   assert.equal(teamKey.status, 201, teamKey.text);
   return { link, pixel, space, domain, tag, utmTemplate, workspace, invitation: invited.body.data.token as string };
 }
 
-const STATS_TABS = ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours'] as const;
+const STATS_TABS = [
+  'countries',
+  'cities',
+  'referrers',
+  'browsers',
+  'platforms',
+  'devices',
+  'languages',
+  'hours',
+] as const;
 
 /** Every page of the app, in the order a person meets them. */
 export function appRoutes(d: AppData): AppRoute[] {

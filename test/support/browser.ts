@@ -150,7 +150,11 @@ const AXE_ALREADY_LOADED = 'undefined';
 /** Whether every frame of the page's documents has axe-core from an earlier run. */
 async function axeLoaded(page: Page): Promise<boolean> {
   const loaded = await Promise.all(
-    page.frames().map((frame) => frame.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function').catch(() => false)),
+    page
+      .frames()
+      .map((frame) =>
+        frame.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function').catch(() => false),
+      ),
   );
   return loaded.every(Boolean);
 }
@@ -164,10 +168,15 @@ async function axeLoaded(page: Page): Promise<boolean> {
  */
 export async function expectNoAxeViolations(page: Page, options: AxeOptions = {}): Promise<AxeResults> {
   if (withoutScript.has(page)) {
-    throw new Error('axe cannot run with JavaScript off; check the page with it on (same DOM unless it has <noscript> content)');
+    throw new Error(
+      'axe cannot run with JavaScript off; check the page with it on (same DOM unless it has <noscript> content)',
+    );
   }
   const exceptions = options.exceptions ?? [];
-  let builder = new AxeBuilder({ page, ...((await axeLoaded(page)) ? { axeSource: AXE_ALREADY_LOADED } : {}) }).setLegacyMode(true);
+  let builder = new AxeBuilder({
+    page,
+    ...((await axeLoaded(page)) ? { axeSource: AXE_ALREADY_LOADED } : {}),
+  }).setLegacyMode(true);
   builder = options.colourOnly ? builder.withRules([...AXE_COLOUR_RULES]) : builder.withTags([...AXE_TAGS]);
   if (options.include !== undefined) builder = builder.include(options.include);
   if (exceptions.length > 0) builder = builder.disableRules(exceptions.map((e) => e.ruleId));
@@ -207,7 +216,10 @@ export const THEMES: readonly Theme[] = [
  * violation (in dark, of the colour rules: `axeRulesIn`), no horizontal scrolling (WCAG 1.4.10), form fields that stand out from the page
  * (WCAG 1.4.11, which axe does not check), and `check` if given.
  */
-export async function checkEveryTheme(page: Page, options: AxeOptions & { check?: (page: Page, theme: Theme) => Promise<void> } = {}): Promise<void> {
+export async function checkEveryTheme(
+  page: Page,
+  options: AxeOptions & { check?: (page: Page, theme: Theme) => Promise<void> } = {},
+): Promise<void> {
   const viewport = page.viewportSize();
   // A page reached by a click may show its heading before its stylesheet is in: axe would judge it unstyled.
   await page.waitForLoadState('load');
@@ -221,7 +233,10 @@ export async function checkEveryTheme(page: Page, options: AxeOptions & { check?
       const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
       if (overflow > 0) throw new Error(`${page.url()} [${label}] scrolls sideways by ${overflow} px`);
       const faint = await faintFieldBoundaries(page);
-      if (faint.length > 0) throw new Error(`${page.url()} [${label}] form fields hard to make out (WCAG 1.4.11, 3:1 needed):\n${faint.join('\n')}`);
+      if (faint.length > 0)
+        throw new Error(
+          `${page.url()} [${label}] form fields hard to make out (WCAG 1.4.11, 3:1 needed):\n${faint.join('\n')}`,
+        );
       await options.check?.(page, theme);
     }
   } finally {
@@ -278,7 +293,10 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
         // Not drawn: hidden itself or by an ancestor, a closed <details>' content included.
         shown: el.checkVisibility({ visibilityProperty: true }),
         // Chromium draws a checkbox or radio of its own (ignoring the CSS border, which it reports as 0).
-        native: el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') && style.appearance !== 'none',
+        native:
+          el instanceof HTMLInputElement &&
+          (el.type === 'checkbox' || el.type === 'radio') &&
+          style.appearance !== 'none',
         // What the browser's drawing of such a control depends on: equal looks, one measurement.
         looks: [
           el instanceof HTMLInputElement ? `${el.type}:${el.checked}` : '',
@@ -306,10 +324,14 @@ async function faintFieldBoundaries(page: Page): Promise<string[]> {
     if (best >= 3) continue;
     if (f.native) {
       const looks = `${f.looks}|${backdrop.join(',')}`;
-      const drawn = drawnBefore.get(looks) ?? (await drawnOutline(page.locator('input:not([type=hidden]), select, textarea').nth(i), backdrop));
+      const drawn =
+        drawnBefore.get(looks) ??
+        (await drawnOutline(page.locator('input:not([type=hidden]), select, textarea').nth(i), backdrop));
       drawnBefore.set(looks, drawn);
       if (drawn.enough) continue;
-      faint.push(`  ${f.name}: drawn by the browser, ${drawn.strong} of ${drawn.total} pixels at 3:1 or more (${DRAWN_NEEDED} needed)`);
+      faint.push(
+        `  ${f.name}: drawn by the browser, ${drawn.strong} of ${drawn.total} pixels at 3:1 or more (${DRAWN_NEEDED} needed)`,
+      );
     } else {
       faint.push(`  ${f.name}: ${best.toFixed(2)}:1 (border ${f.border ?? 'none'}, fill ${f.fill})`);
     }
@@ -334,7 +356,10 @@ const DRAWN_NEEDED = 4;
  * #767676 on white (4.5:1), lighter on a dark page; a radio's ring is antialiased, so its pixels
  * at full strength are few (4 to 16 from 15 to 19 px wide), but a faint control has none at all.
  */
-async function drawnOutline(field: Locator, backdrop: Rgba): Promise<{ enough: boolean; strong: number; total: number }> {
+async function drawnOutline(
+  field: Locator,
+  backdrop: Rgba,
+): Promise<{ enough: boolean; strong: number; total: number }> {
   const png = await field.screenshot({ animations: 'disabled' });
   const { data, width, height } = await field
     .page()
@@ -346,7 +371,11 @@ async function drawnOutline(field: Locator, backdrop: Rgba): Promise<{ enough: b
       const context = canvas.getContext('2d');
       if (!context) throw new Error('no 2d canvas');
       context.drawImage(bitmap, 0, 0);
-      return { data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data), width: bitmap.width, height: bitmap.height };
+      return {
+        data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data),
+        width: bitmap.width,
+        height: bitmap.height,
+      };
     }, png.toString('base64'));
   let strong = 0;
   for (let p = 0; p < data.length; p += 4) {
@@ -378,5 +407,7 @@ export async function tabTo(page: Page, name: string | RegExp, { max = 20 }: { m
     path.push(now ? `${now.role} "${now.name}"` : '(nothing)');
     if (now && (typeof name === 'string' ? now.name === name : name.test(now.name))) return page.locator(':focus');
   }
-  throw new Error(`Tab never reached "${String(name)}" on ${page.url()} in ${max} presses; focus went: ${path.join(' → ')}`);
+  throw new Error(
+    `Tab never reached "${String(name)}" on ${page.url()} in ${max} presses; focus went: ${path.join(' → ')}`,
+  );
 }

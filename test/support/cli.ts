@@ -31,7 +31,11 @@ export interface CliSuite {
 }
 
 /** Runs `suite` once per engine, on a database of its own (cliDatabase) that the CLI runs with `env` over it. */
-export function onEachEngineWithCli(title: string, suite: (s: CliSuite) => void, env: Record<string, string> = {}): void {
+export function onEachEngineWithCli(
+  title: string,
+  suite: (s: CliSuite) => void,
+  env: Record<string, string> = {},
+): void {
   for (const engine of ENGINES) {
     describe(`${title} [${engine.name}]`, { skip: engine.skip ?? false }, () => {
       let database: Awaited<ReturnType<typeof cliDatabase>> | undefined;
@@ -46,7 +50,11 @@ export function onEachEngineWithCli(title: string, suite: (s: CliSuite) => void,
       suite({
         cli: (...args) => runCliHere(args, envOf()),
         cliWithInput: (input, ...args) => runCliHere(args, envOf(), input),
-        startServer: () => startHarness('sqlite', { env: { DATABASE_URL: envOf().DATABASE_URL! }, overrides: { tuning: { LINK_CACHE_TTL_MS: 1000 } } }),
+        startServer: () =>
+          startHarness('sqlite', {
+            env: { DATABASE_URL: envOf().DATABASE_URL! },
+            overrides: { tuning: { LINK_CACHE_TTL_MS: 1000 } },
+          }),
       });
     });
   }

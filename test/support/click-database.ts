@@ -63,7 +63,12 @@ export async function writtenTo(databaseUrl: string, linkIds?: readonly number[]
       (select count(*) from clicks${of}) as rows,
       (select count(*) from clicks${and} is_bot <> 0) as bots,
       (select coalesce(sum(count), 0) from click_rollups${and} dimension = 'total') as total`;
-  const numbers = (row: Record<string, unknown>): Written => ({ clicks: Number(row.clicks), rows: Number(row.rows), bots: Number(row.bots), total: Number(row.total) });
+  const numbers = (row: Record<string, unknown>): Written => ({
+    clicks: Number(row.clicks),
+    rows: Number(row.rows),
+    bots: Number(row.bots),
+    total: Number(row.total),
+  });
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
     try {

@@ -42,14 +42,40 @@ const COUNTRIES = [
 const PLATFORMS = ['iOS', 'Android', 'Windows', 'OS X', 'Linux', 'Chrome OS'];
 const BROWSERS = ['Chrome', 'Mobile Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera', 'Brave', 'Vivaldi'];
 const DEVICES = ['desktop', 'mobile', 'tablet'];
-const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'sv', 'cs', 'da', 'no', 'fi', 'pt', 'el', 'hu', 'ro', 'ja', 'tr', 'uk', 'ko'];
+const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pl',
+  'sv',
+  'cs',
+  'da',
+  'no',
+  'fi',
+  'pt',
+  'el',
+  'hu',
+  'ro',
+  'ja',
+  'tr',
+  'uk',
+  'ko',
+];
 /** Referrer hosts r0.example … r96.example. */
 const REFERRERS = 97;
 
-export const SEEDED = { countries: COUNTRIES, languages: LANGUAGES, referrers: Array.from({ length: REFERRERS }, (_, i) => `r${i}.example`) };
+export const SEEDED = {
+  countries: COUNTRIES,
+  languages: LANGUAGES,
+  referrers: Array.from({ length: REFERRERS }, (_, i) => `r${i}.example`),
+};
 
 /** `values[expr mod n]` as SQL; the values are the constants above, quoted. */
-const pick = (expr: string, values: readonly string[]) => `case (${expr}) % ${values.length} ${values.map((v, k) => `when ${k} then '${v}'`).join(' ')} end`;
+const pick = (expr: string, values: readonly string[]) =>
+  `case (${expr}) % ${values.length} ${values.map((v, k) => `when ${k} then '${v}'`).join(' ')} end`;
 
 function selectRows(i: string, at: string): string {
   return `${at} - ${i} * $step,
@@ -69,11 +95,15 @@ export async function seedClicks(
   if (storage.engine === 'sqlite') {
     const body = selectRows('i', String(Math.floor(o.newest))).replace('$step', String(Math.floor(o.stepMs)));
     await sql
-      .raw(`insert into clicks (${COLUMNS}) with recursive n(i) as (select 0 union all select i + 1 from n where i < ${n - 1}) select ${head}, ${body} from n`)
+      .raw(
+        `insert into clicks (${COLUMNS}) with recursive n(i) as (select 0 union all select i + 1 from n where i < ${n - 1}) select ${head}, ${body} from n`,
+      )
       .execute(storage.db);
     return;
   }
   const body = selectRows('i', `${Math.floor(o.newest)}::bigint`).replace('$step', `${Math.floor(o.stepMs)}::bigint`);
-  await sql.raw(`insert into clicks (${COLUMNS}) select ${head}, ${body} from generate_series(0, ${n - 1}) as i`).execute(storage.db);
+  await sql
+    .raw(`insert into clicks (${COLUMNS}) select ${head}, ${body} from generate_series(0, ${n - 1}) as i`)
+    .execute(storage.db);
   await sql.raw('analyze clicks').execute(storage.db);
 }

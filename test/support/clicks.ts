@@ -46,7 +46,13 @@ export function writerClick(linkId: number, accountId: number, over: Partial<Cli
 }
 
 /** A rollup row's count (0 when there is none): link, dimension, day and value, as the writers keep them. */
-export async function rollupCount(db: Kysely<Database>, linkId: number, day: string, dimension: string, value = ''): Promise<number> {
+export async function rollupCount(
+  db: Kysely<Database>,
+  linkId: number,
+  day: string,
+  dimension: string,
+  value = '',
+): Promise<number> {
   const row = await db
     .selectFrom('click_rollups')
     .select('count')

@@ -57,19 +57,31 @@ export interface Cluster {
 
 /** The node flags of package.json's start script, so that instances run as `npm start` runs one. */
 function startFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   const flags = /node (.*?)\s*dist\/app\/main\.js/.exec(scripts.start ?? '')?.[1];
   if (flags === undefined) throw new Error('package.json\'s start script no longer runs "node … dist/app/main.js"');
   return flags.split(/\s+/).filter(Boolean);
 }
 
 const exitOf = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
 
 /** Starts instance `index`; `spawned` learns of its process at once, so a failed start can still kill it. */
-async function startInstance(index: number, env: Record<string, string>, detached: boolean, spawned: (child: ChildProcess) => void): Promise<Instance> {
+async function startInstance(
+  index: number,
+  env: Record<string, string>,
+  detached: boolean,
+  spawned: (child: ChildProcess) => void,
+): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(), MAIN], { cwd: ROOT, detached, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' } });
+  const child = spawn(process.execPath, [...startFlags(), MAIN], {
+    cwd: ROOT,
+    detached,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
   spawned(child);
   // The tail only: `npm run cluster` may run for days, with a log line per API request.
   let output = '';
@@ -134,9 +146,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     // nginx's workers run as nobody when it is started as root: they must reach its temp paths.
     chmodSync(dir, 0o755);
-    const instances = await Promise.all(Array.from({ length: count }, (_, i) => startInstance(i, env, detached, (child) => children.push(child))));
-    writeFileSync(join(dir, 'nginx.conf'), nginxConf({ dir, port, upstreams: instances.map((i) => Number(new URL(i.base).port)) }));
-    const started = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;'], { detached });
+    const instances = await Promise.all(
+      Array.from({ length: count }, (_, i) => startInstance(i, env, detached, (child) => children.push(child))),
+    );
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      nginxConf({ dir, port, upstreams: instances.map((i) => Number(new URL(i.base).port)) }),
+    );
+    const started = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;'], {
+      detached,
+    });
     nginx = started;
     const nginxExited = exitOf(started);
     let nginxOutput = '';
@@ -153,7 +172,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       for (const instance of running) instance.child.kill('SIGTERM');
       const exits = await Promise.all(running.map((i) => i.exited));
       rmSync(dir, { recursive: true, force: true });
-      const failed = exits.flatMap((e, k) => (e.code === 0 ? [] : [`instance ${running[k]!.index}: ${e.code ?? e.signal}\n${running[k]!.output()}`]));
+      const failed = exits.flatMap((e, k) =>
+        e.code === 0 ? [] : [`instance ${running[k]!.index}: ${e.code ?? e.signal}\n${running[k]!.output()}`],
+      );
       if (failed.length > 0) throw new Error(`instances did not stop cleanly:\n${failed.join('\n')}`);
     };
     return { url, instances, nginx: started, nginxOutput: () => nginxOutput, stop, kill };

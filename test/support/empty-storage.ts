@@ -10,7 +10,10 @@ import { testDatabaseUrl } from './test-database-url.ts';
  * Runs `fn` on a database with no tables yet (a SQLite file, or a fresh schema of
  * TEST_DATABASE_URL), so a test can apply migrations one by one; removed afterwards.
  */
-export async function withEmptyStorage(engine: 'sqlite' | 'postgres', fn: (storage: Storage) => Promise<void>): Promise<void> {
+export async function withEmptyStorage(
+  engine: 'sqlite' | 'postgres',
+  fn: (storage: Storage) => Promise<void>,
+): Promise<void> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'linkpix-migration-'));
     const storage = connect(`sqlite:${join(dir, 'db.sqlite')}`);

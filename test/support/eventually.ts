@@ -12,11 +12,16 @@ export interface EventuallyOptions {
  * batches, a webhook delivered, a reconnect); answers how long that took, in ms. Fails after
  * `timeoutMs`, naming `what`.
  */
-export async function eventually(what: string, condition: () => boolean | Promise<boolean>, options: EventuallyOptions = {}): Promise<number> {
+export async function eventually(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  options: EventuallyOptions = {},
+): Promise<number> {
   const { timeoutMs = 8000, everyMs = 25, explain } = options;
   const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`never happened within ${timeoutMs} ms: ${what}${explain ? `\n${explain()}` : ''}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`never happened within ${timeoutMs} ms: ${what}${explain ? `\n${explain()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return Date.now() - started;

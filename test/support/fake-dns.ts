@@ -45,7 +45,12 @@ export class FakeDns {
     const timeoutMs = options.timeoutMs ?? 2000;
     return [
       new DnsTxtCheck({ timeoutMs, resolveTxt: this.resolveTxt }),
-      new HttpFileCheck({ timeoutMs, allowPrivate: options.allowPrivate ?? false, lookup: this.lookup, ...(options.port ? { port: options.port } : {}) }),
+      new HttpFileCheck({
+        timeoutMs,
+        allowPrivate: options.allowPrivate ?? false,
+        lookup: this.lookup,
+        ...(options.port ? { port: options.port } : {}),
+      }),
     ];
   }
 }

@@ -27,11 +27,16 @@ export interface Engine {
 const chosen = (process.env.TEST_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 
 /** Why a test of PostgreSQL itself cannot run here, if it cannot (whatever TEST_ENGINES says). */
-export const POSTGRES_SKIP: string | undefined = process.env.TEST_DATABASE_URL ? undefined : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen';
+export const POSTGRES_SKIP: string | undefined = process.env.TEST_DATABASE_URL
+  ? undefined
+  : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen';
 
-export const ENGINES: Engine[] = ([{ name: 'sqlite' }, POSTGRES_SKIP ? { name: 'postgres', skip: POSTGRES_SKIP } : { name: 'postgres' }] satisfies Engine[]).filter((e) =>
-  chosen.includes(e.name),
-);
+export const ENGINES: Engine[] = (
+  [
+    { name: 'sqlite' },
+    POSTGRES_SKIP ? { name: 'postgres', skip: POSTGRES_SKIP } : { name: 'postgres' },
+  ] satisfies Engine[]
+).filter((e) => chosen.includes(e.name));
 
 export interface Reply {
   status: number;
@@ -109,7 +114,12 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   const dns = options.dns ?? new FakeDns();
   // Suites sign many accounts up from 127.0.0.1; the limits' own tests turn them on.
   const tuning = { WEB_RATE_LIMIT: 0, SIGNUP_LIMIT_PER_ADDRESS: 0, ...options.overrides?.tuning };
-  const server = await buildServer(config, { domainChecks: dns.checks(), ...options.overrides, tuning, ...(pgSchema ? { pgSchema } : {}) });
+  const server = await buildServer(config, {
+    domainChecks: dns.checks(),
+    ...options.overrides,
+    tuning,
+    ...(pgSchema ? { pgSchema } : {}),
+  });
   // With Redis, the start waits a moment at most for the subscription; a test waits for it all.
   await server.container.visits.subscribed;
   await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -7,7 +7,11 @@ import { unsettledCounts } from '../../src/adapters/storage/stores/link-rows.ts'
  * or a schema of an earlier migration): the columns every link needs, the alias's key lowered as
  * the service stores it, then `more`.
  */
-export function linkRow(accountId: number, alias: string, more: Partial<Insertable<LinksTable>> = {}): Insertable<LinksTable> {
+export function linkRow(
+  accountId: number,
+  alias: string,
+  more: Partial<Insertable<LinksTable>> = {},
+): Insertable<LinksTable> {
   return {
     account_id: accountId,
     alias,
@@ -30,7 +34,9 @@ export async function insertSearchRows(
   at: number,
   suffix = '',
 ): Promise<void> {
-  const values = rows.map((r) => linkRow(accountId, `${r.alias}${suffix}`, { url: r.url, title: r.title, created_at: at, updated_at: at }));
+  const values = rows.map((r) =>
+    linkRow(accountId, `${r.alias}${suffix}`, { url: r.url, title: r.title, created_at: at, updated_at: at }),
+  );
   for (let i = 0; i < values.length; i += 500)
     await db
       .insertInto('links')
@@ -42,7 +48,20 @@ export async function insertSearchRows(
  * A link's click count and last rotation position as its reads show them: with, on PostgreSQL,
  * what is not yet settled into its row (docs/adr/0081). Undefined: no such link.
  */
-export async function linkCounter(db: Kysely<Database>, id: number): Promise<{ clicks: number; last_rotation: number | null } | undefined> {
-  const row = await db.selectFrom('links').select(['clicks', 'last_rotation']).select(unsettledCounts).where('id', '=', id).executeTakeFirst();
-  return row && { clicks: row.clicks + Number(row.pending_clicks ?? 0), last_rotation: row.pending_rotation ?? row.last_rotation };
+export async function linkCounter(
+  db: Kysely<Database>,
+  id: number,
+): Promise<{ clicks: number; last_rotation: number | null } | undefined> {
+  const row = await db
+    .selectFrom('links')
+    .select(['clicks', 'last_rotation'])
+    .select(unsettledCounts)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      clicks: row.clicks + Number(row.pending_clicks ?? 0),
+      last_rotation: row.pending_rotation ?? row.last_rotation,
+    }
+  );
 }

@@ -4,7 +4,11 @@ import type { Engine } from '../../src/adapters/storage/connect.ts';
 import { SqlLinkStore } from '../../src/adapters/storage/stores/link-store.ts';
 
 /** The statements on `links` that `run` makes the link store execute, as compiled (the search tests' plans). */
-export async function linkStatements(db: Kysely<Database>, engine: Engine, run: (store: SqlLinkStore) => Promise<unknown>): Promise<CompiledQuery[]> {
+export async function linkStatements(
+  db: Kysely<Database>,
+  engine: Engine,
+  run: (store: SqlLinkStore) => Promise<unknown>,
+): Promise<CompiledQuery[]> {
   // Kysely also hands a subquery to plugins: what a statement ran is known from its result.
   const compiled = new Map<unknown, CompiledQuery>();
   const seen: CompiledQuery[] = [];

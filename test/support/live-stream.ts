@@ -16,7 +16,11 @@ export interface LiveStream {
 export async function openLiveStream(baseUrl: string, client: WebClient): Promise<LiveStream> {
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const abort = new AbortController();
-  const res = await fetch(`${baseUrl}/account/live`, { headers: { cookie, accept: 'text/event-stream' }, redirect: 'manual', signal: abort.signal });
+  const res = await fetch(`${baseUrl}/account/live`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    redirect: 'manual',
+    signal: abort.signal,
+  });
   let text = '';
   const decoder = new TextDecoder();
   const ended = (async () => {
@@ -31,7 +35,10 @@ export async function openLiveStream(baseUrl: string, client: WebClient): Promis
     status: res.status,
     headers: res.headers,
     text: () => text,
-    events: () => [...text.matchAll(/^event: clicks\ndata: (.*)\n\n/gm)].map((m) => JSON.parse(m[1]!) as { clicks: number; links: Record<string, number> }),
+    events: () =>
+      [...text.matchAll(/^event: clicks\ndata: (.*)\n\n/gm)].map(
+        (m) => JSON.parse(m[1]!) as { clicks: number; links: Record<string, number> },
+      ),
     ended,
     close: () => abort.abort(),
   };
@@ -39,5 +46,7 @@ export async function openLiveStream(baseUrl: string, client: WebClient): Promis
 
 /** The clicks a stream's events add up to: the account's, or one link's. */
 export function heardClicks(stream: LiveStream, linkId?: number): number {
-  return stream.events().reduce((sum, e) => sum + (linkId === undefined ? e.clicks : (e.links[String(linkId)] ?? 0)), 0);
+  return stream
+    .events()
+    .reduce((sum, e) => sum + (linkId === undefined ? e.clicks : (e.links[String(linkId)] ?? 0)), 0);
 }

@@ -12,7 +12,8 @@ export interface FilePart {
 export async function multipartBody(files: readonly FilePart[], fields: Record<string, string> = {}, method = 'POST') {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append(f.field, new Blob([typeof f.bytes === 'string' ? f.bytes : new Uint8Array(f.bytes)]), f.name);
+  for (const f of files)
+    form.append(f.field, new Blob([typeof f.bytes === 'string' ? f.bytes : new Uint8Array(f.bytes)]), f.name);
   const request = new Request('http://x/', { method, body: form });
   return { body: await request.arrayBuffer(), headers: { 'content-type': request.headers.get('content-type')! } };
 }

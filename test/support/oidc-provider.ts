@@ -29,7 +29,15 @@ export class TestProvider {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const provider = new Provider(issuer, {
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+      clients: [
+        {
+          client_id: CLIENT.id,
+          client_secret: CLIENT.secret,
+          redirect_uris: [redirectUri],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       findAccount: async (_ctx, sub) => {
         const person = people.get(sub);
@@ -50,7 +58,10 @@ export class TestProvider {
       const res = await fetch(url, {
         method: form ? 'POST' : 'GET',
         redirect: 'manual',
-        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        headers: {
+          cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
         ...(form ? { body: new URLSearchParams(form).toString() } : {}),
       });
       for (const line of res.headers.getSetCookie()) {
@@ -71,7 +82,8 @@ export class TestProvider {
         continue;
       }
       const prompt = /name="prompt" value="(login|consent)"/.exec(res.text)?.[1];
-      if (res.status !== 200 || !prompt) throw new Error(`the provider answered ${res.status}: ${res.text.slice(0, 300)}`);
+      if (res.status !== 200 || !prompt)
+        throw new Error(`the provider answered ${res.status}: ${res.text.slice(0, 300)}`);
       form = prompt === 'login' ? { prompt, login: subject, password: 'any' } : { prompt };
     }
     throw new Error('the provider never sent the browser back');

@@ -17,7 +17,9 @@ export async function expectAxeCleanInBothThemes(page: Page, selector: string, l
   try {
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme });
-      await expectNoAxeViolations(page, { include: selector, ...axeRulesIn(theme), label: `${label}, ${theme}` }).catch((error: Error) => faults.push(error.message));
+      await expectNoAxeViolations(page, { include: selector, ...axeRulesIn(theme), label: `${label}, ${theme}` }).catch(
+        (error: Error) => faults.push(error.message),
+      );
     }
   } finally {
     await page.emulateMedia({ colorScheme: null });
@@ -43,7 +45,13 @@ async function focusables(within: Locator): Promise<string[]> {
     [...root.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea')]
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden' || (el as HTMLButtonElement).disabled) return false;
+        if (
+          r.width === 0 ||
+          r.height === 0 ||
+          getComputedStyle(el).visibility === 'hidden' ||
+          (el as HTMLButtonElement).disabled
+        )
+          return false;
         if (!(el instanceof HTMLInputElement) || el.type !== 'radio') return true;
         const group = [...root.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${el.name}"]`)];
         return el === (group.find((r) => r.checked) ?? group[0]);
@@ -78,7 +86,11 @@ export async function expectOpenMenuReady(page: Page, menu: Locator, selector: s
   await expectTabOrder(page, await focusables(menu.locator('.menu-panel')), label);
   await page.keyboard.press('Escape');
   assert.equal(await menu.getAttribute('open'), null, `${label}: Escape closes it`);
-  assert.equal(await summary.evaluate((el) => el === document.activeElement), true, `${label}: focus is back on its button`);
+  assert.equal(
+    await summary.evaluate((el) => el === document.activeElement),
+    true,
+    `${label}: focus is back on its button`,
+  );
 }
 
 /** A bar that appears (the bulk bar): axe on it in both themes, and Tab walks its controls in order. */

@@ -59,7 +59,9 @@ async function smallText(page: Page): Promise<string[]> {
 async function targets(page: Page): Promise<Box[]> {
   return page.locator('body').evaluate((body) => {
     const out: Box[] = [];
-    for (const el of body.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]')) {
+    for (const el of body.querySelectorAll(
+      'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]',
+    )) {
       const r = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
@@ -72,7 +74,14 @@ async function targets(page: Page): Promise<Box[]> {
       const ownText = (el.textContent ?? '').trim().length;
       const inline = el.tagName === 'A' && style.display === 'inline' && parentText > ownText;
       const label = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40);
-      out.push({ what: `${el.tagName.toLowerCase()} "${label}"`, x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height, inline });
+      out.push({
+        what: `${el.tagName.toLowerCase()} "${label}"`,
+        x: r.x + scrollX,
+        y: r.y + scrollY,
+        w: r.width,
+        h: r.height,
+        inline,
+      });
     }
     return out;
   });
@@ -116,7 +125,11 @@ export function undersizedTargets(boxes: readonly Box[]): string[] {
  * failure, which lists every fault found, not just the first. `theme` is the one the page shows:
  * in dark, axe checks its colour rules alone (`axeRulesIn`).
  */
-export async function expectPhoneReady(page: Page, label: string, { axe = true, theme = 'light' }: { axe?: boolean; theme?: 'light' | 'dark' } = {}): Promise<void> {
+export async function expectPhoneReady(
+  page: Page,
+  label: string,
+  { axe = true, theme = 'light' }: { axe?: boolean; theme?: 'light' | 'dark' } = {},
+): Promise<void> {
   await page.setViewportSize(PHONE);
   const faults: string[] = [];
   const overflow = await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth);

@@ -22,7 +22,13 @@ export interface Ran {
 }
 
 /** Runs a command to its end; `input`, when given, is its standard input. */
-export function run(command: string, args: string[], env: Record<string, string>, cwd = ROOT, input?: string): Promise<Ran> {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+  input?: string,
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
     if (input !== undefined) child.stdin.end(input);
@@ -102,10 +108,17 @@ export interface ServerProcess {
  * listens (or fails after `listeningWithinMs`). Constants a test moves go in `env` through
  * tuningEnv (test-tuning.ts), over the defaults' own.
  */
-export async function startServerProcess(env: Record<string, string>, listeningWithinMs = 20_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  listeningWithinMs = 20_000,
+): Promise<ServerProcess> {
   const retired = retiredSettingsWarning(env);
   if (retired !== null) throw new Error(`startServerProcess: ${retired}; move constants to tuningEnv`);
-  const tuning = { WEB_RATE_LIMIT: 0, SIGNUP_LIMIT_PER_ADDRESS: 0, ...(JSON.parse(env[TEST_TUNING_VARIABLE] ?? '{}') as Partial<Tuning>) };
+  const tuning = {
+    WEB_RATE_LIMIT: 0,
+    SIGNUP_LIMIT_PER_ADDRESS: 0,
+    ...(JSON.parse(env[TEST_TUNING_VARIABLE] ?? '{}') as Partial<Tuning>),
+  };
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const full = {
@@ -140,11 +153,16 @@ export async function cliAccountKey(env: Record<string, string>, email: string):
 }
 
 /** A database of its own for CLI runs: a fresh SQLite file, or a fresh PostgreSQL schema. */
-export async function cliDatabase(engine: 'sqlite' | 'postgres'): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+export async function cliDatabase(
+  engine: 'sqlite' | 'postgres',
+): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (engine === 'postgres') {
     const db = await isolatedPgUrl(testDatabaseUrl());
     return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-cli-'));
-  return { env: { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    env: { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -51,7 +51,14 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ received: Buffer.concat(chunks).toString('latin1'), closed, written, writeError, ms: Date.now() - started, localPort });
+      resolve({
+        received: Buffer.concat(chunks).toString('latin1'),
+        closed,
+        written,
+        writeError,
+        ms: Date.now() - started,
+        localPort,
+      });
     };
     const timer = setTimeout(() => settle('open'), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -51,12 +51,14 @@ export async function rawConnection(port: number, host = '127.0.0.1'): Promise<R
   return {
     socket,
     closed,
-    write: (text) => new Promise((resolve, reject) => socket.write(Buffer.from(text, 'latin1'), (e) => (e ? reject(e) : resolve()))),
+    write: (text) =>
+      new Promise((resolve, reject) => socket.write(Buffer.from(text, 'latin1'), (e) => (e ? reject(e) : resolve()))),
     async responses(count, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (parsed.length < count) {
         if (socket.destroyed) throw new Error(`connection closed after ${parsed.length} of ${count} responses`);
-        if (Date.now() > deadline) throw new Error(`only ${parsed.length} of ${count} responses within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`only ${parsed.length} of ${count} responses within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, 20);

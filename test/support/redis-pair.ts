@@ -25,7 +25,10 @@ export async function subscribers(redis: Redis, count: number, channel: string):
  * prefix of their own, both subscribed on `channel` (under the prefix) before the suite's tests;
  * closed after them. Call inside a describe; the getter answers once `before` has run.
  */
-export function redisPair<T extends LiveAdapter>(make: (redis: Redis, options: { prefix: string; onError: () => void }) => T, channel: string) {
+export function redisPair<T extends LiveAdapter>(
+  make: (redis: Redis, options: { prefix: string; onError: () => void }) => T,
+  channel: string,
+) {
   const prefix = `linkpix-test:${randomUUID()}:`;
   let pair: { a: T; b: T; serverA: Redis; serverB: Redis; channel: string } | null = null;
   before(async () => {

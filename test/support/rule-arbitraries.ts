@@ -11,7 +11,16 @@ export const REFERRERS = ['news.example', 'm.news.example', 'social.example'] as
 export const QUERIES = ['', 'utm_source=newsletter', 'utm_source=ads&x=1', 'x=2'] as const;
 export const ADDRESSES_V4 = ['198.51.100.7', '203.0.113.9', '192.0.2.200'] as const;
 const BROWSER_FAMILIES = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'] as const;
-const RECORDED_BROWSERS = ['Chrome', 'Mobile Safari', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera Mini', 'Chromium'] as const;
+const RECORDED_BROWSERS = [
+  'Chrome',
+  'Mobile Safari',
+  'Safari',
+  'Firefox',
+  'Edge',
+  'Samsung Internet',
+  'Opera Mini',
+  'Chromium',
+] as const;
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const TIMES = ['00:00', '06:30', '09:00', '12:00', '17:00', '22:15'] as const;
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata'] as const;
@@ -41,10 +50,24 @@ function conditionsArb(draw: RuleDraw, withNot: boolean): fc.Arbitrary<Condition
     returning: fc.boolean(),
   };
   if (draw.time) {
-    parts.time = fc.record({ days: some(DAYS), from: fc.constantFrom(...TIMES), to: fc.constantFrom(...TIMES), tz: fc.constantFrom(...ZONES) }, { requiredKeys: ['tz'] });
-    parts.date = fc.tuple(instant, instant).map(([a, b]) => ({ from: new Date(Math.min(a, b)).toISOString(), to: new Date(Math.max(a, b)).toISOString() }));
+    parts.time = fc.record(
+      {
+        days: some(DAYS),
+        from: fc.constantFrom(...TIMES),
+        to: fc.constantFrom(...TIMES),
+        tz: fc.constantFrom(...ZONES),
+      },
+      { requiredKeys: ['tz'] },
+    );
+    parts.date = fc
+      .tuple(instant, instant)
+      .map(([a, b]) => ({ from: new Date(Math.min(a, b)).toISOString(), to: new Date(Math.max(a, b)).toISOString() }));
   }
-  if (draw.visits) parts.visits = fc.record({ below: fc.integer({ min: 0, max: 12 }), from: fc.integer({ min: 0, max: 6 }) }, { requiredKeys: [] });
+  if (draw.visits)
+    parts.visits = fc.record(
+      { below: fc.integer({ min: 0, max: 12 }), from: fc.integer({ min: 0, max: 6 }) },
+      { requiredKeys: [] },
+    );
   if (withNot) parts.not = conditionsArb(draw, false).filter((c) => Object.keys(c).length > 0);
   // Zero to three conditions a rule: more would almost never all hold.
   return fc
@@ -61,7 +84,10 @@ export function ruleArb(draw: RuleDraw): fc.Arbitrary<Rule> {
   const split = fc.record({
     name,
     when: conditionsArb(draw, true),
-    split: fc.array(fc.record({ url: destination, weight: fc.integer({ min: 1, max: 100 }) }), { minLength: 2, maxLength: 4 }),
+    split: fc.array(fc.record({ url: destination, weight: fc.integer({ min: 1, max: 100 }) }), {
+      minLength: 2,
+      maxLength: 4,
+    }),
   });
   return fc.oneof({ arbitrary: plain, weight: 3 }, { arbitrary: split, weight: 1 });
 }

@@ -6,6 +6,9 @@
  */
 export function testDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set, yet a PostgreSQL suite ran: give it { skip: POSTGRES_SKIP } (test/support/harness.ts)');
+  if (!url)
+    throw new Error(
+      'TEST_DATABASE_URL is not set, yet a PostgreSQL suite ran: give it { skip: POSTGRES_SKIP } (test/support/harness.ts)',
+    );
   return url;
 }

@@ -1,7 +1,9 @@
-export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+export const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 /** A human visit, as a browser asks: the redirect is not followed. */
-export const visit = (url: string) => fetch(url, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA, accept: 'text/html' } });
+export const visit = (url: string) =>
+  fetch(url, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA, accept: 'text/html' } });
 
 export interface LoadResult {
   /** Answers by status. */
@@ -27,9 +29,12 @@ export interface LoadOptions {
 /** Visits from `concurrency` workers at once, each after the last; bounded by `total` or `until`. */
 export async function visitLoad(options: LoadOptions): Promise<LoadResult> {
   const result: LoadResult = { statuses: new Map(), failed: 0, redirectedAt: [] };
-  if (options.total === undefined && options.until === undefined) throw new Error('visitLoad needs a total or an until');
+  if (options.total === undefined && options.until === undefined)
+    throw new Error('visitLoad needs a total or an until');
   let next = 0;
-  const more = () => (options.total === undefined || next < options.total) && (options.until === undefined || Date.now() < options.until);
+  const more = () =>
+    (options.total === undefined || next < options.total) &&
+    (options.until === undefined || Date.now() < options.until);
   const worker = async () => {
     while (more()) {
       const i = next++;

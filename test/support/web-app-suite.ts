@@ -42,7 +42,11 @@ export interface WebAppSuiteOptions extends HarnessOptions {
  * Runs `suite` once per engine. It gets the suite's parts through `web`, whose fields exist once
  * the engine's `before` has run (reading one earlier throws): use them inside tests.
  */
-export function onEachEngineInBrowser(title: string, options: WebAppSuiteOptions, suite: (web: WebAppSuite) => void): void {
+export function onEachEngineInBrowser(
+  title: string,
+  options: WebAppSuiteOptions,
+  suite: (web: WebAppSuite) => void,
+): void {
   const { signedIn = true, ...harness } = options;
   for (const engine of ENGINES) {
     describe(`${title} [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -65,7 +69,10 @@ export function onEachEngineInBrowser(title: string, options: WebAppSuiteOptions
   }
 }
 
-function webAppSuite(engine: Engine['name'], parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined): WebAppSuite {
+function webAppSuite(
+  engine: Engine['name'],
+  parts: () => { h: Harness; dest: Destination; page?: Page; email?: string } | undefined,
+): WebAppSuite {
   const started = () => {
     const p = parts();
     if (!p) throw new Error('the suite has not started: use its parts inside a test');

@@ -24,7 +24,9 @@ export async function startDestination(): Promise<Destination> {
     hits.push(req.url ?? '');
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(`<!doctype html><html lang="en"><title>Destination</title><main><h1>Arrived at ${req.url ?? ''}</h1></main></html>`);
+      .end(
+        `<!doctype html><html lang="en"><title>Destination</title><main><h1>Arrived at ${req.url ?? ''}</h1></main></html>`,
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -63,10 +65,17 @@ export async function expectNoSidewaysScrollAt320(page: Page): Promise<void> {
       const out = [...document.body.querySelectorAll('*')]
         .filter((e) => e.getBoundingClientRect().right > html.clientWidth + 0.5 && e.children.length === 0)
         .slice(0, 3)
-        .map((e) => `<${e.tagName.toLowerCase()}${e.className ? ` class="${String(e.className)}"` : ''}> ${(e.textContent ?? '').trim().slice(0, 60)}`);
+        .map(
+          (e) =>
+            `<${e.tagName.toLowerCase()}${e.className ? ` class="${String(e.className)}"` : ''}> ${(e.textContent ?? '').trim().slice(0, 60)}`,
+        );
       return { overflow: html.scrollWidth - html.clientWidth, widest: out };
     });
-    assert.equal(overflow, 0, `${page.url()} scrolls sideways by ${overflow} px at 320 px wide: ${widest.join('; ') || 'no element found past the edge'}`);
+    assert.equal(
+      overflow,
+      0,
+      `${page.url()} scrolls sideways by ${overflow} px at 320 px wide: ${widest.join('; ') || 'no element found past the edge'}`,
+    );
   } finally {
     if (before) await page.setViewportSize(before);
   }

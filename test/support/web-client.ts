@@ -23,7 +23,11 @@ export class WebClient {
   }
 
   /** Posts a form. `_csrf` is taken from `from` (a page to GET first) unless the form has one. */
-  async post(path: string, form: Record<string, unknown>, options: { from?: string; headers?: Record<string, string> } = {}): Promise<WebReply> {
+  async post(
+    path: string,
+    form: Record<string, unknown>,
+    options: { from?: string; headers?: Record<string, string> } = {},
+  ): Promise<WebReply> {
     const body = { ...form };
     if (!('_csrf' in body)) body._csrf = await this.csrf(options.from ?? path);
     return this.send('POST', path, qs.stringify(body, { encodeValuesOnly: true }), {
@@ -38,9 +42,19 @@ export class WebClient {
     return csrfOf(page.text);
   }
 
-  async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<WebReply> {
+  async send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<WebReply> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(this.baseUrl + path, { method, body, redirect: 'manual', headers: { ...(cookie ? { cookie } : {}), ...headers } });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      body,
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...headers },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const eq = pair.indexOf('=');
@@ -63,7 +77,10 @@ export function csrfOf(page: string): string {
 export const PASSWORD = 'correct horse battery';
 
 /** A new account made through /signup, signed in, with its client. */
-export async function signedUp(baseUrl: string, email = `web-${randomBytes(4).toString('hex')}@example.com`): Promise<{ client: WebClient; email: string }> {
+export async function signedUp(
+  baseUrl: string,
+  email = `web-${randomBytes(4).toString('hex')}@example.com`,
+): Promise<{ client: WebClient; email: string }> {
   const client = new WebClient(baseUrl);
   const reply = await client.post('/signup', { name: 'Web User', email, password: PASSWORD }, { from: '/signup' });
   if (reply.status !== 303) throw new Error(`sign-up failed: ${reply.status} ${reply.text.slice(0, 500)}`);

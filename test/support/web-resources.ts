@@ -21,7 +21,12 @@ export interface ResourceCase {
   /** A form that creates a record named `name`. */
   form(name: string): Form;
   /** Forms that break a rule, each with the field named and its message. */
-  invalid: readonly { form: Form; field: string; message: string; /** false: a choice the control does not offer, so it cannot show it again. */ kept?: false }[];
+  invalid: readonly {
+    form: Form;
+    field: string;
+    message: string;
+    /** false: a choice the control does not offer, so it cannot show it again. */ kept?: false;
+  }[];
   /** A change that works, and fields of the API record it gives. */
   edit: { form(name: string): Form; expect(name: string): Record<string, unknown> };
   /** A change that breaks a rule on edit. */
@@ -59,7 +64,10 @@ export async function signedInWithKey(h: Harness): Promise<{ me: WebClient; key:
  */
 export function apiAs(h: () => Harness, keyOf: () => string, body: 'json' | 'form' = 'json') {
   return (method: string, path: string, data?: unknown, key = keyOf()): Promise<Reply> =>
-    h().request(method, path, { key, ...(data === undefined ? {} : body === 'json' ? { json: data } : { form: data as Record<string, unknown> }) });
+    h().request(method, path, {
+      key,
+      ...(data === undefined ? {} : body === 'json' ? { json: data } : { form: data as Record<string, unknown> }),
+    });
 }
 
 /** The account's links through the API (the first hundred: a test's few), to see what the pages wrote. */
@@ -105,7 +113,8 @@ export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
   before(async () => {
     me = await webAccount(h());
   });
-  const count = async () => (await h().request('GET', `/api/v1/${c.plural}`, { key: me.key })).body.meta.total as number;
+  const count = async () =>
+    (await h().request('GET', `/api/v1/${c.plural}`, { key: me.key })).body.meta.total as number;
 
   test('anonymous visitors are sent to sign in, and come back to the page asked for', async () => {
     const anonymous = new WebClient(h().baseUrl);
@@ -136,7 +145,8 @@ export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
       assert.equal(fieldError(reply.text, bad.field), bad.message, JSON.stringify(bad.form));
       assert.match(reply.text, new RegExp(`<a href="#f-${bad.field}">${escapeRegExp(bad.message)}</a>`));
       for (const [field, value] of Object.entries(bad.form)) {
-        if (value.length > 1 && !(field === bad.field && bad.kept === false)) assert.ok(reply.text.includes(`value="${escapeHtml(value)}"`), `kept ${value}`);
+        if (value.length > 1 && !(field === bad.field && bad.kept === false))
+          assert.ok(reply.text.includes(`value="${escapeHtml(value)}"`), `kept ${value}`);
       }
       assert.equal(await count(), before, 'nothing written');
     }
@@ -186,7 +196,11 @@ export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
     const before = await count();
     for (const [path, form] of attempts) {
       assert.equal((await postWithoutCsrf(me.client, path, form)).status, 403, `${path} without a token`);
-      assert.equal((await me.client.post(path, { ...form, _csrf: 'x'.repeat(43) })).status, 403, `${path} with a wrong token`);
+      assert.equal(
+        (await me.client.post(path, { ...form, _csrf: 'x'.repeat(43) })).status,
+        403,
+        `${path} with a wrong token`,
+      );
     }
     assert.equal(await count(), before);
     assert.deepEqual((await h().request('GET', `/api/v1/${c.plural}/${record.id}`, { key: me.key })).body.data, record);
@@ -195,14 +209,28 @@ export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
   test("another account's records are 404 on every page, as in the API, and stay as they were", async () => {
     const other = await h().account();
     const theirs = await apiCreate(h(), other.key, c.plural, c.form(c.uniqueName()));
-    for (const path of [`${base}/${theirs.id}/edit`, `${base}/${theirs.id}/delete`, `${base}/999999999/edit`, `${base}/abc/edit`]) {
+    for (const path of [
+      `${base}/${theirs.id}/edit`,
+      `${base}/${theirs.id}/delete`,
+      `${base}/999999999/edit`,
+      `${base}/abc/edit`,
+    ]) {
       assert.equal((await me.client.get(path)).status, 404, path);
     }
     const from = `${base}/new`;
-    assert.equal((await me.client.post(`${base}/${theirs.id}/edit`, c.edit.form(c.uniqueName()), { from })).status, 404);
-    assert.equal((await me.client.post(`${base}/${theirs.id}/edit`, c.badEdit.form(c.uniqueName()), { from })).status, 404);
+    assert.equal(
+      (await me.client.post(`${base}/${theirs.id}/edit`, c.edit.form(c.uniqueName()), { from })).status,
+      404,
+    );
+    assert.equal(
+      (await me.client.post(`${base}/${theirs.id}/edit`, c.badEdit.form(c.uniqueName()), { from })).status,
+      404,
+    );
     assert.equal((await me.client.post(`${base}/${theirs.id}/delete`, {}, { from })).status, 404);
-    assert.deepEqual((await h().request('GET', `/api/v1/${c.plural}/${theirs.id}`, { key: other.key })).body.data, theirs);
+    assert.deepEqual(
+      (await h().request('GET', `/api/v1/${c.plural}/${theirs.id}`, { key: other.key })).body.data,
+      theirs,
+    );
   });
 
   test('a stored <script> comes out escaped on the list, edit and delete pages', async () => {
@@ -218,7 +246,8 @@ export function resourcePageTests(h: () => Harness, c: ResourceCase): void {
   test('the list: search and page in the query string, kept across pages; a bad page number is a 422 naming it', async () => {
     const fresh = await webAccount(h());
     const tag = `p${randomBytes(3).toString('hex')}`;
-    for (let i = 0; i < 12; i++) await apiCreate(h(), fresh.key, c.plural, c.form(c.uniqueName().replace(/^/, `${tag}${i}-`)));
+    for (let i = 0; i < 12; i++)
+      await apiCreate(h(), fresh.key, c.plural, c.form(c.uniqueName().replace(/^/, `${tag}${i}-`)));
     await apiCreate(h(), fresh.key, c.plural, c.form(c.uniqueName()));
     const first = await fresh.client.get(`${base}?search=${tag}`);
     assert.equal(first.status, 200);

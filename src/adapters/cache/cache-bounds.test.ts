@@ -4,7 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type {
+  DomainNameSource,
+  RedirectDomain,
+  RedirectLink,
+  RedirectLinkSource,
+} from '../../core/redirect/redirect-link.ts';
 import { CachedRedirectSource } from './cached-redirect-source.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 
@@ -32,7 +37,9 @@ class FakeSource implements RedirectLinkSource, DomainNameSource {
 
   async domain(host: string): Promise<RedirectDomain | null> {
     this.domainReads.push(host);
-    return this.names.has(host) ? { id: 1, accountId: 10, indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null } : null;
+    return this.names.has(host)
+      ? { id: 1, accountId: 10, indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null }
+      : null;
   }
 
   async domainNames(): Promise<string[]> {
@@ -81,7 +88,10 @@ test('20 000 distinct Hosts asking for one app link: one read, one entry, short 
   assert.deepEqual(inner.finds, [`${APP} hello`]);
   assert.deepEqual(inner.domainReads, [], 'a host that is no domain name is never looked up');
   const sizes = cache.sizes;
-  assert.deepEqual({ links: sizes.links, misses: sizes.misses, domains: sizes.domains }, { links: 1, misses: 0, domains: 0 });
+  assert.deepEqual(
+    { links: sizes.links, misses: sizes.misses, domains: sizes.domains },
+    { links: 1, misses: 0, domains: 0 },
+  );
   assert.equal(sizes.longestKey, `${APP} hello`.length);
 });
 
@@ -187,7 +197,14 @@ test("domains' answers are capped apart from links, and only a domain's name is 
   const t = 1_700_000_000_000;
   const inner = new FakeSource();
   for (let i = 0; i < 50; i++) inner.names.add(`d${i}.test`);
-  const cache = new CachedRedirectSource(inner, { ttlMs: 60_000, missTtlMs: 2_000, maxEntries: 1000, maxDomains: 10, appHost: APP, now: () => t });
+  const cache = new CachedRedirectSource(inner, {
+    ttlMs: 60_000,
+    missTtlMs: 2_000,
+    maxEntries: 1000,
+    maxDomains: 10,
+    appHost: APP,
+    now: () => t,
+  });
   for (let i = 0; i < 50; i++) assert.ok(await cache.domain(`d${i}.test`));
   for (let i = 0; i < 1000; i++) assert.equal(await cache.domain(floodHost(i)), null);
   assert.equal(cache.sizes.domains, 10);

@@ -37,7 +37,12 @@ const N = 50;
 
 function setup() {
   const inner = new GatedSource();
-  const cache = new CachedRedirectSource(inner, { ttlMs: 60_000, missTtlMs: 2000, maxEntries: 100, appHost: 'short.test' });
+  const cache = new CachedRedirectSource(inner, {
+    ttlMs: 60_000,
+    missTtlMs: 2000,
+    maxEntries: 100,
+    appHost: 'short.test',
+  });
   return { inner, cache };
 }
 
@@ -48,7 +53,9 @@ const settle = async () => {
 test(`${N} concurrent misses of one link make one read, and all get its answer`, async () => {
   const { inner, cache } = setup();
   // Any case of the alias, and any host that is no custom domain's, is the same key.
-  const waiting = Array.from({ length: N }, (_, i) => cache.find(i % 2 ? 'short.test' : 'elsewhere.test', i % 3 ? 'abc' : 'ABC'));
+  const waiting = Array.from({ length: N }, (_, i) =>
+    cache.find(i % 2 ? 'short.test' : 'elsewhere.test', i % 3 ? 'abc' : 'ABC'),
+  );
   await settle();
   assert.equal(inner.finds.length, 1);
   inner.release();
@@ -101,7 +108,13 @@ test('a failed read rejects every waiter, and is not remembered: the next miss r
 test("a stale entry's background refresh and a visit's read are one read", async () => {
   let t = 0;
   const inner = new GatedSource();
-  const cache = new CachedRedirectSource(inner, { ttlMs: 1000, missTtlMs: 100, maxEntries: 100, appHost: 'short.test', now: () => t });
+  const cache = new CachedRedirectSource(inner, {
+    ttlMs: 1000,
+    missTtlMs: 100,
+    maxEntries: 100,
+    appHost: 'short.test',
+    now: () => t,
+  });
   const first = cache.find('short.test', 'abc');
   await settle();
   inner.release();

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DomainNameSource, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type {
+  DomainNameSource,
+  RedirectDomain,
+  RedirectLink,
+  RedirectLinkSource,
+} from '../../core/redirect/redirect-link.ts';
 import { CachedRedirectSource } from './cached-redirect-source.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 

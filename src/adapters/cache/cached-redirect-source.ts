@@ -1,6 +1,12 @@
 import { ALIAS_PATTERN } from '../../core/links/aliases.ts';
 import { LINK_LIMITS } from '../../core/links/link-input.ts';
-import type { DomainNameSource, HostedLink, RedirectDomain, RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type {
+  DomainNameSource,
+  HostedLink,
+  RedirectDomain,
+  RedirectLink,
+  RedirectLinkSource,
+} from '../../core/redirect/redirect-link.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import type { InvalidationHandler } from '../state/redis-invalidation.ts';
 import { ChangeLog } from './change-log.ts';
@@ -108,12 +114,18 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     private readonly options: CacheOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.database = new DatabaseGate({ probeMs: PROBE_MS, now: this.now, ...(options.onStale ? { onChange: options.onStale } : {}) });
+    this.database = new DatabaseGate({
+      probeMs: PROBE_MS,
+      now: this.now,
+      ...(options.onStale ? { onChange: options.onStale } : {}),
+    });
     this.links = new ClockMap(options.maxEntries, (key, link) => {
       this.byLink.remove(link.id, key);
       this.byAccount.remove(link.accountId, key);
     });
-    this.misses = new ClockMap(options.maxMisses ?? Math.min(options.maxEntries, 10_000), (key) => this.missesByAlias.remove(aliasOf(key), key));
+    this.misses = new ClockMap(options.maxMisses ?? Math.min(options.maxEntries, 10_000), (key) =>
+      this.missesByAlias.remove(aliasOf(key), key),
+    );
     this.domains = new ClockMap(options.maxDomains ?? 10_000);
     this.names = new KnownDomains(inner, {
       refreshMs: options.namesRefreshMs ?? Math.max(1000, Math.min(options.ttlMs, 30_000)),
@@ -333,7 +345,13 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     for (const map of [this.links, this.misses, this.domains]) {
       for (const key of map.keys()) longestKey = Math.max(longestKey, key.length);
     }
-    return { links: this.links.size, misses: this.misses.size, domains: this.domains.size, domainNames: this.names.size, longestKey };
+    return {
+      links: this.links.size,
+      misses: this.misses.size,
+      domains: this.domains.size,
+      domainNames: this.names.size,
+      longestKey,
+    };
   }
 
   private clearMisses(): void {

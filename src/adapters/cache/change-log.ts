@@ -1,6 +1,8 @@
 import type { RedirectLink } from '../../core/redirect/redirect-link.ts';
 
-type Change = { seq: number } & ({ kind: 'link'; id: number; alias: string | undefined } | { kind: 'account'; id: number } | { kind: 'all' });
+type Change = { seq: number } & (
+  { kind: 'link'; id: number; alias: string | undefined } | { kind: 'account'; id: number } | { kind: 'all' }
+);
 
 /**
  * The last invalidations, numbered, so that a read can tell whether something it read may have
@@ -43,7 +45,8 @@ export class ChangeLog {
       const change = this.changes[i]!;
       if (change.kind === 'all') return true;
       if (change.kind === 'account' && (found === null || found.accountId === change.id)) return true;
-      if (change.kind === 'link' && (found?.id === change.id || (found === null && change.alias === alias))) return true;
+      if (change.kind === 'link' && (found?.id === change.id || (found === null && change.alias === alias)))
+        return true;
     }
     return false;
   }
@@ -53,7 +56,8 @@ export class ChangeLog {
     if (mark === this.seq) return false;
     const oldest = this.changes[0];
     if (oldest === undefined || oldest.seq > mark + 1) return true;
-    for (let i = this.changes.length - 1; i >= 0 && this.changes[i]!.seq > mark; i--) if (this.changes[i]!.kind !== 'link') return true;
+    for (let i = this.changes.length - 1; i >= 0 && this.changes[i]!.seq > mark; i--)
+      if (this.changes[i]!.kind !== 'link') return true;
     return false;
   }
 

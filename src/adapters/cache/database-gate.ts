@@ -46,12 +46,15 @@ export class DatabaseGate {
     if (this.probeAt === null) return;
     this.probeAt = null;
     if (this.answeredStale === 0) return;
-    this.options.onChange?.(`links are read from the database again (${this.answeredStale} visits were answered from their last known state)`);
+    this.options.onChange?.(
+      `links are read from the database again (${this.answeredStale} visits were answered from their last known state)`,
+    );
     this.answeredStale = 0;
   }
 
   /** A visit answered from a link's last known state. */
   servedStale(): void {
-    if (this.answeredStale++ === 0) this.options.onChange?.('the database cannot be read: cached links are answered from their last known state');
+    if (this.answeredStale++ === 0)
+      this.options.onChange?.('the database cannot be read: cached links are answered from their last known state');
   }
 }

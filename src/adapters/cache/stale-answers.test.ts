@@ -49,7 +49,10 @@ function setup() {
     onStale: (message) => told.push(message),
   });
   inner.links.set('short.test abc', aRedirectLink({ alias: 'abc', url: 'https://example.com/before' }));
-  inner.links.set('brand.test abc', aRedirectLink({ id: 2, alias: 'abc', domainId: 1, url: 'https://example.com/brand' }));
+  inner.links.set(
+    'brand.test abc',
+    aRedirectLink({ id: 2, alias: 'abc', domainId: 1, url: 'https://example.com/brand' }),
+  );
   const cut = () => void (inner.down = new UnavailableError('database'));
   return { inner, cache, told, cut, advance: (ms: number) => void (t += ms) };
 }
@@ -88,7 +91,11 @@ test('everythingChanged (a Redis gap): read again while the database answers, th
   await settle();
   assert.equal((await cache.find('short.test', 'abc'))?.url, 'https://example.com/after');
   assert.equal((await cache.find('brand.test', 'abc'))?.url, 'https://example.com/brand');
-  assert.equal((await cache.find('elsewhere.test', 'ABC'))?.url, 'https://example.com/after', "any other host is the app's");
+  assert.equal(
+    (await cache.find('elsewhere.test', 'ABC'))?.url,
+    'https://example.com/after',
+    "any other host is the app's",
+  );
   assert.equal(cache.counts.stale, 3);
   assert.ok(inner.finds <= reads + 1, `${inner.finds - reads} reads during the outage`);
   assert.equal(told.length, 1);
@@ -173,9 +180,15 @@ test('a warm-up replaces an entry past its time, not a fresh one', async () => {
   const { cache } = setup();
   await cache.find('short.test', 'abc');
   let mark = cache.mark;
-  assert.equal(cache.prime([{ host: null, link: aRedirectLink({ alias: 'abc', url: 'https://example.com/primed' }) }], mark), 0);
+  assert.equal(
+    cache.prime([{ host: null, link: aRedirectLink({ alias: 'abc', url: 'https://example.com/primed' }) }], mark),
+    0,
+  );
   cache.everythingChanged();
   mark = cache.mark;
-  assert.equal(cache.prime([{ host: null, link: aRedirectLink({ alias: 'abc', url: 'https://example.com/primed' }) }], mark), 1);
+  assert.equal(
+    cache.prime([{ host: null, link: aRedirectLink({ alias: 'abc', url: 'https://example.com/primed' }) }], mark),
+    1,
+  );
   assert.equal(cache.peek('short.test', 'abc')?.url, 'https://example.com/primed');
 });

@@ -18,7 +18,11 @@ export interface WarmUpOptions {
  * visit caches first is kept), and a link changed while its batch was read is left to the
  * first visit. Answers how many links were stored.
  */
-export async function warmUp(cache: CachedRedirectSource, source: MostVisitedSource, options: WarmUpOptions): Promise<number> {
+export async function warmUp(
+  cache: CachedRedirectSource,
+  source: MostVisitedSource,
+  options: WarmUpOptions,
+): Promise<number> {
   if (options.count <= 0) return 0;
   const batch = options.batch ?? 500;
   // Custom domains' links are keyed by their names.

@@ -67,11 +67,19 @@ export const COMMANDS: Record<string, Command> = {
         name: flags.name,
         timezone: flags.timezone,
       });
-      return { id: account.id, email: account.email, name: account.name, timezone: account.timezone, api_key: apiKey, key_id: key.id };
+      return {
+        id: account.id,
+        email: account.email,
+        name: account.name,
+        timezone: account.timezone,
+        api_key: apiKey,
+        key_id: key.id,
+      };
     },
   },
   'keys create': {
-    usage: 'keys create --email E [--workspace ID] [--name N]   add an API key of E in the workspace (default: their own; shown once)',
+    usage:
+      'keys create --email E [--workspace ID] [--name N]   add an API key of E in the workspace (default: their own; shown once)',
     async run(deps, flags) {
       const email = required(flags, 'email');
       if (flags.workspace === undefined) {
@@ -114,7 +122,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'users operator': {
     takesArgument: true,
-    usage: 'users operator <email> [--off]                      make an account an operator of the web app (--off: no longer)',
+    usage:
+      'users operator <email> [--off]                      make an account an operator of the web app (--off: no longer)',
     async run({ admin }, flags, args) {
       const account = await admin.setOperator(argument(args, 'email address'), flags.off === undefined);
       return { id: account.id, email: account.email, operator: account.isAdmin };
@@ -122,7 +131,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'users password': {
     takesArgument: true,
-    usage: "users password <email>                              set an account's password from stdin's first line; ends its sessions",
+    usage:
+      "users password <email>                              set an account's password from stdin's first line; ends its sessions",
     async run({ signIn, readLine }, _flags, args) {
       const email = argument(args, 'email address');
       const account = await signIn.setPassword(email, await readLine());
@@ -131,7 +141,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'users reset-link': {
     takesArgument: true,
-    usage: 'users reset-link <email>                            print a password reset link for an account (single use, valid 1 hour)',
+    usage:
+      'users reset-link <email>                            print a password reset link for an account (single use, valid 1 hour)',
     async run({ security }, _flags, args) {
       const { account, link, expiresAt } = await security.resets.linkFor(argument(args, 'email address'));
       return { id: account.id, email: account.email, reset_link: link, expires_at: iso(expiresAt) };
@@ -139,7 +150,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'domains verify': {
     takesArgument: true,
-    usage: 'domains verify <name> [--email E [--workspace ID]]  make a claimed domain serve without its proof (whose claim: E in the workspace)',
+    usage:
+      'domains verify <name> [--email E [--workspace ID]]  make a claimed domain serve without its proof (whose claim: E in the workspace)',
     async run(deps, flags, args) {
       const name = argument(args, 'host name');
       if (flags.workspace === undefined) return domainJson(await deps.domainOperator.verify(name, flags.email));
@@ -171,35 +183,48 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'seal-key check': {
-    usage: 'seal-key check                                      open one sealed secret per key with this SEAL_KEY (or key file) and report; changes nothing',
+    usage:
+      'seal-key check                                      open one sealed secret per key with this SEAL_KEY (or key file) and report; changes nothing',
     async run({ sealKeys }) {
       const { source, sealing, sealed, toReseal, databaseKey, fileMissing } = await sealKeys.check();
-      return { source, key_id: sealing, sealed, to_reseal_at_start: toReseal, database_key: databaseKey, ...(fileMissing ? { file_missing: true } : {}) };
+      return {
+        source,
+        key_id: sealing,
+        sealed,
+        to_reseal_at_start: toReseal,
+        database_key: databaseKey,
+        ...(fileMissing ? { file_missing: true } : {}),
+      };
     },
   },
   'seal-key rotate': {
-    usage: "seal-key rotate                                     reseal every secret under SEAL_KEY's first key (SQLite's key file: a new key)",
+    usage:
+      "seal-key rotate                                     reseal every secret under SEAL_KEY's first key (SQLite's key file: a new key)",
     async run({ sealKeys }) {
       const { key, resealed, file } = await sealKeys.rotate();
       return { key_id: key, resealed, ...(file ? { file } : {}) };
     },
   },
   'seal-key forget-lost': {
-    usage: 'seal-key forget-lost (--key-id ID[,ID] | --yes)     a key lost for good: delete the secrets under it (their two-factor off, audited)',
+    usage:
+      'seal-key forget-lost (--key-id ID[,ID] | --yes)     a key lost for good: delete the secrets under it (their two-factor off, audited)',
     async run({ sealKeys }, flags) {
       const keyIds = (flags['key-id'] ?? '')
         .split(',')
         .map((id) => id.trim())
         .filter(Boolean);
       if (keyIds.length === 0 && flags.yes === undefined) {
-        throw new UsageError("name the lost keys with --key-id ID[,ID] (the start's error names them), or --yes for every secret no key at hand opens");
+        throw new UsageError(
+          "name the lost keys with --key-id ID[,ID] (the start's error names them), or --yes for every secret no key at hand opens",
+        );
       }
       const lost = await sealKeys.forgetLost(keyIds.length > 0 ? { keyIds } : { all: true });
       return { forgotten: lost.map((row) => ({ what: row.column.what, id: row.key })) };
     },
   },
   'seal-key forget-database-key': {
-    usage: "seal-key forget-database-key                        delete the database's old seal key once nothing is sealed under it",
+    usage:
+      "seal-key forget-database-key                        delete the database's old seal key once nothing is sealed under it",
     async run({ sealKeys }) {
       return { database_key_deleted: await sealKeys.forgetDatabaseKey() };
     },

@@ -25,7 +25,8 @@ export interface ImportDeps {
 /** `linkpix import FILE --email E [--workspace ID]`: the API's import (api.md §15) for the operator, reading the file from disk in a thread of its own. */
 export const importCommand = {
   takesArgument: true as const,
-  usage: 'import FILE --email E [--workspace ID] [--format F] [--dry-run] [--strict] [--on-conflict=skip|rename|replace]   import links from a file',
+  usage:
+    'import FILE --email E [--workspace ID] [--format F] [--dry-run] [--strict] [--on-conflict=skip|rename|replace]   import links from a file',
   async run(
     { accounts, workspaces, importer, importSlots, urlSchemes, importMaxBytes, progress }: ImportDeps,
     flags: Record<string, string | undefined>,
@@ -35,11 +36,15 @@ export const importCommand = {
     const email = flags.email;
     if (!email) throw ValidationError.of('email', 'The --email flag is required.');
     const onConflict = (flags['on-conflict'] ?? 'skip') as OnConflict;
-    if (!ON_CONFLICT.includes(onConflict)) throw ValidationError.of('on-conflict', `--on-conflict must be one of: ${ON_CONFLICT.join(', ')}.`);
+    if (!ON_CONFLICT.includes(onConflict))
+      throw ValidationError.of('on-conflict', `--on-conflict must be one of: ${ON_CONFLICT.join(', ')}.`);
     const path = args[0];
     const size = (await stat(path)).size;
     if (size > importMaxBytes)
-      throw ValidationError.of('file', `The file is ${size} bytes; an import takes at most ${importMaxBytes} bytes, through the API too: split it in parts.`);
+      throw ValidationError.of(
+        'file',
+        `The file is ${size} bytes; an import takes at most ${importMaxBytes} bytes, through the API too: split it in parts.`,
+      );
     // Into the workspace the person is a member of (their own by default), as an editor there may.
     const { person, workspace, actor } = await personIn({ accounts, workspaces }, email, flags.workspace);
     if (workspace !== null) await workspaces.authorizeIn(actor, workspace.id, 'links.import');

@@ -24,7 +24,8 @@ export async function personIn(
 ): Promise<PersonInWorkspace> {
   const person = await deps.accounts.requireByEmail(email);
   if (workspace === undefined) return { person, workspace: null, actor: actorIn(person, person.id, 'owner') };
-  if (!/^[1-9]\d{0,15}$/.test(workspace)) throw ValidationError.of('workspace', '--workspace must be a workspace id (GET /api/v1/workspaces lists them).');
+  if (!/^[1-9]\d{0,15}$/.test(workspace))
+    throw ValidationError.of('workspace', '--workspace must be a workspace id (GET /api/v1/workspaces lists them).');
   const id = Number(workspace);
   const standing = await deps.workspaces.standingOf(id, person.id);
   if (standing === null) throw ValidationError.of('workspace', `${person.email} is not a member of workspace ${id}.`);

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../core/clicks/click.ts';
-import { ClickColumnsBuilder, ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from './click-columns.ts';
+import {
+  ClickColumnsBuilder,
+  ClickColumnsView,
+  encodeClicks,
+  transferablesOf,
+  type ClickColumns,
+} from './click-columns.ts';
 
 /** The view's clicks as objects of their own (the view hands out one reused object). */
 const decodeClicks = (...parts: ClickColumns[]): Click[] => Array.from(new ClickColumnsView(parts), (c) => ({ ...c }));
@@ -46,8 +52,19 @@ test('clicks come back as they went, nulls, bots and non-ASCII text included', (
 });
 
 test('each distinct string crosses once; visitors cross as bytes, not strings', () => {
-  const columns = encodeClicks(Array.from({ length: 100 }, (_, i) => ({ ...human, visitor: i % 2 === 0 ? 'even' : `odd${i}` })));
-  assert.deepEqual([...columns.strings].sort(), ['2026-11-23', 'Chrome', 'São Paulo', 'US', 'Windows', 'bücher.example', 'desktop', 'pt-br']);
+  const columns = encodeClicks(
+    Array.from({ length: 100 }, (_, i) => ({ ...human, visitor: i % 2 === 0 ? 'even' : `odd${i}` })),
+  );
+  assert.deepEqual([...columns.strings].sort(), [
+    '2026-11-23',
+    'Chrome',
+    'São Paulo',
+    'US',
+    'Windows',
+    'bücher.example',
+    'desktop',
+    'pt-br',
+  ]);
   assert.deepEqual(
     decodeClicks(columns)
       .map((c) => c.visitor)

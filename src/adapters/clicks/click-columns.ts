@@ -28,7 +28,17 @@ export const NUMBER_FIELDS = 7;
 export const STRING_FIELDS = 9;
 /** Where each field sits among a click's NUMBER_FIELDS numbers and STRING_FIELDS codes. */
 export const NUMBER_AT = { linkId: 0, accountId: 1, at: 2, hour: 3, isBot: 4, rule: 5, variant: 6 } as const;
-export const CODE_AT = { day: 0, visitor: 1, country: 2, city: 3, browser: 4, platform: 5, device: 6, language: 7, referrerHost: 8 } as const;
+export const CODE_AT = {
+  day: 0,
+  visitor: 1,
+  country: 2,
+  city: 3,
+  browser: 4,
+  platform: 5,
+  device: 6,
+  language: 7,
+  referrerHost: 8,
+} as const;
 /** A length byte and up to 23 characters: a visitor hash is 22 (core/stats/visitor-hash.ts). */
 const VISITOR_BYTES = 24;
 const INLINE = -2;
@@ -101,7 +111,13 @@ export class ClickColumnsBuilder {
 
   /** The columns of the clicks added since the last build; the builder starts empty again. */
   build(): ClickColumns {
-    const columns: ClickColumns = { count: this.n, numbers: this.numbers, codes: this.codes, visitors: this.visitors, strings: this.table.strings };
+    const columns: ClickColumns = {
+      count: this.n,
+      numbers: this.numbers,
+      codes: this.codes,
+      visitors: this.visitors,
+      strings: this.table.strings,
+    };
     // The arrays are moved to another thread: new ones, of the same size, for the next clicks.
     this.numbers = new Float64Array(this.capacity * NUMBER_FIELDS);
     this.codes = new Int32Array(this.capacity * STRING_FIELDS);
@@ -191,7 +207,9 @@ export class ClickColumnsView implements Iterable<Click> {
     const finished: IteratorResult<Click> = { value: undefined, done: true };
     // Each part's visitor bytes as a Buffer, whose toString('latin1') makes the string in one
     // native call (String.fromCharCode over a subarray is slower in the writer thread).
-    const visitorBytes = parts.map(({ visitors }) => Buffer.from(visitors.buffer, visitors.byteOffset, visitors.byteLength));
+    const visitorBytes = parts.map(({ visitors }) =>
+      Buffer.from(visitors.buffer, visitors.byteOffset, visitors.byteLength),
+    );
     let p = 0;
     let i = 0;
     return {
@@ -249,5 +267,9 @@ export function columnsOf(clicks: Iterable<Click>): readonly ClickColumns[] {
 
 /** What postMessage should move rather than copy. */
 export function transferablesOf(columns: ClickColumns): ArrayBuffer[] {
-  return [columns.numbers.buffer as ArrayBuffer, columns.codes.buffer as ArrayBuffer, columns.visitors.buffer as ArrayBuffer];
+  return [
+    columns.numbers.buffer as ArrayBuffer,
+    columns.codes.buffer as ArrayBuffer,
+    columns.visitors.buffer as ArrayBuffer,
+  ];
 }

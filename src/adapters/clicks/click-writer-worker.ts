@@ -55,6 +55,8 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   const inner = error instanceof AggregateError ? error.errors.map(describe).join('; ') : '';
-  const head = [error.message, typeof code === 'string' ? `(${code})` : '', inner ? `[${inner}]` : ''].filter(Boolean).join(' ');
+  const head = [error.message, typeof code === 'string' ? `(${code})` : '', inner ? `[${inner}]` : '']
+    .filter(Boolean)
+    .join(' ');
   return error.cause === undefined ? head : `${head}: ${describe(error.cause)}`;
 }

@@ -7,9 +7,11 @@ import type { ClickWrites } from './click-writes.ts';
 import { toMessage } from './worker-messages.ts';
 import { aClick } from '../../../test/support/clicks.ts';
 
-const click = (linkId: number): Click => aClick({ linkId, at: Date.parse('2026-11-23T10:00:00Z'), hour: 10, country: 'US', browser: 'Chrome' });
+const click = (linkId: number): Click =>
+  aClick({ linkId, at: Date.parse('2026-11-23T10:00:00Z'), hour: 10, country: 'US', browser: 'Chrome' });
 
-const message = (n: number, linkId = 1) => toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
+const message = (n: number, linkId = 1) =>
+  toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
 
 /** Writes that count what they are given, and fail while `failing` is set; records stay until their window releases them. */
 class CountingWrites implements ClickWrites {
@@ -49,7 +51,11 @@ class CountingWrites implements ClickWrites {
     return Promise.resolve(recorded === undefined ? null : { recorded, later: [...batch.counts] });
   }
 
-  writeWindow(window: Parameters<ClickWrites['writeWindow']>[0], totals: Parameters<ClickWrites['writeWindow']>[1], pending: readonly number[]) {
+  writeWindow(
+    window: Parameters<ClickWrites['writeWindow']>[0],
+    totals: Parameters<ClickWrites['writeWindow']>[1],
+    pending: readonly number[],
+  ) {
     if (this.failing) return Promise.reject(new Error('database away'));
     window.drain();
     for (const n of totals.counts.values()) this.windowClicks += n;
@@ -84,7 +90,10 @@ test('what waits is written in one transaction a write, its record released with
   writer.add(message(300, 1));
   writer.add(message(200, 2));
   await writer.write();
-  assert.deepEqual({ rows: writes.rows, batches: writes.batches, written: told.written }, { rows: 500, batches: 1, written: 500 });
+  assert.deepEqual(
+    { rows: writes.rows, batches: writes.batches, written: told.written },
+    { rows: 500, batches: 1, written: 500 },
+  );
   writer.add(message(100, 1));
   await writer.settle();
   assert.deepEqual(
@@ -105,7 +114,10 @@ test('a database away: the clicks are kept and written once when it is back, the
   assert.equal(writer.count, 100);
   writes.failing = false;
   await writer.settle();
-  assert.deepEqual({ rows: writes.rows, windowClicks: writes.windowClicks, count: writer.count }, { rows: 100, windowClicks: 100, count: 0 });
+  assert.deepEqual(
+    { rows: writes.rows, windowClicks: writes.windowClicks, count: writer.count },
+    { rows: 100, windowClicks: 100, count: 0 },
+  );
   assert.equal(told.errors.filter((e) => /clicks not written/.test(e)).length, 1);
   assert.equal(told.resumed.length, 1);
   await writer.close();
@@ -121,7 +133,14 @@ test('a write whose COMMIT went through but whose answer was lost counts once; w
   writer.add(message(200, 2));
   await writer.settle();
   assert.deepEqual(
-    { rows: writes.rows, batches: writes.written, windowClicks: writes.windowClicks, released: writes.released, asked: writes.asked, count: writer.count },
+    {
+      rows: writes.rows,
+      batches: writes.written,
+      windowClicks: writes.windowClicks,
+      released: writes.released,
+      asked: writes.asked,
+      count: writer.count,
+    },
     { rows: 500, batches: [[1], [2]], windowClicks: 500, released: [1, 2], asked: 1, count: 0 },
   );
   assert.equal(told.written, 500);
@@ -156,7 +175,10 @@ test('a window that fails keeps its sums and its records for the next: nothing r
   await assert.rejects(writer.settle());
   writes.failing = false;
   await writer.settle();
-  assert.deepEqual({ windowClicks: writes.windowClicks, released: writes.released }, { windowClicks: 50, released: [1] });
+  assert.deepEqual(
+    { windowClicks: writes.windowClicks, released: writes.released },
+    { windowClicks: 50, released: [1] },
+  );
   await writer.close();
 });
 
@@ -190,7 +212,8 @@ class MarkingWrites extends CountingWrites {
 test('a visitor mark is sent with the first window written that holds it, not again; a failed window keeps it to send', async () => {
   const writes = new MarkingWrites();
   const { writer } = writerOver(writes, { promptWindowRows: 0 });
-  const visit = (visitor: string, linkId = 1) => toMessage(toBatch([{ click: aClick({ linkId, visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+  const visit = (visitor: string, linkId = 1) =>
+    toMessage(toBatch([{ click: aClick({ linkId, visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
   writer.add(visit('a'));
   writes.failing = true;
   await assert.rejects(writer.settle());
@@ -207,7 +230,8 @@ test('a visitor mark is sent with the first window written that holds it, not ag
 test('a window dropped for a recovery from the rows wrote no mark: its visitors are sent with the next', async () => {
   const writes = new MarkingWrites();
   const { writer } = writerOver(writes, { promptWindowRows: 0 });
-  const visit = (visitor: string) => toMessage(toBatch([{ click: aClick({ visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+  const visit = (visitor: string) =>
+    toMessage(toBatch([{ click: aClick({ visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
   writer.add(visit('a'));
   writes.rolledUp = true;
   await writer.settle();

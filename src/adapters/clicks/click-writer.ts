@@ -72,7 +72,9 @@ export class ClickWriter {
     private readonly options: ClickWriterOptions,
   ) {
     const idle = writes.idle?.bind(writes);
-    this.idleTimer = idle ? setInterval(() => (this.waiting.count === 0 ? idle() : undefined), options.writeIntervalMs) : null;
+    this.idleTimer = idle
+      ? setInterval(() => (this.waiting.count === 0 ? idle() : undefined), options.writeIntervalMs)
+      : null;
     this.idleTimer?.unref();
   }
 
@@ -124,14 +126,20 @@ export class ClickWriter {
       }
     }
     if (failure !== null) {
-      this.options.onError(new Error(`${this.count} clicks and a rollup window could not be written before the stop`, { cause: failure }));
+      this.options.onError(
+        new Error(`${this.count} clicks and a rollup window could not be written before the stop`, { cause: failure }),
+      );
     }
     await this.writes.close();
   }
 
   private drop(clicks: number): void {
     if (this.dropped === 0) {
-      this.options.onError(new Error(`click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`));
+      this.options.onError(
+        new Error(
+          `click buffer full (${this.options.maxBuffered} clicks waiting for the database): newer clicks are dropped until it is back`,
+        ),
+      );
     }
     this.dropped += clicks;
     this.options.onDropped(clicks);
@@ -196,7 +204,10 @@ export class ClickWriter {
   }
 
   private writeFailed(error: unknown): void {
-    if (this.failures++ === 0) this.options.onError(new Error(`clicks not written; ${this.count} kept and retried until the database answers`, { cause: error }));
+    if (this.failures++ === 0)
+      this.options.onError(
+        new Error(`clicks not written; ${this.count} kept and retried until the database answers`, { cause: error }),
+      );
   }
 
   /** A batch's rows are committed: its record, rollups and uncapped counters join the window (a batch a recovery rolled up, its rotations only). */
@@ -211,7 +222,14 @@ export class ClickWriter {
     if (written.rolledUp !== true) this.window.add(batch.clicks);
     this.options.onWritten(clicks, performance.now() - started);
     const { windowMs } = this.options;
-    if (windowDue({ rows: this.window.size + this.totals.size, ageMs: Date.now() - this.windowSince, intervalMs: windowMs, promptRows: this.options.promptWindowRows })) {
+    if (
+      windowDue({
+        rows: this.window.size + this.totals.size,
+        ageMs: Date.now() - this.windowSince,
+        intervalMs: windowMs,
+        promptRows: this.options.promptWindowRows,
+      })
+    ) {
       // The rows are written: a window that fails must not make them be written again.
       await this.writeWindow().catch(() => undefined);
     }
@@ -261,7 +279,8 @@ export class ClickWriter {
 
   private resumed(): void {
     this.options.onResumed(`clicks written again after ${this.failures} failed attempts`);
-    if (this.dropped > 0) this.options.onError(new Error(`${this.dropped} clicks were dropped while the click buffer was full`));
+    if (this.dropped > 0)
+      this.options.onError(new Error(`${this.dropped} clicks were dropped while the click buffer was full`));
     this.failures = 0;
     this.dropped = 0;
   }

@@ -29,7 +29,11 @@ function fakeWriter() {
   let settled = 0;
   const writer: ColumnsWriter = {
     writeColumns(columns: ClickColumns, counts, rotations) {
-      handed.push({ clicks: Array.from(new ClickColumnsView([columns]), (c) => ({ ...c })), counts: [...counts].sort(), rotations: [...rotations].sort() });
+      handed.push({
+        clicks: Array.from(new ClickColumnsView([columns]), (c) => ({ ...c })),
+        counts: [...counts].sort(),
+        rotations: [...rotations].sort(),
+      });
     },
     settle: async () => void settled++,
   };

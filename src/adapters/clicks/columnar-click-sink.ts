@@ -7,7 +7,12 @@ import { ClickMeter } from '../metrics/click-meter.ts';
 /** Where the columns go: a writer thread (WorkerClickStore). */
 export interface ColumnsWriter {
   /** `since`: when the first of these clicks was recorded (ms since the epoch); the thread writes them an interval after it. */
-  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number): void;
+  writeColumns(
+    clicks: ClickColumns,
+    counts: ReadonlyMap<number, number>,
+    rotations: ReadonlyMap<number, number>,
+    since: number,
+  ): void;
   /** Resolves once everything handed over before is written, rollups included. */
   settle(): Promise<void>;
 }

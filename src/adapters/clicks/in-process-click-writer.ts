@@ -39,7 +39,9 @@ export class InProcessClickWriter implements ClickStore {
   /** The writer over the server's own connection: SQLite's (an in-memory database) or PostgreSQL's pool. */
   static over(storage: Storage, options: InProcessWriterOptions): InProcessClickWriter {
     const { sqlite } = storage;
-    const make = sqlite ? () => new SqliteClickWrites(sqlite, { owner: options.owner, shared: true }) : () => new PgClickWrites(storage.db, { owner: options.owner });
+    const make = sqlite
+      ? () => new SqliteClickWrites(sqlite, { owner: options.owner, shared: true })
+      : () => new PgClickWrites(storage.db, { owner: options.owner });
     const writes = onFirstWrite(make);
     return new InProcessClickWriter(writes, options, writes.prepare);
   }
@@ -67,12 +69,18 @@ export class InProcessClickWriter implements ClickStore {
 
   /** Writes the batch's rows now (with whatever else waits); resolves once they are committed. */
   writeBatch(batch: ClickBatch): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
+    if (this.closed)
+      return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
     this.writer.add(toMessage(batch).message);
     return this.writer.write();
   }
 
-  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number = Date.now()): void {
+  writeColumns(
+    clicks: ClickColumns,
+    counts: ReadonlyMap<number, number>,
+    rotations: ReadonlyMap<number, number>,
+    since: number = Date.now(),
+  ): void {
     if (this.closed) {
       this.meter.dropped += clicks.count;
       this.onError(new Error(`${clicks.count} clicks handed to the click writer after it closed: not written`));

@@ -11,7 +11,8 @@ import type { WriterData } from './worker-messages.ts';
  * away does not hold the thread's start (the writer keeps the clicks meanwhile).
  */
 export async function openClickWrites(data: WriterData): Promise<ClickWrites> {
-  if (data.engine === 'sqlite') return new SqliteClickWrites(openSqlite(sqlitePath(data.databaseUrl)), { owner: data.owner });
+  if (data.engine === 'sqlite')
+    return new SqliteClickWrites(openSqlite(sqlitePath(data.databaseUrl)), { owner: data.owner });
   // One connection: the writer's writes never overlap. The main thread's pool tells of the
   // database's outages; this one's would say the same again.
   const storage = connect(data.databaseUrl, { schema: data.schema, poolSize: 1, outageLog: () => {} });

@@ -6,7 +6,11 @@ import { capped, linkUpdates, rollUpWritten, uncapped } from '../storage/stores/
 import { recoveryStatements } from '../storage/stores/click-recovery-statements.ts';
 import { BinaryArrayWriter } from '../storage/stores/pg-binary-arrays.ts';
 import { pgClickArrays } from '../storage/stores/pg-click-arrays.ts';
-import { insertClickArrays, pgClickStatements as statements, type PgRecord } from '../storage/stores/pg-click-statements.ts';
+import {
+  insertClickArrays,
+  pgClickStatements as statements,
+  type PgRecord,
+} from '../storage/stores/pg-click-statements.ts';
 import { columnsOf } from './click-columns.ts';
 import { writeRollups } from '../storage/stores/rollup-writes.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
@@ -45,7 +49,10 @@ export class PgClickWrites implements ClickWrites {
       const record = await insertClickArrays(trx, rows, this.options.owner);
       // A capped link's count goes with its rows: the database's count of its cap, opened when
       // Redis goes away, starts from it (docs/adr/0029, 0039).
-      await statements.updateLinks(trx, linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live));
+      await statements.updateLinks(
+        trx,
+        linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live),
+      );
       this.sent = record; // the COMMIT goes next: should its answer be lost, committed() asks how it ended
       return { recorded: record?.id ?? null, later: [...uncapped(batch.counts, live)] };
     });

@@ -16,7 +16,13 @@ const INVALID_PARAMETER_VALUE = '22023';
  * (the writer's lease ran out during the cut) is gone though the batch is written and rolled up
  * (docs/adr/0034, 0078).
  */
-export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: string, since: number, batch: WriterBatch): Promise<RowsWritten | null> {
+export async function lostCommit(
+  db: Kysely<Database>,
+  sent: PgRecord,
+  owner: string,
+  since: number,
+  batch: WriterBatch,
+): Promise<RowsWritten | null> {
   const status = await statusOf(db, sent.xid);
   if (status === 'aborted') return null;
   if (status === 'in progress') {
@@ -26,14 +32,18 @@ export async function lostCommit(db: Kysely<Database>, sent: PgRecord, owner: st
       where pid = ${sent.pid} and backend_xid::text = (${sent.xid}::bigint % 4294967296)::text`
       .execute(db)
       .catch(() => undefined);
-    throw new Error('the click write whose answer was lost is still in progress on the database; asked again at the next try');
+    throw new Error(
+      'the click write whose answer was lost is still in progress on the database; asked again at the next try',
+    );
   }
   // A statement after the status's: its snapshot sees the commit the status saw. The record is the
   // one that transaction made (xmin), not one a writer thread of this owner that died left.
   return db.transaction().execute(async (trx) => {
     const { rows: found } = await sql<{ id: string | number }>`
       select id from click_batches_pending
-      where owner = ${owner} and id > ${since} and xmin::text = (${sent.xid}::bigint % 4294967296)::text order by id limit 1`.execute(trx);
+      where owner = ${owner} and id > ${since} and xmin::text = (${sent.xid}::bigint % 4294967296)::text order by id limit 1`.execute(
+      trx,
+    );
     const record = found[0];
     if (record === undefined) return status === 'committed' ? { recorded: null, later: [], rolledUp: true } : null;
     // The capped links' counters went with the rows; a link deleted since is counted by no one.

@@ -7,7 +7,8 @@ import { toWritten } from '../storage/stores/click-recovery-statements.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import type { WriterBatch } from './worker-messages.ts';
 
-const CLICK_COLUMNS = 'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
+const CLICK_COLUMNS =
+  'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
 const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const FIELDS = 13;
 // Click rows go in fifty to a statement: with no index by link on the table (ADR 11), binding
@@ -47,7 +48,9 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly insertClick: SQLite.Statement;
   private readonly insertClicks: SQLite.Statement;
   /** The parameters of one insertClicks, reused. */
-  private readonly rowParams: Array<number | string | null> = new Array<number | string | null>(ROWS_PER_INSERT * FIELDS);
+  private readonly rowParams: Array<number | string | null> = new Array<number | string | null>(
+    ROWS_PER_INSERT * FIELDS,
+  );
   private readonly addClicks: SQLite.Statement;
   private readonly setRotation: SQLite.Statement;
   private readonly insertMark: SQLite.Statement;
@@ -58,7 +61,11 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly isPending: SQLite.Statement<[number, string, number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
   private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
-  private readonly writeWindowNow: (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => boolean;
+  private readonly writeWindowNow: (
+    rollups: DrainedRollups,
+    totals: DrainedTotals,
+    pending: readonly number[],
+  ) => boolean;
   private checkpointFailing = false;
   /** What the last writeRows committed; null: it threw, and so was rolled back. */
   private lastWritten: RowsWritten | null = null;
@@ -75,18 +82,27 @@ export class SqliteClickWrites implements ClickWrites {
     this.isLive = db.prepare('select coalesce(expiration_clicks, 0) > 0 from links where id = ?').pluck();
     this.dataVersion = db.prepare('pragma data_version').pluck();
     this.insertClick = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${CLICK_VALUES}`);
-    this.insertClicks = db.prepare(`insert into clicks (${CLICK_COLUMNS}) values ${Array(ROWS_PER_INSERT).fill(CLICK_VALUES).join(', ')}`);
+    this.insertClicks = db.prepare(
+      `insert into clicks (${CLICK_COLUMNS}) values ${Array(ROWS_PER_INSERT).fill(CLICK_VALUES).join(', ')}`,
+    );
     this.addClicks = db.prepare('update links set clicks = clicks + ? where id = ?');
     this.setRotation = db.prepare('update links set last_rotation = ? where id = ?');
-    this.insertMark = db.prepare('insert into click_visitors (day, link_id, visitor) values (?, ?, ?) on conflict do nothing');
+    this.insertMark = db.prepare(
+      'insert into click_visitors (day, link_id, visitor) values (?, ?, ?) on conflict do nothing',
+    );
     this.upsertRollup = db.prepare(`insert into click_rollups (link_id, dimension, day, value, count)
       values (?, ?, ?, ?, ?)
       on conflict (link_id, dimension, day, value) do update set count = count + excluded.count`);
     this.maxClickId = db.prepare('select coalesce(max(id), 0) from clicks').pluck();
-    this.recordBatch = db.prepare('insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)');
-    this.releaseBatch = db.prepare('delete from click_batches_pending where id = ? returning first_click_id, last_click_id');
+    this.recordBatch = db.prepare(
+      'insert into click_batches_pending (owner, first_click_id, last_click_id) values (?, ?, ?)',
+    );
+    this.releaseBatch = db.prepare(
+      'delete from click_batches_pending where id = ? returning first_click_id, last_click_id',
+    );
     this.isPending = db.prepare('select 1 from click_batches_pending where id = ? and owner = ? and id > ?').pluck();
-    this.writtenClicks = db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
+    this.writtenClicks =
+      db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
       c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
     // links) is the latest commit, and no other connection can delete a link until the end.
@@ -94,21 +110,26 @@ export class SqliteClickWrites implements ClickWrites {
     // eslint-disable-next-line @typescript-eslint/unbound-method
     this.writeRowsNow = db.transaction((batch: WriterBatch) => this.insertRows(batch)).immediate;
     // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
-    this.writeWindowNow = db.transaction((rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => {
-      const released = this.release(pending);
-      if (released.length < pending.length) {
-        // A recovery claimed some of them (the lease ran out while this thread stalled): the
-        // window is dropped and what is still ours rolled up from the rows, each batch once.
-        const { window, counts } = recoverSums(released.flatMap((range) => this.written(range)));
-        this.writeRollups(window.drain());
-        const live = this.liveLinks(counts.keys());
-        this.writeTotals({ counts: new Map([...counts].filter(([id]) => live.get(id) === false)), rotations: totals.rotations });
-        return false;
-      }
-      this.writeRollups(rollups);
-      this.writeTotals(totals);
-      return true;
-    }).immediate;
+    this.writeWindowNow = db.transaction(
+      (rollups: DrainedRollups, totals: DrainedTotals, pending: readonly number[]) => {
+        const released = this.release(pending);
+        if (released.length < pending.length) {
+          // A recovery claimed some of them (the lease ran out while this thread stalled): the
+          // window is dropped and what is still ours rolled up from the rows, each batch once.
+          const { window, counts } = recoverSums(released.flatMap((range) => this.written(range)));
+          this.writeRollups(window.drain());
+          const live = this.liveLinks(counts.keys());
+          this.writeTotals({
+            counts: new Map([...counts].filter(([id]) => live.get(id) === false)),
+            rotations: totals.rotations,
+          });
+          return false;
+        }
+        this.writeRollups(rollups);
+        this.writeTotals(totals);
+        return true;
+      },
+    ).immediate;
   }
 
   async writeRows(batch: WriterBatch): Promise<RowsWritten> {
@@ -129,7 +150,8 @@ export class SqliteClickWrites implements ClickWrites {
     if (written === null || this.options.owner === undefined) return null;
     if (written.recorded === null) return written; // no click of a live link: nothing was written
     this.notInServerTransaction();
-    if (this.isPending.get(written.recorded, this.options.owner, since) === undefined) return { recorded: null, later: [], rolledUp: true };
+    if (this.isPending.get(written.recorded, this.options.owner, since) === undefined)
+      return { recorded: null, later: [], rolledUp: true };
     return written;
   }
 
@@ -156,7 +178,8 @@ export class SqliteClickWrites implements ClickWrites {
       this.checkpointFailing = false;
     } catch (error) {
       // A checkpoint that fails (a full disk) is told once until one succeeds; the clicks' own commits do not depend on it.
-      if (!this.checkpointFailing) console.error('linkpix: click writer: the idle WAL checkpoint failed; retried on every idle tick', error);
+      if (!this.checkpointFailing)
+        console.error('linkpix: click writer: the idle WAL checkpoint failed; retried on every idle tick', error);
       this.checkpointFailing = true;
     }
   }
@@ -168,7 +191,8 @@ export class SqliteClickWrites implements ClickWrites {
 
   /** The server's connection may be inside a transaction of its own: a write then waits for the next try rather than joining it. */
   private notInServerTransaction(): void {
-    if (this.options.shared && this.db.inTransaction) throw new Error('the database connection is inside another transaction; the clicks are written at the next try');
+    if (this.options.shared && this.db.inTransaction)
+      throw new Error('the database connection is inside another transaction; the clicks are written at the next try');
   }
 
   /** Deletes these batches' records; answers the id ranges of those that were still there. */

@@ -60,14 +60,20 @@ export class WorkerClickStore implements ClickStore {
    * are delivered in order, so a later settle() answers only after this batch is written.
    */
   writeBatch(batch: ClickBatch): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
+    if (this.closed)
+      return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
     const { message, transfer } = toMessage(batch);
     this.start().postMessage(message, transfer);
     return Promise.resolve();
   }
 
   /** The same, for clicks already in columns (ColumnarClickSink): the columns are moved, not copied. */
-  writeColumns(clicks: ClickColumns, counts: ReadonlyMap<number, number>, rotations: ReadonlyMap<number, number>, since: number = Date.now()): void {
+  writeColumns(
+    clicks: ClickColumns,
+    counts: ReadonlyMap<number, number>,
+    rotations: ReadonlyMap<number, number>,
+    since: number = Date.now(),
+  ): void {
     if (this.closed) {
       // The hand-off cannot fail (ColumnarClickSink), so the loss is counted and told here.
       this.meter.dropped += clicks.count;

@@ -32,7 +32,9 @@ test('messages handed over become one batch: clicks in order, counts added up, t
     ).message,
   );
   waiting.add(toMessage(toBatch([])).message);
-  waiting.add(toMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])).message);
+  waiting.add(
+    toMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])).message,
+  );
   assert.equal(waiting.count, 4);
   const batch = waiting.take();
   assert.deepEqual(

@@ -79,7 +79,10 @@ export interface WriterData {
 }
 
 /** The message, and the buffers postMessage should move rather than copy. */
-export function toMessage(batch: ClickBatch, since: number = Date.now()): { message: BatchMessage; transfer: ArrayBuffer[] } {
+export function toMessage(
+  batch: ClickBatch,
+  since: number = Date.now(),
+): { message: BatchMessage; transfer: ArrayBuffer[] } {
   return columnsMessage(encodeClicks(batch.clicks), batch.counts, batch.rotations, since);
 }
 
@@ -90,7 +93,10 @@ export function columnsMessage(
   rotations: ReadonlyMap<number, number>,
   since: number,
 ): { message: BatchMessage; transfer: ArrayBuffer[] } {
-  return { message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations], since }, transfer: transferablesOf(clicks) };
+  return {
+    message: { kind: 'batch', clicks, counts: [...counts], rotations: [...rotations], since },
+    transfer: transferablesOf(clicks),
+  };
 }
 
 /** A batch the writer thread writes: its clicks read in place (ClickColumnsView), never kept. */

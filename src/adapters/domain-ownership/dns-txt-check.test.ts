@@ -10,13 +10,21 @@ const records = (answer: string[][]) => async (name: string) => {
 };
 
 test('a TXT record whose text is the token proves control, split into strings or not', async () => {
-  for (const answer of [[[target.token]], [['v=spf1 -all'], [target.token.slice(0, 5), target.token.slice(5)]], [[` ${target.token} `]]]) {
-    assert.deepEqual(await new DnsTxtCheck({ timeoutMs: 500, resolveTxt: records(answer) }).check(target), { found: true });
+  for (const answer of [
+    [[target.token]],
+    [['v=spf1 -all'], [target.token.slice(0, 5), target.token.slice(5)]],
+    [[` ${target.token} `]],
+  ]) {
+    assert.deepEqual(await new DnsTxtCheck({ timeoutMs: 500, resolveTxt: records(answer) }).check(target), {
+      found: true,
+    });
   }
 });
 
 test('other records, no record or a DNS failure are reasons, never exceptions', async () => {
-  const other = await new DnsTxtCheck({ timeoutMs: 500, resolveTxt: records([['nope'], [`x${target.token}`]]) }).check(target);
+  const other = await new DnsTxtCheck({ timeoutMs: 500, resolveTxt: records([['nope'], [`x${target.token}`]]) }).check(
+    target,
+  );
   assert.deepEqual(other, { found: false, reason: '2 TXT record(s), none is the token' });
   const missing = await new DnsTxtCheck({
     timeoutMs: 500,

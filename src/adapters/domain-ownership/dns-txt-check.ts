@@ -36,7 +36,10 @@ export class DnsTxtCheck implements DomainOwnershipCheck {
     }
     // A long TXT value arrives as several strings of at most 255 bytes: they are one text.
     if (records.some((strings) => strings.join('').trim() === target.token)) return { found: true };
-    return { found: false, reason: records.length === 0 ? 'no TXT record' : `${records.length} TXT record(s), none is the token` };
+    return {
+      found: false,
+      reason: records.length === 0 ? 'no TXT record' : `${records.length} TXT record(s), none is the token`,
+    };
   }
 }
 

@@ -42,7 +42,9 @@ test('the file whose body is the token proves control; the request names the dom
   const server = await serve((_req, res) => res.end(`${target.token}\n`));
   try {
     assert.deepEqual(await check(server.port).check(target), { found: true });
-    assert.deepEqual(server.seen, [{ host: `go.example.com:${server.port}`, path: `/.well-known/linkpix/${target.token}` }]);
+    assert.deepEqual(server.seen, [
+      { host: `go.example.com:${server.port}`, path: `/.well-known/linkpix/${target.token}` },
+    ]);
   } finally {
     await server.close();
   }
@@ -96,7 +98,10 @@ test('private addresses are refused unless allowed, before any request', async (
     assert.deepEqual(refused, { found: false, reason: 'the name resolves only to addresses not allowed' });
     // An IP literal reached by a redirect is checked too.
     const literal = verificationOf({ name: '127.0.0.1', verificationToken: target.token });
-    assert.deepEqual(await check(server.port, { allowPrivate: false }).check(literal), { found: false, reason: 'the address is not allowed' });
+    assert.deepEqual(await check(server.port, { allowPrivate: false }).check(literal), {
+      found: false,
+      reason: 'the address is not allowed',
+    });
     assert.deepEqual(server.seen, []);
   } finally {
     await server.close();

@@ -46,7 +46,10 @@ export class HttpFileCheck implements DomainOwnershipCheck {
     try {
       return await this.follow(new URL(target.fileUrl), target.token, controller.signal);
     } catch (error) {
-      return { found: false, reason: controller.signal.aborted ? `no answer within ${this.options.timeoutMs} ms` : reasonOf(error) };
+      return {
+        found: false,
+        reason: controller.signal.aborted ? `no answer within ${this.options.timeoutMs} ms` : reasonOf(error),
+      };
     } finally {
       clearTimeout(timer);
       controller.abort();
@@ -70,7 +73,9 @@ export class HttpFileCheck implements DomainOwnershipCheck {
         return { found: false, reason: `HTTP ${status}` };
       }
       const body = await readAtMost(response, MAX_BODY_BYTES, signal);
-      return body !== null && body.toString('utf8').trim() === token ? { found: true } : { found: false, reason: 'the body is not the token' };
+      return body !== null && body.toString('utf8').trim() === token
+        ? { found: true }
+        : { found: false, reason: 'the body is not the token' };
     }
   }
 

@@ -30,7 +30,19 @@ test('public IPv6 addresses', () => {
 });
 
 test('private, reserved and unknown addresses have no country', () => {
-  for (const ip of ['127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '100.64.0.1', '169.254.1.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1']) {
+  for (const ip of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '192.168.1.1',
+    '172.16.0.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+  ]) {
     assert.equal(countries.country(ip), null, ip);
   }
 });

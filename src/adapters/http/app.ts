@@ -72,10 +72,16 @@ export interface HttpMetrics {
   endpoint: { metrics: MetricsText; token: string } | null;
 }
 
-const isApiPath = (url: string) => url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
+const isApiPath = (url: string) =>
+  url.startsWith('/api/') || /^\/(links|pixels|spaces|domains)\/[^/]+\/destroy/.test(url);
 
 /** Builds the whole HTTP application without listening, so tests can drive it in-process. */
-export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redirect?: RedirectContext, web?: WebContext): Promise<FastifyInstance> {
+export async function createHttpApp(
+  ctx: ApiContext,
+  options: HttpOptions,
+  redirect?: RedirectContext,
+  web?: WebContext,
+): Promise<FastifyInstance> {
   const trust = trustFunction(options.trustProxy);
   // Filled in once the app exists: the server is created before the routes are.
   let fast: FastVisit | null = null;
@@ -98,7 +104,12 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     // every request (docs/design/visit.md).
     serverFactory: (handler, fastifyOptions) => {
       // Fastify hands its own options in; their declared type is too loose to read numbers from.
-      const opts = fastifyOptions as { http?: ServerOptions | null; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const opts = fastifyOptions as {
+        http?: ServerOptions | null;
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
       const timeout = opts.requestTimeout ?? 0;
       const server = createServer(
         {
@@ -133,7 +144,12 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
     // Every route's params, query and body pass one strict reading of numbers and types before
     // Ajv's coercion (strict-input.ts): the API's and the web app's alike.
-    schemaController: { compilersFactory: { buildValidator: strictValidatorFactory(sharedValidatorFactory), buildSerializer: sharedSerializerFactory } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: strictValidatorFactory(sharedValidatorFactory),
+        buildSerializer: sharedSerializerFactory,
+      },
+    },
   });
   const appSegments = new Set<string>();
   app.decorate('appSegments', appSegments);
@@ -187,7 +203,10 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         if (request.method !== 'GET' && request.method !== 'DELETE') request.body = normalizeBody(request.body);
       });
       for (const route of apiRoutes(ctx, options.bulkBodyLimit ?? options.bodyLimit)) api.route(route);
-      await registerImportRoute(api, ctx, { maxBytes: options.importMaxBytes, spoolMs: uploadWindowMs(options.requestTimeoutMs) });
+      await registerImportRoute(api, ctx, {
+        maxBytes: options.importMaxBytes,
+        spoolMs: uploadWindowMs(options.requestTimeoutMs),
+      });
       await registerQrLogoRoutes(api, ctx);
     });
   });
@@ -204,13 +223,20 @@ export async function createHttpApp(ctx: ApiContext, options: HttpOptions, redir
         open = false;
         done();
       });
-      fast = fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open, meter: metrics?.redirect ?? null });
+      fast = fastRedirect(redirect, {
+        links: redirect.cached,
+        trust,
+        appSegments,
+        open: () => open,
+        meter: metrics?.redirect ?? null,
+      });
     }
   }
 
   app.setNotFoundHandler((request, reply) => {
     // Outside the CORS scope: an unknown API path still tells a browser client why.
-    if (isApiPath(request.url)) return reply.code(404).header('access-control-allow-origin', '*').send(errorEnvelope(404));
+    if (isApiPath(request.url))
+      return reply.code(404).header('access-control-allow-origin', '*').send(errorEnvelope(404));
     return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
   });
   return app;

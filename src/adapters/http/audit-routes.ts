@@ -24,7 +24,10 @@ export function auditRoutes(ctx: ApiContext): RouteOptions[] {
         querystring: AuditQuery,
         response: { 200: ListEnvelope(AuditRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Querystring: AuditQuery }>, reply: FastifyReply) => {
+      handler: (async (
+        request: FastifyRequest<{ Params: WorkspaceParams; Querystring: AuditQuery }>,
+        reply: FastifyReply,
+      ) => {
         const { page, per_page, format, ...filters } = request.query;
         const id = request.params.id;
         if (format === 'csv') {

@@ -3,7 +3,14 @@ import type { RouteOptions } from 'fastify';
 import { IdParams, errorResponses } from './schemas/common.ts';
 import { ClicksExportQuery } from './schemas/stats.ts';
 import { clicksExportHandler } from './handlers/clicks-export.ts';
-import { LinkBulkCountEnvelope, LinkBulkCreateBody, LinkBulkCreateEnvelope, LinkBulkDeleteBody, LinkBulkUpdateBody, LinkExportQuery } from './schemas/link-bulk.ts';
+import {
+  LinkBulkCountEnvelope,
+  LinkBulkCreateBody,
+  LinkBulkCreateEnvelope,
+  LinkBulkDeleteBody,
+  LinkBulkUpdateBody,
+  LinkExportQuery,
+} from './schemas/link-bulk.ts';
 import { linkBulkHandlers, normalizeBulkBody } from './handlers/links-bulk.ts';
 import { linkExportHandler } from './handlers/links-export.ts';
 import type { ApiContext } from './handlers/context.ts';

@@ -70,8 +70,14 @@ test('an address list trusts only those addresses and ranges', () => {
 
 test('requestHost takes the last X-Forwarded-Host entry, trimmed, also from repeated headers', () => {
   const trust = trustFunction(true);
-  assert.equal(requestHost(req('127.0.0.1', { host: 'h', 'x-forwarded-host': '  one.example  ' }), trust), 'one.example');
-  assert.equal(requestHost(req('127.0.0.1', { host: 'h', 'x-forwarded-host': ['a.example', 'b.example, c.example:8443'] }), trust), 'c.example:8443');
+  assert.equal(
+    requestHost(req('127.0.0.1', { host: 'h', 'x-forwarded-host': '  one.example  ' }), trust),
+    'one.example',
+  );
+  assert.equal(
+    requestHost(req('127.0.0.1', { host: 'h', 'x-forwarded-host': ['a.example', 'b.example, c.example:8443'] }), trust),
+    'c.example:8443',
+  );
   assert.equal(requestHost(req('127.0.0.1', { host: 'h', 'x-forwarded-host': '' }), trust), 'h');
 });
 

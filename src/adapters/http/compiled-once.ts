@@ -4,7 +4,11 @@
  * (external schemas, options), and building it is most of what building an app costs, which
  * every test suite pays again (docs/adr/0068).
  */
-export function compiledOnce<R extends { schema?: unknown }, T>(cache: Map<string, T>, context: unknown, compile: (route: R) => T): (route: R) => T {
+export function compiledOnce<R extends { schema?: unknown }, T>(
+  cache: Map<string, T>,
+  context: unknown,
+  compile: (route: R) => T,
+): (route: R) => T {
   const prefix = JSON.stringify(context);
   return (route) => {
     const key = `${prefix}\n${JSON.stringify(route.schema ?? null)}`;

@@ -6,7 +6,10 @@ import { sendImage } from './image-headers.ts';
 // The smallest transparent 1×1 GIF.
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-type PixelRequest = FastifyRequest<{ Params: { click: string }; Querystring: Record<string, string | string[] | undefined> }>;
+type PixelRequest = FastifyRequest<{
+  Params: { click: string };
+  Querystring: Record<string, string | string[] | undefined>;
+}>;
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -19,15 +22,25 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
  * id, then .gif) never matches `+`.
  */
 export function registerConversionPixel(app: FastifyInstance, ctx: Pick<ApiContext, 'conversions'>): void {
-  app.get('/c/:click(^[A-Za-z0-9_-]{1,64}).gif', { schema: { hide: true }, config: { visitor: true } }, async (request: PixelRequest, reply: FastifyReply) => {
-    if (request.method === 'GET') {
-      const q = request.query;
-      try {
-        await ctx.conversions.record(null, { click_id: request.params.click, name: first(q.name), value: first(q.value), currency: first(q.currency) });
-      } catch (error) {
-        if (!(error instanceof ValidationError || error instanceof NotFoundError)) request.log.warn({ err: error }, 'a conversion pixel was not recorded');
+  app.get(
+    '/c/:click(^[A-Za-z0-9_-]{1,64}).gif',
+    { schema: { hide: true }, config: { visitor: true } },
+    async (request: PixelRequest, reply: FastifyReply) => {
+      if (request.method === 'GET') {
+        const q = request.query;
+        try {
+          await ctx.conversions.record(null, {
+            click_id: request.params.click,
+            name: first(q.name),
+            value: first(q.value),
+            currency: first(q.currency),
+          });
+        } catch (error) {
+          if (!(error instanceof ValidationError || error instanceof NotFoundError))
+            request.log.warn({ err: error }, 'a conversion pixel was not recorded');
+        }
       }
-    }
-    return sendImage(reply.code(200).header('cache-control', 'no-store, max-age=0'), 'image/gif', GIF);
-  });
+      return sendImage(reply.code(200).header('cache-control', 'no-store, max-age=0'), 'image/gif', GIF);
+    },
+  );
 }

@@ -1,5 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, UnauthenticatedError, UnavailableError, ValidationError } from '../../core/shared/errors.ts';
+import {
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  TooManyAttemptsError,
+  UnauthenticatedError,
+  UnavailableError,
+  ValidationError,
+} from '../../core/shared/errors.ts';
 import { fieldErrorsOf } from './validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -43,7 +51,11 @@ const SERVER_ERROR: FailedVisit = { status: 500, headers: {}, body: JSON.stringi
 /** What the error handler below would answer for a visit's failure, for the paths before Fastify. */
 export function failedVisit(error: unknown): FailedVisit {
   if (!(error instanceof UnavailableError)) return SERVER_ERROR;
-  return { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: JSON.stringify(errorEnvelope(503, unavailableMessage(error))) };
+  return {
+    status: 503,
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    body: JSON.stringify(errorEnvelope(503, unavailableMessage(error))),
+  };
 }
 
 /**
@@ -52,7 +64,8 @@ export function failedVisit(error: unknown): FailedVisit {
  * the router takes (414). Left to Fastify they carry its own body, echoing the path.
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   void reply.code(status).send(errorEnvelope(status));
 }
 
@@ -63,8 +76,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof NotFoundError) return reply.code(404).send(errorEnvelope(404));
     if (error instanceof UnauthenticatedError) return reply.code(401).send(errorEnvelope(401));
     if (error instanceof ForbiddenError) return reply.code(403).send(errorEnvelope(403, error.missing));
-    if (error instanceof GoneError) return reply.code(410).send(errorEnvelope(410, `The ${error.resource} was used, revoked or has expired.`));
-    if (error instanceof TooManyAttemptsError) return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send(errorEnvelope(429, error.reason));
+    if (error instanceof GoneError)
+      return reply.code(410).send(errorEnvelope(410, `The ${error.resource} was used, revoked or has expired.`));
+    if (error instanceof TooManyAttemptsError)
+      return reply
+        .code(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send(errorEnvelope(429, error.reason));
     // Not logged per request: the adapter that lost its dependency logs the outage once, and its end.
     if (error instanceof UnavailableError) {
       return reply
@@ -80,7 +98,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Framework messages (bad JSON, too large…) are safe to echo only in the generic form.
-      const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is not valid JSON.' : undefined;
+      const detail =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'The request body is not valid JSON.'
+          : undefined;
       return reply.code(status).send(errorEnvelope(status, detail));
     }
     request.log.error({ err: error }, 'request failed');

@@ -21,7 +21,11 @@ export function sendImage(reply: FastifyReply, contentType: string, body: string
  * The same headers for images a plugin sends itself (swagger-ui's icons): an onSend hook for
  * that plugin's scope alone, never the app's, where it would run for every redirect.
  */
-export async function imageHeadersOnSend(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function imageHeadersOnSend(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   if (String(reply.getHeader('content-type') ?? '').startsWith('image/')) reply.headers(IMAGE_HEADERS);
   return payload;
 }

@@ -46,9 +46,15 @@ export interface ImportRouteLimits {
  * on disk the slot is taken and the file read, parsed and checked in a thread of its own
  * (docs/design/imports.md, docs/adr/0048).
  */
-export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext, { maxBytes, spoolMs }: ImportRouteLimits): Promise<void> {
+export async function registerImportRoute(
+  api: FastifyInstance,
+  ctx: ApiContext,
+  { maxBytes, spoolMs }: ImportRouteLimits,
+): Promise<void> {
   await api.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11, fieldNameSize: 100, fieldSize: 1000 } });
+    await scope.register(multipart, {
+      limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11, fieldNameSize: 100, fieldSize: 1000 },
+    });
     scope.post(
       '/api/v1/links/import',
       {
@@ -70,13 +76,15 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
               strict: {
                 type: 'string',
                 enum: ['true', 'false', '1', '0'],
-                description: 'Refuse a file without an alias column, and rows without an alias, rather than give random aliases',
+                description:
+                  'Refuse a file without an alias column, and rows without an alias, rather than give random aliases',
               },
             },
           },
           response: {
             200: {
-              description: 'The report: format, columns, warnings, counts and the rows not imported as the file says (docs/api.md §15)',
+              description:
+                'The report: format, columns, warnings, counts and the rows not imported as the file says (docs/api.md §15)',
               type: 'object',
               additionalProperties: true,
             },
@@ -85,10 +93,14 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
         },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
-        if (!request.isMultipart()) throw ValidationError.of('file', 'Send the file as multipart/form-data in a field named file.');
+        if (!request.isMultipart())
+          throw ValidationError.of('file', 'Send the file as multipart/form-data in a field named file.');
         let ticket;
         try {
-          ticket = await ctx.importSlots.claim({ workspaceId: request.account.id, personId: request.actor.userId }, spoolMs);
+          ticket = await ctx.importSlots.claim(
+            { workspaceId: request.account.id, personId: request.actor.userId },
+            spoolMs,
+          );
         } catch (error) {
           const refused = refusal(error, reply);
           if (refused === null) throw error;
@@ -111,16 +123,23 @@ export async function registerImportRoute(api: FastifyInstance, ctx: ApiContext,
           }
           if (form === 'late') {
             reply.code(408);
-            return errorEnvelope(408, `The file did not arrive within ${Math.round(spoolMs / 1000)} s, the most an upload may take; nothing was imported.`);
+            return errorEnvelope(
+              408,
+              `The file did not arrive within ${Math.round(spoolMs / 1000)} s, the most an upload may take; nothing was imported.`,
+            );
           }
           const { fields, file } = form;
           const onConflict = (fields.on_conflict || 'skip') as OnConflict;
           const bag: Record<string, string[]> = {};
           if (!file) bag.file = ['The file field is required.'];
-          if (!ON_CONFLICT.includes(onConflict)) bag.on_conflict = [`The on conflict must be one of: ${ON_CONFLICT.join(', ')}.`];
-          if (fields.format && !IMPORT_FORMAT_NAMES.includes(fields.format)) bag.format = [`The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`];
-          if (fields.dry_run !== undefined && !FLAGS.includes(fields.dry_run)) bag.dry_run = ['The dry run field must be true or false.'];
-          if (fields.strict !== undefined && !FLAGS.includes(fields.strict)) bag.strict = ['The strict field must be true or false.'];
+          if (!ON_CONFLICT.includes(onConflict))
+            bag.on_conflict = [`The on conflict must be one of: ${ON_CONFLICT.join(', ')}.`];
+          if (fields.format && !IMPORT_FORMAT_NAMES.includes(fields.format))
+            bag.format = [`The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`];
+          if (fields.dry_run !== undefined && !FLAGS.includes(fields.dry_run))
+            bag.dry_run = ['The dry run field must be true or false.'];
+          if (fields.strict !== undefined && !FLAGS.includes(fields.strict))
+            bag.strict = ['The strict field must be true or false.'];
           if (Object.keys(bag).length > 0) throw new ValidationError(bag);
           // The file is on disk: only now an instance slot.
           await ticket.start();

@@ -20,11 +20,17 @@ export type Unread = 'tooLarge' | 'malformed' | 'late';
  * form still arriving then is given up ('late'), its file stream torn down; the bytes still
  * coming are the lingering close's (lingering-close.ts).
  */
-export async function spoolForm(request: FastifyRequest, path: string, withinMs: number): Promise<SpooledForm | Unread> {
+export async function spoolForm(
+  request: FastifyRequest,
+  path: string,
+  withinMs: number,
+): Promise<SpooledForm | Unread> {
   const late = new AbortController();
   // 0: no time limit (no request timeout either).
   const timer = withinMs > 0 ? setTimeout(() => late.abort(), withinMs) : undefined;
-  const gaveUp = new Promise<'late'>((resolve) => late.signal.addEventListener('abort', () => resolve('late'), { once: true }));
+  const gaveUp = new Promise<'late'>((resolve) =>
+    late.signal.addEventListener('abort', () => resolve('late'), { once: true }),
+  );
   try {
     return await readForm(request, path, late.signal, gaveUp);
   } finally {
@@ -32,7 +38,12 @@ export async function spoolForm(request: FastifyRequest, path: string, withinMs:
   }
 }
 
-async function readForm(request: FastifyRequest, path: string, signal: AbortSignal, gaveUp: Promise<'late'>): Promise<SpooledForm | Unread> {
+async function readForm(
+  request: FastifyRequest,
+  path: string,
+  signal: AbortSignal,
+  gaveUp: Promise<'late'>,
+): Promise<SpooledForm | Unread> {
   const fields: Record<string, string> = {};
   let file: number | null = null;
   const parts = request.parts()[Symbol.asyncIterator]();

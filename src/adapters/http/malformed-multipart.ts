@@ -7,7 +7,11 @@ const MALFORMED =
   /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|.+ terminated early due to unexpected end of multipart data|The needle cannot .+)$/;
 
 export function isMalformedMultipart(error: unknown): boolean {
-  return error instanceof Error && (error as { statusCode?: unknown }).statusCode === undefined && MALFORMED.test(error.message);
+  return (
+    error instanceof Error &&
+    (error as { statusCode?: unknown }).statusCode === undefined &&
+    MALFORMED.test(error.message)
+  );
 }
 
 export const MALFORMED_MULTIPART_MESSAGE = 'The request body is not well-formed multipart/form-data.';

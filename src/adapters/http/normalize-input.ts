@@ -3,7 +3,12 @@
  * validation: later names (domain_id…), blank form fields as "clear", absent bodies as empty.
  */
 const BODY_ALIASES: Record<string, string> = { domain_id: 'domain', space_id: 'space', pixel_ids: 'pixels' };
-const QUERY_ALIASES: Record<string, string> = { search_by: 'by', domain_id: 'domain', space_id: 'space', pixel_id: 'pixel' };
+const QUERY_ALIASES: Record<string, string> = {
+  search_by: 'by',
+  domain_id: 'domain',
+  space_id: 'space',
+  pixel_id: 'pixel',
+};
 
 export function normalizeBody(body: unknown): unknown {
   if (body === undefined || body === null) return {};

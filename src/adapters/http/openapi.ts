@@ -35,7 +35,11 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
         description: 'Short links and tracking pixels. phpShort-compatible: form or JSON bodies, Bearer API keys.',
       },
       servers: [{ url: appUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `linkpix keys create`' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `linkpix keys create`' },
+        },
+      },
     },
     transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
   });

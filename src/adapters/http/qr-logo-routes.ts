@@ -83,7 +83,11 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
             type: 'object',
             required: ['logo'],
             properties: {
-              logo: { type: 'string', format: 'binary', description: 'A PNG (at most 1024 × 1024, 4 MB decoded) or an SVG (sanitised), at most 100 KB' },
+              logo: {
+                type: 'string',
+                format: 'binary',
+                description: 'A PNG (at most 1024 × 1024, 4 MB decoded) or an SVG (sanitised), at most 100 KB',
+              },
             },
           },
           response: { 200: OneEnvelope(QrLogoSettings), ...errorResponses },
@@ -96,7 +100,10 @@ export async function registerQrLogoRoutes(api: FastifyInstance, ctx: ApiContext
         if (notMultipart.has(request)) throw ValidationError.of('logo', NOT_MULTIPART);
         const saved = await saveLogo(ctx, request.account.id, view.link.id, upload, Date.now(), apiActor(request));
         if ('problem' in saved) throw ValidationError.of('logo', PROBLEMS[saved.problem]);
-        const data: QrLogoSettings = { id: view.link.id, logo: { type: saved.logo.type, bytes: saved.logo.bytes.length } };
+        const data: QrLogoSettings = {
+          id: view.link.id,
+          logo: { type: saved.logo.type, bytes: saved.logo.bytes.length },
+        };
         return reply.send({ data, status: 200 });
       },
     );

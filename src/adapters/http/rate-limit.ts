@@ -31,7 +31,8 @@ export async function installRateLimit(scope: FastifyInstance, limit: RateLimitS
       const token = bearerToken(request);
       return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${limitAddress(request.ip)}`;
     },
-    errorResponseBuilder: (_request, context) => Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
   });
   scope.addHook('onRequest', scope.rateLimit());
 }

@@ -16,7 +16,12 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const line = { method: request.method, route: request.routeOptions.url ?? null, statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    const line = {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }

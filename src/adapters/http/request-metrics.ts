@@ -11,7 +11,10 @@ const UNMATCHED = 'unmatched';
  * redirect route answers (the fast path times its own, fast-redirect.ts). Installed only while
  * metrics are on.
  */
-export function countRequests(app: FastifyInstance, meters: { redirect: RedirectMeter; requests: RequestCounts }): void {
+export function countRequests(
+  app: FastifyInstance,
+  meters: { redirect: RedirectMeter; requests: RequestCounts },
+): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     meters.requests.add(route, reply.statusCode);

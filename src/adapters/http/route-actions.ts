@@ -70,11 +70,13 @@ function policyOfRoute(method: string, url: string): PolicedRoute {
   if (head === 'workspaces' || head === 'invitations') {
     const key = `${method} ${url}`;
     const action = SERVICE_ACTIONS[key];
-    if (action === undefined) throw new Error(`no policy action for ${key}: name the one its service checks in SERVICE_ACTIONS`);
+    if (action === undefined)
+      throw new Error(`no policy action for ${key}: name the one its service checks in SERVICE_ACTIONS`);
     const ownId = OWN_ID_ACTIONS[key];
     return { method, url, action, checkedBy: 'service', ...(ownId ? { ownId } : {}) };
   }
-  if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD')) return route('account.read');
+  if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD'))
+    return route('account.read');
   if (head === 'links' && second === 'export') return route('links.export');
   if (head === 'links' && second === 'import') return route('links.import');
   // A preview replays stored clicks through a draft and changes nothing: a reader may ask.
@@ -106,6 +108,9 @@ export function enforcePolicy(api: FastifyInstance, registry: PolicedRoute[]): v
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const { action, checkedBy } = byRoute.get(`${method} ${url}`) ?? policyOfRoute(method, url);
     if (checkedBy === 'service' || action === null) return;
-    authorize({ role: request.actor.role, scopes: request.actor.scopes, twoFactorMissing: request.actor.twoFactorMissing }, action);
+    authorize(
+      { role: request.actor.role, scopes: request.actor.scopes, twoFactorMissing: request.actor.twoFactorMissing },
+      action,
+    );
   });
 }

@@ -1,7 +1,14 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, SavedEnvelope, errorResponses } from './schemas/common.ts';
+import {
+  DeletedEnvelope,
+  IdParams,
+  ListEnvelope,
+  OneEnvelope,
+  SavedEnvelope,
+  errorResponses,
+} from './schemas/common.ts';
 import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
 import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
 import { SpaceBody, SpaceListQuery, SpaceRecord } from './schemas/space.ts';
@@ -63,13 +70,23 @@ function resourceRoutes(r: Resource): RouteOptions[] {
       method: 'GET',
       url: base,
       handler: h.list,
-      schema: { ...common, summary: `List ${r.plural}`, querystring: r.query, response: { 200: ListEnvelope(r.record), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: `List ${r.plural}`,
+        querystring: r.query,
+        response: { 200: ListEnvelope(r.record), ...errorResponses },
+      },
     },
     {
       method: 'GET',
       url: `${base}/:id`,
       handler: h.read,
-      schema: { ...common, summary: `Read a ${r.object}`, params: IdParams, response: { 200: OneEnvelope(r.record), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: `Read a ${r.object}`,
+        params: IdParams,
+        response: { 200: OneEnvelope(r.record), ...errorResponses },
+      },
     },
     {
       method: 'POST',
@@ -99,7 +116,12 @@ function resourceRoutes(r: Resource): RouteOptions[] {
       },
     },
     { method: 'DELETE', url: `${base}/:id`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object}` } },
-    { method: 'DELETE', url: `/${r.plural}/:id/destroy`, ...remove, schema: { ...remove.schema, summary: `Delete a ${r.object} (seed path)` } },
+    {
+      method: 'DELETE',
+      url: `/${r.plural}/:id/destroy`,
+      ...remove,
+      schema: { ...remove.schema, summary: `Delete a ${r.object} (seed path)` },
+    },
   ];
 }
 
@@ -148,7 +170,13 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
       record: SpaceRecord,
       body: SpaceBody,
       query: SpaceListQuery,
-      handlers: crudHandlers({ service: ctx.spaces, object: 'space', record: spaceRecord, appUrl, filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }) }),
+      handlers: crudHandlers({
+        service: ctx.spaces,
+        object: 'space',
+        record: spaceRecord,
+        appUrl,
+        filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }),
+      }),
     }),
     ...resourceRoutes({
       plural: 'domains',
@@ -157,7 +185,13 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
       record: DomainRecord,
       body: DomainBody,
       query: DomainListQuery,
-      handlers: crudHandlers({ service: ctx.domains, object: 'domain', record: domainRecord, appUrl, filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }) }),
+      handlers: crudHandlers({
+        service: ctx.domains,
+        object: 'domain',
+        record: domainRecord,
+        appUrl,
+        filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }),
+      }),
     }),
     {
       method: 'POST',
@@ -187,7 +221,10 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         response: {
           200: {
             description: 'SVG (default) or PNG image',
-            content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } },
+            content: {
+              'image/svg+xml': { schema: { type: 'string' } },
+              'image/png': { schema: { type: 'string', format: 'binary' } },
+            },
           },
           ...errorResponses,
         },
@@ -208,7 +245,10 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
           200: {
             description:
               "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md, Conversions)",
-            content: { 'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) }, 'text/csv': { schema: { type: 'string' } } },
+            content: {
+              'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) },
+              'text/csv': { schema: { type: 'string' } },
+            },
           },
           ...errorResponses,
         },
@@ -218,7 +258,12 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
       method: 'GET',
       url: '/api/v1/account',
       handler: account.read,
-      schema: { tags: ['Account'], summary: 'The account of the key', security, response: { 200: OneEnvelope(AccountRecord), ...errorResponses } },
+      schema: {
+        tags: ['Account'],
+        summary: 'The account of the key',
+        security,
+        response: { 200: OneEnvelope(AccountRecord), ...errorResponses },
+      },
     },
   ];
 }

@@ -10,5 +10,9 @@ const pool = AjvCompiler();
 export const sharedValidatorFactory: BuildCompilerFromPool = (externalSchemas, options) => {
   // Fastify calls the compiler with a route definition, not the bare schema Ajv's type names.
   const compile = pool(externalSchemas, options) as unknown as (route: RouteDefinition) => unknown;
-  return compiledOnce(compiled, [externalSchemas ?? null, options?.customOptions ?? null], compile) as unknown as ReturnType<BuildCompilerFromPool>;
+  return compiledOnce(
+    compiled,
+    [externalSchemas ?? null, options?.customOptions ?? null],
+    compile,
+  ) as unknown as ReturnType<BuildCompilerFromPool>;
 };

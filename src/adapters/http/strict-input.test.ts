@@ -5,7 +5,23 @@ import { inputFaults, parseDecimal, strictValidator } from './strict-input.ts';
 
 test('decimal digits only; a sign only where negatives are taken', () => {
   for (const text of ['0', '7', '007', '2147483647']) assert.equal(parseDecimal(text), Number(text));
-  for (const text of ['Infinity', '-Infinity', '+Infinity', 'NaN', '1e3', '-0', '-1', '0x10', '1_000', ' 1', '1 ', '１', '1.0', '+1', '']) {
+  for (const text of [
+    'Infinity',
+    '-Infinity',
+    '+Infinity',
+    'NaN',
+    '1e3',
+    '-0',
+    '-1',
+    '0x10',
+    '1_000',
+    ' 1',
+    '1 ',
+    '１',
+    '1.0',
+    '+1',
+    '',
+  ]) {
     assert.equal(parseDecimal(text), null, text);
   }
   assert.equal(parseDecimal('-3', { negative: true }), -3);
@@ -17,7 +33,22 @@ test('a fraction only where asked for: digits on both sides of one point, no exp
   assert.equal(parseDecimal('7', { fraction: true }), 7);
   assert.equal(parseDecimal('-3.5', { fraction: true, negative: true }), -3.5);
   assert.equal(parseDecimal('-3.5', { fraction: true }), null, 'no sign where negatives are not taken');
-  for (const text of ['1e3', '0x10', ' 1', '1 ', '1,5', '1.', '.5', '1.2.3', '+1.5', 'Infinity', 'NaN', '１.５', '1_000.5', '']) {
+  for (const text of [
+    '1e3',
+    '0x10',
+    ' 1',
+    '1 ',
+    '1,5',
+    '1.',
+    '.5',
+    '1.2.3',
+    '+1.5',
+    'Infinity',
+    'NaN',
+    '１.５',
+    '1_000.5',
+    '',
+  ]) {
     assert.equal(parseDecimal(text, { fraction: true, negative: true }), null, text);
   }
   assert.equal(parseDecimal('12.50'), null, 'an integer field keeps its reading');
@@ -51,7 +82,12 @@ test('a field of the wrong type is found by its path, before any coercion', () =
   assert.deepEqual(fields({ page: '1', pixels: ['1', { x: '1' }, '0x2'] }), ['/pixels/1', '/pixels/2']);
   assert.deepEqual(fields({ page: '1', pixels: { a: '1' } }), ['/pixels']);
   assert.deepEqual(fields({ page: '1', offset: '-2' }), []);
-  for (const zero of ['-0', '-00', '-0.0', -0]) assert.deepEqual(fields({ page: '1', offset: zero }), ['/offset'], `${String(zero)}: -0 is no spelling of a number`);
+  for (const zero of ['-0', '-00', '-0.0', -0])
+    assert.deepEqual(
+      fields({ page: '1', offset: zero }),
+      ['/offset'],
+      `${String(zero)}: -0 is no spelling of a number`,
+    );
   assert.deepEqual(fields({ page: -0 }), ['/page'], 'a JSON -0 is refused where negatives are not taken, too');
 });
 
@@ -65,10 +101,15 @@ test('a number field reads a decimal fraction; an integer field stays digits onl
   const faults = (data: unknown) => inputFaults(Amount, data).map((f) => [f.instancePath, f.keyword]);
   assert.deepEqual(faults({ value: '12.50', price: '0.5', count: '-2' }), []);
   assert.deepEqual(faults({ value: '-3.5' }), []);
-  for (const bad of ['1e3', '0x10', ' 1', '1,5', '1.', '.5', 'Infinity']) assert.deepEqual(faults({ value: bad }), [['/value', 'type']], bad);
+  for (const bad of ['1e3', '0x10', ' 1', '1,5', '1.', '.5', 'Infinity'])
+    assert.deepEqual(faults({ value: bad }), [['/value', 'type']], bad);
   assert.deepEqual(faults({ count: '1.5' }), [['/count', 'type']]);
   assert.deepEqual(faults({ count: '1.0' }), [['/count', 'type']]);
-  assert.deepEqual(faults({ price: '-0.5' }), [['/price', 'minimum']], 'a negative where none is taken is below the minimum');
+  assert.deepEqual(
+    faults({ price: '-0.5' }),
+    [['/price', 'minimum']],
+    'a negative where none is taken is below the minimum',
+  );
   assert.deepEqual(
     inputFaults(Amount, { value: '1e3' }).map((f) => f.message),
     ['must be number'],

@@ -29,12 +29,19 @@ interface SchemaNode {
  * allowed; digits after one `.` only where fractions are, both sides of it written).
  */
 export function parseDecimal(text: string, options: { negative?: boolean; fraction?: boolean } = {}): number | null {
-  const pattern = options.fraction ? (options.negative ? SIGNED_FRACTION : UNSIGNED_FRACTION) : options.negative ? SIGNED : UNSIGNED;
+  const pattern = options.fraction
+    ? options.negative
+      ? SIGNED_FRACTION
+      : UNSIGNED_FRACTION
+    : options.negative
+      ? SIGNED
+      : UNSIGNED;
   if (!pattern.test(text)) return null;
   return Number(text);
 }
 
-const typesOf = (schema: SchemaNode): string[] => (schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
+const typesOf = (schema: SchemaNode): string[] =>
+  schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 
 const fault = (instancePath: string, type: string): FastifySchemaValidationError => ({
   keyword: 'type',
@@ -73,7 +80,9 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
   if (types.includes('object')) {
     if (typeof data !== 'object' || Array.isArray(data)) return [];
     const fields = data as Record<string, unknown>;
-    return Object.entries(node.properties ?? {}).flatMap(([name, sub]) => (Object.hasOwn(fields, name) ? inputFaults(sub, fields[name], `${path}/${name}`) : []));
+    return Object.entries(node.properties ?? {}).flatMap(([name, sub]) =>
+      Object.hasOwn(fields, name) ? inputFaults(sub, fields[name], `${path}/${name}`) : [],
+    );
   }
   const numeric = types.includes('integer') || types.includes('number');
   const text = types.includes('string');
@@ -81,14 +90,21 @@ export function inputFaults(schema: unknown, data: unknown, path = ''): FastifyS
   if (numeric && !text) {
     if (typeof data === 'number' && !Object.is(data, -0)) return [];
     // Negatives only where the field takes them: a minimum below 0, or a negative choice.
-    const negative = (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
+    const negative =
+      (node.minimum !== undefined && node.minimum < 0) || (node.enum ?? []).some((v) => typeof v === 'number' && v < 0);
     // A field that may hold an integer only keeps the integer reading, whatever else it allows.
     const fraction = !types.includes('integer');
     // -0, as text or a JSON number, is no spelling of a number (docs/api.md §1): it would be stored as 0.
     const spelt = typeof data === 'number' ? '-0' : data;
-    if (typeof spelt === 'string' && !isNegativeZero(spelt) && parseDecimal(spelt, { negative, fraction }) !== null) return [];
+    if (typeof spelt === 'string' && !isNegativeZero(spelt) && parseDecimal(spelt, { negative, fraction }) !== null)
+      return [];
     // A negative number (or -0) where the field takes none is out of its range, and said so.
-    if (typeof spelt === 'string' && !negative && node.minimum !== undefined && parseDecimal(spelt, { negative: true, fraction }) !== null)
+    if (
+      typeof spelt === 'string' &&
+      !negative &&
+      node.minimum !== undefined &&
+      parseDecimal(spelt, { negative: true, fraction }) !== null
+    )
       return [belowMinimum(path, node.minimum)];
     return [fault(path, types.includes('integer') ? 'integer' : 'number')];
   }

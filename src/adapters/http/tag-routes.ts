@@ -28,20 +28,37 @@ export function tagRoutes(ctx: ApiContext): RouteOptions[] {
       method: 'GET',
       url: '/api/v1/tags/:id',
       handler: h.read as Handler,
-      schema: { ...common, summary: 'Read a tag', params: IdParams, response: { 200: OneEnvelope(TagRecord), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Read a tag',
+        params: IdParams,
+        response: { 200: OneEnvelope(TagRecord), ...errorResponses },
+      },
     },
     {
       method: ['PUT', 'PATCH'],
       url: '/api/v1/tags/:id',
       handler: h.update as Handler,
       attachValidation: true,
-      schema: { ...common, summary: 'Rename or recolour a tag', consumes, params: IdParams, body: TagBody, response: { 200: OneEnvelope(TagRecord), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Rename or recolour a tag',
+        consumes,
+        params: IdParams,
+        body: TagBody,
+        response: { 200: OneEnvelope(TagRecord), ...errorResponses },
+      },
     },
     {
       method: 'DELETE',
       url: '/api/v1/tags/:id',
       handler: h.remove as Handler,
-      schema: { ...common, summary: 'Delete a tag: its links lose it and stay', params: IdParams, response: { 200: DeletedEnvelope('tag'), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Delete a tag: its links lose it and stay',
+        params: IdParams,
+        response: { 200: DeletedEnvelope('tag'), ...errorResponses },
+      },
     },
   ];
 }

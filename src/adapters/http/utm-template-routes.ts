@@ -37,13 +37,24 @@ export function utmTemplateRoutes(ctx: ApiContext): RouteOptions[] {
       url: base,
       handler: h.create,
       attachValidation: true,
-      schema: { ...common, summary: 'Create a UTM template', consumes, body: UtmTemplateBody, response: { 201: OneEnvelope(UtmTemplateRecord, 201), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Create a UTM template',
+        consumes,
+        body: UtmTemplateBody,
+        response: { 201: OneEnvelope(UtmTemplateRecord, 201), ...errorResponses },
+      },
     },
     {
       method: 'GET',
       url: `${base}/:id`,
       handler: h.read,
-      schema: { ...common, summary: 'Read a UTM template', params: IdParams, response: { 200: OneEnvelope(UtmTemplateRecord), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Read a UTM template',
+        params: IdParams,
+        response: { 200: OneEnvelope(UtmTemplateRecord), ...errorResponses },
+      },
     },
     {
       method: 'PUT',
@@ -63,7 +74,12 @@ export function utmTemplateRoutes(ctx: ApiContext): RouteOptions[] {
       method: 'DELETE',
       url: `${base}/:id`,
       handler: h.remove,
-      schema: { ...common, summary: 'Delete a UTM template', params: IdParams, response: { 200: DeletedEnvelope('utm_template'), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Delete a UTM template',
+        params: IdParams,
+        response: { 200: DeletedEnvelope('utm_template'), ...errorResponses },
+      },
     },
   ];
 }

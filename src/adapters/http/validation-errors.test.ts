@@ -17,7 +17,11 @@ test('a number field of the wrong type is told it must be a number, with no exam
 });
 
 test("a field's own type message replaces the generic one, for that field and keyword only", () => {
-  const errors = [wrongType('value', 'number,null'), wrongType('price', 'number'), { ...wrongType('value', 'number'), keyword: 'maximum', params: { limit: 5 } }];
+  const errors = [
+    wrongType('value', 'number,null'),
+    wrongType('price', 'number'),
+    { ...wrongType('value', 'number'), keyword: 'maximum', params: { limit: 5 } },
+  ];
   assert.deepEqual(fieldErrorsOf(errors, { value: 'The value field must be a number such as 12.50 or -3.5.' }), {
     value: ['The value field must be a number such as 12.50 or -3.5.', 'The value field must not be greater than 5.'],
     price: ['The price field must be a number.'],

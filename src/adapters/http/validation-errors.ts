@@ -7,7 +7,10 @@ import { messages } from '../../core/shared/messages.ts';
  * `typeMessages`: a field's own message for a value of the wrong type, where the generic one
  * would not say what it takes (a conversion's value).
  */
-export function fieldErrorsOf(errors: readonly FastifySchemaValidationError[], typeMessages: Readonly<Record<string, string>> = {}): FieldErrors {
+export function fieldErrorsOf(
+  errors: readonly FastifySchemaValidationError[],
+  typeMessages: Readonly<Record<string, string>> = {},
+): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
     const params = e.params;

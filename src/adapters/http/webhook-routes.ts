@@ -21,7 +21,10 @@ export function webhookRoutes(ctx: ApiContext): RouteOptions[] {
       schema: {
         ...common,
         summary: "The account's webhooks",
-        response: { 200: Type.Object({ data: Type.Array(WebhookRecord), status: Type.Literal(200) }), ...errorResponses },
+        response: {
+          200: Type.Object({ data: Type.Array(WebhookRecord), status: Type.Literal(200) }),
+          ...errorResponses,
+        },
       },
     },
     {
@@ -40,13 +43,23 @@ export function webhookRoutes(ctx: ApiContext): RouteOptions[] {
       method: 'GET',
       url: '/api/v1/webhooks/:id',
       handler: h.read as Handler,
-      schema: { ...common, summary: 'Read a webhook', params: IdParams, response: { 200: OneEnvelope(WebhookRecord), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Read a webhook',
+        params: IdParams,
+        response: { 200: OneEnvelope(WebhookRecord), ...errorResponses },
+      },
     },
     {
       method: 'DELETE',
       url: '/api/v1/webhooks/:id',
       handler: h.remove as Handler,
-      schema: { ...common, summary: 'Delete a webhook and its pending deliveries', params: IdParams, response: { 200: DeletedEnvelope('webhook'), ...errorResponses } },
+      schema: {
+        ...common,
+        summary: 'Delete a webhook and its pending deliveries',
+        params: IdParams,
+        response: { 200: DeletedEnvelope('webhook'), ...errorResponses },
+      },
     },
   ];
 }

@@ -30,7 +30,8 @@ type Handler = RouteOptions['handler'];
 const security = [{ bearerAuth: [] }];
 const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 const base = '/api/v1/workspaces';
-const listOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ data: Type.Array(item), status: Type.Literal(200) });
+const listOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({ data: Type.Array(item), status: Type.Literal(200) });
 
 /** Where an invitation is accepted: the web app's page, which works signed out (the API's accept takes the same token). */
 function acceptUrl(appUrl: string, token: string): string {
@@ -45,7 +46,11 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'GET',
       url: base,
-      schema: { ...tag, summary: "The key's user's workspaces", response: { 200: listOf(WorkspaceRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: "The key's user's workspaces",
+        response: { 200: listOf(WorkspaceRecord), ...errorResponses },
+      },
       handler: async (request) => ({ data: (await ws.list(request.actor)).map(workspaceRecord), status: 200 as const }),
     },
     {
@@ -59,13 +64,21 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 201: OneEnvelope(WorkspaceRecord, 201), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Body: WorkspaceCreateBody }>, reply: FastifyReply) =>
-        reply.code(201).send(created(workspaceRecord(await ws.create(request.actor, request.account.id, request.body))))) as Handler,
+        reply
+          .code(201)
+          .send(created(workspaceRecord(await ws.create(request.actor, request.account.id, request.body))))) as Handler,
     },
     {
       method: 'GET',
       url: `${base}/:id`,
-      schema: { ...tag, summary: 'Read a workspace', params: WorkspaceParams, response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses } },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => one(workspaceRecord(await ws.read(request.actor, request.params.id)))) as Handler,
+      schema: {
+        ...tag,
+        summary: 'Read a workspace',
+        params: WorkspaceParams,
+        response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses },
+      },
+      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) =>
+        one(workspaceRecord(await ws.read(request.actor, request.params.id)))) as Handler,
     },
     {
       method: ['PUT', 'PATCH'],
@@ -98,7 +111,12 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
     {
       method: 'GET',
       url: `${base}/:id/members`,
-      schema: { ...tag, summary: "A workspace's members", params: WorkspaceParams, response: { 200: listOf(MemberRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: "A workspace's members",
+        params: WorkspaceParams,
+        response: { 200: listOf(MemberRecord), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
         data: (await ws.members(request.actor, request.params.id)).map(memberRecord),
         status: 200 as const,
@@ -116,12 +134,19 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: OneEnvelope(MemberRecord), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: MemberParams; Body: RoleBody }>) =>
-        one(memberRecord(await ws.setRole(request.actor, request.params.id, request.params.user_id, request.body.role)))) as Handler,
+        one(
+          memberRecord(await ws.setRole(request.actor, request.params.id, request.params.user_id, request.body.role)),
+        )) as Handler,
     },
     {
       method: 'DELETE',
       url: `${base}/:id/members/:user_id`,
-      schema: { ...tag, summary: 'Remove a member (your own id: leave)', params: MemberParams, response: { 200: DeletedEnvelope('member'), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Remove a member (your own id: leave)',
+        params: MemberParams,
+        response: { 200: DeletedEnvelope('member'), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: MemberParams }>) => {
         await ws.removeMember(request.actor, request.params.id, request.params.user_id);
         return deleted('member', request.params.user_id);
@@ -138,24 +163,49 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: InvitationBody,
         response: { 201: OneEnvelope(CreatedInvitationRecord, 201), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: InvitationBody }>, reply: FastifyReply) => {
+      handler: (async (
+        request: FastifyRequest<{ Params: WorkspaceParams; Body: InvitationBody }>,
+        reply: FastifyReply,
+      ) => {
         const { invitation, token, mailed } = await ws.invite(request.actor, request.params.id, request.body);
-        return reply.code(201).send(created({ ...invitationRecord(invitation, clock.now()), token, accept_url: acceptUrl(ctx.urls.appUrl, token), mailed }));
+        return reply
+          .code(201)
+          .send(
+            created({
+              ...invitationRecord(invitation, clock.now()),
+              token,
+              accept_url: acceptUrl(ctx.urls.appUrl, token),
+              mailed,
+            }),
+          );
       }) as Handler,
     },
     {
       method: 'GET',
       url: `${base}/:id/invitations`,
-      schema: { ...tag, summary: 'Invitations not yet accepted nor revoked', params: WorkspaceParams, response: { 200: listOf(InvitationRecord), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Invitations not yet accepted nor revoked',
+        params: WorkspaceParams,
+        response: { 200: listOf(InvitationRecord), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => {
         const now = clock.now();
-        return { data: (await ws.invitations(request.actor, request.params.id)).map((i) => invitationRecord(i, now)), status: 200 as const };
+        return {
+          data: (await ws.invitations(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
+          status: 200 as const,
+        };
       }) as Handler,
     },
     {
       method: 'DELETE',
       url: `${base}/:id/invitations/:invitation_id`,
-      schema: { ...tag, summary: 'Revoke an invitation', params: InvitationParams, response: { 200: DeletedEnvelope('invitation'), ...errorResponses } },
+      schema: {
+        ...tag,
+        summary: 'Revoke an invitation',
+        params: InvitationParams,
+        response: { 200: DeletedEnvelope('invitation'), ...errorResponses },
+      },
       handler: (async (request: FastifyRequest<{ Params: InvitationParams }>) => {
         await ws.revokeInvitation(request.actor, request.params.id, request.params.invitation_id);
         return deleted('invitation', request.params.invitation_id);

@@ -11,7 +11,10 @@ test('a read runs in the thread; past the thread and its queue, a read is refuse
     const read = await threads.run('readLogo', png);
     assert.ok('logo' in read && read.logo.type === 'png' && read.logo.bytes.length === png.length);
     const taken = Array.from({ length: 17 }, () => threads.run('readLogo', png));
-    await assert.rejects(threads.run('readLogo', png), (e: unknown) => e instanceof UnavailableError && e.dependency === IMAGE_THREADS);
+    await assert.rejects(
+      threads.run('readLogo', png),
+      (e: unknown) => e instanceof UnavailableError && e.dependency === IMAGE_THREADS,
+    );
     for (const answer of await Promise.all(taken)) assert.ok('logo' in answer);
     assert.ok('logo' in (await threads.run('readLogo', png)), 'the places are given back');
   } finally {

@@ -22,7 +22,12 @@ function handMade(header: PngHeader, colourType: number, scanlines: number): Buf
   ihdr.writeUInt32BE(header.width, 0);
   ihdr.writeUInt32BE(header.height, 4);
   ihdr.set([header.bitDepth, colourType, 0, 0, header.interlaced ? 1 : 0], 8);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(scanlines))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(scanlines))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 test('the header names the pixels, bit depth and channels of every colour type', () => {
@@ -33,8 +38,15 @@ test('the header names the pixels, bit depth and channels of every colour type',
     [6, 16, 4],
   ];
   for (const [colorType, bitDepth, channels] of cases) {
-    const png = PNG.sync.write(new PNG({ width: 30, height: 20 }), { colorType: colorType as 0 | 2 | 4 | 6, bitDepth: bitDepth as 8 | 16 });
-    assert.deepEqual(readPngHeader(png), { width: 30, height: 20, bitDepth, channels, interlaced: false }, `colour type ${colorType}`);
+    const png = PNG.sync.write(new PNG({ width: 30, height: 20 }), {
+      colorType: colorType as 0 | 2 | 4 | 6,
+      bitDepth: bitDepth as 8 | 16,
+    });
+    assert.deepEqual(
+      readPngHeader(png),
+      { width: 30, height: 20, bitDepth, channels, interlaced: false },
+      `colour type ${colorType}`,
+    );
   }
   const rgba16 = readPngHeader(PNG.sync.write(new PNG({ width: 1024, height: 1024 }), { bitDepth: 16 }))!;
   assert.equal(decodedBytes(rgba16), 1024 * 1024 * 4 * 2);

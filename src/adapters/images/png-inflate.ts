@@ -22,7 +22,12 @@ function rows(header: PngHeader, width: number, count: number): number {
 export function inflatedBytes(header: PngHeader): number {
   if (!header.interlaced) return rows(header, header.width, header.height);
   let total = 0;
-  for (const [x, y, dx, dy] of ADAM7) total += rows(header, Math.ceil(Math.max(0, header.width - x) / dx), Math.ceil(Math.max(0, header.height - y) / dy));
+  for (const [x, y, dx, dy] of ADAM7)
+    total += rows(
+      header,
+      Math.ceil(Math.max(0, header.width - x) / dx),
+      Math.ceil(Math.max(0, header.height - y) / dy),
+    );
   return total;
 }
 

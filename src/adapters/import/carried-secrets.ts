@@ -5,7 +5,11 @@ import type { LinkInput } from '../../core/links/link-input.ts';
  * it encrypted with its own key). A link that had one is imported disabled, so that it never
  * opens without a password; a statistics page that had one becomes private.
  */
-export function withoutSecrets(input: LinkInput, had: { password: boolean; privacyPassword: boolean }, notes: string[]): LinkInput {
+export function withoutSecrets(
+  input: LinkInput,
+  had: { password: boolean; privacyPassword: boolean },
+  notes: string[],
+): LinkInput {
   const out = { ...input };
   if (had.password && !out.password) {
     out.disabled = 1;
@@ -13,7 +17,8 @@ export function withoutSecrets(input: LinkInput, had: { password: boolean; priva
   }
   if (out.privacy === 2 && !out.privacy_password) {
     out.privacy = 1;
-    if (had.privacyPassword) notes.push('The statistics password is not in the file: the statistics page is private instead.');
+    if (had.privacyPassword)
+      notes.push('The statistics password is not in the file: the statistics page is private instead.');
   }
   return out;
 }

@@ -1,7 +1,8 @@
 import type { TargetListInput } from '../../core/targeting/targeting-rules.ts';
 
 /** A cell as the create rules want it: empty is absent. */
-export const text = (v: string | null | undefined): string | undefined => (v === null || v === undefined || v === '' ? undefined : v);
+export const text = (v: string | null | undefined): string | undefined =>
+  v === null || v === undefined || v === '' ? undefined : v;
 
 /** A bad cell: the row is reported with the column's name and read no further. */
 export class CellError extends Error {}

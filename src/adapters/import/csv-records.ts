@@ -31,7 +31,10 @@ export async function* csvRecords(source: Readable): AsyncGenerator<CsvRecord> {
         if (tooLong) return undefined;
         tooLong = error?.code === 'CSV_MAX_RECORD_SIZE';
         const rest = tooLong ? ' The rest of the file was not read.' : '';
-        skipped.push({ line: Number(error?.lines ?? 0), unreadable: `Malformed CSV row: ${error?.message ?? 'unreadable'}.${rest}` });
+        skipped.push({
+          line: Number(error?.lines ?? 0),
+          unreadable: `Malformed CSV row: ${error?.message ?? 'unreadable'}.${rest}`,
+        });
         if (tooLong) source.destroy();
         return undefined;
       },

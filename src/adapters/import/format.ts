@@ -41,7 +41,10 @@ function mapped(line: number, map: () => Omit<ImportRow, 'line'>): ImportRow {
 }
 
 /** A CSV format: its rows by header name, each mapped. */
-export async function* csvRows(source: ImportSource, map: (cells: Record<string, string>) => Omit<ImportRow, 'line'>): AsyncGenerator<ImportRow> {
+export async function* csvRows(
+  source: ImportSource,
+  map: (cells: Record<string, string>) => Omit<ImportRow, 'line'>,
+): AsyncGenerator<ImportRow> {
   for await (const r of csvRecords(source.stream())) {
     if ('unreadable' in r) yield { line: r.line, input: {}, unreadable: r.unreadable };
     else yield mapped(r.line, () => map(r.cells));
@@ -72,7 +75,11 @@ export async function* sqlRows(
  * `$.links.*`), each mapped as it is parsed, so that only the entry under way is held. A
  * document that stops parsing is reported as one row after the entries before the fault.
  */
-export async function* jsonRows(source: ImportSource, path: string, map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>): AsyncGenerator<ImportRow> {
+export async function* jsonRows(
+  source: ImportSource,
+  path: string,
+  map: (entry: Record<string, unknown>) => Omit<ImportRow, 'line'>,
+): AsyncGenerator<ImportRow> {
   const parser = new JSONParser({ paths: [path], keepStack: false });
   const parsed: unknown[] = [];
   parser.onValue = ({ value }) => void parsed.push(value);
@@ -87,7 +94,8 @@ export async function* jsonRows(source: ImportSource, path: string, map: (entry:
     }
     for (const entry of parsed.splice(0)) {
       line++;
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) yield { line, input: {}, unreadable: 'Not a JSON object.' };
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+        yield { line, input: {}, unreadable: 'Not a JSON object.' };
       else yield mapped(line, () => map(entry as Record<string, unknown>));
     }
     if (fault !== null) break;

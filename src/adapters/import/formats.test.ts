@@ -13,7 +13,11 @@ async function read(name: string): Promise<{ format: string; rows: ImportRow[] }
   const format = chooseFormat(fileHead(bytes));
   assert.ok(format, `${name}: detected`);
   const rows: ImportRow[] = [];
-  for await (const row of format.rows({ stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') }, fileHead(bytes))) rows.push(row);
+  for await (const row of format.rows(
+    { stream: () => Readable.from([bytes]), text: async () => bytes.toString('utf8') },
+    fileHead(bytes),
+  ))
+    rows.push(row);
   return { format: format.name, rows: rows.sort((a, b) => a.line - b.line) };
 }
 
@@ -50,13 +54,21 @@ test('YOURLS: yourls_url as CSV and as a SQL dump', async () => {
   const sql = await read('yourls.sql');
   assert.equal(sql.format, 'yourls-sql');
   assert.deepEqual(aliases(sql.rows), ['yr1', 'yr2', 'yr3']);
-  assert.deepEqual(sql.rows[1]!.input, { alias: 'yr2', url: 'https://example.org/b?x=1&y=2', title: 'It\'s a "title"; with, (parens)' });
+  assert.deepEqual(sql.rows[1]!.input, {
+    alias: 'yr2',
+    url: 'https://example.org/b?x=1&y=2',
+    title: 'It\'s a "title"; with, (parens)',
+  });
 });
 
 test('Shlink: shortCode and longUrl; DEFAULT or empty domain is the default one', async () => {
   const { format, rows } = await read('shlink.csv');
   assert.equal(format, 'shlink-csv');
-  assert.deepEqual(rows[0], { line: 2, input: { alias: 'shl1', url: 'https://example.net/1', title: 'One' }, domainName: null });
+  assert.deepEqual(rows[0], {
+    line: 2,
+    input: { alias: 'shl1', url: 'https://example.net/1', title: 'One' },
+    domainName: null,
+  });
   assert.equal(rows[1]!.domainName, null);
 });
 
@@ -91,7 +103,11 @@ test('detection: the export’s own CSV and JSON; nothing for a file of no known
   const head = (text: string) => fileHead(Buffer.from(text));
   assert.equal(chooseFormat(head('{"format":"linkpix.links","version":1,"links":[]}'))?.name, 'linkpix-json');
   assert.equal(
-    chooseFormat(head('id,alias,url,short_url,title,target_type,country_target,platform_target,language_target,rotation_target,last_rotation,x,pixel_ids\r\n'))?.name,
+    chooseFormat(
+      head(
+        'id,alias,url,short_url,title,target_type,country_target,platform_target,language_target,rotation_target,last_rotation,x,pixel_ids\r\n',
+      ),
+    )?.name,
     'linkpix-csv',
   );
   assert.equal(chooseFormat(head('hello world\n')), null);
@@ -99,22 +115,38 @@ test('detection: the export’s own CSV and JSON; nothing for a file of no known
 });
 
 test('Bitly: the API’s `link` is the short link; a file without any short-link column is told, with the columns recognised', async () => {
-  const file = Buffer.from('link,long_url,title\nhttps://bit.ly/api-one,https://example.com/1,One\nbit.ly/api-two,https://example.com/2,\n');
+  const file = Buffer.from(
+    'link,long_url,title\nhttps://bit.ly/api-one,https://example.com/1,One\nbit.ly/api-two,https://example.com/2,\n',
+  );
   const head = fileHead(file);
   const format = chooseFormat(head)!;
   assert.equal(format.name, 'bitly-csv', 'link beside long_url reads as Bitly');
   const rows: ImportRow[] = [];
-  for await (const r of format.rows({ stream: () => Readable.from([file]), text: async () => file.toString('utf8') }, head)) rows.push(r);
+  for await (const r of format.rows(
+    { stream: () => Readable.from([file]), text: async () => file.toString('utf8') },
+    head,
+  ))
+    rows.push(r);
   assert.deepEqual(
     rows.map((r) => r.input.alias),
     ['api-one', 'api-two'],
   );
-  assert.deepEqual(columnsFound(format, head), { columns: { alias: 'link', url: 'long_url', title: 'title' }, aliasMissing: null });
+  assert.deepEqual(columnsFound(format, head), {
+    columns: { alias: 'link', url: 'long_url', title: 'title' },
+    aliasMissing: null,
+  });
 
   const bare = fileHead(Buffer.from('long_url,title\nhttps://example.com/1,One\n'));
   const found = columnsFound(chooseFormat(bare, 'bitly-csv')!, bare)!;
   assert.deepEqual(found.columns, { alias: null, url: 'long_url', title: 'title' });
-  assert.equal(found.aliasMissing, 'The file has no alias column (bitly-csv reads it from bitlink, Short link, link); columns recognised: long_url (url), title.');
+  assert.equal(
+    found.aliasMissing,
+    'The file has no alias column (bitly-csv reads it from bitlink, Short link, link); columns recognised: long_url (url), title.',
+  );
   assert.equal(chooseFormat(bare)?.name, 'csv', 'without a short link it is a generic CSV');
-  assert.equal(columnsFound(chooseFormat(head, 'csv')!, head)!.columns.url, 'long_url', 'in the generic CSV, link is a destination only after the others');
+  assert.equal(
+    columnsFound(chooseFormat(head, 'csv')!, head)!.columns.url,
+    'long_url',
+    'in the generic CSV, link is a destination only after the others',
+  );
 });

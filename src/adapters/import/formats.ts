@@ -10,7 +10,18 @@ import { shlinkCsv } from './shlink.ts';
 import { yourlsCsv, yourlsSql } from './yourls.ts';
 
 /** Every format, in the order auto-detection tries them: the most particular first, the generic CSV last. */
-const IMPORT_FORMATS: readonly ImportFormat[] = [linkpixJson, kuttJson, yourlsSql, phpshortSql, linkpixCsv, phpshortCsv, yourlsCsv, shlinkCsv, bitlyCsv, genericCsv];
+const IMPORT_FORMATS: readonly ImportFormat[] = [
+  linkpixJson,
+  kuttJson,
+  yourlsSql,
+  phpshortSql,
+  linkpixCsv,
+  phpshortCsv,
+  yourlsCsv,
+  shlinkCsv,
+  bitlyCsv,
+  genericCsv,
+];
 
 export const IMPORT_FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
 

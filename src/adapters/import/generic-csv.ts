@@ -25,7 +25,8 @@ const pick = (c: Record<string, string | null>, field: keyof typeof NAMES) => {
 export const genericCsv: ImportFormat = {
   name: 'csv',
   columns: NAMES,
-  detect: (head) => head.header.some((h) => (NAMES.url as readonly string[]).includes(h.toLowerCase().replace(/[^a-z0-9]/g, ''))),
+  detect: (head) =>
+    head.header.some((h) => (NAMES.url as readonly string[]).includes(h.toLowerCase().replace(/[^a-z0-9]/g, ''))),
   rows: (source) =>
     csvRows(source, (raw) => {
       const c = byHeaderKey(raw);

@@ -28,7 +28,11 @@ function writeTurn(): Promise<() => void> {
 const READER_HEAP_MB = 128;
 const TOO_BIG_TO_READ = `The file holds an entry too large to read (an import reads at most ${READER_HEAP_MB} MB at once); the rows before it were imported.`;
 
-export type ImportFileReport = { format: string; columns?: Record<string, string | null>; warnings: string[] } & ImportReport;
+export type ImportFileReport = {
+  format: string;
+  columns?: Record<string, string | null>;
+  warnings: string[];
+} & ImportReport;
 
 /**
  * One file's reading thread, seen from the main thread: its first message (the format, or a
@@ -58,7 +62,9 @@ class ReaderThread {
           : new Error('the import thread failed', { cause: error }),
       ),
     );
-    this.worker.on('exit', (code) => this.fail(new Error(`the import thread exited (code ${code}) before the end of the file`)));
+    this.worker.on('exit', (code) =>
+      this.fail(new Error(`the import thread exited (code ${code}) before the end of the file`)),
+    );
   }
 
   private push(message: ReaderMessage): void {
@@ -139,11 +145,23 @@ export async function importFile(
     throw ValidationError.of('format', `The format must be one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`);
   }
   const { format, urlSchemes, lease, ...importOptions } = options;
-  const thread = new ReaderThread({ path, format, strict: options.strict ?? false, timeZone: account.timezone, urlSchemes, defaultPrivacy: importer.defaultPrivacy });
+  const thread = new ReaderThread({
+    path,
+    format,
+    strict: options.strict ?? false,
+    timeZone: account.timezone,
+    urlSchemes,
+    defaultPrivacy: importer.defaultPrivacy,
+  });
   try {
     const start = await thread.start();
     const report = await importer.run(account.id, whileHeld(thread.batches(), lease), importOptions);
-    return { format: start.format, ...(start.columns ? { columns: start.columns } : {}), warnings: start.warnings, ...report };
+    return {
+      format: start.format,
+      ...(start.columns ? { columns: start.columns } : {}),
+      warnings: start.warnings,
+      ...report,
+    };
   } finally {
     await thread.stop();
   }

@@ -50,8 +50,15 @@ test('refused at once: the workspace busy, the person busy in another workspace,
   const slots = new ImportSlots(leases, 1, () => 1000);
   const first = await slots.claim({ workspaceId: 10, personId: 1 }, 0);
   await assert.rejects(slots.claim({ workspaceId: 10, personId: 2 }, 0), busy(/^An import of this account is running/));
-  await assert.rejects(slots.claim({ workspaceId: 11, personId: 1 }, 0), busy(/^This person is running an import already/));
-  assert.deepEqual([...leases.rows.keys()], ['workspace:10', 'person:1'], 'the refused claim gave back the workspace it took');
+  await assert.rejects(
+    slots.claim({ workspaceId: 11, personId: 1 }, 0),
+    busy(/^This person is running an import already/),
+  );
+  assert.deepEqual(
+    [...leases.rows.keys()],
+    ['workspace:10', 'person:1'],
+    'the refused claim gave back the workspace it took',
+  );
   await first.start();
   await assert.rejects(slots.claim({ workspaceId: 12, personId: 3 }, 0), busy(/as many imports as it takes/));
   await first.release();

@@ -56,7 +56,10 @@ export class ImportSlots {
 
   /** The refusal of an instance that runs as many imports as it takes. */
   private full(): ImportBusyError {
-    return new ImportBusyError(`This instance is running as many imports as it takes (${this.perInstance}); try again shortly.`, RETRY_AFTER_SECONDS);
+    return new ImportBusyError(
+      `This instance is running as many imports as it takes (${this.perInstance}); try again shortly.`,
+      RETRY_AFTER_SECONDS,
+    );
   }
 
   /**
@@ -76,7 +79,8 @@ export class ImportSlots {
     const taken: LeaseSubject[] = [];
     try {
       for (const subject of wanted) {
-        if (!(await this.leases.take(subject, holder, now, now + forMs + LEASE_MS))) throw new ImportBusyError(BUSY[subject.kind], RETRY_AFTER_SECONDS);
+        if (!(await this.leases.take(subject, holder, now, now + forMs + LEASE_MS)))
+          throw new ImportBusyError(BUSY[subject.kind], RETRY_AFTER_SECONDS);
         taken.push(subject);
       }
     } catch (error) {
@@ -84,7 +88,11 @@ export class ImportSlots {
       for (const subject of taken) await this.leases.release(subject, holder).catch(this.onError);
       throw error;
     }
-    return new ImportTicket({ leases: this.leases, slots: this.counter, full: () => this.full(), now: this.now, onError: this.onError }, taken, holder);
+    return new ImportTicket(
+      { leases: this.leases, slots: this.counter, full: () => this.full(), now: this.now, onError: this.onError },
+      taken,
+      holder,
+    );
   }
 
   /** The CLI's import, whose file is on disk already: claimed and started at once. */

@@ -28,7 +28,11 @@ export interface SweepOptions {
  * those older than LEFTOVER_AGE_MS by their modification time. Never throws: a directory that
  * cannot be read or removed (another user's, gone already) is left. Returns the paths removed.
  */
-export async function sweepImportLeftovers({ parent = tmpdir(), now = Date.now(), olderThanMs = LEFTOVER_AGE_MS }: SweepOptions = {}): Promise<string[]> {
+export async function sweepImportLeftovers({
+  parent = tmpdir(),
+  now = Date.now(),
+  olderThanMs = LEFTOVER_AGE_MS,
+}: SweepOptions = {}): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(parent);

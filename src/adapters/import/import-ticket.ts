@@ -11,7 +11,9 @@ const RENEW_MS = LEASE_MS / 3;
  */
 export class ImportLeaseLostError extends Error {
   constructor() {
-    super('The import stopped midway: it no longer holds its lease (another import took it over). The batches written before stay; importing the file again skips them.');
+    super(
+      'The import stopped midway: it no longer holds its lease (another import took it over). The batches written before stay; importing the file again skips them.',
+    );
   }
 }
 

@@ -15,7 +15,12 @@ export const kuttJson: ImportFormat = {
     jsonRows(source, /^\s*\[/.test(head.text) ? '$.*' : '$.data.*', (r) => {
       const notes: string[] = [];
       const input = withoutSecrets(
-        { alias: str(r.address), url: str(r.target), title: str(r.description) ?? null, ...(truthy(r.banned) ? { disabled: 1 } : {}) },
+        {
+          alias: str(r.address),
+          url: str(r.target),
+          title: str(r.description) ?? null,
+          ...(truthy(r.banned) ? { disabled: 1 } : {}),
+        },
         { password: truthy(r.password), privacyPassword: false },
         notes,
       );

@@ -7,7 +7,8 @@ import { csvRows, jsonRows, type ImportFormat } from './format.ts';
 
 type Named = { name?: unknown } | null | undefined;
 const nameOf = (v: Named) => (v && typeof v.name === 'string' ? v.name : undefined);
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+const str = (v: unknown) =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 
 /**
  * linkpix's own export (api.md §13), read back unchanged: records are named, not numbered.
@@ -45,7 +46,14 @@ function fromRecord(
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,
   );
-  return { input, endsAt: instant('ends_at', str(r.ends_at)), spaceName: space ?? null, domainName: domain ?? null, pixelNames: pixels ?? [], notes };
+  return {
+    input,
+    endsAt: instant('ends_at', str(r.ends_at)),
+    spaceName: space ?? null,
+    domainName: domain ?? null,
+    pixelNames: pixels ?? [],
+    notes,
+  };
 }
 
 /**
@@ -62,13 +70,27 @@ const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.s
 
 export const linkpixCsv: ImportFormat = {
   name: 'linkpix-csv',
-  columns: { alias: ['alias'], url: ['url'], title: ['title'], space: ['space'], domain: ['domain'], pixels: ['pixels'] },
-  detect: (head) => ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
+  columns: {
+    alias: ['alias'],
+    url: ['url'],
+    title: ['title'],
+    space: ['space'],
+    domain: ['domain'],
+    pixels: ['pixels'],
+  },
+  detect: (head) =>
+    ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
   rows: (source) =>
     csvRows(source, (raw) => {
       const cells: Record<string, string> = {};
       for (const c of LINK_EXPORT_COLUMNS) cells[c] = csvText(raw[c] ?? '');
-      return fromRecord(cells, text(cells.space), text(cells.domain), nameList('pixels', cells.pixels), nameList('tags', cells.tags));
+      return fromRecord(
+        cells,
+        text(cells.space),
+        text(cells.domain),
+        nameList('pixels', cells.pixels),
+        nameList('tags', cells.tags),
+      );
     }),
 };
 

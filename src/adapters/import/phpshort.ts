@@ -53,16 +53,20 @@ function fromPhpShort(raw: Record<string, string | null>): Omit<ImportRow, 'line
       expiration_url: text(c.expirationurl) ?? null,
       expiration_clicks: int('expiration_clicks', c.expirationclicks) ?? null,
       // Older phpShort versions kept the expiry as a wall date and time (read in the account's zone).
-      ...(text(c.expirationdate) ? { expiration_date: text(c.expirationdate), expiration_time: text(c.expirationtime)?.slice(0, 5) } : {}),
+      ...(text(c.expirationdate)
+        ? { expiration_date: text(c.expirationdate), expiration_time: text(c.expirationtime)?.slice(0, 5) }
+        : {}),
     },
     { password: text(c.password) !== undefined, privacyPassword: text(c.privacypassword) !== undefined },
     notes,
   );
-  if (text(c.domainid)) notes.push("The link was on a phpShort custom domain: imported on this service's default domain.");
+  if (text(c.domainid))
+    notes.push("The link was on a phpShort custom domain: imported on this service's default domain.");
   return { input, ...(text(c.endsat) !== undefined ? { endsAt: instant('ends_at', c.endsat) } : {}), notes };
 }
 
-const looksLikePhpShort = (header: string[]) => ['alias', 'url', 'target_type', 'country_target'].every((h) => header.includes(h)) && !header.includes('short_url');
+const looksLikePhpShort = (header: string[]) =>
+  ['alias', 'url', 'target_type', 'country_target'].every((h) => header.includes(h)) && !header.includes('short_url');
 
 export const phpshortCsv: ImportFormat = {
   name: 'phpshort-csv',

@@ -22,22 +22,45 @@ async function headOf(path: string): Promise<Buffer> {
  * columns, or why it is refused; then its rows, mapped and checked by the create rules that
  * need no database. Runs in the import's thread (import-thread.ts).
  */
-export async function readImportFile(data: ReaderData): Promise<{ start: ReaderStart; rows: AsyncIterable<CheckedRow> } | { start: ReaderRefusal }> {
+export async function readImportFile(
+  data: ReaderData,
+): Promise<{ start: ReaderStart; rows: AsyncIterable<CheckedRow> } | { start: ReaderRefusal }> {
   const head = fileHead(await headOf(data.path));
   const format = chooseFormat(head, data.format);
   if (!format) {
-    return { start: { kind: 'refused', field: 'format', message: `The file's format was not recognised; name one of: ${IMPORT_FORMAT_NAMES.join(', ')}.` } };
+    return {
+      start: {
+        kind: 'refused',
+        field: 'format',
+        message: `The file's format was not recognised; name one of: ${IMPORT_FORMAT_NAMES.join(', ')}.`,
+      },
+    };
   }
   const found = columnsFound(format, head);
   const warnings: string[] = [];
   if (found?.aliasMissing) {
-    if (data.strict) return { start: { kind: 'refused', field: 'file', message: `${found.aliasMissing} A strict import gives no random aliases.` } };
+    if (data.strict)
+      return {
+        start: {
+          kind: 'refused',
+          field: 'file',
+          message: `${found.aliasMissing} A strict import gives no random aliases.`,
+        },
+      };
     warnings.push(`${found.aliasMissing} Every row gets a random alias.`);
   }
-  const context = { urls: new UrlPolicy(data.urlSchemes), timeZone: data.timeZone, strict: data.strict, defaultPrivacy: data.defaultPrivacy };
+  const context = {
+    urls: new UrlPolicy(data.urlSchemes),
+    timeZone: data.timeZone,
+    strict: data.strict,
+    defaultPrivacy: data.defaultPrivacy,
+  };
   const source = { stream: () => createReadStream(data.path), text: () => readFile(data.path, 'utf8') };
   async function* rows(): AsyncGenerator<CheckedRow> {
     for await (const row of format!.rows(source, head)) yield checkImportRow(row, context);
   }
-  return { start: { kind: 'start', format: format.name, ...(found ? { columns: found.columns } : {}), warnings }, rows: rows() };
+  return {
+    start: { kind: 'start', format: format.name, ...(found ? { columns: found.columns } : {}), warnings },
+    rows: rows(),
+  };
 }

@@ -100,7 +100,8 @@ export function* sqlDumpRows(text: string, table: string, columns: readonly stri
         if (u.kind === 'punct' && u.text === ',') continue;
         values.push(u.kind === 'word' && u.text.toUpperCase() === 'NULL' ? null : u.text);
       }
-      if (values.length !== names.length) yield { line, unreadable: `Malformed row: ${values.length} values for ${names.length} columns.` };
+      if (values.length !== names.length)
+        yield { line, unreadable: `Malformed row: ${values.length} values for ${names.length} columns.` };
       else yield { line, cells: Object.fromEntries(names.map((n, i) => [n, values[i]!])) };
       u = next();
       if (u?.kind === 'punct' && u.text === ',') u = next();

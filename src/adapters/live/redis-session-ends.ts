@@ -14,7 +14,12 @@ const ENDS: AccountMessages<number> = {
   decode(message) {
     try {
       const { from, accountId } = JSON.parse(message) as Record<string, unknown>;
-      return typeof from === 'string' && typeof accountId === 'number' && Number.isSafeInteger(accountId) && accountId > 0 ? { from, values: [accountId] } : null;
+      return typeof from === 'string' &&
+        typeof accountId === 'number' &&
+        Number.isSafeInteger(accountId) &&
+        accountId > 0
+        ? { from, values: [accountId] }
+        : null;
     } catch {
       return null;
     }

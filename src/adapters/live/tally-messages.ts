@@ -10,7 +10,8 @@ export function encodeTallies(from: string, tallies: readonly ClickTally[]): str
   return JSON.stringify({ from, tallies });
 }
 
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 function tallyOf(value: unknown): ClickTally | null {
   if (typeof value !== 'object' || value === null) return null;

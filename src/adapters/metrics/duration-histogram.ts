@@ -33,7 +33,9 @@ export class DurationHistogram {
 }
 
 /** A redirect's time, from its request read to its answer ready: tens of microseconds from memory, milliseconds from a store. */
-export const REDIRECT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+export const REDIRECT_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+];
 
 /** A click batch's write: milliseconds, or seconds for a backlog or a database that hesitates. */
 export const FLUSH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

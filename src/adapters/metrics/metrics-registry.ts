@@ -84,7 +84,11 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
       this.inc({ result: 'miss' }, cache.misses);
     },
   });
-  counter('linkpix_link_cache_refreshes_total', 'Cached links past their time read again in the background while still served.', () => cache.refreshes);
+  counter(
+    'linkpix_link_cache_refreshes_total',
+    'Cached links past their time read again in the background while still served.',
+    () => cache.refreshes,
+  );
   counter(
     'linkpix_link_cache_stale_total',
     "Visits answered from a cached link's last known state (expired, or doubted after a Redis gap) because the database could not be read.",
@@ -92,7 +96,11 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   );
   counter('linkpix_clicks_recorded_total', 'Clicks handed to the click sink by visits.', () => clicks.recorded);
   counter('linkpix_clicks_written_total', 'Clicks written to the database.', () => clicks.written);
-  counter('linkpix_clicks_dropped_total', 'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).', () => clicks.dropped);
+  counter(
+    'linkpix_clicks_dropped_total',
+    'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).',
+    () => clicks.dropped,
+  );
   new Gauge({
     name: 'linkpix_clicks_pending',
     help: 'Clicks recorded and not yet written or dropped.',
@@ -101,7 +109,9 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
       this.set(clicks.pending);
     },
   });
-  registerHistogram(registry, 'linkpix_click_flush_duration_seconds', 'Time to write one batch of clicks.', () => [{ labels: {}, histogram: clicks.flushes }]);
+  registerHistogram(registry, 'linkpix_click_flush_duration_seconds', 'Time to write one batch of clicks.', () => [
+    { labels: {}, histogram: clicks.flushes },
+  ]);
   if (dependencies.size > 0) dependencyMetrics(dependencies, registers);
 
   return { contentType: registry.contentType, text: () => registry.metrics() };

@@ -27,8 +27,10 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') return answer(404, 'not found\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, 'method not allowed\n', { allow: 'GET, HEAD' });
-    if (!allowed(req.headers.authorization)) return answer(401, 'unauthenticated\n', { 'www-authenticate': 'Bearer realm="metrics"' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return answer(405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    if (!allowed(req.headers.authorization))
+      return answer(401, 'unauthenticated\n', { 'www-authenticate': 'Bearer realm="metrics"' });
     options.metrics.text().then(
       (text) => answer(200, text, { 'content-type': options.metrics.contentType }),
       (error: unknown) => {
@@ -38,7 +40,12 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     );
 
     function answer(status: number, body: string, headers: Record<string, string> = {}): void {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers, 'content-length': Buffer.byteLength(body) });
+      res.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        ...headers,
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     }
   });

@@ -18,7 +18,9 @@ test("counts kept apart read as a Prometheus histogram: cumulative buckets, +Inf
   const text = await registry.metrics();
   assert.match(text, /^# HELP x_seconds How long\.\n# TYPE x_seconds histogram\n/);
   const samples = parseMetrics(text);
-  const fastBuckets = samples.filter((s) => s.name === 'x_seconds_bucket' && s.labels.door === 'fast').map((s) => [s.labels.le, s.value]);
+  const fastBuckets = samples
+    .filter((s) => s.name === 'x_seconds_bucket' && s.labels.door === 'fast')
+    .map((s) => [s.labels.le, s.value]);
   assert.deepEqual(fastBuckets, [
     ['0.001', 1],
     ['0.01', 2],

@@ -19,13 +19,24 @@ interface Value {
  * the shape a prom-client Histogram answers it (its typed return value); the registry reads
  * nothing else of a metric but its name (prom-histogram.test.ts holds it to the text format).
  */
-export function registerHistogram(registry: Registry, name: string, help: string, series: () => readonly HistogramSeries[]): void {
+export function registerHistogram(
+  registry: Registry,
+  name: string,
+  help: string,
+  series: () => readonly HistogramSeries[],
+): void {
   const metric = {
     name,
     help,
     type: 'histogram',
     aggregator: 'sum',
-    get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: series().flatMap((s) => valuesOf(name, s)) }),
+    get: async () => ({
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      values: series().flatMap((s) => valuesOf(name, s)),
+    }),
     reset: () => {},
   };
   // prom-client types a registered metric as one of its classes; this one has what the registry uses of them.

@@ -9,7 +9,13 @@ const listening = async (server: Server): Promise<number> => {
   return (server.address() as AddressInfo).port;
 };
 
-const options = (issuer: string) => ({ issuer, clientId: 'linkpix', clientSecret: 'secret', redirectUri: 'http://short.test/login/sso/callback', timeoutSeconds: 1 });
+const options = (issuer: string) => ({
+  issuer,
+  clientId: 'linkpix',
+  clientSecret: 'secret',
+  redirectUri: 'http://short.test/login/sso/callback',
+  timeoutSeconds: 1,
+});
 
 test('nothing is asked of the provider until the first sign-in; a provider that is away is told as such, and asked again next time', async () => {
   const closed = createServer();

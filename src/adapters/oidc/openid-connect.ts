@@ -36,7 +36,11 @@ export class OpenIdConnect {
 
   async start(): Promise<{ url: string; pending: PendingSignIn }> {
     const config = await this.config();
-    const pending = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
+    const pending = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+    };
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.options.redirectUri,
       scope: 'openid email profile',
@@ -68,7 +72,9 @@ export class OpenIdConnect {
     if (!id) throw new Error('the provider sent no ID token');
     // Providers that keep the email out of the ID token give it at the userinfo endpoint.
     const claims: Record<string, unknown> =
-      typeof id.email === 'string' ? id : { ...(await reachable(() => client.fetchUserInfo(config, tokens.access_token, id.sub))), ...id };
+      typeof id.email === 'string'
+        ? id
+        : { ...(await reachable(() => client.fetchUserInfo(config, tokens.access_token, id.sub))), ...id };
     return {
       issuer: id.iss,
       subject: id.sub,
@@ -87,7 +93,9 @@ export class OpenIdConnect {
       }),
     ).catch((error: unknown) => {
       this.configuration = null;
-      throw error instanceof ProviderUnreachableError ? error : new ProviderUnreachableError('the OpenID provider could not be discovered', { cause: error });
+      throw error instanceof ProviderUnreachableError
+        ? error
+        : new ProviderUnreachableError('the OpenID provider could not be discovered', { cause: error });
     });
     return this.configuration;
   }

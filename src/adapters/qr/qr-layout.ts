@@ -34,8 +34,10 @@ export function qrLayout(text: string, settings: QrSettings): QrLayout {
   if ((count - side) % 2 !== 0) side -= 1;
   const inner = (count - side) / 2;
   const box = settings.logo ? { start: inner + margin, side } : null;
-  const cleared = (x: number, y: number) => box !== null && x >= inner && x < inner + side && y >= inner && y < inner + side;
-  const dark = (x: number, y: number) => x >= 0 && y >= 0 && x < count && y < count && modules.data[y * count + x] === 1 && !cleared(x, y);
+  const cleared = (x: number, y: number) =>
+    box !== null && x >= inner && x < inner + side && y >= inner && y < inner + side;
+  const dark = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < count && y < count && modules.data[y * count + x] === 1 && !cleared(x, y);
   const corners = (x: number, y: number) => {
     const [up, right, down, left] = [dark(x, y - 1), dark(x + 1, y), dark(x, y + 1), dark(x - 1, y)];
     return (!up && !left ? 1 : 0) | (!up && !right ? 2 : 0) | (!down && !right ? 4 : 0) | (!down && !left ? 8 : 0);

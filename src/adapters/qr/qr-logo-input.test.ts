@@ -6,7 +6,9 @@ import { PNG_MAX_DECODED_BYTES, readLogo } from './qr-logo-input.ts';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>';
 
 test('an SVG is told by its prologue: a declaration, comments and a DOCTYPE may come first', () => {
-  const logo = readLogo(Buffer.from(`<?xml version="1.0"?>\n<!-- a -- b -->\n<!DOCTYPE svg [<!ENTITY x "y">]>\n${SVG}`));
+  const logo = readLogo(
+    Buffer.from(`<?xml version="1.0"?>\n<!-- a -- b -->\n<!DOCTYPE svg [<!ENTITY x "y">]>\n${SVG}`),
+  );
   assert.ok('logo' in logo && logo.logo.type === 'svg');
   assert.deepEqual(readLogo(Buffer.from('<html><svg></svg></html>')), { problem: 'notImage' });
 });
@@ -20,7 +22,8 @@ test('a prologue of many comments ending in something else is refused in one pas
 
 // Bit depth and channels count: a 1024 px RGBA logo at 16 bits takes twice what it does at 8.
 test('a PNG whose pixels would take more than the bound decoded is refused by its header', () => {
-  const png = (side: number, bitDepth: 8 | 16, colorType: 2 | 6 = 6) => PNG.sync.write(new PNG({ width: side, height: side }), { bitDepth, colorType });
+  const png = (side: number, bitDepth: 8 | 16, colorType: 2 | 6 = 6) =>
+    PNG.sync.write(new PNG({ width: side, height: side }), { bitDepth, colorType });
   assert.deepEqual(readLogo(png(1024, 16)), { problem: 'pngTooDeep' });
   assert.deepEqual(readLogo(png(1024, 16, 2)), { problem: 'pngTooDeep' });
   assert.equal(PNG_MAX_DECODED_BYTES, 1024 * 1024 * 4);

@@ -57,7 +57,8 @@ function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
   if (decodedBytes(header) > PNG_MAX_DECODED_BYTES) return { problem: 'pngTooDeep' };
   // A file cut short is refused by its missing end, whatever the decoder makes of it (pngjs on
   // Node 24 decodes a truncated image data stream without an error).
-  if (!bytes.subarray(-PNG_END.length).equals(PNG_END) || !inflatesWithinHeader(bytes, header)) return { problem: 'badPng' };
+  if (!bytes.subarray(-PNG_END.length).equals(PNG_END) || !inflatesWithinHeader(bytes, header))
+    return { problem: 'badPng' };
   try {
     PNG.sync.read(bytes);
   } catch {

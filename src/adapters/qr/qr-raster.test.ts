@@ -46,7 +46,11 @@ test('a scanner reads the code under a logo, square and rounded', () => {
     assert.equal(decoded(png), TEXT, style);
     const image = PNG.sync.read(png);
     const centre = (150 * 300 + 150) * 4;
-    assert.deepEqual([...image.data.subarray(centre, centre + 4)], [220, 30, 30, 255], 'the logo is drawn in the centre');
+    assert.deepEqual(
+      [...image.data.subarray(centre, centre + 4)],
+      [220, 30, 30, 255],
+      'the logo is drawn in the centre',
+    );
   }
 });
 

@@ -46,7 +46,12 @@ export function drawPng(text: string, settings: QrSettings): Buffer {
       const mx = px / scale - layout.margin;
       const col = Math.floor(mx);
       const dark =
-        col >= 0 && row >= 0 && col < layout.count && row < layout.count && layout.dark(col, row) && (!rounded || inked(mx - col, my - row, layout.corners(col, row)));
+        col >= 0 &&
+        row >= 0 &&
+        col < layout.count &&
+        row < layout.count &&
+        layout.dark(col, row) &&
+        (!rounded || inked(mx - col, my - row, layout.corners(col, row)));
       out.set(dark ? fg : bg, (py * size + px) * 4);
     }
   }
@@ -74,7 +79,8 @@ function composite(target: PNG, logo: PNG, start: number, side: number): void {
       const s = (sy * logo.width + sx) * 4;
       const d = ((top + y) * target.width + left + x) * 4;
       const a = (logo.data[s + 3] ?? 0) / 255;
-      for (let c = 0; c < 3; c++) target.data[d + c] = Math.round((logo.data[s + c] ?? 0) * a + (target.data[d + c] ?? 0) * (1 - a));
+      for (let c = 0; c < 3; c++)
+        target.data[d + c] = Math.round((logo.data[s + c] ?? 0) * a + (target.data[d + c] ?? 0) * (1 - a));
       target.data[d + 3] = Math.round(255 * a + (target.data[d + 3] ?? 0) * (1 - a));
     }
   }

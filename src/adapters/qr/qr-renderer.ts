@@ -21,7 +21,8 @@ export interface QrRendererOptions {
 export const QR_RENDERER = 'QR code renderer';
 
 /** Why a PNG of a code with an SVG logo is refused (422 on `logo`). */
-const SVG_LOGO_IN_PNG = 'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
+const SVG_LOGO_IN_PNG =
+  'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
 
 const WORKER = threadEntry('qr-png-worker', import.meta.url);
 // A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG
@@ -45,7 +46,13 @@ export class QrRenderer {
   private rendering = 0;
 
   constructor(private readonly options: QrRendererOptions) {
-    this.cache = options.cacheBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: options.cacheBytes, sizeCalculation: (png, key) => png.length + key.length }) : null;
+    this.cache =
+      options.cacheBytes > 0
+        ? new LRUCache<string, Buffer>({
+            maxSize: options.cacheBytes,
+            sizeCalculation: (png, key) => png.length + key.length,
+          })
+        : null;
   }
 
   svg(text: string, settings: QrSettings): Promise<string> {
@@ -58,13 +65,22 @@ export class QrRenderer {
     // Drawing an SVG into pixels safely needs a renderer of its own (docs/adr/0056).
     if (settings.logo?.type === 'svg') return Promise.reject(ValidationError.of('logo', SVG_LOGO_IN_PNG));
     const logo = settings.logo ? createHash('sha256').update(settings.logo.bytes).digest('base64url') : null;
-    const look = [settings.size, settings.margin, settings.foreground, settings.background, effectiveEcc(settings), settings.style ?? 'square', logo];
+    const look = [
+      settings.size,
+      settings.margin,
+      settings.foreground,
+      settings.background,
+      effectiveEcc(settings),
+      settings.style ?? 'square',
+      logo,
+    ];
     const key = JSON.stringify(['png', text, ...look]);
     const kept = this.cache?.get(key);
     if (kept) return Promise.resolve(kept);
     const shared = this.drawing.get(key);
     if (shared) return shared;
-    if (this.rendering >= this.options.threads + this.options.queue) return Promise.reject(new UnavailableError(QR_RENDERER));
+    if (this.rendering >= this.options.threads + this.options.queue)
+      return Promise.reject(new UnavailableError(QR_RENDERER));
     this.rendering++;
     const drawn = this.threads()
       .run({ text, settings: { ...settings } })

@@ -9,7 +9,12 @@ const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g,
 /** One module clockwise from its top edge; `corners` (qr-layout.ts) says which are rounded. */
 function modulePath(x: number, y: number, corners: number): string {
   if (corners === 0) return `M${x} ${y}h1v1h-1z`;
-  const [tl, tr, br, bl] = [1, 2, 4, 8].map((bit) => (corners & bit ? ROUNDED_RADIUS : 0)) as [number, number, number, number];
+  const [tl, tr, br, bl] = [1, 2, 4, 8].map((bit) => (corners & bit ? ROUNDED_RADIUS : 0)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const arc = (r: number, dx: number, dy: number) => (r === 0 ? '' : `a${r} ${r} 0 0 1 ${dx * r} ${dy * r}`);
   return `M${x + tl} ${y}H${x + 1 - tr}${arc(tr, 1, 1)}V${y + 1 - br}${arc(br, -1, 1)}H${x + bl}${arc(bl, -1, -1)}V${y + tl}${arc(tl, 1, -1)}z`;
 }
@@ -24,10 +29,13 @@ export function drawSvg(text: string, settings: QrSettings): string {
   const rounded = settings.style === 'rounded';
   const parts: string[] = [];
   for (let y = 0; y < layout.count; y++) {
-    for (let x = 0; x < layout.count; x++) if (layout.dark(x, y)) parts.push(modulePath(x + layout.margin, y + layout.margin, rounded ? layout.corners(x, y) : 0));
+    for (let x = 0; x < layout.count; x++)
+      if (layout.dark(x, y))
+        parts.push(modulePath(x + layout.margin, y + layout.margin, rounded ? layout.corners(x, y) : 0));
   }
   const t = layout.total;
-  const logo = settings.logo && layout.logoBox ? logoImage(settings.logo.type, settings.logo.bytes, layout.logoBox) : '';
+  const logo =
+    settings.logo && layout.logoBox ? logoImage(settings.logo.type, settings.logo.bytes, layout.logoBox) : '';
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${t} ${t}" width="${settings.size}" height="${settings.size}">` +
     `<path fill="${escapeAttr(settings.background)}" d="M0 0h${t}v${t}H0z"/>` +

@@ -15,7 +15,19 @@ test('script, event attributes, foreignObject and outside references are removed
     '<a href="javascript:alert(3)"><circle r="2"/></a><rect fill="url(https://evil.test/p)" width="1" height="1"/>' +
     '<style>@import url(https://evil.test/x.css);</style><style>.a{fill:url(#g)}</style><animate attributeName="href" to="javascript:x"/></svg>';
   const clean = sanitiseSvgLogo(dirty) ?? '';
-  for (const banned of ['script', 'alert', 'onload', 'onclick', 'foreignObject', 'evil.test', 'javascript', '<image', '<a', 'animate', '@import']) {
+  for (const banned of [
+    'script',
+    'alert',
+    'onload',
+    'onclick',
+    'foreignObject',
+    'evil.test',
+    'javascript',
+    '<image',
+    '<a',
+    'animate',
+    '@import',
+  ]) {
     assert.ok(!clean.includes(banned), `${banned} removed: ${clean}`);
   }
   assert.match(clean, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* viewBox="0 0 10 10">/);
@@ -25,7 +37,10 @@ test('script, event attributes, foreignObject and outside references are removed
 });
 
 test('a DOCTYPE and its entities go; text is escaped again', () => {
-  const clean = sanitiseSvgLogo(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY boom "BOOM">]><svg ${NS}><text>&boom; a &lt;b&gt;</text></svg>`) ?? '';
+  const clean =
+    sanitiseSvgLogo(
+      `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY boom "BOOM">]><svg ${NS}><text>&boom; a &lt;b&gt;</text></svg>`,
+    ) ?? '';
   assert.ok(!clean.includes('DOCTYPE') && !clean.includes('ENTITY') && !clean.includes('BOOM'), clean);
   assert.ok(clean.includes('<text>&amp;boom; a &lt;b&gt;</text>'), clean);
 });
@@ -47,7 +62,11 @@ test('an upload is told by its bytes, not its name: PNG, SVG, or refused', () =>
   const brokenHuge = Buffer.from(broken);
   brokenHuge.writeUInt32BE(5000, 16);
   assert.deepEqual(readLogo(brokenHuge), { problem: 'badPng' });
-  const svg = readLogo(Buffer.from(`\uFEFF<?xml version="1.0"?>\n<!-- made by hand --><svg ${NS}><script>x()</script><circle r="1"/></svg>`));
+  const svg = readLogo(
+    Buffer.from(
+      `\uFEFF<?xml version="1.0"?>\n<!-- made by hand --><svg ${NS}><script>x()</script><circle r="1"/></svg>`,
+    ),
+  );
   assert.ok('logo' in svg && svg.logo.type === 'svg');
   assert.equal(Buffer.from(svg.logo.bytes).toString(), `<svg ${NS}><circle r="1"></circle></svg>`);
 });

@@ -101,12 +101,16 @@ const ATTRIBUTES = new Set([
 ]);
 
 const TEXT_OF = new Set(['style', 'title', 'desc', 'text', 'tspan']);
-const NAMESPACES: Record<string, string> = { xmlns: 'http://www.w3.org/2000/svg', 'xmlns:xlink': 'http://www.w3.org/1999/xlink' };
+const NAMESPACES: Record<string, string> = {
+  xmlns: 'http://www.w3.org/2000/svg',
+  'xmlns:xlink': 'http://www.w3.org/1999/xlink',
+};
 
 /** A reference to anything but a fragment of the logo itself (url(#id)), or a CSS import. */
 const OUTSIDE_REFERENCE = /@import|url\s*\(\s*(?!['"]?#)|expression\s*\(|javascript:/i;
 
-const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function keptValue(name: string, value: string): string | null {
   if (name === 'href' || name === 'xlink:href') return /^#[\w.:-]+$/.test(value) ? value : null;
@@ -128,7 +132,8 @@ export function sanitiseSvgLogo(source: string): string | null {
     {
       onopentag(name, attributes) {
         if (open.length === 0) roots++;
-        const keep = skipping === 0 && ELEMENTS.has(name) && (name === 'svg' ? open.length === 0 && roots === 1 : open.length > 0);
+        const keep =
+          skipping === 0 && ELEMENTS.has(name) && (name === 'svg' ? open.length === 0 && roots === 1 : open.length > 0);
         open.push({ name, keep });
         if (!keep) {
           skipping++;

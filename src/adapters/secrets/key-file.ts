@@ -48,7 +48,8 @@ export async function readKeyFile(path: string, warn: (line: string) => void): P
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  if (((await stat(path)).mode & 0o077) !== 0) warn(`the seal key file ${path} can be read by others than its owner: chmod 600 it`);
+  if (((await stat(path)).mode & 0o077) !== 0)
+    warn(`the seal key file ${path} can be read by others than its owner: chmod 600 it`);
   try {
     const keys = parseSealKeys(text);
     if (keys.length > 0) return keys;

@@ -12,7 +12,12 @@ test("SEAL_KEY: base64url keys, comma-separated; base64's spelling of the same b
   assert.deepEqual(parseSealKeys(bytes.toString('base64')), [url], 'openssl rand -base64 32');
   const other = newSealKeyText();
   assert.deepEqual(parseSealKeys(`${url},${other}`), [url, other]);
-  for (const bad of ['short', randomBytes(31).toString('base64url'), randomBytes(33).toString('base64url'), `${url}!`]) {
+  for (const bad of [
+    'short',
+    randomBytes(31).toString('base64url'),
+    randomBytes(33).toString('base64url'),
+    `${url}!`,
+  ]) {
     assert.throws(() => parseSealKeys(bad), /must be keys of 32 random bytes/, bad);
   }
   assert.throws(() => parseSealKeys(`${url},${bytes.toString('base64')}`), /names one key twice/);
@@ -28,6 +33,9 @@ test('a key id is a digest: stable, 11 characters, not the key; seals name it an
   assert.equal(sealedKeyId(sealed), sealKeyOf(a).id);
   assert.equal(openWith([sealKeyOf(b), sealKeyOf(a)], sealed), 'JBSWY3DPEHPK3PXP');
   assert.throws(() => openWith([sealKeyOf(b)], sealed), UnknownSealKeyError);
-  assert.throws(() => openWith([{ id: sealKeyOf(a).id, aes: sealKeyOf(b).aes }], sealed), 'a wrong key under the right id does not open it');
+  assert.throws(
+    () => openWith([{ id: sealKeyOf(a).id, aes: sealKeyOf(b).aes }], sealed),
+    'a wrong key under the right id does not open it',
+  );
   assert.equal(sealedKeyId('plain text'), null);
 });

@@ -25,7 +25,9 @@ export function parseSealKeys(text: string): string[] {
     .filter(Boolean)
     // `openssl rand -base64 32` spells the same 32 bytes in base64: taken as its base64url.
     .map((k) => k.replace(/\+/g, '-').replace(/\//g, '_').replace(/=$/, ''));
-  for (const key of keys) if (!KEY_TEXT.test(key) || Buffer.from(key, 'base64url').length !== 32) throw new Error(`must be ${SEAL_KEY_FORMAT}`);
+  for (const key of keys)
+    if (!KEY_TEXT.test(key) || Buffer.from(key, 'base64url').length !== 32)
+      throw new Error(`must be ${SEAL_KEY_FORMAT}`);
   if (new Set(keys).size !== keys.length) throw new Error('names one key twice');
   return keys;
 }

@@ -10,7 +10,8 @@ import { createKeyFile, readKeyFile, replaceKeyFile } from './key-file.ts';
 import { databaseSealKey, newSealKeyText, sealKeyOf, type SealKey } from './seal-key.ts';
 
 /** Where the seal key comes from: SEAL_KEY, SQLite's key file, or (PostgreSQL without SEAL_KEY) the database. */
-export type SealKeySource = { kind: 'env'; keys: readonly string[] } | { kind: 'file'; path: string } | { kind: 'database' };
+export type SealKeySource =
+  { kind: 'env'; keys: readonly string[] } | { kind: 'file'; path: string } | { kind: 'database' };
 
 /** The keys cannot open what is sealed: the start (or the command) fails with this message. */
 export class SealKeyError extends Error {}
@@ -95,7 +96,9 @@ export class SealKeys {
       // Read at each use: once the key is forgotten, nothing may be sealed under it any more.
       const material = await readDatabaseKey(db);
       if (material === null) {
-        throw new SealKeyError('The database seal key is gone: the secrets are sealed under SEAL_KEY. Set the same SEAL_KEY here and restart.');
+        throw new SealKeyError(
+          'The database seal key is gone: the secrets are sealed under SEAL_KEY. Set the same SEAL_KEY here and restart.',
+        );
       }
       const key = databaseSealKey(material);
       return { sealing: key, opening: [key] };
@@ -106,7 +109,10 @@ export class SealKeys {
         // reason for a new key that the next start could not find.
         const read = await readKeyFile(source.path, warn);
         if (read) prepared.outside = read;
-        else warn(`the seal key file ${source.path} is missing: the keys read before are kept until the next start, which fails without it; copy it back`);
+        else
+          warn(
+            `the seal key file ${source.path} is missing: the keys read before are kept until the next start, which fails without it; copy it back`,
+          );
       }
       const material = await readDatabaseKey(db);
       prepared.database = material === null ? null : databaseSealKey(material);
@@ -151,7 +157,8 @@ export class SealKeys {
         'SEAL_KEY is not set: the seal key is kept in the database. Set SEAL_KEY on every instance (`linkpix seal-key new` prints one) and restart them: the secrets are resealed under it at the start.',
       );
     }
-    if (source.kind === 'env') return { key: sealKeyOf(source.keys[0]!).id, resealed: await this.resealAll(source.keys) };
+    if (source.kind === 'env')
+      return { key: sealKeyOf(source.keys[0]!).id, resealed: await this.resealAll(source.keys) };
     const current = await readKeyFile(source.path, warn);
     if (!current) throw missingFile(source.path);
     const next = newSealKeyText();
@@ -177,13 +184,19 @@ export class SealKeys {
    */
   async forgetLost(lost: LostKeys): Promise<SealedRow[]> {
     const { source, warn } = this.options;
-    const texts = source.kind === 'env' ? source.keys : source.kind === 'file' ? ((await readKeyFile(source.path, warn)) ?? []) : [];
+    const texts =
+      source.kind === 'env'
+        ? source.keys
+        : source.kind === 'file'
+          ? ((await readKeyFile(source.path, warn)) ?? [])
+          : [];
     const forgotten = await this.locked(async (trx) => {
       const material = await readDatabaseKey(trx);
       const keys = [...texts.map(sealKeyOf), ...(material === null ? [] : [databaseSealKey(material)])];
       const rows = await readSealed(trx);
       const unopened = rows.filter((row) => !opens(keys, row.sealed));
-      const chosen = 'all' in lost ? everyUnopened(rows, unopened, source) : underNamedKeys(rows, unopened, lost.keyIds);
+      const chosen =
+        'all' in lost ? everyUnopened(rows, unopened, source) : underNamedKeys(rows, unopened, lost.keyIds);
       const at = this.options.clock.now();
       const done: SealedRow[] = [];
       for (const row of chosen) if (await forgetSealed(trx, row, { actor: CLI_OPERATOR, at })) done.push(row);
@@ -199,7 +212,9 @@ export class SealKeys {
    */
   async forgetDatabaseKey(): Promise<boolean> {
     if (this.options.source.kind === 'database') {
-      throw new SealKeyError("SEAL_KEY is not set: the database's key is the seal key, and stays. Set SEAL_KEY on every instance first (docs/operations.md).");
+      throw new SealKeyError(
+        "SEAL_KEY is not set: the database's key is the seal key, and stays. Set SEAL_KEY on every instance first (docs/operations.md).",
+      );
     }
     return this.locked(async (trx) => {
       const waiting = (await readSealed(trx)).filter((r) => sealedKeyId(r.sealed) === '').length;
@@ -224,10 +239,16 @@ export class SealKeys {
           .values({ name: DATABASE_KEY, value: randomToken(32) })
           .onConflict((oc) => oc.column('name').doNothing())
           .execute();
-        checkOpens(rows, [databaseSealKey((await readDatabaseKey(trx))!)], "SEAL_KEY is not set, and the database's key");
+        checkOpens(
+          rows,
+          [databaseSealKey((await readDatabaseKey(trx))!)],
+          "SEAL_KEY is not set, and the database's key",
+        );
       });
       if (engine === 'postgres') {
-        warn('SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).');
+        warn(
+          'SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).',
+        );
       }
       return { ready: { source: 'database', sealing: '', resealed: 0 }, outside: null, database: null };
     }
@@ -287,7 +308,8 @@ export class SealKeys {
   /** One transaction; on PostgreSQL, instances starting at once take it in turn. SQLite's transactions take the write lock already. */
   private locked<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.options.db.transaction().execute(async (trx) => {
-      if (this.options.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('linkpix: seal keys'))`.execute(trx);
+      if (this.options.engine === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext('linkpix: seal keys'))`.execute(trx);
       return work(trx);
     });
   }
@@ -298,7 +320,9 @@ function whatOf(source: SealKeySource): string {
 }
 
 function missingFile(path: string): SealKeyError {
-  return new SealKeyError(`The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY). Nothing was changed.`);
+  return new SealKeyError(
+    `The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY). Nothing was changed.`,
+  );
 }
 
 /** Sealed under a key from outside the database (`v2.`): its key cannot be made again. */
@@ -309,7 +333,11 @@ function sealedOutside(row: SealedRow): boolean {
 
 const nameOf = (id: string) => (id === '' ? DATABASE_KEY_ID : id);
 
-function everyUnopened(rows: readonly SealedRow[], unopened: readonly SealedRow[], source: SealKeySource): readonly SealedRow[] {
+function everyUnopened(
+  rows: readonly SealedRow[],
+  unopened: readonly SealedRow[],
+  source: SealKeySource,
+): readonly SealedRow[] {
   if (unopened.length > 0 && unopened.length === rows.length) {
     const ids = [...new Set(unopened.map((r) => nameOf(sealedKeyId(r.sealed) ?? '?')))].join(',');
     throw new SealKeyError(
@@ -321,12 +349,17 @@ function everyUnopened(rows: readonly SealedRow[], unopened: readonly SealedRow[
   return unopened;
 }
 
-function underNamedKeys(rows: readonly SealedRow[], unopened: readonly SealedRow[], keyIds: readonly string[]): readonly SealedRow[] {
+function underNamedKeys(
+  rows: readonly SealedRow[],
+  unopened: readonly SealedRow[],
+  keyIds: readonly string[],
+): readonly SealedRow[] {
   const chosen: SealedRow[] = [];
   for (const id of new Set(keyIds)) {
     const under = rows.filter((r) => nameOf(sealedKeyId(r.sealed) ?? '?') === id);
     if (under.length === 0) throw new SealKeyError(`No secret is sealed under key ${id}. Nothing was deleted.`);
-    if (under.some((r) => !unopened.includes(r))) throw new SealKeyError(`Key ${id} is at hand: the secrets sealed under it open. Nothing was deleted.`);
+    if (under.some((r) => !unopened.includes(r)))
+      throw new SealKeyError(`Key ${id} is at hand: the secrets sealed under it open. Nothing was deleted.`);
     chosen.push(...under);
   }
   return chosen;
@@ -359,8 +392,11 @@ function checkOpens(rows: readonly SealedRow[], keys: readonly SealKey[], what: 
     try {
       openWith(keys, sealed[0]!.sealed);
     } catch (error) {
-      const under = id === '' ? 'the database key, which is gone' : id === '?' ? 'no key (not a sealed secret)' : `key ${id}`;
-      refused.push(`${sealed.length} sealed under ${under}${error instanceof UnknownSealKeyError ? '' : ' (it does not open them: a wrong key or damaged rows)'}`);
+      const under =
+        id === '' ? 'the database key, which is gone' : id === '?' ? 'no key (not a sealed secret)' : `key ${id}`;
+      refused.push(
+        `${sealed.length} sealed under ${under}${error instanceof UnknownSealKeyError ? '' : ' (it does not open them: a wrong key or damaged rows)'}`,
+      );
       lost.push(nameOf(id));
     }
   }

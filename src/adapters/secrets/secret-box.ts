@@ -53,7 +53,9 @@ export function openWith(keys: readonly SealKey[], sealed: string): string {
   const key = keys.find((k) => k.id === id);
   if (!key)
     throw new UnknownSealKeyError(
-      id === '' ? 'sealed under the database key, which this instance does not use' : `sealed under key ${id}, which this instance does not have`,
+      id === ''
+        ? 'sealed under the database key, which this instance does not use'
+        : `sealed under key ${id}, which this instance does not have`,
     );
   const [iv, tag, body] = sealed.split('.').slice(id === '' ? 1 : 2);
   const decipher = createDecipheriv('aes-256-gcm', key.aes, Buffer.from(iv!, 'base64url'));

@@ -120,7 +120,8 @@ export class FallbackClickQuota implements ClickQuota {
       ({ count, sentOn: generation } = await this.seed(linkId, cap, floor, answer));
       tookBack = true;
     }
-    if (count > 0 && this.presence.generation !== generation) return this.grantedAcrossReconnection(linkId, cap, known, count);
+    if (count > 0 && this.presence.generation !== generation)
+      return this.grantedAcrossReconnection(linkId, cap, known, count);
     if (tookBack) this.synced.set(linkId, generation);
     if (count > 0) this.seen.set(linkId, count);
     return count > 0;
@@ -132,7 +133,12 @@ export class FallbackClickQuota implements ClickQuota {
    * written (they were granted before this one started, `upMs` or more ago). A seed is taken only
    * by the Redis it was read for; one that restarted meanwhile answers unseeded again.
    */
-  private async seed(linkId: number, cap: number, floor: number, unseeded: Unseeded): Promise<{ count: number; sentOn: number }> {
+  private async seed(
+    linkId: number,
+    cap: number,
+    floor: number,
+    unseeded: Unseeded,
+  ): Promise<{ count: number; sentOn: number }> {
     let asked = unseeded;
     for (let tries = 0; tries < SEED_TRIES; tries++) {
       await this.graceAfter(this.now() - asked.upMs);

@@ -34,7 +34,8 @@ export class FallbackRotationCursor implements RotationCursor {
       return this.inDatabase(linkId, size, known);
     };
     // Nearly every visit: the position was taken back from the database on this connection.
-    if (this.synced.get(linkId) !== this.presence.generation) return this.viaRedis(linkId, size, known).then(undefined, orInDatabase);
+    if (this.synced.get(linkId) !== this.presence.generation)
+      return this.viaRedis(linkId, size, known).then(undefined, orInDatabase);
     return this.redis.next(linkId, size, known).then((position) => {
       this.seen.set(linkId, position);
       return position;

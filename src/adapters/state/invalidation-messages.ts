@@ -1,5 +1,6 @@
 /** A change as it travels between instances. */
-export type Change = { kind: 'link'; id: number; alias?: string | undefined } | { kind: 'account'; id: number } | { kind: 'all' };
+export type Change =
+  { kind: 'link'; id: number; alias?: string | undefined } | { kind: 'account'; id: number } | { kind: 'all' };
 
 /** `link 12 alias`, `link 12`, `account 3`, `all`: aliases hold no spaces (ALIAS_PATTERN). */
 export function encodeChange(change: Change): string {

@@ -1,4 +1,10 @@
-import { ALLOWED, checkPolicy, type Attempt, type AttemptLimiter, type AttemptPolicy } from '../../core/shared/attempt-limiter.ts';
+import {
+  ALLOWED,
+  checkPolicy,
+  type Attempt,
+  type AttemptLimiter,
+  type AttemptPolicy,
+} from '../../core/shared/attempt-limiter.ts';
 
 export interface MemoryAttemptLimiterOptions {
   now?: () => number;

@@ -29,7 +29,8 @@ export class MemoryRotationCursor implements RotationCursor {
   }
 
   next(linkId: number, size: number, known: number): number {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`rotation size must be a positive integer, got ${size}`);
     const last = this.counts.get(linkId) ?? (Number.isInteger(known) ? known : -1);
     let position = (last + 1) % size;
     if (position < 0) position += size;

@@ -14,7 +14,10 @@ function assertBalancedWindows(positions: number[], k: number, width: number): v
     const counts = new Array<number>(k).fill(0);
     for (let i = start; i < start + width; i++) counts[positions[i]!]!++;
     for (const c of counts) {
-      assert.ok(c === Math.floor(width / k) || c === Math.ceil(width / k), `window ${start}+${width}: ${counts.join(',')}`);
+      assert.ok(
+        c === Math.floor(width / k) || c === Math.ceil(width / k),
+        `window ${start}+${width}: ${counts.join(',')}`,
+      );
     }
   }
 }

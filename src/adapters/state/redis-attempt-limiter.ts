@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { orUnavailable } from './redis-watch.ts';
-import { ALLOWED, checkPolicy, type Attempt, type AttemptLimiter, type AttemptPolicy } from '../../core/shared/attempt-limiter.ts';
+import {
+  ALLOWED,
+  checkPolicy,
+  type Attempt,
+  type AttemptLimiter,
+  type AttemptPolicy,
+} from '../../core/shared/attempt-limiter.ts';
 
 export interface RedisAttemptLimiterOptions {
   /** Prepended to every key; default 'linkpix:'. */

@@ -23,7 +23,8 @@ function scriptsFailing(fails: () => Error) {
 }
 
 // As ioredis gives a script's error reply (its ReplyError is typed any).
-const noRunId = () => Object.assign(new Error('ERR linkpix: scripts cannot read run_id from INFO server'), { name: 'ReplyError' });
+const noRunId = () =>
+  Object.assign(new Error('ERR linkpix: scripts cannot read run_id from INFO server'), { name: 'ReplyError' });
 
 describe('RedisClickQuota, on a Redis whose scripts cannot read its run id', () => {
   test('a claim is unavailable as unseedable (a 503, never a 500), with Redis’s answer as its cause', async () => {
@@ -37,8 +38,13 @@ describe('RedisClickQuota, on a Redis whose scripts cannot read its run id', () 
   });
 
   test('a Redis that is away stays plain unavailable: the database may count for it', async () => {
-    const quota = new RedisClickQuota(scriptsFailing(() => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).redis);
-    await assert.rejects(quota.claimCount(7, 20, 0), (error: unknown) => error instanceof UnavailableError && !(error instanceof UnseedableError));
+    const quota = new RedisClickQuota(
+      scriptsFailing(() => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).redis,
+    );
+    await assert.rejects(
+      quota.claimCount(7, 20, 0),
+      (error: unknown) => error instanceof UnavailableError && !(error instanceof UnseedableError),
+    );
   });
 });
 
@@ -48,7 +54,12 @@ describe('checkRunIdOnConnect', () => {
   test('one clear error for a Redis whose scripts cannot read run_id, however often it reconnects; told again after it could', async () => {
     const client = new EventEmitter();
     let readable = false;
-    const quota = { runId: () => (readable ? Promise.resolve('abc') : Promise.reject(new UnseedableError('shared store (Redis)', { cause: noRunId() }))) };
+    const quota = {
+      runId: () =>
+        readable
+          ? Promise.resolve('abc')
+          : Promise.reject(new UnseedableError('shared store (Redis)', { cause: noRunId() })),
+    };
     const errors: unknown[] = [];
     checkRunIdOnConnect(client as unknown as Redis, quota, (error) => errors.push(error));
     assert.equal(errors.length, 0, 'nothing asked before a connection: the start is not held');
@@ -69,7 +80,11 @@ describe('checkRunIdOnConnect', () => {
   test('a connection lost during the check is not told here (the outage reporter tells it)', async () => {
     const client = new EventEmitter();
     const errors: unknown[] = [];
-    checkRunIdOnConnect(client as unknown as Redis, { runId: () => Promise.reject(new UnavailableError('shared store (Redis)')) }, (error) => errors.push(error));
+    checkRunIdOnConnect(
+      client as unknown as Redis,
+      { runId: () => Promise.reject(new UnavailableError('shared store (Redis)')) },
+      (error) => errors.push(error),
+    );
     client.emit('ready');
     await settle();
     assert.deepEqual(errors, []);

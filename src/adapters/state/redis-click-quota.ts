@@ -80,7 +80,14 @@ export class UnseedableError extends UnavailableError {}
 const COMMAND = 'linkpixClaimQuota';
 
 interface ClaimCommand {
-  [COMMAND](key: string, runKey: string, cap: number, floor: number, ttlSeconds: number, seedRun: string): Promise<number | [string, number]>;
+  [COMMAND](
+    key: string,
+    runKey: string,
+    cap: number,
+    floor: number,
+    ttlSeconds: number,
+    seedRun: string,
+  ): Promise<number | [string, number]>;
 }
 
 /**

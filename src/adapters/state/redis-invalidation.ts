@@ -93,7 +93,10 @@ export class RedisInvalidationBus implements RedirectInvalidation {
   /** Waits for the publishes in flight, then closes the subscriber connection; the publishing client is left open. */
   async close(): Promise<void> {
     // Bounded: a Redis that is away fails them within its retries, but a close must not wait on that.
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    await Promise.race([
+      Promise.all(this.inFlight),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+    ]);
     this.closed = true;
     this.redis.off('ready', this.resend);
     if (this.retry !== null) clearTimeout(this.retry);

@@ -91,7 +91,8 @@ export class RedisRotationCursor implements RotationCursor {
 
   /** replace: continue from `known` even when Redis holds a position (taken back from the database). */
   next(linkId: number, size: number, known: number, replace = false): Promise<number> {
-    if (!Number.isInteger(size) || size < 1) return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
+    if (!Number.isInteger(size) || size < 1)
+      return Promise.reject(new RangeError(`rotation size must be a positive integer, got ${size}`));
     const key = this.prefix + linkId;
     if (!replace && this.seeded.get(linkId)) return this.inTurn(key, size);
     // INCR needs an integer; -1 makes the first position served 0.
@@ -122,7 +123,11 @@ export class RedisRotationCursor implements RotationCursor {
     const asked =
       counters.length < SCRIPTED_TURN
         ? Promise.all(counters.map(([key, waiters]) => this.redis.incrby(key, waiters.length)))
-        : this.redis[TURN_COMMAND](counters.length, ...counters.map(([key]) => key), ...counters.map(([, waiters]) => waiters.length));
+        : this.redis[TURN_COMMAND](
+            counters.length,
+            ...counters.map(([key]) => key),
+            ...counters.map(([, waiters]) => waiters.length),
+          );
     asked.then(
       (values) =>
         counters.forEach(([, waiters], c) => {

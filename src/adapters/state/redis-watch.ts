@@ -2,14 +2,25 @@ import type { Redis } from 'ioredis';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import type { OutageReporter } from '../shared/outage-reporter.ts';
 
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** True for the errors ioredis gives while it has no connection (as opposed to a bad command). */
 function isRedisConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
-  return error.name === 'MaxRetriesPerRequestError' || /^(Connection is closed|Stream isn't writeable)/.test(error.message);
+  return (
+    error.name === 'MaxRetriesPerRequestError' || /^(Connection is closed|Stream isn't writeable)/.test(error.message)
+  );
 }
 
 /**

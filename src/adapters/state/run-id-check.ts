@@ -7,7 +7,11 @@ import { UnseedableError, type RedisClickQuota } from './redis-click-quota.ts';
  * once, as one error, until a connection finds it readable again; a connection lost meanwhile
  * is the outage's to tell.
  */
-export function checkRunIdOnConnect(client: Pick<Redis, 'on'>, quota: Pick<RedisClickQuota, 'runId'>, onError: (error: unknown) => void): void {
+export function checkRunIdOnConnect(
+  client: Pick<Redis, 'on'>,
+  quota: Pick<RedisClickQuota, 'runId'>,
+  onError: (error: unknown) => void,
+): void {
   let told = false;
   client.on('ready', () => {
     quota.runId().then(
@@ -16,7 +20,10 @@ export function checkRunIdOnConnect(client: Pick<Redis, 'on'>, quota: Pick<Redis
         if (told || !(error instanceof UnseedableError)) return;
         told = true;
         onError(
-          new Error('Redis scripts cannot read run_id from INFO server: every visit of a capped link answers 503 until they can (docs/design/caps.md)', { cause: error }),
+          new Error(
+            'Redis scripts cannot read run_id from INFO server: every visit of a capped link answers 503 until they can (docs/design/caps.md)',
+            { cause: error },
+          ),
         );
       },
     );

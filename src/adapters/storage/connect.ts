@@ -140,7 +140,9 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     // Counts and millisecond instants are int8: they fit a JS number exactly for millennia.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
     // JIT compiles any query whose plan costs over 100 000, e.g. counting a million links:
     // that costs more than it saves on the short queries of a web app. Parallel workers are
@@ -148,7 +150,12 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     // start costs far more than the scan, and they take cores from the instances themselves.
     // A random read is priced as on SSDs or a cached table: at the default (4, spinning disks)
     // a page of an account's links is read through the primary key, past every other account's.
-    options: ['-c jit=off', '-c max_parallel_workers_per_gather=0', '-c random_page_cost=1.1', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
+    options: [
+      '-c jit=off',
+      '-c max_parallel_workers_per_gather=0',
+      '-c random_page_cost=1.1',
+      ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ].join(' '),
   });
   const outage = new OutageReporter('PostgreSQL', options.outageLog ?? (() => {}));
   const guarded = guardedPool(pool, { lost: (error) => outage.failed(error), connected: () => outage.recovered() });

@@ -29,7 +29,14 @@ test('a lost or unreachable database is a connection error', () => {
 });
 
 test("a query's own failure is left as it is", () => {
-  for (const error of [withCode('23505'), withCode('40P01'), withCode('42601'), withCode('57014'), new Error('boom'), 'text']) {
+  for (const error of [
+    withCode('23505'),
+    withCode('40P01'),
+    withCode('42601'),
+    withCode('57014'),
+    new Error('boom'),
+    'text',
+  ]) {
     assert.equal(isConnectionError(error), false, String(error));
     assert.equal(translateConnectionError(error), error);
   }

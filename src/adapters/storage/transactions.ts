@@ -9,7 +9,10 @@ import type { Database } from './schema.ts';
  * the unit usable, which PostgreSQL requires. One name serves: a unit's writes run one after
  * another, so its savepoints never overlap.
  */
-export async function storeTransaction<T, DB = Database>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function storeTransaction<T, DB = Database>(
+  db: Kysely<DB>,
+  work: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T> {
   if (!db.isTransaction) return db.transaction().execute(work);
   await sql`savepoint store_write`.execute(db);
   try {
@@ -29,7 +32,10 @@ export async function storeTransaction<T, DB = Database>(db: Kysely<DB>, work: (
  * SQLite there is one connection: a store on the pool would wait for the unit to end). Tasks the
  * ports hand to `afterCommit` run once it has committed, never if it rolls back.
  */
-export function unitOfWorkOn<Ports, DB = Database>(db: Kysely<DB>, portsOn: (trx: Kysely<DB>, afterCommit: (task: () => void) => void) => Ports): UnitOfWork<Ports> {
+export function unitOfWorkOn<Ports, DB = Database>(
+  db: Kysely<DB>,
+  portsOn: (trx: Kysely<DB>, afterCommit: (task: () => void) => void) => Ports,
+): UnitOfWork<Ports> {
   return async (work) => {
     const committed: Array<() => void> = [];
     const result = await db.transaction().execute((trx) => work(portsOn(trx, (task) => committed.push(task))));

@@ -100,7 +100,10 @@ for (const ip of publicAddresses) {
 }
 
 test('guardedLookup filters answers in both calling styles', async () => {
-  const lookup = guardedLookup((ip) => ip !== '10.0.0.1', fakeLookup({ 'mixed.test': ['10.0.0.1', '192.0.2.1', '2001:db8::1'], 'bad.test': ['10.0.0.1'] }));
+  const lookup = guardedLookup(
+    (ip) => ip !== '10.0.0.1',
+    fakeLookup({ 'mixed.test': ['10.0.0.1', '192.0.2.1', '2001:db8::1'], 'bad.test': ['10.0.0.1'] }),
+  );
   const call = (host: string, all: boolean) =>
     new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family: number | undefined }>((resolve) =>
       lookup(host, { all }, (error, address, family) => resolve({ error, address, family })),

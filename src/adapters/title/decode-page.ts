@@ -8,7 +8,10 @@ import { decode } from 'whatwg-encoding';
  */
 export function decodePage(body: Uint8Array, contentType: string): string {
   const transportLayerEncodingLabel = charsetParam(contentType);
-  const encoding = sniffEncoding(body, { defaultEncoding: 'UTF-8', ...(transportLayerEncodingLabel ? { transportLayerEncodingLabel } : {}) });
+  const encoding = sniffEncoding(body, {
+    defaultEncoding: 'UTF-8',
+    ...(transportLayerEncodingLabel ? { transportLayerEncodingLabel } : {}),
+  });
   try {
     return decode(body, encoding);
   } catch {

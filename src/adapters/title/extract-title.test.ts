@@ -15,7 +15,10 @@ test('does not mistake a longer tag name for <title>', () => {
 });
 
 test('decodes the common entities', () => {
-  assert.equal(extractTitle('<title>Tom &amp; Jerry &lt;3 &gt; &quot;cats&quot; &#39;n&#39; &apos;mice&apos;</title>'), `Tom & Jerry <3 > "cats" 'n' 'mice'`);
+  assert.equal(
+    extractTitle('<title>Tom &amp; Jerry &lt;3 &gt; &quot;cats&quot; &#39;n&#39; &apos;mice&apos;</title>'),
+    `Tom & Jerry <3 > "cats" 'n' 'mice'`,
+  );
 });
 
 test('decodes decimal and hex character references', () => {
@@ -32,7 +35,10 @@ test('leaves unknown entities alone and replaces impossible code points', () => 
 });
 
 test('decodes every named entity, and the legacy ones without a semicolon', () => {
-  assert.equal(extractTitle('<title>Caf&eacute; &mdash; &copy; 2026 &hellip; &rarr; &Omega; &frac12;</title>'), 'Café — © 2026 … → Ω ½');
+  assert.equal(
+    extractTitle('<title>Caf&eacute; &mdash; &copy; 2026 &hellip; &rarr; &Omega; &frac12;</title>'),
+    'Café — © 2026 … → Ω ½',
+  );
   assert.equal(extractTitle('<title>Caf&eacute &amp co</title>'), 'Café & co');
 });
 
@@ -42,7 +48,12 @@ test('decodes numeric references as HTML does, windows-1252 bytes included', () 
 
 test("skips a <title> inside SVG or MathML for the page's own", () => {
   assert.equal(extractTitle('<html><head><svg><title>Icon</title></svg><title>Page</title></head></html>'), 'Page');
-  assert.equal(extractTitle('<body><svg viewBox="0 0 1 1"><g><title>Logo</title></g></svg><math><title>m</title></math></body><title>Late</title>'), 'Late');
+  assert.equal(
+    extractTitle(
+      '<body><svg viewBox="0 0 1 1"><g><title>Logo</title></g></svg><math><title>m</title></math></body><title>Late</title>',
+    ),
+    'Late',
+  );
   assert.equal(extractTitle('<svg/><title>After a self-closed svg</title>'), 'After a self-closed svg');
   assert.equal(extractTitle('<svg><title>Only an icon</title></svg>'), null);
 });
@@ -68,7 +79,10 @@ test('does not look in what a browser reads as plain text', () => {
 });
 
 test('takes a title outside the head, as browsers do, but never one inside SVG in the body', () => {
-  assert.equal(extractTitle('<html><head><meta charset="utf-8"></head><body><h1>Hi</h1><title>In the body</title></body></html>'), 'In the body');
+  assert.equal(
+    extractTitle('<html><head><meta charset="utf-8"></head><body><h1>Hi</h1><title>In the body</title></body></html>'),
+    'In the body',
+  );
   assert.equal(extractTitle('<html><head></head><body><svg><title>Icon</title></svg><p>text</p></body></html>'), null);
 });
 

@@ -280,7 +280,8 @@ test('honours latin1 and windows-1252 charsets, from the header or a meta tag', 
 });
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex');
-const page = (...parts: (string | Buffer)[]): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+const page = (...parts: (string | Buffer)[]): Buffer =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 
 test('decodes any charset of the Encoding standard, from the header, a meta tag or a BOM', async () => {
   const shiftJis = hex('93fa967b8cea82cc836583588367'); // 日本語のテスト
@@ -289,7 +290,10 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
   const pages: Record<string, [string, Buffer]> = {
     '/sjis-header': ['text/html; charset=Shift_JIS', page('<title>', shiftJis, '</title>')],
     '/sjis-meta': ['text/html', page('<meta charset="shift_jis"><title>', shiftJis, '</title>')],
-    '/euckr-http-equiv': ['text/html', page('<meta http-equiv="Content-Type" content="text/html; charset=euc-kr"><title>', eucKr, '</title>')],
+    '/euckr-http-equiv': [
+      'text/html',
+      page('<meta http-equiv="Content-Type" content="text/html; charset=euc-kr"><title>', eucKr, '</title>'),
+    ],
     '/latin2-header': ['text/html; charset="iso-8859-2"', page('<title>', latin2, '</title>')],
     // The title may come before the <meta>, which a short body shows at once.
     '/meta-after-title': ['text/html', page('<title>', latin2, '</title><meta charset="iso-8859-2">')],
@@ -315,7 +319,8 @@ test('decodes any charset of the Encoding standard, from the header, a meta tag 
       '/bom': 'Łódź',
       '/utf16-bom': 'Ωmega',
     };
-    for (const [path, title] of Object.entries(expected)) assert.equal(await open.fetchTitle(`${server.url}${path}`), title, path);
+    for (const [path, title] of Object.entries(expected))
+      assert.equal(await open.fetchTitle(`${server.url}${path}`), title, path);
   } finally {
     await server.close();
   }
@@ -361,7 +366,14 @@ test('decodes a gzip body the server sent unasked', async () => {
 });
 
 test('unsupported schemes and malformed URLs give null', async () => {
-  for (const url of ['ftp://127.0.0.1/', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,<title>x</title>', 'not a url', '']) {
+  for (const url of [
+    'ftp://127.0.0.1/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,<title>x</title>',
+    'not a url',
+    '',
+  ]) {
     assert.equal(await open.fetchTitle(url), null, url);
   }
 });
@@ -425,7 +437,8 @@ test('without allowPrivate, a name resolving to loopback is refused before conne
 test('a redirect from an allowed server to loopback is refused before connecting', async () => {
   const internal = await serve(html('<title>Secret</title>'));
   const entry = await serve((req, res) => {
-    const location = req.url === '/by-name' ? `http://internal.test:${internal.port}/` : `http://127.0.0.1:${internal.port}/`;
+    const location =
+      req.url === '/by-name' ? `http://internal.test:${internal.port}/` : `http://127.0.0.1:${internal.port}/`;
     res.writeHead(302, { location });
     res.end();
   });

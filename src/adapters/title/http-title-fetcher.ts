@@ -142,7 +142,9 @@ export class HttpTitleFetcher implements TitleFetcher {
 }
 
 function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true }));
+  return new Promise((_resolve, reject) =>
+    signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true }),
+  );
 }
 
 /** Drops a body unread; undici reports that as an abort error, which is expected here. */

@@ -15,7 +15,8 @@ const VECTORS = [
 const totp = new OtpauthTotp();
 
 test("RFC 6238's vectors: each code belongs to its own 30-second step at a fixed clock", () => {
-  for (const { seconds, code } of VECTORS) assert.equal(totp.stepOf(SEED, code, seconds * 1000), Math.floor(seconds / 30), `T=${seconds}`);
+  for (const { seconds, code } of VECTORS)
+    assert.equal(totp.stepOf(SEED, code, seconds * 1000), Math.floor(seconds / 30), `T=${seconds}`);
 });
 
 test('a code is good one step either side (clock drift), not two; anything but six digits is no code', () => {
@@ -24,7 +25,8 @@ test('a code is good one step either side (clock drift), not two; anything but s
   assert.equal(totp.stepOf(SEED, code, (seconds + 30) * 1000), step);
   assert.equal(totp.stepOf(SEED, code, (seconds - 30) * 1000), step);
   assert.equal(totp.stepOf(SEED, code, (seconds + 60) * 1000), null);
-  for (const typed of ['', '00592', '0059240', 'abcdef', ' 005924']) assert.equal(totp.stepOf(SEED, typed, seconds * 1000), null, JSON.stringify(typed));
+  for (const typed of ['', '00592', '0059240', 'abcdef', ' 005924'])
+    assert.equal(totp.stepOf(SEED, typed, seconds * 1000), null, JSON.stringify(typed));
 });
 
 test('new secrets are 160-bit base32, and the URI is what authenticator apps read', () => {

@@ -15,7 +15,13 @@ export class OtpauthTotp implements Totp {
 
   stepOf(secret: string, code: string, now: number): number | null {
     if (!/^\d{6}$/.test(code)) return null;
-    const delta = TOTP.validate({ token: code, secret: Secret.fromBase32(secret), period: PERIOD, timestamp: now, window: 1 });
+    const delta = TOTP.validate({
+      token: code,
+      secret: Secret.fromBase32(secret),
+      period: PERIOD,
+      timestamp: now,
+      window: 1,
+    });
     return delta === null ? null : TOTP.counter({ period: PERIOD, timestamp: now }) + delta;
   }
 }

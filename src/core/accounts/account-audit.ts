@@ -15,6 +15,13 @@ export async function recordAccountChange(
   change: { userId: number; actor: AuditActor; action: string; changes: AuditChanges; at: number },
 ): Promise<void> {
   await log?.record([
-    { workspaceId: change.userId, actor: change.actor, action: change.action, target: { type: 'account', id: change.userId }, changes: change.changes, at: change.at },
+    {
+      workspaceId: change.userId,
+      actor: change.actor,
+      action: change.action,
+      target: { type: 'account', id: change.userId },
+      changes: change.changes,
+      at: change.at,
+    },
   ]);
 }

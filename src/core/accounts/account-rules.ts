@@ -55,6 +55,11 @@ export function checkKeyName(name: string, bag: FieldErrorBag, field = 'name'): 
  * Deleting an account asks its owner to type its email: a slip of the mouse deletes nothing.
  * Case and surrounding spaces do not matter; anything else does.
  */
-export function checkDeletionConfirmation(account: { email: string }, typed: string, bag: FieldErrorBag, field = 'confirmation'): void {
+export function checkDeletionConfirmation(
+  account: { email: string },
+  typed: string,
+  bag: FieldErrorBag,
+  field = 'confirmation',
+): void {
   if (normaliseEmail(typed) !== normaliseEmail(account.email)) bag.add(field, `Type ${account.email} to confirm.`);
 }

@@ -4,7 +4,13 @@ import { AccountsService, KEY_TOUCH_EVERY_MS } from './accounts-service.ts';
 import { SignInService } from './sign-in-service.ts';
 import { NotFoundError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
 import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
-import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
+import {
+  CountingLimiter,
+  ManualClock,
+  MemoryAccountStore,
+  MemorySessionStore,
+  plainHasher,
+} from '../../../test/support/fakes/account-fakes.ts';
 import { TEST_ACTOR } from '../../../test/support/audit-actor.ts';
 
 const PROFILE = { email: 'a@example.com', name: 'A', timezone: 'UTC' };
@@ -15,7 +21,10 @@ function setup() {
   const changed: number[] = [];
   const forgotten: number[] = [];
   const invalidation: RedirectInvalidation = { linkChanged: () => {}, accountChanged: (id) => changed.push(id) };
-  const service = new AccountsService(store, clock, { invalidation, forgetQuota: async (id) => void forgotten.push(id) });
+  const service = new AccountsService(store, clock, {
+    invalidation,
+    forgetQuota: async (id) => void forgotten.push(id),
+  });
   return { store, clock, service, changed, forgotten };
 }
 
@@ -39,7 +48,8 @@ test('keys by account: a name is required, another account cannot revoke, twice 
   const { store, clock, service } = setup();
   const mine = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
   const theirs = await store.createWithPassword({ ...PROFILE, email: 'b@example.com' }, 'plain:x', clock.now());
-  for (const name of ['', '  ', 'x'.repeat(65)]) await assert.rejects(service.createKeyFor(mine.id, name, TEST_ACTOR), ValidationError);
+  for (const name of ['', '  ', 'x'.repeat(65)])
+    await assert.rejects(service.createKeyFor(mine.id, name, TEST_ACTOR), ValidationError);
   const { key } = await service.createKeyFor(mine.id, '  Zapier  ', TEST_ACTOR);
   assert.equal(key.name, 'Zapier');
   await assert.rejects(service.revokeKeyOf(theirs.id, key.id, TEST_ACTOR), NotFoundError);
@@ -52,9 +62,19 @@ test("the profile: normalised, and another account's email refused while its own
   const { store, clock, service } = setup();
   const mine = await store.createWithPassword(PROFILE, 'plain:x', clock.now());
   await store.createWithPassword({ ...PROFILE, email: 'b@example.com' }, 'plain:x', clock.now());
-  await assert.rejects(service.updateProfile(mine.id, { email: 'B@example.com' }, TEST_ACTOR), (e: unknown) => e instanceof ValidationError && 'email' in e.fields);
-  await assert.rejects(service.updateProfile(mine.id, { email: 'a@example.com', timezone: 'Nowhere/Else' }, TEST_ACTOR), ValidationError);
-  const updated = await service.updateProfile(mine.id, { email: ' A@Example.com ', name: ' Ada ', timezone: 'Europe/Paris' }, TEST_ACTOR);
+  await assert.rejects(
+    service.updateProfile(mine.id, { email: 'B@example.com' }, TEST_ACTOR),
+    (e: unknown) => e instanceof ValidationError && 'email' in e.fields,
+  );
+  await assert.rejects(
+    service.updateProfile(mine.id, { email: 'a@example.com', timezone: 'Nowhere/Else' }, TEST_ACTOR),
+    ValidationError,
+  );
+  const updated = await service.updateProfile(
+    mine.id,
+    { email: ' A@Example.com ', name: ' Ada ', timezone: 'Europe/Paris' },
+    TEST_ACTOR,
+  );
   assert.deepEqual([updated.email, updated.name, updated.timezone], ['a@example.com', 'Ada', 'Europe/Paris']);
 });
 
@@ -81,9 +101,16 @@ test("confirming the password: a wrong one names the field, and guesses count ag
   });
   const account = await store.createWithPassword(PROFILE, 'plain:right password', 0);
   await signIn.confirmPassword(account, 'right password');
-  await assert.rejects(signIn.confirmPassword(account, 'wrong'), (e: unknown) => e instanceof ValidationError && 'password' in e.fields);
+  await assert.rejects(
+    signIn.confirmPassword(account, 'wrong'),
+    (e: unknown) => e instanceof ValidationError && 'password' in e.fields,
+  );
   await signIn.confirmPassword(account, 'right password');
-  await assert.rejects(signIn.confirmPassword(account, 'right password'), TooManyAttemptsError, 'the fourth try in the window is refused unread');
+  await assert.rejects(
+    signIn.confirmPassword(account, 'right password'),
+    TooManyAttemptsError,
+    'the fourth try in the window is refused unread',
+  );
 });
 
 test('a new email from a client spends a sign-up try per address and per email, refused or not; the same email spends none', async () => {
@@ -98,7 +125,10 @@ test('a new email from a client spends a sign-up try per address and per email, 
   await assert.rejects(service.updateProfile(mine.id, { email: 'not an email' }, TEST_ACTOR, client), ValidationError);
   await service.updateProfile(mine.id, { email: 'B@example.com' }, TEST_ACTOR, client);
   assert.deepEqual([perAddress.counts.get('198.51.100.1'), perEmail.counts.get('b@example.com')], [2, 1]);
-  await assert.rejects(service.updateProfile(mine.id, { email: 'c@example.com' }, TEST_ACTOR, client), TooManyAttemptsError);
+  await assert.rejects(
+    service.updateProfile(mine.id, { email: 'c@example.com' }, TEST_ACTOR, client),
+    TooManyAttemptsError,
+  );
   assert.equal((await store.findById(mine.id))?.email, 'b@example.com');
   await service.updateProfile(mine.id, { email: 'c@example.com' }, TEST_ACTOR);
   assert.equal((await store.findById(mine.id))?.email, 'c@example.com', 'a change without a client spends nothing');

@@ -38,7 +38,14 @@ const keyFields = (key: ApiKey) => ({ name: key.name, prefix: key.prefix });
 /** One entry in the workspace's log (a personal key's workspace shares its person's id). */
 async function audit(
   log: AuditLog | undefined,
-  entry: { workspaceId: number; actor: AuditActor; action: string; target: { type: string; id: number }; changes: AuditChanges; at: number },
+  entry: {
+    workspaceId: number;
+    actor: AuditActor;
+    action: string;
+    target: { type: string; id: number };
+    changes: AuditChanges;
+    at: number;
+  },
 ): Promise<void> {
   await log?.record([entry]);
 }
@@ -58,7 +65,11 @@ export class AccountsService {
   }
 
   /** Inserts a key of the workspace's own person and its `api_key.created` entry, in one unit. */
-  private insertAudited(accountId: number, generated: ReturnType<typeof generateApiKey>, actor: AuditActor): Promise<ApiKey> {
+  private insertAudited(
+    accountId: number,
+    generated: ReturnType<typeof generateApiKey>,
+    actor: AuditActor,
+  ): Promise<ApiKey> {
     const now = this.clock.now();
     return this.unit(async (tx) => {
       const key = await tx.store.insertKey(accountId, generated.stored, now);
@@ -79,7 +90,15 @@ export class AccountsService {
     const now = this.clock.now();
     return this.unit(async (tx) => {
       const revoked = await tx.store.revokeKey(accountId, keyId, now);
-      if (revoked) await audit(tx.audit, { workspaceId: accountId, actor, action: 'api_key.revoked', target: { type: 'api_key', id: keyId }, changes: {}, at: now });
+      if (revoked)
+        await audit(tx.audit, {
+          workspaceId: accountId,
+          actor,
+          action: 'api_key.revoked',
+          target: { type: 'api_key', id: keyId },
+          changes: {},
+          at: now,
+        });
       return revoked;
     });
   }
@@ -95,7 +114,11 @@ export class AccountsService {
   }
 
   /** The operator's CLI: a key of the person of `email` in their personal workspace. */
-  async createKey(email: string, name: string | null, actor: AuditActor): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
+  async createKey(
+    email: string,
+    name: string | null,
+    actor: AuditActor,
+  ): Promise<{ account: Account; key: ApiKey; apiKey: string }> {
     const account = await this.requireByEmail(email);
     const generated = generateApiKey(name);
     const key = await this.insertAudited(account.id, generated, actor);
@@ -139,7 +162,8 @@ export class AccountsService {
       if (!person || person.suspendedAt !== null) throw new UnauthenticatedError();
     }
     const since = now - KEY_TOUCH_EVERY_MS;
-    if (found.key.lastUsedAt === null || found.key.lastUsedAt < since) await this.store.touchKey(found.key.id, now, since);
+    if (found.key.lastUsedAt === null || found.key.lastUsedAt < since)
+      await this.store.touchKey(found.key.id, now, since);
     return found;
   }
 
@@ -149,9 +173,15 @@ export class AccountsService {
    * does: otherwise the profile would ask which emails have an account, and take look-alike
    * addresses, without them (docs/adr/0047).
    */
-  async updateProfile(accountId: number, input: ProfileInput, actor: AuditActor, client?: { address: string }): Promise<Account> {
+  async updateProfile(
+    accountId: number,
+    input: ProfileInput,
+    actor: AuditActor,
+    client?: { address: string },
+  ): Promise<Account> {
     const before = await this.getAccount(accountId);
-    if (client && normaliseEmail(input.email) !== before.email) await spendSignUpTry(this.deps.signUps, client.address, input.email);
+    if (client && normaliseEmail(input.email) !== before.email)
+      await spendSignUpTry(this.deps.signUps, client.address, input.email);
     const bag = new FieldErrorBag();
     const profile = checkProfile(input, bag);
     bag.throwIfAny();
@@ -161,7 +191,8 @@ export class AccountsService {
     return this.unit(async (tx) => {
       const after = await tx.store.updateProfile(accountId, profile);
       const changes = changesOf(profileOf(before), profileOf(after));
-      if (Object.keys(changes).length > 0) await recordAccountChange(tx.audit, { userId: accountId, actor, action: 'account.updated', changes, at });
+      if (Object.keys(changes).length > 0)
+        await recordAccountChange(tx.audit, { userId: accountId, actor, action: 'account.updated', changes, at });
       return after;
     });
   }

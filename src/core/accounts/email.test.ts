@@ -58,12 +58,26 @@ test('checkProfile refuses hidden characters, naming email, and stores the norma
 });
 
 test('mixed scripts are flagged in the local part or in one domain label; one script, or the usual CJK mixes, are not', () => {
-  assert.deepEqual(emailFlags('\u0430lice@example.com'), [{ kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'Cyrillic'] }]);
-  assert.deepEqual(emailFlags('alice@ex\u03b1mple.com'), [{ kind: 'mixed-scripts', part: 'domain', scripts: ['Latin', 'Greek'] }]);
-  assert.deepEqual(emailFlags('al\u0e01ce@example.com'), [{ kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'Thai'] }]);
-  assert.deepEqual(emailFlags('a\u0b85@example.com')[0], { kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'Tamil'] });
+  assert.deepEqual(emailFlags('\u0430lice@example.com'), [
+    { kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'Cyrillic'] },
+  ]);
+  assert.deepEqual(emailFlags('alice@ex\u03b1mple.com'), [
+    { kind: 'mixed-scripts', part: 'domain', scripts: ['Latin', 'Greek'] },
+  ]);
+  assert.deepEqual(emailFlags('al\u0e01ce@example.com'), [
+    { kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'Thai'] },
+  ]);
+  assert.deepEqual(emailFlags('a\u0b85@example.com')[0], {
+    kind: 'mixed-scripts',
+    part: 'local',
+    scripts: ['Latin', 'Tamil'],
+  });
   // A script not listed still counts as one more.
-  assert.deepEqual(emailFlags('a\u1200@example.com')[0], { kind: 'mixed-scripts', part: 'local', scripts: ['Latin', 'another script'] });
+  assert.deepEqual(emailFlags('a\u1200@example.com')[0], {
+    kind: 'mixed-scripts',
+    part: 'local',
+    scripts: ['Latin', 'another script'],
+  });
   for (const email of [
     'alice@example.com',
     'jos\u00e9-2@example.com',

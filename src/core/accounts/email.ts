@@ -26,7 +26,10 @@ export function hasHiddenCharacters(email: string): boolean {
 
 /** The text with each hidden character spelled out (`⟨U+200B⟩`), for an operator to see it. */
 export function revealHidden(text: string): string {
-  return text.replace(new RegExp(HIDDEN.source, 'gu'), (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return text.replace(
+    new RegExp(HIDDEN.source, 'gu'),
+    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
 }
 
 /**
@@ -81,7 +84,10 @@ function mixes(scripts: readonly string[]): boolean {
 }
 
 /** Why an address may pose as another's, for the operator's eyes. */
-export type EmailFlag = { kind: 'hidden-characters' } | { kind: 'compatibility-forms' } | { kind: 'mixed-scripts'; part: 'local' | 'domain'; scripts: string[] };
+export type EmailFlag =
+  | { kind: 'hidden-characters' }
+  | { kind: 'compatibility-forms' }
+  | { kind: 'mixed-scripts'; part: 'local' | 'domain'; scripts: string[] };
 
 /**
  * What an operator should look at twice in an account's email: characters that show nothing

@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_LIFETIME, SignInService } from './sign-in-service.ts';
 import { TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
-import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
+import {
+  CountingLimiter,
+  ManualClock,
+  MemoryAccountStore,
+  MemorySessionStore,
+  plainHasher,
+} from '../../../test/support/fakes/account-fakes.ts';
 
 const client = { address: '203.0.113.9', userAgent: 'test' };
 const PASSWORD = 'long enough password';
@@ -34,7 +40,11 @@ test('sign-up checks every field at once and stores the hash, never the password
 test('a wrong password, an unknown email and an account without a password all fail alike', async () => {
   const { service, accounts } = setup();
   await service.signUp({ email: 'a@example.com', password: PASSWORD }, client);
-  await accounts.createWithKey({ email: 'cli@example.com', name: 'cli', timezone: 'UTC' }, { hash: 'h', prefix: 'p', name: null }, 0);
+  await accounts.createWithKey(
+    { email: 'cli@example.com', name: 'cli', timezone: 'UTC' },
+    { hash: 'h', prefix: 'p', name: null },
+    0,
+  );
   for (const [email, password] of [
     ['a@example.com', 'wrong password'],
     ['nobody@example.com', PASSWORD],
@@ -52,7 +62,8 @@ test('guesses are counted before the password is checked; a right answer forgets
   await assert.rejects(service.signIn('a@example.com', 'x', client, false), UnauthenticatedError);
   await service.signIn('a@example.com', PASSWORD, client, false);
   assert.equal(perAccount.counts.has('a@example.com'), false);
-  for (let i = 0; i < 3; i++) await assert.rejects(service.signIn('a@example.com', 'x', client, false), UnauthenticatedError);
+  for (let i = 0; i < 3; i++)
+    await assert.rejects(service.signIn('a@example.com', 'x', client, false), UnauthenticatedError);
   await assert.rejects(service.signIn('a@example.com', PASSWORD, client, false), TooManyAttemptsError);
 });
 
@@ -82,11 +93,14 @@ test('changing the password ends every session and opens one for the browser tha
   const { service } = setup();
   const first = await service.signUp({ email: 'a@example.com', password: PASSWORD }, client);
   const other = await service.signIn('a@example.com', PASSWORD, client, false);
-  await assert.rejects(service.changePassword(first.account, 'wrong', 'another long password', client), (e: unknown) => {
-    assert.ok(e instanceof ValidationError);
-    assert.ok('current_password' in e.fields);
-    return true;
-  });
+  await assert.rejects(
+    service.changePassword(first.account, 'wrong', 'another long password', client),
+    (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.ok('current_password' in e.fields);
+      return true;
+    },
+  );
   const fresh = await service.changePassword(first.account, PASSWORD, 'another long password', client);
   assert.equal(await service.resolve(first.token), null);
   assert.equal(await service.resolve(other.token), null);
@@ -110,8 +124,15 @@ test('signing out everywhere else keeps this session', async () => {
 test('guesses at the current password when changing it count against the account’s limit', async () => {
   const { service } = setup();
   const me = await service.signUp({ email: 'a@example.com', password: PASSWORD }, client);
-  for (let i = 0; i < 3; i++) await assert.rejects(service.changePassword(me.account, `wrong ${i}`, 'another long password', client), ValidationError);
-  await assert.rejects(service.changePassword(me.account, PASSWORD, 'another long password', client), TooManyAttemptsError);
+  for (let i = 0; i < 3; i++)
+    await assert.rejects(
+      service.changePassword(me.account, `wrong ${i}`, 'another long password', client),
+      ValidationError,
+    );
+  await assert.rejects(
+    service.changePassword(me.account, PASSWORD, 'another long password', client),
+    TooManyAttemptsError,
+  );
 });
 
 test('sign-ups are counted per address and per normalised email before anything is checked, refused ones too', async () => {
@@ -130,7 +151,13 @@ test('sign-ups are counted per address and per normalised email before anything 
   await assert.rejects(service.signUp({ email: 'nope', password: 'short' }, client), ValidationError);
   await service.signUp({ email: 'jose\u0301@example.com', password: PASSWORD }, client);
   assert.deepEqual([...perEmail.counts.keys()], ['nope', 'jos\u00e9@example.com']);
-  await assert.rejects(service.signUp({ email: 'b@example.com', password: PASSWORD }, client), (e) => e instanceof TooManyAttemptsError && e.retryAfterSeconds === 60);
-  await assert.rejects(service.signUp({ email: ' JOS\u00c9@example.com', password: PASSWORD }, { ...client, address: '198.51.100.1' }), TooManyAttemptsError);
+  await assert.rejects(
+    service.signUp({ email: 'b@example.com', password: PASSWORD }, client),
+    (e) => e instanceof TooManyAttemptsError && e.retryAfterSeconds === 60,
+  );
+  await assert.rejects(
+    service.signUp({ email: ' JOS\u00c9@example.com', password: PASSWORD }, { ...client, address: '198.51.100.1' }),
+    TooManyAttemptsError,
+  );
   assert.equal(accounts.accounts.length, 1);
 });

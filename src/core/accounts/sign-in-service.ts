@@ -1,4 +1,11 @@
-import { FieldErrorBag, ForbiddenError, NotFoundError, TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../shared/errors.ts';
+import {
+  FieldErrorBag,
+  ForbiddenError,
+  NotFoundError,
+  TooManyAttemptsError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AttemptLimiter, AttemptPolicy } from '../shared/attempt-limiter.ts';
@@ -73,7 +80,13 @@ export class SignInService {
     const at = this.deps.clock.now();
     await this.unit(async (tx) => {
       await tx.store.setPasswordHash(userId, hash);
-      await recordAccountChange(tx.audit, { userId, actor, action: 'account.password_changed', changes: { password: 'changed' }, at });
+      await recordAccountChange(tx.audit, {
+        userId,
+        actor,
+        action: 'account.password_changed',
+        changes: { password: 'changed' },
+        at,
+      });
     });
   }
 
@@ -94,7 +107,9 @@ export class SignInService {
     bag.throwIfAny();
     if (await this.deps.accounts.findByEmail(profile.email)) throw ValidationError.of('email', messages.taken('email'));
     const hash = await this.deps.hasher.hash(input.password);
-    const create = this.deps.createAccount ?? ((p: NewAccount, h: string, now: number) => this.deps.accounts.createWithPassword(p, h, now));
+    const create =
+      this.deps.createAccount ??
+      ((p: NewAccount, h: string, now: number) => this.deps.accounts.createWithPassword(p, h, now));
     return create(profile, hash, this.deps.clock.now());
   }
 
@@ -121,7 +136,8 @@ export class SignInService {
     if (!found || found.passwordHash === null || !right) throw new UnauthenticatedError();
     if (found.account.suspendedAt !== null) throw new UnauthenticatedError();
     // Told only after the right password: the refusal says nothing about an email to a guesser.
-    if (this.deps.emailPending && (await this.deps.emailPending(found.account.id))) throw new ForbiddenError(EMAIL_NOT_VERIFIED);
+    if (this.deps.emailPending && (await this.deps.emailPending(found.account.id)))
+      throw new ForbiddenError(EMAIL_NOT_VERIFIED);
     await this.deps.perAccount.reset(normalised);
     return found.account;
   }
@@ -157,7 +173,13 @@ export class SignInService {
    * for the browser that changed it, so its owner stays signed in there and nowhere else.
    * remember: the new session lasts as long as a "keep me signed in" one (the old one did).
    */
-  async changePassword(account: Account, current: string, next: string, client: Client, remember = false): Promise<SignedIn> {
+  async changePassword(
+    account: Account,
+    current: string,
+    next: string,
+    client: Client,
+    remember = false,
+  ): Promise<SignedIn> {
     const bag = new FieldErrorBag();
     checkPassword(next, bag, 'new_password');
     const hash = await this.deps.accounts.passwordHashOf(account.id);
@@ -166,7 +188,8 @@ export class SignInService {
     if (hash !== null) {
       const attempt = await this.deps.perAccount.consume(account.email);
       if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
-      if (!(await this.deps.hasher.verify(hash, current))) bag.add('current_password', 'The current password is wrong.');
+      if (!(await this.deps.hasher.verify(hash, current)))
+        bag.add('current_password', 'The current password is wrong.');
     }
     bag.throwIfAny();
     await this.storePassword(account.id, await this.deps.hasher.hash(next), selfThroughWeb(account.id));
@@ -183,7 +206,8 @@ export class SignInService {
     const attempt = await this.deps.perAccount.consume(account.email);
     if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
     const hash = await this.deps.accounts.passwordHashOf(account.id);
-    if (hash === null || !(await this.deps.hasher.verify(hash, password))) throw ValidationError.of(field, 'The password is wrong.');
+    if (hash === null || !(await this.deps.hasher.verify(hash, password)))
+      throw ValidationError.of(field, 'The password is wrong.');
   }
 
   /** For an operator at the CLI: sets the password of an account (ending its sessions). */
@@ -222,6 +246,14 @@ export class SignInService {
 export const SIGN_UP_LIMITERS = { perAddress: 'sign-up-address', perEmail: 'sign-up-email' } as const;
 
 /** Guesses of one account's password, from anywhere. */
-export const SIGN_IN_PER_ACCOUNT: AttemptPolicy = Object.freeze({ name: 'sign-in-account', max: 10, windowSeconds: 900 });
+export const SIGN_IN_PER_ACCOUNT: AttemptPolicy = Object.freeze({
+  name: 'sign-in-account',
+  max: 10,
+  windowSeconds: 900,
+});
 /** Sign-ins from one address, whatever the account (spraying one password over many emails). */
-export const SIGN_IN_PER_ADDRESS: AttemptPolicy = Object.freeze({ name: 'sign-in-address', max: 50, windowSeconds: 900 });
+export const SIGN_IN_PER_ADDRESS: AttemptPolicy = Object.freeze({
+  name: 'sign-in-address',
+  max: 50,
+  windowSeconds: 900,
+});

@@ -23,7 +23,8 @@ export interface AdminServiceDeps {
 
 const adminMessages = {
   notYourself: (what: 'suspend' | 'delete') => `You cannot ${what} your own account.`,
-  personal: 'A personal workspace is suspended with its account (Accounts): that ends the person’s sessions and keys too.',
+  personal:
+    'A personal workspace is suspended with its account (Accounts): that ends the person’s sessions and keys too.',
   confirmEmail: "Type the account's email address exactly to confirm.",
 } as const;
 

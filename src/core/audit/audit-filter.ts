@@ -26,7 +26,9 @@ function instant(raw: string | undefined, field: string, bag: FieldErrorBag): nu
   if (raw === undefined || raw === '') return undefined;
   // A date alone is that day from midnight UTC; `to` of a date alone takes the whole day.
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-  const at = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw) ? Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw) : NaN;
+  const at = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw)
+    ? Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw)
+    : NaN;
   if (Number.isNaN(at)) {
     bag.add(field, messages.invalid(field));
     return undefined;
@@ -52,7 +54,8 @@ export function checkAuditFilter(input: AuditFilterInput): AuditFilter {
     from: instant(input.from, 'from', bag),
     to: instant(input.to, 'to', bag),
   };
-  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) bag.add('to', 'The to date must be after the from date.');
+  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from)
+    bag.add('to', 'The to date must be after the from date.');
   bag.throwIfAny();
   return filter;
 }

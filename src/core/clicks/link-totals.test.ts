@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LinkTotals } from './link-totals.ts';
 
-const batch = (counts: Array<[number, number]>, rotations: Array<[number, number]> = []) => ({ counts: new Map(counts), rotations: new Map(rotations) });
+const batch = (counts: Array<[number, number]>, rotations: Array<[number, number]> = []) => ({
+  counts: new Map(counts),
+  rotations: new Map(rotations),
+});
 
 test('counts add up per link; the latest rotation position wins; drain starts empty again', () => {
   const totals = new LinkTotals();

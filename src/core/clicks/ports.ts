@@ -65,7 +65,11 @@ export interface ClickClaimStore {
    * it was closed after `lostAt` (another instance had Redis since this one lost it) unless
    * `force`, 'gone' when the link is not there.
    */
-  open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'>;
+  open(
+    linkId: number,
+    floor: number,
+    options: { lostAt: number; force?: boolean },
+  ): Promise<'open' | 'closed' | 'gone'>;
   /** One click more if the count is open and under the cap. */
   claim(linkId: number, cap: number): Promise<ClaimAnswer>;
   /**

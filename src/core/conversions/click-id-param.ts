@@ -8,6 +8,8 @@ const CLICK_ID_PARAM = 'lpx_cid';
 export function withClickId(query: string, clickId: string): string {
   const own = `${CLICK_ID_PARAM}=${clickId}`;
   if (query === '') return own;
-  const kept = query.split('&').filter((pair) => pair !== '' && pair !== CLICK_ID_PARAM && !pair.startsWith(`${CLICK_ID_PARAM}=`));
+  const kept = query
+    .split('&')
+    .filter((pair) => pair !== '' && pair !== CLICK_ID_PARAM && !pair.startsWith(`${CLICK_ID_PARAM}=`));
   return kept.length === 0 ? own : `${kept.join('&')}&${own}`;
 }

@@ -35,5 +35,8 @@ test('valid for the retention days, then expired; 0 keeps them valid', () => {
   assert.equal(ids.read(id, now + 90 * 86_400_000).ok, true);
   assert.deepEqual(ids.read(id, now + 90 * 86_400_000 + 1000), { ok: false, reason: 'expired' });
   const forever = new ClickIds('secret', 0);
-  assert.equal(forever.read(forever.issue({ linkId: 7, at: now, rule: null, variant: null }), now + 10_000 * 86_400_000).ok, true);
+  assert.equal(
+    forever.read(forever.issue({ linkId: 7, at: now, rule: null, variant: null }), now + 10_000 * 86_400_000).ok,
+    true,
+  );
 });

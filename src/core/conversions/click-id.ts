@@ -15,7 +15,8 @@ export interface ReadClickId extends ClickIdFacts {
   key: string;
 }
 
-export type ClickIdReading = { ok: true; click: ReadClickId } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+export type ClickIdReading =
+  { ok: true; click: ReadClickId } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
 
 const VERSION = 1;
 const NONE = 0xff;
@@ -51,7 +52,8 @@ export class ClickIds {
   read(text: string, now: number): ClickIdReading {
     const bytes = text.length === 43 ? fromBase64url(text) : null;
     if (bytes === null || bytes.length !== SIZE || bytes[0] !== VERSION) return { ok: false, reason: 'malformed' };
-    if (!timingSafeEqual(this.mac(bytes.subarray(0, PAYLOAD)), bytes.subarray(PAYLOAD))) return { ok: false, reason: 'forged' };
+    if (!timingSafeEqual(this.mac(bytes.subarray(0, PAYLOAD)), bytes.subarray(PAYLOAD)))
+      return { ok: false, reason: 'forged' };
     const at = readUint(bytes, 7, 5) * 1000;
     if (this.retentionDays > 0 && now - at > this.retentionDays * 86_400_000) return { ok: false, reason: 'expired' };
     const rule = bytes[12] === NONE ? null : bytes[12]!;

@@ -14,8 +14,18 @@ const fieldsOf = (input: Parameters<typeof checkConversion>[0]) => {
 };
 
 test('a sale with a value and a currency, as JSON or as the pixel query text', () => {
-  assert.deepEqual(checkConversion({ click_id: 'abc', name: 'sale', value: 49.9, currency: 'eur' }), { clickId: 'abc', name: 'sale', value: 49.9, currency: 'EUR' });
-  assert.deepEqual(checkConversion({ click_id: 'abc', name: ' lead ', value: '12.50', currency: '' }), { clickId: 'abc', name: 'lead', value: 12.5, currency: null });
+  assert.deepEqual(checkConversion({ click_id: 'abc', name: 'sale', value: 49.9, currency: 'eur' }), {
+    clickId: 'abc',
+    name: 'sale',
+    value: 49.9,
+    currency: 'EUR',
+  });
+  assert.deepEqual(checkConversion({ click_id: 'abc', name: ' lead ', value: '12.50', currency: '' }), {
+    clickId: 'abc',
+    name: 'lead',
+    value: 12.5,
+    currency: null,
+  });
 });
 
 test('each bad field is named', () => {
@@ -34,7 +44,9 @@ test('a bad value is named with what it takes; -0 is one, as a number or as text
   for (const value of [-0, '-0', '-0.0', 'abc']) {
     assert.throws(
       () => checkConversion({ click_id: 'x', name: 'sale', value }),
-      (e: unknown) => e instanceof ValidationError && e.fields.value?.[0] === 'The value field must be a number such as 12.50 or -3.5.',
+      (e: unknown) =>
+        e instanceof ValidationError &&
+        e.fields.value?.[0] === 'The value field must be a number such as 12.50 or -3.5.',
       String(value),
     );
   }

@@ -29,10 +29,12 @@ export function checkConversion(input: ConversionInput): CheckedConversion {
   const bag = new FieldErrorBag();
   const clickId = typeof input.click_id === 'string' ? input.click_id.trim() : '';
   if (clickId === '') bag.add('click_id', messages.required('click_id'));
-  else if (clickId.length > CONVERSION_LIMITS.clickIdMax) bag.add('click_id', messages.maxChars('click_id', CONVERSION_LIMITS.clickIdMax));
+  else if (clickId.length > CONVERSION_LIMITS.clickIdMax)
+    bag.add('click_id', messages.maxChars('click_id', CONVERSION_LIMITS.clickIdMax));
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name === '') bag.add('name', messages.required('name'));
-  else if (name.length > CONVERSION_LIMITS.nameMax) bag.add('name', messages.maxChars('name', CONVERSION_LIMITS.nameMax));
+  else if (name.length > CONVERSION_LIMITS.nameMax)
+    bag.add('name', messages.maxChars('name', CONVERSION_LIMITS.nameMax));
   else if (HIDDEN.test(name)) bag.add('name', messages.hiddenCharacters('name'));
   const value = valueOf(bag, input.value);
   let currency: string | null = null;
@@ -49,7 +51,8 @@ function valueOf(bag: FieldErrorBag, raw: unknown): number | null {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : NaN;
   // -0 is no spelling of a number (docs/api.md §1): stored, it would read back as 0.
   if (!Number.isFinite(n) || Object.is(n, -0)) bag.add('value', messages.conversionValue());
-  else if (Math.abs(n) > CONVERSION_LIMITS.valueMax) bag.add('value', messages.max('value', CONVERSION_LIMITS.valueMax));
+  else if (Math.abs(n) > CONVERSION_LIMITS.valueMax)
+    bag.add('value', messages.max('value', CONVERSION_LIMITS.valueMax));
   else return n;
   return null;
 }

@@ -15,7 +15,13 @@ function service(store = new MemoryConversions()) {
     findById: async (accountId: number, id: number) => (accountId === 1 && id === 7 ? link : null),
     findAnyById: async (id: number) => (id === 7 ? link : null),
   };
-  return new ConversionService({ links, store, clickIds: async () => ids, saveRules: async () => Promise.reject(new Error('unused')), clock: { now: () => NOW } });
+  return new ConversionService({
+    links,
+    store,
+    clickIds: async () => ids,
+    saveRules: async () => Promise.reject(new Error('unused')),
+    clock: { now: () => NOW },
+  });
 }
 
 test('the click id decides the link, rule and variant; the second of a name is the first', async () => {
@@ -23,7 +29,10 @@ test('the click id decides the link, rule and variant; the second of a name is t
   const cid = ids.issue({ linkId: 7, at: NOW - 1000, rule: 2, variant: 1 });
   const first = await s.record(1, { click_id: cid, name: 'sale', value: 10 });
   assert.equal(first.created, true);
-  assert.deepEqual([first.conversion.linkId, first.conversion.rule, first.conversion.variant, first.conversion.clickedAt], [7, 2, 1, NOW - 1000]);
+  assert.deepEqual(
+    [first.conversion.linkId, first.conversion.rule, first.conversion.variant, first.conversion.clickedAt],
+    [7, 2, 1, NOW - 1000],
+  );
   const again = await s.record(null, { click_id: cid, name: 'sale', value: 99 });
   assert.equal(again.created, false);
   assert.equal(again.conversion.value, 10);
@@ -34,20 +43,32 @@ test("another workspace's click is not found; a forged or old id is refused nami
   const cid = ids.issue({ linkId: 7, at: NOW, rule: null, variant: null });
   await assert.rejects(s.record(2, { click_id: cid, name: 'sale' }), NotFoundError);
   await assert.rejects(
-    s.record(1, { click_id: new ClickIds('other', 90).issue({ linkId: 7, at: NOW, rule: null, variant: null }), name: 'sale' }),
+    s.record(1, {
+      click_id: new ClickIds('other', 90).issue({ linkId: 7, at: NOW, rule: null, variant: null }),
+      name: 'sale',
+    }),
     (e) => e instanceof ValidationError && 'click_id' in e.fields,
   );
   await assert.rejects(
-    s.record(1, { click_id: ids.issue({ linkId: 7, at: NOW - 91 * 86_400_000, rule: null, variant: null }), name: 'sale' }),
+    s.record(1, {
+      click_id: ids.issue({ linkId: 7, at: NOW - 91 * 86_400_000, rule: null, variant: null }),
+      name: 'sale',
+    }),
     (e) => e instanceof ValidationError && 'click_id' in e.fields,
   );
-  await assert.rejects(s.record(1, { click_id: ids.issue({ linkId: 8, at: NOW, rule: null, variant: null }), name: 'sale' }), NotFoundError);
+  await assert.rejects(
+    s.record(1, { click_id: ids.issue({ linkId: 8, at: NOW, rule: null, variant: null }), name: 'sale' }),
+    NotFoundError,
+  );
 });
 
 test('at most 20 names a click; a known name still answers', async () => {
   const s = service();
   const cid = ids.issue({ linkId: 7, at: NOW, rule: null, variant: null });
   for (let i = 0; i < 20; i++) await s.record(1, { click_id: cid, name: `n${i}` });
-  await assert.rejects(s.record(1, { click_id: cid, name: 'n20' }), (e) => e instanceof ValidationError && 'name' in e.fields);
+  await assert.rejects(
+    s.record(1, { click_id: cid, name: 'n20' }),
+    (e) => e instanceof ValidationError && 'name' in e.fields,
+  );
   assert.equal((await s.record(1, { click_id: cid, name: 'n5' })).created, false);
 });

@@ -10,7 +10,10 @@ import { conversionResults, type VariantResult } from './results.ts';
 import { rulesWithWinner } from './winner.ts';
 
 export interface ConversionServiceDeps {
-  links: { findById(accountId: number, id: number): Promise<Link | null>; findAnyById(id: number): Promise<Link | null> };
+  links: {
+    findById(accountId: number, id: number): Promise<Link | null>;
+    findAnyById(id: number): Promise<Link | null>;
+  };
   store: ConversionStore;
   /** The redirect's signer, read once its secret is (docs/adr/0074). */
   clickIds: () => Promise<Pick<ClickIds, 'read'>>;
@@ -32,13 +35,19 @@ export class ConversionService {
    * accountId: the caller's workspace, whose links alone it may convert (another's is not found);
    * null for the pixel, which anyone holding the click id may load.
    */
-  async record(accountId: number | null, input: ConversionInput): Promise<{ conversion: Conversion; created: boolean }> {
+  async record(
+    accountId: number | null,
+    input: ConversionInput,
+  ): Promise<{ conversion: Conversion; created: boolean }> {
     const checked = checkConversion(input);
     const now = this.deps.clock.now();
     const read = (await this.deps.clickIds()).read(checked.clickId, now);
     if (!read.ok) throw ValidationError.of('click_id', CLICK_ID_REFUSED);
     const { click } = read;
-    const link = accountId === null ? await this.deps.links.findAnyById(click.linkId) : await this.deps.links.findById(accountId, click.linkId);
+    const link =
+      accountId === null
+        ? await this.deps.links.findAnyById(click.linkId)
+        : await this.deps.links.findById(accountId, click.linkId);
     if (link === null) throw new NotFoundError('click');
     const names = await this.deps.store.namesOf(click.key, NAMES_PER_CLICK);
     if (names.length >= NAMES_PER_CLICK && !names.includes(checked.name)) {
@@ -61,14 +70,29 @@ export class ConversionService {
   async results(accountId: number, linkId: number): Promise<VariantResult[]> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
-    const [clicks, conversions] = await Promise.all([this.deps.store.clickGroups(linkId), this.deps.store.conversionGroups(linkId)]);
+    const [clicks, conversions] = await Promise.all([
+      this.deps.store.clickGroups(linkId),
+      this.deps.store.conversionGroups(linkId),
+    ]);
     return conversionResults({ url: link.url, rules: link.rules }, clicks, conversions.byName, conversions.converted);
   }
 
   /** Ends a split: its rule sends everyone to the chosen variant's URL from now on. */
-  async chooseWinner(account: { id: number; timezone: string }, linkId: number, rule: number, variant: number, actor: AuditActor): Promise<LinkView> {
+  async chooseWinner(
+    account: { id: number; timezone: string },
+    linkId: number,
+    rule: number,
+    variant: number,
+    actor: AuditActor,
+  ): Promise<LinkView> {
     const link = await this.deps.links.findById(account.id, linkId);
     if (link === null) throw new NotFoundError('link');
-    return this.deps.saveRules(account.id, account.timezone, linkId, rulesWithWinner(link.rules ?? [], rule, variant), actor);
+    return this.deps.saveRules(
+      account.id,
+      account.timezone,
+      linkId,
+      rulesWithWinner(link.rules ?? [], rule, variant),
+      actor,
+    );
   }
 }

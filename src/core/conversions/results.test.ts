@@ -54,6 +54,11 @@ test('one row per rule and variant, the first variant the base of the others', (
 });
 
 test('a rule the link no longer has keeps its clicks, without a url', () => {
-  const rows = conversionResults({ url: 'https://x.example/', rules: null }, [{ rule: 4, variant: 1, clicks: 7 }], [], []);
+  const rows = conversionResults(
+    { url: 'https://x.example/', rules: null },
+    [{ rule: 4, variant: 1, clicks: 7 }],
+    [],
+    [],
+  );
   assert.deepEqual(rows[0], { rule: 4, variant: 1, url: null, clicks: 7, conversions: {}, rate: 0, p_value: null });
 });

@@ -54,7 +54,9 @@ export function conversionResults(
     }
     return r;
   };
-  (link.rules ?? []).forEach((rule, i) => (rule.split ?? [null]).forEach((_, v) => row({ rule: i, variant: rule.split ? v : null })));
+  (link.rules ?? []).forEach((rule, i) =>
+    (rule.split ?? [null]).forEach((_, v) => row({ rule: i, variant: rule.split ? v : null })),
+  );
   row({ rule: null, variant: null });
   for (const g of clicks) row(g).clicks += g.clicks;
   for (const g of conversions) {
@@ -63,12 +65,16 @@ export function conversionResults(
     sums.value += g.value;
   }
   const convertedOf = new Map(converted.map((g) => [key(g), g.converted]));
-  const out = [...rows.values()].sort((a, b) => (a.rule ?? Infinity) - (b.rule ?? Infinity) || (a.variant ?? -1) - (b.variant ?? -1));
+  const out = [...rows.values()].sort(
+    (a, b) => (a.rule ?? Infinity) - (b.rule ?? Infinity) || (a.variant ?? -1) - (b.variant ?? -1),
+  );
   for (const r of out) {
     r.rate = r.clicks > 0 ? (convertedOf.get(key(r)) ?? 0) / r.clicks : 0;
     if (r.variant !== null && r.variant > 0) {
       const base = rows.get(key({ rule: r.rule, variant: 0 }));
-      r.p_value = base ? twoProportionPValue(convertedOf.get(key(r)) ?? 0, r.clicks, convertedOf.get(key(base)) ?? 0, base.clicks) : null;
+      r.p_value = base
+        ? twoProportionPValue(convertedOf.get(key(r)) ?? 0, r.clicks, convertedOf.get(key(base)) ?? 0, base.clicks)
+        : null;
     }
   }
   return out;

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { erfc, twoProportionPValue } from './significance.ts';
 
-const close = (actual: number | null, expected: number, within = 1e-6) => assert.ok(actual !== null && Math.abs(actual - expected) < within, `${actual} ≉ ${expected}`);
+const close = (actual: number | null, expected: number, within = 1e-6) =>
+  assert.ok(actual !== null && Math.abs(actual - expected) < within, `${actual} ≉ ${expected}`);
 
 test('erfc at known points: z = 1.96 is p = 0.05 two-sided', () => {
   close(erfc(1.959963984540054 / Math.SQRT2), 0.05);

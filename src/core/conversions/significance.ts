@@ -3,7 +3,12 @@
  * large between converted/clicks of a variant and of the first one, were their rates equal.
  * Null when either has no clicks or nothing varies (no conversions, or all converted).
  */
-export function twoProportionPValue(converted: number, clicks: number, baseConverted: number, baseClicks: number): number | null {
+export function twoProportionPValue(
+  converted: number,
+  clicks: number,
+  baseConverted: number,
+  baseClicks: number,
+): number | null {
   if (clicks <= 0 || baseClicks <= 0) return null;
   const pooled = (converted + baseConverted) / (clicks + baseClicks);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / clicks + 1 / baseClicks));
@@ -26,7 +31,14 @@ export function erfc(x: number): number {
         1.26551223 +
         t *
           (1.00002368 +
-            t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }

@@ -18,7 +18,10 @@ const rules: Rule[] = [
 ];
 
 test('the split becomes a plain rule to the winner, keeping its name, conditions and app links', () => {
-  assert.deepEqual(rulesWithWinner(rules, 1, 1), [rules[0], { name: 'Test', when: { device: ['mobile'] }, url: 'https://b.example/', ios_url: 'https://app.example/' }]);
+  assert.deepEqual(rulesWithWinner(rules, 1, 1), [
+    rules[0],
+    { name: 'Test', when: { device: ['mobile'] }, url: 'https://b.example/', ios_url: 'https://app.example/' },
+  ]);
 });
 
 test('a rule that is no split, or a variant it lacks, is refused naming the field', () => {

@@ -7,7 +7,8 @@ import type { Rule } from '../rules/rule.ts';
  */
 export function rulesWithWinner(rules: readonly Rule[], index: number, variant: number): Rule[] {
   const rule = rules[index];
-  if (rule === undefined || rule.split === undefined) throw ValidationError.of('rule', 'The rule is not a split of this link.');
+  if (rule === undefined || rule.split === undefined)
+    throw ValidationError.of('rule', 'The rule is not a split of this link.');
   const chosen = rule.split[variant];
   if (chosen === undefined) throw ValidationError.of('variant', 'The variant is not one of the split.');
   const { split: _ended, ...kept } = rule;

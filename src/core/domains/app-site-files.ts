@@ -7,7 +7,8 @@ type Obj = Record<string, unknown>;
 export const APP_SITE_FILE_MAX = 64 * 1024;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0);
+const isStringList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0);
 // An Android signing certificate's SHA-256, as `keytool` prints it: 32 colon-separated hex pairs.
 const FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
 // Apple's app identifier: a team id, a dot, the bundle id.
@@ -94,7 +95,8 @@ function detailOf(d: unknown, at: string, fail: Fail): Obj {
     else fail(`${at}.paths`, `The ${at}.paths field must be a list of paths.`);
   }
   if (d.components !== undefined) {
-    if (Array.isArray(d.components)) out.components = d.components.map((c: unknown, i: number) => componentOf(c, `${at}.components.${i}`, fail));
+    if (Array.isArray(d.components))
+      out.components = d.components.map((c: unknown, i: number) => componentOf(c, `${at}.components.${i}`, fail));
     else fail(`${at}.components`, `The ${at}.components field must be a list of objects.`);
   }
   if (d.defaults !== undefined) out.defaults = optionsOf(d.defaults, `${at}.defaults`, fail);
@@ -116,7 +118,8 @@ function componentOf(c: unknown, at: string, fail: Fail): Obj {
   }
   const query = c['?'];
   if (query !== undefined) {
-    if (typeof query === 'string' || (isObject(query) && Object.values(query).every((v) => typeof v === 'string'))) out['?'] = query;
+    if (typeof query === 'string' || (isObject(query) && Object.values(query).every((v) => typeof v === 'string')))
+      out['?'] = query;
     else fail(`${at}.?`, `The ${at}.? field must be text, or map parameters to text.`);
   }
   if (c.exclude !== undefined) {
@@ -152,7 +155,8 @@ function booleanOptions(value: Obj, at: string, fail: Fail): Obj {
 export function checkAssetLinks(bag: Bag, field: string, input: unknown): string | null | undefined {
   const value = parsed(bag, field, input);
   if (value === undefined || value === null) return value;
-  if (!Array.isArray(value) || value.length === 0) return refuse(bag, field, `The ${field} field must be a non-empty JSON list of statements.`);
+  if (!Array.isArray(value) || value.length === 0)
+    return refuse(bag, field, `The ${field} field must be a non-empty JSON list of statements.`);
   let ok = true;
   const fail: Fail = (at, message) => {
     bag.add(at, message);
@@ -169,7 +173,10 @@ function statementOf(s: unknown, at: string, fail: Fail): Obj {
     return out;
   }
   if (!isStringList(s.relation) || s.relation.length === 0)
-    fail(`${at}.relation`, `The ${at}.relation field must list relations such as delegate_permission/common.handle_all_urls.`);
+    fail(
+      `${at}.relation`,
+      `The ${at}.relation field must list relations such as delegate_permission/common.handle_all_urls.`,
+    );
   else out.relation = s.relation;
   const t = s.target;
   if (!isObject(t)) fail(`${at}.target`, `The ${at}.target field must be an object.`);
@@ -184,18 +191,30 @@ function statementOf(s: unknown, at: string, fail: Fail): Obj {
 
 function targetOf(t: Obj, at: string, fail: Fail): Obj {
   if (t.namespace === 'android_app') {
-    if (typeof t.package_name !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)+$/.test(t.package_name))
-      fail(`${at}.package_name`, `The ${at}.package_name field must be an Android package name such as com.example.app.`);
+    if (
+      typeof t.package_name !== 'string' ||
+      !/^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)+$/.test(t.package_name)
+    )
+      fail(
+        `${at}.package_name`,
+        `The ${at}.package_name field must be an Android package name such as com.example.app.`,
+      );
     const prints = t.sha256_cert_fingerprints;
-    if (!isStringList(prints) || prints.length === 0) fail(`${at}.sha256_cert_fingerprints`, `The ${at}.sha256_cert_fingerprints field must list fingerprints.`);
+    if (!isStringList(prints) || prints.length === 0)
+      fail(`${at}.sha256_cert_fingerprints`, `The ${at}.sha256_cert_fingerprints field must list fingerprints.`);
     else
       prints.forEach((p, j) => {
-        if (!FINGERPRINT.test(p)) fail(`${at}.sha256_cert_fingerprints.${j}`, `The ${at}.sha256_cert_fingerprints.${j} field must be 32 hex pairs separated by colons.`);
+        if (!FINGERPRINT.test(p))
+          fail(
+            `${at}.sha256_cert_fingerprints.${j}`,
+            `The ${at}.sha256_cert_fingerprints.${j} field must be 32 hex pairs separated by colons.`,
+          );
       });
     return { namespace: t.namespace, package_name: t.package_name, sha256_cert_fingerprints: prints };
   }
   if (t.namespace === 'web') {
-    if (typeof t.site !== 'string' || !/^https?:\/\/[^/\s]+$/.test(t.site)) fail(`${at}.site`, `The ${at}.site field must be a site such as https://example.com.`);
+    if (typeof t.site !== 'string' || !/^https?:\/\/[^/\s]+$/.test(t.site))
+      fail(`${at}.site`, `The ${at}.site field must be a site such as https://example.com.`);
     return { namespace: t.namespace, site: t.site };
   }
   fail(`${at}.namespace`, `The ${at}.namespace field must be android_app or web.`);
@@ -206,7 +225,10 @@ function targetOf(t: Obj, at: string, fail: Fail): Obj {
  * A stored file as served: checked and normalised again (one saved before the check dropped
  * unknown keys loses them); one the check refuses today is served as it was saved.
  */
-export function servedAppSiteFile(text: string | null, check: (bag: Bag, field: string, input: unknown) => string | null | undefined): string | null {
+export function servedAppSiteFile(
+  text: string | null,
+  check: (bag: Bag, field: string, input: unknown) => string | null | undefined,
+): string | null {
   if (text === null) return null;
   const refused: string[] = [];
   const served = check({ add: (field) => void refused.push(field) }, 'file', text);

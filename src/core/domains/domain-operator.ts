@@ -52,7 +52,12 @@ export class DomainOperator {
       const verified = await tx.store.update(claim.accountId, claim.id, { verifiedAt: now }, now);
       if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
       if (!verified) throw new NotFoundError('domain');
-      await recordChange(tx.audit, { workspaceId: claim.accountId, actor: CLI_OPERATOR, type: 'domain', at: now, verb: 'verified' }, claim, verified);
+      await recordChange(
+        tx.audit,
+        { workspaceId: claim.accountId, actor: CLI_OPERATOR, type: 'domain', at: now, verb: 'verified' },
+        claim,
+        verified,
+      );
       return verified;
     });
     this.invalidation.accountChanged(claim.accountId);

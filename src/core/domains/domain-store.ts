@@ -25,7 +25,12 @@ export const NAME_TAKEN = 'taken';
 
 export interface DomainStore {
   insert(accountId: number, fields: DomainFields & DomainClaim, now: number): Promise<Domain | typeof NAME_TAKEN>;
-  update(accountId: number, id: number, fields: Partial<DomainFields & DomainClaim>, now: number): Promise<Domain | null | typeof NAME_TAKEN>;
+  update(
+    accountId: number,
+    id: number,
+    fields: Partial<DomainFields & DomainClaim>,
+    now: number,
+  ): Promise<Domain | null | typeof NAME_TAKEN>;
   findById(accountId: number, id: number): Promise<Domain | null>;
   findByIds(accountId: number, ids: readonly number[]): Promise<Domain[]>;
   /** Across every account: whether a domain of this name is verified. */

@@ -20,7 +20,8 @@ export interface Domain {
 
 export type DomainStatus = 'pending' | 'verified';
 
-export const statusOf = (domain: Pick<Domain, 'verifiedAt'>): DomainStatus => (domain.verifiedAt === null ? 'pending' : 'verified');
+export const statusOf = (domain: Pick<Domain, 'verifiedAt'>): DomainStatus =>
+  domain.verifiedAt === null ? 'pending' : 'verified';
 
 export interface DomainInput {
   name?: string | undefined;

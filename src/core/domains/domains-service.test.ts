@@ -15,7 +15,12 @@ import { TEST_ACTOR } from '../../../test/support/audit-actor.ts';
 class MemoryDomains implements Partial<DomainStore> {
   rows: Domain[] = [];
   private violates(d: Domain) {
-    return this.rows.some((o) => o.id !== d.id && o.name === d.name && (o.accountId === d.accountId || (o.verifiedAt !== null && d.verifiedAt !== null)));
+    return this.rows.some(
+      (o) =>
+        o.id !== d.id &&
+        o.name === d.name &&
+        (o.accountId === d.accountId || (o.verifiedAt !== null && d.verifiedAt !== null)),
+    );
   }
   async insert(accountId: number, f: DomainFields & DomainClaim, now: number) {
     const d: Domain = { id: this.rows.length + 1, accountId, ...f, createdAt: now, updatedAt: now };
@@ -60,7 +65,9 @@ function service(checks: DomainOwnershipCheck[], required = true) {
     store: store as unknown as DomainStore,
     clock: { now: () => 1000 },
     urls: new UrlPolicy(),
-    claims: new NameClaims(store as unknown as DomainStore, new MemoryReservedNames(['kept.example.com']), ['short.test']),
+    claims: new NameClaims(store as unknown as DomainStore, new MemoryReservedNames(['kept.example.com']), [
+      'short.test',
+    ]),
     verification: { required, checks },
   });
   return { s, store };
@@ -86,7 +93,12 @@ test('either check proves control; when neither does, each says what it missed',
   const e = await other.s.create(1, { name: 'go.example.com' }, TEST_ACTOR);
   await assert.rejects(other.s.verify(1, e.id, TEST_ACTOR), (err: unknown) => {
     assert.ok(err instanceof ValidationError);
-    assert.deepEqual(err.fields, { verification: ['Did not find TXT of go.example.com: no TXT record.', 'Did not find file of go.example.com: HTTP 404.'] });
+    assert.deepEqual(err.fields, {
+      verification: [
+        'Did not find TXT of go.example.com: no TXT record.',
+        'Did not find file of go.example.com: HTTP 404.',
+      ],
+    });
     return true;
   });
   assert.equal(other.store.rows[0]!.verifiedAt, null);
@@ -95,7 +107,10 @@ test('either check proves control; when neither does, each says what it missed',
 test('no check runs for a name that cannot be verified; with verification off, none at all', async () => {
   const found = fakeCheck('TXT', () => ({ found: true }));
   const { s, store } = service([found.check]);
-  const [a, b] = [await s.create(1, { name: 'x.example.com' }, TEST_ACTOR), await s.create(2, { name: 'x.example.com' }, TEST_ACTOR)];
+  const [a, b] = [
+    await s.create(1, { name: 'x.example.com' }, TEST_ACTOR),
+    await s.create(2, { name: 'x.example.com' }, TEST_ACTOR),
+  ];
   await s.verify(2, b.id, TEST_ACTOR);
   await assert.rejects(s.verify(1, a.id, TEST_ACTOR), invalid({ name: /already been taken/ }));
   store.rows.push({ ...a, id: 9, accountId: 3, name: 'kept.example.com', verifiedAt: null });
@@ -105,7 +120,10 @@ test('no check runs for a name that cannot be verified; with verification off, n
   const off = fakeCheck('TXT', () => ({ found: false, reason: 'never asked' }));
   const trusted = service([off.check], false);
   assert.equal((await trusted.s.create(1, { name: 'y.example.com' }, TEST_ACTOR)).verifiedAt, 1000);
-  await assert.rejects(trusted.s.create(2, { name: 'y.example.com' }, TEST_ACTOR), invalid({ name: /already been taken/ }));
+  await assert.rejects(
+    trusted.s.create(2, { name: 'y.example.com' }, TEST_ACTOR),
+    invalid({ name: /already been taken/ }),
+  );
   assert.deepEqual(off.calls, []);
 });
 

@@ -5,7 +5,13 @@ import { noInvalidation, type RedirectInvalidation } from '../redirect/redirect-
 import type { Page, PageRequest } from '../shared/page.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import { normalizeHostName, type Domain, type DomainInput } from './domain.ts';
-import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, type DomainStore } from './domain-store.ts';
+import {
+  NAME_TAKEN,
+  type DomainClaim,
+  type DomainFields,
+  type DomainFilter,
+  type DomainStore,
+} from './domain-store.ts';
 import type { NameClaims } from './name-claims.ts';
 import type { VerificationPolicy } from './ownership-check.ts';
 import { newVerificationToken, verificationOf } from './verification.ts';
@@ -53,7 +59,14 @@ export class DomainsService {
     const domain = await this.unit(async (tx) => {
       const domain = await tx.store.insert(
         accountId,
-        { indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null, ...fields, ...this.newClaim(now) } as DomainFields & DomainClaim,
+        {
+          indexPage: null,
+          notFoundPage: null,
+          appleAppSiteAssociation: null,
+          assetLinks: null,
+          ...fields,
+          ...this.newClaim(now),
+        } as DomainFields & DomainClaim,
         now,
       );
       if (domain === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
@@ -107,7 +120,12 @@ export class DomainsService {
       const verified = await tx.store.update(accountId, id, { verifiedAt: now }, now);
       if (verified === NAME_TAKEN) throw ValidationError.of('name', messages.taken('name'));
       if (!verified) throw new NotFoundError('domain');
-      await recordChange(tx.audit, { workspaceId: accountId, actor, type: 'domain', at: now, verb: 'verified' }, domain, verified);
+      await recordChange(
+        tx.audit,
+        { workspaceId: accountId, actor, type: 'domain', at: now, verb: 'verified' },
+        domain,
+        verified,
+      );
       return verified;
     });
     this.invalidation.accountChanged(accountId);
@@ -158,7 +176,11 @@ export class DomainsService {
     if (indexPage !== undefined) fields.indexPage = indexPage;
     const notFoundPage = this.deps.urls.checkOptional(bag, 'not_found_page', input.not_found_page);
     if (notFoundPage !== undefined) fields.notFoundPage = notFoundPage;
-    const association = checkAppleAppSiteAssociation(bag, 'apple_app_site_association', input.apple_app_site_association);
+    const association = checkAppleAppSiteAssociation(
+      bag,
+      'apple_app_site_association',
+      input.apple_app_site_association,
+    );
     if (association !== undefined) fields.appleAppSiteAssociation = association;
     const assetLinks = checkAssetLinks(bag, 'assetlinks', input.assetlinks);
     if (assetLinks !== undefined) fields.assetLinks = assetLinks;

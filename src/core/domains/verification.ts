@@ -19,5 +19,10 @@ export const newVerificationToken = (): string => randomToken(18);
 
 export function verificationOf(domain: Pick<Domain, 'name' | 'verificationToken'>): DomainVerification {
   const token = domain.verificationToken;
-  return { name: domain.name, token, txtName: `${TXT_PREFIX}${domain.name}`, fileUrl: `http://${domain.name}${FILE_PATH}${token}` };
+  return {
+    name: domain.name,
+    token,
+    txtName: `${TXT_PREFIX}${domain.name}`,
+    fileUrl: `http://${domain.name}${FILE_PATH}${token}`,
+  };
 }

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { epochMsToZonedDate, epochMsToZonedParts, isValidDate, isValidTime, isValidTimeZone, zonedDateTimeToEpochMs, zonedDayStartEpochMs } from './ends-at.ts';
+import {
+  epochMsToZonedDate,
+  epochMsToZonedParts,
+  isValidDate,
+  isValidTime,
+  isValidTimeZone,
+  zonedDateTimeToEpochMs,
+  zonedDayStartEpochMs,
+} from './ends-at.ts';
 
 const utc = (iso: string): number => Date.parse(iso);
 
@@ -54,8 +62,14 @@ test('UTC wall time equals the instant', () => {
 test('Europe/Paris summer (+02:00) and winter (+01:00)', () => {
   assert.equal(zonedDateTimeToEpochMs('2026-07-14', '12:00', 'Europe/Paris'), utc('2026-07-14T10:00:00Z'));
   assert.equal(zonedDateTimeToEpochMs('2026-01-15', '12:00', 'Europe/Paris'), utc('2026-01-15T11:00:00Z'));
-  assert.deepEqual(epochMsToZonedParts(utc('2026-07-14T10:00:00Z'), 'Europe/Paris'), { date: '2026-07-14', time: '12:00' });
-  assert.deepEqual(epochMsToZonedParts(utc('2026-01-15T23:30:00Z'), 'Europe/Paris'), { date: '2026-01-16', time: '00:30' });
+  assert.deepEqual(epochMsToZonedParts(utc('2026-07-14T10:00:00Z'), 'Europe/Paris'), {
+    date: '2026-07-14',
+    time: '12:00',
+  });
+  assert.deepEqual(epochMsToZonedParts(utc('2026-01-15T23:30:00Z'), 'Europe/Paris'), {
+    date: '2026-01-16',
+    time: '00:30',
+  });
 });
 
 test('Europe/Paris transitions (2026-03-29 gap, 2026-10-25 overlap)', () => {
@@ -94,7 +108,10 @@ test('America/New_York DST overlap: 2026-11-01 01:30 takes the earlier (EDT) ins
 test('Asia/Kolkata (+05:30, no DST)', () => {
   assert.equal(zonedDateTimeToEpochMs('2026-01-01', '00:00', 'Asia/Kolkata'), utc('2025-12-31T18:30:00Z'));
   assert.equal(zonedDateTimeToEpochMs('2026-07-01', '05:29', 'Asia/Kolkata'), utc('2026-06-30T23:59:00Z'));
-  assert.deepEqual(epochMsToZonedParts(utc('2025-12-31T18:29:00Z'), 'Asia/Kolkata'), { date: '2025-12-31', time: '23:59' });
+  assert.deepEqual(epochMsToZonedParts(utc('2025-12-31T18:29:00Z'), 'Asia/Kolkata'), {
+    date: '2025-12-31',
+    time: '23:59',
+  });
   assert.equal(epochMsToZonedDate(utc('2025-12-31T18:30:00Z'), 'Asia/Kolkata'), '2026-01-01');
 });
 
@@ -128,7 +145,11 @@ test('round trip: instant -> parts -> instant is the instant floored to the minu
   const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Australia/Lord_Howe'];
   for (const tz of zones) {
     // Coarse sweep of 2026 with an odd step so minutes and seconds vary.
-    for (let ms = utc('2026-01-01T00:00:00Z'); ms < utc('2027-01-01T00:00:00Z'); ms += 7 * 3_600_000 + 13 * 60_000 + 1234) {
+    for (
+      let ms = utc('2026-01-01T00:00:00Z');
+      ms < utc('2027-01-01T00:00:00Z');
+      ms += 7 * 3_600_000 + 13 * 60_000 + 1234
+    ) {
       check(ms, tz);
     }
   }
@@ -174,7 +195,8 @@ test('day starts are local midnight and bracket a whole local day', () => {
 });
 
 test('day lengths follow DST: 23 h on spring-forward days, 25 h on fall-back days', () => {
-  const len = (d1: string, d2: string, tz: string): number => (zonedDayStartEpochMs(d2, tz) - zonedDayStartEpochMs(d1, tz)) / 3_600_000;
+  const len = (d1: string, d2: string, tz: string): number =>
+    (zonedDayStartEpochMs(d2, tz) - zonedDayStartEpochMs(d1, tz)) / 3_600_000;
   assert.equal(len('2026-03-08', '2026-03-09', 'America/New_York'), 23);
   assert.equal(len('2026-11-01', '2026-11-02', 'America/New_York'), 25);
   assert.equal(len('2026-03-29', '2026-03-30', 'Europe/Paris'), 23);
@@ -213,7 +235,10 @@ test('a day skipped entirely (Pacific/Apia 2011-12-30) is an empty range', () =>
 
 test('years before 100 are not shifted into the 1900s', () => {
   assert.equal(zonedDateTimeToEpochMs('0050-06-01', '00:00', 'UTC'), Date.parse('0050-06-01T00:00:00Z'));
-  assert.deepEqual(epochMsToZonedParts(Date.parse('0050-06-01T00:00:00Z'), 'UTC'), { date: '0050-06-01', time: '00:00' });
+  assert.deepEqual(epochMsToZonedParts(Date.parse('0050-06-01T00:00:00Z'), 'UTC'), {
+    date: '0050-06-01',
+    time: '00:00',
+  });
 });
 
 test('sub-second and negative instants format correctly', () => {

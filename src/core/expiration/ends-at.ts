@@ -197,7 +197,10 @@ function pad(n: number, width: number): string {
  * Returns the instant plus, for gaps, the transition bounds that
  * zonedDayStartEpochMs needs.
  */
-function resolveWall(localMs: number, timeZone: string): { ms: number; gap: null } | { ms: number; gap: { before: number; after: number } } {
+function resolveWall(
+  localMs: number,
+  timeZone: string,
+): { ms: number; gap: null } | { ms: number; gap: { before: number; after: number } } {
   // Real-world transitions are days apart and no gap or overlap exceeds 24 h
   // (Samoa 2011 skipped exactly one day), so the offsets in force a day
   // either side are the only ones this wall time can map to.

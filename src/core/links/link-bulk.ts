@@ -21,7 +21,12 @@ export const BULK_CHUNK = 500;
  * keyset (ids above the last one seen), so a chunk changed or deleted meanwhile never shifts
  * the next one as an offset would.
  */
-export async function* targetedChunks(store: LinkStore, accountId: number, target: BulkTarget, now: () => number): AsyncGenerator<Link[]> {
+export async function* targetedChunks(
+  store: LinkStore,
+  accountId: number,
+  target: BulkTarget,
+  now: () => number,
+): AsyncGenerator<Link[]> {
   if ('ids' in target) {
     const ids = [...new Set(target.ids)];
     for (let i = 0; i < ids.length; i += BULK_CHUNK) {

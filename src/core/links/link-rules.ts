@@ -49,7 +49,8 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
   }
   if (input.title !== undefined) {
     const title = input.title?.trim() || null;
-    if (title && title.length > LINK_LIMITS.titleMax) bag.add('title', messages.maxChars('title', LINK_LIMITS.titleMax));
+    if (title && title.length > LINK_LIMITS.titleMax)
+      bag.add('title', messages.maxChars('title', LINK_LIMITS.titleMax));
     else f.title = title;
   }
   if (input.disabled !== undefined) f.disabled = (input.disabled ?? 0) === 1 ? 1 : 0;
@@ -83,7 +84,8 @@ function checkSecrets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
   ] as const) {
     const value = input[field];
     if (value === undefined) continue;
-    if (value && value.length > LINK_LIMITS.passwordMax) bag.add(field, messages.maxChars(field, LINK_LIMITS.passwordMax));
+    if (value && value.length > LINK_LIMITS.passwordMax)
+      bag.add(field, messages.maxChars(field, LINK_LIMITS.passwordMax));
     else out[key] = value || null;
   }
   if (input.privacy !== undefined) {
@@ -93,7 +95,8 @@ function checkSecrets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
   }
   // A password-protected stats page needs a password to ask for.
   const privacy = out.fields.privacy ?? ctx.existing?.privacy ?? ctx.defaultPrivacy;
-  const hasPassword = out.privacyPassword !== undefined ? out.privacyPassword !== null : !!ctx.existing?.privacyPasswordHash;
+  const hasPassword =
+    out.privacyPassword !== undefined ? out.privacyPassword !== null : !!ctx.existing?.privacyPasswordHash;
   if (privacy === 2 && !hasPassword && !bag.has('privacy_password')) {
     bag.add('privacy_password', messages.requiredWith('privacy_password', 'privacy'));
   }
@@ -105,7 +108,8 @@ function checkExpiry(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag,
   if (expirationUrl !== undefined) f.expirationUrl = expirationUrl;
   if (input.expiration_clicks !== undefined) {
     const n = input.expiration_clicks;
-    if (n !== null && (n < 0 || n > LINK_LIMITS.expirationClicksMax)) bag.add('expiration_clicks', messages.min('expiration_clicks', 0));
+    if (n !== null && (n < 0 || n > LINK_LIMITS.expirationClicksMax))
+      bag.add('expiration_clicks', messages.min('expiration_clicks', 0));
     else f.expirationClicks = n || null;
   }
   const { expiration_date: date, expiration_time: time } = input;
@@ -150,6 +154,7 @@ function checkRuleList(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBa
   }
   // target_type 0 with no list entries is what a rules link reads as: a client echoing the record
   // back (the web form does) keeps the rules; `rules: null` removes them.
-  const phpShortTargeting = (input.target_type ?? 0) !== 0 || TARGET_LISTS.some((name) => (input[name]?.length ?? 0) > 0);
+  const phpShortTargeting =
+    (input.target_type ?? 0) !== 0 || TARGET_LISTS.some((name) => (input[name]?.length ?? 0) > 0);
   if (phpShortTargeting && ctx.existing?.rules != null) f.rules = null;
 }

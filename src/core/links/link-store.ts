@@ -11,13 +11,25 @@ export interface LinkStore {
   /** Inserts the link and its pixel attachments in one transaction; a taken alias raises a ValidationError. */
   insert(accountId: number, fields: LinkFields, pixelIds: readonly number[], now: number): Promise<Link>;
   /** pixelIds undefined leaves attachments as they are. */
-  update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null>;
+  update(
+    accountId: number,
+    id: number,
+    fields: Partial<LinkFields>,
+    pixelIds: readonly number[] | undefined,
+    now: number,
+  ): Promise<Link | null>;
   findById(accountId: number, id: number): Promise<Link | null>;
   /** Whoever owns it: for pages that decide by the link's own settings (public statistics). */
   findAnyById(id: number): Promise<Link | null>;
   /** Case-insensitive, within one domain (null: the default domain). */
   aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean>;
-  list(accountId: number, filter: LinkFilter, page: PageRequest, now: number, count?: CountRequest): Promise<Page<Link>>;
+  list(
+    accountId: number,
+    filter: LinkFilter,
+    page: PageRequest,
+    now: number,
+    count?: CountRequest,
+  ): Promise<Page<Link>>;
   /** The first `limit` links of the list's order, without counting the rest (a summary's few). */
   first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]>;
   delete(accountId: number, id: number): Promise<boolean>;
@@ -34,6 +46,10 @@ export interface LinkStore {
   /** Of these lower-cased aliases, those taken on the domain (null: the default one), by lower-cased alias. */
   aliasOwners(domainId: number | null, aliasKeys: readonly string[]): Promise<Map<string, AliasOwner>>;
   /** Inserts the links with their pixels in one transaction (an import's batch); answers their ids in order. */
-  insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]>;
+  insertMany(
+    accountId: number,
+    items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>,
+    now: number,
+  ): Promise<number[]>;
   setTitle(id: number, title: string): Promise<void>;
 }

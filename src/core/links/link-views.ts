@@ -7,10 +7,19 @@ import type { Link, LinkView } from './link.ts';
 /** Joins links to their space, domain, pixels and tags with one query per kind, whatever the page size. */
 export class LinkViews {
   /** tags absent (in-memory stores of tests that need none): every link reads untagged. */
-  constructor(private readonly deps: { spaces: SpaceStore; domains: DomainStore; pixels: PixelStore; tags?: TagStore | undefined }) {}
+  constructor(
+    private readonly deps: {
+      spaces: SpaceStore;
+      domains: DomainStore;
+      pixels: PixelStore;
+      tags?: TagStore | undefined;
+    },
+  ) {}
 
   async of(accountId: number, links: readonly Link[]): Promise<LinkView[]> {
-    const ids = (pick: (l: Link) => readonly (number | null)[]) => [...new Set(links.flatMap(pick).filter((x): x is number => x !== null))];
+    const ids = (pick: (l: Link) => readonly (number | null)[]) => [
+      ...new Set(links.flatMap(pick).filter((x): x is number => x !== null)),
+    ];
     const [spaces, domains, pixels, tags] = await Promise.all([
       this.deps.spaces.findByIds(
         accountId,

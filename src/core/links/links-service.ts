@@ -128,7 +128,14 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [link.id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
-      await auditLinks(tx.audit, accountId, actor, 'link.created', [{ before: null, after: link }], this.deps.clock.now());
+      await auditLinks(
+        tx.audit,
+        accountId,
+        actor,
+        'link.created',
+        [{ before: null, after: link }],
+        this.deps.clock.now(),
+      );
       return view;
     });
     const { link } = view;
@@ -137,10 +144,17 @@ export class LinksService {
     return view;
   }
 
-  async update(accountId: number, timeZone: string, id: number, input: LinkInput, actor: AuditActor): Promise<LinkView> {
+  async update(
+    accountId: number,
+    timeZone: string,
+    id: number,
+    input: LinkInput,
+    actor: AuditActor,
+  ): Promise<LinkView> {
     const existing = await this.require(accountId, id);
     const { checked } = await this.check(accountId, timeZone, input, existing);
-    if (existing.blockedAt !== null && checked.fields.disabled === 0) throw ValidationError.of('disabled', BLOCKED_MESSAGE);
+    if (existing.blockedAt !== null && checked.fields.disabled === 0)
+      throw ValidationError.of('disabled', BLOCKED_MESSAGE);
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const view = await this.unit(async (tx) => {
@@ -149,7 +163,14 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
-      await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before: existing, after: link }], this.deps.clock.now());
+      await auditLinks(
+        tx.audit,
+        accountId,
+        actor,
+        'link.updated',
+        [{ before: existing, after: link }],
+        this.deps.clock.now(),
+      );
       return view;
     });
     this.deps.invalidation?.linkChanged(id, view.link.alias);
@@ -170,10 +191,15 @@ export class LinksService {
     // The domain is chosen once, at creation: moving a link would change its short URL.
     const input = existing ? { ...raw, domain: undefined } : raw;
     const bag = new FieldErrorBag();
-    const checked = checkLinkInput(input, { urls: this.deps.urls, timeZone, existing, defaultPrivacy: this.defaultPrivacy }, bag);
+    const checked = checkLinkInput(
+      input,
+      { urls: this.deps.urls, timeZone, existing, defaultPrivacy: this.defaultPrivacy },
+      bag,
+    );
     const domainId = existing ? existing.domainId : await this.checkDomain(accountId, input.domain, bag);
     await this.checkReferences(accountId, input, checked, bag);
-    if (checked.tagNames !== undefined && checked.tagNames.length > 0 && !this.deps.tags) bag.add('tags', messages.invalid('tags'));
+    if (checked.tagNames !== undefined && checked.tagNames.length > 0 && !this.deps.tags)
+      bag.add('tags', messages.invalid('tags'));
     const alias = checked.fields.alias;
     const unchanged = existing !== undefined && alias?.toLowerCase() === existing.alias.toLowerCase();
     if (alias && !unchanged && !bag.has('alias') && (await this.deps.links.aliasTaken(domainId, alias, existing?.id))) {
@@ -189,7 +215,15 @@ export class LinksService {
       const gone = tx.onEvent || tx.audit ? await tx.links.findById(accountId, id) : null;
       if (!(await tx.links.delete(accountId, id))) throw new NotFoundError('link');
       if (gone) await tx.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
-      if (gone) await auditLinks(tx.audit, accountId, actor, 'link.deleted', [{ before: gone, after: null }], this.deps.clock.now());
+      if (gone)
+        await auditLinks(
+          tx.audit,
+          accountId,
+          actor,
+          'link.deleted',
+          [{ before: gone, after: null }],
+          this.deps.clock.now(),
+        );
     });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
@@ -222,7 +256,13 @@ export class LinksService {
   }
 
   /** Each link a bulk change reached is told as its own update or deletion. */
-  private async emitBulk(tx: LinkChangePorts, accountId: number, change: BulkChange, before: readonly Link[], done: readonly number[]): Promise<void> {
+  private async emitBulk(
+    tx: LinkChangePorts,
+    accountId: number,
+    change: BulkChange,
+    before: readonly Link[],
+    done: readonly number[],
+  ): Promise<void> {
     const listener = tx.onEvent;
     if (!listener || done.length === 0) return;
     const reached = new Set(done);
@@ -277,18 +317,28 @@ export class LinksService {
 
   /** A bulk change refers only to the account's own records, as a one-by-one update would. */
   private async checkBulkChange(accountId: number, change: BulkChange): Promise<void> {
-    if (change.kind === 'move' && change.spaceId !== null && !(await this.deps.spaces.findById(accountId, change.spaceId))) {
+    if (
+      change.kind === 'move' &&
+      change.spaceId !== null &&
+      !(await this.deps.spaces.findById(accountId, change.spaceId))
+    ) {
       throw ValidationError.of('space', messages.selected('space'));
     }
     if (change.kind !== 'pixels') return;
     const ids = new Set(change.pixelIds);
-    if (ids.size > LINK_LIMITS.pixelsMax) throw ValidationError.of('pixels', messages.max('pixels', LINK_LIMITS.pixelsMax));
+    if (ids.size > LINK_LIMITS.pixelsMax)
+      throw ValidationError.of('pixels', messages.max('pixels', LINK_LIMITS.pixelsMax));
     if (ids.size > 0 && (await this.deps.pixels.findByIds(accountId, [...ids])).length !== ids.size) {
       throw ValidationError.of('pixels', messages.selected('pixels'));
     }
   }
 
-  private applyBulk(links: LinkStore, accountId: number, change: BulkChange, ids: readonly number[]): Promise<number[]> {
+  private applyBulk(
+    links: LinkStore,
+    accountId: number,
+    change: BulkChange,
+    ids: readonly number[],
+  ): Promise<number[]> {
     const now = this.deps.clock.now();
     if (change.kind === 'delete') return links.deleteMany(accountId, ids);
     if (change.kind === 'pixels') return links.setPixelsMany(accountId, ids, [...new Set(change.pixelIds)], now);
@@ -297,15 +347,19 @@ export class LinksService {
 
   /** How many links a bulk action would reach (for its confirmation). */
   async countTargeted(accountId: number, target: BulkTarget): Promise<number> {
-    if ('filter' in target) return (await this.deps.links.list(accountId, target.filter, { page: 1, perPage: 1 }, this.deps.clock.now())).total;
+    if ('filter' in target)
+      return (await this.deps.links.list(accountId, target.filter, { page: 1, perPage: 1 }, this.deps.clock.now()))
+        .total;
     let count = 0;
-    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) count += chunk.length;
+    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now()))
+      count += chunk.length;
     return count;
   }
 
   /** The targeted links with their space, domain and pixels, a chunk at a time in id order (exports). */
   async *exportChunks(accountId: number, target: BulkTarget): AsyncGenerator<LinkView[]> {
-    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now())) yield this.views.of(accountId, chunk);
+    for await (const chunk of targetedChunks(this.deps.links, accountId, target, () => this.deps.clock.now()))
+      yield this.views.of(accountId, chunk);
   }
 
   /** Resolves once every background title lookup started so far has finished. */
@@ -341,7 +395,8 @@ export class LinksService {
 
   private async hashSecrets(checked: CheckedLinkInput): Promise<Partial<LinkFields>> {
     const out: Partial<LinkFields> = {};
-    if (checked.password !== undefined) out.passwordHash = checked.password ? await hashPassword(checked.password) : null;
+    if (checked.password !== undefined)
+      out.passwordHash = checked.password ? await hashPassword(checked.password) : null;
     if (checked.privacyPassword !== undefined) {
       out.privacyPasswordHash = checked.privacyPassword ? await hashPassword(checked.privacyPassword) : null;
     }

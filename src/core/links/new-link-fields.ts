@@ -13,7 +13,11 @@ export type DefaultStatsPrivacy = 0 | 1;
 export const PRIVATE_STATS: DefaultStatsPrivacy = 1;
 
 /** What a new link holds before its input is laid over it: shared by a create and an import. */
-export function newLinkFields(domainId: number | null, spaceId: number | null, privacy: DefaultStatsPrivacy): LinkFields {
+export function newLinkFields(
+  domainId: number | null,
+  spaceId: number | null,
+  privacy: DefaultStatsPrivacy,
+): LinkFields {
   return {
     domainId,
     spaceId,

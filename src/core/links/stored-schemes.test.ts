@@ -29,5 +29,9 @@ test('the schemes of a stored link its settings would refuse now: its url, its a
     { name: null, when: {}, url: 'https://c.example/', ios_url: 'oldapp://c', android_url: 'intent:#Intent;end' },
   ];
   assert.deepEqual(refusedSchemesOf(link({ rules }), allowed), ['gopher', 'oldapp', 'intent']);
-  assert.deepEqual(refusedSchemesOf(link({ url: 'http://example.com/' }), new UrlPolicy(['https'], ['myapp'])), ['http'], 'a scheme taken off URL_SCHEMES');
+  assert.deepEqual(
+    refusedSchemesOf(link({ url: 'http://example.com/' }), new UrlPolicy(['https'], ['myapp'])),
+    ['http'],
+    'a scheme taken off URL_SCHEMES',
+  );
 });

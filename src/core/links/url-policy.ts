@@ -50,7 +50,10 @@ export class UrlPolicy {
       return undefined;
     }
     if (!this.isAppUrl(value)) {
-      bag.add(field, `The ${field} field must be an https URL${this.appSchemes.size > 0 ? ` or use one of the schemes ${[...this.appSchemes].join(', ')}` : ''}.`);
+      bag.add(
+        field,
+        `The ${field} field must be an https URL${this.appSchemes.size > 0 ? ` or use one of the schemes ${[...this.appSchemes].join(', ')}` : ''}.`,
+      );
       return undefined;
     }
     return value;

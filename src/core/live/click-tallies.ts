@@ -16,7 +16,8 @@ export class ClickTallies {
   add(click: Pick<Click, 'accountId' | 'linkId' | 'isBot'>): void {
     if (click.isBot) return;
     let tally = this.pending.get(click.accountId);
-    if (tally === undefined) this.pending.set(click.accountId, (tally = { accountId: click.accountId, clicks: 0, links: {} }));
+    if (tally === undefined)
+      this.pending.set(click.accountId, (tally = { accountId: click.accountId, clicks: 0, links: {} }));
     tally.clicks++;
     tally.links[click.linkId] = (tally.links[click.linkId] ?? 0) + 1;
   }

@@ -1,4 +1,15 @@
-export const PIXEL_TYPES = ['adroll', 'bing', 'facebook', 'google-ads', 'google-analytics', 'google-tag-manager', 'linkedin', 'pinterest', 'quora', 'twitter'] as const;
+export const PIXEL_TYPES = [
+  'adroll',
+  'bing',
+  'facebook',
+  'google-ads',
+  'google-analytics',
+  'google-tag-manager',
+  'linkedin',
+  'pinterest',
+  'quora',
+  'twitter',
+] as const;
 
 export type PixelType = (typeof PIXEL_TYPES)[number];
 

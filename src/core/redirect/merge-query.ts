@@ -6,7 +6,9 @@
  */
 export function mergeQuery(destination: string, incomingQuery: string): string {
   if (incomingQuery === '') return destination;
-  return mergesWithoutParsing(destination, incomingQuery) ? appendQuery(destination, incomingQuery) : mergeByUrl(destination, incomingQuery);
+  return mergesWithoutParsing(destination, incomingQuery)
+    ? appendQuery(destination, incomingQuery)
+    : mergeByUrl(destination, incomingQuery);
 }
 
 /** Whether the merge is the common case below, where parsing would change nothing. */

@@ -62,12 +62,21 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
   if (isExpired(link, ctx.now)) return { kind: 'expired', expirationUrl: link.expirationUrl };
   const cap = link.expirationClicks !== null && link.expirationClicks > 0 ? link.expirationClicks : null;
   if (link.passwordHash !== null && !ctx.unlocked) return { kind: 'locked' };
-  const wantsPixels = link.pixels.length > 0 && !visitor.isBot && !visitor.refusesTracking && ctx.consentMode !== 'never';
+  const wantsPixels =
+    link.pixels.length > 0 && !visitor.isBot && !visitor.refusesTracking && ctx.consentMode !== 'never';
   if (wantsPixels && ctx.consentMode === 'ask' && ctx.consent === null) return { kind: 'ask-consent' };
   // `implied` skips the question, not an answer: a remembered (or just posted) "no" still counts.
-  const pixels = wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no')) ? link.pixels : [];
+  const pixels =
+    wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no'))
+      ? link.pixels
+      : [];
   const destination = link.rules === null ? chooseDestination(link, visitor) : decide(link, visitor, ctx);
-  return { kind: 'proceed', destination: destination.kind === 'fixed' ? toApp(link, visitor, destination) : destination, pixels, cap };
+  return {
+    kind: 'proceed',
+    destination: destination.kind === 'fixed' ? toApp(link, visitor, destination) : destination,
+    pixels,
+    cap,
+  };
 }
 
 /**
@@ -90,6 +99,9 @@ function toApp(link: RedirectLink, visitor: Visitor, destination: FixedDestinati
 
 function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext): FixedDestination {
   const inputs = ctx.rules ?? NO_INPUTS;
-  const decision = link.rules!.decide({ visitor, query: inputs.query, address: inputs.address, now: ctx.now, clicks: link.clicks, cookie: inputs.cookie }, inputs.random);
+  const decision = link.rules!.decide(
+    { visitor, query: inputs.query, address: inputs.address, now: ctx.now, clicks: link.clicks, cookie: inputs.cookie },
+    inputs.random,
+  );
   return { kind: 'fixed' as const, url: decision.url ?? link.url, decision };
 }

@@ -20,7 +20,12 @@ const PERSON: Visitor = {
   refusesTracking: false,
   referrerHost: null,
 };
-const GET: VisitRequest = { method: 'GET', query: 'utm_source=x&lpx_cid=forged', address: '192.0.2.7', userAgent: 'UA' };
+const GET: VisitRequest = {
+  method: 'GET',
+  query: 'utm_source=x&lpx_cid=forged',
+  address: '192.0.2.7',
+  userAgent: 'UA',
+};
 const ACCESS: VisitAccess = { unlocked: false, consent: null, consentMode: 'ask' };
 const ids = new ClickIds('secret', 90);
 const SPLIT = compileRules([
@@ -49,22 +54,43 @@ test("the click id names the link, the rule and the variant drawn; the visitor's
   assert.equal(url.searchParams.getAll('lpx_cid').length, 1);
   const read = ids.read(url.searchParams.get('lpx_cid')!, NOW);
   assert.ok(read.ok);
-  assert.deepEqual({ linkId: read.click.linkId, at: read.click.at, rule: read.click.rule, variant: read.click.variant }, { linkId: 42, at: NOW, rule: 1, variant: 1 });
+  assert.deepEqual(
+    { linkId: read.click.linkId, at: read.click.at, rule: read.click.rule, variant: read.click.variant },
+    { linkId: 42, at: NOW, rule: 1, variant: 1 },
+  );
   const { click } = ports.sink.recorded[0]!;
   assert.deepEqual([click.rule, click.variant], [1, 1]);
 });
 
 test("the destination's own lpx_cid wins; a link that does not track adds none", async () => {
   const ports = { ...fakeVisitPorts(NOW), clickIds: ids };
-  const own = destinationOf(await visit(ports, aRedirectLink({ url: 'https://shop.example/?lpx_cid=mine', trackConversions: true }), PERSON, GET, ACCESS));
+  const own = destinationOf(
+    await visit(
+      ports,
+      aRedirectLink({ url: 'https://shop.example/?lpx_cid=mine', trackConversions: true }),
+      PERSON,
+      GET,
+      ACCESS,
+    ),
+  );
   assert.deepEqual(own.searchParams.getAll('lpx_cid'), ['mine']);
-  const plain = destinationOf(await visit(ports, aRedirectLink({ url: 'https://shop.example/' }), PERSON, { ...GET, query: '' }, ACCESS));
+  const plain = destinationOf(
+    await visit(ports, aRedirectLink({ url: 'https://shop.example/' }), PERSON, { ...GET, query: '' }, ACCESS),
+  );
   assert.equal(plain.search, '');
   assert.deepEqual([ports.sink.recorded[1]!.click.rule, ports.sink.recorded[1]!.click.variant], [null, null]);
 });
 
 test('HEAD shows the way without a click id (no click was recorded)', async () => {
   const ports = { ...fakeVisitPorts(NOW), clickIds: ids };
-  const url = destinationOf(await visit(ports, aRedirectLink({ trackConversions: true }), PERSON, { ...GET, method: 'HEAD', query: '' }, ACCESS));
+  const url = destinationOf(
+    await visit(
+      ports,
+      aRedirectLink({ trackConversions: true }),
+      PERSON,
+      { ...GET, method: 'HEAD', query: '' },
+      ACCESS,
+    ),
+  );
   assert.equal(url.searchParams.has('lpx_cid'), false);
 });

@@ -41,11 +41,18 @@ for (const later of [false, true]) {
     const run = async (link: RedirectLink, visitor = PERSON, request = GET, access = ASK) => {
       const ports = fakeVisitPorts(NOW, later);
       const results: VisitResult[] = [await visit(ports, link, visitor, request, access)];
-      return { ports, results, again: async (v = visitor, r = request) => results.push(await visit(ports, link, v, r, access)) };
+      return {
+        ports,
+        results,
+        again: async (v = visitor, r = request) => results.push(await visit(ports, link, v, r, access)),
+      };
     };
 
     test('a plain link: on to its URL with the query merged, one click with the visitor and the stamp', async () => {
-      const { ports, results } = await run(aRedirectLink({ url: 'https://example.com/p?a=1' }), PERSON, { ...GET, query: 'utm_source=x' });
+      const { ports, results } = await run(aRedirectLink({ url: 'https://example.com/p?a=1' }), PERSON, {
+        ...GET,
+        query: 'utm_source=x',
+      });
       assert.deepEqual(results, [{ kind: 'go', destination: 'https://example.com/p?a=1&utm_source=x', pixels: [] }]);
       assert.equal(ports.sink.recorded.length, 1);
       const { click, rotation } = ports.sink.recorded[0]!;
@@ -85,12 +92,21 @@ for (const later of [false, true]) {
     test('disabled, expired by date, locked, asking consent: answered without a click, the cap or the rotation', async () => {
       const cases: Array<[Partial<RedirectLink>, VisitAccess, VisitResult]> = [
         [{ disabled: true }, ASK, { kind: 'disabled' }],
-        [{ endsAt: NOW, expirationUrl: 'https://example.com/over' }, ASK, { kind: 'expired', expirationUrl: 'https://example.com/over' }],
+        [
+          { endsAt: NOW, expirationUrl: 'https://example.com/over' },
+          ASK,
+          { kind: 'expired', expirationUrl: 'https://example.com/over' },
+        ],
         [{ passwordHash: 'hash' }, ASK, { kind: 'locked' }],
         [{ pixels: [PIXEL] }, ASK, { kind: 'ask-consent' }],
       ];
       for (const [fields, access, expected] of cases) {
-        const { ports, results } = await run(aRedirectLink({ ...fields, expirationClicks: 5, ...ROTATING }), PERSON, GET, access);
+        const { ports, results } = await run(
+          aRedirectLink({ ...fields, expirationClicks: 5, ...ROTATING }),
+          PERSON,
+          GET,
+          access,
+        );
         assert.deepEqual(results, [expected], JSON.stringify(fields));
         assert.equal(ports.sink.recorded.length, 0);
         assert.equal(ports.quota.claims, 0);
@@ -110,7 +126,11 @@ for (const later of [false, true]) {
         destination: 'https://example.com/',
         pixels: [],
       });
-      assert.deepEqual((await run(link, BOT, GET, { ...ASK, unlocked: true })).results[0], { kind: 'go', destination: 'https://example.com/', pixels: [] });
+      assert.deepEqual((await run(link, BOT, GET, { ...ASK, unlocked: true })).results[0], {
+        kind: 'go',
+        destination: 'https://example.com/',
+        pixels: [],
+      });
     });
 
     test('a click cap: people claim it until it is used up, then they and everyone else are told it expired', async () => {
@@ -137,7 +157,13 @@ for (const later of [false, true]) {
       await again();
       const destinations = results.map((r) => (r.kind === 'go' ? r.destination : r.kind));
       // lastRotation 0 as last read: people get 1, 2, then 0; bots and HEAD see entry (0 + 1).
-      assert.deepEqual(destinations, ['https://b.example/', 'https://c.example/', 'https://b.example/', 'https://b.example/', 'https://a.example/']);
+      assert.deepEqual(destinations, [
+        'https://b.example/',
+        'https://c.example/',
+        'https://b.example/',
+        'https://b.example/',
+        'https://a.example/',
+      ]);
       assert.deepEqual(
         ports.sink.recorded.map((r) => r.rotation),
         [1, 2, undefined, 0],

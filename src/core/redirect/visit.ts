@@ -68,14 +68,33 @@ type Proceed = Extract<VisitOutcome, { kind: 'proceed' }>;
  *
  * Synchronous when the quota and rotation answer at once (in memory): the fast path relies on it.
  */
-export function visit(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, access: VisitAccess): Eventually<VisitResult> {
-  const ctx: VisitContext = { now: ports.clock.now(), unlocked: access.unlocked, consent: access.consent, consentMode: access.consentMode };
-  if (link.rules !== null) ctx.rules = { query: request.query, address: request.address, cookie: request.ruleCookie, random: ports.random ?? Math.random };
+export function visit(
+  ports: VisitPorts,
+  link: RedirectLink,
+  visitor: Visitor,
+  request: VisitRequest,
+  access: VisitAccess,
+): Eventually<VisitResult> {
+  const ctx: VisitContext = {
+    now: ports.clock.now(),
+    unlocked: access.unlocked,
+    consent: access.consent,
+    consentMode: access.consentMode,
+  };
+  if (link.rules !== null)
+    ctx.rules = {
+      query: request.query,
+      address: request.address,
+      cookie: request.ruleCookie,
+      random: ports.random ?? Math.random,
+    };
   const outcome = resolveVisit(link, visitor, ctx);
   if (outcome.kind !== 'proceed') return outcome;
   if (outcome.cap === null) return choose(ports, link, visitor, request, outcome);
   const counts = request.method !== 'HEAD' && !visitor.isBot;
-  const open = counts ? ports.quota.claim(link.id, outcome.cap, link.clicks) : notExhausted(ports.quota.exhausted(link.id, outcome.cap, link.clicks));
+  const open = counts
+    ? ports.quota.claim(link.id, outcome.cap, link.clicks)
+    : notExhausted(ports.quota.exhausted(link.id, outcome.cap, link.clicks));
   return open instanceof Promise
     ? open.then((o) => (o ? choose(ports, link, visitor, request, outcome) : expired(link)))
     : open
@@ -91,20 +110,28 @@ function expired(link: RedirectLink): VisitResult {
   return { kind: 'expired', expirationUrl: link.expirationUrl };
 }
 
-function choose(ports: VisitPorts, link: RedirectLink, visitor: Visitor, request: VisitRequest, outcome: Proceed): Eventually<VisitResult> {
+function choose(
+  ports: VisitPorts,
+  link: RedirectLink,
+  visitor: Visitor,
+  request: VisitRequest,
+  outcome: Proceed,
+): Eventually<VisitResult> {
   const { destination } = outcome;
   if (destination.kind === 'fixed') {
     const result = go(ports, link, visitor, request, outcome, destination.url, undefined, destination.decision);
     if (destination.fallback !== undefined) result.fallback = mergeQuery(destination.fallback, request.query);
     const value = destination.decision?.cookie ?? null;
     // Only people are remembered: a HEAD or a bot draws, but keeps nothing.
-    if (value !== null && request.method !== 'HEAD' && !visitor.isBot) result.cookie = { name: ruleCookieName(link.id), value, maxAgeSeconds: RULE_COOKIE_DAYS * 86_400 };
+    if (value !== null && request.method !== 'HEAD' && !visitor.isBot)
+      result.cookie = { name: ruleCookieName(link.id), value, maxAgeSeconds: RULE_COOKIE_DAYS * 86_400 };
     return result;
   }
   const { entries } = destination;
   // Only human visits turn the rotation: it splits people between the entries, and bots in
   // between (link unfurlers, crawlers) would otherwise skew who is sent where.
-  if (request.method === 'HEAD' || visitor.isBot) return go(ports, link, visitor, request, outcome, entries[(link.lastRotation + 1) % entries.length]!, undefined);
+  if (request.method === 'HEAD' || visitor.isBot)
+    return go(ports, link, visitor, request, outcome, entries[(link.lastRotation + 1) % entries.length]!, undefined);
   const position = ports.rotation.next(link.id, entries.length, link.lastRotation);
   return position instanceof Promise
     ? position.then((p) => go(ports, link, visitor, request, outcome, entries[p]!, p))
@@ -121,20 +148,38 @@ function go(
   rotation: number | undefined,
   decision?: RuleDecision,
 ): Extract<VisitResult, { kind: 'go' }> {
-  if (request.method === 'HEAD') return { kind: 'go', destination: mergeQuery(to, request.query), pixels: outcome.pixels };
+  if (request.method === 'HEAD')
+    return { kind: 'go', destination: mergeQuery(to, request.query), pixels: outcome.pixels };
   const at = ports.clock.now();
-  const stamp = ports.stamper.stamp({ linkId: link.id, at, timeZone: link.timezone, address: request.address, userAgent: request.userAgent, isBot: visitor.isBot });
+  const stamp = ports.stamper.stamp({
+    linkId: link.id,
+    at,
+    timeZone: link.timezone,
+    address: request.address,
+    userAgent: request.userAgent,
+    isBot: visitor.isBot,
+  });
   const rule = decision?.rule ?? null;
   const variant = decision?.variant ?? null;
   ports.sink.record(clickOf(link, visitor, at, stamp, rule, variant), rotation);
   // The id is signed here and kept nowhere: a conversion brings it back (docs/adr/0074).
-  const query = link.trackConversions && ports.clickIds ? withClickId(request.query, ports.clickIds.issue({ linkId: link.id, at, rule, variant })) : request.query;
+  const query =
+    link.trackConversions && ports.clickIds
+      ? withClickId(request.query, ports.clickIds.issue({ linkId: link.id, at, rule, variant }))
+      : request.query;
   return { kind: 'go', destination: mergeQuery(to, query), pixels: outcome.pixels };
 }
 
 // Every field named, in Click's order, so that every click is built at once in one shape; a
 // spread of the stamp would add its properties one by one on every visit (docs/performance.md).
-function clickOf(link: RedirectLink, visitor: Visitor, at: number, stamp: ClickStamp, rule: number | null, variant: number | null): Click {
+function clickOf(
+  link: RedirectLink,
+  visitor: Visitor,
+  at: number,
+  stamp: ClickStamp,
+  rule: number | null,
+  variant: number | null,
+): Click {
   return {
     linkId: link.id,
     accountId: link.accountId,

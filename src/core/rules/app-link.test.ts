@@ -37,11 +37,28 @@ const destination = (o: VisitOutcome) => {
 };
 
 test("the link's app links: iOS and Android each their own, other systems the url", () => {
-  const link = aRedirectLink({ url: 'https://web.example/', iosUrl: 'https://app.example/ios', androidUrl: 'myapp://home' });
-  assert.deepEqual(destination(resolveVisit(link, visitor('iOS'), ctx())), { kind: 'fixed', url: 'https://app.example/ios' });
-  assert.deepEqual(destination(resolveVisit(link, visitor('Android'), ctx())), { kind: 'fixed', url: 'myapp://home', fallback: 'https://web.example/' });
-  assert.deepEqual(destination(resolveVisit(link, visitor('Windows'), ctx())), { kind: 'fixed', url: 'https://web.example/' });
-  assert.deepEqual(destination(resolveVisit(link, visitor(null), ctx())), { kind: 'fixed', url: 'https://web.example/' });
+  const link = aRedirectLink({
+    url: 'https://web.example/',
+    iosUrl: 'https://app.example/ios',
+    androidUrl: 'myapp://home',
+  });
+  assert.deepEqual(destination(resolveVisit(link, visitor('iOS'), ctx())), {
+    kind: 'fixed',
+    url: 'https://app.example/ios',
+  });
+  assert.deepEqual(destination(resolveVisit(link, visitor('Android'), ctx())), {
+    kind: 'fixed',
+    url: 'myapp://home',
+    fallback: 'https://web.example/',
+  });
+  assert.deepEqual(destination(resolveVisit(link, visitor('Windows'), ctx())), {
+    kind: 'fixed',
+    url: 'https://web.example/',
+  });
+  assert.deepEqual(destination(resolveVisit(link, visitor(null), ctx())), {
+    kind: 'fixed',
+    url: 'https://web.example/',
+  });
 });
 
 test("a phpShort target that chose another URL keeps it: the link's app links belong to its url", () => {
@@ -68,7 +85,11 @@ test("the deciding rule's app links, and none from the link for a rule without t
       ios_url: 'https://app.example/s',
     },
   ];
-  const link = aRedirectLink({ url: 'https://web.example/', iosUrl: 'https://app.example/link', rules: compileRules(rules) });
+  const link = aRedirectLink({
+    url: 'https://web.example/',
+    iosUrl: 'https://app.example/link',
+    rules: compileRules(rules),
+  });
   const a = resolveVisit(link, visitor('Android'), ctx('c=a'));
   assert.deepEqual(destination(a), {
     kind: 'fixed',
@@ -76,12 +97,27 @@ test("the deciding rule's app links, and none from the link for a rule without t
     fallback: 'https://a.example/',
     decision: { rule: 0, variant: null, url: 'https://a.example/', cookie: '1' },
   });
-  assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx('c=a'))).url, 'https://a.example/', 'the rule has no iOS link');
-  assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx('c=b'))).url, 'https://b.example/', "not the link's app link");
-  const s = destination(resolveVisit(link, visitor('iOS'), ctx('c=s'))) as { url: string; decision?: { variant: number | null } };
+  assert.equal(
+    destination(resolveVisit(link, visitor('iOS'), ctx('c=a'))).url,
+    'https://a.example/',
+    'the rule has no iOS link',
+  );
+  assert.equal(
+    destination(resolveVisit(link, visitor('iOS'), ctx('c=b'))).url,
+    'https://b.example/',
+    "not the link's app link",
+  );
+  const s = destination(resolveVisit(link, visitor('iOS'), ctx('c=s'))) as {
+    url: string;
+    decision?: { variant: number | null };
+  };
   assert.equal(s.url, 'https://app.example/s');
   assert.equal(s.decision?.variant, 0);
-  assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx())).url, 'https://app.example/link', 'no rule decided: the link’s own');
+  assert.equal(
+    destination(resolveVisit(link, visitor('iOS'), ctx())).url,
+    'https://app.example/link',
+    'no rule decided: the link’s own',
+  );
 });
 
 test('app links are https or a scheme on the allow-list; the path names the field', () => {
@@ -94,17 +130,42 @@ test('app links are https or a scheme on the allow-list; the path names the fiel
   assert.equal(urls.checkApp(bag, 'ios_url', null), null);
   assert.equal(urls.checkApp(bag, 'ios_url', undefined), undefined);
   assert.equal(bag.has('ios_url'), false);
-  for (const [i, bad] of ['http://app.example/', 'javascript:alert(1)', 'data:text/html,x', 'other://x', 'myapp:', 'https:app', 'myapp://a b', 42].entries()) {
+  for (const [i, bad] of [
+    'http://app.example/',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'other://x',
+    'myapp:',
+    'https:app',
+    'myapp://a b',
+    42,
+  ].entries()) {
     const b = new FieldErrorBag();
     assert.equal(urls.checkApp(b, `f${i}`, bad), undefined, String(bad));
     assert.equal(b.has(`f${i}`), true, String(bad));
   }
   const none = new FieldErrorBag();
-  assert.equal(new UrlPolicy().checkApp(none, 'android_url', 'myapp://x'), undefined, 'no custom scheme unless the operator lists it');
+  assert.equal(
+    new UrlPolicy().checkApp(none, 'android_url', 'myapp://x'),
+    undefined,
+    'no custom scheme unless the operator lists it',
+  );
   const ruleBag = new FieldErrorBag();
-  assert.equal(checkRules(ruleBag, [{ when: {}, url: 'https://a.example/', ios_url: 'https://app.example/', android_url: 'nope://x' }], urls), undefined);
+  assert.equal(
+    checkRules(
+      ruleBag,
+      [{ when: {}, url: 'https://a.example/', ios_url: 'https://app.example/', android_url: 'nope://x' }],
+      urls,
+    ),
+    undefined,
+  );
   assert.equal(ruleBag.has('rules.0.android_url'), true);
-  assert.deepEqual(checkRules(new FieldErrorBag(), [{ when: {}, url: 'https://a.example/', ios_url: 'myapp://i', android_url: null }], urls), [
-    { name: null, when: {}, url: 'https://a.example/', ios_url: 'myapp://i' },
-  ]);
+  assert.deepEqual(
+    checkRules(
+      new FieldErrorBag(),
+      [{ when: {}, url: 'https://a.example/', ios_url: 'myapp://i', android_url: null }],
+      urls,
+    ),
+    [{ name: null, when: {}, url: 'https://a.example/', ios_url: 'myapp://i' }],
+  );
 });

@@ -4,7 +4,11 @@ import type { Platform } from '../targeting/target.ts';
 export const APP_LINK_FIELDS = ['ios_url', 'android_url'] as const;
 
 /** The app link for a visitor's OS among a link's or a rule's, or null: the web URL serves. */
-export function appLinkFor(platform: Platform | null, iosUrl: string | null | undefined, androidUrl: string | null | undefined): string | null {
+export function appLinkFor(
+  platform: Platform | null,
+  iosUrl: string | null | undefined,
+  androidUrl: string | null | undefined,
+): string | null {
   if (platform === 'iOS') return iosUrl ?? null;
   if (platform === 'Android') return androidUrl ?? null;
   return null;

@@ -4,7 +4,16 @@ import type { UrlPolicy } from '../links/url-policy.ts';
 import { normalizeCountryCode } from '../targeting/countries.ts';
 import { normalizeLanguageCode } from '../targeting/languages.ts';
 import { formatRange, parseRange } from './ip-range.ts';
-import { CONDITION_NAMES, RULE_LIMITS, WEEKDAYS, type Conditions, type Rule, type SplitVariant, type TimeWindow, type Weekday } from './rule.ts';
+import {
+  CONDITION_NAMES,
+  RULE_LIMITS,
+  WEEKDAYS,
+  type Conditions,
+  type Rule,
+  type SplitVariant,
+  type TimeWindow,
+  type Weekday,
+} from './rule.ts';
 import { isTimeZone } from './time-window.ts';
 import { APP_LINK_FIELDS } from './app-link.ts';
 import { browserFamily, DEVICES, osName } from './visitor-names.ts';
@@ -49,7 +58,10 @@ export function checkRules(bag: Bag, input: unknown, urls: UrlPolicy): Rule[] | 
   if (input === undefined) return undefined;
   if (input === null || input === '') return null;
   // A form's text, or a null, may arrive wrapped in a one-item list (the body validator's coercion).
-  let value: unknown = Array.isArray(input) && input.length === 1 && (typeof input[0] === 'string' || input[0] === null) ? input[0] : input;
+  let value: unknown =
+    Array.isArray(input) && input.length === 1 && (typeof input[0] === 'string' || input[0] === null)
+      ? input[0]
+      : input;
   if (value === '' || value === null) return null;
   if (typeof value === 'string') {
     try {
@@ -85,7 +97,8 @@ function checkRule(outer: Bag, at: string, input: unknown, urls: UrlPolicy): Rul
   let name: string | null = null;
   if (raw.name !== undefined && raw.name !== null && raw.name !== '') {
     if (typeof raw.name !== 'string') bag.add(`${at}.name`, messages.string(`${at}.name`));
-    else if (raw.name.trim().length > RULE_LIMITS.nameMax) bag.add(`${at}.name`, messages.maxChars(`${at}.name`, RULE_LIMITS.nameMax));
+    else if (raw.name.trim().length > RULE_LIMITS.nameMax)
+      bag.add(`${at}.name`, messages.maxChars(`${at}.name`, RULE_LIMITS.nameMax));
     else name = raw.name.trim() || null;
   }
   const when = raw.when === undefined || raw.when === null ? {} : checkConditions(bag, `${at}.when`, raw.when, true);
@@ -125,10 +138,15 @@ function checkSplit(bag: Bag, at: string, raw: unknown, urls: UrlPolicy): SplitV
     const variant = objectAt(bag, field, v);
     if (variant === null) return;
     const url =
-      typeof variant.url === 'string' && variant.url !== '' ? urls.check(bag, `${field}.url`, variant.url) : bag.add(`${field}.url`, messages.required(`${field}.url`));
+      typeof variant.url === 'string' && variant.url !== ''
+        ? urls.check(bag, `${field}.url`, variant.url)
+        : bag.add(`${field}.url`, messages.required(`${field}.url`));
     const w = variant.weight;
     if (typeof w !== 'number' || !Number.isInteger(w) || w < RULE_LIMITS.weightMin || w > RULE_LIMITS.weightMax)
-      bag.add(`${field}.weight`, `The ${field}.weight field must be an integer between ${RULE_LIMITS.weightMin} and ${RULE_LIMITS.weightMax}.`);
+      bag.add(
+        `${field}.weight`,
+        `The ${field}.weight field must be an integer between ${RULE_LIMITS.weightMin} and ${RULE_LIMITS.weightMax}.`,
+      );
     else if (url !== undefined) out.push({ url, weight: w });
   });
   return out.length === raw.length ? out : null;
@@ -158,7 +176,13 @@ function checkConditions(outer: Bag, at: string, input: unknown, top: boolean): 
   return bag.ok ? out : null;
 }
 
-function list(bag: Bag, at: string, raw: unknown, each: (v: string) => string | null, what: string): string[] | undefined {
+function list(
+  bag: Bag,
+  at: string,
+  raw: unknown,
+  each: (v: string) => string | null,
+  what: string,
+): string[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) {
     bag.add(at, `The ${at} field must be a list of at least one ${what}.`);
     return undefined;
@@ -177,12 +201,22 @@ function list(bag: Bag, at: string, raw: unknown, each: (v: string) => string | 
 }
 
 const CHECKS = {
-  country: (bag: Bag, at: string, raw: unknown) => list(bag, at, raw, normalizeCountryCode, 'an ISO 3166-1 alpha-2 country code'),
-  language: (bag: Bag, at: string, raw: unknown) => list(bag, at, raw, normalizeLanguageCode, 'an ISO 639-1 language code'),
-  os: (bag: Bag, at: string, raw: unknown) => list(bag, at, raw, osName, 'one of iOS, Android, Windows, OS X, Linux, Ubuntu, Chrome OS'),
-  browser: (bag: Bag, at: string, raw: unknown) => list(bag, at, raw, browserFamily, 'a browser such as Chrome, Safari, Firefox, Edge, Samsung Internet or Opera'),
+  country: (bag: Bag, at: string, raw: unknown) =>
+    list(bag, at, raw, normalizeCountryCode, 'an ISO 3166-1 alpha-2 country code'),
+  language: (bag: Bag, at: string, raw: unknown) =>
+    list(bag, at, raw, normalizeLanguageCode, 'an ISO 639-1 language code'),
+  os: (bag: Bag, at: string, raw: unknown) =>
+    list(bag, at, raw, osName, 'one of iOS, Android, Windows, OS X, Linux, Ubuntu, Chrome OS'),
+  browser: (bag: Bag, at: string, raw: unknown) =>
+    list(bag, at, raw, browserFamily, 'a browser such as Chrome, Safari, Firefox, Edge, Samsung Internet or Opera'),
   device: (bag: Bag, at: string, raw: unknown) =>
-    list(bag, at, raw, (v) => (DEVICES as readonly string[]).find((d) => d === v.toLowerCase()) ?? null, 'one of desktop, mobile, tablet'),
+    list(
+      bag,
+      at,
+      raw,
+      (v) => (DEVICES as readonly string[]).find((d) => d === v.toLowerCase()) ?? null,
+      'one of desktop, mobile, tablet',
+    ),
   referrer: (bag: Bag, at: string, raw: unknown) =>
     list(
       bag,
@@ -209,14 +243,24 @@ const CHECKS = {
       'an IP address or CIDR range',
     ),
   query: (bag: Bag, at: string, raw: unknown): Record<string, string> | undefined => {
-    if (!isObject(raw) || Object.keys(raw).length === 0) return void bag.add(at, `The ${at} field must name at least one parameter.`);
+    if (!isObject(raw) || Object.keys(raw).length === 0)
+      return void bag.add(at, `The ${at} field must name at least one parameter.`);
     const entries = Object.entries(raw);
-    if (entries.length > RULE_LIMITS.values) return void bag.add(at, `The ${at} field must not have more than ${RULE_LIMITS.values} items.`);
+    if (entries.length > RULE_LIMITS.values)
+      return void bag.add(at, `The ${at} field must not have more than ${RULE_LIMITS.values} items.`);
     const out: Record<string, string> = {};
     let ok = true;
     for (const [name, value] of entries) {
-      if (name === '' || name.length > RULE_LIMITS.queryValueMax || typeof value !== 'string' || value.length > RULE_LIMITS.queryValueMax) {
-        bag.add(`${at}.${name}`, `The ${at}.${name} field must be a text of at most ${RULE_LIMITS.queryValueMax} characters ("*" for any value).`);
+      if (
+        name === '' ||
+        name.length > RULE_LIMITS.queryValueMax ||
+        typeof value !== 'string' ||
+        value.length > RULE_LIMITS.queryValueMax
+      ) {
+        bag.add(
+          `${at}.${name}`,
+          `The ${at}.${name} field must be a text of at most ${RULE_LIMITS.queryValueMax} characters ("*" for any value).`,
+        );
         ok = false;
       } else out[name] = value;
     }
@@ -242,8 +286,12 @@ const CHECKS = {
       if (days === null || days.length > 7) bag.add(`${at}.days`, `The ${at}.days field must list days (mon … sun).`);
       else {
         const checked = days.map((d, i) => {
-          const day = typeof d === 'string' ? (WEEKDAYS as readonly string[]).find((w) => w === d.toLowerCase().slice(0, 3)) : undefined;
-          if (day === undefined) bag.add(`${at}.days.${i}`, `The ${at}.days.${i} field must be one of ${WEEKDAYS.join(', ')}.`);
+          const day =
+            typeof d === 'string'
+              ? (WEEKDAYS as readonly string[]).find((w) => w === d.toLowerCase().slice(0, 3))
+              : undefined;
+          if (day === undefined)
+            bag.add(`${at}.days.${i}`, `The ${at}.days.${i} field must be one of ${WEEKDAYS.join(', ')}.`);
           return day as Weekday;
         });
         out.days = checked;
@@ -252,7 +300,8 @@ const CHECKS = {
     return bag.ok ? out : undefined;
   },
   date: (bag: Bag, at: string, raw: unknown): { from?: string; to?: string } | undefined => {
-    if (!isObject(raw) || (raw.from == null && raw.to == null)) return void bag.add(at, `The ${at} field must have a from or a to instant.`);
+    if (!isObject(raw) || (raw.from == null && raw.to == null))
+      return void bag.add(at, `The ${at} field must have a from or a to instant.`);
     const out: { from?: string; to?: string } = {};
     let ok = true;
     for (const end of ['from', 'to'] as const) {
@@ -260,14 +309,18 @@ const CHECKS = {
       if (v === undefined || v === null) continue;
       const ms = typeof v === 'string' && INSTANT.test(v) ? Date.parse(v) : Number.NaN;
       if (Number.isNaN(ms)) {
-        bag.add(`${at}.${end}`, `The ${at}.${end} field must be an ISO-8601 instant with its offset (2026-11-27T10:00:00Z).`);
+        bag.add(
+          `${at}.${end}`,
+          `The ${at}.${end} field must be an ISO-8601 instant with its offset (2026-11-27T10:00:00Z).`,
+        );
         ok = false;
       } else out[end] = new Date(ms).toISOString();
     }
     return ok ? out : undefined;
   },
   visits: (bag: Bag, at: string, raw: unknown): { below?: number; from?: number } | undefined => {
-    if (!isObject(raw) || (raw.below == null && raw.from == null)) return void bag.add(at, `The ${at} field must have below or from.`);
+    if (!isObject(raw) || (raw.below == null && raw.from == null))
+      return void bag.add(at, `The ${at} field must have below or from.`);
     const out: { below?: number; from?: number } = {};
     let ok = true;
     for (const end of ['below', 'from'] as const) {

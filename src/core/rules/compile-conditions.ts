@@ -117,7 +117,10 @@ const BUILDERS: { [K in ConditionName]: Builder<K> } = {
     const entries = Object.entries(wanted);
     return (f) => {
       const params = paramsOf(f.query);
-      return params !== null && entries.every(([name, value]) => (value === '*' ? params.has(name) : params.getAll(name).includes(value)));
+      return (
+        params !== null &&
+        entries.every(([name, value]) => (value === '*' ? params.has(name) : params.getAll(name).includes(value)))
+      );
     };
   },
   time: (window) => {

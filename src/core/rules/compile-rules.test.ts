@@ -165,7 +165,12 @@ test('a link whose rules remember nobody sets no cookie; one with `returning` ma
   const returning = compileRules([{ name: null, when: { returning: true }, url: 'https://back.example/' }]);
   const first = returning.decide(facts(), never);
   assert.deepEqual(first, { rule: null, variant: null, url: null, cookie: SEEN_COOKIE });
-  assert.deepEqual(returning.decide(facts({ cookie: first.cookie }), never), { rule: 0, variant: null, url: 'https://back.example/', cookie: null });
+  assert.deepEqual(returning.decide(facts({ cookie: first.cookie }), never), {
+    rule: 0,
+    variant: null,
+    url: 'https://back.example/',
+    cookie: null,
+  });
 });
 
 test('trace: each rule up to the deciding one, with each condition', () => {
@@ -188,8 +193,12 @@ test('trace: each rule up to the deciding one, with each condition', () => {
 });
 
 test('links holding the same conditions share their compiled tests; a visit reads its query once for all of them', () => {
-  const a = compileRules([{ name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://a.example/' }]);
-  const b = compileRules([{ name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://b.example/' }]);
+  const a = compileRules([
+    { name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://a.example/' },
+  ]);
+  const b = compileRules([
+    { name: null, when: { query: { utm_source: 'news' }, country: ['US'] }, url: 'https://b.example/' },
+  ]);
   assert.equal(a.decide(facts({ query: 'utm_source=news' }), never).url, 'https://a.example/');
   assert.equal(b.decide(facts({ query: 'utm_source=news' }), never).url, 'https://b.example/');
   assert.equal(a.decide(facts({ query: 'utm_source=other' }), never).rule, null, 'a new query is read anew');

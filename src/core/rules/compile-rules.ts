@@ -21,7 +21,9 @@ export interface CompiledRules {
   readonly usesCookie: boolean;
   decide(facts: RuleFacts, random: () => number): RuleDecision;
   /** Each rule up to the deciding one, with each condition's answer: what explain shows. */
-  trace(facts: RuleFacts): Array<{ rule: number; matched: boolean; conditions: Array<{ condition: string; matched: boolean }> }>;
+  trace(
+    facts: RuleFacts,
+  ): Array<{ rule: number; matched: boolean; conditions: Array<{ condition: string; matched: boolean }> }>;
 }
 
 /** Where a rule sends the visits it decides: the link's own part of a compiled rule. */
@@ -32,7 +34,10 @@ interface RuleTarget {
 
 export function compileRules(rules: readonly Rule[]): CompiledRules {
   const conditions = sharedConditionLists(rules);
-  const targets: RuleTarget[] = rules.map((rule, i) => ({ url: rule.url ?? null, split: rule.split === undefined ? null : splitOf(i, rule.split) }));
+  const targets: RuleTarget[] = rules.map((rule, i) => ({
+    url: rule.url ?? null,
+    split: rule.split === undefined ? null : splitOf(i, rule.split),
+  }));
   const usesCookie = rules.some((r) => r.split !== undefined || usesReturning(r));
 
   return {

@@ -28,11 +28,19 @@ export class RuleExplainer {
   ) {}
 
   /** `at` undefined: now. */
-  async explain(accountId: number, linkId: number, probe: Omit<ExplainProbe, 'at'> & { at: number | undefined }): Promise<ExplainAnswer> {
+  async explain(
+    accountId: number,
+    linkId: number,
+    probe: Omit<ExplainProbe, 'at'> & { at: number | undefined },
+  ): Promise<ExplainAnswer> {
     const owned = await this.deps.links.owned(accountId, linkId);
     if (owned === null) throw new NotFoundError('link');
     const at = probe.at ?? this.deps.clock.now();
-    const explained = explainVisit(owned.link, { ...probe, at }, { consentMode: this.deps.consentMode, random: this.deps.random ?? Math.random });
+    const explained = explainVisit(
+      owned.link,
+      { ...probe, at },
+      { consentMode: this.deps.consentMode, random: this.deps.random ?? Math.random },
+    );
     return { ...explained, pixels: explained.firesPixels ? owned.pixelIds : [] };
   }
 }

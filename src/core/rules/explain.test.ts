@@ -13,7 +13,15 @@ import { isExpired } from '../expiration/expiry.ts';
 import { TargetType } from '../targeting/target.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 import { fakeVisitPorts } from '../../../test/support/fakes/visit-fakes.ts';
-import { addressArb, instantArb, queryArb, rulesArb, visitorArb, YEAR_FROM, YEAR_TO } from '../../../test/support/rule-arbitraries.ts';
+import {
+  addressArb,
+  instantArb,
+  queryArb,
+  rulesArb,
+  visitorArb,
+  YEAR_FROM,
+  YEAR_TO,
+} from '../../../test/support/rule-arbitraries.ts';
 
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 
@@ -41,7 +49,11 @@ const linkArb: fc.Arbitrary<RedirectLink> = fc
               country: null,
               platform: null,
               language: null,
-              rotation: [{ value: 'https://r0.example/' }, { value: 'https://r1.example/' }, { value: 'https://r2.example/' }],
+              rotation: [
+                { value: 'https://r0.example/' },
+                { value: 'https://r1.example/' },
+                { value: 'https://r2.example/' },
+              ],
             },
           }
         : {}),
@@ -67,7 +79,13 @@ const probeArb: fc.Arbitrary<ExplainProbe> = fc.record({
 /** The real visit, as the redirect runs it, with the same draw explain is given. */
 function realVisit(link: RedirectLink, probe: ExplainProbe, consentMode: ConsentMode, draw: number, unlocked: boolean) {
   const ports = { ...fakeVisitPorts(probe.at), random: () => draw };
-  const request = { method: 'GET', query: probe.query, address: probe.address, userAgent: 'UA', ruleCookie: probe.cookie };
+  const request = {
+    method: 'GET',
+    query: probe.query,
+    address: probe.address,
+    userAgent: 'UA',
+    ruleCookie: probe.cookie,
+  };
   const result = visit(ports, link, probe.visitor, request, { unlocked, consent: 'yes', consentMode }) as VisitResult;
   return { result, clicks: ports.sink.recorded };
 }
@@ -124,7 +142,11 @@ test('a trace names each condition, its answer and the value it read', () => {
   const link = aRedirectLink({
     rules: compileRules([
       { name: 'US iPhone', when: { country: ['US'], os: ['iOS'] }, url: 'https://a.example/' },
-      { name: 'Office hours', when: { time: { days: ['fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } }, url: 'https://d.example/' },
+      {
+        name: 'Office hours',
+        when: { time: { days: ['fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } },
+        url: 'https://d.example/',
+      },
     ]),
   });
   const visitor = {
@@ -137,7 +159,11 @@ test('a trace names each condition, its answer and the value it read', () => {
     refusesTracking: false,
     referrerHost: null,
   };
-  const e = explainVisit(link, { visitor, query: 'utm_source=x', address: '', at: NOW, cookie: undefined }, { consentMode: 'ask', random: Math.random });
+  const e = explainVisit(
+    link,
+    { visitor, query: 'utm_source=x', address: '', at: NOW, cookie: undefined },
+    { consentMode: 'ask', random: Math.random },
+  );
   assert.deepEqual(e, {
     outcome: 'redirect',
     url: 'https://d.example/?utm_source=x',
@@ -155,7 +181,12 @@ test('a trace names each condition, its answer and the value it read', () => {
           { condition: 'os', matched: false, value: 'Windows' },
         ],
       },
-      { rule: 1, name: 'Office hours', matched: true, conditions: [{ condition: 'time', matched: true, value: 'fri 11:00 Europe/Berlin' }] },
+      {
+        rule: 1,
+        name: 'Office hours',
+        matched: true,
+        conditions: [{ condition: 'time', matched: true, value: 'fri 11:00 Europe/Berlin' }],
+      },
     ],
   });
 });
@@ -171,19 +202,47 @@ test('a split names its variant; a disabled link and a password say so first', (
       ],
     },
   ]);
-  const visitor = { country: null, platform: null, languages: [], browser: null, device: null, isBot: false, refusesTracking: false, referrerHost: null };
+  const visitor = {
+    country: null,
+    platform: null,
+    languages: [],
+    browser: null,
+    device: null,
+    isBot: false,
+    refusesTracking: false,
+    referrerHost: null,
+  };
   const probe = { visitor, query: '', address: '', at: NOW, cookie: undefined };
   const options = { consentMode: 'ask' as const, random: () => 0.8 };
-  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split }), probe, options)), { outcome: 'redirect', url: 'https://y.example/', rule: 0, variant: 1 });
+  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split }), probe, options)), {
+    outcome: 'redirect',
+    url: 'https://y.example/',
+    rule: 0,
+    variant: 1,
+  });
   assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, passwordHash: 'h' }), probe, options)), {
     outcome: 'password',
     url: 'https://y.example/',
     rule: 0,
     variant: 1,
   });
-  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, disabled: true }), probe, options)), { outcome: 'disabled', url: null, rule: null, variant: null });
-  const bot = explainVisit(aRedirectLink({ pixels: [{ type: 'facebook', value: '1' }] }), { ...probe, visitor: { ...visitor, isBot: true } }, options);
+  assert.deepEqual(pick(explainVisit(aRedirectLink({ rules: split, disabled: true }), probe, options)), {
+    outcome: 'disabled',
+    url: null,
+    rule: null,
+    variant: null,
+  });
+  const bot = explainVisit(
+    aRedirectLink({ pixels: [{ type: 'facebook', value: '1' }] }),
+    { ...probe, visitor: { ...visitor, isBot: true } },
+    options,
+  );
   assert.deepEqual([bot.outcome, bot.countsClick], ['redirect', false], 'a bot fires no pixels and counts apart');
 });
 
-const pick = (e: ReturnType<typeof explainVisit>) => ({ outcome: e.outcome, url: e.url, rule: e.rule, variant: e.variant });
+const pick = (e: ReturnType<typeof explainVisit>) => ({
+  outcome: e.outcome,
+  url: e.url,
+  rule: e.rule,
+  variant: e.variant,
+});

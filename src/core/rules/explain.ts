@@ -79,11 +79,20 @@ export function explainVisit(link: RedirectLink, probe: ExplainProbe, options: E
   return proceed(link, probe, outcome as Extract<VisitOutcome, { kind: 'proceed' }>, locked, trace);
 }
 
-function proceed(link: RedirectLink, probe: ExplainProbe, outcome: Extract<VisitOutcome, { kind: 'proceed' }>, locked: boolean, trace: ExplainedRule[]): Explanation {
+function proceed(
+  link: RedirectLink,
+  probe: ExplainProbe,
+  outcome: Extract<VisitOutcome, { kind: 'proceed' }>,
+  locked: boolean,
+  trace: ExplainedRule[],
+): Explanation {
   const { destination } = outcome;
   const decision = destination.kind === 'fixed' ? destination.decision : undefined;
   // A rotation's next visitor gets the entry after the last one served (visit.ts turns it).
-  const to = destination.kind === 'fixed' ? destination.url : destination.entries[(link.lastRotation + 1) % destination.entries.length]!;
+  const to =
+    destination.kind === 'fixed'
+      ? destination.url
+      : destination.entries[(link.lastRotation + 1) % destination.entries.length]!;
   const rule = decision?.rule ?? null;
   const variant = decision?.variant ?? null;
   const firesPixels = outcome.pixels.length > 0;
@@ -100,7 +109,14 @@ function proceed(link: RedirectLink, probe: ExplainProbe, outcome: Extract<Visit
 
 function traceOf(link: RedirectLink, probe: ExplainProbe): ExplainedRule[] {
   if (link.rules === null) return [];
-  const facts: RuleFacts = { visitor: probe.visitor, query: probe.query, address: probe.address, now: probe.at, clicks: link.clicks, cookie: probe.cookie };
+  const facts: RuleFacts = {
+    visitor: probe.visitor,
+    query: probe.query,
+    address: probe.address,
+    now: probe.at,
+    clicks: link.clicks,
+    cookie: probe.cookie,
+  };
   const rules = link.rules.rules;
   return link.rules.trace(facts).map((step) => ({
     rule: step.rule,

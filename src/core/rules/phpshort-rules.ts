@@ -9,7 +9,9 @@ import type { Rule } from './rule.ts';
  */
 export function phpShortRules(targetType: TargetType, targets: Targets): Rule[] | null {
   const one = (list: KeyedTarget[] | null, condition: 'country' | 'os' | 'language') =>
-    list === null || list.length === 0 ? null : list.map((e): Rule => ({ name: null, when: { [condition]: [e.key] }, url: e.value }));
+    list === null || list.length === 0
+      ? null
+      : list.map((e): Rule => ({ name: null, when: { [condition]: [e.key] }, url: e.value }));
   switch (targetType) {
     case TargetType.Country:
       return one(targets.country, 'country');

@@ -16,7 +16,8 @@ export class PreviewTurns {
   constructor(private readonly perInstance = PREVIEWS_PER_INSTANCE) {}
 
   async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
-    if (this.running.has(caller) || this.running.size >= this.perInstance) throw new TooManyAttemptsError(RETRY_AFTER_SECONDS);
+    if (this.running.has(caller) || this.running.size >= this.perInstance)
+      throw new TooManyAttemptsError(RETRY_AFTER_SECONDS);
     this.running.add(caller);
     try {
       return await work();

@@ -54,7 +54,10 @@ export function needsTime(used: ReadonlySet<ConditionName>): boolean {
  * builders (compile-conditions.ts), except those no click can answer, which never hold.
  * `fallback` is where a click no rule takes goes: the link's url, or its rotation's entries in equal parts.
  */
-export function compileReplay(rules: readonly Rule[] | null, fallback: readonly string[]): (click: ClickFacts) => ReplayedDecision {
+export function compileReplay(
+  rules: readonly Rule[] | null,
+  fallback: readonly string[],
+): (click: ClickFacts) => ReplayedDecision {
   const none: ReplayedDecision = { rule: null, urls: fallback.map((url) => ({ url, share: 1 / fallback.length })) };
   const compiled = (rules ?? []).map((rule) => ({ test: testOf(rule.when), urls: destinations(rule) }));
   return (click) => {

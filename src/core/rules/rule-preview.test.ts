@@ -76,14 +76,22 @@ test('a split shares each click by its weights; changed counts what moves', asyn
 test('unknown conditions never hold (their not does); a rotation reads in equal parts; time asks for the minute', async () => {
   const rotation = {
     targetType: TargetType.Rotation,
-    targets: { country: null, platform: null, language: null, rotation: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }] },
+    targets: {
+      country: null,
+      platform: null,
+      language: null,
+      rotation: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
+    },
   };
   const at = Date.parse('2026-11-27T10:30:00Z');
   const { service, asked } = previewOf(rotation, [group({ minute: at, count: 4 })]);
   const p = await service.preview('key:1', 10, 1, {
     rules: [
       { when: { ip: ['10.0.0.0/8'] }, url: 'https://office.example/' },
-      { when: { time: { from: '09:00', to: '11:00', tz: 'UTC' }, not: { query: { a: '*' } } }, url: 'https://morning.example/' },
+      {
+        when: { time: { from: '09:00', to: '11:00', tz: 'UTC' }, not: { query: { a: '*' } } },
+        url: 'https://morning.example/',
+      },
     ],
     days: 7,
   });
@@ -101,11 +109,17 @@ test('the newest rows only: since says from when; bad input names its field; ano
   const cut = NOW - 86_400_000;
   const { service } = previewOf({}, [], cut);
   assert.equal((await service.preview('key:1', 10, 1, { rules: [] })).since, cut);
-  await assert.rejects(service.preview('key:1', 10, 1, { rules: [{ when: { country: ['USA'] }, url: 'https://a.example/' }], days: 91 }), (e: unknown) => {
-    assert.ok(e instanceof ValidationError);
-    assert.deepEqual(Object.keys(e.fields).sort(), ['days', 'rules.0.when.country.0']);
-    return true;
-  });
-  await assert.rejects(service.preview('key:1', 10, 1, {}), (e: unknown) => e instanceof ValidationError && 'rules' in e.fields);
+  await assert.rejects(
+    service.preview('key:1', 10, 1, { rules: [{ when: { country: ['USA'] }, url: 'https://a.example/' }], days: 91 }),
+    (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.deepEqual(Object.keys(e.fields).sort(), ['days', 'rules.0.when.country.0']);
+      return true;
+    },
+  );
+  await assert.rejects(
+    service.preview('key:1', 10, 1, {}),
+    (e: unknown) => e instanceof ValidationError && 'rules' in e.fields,
+  );
   await assert.rejects(service.preview('key:1', 11, 1, { rules: [] }), /link not found/);
 });

@@ -66,7 +66,12 @@ export class RulePreview {
   constructor(private readonly deps: RulePreviewDeps) {}
 
   /** `caller`: who asks (a person, through any key or web session), each of whom has one preview at a time. */
-  async preview(caller: string, accountId: number, linkId: number, input: { rules?: unknown; days?: unknown }): Promise<PreviewAnswer> {
+  async preview(
+    caller: string,
+    accountId: number,
+    linkId: number,
+    input: { rules?: unknown; days?: unknown },
+  ): Promise<PreviewAnswer> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
     const bag = new FieldErrorBag();
@@ -79,7 +84,10 @@ export class RulePreview {
 
   private async replay(link: Link, draft: Rule[] | null, days: number): Promise<PreviewAnswer> {
     const current = link.rules ?? phpShortRules(link.targetType, link.targets);
-    const rotation = link.rules === null && link.targetType === TargetType.Rotation ? (link.targets.rotation ?? []).map((e) => e.value) : [];
+    const rotation =
+      link.rules === null && link.targetType === TargetType.Rotation
+        ? (link.targets.rotation ?? []).map((e) => e.value)
+        : [];
     const fallback = rotation.length > 0 ? rotation : [link.url];
     const used = new Set([...conditionsUsed(current), ...conditionsUsed(draft)]);
     const to = this.deps.clock.now();

@@ -17,10 +17,18 @@ export function ruleWarnings(rules: readonly Rule[] | null): RuleWarning[] {
   rules.forEach((rule, i) => {
     const at = `rules.${i}`;
     const earlier = rules.slice(0, i).findIndex((e) => covers(e.when, rule.when));
-    if (earlier !== -1) out.push({ field: at, message: `This rule never decides: rule ${earlier} matches whenever it does and comes first.` });
+    if (earlier !== -1)
+      out.push({
+        field: at,
+        message: `This rule never decides: rule ${earlier} matches whenever it does and comes first.`,
+      });
     if (rule.split !== undefined) {
       const sum = rule.split.reduce((s, v) => s + v.weight, 0);
-      if (sum !== 100) out.push({ field: `${at}.split`, message: `The weights sum to ${sum}, not 100: each destination gets its weight divided by ${sum}.` });
+      if (sum !== 100)
+        out.push({
+          field: `${at}.split`,
+          message: `The weights sum to ${sum}, not 100: each destination gets its weight divided by ${sum}.`,
+        });
     }
     conditionWarnings(out, `${at}.when`, rule.when);
     if (rule.when.not !== undefined) conditionWarnings(out, `${at}.when.not`, rule.when.not);
@@ -29,7 +37,8 @@ export function ruleWarnings(rules: readonly Rule[] | null): RuleWarning[] {
 }
 
 function conditionWarnings(out: RuleWarning[], at: string, when: Conditions): void {
-  if (when.time !== undefined && isEmptyWindow(when.time)) out.push({ field: `${at}.time`, message: 'This time window is empty: it never holds.' });
+  if (when.time !== undefined && isEmptyWindow(when.time))
+    out.push({ field: `${at}.time`, message: 'This time window is empty: it never holds.' });
   for (const name of ['country', 'os', 'browser', 'device', 'language', 'referrer', 'ip'] as const) {
     const values = when[name];
     if (values === undefined) continue;
@@ -38,7 +47,10 @@ function conditionWarnings(out: RuleWarning[], at: string, when: Conditions): vo
     });
   }
   if (when.visits?.below !== undefined && when.visits.from !== undefined && when.visits.from >= when.visits.below)
-    out.push({ field: `${at}.visits`, message: 'No click count is both from and below these numbers: this condition never holds.' });
+    out.push({
+      field: `${at}.visits`,
+      message: 'No click count is both from and below these numbers: this condition never holds.',
+    });
   if (when.date?.from !== undefined && when.date.to !== undefined && when.date.from >= when.date.to)
     out.push({ field: `${at}.date`, message: 'This date range is empty: it never holds.' });
 }

@@ -74,4 +74,11 @@ export const CONDITION_NAMES: readonly ConditionName[] = [
 ];
 
 /** Bounds that keep a link record small and a decision cheap. */
-export const RULE_LIMITS = { rules: 50, values: 20, nameMax: 64, weightMin: 1, weightMax: 100, queryValueMax: 256 } as const;
+export const RULE_LIMITS = {
+  rules: 50,
+  values: 20,
+  nameMax: 64,
+  weightMin: 1,
+  weightMax: 100,
+  queryValueMax: 256,
+} as const;

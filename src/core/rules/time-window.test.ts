@@ -5,7 +5,12 @@ import { isEmptyWindow, localTime, windowTest } from './time-window.ts';
 const at = (iso: string) => Date.parse(iso);
 
 test('office hours in Berlin hold in local time, across both DST changes', () => {
-  const office = windowTest({ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' });
+  const office = windowTest({
+    days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+    from: '09:00',
+    to: '17:00',
+    tz: 'Europe/Berlin',
+  });
   // Winter (UTC+1): 09:00 local is 08:00Z.
   assert.equal(office(at('2026-11-27T07:59:00Z')), false);
   assert.equal(office(at('2026-11-27T08:00:00Z')), true);
@@ -22,9 +27,17 @@ test('office hours in Berlin hold in local time, across both DST changes', () =>
 });
 
 test('the skipped and the repeated hour of a DST change are read as the wall clock shows them', () => {
-  assert.deepEqual(localTime(at('2026-03-29T01:00:00Z'), 'Europe/Berlin'), { day: 6, minute: 3 * 60 }, '02:00 does not exist: 03:00');
+  assert.deepEqual(
+    localTime(at('2026-03-29T01:00:00Z'), 'Europe/Berlin'),
+    { day: 6, minute: 3 * 60 },
+    '02:00 does not exist: 03:00',
+  );
   assert.deepEqual(localTime(at('2026-10-25T00:30:00Z'), 'Europe/Berlin'), { day: 6, minute: 2 * 60 + 30 });
-  assert.deepEqual(localTime(at('2026-10-25T01:30:00Z'), 'Europe/Berlin'), { day: 6, minute: 2 * 60 + 30 }, 'the hour is lived twice');
+  assert.deepEqual(
+    localTime(at('2026-10-25T01:30:00Z'), 'Europe/Berlin'),
+    { day: 6, minute: 2 * 60 + 30 },
+    'the hour is lived twice',
+  );
   const night = windowTest({ from: '02:00', to: '03:00', tz: 'Europe/Berlin' });
   assert.equal(night(at('2026-10-25T00:30:00Z')), true);
   assert.equal(night(at('2026-10-25T01:30:00Z')), true);
@@ -41,7 +54,11 @@ test('a window crossing midnight belongs to the day it opens on', () => {
 
 test('zones east and west of UTC, and half-hour ones', () => {
   assert.deepEqual(localTime(at('2026-11-27T23:30:00Z'), 'Asia/Kolkata'), { day: 5, minute: 5 * 60 }, 'Saturday 05:00');
-  assert.deepEqual(localTime(at('2026-11-27T03:00:00Z'), 'America/Los_Angeles'), { day: 3, minute: 19 * 60 }, 'Thursday 19:00');
+  assert.deepEqual(
+    localTime(at('2026-11-27T03:00:00Z'), 'America/Los_Angeles'),
+    { day: 3, minute: 19 * 60 },
+    'Thursday 19:00',
+  );
 });
 
 test('empty windows never hold, and are named empty', () => {

@@ -5,7 +5,13 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(tz, f);
   }
   return f;
@@ -73,6 +79,8 @@ export function windowTest(w: TimeWindow): (now: number) => boolean {
   if (isEmptyWindow(w)) return () => false;
   return (now) => {
     const t = localMinute(now, w.tz);
-    return from < to ? days.has(t.day) && t.minute >= from && t.minute < to : (days.has(t.day) && t.minute >= from) || (days.has((t.day + 6) % 7) && t.minute < to);
+    return from < to
+      ? days.has(t.day) && t.minute >= from && t.minute < to
+      : (days.has(t.day) && t.minute >= from) || (days.has((t.day + 6) % 7) && t.minute < to);
   };
 }

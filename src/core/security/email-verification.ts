@@ -33,8 +33,16 @@ export interface RegistrationPorts {
 /** A verification link works this long, once. */
 const VERIFICATION_LIFETIME_MS = 24 * 3_600_000;
 
-export const VERIFY_PER_ADDRESS: AttemptPolicy = Object.freeze({ name: 'email-verification-address', max: 10, windowSeconds: 3600 });
-export const VERIFY_PER_EMAIL: AttemptPolicy = Object.freeze({ name: 'email-verification-email', max: 3, windowSeconds: 3600 });
+export const VERIFY_PER_ADDRESS: AttemptPolicy = Object.freeze({
+  name: 'email-verification-address',
+  max: 10,
+  windowSeconds: 3600,
+});
+export const VERIFY_PER_EMAIL: AttemptPolicy = Object.freeze({
+  name: 'email-verification-email',
+  max: 3,
+  windowSeconds: 3600,
+});
 
 const EMAIL_KEY_MAX = 256;
 const wellFormed = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
@@ -101,6 +109,8 @@ export class EmailVerification {
       '',
       'If you did not sign up, ignore this mail: the account stays closed.',
     ].join('\n');
-    void this.deps.mailer.send({ to: account.email, subject: 'Confirm your email address', text }).catch((error: unknown) => this.deps.onMailError(error));
+    void this.deps.mailer
+      .send({ to: account.email, subject: 'Confirm your email address', text })
+      .catch((error: unknown) => this.deps.onMailError(error));
   }
 }

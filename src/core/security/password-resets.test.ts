@@ -3,8 +3,18 @@ import assert from 'node:assert/strict';
 import { TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
 import { digest } from '../shared/secrets.ts';
 import { PasswordResets, RESET_LIFETIME_MS } from './password-resets.ts';
-import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
-import { MemoryChallengeStore, MemoryMailer, MemoryPasswordResetStore } from '../../../test/support/fakes/security-fakes.ts';
+import {
+  CountingLimiter,
+  ManualClock,
+  MemoryAccountStore,
+  MemorySessionStore,
+  plainHasher,
+} from '../../../test/support/fakes/account-fakes.ts';
+import {
+  MemoryChallengeStore,
+  MemoryMailer,
+  MemoryPasswordResetStore,
+} from '../../../test/support/fakes/security-fakes.ts';
 
 async function setup() {
   const accounts = new MemoryAccountStore();
@@ -27,8 +37,18 @@ async function setup() {
     onMailError: (e) => failures.push(e),
     clock,
   });
-  const account = await accounts.createWithPassword({ email: 'ada@example.com', name: 'Ada', timezone: 'UTC' }, 'plain:old password', clock.now());
-  await sessions.insert(account.id, { tokenHash: 'h', createdAt: clock.now(), expiresAt: clock.now() + 60_000, userAgent: null, address: null });
+  const account = await accounts.createWithPassword(
+    { email: 'ada@example.com', name: 'Ada', timezone: 'UTC' },
+    'plain:old password',
+    clock.now(),
+  );
+  await sessions.insert(account.id, {
+    tokenHash: 'h',
+    createdAt: clock.now(),
+    expiresAt: clock.now() + 60_000,
+    userAgent: null,
+    address: null,
+  });
   const tokenOf = (text: string) => /\/login\/reset\/([A-Za-z0-9_-]{43})$/m.exec(text)![1]!;
   return { resets, store, mailer, clock, accounts, sessions, challenges, account, tokenOf, failures };
 }
@@ -52,7 +72,10 @@ test('the password rules come before the token is spent; a used or hour-old toke
   await challenges.insert(account.id, 'pending', false, clock.now(), clock.now() + 60_000);
   const { link } = await resets.linkFor('ada@example.com');
   const token = link.split('/').pop()!;
-  await assert.rejects(resets.reset(token, 'short'), (e: unknown) => e instanceof ValidationError && 'password' in e.fields);
+  await assert.rejects(
+    resets.reset(token, 'short'),
+    (e: unknown) => e instanceof ValidationError && 'password' in e.fields,
+  );
   assert.equal(await resets.usable(token), true);
   const done = await resets.reset(token, 'a new password here');
   assert.equal(done?.id, account.id);

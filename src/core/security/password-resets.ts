@@ -36,8 +36,16 @@ export interface PasswordResetDeps {
 /** A reset link works this long, once. */
 export const RESET_LIFETIME_MS = 3_600_000;
 
-export const RESET_PER_ADDRESS: AttemptPolicy = Object.freeze({ name: 'password-reset-address', max: 10, windowSeconds: 3600 });
-export const RESET_PER_EMAIL: AttemptPolicy = Object.freeze({ name: 'password-reset-email', max: 3, windowSeconds: 3600 });
+export const RESET_PER_ADDRESS: AttemptPolicy = Object.freeze({
+  name: 'password-reset-address',
+  max: 10,
+  windowSeconds: 3600,
+});
+export const RESET_PER_EMAIL: AttemptPolicy = Object.freeze({
+  name: 'password-reset-email',
+  max: 3,
+  windowSeconds: 3600,
+});
 
 /** The longest email a reset is asked for under its own key (longer ones are no account's). */
 const EMAIL_KEY_MAX = 256;
@@ -68,7 +76,9 @@ export class PasswordResets {
     // Not awaited: writing the token takes time an unknown email would not, and the answer must
     // not tell the two apart.
     void this.issue(account)
-      .then((link) => this.deps.mailer.send({ to: account.email, subject: 'Reset your password', text: resetMail(account, link) }))
+      .then((link) =>
+        this.deps.mailer.send({ to: account.email, subject: 'Reset your password', text: resetMail(account, link) }),
+      )
       .catch((error: unknown) => this.deps.onMailError(error));
   }
 
@@ -103,7 +113,13 @@ export class PasswordResets {
     const at = this.deps.clock.now();
     await this.unit(async (tx) => {
       await tx.store.setPasswordHash(userId, hash);
-      await recordAccountChange(tx.audit, { userId, actor: selfThroughWeb(userId), action: 'account.password_changed', changes: { password: 'changed' }, at });
+      await recordAccountChange(tx.audit, {
+        userId,
+        actor: selfThroughWeb(userId),
+        action: 'account.password_changed',
+        changes: { password: 'changed' },
+        at,
+      });
     });
     await this.deps.sessions.deleteAll(userId, null);
     await this.deps.challenges.deleteAll(userId);

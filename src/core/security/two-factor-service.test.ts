@@ -4,8 +4,19 @@ import { TooManyAttemptsError, UnauthenticatedError, ValidationError } from '../
 import { SignInService } from '../accounts/sign-in-service.ts';
 import { TwoFactorService } from './two-factor-service.ts';
 import { TwoStepSignIn } from './two-step-sign-in.ts';
-import { CountingLimiter, ManualClock, MemoryAccountStore, MemorySessionStore, plainHasher } from '../../../test/support/fakes/account-fakes.ts';
-import { MemoryChallengeStore, MemoryTwoFactorStore, codeAtStep, stepTotp } from '../../../test/support/fakes/security-fakes.ts';
+import {
+  CountingLimiter,
+  ManualClock,
+  MemoryAccountStore,
+  MemorySessionStore,
+  plainHasher,
+} from '../../../test/support/fakes/account-fakes.ts';
+import {
+  MemoryChallengeStore,
+  MemoryTwoFactorStore,
+  codeAtStep,
+  stepTotp,
+} from '../../../test/support/fakes/security-fakes.ts';
 
 const PASSWORD = 'long enough password';
 const client = { address: '203.0.113.9', userAgent: 'test' };
@@ -14,7 +25,14 @@ async function setup() {
   const accounts = new MemoryAccountStore();
   const sessions = new MemorySessionStore(accounts);
   const clock = new ManualClock(Date.UTC(2026, 2, 10, 12));
-  const signIn = new SignInService({ accounts, sessions, hasher: plainHasher, perAccount: new CountingLimiter(100), perAddress: new CountingLimiter(100), clock });
+  const signIn = new SignInService({
+    accounts,
+    sessions,
+    hasher: plainHasher,
+    perAccount: new CountingLimiter(100),
+    perAddress: new CountingLimiter(100),
+    clock,
+  });
   const store = new MemoryTwoFactorStore();
   const attempts = new CountingLimiter(5);
   const twoFactor = new TwoFactorService({
@@ -121,6 +139,7 @@ test('two-step sign-in: no session before the code; the challenge is used once a
 
   const late = await twoStep.begin('ada@example.com', PASSWORD, client, false);
   clock.advance(10 * 60_000);
-  if (late.kind === 'code') await assert.rejects(twoStep.complete(late.token, codes[0]!, client), UnauthenticatedError, 'ten minutes at most');
+  if (late.kind === 'code')
+    await assert.rejects(twoStep.complete(late.token, codes[0]!, client), UnauthenticatedError, 'ten minutes at most');
   await assert.rejects(twoStep.complete('not-a-token', codes[0]!, client), UnauthenticatedError);
 });

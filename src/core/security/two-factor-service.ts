@@ -23,10 +23,17 @@ export interface TwoFactorDeps {
   unit?: AuditedUnit<TwoFactorStore> | undefined;
 }
 
-export type TwoFactorStatus = { state: 'off' } | { state: 'enrolling'; secret: string; uri: string } | { state: 'on'; since: number; recoveryCodesLeft: number };
+export type TwoFactorStatus =
+  | { state: 'off' }
+  | { state: 'enrolling'; secret: string; uri: string }
+  | { state: 'on'; since: number; recoveryCodesLeft: number };
 
 /** Guesses of one person's codes (a six-digit code has a million values: ten tries leave a 1 in 100 000 chance). */
-export const TWO_FACTOR_ATTEMPTS: AttemptPolicy = Object.freeze({ name: 'two-factor-user', max: 10, windowSeconds: 900 });
+export const TWO_FACTOR_ATTEMPTS: AttemptPolicy = Object.freeze({
+  name: 'two-factor-user',
+  max: 10,
+  windowSeconds: 900,
+});
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -43,11 +50,17 @@ export class TwoFactorService {
   }
 
   /** A change to the person's second factor and its entry in their personal workspace's log (codes as "changed"). */
-  private changed<T>(userId: number, action: string, changes: AuditChanges, work: (store: TwoFactorStore) => Promise<T>): Promise<T> {
+  private changed<T>(
+    userId: number,
+    action: string,
+    changes: AuditChanges,
+    work: (store: TwoFactorStore) => Promise<T>,
+  ): Promise<T> {
     const at = this.deps.clock.now();
     return this.unit(async (tx) => {
       const result = await work(tx.store);
-      if (result !== false) await recordAccountChange(tx.audit, { userId, actor: selfThroughWeb(userId), action, changes, at });
+      if (result !== false)
+        await recordAccountChange(tx.audit, { userId, actor: selfThroughWeb(userId), action, changes, at });
       return result;
     });
   }
@@ -55,8 +68,13 @@ export class TwoFactorService {
   async status(account: Account): Promise<TwoFactorStatus> {
     const found = await this.deps.store.find(account.id);
     if (!found) return { state: 'off' };
-    if (found.confirmedAt === null) return { state: 'enrolling', secret: found.secret, uri: this.uri(account, found.secret) };
-    return { state: 'on', since: found.confirmedAt, recoveryCodesLeft: await this.deps.store.recoveryCodesLeft(account.id) };
+    if (found.confirmedAt === null)
+      return { state: 'enrolling', secret: found.secret, uri: this.uri(account, found.secret) };
+    return {
+      state: 'on',
+      since: found.confirmedAt,
+      recoveryCodesLeft: await this.deps.store.recoveryCodesLeft(account.id),
+    };
   }
 
   async enabled(userId: number): Promise<boolean> {
@@ -67,7 +85,8 @@ export class TwoFactorService {
   /** A new secret to scan; replaces an enrolment not yet confirmed. Refused while two-factor is on. */
   async begin(account: Account): Promise<{ secret: string; uri: string }> {
     const secret = this.deps.totp.newSecret();
-    if (!(await this.deps.store.start(account.id, secret, this.deps.clock.now()))) throw ValidationError.of('code', 'Two-factor sign-in is already on.');
+    if (!(await this.deps.store.start(account.id, secret, this.deps.clock.now())))
+      throw ValidationError.of('code', 'Two-factor sign-in is already on.');
     return { secret, uri: this.uri(account, secret) };
   }
 
@@ -85,8 +104,11 @@ export class TwoFactorService {
     const step = this.deps.totp.stepOf(found.secret, clean(code), this.deps.clock.now());
     if (step === null) throw ValidationError.of('code', WRONG_CODE);
     const codes = newCodes();
-    const confirmed = await this.changed(account.id, 'account.two_factor_enabled', { two_factor: [false, true], recovery_codes: 'changed' }, (store) =>
-      store.confirm(account.id, step, hashes(account.id, codes), this.deps.clock.now()),
+    const confirmed = await this.changed(
+      account.id,
+      'account.two_factor_enabled',
+      { two_factor: [false, true], recovery_codes: 'changed' },
+      (store) => store.confirm(account.id, step, hashes(account.id, codes), this.deps.clock.now()),
     );
     if (!confirmed) throw ValidationError.of('code', 'Start the set-up again.');
     await this.deps.attempts.reset(String(account.id));
@@ -107,7 +129,8 @@ export class TwoFactorService {
       const step = this.deps.totp.stepOf(found.secret, typed, this.deps.clock.now());
       if (step !== null && (await this.deps.store.acceptStep(userId, step))) how = 'totp';
     } else if (typed.length > 0 && typed.length <= 64) {
-      if (await this.deps.store.useRecoveryCode(userId, recoveryCodeHash(userId, typed), this.deps.clock.now())) how = 'recovery';
+      if (await this.deps.store.useRecoveryCode(userId, recoveryCodeHash(userId, typed), this.deps.clock.now()))
+        how = 'recovery';
     }
     if (how === null) throw ValidationError.of(field, WRONG_CODE);
     await this.deps.attempts.reset(String(userId));
@@ -118,7 +141,12 @@ export class TwoFactorService {
   async disable(account: Account, password: string, code: string): Promise<void> {
     await this.deps.confirmPassword(account, password, 'password');
     await this.verify(account.id, code);
-    await this.changed(account.id, 'account.two_factor_disabled', { two_factor: [true, false], recovery_codes: 'changed' }, (store) => store.remove(account.id));
+    await this.changed(
+      account.id,
+      'account.two_factor_disabled',
+      { two_factor: [true, false], recovery_codes: 'changed' },
+      (store) => store.remove(account.id),
+    );
   }
 
   /** A new set of recovery codes (the old ones stop working), for a code. */

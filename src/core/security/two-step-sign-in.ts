@@ -34,7 +34,8 @@ export class TwoStepSignIn {
 
   /** A first factor already proven (a password, or an OpenID provider's sign-in): a session, or a code to ask. */
   async proven(account: Account, client: Client, remember: boolean): Promise<FirstStep> {
-    if (!(await this.deps.twoFactor.enabled(account.id))) return { kind: 'signed-in', signedIn: await this.deps.signIn.open(account, client, remember) };
+    if (!(await this.deps.twoFactor.enabled(account.id)))
+      return { kind: 'signed-in', signedIn: await this.deps.signIn.open(account, client, remember) };
     const token = randomToken(32);
     const now = this.deps.clock.now();
     await this.deps.challenges.insert(account.id, digest(token), remember, now, now + CHALLENGE_LIFETIME_MS);

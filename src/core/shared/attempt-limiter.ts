@@ -24,7 +24,8 @@ export const ALLOWED: Attempt = Object.freeze({ allowed: true });
 
 /** Rejects a policy no limiter can apply; Redis expires keys in whole seconds. */
 export function checkPolicy(policy: AttemptPolicy): void {
-  if (!/^[a-z][a-z0-9-]*$/.test(policy.name)) throw new RangeError('name must be lower-case letters, digits and dashes');
+  if (!/^[a-z][a-z0-9-]*$/.test(policy.name))
+    throw new RangeError('name must be lower-case letters, digits and dashes');
   if (!Number.isInteger(policy.max) || policy.max < 1) throw new RangeError('max must be a positive integer');
   if (!Number.isInteger(policy.windowSeconds) || policy.windowSeconds < 1) {
     throw new RangeError('windowSeconds must be a positive integer');

@@ -24,5 +24,6 @@ export const messages = {
   requiredWith: (f: string, other: string) => `The ${label(f)} field is required when ${label(other)} is present.`,
   date: (f: string) => `The ${label(f)} field must match the format Y-m-d.`,
   time: (f: string) => `The ${label(f)} field must match the format H:i.`,
-  hiddenCharacters: (f: string) => `The ${label(f)} must not contain control, invisible or direction-changing characters.`,
+  hiddenCharacters: (f: string) =>
+    `The ${label(f)} must not contain control, invisible or direction-changing characters.`,
 } as const;

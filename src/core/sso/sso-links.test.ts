@@ -12,7 +12,10 @@ function setup(passwords: number[], allowedDomains: string[] = []) {
   const identities: SsoIdentityStore = {
     findUser: async (i) => links.get(key(i)) ?? null,
     link: async (userId, i) => void (links.has(key(i)) || links.set(key(i), userId)),
-    ofUser: async (userId) => [...links].filter(([, id]) => id === userId).map(([k]) => ({ issuer: k.split(' ')[0]!, subject: k.split(' ')[1]!, createdAt: 0 })),
+    ofUser: async (userId) =>
+      [...links]
+        .filter(([, id]) => id === userId)
+        .map(([k]) => ({ issuer: k.split(' ')[0]!, subject: k.split(' ')[1]!, createdAt: 0 })),
     unlink: async (userId, i) => {
       if (links.get(key(i)) !== userId) return 'absent';
       if (!passwords.includes(userId) && [...links.values()].filter((id) => id === userId).length === 1) return 'last';
@@ -62,7 +65,10 @@ test('unlinking keeps a way in: a password, or another identity; never another p
   assert.deepEqual(await sso.of(1), []);
 
   await sso.link(2, claims('b'));
-  await assert.rejects(sso.unlink(2, { issuer: 'https://id.test', subject: 'b' }), (e) => e instanceof ValidationError && 'sso' in e.fields);
+  await assert.rejects(
+    sso.unlink(2, { issuer: 'https://id.test', subject: 'b' }),
+    (e) => e instanceof ValidationError && 'sso' in e.fields,
+  );
   await sso.link(2, claims('c'));
   await sso.unlink(2, { issuer: 'https://id.test', subject: 'b' });
   assert.deepEqual(

@@ -45,7 +45,10 @@ export class SsoLinks {
     const outcome = await this.deps.identities.unlink(userId, identity);
     if (outcome === 'absent') throw new NotFoundError('identity');
     if (outcome === 'last') {
-      throw ValidationError.of('sso', 'This is your only way to sign in: set a password first (Forgot password? on the sign-in page mails you a link).');
+      throw ValidationError.of(
+        'sso',
+        'This is your only way to sign in: set a password first (Forgot password? on the sign-in page mails you a link).',
+      );
     }
   }
 }

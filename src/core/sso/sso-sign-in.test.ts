@@ -45,8 +45,14 @@ test('a new person: an account named as the provider says; the same subject late
 test('a verified email is matched; an unverified one, or none, is refused', async () => {
   const { sso, accounts, proven } = setup({ signup: 'closed' });
   const ada = await accounts.createWithPassword({ email: 'ada@example.com', name: 'Ada', timezone: 'UTC' }, 'h', 0);
-  assert.deepEqual(await sso.complete(claims({ subject: 'x', emailVerified: false }), CLIENT), { kind: 'refused', reason: 'unverified' });
-  assert.deepEqual(await sso.complete(claims({ subject: 'y', email: null }), CLIENT), { kind: 'refused', reason: 'unverified' });
+  assert.deepEqual(await sso.complete(claims({ subject: 'x', emailVerified: false }), CLIENT), {
+    kind: 'refused',
+    reason: 'unverified',
+  });
+  assert.deepEqual(await sso.complete(claims({ subject: 'y', email: null }), CLIENT), {
+    kind: 'refused',
+    reason: 'unverified',
+  });
   await sso.complete(claims({ subject: 'z', email: 'ADA@example.com' }), CLIENT);
   assert.equal(proven[0]?.id, ada.id);
 });
@@ -56,16 +62,27 @@ test("sign-up open: an account someone made with a password is not joined to the
   await accounts.createWithPassword({ email: 'ada@example.com', name: 'Squatter', timezone: 'UTC' }, 'h', 0);
   assert.deepEqual(await sso.complete(claims({ subject: 'z' }), CLIENT), { kind: 'refused', reason: 'password' });
   assert.equal(proven.length, 0);
-  assert.deepEqual(await sso.complete(claims({ subject: 'z' }), CLIENT), { kind: 'refused', reason: 'password' }, 'nothing was linked');
+  assert.deepEqual(
+    await sso.complete(claims({ subject: 'z' }), CLIENT),
+    { kind: 'refused', reason: 'password' },
+    'nothing was linked',
+  );
 });
 
 test('allowed domains (any case), sign-up closed, a suspended account', async () => {
   const only = setup({ allowedDomains: ['example.com'] });
-  assert.deepEqual(await only.sso.complete(claims({ email: 'eve@example.com.evil' }), CLIENT), { kind: 'refused', reason: 'domain' });
+  assert.deepEqual(await only.sso.complete(claims({ email: 'eve@example.com.evil' }), CLIENT), {
+    kind: 'refused',
+    reason: 'domain',
+  });
   assert.equal((await only.sso.complete(claims({ email: 'Eve@EXAMPLE.com' }), CLIENT)).kind, 'code');
   const closed = setup({ signup: 'closed' });
   assert.deepEqual(await closed.sso.complete(claims(), CLIENT), { kind: 'refused', reason: 'closed' });
-  const made = await closed.accounts.createWithPassword({ email: 'ada@example.com', name: 'Ada', timezone: 'UTC' }, 'h', 0);
+  const made = await closed.accounts.createWithPassword(
+    { email: 'ada@example.com', name: 'Ada', timezone: 'UTC' },
+    'h',
+    0,
+  );
   closed.accounts.accounts.find((a) => a.id === made.id)!.suspendedAt = 5;
   assert.deepEqual(await closed.sso.complete(claims(), CLIENT), { kind: 'refused', reason: 'suspended' });
 });

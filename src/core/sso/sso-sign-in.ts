@@ -60,7 +60,8 @@ export class SsoSignIn {
       // With sign-up open anyone may have made this account under someone else's address and set
       // its password: joining the provider's person to it would share it with them. The operator
       // made it when sign-up is closed, and an account the provider made has no password.
-      if (this.deps.signup === 'open' && (await this.deps.accounts.passwordHashOf(existing.id)) !== null) return 'password';
+      if (this.deps.signup === 'open' && (await this.deps.accounts.passwordHashOf(existing.id)) !== null)
+        return 'password';
       await this.deps.identities.link(existing.id, identity, now);
       return existing;
     }

@@ -19,7 +19,13 @@ export interface ClickPosition {
 
 export interface RawClickStore {
   /** Up to `limit` of the link's click rows with from <= at < to, after `after`, in (at, id) order. */
-  clicksAfter(linkId: number, from: number, to: number, after: ClickPosition | null, limit: number): Promise<RawClick[]>;
+  clicksAfter(
+    linkId: number,
+    from: number,
+    to: number,
+    after: ClickPosition | null,
+    limit: number,
+  ): Promise<RawClick[]>;
 }
 
 /** Rows read per round trip: an export may hold millions. */
@@ -30,7 +36,11 @@ export class ClickExportService {
   constructor(private readonly deps: { links: Pick<LinkStore, 'findById'>; clicks: RawClickStore; clock: Clock }) {}
 
   /** Checks the range and the owner first, so that a refusal comes before any row. */
-  async prepare(account: { id: number; timezone: string }, linkId: number, input: { from?: string | undefined; to?: string | undefined }) {
+  async prepare(
+    account: { id: number; timezone: string },
+    linkId: number,
+    input: { from?: string | undefined; to?: string | undefined },
+  ) {
     const range = resolveRange(input, this.deps.clock.now(), account.timezone);
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
     const from = zonedDateTimeToEpochMs(range.from, '00:00', account.timezone);

@@ -20,7 +20,14 @@ export class ClickStamper {
     this.hasher = new VisitorHasher(secret);
   }
 
-  stamp(visit: { linkId: number; at: number; timeZone: string; address: string; userAgent: string; isBot: boolean }): ClickStamp {
+  stamp(visit: {
+    linkId: number;
+    at: number;
+    timeZone: string;
+    address: string;
+    userAgent: string;
+    isBot: boolean;
+  }): ClickStamp {
     const { day, hour } = this.slots.of(visit.at, visit.timeZone);
     const visitor = visit.isBot ? null : this.hasher.hash(visit.linkId, day, visit.address, visit.userAgent);
     return { day, hour, visitor };

@@ -5,7 +5,17 @@
  * day; `unique` counts first visits of a visitor that day; `bot` counts bots, which appear
  * nowhere else, so the sum of `total` over all days is the link's `clicks`.
  */
-export const STATS_NAMES = ['clicks', 'clicks_hours', 'country', 'cities', 'browser', 'platform', 'device', 'language', 'referrer'] as const;
+export const STATS_NAMES = [
+  'clicks',
+  'clicks_hours',
+  'country',
+  'cities',
+  'browser',
+  'platform',
+  'device',
+  'language',
+  'referrer',
+] as const;
 export type StatsName = (typeof STATS_NAMES)[number];
 
 export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' | 'language' | 'referrer';

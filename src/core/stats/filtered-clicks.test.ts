@@ -14,7 +14,10 @@ test('filteredSpan: the local days as instants, cut to the retention or FILTERED
   const cut = filteredSpan({ from: '2020-01-01', to: '2026-03-10' }, 'UTC', now, 30);
   assert.equal(cut.since, now - 30 * DAY);
   assert.equal(cut.from, cut.since);
-  assert.equal(filteredSpan({ from: '2020-01-01', to: '2026-03-10' }, 'UTC', now, 0).since, now - FILTERED_DAYS_MAX * DAY);
+  assert.equal(
+    filteredSpan({ from: '2020-01-01', to: '2026-03-10' }, 'UTC', now, 0).since,
+    now - FILTERED_DAYS_MAX * DAY,
+  );
   const gone = filteredSpan({ from: '2020-01-01', to: '2020-01-31' }, 'UTC', now, 30);
   assert.equal(gone.from, gone.to);
 });

@@ -34,7 +34,11 @@ export interface FilteredClickStore {
   /** Human clicks and bot visits. */
   totals(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<{ total: number; bots: number }>;
   /** Human clicks per quarter hour, keyed by its number since the epoch (at / QUARTER_MS), quarters without any left out. */
-  quarters(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<Array<{ quarter: number; count: number }>>;
+  quarters(
+    linkId: number,
+    span: ClickSpan,
+    filters: readonly StatsFilter[],
+  ): Promise<Array<{ quarter: number; count: number }>>;
   /** Human clicks per value of a breakdown (null: not known). */
   counts(linkId: number, breakdown: Breakdown, span: ClickSpan, filters: readonly StatsFilter[]): Promise<ValueCount[]>;
   /**
@@ -45,8 +49,13 @@ export interface FilteredClickStore {
 }
 
 /** A span cut to its newest rows (`newestFrom`'s answer), and whether it was. */
-export function newestOf(span: ClickSpan & { since: number | null }, from: number | null): ClickSpan & { since: number | null; newestOnly: boolean } {
-  return from === null || from <= span.from ? { ...span, newestOnly: false } : { from, to: span.to, since: from, newestOnly: true };
+export function newestOf(
+  span: ClickSpan & { since: number | null },
+  from: number | null,
+): ClickSpan & { since: number | null; newestOnly: boolean } {
+  return from === null || from <= span.from
+    ? { ...span, newestOnly: false }
+    : { from, to: span.to, since: from, newestOnly: true };
 }
 
 /**
@@ -54,7 +63,12 @@ export function newestOf(span: ClickSpan & { since: number | null }, from: numbe
  * FILTERED_DAYS_MAX days, and no earlier than the retention keeps rows (0: forever). `since` is
  * the cut, or null when the whole range is read.
  */
-export function filteredSpan(range: DayRange, timeZone: string, now: number, retentionDays: number): ClickSpan & { since: number | null } {
+export function filteredSpan(
+  range: DayRange,
+  timeZone: string,
+  now: number,
+  retentionDays: number,
+): ClickSpan & { since: number | null } {
   const from = zonedDayStartEpochMs(range.from, timeZone);
   const to = zonedDayStartEpochMs(addDays(range.to, 1), timeZone);
   const keptDays = retentionDays > 0 ? Math.min(retentionDays, FILTERED_DAYS_MAX) : FILTERED_DAYS_MAX;
@@ -63,7 +77,11 @@ export function filteredSpan(range: DayRange, timeZone: string, now: number, ret
 }
 
 /** Quarter-hour counts summed by local day or by local hour ('00'..'23') in a zone. */
-export function byLocal(unit: 'day' | 'hour', quarters: ReadonlyArray<{ quarter: number; count: number }>, timeZone: string): ValueCount[] {
+export function byLocal(
+  unit: 'day' | 'hour',
+  quarters: ReadonlyArray<{ quarter: number; count: number }>,
+  timeZone: string,
+): ValueCount[] {
   const sums = new Map<string, number>();
   for (const { quarter, count } of quarters) {
     const at = quarter * QUARTER_MS;

@@ -14,7 +14,10 @@ test('presets are days of the owner’s zone', () => {
   assert.deepEqual(presetRange('last30', NOW, 'Europe/Berlin', CREATED), { from: '2026-03-03', to: '2026-04-01' });
   assert.deepEqual(presetRange('thisMonth', NOW, 'Europe/Berlin', CREATED), { from: '2026-04-01', to: '2026-04-01' });
   assert.deepEqual(presetRange('lastMonth', NOW, 'Europe/Berlin', CREATED), { from: '2026-03-01', to: '2026-03-31' });
-  assert.deepEqual(presetRange('lastMonth', NOW, 'America/New_York', CREATED), { from: '2026-02-01', to: '2026-02-28' });
+  assert.deepEqual(presetRange('lastMonth', NOW, 'America/New_York', CREATED), {
+    from: '2026-02-01',
+    to: '2026-02-28',
+  });
   assert.deepEqual(presetRange('all', NOW, 'Europe/Berlin', CREATED), { from: '2025-12-15', to: '2026-04-01' });
 });
 
@@ -24,7 +27,10 @@ test('last month across a year; all time at most ten years', () => {
   const old = Date.parse('2001-01-01T00:00:00Z');
   assert.deepEqual(presetRange('all', jan, 'UTC', old), { from: '2015-12-30', to: '2026-01-05' });
   // A creation time after now (a clock set back) gives today, never an empty range.
-  assert.deepEqual(presetRange('all', jan, 'UTC', Date.parse('2027-01-01T00:00:00Z')), { from: '2026-01-05', to: '2026-01-05' });
+  assert.deepEqual(presetRange('all', jan, 'UTC', Date.parse('2027-01-01T00:00:00Z')), {
+    from: '2026-01-05',
+    to: '2026-01-05',
+  });
 });
 
 test('the previous period has the same length and ends the day before', () => {

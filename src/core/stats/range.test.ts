@@ -14,7 +14,12 @@ test('day numbers round-trip over leap years, centuries and year 0', () => {
   assert.equal(addDays('2024-02-28', 1), '2024-02-29');
   assert.equal(addDays('2023-02-28', 1), '2023-03-01');
   assert.equal(addDays('2026-01-01', -1), '2025-12-31');
-  assert.deepEqual(daysOf({ from: '2026-02-27', to: '2026-03-02' }), ['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
+  assert.deepEqual(daysOf({ from: '2026-02-27', to: '2026-03-02' }), [
+    '2026-02-27',
+    '2026-02-28',
+    '2026-03-01',
+    '2026-03-02',
+  ]);
 });
 
 test('defaults: to is today in the account zone, from 29 days before', () => {
@@ -23,7 +28,10 @@ test('defaults: to is today in the account zone, from 29 days before', () => {
   assert.deepEqual(resolveRange({}, NOW, 'America/New_York'), { from: '2026-02-08', to: '2026-03-09' });
   assert.deepEqual(resolveRange({ to: '2026-01-31' }, NOW, 'UTC'), { from: '2026-01-02', to: '2026-01-31' });
   assert.deepEqual(resolveRange({ from: '2026-03-01' }, NOW, 'UTC'), { from: '2026-03-01', to: '2026-03-10' });
-  assert.deepEqual(resolveRange({ from: '2026-03-05', to: '2026-03-05' }, NOW, 'UTC'), { from: '2026-03-05', to: '2026-03-05' });
+  assert.deepEqual(resolveRange({ from: '2026-03-05', to: '2026-03-05' }, NOW, 'UTC'), {
+    from: '2026-03-05',
+    to: '2026-03-05',
+  });
 });
 
 function fields(fn: () => unknown): string[] {

@@ -46,7 +46,11 @@ export function daysOf(range: DayRange): string[] {
  * DEFAULT_RANGE_DAYS − 1 days before `to`. Malformed or impossible dates, `from` after `to`,
  * and ranges longer than MAX_RANGE_DAYS are 422s naming the field.
  */
-export function resolveRange(input: { from?: string | undefined; to?: string | undefined }, now: number, timeZone: string): DayRange {
+export function resolveRange(
+  input: { from?: string | undefined; to?: string | undefined },
+  now: number,
+  timeZone: string,
+): DayRange {
   const bag = new FieldErrorBag();
   if (input.from !== undefined && !isValidDate(input.from)) bag.add('from', messages.date('from'));
   if (input.to !== undefined && !isValidDate(input.to)) bag.add('to', messages.date('to'));
@@ -55,7 +59,8 @@ export function resolveRange(input: { from?: string | undefined; to?: string | u
   const from = input.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   const length = dayNumber(to) - dayNumber(from) + 1;
   if (length < 1) bag.add('to', 'The to field must be a date after or equal to from.');
-  else if (length > MAX_RANGE_DAYS) bag.add('to', `The to field must be a date at most ${MAX_RANGE_DAYS - 1} days after from.`);
+  else if (length > MAX_RANGE_DAYS)
+    bag.add('to', `The to field must be a date at most ${MAX_RANGE_DAYS - 1} days after from.`);
   bag.throwIfAny();
   return { from, to };
 }

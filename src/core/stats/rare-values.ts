@@ -7,7 +7,15 @@ import type { ValueCount } from './stats-store.ts';
  * people who clicked (docs/adr/0043). Days and hours say when, not who: they stay exact, as do
  * the totals.
  */
-const FOLDED: ReadonlySet<StatsName> = new Set<StatsName>(['country', 'cities', 'browser', 'platform', 'device', 'language', 'referrer']);
+const FOLDED: ReadonlySet<StatsName> = new Set<StatsName>([
+  'country',
+  'cities',
+  'browser',
+  'platform',
+  'device',
+  'language',
+  'referrer',
+]);
 
 export function isFoldedName(name: StatsName): boolean {
   return FOLDED.has(name);

@@ -19,7 +19,11 @@ const row = (over: Partial<WrittenClick>): WrittenClick => ({
 });
 
 test('written clicks sum as the window would, in their account zone, without uniques', () => {
-  const { window, counts } = recoverSums([row({}), row({ timeZone: 'Europe/Berlin' }), row({ linkId: 2, isBot: true })]);
+  const { window, counts } = recoverSums([
+    row({}),
+    row({ timeZone: 'Europe/Berlin' }),
+    row({ linkId: 2, isBot: true }),
+  ]);
   const rows = [...window.orderedIncrements()];
   const of = (linkId: number, dimension: string, day: string, value = '') =>
     rows.find((r) => r.linkId === linkId && r.dimension === dimension && r.day === day && r.value === value)?.count;

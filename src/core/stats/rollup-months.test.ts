@@ -13,17 +13,10 @@ test('months step over the year', () => {
 });
 
 test('a quarter is keyed by its first month', () => {
-  assert.deepEqual(['2026-01', '2026-02', '2026-03', '2026-04', '2026-06', '2026-07', '2026-09', '2026-10', '2026-12'].map(quarterOf), [
-    '2026-01',
-    '2026-01',
-    '2026-01',
-    '2026-04',
-    '2026-04',
-    '2026-07',
-    '2026-07',
-    '2026-10',
-    '2026-10',
-  ]);
+  assert.deepEqual(
+    ['2026-01', '2026-02', '2026-03', '2026-04', '2026-06', '2026-07', '2026-09', '2026-10', '2026-12'].map(quarterOf),
+    ['2026-01', '2026-01', '2026-01', '2026-04', '2026-04', '2026-07', '2026-07', '2026-10', '2026-10'],
+  );
 });
 
 test('a year: days at either end, months up to the first quarter and after the last, whole quarters between', () => {
@@ -46,20 +39,45 @@ test('only the months folded are read as months or quarters; the rest of the ran
     months: [{ from: '2026-04', to: '2026-05' }],
     quarters: { from: '2026-01', to: '2026-01' },
   });
-  assert.deepEqual(rangeParts({ from: '2026-01-01', to: '2026-03-31' }, '0000-01'), { days: [{ from: '2026-01-01', to: '2026-03-31' }], months: [], quarters: null });
+  assert.deepEqual(rangeParts({ from: '2026-01-01', to: '2026-03-31' }, '0000-01'), {
+    days: [{ from: '2026-01-01', to: '2026-03-31' }],
+    months: [],
+    quarters: null,
+  });
 });
 
 test('a range of whole months is months alone, of whole quarters quarters alone; one within a month is days alone', () => {
-  assert.deepEqual(rangeParts({ from: '2024-02-01', to: '2024-02-29' }, '2026-01'), { days: [], months: [{ from: '2024-02', to: '2024-02' }], quarters: null });
-  assert.deepEqual(rangeParts({ from: '2024-02-01', to: '2024-05-31' }, '2026-01'), { days: [], months: [{ from: '2024-02', to: '2024-05' }], quarters: null });
-  assert.deepEqual(rangeParts({ from: '2024-10-01', to: '2025-06-30' }, '2026-01'), { days: [], months: [], quarters: { from: '2024-10', to: '2025-04' } });
-  assert.deepEqual(rangeParts({ from: '2026-03-02', to: '2026-03-31' }, '2026-11'), { days: [{ from: '2026-03-02', to: '2026-03-31' }], months: [], quarters: null });
-  assert.deepEqual(rangeParts({ from: '2026-02-15', to: '2026-03-14' }, '2026-11'), { days: [{ from: '2026-02-15', to: '2026-03-14' }], months: [], quarters: null });
+  assert.deepEqual(rangeParts({ from: '2024-02-01', to: '2024-02-29' }, '2026-01'), {
+    days: [],
+    months: [{ from: '2024-02', to: '2024-02' }],
+    quarters: null,
+  });
+  assert.deepEqual(rangeParts({ from: '2024-02-01', to: '2024-05-31' }, '2026-01'), {
+    days: [],
+    months: [{ from: '2024-02', to: '2024-05' }],
+    quarters: null,
+  });
+  assert.deepEqual(rangeParts({ from: '2024-10-01', to: '2025-06-30' }, '2026-01'), {
+    days: [],
+    months: [],
+    quarters: { from: '2024-10', to: '2025-04' },
+  });
+  assert.deepEqual(rangeParts({ from: '2026-03-02', to: '2026-03-31' }, '2026-11'), {
+    days: [{ from: '2026-03-02', to: '2026-03-31' }],
+    months: [],
+    quarters: null,
+  });
+  assert.deepEqual(rangeParts({ from: '2026-02-15', to: '2026-03-14' }, '2026-11'), {
+    days: [{ from: '2026-02-15', to: '2026-03-14' }],
+    months: [],
+    quarters: null,
+  });
 });
 
 /** Every day the parts cover, in order, each as often as it is covered. */
 function coveredDays(parts: RangeParts): string[] {
-  const monthDays = (from: string, to: string) => daysOf({ from: `${from}-01`, to: addDays(`${nextMonth(to)}-01`, -1) });
+  const monthDays = (from: string, to: string) =>
+    daysOf({ from: `${from}-01`, to: addDays(`${nextMonth(to)}-01`, -1) });
   const spans = [
     ...parts.days.map((d) => daysOf(d)),
     ...parts.months.map((m) => monthDays(m.from, m.to)),

@@ -6,7 +6,8 @@ import { addDays, dateOfDayNumber, type DayRange } from './range.ts';
  * where whole quarters are (docs/adr/0075). A month is `YYYY-MM`.
  */
 
-const monthOf = (year: number, month: number): string => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
+const monthOf = (year: number, month: number): string =>
+  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
 
 /** The month after `month`. */
 export function nextMonth(month: string): string {

@@ -22,7 +22,8 @@ const click = (over: Partial<Click> = {}): Click => ({
   ...over,
 });
 
-const table = (rows: DrainedRollups['increments']) => rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
+const table = (rows: DrainedRollups['increments']) =>
+  rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
 const marks = (rows: DrainedRollups['marks']) => rows.map((m) => `${m.linkId} ${m.day} ${m.visitor}`);
 
 const windowWith = (...batches: Click[][]) => {
@@ -51,7 +52,18 @@ test('a human click adds one to total, its hour and each breakdown, and marks it
 
 test('unknown values become empty, over-long ones are cut to 255, hours are two digits', () => {
   const long = 'x'.repeat(300);
-  const rows = rollupsOf([click({ hour: 23, country: null, city: null, browser: null, platform: null, device: null, language: null, referrerHost: long })]);
+  const rows = rollupsOf([
+    click({
+      hour: 23,
+      country: null,
+      city: null,
+      browser: null,
+      platform: null,
+      device: null,
+      language: null,
+      referrerHost: long,
+    }),
+  ]);
   const value = (dimension: string) => rows.find((r) => r.dimension === dimension)!.value;
   for (const d of ['country', 'city', 'browser', 'platform', 'device', 'language']) assert.equal(value(d), '');
   assert.equal(value('referrer'), 'x'.repeat(255));
@@ -68,7 +80,10 @@ test('a bot adds to bot only and marks no visitor', () => {
 });
 
 test('sums merge per link, day, dimension and value across add calls; size counts rows and marks', () => {
-  const window = windowWith([click(), click({ country: 'FR', visitor: 'v2' })], [click(), click({ day: '2026-03-11' }), click({ linkId: 2, visitor: null })]);
+  const window = windowWith(
+    [click(), click({ country: 'FR', visitor: 'v2' })],
+    [click(), click({ day: '2026-03-11' }), click({ linkId: 2, visitor: null })],
+  );
   // link 1 on the 10th: 9 dimensions + FR + v1, v2; on the 11th: 9 + v1; link 2: 9, no mark.
   assert.equal(window.size, 9 + 1 + 2 + 9 + 1 + 9);
   const { increments, marks: m } = window.drain();
@@ -92,7 +107,9 @@ test('drain sorts by link, dimension, day and value, groups marks by link and da
   ]);
   const { increments, marks: m } = window.drain();
   const keys = increments.map((r) => [r.linkId, r.dimension, r.day, r.value] as const);
-  const sorted = [...keys].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
+  const sorted = [...keys].sort(
+    (a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]),
+  );
   assert.deepEqual(keys, sorted);
   assert.deepEqual(table(increments.filter((r) => r.dimension === 'country')), [
     '1 country 2026-03-10 US 1',
@@ -101,14 +118,29 @@ test('drain sorts by link, dimension, day and value, groups marks by link and da
     '3 country 2026-03-12 US 2',
   ]);
   const groups = marks(m).map((s) => s.split(' ').slice(0, 2).join(' '));
-  assert.deepEqual(groups.filter((g, i) => g !== groups[i - 1]).sort(), [...new Set(groups)].sort(), 'each link and day is one run');
-  assert.deepEqual(marks(m).sort(), ['1 2026-03-10 a', '1 2026-03-11 b', '3 2026-03-10 y', '3 2026-03-12 x', '3 2026-03-12 z']);
+  assert.deepEqual(
+    groups.filter((g, i) => g !== groups[i - 1]).sort(),
+    [...new Set(groups)].sort(),
+    'each link and day is one run',
+  );
+  assert.deepEqual(marks(m).sort(), [
+    '1 2026-03-10 a',
+    '1 2026-03-11 b',
+    '3 2026-03-10 y',
+    '3 2026-03-12 x',
+    '3 2026-03-12 z',
+  ]);
   assert.equal(window.size, 0);
   assert.deepEqual(window.drain(), { increments: [], marks: [] });
 });
 
 test('putBack restores exactly what drain gave, and later clicks merge into it', () => {
-  const batch = [click(), click({ visitor: 'v2', city: null }), click({ linkId: 2, day: '2026-03-11' }), click({ isBot: true, visitor: null })];
+  const batch = [
+    click(),
+    click({ visitor: 'v2', city: null }),
+    click({ linkId: 2, day: '2026-03-11' }),
+    click({ isBot: true, visitor: null }),
+  ];
   const window = windowWith(batch);
   const size = window.size;
   const first = window.drain();
@@ -128,7 +160,12 @@ test('putBack restores exactly what drain gave, and later clicks merge into it',
 });
 
 test('rollupsOf and visitorMarksOf equal a single window drain', () => {
-  const batch = [click(), click({ linkId: 2, visitor: 'v9' }), click({ isBot: true, visitor: null }), click({ hour: 15, visitor: null })];
+  const batch = [
+    click(),
+    click({ linkId: 2, visitor: 'v9' }),
+    click({ isBot: true, visitor: null }),
+    click({ hour: 15, visitor: null }),
+  ];
   const drained = windowWith(batch).drain();
   assert.deepEqual(rollupsOf(batch), drained.increments);
   assert.deepEqual(visitorMarksOf(batch), drained.marks);

@@ -11,7 +11,20 @@ import type { MarkSet, WrittenMarks } from './written-marks.ts';
 // sums a click, tens of thousands of clicks a second).
 const DIMENSION_UNIT = 2 ** 17;
 
-const DIMENSIONS: readonly Dimension[] = ['total', 'hour', 'unique', 'bot', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer', 'decision'];
+const DIMENSIONS: readonly Dimension[] = [
+  'total',
+  'hour',
+  'unique',
+  'bot',
+  'country',
+  'city',
+  'browser',
+  'platform',
+  'device',
+  'language',
+  'referrer',
+  'decision',
+];
 // Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
 // visitor marks when written).
 const HOUR = 1,
@@ -104,8 +117,10 @@ export class RollupWindow {
       this.count(sums, LANGUAGE, values[LANGUAGE]!.of(valueOf(click.language)), 1);
       this.count(sums, REFERRER, values[REFERRER]!.of(valueOf(click.referrerHost)), 1);
       // Only clicks a rule decided: the link's url has the rest (its total less these).
-      if (click.rule !== undefined && click.rule !== null) this.count(sums, DECISION, values[DECISION]!.of(decisionValue(click.rule, click.variant ?? null)), 1);
-      if (click.visitor !== null && this.written?.has(click.day, click.linkId, click.visitor) !== true) this.mark(sums, click.visitor);
+      if (click.rule !== undefined && click.rule !== null)
+        this.count(sums, DECISION, values[DECISION]!.of(decisionValue(click.rule, click.variant ?? null)), 1);
+      if (click.visitor !== null && this.written?.has(click.day, click.linkId, click.visitor) !== true)
+        this.mark(sums, click.visitor);
     }
   }
 
@@ -147,7 +162,8 @@ export class RollupWindow {
   /** The visitor marks, a set per link and day, as they are held (for WrittenMarks once written). */
   markSets(): MarkSet[] {
     const sets: MarkSet[] = [];
-    for (const [day, links] of this.sums) for (const [linkId, { visitors }] of links) if (visitors !== null) sets.push({ day, linkId, visitors });
+    for (const [day, links] of this.sums)
+      for (const [linkId, { visitors }] of links) if (visitors !== null) sets.push({ day, linkId, visitors });
     return sets;
   }
 
@@ -178,7 +194,13 @@ export class RollupWindow {
         if (sums.bot > 0) group.push({ linkId, day, dimension: 'bot', value: UNKNOWN_VALUE, count: sums.bot });
         for (const [key, slot] of sums.slots) {
           const d = Math.floor(key / DIMENSION_UNIT);
-          group.push({ linkId, day, dimension: DIMENSIONS[d]!, value: this.values[d]!.list[key - d * DIMENSION_UNIT]!, count: this.counts[slot]! });
+          group.push({
+            linkId,
+            day,
+            dimension: DIMENSIONS[d]!,
+            value: this.values[d]!.list[key - d * DIMENSION_UNIT]!,
+            count: this.counts[slot]!,
+          });
         }
         const fresh = unique?.get(linkId)?.get(day);
         if (fresh) group.push({ linkId, day, dimension: 'unique', value: UNKNOWN_VALUE, count: fresh });

@@ -22,7 +22,8 @@ const click = (over: Partial<Click> = {}): Click => ({
   ...over,
 });
 
-const table = (rows: ReturnType<typeof rollupsOf>) => rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
+const table = (rows: ReturnType<typeof rollupsOf>) =>
+  rows.map((r) => `${r.linkId} ${r.dimension} ${r.day} ${r.value} ${r.count}`);
 
 test('one increment per rollup row, every dimension, unknowns as empty values, in key order', () => {
   const rows = rollupsOf([click(), click({ hour: 10, country: null, referrerHost: null }), click({ linkId: 2 })]);
@@ -52,10 +53,10 @@ test('one increment per rollup row, every dimension, unknowns as empty values, i
 });
 
 test('bots add to the bot row only', () => {
-  assert.deepEqual(table(rollupsOf([click({ isBot: true, visitor: null }), click({ isBot: true, visitor: null, day: '2026-03-11' })])), [
-    '1 bot 2026-03-10  1',
-    '1 bot 2026-03-11  1',
-  ]);
+  assert.deepEqual(
+    table(rollupsOf([click({ isBot: true, visitor: null }), click({ isBot: true, visitor: null, day: '2026-03-11' })])),
+    ['1 bot 2026-03-10  1', '1 bot 2026-03-11  1'],
+  );
 });
 
 test('over-long values are cut to 255 characters', () => {
@@ -65,8 +66,20 @@ test('over-long values are cut to 255 characters', () => {
 });
 
 test('visitor marks: distinct per link, day and hash; bots have none', () => {
-  const marks = visitorMarksOf([click(), click(), click({ day: '2026-03-11' }), click({ linkId: 2 }), click({ visitor: 'v2' }), click({ isBot: true, visitor: null })]);
-  assert.deepEqual(marks.map((m) => `${m.linkId} ${m.day} ${m.visitor}`).sort(), ['1 2026-03-10 v1', '1 2026-03-10 v2', '1 2026-03-11 v1', '2 2026-03-10 v1']);
+  const marks = visitorMarksOf([
+    click(),
+    click(),
+    click({ day: '2026-03-11' }),
+    click({ linkId: 2 }),
+    click({ visitor: 'v2' }),
+    click({ isBot: true, visitor: null }),
+  ]);
+  assert.deepEqual(marks.map((m) => `${m.linkId} ${m.day} ${m.visitor}`).sort(), [
+    '1 2026-03-10 v1',
+    '1 2026-03-10 v2',
+    '1 2026-03-11 v1',
+    '2 2026-03-10 v1',
+  ]);
   assert.deepEqual(
     table(
       uniqueIncrements([

@@ -40,5 +40,8 @@ export function uniqueIncrements(fresh: ReadonlyArray<{ linkId: number; day: str
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function sortIncrements(rows: RollupIncrement[]): RollupIncrement[] {
-  return rows.sort((a, b) => a.linkId - b.linkId || compare(a.dimension, b.dimension) || compare(a.day, b.day) || compare(a.value, b.value));
+  return rows.sort(
+    (a, b) =>
+      a.linkId - b.linkId || compare(a.dimension, b.dimension) || compare(a.day, b.day) || compare(a.value, b.value),
+  );
 }

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seesEveryValue, showsDestination, statsAccess } from './stats-access.ts';
 
-const link = (privacy: 0 | 1 | 2, privacyPasswordHash: string | null = null) => ({ accountId: 1, privacy, privacyPasswordHash });
+const link = (privacy: 0 | 1 | 2, privacyPasswordHash: string | null = null) => ({
+  accountId: 1,
+  privacy,
+  privacyPasswordHash,
+});
 const active = { suspendedAt: null };
 const never = () => false;
 
@@ -31,12 +35,20 @@ test('hidden: no link, no owner, a suspended owner, privacy 2 without a password
 
 test('every value for the owner only; a password-unlocked visitor sees what the public sees', () => {
   assert.equal(seesEveryValue('owner'), true);
-  for (const access of ['public', 'unlocked', 'locked', 'hidden'] as const) assert.equal(seesEveryValue(access), false, access);
+  for (const access of ['public', 'unlocked', 'locked', 'hidden'] as const)
+    assert.equal(seesEveryValue(access), false, access);
 });
 
 test('the destination: to the owner always; to others only while the redirect itself sends visitors there', () => {
   const now = Date.parse('2026-03-10T12:00:00Z');
-  const plain = { passwordHash: null, disabled: 0 as const, blockedAt: null, endsAt: null, expirationClicks: null, clicks: 3 };
+  const plain = {
+    passwordHash: null,
+    disabled: 0 as const,
+    blockedAt: null,
+    endsAt: null,
+    expirationClicks: null,
+    clicks: 3,
+  };
   for (const access of ['public', 'unlocked'] as const) {
     assert.equal(showsDestination(access, plain, now), true);
     assert.equal(showsDestination(access, { ...plain, endsAt: now + 1 }, now), true, 'not expired yet');
@@ -44,7 +56,11 @@ test('the destination: to the owner always; to others only while the redirect it
     assert.equal(showsDestination(access, { ...plain, passwordHash: 'h' }, now), false, 'a redirect password');
     assert.equal(showsDestination(access, { ...plain, disabled: 1 }, now), false, 'disabled');
     assert.equal(showsDestination(access, { ...plain, disabled: 1, blockedAt: now - 1 }, now), false, 'taken down');
-    assert.equal(showsDestination(access, { ...plain, blockedAt: now - 1 }, now), false, 'taken down, whatever disabled says');
+    assert.equal(
+      showsDestination(access, { ...plain, blockedAt: now - 1 }, now),
+      false,
+      'taken down, whatever disabled says',
+    );
     assert.equal(showsDestination(access, { ...plain, endsAt: now }, now), false, 'expired by date');
     assert.equal(showsDestination(access, { ...plain, expirationClicks: 3 }, now), false, 'expired by clicks');
   }

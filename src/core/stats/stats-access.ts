@@ -30,7 +30,8 @@ export function statsAccess(
   if (viewerAccountId === link.accountId) return 'owner';
   if (owner.suspendedAt !== null) return 'hidden';
   if (link.privacy === STATS_PRIVACY.Public) return 'public';
-  if (link.privacy === STATS_PRIVACY.Password && link.privacyPasswordHash !== null) return unlocked(link.privacyPasswordHash) ? 'unlocked' : 'locked';
+  if (link.privacy === STATS_PRIVACY.Password && link.privacyPasswordHash !== null)
+    return unlocked(link.privacyPasswordHash) ? 'unlocked' : 'locked';
   return 'hidden';
 }
 
@@ -49,13 +50,21 @@ export function seesEveryValue(access: StatsAccess): boolean {
  * withholds it: a redirect password, or a link that no longer sends visitors there (disabled,
  * taken down by an operator, expired by date or clicks).
  */
-export function showsDestination(access: StatsAccess, link: Pick<Link, 'passwordHash' | 'disabled' | 'blockedAt'> & ExpiryFacts, now: number): boolean {
+export function showsDestination(
+  access: StatsAccess,
+  link: Pick<Link, 'passwordHash' | 'disabled' | 'blockedAt'> & ExpiryFacts,
+  now: number,
+): boolean {
   if (access === 'owner') return true;
   return link.passwordHash === null && link.disabled === 0 && link.blockedAt === null && !isExpired(link, now);
 }
 
 /** Guesses of a stats password: per client address and link, as many as the redirect's. */
-export const STATS_PASSWORD_ATTEMPTS: AttemptPolicy = Object.freeze({ name: 'stats-password', max: 5, windowSeconds: 60 });
+export const STATS_PASSWORD_ATTEMPTS: AttemptPolicy = Object.freeze({
+  name: 'stats-password',
+  max: 5,
+  windowSeconds: 60,
+});
 
 export function statsPasswordAttemptKey(clientAddress: string, linkId: number): string {
   return `${clientAddress}|${linkId}`;

@@ -43,7 +43,11 @@ test('filled lists every value, zeros included; pageOf pages or not', () => {
   assert.deepEqual(pageOf(many, null), { items: many, total: 25 });
 });
 
-function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count: 4 }], newestFrom: number | null = null) {
+function service(
+  owned: boolean,
+  breakdown: ValueCount[] = [{ value: 'US', count: 4 }],
+  newestFrom: number | null = null,
+) {
   const calls: string[] = [];
   /** How many times the link's owner was checked and a range summed. */
   const reads = { findById: 0, summary: 0 };
@@ -106,7 +110,10 @@ function service(owned: boolean, breakdown: ValueCount[] = [{ value: 'US', count
     },
   };
   const svc = new StatsService({
-    links: { findById: async () => (reads.findById++, owned ? ({ id: 1 } as Link) : null), findAnyById: async () => null },
+    links: {
+      findById: async () => (reads.findById++, owned ? ({ id: 1 } as Link) : null),
+      findAnyById: async () => null,
+    },
     stats,
     filtered,
     retention,
@@ -122,7 +129,12 @@ const account = { id: 1, timezone: 'UTC' };
 
 test('clicks: every day of the range in order; clicks_hours: all 24 hours', async () => {
   const { svc } = service(true);
-  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } }, 'owner');
+  const days = await svc.query(
+    account,
+    1,
+    { name: 'clicks', from: '2026-03-01', to: '2026-03-03', page: { page: 1, perPage: 10 } },
+    'owner',
+  );
   assert.deepEqual(days.items, [
     { value: '2026-03-01', count: 0 },
     { value: '2026-03-02', count: 4 },
@@ -178,7 +190,11 @@ test('a public viewer: rare values folded into one other entry, last, before the
   );
   assert.equal(min.total, 4);
   const second = await svc.query(account, 1, { name: 'browser', sort: 'min', page: { page: 2, perPage: 2 } }, 'public');
-  assert.deepEqual(second.items.at(-1), { value: null, count: 5, other: true }, 'the other entry last, whatever the order');
+  assert.deepEqual(
+    second.items.at(-1),
+    { value: null, count: 5, other: true },
+    'the other entry last, whatever the order',
+  );
 });
 
 test('a public viewer: a search finds shown values only, never a folded one nor the other entry', async () => {
@@ -199,7 +215,12 @@ test('a public viewer: days and hours stay exact, as do the totals', async () =>
   const hours = await svc.query(account, 1, { name: 'clicks_hours', page: null }, 'public');
   assert.equal(hours.foldedBelow, null);
   assert.deepEqual(hours.items[13], { value: '13', count: 4 });
-  const days = await svc.query(account, 1, { name: 'clicks', from: '2026-03-02', to: '2026-03-02', page: null }, 'public');
+  const days = await svc.query(
+    account,
+    1,
+    { name: 'clicks', from: '2026-03-02', to: '2026-03-02', page: null },
+    'public',
+  );
   assert.deepEqual(days.items, [{ value: '2026-03-02', count: 4 }]);
   assert.deepEqual(days.summary, { total: 4, unique: 3, bots: 1 });
 });
@@ -210,14 +231,23 @@ test('rangeFor: the owner chooses any days; anyone else a preset, or the last 30
   assert.deepEqual(svc.rangeFor(custom, 'UTC', 0, 'owner'), custom);
   for (const access of ['public', 'unlocked'] as const) {
     assert.deepEqual(svc.rangeFor(custom, 'UTC', 0, access), { from: '2026-02-09', to: '2026-03-10' });
-    assert.deepEqual(svc.rangeFor({ preset: 'last7', ...custom }, 'UTC', 0, access), { from: '2026-03-04', to: '2026-03-10' });
+    assert.deepEqual(svc.rangeFor({ preset: 'last7', ...custom }, 'UTC', 0, access), {
+      from: '2026-03-04',
+      to: '2026-03-10',
+    });
   }
 });
 
 test("someone else's link is not found; bad input is refused before anything is read", async () => {
   await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', page: null }, 'owner'), NotFoundError);
-  await assert.rejects(service(true).svc.query(account, 1, { name: 'nope' as 'clicks', page: null }, 'owner'), ValidationError);
-  await assert.rejects(service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }, 'owner'), ValidationError);
+  await assert.rejects(
+    service(true).svc.query(account, 1, { name: 'nope' as 'clicks', page: null }, 'owner'),
+    ValidationError,
+  );
+  await assert.rejects(
+    service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }, 'owner'),
+    ValidationError,
+  );
 });
 
 test('prune: clicks before now − retention, visitor marks of days before two days ago (UTC)', async () => {
@@ -271,7 +301,10 @@ test('headline: the range against the period of the same length before, with its
   assert.deepEqual(h.previous, { range: { from: '2026-02-19', to: '2026-02-28' }, total: 4 });
   assert.deepEqual(h.summary, { total: 4, unique: 3, bots: 1 });
   assert.equal(h.change, 0);
-  await assert.rejects(service(false).svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' } }, 'owner'), NotFoundError);
+  await assert.rejects(
+    service(false).svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' } }, 'owner'),
+    NotFoundError,
+  );
 });
 
 test('filters: the owner reads click rows, by local day, unique not known; anyone else gets them ignored', async () => {
@@ -285,17 +318,29 @@ test('filters: the owner reads click rows, by local day, unique not known; anyon
   assert.deepEqual(utc.summary, { total: 3, unique: null, bots: 1 });
   assert.deepEqual(utc.filters, byCountry);
   assert.equal(utc.countedSince, null);
-  const berlin = await svc.query({ id: 1, timezone: 'Europe/Berlin' }, 1, { name: 'clicks', ...range, filters: byCountry, page: null }, 'owner');
+  const berlin = await svc.query(
+    { id: 1, timezone: 'Europe/Berlin' },
+    1,
+    { name: 'clicks', ...range, filters: byCountry, page: null },
+    'owner',
+  );
   assert.deepEqual(berlin.items, [
     { value: '2026-03-09', count: 0 },
     { value: '2026-03-10', count: 3 },
   ]);
-  const browsers = await svc.query(account, 1, { name: 'browser', ...range, filters: byCountry, page: { page: 1, perPage: 5 } }, 'owner');
+  const browsers = await svc.query(
+    account,
+    1,
+    { name: 'browser', ...range, filters: byCountry, page: { page: 1, perPage: 5 } },
+    'owner',
+  );
   assert.deepEqual(
     browsers.items.map((e) => e.value),
     ['Chrome', 'Firefox'],
   );
-  assert.ok(calls.includes(`totals ${Date.parse('2026-03-09T00:00:00Z')} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`));
+  assert.ok(
+    calls.includes(`totals ${Date.parse('2026-03-09T00:00:00Z')} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`),
+  );
   calls.length = 0;
   const open = await svc.query(account, 1, { name: 'browser', ...range, filters: byCountry, page: null }, 'public');
   assert.deepEqual(open.filters, []);
@@ -306,9 +351,19 @@ test('filters: the owner reads click rows, by local day, unique not known; anyon
 
 test('filters: never read further back than the retention keeps rows, and say from when', async () => {
   const { svc } = service(true);
-  const r = await svc.query(account, 1, { name: 'country', from: '2025-01-01', to: '2026-03-10', filters: byCountry, page: null }, 'owner');
+  const r = await svc.query(
+    account,
+    1,
+    { name: 'country', from: '2025-01-01', to: '2026-03-10', filters: byCountry, page: null },
+    'owner',
+  );
   assert.equal(r.countedSince, Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000);
-  const h = await svc.headline(account, 1, { range: { from: '2026-03-01', to: '2026-03-10' }, filters: byCountry }, 'owner');
+  const h = await svc.headline(
+    account,
+    1,
+    { range: { from: '2026-03-01', to: '2026-03-10' }, filters: byCountry },
+    'owner',
+  );
   assert.equal(h.change, 0);
   assert.equal(h.summary.unique, null);
 });
@@ -320,13 +375,21 @@ test('filters: a span with more click rows than FILTERED_ROWS_MAX is read from i
   const r = await svc.query(account, 1, { name: 'country', ...range, filters: byCountry, page: null }, 'owner');
   assert.equal(r.countedSince, cut);
   assert.equal(r.countedNewestOnly, true);
-  assert.ok(calls.includes(`totals ${cut} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`), 'the totals read from the cut on');
+  assert.ok(
+    calls.includes(`totals ${cut} ${Date.parse('2026-03-11T00:00:00Z')} country=DE`),
+    'the totals read from the cut on',
+  );
   const h = await svc.headline(account, 1, { range, filters: byCountry }, 'owner');
   assert.equal(h.countedSince, cut);
   assert.equal(h.countedNewestOnly, true);
   // A cut before the span's own start changes nothing.
   const early = service(true, undefined, Date.parse('2026-02-01T00:00:00Z'));
-  const whole = await early.svc.query(account, 1, { name: 'country', ...range, filters: byCountry, page: null }, 'owner');
+  const whole = await early.svc.query(
+    account,
+    1,
+    { name: 'country', ...range, filters: byCountry, page: null },
+    'owner',
+  );
   assert.equal(whole.countedSince, null);
   assert.equal(whole.countedNewestOnly, false);
 });
@@ -343,10 +406,16 @@ test('overview: the same headline and lists as headline and a query each, from o
     const overview = await svc.overview(account, 1, { range, lists }, access);
     assert.deepEqual(reads, { findById: 1, summary: 2 });
     assert.deepEqual(overview.headline, await svc.headline(account, 1, { range }, access));
-    assert.deepEqual(overview.lists, await Promise.all(lists.map((list) => svc.query(account, 1, { ...list, ...range }, access))));
+    assert.deepEqual(
+      overview.lists,
+      await Promise.all(lists.map((list) => svc.query(account, 1, { ...list, ...range }, access))),
+    );
   }
   await assert.rejects(service(false).svc.overview(account, 1, { range, lists }, 'owner'), NotFoundError);
-  await assert.rejects(svc.overview(account, 1, { range, lists: [{ name: 'nope' as 'clicks', page: null }] }, 'owner'), ValidationError);
+  await assert.rejects(
+    svc.overview(account, 1, { range, lists: [{ name: 'nope' as 'clicks', page: null }] }, 'owner'),
+    ValidationError,
+  );
 });
 
 test('overview under filters: what headline and a query each answer from the click rows', async () => {
@@ -355,5 +424,7 @@ test('overview under filters: what headline and a query each answer from the cli
   const lists = [{ name: 'browser' as const, page: null }];
   const overview = await svc.overview(account, 1, { range, filters: byCountry, lists }, 'owner');
   assert.deepEqual(overview.headline, await svc.headline(account, 1, { range, filters: byCountry }, 'owner'));
-  assert.deepEqual(overview.lists, [await svc.query(account, 1, { ...lists[0]!, ...range, filters: byCountry }, 'owner')]);
+  assert.deepEqual(overview.lists, [
+    await svc.query(account, 1, { ...lists[0]!, ...range, filters: byCountry }, 'owner'),
+  ]);
 });

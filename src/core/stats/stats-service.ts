@@ -6,7 +6,14 @@ import { messages } from '../shared/messages.ts';
 import { offsetOf, type Page, type PageRequest } from '../shared/page.ts';
 import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { DIMENSION_OF, isStatsName, type StatsName } from './dimensions.ts';
-import { byLocal, FILTERED_ROWS_MAX, filteredSpan, newestOf, type ClickSpan, type FilteredClickStore } from './filtered-clicks.ts';
+import {
+  byLocal,
+  FILTERED_ROWS_MAX,
+  filteredSpan,
+  newestOf,
+  type ClickSpan,
+  type FilteredClickStore,
+} from './filtered-clicks.ts';
 import { periodChange } from './period-change.ts';
 import type { StatsFilter } from './stats-filter.ts';
 import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
@@ -112,14 +119,30 @@ export class StatsService {
    * owner gets the rare values of each breakdown folded (rare-values.ts). Required: a caller that
    * forgot it must not fall back to everything.
    */
-  async query(account: { id: number; timezone: string }, linkId: number, q: StatsQuery, access: StatsAccess): Promise<StatsResult> {
+  async query(
+    account: { id: number; timezone: string },
+    linkId: number,
+    q: StatsQuery,
+    access: StatsAccess,
+  ): Promise<StatsResult> {
     if (!isStatsName(q.name)) throw ValidationError.of('name', messages.selected('name'));
     const range = resolveRange(q, this.deps.clock.now(), account.timezone);
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
     const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
     if (filters.length > 0) return this.filteredQuery(account.timezone, linkId, q, range, filters);
-    const [summary, list] = await Promise.all([this.deps.stats.summary(linkId, range), this.list(linkId, q, range, access)]);
-    return { ...list, range, timeZone: account.timezone, summary, filters: [], countedSince: null, countedNewestOnly: false };
+    const [summary, list] = await Promise.all([
+      this.deps.stats.summary(linkId, range),
+      this.list(linkId, q, range, access),
+    ]);
+    return {
+      ...list,
+      range,
+      timeZone: account.timezone,
+      summary,
+      filters: [],
+      countedSince: null,
+      countedNewestOnly: false,
+    };
   }
 
   /**
@@ -131,7 +154,11 @@ export class StatsService {
   async overview(
     account: { id: number; timezone: string },
     linkId: number,
-    q: { range: DayRange; filters?: readonly StatsFilter[] | undefined; lists: ReadonlyArray<Omit<StatsQuery, 'from' | 'to' | 'filters'>> },
+    q: {
+      range: DayRange;
+      filters?: readonly StatsFilter[] | undefined;
+      lists: ReadonlyArray<Omit<StatsQuery, 'from' | 'to' | 'filters'>>;
+    },
     access: StatsAccess,
   ): Promise<{ headline: StatsHeadline; lists: StatsResult[] }> {
     const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
@@ -144,7 +171,8 @@ export class StatsService {
       ]);
       return { headline, lists };
     }
-    for (const list of q.lists) if (!isStatsName(list.name)) throw ValidationError.of('name', messages.selected('name'));
+    for (const list of q.lists)
+      if (!isStatsName(list.name)) throw ValidationError.of('name', messages.selected('name'));
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
     const previous = previousRange(range);
     const [summary, before, lists] = await Promise.all([
@@ -160,14 +188,30 @@ export class StatsService {
         countedSince: null,
         countedNewestOnly: false,
       },
-      lists: lists.map((list) => ({ ...list, range, timeZone: account.timezone, summary, filters: [], countedSince: null, countedNewestOnly: false })),
+      lists: lists.map((list) => ({
+        ...list,
+        range,
+        timeZone: account.timezone,
+        summary,
+        filters: [],
+        countedSince: null,
+        countedNewestOnly: false,
+      })),
     };
   }
 
   /** A list's entries from the rollups, paged, its rare values folded for viewers other than the owner. */
-  private async list(linkId: number, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>, range: DayRange, access: StatsAccess) {
+  private async list(
+    linkId: number,
+    q: Omit<StatsQuery, 'from' | 'to' | 'filters'>,
+    range: DayRange,
+    access: StatsAccess,
+  ) {
     const foldedBelow = seesEveryValue(access) || !isFoldedName(q.name) ? null : this.deps.minCount;
-    const entries = foldedBelow === null ? await this.entries(linkId, q, range) : await this.foldedEntries(linkId, q, range, foldedBelow);
+    const entries =
+      foldedBelow === null
+        ? await this.entries(linkId, q, range)
+        : await this.foldedEntries(linkId, q, range, foldedBelow);
     const page = q.page ?? { page: 1, perPage: Math.max(1, entries.items.length) };
     return { ...entries, ...page, name: q.name, foldedBelow };
   }
@@ -185,7 +229,10 @@ export class StatsService {
     if (!(await this.deps.links.findById(account.id, linkId))) throw new NotFoundError('link');
     const filters = seesEveryValue(access) ? (q.filters ?? []) : [];
     const previous = previousRange(q.range);
-    const [now, before] = await Promise.all([this.summaryOf(account.timezone, linkId, q.range, filters), this.summaryOf(account.timezone, linkId, previous, filters)]);
+    const [now, before] = await Promise.all([
+      this.summaryOf(account.timezone, linkId, q.range, filters),
+      this.summaryOf(account.timezone, linkId, previous, filters),
+    ]);
     return {
       summary: now.summary,
       previous: { range: previous, total: before.summary.total },
@@ -201,19 +248,34 @@ export class StatsService {
     range: DayRange,
     filters: readonly StatsFilter[],
   ): Promise<{ summary: ResultSummary; countedSince: number | null; countedNewestOnly: boolean }> {
-    if (filters.length === 0) return { summary: await this.deps.stats.summary(linkId, range), countedSince: null, countedNewestOnly: false };
+    if (filters.length === 0)
+      return { summary: await this.deps.stats.summary(linkId, range), countedSince: null, countedNewestOnly: false };
     const span = await this.spanOf(timeZone, linkId, range);
-    return { summary: { ...(await this.deps.filtered.totals(linkId, span, filters)), unique: null }, countedSince: span.since, countedNewestOnly: span.newestOnly };
+    return {
+      summary: { ...(await this.deps.filtered.totals(linkId, span, filters)), unique: null },
+      countedSince: span.since,
+      countedNewestOnly: span.newestOnly,
+    };
   }
 
   /** The instants filtered figures read: the range within the retention and FILTERED_DAYS_MAX, cut to its newest FILTERED_ROWS_MAX rows. */
-  private async spanOf(timeZone: string, linkId: number, range: DayRange): Promise<ClickSpan & { since: number | null; newestOnly: boolean }> {
+  private async spanOf(
+    timeZone: string,
+    linkId: number,
+    range: DayRange,
+  ): Promise<ClickSpan & { since: number | null; newestOnly: boolean }> {
     const span = filteredSpan(range, timeZone, this.deps.clock.now(), this.deps.retentionDays);
     return newestOf(span, await this.deps.filtered.newestFrom(linkId, span, FILTERED_ROWS_MAX));
   }
 
   /** Numbers read from the click rows (filtered-clicks.ts): what the rollups cannot cross. */
-  private async filteredQuery(timeZone: string, linkId: number, q: StatsQuery, range: DayRange, filters: readonly StatsFilter[]): Promise<StatsResult> {
+  private async filteredQuery(
+    timeZone: string,
+    linkId: number,
+    q: StatsQuery,
+    range: DayRange,
+    filters: readonly StatsFilter[],
+  ): Promise<StatsResult> {
     const span = await this.spanOf(timeZone, linkId, range);
     const store = this.deps.filtered;
     const dimension = DIMENSION_OF[q.name];
@@ -221,7 +283,9 @@ export class StatsService {
     let counted: Promise<ValueCount[]>;
     if (q.name === 'clicks' || q.name === 'clicks_hours') {
       const unit = q.name === 'clicks' ? 'day' : 'hour';
-      counted = store.quarters(linkId, span, filters).then((quarters) => filled(unit === 'day' ? daysOf(range) : HOURS, byLocal(unit, quarters, timeZone)));
+      counted = store
+        .quarters(linkId, span, filters)
+        .then((quarters) => filled(unit === 'day' ? daysOf(range) : HOURS, byLocal(unit, quarters, timeZone)));
     } else if (dimension === 'total' || dimension === 'hour' || dimension === 'unique' || dimension === 'bot') {
       counted = Promise.resolve([]);
     } else {
@@ -281,22 +345,35 @@ export class StatsService {
    * Human clicks per day over all the account's links, the last `days` days up to today in its
    * time zone, read from the rollups like a link's statistics (so the two agree).
    */
-  async accountClicks(account: { id: number; timezone: string }, days: number = DEFAULT_RANGE_DAYS): Promise<AccountClicks> {
+  async accountClicks(
+    account: { id: number; timezone: string },
+    days: number = DEFAULT_RANGE_DAYS,
+  ): Promise<AccountClicks> {
     const to = epochMsToZonedDate(this.deps.clock.now(), account.timezone);
     const range = { from: addDays(to, -(days - 1)), to };
     const perDay = filled(daysOf(range), await this.deps.stats.accountPerDay(account.id, range));
-    return { range, days: perDay, total: perDay.reduce((sum, d) => sum + d.count, 0), today: perDay.at(-1)?.count ?? 0 };
+    return {
+      range,
+      days: perDay,
+      total: perDay.reduce((sum, d) => sum + d.count, 0),
+      today: perDay.at(-1)?.count ?? 0,
+    };
   }
 
   /**
    * Each link's human clicks per day over the last `days` days in the account's zone, zeros
    * included (the links list's trends), read for the whole page at once.
    */
-  async linksClicks(account: { timezone: string }, linkIds: readonly number[], days: number = DEFAULT_RANGE_DAYS): Promise<Map<number, LinkClicks>> {
+  async linksClicks(
+    account: { timezone: string },
+    linkIds: readonly number[],
+    days: number = DEFAULT_RANGE_DAYS,
+  ): Promise<Map<number, LinkClicks>> {
     const to = epochMsToZonedDate(this.deps.clock.now(), account.timezone);
     const range = { from: addDays(to, -(days - 1)), to };
     const byLink = new Map<number, ValueCount[]>(linkIds.map((id) => [id, []]));
-    for (const row of await this.deps.stats.linksPerDay(linkIds, range)) byLink.get(row.linkId)?.push({ value: row.day, count: row.count });
+    for (const row of await this.deps.stats.linksPerDay(linkIds, range))
+      byLink.get(row.linkId)?.push({ value: row.day, count: row.count });
     const all = daysOf(range);
     return new Map(
       [...byLink].map(([id, counted]) => {
@@ -306,13 +383,19 @@ export class StatsService {
     );
   }
 
-  private async entries(linkId: number, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>, range: DayRange): Promise<{ items: ValueCount[]; total: number }> {
+  private async entries(
+    linkId: number,
+    q: Omit<StatsQuery, 'from' | 'to' | 'filters'>,
+    range: DayRange,
+  ): Promise<{ items: ValueCount[]; total: number }> {
     const dimension = DIMENSION_OF[q.name];
     const order: StatsOrder = q.sort ?? (q.name === 'clicks' || q.name === 'clicks_hours' ? 'value' : 'max');
     if (q.name === 'clicks' || q.name === 'clicks_hours') {
       // Days and hours are listed whole, zeros included, so a chart needs no gap filling.
       const [all, counted] =
-        q.name === 'clicks' ? [daysOf(range), await this.deps.stats.perDay(linkId, range)] : [HOURS, await this.deps.stats.counts(linkId, dimension, range)];
+        q.name === 'clicks'
+          ? [daysOf(range), await this.deps.stats.perDay(linkId, range)]
+          : [HOURS, await this.deps.stats.counts(linkId, dimension, range)];
       return pageOf(arrange(filled(all, counted), q.search, order), q.page);
     }
     return this.deps.stats.breakdown(linkId, dimension, range, { search: q.search, order, page: q.page });

@@ -35,7 +35,12 @@ export interface StatsStore {
   /** Count per value of a dimension over the range, every value (for hours, which are few). */
   counts(linkId: number, dimension: Dimension, range: DayRange): Promise<ValueCount[]>;
   /** Count per value, filtered, sorted and paged by the database, with the number of entries. */
-  breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }>;
+  breakdown(
+    linkId: number,
+    dimension: Dimension,
+    range: DayRange,
+    query: BreakdownQuery,
+  ): Promise<{ items: ValueCount[]; total: number }>;
   summary(linkId: number, range: DayRange): Promise<StatsSummary>;
   /** Human clicks per day of the range over every link of an account (days without any are left out). */
   accountPerDay(accountId: number, range: DayRange): Promise<ValueCount[]>;

@@ -25,9 +25,19 @@ test('the same visitor, link and day hash alike on every instance; anything else
 test('the stamp: local day and hour, and no visitor hash for bots', () => {
   const stamper = new ClickStamper('secret');
   const at = Date.parse('2026-03-10T03:30:00Z');
-  const human = stamper.stamp({ linkId: 1, at, timeZone: 'America/New_York', address: '8.8.8.8', userAgent: UA, isBot: false });
+  const human = stamper.stamp({
+    linkId: 1,
+    at,
+    timeZone: 'America/New_York',
+    address: '8.8.8.8',
+    userAgent: UA,
+    isBot: false,
+  });
   assert.equal(human.day, '2026-03-09');
   assert.equal(human.hour, 23);
   assert.equal(human.visitor, new VisitorHasher('secret').hash(1, '2026-03-09', '8.8.8.8', UA));
-  assert.equal(stamper.stamp({ linkId: 1, at, timeZone: 'UTC', address: '8.8.8.8', userAgent: UA, isBot: true }).visitor, null);
+  assert.equal(
+    stamper.stamp({ linkId: 1, at, timeZone: 'UTC', address: '8.8.8.8', userAgent: UA, isBot: true }).visitor,
+    null,
+  );
 });

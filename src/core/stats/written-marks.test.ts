@@ -35,12 +35,18 @@ test('past its bound the memory starts again: what it forgot is only sent again'
   const marks = new WrittenMarks(3);
   marks.addAll([set('2026-11-29', 1, 'a', 'b'), set('2026-11-29', 2, 'c')]);
   marks.addAll([set('2026-11-29', 3, 'd')]);
-  assert.deepEqual({ count: marks.count, old: marks.has('2026-11-29', 1, 'a'), new: marks.has('2026-11-29', 3, 'd') }, { count: 1, old: false, new: true });
+  assert.deepEqual(
+    { count: marks.count, old: marks.has('2026-11-29', 1, 'a'), new: marks.has('2026-11-29', 3, 'd') },
+    { count: 1, old: false, new: true },
+  );
 });
 
 test('a day older than the three kept is not remembered, and takes none of the bound', () => {
   const marks = new WrittenMarks();
   marks.addAll([set('2026-11-27', 1, 'a'), set('2026-11-28', 1, 'a'), set('2026-11-29', 1, 'a')]);
   marks.addAll([set('2026-11-20', 1, 'a', 'b')]);
-  assert.deepEqual({ count: marks.count, late: marks.has('2026-11-20', 1, 'a'), kept: marks.has('2026-11-27', 1, 'a') }, { count: 3, late: false, kept: true });
+  assert.deepEqual(
+    { count: marks.count, late: marks.has('2026-11-20', 1, 'a'), kept: marks.has('2026-11-27', 1, 'a') },
+    { count: 3, late: false, kept: true },
+  );
 });

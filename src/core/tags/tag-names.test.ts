@@ -24,7 +24,8 @@ test('a name is trimmed and stored NFC; 1–32 characters, counted as characters
 });
 
 test('control, invisible and direction characters are refused', () => {
-  for (const name of ['a\u0000b', 'a\u0007', 'a\u200bb', 'a\u202eb', 'a\u2028b', 'a\nb']) assert.deepEqual(readTagName(name), { fault: 'hidden' }, JSON.stringify(name));
+  for (const name of ['a\u0000b', 'a\u0007', 'a\u200bb', 'a\u202eb', 'a\u2028b', 'a\nb'])
+    assert.deepEqual(readTagName(name), { fault: 'hidden' }, JSON.stringify(name));
 });
 
 test("a link's names: repeats ignoring case kept once (the first spelling), at most 10, faults named under the field once", () => {

@@ -6,15 +6,22 @@ import { LinksService } from '../links/links-service.ts';
 import { UrlPolicy } from '../links/url-policy.ts';
 import { MemoryTagStore } from '../../../test/support/fakes/tag-fakes.ts';
 import type { LinkFields } from '../links/link.ts';
-import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore } from '../../../test/support/fakes/link-fakes.ts';
+import {
+  MemoryDomainStore,
+  MemoryLinkStore,
+  MemoryPixelStore,
+  MemorySpaceStore,
+} from '../../../test/support/fakes/link-fakes.ts';
 import { TEST_ACTOR } from '../../../test/support/audit-actor.ts';
 
 /** The memory link store with the few calls a create, update and read make. */
 function memoryLinks() {
   const links = new MemoryLinkStore();
   return Object.assign(links, {
-    insert: (accountId: number, fields: LinkFields, _pixelIds: readonly number[], now: number) => Promise.resolve(links.add(accountId, fields, now)),
-    findById: (accountId: number, id: number) => Promise.resolve(links.links.find((l) => l.accountId === accountId && l.id === id) ?? null),
+    insert: (accountId: number, fields: LinkFields, _pixelIds: readonly number[], now: number) =>
+      Promise.resolve(links.add(accountId, fields, now)),
+    findById: (accountId: number, id: number) =>
+      Promise.resolve(links.links.find((l) => l.accountId === accountId && l.id === id) ?? null),
     aliasTaken: () => Promise.resolve(false),
   });
 }
@@ -41,7 +48,12 @@ function setup() {
 
 test('a link is created and updated with tags by name; new names become tags of the account', async () => {
   const { service, tags } = setup();
-  const made = await service.create(ME, 'UTC', { url: 'https://example.com/', tags: ['Launch', 'launch', 'Q3'] }, TEST_ACTOR);
+  const made = await service.create(
+    ME,
+    'UTC',
+    { url: 'https://example.com/', tags: ['Launch', 'launch', 'Q3'] },
+    TEST_ACTOR,
+  );
   assert.deepEqual(
     made.tags.map((t) => t.name),
     ['Launch', 'Q3'],

@@ -58,7 +58,8 @@ export class TagsService {
     const fields: { name?: string; color?: TagColour } = {};
     if (input.name !== undefined) {
       const name = checkTagName(bag, 'name', input.name);
-      if (name !== undefined && (await this.store.nameTaken(accountId, name, id))) bag.add('name', messages.taken('name'));
+      if (name !== undefined && (await this.store.nameTaken(accountId, name, id)))
+        bag.add('name', messages.taken('name'));
       else if (name !== undefined) fields.name = name;
     }
     if (input.color !== undefined) {

@@ -72,8 +72,15 @@ test('only the list named by target_type acts', () => {
   // Lists kept from an earlier target_type must not leak into the current one.
   const countryOnly: Targets = { ...targets, platform: null, language: null, rotation: null };
   for (const targetType of [TargetType.Platform, TargetType.Language, TargetType.Rotation]) {
-    assert.deepEqual(chooseDestination({ url, targetType, targets: countryOnly }, visitor), fixed(url), String(targetType));
+    assert.deepEqual(
+      chooseDestination({ url, targetType, targets: countryOnly }, visitor),
+      fixed(url),
+      String(targetType),
+    );
   }
   const languageOnly: Targets = { ...targets, country: null, platform: null, rotation: null };
-  assert.deepEqual(chooseDestination({ url, targetType: TargetType.Country, targets: languageOnly }, visitor), fixed(url));
+  assert.deepEqual(
+    chooseDestination({ url, targetType: TargetType.Country, targets: languageOnly }, visitor),
+    fixed(url),
+  );
 });

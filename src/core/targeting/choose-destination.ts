@@ -14,7 +14,10 @@ export interface TargetedLink {
 }
 
 /** Where a visit goes. Only the list named by targetType acts; no match means the link's url. */
-export function chooseDestination(link: TargetedLink, visitor: Pick<Visitor, 'country' | 'platform' | 'languages'>): Destination {
+export function chooseDestination(
+  link: TargetedLink,
+  visitor: Pick<Visitor, 'country' | 'platform' | 'languages'>,
+): Destination {
   const { targets } = link;
   let url: string | null = null;
   switch (link.targetType) {

@@ -14,7 +14,27 @@ test('country list holds the 249 assigned ISO 3166-1 alpha-2 codes', () => {
 test('country list excludes user-assigned, reserved and withdrawn codes', () => {
   // XK (Kosovo) is user-assigned; UK/EU/AC/... are exceptionally reserved;
   // AN/CS/YU/SU/ZR/TP/BU are withdrawn.
-  for (const code of ['XK', 'ZZ', 'AA', 'QM', 'XA', 'UK', 'EU', 'UN', 'EZ', 'AC', 'IC', 'FX', 'AN', 'CS', 'YU', 'SU', 'ZR', 'TP', 'BU']) {
+  for (const code of [
+    'XK',
+    'ZZ',
+    'AA',
+    'QM',
+    'XA',
+    'UK',
+    'EU',
+    'UN',
+    'EZ',
+    'AC',
+    'IC',
+    'FX',
+    'AN',
+    'CS',
+    'YU',
+    'SU',
+    'ZR',
+    'TP',
+    'BU',
+  ]) {
     assert.equal(COUNTRY_CODES.has(code), false, code);
   }
 });

@@ -3,10 +3,18 @@ import { messages } from '../shared/messages.ts';
 import type { UrlPolicy } from '../links/url-policy.ts';
 import { normalizeCountryCode } from './countries.ts';
 import { normalizeLanguageCode } from './languages.ts';
-import { PLATFORMS, TARGET_LIMITS, type KeyedTarget, type RotationTarget, type TargetListName, type Targets } from './target.ts';
+import {
+  PLATFORMS,
+  TARGET_LIMITS,
+  type KeyedTarget,
+  type RotationTarget,
+  type TargetListName,
+  type Targets,
+} from './target.ts';
 
 /** What a client sent for one list: null clears it, undefined leaves it as it is. */
-export type TargetListInput = Array<{ key?: string | null | undefined; value?: string | null | undefined }> | null | undefined;
+export type TargetListInput =
+  Array<{ key?: string | null | undefined; value?: string | null | undefined }> | null | undefined;
 
 const keyNormalizers: Record<Exclude<TargetListName, 'rotation'>, (key: string) => string | null> = {
   country: normalizeCountryCode,
@@ -14,7 +22,12 @@ const keyNormalizers: Record<Exclude<TargetListName, 'rotation'>, (key: string) 
   platform: (key) => (PLATFORMS as readonly string[]).find((p) => p === key) ?? null,
 };
 
-export function checkTargetList(bag: FieldErrorBag, list: TargetListName, input: TargetListInput, urls: UrlPolicy): KeyedTarget[] | RotationTarget[] | null | undefined {
+export function checkTargetList(
+  bag: FieldErrorBag,
+  list: TargetListName,
+  input: TargetListInput,
+  urls: UrlPolicy,
+): KeyedTarget[] | RotationTarget[] | null | undefined {
   if (input === undefined) return undefined;
   if (input === null || input.length === 0) return null;
   if (list === 'rotation') return checkRotation(bag, input, urls);

@@ -16,7 +16,10 @@ export function checkUtmValue(bag: FieldErrorBag, field: string, raw: string | n
 }
 
 /** The parameters that were sent, each checked; null (or '') clears one. */
-export function checkUtmParams(bag: FieldErrorBag, input: Partial<Record<UtmParam, string | null | undefined>>): Partial<Record<UtmParam, string>> {
+export function checkUtmParams(
+  bag: FieldErrorBag,
+  input: Partial<Record<UtmParam, string | null | undefined>>,
+): Partial<Record<UtmParam, string>> {
   const checked: Partial<Record<UtmParam, string>> = {};
   for (const name of UTM_PARAMS) {
     const value = checkUtmValue(bag, name, input[name]);

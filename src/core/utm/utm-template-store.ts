@@ -9,7 +9,12 @@ export interface UtmTemplateFilter {
 
 export interface UtmTemplateStore {
   insert(accountId: number, fields: { name: string; params: UtmParams }, now: number): Promise<UtmTemplate>;
-  update(accountId: number, id: number, fields: { name?: string; params: Partial<UtmParams> }, now: number): Promise<UtmTemplate | null>;
+  update(
+    accountId: number,
+    id: number,
+    fields: { name?: string; params: Partial<UtmParams> },
+    now: number,
+  ): Promise<UtmTemplate | null>;
   findById(accountId: number, id: number): Promise<UtmTemplate | null>;
   /** Names compare ignoring case. */
   nameTaken(accountId: number, name: string, exceptId?: number): Promise<boolean>;

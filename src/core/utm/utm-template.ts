@@ -11,4 +11,6 @@ export interface UtmTemplate {
 }
 
 /** What a client sends: the name is required on create; a parameter not sent is kept on update. */
-export type UtmTemplateInput = { name?: string | null | undefined } & Partial<Record<UtmParam, string | null | undefined>>;
+export type UtmTemplateInput = { name?: string | null | undefined } & Partial<
+  Record<UtmParam, string | null | undefined>
+>;

@@ -20,7 +20,13 @@ const faults = async (work: Promise<unknown>): Promise<string[]> => {
 test('a template keeps its name trimmed and leaves out the parameters not given', async () => {
   const made = await service().create(1, { name: '  Spring  ', utm_source: ' news ', utm_medium: null }, TEST_ACTOR);
   assert.equal(made.name, 'Spring');
-  assert.deepEqual(made.params, { utm_source: 'news', utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '' });
+  assert.deepEqual(made.params, {
+    utm_source: 'news',
+    utm_medium: '',
+    utm_campaign: '',
+    utm_term: '',
+    utm_content: '',
+  });
 });
 
 test('names: required on create, at most 64, no control characters, unique per account ignoring case', async () => {
@@ -37,11 +43,16 @@ test('names: required on create, at most 64, no control characters, unique per a
 
 test('parameters: at most 200 characters and no control characters, every fault named at once', async () => {
   const s = service();
-  assert.deepEqual(await faults(s.create(1, { name: '', utm_source: 's'.repeat(201), utm_content: 'a\u007fb', utm_term: 't'.repeat(200) }, TEST_ACTOR)), [
-    'name',
-    'utm_content',
-    'utm_source',
-  ]);
+  assert.deepEqual(
+    await faults(
+      s.create(
+        1,
+        { name: '', utm_source: 's'.repeat(201), utm_content: 'a\u007fb', utm_term: 't'.repeat(200) },
+        TEST_ACTOR,
+      ),
+    ),
+    ['name', 'utm_content', 'utm_source'],
+  );
   assert.deepEqual(await s.faultsOf(1, { name: 'ok', utm_medium: '\n' }), {});
 });
 
@@ -50,7 +61,13 @@ test('an update keeps what it is not sent; another account’s template is not f
   const made = await s.create(1, { name: 'Mail', utm_source: 'news', utm_medium: 'email' }, TEST_ACTOR);
   const updated = await s.update(1, made.id, { utm_medium: '', utm_term: 'shoes' }, TEST_ACTOR);
   assert.equal(updated.name, 'Mail');
-  assert.deepEqual(updated.params, { utm_source: 'news', utm_medium: '', utm_campaign: '', utm_term: 'shoes', utm_content: '' });
+  assert.deepEqual(updated.params, {
+    utm_source: 'news',
+    utm_medium: '',
+    utm_campaign: '',
+    utm_term: 'shoes',
+    utm_content: '',
+  });
   assert.equal((await s.update(1, made.id, { name: 'MAIL' }, TEST_ACTOR)).name, 'MAIL');
   await assert.rejects(s.get(2, made.id), NotFoundError);
   await assert.rejects(s.update(2, made.id, { name: 'x' }, TEST_ACTOR), NotFoundError);

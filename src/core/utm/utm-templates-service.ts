@@ -37,7 +37,11 @@ export class UtmTemplatesService {
     const fields = await this.check(accountId, input, true);
     const change = { workspaceId: accountId, actor, type: 'utm_template', at: this.clock.now() };
     return this.unit(async (tx) => {
-      const template = await tx.store.insert(accountId, { name: fields.name!, params: { ...emptyUtm(), ...fields.params } }, change.at);
+      const template = await tx.store.insert(
+        accountId,
+        { name: fields.name!, params: { ...emptyUtm(), ...fields.params } },
+        change.at,
+      );
       await recordChange(tx.audit, change, null, template);
       return template;
     });
@@ -77,7 +81,8 @@ export class UtmTemplatesService {
       bag.add('name', messages.invalid('name'));
       name = undefined;
     }
-    if (name !== undefined && (await this.store.nameTaken(accountId, name, exceptId))) bag.add('name', messages.taken('name'));
+    if (name !== undefined && (await this.store.nameTaken(accountId, name, exceptId)))
+      bag.add('name', messages.taken('name'));
     const params: Partial<UtmParams> = checkUtmParams(bag, input);
     bag.throwIfAny();
     return { ...(name === undefined ? {} : { name }), params };

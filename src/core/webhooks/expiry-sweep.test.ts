@@ -4,7 +4,12 @@ import { ExpirySweep } from './expiry-sweep.ts';
 import type { ClaimedExpiry } from './ports.ts';
 import type { WebhookEvent } from './webhook.ts';
 import { LinkViews } from '../links/link-views.ts';
-import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore } from '../../../test/support/fakes/link-fakes.ts';
+import {
+  MemoryDomainStore,
+  MemoryLinkStore,
+  MemoryPixelStore,
+  MemorySpaceStore,
+} from '../../../test/support/fakes/link-fakes.ts';
 
 test('a round tells each claimed link once to its own account, only where a link.expired webhook listens', async () => {
   const links = new MemoryLinkStore();
@@ -17,10 +22,15 @@ test('a round tells each claimed link once to its own account, only where a link
     // As the database's claim: what is taken is marked told, so the next round finds nothing.
     claims: { claim: async (_now, limit) => due.splice(0, limit) },
     links,
-    views: new LinkViews({ spaces: new MemorySpaceStore(), domains: new MemoryDomainStore(), pixels: new MemoryPixelStore() }),
+    views: new LinkViews({
+      spaces: new MemorySpaceStore(),
+      domains: new MemoryDomainStore(),
+      pixels: new MemoryPixelStore(),
+    }),
     events: {
       listens: async (accountId) => accountId === 1,
-      emitMany: async (accountId, event, items) => void told.push({ accountId, event, ids: items.map((i) => i.linkId) }),
+      emitMany: async (accountId, event, items) =>
+        void told.push({ accountId, event, ids: items.map((i) => i.linkId) }),
     },
     present: (view) => ({ id: view.link.id, alias: view.link.alias }),
     clock: { now: () => 0 },
@@ -45,7 +55,11 @@ test('a round, its claim and its deliveries, is one unit of work: a failed enque
       },
     },
     links,
-    views: new LinkViews({ spaces: new MemorySpaceStore(), domains: new MemoryDomainStore(), pixels: new MemoryPixelStore() }),
+    views: new LinkViews({
+      spaces: new MemorySpaceStore(),
+      domains: new MemoryDomainStore(),
+      pixels: new MemoryPixelStore(),
+    }),
     events: {
       listens: async () => true,
       emitMany: async () => {

@@ -41,7 +41,8 @@ export class ExpirySweep {
     return this.unit(async (tx) => {
       const claimed = await tx.claims.claim(this.deps.clock.now(), limit);
       const byAccount = new Map<number, number[]>();
-      for (const { id, accountId } of claimed) (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
+      for (const { id, accountId } of claimed)
+        (byAccount.get(accountId) ?? byAccount.set(accountId, []).get(accountId)!).push(id);
       for (const [accountId, ids] of byAccount) await this.tell(tx, accountId, ids);
       return claimed.length >= limit;
     });

@@ -1,7 +1,11 @@
 import type { Webhook, WebhookEvent, WebhookWithSecret } from './webhook.ts';
 
 export interface WebhookStore {
-  insert(accountId: number, fields: { url: string; events: WebhookEvent[]; secret: string }, now: number): Promise<Webhook>;
+  insert(
+    accountId: number,
+    fields: { url: string; events: WebhookEvent[]; secret: string },
+    now: number,
+  ): Promise<Webhook>;
   list(accountId: number): Promise<Webhook[]>;
   count(accountId: number): Promise<number>;
   findById(accountId: number, id: number): Promise<Webhook | null>;

@@ -9,7 +9,13 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
 }
 
 /** What a receiver does: the documented check, kept here so the docs' snippet and the tests agree. */
-export function verifySignature(secret: string, body: string, header: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  body: string,
+  header: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = new Map(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.get('t'));
   const v1 = parts.get('v1');

@@ -17,7 +17,12 @@ export interface DispatcherOptions {
  */
 export class WebhookDispatcher {
   constructor(
-    private readonly deps: { outbox: DeliveryOutbox; sender: WebhookSender; clock: Clock; onError?: (error: unknown) => void },
+    private readonly deps: {
+      outbox: DeliveryOutbox;
+      sender: WebhookSender;
+      clock: Clock;
+      onError?: (error: unknown) => void;
+    },
     private readonly options: DispatcherOptions,
   ) {}
 
@@ -48,7 +53,12 @@ export class WebhookDispatcher {
       outcome = error instanceof Error ? error.message : String(error);
     }
     const now = this.deps.clock.now();
-    const failingSince = await this.deps.outbox.failed(delivery, now + retryDelayMs(delivery.attempts + 1), outcome.slice(0, 255), now);
+    const failingSince = await this.deps.outbox.failed(
+      delivery,
+      now + retryDelayMs(delivery.attempts + 1),
+      outcome.slice(0, 255),
+      now,
+    );
     if (now - failingSince >= FAILURE_WINDOW_MS) await this.deps.outbox.disable(delivery.webhookId, now);
   }
 }

@@ -15,14 +15,20 @@ export function deliveryBody(id: string, event: WebhookEvent, at: number, data: 
  * it until the unit has committed).
  */
 export class WebhookEvents {
-  constructor(private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void }) {}
+  constructor(
+    private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void },
+  ) {}
 
   async emit(accountId: number, event: WebhookEvent, linkId: number | null, data: unknown): Promise<void> {
     await this.emitMany(accountId, event, [{ linkId, data }]);
   }
 
   /** Events of one kind for many links (a bulk change, an import's batch): the subscribers are read once. */
-  async emitMany(accountId: number, event: WebhookEvent, items: ReadonlyArray<{ linkId: number | null; data: unknown }>): Promise<void> {
+  async emitMany(
+    accountId: number,
+    event: WebhookEvent,
+    items: ReadonlyArray<{ linkId: number | null; data: unknown }>,
+  ): Promise<void> {
     if (items.length === 0) return;
     const hooks = await this.deps.store.subscribers(accountId, event);
     if (hooks.length === 0) return;

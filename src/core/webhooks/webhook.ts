@@ -26,4 +26,5 @@ export interface WebhookInput {
   events?: readonly string[] | undefined;
 }
 
-export const isWebhookEvent = (name: string): name is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(name);
+export const isWebhookEvent = (name: string): name is WebhookEvent =>
+  (WEBHOOK_EVENTS as readonly string[]).includes(name);

@@ -28,7 +28,11 @@ export class WebhooksService {
     this.unit = deps.unit ?? unaudited(deps.store);
   }
 
-  async create(accountId: number, input: WebhookInput, actor: AuditActor): Promise<{ webhook: Webhook; secret: string }> {
+  async create(
+    accountId: number,
+    input: WebhookInput,
+    actor: AuditActor,
+  ): Promise<{ webhook: Webhook; secret: string }> {
     const bag = new FieldErrorBag();
     const checked = checkWebhookInput(input, bag);
     if (checked && !(await this.deps.targets.reachable(checked.url))) bag.add('url', PRIVATE_TARGET_MESSAGE);

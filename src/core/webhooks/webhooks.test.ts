@@ -9,7 +9,12 @@ import { deliveryBody } from './webhook-events.ts';
 test('a signature is HMAC-SHA256 of "t.body" and verifies only for that body, secret and time', () => {
   const secret = newWebhookSecret();
   const body = deliveryBody('d-1', 'link.created', 0, { link: { id: 1 } });
-  assert.deepEqual(JSON.parse(body), { id: 'd-1', type: 'link.created', created_at: '1970-01-01T00:00:00.000Z', data: { link: { id: 1 } } });
+  assert.deepEqual(JSON.parse(body), {
+    id: 'd-1',
+    type: 'link.created',
+    created_at: '1970-01-01T00:00:00.000Z',
+    data: { link: { id: 1 } },
+  });
   const header = signatureHeader(secret, body, 1_700_000_000);
   assert.match(header, /^t=1700000000,v1=[0-9a-f]{64}$/);
   assert.ok(verifySignature(secret, body, header, 1_700_000_010));
@@ -32,10 +37,13 @@ test('a webhook needs an http(s) URL and known events; every bad field is named'
   assert.equal(checkWebhookInput({ url: 'javascript:alert(1)', events: ['link.nope'] }, bag), null);
   assert.ok(bag.has('url') && bag.has('events'));
   const ok = new FieldErrorBag();
-  assert.deepEqual(checkWebhookInput({ url: ' https://example.com/h ', events: ['link.created', 'link.created'] }, ok), {
-    url: 'https://example.com/h',
-    events: ['link.created'],
-  });
+  assert.deepEqual(
+    checkWebhookInput({ url: ' https://example.com/h ', events: ['link.created', 'link.created'] }, ok),
+    {
+      url: 'https://example.com/h',
+      events: ['link.created'],
+    },
+  );
   const none = new FieldErrorBag();
   checkWebhookInput({}, none);
   assert.ok(none.has('url') && none.has('events'));

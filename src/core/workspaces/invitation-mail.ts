@@ -7,7 +7,12 @@ export function invitationPageUrl(appUrl: string, token: string): string {
 }
 
 /** The mail an invited person gets: who invited them, to what, as which role, and the link (it works once, for a week). */
-export function invitationMail(invitation: Invitation, workspace: Workspace, inviter: string, link: string): MailMessage {
+export function invitationMail(
+  invitation: Invitation,
+  workspace: Workspace,
+  inviter: string,
+  link: string,
+): MailMessage {
   return {
     to: invitation.email,
     subject: `${inviter} invited you to ${workspace.name} on linkpix`,

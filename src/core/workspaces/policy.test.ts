@@ -33,9 +33,17 @@ test('the issue’s roles: viewers read, editors write links, admins domains and
 test('a key never does more than its role; a scoped key only what its scopes name; no member: the role is missing', () => {
   assert.equal(missingFor({ role: 'owner', scopes: null }, 'links.write'), null);
   assert.deepEqual(missingFor({ role: 'viewer', scopes: null }, 'links.write'), { role: 'editor' });
-  assert.deepEqual(missingFor({ role: 'viewer', scopes: ['links:write'] }, 'links.write'), { role: 'editor' }, 'a scope does not make up for the role');
+  assert.deepEqual(
+    missingFor({ role: 'viewer', scopes: ['links:write'] }, 'links.write'),
+    { role: 'editor' },
+    'a scope does not make up for the role',
+  );
   assert.deepEqual(missingFor({ role: 'editor', scopes: ['links:read'] }, 'links.write'), { scope: 'links:write' });
-  assert.equal(missingFor({ role: 'editor', scopes: ['links:read'] }, 'account.read'), null, 'the account needs no scope');
+  assert.equal(
+    missingFor({ role: 'editor', scopes: ['links:read'] }, 'account.read'),
+    null,
+    'the account needs no scope',
+  );
   assert.deepEqual(missingFor({ role: null, scopes: null }, 'links.read'), { role: 'viewer' });
 });
 
@@ -45,6 +53,10 @@ test('a workspace that requires two-factor: a member without it may only see the
     const expected = action === 'account.read' || action === 'workspace.read' ? null : { twoFactor: true };
     assert.deepEqual(missingFor(unenrolled, action), expected, action);
   }
-  assert.deepEqual(missingFor({ role: 'viewer', scopes: null, twoFactorMissing: true }, 'links.write'), { role: 'editor' }, 'the role is named first');
+  assert.deepEqual(
+    missingFor({ role: 'viewer', scopes: null, twoFactorMissing: true }, 'links.write'),
+    { role: 'editor' },
+    'the role is named first',
+  );
   assert.equal(missingFor({ role: 'viewer', scopes: null, twoFactorMissing: false }, 'keys.own'), null);
 });

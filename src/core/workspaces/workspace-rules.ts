@@ -29,7 +29,11 @@ export function checkRole(value: unknown, bag: FieldErrorBag, field = 'role'): R
 }
 
 /** Null or absent: every scope the role allows; an empty list is refused (a key that may do nothing). */
-export function checkScopes(value: readonly unknown[] | null | undefined, bag: FieldErrorBag, field = 'scopes'): Scope[] | null {
+export function checkScopes(
+  value: readonly unknown[] | null | undefined,
+  bag: FieldErrorBag,
+  field = 'scopes',
+): Scope[] | null {
   if (value === null || value === undefined) return null;
   if (value.length === 0 || !value.every(isScope)) {
     bag.add(field, messages.selected(field));
@@ -38,7 +42,12 @@ export function checkScopes(value: readonly unknown[] | null | undefined, bag: F
   return [...new Set(value as Scope[])];
 }
 
-export function checkExpiry(expiresAt: number | null | undefined, now: number, bag: FieldErrorBag, field = 'expires_at'): number | null {
+export function checkExpiry(
+  expiresAt: number | null | undefined,
+  now: number,
+  bag: FieldErrorBag,
+  field = 'expires_at',
+): number | null {
   if (expiresAt === null || expiresAt === undefined) return null;
   if (!(expiresAt > now)) bag.add(field, `The ${field.replace('_', ' ')} must be a date in the future.`);
   return expiresAt;

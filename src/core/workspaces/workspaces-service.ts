@@ -4,13 +4,28 @@ import { checkEmail, checkKeyName } from '../accounts/account-rules.ts';
 import { generateApiKey } from '../accounts/api-key.ts';
 import { normaliseEmail } from '../accounts/email.ts';
 import type { Clock } from '../shared/clock.ts';
-import { FieldErrorBag, ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
+import {
+  FieldErrorBag,
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  TooManyAttemptsError,
+  ValidationError,
+} from '../shared/errors.ts';
 import type { AttemptLimiter } from '../shared/attempt-limiter.ts';
 import { digest, randomToken } from '../shared/secrets.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { invitationMail, invitationPageUrl } from './invitation-mail.ts';
 import { missingFor, type Action, type Grant, type Role } from './policy.ts';
-import type { Actor, Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from './workspace.ts';
+import type {
+  Actor,
+  Invitation,
+  Member,
+  Standing,
+  Workspace,
+  WorkspaceOfUser,
+  WorkspaceSettings,
+} from './workspace.ts';
 import { checkExpiry, checkRole, checkScopes, checkSettings, type SettingsInput } from './workspace-rules.ts';
 import type { MembershipChange, WorkspaceStore } from './workspace-store.ts';
 import { changesOf } from '../audit/audit-changes.ts';
@@ -38,7 +53,10 @@ export interface WorkspacesServiceDeps {
 }
 
 /** The limiters' names; their counts and window are the operator's (config). */
-export const INVITATION_LIMITERS = { perInviter: 'invitations-inviter', perWorkspace: 'invitations-workspace' } as const;
+export const INVITATION_LIMITERS = {
+  perInviter: 'invitations-inviter',
+  perWorkspace: 'invitations-workspace',
+} as const;
 
 const TOO_MANY_INVITATIONS = {
   perInviter: 'You have sent too many invitations for now: try again later.',
@@ -95,7 +113,10 @@ export function authorize(grant: Grant, action: Action): void {
 const TWO_FACTOR_REQUIRED = 'This workspace requires two-factor sign-in: turn it on at /account/security first.';
 
 function lastOwner(): ValidationError {
-  return ValidationError.of('role', 'The last owner of a workspace cannot leave it or change role; make another owner first.');
+  return ValidationError.of(
+    'role',
+    'The last owner of a workspace cannot leave it or change role; make another owner first.',
+  );
 }
 
 function settled(change: MembershipChange): void {
@@ -124,7 +145,9 @@ export class WorkspacesService {
     target: { type: string; id: number },
     changes: AuditChanges,
   ): Promise<void> {
-    await tx.audit?.record([{ workspaceId, actor: auditActorOf(actor), action, target, changes, at: this.clock.now() }]);
+    await tx.audit?.record([
+      { workspaceId, actor: auditActorOf(actor), action, target, changes, at: this.clock.now() },
+    ]);
   }
 
   /** The member's role and two-factor standing now (read per request, never cached); null when not (or no longer) a member. */
@@ -140,8 +163,10 @@ export class WorkspacesService {
   private async standing(actor: Actor, workspaceId: number, action: Action): Promise<Standing> {
     // A key whose user left its workspace does nothing anywhere; a key with scopes is a
     // delegation for its own workspace only (an unscoped key stands for its user in each).
-    if (actor.home.role === null) throw new ForbiddenError('This key belongs to a workspace its user is no longer a member of.');
-    if (actor.scopes !== null && workspaceId !== actor.home.workspaceId) throw new ForbiddenError('A key with scopes acts only in its own workspace.');
+    if (actor.home.role === null)
+      throw new ForbiddenError('This key belongs to a workspace its user is no longer a member of.');
+    if (actor.scopes !== null && workspaceId !== actor.home.workspaceId)
+      throw new ForbiddenError('A key with scopes acts only in its own workspace.');
     const standing = await this.store.standingOf(workspaceId, actor.userId);
     if (standing === null) throw new NotFoundError('workspace');
     authorize({ role: standing.role, scopes: actor.scopes, twoFactorMissing: standing.twoFactorMissing }, action);
@@ -172,11 +197,22 @@ export class WorkspacesService {
     const current = await this.store.find(actor.userId);
     const bag = new FieldErrorBag();
     if (input.name === undefined) bag.add('name', 'The name field is required.');
-    const settings = checkSettings(input, { name: '', requireTwoFactor: false, timezone: current?.timezone ?? 'UTC' }, bag);
+    const settings = checkSettings(
+      input,
+      { name: '', requireTwoFactor: false, timezone: current?.timezone ?? 'UTC' },
+      bag,
+    );
     bag.throwIfAny();
     const made = await this.unit(async (tx) => {
       const made = await tx.store.create(actor.userId, settings, this.clock.now());
-      await this.audit(tx, made.id, actor, 'workspace.created', { type: 'workspace', id: made.id }, changesOf(null, settings));
+      await this.audit(
+        tx,
+        made.id,
+        actor,
+        'workspace.created',
+        { type: 'workspace', id: made.id },
+        changesOf(null, settings),
+      );
       return made;
     });
     return { ...made, role: 'owner' };
@@ -194,14 +230,22 @@ export class WorkspacesService {
     const settings = checkSettings(input, before, bag);
     // An owner without two-factor would lock themselves out of the workspace they just changed.
     if (settings.requireTwoFactor && !before.requireTwoFactor && !twoFactor) {
-      bag.add('require_2fa', 'Turn on two-factor sign-in for yourself (at /account/security) before requiring it of everyone.');
+      bag.add(
+        'require_2fa',
+        'Turn on two-factor sign-in for yourself (at /account/security) before requiring it of everyone.',
+      );
     }
     bag.throwIfAny();
-    const was: WorkspaceSettings = { name: before.name, requireTwoFactor: before.requireTwoFactor, timezone: before.timezone };
+    const was: WorkspaceSettings = {
+      name: before.name,
+      requireTwoFactor: before.requireTwoFactor,
+      timezone: before.timezone,
+    };
     const updated = await this.unit(async (tx) => {
       const updated = await tx.store.update(workspaceId, settings);
       const changes = changesOf(was, settings);
-      if (Object.keys(changes).length > 0) await this.audit(tx, workspaceId, actor, 'workspace.updated', { type: 'workspace', id: workspaceId }, changes);
+      if (Object.keys(changes).length > 0)
+        await this.audit(tx, workspaceId, actor, 'workspace.updated', { type: 'workspace', id: workspaceId }, changes);
       return updated;
     });
     return { ...updated, role };
@@ -210,7 +254,8 @@ export class WorkspacesService {
   async delete(actor: Actor, workspaceId: number): Promise<void> {
     await this.access(actor, workspaceId, 'workspace.delete');
     const workspace = await this.found(workspaceId);
-    if (workspace.personal) throw ValidationError.of('personal', 'A personal workspace cannot be deleted (delete the account instead).');
+    if (workspace.personal)
+      throw ValidationError.of('personal', 'A personal workspace cannot be deleted (delete the account instead).');
     const members = await this.store.members(workspaceId);
     await this.deps.deleteWorkspace(workspaceId);
     this.deps.membershipsChanged?.(members.map((m) => m.userId));
@@ -230,7 +275,15 @@ export class WorkspacesService {
     if (target.role === 'owner' || next === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     await this.unit(async (tx) => {
       settled(await tx.store.setRole(workspaceId, userId, next));
-      if (target.role !== next) await this.audit(tx, workspaceId, actor, 'member.role_changed', { type: 'member', id: userId }, { role: [target.role, next] });
+      if (target.role !== next)
+        await this.audit(
+          tx,
+          workspaceId,
+          actor,
+          'member.role_changed',
+          { type: 'member', id: userId },
+          { role: [target.role, next] },
+        );
     });
     if (target.role !== next) this.deps.membershipsChanged?.([userId]);
     return { ...target, role: next };
@@ -247,7 +300,14 @@ export class WorkspacesService {
     if (userId !== actor.userId && target.role === 'owner') await this.access(actor, workspaceId, 'owners.manage');
     await this.unit(async (tx) => {
       settled(await tx.store.removeMember(workspaceId, userId));
-      await this.audit(tx, workspaceId, actor, 'member.removed', { type: 'member', id: userId }, { role: [target.role, null] });
+      await this.audit(
+        tx,
+        workspaceId,
+        actor,
+        'member.removed',
+        { type: 'member', id: userId },
+        { role: [target.role, null] },
+      );
     });
     this.deps.membershipsChanged?.([userId]);
   }
@@ -271,7 +331,14 @@ export class WorkspacesService {
         { email, role, tokenHash: digest(token), invitedBy: actor.userId, expiresAt: now + INVITATION_TTL_MS },
         now,
       );
-      await this.audit(tx, workspaceId, actor, 'member.invited', { type: 'invitation', id: invitation.id }, { email: [null, email], role: [null, role] });
+      await this.audit(
+        tx,
+        workspaceId,
+        actor,
+        'member.invited',
+        { type: 'invitation', id: invitation.id },
+        { email: [null, email], role: [null, role] },
+      );
       return invitation;
     });
     return { invitation, token, mailed: await this.mailInvitation(actor, invitation, token) };
@@ -285,7 +352,8 @@ export class WorkspacesService {
       ['perWorkspace', String(workspaceId)],
     ] as const) {
       const attempt = await limits?.[which]?.consume(key);
-      if (attempt && !attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds, TOO_MANY_INVITATIONS[which]);
+      if (attempt && !attempt.allowed)
+        throw new TooManyAttemptsError(attempt.retryAfterSeconds, TOO_MANY_INVITATIONS[which]);
     }
   }
 
@@ -316,7 +384,8 @@ export class WorkspacesService {
   async revokeInvitation(actor: Actor, workspaceId: number, invitationId: number): Promise<void> {
     await this.access(actor, workspaceId, 'invitations.manage');
     await this.unit(async (tx) => {
-      if (!(await tx.store.revokeInvitation(workspaceId, invitationId, this.clock.now()))) throw new NotFoundError('invitation');
+      if (!(await tx.store.revokeInvitation(workspaceId, invitationId, this.clock.now())))
+        throw new NotFoundError('invitation');
       await this.audit(tx, workspaceId, actor, 'invitation.revoked', { type: 'invitation', id: invitationId }, {});
     });
   }
@@ -325,7 +394,8 @@ export class WorkspacesService {
   async describeInvitation(token: string): Promise<{ invitation: Invitation; workspace: Workspace }> {
     const invitation = /^[A-Za-z0-9_-]{43}$/.test(token) ? await this.store.findInvitationByHash(digest(token)) : null;
     if (!invitation) throw new NotFoundError('invitation');
-    if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= this.clock.now()) throw new GoneError('invitation');
+    if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= this.clock.now())
+      throw new GoneError('invitation');
     return { invitation, workspace: await this.found(invitation.workspaceId) };
   }
 
@@ -334,11 +404,19 @@ export class WorkspacesService {
     const { invitation } = await this.describeInvitation(token);
     const now = this.clock.now();
     const email = await this.store.emailOfUser(actor.userId);
-    if (email === null || normaliseEmail(email) !== invitation.email) throw new ForbiddenError('This invitation was sent to another email address.');
+    if (email === null || normaliseEmail(email) !== invitation.email)
+      throw new ForbiddenError('This invitation was sent to another email address.');
     const role = await this.unit(async (tx) => {
       const role = await tx.store.acceptInvitation(invitation.id, actor.userId, now);
       if (role === null) throw new GoneError('invitation');
-      await this.audit(tx, invitation.workspaceId, actor, 'invitation.accepted', { type: 'invitation', id: invitation.id }, { role: [null, role] });
+      await this.audit(
+        tx,
+        invitation.workspaceId,
+        actor,
+        'invitation.accepted',
+        { type: 'invitation', id: invitation.id },
+        { role: [null, role] },
+      );
       return role;
     });
     return { workspaceId: invitation.workspaceId, role };
@@ -358,7 +436,11 @@ export class WorkspacesService {
     }
     const generated = generateApiKey(name);
     const key = await this.unit(async (tx) => {
-      const key = await tx.accounts.insertKey(workspaceId, { ...generated.stored, userId: actor.userId, scopes, expiresAt }, now);
+      const key = await tx.accounts.insertKey(
+        workspaceId,
+        { ...generated.stored, userId: actor.userId, scopes, expiresAt },
+        now,
+      );
       // The key's value never enters the log: its name, scopes and expiry do.
       await this.audit(
         tx,
@@ -415,7 +497,10 @@ export class WorkspacesService {
   /** A personal workspace is its person's alone: nobody is invited into it (make a team workspace). */
   private async notPersonal(workspaceId: number): Promise<void> {
     if ((await this.found(workspaceId)).personal) {
-      throw ValidationError.of('workspace', 'A personal workspace has no other members; create a team workspace to invite people.');
+      throw ValidationError.of(
+        'workspace',
+        'A personal workspace has no other members; create a team workspace to invite people.',
+      );
     }
   }
 

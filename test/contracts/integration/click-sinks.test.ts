@@ -32,7 +32,12 @@ function linksOn(storage: () => Storage): Pick<ClickSinkSubject, 'link' | 'delet
       const n = ++made;
       const { id: accountId } = await db
         .insertInto('accounts')
-        .values({ name: 'sink', email: `sink${n}-${randomBytes(3).toString('hex')}@example.com`, timezone: 'UTC', created_at: Date.now() })
+        .values({
+          name: 'sink',
+          email: `sink${n}-${randomBytes(3).toString('hex')}@example.com`,
+          timezone: 'UTC',
+          created_at: Date.now(),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const { id } = await db
@@ -104,7 +109,10 @@ describe('the writer thread on PostgreSQL', { skip: POSTGRES_SKIP ?? false }, ()
     await admin(`drop schema if exists ${schema} cascade`);
   });
   describeClickSinkContract('ColumnarClickSink → WorkerClickStore (PostgreSQL)', () => {
-    const writer = new WorkerClickStore({ engine: 'postgres', databaseUrl: url, schema, rollupIntervalMs: 60_000, ...TIMING }, { onError: failOnError });
+    const writer = new WorkerClickStore(
+      { engine: 'postgres', databaseUrl: url, schema, rollupIntervalMs: 60_000, ...TIMING },
+      { onError: failOnError },
+    );
     const sink = new ColumnarClickSink(writer, SINK);
     return Promise.resolve({ sink: closing(sink, writer), ...linksOn(() => storage) });
   });

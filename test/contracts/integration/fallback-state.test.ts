@@ -42,15 +42,33 @@ onEachSqlEngine('Fallback state with Redis up', (storage) => {
   const link = async () => {
     const { db, engine } = storage();
     const accountId = await sqlOwners(db).account();
-    const fields = { ...newLinkFields(null, null, PRIVATE_STATS), alias: `f${process.pid}x${Date.now().toString(36)}x${++aliases}`, url: 'https://example.com/' };
+    const fields = {
+      ...newLinkFields(null, null, PRIVATE_STATS),
+      alias: `f${process.pid}x${Date.now().toString(36)}x${++aliases}`,
+      url: 'https://example.com/',
+    };
     return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
   };
   const quota = (i: number) => {
     const { db, engine } = storage();
-    return new FallbackClickQuota(new RedisClickQuota(clients[i]!, { prefix }), new SqlClickClaimStore(db, engine), presences[i]!, { graceMs: 0 });
+    return new FallbackClickQuota(
+      new RedisClickQuota(clients[i]!, { prefix }),
+      new SqlClickClaimStore(db, engine),
+      presences[i]!,
+      { graceMs: 0 },
+    );
   };
-  const rotation = (i: number) => new FallbackRotationCursor(new RedisRotationCursor(clients[i]!, { prefix }), new SqlRotationStore(storage().db), presences[i]!);
+  const rotation = (i: number) =>
+    new FallbackRotationCursor(
+      new RedisRotationCursor(clients[i]!, { prefix }),
+      new SqlRotationStore(storage().db),
+      presences[i]!,
+    );
 
   describeClickQuotaContract('FallbackClickQuota, two instances', () => ({ a: quota(0), b: quota(1), link }));
-  describeRotationCursorContract('FallbackRotationCursor, two instances', () => ({ a: rotation(0), b: rotation(1), link }));
+  describeRotationCursorContract('FallbackRotationCursor, two instances', () => ({
+    a: rotation(0),
+    b: rotation(1),
+    link,
+  }));
 });

@@ -25,7 +25,11 @@ onEachSqlEngine('SQL security stores', (storage) => {
     const { db } = storage();
     const id = await sqlOwners(db).account();
     await new SqlTwoFactorStore(db, boxOf(newSealKeyText())).start(id, 'JBSWY3DPEHPK3PXP', 1000);
-    const row = await db.selectFrom('user_totp').select('secret_box').where('user_id', '=', id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('user_totp')
+      .select('secret_box')
+      .where('user_id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.ok(!row.secret_box.includes('JBSWY3DPEHPK3PXP'));
     assert.match(row.secret_box, /^v2\./);
     await assert.rejects(new SqlTwoFactorStore(db, boxOf(newSealKeyText())).find(id));

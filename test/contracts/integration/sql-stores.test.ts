@@ -61,7 +61,11 @@ onEachSqlEngine('SQL stores', (storage) => {
   let links = 0;
   const link = async (accountId: number) => {
     const { db, engine } = storage();
-    const fields = { ...newLinkFields(null, null, PRIVATE_STATS), alias: `t${process.pid}x${Date.now().toString(36)}x${++links}`, url: 'https://example.com/' };
+    const fields = {
+      ...newLinkFields(null, null, PRIVATE_STATS),
+      alias: `t${process.pid}x${Date.now().toString(36)}x${++links}`,
+      url: 'https://example.com/',
+    };
     return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
   };
 
@@ -86,9 +90,16 @@ onEachSqlEngine('SQL stores', (storage) => {
   describeSpaceStoreContract('SqlSpaceStore', () => ({ spaces: new SqlSpaceStore(storage().db), account }));
   describePixelStoreContract('SqlPixelStore', () => ({ pixels: new SqlPixelStore(storage().db), account }));
   describeDomainStoreContract('SqlDomainStore', () => ({ domains: new SqlDomainStore(storage().db), account }));
-  describeUtmTemplateStoreContract('SqlUtmTemplateStore', () => ({ templates: new SqlUtmTemplateStore(storage().db), account }));
+  describeUtmTemplateStoreContract('SqlUtmTemplateStore', () => ({
+    templates: new SqlUtmTemplateStore(storage().db),
+    account,
+  }));
 
-  describeTagStoreContract('SqlTagStore', () => ({ tags: new SqlTagStore(storage().db), account: sqlOwners(storage().db).account, link }));
+  describeTagStoreContract('SqlTagStore', () => ({
+    tags: new SqlTagStore(storage().db),
+    account: sqlOwners(storage().db).account,
+    link,
+  }));
 
   describeWebhookStoreContract('SqlWebhookStore', () => ({
     webhooks: new SqlWebhookStore(storage().db),
@@ -108,7 +119,13 @@ onEachSqlEngine('SQL stores', (storage) => {
         return { id, email: (await accounts.findById(id))!.email };
       },
       key: async (workspaceId, userId) =>
-        (await accounts.insertKey(workspaceId, { hash: `k${workspaceId}x${userId}x${++links}x${Date.now()}`, prefix: 'lp_', name: null, userId }, 1000)).id,
+        (
+          await accounts.insertKey(
+            workspaceId,
+            { hash: `k${workspaceId}x${userId}x${++links}x${Date.now()}`, prefix: 'lp_', name: null, userId },
+            1000,
+          )
+        ).id,
     };
   });
 
@@ -174,9 +191,23 @@ onEachSqlEngine('SQL stores', (storage) => {
     const { db, engine } = storage();
     return {
       admin: new SqlAdminStore(db),
-      account: async (email) => (await new SqlAccountStore(db).createWithPassword({ email, name: 'Admin contract', timezone: 'UTC' }, 'hash', 1000)).id,
+      account: async (email) =>
+        (
+          await new SqlAccountStore(db).createWithPassword(
+            { email, name: 'Admin contract', timezone: 'UTC' },
+            'hash',
+            1000,
+          )
+        ).id,
       link: async (accountId, { alias, url, clicks }) => {
-        const id = (await new SqlLinkStore(db, engine).insert(accountId, { ...newLinkFields(null, null, PRIVATE_STATS), alias, url }, [], 1000)).id;
+        const id = (
+          await new SqlLinkStore(db, engine).insert(
+            accountId,
+            { ...newLinkFields(null, null, PRIVATE_STATS), alias, url },
+            [],
+            1000,
+          )
+        ).id;
         if (clicks) await db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
         return id;
       },
@@ -187,7 +218,10 @@ onEachSqlEngine('SQL stores', (storage) => {
     return { identities: new SqlSsoIdentityStore(db, storage().engine), accounts: new SqlAccountStore(db) };
   });
 
-  describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({ store: new SqlEmailVerificationStore(storage().db), user: account }));
+  describeEmailVerificationStoreContract('SqlEmailVerificationStore', () => ({
+    store: new SqlEmailVerificationStore(storage().db),
+    user: account,
+  }));
 
   describeConversionStoreContract('SqlConversionStore', () => {
     const { db } = storage();
@@ -195,12 +229,25 @@ onEachSqlEngine('SQL stores', (storage) => {
       conversions: new SqlConversionStore(storage()),
       link: async () => link(await account()),
       clicks: async (linkId, decisions) => {
-        const accountId = (await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()).account_id;
+        const accountId = (
+          await db.selectFrom('links').select('account_id').where('id', '=', linkId).executeTakeFirstOrThrow()
+        ).account_id;
         const at = Date.parse('2026-11-20T10:00:00Z');
         const clicks = decisions.map((d) => ({
-          click: aClick({ linkId, accountId, at, day: '2026-11-20', hour: 10, rule: d?.rule ?? null, variant: d?.variant ?? null }),
+          click: aClick({
+            linkId,
+            accountId,
+            at,
+            day: '2026-11-20',
+            hour: 10,
+            rule: d?.rule ?? null,
+            variant: d?.variant ?? null,
+          }),
         }));
-        await InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) }).writeBatch(toBatch(clicks));
+        await InProcessClickWriter.over(storage(), {
+          windowMs: 0,
+          onError: (error) => assert.fail(error as Error),
+        }).writeBatch(toBatch(clicks));
       },
     };
   });
@@ -220,62 +267,91 @@ onEachSqlEngine('SQL stores', (storage) => {
         await rename(id, name);
         return id;
       },
-      key: async (workspaceId, name) => (await accounts.insertKey(workspaceId, { hash: `a${workspaceId}x${++links}x${Date.now()}`, prefix: 'lp_', name }, 1000)).id,
+      key: async (workspaceId, name) =>
+        (
+          await accounts.insertKey(
+            workspaceId,
+            { hash: `a${workspaceId}x${++links}x${Date.now()}`, prefix: 'lp_', name },
+            1000,
+          )
+        ).id,
       rename,
     };
   });
 
   // The source alone, and the cache in front of it as the redirect has it.
   for (const cached of [false, true]) {
-    describeRedirectSourceContract(cached ? 'CachedRedirectSource over SqlRedirectLinkSource' : 'SqlRedirectLinkSource', () => {
+    describeRedirectSourceContract(
+      cached ? 'CachedRedirectSource over SqlRedirectLinkSource' : 'SqlRedirectLinkSource',
+      () => {
+        const { db, engine } = storage();
+        const appHost = 'short.test';
+        return {
+          appHost,
+          account,
+          link: async (accountId, { alias, url, domainId, disabled }) => {
+            const fields = {
+              ...newLinkFields(domainId ?? null, null, PRIVATE_STATS),
+              alias,
+              url,
+              disabled: disabled ? (1 as const) : (0 as const),
+            };
+            return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+          },
+          domain: async (accountId, { verified, indexPage, notFoundPage }) => {
+            const id = await sqlOwners(db).domain(accountId);
+            await db
+              .updateTable('domains')
+              .set({
+                verified_at: verified ? 1000 : null,
+                index_page: indexPage ?? null,
+                not_found_page: notFoundPage ?? null,
+              })
+              .where('id', '=', id)
+              .execute();
+            const { name } = await db
+              .selectFrom('domains')
+              .select('name')
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow();
+            return { id, name };
+          },
+          open: () => {
+            const reads = new SqlRedirectLinkSource(db, new Set([appHost]), engine);
+            if (!cached) return reads;
+            return new CachedRedirectSource(reads, { ttlMs: 60_000, missTtlMs: 60_000, maxEntries: 100, appHost });
+          },
+        };
+      },
+    );
+  }
+  describeStatsStoresContract(
+    'SqlStatsStore, SqlFilteredClickStore, SqlRawClickStore, SqlRollupMonths, SqlClickRetention',
+    () => {
       const { db, engine } = storage();
-      const appHost = 'short.test';
+      const months = new SqlRollupMonths(db, engine);
+      const writer = InProcessClickWriter.over(storage(), {
+        windowMs: 0,
+        onError: (error) => assert.fail(error as Error),
+      });
       return {
-        appHost,
-        account,
-        link: async (accountId, { alias, url, domainId, disabled }) => {
-          const fields = { ...newLinkFields(domainId ?? null, null, PRIVATE_STATS), alias, url, disabled: disabled ? (1 as const) : (0 as const) };
-          return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+        stats: new SqlStatsStore(db, engine, months),
+        filtered: new SqlFilteredClickStore(storage()),
+        raw: new SqlRawClickStore(storage()),
+        folder: months,
+        retention: new SqlClickRetention(db, engine),
+        link: async () => {
+          const accountId = await account();
+          return { id: await link(accountId), accountId };
         },
-        domain: async (accountId, { verified, indexPage, notFoundPage }) => {
-          const id = await sqlOwners(db).domain(accountId);
-          await db
-            .updateTable('domains')
-            .set({ verified_at: verified ? 1000 : null, index_page: indexPage ?? null, not_found_page: notFoundPage ?? null })
-            .where('id', '=', id)
-            .execute();
-          const { name } = await db.selectFrom('domains').select('name').where('id', '=', id).executeTakeFirstOrThrow();
-          return { id, name };
+        write: async (clicks) => {
+          await writer.writeBatch(toBatch(clicks.map((click) => ({ click }))));
+          await writer.settle?.();
         },
-        open: () => {
-          const reads = new SqlRedirectLinkSource(db, new Set([appHost]), engine);
-          if (!cached) return reads;
-          return new CachedRedirectSource(reads, { ttlMs: 60_000, missTtlMs: 60_000, maxEntries: 100, appHost });
+        deleteLink: async (id) => {
+          await db.deleteFrom('links').where('id', '=', id).execute();
         },
       };
-    });
-  }
-  describeStatsStoresContract('SqlStatsStore, SqlFilteredClickStore, SqlRawClickStore, SqlRollupMonths, SqlClickRetention', () => {
-    const { db, engine } = storage();
-    const months = new SqlRollupMonths(db, engine);
-    const writer = InProcessClickWriter.over(storage(), { windowMs: 0, onError: (error) => assert.fail(error as Error) });
-    return {
-      stats: new SqlStatsStore(db, engine, months),
-      filtered: new SqlFilteredClickStore(storage()),
-      raw: new SqlRawClickStore(storage()),
-      folder: months,
-      retention: new SqlClickRetention(db, engine),
-      link: async () => {
-        const accountId = await account();
-        return { id: await link(accountId), accountId };
-      },
-      write: async (clicks) => {
-        await writer.writeBatch(toBatch(clicks.map((click) => ({ click }))));
-        await writer.settle?.();
-      },
-      deleteLink: async (id) => {
-        await db.deleteFrom('links').where('id', '=', id).execute();
-      },
-    };
-  });
+    },
+  );
 });

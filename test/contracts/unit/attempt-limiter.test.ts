@@ -4,7 +4,10 @@ import { MemoryAttemptLimiter } from '../../../src/adapters/state/memory-attempt
 import { CountingLimiter } from '../../support/fakes/account-fakes.ts';
 import { describeAttemptLimiterContract } from '../attempt-limiter-contract.ts';
 
-describeAttemptLimiterContract('MemoryAttemptLimiter', { make: (policy) => new MemoryAttemptLimiter(policy), shared: false });
+describeAttemptLimiterContract('MemoryAttemptLimiter', {
+  make: (policy) => new MemoryAttemptLimiter(policy),
+  shared: false,
+});
 describeAttemptLimiterContract('CountingLimiter (fake)', {
   make: (policy) => new CountingLimiter(policy.max),
   shared: false,

@@ -4,4 +4,8 @@ import { describeConversionStoreContract } from '../conversion-store-contract.ts
 import { MemoryConversions } from '../../support/fakes/conversion-fakes.ts';
 
 let links = 0;
-describeConversionStoreContract('MemoryConversions (fake)', () => ({ conversions: new MemoryConversions(), link: async () => ++links }), { has: ['record', 'namesOf'] });
+describeConversionStoreContract(
+  'MemoryConversions (fake)',
+  () => ({ conversions: new MemoryConversions(), link: async () => ++links }),
+  { has: ['record', 'namesOf'] },
+);

@@ -1,5 +1,10 @@
 import { describeLinkStoreContract } from '../link-store-contract.ts';
-import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore } from '../../support/fakes/link-fakes.ts';
+import {
+  MemoryDomainStore,
+  MemoryLinkStore,
+  MemoryPixelStore,
+  MemorySpaceStore,
+} from '../../support/fakes/link-fakes.ts';
 
 // One fake for the whole run, as one database serves the SQL store's run: aliases are unique across it.
 const links = new MemoryLinkStore();

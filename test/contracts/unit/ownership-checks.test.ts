@@ -16,7 +16,8 @@ describeOwnershipCheckContract('DnsTxtCheck', () => {
   const resolveTxt = async (name: string): Promise<string[][]> => {
     const answer = records.get(name);
     if (answer === 'hang') return new Promise<string[][]>(() => {});
-    if (answer === undefined || answer === 'fail') throw Object.assign(new Error(`queryTxt ESERVFAIL ${name}`), { code: answer ? 'ESERVFAIL' : 'ENOTFOUND' });
+    if (answer === undefined || answer === 'fail')
+      throw Object.assign(new Error(`queryTxt ESERVFAIL ${name}`), { code: answer ? 'ESERVFAIL' : 'ENOTFOUND' });
     return answer;
   };
   return {

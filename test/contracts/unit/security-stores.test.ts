@@ -1,5 +1,9 @@
 import { describeSecurityStoresContract } from '../security-stores-contract.ts';
-import { MemoryChallengeStore, MemoryPasswordResetStore, MemoryTwoFactorStore } from '../../support/fakes/security-fakes.ts';
+import {
+  MemoryChallengeStore,
+  MemoryPasswordResetStore,
+  MemoryTwoFactorStore,
+} from '../../support/fakes/security-fakes.ts';
 
 let people = 0;
 

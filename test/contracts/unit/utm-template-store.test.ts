@@ -2,4 +2,7 @@ import { describeUtmTemplateStoreContract } from '../utm-template-store-contract
 import { MemoryUtmTemplateStore } from '../../support/fakes/utm-fakes.ts';
 
 let accounts = 0;
-describeUtmTemplateStoreContract('MemoryUtmTemplateStore (fake)', () => ({ templates: new MemoryUtmTemplateStore(), account: async () => ++accounts }));
+describeUtmTemplateStoreContract('MemoryUtmTemplateStore (fake)', () => ({
+  templates: new MemoryUtmTemplateStore(),
+  account: async () => ++accounts,
+}));

@@ -82,7 +82,10 @@ onEachEngine('API account and authentication', (h) => {
     const revoked = await h().request('GET', '/api/v1/pixels', { key: me.key, headers: { accept: 'text/html' } });
     assert.equal(revoked.status, 401);
     assert.deepEqual(revoked.body, UNAUTHENTICATED);
-    const write = await h().request('POST', '/api/v1/pixels', { key: me.key, form: { name: 'x', type: 'bing', value: 'x' } });
+    const write = await h().request('POST', '/api/v1/pixels', {
+      key: me.key,
+      form: { name: 'x', type: 'bing', value: 'x' },
+    });
     assert.equal(write.status, 401);
     assert.equal((await h().request('GET', '/api/v1/account', { key: second.apiKey })).status, 200);
     const list = await h().request('GET', '/api/v1/pixels', { key: second.apiKey });
@@ -93,7 +96,10 @@ onEachEngine('API account and authentication', (h) => {
     // A bad body or an unknown id without a key is still a 401, never a 422 or 404.
     const bad = await h().request('POST', '/api/v1/pixels', { form: { type: 'tiktok' } });
     assert.equal(bad.status, 401);
-    const unsupported = await h().request('POST', '/api/v1/pixels', { body: 'x', headers: { 'content-type': 'text/plain' } });
+    const unsupported = await h().request('POST', '/api/v1/pixels', {
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(unsupported.status, 401);
     assert.equal((await h().request('GET', '/api/v1/pixels/999999')).status, 401);
   });

@@ -39,7 +39,10 @@ onEachEngine(
     test('create, update and delete through the API: one entry each, with the person, the key, the fields; no secret', async () => {
       const t = await team(h());
       const link = await makeLink(h(), t.key, { url: 'https://example.com/a', password: 'hunter2-secret' });
-      const updated = await h().request('PUT', `/api/v1/links/${link.id}`, { key: t.key, json: { url: 'https://example.com/b', password: 'other-secret-99' } });
+      const updated = await h().request('PUT', `/api/v1/links/${link.id}`, {
+        key: t.key,
+        json: { url: 'https://example.com/b', password: 'other-secret-99' },
+      });
       assert.equal(updated.status, 200, updated.text);
       const gone = await h().request('DELETE', `/api/v1/links/${link.id}`, { key: t.key });
       assert.equal(gone.status, 200, gone.text);
@@ -63,7 +66,8 @@ onEachEngine(
       assert.deepEqual(created.changes.url, [null, 'https://example.com/a']);
       assert.deepEqual(deleted.changes.url, ['https://example.com/b', null]);
       const text = JSON.stringify(page);
-      for (const secret of ['hunter2-secret', 'other-secret-99', t.key]) assert.ok(!text.includes(secret), `no ${secret} in the log`);
+      for (const secret of ['hunter2-secret', 'other-secret-99', t.key])
+        assert.ok(!text.includes(secret), `no ${secret} in the log`);
       assert.ok(!/\$argon|\$scrypt|sha256/i.test(text), 'no hash either');
     });
 
@@ -71,7 +75,10 @@ onEachEngine(
       const t = await team(h());
       const ids: number[] = [];
       for (let i = 0; i < 3; i++) ids.push((await makeLink(h(), t.key, { url: `https://example.com/bulk${i}` })).id);
-      const disabled = await h().request('PATCH', '/api/v1/links/bulk', { key: t.key, json: { ids, action: 'disable' } });
+      const disabled = await h().request('PATCH', '/api/v1/links/bulk', {
+        key: t.key,
+        json: { ids, action: 'disable' },
+      });
       assert.equal(disabled.status, 200, disabled.text);
       const removed = await h().request('DELETE', '/api/v1/links/bulk', { key: t.key, json: { ids: ids.slice(0, 2) } });
       assert.equal(removed.status, 200, removed.text);
@@ -85,7 +92,9 @@ onEachEngine(
       const form = await multipartBody([{ field: 'file', bytes: file, name: 'links.csv' }], { format: 'csv' });
       const imported = await h().request('POST', '/api/v1/links/import', { key: t.key, ...form });
       assert.equal(imported.status, 200, imported.text);
-      const viaImport = (await audit(h(), t.owner.key, t.id, '?action=link.created')).data.filter((e: Json) => e.via === 'import');
+      const viaImport = (await audit(h(), t.owner.key, t.id, '?action=link.created')).data.filter(
+        (e: Json) => e.via === 'import',
+      );
       assert.equal(viaImport.length, 2);
       assert.deepEqual(viaImport.map((e: Json) => e.changes.alias[1]).sort(), ['imp-a1', 'imp-a2']);
       assert.equal(viaImport[0].actor.user_id, t.owner.id);
@@ -95,19 +104,56 @@ onEachEngine(
       const t = await team(h());
       const b = await h().account();
       const c = await h().account();
-      const put = await h().request('PUT', `/api/v1/workspaces/${t.id}`, { key: t.owner.key, json: { name: 'Renamed', timezone: 'Europe/Paris' } });
+      const put = await h().request('PUT', `/api/v1/workspaces/${t.id}`, {
+        key: t.owner.key,
+        json: { name: 'Renamed', timezone: 'Europe/Paris' },
+      });
       assert.equal(put.status, 200, put.text);
-      const invited = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, { key: t.owner.key, json: { email: b.email, role: 'viewer' } });
+      const invited = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, {
+        key: t.owner.key,
+        json: { email: b.email, role: 'viewer' },
+      });
       const token = invited.body.data.token as string;
       assert.equal((await h().request('POST', `/api/v1/invitations/${token}/accept`, { key: b.key })).status, 200);
-      const other = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, { key: t.owner.key, json: { email: c.email, role: 'editor' } });
-      assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/invitations/${other.body.data.id}`, { key: t.owner.key })).status, 200);
-      assert.equal((await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${b.id}`, { key: t.owner.key, json: { role: 'admin' } })).status, 200);
-      const made = await h().request('POST', `/api/v1/workspaces/${t.id}/api-keys`, { key: t.owner.key, json: { name: 'ci', scopes: ['links:read'] } });
+      const other = await h().request('POST', `/api/v1/workspaces/${t.id}/invitations`, {
+        key: t.owner.key,
+        json: { email: c.email, role: 'editor' },
+      });
+      assert.equal(
+        (
+          await h().request('DELETE', `/api/v1/workspaces/${t.id}/invitations/${other.body.data.id}`, {
+            key: t.owner.key,
+          })
+        ).status,
+        200,
+      );
+      assert.equal(
+        (
+          await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${b.id}`, {
+            key: t.owner.key,
+            json: { role: 'admin' },
+          })
+        ).status,
+        200,
+      );
+      const made = await h().request('POST', `/api/v1/workspaces/${t.id}/api-keys`, {
+        key: t.owner.key,
+        json: { name: 'ci', scopes: ['links:read'] },
+      });
       assert.equal(made.status, 201, made.text);
-      assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/api-keys/${made.body.data.id}`, { key: t.owner.key })).status, 200);
-      assert.equal((await h().request('DELETE', `/api/v1/workspaces/${t.id}/members/${b.id}`, { key: t.owner.key })).status, 200);
-      const refused = await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${t.owner.id}`, { key: t.owner.key, json: { role: 'viewer' } });
+      assert.equal(
+        (await h().request('DELETE', `/api/v1/workspaces/${t.id}/api-keys/${made.body.data.id}`, { key: t.owner.key }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await h().request('DELETE', `/api/v1/workspaces/${t.id}/members/${b.id}`, { key: t.owner.key })).status,
+        200,
+      );
+      const refused = await h().request('PUT', `/api/v1/workspaces/${t.id}/members/${t.owner.id}`, {
+        key: t.owner.key,
+        json: { role: 'viewer' },
+      });
       assert.equal(refused.status, 422, 'the last owner stays: no entry');
 
       const log = await audit(h(), t.owner.key, t.id, '?per_page=100');
@@ -126,34 +172,65 @@ onEachEngine(
         'member.removed',
       ]);
       const byAction = (action: string) => log.data.filter((e: Json) => e.action === action);
-      assert.deepEqual(byAction('workspace.updated')[0].changes, { name: ['Team', 'Renamed'], timezone: ['UTC', 'Europe/Paris'] });
+      assert.deepEqual(byAction('workspace.updated')[0].changes, {
+        name: ['Team', 'Renamed'],
+        timezone: ['UTC', 'Europe/Paris'],
+      });
       assert.deepEqual(byAction('member.role_changed')[0].changes, { role: ['viewer', 'admin'] });
       assert.deepEqual(byAction('member.role_changed')[0].target, { type: 'member', id: b.id });
       assert.equal(byAction('invitation.accepted')[0].actor.user_id, b.id);
       assert.deepEqual(byAction('api_key.created')[0].changes.scopes, [null, ['links:read']]);
       const text = JSON.stringify(log);
-      for (const secret of [token, made.body.data.key, t.key]) assert.ok(!text.includes(secret), 'no token or key value in the log');
+      for (const secret of [token, made.body.data.key, t.key])
+        assert.ok(!text.includes(secret), 'no token or key value in the log');
     });
 
     test('spaces, pixels, domains, tags and UTM templates: created, updated, deleted, one entry each; a domain\'s proof token only as "changed"', async () => {
       const t = await team(h());
       const space = await h().request('POST', '/api/v1/spaces', { key: t.key, json: { name: 'Spring', color: 2 } });
       assert.equal(space.status, 201, space.text);
-      assert.equal((await h().request('PUT', `/api/v1/spaces/${space.body.data.id}`, { key: t.key, json: { name: 'Autumn' } })).status, 200);
+      assert.equal(
+        (await h().request('PUT', `/api/v1/spaces/${space.body.data.id}`, { key: t.key, json: { name: 'Autumn' } }))
+          .status,
+        200,
+      );
       assert.equal((await h().request('DELETE', `/api/v1/spaces/${space.body.data.id}`, { key: t.key })).status, 200);
-      const pixel = await h().request('POST', '/api/v1/pixels', { key: t.key, json: { name: 'Shop', type: 'facebook', value: '123456789' } });
+      const pixel = await h().request('POST', '/api/v1/pixels', {
+        key: t.key,
+        json: { name: 'Shop', type: 'facebook', value: '123456789' },
+      });
       assert.equal(pixel.status, 201, pixel.text);
-      const domain = await h().request('POST', '/api/v1/domains', { key: t.key, json: { name: `audit-${t.id}.example.com` } });
+      const domain = await h().request('POST', '/api/v1/domains', {
+        key: t.key,
+        json: { name: `audit-${t.id}.example.com` },
+      });
       assert.equal(domain.status, 201, domain.text);
       assert.equal((await h().request('DELETE', `/api/v1/domains/${domain.body.data.id}`, { key: t.key })).status, 200);
       await makeLink(h(), t.key, { url: 'https://example.com/tagged', tags: ['spring'] });
       const tag = (await h().request('GET', '/api/v1/tags', { key: t.key })).body.data[0];
-      assert.equal((await h().request('PUT', `/api/v1/tags/${tag.id}`, { key: t.key, json: { name: 'summer' } })).status, 200);
+      assert.equal(
+        (await h().request('PUT', `/api/v1/tags/${tag.id}`, { key: t.key, json: { name: 'summer' } })).status,
+        200,
+      );
       assert.equal((await h().request('DELETE', `/api/v1/tags/${tag.id}`, { key: t.key })).status, 200);
-      const utm = await h().request('POST', '/api/v1/utm-templates', { key: t.key, json: { name: 'News', utm_source: 'news' } });
+      const utm = await h().request('POST', '/api/v1/utm-templates', {
+        key: t.key,
+        json: { name: 'News', utm_source: 'news' },
+      });
       assert.equal(utm.status, 201, utm.text);
-      assert.equal((await h().request('PUT', `/api/v1/utm-templates/${utm.body.data.id}`, { key: t.key, json: { utm_medium: 'email' } })).status, 200);
-      assert.equal((await h().request('DELETE', `/api/v1/utm-templates/${utm.body.data.id}`, { key: t.key })).status, 200);
+      assert.equal(
+        (
+          await h().request('PUT', `/api/v1/utm-templates/${utm.body.data.id}`, {
+            key: t.key,
+            json: { utm_medium: 'email' },
+          })
+        ).status,
+        200,
+      );
+      assert.equal(
+        (await h().request('DELETE', `/api/v1/utm-templates/${utm.body.data.id}`, { key: t.key })).status,
+        200,
+      );
       const log = await audit(h(), t.owner.key, t.id, '?per_page=100');
       const of = (type: string) =>
         log.data
@@ -175,7 +252,10 @@ onEachEngine(
 
     test('webhooks: created and deleted, one entry each; the signing secret is in none', async () => {
       const t = await team(h());
-      const made = await h().request('POST', '/api/v1/webhooks', { key: t.key, json: { url: 'http://127.0.0.1:9/hook', events: ['link.expired'] } });
+      const made = await h().request('POST', '/api/v1/webhooks', {
+        key: t.key,
+        json: { url: 'http://127.0.0.1:9/hook', events: ['link.expired'] },
+      });
       assert.equal(made.status, 201, made.text);
       const secret = made.body.data.secret as string;
       assert.ok(secret.length > 10);
@@ -193,9 +273,20 @@ onEachEngine(
       const t = await team(h());
       const link = await makeLink(h(), t.key, { url: 'https://example.com/x' });
       const before = (await audit(h(), t.owner.key, t.id)).meta.total;
-      assert.equal((await h().request('PUT', `/api/v1/links/${link.id}`, { key: t.key, json: { url: 'not a url' } })).status, 422);
+      assert.equal(
+        (await h().request('PUT', `/api/v1/links/${link.id}`, { key: t.key, json: { url: 'not a url' } })).status,
+        422,
+      );
       assert.equal((await h().request('DELETE', `/api/v1/links/999999`, { key: t.key })).status, 404);
-      assert.equal((await h().request('POST', '/api/v1/links', { key: t.key, json: { url: 'https://example.com/y', alias: link.alias } })).status, 422);
+      assert.equal(
+        (
+          await h().request('POST', '/api/v1/links', {
+            key: t.key,
+            json: { url: 'https://example.com/y', alias: link.alias },
+          })
+        ).status,
+        422,
+      );
       assert.equal((await audit(h(), t.owner.key, t.id)).meta.total, before);
     });
 
@@ -223,7 +314,12 @@ onEachEngine(
         })),
       });
       await assert.rejects(
-        failing.create(t.id, 'UTC', { url: 'https://example.com/never', alias: 'never-audited' }, { userId: t.owner.id, keyId: null, via: 'web' }),
+        failing.create(
+          t.id,
+          'UTC',
+          { url: 'https://example.com/never', alias: 'never-audited' },
+          { userId: t.owner.id, keyId: null, via: 'web' },
+        ),
         /audit log is away/,
       );
       const listed = await h().request('GET', '/api/v1/links?search=never-audited', { key: t.key });
@@ -258,7 +354,11 @@ onEachEngine(
       assert.deepEqual(paged.data, []);
       assert.equal(paged.meta.total, 3);
 
-      const bad = await h().request('GET', `/api/v1/workspaces/${t.id}/audit?from=yesterday&action=DROP%20TABLE&to=2020-13-45`, { key: t.owner.key });
+      const bad = await h().request(
+        'GET',
+        `/api/v1/workspaces/${t.id}/audit?from=yesterday&action=DROP%20TABLE&to=2020-13-45`,
+        { key: t.owner.key },
+      );
       assert.equal(bad.status, 422, bad.text);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['action', 'from', 'to']);
     });
@@ -269,25 +369,49 @@ onEachEngine(
       h().dns.publishTxt(domain.verification.txt_name, domain.verification.token);
       const verified = await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key: t.key });
       assert.equal(verified.status, 200, verified.text);
-      assert.equal((await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key: t.key })).status, 200, 'verified twice: one entry');
+      assert.equal(
+        (await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key: t.key })).status,
+        200,
+        'verified twice: one entry',
+      );
       const verifications = await audit(h(), t.owner.key, t.id, '?action=domain.verified');
       assert.equal(verifications.data.length, 1);
       const [entry] = verifications.data;
-      assert.deepEqual([entry.via, entry.actor.user_id, entry.key?.id, entry.target], ['api', t.owner.id, t.keyId, { type: 'domain', id: domain.id }]);
+      assert.deepEqual(
+        [entry.via, entry.actor.user_id, entry.key?.id, entry.target],
+        ['api', t.owner.id, t.keyId, { type: 'domain', id: domain.id }],
+      );
       assert.deepEqual(entry.changes.verified_at[0], null);
       assert.equal(typeof entry.changes.verified_at[1], 'number');
       assert.ok(!JSON.stringify(entry).includes(domain.verification.token), 'the verification token is no entry');
 
       const link = await makeLink(h(), t.key, { url: 'https://example.com/qr-audit' });
       const png = greenPng();
-      const logo = (file: Uint8Array | string) => multipartBody([{ field: 'logo', bytes: file, name: 'logo.bin' }], {}, 'PUT');
-      assert.equal((await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(png)) })).status, 200);
-      assert.equal((await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(DIRTY_SVG)) })).status, 200);
+      const logo = (file: Uint8Array | string) =>
+        multipartBody([{ field: 'logo', bytes: file, name: 'logo.bin' }], {}, 'PUT');
+      assert.equal(
+        (await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(png)) })).status,
+        200,
+      );
+      assert.equal(
+        (await h().request('PUT', `/api/v1/links/${link.id}/qr-logo`, { key: t.key, ...(await logo(DIRTY_SVG)) }))
+          .status,
+        200,
+      );
       assert.equal((await h().request('DELETE', `/api/v1/links/${link.id}/qr-logo`, { key: t.key })).status, 200);
-      assert.equal((await h().request('DELETE', `/api/v1/links/${link.id}/qr-logo`, { key: t.key })).status, 200, 'none left: no entry');
+      assert.equal(
+        (await h().request('DELETE', `/api/v1/links/${link.id}/qr-logo`, { key: t.key })).status,
+        200,
+        'none left: no entry',
+      );
       const logos = (await audit(h(), t.owner.key, t.id, `?action=link.updated&target_id=${link.id}`)).data;
       assert.deepEqual(
-        logos.map((e: Json) => [e.via, e.key.id, e.changes.qr_logo[0]?.type ?? null, e.changes.qr_logo[1]?.type ?? null]),
+        logos.map((e: Json) => [
+          e.via,
+          e.key.id,
+          e.changes.qr_logo[0]?.type ?? null,
+          e.changes.qr_logo[1]?.type ?? null,
+        ]),
         [
           ['api', t.keyId, 'svg', null],
           ['api', t.keyId, 'png', 'svg'],
@@ -301,7 +425,9 @@ onEachEngine(
       const t = await team(h());
       const link = await makeLink(h(), t.key, { url: 'https://example.com/csv', password: 'csv-secret-pw' });
       await h().request('PUT', `/api/v1/links/${link.id}`, { key: t.key, json: { url: 'https://example.com/csv2' } });
-      const res = await h().request('GET', `/api/v1/workspaces/${t.id}/audit?format=csv&target_type=link`, { key: t.owner.key });
+      const res = await h().request('GET', `/api/v1/workspaces/${t.id}/audit?format=csv&target_type=link`, {
+        key: t.owner.key,
+      });
       assert.equal(res.status, 200, res.text);
       assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
       assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="audit-\d+\.csv"/);
@@ -332,7 +458,10 @@ onEachEngine(
       assert.match(refused.body.message, /workspace:admin/);
       const stranger = await h().account();
       assert.equal((await h().request('GET', `/api/v1/workspaces/${t.id}/audit`, { key: stranger.key })).status, 404);
-      assert.equal((await h().request('GET', `/api/v1/workspaces/${t.id}/audit?format=csv`, { key: stranger.key })).status, 404);
+      assert.equal(
+        (await h().request('GET', `/api/v1/workspaces/${t.id}/audit?format=csv`, { key: stranger.key })).status,
+        404,
+      );
     });
 
     test('retention: entries older than AUDIT_RETENTION_DAYS go with the periodic prune, newer ones stay', async () => {
@@ -340,7 +469,14 @@ onEachEngine(
       await makeLink(h(), t.key, { url: 'https://example.com/kept' });
       const old = Date.now() - 366 * 24 * 60 * 60 * 1000;
       await new SqlAuditLog(h().server.container.storage.db).record([
-        { workspaceId: t.id, actor: { userId: null, keyId: null, via: 'cli' }, action: 'link.created', target: { type: 'link', id: 1 }, changes: {}, at: old },
+        {
+          workspaceId: t.id,
+          actor: { userId: null, keyId: null, via: 'cli' },
+          action: 'link.created',
+          target: { type: 'link', id: 1 },
+          changes: {},
+          at: old,
+        },
       ]);
       assert.equal((await audit(h(), t.owner.key, t.id, '?target_type=link')).meta.total, 2);
       assert.ok((await h().server.container.audit.prune()) >= 1);

@@ -6,18 +6,35 @@ import { assertInvalid, assertNotFound, makeLink } from './links-support.ts';
 
 const DAY = Date.parse('2026-01-01T00:00:00Z');
 
-async function addClicks(h: Harness, accountId: number, linkId: number, rows: { at: number; country?: string; referrer_host?: string; is_bot?: number }[]) {
+async function addClicks(
+  h: Harness,
+  accountId: number,
+  linkId: number,
+  rows: { at: number; country?: string; referrer_host?: string; is_bot?: number }[],
+) {
   const db = h.server.container.storage.db;
   for (let i = 0; i < rows.length; i += 500) {
     await db
       .insertInto('clicks')
-      .values(rows.slice(i, i + 500).map((r) => ({ link_id: linkId, account_id: accountId, country: null, referrer_host: null, is_bot: 0, ...r })))
+      .values(
+        rows
+          .slice(i, i + 500)
+          .map((r) => ({
+            link_id: linkId,
+            account_id: accountId,
+            country: null,
+            referrer_host: null,
+            is_bot: 0,
+            ...r,
+          })),
+      )
       .execute();
   }
 }
 
 onEachEngine('statistics API: clicks export', (h) => {
-  const exportOf = (key: string, id: number, query: string) => h().request('GET', `/api/v1/stats/${id}/export?${query}`, { key });
+  const exportOf = (key: string, id: number, query: string) =>
+    h().request('GET', `/api/v1/stats/${id}/export?${query}`, { key });
 
   test("the link's click rows of the owner's days, in time order, as CSV", async () => {
     const { id: accountId, key } = await h().account();
@@ -33,7 +50,10 @@ onEachEngine('statistics API: clicks export', (h) => {
     const res = await exportOf(key, link.id, 'from=2026-01-01&to=2026-01-01');
     assert.equal(res.status, 200, res.text);
     assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
-    assert.equal(res.headers.get('content-disposition'), `attachment; filename="link-${link.id}-clicks-2026-01-01-2026-01-01.csv"`);
+    assert.equal(
+      res.headers.get('content-disposition'),
+      `attachment; filename="link-${link.id}-clicks-2026-01-01-2026-01-01.csv"`,
+    );
     const rows = parse<Record<string, string>>(res.text, { columns: true });
     assert.deepEqual(
       rows.map((r) => [r.at, r.country, r.referrer_host, r.bot]),

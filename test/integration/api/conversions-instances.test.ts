@@ -38,7 +38,11 @@ describe(
 
     test("each instance takes the other's click ids, once per name; results count both instances' clicks per variant", async () => {
       const { key } = await a.account();
-      const link = await makeLink(a, key, { url: 'https://default.example/', track_conversions: 1, rules: JSON.stringify(SPLIT) });
+      const link = await makeLink(a, key, {
+        url: 'https://default.example/',
+        track_conversions: 1,
+        rules: JSON.stringify(SPLIT),
+      });
       const drawn = new Map<string, number>();
       const ids: Array<{ cid: string; on: Harness; other: Harness }> = [];
       for (let i = 0; i < 30; i++) {
@@ -48,7 +52,10 @@ describe(
         ids.push({ cid: url.searchParams.get('lpx_cid')!, on, other });
       }
       for (const { cid, on, other } of ids.slice(0, 10)) {
-        const first = await other.request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale', value: 5 } });
+        const first = await other.request('POST', '/api/v1/conversions', {
+          key,
+          json: { click_id: cid, name: 'sale', value: 5 },
+        });
         assert.equal(first.status, 201, first.text);
         const again = await on.request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale' } });
         assert.equal(again.status, 200, again.text);

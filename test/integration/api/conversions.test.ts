@@ -27,7 +27,8 @@ async function clickId(h: Harness, alias: string): Promise<{ url: URL; cid: stri
   return { url, cid };
 }
 
-const convert = (h: Harness, key: string, json: Record<string, unknown>) => h.request('POST', '/api/v1/conversions', { key, json });
+const convert = (h: Harness, key: string, json: Record<string, unknown>) =>
+  h.request('POST', '/api/v1/conversions', { key, json });
 
 async function results(h: Harness, key: string, id: number): Promise<Json[]> {
   await h.server.container.visits.sink.flush();
@@ -51,16 +52,33 @@ onEachEngine('api: conversions', (h) => {
     assert.equal(first.body.status, 201);
     assert.deepEqual(
       { ...first.body.data, id: 0, clicked_at: 0, created_at: 0 },
-      { id: 0, link_id: link.id, click_id: cid, rule: null, variant: null, name: 'sale', value: 49.9, currency: 'EUR', clicked_at: 0, created_at: 0 },
+      {
+        id: 0,
+        link_id: link.id,
+        click_id: cid,
+        rule: null,
+        variant: null,
+        name: 'sale',
+        value: 49.9,
+        currency: 'EUR',
+        clicked_at: 0,
+        created_at: 0,
+      },
     );
     const again = await convert(h(), key, { click_id: cid, name: 'sale', value: 99 });
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(again.body.data, first.body.data, 'the first one, unchanged');
-    assert.equal((await convert(h(), key, { click_id: cid, name: 'lead' })).status, 201, 'another name is another conversion');
+    assert.equal(
+      (await convert(h(), key, { click_id: cid, name: 'lead' })).status,
+      201,
+      'another name is another conversion',
+    );
 
     // Concurrent repeats: one is created, every answer names it.
     const { cid: other } = await clickId(h(), link.alias);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => convert(h(), key, { click_id: other, name: 'lead' })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => convert(h(), key, { click_id: other, name: 'lead' })),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 200, 200, 201]);
     assert.equal(new Set(answers.map((a) => a.body.data.id)).size, 1);
 
@@ -92,16 +110,22 @@ onEachEngine('api: conversions', (h) => {
 
     // Names a click converts under are bounded; a repeat of one of them still answers the first.
     const { cid: busy } = await clickId(h(), link.alias);
-    for (let i = 0; i < 20; i++) assert.equal((await convert(h(), owner.key, { click_id: busy, name: `n${i}` })).status, 201);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await convert(h(), owner.key, { click_id: busy, name: `n${i}` })).status, 201);
     const over = await convert(h(), owner.key, { click_id: busy, name: 'n20' });
     assert.equal(over.status, 422, over.text);
     assert.deepEqual(Object.keys(over.body.message), ['name']);
     assert.equal((await convert(h(), owner.key, { click_id: busy, name: 'n3' })).status, 200);
 
-    const scoped = await makeKey(h(), { id: owner.id, email: owner.email, key: owner.key }, owner.id, ['conversions:write']);
+    const scoped = await makeKey(h(), { id: owner.id, email: owner.email, key: owner.key }, owner.id, [
+      'conversions:write',
+    ]);
     assert.equal((await convert(h(), scoped, { click_id: cid, name: 'sale' })).status, 201);
     assert.equal((await h().request('GET', `/api/v1/links/${link.id}`, { key: scoped })).status, 403);
-    const reader = await makeKey(h(), { id: owner.id, email: owner.email, key: owner.key }, owner.id, ['links:read', 'stats:read']);
+    const reader = await makeKey(h(), { id: owner.id, email: owner.email, key: owner.key }, owner.id, [
+      'links:read',
+      'stats:read',
+    ]);
     assert.equal((await convert(h(), reader, { click_id: cid, name: 'lead' })).status, 403);
   });
 
@@ -117,15 +141,30 @@ onEachEngine('api: conversions', (h) => {
     }
     // The message names what is accepted: decimals are, so "must be an integer" would mislead.
     const word = await form({ click_id: cid, name: 'sale', value: 'twelve' });
-    assert.deepEqual(word.body.message, { value: ['The value field must be a number such as 12.50 or -3.5.'] }, word.text);
-    const json = await h().request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale', value: 'twelve' } });
-    assert.deepEqual(json.body.message, { value: ['The value field must be a number such as 12.50 or -3.5.'] }, json.text);
+    assert.deepEqual(
+      word.body.message,
+      { value: ['The value field must be a number such as 12.50 or -3.5.'] },
+      word.text,
+    );
+    const json = await h().request('POST', '/api/v1/conversions', {
+      key,
+      json: { click_id: cid, name: 'sale', value: 'twelve' },
+    });
+    assert.deepEqual(
+      json.body.message,
+      { value: ['The value field must be a number such as 12.50 or -3.5.'] },
+      json.text,
+    );
     // -0 is no spelling of a number (docs/api.md §1): as text, or as a JSON number.
     const zeros = [
       await form({ click_id: cid, name: 'sale', value: '-0' }),
       await form({ click_id: cid, name: 'sale', value: '-0.00' }),
       await h().request('POST', '/api/v1/conversions', { key, json: { click_id: cid, name: 'sale', value: '-0' } }),
-      await h().request('POST', '/api/v1/conversions', { key, headers: { 'content-type': 'application/json' }, body: `{"click_id":"${cid}","name":"sale","value":-0}` }),
+      await h().request('POST', '/api/v1/conversions', {
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: `{"click_id":"${cid}","name":"sale","value":-0}`,
+      }),
     ];
     for (const res of zeros) {
       assert.equal(res.status, 422, res.text);
@@ -165,7 +204,11 @@ onEachEngine('api: conversions', (h) => {
 
   test('results per rule and split variant, with the p-value against the first; a winner ends the split', async () => {
     const { key, id: workspace } = await h().account();
-    const link = await makeLink(h(), key, { url: 'https://default.example/', track_conversions: 1, rules: JSON.stringify(SPLIT) });
+    const link = await makeLink(h(), key, {
+      url: 'https://default.example/',
+      track_conversions: 1,
+      rules: JSON.stringify(SPLIT),
+    });
     const byVariant = new Map<string, string[]>();
     for (let i = 0; i < 40; i++) {
       const { url, cid } = await clickId(h(), link.alias);
@@ -175,11 +218,14 @@ onEachEngine('api: conversions', (h) => {
     const b = byVariant.get('https://b.example') ?? [];
     assert.equal(a.length + b.length, 40);
     assert.ok(a.length > 0 && b.length > 0, 'both variants drawn');
-    for (const cid of a.slice(0, 1)) assert.equal((await convert(h(), key, { click_id: cid, name: 'sale', value: 10 })).status, 201);
-    for (const cid of b.slice(0, Math.min(b.length, 5))) assert.equal((await convert(h(), key, { click_id: cid, name: 'sale', value: 20 })).status, 201);
+    for (const cid of a.slice(0, 1))
+      assert.equal((await convert(h(), key, { click_id: cid, name: 'sale', value: 10 })).status, 201);
+    for (const cid of b.slice(0, Math.min(b.length, 5)))
+      assert.equal((await convert(h(), key, { click_id: cid, name: 'sale', value: 20 })).status, 201);
 
     const rows = await results(h(), key, link.id);
-    const row = (variant: number | null) => rows.find((r) => r.rule === (variant === null ? null : 0) && r.variant === variant);
+    const row = (variant: number | null) =>
+      rows.find((r) => r.rule === (variant === null ? null : 0) && r.variant === variant);
     assert.deepEqual(
       rows.map((r) => [r.rule, r.variant, r.url]),
       [
@@ -197,18 +243,33 @@ onEachEngine('api: conversions', (h) => {
     assert.equal(typeof row(1).p_value, 'number');
     assert.equal(row(null).clicks, 0);
 
-    assert.equal((await h().request('POST', `/api/v1/links/${link.id}/rules/0/winner`, { key, json: { variant: 2 } })).status, 422);
+    assert.equal(
+      (await h().request('POST', `/api/v1/links/${link.id}/rules/0/winner`, { key, json: { variant: 2 } })).status,
+      422,
+    );
     const won = await h().request('POST', `/api/v1/links/${link.id}/rules/0/winner`, { key, json: { variant: 1 } });
     assert.equal(won.status, 200, won.text);
     assert.deepEqual(won.body.data.rules, [{ name: 'Test', when: {}, url: 'https://b.example/' }]);
-    for (let i = 0; i < 5; i++) assert.equal(new URL(await redirectsTo(h(), `/${link.alias}`)).origin, 'https://b.example');
+    for (let i = 0; i < 5; i++)
+      assert.equal(new URL(await redirectsTo(h(), `/${link.alias}`)).origin, 'https://b.example');
     // The winner is a change of the link's rules: the audit log tells who made it (docs/adr/0071).
-    const audit = await h().request('GET', `/api/v1/workspaces/${workspace}/audit?action=link.updated&target_id=${link.id}`, { key });
+    const audit = await h().request(
+      'GET',
+      `/api/v1/workspaces/${workspace}/audit?action=link.updated&target_id=${link.id}`,
+      { key },
+    );
     assert.equal(audit.status, 200, audit.text);
     assert.equal(audit.body.data.length, 1, audit.text);
     assert.equal(audit.body.data[0].via, 'api');
-    assert.deepEqual(audit.body.data[0].changes.rules?.[1], [{ name: 'Test', when: {}, url: 'https://b.example/' }], audit.text);
+    assert.deepEqual(
+      audit.body.data[0].changes.rules?.[1],
+      [{ name: 'Test', when: {}, url: 'https://b.example/' }],
+      audit.text,
+    );
     const stranger = await h().account();
-    assert.equal((await h().request('GET', `/api/v1/stats/${link.id}?name=conversions`, { key: stranger.key })).status, 404);
+    assert.equal(
+      (await h().request('GET', `/api/v1/stats/${link.id}?name=conversions`, { key: stranger.key })).status,
+      404,
+    );
   });
 });

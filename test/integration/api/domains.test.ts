@@ -28,7 +28,10 @@ onEachEngine('API domains', (h) => {
   test('create, read, update, list and delete a domain', async () => {
     const { key } = await h().account();
     const name = host();
-    const made = await h().request('POST', '/api/v1/domains', { key, form: { name: name.toUpperCase(), index_page: 'https://example.com/home' } });
+    const made = await h().request('POST', '/api/v1/domains', {
+      key,
+      form: { name: name.toUpperCase(), index_page: 'https://example.com/home' },
+    });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.status, 201);
     const d = made.body.data;
@@ -58,9 +61,15 @@ onEachEngine('API domains', (h) => {
 
     assert.deepEqual((await h().request('GET', `/api/v1/domains/${d.id}`, { key })).body, { data: d, status: 200 });
 
-    const put = await h().request('PUT', `/api/v1/domains/${d.id}`, { key, form: { not_found_page: 'https://example.com/404' } });
+    const put = await h().request('PUT', `/api/v1/domains/${d.id}`, {
+      key,
+      form: { not_found_page: 'https://example.com/404' },
+    });
     assert.equal(put.status, 200);
-    assert.deepEqual([put.body.data.name, put.body.data.index_page, put.body.data.not_found_page], [name, 'https://example.com/home', 'https://example.com/404']);
+    assert.deepEqual(
+      [put.body.data.name, put.body.data.index_page, put.body.data.not_found_page],
+      [name, 'https://example.com/home', 'https://example.com/404'],
+    );
     // An empty string clears a page.
     const cleared = await h().request('PATCH', `/api/v1/domains/${d.id}`, { key, form: { index_page: '' } });
     assert.equal(cleared.status, 200);
@@ -89,7 +98,18 @@ onEachEngine('API domains', (h) => {
 
   test('the name must be a host name', async () => {
     const { key } = await h().account();
-    const bad = ['not a host', 'http://x.com', 'x', 'x.com/path', 'x.com:8080', '-x.com', 'x..com', '127.0.0.1', 'short.test', 'a'.repeat(64) + '.com'];
+    const bad = [
+      'not a host',
+      'http://x.com',
+      'x',
+      'x.com/path',
+      'x.com:8080',
+      '-x.com',
+      'x..com',
+      '127.0.0.1',
+      'short.test',
+      'a'.repeat(64) + '.com',
+    ];
     for (const name of bad) {
       const res = await h().request('POST', '/api/v1/domains', { key, form: { name } });
       assert.equal(res.status, 422, name);
@@ -125,7 +145,10 @@ onEachEngine('API domains', (h) => {
     const late = await h().request('POST', `/api/v1/domains/${theirs.id}/verify`, { key: b.key });
     assert.equal(late.status, 422);
     assert.deepEqual(late.body.message, { name: ['The name has already been taken.'] });
-    assert.equal((await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: b.key })).body.data.status, 'pending');
+    assert.equal(
+      (await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: b.key })).body.data.status,
+      'pending',
+    );
     for (const [key, taken] of [
       [b.key, name],
       [b.key, name.toUpperCase()],
@@ -144,28 +167,57 @@ onEachEngine('API domains', (h) => {
 
   test('index_page and not_found_page follow the URL rules', async () => {
     const { key } = await h().account();
-    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'ftp://example.com', 'example.com', 'http://', 'https://exa mple.com']) {
-      const res = await h().request('POST', '/api/v1/domains', { key, form: { name: host(), index_page: url, not_found_page: url } });
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'ftp://example.com',
+      'example.com',
+      'http://',
+      'https://exa mple.com',
+    ]) {
+      const res = await h().request('POST', '/api/v1/domains', {
+        key,
+        form: { name: host(), index_page: url, not_found_page: url },
+      });
       assert.equal(res.status, 422, url);
       assert.deepEqual(Object.keys(res.body.message).sort(), ['index_page', 'not_found_page'], url);
     }
     const long = 'https://example.com/' + 'a'.repeat(2100);
-    assert.equal((await h().request('POST', '/api/v1/domains', { key, form: { name: host(), index_page: long } })).status, 422);
+    assert.equal(
+      (await h().request('POST', '/api/v1/domains', { key, form: { name: host(), index_page: long } })).status,
+      422,
+    );
     assert.equal(await countDomains(h(), key), 0);
 
-    const d = await makeDomain(h(), key, { name: host(), index_page: 'http://example.com/a', not_found_page: 'https://example.com/b' });
-    const refused = await h().request('PUT', `/api/v1/domains/${d.id}`, { key, form: { index_page: 'javascript:alert(1)' } });
+    const d = await makeDomain(h(), key, {
+      name: host(),
+      index_page: 'http://example.com/a',
+      not_found_page: 'https://example.com/b',
+    });
+    const refused = await h().request('PUT', `/api/v1/domains/${d.id}`, {
+      key,
+      form: { index_page: 'javascript:alert(1)' },
+    });
     assert.equal(refused.status, 422);
-    assert.equal((await h().request('GET', `/api/v1/domains/${d.id}`, { key })).body.data.index_page, 'http://example.com/a');
+    assert.equal(
+      (await h().request('GET', `/api/v1/domains/${d.id}`, { key })).body.data.index_page,
+      'http://example.com/a',
+    );
   });
 
   test('every bad field is listed at once', async () => {
     const { key } = await h().account();
-    const rules = await h().request('POST', '/api/v1/domains', { key, json: { name: 'not a host', index_page: 'javascript:x', not_found_page: 'ftp://x' } });
+    const rules = await h().request('POST', '/api/v1/domains', {
+      key,
+      json: { name: 'not a host', index_page: 'javascript:x', not_found_page: 'ftp://x' },
+    });
     assert.equal(rules.status, 422);
     assert.deepEqual(Object.keys(rules.body.message).sort(), ['index_page', 'name', 'not_found_page']);
     // A field the schema refuses (too long) and fields the rules refuse, in one answer.
-    const mixed = await h().request('POST', '/api/v1/domains', { key, json: { name: 'a'.repeat(254), index_page: 'javascript:x', not_found_page: 'ftp://x' } });
+    const mixed = await h().request('POST', '/api/v1/domains', {
+      key,
+      json: { name: 'a'.repeat(254), index_page: 'javascript:x', not_found_page: 'ftp://x' },
+    });
     assert.equal(mixed.status, 422);
     assert.deepEqual(Object.keys(mixed.body.message).sort(), ['index_page', 'name', 'not_found_page']);
     assert.equal(await countDomains(h(), key), 0);
@@ -194,12 +246,18 @@ onEachEngine('API domains', (h) => {
   test('a link on a domain has an https short_url on that host; deleting the domain deletes its links', async () => {
     const { key } = await h().account();
     const d = await makeDomain(h(), key, { name: host() });
-    const onDomain = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/d', domain: d.id, alias: 'promo' } });
+    const onDomain = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/d', domain: d.id, alias: 'promo' },
+    });
     assert.equal(onDomain.status, 201, onDomain.text);
     assert.equal(onDomain.body.data.short_url, `https://${d.name}/promo`);
     assert.equal(onDomain.body.data.domain.id, d.id);
     assert.deepEqual(onDomain.body.data.domain, d);
-    const plain = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/plain', alias: 'promo' } });
+    const plain = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/plain', alias: 'promo' },
+    });
     assert.equal(plain.status, 201, 'the same alias is free on the default domain');
     assert.equal(plain.body.data.short_url, 'http://short.test/promo');
     assert.equal(plain.body.data.domain, null);

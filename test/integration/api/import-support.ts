@@ -3,7 +3,8 @@ import { multipartBody } from '../../support/multipart.ts';
 import { rawConnection, type RawConnection } from '../../support/raw-http.ts';
 
 /** A multipart body as a browser or curl sends it: the file under `file`. */
-const multipart = (file: string, fields: Record<string, string> = {}) => multipartBody([{ field: 'file', bytes: file, name: 'links.csv' }], fields);
+const multipart = (file: string, fields: Record<string, string> = {}) =>
+  multipartBody([{ field: 'file', bytes: file, name: 'links.csv' }], fields);
 
 export async function importFile(h: Harness, key: string, file: string, fields: Record<string, string> = {}) {
   return h.request('POST', '/api/v1/links/import', { key, ...(await multipart(file, fields)) });
@@ -28,9 +29,21 @@ export async function trickle(h: Harness, key: string, file: string): Promise<Tr
 }
 
 /** The holders of the workspace's and the person's import leases (migrations 0021, 0042). */
-export async function leaseHolders(h: Harness, workspaceId: number, personId: number): Promise<{ workspace: string | null; person: string | null }> {
+export async function leaseHolders(
+  h: Harness,
+  workspaceId: number,
+  personId: number,
+): Promise<{ workspace: string | null; person: string | null }> {
   const db = h.server.container.storage.db;
-  const workspace = await db.selectFrom('import_leases').select('holder').where('account_id', '=', workspaceId).executeTakeFirst();
-  const person = await db.selectFrom('import_person_leases').select('holder').where('person_id', '=', personId).executeTakeFirst();
+  const workspace = await db
+    .selectFrom('import_leases')
+    .select('holder')
+    .where('account_id', '=', workspaceId)
+    .executeTakeFirst();
+  const person = await db
+    .selectFrom('import_person_leases')
+    .select('holder')
+    .where('person_id', '=', personId)
+    .executeTakeFirst();
   return { workspace: workspace?.holder ?? null, person: person?.holder ?? null };
 }

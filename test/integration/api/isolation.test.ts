@@ -12,9 +12,17 @@ interface Kind {
 }
 
 const KINDS: Kind[] = [
-  { plural: 'pixels', create: () => ({ name: 'Mine', type: 'facebook', value: 'a1' }), update: { name: 'Stolen', value: 'b2' } },
+  {
+    plural: 'pixels',
+    create: () => ({ name: 'Mine', type: 'facebook', value: 'a1' }),
+    update: { name: 'Stolen', value: 'b2' },
+  },
   { plural: 'spaces', create: () => ({ name: 'Mine', color: 2 }), update: { name: 'Stolen', color: 5 } },
-  { plural: 'domains', create: () => ({ name: `iso-${randomBytes(3).toString('hex')}.example.com` }), update: { index_page: 'https://evil.example/' } },
+  {
+    plural: 'domains',
+    create: () => ({ name: `iso-${randomBytes(3).toString('hex')}.example.com` }),
+    update: { index_page: 'https://evil.example/' },
+  },
 ];
 
 async function create(h: Harness, key: string, plural: string, form: Record<string, unknown>) {
@@ -45,7 +53,10 @@ onEachEngine('API tenant isolation', (h) => {
         assert.deepEqual(res.body, NOT_FOUND, `${method} ${path}`);
       }
       // An invalid body on someone else's record is still "not found", not a hint that it exists.
-      const invalid = await h().request('PUT', `/api/v1/${kind.plural}/${mine.id}`, { key: b.key, json: { name: 5, color: 99, type: 'tiktok', value: '<x>' } });
+      const invalid = await h().request('PUT', `/api/v1/${kind.plural}/${mine.id}`, {
+        key: b.key,
+        json: { name: 5, color: 99, type: 'tiktok', value: '<x>' },
+      });
       assert.equal(invalid.status, 404);
 
       const listB = await h().request('GET', `/api/v1/${kind.plural}?per_page=100`, { key: b.key });
@@ -74,7 +85,10 @@ onEachEngine('API tenant isolation', (h) => {
       ['space', space.id],
       ['domain', domain.id],
     ] as const) {
-      const res = await h().request('POST', '/api/v1/links', { key: b.key, form: { url: 'https://example.com/x', [field]: value } });
+      const res = await h().request('POST', '/api/v1/links', {
+        key: b.key,
+        form: { url: 'https://example.com/x', [field]: value },
+      });
       assert.equal(res.status, 422, field);
       assert.ok(res.body.message[field], `${field}: ${res.text}`);
     }
@@ -85,7 +99,10 @@ onEachEngine('API tenant isolation', (h) => {
     const a = await h().account();
     const b = await h().account();
     const space = await create(h(), a.key, 'spaces', KINDS[1]!.create());
-    const made = await h().request('POST', '/api/v1/links', { key: a.key, form: { url: 'https://example.com/y', space: space.id } });
+    const made = await h().request('POST', '/api/v1/links', {
+      key: a.key,
+      form: { url: 'https://example.com/y', space: space.id },
+    });
     assert.equal(made.status, 201);
     const res = await h().request('GET', `/api/v1/links?space=${space.id}`, { key: b.key });
     assert.equal(res.status, 200);

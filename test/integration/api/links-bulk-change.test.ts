@@ -8,8 +8,10 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 onEachEngine('links API: bulk change and delete', (h) => {
   const patch = (key: string, json: unknown) => h().request('PATCH', '/api/v1/links/bulk', { key, json });
-  const del = (key: string, json?: unknown) => h().request('DELETE', '/api/v1/links/bulk', { key, ...(json === undefined ? {} : { json }) });
-  const read = async (key: string, id: number): Promise<Json> => (await h().request('GET', `/api/v1/links/${id}`, { key })).body.data;
+  const del = (key: string, json?: unknown) =>
+    h().request('DELETE', '/api/v1/links/bulk', { key, ...(json === undefined ? {} : { json }) });
+  const read = async (key: string, id: number): Promise<Json> =>
+    (await h().request('GET', `/api/v1/links/${id}`, { key })).body.data;
   const count = (res: Json, n: number) => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { data: { count: n }, status: 200 });
@@ -46,7 +48,10 @@ onEachEngine('links API: bulk change and delete', (h) => {
   test("by the list's filters: only the matching links", async () => {
     const { key } = await h().account();
     const space = await makeSpace(h(), key);
-    const inSpace = [await makeLink(h(), key, { space: space.id, title: 'Spring sale' }), await makeLink(h(), key, { space: space.id, title: 'Autumn' })];
+    const inSpace = [
+      await makeLink(h(), key, { space: space.id, title: 'Spring sale' }),
+      await makeLink(h(), key, { space: space.id, title: 'Autumn' }),
+    ];
     const outside = await makeLink(h(), key, { title: 'Spring too' });
     count(await patch(key, { filter: { space_id: space.id, search: 'spring' }, action: 'disable' }), 1);
     assert.equal((await read(key, inSpace[0].id)).disabled, 1);
@@ -83,7 +88,11 @@ onEachEngine('links API: bulk change and delete', (h) => {
     const { key } = await h().account();
     const down = await makeLink(h(), key, { disabled: 1 });
     const off = await makeLink(h(), key, { disabled: 1 });
-    await h().server.container.storage.db.updateTable('links').set({ blocked_at: Date.now() }).where('id', '=', down.id).execute();
+    await h()
+      .server.container.storage.db.updateTable('links')
+      .set({ blocked_at: Date.now() })
+      .where('id', '=', down.id)
+      .execute();
     count(await patch(key, { filter: { status: 3 }, action: 'enable' }), 1);
     assert.equal((await read(key, down.id)).disabled, 1);
     assert.equal((await read(key, off.id)).disabled, 0);
@@ -105,8 +114,15 @@ onEachEngine('links API: bulk change and delete', (h) => {
     assertInvalid(await patch(key, { ids: [link.id], action: 'explode' }), ['action']);
     assertInvalid(await patch(key, { ids: [link.id], action: 'move' }), ['space']);
     assertInvalid(await patch(key, { action: 'set_pixels' }), ['pixels', 'ids']);
-    assertInvalid(await patch(key, { ids: [link.id], action: 'set_pixels', pixels: Array.from({ length: 51 }, (_, i) => i + 1) }), ['pixels']);
-    const broken = await h().request('PATCH', '/api/v1/links/bulk', { key, body: '{', headers: { 'content-type': 'application/json' } });
+    assertInvalid(
+      await patch(key, { ids: [link.id], action: 'set_pixels', pixels: Array.from({ length: 51 }, (_, i) => i + 1) }),
+      ['pixels'],
+    );
+    const broken = await h().request('PATCH', '/api/v1/links/bulk', {
+      key,
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(broken.status, 400);
     assert.deepEqual(await read(key, link.id), before);
     assert.equal((await h().request('DELETE', '/api/v1/links/bulk', { json: { filter: {} } })).status, 401);

@@ -17,7 +17,13 @@ onEachEngine('links API: bulk create', (h) => {
     const res = await bulk(key, {
       links: [
         { url: 'https://example.com/one', alias, title: 'One' },
-        { url: 'https://example.com/two', space_id: space.id, pixel_ids: [pixel.id], country: [{ key: 'US', value: 'https://us.example.com/' }], target_type: 1 },
+        {
+          url: 'https://example.com/two',
+          space_id: space.id,
+          pixel_ids: [pixel.id],
+          country: [{ key: 'US', value: 'https://us.example.com/' }],
+          target_type: 1,
+        },
         { url: 'https://example.com/three', expiration_clicks: '5', disabled: 1 },
       ],
     });
@@ -39,7 +45,8 @@ onEachEngine('links API: bulk create', (h) => {
     assert.equal(three.expiration_clicks, 5, 'coerced as the single create coerces');
     assert.equal(three.disabled, 1);
     // The records are the ones a read gives.
-    for (const record of [one, two, three]) assert.deepEqual((await h().request('GET', `/api/v1/links/${record.id}`, { key })).body.data, record);
+    for (const record of [one, two, three])
+      assert.deepEqual((await h().request('GET', `/api/v1/links/${record.id}`, { key })).body.data, record);
   });
 
   test('valid links are created while invalid ones are refused, each with every bad field named', async () => {
@@ -85,7 +92,10 @@ onEachEngine('links API: bulk create', (h) => {
 
   test('1 000 links are taken, beyond the single request body limit', async () => {
     const { key } = await h().account();
-    const links = Array.from({ length: 1000 }, (_, i) => ({ url: `https://example.com/a-fairly-long-path/${i}?utm_source=bulk&utm_medium=test`, title: `Link ${i}` }));
+    const links = Array.from({ length: 1000 }, (_, i) => ({
+      url: `https://example.com/a-fairly-long-path/${i}?utm_source=bulk&utm_medium=test`,
+      title: `Link ${i}`,
+    }));
     assert.ok(JSON.stringify({ links }).length > h().server.container.tuning.BODY_LIMIT_BYTES);
     const res = await bulk(key, { links });
     assert.equal(res.status, 200, res.text.slice(0, 300));
@@ -100,7 +110,11 @@ onEachEngine('links API: bulk create', (h) => {
     assertInvalid(await bulk(key, { links: 'x' }), ['links']);
     assertInvalid(await bulk(key, { links: { url: 'https://example.com/' } }), ['links']);
     assertInvalid(await bulk(key, [{ url: 'https://example.com/' }]), ['body']);
-    const broken = await h().request('POST', '/api/v1/links/bulk', { key, body: '{"links": [', headers: { 'content-type': 'application/json' } });
+    const broken = await h().request('POST', '/api/v1/links/bulk', {
+      key,
+      body: '{"links": [',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(broken.status, 400, broken.text);
     const empty = await bulk(key, { links: [] });
     assert.equal(empty.status, 200);
@@ -111,7 +125,9 @@ onEachEngine('links API: bulk create', (h) => {
   test('needs a key; a body over BULK_BODY_LIMIT_BYTES is a 413', async () => {
     assert.equal((await bulk('', { links: [] })).status, 401);
     const { key } = await h().account();
-    const huge = { links: [{ url: 'https://example.com/', title: 'x'.repeat(h().server.container.tuning.BULK_BODY_LIMIT_BYTES) }] };
+    const huge = {
+      links: [{ url: 'https://example.com/', title: 'x'.repeat(h().server.container.tuning.BULK_BODY_LIMIT_BYTES) }],
+    };
     assert.equal((await bulk(key, huge)).status, 413);
     assert.equal(await linkTotal(h(), key), 0);
   });

@@ -51,7 +51,8 @@ onEachEngine('links API: create', (h) => {
     assert.equal(l.short_url, `http://short.test/${l.alias}`);
     assert.equal(l.title, null);
     assert.equal(l.target_type, 0);
-    for (const list of ['country_target', 'platform_target', 'language_target', 'rotation_target']) assert.equal(l[list], null);
+    for (const list of ['country_target', 'platform_target', 'language_target', 'rotation_target'])
+      assert.equal(l[list], null);
     assert.equal(l.last_rotation, 0);
     assert.equal(l.disabled, 0);
     assert.equal(l.privacy, 1, 'statistics private unless asked (DEFAULT_STATS_PRIVACY; unlike phpShort)');
@@ -169,7 +170,10 @@ onEachEngine('links API: create', (h) => {
     const p = await makePixel(h(), key);
     const indexed = await makeLink(h(), key, `url=https%3A%2F%2Fexample.com&pixels[0]=${p.id}`);
     const pushed = await makeLink(h(), key, `url=https%3A%2F%2Fexample.com&pixels[]=${p.id}`);
-    const json = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com', pixels: [p.id] } });
+    const json = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com', pixels: [p.id] },
+    });
     assert.equal(json.status, 201, json.text);
     for (const l of [indexed, pushed, json.body.data]) assert.deepEqual(l.pixels, [p]);
   });
@@ -197,9 +201,15 @@ onEachEngine('links API: create', (h) => {
       platform: [{ key: 'Android', value: 'https://android.example.com' }],
       language: [{ key: 'EN', value: 'https://en.example.com' }],
     };
-    const viaJson = await h().request('POST', '/api/v1/links', { key, json: { ...fields, domain: domain.id, alias: unique('j') } });
+    const viaJson = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { ...fields, domain: domain.id, alias: unique('j') },
+    });
     assert.equal(viaJson.status, 201, viaJson.text);
-    const viaForm = await h().request('POST', '/api/v1/links', { key, form: { ...fields, domain: domain.id, alias: unique('f') } });
+    const viaForm = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { ...fields, domain: domain.id, alias: unique('f') },
+    });
     assert.equal(viaForm.status, 201, viaForm.text);
     const strip = (l: Record<string, unknown>) => {
       const { id: _i, alias: _a, short_url: _s, created_at: _c, updated_at: _u, ...rest } = l;
@@ -255,7 +265,12 @@ onEachEngine('links API: create', (h) => {
 
   test('secrets are never returned, in create, read, update or list', async () => {
     const { key } = await h().account();
-    const form = { url: 'https://example.com', password: 'Redirect-Secret-1', privacy: 2, privacy_password: 'Stats-Secret-2' };
+    const form = {
+      url: 'https://example.com',
+      password: 'Redirect-Secret-1',
+      privacy: 2,
+      privacy_password: 'Stats-Secret-2',
+    };
     const made = await h().request('POST', '/api/v1/links', { key, form });
     const id = made.body.data.id;
     const texts = [

@@ -101,7 +101,8 @@ onEachEngine('links API: export', (h) => {
     return { space, full, plain, disabled };
   }
 
-  const records = async (key: string, ids: number[]) => Promise.all(ids.map(async (id) => (await h().request('GET', `/api/v1/links/${id}`, { key })).body.data));
+  const records = async (key: string, ids: number[]) =>
+    Promise.all(ids.map(async (id) => (await h().request('GET', `/api/v1/links/${id}`, { key })).body.data));
 
   test('CSV: the documented columns, every field of each link, reading back unchanged', async () => {
     const { key } = await h().account();
@@ -136,7 +137,8 @@ onEachEngine('links API: export', (h) => {
     const other = await h().account();
     await makeLink(h(), other.key, { title: 'Spring elsewhere' });
     const { space, full, disabled } = await variedLinks(key);
-    const ids = async (query: string) => (await exportOf(h(), key, `format=json&${query}`)).body.links.map((l: Json) => l.id);
+    const ids = async (query: string) =>
+      (await exportOf(h(), key, `format=json&${query}`)).body.links.map((l: Json) => l.id);
     assert.deepEqual(await ids(`space_id=${space.id}`), [full.id]);
     assert.deepEqual(await ids('status=3'), [disabled.id]);
     assert.deepEqual(await ids('search=mention'), [disabled.id]);

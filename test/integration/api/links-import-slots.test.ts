@@ -9,14 +9,18 @@ import { addMember, makeKey, makeWorkspace } from './workspaces-support.ts';
 import { importFile, leaseHolders, trickle } from './import-support.ts';
 import { unique } from './links-support.ts';
 
-const PERSON_BUSY = 'This person is running an import already (in this or another workspace); try again once it has finished.';
+const PERSON_BUSY =
+  'This person is running an import already (in this or another workspace); try again once it has finished.';
 const INSTANCE_FULL = 'This instance is running as many imports as it takes (1); try again shortly.';
 
 onEachEngine(
   'links API: import slots and leases',
   (h) => {
     const db = () => h().server.container.storage.db;
-    const linksOf = async (workspaceId: number) => (await db().selectFrom('links').select('alias').where('account_id', '=', workspaceId).execute()).map((r) => r.alias);
+    const linksOf = async (workspaceId: number) =>
+      (await db().selectFrom('links').select('alias').where('account_id', '=', workspaceId).execute()).map(
+        (r) => r.alias,
+      );
 
     test("uploads still arriving hold no instance slot: another account imports meanwhile; the person's second upload, through another workspace, is refused at once", async () => {
       const person = await h().account();
@@ -47,8 +51,16 @@ onEachEngine(
       } finally {
         slow.connection.close();
       }
-      assert.deepEqual(await leaseHolders(h(), person.id, person.id), { workspace: null, person: null }, 'given back when done');
-      assert.equal((await importFile(h(), teamKey, 'url\nhttps://example.com/after\n')).status, 200, 'the person may import again');
+      assert.deepEqual(
+        await leaseHolders(h(), person.id, person.id),
+        { workspace: null, person: null },
+        'given back when done',
+      );
+      assert.equal(
+        (await importFile(h(), teamKey, 'url\nhttps://example.com/after\n')).status,
+        200,
+        'the person may import again',
+      );
     });
 
     test("a person's lease spans workspaces: their import anywhere refuses theirs in any other, not another member's", async () => {
@@ -68,7 +80,11 @@ onEachEngine(
         assert.equal(busy.status, 429, busy.text);
         assert.deepEqual(busy.body, { message: PERSON_BUSY, status: 429 });
       }
-      assert.deepEqual(await leaseHolders(h(), team.id, member.id), { workspace: null, person: null }, 'the refusal left no lease of the workspace');
+      assert.deepEqual(
+        await leaseHolders(h(), team.id, member.id),
+        { workspace: null, person: null },
+        'the refusal left no lease of the workspace',
+      );
       const members = await importFile(h(), memberTeamKey, `alias,url\n${unique('mem')},https://example.com/member\n`);
       assert.equal(members.status, 200, members.text);
       // That import ended: its lease runs out, and the person imports again.
@@ -99,7 +115,10 @@ onEachEngine(
       // The slot free on arrival and taken while the file arrived: refused once it is in, nothing imported.
       const slow = await trickle(h(), person.key, `alias,url\n${unique('late')},https://example.com/late\n`);
       try {
-        await eventually('the upload claims its leases', async () => (await leaseHolders(h(), person.id, person.id)).person !== null);
+        await eventually(
+          'the upload claims its leases',
+          async () => (await leaseHolders(h(), person.id, person.id)).person !== null,
+        );
         const meanwhile = await importSlots.acquire({ workspaceId: busy.id, personId: busy.id });
         try {
           await slow.finish();
@@ -114,16 +133,27 @@ onEachEngine(
         slow.connection.close();
       }
       assert.deepEqual(await linksOf(person.id), []);
-      assert.deepEqual(await leaseHolders(h(), person.id, person.id), { workspace: null, person: null }, 'its leases given back');
+      assert.deepEqual(
+        await leaseHolders(h(), person.id, person.id),
+        { workspace: null, person: null },
+        'its leases given back',
+      );
     });
 
     test('a lease lost while the file arrives (taken over once expired) stops the import before any batch: a 503, nothing written', async () => {
       const person = await h().account();
       const slow = await trickle(h(), person.key, `alias,url\n${unique('lost')},https://example.com/lost\n`);
       try {
-        await eventually('the upload claims its leases', async () => (await leaseHolders(h(), person.id, person.id)).workspace !== null);
+        await eventually(
+          'the upload claims its leases',
+          async () => (await leaseHolders(h(), person.id, person.id)).workspace !== null,
+        );
         // Another instance found the lease past its time and took it over.
-        await db().updateTable('import_leases').set({ holder: 'another-instance' }).where('account_id', '=', person.id).execute();
+        await db()
+          .updateTable('import_leases')
+          .set({ holder: 'another-instance' })
+          .where('account_id', '=', person.id)
+          .execute();
         await slow.finish();
         const [answer] = await slow.connection.responses(1, 20_000);
         assert.equal(answer!.status, 503, answer!.body);

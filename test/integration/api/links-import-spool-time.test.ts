@@ -21,7 +21,10 @@ onEachEngine(
       const teamKey = await makeKey(h(), person, team.id);
       const stalled = await trickle(h(), person.key, `alias,url\n${unique('stall')},https://example.com/stalled\n`);
       try {
-        await eventually('the upload claims its leases', async () => (await leaseHolders(h(), person.id, person.id)).person !== null);
+        await eventually(
+          'the upload claims its leases',
+          async () => (await leaseHolders(h(), person.id, person.id)).person !== null,
+        );
         const elsewhere = await importFile(h(), teamKey, 'url\nhttps://example.com/elsewhere\n');
         assert.equal(elsewhere.status, 429, 'the stalled upload holds the person');
         // The rest never comes.
@@ -40,7 +43,16 @@ onEachEngine(
         const held = await leaseHolders(h(), person.id, person.id);
         return held.workspace === null && held.person === null;
       });
-      assert.equal((await h().server.container.storage.db.selectFrom('links').select('id').where('account_id', '=', person.id).execute()).length, 0);
+      assert.equal(
+        (
+          await h()
+            .server.container.storage.db.selectFrom('links')
+            .select('id')
+            .where('account_id', '=', person.id)
+            .execute()
+        ).length,
+        0,
+      );
       for (const key of [teamKey, person.key]) {
         const next = await importFile(h(), key, `alias,url\n${unique('next')},https://example.com/next\n`);
         assert.equal(next.status, 200, next.text);

@@ -73,7 +73,11 @@ onEachEngine(
         language: [{ key: 'de', value: 'https://de.example.com/' }],
         rotation: [{ value: 'https://r1.example.com/' }, { value: 'https://r2.example.com/' }],
       });
-      await makeLink(h(), key, { title: "'=already quoted", ios_url: 'https://app.example.com/ios', android_url: 'https://app.example.com/android' });
+      await makeLink(h(), key, {
+        title: "'=already quoted",
+        ios_url: 'https://app.example.com/ios',
+        android_url: 'https://app.example.com/android',
+      });
       await makeLink(h(), key, {
         disabled: 1,
         title: '@mention',
@@ -81,7 +85,10 @@ onEachEngine(
         rules: JSON.stringify([
           {
             name: 'Office, "hours"',
-            when: { time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' }, not: { country: ['US'] } },
+            when: {
+              time: { days: ['mon'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' },
+              not: { country: ['US'] },
+            },
             url: 'https://o.example.com/',
             android_url: 'https://app.example.com/o',
           },
@@ -119,7 +126,8 @@ onEachEngine(
 
     test('a malformed row is reported and the rest imported; a dry run writes nothing', async () => {
       const { key } = await h().account();
-      const file = 'url,alias\r\nhttps://example.com/a,imp-a\r\nhttps://example.com/b,imp-b,extra\r\nnope,imp-c\r\nhttps://example.com/d,imp-d\r\n';
+      const file =
+        'url,alias\r\nhttps://example.com/a,imp-a\r\nhttps://example.com/b,imp-b,extra\r\nnope,imp-c\r\nhttps://example.com/d,imp-d\r\n';
       const dry = await imported(h(), key, file, { dry_run: 'true' });
       assert.equal(dry.dry_run, true);
       assert.deepEqual(dry.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 2 });
@@ -162,19 +170,32 @@ onEachEngine(
         ['replaced', 'skipped'],
       );
       assert.equal(replace.rows[0].id, own.id);
-      assert.equal((await h().request('GET', `/api/v1/links/${own.id}`, { key: mine.key })).body.data.url, 'https://example.com/new');
-      assert.equal((await h().request('GET', `/api/v1/links/${foreign.id}`, { key: theirs.key })).body.data.url, 'https://example.com/theirs', 'never another account’s');
+      assert.equal(
+        (await h().request('GET', `/api/v1/links/${own.id}`, { key: mine.key })).body.data.url,
+        'https://example.com/new',
+      );
+      assert.equal(
+        (await h().request('GET', `/api/v1/links/${foreign.id}`, { key: theirs.key })).body.data.url,
+        'https://example.com/theirs',
+        'never another account’s',
+      );
     });
 
     test('bad input: 422 naming the field; a file over the limit: 413 before it is read whole', async () => {
       const { key } = await h().account();
       assertInvalid(await importFile(h(), key, null), ['file']);
-      assertInvalid(await importFile(h(), key, 'url\nhttps://example.com\n', { on_conflict: 'overwrite', format: 'nope' }), ['on_conflict', 'format']);
+      assertInvalid(
+        await importFile(h(), key, 'url\nhttps://example.com\n', { on_conflict: 'overwrite', format: 'nope' }),
+        ['on_conflict', 'format'],
+      );
       assertInvalid(await importFile(h(), key, 'just some words\n'), ['format']);
       const big = await importFile(h(), key, `url\n${'https://example.com/x\n'.repeat(LIMIT / 20)}`);
       assert.equal(big.status, 413);
       assert.match(big.body.message, /larger than 65536 bytes/);
-      const json = await h().request('POST', '/api/v1/links/import', { key, json: { file: 'url\nhttps://example.com\n' } });
+      const json = await h().request('POST', '/api/v1/links/import', {
+        key,
+        json: { file: 'url\nhttps://example.com\n' },
+      });
       assertInvalid(json, ['file']);
     });
 
@@ -196,7 +217,10 @@ onEachEngine(
       const file = 'long_url,title\nhttps://example.com/1,One\nhttps://example.com/2,Two\n';
       const strict = await importFile(h(), key, file, { format: 'bitly-csv', strict: '1' });
       assertInvalid(strict, ['file']);
-      assert.match(strict.body.message.file[0], /no alias column \(bitly-csv reads it from bitlink, Short link, link\); columns recognised: long_url \(url\), title/);
+      assert.match(
+        strict.body.message.file[0],
+        /no alias column \(bitly-csv reads it from bitlink, Short link, link\); columns recognised: long_url \(url\), title/,
+      );
       assert.equal(JSON.parse(await exported(h(), key, 'json')).links.length, 0, 'nothing written');
       const report = await imported(h(), key, file, { format: 'bitly-csv' });
       assert.deepEqual(report.columns, { alias: null, url: 'long_url', title: 'title' });
@@ -212,7 +236,12 @@ onEachEngine(
       const aliases = JSON.parse(await exported(h(), key, 'json')).links.map((l: Json) => l.alias);
       assert.deepEqual(aliases.sort(), report.rows.map((r: Json) => r.alias).sort());
       // Strict with the column present: a row with an empty alias is an error, the others imported.
-      const some = await imported(h(), key, `alias,url\n${unique('st')},https://example.com/a\n,https://example.com/b\n`, { strict: 'true' });
+      const some = await imported(
+        h(),
+        key,
+        `alias,url\n${unique('st')},https://example.com/a\n,https://example.com/b\n`,
+        { strict: 'true' },
+      );
       assert.deepEqual(some.counts, { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 1 });
       assert.deepEqual(Object.keys(some.rows[0].errors), ['alias']);
     });
@@ -227,7 +256,10 @@ onEachEngine(
       const busy = await importFile(h(), key, 'url\nhttps://example.com/busy\n');
       assert.equal(busy.status, 429, busy.text);
       assert.equal(busy.headers.get('retry-after'), '10');
-      assert.deepEqual(busy.body, { message: 'An import of this account is running; try again once it has finished.', status: 429 });
+      assert.deepEqual(busy.body, {
+        message: 'An import of this account is running; try again once it has finished.',
+        status: 429,
+      });
       // The instance that held it died: its lease runs out and the account is free again.
       await db
         .updateTable('import_leases')
@@ -236,7 +268,11 @@ onEachEngine(
         .execute();
       const report = await imported(h(), key, 'url\nhttps://example.com/after\n');
       assert.equal(report.counts.created, 1);
-      assert.deepEqual(await db.selectFrom('import_leases').selectAll().where('account_id', '=', id).execute(), [], 'given back when done');
+      assert.deepEqual(
+        await db.selectFrom('import_leases').selectAll().where('account_id', '=', id).execute(),
+        [],
+        'given back when done',
+      );
     });
 
     test('a malformed multipart body is a 400 in the error format, never a 500, and holds no slot', async () => {
@@ -246,20 +282,30 @@ onEachEngine(
         headers: { 'content-type': 'multipart/form-data' },
         body: 'url\nhttps://example.com\n',
       });
-      assert.deepEqual([noBoundary.status, noBoundary.body], [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }]);
+      assert.deepEqual(
+        [noBoundary.status, noBoundary.body],
+        [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }],
+      );
       const unterminated = await h().request('POST', '/api/v1/links/import', {
         key,
         headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
         body: '--XyZ\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n\r\nurl\nhttps://example.com/\n',
       });
-      assert.deepEqual([unterminated.status, unterminated.body], [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }]);
+      assert.deepEqual(
+        [unterminated.status, unterminated.body],
+        [400, { message: 'The request body is not well-formed multipart/form-data.', status: 400 }],
+      );
       const endless = await h().request('POST', '/api/v1/links/import', {
         key,
         headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
         body: '--XyZ\r\ncontent-disposition: form-data; name="on_conflict"\r\n\r\nskip',
       });
       assert.equal(endless.status, 400, endless.text);
-      assert.equal((await importFile(h(), key, 'url\nhttps://example.com/ok\n', { dry_run: '1' })).status, 200, 'the slot was given back');
+      assert.equal(
+        (await importFile(h(), key, 'url\nhttps://example.com/ok\n', { dry_run: '1' })).status,
+        200,
+        'the slot was given back',
+      );
     });
   },
   { overrides: { tuning: { IMPORT_MAX_BYTES: LIMIT, IMPORT_CONCURRENCY: 1 } } },

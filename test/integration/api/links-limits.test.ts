@@ -10,7 +10,9 @@ onEachEngine('links API: the limits of the README', (h) => {
     const { key } = await h().account();
     await createRefused(h(), key, { form: { url: URL_OK, title: 't'.repeat(256) } }, ['title']);
     await createRefused(h(), key, { form: { url: URL_OK, password: 'p'.repeat(129) } }, ['password']);
-    await createRefused(h(), key, { form: { url: URL_OK, privacy: 2, privacy_password: 'p'.repeat(129) } }, ['privacy_password']);
+    await createRefused(h(), key, { form: { url: URL_OK, privacy: 2, privacy_password: 'p'.repeat(129) } }, [
+      'privacy_password',
+    ]);
   });
 
   test('at most 50 pixels and 100 rotation entries; one entry per targeting key', async () => {

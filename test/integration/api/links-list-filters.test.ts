@@ -68,7 +68,11 @@ onEachEngine('links API: list filters, status and sort', (h) => {
     const noLimit = await makeLink(h(), key, { expiration_clicks: 0 });
     await setClicks(noLimit.id, 1000);
     const disabled = await makeLink(h(), key, { disabled: 1 });
-    const disabledExpired = await makeLink(h(), key, { disabled: 1, expiration_date: '2001-01-01', expiration_time: '00:00' });
+    const disabledExpired = await makeLink(h(), key, {
+      disabled: 1,
+      expiration_date: '2001-01-01',
+      expiration_time: '00:00',
+    });
 
     const all = await idsOf(h(), key);
     const byStatus = {
@@ -89,7 +93,10 @@ onEachEngine('links API: list filters, status and sort', (h) => {
     // Re-enabling and lifting limits move links between partitions.
     await h().request('PUT', `/api/v1/links/${disabledExpired.id}`, { key, form: { disabled: 0 } });
     await h().request('PUT', `/api/v1/links/${usedUp.id}`, { key, form: { expiration_clicks: '' } });
-    await h().request('PUT', `/api/v1/links/${pastDate.id}`, { key, form: { expiration_date: '', expiration_time: '' } });
+    await h().request('PUT', `/api/v1/links/${pastDate.id}`, {
+      key,
+      form: { expiration_date: '', expiration_time: '' },
+    });
     assert.deepEqual(await idsOf(h(), key, 'status=2'), [disabledExpired.id, overUsed.id]);
     assert.deepEqual(await idsOf(h(), key, 'status=3'), [disabled.id]);
     assert.ok((await idsOf(h(), key, 'status=1')).includes(usedUp.id));

@@ -10,7 +10,8 @@ onEachEngine('links API: list pagination and search', (h) => {
   async function accountWith(n: number, fields: (i: number) => Record<string, unknown> = () => ({})) {
     const account = await h().account();
     const ids: number[] = [];
-    for (let i = 0; i < n; i++) ids.push((await makeLink(h(), account.key, { url: `https://example.com/${i}`, ...fields(i) })).id);
+    for (let i = 0; i < n; i++)
+      ids.push((await makeLink(h(), account.key, { url: `https://example.com/${i}`, ...fields(i) })).id);
     return { key: account.key, ids };
   }
 
@@ -20,7 +21,15 @@ onEachEngine('links API: list pagination and search', (h) => {
     assert.deepEqual(body, {
       data: [],
       links: { first: `${APP}/api/v1/links?page=1`, last: `${APP}/api/v1/links?page=1`, prev: null, next: null },
-      meta: { current_page: 1, from: null, last_page: 1, path: `${APP}/api/v1/links`, per_page: 10, to: null, total: 0 },
+      meta: {
+        current_page: 1,
+        from: null,
+        last_page: 1,
+        path: `${APP}/api/v1/links`,
+        per_page: 10,
+        to: null,
+        total: 0,
+      },
       status: 200,
     });
   });
@@ -74,7 +83,10 @@ onEachEngine('links API: list pagination and search', (h) => {
     assert.deepEqual([all.meta.last_page, all.meta.per_page, all.links.next], [1, 100, null]);
     const beyond = await listLinks(h(), key, 'page=9');
     assert.deepEqual(beyond.data, []);
-    assert.deepEqual([beyond.meta.from, beyond.meta.to, beyond.meta.total, beyond.meta.current_page], [null, null, 23, 9]);
+    assert.deepEqual(
+      [beyond.meta.from, beyond.meta.to, beyond.meta.total, beyond.meta.current_page],
+      [null, null, 23, 9],
+    );
     assert.equal(beyond.links.next, null);
   });
 
@@ -94,7 +106,10 @@ onEachEngine('links API: list pagination and search', (h) => {
         if (link === null) continue;
         assert.ok(link.startsWith(`${APP}/api/v1/links?`), link);
         const q = new URL(link).searchParams;
-        assert.deepEqual([q.get('search'), q.get('by'), q.get('sort'), q.get('per_page'), q.get('status')], ['even', 'title', 'asc', '10', '0']);
+        assert.deepEqual(
+          [q.get('search'), q.get('by'), q.get('sort'), q.get('per_page'), q.get('status')],
+          ['even', 'title', 'asc', '10', '0'],
+        );
         assert.match(q.get('page') ?? '', /^\d+$/);
         assert.equal(q.getAll('page').length, 1);
       }
@@ -148,8 +163,16 @@ onEachEngine('links API: list pagination and search', (h) => {
 
   test('one or two characters match the start of the field, not its middle', async () => {
     const { key } = await h().account();
-    const first = await makeLink(h(), key, { title: 'Opening hours', alias: 'Open-day', url: 'https://op.example.com/' });
-    const inner = await makeLink(h(), key, { title: 'Shop opening', alias: 'shop-open', url: 'https://example.com/open' });
+    const first = await makeLink(h(), key, {
+      title: 'Opening hours',
+      alias: 'Open-day',
+      url: 'https://op.example.com/',
+    });
+    const inner = await makeLink(h(), key, {
+      title: 'Shop opening',
+      alias: 'shop-open',
+      url: 'https://example.com/open',
+    });
     assert.deepEqual(await idsOf(h(), key, 'search=op'), [first.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=OP&by=alias'), [first.id]);
     assert.deepEqual(await idsOf(h(), key, 'search=o&by=alias'), [first.id]);

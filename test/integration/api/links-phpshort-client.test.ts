@@ -57,7 +57,11 @@ onEachEngine('links API: a phpShort-style client', (h) => {
     const { key } = await h().account();
     const space = await makeSpace(h(), key);
     const pixel = await makePixel(h(), key);
-    const made = await h().request('POST', '/api/v1/links', { key, body: 'url=https%3A%2F%2Fexample.com', headers: WRITE });
+    const made = await h().request('POST', '/api/v1/links', {
+      key,
+      body: 'url=https%3A%2F%2Fexample.com',
+      headers: WRITE,
+    });
     const id = made.body.data.id;
     const set = await h().request('PUT', `/api/v1/links/${id}`, {
       key,
@@ -67,7 +71,11 @@ onEachEngine('links API: a phpShort-style client', (h) => {
     assert.equal(set.status, 200, set.text);
     assert.equal(set.body.data.space.id, space.id);
     assert.deepEqual(set.body.data.pixels, [pixel]);
-    const cleared = await h().request('PUT', `/api/v1/links/${id}`, { key, body: 'space_id=&pixel_ids[]=', headers: WRITE });
+    const cleared = await h().request('PUT', `/api/v1/links/${id}`, {
+      key,
+      body: 'space_id=&pixel_ids[]=',
+      headers: WRITE,
+    });
     assert.equal(cleared.status, 200, cleared.text);
     assert.equal(cleared.body.data.space, null);
     assert.deepEqual(cleared.body.data.pixels, []);
@@ -84,7 +92,10 @@ onEachEngine('links API: a phpShort-style client', (h) => {
     const id = created.body.data.id;
     assert.deepEqual(created.body.data.platform_target, [{ key: 'iOS', value: 'https://apps.example.com' }]);
 
-    const listed = await h().request('GET', '/api/v1/links?search=campaign&by=title&status=1&sort=desc&per_page=10', { key, headers: READ });
+    const listed = await h().request('GET', '/api/v1/links?search=campaign&by=title&status=1&sort=desc&per_page=10', {
+      key,
+      headers: READ,
+    });
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(
       listed.body.data.map((l: { id: number }) => l.id),
@@ -125,9 +136,15 @@ onEachEngine(
     test('a trailing slash on APP_URL is not doubled; custom domains use the configured scheme', async () => {
       const { key } = await h().account();
       const domain = await makeDomain(h(), key);
-      const onDefault = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1' } });
+      const onDefault = await h().request('POST', '/api/v1/links', {
+        key,
+        form: { url: 'https://example.com', alias: 'Abc-1' },
+      });
       assert.equal(onDefault.body.data.short_url, 'https://sho.rt/Abc-1');
-      const onDomain = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com', alias: 'Abc-1', domain_id: domain.id } });
+      const onDomain = await h().request('POST', '/api/v1/links', {
+        key,
+        form: { url: 'https://example.com', alias: 'Abc-1', domain_id: domain.id },
+      });
       assert.equal(onDomain.status, 201, onDomain.text);
       assert.equal(onDomain.body.data.short_url, `http://${domain.name}/Abc-1`);
       const listed = await h().request('GET', '/api/v1/links?per_page=10', { key });

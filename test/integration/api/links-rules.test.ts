@@ -8,7 +8,11 @@ const RULES = [
   { name: 'US iPhone', when: { country: ['us'], os: ['iOS'] }, url: 'https://a.example/' },
   { name: 'German', when: { language: ['de'] }, url: 'https://b.example/de' },
   { name: 'Newsletter', when: { query: { utm_source: 'newsletter' } }, url: 'https://c.example/' },
-  { name: 'Office hours', when: { time: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } }, url: 'https://d.example/' },
+  {
+    name: 'Office hours',
+    when: { time: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00', tz: 'Europe/Berlin' } },
+    url: 'https://d.example/',
+  },
   {
     name: 'Test',
     when: {},
@@ -22,17 +26,27 @@ const RULES = [
 onEachEngine('links API: rules', (h) => {
   test('rules are written, read back normalised, and answer no warnings when there is nothing odd', async () => {
     const { key } = await h().account();
-    const res = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', rules: RULES } });
+    const res = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', rules: RULES },
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.warnings, undefined);
     const l = res.body.data;
     assert.equal(l.target_type, 0);
-    assert.deepEqual(l.rules[0], { name: 'US iPhone', when: { country: ['US'], os: ['iOS'] }, url: 'https://a.example/' });
+    assert.deepEqual(l.rules[0], {
+      name: 'US iPhone',
+      when: { country: ['US'], os: ['iOS'] },
+      url: 'https://a.example/',
+    });
     assert.equal(l.rules.length, 5);
     const read = await h().request('GET', `/api/v1/links/${l.id}`, { key });
     assert.deepEqual(read.body.data.rules, l.rules);
     // A form sends them as JSON text.
-    const form = await h().request('PUT', `/api/v1/links/${l.id}`, { key, form: { rules: JSON.stringify(RULES.slice(0, 1)) } });
+    const form = await h().request('PUT', `/api/v1/links/${l.id}`, {
+      key,
+      form: { rules: JSON.stringify(RULES.slice(0, 1)) },
+    });
     assert.equal(form.status, 200, form.text);
     assert.equal(form.body.data.rules.length, 1);
     const cleared = await h().request('PUT', `/api/v1/links/${l.id}`, { key, json: { rules: [] } });
@@ -63,7 +77,9 @@ onEachEngine('links API: rules', (h) => {
       res.body.warnings.map((w: { field: string }) => w.field),
       ['rules.0.when.country.1', 'rules.1', 'rules.2.split', 'rules.2.when.time'],
     );
-    assert.ok(res.body.warnings.every((w: { message: string }) => typeof w.message === 'string' && w.message.length > 0));
+    assert.ok(
+      res.body.warnings.every((w: { message: string }) => typeof w.message === 'string' && w.message.length > 0),
+    );
     assert.equal(res.body.status, 201);
   });
 
@@ -75,28 +91,65 @@ onEachEngine('links API: rules', (h) => {
       { when: {}, url: 'https://ok.example/' },
       { when: { country: ['US', 'DE', 'XX'] }, url: 'javascript:alert(1)' },
     ];
-    const res = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', alias: 'rules-bad', rules: bad } });
+    const res = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', alias: 'rules-bad', rules: bad },
+    });
     assert.equal(res.status, 422, res.text);
     assert.deepEqual(Object.keys(res.body.message).sort(), ['rules.3.url', 'rules.3.when.country.2']);
     const list = await h().request('GET', '/api/v1/links', { key });
     assert.equal(list.body.meta.total, 0);
-    const many = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', rules: Array.from({ length: 51 }, () => bad[0]) } });
+    const many = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', rules: Array.from({ length: 51 }, () => bad[0]) },
+    });
     assert.equal(many.status, 422);
     assert.deepEqual(Object.keys(many.body.message), ['rules']);
-    const countries = ['US', 'DE', 'FR', 'GB', 'JP', 'CA', 'AU', 'NZ', 'IT', 'ES', 'NL', 'BE', 'AT', 'CH', 'SE', 'NO', 'DK', 'FI', 'PL', 'CZ', 'PT'];
+    const countries = [
+      'US',
+      'DE',
+      'FR',
+      'GB',
+      'JP',
+      'CA',
+      'AU',
+      'NZ',
+      'IT',
+      'ES',
+      'NL',
+      'BE',
+      'AT',
+      'CH',
+      'SE',
+      'NO',
+      'DK',
+      'FI',
+      'PL',
+      'CZ',
+      'PT',
+    ];
     const wide = await h().request('POST', '/api/v1/links', {
       key,
-      json: { url: 'https://example.com/', rules: [bad[0], { when: { country: countries }, url: 'https://a.example/' }] },
+      json: {
+        url: 'https://example.com/',
+        rules: [bad[0], { when: { country: countries }, url: 'https://a.example/' }],
+      },
     });
     assert.equal(wide.status, 422, 'at most 20 values a condition');
     assert.deepEqual(Object.keys(wide.body.message), ['rules.1.when.country']);
     const twenty = await h().request('POST', '/api/v1/links', {
       key,
-      json: { url: 'https://example.com/', rules: [{ when: { country: countries.slice(1) }, url: 'https://a.example/' }] },
+      json: {
+        url: 'https://example.com/',
+        rules: [{ when: { country: countries.slice(1) }, url: 'https://a.example/' }],
+      },
     });
     assert.equal(twenty.status, 201, twenty.text);
     await h().request('DELETE', `/api/v1/links/${twenty.body.data.id}`, { key });
-    const notAList = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', rules: 7 } });
+    const notAList = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', rules: 7 },
+    });
     assert.equal(notAList.status, 422);
   });
 
@@ -122,7 +175,10 @@ onEachEngine('links API: rules', (h) => {
     const withRules = await h().request('PUT', `/api/v1/links/${id}`, { key, json: { rules: RULES } });
     assert.equal(withRules.body.data.target_type, 0, 'rules beyond the lists read target_type 0');
     assert.equal(withRules.body.data.rules.length, 5);
-    const back = await h().request('PUT', `/api/v1/links/${id}`, { key, form: { target_type: 1, country: [{ key: 'US', value: 'https://us.example/' }] } });
+    const back = await h().request('PUT', `/api/v1/links/${id}`, {
+      key,
+      form: { target_type: 1, country: [{ key: 'US', value: 'https://us.example/' }] },
+    });
     assert.equal(back.body.data.target_type, 1);
     assert.deepEqual(back.body.data.rules, [{ name: null, when: { country: ['US'] }, url: 'https://us.example/' }]);
     const rotation = await h().request('PUT', `/api/v1/links/${id}`, {
@@ -134,7 +190,10 @@ onEachEngine('links API: rules', (h) => {
 
   test('the export carries rules (links-import.test.ts imports them back)', async () => {
     const { key } = await h().account();
-    const made = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', alias: 'ruled', rules: RULES } });
+    const made = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', alias: 'ruled', rules: RULES },
+    });
     assert.equal(made.status, 201);
     const json = await h().request('GET', '/api/v1/links/export?format=json', { key });
     assert.equal(json.status, 200, json.text);

@@ -78,7 +78,12 @@ export function assertInvalid(res: Reply, fields: string[]): void {
 }
 
 /** POST a create that must fail with a 422 naming `fields`, and leave the account's links as they were. */
-export async function createRefused(h: Harness, key: string, options: RequestOptions, fields: string[]): Promise<Reply> {
+export async function createRefused(
+  h: Harness,
+  key: string,
+  options: RequestOptions,
+  fields: string[],
+): Promise<Reply> {
   const before = await linkTotal(h, key);
   const res = await h.request('POST', '/api/v1/links', { key, ...options });
   assertInvalid(res, fields);
@@ -87,7 +92,13 @@ export async function createRefused(h: Harness, key: string, options: RequestOpt
 }
 
 /** PUT an update that must fail with a 422 naming `fields`, and leave the link as it was. */
-export async function updateRefused(h: Harness, key: string, id: number, options: RequestOptions, fields: string[]): Promise<Reply> {
+export async function updateRefused(
+  h: Harness,
+  key: string,
+  id: number,
+  options: RequestOptions,
+  fields: string[],
+): Promise<Reply> {
   const before = (await h.request('GET', `/api/v1/links/${id}`, { key })).body.data;
   const res = await h.request('PUT', `/api/v1/links/${id}`, { key, ...options });
   assertInvalid(res, fields);

@@ -18,7 +18,11 @@ onEachEngine('links API: tenant isolation', (h) => {
       pixels: [pixel.id],
       password: 'pw',
     });
-    const expired = await makeLink(h(), a.key, { title: 'Old', expiration_date: '2001-01-01', expiration_time: '00:00' });
+    const expired = await makeLink(h(), a.key, {
+      title: 'Old',
+      expiration_date: '2001-01-01',
+      expiration_time: '00:00',
+    });
     const disabled = await makeLink(h(), a.key, { title: 'Off', disabled: 1 });
     await h().server.container.storage.db.updateTable('links').set({ clicks: 50 }).where('id', '=', link.id).execute();
     const own = await makeLink(h(), b.key, { title: 'Mine' });
@@ -29,7 +33,9 @@ onEachEngine('links API: tenant isolation', (h) => {
     const { a, b, link } = await twoAccounts();
     const before = (await h().request('GET', `/api/v1/links/${link.id}`, { key: a.key })).body.data;
     assertNotFound(await h().request('GET', `/api/v1/links/${link.id}`, { key: b.key }));
-    assertNotFound(await h().request('PUT', `/api/v1/links/${link.id}`, { key: b.key, form: { url: 'https://evil.example.com' } }));
+    assertNotFound(
+      await h().request('PUT', `/api/v1/links/${link.id}`, { key: b.key, form: { url: 'https://evil.example.com' } }),
+    );
     assertNotFound(await h().request('PATCH', `/api/v1/links/${link.id}`, { key: b.key, json: { disabled: 1 } }));
     // A bad body does not turn the 404 into a 422 that would confirm the id exists.
     assertNotFound(await h().request('PUT', `/api/v1/links/${link.id}`, { key: b.key, form: { url: 'javascript:x' } }));
@@ -96,7 +102,10 @@ onEachEngine('links API: tenant isolation', (h) => {
   test("B's link may not borrow A's space, domain or pixels, on create or update", async () => {
     const { b, space, domain, pixel, own } = await twoAccounts();
     for (const form of [{ space: space.id }, { domain: domain.id }, { pixels: [pixel.id] }]) {
-      const res = await h().request('POST', '/api/v1/links', { key: b.key, form: { url: 'https://example.com', ...form } });
+      const res = await h().request('POST', '/api/v1/links', {
+        key: b.key,
+        form: { url: 'https://example.com', ...form },
+      });
       assert.equal(res.status, 422, res.text);
     }
     for (const form of [{ space: space.id }, { pixels: [pixel.id] }]) {

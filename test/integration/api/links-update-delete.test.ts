@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { assertNotFound, idsOf, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused } from './links-support.ts';
+import {
+  assertNotFound,
+  idsOf,
+  makeDomain,
+  makeLink,
+  makePixel,
+  makeSpace,
+  unique,
+  updateRefused,
+} from './links-support.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,9 +57,16 @@ onEachEngine('links API: update and delete', (h) => {
       const read = await h().request('GET', `/api/v1/links/${link.id}`, { key });
       assert.deepEqual(read.body.data, res.body.data);
     }
-    const viaJson = await h().request('PATCH', `/api/v1/links/${link.id}`, { key, json: { url: 'https://example.com/moved' } });
+    const viaJson = await h().request('PATCH', `/api/v1/links/${link.id}`, {
+      key,
+      json: { url: 'https://example.com/moved' },
+    });
     assert.equal(viaJson.status, 200, viaJson.text);
-    assert.deepEqual(stable(viaJson.body.data), { ...stable(link), title: 'Title via PATCH', url: 'https://example.com/moved' });
+    assert.deepEqual(stable(viaJson.body.data), {
+      ...stable(link),
+      title: 'Title via PATCH',
+      url: 'https://example.com/moved',
+    });
   });
 
   test('an empty update changes nothing', async () => {
@@ -66,7 +82,11 @@ onEachEngine('links API: update and delete', (h) => {
   test('domain is ignored on update, even a foreign or unknown one', async () => {
     const { key } = await h().account();
     const other = await h().account();
-    const [d1, d2, foreign] = [await makeDomain(h(), key), await makeDomain(h(), key), await makeDomain(h(), other.key)];
+    const [d1, d2, foreign] = [
+      await makeDomain(h(), key),
+      await makeDomain(h(), key),
+      await makeDomain(h(), other.key),
+    ];
     const onDomain = await makeLink(h(), key, { domain: d1.id });
     const onDefault = await makeLink(h(), key);
     for (const domain of [d2.id, foreign.id, 999999, '', 'abc', 0, -3]) {
@@ -172,7 +192,10 @@ onEachEngine('links API: update and delete', (h) => {
     const domain = await makeDomain(h(), key);
     const onDomain = await makeLink(h(), key, { domain: domain.id, alias: unique('dom') });
     const onDefault = await makeLink(h(), key, { alias: unique('def') });
-    const swapped = await h().request('PUT', `/api/v1/links/${onDomain.id}`, { key, form: { alias: onDefault.alias.toUpperCase() } });
+    const swapped = await h().request('PUT', `/api/v1/links/${onDomain.id}`, {
+      key,
+      form: { alias: onDefault.alias.toUpperCase() },
+    });
     assert.equal(swapped.status, 200, swapped.text);
     assert.equal(swapped.body.data.short_url, `https://${domain.name}/${onDefault.alias.toUpperCase()}`);
     const sibling = await makeLink(h(), key, { domain: domain.id });
@@ -192,9 +215,15 @@ onEachEngine('links API: update and delete', (h) => {
   test('expiration set, moved and cleared in the account time zone', async () => {
     const { key } = await h().account(undefined, 'Europe/Paris');
     const link = await makeLink(h(), key);
-    const set = await h().request('PUT', `/api/v1/links/${link.id}`, { key, form: { expiration_date: '2030-12-24', expiration_time: '18:00' } });
+    const set = await h().request('PUT', `/api/v1/links/${link.id}`, {
+      key,
+      form: { expiration_date: '2030-12-24', expiration_time: '18:00' },
+    });
     assert.equal(set.body.data.ends_at, '2030-12-24T17:00:00.000Z');
-    const cleared = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { expiration_date: '', expiration_time: '' } });
+    const cleared = await h().request('PUT', `/api/v1/links/${link.id}`, {
+      key,
+      json: { expiration_date: '', expiration_time: '' },
+    });
     assert.equal(cleared.body.data.ends_at, null);
   });
 
@@ -206,7 +235,9 @@ onEachEngine('links API: update and delete', (h) => {
       assertNotFound(await h().request('PUT', `/api/v1/links/${id}`, { key, form: { title: 'x' } }));
       assertNotFound(await h().request('PATCH', `/api/v1/links/${id}`, { key, json: { title: 'x' } }));
       // Even with a bad body, an unknown id is a 404 first.
-      assertNotFound(await h().request('PUT', `/api/v1/links/${id}`, { key, form: { url: 'javascript:x', privacy: 9 } }));
+      assertNotFound(
+        await h().request('PUT', `/api/v1/links/${id}`, { key, form: { url: 'javascript:x', privacy: 9 } }),
+      );
       assertNotFound(await h().request('DELETE', `/api/v1/links/${id}`, { key }));
       assertNotFound(await h().request('DELETE', `/links/${id}/destroy`, { key }));
     }

@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { assertInvalid, createRefused, linkTotal, makeDomain, makeLink, makePixel, makeSpace, unique, updateRefused } from './links-support.ts';
+import {
+  assertInvalid,
+  createRefused,
+  linkTotal,
+  makeDomain,
+  makeLink,
+  makePixel,
+  makeSpace,
+  unique,
+  updateRefused,
+} from './links-support.ts';
 
 const URL_OK = 'https://example.com/';
 
@@ -43,14 +53,22 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     const domain = await makeDomain(h(), a.key);
     const onDomain = await makeLink(h(), a.key, { alias, domain: domain.id });
     assert.equal(onDomain.short_url, `https://${domain.name}/${alias}`);
-    await createRefused(h(), a.key, { form: { url: URL_OK, alias: alias.toLowerCase(), domain: domain.id } }, ['alias']);
+    await createRefused(h(), a.key, { form: { url: URL_OK, alias: alias.toLowerCase(), domain: domain.id } }, [
+      'alias',
+    ]);
   });
 
   test('concurrent creates racing for one alias: exactly one wins, the others hear 422 alias', async () => {
     const { key } = await h().account();
     const alias = unique('race');
-    const replies = await Promise.all(Array.from({ length: 6 }, () => h().request('POST', '/api/v1/links', { key, form: { url: URL_OK, alias } })));
-    assert.deepEqual(replies.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422], replies.map((r) => r.text).join('\n'));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () => h().request('POST', '/api/v1/links', { key, form: { url: URL_OK, alias } })),
+    );
+    assert.deepEqual(
+      replies.map((r) => r.status).sort(),
+      [201, 422, 422, 422, 422, 422],
+      replies.map((r) => r.text).join('\n'),
+    );
     for (const r of replies.filter((x) => x.status === 422)) assertInvalid(r, ['alias']);
     assert.equal((await h().request('GET', `/api/v1/links?search=${alias}&by=alias`, { key })).body.meta.total, 1);
   });
@@ -68,7 +86,10 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
 
   test('targeting keys and values', async () => {
     const { key } = await h().account();
-    const entry = (list: string, k: string, v = 'https://t.example.com') => ({ url: URL_OK, [list]: [{ key: k, value: v }] });
+    const entry = (list: string, k: string, v = 'https://t.example.com') => ({
+      url: URL_OK,
+      [list]: [{ key: k, value: v }],
+    });
     await createRefused(h(), key, { form: entry('country', 'XX') }, ['country']);
     await createRefused(h(), key, { form: entry('country', 'usa') }, ['country']);
     await createRefused(h(), key, { form: entry('country', 'US', 'javascript:alert(1)') }, ['country']);
@@ -76,7 +97,9 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     await createRefused(h(), key, { form: entry('platform', 'BeOS') }, ['platform']);
     await createRefused(h(), key, { form: entry('platform', 'ios') }, ['platform']);
     await createRefused(h(), key, { form: entry('language', 'english') }, ['language']);
-    await createRefused(h(), key, { form: { url: URL_OK, rotation: [{ value: 'ftp://x.example.com' }] } }, ['rotation']);
+    await createRefused(h(), key, { form: { url: URL_OK, rotation: [{ value: 'ftp://x.example.com' }] } }, [
+      'rotation',
+    ]);
     const bad = await createRefused(h(), key, { form: entry('country', 'XX') }, ['country.0.key']);
     assert.deepEqual(Object.keys(bad.body.message), ['country.0.key']);
   });
@@ -84,7 +107,12 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
   test('malformed bracket lists', async () => {
     const { key } = await h().account();
     const base = 'url=https%3A%2F%2Fexample.com&';
-    await createRefused(h(), key, { form: `${base}country[x][key]=US&country[x][value]=https%3A%2F%2Fus.example.com` }, ['country']);
+    await createRefused(
+      h(),
+      key,
+      { form: `${base}country[x][key]=US&country[x][value]=https%3A%2F%2Fus.example.com` },
+      ['country'],
+    );
     await createRefused(h(), key, { form: `${base}country[0]=US` }, ['country']);
     await createRefused(h(), key, { form: `${base}country=US` }, ['country']);
     await createRefused(h(), key, { form: `${base}rotation=https%3A%2F%2Fr.example.com` }, ['rotation']);
@@ -96,11 +124,21 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
 
   test('expiration: bad date, bad time, one without the other, bad click counts', async () => {
     const { key } = await h().account();
-    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2026-13-40', expiration_time: '10:00' } }, ['expiration_date']);
-    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2026-02-30', expiration_time: '10:00' } }, ['expiration_date']);
-    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '01/02/2030', expiration_time: '10:00' } }, ['expiration_date']);
-    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2030-01-01', expiration_time: '25:00' } }, ['expiration_time']);
-    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2030-01-01', expiration_time: '9am' } }, ['expiration_time']);
+    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2026-13-40', expiration_time: '10:00' } }, [
+      'expiration_date',
+    ]);
+    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2026-02-30', expiration_time: '10:00' } }, [
+      'expiration_date',
+    ]);
+    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '01/02/2030', expiration_time: '10:00' } }, [
+      'expiration_date',
+    ]);
+    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2030-01-01', expiration_time: '25:00' } }, [
+      'expiration_time',
+    ]);
+    await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2030-01-01', expiration_time: '9am' } }, [
+      'expiration_time',
+    ]);
     await createRefused(h(), key, { form: { url: URL_OK, expiration_date: '2030-01-01' } }, ['expiration_time']);
     await createRefused(h(), key, { form: { url: URL_OK, expiration_time: '10:00' } }, ['expiration_date']);
     await createRefused(h(), key, { form: { url: URL_OK, expiration_clicks: -1 } }, ['expiration_clicks']);
@@ -111,7 +149,11 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
   test("another account's space, domain or pixel: one foreign id fails the whole request", async () => {
     const mine = await h().account();
     const theirs = await h().account();
-    const [space, domain, pixel] = [await makeSpace(h(), theirs.key), await makeDomain(h(), theirs.key), await makePixel(h(), theirs.key)];
+    const [space, domain, pixel] = [
+      await makeSpace(h(), theirs.key),
+      await makeDomain(h(), theirs.key),
+      await makePixel(h(), theirs.key),
+    ];
     const [p1, p2] = [await makePixel(h(), mine.key), await makePixel(h(), mine.key)];
     await createRefused(h(), mine.key, { form: { url: URL_OK, space: space.id } }, ['space']);
     await createRefused(h(), mine.key, { form: { url: URL_OK, domain: domain.id } }, ['domain']);
@@ -149,12 +191,27 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
           platform: [{ key: 'BeOS', value: URL_OK }],
         },
       },
-      ['url', 'alias', 'privacy', 'target_type', 'expiration_clicks', 'space', 'expiration_date', 'expiration_time', 'country', 'platform'],
+      [
+        'url',
+        'alias',
+        'privacy',
+        'target_type',
+        'expiration_clicks',
+        'space',
+        'expiration_date',
+        'expiration_time',
+        'country',
+        'platform',
+      ],
     );
     assert.equal(Object.keys(res.body.message).length, 10, res.text);
 
     const link = await makeLink(h(), mine.key);
-    await updateRefused(h(), mine.key, link.id, { form: { url: 'file:///x', privacy: 9, alias: 'a/b' } }, ['url', 'privacy', 'alias']);
+    await updateRefused(h(), mine.key, link.id, { form: { url: 'file:///x', privacy: 9, alias: 'a/b' } }, [
+      'url',
+      'privacy',
+      'alias',
+    ]);
   });
 
   test('update refuses the same bad values and leaves the link untouched', async () => {

@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { assertBounded, BAD_NUMBERS, badSpellings, fieldName, nested, numericFields, type JsonSchema } from '../../support/numeric-fuzz.ts';
+import {
+  assertBounded,
+  BAD_NUMBERS,
+  badSpellings,
+  fieldName,
+  nested,
+  numericFields,
+  type JsonSchema,
+} from '../../support/numeric-fuzz.ts';
 
 interface Parameter {
   in: 'query' | 'path' | 'header';
@@ -18,12 +26,17 @@ type Document = { paths: Record<string, Record<string, Operation>> };
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
 /** Fields an operation ignores whatever their value (docs/api.md §4: a link's domain is chosen on create only). */
-const IGNORED: Record<string, readonly string[]> = { 'put /api/v1/links/{id}': ['domain'], 'patch /api/v1/links/{id}': ['domain'] };
+const IGNORED: Record<string, readonly string[]> = {
+  'put /api/v1/links/{id}': ['domain'],
+  'patch /api/v1/links/{id}': ['domain'],
+};
 
 /** Every operation of the OpenAPI document, so a numeric field added to any schema is fuzzed too. */
 async function operations(h: Harness): Promise<{ method: string; path: string; op: Operation }[]> {
   const doc = (await h.request('GET', '/api/openapi.json')).body as Document;
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
 }
 
 /** The query a route needs besides the fuzzed field: its required parameters, at their first choice or default. */
@@ -82,7 +95,10 @@ onEachEngine('API: the one reading of numbers', (h) => {
     for (const { method, path } of await operations(h())) {
       if (!path.includes('{id}')) continue;
       for (const bad of BAD_NUMBERS) {
-        const res = await h().request(method.toUpperCase(), withIds(path, encodeURIComponent(bad)), { key, ...(BODY_METHODS.has(method) ? { form: {} } : {}) });
+        const res = await h().request(method.toUpperCase(), withIds(path, encodeURIComponent(bad)), {
+          key,
+          ...(BODY_METHODS.has(method) ? { form: {} } : {}),
+        });
         assert.equal(res.status, 404, `${method} ${path} id=${bad}: ${res.text}`);
       }
     }
@@ -137,10 +153,16 @@ onEachEngine('API: the one reading of numbers', (h) => {
     assert.equal(list.body.meta.current_page, 2);
     const space = await h().request('POST', '/api/v1/spaces', { key, json: { name: 'Numbers', color: 3 } });
     assert.equal(space.status, 201, space.text);
-    const form = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/n', space: String(space.body.data.id), expiration_clicks: '5' } });
+    const form = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/n', space: String(space.body.data.id), expiration_clicks: '5' },
+    });
     assert.equal(form.status, 201, form.text);
     assert.equal(form.body.data.expiration_clicks, 5);
-    const json = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/j', space: space.body.data.id, expiration_clicks: 7 } });
+    const json = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/j', space: space.body.data.id, expiration_clicks: 7 },
+    });
     assert.equal(json.status, 201, json.text);
     assert.equal(json.body.data.space.id, space.body.data.id);
   });

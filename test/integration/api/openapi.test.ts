@@ -70,7 +70,10 @@ function validatorFor(doc: Json) {
       .join('/');
     const validate = ajv.getSchema(`openapi.json#/${pointer}`);
     assert.ok(validate, `no documented ${res.status} answer for ${method.toUpperCase()} ${path}`);
-    assert.ok(validate(res.body), `${method.toUpperCase()} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
+    assert.ok(
+      validate(res.body),
+      `${method.toUpperCase()} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}\n${res.text}`,
+    );
   };
 }
 
@@ -82,7 +85,11 @@ onEachEngine('API OpenAPI document', (h) => {
     assert.equal(typeof doc.info?.version, 'string');
     assert.equal(doc.servers?.[0]?.url, 'http://short.test');
     assert.equal(typeof doc.paths, 'object');
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearerAuth.description });
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      description: doc.components.securitySchemes.bearerAuth.description,
+    });
 
     const ops = operations(doc);
     assert.ok(ops.length > 0);
@@ -100,7 +107,8 @@ onEachEngine('API OpenAPI document', (h) => {
         assert.equal(typeof op.responses[s].description, 'string', `${where} ${s}: description`);
       }
       for (const req of op.security ?? []) {
-        for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name], `${where}: security ${name}`);
+        for (const name of Object.keys(req))
+          assert.ok(doc.components.securitySchemes[name], `${where}: security ${name}`);
       }
       const declared = (op.parameters ?? [])
         .filter((p: Json) => p.in === 'path')
@@ -116,9 +124,17 @@ onEachEngine('API OpenAPI document', (h) => {
         }
       }
       if (path === '/api/v1/links/import' || (path === '/api/v1/links/{id}/qr-logo' && method === 'put')) {
-        assert.deepEqual(Object.keys(op.requestBody?.content ?? {}), ['multipart/form-data'], `${where}: request body types`);
+        assert.deepEqual(
+          Object.keys(op.requestBody?.content ?? {}),
+          ['multipart/form-data'],
+          `${where}: request body types`,
+        );
       } else if (method === 'post' || method === 'put' || method === 'patch') {
-        assert.deepEqual(Object.keys(op.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded'], `${where}: request body types`);
+        assert.deepEqual(
+          Object.keys(op.requestBody?.content ?? {}).sort(),
+          ['application/json', 'application/x-www-form-urlencoded'],
+          `${where}: request body types`,
+        );
       }
     }
     for (const ref of collectRefs(doc)) assert.notEqual(resolvePointer(doc, ref), undefined, `$ref ${ref} resolves`);
@@ -169,21 +185,44 @@ onEachEngine('API OpenAPI document', (h) => {
     }
     const pixel = (await h().request('GET', '/api/v1/pixels', { key })).body.data[0];
     const space = (await h().request('GET', '/api/v1/spaces', { key })).body.data[0];
-    const link = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/l', pixels: [pixel.id], space: space.id } });
+    const link = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/l', pixels: [pixel.id], space: space.id },
+    });
     check('/api/v1/links', 'post', link);
     check('/api/v1/links/{id}', 'get', await h().request('GET', `/api/v1/links/${link.body.data.id}`, { key }));
     check('/api/v1/links', 'get', await h().request('GET', '/api/v1/links', { key }));
     check('/api/v1/pixels/{id}', 'get', await h().request('GET', `/api/v1/pixels/${pixel.id}`, { key }));
-    check('/api/v1/pixels/{id}', 'put', await h().request('PUT', `/api/v1/pixels/${pixel.id}`, { key, form: { name: 'Q' } }));
-    check('/api/v1/spaces/{id}', 'patch', await h().request('PATCH', `/api/v1/spaces/${space.id}`, { key, json: { color: 9 } }));
+    check(
+      '/api/v1/pixels/{id}',
+      'put',
+      await h().request('PUT', `/api/v1/pixels/${pixel.id}`, { key, form: { name: 'Q' } }),
+    );
+    check(
+      '/api/v1/spaces/{id}',
+      'patch',
+      await h().request('PATCH', `/api/v1/spaces/${space.id}`, { key, json: { color: 9 } }),
+    );
     check('/api/v1/spaces/{id}', 'delete', await h().request('DELETE', `/api/v1/spaces/${space.id}`, { key }));
     check('/pixels/{id}/destroy', 'delete', await h().request('DELETE', `/pixels/${pixel.id}/destroy`, { key }));
     const domain = (await h().request('GET', '/api/v1/domains', { key })).body.data[0];
-    check('/api/v1/domains/{id}/verify', 'post', await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }));
+    check(
+      '/api/v1/domains/{id}/verify',
+      'post',
+      await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }),
+    );
     h().dns.publishTxt(domain.verification.txt_name, domain.verification.token);
-    check('/api/v1/domains/{id}/verify', 'post', await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }));
+    check(
+      '/api/v1/domains/{id}/verify',
+      'post',
+      await h().request('POST', `/api/v1/domains/${domain.id}/verify`, { key }),
+    );
     check('/api/v1/account', 'get', await h().request('GET', '/api/v1/account'));
-    check('/api/v1/pixels', 'post', await h().request('POST', '/api/v1/pixels', { key, body: 'x', headers: { 'content-type': 'text/plain' } }));
+    check(
+      '/api/v1/pixels',
+      'post',
+      await h().request('POST', '/api/v1/pixels', { key, body: 'x', headers: { 'content-type': 'text/plain' } }),
+    );
   });
 
   test('GET /docs serves the interactive documentation page', async () => {

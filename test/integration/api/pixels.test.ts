@@ -2,7 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 
-const TYPES = ['adroll', 'bing', 'facebook', 'google-ads', 'google-analytics', 'google-tag-manager', 'linkedin', 'pinterest', 'quora', 'twitter'] as const;
+const TYPES = [
+  'adroll',
+  'bing',
+  'facebook',
+  'google-ads',
+  'google-analytics',
+  'google-tag-manager',
+  'linkedin',
+  'pinterest',
+  'quora',
+  'twitter',
+] as const;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function makePixel(h: Harness, key: string, fields: Record<string, unknown>) {
@@ -20,7 +31,10 @@ async function countPixels(h: Harness, key: string): Promise<number> {
 onEachEngine('API pixels', (h) => {
   test('create, read, update (PUT and PATCH) and list a pixel with the contract record', async () => {
     const { key } = await h().account();
-    const made = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'FB main', type: 'facebook', value: '123456789' } });
+    const made = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'FB main', type: 'facebook', value: '123456789' },
+    });
     assert.equal(made.status, 201);
     assert.equal(made.body.status, 201);
     const p = made.body.data;
@@ -34,15 +48,24 @@ onEachEngine('API pixels', (h) => {
     assert.equal(read.status, 200);
     assert.deepEqual(read.body, { data: p, status: 200 });
 
-    const put = await h().request('PUT', `/api/v1/pixels/${p.id}`, { key, form: { name: 'Renamed', type: 'twitter', value: 'abc_DEF-1' } });
+    const put = await h().request('PUT', `/api/v1/pixels/${p.id}`, {
+      key,
+      form: { name: 'Renamed', type: 'twitter', value: 'abc_DEF-1' },
+    });
     assert.equal(put.status, 200);
     assert.equal(put.body.status, 200);
-    assert.deepEqual([put.body.data.name, put.body.data.type, put.body.data.value], ['Renamed', 'twitter', 'abc_DEF-1']);
+    assert.deepEqual(
+      [put.body.data.name, put.body.data.type, put.body.data.value],
+      ['Renamed', 'twitter', 'abc_DEF-1'],
+    );
     assert.equal(put.body.data.created_at, p.created_at);
 
     const patch = await h().request('PATCH', `/api/v1/pixels/${p.id}`, { key, json: { value: 'only-value' } });
     assert.equal(patch.status, 200);
-    assert.deepEqual([patch.body.data.name, patch.body.data.type, patch.body.data.value], ['Renamed', 'twitter', 'only-value']);
+    assert.deepEqual(
+      [patch.body.data.name, patch.body.data.type, patch.body.data.value],
+      ['Renamed', 'twitter', 'only-value'],
+    );
 
     const list = await h().request('GET', '/api/v1/pixels', { key });
     assert.equal(list.status, 200);
@@ -97,13 +120,19 @@ onEachEngine('API pixels', (h) => {
     assert.equal(blank.status, 422);
     assert.ok(blank.body.message.name);
 
-    const long = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'n'.repeat(33), type: 'bing', value: 'x' } });
+    const long = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'n'.repeat(33), type: 'bing', value: 'x' },
+    });
     assert.equal(long.status, 422);
     assert.ok(long.body.message.name);
     await makePixel(h(), key, { name: 'n'.repeat(32) });
 
     await makePixel(h(), key, { name: 'Shared' });
-    const dup = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'sHARED', type: 'bing', value: 'x' } });
+    const dup = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'sHARED', type: 'bing', value: 'x' },
+    });
     assert.equal(dup.status, 422);
     assert.deepEqual(dup.body.message.name, ['The name has already been taken.']);
     // Another account may use the same name.
@@ -148,7 +177,12 @@ onEachEngine('API pixels', (h) => {
     assert.equal(await countPixels(h(), key), 0);
 
     const p = await makePixel(h(), key, { name: 'keep', value: 'good' });
-    for (const form of [{ type: 'tiktok' }, { value: '<script>' }, { name: 'x'.repeat(33) }, { name: 'ok', value: '<x>' }]) {
+    for (const form of [
+      { type: 'tiktok' },
+      { value: '<script>' },
+      { name: 'x'.repeat(33) },
+      { name: 'ok', value: '<x>' },
+    ]) {
       const res = await h().request('PUT', `/api/v1/pixels/${p.id}`, { key, form });
       assert.equal(res.status, 422, JSON.stringify(form));
     }
@@ -160,7 +194,9 @@ onEachEngine('API pixels', (h) => {
     const { key } = await h().account();
     const made = [];
     for (let i = 1; i <= 12; i++) {
-      made.push(await makePixel(h(), key, { name: i <= 3 ? `Alpha ${i}` : `beta ${i}`, type: i % 2 ? 'bing' : 'quora' }));
+      made.push(
+        await makePixel(h(), key, { name: i <= 3 ? `Alpha ${i}` : `beta ${i}`, type: i % 2 ? 'bing' : 'quora' }),
+      );
     }
     const search = await h().request('GET', '/api/v1/pixels?search=ALPHA', { key });
     assert.deepEqual(search.body.data.map((p: { name: string }) => p.name).sort(), ['Alpha 1', 'Alpha 2', 'Alpha 3']);
@@ -210,7 +246,10 @@ onEachEngine('API pixels', (h) => {
     const { key } = await h().account();
     const a = await makePixel(h(), key, { name: 'a' });
     const b = await makePixel(h(), key, { name: 'b' });
-    const link = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/p', pixels: [a.id, b.id] } });
+    const link = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/p', pixels: [a.id, b.id] },
+    });
     assert.equal(link.status, 201, link.text);
     assert.deepEqual(link.body.data.pixels.map((p: { id: number }) => p.id).sort(), [a.id, b.id].sort());
     assert.equal((await h().request('DELETE', `/pixels/${a.id}/destroy`, { key })).status, 200);

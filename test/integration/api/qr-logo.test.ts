@@ -9,7 +9,11 @@ import { DIRTY_SVG, deepPng, greenPng } from '../../support/qr-logos.ts';
 const put = async (h: Harness, key: string, id: number, file: Uint8Array | string | null, field = 'logo') =>
   h.request('PUT', `/api/v1/links/${id}/qr-logo`, {
     key,
-    ...(await multipartBody(file === null ? [] : [{ field, bytes: file, name: 'logo.bin' }], { note: 'kept aside' }, 'PUT')),
+    ...(await multipartBody(
+      file === null ? [] : [{ field, bytes: file, name: 'logo.bin' }],
+      { note: 'kept aside' },
+      'PUT',
+    )),
   });
 
 onEachEngine('API: QR logo upload', (h) => {
@@ -90,10 +94,16 @@ onEachEngine('API: QR logo upload', (h) => {
       const reply = await put(h(), a.key, id, file);
       assert.equal(reply.status, 422, `${name}: ${reply.text}`);
       assert.deepEqual(reply.body.message, {
-        logo: ['The logo must take at most 4 MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.'],
+        logo: [
+          'The logo must take at most 4 MB decoded (width × height × channels × bytes per sample): save it at 8 bits per sample, or smaller.',
+        ],
       });
     }
-    const kept = await h().server.container.storage.db.selectFrom('link_qr_logos').select('bytes').where('link_id', '=', id).executeTakeFirstOrThrow();
+    const kept = await h()
+      .server.container.storage.db.selectFrom('link_qr_logos')
+      .select('bytes')
+      .where('link_id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.ok(Buffer.from(kept.bytes).equals(before), 'the logo stays what it was');
     const within = deepPng(724, 16);
     const done = await put(h(), a.key, id, within);
@@ -113,6 +123,10 @@ onEachEngine('API: QR logo upload', (h) => {
     assert.doesNotMatch(svg.text, /<image/);
     assert.equal((await put(h(), a.key, id, greenPng())).status, 200);
     assert.equal((await h().request('DELETE', `/api/v1/links/${id}/qr-logo`, { key: b.key })).status, 404);
-    assert.match((await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key })).text, /<image/, "b's DELETE left a's logo");
+    assert.match(
+      (await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key })).text,
+      /<image/,
+      "b's DELETE left a's logo",
+    );
   });
 });

@@ -14,11 +14,18 @@ onEachEngine('QR code options in the API', (h) => {
     const id = await made(a.key, 'qr-ecc');
     const plain = { type: 'svg' as const, margin: 2, width: 300 };
     const byDefault = await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key });
-    assert.equal(byDefault.text, await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: 'M' }));
+    assert.equal(
+      byDefault.text,
+      await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: 'M' }),
+    );
     for (const ecc of ['L', 'Q', 'H'] as const) {
       const svg = await h().request('GET', `/api/v1/links/${id}/qr?ecc=${ecc}`, { key: a.key });
       assert.equal(svg.status, 200);
-      assert.equal(svg.text, await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: ecc }), ecc);
+      assert.equal(
+        svg.text,
+        await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: ecc }),
+        ecc,
+      );
     }
   });
 
@@ -27,9 +34,14 @@ onEachEngine('QR code options in the API', (h) => {
     const id = await made(a.key, 'qr-round');
     const svg = await h().request('GET', `/api/v1/links/${id}/qr?style=rounded`, { key: a.key });
     assert.equal(svg.status, 200);
-    assert.match(svg.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="300" height="300">/);
+    assert.match(
+      svg.text,
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="300" height="300">/,
+    );
     assert.match(svg.text, /a0\.5 0\.5 0 0 1/);
-    const res = await fetch(`${h().baseUrl}/api/v1/links/${id}/qr?format=png&style=rounded&ecc=H&size=200`, { headers: { authorization: `Bearer ${a.key}` } });
+    const res = await fetch(`${h().baseUrl}/api/v1/links/${id}/qr?format=png&style=rounded&ecc=H&size=200`, {
+      headers: { authorization: `Bearer ${a.key}` },
+    });
     assert.equal(res.status, 200);
     const png = Buffer.from(await res.arrayBuffer());
     assert.equal(png.readUInt32BE(16), 200);

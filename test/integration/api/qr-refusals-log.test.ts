@@ -20,7 +20,10 @@ const lines: LogLine[] = [];
 const logStream = { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) };
 
 /** Lines above debug other than the request log's one line per answered request. */
-const noise = () => lines.filter((l) => l.level > DEBUG && !(l.msg === 'request completed' && l.statusCode !== undefined && l.statusCode < 500));
+const noise = () =>
+  lines.filter(
+    (l) => l.level > DEBUG && !(l.msg === 'request completed' && l.statusCode !== undefined && l.statusCode < 500),
+  );
 
 onEachEngine(
   'refused QR requests log no error',
@@ -35,8 +38,11 @@ onEachEngine(
       me = a.client;
       key = (await h().server.container.accounts.createKey(a.email, 'test', TEST_ACTOR)).apiKey;
       const other = await h().account();
-      mine = (await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/mine' } })).body.data.id;
-      theirs = (await h().request('POST', '/api/v1/links', { key: other.key, form: { url: 'https://example.com/theirs' } })).body.data.id;
+      mine = (await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/mine' } })).body.data
+        .id;
+      theirs = (
+        await h().request('POST', '/api/v1/links', { key: other.key, form: { url: 'https://example.com/theirs' } })
+      ).body.data.id;
     });
 
     beforeEach(() => {
@@ -54,7 +60,8 @@ onEachEngine(
         [`/api/v1/links/${mine}/qr`, null, 401],
         [`/api/v1/links/${mine}/qr`, 'lpx_not-a-key', 401],
       ];
-      for (const [path, k, status] of shapes) assert.equal((await h().request('GET', path, { key: k })).status, status, path);
+      for (const [path, k, status] of shapes)
+        assert.equal((await h().request('GET', path, { key: k })).status, status, path);
       assert.deepEqual(noise(), []);
       assert.equal(lines.filter((l) => l.msg === 'request completed').length, shapes.length);
     });

@@ -11,9 +11,19 @@ import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 /** What the API drew before render threads: qrcode on the main thread, with the API's options. */
 const expectedPng = (text: string, size: number, look = { margin: 2, dark: '#000000', light: '#ffffff' }) =>
-  QRCode.toBuffer(text, { errorCorrectionLevel: 'M', margin: look.margin, width: size, color: { dark: look.dark, light: look.light }, type: 'png' });
+  QRCode.toBuffer(text, {
+    errorCorrectionLevel: 'M',
+    margin: look.margin,
+    width: size,
+    color: { dark: look.dark, light: look.light },
+    type: 'png',
+  });
 
-async function png(h: Harness, key: string, path: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+async function png(
+  h: Harness,
+  key: string,
+  path: string,
+): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
   const res = await fetch(h.baseUrl + path, { headers: { authorization: `Bearer ${key}` } });
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
@@ -21,7 +31,10 @@ async function png(h: Harness, key: string, path: string): Promise<{ status: num
 async function links(h: Harness, key: string, n: number, prefix: string): Promise<{ id: number; alias: string }[]> {
   const made = [];
   for (let i = 0; i < n; i++) {
-    const reply = await h.request('POST', '/api/v1/links', { key, form: { url: `https://example.com/${prefix}/${i}`, alias: `${prefix}-${i}` } });
+    const reply = await h.request('POST', '/api/v1/links', {
+      key,
+      form: { url: `https://example.com/${prefix}/${i}`, alias: `${prefix}-${i}` },
+    });
     assert.equal(reply.status, 201, reply.text);
     made.push(reply.body.data as { id: number; alias: string });
   }
@@ -52,7 +65,9 @@ onEachEngine('QR codes drawn off the event loop', (h) => {
     }
     // Asked for at once: one render shared, the same bytes for each.
     const expected = await expectedPng(text, 1500);
-    const together = await Promise.all(Array.from({ length: 5 }, () => png(h(), key, `/api/v1/links/${link!.id}/qr?format=png&size=1500`)));
+    const together = await Promise.all(
+      Array.from({ length: 5 }, () => png(h(), key, `/api/v1/links/${link!.id}/qr?format=png&size=1500`)),
+    );
     for (const t of together) assert.ok(t.status === 200 && t.bytes.equals(expected));
   });
 
@@ -62,12 +77,20 @@ onEachEngine('QR codes drawn off the event loop', (h) => {
     const query = 'size=700&margin=4&foreground=%23123456&background=%23fedcba';
     const expected = await expectedPng(text, 700, { margin: 4, dark: '#123456', light: '#fedcba' });
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${h().baseUrl}/links/${link!.id}/qr.png?${query}`, { headers: { cookie: cookieOf(web) } });
+      const res = await fetch(`${h().baseUrl}/links/${link!.id}/qr.png?${query}`, {
+        headers: { cookie: cookieOf(web) },
+      });
       assert.equal(res.status, 200);
       assert.ok(Buffer.from(await res.arrayBuffer()).equals(expected), i === 0 ? 'drawn' : 'from the cache');
     }
     const svg = await web.get(`/links/${link!.id}/qr.svg?${query}`);
-    const expectedSvg = await QRCode.toString(text, { errorCorrectionLevel: 'M', margin: 4, width: 700, color: { dark: '#123456', light: '#fedcba' }, type: 'svg' });
+    const expectedSvg = await QRCode.toString(text, {
+      errorCorrectionLevel: 'M',
+      margin: 4,
+      width: 700,
+      color: { dark: '#123456', light: '#fedcba' },
+      type: 'svg',
+    });
     assert.equal(svg.text, expectedSvg);
   });
 });
@@ -86,18 +109,25 @@ onEachEngine(
 
     test('past one drawing and none waiting, a PNG is refused with 503 and Retry-After in the error format', async () => {
       const made = await links(h(), key, 8, 'busy');
-      const replies = await Promise.all(made.map((l) => h().request('GET', `/api/v1/links/${l.id}/qr?format=png&size=2048`, { key })));
+      const replies = await Promise.all(
+        made.map((l) => h().request('GET', `/api/v1/links/${l.id}/qr?format=png&size=2048`, { key })),
+      );
       const statuses = replies.map((r) => r.status);
       assert.ok(statuses.includes(200), statuses.join(','));
       const refused = replies.filter((r) => r.status === 503);
       assert.ok(refused.length >= 1, statuses.join(','));
       for (const r of refused) {
-        assert.deepEqual(r.body, { message: 'The QR code renderer is unavailable; please try again shortly.', status: 503 });
+        assert.deepEqual(r.body, {
+          message: 'The QR code renderer is unavailable; please try again shortly.',
+          status: 503,
+        });
         assert.equal(r.headers.get('retry-after'), '5');
         assert.equal(r.headers.get('content-disposition'), null);
       }
       // SVG is drawn on the event loop, under a millisecond: never queued, never refused.
-      const svgs = await Promise.all(made.map((l) => h().request('GET', `/api/v1/links/${l.id}/qr?size=2048`, { key })));
+      const svgs = await Promise.all(
+        made.map((l) => h().request('GET', `/api/v1/links/${l.id}/qr?size=2048`, { key })),
+      );
       assert.deepEqual(
         svgs.map((r) => r.status),
         Array(made.length).fill(200),

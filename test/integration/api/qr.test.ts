@@ -6,7 +6,10 @@ onEachEngine('QR code of a link', (h) => {
   test('SVG by default, PNG on request, encoding short_url; owner-only', async () => {
     const a = await h().account();
     const b = await h().account();
-    const made = await h().request('POST', '/api/v1/links', { key: a.key, form: { url: 'https://example.com/qr', alias: 'qr-code' } });
+    const made = await h().request('POST', '/api/v1/links', {
+      key: a.key,
+      form: { url: 'https://example.com/qr', alias: 'qr-code' },
+    });
     const id = made.body.data.id as number;
 
     const svg = await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key });
@@ -14,7 +17,9 @@ onEachEngine('QR code of a link', (h) => {
     assert.match(svg.headers.get('content-type') ?? '', /^image\/svg\+xml/);
     assert.match(svg.text, /^<svg[\s\S]*<\/svg>\s*$/);
 
-    const res = await fetch(`${h().baseUrl}/api/v1/links/${id}/qr?format=png&size=128`, { headers: { authorization: `Bearer ${a.key}` } });
+    const res = await fetch(`${h().baseUrl}/api/v1/links/${id}/qr?format=png&size=128`, {
+      headers: { authorization: `Bearer ${a.key}` },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'image/png');
     const png = Buffer.from(await res.arrayBuffer());
@@ -30,9 +35,17 @@ onEachEngine('QR code of a link', (h) => {
   test('the code encodes exactly the short URL', async () => {
     const QRCode = (await import('qrcode')).default;
     const a = await h().account();
-    const made = await h().request('POST', '/api/v1/links', { key: a.key, form: { url: 'https://example.com/q2', alias: 'qr-two' } });
+    const made = await h().request('POST', '/api/v1/links', {
+      key: a.key,
+      form: { url: 'https://example.com/q2', alias: 'qr-two' },
+    });
     const svg = await h().request('GET', `/api/v1/links/${made.body.data.id}/qr`, { key: a.key });
-    const expected = await QRCode.toString('http://short.test/qr-two', { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 300 });
+    const expected = await QRCode.toString('http://short.test/qr-two', {
+      type: 'svg',
+      errorCorrectionLevel: 'M',
+      margin: 2,
+      width: 300,
+    });
     assert.equal(svg.text, expected);
   });
 });

@@ -21,7 +21,10 @@ onEachEngine(
       assert.deepEqual(limited.body, TOO_MANY);
       assert.match(limited.headers.get('content-type') ?? '', /^application\/json/);
       const retry = Number(limited.headers.get('retry-after'));
-      assert.ok(Number.isInteger(retry) && retry > 0 && retry <= 60, `Retry-After ${limited.headers.get('retry-after')}`);
+      assert.ok(
+        Number.isInteger(retry) && retry > 0 && retry <= 60,
+        `Retry-After ${limited.headers.get('retry-after')}`,
+      );
       assert.equal(limited.headers.get('x-ratelimit-limit'), '3');
       assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
       assert.equal(limited.headers.get('access-control-allow-origin'), '*');
@@ -39,7 +42,8 @@ onEachEngine(
     test('each key has its own allowance', async () => {
       const a = await h().account();
       const b = await h().account();
-      for (let i = 0; i < 3; i++) assert.equal((await h().request('GET', '/api/v1/account', { key: a.key })).status, 200);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await h().request('GET', '/api/v1/account', { key: a.key })).status, 200);
       assert.equal((await h().request('GET', '/api/v1/account', { key: a.key })).status, 429);
       const other = await h().request('GET', '/api/v1/account', { key: b.key });
       assert.equal(other.status, 200);
@@ -86,7 +90,9 @@ onEachEngine(
   (h) => {
     test('concurrent guesses with different keys get at most the allowance of 401s', async () => {
       const guesses = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => h().request('GET', '/api/v1/links', { key: `lpx_${'C'.repeat(40)}${String(i).padStart(3, '0')}` })),
+        Array.from({ length: 20 }, (_, i) =>
+          h().request('GET', '/api/v1/links', { key: `lpx_${'C'.repeat(40)}${String(i).padStart(3, '0')}` }),
+        ),
       );
       const statuses = guesses.map((r) => r.status).sort();
       assert.equal(statuses.filter((s) => s === 401).length, 3, statuses.join(','));

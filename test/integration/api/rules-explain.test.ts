@@ -47,7 +47,12 @@ onEachEngine(
       for (const [i, rules] of lists.entries()) {
         const link = await makeLink(h(), key, { url: DEFAULT, rules: JSON.stringify(rules) });
         for (const v of visits.slice(i * 15, i * 15 + 15)) {
-          const params: Record<string, string> = { user_agent: v.ua, ip: v.ip, query: v.query, returning: v.returning ? '1' : '0' };
+          const params: Record<string, string> = {
+            user_agent: v.ua,
+            ip: v.ip,
+            query: v.query,
+            returning: v.returning ? '1' : '0',
+          };
           if (v.language !== '') params.language = v.language;
           if (v.referrer !== '') params.referrer = v.referrer;
           const explained = await explain(key, link.id, params);
@@ -60,7 +65,11 @@ onEachEngine(
           assert.equal(real.status, 302);
           const e = explained.body.data;
           assert.equal(e.outcome, 'redirect');
-          assert.equal(e.url, real.location, `rules ${JSON.stringify(rules)}, visit ${JSON.stringify(v)}, trace ${JSON.stringify(e.trace)}`);
+          assert.equal(
+            e.url,
+            real.location,
+            `rules ${JSON.stringify(rules)}, visit ${JSON.stringify(v)}, trace ${JSON.stringify(e.trace)}`,
+          );
           if (e.rule !== null) matchedARule++;
         }
       }
@@ -69,7 +78,9 @@ onEachEngine(
 
     test('the answer: outcome, url, rule, trace with values, pixels, counts_click; nothing recorded', async () => {
       const { key } = await h().account();
-      const pixel = (await h().request('POST', '/api/v1/pixels', { key, form: { name: 'FB', type: 'facebook', value: '12345' } })).body.data;
+      const pixel = (
+        await h().request('POST', '/api/v1/pixels', { key, form: { name: 'FB', type: 'facebook', value: '12345' } })
+      ).body.data;
       const link = await makeLink(h(), key, {
         url: DEFAULT,
         pixels: [pixel.id],
@@ -78,7 +89,13 @@ onEachEngine(
           { name: 'German', when: { language: ['de'] }, url: 'https://b.example/de' },
         ]),
       });
-      const res = await explain(key, link.id, { country: 'us', user_agent: UA.windows, language: 'de', query: '?utm_source=newsletter', at: '2026-11-27T10:00:00Z' });
+      const res = await explain(key, link.id, {
+        country: 'us',
+        user_agent: UA.windows,
+        language: 'de',
+        query: '?utm_source=newsletter',
+        at: '2026-11-27T10:00:00Z',
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, {
         data: {
@@ -96,7 +113,12 @@ onEachEngine(
                 { condition: 'os', matched: false, value: 'Windows' },
               ],
             },
-            { rule: 1, name: 'German', matched: true, conditions: [{ condition: 'language', matched: true, value: ['de'] }] },
+            {
+              rule: 1,
+              name: 'German',
+              matched: true,
+              conditions: [{ condition: 'language', matched: true, value: ['de'] }],
+            },
           ],
           pixels: [pixel.id],
           counts_click: true,
@@ -104,12 +126,23 @@ onEachEngine(
         status: 200,
       });
       const bot = (await explain(key, link.id, { user_agent: UA.googlebot })).body.data;
-      assert.deepEqual([bot.outcome, bot.url, bot.rule, bot.pixels, bot.counts_click], ['redirect', DEFAULT, null, [], false]);
+      assert.deepEqual(
+        [bot.outcome, bot.url, bot.rule, bot.pixels, bot.counts_click],
+        ['redirect', DEFAULT, null, [], false],
+      );
       assert.equal((await clickRows(h(), link.id)).length, 0, 'explain records no click');
       const locked = await makeLink(h(), key, { url: DEFAULT, password: 'secret' });
-      assert.deepEqual(pickOf((await explain(key, locked.id, {})).body.data), { outcome: 'password', url: DEFAULT, counts_click: false });
+      assert.deepEqual(pickOf((await explain(key, locked.id, {})).body.data), {
+        outcome: 'password',
+        url: DEFAULT,
+        counts_click: false,
+      });
       const off = await makeLink(h(), key, { url: DEFAULT, disabled: 1 });
-      assert.deepEqual(pickOf((await explain(key, off.id, {})).body.data), { outcome: 'disabled', url: null, counts_click: false });
+      assert.deepEqual(pickOf((await explain(key, off.id, {})).body.data), {
+        outcome: 'disabled',
+        url: null,
+        counts_click: false,
+      });
       const ended = await makeLink(h(), key, {
         url: DEFAULT,
         expiration_date: '2020-01-01',
@@ -118,7 +151,11 @@ onEachEngine(
         rules: JSON.stringify([{ when: {}, url: 'https://ruled.example/' }]),
       });
       const expired = (await explain(key, ended.id, {})).body.data;
-      assert.deepEqual(pickOf(expired), { outcome: 'expired', url: 'https://ended.example/', counts_click: false }, 'expiry acts whatever rule would decide');
+      assert.deepEqual(
+        pickOf(expired),
+        { outcome: 'expired', url: 'https://ended.example/', counts_click: false },
+        'expiry acts whatever rule would decide',
+      );
       assert.equal((await visit(h(), `/${ended.alias}`)).location, 'https://ended.example/', 'as the redirect does');
     });
 
@@ -141,12 +178,19 @@ onEachEngine(
       }
       const other = await h().account();
       assert.equal((await explain(other.key, link.id, {})).status, 404);
-      assert.equal((await h().request('POST', `/api/v1/links/${link.id}/rules/preview`, { key: other.key, json: { rules: [] } })).status, 404);
+      assert.equal(
+        (await h().request('POST', `/api/v1/links/${link.id}/rules/preview`, { key: other.key, json: { rules: [] } }))
+          .status,
+        404,
+      );
     });
 
     test('preview replays the stored clicks through the draft and the current rules', async () => {
       const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: DEFAULT, rules: JSON.stringify([{ when: { country: ['US'] }, url: 'https://us.example/' }]) });
+      const link = await makeLink(h(), key, {
+        url: DEFAULT,
+        rules: JSON.stringify([{ when: { country: ['US'] }, url: 'https://us.example/' }]),
+      });
       const path = `/${link.alias}`;
       const sent: Array<Record<string, string>> = [
         { 'x-forwarded-for': '8.8.8.8', 'user-agent': UA.iphone },
@@ -163,7 +207,10 @@ onEachEngine(
         { when: { language: ['de'], not: { ip: ['10.0.0.0/8'] } }, url: 'https://de.example/' },
         { when: { query: { utm_source: '*' } }, url: 'https://never.example/' },
       ];
-      const res = await h().request('POST', `/api/v1/links/${link.id}/rules/preview`, { key, json: { rules: draft, days: 30 } });
+      const res = await h().request('POST', `/api/v1/links/${link.id}/rules/preview`, {
+        key,
+        json: { rules: draft, days: 30 },
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, {
         data: {
@@ -201,4 +248,8 @@ onEachEngine(
   { env: { TRUST_PROXY: 'true' } },
 );
 
-const pickOf = (d: { outcome: string; url: string | null; counts_click: boolean }) => ({ outcome: d.outcome, url: d.url, counts_click: d.counts_click });
+const pickOf = (d: { outcome: string; url: string | null; counts_click: boolean }) => ({
+  outcome: d.outcome,
+  url: d.url,
+  counts_click: d.counts_click,
+});

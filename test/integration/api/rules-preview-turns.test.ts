@@ -24,7 +24,13 @@ async function seededLink(h: Harness) {
   const made = await h.request('POST', '/api/v1/links', { key: keys[0]!, json: { url: 'https://example.com/' } });
   assert.equal(made.status, 201, made.text);
   const linkId = made.body.data.id as number;
-  await seedClicks(h.server.container.storage, { linkId, accountId: team.id, rows: CLICKS, newest: Date.now() - 60_000, stepMs: (20 * DAY_MS) / CLICKS });
+  await seedClicks(h.server.container.storage, {
+    linkId,
+    accountId: team.id,
+    rows: CLICKS,
+    newest: Date.now() - 60_000,
+    stepMs: (20 * DAY_MS) / CLICKS,
+  });
   return { linkId, keys };
 }
 
@@ -32,7 +38,8 @@ const rules = [{ when: { country: ['US', 'DE'], time: { from: '09:00', to: '17:0
 
 onEachEngine('rules previews take turns', (h) => {
   let link: { linkId: number; keys: string[] };
-  const preview = (key: string) => h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key, json: { rules } });
+  const preview = (key: string) =>
+    h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key, json: { rules } });
   const refusal = (r: Awaited<ReturnType<typeof preview>>) => {
     assert.equal(r.status, 429, r.text);
     assert.deepEqual(r.body, { message: 'Too Many Attempts.', status: 429 });
@@ -72,14 +79,22 @@ onEachEngine('rules previews take turns', (h) => {
   test('a refused draft (422) or another account’s link (404) takes no turn', async () => {
     link ??= await seededLink(h());
     const bad = await Promise.all(
-      [0, 1, 2].map(() => h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key: link.keys[0]!, json: { rules: 'nope' } })),
+      [0, 1, 2].map(() =>
+        h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, {
+          key: link.keys[0]!,
+          json: { rules: 'nope' },
+        }),
+      ),
     );
     assert.deepEqual(
       bad.map((r) => r.status),
       [422, 422, 422],
     );
     const stranger = await h().account();
-    const foreign = await h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, { key: stranger.key, json: { rules } });
+    const foreign = await h().request('POST', `/api/v1/links/${link.linkId}/rules/preview`, {
+      key: stranger.key,
+      json: { rules },
+    });
     assert.equal(foreign.status, 404);
     assert.equal((await preview(link.keys[0]!)).status, 200);
   });

@@ -93,8 +93,14 @@ onEachEngine('API spaces', (h) => {
     await makeSpace(h(), other.key, { name: 'Team' });
 
     const second = await makeSpace(h(), key, { name: 'Second' });
-    assert.equal((await h().request('PUT', `/api/v1/spaces/${second.id}`, { key, form: { name: 'team' } })).status, 422);
-    assert.equal((await h().request('PUT', `/api/v1/spaces/${second.id}`, { key, form: { name: 'second' } })).status, 200);
+    assert.equal(
+      (await h().request('PUT', `/api/v1/spaces/${second.id}`, { key, form: { name: 'team' } })).status,
+      422,
+    );
+    assert.equal(
+      (await h().request('PUT', `/api/v1/spaces/${second.id}`, { key, form: { name: 'second' } })).status,
+      200,
+    );
     assert.equal(await countSpaces(h(), key), 3);
   });
 
@@ -109,7 +115,8 @@ onEachEngine('API spaces', (h) => {
   test('list: search, sort, per_page and pages', async () => {
     const { key } = await h().account();
     const made = [];
-    for (let i = 1; i <= 11; i++) made.push(await makeSpace(h(), key, { name: i === 5 ? 'Special five' : `space ${i}` }));
+    for (let i = 1; i <= 11; i++)
+      made.push(await makeSpace(h(), key, { name: i === 5 ? 'Special five' : `space ${i}` }));
     const search = await h().request('GET', '/api/v1/spaces?search=SPECIAL', { key });
     assert.deepEqual(
       search.body.data.map((s: { id: number }) => s.id),
@@ -131,7 +138,10 @@ onEachEngine('API spaces', (h) => {
   test('deleting a space leaves its links without a space', async () => {
     const { key } = await h().account();
     const s = await makeSpace(h(), key, { name: 'Doomed', color: 4 });
-    const link = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/s', space: s.id } });
+    const link = await h().request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/s', space: s.id },
+    });
     assert.equal(link.status, 201, link.text);
     assert.equal(link.body.data.space.id, s.id);
     assert.deepEqual(link.body.data.space, s);

@@ -20,7 +20,10 @@ onEachEngine('API tags', (h) => {
     const { key } = await h().account();
     const a = await makeLink(h(), key, { url: 'https://example.com/a', 'tags[]': ['Launch', ' launch ', 'Q3'] });
     assert.deepEqual(a.tags, ['Launch', 'Q3']);
-    const b = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/b', tags: ['LAUNCH', 'Café'] } });
+    const b = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/b', tags: ['LAUNCH', 'Café'] },
+    });
     assert.equal(b.status, 201, b.text);
     assert.deepEqual(b.body.data.tags, ['Café', 'Launch'], 'the stored name is kept, and tags come by name');
     const read = await h().request('GET', `/api/v1/links/${a.id}`, { key });
@@ -63,7 +66,10 @@ onEachEngine('API tags', (h) => {
     assert.equal((await h().request('GET', '/api/v1/links', { key })).body.meta.total, 0);
     const ten = await makeLink(h(), key, { 'tags[]': Array.from({ length: 10 }, (_, i) => `t${i}`) });
     assert.equal(ten.tags.length, 10);
-    const nfc = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', tags: ['Cafe\u0301'] } });
+    const nfc = await h().request('POST', '/api/v1/links', {
+      key,
+      json: { url: 'https://example.com/', tags: ['Cafe\u0301'] },
+    });
     assert.deepEqual(nfc.body.data.tags, ['Café'], 'stored NFC');
   });
 
@@ -93,7 +99,10 @@ onEachEngine('API tags', (h) => {
     );
     const csv = await h().request('GET', '/api/v1/links/export?format=csv&tag=blue', { key });
     assert.match(csv.text.split('\r\n')[0]!, /,pixels,tags,/);
-    const disabled = await h().request('PATCH', '/api/v1/links/bulk', { key, json: { filter: { tag: 'blue' }, action: 'disable' } });
+    const disabled = await h().request('PATCH', '/api/v1/links/bulk', {
+      key,
+      json: { filter: { tag: 'blue' }, action: 'disable' },
+    });
     assert.equal(disabled.body.data.count, 2);
   });
 
@@ -106,7 +115,10 @@ onEachEngine('API tags', (h) => {
     assert.deepEqual([put.body.data.name, put.body.data.color, put.body.data.links], ['Uno', 'teal', 1]);
     assertInvalid(await h().request('PUT', `/api/v1/tags/${one.id}`, { key, json: { name: 'TWO' } }), ['name']);
     assertInvalid(await h().request('PUT', `/api/v1/tags/${one.id}`, { key, json: { name: ' ' } }), ['name']);
-    assertInvalid(await h().request('PUT', `/api/v1/tags/${one.id}`, { key, json: { name: 'x'.repeat(33), color: 'beige' } }), ['name', 'color']);
+    assertInvalid(
+      await h().request('PUT', `/api/v1/tags/${one.id}`, { key, json: { name: 'x'.repeat(33), color: 'beige' } }),
+      ['name', 'color'],
+    );
     assertInvalid(await h().request('PUT', `/api/v1/tags/${one.id}`, { key, json: { color: ['red'] } }), ['color']);
     const same = await h().request('PUT', `/api/v1/tags/${two.id}`, { key, json: { name: 'two' } });
     assert.equal(same.status, 200, 'its own name in another case');
@@ -156,7 +168,11 @@ onEachEngine('API tags', (h) => {
     const list = await h().request('GET', '/api/v1/links', { key: to.key });
     assert.deepEqual(list.body.data[0].tags, ['Imported', 'Two']);
 
-    const v1 = JSON.stringify({ format: 'linkpix.links', version: 1, links: [{ alias: unique('v1'), url: 'https://example.com/v1', title: null }] });
+    const v1 = JSON.stringify({
+      format: 'linkpix.links',
+      version: 1,
+      links: [{ alias: unique('v1'), url: 'https://example.com/v1', title: null }],
+    });
     const old = await h().account();
     const r1 = await h().request('POST', '/api/v1/links/import', { key: old.key, ...(await multipart(v1)) });
     assert.equal(r1.body.data.counts.created, 1, r1.text);

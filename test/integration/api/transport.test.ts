@@ -24,7 +24,10 @@ onEachEngine(
       const { key } = await h().account();
       const form = await h().request('POST', '/api/v1/pixels', { key, form: 'name=Form+one&type=facebook&value=f1' });
       assert.equal(form.status, 201);
-      const json = await h().request('POST', '/api/v1/pixels', { key, json: { name: 'Json one', type: 'twitter', value: 'j1' } });
+      const json = await h().request('POST', '/api/v1/pixels', {
+        key,
+        json: { name: 'Json one', type: 'twitter', value: 'j1' },
+      });
       assert.equal(json.status, 201);
       assert.equal(json.body.data.name, 'Json one');
       const charset = await h().request('POST', '/api/v1/spaces', {
@@ -45,7 +48,10 @@ onEachEngine(
         assert.equal(link.status, 201, link.text);
         assert.deepEqual(link.body.data.pixels.map((p: { id: number }) => p.id).sort(), ids);
       }
-      const link = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com', pixels: ids } });
+      const link = await h().request('POST', '/api/v1/links', {
+        key,
+        json: { url: 'https://example.com', pixels: ids },
+      });
       assert.equal(link.status, 201);
       assert.equal(link.body.data.pixels.length, 2);
     });
@@ -70,7 +76,9 @@ onEachEngine(
           ['PUT', `/api/v1/spaces/${made.body.data.id}`],
           ['PATCH', `/api/v1/spaces/${made.body.data.id}`],
         ]) {
-          const body = type.startsWith('multipart') ? '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nM\r\n--xyz--\r\n' : 'name=M';
+          const body = type.startsWith('multipart')
+            ? '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nM\r\n--xyz--\r\n'
+            : 'name=M';
           const res = await h().request(method!, path!, { key, body, headers: { 'content-type': type } });
           assert.equal(res.status, 415, `${method} ${type}`);
           assert.deepEqual(res.body, { message: 'Unsupported Media Type.', status: 415 });
@@ -121,7 +129,10 @@ onEachEngine(
         assert.deepEqual(res.body, { message: 'The request body is not valid JSON.', status: 400 }, body);
       }
       // qs drops keys that would reach a prototype: the form reads as missing fields.
-      for (const form of ['__proto__[name]=P&__proto__[x]=1', 'constructor[prototype][name]=P&constructor[prototype][x]=1']) {
+      for (const form of [
+        '__proto__[name]=P&__proto__[x]=1',
+        'constructor[prototype][name]=P&constructor[prototype][x]=1',
+      ]) {
         const res = await h().request('POST', '/api/v1/spaces', { key, form });
         assert.equal(res.status, 422, form);
         assert.deepEqual(Object.keys(res.body.message), ['name'], form);
@@ -132,7 +143,11 @@ onEachEngine(
 
     test('an empty or absent body is read as no fields', async () => {
       const { key } = await h().account();
-      const empty = await h().request('POST', '/api/v1/spaces', { key, body: '', headers: { 'content-type': 'application/json' } });
+      const empty = await h().request('POST', '/api/v1/spaces', {
+        key,
+        body: '',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(empty.status, 422);
       assert.deepEqual(Object.keys(empty.body.message), ['name']);
       const none = await h().request('POST', '/api/v1/spaces', { key });
@@ -150,12 +165,17 @@ onEachEngine(
       assert.equal(denied.headers.get('access-control-allow-origin'), '*');
       for (const path of ['/api/v1/pixels', '/api/v1/links/1', '/pixels/1/destroy']) {
         const pre = await h().request('OPTIONS', path, {
-          headers: { ...origin, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization,content-type' },
+          headers: {
+            ...origin,
+            'access-control-request-method': 'DELETE',
+            'access-control-request-headers': 'authorization,content-type',
+          },
         });
         assert.ok(pre.status === 204 || pre.status === 200, `${path}: ${pre.status}`);
         assert.equal(pre.headers.get('access-control-allow-origin'), '*');
         const methods = (pre.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
-        for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) assert.ok(methods.includes(m), `${m} in ${methods.join()}`);
+        for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+          assert.ok(methods.includes(m), `${m} in ${methods.join()}`);
         assert.match((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase(), /authorization/);
       }
       const health = await h().request('GET', '/health', { headers: origin });
@@ -191,7 +211,11 @@ onEachEngine(
         await h().request('GET', '/api/v1/pixels/999', { key }),
         await h().request('GET', '/api/v1/pixels'),
         await h().request('POST', '/api/v1/pixels', { key, json: { type: 'tiktok' } }),
-        await h().request('POST', '/api/v1/pixels', { key, body: '{', headers: { 'content-type': 'application/json' } }),
+        await h().request('POST', '/api/v1/pixels', {
+          key,
+          body: '{',
+          headers: { 'content-type': 'application/json' },
+        }),
         await h().request('POST', '/api/v1/pixels', { key, body: 'x', headers: { 'content-type': 'text/plain' } }),
         await h().request('GET', '/api/v1/pixels?per_page=1000', { key }),
       ];
@@ -218,7 +242,10 @@ onEachEngine(
       const big = await h().request('POST', '/api/v1/pixels', { key, form: { ...pixel, value: 'a'.repeat(3000) } });
       assert.equal(big.status, 413);
       assert.deepEqual(big.body, { message: 'Payload Too Large.', status: 413 });
-      const bigJson = await h().request('POST', '/api/v1/links', { key, json: { url: `https://example.com/${'a'.repeat(2100)}` } });
+      const bigJson = await h().request('POST', '/api/v1/links', {
+        key,
+        json: { url: `https://example.com/${'a'.repeat(2100)}` },
+      });
       assert.equal(bigJson.status, 413);
       const small = await h().request('POST', '/api/v1/pixels', { key, form: pixel });
       assert.equal(small.status, 201);

@@ -37,7 +37,11 @@ onEachEngine(
       assert.ok(res.body.data.accept_url);
       const mail = await sink.mailTo(invitee, before);
       assert.match(mail.raw, /^Subject: .*invited you to Growth on linkpix/m);
-      assert.equal(invitationLinkOf(mail.raw), `${APP_URL}/signup/invitation/${res.body.data.token}`, 'built on APP_URL, never the Host');
+      assert.equal(
+        invitationLinkOf(mail.raw),
+        `${APP_URL}/signup/invitation/${res.body.data.token}`,
+        'built on APP_URL, never the Host',
+      );
       assert.match(mail.raw, /as editor/);
 
       const b = await h().account(invitee);
@@ -56,7 +60,10 @@ onEachEngine(
     test('the invitation stands, the answer says it was not mailed, and the failure is told', async () => {
       const a = await h().account();
       const team = await makeWorkspace(h(), a);
-      const res = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: a.key, json: { email: 'someone@example.com', role: 'viewer' } });
+      const res = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+        key: a.key,
+        json: { email: 'someone@example.com', role: 'viewer' },
+      });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.data.mailed, false);
       assert.ok(failures.length >= 1, 'the failure reached the log');
@@ -66,7 +73,10 @@ onEachEngine(
         [res.body.data.id],
       );
       const b = await h().account('someone@example.com');
-      assert.equal((await h().request('POST', `/api/v1/invitations/${res.body.data.token}/accept`, { key: b.key })).status, 200);
+      assert.equal(
+        (await h().request('POST', `/api/v1/invitations/${res.body.data.token}/accept`, { key: b.key })).status,
+        200,
+      );
     });
   },
   // Port 9 (discard) has no mail server on the test machine: the connection is refused.

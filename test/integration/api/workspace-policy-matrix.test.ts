@@ -6,7 +6,16 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { ACTIONS, POLICY, ROLES, SCOPES, roleAllows, type Action, type Role, type Scope } from '../../../src/core/workspaces/policy.ts';
+import {
+  ACTIONS,
+  POLICY,
+  ROLES,
+  SCOPES,
+  roleAllows,
+  type Action,
+  type Role,
+  type Scope,
+} from '../../../src/core/workspaces/policy.ts';
 import type { PolicedRoute } from '../../../src/adapters/http/route-actions.ts';
 import { addMember, makeKey, makeWorkspace, type Person } from './workspaces-support.ts';
 import { routeTable } from '../../support/route-table.ts';
@@ -20,7 +29,9 @@ interface RoleKeys {
 }
 
 /** A workspace with a member of each role, each with the three kinds of key. */
-async function cast(h: Harness): Promise<{ workspaceId: number; people: Map<Role, Person>; keys: Map<Role, RoleKeys> }> {
+async function cast(
+  h: Harness,
+): Promise<{ workspaceId: number; people: Map<Role, Person>; keys: Map<Role, RoleKeys> }> {
   const owner = await h.account();
   const workspace = await makeWorkspace(h, owner, 'Matrix');
   const people = new Map<Role, Person>([['owner', owner]]);
@@ -57,7 +68,13 @@ interface Case {
   json?: unknown;
 }
 
-async function check(h: Harness, c: Case, role: Role, key: string, forbiddenBy: 'role' | 'scope' | null): Promise<void> {
+async function check(
+  h: Harness,
+  c: Case,
+  role: Role,
+  key: string,
+  forbiddenBy: 'role' | 'scope' | null,
+): Promise<void> {
   const write = c.method !== 'GET' && c.method !== 'DELETE';
   const res = await h.request(c.method, c.path, { key, json: c.json ?? (write ? {} : undefined) });
   const what = `${c.method} ${c.path} (${c.action}) as ${role}`;
@@ -87,7 +104,12 @@ async function walk(h: Harness, cases: Case[], keys: Map<Role, RoleKeys>): Promi
 }
 
 /** Routes any live key of its user may take, whatever its scopes (docs/api.md §19). */
-const NO_SCOPE = new Set(['GET /api/v1/account', 'GET /api/v1/workspaces', 'GET /api/v1/workspaces/:id', 'POST /api/v1/invitations/:token/accept']);
+const NO_SCOPE = new Set([
+  'GET /api/v1/account',
+  'GET /api/v1/workspaces',
+  'GET /api/v1/workspaces/:id',
+  'POST /api/v1/invitations/:token/accept',
+]);
 /** Leaving: removing oneself needs no scope (removing another needs workspace:admin). */
 const LEAVE = 'DELETE /api/v1/workspaces/:id/members/:user_id';
 /** Outside the API: no key at all (docs/api.md §11, Conversions). */
@@ -124,7 +146,11 @@ onEachEngine('API policy matrix', (h) => {
   test('every route the policy table guards answers as the table says, for each role and key', async () => {
     const routes = registry().filter((r) => r.checkedBy === 'route' && r.action !== null);
     assert.ok(routes.length > 40, `the registry holds the API's routes (${routes.length})`);
-    const cases = routes.map((r) => ({ method: r.method, path: r.url.replace(/:[a-z_]+/g, MISSING_ID), action: r.action! }));
+    const cases = routes.map((r) => ({
+      method: r.method,
+      path: r.url.replace(/:[a-z_]+/g, MISSING_ID),
+      action: r.action!,
+    }));
     await walk(h(), cases, setup.keys);
   });
 
@@ -132,7 +158,9 @@ onEachEngine('API policy matrix', (h) => {
     // Acted on in workspaces.test.ts, where their effects are looked at: deleting a workspace,
     // removing a member, every key of it, owners' roles.
     const destructive = new Set(['DELETE /api/v1/workspaces/:id']);
-    const routes = registry().filter((r) => r.checkedBy === 'service' && r.action !== null && !destructive.has(`${r.method} ${r.url}`));
+    const routes = registry().filter(
+      (r) => r.checkedBy === 'service' && r.action !== null && !destructive.has(`${r.method} ${r.url}`),
+    );
     assert.ok(routes.length >= 12, `the workspace routes are in the registry (${routes.length})`);
     const viewer = setup.people.get('viewer')!.id;
     const cases: Case[] = routes.map((r) => {
@@ -141,10 +169,18 @@ onEachEngine('API policy matrix', (h) => {
       const member = key === LEAVE ? Number(MISSING_ID) : viewer;
       return { method: r.method, path: pathOf(r, setup.workspaceId, member), action: r.action!, json: BODIES[key] };
     });
-    cases.push({ method: 'GET', path: `/api/v1/workspaces/${setup.workspaceId}/audit?format=csv`, action: 'audit.read' });
+    cases.push({
+      method: 'GET',
+      path: `/api/v1/workspaces/${setup.workspaceId}/audit?format=csv`,
+      action: 'audit.read',
+    });
     await walk(h(), cases, setup.keys);
     const elsewhere: Action[] = ['workspace.delete', 'keys.all', 'owners.manage'];
-    const covered = new Set<Action>([...registry().flatMap((r) => (r.action === null ? [] : [r.action])), ...cases.map((c) => c.action), ...elsewhere]);
+    const covered = new Set<Action>([
+      ...registry().flatMap((r) => (r.action === null ? [] : [r.action])),
+      ...cases.map((c) => c.action),
+      ...elsewhere,
+    ]);
     assert.deepEqual(
       ACTIONS.filter((a) => !covered.has(a)),
       [],
@@ -178,7 +214,11 @@ onEachEngine('API policy matrix', (h) => {
       .flatMap((r) => r.methods.filter((m) => m !== 'OPTIONS').map((m) => `${m === 'HEAD' ? 'GET' : m} ${r.path}`))
       .filter((route) => !PUBLIC_API.includes(route));
     assert.ok(apiRoutes.length > 40, `the route table holds the API's routes (${apiRoutes.length})`);
-    assert.deepEqual([...new Set(apiRoutes.filter((route) => !policed.has(route)))], [], 'routes under /api outside the policed scope');
+    assert.deepEqual(
+      [...new Set(apiRoutes.filter((route) => !policed.has(route)))],
+      [],
+      'routes under /api outside the policed scope',
+    );
   });
 
   test('a key with one scope is refused every route outside it, naming the scope that route needs', async () => {
@@ -190,7 +230,9 @@ onEachEngine('API policy matrix', (h) => {
       const key = owner.only.get(scope)!;
       for (const route of scoped.filter((r) => scopeOf(r.action) !== scope)) {
         const path = pathOf(route, setup.workspaceId, viewer);
-        const json = BODIES[`${route.method} ${route.url}`] ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+        const json =
+          BODIES[`${route.method} ${route.url}`] ??
+          (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
         const res = await h().request(route.method, path, { key, json });
         const what = `${route.method} ${path} with only ${scope}`;
         assert.equal(res.status, 403, `${what}: ${res.text}`);
@@ -203,7 +245,14 @@ onEachEngine('API policy matrix', (h) => {
     const shop = owner.only.get('conversions:write')!;
     const members = await h().request('GET', `/api/v1/workspaces/${setup.workspaceId}/members`, { key: shop });
     assert.equal(members.status, 403, members.text);
-    assert.equal((await h().request('GET', `/api/v1/workspaces/${setup.workspaceId}/members`, { key: owner.only.get('workspace:admin')! })).status, 200);
+    assert.equal(
+      (
+        await h().request('GET', `/api/v1/workspaces/${setup.workspaceId}/members`, {
+          key: owner.only.get('workspace:admin')!,
+        })
+      ).status,
+      200,
+    );
     // The documented no-scope routes stay open to it; leaving last, as one who joins to leave.
     const leaver = await h().account();
     await addMember(h(), setup.people.get('owner')!, setup.workspaceId, leaver, 'viewer');
@@ -212,7 +261,9 @@ onEachEngine('API policy matrix', (h) => {
       const res = await h().request('GET', path, { key: onlyLinks });
       assert.equal(res.status, 200, `${path}: ${res.text}`);
     }
-    const left = await h().request('DELETE', `/api/v1/workspaces/${setup.workspaceId}/members/${leaver.id}`, { key: onlyLinks });
+    const left = await h().request('DELETE', `/api/v1/workspaces/${setup.workspaceId}/members/${leaver.id}`, {
+      key: onlyLinks,
+    });
     assert.equal(left.status, 200, left.text);
   });
 });

@@ -30,10 +30,19 @@ onEachEngine(
         [a.id, team.id],
       );
       await enrolTwoFactor(h(), a);
-      const renamed = await h().request('PUT', `/api/v1/workspaces/${team.id}`, { key: a.key, json: { name: 'Growth', require_2fa: true, timezone: 'Europe/Paris' } });
+      const renamed = await h().request('PUT', `/api/v1/workspaces/${team.id}`, {
+        key: a.key,
+        json: { name: 'Growth', require_2fa: true, timezone: 'Europe/Paris' },
+      });
       assert.equal(renamed.status, 200, renamed.text);
-      assert.deepEqual([renamed.body.data.name, renamed.body.data.require_2fa, renamed.body.data.timezone], ['Growth', true, 'Europe/Paris']);
-      const bad = await h().request('PUT', `/api/v1/workspaces/${team.id}`, { key: a.key, json: { name: ' ', timezone: 'Mars/Base' } });
+      assert.deepEqual(
+        [renamed.body.data.name, renamed.body.data.require_2fa, renamed.body.data.timezone],
+        ['Growth', true, 'Europe/Paris'],
+      );
+      const bad = await h().request('PUT', `/api/v1/workspaces/${team.id}`, {
+        key: a.key,
+        json: { name: ' ', timezone: 'Mars/Base' },
+      });
       assert.equal(bad.status, 422);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['name', 'timezone']);
       const personal = await h().request('DELETE', `/api/v1/workspaces/${a.id}`, { key: a.key });
@@ -68,7 +77,10 @@ onEachEngine(
         ['POST', `/api/v1/workspaces/${team.id}/api-keys`],
         ['DELETE', `/api/v1/workspaces/${team.id}/members/${a.id}`],
       ] as const) {
-        const res = await h().request(method, path, { key: stranger.key, json: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
+        const res = await h().request(method, path, {
+          key: stranger.key,
+          json: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' },
+        });
         assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
       }
     });
@@ -81,27 +93,44 @@ onEachEngine(
       const members = await h().request('GET', `/api/v1/workspaces/${team.id}/members`, { key: b.key });
       assert.equal(members.status, 200, members.text);
       assert.deepEqual(
-        members.body.data.map((m: { user_id: number; role: string; email: string; two_factor: boolean }) => [m.user_id, m.role, m.email, m.two_factor]),
+        members.body.data.map((m: { user_id: number; role: string; email: string; two_factor: boolean }) => [
+          m.user_id,
+          m.role,
+          m.email,
+          m.two_factor,
+        ]),
         [
           [a.id, 'owner', a.email, false],
           [b.id, 'editor', b.email, false],
         ],
       );
-      const demote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${a.id}`, { key: a.key, json: { role: 'admin' } });
+      const demote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${a.id}`, {
+        key: a.key,
+        json: { role: 'admin' },
+      });
       assert.equal(demote.status, 422, demote.text);
       assert.ok(demote.body.message.role);
       const leave = await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${a.id}`, { key: a.key });
       assert.equal(leave.status, 422);
       assert.ok(leave.body.message.role);
-      const badRole = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key, json: { role: 'king' } });
+      const badRole = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, {
+        key: a.key,
+        json: { role: 'king' },
+      });
       assert.equal(badRole.status, 422);
       assert.ok(badRole.body.message.role);
 
-      const byEditor = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${a.id}`, { key: b.key, json: { role: 'viewer' } });
+      const byEditor = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${a.id}`, {
+        key: b.key,
+        json: { role: 'viewer' },
+      });
       assert.equal(byEditor.status, 403);
       assert.match(byEditor.body.message, /admin/);
 
-      const promote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key, json: { role: 'owner' } });
+      const promote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, {
+        key: a.key,
+        json: { role: 'owner' },
+      });
       assert.equal(promote.status, 200, promote.text);
       const nowLeave = await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${a.id}`, { key: a.key });
       assert.equal(nowLeave.status, 200, 'with another owner, the first may leave');
@@ -115,7 +144,10 @@ onEachEngine(
       const c = await h().account();
       const team = await makeWorkspace(h(), a);
       const invite = async (email: string, role = 'viewer') => {
-        const res = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: a.key, json: { email: email.toUpperCase(), role } });
+        const res = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+          key: a.key,
+          json: { email: email.toUpperCase(), role },
+        });
         assert.equal(res.status, 201, res.text);
         return res.body.data;
       };
@@ -141,26 +173,47 @@ onEachEngine(
       assert.equal(twice.status, 410);
 
       const revoked = await invite(c.email);
-      const del = await h().request('DELETE', `/api/v1/workspaces/${team.id}/invitations/${revoked.id}`, { key: a.key });
+      const del = await h().request('DELETE', `/api/v1/workspaces/${team.id}/invitations/${revoked.id}`, {
+        key: a.key,
+      });
       assert.equal(del.status, 200, del.text);
-      assert.equal((await h().request('POST', `/api/v1/invitations/${revoked.token}/accept`, { key: c.key })).status, 410);
+      assert.equal(
+        (await h().request('POST', `/api/v1/invitations/${revoked.token}/accept`, { key: c.key })).status,
+        410,
+      );
 
       const late = await invite(c.email);
       clock.offset = 7 * DAY + 1000;
       try {
-        assert.equal((await h().request('POST', `/api/v1/invitations/${late.token}/accept`, { key: c.key })).status, 410);
+        assert.equal(
+          (await h().request('POST', `/api/v1/invitations/${late.token}/accept`, { key: c.key })).status,
+          410,
+        );
       } finally {
         clock.offset = 0;
       }
-      assert.equal((await h().request('POST', `/api/v1/invitations/${'x'.repeat(43)}/accept`, { key: c.key })).status, 404);
+      assert.equal(
+        (await h().request('POST', `/api/v1/invitations/${'x'.repeat(43)}/accept`, { key: c.key })).status,
+        404,
+      );
 
-      const bad = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: a.key, json: { email: 'nope', role: 'emperor' } });
+      const bad = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+        key: a.key,
+        json: { email: 'nope', role: 'emperor' },
+      });
       assert.equal(bad.status, 422);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['email', 'role']);
-      const byEditor = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: b.key, json: { email: 'x@example.com', role: 'viewer' } });
+      const byEditor = await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+        key: b.key,
+        json: { email: 'x@example.com', role: 'viewer' },
+      });
       assert.equal(byEditor.status, 403);
 
-      const stored = await h().server.container.storage.db.selectFrom('invitations').select('token_hash').where('id', '=', first.id).executeTakeFirstOrThrow();
+      const stored = await h()
+        .server.container.storage.db.selectFrom('invitations')
+        .select('token_hash')
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
       assert.notEqual(stored.token_hash, first.token);
       assert.equal(stored.token_hash.length, 64);
     });
@@ -172,14 +225,24 @@ onEachEngine(
       await addMember(h(), a, team.id, b, 'editor');
       const readOnly = await makeKey(h(), b, team.id, ['links:read']);
       const full = await makeKey(h(), b, team.id);
-      const write = await h().request('POST', '/api/v1/links', { key: readOnly, json: { url: 'https://example.com/r' } });
+      const write = await h().request('POST', '/api/v1/links', {
+        key: readOnly,
+        json: { url: 'https://example.com/r' },
+      });
       assert.deepEqual(write.body, { message: 'This key lacks the scope links:write.', status: 403 });
       assert.equal((await h().request('GET', '/api/v1/links', { key: readOnly })).status, 200);
       assert.equal((await h().request('GET', '/api/v1/pixels', { key: readOnly })).status, 403);
-      assert.equal((await h().request('GET', '/api/v1/account', { key: readOnly })).status, 200, '/api/v1/account needs no scope');
+      assert.equal(
+        (await h().request('GET', '/api/v1/account', { key: readOnly })).status,
+        200,
+        '/api/v1/account needs no scope',
+      );
       await makeLink(h(), full, { url: 'https://example.com/editor' });
 
-      const demote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key, json: { role: 'viewer' } });
+      const demote = await h().request('PUT', `/api/v1/workspaces/${team.id}/members/${b.id}`, {
+        key: a.key,
+        json: { role: 'viewer' },
+      });
       assert.equal(demote.status, 200, demote.text);
       const shrunk = await h().request('POST', '/api/v1/links', { key: full, json: { url: 'https://example.com/v' } });
       assert.deepEqual(shrunk.body, { message: 'This needs the role editor or above in the workspace.', status: 403 });
@@ -195,11 +258,19 @@ onEachEngine(
           [b.id, null],
         ],
       );
-      assert.ok(listedByA.body.data.every((k: { prefix: string; key?: string }) => k.prefix.startsWith('lpx_') && k.key === undefined));
+      assert.ok(
+        listedByA.body.data.every(
+          (k: { prefix: string; key?: string }) => k.prefix.startsWith('lpx_') && k.key === undefined,
+        ),
+      );
 
       const removed = await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key });
       assert.equal(removed.status, 200, removed.text);
-      assert.equal((await h().request('GET', '/api/v1/links', { key: full })).status, 403, "a removed member's key answers 403");
+      assert.equal(
+        (await h().request('GET', '/api/v1/links', { key: full })).status,
+        403,
+        "a removed member's key answers 403",
+      );
 
       const soon = new Date(clock.now() + DAY).toISOString();
       const expiring = await makeKey(h(), a, team.id, null, soon);
@@ -217,7 +288,11 @@ onEachEngine(
       assert.equal(past.status, 422);
       assert.deepEqual(Object.keys(past.body.message).sort(), ['expires_at', 'scopes']);
 
-      const revoke = await h().request('DELETE', `/api/v1/workspaces/${team.id}/api-keys/${listedByA.body.data[0].id}`, { key: a.key });
+      const revoke = await h().request(
+        'DELETE',
+        `/api/v1/workspaces/${team.id}/api-keys/${listedByA.body.data[0].id}`,
+        { key: a.key },
+      );
       assert.equal(revoke.status, 200, 'an admin revokes any key of the workspace');
       assert.equal((await h().request('GET', '/api/v1/links', { key: readOnly })).status, 401);
     });
@@ -230,27 +305,48 @@ onEachEngine(
       const delegated = await makeKey(h(), b, team.id, ['workspace:admin', 'links:read']);
       // An unscoped key stands for its user in each of their workspaces; a scoped one does not.
       assert.equal((await h().request('GET', `/api/v1/workspaces/${b.id}/api-keys`, { key: delegated })).status, 403);
-      const wider = await h().request('POST', `/api/v1/workspaces/${b.id}/api-keys`, { key: delegated, json: { name: 'escape' } });
+      const wider = await h().request('POST', `/api/v1/workspaces/${b.id}/api-keys`, {
+        key: delegated,
+        json: { name: 'escape' },
+      });
       assert.equal(wider.status, 403, wider.text);
-      const unscoped = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'all' } });
+      const unscoped = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, {
+        key: delegated,
+        json: { name: 'all' },
+      });
       assert.equal(unscoped.status, 403, unscoped.text);
-      const broader = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'more', scopes: ['links:write'] } });
+      const broader = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, {
+        key: delegated,
+        json: { name: 'more', scopes: ['links:write'] },
+      });
       assert.equal(broader.status, 403, broader.text);
-      const narrower = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: delegated, json: { name: 'less', scopes: ['links:read'] } });
+      const narrower = await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, {
+        key: delegated,
+        json: { name: 'less', scopes: ['links:read'] },
+      });
       assert.equal(narrower.status, 201, narrower.text);
 
       const teamKey = await makeKey(h(), b, team.id);
-      assert.equal((await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key })).status, 200);
+      assert.equal(
+        (await h().request('DELETE', `/api/v1/workspaces/${team.id}/members/${b.id}`, { key: a.key })).status,
+        200,
+      );
       for (const [method, path] of [
         ['GET', `/api/v1/workspaces/${b.id}`],
         ['GET', `/api/v1/workspaces/${b.id}/api-keys`],
         ['POST', `/api/v1/workspaces/${b.id}/api-keys`],
       ] as const) {
-        const res = await h().request(method, path, { key: teamKey, ...(method === 'POST' ? { json: { name: 'back door' } } : {}) });
+        const res = await h().request(method, path, {
+          key: teamKey,
+          ...(method === 'POST' ? { json: { name: 'back door' } } : {}),
+        });
         assert.equal(res.status, 403, `${method} ${path} with a removed member's key: ${res.text}`);
       }
 
-      const intoPersonal = await h().request('POST', `/api/v1/workspaces/${a.id}/invitations`, { key: a.key, json: { email: b.email, role: 'owner' } });
+      const intoPersonal = await h().request('POST', `/api/v1/workspaces/${a.id}/invitations`, {
+        key: a.key,
+        json: { email: b.email, role: 'owner' },
+      });
       assert.equal(intoPersonal.status, 422, intoPersonal.text);
       assert.ok(intoPersonal.body.message.workspace);
     });
@@ -266,7 +362,11 @@ onEachEngine(
       assert.equal(byAdmin.status, 403);
       const del = await h().request('DELETE', `/api/v1/workspaces/${team.id}`, { key: a.key });
       assert.equal(del.status, 200, del.text);
-      assert.equal((await h().request('GET', `/api/v1/links/${link.id}`, { key: teamKey })).status, 401, 'its keys went with it');
+      assert.equal(
+        (await h().request('GET', `/api/v1/links/${link.id}`, { key: teamKey })).status,
+        401,
+        'its keys went with it',
+      );
       assert.deepEqual(
         (await h().request('GET', '/api/v1/workspaces', { key: b.key })).body.data.map((w: { id: number }) => w.id),
         [b.id],

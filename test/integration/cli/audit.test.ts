@@ -28,12 +28,14 @@ onEachEngineWithCli('linkpix import: audit entries', ({ cli, startServer }) => {
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
         res.body.data
-          .map((e: { via: string; actor: { user_id: number | null }; key: unknown; changes: { alias: [null, string] } }) => [
-            e.via,
-            e.actor.user_id,
-            e.key,
-            e.changes.alias[1],
-          ])
+          .map(
+            (e: {
+              via: string;
+              actor: { user_id: number | null };
+              key: unknown;
+              changes: { alias: [null, string] };
+            }) => [e.via, e.actor.user_id, e.key, e.changes.alias[1]],
+          )
           .sort(),
         [
           ['import', null, null, 'cli-a1'],
@@ -49,9 +51,16 @@ onEachEngineWithCli('linkpix import: audit entries', ({ cli, startServer }) => {
     const made = await cli('users', 'create', '--email', 'audit-keys@example.com');
     assert.equal(made.code, 0, made.stderr);
     const { id, api_key: key } = JSON.parse(made.stdout);
-    const second = JSON.parse((await cli('keys', 'create', '--email', 'audit-keys@example.com', '--name', 'second')).stdout);
-    const third = JSON.parse((await cli('keys', 'create', '--email', 'audit-keys@example.com', '--name', 'third')).stdout);
-    assert.equal((await cli('keys', 'revoke', '--email', 'audit-keys@example.com', '--id', String(second.key_id))).code, 0);
+    const second = JSON.parse(
+      (await cli('keys', 'create', '--email', 'audit-keys@example.com', '--name', 'second')).stdout,
+    );
+    const third = JSON.parse(
+      (await cli('keys', 'create', '--email', 'audit-keys@example.com', '--name', 'third')).stdout,
+    );
+    assert.equal(
+      (await cli('keys', 'revoke', '--email', 'audit-keys@example.com', '--id', String(second.key_id))).code,
+      0,
+    );
     assert.equal((await cli('keys', 'revoke', '--key', third.api_key)).code, 0);
     const server = await startServer();
     let domainId: number;
@@ -70,7 +79,12 @@ onEachEngineWithCli('linkpix import: audit entries', ({ cli, startServer }) => {
       assert.equal(res.status, 200, res.text);
       const cliEntries = res.body.data
         .filter((e: { via: string }) => e.via === 'cli')
-        .map((e: { action: string; actor: { user_id: number | null }; key: unknown; target: { id: number } }) => [e.action, e.target.id, e.actor.user_id, e.key])
+        .map((e: { action: string; actor: { user_id: number | null }; key: unknown; target: { id: number } }) => [
+          e.action,
+          e.target.id,
+          e.actor.user_id,
+          e.key,
+        ])
         .sort();
       assert.deepEqual(cliEntries, [
         ['api_key.created', second.key_id, null, null],
@@ -80,7 +94,8 @@ onEachEngineWithCli('linkpix import: audit entries', ({ cli, startServer }) => {
         ['domain.verified', domainId, null, null],
       ]);
       const text = JSON.stringify(res.body);
-      for (const value of [key, second.api_key, third.api_key]) assert.ok(!text.includes(value), 'no key value in the log');
+      for (const value of [key, second.api_key, third.api_key])
+        assert.ok(!text.includes(value), 'no key value in the log');
     } finally {
       await again.close();
     }

@@ -13,7 +13,16 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
   });
 
   test('users create prints the account with a fresh key, once', async () => {
-    const made = await cli('users', 'create', '--email', 'Ops@Example.com', '--name', 'Ops', '--timezone', 'Europe/Paris');
+    const made = await cli(
+      'users',
+      'create',
+      '--email',
+      'Ops@Example.com',
+      '--name',
+      'Ops',
+      '--timezone',
+      'Europe/Paris',
+    );
     assert.equal(made.code, 0, made.stderr);
     const out = JSON.parse(made.stdout);
     assert.equal(out.email, 'ops@example.com');
@@ -76,41 +85,96 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
     assert.equal((await cli('users', 'create', '--email', 'ws-stranger@example.com')).code, 0);
     const h = await startServer();
     try {
-      const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Team' } })).body.data;
+      const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Team' } })).body
+        .data;
       const invited = (
-        await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.api_key, json: { email: 'ws-member@example.com', role: 'editor' } })
+        await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+          key: owner.api_key,
+          json: { email: 'ws-member@example.com', role: 'editor' },
+        })
       ).body.data;
-      assert.equal((await h.request('POST', `/api/v1/invitations/${invited.token}/accept`, { key: member.api_key })).status, 200);
+      assert.equal(
+        (await h.request('POST', `/api/v1/invitations/${invited.token}/accept`, { key: member.api_key })).status,
+        200,
+      );
 
-      const made = await cli('keys', 'create', '--email', 'ws-member@example.com', '--workspace', String(team.id), '--name', 'ci');
+      const made = await cli(
+        'keys',
+        'create',
+        '--email',
+        'ws-member@example.com',
+        '--workspace',
+        String(team.id),
+        '--name',
+        'ci',
+      );
       assert.equal(made.code, 0, made.stderr);
       const out = JSON.parse(made.stdout);
       assert.equal(out.workspace_id, team.id);
-      assert.equal((await h.request('GET', '/api/v1/account', { key: out.api_key })).body.data.id, team.id, 'the key acts in the team');
-      const inTeam = JSON.parse((await cli('keys', 'list', '--email', 'ws-member@example.com', '--workspace', String(team.id))).stdout);
+      assert.equal(
+        (await h.request('GET', '/api/v1/account', { key: out.api_key })).body.data.id,
+        team.id,
+        'the key acts in the team',
+      );
+      const inTeam = JSON.parse(
+        (await cli('keys', 'list', '--email', 'ws-member@example.com', '--workspace', String(team.id))).stdout,
+      );
       assert.deepEqual(
         inTeam.keys.map((k: { id: number }) => k.id),
         [out.key_id],
       );
       const personal = JSON.parse((await cli('keys', 'list', '--email', 'ws-member@example.com')).stdout);
-      assert.ok(!personal.keys.some((k: { id: number }) => k.id === out.key_id), 'the default is their personal workspace');
+      assert.ok(
+        !personal.keys.some((k: { id: number }) => k.id === out.key_id),
+        'the default is their personal workspace',
+      );
 
-      const stranger = await cli('keys', 'create', '--email', 'ws-stranger@example.com', '--workspace', String(team.id));
+      const stranger = await cli(
+        'keys',
+        'create',
+        '--email',
+        'ws-stranger@example.com',
+        '--workspace',
+        String(team.id),
+      );
       assert.equal(stranger.code, 1);
       assert.match(stranger.stderr, /workspace: ws-stranger@example\.com is not a member of workspace/);
       const bad = await cli('keys', 'list', '--email', 'ws-member@example.com', '--workspace', 'team');
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /workspace: --workspace must be a workspace id/);
 
-      const teamKey = (await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.api_key, json: { name: 'owner' } })).body.data.key;
-      const claimed = (await h.request('POST', '/api/v1/domains', { key: teamKey, form: { name: 'team.example.com' } })).body.data;
+      const teamKey = (
+        await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, {
+          key: owner.api_key,
+          json: { name: 'owner' },
+        })
+      ).body.data.key;
+      const claimed = (await h.request('POST', '/api/v1/domains', { key: teamKey, form: { name: 'team.example.com' } }))
+        .body.data;
       const notTheirs = await cli('domains', 'verify', 'team.example.com', '--email', 'ws-member@example.com');
       assert.equal(notTheirs.code, 1, 'without --workspace: the personal workspace claims nothing');
-      const verified = await cli('domains', 'verify', 'team.example.com', '--email', 'ws-member@example.com', '--workspace', String(team.id));
+      const verified = await cli(
+        'domains',
+        'verify',
+        'team.example.com',
+        '--email',
+        'ws-member@example.com',
+        '--workspace',
+        String(team.id),
+      );
       assert.equal(verified.code, 0, verified.stderr);
       assert.equal(JSON.parse(verified.stdout).id, claimed.id);
 
-      const revoked = await cli('keys', 'revoke', '--email', 'ws-member@example.com', '--workspace', String(team.id), '--id', String(out.key_id));
+      const revoked = await cli(
+        'keys',
+        'revoke',
+        '--email',
+        'ws-member@example.com',
+        '--workspace',
+        String(team.id),
+        '--id',
+        String(out.key_id),
+      );
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.equal((await h.request('GET', '/api/v1/account', { key: out.api_key })).status, 401);
     } finally {
@@ -127,15 +191,29 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
       const mine = (await claim(a.api_key, 'shop.example.com')).body.data;
       assert.equal(mine.status, 'pending');
       assert.equal((await claim(b.api_key, 'shop.example.com')).status, 201);
-      const link = (await h.request('POST', '/api/v1/links', { key: a.api_key, form: { url: 'https://example.com/shop', domain: mine.id } })).body.data;
+      const link = (
+        await h.request('POST', '/api/v1/links', {
+          key: a.api_key,
+          form: { url: 'https://example.com/shop', domain: mine.id },
+        })
+      ).body.data;
 
       const which = await cli('domains', 'verify', 'shop.example.com');
       assert.equal(which.code, 1);
       assert.match(which.stderr, /2 accounts claim shop\.example\.com: say whose with --email/);
       const verified = await cli('domains', 'verify', 'SHOP.example.com', '--email', 'shop-a@example.com');
       assert.equal(verified.code, 0, verified.stderr);
-      assert.deepEqual(JSON.parse(verified.stdout), { ...JSON.parse(verified.stdout), id: mine.id, name: 'shop.example.com', account_id: a.id, status: 'verified' });
-      assert.equal((await h.request('GET', `/api/v1/domains/${mine.id}`, { key: a.api_key })).body.data.status, 'verified');
+      assert.deepEqual(JSON.parse(verified.stdout), {
+        ...JSON.parse(verified.stdout),
+        id: mine.id,
+        name: 'shop.example.com',
+        account_id: a.id,
+        status: 'verified',
+      });
+      assert.equal(
+        (await h.request('GET', `/api/v1/domains/${mine.id}`, { key: a.api_key })).body.data.status,
+        'verified',
+      );
       // Without Redis, the server learns of a domain the CLI verified when it next reloads its
       // domain names (every LINK_CACHE_TTL_MS, here 1 s).
       const until = Date.now() + 5000;
@@ -149,12 +227,21 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
 
       const reserved = await cli('domains', 'reserve', 'brand.example.com');
       assert.equal(reserved.code, 0, reserved.stderr);
-      assert.deepEqual(JSON.parse(reserved.stdout), { name: 'brand.example.com', reserved: true, already: false, claims: [] });
+      assert.deepEqual(JSON.parse(reserved.stdout), {
+        name: 'brand.example.com',
+        reserved: true,
+        already: false,
+        claims: [],
+      });
       const refused = await claim(b.api_key, 'brand.example.com');
       assert.equal(refused.status, 422);
       assert.deepEqual(refused.body.message, { name: ['The name is reserved.'] });
       const unreserved = await cli('domains', 'unreserve', 'brand.example.com');
-      assert.deepEqual(JSON.parse(unreserved.stdout), { name: 'brand.example.com', reserved: false, was_reserved: true });
+      assert.deepEqual(JSON.parse(unreserved.stdout), {
+        name: 'brand.example.com',
+        reserved: false,
+        was_reserved: true,
+      });
       assert.equal((await claim(b.api_key, 'brand.example.com')).status, 201);
 
       const nobody = await cli('domains', 'verify', 'nobody.example.com');
@@ -164,7 +251,11 @@ onEachEngineWithCli('linkpix CLI', ({ cli, startServer }) => {
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /name: The name format is invalid\./);
       assert.equal((await cli('domains', 'verify')).code, 2);
-      assert.equal((await cli('users', 'create', 'extra', '--email', 'x@example.com')).code, 2, 'a command without arguments takes none');
+      assert.equal(
+        (await cli('users', 'create', 'extra', '--email', 'x@example.com')).code,
+        2,
+        'a command without arguments takes none',
+      );
     } finally {
       await h.close();
     }

@@ -26,7 +26,11 @@ onEachEngineWithCli(
       assert.equal(report.dry_run, false);
       assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 1 });
       assert.deepEqual(
-        report.rows.map((r: { status: string; alias?: string; notes?: string[] }) => [r.status, r.alias, r.notes?.length ?? 0]),
+        report.rows.map((r: { status: string; alias?: string; notes?: string[] }) => [
+          r.status,
+          r.alias,
+          r.notes?.length ?? 0,
+        ]),
         [
           ['created', 'php2', 2],
           ['error', undefined, 0],
@@ -34,10 +38,29 @@ onEachEngineWithCli(
         'listed: a row created with notes (its password left behind), a row in error; not the plain created one',
       );
       assert.equal(done.stderr, '', 'no progress line when stderr is not a terminal');
-      const again = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--format', 'phpshort-csv');
+      const again = await cli(
+        'import',
+        fixture('phpshort.csv'),
+        '--email',
+        'imp@example.com',
+        '--format',
+        'phpshort-csv',
+      );
       assert.deepEqual(JSON.parse(again.stdout).counts, { created: 0, replaced: 0, renamed: 0, skipped: 2, error: 1 });
-      const renamed = await cli('import', fixture('phpshort.csv'), '--email', 'imp@example.com', '--on-conflict=rename');
-      assert.deepEqual(JSON.parse(renamed.stdout).counts, { created: 0, replaced: 0, renamed: 2, skipped: 0, error: 1 });
+      const renamed = await cli(
+        'import',
+        fixture('phpshort.csv'),
+        '--email',
+        'imp@example.com',
+        '--on-conflict=rename',
+      );
+      assert.deepEqual(JSON.parse(renamed.stdout).counts, {
+        created: 0,
+        replaced: 0,
+        renamed: 2,
+        skipped: 0,
+        error: 1,
+      });
     });
 
     test('--strict refuses a file without its alias column; another import of the account or of the person running refuses the command', async (t) => {
@@ -47,14 +70,21 @@ onEachEngineWithCli(
       writeFileSync(bare, 'long_url,title\nhttps://example.com/strict,Strict\n');
       const strict = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv', '--strict');
       assert.equal(strict.code, 1);
-      assert.match(strict.stderr, /^file: The file has no alias column \(bitly-csv reads it from bitlink, Short link, link\)/);
+      assert.match(
+        strict.stderr,
+        /^file: The file has no alias column \(bitly-csv reads it from bitlink, Short link, link\)/,
+      );
       const told = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv', '--dry-run');
       assert.equal(told.code, 0, told.stderr);
       assert.match(JSON.parse(told.stdout).warnings[0], /no alias column/);
       const server = await startServer();
       try {
         const db = server.server.container.storage.db;
-        const { id } = await db.selectFrom('accounts').select('id').where('email', '=', 'imp@example.com').executeTakeFirstOrThrow();
+        const { id } = await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('email', '=', 'imp@example.com')
+          .executeTakeFirstOrThrow();
         await db
           .insertInto('import_leases')
           .values({ account_id: id, holder: 'a-server', lease_until: Date.now() + 60_000 })
@@ -70,7 +100,10 @@ onEachEngineWithCli(
           .execute();
         const personBusy = await cli('import', bare, '--email', 'imp@example.com', '--format', 'bitly-csv');
         assert.equal(personBusy.code, 1);
-        assert.equal(personBusy.stderr.trim(), 'This person is running an import already (in this or another workspace); try again once it has finished.');
+        assert.equal(
+          personBusy.stderr.trim(),
+          'This person is running an import already (in this or another workspace); try again once it has finished.',
+        );
         await db.deleteFrom('import_person_leases').where('person_id', '=', id).execute();
       } finally {
         await server.close();
@@ -82,19 +115,47 @@ onEachEngineWithCli(
       const viewer = JSON.parse((await cli('users', 'create', '--email', 'imp-viewer@example.com')).stdout);
       const h = await startServer();
       try {
-        const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Imports' } })).body.data;
+        const team = (await h.request('POST', '/api/v1/workspaces', { key: owner.api_key, json: { name: 'Imports' } }))
+          .body.data;
         const invited = (
-          await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.api_key, json: { email: 'imp-viewer@example.com', role: 'viewer' } })
+          await h.request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+            key: owner.api_key,
+            json: { email: 'imp-viewer@example.com', role: 'viewer' },
+          })
         ).body.data;
         await h.request('POST', `/api/v1/invitations/${invited.token}/accept`, { key: viewer.api_key });
-        const done = await cli('import', fixture('generic.csv'), '--email', 'imp-owner@example.com', '--workspace', String(team.id));
+        const done = await cli(
+          'import',
+          fixture('generic.csv'),
+          '--email',
+          'imp-owner@example.com',
+          '--workspace',
+          String(team.id),
+        );
         assert.equal(done.code, 0, done.stderr);
         const created = JSON.parse(done.stdout).counts.created;
         assert.ok(created > 0);
-        const teamKey = (await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.api_key, json: { name: 'k' } })).body.data.key;
-        assert.equal((await h.request('GET', '/api/v1/links', { key: teamKey })).body.data.length, created, "the team's links");
-        assert.equal((await h.request('GET', '/api/v1/links', { key: owner.api_key })).body.data.length, 0, 'none in the personal workspace');
-        const refused = await cli('import', fixture('generic.csv'), '--email', 'imp-viewer@example.com', '--workspace', String(team.id));
+        const teamKey = (
+          await h.request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.api_key, json: { name: 'k' } })
+        ).body.data.key;
+        assert.equal(
+          (await h.request('GET', '/api/v1/links', { key: teamKey })).body.data.length,
+          created,
+          "the team's links",
+        );
+        assert.equal(
+          (await h.request('GET', '/api/v1/links', { key: owner.api_key })).body.data.length,
+          0,
+          'none in the personal workspace',
+        );
+        const refused = await cli(
+          'import',
+          fixture('generic.csv'),
+          '--email',
+          'imp-viewer@example.com',
+          '--workspace',
+          String(team.id),
+        );
         assert.equal(refused.code, 1);
         assert.match(refused.stderr, /editor/);
       } finally {
@@ -109,7 +170,13 @@ onEachEngineWithCli(
       const tooBig = await cli('import', big, '--email', 'imp@example.com');
       assert.equal(tooBig.code, 1);
       assert.match(tooBig.stderr, /file: The file is \d+ bytes; an import takes at most 4096/);
-      const conflict = await cli('import', fixture('generic.csv'), '--email', 'imp@example.com', '--on-conflict=overwrite');
+      const conflict = await cli(
+        'import',
+        fixture('generic.csv'),
+        '--email',
+        'imp@example.com',
+        '--on-conflict=overwrite',
+      );
       assert.match(conflict.stderr, /on-conflict: --on-conflict must be one of: skip, rename, replace/);
       const format = await cli('import', fixture('generic.csv'), '--email', 'imp@example.com', '--format', 'nope');
       assert.match(format.stderr, /format: The format must be one of/);

@@ -26,9 +26,17 @@ onEachEngineWithCli(
       try {
         const path = out.reset_link.slice(APP_URL.length);
         const browser = new WebClient(h.baseUrl);
-        const set = await browser.post(path, { password: 'set from the link', password_confirmation: 'set from the link' }, { from: path });
+        const set = await browser.post(
+          path,
+          { password: 'set from the link', password_confirmation: 'set from the link' },
+          { from: path },
+        );
         assert.equal(set.status, 303, set.text.slice(0, 300));
-        const login = await new WebClient(h.baseUrl).post('/login', { email: 'reset@example.com', password: 'set from the link' }, { from: '/login' });
+        const login = await new WebClient(h.baseUrl).post(
+          '/login',
+          { email: 'reset@example.com', password: 'set from the link' },
+          { from: '/login' },
+        );
         assert.equal(login.status, 303);
         assert.equal((await browser.get(path)).status, 410, 'used once');
       } finally {

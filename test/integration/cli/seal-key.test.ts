@@ -19,17 +19,24 @@ const SEED = 'JBSWY3DPEHPK3PXP';
 async function cli(env: Record<string, string>, ...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, { ...env, LOG_LEVEL: 'silent' }, { input: Readable.from([]), out: (t) => out.push(t), err: (t) => err.push(t), progress: null });
+  const code = await runCli(
+    args,
+    { ...env, LOG_LEVEL: 'silent' },
+    { input: Readable.from([]), out: (t) => out.push(t), err: (t) => err.push(t), progress: null },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** A person with two-factor, sealed by a container on `env` (as the server would). */
-async function enrolled(env: Record<string, string>): Promise<{ id: number; find: (env: Record<string, string>) => Promise<string | undefined> }> {
+async function enrolled(
+  env: Record<string, string>,
+): Promise<{ id: number; find: (env: Record<string, string>) => Promise<string | undefined> }> {
   const container = createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { titles: null });
   let id: number;
   try {
     await container.migrate();
-    id = (await container.accounts.createAccount({ email: `seal-${process.pid}-${Date.now()}@example.com` })).account.id;
+    id = (await container.accounts.createAccount({ email: `seal-${process.pid}-${Date.now()}@example.com` })).account
+      .id;
     await new SqlTwoFactorStore(container.storage.db, new SecretBox(container.sealKeys)).start(id, SEED, 1000);
   } finally {
     await container.close();
@@ -81,21 +88,44 @@ for (const engine of ENGINES) {
 
       const stale = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check');
       assert.equal(stale.code, 1);
-      assert.match(stale.err, new RegExp(`^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(next).id}\\.`));
-      assert.match(stale.err, new RegExp(`\`linkpix seal-key forget-lost --key-id ${sealKeyOf(next).id}\` turns two-factor off for those people`));
+      assert.match(
+        stale.err,
+        new RegExp(
+          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(next).id}\\.`,
+        ),
+      );
+      assert.match(
+        stale.err,
+        new RegExp(
+          `\`linkpix seal-key forget-lost --key-id ${sealKeyOf(next).id}\` turns two-factor off for those people`,
+        ),
+      );
       // A shell whose SEAL_KEY is not the server's: nothing opens, so nothing is forgotten without naming the lost key.
       const unnamed = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost');
       assert.equal(unnamed.code, 2);
       assert.match(unnamed.err, /^name the lost keys with --key-id ID\[,ID\]/);
       const blind = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost', '--yes');
       assert.equal(blind.code, 1);
-      assert.match(blind.err, /^No sealed secret opens under the keys at hand \(this shell's SEAL_KEY\).*Nothing was deleted/);
+      assert.match(
+        blind.err,
+        /^No sealed secret opens under the keys at hand \(this shell's SEAL_KEY\).*Nothing was deleted/,
+      );
       assert.equal(await person.find({ ...database.env, SEAL_KEY: next }), SEED, 'the seed is still there');
       // As if `next` were lost for good, with `old` the only key left: named, it is forgotten.
-      const forgot = await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'forget-lost', '--key-id', sealKeyOf(next).id);
+      const forgot = await cli(
+        { ...database.env, SEAL_KEY: old },
+        'seal-key',
+        'forget-lost',
+        '--key-id',
+        sealKeyOf(next).id,
+      );
       assert.equal(forgot.code, 0, forgot.err);
       assert.deepEqual(JSON.parse(forgot.out), { forgotten: [{ what: 'two-factor', id: person.id }] });
-      assert.equal((await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check')).code, 0, 'the start passes then');
+      assert.equal(
+        (await cli({ ...database.env, SEAL_KEY: old }, 'seal-key', 'check')).code,
+        0,
+        'the start passes then',
+      );
 
       const bad = await cli({ ...database.env, SEAL_KEY: 'not-a-key' }, 'seal-key', 'check');
       assert.equal(bad.code, 1);
@@ -119,7 +149,11 @@ for (const engine of ENGINES) {
           }
           assert.equal(rotated.code, 0, rotated.err);
           const file = `${sqlitePath(fresh.env.DATABASE_URL!)}.seal-key`;
-          assert.deepEqual(JSON.parse(rotated.out), { key_id: sealKeyOf(readFileSync(file, 'utf8').trim()).id, resealed: 1, file });
+          assert.deepEqual(JSON.parse(rotated.out), {
+            key_id: sealKeyOf(readFileSync(file, 'utf8').trim()).id,
+            resealed: 1,
+            file,
+          });
           assert.equal(await person.find(fresh.env), SEED);
         } finally {
           await fresh.cleanup();
@@ -141,8 +175,18 @@ test(
       const withKey = { ...fresh.env, SEAL_KEY: key };
       const checked = await cli(withKey, 'seal-key', 'check');
       assert.equal(checked.code, 0, checked.err);
-      assert.deepEqual(JSON.parse(checked.out), { source: 'env', key_id: sealKeyOf(key).id, sealed: { database: 1 }, to_reseal_at_start: 1, database_key: true });
-      assert.equal(JSON.parse((await cli(withKey, 'seal-key', 'check')).out).to_reseal_at_start, 1, 'still there: a check moves nothing');
+      assert.deepEqual(JSON.parse(checked.out), {
+        source: 'env',
+        key_id: sealKeyOf(key).id,
+        sealed: { database: 1 },
+        to_reseal_at_start: 1,
+        database_key: true,
+      });
+      assert.equal(
+        JSON.parse((await cli(withKey, 'seal-key', 'check')).out).to_reseal_at_start,
+        1,
+        'still there: a check moves nothing',
+      );
       const early = await cli(withKey, 'seal-key', 'forget-database-key');
       assert.equal(early.code, 1);
       assert.match(early.err, /^1 secret\(s\) are still sealed under the database's key/);

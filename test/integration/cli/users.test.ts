@@ -8,15 +8,29 @@ onEachEngineWithCli('linkpix CLI: users operator and password', ({ cli, cliWithI
     assert.equal((await cli('users', 'create', '--email', 'first@example.com')).code, 0);
     assert.equal((await cli('users', 'create', '--email', 'Ops@Example.com')).code, 0);
 
-    const set = await cliWithInput('a long enough passphrase\nignored second line\n', 'users', 'password', 'ops@example.com');
+    const set = await cliWithInput(
+      'a long enough passphrase\nignored second line\n',
+      'users',
+      'password',
+      'ops@example.com',
+    );
     assert.equal(set.code, 0, set.stderr);
-    assert.deepEqual(JSON.parse(set.stdout), { id: 2, email: 'ops@example.com', password_set: true, sessions_ended: true });
+    assert.deepEqual(JSON.parse(set.stdout), {
+      id: 2,
+      email: 'ops@example.com',
+      password_set: true,
+      sessions_ended: true,
+    });
     assert.ok(!set.stdout.includes('passphrase'), 'the password is never printed');
 
     const h = await startServer();
     try {
       const browser = new WebClient(h.baseUrl);
-      const login = await browser.post('/login', { email: 'ops@example.com', password: 'a long enough passphrase' }, { from: '/login' });
+      const login = await browser.post(
+        '/login',
+        { email: 'ops@example.com', password: 'a long enough passphrase' },
+        { from: '/login' },
+      );
       assert.equal(login.status, 303, login.text.slice(0, 300));
       assert.equal((await browser.get('/admin')).status, 404, 'the second account is no operator');
 
@@ -36,7 +50,11 @@ onEachEngineWithCli('linkpix CLI: users operator and password', ({ cli, cliWithI
       const signedOut = await browser.get('/admin');
       assert.equal(signedOut.status, 303);
       assert.match(signedOut.location ?? '', /^\/login/);
-      const relogin = await new WebClient(h.baseUrl).post('/login', { email: 'ops@example.com', password: 'another long passphrase' }, { from: '/login' });
+      const relogin = await new WebClient(h.baseUrl).post(
+        '/login',
+        { email: 'ops@example.com', password: 'another long passphrase' },
+        { from: '/login' },
+      );
       assert.equal(relogin.status, 303);
     } finally {
       await h.close();

@@ -57,7 +57,9 @@ export async function openClickDb(engine: 'sqlite' | 'postgres'): Promise<ClickD
       await sql`
         with recursive s(n) as (select ${sql.lit(from)} union all select n + 1 from s where n < ${sql.lit(made)})
         insert into links (account_id, alias, alias_key, url, target_type, disabled, privacy, clicks, created_at, updated_at)
-        select ${sql.lit(accountId)}, 'w' || n, 'w' || n, 'https://example.com/', 0, 0, 0, 0, ${sql.lit(now)}, ${sql.lit(now)} from s`.execute(storage.db);
+        select ${sql.lit(accountId)}, 'w' || n, 'w' || n, 'https://example.com/', 0, 0, 0, 0, ${sql.lit(now)}, ${sql.lit(now)} from s`.execute(
+        storage.db,
+      );
       const rows = await storage.db
         .selectFrom('links')
         .select('id')

@@ -48,10 +48,14 @@ function clickOf(i: number, links: readonly number[], accountId: number): Click 
 const batchesOf = (links: readonly number[], accountId: number, count: number, size: number, first = 0) =>
   Array.from({ length: Math.ceil(count / size) }, (_, b) =>
     toBatch(
-      Array.from({ length: Math.min(size, count - b * size) }, (_, k) => ({ click: clickOf(first + b * size + k, links, accountId), rotation: first + b * size + k })),
+      Array.from({ length: Math.min(size, count - b * size) }, (_, k) => ({
+        click: clickOf(first + b * size + k, links, accountId),
+        rotation: first + b * size + k,
+      })),
     ),
   );
-const humans = (count: number, first = 0) => Array.from({ length: count }, (_, i) => first + i).filter((i) => i % 10 !== 0).length;
+const humans = (count: number, first = 0) =>
+  Array.from({ length: count }, (_, i) => first + i).filter((i) => i % 10 !== 0).length;
 
 /** The rollups of these links summed by dimension and value, `unique` left out (never rebuilt). */
 async function breakdown(db: Kysely<Database>, links: readonly number[]): Promise<Record<string, number>> {
@@ -76,113 +80,165 @@ async function counts(db: Kysely<Database>, links: readonly number[]) {
 }
 
 for (const engine of ENGINES) {
-  describe(`click recovery through the in-process click writer [${engine.name}]`, { skip: engine.skip ?? false }, () => {
-    let db: ClickDb;
-    let recovery: SqlClickRecovery;
-    before(async () => {
-      db = await openClickDb(engine.name);
-      recovery = new SqlClickRecovery(db.storage.db, engine.name);
-    });
-    after(async () => {
-      await db?.close();
-    });
-    const storeOf = (owner: string) => InProcessClickWriter.over(db.storage, { windowMs: 60_000, onError: (e) => assert.fail(String(e)), owner });
+  describe(
+    `click recovery through the in-process click writer [${engine.name}]`,
+    { skip: engine.skip ?? false },
+    () => {
+      let db: ClickDb;
+      let recovery: SqlClickRecovery;
+      before(async () => {
+        db = await openClickDb(engine.name);
+        recovery = new SqlClickRecovery(db.storage.db, engine.name);
+      });
+      after(async () => {
+        await db?.close();
+      });
+      const storeOf = (owner: string) =>
+        InProcessClickWriter.over(db.storage, { windowMs: 60_000, onError: (e) => assert.fail(String(e)), owner });
 
-    test('a writer that dies with its window: its batches are rolled up from their rows, as a settled window would have', async () => {
-      const [lost, reference] = [await db.links(300), await db.links(300)];
-      const dead = storeOf('dead');
-      for (const batch of batchesOf(lost, db.accountId, 3000, 200)) await dead.writeBatch(batch);
-      const crashed = await counts(db.storage.db, lost);
-      assert.equal(crashed.rows, 3000);
-      assert.ok(crashed.total < humans(3000), `the window held rollups back (${crashed.total} written)`);
-      assert.equal(crashed.clicks, crashed.total, 'and the counters with them');
-      assert.ok(crashed.pending > 0);
+      test('a writer that dies with its window: its batches are rolled up from their rows, as a settled window would have', async () => {
+        const [lost, reference] = [await db.links(300), await db.links(300)];
+        const dead = storeOf('dead');
+        for (const batch of batchesOf(lost, db.accountId, 3000, 200)) await dead.writeBatch(batch);
+        const crashed = await counts(db.storage.db, lost);
+        assert.equal(crashed.rows, 3000);
+        assert.ok(crashed.total < humans(3000), `the window held rollups back (${crashed.total} written)`);
+        assert.equal(crashed.clicks, crashed.total, 'and the counters with them');
+        assert.ok(crashed.pending > 0);
 
-      const settled = storeOf('reference');
-      for (const batch of batchesOf(reference, db.accountId, 3000, 200)) await settled.writeBatch(batch);
-      await settled.settle();
+        const settled = storeOf('reference');
+        for (const batch of batchesOf(reference, db.accountId, 3000, 200)) await settled.writeBatch(batch);
+        await settled.settle();
 
-      const recovered = await recovery.recover(Date.now());
-      assert.ok(recovered.batches > 0 && recovered.clicks <= 3000, JSON.stringify(recovered));
-      assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
-      assert.deepEqual(await breakdown(db.storage.db, lost), await breakdown(db.storage.db, reference));
-      assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 }, 'once only');
-      // Had the writer only stalled, its window, written late, would count nothing twice.
-      await dead.settle();
-      assert.deepEqual(await counts(db.storage.db, lost), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
-    });
+        const recovered = await recovery.recover(Date.now());
+        assert.ok(recovered.batches > 0 && recovered.clicks <= 3000, JSON.stringify(recovered));
+        assert.deepEqual(await counts(db.storage.db, lost), {
+          clicks: humans(3000),
+          rows: 3000,
+          total: humans(3000),
+          pending: 0,
+        });
+        assert.deepEqual(await breakdown(db.storage.db, lost), await breakdown(db.storage.db, reference));
+        assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 }, 'once only');
+        // Had the writer only stalled, its window, written late, would count nothing twice.
+        await dead.settle();
+        assert.deepEqual(await counts(db.storage.db, lost), {
+          clicks: humans(3000),
+          rows: 3000,
+          total: humans(3000),
+          pending: 0,
+        });
+      });
 
-    test("a dead writer's capped links were counted with their rows: recovery counts only the others", async () => {
-      const links = await db.links(200);
-      await db.storage.db
-        .updateTable('links')
-        .set({ expiration_clicks: 1_000_000 })
-        .where(
-          'id',
-          'in',
-          links.filter((_, k) => k % 2 === 0),
-        )
-        .execute();
-      const dead = storeOf('dead-capped');
-      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
-      assert.ok((await counts(db.storage.db, links)).clicks < humans(2000), 'the uncapped links wait with the window');
-      assert.ok((await recovery.recover(Date.now())).batches > 0);
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
-      // Settled, so that no window timer outlives the test (ADR 38); written late, it counts nothing twice.
-      await dead.settle();
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
-    });
-
-    test("a live writer's batches are left to it; they are recovered once its lease has run out", async () => {
-      const links = await db.links(200);
-      await recovery.renew('alive', Date.now() + 60_000);
-      const alive = storeOf('alive');
-      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await alive.writeBatch(batch);
-      assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 });
-      assert.ok((await counts(db.storage.db, links)).total < humans(2000));
-      assert.ok((await recovery.recover(Date.now() + 61_000)).batches > 0);
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
-      await alive.settle();
-      assert.deepEqual(
-        await counts(db.storage.db, links),
-        { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 },
-        'its window, written late, counts nothing twice',
-      );
-    });
-
-    test('a batch records its ids as one range, or lists them (PostgreSQL, a write that crossed into another block of ids): either is recovered once', async () => {
-      const links = await db.links(200);
-      const dead = storeOf('dead-ranges');
-      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
-      if (engine.name === 'postgres') {
-        const records = async () =>
-          (await sql<{ click_ids: unknown }>`select click_ids from click_batches_pending where owner = 'dead-ranges'`.execute(db.storage.db)).rows;
-        assert.ok((await records()).length > 1);
+      test("a dead writer's capped links were counted with their rows: recovery counts only the others", async () => {
+        const links = await db.links(200);
+        await db.storage.db
+          .updateTable('links')
+          .set({ expiration_clicks: 1_000_000 })
+          .where(
+            'id',
+            'in',
+            links.filter((_, k) => k % 2 === 0),
+          )
+          .execute();
+        const dead = storeOf('dead-capped');
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
         assert.ok(
-          (await records()).every((r) => r.click_ids === null),
-          'each batch one range of ids',
+          (await counts(db.storage.db, links)).clicks < humans(2000),
+          'the uncapped links wait with the window',
         );
-        await sql`update click_batches_pending p set click_ids = (select array_agg(c.id order by c.id) from clicks c where c.id between p.first_click_id and p.last_click_id)
-          where p.owner = 'dead-ranges' and p.id % 2 = 0`.execute(db.storage.db);
-        assert.ok((await records()).some((r) => r.click_ids !== null));
-      }
-      assert.ok((await recovery.recover(Date.now())).batches > 1);
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
-      await dead.settle();
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 });
-    });
+        assert.ok((await recovery.recover(Date.now())).batches > 0);
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(2000),
+          rows: 2000,
+          total: humans(2000),
+          pending: 0,
+        });
+        // Settled, so that no window timer outlives the test (ADR 38); written late, it counts nothing twice.
+        await dead.settle();
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(2000),
+          rows: 2000,
+          total: humans(2000),
+          pending: 0,
+        });
+      });
 
-    test('a writer whose lease ran out while it stalled: its window gives way, and every batch counts once', async () => {
-      const links = await db.links(200);
-      const stalled = storeOf('stalled');
-      for (const batch of batchesOf(links, db.accountId, 2000, 200)) await stalled.writeBatch(batch);
-      assert.ok((await recovery.recover(Date.now())).batches > 0, 'taken for dead');
-      for (const batch of batchesOf(links, db.accountId, 1000, 200, 2000)) await stalled.writeBatch(batch);
-      await stalled.settle();
-      assert.equal(stalled.windowRows, 0);
-      assert.deepEqual(await counts(db.storage.db, links), { clicks: humans(3000), rows: 3000, total: humans(3000), pending: 0 });
-    });
-  });
+      test("a live writer's batches are left to it; they are recovered once its lease has run out", async () => {
+        const links = await db.links(200);
+        await recovery.renew('alive', Date.now() + 60_000);
+        const alive = storeOf('alive');
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await alive.writeBatch(batch);
+        assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 });
+        assert.ok((await counts(db.storage.db, links)).total < humans(2000));
+        assert.ok((await recovery.recover(Date.now() + 61_000)).batches > 0);
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(2000),
+          rows: 2000,
+          total: humans(2000),
+          pending: 0,
+        });
+        await alive.settle();
+        assert.deepEqual(
+          await counts(db.storage.db, links),
+          { clicks: humans(2000), rows: 2000, total: humans(2000), pending: 0 },
+          'its window, written late, counts nothing twice',
+        );
+      });
+
+      test('a batch records its ids as one range, or lists them (PostgreSQL, a write that crossed into another block of ids): either is recovered once', async () => {
+        const links = await db.links(200);
+        const dead = storeOf('dead-ranges');
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
+        if (engine.name === 'postgres') {
+          const records = async () =>
+            (
+              await sql<{
+                click_ids: unknown;
+              }>`select click_ids from click_batches_pending where owner = 'dead-ranges'`.execute(db.storage.db)
+            ).rows;
+          assert.ok((await records()).length > 1);
+          assert.ok(
+            (await records()).every((r) => r.click_ids === null),
+            'each batch one range of ids',
+          );
+          await sql`update click_batches_pending p set click_ids = (select array_agg(c.id order by c.id) from clicks c where c.id between p.first_click_id and p.last_click_id)
+          where p.owner = 'dead-ranges' and p.id % 2 = 0`.execute(db.storage.db);
+          assert.ok((await records()).some((r) => r.click_ids !== null));
+        }
+        assert.ok((await recovery.recover(Date.now())).batches > 1);
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(2000),
+          rows: 2000,
+          total: humans(2000),
+          pending: 0,
+        });
+        await dead.settle();
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(2000),
+          rows: 2000,
+          total: humans(2000),
+          pending: 0,
+        });
+      });
+
+      test('a writer whose lease ran out while it stalled: its window gives way, and every batch counts once', async () => {
+        const links = await db.links(200);
+        const stalled = storeOf('stalled');
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await stalled.writeBatch(batch);
+        assert.ok((await recovery.recover(Date.now())).batches > 0, 'taken for dead');
+        for (const batch of batchesOf(links, db.accountId, 1000, 200, 2000)) await stalled.writeBatch(batch);
+        await stalled.settle();
+        assert.equal(stalled.windowRows, 0);
+        assert.deepEqual(await counts(db.storage.db, links), {
+          clicks: humans(3000),
+          rows: 3000,
+          total: humans(3000),
+          pending: 0,
+        });
+      });
+    },
+  );
 }
 
 describe('click recovery of the SQLite writer thread (a database file)', () => {
@@ -245,18 +301,31 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     assert.deepEqual(await counts(storage.db, ids), { clicks: 0, rows: 1500, total: 0, pending: 5 });
     const recovery = new SqlClickRecovery(storage.db, 'sqlite');
     assert.deepEqual(await recovery.recover(Date.now()), { batches: 5, clicks: 1500 });
-    assert.deepEqual(await counts(storage.db, ids), { clicks: humans(1500), rows: 1500, total: humans(1500), pending: 0 });
+    assert.deepEqual(await counts(storage.db, ids), {
+      clicks: humans(1500),
+      rows: 1500,
+      total: humans(1500),
+      pending: 0,
+    });
     const sums = await breakdown(storage.db, ids);
     assert.equal(sums['bot:'], 1500 - humans(1500));
-    assert.equal(sums['hour:05'], Array.from({ length: 1500 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 24 === 5).length);
+    assert.equal(
+      sums['hour:05'],
+      Array.from({ length: 1500 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 24 === 5).length,
+    );
   });
 
   test("a thread's capped links are counted with their rows, and neither its window nor a recovery counts them again", async () => {
     const ids = await links(20);
-    await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', ids.slice(0, 10)).execute();
+    await storage.db
+      .updateTable('links')
+      .set({ expiration_clicks: 1_000_000 })
+      .where('id', 'in', ids.slice(0, 10))
+      .execute();
     const capped = ids.slice(0, 10);
     // Click i goes to ids[i % 20]: the capped ten get every other click, a tenth of them bots'.
-    const cappedHumans = (count: number) => Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 20 < 10).length;
+    const cappedHumans = (count: number) =>
+      Array.from({ length: count }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 20 < 10).length;
     const dead = writerOf('dead-capped-thread');
     await writeAll(dead, batchesOf(ids, accountId, 600, 300));
     assert.equal((await counts(storage.db, capped)).clicks, cappedHumans(600), 'with the rows');
@@ -265,11 +334,20 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     assert.deepEqual(await counts(storage.db, ids), { clicks: humans(600), rows: 600, total: humans(600), pending: 0 });
 
     const more = await links(20);
-    await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', more.slice(0, 10)).execute();
+    await storage.db
+      .updateTable('links')
+      .set({ expiration_clicks: 1_000_000 })
+      .where('id', 'in', more.slice(0, 10))
+      .execute();
     const alive = writerOf('live-capped-thread');
     await writeAll(alive, batchesOf(more, accountId, 600, 300));
     await alive.settle();
-    assert.deepEqual(await counts(storage.db, more), { clicks: humans(600), rows: 600, total: humans(600), pending: 0 });
+    assert.deepEqual(await counts(storage.db, more), {
+      clicks: humans(600),
+      rows: 600,
+      total: humans(600),
+      pending: 0,
+    });
   });
 
   test('a thread whose lease ran out while it stalled writes only what is still its own', async () => {
@@ -280,6 +358,11 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     assert.equal((await recovery.recover(Date.now())).batches, 3);
     await writeAll(writer, batchesOf(ids, accountId, 600, 300, 900));
     await writer.settle();
-    assert.deepEqual(await counts(storage.db, ids), { clicks: humans(1500), rows: 1500, total: humans(1500), pending: 0 });
+    assert.deepEqual(await counts(storage.db, ids), {
+      clicks: humans(1500),
+      rows: 1500,
+      total: humans(1500),
+      pending: 0,
+    });
   });
 });

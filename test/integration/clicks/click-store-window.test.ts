@@ -56,23 +56,45 @@ for (const engine of ENGINES) {
     const storeWith = (windowMs: number) => {
       const failures: unknown[] = [];
       const resumed: string[] = [];
-      const store = InProcessClickWriter.over(db.storage, { windowMs, onError: (error) => failures.push(error), onResumed: (message) => resumed.push(message) });
+      const store = InProcessClickWriter.over(db.storage, {
+        windowMs,
+        onError: (error) => failures.push(error),
+        onResumed: (message) => resumed.push(message),
+      });
       // Opened as a server opens it: its statements prepared now, before a test moves a table away.
       void store.open();
       return { store, failures, resumed };
     };
 
     /** Writes clicks first..first+count-1 in batches of `size`, each click rotated at its index. */
-    const write = async (store: InProcessClickWriter, links: readonly number[], first: number, count: number, size = 200) => {
+    const write = async (
+      store: InProcessClickWriter,
+      links: readonly number[],
+      first: number,
+      count: number,
+      size = 200,
+    ) => {
       for (let i = first; i < first + count; i += size) {
         const n = Math.min(size, first + count - i);
-        await store.writeBatch(toBatch(Array.from({ length: n }, (_, k) => ({ click: clickOf(i + k, links, db.accountId), rotation: i + k }))));
+        await store.writeBatch(
+          toBatch(
+            Array.from({ length: n }, (_, k) => ({ click: clickOf(i + k, links, db.accountId), rotation: i + k })),
+          ),
+        );
       }
     };
 
     /** What the tables hold for these links, and what the clicks 0..count-1 should have left there. */
     const totals = async (links: readonly number[]) => {
-      const { rows } = await sql<{ clicks: number; rows: number; total: number; bots: number; unique: number; marks: number; rotations: number }>`
+      const { rows } = await sql<{
+        clicks: number;
+        rows: number;
+        total: number;
+        bots: number;
+        unique: number;
+        marks: number;
+        rotations: number;
+      }>`
         select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(links)}))) as clicks,
                (select sum(coalesce(p.last_rotation, l.last_rotation)) from links l left join link_click_counts p on p.link_id = l.id
                  where l.id in (${sql.join(links)})) as rotations,
@@ -80,7 +102,9 @@ for (const engine of ENGINES) {
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id in (${sql.join(links)})) as total,
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'bot' and link_id in (${sql.join(links)})) as bots,
                (select coalesce(sum(count), 0) from click_rollups where dimension = 'unique' and link_id in (${sql.join(links)})) as "unique",
-               (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(db.storage.db);
+               (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(
+        db.storage.db,
+      );
       const r = rows[0]!;
       return {
         clicks: Number(r.clicks),
@@ -101,7 +125,15 @@ for (const engine of ENGINES) {
       );
       // Each link's last position is the index of its last click.
       const rotations = links.reduce((sum, _, k) => sum + (count - links.length + k), 0);
-      return { clicks: humans, rows: count, total: humans, bots: count - humans, unique: visitors.size, marks: visitors.size, rotations };
+      return {
+        clicks: humans,
+        rows: count,
+        total: humans,
+        bots: count - humans,
+        unique: visitors.size,
+        marks: visitors.size,
+        rotations,
+      };
     };
     const breakdown = async (links: readonly number[]) => {
       const rows = await db.storage.db
@@ -122,7 +154,10 @@ for (const engine of ENGINES) {
       assert.ok(store.windowRows >= PROMPT_WINDOW_ROWS, `the window holds ${store.windowRows} rows`);
       const want = expected(links, 3000);
       assert.equal(held.rows, want.rows, 'rows are never held back');
-      assert.ok(held.clicks < want.clicks, `counters are held in the window (${held.clicks} of ${want.clicks} written)`);
+      assert.ok(
+        held.clicks < want.clicks,
+        `counters are held in the window (${held.clicks} of ${want.clicks} written)`,
+      );
       assert.ok(held.total < want.total, `rollups are held in the window (${held.total} of ${want.total} written)`);
       assert.equal(held.total, held.clicks, 'counters and rollups are written together');
 
@@ -131,27 +166,41 @@ for (const engine of ENGINES) {
       assert.deepEqual(await totals(links), want);
       const sums = await breakdown(links);
       assert.equal(sums['country:DE']! + sums['country:US']! + sums['country:FR']! + sums['country:']!, want.total);
-      assert.equal(sums['referrer:r3.example'], Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 7 === 3).length);
+      assert.equal(
+        sums['referrer:r3.example'],
+        Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 7 === 3).length,
+      );
       assert.deepEqual(failures, []);
     });
 
     test("a capped link's clicks are counted with their rows; the others' wait with the window", async () => {
       const links = await db.links(300);
       const capped = links.filter((_, k) => k % 3 === 1);
-      await db.storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', capped).execute();
+      await db.storage.db
+        .updateTable('links')
+        .set({ expiration_clicks: 1_000_000 })
+        .where('id', 'in', capped)
+        .execute();
       const { store, failures } = storeWith(60_000);
       await write(store, links, 0, 3000);
       // Click i goes to links[i % 300], and every tenth is a bot's.
       const humansOf = (ids: readonly number[]) => {
         const of = new Set(ids);
-        return Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && of.has(links[i % links.length]!)).length;
+        return Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0 && of.has(links[i % links.length]!))
+          .length;
       };
       const sumOf = async (ids: readonly number[]) =>
         Number(
           (
             await db.storage.db
               .selectFrom('links')
-              .select((eb) => eb.fn.sum<number>(sql`clicks + coalesce((select p.clicks from link_click_counts p where p.link_id = links.id), 0)`).as('n'))
+              .select((eb) =>
+                eb.fn
+                  .sum<number>(
+                    sql`clicks + coalesce((select p.clicks from link_click_counts p where p.link_id = links.id), 0)`,
+                  )
+                  .as('n'),
+              )
               .where('id', 'in', ids)
               .executeTakeFirstOrThrow()
           ).n,
@@ -231,7 +280,9 @@ for (const engine of ENGINES) {
         const { rows } = await sql<{ clicks: number; rows: number; marks: number }>`
           select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(links)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(links)}))) as clicks,
                  (select count(*) from clicks where link_id in (${sql.join(links)})) as rows,
-                 (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(db.storage.db);
+                 (select count(*) from click_visitors where link_id in (${sql.join(links)})) as marks`.execute(
+          db.storage.db,
+        );
         const want = expected(links, 3000);
         assert.deepEqual(
           [rows[0]!.rows, rows[0]!.clicks, rows[0]!.marks].map(Number),
@@ -263,7 +314,9 @@ for (const engine of ENGINES) {
       await db.storage.db.deleteFrom('clicks').where('link_id', '=', gone).execute();
       await db.storage.db.deleteFrom('links').where('id', '=', gone).execute();
       await store.settle();
-      const { rows } = await sql<{ n: number }>`select count(*) as n from click_rollups where link_id = ${gone}`.execute(db.storage.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from click_rollups where link_id = ${gone}`.execute(db.storage.db);
       assert.equal(Number(rows[0]!.n), 0);
       const all = expected(links, 3000);
       const got = await totals(kept);

@@ -110,10 +110,19 @@ for (const engine of ENGINES) {
       });
       const before = await linkState(b);
       assert.deepEqual(
-        [before.clicks, before.rotation, before.rows, before.rollups['total:'], before.rollups['unique:'], before.rollups['country:US']],
+        [
+          before.clicks,
+          before.rotation,
+          before.rows,
+          before.rollups['total:'],
+          before.rollups['unique:'],
+          before.rollups['country:US'],
+        ],
         [2, 5, 2, 2, 2, 1],
       );
-      const { rows } = await sql<{ n: number }>`select count(*) as n from click_rollups where link_id = ${gone}`.execute(db.storage.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from click_rollups where link_id = ${gone}`.execute(db.storage.db);
       assert.equal(Number(rows[0]!.n), 0);
 
       // The same visitor again the same day: a click, not a new unique visitor.
@@ -131,7 +140,13 @@ for (const engine of ENGINES) {
         .select(['referrer_host', 'language', 'browser', 'country', 'city'])
         .where('link_id', '=', id)
         .executeTakeFirstOrThrow();
-      assert.deepEqual(row, { referrer_host: odd.referrerHost, language: 'NULL', browser: odd.browser, country: null, city: '' });
+      assert.deepEqual(row, {
+        referrer_host: odd.referrerHost,
+        language: 'NULL',
+        browser: odd.browser,
+        country: null,
+        city: '',
+      });
       const rollups = await linkState(id);
       assert.equal(rollups.rollups[`referrer:${odd.referrerHost}`], 1);
       assert.equal(rollups.rollups['language:NULL'], 1);
@@ -149,17 +164,33 @@ for (const engine of ENGINES) {
           })),
         ),
       );
-      const { rows } = await sql<{ clicks: number; rotations: number; rows: number; total: number; unique: number; bots: number }>`
+      const { rows } = await sql<{
+        clicks: number;
+        rotations: number;
+        rows: number;
+        total: number;
+        unique: number;
+        bots: number;
+      }>`
         select ((select coalesce(sum(clicks), 0) from links where id in (${sql.join(ids)})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id in (${sql.join(ids)}))) as clicks,
                (select sum(coalesce(p.last_rotation, l.last_rotation)) from links l left join link_click_counts p on p.link_id = l.id
                  where l.id in (${sql.join(ids)})) as rotations,
                (select count(*) from clicks where link_id in (${sql.join(ids)})) as rows,
                (select sum(count) from click_rollups where dimension = 'total' and link_id in (${sql.join(ids)})) as total,
                (select sum(count) from click_rollups where dimension = 'unique' and link_id in (${sql.join(ids)})) as "unique",
-               (select sum(count) from click_rollups where dimension = 'bot' and link_id in (${sql.join(ids)})) as bots`.execute(db.storage.db);
+               (select sum(count) from click_rollups where dimension = 'bot' and link_id in (${sql.join(ids)})) as bots`.execute(
+        db.storage.db,
+      );
       const r = rows[0]!;
       // Link k's rotation is the last position it was served at: 600 + k.
-      assert.deepEqual([r.clicks, r.rotations, r.rows, r.total, r.unique, r.bots].map(Number), [1080, 600 * 600 + (599 * 600) / 2, 1200, 1080, 1080, 120]);
+      assert.deepEqual([r.clicks, r.rotations, r.rows, r.total, r.unique, r.bots].map(Number), [
+        1080,
+        600 * 600 + (599 * 600) / 2,
+        1200,
+        1080,
+        1080,
+        120,
+      ]);
     });
   });
 }

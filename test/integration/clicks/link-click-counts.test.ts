@@ -42,7 +42,12 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', { skip: 
     const { rows } = await sql<{ id: number; clicks: number; pending: number | null; last_rotation: number | null }>`
       select l.id, l.clicks, p.clicks as pending, l.last_rotation from links l left join link_click_counts p on p.link_id = l.id
       where l.id in (${sql.join(ids)}) order by l.id`.execute(db.storage.db);
-    return rows.map((r) => ({ id: r.id, clicks: Number(r.clicks), pending: r.pending === null ? null : Number(r.pending), rotation: r.last_rotation }));
+    return rows.map((r) => ({
+      id: r.id,
+      clicks: Number(r.clicks),
+      pending: r.pending === null ? null : Number(r.pending),
+      rotation: r.last_rotation,
+    }));
   };
   const shown = async (ids: readonly number[]) => (await links.findByIds(db.accountId, ids)).map((l) => l.clicks);
 
@@ -75,7 +80,10 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', { skip: 
       [0, 2, 6],
       'every figure is exact; the order by clicks waits for the settle (newest first among equal settled counts)',
     );
-    assert.ok((await new SqlAdminStore(db.storage.db).totals('2000-01-01')).clicks >= 8, 'the operator’s sum counts the pending clicks');
+    assert.ok(
+      (await new SqlAdminStore(db.storage.db).totals('2000-01-01')).clicks >= 8,
+      'the operator’s sum counts the pending clicks',
+    );
 
     assert.ok((await counts.settle()) >= 2);
     assert.deepEqual(await stored([a!, b!, c!]), [
@@ -147,8 +155,17 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', { skip: 
       { id: three, clicks: 5, pending: null, rotation: 0 },
       { id: untouched, clicks: 0, pending: 6, rotation: 0 },
     ]);
-    const expired = await links.list(db.accountId, { ...BY_CLICKS, status: LinkStatus.Expired }, { page: 1, perPage: 50 }, Date.now());
-    assert.deepEqual(expired.items.map((l) => l.id).sort(), [two, three].sort(), 'the capped links’ status reads their whole count');
+    const expired = await links.list(
+      db.accountId,
+      { ...BY_CLICKS, status: LinkStatus.Expired },
+      { page: 1, perPage: 50 },
+      Date.now(),
+    );
+    assert.deepEqual(
+      expired.items.map((l) => l.id).sort(),
+      [two, three].sort(),
+      'the capped links’ status reads their whole count',
+    );
   });
 
   test('the database’s count of a capped link’s claims opens from its whole count; a deleted link’s pending clicks go with it', async () => {
@@ -161,7 +178,9 @@ describe('PostgreSQL: link click counts settled later (docs/adr/0081)', { skip: 
     assert.equal(await claims.open(capped!, 0, { lostAt: Date.now() }), 'open');
     assert.equal(await claims.claimed(capped!), 7);
     assert.equal(await links.delete(db.accountId, gone!), true);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from link_click_counts where link_id = ${gone}`.execute(db.storage.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from link_click_counts where link_id = ${gone}`.execute(db.storage.db);
     assert.equal(rows[0]?.n, 0);
   });
 

@@ -34,7 +34,11 @@ const clickOf = (i: number, links: readonly number[], accountId: number): Click 
     isBot: i % 10 === 0,
   });
 const messageOf = (links: readonly number[], accountId: number, from: number, count: number) =>
-  toMessage(toBatch(Array.from({ length: count }, (_, k) => ({ click: clickOf(from + k, links, accountId), rotation: from + k })))).message;
+  toMessage(
+    toBatch(
+      Array.from({ length: count }, (_, k) => ({ click: clickOf(from + k, links, accountId), rotation: from + k })),
+    ),
+  ).message;
 
 /** What the database holds for these links: click rows, links.clicks, and the rollups' totals (all and bots). */
 async function held(db: Kysely<Database>, links: readonly number[]) {
@@ -45,7 +49,13 @@ async function held(db: Kysely<Database>, links: readonly number[]) {
            (select coalesce(sum(count), 0) from click_rollups where dimension = 'bot' and link_id in (${sql.join(links)})) as bot,
            (select count(*) from click_batches_pending) as pending`.execute(db);
   const r = rows[0]!;
-  return { rows: Number(r.rows), clicks: Number(r.clicks), total: Number(r.total), bot: Number(r.bot), pending: Number(r.pending) };
+  return {
+    rows: Number(r.rows),
+    clicks: Number(r.clicks),
+    total: Number(r.total),
+    bot: Number(r.bot),
+    pending: Number(r.pending),
+  };
 }
 /** What clicks [0, count) over `links` should leave for those of `kept`. */
 function expected(links: readonly number[], kept: readonly number[], count: number) {
@@ -80,7 +90,9 @@ for (const engine of ENGINES) {
       await db?.close();
     });
     const realWrites = (owner: string): ClickWrites =>
-      engine.name === 'postgres' ? new PgClickWrites(db.storage.db, { owner }) : new SqliteClickWrites(db.storage.sqlite!, { owner, shared: true });
+      engine.name === 'postgres'
+        ? new PgClickWrites(db.storage.db, { owner })
+        : new SqliteClickWrites(db.storage.sqlite!, { owner, shared: true });
     const writerOver = (writes: ClickWrites, errors: string[]) =>
       new ClickWriter(writes, {
         writeIntervalMs: 60_000,
@@ -113,7 +125,9 @@ for (const engine of ENGINES) {
       writer.add(messageOf(links, db.accountId, 600, 400));
       await writer.settle();
       assert.deepEqual(await held(db.storage.db, links), expected(links, links, 1000));
-      const { rows } = await sql<{ id: number }>`select id from clicks where link_id in (${sql.join(links)}) order by id`.execute(db.storage.db);
+      const { rows } = await sql<{
+        id: number;
+      }>`select id from clicks where link_id in (${sql.join(links)}) order by id`.execute(db.storage.db);
       const ids = rows.map((r) => Number(r.id));
       assert.deepEqual(
         [...ids].sort((a, b) => a - b),
@@ -145,7 +159,10 @@ for (const engine of ENGINES) {
       writer.add(messageOf(links, db.accountId, 0, 500));
       await assert.rejects(writer.write());
       // The owner holds no lease here: its record is due for recovery at once.
-      assert.deepEqual(await new SqlClickRecovery(db.storage.db, engine.name).recover(Date.now()), { batches: 1, clicks: 500 });
+      assert.deepEqual(await new SqlClickRecovery(db.storage.db, engine.name).recover(Date.now()), {
+        batches: 1,
+        clicks: 500,
+      });
       writer.add(messageOf(links, db.accountId, 500, 300));
       await writer.settle();
       assert.deepEqual(await held(db.storage.db, links), expected(links, links, 800));
@@ -162,7 +179,11 @@ for (const engine of ENGINES) {
       restarted.add(messageOf(links, db.accountId, 300, 200));
       await assert.rejects(restarted.write());
       await restarted.settle();
-      assert.deepEqual(await new SqlClickRecovery(db.storage.db, engine.name).recover(Date.now()), { batches: 1, clicks: 300 }, "the dead one's batch only");
+      assert.deepEqual(
+        await new SqlClickRecovery(db.storage.db, engine.name).recover(Date.now()),
+        { batches: 1, clicks: 300 },
+        "the dead one's batch only",
+      );
       await dead.settle(); // its window, written late, gives way to the recovery
       assert.deepEqual(await held(db.storage.db, links), expected(links, links, 500));
     });
@@ -197,7 +218,12 @@ describe('a click write whose answer was lost, on PostgreSQL only', { skip: POST
     while (state.recorded === null) await new Promise((resolve) => setTimeout(resolve, 10));
     const recorded = state.recorded;
     const batch = toBatch([{ click: clickOf(1, links, db.accountId) }]);
-    const writerBatch = { clicks: batch.clicks, linkIds: new Set(links), counts: batch.counts, rotations: batch.rotations };
+    const writerBatch = {
+      clicks: batch.clicks,
+      linkIds: new Set(links),
+      counts: batch.counts,
+      rotations: batch.rotations,
+    };
     await assert.rejects(lostCommit(db.storage.db, recorded, 'in-progress', 0, writerBatch), /still in progress/);
     release();
     assert.equal(await open, 'ended', 'its server process was ended');

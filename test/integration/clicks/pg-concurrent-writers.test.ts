@@ -84,8 +84,20 @@ function storeOn(storage: Storage, failures: unknown[], windowMs = WINDOW_MS): I
   return InProcessClickWriter.over(storage, { windowMs, onError: (error) => failures.push(error) });
 }
 
-async function writeFor(store: InProcessClickWriter, accountId: number, linkIds: number[], until: number): Promise<Written> {
-  const written: Written = { batches: 0, deadlocks: [], rows: new Map(), humans: new Map(), held: 0, windowsWritten: 0 };
+async function writeFor(
+  store: InProcessClickWriter,
+  accountId: number,
+  linkIds: number[],
+  until: number,
+): Promise<Written> {
+  const written: Written = {
+    batches: 0,
+    deadlocks: [],
+    rows: new Map(),
+    humans: new Map(),
+    held: 0,
+    windowsWritten: 0,
+  };
   let heldBefore = 0;
   while (Date.now() < until) {
     const clicks = batchOf(accountId, linkIds);
@@ -108,49 +120,67 @@ async function writeFor(store: InProcessClickWriter, accountId: number, linkIds:
   return written;
 }
 
-describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' }, () => {
-  let db: ClickDb;
-  let a: Storage;
-  let b: Storage;
-  let linkIds: number[];
+describe(
+  'PostgreSQL: two click writers at once',
+  { skip: DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: the PostgreSQL run did not happen' },
+  () => {
+    let db: ClickDb;
+    let a: Storage;
+    let b: Storage;
+    let linkIds: number[];
 
-  before(async () => {
-    db = await openClickDb('postgres');
-    a = db.storage;
-    b = db.open();
-    linkIds = shuffle(await db.links(LINKS)).slice(0, HOT);
-    await sql`analyze links`.execute(a.db);
-  });
+    before(async () => {
+      db = await openClickDb('postgres');
+      a = db.storage;
+      b = db.open();
+      linkIds = shuffle(await db.links(LINKS)).slice(0, HOT);
+      await sql`analyze links`.execute(a.db);
+    });
 
-  after(async () => {
-    await db?.close();
-  });
+    after(async () => {
+      await db?.close();
+    });
 
-  test(`overlapping links in shuffled orders for ${RUN_MS / 1000} s: no deadlock, totals exact`, { timeout: RUN_MS + 30_000 }, async (t) => {
-    const until = Date.now() + RUN_MS;
-    const failures: unknown[] = [];
-    const stores = [storeOn(a, failures), storeOn(b, failures)];
-    const runs = await Promise.all(stores.map((store) => writeFor(store, db.accountId, linkIds, until)));
-    // What each window still holds, as a sink's flush() ends: written at once, both.
-    await Promise.all(stores.map((store) => store.settle()));
-    t.diagnostic(
-      `batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them` +
-        ` rollups were held back; windows written: ${runs.map((r) => r.windowsWritten).join(' and ')}`,
-    );
-    const deadlocks = [...runs.flatMap((r) => r.deadlocks), ...failures.filter((e) => (e as { code?: string }).code === '40P01').map(describeDeadlock)];
-    assert.deepEqual(deadlocks, [], 'no transaction (batch or window) may fail with 40P01 deadlock detected');
-    assert.deepEqual(failures, [], 'no window write failed');
-    assert.ok(
-      runs.every((r) => r.batches > 5),
-      `both writers wrote (${runs.map((r) => r.batches).join(', ')} batches)`,
-    );
-    assert.ok(
-      runs.every((r) => r.held > 0 && r.windowsWritten > 0),
-      'both stores held rollups across batches and wrote their windows meanwhile',
-    );
+    test(
+      `overlapping links in shuffled orders for ${RUN_MS / 1000} s: no deadlock, totals exact`,
+      { timeout: RUN_MS + 30_000 },
+      async (t) => {
+        const until = Date.now() + RUN_MS;
+        const failures: unknown[] = [];
+        const stores = [storeOn(a, failures), storeOn(b, failures)];
+        const runs = await Promise.all(stores.map((store) => writeFor(store, db.accountId, linkIds, until)));
+        // What each window still holds, as a sink's flush() ends: written at once, both.
+        await Promise.all(stores.map((store) => store.settle()));
+        t.diagnostic(
+          `batches written: ${runs.map((r) => r.batches).join(' and ')}; after ${runs.map((r) => r.held).join(' and ')} of them` +
+            ` rollups were held back; windows written: ${runs.map((r) => r.windowsWritten).join(' and ')}`,
+        );
+        const deadlocks = [
+          ...runs.flatMap((r) => r.deadlocks),
+          ...failures.filter((e) => (e as { code?: string }).code === '40P01').map(describeDeadlock),
+        ];
+        assert.deepEqual(deadlocks, [], 'no transaction (batch or window) may fail with 40P01 deadlock detected');
+        assert.deepEqual(failures, [], 'no window write failed');
+        assert.ok(
+          runs.every((r) => r.batches > 5),
+          `both writers wrote (${runs.map((r) => r.batches).join(', ')} batches)`,
+        );
+        assert.ok(
+          runs.every((r) => r.held > 0 && r.windowsWritten > 0),
+          'both stores held rollups across batches and wrote their windows meanwhile',
+        );
 
-    const expect = (pick: (w: Written) => Map<number, number>, id: number) => runs.reduce((n, r) => n + (pick(r).get(id) ?? 0), 0);
-    const { rows } = await sql<{ id: number; clicks: number; rows: number; total: number; bots: number; unique: number; marks: number }>`
+        const expect = (pick: (w: Written) => Map<number, number>, id: number) =>
+          runs.reduce((n, r) => n + (pick(r).get(id) ?? 0), 0);
+        const { rows } = await sql<{
+          id: number;
+          clicks: number;
+          rows: number;
+          total: number;
+          bots: number;
+          unique: number;
+          marks: number;
+        }>`
       select l.id, l.clicks + coalesce((select p.clicks from link_click_counts p where p.link_id = l.id), 0) as clicks,
         (select count(*) from clicks c where c.link_id = l.id)::int8 as rows,
         (select coalesce(sum(count), 0) from click_rollups r where r.link_id = l.id and r.dimension = 'total')::int8 as total,
@@ -158,72 +188,83 @@ describe('PostgreSQL: two click writers at once', { skip: DATABASE_URL ? false :
         (select coalesce(sum(count), 0) from click_rollups r where r.link_id = l.id and r.dimension = 'unique')::int8 as unique,
         (select count(*) from click_visitors v where v.link_id = l.id)::int8 as marks
       from links l where l.id = any(${linkIds}) order by l.id`.execute(a.db);
-    assert.equal(rows.length, HOT);
-    for (const r of rows) {
-      const humans = expect((w) => w.humans, r.id);
-      assert.equal(
-        r.rows,
-        expect((w) => w.rows, r.id),
-        `link ${r.id}: click rows`,
-      );
-      assert.equal(r.clicks, humans, `link ${r.id}: links.clicks`);
-      assert.equal(r.total, humans, `link ${r.id}: rollup total`);
-      assert.equal(r.bots, r.rows - humans, `link ${r.id}: rollup bot`);
-      assert.equal(r.unique, r.marks, `link ${r.id}: unique = visitor marks`);
-    }
-  });
-
-  test('two windows holding the same new visitor marks and rollup rows, in different orders, written at once: no deadlock, exact', { timeout: 60_000 }, async () => {
-    // The window's links are only kept from deletion (a share lock both hold at once), so the two
-    // transactions meet first on the marks and rollup rows themselves: each must take them in key order.
-    const failures: unknown[] = [];
-    // Written only when settled, both at once.
-    const stores = [storeOn(a, failures, 600_000), storeOn(b, failures, 600_000)];
-    const links = await db.links(200);
-    const deadlocks: string[] = [];
-    const ROUNDS = 20;
-    for (let round = 0; round < ROUNDS; round++) {
-      // 2 000 clicks, each a new visitor of its link today, the same in both stores but in shuffled orders.
-      const clicks = Array.from({ length: 2000 }, (_, i): Click => ({
-        linkId: links[i % links.length]!,
-        accountId: db.accountId,
-        at: Date.now(),
-        day: DAYS[1]!,
-        hour: 1,
-        visitor: `r${round}-${i}`,
-        country: 'DE',
-        city: null,
-        browser: 'Firefox',
-        platform: 'Linux',
-        device: 'desktop',
-        language: 'de',
-        referrerHost: null,
-        isBot: false,
-      }));
-      for (const store of stores) await store.writeBatch(toBatch(shuffle([...clicks]).map((click) => ({ click }))));
-      assert.ok(
-        stores.every((s) => s.windowRows > 0),
-        "both windows hold the round's rollups",
-      );
-      const settled = await Promise.allSettled(stores.map((s) => s.settle()));
-      for (const r of settled) {
-        if (r.status === 'rejected') {
-          if ((r.reason as { code?: string }).code !== '40P01') throw r.reason;
-          deadlocks.push(describeDeadlock(r.reason));
-          await stores[settled.indexOf(r)]!.settle(); // what failed was put back: written now, once
+        assert.equal(rows.length, HOT);
+        for (const r of rows) {
+          const humans = expect((w) => w.humans, r.id);
+          assert.equal(
+            r.rows,
+            expect((w) => w.rows, r.id),
+            `link ${r.id}: click rows`,
+          );
+          assert.equal(r.clicks, humans, `link ${r.id}: links.clicks`);
+          assert.equal(r.total, humans, `link ${r.id}: rollup total`);
+          assert.equal(r.bots, r.rows - humans, `link ${r.id}: rollup bot`);
+          assert.equal(r.unique, r.marks, `link ${r.id}: unique = visitor marks`);
         }
-      }
-    }
-    assert.deepEqual(deadlocks, [], 'no window write may fail with 40P01 deadlock detected');
-    assert.deepEqual(failures, []);
-    const { rows } = await sql<{ total: number; unique: number; marks: number; clicks: number }>`
+      },
+    );
+
+    test(
+      'two windows holding the same new visitor marks and rollup rows, in different orders, written at once: no deadlock, exact',
+      { timeout: 60_000 },
+      async () => {
+        // The window's links are only kept from deletion (a share lock both hold at once), so the two
+        // transactions meet first on the marks and rollup rows themselves: each must take them in key order.
+        const failures: unknown[] = [];
+        // Written only when settled, both at once.
+        const stores = [storeOn(a, failures, 600_000), storeOn(b, failures, 600_000)];
+        const links = await db.links(200);
+        const deadlocks: string[] = [];
+        const ROUNDS = 20;
+        for (let round = 0; round < ROUNDS; round++) {
+          // 2 000 clicks, each a new visitor of its link today, the same in both stores but in shuffled orders.
+          const clicks = Array.from({ length: 2000 }, (_, i): Click => ({
+            linkId: links[i % links.length]!,
+            accountId: db.accountId,
+            at: Date.now(),
+            day: DAYS[1]!,
+            hour: 1,
+            visitor: `r${round}-${i}`,
+            country: 'DE',
+            city: null,
+            browser: 'Firefox',
+            platform: 'Linux',
+            device: 'desktop',
+            language: 'de',
+            referrerHost: null,
+            isBot: false,
+          }));
+          for (const store of stores) await store.writeBatch(toBatch(shuffle([...clicks]).map((click) => ({ click }))));
+          assert.ok(
+            stores.every((s) => s.windowRows > 0),
+            "both windows hold the round's rollups",
+          );
+          const settled = await Promise.allSettled(stores.map((s) => s.settle()));
+          for (const r of settled) {
+            if (r.status === 'rejected') {
+              if ((r.reason as { code?: string }).code !== '40P01') throw r.reason;
+              deadlocks.push(describeDeadlock(r.reason));
+              await stores[settled.indexOf(r)]!.settle(); // what failed was put back: written now, once
+            }
+          }
+        }
+        assert.deepEqual(deadlocks, [], 'no window write may fail with 40P01 deadlock detected');
+        assert.deepEqual(failures, []);
+        const { rows } = await sql<{ total: number; unique: number; marks: number; clicks: number }>`
       select (select coalesce(sum(count), 0) from click_rollups where dimension = 'total' and link_id = any(${links}))::int8 as total,
              (select coalesce(sum(count), 0) from click_rollups where dimension = 'unique' and link_id = any(${links}))::int8 as unique,
              (select count(*) from click_visitors where link_id = any(${links}))::int8 as marks,
              ((select coalesce(sum(clicks), 0) from links where id = any(${links})) + (select coalesce(sum(clicks), 0) from link_click_counts where link_id = any(${links})))::int8 as clicks`.execute(
-      a.db,
+          a.db,
+        );
+        // Each store wrote every click once: the visitors are the same, so each is unique once.
+        assert.deepEqual(rows[0], {
+          total: 2 * 2000 * ROUNDS,
+          unique: 2000 * ROUNDS,
+          marks: 2000 * ROUNDS,
+          clicks: 2 * 2000 * ROUNDS,
+        });
+      },
     );
-    // Each store wrote every click once: the visitors are the same, so each is unique once.
-    assert.deepEqual(rows[0], { total: 2 * 2000 * ROUNDS, unique: 2000 * ROUNDS, marks: 2000 * ROUNDS, clicks: 2 * 2000 * ROUNDS });
-  });
-});
+  },
+);

@@ -25,7 +25,11 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     h = await startHarness('postgres');
     const account = await h.account();
     accountId = account.id;
-    for (let i = 0; i < 3; i++) links.push((await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
+    for (let i = 0; i < 3; i++)
+      links.push(
+        (await h.server.container.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link
+          .id,
+      );
   });
   after(async () => {
     await h?.close();
@@ -51,7 +55,11 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     try {
       const [a, b] = [links[0]!, links[1]!];
       await store.writeBatch(
-        toBatch([{ click: click(a, accountId), rotation: 1 }, { click: click(a, accountId, { visitor: 'other' }), rotation: 2 }, { click: click(b, accountId) }]),
+        toBatch([
+          { click: click(a, accountId), rotation: 1 },
+          { click: click(a, accountId, { visitor: 'other' }), rotation: 2 },
+          { click: click(b, accountId) },
+        ]),
       );
       await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
       assert.equal(await rowsOf(a), 0, 'written before the interval');
@@ -59,7 +67,10 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
       assert.deepEqual([await rowsOf(a), await rowsOf(b)], [3, 1]);
       assert.deepEqual(await linkRow(a), { clicks: 2, last_rotation: 2 });
       assert.equal((await linkRow(b)).clicks, 1);
-      assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')], [2, 2, 1, 2]);
+      assert.deepEqual(
+        [await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')],
+        [2, 2, 1, 2],
+      );
       assert.equal(meter.written, 4, 'the thread told the main thread what it wrote');
       assert.ok(meter.flushes.count >= 1);
     } finally {
@@ -72,7 +83,8 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     const store = new WorkerClickStore(data({ writeIntervalMs: 20, rollupIntervalMs: 0 }));
     await store.writeBatch(toBatch([{ click: click(link, accountId) }]));
     // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
-    for (const until = Date.now() + 15_000; Date.now() < until && (await linkRow(link)).clicks < 1;) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 15_000; Date.now() < until && (await linkRow(link)).clicks < 1;)
+      await new Promise((r) => setTimeout(r, 20));
     assert.equal((await linkRow(link)).clicks, 1);
     await store.writeBatch(toBatch([{ click: click(link, accountId) }, { click: click(link, accountId) }]));
     await store.close();
@@ -85,7 +97,10 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     // A port nothing listens on: every connection is refused at once.
     const away = new URL(testDatabaseUrl());
     away.port = '1';
-    const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), { onError: (e) => errors.push(String(e)), meter });
+    const store = new WorkerClickStore(data({ databaseUrl: away.href, maxBuffered: 1000, writeIntervalMs: 20 }), {
+      onError: (e) => errors.push(String(e)),
+      meter,
+    });
     try {
       const batch = (n: number) => toBatch(Array.from({ length: n }, () => ({ click: click(links[0]!, accountId) })));
       await store.writeBatch(batch(600));
@@ -116,7 +131,12 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     after(() => store.close());
     describeClickStoreContract('WorkerClickStore (PostgreSQL thread)', () => ({
       store,
-      link: async () => ({ id: (await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id, accountId }),
+      link: async () => ({
+        id: (
+          await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)
+        ).link.id,
+        accountId,
+      }),
       deleteLink: async (id) => {
         await db().deleteFrom('links').where('id', '=', id).execute();
       },

@@ -31,7 +31,8 @@ describe('the SQLite writer thread', () => {
     await c.migrate();
     const { account } = await c.accounts.createAccount({ email: 'writer@example.com', name: 'writer' });
     accountId = account.id;
-    for (let i = 0; i < 4; i++) links.push((await c.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
+    for (let i = 0; i < 4; i++)
+      links.push((await c.links.create(accountId, 'UTC', { url: `https://example.com/${i}` }, TEST_ACTOR)).link.id);
   });
   after(async () => {
     await c.close();
@@ -39,19 +40,36 @@ describe('the SQLite writer thread', () => {
   });
 
   const rowsOf = (linkId: number) => clickRowsOf(c.storage.db, linkId);
-  const clicksOf = async (linkId: number) => (await c.storage.db.selectFrom('links').select('clicks').where('id', '=', linkId).executeTakeFirstOrThrow()).clicks;
-  const rollup = (linkId: number, dimension: string, value = '') => rollupCount(c.storage.db, linkId, DAY, dimension, value);
+  const clicksOf = async (linkId: number) =>
+    (await c.storage.db.selectFrom('links').select('clicks').where('id', '=', linkId).executeTakeFirstOrThrow()).clicks;
+  const rollup = (linkId: number, dimension: string, value = '') =>
+    rollupCount(c.storage.db, linkId, DAY, dimension, value);
 
   test('clicks handed over wait for the interval; settle writes rows, counters and rollups at once', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 60_000,
+      rollupIntervalMs: 60_000,
+    });
     try {
       const [a, b] = [links[0]!, links[1]!];
-      await store.writeBatch(toBatch([{ click: click(a, accountId) }, { click: click(a, accountId, { visitor: 'other' }) }, { click: click(b, accountId) }]));
+      await store.writeBatch(
+        toBatch([
+          { click: click(a, accountId) },
+          { click: click(a, accountId, { visitor: 'other' }) },
+          { click: click(b, accountId) },
+        ]),
+      );
       await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
       assert.equal(await rowsOf(a), 0, 'written before the interval');
       await store.settle();
       assert.deepEqual([await rowsOf(a), await clicksOf(a), await rowsOf(b), await clicksOf(b)], [3, 2, 1, 1]);
-      assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')], [2, 2, 1, 2]);
+      assert.deepEqual(
+        [await rollup(a, 'total'), await rollup(a, 'unique'), await rollup(a, 'bot'), await rollup(a, 'country', 'US')],
+        [2, 2, 1, 2],
+      );
       // The same visitor again on the same day is not unique a second time.
       await store.writeBatch(toBatch([{ click: click(a, accountId) }]));
       await store.settle();
@@ -62,16 +80,27 @@ describe('the SQLite writer thread', () => {
   });
 
   test('the write interval writes without being asked; the latest rotation position is kept', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 0 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 20,
+      rollupIntervalMs: 0,
+    });
     try {
       const link = links[2]!;
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }]));
       await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 2 }]));
       // Rows, then the window in a transaction of its own: wait for the second.
       // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
-      for (const until = Date.now() + 15_000; Date.now() < until && (await clicksOf(link)) < 2;) await new Promise((r) => setTimeout(r, 20));
+      for (const until = Date.now() + 15_000; Date.now() < until && (await clicksOf(link)) < 2;)
+        await new Promise((r) => setTimeout(r, 20));
       assert.equal(await rowsOf(link), 2);
-      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', link).executeTakeFirstOrThrow();
+      const row = await c.storage.db
+        .selectFrom('links')
+        .select(['clicks', 'last_rotation'])
+        .where('id', '=', link)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { clicks: 2, last_rotation: 2 });
     } finally {
       await store.close();
@@ -79,7 +108,13 @@ describe('the SQLite writer thread', () => {
   });
 
   test('a small window is written with the rows; a large one waits for its interval, counters included', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 20, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 20,
+      rollupIntervalMs: 60_000,
+    });
     const [quiet, busy] = [
       (await c.links.create(accountId, 'UTC', { url: 'https://example.com/quiet' }, TEST_ACTOR)).link.id,
       (await c.links.create(accountId, 'UTC', { url: 'https://example.com/busy' }, TEST_ACTOR)).link.id,
@@ -99,30 +134,61 @@ describe('the SQLite writer thread', () => {
       // The window is the next transaction after the rows' (one for each, so that a failed
       // window never writes the rows twice): a read can fall between the two.
       for (let i = 0; i < 200 && (await clicksOf(quiet)) < 2; i++) await new Promise((r) => setTimeout(r, 5));
-      const row = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', quiet).executeTakeFirstOrThrow();
+      const row = await c.storage.db
+        .selectFrom('links')
+        .select(['clicks', 'last_rotation'])
+        .where('id', '=', quiet)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([row, await rollup(quiet, 'total')], [{ clicks: 2, last_rotation: 2 }, 2]);
 
       // 1 100 distinct visitors: more rows in the window than are worth writing every batch.
-      await store.writeBatch(toBatch(Array.from({ length: 1100 }, (_, i) => ({ click: click(busy, accountId, { visitor: `b${i}` }), rotation: i % 3 }))));
+      await store.writeBatch(
+        toBatch(
+          Array.from({ length: 1100 }, (_, i) => ({
+            click: click(busy, accountId, { visitor: `b${i}` }),
+            rotation: i % 3,
+          })),
+        ),
+      );
       await waitForRows(busy, 1100);
-      assert.deepEqual([await clicksOf(busy), await rollup(busy, 'total')], [0, 0], 'the large window waits for its interval');
+      assert.deepEqual(
+        [await clicksOf(busy), await rollup(busy, 'total')],
+        [0, 0],
+        'the large window waits for its interval',
+      );
       await store.settle();
-      const after = await c.storage.db.selectFrom('links').select(['clicks', 'last_rotation']).where('id', '=', busy).executeTakeFirstOrThrow();
-      assert.deepEqual([after, await rollup(busy, 'total'), await rollup(busy, 'unique')], [{ clicks: 1100, last_rotation: 1099 % 3 }, 1100, 1100]);
+      const after = await c.storage.db
+        .selectFrom('links')
+        .select(['clicks', 'last_rotation'])
+        .where('id', '=', busy)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [after, await rollup(busy, 'total'), await rollup(busy, 'unique')],
+        [{ clicks: 1100, last_rotation: 1099 % 3 }, 1100, 1100],
+      );
     } finally {
       await store.close();
     }
   });
 
   test('clicks of a link deleted before they are written are dropped; the others are written', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 60_000,
+      rollupIntervalMs: 60_000,
+    });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' }, TEST_ACTOR)).link.id;
     const kept = links[3]!;
     try {
       await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
       await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.settle();
-      assert.deepEqual([await rowsOf(gone), await rowsOf(kept), await rollup(gone, 'total'), await rollup(kept, 'total')], [0, 1, 0, 1]);
+      assert.deepEqual(
+        [await rowsOf(gone), await rowsOf(kept), await rollup(gone, 'total'), await rollup(kept, 'total')],
+        [0, 1, 0, 1],
+      );
     } finally {
       await store.close();
     }
@@ -131,8 +197,15 @@ describe('the SQLite writer thread', () => {
   test('a link the thread has written clicks for, then deleted, gets none of its later clicks', async () => {
     // The thread remembers links it found (see liveLinks): a delete by another connection must
     // make it look again.
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
-    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' }, TEST_ACTOR)).link.id;
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 60_000,
+      rollupIntervalMs: 60_000,
+    });
+    const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-later' }, TEST_ACTOR)).link
+      .id;
     const kept = links[2]!;
     const keptBefore = await rowsOf(kept);
     try {
@@ -140,17 +213,32 @@ describe('the SQLite writer thread', () => {
       await store.settle();
       assert.equal(await rowsOf(gone), 1);
       await c.links.delete(accountId, gone, TEST_ACTOR);
-      await store.writeBatch(toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]));
+      await store.writeBatch(
+        toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]),
+      );
       await store.settle();
-      const sweptLater = await c.storage.db.selectFrom('deleted_links').select('link_id').where('link_id', '=', gone).execute();
-      assert.deepEqual([await rowsOf(gone), (await rowsOf(kept)) - keptBefore, await rollup(gone, 'total'), sweptLater.length], [1, 2, 0, 1]);
+      const sweptLater = await c.storage.db
+        .selectFrom('deleted_links')
+        .select('link_id')
+        .where('link_id', '=', gone)
+        .execute();
+      assert.deepEqual(
+        [await rowsOf(gone), (await rowsOf(kept)) - keptBefore, await rollup(gone, 'total'), sweptLater.length],
+        [1, 2, 0, 1],
+      );
     } finally {
       await store.close();
     }
   });
 
   test('rows are written whole and in order, fifty to a statement and the rest one by one, skipping a deleted link', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 60_000,
+      rollupIntervalMs: 60_000,
+    });
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone-too' }, TEST_ACTOR)).link.id;
     const kept = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/kept' }, TEST_ACTOR)).link.id;
     // 130 clicks, every third one (44) of the deleted link: 86 rows, one statement of 50, then 36.
@@ -174,7 +262,14 @@ describe('the SQLite writer thread', () => {
         .execute();
       const expected = sent
         .filter((k) => k.linkId === kept)
-        .map((k) => ({ link_id: kept, account_id: accountId, at: k.at, country: k.country, referrer_host: k.referrerHost, is_bot: k.isBot ? 1 : 0 }));
+        .map((k) => ({
+          link_id: kept,
+          account_id: accountId,
+          at: k.at,
+          country: k.country,
+          referrer_host: k.referrerHost,
+          is_bot: k.isBot ? 1 : 0,
+        }));
       assert.equal(rows.length, 86);
       assert.deepEqual(
         rows.map((r) => ({ ...r, at: Number(r.at), is_bot: Number(r.is_bot) })),
@@ -186,11 +281,22 @@ describe('the SQLite writer thread', () => {
   });
 
   test('close writes everything it was handed, rollups included', async () => {
-    const store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+    const store = new WorkerClickStore({
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: url,
+      writeIntervalMs: 60_000,
+      rollupIntervalMs: 60_000,
+    });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' }, TEST_ACTOR)).link.id;
-    await store.writeBatch(toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))));
+    await store.writeBatch(
+      toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))),
+    );
     await store.close();
-    assert.deepEqual([await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')], [500, 500, 500, 500]);
+    assert.deepEqual(
+      [await rowsOf(link), await clicksOf(link), await rollup(link, 'total'), await rollup(link, 'unique')],
+      [500, 500, 500, 500],
+    );
   });
 
   test('once closed, the store starts no thread again: clicks handed over then are dropped, counted and told', async () => {
@@ -230,7 +336,8 @@ describe('the SQLite writer thread', () => {
       // About 1 500 pages, past SQLite's 1 000 that would make the server's own commit checkpoint.
       for (let i = 0; i < 300; i++) await sql`insert into notes (body) values (zeroblob(16384))`.execute(storage.db);
       // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
-      for (const until = Date.now() + 15_000; Date.now() < until && fileBytes() < before + 300 * 16384;) await new Promise((r) => setTimeout(r, 20));
+      for (const until = Date.now() + 15_000; Date.now() < until && fileBytes() < before + 300 * 16384;)
+        await new Promise((r) => setTimeout(r, 20));
       assert.ok(fileBytes() >= before + 300 * 16384, 'the WAL was copied into the database file');
     } finally {
       await store.close();
@@ -241,12 +348,21 @@ describe('the SQLite writer thread', () => {
   describe('held to the ClickStore contract', () => {
     let store: WorkerClickStore;
     before(() => {
-      store = new WorkerClickStore({ engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: url, writeIntervalMs: 60_000, rollupIntervalMs: 60_000 });
+      store = new WorkerClickStore({
+        engine: 'sqlite',
+        maxBuffered: 1_000_000,
+        databaseUrl: url,
+        writeIntervalMs: 60_000,
+        rollupIntervalMs: 60_000,
+      });
     });
     after(() => store.close());
     describeClickStoreContract('WorkerClickStore (SQLite thread)', () => ({
       store,
-      link: async () => ({ id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id, accountId }),
+      link: async () => ({
+        id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id,
+        accountId,
+      }),
       deleteLink: async (id) => {
         await c.storage.db.deleteFrom('links').where('id', '=', id).execute();
       },

@@ -18,7 +18,13 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
   const dir = mkdtempSync(join(tmpdir(), 'linkpix-writer-failure-'));
   writeFileSync(join(dir, 'file'), '');
   const store = new WorkerClickStore(
-    { engine: 'sqlite', maxBuffered: 1_000_000, databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`, writeIntervalMs: 20, rollupIntervalMs: 0 },
+    {
+      engine: 'sqlite',
+      maxBuffered: 1_000_000,
+      databaseUrl: `sqlite:${join(dir, 'file', 'clicks.db')}`,
+      writeIntervalMs: 20,
+      rollupIntervalMs: 0,
+    },
     { onError: (error) => errors.push(error as Error) },
   );
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +38,8 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
   await store.writeBatch(toBatch([{ click }]));
   await assert.rejects(store.settle());
   // settle() may be refused before the thread's 'error' arrives: told once it does.
-  for (const until = Date.now() + 5000; errors.length < 2 && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+  for (const until = Date.now() + 5000; errors.length < 2 && Date.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
   assert.equal(errors.length, 2);
   await store.close();
   assert.equal(errors.length, 2, 'close() tells nothing more');

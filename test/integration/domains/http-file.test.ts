@@ -26,7 +26,10 @@ for (const engine of ENGINES) {
       listener.listen(0, '127.0.0.1');
       await once(listener, 'listening');
       const port = (listener.address() as AddressInfo).port;
-      h = await startHarness(engine.name, { dns, overrides: { domainChecks: dns.checks({ allowPrivate: true, port }) } });
+      h = await startHarness(engine.name, {
+        dns,
+        overrides: { domainChecks: dns.checks({ allowPrivate: true, port }) },
+      });
     });
     after(async () => {
       await h?.close();
@@ -44,8 +47,14 @@ for (const engine of ENGINES) {
 
       const missing = await h.request('POST', `/api/v1/domains/${id}/verify`, { key });
       assert.equal(missing.status, 422);
-      assert.match(missing.body.message.verification[1], new RegExp(`the file ${verification.file_url.replace(/[./]/g, '\\$&')} holding the token: HTTP 404\\.$`));
-      assert.ok(requests.includes(`${name} /.well-known/linkpix/${verification.token}`), 'the check asked the domain for the file');
+      assert.match(
+        missing.body.message.verification[1],
+        new RegExp(`the file ${verification.file_url.replace(/[./]/g, '\\$&')} holding the token: HTTP 404\\.$`),
+      );
+      assert.ok(
+        requests.includes(`${name} /.well-known/linkpix/${verification.token}`),
+        'the check asked the domain for the file',
+      );
 
       files.set(`${name}/.well-known/linkpix/${verification.token}`, verification.token);
       const verified = await h.request('POST', `/api/v1/domains/${id}/verify`, { key });

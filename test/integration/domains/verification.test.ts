@@ -47,7 +47,10 @@ onEachEngine('domains: proof of control', (h) => {
 
   test("a pending domain's host is served as any unknown host: its root is not the domain's", async () => {
     const { key } = await h().account();
-    const res = await h().request('POST', '/api/v1/domains', { key, form: { name: uniqueHost(), index_page: 'https://example.com/home' } });
+    const res = await h().request('POST', '/api/v1/domains', {
+      key,
+      form: { name: uniqueHost(), index_page: 'https://example.com/home' },
+    });
     const root = await visit(h(), '/', { host: res.body.data.name });
     assert.equal(root.status, 200, "the app's own root page, not the index_page redirect");
   });
@@ -68,7 +71,10 @@ onEachEngine('domains: proof of control', (h) => {
     assert.equal(nothing.status, 422);
     assert.deepEqual(Object.keys(nothing.body.message), ['verification']);
     const [dns, file] = nothing.body.message.verification as string[];
-    assert.match(dns!, new RegExp(`TXT record ${domain.verification.txt_name.replace(/\./g, '\\.')}.*: no TXT record\\.$`));
+    assert.match(
+      dns!,
+      new RegExp(`TXT record ${domain.verification.txt_name.replace(/\./g, '\\.')}.*: no TXT record\\.$`),
+    );
     assert.ok(file!.includes(domain.verification.file_url), file);
 
     // Someone else's token (another claim of the same name) is not this claim's proof.
@@ -121,7 +127,10 @@ onEachEngine('domains: proof of control', (h) => {
     assert.notEqual(put.body.data.verification.token, domain.verification.token);
     assertPage(await visit(h(), `/${link.alias}`, { host: newName }), 404, 'Link not found');
     // Other fields change without a new proof.
-    const same = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, form: { name: newName, index_page: 'https://example.com/i' } });
+    const same = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+      key,
+      form: { name: newName, index_page: 'https://example.com/i' },
+    });
     assert.equal(same.body.data.verification.token, put.body.data.verification.token);
   });
 
@@ -134,7 +143,11 @@ onEachEngine('domains: proof of control', (h) => {
     const refused = await h().request('POST', '/api/v1/domains', { key: other.key, form: { name: pending.name } });
     assert.equal(refused.status, 422);
     assert.deepEqual(refused.body.message, { name: ['The name is reserved.'] });
-    assert.equal((await h().request('GET', '/api/v1/domains', { key: other.key })).body.meta.total, 0, 'a refused claim writes nothing');
+    assert.equal(
+      (await h().request('GET', '/api/v1/domains', { key: other.key })).body.meta.total,
+      0,
+      'a refused claim writes nothing',
+    );
     h().dns.publishTxt(pending.verification.txt_name, pending.verification.token);
     const verify1 = await verify(h(), key, pending.id);
     assert.equal(verify1.status, 422);
@@ -159,13 +172,20 @@ onEachEngine(
       assert.equal(res.status, 201);
       assert.equal(res.body.data.status, 'verified');
       const link = await makeLink(h(), a.key, { url: 'https://example.com/trusted', domain: res.body.data.id });
-      assert.equal(await redirectsTo(h(), `/${link.alias}`, { host: res.body.data.name }), 'https://example.com/trusted');
+      assert.equal(
+        await redirectsTo(h(), `/${link.alias}`, { host: res.body.data.name }),
+        'https://example.com/trusted',
+      );
       const second = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: res.body.data.name } });
       assert.equal(second.status, 422);
       assert.deepEqual(second.body.message, { name: ['The name has already been taken.'] });
       const app = await h().request('POST', '/api/v1/domains', { key: b.key, form: { name: 'short.test' } });
       assert.equal(app.status, 422);
-      assert.equal((await h().request('GET', '/api/v1/domains', { key: b.key })).body.meta.total, 0, 'refused claims write nothing');
+      assert.equal(
+        (await h().request('GET', '/api/v1/domains', { key: b.key })).body.meta.total,
+        0,
+        'refused claims write nothing',
+      );
       // Nothing looked at DNS.
       assert.deepEqual(h().dns.asked, []);
     });

@@ -17,7 +17,11 @@ const CASES = [null, NOW - 1, NOW, NOW + 1].flatMap((endsAt) =>
     [10, 9],
     [10, 10],
     [10, 11],
-  ].map(([expirationClicks, clicks]) => ({ endsAt, expirationClicks: expirationClicks as number | null, clicks: clicks as number })),
+  ].map(([expirationClicks, clicks]) => ({
+    endsAt,
+    expirationClicks: expirationClicks as number | null,
+    clicks: clicks as number,
+  })),
 );
 
 // The list's status filter (SQL) and the visit (core) decide expiry from one definition: they
@@ -28,10 +32,15 @@ onEachEngine('expiry: the status filter in SQL agrees with core/expiration/expir
     const db = h().server.container.storage.db;
     const ids = new Map<number, boolean>();
     for (const [i, c] of CASES.entries()) {
-      const made = await h().request('POST', '/api/v1/links', { key: account.key, form: { url: `https://example.com/${i}` } });
+      const made = await h().request('POST', '/api/v1/links', {
+        key: account.key,
+        form: { url: `https://example.com/${i}` },
+      });
       assert.equal(made.status, 201, made.text);
       const id = made.body.data.id as number;
-      await sql`update links set ends_at = ${c.endsAt}, expiration_clicks = ${c.expirationClicks}, clicks = ${c.clicks} where id = ${id}`.execute(db);
+      await sql`update links set ends_at = ${c.endsAt}, expiration_clicks = ${c.expirationClicks}, clicks = ${c.clicks} where id = ${id}`.execute(
+        db,
+      );
       ids.set(id, isExpired(c, NOW));
     }
     const engine = h().server.container.storage.engine;
@@ -46,7 +55,11 @@ onEachEngine('expiry: the status filter in SQL agrees with core/expiration/expir
       const expired = await listed(LinkStatus.Expired, when);
       const active = await listed(LinkStatus.Active, when);
       for (const [id, isExpiredInCore] of ids) {
-        assert.equal(expired.has(id), isExpiredInCore, `${when}, link ${id}: ${JSON.stringify(CASES[[...ids.keys()].indexOf(id)])}`);
+        assert.equal(
+          expired.has(id),
+          isExpiredInCore,
+          `${when}, link ${id}: ${JSON.stringify(CASES[[...ids.keys()].indexOf(id)])}`,
+        );
         assert.equal(active.has(id), !isExpiredInCore);
       }
     };

@@ -33,7 +33,12 @@ onEachEngine('an import whose lease is lost', (h) => {
    * leases are taken and before the first batch; after the first batch the clock moves on by
    * `advance`, so the second batch's hold finds a renewal due and asks the database.
    */
-  async function run(accountId: number, path: string, advance: number, meanwhile: () => Promise<unknown> = async () => {}) {
+  async function run(
+    accountId: number,
+    path: string,
+    advance: number,
+    meanwhile: () => Promise<unknown> = async () => {},
+  ) {
     const clock = { now: Date.now() };
     const slots = new ImportSlots(new SqlImportLeases(db()), 1, () => clock.now);
     const ticket = await slots.acquire({ workspaceId: accountId, personId: accountId });
@@ -56,14 +61,18 @@ onEachEngine('an import whose lease is lost', (h) => {
   }
 
   const written = async (accountId: number) =>
-    (await db().selectFrom('links').select('alias').where('account_id', '=', accountId).orderBy('alias').execute()).map((r) => r.alias);
+    (await db().selectFrom('links').select('alias').where('account_id', '=', accountId).orderBy('alias').execute()).map(
+      (r) => r.alias,
+    );
 
   test('taken over by another holder: the next renewal says so and the import stops; only whole batches before it are written', async (t) => {
     const { id } = await h().account();
     const { path, aliases } = csv(t, 'lost');
     // Another instance took the lease over (the row's holder is no longer this import's); the
     // first batch's hold needs no renewal yet, the second's does.
-    const takenOver = run(id, path, LEASE_MS, () => db().updateTable('import_leases').set({ holder: 'another-instance' }).where('account_id', '=', id).execute());
+    const takenOver = run(id, path, LEASE_MS, () =>
+      db().updateTable('import_leases').set({ holder: 'another-instance' }).where('account_id', '=', id).execute(),
+    );
     await assert.rejects(takenOver, ImportLeaseLostError);
     assert.deepEqual(await written(id), aliases.slice(0, IMPORT_BATCH), 'the first batch, whole, and nothing after it');
     const rows = await db().selectFrom('import_leases').select('holder').where('account_id', '=', id).execute();

@@ -62,7 +62,8 @@ onEachEngine('link counters: the list totals they give agree with the links', (h
     const [a, b] = [await makeSpace(h(), key), await makeSpace(h(), key)];
     const domain = await makeDomain(h(), key);
     const ids: number[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await makeLink(h(), key, i % 3 === 0 ? { space: a.id } : i % 3 === 1 ? { space: b.id } : {})).id);
+    for (let i = 0; i < 12; i++)
+      ids.push((await makeLink(h(), key, i % 3 === 0 ? { space: a.id } : i % 3 === 1 ? { space: b.id } : {})).id);
     await makeLink(h(), other.key);
     await assertTotals(db, store, account.id, 'as made');
 
@@ -77,9 +78,15 @@ onEachEngine('link counters: the list totals they give agree with the links', (h
     await assertTotals(db, store, account.id, 'after edits');
 
     // Bulk: move, disable, delete.
-    const moved = await h().request('PATCH', '/api/v1/links/bulk', { key, json: { ids: [ids[8], ids[9]], action: 'move', space: a.id } });
+    const moved = await h().request('PATCH', '/api/v1/links/bulk', {
+      key,
+      json: { ids: [ids[8], ids[9]], action: 'move', space: a.id },
+    });
     assert.equal(moved.status, 200, moved.text);
-    const disabled = await h().request('PATCH', '/api/v1/links/bulk', { key, json: { ids: [ids[9], ids[10]], action: 'disable' } });
+    const disabled = await h().request('PATCH', '/api/v1/links/bulk', {
+      key,
+      json: { ids: [ids[9], ids[10]], action: 'disable' },
+    });
     assert.equal(disabled.status, 200, disabled.text);
     const deleted = await h().request('DELETE', '/api/v1/links/bulk', { key, json: { ids: [ids[11], ids[1]] } });
     assert.equal(deleted.status, 200, deleted.text);

@@ -39,14 +39,21 @@ async function makeLinks(links: LinksService, accountId: number, count: number, 
   const ids: number[] = [];
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, (_, j) => links.create(accountId, 'UTC', { url: `https://example.com/${i + j}`, title }, TEST_ACTOR)),
+      Array.from({ length: Math.min(50, count - i) }, (_, j) =>
+        links.create(accountId, 'UTC', { url: `https://example.com/${i + j}`, title }, TEST_ACTOR),
+      ),
     );
     ids.push(...batch.map((v) => v.link.id));
   }
   return ids.sort((a, b) => a - b);
 }
 
-const filter = (search: string, status: LinkStatus = LinkStatus.All): LinkFilter => ({ search, by: 'title', status, sort: 'desc' });
+const filter = (search: string, status: LinkStatus = LinkStatus.All): LinkFilter => ({
+  search,
+  by: 'title',
+  status,
+  sort: 'desc',
+});
 
 onEachEngine('LinksService.bulk', (h) => {
   test('all matching links, over several chunks, even as the change takes them out of the filter', async () => {
@@ -58,7 +65,10 @@ onEachEngine('LinksService.bulk', (h) => {
     changed.length = 0; // creating invalidates too
 
     assert.equal(await links.countTargeted(accountId, { filter: filter('many', LinkStatus.Active) }), count);
-    assert.equal(await links.bulk(accountId, { kind: 'disable' }, { filter: filter('many', LinkStatus.Active) }, TEST_ACTOR), count);
+    assert.equal(
+      await links.bulk(accountId, { kind: 'disable' }, { filter: filter('many', LinkStatus.Active) }, TEST_ACTOR),
+      count,
+    );
     assert.deepEqual(
       [...changed].sort((a, b) => a - b),
       ids,
@@ -67,7 +77,8 @@ onEachEngine('LinksService.bulk', (h) => {
     assert.equal(disabled.total, count);
 
     const exported = [];
-    for await (const chunk of links.exportChunks(accountId, { filter: filter('many') })) exported.push(...chunk.map((v) => v.link.id));
+    for await (const chunk of links.exportChunks(accountId, { filter: filter('many') }))
+      exported.push(...chunk.map((v) => v.link.id));
     assert.deepEqual(exported, ids, 'exported in id order, every one');
 
     assert.equal(await links.bulk(accountId, { kind: 'delete' }, { filter: filter('many') }, TEST_ACTOR), count);
@@ -105,7 +116,10 @@ onEachEngine('LinksService.bulk', (h) => {
     const ownSpace = await h().server.container.spaces.create(mine, { name: 'mine' }, TEST_ACTOR);
     const [own] = await makeLinks(links, mine, 1, 'own');
     changed.length = 0;
-    await assert.rejects(links.bulk(mine, { kind: 'move', spaceId: space.id }, { ids: [own!] }, TEST_ACTOR), (e) => e instanceof ValidationError && 'space' in e.fields);
+    await assert.rejects(
+      links.bulk(mine, { kind: 'move', spaceId: space.id }, { ids: [own!] }, TEST_ACTOR),
+      (e) => e instanceof ValidationError && 'space' in e.fields,
+    );
     assert.deepEqual(changed, []);
     assert.equal(await links.bulk(mine, { kind: 'move', spaceId: ownSpace.id }, { ids: [own!] }, TEST_ACTOR), 1);
     assert.equal((await links.get(mine, own!)).space?.id, ownSpace.id);

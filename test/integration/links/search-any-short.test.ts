@@ -75,12 +75,15 @@ function aliasesFarBack(count: number): Row[] {
   }));
 }
 
-const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[], suffix = '') => insertSearchRows(db, accountId, rows, NOW, suffix);
+const insertMany = (db: Kysely<Database>, accountId: number, rows: Row[], suffix = '') =>
+  insertSearchRows(db, accountId, rows, NOW, suffix);
 
 /** What the search means (api.md §5): any column, as the database lowers it, starts with the search as JavaScript lowers it. */
 async function expected(db: Kysely<Database>, accountId: number, search: string): Promise<number[]> {
   const { rows } = await sql<{ id: number; alias: string; url: string; title: string | null }>`
-    select id, lower(alias) as alias, lower(url) as url, lower(title) as title from links where account_id = ${accountId}`.execute(db);
+    select id, lower(alias) as alias, lower(url) as url, lower(title) as title from links where account_id = ${accountId}`.execute(
+    db,
+  );
   const needle = search.toLowerCase();
   return rows
     .filter((r) => FIELDS.some((f) => r[f]?.startsWith(needle)))
@@ -106,7 +109,8 @@ async function listed(store: SqlLinkStore, accountId: number, search: string): P
   const perPage = 50;
   const first = await store.list(accountId, filter, { page: 1, perPage }, NOW);
   const ids = first.items.map((l) => l.id);
-  for (let page = 2; page <= Math.ceil(first.total / perPage); page++) ids.push(...(await store.list(accountId, filter, { page, perPage }, NOW)).items.map((l) => l.id));
+  for (let page = 2; page <= Math.ceil(first.total / perPage); page++)
+    ids.push(...(await store.list(accountId, filter, { page, perPage }, NOW)).items.map((l) => l.id));
   assert.equal(first.total, ids.length, `${JSON.stringify(search)}: total`);
   for (const bound of [1, 3, first.total + 1]) {
     const counted = await store.list(accountId, filter, { page: 1, perPage }, NOW, { countUpTo: bound });
@@ -133,7 +137,9 @@ async function assertAgreement(db: Kysely<Database>, engine: Engine, accountId: 
 /** The statements on `links` of a page and a bounded count of the default search, as compiled (the probes included). */
 function statementsOf(db: Kysely<Database>, engine: Engine, accountId: number, search: string) {
   return linkStatements(db, engine, (store) =>
-    store.list(accountId, { status: LinkStatus.All, by: 'any', search, sort: 'desc' }, { page: 1, perPage: 25 }, NOW, { countUpTo: 1000 }),
+    store.list(accountId, { status: LinkStatus.All, by: 'any', search, sort: 'desc' }, { page: 1, perPage: 25 }, NOW, {
+      countUpTo: 1000,
+    }),
   );
 }
 
@@ -152,7 +158,9 @@ onEachEngine('link search of any column, one or two characters', (h) => {
     if (engine === 'postgres') await sql`analyze links`.execute(db);
     await assertAgreement(db, engine, account.id, 'beside 1 500 more');
     // A column that had no match gains one: it is read again.
-    await sql`update links set title = ${'b4 now'} where account_id = ${account.id} and alias = ${'n1499-bulk'}`.execute(db);
+    await sql`update links set title = ${'b4 now'} where account_id = ${account.id} and alias = ${'n1499-bulk'}`.execute(
+      db,
+    );
     await assertAgreement(db, engine, account.id, 'after an edit');
   });
 

@@ -48,7 +48,8 @@ onEachEngine(
       }
       // The dependencies this instance uses, and only those.
       assert.equal(hasMetric(samples, 'linkpix_dependency_up'), h().engine === 'postgres');
-      if (h().engine === 'postgres') assert.equal(metricValue(samples, 'linkpix_dependency_up', { dependency: 'postgresql' }), 1);
+      if (h().engine === 'postgres')
+        assert.equal(metricValue(samples, 'linkpix_dependency_up', { dependency: 'postgresql' }), 1);
     });
 
     test('a redirect, an API call, a cache miss then hits, and clicks written move their counters', async () => {
@@ -60,7 +61,8 @@ onEachEngine(
       assert.equal((await visit(h(), `/${link.alias}`, {}, 'HEAD')).status, 302);
       await h().server.container.visits.sink.flush();
       const after = await scrape(h());
-      const moved = (name: string, labels: Record<string, string> = {}) => metricValue(after, name, labels) - metricValue(before, name, labels);
+      const moved = (name: string, labels: Record<string, string> = {}) =>
+        metricValue(after, name, labels) - metricValue(before, name, labels);
 
       assert.equal(moved('linkpix_http_requests_total', { route: '/api/v1/links', status: '201' }), 1);
       assert.equal(moved('linkpix_http_requests_total', { route: '/:alias', status: '302' }), 4);

@@ -17,7 +17,11 @@ onEachEngine('redirect: the exact click cap', (h) => {
 
     assert.deepEqual(await clickCounts(h(), link.id), { human: 50, bot: 0 });
     assert.equal((await readLink(h(), key, link.id)).clicks, 50);
-    const [row] = await h().server.container.storage.db.selectFrom('links').select('clicks').where('id', '=', link.id).execute();
+    const [row] = await h()
+      .server.container.storage.db.selectFrom('links')
+      .select('clicks')
+      .where('id', '=', link.id)
+      .execute();
     assert.equal(Number(row!.clicks), 50);
     // Still expired later, once the count comes from the database.
     assert.equal((await visit(h(), `/${link.alias}`)).status, 410);

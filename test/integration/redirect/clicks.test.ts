@@ -4,10 +4,26 @@ import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { UA, clickCounts, clickRows, makeLink, readLink, redirectsTo, unique, visit } from './redirect-support.ts';
 
-const CLICK_COLUMNS = ['account_id', 'at', 'browser', 'city', 'country', 'device', 'id', 'is_bot', 'language', 'link_id', 'platform', 'referrer_host'];
+const CLICK_COLUMNS = [
+  'account_id',
+  'at',
+  'browser',
+  'city',
+  'country',
+  'device',
+  'id',
+  'is_bot',
+  'language',
+  'link_id',
+  'platform',
+  'referrer_host',
+];
 
 async function makePixel(h: Parameters<typeof makeLink>[0], key: string) {
-  const res = await h.request('POST', '/api/v1/pixels', { key, form: { name: unique('px'), type: 'facebook', value: '1234567890' } });
+  const res = await h.request('POST', '/api/v1/pixels', {
+    key,
+    form: { name: unique('px'), type: 'facebook', value: '1234567890' },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.data;
 }
@@ -19,7 +35,9 @@ onEachEngine(
       const { key } = await h().account();
       const link = await makeLink(h(), key, { url: 'https://example.com/counted' });
       for (let i = 0; i < 3; i++) assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://example.com/counted');
-      await Promise.all(Array.from({ length: 7 }, () => redirectsTo(h(), `/${link.alias}`, { 'user-agent': UA.iphone })));
+      await Promise.all(
+        Array.from({ length: 7 }, () => redirectsTo(h(), `/${link.alias}`, { 'user-agent': UA.iphone })),
+      );
       assert.deepEqual(await clickCounts(h(), link.id), { human: 10, bot: 0 });
       assert.equal((await readLink(h(), key, link.id)).clicks, 10);
     });
@@ -121,7 +139,14 @@ onEachEngine(
         },
       );
       assert.deepEqual(
-        [desktop!.country, desktop!.browser, desktop!.platform, desktop!.device, desktop!.language, desktop!.referrer_host],
+        [
+          desktop!.country,
+          desktop!.browser,
+          desktop!.platform,
+          desktop!.device,
+          desktop!.language,
+          desktop!.referrer_host,
+        ],
         ['US', 'Chrome', 'Windows', 'desktop', null, null],
       );
       const everything = JSON.stringify(rows);
@@ -136,7 +161,11 @@ onEachEngine(
       const off = await makeLink(h(), key, { url: 'https://example.com/none', disabled: 1 });
       await visit(h(), `/${off.alias}`);
       await h().server.container.visits.sink.flush();
-      const all = await h().server.container.storage.db.selectFrom('clicks').select('id').where('link_id', 'in', [link.id, off.id]).execute();
+      const all = await h()
+        .server.container.storage.db.selectFrom('clicks')
+        .select('id')
+        .where('link_id', 'in', [link.id, off.id])
+        .execute();
       assert.equal(all.length, 0);
     });
   },

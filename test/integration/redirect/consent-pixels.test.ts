@@ -2,7 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import type { Reply } from '../../support/harness.ts';
-import { BOT_UA, IPHONE_UA, assertSafePage, clicksOf, cookiePair, createLink, createPixel, cspSources, setCookie, setCookies, visit } from './visitor-support.ts';
+import {
+  BOT_UA,
+  IPHONE_UA,
+  assertSafePage,
+  clicksOf,
+  cookiePair,
+  createLink,
+  createPixel,
+  cspSources,
+  setCookie,
+  setCookies,
+  visit,
+} from './visitor-support.ts';
 
 // Each vendor: the loader its snippet fetches, and the script host the CSP must allow for it.
 const VENDORS = {
@@ -10,8 +22,14 @@ const VENDORS = {
   bing: { loader: 'https://bat.bing.com/bat.js', script: 'https://bat.bing.com' },
   facebook: { loader: 'https://connect.facebook.net/en_US/fbevents.js', script: 'https://connect.facebook.net' },
   'google-ads': { loader: 'https://www.googletagmanager.com/gtag/js?id=', script: 'https://www.googletagmanager.com' },
-  'google-analytics': { loader: 'https://www.googletagmanager.com/gtag/js?id=', script: 'https://*.googletagmanager.com' },
-  'google-tag-manager': { loader: 'https://www.googletagmanager.com/gtm.js?id=', script: 'https://www.googletagmanager.com' },
+  'google-analytics': {
+    loader: 'https://www.googletagmanager.com/gtag/js?id=',
+    script: 'https://*.googletagmanager.com',
+  },
+  'google-tag-manager': {
+    loader: 'https://www.googletagmanager.com/gtm.js?id=',
+    script: 'https://www.googletagmanager.com',
+  },
   linkedin: { loader: 'https://snap.licdn.com/li.lms-analytics/insight.min.js', script: 'https://snap.licdn.com' },
   pinterest: { loader: 'https://s.pinimg.com/ct/core.js', script: 'https://s.pinimg.com' },
   quora: { loader: 'https://a.quora.com/qevents.js', script: 'https://a.quora.com' },
@@ -34,10 +52,20 @@ function assertOnwardPage(res: Reply, destination: string, withFacebook: boolean
   assert.equal(res.status, 200, res.text);
   assertSafePage(res, 'pixel page');
   assert.ok(res.text.includes(`location.replace(u)`), 'no redirect script');
-  assert.ok(res.text.includes(JSON.stringify(destination)), `destination ${destination} not in the script:\n${res.text}`);
-  assert.ok(res.text.includes(`<a href="${destination.replaceAll('&', '&amp;')}">`), 'no visible link to the destination');
+  assert.ok(
+    res.text.includes(JSON.stringify(destination)),
+    `destination ${destination} not in the script:\n${res.text}`,
+  );
+  assert.ok(
+    res.text.includes(`<a href="${destination.replaceAll('&', '&amp;')}">`),
+    'no visible link to the destination',
+  );
   assert.equal(res.text.includes('fbq(\'init\',"fb123456")'), withFacebook, 'facebook snippet presence');
-  assert.equal(cspSources(res, 'script-src').includes('https://connect.facebook.net'), withFacebook, 'facebook host in the CSP');
+  assert.equal(
+    cspSources(res, 'script-src').includes('https://connect.facebook.net'),
+    withFacebook,
+    'facebook host in the CSP',
+  );
 }
 
 async function pixelLink(h: Harness, key: string, extra: Record<string, unknown> = {}) {
@@ -152,12 +180,24 @@ onEachEngine('pixels and consent (PIXEL_CONSENT=ask)', (h) => {
   test("all ten pixel types appear on one link's page, each with its vendor hosts in the CSP", async () => {
     const { key } = await h().account();
     const ids: number[] = [];
-    for (const type of Object.keys(VENDORS)) ids.push((await createPixel(h(), key, type, `ID_${type.replace(/-/g, '_')}`, `all-${type}`)).id);
+    for (const type of Object.keys(VENDORS))
+      ids.push((await createPixel(h(), key, type, `ID_${type.replace(/-/g, '_')}`, `all-${type}`)).id);
     const link = await createLink(h(), key, { url: 'https://example.com/ten', pixels: ids });
     assert.equal(link.pixels.length, 10);
     const consent = await visit(h(), 'GET', `/${link.alias}`);
     assertConsentPage(consent);
-    for (const name of ['AdRoll', 'Bing', 'Facebook', 'Google Ads', 'Google Analytics', 'Google Tag Manager', 'LinkedIn', 'Pinterest', 'Quora', 'Twitter']) {
+    for (const name of [
+      'AdRoll',
+      'Bing',
+      'Facebook',
+      'Google Ads',
+      'Google Analytics',
+      'Google Tag Manager',
+      'LinkedIn',
+      'Pinterest',
+      'Quora',
+      'Twitter',
+    ]) {
       assert.ok(consent.text.includes(name), `consent page does not name ${name}`);
     }
     const page = await visit(h(), 'GET', `/${link.alias}`, { cookie: 'lp_consent=yes' });
@@ -167,7 +207,10 @@ onEachEngine('pixels and consent (PIXEL_CONSENT=ask)', (h) => {
     for (const [type, vendor] of Object.entries(VENDORS)) {
       assert.ok(page.text.includes(vendor.loader), `${type}: loader ${vendor.loader} missing`);
       assert.ok(page.text.includes(`"ID_${type.replace(/-/g, '_')}"`), `${type}: pixel id missing`);
-      assert.ok(scriptSrc.includes(vendor.script), `${type}: ${vendor.script} not in script-src ${scriptSrc.join(' ')}`);
+      assert.ok(
+        scriptSrc.includes(vendor.script),
+        `${type}: ${vendor.script} not in script-src ${scriptSrc.join(' ')}`,
+      );
     }
     // Each snippet is its own nonce-tagged script, plus the redirect script.
     assert.ok((page.text.match(/<script nonce=/g) ?? []).length >= 11);
@@ -182,7 +225,10 @@ onEachEngine(
   (h) => {
     test('the pixel page straight away, targeted; DNT and bots still get a plain 302', async () => {
       const { key } = await h().account();
-      const link = await pixelLink(h(), key, { target_type: 2, platform: [{ key: 'iOS', value: 'https://ios.example.com/x' }] });
+      const link = await pixelLink(h(), key, {
+        target_type: 2,
+        platform: [{ key: 'iOS', value: 'https://ios.example.com/x' }],
+      });
       const res = await visit(h(), 'GET', `/${link.alias}`, { ua: IPHONE_UA });
       assertOnwardPage(res, 'https://ios.example.com/x', true);
       assert.deepEqual(setCookies(res), []);

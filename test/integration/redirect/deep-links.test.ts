@@ -25,18 +25,28 @@ onEachEngine(
   (h) => {
     test("the link's app links go to visitors on iOS and Android; a custom scheme opens through a page", async () => {
       const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: DEFAULT, ios_url: 'https://app.example.com/ios', android_url: 'myapp://open/item?id=7' });
+      const link = await makeLink(h(), key, {
+        url: DEFAULT,
+        ios_url: 'https://app.example.com/ios',
+        android_url: 'myapp://open/item?id=7',
+      });
       assert.equal(link.ios_url, 'https://app.example.com/ios');
       assert.equal(link.android_url, 'myapp://open/item?id=7');
       const path = `/${link.alias}`;
       assert.equal(await redirectsTo(h(), path, { 'user-agent': UA.iphone }), 'https://app.example.com/ios');
-      assert.equal(await redirectsTo(h(), `${path}?utm_source=qr`, { 'user-agent': UA.iphone }), 'https://app.example.com/ios?utm_source=qr');
+      assert.equal(
+        await redirectsTo(h(), `${path}?utm_source=qr`, { 'user-agent': UA.iphone }),
+        'https://app.example.com/ios?utm_source=qr',
+      );
       assert.equal(await redirectsTo(h(), path, { 'user-agent': UA.windows }), DEFAULT);
 
       const android = await visit(h(), path, { 'user-agent': UA.android });
       assertPage(android, 200, 'href="myapp://open/item?id=7"');
       assert.ok(android.text.includes(`href="${DEFAULT}"`), 'the web URL is a link too');
-      assert.ok(android.text.includes('"myapp://open/item?id=7"') && android.text.includes(`"${DEFAULT}"`), 'the script opens the app, then the web URL');
+      assert.ok(
+        android.text.includes('"myapp://open/item?id=7"') && android.text.includes(`"${DEFAULT}"`),
+        'the script opens the app, then the web URL',
+      );
       const csp = String(android.headers['content-security-policy']);
       const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
       assert.ok(nonce && /script-src 'nonce-/.test(csp), csp);
@@ -44,7 +54,10 @@ onEachEngine(
       assert.doesNotMatch(csp, /unsafe-inline/);
       assert.equal((await clickRows(h(), link.id)).length, 4, 'every visit counted, app or web');
 
-      const cleared = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { ios_url: null, android_url: '' } });
+      const cleared = await h().request('PUT', `/api/v1/links/${link.id}`, {
+        key,
+        json: { ios_url: null, android_url: '' },
+      });
       assert.equal(cleared.status, 200, cleared.text);
       assert.equal(cleared.body.data.ios_url, null);
       assert.equal(cleared.body.data.android_url, null);
@@ -57,13 +70,21 @@ onEachEngine(
         url: DEFAULT,
         ios_url: 'https://app.example.com/link',
         rules: JSON.stringify([
-          { when: { query: { c: 'shop' } }, url: 'https://shop.example/', ios_url: 'https://app.example.com/shop', android_url: 'myapp://shop' },
+          {
+            when: { query: { c: 'shop' } },
+            url: 'https://shop.example/',
+            ios_url: 'https://app.example.com/shop',
+            android_url: 'myapp://shop',
+          },
           { when: { query: { c: 'blog' } }, url: 'https://blog.example/' },
         ]),
       });
       assert.equal(link.rules[0].ios_url, 'https://app.example.com/shop');
       const path = `/${link.alias}`;
-      assert.equal(await redirectsTo(h(), `${path}?c=shop`, { 'user-agent': UA.iphone }), 'https://app.example.com/shop?c=shop');
+      assert.equal(
+        await redirectsTo(h(), `${path}?c=shop`, { 'user-agent': UA.iphone }),
+        'https://app.example.com/shop?c=shop',
+      );
       assertPage(await visit(h(), `${path}?c=shop`, { 'user-agent': UA.android }), 200, 'href="myapp://shop?c=shop"');
       assert.equal(
         await redirectsTo(h(), `${path}?c=blog`, { 'user-agent': UA.iphone }),
@@ -89,7 +110,10 @@ onEachEngine(
       assert.equal(bad.status, 422, bad.text);
       assert.deepEqual(Object.keys(bad.body.message).sort(), ['android_url', 'ios_url', 'rules.0.ios_url']);
       assert.match(bad.body.message.android_url[0], /https URL or use one of the schemes myapp/);
-      assert.equal((await h().request('GET', '/api/v1/links?search=app-bad&by=alias', { key })).body.meta?.total ?? 0, 0);
+      assert.equal(
+        (await h().request('GET', '/api/v1/links?search=app-bad&by=alias', { key })).body.meta?.total ?? 0,
+        0,
+      );
       const link = await makeLink(h(), key, { url: DEFAULT });
       const put = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { ios_url: 'data:text/html,x' } });
       assert.equal(put.status, 422);
@@ -99,11 +123,17 @@ onEachEngine(
     test("a domain's apple-app-site-association and assetlinks.json: set, served on its host as JSON, cleared", async () => {
       const { key } = await h().account();
       const domain = await makeDomain(h(), key);
-      const put = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, json: { apple_app_site_association: AASA, assetlinks: ASSET_LINKS } });
+      const put = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key,
+        json: { apple_app_site_association: AASA, assetlinks: ASSET_LINKS },
+      });
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(put.body.data.apple_app_site_association, AASA);
       assert.deepEqual(put.body.data.assetlinks, ASSET_LINKS);
-      assert.deepEqual((await h().request('GET', `/api/v1/domains/${domain.id}`, { key })).body.data.assetlinks, ASSET_LINKS);
+      assert.deepEqual(
+        (await h().request('GET', `/api/v1/domains/${domain.id}`, { key })).body.data.assetlinks,
+        ASSET_LINKS,
+      );
 
       const aasa = await visit(h(), '/.well-known/apple-app-site-association', { host: domain.name });
       assert.equal(aasa.status, 200, aasa.text);
@@ -116,7 +146,10 @@ onEachEngine(
       assert.equal((await visit(h(), '/.well-known/assetlinks.json')).status, 404, "the app's own host serves none");
 
       // A form sends JSON text; null (or an empty field) removes a file.
-      const form = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, form: { assetlinks: JSON.stringify(ASSET_LINKS), apple_app_site_association: '' } });
+      const form = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key,
+        form: { assetlinks: JSON.stringify(ASSET_LINKS), apple_app_site_association: '' },
+      });
       assert.equal(form.status, 200, form.text);
       assert.equal(form.body.data.apple_app_site_association, null);
       assert.equal((await visit(h(), '/.well-known/apple-app-site-association', { host: domain.name })).status, 404);
@@ -129,7 +162,13 @@ onEachEngine(
       const sent = {
         applinks: {
           apps: [],
-          details: [{ appIDs: ['ABCDE12345.com.example.app'], components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false, note: 'x' }], extra: 1 }],
+          details: [
+            {
+              appIDs: ['ABCDE12345.com.example.app'],
+              components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false, note: 'x' }],
+              extra: 1,
+            },
+          ],
           defaults: { caseSensitive: false, tracking: true },
           junk: { a: 1 },
         },
@@ -140,19 +179,33 @@ onEachEngine(
       const kept = {
         applinks: {
           apps: [],
-          details: [{ appIDs: ['ABCDE12345.com.example.app'], components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false }] }],
+          details: [
+            {
+              appIDs: ['ABCDE12345.com.example.app'],
+              components: [{ '/': '/shop/*', '?': { ref: '*' }, exclude: false }],
+            },
+          ],
           defaults: { caseSensitive: false },
         },
         webcredentials: { apps: ['ABCDE12345.com.example.app'] },
         activitycontinuation: { apps: ['ABCDE12345.com.example.app'] },
       };
       const assets = [{ ...ASSET_LINKS[0], note: 1, target: { ...ASSET_LINKS[0]!.target, extra: 'x' } }];
-      const put = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, json: { apple_app_site_association: sent, assetlinks: assets } });
+      const put = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key,
+        json: { apple_app_site_association: sent, assetlinks: assets },
+      });
       assert.equal(put.status, 200, put.text);
       assert.deepEqual(put.body.data.apple_app_site_association, kept);
       assert.deepEqual(put.body.data.assetlinks, ASSET_LINKS);
-      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: domain.name })).text), kept);
-      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: domain.name })).text), ASSET_LINKS);
+      assert.deepEqual(
+        JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: domain.name })).text),
+        kept,
+      );
+      assert.deepEqual(
+        JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: domain.name })).text),
+        ASSET_LINKS,
+      );
       const onlyHandoff = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
         key,
         json: { apple_app_site_association: { activitycontinuation: kept.activitycontinuation } },
@@ -163,17 +216,29 @@ onEachEngine(
       const other = await makeDomain(h(), key);
       await h()
         .server.container.storage.db.updateTable('domains')
-        .set({ apple_app_site_association: JSON.stringify({ ...AASA, unknown: { secret: 1 } }), assetlinks: JSON.stringify(assets) })
+        .set({
+          apple_app_site_association: JSON.stringify({ ...AASA, unknown: { secret: 1 } }),
+          assetlinks: JSON.stringify(assets),
+        })
         .where('id', '=', other.id)
         .execute();
-      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: other.name })).text), AASA);
-      assert.deepEqual(JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: other.name })).text), ASSET_LINKS);
+      assert.deepEqual(
+        JSON.parse((await visit(h(), '/.well-known/apple-app-site-association', { host: other.name })).text),
+        AASA,
+      );
+      assert.deepEqual(
+        JSON.parse((await visit(h(), '/.well-known/assetlinks.json', { host: other.name })).text),
+        ASSET_LINKS,
+      );
     });
 
     test('bad app-link files are a 422 naming the field, and the domain keeps what it had', async () => {
       const { key } = await h().account();
       const domain = await makeDomain(h(), key);
-      assert.equal((await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, json: { assetlinks: ASSET_LINKS } })).status, 200);
+      assert.equal(
+        (await h().request('PUT', `/api/v1/domains/${domain.id}`, { key, json: { assetlinks: ASSET_LINKS } })).status,
+        200,
+      );
       const bad = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
         key,
         json: {
@@ -182,17 +247,28 @@ onEachEngine(
           assetlinks: [
             {
               relation: ['delegate_permission/common.handle_all_urls'],
-              target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: ['AB:CD'] },
+              target: {
+                namespace: 'android_app',
+                package_name: 'com.example.app',
+                sha256_cert_fingerprints: ['AB:CD'],
+              },
             },
           ],
         },
       });
       assert.equal(bad.status, 422, bad.text);
-      assert.deepEqual(Object.keys(bad.body.message).sort(), ['apple_app_site_association.applinks.details.0.appIDs', 'assetlinks.0.target.sha256_cert_fingerprints.0']);
+      assert.deepEqual(Object.keys(bad.body.message).sort(), [
+        'apple_app_site_association.applinks.details.0.appIDs',
+        'assetlinks.0.target.sha256_cert_fingerprints.0',
+      ]);
       // A null appIDs beside a good appID is a bad appIDs, not a file served naming neither.
       const nullIds = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
         key,
-        json: { apple_app_site_association: { applinks: { details: [{ appIDs: null, appID: 'ABCDE12345.com.example.app', paths: ['/x'] }] } } },
+        json: {
+          apple_app_site_association: {
+            applinks: { details: [{ appIDs: null, appID: 'ABCDE12345.com.example.app', paths: ['/x'] }] },
+          },
+        },
       });
       assert.equal(nullIds.status, 422, nullIds.text);
       assert.deepEqual(Object.keys(nullIds.body.message), ['apple_app_site_association.applinks.details.0.appIDs']);
@@ -208,7 +284,10 @@ onEachEngine(
       const mine = await h().account();
       const theirs = await h().account();
       const domain = await makeDomain(h(), theirs.key);
-      const res = await h().request('PUT', `/api/v1/domains/${domain.id}`, { key: mine.key, json: { assetlinks: ASSET_LINKS } });
+      const res = await h().request('PUT', `/api/v1/domains/${domain.id}`, {
+        key: mine.key,
+        json: { assetlinks: ASSET_LINKS },
+      });
       assert.equal(res.status, 404);
     });
   },

@@ -36,7 +36,8 @@ onEachEngine('redirect: the fast path answers as the route does', (h) => {
   test('bots on a cached link are redirected and recorded apart', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key);
-    for (let i = 0; i < 3; i++) assert.equal((await visit(h(), `/${link.alias}`, { 'user-agent': UA.googlebot })).status, 302);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await visit(h(), `/${link.alias}`, { 'user-agent': UA.googlebot })).status, 302);
     const rows = await clickRows(h(), link.id);
     assert.deepEqual(
       rows.map((r) => Number(r.is_bot)),
@@ -75,8 +76,14 @@ onEachEngine(
         ],
       });
       for (let i = 0; i < 2; i++) {
-        assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location, 'https://example.com/us');
-        assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '81.2.69.160' })).location, 'https://example.com/gb');
+        assert.equal(
+          (await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location,
+          'https://example.com/us',
+        );
+        assert.equal(
+          (await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '81.2.69.160' })).location,
+          'https://example.com/gb',
+        );
       }
       const rows = await clickRows(h(), link.id);
       assert.deepEqual(
@@ -111,7 +118,10 @@ onEachEngine('redirect: the fast path when no proxy is trusted', (h) => {
       country: [{ key: 'US', value: 'https://example.com/us' }],
     });
     for (let i = 0; i < 2; i++) {
-      assert.equal((await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location, 'https://example.com/');
+      assert.equal(
+        (await visit(h(), `/${link.alias}`, { 'x-forwarded-for': '8.8.8.8' })).location,
+        'https://example.com/',
+      );
       assert.equal((await visit(h(), `/${onDomain.alias}`, { 'x-forwarded-host': domain.name })).status, 404);
     }
   });

@@ -99,7 +99,28 @@ const CASES: Record<string, string> = {
 };
 
 /** Bytes the random mutations insert. */
-const INSERTED = [' ', '\t', '\r', '\n', ':', ',', '"', '\\', '\x00', '\x7f', '\x80', '\xff', 'a', '0', '9', '/', '?', '#', '%', '-'];
+const INSERTED = [
+  ' ',
+  '\t',
+  '\r',
+  '\n',
+  ':',
+  ',',
+  '"',
+  '\\',
+  '\x00',
+  '\x7f',
+  '\x80',
+  '\xff',
+  'a',
+  '0',
+  '9',
+  '/',
+  '?',
+  '#',
+  '%',
+  '-',
+];
 const BASES = [
   `GET /${ALIAS}?a=b HTTP/1.1\r\nHost: short.test\r\nUser-Agent: Mozilla/5.0\r\nAccept-Language: fr\r\nConnection: keep-alive\r\n\r\n`,
   `POST /${ALIAS} HTTP/1.1\r\nHost: short.test\r\n${FORM}Content-Length: 11\r\nTransfer-Encoding: chunked\r\n\r\n3\r\npas\r\n0\r\n\r\n`,
@@ -117,7 +138,12 @@ function mutations(count: number): string[] {
       const i = random(text.length);
       const kind = random(3);
       const c = INSERTED[random(INSERTED.length)]!;
-      text = kind === 0 ? text.slice(0, i) + text.slice(i + 1) : kind === 1 ? text.slice(0, i) + c + text.slice(i) : text.slice(0, i) + c + text.slice(i + 1);
+      text =
+        kind === 0
+          ? text.slice(0, i) + text.slice(i + 1)
+          : kind === 1
+            ? text.slice(0, i) + c + text.slice(i)
+            : text.slice(0, i) + c + text.slice(i + 1);
     }
     out.add(text);
   }
@@ -159,17 +185,23 @@ let bare: Server;
 let seenByLinkpix: Map<number, Seen>;
 let seenByBare: Map<number, Seen>;
 before(async () => {
-  linkpix = await startHarness('sqlite', { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) }, overrides: { tuning: { BODY_LIMIT_BYTES: 65_536 } } });
+  linkpix = await startHarness('sqlite', {
+    env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    overrides: { tuning: { BODY_LIMIT_BYTES: 65_536 } },
+  });
   const { key } = await linkpix.account();
   await makeLink(linkpix, key, { url: 'https://example.com/dest?k=v', alias: ALIAS });
   await visit(linkpix, `/${ALIAS}`); // cached, so that plain visits are answered before Fastify
   const own = linkpix.server.app.server;
   // The same limits as linkpix's server (src/adapters/http/app.ts), and the plainest answer.
-  bare = createServer({ requestTimeout: own.requestTimeout, headersTimeout: own.headersTimeout, connectionsCheckingInterval: 1000 }, (_req, res) => {
-    // A length, as linkpix's answers have: without one an HTTP/1.0 answer must close to end.
-    res.setHeader('content-length', '0');
-    res.end();
-  });
+  bare = createServer(
+    { requestTimeout: own.requestTimeout, headersTimeout: own.headersTimeout, connectionsCheckingInterval: 1000 },
+    (_req, res) => {
+      // A length, as linkpix's answers have: without one an HTTP/1.0 answer must close to end.
+      res.setHeader('content-length', '0');
+      res.end();
+    },
+  );
   bare.keepAliveTimeout = own.keepAliveTimeout;
   seenByLinkpix = observe(own);
   seenByBare = observe(bare);
@@ -200,10 +232,19 @@ const barePort = () => {
 function difference(mine: Seen, theirs: Seen, a: Exchange, b: Exchange): string | null {
   const n = Math.min(mine.heads.length, theirs.heads.length);
   for (let i = 0; i < n; i++) if (mine.heads[i] !== theirs.heads[i]) return `another head at ${i}`;
-  const fewer = (x: Seen, y: Seen) => x.heads.length < y.heads.length || (x.heads.length === y.heads.length && x.error === null && y.error !== null);
-  if (mine.heads.length === theirs.heads.length && mine.error !== null && theirs.error !== null && mine.error !== theirs.error) return `another error (${mine.error})`;
-  if (mine.heads.length < theirs.heads.length && mine.error !== null) return `an error node:http did not meet (${mine.error})`;
-  if (theirs.heads.length < mine.heads.length && theirs.error !== null) return `no error where node:http met one (${theirs.error})`;
+  const fewer = (x: Seen, y: Seen) =>
+    x.heads.length < y.heads.length || (x.heads.length === y.heads.length && x.error === null && y.error !== null);
+  if (
+    mine.heads.length === theirs.heads.length &&
+    mine.error !== null &&
+    theirs.error !== null &&
+    mine.error !== theirs.error
+  )
+    return `another error (${mine.error})`;
+  if (mine.heads.length < theirs.heads.length && mine.error !== null)
+    return `an error node:http did not meet (${mine.error})`;
+  if (theirs.heads.length < mine.heads.length && theirs.error !== null)
+    return `no error where node:http met one (${theirs.error})`;
   const [mineAnswered, theirsAnswered] = [finals(a.received), finals(b.received)];
   if (fewer(mine, theirs) && !mineAnswered.closes) return 'read less without an answer that closes';
   if (fewer(theirs, mine) && !theirsAnswered.closes) return 'read more than node:http, which did not close';
@@ -245,12 +286,20 @@ async function differences(texts: string[]): Promise<string[]> {
   return found;
 }
 
-test('linkpix and a bare node:http server frame every case alike, whole, by one byte and by seven', { timeout: 60_000 }, async () => {
-  const found = await differences(Object.values(CASES));
-  assert.deepEqual(found, []);
-});
+test(
+  'linkpix and a bare node:http server frame every case alike, whole, by one byte and by seven',
+  { timeout: 60_000 },
+  async () => {
+    const found = await differences(Object.values(CASES));
+    assert.deepEqual(found, []);
+  },
+);
 
-test('linkpix and a bare node:http server frame 400 seeded mutations of a request alike, each followed by a second request', { timeout: 60_000 }, async () => {
-  const found = await differences(mutations(400));
-  assert.deepEqual(found, []);
-});
+test(
+  'linkpix and a bare node:http server frame 400 seeded mutations of a request alike, each followed by a second request',
+  { timeout: 60_000 },
+  async () => {
+    const found = await differences(mutations(400));
+    assert.deepEqual(found, []);
+  },
+);

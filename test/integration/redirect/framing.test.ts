@@ -33,7 +33,11 @@ describe('HTTP framing', () => {
       `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
     for (let run = 0; run < 3; run++) {
       const x = await exchange(portOf(h), Buffer.concat([Buffer.from(head), body]));
-      assert.equal(x.writeError, undefined, `run ${run}: the body was not read (${x.writeError}); got ${JSON.stringify(x.received.slice(0, 40))}`);
+      assert.equal(
+        x.writeError,
+        undefined,
+        `run ${run}: the body was not read (${x.writeError}); got ${JSON.stringify(x.received.slice(0, 40))}`,
+      );
       assert.equal(x.closed, 'end', `run ${run}`);
       assert.equal(statusOf(x.received), 413, x.received);
       assert.match(x.received, /\r\nconnection: close\r\n/i);
@@ -50,7 +54,10 @@ describe('HTTP framing', () => {
     assert.notEqual(quiet.closed, 'open', 'still open after 6 s');
     assert.ok(quiet.ms < TIMEOUT_MS + 3000, `closed after ${quiet.ms} ms`);
 
-    const endless = Buffer.concat([Buffer.from(head.replace('6000000', '200000000')), Buffer.alloc(40 * 1024 * 1024, 'a')]);
+    const endless = Buffer.concat([
+      Buffer.from(head.replace('6000000', '200000000')),
+      Buffer.alloc(40 * 1024 * 1024, 'a'),
+    ]);
     const flood = await exchange(portOf(h), endless, { perWrite: 1024 * 1024, waitMs: 10_000, stopOnEnd: true });
     assert.equal(statusOf(flood.received), 413);
     assert.notEqual(flood.closed, 'open', 'still reading after 10 s');
@@ -58,7 +65,11 @@ describe('HTTP framing', () => {
   });
 
   test('two Host fields are a 400 (RFC 9112 §3.2), whichever comes first, for a link the fast path would serve', async () => {
-    for (const hosts of ['Host: short.test\r\nHost: other.test', 'Host: other.test\r\nhost: short.test', 'Host: short.test\r\nHOST: short.test']) {
+    for (const hosts of [
+      'Host: short.test\r\nHost: other.test',
+      'Host: other.test\r\nhost: short.test',
+      'Host: short.test\r\nHOST: short.test',
+    ]) {
       const x = await exchange(portOf(h), `GET /${alias} HTTP/1.1\r\n${hosts}\r\n\r\n`);
       assert.equal(statusOf(x.received), 400, `${hosts}: ${x.received}`);
       assert.equal(answers(x.received).length, 1);
@@ -81,14 +92,19 @@ describe('HTTP framing', () => {
   test('a request that arrives too slowly is answered 408 and closed after REQUEST_TIMEOUT_MS, body or head', async () => {
     const slowBody = exchange(
       portOf(h),
-      `POST /${alias} HTTP/1.1\r\nHost: short.test\r\n` + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n${'p'.repeat(40)}`,
+      `POST /${alias} HTTP/1.1\r\nHost: short.test\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n${'p'.repeat(40)}`,
       { perWrite: 1, delayMs: 100, waitMs: 8000 },
     );
-    const slowHead = exchange(portOf(h), `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nUser-Agent: ${'x'.repeat(200)}\r\n\r\n`, {
-      perWrite: 1,
-      delayMs: 20,
-      waitMs: 8000,
-    });
+    const slowHead = exchange(
+      portOf(h),
+      `GET /${alias} HTTP/1.1\r\nHost: short.test\r\nUser-Agent: ${'x'.repeat(200)}\r\n\r\n`,
+      {
+        perWrite: 1,
+        delayMs: 20,
+        waitMs: 8000,
+      },
+    );
     for (const [what, x] of Object.entries({ body: await slowBody, head: await slowHead })) {
       assert.notEqual(x.closed, 'open', `${what}: still open after 8 s`);
       assert.equal(statusOf(x.received), 408, x.received);

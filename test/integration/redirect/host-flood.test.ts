@@ -50,7 +50,8 @@ async function flood(port: number, count: number, request: (i: number) => string
           const batch: string[] = [];
           while (batch.length < PER_WRITE && next < count) batch.push(request(next++));
           await conn.write(batch.join(''));
-          for (const r of await conn.responses(batch.length, 20_000)) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          for (const r of await conn.responses(batch.length, 20_000))
+            statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         }
       } finally {
         conn.close();
@@ -68,7 +69,10 @@ describe('redirect: a flood of distinct Host headers [sqlite]', () => {
     h = await startHarness('sqlite');
     port = Number(new URL(h.baseUrl).port);
     const { key } = await h.account();
-    const made = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/hello', alias: 'hello' } });
+    const made = await h.request('POST', '/api/v1/links', {
+      key,
+      form: { url: 'https://example.com/hello', alias: 'hello' },
+    });
     assert.equal(made.status, 201, made.text);
   });
 
@@ -92,7 +96,11 @@ describe('redirect: a flood of distinct Host headers [sqlite]', () => {
       assert.equal(afterVisits.misses, 0);
       assert.equal(afterVisits.domains, 0);
 
-      const unknown = await flood(port, UNKNOWN, (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`);
+      const unknown = await flood(
+        port,
+        UNKNOWN,
+        (i) => `GET /u${i}${randomBytes(6).toString('hex')} HTTP/1.1\r\nHost: ${bigHost(i)}\r\n\r\n`,
+      );
       assert.deepEqual(unknown, { 404: UNKNOWN });
       const sizes = cache.sizes;
       assert.equal(sizes.links, 1);

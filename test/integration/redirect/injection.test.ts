@@ -23,16 +23,25 @@ function assertClean(res: Reply, what: string): void {
 function getOnHost(h: Harness, path: string, host: string): Promise<Reply> {
   const { port } = new URL(h.baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host, 'user-agent': 'Mozilla/5.0 Chrome/124.0', accept: 'text/html' } }, (r) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (d) => (text += d));
-      r.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(r.headers)) if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: r.statusCode ?? 0, headers, text, body: undefined });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { host, 'user-agent': 'Mozilla/5.0 Chrome/124.0', accept: 'text/html' },
+      },
+      (r) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (d) => (text += d));
+        r.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(r.headers))
+            if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: r.statusCode ?? 0, headers, text, body: undefined });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -66,13 +75,25 @@ onEachEngine('no markup injection into visitor pages', (h) => {
 
   test('pixel values and domain names cannot carry markup or quotes', async () => {
     const { key } = await h().account();
-    for (const value of ['<script>alert(1)</script>', '</script>', 'a"b', "a'b", 'a b', 'a\\u003c', 'x;alert(1)', 'a<b']) {
+    for (const value of [
+      '<script>alert(1)</script>',
+      '</script>',
+      'a"b',
+      "a'b",
+      'a b',
+      'a\\u003c',
+      'x;alert(1)',
+      'a<b',
+    ]) {
       const res = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'bad', type: 'facebook', value } });
       assert.equal(res.status, 422, `${value}: ${res.text}`);
       assert.ok(res.body.message.value, res.text);
     }
     const good = await createPixel(h(), key, 'twitter', 'ok_1');
-    const put = await h().request('PUT', `/api/v1/pixels/${good.id}`, { key, json: { value: '"><script>alert(1)</script>' } });
+    const put = await h().request('PUT', `/api/v1/pixels/${good.id}`, {
+      key,
+      json: { value: '"><script>alert(1)</script>' },
+    });
     assert.equal(put.status, 422, put.text);
     for (const name of ['"><script>.example.com', 'a<b>.example.com', 'x.example.com/"><script>', "it's.example.com"]) {
       const res = await h().request('POST', '/api/v1/domains', { key, form: { name } });
@@ -90,7 +111,10 @@ onEachEngine('no markup injection into visitor pages', (h) => {
     const preview = await visit(h(), 'GET', `/${link.alias}/+?${QUERY}`);
     assert.equal(preview.status, 200);
     assertClean(preview, 'preview');
-    assert.ok(preview.text.includes('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;'), 'the title is shown as text');
+    assert.ok(
+      preview.text.includes('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;'),
+      'the title is shown as text',
+    );
 
     const consent = await visit(h(), 'GET', path, { ua: IPHONE_UA });
     assert.equal(consent.status, 200);
@@ -130,7 +154,9 @@ onEachEngine('no markup injection into visitor pages', (h) => {
     const right = await visit(h(), 'POST', path, { ua: IPHONE_UA, form: { password: 'pa"ss<script>' } });
     assert.equal(right.status, 200);
     assertClean(right, 'onward page after the password');
-    const unlocked = await visit(h(), 'POST', `/${link.alias}/+`, { cookie: cookiePair(setCookie(right, `lp_unlock_${link.id}`)!) });
+    const unlocked = await visit(h(), 'POST', `/${link.alias}/+`, {
+      cookie: cookiePair(setCookie(right, `lp_unlock_${link.id}`)!),
+    });
     assert.equal(unlocked.status, 200);
     assertClean(unlocked, 'unlocked preview');
     for (let i = 0; i < 5; i++) await visit(h(), 'POST', path, { form: { password: 'no' } });
@@ -145,7 +171,12 @@ onEachEngine('no markup injection into visitor pages', (h) => {
     const toUrl = await visit(h(), 'GET', `/${expired.alias}?${QUERY}`);
     assert.equal(toUrl.status, 302);
     assert.ok(toUrl.headers.get('location')!.startsWith('https://example.com/p?q='));
-    const gone = await createLink(h(), key, { url: HOSTILE_URL, title: TITLE, expiration_date: '2001-01-01', expiration_time: '00:00' });
+    const gone = await createLink(h(), key, {
+      url: HOSTILE_URL,
+      title: TITLE,
+      expiration_date: '2001-01-01',
+      expiration_time: '00:00',
+    });
     const page410 = await visit(h(), 'GET', `/${gone.alias}?${QUERY}`);
     assert.equal(page410.status, 410);
     assertClean(page410, 'expired page');
@@ -155,7 +186,11 @@ onEachEngine('no markup injection into visitor pages', (h) => {
       assert.equal(res.status, 404);
       assertClean(res, `disabled ${p}`);
     }
-    for (const p of [`/nope-${Date.now()}?${QUERY}`, `/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E`, `/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E/+`]) {
+    for (const p of [
+      `/nope-${Date.now()}?${QUERY}`,
+      `/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E`,
+      `/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E/+`,
+    ]) {
       const res = await visit(h(), 'GET', p);
       assert.equal(res.status, 404, p);
       assertClean(res, `not found ${p}`);

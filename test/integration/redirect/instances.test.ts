@@ -27,7 +27,12 @@ describe(
     let b: Harness;
 
     before(async () => {
-      redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+      redis = new Redis(REDIS_URL, {
+        lazyConnect: true,
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        retryStrategy: () => null,
+      });
       let lastError: unknown = null;
       redis.on('error', (error) => void (lastError = error));
       try {
@@ -101,7 +106,11 @@ describe(
     test('rotation stays an exact round-robin across instances', async () => {
       const { key } = await a.account();
       const list = ['https://r0.example.com/', 'https://r1.example.com/', 'https://r2.example.com/'];
-      const link = await makeLink(a, key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+      const link = await makeLink(a, key, {
+        url: 'https://example.com/',
+        target_type: 4,
+        rotation: list.map((value) => ({ value })),
+      });
       const path = `/${link.alias}`;
       const served = await split(
         61,
@@ -133,7 +142,10 @@ describe(
       // Both instances now hold the link in their caches.
       assert.equal(await redirectsTo(a, `/${link.alias}`), 'https://example.com/before');
       assert.equal(await redirectsTo(b, `/${link.alias}`), 'https://example.com/before');
-      const put = await a.request('PUT', `/api/v1/links/${link.id}`, { key, form: { url: 'https://example.com/after' } });
+      const put = await a.request('PUT', `/api/v1/links/${link.id}`, {
+        key,
+        form: { url: 'https://example.com/after' },
+      });
       assert.equal(put.status, 200, put.text);
       assert.equal(await redirectsTo(a, `/${link.alias}`), 'https://example.com/after');
       // Pub/sub is asynchronous: poll, bounded well below the cache's lifetime (30 s).

@@ -20,12 +20,20 @@ onEachEngine('redirect: keep-alive connections', (h) => {
   test('pipelined visits on one connection: the answers node:http gives, in order, one click each', async () => {
     const { key } = await h().account();
     const plain = await makeLink(h(), key, { url: 'https://example.com/p?a=1#top' });
-    const byCountry = await makeLink(h(), key, { url: 'https://example.com/', target_type: 1, country: [{ key: 'US', value: 'https://example.com/us' }] });
+    const byCountry = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 1,
+      country: [{ key: 'US', value: 'https://example.com/us' }],
+    });
     // The first visits read the links through Fastify and cache them.
     const routed = await visit(h(), `/${plain.alias}?utm=x`);
     await visit(h(), `/${byCountry.alias}`);
     const c = await rawConnection(portOf(h()));
-    await c.write(get(`/${plain.alias}?utm=x`) + get(`/${byCountry.alias}`) + get(`/${plain.alias}?utm=x`, { 'User-Agent': UA.googlebot }));
+    await c.write(
+      get(`/${plain.alias}?utm=x`) +
+        get(`/${byCountry.alias}`) +
+        get(`/${plain.alias}?utm=x`, { 'User-Agent': UA.googlebot }),
+    );
     const answers = await c.responses(3);
     c.close();
     assert.deepEqual(
@@ -33,7 +41,14 @@ onEachEngine('redirect: keep-alive connections', (h) => {
       [routed.location, 'https://example.com/', 'https://example.com/p?a=1&utm=x#top'],
     );
     assert.equal(dateless(answers[0]!), dateless(answers[2]!));
-    assert.deepEqual(Object.keys(answers[0]!.headers), ['location', 'cache-control', 'content-length', 'date', 'connection', 'keep-alive']);
+    assert.deepEqual(Object.keys(answers[0]!.headers), [
+      'location',
+      'cache-control',
+      'content-length',
+      'date',
+      'connection',
+      'keep-alive',
+    ]);
     const rows = await clickRows(h(), plain.id);
     assert.deepEqual(
       rows.map((r) => Number(r.is_bot)),
@@ -76,7 +91,11 @@ onEachEngine('redirect: keep-alive connections', (h) => {
     await closing.write(get(`/${link.alias}`, { Connection: 'close' }));
     assert.equal((await closing.responses(1))[0]!.headers.connection, 'close');
     await closing.closed;
-    assert.equal((await clickRows(h(), link.id)).length, 3, 'the first visit, HTTP/1.0 and the closing one; HEAD records none');
+    assert.equal(
+      (await clickRows(h(), link.id)).length,
+      3,
+      'the first visit, HTTP/1.0 and the closing one; HEAD records none',
+    );
   });
 });
 
@@ -93,6 +112,10 @@ test('a server with an idle keep-alive connection stops at once', async () => {
   // database on a machine other test tiers share.
   const since = Date.now();
   const held = new Promise<'held'>((resolve) => setTimeout(resolve, 15_000, 'held').unref());
-  assert.equal(await Promise.race([h.close().then(() => 'stopped' as const), held]), 'stopped', `the stop took over ${Date.now() - since} ms`);
+  assert.equal(
+    await Promise.race([h.close().then(() => 'stopped' as const), held]),
+    'stopped',
+    `the stop took over ${Date.now() - since} ms`,
+  );
   await c.closed;
 });

@@ -38,7 +38,11 @@ onEachEngine('redirect: disabled and expired links', (h) => {
 
   test('past its end date, a link goes to expiration_url, or answers the 410 page', async () => {
     const { key } = await h().account();
-    const toUrl = await makeLink(h(), key, { url: 'https://example.com/old', expiration_url: 'https://example.com/gone', ...expiry(-1) });
+    const toUrl = await makeLink(h(), key, {
+      url: 'https://example.com/old',
+      expiration_url: 'https://example.com/gone',
+      ...expiry(-1),
+    });
     const to410 = await makeLink(h(), key, { url: 'https://example.com/old', ...expiry(-1) });
     const live = await makeLink(h(), key, { url: 'https://example.com/live', ...expiry(1) });
 
@@ -81,7 +85,11 @@ onEachEngine('redirect: disabled and expired links', (h) => {
       expired.text,
     );
 
-    const withUrl = await makeLink(h(), key, { url: 'https://example.com/capped', expiration_clicks: 1, expiration_url: 'https://example.com/sold-out' });
+    const withUrl = await makeLink(h(), key, {
+      url: 'https://example.com/capped',
+      expiration_clicks: 1,
+      expiration_url: 'https://example.com/sold-out',
+    });
     assert.equal(await redirectsTo(h(), `/${withUrl.alias}`), 'https://example.com/capped');
     assert.equal(await redirectsTo(h(), `/${withUrl.alias}`), 'https://example.com/sold-out');
     assert.deepEqual(await clickCounts(h(), withUrl.id), { human: 1, bot: 0 });
@@ -90,7 +98,10 @@ onEachEngine('redirect: disabled and expired links', (h) => {
   test('bots and HEAD do not use up a click cap', async () => {
     const { key } = await h().account();
     const link = await makeLink(h(), key, { url: 'https://example.com/capped', expiration_clicks: 2 });
-    assert.equal(await redirectsTo(h(), `/${link.alias}`, { 'user-agent': UA.googlebot }), 'https://example.com/capped');
+    assert.equal(
+      await redirectsTo(h(), `/${link.alias}`, { 'user-agent': UA.googlebot }),
+      'https://example.com/capped',
+    );
     assert.equal((await visit(h(), `/${link.alias}`, {}, 'HEAD')).status, 302);
     assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://example.com/capped');
     assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://example.com/capped');

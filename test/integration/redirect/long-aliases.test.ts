@@ -21,9 +21,11 @@ const aliasOf = (length: number) => {
 };
 
 /** Every character percent-encoded: three times as long as the alias. */
-const encoded = (alias: string) => [...alias].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const encoded = (alias: string) =>
+  [...alias].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
-const get = (path: string, host = 'short.test') => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${BROWSER}\r\n\r\n`;
+const get = (path: string, host = 'short.test') =>
+  `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${BROWSER}\r\n\r\n`;
 
 async function rawAnswers(h: Harness, text: string, count: number): Promise<RawResponse[]> {
   const c = await rawConnection(portOf(h));
@@ -87,14 +89,20 @@ onEachEngine('redirect: aliases of up to 255 characters', (h) => {
     const locked = aliasOf(MAX);
     await makeLink(h(), key, { alias: locked, url: 'https://example.com/locked', password: 'opensesame' });
     assertPage(await visit(h(), `/${locked}`), 200, 'type="password"');
-    const unlocked = await h().request('POST', `/${locked}`, { form: { password: 'opensesame' }, headers: { accept: 'text/html' } });
+    const unlocked = await h().request('POST', `/${locked}`, {
+      form: { password: 'opensesame' },
+      headers: { accept: 'text/html' },
+    });
     assert.equal(unlocked.status, 200, unlocked.text.slice(0, 300));
     assert.ok(
       unlocked.headers.getSetCookie().some((c) => c.startsWith('lp_unlock_')),
       'no unlock cookie',
     );
     assert.match(unlocked.text, /https:\/\/example\.com\/locked/);
-    const preview = await h().request('POST', `/${locked}/+`, { form: { password: 'opensesame' }, headers: { accept: 'text/html' } });
+    const preview = await h().request('POST', `/${locked}/+`, {
+      form: { password: 'opensesame' },
+      headers: { accept: 'text/html' },
+    });
     assert.equal(preview.status, 200);
     assert.match(preview.text, /https:\/\/example\.com\/locked/);
 
@@ -102,7 +110,10 @@ onEachEngine('redirect: aliases of up to 255 characters', (h) => {
     const tracked = aliasOf(MAX);
     await makeLink(h(), key, { alias: tracked, url: 'https://example.com/tracked', pixels: [px.id] });
     assertPage(await visit(h(), `/${tracked}`), 200, 'name="consent"');
-    const consented = await h().request('POST', `/${tracked}`, { form: { consent: 'no' }, headers: { accept: 'text/html' } });
+    const consented = await h().request('POST', `/${tracked}`, {
+      form: { consent: 'no' },
+      headers: { accept: 'text/html' },
+    });
     assert.equal(consented.status, 200, consented.text.slice(0, 300));
     assert.equal(cookiePair(setCookie(consented, 'lp_consent') ?? ''), 'lp_consent=no');
   });
@@ -147,7 +158,11 @@ onEachEngine('redirect: aliases of up to 255 characters', (h) => {
     for (const [method, path] of cases) {
       const res = await h().request(method, path, method === 'POST' ? { form: { password: 'x' } } : {});
       if (method === 'HEAD') assert.equal(res.status, 414, path);
-      else assertEnvelope({ status: res.status, text: res.text, contentType: res.headers.get('content-type') ?? undefined }, 414);
+      else
+        assertEnvelope(
+          { status: res.status, text: res.text, contentType: res.headers.get('content-type') ?? undefined },
+          414,
+        );
     }
     const [raw] = await rawAnswers(h(), get(`/${long}`), 1);
     assertEnvelope({ status: raw!.status, text: raw!.body, contentType: raw!.headers['content-type'] }, 414);

@@ -13,7 +13,11 @@ const GUESSES = 100;
 
 /** The statuses of `n` wrong guesses posted at once, counted by status. */
 async function guessAtOnce(h: Harness, paths: string[], n: number): Promise<Record<number, number>> {
-  const replies = await Promise.all(Array.from({ length: n }, (_, i) => visit(h, 'POST', paths[i % paths.length]!, { form: { password: `guess-${i}` } })));
+  const replies = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      visit(h, 'POST', paths[i % paths.length]!, { form: { password: `guess-${i}` } }),
+    ),
+  );
   const counts: Record<number, number> = {};
   for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
@@ -38,7 +42,10 @@ function guessingSuite(h: () => Harness): void {
   test('the link and its preview share one count', async () => {
     const { key } = await h().account();
     const link = await createLink(h(), key, { url: 'https://example.com/vault', password: 'right-one' });
-    assert.deepEqual(await guessAtOnce(h(), [`/${link.alias}`, `/${link.alias}/+`], GUESSES), { 403: 5, 429: GUESSES - 5 });
+    assert.deepEqual(await guessAtOnce(h(), [`/${link.alias}`, `/${link.alias}/+`], GUESSES), {
+      403: 5,
+      429: GUESSES - 5,
+    });
   });
 
   test('the right password resets the count: its owner does not wait for earlier typos', async () => {

@@ -83,8 +83,10 @@ onEachEngine('redirect password', (h) => {
       `lp_unlock_${b.id}=${valueA}`, // A's signature under B's name
       cookieA, // A's cookie as is, on B
     ];
-    for (const cookie of attempts.slice(0, 3)) assertForm(await visit(h(), 'GET', `/${a.alias}`, { cookie }), 200, 'a-dest');
-    for (const cookie of attempts.slice(3)) assertForm(await visit(h(), 'GET', `/${b.alias}`, { cookie }), 200, 'b-dest');
+    for (const cookie of attempts.slice(0, 3))
+      assertForm(await visit(h(), 'GET', `/${a.alias}`, { cookie }), 200, 'a-dest');
+    for (const cookie of attempts.slice(3))
+      assertForm(await visit(h(), 'GET', `/${b.alias}`, { cookie }), 200, 'b-dest');
     assertForm(await visit(h(), 'GET', `/${b.alias}/+`, { cookie: `lp_unlock_${b.id}=${valueA}` }), 200, 'b-dest');
 
     // The genuine cookie still works, on its own link only.
@@ -147,7 +149,11 @@ onEachEngine('redirect password', (h) => {
 
   test('the preview /{alias}/+ asks for the password too, and shows the destination once unlocked', async () => {
     const { key } = await h().account();
-    const link = await createLink(h(), key, { url: 'https://example.com/preview-target', password: 'peek', title: 'Hidden page' });
+    const link = await createLink(h(), key, {
+      url: 'https://example.com/preview-target',
+      password: 'peek',
+      title: 'Hidden page',
+    });
     const ask = await visit(h(), 'GET', `/${link.alias}/+`);
     assertForm(ask, 200, 'preview-target');
     assert.ok(!ask.text.includes('Hidden page'), 'the preview gave the title away');

@@ -13,13 +13,17 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Real User-Agent strings, one per platform of the seed, and two bots. */
 export const UA = {
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  windows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  iphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  windows:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   mac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   fedora: 'Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
   ubuntu: 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
-  chromeos: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  chromeos:
+    'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
   curl: 'curl/8.5.0',
 } as const;
@@ -78,7 +82,10 @@ export const uniqueHost = (label = 'go'): string => `${label}-${randomBytes(4).t
 
 /** Creates a link through the API and returns its record; the create must succeed. */
 export async function makeLink(h: Harness, key: string, form: Record<string, unknown> = {}): Promise<Json> {
-  const res = await h.request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/', alias: unique('r'), ...form } });
+  const res = await h.request('POST', '/api/v1/links', {
+    key,
+    form: { url: 'https://example.com/', alias: unique('r'), ...form },
+  });
   assert.equal(res.status, 201, `create failed: ${res.text}`);
   return res.body.data;
 }
@@ -103,7 +110,12 @@ export async function readLink(h: Harness, key: string, id: number): Promise<Jso
 /** Writes the buffered clicks, then returns the link's click rows, oldest first. */
 export async function clickRows(h: Harness, linkId: number) {
   await h.server.container.visits.sink.flush();
-  return h.server.container.storage.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId).orderBy('id').execute();
+  return h.server.container.storage.db
+    .selectFrom('clicks')
+    .selectAll()
+    .where('link_id', '=', linkId)
+    .orderBy('id')
+    .execute();
 }
 
 /** Human and bot rows of a link, after a flush. */

@@ -14,7 +14,10 @@ test("every first path segment of the app's routes but `c` is a reserved alias",
   const h = await startHarness('sqlite');
   try {
     const segments = [...h.server.app.appSegments];
-    assert.ok(segments.includes('api') && segments.includes('health'), `the app's segments were read: ${segments.join(' ')}`);
+    assert.ok(
+      segments.includes('api') && segments.includes('health'),
+      `the app's segments were read: ${segments.join(' ')}`,
+    );
     assert.deepEqual(
       segments.filter((s) => ALIAS_PATTERN.test(s) && !isReservedAlias(s) && !NOT_RESERVED.has(s)),
       [],

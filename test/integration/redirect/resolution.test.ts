@@ -2,7 +2,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { assertPage, clickRows, makeDomain, makeLink, readLink, redirectsTo, unique, uniqueHost, visit } from './redirect-support.ts';
+import {
+  assertPage,
+  clickRows,
+  makeDomain,
+  makeLink,
+  readLink,
+  redirectsTo,
+  unique,
+  uniqueHost,
+  visit,
+} from './redirect-support.ts';
 
 onEachEngine('redirect: resolution', (h) => {
   test('an alias resolves whatever its case, on the app host', async () => {
@@ -27,7 +37,11 @@ onEachEngine('redirect: resolution', (h) => {
     const { key } = await h().account();
     const domain = await makeDomain(h(), key);
     const shared = unique('same');
-    const onDomain = await makeLink(h(), key, { alias: unique('dom'), url: 'https://example.com/on-domain', domain: domain.id });
+    const onDomain = await makeLink(h(), key, {
+      alias: unique('dom'),
+      url: 'https://example.com/on-domain',
+      domain: domain.id,
+    });
     const onDefault = await makeLink(h(), key, { alias: unique('def'), url: 'https://example.com/on-default' });
     // One alias, once per domain: each host sends it to its own link.
     await makeLink(h(), key, { alias: shared, url: 'https://example.com/shared-domain', domain: domain.id });
@@ -51,7 +65,11 @@ onEachEngine('redirect: resolution', (h) => {
     const link = await makeLink(h(), key, { url: 'https://example.com/ported', domain: domain.id });
     const mixed = name.replace(/^go/, 'GO').replace(/example\.com$/, 'Example.COM');
     for (const hostHeader of [`${mixed}:8443`, mixed, `${name}.`, `${name}:80`]) {
-      assert.equal(await redirectsTo(h(), `/${link.alias.toUpperCase()}`, { host: hostHeader }), 'https://example.com/ported', hostHeader);
+      assert.equal(
+        await redirectsTo(h(), `/${link.alias.toUpperCase()}`, { host: hostHeader }),
+        'https://example.com/ported',
+        hostHeader,
+      );
     }
   });
 
@@ -77,7 +95,10 @@ onEachEngine('redirect: resolution', (h) => {
     assert.equal(app.status, 200);
     assert.equal(app.location, undefined);
     // An index page set later applies at once.
-    const put = await h().request('PUT', `/api/v1/domains/${bare.id}`, { key, form: { index_page: 'https://example.com/later' } });
+    const put = await h().request('PUT', `/api/v1/domains/${bare.id}`, {
+      key,
+      form: { index_page: 'https://example.com/later' },
+    });
     assert.equal(put.status, 200, put.text);
     assert.equal((await visit(h(), '/', { host: bare.name })).location, 'https://example.com/later');
   });

@@ -20,7 +20,10 @@ onEachEngine('redirect: the HTTP answer', (h) => {
     const go = async (query: string) => (await visit(h(), `/${link.alias}${query}`)).location;
     assert.equal(await go('?utm_source=x'), 'https://example.com:8443/p?a=1&utm_source=x#top');
     assert.equal(await go(''), 'https://example.com:8443/p?a=1#top');
-    assert.equal(await go('?utm_source=x&utm_medium=mail'), 'https://example.com:8443/p?a=1&utm_source=x&utm_medium=mail#top');
+    assert.equal(
+      await go('?utm_source=x&utm_medium=mail'),
+      'https://example.com:8443/p?a=1&utm_source=x&utm_medium=mail#top',
+    );
     // The owner's own parameters win over a visitor's.
     assert.equal(await go('?a=2&b=3'), 'https://example.com:8443/p?a=1&b=3#top');
     // The visitor's parameters are carried as sent, repeated ones included.
@@ -30,11 +33,20 @@ onEachEngine('redirect: the HTTP answer', (h) => {
     // The owner's query is kept byte for byte: a server reading %20 and + differently, or a
     // bare flag, must get what the owner wrote.
     const exact = await makeLink(h(), key, { url: 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b' });
-    assert.equal((await visit(h(), `/${exact.alias}?utm_source=x`)).location, 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b&utm_source=x');
-    assert.equal((await visit(h(), `/${exact.alias}?flag=1&name=other`)).location, 'https://example.com/files?name=my%20file.pdf&flag&path=/a/b');
+    assert.equal(
+      (await visit(h(), `/${exact.alias}?utm_source=x`)).location,
+      'https://example.com/files?name=my%20file.pdf&flag&path=/a/b&utm_source=x',
+    );
+    assert.equal(
+      (await visit(h(), `/${exact.alias}?flag=1&name=other`)).location,
+      'https://example.com/files?name=my%20file.pdf&flag&path=/a/b',
+    );
 
     const bare = await makeLink(h(), key, { url: 'https://example.com/landing' });
-    assert.equal((await visit(h(), `/${bare.alias}?utm_campaign=spring`)).location, 'https://example.com/landing?utm_campaign=spring');
+    assert.equal(
+      (await visit(h(), `/${bare.alias}?utm_campaign=spring`)).location,
+      'https://example.com/landing?utm_campaign=spring',
+    );
   });
 
   test('the query is merged into a targeted destination too', async () => {
@@ -50,7 +62,10 @@ onEachEngine('redirect: the HTTP answer', (h) => {
 
   test('domain pages redirect with the same status and no-store', async () => {
     const { key } = await h().account();
-    const domain = await makeDomain(h(), key, { index_page: 'https://example.com/home', not_found_page: 'https://example.com/404' });
+    const domain = await makeDomain(h(), key, {
+      index_page: 'https://example.com/home',
+      not_found_page: 'https://example.com/404',
+    });
     for (const [path, to] of [
       ['/', 'https://example.com/home'],
       ['/missing-one', 'https://example.com/404'],

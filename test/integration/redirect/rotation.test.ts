@@ -15,7 +15,11 @@ onEachEngine('redirect: rotation', (h) => {
   test('consecutive visits walk the entries in order, cycle after cycle', async () => {
     const { key } = await h().account();
     const list = entries(3);
-    const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 4,
+      rotation: list.map((value) => ({ value })),
+    });
     const served: string[] = [];
     for (let i = 0; i < 7; i++) served.push(await redirectsTo(h(), `/${link.alias}`));
     const start = list.indexOf(served[0]!);
@@ -39,7 +43,11 @@ onEachEngine('redirect: rotation', (h) => {
       [50, 7],
     ] as const) {
       const list = entries(k);
-      const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+      const link = await makeLink(h(), key, {
+        url: 'https://example.com/',
+        target_type: 4,
+        rotation: list.map((value) => ({ value })),
+      });
       const served = await Promise.all(Array.from({ length: n }, () => redirectsTo(h(), `/${link.alias}`)));
       const counts = tally(served, list);
       assert.equal(
@@ -56,7 +64,11 @@ onEachEngine('redirect: rotation', (h) => {
   test('the round-robin goes on where it was after the link is edited', async () => {
     const { key } = await h().account();
     const list = entries(2);
-    const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 4,
+      rotation: list.map((value) => ({ value })),
+    });
     const first = await redirectsTo(h(), `/${link.alias}`);
     const put = await h().request('PUT', `/api/v1/links/${link.id}`, { key, form: { title: 'edited' } });
     assert.equal(put.status, 200, put.text);
@@ -67,7 +79,11 @@ onEachEngine('redirect: rotation', (h) => {
   test('HEAD neither advances the rotation nor counts', async () => {
     const { key } = await h().account();
     const list = entries(3);
-    const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 4,
+      rotation: list.map((value) => ({ value })),
+    });
     const first = await redirectsTo(h(), `/${link.alias}`);
     for (let i = 0; i < 4; i++) {
       const head = await visit(h(), `/${link.alias}`, {}, 'HEAD');
@@ -81,14 +97,22 @@ onEachEngine('redirect: rotation', (h) => {
 
   test('a single rotation entry always serves that entry', async () => {
     const { key } = await h().account();
-    const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: [{ value: 'https://only.example.com/' }] });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 4,
+      rotation: [{ value: 'https://only.example.com/' }],
+    });
     for (let i = 0; i < 3; i++) assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://only.example.com/');
   });
 
   test('human visits stay balanced when bots visit too', async () => {
     const { key } = await h().account();
     const list = entries(2);
-    const link = await makeLink(h(), key, { url: 'https://example.com/', target_type: 4, rotation: list.map((value) => ({ value })) });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/',
+      target_type: 4,
+      rotation: list.map((value) => ({ value })),
+    });
     const served: string[] = [];
     for (let i = 0; i < 10; i++) {
       served.push(await redirectsTo(h(), `/${link.alias}`));

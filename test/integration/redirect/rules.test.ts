@@ -24,12 +24,37 @@ onEachEngine(
         ]),
       });
       const path = `/${link.alias}`;
-      assert.equal(await redirectsTo(h(), path, { 'x-forwarded-for': '8.8.8.8', 'user-agent': UA.iphone }), 'https://us-iphone.example/');
-      assert.equal(await redirectsTo(h(), path, { 'x-forwarded-for': '8.8.8.8', 'user-agent': UA.android, 'accept-language': 'de' }), DEFAULT, 'US: not German');
-      assert.equal(await redirectsTo(h(), path, { 'x-forwarded-for': '81.2.69.160', 'accept-language': 'fr, de;q=0.5' }), 'https://de.example/');
-      assert.equal(await redirectsTo(h(), `${path}?utm_source=newsletter`), 'https://news.example/?utm_source=newsletter', 'the query is still merged');
-      assert.equal(await redirectsTo(h(), path, { 'user-agent': UA.fedora, referer: 'https://m.social.example/post/1' }), 'https://social.example/');
-      assert.equal(await redirectsTo(h(), path, { 'user-agent': UA.windows, referer: 'https://m.social.example/post/1' }), DEFAULT, 'Chrome, not Firefox');
+      assert.equal(
+        await redirectsTo(h(), path, { 'x-forwarded-for': '8.8.8.8', 'user-agent': UA.iphone }),
+        'https://us-iphone.example/',
+      );
+      assert.equal(
+        await redirectsTo(h(), path, {
+          'x-forwarded-for': '8.8.8.8',
+          'user-agent': UA.android,
+          'accept-language': 'de',
+        }),
+        DEFAULT,
+        'US: not German',
+      );
+      assert.equal(
+        await redirectsTo(h(), path, { 'x-forwarded-for': '81.2.69.160', 'accept-language': 'fr, de;q=0.5' }),
+        'https://de.example/',
+      );
+      assert.equal(
+        await redirectsTo(h(), `${path}?utm_source=newsletter`),
+        'https://news.example/?utm_source=newsletter',
+        'the query is still merged',
+      );
+      assert.equal(
+        await redirectsTo(h(), path, { 'user-agent': UA.fedora, referer: 'https://m.social.example/post/1' }),
+        'https://social.example/',
+      );
+      assert.equal(
+        await redirectsTo(h(), path, { 'user-agent': UA.windows, referer: 'https://m.social.example/post/1' }),
+        DEFAULT,
+        'Chrome, not Firefox',
+      );
       assert.equal(await redirectsTo(h(), path, { 'x-forwarded-for': '198.51.100.20' }), 'https://office.example/');
       const rows = await clickRows(h(), link.id);
       assert.equal(rows.length, 7, 'every visit counted, whichever rule decided');
@@ -56,7 +81,10 @@ onEachEngine(
         assert.equal(first.status, 302);
         const setCookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []);
         assert.equal(setCookie.length, 1);
-        assert.match(setCookie[0]!, new RegExp(`^lp_v${link.id}=[^;]+; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax$`));
+        assert.match(
+          setCookie[0]!,
+          new RegExp(`^lp_v${link.id}=[^;]+; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax$`),
+        );
         const cookie = setCookie[0]!.split(';')[0]!;
         seen.add(first.location!);
         for (let j = 0; j < 3; j++) {
@@ -65,7 +93,11 @@ onEachEngine(
           assert.equal(again.headers['set-cookie'], undefined, 'nothing new to remember');
         }
       }
-      assert.deepEqual([...seen].sort(), ['https://x.example/', 'https://y.example/'], 'both variants drawn over 40 visitors');
+      assert.deepEqual(
+        [...seen].sort(),
+        ['https://x.example/', 'https://y.example/'],
+        'both variants drawn over 40 visitors',
+      );
       // HEAD and bots draw but are not remembered.
       assert.equal((await visit(h(), path, {}, 'HEAD')).headers['set-cookie'], undefined);
       assert.equal((await visit(h(), path, { 'user-agent': UA.googlebot })).headers['set-cookie'], undefined);
@@ -73,7 +105,10 @@ onEachEngine(
 
     test('returning: the first visit is told apart from the next ones', async () => {
       const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: DEFAULT, rules: rules([{ when: { returning: true }, url: 'https://welcome-back.example/' }]) });
+      const link = await makeLink(h(), key, {
+        url: DEFAULT,
+        rules: rules([{ when: { returning: true }, url: 'https://welcome-back.example/' }]),
+      });
       const first = await visit(h(), `/${link.alias}`);
       assert.equal(first.location, DEFAULT);
       const cookie = ([] as string[]).concat(first.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
@@ -82,13 +117,21 @@ onEachEngine(
 
     test('a link whose rules remember nobody sets no cookie; caps and passwords act whatever rule decides', async () => {
       const { key } = await h().account();
-      const capped = await makeLink(h(), key, { url: DEFAULT, expiration_clicks: 2, rules: rules([{ when: { device: ['desktop'] }, url: 'https://desk.example/' }]) });
+      const capped = await makeLink(h(), key, {
+        url: DEFAULT,
+        expiration_clicks: 2,
+        rules: rules([{ when: { device: ['desktop'] }, url: 'https://desk.example/' }]),
+      });
       const a = await visit(h(), `/${capped.alias}`);
       assert.equal(a.location, 'https://desk.example/');
       assert.equal(a.headers['set-cookie'], undefined);
       assert.equal((await visit(h(), `/${capped.alias}`)).location, 'https://desk.example/');
       assert.equal((await visit(h(), `/${capped.alias}`)).status, 410, 'the cap is exact');
-      const locked = await makeLink(h(), key, { url: DEFAULT, password: 'secret', rules: rules([{ when: {}, url: 'https://ruled.example/' }]) });
+      const locked = await makeLink(h(), key, {
+        url: DEFAULT,
+        password: 'secret',
+        rules: rules([{ when: {}, url: 'https://ruled.example/' }]),
+      });
       const page = await visit(h(), `/${locked.alias}`);
       assert.equal(page.status, 200);
       assert.match(page.text, /password/i);
@@ -96,9 +139,15 @@ onEachEngine(
 
     test('an edit reaches the next visit (the cache entry and its compiled rules are dropped)', async () => {
       const { key } = await h().account();
-      const link = await makeLink(h(), key, { url: DEFAULT, rules: rules([{ when: {}, url: 'https://one.example/' }]) });
+      const link = await makeLink(h(), key, {
+        url: DEFAULT,
+        rules: rules([{ when: {}, url: 'https://one.example/' }]),
+      });
       assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://one.example/');
-      const res = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { rules: [{ when: {}, url: 'https://two.example/' }] } });
+      const res = await h().request('PUT', `/api/v1/links/${link.id}`, {
+        key,
+        json: { rules: [{ when: {}, url: 'https://two.example/' }] },
+      });
       assert.equal(res.status, 200);
       assert.equal(await redirectsTo(h(), `/${link.alias}`), 'https://two.example/');
       const cleared = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { rules: null } });
@@ -120,7 +169,10 @@ onEachEngine('redirect: ip rules without TRUST_PROXY', (h) => {
         { when: { ip: ['127.0.0.0/8', '::1/128'] }, url: 'https://loopback.example/' },
       ]),
     });
-    assert.equal(await redirectsTo(h(), `/${link.alias}`, { 'x-forwarded-for': '198.51.100.20' }), 'https://loopback.example/');
+    assert.equal(
+      await redirectsTo(h(), `/${link.alias}`, { 'x-forwarded-for': '198.51.100.20' }),
+      'https://loopback.example/',
+    );
     const explained = await h().request('GET', `/api/v1/links/${link.id}/explain?ip=198.51.100.20`, { key });
     assert.equal(explained.body.data.url, 'https://forged.example/', 'explain takes the address it is given');
   });

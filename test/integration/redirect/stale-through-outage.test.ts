@@ -33,7 +33,8 @@ function expiry(days: number): { expiration_date: string; expiration_time: strin
 }
 
 /** Whether the instance's cache would answer this alias without a read (not doubted, not past its time). */
-const held = (h: Harness, alias: string): boolean => h.server.container.visits.source.peek(APP_HOST, alias) !== undefined;
+const held = (h: Harness, alias: string): boolean =>
+  h.server.container.visits.source.peek(APP_HOST, alias) !== undefined;
 
 for (const engine of ENGINES) {
   const skip = engine.skip ?? (HAS_REDIS_SERVER ? false : 'redis-server is not installed');
@@ -54,18 +55,25 @@ for (const engine of ENGINES) {
     /** What the database's failures look like to the instances; SQLite's file cannot be cut. */
     const cut = async () => void (await proxy?.cut());
     const restore = async () => void (await proxy?.restore());
-    const until = (what: string, check: () => boolean | Promise<boolean>) => eventually(what, check, { timeoutMs: 30_000, everyMs: 50 });
+    const until = (what: string, check: () => boolean | Promise<boolean>) =>
+      eventually(what, check, { timeoutMs: 30_000, everyMs: 50 });
 
     /** Redis stops and starts again empty; resolves once every instance has doubted its cache. */
     const redisGap = async (doubted: Array<[Harness, string]>) => {
       await redis.stop();
       await redis.start();
-      await until('both instances to have caught up after Redis returned', () => doubted.every(([h, alias]) => !held(h, alias)));
+      await until('both instances to have caught up after Redis returned', () =>
+        doubted.every(([h, alias]) => !held(h, alias)),
+      );
     };
 
     before(async () => {
       redis = await OwnRedis.start();
-      const env: Record<string, string> = { REDIS_URL: redis.url, REDIS_PREFIX: 'stale:', CLICK_FLUSH_INTERVAL_MS: '100' };
+      const env: Record<string, string> = {
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: 'stale:',
+        CLICK_FLUSH_INTERVAL_MS: '100',
+      };
       const outageLog = (message: string) => void outageLines.push(message);
       const onError = (error: unknown) => void faults.push(error);
       if (cuts) {
@@ -85,7 +93,9 @@ for (const engine of ENGINES) {
         // One instance: a second one's SQLite file would be its own. Its writes are its own invalidations.
         a = await startHarness('sqlite', { env, overrides: { outageLog, onError } });
         b = a;
-        c = await startHarness('sqlite', { overrides: { clock, outageLog, onError, tuning: { LINK_CACHE_TTL_MS: TTL_MS } } });
+        c = await startHarness('sqlite', {
+          overrides: { clock, outageLog, onError, tuning: { LINK_CACHE_TTL_MS: TTL_MS } },
+        });
       }
     });
 
@@ -121,7 +131,10 @@ for (const engine of ENGINES) {
             }),
           );
           for (const { res, expected } of replies) {
-            const seen = res.status === 302 && res.location === expected ? 'redirected' : `${res.status} ${res.location ?? res.text.slice(0, 80)}`;
+            const seen =
+              res.status === 302 && res.location === expected
+                ? 'redirected'
+                : `${res.status} ${res.location ?? res.text.slice(0, 80)}`;
             statuses.set(seen, (statuses.get(seen) ?? 0) + 1);
           }
         }
@@ -131,7 +144,10 @@ for (const engine of ENGINES) {
         if (cuts) {
           // A link this instance never held has no last known state: the outage is the answer.
           assert.equal((await visit(a, `/${never.alias}`)).status, 503);
-          assert.ok(outageLines.includes('the database cannot be read: cached links are answered from their last known state'), outageLines.join('\n'));
+          assert.ok(
+            outageLines.includes('the database cannot be read: cached links are answered from their last known state'),
+            outageLines.join('\n'),
+          );
         } else {
           assert.equal(await redirectsTo(a, `/${never.alias}`), 'https://example.com/never-visited');
         }
@@ -140,7 +156,8 @@ for (const engine of ENGINES) {
       }
       // Every click of the outage is written once the database is back, as usual, and once: two
       // visits of each link before, and the outage's.
-      const written = async () => (await Promise.all(links.map((l) => clickCounts(a, l.id)))).reduce((sum, n) => sum + n.human, 0);
+      const written = async () =>
+        (await Promise.all(links.map((l) => clickCounts(a, l.id)))).reduce((sum, n) => sum + n.human, 0);
       await until("the outage's clicks to be written", async () => (await written()) >= 2 * LINKS + VISITS);
       await b.server.container.visits.sink.flush();
       assert.equal(await written(), 2 * LINKS + VISITS);
@@ -162,7 +179,10 @@ for (const engine of ENGINES) {
         const off = await b.request('PUT', `/api/v1/links/${link.id}`, { key, form: { disabled: 1 } });
         assert.equal(off.status, 200, off.text);
       }
-      await until('the invalidations to reach the first instance', () => !held(a, seen.alias) && !held(a, unseen.alias));
+      await until(
+        'the invalidations to reach the first instance',
+        () => !held(a, seen.alias) && !held(a, unseen.alias),
+      );
       // Read again after the invalidation: its last known state is now the disabled one.
       assertPage(await visit(a, `/${seen.alias}`), 404, 'disabled');
 
@@ -172,7 +192,8 @@ for (const engine of ENGINES) {
       try {
         assertPage(await visit(a, `/${seen.alias}`), 404, 'disabled');
         const res = await visit(a, `/${unseen.alias}`);
-        if (cuts) assert.equal(res.status, 503, 'the invalidation received removed the redirect: nothing older is served');
+        if (cuts)
+          assert.equal(res.status, 503, 'the invalidation received removed the redirect: nothing older is served');
         else assertPage(res, 404, 'disabled');
       } finally {
         await restore();

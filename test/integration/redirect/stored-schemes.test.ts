@@ -24,11 +24,16 @@ onEachEngine(
       const { key } = await h().account();
       const db = h().server.container.storage.db;
       const own = await makeLink(h(), key, { url: 'https://example.com/a', android_url: 'myapp://a' });
-      const ruled = await makeLink(h(), key, { url: 'https://example.com/b', rules: JSON.stringify([{ when: { query: { c: 'x' } }, url: 'https://example.com/x' }]) });
+      const ruled = await makeLink(h(), key, {
+        url: 'https://example.com/b',
+        rules: JSON.stringify([{ when: { query: { c: 'x' } }, url: 'https://example.com/x' }]),
+      });
       const clean = await makeLink(h(), key, { url: 'https://example.com/c', android_url: 'myapp://c' });
       // Saved when the settings allowed intent: (no request can save one now).
       await db.updateTable('links').set({ android_url: INTENT }).where('id', '=', own.id).execute();
-      const rules = [{ name: null, when: { query: { c: 'x' } }, url: 'https://example.com/x', ios_url: 'intent://x#Intent;end' }];
+      const rules = [
+        { name: null, when: { query: { c: 'x' } }, url: 'https://example.com/x', ios_url: 'intent://x#Intent;end' },
+      ];
       await db
         .updateTable('links')
         .set({ rules: JSON.stringify(rules) })
@@ -41,7 +46,10 @@ onEachEngine(
       // Another start on the same database (a restart after the upgrade).
       const lines: LogLine[] = [];
       const logStream = { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) };
-      const restarted = await buildServer({ ...h().config, LOG_LEVEL: 'warn' }, { logStream, ...(h().pgSchema ? { pgSchema: h().pgSchema! } : {}) });
+      const restarted = await buildServer(
+        { ...h().config, LOG_LEVEL: 'warn' },
+        { logStream, ...(h().pgSchema ? { pgSchema: h().pgSchema! } : {}) },
+      );
       try {
         await restarted.startWarnings;
       } finally {
@@ -50,7 +58,10 @@ onEachEngine(
       const warnings = lines.filter((l) => l.links !== undefined);
       assert.equal(warnings.length, 1, JSON.stringify(lines));
       assert.equal(warnings[0]!.level, 40, 'a warning');
-      assert.deepEqual({ links: warnings[0]!.links, ids: warnings[0]!.ids, schemes: warnings[0]!.schemes }, { links: 2, ids: [own.id, ruled.id], schemes: ['intent'] });
+      assert.deepEqual(
+        { links: warnings[0]!.links, ids: warnings[0]!.ids, schemes: warnings[0]!.schemes },
+        { links: 2, ids: [own.id, ruled.id], schemes: ['intent'] },
+      );
       assert.match(warnings[0]!.msg, /intent/);
     });
   },

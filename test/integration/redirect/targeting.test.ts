@@ -58,7 +58,8 @@ onEachEngine(
         assert.equal(await redirectsTo(h(), `/${link.alias}`, { 'user-agent': ua }), platformUrl(platform), platform);
       }
       // An operating system outside the seven goes to url.
-      const playstation = 'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15';
+      const playstation =
+        'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15';
       assert.equal(await redirectsTo(h(), `/${link.alias}`, { 'user-agent': playstation }), DEFAULT);
       const rows = await clickRows(h(), link.id);
       assert.deepEqual(
@@ -144,10 +145,14 @@ onEachEngine(
       };
       for (const [type, urls] of Object.entries(expected)) {
         const link = await makeLink(h(), key, { ...lists, target_type: Number(type) });
-        for (const url of urls) assert.equal(await redirectsTo(h(), `/${link.alias}`, visitor), url, `target_type ${type}`);
+        for (const url of urls)
+          assert.equal(await redirectsTo(h(), `/${link.alias}`, visitor), url, `target_type ${type}`);
       }
       const rotating = await makeLink(h(), key, { ...lists, target_type: 4 });
-      const seen = new Set([await redirectsTo(h(), `/${rotating.alias}`, visitor), await redirectsTo(h(), `/${rotating.alias}`, visitor)]);
+      const seen = new Set([
+        await redirectsTo(h(), `/${rotating.alias}`, visitor),
+        await redirectsTo(h(), `/${rotating.alias}`, visitor),
+      ]);
       assert.deepEqual([...seen].sort(), ['https://r1.example.com/', 'https://r2.example.com/']);
 
       // Switching target_type through the API switches the list that acts, at once.

@@ -9,8 +9,10 @@ import type { Harness, Reply, RequestOptions } from '../../support/harness.ts';
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // Node's fetch sends "node" as its User-Agent, which is (rightly) a bot: visits use real ones.
-const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+export const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 export const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 /** Creates a link through the API; the create must succeed. */
@@ -21,7 +23,10 @@ export async function createLink(h: Harness, key: string, form: Record<string, u
 }
 
 export async function createPixel(h: Harness, key: string, type: string, value: string, name?: string): Promise<Json> {
-  const res = await h.request('POST', '/api/v1/pixels', { key, form: { name: name ?? `${type}-${value}`.slice(0, 32), type, value } });
+  const res = await h.request('POST', '/api/v1/pixels', {
+    key,
+    form: { name: name ?? `${type}-${value}`.slice(0, 32), type, value },
+  });
   assert.equal(res.status, 201, `pixel create failed: ${res.text}`);
   return res.body.data;
 }
@@ -101,13 +106,21 @@ export function assertSafePage(res: Reply, what: string): void {
   const nonce = cspNonce(res);
   const tags = [...res.text.matchAll(/<(script|style)\b[^>]*>/gi)].map((m) => m[0]);
   for (const tag of tags) assert.ok(tag.includes(` nonce="${nonce}"`), `${what}: ${tag} lacks the CSP nonce`);
-  assert.equal((res.text.match(/<script\b/gi) ?? []).length, (res.text.match(/<\/script>/gi) ?? []).length, `${what}: unbalanced <script>`);
+  assert.equal(
+    (res.text.match(/<script\b/gi) ?? []).length,
+    (res.text.match(/<\/script>/gi) ?? []).length,
+    `${what}: unbalanced <script>`,
+  );
   // Attribute names, with the (escaped, quoted) values taken out: no on* handler anywhere.
   for (const tag of res.text.match(/<[a-z][a-z0-9-]*\b[^>]*>/gi) ?? []) {
     const names = tag.replace(/"[^"]*"|'[^']*'/g, '""');
     assert.doesNotMatch(names, /[\s/"']on[a-z]+\s*=/i, `${what}: an event-handler attribute in ${tag}`);
   }
-  assert.doesNotMatch(res.text, /(href|src|action)\s*=\s*["']?\s*(javascript|data|vbscript):/i, `${what}: a script URL`);
+  assert.doesNotMatch(
+    res.text,
+    /(href|src|action)\s*=\s*["']?\s*(javascript|data|vbscript):/i,
+    `${what}: a script URL`,
+  );
   assert.equal((res.text.match(/<title>/gi) ?? []).length, 1, `${what}: the title was broken out of`);
   assert.equal((res.text.match(/<\/title>/gi) ?? []).length, 1, `${what}: the title was broken out of`);
 }

@@ -27,7 +27,12 @@ class CountingSource extends SqlRedirectLinkSource {
 
 function freshCache(h: Harness) {
   const source = new CountingSource(h.server.container.storage.db, new Set(['short.test']), h.engine);
-  const cache = new CachedRedirectSource(source, { ttlMs: 60_000, missTtlMs: 2000, maxEntries: 100, appHost: 'short.test' });
+  const cache = new CachedRedirectSource(source, {
+    ttlMs: 60_000,
+    missTtlMs: 2000,
+    maxEntries: 100,
+    appHost: 'short.test',
+  });
   return { source, cache };
 }
 

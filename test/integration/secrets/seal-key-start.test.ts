@@ -46,7 +46,11 @@ function onOneDatabase(engine: Engine['name']) {
 
 async function enrol(h: Harness): Promise<number> {
   const { id } = await h.account();
-  await new SqlTwoFactorStore(h.server.container.storage.db, new SecretBox(h.server.container.sealKeys)).start(id, SEED, 1000);
+  await new SqlTwoFactorStore(h.server.container.storage.db, new SecretBox(h.server.container.sealKeys)).start(
+    id,
+    SEED,
+    1000,
+  );
   return id;
 }
 
@@ -63,10 +67,14 @@ for (const engine of ENGINES) {
         await db.stop(first);
         await assert.rejects(
           db.start({ SEAL_KEY: wrong }),
-          (e: unknown) => e instanceof SealKeyError && /^SEAL_KEY cannot open the secrets sealed at rest/.test(e.message),
+          (e: unknown) =>
+            e instanceof SealKeyError && /^SEAL_KEY cannot open the secrets sealed at rest/.test(e.message),
         );
         const moving = await db.start({ SEAL_KEY: `${wrong},${right}` });
-        const found = await new SqlTwoFactorStore(moving.server.container.storage.db, new SecretBox(moving.server.container.sealKeys)).find(id);
+        const found = await new SqlTwoFactorStore(
+          moving.server.container.storage.db,
+          new SecretBox(moving.server.container.sealKeys),
+        ).find(id);
         assert.equal(found?.secret, SEED);
         await db.stop(moving);
       } finally {
@@ -77,55 +85,89 @@ for (const engine of ENGINES) {
 }
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite');
-test('SQLite without SEAL_KEY: a key file beside the database file, 0600, made at the first start and kept by the next', { skip: !sqlite }, async () => {
-  const db = onOneDatabase('sqlite');
-  try {
-    const first = await db.start({});
-    const id = await enrol(first);
-    await db.stop(first);
-    const path = `${db.file}.seal-key`;
-    assert.equal(statSync(path).mode & 0o777, 0o600);
-    const key = readFileSync(path, 'utf8');
-    const again = await db.start({});
-    assert.equal(readFileSync(path, 'utf8'), key, 'the same key');
-    const found = await new SqlTwoFactorStore(again.server.container.storage.db, new SecretBox(again.server.container.sealKeys)).find(id);
-    assert.equal(found?.secret, SEED);
-    assert.deepEqual(await again.server.container.storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute(), []);
-    await db.stop(again);
-  } finally {
-    await db.cleanUp();
-  }
-});
+test(
+  'SQLite without SEAL_KEY: a key file beside the database file, 0600, made at the first start and kept by the next',
+  { skip: !sqlite },
+  async () => {
+    const db = onOneDatabase('sqlite');
+    try {
+      const first = await db.start({});
+      const id = await enrol(first);
+      await db.stop(first);
+      const path = `${db.file}.seal-key`;
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      const key = readFileSync(path, 'utf8');
+      const again = await db.start({});
+      assert.equal(readFileSync(path, 'utf8'), key, 'the same key');
+      const found = await new SqlTwoFactorStore(
+        again.server.container.storage.db,
+        new SecretBox(again.server.container.sealKeys),
+      ).find(id);
+      assert.equal(found?.secret, SEED);
+      assert.deepEqual(
+        await again.server.container.storage.db
+          .selectFrom('app_secrets')
+          .select('name')
+          .where('name', '=', 'totp-seal')
+          .execute(),
+        [],
+      );
+      await db.stop(again);
+    } finally {
+      await db.cleanUp();
+    }
+  },
+);
 
-test('SQLite: the key file gone, with seeds sealed under it, fails the start saying so and makes no new key', { skip: !sqlite }, async () => {
-  const db = onOneDatabase('sqlite');
-  try {
-    const first = await db.start({});
-    await enrol(first);
-    await db.stop(first);
-    const path = `${db.file}.seal-key`;
-    rmSync(path);
-    await assert.rejects(
-      db.start({}),
-      (e: unknown) => e instanceof SealKeyError && e.message.startsWith(`The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY).`),
-    );
-    assert.ok(!existsSync(path), 'no new key');
-  } finally {
-    await db.cleanUp();
-  }
-});
+test(
+  'SQLite: the key file gone, with seeds sealed under it, fails the start saying so and makes no new key',
+  { skip: !sqlite },
+  async () => {
+    const db = onOneDatabase('sqlite');
+    try {
+      const first = await db.start({});
+      await enrol(first);
+      await db.stop(first);
+      const path = `${db.file}.seal-key`;
+      rmSync(path);
+      await assert.rejects(
+        db.start({}),
+        (e: unknown) =>
+          e instanceof SealKeyError &&
+          e.message.startsWith(
+            `The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY).`,
+          ),
+      );
+      assert.ok(!existsSync(path), 'no new key');
+    } finally {
+      await db.cleanUp();
+    }
+  },
+);
 
 const postgres = ENGINES.find((e) => e.name === 'postgres');
-test("PostgreSQL without SEAL_KEY: the database key, and one warning at start, in the server's log", { skip: !postgres || (postgres.skip ?? false) }, async () => {
-  const lines: string[] = [];
-  const h = await startHarness('postgres', { env: { LOG_LEVEL: 'warn' }, overrides: { logStream: { write: (line) => lines.push(line) } } });
-  try {
-    await enrol(h);
-    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => /SEAL_KEY/.test(l.msg));
-    assert.equal(warnings.length, 1, lines.join(''));
-    assert.equal(warnings[0]!.level, 40, 'at warn');
-    assert.match(warnings[0]!.msg, /^SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them/);
-  } finally {
-    await h.close();
-  }
-});
+test(
+  "PostgreSQL without SEAL_KEY: the database key, and one warning at start, in the server's log",
+  { skip: !postgres || (postgres.skip ?? false) },
+  async () => {
+    const lines: string[] = [];
+    const h = await startHarness('postgres', {
+      env: { LOG_LEVEL: 'warn' },
+      overrides: { logStream: { write: (line) => lines.push(line) } },
+    });
+    try {
+      await enrol(h);
+      const warnings = lines
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .filter((l) => /SEAL_KEY/.test(l.msg));
+      assert.equal(warnings.length, 1, lines.join(''));
+      assert.equal(warnings[0]!.level, 40, 'at warn');
+      assert.match(
+        warnings[0]!.msg,
+        /^SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them/,
+      );
+    } finally {
+      await h.close();
+    }
+  },
+);

@@ -18,7 +18,13 @@ import { SqlTwoFactorStore } from '../../../src/adapters/storage/stores/two-fact
 const SEED = 'JBSWY3DPEHPK3PXP';
 
 function holder(storage: Storage, source: SealKeySource, warnings: string[] = []) {
-  const keys = new SealKeys({ db: storage.db, engine: storage.engine, source, warn: (line) => warnings.push(line), clock: { now: () => 5000 } });
+  const keys = new SealKeys({
+    db: storage.db,
+    engine: storage.engine,
+    source,
+    warn: (line) => warnings.push(line),
+    clock: { now: () => 5000 },
+  });
   return { keys, store: new SqlTwoFactorStore(storage.db, new SecretBox(keys)) };
 }
 
@@ -30,8 +36,15 @@ async function clean(storage: Storage): Promise<void> {
 }
 
 const sealedOf = async (storage: Storage, userId: number) =>
-  (await storage.db.selectFrom('user_totp').select('secret_box').where('user_id', '=', userId).executeTakeFirstOrThrow()).secret_box;
-const databaseKeyRows = async (storage: Storage) => (await storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute()).length;
+  (
+    await storage.db
+      .selectFrom('user_totp')
+      .select('secret_box')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow()
+  ).secret_box;
+const databaseKeyRows = async (storage: Storage) =>
+  (await storage.db.selectFrom('app_secrets').select('name').where('name', '=', 'totp-seal').execute()).length;
 
 onEachSqlEngine('seal keys', (storage) => {
   test('the first start with SEAL_KEY reseals the seeds of the database key under it (the key goes with them on SQLite, stays on PostgreSQL); four starts at once move them once', async () => {
@@ -57,7 +70,11 @@ onEachSqlEngine('seal keys', (storage) => {
       assert.equal((await starts[3]!.store.find(id))?.secret, SEED);
     }
     // One process serves a SQLite file; PostgreSQL's instances of the previous version may still seal under it.
-    assert.equal(await databaseKeyRows(s), s.engine === 'sqlite' ? 0 : 1, "on PostgreSQL the database's key stays until the operator forgets it");
+    assert.equal(
+      await databaseKeyRows(s),
+      s.engine === 'sqlite' ? 0 : 1,
+      "on PostgreSQL the database's key stays until the operator forgets it",
+    );
     const fresh = await sqlOwners(s.db).account();
     await starts[0]!.store.start(fresh, SEED, 2000);
     assert.match(await sealedOf(s, fresh), /^v2\./, 'new seeds are sealed under SEAL_KEY');
@@ -73,7 +90,12 @@ onEachSqlEngine('seal keys', (storage) => {
     const wrong = holder(s, { kind: 'env', keys: [newSealKeyText()] });
     await assert.rejects(wrong.keys.ready(), (e: unknown) => {
       assert.ok(e instanceof SealKeyError);
-      assert.match(e.message, new RegExp(`^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(right).id}\\.`));
+      assert.match(
+        e.message,
+        new RegExp(
+          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(right).id}\\.`,
+        ),
+      );
       assert.match(e.message, /Set SEAL_KEY to the key they were sealed with/);
       return true;
     });
@@ -82,7 +104,9 @@ onEachSqlEngine('seal keys', (storage) => {
       holder(s, { kind: 'database' }).keys.ready(),
       (e: unknown) =>
         e instanceof SealKeyError &&
-        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds\): 1 sealed under key /.test(e.message),
+        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds\): 1 sealed under key /.test(
+          e.message,
+        ),
     );
     assert.equal(await sealedOf(s, id), sealed);
     assert.equal(await databaseKeyRows(s), 0, 'no database key made by the refused start');
@@ -92,7 +116,11 @@ onEachSqlEngine('seal keys', (storage) => {
     const s = storage();
     await clean(s);
     const [lostKey, keptKey] = [newSealKeyText(), newSealKeyText()];
-    const [gone, enrolling, kept] = [await sqlOwners(s.db).account(), await sqlOwners(s.db).account(), await sqlOwners(s.db).account()];
+    const [gone, enrolling, kept] = [
+      await sqlOwners(s.db).account(),
+      await sqlOwners(s.db).account(),
+      await sqlOwners(s.db).account(),
+    ];
     const before = holder(s, { kind: 'env', keys: [lostKey] });
     await before.store.start(gone, SEED, 1000);
     await before.store.confirm(gone, 1, ['c1', 'c2'], 1000);
@@ -102,7 +130,9 @@ onEachSqlEngine('seal keys', (storage) => {
     const wrongShell = holder(s, { kind: 'env', keys: [newSealKeyText()] });
     await assert.rejects(
       wrongShell.keys.forgetLost({ all: true }),
-      (e: unknown) => e instanceof SealKeyError && /^No sealed secret opens under the keys at hand .*Nothing was deleted.*--key-id /.test(e.message),
+      (e: unknown) =>
+        e instanceof SealKeyError &&
+        /^No sealed secret opens under the keys at hand .*Nothing was deleted.*--key-id /.test(e.message),
     );
     assert.equal((await before.store.find(gone))?.secret, SEED, 'nothing deleted');
     await assert.rejects(wrongShell.keys.forgetLost({ keyIds: ['nokey'] }), /No secret is sealed under key nokey/);
@@ -114,7 +144,10 @@ onEachSqlEngine('seal keys', (storage) => {
 
     await holder(s, { kind: 'env', keys: [keptKey, lostKey] }).store.start(kept, SEED, 2000);
     const now = holder(s, { kind: 'env', keys: [keptKey] });
-    await assert.rejects(now.keys.ready(), (e: unknown) => e instanceof SealKeyError && e.message.includes(`forget-lost --key-id ${sealKeyOf(lostKey).id}`));
+    await assert.rejects(
+      now.keys.ready(),
+      (e: unknown) => e instanceof SealKeyError && e.message.includes(`forget-lost --key-id ${sealKeyOf(lostKey).id}`),
+    );
     const lost = await now.keys.forgetLost({ all: true });
     assert.deepEqual(
       lost.map((r) => [r.column.what, Number(r.key)]).sort(),
@@ -126,9 +159,22 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(await now.store.find(gone), null);
     assert.equal(await now.store.recoveryCodesLeft(gone), 0);
     assert.equal((await now.store.find(kept))?.secret, SEED, 'the seed the key at hand opens stays');
-    const entries = await s.db.selectFrom('audit_entries').selectAll().where('action', '=', 'account.two_factor_disabled').execute();
+    const entries = await s.db
+      .selectFrom('audit_entries')
+      .selectAll()
+      .where('action', '=', 'account.two_factor_disabled')
+      .execute();
     assert.deepEqual(
-      entries.map((e) => [e.workspace_id, e.user_id, e.key_id, e.via, e.target_type, e.target_id, JSON.parse(e.changes) as unknown, Number(e.at)]),
+      entries.map((e) => [
+        e.workspace_id,
+        e.user_id,
+        e.key_id,
+        e.via,
+        e.target_type,
+        e.target_id,
+        JSON.parse(e.changes) as unknown,
+        Number(e.at),
+      ]),
       [[gone, null, null, 'cli', 'account', gone, { two_factor: [true, false], recovery_codes: 'changed' }, 5000]],
       'one entry for the person whose two-factor was on, by the CLI (an enrolment not finished was not on)',
     );
@@ -166,7 +212,8 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal((await first.store.find(late))?.secret, SEED, 'a new instance opens it');
     await assert.rejects(
       first.keys.forgetDatabaseKey(),
-      (e: unknown) => e instanceof SealKeyError && /^1 secret\(s\) are still sealed under the database's key/.test(e.message),
+      (e: unknown) =>
+        e instanceof SealKeyError && /^1 secret\(s\) are still sealed under the database's key/.test(e.message),
     );
     const second = holder(s, { kind: 'env', keys: [key] });
     assert.equal((await second.keys.ready()).resealed, 1, 'the next start moves it');
@@ -175,7 +222,11 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.equal(await databaseKeyRows(s), 0);
     assert.equal(await second.keys.forgetDatabaseKey(), false, 'again: nothing to delete');
     assert.equal((await second.store.find(late))?.secret, SEED);
-    await assert.rejects(old.store.start(await sqlOwners(s.db).account(), SEED, 2000), SealKeyError, 'nothing more is sealed under a forgotten key');
+    await assert.rejects(
+      old.store.start(await sqlOwners(s.db).account(), SEED, 2000),
+      SealKeyError,
+      'nothing more is sealed under a forgotten key',
+    );
     await assert.rejects(old.keys.forgetDatabaseKey(), /SEAL_KEY is not set/);
   });
 
@@ -187,7 +238,13 @@ onEachSqlEngine('seal keys', (storage) => {
     const sealed = await sealedOf(s, id);
     const key = newSealKeyText();
     const checking = holder(s, { kind: 'env', keys: [key] });
-    assert.deepEqual(await checking.keys.check(), { source: 'env', sealing: sealKeyOf(key).id, sealed: { database: 1 }, toReseal: 1, databaseKey: true });
+    assert.deepEqual(await checking.keys.check(), {
+      source: 'env',
+      sealing: sealKeyOf(key).id,
+      sealed: { database: 1 },
+      toReseal: 1,
+      databaseKey: true,
+    });
     assert.equal(await sealedOf(s, id), sealed, 'the seed is where it was');
     await assert.rejects(holder(s, { kind: 'env', keys: [key] }).keys.forgetDatabaseKey(), SealKeyError);
     const path = join(mkdtempSync(join(tmpdir(), 'linkpix-seal-')), 'linkpix.db.seal-key');
@@ -220,14 +277,23 @@ onEachSqlEngine('seal keys', (storage) => {
       warnings.some((w) => w.startsWith(`the seal key file ${path} is missing: the keys read before are kept`)),
       warnings.join('\n'),
     );
-    assert.match(await sealedOf(s, second), new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`), 'sealed under the key read before');
+    assert.match(
+      await sealedOf(s, second),
+      new RegExp(`^v2\\.${sealKeyOf(key).id}\\.`),
+      'sealed under the key read before',
+    );
     assert.equal((await running.store.find(id))?.secret, SEED);
     await assert.rejects(
       holder(s, { kind: 'file', path }).keys.ready(),
       (e: unknown) =>
-        e instanceof SealKeyError && e.message === `The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY). Nothing was changed.`,
+        e instanceof SealKeyError &&
+        e.message ===
+          `The seal key file ${path} is missing: copy it from where the database was (or set SEAL_KEY). Nothing was changed.`,
     );
-    await assert.rejects(holder(s, { kind: 'file', path }).keys.check(), /is missing: copy it from where the database was/);
+    await assert.rejects(
+      holder(s, { kind: 'file', path }).keys.check(),
+      /is missing: copy it from where the database was/,
+    );
     assert.ok(!existsSync(path), 'nor does a start or a check');
   });
 
@@ -240,11 +306,18 @@ onEachSqlEngine('seal keys', (storage) => {
     const moving = holder(s, { kind: 'env', keys: [next, old] });
     assert.equal((await moving.store.find(id))?.secret, SEED, 'both keys open while moving');
     assert.deepEqual(await moving.keys.rotate(), { key: sealKeyOf(next).id, resealed: 1 });
-    assert.deepEqual(await moving.keys.rotate(), { key: sealKeyOf(next).id, resealed: 0 }, 'again: nothing left to move');
+    assert.deepEqual(
+      await moving.keys.rotate(),
+      { key: sealKeyOf(next).id, resealed: 0 },
+      'again: nothing left to move',
+    );
     const after = holder(s, { kind: 'env', keys: [next] });
     assert.equal((await after.store.find(id))?.secret, SEED);
     await assert.rejects(holder(s, { kind: 'env', keys: [old] }).keys.ready(), SealKeyError);
-    await assert.rejects(holder(s, { kind: 'database' }).keys.rotate(), (e: unknown) => e instanceof SealKeyError && /SEAL_KEY is not set/.test(e.message));
+    await assert.rejects(
+      holder(s, { kind: 'database' }).keys.rotate(),
+      (e: unknown) => e instanceof SealKeyError && /SEAL_KEY is not set/.test(e.message),
+    );
   });
 
   test('without SEAL_KEY on SQLite: a key file beside the database (0600, made once however many start at once), seeds moved to it; rotation writes a new one', async () => {
@@ -273,10 +346,18 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.ok(!second.includes(','), 'the old key is dropped once nothing is sealed under it');
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.match(await sealedOf(s, id), new RegExp(`^v2\\.${sealKeyOf(second).id}\\.`));
-    assert.equal((await running.store.find(id))?.secret, SEED, 'a server started before the rotation reads the new file');
+    assert.equal(
+      (await running.store.find(id))?.secret,
+      SEED,
+      'a server started before the rotation reads the new file',
+    );
     const later = await sqlOwners(s.db).account();
     await running.store.start(later, SEED, 2000);
-    assert.match(await sealedOf(s, later), new RegExp(`^v2\\.${sealKeyOf(second).id}\\.`), 'and seals under the new key');
+    assert.match(
+      await sealedOf(s, later),
+      new RegExp(`^v2\\.${sealKeyOf(second).id}\\.`),
+      'and seals under the new key',
+    );
   });
 
   test('on PostgreSQL without SEAL_KEY: the database key, with one warning', async () => {
@@ -291,7 +372,9 @@ onEachSqlEngine('seal keys', (storage) => {
     assert.deepEqual(
       warnings,
       s.engine === 'postgres'
-        ? ['SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).']
+        ? [
+            'SEAL_KEY is not set: the key that seals two-factor secrets is kept in the database beside them. Set SEAL_KEY on every instance (docs/operations.md).',
+          ]
         : [],
     );
   });

@@ -26,34 +26,38 @@ describe('RedisClickFeed on the shared Redis', () => {
   });
 });
 
-describe('RedisClickFeed through a Redis restart', { skip: HAS_REDIS_SERVER ? false : 'redis-server is not installed here' }, () => {
-  test('the subscriber subscribes again once Redis is back, and tallies flow again', async () => {
-    const own = await OwnRedis.start();
-    const publisher = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-    const listener = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-    publisher.on('error', quiet);
-    listener.on('error', quiet);
-    const from = new RedisClickFeed(publisher, { onError: quiet });
-    const to = new RedisClickFeed(listener, { onError: quiet });
-    try {
-      const heard: ClickTally[] = [];
-      to.subscribe(5, (t) => heard.push(t));
-      await subscribers(publisher, 1, 'linkpix:live-clicks');
-      from.publish([{ accountId: 5, clicks: 1, links: { 1: 1 } }]);
-      await eventually('heard before the restart', () => heard.length === 1);
-      await own.stop();
-      await own.start();
-      await eventually('the publisher is back', () => publisher.status === 'ready');
-      await subscribers(publisher, 1, 'linkpix:live-clicks');
-      from.publish([{ accountId: 5, clicks: 2, links: { 1: 2 } }]);
-      await eventually('heard after the restart', () => heard.length === 2);
-      assert.equal(heard[1]!.clicks, 2);
-    } finally {
-      await from.close();
-      await to.close();
-      publisher.disconnect();
-      listener.disconnect();
-      await own.stop();
-    }
-  });
-});
+describe(
+  'RedisClickFeed through a Redis restart',
+  { skip: HAS_REDIS_SERVER ? false : 'redis-server is not installed here' },
+  () => {
+    test('the subscriber subscribes again once Redis is back, and tallies flow again', async () => {
+      const own = await OwnRedis.start();
+      const publisher = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+      const listener = new Redis(own.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+      publisher.on('error', quiet);
+      listener.on('error', quiet);
+      const from = new RedisClickFeed(publisher, { onError: quiet });
+      const to = new RedisClickFeed(listener, { onError: quiet });
+      try {
+        const heard: ClickTally[] = [];
+        to.subscribe(5, (t) => heard.push(t));
+        await subscribers(publisher, 1, 'linkpix:live-clicks');
+        from.publish([{ accountId: 5, clicks: 1, links: { 1: 1 } }]);
+        await eventually('heard before the restart', () => heard.length === 1);
+        await own.stop();
+        await own.start();
+        await eventually('the publisher is back', () => publisher.status === 'ready');
+        await subscribers(publisher, 1, 'linkpix:live-clicks');
+        from.publish([{ accountId: 5, clicks: 2, links: { 1: 2 } }]);
+        await eventually('heard after the restart', () => heard.length === 2);
+        assert.equal(heard[1]!.clicks, 2);
+      } finally {
+        await from.close();
+        await to.close();
+        publisher.disconnect();
+        listener.disconnect();
+        await own.stop();
+      }
+    });
+  },
+);

@@ -21,7 +21,8 @@ for (const engine of ENGINES) {
     });
     after(() => db.close());
 
-    const setClicks = (id: number, clicks: number) => db.storage.db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
+    const setClicks = (id: number, clicks: number) =>
+      db.storage.db.updateTable('links').set({ clicks }).where('id', '=', id).execute();
 
     test('opened at no less than links.clicks and the floor; 200 claims at once on a cap of 50: exactly the rest pass', async () => {
       const [id] = await db.links(1);

@@ -76,7 +76,10 @@ test('a change published while the subscriber was cut off is followed within 1 s
     const back = ready(client);
     await proxy.restore();
     await back;
-    const ms = await eventually('the catch-up after reconnecting', () => heard.seen.includes('everything'), { timeoutMs: 1000, everyMs: 10 });
+    const ms = await eventually('the catch-up after reconnecting', () => heard.seen.includes('everything'), {
+      timeoutMs: 1000,
+      everyMs: 10,
+    });
     assert.ok(ms <= 1000);
 
     // Heard in sequence again.
@@ -104,7 +107,10 @@ test('a change this instance could not publish (Redis away) is published once Re
     await eventually('the refused publish', () => errors.length > 0, { timeoutMs: 5000, everyMs: 10 });
     assert.deepEqual(heard.seen, []);
     await proxy.restore();
-    await eventually('the change, published again', () => heard.seen.includes('link 5 gone'), { timeoutMs: 3000, everyMs: 10 });
+    await eventually('the change, published again', () => heard.seen.includes('link 5 gone'), {
+      timeoutMs: 3000,
+      everyMs: 10,
+    });
   } finally {
     await quiet.close();
     await listening.close();

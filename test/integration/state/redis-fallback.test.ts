@@ -39,8 +39,17 @@ function instance(url: string, storage: Storage, prefix: string): Instance {
   return {
     client,
     presence,
-    quota: new FallbackClickQuota(new RedisClickQuota(client, { prefix }), new SqlClickClaimStore(storage.db, storage.engine), presence, { graceMs: GRACE_MS }),
-    rotation: new FallbackRotationCursor(new RedisRotationCursor(client, { prefix }), new SqlRotationStore(storage.db), presence),
+    quota: new FallbackClickQuota(
+      new RedisClickQuota(client, { prefix }),
+      new SqlClickClaimStore(storage.db, storage.engine),
+      presence,
+      { graceMs: GRACE_MS },
+    ),
+    rotation: new FallbackRotationCursor(
+      new RedisRotationCursor(client, { prefix }),
+      new SqlRotationStore(storage.db),
+      presence,
+    ),
     limiter: new FallbackAttemptLimiter(
       new RedisAttemptLimiter(client, { name: 'login', max: 3, windowSeconds: 60 }, { prefix }),
       new MemoryAttemptLimiter({ name: 'login', max: 3, windowSeconds: 60 }),
@@ -50,92 +59,103 @@ function instance(url: string, storage: Storage, prefix: string): Instance {
 }
 
 for (const engine of ENGINES) {
-  describe(`two instances through a Redis outage on ${engine.name}`, { skip: engine.skip ?? (HAS_REDIS_SERVER ? false : 'redis-server is not installed') }, () => {
-    let redis: OwnRedis;
-    let db: ClickDb;
-    let a: Instance;
-    let b: Instance;
+  describe(
+    `two instances through a Redis outage on ${engine.name}`,
+    { skip: engine.skip ?? (HAS_REDIS_SERVER ? false : 'redis-server is not installed') },
+    () => {
+      let redis: OwnRedis;
+      let db: ClickDb;
+      let a: Instance;
+      let b: Instance;
 
-    before(async () => {
-      redis = await OwnRedis.start();
-      db = await openClickDb(engine.name);
-      const second = engine.name === 'postgres' ? db.open() : db.storage;
-      a = instance(redis.url, db.storage, 'fallback:');
-      b = instance(redis.url, second, 'fallback:');
-      await eventually('both connected', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
-    });
-    after(async () => {
-      a?.client.disconnect();
-      b?.client.disconnect();
-      redis?.kill();
-      await db?.close();
-    });
+      before(async () => {
+        redis = await OwnRedis.start();
+        db = await openClickDb(engine.name);
+        const second = engine.name === 'postgres' ? db.open() : db.storage;
+        a = instance(redis.url, db.storage, 'fallback:');
+        b = instance(redis.url, second, 'fallback:');
+        await eventually('both connected', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
+      });
+      after(async () => {
+        a?.client.disconnect();
+        b?.client.disconnect();
+        redis?.kill();
+        await db?.close();
+      });
 
-    test('a cap of 30, claims before, during and after the outage from both: exactly 30 pass; rotation and guesses keep answering', async () => {
-      const [id] = await db.links(1);
-      // What the click writers do for each granted claim (here at once, within the grace).
-      const counted = () =>
-        db.storage.db
-          .updateTable('links')
-          .set({ clicks: sql`clicks + 1` })
-          .where('id', '=', id!)
-          .execute();
-      const known = async () => Number((await db.storage.db.selectFrom('links').select('clicks').where('id', '=', id!).executeTakeFirstOrThrow()).clicks);
-      let granted = 0;
-      const visits = async (n: number) => {
-        const k = await known();
-        const answers = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).quota.claim(id!, 30, k)));
-        const passed = answers.filter(Boolean).length;
-        for (let i = 0; i < passed; i++) await counted();
-        granted += passed;
-        return passed;
-      };
-      const turns = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).rotation.next(id!, 3, -1)));
+      test('a cap of 30, claims before, during and after the outage from both: exactly 30 pass; rotation and guesses keep answering', async () => {
+        const [id] = await db.links(1);
+        // What the click writers do for each granted claim (here at once, within the grace).
+        const counted = () =>
+          db.storage.db
+            .updateTable('links')
+            .set({ clicks: sql`clicks + 1` })
+            .where('id', '=', id!)
+            .execute();
+        const known = async () =>
+          Number(
+            (await db.storage.db.selectFrom('links').select('clicks').where('id', '=', id!).executeTakeFirstOrThrow())
+              .clicks,
+          );
+        let granted = 0;
+        const visits = async (n: number) => {
+          const k = await known();
+          const answers = await Promise.all(
+            Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).quota.claim(id!, 30, k)),
+          );
+          const passed = answers.filter(Boolean).length;
+          for (let i = 0; i < passed; i++) await counted();
+          granted += passed;
+          return passed;
+        };
+        const turns = (n: number) =>
+          Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).rotation.next(id!, 3, -1)));
 
-      assert.equal(await visits(12), 12);
-      assert.equal((await turns(3)).sort().join(''), '012');
+        assert.equal(await visits(12), 12);
+        assert.equal((await turns(3)).sort().join(''), '012');
 
-      await redis.stop();
-      await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
-      assert.equal(await visits(10), 10, 'counted in the database');
-      assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in the database');
-      const guesses = await Promise.all(Array.from({ length: 5 }, () => a.limiter.consume('203.0.113.9')));
-      assert.equal(guesses.filter((g) => g.allowed).length, 3, 'limited in memory');
+        await redis.stop();
+        await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
+        assert.equal(await visits(10), 10, 'counted in the database');
+        assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in the database');
+        const guesses = await Promise.all(Array.from({ length: 5 }, () => a.limiter.consume('203.0.113.9')));
+        assert.equal(guesses.filter((g) => g.allowed).length, 3, 'limited in memory');
 
-      await redis.start();
-      await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
-      assert.equal(await visits(20), 8, 'Redis seeded from the database: only the rest pass');
-      assert.equal(granted, 30);
-      // Records cached from before the outage bring an older count: Redis kept the database's.
-      assert.equal(await b.quota.claim(id!, 30, 12), false);
-      assert.equal(await a.quota.claim(id!, 30, 0), false);
-      assert.equal(await a.quota.exhausted(id!, 30, 0), true);
-      // Around the switch an entry may come twice (both instances take the position back at once).
-      await turns(3);
-      assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in Redis again');
-      assert.equal((await b.limiter.consume('203.0.113.9')).allowed, true, 'Redis counts (it came back empty)');
-    });
+        await redis.start();
+        await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
+        assert.equal(await visits(20), 8, 'Redis seeded from the database: only the rest pass');
+        assert.equal(granted, 30);
+        // Records cached from before the outage bring an older count: Redis kept the database's.
+        assert.equal(await b.quota.claim(id!, 30, 12), false);
+        assert.equal(await a.quota.claim(id!, 30, 0), false);
+        assert.equal(await a.quota.exhausted(id!, 30, 0), true);
+        // Around the switch an entry may come twice (both instances take the position back at once).
+        await turns(3);
+        assert.equal((await turns(6)).sort().join(''), '001122', 'the rotation turns in Redis again');
+        assert.equal((await b.limiter.consume('203.0.113.9')).allowed, true, 'Redis counts (it came back empty)');
+      });
 
-    test('an instance still without Redis whose claim finds the count closed seeds Redis from the database, even before the closer has', async () => {
-      const [id] = await db.links(1);
-      const cap = 4;
-      // Both have counted this link in Redis on their current connection.
-      assert.deepEqual(await Promise.all([a.quota.claim(id!, cap, 0), b.quota.claim(id!, cap, 0)]), [true, true]);
-      await redis.stop();
-      await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
-      const inTheDatabase = [];
-      for (let i = 0; i < 3; i++) inTheDatabase.push(await a.quota.claim(id!, cap, 2));
-      assert.deepEqual(inTheDatabase, [true, true, false], 'the cap is reached in the database');
-      // An instance back on Redis closes the database's count; its seed has not reached Redis yet.
-      await new SqlClickClaimStore(db.storage.db, db.storage.engine).close(id!, Date.now());
-      // Redis restarts empty; b, not yet reconnected (its retries are up to a second apart), finds
-      // the count closed and sends its claim to Redis, which ioredis holds until it reconnects.
-      // A record cached long ago says 0.
-      await redis.start();
-      assert.equal(b.presence.up, false, 'b has not reconnected yet');
-      assert.equal(await b.quota.claim(id!, cap, 0), false, 'the cap was reached in the database');
-      await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
-      assert.equal(await a.quota.claim(id!, cap, 0), false);
-    });
-  });
+      test('an instance still without Redis whose claim finds the count closed seeds Redis from the database, even before the closer has', async () => {
+        const [id] = await db.links(1);
+        const cap = 4;
+        // Both have counted this link in Redis on their current connection.
+        assert.deepEqual(await Promise.all([a.quota.claim(id!, cap, 0), b.quota.claim(id!, cap, 0)]), [true, true]);
+        await redis.stop();
+        await eventually('both lost Redis', () => !a.presence.up && !b.presence.up, { timeoutMs: 10_000 });
+        const inTheDatabase = [];
+        for (let i = 0; i < 3; i++) inTheDatabase.push(await a.quota.claim(id!, cap, 2));
+        assert.deepEqual(inTheDatabase, [true, true, false], 'the cap is reached in the database');
+        // An instance back on Redis closes the database's count; its seed has not reached Redis yet.
+        await new SqlClickClaimStore(db.storage.db, db.storage.engine).close(id!, Date.now());
+        // Redis restarts empty; b, not yet reconnected (its retries are up to a second apart), finds
+        // the count closed and sends its claim to Redis, which ioredis holds until it reconnects.
+        // A record cached long ago says 0.
+        await redis.start();
+        assert.equal(b.presence.up, false, 'b has not reconnected yet');
+        assert.equal(await b.quota.claim(id!, cap, 0), false, 'the cap was reached in the database');
+        await eventually('both back', () => a.presence.up && b.presence.up, { timeoutMs: 10_000 });
+        assert.equal(await a.quota.claim(id!, cap, 0), false);
+      });
+    },
+  );
 }

@@ -22,7 +22,12 @@ let serverB: Redis;
 let lastError: unknown = null;
 
 function connect(): Redis {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   return client.on('error', (error) => void (lastError = error));
 }
 
@@ -132,7 +137,11 @@ describe('RedisClickQuota', () => {
   test('a seed not read for this run counts nothing, whatever run it names ("*" included)', async () => {
     const quota = new RedisClickQuota(serverA, { prefix });
     for (const seedRun of ['', '*', 'another run']) {
-      assert.equal(typeof (await quota.claimCount(23, 10, 4, seedRun)), 'object', `seed run ${JSON.stringify(seedRun)}`);
+      assert.equal(
+        typeof (await quota.claimCount(23, 10, 4, seedRun)),
+        'object',
+        `seed run ${JSON.stringify(seedRun)}`,
+      );
     }
     assert.equal(await serverA.exists(`${prefix}quota:23`, `${prefix}quota:23:run`), 0);
   });
@@ -150,7 +159,11 @@ describe('RedisClickQuota', () => {
     const run = /run_id:(\w+)/.exec(await serverA.info('server'))![1]!;
     await serverA.set(`${prefix}quota:20`, '5');
     await serverA.set(`${prefix}quota:20:run`, 'a run before');
-    assert.deepEqual(await quota.claimCount(20, 10, 3), { run, upMs: 0 }, 'how long ago the count was lost is not known');
+    assert.deepEqual(
+      await quota.claimCount(20, 10, 3),
+      { run, upMs: 0 },
+      'how long ago the count was lost is not known',
+    );
     assert.deepEqual(await quota.claimCount(20, 10, 7, 'another run'), { run, upMs: 0 });
     assert.equal(await serverA.get(`${prefix}quota:20`), '5', 'nothing counted');
     assert.equal(await quota.claimCount(20, 10, 7, run), 8, 'the larger of the stored count and the seed');
@@ -162,7 +175,10 @@ describe('RedisClickQuota', () => {
     const quota = new RedisClickQuota(serverA, { prefix });
     const uptime = Number(/uptime_in_seconds:(\d+)/.exec(await serverA.info('server'))![1]);
     const answer = await quota.claimCount(21, 10, 4);
-    assert.ok(typeof answer === 'object' && answer.upMs <= uptime * 1000 && answer.upMs >= Math.max(0, uptime - 2) * 1000, JSON.stringify({ answer, uptime }));
+    assert.ok(
+      typeof answer === 'object' && answer.upMs <= uptime * 1000 && answer.upMs >= Math.max(0, uptime - 2) * 1000,
+      JSON.stringify({ answer, uptime }),
+    );
     assert.equal(await serverA.exists(`${prefix}quota:21`, `${prefix}quota:21:run`), 0);
     assert.equal(await granted(quota, 21, 10, 4), true);
     assert.equal(await serverA.get(`${prefix}quota:21`), '5');
@@ -195,7 +211,10 @@ describe('RedisClickQuota', () => {
 describe('RedisRotationCursor', () => {
   test('seeds from known (the last position served)', async () => {
     const cursor = new RedisRotationCursor(serverA, { prefix });
-    assert.deepEqual([await cursor.next(10, 3, 1), await cursor.next(10, 3, 1), await cursor.next(10, 3, 1)], [2, 0, 1]);
+    assert.deepEqual(
+      [await cursor.next(10, 3, 1), await cursor.next(10, 3, 1), await cursor.next(10, 3, 1)],
+      [2, 0, 1],
+    );
     assert.equal(await cursor.next(11, 3, -1), 0);
   });
 
@@ -221,7 +240,11 @@ describe('RedisRotationCursor', () => {
       for (let start = 0; start + width <= positions.length; start++) {
         const counts = [0, 0, 0];
         for (let i = start; i < start + width; i++) counts[positions[i]!]!++;
-        for (const c of counts) assert.ok(c === Math.floor(width / 3) || c === Math.ceil(width / 3), `window ${start}+${width}: ${counts.join(',')}`);
+        for (const c of counts)
+          assert.ok(
+            c === Math.floor(width / 3) || c === Math.ceil(width / 3),
+            `window ${start}+${width}: ${counts.join(',')}`,
+          );
       }
     }
   });
@@ -263,7 +286,11 @@ describe('RedisRotationCursor', () => {
     ]);
     assert.deepEqual([a2, a3, a4], [(a1 + 1) % 4, (a1 + 2) % 4, (a1 + 3) % 4]);
     assert.equal(b2, (b1 + 1) % 4);
-    assert.deepEqual([a1, a2, a3, a4, b1, b2].sort(), [2, 3, 0, 1, 2, 3].sort(), 'values 2 to 7 of the counter, each once');
+    assert.deepEqual(
+      [a1, a2, a3, a4, b1, b2].sort(),
+      [2, 3, 0, 1, 2, 3].sort(),
+      'values 2 to 7 of the counter, each once',
+    );
     assert.deepEqual(sent, ['incrby'], "instance A's four visits in one command");
     await client.quit();
   });
@@ -370,7 +397,11 @@ describe('RedisInvalidationBus', () => {
       const seen: number[] = [];
       let echoed!: () => void;
       const echo = new Promise<void>((resolve) => (echoed = resolve));
-      await bus.subscribe({ linkChanged: (id) => void (seen.push(id), seen.length === 2 && echoed()), accountChanged: () => {}, everythingChanged: () => {} });
+      await bus.subscribe({
+        linkChanged: (id) => void (seen.push(id), seen.length === 2 && echoed()),
+        accountChanged: () => {},
+        everythingChanged: () => {},
+      });
       bus.linkChanged(9);
       assert.deepEqual(seen, [9]);
       await within(echo, 2000, () => 'the echo never came');
@@ -392,7 +423,11 @@ describe('RedisInvalidationBus', () => {
         accountChanged: () => {},
         everythingChanged: () => {},
       });
-      await bus.subscribe({ linkChanged: (id) => void seen.push(id), accountChanged: () => {}, everythingChanged: () => {} });
+      await bus.subscribe({
+        linkChanged: (id) => void seen.push(id),
+        accountChanged: () => {},
+        everythingChanged: () => {},
+      });
       bus.linkChanged(1);
       assert.deepEqual(seen, [1]);
       assert.equal(errors.length, 1);

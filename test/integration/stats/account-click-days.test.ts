@@ -25,13 +25,21 @@ const BEFORE_0010 = migrationsUpTo('0009');
 const RANGE = { from: '2026-01-01', to: '2026-01-03' };
 
 /** Rollup increments as the click writers send them: new rows and additions to existing ones in one statement. */
-async function addRollups(db: Kysely<unknown>, rows: Array<[link: number, dimension: string, day: string, value: string, count: number]>): Promise<void> {
-  const values = sql.join(rows.map(([link, dimension, day, value, count]) => sql`(${link}, ${dimension}, ${day}, ${value}, ${count})`));
+async function addRollups(
+  db: Kysely<unknown>,
+  rows: Array<[link: number, dimension: string, day: string, value: string, count: number]>,
+): Promise<void> {
+  const values = sql.join(
+    rows.map(([link, dimension, day, value, count]) => sql`(${link}, ${dimension}, ${day}, ${value}, ${count})`),
+  );
   await sql`insert into click_rollups (link_id, dimension, day, value, count) values ${values}
-    on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(db);
+    on conflict (link_id, dimension, day, value) do update set count = click_rollups.count + excluded.count`.execute(
+    db,
+  );
 }
 
-const byDay = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
+const byDay = (rows: Array<{ value: string | null; count: number }>) =>
+  [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
 
 for (const engine of ENGINES) {
   test(
@@ -43,7 +51,9 @@ for (const engine of ENGINES) {
         for (const m of BEFORE_0010) await m.up(db, engine.name);
         // Today's operator sums add the clicks not yet settled (a later migration's table).
         await linkClickCounts.up(db, engine.name);
-        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
+        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(
+          db,
+        );
         for (const [account, alias] of [
           [1, 'a1'],
           [1, 'a2'],
@@ -121,7 +131,9 @@ for (const engine of ENGINES) {
         await accountDaysByTheWriter.down(db, engine.name);
         await accountDaysByTheWriter.up(db, engine.name);
         for (const [name, m] of Object.entries(MIGRATIONS)) if (name >= '0037') await m.up(db, engine.name);
-        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(db);
+        await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0), ('b', 'b@example.com', 'UTC', 0)`.execute(
+          db,
+        );
         for (const [account, alias] of [
           [1, 'a1'],
           [1, 'a2'],
@@ -139,7 +151,9 @@ for (const engine of ENGINES) {
             await writeRollups(trx, statements, window, live);
           });
         const on = (linkId: number, accountId: number, day: string, n: number) =>
-          Array.from({ length: n }, (_, i) => aClick({ linkId, accountId, day, at: Date.parse(`${day}T10:00:00Z`), country: i % 2 ? 'FR' : 'US' }));
+          Array.from({ length: n }, (_, i) =>
+            aClick({ linkId, accountId, day, at: Date.parse(`${day}T10:00:00Z`), country: i % 2 ? 'FR' : 'US' }),
+          );
 
         await writeWindow([...on(1, 1, '2026-01-01', 3), ...on(2, 1, '2026-01-01', 4), ...on(3, 2, '2026-01-02', 5)]);
         await writeWindow([...on(1, 1, '2026-01-01', 2), ...on(2, 1, '2026-01-02', 1)]);

@@ -9,7 +9,14 @@ import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-re
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
 import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
 import { ENGINES } from '../../support/harness.ts';
-import { LINKS, NOW, answers, assertQuartersAreTheirDays, migrateBeforeQuarters, withRollups } from './rollup-support.ts';
+import {
+  LINKS,
+  NOW,
+  answers,
+  assertQuartersAreTheirDays,
+  migrateBeforeQuarters,
+  withRollups,
+} from './rollup-support.ts';
 
 for (const engine of ENGINES) {
   test(
@@ -35,18 +42,21 @@ for (const engine of ENGINES) {
 
           await MIGRATIONS['0034-rollup-quarters']!.up(storage.db as Kysely<unknown>, engine.name);
           // And the later ones, whose tables today's stores use (PostgreSQL's recent rollups, 0038).
-          for (const [name, m] of Object.entries(MIGRATIONS)) if (name >= '0035') await m.up(storage.db as Kysely<unknown>, engine.name);
+          for (const [name, m] of Object.entries(MIGRATIONS))
+            if (name >= '0035') await m.up(storage.db as Kysely<unknown>, engine.name);
           for (const i of [1, 2]) await assertQuartersAreTheirDays(storage.db, i, '2026-03');
           for (const i of [3, 4, 5]) await assertQuartersAreTheirDays(storage.db, i, '2025-08');
           const months = new SqlRollupMonths(storage.db, engine.name, { now: () => NOW });
           const store = new SqlStatsStore(storage.db, engine.name, months);
-          for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the upgrade`);
+          for (let i = 1; i <= LINKS; i++)
+            assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the upgrade`);
 
           // The pass goes on from link 3; the next one closes 2026's first quarter.
           assert.equal(await months.foldBefore('2026-03', { now: NOW, links: 100, ms: 60_000 }), 3);
           assert.equal(await months.foldBefore('2026-04', { now: NOW, links: 100, ms: 60_000 }), LINKS);
           for (let i = 1; i <= LINKS; i++) await assertQuartersAreTheirDays(storage.db, i, '2026-04');
-          for (let i = 1; i <= LINKS; i++) assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the passes`);
+          for (let i = 1; i <= LINKS; i++)
+            assert.deepEqual(await answers(store, i), expected[i - 1], `link ${i} after the passes`);
         },
         migrateBeforeQuarters,
       );

@@ -58,14 +58,22 @@ function dailyRows(linkId: number): Array<[number, string, string, string, numbe
     rows.push([linkId, 'hour', day, String(n % 24).padStart(2, '0'), base * 3]);
     rows.push([linkId, 'country', day, ['FR', 'DE', ''][n % 3]!, base * 2]);
     rows.push([linkId, 'country', day, 'SE', base]);
-    rows.push([linkId, 'referrer', day, ['Alpha.example', 'beta.example', 'gamma.example', ''][(n + linkId) % 4]!, base * 3]);
+    rows.push([
+      linkId,
+      'referrer',
+      day,
+      ['Alpha.example', 'beta.example', 'gamma.example', ''][(n + linkId) % 4]!,
+      base * 3,
+    ]);
   }
   return rows.filter((r) => r[4] > 0);
 }
 
 async function insertDaily(db: Kysely<Database>, rows: Array<[number, string, string, string, number]>): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500).map(([link_id, dimension, day, value, count]) => ({ link_id, dimension, day, value, count }));
+    const chunk = rows
+      .slice(i, i + 500)
+      .map(([link_id, dimension, day, value, count]) => ({ link_id, dimension, day, value, count }));
     await db.insertInto('click_rollups').values(chunk).execute();
   }
 }
@@ -88,9 +96,13 @@ export async function answers(store: SqlStatsStore, linkId: number): Promise<unk
   return all;
 }
 
-const sorted = (rows: Array<{ value: string | null; count: number }>) => [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
+const sorted = (rows: Array<{ value: string | null; count: number }>) =>
+  [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)));
 
-export async function monthRows(db: Kysely<Database>, table: 'click_rollup_months' | 'click_rollup_quarters' = 'click_rollup_months'): Promise<number> {
+export async function monthRows(
+  db: Kysely<Database>,
+  table: 'click_rollup_months' | 'click_rollup_quarters' = 'click_rollup_months',
+): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -99,17 +111,29 @@ export async function monthRows(db: Kysely<Database>, table: 'click_rollup_month
 }
 
 /** A link's quarterly rows are the sums of its daily rows over every quarter wholly folded, and only those. */
-export async function assertQuartersAreTheirDays(db: Kysely<Database>, linkId: number, foldedBefore: string): Promise<void> {
+export async function assertQuartersAreTheirDays(
+  db: Kysely<Database>,
+  linkId: number,
+  foldedBefore: string,
+): Promise<void> {
   const key = (dimension: string, quarter: string, value: string) => `${dimension} ${quarter} ${value}`;
   const fromDays = new Map<string, number>();
-  const days = await db.selectFrom('click_rollups').select(['dimension', 'day', 'value', 'count']).where('link_id', '=', linkId).execute();
+  const days = await db
+    .selectFrom('click_rollups')
+    .select(['dimension', 'day', 'value', 'count'])
+    .where('link_id', '=', linkId)
+    .execute();
   for (const r of days) {
     const quarter = quarterOf(r.day.slice(0, 7));
     if (quarter >= quarterOf(foldedBefore)) continue;
     const k = key(r.dimension, quarter, r.value);
     fromDays.set(k, (fromDays.get(k) ?? 0) + Number(r.count));
   }
-  const quarters = await db.selectFrom('click_rollup_quarters').select(['dimension', 'quarter', 'value', 'count']).where('link_id', '=', linkId).execute();
+  const quarters = await db
+    .selectFrom('click_rollup_quarters')
+    .select(['dimension', 'quarter', 'value', 'count'])
+    .where('link_id', '=', linkId)
+    .execute();
   const folded = new Map(quarters.map((r) => [key(r.dimension, r.quarter, r.value), Number(r.count)]));
   assert.deepEqual([...folded].sort(), [...fromDays].sort(), `link ${linkId}'s quarters folded before ${foldedBefore}`);
 }
@@ -127,7 +151,9 @@ export async function withRollups(
 ): Promise<void> {
   await withEmptyStorage(engine, async (storage) => {
     await migrate(storage);
-    await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(storage.db);
+    await sql`insert into accounts (name, email, timezone, created_at) values ('a', 'a@example.com', 'UTC', 0)`.execute(
+      storage.db,
+    );
     for (let i = 1; i <= LINKS; i++)
       await storage.db
         .insertInto('links')

@@ -18,7 +18,12 @@ onEachEngine(
       ({ key } = await h().account());
       link = await createLink(h(), key);
       clock.set('2026-03-10T12:34:00Z');
-      await visit(h(), link, { ip: IP.us, ua: UA.windowsChrome, language: 'fr-FR,fr;q=0.9,en;q=0.5', referer: 'https://news.example.com/a?b=1' });
+      await visit(h(), link, {
+        ip: IP.us,
+        ua: UA.windowsChrome,
+        language: 'fr-FR,fr;q=0.9,en;q=0.5',
+        referer: 'https://news.example.com/a?b=1',
+      });
       await visit(h(), link, { ip: IP.gb, ua: UA.iphone, language: 'en-GB,en;q=0.8', referer: 'https://t.co/xyz' });
       await visit(h(), link, { ip: IP.gb, ua: UA.iphone, language: 'en-GB,en;q=0.8', referer: 'https://t.co/abc' });
       clock.set('2026-03-10T13:05:00Z');
@@ -132,23 +137,48 @@ onEachEngine(
         ['Mobile Safari', 2],
       ]);
       assert.deepEqual(await pairs(h(), key, link.id, { name: 'referrer', ...DAY, search: '%' }), []);
-      assert.deepEqual(await pairs(h(), key, link.id, { name: 'clicks_hours', ...DAY, search: '2', sort: 'max', per_page: 10 }), [
-        ['12', 3],
-        ['02', 0],
-        ['20', 0],
-        ['21', 0],
-        ['22', 0],
-        ['23', 0],
-      ]);
-      const month = await stats(h(), key, link.id, { name: 'clicks', from: '2026-03-01', to: '2026-03-31', per_page: 10, page: 2 });
+      assert.deepEqual(
+        await pairs(h(), key, link.id, { name: 'clicks_hours', ...DAY, search: '2', sort: 'max', per_page: 10 }),
+        [
+          ['12', 3],
+          ['02', 0],
+          ['20', 0],
+          ['21', 0],
+          ['22', 0],
+          ['23', 0],
+        ],
+      );
+      const month = await stats(h(), key, link.id, {
+        name: 'clicks',
+        from: '2026-03-01',
+        to: '2026-03-31',
+        per_page: 10,
+        page: 2,
+      });
       assert.equal(month.status, 200);
       assert.equal(month.body.meta.total, 31);
       assert.equal(month.body.meta.last_page, 4);
       assert.deepEqual(
         month.body.data.map((e: { value: string }) => e.value),
-        ['2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16', '2026-03-17', '2026-03-18', '2026-03-19', '2026-03-20'],
+        [
+          '2026-03-11',
+          '2026-03-12',
+          '2026-03-13',
+          '2026-03-14',
+          '2026-03-15',
+          '2026-03-16',
+          '2026-03-17',
+          '2026-03-18',
+          '2026-03-19',
+          '2026-03-20',
+        ],
       );
-      const busiest = await pairs(h(), key, link.id, { name: 'clicks', from: '2026-03-01', to: '2026-03-31', sort: 'max' });
+      const busiest = await pairs(h(), key, link.id, {
+        name: 'clicks',
+        from: '2026-03-01',
+        to: '2026-03-31',
+        sort: 'max',
+      });
       assert.deepEqual(busiest[0], ['2026-03-10', 4]);
       const past = await stats(h(), key, link.id, { name: 'country', ...DAY, page: 5 });
       assert.equal(past.status, 200);
@@ -163,7 +193,9 @@ onEachEngine(
       const check = async (query: Record<string, string>, status: number) => {
         const res = await stats(h(), key, link.id, query);
         assert.equal(res.status, status, res.text);
-        const validate = ajv.getSchema(`openapi.json#/paths/~1api~1v1~1stats~1{id}/get/responses/${status}/content/application~1json/schema`);
+        const validate = ajv.getSchema(
+          `openapi.json#/paths/~1api~1v1~1stats~1{id}/get/responses/${status}/content/application~1json/schema`,
+        );
         assert.ok(validate, `documented ${status}`);
         assert.ok(validate(res.body), `${ajv.errorsText(validate.errors)}\n${res.text}`);
       };

@@ -20,8 +20,15 @@ onEachEngine(
       const res = await stats(h(), key, link.id, { name: 'referrer', ...range, format: 'csv', per_page: 10, page: 3 });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
-      assert.equal(res.headers.get('content-disposition'), `attachment; filename="link-${link.id}-referrer-2026-05-01-2026-05-31.csv"`);
-      assert.equal(res.text, "value,count\r\n'-cmd.example,2\r\n,1\r\nnews.example.com,1\r\n", 'every entry, whatever the page');
+      assert.equal(
+        res.headers.get('content-disposition'),
+        `attachment; filename="link-${link.id}-referrer-2026-05-01-2026-05-31.csv"`,
+      );
+      assert.equal(
+        res.text,
+        "value,count\r\n'-cmd.example,2\r\n,1\r\nnews.example.com,1\r\n",
+        'every entry, whatever the page',
+      );
     });
 
     test('per-day CSV: one line per day of the range, zeros included, sort and search applied', async () => {
@@ -29,11 +36,27 @@ onEachEngine(
       const link = await createLink(h(), key);
       clock.set('2026-05-02T10:00:00Z');
       await visit(h(), link, { ua: UA.iphone });
-      const res = await stats(h(), key, link.id, { name: 'clicks', from: '2026-05-01', to: '2026-05-03', format: 'csv' });
+      const res = await stats(h(), key, link.id, {
+        name: 'clicks',
+        from: '2026-05-01',
+        to: '2026-05-03',
+        format: 'csv',
+      });
       assert.equal(res.text, 'value,count\r\n2026-05-01,0\r\n2026-05-02,1\r\n2026-05-03,0\r\n');
-      const top = await stats(h(), key, link.id, { name: 'browser', from: '2026-05-01', to: '2026-05-03', format: 'csv', search: 'safari' });
+      const top = await stats(h(), key, link.id, {
+        name: 'browser',
+        from: '2026-05-01',
+        to: '2026-05-03',
+        format: 'csv',
+        search: 'safari',
+      });
       assert.equal(top.text, 'value,count\r\nMobile Safari,1\r\n');
-      const empty = await stats(h(), key, link.id, { name: 'country', from: '2026-01-01', to: '2026-01-01', format: 'csv' });
+      const empty = await stats(h(), key, link.id, {
+        name: 'country',
+        from: '2026-01-01',
+        to: '2026-01-01',
+        format: 'csv',
+      });
       assert.equal(empty.text, 'value,count\r\n');
     });
   },
@@ -53,8 +76,14 @@ onEachEngine(
       await visit(h(), link, { ip: IP.us });
       await h().server.container.visits.sink.flush();
       const db = h().server.container.storage.db;
-      const rowsOf = async () => (await db.selectFrom('clicks').select('at').where('link_id', '=', link.id).orderBy('at').execute()).map((r) => r.at);
-      const marksOf = async () => (await db.selectFrom('click_visitors').select('day').where('link_id', '=', link.id).orderBy('day').execute()).map((r) => r.day);
+      const rowsOf = async () =>
+        (await db.selectFrom('clicks').select('at').where('link_id', '=', link.id).orderBy('at').execute()).map(
+          (r) => r.at,
+        );
+      const marksOf = async () =>
+        (
+          await db.selectFrom('click_visitors').select('day').where('link_id', '=', link.id).orderBy('day').execute()
+        ).map((r) => r.day);
       assert.equal((await rowsOf()).length, 3);
       assert.deepEqual(await marksOf(), ['2026-01-10', '2026-02-25']);
       const query = { name: 'referrer', from: '2026-01-01', to: '2026-02-28' };
@@ -82,7 +111,8 @@ onEachEngine(
       for (const link of [gone, kept, gone]) await visit(h(), link);
       await h().server.container.visits.sink.flush();
       const db = h().server.container.storage.db;
-      const rowsOf = async (id: number) => (await db.selectFrom('clicks').select('id').where('link_id', '=', id).execute()).length;
+      const rowsOf = async (id: number) =>
+        (await db.selectFrom('clicks').select('id').where('link_id', '=', id).execute()).length;
       assert.equal(await rowsOf(gone.id), 2);
       assert.equal((await h().request('DELETE', `/api/v1/links/${gone.id}`, { key })).status, 200);
 

@@ -21,10 +21,20 @@ onEachEngine(
         ['2026-03-10', 1],
         ['2026-03-11', 0],
       ]);
-      const day9 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-09', to: '2026-03-09', sort: 'max' });
+      const day9 = await stats(h(), key, link.id, {
+        name: 'clicks_hours',
+        from: '2026-03-09',
+        to: '2026-03-09',
+        sort: 'max',
+      });
       assert.deepEqual(day9.body.data[0], { value: '23', count: 1 });
       assert.equal(day9.body.stats.total, 1);
-      const day10 = await stats(h(), key, link.id, { name: 'clicks_hours', from: '2026-03-10', to: '2026-03-10', sort: 'max' });
+      const day10 = await stats(h(), key, link.id, {
+        name: 'clicks_hours',
+        from: '2026-03-10',
+        to: '2026-03-10',
+        sort: 'max',
+      });
       assert.deepEqual(day10.body.data[0], { value: '00', count: 1 });
       assert.equal(day10.body.stats.timezone, 'America/New_York');
     });
@@ -47,7 +57,12 @@ onEachEngine(
       await visit(h(), link);
       clock.set('2026-11-01T06:30:00Z'); // 01:30 EST
       await visit(h(), link);
-      const hours = await pairs(h(), key, link.id, { name: 'clicks_hours', from: '2026-11-01', to: '2026-11-01', sort: 'max' });
+      const hours = await pairs(h(), key, link.id, {
+        name: 'clicks_hours',
+        from: '2026-11-01',
+        to: '2026-11-01',
+        sort: 'max',
+      });
       assert.deepEqual(hours[0], ['01', 2]);
     });
 

@@ -58,14 +58,24 @@ export async function visit(h: Harness, link: Json, v: Visit = {}): Promise<void
 }
 
 /** GET /api/v1/stats/{id} once every buffered click is written. */
-export async function stats(h: Harness, key: string, id: number, query: Record<string, string | number>): Promise<Reply> {
+export async function stats(
+  h: Harness,
+  key: string,
+  id: number,
+  query: Record<string, string | number>,
+): Promise<Reply> {
   await h.server.container.visits.sink.flush();
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
   return h.request('GET', `/api/v1/stats/${id}?${qs.toString()}`, { key });
 }
 
 /** The data of a successful stats answer, as [value, count] pairs. */
-export async function pairs(h: Harness, key: string, id: number, query: Record<string, string | number>): Promise<Array<[string | null, number]>> {
+export async function pairs(
+  h: Harness,
+  key: string,
+  id: number,
+  query: Record<string, string | number>,
+): Promise<Array<[string | null, number]>> {
   const res = await stats(h, key, id, query);
   assert.equal(res.status, 200, res.text);
   return res.body.data.map((e: Json) => [e.value, e.count]);

@@ -60,7 +60,8 @@ onEachEngine(
       const link = await createLink(h(), key);
       clock.set('2026-04-05T09:00:00Z');
       await visit(h(), link, { ip: IP.gb, ua: UA.iphone });
-      for (let i = 0; i < 3; i++) await visit(h(), link, { ip: IP.us, ua: UA.googlebot, referer: 'https://www.google.com/' });
+      for (let i = 0; i < 3; i++)
+        await visit(h(), link, { ip: IP.us, ua: UA.googlebot, referer: 'https://www.google.com/' });
       const range = { from: '2026-04-05', to: '2026-04-05' };
       const res = await stats(h(), key, link.id, { name: 'referrer', ...range });
       assert.deepEqual(res.body.stats, { name: 'referrer', ...range, timezone: 'UTC', total: 1, unique: 1, bots: 3 });

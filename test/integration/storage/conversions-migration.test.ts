@@ -12,7 +12,11 @@ onEachSqlEngine('migration 0033-conversions', (storage) => {
   const aLink = async () => {
     const { db, engine } = storage();
     const account = await sqlOwners(db).account();
-    const fields = { ...newLinkFields(null, null, 1), alias: `m${randomBytes(4).toString('hex')}`, url: 'https://example.com/' };
+    const fields = {
+      ...newLinkFields(null, null, 1),
+      alias: `m${randomBytes(4).toString('hex')}`,
+      url: 'https://example.com/',
+    };
     return new SqlLinkStore(db, engine).insert(account, fields, [], 1000);
   };
   const conversion = (linkId: number, clickId: string, name: string) => ({

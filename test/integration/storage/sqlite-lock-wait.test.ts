@@ -37,7 +37,9 @@ test('a write waits for another connection’s write lock without holding the th
   let ticks = 0;
   const ticking = setInterval(() => ticks++, 1);
   let written = 0;
-  const statement = sql`insert into notes (id, text) values (2, 'the server’s')`.execute(storage.db).then(() => written++);
+  const statement = sql`insert into notes (id, text) values (2, 'the server’s')`
+    .execute(storage.db)
+    .then(() => written++);
   const unit = storage.db
     .transaction()
     .execute(async (trx) => {

@@ -27,7 +27,8 @@ function fileStorage(t: TestContext) {
   return { storage, dir, path };
 }
 
-const numbers = (n: number) => sql<{ i: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n}) select i from n`;
+const numbers = (n: number) =>
+  sql<{ i: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n}) select i from n`;
 
 test('a result of many chunks arrives whole and in order, as the server’s connection answers it', async (t) => {
   const { storage } = fileStorage(t);
@@ -41,7 +42,9 @@ test('a result of many chunks arrives whole and in order, as the server’s conn
 test('a stream takes the rows a chunk at a time, in order; one left early leaves the thread answering', async (t) => {
   const { storage } = fileStorage(t);
   await sql`create table n (i integer primary key)`.execute(storage.db);
-  await sql`insert into n (i) with recursive s(i) as (select 1 union all select i + 1 from s where i < 2500) select i from s`.execute(storage.db);
+  await sql`insert into n (i) with recursive s(i) as (select 1 union all select i + 1 from s where i < 2500) select i from s`.execute(
+    storage.db,
+  );
   const reads = storage.reads as unknown as Kysely<{ n: { i: number } }>;
   const all = reads.selectFrom('n').select('i').orderBy('i');
   const streamed: number[] = [];
@@ -66,7 +69,10 @@ test('the thread sees what the server’s connection committed, and reads only',
   await sql`insert into notes (id, text) values (3, 'three')`.execute(storage.db);
   assert.deepEqual((await sql`select count(*) as n from notes`.execute(storage.reads)).rows, [{ n: 3 }]);
   await assert.rejects(sql`insert into notes (id, text) values (4, 'four')`.execute(storage.reads), /return rows/);
-  await assert.rejects(sql`select x from nowhere`.execute(storage.reads), (e: Error & { code?: string }) => e.code === 'SQLITE_ERROR' && /no such table/.test(e.message));
+  await assert.rejects(
+    sql`select x from nowhere`.execute(storage.reads),
+    (e: Error & { code?: string }) => e.code === 'SQLITE_ERROR' && /no such table/.test(e.message),
+  );
   await assert.rejects(
     storage.reads.transaction().execute(async () => {}),
     /single statements/,
@@ -79,9 +85,10 @@ test('while a long statement runs on the thread, the main thread and its connect
   const { storage } = fileStorage(t);
   await sql`select 1`.execute(storage.reads); // the thread started
   const order: string[] = [];
-  const long = sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`
-    .execute(storage.reads)
-    .then(() => order.push('long read'));
+  const long =
+    sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`
+      .execute(storage.reads)
+      .then(() => order.push('long read'));
   // Asked after the long one, answered before it: the long one holds the thread, not the loop.
   const quick = sql`select 1 as one`.execute(storage.db).then(() => order.push('server connection'));
   const timer = new Promise((resolve) => setTimeout(resolve, 5)).then(() => order.push('timer'));
@@ -93,12 +100,19 @@ test('while a long statement runs on the thread, the main thread and its connect
 test('past READS_WAITING_MAX statements waiting, a read is refused at once (unavailable), and the thread answers after', async (t) => {
   const { storage } = fileStorage(t);
   await sql`select 1`.execute(storage.reads); // the thread started
-  const long = sql<{ c: number }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(storage.reads);
+  const long = sql<{
+    c: number;
+  }>`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(
+    storage.reads,
+  );
   const extra = 8;
-  const settled = await Promise.allSettled(Array.from({ length: READS_WAITING_MAX + extra }, () => sql`select 1 as one`.execute(storage.reads)));
+  const settled = await Promise.allSettled(
+    Array.from({ length: READS_WAITING_MAX + extra }, () => sql`select 1 as one`.execute(storage.reads)),
+  );
   const refused = settled.filter((s) => s.status === 'rejected').map((s) => s.reason);
   assert.equal(refused.length, extra + 1, `${refused.length} refused`);
-  for (const error of refused) assert.ok(error instanceof UnavailableError && error.dependency === SQLITE_READER, String(error));
+  for (const error of refused)
+    assert.ok(error instanceof UnavailableError && error.dependency === SQLITE_READER, String(error));
   assert.deepEqual((await long).rows, [{ c: 3_000_000 }]);
   assert.deepEqual((await sql`select 1 as one`.execute(storage.reads)).rows, [{ one: 1 }]);
 });
@@ -124,14 +138,21 @@ test('a closed storage refuses reads', async (t) => {
 
 /** Runs `code` (an ES module importing the sources through tsx) in a process of its own; its exit code and output, or a failure when it does not end by itself. */
 async function ownProcess(code: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const [exitCode, signal] = (await once(child, 'exit')) as [number | null, string | null];
   clearTimeout(timer);
-  assert.equal(signal, null, `the process did not end by itself once closed (something was left open); output:\n${output}`);
+  assert.equal(
+    signal,
+    null,
+    `the process did not end by itself once closed (something was left open); output:\n${output}`,
+  );
   return { code: exitCode, output };
 }
 

@@ -15,7 +15,11 @@ onEachSqlEngine('migration 0032-sso-identities and its store', (storage) => {
     await store.link(ada, identity, 1);
     await store.link(bob, identity, 2);
     assert.equal(await store.findUser(identity), ada, 'an identity already linked keeps its person');
-    assert.equal(await store.findUser({ ...identity, issuer: 'https://other.example' }), null, 'the issuer is part of the identity');
+    assert.equal(
+      await store.findUser({ ...identity, issuer: 'https://other.example' }),
+      null,
+      'the issuer is part of the identity',
+    );
     await db.deleteFrom('accounts').where('id', '=', ada).execute();
     assert.equal(await store.findUser(identity), null);
   });
@@ -27,7 +31,11 @@ onEachSqlEngine('migration 0032-sso-identities and its store', (storage) => {
     const email = `sso-${Date.now()}@example.com`;
     const made = await store.createUser({ email, name: 'Sso', timezone: 'UTC' }, identity, 1);
     assert.equal(await store.findUser(identity), made.id);
-    const row = await db.selectFrom('accounts').select('password_hash').where('id', '=', made.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('id', '=', made.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.password_hash, null);
     const again = { ...identity, subject: `${identity.subject}-2` };
     await assert.rejects(store.createUser({ email, name: 'Twin', timezone: 'UTC' }, again, 1));

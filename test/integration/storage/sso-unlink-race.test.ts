@@ -20,12 +20,20 @@ onEachSqlEngine('SSO unlink', (storage) => {
         { issuer: ISSUER, subject: `${stem}-a` },
         { issuer: ISSUER, subject: `${stem}-b` },
       ];
-      const sam = await identities.createUser({ email: `${stem}@example.com`, name: 'Sam', timezone: 'UTC' }, one, 1000);
+      const sam = await identities.createUser(
+        { email: `${stem}@example.com`, name: 'Sam', timezone: 'UTC' },
+        one,
+        1000,
+      );
       await identities.link(sam.id, two, 1001);
       const settled = await Promise.allSettled([links.unlink(sam.id, one), links.unlink(sam.id, two)]);
       const refused = settled.filter((s) => s.status === 'rejected');
       assert.equal(refused.length, 1, `round ${round}: one unlink is refused`);
-      assert.ok(refused[0]?.status === 'rejected' && refused[0].reason instanceof ValidationError && 'sso' in refused[0].reason.fields);
+      assert.ok(
+        refused[0]?.status === 'rejected' &&
+          refused[0].reason instanceof ValidationError &&
+          'sso' in refused[0].reason.fields,
+      );
       assert.equal((await identities.ofUser(sam.id)).length, 1, `round ${round}: one way in is left`);
     }
   });

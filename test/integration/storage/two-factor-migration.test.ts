@@ -8,7 +8,10 @@ onEachSqlEngine('migration 0027-two-factor-and-resets', (storage) => {
   test('its tables follow their person: deleting an account deletes its two-factor rows and reset links', async () => {
     const { db } = storage();
     const id = await sqlOwners(db).account();
-    await db.insertInto('user_totp').values({ user_id: id, secret_box: 'v1.x.y.z', created_at: 1, confirmed_at: 2, last_step: 3 }).execute();
+    await db
+      .insertInto('user_totp')
+      .values({ user_id: id, secret_box: 'v1.x.y.z', created_at: 1, confirmed_at: 2, last_step: 3 })
+      .execute();
     await db.insertInto('user_recovery_codes').values({ user_id: id, code_hash: 'h', used_at: null }).execute();
     await db
       .insertInto('sign_in_challenges')

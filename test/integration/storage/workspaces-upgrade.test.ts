@@ -23,9 +23,19 @@ async function migrateTo0025(storage: Storage, schema: string | undefined): Prom
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(MIGRATIONS)
       .filter(([name]) => name < '0026')
-      .map(([name, m]) => [name, { up: (d: Kysely<unknown>) => m.up(d, storage.engine), down: (d: Kysely<unknown>) => m.down(d, storage.engine) }]),
+      .map(([name, m]) => [
+        name,
+        {
+          up: (d: Kysely<unknown>) => m.up(d, storage.engine),
+          down: (d: Kysely<unknown>) => m.down(d, storage.engine),
+        },
+      ]),
   );
-  const migrator = new Migrator({ db: storage.db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error('migrating to 0025 failed', { cause: error });
 }
@@ -34,7 +44,9 @@ async function seed(db: Kysely<unknown>): Promise<{ accountId: number; linkIds: 
   const now = Date.now();
   const account = await sql<{
     id: number;
-  }>`insert into accounts (name, email, timezone, created_at, is_admin) values ('Ada', 'ada@example.com', 'Europe/London', ${now}, 1) returning id`.execute(db);
+  }>`insert into accounts (name, email, timezone, created_at, is_admin) values ('Ada', 'ada@example.com', 'Europe/London', ${now}, 1) returning id`.execute(
+    db,
+  );
   const accountId = account.rows[0]!.id;
   await sql`insert into api_keys (account_id, name, prefix, key_hash, created_at) values (${accountId}, 'default', ${KEY.slice(0, 12)}, ${digest(KEY)}, ${now})`.execute(
     db,
@@ -60,7 +72,8 @@ for (const engine of ENGINES) {
     { skip: engine.skip ?? false },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'linkpix-upgrade-'));
-      const schema = engine.name === 'postgres' ? `lp_upgrade_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+      const schema =
+        engine.name === 'postgres' ? `lp_upgrade_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
       const url = engine.name === 'postgres' ? testDatabaseUrl() : `sqlite:${join(dir, 'db.sqlite')}`;
       const admin = schema ? new pg.Client({ connectionString: url }) : null;
       if (admin) {
@@ -81,20 +94,36 @@ for (const engine of ENGINES) {
           const account = await h.request('GET', '/api/v1/account', { key: KEY });
           assert.equal(account.status, 200, account.text);
           assert.equal(account.body.data.id, seeded.accountId);
-          for (const id of seeded.linkIds) assert.equal((await h.request('GET', `/api/v1/links/${id}`, { key: KEY })).status, 200);
-          const made = await h.request('POST', '/api/v1/links', { key: KEY, json: { url: 'https://example.com/after' } });
+          for (const id of seeded.linkIds)
+            assert.equal((await h.request('GET', `/api/v1/links/${id}`, { key: KEY })).status, 200);
+          const made = await h.request('POST', '/api/v1/links', {
+            key: KEY,
+            json: { url: 'https://example.com/after' },
+          });
           assert.equal(made.status, 201, 'the old key writes: owner, every scope');
           const workspaces = await h.request('GET', '/api/v1/workspaces', { key: KEY });
           assert.deepEqual(
-            workspaces.body.data.map((w: { id: number; role: string; personal: boolean; timezone: string }) => [w.id, w.role, w.personal, w.timezone]),
+            workspaces.body.data.map((w: { id: number; role: string; personal: boolean; timezone: string }) => [
+              w.id,
+              w.role,
+              w.personal,
+              w.timezone,
+            ]),
             [[seeded.accountId, 'owner', true, 'Europe/London']],
           );
           const keys = await h.request('GET', `/api/v1/workspaces/${seeded.accountId}/api-keys`, { key: KEY });
           assert.deepEqual(
-            keys.body.data.map((k: { scopes: unknown; user: { id: number }; expires_at: unknown }) => [k.scopes, k.user.id, k.expires_at]),
+            keys.body.data.map((k: { scopes: unknown; user: { id: number }; expires_at: unknown }) => [
+              k.scopes,
+              k.user.id,
+              k.expires_at,
+            ]),
             [[null, seeded.accountId, null]],
           );
-          const page = await fetch(`${h.baseUrl}/account`, { headers: { cookie: `lpx_session=${SESSION}` }, redirect: 'manual' });
+          const page = await fetch(`${h.baseUrl}/account`, {
+            headers: { cookie: `lpx_session=${SESSION}` },
+            redirect: 'manual',
+          });
           assert.equal(page.status, 200, 'the session still signs its browser in');
           const users = await sql<{ id: number }>`select id from users`.execute(h.server.container.storage.db);
           assert.deepEqual(

@@ -16,7 +16,10 @@ onEachEngine(
       const made = await client.post('/account/api-keys', { name: 'Zapier' }, { from: '/account/api-keys' });
       assert.equal(made.status, 200, 'answered with the page itself, not a 303 through a cookie');
       assert.equal(made.headers.get('cache-control'), 'no-store');
-      assert.ok(!made.headers.getSetCookie().some((c) => /lpx_flash/.test(c) && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c)), 'never in the flash');
+      assert.ok(
+        !made.headers.getSetCookie().some((c) => /lpx_flash/.test(c) && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c)),
+        'never in the flash',
+      );
       const key = /id="made-key"[^>]*value="(lpx_[A-Za-z0-9_-]{43})"/.exec(made.text)![1]!;
       assert.match(made.text, /shown this once and never again/);
       assert.match(made.text, new RegExp(`data-copy="${key}"`));
@@ -39,7 +42,11 @@ onEachEngine(
       assert.match(after.text, /Revoked /);
       assert.match(after.text, /The key is revoked/);
       assert.doesNotMatch(after.text, /\/revoke"/, 'no revoke button on a revoked key');
-      assert.equal((await client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status, 303, 'twice is no error');
+      assert.equal(
+        (await client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status,
+        303,
+        'twice is no error',
+      );
     });
 
     test('a nameless or overlong name is refused, and no key is made', async () => {
@@ -57,12 +64,25 @@ onEachEngine(
       const mine = await signedUp(h().baseUrl);
       const theirs = await signedUp(h().baseUrl);
       const theirKey = await createKeyOnPage(theirs.client);
-      const id = /action="\/account\/api-keys\/(\d+)\/revoke"/.exec((await theirs.client.get('/account/api-keys')).text)![1];
-      assert.equal((await mine.client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status, 404);
-      for (const bad of ['x', '0']) assert.equal((await mine.client.post(`/account/api-keys/${bad}/revoke`, {}, { from: '/account/api-keys' })).status, 404);
-      const forged = await theirs.client.send('POST', `/account/api-keys/${id}/revoke`, '_csrf=nope', { 'content-type': 'application/x-www-form-urlencoded' });
+      const id = /action="\/account\/api-keys\/(\d+)\/revoke"/.exec(
+        (await theirs.client.get('/account/api-keys')).text,
+      )![1];
+      assert.equal(
+        (await mine.client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status,
+        404,
+      );
+      for (const bad of ['x', '0'])
+        assert.equal(
+          (await mine.client.post(`/account/api-keys/${bad}/revoke`, {}, { from: '/account/api-keys' })).status,
+          404,
+        );
+      const forged = await theirs.client.send('POST', `/account/api-keys/${id}/revoke`, '_csrf=nope', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(forged.status, 403);
-      const noToken = await theirs.client.send('POST', '/account/api-keys', 'name=sneaky', { 'content-type': 'application/x-www-form-urlencoded' });
+      const noToken = await theirs.client.send('POST', '/account/api-keys', 'name=sneaky', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(noToken.status, 403);
       assert.doesNotMatch((await theirs.client.get('/account/api-keys')).text, /sneaky/);
       assert.equal((await h().request('GET', '/api/v1/account', { key: theirKey })).status, 200);
@@ -108,19 +128,36 @@ onEachEngine(
       const { container } = h().server;
       const memberId = (await container.accounts.requireByEmail(member.email)).id;
       // One key in the personal workspace, one in the team's.
-      const personal = await member.client.post('/account/api-keys', { name: 'Personal script', workspace: String(memberId) }, { from: '/account/api-keys' });
+      const personal = await member.client.post(
+        '/account/api-keys',
+        { name: 'Personal script', workspace: String(memberId) },
+        { from: '/account/api-keys' },
+      );
       assert.equal(personal.status, 200, personal.text.slice(0, 300));
       const page = await member.client.get('/account/api-keys');
       assert.match(page.text, /<select id="f-workspace" name="workspace"/, 'the workspace is chosen on the form');
-      assert.match(page.text, new RegExp(`<option value="${teamId}" selected>Key team</option>`), 'the current workspace is chosen first');
-      const made = await member.client.post('/account/api-keys', { name: 'Team script', workspace: String(teamId) }, { from: '/account/api-keys' });
+      assert.match(
+        page.text,
+        new RegExp(`<option value="${teamId}" selected>Key team</option>`),
+        'the current workspace is chosen first',
+      );
+      const made = await member.client.post(
+        '/account/api-keys',
+        { name: 'Team script', workspace: String(teamId) },
+        { from: '/account/api-keys' },
+      );
       assert.equal(made.status, 200, made.text.slice(0, 300));
       const key = /id="made-key"[^>]*value="([^"]+)"/.exec(made.text)?.[1];
       assert.ok(key);
       // The key acts in the team workspace: its links are the team's.
       const link = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/team-key' } });
       assert.equal(link.status, 201, link.text);
-      const teamLinks = await container.workspaces.keysOfPerson({ userId: memberId, keyId: null, scopes: null, home: { workspaceId: memberId, role: 'owner' } });
+      const teamLinks = await container.workspaces.keysOfPerson({
+        userId: memberId,
+        keyId: null,
+        scopes: null,
+        home: { workspaceId: memberId, role: 'owner' },
+      });
       assert.deepEqual(
         teamLinks.map((p) => [p.workspace.name, (p.keys ?? []).map((k) => k.key.name)]).sort(),
         [
@@ -129,14 +166,28 @@ onEachEngine(
         ].sort(),
       );
       const list = (await member.client.get('/account/api-keys')).text;
-      assert.match(list, /<td>Team script<\/td>\s*<td data-label="Workspace">Key team<\/td>/, 'each key names its workspace');
+      assert.match(
+        list,
+        /<td>Team script<\/td>\s*<td data-label="Workspace">Key team<\/td>/,
+        'each key names its workspace',
+      );
       assert.match(list, /Personal script/);
-      assert.match(list, new RegExp(`href="/account/workspaces/${teamId}#keys-title"`), "each workspace's own keys page is linked");
+      assert.match(
+        list,
+        new RegExp(`href="/account/workspaces/${teamId}#keys-title"`),
+        "each workspace's own keys page is linked",
+      );
       // The owner, an admin of the team, sees the member's key on the workspace's page too.
       assert.match((await owner.client.get(`/account/workspaces/${teamId}`)).text, /Team script/);
-      const id = /action="\/account\/api-keys\/(\d+)\/revoke"[^>]*>(?:(?!<\/form>)[\s\S])*aria-label="Revoke the key Team script"/.exec(list)?.[1];
+      const id =
+        /action="\/account\/api-keys\/(\d+)\/revoke"[^>]*>(?:(?!<\/form>)[\s\S])*aria-label="Revoke the key Team script"/.exec(
+          list,
+        )?.[1];
       assert.ok(id, 'the team key has its revoke button here');
-      assert.equal((await member.client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status, 303);
+      assert.equal(
+        (await member.client.post(`/account/api-keys/${id}/revoke`, {}, { from: '/account/api-keys' })).status,
+        303,
+      );
       assert.equal((await h().request('GET', '/api/v1/links', { key })).status, 401);
     });
 
@@ -144,7 +195,11 @@ onEachEngine(
       const owner = await webPerson(h().baseUrl);
       const theirs = await webWorkspace(owner, 'Not yours');
       const { client } = await signedUp(h().baseUrl);
-      const reply = await client.post('/account/api-keys', { name: 'Sneaky', workspace: String(theirs) }, { from: '/account/api-keys' });
+      const reply = await client.post(
+        '/account/api-keys',
+        { name: 'Sneaky', workspace: String(theirs) },
+        { from: '/account/api-keys' },
+      );
       assert.equal(reply.status, 422);
       assert.ok(fieldError(reply.text, 'workspace'), 'the message names the workspace');
       assert.doesNotMatch(reply.text, /id="made-key"/);

@@ -9,7 +9,8 @@ import { createKeyOnPage, fieldError, isSignedIn, signedIn } from './account-sup
 async function footprint(h: Harness, accountId: number, linkIds: number[]) {
   await h.server.container.visits.sink.flush();
   const db = h.server.container.storage.db;
-  const count = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await q.executeTakeFirstOrThrow()).n);
+  const count = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
+    Number((await q.executeTakeFirstOrThrow()).n);
   const byLink = <T extends 'clicks' | 'click_rollups' | 'click_visitors' | 'link_pixels'>(table: T) =>
     count(
       db
@@ -51,14 +52,32 @@ async function populated(h: Harness) {
   const accountId = (await h.request('GET', '/api/v1/account', { key })).body.data.id as number;
   const space = await h.request('POST', '/api/v1/spaces', { key, form: { name: 'Work' } });
   assert.equal(space.status, 201, space.text);
-  const pixel = await h.request('POST', '/api/v1/pixels', { key, form: { name: 'Tag', type: 'google-analytics', value: 'G-ABC123' } });
+  const pixel = await h.request('POST', '/api/v1/pixels', {
+    key,
+    form: { name: 'Tag', type: 'google-analytics', value: 'G-ABC123' },
+  });
   assert.equal(pixel.status, 201, pixel.text);
   const domain = await makeDomain(h, key);
-  const plain = await makeLink(h, key, { space: space.body.data.id, pixels: [pixel.body.data.id], expiration_clicks: 100 });
+  const plain = await makeLink(h, key, {
+    space: space.body.data.id,
+    pixels: [pixel.body.data.id],
+    expiration_clicks: 100,
+  });
   const onDomain = await makeLink(h, key, { domain: domain.id });
-  assert.ok([200, 302].includes((await visit(h, `/${plain.alias}`)).status), 'followed (a link with pixels answers with the page that fires them)');
+  assert.ok(
+    [200, 302].includes((await visit(h, `/${plain.alias}`)).status),
+    'followed (a link with pixels answers with the page that fires them)',
+  );
   assert.equal((await visit(h, `/${onDomain.alias}`, { host: domain.name })).status, 302);
-  return { client, email, key, accountId, domain, links: [plain, onDomain], linkIds: [plain.id as number, onDomain.id as number] };
+  return {
+    client,
+    email,
+    key,
+    accountId,
+    domain,
+    links: [plain, onDomain],
+    linkIds: [plain.id as number, onDomain.id as number],
+  };
 }
 
 onEachEngine(
@@ -80,8 +99,16 @@ onEachEngine(
       const a = await populated(h());
       const before = await footprint(h(), a.accountId, a.linkIds);
       const cases = [
-        { form: { password: 'not my password', confirmation: a.email }, field: 'password', message: /password is wrong/ },
-        { form: { password: PASSWORD, confirmation: 'someone@else.example' }, field: 'confirmation', message: /to confirm/ },
+        {
+          form: { password: 'not my password', confirmation: a.email },
+          field: 'password',
+          message: /password is wrong/,
+        },
+        {
+          form: { password: PASSWORD, confirmation: 'someone@else.example' },
+          field: 'confirmation',
+          message: /to confirm/,
+        },
         { form: { password: PASSWORD, confirmation: '' }, field: 'confirmation', message: /to confirm/ },
       ];
       for (const c of cases) {
@@ -89,14 +116,28 @@ onEachEngine(
         assert.equal(reply.status, 422, c.field);
         assert.match(fieldError(reply.text, c.field) ?? '', c.message);
         assert.match(reply.text, /class="error-summary"/);
-        if (c.form.confirmation) assert.match(reply.text, new RegExp(`value="${c.form.confirmation.replace(/\./g, '\\.')}"`), 'the typed confirmation is kept');
+        if (c.form.confirmation)
+          assert.match(
+            reply.text,
+            new RegExp(`value="${c.form.confirmation.replace(/\./g, '\\.')}"`),
+            'the typed confirmation is kept',
+          );
       }
-      const both = await a.client.post('/account/delete', { password: 'nope', confirmation: 'nope' }, { from: '/account/delete' });
+      const both = await a.client.post(
+        '/account/delete',
+        { password: 'nope', confirmation: 'nope' },
+        { from: '/account/delete' },
+      );
       assert.equal(both.status, 422);
       assert.ok(fieldError(both.text, 'password') && fieldError(both.text, 'confirmation'), 'both named at once');
-      const forged = await a.client.send('POST', '/account/delete', new URLSearchParams({ password: PASSWORD, confirmation: a.email, _csrf: 'x' }).toString(), {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+      const forged = await a.client.send(
+        'POST',
+        '/account/delete',
+        new URLSearchParams({ password: PASSWORD, confirmation: a.email, _csrf: 'x' }).toString(),
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
       assert.equal(forged.status, 403);
       assert.deepEqual(await footprint(h(), a.accountId, a.linkIds), before);
       assert.ok(await isSignedIn(a.client));
@@ -109,13 +150,24 @@ onEachEngine(
       const a = await populated(h());
       const second = await signedIn(h().baseUrl, a.email);
       const before = await footprint(h(), a.accountId, a.linkIds);
-      assert.ok(before.clicks >= 1 && before.rollups > 0 && before.visitors > 0 && before.linkPixels === 1, JSON.stringify(before));
+      assert.ok(
+        before.clicks >= 1 && before.rollups > 0 && before.visitors > 0 && before.linkPixels === 1,
+        JSON.stringify(before),
+      );
 
-      const reply = await a.client.post('/account/delete', { password: PASSWORD, confirmation: ` ${a.email.toUpperCase()} ` }, { from: '/account/delete' });
+      const reply = await a.client.post(
+        '/account/delete',
+        { password: PASSWORD, confirmation: ` ${a.email.toUpperCase()} ` },
+        { from: '/account/delete' },
+      );
       assert.equal(reply.status, 303, reply.text.slice(0, 300));
       assert.equal(reply.location, '/login');
       assert.ok(
-        reply.headers.getSetCookie().some((c) => /^lpx_session=;/.test(c) || /^lpx_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(c)),
+        reply.headers
+          .getSetCookie()
+          .some(
+            (c) => /^lpx_session=;/.test(c) || /^lpx_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(c),
+          ),
         'the session cookie is cleared',
       );
       const login = await a.client.get('/login');
@@ -126,11 +178,27 @@ onEachEngine(
       const sqlite = h().engine === 'sqlite';
       assert.deepEqual(
         { ...after, clicks: sqlite ? 0 : after.clicks },
-        { accounts: 0, links: 0, keys: 0, sessions: 0, domains: 0, pixels: 0, spaces: 0, linkPixels: 0, clicks: 0, rollups: 0, visitors: 0 },
+        {
+          accounts: 0,
+          links: 0,
+          keys: 0,
+          sessions: 0,
+          domains: 0,
+          pixels: 0,
+          spaces: 0,
+          linkPixels: 0,
+          clicks: 0,
+          rollups: 0,
+          visitors: 0,
+        },
       );
       if (sqlite) {
         // No foreign key from clicks there (migration 0004): the links wait for the retention sweep.
-        const listed = await h().server.container.storage.db.selectFrom('deleted_links').select('link_id').where('link_id', 'in', a.linkIds).execute();
+        const listed = await h()
+          .server.container.storage.db.selectFrom('deleted_links')
+          .select('link_id')
+          .where('link_id', 'in', a.linkIds)
+          .execute();
         assert.equal(listed.length, 2);
         await h().server.container.stats.prune();
         assert.equal((await footprint(h(), a.accountId, a.linkIds)).clicks, 0, 'swept');
@@ -138,14 +206,23 @@ onEachEngine(
 
       assert.equal((await h().request('GET', '/api/v1/account', { key: a.key })).status, 401);
       assert.equal((await visit(h(), `/${a.links[0].alias}`)).status, 404, 'the redirect forgot its link');
-      assert.notEqual((await visit(h(), `/${a.links[1].alias}`, { host: a.domain.name })).status, 302, 'and its domain');
+      assert.notEqual(
+        (await visit(h(), `/${a.links[1].alias}`, { host: a.domain.name })).status,
+        302,
+        'and its domain',
+      );
       const theirs = await h().request('GET', '/api/v1/links', { key: other.key });
       assert.equal(theirs.status, 200);
       assert.deepEqual(
         theirs.body.data.map((l: { id: number }) => l.id),
         [theirLink.id],
       );
-      assert.equal((await new WebClient(h().baseUrl).post('/login', { email: a.email, password: PASSWORD }, { from: '/login' })).status, 422, 'no signing in again');
+      assert.equal(
+        (await new WebClient(h().baseUrl).post('/login', { email: a.email, password: PASSWORD }, { from: '/login' }))
+          .status,
+        422,
+        'no signing in again',
+      );
     });
   },
   { env: { TRUST_PROXY: 'true' } },

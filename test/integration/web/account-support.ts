@@ -6,12 +6,22 @@ import { PASSWORD, WebClient } from '../../support/web-client.ts';
 
 /** Browsers the sessions list must tell apart. */
 export const FIREFOX_UBUNTU = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
-export const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+export const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /** Another browser of the same account, signed in with its password. */
-export async function signedIn(baseUrl: string, email: string, userAgent = FIREFOX_UBUNTU, password = PASSWORD): Promise<WebClient> {
+export async function signedIn(
+  baseUrl: string,
+  email: string,
+  userAgent = FIREFOX_UBUNTU,
+  password = PASSWORD,
+): Promise<WebClient> {
   const client = new WebClient(baseUrl);
-  const reply = await client.post('/login', { email, password }, { from: '/login', headers: { 'user-agent': userAgent } });
+  const reply = await client.post(
+    '/login',
+    { email, password },
+    { from: '/login', headers: { 'user-agent': userAgent } },
+  );
   assert.equal(reply.status, 303, `sign-in failed: ${reply.status} ${reply.text.slice(0, 300)}`);
   return client;
 }

@@ -13,7 +13,12 @@ onEachEngine('web: the account page', (h) => {
       assert.equal(reply.location, `/login?next=${encodeURIComponent(path)}`);
     }
     const csrf = await client.csrf('/login');
-    const post = await client.post('/account/profile', { _csrf: csrf, name: 'x', email: 'x@example.com', timezone: 'UTC' });
+    const post = await client.post('/account/profile', {
+      _csrf: csrf,
+      name: 'x',
+      email: 'x@example.com',
+      timezone: 'UTC',
+    });
     assert.equal(post.status, 303);
     assert.match(post.location ?? '', /^\/login\?next=/);
   });
@@ -22,7 +27,11 @@ onEachEngine('web: the account page', (h) => {
     const { client } = await signedUp(h().baseUrl);
     const key = await createKeyOnPage(client);
     const email = `moved-${Date.now()}@example.com`;
-    const reply = await client.post('/account/profile', { name: 'Ada Lovelace', email: email.toUpperCase(), timezone: 'Europe/Paris' }, { from: '/account' });
+    const reply = await client.post(
+      '/account/profile',
+      { name: 'Ada Lovelace', email: email.toUpperCase(), timezone: 'Europe/Paris' },
+      { from: '/account' },
+    );
     assert.equal(reply.status, 303, reply.text.slice(0, 300));
     assert.equal(reply.location, '/account');
     const page = await client.get('/account');
@@ -41,7 +50,11 @@ onEachEngine('web: the account page', (h) => {
     const { client, email } = await signedUp(h().baseUrl);
     const key = await createKeyOnPage(client);
 
-    const bad = await client.post('/account/profile', { name: 'Typed name', email: 'not-an-email', timezone: 'Mars/Olympus' }, { from: '/account' });
+    const bad = await client.post(
+      '/account/profile',
+      { name: 'Typed name', email: 'not-an-email', timezone: 'Mars/Olympus' },
+      { from: '/account' },
+    );
     assert.equal(bad.status, 422);
     assert.match(fieldError(bad.text, 'email') ?? '', /email format is invalid/);
     assert.match(fieldError(bad.text, 'timezone') ?? '', /timezone is invalid/);
@@ -49,7 +62,11 @@ onEachEngine('web: the account page', (h) => {
     assert.match(bad.text, /value="Typed name"/);
     assert.match(bad.text, /value="not-an-email"/);
 
-    const taken = await client.post('/account/profile', { name: 'Someone', email: other.email, timezone: 'UTC' }, { from: '/account' });
+    const taken = await client.post(
+      '/account/profile',
+      { name: 'Someone', email: other.email, timezone: 'UTC' },
+      { from: '/account' },
+    );
     assert.equal(taken.status, 422);
     assert.match(fieldError(taken.text, 'email') ?? '', /already been taken/);
 
@@ -67,7 +84,16 @@ onEachEngine('web: the account page', (h) => {
   test('a stored <script> comes out escaped', async () => {
     const { client } = await signedUp(h().baseUrl);
     const name = '<script>alert(1)</script>';
-    assert.equal((await client.post('/account/profile', { name, email: `x-${Date.now()}@example.com`, timezone: 'UTC' }, { from: '/account' })).status, 303);
+    assert.equal(
+      (
+        await client.post(
+          '/account/profile',
+          { name, email: `x-${Date.now()}@example.com`, timezone: 'UTC' },
+          { from: '/account' },
+        )
+      ).status,
+      303,
+    );
     const page = await client.get('/account');
     assert.ok(!page.text.includes(name));
     assert.ok(page.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
@@ -77,13 +103,22 @@ onEachEngine('web: the account page', (h) => {
     const { client, email } = await signedUp(h().baseUrl);
     const key = await createKeyOnPage(client);
     for (const csrf of [undefined, 'wrong']) {
-      const form: Record<string, string> = { name: 'Forged', email: 'forged@example.com', timezone: 'UTC', ...(csrf ? { _csrf: csrf } : {}) };
+      const form: Record<string, string> = {
+        name: 'Forged',
+        email: 'forged@example.com',
+        timezone: 'UTC',
+        ...(csrf ? { _csrf: csrf } : {}),
+      };
       const body = new URLSearchParams(form).toString();
-      const reply = await client.send('POST', '/account/profile', body, { 'content-type': 'application/x-www-form-urlencoded' });
+      const reply = await client.send('POST', '/account/profile', body, {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(reply.status, 403);
     }
     for (const path of ['/account/password', '/account/sessions/end-others', '/account/delete', '/account/api-keys']) {
-      const reply = await client.send('POST', path, '_csrf=wrong&new_password=x&password=x', { 'content-type': 'application/x-www-form-urlencoded' });
+      const reply = await client.send('POST', path, '_csrf=wrong&new_password=x&password=x', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(reply.status, 403, path);
     }
     const api = await h().request('GET', '/api/v1/account', { key });
@@ -105,13 +140,21 @@ onEachEngine('web: the account page', (h) => {
 
     const wrong = await client.post(
       '/account/password',
-      { current_password: 'not the password', new_password: 'a new password', new_password_confirmation: 'a new password' },
+      {
+        current_password: 'not the password',
+        new_password: 'a new password',
+        new_password_confirmation: 'a new password',
+      },
       { from: '/account' },
     );
     assert.equal(wrong.status, 422);
     assert.match(fieldError(wrong.text, 'current_password') ?? '', /current password is wrong/);
 
-    const short = await client.post('/account/password', { current_password: PASSWORD, new_password: 'short', new_password_confirmation: 'short' }, { from: '/account' });
+    const short = await client.post(
+      '/account/password',
+      { current_password: PASSWORD, new_password: 'short', new_password_confirmation: 'short' },
+      { from: '/account' },
+    );
     assert.equal(short.status, 422);
     assert.match(fieldError(short.text, 'new_password') ?? '', /at least 8 characters/);
 
@@ -123,7 +166,11 @@ onEachEngine('web: the account page', (h) => {
     const { client, email } = await signedUp(h().baseUrl);
     const other = await signedIn(h().baseUrl, email);
     const next = 'a brand new password';
-    const reply = await client.post('/account/password', { current_password: PASSWORD, new_password: next, new_password_confirmation: next }, { from: '/account' });
+    const reply = await client.post(
+      '/account/password',
+      { current_password: PASSWORD, new_password: next, new_password_confirmation: next },
+      { from: '/account' },
+    );
     assert.equal(reply.status, 303, reply.text.slice(0, 300));
     assert.equal(reply.location, '/account');
     assert.match(reply.headers.getSetCookie().join('\n'), /lpx_session=[A-Za-z0-9_-]{43}; .*HttpOnly/);

@@ -23,16 +23,19 @@ const ROUTES = {
 async function member(h: Harness, name?: string) {
   const made = await h.account();
   await h.server.container.signIn.setPassword(made.email, PASSWORD);
-  if (name !== undefined) await h.server.container.storage.db.updateTable('accounts').set({ name }).where('id', '=', made.id).execute();
+  if (name !== undefined)
+    await h.server.container.storage.db.updateTable('accounts').set({ name }).where('id', '=', made.id).execute();
   const client = new WebClient(h.baseUrl);
   const login = await client.post('/login', { email: made.email, password: PASSWORD }, { from: '/login' });
   assert.equal(login.status, 303, login.text);
   return { ...made, client };
 }
 
-const accountRow = (h: Harness, id: number) => h.server.container.storage.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+const accountRow = (h: Harness, id: number) =>
+  h.server.container.storage.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 const sessionCount = async (h: Harness, id: number) =>
-  (await h.server.container.storage.db.selectFrom('sessions').select('id').where('account_id', '=', id).execute()).length;
+  (await h.server.container.storage.db.selectFrom('sessions').select('id').where('account_id', '=', id).execute())
+    .length;
 
 onEachEngine('web: /admin', (h) => {
   let op: WebClient;
@@ -66,7 +69,11 @@ onEachEngine('web: /admin', (h) => {
     const link = await makeLink(h(), other.key);
     const paths = [...ROUTES.get, '/admin/accounts/abc/delete', `/admin/accounts/${other.id}/delete`];
     for (const path of paths) assert.equal((await m.client.get(path)).status, 404, path);
-    for (const path of [`/admin/accounts/${other.id}/suspend`, `/admin/accounts/${other.id}/delete`, `/admin/links/${link.id}/disable`]) {
+    for (const path of [
+      `/admin/accounts/${other.id}/suspend`,
+      `/admin/accounts/${other.id}/delete`,
+      `/admin/links/${link.id}/disable`,
+    ]) {
       const res = await m.client.post(path, { email: other.email }, { from: '/admin' });
       assert.equal(res.status, 404, path);
     }
@@ -90,11 +97,17 @@ onEachEngine('web: /admin', (h) => {
       { link_id: link.id, dimension: 'country', day: today, value: 'US', count: 5 },
     ]);
     const after = await h().server.container.admin.totals('UTC');
-    assert.deepEqual(after, { accounts: before.accounts + 1, links: before.links + 1, clicks: before.clicks + 7, recentClicks: before.recentClicks + 5 });
+    assert.deepEqual(after, {
+      accounts: before.accounts + 1,
+      links: before.links + 1,
+      clicks: before.clicks + 7,
+      recentClicks: before.recentClicks + 5,
+    });
     const page = await op.get('/admin');
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
-    for (const n of Object.values(after)) assert.ok(page.text.includes(`<p class="value">${n.toLocaleString('en')}</p>`), `total ${n} shown`);
+    for (const n of Object.values(after))
+      assert.ok(page.text.includes(`<p class="value">${n.toLocaleString('en')}</p>`), `total ${n} shown`);
     assert.match(page.text, /href="\/admin\/accounts"/);
     assert.match(page.text, /href="\/admin\/links"/);
   });
@@ -132,7 +145,11 @@ onEachEngine('web: /admin', (h) => {
     // Signed in (an operator's page answers 404 rather than sending to the sign-in page).
     assert.equal((await m.client.get('/admin')).status, 404);
 
-    const res = await op.post(`/admin/accounts/${m.id}/suspend`, { next: '/admin/accounts?q=x' }, { from: '/admin/accounts' });
+    const res = await op.post(
+      `/admin/accounts/${m.id}/suspend`,
+      { next: '/admin/accounts?q=x' },
+      { from: '/admin/accounts' },
+    );
     assert.equal(res.status, 303);
     assert.equal(res.location, '/admin/accounts?q=x');
     assert.match((await op.get('/admin/accounts?q=' + encodeURIComponent(m.email))).text, /Suspended since/);
@@ -143,7 +160,11 @@ onEachEngine('web: /admin', (h) => {
     const gone = await m.client.get('/admin');
     assert.equal(gone.status, 303);
     assert.match(gone.location ?? '', /^\/login/);
-    const login = await new WebClient(h().baseUrl).post('/login', { email: m.email, password: PASSWORD }, { from: '/login' });
+    const login = await new WebClient(h().baseUrl).post(
+      '/login',
+      { email: m.email, password: PASSWORD },
+      { from: '/login' },
+    );
     assert.equal(login.status, 422, 'a suspended account cannot sign in');
     for (const method of ['GET', 'HEAD']) {
       const off = await visit(h(), `/${alias}`, {}, method);
@@ -160,15 +181,22 @@ onEachEngine('web: /admin', (h) => {
     assert.equal((await accountRow(h(), m.id))?.suspended_at, null);
     assert.equal((await h().request('GET', '/api/v1/account', { key: m.key })).status, 200);
     assert.equal(await redirectsTo(h(), `/${alias}`), 'https://example.com/');
-    const again = await new WebClient(h().baseUrl).post('/login', { email: m.email, password: PASSWORD }, { from: '/login' });
+    const again = await new WebClient(h().baseUrl).post(
+      '/login',
+      { email: m.email, password: PASSWORD },
+      { from: '/login' },
+    );
     assert.equal(again.status, 303);
   });
 
   test('workspaces: listed with members and links, searched and paged; a team one is suspended apart from its people; no team rows among the accounts', async () => {
     const owner = await member(h(), 'Team Owner');
     const teamName = `Crew ${Date.now()}`;
-    const team = (await h().request('POST', '/api/v1/workspaces', { key: owner.key, json: { name: teamName } })).body.data;
-    const teamKey = (await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.key, json: { name: 'k' } })).body.data.key;
+    const team = (await h().request('POST', '/api/v1/workspaces', { key: owner.key, json: { name: teamName } })).body
+      .data;
+    const teamKey = (
+      await h().request('POST', `/api/v1/workspaces/${team.id}/api-keys`, { key: owner.key, json: { name: 'k' } })
+    ).body.data.key;
     const link = await makeLink(h(), teamKey);
     const alias = link.alias as string;
     assert.equal(await redirectsTo(h(), `/${alias}`), 'https://example.com/');
@@ -183,23 +211,43 @@ onEachEngine('web: /admin', (h) => {
     const accounts = await op.get('/admin/accounts?per_page=100');
     assert.doesNotMatch(accounts.text, /#workspace-/, 'team workspaces are not accounts');
 
-    const off = await op.post(`/admin/workspaces/${team.id}/suspend`, { next: '/admin/workspaces' }, { from: '/admin/workspaces' });
+    const off = await op.post(
+      `/admin/workspaces/${team.id}/suspend`,
+      { next: '/admin/workspaces' },
+      { from: '/admin/workspaces' },
+    );
     assert.equal(off.status, 303);
     assert.match((await op.get(`/admin/workspaces?q=${encodeURIComponent(teamName)}`)).text, /Suspended since/);
     const disabled = await visit(h(), `/${alias}`);
     assert.equal(disabled.status, 404);
     assert.match(disabled.text, /This link has been disabled/);
-    assert.equal((await h().request('GET', '/api/v1/links', { key: teamKey })).status, 401, "the workspace's keys stop");
-    assert.equal((await h().request('GET', '/api/v1/links', { key: owner.key })).status, 200, 'its people keep their own workspace');
+    assert.equal(
+      (await h().request('GET', '/api/v1/links', { key: teamKey })).status,
+      401,
+      "the workspace's keys stop",
+    );
+    assert.equal(
+      (await h().request('GET', '/api/v1/links', { key: owner.key })).status,
+      200,
+      'its people keep their own workspace',
+    );
     assert.equal((await owner.client.get('/dashboard')).status, 200, 'and their sessions');
     assert.equal(await sessionCount(h(), owner.id), 1);
     // Closed to its members too: the owner's own key reaches none of its pages, the web app falls back.
     assert.equal((await h().request('GET', `/api/v1/workspaces/${team.id}/members`, { key: owner.key })).status, 404);
     assert.equal(
-      (await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, { key: owner.key, json: { email: 'x@example.com', role: 'viewer' } })).status,
+      (
+        await h().request('POST', `/api/v1/workspaces/${team.id}/invitations`, {
+          key: owner.key,
+          json: { email: 'x@example.com', role: 'viewer' },
+        })
+      ).status,
       404,
     );
-    assert.doesNotMatch((await h().request('GET', '/api/v1/workspaces', { key: owner.key })).text, new RegExp(teamName));
+    assert.doesNotMatch(
+      (await h().request('GET', '/api/v1/workspaces', { key: owner.key })).text,
+      new RegExp(teamName),
+    );
 
     const personal = await op.post(`/admin/workspaces/${owner.id}/suspend`, {}, { from: '/admin/workspaces' });
     assert.equal(personal.status, 422, 'a personal workspace goes with its account');
@@ -223,7 +271,10 @@ onEachEngine('web: /admin', (h) => {
     assert.equal((await accountRow(h(), opId))?.suspended_at, null);
     assert.equal((await op.get('/admin')).status, 200);
     // No form to delete oneself is offered.
-    assert.doesNotMatch((await op.get(`/admin/accounts/${opId}/delete`)).text, /action="\/admin\/accounts\/\d+\/delete"/);
+    assert.doesNotMatch(
+      (await op.get(`/admin/accounts/${opId}/delete`)).text,
+      /action="\/admin\/accounts\/\d+\/delete"/,
+    );
   });
 
   test('CSRF missing or wrong: 403 and nothing written', async () => {
@@ -231,7 +282,11 @@ onEachEngine('web: /admin', (h) => {
     const link = await makeLink(h(), m.key);
     for (const _csrf of ['', 'forged-token']) {
       const form = _csrf === '' ? { _csrf: undefined } : { _csrf };
-      for (const path of [`/admin/accounts/${m.id}/suspend`, `/admin/accounts/${m.id}/delete`, `/admin/links/${link.id}/disable`]) {
+      for (const path of [
+        `/admin/accounts/${m.id}/suspend`,
+        `/admin/accounts/${m.id}/delete`,
+        `/admin/links/${link.id}/disable`,
+      ]) {
         const res = await op.post(path, { ...form, email: m.email });
         assert.equal(res.status, 403, `${path} with ${_csrf || 'no token'}`);
       }
@@ -243,7 +298,11 @@ onEachEngine('web: /admin', (h) => {
   });
 
   test('unknown ids: 404', async () => {
-    for (const path of ['/admin/accounts/999999/delete', '/admin/accounts/0/delete', '/admin/accounts/99999999999/delete']) {
+    for (const path of [
+      '/admin/accounts/999999/delete',
+      '/admin/accounts/0/delete',
+      '/admin/accounts/99999999999/delete',
+    ]) {
       assert.equal((await op.get(path)).status, 404, path);
     }
     for (const path of [
@@ -265,7 +324,11 @@ onEachEngine('web: /admin', (h) => {
     assert.ok(page.text.includes(m.email));
     assert.match(page.text, /<label for="f-email">/);
 
-    const wrong = await op.post(`/admin/accounts/${m.id}/delete`, { email: 'someone-else@example.com' }, { from: `/admin/accounts/${m.id}/delete` });
+    const wrong = await op.post(
+      `/admin/accounts/${m.id}/delete`,
+      { email: 'someone-else@example.com' },
+      { from: `/admin/accounts/${m.id}/delete` },
+    );
     assert.equal(wrong.status, 422);
     assert.match(
       wrong.text,
@@ -275,7 +338,11 @@ onEachEngine('web: /admin', (h) => {
     assert.match(wrong.text, /value="someone-else@example.com"/);
     assert.ok(await accountRow(h(), m.id), 'nothing deleted');
 
-    const right = await op.post(`/admin/accounts/${m.id}/delete`, { email: m.email.toUpperCase() }, { from: `/admin/accounts/${m.id}/delete` });
+    const right = await op.post(
+      `/admin/accounts/${m.id}/delete`,
+      { email: m.email.toUpperCase() },
+      { from: `/admin/accounts/${m.id}/delete` },
+    );
     assert.equal(right.status, 303);
     assert.equal(right.location, '/admin/accounts');
     assert.equal(await accountRow(h(), m.id), undefined);
@@ -289,7 +356,10 @@ onEachEngine('web: /admin', (h) => {
     const a = await h().account();
     const b = await h().account();
     const tag = unique('lnk');
-    const mine = await makeLink(h(), a.key, { url: `https://example.com/${tag}`, title: `<script>alert("${tag}")</script>` });
+    const mine = await makeLink(h(), a.key, {
+      url: `https://example.com/${tag}`,
+      title: `<script>alert("${tag}")</script>`,
+    });
     const theirs = await makeLink(h(), b.key, { alias: `${tag}b` });
     const byUrl = await op.get(`/admin/links?q=${tag}`);
     assert.equal(byUrl.status, 200);
@@ -301,7 +371,11 @@ onEachEngine('web: /admin', (h) => {
     assert.ok(byOwner.text.includes(`/${theirs.alias}`) && !byOwner.text.includes(`/${mine.alias}`));
 
     assert.equal(await redirectsTo(h(), `/${theirs.alias}`), 'https://example.com/');
-    const off = await op.post(`/admin/links/${theirs.id}/disable`, { next: `/admin/links?q=${tag}` }, { from: '/admin/links' });
+    const off = await op.post(
+      `/admin/links/${theirs.id}/disable`,
+      { next: `/admin/links?q=${tag}` },
+      { from: '/admin/links' },
+    );
     assert.equal(off.status, 303);
     assert.equal(off.location, `/admin/links?q=${tag}`);
     assert.equal((await h().request('GET', `/api/v1/links/${theirs.id}`, { key: b.key })).body.data.disabled, 1);
@@ -316,7 +390,11 @@ onEachEngine('web: /admin', (h) => {
     assert.equal(await h().server.container.links.bulk(b.id, { kind: 'enable' }, { ids: [theirs.id] }, TEST_ACTOR), 0);
     assert.equal((await visit(h(), `/${theirs.alias}`)).status, 404);
 
-    const on = await op.post(`/admin/links/${theirs.id}/enable`, { next: 'https://evil.example/' }, { from: '/admin/links' });
+    const on = await op.post(
+      `/admin/links/${theirs.id}/enable`,
+      { next: 'https://evil.example/' },
+      { from: '/admin/links' },
+    );
     assert.equal(on.status, 303);
     assert.equal(on.location, '/admin/links', 'returns only to admin pages');
     assert.equal((await h().request('GET', `/api/v1/links/${theirs.id}`, { key: b.key })).body.data.disabled, 0);

@@ -24,17 +24,30 @@ onEachEngine('web: audit log', (h) => {
   });
 
   test('a link made, edited and deleted in the web app: three entries via the web app, shown on the page and in its CSV', async () => {
-    const made = await me.post('/links/new', { url: 'https://example.com/web-audit', alias: 'web-audited', password: 'web-secret-pw' }, { from: '/links/new' });
+    const made = await me.post(
+      '/links/new',
+      { url: 'https://example.com/web-audit', alias: 'web-audited', password: 'web-secret-pw' },
+      { from: '/links/new' },
+    );
     assert.equal(made.status, 303, made.text.slice(0, 500));
     const id = Number(/^\/links\/(\d+)\/edit$/.exec(made.location ?? '')?.[1]);
-    const edited = await me.post(`/links/${id}/edit`, { url: 'https://example.com/web-audit-2', alias: 'web-audited' }, { from: `/links/${id}/edit` });
+    const edited = await me.post(
+      `/links/${id}/edit`,
+      { url: 'https://example.com/web-audit-2', alias: 'web-audited' },
+      { from: `/links/${id}/edit` },
+    );
     assert.equal(edited.status, 303, edited.text.slice(0, 500));
     const gone = await me.post(`/links/${id}/delete`, {}, { from: `/links/${id}/delete` });
     assert.equal(gone.status, 303);
 
     const api = await h().request('GET', `/api/v1/workspaces/${myId}/audit?target_type=link&target_id=${id}`, { key });
     assert.deepEqual(
-      api.body.data.map((e: { action: string; via: string; actor: { user_id: number }; key: unknown }) => [e.action, e.via, e.actor.user_id, e.key]),
+      api.body.data.map((e: { action: string; via: string; actor: { user_id: number }; key: unknown }) => [
+        e.action,
+        e.via,
+        e.actor.user_id,
+        e.key,
+      ]),
       [
         ['link.deleted', 'web', myId, null],
         ['link.updated', 'web', myId, null],
@@ -47,9 +60,15 @@ onEachEngine('web: audit log', (h) => {
     assert.match(page.text, /<h1>Audit log<\/h1>/);
     assert.equal((page.text.match(/<td data-label="How">Web app<\/td>/g) ?? []).length, 3);
     assert.match(page.text, /link\.updated/);
-    assert.match(page.text, /<del>https:\/\/example\.com\/web-audit<\/del> → <ins>https:\/\/example\.com\/web-audit-2<\/ins>/);
+    assert.match(
+      page.text,
+      /<del>https:\/\/example\.com\/web-audit<\/del> → <ins>https:\/\/example\.com\/web-audit-2<\/ins>/,
+    );
     assert.match(page.text, /<span class="mono">password<\/span>: changed/);
-    assert.match(page.text, new RegExp(`href="/account/workspaces/${myId}/audit\\.csv\\?action=link&amp;target_id=${id}"`));
+    assert.match(
+      page.text,
+      new RegExp(`href="/account/workspaces/${myId}/audit\\.csv\\?action=link&amp;target_id=${id}"`),
+    );
     assert.ok(!page.text.includes('web-secret-pw'));
 
     const csv = await me.get(`/account/workspaces/${myId}/audit.csv?action=link&target_id=${id}`);
@@ -60,10 +79,18 @@ onEachEngine('web: audit log', (h) => {
   });
 
   test('a person\'s own changes in their personal workspace\'s log, via the web app, secrets as "changed" and never a value', async () => {
-    const profile = await me.post('/account/profile', { name: 'Audited Name', email, timezone: 'Europe/Paris' }, { from: '/account' });
+    const profile = await me.post(
+      '/account/profile',
+      { name: 'Audited Name', email, timezone: 'Europe/Paris' },
+      { from: '/account' },
+    );
     assert.equal(profile.status, 303, profile.text.slice(0, 500));
     const next = 'a brand new passphrase';
-    const password = await me.post('/account/password', { current_password: PASSWORD, new_password: next, new_password_confirmation: next }, { from: '/account' });
+    const password = await me.post(
+      '/account/password',
+      { current_password: PASSWORD, new_password: next, new_password_confirmation: next },
+      { from: '/account' },
+    );
     assert.equal(password.status, 303, password.text.slice(0, 500));
     const made = await createKeyOnPage(me, 'audited key');
     const keys = await h().request('GET', `/api/v1/workspaces/${myId}/api-keys`, { key });
@@ -74,17 +101,34 @@ onEachEngine('web: audit log', (h) => {
     const { twoFactor } = h().server.container.security;
     const account = await h().server.container.accounts.getAccount(myId);
     const { secret } = await twoFactor.begin(account);
-    const codes = await twoFactor.confirm(account, TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: h().server.container.clock.now() }));
+    const codes = await twoFactor.confirm(
+      account,
+      TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: h().server.container.clock.now() }),
+    );
     const fresh = await twoFactor.regenerate(account, codes[0]!);
     await twoFactor.disable(account, next, fresh[0]!);
 
-    const domain = await h().request('POST', '/api/v1/domains', { key, form: { name: `audit-${randomBytes(3).toString('hex')}.example.com` } });
+    const domain = await h().request('POST', '/api/v1/domains', {
+      key,
+      form: { name: `audit-${randomBytes(3).toString('hex')}.example.com` },
+    });
     h().dns.publishTxt(domain.body.data.verification.txt_name, domain.body.data.verification.token);
-    assert.equal((await me.post(`/domains/${domain.body.data.id}/verify`, {}, { from: `/domains/${domain.body.data.id}/edit` })).status, 303);
+    assert.equal(
+      (await me.post(`/domains/${domain.body.data.id}/verify`, {}, { from: `/domains/${domain.body.data.id}/edit` }))
+        .status,
+      303,
+    );
     const link = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/web-logo' } });
     const upload = await multipartBody([{ field: 'logo', bytes: greenPng(), name: 'logo.png' }], {}, 'PUT');
-    assert.equal((await h().request('PUT', `/api/v1/links/${link.body.data.id}/qr-logo`, { key, ...upload })).status, 200);
-    assert.equal((await me.post(`/links/${link.body.data.id}/qr/logo/remove`, {}, { from: `/links/${link.body.data.id}/qr` })).status, 303);
+    assert.equal(
+      (await h().request('PUT', `/api/v1/links/${link.body.data.id}/qr-logo`, { key, ...upload })).status,
+      200,
+    );
+    assert.equal(
+      (await me.post(`/links/${link.body.data.id}/qr/logo/remove`, {}, { from: `/links/${link.body.data.id}/qr` }))
+        .status,
+      303,
+    );
 
     const log = await h().request('GET', `/api/v1/workspaces/${myId}/audit?per_page=100`, { key });
     const web = log.body.data.filter((e: { via: string }) => e.via === 'web');
@@ -115,7 +159,8 @@ onEachEngine('web: audit log', (h) => {
     assert.equal(byAction('account.password_changed').changes.password, 'changed');
     assert.equal(byAction('account.recovery_codes_regenerated').changes.recovery_codes, 'changed');
     const text = JSON.stringify(log.body);
-    for (const value of [PASSWORD, next, made, secret, ...codes, ...fresh]) assert.ok(!text.includes(value), `no ${value.slice(0, 8)}… in the log`);
+    for (const value of [PASSWORD, next, made, secret, ...codes, ...fresh])
+      assert.ok(!text.includes(value), `no ${value.slice(0, 8)}… in the log`);
     assert.ok(!/\$argon|sha256/i.test(text), 'no hash either');
   });
 
@@ -135,8 +180,14 @@ onEachEngine('web: audit log', (h) => {
     const owner = await h().account();
     const team = await h().request('POST', '/api/v1/workspaces', { key: owner.key, json: { name: 'Team' } });
     const teamId = team.body.data.id;
-    const invited = await h().request('POST', `/api/v1/workspaces/${teamId}/invitations`, { key: owner.key, json: { email, role: 'viewer' } });
-    assert.equal((await h().request('POST', `/api/v1/invitations/${invited.body.data.token}/accept`, { key })).status, 200);
+    const invited = await h().request('POST', `/api/v1/workspaces/${teamId}/invitations`, {
+      key: owner.key,
+      json: { email, role: 'viewer' },
+    });
+    assert.equal(
+      (await h().request('POST', `/api/v1/invitations/${invited.body.data.token}/accept`, { key })).status,
+      200,
+    );
     assert.equal((await me.get(`/account/workspaces/${teamId}/audit`)).status, 403);
     assert.equal((await me.get(`/account/workspaces/${teamId}/audit.csv`)).status, 403);
     assert.equal((await me.get(`/account/workspaces/${owner.id}/audit`)).status, 404);

@@ -19,16 +19,28 @@ onEachEngine('web app: sign up, sign in, sign out', (h) => {
 
   test('a bad sign-up is a 422 that names each field, keeps what was typed and writes nothing', async () => {
     const client = new WebClient(h().baseUrl);
-    const reply = await client.post('/signup', { name: '<script>alert(1)</script>', email: 'not-an-email', password: 'short' }, { from: '/signup' });
+    const reply = await client.post(
+      '/signup',
+      { name: '<script>alert(1)</script>', email: 'not-an-email', password: 'short' },
+      { from: '/signup' },
+    );
     assert.equal(reply.status, 422);
     assert.match(reply.text, /id="f-email-error"[^>]*>The email format is invalid\./);
     assert.match(reply.text, /id="f-password-error"[^>]*>The password field must be at least 8 characters\./);
     assert.match(reply.text, /value="&lt;script&gt;alert\(1\)&lt;\/script&gt;"/, 'the name is kept, escaped');
     assert.doesNotMatch(reply.text, /<script>alert/);
     assert.doesNotMatch(reply.text, /value="short"/, 'a password is never echoed');
-    const rows = await h().server.container.storage.db.selectFrom('accounts').select('email').where('email', '=', 'not-an-email').execute();
+    const rows = await h()
+      .server.container.storage.db.selectFrom('accounts')
+      .select('email')
+      .where('email', '=', 'not-an-email')
+      .execute();
     assert.equal(rows.length, 0);
-    const taken = await client.post('/signup', { name: 'x', email: 'first@example.com', password: PASSWORD }, { from: '/signup' });
+    const taken = await client.post(
+      '/signup',
+      { name: 'x', email: 'first@example.com', password: PASSWORD },
+      { from: '/signup' },
+    );
     assert.equal(taken.status, 422);
     assert.match(taken.text, /The email has already been taken\./);
   });
@@ -39,7 +51,11 @@ onEachEngine('web app: sign up, sign in, sign out', (h) => {
     const asked = await client.get('/links?search=x');
     assert.equal(asked.status, 303);
     assert.equal(asked.location, '/login?next=%2Flinks%3Fsearch%3Dx');
-    const unknown = await client.post('/login', { email: 'nobody@example.com', password: PASSWORD }, { from: '/login' });
+    const unknown = await client.post(
+      '/login',
+      { email: 'nobody@example.com', password: PASSWORD },
+      { from: '/login' },
+    );
     const wrong = await client.post('/login', { email, password: 'wrong password' }, { from: '/login' });
     assert.equal(unknown.status, 422);
     assert.equal(wrong.status, 422);
@@ -47,7 +63,11 @@ onEachEngine('web app: sign up, sign in, sign out', (h) => {
     assert.equal(message(unknown.text), 'The email or password is wrong.');
     assert.equal(message(unknown.text), message(wrong.text));
     assert.match(wrong.text, new RegExp(`value="${email.replace(/[.]/g, '\\.')}"`), 'the email is kept');
-    const right = await client.post('/login', { email: email.toUpperCase(), password: PASSWORD, next: '/links?search=x' }, { from: '/login' });
+    const right = await client.post(
+      '/login',
+      { email: email.toUpperCase(), password: PASSWORD, next: '/links?search=x' },
+      { from: '/login' },
+    );
     assert.equal(right.status, 303);
     assert.equal(right.location, '/links?search=x');
   });
@@ -65,9 +85,14 @@ onEachEngine('web app: sign up, sign in, sign out', (h) => {
     const { email } = await signedUp(h().baseUrl);
     const client = new WebClient(h().baseUrl);
     const csrf = await client.csrf('/login');
-    const short = await client.send('POST', '/login', `_csrf=${csrf}&email=${encodeURIComponent(email)}&password=${encodeURIComponent(PASSWORD)}`, {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
+    const short = await client.send(
+      'POST',
+      '/login',
+      `_csrf=${csrf}&email=${encodeURIComponent(email)}&password=${encodeURIComponent(PASSWORD)}`,
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
     const cookie = short.headers.getSetCookie().find((c) => c.startsWith('lpx_session='))!;
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Lax/);
@@ -121,7 +146,10 @@ onEachEngine('web app: sign up, sign in, sign out', (h) => {
     const foreign = await client.post('/logout', { _csrf: await other.client.csrf('/dashboard') });
     assert.equal(foreign.status, 403);
     // The header works for scripts.
-    const scripted = await client.send('POST', '/logout', '', { 'x-csrf-token': csrf, 'content-type': 'application/x-www-form-urlencoded' });
+    const scripted = await client.send('POST', '/logout', '', {
+      'x-csrf-token': csrf,
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(scripted.status, 303);
   });
 
@@ -166,7 +194,8 @@ onEachEngine('web app: sign-in limits', (h) => {
     const client = new WebClient(h().baseUrl);
     const csrf = await client.csrf('/login');
     let last = 0;
-    for (let i = 0; i < 11; i++) last = (await client.post('/login', { _csrf: csrf, email, password: `wrong ${i}` })).status;
+    for (let i = 0; i < 11; i++)
+      last = (await client.post('/login', { _csrf: csrf, email, password: `wrong ${i}` })).status;
     assert.equal(last, 429);
     const right = await client.post('/login', { _csrf: csrf, email, password: PASSWORD });
     assert.equal(right.status, 429, 'the right password waits too: the limit is not an oracle');
@@ -184,7 +213,11 @@ onEachEngine(
       assert.equal(page.status, 200);
       assert.match(page.text, /made by the operator/);
       // A token that fits this browser (from the sign-in form): the refusal is the closed sign-up's.
-      const reply = await client.post('/signup', { name: 'x', email: 'x@example.com', password: PASSWORD }, { from: '/login' });
+      const reply = await client.post(
+        '/signup',
+        { name: 'x', email: 'x@example.com', password: PASSWORD },
+        { from: '/login' },
+      );
       assert.equal(reply.status, 403);
       await assert.rejects(h().server.container.accounts.getAccount(1));
     });
@@ -199,7 +232,11 @@ onEachEngine(
       const client = new WebClient(h().baseUrl);
       const headers = { 'x-forwarded-proto': 'https' };
       const page = await client.get('/signup', headers);
-      const reply = await client.post('/signup', { _csrf: csrfOf(page.text), name: 'x', email: 'tls@example.com', password: PASSWORD }, { headers });
+      const reply = await client.post(
+        '/signup',
+        { _csrf: csrfOf(page.text), name: 'x', email: 'tls@example.com', password: PASSWORD },
+        { headers },
+      );
       assert.equal(reply.status, 303);
       const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('__Host-lpx_session='));
       assert.ok(cookie, reply.headers.getSetCookie().join('\n'));

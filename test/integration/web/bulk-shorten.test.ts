@@ -25,10 +25,15 @@ async function upload(
   const parts: Buffer[] = [];
   const withToken = token === null ? fields : { _csrf: token, ...fields };
   for (const [name, value] of Object.entries(withToken)) {
-    for (const v of Array.isArray(value) ? value : [value]) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`));
+    for (const v of Array.isArray(value) ? value : [value])
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`));
   }
   const f = file ?? { name: '', text: '' };
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/csv\r\n\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
+  );
   parts.push(typeof f.text === 'string' ? Buffer.from(f.text) : f.text, Buffer.from(`\r\n--${boundary}--\r\n`));
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const res = await fetch(`${client.baseUrl}/links/bulk`, {
@@ -59,7 +64,16 @@ onEachEngine('web: bulk shortening', (h) => {
     const token = csrfOf(page.text);
     assert.ok(page.text.includes(`action="/links/bulk" enctype="multipart/form-data"`), page.text);
     assert.ok(page.text.includes(`name="_csrf" value="${token}"`), page.text);
-    for (const id of ['f-urls', 'f-file', 'f-domain', 'f-space', 'f-disabled', 'f-expiration_date', 'f-expiration_time', 'f-expiration_clicks']) {
+    for (const id of [
+      'f-urls',
+      'f-file',
+      'f-domain',
+      'f-space',
+      'f-disabled',
+      'f-expiration_date',
+      'f-expiration_time',
+      'f-expiration_clicks',
+    ]) {
       assert.ok(page.text.includes(`for="${id}"`), `label of ${id}`);
     }
   });
@@ -71,8 +85,12 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.equal(res.status, 200, res.text);
     const made = await apiLinks(h(), key);
     assert.deepEqual(made.map((l) => l.url).sort(), ['https://one.test/', 'https://three.test/', 'https://two.test/']);
-    for (const link of made) assert.ok(res.text.includes(`<a href="${link.short_url}" class="url">${link.short_url}</a>`), link.short_url);
-    assert.match(res.text, /<td class="num">3<\/td><td class="url">not a url<\/td><td><p class="field-error">The url field must be a valid URL\.?<\/p>/);
+    for (const link of made)
+      assert.ok(res.text.includes(`<a href="${link.short_url}" class="url">${link.short_url}</a>`), link.short_url);
+    assert.match(
+      res.text,
+      /<td class="num">3<\/td><td class="url">not a url<\/td><td><p class="field-error">The url field must be a valid URL\.?<\/p>/,
+    );
     assert.match(res.text, /3 created, 1 failed\./);
     // Copy all: every short URL, newline-joined, in the button and in a read-only text area (no JS).
     const all = made
@@ -86,7 +104,10 @@ onEachEngine('web: bulk shortening', (h) => {
   test('the shared options apply to every line (space, pixels, disabled, expiration)', async () => {
     const { client, key } = await webAccount(h());
     const space = await h().request('POST', '/api/v1/spaces', { key, form: { name: 'Campaign' } });
-    const pixel = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'GA', type: 'google-analytics', value: 'G-ABC123' } });
+    const pixel = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'GA', type: 'google-analytics', value: 'G-ABC123' },
+    });
     assert.equal(space.status, 201, space.text);
     assert.equal(pixel.status, 201, pixel.text);
     const res = await client.post(
@@ -136,7 +157,11 @@ onEachEngine('web: bulk shortening', (h) => {
 
   test('expiration date without a time: 422 on expiration_time, nothing created', async () => {
     const { client, key } = await webAccount(h());
-    const res = await client.post('/links/bulk', { urls: 'https://a.test/', expiration_date: '2099-01-02' }, { from: '/links/bulk' });
+    const res = await client.post(
+      '/links/bulk',
+      { urls: 'https://a.test/', expiration_date: '2099-01-02' },
+      { from: '/links/bulk' },
+    );
     assert.equal(res.status, 422, res.text);
     assert.ok(fieldError(res.text, 'f-expiration_time'));
     assert.deepEqual(await apiLinks(h(), key), []);
@@ -156,7 +181,11 @@ onEachEngine('web: bulk shortening', (h) => {
 
   test('a form-encoded body past the limit: 422 on urls, nothing created', async () => {
     const { client, key } = await webAccount(h());
-    const res = await client.post('/links/bulk', { urls: `https://big.test/${'x'.repeat(4 * 1024 * 1024)}` }, { from: '/links/bulk' });
+    const res = await client.post(
+      '/links/bulk',
+      { urls: `https://big.test/${'x'.repeat(4 * 1024 * 1024)}` },
+      { from: '/links/bulk' },
+    );
     assert.equal(res.status, 422, res.text.slice(0, 300));
     assert.ok(fieldError(res.text, 'f-urls'));
     assert.deepEqual(await apiLinks(h(), key), []);
@@ -164,7 +193,9 @@ onEachEngine('web: bulk shortening', (h) => {
 
   test('CSRF missing or wrong: 403 and nothing written (form-encoded and multipart)', async () => {
     const { client, key } = await webAccount(h());
-    const missing = await client.send('POST', '/links/bulk', 'urls=https%3A%2F%2Fa.test%2F', { 'content-type': 'application/x-www-form-urlencoded' });
+    const missing = await client.send('POST', '/links/bulk', 'urls=https%3A%2F%2Fa.test%2F', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(missing.status, 403);
     const wrong = await client.post('/links/bulk', { urls: 'https://a.test/', _csrf: 'wrong' });
     assert.equal(wrong.status, 403);
@@ -189,7 +220,8 @@ onEachEngine('web: bulk shortening', (h) => {
 
   test('a CSV upload: columns by header, alias and title per row, a bad row reported with its file line', async () => {
     const { client, key } = await webAccount(h());
-    const csv = 'title,url,alias\r\n"Home, sweet",https://home.test/,home-page\r\nPlain,https://plain.test/,\r\n,https://bad.test/,bad alias!\r\n';
+    const csv =
+      'title,url,alias\r\n"Home, sweet",https://home.test/,home-page\r\nPlain,https://plain.test/,\r\n,https://bad.test/,bad alias!\r\n';
     const res = await upload(client, { urls: '', domain: '', space: '' }, { name: 'links.csv', text: csv });
     assert.equal(res.status, 200, res.text);
     const made = await apiLinks(h(), key);
@@ -198,13 +230,22 @@ onEachEngine('web: bulk shortening', (h) => {
       ['https://plain.test/', 'Plain'],
     ]);
     assert.equal(made.find((l) => l.url === 'https://home.test/').alias, 'home-page');
-    assert.match(res.text, /<td class="num">4<\/td><td class="url">https:\/\/bad\.test\/<\/td><td><p class="field-error">[^<]*alias[^<]*<\/p>/);
+    assert.match(
+      res.text,
+      /<td class="num">4<\/td><td class="url">https:\/\/bad\.test\/<\/td><td><p class="field-error">[^<]*alias[^<]*<\/p>/,
+    );
   });
 
   test('a CSV upload with shared options as multipart fields (pixels[] as a list)', async () => {
     const { client, key } = await webAccount(h());
-    const p1 = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'One', type: 'google-analytics', value: 'G-ONE' } });
-    const p2 = await h().request('POST', '/api/v1/pixels', { key, form: { name: 'Two', type: 'google-analytics', value: 'G-TWO' } });
+    const p1 = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'One', type: 'google-analytics', value: 'G-ONE' },
+    });
+    const p2 = await h().request('POST', '/api/v1/pixels', {
+      key,
+      form: { name: 'Two', type: 'google-analytics', value: 'G-TWO' },
+    });
     const res = await upload(
       client,
       { 'pixels[]': [String(p1.body.data.id), String(p2.body.data.id)], disabled: '1' },
@@ -250,7 +291,10 @@ onEachEngine('web: bulk shortening', (h) => {
       return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
     };
     const noBoundary = await post('multipart/form-data', 'urls=https://a.test/');
-    const unterminated = await post('multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="urls"\r\n\r\nhttps://a.test/');
+    const unterminated = await post(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="urls"\r\n\r\nhttps://a.test/',
+    );
     for (const res of [noBoundary, unterminated]) {
       assert.equal(res.status, 400, res.text);
       assert.match(res.type ?? '', /^text\/html/);
@@ -260,7 +304,11 @@ onEachEngine('web: bulk shortening', (h) => {
 
   test('the result CSV: posted back from the result page, with the errors; a tampered result is refused', async () => {
     const { client } = await webAccount(h());
-    const res = await client.post('/links/bulk', { urls: 'https://one.test/\n=HYPERLINK("x")' }, { from: '/links/bulk' });
+    const res = await client.post(
+      '/links/bulk',
+      { urls: 'https://one.test/\n=HYPERLINK("x")' },
+      { from: '/links/bulk' },
+    );
     assert.equal(res.status, 200, res.text);
     const results = /name="results" value="([^"]*)"/
       .exec(res.text)![1]!
@@ -276,7 +324,10 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.match(lines[1]!, /^1,https:\/\/one\.test\/,http:\/\/short\.test\/[A-Za-z0-9]+,$/);
     // A line that looks like a formula is text in a spreadsheet.
     assert.match(lines[2]!, /^2,"'=HYPERLINK\(""x""\)",,The url field/);
-    const tampered = await client.post('/links/bulk/result.csv', { results: '{"not":"rows"}', _csrf: csrfOf(res.text) });
+    const tampered = await client.post('/links/bulk/result.csv', {
+      results: '{"not":"rows"}',
+      _csrf: csrfOf(res.text),
+    });
     assert.equal(tampered.status, 422);
     const forged = await client.post('/links/bulk/result.csv', { results, _csrf: 'wrong' });
     assert.equal(forged.status, 403);
@@ -288,7 +339,11 @@ onEachEngine('web: bulk shortening', (h) => {
     assert.equal(res.status, 200);
     assert.ok(!res.text.includes('<script>alert(1)'));
     assert.ok(res.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
-    const up = await upload(client, {}, { name: 'x.csv', text: 'url,title\nhttps://a.test/,<script>alert(2)</script>\n' });
+    const up = await upload(
+      client,
+      {},
+      { name: 'x.csv', text: 'url,title\nhttps://a.test/,<script>alert(2)</script>\n' },
+    );
     assert.equal(up.status, 200, up.text);
     assert.equal((await apiLinks(h(), key))[0].title, '<script>alert(2)</script>');
     const dashboard = await client.get('/dashboard');

@@ -55,7 +55,11 @@ onEachEngine(
 
     test('quick shorten: 303 to the dashboard, the flash holds the short URL, the link exists', async () => {
       const { client, key } = await webAccount(h());
-      const res = await client.post('/dashboard/shorten', { url: 'https://quick.test/', alias: 'quick-one', domain: '' }, { from: '/dashboard' });
+      const res = await client.post(
+        '/dashboard/shorten',
+        { url: 'https://quick.test/', alias: 'quick-one', domain: '' },
+        { from: '/dashboard' },
+      );
       assert.equal(res.status, 303, res.text);
       assert.equal(res.location, '/dashboard');
       const [link] = await apiLinks(h(), key);
@@ -70,9 +74,16 @@ onEachEngine(
     test('quick shorten failures: 422, the message next to the field, values kept, nothing written', async () => {
       const { client, key } = await webAccount(h());
       const other = await h().account();
-      const foreignDomain = await h().request('POST', '/api/v1/domains', { key: other.key, form: { name: `x${Date.now()}.example.org` } });
+      const foreignDomain = await h().request('POST', '/api/v1/domains', {
+        key: other.key,
+        form: { name: `x${Date.now()}.example.org` },
+      });
       assert.equal(foreignDomain.status, 201, foreignDomain.text);
-      const bad = await client.post('/dashboard/shorten', { url: 'javascript:alert(1)', alias: 'bad alias' }, { from: '/dashboard' });
+      const bad = await client.post(
+        '/dashboard/shorten',
+        { url: 'javascript:alert(1)', alias: 'bad alias' },
+        { from: '/dashboard' },
+      );
       assert.equal(bad.status, 422);
       assert.ok(fieldError(bad.text, 'f-url'));
       assert.ok(fieldError(bad.text, 'f-alias'));
@@ -81,16 +92,32 @@ onEachEngine(
       const missing = await client.post('/dashboard/shorten', { url: '' }, { from: '/dashboard' });
       assert.equal(missing.status, 422);
       assert.equal(fieldError(missing.text, 'f-url'), 'The url field is required.');
-      const domain = await client.post('/dashboard/shorten', { url: 'https://a.test/', domain: String(foreignDomain.body.data.id) }, { from: '/dashboard' });
+      const domain = await client.post(
+        '/dashboard/shorten',
+        { url: 'https://a.test/', domain: String(foreignDomain.body.data.id) },
+        { from: '/dashboard' },
+      );
       assert.equal(domain.status, 422);
       assert.ok(fieldError(domain.text, 'f-domain'));
-      const notNumber = await client.post('/dashboard/shorten', { url: 'https://a.test/', domain: 'abc' }, { from: '/dashboard' });
+      const notNumber = await client.post(
+        '/dashboard/shorten',
+        { url: 'https://a.test/', domain: 'abc' },
+        { from: '/dashboard' },
+      );
       assert.equal(notNumber.status, 422);
       assert.ok(fieldError(notNumber.text, 'f-domain'));
       assert.deepEqual(await apiLinks(h(), key), []);
       // A taken alias.
-      assert.equal((await client.post('/dashboard/shorten', { url: 'https://a.test/', alias: 'mine' }, { from: '/dashboard' })).status, 303);
-      const taken = await client.post('/dashboard/shorten', { url: 'https://b.test/', alias: 'mine' }, { from: '/dashboard' });
+      assert.equal(
+        (await client.post('/dashboard/shorten', { url: 'https://a.test/', alias: 'mine' }, { from: '/dashboard' }))
+          .status,
+        303,
+      );
+      const taken = await client.post(
+        '/dashboard/shorten',
+        { url: 'https://b.test/', alias: 'mine' },
+        { from: '/dashboard' },
+      );
       assert.equal(taken.status, 422);
       assert.ok(fieldError(taken.text, 'f-alias'));
       assert.equal((await apiLinks(h(), key)).length, 1);
@@ -98,7 +125,9 @@ onEachEngine(
 
     test('CSRF missing or wrong: 403 and nothing written', async () => {
       const { client, key } = await webAccount(h());
-      const missing = await client.send('POST', '/dashboard/shorten', 'url=https%3A%2F%2Fa.test%2F', { 'content-type': 'application/x-www-form-urlencoded' });
+      const missing = await client.send('POST', '/dashboard/shorten', 'url=https%3A%2F%2Fa.test%2F', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(missing.status, 403);
       const wrong = await client.post('/dashboard/shorten', { url: 'https://a.test/', _csrf: 'nope' });
       assert.equal(wrong.status, 403);
@@ -107,8 +136,26 @@ onEachEngine(
 
     test("the totals equal the API's statistics for a link with known clicks; the lists show latest and most clicked", async () => {
       const { client, key } = await webAccount(h());
-      assert.equal((await client.post('/dashboard/shorten', { url: 'https://clicked.test/', alias: 'clicked' }, { from: '/dashboard' })).status, 303);
-      assert.equal((await client.post('/dashboard/shorten', { url: 'https://quiet.test/', alias: 'quiet' }, { from: '/dashboard' })).status, 303);
+      assert.equal(
+        (
+          await client.post(
+            '/dashboard/shorten',
+            { url: 'https://clicked.test/', alias: 'clicked' },
+            { from: '/dashboard' },
+          )
+        ).status,
+        303,
+      );
+      assert.equal(
+        (
+          await client.post(
+            '/dashboard/shorten',
+            { url: 'https://quiet.test/', alias: 'quiet' },
+            { from: '/dashboard' },
+          )
+        ).status,
+        303,
+      );
       const clicked = (await apiLinks(h(), key)).find((l) => l.alias === 'clicked');
       for (let i = 0; i < 3; i++) await visit(h(), clicked);
       await visit(h(), clicked, { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }); // a bot: not a click in the totals
@@ -136,7 +183,10 @@ onEachEngine(
 
     test('a stored <script> title comes out escaped', async () => {
       const { client, key } = await webAccount(h());
-      const made = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://x.test/', title: '<script>alert(1)</script>' } });
+      const made = await h().request('POST', '/api/v1/links', {
+        key,
+        form: { url: 'https://x.test/', title: '<script>alert(1)</script>' },
+      });
       assert.equal(made.status, 201);
       const page = await client.get('/dashboard');
       assert.ok(!page.text.includes('<script>alert(1)'));

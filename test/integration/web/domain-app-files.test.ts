@@ -6,7 +6,10 @@ import { assertSeeOther, fieldError, webAccount } from '../../support/web-resour
 const PRINT = Array.from({ length: 32 }, () => 'AB').join(':');
 const AASA = { applinks: { details: [{ appIDs: ['ABCDE12345.com.example.app'], paths: ['/go/*'] }] } };
 const ASSETLINKS = [
-  { relation: ['delegate_permission/common.handle_all_urls'], target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: [PRINT] } },
+  {
+    relation: ['delegate_permission/common.handle_all_urls'],
+    target: { namespace: 'android_app', package_name: 'com.example.app', sha256_cert_fingerprints: [PRINT] },
+  },
 ];
 
 /** A textarea's text as the page shows it, entities read back. */

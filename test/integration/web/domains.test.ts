@@ -2,7 +2,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
-import { apiCreate, assertSeeOther, postWithoutCsrf, resourcePageTests, webAccount } from '../../support/web-resources.ts';
+import {
+  apiCreate,
+  assertSeeOther,
+  postWithoutCsrf,
+  resourcePageTests,
+  webAccount,
+} from '../../support/web-resources.ts';
 import { uniqueHost } from '../redirect/redirect-support.ts';
 
 onEachEngine('web: domains', (h) => {
@@ -13,14 +19,26 @@ onEachEngine('web: domains', (h) => {
     invalid: [
       { form: { name: '' }, field: 'name', message: 'The name field is required.' },
       { form: { name: 'not a host' }, field: 'name', message: 'The name format is invalid.' },
-      { form: { name: uniqueHost(), index_page: 'javascript:alert(1)' }, field: 'index_page', message: 'The index page field must be a valid URL.' },
-      { form: { name: uniqueHost(), not_found_page: 'ftp://example.com/x' }, field: 'not_found_page', message: 'The not found page field must be a valid URL.' },
+      {
+        form: { name: uniqueHost(), index_page: 'javascript:alert(1)' },
+        field: 'index_page',
+        message: 'The index page field must be a valid URL.',
+      },
+      {
+        form: { name: uniqueHost(), not_found_page: 'ftp://example.com/x' },
+        field: 'not_found_page',
+        message: 'The not found page field must be a valid URL.',
+      },
     ],
     edit: {
       form: (name) => ({ name, index_page: 'https://example.com/home', not_found_page: '' }),
       expect: (name) => ({ name, index_page: 'https://example.com/home', not_found_page: null, status: 'pending' }),
     },
-    badEdit: { form: (name) => ({ name, index_page: 'not a url' }), field: 'index_page', message: 'The index page field must be a valid URL.' },
+    badEdit: {
+      form: (name) => ({ name, index_page: 'not a url' }),
+      field: 'index_page',
+      message: 'The index page field must be a valid URL.',
+    },
     scriptForm: { name: uniqueHost('script'), index_page: 'https://example.com/<script>alert(1)</script>' },
   });
 
@@ -34,7 +52,11 @@ onEachEngine('web: domains', (h) => {
 
     const pending = await me.client.get(created.location!);
     assert.match(pending.text, /class="status-pending">Pending</);
-    for (const shown of [record.verification.token, `_linkpix.${name}`, `http://${name}/.well-known/linkpix/${record.verification.token}`]) {
+    for (const shown of [
+      record.verification.token,
+      `_linkpix.${name}`,
+      `http://${name}/.well-known/linkpix/${record.verification.token}`,
+    ]) {
       assert.ok(pending.text.includes(shown), shown);
     }
     assert.match((await me.client.get('/domains')).text, /class="status-pending">Pending</);
@@ -42,7 +64,10 @@ onEachEngine('web: domains', (h) => {
     // Nothing published yet: the reasons on the page, still pending.
     const notYet = await me.client.post(`/domains/${id}/verify`, {}, { from: created.location! });
     assert.equal(notYet.status, 422);
-    assert.ok(notYet.text.includes(`Did not find`) && notYet.text.includes(`_linkpix.${name}`), notYet.text.slice(0, 2000));
+    assert.ok(
+      notYet.text.includes(`Did not find`) && notYet.text.includes(`_linkpix.${name}`),
+      notYet.text.slice(0, 2000),
+    );
     assert.equal((await h().request('GET', `/api/v1/domains/${id}`, { key: me.key })).body.data.status, 'pending');
 
     // Without a CSRF token nothing is looked up.
@@ -65,6 +90,9 @@ onEachEngine('web: domains', (h) => {
     const theirs = await apiCreate(h(), other.key, 'domains', { name: uniqueHost('theirs') });
     h().dns.publishTxt(theirs.verification.txt_name, theirs.verification.token);
     assert.equal((await me.client.post(`/domains/${theirs.id}/verify`, {}, { from: '/domains' })).status, 404);
-    assert.equal((await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: other.key })).body.data.status, 'pending');
+    assert.equal(
+      (await h().request('GET', `/api/v1/domains/${theirs.id}`, { key: other.key })).body.data.status,
+      'pending',
+    );
   });
 });

@@ -22,7 +22,8 @@ function verifyLinkOf(raw: string): string {
   return match[1]!;
 }
 
-const signIn = (client: WebClient, email: string) => client.post('/login', { email, password: PASSWORD }, { from: '/login' });
+const signIn = (client: WebClient, email: string) =>
+  client.post('/login', { email, password: PASSWORD }, { from: '/login' });
 
 onEachEngine(
   'web: email verification required',
@@ -32,7 +33,11 @@ onEachEngine(
       const email = `verify-${randomBytes(4).toString('hex')}@example.com`;
       const client = new WebClient(h().baseUrl);
       const before = sink.mails.length;
-      const made = await client.post('/signup', { name: 'New', email, password: PASSWORD }, { from: '/signup', headers: { host: 'evil.example' } });
+      const made = await client.post(
+        '/signup',
+        { name: 'New', email, password: PASSWORD },
+        { from: '/signup', headers: { host: 'evil.example' } },
+      );
       assert.equal(made.status, 303, made.text);
       assert.equal(made.location, `/signup/verify?email=${encodeURIComponent(email)}`);
       assert.equal(await isSignedIn(client), false, 'no session before the email is proved');
@@ -80,7 +85,11 @@ onEachEngine(
       assert.equal(asked.status, 303);
       const second = verifyLinkOf((await sink.mailTo(email, from)).raw).slice(APP_URL.length);
       assert.notEqual(second, first);
-      const stranger = await client.post('/signup/verify', { email: 'nobody-at-all@example.com' }, { from: '/signup/verify' });
+      const stranger = await client.post(
+        '/signup/verify',
+        { email: 'nobody-at-all@example.com' },
+        { from: '/signup/verify' },
+      );
       assert.equal(stranger.status, 303, 'the same answer');
       assert.equal((await client.post('/signup/verify', { email: '' }, { from: '/signup/verify' })).status, 422);
       await client.post('/signup/verify', { email }, { from: '/signup/verify' });
@@ -100,7 +109,11 @@ onEachEngine(
       await sql`alter table unverified_emails rename to unverified_emails_away`.execute(db);
       let made;
       try {
-        made = await new WebClient(h().baseUrl).post('/signup', { name: 'Half', email, password: PASSWORD }, { from: '/signup' });
+        made = await new WebClient(h().baseUrl).post(
+          '/signup',
+          { name: 'Half', email, password: PASSWORD },
+          { from: '/signup' },
+        );
       } finally {
         await sql`alter table unverified_emails_away rename to unverified_emails`.execute(db);
       }
@@ -108,19 +121,30 @@ onEachEngine(
       const left = await db.selectFrom('accounts').select('id').where('email', '=', email).execute();
       assert.deepEqual(left, [], 'no account was left behind');
       assert.equal((await signIn(new WebClient(h().baseUrl), email)).status, 422, 'nothing to sign in to');
-      const again = await new WebClient(h().baseUrl).post('/signup', { name: 'Half', email, password: PASSWORD }, { from: '/signup' });
+      const again = await new WebClient(h().baseUrl).post(
+        '/signup',
+        { name: 'Half', email, password: PASSWORD },
+        { from: '/signup' },
+      );
       assert.equal(again.status, 303, 'the email is free to sign up with');
       const stored = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();
       assert.equal(await h().server.container.security.verification!.pending(stored.id), true, 'stored unverified');
     });
   },
-  { env: { SMTP_URL: smtpUrl, MAIL_FROM: 'linkpix <noreply@example.test>', APP_URL, EMAIL_VERIFICATION: 'required' }, overrides: { clock } },
+  {
+    env: { SMTP_URL: smtpUrl, MAIL_FROM: 'linkpix <noreply@example.test>', APP_URL, EMAIL_VERIFICATION: 'required' },
+    overrides: { clock },
+  },
 );
 
 onEachEngine('web: email verification off (the default)', (h) => {
   test('a sign-up signs in at once and /signup/verify does not exist', async () => {
     const client = new WebClient(h().baseUrl);
-    const made = await client.post('/signup', { name: 'Now', email: `now-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }, { from: '/signup' });
+    const made = await client.post(
+      '/signup',
+      { name: 'Now', email: `now-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD },
+      { from: '/signup' },
+    );
     assert.equal(made.status, 303);
     assert.equal(made.location, '/dashboard');
     assert.equal(await isSignedIn(client), true);

@@ -39,7 +39,8 @@ async function crawl(client: WebClient, start: readonly string[]): Promise<Crawl
     for (const [, href] of res.text.matchAll(/<a [^>]*href="(\/[^"#]*)"/g)) {
       const target = href!.replaceAll('&amp;', '&');
       // /docs is Swagger UI's page, not the app's; short links are visits, not pages.
-      if (!target.startsWith('//') && !target.startsWith('/docs') && !seen.has(target.split('?')[0]!)) queue.push(target);
+      if (!target.startsWith('//') && !target.startsWith('/docs') && !seen.has(target.split('?')[0]!))
+        queue.push(target);
     }
   }
   return pages;
@@ -70,7 +71,10 @@ onEachEngine('web: every page', (h) => {
     const space = await h().request('POST', '/api/v1/spaces', { key: apiKey, form: { name: 'Work' } });
     assert.equal(space.status, 201, space.text);
     for (const n of [1, 2, 3]) {
-      const link = await h().request('POST', '/api/v1/links', { key: apiKey, form: { url: `https://example.com/${n}`, space: space.body.data.id } });
+      const link = await h().request('POST', '/api/v1/links', {
+        key: apiKey,
+        form: { url: `https://example.com/${n}`, space: space.body.data.id },
+      });
       assert.equal(link.status, 201, link.text);
     }
     signedIn = await crawl(client, ['/', '/dashboard']);
@@ -79,7 +83,17 @@ onEachEngine('web: every page', (h) => {
 
   test('the crawl reached the screens (links, a link, its statistics, account, admin) and the signed-out ones', () => {
     const paths = signedIn.map((p) => p.path.split('?')[0]);
-    for (const path of ['/dashboard', '/links', '/links/new', '/links/bulk', '/pixels', '/spaces', '/domains', '/account', '/admin'])
+    for (const path of [
+      '/dashboard',
+      '/links',
+      '/links/new',
+      '/links/bulk',
+      '/pixels',
+      '/spaces',
+      '/domains',
+      '/account',
+      '/admin',
+    ])
       assert.ok(paths.includes(path), path);
     assert.ok(
       paths.some((p) => /^\/links\/\d+\/edit$/.test(p!)),

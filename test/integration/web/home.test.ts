@@ -9,7 +9,8 @@ onEachEngine('web: / and what every page links in its head', (h) => {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     const main = /<main[\s\S]*<\/main>/.exec(page.text)?.[0] ?? '';
-    for (const word of ['Short links', 'QR codes', 'Pixels', 'Statistics', 'API']) assert.ok(main.includes(`<h3>${word}</h3>`), word);
+    for (const word of ['Short links', 'QR codes', 'Pixels', 'Statistics', 'API'])
+      assert.ok(main.includes(`<h3>${word}</h3>`), word);
     assert.match(main, /<a class="button" href="\/login">Sign in<\/a>/);
     assert.match(main, /<a class="button secondary" href="\/signup">Create an account<\/a>/);
     assert.match(page.text, /<a class="brand" href="\/">linkpix<\/a>/);
@@ -28,7 +29,10 @@ onEachEngine('web: / and what every page links in its head', (h) => {
     assert.equal(ico.headers.get('content-type'), 'image/x-icon');
     const bytes = Buffer.from(await ico.arrayBuffer());
     // ICONDIR: reserved 0, type 1 (icon), one image of 32×32 at 32 bits.
-    assert.deepEqual([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7], bytes.readUInt16LE(12)], [0, 1, 1, 32, 32, 32]);
+    assert.deepEqual(
+      [bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7], bytes.readUInt16LE(12)],
+      [0, 1, 1, 32, 32, 32],
+    );
     assert.equal(bytes.readUInt32LE(18) + bytes.readUInt32LE(14), bytes.length);
 
     const svg = await fetch(`${h().baseUrl}/favicon.svg`);

@@ -21,12 +21,18 @@ const IMAGE_HEADERS = {
 const IMAGE_PATH = /\.(png|svg|gif|ico|jpe?g|webp|avif)$/;
 
 /** swagger-ui's own files, served under /docs/static/ by its wildcard route. */
-const SWAGGER_STATIC = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')), 'static');
+const SWAGGER_STATIC = join(
+  dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
+  'static',
+);
 
 onEachEngine('every image served carries the image headers', (h) => {
   test('each image route, from the route table and the OpenAPI document, answers them', async () => {
     const me = await webAccount(h());
-    const made = await h().request('POST', '/api/v1/links', { key: me.key, form: { url: 'https://example.com/img', alias: 'img-headers' } });
+    const made = await h().request('POST', '/api/v1/links', {
+      key: me.key,
+      form: { url: 'https://example.com/img', alias: 'img-headers' },
+    });
     const id = made.body.data.id as number;
     const logo = await multipartBody([{ field: 'logo', bytes: greenPng(), name: 'logo.png' }], {}, 'PUT');
     assert.equal((await h().request('PUT', `/api/v1/links/${id}/qr-logo`, { key: me.key, ...logo })).status, 200);
@@ -41,23 +47,43 @@ onEachEngine('every image served carries the image headers', (h) => {
     assert.ok(swaggerImages.length > 0, 'swagger-ui ships icons');
     // Each image route and the requests that reach its images (with and without a logo, each format).
     const urls: Record<string, Array<() => Promise<{ status: number; headers: Headers }>>> = {
-      '/api/v1/links/:id/qr': [`/api/v1/links/${id}/qr`, `/api/v1/links/${id}/qr?format=png`, `/api/v1/links/${id}/qr?logo=false&style=rounded`].map(api),
+      '/api/v1/links/:id/qr': [
+        `/api/v1/links/${id}/qr`,
+        `/api/v1/links/${id}/qr?format=png`,
+        `/api/v1/links/${id}/qr?logo=false&style=rounded`,
+      ].map(api),
       '/links/:id/qr.png': [web(`/links/${id}/qr.png`)],
       '/links/:id/qr.svg': [web(`/links/${id}/qr.svg`), web(`/links/${id}/qr.svg?style=rounded`)],
       '/favicon.ico': [anyone('/favicon.ico')],
       '/favicon.svg': [anyone('/favicon.svg')],
-      '/c/:click(^[A-Za-z0-9_-]{1,64}).gif': [anyone('/c/no-such-click.gif?name=lead'), anyone('/c/no-such-click.gif', 'HEAD')],
+      '/c/:click(^[A-Za-z0-9_-]{1,64}).gif': [
+        anyone('/c/no-such-click.gif?name=lead'),
+        anyone('/c/no-such-click.gif', 'HEAD'),
+      ],
       '/docs/static/theme/favicon.svg': [anyone('/docs/static/theme/favicon.svg')],
       '/docs/*': swaggerImages.map((file) => anyone(`/docs/static/${file}`)),
     };
 
-    const documented = Object.entries((h().server.app.swagger() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: object }> }>> }).paths)
+    const documented = Object.entries(
+      (
+        h().server.app.swagger() as {
+          paths: Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>;
+        }
+      ).paths,
+    )
       .filter(([, operations]) =>
-        Object.values(operations).some((op) => Object.values(op.responses ?? {}).some((r) => Object.keys(r.content ?? {}).some((type) => type.startsWith('image/')))),
+        Object.values(operations).some((op) =>
+          Object.values(op.responses ?? {}).some((r) =>
+            Object.keys(r.content ?? {}).some((type) => type.startsWith('image/')),
+          ),
+        ),
       )
       .map(([path]) => path.replace(/\{(\w+)\}/g, ':$1'));
     const imageRoutes = routeTable(h().server.app)
-      .filter((r) => r.methods.includes('GET') && (IMAGE_PATH.test(r.path) || r.path === '/docs/*' || documented.includes(r.path)))
+      .filter(
+        (r) =>
+          r.methods.includes('GET') && (IMAGE_PATH.test(r.path) || r.path === '/docs/*' || documented.includes(r.path)),
+      )
       .map((r) => r.path);
     assert.ok(documented.length > 0 && imageRoutes.length >= 7, imageRoutes.join(' '));
     assert.deepEqual([...new Set(imageRoutes)].sort(), Object.keys(urls).sort(), 'every image route has its URLs here');
@@ -67,7 +93,8 @@ onEachEngine('every image served carries the image headers', (h) => {
         const res = await ask();
         assert.equal(res.status, 200, route);
         assert.match(res.headers.get('content-type') ?? '', /^image\//, route);
-        for (const [name, value] of Object.entries(IMAGE_HEADERS)) assert.equal(res.headers.get(name), value, `${name} of ${route}`);
+        for (const [name, value] of Object.entries(IMAGE_HEADERS))
+          assert.equal(res.headers.get(name), value, `${name} of ${route}`);
       }
     }
   });

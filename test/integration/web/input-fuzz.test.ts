@@ -4,7 +4,14 @@ import Fastify from 'fastify';
 import qs from 'qs';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { csrfOf, signedUp, WebClient } from '../../support/web-client.ts';
-import { assertBounded, BAD_NUMBERS, fieldName, nested, numericFields, type JsonSchema } from '../../support/numeric-fuzz.ts';
+import {
+  assertBounded,
+  BAD_NUMBERS,
+  fieldName,
+  nested,
+  numericFields,
+  type JsonSchema,
+} from '../../support/numeric-fuzz.ts';
 import { registerWebApp } from '../../../src/adapters/web/app/plugin.ts';
 
 interface WebRoute {
@@ -19,14 +26,16 @@ async function webRoutes(h: Harness): Promise<WebRoute[]> {
   const routes: WebRoute[] = [];
   probe.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
-    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: (r.schema ?? {}) as WebRoute['schema'] });
+    for (const method of methods)
+      if (method !== 'HEAD') routes.push({ method, url: r.url, schema: (r.schema ?? {}) as WebRoute['schema'] });
   });
   await registerWebApp(probe, { ...h.server.container, web: { signup: 'open', csrfSecret: 'probe' } });
   await probe.close();
   return routes;
 }
 
-const hasSchema = (route: WebRoute): boolean => Boolean(route.schema.querystring || route.schema.body || route.schema.params);
+const hasSchema = (route: WebRoute): boolean =>
+  Boolean(route.schema.querystring || route.schema.body || route.schema.params);
 
 /** Issue 30: the web app reads numbers and form fields as the API does; bad input is a 4xx naming the field. */
 onEachEngine('web: the one reading of numbers and of form fields', (h) => {
@@ -58,7 +67,8 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
     url
       .replace(
         /^\/([a-z]+)(.*?):id/,
-        (_, kind: string, rest: string) => `/${kind}${rest}${id ?? String(ids[kind === 'stats' || kind === 'links' ? 'links' : kind] ?? ids.links)}`,
+        (_, kind: string, rest: string) =>
+          `/${kind}${rest}${id ?? String(ids[kind === 'stats' || kind === 'links' ? 'links' : kind] ?? ids.links)}`,
       )
       .replace(':name', 'countries');
 
@@ -96,7 +106,8 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
       if (!route.url.includes(':id')) continue;
       for (const bad of BAD_NUMBERS) {
         const path = pathOf(route.url, encodeURIComponent(bad));
-        const res = route.method === 'GET' ? await client.get(path) : await client.post(path, {}, { from: '/dashboard' });
+        const res =
+          route.method === 'GET' ? await client.get(path) : await client.post(path, {}, { from: '/dashboard' });
         assert.equal(res.status, 404, `${route.method} ${path}: ${res.status}`);
       }
     }
@@ -110,7 +121,11 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
         for (const bad of BAD_NUMBERS) {
           const path = pathOf(route.url);
           const res = await client.post(path, nested(field.path, bad), { from: '/dashboard' });
-          assert.equal(res.status, 422, `POST ${path} ${fieldName(field.path)}=${bad}: ${res.status} ${res.text.slice(0, 200)}`);
+          assert.equal(
+            res.status,
+            422,
+            `POST ${path} ${fieldName(field.path)}=${bad}: ${res.status} ${res.text.slice(0, 200)}`,
+          );
           fuzzed++;
         }
       }
@@ -122,13 +137,19 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
   test('every web route that reads input declares it in a schema (so the tests above reach it)', async () => {
     // Routes that read no field, or only text through their own checks (auth, account, statistics' password).
     const routes = await webRoutes(h());
-    const lists = routes.filter((r) => r.method === 'GET' && /^\/(links|pixels|spaces|domains|admin\/accounts|admin\/links)$/.test(r.url));
+    const lists = routes.filter(
+      (r) => r.method === 'GET' && /^\/(links|pixels|spaces|domains|admin\/accounts|admin\/links)$/.test(r.url),
+    );
     assert.equal(lists.length, 6);
     for (const list of lists) assert.ok(hasSchema(list), `GET ${list.url} reads page and per_page through a schema`);
   });
 
   test('type confusion: lists, objects and numbers in any field of any form never answer 500 and write nothing', async () => {
-    const locked = await client.post('/links/new', { url: 'https://example.com/locked', privacy: '2', privacy_password: 'stats secret' }, { from: '/links/new' });
+    const locked = await client.post(
+      '/links/new',
+      { url: 'https://example.com/locked', privacy: '2', privacy_password: 'stats secret' },
+      { from: '/links/new' },
+    );
     assert.equal(locked.status, 303, locked.text.slice(0, 300));
     const lockedId = Number(/\/links\/(\d+)/.exec(locked.location ?? '')?.[1] ?? (await latestLink(h())));
     const before = await counts(h());
@@ -177,8 +198,12 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
               const csrf = csrfOf(html);
               const res =
                 confused.form !== undefined
-                  ? await who.send('POST', form.action, `_csrf=${encodeURIComponent(csrf)}&${confused.form}`, { 'content-type': 'application/x-www-form-urlencoded' })
-                  : await who.send('POST', form.action, JSON.stringify({ _csrf: csrf, ...confused.json }), { 'content-type': 'application/json' });
+                  ? await who.send('POST', form.action, `_csrf=${encodeURIComponent(csrf)}&${confused.form}`, {
+                      'content-type': 'application/x-www-form-urlencoded',
+                    })
+                  : await who.send('POST', form.action, JSON.stringify({ _csrf: csrf, ...confused.json }), {
+                      'content-type': 'application/json',
+                    });
               const what = `POST ${form.action} (from ${page}) ${JSON.stringify(confused)}`;
               assert.ok(res.status < 500, `${what}: ${res.status} ${res.text.slice(0, 300)}`);
               // A number is a number's right type (a space's colour): only lists and objects must never be acted on.
@@ -200,7 +225,9 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
       { url: 'https://example.com/a', 'space[]': '1' },
       { url: 'https://example.com/a', 'pixels[0][x]': '1' },
     ]) {
-      const res = await client.send('POST', '/dashboard/shorten', qs.stringify({ ...form, _csrf: csrf }), { 'content-type': 'application/x-www-form-urlencoded' });
+      const res = await client.send('POST', '/dashboard/shorten', qs.stringify({ ...form, _csrf: csrf }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       // Fields the quick form does not have are dropped: the link is made from its three.
       assert.ok(res.status === 303 || res.status === 422, `${JSON.stringify(form)}: ${res.status}`);
     }
@@ -210,13 +237,20 @@ onEachEngine('web: the one reading of numbers and of form fields', (h) => {
       { url: ['https://example.com/b'] },
       { url: 'https://example.com/b', alias: { x: 1 } },
     ]) {
-      const res = await client.send('POST', '/dashboard/shorten', JSON.stringify({ ...json, _csrf: csrf }), { 'content-type': 'application/json' });
+      const res = await client.send('POST', '/dashboard/shorten', JSON.stringify({ ...json, _csrf: csrf }), {
+        'content-type': 'application/json',
+      });
       assert.ok(res.status < 500, `${JSON.stringify(json)}: ${res.status}`);
     }
     const links = await client.send(
       'POST',
       '/links/new',
-      qs.stringify({ _csrf: await client.csrf('/links/new'), url: 'https://example.com/c', 'title[]': ['1', '2'], country: { x: 1 } }),
+      qs.stringify({
+        _csrf: await client.csrf('/links/new'),
+        url: 'https://example.com/c',
+        'title[]': ['1', '2'],
+        country: { x: 1 },
+      }),
       {
         'content-type': 'application/x-www-form-urlencoded',
       },
@@ -246,7 +280,11 @@ async function counts(h: Harness): Promise<number[]> {
 }
 
 async function latestLink(h: Harness): Promise<number> {
-  const row = await h.server.container.storage.db.selectFrom('links').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await h.server.container.storage.db
+    .selectFrom('links')
+    .select('id')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -258,7 +296,13 @@ function formsOf(html: string): { action: string; fields: string[] }[] {
     if (!/method="post"/i.test(attributes)) continue;
     const action = /action="([^"]+)"/.exec(attributes)?.[1];
     if (!action) continue;
-    const fields = [...new Set([...match[2]!.matchAll(/<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"/g)].map((m) => m[1]!).filter((n) => n !== '_csrf'))];
+    const fields = [
+      ...new Set(
+        [...match[2]!.matchAll(/<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"/g)]
+          .map((m) => m[1]!)
+          .filter((n) => n !== '_csrf'),
+      ),
+    ];
     forms.push({ action: action.replace(/&amp;/g, '&').replace(/#.*$/, ''), fields });
   }
   return forms;

@@ -50,7 +50,12 @@ onEachEngine(
 
     test('refused as the API refuses them: each named, what was typed kept, nothing written', async () => {
       const before = (await api('GET', '/api/v1/links')).body.meta.total;
-      const typed = { url: 'https://example.com/app', title: 'Kept', ios_url: 'javascript:alert(1)', android_url: 'otherapp://x' };
+      const typed = {
+        url: 'https://example.com/app',
+        title: 'Kept',
+        ios_url: 'javascript:alert(1)',
+        android_url: 'otherapp://x',
+      };
       const reply = await me.post('/links/new', typed, { from: '/links/new' });
       assert.equal(reply.status, 422);
       assert.ok(fieldError(reply.text, 'ios_url'), 'ios_url is named');

@@ -58,7 +58,9 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
 
   const roundTrip = async (path: string, extra: [string, string][]) => {
     const csrf = await me.csrf(path);
-    const reply = await me.send('POST', path, browserBody([...typed(csrf), ...extra]), { 'content-type': 'application/x-www-form-urlencoded' });
+    const reply = await me.send('POST', path, browserBody([...typed(csrf), ...extra]), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(reply.status, 200, reply.text.slice(0, 800));
     return reply;
   };
@@ -79,7 +81,11 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
     assert.match(control(page, 'expiration_clicks'), /value="42"/, 'expiration_clicks');
     assert.match(control(page, 'expiration_url'), /value="https:\/\/example\.com\/after"/, 'expiration_url');
     assert.match(page, /name="target_type"[^>]*>(?:(?!<\/select>).)*<option value="1" selected>/s, 'target_type');
-    assert.match(page, /name="country\[0\]\[key\]"[^>]*>(?:(?!<\/select>).)*<option value="DE" selected>/s, 'country row key');
+    assert.match(
+      page,
+      /name="country\[0\]\[key\]"[^>]*>(?:(?!<\/select>).)*<option value="DE" selected>/s,
+      'country row key',
+    );
     assert.match(control(page, 'country[0][value]'), /value="https:\/\/example\.com\/de"/, 'country row value');
   };
 
@@ -116,9 +122,14 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
 
   test('a refused save keeps the fields but not the typed passwords; a GET never shows them', async () => {
     const csrf = await me.csrf('/links/new');
-    const refused = await me.send('POST', '/links/new', browserBody([...typed(csrf).filter(([k]) => k !== 'url'), ['url', 'javascript:alert(1)']]), {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
+    const refused = await me.send(
+      'POST',
+      '/links/new',
+      browserBody([...typed(csrf).filter(([k]) => k !== 'url'), ['url', 'javascript:alert(1)']]),
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
     assert.equal(refused.status, 422);
     // Every other field is kept on a refused save too, the ticked pixel included.
     assert.match(control(refused.text, 'pixels[]', String(pixels[1].id)), / checked/, 'the ticked pixel after a 422');

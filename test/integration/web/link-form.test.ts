@@ -37,11 +37,24 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
   test('the new-link form has every API field under its API name, in labelled sections', async () => {
     const page = await me.get('/links/new');
     assert.equal(page.status, 200);
-    for (const name of ['url', 'title', 'domain', 'alias', 'space', 'password', 'disabled', 'privacy', 'privacy_password', 'expiration_url']) {
+    for (const name of [
+      'url',
+      'title',
+      'domain',
+      'alias',
+      'space',
+      'password',
+      'disabled',
+      'privacy',
+      'privacy_password',
+      'expiration_url',
+    ]) {
       assert.match(page.text, new RegExp(`name="${name}"`), name);
     }
-    for (const name of ['expiration_date', 'expiration_time', 'expiration_clicks', 'target_type']) assert.match(page.text, new RegExp(`name="${name}"`), name);
-    for (const list of ['country', 'platform', 'language', 'rotation']) assert.match(page.text, new RegExp(`name="add_row" value="${list}"`));
+    for (const name of ['expiration_date', 'expiration_time', 'expiration_clicks', 'target_type'])
+      assert.match(page.text, new RegExp(`name="${name}"`), name);
+    for (const list of ['country', 'platform', 'language', 'rotation'])
+      assert.match(page.text, new RegExp(`name="add_row" value="${list}"`));
     assert.match(page.text, /<legend>Destination<\/legend>/);
     assert.match(page.text, /<legend>Protection<\/legend>/);
     assert.match(page.text, /<option value="" selected>short\.test \(default\)<\/option>/);
@@ -99,7 +112,10 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     const edit = await me.get(reply.location!);
     assert.equal(edit.status, 200);
     assert.match(edit.text, /Link created\./);
-    assert.match(edit.text, /name="country\[1\]\[key\]"[^>]*>(?:(?!<\/select>).)*<option value="FR" selected>France<\/option>/s);
+    assert.match(
+      edit.text,
+      /name="country\[1\]\[key\]"[^>]*>(?:(?!<\/select>).)*<option value="FR" selected>France<\/option>/s,
+    );
     assert.match(edit.text, /value="https:\/\/example\.com\/fr"/);
     assert.match(edit.text, /http:\/\/short\.test\/web-form-1/);
     assert.match(edit.text, /name="remove_password"/);
@@ -153,14 +169,25 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     assert.equal(added.status, 200);
     assert.match(added.text, /name="country\[2\]\[key\]"/);
     assert.doesNotMatch(added.text, /name="country\[3\]\[key\]"/);
-    for (const v of ['https://example.com/rows', 'rows-kept', 'Rows', '7', 'https://example.com/de', 'https://example.com/jp', 'https://example.com/lang-fr']) {
+    for (const v of [
+      'https://example.com/rows',
+      'rows-kept',
+      'Rows',
+      '7',
+      'https://example.com/de',
+      'https://example.com/jp',
+      'https://example.com/lang-fr',
+    ]) {
       assert.ok(added.text.includes(`value="${v}"`), v);
     }
     assert.match(added.text, /<option value="JP" selected>/);
     // The page comes back scrolled to the new row; Enter in a field still saves, never removes a row.
     assert.match(added.text, /name="add_row" value="country" formaction="\/links\/new#f-country-3-key"/);
     assert.match(added.text, /name="remove_row" value="country:2" formaction="\/links\/new#f-country"/);
-    const firstSubmit = /<button type="submit"[^>]*>/.exec(added.text.slice(added.text.indexOf('<form method="post" action="/links/new"')))?.[0] ?? '';
+    const firstSubmit =
+      /<button type="submit"[^>]*>/.exec(
+        added.text.slice(added.text.indexOf('<form method="post" action="/links/new"')),
+      )?.[0] ?? '';
     assert.doesNotMatch(firstSubmit, /name=/);
     assert.match(added.text, /<option value="fr" selected>/);
     // The typed password comes back in this POST answer only (link-form-round-trip.test.ts).
@@ -171,11 +198,18 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     assert.equal(removed.status, 200);
     assert.doesNotMatch(removed.text, /name="country\[1\]\[key\]"/);
     assert.doesNotMatch(removed.text, /https:\/\/example\.com\/de/);
-    assert.match(removed.text, /name="country\[0\]\[value\]"[^>]*value="https:\/\/example\.com\/jp"|value="https:\/\/example\.com\/jp"/);
+    assert.match(
+      removed.text,
+      /name="country\[0\]\[value\]"[^>]*value="https:\/\/example\.com\/jp"|value="https:\/\/example\.com\/jp"/,
+    );
     assert.match(removed.text, /<option value="JP" selected>/);
     assert.ok(removed.text.includes('value="rows-kept"'));
 
-    const rotation = await me.post('/links/new', { url: 'https://example.com/r', add_row: 'rotation' }, { from: '/links/new' });
+    const rotation = await me.post(
+      '/links/new',
+      { url: 'https://example.com/r', add_row: 'rotation' },
+      { from: '/links/new' },
+    );
     assert.match(rotation.text, /name="rotation\[0\]\[value\]"/);
     assert.equal(await linkCount(), before);
   });
@@ -226,7 +260,13 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     assert.equal((await linkOf(link.id)).url, 'https://example.com/e');
 
     // A row removed on edit is removed on save; the domain field is not the form's to change.
-    const saved = await me.post(path, { url: 'https://example.com/e2', alias: 'edit-me-2', target_type: '0', privacy: '0', domain: '999' });
+    const saved = await me.post(path, {
+      url: 'https://example.com/e2',
+      alias: 'edit-me-2',
+      target_type: '0',
+      privacy: '0',
+      domain: '999',
+    });
     assert.equal(saved.status, 303, saved.text.slice(0, 1500));
     const now = await linkOf(link.id);
     assert.equal(now.alias, 'edit-me-2');
@@ -243,7 +283,10 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     }
     assert.equal(await linkCount(), before);
     const link = await made({ url: 'https://example.com/csrf-edit' });
-    assert.equal((await me.post(`/links/${link.id}/edit`, { _csrf: 'forged', url: 'https://example.com/changed' })).status, 403);
+    assert.equal(
+      (await me.post(`/links/${link.id}/edit`, { _csrf: 'forged', url: 'https://example.com/changed' })).status,
+      403,
+    );
     assert.equal((await me.post(`/links/${link.id}/delete`, { _csrf: 'forged' })).status, 403);
     const now = await linkOf(link.id);
     assert.equal(now.url, 'https://example.com/csrf-edit');
@@ -251,16 +294,38 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
 
   test("another account's links answer 404 on every route, and so do ids that name nothing", async () => {
     const theirs = await made({ url: 'https://example.com/theirs' }, otherKey);
-    for (const path of [`/links/${theirs.id}/edit`, `/links/${theirs.id}/delete`, `/links/${theirs.id}/qr`, `/links/${theirs.id}/qr.png`, `/links/${theirs.id}/qr.svg`]) {
+    for (const path of [
+      `/links/${theirs.id}/edit`,
+      `/links/${theirs.id}/delete`,
+      `/links/${theirs.id}/qr`,
+      `/links/${theirs.id}/qr.png`,
+      `/links/${theirs.id}/qr.svg`,
+    ]) {
       assert.equal((await me.get(path)).status, 404, path);
     }
-    assert.equal((await me.post(`/links/${theirs.id}/edit`, { url: 'https://example.com/mine' }, { from: '/links/new' })).status, 404);
-    assert.equal((await me.post(`/links/${theirs.id}/edit`, { url: 'https://example.com/mine', add_row: 'country' }, { from: '/links/new' })).status, 404);
+    assert.equal(
+      (await me.post(`/links/${theirs.id}/edit`, { url: 'https://example.com/mine' }, { from: '/links/new' })).status,
+      404,
+    );
+    assert.equal(
+      (
+        await me.post(
+          `/links/${theirs.id}/edit`,
+          { url: 'https://example.com/mine', add_row: 'country' },
+          { from: '/links/new' },
+        )
+      ).status,
+      404,
+    );
     assert.equal((await me.post(`/links/${theirs.id}/delete`, {}, { from: '/links/new' })).status, 404);
     const still = await api('GET', `/api/v1/links/${theirs.id}`, undefined, otherKey);
     assert.equal(still.body.data.url, 'https://example.com/theirs');
-    for (const path of ['/links/abc/edit', '/links/0/qr', '/links/99999999999/delete']) assert.equal((await me.get(path)).status, 404, path);
-    assert.equal((await me.post('/links/abc/edit', { url: 'https://example.com/x' }, { from: '/links/new' })).status, 404);
+    for (const path of ['/links/abc/edit', '/links/0/qr', '/links/99999999999/delete'])
+      assert.equal((await me.get(path)).status, 404, path);
+    assert.equal(
+      (await me.post('/links/abc/edit', { url: 'https://example.com/x' }, { from: '/links/new' })).status,
+      404,
+    );
   });
 
   test('stored markup comes out escaped', async () => {
@@ -292,13 +357,18 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     const link = await made({ url: 'https://example.com/qr', alias: 'qr-code' });
     const page = await me.get(`/links/${link.id}/qr`);
     assert.equal(page.status, 200);
-    const src = /<img src="data:image\/svg\+xml;base64,([^"]+)" alt="QR code for http:\/\/short\.test\/qr-code"/.exec(page.text);
+    const src = /<img src="data:image\/svg\+xml;base64,([^"]+)" alt="QR code for http:\/\/short\.test\/qr-code"/.exec(
+      page.text,
+    );
     assert.ok(src, 'preview image');
     assert.match(Buffer.from(src[1]!, 'base64').toString(), /^<svg/);
     assert.match(page.text, /<form method="get" action="\/links\/\d+\/qr"/);
     assert.match(page.text, /type="color"[^>]*value="#000000"|name="foreground" type="color" value="#000000"/);
     assert.doesNotMatch(page.text, /class="qr-warning"/);
-    assert.match(page.text, /href="\/links\/\d+\/qr\.png\?size=300&amp;margin=2&amp;foreground=%23000000&amp;background=%23ffffff&amp;ecc=M&amp;style=square"/);
+    assert.match(
+      page.text,
+      /href="\/links\/\d+\/qr\.png\?size=300&amp;margin=2&amp;foreground=%23000000&amp;background=%23ffffff&amp;ecc=M&amp;style=square"/,
+    );
 
     const pale = await me.get(`/links/${link.id}/qr?size=200&margin=4&foreground=%23cccccc&background=%23ffffff`);
     assert.equal(pale.status, 200);

@@ -5,7 +5,8 @@ import { onEachEngine } from '../../support/harness.ts';
 import type { WebClient } from '../../support/web-client.ts';
 import { apiAs, webAccount } from '../../support/web-resources.ts';
 
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
 onEachEngine('web: the link form preview card', (h) => {
   let me: WebClient;
@@ -13,7 +14,10 @@ onEachEngine('web: the link form preview card', (h) => {
 
   const api = apiAs(h, () => key, 'form');
   const preview = async (path: string, form: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    me.send('POST', path, qs.stringify({ _csrf: await me.csrf('/links/new'), ...form }), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    me.send('POST', path, qs.stringify({ _csrf: await me.csrf('/links/new'), ...form }), {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    });
 
   before(async () => {
     ({ client: me, key } = await webAccount(h()));
@@ -45,12 +49,19 @@ onEachEngine('web: the link form preview card', (h) => {
     assert.doesNotMatch(reply.text, /<html|<form|kept-out/);
     assert.match(reply.text, /http:\/\/short\.test\/preview-me/);
     assert.match(reply.text, /<dd class="url">https:\/\/example\.com\/fr/);
-    assert.match(reply.text, /<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="QR code for http:\/\/short\.test\/preview-me"/);
+    assert.match(
+      reply.text,
+      /<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="QR code for http:\/\/short\.test\/preview-me"/,
+    );
     assert.match(reply.text, /Languages: fr, en/);
 
     const android = await preview(
       '/links/new/preview',
-      { url: 'https://example.com/home', target_type: '2', platform: [{ key: 'Android', value: 'https://example.com/droid' }] },
+      {
+        url: 'https://example.com/home',
+        target_type: '2',
+        platform: [{ key: 'Android', value: 'https://example.com/droid' }],
+      },
       { 'user-agent': ANDROID },
     );
     assert.match(android.text, /<dd class="url">https:\/\/example\.com\/droid/);
@@ -60,12 +71,18 @@ onEachEngine('web: the link form preview card', (h) => {
       target_type: '4',
       rotation: [{ value: 'https://example.com/a' }, { value: 'https://example.com/b' }],
     });
-    assert.match(rotation.text, /https:\/\/example\.com\/a<span class="hint">The first of 2 URLs, then each in turn\.<\/span>/);
+    assert.match(
+      rotation.text,
+      /https:\/\/example\.com\/a<span class="hint">The first of 2 URLs, then each in turn\.<\/span>/,
+    );
   });
 
   test('stored markup and typed markup come out escaped; nothing is saved', async () => {
     const before = (await api('GET', '/api/v1/links')).body.meta.total;
-    const reply = await preview('/links/new/preview', { url: 'javascript:alert(1)"><script>x()</script>', alias: '<b>' });
+    const reply = await preview('/links/new/preview', {
+      url: 'javascript:alert(1)"><script>x()</script>',
+      alias: '<b>',
+    });
     assert.equal(reply.status, 200);
     assert.doesNotMatch(reply.text, /<script>|<b>/);
     assert.match(reply.text, /&lt;script&gt;x\(\)&lt;\/script&gt;/);
@@ -73,18 +90,24 @@ onEachEngine('web: the link form preview card', (h) => {
   });
 
   test('edit: the link’s own domain and alias; another account’s link is a 404; no token is a 403', async () => {
-    const made = (await api('POST', '/api/v1/links', { url: 'https://example.com/stored', alias: 'stored-alias' })).body.data;
+    const made = (await api('POST', '/api/v1/links', { url: 'https://example.com/stored', alias: 'stored-alias' })).body
+      .data;
     const page = await me.get(`/links/${made.id}/edit`);
     assert.match(page.text, new RegExp(`data-preview-url="/links/${made.id}/preview"`));
     assert.match(page.text, /<dd class="url">http:\/\/short\.test\/stored-alias/);
     assert.match(page.text, /<dd class="url">https:\/\/example\.com\/stored/);
-    const changed = await preview(`/links/${made.id}/preview`, { url: 'https://example.com/changed', alias: 'stored-alias' });
+    const changed = await preview(`/links/${made.id}/preview`, {
+      url: 'https://example.com/changed',
+      alias: 'stored-alias',
+    });
     assert.match(changed.text, /<dd class="url">https:\/\/example\.com\/changed/);
 
     const { key: otherKey } = await webAccount(h());
     const theirs = (await api('POST', '/api/v1/links', { url: 'https://example.com/theirs' }, otherKey)).body.data;
     assert.equal((await preview(`/links/${theirs.id}/preview`, { url: 'https://example.com/x' })).status, 404);
-    const noToken = await me.send('POST', '/links/new/preview', 'url=https%3A%2F%2Fexample.com', { 'content-type': 'application/x-www-form-urlencoded' });
+    const noToken = await me.send('POST', '/links/new/preview', 'url=https%3A%2F%2Fexample.com', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(noToken.status, 403);
   });
 });

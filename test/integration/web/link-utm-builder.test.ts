@@ -47,13 +47,21 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
   });
 
   test('a destination typed with parameters keeps them when the builder was left as shown', async () => {
-    const reply = await me.post('/links/new', { url: 'https://example.com/?utm_source=typed&utm_medium=cpc', utm_base: '', ...NONE }, { from: '/links/new' });
+    const reply = await me.post(
+      '/links/new',
+      { url: 'https://example.com/?utm_source=typed&utm_medium=cpc', utm_base: '', ...NONE },
+      { from: '/links/new' },
+    );
     assert.equal(reply.status, 303, reply.text.slice(0, 1500));
     assert.equal((await linkOf(idFrom(reply.location))).url, 'https://example.com/?utm_source=typed&utm_medium=cpc');
   });
 
   test('the edit form reads the fields back; a changed field wins, an emptied one is taken out, the destination’s own edits stay', async () => {
-    const made = (await api('POST', '/api/v1/links', { url: 'https://example.com/a?utm_source=old&utm_medium=email&utm_term=shoes' })).body.data;
+    const made = (
+      await api('POST', '/api/v1/links', {
+        url: 'https://example.com/a?utm_source=old&utm_medium=email&utm_term=shoes',
+      })
+    ).body.data;
     const path = `/links/${made.id}/edit`;
     const page = await me.get(path);
     assert.equal(valueOf(page.text, 'utm_source'), 'old');
@@ -79,15 +87,27 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
       { from: path },
     );
     assert.equal(reply.status, 303, reply.text.slice(0, 1500));
-    assert.equal((await linkOf(made.id)).url, 'https://example.com/a?utm_source=new&utm_medium=social&utm_content=banner');
+    assert.equal(
+      (await linkOf(made.id)).url,
+      'https://example.com/a?utm_source=new&utm_medium=social&utm_content=banner',
+    );
   });
 
   test('applying a template fills the fields and the destination, keeps everything typed, and saves nothing', async () => {
-    const template = (await api('POST', '/api/v1/utm-templates', { name: 'Spring mail', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' })).body
-      .data;
+    const template = (
+      await api('POST', '/api/v1/utm-templates', {
+        name: 'Spring mail',
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'spring',
+      })
+    ).body.data;
     const form = await me.get('/links/new');
     assert.match(form.text, new RegExp(`<option value="${template.id}">Spring mail</option>`));
-    assert.match(form.text, /<button type="submit" class="secondary" name="utm_apply" value="1" formaction="\/links\/new#f-utm_template">Apply template<\/button>/);
+    assert.match(
+      form.text,
+      /<button type="submit" class="secondary" name="utm_apply" value="1" formaction="\/links\/new#f-utm_template">Apply template<\/button>/,
+    );
     const before = await linkCount();
     const applied = await me.post(
       '/links/new',
@@ -106,7 +126,10 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
     assert.equal(applied.status, 200, applied.text.slice(0, 1500));
     assert.equal(await linkCount(), before, 'nothing saved');
     assert.match(applied.text, /<p class="flash" role="status">/);
-    assert.equal(valueOf(applied.text, 'url')!.replace(/&amp;/g, '&'), 'https://example.com/x?utm_source=newsletter&utm_medium=email&utm_campaign=spring');
+    assert.equal(
+      valueOf(applied.text, 'url')!.replace(/&amp;/g, '&'),
+      'https://example.com/x?utm_source=newsletter&utm_medium=email&utm_campaign=spring',
+    );
     assert.equal(valueOf(applied.text, 'alias'), 'kept-alias');
     assert.equal(valueOf(applied.text, 'title'), 'Kept title');
     assert.equal(valueOf(applied.text, 'utm_campaign'), 'spring');
@@ -117,7 +140,15 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
     const url = valueOf(applied.text, 'url')!.replace(/&amp;/g, '&');
     const saved = await me.post(
       '/links/new',
-      { url, alias: 'kept-alias', utm_base: url, ...NONE, utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' },
+      {
+        url,
+        alias: 'kept-alias',
+        utm_base: url,
+        ...NONE,
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'spring',
+      },
       { from: '/links/new' },
     );
     assert.equal(saved.status, 303, saved.text.slice(0, 1500));
@@ -126,7 +157,8 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
 
   test("no template chosen, or another account's, is a 422 naming the picker; nothing saved", async () => {
     await api('POST', '/api/v1/utm-templates', { name: 'Mine' });
-    const theirs = (await api('POST', '/api/v1/utm-templates', { name: 'Theirs', utm_source: 'x' }, otherKey)).body.data;
+    const theirs = (await api('POST', '/api/v1/utm-templates', { name: 'Theirs', utm_source: 'x' }, otherKey)).body
+      .data;
     const before = await linkCount();
     for (const [choice, message] of [
       ['', 'The utm template field is required.'],
@@ -158,7 +190,11 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
     assert.equal(valueOf(long.text, 'utm_source'), 's'.repeat(201));
     assert.match(long.text, /<a href="#f-utm_source">/);
 
-    const both = await me.post('/links/new', { url: 'not a url', alias: 'bad alias!', utm_base: '', ...NONE, utm_term: 'a\u0001' }, { from: '/links/new' });
+    const both = await me.post(
+      '/links/new',
+      { url: 'not a url', alias: 'bad alias!', utm_base: '', ...NONE, utm_term: 'a\u0001' },
+      { from: '/links/new' },
+    );
     assert.equal(both.status, 422);
     assert.ok(fieldError(both.text, 'url'), 'the link’s own faults are named with the builder’s');
     assert.ok(fieldError(both.text, 'alias'));
@@ -166,14 +202,25 @@ onEachEngine('web: the link form’s UTM builder', (h) => {
 
     const tooLong = await me.post(
       '/links/new',
-      { url: `https://example.com/${'p'.repeat(1500)}`, utm_base: '', ...NONE, utm_source: 's'.repeat(200), utm_medium: 'm'.repeat(200), utm_campaign: 'c'.repeat(200) },
+      {
+        url: `https://example.com/${'p'.repeat(1500)}`,
+        utm_base: '',
+        ...NONE,
+        utm_source: 's'.repeat(200),
+        utm_medium: 'm'.repeat(200),
+        utm_campaign: 'c'.repeat(200),
+      },
       { from: '/links/new' },
     );
     assert.equal(tooLong.status, 422);
     assert.ok(fieldError(tooLong.text, 'url'), 'the composed destination is judged like any');
     assert.equal(valueOf(tooLong.text, 'utm_campaign'), 'c'.repeat(200));
 
-    const scheme = await me.post('/links/new', { url: 'javascript:alert(1)', utm_base: '', ...NONE, utm_source: 'x' }, { from: '/links/new' });
+    const scheme = await me.post(
+      '/links/new',
+      { url: 'javascript:alert(1)', utm_base: '', ...NONE, utm_source: 'x' },
+      { from: '/links/new' },
+    );
     assert.equal(scheme.status, 422);
     assert.ok(fieldError(scheme.text, 'url'));
     assert.equal(await linkCount(), before);

@@ -42,7 +42,9 @@ onEachEngine('web: the links list', (h) => {
     const res = await anonymous.get('/links?search=x&status=3');
     assert.equal(res.status, 303);
     assert.equal(res.location, `/login?next=${encodeURIComponent('/links?search=x&status=3')}`);
-    const post = await anonymous.send('POST', '/links/bulk-action', 'action=delete&scope=matching', { 'content-type': 'application/x-www-form-urlencoded' });
+    const post = await anonymous.send('POST', '/links/bulk-action', 'action=delete&scope=matching', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(post.status, 303);
     assert.match(post.location ?? '', /^\/login\?next=/);
   });
@@ -60,7 +62,11 @@ onEachEngine('web: the links list', (h) => {
   test('each row: the short URL without its scheme and a copy button, title, destination, space, clicks, status badge, created, a menu of actions', async () => {
     const { client, key } = await owner(h());
     const space = await makeSpace(h(), key, 'Campaign A');
-    const link = await makeLink(h(), key, { url: 'https://example.com/landing', title: 'Landing page', space: space.id });
+    const link = await makeLink(h(), key, {
+      url: 'https://example.com/landing',
+      title: 'Landing page',
+      space: space.id,
+    });
     const off = await makeLink(h(), key, { url: 'https://example.com/off', disabled: 1 });
     const res = await client.get('/links');
     assert.equal(res.status, 200);
@@ -68,14 +74,21 @@ onEachEngine('web: the links list', (h) => {
     const shown = (link.short_url as string).replace(/^https?:\/\//, '');
     assert.ok(res.text.includes(`href="${link.short_url}">${shown}</a>`), 'the short URL, shown without its scheme');
     assert.ok(res.text.includes(`data-copy="${link.short_url}"`));
-    assert.ok(res.text.includes('href="https://example.com/landing" rel="noopener noreferrer">example.com/landing</a>'));
+    assert.ok(
+      res.text.includes('href="https://example.com/landing" rel="noopener noreferrer">example.com/landing</a>'),
+    );
     assert.match(res.text, /<div class="link-title">Landing page<\/div>/);
     assert.match(res.text, /<span class="chip">Campaign A<\/span>/);
     assert.match(res.text, /class="badge badge-ok">Active</);
     assert.match(res.text, /class="badge badge-danger">Disabled</);
     assert.match(res.text, /<time datetime="\d{4}-\d\d-\d\dT/);
     assert.ok(res.text.includes(`<summary class="menu-button" aria-label="Actions for ${link.short_url}">`));
-    for (const path of [`/links/${link.id}/edit`, `/stats/${link.id}`, `/links/${link.id}/qr`, `/links/${link.id}/delete`])
+    for (const path of [
+      `/links/${link.id}/edit`,
+      `/stats/${link.id}`,
+      `/links/${link.id}/qr`,
+      `/links/${link.id}/delete`,
+    ])
       assert.ok(res.text.includes(`href="${path}"`), path);
     assert.ok(res.text.includes(`<a class="danger" href="/links/${link.id}/delete"`), 'delete reads as destructive');
     assert.match(res.text, /data-select-all="ids\[\]"/);
@@ -103,7 +116,10 @@ onEachEngine('web: the links list', (h) => {
     const res = await client.get('/links');
     assert.equal(res.status, 200);
     const cell = (id: number) =>
-      res.text.slice(res.text.indexOf(`href="/stats/${id}" aria-label=`), res.text.indexOf('</td>', res.text.indexOf(`href="/stats/${id}" aria-label=`)));
+      res.text.slice(
+        res.text.indexOf(`href="/stats/${id}" aria-label=`),
+        res.text.indexOf('</td>', res.text.indexOf(`href="/stats/${id}" aria-label=`)),
+      );
     assert.match(cell(busy.id), /aria-label="Clicks per day over the last 30 days, 8 in all"/);
     assert.match(cell(busy.id), /8 in 30 d/);
     // Oldest first: the first day (3) is below the last (5), the highest, at the top.
@@ -119,8 +135,17 @@ onEachEngine('web: the links list', (h) => {
     const space = await makeSpace(h(), key, 'Spring');
     const byAlias = await makeLink(h(), key, { alias: unique('zebra'), url: 'https://example.com/a', title: 'One' });
     // Aliases of their own: a generated one starts with "ze" about once in a thousand links.
-    const byUrl = await makeLink(h(), key, { alias: unique('u'), url: 'https://zebra.example.net/b', title: 'Two', space: space.id });
-    const byTitle = await makeLink(h(), key, { alias: unique('t'), url: 'https://example.com/c', title: 'Zebra crossing' });
+    const byUrl = await makeLink(h(), key, {
+      alias: unique('u'),
+      url: 'https://zebra.example.net/b',
+      title: 'Two',
+      space: space.id,
+    });
+    const byTitle = await makeLink(h(), key, {
+      alias: unique('t'),
+      url: 'https://example.com/c',
+      title: 'Zebra crossing',
+    });
     await makeLink(h(), key, { alias: unique('o'), url: 'https://example.com/d', title: 'Other' });
     const cases: [string, number[]][] = [
       ['search=zebra', [byTitle.id, byUrl.id, byAlias.id]],
@@ -137,7 +162,9 @@ onEachEngine('web: the links list', (h) => {
       assert.deepEqual(rowIds(res.text), expected, query);
     }
     const res = await client.get(`/links?search=zebra&by=title&space=${space.id}&status=1`);
-    const chips = [...res.text.matchAll(/<a class="chip chip-removable" href="([^"]+)" aria-label="([^"]+)">/g)].map((m) => [decode(m[1]!), m[2]]);
+    const chips = [...res.text.matchAll(/<a class="chip chip-removable" href="([^"]+)" aria-label="([^"]+)">/g)].map(
+      (m) => [decode(m[1]!), m[2]],
+    );
     assert.deepEqual(chips, [
       [`/links?space=${space.id}&status=1`, '“zebra” in Title, remove'],
       ['/links?search=zebra&by=title&status=1', 'Space: Spring, remove'],
@@ -216,7 +243,8 @@ onEachEngine('web: the links list', (h) => {
       assert.equal(res.status, 422, query);
       assert.match(res.text, /class="error-summary"/);
       assert.ok(
-        res.text.includes(`The selected ${field.replace('_', ' ')} is invalid.`) || res.text.includes(`The ${field.replace('_', ' ')} field must`),
+        res.text.includes(`The selected ${field.replace('_', ' ')} is invalid.`) ||
+          res.text.includes(`The ${field.replace('_', ' ')} field must`),
         `${query}: ${res.text}`,
       );
       assert.deepEqual(rowIds(res.text), []);
@@ -253,7 +281,12 @@ onEachEngine('web: the links list', (h) => {
     const now = Date.now();
     // SEARCH_COUNT_BOUND (link-list-query.ts) and one more, straight in SQL.
     const rows = Array.from({ length: SEARCH_COUNT_BOUND + 1 }, (_, i) =>
-      linkRow(accountId, `${tag}-${i}`, { url: `https://example.com/${tag}/${i}`, title: `${tag} ${i}`, created_at: now, updated_at: now }),
+      linkRow(accountId, `${tag}-${i}`, {
+        url: `https://example.com/${tag}/${i}`,
+        title: `${tag} ${i}`,
+        created_at: now,
+        updated_at: now,
+      }),
     );
     for (let i = 0; i < rows.length; i += 1000)
       await db
@@ -303,7 +336,11 @@ onEachEngine('web: the links list', (h) => {
     const after = await client.get(res.location);
     assert.match(after.text, /2 links disabled\./);
 
-    const enabled = await client.post('/links/bulk-action', { action: 'enable', scope: 'selected', ids: [a.id] }, { from: '/links' });
+    const enabled = await client.post(
+      '/links/bulk-action',
+      { action: 'enable', scope: 'selected', ids: [a.id] },
+      { from: '/links' },
+    );
     assert.equal(enabled.status, 303);
     assert.equal(enabled.location, '/links');
     assert.equal((await apiLink(h(), key, a.id)).disabled, 0);
@@ -315,12 +352,20 @@ onEachEngine('web: the links list', (h) => {
     const space = await makeSpace(h(), key);
     const a = await makeLink(h(), key);
     const b = await makeLink(h(), key);
-    const moved = await client.post('/links/bulk-action', { action: 'move', space: space.id, scope: 'selected', ids: [a.id, b.id] }, { from: '/links' });
+    const moved = await client.post(
+      '/links/bulk-action',
+      { action: 'move', space: space.id, scope: 'selected', ids: [a.id, b.id] },
+      { from: '/links' },
+    );
     assert.equal(moved.status, 303, moved.text);
     assert.equal((await apiLink(h(), key, a.id)).space.id, space.id);
     assert.equal((await apiLink(h(), key, b.id)).space.id, space.id);
     assert.match((await client.get('/links')).text, /2 links moved\./);
-    const out = await client.post('/links/bulk-action', { action: 'move', space: '', scope: 'selected', ids: [a.id] }, { from: '/links' });
+    const out = await client.post(
+      '/links/bulk-action',
+      { action: 'move', space: '', scope: 'selected', ids: [a.id] },
+      { from: '/links' },
+    );
     assert.equal(out.status, 303, out.text);
     assert.equal((await apiLink(h(), key, a.id)).space, null);
     assert.equal((await apiLink(h(), key, b.id)).space.id, space.id);
@@ -344,7 +389,11 @@ onEachEngine('web: the links list', (h) => {
     for (const l of [hit1, hit2]) assert.equal((await apiLink(h(), key, l.id)).disabled, 1);
     for (const l of [sameTagOtherSpace, other]) assert.equal((await apiLink(h(), key, l.id)).disabled, 0);
     // The status filter's own links leave it as they change: every one is still reached.
-    const enable = await client.post('/links/bulk-action', { action: 'enable', scope: 'matching', filter: { status: 3 } }, { from: '/links' });
+    const enable = await client.post(
+      '/links/bulk-action',
+      { action: 'enable', scope: 'matching', filter: { status: 3 } },
+      { from: '/links' },
+    );
     assert.equal(enable.status, 303);
     for (const l of [hit1, hit2]) assert.equal((await apiLink(h(), key, l.id)).disabled, 0);
     assert.match((await client.get(enable.location!)).text, /2 links enabled\./);
@@ -355,7 +404,11 @@ onEachEngine('web: the links list', (h) => {
     const a = await makeLink(h(), key);
     const b = await makeLink(h(), key);
     const keep = await makeLink(h(), key);
-    const ask = await client.post('/links/bulk-action', { action: 'delete', scope: 'selected', ids: [a.id, b.id], filter: { sort: 'asc' } }, { from: '/links' });
+    const ask = await client.post(
+      '/links/bulk-action',
+      { action: 'delete', scope: 'selected', ids: [a.id, b.id], filter: { sort: 'asc' } },
+      { from: '/links' },
+    );
     assert.equal(ask.status, 200, ask.text);
     assert.match(ask.text, /Delete 2 links<\/button>/);
     assert.match(ask.text, /name="confirm" value="1"/);
@@ -383,10 +436,18 @@ onEachEngine('web: the links list', (h) => {
     const tag = unique('gone');
     const gone = [await makeLink(h(), key, { title: tag }), await makeLink(h(), key, { title: tag })];
     const keep = await makeLink(h(), key, { title: 'kept' });
-    const ask = await client.post('/links/bulk-action', { action: 'delete', scope: 'matching', filter: { search: tag } }, { from: '/links' });
+    const ask = await client.post(
+      '/links/bulk-action',
+      { action: 'delete', scope: 'matching', filter: { search: tag } },
+      { from: '/links' },
+    );
     assert.equal(ask.status, 200);
     assert.match(ask.text, /Delete all 2 links matching/);
-    const done = await client.post('/links/bulk-action', { action: 'delete', scope: 'matching', confirm: '1', filter: { search: tag } }, { from: '/links' });
+    const done = await client.post(
+      '/links/bulk-action',
+      { action: 'delete', scope: 'matching', confirm: '1', filter: { search: tag } },
+      { from: '/links' },
+    );
     assert.equal(done.status, 303);
     for (const l of gone) assert.equal(await apiLink(h(), key, l.id), null);
     assert.notEqual(await apiLink(h(), key, keep.id), null);
@@ -398,18 +459,29 @@ onEachEngine('web: the links list', (h) => {
     const a = await makeLink(h(), key, { url: 'https://example.com/a', title: 'Hello, "world"', space: space.id });
     const b = await makeLink(h(), key, { url: 'https://example.com/b', disabled: 1 });
     const header = 'id,short_url,url,title,alias,space,clicks,status,created_at';
-    const selected = await client.post('/links/bulk-action', { action: 'export', scope: 'selected', ids: [b.id, a.id] }, { from: '/links' });
+    const selected = await client.post(
+      '/links/bulk-action',
+      { action: 'export', scope: 'selected', ids: [b.id, a.id] },
+      { from: '/links' },
+    );
     assert.equal(selected.status, 200);
     assert.match(selected.headers.get('content-type') ?? '', /^text\/csv/);
     assert.match(selected.headers.get('content-disposition') ?? '', /attachment; filename="links\.csv"/);
     const lines = selected.text.split('\r\n');
     assert.equal(lines[0], header);
-    assert.equal(lines[1], `${a.id},${a.short_url},https://example.com/a,"Hello, ""world""",${a.alias},Export space,0,active,${a.created_at}`);
+    assert.equal(
+      lines[1],
+      `${a.id},${a.short_url},https://example.com/a,"Hello, ""world""",${a.alias},Export space,0,active,${a.created_at}`,
+    );
     assert.equal(lines[2], `${b.id},${b.short_url},https://example.com/b,,${b.alias},,0,disabled,${b.created_at}`);
     assert.equal(lines.length, 4);
     assert.equal(lines[3], '');
 
-    const matching = await client.post('/links/bulk-action', { action: 'export', scope: 'matching', filter: { status: 3 } }, { from: '/links' });
+    const matching = await client.post(
+      '/links/bulk-action',
+      { action: 'export', scope: 'matching', filter: { status: 3 } },
+      { from: '/links' },
+    );
     assert.equal(matching.status, 200);
     assert.deepEqual(matching.text.split('\r\n').slice(0, -1), [header, lines[2]]);
   });
@@ -419,19 +491,35 @@ onEachEngine('web: the links list', (h) => {
     const mine = await owner(h());
     const theirs = await makeLink(h(), victim.key);
     const own = await makeLink(h(), mine.key);
-    const disable = await mine.client.post('/links/bulk-action', { action: 'disable', scope: 'selected', ids: [theirs.id, own.id] }, { from: '/links' });
+    const disable = await mine.client.post(
+      '/links/bulk-action',
+      { action: 'disable', scope: 'selected', ids: [theirs.id, own.id] },
+      { from: '/links' },
+    );
     assert.equal(disable.status, 303);
     assert.equal((await apiLink(h(), victim.key, theirs.id)).disabled, 0);
     assert.equal((await apiLink(h(), mine.key, own.id)).disabled, 1);
     assert.match((await mine.client.get('/links')).text, /1 link disabled\./);
 
-    const ask = await mine.client.post('/links/bulk-action', { action: 'delete', scope: 'selected', ids: [theirs.id, own.id] }, { from: '/links' });
+    const ask = await mine.client.post(
+      '/links/bulk-action',
+      { action: 'delete', scope: 'selected', ids: [theirs.id, own.id] },
+      { from: '/links' },
+    );
     assert.match(ask.text, /Delete 1 link<\/button>/);
     for (const action of ['delete', 'enable', 'disable', 'move']) {
-      const res = await mine.client.post('/links/bulk-action', { action, space: '', scope: 'selected', ids: [theirs.id], confirm: '1' }, { from: '/links' });
+      const res = await mine.client.post(
+        '/links/bulk-action',
+        { action, space: '', scope: 'selected', ids: [theirs.id], confirm: '1' },
+        { from: '/links' },
+      );
       assert.equal(res.status, 303, action);
     }
-    const exported = await mine.client.post('/links/bulk-action', { action: 'export', scope: 'selected', ids: [theirs.id] }, { from: '/links' });
+    const exported = await mine.client.post(
+      '/links/bulk-action',
+      { action: 'export', scope: 'selected', ids: [theirs.id] },
+      { from: '/links' },
+    );
     assert.equal(exported.text.split('\r\n').length, 2, 'the header only');
     const still = await apiLink(h(), victim.key, theirs.id);
     assert.notEqual(still, null);
@@ -448,7 +536,11 @@ onEachEngine('web: the links list', (h) => {
       [{ action: '', scope: 'selected', ids: [link.id] }, 'f-action-error', /The action field is required\./],
       [{ action: 'explode', scope: 'selected', ids: [link.id] }, 'f-action-error', /The selected action is invalid\./],
       [{ action: 'move', scope: 'selected', ids: [link.id] }, 'f-space-error', /The space field is required\./],
-      [{ action: 'move', space: foreignSpace.id, scope: 'selected', ids: [link.id] }, 'f-space-error', /The selected space is invalid\./],
+      [
+        { action: 'move', space: foreignSpace.id, scope: 'selected', ids: [link.id] },
+        'f-space-error',
+        /The selected space is invalid\./,
+      ],
       [{ action: 'disable', scope: 'selected' }, 'f-ids-error', /Tick at least one link/],
       [{ action: 'disable', scope: 'everything', ids: [link.id] }, 'f-scope', /The selected scope is invalid\./],
     ];
@@ -461,7 +553,11 @@ onEachEngine('web: the links list', (h) => {
       assert.deepEqual(rowIds(res.text), [link.id], 'the list is shown again');
     }
     // A filter the list would refuse is never read: the list shows its defaults.
-    const badFilter = await client.post('/links/bulk-action', { action: 'disable', scope: 'matching', filter: { space: 'abc' } }, { from: '/links' });
+    const badFilter = await client.post(
+      '/links/bulk-action',
+      { action: 'disable', scope: 'matching', filter: { space: 'abc' } },
+      { from: '/links' },
+    );
     assert.equal(badFilter.status, 422);
     assert.match(badFilter.text, /href="#f-filter-space">The filter\.space field must be an integer\./);
     const after = await apiLink(h(), key, link.id);
@@ -473,7 +569,13 @@ onEachEngine('web: the links list', (h) => {
     const { client, key } = await owner(h());
     const link = await makeLink(h(), key);
     for (const csrf of [undefined, 'wrong']) {
-      const form = { action: 'delete', scope: 'selected', ids: [link.id], confirm: '1', ...(csrf ? { _csrf: csrf } : {}) };
+      const form = {
+        action: 'delete',
+        scope: 'selected',
+        ids: [link.id],
+        confirm: '1',
+        ...(csrf ? { _csrf: csrf } : {}),
+      };
       const res = csrf
         ? await client.post('/links/bulk-action', form)
         : await client.send('POST', '/links/bulk-action', `action=delete&scope=selected&ids[]=${link.id}&confirm=1`, {

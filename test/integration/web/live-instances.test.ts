@@ -44,9 +44,15 @@ describe(
       const otherOnB = await openLiveStream(b.baseUrl, other.client);
       try {
         assert.equal(onB.status, 200);
-        await eventually('the streams opened', () => onB.text().includes(': open') && otherOnB.text().includes(': open'));
+        await eventually(
+          'the streams opened',
+          () => onB.text().includes(': open') && otherOnB.text().includes(': open'),
+        );
         // B's one subscriber connection is listening (A, with no stream, only publishes).
-        await eventually('B subscribed', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-clicks`)) as [string, number])[1]) === 1);
+        await eventually(
+          'B subscribed',
+          async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-clicks`)) as [string, number])[1]) === 1,
+        );
         const clicked = Date.now();
         await visit(a, link);
         await eventually('the click heard on B', () => heardClicks(onB, link.id) === 1, { timeoutMs: 2000 });
@@ -67,9 +73,16 @@ describe(
       try {
         assert.equal(onB.status, 200);
         await eventually('the stream opened', () => onB.text().includes(': open'));
-        await eventually('B listens for session ends', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1);
+        await eventually(
+          'B listens for session ends',
+          async () =>
+            Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1,
+        );
         assert.equal((await client.post('/logout', {}, { from: '/account' })).status, 303);
-        const ended = await Promise.race([onB.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+        const ended = await Promise.race([
+          onB.ended.then(() => true),
+          new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
+        ]);
         assert.equal(ended, true, 'ended within 2 s, well before the 15 s heartbeat');
       } finally {
         onB.close();
@@ -87,11 +100,18 @@ describe(
       try {
         assert.equal(onB.status, 200);
         await eventually('the stream opened', () => onB.text().includes(': open'));
-        await eventually('B listens for session ends', async () => Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1);
+        await eventually(
+          'B listens for session ends',
+          async () =>
+            Number(((await redis.pubsub('NUMSUB', `${PREFIX}live-session-ends`)) as [string, number])[1]) === 1,
+        );
         const memberId = (await a.server.container.accounts.requireByEmail(member.email)).id;
         const page = `/account/workspaces/${workspaceId}`;
         assert.equal((await owner.client.post(`${page}/members/${memberId}/remove`, {}, { from: page })).status, 303);
-        const ended = await Promise.race([onB.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+        const ended = await Promise.race([
+          onB.ended.then(() => true),
+          new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
+        ]);
         assert.equal(ended, true, 'ended within 2 s, well before the 15 s heartbeat');
       } finally {
         onB.close();

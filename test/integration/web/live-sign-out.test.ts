@@ -21,7 +21,10 @@ async function opened(h: Harness, client: WebClient): Promise<LiveStream> {
 
 /** Resolves true when the stream ends within AT_ONCE_MS. */
 async function endsAtOnce(stream: LiveStream): Promise<boolean> {
-  return Promise.race([stream.ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), AT_ONCE_MS))]);
+  return Promise.race([
+    stream.ended.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), AT_ONCE_MS)),
+  ]);
 }
 
 /** The account signed in on a second browser. */
@@ -65,7 +68,11 @@ onEachEngine('web: a live stream ends with its session', (h) => {
     const theirs = await opened(h(), other);
     try {
       const next = 'a brand new passphrase';
-      const reply = await client.post('/account/password', { current_password: PASSWORD, new_password: next, new_password_confirmation: next }, { from: '/account' });
+      const reply = await client.post(
+        '/account/password',
+        { current_password: PASSWORD, new_password: next, new_password_confirmation: next },
+        { from: '/account' },
+      );
       assert.equal(reply.status, 303, reply.text.slice(0, 300));
       assert.equal(await endsAtOnce(theirs), true);
     } finally {

@@ -76,7 +76,10 @@ onEachEngine(
       assert.match(dashboard.text, /<p class="value" data-metric="clicks" data-value="0">0<\/p>/);
       assert.match(dashboard.text, new RegExp(`data-metric="clicks" data-value="0" data-link-id="${link.id}"`));
       const stats = await client.get(`/stats/${link.id}`);
-      assert.match(stats.text, new RegExp(`data-stat="total" data-metric="clicks" data-value="0" data-link-id="${link.id}"`));
+      assert.match(
+        stats.text,
+        new RegExp(`data-stat="total" data-metric="clicks" data-value="0" data-link-id="${link.id}"`),
+      );
       const past = await client.get(`/stats/${link.id}?range=yesterday`);
       assert.match(past.text, /data-stat="total">/);
       assert.doesNotMatch(past.text, /data-metric="clicks"/);

@@ -24,7 +24,11 @@ onEachEngine(
       const stranger = new WebClient(h().baseUrl);
       const before = sink.mails.length;
 
-      const asked = await stranger.post('/login/forgot', { email: email.toUpperCase() }, { from: '/login/forgot', headers: { host: 'evil.example' } });
+      const asked = await stranger.post(
+        '/login/forgot',
+        { email: email.toUpperCase() },
+        { from: '/login/forgot', headers: { host: 'evil.example' } },
+      );
       assert.equal(asked.status, 303);
       assert.equal(asked.location, '/login');
       const mail = await sink.mailTo(email, before);
@@ -40,19 +44,31 @@ onEachEngine(
       const short = await stranger.post(path, { password: 'short', password_confirmation: 'short' }, { from: path });
       assert.equal(short.status, 422);
       assert.ok(fieldError(short.text, 'password'));
-      const mismatch = await stranger.post(path, { password: NEW_PASSWORD, password_confirmation: 'something else' }, { from: path });
+      const mismatch = await stranger.post(
+        path,
+        { password: NEW_PASSWORD, password_confirmation: 'something else' },
+        { from: path },
+      );
       assert.equal(mismatch.status, 422);
       assert.ok(fieldError(mismatch.text, 'password_confirmation'));
       assert.equal((await stranger.get(path)).status, 200, 'a refused form does not spend the link');
 
-      const done = await stranger.post(path, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: path });
+      const done = await stranger.post(
+        path,
+        { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+        { from: path },
+      );
       assert.equal(done.status, 303);
       assert.equal(done.location, '/login');
       assert.equal(await isSignedIn(client), false, 'every session ended');
       assert.equal(await isSignedIn(other), false);
 
       assert.equal((await stranger.get(path)).status, 410, 'used once');
-      const again = await stranger.post(path, { password: 'yet another password', password_confirmation: 'yet another password' }, { from: '/login/forgot' });
+      const again = await stranger.post(
+        path,
+        { password: 'yet another password', password_confirmation: 'yet another password' },
+        { from: '/login/forgot' },
+      );
       assert.equal(again.status, 410);
 
       const wrong = await new WebClient(h().baseUrl).post('/login', { email, password: PASSWORD }, { from: '/login' });
@@ -63,7 +79,11 @@ onEachEngine(
     test('an unknown email gets the same answer and no mail; a link is dead after an hour', async () => {
       clock.set('2026-03-10T13:00:00Z');
       const stranger = new WebClient(h().baseUrl);
-      const unknown = await stranger.post('/login/forgot', { email: 'nobody-here@example.com' }, { from: '/login/forgot' });
+      const unknown = await stranger.post(
+        '/login/forgot',
+        { email: 'nobody-here@example.com' },
+        { from: '/login/forgot' },
+      );
       const { email } = await signedUp(h().baseUrl);
       const before = sink.mails.length;
       const known = await stranger.post('/login/forgot', { email }, { from: '/login/forgot' });
@@ -77,7 +97,16 @@ onEachEngine(
       assert.equal((await stranger.get(path)).status, 200);
       clock.set('2026-03-10T14:00:00Z');
       assert.equal((await stranger.get(path)).status, 410, 'an hour old');
-      assert.equal((await stranger.post(path, { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: '/login/forgot' })).status, 410);
+      assert.equal(
+        (
+          await stranger.post(
+            path,
+            { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+            { from: '/login/forgot' },
+          )
+        ).status,
+        410,
+      );
       assert.equal((await stranger.get('/login/reset/not-a-token')).status, 410);
     });
 
@@ -85,7 +114,8 @@ onEachEngine(
       clock.set('2026-03-10T15:00:00Z');
       const stranger = new WebClient(h().baseUrl);
       const email = 'limited-reset@example.com';
-      for (let i = 0; i < 3; i++) assert.equal((await stranger.post('/login/forgot', { email }, { from: '/login/forgot' })).status, 303);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await stranger.post('/login/forgot', { email }, { from: '/login/forgot' })).status, 303);
       const refused = await stranger.post('/login/forgot', { email }, { from: '/login/forgot' });
       assert.equal(refused.status, 429);
       assert.ok(Number(refused.headers.get('retry-after')) > 0);

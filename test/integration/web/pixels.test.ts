@@ -15,15 +15,32 @@ onEachEngine('web: pixels', (h) => {
     invalid: [
       { form: { name: '', type: 'facebook', value: '123' }, field: 'name', message: 'The name field is required.' },
       { form: { name: 'Shop', type: '', value: '123' }, field: 'type', message: 'The type field is required.' },
-      { form: { name: 'Shop', type: 'myspace', value: '123' }, field: 'type', message: 'The selected type is invalid.', kept: false },
-      { form: { name: 'Shop', type: 'facebook', value: 'no spaces!' }, field: 'value', message: 'The value format is invalid.' },
-      { form: { name: 'x'.repeat(33), type: 'facebook', value: '1' }, field: 'name', message: 'The name field must not be greater than 32 characters.' },
+      {
+        form: { name: 'Shop', type: 'myspace', value: '123' },
+        field: 'type',
+        message: 'The selected type is invalid.',
+        kept: false,
+      },
+      {
+        form: { name: 'Shop', type: 'facebook', value: 'no spaces!' },
+        field: 'value',
+        message: 'The value format is invalid.',
+      },
+      {
+        form: { name: 'x'.repeat(33), type: 'facebook', value: '1' },
+        field: 'name',
+        message: 'The name field must not be greater than 32 characters.',
+      },
     ],
     edit: {
       form: (name) => ({ name, type: 'linkedin', value: 'li-9' }),
       expect: (name) => ({ name, type: 'linkedin', value: 'li-9' }),
     },
-    badEdit: { form: (name) => ({ name, type: 'facebook', value: '"><script>' }), field: 'value', message: 'The value format is invalid.' },
+    badEdit: {
+      form: (name) => ({ name, type: 'facebook', value: '"><script>' }),
+      field: 'value',
+      message: 'The value format is invalid.',
+    },
     scriptForm: { name: '<script>alert(1)</script>', type: 'quora', value: 'q1' },
   });
 

@@ -14,13 +14,21 @@ const TOO_MANY = /^Too many sign-ups from here or for this email\. Try again in 
 
 async function signUpFrom(h: Harness, address: string, email = `profile-${tag()}@example.com`) {
   const client = new WebClient(h.baseUrl);
-  const reply = await client.post('/signup', { name: 'Someone', email, password: PASSWORD }, { from: '/signup', headers: { 'x-forwarded-for': address } });
+  const reply = await client.post(
+    '/signup',
+    { name: 'Someone', email, password: PASSWORD },
+    { from: '/signup', headers: { 'x-forwarded-for': address } },
+  );
   assert.equal(reply.status, 303, reply.text.slice(0, 300));
   return { client, email };
 }
 
 const changeEmail = (client: WebClient, email: string, address: string, name = 'Someone') =>
-  client.post('/account/profile', { name, email, timezone: 'UTC' }, { from: '/account', headers: { 'x-forwarded-for': address } });
+  client.post(
+    '/account/profile',
+    { name, email, timezone: 'UTC' },
+    { from: '/account', headers: { 'x-forwarded-for': address } },
+  );
 
 onEachEngine(
   'profile: an email change under the sign-up limits',
@@ -41,10 +49,18 @@ onEachEngine(
     test('new emails from one address count with its sign-ups; a refused look-alike counts too; the same email does not', async () => {
       const address = '203.0.113.9';
       const { client, email } = await signUpFrom(h(), address);
-      for (let i = 0; i < 3; i++) assert.equal((await changeEmail(client, ` ${email.toUpperCase()} `, address, `Name ${i}`)).status, 303, 'its own email, respelled');
+      for (let i = 0; i < 3; i++)
+        assert.equal(
+          (await changeEmail(client, ` ${email.toUpperCase()} `, address, `Name ${i}`)).status,
+          303,
+          'its own email, respelled',
+        );
       const hidden = await changeEmail(client, `look\u200B-${tag()}@example.com`, address);
       assert.equal(hidden.status, 422);
-      assert.equal(fieldError(hidden.text, 'email'), 'The email must not contain control, invisible or direction-changing characters.');
+      assert.equal(
+        fieldError(hidden.text, 'email'),
+        'The email must not contain control, invisible or direction-changing characters.',
+      );
       assert.equal((await changeEmail(client, `moved-${tag()}@example.com`, address)).status, 303);
       const limited = await changeEmail(client, `moved-again-${tag()}@example.com`, address);
       assert.equal(limited.status, 429, 'a sign-up and two changes spent the address’s three tries');
@@ -55,8 +71,15 @@ onEachEngine(
         { from: '/signup', headers: { 'x-forwarded-for': address } },
       );
       assert.equal(signUp.status, 429, 'and the sign-ups from there share the budget');
-      assert.equal((await changeEmail(client, `elsewhere-${tag()}@example.com`, '203.0.113.10')).status, 303, 'another address is not held back');
+      assert.equal(
+        (await changeEmail(client, `elsewhere-${tag()}@example.com`, '203.0.113.10')).status,
+        303,
+        'another address is not held back',
+      );
     });
   },
-  { env: { TRUST_PROXY: 'loopback' }, overrides: { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 3, SIGNUP_LIMIT_PER_EMAIL: 2 } } },
+  {
+    env: { TRUST_PROXY: 'loopback' },
+    overrides: { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 3, SIGNUP_LIMIT_PER_EMAIL: 2 } },
+  },
 );

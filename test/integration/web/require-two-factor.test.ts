@@ -22,7 +22,11 @@ onEachEngine('web: require_2fa', (h) => {
   test('every page of the workspace leads to /account/security until two-factor is on; keys cannot be made meanwhile', async () => {
     const { client, email } = await signedUp(h().baseUrl);
     // The rule as an owner leaves it after turning their own two-factor off again.
-    await h().server.container.storage.db.updateTable('accounts').set({ require_2fa: 1 }).where('email', '=', email).execute();
+    await h()
+      .server.container.storage.db.updateTable('accounts')
+      .set({ require_2fa: 1 })
+      .where('email', '=', email)
+      .execute();
 
     for (const path of ['/dashboard', '/links', '/account/api-keys']) {
       const res = await client.get(path);
@@ -51,9 +55,19 @@ onEachEngine('web: require_2fa', (h) => {
 
   test("a team workspace that requires it: its member sees the workspaces list and that workspace's page, and can leave", async () => {
     const cast = await webCast(h().baseUrl, 'Strict team');
-    await h().server.container.storage.db.updateTable('accounts').set({ require_2fa: 1 }).where('id', '=', cast.workspaceId).execute();
+    await h()
+      .server.container.storage.db.updateTable('accounts')
+      .set({ require_2fa: 1 })
+      .where('id', '=', cast.workspaceId)
+      .execute();
     const { viewer } = cast.people;
-    const viewerId = (await h().server.container.storage.db.selectFrom('accounts').select('id').where('email', '=', viewer.email).executeTakeFirstOrThrow()).id;
+    const viewerId = (
+      await h()
+        .server.container.storage.db.selectFrom('accounts')
+        .select('id')
+        .where('email', '=', viewer.email)
+        .executeTakeFirstOrThrow()
+    ).id;
     const list = await viewer.client.get('/account/workspaces');
     assert.equal(list.status, 200, list.text.slice(0, 300));
     assert.match(list.text, /Strict team/);
@@ -61,8 +75,15 @@ onEachEngine('web: require_2fa', (h) => {
     assert.equal(page.status, 200, page.text.slice(0, 300));
     assert.match(page.text, /requires two-factor sign-in/);
     assert.ok(!page.text.includes(cast.people.owner.email), 'no members are shown');
-    const left = await viewer.client.post(`/account/workspaces/${cast.workspaceId}/members/${viewerId}/remove`, {}, { from: `/account/workspaces/${cast.workspaceId}` });
+    const left = await viewer.client.post(
+      `/account/workspaces/${cast.workspaceId}/members/${viewerId}/remove`,
+      {},
+      { from: `/account/workspaces/${cast.workspaceId}` },
+    );
     assert.equal(left.status, 303, left.text.slice(0, 300));
-    assert.ok(!(await viewer.client.get('/account/workspaces')).text.includes(`href="/account/workspaces/${cast.workspaceId}"`), 'no longer a member');
+    assert.ok(
+      !(await viewer.client.get('/account/workspaces')).text.includes(`href="/account/workspaces/${cast.workspaceId}"`),
+      'no longer a member',
+    );
   });
 });

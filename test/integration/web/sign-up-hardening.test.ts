@@ -23,7 +23,8 @@ async function signUp(h: Harness, email: string, headers: Record<string, string>
 async function accountsWithEmail(h: Harness, email: string): Promise<number> {
   // PostgreSQL stores no NUL in text: no row can hold one.
   if (h.engine === 'postgres' && email.includes('\u0000')) return 0;
-  return (await h.server.container.storage.db.selectFrom('accounts').select('id').where('email', '=', email).execute()).length;
+  return (await h.server.container.storage.db.selectFrom('accounts').select('id').where('email', '=', email).execute())
+    .length;
 }
 
 onEachEngine(
@@ -37,16 +38,23 @@ onEachEngine(
           return { client, csrf: await client.csrf('/signup') };
         }),
       );
-      const replies = await Promise.all(clients.map(({ client, csrf }) => client.post('/signup', { _csrf: csrf, name: 'Racer', email, password: PASSWORD })));
+      const replies = await Promise.all(
+        clients.map(({ client, csrf }) =>
+          client.post('/signup', { _csrf: csrf, name: 'Racer', email, password: PASSWORD }),
+        ),
+      );
       const statuses = replies.map((r) => r.status).sort();
       assert.deepEqual(statuses, [303, ...Array<number>(19).fill(422)], statuses.join(' '));
-      for (const reply of replies.filter((r) => r.status === 422)) assert.equal(fieldError(reply.text, 'email'), 'The email has already been taken.');
+      for (const reply of replies.filter((r) => r.status === 422))
+        assert.equal(fieldError(reply.text, 'email'), 'The email has already been taken.');
       assert.equal(await accountsWithEmail(h(), email), 1);
     });
 
     test("20 concurrent account creations of one email by the CLI's service: one made, 19 ValidationErrors naming email", async () => {
       const email = `cli-race-${tag()}@example.com`;
-      const results = await Promise.allSettled(Array.from({ length: 20 }, () => h().server.container.accounts.createAccount({ email })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => h().server.container.accounts.createAccount({ email })),
+      );
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
       for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
         assert.ok(r.reason instanceof ValidationError, String(r.reason));
@@ -72,10 +80,16 @@ onEachEngine(
       assert.equal(refused.status, 429);
       const retryAfter = Number(refused.headers.get('retry-after'));
       assert.ok(retryAfter > 3000 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
-      assert.match(fieldError(refused.text, 'email') ?? '', /^Too many sign-ups from here or for this email\. Try again in (59|60) minutes\.$/);
+      assert.match(
+        fieldError(refused.text, 'email') ?? '',
+        /^Too many sign-ups from here or for this email\. Try again in (59|60) minutes\.$/,
+      );
       assert.match(refused.text, /<form method="post" action="\/signup"/, 'the form again');
       // Another address is not held back by this one's.
-      assert.equal((await signUp(h(), `addr-other-${tag()}@example.com`, { 'x-forwarded-for': '203.0.113.8' })).status, 303);
+      assert.equal(
+        (await signUp(h(), `addr-other-${tag()}@example.com`, { 'x-forwarded-for': '203.0.113.8' })).status,
+        303,
+      );
     });
   },
   { env: { TRUST_PROXY: 'loopback' }, overrides: { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 3 } } },
@@ -98,29 +112,37 @@ onEachEngine(
 );
 
 for (const engine of ENGINES) {
-  test(`sign-up limits are shared by two instances through Redis, and kept in memory while Redis is away [${engine.name}]`, { skip: engine.skip ?? false }, async () => {
-    const env = { REDIS_URL, REDIS_PREFIX: `signup-${tag()}:` };
-    const overrides = { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 2 } };
-    const one = await startHarness(engine.name, { env, overrides });
-    const two = await startHarness(engine.name, { env, overrides });
-    try {
-      assert.equal((await signUp(one, `shared-a-${tag()}@example.com`)).status, 303);
-      assert.equal((await signUp(two, `shared-b-${tag()}@example.com`)).status, 303);
-      assert.equal((await signUp(one, `shared-c-${tag()}@example.com`)).status, 429, "the second instance counted in the first one's limit");
-      assert.equal((await signUp(two, `shared-d-${tag()}@example.com`)).status, 429);
-    } finally {
-      await two.close();
-      await one.close();
-    }
-    // Nothing listens on port 1: the limit is this instance's, in memory (docs/adr/0029).
-    const away = await startHarness(engine.name, { env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' }, overrides });
-    try {
-      for (let i = 0; i < 2; i++) assert.equal((await signUp(away, `away-${i}-${tag()}@example.com`)).status, 303);
-      assert.equal((await signUp(away, `away-late-${tag()}@example.com`)).status, 429);
-    } finally {
-      await away.close();
-    }
-  });
+  test(
+    `sign-up limits are shared by two instances through Redis, and kept in memory while Redis is away [${engine.name}]`,
+    { skip: engine.skip ?? false },
+    async () => {
+      const env = { REDIS_URL, REDIS_PREFIX: `signup-${tag()}:` };
+      const overrides = { tuning: { SIGNUP_LIMIT_PER_ADDRESS: 2 } };
+      const one = await startHarness(engine.name, { env, overrides });
+      const two = await startHarness(engine.name, { env, overrides });
+      try {
+        assert.equal((await signUp(one, `shared-a-${tag()}@example.com`)).status, 303);
+        assert.equal((await signUp(two, `shared-b-${tag()}@example.com`)).status, 303);
+        assert.equal(
+          (await signUp(one, `shared-c-${tag()}@example.com`)).status,
+          429,
+          "the second instance counted in the first one's limit",
+        );
+        assert.equal((await signUp(two, `shared-d-${tag()}@example.com`)).status, 429);
+      } finally {
+        await two.close();
+        await one.close();
+      }
+      // Nothing listens on port 1: the limit is this instance's, in memory (docs/adr/0029).
+      const away = await startHarness(engine.name, { env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' }, overrides });
+      try {
+        for (let i = 0; i < 2; i++) assert.equal((await signUp(away, `away-${i}-${tag()}@example.com`)).status, 303);
+        assert.equal((await signUp(away, `away-late-${tag()}@example.com`)).status, 429);
+      } finally {
+        await away.close();
+      }
+    },
+  );
 }
 
 onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes flagged', (h) => {
@@ -130,7 +152,11 @@ onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes
       const email = `${base.slice(0, 3)}${hidden}${base.slice(3)}`;
       const reply = await signUp(h(), email);
       assert.equal(reply.status, 422, JSON.stringify(email));
-      assert.equal(fieldError(reply.text, 'email'), 'The email must not contain control, invisible or direction-changing characters.', JSON.stringify(email));
+      assert.equal(
+        fieldError(reply.text, 'email'),
+        'The email must not contain control, invisible or direction-changing characters.',
+        JSON.stringify(email),
+      );
       assert.equal(await accountsWithEmail(h(), email.toLowerCase()), 0);
     }
     // Nor is a sign-in with them a 500 (PostgreSQL refuses a NUL in any text it is sent).
@@ -146,9 +172,16 @@ onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes
   test("the profile page and the CLI's account creation refuse them too, naming email", async () => {
     const { client } = await signedUp(h().baseUrl);
     const email = `profile\u200B-${tag()}@example.com`;
-    const reply = await client.post('/account/profile', { name: 'Someone', email, timezone: 'UTC' }, { from: '/account' });
+    const reply = await client.post(
+      '/account/profile',
+      { name: 'Someone', email, timezone: 'UTC' },
+      { from: '/account' },
+    );
     assert.equal(reply.status, 422, reply.text.slice(0, 300));
-    assert.equal(fieldError(reply.text, 'email'), 'The email must not contain control, invisible or direction-changing characters.');
+    assert.equal(
+      fieldError(reply.text, 'email'),
+      'The email must not contain control, invisible or direction-changing characters.',
+    );
     assert.equal(await accountsWithEmail(h(), email), 0);
     await assert.rejects(
       h().server.container.accounts.createAccount({ email: `cli\u0000-${tag()}@example.com` }),
@@ -166,7 +199,11 @@ onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes
     const taken = await signUp(h(), composed.toUpperCase());
     assert.equal(taken.status, 422);
     for (const spelling of [composed, decomposed]) {
-      const signIn = await new WebClient(h().baseUrl).post('/login', { email: spelling, password: PASSWORD }, { from: '/login' });
+      const signIn = await new WebClient(h().baseUrl).post(
+        '/login',
+        { email: spelling, password: PASSWORD },
+        { from: '/login' },
+      );
       assert.equal(signIn.status, 303, spelling);
     }
   });
@@ -178,13 +215,16 @@ onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes
     const cyrillicA = `\u0430lice-${id}@example.com`;
     const greekDomain = `bob-${id}@ex\u03B1mple.com`;
     const wholeScript = `\u043F\u0440\u0438\u043C\u0435\u0440-${id}@\u043F\u0440\u0438\u043C\u0435\u0440.com`;
-    for (const email of [cyrillicA, greekDomain, wholeScript]) assert.equal((await signUp(h(), email)).status, 303, email);
+    for (const email of [cyrillicA, greekDomain, wholeScript])
+      assert.equal((await signUp(h(), email)).status, 303, email);
     // Made before hidden characters were refused: written as an older release would have (a NUL
     // on SQLite; PostgreSQL stores no NUL in text, so a zero-width space there).
     const hidden = h().engine === 'sqlite' ? '\u0000' : '\u200B';
     const shown = h().engine === 'sqlite' ? '⟨U+0000⟩' : '⟨U+200B⟩';
     const legacy = `alice-${id}@example.com${hidden}`;
-    await sql`insert into accounts (name, email, timezone, created_at, is_admin) values ('legacy', ${legacy}, 'UTC', 0, 0)`.execute(h().server.container.storage.db);
+    await sql`insert into accounts (name, email, timezone, created_at, is_admin) values ('legacy', ${legacy}, 'UTC', 0, 0)`.execute(
+      h().server.container.storage.db,
+    );
 
     const page = (await operator.get(`/admin/accounts?q=${id}&per_page=50`)).text;
     const rowOf = (email: string) => {
@@ -193,7 +233,10 @@ onEachEngine('sign-up: emails normalised, hidden characters refused, look-alikes
       return page.slice(start, page.indexOf('</td>', start));
     };
     const mixedLocal = 'Look-alike: the part before @ mixes Latin and Cyrillic';
-    assert.match(rowOf(cyrillicA), new RegExp(`<span class="flag" role="note" aria-label="${mixedLocal}">${mixedLocal}</span>`));
+    assert.match(
+      rowOf(cyrillicA),
+      new RegExp(`<span class="flag" role="note" aria-label="${mixedLocal}">${mixedLocal}</span>`),
+    );
     assert.match(rowOf(greekDomain), /aria-label="Look-alike: the domain mixes Latin and Greek"/);
     assert.doesNotMatch(rowOf(wholeScript), /class="flag"/, 'an address in one script is not mixed');
     assert.doesNotMatch(rowOf(`alice-${id}@example.com${shown}`), /mixes/);

@@ -13,7 +13,13 @@ const APP_URL = 'http://short.test';
 const provider = await TestProvider.start(`${APP_URL}/login/sso/callback`);
 after(() => provider.close());
 
-const env = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Example ID', APP_URL };
+const env = {
+  OIDC_ISSUER: provider.issuer,
+  OIDC_CLIENT_ID: CLIENT.id,
+  OIDC_CLIENT_SECRET: CLIENT.secret,
+  OIDC_NAME: 'Example ID',
+  APP_URL,
+};
 const unique = () => randomBytes(4).toString('hex');
 
 /** A person at the provider (any email: linking needs no verified one); returns their subject. */
@@ -40,7 +46,11 @@ async function signInWithSso(h: Harness, subject: string) {
 
 /** The unlink form's fields for the identity, as the page renders them. */
 function unlinkForm(page: string, subject: string): Record<string, string> {
-  assert.match(page, new RegExp(`action="/account/security/sso/unlink"[^>]*>(?:(?!</form>)[\\s\\S])*value="${subject}"`), 'the identity has its unlink form');
+  assert.match(
+    page,
+    new RegExp(`action="/account/security/sso/unlink"[^>]*>(?:(?!</form>)[\\s\\S])*value="${subject}"`),
+    'the identity has its unlink form',
+  );
   return { issuer: provider.issuer, subject };
 }
 
@@ -64,9 +74,14 @@ onEachEngine(
 
       const { client: elsewhere, reply } = await signInWithSso(h(), subject);
       assert.equal(reply.status, 303, reply.text.slice(0, 300));
-      assert.ok((await elsewhere.get('/account')).text.includes(email), 'the identity signs in as the account that linked it');
+      assert.ok(
+        (await elsewhere.get('/account')).text.includes(email),
+        'the identity signs in as the account that linked it',
+      );
 
-      const unlinked = await client.post('/account/security/sso/unlink', unlinkForm(linked.text, subject), { from: '/account/security' });
+      const unlinked = await client.post('/account/security/sso/unlink', unlinkForm(linked.text, subject), {
+        from: '/account/security',
+      });
       assert.equal(unlinked.status, 303, unlinked.text.slice(0, 300));
       assert.match((await client.get('/account/security')).text, /No identity connected yet/);
       const after = await signInWithSso(h(), subject);
@@ -99,12 +114,18 @@ onEachEngine(
       const { client, reply } = await signInWithSso(h(), subject);
       assert.equal(reply.status, 303, reply.text.slice(0, 300));
       const page = await client.get('/account/security');
-      const refused = await client.post('/account/security/sso/unlink', unlinkForm(page.text, subject), { from: '/account/security' });
+      const refused = await client.post('/account/security/sso/unlink', unlinkForm(page.text, subject), {
+        from: '/account/security',
+      });
       assert.equal(refused.status, 422);
       assert.match(refused.text, /only way to sign in/);
       assert.match(refused.text, new RegExp(subject), 'still linked');
       const other = await signedUp(h().baseUrl);
-      const notTheirs = await other.client.post('/account/security/sso/unlink', { issuer: provider.issuer, subject }, { from: '/account/security' });
+      const notTheirs = await other.client.post(
+        '/account/security/sso/unlink',
+        { issuer: provider.issuer, subject },
+        { from: '/account/security' },
+      );
       assert.equal(notTheirs.status, 404, "another person's identity is not found");
     });
   },

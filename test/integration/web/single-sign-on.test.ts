@@ -12,7 +12,12 @@ const APP_URL = 'http://short.test';
 const provider = await TestProvider.start(`${APP_URL}/login/sso/callback`);
 after(() => provider.close());
 
-const env = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Example ID' };
+const env = {
+  OIDC_ISSUER: provider.issuer,
+  OIDC_CLIENT_ID: CLIENT.id,
+  OIDC_CLIENT_SECRET: CLIENT.secret,
+  OIDC_NAME: 'Example ID',
+};
 const unique = () => randomBytes(4).toString('hex');
 
 /** A person at the provider; returns their subject. */
@@ -43,11 +48,19 @@ async function signInWithSso(h: Harness, subject: string, next = '/links') {
 /** The pending sign-in cookie, changed as an attacker would. */
 function tamperPending(client: WebClient, change: Record<string, string>): void {
   const name = [...client.cookies.keys()].find((k) => k.endsWith('lpx_sso'))!;
-  const value = JSON.parse(Buffer.from(client.cookies.get(name)!, 'base64url').toString('utf8')) as Record<string, string>;
+  const value = JSON.parse(Buffer.from(client.cookies.get(name)!, 'base64url').toString('utf8')) as Record<
+    string,
+    string
+  >;
   client.cookies.set(name, Buffer.from(JSON.stringify({ ...value, ...change })).toString('base64url'));
 }
 
-async function refused(client: WebClient, reply: { status: number; text: string }, status: number, text: RegExp): Promise<void> {
+async function refused(
+  client: WebClient,
+  reply: { status: number; text: string },
+  status: number,
+  text: RegExp,
+): Promise<void> {
   assert.equal(reply.status, status, reply.text.slice(0, 300));
   assert.match(reply.text, text);
   assert.equal(await isSignedIn(client), false);
@@ -60,7 +73,10 @@ onEachEngine(
   (h) => {
     test('/login and /signup offer the provider; a new person gets an account and a session', async () => {
       for (const path of ['/login', '/signup'])
-        assert.match((await new WebClient(h().baseUrl).get(path)).text, /href="\/login\/sso\?next=[^"]*">Sign in with Example ID</);
+        assert.match(
+          (await new WebClient(h().baseUrl).get(path)).text,
+          /href="\/login\/sso\?next=[^"]*">Sign in with Example ID</,
+        );
       const email = `new-${unique()}@example.com`;
       const { client, reply } = await signInWithSso(h(), person(email, true, 'Nia New'));
       assert.equal(reply.status, 303, reply.text.slice(0, 300));
@@ -83,7 +99,11 @@ onEachEngine(
       assert.equal(first.reply.status, 303);
       assert.ok((await first.client.get('/account')).text.includes(email));
 
-      provider.people.set(subject, { email: `moved-${unique()}@example.com`, email_verified: true, name: 'Sam Provider' });
+      provider.people.set(subject, {
+        email: `moved-${unique()}@example.com`,
+        email_verified: true,
+        name: 'Sam Provider',
+      });
       const again = await signInWithSso(h(), subject);
       assert.equal(again.reply.status, 303);
       assert.ok((await again.client.get('/account')).text.includes(email), 'the identity (issuer + subject) is linked');
@@ -111,7 +131,10 @@ onEachEngine(
       assert.notEqual(forged, callback);
       await refused(viaState, await viaState.get(forged), 400, /could not be checked/);
 
-      const changes: Record<string, string>[] = [{ nonce: 'forged-nonce' }, { verifier: 'forged-verifier-forged-verifier-forged-verifier-1' }];
+      const changes: Record<string, string>[] = [
+        { nonce: 'forged-nonce' },
+        { verifier: 'forged-verifier-forged-verifier-forged-verifier-1' },
+      ];
       for (const change of changes) {
         const client = new WebClient(h().baseUrl);
         const path = await atProvider(client, subject);
@@ -168,10 +191,16 @@ onEachEngine(
 
 /** Turns two-factor on from the security page; returns the secret. */
 async function enrol(client: WebClient): Promise<string> {
-  assert.equal((await client.post('/account/security/two-factor/start', {}, { from: '/account/security' })).status, 303);
+  assert.equal(
+    (await client.post('/account/security/two-factor/start', {}, { from: '/account/security' })).status,
+    303,
+  );
   const page = await client.get('/account/security');
   const secret = /id="totp-secret"[^>]*value="([A-Z2-7 ]+)"/.exec(page.text)![1]!.replace(/ /g, '');
   const code = TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: clock.now() });
-  assert.equal((await client.post('/account/security/two-factor/confirm', { code }, { from: '/account/security' })).status, 200);
+  assert.equal(
+    (await client.post('/account/security/two-factor/confirm', { code }, { from: '/account/security' })).status,
+    200,
+  );
   return secret;
 }

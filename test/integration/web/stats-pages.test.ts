@@ -16,13 +16,16 @@ const SCRIPT = '<script>alert(1)</script>';
 /** The numbers a page shows in its cards (data-stat), as numbers. */
 function cardsOf(page: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g)) out[m[1]!] = Number(m[2]!.replace(/[^\d]/g, ''));
+  for (const m of page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g))
+    out[m[1]!] = Number(m[2]!.replace(/[^\d]/g, ''));
   return out;
 }
 
 /** A table row's header and count, its value a filter link or not (the owner's are). */
 function rowOf(name: string, count: number): RegExp {
-  return new RegExp(`<th scope="row">(?:<a [^>]*>(?:<span class="visually-hidden">[^<]*</span>)?)?${name}(?:</a>)?</th><td class="num">${count}</td>`);
+  return new RegExp(
+    `<th scope="row">(?:<a [^>]*>(?:<span class="visually-hidden">[^<]*</span>)?)?${name}(?:</a>)?</th><td class="num">${count}</td>`,
+  );
 }
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
@@ -82,7 +85,16 @@ onEachEngine(
       assert.ok(!res.text.includes('/links/'), 'no link to the owner’s app');
       assert.ok(!res.text.includes('name="_csrf"'), 'no form that needs a token');
       assert.deepEqual(cardsOf(res.text), { total: 4, unique: 3, bots: 0 });
-      for (const path of ['countries', 'cities', 'referrers', 'browsers', 'platforms', 'devices', 'languages', 'hours']) {
+      for (const path of [
+        'countries',
+        'cities',
+        'referrers',
+        'browsers',
+        'platforms',
+        'devices',
+        'languages',
+        'hours',
+      ]) {
         const table = await anonymous.get(`/stats/${pub.id}/${path}?range=today`);
         assert.equal(table.status, 200, path);
         assert.equal(table.headers.getSetCookie().length, 0, path);
@@ -110,7 +122,8 @@ onEachEngine(
     test('an id past 32 bits is an unknown link on every statistics route, never a 500', async () => {
       const anonymous = new WebClient(h().baseUrl);
       for (const id of ['2147483648', '9999999999', '9999999999999999']) {
-        for (const path of [`/stats/${id}`, `/stats/${id}/countries`, `/stats/${id}/export/countries`]) assert.equal((await anonymous.get(path)).status, 404, path);
+        for (const path of [`/stats/${id}`, `/stats/${id}/countries`, `/stats/${id}/export/countries`])
+          assert.equal((await anonymous.get(path)).status, 404, path);
         assert.equal((await owner.get(`/stats/${id}`)).status, 404, id);
       }
     });
@@ -133,8 +146,16 @@ onEachEngine(
       const visitor = new WebClient(h().baseUrl);
       const headers = { 'x-forwarded-for': '203.0.113.10' };
       await visitor.get(`/stats/${locked.id}`);
-      assert.equal((await visitor.post(`/stats/${locked.id}/password`, { password: 'sesame-1', _csrf: 'nope' }, { headers })).status, 403);
-      const wrong = await visitor.post(`/stats/${locked.id}/password`, { password: 'nope' }, { from: `/stats/${locked.id}`, headers });
+      assert.equal(
+        (await visitor.post(`/stats/${locked.id}/password`, { password: 'sesame-1', _csrf: 'nope' }, { headers }))
+          .status,
+        403,
+      );
+      const wrong = await visitor.post(
+        `/stats/${locked.id}/password`,
+        { password: 'nope' },
+        { from: `/stats/${locked.id}`, headers },
+      );
       assert.equal(wrong.status, 422);
       assert.match(wrong.text, /class="field-error" id="f-password-error">The password is wrong\./);
       const right = await visitor.post(
@@ -157,7 +178,10 @@ onEachEngine(
       visitor.cookies.set(`lpx_stats_${locked2.id}`, value);
       assert.match((await visitor.get(`/stats/${locked2.id}`)).text, /name="password"/);
       // A new privacy_password locks everyone out again.
-      const changed = await h().request('PUT', `/api/v1/links/${locked.id}`, { key, form: { privacy: 2, privacy_password: 'sesame-2' } });
+      const changed = await h().request('PUT', `/api/v1/links/${locked.id}`, {
+        key,
+        form: { privacy: 2, privacy_password: 'sesame-2' },
+      });
       assert.equal(changed.status, 200, changed.text);
       assert.match((await visitor.get(`/stats/${locked.id}`)).text, /name="password"/);
     });
@@ -166,7 +190,11 @@ onEachEngine(
       const guesser = new WebClient(h().baseUrl);
       const headers = { 'x-forwarded-for': '203.0.113.77' };
       const from = `/stats/${locked2.id}`;
-      for (let i = 0; i < 5; i++) assert.equal((await guesser.post(`/stats/${locked2.id}/password`, { password: `guess${i}` }, { from, headers })).status, 422);
+      for (let i = 0; i < 5; i++)
+        assert.equal(
+          (await guesser.post(`/stats/${locked2.id}/password`, { password: `guess${i}` }, { from, headers })).status,
+          422,
+        );
       const limited = await guesser.post(`/stats/${locked2.id}/password`, { password: 'sesame-1' }, { from, headers });
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
@@ -229,9 +257,16 @@ onEachEngine(
     test('every figure once: the chart’s table behind “Show as table”, the map without its own, hours one way', async () => {
       const overview = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
       assert.equal(occurrences(overview, 'class="chart-table"'), 1, 'the chart’s table only');
-      assert.match(overview, /<details class="chart-details"><summary>Show as table<\/summary><table class="chart-table">/);
+      assert.match(
+        overview,
+        /<details class="chart-details"><summary>Show as table<\/summary><table class="chart-table">/,
+      );
       assert.match(overview, /class="chart-svg map-svg"/);
-      assert.equal(occurrences(overview, 'class="stats-table"'), 6, 'top countries, referrers, browsers, platforms, devices, languages');
+      assert.equal(
+        occurrences(overview, 'class="stats-table"'),
+        6,
+        'top countries, referrers, browsers, platforms, devices, languages',
+      );
       assert.equal(occurrences(overview, 'data-stat="total"'), 1, 'the clicks figure in one element');
       assert.match(overview, />See all countries</);
       const countries = (await owner.get(`/stats/${pub.id}/countries?from=${DAY}&to=${DAY}`)).text;
@@ -249,7 +284,12 @@ onEachEngine(
     test('filters: a clicked value filters headline, chart and cards, shown as a removable chip', async () => {
       const overview = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
       const href = `/stats/${pub.id}?from=${DAY}&amp;to=${DAY}&amp;country=DE`;
-      assert.ok(overview.includes(`<a href="${href}" class="stats-filter-link" aria-label="Germany: filter by this country">Germany</a>`), 'Germany filters');
+      assert.ok(
+        overview.includes(
+          `<a href="${href}" class="stats-filter-link" aria-label="Germany: filter by this country">Germany</a>`,
+        ),
+        'Germany filters',
+      );
       const page = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&country=de`);
       assert.equal(page.status, 200);
       assert.deepEqual(cardsOf(page.text), { total: 2, unique: 0, bots: 0 });
@@ -263,7 +303,10 @@ onEachEngine(
       assert.doesNotMatch(page.text, rowOf('French', 1), 'the languages card is filtered');
       assert.match(page.text, /<th scope="row">12:00 PM<\/th><td>2<\/td>/, 'the chart of the day’s hours');
       // The filter is kept by the range links and the tabs, and filters the tables.
-      assert.ok(page.text.includes(`/stats/${pub.id}/languages?from=${DAY}&amp;to=${DAY}&amp;country=DE`), 'the tab keeps it');
+      assert.ok(
+        page.text.includes(`/stats/${pub.id}/languages?from=${DAY}&amp;to=${DAY}&amp;country=DE`),
+        'the tab keeps it',
+      );
       assert.ok(page.text.includes('country=DE&amp;range=today'), 'the presets keep it');
       const table = await owner.get(`/stats/${pub.id}/languages?from=${DAY}&to=${DAY}&country=DE`);
       assert.match(table.text, rowOf('German', 2));
@@ -279,12 +322,21 @@ onEachEngine(
     });
 
     test('filters: a bad value is the 422 page naming it, never a 500; public pages ignore filters', async () => {
-      for (const query of ['country=USA', 'country=%3Cb%3E', `referrer=${'a'.repeat(300)}`, 'browser=a&browser=b', 'device=%E2%80%AE']) {
+      for (const query of [
+        'country=USA',
+        'country=%3Cb%3E',
+        `referrer=${'a'.repeat(300)}`,
+        'browser=a&browser=b',
+        'device=%E2%80%AE',
+      ]) {
         const res = await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}&${query}`);
         assert.equal(res.status, 422, query);
         assert.match(res.text, /class="error-summary"/, query);
         const name = query.slice(0, query.indexOf('='));
-        assert.ok(res.text.includes(`The ${name} `) || res.text.includes(`The selected ${name}`), `${query} names ${name}`);
+        assert.ok(
+          res.text.includes(`The ${name} `) || res.text.includes(`The selected ${name}`),
+          `${query} names ${name}`,
+        );
       }
       const anonymous = new WebClient(h().baseUrl);
       for (const path of [`/stats/${pub.id}?range=today&country=DE`, `/stats/${pub.id}?range=today&country=USA`]) {
@@ -312,21 +364,32 @@ onEachEngine(
       const mine = await owner.get(`/stats/${pub.id}/export/countries?from=${DAY}&to=${DAY}`);
       assert.equal(mine.status, 200);
       assert.match(mine.headers.get('content-type') ?? '', /^text\/csv/);
-      assert.match(mine.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="link-${pub.id}-country-${DAY}-${DAY}.csv"`));
+      assert.match(
+        mine.headers.get('content-disposition') ?? '',
+        new RegExp(`attachment; filename="link-${pub.id}-country-${DAY}-${DAY}.csv"`),
+      );
       assert.equal(mine.text, 'value,count\r\nDE,2\r\nGB,1\r\nUS,1\r\n');
-      const api = await h().request('GET', `/api/v1/stats/${pub.id}?name=country&from=${DAY}&to=${DAY}&format=csv`, { key });
+      const api = await h().request('GET', `/api/v1/stats/${pub.id}?name=country&from=${DAY}&to=${DAY}&format=csv`, {
+        key,
+      });
       assert.equal(mine.text, api.text);
       const anonymous = new WebClient(h().baseUrl);
       const csv = await anonymous.get(`/stats/${pub.id}/export/countries?range=today`);
       assert.equal(csv.status, 200);
-      assert.match(csv.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="link-${pub.id}-country-${DAY}-${DAY}.csv"`));
+      assert.match(
+        csv.headers.get('content-disposition') ?? '',
+        new RegExp(`attachment; filename="link-${pub.id}-country-${DAY}-${DAY}.csv"`),
+      );
       assert.equal(csv.text, 'value,count\r\n(other),4\r\n', 'three countries of fewer than five clicks each');
       assert.equal(csv.headers.getSetCookie().length, 0);
     });
 
     test('the API answers the owner only, whatever privacy says', async () => {
       const stranger = await h().account();
-      assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`, { key: stranger.key })).status, 404);
+      assert.equal(
+        (await h().request('GET', `/api/v1/stats/${pub.id}?name=country`, { key: stranger.key })).status,
+        404,
+      );
       assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`)).status, 401);
       assert.equal((await h().request('GET', `/api/v1/stats/${pub.id}?name=country`, { key })).status, 200);
     });
@@ -351,11 +414,19 @@ onEachEngine(
         assert.deepEqual(rangeOf(page.text), range, preset);
         assert.match(page.text, new RegExp(`href="/stats/${link.id}\\?range=${preset}" aria-current="true"`), preset);
       }
-      assert.deepEqual(rangeOf((await anonymous.get(`/stats/${link.id}`)).text), expect.last30, 'the default: the API’s 30 days');
+      assert.deepEqual(
+        rangeOf((await anonymous.get(`/stats/${link.id}`)).text),
+        expect.last30,
+        'the default: the API’s 30 days',
+      );
       // Days of one's own choosing are the owner's (stats-public.test.ts): on the owner's link, in UTC.
       const custom = await owner.get(`/stats/${pub.id}/hours?from=2026-01-01&to=2026-01-31`);
       assert.deepEqual(rangeOf(custom.text), { from: '2026-01-01', to: '2026-01-31' });
-      assert.match(custom.text, /href="\/stats\/\d+\/countries\?from=2026-01-01&amp;to=2026-01-31"/, 'the range kept in the links');
+      assert.match(
+        custom.text,
+        /href="\/stats\/\d+\/countries\?from=2026-01-01&amp;to=2026-01-31"/,
+        'the range kept in the links',
+      );
       const bad = await owner.get(`/stats/${pub.id}?from=2026-02-30&to=2026-03-01`);
       assert.equal(bad.status, 422);
       assert.match(bad.text, /id="f-from-error"/);

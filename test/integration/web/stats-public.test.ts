@@ -15,17 +15,27 @@ const INTRANET = 'intranet.victim-corp.example';
 
 /** Five visitors alike (Windows, Chrome, English, from the US, sent by a news site), and one apart. */
 async function sixVisits(h: Harness, link: Json): Promise<void> {
-  for (let i = 0; i < 5; i++) await visit(h, link, { ip: '8.8.8.8', language: 'en-US', referer: 'https://news.example.com/a' });
-  await visit(h, link, { ip: '81.2.69.160', ua: UA.iphone, language: 'fr-FR', referer: `https://${INTRANET}/wiki/launch` });
+  for (let i = 0; i < 5; i++)
+    await visit(h, link, { ip: '8.8.8.8', language: 'en-US', referer: 'https://news.example.com/a' });
+  await visit(h, link, {
+    ip: '81.2.69.160',
+    ua: UA.iphone,
+    language: 'fr-FR',
+    referer: `https://${INTRANET}/wiki/launch`,
+  });
   await h.server.container.visits.sink.flush();
 }
 
 /** The row of a value in a page's tables: `<th scope="row">label</th><td class="num">count</td>`; the owner's label is a filter link. */
 const row = (label: string, count: number) =>
-  new RegExp(`<th scope="row"[^>]*>(?:<a [^>]*>(?:<span class="visually-hidden">[^<]*</span>)?)?${label}(?:</a>)?</th><td class="num">${count}</td>`);
+  new RegExp(
+    `<th scope="row"[^>]*>(?:<a [^>]*>(?:<span class="visually-hidden">[^<]*</span>)?)?${label}(?:</a>)?</th><td class="num">${count}</td>`,
+  );
 
 function cardsOf(page: string): Record<string, string> {
-  return Object.fromEntries([...page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g)].map((m) => [m[1]!, m[2]!]));
+  return Object.fromEntries(
+    [...page.matchAll(/data-stat="(total|unique|bots)"[^>]*>([^<]*)</g)].map((m) => [m[1]!, m[2]!]),
+  );
 }
 
 async function multipart(file: string, format: string) {
@@ -41,7 +51,8 @@ onEachEngine(
   (h) => {
     let owner: WebClient;
     let key: string;
-    const api = (method: string, path: string, form?: Record<string, unknown>) => h().request(method, path, { key, ...(form ? { form } : {}) });
+    const api = (method: string, path: string, form?: Record<string, unknown>) =>
+      h().request(method, path, { key, ...(form ? { form } : {}) });
     const linkOf = async (id: number): Promise<Json> => (await api('GET', `/api/v1/links/${id}`)).body.data;
 
     test('setup: an account signed in on the web, with an API key', async () => {
@@ -60,17 +71,29 @@ onEachEngine(
       assert.equal((await createLink(h(), key, { privacy: 0 })).privacy, 0, 'public when asked');
       const cleared = await api('PUT', `/api/v1/links/${bare.id}`, { privacy: 0 });
       assert.equal(cleared.body.data.privacy, 0);
-      assert.equal((await api('PUT', `/api/v1/links/${bare.id}`, { privacy: '' })).body.data.privacy, 1, 'emptied: the default again');
+      assert.equal(
+        (await api('PUT', `/api/v1/links/${bare.id}`, { privacy: '' })).body.data.privacy,
+        1,
+        'emptied: the default again',
+      );
 
       const form = await owner.get('/links/new');
-      assert.match(form.text, /<input type="radio" id="f-privacy-1" name="privacy" value="1" checked>/, 'the form starts on Private');
+      assert.match(
+        form.text,
+        /<input type="radio" id="f-privacy-1" name="privacy" value="1" checked>/,
+        'the form starts on Private',
+      );
       assert.doesNotMatch(form.text, /name="privacy" value="0" checked/);
       const fromForm = await owner.post('/links/new', { url: 'https://example.com/from-the-form', target_type: '0' });
       assert.equal(fromForm.status, 303, fromForm.text.slice(0, 300));
       const formId = Number(/^\/links\/(\d+)\/edit$/.exec(fromForm.location ?? '')?.[1]);
       assert.equal((await linkOf(formId)).privacy, 1, 'a form posted without a privacy');
 
-      const quick = await owner.post('/dashboard/shorten', { url: 'https://example.com/from-the-dashboard' }, { from: '/dashboard' });
+      const quick = await owner.post(
+        '/dashboard/shorten',
+        { url: 'https://example.com/from-the-dashboard' },
+        { from: '/dashboard' },
+      );
       assert.equal(quick.status, 303, quick.text.slice(0, 300));
       const list = await api('GET', '/api/v1/links?search=from-the-dashboard&by=url');
       assert.deepEqual(
@@ -86,7 +109,10 @@ onEachEngine(
       assert.equal(generic.status, 200, generic.text);
       const phpshort = await h().request('POST', '/api/v1/links/import', {
         key,
-        ...(await multipart('alias,url,title,target_type,privacy,disabled\nimported-public,https://example.com/imported-2,T,0,0,0\n', 'phpshort-csv')),
+        ...(await multipart(
+          'alias,url,title,target_type,privacy,disabled\nimported-public,https://example.com/imported-2,T,0,0,0\n',
+          'phpshort-csv',
+        )),
       });
       assert.equal(phpshort.status, 200, phpshort.text);
       for (const [alias, privacy] of [
@@ -104,7 +130,12 @@ onEachEngine(
 
     test('a public page names no destination (nor its title) of a link with a redirect password, disabled, taken down or expired; its owner sees it', async () => {
       const make = (kind: string, form: Record<string, unknown> = {}) =>
-        createLink(h(), key, { privacy: 0, url: `https://example.com/dest-${kind}`, title: `Title of ${kind}`, ...form });
+        createLink(h(), key, {
+          privacy: 0,
+          url: `https://example.com/dest-${kind}`,
+          title: `Title of ${kind}`,
+          ...form,
+        });
       const plain = await make('plain');
       const withheld = {
         password: await make('password', { password: 'Redirect-Secret-1' }),
@@ -130,10 +161,18 @@ onEachEngine(
             assert.doesNotMatch(page.text, /example\.com\/dest-/, `${kind} ${path}: no destination`);
             assert.doesNotMatch(page.text, /Title of/, `${kind} ${path}: no title`);
             assert.match(page.text, /Not shown: the link asks for a password or does not send visitors on\./);
-            assert.match(page.text, new RegExp(`<h1>Statistics: http://short\\.test/${link.alias}</h1>`), `${kind}: named by its short URL`);
+            assert.match(
+              page.text,
+              new RegExp(`<h1>Statistics: http://short\\.test/${link.alias}</h1>`),
+              `${kind}: named by its short URL`,
+            );
           }
           const mine = await owner.get(`/stats/${link.id}`);
-          assert.match(mine.text, new RegExp(`https://example\\.com/dest-${link.url.split('dest-')[1]}`), `${kind}: the owner sees it`);
+          assert.match(
+            mine.text,
+            new RegExp(`https://example\\.com/dest-${link.url.split('dest-')[1]}`),
+            `${kind}: the owner sees it`,
+          );
           assert.match(mine.text, /Title of/);
         }
       } finally {
@@ -173,9 +212,15 @@ onEachEngine(
         const page = await anonymous.get(`/stats/${link.id}/${table}`);
         assert.equal(page.status, 200, table);
         assert.ok(!page.text.includes(`>${label}<`), `${table}: ${label} is not shown`);
-        assert.match(page.text, /<tr data-other><th scope="row" class="muted">Other<\/th><td class="num">1<\/td>/, `${table}: one Other row`);
+        assert.match(
+          page.text,
+          /<tr data-other><th scope="row" class="muted">Other<\/th><td class="num">1<\/td>/,
+          `${table}: one Other row`,
+        );
         // No search picks a folded value out.
-        const searched = await anonymous.get(`/stats/${link.id}/${table}?search=${encodeURIComponent(label.slice(0, 5))}`);
+        const searched = await anonymous.get(
+          `/stats/${link.id}/${table}?search=${encodeURIComponent(label.slice(0, 5))}`,
+        );
         assert.ok(!searched.text.includes(`>${label}<`), `${table}: searched`);
       }
       assert.ok(!theirs.text.includes(INTRANET), 'not on the overview either');
@@ -189,7 +234,10 @@ onEachEngine(
       assert.equal(csv.status, 200);
       assert.equal(csv.text, 'value,count\r\nnews.example.com,5\r\n(other),1\r\n');
       assert.equal((await anonymous.get(`/stats/${link.id}/export/referrers?search=intranet`)).text, 'value,count\r\n');
-      assert.equal((await anonymous.get(`/stats/${link.id}/export/countries?sort=min`)).text, 'value,count\r\nUS,5\r\n(other),1\r\n');
+      assert.equal(
+        (await anonymous.get(`/stats/${link.id}/export/countries?sort=min`)).text,
+        'value,count\r\nUS,5\r\n(other),1\r\n',
+      );
       const ownerCsv = await owner.get(`/stats/${link.id}/export/referrers`);
       assert.equal(ownerCsv.text, `value,count\r\nnews.example.com,5\r\n${INTRANET},1\r\n`);
 
@@ -223,14 +271,21 @@ onEachEngine(
       const link = await createLink(h(), key, { privacy: 2, privacy_password: 'stats-pass-1' });
       await sixVisits(h(), link);
       const visitor = new WebClient(h().baseUrl);
-      const unlocked = await visitor.post(`/stats/${link.id}/password`, { password: 'stats-pass-1', next: `/stats/${link.id}/referrers` }, { from: `/stats/${link.id}` });
+      const unlocked = await visitor.post(
+        `/stats/${link.id}/password`,
+        { password: 'stats-pass-1', next: `/stats/${link.id}/referrers` },
+        { from: `/stats/${link.id}` },
+      );
       assert.equal(unlocked.status, 303);
       const page = await visitor.get(`/stats/${link.id}/referrers`);
       assert.equal(page.status, 200);
       assert.match(page.text, row('news\\.example\\.com', 5));
       assert.match(page.text, /<tr data-other><th scope="row" class="muted">Other<\/th><td class="num">1<\/td>/);
       assert.ok(!page.text.includes(INTRANET));
-      assert.equal((await visitor.get(`/stats/${link.id}/export/referrers`)).text, 'value,count\r\nnews.example.com,5\r\n(other),1\r\n');
+      assert.equal(
+        (await visitor.get(`/stats/${link.id}/export/referrers`)).text,
+        'value,count\r\nnews.example.com,5\r\n(other),1\r\n',
+      );
       assert.match((await owner.get(`/stats/${link.id}/referrers`)).text, row(INTRANET.replaceAll('.', '\\.'), 1));
     });
   },
@@ -245,7 +300,10 @@ onEachEngine(
       const { apiKey: key } = await h().server.container.accounts.createKey(email, 'test', TEST_ACTOR);
       const link = await createLink(h(), key);
       assert.equal(link.privacy, 0);
-      assert.match((await client.get('/links/new')).text, /<input type="radio" id="f-privacy" name="privacy" value="0" checked>/);
+      assert.match(
+        (await client.get('/links/new')).text,
+        /<input type="radio" id="f-privacy" name="privacy" value="0" checked>/,
+      );
       await visit(h(), link, { referer: `https://${INTRANET}/` });
       await h().server.container.visits.sink.flush();
       const page = await new WebClient(h().baseUrl).get(`/stats/${link.id}/referrers`);

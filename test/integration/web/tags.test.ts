@@ -23,13 +23,21 @@ onEachEngine('web: tags', (h) => {
   test('the link form takes tags as names separated by commas, without JavaScript, and shows them again to edit', async () => {
     const form = await me.get('/links/new');
     assert.match(form.text, /<label for="f-tags">Tags<\/label>/);
-    const reply = await me.post('/links/new', { url: 'https://example.com/tagged', tags: 'Launch, q3 ,launch' }, { from: '/links/new' });
+    const reply = await me.post(
+      '/links/new',
+      { url: 'https://example.com/tagged', tags: 'Launch, q3 ,launch' },
+      { from: '/links/new' },
+    );
     assert.equal(reply.status, 303, reply.text);
     const id = Number(/^\/links\/(\d+)\/edit$/.exec(reply.location ?? '')?.[1]);
     assert.deepEqual((await linkOf(id)).tags, ['Launch', 'q3']);
     const edit = await me.get(`/links/${id}/edit`);
     assert.match(edit.text, /name="tags" type="text" value="Launch, q3"/);
-    const cleared = await me.post(`/links/${id}/edit`, { url: 'https://example.com/tagged', tags: '' }, { from: `/links/${id}/edit` });
+    const cleared = await me.post(
+      `/links/${id}/edit`,
+      { url: 'https://example.com/tagged', tags: '' },
+      { from: `/links/${id}/edit` },
+    );
     assert.equal(cleared.status, 303, cleared.text);
     assert.deepEqual((await linkOf(id)).tags, []);
   });
@@ -37,7 +45,11 @@ onEachEngine('web: tags', (h) => {
   test('a bad tag is a 422 naming the field, the form kept as typed and nothing written', async () => {
     const before = (await api('GET', '/api/v1/links')).body.meta.total;
     const long = 'x'.repeat(33);
-    const reply = await me.post('/links/new', { url: 'https://example.com/bad', tags: `ok, ${long}` }, { from: '/links/new' });
+    const reply = await me.post(
+      '/links/new',
+      { url: 'https://example.com/bad', tags: `ok, ${long}` },
+      { from: '/links/new' },
+    );
     assert.equal(reply.status, 422);
     assert.match(fieldError(reply.text, 'tags') ?? '', /not be greater than 32 characters/);
     assert.match(reply.text, new RegExp(`name="tags" type="text" value="ok, ${long}"`));
@@ -46,16 +58,26 @@ onEachEngine('web: tags', (h) => {
   });
 
   test('the list shows coloured chips that filter by tag, and the filter as a chip that removes it', async () => {
-    const a = (await api('POST', '/api/v1/links', { url: 'https://example.com/chip-a', title: 'Chip A', tags: ['<b>Bold</b>'] })).body.data;
+    const a = (
+      await api('POST', '/api/v1/links', { url: 'https://example.com/chip-a', title: 'Chip A', tags: ['<b>Bold</b>'] })
+    ).body.data;
     await api('POST', '/api/v1/links', { url: 'https://example.com/chip-b', title: 'Chip B', tags: ['Other'] });
     const list = await me.get('/links');
-    assert.match(list.text, /<span class="tag-chip tag-[a-z]+">&lt;b&gt;Bold&lt;\/b&gt;<\/span>/, 'escaped, coloured by class');
+    assert.match(
+      list.text,
+      /<span class="tag-chip tag-[a-z]+">&lt;b&gt;Bold&lt;\/b&gt;<\/span>/,
+      'escaped, coloured by class',
+    );
     assert.doesNotMatch(list.text, /\sstyle=/);
     const filtered = await me.get(`/links?tag=${encodeURIComponent('<b>bold</b>')}`);
     assert.equal(filtered.status, 200);
     assert.match(filtered.text, /Chip A/);
     assert.doesNotMatch(filtered.text, /Chip B/);
-    assert.match(filtered.text, /<input type="hidden" name="tag" value="&lt;b&gt;bold&lt;\/b&gt;">/, 'the filter form keeps it');
+    assert.match(
+      filtered.text,
+      /<input type="hidden" name="tag" value="&lt;b&gt;bold&lt;\/b&gt;">/,
+      'the filter form keeps it',
+    );
     assert.match(filtered.text, /aria-label="Remove the tag filter &lt;b&gt;bold&lt;\/b&gt;"/);
     assert.ok(a.id > 0);
   });
@@ -75,15 +97,27 @@ onEachEngine('web: tags', (h) => {
         `<input type="radio" id="f-color-${alpha.color}" name="color" value="${alpha.color}" checked>|<input type="radio" id="f-color" name="color" value="${alpha.color}" checked>`,
       ),
     );
-    const taken = await me.post(`/links/tags/${alpha.id}/edit`, { name: 'BETA', color: 'red' }, { from: `/links/tags/${alpha.id}/edit` });
+    const taken = await me.post(
+      `/links/tags/${alpha.id}/edit`,
+      { name: 'BETA', color: 'red' },
+      { from: `/links/tags/${alpha.id}/edit` },
+    );
     assert.equal(taken.status, 422);
     assert.match(fieldError(taken.text, 'name') ?? '', /already been taken/);
     assert.match(taken.text, /name="name" type="text" value="BETA"/);
-    const badColour = await me.post(`/links/tags/${alpha.id}/edit`, { name: 'Alpha', color: 'beige' }, { from: `/links/tags/${alpha.id}/edit` });
+    const badColour = await me.post(
+      `/links/tags/${alpha.id}/edit`,
+      { name: 'Alpha', color: 'beige' },
+      { from: `/links/tags/${alpha.id}/edit` },
+    );
     assert.equal(badColour.status, 422);
     assert.ok(fieldError(badColour.text, 'color'));
     assert.equal((await postWithoutCsrf(me, `/links/tags/${alpha.id}/edit`, { name: 'X', color: 'red' })).status, 403);
-    const saved = await me.post(`/links/tags/${alpha.id}/edit`, { name: 'Alef', color: 'teal' }, { from: `/links/tags/${alpha.id}/edit` });
+    const saved = await me.post(
+      `/links/tags/${alpha.id}/edit`,
+      { name: 'Alef', color: 'teal' },
+      { from: `/links/tags/${alpha.id}/edit` },
+    );
     assertSeeOther(saved, '/links/tags');
     const renamed = (await tagsOf()).find((t) => t.id === alpha.id);
     assert.deepEqual([renamed.name, renamed.color], ['Alef', 'teal']);
@@ -91,22 +125,30 @@ onEachEngine('web: tags', (h) => {
   });
 
   test('deleting a tag asks first, then takes it off its links and keeps them', async () => {
-    const link = (await api('POST', '/api/v1/links', { url: 'https://example.com/d', tags: ['Doomed', 'Kept'] })).body.data;
+    const link = (await api('POST', '/api/v1/links', { url: 'https://example.com/d', tags: ['Doomed', 'Kept'] })).body
+      .data;
     const doomed = (await tagsOf()).find((t) => t.name === 'Doomed');
     const ask = await me.get(`/links/tags/${doomed.id}/delete`);
     assert.equal(ask.status, 200);
     assert.match(ask.text, /Delete tag Doomed\?/);
     assert.match(ask.text, /<button type="submit" class="danger">Delete tag<\/button>/);
-    assertSeeOther(await me.post(`/links/tags/${doomed.id}/delete`, {}, { from: `/links/tags/${doomed.id}/delete` }), '/links/tags');
+    assertSeeOther(
+      await me.post(`/links/tags/${doomed.id}/delete`, {}, { from: `/links/tags/${doomed.id}/delete` }),
+      '/links/tags',
+    );
     assert.deepEqual((await linkOf(link.id)).tags, ['Kept']);
   });
 
   test("another account's tag is a 404 on every page", async () => {
     await api('POST', '/api/v1/links', { url: 'https://example.com/x', tags: ['Theirs'] }, otherKey);
     const theirs = (await tagsOf(otherKey))[0];
-    for (const path of [`/links/tags/${theirs.id}/edit`, `/links/tags/${theirs.id}/delete`]) assert.equal((await me.get(path)).status, 404, path);
+    for (const path of [`/links/tags/${theirs.id}/edit`, `/links/tags/${theirs.id}/delete`])
+      assert.equal((await me.get(path)).status, 404, path);
     const csrf = await me.csrf('/links/tags');
-    assert.equal((await me.post(`/links/tags/${theirs.id}/edit`, { _csrf: csrf, name: 'Mine', color: 'red' })).status, 404);
+    assert.equal(
+      (await me.post(`/links/tags/${theirs.id}/edit`, { _csrf: csrf, name: 'Mine', color: 'red' })).status,
+      404,
+    );
     assert.equal((await me.post(`/links/tags/${theirs.id}/delete`, { _csrf: csrf })).status, 404);
     assert.deepEqual(
       (await tagsOf(otherKey)).map((t) => t.name),

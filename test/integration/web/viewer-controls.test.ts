@@ -36,7 +36,13 @@ async function crawl(client: WebClient, start: readonly string[]): Promise<Page[
     for (const [, href] of res.text.matchAll(/<a [^>]*href="(\/[^"#]*)"/g)) {
       const target = href!.replaceAll('&amp;', '&');
       // Short links are visits; /docs is Swagger UI's; the operator's pages have their own rule.
-      if (target.startsWith('//') || target.startsWith('/docs') || target.startsWith('/admin') || target.startsWith('/logout')) continue;
+      if (
+        target.startsWith('//') ||
+        target.startsWith('/docs') ||
+        target.startsWith('/admin') ||
+        target.startsWith('/logout')
+      )
+        continue;
       if (!seen.has(target.split('?')[0]!)) queue.push(target);
     }
   }
@@ -67,7 +73,10 @@ function forbiddenControls(page: Page, role: Role): string[] {
 /** The team's records, made with the owner's key in the workspace. */
 async function furnish(h: Harness, ownerEmail: string, workspaceId: number): Promise<{ linkId: number }> {
   const { apiKey: personal } = await h.server.container.accounts.createKey(ownerEmail, 'personal', TEST_ACTOR);
-  const made = await h.request('POST', `/api/v1/workspaces/${workspaceId}/api-keys`, { key: personal, json: { name: 'team' } });
+  const made = await h.request('POST', `/api/v1/workspaces/${workspaceId}/api-keys`, {
+    key: personal,
+    json: { name: 'team' },
+  });
   assert.equal(made.status, 201, made.text);
   const key = made.body.data.key as string;
   const post = async (path: string, json: Json) => {
@@ -110,7 +119,15 @@ onEachEngine('web: write controls follow the policy table', (h) => {
   test("a viewer's pages carry no control that leads to the 403 page", async () => {
     const pages = await crawl(cast.people.viewer.client, start);
     const paths = pages.map((p) => p.path);
-    for (const path of ['/links', '/pixels', '/spaces', '/domains', '/links/tags', '/links/utm-templates', `/account/workspaces/${cast.workspaceId}`])
+    for (const path of [
+      '/links',
+      '/pixels',
+      '/spaces',
+      '/domains',
+      '/links/tags',
+      '/links/utm-templates',
+      `/account/workspaces/${cast.workspaceId}`,
+    ])
       assert.ok(paths.includes(path), `the viewer reached ${path}: ${paths.join(' ')}`);
     const problems = pages.flatMap((page) => forbiddenControls(page, 'viewer').map((c) => `${page.path}: ${c}`));
     assert.deepEqual(problems, []);

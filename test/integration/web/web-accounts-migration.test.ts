@@ -15,7 +15,9 @@ for (const engine of ENGINES) {
         const db = storage.db as never;
         await initial.up(db, engine.name);
         for (const email of ['first@example.com', 'second@example.com']) {
-          await sql`insert into accounts (name, email, timezone, created_at) values ('x', ${email}, 'UTC', 0)`.execute(db);
+          await sql`insert into accounts (name, email, timezone, created_at) values ('x', ${email}, 'UTC', 0)`.execute(
+            db,
+          );
         }
         await webAccounts.up(db, engine.name);
         const rows = (
@@ -29,9 +31,13 @@ for (const engine of ENGINES) {
             ['second@example.com', 0, null, null],
           ],
         );
-        await sql`insert into sessions (account_id, token_hash, created_at, last_seen_at, expires_at) values (1, 'h', 0, 0, 1)`.execute(db);
+        await sql`insert into sessions (account_id, token_hash, created_at, last_seen_at, expires_at) values (1, 'h', 0, 0, 1)`.execute(
+          db,
+        );
         await assert.rejects(
-          sql`insert into sessions (account_id, token_hash, created_at, last_seen_at, expires_at) values (2, 'h', 0, 0, 1)`.execute(db),
+          sql`insert into sessions (account_id, token_hash, created_at, last_seen_at, expires_at) values (2, 'h', 0, 0, 1)`.execute(
+            db,
+          ),
           'token digests are unique',
         );
         // Down only on SQLite: dropping columns on the shared PostgreSQL database while another

@@ -17,7 +17,12 @@ const overrides = { tuning: { WEB_RATE_LIMIT: LIMIT } };
 /** A signed-out browser at an address of its own (TRUST_PROXY is on). */
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
-async function statuses(client: WebClient, path: string, n: number, headers: Record<string, string> = {}): Promise<number[]> {
+async function statuses(
+  client: WebClient,
+  path: string,
+  n: number,
+  headers: Record<string, string> = {},
+): Promise<number[]> {
   const out = [];
   for (let i = 0; i < n; i++) out.push((await client.get(path, headers)).status);
   return out;
@@ -72,7 +77,8 @@ onEachEngine(
 
     test('assets, the redirect and /health are not limited', async () => {
       const { key } = await h().account();
-      const link = (await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/free' } })).body.data as { alias: string };
+      const link = (await h().request('POST', '/api/v1/links', { key, form: { url: 'https://example.com/free' } })).body
+        .data as { alias: string };
       const address = from('203.0.113.23');
       const anonymous = new WebClient(h().baseUrl);
       assert.deepEqual(await statuses(anonymous, '/login', LIMIT, address), Array(LIMIT).fill(200));
@@ -111,7 +117,13 @@ for (const engine of ENGINES) {
     before(async () => {
       const shared = { ...env, REDIS_URL, REDIS_PREFIX: `webrate-${randomUUID()}:` };
       instances.push(await startHarness(engine.name, { env: shared, overrides }));
-      instances.push(await startHarness(engine.name, { env: shared, overrides, ...(instances[0]!.pgSchema ? { pgSchema: instances[0]!.pgSchema } : {}) }));
+      instances.push(
+        await startHarness(engine.name, {
+          env: shared,
+          overrides,
+          ...(instances[0]!.pgSchema ? { pgSchema: instances[0]!.pgSchema } : {}),
+        }),
+      );
     });
     after(async () => {
       for (const h of instances.reverse()) await h.close();
@@ -121,7 +133,10 @@ for (const engine of ENGINES) {
       const [a, b] = instances.map((h) => new WebClient(h.baseUrl)) as [WebClient, WebClient];
       const address = from('203.0.113.31');
       const half = LIMIT / 2;
-      assert.deepEqual([...(await statuses(a, '/login', half, address)), ...(await statuses(b, '/login', half, address))], Array(LIMIT).fill(200));
+      assert.deepEqual(
+        [...(await statuses(a, '/login', half, address)), ...(await statuses(b, '/login', half, address))],
+        Array(LIMIT).fill(200),
+      );
       assertTooMany(await a.get('/login', address));
       assertTooMany(await b.get('/login', address));
     });

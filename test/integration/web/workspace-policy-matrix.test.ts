@@ -22,18 +22,24 @@ onEachEngine('web policy matrix', (h) => {
       .filter((r) => r.url !== '/account/live');
     assert.ok(routes.length > 30, `the registry holds the web app's routes (${routes.length})`);
     assert.ok(
-      h().server.app.webPolicedRoutes.every((r) => r.method === 'GET' || r.rule !== 'none' || !r.url.startsWith('/links')),
+      h().server.app.webPolicedRoutes.every(
+        (r) => r.method === 'GET' || r.rule !== 'none' || !r.url.startsWith('/links'),
+      ),
       'no form of the data pages goes unmapped',
     );
     for (const route of routes) {
       const path = route.url.replace(/:[A-Za-z_]+/g, MISSING_ID).replace(/\*$/, '');
       for (const role of ROLES) {
         const { client } = cast.people[role];
-        const reply = route.method === 'GET' ? await client.get(path) : await client.post(path, {}, { from: '/account' });
+        const reply =
+          route.method === 'GET' ? await client.get(path) : await client.post(path, {}, { from: '/account' });
         const what = `${route.method} ${route.url} (${route.rule}) as ${role}`;
         if (roleAllows(role, route.rule)) {
           // Allowed: anything but the role's refusal (a multipart form posted as a plain one meets its own CSRF check).
-          assert.ok(reply.status < 500 && !/needs the role/.test(reply.text), `${what}: allowed, got ${reply.status} ${reply.text.slice(0, 300)}`);
+          assert.ok(
+            reply.status < 500 && !/needs the role/.test(reply.text),
+            `${what}: allowed, got ${reply.status} ${reply.text.slice(0, 300)}`,
+          );
         } else {
           assert.equal(reply.status, 403, `${what}: forbidden, got ${reply.status}`);
           assert.match(reply.text, new RegExp(`needs the role ${POLICY[route.rule].role} or above`), what);

@@ -39,7 +39,10 @@ export async function webJoin(person: WebPerson, token: string): Promise<WebRepl
 }
 
 /** A workspace with a member of each role, each signed in with it as the current workspace. */
-export async function webCast(baseUrl: string, name: string): Promise<{ workspaceId: number; people: Record<'owner' | 'admin' | 'editor' | 'viewer', WebPerson> }> {
+export async function webCast(
+  baseUrl: string,
+  name: string,
+): Promise<{ workspaceId: number; people: Record<'owner' | 'admin' | 'editor' | 'viewer', WebPerson> }> {
   const owner = await webPerson(baseUrl);
   const workspaceId = await webWorkspace(owner, name);
   const people = { owner } as Record<'owner' | 'admin' | 'editor' | 'viewer', WebPerson>;

@@ -15,7 +15,11 @@ onEachEngine('web: workspaces', (h) => {
 
   before(async () => {
     cast = await webCast(h().baseUrl, 'Acme <b>team</b>');
-    const made = await cast.people.editor.client.post('/links/new', { url: 'https://example.com/team' }, { from: '/links/new' });
+    const made = await cast.people.editor.client.post(
+      '/links/new',
+      { url: 'https://example.com/team' },
+      { from: '/links/new' },
+    );
     assert.equal(made.status, 303, made.text.slice(0, 500));
     teamLink = idOfEdit(made.location);
   });
@@ -28,13 +32,21 @@ onEachEngine('web: workspaces', (h) => {
     assert.match(page.text, /example\.com\/team/);
     const mine = await owner.client.get('/account/workspaces');
     const personal = Number(/value="(\d+)">Personal \(owner\)<\/option>/.exec(mine.text)?.[1]);
-    const back = await owner.client.post('/account/workspaces/switch', { workspace: String(personal), next: `/links/${teamLink}/edit` }, { from: '/links' });
+    const back = await owner.client.post(
+      '/account/workspaces/switch',
+      { workspace: String(personal), next: `/links/${teamLink}/edit` },
+      { from: '/links' },
+    );
     assert.equal(back.status, 303);
     assert.equal(back.location, '/dashboard', "a record's page is not kept across a switch");
     const list = await owner.client.get('/links');
     assert.doesNotMatch(list.text, /example\.com\/team/);
     assert.equal((await owner.client.get(`/links/${teamLink}/edit`)).status, 404, "another workspace's record is 404");
-    const notMine = await owner.client.post('/account/workspaces/switch', { workspace: '2147480000' }, { from: '/links' });
+    const notMine = await owner.client.post(
+      '/account/workspaces/switch',
+      { workspace: '2147480000' },
+      { from: '/links' },
+    );
     assert.equal(notMine.status, 404);
     await owner.client.post('/account/workspaces/switch', { workspace: String(cast.workspaceId) }, { from: '/links' });
     assert.match((await owner.client.get('/links')).text, /example\.com\/team/);
@@ -51,7 +63,10 @@ onEachEngine('web: workspaces', (h) => {
     assert.match((await cast.people.editor.client.get('/links')).text, /href="\/links\/new"/);
     const form = await viewer.client.get('/links/new');
     assert.equal(form.status, 403);
-    assert.match(form.text, /needs the role editor or above in the workspace Acme &lt;b&gt;team&lt;\/b&gt;; yours is viewer/);
+    assert.match(
+      form.text,
+      /needs the role editor or above in the workspace Acme &lt;b&gt;team&lt;\/b&gt;; yours is viewer/,
+    );
     const post = await viewer.client.post('/links/new', { url: 'https://example.com/nope' }, { from: '/links' });
     assert.equal(post.status, 403);
     const del = await viewer.client.post(`/links/${teamLink}/delete`, {}, { from: '/links' });
@@ -70,7 +85,11 @@ onEachEngine('web: workspaces', (h) => {
     assert.equal(page.status, 200);
     assert.match(page.text, /href="\/account\/workspaces\/\d+\/audit"/);
     assert.match(page.text, /name="require_2fa"/);
-    const bad = await owner.client.post(`${path}/settings`, { name: '', timezone: 'Mars/Base', require_2fa: '0' }, { from: path });
+    const bad = await owner.client.post(
+      `${path}/settings`,
+      { name: '', timezone: 'Mars/Base', require_2fa: '0' },
+      { from: path },
+    );
     assert.equal(bad.status, 422);
     assert.match(bad.text, /id="f-name-error"/);
     assert.match(bad.text, /id="f-timezone-error"/);
@@ -82,22 +101,43 @@ onEachEngine('web: workspaces', (h) => {
     const asViewer = await viewer.client.get(path);
     assert.equal(asViewer.status, 200);
     assert.doesNotMatch(asViewer.text, /name="require_2fa"/);
-    assert.equal((await viewer.client.post(`${path}/settings`, { name: 'x', timezone: 'UTC' }, { from: path })).status, 403);
-    assert.equal((await admin.client.post(`${path}/settings`, { name: 'x', timezone: 'UTC' }, { from: path })).status, 403);
-    const badKey = await viewer.client.post(`${path}/api-keys`, { name: 'ci', scopes: ['links:read', 'nope'], expires_at: '2020-01-01' }, { from: path });
+    assert.equal(
+      (await viewer.client.post(`${path}/settings`, { name: 'x', timezone: 'UTC' }, { from: path })).status,
+      403,
+    );
+    assert.equal(
+      (await admin.client.post(`${path}/settings`, { name: 'x', timezone: 'UTC' }, { from: path })).status,
+      403,
+    );
+    const badKey = await viewer.client.post(
+      `${path}/api-keys`,
+      { name: 'ci', scopes: ['links:read', 'nope'], expires_at: '2020-01-01' },
+      { from: path },
+    );
     assert.equal(badKey.status, 422);
     assert.match(badKey.text, /id="f-scopes-error"/);
     assert.match(badKey.text, /id="f-expires_at-error"/);
     assert.match(badKey.text, /name="name" type="text" value="ci"/, 'the form keeps what was typed');
-    const key = await viewer.client.post(`${path}/api-keys`, { name: 'ci', scopes: ['links:read'], expires_at: '2999-01-01' }, { from: path });
+    const key = await viewer.client.post(
+      `${path}/api-keys`,
+      { name: 'ci', scopes: ['links:read'], expires_at: '2999-01-01' },
+      { from: path },
+    );
     assert.equal(key.status, 200, key.text.slice(0, 300));
     const plaintext = /id="made-key"[^>]*value="(lpx_[A-Za-z0-9_-]{43})"/.exec(key.text)?.[1];
     assert.ok(plaintext);
     const api = await h().request('GET', '/api/v1/links', { key: plaintext });
     assert.equal(api.status, 200, 'the key reads links of the workspace');
-    assert.equal((await h().request('POST', '/api/v1/links', { key: plaintext, json: { url: 'https://example.com/k' } })).status, 403);
+    assert.equal(
+      (await h().request('POST', '/api/v1/links', { key: plaintext, json: { url: 'https://example.com/k' } })).status,
+      403,
+    );
     assert.doesNotMatch((await viewer.client.get(path)).text, /lpx_[A-Za-z0-9_-]{43}/, 'the key is shown once');
-    assert.match((await owner.client.get(path)).text, /<td data-label="Scopes">links:read<\/td>/, 'an owner sees every key');
+    assert.match(
+      (await owner.client.get(path)).text,
+      /<td data-label="Scopes">links:read<\/td>/,
+      'an owner sees every key',
+    );
   });
 
   test('the invitation page: signed out, wrong email, join, then used (410)', async () => {
@@ -137,9 +177,15 @@ onEachEngine('web: workspaces', (h) => {
     await webJoin(gone, await webInvite(owner, cast.workspaceId, gone.email, 'editor'));
     assert.match((await gone.client.get('/links')).text, /example\.com\/team/);
     const members = await owner.client.get(`/account/workspaces/${cast.workspaceId}`);
-    const userId = new RegExp(`${gone.email.replace('.', '\\.')}</td>[\\s\\S]*?/members/(\\d+)/role`).exec(members.text)?.[1];
+    const userId = new RegExp(`${gone.email.replace('.', '\\.')}</td>[\\s\\S]*?/members/(\\d+)/role`).exec(
+      members.text,
+    )?.[1];
     assert.ok(userId, 'the member row has its forms');
-    const removed = await owner.client.post(`/account/workspaces/${cast.workspaceId}/members/${userId}/remove`, {}, { from: `/account/workspaces/${cast.workspaceId}` });
+    const removed = await owner.client.post(
+      `/account/workspaces/${cast.workspaceId}/members/${userId}/remove`,
+      {},
+      { from: `/account/workspaces/${cast.workspaceId}` },
+    );
     assert.equal(removed.status, 303, removed.text.slice(0, 300));
     const after = await gone.client.get('/links');
     assert.equal(after.status, 200);
@@ -161,10 +207,16 @@ onEachEngine('web: workspaces', (h) => {
     assert.equal(gone.status, 303);
     assert.equal(gone.location, '/account/workspaces');
     assert.equal((await owner.client.get(`/account/workspaces/${temp}`)).status, 404);
-    assert.equal((await owner.client.get('/links')).status, 200, 'the deleted current workspace falls back to the personal one');
+    assert.equal(
+      (await owner.client.get('/links')).status,
+      200,
+      'the deleted current workspace falls back to the personal one',
+    );
     const personal = Number(
       /value="(\d+)">Personal \(owner\)<\/option>/.exec((await owner.client.get('/links')).text)?.[1] ??
-        /\/account\/workspaces\/(\d+)"[^>]*>[^<]*<\/a> <span class="badge/.exec((await owner.client.get('/account/workspaces')).text)?.[1],
+        /\/account\/workspaces\/(\d+)"[^>]*>[^<]*<\/a> <span class="badge/.exec(
+          (await owner.client.get('/account/workspaces')).text,
+        )?.[1],
     );
     assert.ok(personal > 0);
     assert.equal((await owner.client.get(`/account/workspaces/${personal}/delete`)).status, 404);

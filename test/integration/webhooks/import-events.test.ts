@@ -20,7 +20,10 @@ let paths = 0;
 
 async function hook(h: Harness, key: string): Promise<string> {
   const path = `/import-hook/${++paths}`;
-  const res = await h.request('POST', '/api/v1/webhooks', { key, json: { url: receiver.url + path, events: ['link.created', 'link.updated'] } });
+  const res = await h.request('POST', '/api/v1/webhooks', {
+    key,
+    json: { url: receiver.url + path, events: ['link.created', 'link.updated'] },
+  });
   assert.equal(res.status, 201, res.text);
   return path;
 }
@@ -40,7 +43,8 @@ async function importViaApi(h: Harness, key: string, file: string, fields: Recor
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-const events = (path: string) => receiver.on(path).map((r) => [r.json.type, r.json.data.link.alias, r.json.data.link.url]);
+const events = (path: string) =>
+  receiver.on(path).map((r) => [r.json.type, r.json.data.link.alias, r.json.data.link.url]);
 
 onEachEngine(
   'webhooks: imported links',
@@ -74,7 +78,9 @@ onEachEngine(
       assert.equal(again.counts.skipped, 2);
       await settle();
       assert.equal(receiver.on(path).length, 2, 'a skipped row changes nothing, so tells nothing');
-      const replaced = await importViaApi(h(), key, 'url,alias\nhttps://example.com/new,ev-api-1\n', { on_conflict: 'replace' });
+      const replaced = await importViaApi(h(), key, 'url,alias\nhttps://example.com/new,ev-api-1\n', {
+        on_conflict: 'replace',
+      });
       assert.equal(replaced.counts.replaced, 1);
       await eventually('the link.updated', () => receiver.on(path).length === 3);
       assert.deepEqual(events(path)[2], ['link.updated', 'ev-api-1', 'https://example.com/new']);

@@ -17,7 +17,10 @@ let paths = 0;
 
 async function hook(h: Harness, key: string): Promise<string> {
   const path = `/expired-hook/${++paths}`;
-  const res = await h.request('POST', '/api/v1/webhooks', { key, json: { url: receiver.url + path, events: ['link.expired'] } });
+  const res = await h.request('POST', '/api/v1/webhooks', {
+    key,
+    json: { url: receiver.url + path, events: ['link.expired'] },
+  });
   assert.equal(res.status, 201, res.text);
   return path;
 }
@@ -30,7 +33,8 @@ async function link(h: Harness, key: string, fields: Record<string, unknown>): P
 
 // A person's browser: bots use no click of a cap.
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-const visit = async (h: Harness, alias: string) => (await fetch(`${h.baseUrl}/${alias}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } })).status;
+const visit = async (h: Harness, alias: string) =>
+  (await fetch(`${h.baseUrl}/${alias}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } })).status;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 /** The account's time zone is UTC: the wall time an hour from the clock's now. */
 const inAnHour = () => {
@@ -58,7 +62,10 @@ onEachEngine(
       assert.equal(await visit(h(), capped.alias), 410);
       await settle();
       assert.equal(receiver.on(path).length, 1, 'once per link');
-      assert.equal((await h().request('PATCH', `/api/v1/links/${capped.id}`, { key, json: { expiration_clicks: 3 } })).status, 200);
+      assert.equal(
+        (await h().request('PATCH', `/api/v1/links/${capped.id}`, { key, json: { expiration_clicks: 3 } })).status,
+        200,
+      );
       await settle();
       assert.equal(receiver.on(path).length, 1, 'opened again: not expired');
       assert.equal(await visit(h(), capped.alias), 302);
@@ -77,9 +84,15 @@ onEachEngine(
       assert.deepEqual(receiver.on(path), []);
       offset += 2 * 3_600_000;
       await eventually('the link.expired', () => receiver.on(path).length === 1);
-      assert.deepEqual([receiver.on(path)[0]!.json.type, receiver.on(path)[0]!.json.data.link.id], ['link.expired', dated.id]);
+      assert.deepEqual(
+        [receiver.on(path)[0]!.json.type, receiver.on(path)[0]!.json.data.link.id],
+        ['link.expired', dated.id],
+      );
       assert.equal(await visit(h(), dated.alias), 410);
-      assert.equal((await h().request('PATCH', `/api/v1/links/${dated.id}`, { key, json: { title: 'still expired' } })).status, 200);
+      assert.equal(
+        (await h().request('PATCH', `/api/v1/links/${dated.id}`, { key, json: { title: 'still expired' } })).status,
+        200,
+      );
       await settle();
       assert.equal(receiver.on(path).length, 1);
       assert.deepEqual(receiver.on(strangerPath), []);

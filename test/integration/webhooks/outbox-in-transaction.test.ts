@@ -37,7 +37,11 @@ async function hook(h: Harness, key: string): Promise<string> {
   return path;
 }
 
-async function link(h: Harness, key: string, fields: Record<string, unknown> = {}): Promise<{ id: number; alias: string }> {
+async function link(
+  h: Harness,
+  key: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: number; alias: string }> {
   const res = await h.request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/x', ...fields } });
   assert.equal(res.status, 201, res.text);
   return res.body.data;
@@ -47,11 +51,17 @@ async function link(h: Harness, key: string, fields: Record<string, unknown> = {
 async function breakOutbox(h: Harness): Promise<void> {
   const { db } = h.server.container.storage;
   if (h.engine === 'sqlite') {
-    await sql`create trigger fail_deliveries before insert on webhook_deliveries begin select raise(abort, 'the outbox is failing'); end`.execute(db);
+    await sql`create trigger fail_deliveries before insert on webhook_deliveries begin select raise(abort, 'the outbox is failing'); end`.execute(
+      db,
+    );
     return;
   }
-  await sql`create function fail_deliveries() returns trigger language plpgsql as $$ begin raise exception 'the outbox is failing'; end $$`.execute(db);
-  await sql`create trigger fail_deliveries before insert on webhook_deliveries for each row execute function fail_deliveries()`.execute(db);
+  await sql`create function fail_deliveries() returns trigger language plpgsql as $$ begin raise exception 'the outbox is failing'; end $$`.execute(
+    db,
+  );
+  await sql`create trigger fail_deliveries before insert on webhook_deliveries for each row execute function fail_deliveries()`.execute(
+    db,
+  );
 }
 
 async function repairOutbox(h: Harness): Promise<void> {
@@ -92,7 +102,9 @@ class RacingLinkStore extends SqlLinkStore {
 }
 
 async function* rowsOf(rows: ImportRow[]): AsyncGenerator<CheckedRow[]> {
-  yield rows.map((row) => checkImportRow(row, { urls: new UrlPolicy(['https']), timeZone: 'UTC', strict: false, defaultPrivacy: 1 }));
+  yield rows.map((row) =>
+    checkImportRow(row, { urls: new UrlPolicy(['https']), timeZone: 'UTC', strict: false, defaultPrivacy: 1 }),
+  );
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -110,7 +122,10 @@ onEachEngine(
       await eventually('the first link.created', () => receiver.on(path).length === 1);
       await breakOutbox(h());
 
-      const created = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/lost', alias: 'tx-lost' } });
+      const created = await h().request('POST', '/api/v1/links', {
+        key,
+        json: { url: 'https://example.com/lost', alias: 'tx-lost' },
+      });
       assert.equal(created.status, 500, created.text);
       const updated = await h().request('PATCH', `/api/v1/links/${kept.id}`, { key, json: { title: 'after' } });
       assert.equal(updated.status, 500, updated.text);
@@ -148,10 +163,12 @@ onEachEngine(
       assert.equal(disabled.status, 500, disabled.text);
       const removed = await h().request('DELETE', '/api/v1/links/bulk', { key, json: { ids } });
       assert.equal(removed.status, 500, removed.text);
-      const file = 'url,alias,space\nhttps://example.com/1,tx-imp-1,Imported\nhttps://example.com/2,tx-imp-2,Imported\n';
+      const file =
+        'url,alias,space\nhttps://example.com/1,tx-imp-1,Imported\nhttps://example.com/2,tx-imp-2,Imported\n';
       const imported = await importFile(h(), key, file);
       assert.equal(imported.status, 500, imported.text);
-      const spaces = async () => (await h().request('GET', '/api/v1/spaces', { key })).body.data.map((x: { name: string }) => x.name);
+      const spaces = async () =>
+        (await h().request('GET', '/api/v1/spaces', { key })).body.data.map((x: { name: string }) => x.name);
       assert.deepEqual(await spaces(), [], 'the new space went with the batch');
       assert.deepEqual(
         (await linksOf(h(), account.id)).map((l) => [l.id, l.disabled]),
@@ -184,16 +201,26 @@ onEachEngine(
         clock,
         urls: new UrlPolicy(['https']),
         onEvent: container.hooks.onLinkEvent,
-        unitOfWork: unitOfWorkOn(db, (trx, afterCommit) => ({ ...recordsOn(trx), onEvent: container.hooks.linkEventsOn(trx, afterCommit) })),
+        unitOfWork: unitOfWorkOn(db, (trx, afterCommit) => ({
+          ...recordsOn(trx),
+          onEvent: container.hooks.linkEventsOn(trx, afterCommit),
+        })),
       });
-      const row = (line: number, alias: string): ImportRow => ({ line, input: { url: `https://example.com/${alias}`, alias } });
+      const row = (line: number, alias: string): ImportRow => ({
+        line,
+        input: { url: `https://example.com/${alias}`, alias },
+      });
       const outcomes: ImportOutcome[] = [];
-      const report = await importer.run(account.id, rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]), {
-        onConflict: 'skip',
-        dryRun: false,
-        actor: TEST_ACTOR,
-        onOutcome: (o) => outcomes.push(o),
-      });
+      const report = await importer.run(
+        account.id,
+        rowsOf([row(2, 'tx-race-1'), row(3, 'tx-race-taken'), row(4, 'tx-race-2')]),
+        {
+          onConflict: 'skip',
+          dryRun: false,
+          actor: TEST_ACTOR,
+          onOutcome: (o) => outcomes.push(o),
+        },
+      );
       assert.deepEqual(
         report.rows.map((r) => [r.status, r.alias]),
         [['skipped', 'tx-race-taken']],
@@ -231,7 +258,9 @@ onEachEngine(
       await breakOutbox(h());
       const before = reported.length;
       offset += 2 * 3_600_000;
-      await eventually('a failed round reported', () => reported.slice(before).some((e) => String(e).includes('the outbox is failing')));
+      await eventually('a failed round reported', () =>
+        reported.slice(before).some((e) => String(e).includes('the outbox is failing')),
+      );
       assert.deepEqual(
         (await linksOf(h(), account.id)).map((l) => [l.id, l.expiry_told]),
         [[dated.id, 0]],
@@ -239,11 +268,18 @@ onEachEngine(
       );
       await repairOutbox(h());
       await eventually('the link.expired', () => receiver.on(path).length === 2);
-      assert.deepEqual([receiver.on(path)[1]!.json.type, receiver.on(path)[1]!.json.data.link.id], ['link.expired', dated.id]);
+      assert.deepEqual(
+        [receiver.on(path)[1]!.json.type, receiver.on(path)[1]!.json.data.link.id],
+        ['link.expired', dated.id],
+      );
     });
   },
   {
     env: { OUTBOUND_ALLOW_PRIVATE: 'true' },
-    overrides: { clock, onError: (error) => reported.push(error), tuning: { WEBHOOK_POLL_MS: 50, WEBHOOK_EXPIRY_SWEEP_MS: 50 } },
+    overrides: {
+      clock,
+      onError: (error) => reported.push(error),
+      tuning: { WEBHOOK_POLL_MS: 50, WEBHOOK_EXPIRY_SWEEP_MS: 50 },
+    },
   },
 );

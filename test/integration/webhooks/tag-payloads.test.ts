@@ -16,9 +16,15 @@ onEachEngine(
     test('link.created and link.updated carry the tags the change left', async () => {
       const { key } = await h().account();
       const path = `/tags/${++paths}`;
-      const made = await h().request('POST', '/api/v1/webhooks', { key, json: { url: receiver.url + path, events: ['link.created', 'link.updated'] } });
+      const made = await h().request('POST', '/api/v1/webhooks', {
+        key,
+        json: { url: receiver.url + path, events: ['link.created', 'link.updated'] },
+      });
       assert.equal(made.status, 201, made.text);
-      const link = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/', tags: ['Launch'] } });
+      const link = await h().request('POST', '/api/v1/links', {
+        key,
+        json: { url: 'https://example.com/', tags: ['Launch'] },
+      });
       assert.equal(link.status, 201, link.text);
       await h().request('PATCH', `/api/v1/links/${link.body.data.id}`, { key, json: { tags: ['Launch', 'Q3'] } });
       await eventually('both deliveries', () => receiver.on(path).length === 2);

@@ -32,7 +32,10 @@ onEachEngine(
   (h) => {
     test('a webhook is created with its secret shown once, listed, read and deleted', async () => {
       const { key } = await h().account();
-      const made = await h().request('POST', '/api/v1/webhooks', { key, json: { url: `${receiver.url}/x`, events: ['link.created', 'link.deleted'] } });
+      const made = await h().request('POST', '/api/v1/webhooks', {
+        key,
+        json: { url: `${receiver.url}/x`, events: ['link.created', 'link.deleted'] },
+      });
       assert.equal(made.status, 201, made.text);
       const w = made.body.data;
       assert.match(w.secret, /^whsec_[\w-]{43}$/);
@@ -50,7 +53,12 @@ onEachEngine(
       const other = await h().account();
       assert.equal((await h().request('GET', `/api/v1/webhooks/${w.id}`, { key: other.key })).status, 404);
       assert.equal((await h().request('DELETE', `/api/v1/webhooks/${w.id}`, { key: other.key })).status, 404);
-      assert.deepEqual((await h().request('DELETE', `/api/v1/webhooks/${w.id}`, { key })).body, { id: w.id, object: 'webhook', deleted: true, status: 200 });
+      assert.deepEqual((await h().request('DELETE', `/api/v1/webhooks/${w.id}`, { key })).body, {
+        id: w.id,
+        object: 'webhook',
+        deleted: true,
+        status: 200,
+      });
       assert.equal((await h().request('GET', `/api/v1/webhooks/${w.id}`, { key })).status, 404);
     });
 
@@ -59,16 +67,25 @@ onEachEngine(
       const noUrl = await h().request('POST', '/api/v1/webhooks', { key, json: { events: ['link.created'] } });
       assert.equal(noUrl.status, 422);
       assert.ok(noUrl.body.message.url, noUrl.text);
-      const badUrl = await h().request('POST', '/api/v1/webhooks', { key, json: { url: 'ftp://example.com/x', events: ['link.created'] } });
+      const badUrl = await h().request('POST', '/api/v1/webhooks', {
+        key,
+        json: { url: 'ftp://example.com/x', events: ['link.created'] },
+      });
       assert.equal(badUrl.status, 422);
       assert.ok(badUrl.body.message.url, badUrl.text);
-      const badEvent = await h().request('POST', '/api/v1/webhooks', { key, json: { url: 'https://example.com/x', events: ['link.exploded'] } });
+      const badEvent = await h().request('POST', '/api/v1/webhooks', {
+        key,
+        json: { url: 'https://example.com/x', events: ['link.exploded'] },
+      });
       assert.equal(badEvent.status, 422);
       assert.ok(
         Object.keys(badEvent.body.message).some((f) => f.startsWith('events')),
         badEvent.text,
       );
-      const noEvents = await h().request('POST', '/api/v1/webhooks', { key, json: { url: 'https://example.com/x', events: [] } });
+      const noEvents = await h().request('POST', '/api/v1/webhooks', {
+        key,
+        json: { url: 'https://example.com/x', events: [] },
+      });
       assert.equal(noEvents.status, 422);
     });
 
@@ -80,8 +97,18 @@ onEachEngine(
       const mine = await link(h(), key, 'https://example.com/mine');
       await eventually('the delivery', () => receiver.on(w.path).length === 1);
       const got = receiver.on(w.path)[0]!;
-      assert.ok(verifySignature(w.secret, got.body, String(got.headers['linkpix-signature']), Math.floor(clock.now() / 1000)));
-      assert.equal(verifySignature(w.secret, `${got.body} `, String(got.headers['linkpix-signature']), Math.floor(clock.now() / 1000)), false);
+      assert.ok(
+        verifySignature(w.secret, got.body, String(got.headers['linkpix-signature']), Math.floor(clock.now() / 1000)),
+      );
+      assert.equal(
+        verifySignature(
+          w.secret,
+          `${got.body} `,
+          String(got.headers['linkpix-signature']),
+          Math.floor(clock.now() / 1000),
+        ),
+        false,
+      );
       assert.equal(got.headers['linkpix-delivery'], got.json.id);
       assert.equal(got.headers['linkpix-event'], 'link.created');
       assert.equal(got.json.type, 'link.created');
@@ -127,11 +154,20 @@ onEachEngine(
       const { key } = await h().account();
       const w = await hook(h(), key, ['link.clicked']);
       const l = await link(h(), key);
-      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${h().baseUrl}/${l.alias}`, { redirect: 'manual' })).status, 302);
-      await eventually('the clicks', () => receiver.on(w.path).reduce((n, r) => n + r.json.data.clicks.length, 0) === 3);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await fetch(`${h().baseUrl}/${l.alias}`, { redirect: 'manual' })).status, 302);
+      await eventually(
+        'the clicks',
+        () => receiver.on(w.path).reduce((n, r) => n + r.json.data.clicks.length, 0) === 3,
+      );
       const got = receiver.on(w.path);
       assert.ok(got.length <= 2, `${got.length} requests for 3 clicks made together`);
-      assert.ok(got.every((r) => r.json.type === 'link.clicked' && r.json.data.clicks.every((c: { link_id: number }) => c.link_id === l.id)));
+      assert.ok(
+        got.every(
+          (r) =>
+            r.json.type === 'link.clicked' && r.json.data.clicks.every((c: { link_id: number }) => c.link_id === l.id),
+        ),
+      );
     });
 
     test('a webhook failing for 24 h is disabled and the account told once, on its next API answer', async () => {
@@ -142,7 +178,10 @@ onEachEngine(
       await eventually('the first attempt', () => receiver.on(w.path).length === 1);
       // The receiver sees the request before the dispatcher records its failure: the clock moves
       // only once the failure is stamped, or the day would count from the moved time.
-      await eventually('the failure recorded', async () => (await h().request('GET', `/api/v1/webhooks/${w.id}`, { key })).body.data.failing_since !== null);
+      await eventually(
+        'the failure recorded',
+        async () => (await h().request('GET', `/api/v1/webhooks/${w.id}`, { key })).body.data.failing_since !== null,
+      );
       offset += 25 * 3_600_000;
       await eventually('the last attempt', () => receiver.on(w.path).length === 2);
       let told: string | null = null;
@@ -151,7 +190,10 @@ onEachEngine(
         return told !== null;
       });
       assert.equal(told, String(w.id));
-      assert.equal((await h().request('GET', '/api/v1/account', { key })).headers.get('linkpix-webhooks-disabled'), null);
+      assert.equal(
+        (await h().request('GET', '/api/v1/account', { key })).headers.get('linkpix-webhooks-disabled'),
+        null,
+      );
       const read = await h().request('GET', `/api/v1/webhooks/${w.id}`, { key });
       assert.equal(read.body.data.enabled, false);
       await link(h(), key);
@@ -172,7 +214,12 @@ for (const engine of ENGINES) {
 
     test('loopback, private and link-local targets are refused', async () => {
       const { key } = await h.account();
-      for (const url of [`${receiver.url}/p`, 'http://10.1.2.3/p', 'http://169.254.169.254/latest', 'http://[::1]:8080/p']) {
+      for (const url of [
+        `${receiver.url}/p`,
+        'http://10.1.2.3/p',
+        'http://169.254.169.254/latest',
+        'http://[::1]:8080/p',
+      ]) {
         const res = await h.request('POST', '/api/v1/webhooks', { key, json: { url, events: ['link.created'] } });
         assert.equal(res.status, 422, url);
         assert.ok(res.body.message.url, res.text);

@@ -13,13 +13,21 @@ export class MemoryAccountStore implements AccountStore {
 
   /** As the unique index on the email: the services look first, a race meets this. */
   private refuseTaken(email: string, exceptId?: number): void {
-    if (this.accounts.some((a) => a.email === email && a.id !== exceptId)) throw ValidationError.of('email', messages.taken('email'));
+    if (this.accounts.some((a) => a.email === email && a.id !== exceptId))
+      throw ValidationError.of('email', messages.taken('email'));
   }
 
   /** An account as the SQL stores insert it (the SSO fake makes one without a password too). */
   add(account: NewAccount, passwordHash: string | null, now: number): Account {
     this.refuseTaken(account.email);
-    const made = { ...account, id: this.accounts.length + 1, createdAt: now, isAdmin: this.accounts.length === 0, suspendedAt: null, passwordHash };
+    const made = {
+      ...account,
+      id: this.accounts.length + 1,
+      createdAt: now,
+      isAdmin: this.accounts.length === 0,
+      suspendedAt: null,
+      passwordHash,
+    };
     this.accounts.push(made);
     return strip(made);
   }
@@ -152,7 +160,8 @@ export class MemorySessionStore implements SessionStore {
     return i >= 0;
   }
   async deleteAll(accountId: number, keepId: number | null) {
-    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.accountId === accountId && this.rows[i]!.id !== keepId) this.rows.splice(i, 1);
+    for (let i = this.rows.length - 1; i >= 0; i--)
+      if (this.rows[i]!.accountId === accountId && this.rows[i]!.id !== keepId) this.rows.splice(i, 1);
   }
 }
 

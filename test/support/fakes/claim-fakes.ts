@@ -14,7 +14,11 @@ export class MemoryClickClaimStore implements ClickClaimStore {
   /** `clicksOf`: a link's clicks, undefined when there is no such link. */
   constructor(private readonly clicksOf: (linkId: number) => number | undefined = () => 0) {}
 
-  async open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'> {
+  async open(
+    linkId: number,
+    floor: number,
+    options: { lostAt: number; force?: boolean },
+  ): Promise<'open' | 'closed' | 'gone'> {
     const clicks = this.clicksOf(linkId);
     if (clicks === undefined) return 'gone';
     const seed = Math.max(Number.isInteger(floor) ? floor : 0, clicks);
@@ -64,7 +68,8 @@ export class MemoryRotationStore implements RotationStore {
   private readonly positions = new Map<number, number>();
 
   async next(linkId: number, size: number, known: number): Promise<number> {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`rotation size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`rotation size must be a positive integer, got ${size}`);
     const current = this.positions.get(linkId);
     const last = Number.isInteger(known) ? known : -1;
     const position = current === undefined ? (((last + 1) % size) + size) % size : (current + 1) % size;

@@ -8,7 +8,13 @@ import { PRIVATE_STATS, newLinkFields } from '../../../src/core/links/new-link-f
 import type { ChangedLink, LinkChange, LinkEventListener } from '../../../src/core/links/link-events.ts';
 import type { SpaceFilter, SpaceStore } from '../../../src/core/spaces/space-store.ts';
 import type { Space } from '../../../src/core/spaces/space.ts';
-import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, type DomainStore } from '../../../src/core/domains/domain-store.ts';
+import {
+  NAME_TAKEN,
+  type DomainClaim,
+  type DomainFields,
+  type DomainFilter,
+  type DomainStore,
+} from '../../../src/core/domains/domain-store.ts';
 import type { Domain } from '../../../src/core/domains/domain.ts';
 import type { PixelFields, PixelFilter, PixelStore } from '../../../src/core/pixels/pixel-store.ts';
 import type { Pixel } from '../../../src/core/pixels/pixel.ts';
@@ -64,11 +70,19 @@ export class MemoryLinkStore implements LinkStore {
     return owners;
   }
 
-  async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
+  async insertMany(
+    accountId: number,
+    items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>,
+    now: number,
+  ): Promise<number[]> {
     for (const t of this.takenMeanwhile.splice(0)) this.add(t.accountId, { alias: t.alias });
     // As the unique index: one alias taken, or given twice in the batch, refuses the whole statement.
     const keys = items.map((i) => `${i.fields.domainId ?? ''}/${i.fields.alias.toLowerCase()}`);
-    if (new Set(keys).size < keys.length || items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))) throw aliasTaken();
+    if (
+      new Set(keys).size < keys.length ||
+      items.some((i) => this.holder(i.fields.domainId, i.fields.alias.toLowerCase()))
+    )
+      throw aliasTaken();
     this.writes.push(`insert ${items.length}`);
     return items.map((i) => {
       const link = this.add(accountId, i.fields, now);
@@ -77,10 +91,19 @@ export class MemoryLinkStore implements LinkStore {
     });
   }
 
-  async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
+  async update(
+    accountId: number,
+    id: number,
+    fields: Partial<LinkFields>,
+    pixelIds: readonly number[] | undefined,
+    now: number,
+  ): Promise<Link | null> {
     const link = this.links.find((l) => l.id === id && l.accountId === accountId);
     if (!link) return null;
-    const moved = { domainId: fields.domainId !== undefined ? fields.domainId : link.domainId, alias: fields.alias ?? link.alias };
+    const moved = {
+      domainId: fields.domainId !== undefined ? fields.domainId : link.domainId,
+      alias: fields.alias ?? link.alias,
+    };
     const holder = this.holder(moved.domainId, moved.alias.toLowerCase());
     if (holder && holder !== link) throw aliasTaken();
     this.writes.push(`update ${id}`);
@@ -147,10 +170,15 @@ export class MemoryDomainStore implements DomainStore {
     this.domains.push(domain);
     return domain;
   }
-  async insert(accountId: number, fields: DomainFields & DomainClaim, now: number): Promise<Domain | typeof NAME_TAKEN> {
+  async insert(
+    accountId: number,
+    fields: DomainFields & DomainClaim,
+    now: number,
+  ): Promise<Domain | typeof NAME_TAKEN> {
     // As the unique indexes: one claim per account and name, one verified domain per name.
     const claims = this.domains.filter((d) => d.name === fields.name);
-    if (claims.some((d) => d.accountId === accountId || (fields.verifiedAt !== null && d.verifiedAt !== null))) return NAME_TAKEN;
+    if (claims.some((d) => d.accountId === accountId || (fields.verifiedAt !== null && d.verifiedAt !== null)))
+      return NAME_TAKEN;
     const domain = { ...this.add(accountId, fields.name), ...fields, createdAt: now, updatedAt: now };
     this.domains[domain.id - 1] = domain;
     return { ...domain };
@@ -173,7 +201,15 @@ export class MemoryPixelStore implements PixelStore {
   readonly pixels: Pixel[] = [];
 
   add(accountId: number, name: string): Pixel {
-    const pixel: Pixel = { id: this.pixels.length + 1, accountId, name, type: 'facebook', value: 'x', createdAt: 0, updatedAt: 0 };
+    const pixel: Pixel = {
+      id: this.pixels.length + 1,
+      accountId,
+      name,
+      type: 'facebook',
+      value: 'x',
+      createdAt: 0,
+      updatedAt: 0,
+    };
     this.pixels.push(pixel);
     return pixel;
   }

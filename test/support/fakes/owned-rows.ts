@@ -19,5 +19,10 @@ export function listed<T extends OwnedRow>(
     .filter((r) => r.accountId === accountId && r.name.toLowerCase().includes(search) && more(r))
     .sort((a, b) => (filter.sort === 'asc' ? a.id - b.id : b.id - a.id));
   const from = offsetOf(page);
-  return { items: all.slice(from, from + page.perPage).map((r) => ({ ...r })), total: all.length, page: page.page, perPage: page.perPage };
+  return {
+    items: all.slice(from, from + page.perPage).map((r) => ({ ...r })),
+    total: all.length,
+    page: page.page,
+    perPage: page.perPage,
+  };
 }

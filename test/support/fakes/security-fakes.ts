@@ -1,4 +1,9 @@
-import type { ChallengeStore, SignInChallenge, TotpEnrolment, TwoFactorStore } from '../../../src/core/security/two-factor-store.ts';
+import type {
+  ChallengeStore,
+  SignInChallenge,
+  TotpEnrolment,
+  TwoFactorStore,
+} from '../../../src/core/security/two-factor-store.ts';
 import type { PasswordResetStore } from '../../../src/core/security/password-reset-store.ts';
 import type { Totp } from '../../../src/core/security/totp.ts';
 import type { MailMessage, Mailer } from '../../../src/core/mail/mailer.ts';

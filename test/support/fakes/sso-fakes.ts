@@ -1,5 +1,10 @@
 import type { Account, NewAccount } from '../../../src/core/accounts/account.ts';
-import type { LinkedIdentity, SsoIdentity, SsoIdentityStore, UnlinkOutcome } from '../../../src/core/sso/sso-identity-store.ts';
+import type {
+  LinkedIdentity,
+  SsoIdentity,
+  SsoIdentityStore,
+  UnlinkOutcome,
+} from '../../../src/core/sso/sso-identity-store.ts';
 import type { MemoryAccountStore } from './account-fakes.ts';
 
 const keyOf = (i: SsoIdentity) => `${i.issuer} ${i.subject}`;
@@ -15,7 +20,11 @@ export class MemorySsoIdentityStore implements SsoIdentityStore {
   }
 
   async link(userId: number, identity: SsoIdentity, now: number): Promise<void> {
-    if (!this.links.has(keyOf(identity))) this.links.set(keyOf(identity), { userId, identity: { issuer: identity.issuer, subject: identity.subject, createdAt: now } });
+    if (!this.links.has(keyOf(identity)))
+      this.links.set(keyOf(identity), {
+        userId,
+        identity: { issuer: identity.issuer, subject: identity.subject, createdAt: now },
+      });
   }
 
   async ofUser(userId: number): Promise<LinkedIdentity[]> {
@@ -37,7 +46,10 @@ export class MemorySsoIdentityStore implements SsoIdentityStore {
     // As the table's unique key and the transaction: a linked identity makes no account.
     if (this.links.has(keyOf(identity))) throw new Error(`the identity ${keyOf(identity)} is linked already`);
     const made = this.accounts.add(account, null, now);
-    this.links.set(keyOf(identity), { userId: made.id, identity: { issuer: identity.issuer, subject: identity.subject, createdAt: now } });
+    this.links.set(keyOf(identity), {
+      userId: made.id,
+      identity: { issuer: identity.issuer, subject: identity.subject, createdAt: now },
+    });
     return made;
   }
 }

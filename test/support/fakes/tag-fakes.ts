@@ -5,7 +5,8 @@ import { ValidationError } from '../../../src/core/shared/errors.ts';
 import { messages } from '../../../src/core/shared/messages.ts';
 
 /** As the SQL store orders them: lower-cased names by code unit, then id (not by locale). */
-const byName = (a: Tag, b: Tag) => (tagKey(a.name) < tagKey(b.name) ? -1 : tagKey(a.name) > tagKey(b.name) ? 1 : a.id - b.id);
+const byName = (a: Tag, b: Tag) =>
+  tagKey(a.name) < tagKey(b.name) ? -1 : tagKey(a.name) > tagKey(b.name) ? 1 : a.id - b.id;
 
 /** The TagStore in memory: tags per account by lowered name, and the pairs of links and tags. */
 export class MemoryTagStore implements TagStore {
@@ -52,21 +53,33 @@ export class MemoryTagStore implements TagStore {
   tagsOfLinks(accountId: number, linkIds: readonly number[]): Promise<Map<number, Tag[]>> {
     const map = new Map<number, Tag[]>();
     for (const id of linkIds) {
-      const tags = (this.links.get(id) ?? []).flatMap((tagId) => this.tags.filter((t) => t.id === tagId && t.accountId === accountId)).map((t) => ({ ...t }));
+      const tags = (this.links.get(id) ?? [])
+        .flatMap((tagId) => this.tags.filter((t) => t.id === tagId && t.accountId === accountId))
+        .map((t) => ({ ...t }));
       if (tags.length > 0) map.set(id, tags.sort(byName));
     }
     return Promise.resolve(map);
   }
 
   nameTaken(accountId: number, name: string, exceptId: number): Promise<boolean> {
-    return Promise.resolve(this.tags.some((t) => t.accountId === accountId && t.id !== exceptId && tagKey(t.name) === tagKey(name)));
+    return Promise.resolve(
+      this.tags.some((t) => t.accountId === accountId && t.id !== exceptId && tagKey(t.name) === tagKey(name)),
+    );
   }
 
-  update(accountId: number, id: number, fields: { name?: string; color?: TagColour }, now: number): Promise<Tag | null> {
+  update(
+    accountId: number,
+    id: number,
+    fields: { name?: string; color?: TagColour },
+    now: number,
+  ): Promise<Tag | null> {
     const tag = this.tags.find((t) => t.accountId === accountId && t.id === id);
     if (!tag) return Promise.resolve(null);
     // As the unique index of (account, lower-cased name).
-    if (fields.name !== undefined && this.tags.some((t) => t.accountId === accountId && t.id !== id && tagKey(t.name) === tagKey(fields.name!)))
+    if (
+      fields.name !== undefined &&
+      this.tags.some((t) => t.accountId === accountId && t.id !== id && tagKey(t.name) === tagKey(fields.name!))
+    )
       return Promise.reject(ValidationError.of('name', messages.taken('name')));
     Object.assign(tag, fields, { updatedAt: now });
     return Promise.resolve({ ...tag });

@@ -8,7 +8,14 @@ import { listed } from './owned-rows.ts';
 export class MemoryUtmTemplateStore implements UtmTemplateStore {
   rows: UtmTemplate[] = [];
   async insert(accountId: number, fields: { name: string; params: UtmParams }, now: number) {
-    const row = { id: this.rows.length + 1, accountId, name: fields.name, params: { ...fields.params }, createdAt: now, updatedAt: now };
+    const row = {
+      id: this.rows.length + 1,
+      accountId,
+      name: fields.name,
+      params: { ...fields.params },
+      createdAt: now,
+      updatedAt: now,
+    };
     this.rows.push(row);
     return { ...row, params: { ...row.params } };
   }
@@ -23,7 +30,9 @@ export class MemoryUtmTemplateStore implements UtmTemplateStore {
     return row ? { ...row, params: { ...row.params } } : null;
   }
   async nameTaken(accountId: number, name: string, exceptId?: number) {
-    return this.rows.some((r) => r.accountId === accountId && r.id !== exceptId && r.name.toLowerCase() === name.toLowerCase());
+    return this.rows.some(
+      (r) => r.accountId === accountId && r.id !== exceptId && r.name.toLowerCase() === name.toLowerCase(),
+    );
   }
   async list(accountId: number, filter: UtmTemplateFilter, page: PageRequest): Promise<Page<UtmTemplate>> {
     return listed(this.rows, accountId, filter, page);

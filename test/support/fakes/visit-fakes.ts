@@ -56,7 +56,13 @@ export function fakeVisitPorts(now: number, later = false): FakeVisitPorts {
     quota: new FakeQuota(later),
     rotation: new FakeRotation(later),
     sink: new FakeSink(),
-    stamper: { stamp: (v) => ({ day: new Date(v.at).toISOString().slice(0, 10), hour: new Date(v.at).getUTCHours(), visitor: v.isBot ? null : `v:${v.address}` }) },
+    stamper: {
+      stamp: (v) => ({
+        day: new Date(v.at).toISOString().slice(0, 10),
+        hour: new Date(v.at).getUTCHours(),
+        visitor: v.isBot ? null : `v:${v.address}`,
+      }),
+    },
     clock: { now: () => now },
   };
 }

@@ -17,7 +17,9 @@ export function accountHandlers(ctx: ApiContext) {
         await ctx.ping();
         return { status: up === false ? 'degraded' : 'ok', database: 'up', ...redis };
       } catch {
-        return reply.code(503).send({ status: 'unavailable', database: 'down', ...redis, message: 'The database is unavailable.' });
+        return reply
+          .code(503)
+          .send({ status: 'unavailable', database: 'down', ...redis, message: 'The database is unavailable.' });
       }
     },
   };

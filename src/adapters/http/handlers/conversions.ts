@@ -38,7 +38,9 @@ function refuseSchemaFaults(request: FastifyRequest): void {
   const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
   if (!failure) return;
   if (!Array.isArray(failure.validation)) throw failure;
-  throw new ValidationError(fieldErrorsOf(failure.validation as FastifySchemaValidationError[], { value: messages.conversionValue() }));
+  throw new ValidationError(
+    fieldErrorsOf(failure.validation as FastifySchemaValidationError[], { value: messages.conversionValue() }),
+  );
 }
 
 /** Conversions recorded, results per rule and variant, a split's winner chosen (docs/api.md, Conversions). */
@@ -56,7 +58,13 @@ export function conversionHandlers(ctx: ApiContext) {
     },
     winner: async (request: Req<{ Params: WinnerParams; Body: WinnerBody }>) => {
       const { account, params, body } = request;
-      const view = await ctx.conversions.chooseWinner(account, params.id, params.index, body.variant, apiActor(request));
+      const view = await ctx.conversions.chooseWinner(
+        account,
+        params.id,
+        params.index,
+        body.variant,
+        apiActor(request),
+      );
       return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));
     },
   };

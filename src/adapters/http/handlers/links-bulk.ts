@@ -18,7 +18,8 @@ type ItemAnswer = { status: 201; data: ReturnType<typeof linkRecord> } | { statu
 export async function normalizeBulkBody(request: FastifyRequest): Promise<void> {
   const body = (request.body ?? {}) as Record<string, unknown>;
   // The API's coercion would read a lone value as a list of one: a bulk create names its list.
-  if (body.links !== undefined && !Array.isArray(body.links)) throw ValidationError.of('links', messages.array('links'));
+  if (body.links !== undefined && !Array.isArray(body.links))
+    throw ValidationError.of('links', messages.array('links'));
   if (Array.isArray(body.links)) body.links = body.links.map(normalizeBody);
   if (body.filter !== undefined && body.filter !== null) body.filter = normalizeQuery(body.filter);
   request.body = body;
@@ -51,14 +52,24 @@ function findingsByLink(request: FastifyRequest): Map<number, FastifySchemaValid
 }
 
 function targetOf(body: LinkBulkDeleteBody): BulkTarget {
-  if (body.ids !== undefined && body.filter !== undefined) throw ValidationError.of('ids', 'Send either ids or filter, not both.');
+  if (body.ids !== undefined && body.filter !== undefined)
+    throw ValidationError.of('ids', 'Send either ids or filter, not both.');
   if (body.ids !== undefined) return { ids: body.ids };
   if (body.filter !== undefined) return { filter: filterOf(body.filter) };
   throw ValidationError.of('ids', 'The ids field is required when filter is not present.');
 }
 
 export function filterOf(f: LinkBulkFilter) {
-  return { search: f.search, by: f.by, status: f.status, spaceId: f.space, domainId: f.domain, pixelId: f.pixel, tag: f.tag, sort: 'asc' as const };
+  return {
+    search: f.search,
+    by: f.by,
+    status: f.status,
+    spaceId: f.space,
+    domainId: f.domain,
+    pixelId: f.pixel,
+    tag: f.tag,
+    sort: 'asc' as const,
+  };
 }
 
 function changeOf(body: LinkBulkUpdateBody): BulkChange {
@@ -67,7 +78,8 @@ function changeOf(body: LinkBulkUpdateBody): BulkChange {
       if (body.space === undefined) throw ValidationError.of('space', messages.requiredWith('space', 'action'));
       return { kind: 'move', spaceId: body.space };
     case 'set_pixels':
-      if (body.pixels === undefined || body.pixels.length === 0) throw ValidationError.of('pixels', messages.requiredWith('pixels', 'action'));
+      if (body.pixels === undefined || body.pixels.length === 0)
+        throw ValidationError.of('pixels', messages.requiredWith('pixels', 'action'));
       return { kind: 'pixels', pixelIds: body.pixels };
     case 'clear_pixels':
       return { kind: 'pixels', pixelIds: [] };
@@ -111,7 +123,10 @@ export function linkBulkHandlers(ctx: ApiContext) {
           continue;
         }
         try {
-          data.push({ status: 201, data: linkRecord(await ctx.links.create(account.id, account.timezone, input, apiActor(request)), ctx.urls) });
+          data.push({
+            status: 201,
+            data: linkRecord(await ctx.links.create(account.id, account.timezone, input, apiActor(request)), ctx.urls),
+          });
         } catch (error) {
           if (!(error instanceof ValidationError)) throw error;
           data.push({ status: 422, message: error.fields });
@@ -129,7 +144,12 @@ export function linkBulkHandlers(ctx: ApiContext) {
       return { data: { count }, status: 200 as const };
     },
     remove: async (request: FastifyRequest<{ Body: LinkBulkDeleteBody }>) => {
-      const count = await ctx.links.bulk(request.account.id, { kind: 'delete' }, targetOf(request.body), apiActor(request));
+      const count = await ctx.links.bulk(
+        request.account.id,
+        { kind: 'delete' },
+        targetOf(request.body),
+        apiActor(request),
+      );
       return { data: { count }, status: 200 as const };
     },
   };

@@ -37,12 +37,23 @@ export function linkHandlers(ctx: ApiContext) {
       return one(record(await ctx.links.get(request.account.id, request.params.id)));
     },
     async create(request: Req<{ Body: LinkBody }>, reply: FastifyReply) {
-      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest));
-      const view = await ctx.links.create(request.account.id, request.account.timezone, request.body, apiActor(request));
+      await refuseInvalidBody<LinkInput>(request, (rest) =>
+        ctx.links.faultsOf(request.account.id, request.account.timezone, rest),
+      );
+      const view = await ctx.links.create(
+        request.account.id,
+        request.account.timezone,
+        request.body,
+        apiActor(request),
+      );
       return reply.code(201).send(saved(record(view), 201, ruleWarnings(view.link.rules)));
     },
     async update(request: Req<{ Params: IdParams; Body: LinkBody }>) {
-      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id), ['domain']);
+      await refuseInvalidBody<LinkInput>(
+        request,
+        (rest) => ctx.links.faultsOf(request.account.id, request.account.timezone, rest, request.params.id),
+        ['domain'],
+      );
       const { account, params, body } = request;
       const view = await ctx.links.update(account.id, account.timezone, params.id, body, apiActor(request));
       return saved(record(view), 200, ruleWarnings(view.link.rules));

@@ -16,7 +16,9 @@ export function qrHandler(ctx: ApiContext) {
     const settings = { ...API_QR_LOOK, size, ecc, style, logo };
     // Drawn before any header is set: a refusal (a full render queue) gets only its own.
     const image = format === 'png' ? await ctx.qr.png(text, settings) : await ctx.qr.svg(text, settings);
-    reply.header('cache-control', 'private, max-age=300').header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);
+    reply
+      .header('cache-control', 'private, max-age=300')
+      .header('content-disposition', `inline; filename="link-${view.link.id}.${format}"`);
     return sendImage(reply, format === 'png' ? 'image/png' : 'image/svg+xml', image);
   };
 }

@@ -8,11 +8,20 @@ import { fieldErrorsOf } from '../validation-errors.ts';
  * well-formed fields still go through the core rules, so the 422 lists every bad field at once.
  * `ignored`: fields the operation ignores whatever their value (a link's domain on update).
  */
-export async function refuseInvalidBody<I>(request: FastifyRequest, faultsOf: (input: I) => Promise<FieldErrors>, ignored: readonly string[] = []): Promise<void> {
+export async function refuseInvalidBody<I>(
+  request: FastifyRequest,
+  faultsOf: (input: I) => Promise<FieldErrors>,
+  ignored: readonly string[] = [],
+): Promise<void> {
   const failure = request.validationError as (Error & { validationContext?: string; validation?: unknown }) | undefined;
   if (!failure) return;
   if (failure.validationContext !== 'body' || !Array.isArray(failure.validation)) throw failure;
-  const faults = await faultsWithRules(failure.validation as FastifySchemaValidationError[], request.body, faultsOf, ignored);
+  const faults = await faultsWithRules(
+    failure.validation as FastifySchemaValidationError[],
+    request.body,
+    faultsOf,
+    ignored,
+  );
   if (faults) throw new ValidationError(faults);
 }
 

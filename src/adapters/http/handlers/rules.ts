@@ -23,7 +23,9 @@ export function ruleHandlers(ctx: ApiContext) {
     preview: async (request: Req<{ Params: IdParams; Body: PreviewBody }>) => {
       // One preview at a time per person, whichever key or web session asks (docs/api.md §18).
       const caller = `person:${request.actor.userId}`;
-      return one(previewRecord(await ctx.rules.preview.preview(caller, request.account.id, request.params.id, request.body)));
+      return one(
+        previewRecord(await ctx.rules.preview.preview(caller, request.account.id, request.params.id, request.body)),
+      );
     },
   };
 }
@@ -42,11 +44,21 @@ function probeOf(ctx: Pick<ApiContext, 'rules'>, q: ExplainQuery) {
   const returning = q.returning === undefined || q.returning === '' ? '0' : q.returning;
   if (!['0', '1', 'true', 'false'].includes(returning)) bag.add('returning', messages.selected('returning'));
   bag.throwIfAny();
-  const headers = { 'user-agent': q.user_agent, 'accept-language': q.language, referer: referrer === '' ? undefined : referrer };
+  const headers = {
+    'user-agent': q.user_agent,
+    'accept-language': q.language,
+    referer: referrer === '' ? undefined : referrer,
+  };
   const visitor = visitorFrom({ ip, headers }, { countries: ctx.rules.countries });
   if (country !== undefined) visitor.country = country;
   const query = (q.query ?? '').replace(/^\?/, '');
-  return { visitor, query, address: ip, at: at ?? undefined, cookie: returning === '1' || returning === 'true' ? SEEN_COOKIE : undefined };
+  return {
+    visitor,
+    query,
+    address: ip,
+    at: at ?? undefined,
+    cookie: returning === '1' || returning === 'true' ? SEEN_COOKIE : undefined,
+  };
 }
 
 /** An instant with its offset (2026-11-27T10:00:00Z), or null. */
@@ -57,7 +69,15 @@ function instantOf(text: string): number | null {
 }
 
 function explainRecord(e: ExplainAnswer) {
-  return { outcome: e.outcome, url: e.url, rule: e.rule, variant: e.variant, trace: e.trace, pixels: e.pixels, counts_click: e.countsClick };
+  return {
+    outcome: e.outcome,
+    url: e.url,
+    rule: e.rule,
+    variant: e.variant,
+    trace: e.trace,
+    pixels: e.pixels,
+    counts_click: e.countsClick,
+  };
 }
 
 function previewRecord(p: PreviewAnswer) {

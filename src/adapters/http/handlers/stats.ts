@@ -6,7 +6,10 @@ import { statsCsv, statsCsvFilename, statsEntry, statsSummary } from '../present
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 
 /** GET /api/v1/stats/{id} (api.md §8): the list envelope plus the range's numbers, or a CSV. */
-export function statsHandler(ctx: ApiContext, conversions: (request: FastifyRequest<{ Params: IdParams }>) => Promise<unknown>) {
+export function statsHandler(
+  ctx: ApiContext,
+  conversions: (request: FastifyRequest<{ Params: IdParams }>) => Promise<unknown>,
+) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: StatsQuery }>, reply: FastifyReply) => {
     const q = request.query;
     // Results per rule and variant: one table of their own, not a range's list (docs/api.md, Conversions).
@@ -32,6 +35,12 @@ export function statsHandler(ctx: ApiContext, conversions: (request: FastifyRequ
         .send(statsCsv(result));
     }
     const envelope = list(result, statsEntry, ctx.urls.appUrl, pathOf(request), rawQueryOf(request));
-    return { data: envelope.data, links: envelope.links, meta: envelope.meta, stats: statsSummary(result), status: envelope.status };
+    return {
+      data: envelope.data,
+      links: envelope.links,
+      meta: envelope.meta,
+      stats: statsSummary(result),
+      status: envelope.status,
+    };
   };
 }

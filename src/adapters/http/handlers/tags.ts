@@ -9,14 +9,25 @@ import { refuseInvalidBody } from './refuse-invalid-body.ts';
 import { apiActor } from '../audit-actor.ts';
 
 function tagRecord(tag: Tag, links: number) {
-  return { id: tag.id, name: tag.name, color: tag.color, links, created_at: iso(tag.createdAt), updated_at: iso(tag.updatedAt) };
+  return {
+    id: tag.id,
+    name: tag.name,
+    color: tag.color,
+    links,
+    created_at: iso(tag.createdAt),
+    updated_at: iso(tag.updatedAt),
+  };
 }
 
 export function tagHandlers(ctx: ApiContext) {
-  const counted = async (accountId: number, id: number) => (await ctx.tags.list(accountId)).find((t) => t.id === id)?.links ?? 0;
+  const counted = async (accountId: number, id: number) =>
+    (await ctx.tags.list(accountId)).find((t) => t.id === id)?.links ?? 0;
   return {
     list: async (request: FastifyRequest) => {
-      return { data: (await ctx.tags.list(request.account.id)).map((t) => tagRecord(t, t.links)), status: 200 as const };
+      return {
+        data: (await ctx.tags.list(request.account.id)).map((t) => tagRecord(t, t.links)),
+        status: 200 as const,
+      };
     },
     read: async (request: FastifyRequest<{ Params: IdParams }>) => {
       const tag = await ctx.tags.get(request.account.id, request.params.id);

@@ -15,7 +15,19 @@ export function auditRecord(e: AuditEntry) {
   };
 }
 
-const COLUMNS = ['id', 'at', 'actor_user_id', 'actor_name', 'key_id', 'key_name', 'via', 'action', 'target_type', 'target_id', 'changes'] as const;
+const COLUMNS = [
+  'id',
+  'at',
+  'actor_user_id',
+  'actor_name',
+  'key_id',
+  'key_name',
+  'via',
+  'action',
+  'target_type',
+  'target_id',
+  'changes',
+] as const;
 
 /** The entries as CSV, a chunk at a time; `changes` as its JSON text. */
 export function auditCsv(chunks: AsyncIterable<readonly AuditEntry[]>): AsyncGenerator<string> {

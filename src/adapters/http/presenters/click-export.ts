@@ -3,7 +3,18 @@ import { csvChunks } from './csv.ts';
 import { iso } from './records.ts';
 
 /** The clicks export's columns (api.md §8); `bot` is 1 for a bot's visit, which counts no click. */
-const CLICK_EXPORT_COLUMNS = ['id', 'at', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer_host', 'bot'] as const;
+const CLICK_EXPORT_COLUMNS = [
+  'id',
+  'at',
+  'country',
+  'city',
+  'browser',
+  'platform',
+  'device',
+  'language',
+  'referrer_host',
+  'bot',
+] as const;
 
 export function clicksCsv(chunks: AsyncIterable<RawClick[]>): AsyncGenerator<string> {
   return csvChunks(CLICK_EXPORT_COLUMNS, chunks, (c) => [

@@ -20,7 +20,8 @@ test('RFC 4180: CRLF rows, quotes only where needed, doubled inside', () => {
 });
 
 test('cells a spreadsheet would run as formulas are neutralised', () => {
-  for (const s of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) assert.equal(csvField(s).replace(/^"|"$/g, '').startsWith("'"), true, JSON.stringify(s));
+  for (const s of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
+    assert.equal(csvField(s).replace(/^"|"$/g, '').startsWith("'"), true, JSON.stringify(s));
   assert.equal(csvField('=HYPERLINK("http://x","y")'), `"'=HYPERLINK(""http://x"",""y"")"`);
   assert.equal(csvField('Zürich'), 'Zürich');
   assert.equal(csvField('2026-03-01'), '2026-03-01');

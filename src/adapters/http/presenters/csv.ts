@@ -32,7 +32,11 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArr
  * A CSV a chunk of records at a time, each chunk's rows as one string. The header goes out with
  * the first chunk, so that nothing is written before the first read has succeeded.
  */
-export async function* csvChunks<T>(header: readonly string[], chunks: AsyncIterable<readonly T[]>, row: (item: T) => ReadonlyArray<Cell>): AsyncGenerator<string> {
+export async function* csvChunks<T>(
+  header: readonly string[],
+  chunks: AsyncIterable<readonly T[]>,
+  row: (item: T) => ReadonlyArray<Cell>,
+): AsyncGenerator<string> {
   let head = csvRow(header);
   for await (const chunk of chunks) {
     yield head + chunk.map((item) => csvRow(row(item))).join('');

@@ -30,7 +30,8 @@ export const domainRecord = (d: Domain) => {
     name: d.name,
     index_page: d.indexPage,
     not_found_page: d.notFoundPage,
-    apple_app_site_association: d.appleAppSiteAssociation === null ? null : (JSON.parse(d.appleAppSiteAssociation) as unknown),
+    apple_app_site_association:
+      d.appleAppSiteAssociation === null ? null : (JSON.parse(d.appleAppSiteAssociation) as unknown),
     assetlinks: d.assetLinks === null ? null : (JSON.parse(d.assetLinks) as unknown),
     created_at: iso(d.createdAt),
     updated_at: iso(d.updatedAt),

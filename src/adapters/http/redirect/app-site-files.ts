@@ -13,19 +13,20 @@ import type { RedirectContext } from './visit-context.ts';
  */
 export function registerAppSiteFiles(app: FastifyInstance, ctx: RedirectContext): void {
   const hidden = { schema: { hide: true }, config: { visitor: true } };
-  const serve = (pick: (d: RedirectDomain) => string | null) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const host = hostnameOf(request.host);
-    const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
-    const body = domain === null ? null : pick(domain);
-    if (body === null) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
-    // Short-lived: the owner's edit reaches the platforms' crawlers soon, and the file is small.
-    return reply
-      .code(200)
-      .header('content-type', 'application/json')
-      .header('cache-control', 'public, max-age=300')
-      .header('x-content-type-options', 'nosniff')
-      .send(body);
-  };
+  const serve =
+    (pick: (d: RedirectDomain) => string | null) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const host = hostnameOf(request.host);
+      const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
+      const body = domain === null ? null : pick(domain);
+      if (body === null) return sendPage(reply, 404, renderNotFound({ nonce: createNonce() }));
+      // Short-lived: the owner's edit reaches the platforms' crawlers soon, and the file is small.
+      return reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .header('cache-control', 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(body);
+    };
   app.get(
     '/.well-known/apple-app-site-association',
     hidden,

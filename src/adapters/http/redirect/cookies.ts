@@ -27,11 +27,20 @@ export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
 
 /** A link's visitor cookie (its rules' returning visitors and split variants, docs/adr/0059). */
 export function ruleCookie(cookie: { name: string; value: string; maxAgeSeconds: number }, secure: boolean): string {
-  return fastifyCookie.serialize(cookie.name, cookie.value, { path: '/', maxAge: cookie.maxAgeSeconds, httpOnly: true, sameSite: 'lax', secure });
+  return fastifyCookie.serialize(cookie.name, cookie.value, {
+    path: '/',
+    maxAge: cookie.maxAgeSeconds,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+  });
 }
 
 /** The link's visitor cookie from a Cookie header, read only for links whose rules use it. */
-export function ruleCookieOf(link: { id: number; rules: { usesCookie: boolean } | null }, header: string | undefined): string | undefined {
+export function ruleCookieOf(
+  link: { id: number; rules: { usesCookie: boolean } | null },
+  header: string | undefined,
+): string | undefined {
   if (link.rules === null || !link.rules.usesCookie || header === undefined) return undefined;
   return readCookies(header)[ruleCookieName(link.id)];
 }
@@ -45,7 +54,10 @@ export class UnlockCookies {
     private readonly secret: string,
     private readonly secure: boolean,
     /** Another use of the same scheme (a stats page's password): its cookie name and path. */
-    private readonly scope: { prefix: string; path: (linkId: number) => string } = { prefix: 'lp_unlock_', path: () => '/' },
+    private readonly scope: { prefix: string; path: (linkId: number) => string } = {
+      prefix: 'lp_unlock_',
+      path: () => '/',
+    },
   ) {}
 
   name(linkId: number): string {

@@ -18,9 +18,11 @@ import type { RedirectContext } from './visit-context.ts';
 import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
 import { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-const link = (over: Partial<RedirectLink> = {}): RedirectLink => aRedirectLink({ accountId: 1, alias: 'go', url: 'https://example.com/p', lastRotation: -1, ...over });
+const link = (over: Partial<RedirectLink> = {}): RedirectLink =>
+  aRedirectLink({ accountId: 1, alias: 'go', url: 'https://example.com/p', lastRotation: -1, ...over });
 
 interface Written {
   status: number;
@@ -29,7 +31,10 @@ interface Written {
   destroyed: boolean;
 }
 
-function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; open?: boolean; meter?: RedirectMeter } = {}) {
+function setup(
+  links: Record<string, RedirectLink>,
+  over: { quota?: ClickQuota; open?: boolean; meter?: RedirectMeter } = {},
+) {
   const clicks: Click[] = [];
   const errors: unknown[] = [];
   const ctx: RedirectContext = {
@@ -68,7 +73,12 @@ function setup(links: Record<string, RedirectLink>, over: { quota?: ClickQuota; 
     const written: Written = { status: 0, headers: {}, body: '', destroyed: false };
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
-    const req = { method, url, headers: { host: 'short.test:8080', 'user-agent': BROWSER, ...headers }, socket: { remoteAddress: '8.8.8.8' } };
+    const req = {
+      method,
+      url,
+      headers: { host: 'short.test:8080', 'user-agent': BROWSER, ...headers },
+      socket: { remoteAddress: '8.8.8.8' },
+    };
     const res = {
       headersSent: false,
       writeHead(status: number, h: Record<string, string>) {
@@ -95,7 +105,11 @@ test('a cached plain link is answered here: the redirect, no caching, one click'
   const { visit, clicks } = setup({ go: link() });
   const { taken, written } = visit('/GO?utm_source=x');
   assert.equal(taken, true);
-  assert.deepEqual(written.headers, { location: 'https://example.com/p?utm_source=x', 'cache-control': 'no-store', 'content-length': '0' });
+  assert.deepEqual(written.headers, {
+    location: 'https://example.com/p?utm_source=x',
+    'cache-control': 'no-store',
+    'content-length': '0',
+  });
   assert.equal(written.status, 302);
   assert.equal(clicks.length, 1);
   assert.equal(clicks[0]!.country, 'US');

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
-import { clientAddress, hostnameOf, requestHost, type ForwardedRequest, type TrustFunction } from '../client-address.ts';
+import {
+  clientAddress,
+  hostnameOf,
+  requestHost,
+  type ForwardedRequest,
+  type TrustFunction,
+} from '../client-address.ts';
 import { writeAnswer, type Answer } from './respond.ts';
 import { failedVisit } from '../error-handler.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
@@ -48,7 +54,8 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
     const q = url.indexOf('?');
     const alias = q === -1 ? url.slice(1) : url.slice(1, q);
     // Percent-encoded or nested paths, and the app's own pages, are Fastify's to route.
-    if (url.charCodeAt(0) !== 47 /* / */ || !ALIAS_PATTERN.test(alias) || appSegments.has(alias.toLowerCase())) return null;
+    if (url.charCodeAt(0) !== 47 /* / */ || !ALIAS_PATTERN.test(alias) || appSegments.has(alias.toLowerCase()))
+      return null;
     if (!options.open()) return null;
     const started = meter === null ? 0 : performance.now();
     const link = links.peek(hostnameOf(requestHost(req, trust)), alias);

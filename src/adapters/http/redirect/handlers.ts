@@ -39,7 +39,12 @@ export function redirectHandlers(ctx: RedirectContext) {
   }
 
   /** The visit's one answer (visit-answer.ts), written through Fastify. */
-  async function answer(request: AliasRequest, reply: FastifyReply, link: RedirectLink, form: PostedForm | null): Promise<FastifyReply> {
+  async function answer(
+    request: AliasRequest,
+    reply: FastifyReply,
+    link: RedirectLink,
+    form: PostedForm | null,
+  ): Promise<FastifyReply> {
     const answered = visitAnswer(ctx, link, request, form);
     return sendAnswer(reply, answered instanceof Promise ? await answered : answered);
   }
@@ -58,7 +63,8 @@ export function redirectHandlers(ctx: RedirectContext) {
       const link = await find(request, reply);
       if (!link) return reply;
       const body = (request.body ?? {}) as Record<string, unknown>;
-      if (body.consent === 'yes' || body.consent === 'no') return answer(request, reply, link, { consent: body.consent });
+      if (body.consent === 'yes' || body.consent === 'no')
+        return answer(request, reply, link, { consent: body.consent });
       if (link.passwordHash === null || typeof body.password !== 'string') return answer(request, reply, link, null);
       const refused = await tryPassword(request, link, body.password);
       if (refused !== null) return sendAnswer(reply, refused);
@@ -85,13 +91,21 @@ export function redirectHandlers(ctx: RedirectContext) {
       // A default-domain link found through another host name (an IP, a load balancer's name)
       // still has APP_URL as its short URL.
       const base = link.domainId === null ? ctx.options.appUrl : `${ctx.options.domainScheme}://${hostOf(request)}`;
-      return sendPage(reply, 200, renderPreview({ nonce, shortUrl: `${base}/${link.alias}`, destination: link.url, title: link.title }));
+      return sendPage(
+        reply,
+        200,
+        renderPreview({ nonce, shortUrl: `${base}/${link.alias}`, destination: link.url, title: link.title }),
+      );
     },
 
     /** The root of a custom domain goes to its index page; the app's own root shows a short page. */
     root: async (request: FastifyRequest, reply: FastifyReply) => {
       if (await domainRoot(request, reply)) return reply;
-      return sendPage(reply, 200, messagePage(createNonce(), 'linkpix', ['Short links and tracking pixels.', 'The API is documented at /docs.']));
+      return sendPage(
+        reply,
+        200,
+        messagePage(createNonce(), 'linkpix', ['Short links and tracking pixels.', 'The API is documented at /docs.']),
+      );
     },
     domainRoot,
   };
@@ -107,9 +121,15 @@ export function redirectHandlers(ctx: RedirectContext) {
     const attempt = await ctx.attempts.consume(key);
     if (!attempt.allowed) {
       const state = { kind: 'rate-limited' as const, retryAfterSeconds: attempt.retryAfterSeconds };
-      return { kind: 'page', status: 429, page: renderPassword({ nonce, state }), headers: { 'retry-after': String(attempt.retryAfterSeconds) } };
+      return {
+        kind: 'page',
+        status: 429,
+        page: renderPassword({ nonce, state }),
+        headers: { 'retry-after': String(attempt.retryAfterSeconds) },
+      };
     }
-    if (!(await ctx.verifyPassword(password, link.passwordHash!))) return { kind: 'page', status: 403, page: renderPassword({ nonce, state: { kind: 'wrong' } }) };
+    if (!(await ctx.verifyPassword(password, link.passwordHash!)))
+      return { kind: 'page', status: 403, page: renderPassword({ nonce, state: { kind: 'wrong' } }) };
     await ctx.attempts.reset(key);
     return null;
   }

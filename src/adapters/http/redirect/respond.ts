@@ -3,7 +3,9 @@ import type { FastifyReply } from 'fastify';
 import type { Page } from '../../web/pages/layout.ts';
 
 /** What a visit answers, before it is written through Fastify or on node:http's response. */
-export type Answer = ({ kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page }) & {
+export type Answer = (
+  { kind: 'redirect'; status: number; location: string } | { kind: 'page'; status: number; page: Page }
+) & {
   /** Set-Cookie values (a consent given, a link unlocked, a link's rules remembering a visitor). */
   cookies?: string[];
   /** Other headers before the answer's own (a Retry-After), lower case. */
@@ -32,14 +34,20 @@ export function sendRedirect(reply: FastifyReply, status: number, url: string): 
 export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   if (answer.headers !== undefined) reply.headers(answer.headers);
   if (answer.cookies !== undefined) reply.header('set-cookie', answer.cookies);
-  return answer.kind === 'redirect' ? sendRedirect(reply, answer.status, answer.location) : sendPage(reply, answer.status, answer.page);
+  return answer.kind === 'redirect'
+    ? sendRedirect(reply, answer.status, answer.location)
+    : sendPage(reply, answer.status, answer.page);
 }
 
 /** The same answer written on a bare node:http response (the redirect's fast path). */
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
   if (answer.headers !== undefined) setHeaders(res, answer.headers);
   if (answer.kind === 'redirect') {
-    const headers: Record<string, string | string[]> = { location: locationValue(answer.location), 'cache-control': 'no-store', 'content-length': '0' };
+    const headers: Record<string, string | string[]> = {
+      location: locationValue(answer.location),
+      'cache-control': 'no-store',
+      'content-length': '0',
+    };
     if (answer.cookies !== undefined) headers['set-cookie'] = answer.cookies;
     res.writeHead(answer.status, headers);
     res.end();
@@ -67,5 +75,7 @@ const OUTSIDE_ASCII = /[^\x21-\x7e]/;
  */
 function locationValue(url: string): string {
   if (!OUTSIDE_ASCII.test(url)) return url;
-  return url.replace(/[^\x21-\x7e]+/g, (run) => Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return url.replace(/[^\x21-\x7e]+/g, (run) =>
+    Array.from(Buffer.from(run, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }

@@ -15,7 +15,8 @@ import type { Answer } from './respond.ts';
 import { notFoundAnswer, visitAnswer, type VisitInput } from './visit-answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const PIXELS: RedirectLink['pixels'] = [{ type: 'facebook', value: '1' }];
 
 function setup(domain: RedirectDomain | null = null) {
@@ -83,7 +84,9 @@ test('the cookies it reads: an unlock cookie opens the link, a consent cookie fi
   const locked = aRedirectLink({ id: 7, passwordHash: 'h' });
   const unlock = ctx.unlock.serialize({ id: 7, passwordHash: 'h' }).split(';')[0]!;
   assert.equal(settled(visitAnswer(ctx, locked, input('/go', { cookie: unlock }))).kind, 'redirect');
-  const pixels = settled(visitAnswer(ctx, aRedirectLink({ pixels: PIXELS }), input('/go', { cookie: 'lp_consent=yes' })));
+  const pixels = settled(
+    visitAnswer(ctx, aRedirectLink({ pixels: PIXELS }), input('/go', { cookie: 'lp_consent=yes' })),
+  );
   assert.equal(pixels.kind, 'page');
   assert.match(pixels.kind === 'page' ? pixels.page.html : '', /facebook|fbq/);
 });
@@ -102,6 +105,17 @@ test('a posted form: a page rather than a redirect, with the consent or unlock c
 
 test('a link nobody has: the custom domain not-found page if it has one, else linkpix 404', async () => {
   assert.equal((await notFoundAnswer(setup().ctx, 'short.test')).status, 404);
-  const domain: RedirectDomain = { id: 1, accountId: 1, indexPage: null, notFoundPage: 'https://example.com/404', appleAppSiteAssociation: null, assetLinks: null };
-  assert.deepEqual(await notFoundAnswer(setup(domain).ctx, 'go.example'), { kind: 'redirect', status: 302, location: 'https://example.com/404' });
+  const domain: RedirectDomain = {
+    id: 1,
+    accountId: 1,
+    indexPage: null,
+    notFoundPage: 'https://example.com/404',
+    appleAppSiteAssociation: null,
+    assetLinks: null,
+  };
+  assert.deepEqual(await notFoundAnswer(setup(domain).ctx, 'go.example'), {
+    kind: 'redirect',
+    status: 302,
+    location: 'https://example.com/404',
+  });
 });

@@ -52,9 +52,17 @@ function accessOf(ctx: RedirectContext, link: RedirectLink, input: VisitInput, f
  * (core/redirect/visit.ts) with the cookies it reads, then the redirect or page it ends in, with
  * the cookies to set. Synchronous when the visit is; each way in only writes the answer out.
  */
-export function visitAnswer(ctx: RedirectContext, link: RedirectLink, input: VisitInput, form: PostedForm | null = null): Answer | Promise<Answer> {
+export function visitAnswer(
+  ctx: RedirectContext,
+  link: RedirectLink,
+  input: VisitInput,
+  form: PostedForm | null = null,
+): Answer | Promise<Answer> {
   // Cookies are parsed only for the links that read them (a password, pixels): most visits have none to read.
-  const access = link.passwordHash === null && link.pixels.length === 0 && form === null ? NO_ACCESS[ctx.options.consentMode] : accessOf(ctx, link, input, form);
+  const access =
+    link.passwordHash === null && link.pixels.length === 0 && form === null
+      ? NO_ACCESS[ctx.options.consentMode]
+      : accessOf(ctx, link, input, form);
   const request: VisitRequest = {
     method: input.method,
     query: queryOf(input.url),
@@ -63,13 +71,16 @@ export function visitAnswer(ctx: RedirectContext, link: RedirectLink, input: Vis
     ruleCookie: ruleCookieOf(link, first(input.headers.cookie)),
   };
   const result = visit(ctx, link, visitorFrom(input, { countries: ctx.countries }), request, access);
-  return result instanceof Promise ? result.then((r) => answerOf(ctx, link, r, form)) : answerOf(ctx, link, result, form);
+  return result instanceof Promise
+    ? result.then((r) => answerOf(ctx, link, r, form))
+    : answerOf(ctx, link, result, form);
 }
 
 /** A link no host knows: the custom domain's not-found page if it has one, else linkpix's. */
 export async function notFoundAnswer(ctx: RedirectContext, host: string): Promise<Answer> {
   const domain = ctx.options.appHosts.has(host) ? null : await ctx.source.domain(host);
-  if (domain?.notFoundPage) return { kind: 'redirect', status: ctx.options.redirectStatus, location: domain.notFoundPage };
+  if (domain?.notFoundPage)
+    return { kind: 'redirect', status: ctx.options.redirectStatus, location: domain.notFoundPage };
   return { kind: 'page', status: 404, page: renderNotFound({ nonce: createNonce() }) };
 }
 
@@ -95,7 +106,11 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
       answer = { kind: 'page', status: 200, page: renderPassword({ nonce: createNonce() }) };
       break;
     case 'ask-consent':
-      answer = { kind: 'page', status: 200, page: renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }) };
+      answer = {
+        kind: 'page',
+        status: 200,
+        page: renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }),
+      };
       break;
     case 'expired':
       answer = result.expirationUrl
@@ -106,9 +121,22 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
       const { destination, pixels, fallback } = result;
       answer =
         fallback !== undefined
-          ? { kind: 'page', status: 200, page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce() }) }
+          ? {
+              kind: 'page',
+              status: 200,
+              page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce() }),
+            }
           : pixels.length > 0 || form !== null
-            ? { kind: 'page', status: 200, page: renderPixelRedirect({ destination, pixels, nonce: createNonce(), delayMs: pixels.length > 0 ? 1000 : 0 }) }
+            ? {
+                kind: 'page',
+                status: 200,
+                page: renderPixelRedirect({
+                  destination,
+                  pixels,
+                  nonce: createNonce(),
+                  delayMs: pixels.length > 0 ? 1000 : 0,
+                }),
+              }
             : { kind: 'redirect', status: ctx.options.redirectStatus, location: destination };
       if (result.cookie !== undefined) answer.cookies = [ruleCookie(result.cookie, ctx.options.secureCookies)];
     }
@@ -120,7 +148,8 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
 function withFormCookies(ctx: RedirectContext, link: RedirectLink, answer: Answer, form: PostedForm): Answer {
   const cookies: string[] = [];
   if (form.consent !== undefined) cookies.push(consentCookie(form.consent, ctx.options.secureCookies));
-  if (form.unlocked === true && link.passwordHash !== null) cookies.push(ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash }));
+  if (form.unlocked === true && link.passwordHash !== null)
+    cookies.push(ctx.unlock.serialize({ id: link.id, passwordHash: link.passwordHash }));
   if (answer.cookies !== undefined) cookies.push(...answer.cookies);
   if (cookies.length > 0) answer.cookies = cookies;
   return answer;

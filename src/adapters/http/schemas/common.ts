@@ -30,10 +30,18 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-86
 
 export const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1, description: `Page number, from 1 to ${PAGE_MAX}` }),
-  per_page: Type.Integer({ minimum: PER_PAGE.min, maximum: PER_PAGE.max, default: PER_PAGE.default, description: 'Page size, 10 to 100' }),
+  per_page: Type.Integer({
+    minimum: PER_PAGE.min,
+    maximum: PER_PAGE.max,
+    default: PER_PAGE.default,
+    description: 'Page size, 10 to 100',
+  }),
 };
 
-export const SortQuery = Enum(['desc', 'asc'] as const, { default: 'desc', description: 'desc: newest first; asc: oldest first' });
+export const SortQuery = Enum(['desc', 'asc'] as const, {
+  default: 'desc',
+  description: 'desc: newest first; asc: oldest first',
+});
 
 const ErrorEnvelope = Type.Object(
   {
@@ -47,7 +55,10 @@ export function OneEnvelope<T extends TSchema>(data: T, status: 200 | 201 = 200)
   return Type.Object({ data, status: Type.Literal(status) });
 }
 
-const Warning = Type.Object({ field: Type.String({ description: 'Path of the odd field, such as rules.1' }), message: Type.String() }, { title: 'Warning' });
+const Warning = Type.Object(
+  { field: Type.String({ description: 'Path of the odd field, such as rules.1' }), message: Type.String() },
+  { title: 'Warning' },
+);
 
 /** A saved record with what was odd about it (allowed, likely a mistake): present only when there is something. */
 export function SavedEnvelope<T extends TSchema>(data: T, status: 200 | 201) {

@@ -6,7 +6,15 @@ import { RULE_LIMITS } from '../../../core/rules/rule.ts';
 export const ConversionBody = Type.Object({
   click_id: Type.String({ maxLength: 256, description: 'The lpx_cid the redirect added to the destination' }),
   name: Type.String({ maxLength: 256, description: 'lead, sale, or any name of 1–64 characters' }),
-  value: Type.Optional(Nullable(Type.Number({ minimum: -1e12, maximum: 1e12, description: 'What the conversion was worth (at most 10^12 either way)' }))),
+  value: Type.Optional(
+    Nullable(
+      Type.Number({
+        minimum: -1e12,
+        maximum: 1e12,
+        description: 'What the conversion was worth (at most 10^12 either way)',
+      }),
+    ),
+  ),
   currency: Type.Optional(Nullable(Type.String({ maxLength: 16, description: 'ISO 4217 code, such as EUR' }))),
 });
 export type ConversionBody = Static<typeof ConversionBody>;
@@ -27,17 +35,28 @@ export const ConversionRecord = Type.Object(
   { title: 'Conversion' },
 );
 
-const Sums = Type.Object({ count: Type.Integer(), value: Type.Number({ description: 'Values summed as sent (currencies are not converted)' }) });
+const Sums = Type.Object({
+  count: Type.Integer(),
+  value: Type.Number({ description: 'Values summed as sent (currencies are not converted)' }),
+});
 
 const VariantResult = Type.Object(
   {
     rule: Nullable(Type.Integer({ description: 'Rule index; null: clicks no rule decided (the link’s url)' })),
     variant: Nullable(Type.Integer({ description: 'Split variant; null for a plain rule' })),
-    url: Nullable(Type.String({ description: 'Where this rule and variant send visitors now; null when the rules no longer have it' })),
+    url: Nullable(
+      Type.String({
+        description: 'Where this rule and variant send visitors now; null when the rules no longer have it',
+      }),
+    ),
     clicks: Type.Integer({ description: 'Human clicks this rule and variant decided' }),
     conversions: Type.Record(Type.String(), Sums, { description: 'By conversion name' }),
     rate: Type.Number({ description: 'Clicks with at least one conversion, over clicks' }),
-    p_value: Nullable(Type.Number({ description: 'Two-proportion z-test against the rule’s first variant; null for the first and plain rules' })),
+    p_value: Nullable(
+      Type.Number({
+        description: 'Two-proportion z-test against the rule’s first variant; null for the first and plain rules',
+      }),
+    ),
   },
   { title: 'VariantResult' },
 );
@@ -49,5 +68,7 @@ export const WinnerParams = Type.Object({
   index: Type.Integer({ minimum: 0, maximum: RULE_LIMITS.rules - 1, description: 'Rule index (0 is the first rule)' }),
 });
 export type WinnerParams = Static<typeof WinnerParams>;
-export const WinnerBody = Type.Object({ variant: Type.Integer({ minimum: 0, maximum: 255, description: 'The split variant that becomes the rule’s url' }) });
+export const WinnerBody = Type.Object({
+  variant: Type.Integer({ minimum: 0, maximum: 255, description: 'The split variant that becomes the rule’s url' }),
+});
 export type WinnerBody = Static<typeof WinnerBody>;

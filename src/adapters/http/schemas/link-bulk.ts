@@ -9,17 +9,24 @@ const BULK_CREATE_MAX = 1000;
 const BULK_IDS_MAX = 1000;
 
 export const LinkBulkCreateBody = Type.Object({
-  links: Type.Array(LinkBody, { maxItems: BULK_CREATE_MAX, description: `Up to ${BULK_CREATE_MAX} links, each with the create fields` }),
+  links: Type.Array(LinkBody, {
+    maxItems: BULK_CREATE_MAX,
+    description: `Up to ${BULK_CREATE_MAX} links, each with the create fields`,
+  }),
 });
 
 const BulkItemCreated = Type.Object({ status: Type.Literal(201), data: LinkRecord });
 const BulkItemRefused = Type.Object({
   status: Type.Literal(422),
-  message: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Each bad field of this link, with its messages' }),
+  message: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'Each bad field of this link, with its messages',
+  }),
 });
 
 export const LinkBulkCreateEnvelope = Type.Object({
-  data: Type.Array(Type.Union([BulkItemCreated, BulkItemRefused]), { description: "One entry per link sent, in the request's order" }),
+  data: Type.Array(Type.Union([BulkItemCreated, BulkItemRefused]), {
+    description: "One entry per link sent, in the request's order",
+  }),
   status: Type.Literal(200),
 });
 
@@ -28,7 +35,13 @@ export const LinkBulkFilter = Type.Omit(LinkListQuery, ['sort', 'page', 'per_pag
 export type LinkBulkFilter = Static<typeof LinkBulkFilter>;
 
 const Target = {
-  ids: Type.Optional(Type.Array(Id(), { minItems: 1, maxItems: BULK_IDS_MAX, description: "The account's link ids (another account's are skipped)" })),
+  ids: Type.Optional(
+    Type.Array(Id(), {
+      minItems: 1,
+      maxItems: BULK_IDS_MAX,
+      description: "The account's link ids (another account's are skipped)",
+    }),
+  ),
   filter: Type.Optional(LinkBulkFilter),
 };
 
@@ -39,9 +52,13 @@ const BULK_CHANGES = ['move', 'enable', 'disable', 'set_pixels', 'clear_pixels']
 
 export const LinkBulkUpdateBody = Type.Object({
   ...Target,
-  action: Enum(BULK_CHANGES, { description: 'move (to `space`), enable, disable, set_pixels (to `pixels`), clear_pixels' }),
+  action: Enum(BULK_CHANGES, {
+    description: 'move (to `space`), enable, disable, set_pixels (to `pixels`), clear_pixels',
+  }),
   space: Type.Optional(Nullable(Id('move: the space to move to; null: no space'))),
-  pixels: Type.Optional(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "set_pixels: the account's pixel ids" })),
+  pixels: Type.Optional(
+    Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "set_pixels: the account's pixel ids" }),
+  ),
 });
 export type LinkBulkUpdateBody = Static<typeof LinkBulkUpdateBody>;
 

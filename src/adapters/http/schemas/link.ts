@@ -22,11 +22,26 @@ const List = <T extends ReturnType<typeof KeyedEntry> | typeof RotationEntry>(it
 export const LinkBody = Type.Object({
   url: Type.Optional(Nullable(Url('Destination; required on create. http(s) only by default'))),
   domain: Type.Optional(Nullable(Id("Id of one of the account's domains (create only)"))),
-  alias: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.aliasMax, description: 'Letters, digits, - and _; random when absent' }))),
-  title: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: 'Fetched from the destination when absent' }))),
-  password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Visitors must enter it before being redirected' }))),
+  alias: Type.Optional(
+    Nullable(
+      Type.String({ maxLength: LINK_LIMITS.aliasMax, description: 'Letters, digits, - and _; random when absent' }),
+    ),
+  ),
+  title: Type.Optional(
+    Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: 'Fetched from the destination when absent' })),
+  ),
+  password: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: LINK_LIMITS.passwordMax,
+        description: 'Visitors must enter it before being redirected',
+      }),
+    ),
+  ),
   space: Type.Optional(Nullable(Id("Id of one of the account's spaces"))),
-  pixels: Type.Optional(Nullable(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" }))),
+  pixels: Type.Optional(
+    Nullable(Type.Array(Id(), { maxItems: LINK_LIMITS.pixelsMax, description: "Ids of the account's pixels" })),
+  ),
   tags: Type.Optional(
     Nullable(
       Type.Array(Type.String({ maxLength: 256 }), {
@@ -36,14 +51,38 @@ export const LinkBody = Type.Object({
     ),
   ),
   disabled: Type.Optional(NullableEnum([0, 1] as const, '0 active, 1 disabled')),
-  track_conversions: Type.Optional(NullableEnum([0, 1] as const, '1: the redirect adds lpx_cid, a signed click id, to the destination (conversions)')),
-  privacy: Type.Optional(NullableEnum([0, 1, 2] as const, 'Statistics page: 0 public, 1 private, 2 password; absent or null: 1 (DEFAULT_STATS_PRIVACY)')),
-  privacy_password: Type.Optional(Nullable(Type.String({ maxLength: LINK_LIMITS.passwordMax, description: 'Password of the statistics page when privacy is 2' }))),
+  track_conversions: Type.Optional(
+    NullableEnum([0, 1] as const, '1: the redirect adds lpx_cid, a signed click id, to the destination (conversions)'),
+  ),
+  privacy: Type.Optional(
+    NullableEnum(
+      [0, 1, 2] as const,
+      'Statistics page: 0 public, 1 private, 2 password; absent or null: 1 (DEFAULT_STATS_PRIVACY)',
+    ),
+  ),
+  privacy_password: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: LINK_LIMITS.passwordMax,
+        description: 'Password of the statistics page when privacy is 2',
+      }),
+    ),
+  ),
   expiration_url: Type.Optional(Nullable(Url('Where an expired link sends visitors'))),
-  expiration_date: Type.Optional(Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, in the account time zone; with expiration_time' }))),
-  expiration_time: Type.Optional(Nullable(Type.String({ maxLength: 5, description: 'HH:MM, in the account time zone; with expiration_date' }))),
+  expiration_date: Type.Optional(
+    Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, in the account time zone; with expiration_time' })),
+  ),
+  expiration_time: Type.Optional(
+    Nullable(Type.String({ maxLength: 5, description: 'HH:MM, in the account time zone; with expiration_date' })),
+  ),
   expiration_clicks: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, maximum: LINK_LIMITS.expirationClicksMax, description: 'Expire after this many clicks; 0 = no limit' })),
+    Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: LINK_LIMITS.expirationClicksMax,
+        description: 'Expire after this many clicks; 0 = no limit',
+      }),
+    ),
   ),
   target_type: Type.Optional(NullableEnum(TARGET_TYPE_VALUES, '0 none, 1 country, 2 platform, 3 language, 4 rotation')),
   country: List(KeyedEntry('ISO 3166-1 alpha-2 country code'), 'Country targets'),
@@ -56,8 +95,20 @@ export const LinkBody = Type.Object({
       description: `Ordered rules, the first whose conditions all hold decides (docs/api.md, Rules); at most ${RULE_LIMITS.rules}. JSON text in a form. Sets target_type 0; null or [] clears`,
     }),
   ),
-  ios_url: Type.Optional(Nullable(AppUrl("iOS visitors go here when the link's url is their destination: https (a universal link) or a scheme on APP_SCHEMES"))),
-  android_url: Type.Optional(Nullable(AppUrl("Android visitors go here when the link's url is their destination: https (an app link) or a scheme on APP_SCHEMES"))),
+  ios_url: Type.Optional(
+    Nullable(
+      AppUrl(
+        "iOS visitors go here when the link's url is their destination: https (a universal link) or a scheme on APP_SCHEMES",
+      ),
+    ),
+  ),
+  android_url: Type.Optional(
+    Nullable(
+      AppUrl(
+        "Android visitors go here when the link's url is their destination: https (an app link) or a scheme on APP_SCHEMES",
+      ),
+    ),
+  ),
 });
 export type LinkBody = Static<typeof LinkBody>;
 
@@ -80,10 +131,18 @@ export const LinkRecord = Type.Object(
     platform_target: Nullable(Type.Array(KeyedTarget)),
     language_target: Nullable(Type.Array(KeyedTarget)),
     rotation_target: Nullable(Type.Array(Type.Object({ value: Type.String() }))),
-    rules: Nullable(Type.Array(Type.Unknown(), { description: "The link's rules; for a phpShort country, platform or language target, its one-condition equivalent" })),
+    rules: Nullable(
+      Type.Array(Type.Unknown(), {
+        description:
+          "The link's rules; for a phpShort country, platform or language target, its one-condition equivalent",
+      }),
+    ),
     ios_url: Nullable(Type.String({ description: 'App link for iOS visitors, or null' })),
     android_url: Nullable(Type.String({ description: 'App link for Android visitors, or null' })),
-    track_conversions: Type.Integer({ enum: [0, 1], description: '1: visits carry lpx_cid, a signed click id, to the destination' }),
+    track_conversions: Type.Integer({
+      enum: [0, 1],
+      description: '1: visits carry lpx_cid, a signed click id, to the destination',
+    }),
     last_rotation: Type.Integer(),
     disabled: Type.Integer({ enum: [0, 1] }),
     privacy: Type.Integer({ enum: [0, 1, 2] }),
@@ -104,14 +163,24 @@ export const LinkRecord = Type.Object(
 );
 
 export const LinkListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; 1 or 2 characters: the start of the `by` field, 3+: anywhere in it' })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Case-insensitive; 1 or 2 characters: the start of the `by` field, 3+: anywhere in it',
+    }),
+  ),
   by: Enum(['title', 'alias', 'url'] as const, { default: 'title', description: 'Field searched (alias: search_by)' }),
   status: Enum([0, 1, 2, 3] as const, { default: 0, description: '0 all, 1 active, 2 expired, 3 disabled' }),
   space: Type.Optional(Id('Space id (alias: space_id)')),
   domain: Type.Optional(Id('Domain id (alias: domain_id)')),
   pixel: Type.Optional(Id('Pixel id (alias: pixel_id)')),
-  tag: Type.Optional(Type.String({ maxLength: 256, description: 'A tag name, ignoring case: only links that carry it' })),
-  sort: Enum(['desc', 'asc', 'max', 'min'] as const, { default: 'desc', description: 'desc/asc by id; max/min by clicks' }),
+  tag: Type.Optional(
+    Type.String({ maxLength: 256, description: 'A tag name, ignoring case: only links that carry it' }),
+  ),
+  sort: Enum(['desc', 'asc', 'max', 'min'] as const, {
+    default: 'desc',
+    description: 'desc/asc by id; max/min by clicks',
+  }),
   ...PageQuery,
 });
 export type LinkListQuery = Static<typeof LinkListQuery>;

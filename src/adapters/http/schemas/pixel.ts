@@ -17,9 +17,17 @@ export const PixelRecord = Type.Object(
 );
 
 export const PixelBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: PIXEL_LIMITS.nameMax, description: 'Required on create; unique per account' })),
+  name: Type.Optional(
+    Type.String({ maxLength: PIXEL_LIMITS.nameMax, description: 'Required on create; unique per account' }),
+  ),
   type: Type.Optional(PixelType),
-  value: Type.Optional(Type.String({ maxLength: PIXEL_LIMITS.valueMax, pattern: '^[A-Za-z0-9_-]*$', description: "The vendor's pixel id: letters, digits, - and _" })),
+  value: Type.Optional(
+    Type.String({
+      maxLength: PIXEL_LIMITS.valueMax,
+      pattern: '^[A-Za-z0-9_-]*$',
+      description: "The vendor's pixel id: letters, digits, - and _",
+    }),
+  ),
 });
 export type PixelBody = Static<typeof PixelBody>;
 

@@ -14,8 +14,16 @@ export const SpaceRecord = Type.Object(
 );
 
 export const SpaceBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: SPACE_LIMITS.nameMax, description: 'Required on create; unique per account' })),
-  color: Type.Optional(Type.Integer({ minimum: SPACE_LIMITS.colorMin, maximum: SPACE_LIMITS.colorMax, description: 'Palette slot 1..6 (default 1)' })),
+  name: Type.Optional(
+    Type.String({ maxLength: SPACE_LIMITS.nameMax, description: 'Required on create; unique per account' }),
+  ),
+  color: Type.Optional(
+    Type.Integer({
+      minimum: SPACE_LIMITS.colorMin,
+      maximum: SPACE_LIMITS.colorMax,
+      description: 'Palette slot 1..6 (default 1)',
+    }),
+  ),
 });
 export type SpaceBody = Static<typeof SpaceBody>;
 

@@ -12,22 +12,33 @@ export const StatsQuery = Type.Object({
       'country, cities, browser, platform, device, language, referrer: per value; ' +
       'conversions: clicks and conversions per rule and split variant (other parameters ignored)',
   }),
-  from: Type.Optional(Day(`First day, YYYY-MM-DD in the account's time zone; default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``)),
-  to: Type.Optional(Day(`Last day (included), YYYY-MM-DD in the account's time zone; default: today. At most ${MAX_RANGE_DAYS} days in all`)),
+  from: Type.Optional(
+    Day(`First day, YYYY-MM-DD in the account's time zone; default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``),
+  ),
+  to: Type.Optional(
+    Day(
+      `Last day (included), YYYY-MM-DD in the account's time zone; default: today. At most ${MAX_RANGE_DAYS} days in all`,
+    ),
+  ),
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the value' })),
   sort: Type.Optional(
     Enum(['max', 'min'] as const, {
       description: 'max/min by count, ties by value. Absent: days and hours in order, other names by max',
     }),
   ),
-  format: Enum(['json', 'csv'] as const, { default: 'json', description: 'csv: every entry (not paged) as a CSV attachment' }),
+  format: Enum(['json', 'csv'] as const, {
+    default: 'json',
+    description: 'csv: every entry (not paged) as a CSV attachment',
+  }),
   ...PageQuery,
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
 const StatsEntry = Type.Object(
   {
-    value: Nullable(Type.String({ description: 'Day, hour, country code, city, browser…; null: not known (e.g. no Referer)' })),
+    value: Nullable(
+      Type.String({ description: 'Day, hour, country code, city, browser…; null: not known (e.g. no Referer)' }),
+    ),
     count: Type.Integer({ description: 'Human clicks' }),
   },
   { title: 'StatsEntry' },

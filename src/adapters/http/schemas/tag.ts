@@ -18,7 +18,12 @@ export const TagRecord = Type.Object(
 
 /** Rename or recolour; colour is checked by the core's rules so a bad one is named among the rest. */
 export const TagBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 256, description: `1–${TAG_LIMITS.nameMax} characters, unique in the account ignoring case` })),
+  name: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description: `1–${TAG_LIMITS.nameMax} characters, unique in the account ignoring case`,
+    }),
+  ),
   color: Type.Optional(Type.String({ maxLength: 16, description: `One of ${TAG_COLOURS.join(', ')}` })),
 });
 export type TagBody = Static<typeof TagBody>;

@@ -4,7 +4,12 @@ import { Nullable, PageQuery, SortQuery, Timestamp } from './common.ts';
 
 const param = (what: string) =>
   Type.Optional(
-    Nullable(Type.String({ maxLength: UTM_LIMITS.valueMax, description: `${what}; empty or null: the template leaves it out (kept when not sent on update)` })),
+    Nullable(
+      Type.String({
+        maxLength: UTM_LIMITS.valueMax,
+        description: `${what}; empty or null: the template leaves it out (kept when not sent on update)`,
+      }),
+    ),
   );
 
 export const UtmTemplateRecord = Type.Object(
@@ -23,7 +28,12 @@ export const UtmTemplateRecord = Type.Object(
 );
 
 export const UtmTemplateBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: UTM_LIMITS.nameMax, description: 'Required on create; unique per account, ignoring case' })),
+  name: Type.Optional(
+    Type.String({
+      maxLength: UTM_LIMITS.nameMax,
+      description: 'Required on create; unique per account, ignoring case',
+    }),
+  ),
   utm_source: param('The referrer (google, newsletter)'),
   utm_medium: param('The medium (cpc, email)'),
   utm_campaign: param('The campaign'),

@@ -19,12 +19,20 @@ export const WebhookRecord = Type.Object(
 
 /** The creation's answer: the only time the secret is shown. */
 export const CreatedWebhookRecord = Type.Composite(
-  [WebhookRecord, Type.Object({ secret: Type.String({ description: 'Signs every delivery (linkpix-signature); shown this once' }) })],
+  [
+    WebhookRecord,
+    Type.Object({ secret: Type.String({ description: 'Signs every delivery (linkpix-signature); shown this once' }) }),
+  ],
   { title: 'CreatedWebhook' },
 );
 
 export const WebhookBody = Type.Object({
   url: Type.String({ maxLength: WEBHOOK_LIMITS.urlMax, description: 'Absolute http(s) URL that receives POSTs' }),
-  events: Type.Array(Event, { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true, description: 'Events to receive' }),
+  events: Type.Array(Event, {
+    minItems: 1,
+    maxItems: WEBHOOK_EVENTS.length,
+    uniqueItems: true,
+    description: 'Events to receive',
+  }),
 });
 export type WebhookBody = Static<typeof WebhookBody>;

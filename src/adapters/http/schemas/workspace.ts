@@ -64,7 +64,14 @@ export const RoleBody = Type.Object({ role: Type.String({ maxLength: 16 }) }, { 
 export type RoleBody = Static<typeof RoleBody>;
 
 export const InvitationRecord = Type.Object(
-  { id: Type.Integer(), email: Type.String(), role: Role, created_at: Timestamp, expires_at: Timestamp, expired: Type.Boolean() },
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    role: Role,
+    created_at: Timestamp,
+    expires_at: Timestamp,
+    expired: Type.Boolean(),
+  },
   { title: 'Invitation' },
 );
 export const CreatedInvitationRecord = Type.Intersect(
@@ -73,18 +80,27 @@ export const CreatedInvitationRecord = Type.Intersect(
     Type.Object({
       token: Type.String({ description: 'Shown in this answer only' }),
       accept_url: Type.String(),
-      mailed: Type.Boolean({ description: 'Whether the invitation was mailed (SMTP_URL set and the mail server took it); the invitation stands either way' }),
+      mailed: Type.Boolean({
+        description:
+          'Whether the invitation was mailed (SMTP_URL set and the mail server took it); the invitation stands either way',
+      }),
     }),
   ],
   { title: 'CreatedInvitation' },
 );
 
-export const InvitationBody = Type.Object({ email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 16 }) }, { additionalProperties: false });
+export const InvitationBody = Type.Object(
+  { email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 16 }) },
+  { additionalProperties: false },
+);
 export type InvitationBody = Static<typeof InvitationBody>;
 
 export const AcceptBody = Type.Object({}, { description: 'No fields' });
 
-export const AcceptedRecord = Type.Object({ workspace_id: Type.Integer(), role: Role }, { title: 'AcceptedInvitation' });
+export const AcceptedRecord = Type.Object(
+  { workspace_id: Type.Integer(), role: Role },
+  { title: 'AcceptedInvitation' },
+);
 
 export const WorkspaceKeyRecord = Type.Object(
   {
@@ -100,9 +116,12 @@ export const WorkspaceKeyRecord = Type.Object(
   },
   { title: 'WorkspaceKey' },
 );
-export const CreatedKeyRecord = Type.Intersect([WorkspaceKeyRecord, Type.Object({ key: Type.String({ description: 'Shown in this answer only' }) })], {
-  title: 'CreatedWorkspaceKey',
-});
+export const CreatedKeyRecord = Type.Intersect(
+  [WorkspaceKeyRecord, Type.Object({ key: Type.String({ description: 'Shown in this answer only' }) })],
+  {
+    title: 'CreatedWorkspaceKey',
+  },
+);
 
 export const KeyBody = Type.Object(
   {

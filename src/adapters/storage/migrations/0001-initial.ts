@@ -12,7 +12,9 @@ export function columnTypes(engine: Engine) {
 type Db = Kysely<unknown>;
 
 function withId<T extends string>(t: CreateTableBuilder<T, never>, engine: Engine) {
-  return engine === 'postgres' ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  return engine === 'postgres'
+    ? t.addColumn('id', 'serial', (c) => c.primaryKey())
+    : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
 export async function up(db: Db, engine: Engine): Promise<void> {
@@ -101,8 +103,20 @@ async function createLinks(db: Db, engine: Engine): Promise<void> {
     .addColumn('updated_at', bigint, (c) => c.notNull())
     .execute();
   // Aliases are unique per domain; NULL (the default domain) needs its own partial index.
-  await db.schema.createIndex('links_alias_domain').unique().on('links').columns(['domain_id', 'alias_key']).where(sql.ref('domain_id'), 'is not', null).execute();
-  await db.schema.createIndex('links_alias_default').unique().on('links').column('alias_key').where(sql.ref('domain_id'), 'is', null).execute();
+  await db.schema
+    .createIndex('links_alias_domain')
+    .unique()
+    .on('links')
+    .columns(['domain_id', 'alias_key'])
+    .where(sql.ref('domain_id'), 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('links_alias_default')
+    .unique()
+    .on('links')
+    .column('alias_key')
+    .where(sql.ref('domain_id'), 'is', null)
+    .execute();
   // One index per list filter and sort, each ending in id so pages come straight off it.
   for (const [name, columns] of [
     ['links_account', ['account_id', 'id']],

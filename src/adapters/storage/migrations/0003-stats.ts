@@ -12,7 +12,8 @@ import { columnTypes } from './0001-initial.ts';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { bigint } = columnTypes(engine);
   // Byte order on PostgreSQL, as on SQLite: both engines sort values alike, and comparing is cheaper.
-  const c = (col: ColumnDefinitionBuilder) => (engine === 'postgres' ? col.modifyFront(sql`collate "C"`) : col).notNull();
+  const c = (col: ColumnDefinitionBuilder) =>
+    (engine === 'postgres' ? col.modifyFront(sql`collate "C"`) : col).notNull();
   let rollups = db.schema
     .createTable('click_rollups')
     .addColumn('link_id', 'integer', (col) => col.notNull().references('links.id').onDelete('cascade'))
@@ -26,11 +27,15 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // than a heap page per day: days of history are never updated again, so vacuum marks them
   // all-visible.
   if (engine === 'sqlite') {
-    rollups = rollups.addPrimaryKeyConstraint('click_rollups_pk', ['link_id', 'dimension', 'day', 'value']).modifyEnd(sql`without rowid`);
+    rollups = rollups
+      .addPrimaryKeyConstraint('click_rollups_pk', ['link_id', 'dimension', 'day', 'value'])
+      .modifyEnd(sql`without rowid`);
   }
   await rollups.execute();
   if (engine === 'postgres') {
-    await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(db);
+    await sql`alter table click_rollups add constraint click_rollups_pk primary key (link_id, dimension, day, value) include (count)`.execute(
+      db,
+    );
   }
 
   let visitors = db.schema
@@ -109,11 +114,17 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
     }
     const all = [...sums.values()];
     for (let i = 0; i < all.length; i += 1000) {
-      await (db as Kysely<{ click_rollups: { link_id: number; dimension: string; day: string; value: string; count: number } }>)
+      await (
+        db as Kysely<{
+          click_rollups: { link_id: number; dimension: string; day: string; value: string; count: number };
+        }>
+      )
         .insertInto('click_rollups')
         .values(all.slice(i, i + 1000))
         .onConflict((oc) =>
-          oc.columns(['link_id', 'dimension', 'day', 'value']).doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
+          oc
+            .columns(['link_id', 'dimension', 'day', 'value'])
+            .doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
         )
         .execute();
     }

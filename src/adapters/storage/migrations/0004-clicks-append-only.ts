@@ -33,7 +33,9 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
 /** SQLite cannot add or drop a foreign key in place: the table is copied into a new one. */
 async function rebuildClicks(db: Kysely<unknown>, linked: boolean): Promise<void> {
-  const linkId = linked ? sql`link_id integer not null references links (id) on delete cascade` : sql`link_id integer not null`;
+  const linkId = linked
+    ? sql`link_id integer not null references links (id) on delete cascade`
+    : sql`link_id integer not null`;
   await sql`create table clicks_rebuilt (
     id integer primary key autoincrement, ${linkId}, account_id integer not null, at integer not null,
     country varchar(2), city varchar(128), browser varchar(64), platform varchar(32), device varchar(32),

@@ -20,7 +20,13 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`alter table domains alter column verification_token set not null`.execute(db);
   }
   await sql`update domains set verified_at = updated_at where verified_at is null`.execute(db);
-  await db.schema.createIndex('domains_name_verified').unique().on('domains').column('name').where(sql.ref('verified_at'), 'is not', null).execute();
+  await db.schema
+    .createIndex('domains_name_verified')
+    .unique()
+    .on('domains')
+    .column('name')
+    .where(sql.ref('verified_at'), 'is not', null)
+    .execute();
   await db.schema.createIndex('domains_account_name').unique().on('domains').columns(['account_id', 'name']).execute();
   await db.schema.createIndex('domains_name').on('domains').columns(['name', 'id']).execute();
 
@@ -75,7 +81,9 @@ async function rebuildSqlite(db: Kysely<unknown>, verifying: boolean): Promise<v
         .addColumn('created_at', bigint, (c) => c.notNull())
         .addColumn('updated_at', bigint, (c) => c.notNull());
       if (verifying) {
-        table = table.addColumn('verification_token', 'varchar(64)', (c) => c.notNull().defaultTo('')).addColumn('verified_at', bigint);
+        table = table
+          .addColumn('verification_token', 'varchar(64)', (c) => c.notNull().defaultTo(''))
+          .addColumn('verified_at', bigint);
       }
       await table.execute();
       const columns = sql`id, account_id, name, index_page, not_found_page, created_at, updated_at`;
@@ -83,7 +91,9 @@ async function rebuildSqlite(db: Kysely<unknown>, verifying: boolean): Promise<v
       if (verifying) await fillTokensSqlite(trx);
       // A deleted domain's id is never given again: the sequence goes along.
       await sql`delete from sqlite_sequence where name = 'domains_rebuilt'`.execute(trx);
-      await sql`insert into sqlite_sequence (name, seq) select 'domains_rebuilt', seq from sqlite_sequence where name = 'domains'`.execute(trx);
+      await sql`insert into sqlite_sequence (name, seq) select 'domains_rebuilt', seq from sqlite_sequence where name = 'domains'`.execute(
+        trx,
+      );
       await sql`drop table domains`.execute(trx);
       await sql`alter table domains_rebuilt rename to domains`.execute(trx);
       await trx.schema.createIndex('domains_account').on('domains').columns(['account_id', 'id']).execute();

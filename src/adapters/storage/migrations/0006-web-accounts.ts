@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`update accounts set is_admin = 1 where id = (select min(id) from accounts)`.execute(db);
 
   const table = db.schema.createTable('sessions');
-  await (engine === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await (
+    engine === 'postgres'
+      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('created_at', bigint, (c) => c.notNull())
@@ -34,5 +38,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('sessions').ifExists().execute();
-  for (const column of ['suspended_at', 'is_admin', 'password_hash']) await db.schema.alterTable('accounts').dropColumn(column).execute();
+  for (const column of ['suspended_at', 'is_admin', 'password_hash'])
+    await db.schema.alterTable('accounts').dropColumn(column).execute();
 }

@@ -11,9 +11,13 @@ import type { Engine } from '../connect.ts';
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') {
-    await sql`create index click_rollups_total_day on click_rollups (day, link_id) include (count) where dimension = 'total'`.execute(db);
+    await sql`create index click_rollups_total_day on click_rollups (day, link_id) include (count) where dimension = 'total'`.execute(
+      db,
+    );
   } else {
-    await sql`create index click_rollups_total_day on click_rollups (day, link_id, count) where dimension = 'total'`.execute(db);
+    await sql`create index click_rollups_total_day on click_rollups (day, link_id, count) where dimension = 'total'`.execute(
+      db,
+    );
   }
 }
 

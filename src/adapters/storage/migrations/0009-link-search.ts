@@ -26,11 +26,15 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') {
     await sql`select pg_advisory_xact_lock(hashtext('linkpix: create extension pg_trgm'))`.execute(db);
     await sql`create extension if not exists pg_trgm with schema public`.execute(db);
-    const { rows } = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
+    const { rows } = await sql<{
+      schema: string;
+    }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
     const opclass = sql`${sql.id(rows[0]!.schema)}.gin_trgm_ops`;
     // "if not exists": an operator may have built them beforehand, concurrently (docs/operations.md).
     for (const column of SEARCHED) {
-      await sql`create index if not exists ${sql.id(`links_search_${column}`)} on links using gin (lower(${sql.ref(column)}) ${opclass})`.execute(db);
+      await sql`create index if not exists ${sql.id(`links_search_${column}`)} on links using gin (lower(${sql.ref(column)}) ${opclass})`.execute(
+        db,
+      );
     }
     return;
   }
@@ -58,7 +62,8 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
     return;
   }
   await db.transaction().execute(async (trx) => {
-    for (const trigger of ['links_search_insert', 'links_search_delete', 'links_search_update']) await sql`drop trigger if exists ${sql.id(trigger)}`.execute(trx);
+    for (const trigger of ['links_search_insert', 'links_search_delete', 'links_search_update'])
+      await sql`drop trigger if exists ${sql.id(trigger)}`.execute(trx);
     await sql`drop table if exists link_search`.execute(trx);
   });
 }

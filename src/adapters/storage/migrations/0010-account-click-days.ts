@@ -42,7 +42,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       await sql`create trigger click_rollups_account_days_insert after insert on click_rollups
         referencing new table as added for each statement execute function account_click_days_add()`.execute(trx);
       await sql`create trigger click_rollups_account_days_update after update on click_rollups
-        referencing old table as removed new table as added for each statement execute function account_click_days_add()`.execute(trx);
+        referencing old table as removed new table as added for each statement execute function account_click_days_add()`.execute(
+        trx,
+      );
       await backfill(trx);
     });
     return;
@@ -80,8 +82,12 @@ async function backfill(trx: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await atOnce(db, engine, async (trx) => {
-    await sql`drop trigger if exists click_rollups_account_days_insert ${engine === 'postgres' ? sql`on click_rollups` : sql``}`.execute(trx);
-    await sql`drop trigger if exists click_rollups_account_days_update ${engine === 'postgres' ? sql`on click_rollups` : sql``}`.execute(trx);
+    await sql`drop trigger if exists click_rollups_account_days_insert ${engine === 'postgres' ? sql`on click_rollups` : sql``}`.execute(
+      trx,
+    );
+    await sql`drop trigger if exists click_rollups_account_days_update ${engine === 'postgres' ? sql`on click_rollups` : sql``}`.execute(
+      trx,
+    );
     if (engine === 'postgres') await sql`drop function if exists account_click_days_add()`.execute(trx);
     await sql`drop table if exists account_click_days`.execute(trx);
   });

@@ -37,7 +37,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('last_error', 'varchar(255)')
     .execute();
   await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['next_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_link').on('webhook_deliveries').columns(['webhook_id', 'link_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_link')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'link_id', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

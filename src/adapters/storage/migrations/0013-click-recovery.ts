@@ -20,14 +20,20 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const pending =
     engine === 'postgres'
       ? db.schema.createTable('click_batches_pending').addColumn('id', 'bigserial', (c) => c.primaryKey())
-      : db.schema.createTable('click_batches_pending').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+      : db.schema
+          .createTable('click_batches_pending')
+          .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   await pending
     .addColumn('owner', 'varchar(64)', (c) => c.notNull())
     .addColumn('first_click_id', bigint, (c) => c.notNull())
     .addColumn('last_click_id', bigint, (c) => c.notNull())
     .execute();
   if (engine === 'postgres') await sql`alter table click_batches_pending add column click_ids bigint[]`.execute(db);
-  await db.schema.createIndex('click_batches_pending_owner').on('click_batches_pending').columns(['owner', 'id']).execute();
+  await db.schema
+    .createIndex('click_batches_pending_owner')
+    .on('click_batches_pending')
+    .columns(['owner', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

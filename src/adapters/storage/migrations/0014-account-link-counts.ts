@@ -86,17 +86,22 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
  * `ends_at` first, so without this that count reads every enabled link of the account.
  */
 async function clickCappedIndex(db: Kysely<unknown>): Promise<void> {
-  await sql`create index links_account_click_capped on links (account_id, disabled, clicks, expiration_clicks) where expiration_clicks > 0`.execute(db);
+  await sql`create index links_account_click_capped on links (account_id, disabled, clicks, expiration_clicks) where expiration_clicks > 0`.execute(
+    db,
+  );
 }
 
 async function backfill(db: Kysely<unknown>): Promise<void> {
   await sql`insert into account_link_counts (account_id, space_id, domain_id, disabled, count)
-    select account_id, coalesce(space_id, 0), coalesce(domain_id, 0), disabled, count(*) from links group by 1, 2, 3, 4`.execute(db);
+    select account_id, coalesce(space_id, 0), coalesce(domain_id, 0), disabled, count(*) from links group by 1, 2, 3, 4`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const on = engine === 'postgres' ? sql`on links` : sql``;
-  for (const name of ['links_counts_insert', 'links_counts_delete', 'links_counts_update']) await sql`drop trigger if exists ${sql.id(name)} ${on}`.execute(db);
+  for (const name of ['links_counts_insert', 'links_counts_delete', 'links_counts_update'])
+    await sql`drop trigger if exists ${sql.id(name)} ${on}`.execute(db);
   if (engine === 'postgres') {
     await sql`drop function if exists account_link_counts_add()`.execute(db);
     await sql`drop function if exists account_link_counts_move()`.execute(db);

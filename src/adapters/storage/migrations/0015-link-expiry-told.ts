@@ -13,8 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   const now = Date.now();
   await sql`update links set expiry_told = 1
-    where (ends_at is not null and ends_at <= ${now}) or (expiration_clicks is not null and expiration_clicks > 0 and clicks >= expiration_clicks)`.execute(db);
-  await sql`create index links_expiry_by_date on links (ends_at) where expiry_told = 0 and ends_at is not null`.execute(db);
+    where (ends_at is not null and ends_at <= ${now}) or (expiration_clicks is not null and expiration_clicks > 0 and clicks >= expiration_clicks)`.execute(
+    db,
+  );
+  await sql`create index links_expiry_by_date on links (ends_at) where expiry_told = 0 and ends_at is not null`.execute(
+    db,
+  );
   await sql`create index links_expiry_by_cap on links (id) where expiry_told = 0 and expiration_clicks > 0`.execute(db);
 }
 

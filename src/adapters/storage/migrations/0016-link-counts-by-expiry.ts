@@ -88,18 +88,23 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 }
 
 async function untoldByDateIndex(db: Kysely<unknown>): Promise<void> {
-  await sql`create index links_account_untold_by_date on links (account_id, disabled, ends_at) where expiry_told = 0 and ends_at is not null`.execute(db);
+  await sql`create index links_account_untold_by_date on links (account_id, disabled, ends_at) where expiry_told = 0 and ends_at is not null`.execute(
+    db,
+  );
 }
 
 async function backfill(db: Kysely<unknown>): Promise<void> {
   await sql`insert into account_link_counts (account_id, space_id, domain_id, disabled, expiry_told, count)
-    select account_id, coalesce(space_id, 0), coalesce(domain_id, 0), disabled, expiry_told, count(*) from links group by 1, 2, 3, 4, 5`.execute(db);
+    select account_id, coalesce(space_id, 0), coalesce(domain_id, 0), disabled, expiry_told, count(*) from links group by 1, 2, 3, 4, 5`.execute(
+    db,
+  );
 }
 
 /** The counters' triggers, functions and table, whichever key they have. */
 async function dropCounters(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const on = engine === 'postgres' ? sql`on links` : sql``;
-  for (const name of ['links_counts_insert', 'links_counts_delete', 'links_counts_update']) await sql`drop trigger if exists ${sql.id(name)} ${on}`.execute(db);
+  for (const name of ['links_counts_insert', 'links_counts_delete', 'links_counts_update'])
+    await sql`drop trigger if exists ${sql.id(name)} ${on}`.execute(db);
   if (engine === 'postgres') {
     await sql`drop function if exists account_link_counts_add()`.execute(db);
     await sql`drop function if exists account_link_counts_move()`.execute(db);

@@ -36,7 +36,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const column of SEARCHED) {
       await sql`create index ${sql.id(`links_prefix_${column}`)}
-        on links (account_id, replace(replace(substr(${sql.ref(column)}, 1, 2), char(8490), 'k'), char(304), 'i') collate nocase)`.execute(trx);
+        on links (account_id, replace(replace(substr(${sql.ref(column)}, 1, 2), char(8490), 'k'), char(304), 'i') collate nocase)`.execute(
+        trx,
+      );
     }
   });
 }

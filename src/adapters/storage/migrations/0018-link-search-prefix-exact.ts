@@ -30,7 +30,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       if (await includesColumn(db, name)) continue;
       await sql`drop index if exists ${sql.id(name)}`.execute(db);
       await sql`create index ${sql.id(name)}
-        on links (account_id, (left(lower(${sql.ref(column)}), 2)) collate "C", id) include (${sql.ref(column)})`.execute(db);
+        on links (account_id, (left(lower(${sql.ref(column)}), 2)) collate "C", id) include (${sql.ref(column)})`.execute(
+        db,
+      );
     }
     return;
   }

@@ -11,7 +11,10 @@ import { columnTypes } from './0001-initial.ts';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { id, bigint } = columnTypes(engine);
   let tags = db.schema.createTable('tags');
-  tags = engine === 'postgres' ? tags.addColumn('id', id, (c) => c.primaryKey()) : tags.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  tags =
+    engine === 'postgres'
+      ? tags.addColumn('id', id, (c) => c.primaryKey())
+      : tags.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   await tags
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     // 32 characters; room for lowering, which can lengthen a name (İ).

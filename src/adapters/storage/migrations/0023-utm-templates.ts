@@ -21,7 +21,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addColumn('updated_at', bigint, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('utm_templates_name').unique().on('utm_templates').columns(['account_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('utm_templates_name')
+    .unique()
+    .on('utm_templates')
+    .columns(['account_id', 'name_key'])
+    .execute();
   await db.schema.createIndex('utm_templates_account').on('utm_templates').columns(['account_id', 'id']).execute();
 }
 

@@ -36,7 +36,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addPrimaryKeyConstraint('memberships_pk', ['workspace_id', 'user_id'])
     .execute();
   await db.schema.createIndex('memberships_user').on('memberships').columns(['user_id', 'workspace_id']).execute();
-  await sql`insert into memberships (workspace_id, user_id, role, created_at) select id, id, 'owner', created_at from accounts`.execute(db);
+  await sql`insert into memberships (workspace_id, user_id, role, created_at) select id, id, 'owner', created_at from accounts`.execute(
+    db,
+  );
 
   // Added nullable (SQLite adds no NOT NULL column without a default), filled at once; every
   // writer sets it from now on.
@@ -56,7 +58,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`update sessions set user_id = account_id`.execute(db);
 
   const invitations = db.schema.createTable('invitations');
-  await (engine === 'postgres' ? invitations.addColumn('id', id, (c) => c.primaryKey()) : invitations.addColumn('id', id, (c) => c.primaryKey().autoIncrement()))
+  await (
+    engine === 'postgres'
+      ? invitations.addColumn('id', id, (c) => c.primaryKey())
+      : invitations.addColumn('id', id, (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('workspace_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('email', 'varchar(255)', (c) => c.notNull())
     .addColumn('role', 'varchar(16)', (c) => c.notNull())
@@ -74,7 +80,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('invitations').ifExists().execute();
   await db.schema.dropIndex('api_keys_user').ifExists().execute();
   await db.schema.alterTable('sessions').dropColumn('user_id').execute();
-  for (const column of ['expires_at', 'scopes', 'user_id']) await db.schema.alterTable('api_keys').dropColumn(column).execute();
+  for (const column of ['expires_at', 'scopes', 'user_id'])
+    await db.schema.alterTable('api_keys').dropColumn(column).execute();
   await db.schema.dropTable('memberships').ifExists().execute();
   await db.schema.dropTable('users').ifExists().execute();
   for (const column of ['require_2fa', 'personal']) await db.schema.alterTable('accounts').dropColumn(column).execute();

@@ -16,7 +16,9 @@ import { columnTypes } from './0001-initial.ts';
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { bigint } = columnTypes(engine);
   const serialId = (table: CreateTableBuilder<string, never>) =>
-    engine === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    engine === 'postgres'
+      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
   await db.schema
     .createTable('user_totp')
@@ -53,5 +55,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['password_resets', 'sign_in_challenges', 'user_recovery_codes', 'user_totp']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['password_resets', 'sign_in_challenges', 'user_recovery_codes', 'user_totp'])
+    await db.schema.dropTable(table).ifExists().execute();
 }

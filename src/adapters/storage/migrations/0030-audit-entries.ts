@@ -23,9 +23,21 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('changes', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('audit_entries_workspace').on('audit_entries').columns(['workspace_id', 'id']).execute();
-  await db.schema.createIndex('audit_entries_actor').on('audit_entries').columns(['workspace_id', 'user_id', 'id']).execute();
-  await db.schema.createIndex('audit_entries_action').on('audit_entries').columns(['workspace_id', 'action', 'id']).execute();
-  await db.schema.createIndex('audit_entries_target').on('audit_entries').columns(['workspace_id', 'target_type', 'target_id', 'id']).execute();
+  await db.schema
+    .createIndex('audit_entries_actor')
+    .on('audit_entries')
+    .columns(['workspace_id', 'user_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('audit_entries_action')
+    .on('audit_entries')
+    .columns(['workspace_id', 'action', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('audit_entries_target')
+    .on('audit_entries')
+    .columns(['workspace_id', 'target_type', 'target_id', 'id'])
+    .execute();
   await db.schema.createIndex('audit_entries_at').on('audit_entries').columns(['workspace_id', 'at', 'id']).execute();
   // Retention deletes by age across workspaces.
   await db.schema.createIndex('audit_entries_age').on('audit_entries').column('at').execute();

@@ -16,7 +16,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('since', bigint, (c) => c.notNull())
     .execute();
   const table = db.schema.createTable('email_verifications');
-  await (engine === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await (
+    engine === 'postgres'
+      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('user_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('created_at', bigint, (c) => c.notNull())
@@ -27,5 +31,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['email_verifications', 'unverified_emails']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['email_verifications', 'unverified_emails'])
+    await db.schema.dropTable(table).ifExists().execute();
 }

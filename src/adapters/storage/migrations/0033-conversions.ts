@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema.alterTable('clicks').addColumn('variant', 'integer').execute();
 
   const table = db.schema.createTable('conversions');
-  await (engine === 'postgres' ? table.addColumn('id', id, (c) => c.primaryKey()) : table.addColumn('id', id, (c) => c.primaryKey().autoIncrement()))
+  await (
+    engine === 'postgres'
+      ? table.addColumn('id', id, (c) => c.primaryKey())
+      : table.addColumn('id', id, (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('link_id', 'integer', (c) => c.notNull().references('links.id').onDelete('cascade'))
     .addColumn('click_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('rule', 'integer')
@@ -29,7 +33,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('clicked_at', bigint, (c) => c.notNull())
     .addColumn('created_at', bigint, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('conversions_click_name').unique().on('conversions').columns(['click_id', 'name']).execute();
+  await db.schema
+    .createIndex('conversions_click_name')
+    .unique()
+    .on('conversions')
+    .columns(['click_id', 'name'])
+    .execute();
   await db.schema.createIndex('conversions_link').on('conversions').columns(['link_id', 'rule', 'variant']).execute();
 }
 

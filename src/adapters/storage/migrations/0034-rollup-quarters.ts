@@ -35,12 +35,19 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     db,
   );
   const state = (
-    await sql<{ folded_before: string; pass_to: string | null; through_link_id: number | null }>`select folded_before, pass_to, through_link_id
+    await sql<{
+      folded_before: string;
+      pass_to: string | null;
+      through_link_id: number | null;
+    }>`select folded_before, pass_to, through_link_id
       from rollup_month_folds where id = 1`.execute(db)
   ).rows[0];
   if (!state) return;
   const before = quarterStart(state.folded_before);
-  const passed = state.pass_to === null ? sql`false` : sql`(link_id <= ${state.through_link_id ?? 0} and month < ${quarterStart(state.pass_to)})`;
+  const passed =
+    state.pass_to === null
+      ? sql`false`
+      : sql`(link_id <= ${state.through_link_id ?? 0} and month < ${quarterStart(state.pass_to)})`;
   await sql`insert into click_rollup_quarters (link_id, dimension, quarter, value, count)
     select link_id, dimension, ${quarterOf('month')}, value, sum(count) from click_rollup_months
     where month < ${before} or ${passed}

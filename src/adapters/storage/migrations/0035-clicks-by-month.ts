@@ -19,7 +19,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`create table clicks (
     id bigint not null default nextval('clicks_id_seq'), link_id integer not null, account_id integer not null, at bigint not null,
     country varchar(2), city varchar(128), browser varchar(64), platform varchar(32), device varchar(32), language varchar(16),
-    referrer_host varchar(255), is_bot integer not null default 0, rule integer, variant integer) partition by range (at)`.execute(db);
+    referrer_host varchar(255), is_bot integer not null default 0, rule integer, variant integer) partition by range (at)`.execute(
+    db,
+  );
   await sql`alter sequence clicks_id_seq owned by clicks.id`.execute(db);
   await sql`create index clicks_link_at on clicks (link_id, at)`.execute(db);
   await sql`create index clicks_id on clicks (id)`.execute(db);
@@ -34,7 +36,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     const from = Date.UTC(year, m - 1, 1);
     const to = Date.UTC(year, m, 1);
     const name = sql.id(`clicks_m${month.replace('-', '')}`);
-    await sql`create table ${name} partition of clicks for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(db);
+    await sql`create table ${name} partition of clicks for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(
+      db,
+    );
   }
   await sql`insert into clicks select id, link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant
     from clicks_unpartitioned`.execute(db);
@@ -57,7 +61,9 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`create table clicks (
     id bigint primary key default nextval('clicks_id_seq'), link_id integer not null references links (id) on delete cascade,
     account_id integer not null, at bigint not null, country varchar(2), city varchar(128), browser varchar(64), platform varchar(32),
-    device varchar(32), language varchar(16), referrer_host varchar(255), is_bot integer not null default 0, rule integer, variant integer)`.execute(db);
+    device varchar(32), language varchar(16), referrer_host varchar(255), is_bot integer not null default 0, rule integer, variant integer)`.execute(
+    db,
+  );
   await sql`alter sequence clicks_id_seq owned by clicks.id`.execute(db);
   // Rows of links already gone cannot point at them under the key: they are left behind.
   await sql`insert into clicks select id, link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant

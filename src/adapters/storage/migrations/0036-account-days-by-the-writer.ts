@@ -37,5 +37,7 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`create trigger click_rollups_account_days_insert after insert on click_rollups
     referencing new table as added for each statement execute function account_click_days_add()`.execute(db);
   await sql`create trigger click_rollups_account_days_update after update on click_rollups
-    referencing old table as removed new table as added for each statement execute function account_click_days_add()`.execute(db);
+    referencing old table as removed new table as added for each statement execute function account_click_days_add()`.execute(
+    db,
+  );
 }

@@ -21,8 +21,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     day varchar(10) collate "C" not null,
     value varchar(255) collate "C" not null,
     count bigint not null,
-    constraint click_rollups_recent_pk primary key (link_id, dimension, day, value)) with (fillfactor = 50)`.execute(db);
-  await sql`create index click_rollups_recent_total_day on click_rollups_recent (day, link_id) where dimension = 'total'`.execute(db);
+    constraint click_rollups_recent_pk primary key (link_id, dimension, day, value)) with (fillfactor = 50)`.execute(
+    db,
+  );
+  await sql`create index click_rollups_recent_total_day on click_rollups_recent (day, link_id) where dimension = 'total'`.execute(
+    db,
+  );
   await sql`create view click_rollups as
     select link_id, dimension, day, value, count from click_rollups_settled
     union all
@@ -33,7 +37,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
         on conflict (link_id, dimension, day, value) do update set count = click_rollups_settled.count + excluded.count;
       return new;
     end $$`.execute(db);
-  await sql`create trigger click_rollups_insert instead of insert on click_rollups for each row execute function click_rollups_insert()`.execute(db);
+  await sql`create trigger click_rollups_insert instead of insert on click_rollups for each row execute function click_rollups_insert()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -42,7 +48,9 @@ export async function down(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await sql`drop function click_rollups_insert()`.execute(db);
   await sql`insert into click_rollups_settled (link_id, dimension, day, value, count)
     select link_id, dimension, day, value, count from click_rollups_recent order by link_id, dimension, day, value
-    on conflict (link_id, dimension, day, value) do update set count = click_rollups_settled.count + excluded.count`.execute(db);
+    on conflict (link_id, dimension, day, value) do update set count = click_rollups_settled.count + excluded.count`.execute(
+    db,
+  );
   await sql`drop table click_rollups_recent`.execute(db);
   await sql`alter table click_rollups_settled rename to click_rollups`.execute(db);
 }

@@ -108,7 +108,10 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
   );
   // Kysely looks for its own tables in every schema unless told which one: another schema's
   // kysely_migration_lock (a second app, a parallel test run) would be taken for ours.
-  const schema = engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const schema =
+    engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

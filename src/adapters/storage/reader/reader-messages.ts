@@ -8,7 +8,11 @@ export interface ReaderData {
 
 /** Main thread → reader: run a statement; send the next chunk of its rows; forget the rest of them; stop. */
 export type ReaderRequest =
-  { kind: 'query'; id: number; sql: string; parameters: readonly unknown[] } | { kind: 'more'; id: number } | { kind: 'drop'; id: number } | { kind: 'close' };
+  | { kind: 'query'; id: number; sql: string; parameters: readonly unknown[] }
+  | { kind: 'more'; id: number }
+  | { kind: 'drop'; id: number }
+  | { kind: 'close' };
 
 /** Reader → main thread: a chunk of a statement's rows (`done`: the last), or its failure. */
-export type ReaderReply = { id: number; rows: unknown[]; done: boolean } | { id: number; error: { message: string; code?: string } };
+export type ReaderReply =
+  { id: number; rows: unknown[]; done: boolean } | { id: number; error: { message: string; code?: string } };

@@ -44,7 +44,10 @@ port.on('message', (message: ReaderRequest) => {
 function run(id: number, sql: string, parameters: readonly unknown[]): void {
   try {
     const statement = statements.prepare(sql);
-    if (!statement.reader) throw Object.assign(new Error('the reader thread runs statements that return rows, nothing else'), { code: 'LINKPIX_NOT_A_READ' });
+    if (!statement.reader)
+      throw Object.assign(new Error('the reader thread runs statements that return rows, nothing else'), {
+        code: 'LINKPIX_NOT_A_READ',
+      });
     unsent.set(id, { rows: statement.all(parameters), next: 0 });
   } catch (error) {
     const { message, code } = error as { message?: unknown; code?: unknown };

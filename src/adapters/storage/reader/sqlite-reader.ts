@@ -135,7 +135,10 @@ class SqliteReaderDriver implements Driver {
 
   private async *stream(query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
     let next = nextChunk();
-    const id = this.send(query, { chunk: (rows, done) => next.resolve({ rows, done }), fail: (error) => next.reject(error) });
+    const id = this.send(query, {
+      chunk: (rows, done) => next.resolve({ rows, done }),
+      fail: (error) => next.reject(error),
+    });
     let done = false;
     try {
       while (!done) {
@@ -163,7 +166,12 @@ class SqliteReaderDriver implements Driver {
       return id;
     }
     this.waiting.set(id, pending);
-    this.start().postMessage({ kind: 'query', id, sql: query.sql, parameters: query.parameters } satisfies ReaderRequest);
+    this.start().postMessage({
+      kind: 'query',
+      id,
+      sql: query.sql,
+      parameters: query.parameters,
+    } satisfies ReaderRequest);
     return id;
   }
 
@@ -189,7 +197,9 @@ class SqliteReaderDriver implements Driver {
     if (pending === undefined) return;
     if ('error' in reply) {
       this.waiting.delete(reply.id);
-      return pending.fail(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
+      return pending.fail(
+        Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }),
+      );
     }
     if (reply.done) this.waiting.delete(reply.id);
     pending.chunk(reply.rows, reply.done);

@@ -60,7 +60,11 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async passwordHashOf(accountId: number): Promise<string | null> {
-    const row = await this.db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
     return row?.password_hash ?? null;
   }
 
@@ -70,7 +74,14 @@ export class SqlAccountStore implements AccountStore {
 
   async updateProfile(accountId: number, profile: NewAccount): Promise<Account> {
     try {
-      return toAccount(await this.db.updateTable('accounts').set(profile).where('id', '=', accountId).returningAll().executeTakeFirstOrThrow());
+      return toAccount(
+        await this.db
+          .updateTable('accounts')
+          .set(profile)
+          .where('id', '=', accountId)
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
     } catch (error) {
       throw emailTakenOn(error);
     }
@@ -101,7 +112,12 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async listKeys(accountId: number): Promise<ApiKey[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
     return rows.map(toKey);
   }
 
@@ -119,7 +135,11 @@ export class SqlAccountStore implements AccountStore {
   async findKeyByHash(hash: string) {
     const key = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
     if (!key) return null;
-    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
+    const account = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', key.account_id)
+      .executeTakeFirst();
     return account ? { key: toKey(key), account: toAccount(account) } : null;
   }
 
@@ -142,7 +162,12 @@ export class SqlAccountStore implements AccountStore {
    */
   deleteAccount(accountId: number): Promise<number[] | null> {
     return this.db.transaction().execute(async (trx) => {
-      const capped = await trx.selectFrom('links').select('id').where('account_id', '=', accountId).where('expiration_clicks', 'is not', null).execute();
+      const capped = await trx
+        .selectFrom('links')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('expiration_clicks', 'is not', null)
+        .execute();
       await trx
         .deleteFrom('click_visitors')
         .where('link_id', 'in', (eb) => eb.selectFrom('links').select('id').where('account_id', '=', accountId))
@@ -154,7 +179,12 @@ export class SqlAccountStore implements AccountStore {
 }
 
 /** The first account of the service is its operator: decided inside the transaction that makes it. */
-export async function insertAccount(trx: Kysely<Database>, account: NewAccount, passwordHash: string | null, now: number): Promise<Account> {
+export async function insertAccount(
+  trx: Kysely<Database>,
+  account: NewAccount,
+  passwordHash: string | null,
+  now: number,
+): Promise<Account> {
   const first =
     (await trx
       .selectFrom('accounts')
@@ -169,7 +199,10 @@ export async function insertAccount(trx: Kysely<Database>, account: NewAccount, 
       .executeTakeFirstOrThrow();
     // The person and their personal workspace share the id (docs/adr/0064).
     await trx.insertInto('users').values({ id: row.id, created_at: now }).execute();
-    await trx.insertInto('memberships').values({ workspace_id: row.id, user_id: row.id, role: 'owner', created_at: now }).execute();
+    await trx
+      .insertInto('memberships')
+      .values({ workspace_id: row.id, user_id: row.id, role: 'owner', created_at: now })
+      .execute();
     return toAccount(row);
   } catch (error) {
     // Thrown out of the transaction, which rolls back: nothing of the account is left.

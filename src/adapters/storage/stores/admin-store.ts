@@ -2,7 +2,13 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Account } from '../../../core/accounts/account.ts';
 import type { Link } from '../../../core/links/link.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
-import type { AccountSummary, AdminStore, InstanceTotals, OperatorLink, WorkspaceSummary } from '../../../core/admin/admin-store.ts';
+import type {
+  AccountSummary,
+  AdminStore,
+  InstanceTotals,
+  OperatorLink,
+  WorkspaceSummary,
+} from '../../../core/admin/admin-store.ts';
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, countOf, pageOf } from '../sql-helpers.ts';
 import { toAccount } from './account-store.ts';
@@ -38,12 +44,20 @@ export class SqlAdminStore implements AdminStore {
         .where('day', '>=', sinceDay)
         .executeTakeFirst(),
     ]);
-    return { accounts: countOf(accounts), links: countOf(links), clicks: num(links?.clicks) + num(pending?.clicks), recentClicks: num(recent?.clicks) };
+    return {
+      accounts: countOf(accounts),
+      links: countOf(links),
+      clicks: num(links?.clicks) + num(pending?.clicks),
+      recentClicks: num(recent?.clicks),
+    };
   }
 
   async accounts(search: string | undefined, page: PageRequest) {
     const matching = (eb: ExpressionBuilder<Database, 'accounts'>) =>
-      eb.or([containsIgnoringCase('accounts.email', search ?? ''), containsIgnoringCase('accounts.name', search ?? '')]);
+      eb.or([
+        containsIgnoringCase('accounts.email', search ?? ''),
+        containsIgnoringCase('accounts.name', search ?? ''),
+      ]);
     // People only: a team workspace's row holds no person (it has its own list).
     const total = this.db
       .selectFrom('accounts')
@@ -95,10 +109,25 @@ export class SqlAdminStore implements AdminStore {
   private workspaceRows() {
     return this.db
       .selectFrom('accounts')
-      .select(['accounts.id', 'accounts.name', 'accounts.email', 'accounts.personal', 'accounts.created_at', 'accounts.suspended_at'])
+      .select([
+        'accounts.id',
+        'accounts.name',
+        'accounts.email',
+        'accounts.personal',
+        'accounts.created_at',
+        'accounts.suspended_at',
+      ])
       .select((eb) => [
-        eb.selectFrom('links').select(eb.fn.countAll().as('n')).whereRef('links.account_id', '=', 'accounts.id').as('link_count'),
-        eb.selectFrom('memberships').select(eb.fn.countAll().as('n')).whereRef('memberships.workspace_id', '=', 'accounts.id').as('member_count'),
+        eb
+          .selectFrom('links')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('links.account_id', '=', 'accounts.id')
+          .as('link_count'),
+        eb
+          .selectFrom('memberships')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('memberships.workspace_id', '=', 'accounts.id')
+          .as('member_count'),
       ]);
   }
 
@@ -107,13 +136,28 @@ export class SqlAdminStore implements AdminStore {
     return this.db
       .selectFrom('accounts')
       .selectAll('accounts')
-      .select((eb) => eb.selectFrom('links').select(eb.fn.countAll().as('n')).whereRef('links.account_id', '=', 'accounts.id').as('link_count'));
+      .select((eb) =>
+        eb
+          .selectFrom('links')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('links.account_id', '=', 'accounts.id')
+          .as('link_count'),
+      );
   }
 
   async links(search: string | undefined, page: PageRequest) {
-    let q = this.db.selectFrom('links').innerJoin('accounts', 'accounts.id', 'links.account_id').leftJoin('domains', 'domains.id', 'links.domain_id');
+    let q = this.db
+      .selectFrom('links')
+      .innerJoin('accounts', 'accounts.id', 'links.account_id')
+      .leftJoin('domains', 'domains.id', 'links.domain_id');
     if (search) {
-      q = q.where((eb) => eb.or(['links.alias', 'links.url', 'links.title', 'accounts.email'].map((column) => containsIgnoringCase(column, search))));
+      q = q.where((eb) =>
+        eb.or(
+          ['links.alias', 'links.url', 'links.title', 'accounts.email'].map((column) =>
+            containsIgnoringCase(column, search),
+          ),
+        ),
+      );
     }
     const total = q
       .select((eb) => eb.fn.countAll().as('count'))
@@ -122,7 +166,11 @@ export class SqlAdminStore implements AdminStore {
     const items = q
       .selectAll('links')
       .select(unsettledCounts)
-      .select(['accounts.email as owner_email', 'accounts.suspended_at as owner_suspended_at', 'domains.name as domain_name'])
+      .select([
+        'accounts.email as owner_email',
+        'accounts.suspended_at as owner_suspended_at',
+        'domains.name as domain_name',
+      ])
       .orderBy('links.id', 'desc')
       .limit(page.perPage)
       .offset(offsetOf(page))

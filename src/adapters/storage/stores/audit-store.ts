@@ -1,5 +1,11 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { AuditChanges, AuditEntry, AuditFilter, AuditVia, NewAuditEntry } from '../../../core/audit/audit-entry.ts';
+import type {
+  AuditChanges,
+  AuditEntry,
+  AuditFilter,
+  AuditVia,
+  NewAuditEntry,
+} from '../../../core/audit/audit-entry.ts';
 import type { AuditLog, AuditStore } from '../../../core/audit/audit-store.ts';
 import { offsetOf, type PageRequest } from '../../../core/shared/page.ts';
 import type { Database } from '../schema.ts';
@@ -14,7 +20,9 @@ function filtered(query: Query, workspaceId: number, filter: AuditFilter): Query
   if (filter.actor !== undefined) q = q.where('audit_entries.user_id', '=', filter.actor);
   if (filter.action !== undefined) {
     // A type alone (`link`) takes each of its actions.
-    q = filter.action.includes('.') ? q.where('audit_entries.action', '=', filter.action) : q.where('audit_entries.action', 'like', `${filter.action}.%`);
+    q = filter.action.includes('.')
+      ? q.where('audit_entries.action', '=', filter.action)
+      : q.where('audit_entries.action', 'like', `${filter.action}.%`);
   }
   if (filter.targetType !== undefined) q = q.where('audit_entries.target_type', '=', filter.targetType);
   if (filter.targetId !== undefined) q = q.where('audit_entries.target_id', '=', filter.targetId);
@@ -94,7 +102,9 @@ export class SqlAuditStore implements AuditStore {
     for (;;) {
       const result = await this.db
         .deleteFrom('audit_entries')
-        .where('id', 'in', (eb) => eb.selectFrom('audit_entries').select('id').where('at', '<', before).limit(ROWS_PER_DELETE))
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('audit_entries').select('id').where('at', '<', before).limit(ROWS_PER_DELETE),
+        )
         .executeTakeFirst();
       const n = Number(result.numDeletedRows);
       pruned += n;

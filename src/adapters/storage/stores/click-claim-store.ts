@@ -19,7 +19,11 @@ export class SqlClickClaimStore implements ClickClaimStore {
     this.greatest = engine === 'postgres' ? 'greatest' : 'max';
   }
 
-  async open(linkId: number, floor: number, options: { lostAt: number; force?: boolean }): Promise<'open' | 'closed' | 'gone'> {
+  async open(
+    linkId: number,
+    floor: number,
+    options: { lostAt: number; force?: boolean },
+  ): Promise<'open' | 'closed' | 'gone'> {
     const recorded = await this.recorded(linkId);
     if (recorded === null) return 'gone';
     const seed = Math.max(Number.isInteger(floor) ? floor : 0, recorded);
@@ -27,11 +31,22 @@ export class SqlClickClaimStore implements ClickClaimStore {
       .insertInto('click_claims')
       .values({ link_id: linkId, claimed: seed, open: 1, closed_at: null })
       .onConflict((oc) => {
-        const update = oc.column('link_id').doUpdateSet({ claimed: sql<number>`${sql.raw(this.greatest)}(click_claims.claimed, excluded.claimed)`, open: 1 });
+        const update = oc
+          .column('link_id')
+          .doUpdateSet({
+            claimed: sql<number>`${sql.raw(this.greatest)}(click_claims.claimed, excluded.claimed)`,
+            open: 1,
+          });
         // Closed after this instance lost Redis: another one has it, and counts there now.
         return options.force
           ? update
-          : update.where((eb) => eb.or([eb('click_claims.open', '=', 1), eb('click_claims.closed_at', 'is', null), eb('click_claims.closed_at', '<=', options.lostAt)]));
+          : update.where((eb) =>
+              eb.or([
+                eb('click_claims.open', '=', 1),
+                eb('click_claims.closed_at', 'is', null),
+                eb('click_claims.closed_at', '<=', options.lostAt),
+              ]),
+            );
       })
       .returning('claimed')
       .executeTakeFirst();
@@ -49,7 +64,11 @@ export class SqlClickClaimStore implements ClickClaimStore {
       .returning('claimed')
       .executeTakeFirst();
     if (granted) return 'granted';
-    const row = await this.db.selectFrom('click_claims').select('open').where('link_id', '=', linkId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('click_claims')
+      .select('open')
+      .where('link_id', '=', linkId)
+      .executeTakeFirst();
     return !row ? 'missing' : row.open === 1 ? 'refused' : 'closed';
   }
 
@@ -75,12 +94,21 @@ export class SqlClickClaimStore implements ClickClaimStore {
 
   /** The link's clicks as written so far (settled and pending), or null when it is gone. */
   private async recorded(linkId: number): Promise<number | null> {
-    const link = await this.db.selectFrom('links').select('clicks').select(unsettledClicks).where('id', '=', linkId).executeTakeFirst();
+    const link = await this.db
+      .selectFrom('links')
+      .select('clicks')
+      .select(unsettledClicks)
+      .where('id', '=', linkId)
+      .executeTakeFirst();
     return link ? link.clicks + Number(link.pending_clicks ?? 0) : null;
   }
 
   async claimed(linkId: number): Promise<number | null> {
-    const row = await this.db.selectFrom('click_claims').select('claimed').where('link_id', '=', linkId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('click_claims')
+      .select('claimed')
+      .where('link_id', '=', linkId)
+      .executeTakeFirst();
     return row ? Number(row.claimed) : null;
   }
 }

@@ -20,7 +20,8 @@ export const monthOf = (at: number): Month => {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() };
 };
 
-export const nextMonth = ({ year, month }: Month): Month => (month === 11 ? { year: year + 1, month: 0 } : { year, month: month + 1 });
+export const nextMonth = ({ year, month }: Month): Month =>
+  month === 11 ? { year: year + 1, month: 0 } : { year, month: month + 1 };
 
 /** The month's partition: its name and bounds (epoch ms, the upper one excluded). */
 export function partitionOf(m: Month): { name: string; from: number; to: number } {
@@ -35,7 +36,9 @@ export function partitionOf(m: Month): { name: string; from: number; to: number 
 const PARTITION_NAME = /^clicks_m(\d{4})(\d{2})$/;
 
 /** The month partitions there are, with their bounds, oldest first. */
-export async function monthPartitions(db: Kysely<Database>): Promise<Array<{ name: string; from: number; to: number }>> {
+export async function monthPartitions(
+  db: Kysely<Database>,
+): Promise<Array<{ name: string; from: number; to: number }>> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = to_regclass('clicks') order by c.relname`.execute(db);
@@ -54,11 +57,16 @@ const PARTITION_LOCK = 0x6c707863; // "lpxc"
  * reads do not wait for, where CREATE … PARTITION OF would lock out both), with the rows the
  * default partition holds for that month moved into it first.
  */
-export async function ensureMonths(trx: Transaction<Database> | Kysely<Database>, months: readonly Month[]): Promise<void> {
+export async function ensureMonths(
+  trx: Transaction<Database> | Kysely<Database>,
+  months: readonly Month[],
+): Promise<void> {
   const wanted = months.map(partitionOf);
   const missing = async () => {
     const { rows } = await sql<{ name: string }>`
-      select name from unnest(${wanted.map((p) => p.name)}::text[]) as name where to_regclass(name) is null`.execute(trx);
+      select name from unnest(${wanted.map((p) => p.name)}::text[]) as name where to_regclass(name) is null`.execute(
+      trx,
+    );
     return new Set(rows.map((r) => r.name));
   };
   if ((await missing()).size === 0) return;
@@ -68,7 +76,11 @@ export async function ensureMonths(trx: Transaction<Database> | Kysely<Database>
     if (!still.has(p.name)) continue;
     const table = sql.id(p.name);
     await sql`create table ${table} (like clicks including defaults)`.execute(trx);
-    await sql`with moved as (delete from clicks_default where at >= ${p.from} and at < ${p.to} returning *) insert into ${table} select * from moved`.execute(trx);
-    await sql`alter table clicks attach partition ${table} for values from (${sql.lit(p.from)}) to (${sql.lit(p.to)})`.execute(trx);
+    await sql`with moved as (delete from clicks_default where at >= ${p.from} and at < ${p.to} returning *) insert into ${table} select * from moved`.execute(
+      trx,
+    );
+    await sql`alter table clicks attach partition ${table} for values from (${sql.lit(p.from)}) to (${sql.lit(p.to)})`.execute(
+      trx,
+    );
   }
 }

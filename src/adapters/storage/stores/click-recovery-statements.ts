@@ -38,7 +38,11 @@ interface PendingRow {
 }
 
 /** PostgreSQL's, with its click ids as the array's text. */
-type PgPendingRow = PendingRow & { click_ids: string | null; first_at: string | number | null; last_at: string | number | null };
+type PgPendingRow = PendingRow & {
+  click_ids: string | null;
+  first_at: string | number | null;
+  last_at: string | number | null;
+};
 
 interface ClickRow {
   link_id: number;
@@ -83,7 +87,8 @@ export const toWritten = (r: ClickRow): WrittenClick => ({
 
 const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot, c.rule, c.variant`;
 /** A pending batch `p` whose writer's lease ran out (or that has none): due for recovery. */
-const expired = (now: number) => sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
+const expired = (now: number) =>
+  sql`not exists (select 1 from click_writers w where w.owner = p.owner and w.lease_until >= ${now})`;
 
 /**
  * Whether a writer whose lease ran out before `now` left batches to roll up (ADR 34). A read:
@@ -106,7 +111,8 @@ function toPgBatch(r: PgPendingRow): PendingBatch {
     lastClickId: Number(r.last_click_id),
     atSpan: r.first_at === null || r.last_at === null ? null : { from: Number(r.first_at), to: Number(r.last_at) },
     get clickIds() {
-      return (ids ??= r.click_ids === null ? null : r.click_ids === '{}' ? [] : r.click_ids.slice(1, -1).split(',').map(Number));
+      return (ids ??=
+        r.click_ids === null ? null : r.click_ids === '{}' ? [] : r.click_ids.slice(1, -1).split(',').map(Number));
     },
   };
 }
@@ -150,7 +156,11 @@ const sqliteRecovery: RecoveryStatements = {
     const released: PendingBatch[] = [];
     // One at a time: a batch's window holds a few dozen at most.
     for (const id of ids) {
-      const row = await trx.deleteFrom('click_batches_pending').where('id', '=', id).returning(['id', 'first_click_id', 'last_click_id']).executeTakeFirst();
+      const row = await trx
+        .deleteFrom('click_batches_pending')
+        .where('id', '=', id)
+        .returning(['id', 'first_click_id', 'last_click_id'])
+        .executeTakeFirst();
       if (row) released.push(toBatch(row));
     }
     return released;
@@ -174,4 +184,5 @@ const sqliteRecovery: RecoveryStatements = {
   },
 };
 
-export const recoveryStatements = (engine: Engine): RecoveryStatements => (engine === 'postgres' ? pgRecovery : sqliteRecovery);
+export const recoveryStatements = (engine: Engine): RecoveryStatements =>
+  engine === 'postgres' ? pgRecovery : sqliteRecovery;

@@ -3,7 +3,12 @@ import { recoverSums } from '../../../core/stats/recovered-clicks.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import type { ClickStatements, KeptLinks, LinkUpdate } from './click-statements.ts';
-import { recoveryDue, recoveryStatements, type PendingBatch, type RecoveryStatements } from './click-recovery-statements.ts';
+import {
+  recoveryDue,
+  recoveryStatements,
+  type PendingBatch,
+  type RecoveryStatements,
+} from './click-recovery-statements.ts';
 import { pgClickStatements } from './pg-click-statements.ts';
 import { writeRollups } from './rollup-writes.ts';
 import { sqliteClickStatements } from './sqlite-click-statements.ts';
@@ -53,7 +58,10 @@ export function capped(counts: ReadonlyMap<number, number>, kept: KeptLinks): Ma
 }
 
 /** One update per live link counted or rotated, in id order (the order every writer locks them in). */
-export function linkUpdates({ counts, rotations }: { counts: ReadonlyMap<number, number>; rotations: ReadonlyMap<number, number> }, live: KeptLinks): LinkUpdate[] {
+export function linkUpdates(
+  { counts, rotations }: { counts: ReadonlyMap<number, number>; rotations: ReadonlyMap<number, number> },
+  live: KeptLinks,
+): LinkUpdate[] {
   const ids = new Set([...counts.keys(), ...rotations.keys()]);
   return [...ids]
     .filter((id) => live.has(id))
@@ -105,7 +113,12 @@ export class SqlClickRecovery {
       total.clicks += done.clicks;
     }
     // Leases long gone with nothing left to recover are forgotten.
-    const gone = await this.db.selectFrom('click_writers').select('owner').where('lease_until', '<', now).limit(1).executeTakeFirst();
+    const gone = await this.db
+      .selectFrom('click_writers')
+      .select('owner')
+      .where('lease_until', '<', now)
+      .limit(1)
+      .executeTakeFirst();
     if (gone !== undefined) await this.db.deleteFrom('click_writers').where('lease_until', '<', now).execute();
     return total;
   }

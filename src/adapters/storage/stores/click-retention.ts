@@ -35,7 +35,9 @@ export class SqlClickRetention implements ClickRetention {
       for (;;) {
         const result = await this.db
           .deleteFrom('clicks')
-          .where('id', 'in', (eb) => eb.selectFrom('clicks').select('id').where('at', '<', before).limit(ROWS_PER_DELETE))
+          .where('id', 'in', (eb) =>
+            eb.selectFrom('clicks').select('id').where('at', '<', before).limit(ROWS_PER_DELETE),
+          )
           .executeTakeFirst();
         const n = Number(result.numDeletedRows);
         clicks += n;

@@ -45,7 +45,10 @@ export interface ClickStatements {
    */
   countWindow(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */
-  insertMarks(trx: Transaction<Database>, marks: readonly VisitorMark[]): Promise<Array<{ linkId: number; day: string }>>;
+  insertMarks(
+    trx: Transaction<Database>,
+    marks: readonly VisitorMark[],
+  ): Promise<Array<{ linkId: number; day: string }>>;
   /** count = count + increment, creating rows as needed. */
   upsertRollups(trx: Transaction<Database>, rows: readonly RollupIncrement[]): Promise<void>;
   /**

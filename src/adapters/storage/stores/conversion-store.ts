@@ -54,12 +54,22 @@ export class SqlConversionStore implements ConversionStore {
       .returningAll()
       .executeTakeFirst();
     if (inserted) return { conversion: toConversion(inserted), created: true };
-    const first = await this.db.selectFrom('conversions').selectAll().where('click_id', '=', c.clickId).where('name', '=', c.name).executeTakeFirstOrThrow();
+    const first = await this.db
+      .selectFrom('conversions')
+      .selectAll()
+      .where('click_id', '=', c.clickId)
+      .where('name', '=', c.name)
+      .executeTakeFirstOrThrow();
     return { conversion: toConversion(first), created: false };
   }
 
   async namesOf(clickId: string, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('conversions').select('name').where('click_id', '=', clickId).limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('conversions')
+      .select('name')
+      .where('click_id', '=', clickId)
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.name);
   }
 
@@ -88,7 +98,13 @@ export class SqlConversionStore implements ConversionStore {
     const base = this.reads.selectFrom('conversions').where('link_id', '=', linkId);
     const [byName, converted] = await Promise.all([
       base
-        .select(['rule', 'variant', 'name', (eb) => eb.fn.countAll<number | string>().as('count'), (eb) => eb.fn.sum<number | string | null>('value').as('value')])
+        .select([
+          'rule',
+          'variant',
+          'name',
+          (eb) => eb.fn.countAll<number | string>().as('count'),
+          (eb) => eb.fn.sum<number | string | null>('value').as('value'),
+        ])
         .groupBy(['rule', 'variant', 'name'])
         .execute(),
       base
@@ -97,8 +113,18 @@ export class SqlConversionStore implements ConversionStore {
         .execute(),
     ]);
     return {
-      byName: byName.map((r) => ({ rule: orNull(r.rule), variant: orNull(r.variant), name: r.name, count: Number(r.count), value: Number(r.value ?? 0) })),
-      converted: converted.map((r) => ({ rule: orNull(r.rule), variant: orNull(r.variant), converted: Number(r.converted) })),
+      byName: byName.map((r) => ({
+        rule: orNull(r.rule),
+        variant: orNull(r.variant),
+        name: r.name,
+        count: Number(r.count),
+        value: Number(r.value ?? 0),
+      })),
+      converted: converted.map((r) => ({
+        rule: orNull(r.rule),
+        variant: orNull(r.variant),
+        converted: Number(r.converted),
+      })),
     };
   }
 }

@@ -30,7 +30,8 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   async enqueue(deliveries: readonly NewDelivery[], now: number): Promise<void> {
     // An import's batch for every webhook of the account is many rows: a statement holds a
     // bounded number of them, under SQLite's limit on bound parameters.
-    for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT) await this.insert(deliveries.slice(i, i + ROWS_PER_INSERT), now);
+    for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT)
+      await this.insert(deliveries.slice(i, i + ROWS_PER_INSERT), now);
   }
 
   private async insert(deliveries: readonly NewDelivery[], now: number): Promise<void> {
@@ -52,7 +53,12 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
 
   async claim(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
     // Most claims find nothing due: a read says so without asking for SQLite's write lock.
-    const due = await this.db.selectFrom('webhook_deliveries').select('id').where('next_at', '<=', now).limit(1).executeTakeFirst();
+    const due = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('next_at', '<=', now)
+      .limit(1)
+      .executeTakeFirst();
     if (due === undefined) return [];
     const lock = this.engine === 'postgres' ? sql`for update of d skip locked` : sql``;
     // An earlier row of the same webhook and link is still pending (delivered rows are deleted):
@@ -93,7 +99,12 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
 
   async delivered(delivery: ClaimedDelivery): Promise<void> {
     await this.db.deleteFrom('webhook_deliveries').where('delivery_id', '=', delivery.id).execute();
-    await this.db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', delivery.webhookId).where('failing_since', 'is not', null).execute();
+    await this.db
+      .updateTable('webhooks')
+      .set({ failing_since: null })
+      .where('id', '=', delivery.webhookId)
+      .where('failing_since', 'is not', null)
+      .execute();
   }
 
   async failed(delivery: ClaimedDelivery, nextAt: number, error: string, now: number): Promise<number> {
@@ -113,7 +124,12 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
 
   async disable(webhookId: number, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('webhooks').set({ disabled_at: now, disabled_told: 0 }).where('id', '=', webhookId).where('disabled_at', 'is', null).execute();
+      await trx
+        .updateTable('webhooks')
+        .set({ disabled_at: now, disabled_told: 0 })
+        .where('id', '=', webhookId)
+        .where('disabled_at', 'is', null)
+        .execute();
       await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', webhookId).execute();
     });
   }

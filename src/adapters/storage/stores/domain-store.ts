@@ -1,7 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PageRequest } from '../../../core/shared/page.ts';
 import type { Domain } from '../../../core/domains/domain.ts';
-import { NAME_TAKEN, type DomainClaim, type DomainFields, type DomainFilter, type DomainStore } from '../../../core/domains/domain-store.ts';
+import {
+  NAME_TAKEN,
+  type DomainClaim,
+  type DomainFields,
+  type DomainFilter,
+  type DomainStore,
+} from '../../../core/domains/domain-store.ts';
 import type { Database, DomainsTable } from '../schema.ts';
 import { isUniqueViolation } from '../sql-helpers.ts';
 import { OwnedRowsStore } from './owned-rows.ts';
@@ -50,7 +56,14 @@ export class SqlDomainStore extends OwnedRowsStore<'domains', Domain> implements
     const row = await unlessTaken(
       this.db
         .insertInto('domains')
-        .values({ account_id: accountId, ...toColumns(fields), name: fields.name, verification_token: fields.verificationToken, created_at: now, updated_at: now })
+        .values({
+          account_id: accountId,
+          ...toColumns(fields),
+          name: fields.name,
+          verification_token: fields.verificationToken,
+          created_at: now,
+          updated_at: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow(),
     );

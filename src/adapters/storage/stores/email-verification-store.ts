@@ -9,7 +9,11 @@ export class SqlEmailVerificationStore implements EmailVerificationStore {
   insert(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> {
     // A savepoint inside a sign-up's transaction (EmailVerification.createUnverified).
     return storeTransaction(this.db, async (trx) => {
-      const marked = await trx.selectFrom('unverified_emails').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      const marked = await trx
+        .selectFrom('unverified_emails')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!marked) await trx.insertInto('unverified_emails').values({ user_id: userId, since: now }).execute();
       // Links used or past their time go as a new one is made.
       await trx
@@ -17,12 +21,21 @@ export class SqlEmailVerificationStore implements EmailVerificationStore {
         .where('user_id', '=', userId)
         .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
         .execute();
-      await trx.insertInto('email_verifications').values({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt, used_at: null }).execute();
+      await trx
+        .insertInto('email_verifications')
+        .values({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt, used_at: null })
+        .execute();
     });
   }
 
   async pending(userId: number): Promise<boolean> {
-    return (await this.db.selectFrom('unverified_emails').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('unverified_emails')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   use(tokenHash: string, now: number): Promise<number | null> {
@@ -37,7 +50,12 @@ export class SqlEmailVerificationStore implements EmailVerificationStore {
         .returning('user_id')
         .executeTakeFirst();
       if (!row) return null;
-      await trx.updateTable('email_verifications').set({ used_at: now }).where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
+      await trx
+        .updateTable('email_verifications')
+        .set({ used_at: now })
+        .where('user_id', '=', row.user_id)
+        .where('used_at', 'is', null)
+        .execute();
       await trx.deleteFrom('unverified_emails').where('user_id', '=', row.user_id).execute();
       return row.user_id;
     });

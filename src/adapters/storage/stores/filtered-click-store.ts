@@ -42,7 +42,11 @@ export class SqlFilteredClickStore implements FilteredClickStore {
   }
 
   private rows(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]) {
-    let q = this.db.selectFrom('clicks').where('link_id', '=', linkId).where('at', '>=', span.from).where('at', '<', span.to);
+    let q = this.db
+      .selectFrom('clicks')
+      .where('link_id', '=', linkId)
+      .where('at', '>=', span.from)
+      .where('at', '<', span.to);
     for (const f of filters) q = q.where(COLUMN[FILTER_DIMENSION[f.name]], '=', f.value);
     return q;
   }
@@ -97,7 +101,11 @@ export class SqlFilteredClickStore implements FilteredClickStore {
     return span.from;
   }
 
-  async totals(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<{ total: number; bots: number }> {
+  async totals(
+    linkId: number,
+    span: ClickSpan,
+    filters: readonly StatsFilter[],
+  ): Promise<{ total: number; bots: number }> {
     const row = await this.rows(linkId, span, filters)
       .select([
         sql<number | string | null>`sum(case when ${sql.ref('is_bot')} = 0 then 1 else 0 end)`.as('total'),
@@ -107,7 +115,11 @@ export class SqlFilteredClickStore implements FilteredClickStore {
     return { total: Number(row?.total ?? 0), bots: Number(row?.bots ?? 0) };
   }
 
-  async quarters(linkId: number, span: ClickSpan, filters: readonly StatsFilter[]): Promise<Array<{ quarter: number; count: number }>> {
+  async quarters(
+    linkId: number,
+    span: ClickSpan,
+    filters: readonly StatsFilter[],
+  ): Promise<Array<{ quarter: number; count: number }>> {
     // `at` is an integer on both engines: the division truncates.
     const quarter = sql<number | string>`${sql.ref('at')} / ${sql.lit(QUARTER_MS)}`;
     const rows = await this.rows(linkId, span, filters)
@@ -118,7 +130,12 @@ export class SqlFilteredClickStore implements FilteredClickStore {
     return rows.map((r) => ({ quarter: Number(r.quarter), count: Number(r.count) }));
   }
 
-  async counts(linkId: number, breakdown: Breakdown, span: ClickSpan, filters: readonly StatsFilter[]): Promise<ValueCount[]> {
+  async counts(
+    linkId: number,
+    breakdown: Breakdown,
+    span: ClickSpan,
+    filters: readonly StatsFilter[],
+  ): Promise<ValueCount[]> {
     const column = COLUMN[breakdown];
     const rows = await this.rows(linkId, span, filters)
       .where('is_bot', '=', 0)

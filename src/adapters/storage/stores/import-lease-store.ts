@@ -17,13 +17,23 @@ export class SqlImportLeases implements ImportLeases {
         ? await this.db
             .insertInto('import_leases')
             .values({ account_id: subject.id, holder, lease_until: until })
-            .onConflict((oc) => oc.column('account_id').doUpdateSet({ holder, lease_until: until }).where('import_leases.lease_until', '<', now))
+            .onConflict((oc) =>
+              oc
+                .column('account_id')
+                .doUpdateSet({ holder, lease_until: until })
+                .where('import_leases.lease_until', '<', now),
+            )
             .returning('holder')
             .executeTakeFirst()
         : await this.db
             .insertInto('import_person_leases')
             .values({ person_id: subject.id, holder, lease_until: until })
-            .onConflict((oc) => oc.column('person_id').doUpdateSet({ holder, lease_until: until }).where('import_person_leases.lease_until', '<', now))
+            .onConflict((oc) =>
+              oc
+                .column('person_id')
+                .doUpdateSet({ holder, lease_until: until })
+                .where('import_person_leases.lease_until', '<', now),
+            )
             .returning('holder')
             .executeTakeFirst();
     return row?.holder === holder;
@@ -32,7 +42,12 @@ export class SqlImportLeases implements ImportLeases {
   async extend(subject: LeaseSubject, holder: string, until: number): Promise<boolean> {
     const result =
       subject.kind === 'workspace'
-        ? await this.db.updateTable('import_leases').set({ lease_until: until }).where('account_id', '=', subject.id).where('holder', '=', holder).executeTakeFirst()
+        ? await this.db
+            .updateTable('import_leases')
+            .set({ lease_until: until })
+            .where('account_id', '=', subject.id)
+            .where('holder', '=', holder)
+            .executeTakeFirst()
         : await this.db
             .updateTable('import_person_leases')
             .set({ lease_until: until })
@@ -43,7 +58,17 @@ export class SqlImportLeases implements ImportLeases {
   }
 
   async release(subject: LeaseSubject, holder: string): Promise<void> {
-    if (subject.kind === 'workspace') await this.db.deleteFrom('import_leases').where('account_id', '=', subject.id).where('holder', '=', holder).execute();
-    else await this.db.deleteFrom('import_person_leases').where('person_id', '=', subject.id).where('holder', '=', holder).execute();
+    if (subject.kind === 'workspace')
+      await this.db
+        .deleteFrom('import_leases')
+        .where('account_id', '=', subject.id)
+        .where('holder', '=', holder)
+        .execute();
+    else
+      await this.db
+        .deleteFrom('import_person_leases')
+        .where('person_id', '=', subject.id)
+        .where('holder', '=', holder)
+        .execute();
   }
 }

@@ -29,7 +29,10 @@ export class LinkClickCounts {
    * The window's counts and rotation positions, added in the order given (id order, the order
    * every writer locks in).
    */
-  static async add(trx: Kysely<Database>, counts: ReadonlyArray<{ id: number; clicks: number; rotation: number | null }>): Promise<void> {
+  static async add(
+    trx: Kysely<Database>,
+    counts: ReadonlyArray<{ id: number; clicks: number; rotation: number | null }>,
+  ): Promise<void> {
     if (counts.length === 0) return;
     await sql`insert into link_click_counts (link_id, clicks, last_rotation)
       select * from unnest(${int4Array(counts.map((c) => c.id))}::int4[], ${int8Array(counts.map((c) => c.clicks))}::int8[],
@@ -75,7 +78,9 @@ export class LinkClickCounts {
         gone as (delete from link_click_counts where link_id in (select id from kept) returning link_id, clicks, last_rotation),
         moved as (update links set clicks = links.clicks + gone.clicks, last_rotation = coalesce(gone.last_rotation, links.last_rotation)
           from gone where links.id = gone.link_id returning 1)
-        select (select count(*) from picked) as picked, (select count(*) from moved) as settled, (select max(link_id) from picked) as last`.execute(this.db);
+        select (select count(*) from picked) as picked, (select count(*) from moved) as settled, (select max(link_id) from picked) as last`.execute(
+        this.db,
+      );
       const row = rows[0];
       settled += Number(row?.settled ?? 0);
       if (Number(row?.picked ?? 0) < this.linksPerSettle || row?.last == null) {

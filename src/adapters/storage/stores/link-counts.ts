@@ -26,7 +26,8 @@ export class LinkCounts {
     if (filter.spaceId !== undefined) counted = counted.where('space_id', '=', filter.spaceId);
     if (filter.domainId !== undefined) counted = counted.where('domain_id', '=', filter.domainId);
     if (filter.status === LinkStatus.All) return counted.executeTakeFirst().then(countOf);
-    if (filter.status === LinkStatus.Disabled) return counted.where('disabled', '=', 1).executeTakeFirst().then(countOf);
+    if (filter.status === LinkStatus.Disabled)
+      return counted.where('disabled', '=', 1).executeTakeFirst().then(countOf);
     const enabled = counted.where('disabled', '=', 0);
     const told = enabled.where('expiry_told', '=', 1).executeTakeFirst().then(countOf);
     const untold = enabled.where('expiry_told', '=', 0).executeTakeFirst().then(countOf);

@@ -13,13 +13,21 @@ function expired(eb: LinksEb, now: number) {
     eb.and([eb('ends_at', 'is not', null), eb('ends_at', '<=', now)]),
     // "is not null" keeps the whole test true or false: a NULL here would make NOT(expired)
     // NULL too, and status=1 would lose every link without a click limit.
-    eb.and([eb('expiration_clicks', 'is not', null), eb('expiration_clicks', '>', 0), eb('clicks', '>=', eb.ref('expiration_clicks'))]),
+    eb.and([
+      eb('expiration_clicks', 'is not', null),
+      eb('expiration_clicks', '>', 0),
+      eb('clicks', '>=', eb.ref('expiration_clicks')),
+    ]),
   ]);
 }
 
 /** The list's order (api.md §5): by clicks, then the newest first; or by id. */
-export function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<LinksTable>>>(q: Q, sort: LinkFilter['sort']): Q {
-  if (sort === 'max' || sort === 'min') return q.orderBy('clicks', sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc') as Q;
+export function ordered<Q extends SelectQueryBuilder<Database, 'links', Selectable<LinksTable>>>(
+  q: Q,
+  sort: LinkFilter['sort'],
+): Q {
+  if (sort === 'max' || sort === 'min')
+    return q.orderBy('clicks', sort === 'max' ? 'desc' : 'asc').orderBy('id', 'desc') as Q;
   return q.orderBy('id', sort) as Q;
 }
 
@@ -43,16 +51,29 @@ export class LinkMatching {
     if (filter.pixelId !== undefined) {
       const pixelId = filter.pixelId;
       q = q.where((eb) =>
-        eb.exists(eb.selectFrom('link_pixels').select('link_id').whereRef('link_pixels.link_id', '=', 'links.id').where('link_pixels.pixel_id', '=', pixelId)),
+        eb.exists(
+          eb
+            .selectFrom('link_pixels')
+            .select('link_id')
+            .whereRef('link_pixels.link_id', '=', 'links.id')
+            .where('link_pixels.pixel_id', '=', pixelId),
+        ),
       );
     }
     if (filter.tag !== undefined) {
       // The tag's id first: the planner then reads the tag's own links off link_tags_tag (tag, link)
       // by its statistics of that tag, where a join to `tags` left it guessing and walking them all.
-      const tag = await this.db.selectFrom('tags').select('id').where('account_id', '=', accountId).where('name_key', '=', tagKey(filter.tag)).executeTakeFirst();
+      const tag = await this.db
+        .selectFrom('tags')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('name_key', '=', tagKey(filter.tag))
+        .executeTakeFirst();
       // No tag of that name: no link (ids start at 1).
       const tagId = tag?.id ?? 0;
-      q = q.where('links.id', 'in', (eb) => eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag_id', '=', tagId));
+      q = q.where('links.id', 'in', (eb) =>
+        eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag_id', '=', tagId),
+      );
     }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));

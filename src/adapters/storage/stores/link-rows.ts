@@ -1,4 +1,11 @@
-import { sql, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type RawBuilder,
+  type Selectable,
+  type Updateable,
+} from 'kysely';
 import type { Link, LinkFields } from '../../../core/links/link.ts';
 import type { Rule } from '../../../core/rules/rule.ts';
 import type { TargetType, Targets } from '../../../core/targeting/target.ts';
@@ -100,7 +107,13 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
 export function toInsert(accountId: number, f: LinkFields, now: number): Insertable<LinksTable> {
   // A link written already past its date never became expired while it lived: nothing to tell.
   const expiry_told = f.endsAt !== null && f.endsAt <= now ? 1 : 0;
-  return { ...(toColumns(f) as Insertable<LinksTable>), account_id: accountId, expiry_told, created_at: now, updated_at: now };
+  return {
+    ...(toColumns(f) as Insertable<LinksTable>),
+    account_id: accountId,
+    expiry_told,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**
@@ -110,7 +123,12 @@ export function toInsert(accountId: number, f: LinkFields, now: number): Inserta
  */
 export function expiryToldAfter(f: Partial<LinkFields>, now: number): RawBuilder<number> | undefined {
   if (f.endsAt === undefined && f.expirationClicks === undefined) return undefined;
-  const byDate = f.endsAt === undefined ? sql`(ends_at is not null and ends_at <= ${now})` : f.endsAt !== null && f.endsAt <= now ? sql`1 = 1` : sql`1 = 0`;
+  const byDate =
+    f.endsAt === undefined
+      ? sql`(ends_at is not null and ends_at <= ${now})`
+      : f.endsAt !== null && f.endsAt <= now
+        ? sql`1 = 1`
+        : sql`1 = 0`;
   const cap = f.expirationClicks;
   const byCap =
     cap === undefined

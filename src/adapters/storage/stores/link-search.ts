@@ -119,7 +119,9 @@ export class LinkSearch {
     const term = search.toLowerCase();
     const exact = SEARCH_FIELDS.map((field) => ({ field, exact: containsIgnoringCase(field, search) }));
     const anyOf = (each: Array<Expression<SqlBool>>) => sql<SqlBool>`(${sql.join(each, sql` or `)})`;
-    const scanned = anyOf(exact.map(({ field, exact: e }) => this.scanning(field, search, e, `%${likeLiteral(search)}%`)));
+    const scanned = anyOf(
+      exact.map(({ field, exact: e }) => this.scanning(field, search, e, `%${likeLiteral(search)}%`)),
+    );
     if (term.includes('\0')) return scanned;
     const phrase = `"${term.replaceAll('"', '""')}"`;
     if (await this.common(phrase)) return scanned;
@@ -130,7 +132,9 @@ export class LinkSearch {
   private async common(query: string): Promise<boolean> {
     const probe = await sql<{
       found: number;
-    }>`select count(*) as found from (select rowid from link_search where link_search match ${query} limit ${RARE_PHRASE})`.execute(this.db);
+    }>`select count(*) as found from (select rowid from link_search where link_search match ${query} limit ${RARE_PHRASE})`.execute(
+      this.db,
+    );
     return (probe.rows[0]?.found ?? 0) >= RARE_PHRASE;
   }
 
@@ -171,7 +175,11 @@ export class LinkSearch {
    * COMMON_WORD_FACTOR times as many links. A search of one word, or of none, or whose words are
    * all rare (or all common: `example.com`), is `exact` itself.
    */
-  private async containing(by: LinkSearchField, term: string, exact: Expression<SqlBool>): Promise<Expression<SqlBool>> {
+  private async containing(
+    by: LinkSearchField,
+    term: string,
+    exact: Expression<SqlBool>,
+  ): Promise<Expression<SqlBool>> {
     const words = [...new Set(term.split(/[^\p{L}\p{N}]+/u).filter((word) => [...word].length >= TRIGRAM))];
     if (words.length === 0 || (words.length === 1 && words[0] === term)) return exact;
     const column = sql.ref(by);
@@ -222,12 +230,26 @@ export class LinkSearch {
     const key = prefixKey(this.engine, by);
     const points = [...term].slice(0, 2);
     const keyDecides = [...term].length <= 2;
-    if (points.length === 2) return keyDecides ? sql<SqlBool>`${key} = ${points.join('')}` : sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
+    if (points.length === 2)
+      return keyDecides
+        ? sql<SqlBool>`${key} = ${points.join('')}`
+        : sql<SqlBool>`${key} = ${points.join('')} and ${decided}`;
     const after = successor(points[0]!);
-    const range = after === null ? sql<SqlBool>`${key} >= ${points[0]}` : sql<SqlBool>`${key} >= ${points[0]} and ${key} < ${after}`;
+    const range =
+      after === null
+        ? sql<SqlBool>`${key} >= ${points[0]}`
+        : sql<SqlBool>`${key} >= ${points[0]} and ${key} < ${after}`;
     if (this.engine === 'sqlite') {
       const probe = await this.db
-        .selectFrom(this.db.selectFrom('links').select(sql.lit(1).as('one')).where('account_id', '=', accountId).where(range).limit(COMMON_PREFIX).as('prefixed'))
+        .selectFrom(
+          this.db
+            .selectFrom('links')
+            .select(sql.lit(1).as('one'))
+            .where('account_id', '=', accountId)
+            .where(range)
+            .limit(COMMON_PREFIX)
+            .as('prefixed'),
+        )
         .select((eb) => eb.fn.countAll().as('count'))
         .executeTakeFirst()
         .then(countOf);
@@ -243,7 +265,12 @@ export class LinkSearch {
    * by SQLite's `like` is one by `lower()`, so the first test can only add speed. `pattern` is
    * the `like` pattern of the search as given (not lowered): `exact`'s, for SQLite's own `like`.
    */
-  private scanning(by: LinkSearchField, search: string, exact: Expression<SqlBool>, pattern: string): Expression<SqlBool> {
+  private scanning(
+    by: LinkSearchField,
+    search: string,
+    exact: Expression<SqlBool>,
+    pattern: string,
+  ): Expression<SqlBool> {
     // eslint-disable-next-line no-control-regex -- ASCII is the point
     if (this.engine !== 'sqlite' || !/^[\x00-\x7f]*$/.test(search)) return exact;
     const column = sql.ref(by);

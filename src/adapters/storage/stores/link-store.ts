@@ -53,7 +53,13 @@ export class SqlLinkStore implements LinkStore {
     }
   }
 
-  async update(accountId: number, id: number, fields: Partial<LinkFields>, pixelIds: readonly number[] | undefined, now: number): Promise<Link | null> {
+  async update(
+    accountId: number,
+    id: number,
+    fields: Partial<LinkFields>,
+    pixelIds: readonly number[] | undefined,
+    now: number,
+  ): Promise<Link | null> {
     try {
       const updated = await storeTransaction(this.db, async (trx) => {
         if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, accountId, [id]);
@@ -83,13 +89,24 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async findById(accountId: number, id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll('links').select(unsettledCounts).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('links')
+      .selectAll('links')
+      .select(unsettledCounts)
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
 
   async findAnyById(id: number): Promise<Link | null> {
-    const row = await this.db.selectFrom('links').selectAll('links').select(unsettledCounts).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('links')
+      .selectAll('links')
+      .select(unsettledCounts)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
   }
@@ -111,7 +128,9 @@ export class SqlLinkStore implements LinkStore {
       this.counts.total(accountId, filter, now) ??
       (bound === undefined
         ? q.select((eb) => eb.fn.countAll().as('count'))
-        : this.db.selectFrom(q.select(sql.lit(1).as('one')).limit(bound).as('matched')).select((eb) => eb.fn.countAll().as('count'))
+        : this.db
+            .selectFrom(q.select(sql.lit(1).as('one')).limit(bound).as('matched'))
+            .select((eb) => eb.fn.countAll().as('count'))
       )
         .executeTakeFirst()
         .then(countOf);
@@ -126,7 +145,9 @@ export class SqlLinkStore implements LinkStore {
 
   async first(accountId: number, filter: LinkFilter, limit: number, now: number): Promise<Link[]> {
     const q = await this.matching.query(accountId, filter, now);
-    return this.withPixels(await ordered(q.selectAll('links').select(unsettledCounts), filter.sort).limit(limit).execute());
+    return this.withPixels(
+      await ordered(q.selectAll('links').select(unsettledCounts), filter.sort).limit(limit).execute(),
+    );
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<Link[]> {
@@ -155,7 +176,12 @@ export class SqlLinkStore implements LinkStore {
     return this.withPixels(rows);
   }
 
-  async updateMany(accountId: number, ids: readonly number[], fields: Partial<LinkFields>, now: number): Promise<number[]> {
+  async updateMany(
+    accountId: number,
+    ids: readonly number[],
+    fields: Partial<LinkFields>,
+    now: number,
+  ): Promise<number[]> {
     if (ids.length === 0) return [];
     const told = expiryToldAfter(fields, now);
     return storeTransaction(this.db, async (trx) => {
@@ -176,7 +202,12 @@ export class SqlLinkStore implements LinkStore {
     return this.engine === 'postgres' && fields.expirationClicks !== undefined;
   }
 
-  async setPixelsMany(accountId: number, ids: readonly number[], pixelIds: readonly number[], now: number): Promise<number[]> {
+  async setPixelsMany(
+    accountId: number,
+    ids: readonly number[],
+    pixelIds: readonly number[],
+    now: number,
+  ): Promise<number[]> {
     if (ids.length === 0) return [];
     return storeTransaction(this.db, async (trx) => {
       const rows = await trx
@@ -213,7 +244,11 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('links').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('links')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -230,7 +265,11 @@ export class SqlLinkStore implements LinkStore {
     return owners;
   }
 
-  async insertMany(accountId: number, items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>, now: number): Promise<number[]> {
+  async insertMany(
+    accountId: number,
+    items: ReadonlyArray<{ fields: LinkFields; pixelIds: readonly number[] }>,
+    now: number,
+  ): Promise<number[]> {
     if (items.length === 0) return [];
     try {
       return await storeTransaction(this.db, async (trx) => {
@@ -268,7 +307,12 @@ export class SqlLinkStore implements LinkStore {
   private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
     const map = new Map<number, number[]>();
     if (linkIds.length === 0) return map;
-    const rows = await this.db.selectFrom('link_pixels').select(['link_id', 'pixel_id']).where('link_id', 'in', linkIds).orderBy('pixel_id').execute();
+    const rows = await this.db
+      .selectFrom('link_pixels')
+      .select(['link_id', 'pixel_id'])
+      .where('link_id', 'in', linkIds)
+      .orderBy('pixel_id')
+      .execute();
     for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
     return map;
   }

@@ -15,9 +15,17 @@ export class SqlOwnedRedirectLinks implements OwnedRedirectLinks {
   ) {}
 
   async owned(accountId: number, linkId: number) {
-    const row = await selectRedirectLinks(this.db, this.engine).where('links.id', '=', linkId).where('links.account_id', '=', accountId).executeTakeFirst();
+    const row = await selectRedirectLinks(this.db, this.engine)
+      .where('links.id', '=', linkId)
+      .where('links.account_id', '=', accountId)
+      .executeTakeFirst();
     if (row === undefined) return null;
-    const pixels = await this.db.selectFrom('link_pixels').select('pixel_id').where('link_id', '=', linkId).orderBy('pixel_id').execute();
+    const pixels = await this.db
+      .selectFrom('link_pixels')
+      .select('pixel_id')
+      .where('link_id', '=', linkId)
+      .orderBy('pixel_id')
+      .execute();
     return { link: toRedirectLink(row), pixelIds: pixels.map((p) => p.pixel_id) };
   }
 }

@@ -12,7 +12,10 @@ export class SqlPasswordResetStore implements PasswordResetStore {
       .where('user_id', '=', userId)
       .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
       .execute();
-    await this.db.insertInto('password_resets').values({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt, used_at: null }).execute();
+    await this.db
+      .insertInto('password_resets')
+      .values({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt, used_at: null })
+      .execute();
   }
 
   async find(tokenHash: string, now: number): Promise<number | null> {
@@ -39,6 +42,11 @@ export class SqlPasswordResetStore implements PasswordResetStore {
   }
 
   async endAll(userId: number, now: number): Promise<void> {
-    await this.db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await this.db
+      .updateTable('password_resets')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
   }
 }

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BinaryArrayWriter, int4Array, int8Array, repeatedTextArray, textArray, textBytes } from './pg-binary-arrays.ts';
+import {
+  BinaryArrayWriter,
+  int4Array,
+  int8Array,
+  repeatedTextArray,
+  textArray,
+  textBytes,
+} from './pg-binary-arrays.ts';
 
 /** array_send's layout, read back: flags, element OID, and each element's bytes (null for NULL). */
 function read(bytes: Buffer): { nulls: number; oid: number; elements: (Buffer | null)[] } {
@@ -31,7 +38,17 @@ test('int4 arrays: big-endian values, NULL as length -1, the has-nulls flag, OID
 });
 
 test('int8 arrays: every safe integer, negative ones included, OID 20', () => {
-  const values = [0, 1, -1, 1795554875611, -1795554875611, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 32, 2 ** 32 - 1];
+  const values = [
+    0,
+    1,
+    -1,
+    1795554875611,
+    -1795554875611,
+    Number.MAX_SAFE_INTEGER,
+    Number.MIN_SAFE_INTEGER,
+    2 ** 32,
+    2 ** 32 - 1,
+  ];
   const { oid, elements } = read(int8Array(values));
   assert.equal(oid, 20);
   assert.deepEqual(
@@ -43,7 +60,22 @@ test('int8 arrays: every safe integer, negative ones included, OID 20', () => {
 });
 
 test('text arrays: UTF-8 bytes as they are (nothing quoted or escaped), OID 25; NUL refused', () => {
-  const values = ['a', null, 'NULL', '', 'x,y{}', 'say "hi"', 'C:\\d', 'é 🙂', 'x'.repeat(70_000), 'a', '', 'é 🙂', null, 'a'];
+  const values = [
+    'a',
+    null,
+    'NULL',
+    '',
+    'x,y{}',
+    'say "hi"',
+    'C:\\d',
+    'é 🙂',
+    'x'.repeat(70_000),
+    'a',
+    '',
+    'é 🙂',
+    null,
+    'a',
+  ];
   // repeatedTextArray encodes each distinct value once, and writes the same array.
   assert.deepEqual(repeatedTextArray(values), textArray(values));
   const { nulls, oid, elements } = read(textArray(values));

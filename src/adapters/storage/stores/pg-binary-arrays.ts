@@ -133,7 +133,12 @@ export function textBytesOnce(): (value: string) => Uint8Array {
   };
 }
 
-function arrayOf<T>(type: ElementType, values: ReadonlyArray<T | null>, element: (value: T) => void, writer: BinaryArrayWriter): Buffer {
+function arrayOf<T>(
+  type: ElementType,
+  values: ReadonlyArray<T | null>,
+  element: (value: T) => void,
+  writer: BinaryArrayWriter,
+): Buffer {
   writer.begin(type);
   for (const v of values) {
     if (v === null) writer.nul();

@@ -33,11 +33,23 @@ function expected(unordered: readonly Click[]): Buffer[] {
 
 test('the columns of several messages: the clicks of the kept links, in link order, as the insert reads them', () => {
   const first = [
-    aClick({ linkId: 1, at: NOV, country: 'US', city: 'São Paulo', browser: 'Chrome', referrerHost: 'a"b\\c.example', rule: 0, variant: 2 }),
+    aClick({
+      linkId: 1,
+      at: NOV,
+      country: 'US',
+      city: 'São Paulo',
+      browser: 'Chrome',
+      referrerHost: 'a"b\\c.example',
+      rule: 0,
+      variant: 2,
+    }),
     aClick({ linkId: 2, at: NOV + 1, country: 'US', isBot: true }),
     aClick({ linkId: 3, at: NOV + 2, language: 'NULL', platform: '' }),
   ];
-  const second = [aClick({ linkId: 1, accountId: 2 ** 31 - 1, at: DEC, country: 'DE', device: 'mobile', rule: 19 }), aClick({ linkId: 2, at: DEC + 5 })];
+  const second = [
+    aClick({ linkId: 1, accountId: 2 ** 31 - 1, at: DEC, country: 'DE', device: 'mobile', rule: 19 }),
+    aClick({ linkId: 2, at: DEC + 5 }),
+  ];
   const rows = pgClickArrays([encodeClicks(first), encodeClicks(second)], (id) => id !== 2);
   const kept = [...first, ...second].filter((c) => c.linkId !== 2);
   assert.equal(rows.count, kept.length);

@@ -11,7 +11,15 @@ export interface PgClickArrays {
   months: Month[];
 }
 
-const TEXTS = [CODE_AT.country, CODE_AT.city, CODE_AT.browser, CODE_AT.platform, CODE_AT.device, CODE_AT.language, CODE_AT.referrerHost];
+const TEXTS = [
+  CODE_AT.country,
+  CODE_AT.city,
+  CODE_AT.browser,
+  CODE_AT.platform,
+  CODE_AT.device,
+  CODE_AT.language,
+  CODE_AT.referrerHost,
+];
 /** Rows a batch can hold and still be ordered by one number a row (linkOrder). */
 const INDEX_SPAN = 2 ** 21;
 /** is_bot, rule and variant: -1 stands for null in the columns, and is_bot is never -1. */
@@ -24,7 +32,11 @@ const NULLABLE = [NUMBER_AT.isBot, NUMBER_AT.rule, NUMBER_AT.variant];
  * in time order), so that their entries in the (link_id, at) index are made in one walk along it
  * rather than at random (docs/adr/0079). `writer`'s buffer is reused from batch to batch.
  */
-export function pgClickArrays(parts: readonly ClickColumns[], keep: (linkId: number) => boolean, writer = new BinaryArrayWriter()): PgClickArrays {
+export function pgClickArrays(
+  parts: readonly ClickColumns[],
+  keep: (linkId: number) => boolean,
+  writer = new BinaryArrayWriter(),
+): PgClickArrays {
   let total = 0;
   for (const part of parts) total += part.count;
   // Each kept row: its part, its index there, and its link.

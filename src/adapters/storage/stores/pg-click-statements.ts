@@ -25,7 +25,9 @@ export const pgClickStatements: ClickStatements = {
     // write of rollups holds up another or an edit of these links; a batch's update of its capped
     // links' counters takes their row locks, in id order.
     const { rows } = await sql<{ id: number; capped: boolean }>`
-      select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${int4Array(ids)}::int4[]) order by id for key share`.execute(trx);
+      select id, coalesce(expiration_clicks, 0) > 0 as capped from links where id = any(${int4Array(ids)}::int4[]) order by id for key share`.execute(
+      trx,
+    );
     return new Map(rows.map((r) => [r.id, r.capped]));
   },
 
@@ -37,7 +39,9 @@ export const pgClickStatements: ClickStatements = {
     if (updates.length === 0) return;
     // The update's own plan may visit the rows in any order (a hash join scans links): the row
     // locks are taken first, in id order, the order every writer takes them in.
-    await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(trx);
+    await sql`select 1 from links where id = any(${int4Array(updates.map((u) => u.id))}::int4[]) order by id for no key update`.execute(
+      trx,
+    );
     await sql`
       update links set clicks = links.clicks + v.n, last_rotation = coalesce(v.r, links.last_rotation)
       from unnest(${int4Array(updates.map((u) => u.id))}::int4[], ${int8Array(updates.map((u) => u.clicks))}::int8[],
@@ -68,7 +72,9 @@ export const pgClickStatements: ClickStatements = {
       select unnest(${int4Array(increments.map((r) => r.linkId))}::int4[]), unnest(${repeatedTextArray(increments.map((r) => r.dimension))}::text[]),
         unnest(${repeatedTextArray(increments.map((r) => r.day))}::text[]), unnest(${repeatedTextArray(increments.map((r) => r.value))}::text[]),
         unnest(${int8Array(increments.map((r) => r.count))}::int8[])
-      on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(trx);
+      on conflict (link_id, dimension, day, value) do update set count = click_rollups_recent.count + excluded.count`.execute(
+      trx,
+    );
   },
 
   async addAccountDays(trx, totals) {
@@ -93,7 +99,11 @@ export interface PgRecord {
 }
 
 /** insertClicks, answering the record's transaction and server process with its id. */
-export function insertRecorded(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<PgRecord | null> {
+export function insertRecorded(
+  trx: Transaction<Database>,
+  clicks: readonly Click[],
+  owner?: string,
+): Promise<PgRecord | null> {
   return insertClickArrays(
     trx,
     pgClickArrays([encodeClicks(clicks)], () => true),
@@ -102,11 +112,16 @@ export function insertRecorded(trx: Transaction<Database>, clicks: readonly Clic
 }
 
 /** insertRecorded, for rows already in binary arrays (pg-click-arrays.ts). */
-export async function insertClickArrays(trx: Transaction<Database>, rows: PgClickArrays, owner?: string): Promise<PgRecord | null> {
+export async function insertClickArrays(
+  trx: Transaction<Database>,
+  rows: PgClickArrays,
+  owner?: string,
+): Promise<PgRecord | null> {
   if (rows.count === 0) return null;
   // The partitions of the batch's months, and of the month after its last, are there (docs/adr/0080).
   await ensureMonths(trx, rows.months);
-  const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] = rows.columns;
+  const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] =
+    rows.columns;
   const unnested = sql`select unnest(${linkId}::int4[]), unnest(${accountId}::int4[]), unnest(${at}::int8[]),
       unnest(${country}::text[]), unnest(${city}::text[]), unnest(${browser}::text[]), unnest(${platform}::text[]),
       unnest(${device}::text[]), unnest(${language}::text[]), unnest(${referrer}::text[]), unnest(${isBot}::int4[]),
@@ -121,7 +136,11 @@ export async function insertClickArrays(trx: Transaction<Database>, rows: PgClic
   // they are nearly always one unbroken range, and the range alone is recorded (a batch that
   // crossed into a new block lists its ids), with the time span by which a recovery finds its
   // rows (migration 0039, docs/adr/0079).
-  const { rows: recorded } = await sql<{ id: string | number; xid: string; pid: number }>`with ins as (${insert} returning id, at),
+  const { rows: recorded } = await sql<{
+    id: string | number;
+    xid: string;
+    pid: number;
+  }>`with ins as (${insert} returning id, at),
       span as (select min(id) as lo, max(id) as hi, count(*) as n, min(at) as lo_at, max(at) as hi_at from ins)
       insert into click_batches_pending (owner, first_click_id, last_click_id, click_ids, first_at, last_at)
       select ${owner}, lo, hi, case when hi - lo + 1 = n then null else (select array_agg(id order by id) from ins) end, lo_at, hi_at from span where n > 0

@@ -23,7 +23,13 @@ export class SqlPixelStore extends OwnedRowsStore<'pixels', Pixel> implements Pi
   async insert(accountId: number, fields: PixelFields, now: number) {
     const row = await this.db
       .insertInto('pixels')
-      .values({ account_id: accountId, ...fields, name_key: fields.name.toLowerCase(), created_at: now, updated_at: now })
+      .values({
+        account_id: accountId,
+        ...fields,
+        name_key: fields.name.toLowerCase(),
+        created_at: now,
+        updated_at: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toPixel(row);

@@ -5,7 +5,8 @@ import type { AuditActor } from '../../../core/audit/audit-entry.ts';
 import { SqlAuditLog } from './audit-store.ts';
 
 /** What a logo's entry shows of it: its kind and size, never its bytes. */
-const described = (logo: { type: string; bytes: { length: number } } | undefined) => (logo ? { type: logo.type, bytes: logo.bytes.length } : null);
+const described = (logo: { type: string; bytes: { length: number } } | undefined) =>
+  logo ? { type: logo.type, bytes: logo.bytes.length } : null;
 
 /** The logo of the account's link, if it has one (another account's link has none). */
 function ownedLogo(db: Kysely<Database>, accountId: number, linkId: number) {
@@ -33,9 +34,18 @@ export class SqlQrLogoStore {
    */
   put(accountId: number, linkId: number, logo: QrLogo, now: number, actor: AuditActor): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const owned = await trx.selectFrom('links').select('id').where('id', '=', linkId).where('account_id', '=', accountId).executeTakeFirst();
+      const owned = await trx
+        .selectFrom('links')
+        .select('id')
+        .where('id', '=', linkId)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
       if (!owned) return false;
-      const before = await trx.selectFrom('link_qr_logos').select(['type', 'bytes']).where('link_id', '=', linkId).executeTakeFirst();
+      const before = await trx
+        .selectFrom('link_qr_logos')
+        .select(['type', 'bytes'])
+        .where('link_id', '=', linkId)
+        .executeTakeFirst();
       const bytes = Buffer.from(logo.bytes);
       await trx
         .insertInto('link_qr_logos')
@@ -57,7 +67,24 @@ export class SqlQrLogoStore {
     });
   }
 
-  private audit(trx: Kysely<Database>, workspaceId: number, linkId: number, actor: AuditActor, at: number, old: unknown, next: unknown): Promise<void> {
-    return new SqlAuditLog(trx).record([{ workspaceId, actor, action: 'link.updated', target: { type: 'link', id: linkId }, changes: { qr_logo: [old, next] }, at }]);
+  private audit(
+    trx: Kysely<Database>,
+    workspaceId: number,
+    linkId: number,
+    actor: AuditActor,
+    at: number,
+    old: unknown,
+    next: unknown,
+  ): Promise<void> {
+    return new SqlAuditLog(trx).record([
+      {
+        workspaceId,
+        actor,
+        action: 'link.updated',
+        target: { type: 'link', id: linkId },
+        changes: { qr_logo: [old, next] },
+        at,
+      },
+    ]);
   }
 }

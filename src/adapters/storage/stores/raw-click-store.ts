@@ -16,14 +16,21 @@ export class SqlRawClickStore implements RawClickStore {
     this.db = storage.reads;
   }
 
-  async clicksAfter(linkId: number, from: number, to: number, after: ClickPosition | null, limit: number): Promise<RawClick[]> {
+  async clicksAfter(
+    linkId: number,
+    from: number,
+    to: number,
+    after: ClickPosition | null,
+    limit: number,
+  ): Promise<RawClick[]> {
     let q = this.db
       .selectFrom('clicks')
       .select(['id', 'at', 'country', 'city', 'browser', 'platform', 'device', 'language', 'referrer_host', 'is_bot'])
       .where('link_id', '=', linkId)
       .where('at', '>=', from)
       .where('at', '<', to);
-    if (after) q = q.where((eb) => eb.or([eb('at', '>', after.at), eb.and([eb('at', '=', after.at), eb('id', '>', after.id)])]));
+    if (after)
+      q = q.where((eb) => eb.or([eb('at', '>', after.at), eb.and([eb('at', '=', after.at), eb('id', '>', after.id)])]));
     const rows = await q.orderBy('at').orderBy('id').limit(limit).execute();
     return rows.map((r) => ({
       id: Number(r.id),

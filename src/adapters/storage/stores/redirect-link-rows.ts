@@ -25,7 +25,12 @@ export function selectRedirectLinks(db: Kysely<Database>, engine: Engine) {
       .selectAll('links')
       .select(unsettledCounts)
       // A suspended owner's links answer as disabled (the operators' suspension, issue 16).
-      .select(['accounts.timezone', 'accounts.suspended_at', 'domains.name as domain_name', 'domains.verified_at as domain_verified_at'])
+      .select([
+        'accounts.timezone',
+        'accounts.suspended_at',
+        'domains.name as domain_name',
+        'domains.verified_at as domain_verified_at',
+      ])
       .select((eb: ExpressionBuilder<Database, 'links'>) =>
         jsonArrayFrom(
           eb

@@ -1,9 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { DomainNameSource, HostedLink, MostVisitedSource, RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
+import type {
+  DomainNameSource,
+  HostedLink,
+  MostVisitedSource,
+  RedirectLink,
+  RedirectLinkSource,
+} from '../../../core/redirect/redirect-link.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { selectRedirectLinks, toRedirectLink, type RedirectLinkRow } from './redirect-link-rows.ts';
-import { checkAppleAppSiteAssociation, checkAssetLinks, servedAppSiteFile } from '../../../core/domains/app-site-files.ts';
+import {
+  checkAppleAppSiteAssociation,
+  checkAssetLinks,
+  servedAppSiteFile,
+} from '../../../core/domains/app-site-files.ts';
 
 /** How far back the warm-up ranks links by their clicks: local days, so a day either side of UTC's. */
 const RECENT_DAYS = 2;
@@ -23,7 +33,9 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
   async find(host: string, alias: string): Promise<RedirectLink | null> {
     let query = selectRedirectLinks(this.db, this.engine).where('links.alias_key', '=', alias.toLowerCase());
     // A pending claim is not a domain yet: only a verified one's name finds its links.
-    query = this.appHosts.has(host) ? query.where('links.domain_id', 'is', null) : query.where('domains.name', '=', host).where('domains.verified_at', 'is not', null);
+    query = this.appHosts.has(host)
+      ? query.where('links.domain_id', 'is', null)
+      : query.where('domains.name', '=', host).where('domains.verified_at', 'is not', null);
     const row = await query.executeTakeFirst();
     return row ? toRedirectLink(row) : null;
   }

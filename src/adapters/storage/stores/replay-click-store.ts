@@ -32,7 +32,9 @@ export class SqlReplayClickStore implements ReplayClickStore {
   async *groups(linkId: number, span: ClickSpan, byMinute: boolean): AsyncGenerator<ClickFacts[]> {
     const columns = ['country', 'platform', 'browser', 'device', 'language', 'referrer_host'] as const;
     // `at` is an integer on both engines: the division truncates.
-    const minute = byMinute ? sql<number | string | null>`${sql.ref('at')} / ${sql.lit(MINUTE_MS)}` : sql<number | string | null>`null`;
+    const minute = byMinute
+      ? sql<number | string | null>`${sql.ref('at')} / ${sql.lit(MINUTE_MS)}`
+      : sql<number | string | null>`null`;
     let q = this.db
       .selectFrom('clicks')
       .where('link_id', '=', linkId)

@@ -6,7 +6,10 @@ export class SqlReservedNames implements ReservedNames {
   constructor(private readonly db: Kysely<Database>) {}
 
   async isReserved(name: string) {
-    return (await this.db.selectFrom('reserved_domains').select('name').where('name', '=', name).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('reserved_domains').select('name').where('name', '=', name).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   async reserve(name: string, now: number) {

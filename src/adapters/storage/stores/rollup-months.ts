@@ -59,7 +59,8 @@ export class SqlRollupMonths implements MonthFolder {
   /** Months before the answer have the link's rows in click_rollup_months, and the quarters wholly before it in click_rollup_quarters. */
   async foldedBefore(linkId: number): Promise<string> {
     const at = this.now();
-    if (this.cached === null || at - this.cached.at > STATE_TTL_MS) this.cached = { state: await this.state(this.db), at };
+    if (this.cached === null || at - this.cached.at > STATE_TTL_MS)
+      this.cached = { state: await this.state(this.db), at };
     const { state } = this.cached;
     return state.pass_to !== null && linkId <= (state.through_link_id ?? 0) ? state.pass_to : state.folded_before;
   }
@@ -122,7 +123,12 @@ export class SqlRollupMonths implements MonthFolder {
       .executeTakeFirstOrThrow();
     const links = Number(group.links);
     if (links === 0) {
-      await this.moveOn(trx, { folded_before: state.pass_to, pass_to: null, pass_last_link_id: null, through_link_id: null });
+      await this.moveOn(trx, {
+        folded_before: state.pass_to,
+        pass_to: null,
+        pass_last_link_id: null,
+        through_link_id: null,
+      });
       return 0;
     }
     const last = Number(group.last);
@@ -149,7 +155,10 @@ export class SqlRollupMonths implements MonthFolder {
   }
 
   private async state(db: Kysely<Database>, lock = false): Promise<FoldState> {
-    const q = db.selectFrom('rollup_month_folds').select(['folded_before', 'pass_to', 'pass_last_link_id', 'through_link_id']).where('id', '=', 1);
+    const q = db
+      .selectFrom('rollup_month_folds')
+      .select(['folded_before', 'pass_to', 'pass_last_link_id', 'through_link_id'])
+      .where('id', '=', 1);
     // SQLite's transactions begin immediate (one writer at a time); PostgreSQL's instances take turns on the row.
     return await (lock && this.engine === 'postgres' ? q.forUpdate() : q).executeTakeFirstOrThrow();
   }

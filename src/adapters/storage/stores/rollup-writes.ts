@@ -21,7 +21,12 @@ const ROWS_PER_STATEMENT = 2_000;
  * dimension, day, value), then their accounts' days in key order (account, day). Neither waits
  * for a batch's transaction, which writes no mark and no rollup.
  */
-export async function writeRollups(trx: Transaction<Database>, statements: ClickStatements, window: RollupWindow, live: KeptLinks): Promise<void> {
+export async function writeRollups(
+  trx: Transaction<Database>,
+  statements: ClickStatements,
+  window: RollupWindow,
+  live: KeptLinks,
+): Promise<void> {
   const unique = new Map<number, Map<string, number>>();
   for (const part of parts(window.orderedMarks(), live)) {
     for (const { linkId, day } of await statements.insertMarks(trx, part)) {

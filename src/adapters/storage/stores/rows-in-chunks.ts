@@ -18,7 +18,10 @@ interface ChunkableQuery<O> {
  * whole result would be parsed here as fast as the socket delivers it); an in-memory SQLite
  * database, which has no other thread, read whole and cut.
  */
-export function rowsInChunks<O>(storage: Pick<Storage, 'db' | 'reads' | 'engine'>, query: ChunkableQuery<O>): AsyncGenerator<O[]> {
+export function rowsInChunks<O>(
+  storage: Pick<Storage, 'db' | 'reads' | 'engine'>,
+  query: ChunkableQuery<O>,
+): AsyncGenerator<O[]> {
   if (storage.engine === 'postgres') return fetchedInChunks(storage, query);
   if (storage.reads !== storage.db) return streamedInChunks(query);
   return cutInChunks(query);

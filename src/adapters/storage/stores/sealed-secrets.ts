@@ -47,7 +47,9 @@ export async function readSealed(db: Kysely<Database>): Promise<SealedRow[]> {
       k: number | string;
       v: string;
       u: unknown;
-    }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v, ${sql.ref(column.inUse)} as u from ${sql.table(column.table)}`.execute(db);
+    }>`select ${sql.ref(column.key)} as k, ${sql.ref(column.column)} as v, ${sql.ref(column.inUse)} as u from ${sql.table(column.table)}`.execute(
+      db,
+    );
     for (const r of found.rows) rows.push({ column, key: r.k, sealed: r.v, inUse: r.u !== null });
   }
   return rows;
@@ -56,9 +58,10 @@ export async function readSealed(db: Kysely<Database>): Promise<SealedRow[]> {
 /** Writes `next` in place of the row's secret unless it changed since it was read (then false). */
 export async function replaceSealed(db: Kysely<Database>, row: SealedRow, next: string): Promise<boolean> {
   const { table, key, column } = row.column;
-  const result = await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${next} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(
-    db,
-  );
+  const result =
+    await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${next} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(
+      db,
+    );
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
@@ -67,13 +70,27 @@ export async function replaceSealed(db: Kysely<Database>, row: SealedRow, next: 
  * person's audit entry (docs/operations.md, "The seal key"); false when the row changed since it
  * was read. Run inside the caller's transaction: the entry commits with the deletion.
  */
-export async function forgetSealed(db: Kysely<Database>, row: SealedRow, by: { actor: AuditActor; at: number }): Promise<boolean> {
+export async function forgetSealed(
+  db: Kysely<Database>,
+  row: SealedRow,
+  by: { actor: AuditActor; at: number },
+): Promise<boolean> {
   const { table, key, column, alsoDelete, forgotten } = row.column;
-  const deleted = await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(db);
+  const deleted =
+    await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${row.key} and ${sql.ref(column)} = ${row.sealed}`.execute(
+      db,
+    );
   if (Number(deleted.numAffectedRows ?? 0) === 0) return false;
-  for (const other of alsoDelete) await sql`delete from ${sql.table(other)} where ${sql.ref(key)} = ${row.key}`.execute(db);
+  for (const other of alsoDelete)
+    await sql`delete from ${sql.table(other)} where ${sql.ref(key)} = ${row.key}`.execute(db);
   if (row.inUse) {
-    await recordAccountChange(new SqlAuditLog(db), { userId: Number(row.key), actor: by.actor, action: forgotten.action, changes: forgotten.changes, at: by.at });
+    await recordAccountChange(new SqlAuditLog(db), {
+      userId: Number(row.key),
+      actor: by.actor,
+      action: forgotten.action,
+      changes: forgotten.changes,
+      at: by.at,
+    });
   }
   return true;
 }

@@ -19,7 +19,11 @@ export class SqlSessionStore implements SessionStore {
 
   async insert(accountId: number, s: NewSession): Promise<Session> {
     // Ended sessions of the account go as a new one starts: the table holds live sessions only.
-    await this.db.deleteFrom('sessions').where('account_id', '=', accountId).where('expires_at', '<=', s.createdAt).execute();
+    await this.db
+      .deleteFrom('sessions')
+      .where('account_id', '=', accountId)
+      .where('expires_at', '<=', s.createdAt)
+      .execute();
     const row = await this.db
       .insertInto('sessions')
       .values({
@@ -38,9 +42,18 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async find(tokenHash: string, now: number) {
-    const session = await this.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+    const session = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
     if (!session) return null;
-    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', session.account_id).executeTakeFirst();
+    const account = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', session.account_id)
+      .executeTakeFirst();
     return account ? { session: toSession(session), account: toAccount(account) } : null;
   }
 
@@ -49,12 +62,22 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async list(accountId: number, now: number): Promise<Session[]> {
-    const rows = await this.db.selectFrom('sessions').selectAll().where('account_id', '=', accountId).where('expires_at', '>', now).orderBy('id', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('expires_at', '>', now)
+      .orderBy('id', 'desc')
+      .execute();
     return rows.map(toSession);
   }
 
   async delete(accountId: number, sessionId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('sessions').where('id', '=', sessionId).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('id', '=', sessionId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -46,7 +46,11 @@ const TTL_MS = 10 * 60_000;
  */
 export class SettledSums {
   // A list longer than the whole cache is not kept (lru-cache refuses it): read each time.
-  private readonly cache = new LRUCache<string, ValueSums>({ maxSize: MAX_VALUES, sizeCalculation: (sums) => Math.max(1, sums.size), ttl: TTL_MS });
+  private readonly cache = new LRUCache<string, ValueSums>({
+    maxSize: MAX_VALUES,
+    sizeCalculation: (sums) => Math.max(1, sums.size),
+    ttl: TTL_MS,
+  });
   private readonly reading = new Map<string, Promise<ValueSums>>();
 
   async of(key: string, read: () => Promise<ValueSums>): Promise<ValueSums> {

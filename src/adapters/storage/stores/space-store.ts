@@ -22,7 +22,13 @@ export class SqlSpaceStore extends OwnedRowsStore<'spaces', Space> implements Sp
   async insert(accountId: number, fields: { name: string; color: number }, now: number) {
     const row = await this.db
       .insertInto('spaces')
-      .values({ account_id: accountId, ...fields, name_key: fields.name.toLowerCase(), created_at: now, updated_at: now })
+      .values({
+        account_id: accountId,
+        ...fields,
+        name_key: fields.name.toLowerCase(),
+        created_at: now,
+        updated_at: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toSpace(row);

@@ -22,7 +22,11 @@ export const sqliteClickStatements: ClickStatements = {
     // One writer at a time: nothing can delete a link while this transaction runs.
     const live = new Map<number, boolean>();
     for (const part of chunks(ids, ROWS_PER_INSERT)) {
-      for (const r of await trx.selectFrom('links').select(['id', 'expiration_clicks']).where('id', 'in', part).execute()) {
+      for (const r of await trx
+        .selectFrom('links')
+        .select(['id', 'expiration_clicks'])
+        .where('id', 'in', part)
+        .execute()) {
         live.set(r.id, (r.expiration_clicks ?? 0) > 0);
       }
     }
@@ -101,9 +105,13 @@ export const sqliteClickStatements: ClickStatements = {
     for (const part of chunks(increments, ROWS_PER_STATEMENT)) {
       await trx
         .insertInto('click_rollups')
-        .values(part.map((r) => ({ link_id: r.linkId, dimension: r.dimension, day: r.day, value: r.value, count: r.count })))
+        .values(
+          part.map((r) => ({ link_id: r.linkId, dimension: r.dimension, day: r.day, value: r.value, count: r.count })),
+        )
         .onConflict((oc) =>
-          oc.columns(['link_id', 'dimension', 'day', 'value']).doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
+          oc
+            .columns(['link_id', 'dimension', 'day', 'value'])
+            .doUpdateSet((eb) => ({ count: eb('click_rollups.count', '+', eb.ref('excluded.count')) })),
         )
         .execute();
     }
@@ -125,7 +133,12 @@ async function maxClickId(trx: Transaction<Database>): Promise<number> {
  * "where id in (…)" makes SQLite walk v and look each link up by its key; a join in
  * UPDATE … FROM let it scan the whole links table instead.
  */
-async function setLinks(trx: Transaction<Database>, column: 'clicks' | 'last_rotation', pairs: Array<[number, number]>, mode: 'add' | 'set'): Promise<void> {
+async function setLinks(
+  trx: Transaction<Database>,
+  column: 'clicks' | 'last_rotation',
+  pairs: Array<[number, number]>,
+  mode: 'add' | 'set',
+): Promise<void> {
   for (const part of chunks(pairs, PAIRS_PER_UPDATE)) {
     const values = sql.join(part.map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as bigint))`));
     const n = sql`(select v.n from v where v.id = links.id)`;

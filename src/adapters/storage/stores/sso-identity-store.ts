@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Account, NewAccount } from '../../../core/accounts/account.ts';
-import type { LinkedIdentity, SsoIdentity, SsoIdentityStore, UnlinkOutcome } from '../../../core/sso/sso-identity-store.ts';
+import type {
+  LinkedIdentity,
+  SsoIdentity,
+  SsoIdentityStore,
+  UnlinkOutcome,
+} from '../../../core/sso/sso-identity-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { insertAccount } from './account-store.ts';
@@ -52,7 +57,9 @@ export class SqlSsoIdentityStore implements SsoIdentityStore {
       .where('user_id', '=', userId)
       .where((eb) =>
         eb.or([
-          eb.exists(eb.selectFrom('accounts').select('id').where('id', '=', userId).where('password_hash', 'is not', null)),
+          eb.exists(
+            eb.selectFrom('accounts').select('id').where('id', '=', userId).where('password_hash', 'is not', null),
+          ),
           eb(
             eb.selectFrom(this.identitiesLocked(userId).as('mine')).select((c) => c.fn.countAll().as('n')),
             '>',
@@ -67,14 +74,22 @@ export class SqlSsoIdentityStore implements SsoIdentityStore {
 
   /** The person's identities, locked in one order on PostgreSQL (two lockers never wait on each other). */
   private identitiesLocked(userId: number) {
-    const mine = this.db.selectFrom('sso_identities').select('subject').where('user_id', '=', userId).orderBy('issuer').orderBy('subject');
+    const mine = this.db
+      .selectFrom('sso_identities')
+      .select('subject')
+      .where('user_id', '=', userId)
+      .orderBy('issuer')
+      .orderBy('subject');
     return this.engine === 'postgres' ? mine.forUpdate() : mine;
   }
 
   createUser(account: NewAccount, identity: SsoIdentity, now: number): Promise<Account> {
     return this.db.transaction().execute(async (trx) => {
       const made = await insertAccount(trx, account, null, now);
-      await trx.insertInto('sso_identities').values({ issuer: identity.issuer, subject: identity.subject, user_id: made.id, created_at: now }).execute();
+      await trx
+        .insertInto('sso_identities')
+        .values({ issuer: identity.issuer, subject: identity.subject, user_id: made.id, created_at: now })
+        .execute();
       return made;
     });
   }

@@ -1,7 +1,13 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Dimension } from '../../../core/stats/dimensions.ts';
 import type { DayRange } from '../../../core/stats/range.ts';
-import type { BreakdownQuery, LinkDayCount, StatsStore, StatsSummary, ValueCount } from '../../../core/stats/stats-store.ts';
+import type {
+  BreakdownQuery,
+  LinkDayCount,
+  StatsStore,
+  StatsSummary,
+  ValueCount,
+} from '../../../core/stats/stats-store.ts';
 import { offsetOf } from '../../../core/shared/page.ts';
 import { rangeParts, settledBefore } from '../../../core/stats/rollup-months.ts';
 import { addDays } from '../../../core/stats/range.ts';
@@ -66,7 +72,11 @@ export class SqlStatsStore implements StatsStore {
   }
 
   private spanRows(linkId: number, span: RollupSpan) {
-    return this.db.selectFrom(span.table).where('link_id', '=', linkId).where(sql.ref(span.key), '>=', span.from).where(sql.ref(span.key), '<=', span.to);
+    return this.db
+      .selectFrom(span.table)
+      .where('link_id', '=', linkId)
+      .where(sql.ref(span.key), '>=', span.from)
+      .where(sql.ref(span.key), '<=', span.to);
   }
 
   /**
@@ -78,11 +88,17 @@ export class SqlStatsStore implements StatsStore {
   }
 
   private spansRows(linkId: number, dimension: Dimension, spans: readonly RollupSpan[]) {
-    const [first, ...rest] = spans.map((span) => this.spanRows(linkId, span).select(['value', 'count']).where('dimension', '=', dimension));
+    const [first, ...rest] = spans.map((span) =>
+      this.spanRows(linkId, span).select(['value', 'count']).where('dimension', '=', dimension),
+    );
     return this.db.selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'));
   }
 
-  private async sumsOf(linkId: number, dimension: Dimension, spans: readonly RollupSpan[]): Promise<Array<[string, number]>> {
+  private async sumsOf(
+    linkId: number,
+    dimension: Dimension,
+    spans: readonly RollupSpan[],
+  ): Promise<Array<[string, number]>> {
     const rows = await this.spansRows(linkId, dimension, spans)
       .select(['value', (eb) => eb.fn.sum<number | string>('count').as('count')])
       .groupBy('value')
@@ -150,7 +166,12 @@ export class SqlStatsStore implements StatsStore {
     return rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) }));
   }
 
-  async breakdown(linkId: number, dimension: Dimension, range: DayRange, query: BreakdownQuery): Promise<{ items: ValueCount[]; total: number }> {
+  async breakdown(
+    linkId: number,
+    dimension: Dimension,
+    range: DayRange,
+    query: BreakdownQuery,
+  ): Promise<{ items: ValueCount[]; total: number }> {
     // A search matches in the database's own collation (contains): searched lists are read there whole.
     if (!query.search) {
       const sums = await this.valueSums(linkId, dimension, range);
@@ -159,14 +180,21 @@ export class SqlStatsStore implements StatsStore {
     let q = await this.rows(linkId, dimension, range);
     if (query.search) q = q.where(this.contains(query.search));
     const sum = sql<number | string>`sum(${sql.ref('count')})`;
-    let listed = q.select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')]).groupBy('value');
-    listed = query.order === 'value' ? listed.orderBy('value') : listed.orderBy(sum, query.order === 'max' ? 'desc' : 'asc').orderBy('value');
+    let listed = q
+      .select(['value', sum.as('count'), sql<number | string>`count(*) over ()`.as('entries')])
+      .groupBy('value');
+    listed =
+      query.order === 'value'
+        ? listed.orderBy('value')
+        : listed.orderBy(sum, query.order === 'max' ? 'desc' : 'asc').orderBy('value');
     if (query.page) listed = listed.limit(query.page.perPage).offset(offsetOf(query.page));
     const rows = await listed.execute();
     let total = rows.length > 0 ? Number(rows[0]!.entries) : 0;
     // Past the last page: no row to carry the number of entries, so count them.
     if (rows.length === 0 && query.page && query.page.page > 1) {
-      const counted = await q.select((eb) => eb.fn.count<number | string>(sql`distinct ${sql.ref('value')}`).as('n')).executeTakeFirst();
+      const counted = await q
+        .select((eb) => eb.fn.count<number | string>(sql`distinct ${sql.ref('value')}`).as('n'))
+        .executeTakeFirst();
       total = Number(counted?.n ?? 0);
     }
     return { items: rows.map((r) => ({ value: valueOf(r.value), count: Number(r.count) })), total };

@@ -8,13 +8,28 @@ import type { Database } from '../schema.ts';
  * Every link's stored destinations, a page at a time in id order (one indexed range read each),
  * the event loop turning between pages: a background walk that never holds the redirect.
  */
-export async function* storedDestinations(db: Kysely<Database>, options: { pageSize?: number; signal?: AbortSignal } = {}): AsyncGenerator<StoredDestinations[]> {
+export async function* storedDestinations(
+  db: Kysely<Database>,
+  options: { pageSize?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<StoredDestinations[]> {
   const pageSize = options.pageSize ?? 500;
   let after = 0;
   while (!options.signal?.aborted) {
-    const rows = await db.selectFrom('links').select(['id', 'url', 'ios_url', 'android_url', 'rules']).where('id', '>', after).orderBy('id').limit(pageSize).execute();
+    const rows = await db
+      .selectFrom('links')
+      .select(['id', 'url', 'ios_url', 'android_url', 'rules'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(pageSize)
+      .execute();
     if (rows.length === 0) return;
-    yield rows.map((r) => ({ id: r.id, url: r.url, iosUrl: r.ios_url, androidUrl: r.android_url, rules: rulesOf(r.rules) }));
+    yield rows.map((r) => ({
+      id: r.id,
+      url: r.url,
+      iosUrl: r.ios_url,
+      androidUrl: r.android_url,
+      rules: rulesOf(r.rules),
+    }));
     after = rows[rows.length - 1]!.id;
     await turn();
   }

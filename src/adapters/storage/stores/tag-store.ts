@@ -17,7 +17,8 @@ const toTag = (r: Selectable<TagsTable>): Tag => ({
   updatedAt: r.updated_at,
 });
 
-const byName = (a: Tag, b: Tag) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id);
+const byName = (a: Tag, b: Tag) =>
+  a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id;
 
 export class SqlTagStore implements TagStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -39,7 +40,12 @@ export class SqlTagStore implements TagStore {
   }
 
   async findById(accountId: number, id: number): Promise<Tag | null> {
-    const row = await this.db.selectFrom('tags').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('tags')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row ? toTag(row) : null;
   }
 
@@ -49,10 +55,24 @@ export class SqlTagStore implements TagStore {
     // Two requests may name a new tag at once: the unique index keeps one, both read it back.
     await this.db
       .insertInto('tags')
-      .values(names.map((name) => ({ account_id: accountId, name, name_key: tagKey(name), color: colourFor(name), created_at: now, updated_at: now })))
+      .values(
+        names.map((name) => ({
+          account_id: accountId,
+          name,
+          name_key: tagKey(name),
+          color: colourFor(name),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .onConflict((oc) => oc.columns(['account_id', 'name_key']).doNothing())
       .execute();
-    const rows = await this.db.selectFrom('tags').selectAll().where('account_id', '=', accountId).where('name_key', 'in', keys).execute();
+    const rows = await this.db
+      .selectFrom('tags')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('name_key', 'in', keys)
+      .execute();
     const byKey = new Map(rows.map((r) => [r.name_key, toTag(r)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
   }
@@ -101,7 +121,12 @@ export class SqlTagStore implements TagStore {
     return row !== undefined;
   }
 
-  async update(accountId: number, id: number, fields: { name?: string; color?: TagColour }, now: number): Promise<Tag | null> {
+  async update(
+    accountId: number,
+    id: number,
+    fields: { name?: string; color?: TagColour },
+    now: number,
+  ): Promise<Tag | null> {
     try {
       const row = await this.db
         .updateTable('tags')
@@ -118,7 +143,11 @@ export class SqlTagStore implements TagStore {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('tags').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('tags')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { ChallengeStore, SignInChallenge, TotpEnrolment, TwoFactorStore } from '../../../core/security/two-factor-store.ts';
+import type {
+  ChallengeStore,
+  SignInChallenge,
+  TotpEnrolment,
+  TwoFactorStore,
+} from '../../../core/security/two-factor-store.ts';
 import type { Database } from '../schema.ts';
 import { storeTransaction } from '../transactions.ts';
 
@@ -18,16 +23,28 @@ export class SqlTwoFactorStore implements TwoFactorStore {
   async find(userId: number): Promise<TotpEnrolment | null> {
     const row = await this.db.selectFrom('user_totp').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (!row) return null;
-    return { secret: await this.box.open(row.secret_box), createdAt: Number(row.created_at), confirmedAt: toNumber(row.confirmed_at), lastStep: toNumber(row.last_step) };
+    return {
+      secret: await this.box.open(row.secret_box),
+      createdAt: Number(row.created_at),
+      confirmedAt: toNumber(row.confirmed_at),
+      lastStep: toNumber(row.last_step),
+    };
   }
 
   async start(userId: number, secret: string, now: number): Promise<boolean> {
     const sealed = await this.box.seal(secret);
     return storeTransaction(this.db, async (trx) => {
-      const existing = await trx.selectFrom('user_totp').select('confirmed_at').where('user_id', '=', userId).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('user_totp')
+        .select('confirmed_at')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (existing && existing.confirmed_at !== null) return false;
       await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
-      await trx.insertInto('user_totp').values({ user_id: userId, secret_box: sealed, created_at: now, confirmed_at: null, last_step: null }).execute();
+      await trx
+        .insertInto('user_totp')
+        .values({ user_id: userId, secret_box: sealed, created_at: now, confirmed_at: null, last_step: null })
+        .execute();
       return true;
     });
   }
@@ -105,7 +122,11 @@ export class SqlChallengeStore implements ChallengeStore {
 
   async insert(userId: number, tokenHash: string, remember: boolean, now: number, expiresAt: number): Promise<void> {
     // Challenges past their time go as a new one starts: the table holds pending sign-ins only.
-    await this.db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
+    await this.db
+      .deleteFrom('sign_in_challenges')
+      .where('user_id', '=', userId)
+      .where('expires_at', '<=', now)
+      .execute();
     await this.db
       .insertInto('sign_in_challenges')
       .values({ user_id: userId, token_hash: tokenHash, remember: remember ? 1 : 0, expires_at: expiresAt })
@@ -123,7 +144,10 @@ export class SqlChallengeStore implements ChallengeStore {
   }
 
   async delete(tokenHash: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('sign_in_challenges').where('token_hash', '=', tokenHash).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('sign_in_challenges')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

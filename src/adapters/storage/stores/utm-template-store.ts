@@ -10,7 +10,13 @@ const toTemplate = (r: Selectable<UtmTemplatesTable>): UtmTemplate => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
-  params: { utm_source: r.utm_source, utm_medium: r.utm_medium, utm_campaign: r.utm_campaign, utm_term: r.utm_term, utm_content: r.utm_content },
+  params: {
+    utm_source: r.utm_source,
+    utm_medium: r.utm_medium,
+    utm_campaign: r.utm_campaign,
+    utm_term: r.utm_term,
+    utm_content: r.utm_content,
+  },
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -23,7 +29,14 @@ export class SqlUtmTemplateStore extends OwnedRowsStore<'utm_templates', UtmTemp
   async insert(accountId: number, fields: { name: string; params: UtmParams }, now: number) {
     const row = await this.db
       .insertInto('utm_templates')
-      .values({ account_id: accountId, name: fields.name, name_key: fields.name.toLowerCase(), ...fields.params, created_at: now, updated_at: now })
+      .values({
+        account_id: accountId,
+        name: fields.name,
+        name_key: fields.name.toLowerCase(),
+        ...fields.params,
+        created_at: now,
+        updated_at: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toTemplate(row);

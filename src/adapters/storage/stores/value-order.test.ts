@@ -39,10 +39,16 @@ test('orderedPage: by count (ties by value), by value, paged, the unknown value 
 test('orderedPage picks a page near the top as a sort of every entry would list it', () => {
   let seed = 7;
   const random = (max: number) => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) % max;
-  const sums = new Map(Array.from({ length: 300 }, (_, i) => [`v${random(1000)}-${i % 7}`, random(20)] as [string, number]));
+  const sums = new Map(
+    Array.from({ length: 300 }, (_, i) => [`v${random(1000)}-${i % 7}`, random(20)] as [string, number]),
+  );
   for (const order of ['max', 'min', 'value'] as const) {
     const sorted = orderedPage(sums, order, { page: 1, perPage: 100 }).items;
     for (const page of [1, 2, 3])
-      assert.deepEqual(orderedPage(sums, order, { page, perPage: 5 }).items, sorted.slice((page - 1) * 5, page * 5), `${order}, page ${page}`);
+      assert.deepEqual(
+        orderedPage(sums, order, { page, perPage: 5 }).items,
+        sorted.slice((page - 1) * 5, page * 5),
+        `${order}, page ${page}`,
+      );
   }
 });

@@ -27,9 +27,14 @@ const lift = (unit: number): number => (unit >= 0xe000 ? unit - 0x800 : unit >= 
 const PICKED_MAX = 50;
 
 /** Sums per value listed as the store's SQL lists them: ordered (ties by value), paged, with the number of entries. */
-export function orderedPage(sums: ValueSumsView, order: StatsOrder, page: PageRequest | null): { items: ValueCount[]; total: number } {
+export function orderedPage(
+  sums: ValueSumsView,
+  order: StatsOrder,
+  page: PageRequest | null,
+): { items: ValueCount[]; total: number } {
   const sign = order === 'max' ? -1 : 1;
-  const before = (count: number, value: string, b: [string, number]) => (order === 'value' ? byBytes(value, b[0]) : sign * (count - b[1]) || byBytes(value, b[0]));
+  const before = (count: number, value: string, b: [string, number]) =>
+    order === 'value' ? byBytes(value, b[0]) : sign * (count - b[1]) || byBytes(value, b[0]);
   const start = page ? offsetOf(page) : 0;
   const end = page ? start + page.perPage : sums.size;
   let listed: Array<[string, number]> = [];

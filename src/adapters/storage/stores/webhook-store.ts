@@ -1,6 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { WebhookStore } from '../../../core/webhooks/ports.ts';
-import { isWebhookEvent, type Webhook, type WebhookEvent, type WebhookWithSecret } from '../../../core/webhooks/webhook.ts';
+import {
+  isWebhookEvent,
+  type Webhook,
+  type WebhookEvent,
+  type WebhookWithSecret,
+} from '../../../core/webhooks/webhook.ts';
 import type { Database, WebhooksTable } from '../schema.ts';
 
 const toWebhook = (r: Selectable<WebhooksTable>): WebhookWithSecret => ({
@@ -20,17 +25,32 @@ const withoutSecret = ({ secret: _secret, ...webhook }: WebhookWithSecret): Webh
 export class SqlWebhookStore implements WebhookStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(accountId: number, fields: { url: string; events: WebhookEvent[]; secret: string }, now: number): Promise<Webhook> {
+  async insert(
+    accountId: number,
+    fields: { url: string; events: WebhookEvent[]; secret: string },
+    now: number,
+  ): Promise<Webhook> {
     const row = await this.db
       .insertInto('webhooks')
-      .values({ account_id: accountId, url: fields.url, events: fields.events.join(','), secret: fields.secret, created_at: now })
+      .values({
+        account_id: accountId,
+        url: fields.url,
+        events: fields.events.join(','),
+        secret: fields.secret,
+        created_at: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return withoutSecret(toWebhook(row));
   }
 
   async list(accountId: number): Promise<Webhook[]> {
-    const rows = await this.db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => withoutSecret(toWebhook(r)));
   }
 
@@ -44,22 +64,42 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async findById(accountId: number, id: number): Promise<Webhook | null> {
-    const row = await this.db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? withoutSecret(toWebhook(row)) : null;
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('webhooks').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('webhooks')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async subscribers(accountId: number, event: WebhookEvent): Promise<WebhookWithSecret[]> {
-    const rows = await this.db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).where('disabled_at', 'is', null).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('disabled_at', 'is', null)
+      .orderBy('id')
+      .execute();
     return rows.map(toWebhook).filter((w) => w.events.includes(event));
   }
 
   async accountsSubscribed(event: WebhookEvent): Promise<number[]> {
-    const rows = await this.db.selectFrom('webhooks').select(['account_id', 'events']).where('disabled_at', 'is', null).where('events', 'like', `%${event}%`).execute();
+    const rows = await this.db
+      .selectFrom('webhooks')
+      .select(['account_id', 'events'])
+      .where('disabled_at', 'is', null)
+      .where('events', 'like', `%${event}%`)
+      .execute();
     return [...new Set(rows.filter((r) => r.events.split(',').includes(event)).map((r) => r.account_id))];
   }
 
@@ -74,7 +114,13 @@ export class SqlWebhookStore implements WebhookStore {
       .execute();
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const told = await this.db.updateTable('webhooks').set({ disabled_told: 1 }).where('id', 'in', ids).where('disabled_told', '=', 0).returning('id').execute();
+    const told = await this.db
+      .updateTable('webhooks')
+      .set({ disabled_told: 1 })
+      .where('id', 'in', ids)
+      .where('disabled_told', '=', 0)
+      .returning('id')
+      .execute();
     return told.map((r) => r.id).sort((a, b) => a - b);
   }
 }

@@ -1,13 +1,22 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Role } from '../../../core/workspaces/policy.ts';
-import type { Invitation, Member, Standing, Workspace, WorkspaceOfUser, WorkspaceSettings } from '../../../core/workspaces/workspace.ts';
+import type {
+  Invitation,
+  Member,
+  Standing,
+  Workspace,
+  WorkspaceOfUser,
+  WorkspaceSettings,
+} from '../../../core/workspaces/workspace.ts';
 import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../core/workspaces/workspace-store.ts';
 import { randomToken } from '../../../core/shared/secrets.ts';
 import type { AccountsTable, Database, InvitationsTable } from '../schema.ts';
 import { toKey } from './account-store.ts';
 import { storeTransaction } from '../transactions.ts';
 
-const toWorkspace = (r: Pick<Selectable<AccountsTable>, 'id' | 'name' | 'personal' | 'require_2fa' | 'timezone' | 'created_at'>): Workspace => ({
+const toWorkspace = (
+  r: Pick<Selectable<AccountsTable>, 'id' | 'name' | 'personal' | 'require_2fa' | 'timezone' | 'created_at'>,
+): Workspace => ({
   id: r.id,
   name: r.name,
   personal: r.personal === 1,
@@ -27,7 +36,14 @@ const toInvitation = (r: Selectable<InvitationsTable>): Invitation => ({
   revokedAt: r.revoked_at,
 });
 
-const WORKSPACE_COLUMNS = ['accounts.id', 'accounts.name', 'accounts.personal', 'accounts.require_2fa', 'accounts.timezone', 'accounts.created_at'] as const;
+const WORKSPACE_COLUMNS = [
+  'accounts.id',
+  'accounts.name',
+  'accounts.personal',
+  'accounts.require_2fa',
+  'accounts.timezone',
+  'accounts.created_at',
+] as const;
 
 /**
  * Workspaces are `accounts` rows (docs/adr/0064). A team's row holds no person: its email is a
@@ -51,7 +67,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async find(workspaceId: number): Promise<Workspace | null> {
-    const row = await this.db.selectFrom('accounts').select(WORKSPACE_COLUMNS).where('id', '=', workspaceId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('accounts')
+      .select(WORKSPACE_COLUMNS)
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
     return row ? toWorkspace(row) : null;
   }
 
@@ -60,7 +80,9 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     const row = await this.db
       .selectFrom('memberships')
       .innerJoin('accounts', 'accounts.id', 'memberships.workspace_id')
-      .leftJoin('user_totp', (join) => join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null))
+      .leftJoin('user_totp', (join) =>
+        join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null),
+      )
       .select(['memberships.role', 'accounts.require_2fa', 'user_totp.user_id as enrolled'])
       .where('memberships.workspace_id', '=', workspaceId)
       .where('memberships.user_id', '=', userId)
@@ -85,7 +107,10 @@ export class SqlWorkspaceStore implements WorkspaceStore {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await trx.insertInto('memberships').values({ workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: now }).execute();
+      await trx
+        .insertInto('memberships')
+        .values({ workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: now })
+        .execute();
       return toWorkspace(row);
     });
   }
@@ -104,13 +129,29 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     const rows = await this.db
       .selectFrom('memberships')
       .innerJoin('accounts', 'accounts.id', 'memberships.user_id')
-      .leftJoin('user_totp', (join) => join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null))
-      .select(['memberships.user_id', 'memberships.role', 'memberships.created_at', 'accounts.name', 'accounts.email', 'user_totp.user_id as enrolled'])
+      .leftJoin('user_totp', (join) =>
+        join.onRef('user_totp.user_id', '=', 'memberships.user_id').on('user_totp.confirmed_at', 'is not', null),
+      )
+      .select([
+        'memberships.user_id',
+        'memberships.role',
+        'memberships.created_at',
+        'accounts.name',
+        'accounts.email',
+        'user_totp.user_id as enrolled',
+      ])
       .where('memberships.workspace_id', '=', workspaceId)
       .orderBy('memberships.created_at')
       .orderBy('memberships.user_id')
       .execute();
-    return rows.map((r) => ({ userId: r.user_id, name: r.name, email: r.email, role: r.role as Role, twoFactor: r.enrolled !== null, joinedAt: r.created_at }));
+    return rows.map((r) => ({
+      userId: r.user_id,
+      name: r.name,
+      email: r.email,
+      role: r.role as Role,
+      twoFactor: r.enrolled !== null,
+      joinedAt: r.created_at,
+    }));
   }
 
   setRole(workspaceId: number, userId: number, role: Role): Promise<MembershipChange> {
@@ -118,7 +159,12 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       const current = await holdMembers(trx, workspaceId, userId);
       if (current === null) return 'not_found';
       if (current.role === 'owner' && role !== 'owner' && current.owners === 1) return 'last_owner';
-      await trx.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
+      await trx
+        .updateTable('memberships')
+        .set({ role })
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .execute();
       return 'done';
     });
   }
@@ -129,7 +175,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       if (current === null) return 'not_found';
       if (current.role === 'owner' && current.owners === 1) return 'last_owner';
       // Their keys stay (an admin sees and deletes them) and answer 403 from the next request: no role.
-      await trx.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
+      await trx
+        .deleteFrom('memberships')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .execute();
       return 'done';
     });
   }
@@ -176,7 +226,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async findInvitationByHash(tokenHash: string): Promise<Invitation | null> {
-    const row = await this.db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return row ? toInvitation(row) : null;
   }
 
@@ -208,7 +262,10 @@ export class SqlWorkspaceStore implements WorkspaceStore {
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
         .execute();
-      await trx.insertInto('memberships').values({ workspace_id: claimed.workspace_id, user_id: userId, role: claimed.role, created_at: now }).execute();
+      await trx
+        .insertInto('memberships')
+        .values({ workspace_id: claimed.workspace_id, user_id: userId, role: claimed.role, created_at: now })
+        .execute();
       return claimed.role as Role;
     });
   }
@@ -222,11 +279,20 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       .where('api_keys.account_id', '=', workspaceId);
     if (userId !== null) query = query.where('api_keys.user_id', '=', userId);
     const rows = await query.orderBy('api_keys.id').execute();
-    return rows.map(({ user_name, user_email, ...key }) => ({ key: toKey(key), userName: user_name, userEmail: user_email }));
+    return rows.map(({ user_name, user_email, ...key }) => ({
+      key: toKey(key),
+      userName: user_name,
+      userEmail: user_email,
+    }));
   }
 
   async revokeKey(workspaceId: number, keyId: number, userId: number | null, now: number): Promise<boolean> {
-    let query = this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('account_id', '=', workspaceId).where('revoked_at', 'is', null);
+    let query = this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', keyId)
+      .where('account_id', '=', workspaceId)
+      .where('revoked_at', 'is', null);
     if (userId !== null) query = query.where('user_id', '=', userId);
     return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
   }
@@ -246,13 +312,21 @@ export class SqlWorkspaceStore implements WorkspaceStore {
  * Holds the workspace's row for the rest of the transaction (a no-op write takes its lock on both
  * engines), so two owners demoting each other at once cannot leave it without one.
  */
-async function holdMembers(trx: Kysely<Database>, workspaceId: number, userId: number): Promise<{ role: Role; owners: number } | null> {
+async function holdMembers(
+  trx: Kysely<Database>,
+  workspaceId: number,
+  userId: number,
+): Promise<{ role: Role; owners: number } | null> {
   await trx
     .updateTable('accounts')
     .set({ id: sql`id` })
     .where('id', '=', workspaceId)
     .execute();
-  const rows = await trx.selectFrom('memberships').select(['user_id', 'role']).where('workspace_id', '=', workspaceId).execute();
+  const rows = await trx
+    .selectFrom('memberships')
+    .select(['user_id', 'role'])
+    .where('workspace_id', '=', workspaceId)
+    .execute();
   const member = rows.find((r) => r.user_id === userId);
   if (!member) return null;
   return { role: member.role as Role, owners: rows.filter((r) => r.role === 'owner').length };

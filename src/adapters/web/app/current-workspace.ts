@@ -15,7 +15,12 @@ export async function currentWorkspace(
   personId: number,
   sessionToken: string,
 ): Promise<{ workspace: WorkspaceOfUser; workspaces: WorkspaceOfUser[] }> {
-  const workspaces = await ctx.workspaces.list({ userId: personId, keyId: null, scopes: null, home: { workspaceId: personId, role: 'owner' } });
+  const workspaces = await ctx.workspaces.list({
+    userId: personId,
+    keyId: null,
+    scopes: null,
+    home: { workspaceId: personId, role: 'owner' },
+  });
   const personal = workspaces.find((w) => w.id === personId) ?? personalFallback(workspaces, personId);
   const chosen = chosenWorkspaceOf(request, ctx.web.csrfSecret, sessionToken);
   if (chosen === null) return { workspace: personal, workspaces };
@@ -26,5 +31,15 @@ export async function currentWorkspace(
 
 /** A person always owns their personal workspace; should the row be missing, the person's own id still scopes every read. */
 function personalFallback(workspaces: WorkspaceOfUser[], personId: number): WorkspaceOfUser {
-  return workspaces[0] ?? { id: personId, name: '', personal: true, requireTwoFactor: false, timezone: 'UTC', createdAt: 0, role: 'owner' };
+  return (
+    workspaces[0] ?? {
+      id: personId,
+      name: '',
+      personal: true,
+      requireTwoFactor: false,
+      timezone: 'UTC',
+      createdAt: 0,
+      role: 'owner',
+    }
+  );
 }

@@ -5,7 +5,8 @@ import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';
 
-type ErrorKind = 'notFound' | 'forbidden' | 'gone' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
+type ErrorKind =
+  'notFound' | 'forbidden' | 'gone' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
 
 const STATUS: Record<ErrorKind, number> = {
   notFound: 404,
@@ -56,5 +57,9 @@ export function sendErrorPage(
   // A page of its own has no fields to link to: the messages, each naming its field, as a list.
   const fields = Object.values(options.fields ?? {}).flat();
   const list = fields.length > 0 ? html`<ul>${fields.map((message) => html`<li>${message}</li>`)}</ul>` : '';
-  return sendView(reply, options.status ?? STATUS[kind], appLayout(view, { title, narrow: true, main: html`<h1>${title}</h1><p>${body}</p>${list}` }));
+  return sendView(
+    reply,
+    options.status ?? STATUS[kind],
+    appLayout(view, { title, narrow: true, main: html`<h1>${title}</h1><p>${body}</p>${list}` }),
+  );
 }

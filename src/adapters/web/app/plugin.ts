@@ -1,6 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
-import { ForbiddenError, GoneError, NotFoundError, TooManyAttemptsError, UnavailableError, ValidationError } from '../../../core/shared/errors.ts';
+import {
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  TooManyAttemptsError,
+  UnavailableError,
+  ValidationError,
+} from '../../../core/shared/errors.ts';
 import { serveAssets } from '../ui/assets.ts';
 import { serveBrand } from '../ui/brand-routes.ts';
 import { en } from '../i18n/en/index.ts';
@@ -71,7 +78,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
       const token = sessionTokenOf(request);
       if (token === null) return;
       const found = await ctx.signIn.resolve(token);
-      if (found) request.viewer = { ...found, token, ...(await currentWorkspace(ctx, request, reply, found.account.id, token)) };
+      if (found)
+        request.viewer = { ...found, token, ...(await currentWorkspace(ctx, request, reply, found.account.id, token)) };
       else clearSessionCookie(request, reply);
     });
     if (ctx.web.rateLimit) await installWebRateLimit(web, ctx.web.rateLimit);
@@ -83,7 +91,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
         const path = safePath(next);
         return seeOther(reply, `/login?next=${encodeURIComponent(path)}`);
       }
-      if (access === 'admin' && !request.viewer?.account.isAdmin) return sendErrorPage(request, reply, 'notFound', secret);
+      if (access === 'admin' && !request.viewer?.account.isAdmin)
+        return sendErrorPage(request, reply, 'notFound', secret);
       const url = request.routeOptions.url;
       const rule = url === undefined ? null : webRuleOf(request.method, url, access);
       if (request.viewer && rule !== null && refuseByPolicy(request, reply, rule, secret)) return reply;
@@ -96,14 +105,19 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
     installTwoFactorGate(web, ctx);
 
     web.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params')) return sendErrorPage(request, reply, 'notFound', secret);
-      if (error instanceof ForbiddenError) return sendErrorPage(request, reply, 'forbidden', secret, { body: error.missing });
+      if (error instanceof NotFoundError || (error.validation && error.validationContext === 'params'))
+        return sendErrorPage(request, reply, 'notFound', secret);
+      if (error instanceof ForbiddenError)
+        return sendErrorPage(request, reply, 'forbidden', secret, { body: error.missing });
       if (error instanceof GoneError) return sendErrorPage(request, reply, 'gone', secret);
-      if (error instanceof UnavailableError) return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
-      if (error instanceof TooManyAttemptsError) return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
+      if (error instanceof UnavailableError)
+        return sendErrorPage(request, reply, error.dependency === QR_RENDERER ? 'busy' : 'unavailable', secret);
+      if (error instanceof TooManyAttemptsError)
+        return sendErrorPage(request, reply, 'tooMany', secret, { retryAfterSeconds: error.retryAfterSeconds });
       // The schema refused the query or the form of a route that does not show its fields again
       // (a list's page number, a form's field sent as a list): 422, each field named.
-      if (error.validation) return sendErrorPage(request, reply, 'invalid', secret, { fields: fieldErrorsOf(error.validation) });
+      if (error.validation)
+        return sendErrorPage(request, reply, 'invalid', secret, { fields: fieldErrorsOf(error.validation) });
       // A form's ValidationError is its route's to show beside the fields; one that gets here is a bug.
       const status = error instanceof ValidationError ? 500 : (error.statusCode ?? 500);
       if (status >= 500) {

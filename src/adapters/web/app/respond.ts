@@ -39,7 +39,8 @@ export function seeOther(reply: FastifyReply, location: string): FastifyReply {
 
 /** A path on this site to return to after signing in; anything else (other hosts, `//x`) goes home. */
 export function safeNext(next: unknown, fallback = '/dashboard'): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+    return fallback;
   // Control characters (a header split, a path browsers would trim) make it no path of ours.
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(next) ? fallback : next;

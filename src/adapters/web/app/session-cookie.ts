@@ -27,7 +27,12 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
 }
 
 /** remember: the cookie outlives the browser for as long as the session; else it ends with it. */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number | null): void {
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  maxAgeSeconds: number | null,
+): void {
   reply.setCookie(named(request, SESSION), token, options(request, maxAgeSeconds));
 }
 
@@ -50,7 +55,12 @@ export function challengeTokenOf(request: FastifyRequest): string | null {
   return request.cookies[named(request, CHALLENGE)] ?? null;
 }
 
-export function setChallengeCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+export function setChallengeCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  maxAgeSeconds: number,
+): void {
   reply.setCookie(named(request, CHALLENGE), token, options(request, maxAgeSeconds));
 }
 
@@ -65,7 +75,12 @@ export function ssoPendingOf(request: FastifyRequest): string | null {
   return request.cookies[named(request, SSO)] ?? null;
 }
 
-export function setSsoPendingCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+export function setSsoPendingCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  value: string,
+  maxAgeSeconds: number,
+): void {
   reply.setCookie(named(request, SSO), value, options(request, maxAgeSeconds));
 }
 

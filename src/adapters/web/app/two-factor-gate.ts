@@ -18,7 +18,12 @@ export function installTwoFactorGate(web: FastifyInstance, ctx: WebContext): voi
     // The workspace this request acts in (the header's switcher), not only the person's own.
     const standing = await ctx.workspaces.standingOf(viewer.workspace.id, viewer.account.id);
     if (standing === null || !standing.twoFactorMissing) return;
-    setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.security.twoFactor.required(viewer.account.name || viewer.account.email));
+    setFlash(
+      reply,
+      viewOf(request, reply, ctx.web.csrfSecret).t.security.twoFactor.required(
+        viewer.account.name || viewer.account.email,
+      ),
+    );
     return seeOther(reply, '/account/security');
   });
 }

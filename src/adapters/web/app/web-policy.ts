@@ -9,12 +9,19 @@ import type { WebRouteRule } from './web-route-actions.ts';
  * same table as the API's, docs/adr/0070); a refusal is a 403 page naming the role it needs.
  * True when it answered.
  */
-export function refuseByPolicy(request: FastifyRequest, reply: FastifyReply, rule: WebRouteRule, secret: string): boolean {
+export function refuseByPolicy(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rule: WebRouteRule,
+  secret: string,
+): boolean {
   if (rule === 'person' || rule === 'service' || rule === 'none') return false;
   const { workspace } = viewerOf(request);
   const missing = missingFor({ role: workspace.role, scopes: null }, rule);
   if (missing === null) return false;
   const needed = 'role' in missing ? missing.role : workspace.role;
-  void sendErrorPage(request, reply, 'forbidden', secret, { role: { needed, have: workspace.role, workspace: workspace.name } });
+  void sendErrorPage(request, reply, 'forbidden', secret, {
+    role: { needed, have: workspace.role, workspace: workspace.name },
+  });
   return true;
 }

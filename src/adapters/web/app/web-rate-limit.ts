@@ -18,7 +18,8 @@ export async function installWebRateLimit(web: FastifyInstance, limit: RateLimit
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(limit.store ? { store: limit.store } : {}),
-    keyGenerator: (request) => (request.viewer ? `account:${request.viewer.account.id}` : `ip:${limitAddress(request.ip)}`),
+    keyGenerator: (request) =>
+      request.viewer ? `account:${request.viewer.account.id}` : `ip:${limitAddress(request.ip)}`,
     errorResponseBuilder: (_request, context) => new TooManyAttemptsError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   web.addHook('onRequest', web.rateLimit());

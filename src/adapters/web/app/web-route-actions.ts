@@ -41,7 +41,8 @@ function under(url: string, prefix: string): boolean {
  */
 export function webRuleOf(method: string, url: string, access: 'public' | 'account' | 'admin'): WebRouteRule | null {
   if (access !== 'account') return 'none';
-  if (url === '/account/workspaces' || under(url, '/account/workspaces') || url.startsWith('/signup/invitation/')) return 'service';
+  if (url === '/account/workspaces' || under(url, '/account/workspaces') || url.startsWith('/signup/invitation/'))
+    return 'service';
   // Live numbers are the workspace's clicks.
   if (url === '/account/live') return 'stats.read';
   if (url === '/account' || url.startsWith('/account/') || url === '/logout') return 'person';

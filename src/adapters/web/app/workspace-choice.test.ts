@@ -17,7 +17,11 @@ test('the choice reads back for its own session only, and not once edited', () =
   assert.equal(chosenWorkspaceOf(request({ lpx_ws: value }), 'secret', 'session-a'), 42);
   assert.equal(chosenWorkspaceOf(request({ lpx_ws: value }), 'secret', 'session-b'), null, 'another session');
   assert.equal(chosenWorkspaceOf(request({ lpx_ws: value }), 'other secret', 'session-a'), null, 'another secret');
-  assert.equal(chosenWorkspaceOf(request({ lpx_ws: value.replace(/^42\./, '43.') }), 'secret', 'session-a'), null, 'another id');
+  assert.equal(
+    chosenWorkspaceOf(request({ lpx_ws: value.replace(/^42\./, '43.') }), 'secret', 'session-a'),
+    null,
+    'another id',
+  );
   assert.equal(chosenWorkspaceOf(request({ lpx_ws: 'junk' }), 'secret', 'session-a'), null);
   assert.equal(chosenWorkspaceOf(request({}), 'secret', 'session-a'), null);
 });

@@ -26,7 +26,13 @@ export function chosenWorkspaceOf(request: FastifyRequest, secret: string, sessi
   return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
 }
 
-export function chooseWorkspace(request: FastifyRequest, reply: FastifyReply, secret: string, sessionToken: string, workspaceId: number): void {
+export function chooseWorkspace(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: string,
+  sessionToken: string,
+  workspaceId: number,
+): void {
   reply.setCookie(COOKIE, `${workspaceId}.${signature(secret, sessionToken, workspaceId)}`, cookieOptions(request));
 }
 

@@ -8,7 +8,9 @@ const MAX_FORMATS = 500;
  * more than formatting with it, and a statistics page formats hundreds of rows (Intl formatters
  * hold no state between calls, so sharing them changes no output).
  */
-function cachedBy<O extends object, T extends object>(make: (locale: string, options: O) => T): (locale: string, options: O) => T {
+function cachedBy<O extends object, T extends object>(
+  make: (locale: string, options: O) => T,
+): (locale: string, options: O) => T {
   const cache = new LRUCache<string, T>({ max: MAX_FORMATS });
   return (locale, options) => {
     const key = `${locale} ${JSON.stringify(options)}`;
@@ -21,9 +23,15 @@ function cachedBy<O extends object, T extends object>(make: (locale: string, opt
   };
 }
 
-export const numberFormat = cachedBy((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options));
-export const dateTimeFormat = cachedBy((locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options));
-export const displayNames = cachedBy((locale, options: Intl.DisplayNamesOptions) => new Intl.DisplayNames(locale, options));
+export const numberFormat = cachedBy(
+  (locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options),
+);
+export const dateTimeFormat = cachedBy(
+  (locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options),
+);
+export const displayNames = cachedBy(
+  (locale, options: Intl.DisplayNamesOptions) => new Intl.DisplayNames(locale, options),
+);
 
 // Country and language names, and a few years of days in each format: tens of thousands at most.
 const MAX_TEXTS = 20_000;

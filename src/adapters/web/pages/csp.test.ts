@@ -6,11 +6,19 @@ import { NONCE, assertStrictCsp } from './test-support.ts';
 test('the base policy is strict and carries the nonce for styles only', () => {
   const csp = buildCsp(NONCE);
   assertStrictCsp(csp);
-  assert.equal(csp, `default-src 'none'; style-src 'nonce-${NONCE}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`);
+  assert.equal(
+    csp,
+    `default-src 'none'; style-src 'nonce-${NONCE}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+  );
 });
 
 test('vendor hosts go to their directives, script-src keeps the nonce, duplicates are dropped', () => {
-  const csp = buildCsp(NONCE, { script: ['https://a.test', 'https://a.test'], img: ['https://b.test'], connect: [], frame: ['https://c.test'] });
+  const csp = buildCsp(NONCE, {
+    script: ['https://a.test', 'https://a.test'],
+    img: ['https://b.test'],
+    connect: [],
+    frame: ['https://c.test'],
+  });
   assertStrictCsp(csp);
   assert.ok(csp.includes(`script-src 'nonce-${NONCE}' https://a.test;`));
   assert.ok(csp.includes('img-src https://b.test;'));

@@ -11,7 +11,10 @@ test('escapeHtml escapes & < > " \' and backticks', () => {
 
 test('html escapes every interpolation by default', () => {
   const title = '</title><script>alert(1)</script>';
-  assert.equal(html`<title>${title}</title>`.toString(), '<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
+  assert.equal(
+    html`<title>${title}</title>`.toString(),
+    '<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>',
+  );
 });
 
 test('html keeps hostile values inside their attribute, whichever quote the attribute uses', () => {

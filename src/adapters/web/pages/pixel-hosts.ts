@@ -33,7 +33,12 @@ export const PIXEL_HOSTS: Readonly<Record<PixelType, PixelHosts>> = {
     frame: ['https://www.facebook.com'],
   },
   'google-ads': {
-    script: ['https://www.googletagmanager.com', 'https://www.googleadservices.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
+    script: [
+      'https://www.googletagmanager.com',
+      'https://www.googleadservices.com',
+      'https://googleads.g.doubleclick.net',
+      'https://www.google.com',
+    ],
     img: ['https://www.googletagmanager.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
     connect: [
       'https://www.googletagmanager.com',
@@ -82,7 +87,12 @@ export const PIXEL_HOSTS: Readonly<Record<PixelType, PixelHosts>> = {
   },
   twitter: {
     script: ['https://static.ads-twitter.com'],
-    img: ['https://t.co', 'https://analytics.twitter.com', 'https://ads-api.twitter.com', 'https://static.ads-twitter.com'],
+    img: [
+      'https://t.co',
+      'https://analytics.twitter.com',
+      'https://ads-api.twitter.com',
+      'https://static.ads-twitter.com',
+    ],
     connect: ['https://analytics.twitter.com', 'https://ads-api.twitter.com', 'https://static.ads-twitter.com'],
     frame: [],
   },
@@ -104,7 +114,12 @@ export const PIXEL_VENDOR_NAMES: Readonly<Record<PixelType, string>> = {
 
 /** The union of the hosts the given vendors need, for `buildCsp`. */
 export function pixelCspSources(types: Iterable<PixelType>): Required<CspSources> {
-  const out = { script: new Set<string>(), img: new Set<string>(), connect: new Set<string>(), frame: new Set<string>() };
+  const out = {
+    script: new Set<string>(),
+    img: new Set<string>(),
+    connect: new Set<string>(),
+    frame: new Set<string>(),
+  };
   for (const type of types) {
     const hosts = PIXEL_HOSTS[type];
     for (const key of ['script', 'img', 'connect', 'frame'] as const) hosts[key].forEach((h) => out[key].add(h));

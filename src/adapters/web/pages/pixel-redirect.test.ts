@@ -19,7 +19,11 @@ test('every pixel loads and the destination appears once in script and in the fa
   assert.equal(scripts.length, all.length + 1);
   assert.equal(count(scripts.join('\n'), jsString(DEST)), 1);
   assert.equal(count(page.html, jsString(DEST)), 1);
-  assert.ok(page.html.includes('<noscript><meta http-equiv="refresh" content="1; url=https://example.com/landing?utm=1&amp;x=y#top"></noscript>'));
+  assert.ok(
+    page.html.includes(
+      '<noscript><meta http-equiv="refresh" content="1; url=https://example.com/landing?utm=1&amp;x=y#top"></noscript>',
+    ),
+  );
   assert.ok(page.html.includes('<a href="https://example.com/landing?utm=1&amp;x=y#top">Continue</a>'));
   assert.ok(scripts.at(-1)?.includes('location.replace(u)'));
   assertNoInjection(page.html);
@@ -27,7 +31,12 @@ test('every pixel loads and the destination appears once in script and in the fa
 });
 
 test('the CSP allows exactly the hosts of the attached vendors', () => {
-  const page = renderPixelRedirect({ destination: DEST, pixels: [{ type: 'facebook', value: '1' }], nonce: NONCE, delayMs: 500 });
+  const page = renderPixelRedirect({
+    destination: DEST,
+    pixels: [{ type: 'facebook', value: '1' }],
+    nonce: NONCE,
+    delayMs: 500,
+  });
   assert.equal(
     page.csp,
     `default-src 'none'; script-src 'nonce-${NONCE}' https://connect.facebook.net; style-src 'nonce-${NONCE}'; ` +
@@ -38,7 +47,9 @@ test('the CSP allows exactly the hosts of the attached vendors', () => {
 
 test('hostile destinations: script URLs are refused, quotes and tags stay encoded', () => {
   assert.throws(() => renderPixelRedirect({ destination: HOSTILE.jsUrl, pixels: all, nonce: NONCE, delayMs: 1000 }));
-  assert.throws(() => renderPixelRedirect({ destination: 'data:text/html,x', pixels: [], nonce: NONCE, delayMs: 1000 }));
+  assert.throws(() =>
+    renderPixelRedirect({ destination: 'data:text/html,x', pixels: [], nonce: NONCE, delayMs: 1000 }),
+  );
   for (const destination of [HOSTILE.breakoutUrl, `https://x.test/?q=</script><script>alert(1)</script>&s='"\``]) {
     const page = renderPixelRedirect({ destination, pixels: all, nonce: NONCE, delayMs: 1000 });
     assertNoInjection(page.html);

@@ -43,8 +43,10 @@ for (const type of PIXEL_TYPES) {
     const loaded = scripts.flatMap((b) => [...b.matchAll(/'(https:\/\/[^']+)'/g)].map((m) => m[1] ?? ''));
     assert.ok(loaded.length >= 1, 'no vendor script URL');
     for (const url of loaded) assert.ok(allowed(url, hosts.script), `${url} not in script-src`);
-    for (const m of out.matchAll(/<img src="([^"]+)"/g)) assert.ok(allowed(m[1] ?? '', hosts.img), `${m[1]} not in img-src`);
-    for (const m of out.matchAll(/<iframe src="([^"]+)"/g)) assert.ok(allowed(m[1] ?? '', hosts.frame), `${m[1]} not in frame-src`);
+    for (const m of out.matchAll(/<img src="([^"]+)"/g))
+      assert.ok(allowed(m[1] ?? '', hosts.img), `${m[1]} not in img-src`);
+    for (const m of out.matchAll(/<iframe src="([^"]+)"/g))
+      assert.ok(allowed(m[1] ?? '', hosts.frame), `${m[1]} not in frame-src`);
   });
 }
 

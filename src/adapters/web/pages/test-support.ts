@@ -18,7 +18,11 @@ export function assertNoInjection(markup: string, nonce: string = NONCE): void {
   assert.doesNotMatch(markup, /<style(?![^>]*\snonce="[^"]*")/i, 'a <style> without nonce');
   for (const m of markup.matchAll(/\snonce="([^"]*)"/g)) assert.equal(m[1], nonce);
   assert.doesNotMatch(markup, /<[a-z][^>]*\son[a-z]+\s*=/i, 'an inline event handler attribute');
-  assert.doesNotMatch(markup, /\s(?:href|src|action)\s*=\s*["']?\s*(?:javascript|data|vbscript):/i, 'a script URL in an attribute');
+  assert.doesNotMatch(
+    markup,
+    /\s(?:href|src|action)\s*=\s*["']?\s*(?:javascript|data|vbscript):/i,
+    'a script URL in an attribute',
+  );
   assert.doesNotMatch(markup, /\sstyle\s*=/i, 'a style attribute (refused by the CSP)');
 }
 

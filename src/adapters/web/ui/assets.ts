@@ -20,7 +20,13 @@ const DIR = new URL('./assets/', import.meta.url);
 
 function asset(name: string, ext: string, type: string, body: Buffer): Asset {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `/assets/${name}.${hash}.${ext}`, type, body, br: brotliCompressSync(body), gzip: gzipSync(body, { level: 9 }) };
+  return {
+    path: `/assets/${name}.${hash}.${ext}`,
+    type,
+    body,
+    br: brotliCompressSync(body),
+    gzip: gzipSync(body, { level: 9 }),
+  };
 }
 
 /** Every file of one kind, app.{ext} first, joined: one request a page, one file a feature. */
@@ -46,7 +52,10 @@ export const ASSETS = load();
 
 function send(request: FastifyRequest, reply: FastifyReply, a: Asset) {
   const accepts = String(request.headers['accept-encoding'] ?? '');
-  reply.header('content-type', a.type).header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'accept-encoding');
+  reply
+    .header('content-type', a.type)
+    .header('cache-control', 'public, max-age=31536000, immutable')
+    .header('vary', 'accept-encoding');
   reply.header('x-content-type-options', 'nosniff');
   if (/\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(a.br);
   if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(a.gzip);
@@ -54,5 +63,6 @@ function send(request: FastifyRequest, reply: FastifyReply, a: Asset) {
 }
 
 export function serveAssets(app: FastifyInstance): void {
-  for (const a of [ASSETS.css, ASSETS.js]) app.get(a.path, { schema: { hide: true } }, (request, reply) => send(request, reply, a));
+  for (const a of [ASSETS.css, ASSETS.js])
+    app.get(a.path, { schema: { hide: true } }, (request, reply) => send(request, reply, a));
 }

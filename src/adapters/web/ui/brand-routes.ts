@@ -28,9 +28,16 @@ export function serveBrand(app: FastifyInstance, name: string): void {
   const ico = faviconIco();
   const webManifest = manifest(name);
   const hide = { schema: { hide: true } };
-  app.get('/favicon.ico', hide, (_request, reply) => sendImage(reply.header('cache-control', DAY), 'image/x-icon', ico));
-  app.get(FAVICON_SVG_PATH, hide, (_request, reply) => sendImage(reply.header('cache-control', DAY), 'image/svg+xml', LOGO_SVG));
+  app.get('/favicon.ico', hide, (_request, reply) =>
+    sendImage(reply.header('cache-control', DAY), 'image/x-icon', ico),
+  );
+  app.get(FAVICON_SVG_PATH, hide, (_request, reply) =>
+    sendImage(reply.header('cache-control', DAY), 'image/svg+xml', LOGO_SVG),
+  );
   app.get(MANIFEST_PATH, hide, (_request, reply) =>
-    reply.header('content-type', 'application/manifest+json; charset=utf-8').header('cache-control', DAY).send(webManifest),
+    reply
+      .header('content-type', 'application/manifest+json; charset=utf-8')
+      .header('cache-control', DAY)
+      .send(webManifest),
   );
 }

@@ -22,7 +22,8 @@ function colourAt(x: number, y: number): Rgba | null {
   const dy = Math.max(CORNER - y, 0, y - (SIZE - CORNER));
   if (dx * dx + dy * dy > CORNER * CORNER) return null;
   const ring = Math.hypot(x - RING.cx, y - RING.cy);
-  if ((ring >= RING.inner && ring <= RING.outer) || Math.hypot(x - DOT.cx, y - DOT.cy) <= DOT.r) return [255, 255, 255, 255];
+  if ((ring >= RING.inner && ring <= RING.outer) || Math.hypot(x - DOT.cx, y - DOT.cy) <= DOT.r)
+    return [255, 255, 255, 255];
   return [0x0b, 0x57, 0xd0, 255];
 }
 

@@ -32,7 +32,11 @@ export function csrfField(view: View): RawHtml {
  * The list of every problem at the top of a form, each linking to its field; it takes focus
  * (`autofocus`, no script needed) so a screen reader reads it first after a failed submit.
  */
-export function errorSummary(view: View, errors: FieldErrors | undefined, fieldNames: Record<string, string> = {}): RawHtml {
+export function errorSummary(
+  view: View,
+  errors: FieldErrors | undefined,
+  fieldNames: Record<string, string> = {},
+): RawHtml {
   if (!errors || Object.keys(errors).length === 0) return html``;
   const items = Object.entries(errors).flatMap(([field, list]) => {
     const name = fieldNames[field] ?? field.replace(/\.(\d+|\w+)/g, '[$1]');
@@ -61,7 +65,11 @@ function describedBy(id: string, hint: string | undefined, errors: string[]): st
 
 /** What every control says of itself: whether it must be filled, and whether and why it is wrong. */
 function validity(o: FieldBase, id: string, errors: string[]) {
-  return { required: o.required ?? false, 'aria-invalid': errors.length > 0 ? 'true' : null, 'aria-describedby': describedBy(id, o.hint, errors) };
+  return {
+    required: o.required ?? false,
+    'aria-invalid': errors.length > 0 ? 'true' : null,
+    'aria-describedby': describedBy(id, o.hint, errors),
+  };
 }
 
 function fieldShell(id: string, label: string, hint: string | undefined, errors: string[], control: RawHtml): RawHtml {
@@ -144,7 +152,9 @@ export interface SelectFieldOptions extends FieldBase {
 export function selectField(o: SelectFieldOptions): RawHtml {
   const id = o.id ?? fieldId(o.name);
   const errors = errorsFor(o.errors, o.name);
-  const selected = new Set(o.value === null || o.value === undefined ? [] : typeof o.value === 'string' ? [o.value] : o.value);
+  const selected = new Set(
+    o.value === null || o.value === undefined ? [] : typeof o.value === 'string' ? [o.value] : o.value,
+  );
   const control = html`<select${attrs({
     id,
     name: o.name,
@@ -191,7 +201,9 @@ export function postButton(
   label: string,
   options: { danger?: boolean; hidden?: Record<string, string>; accessibleName?: string } = {},
 ): RawHtml {
-  const hidden = Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
+  const hidden = Object.entries(options.hidden ?? {}).map(
+    ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
+  );
   return html`<form method="post" action="${action}" class="inline">${csrfField(view)}${hidden}<button type="submit"${options.danger ? html` class="danger"` : ''}${options.accessibleName ? html` aria-label="${options.accessibleName}"` : ''}>${label}</button></form>`;
 }
 
@@ -231,9 +243,14 @@ ${p.page < last ? html`<li><a href="${p.hrefFor(p.page + 1)}" rel="next">${t.nex
 }
 
 /** A URL with some query parameters replaced (undefined or '' removes one). */
-export function withQuery(path: string, query: Record<string, string | number | undefined>, changes: Record<string, string | number | undefined>): string {
+export function withQuery(
+  path: string,
+  query: Record<string, string | number | undefined>,
+  changes: Record<string, string | number | undefined>,
+): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...query, ...changes })) if (v !== undefined && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries({ ...query, ...changes }))
+    if (v !== undefined && v !== '') params.set(k, String(v));
   const s = params.toString();
   return s ? `${path}?${s}` : path;
 }
@@ -251,7 +268,12 @@ export function removableChip(text: string, href: string, removeLabel: string): 
 }
 
 /** What a list shows when it has nothing yet: what goes here, and the one action that fills it. */
-export function emptyState(o: { id: string; title: string; text: string; action?: { href: string; label: string } }): RawHtml {
+export function emptyState(o: {
+  id: string;
+  title: string;
+  text: string;
+  action?: { href: string; label: string };
+}): RawHtml {
   return html`<section class="empty-state" aria-labelledby="${o.id}"><h2 id="${o.id}">${o.title}</h2>
 <p>${o.text}</p>${o.action ? html`<p><a class="button" href="${o.action.href}">${o.action.label}</a></p>` : ''}</section>`;
 }

@@ -40,15 +40,20 @@ function navigation(view: View, section: string | undefined): RawHtml {
   const n = view.t.common.nav;
   const items = navItems(view, section);
   // Signed out there are two links: they stay in the header on phones too (nav-public).
-  if (!view.account) return html`<nav class="site-nav nav-wide nav-public" aria-label="${n.label}"><ul>${items}</ul></nav>`;
+  if (!view.account)
+    return html`<nav class="site-nav nav-wide nav-public" aria-label="${n.label}"><ul>${items}</ul></nav>`;
   const wide = html`<nav class="site-nav nav-wide" aria-label="${n.label}"><ul>${items}</ul></nav>`;
-  const narrow = menu({ summary: n.menu, className: 'nav-menu' }, html`<nav class="site-nav" aria-label="${n.label}"><ul>${items}</ul></nav>`);
+  const narrow = menu(
+    { summary: n.menu, className: 'nav-menu' },
+    html`<nav class="site-nav" aria-label="${n.label}"><ul>${items}</ul></nav>`,
+  );
   return html`${wide}${narrow}`;
 }
 
 function themeSwitch(view: View): RawHtml {
   const t = view.t.common.theme;
-  const option = (value: View['theme'], label: string) => html`<option value="${value}"${view.theme === value ? html` selected` : ''}>${label}</option>`;
+  const option = (value: View['theme'], label: string) =>
+    html`<option value="${value}"${view.theme === value ? html` selected` : ''}>${label}</option>`;
   // No CSRF token (the route checks only that the post is not cross-site): a page with no other
   // form sets no cookie for an anonymous visitor (public statistics).
   return html`<form method="post" action="/theme" class="theme-form" data-autosubmit>
@@ -68,7 +73,9 @@ function workspaceSwitch(view: View): RawHtml {
   const current = view.workspace;
   if (!current) return html``;
   const nameOf = (w: { personal: boolean; name: string }) => (w.personal ? n.personalWorkspace : w.name);
-  const options = view.workspaces.map((w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${nameOf(w)} (${w.role})</option>`);
+  const options = view.workspaces.map(
+    (w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${nameOf(w)} (${w.role})</option>`,
+  );
   const chooser =
     view.workspaces.length > 1
       ? html`<form method="post" action="/account/workspaces/switch" class="theme-form workspace-switch" data-autosubmit>${csrfField(view)}

@@ -21,16 +21,27 @@ function appHost(ctx: Pick<WebContext, 'urls'>): string {
 }
 
 /** The domains a link may use: the app's own first (value ''), then the account's. */
-export async function domainChoices(ctx: WebContext, accountId: number, defaultDomain: (host: string) => string): Promise<SelectOption[]> {
+export async function domainChoices(
+  ctx: WebContext,
+  accountId: number,
+  defaultDomain: (host: string) => string,
+): Promise<SelectOption[]> {
   const domains = await ctx.domains.list(accountId, { sort: 'asc' }, { page: 1, perPage: MAX_CHOICES });
-  return [{ value: '', label: defaultDomain(appHost(ctx)) }, ...domains.items.map((d) => ({ value: String(d.id), label: d.name }))];
+  return [
+    { value: '', label: defaultDomain(appHost(ctx)) },
+    ...domains.items.map((d) => ({ value: String(d.id), label: d.name })),
+  ];
 }
 
 /**
  * Loads the choices in parallel. The domain list starts with the app's own domain (value ''),
  * the space list with "no space" (value ''); blank form fields mean "none", as in the API.
  */
-export async function ownedChoices(ctx: WebContext, accountId: number, labels: { defaultDomain: (host: string) => string; noSpace: string }): Promise<OwnedChoices> {
+export async function ownedChoices(
+  ctx: WebContext,
+  accountId: number,
+  labels: { defaultDomain: (host: string) => string; noSpace: string },
+): Promise<OwnedChoices> {
   const page = { page: 1, perPage: MAX_CHOICES };
   const [domains, spaces, pixels] = await Promise.all([
     domainChoices(ctx, accountId, labels.defaultDomain),
@@ -39,7 +50,10 @@ export async function ownedChoices(ctx: WebContext, accountId: number, labels: {
   ]);
   return {
     domains,
-    spaces: [{ value: '', label: labels.noSpace }, ...spaces.items.map((s) => ({ value: String(s.id), label: s.name }))],
+    spaces: [
+      { value: '', label: labels.noSpace },
+      ...spaces.items.map((s) => ({ value: String(s.id), label: s.name })),
+    ],
     pixels: pixels.items.map((p) => ({ value: String(p.id), label: `${p.name} (${p.type})` })),
   };
 }

@@ -32,10 +32,14 @@ test('an exact total: the range, "page n of last", and next until the last page'
 });
 
 test('a total that is a lower bound: "or more", no last page, next while the page is full', () => {
-  const full = String(pagination(view, { page: 4, perPage: 10, total: 10_000, totalIsLowerBound: true, shown: 10, hrefFor }));
+  const full = String(
+    pagination(view, { page: 4, perPage: 10, total: 10_000, totalIsLowerBound: true, shown: 10, hrefFor }),
+  );
   assert.equal(text(full), '31–40 of 10,000 or more Previous Page 4 Next');
   assert.ok(full.includes('href="/links?page=5"'));
-  const partial = String(pagination(view, { page: 1001, perPage: 10, total: 10_000, totalIsLowerBound: true, shown: 3, hrefFor }));
+  const partial = String(
+    pagination(view, { page: 1001, perPage: 10, total: 10_000, totalIsLowerBound: true, shown: 3, hrefFor }),
+  );
   assert.equal(text(partial), '10001–10003 of 10,000 or more Previous Page 1001');
 });
 

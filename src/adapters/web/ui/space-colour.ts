@@ -14,7 +14,10 @@ const SPACE_PALETTE: Readonly<Record<number, string>> = {
   6: '#80868b',
 };
 
-const SPACE_COLOURS: readonly number[] = Array.from({ length: SPACE_LIMITS.colorMax - SPACE_LIMITS.colorMin + 1 }, (_, i) => SPACE_LIMITS.colorMin + i);
+const SPACE_COLOURS: readonly number[] = Array.from(
+  { length: SPACE_LIMITS.colorMax - SPACE_LIMITS.colorMin + 1 },
+  (_, i) => SPACE_LIMITS.colorMin + i,
+);
 
 /** The colour's name; a slot outside the palette reads as its number. */
 function colourName(view: View, colour: number): string {
@@ -37,7 +40,10 @@ export function colourLabel(view: View, colour: number): RawHtml {
 }
 
 /** The `color` field: one radio per palette slot, each with its swatch and name. */
-export function colourField(view: View, o: { name: string; legend: string; value: string; errors?: FieldErrors | undefined }): RawHtml {
+export function colourField(
+  view: View,
+  o: { name: string; legend: string; value: string; errors?: FieldErrors | undefined },
+): RawHtml {
   const id = fieldId(o.name);
   const errors = errorsFor(o.errors, o.name);
   const radios = SPACE_COLOURS.map((colour, i) => {

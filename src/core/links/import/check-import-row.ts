@@ -31,7 +31,11 @@ export function checkImportRow(row: ImportRow, ctx: RowCheckContext): CheckedRow
     ...(row.notes === undefined ? {} : { notes: row.notes }),
   };
   const bag = new FieldErrorBag();
-  const checked = checkLinkInput(row.input, { urls: ctx.urls, timeZone: ctx.timeZone, defaultPrivacy: ctx.defaultPrivacy }, bag);
+  const checked = checkLinkInput(
+    row.input,
+    { urls: ctx.urls, timeZone: ctx.timeZone, defaultPrivacy: ctx.defaultPrivacy },
+    bag,
+  );
   if (ctx.strict && !row.input.alias?.trim() && !bag.has('alias')) bag.add('alias', NO_ALIAS_STRICT);
   return bag.empty ? { line, ...named, checked } : { line, ...named, errors: faultsOf(bag) };
 }

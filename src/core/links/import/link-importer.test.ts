@@ -7,7 +7,13 @@ import { UrlPolicy } from '../url-policy.ts';
 import type { RedirectInvalidation } from '../../redirect/redirect-events.ts';
 import type { UnitOfWork } from '../../shared/unit-of-work.ts';
 import type { LinkChangePorts } from '../links-service.ts';
-import { MemoryDomainStore, MemoryLinkStore, MemoryPixelStore, MemorySpaceStore, RecordingListener } from '../../../../test/support/fakes/link-fakes.ts';
+import {
+  MemoryDomainStore,
+  MemoryLinkStore,
+  MemoryPixelStore,
+  MemorySpaceStore,
+  RecordingListener,
+} from '../../../../test/support/fakes/link-fakes.ts';
 import { TEST_ACTOR } from '../../../../test/support/audit-actor.ts';
 
 const ME = 1;
@@ -36,7 +42,14 @@ function setup(unitOfWork?: UnitOfWork<LinkChangePorts>) {
   });
   // Every row's outcome as `rows`; what the report lists as `listed`.
   const run = async (rows: ImportRow[], options: Partial<ImportOptions> = {}) => {
-    const checked = rows.map((r) => checkImportRow(r, { urls, timeZone: 'UTC', strict: options.strict ?? false, defaultPrivacy: importer.defaultPrivacy }));
+    const checked = rows.map((r) =>
+      checkImportRow(r, {
+        urls,
+        timeZone: 'UTC',
+        strict: options.strict ?? false,
+        defaultPrivacy: importer.defaultPrivacy,
+      }),
+    );
     const all: ImportOutcome[] = [];
     const report = await importer.run(ME, batchesOf(toAsync(checked)), {
       onConflict: 'skip',
@@ -60,11 +73,15 @@ const row = (line: number, url: string, alias?: string, more: Partial<ImportRow>
   ...more,
 });
 
-const statuses = (report: { rows: Array<{ status: string; alias?: string }> }) => report.rows.map((r) => [r.status, r.alias]);
+const statuses = (report: { rows: Array<{ status: string; alias?: string }> }) =>
+  report.rows.map((r) => [r.status, r.alias]);
 
 test('rows are created under the create rules, with their space by name; each created link is told once as link.created', async () => {
   const s = setup();
-  const report = await s.run([row(2, 'https://example.com/a', 'imp-a', { spaceName: 'Campaign' }), row(3, 'https://example.com/b')]);
+  const report = await s.run([
+    row(2, 'https://example.com/a', 'imp-a', { spaceName: 'Campaign' }),
+    row(3, 'https://example.com/b'),
+  ]);
   assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 0 });
   assert.equal(report.rows[1]!.alias!.length, 7, 'a row without an alias gets a random one');
   assert.deepEqual(
@@ -120,9 +137,16 @@ test('rename: a taken alias takes the first free numbered variant, told as link.
   s.links.add(ME, { alias: 'promo' });
   s.links.add(OTHER, { alias: 'promo-2' });
   s.links.add(OTHER, { alias: 'sale' });
-  const report = await s.run([row(2, 'https://example.com/1', 'promo'), row(3, 'https://example.com/2', 'sale'), row(4, 'https://example.com/3', 'promo')], {
-    onConflict: 'rename',
-  });
+  const report = await s.run(
+    [
+      row(2, 'https://example.com/1', 'promo'),
+      row(3, 'https://example.com/2', 'sale'),
+      row(4, 'https://example.com/3', 'promo'),
+    ],
+    {
+      onConflict: 'rename',
+    },
+  );
   assert.deepEqual(statuses(report), [
     ['renamed', 'promo-3'],
     ['renamed', 'sale-2'],
@@ -143,9 +167,16 @@ test('replace: the account’s own link is overwritten and told as link.updated;
   const s = setup();
   const own = s.links.add(ME, { alias: 'own', url: 'https://example.com/old' });
   const foreign = s.links.add(OTHER, { alias: 'foreign', url: 'https://example.com/theirs' });
-  const report = await s.run([row(2, 'https://example.com/new', 'own'), row(3, 'https://example.com/new', 'foreign'), row(4, 'https://example.com/again', 'own')], {
-    onConflict: 'replace',
-  });
+  const report = await s.run(
+    [
+      row(2, 'https://example.com/new', 'own'),
+      row(3, 'https://example.com/new', 'foreign'),
+      row(4, 'https://example.com/again', 'own'),
+    ],
+    {
+      onConflict: 'replace',
+    },
+  );
   assert.deepEqual(statuses(report), [
     ['replaced', 'own'],
     ['skipped', 'foreign'],
@@ -161,7 +192,11 @@ test('replace: the account’s own link is overwritten and told as link.updated;
 
 test('a re-run of the same file creates nothing new and tells nothing', async () => {
   const s = setup();
-  const file = [row(2, 'https://example.com/a', 'again-a'), row(3, 'https://example.com/b', 'again-b'), row(4, 'nope', 'again-c')];
+  const file = [
+    row(2, 'https://example.com/a', 'again-a'),
+    row(3, 'https://example.com/b', 'again-b'),
+    row(4, 'nope', 'again-c'),
+  ];
   const first = await s.run(file);
   assert.deepEqual(first.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 1 });
   const told = s.events.flat().length;
@@ -203,7 +238,11 @@ test('a bad or unreadable row is reported with its reason and fields; the rows a
 test('a dry run reports what would happen and writes nothing: no link, no space, no replace, no event', async () => {
   const s = setup();
   s.links.add(ME, { alias: 'own' });
-  const rows = [row(2, 'https://example.com/a', 'dry-a', { spaceName: 'New space' }), row(3, 'https://example.com/b', 'own'), row(4, 'nope')];
+  const rows = [
+    row(2, 'https://example.com/a', 'dry-a', { spaceName: 'New space' }),
+    row(3, 'https://example.com/b', 'own'),
+    row(4, 'nope'),
+  ];
   const dry = await s.run(rows, { dryRun: true, onConflict: 'replace' });
   assert.equal(dry.dry_run, true);
   assert.deepEqual(dry.counts, { created: 1, replaced: 1, renamed: 0, skipped: 0, error: 1 });
@@ -223,7 +262,11 @@ test('a dry run reports what would happen and writes nothing: no link, no space,
 test('an alias another writer takes while the batch is written skips that row only', async () => {
   const s = setup();
   s.links.takenMeanwhile.push({ accountId: OTHER, alias: 'race-b' });
-  const report = await s.run([row(2, 'https://example.com/a', 'race-a'), row(3, 'https://example.com/b', 'race-b'), row(4, 'https://example.com/c', 'race-c')]);
+  const report = await s.run([
+    row(2, 'https://example.com/a', 'race-a'),
+    row(3, 'https://example.com/b', 'race-b'),
+    row(4, 'https://example.com/c', 'race-c'),
+  ]);
   assert.deepEqual(statuses(report), [
     ['created', 'race-a'],
     ['skipped', 'race-b'],
@@ -248,13 +291,23 @@ test('no one listening: links are written, and their views are not read for noth
 test('each batch is written and told in one unit of work, the redirect told after it; a failed telling fails the import; a dry run takes none', async () => {
   const units: Array<{ toldInside: number; invalidatedInside: number }> = [];
   const unitOfWork: UnitOfWork<LinkChangePorts> = async (work) => {
-    const result = await work({ links: s.links, spaces: s.spaces, domains: s.domains, pixels: s.pixels, onEvent: s.events });
+    const result = await work({
+      links: s.links,
+      spaces: s.spaces,
+      domains: s.domains,
+      pixels: s.pixels,
+      onEvent: s.events,
+    });
     units.push({ toldInside: s.events.told.length, invalidatedInside: s.invalidated.length });
     return result;
   };
   const s = setup(unitOfWork);
   await s.run([row(2, 'https://example.com/1', 'unit-1'), row(3, 'https://example.com/2', 'unit-2')]);
-  assert.deepEqual(units, [{ toldInside: 1, invalidatedInside: 0 }], 'told inside the unit, invalidated once it is done');
+  assert.deepEqual(
+    units,
+    [{ toldInside: 1, invalidatedInside: 0 }],
+    'told inside the unit, invalidated once it is done',
+  );
   assert.deepEqual(s.invalidated, [1, 2]);
 
   await s.run([row(2, 'https://example.com/3', 'unit-3')], { dryRun: true });
@@ -273,19 +326,31 @@ test('a new space is made in the batch’s unit: a batch that fails leaves none,
   const unitOfWork: UnitOfWork<LinkChangePorts> = async (work) => {
     const unitSpaces = new MemorySpaceStore();
     unitSpaces.spaces.push(...s.spaces.spaces);
-    const result = await work({ links: s.links, spaces: unitSpaces, domains: s.domains, pixels: s.pixels, onEvent: s.events });
+    const result = await work({
+      links: s.links,
+      spaces: unitSpaces,
+      domains: s.domains,
+      pixels: s.pixels,
+      onEvent: s.events,
+    });
     if (failing) throw new Error('the unit failed');
     s.spaces.spaces.splice(0, s.spaces.spaces.length, ...unitSpaces.spaces);
     return result;
   };
   const s = setup(unitOfWork);
-  const rows = [row(2, 'https://example.com/a', 'space-a', { spaceName: 'Launch' }), row(3, 'https://example.com/b', 'space-b', { spaceName: 'Launch' })];
+  const rows = [
+    row(2, 'https://example.com/a', 'space-a', { spaceName: 'Launch' }),
+    row(3, 'https://example.com/b', 'space-b', { spaceName: 'Launch' }),
+  ];
   await assert.rejects(s.run(rows), /the unit failed/);
   assert.equal(s.spaces.spaces.length, 0, 'no space left by the failed batch');
 
   failing = false;
   // (The fake unit keeps the failed batch's links: new aliases.)
-  await s.run([row(2, 'https://example.com/c', 'space-c', { spaceName: 'Launch' }), row(3, 'https://example.com/d', 'space-d', { spaceName: 'Launch' })]);
+  await s.run([
+    row(2, 'https://example.com/c', 'space-c', { spaceName: 'Launch' }),
+    row(3, 'https://example.com/d', 'space-d', { spaceName: 'Launch' }),
+  ]);
   assert.deepEqual(
     s.spaces.spaces.map((x) => x.name),
     ['Launch'],
@@ -311,7 +376,12 @@ test('a space named only by rows that are skipped is not made', async () => {
 test('the report lists only what was not imported as the file says, with the counts of every row', async () => {
   const s = setup();
   s.links.add(OTHER, { alias: 'taken' });
-  const report = await s.run([row(2, 'https://example.com/a', 'fine'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', 'taken'), row(5, 'nope', 'bad')]);
+  const report = await s.run([
+    row(2, 'https://example.com/a', 'fine'),
+    row(3, 'https://example.com/b'),
+    row(4, 'https://example.com/c', 'taken'),
+    row(5, 'nope', 'bad'),
+  ]);
   assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 1, error: 1 });
   assert.equal(report.random_aliases, 1);
   assert.deepEqual(
@@ -329,9 +399,18 @@ test('the report lists only what was not imported as the file says, with the cou
 
 test('strict: a row without an alias is an error, not a random alias; the others are imported', async () => {
   const s = setup();
-  const report = await s.run([row(2, 'https://example.com/a', 'strict-a'), row(3, 'https://example.com/b'), row(4, 'https://example.com/c', '  ')], { strict: true });
+  const report = await s.run(
+    [
+      row(2, 'https://example.com/a', 'strict-a'),
+      row(3, 'https://example.com/b'),
+      row(4, 'https://example.com/c', '  '),
+    ],
+    { strict: true },
+  );
   assert.deepEqual(report.counts, { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 2 });
-  assert.deepEqual(report.listed[0]!.errors, { alias: ['The row has no alias; a strict import gives none at random.'] });
+  assert.deepEqual(report.listed[0]!.errors, {
+    alias: ['The row has no alias; a strict import gives none at random.'],
+  });
   assert.equal(report.random_aliases, 0);
   assert.deepEqual(
     s.links.links.map((l) => l.alias),
@@ -353,7 +432,12 @@ test('batches: at most IMPORT_BATCH rows, fewer when they are long (IMPORT_BATCH
   const urls = new UrlPolicy(['https']);
   const checked = (n: number, length: number) =>
     Array.from({ length: n }, (_, i) =>
-      checkImportRow(row(i + 2, `https://example.com/${'a'.repeat(length)}`, `b-${i}`), { urls, timeZone: 'UTC', strict: false, defaultPrivacy: 1 }),
+      checkImportRow(row(i + 2, `https://example.com/${'a'.repeat(length)}`, `b-${i}`), {
+        urls,
+        timeZone: 'UTC',
+        strict: false,
+        defaultPrivacy: 1,
+      }),
     );
   const sizes = async (rows: ReturnType<typeof checked>) => {
     const out: number[] = [];

@@ -85,7 +85,11 @@ export class LinkImporter {
   }
 
   /** Each batch is checked and written in one unit of work: the caller bounds it (batchesOf). */
-  async run(accountId: number, batches: AsyncIterable<readonly CheckedRow[]>, options: ImportOptions): Promise<ImportReport> {
+  async run(
+    accountId: number,
+    batches: AsyncIterable<readonly CheckedRow[]>,
+    options: ImportOptions,
+  ): Promise<ImportReport> {
     const named = new NamedRecords(accountId, this.deps, () => this.deps.clock.now());
     const claimed = new Set<string>();
     const report: ImportReport = {
@@ -118,12 +122,19 @@ export class LinkImporter {
     return report;
   }
 
-  private async batch(accountId: number, rows: readonly CheckedRow[], named: NamedRecords, claimed: Set<string>, options: ImportOptions) {
+  private async batch(
+    accountId: number,
+    rows: readonly CheckedRow[],
+    named: NamedRecords,
+    claimed: Set<string>,
+    options: ImportOptions,
+  ) {
     const out: ImportOutcome[] = [];
     const ready: Ready[] = [];
     for (const row of rows) {
       const r = await this.prepare(row, named);
-      if ('reason' in r) out.push({ line: row.line, status: 'error', reason: r.reason, ...(r.errors ? { errors: r.errors } : {}) });
+      if ('reason' in r)
+        out.push({ line: row.line, status: 'error', reason: r.reason, ...(r.errors ? { errors: r.errors } : {}) });
       else ready.push(r);
     }
     // The batch's links and their events are one unit (a dry run writes nothing); the redirect
@@ -159,7 +170,17 @@ export class LinkImporter {
     // Each row written gets its outcome once the insert has answered with its id.
     const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
     const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
-      creates.push({ item, outcome: { line: item.row.line, status, alias: item.fields.alias, id: null, ...(reason ? { reason } : {}), ...notesOf(item) } });
+      creates.push({
+        item,
+        outcome: {
+          line: item.row.line,
+          status,
+          alias: item.fields.alias,
+          id: null,
+          ...(reason ? { reason } : {}),
+          ...notesOf(item),
+        },
+      });
     const replaced: Link[] = [];
     const owners = await this.ownersOf(tx, ready);
     for (const item of ready) {
@@ -178,7 +199,13 @@ export class LinkImporter {
       } else if (options.onConflict === 'rename') {
         const wanted = fields.alias;
         fields.alias = await this.freeAlias(tx, fields.domainId, claimed, `${wanted}-`, 2);
-        if (fields.alias === '') out.push({ line: row.line, status: 'error', alias: wanted, reason: 'alias: no free variant of the alias was found.' });
+        if (fields.alias === '')
+          out.push({
+            line: row.line,
+            status: 'error',
+            alias: wanted,
+            reason: 'alias: no free variant of the alias was found.',
+          });
         else create(item, 'renamed', `The alias ${wanted} exists.`);
       } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
         claimed.add(key);
@@ -229,7 +256,13 @@ export class LinkImporter {
   }
 
   /** The batch's links told as the API tells its own changes (webhooks); read only when anyone listens. */
-  private async tell(tx: LinkChangePorts, accountId: number, change: LinkChange, count: number, links: () => Promise<readonly Link[]>): Promise<void> {
+  private async tell(
+    tx: LinkChangePorts,
+    accountId: number,
+    change: LinkChange,
+    count: number,
+    links: () => Promise<readonly Link[]>,
+  ): Promise<void> {
     const listener = tx.onEvent;
     if (!listener || count === 0 || !(await listener.listens(accountId, change))) return;
     const views = await new LinkViews(tx).of(accountId, await links());
@@ -244,7 +277,11 @@ export class LinkImporter {
    * One insert for the batch; when another writer took one of its aliases meanwhile (the unique
    * index refuses the whole statement), row by row, so only that row is skipped.
    */
-  private async insert(tx: LinkChangePorts, accountId: number, creates: Array<{ item: Ready; outcome: ImportOutcome }>): Promise<Array<number | undefined>> {
+  private async insert(
+    tx: LinkChangePorts,
+    accountId: number,
+    creates: Array<{ item: Ready; outcome: ImportOutcome }>,
+  ): Promise<Array<number | undefined>> {
     const now = this.deps.clock.now();
     try {
       return await tx.links.insertMany(
@@ -269,7 +306,10 @@ export class LinkImporter {
   }
 
   /** The checks that need the database (named records) on a row the pure rules passed or failed: every bad field of the row, or its fields. */
-  private async prepare(row: CheckedRow, named: NamedRecords): Promise<Ready | { errors?: FieldErrors; reason: string }> {
+  private async prepare(
+    row: CheckedRow,
+    named: NamedRecords,
+  ): Promise<Ready | { errors?: FieldErrors; reason: string }> {
     if (row.unreadable !== undefined) return { reason: row.unreadable };
     const bag = new FieldErrorBag();
     for (const [field, list] of Object.entries(row.errors ?? {})) for (const message of list) bag.add(field, message);
@@ -301,24 +341,41 @@ export class LinkImporter {
     const fields: LinkFields = { ...newLinkFields(domainId, spaceId, this.defaultPrivacy), ...checked.fields };
     if (row.endsAt !== undefined) fields.endsAt = row.endsAt;
     if (checked.password) fields.passwordHash = await hashPassword(checked.password);
-    if (checked.privacyPassword && fields.privacy === 2) fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);
-    return { row, fields, pixelIds: [...new Set([...(checked.pixelIds ?? []), ...pixelIds])], notes, ...(newSpace === undefined ? {} : { newSpace }) };
+    if (checked.privacyPassword && fields.privacy === 2)
+      fields.privacyPasswordHash = await hashPassword(checked.privacyPassword);
+    return {
+      row,
+      fields,
+      pixelIds: [...new Set([...(checked.pixelIds ?? []), ...pixelIds])],
+      notes,
+      ...(newSpace === undefined ? {} : { newSpace }),
+    };
   }
 
   /** Who holds the batch's aliases, one query per domain. */
   private async ownersOf(tx: LinkChangePorts, ready: Ready[]): Promise<Map<string, AliasOwner>> {
     const byDomain = new Map<number | null, string[]>();
     for (const { fields } of ready)
-      if (fields.alias !== '') (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(fields.alias.toLowerCase());
+      if (fields.alias !== '')
+        (byDomain.get(fields.domainId) ?? byDomain.set(fields.domainId, []).get(fields.domainId)!).push(
+          fields.alias.toLowerCase(),
+        );
     const owners = new Map<string, AliasOwner>();
     for (const [domainId, keys] of byDomain) {
-      for (const [alias, owner] of await tx.links.aliasOwners(domainId, keys)) owners.set(keyOf(domainId, alias), owner);
+      for (const [alias, owner] of await tx.links.aliasOwners(domainId, keys))
+        owners.set(keyOf(domainId, alias), owner);
     }
     return owners;
   }
 
   /** A free alias: random (prefix ''), or the prefix with the first free number from `from`; '' when none is found. */
-  private async freeAlias(tx: LinkChangePorts, domainId: number | null, claimed: Set<string>, prefix: string, from: number): Promise<string> {
+  private async freeAlias(
+    tx: LinkChangePorts,
+    domainId: number | null,
+    claimed: Set<string>,
+    prefix: string,
+    from: number,
+  ): Promise<string> {
     for (let round = 0; round < 4; round++) {
       const candidates = Array.from({ length: RENAME_TRIES }, (_, i) =>
         prefix === '' ? randomAlias(ALIAS_LENGTH + round) : `${prefix}${from + round * RENAME_TRIES + i}`,
@@ -336,10 +393,17 @@ export class LinkImporter {
     return '';
   }
 
-  private async replace(tx: LinkChangePorts, accountId: number, id: number, item: Ready, actor: AuditActor): Promise<Link | null> {
+  private async replace(
+    tx: LinkChangePorts,
+    accountId: number,
+    id: number,
+    item: Ready,
+    actor: AuditActor,
+  ): Promise<Link | null> {
     const before = tx.audit ? await tx.links.findById(accountId, id) : null;
     const link = await tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
-    if (link && before) await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
+    if (link && before)
+      await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
     if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
     return link;
   }

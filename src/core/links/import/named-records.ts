@@ -29,7 +29,9 @@ export class NamedRecords {
     const known = this.spaces.get(name);
     if (known !== undefined) return known;
     if (name.length > SPACE_LIMITS.nameMax) return null;
-    const found = (await this.stores.spaces.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find((s) => s.name === name);
+    const found = (await this.stores.spaces.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find(
+      (s) => s.name === name,
+    );
     const space = found?.id ?? 'new';
     this.spaces.set(name, space);
     return space;
@@ -58,14 +60,18 @@ export class NamedRecords {
   async domain(name: string): Promise<number | null> {
     const key = name.toLowerCase();
     if (this.domains.has(key)) return this.domains.get(key)!;
-    const found = (await this.stores.domains.list(this.accountId, { search: key, sort: 'asc' }, PAGE)).items.find((d) => d.name.toLowerCase() === key);
+    const found = (await this.stores.domains.list(this.accountId, { search: key, sort: 'asc' }, PAGE)).items.find(
+      (d) => d.name.toLowerCase() === key,
+    );
     this.domains.set(key, found?.id ?? null);
     return found?.id ?? null;
   }
 
   async pixel(name: string): Promise<number | null> {
     if (this.pixels.has(name)) return this.pixels.get(name)!;
-    const found = (await this.stores.pixels.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find((p) => p.name === name);
+    const found = (await this.stores.pixels.list(this.accountId, { search: name, sort: 'asc' }, PAGE)).items.find(
+      (p) => p.name === name,
+    );
     this.pixels.set(name, found?.id ?? null);
     return found?.id ?? null;
   }

@@ -1,5 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FieldErrorBag, TooManyAttemptsError, ValidationError, faultsOfCheck, type FieldErrors } from '../../../../core/shared/errors.ts';
+import {
+  FieldErrorBag,
+  TooManyAttemptsError,
+  ValidationError,
+  faultsOfCheck,
+  type FieldErrors,
+} from '../../../../core/shared/errors.ts';
 import { checkDeletionConfirmation, checkPassword } from '../../../../core/accounts/account-rules.ts';
 import { SESSION_LIFETIME } from '../../../../core/accounts/sign-in-service.ts';
 import { IdParams } from '../../../http/schemas/common.ts';
@@ -31,7 +37,13 @@ function remembered(session: { createdAt: number; expiresAt: number }): boolean 
 /** /account: profile, password, sessions; /account/delete; and the API keys' pages. */
 export const accountPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
-  const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: (view: View) => string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/account' }));
   };
@@ -85,12 +97,24 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     // The rules that need no database first: a typo in the confirmation costs no password guess.
     const bag = new FieldErrorBag();
     checkPassword(next, bag, 'new_password');
-    if (next !== text(form, 'new_password_confirmation')) bag.add('new_password_confirmation', viewOf(request, reply, secret).t.account.password.mismatch);
+    if (next !== text(form, 'new_password_confirmation'))
+      bag.add('new_password_confirmation', viewOf(request, reply, secret).t.account.password.mismatch);
     let errors: FieldErrors = await faultsOfCheck(async () => bag.throwIfAny());
     if (Object.keys(errors).length === 0) {
       try {
-        const signedIn = await ctx.signIn.changePassword(viewer.account, text(form, 'current_password'), next, clientOf(request), remembered(viewer.session));
-        setSessionCookie(request, reply, signedIn.token, remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null);
+        const signedIn = await ctx.signIn.changePassword(
+          viewer.account,
+          text(form, 'current_password'),
+          next,
+          clientOf(request),
+          remembered(viewer.session),
+        );
+        setSessionCookie(
+          request,
+          reply,
+          signedIn.token,
+          remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null,
+        );
         request.viewer = { ...viewer, ...signedIn, token: signedIn.token };
         return flashAndGo(request, reply, (v) => v.t.account.password.changed, '/account');
       } catch (error) {
@@ -111,7 +135,8 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     const viewer = viewerOf(request);
     const { id } = request.params as IdParams;
     await ctx.signIn.endSession(viewer.account.id, id);
-    if (id !== viewer.session.id) return flashAndGo(request, reply, (v) => v.t.account.sessions.ended, '/account#sessions-title');
+    if (id !== viewer.session.id)
+      return flashAndGo(request, reply, (v) => v.t.account.sessions.ended, '/account#sessions-title');
     // This browser's own session: it is signed out, as by the header's button.
     clearSessionCookie(request, reply);
     request.viewer = null;
@@ -136,7 +161,9 @@ export const accountPages: WebFeature = (web, ctx: WebContext) => {
     const confirmed = await faultsOfCheck(async () => bag.throwIfAny());
     let errors: FieldErrors;
     try {
-      const passwordFaults = await faultsOfCheck(() => ctx.signIn.confirmPassword(viewer.account, text(form, 'password')));
+      const passwordFaults = await faultsOfCheck(() =>
+        ctx.signIn.confirmPassword(viewer.account, text(form, 'password')),
+      );
       errors = { ...passwordFaults, ...confirmed };
     } catch (error) {
       if (!(error instanceof TooManyAttemptsError)) throw error;

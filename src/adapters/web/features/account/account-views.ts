@@ -10,7 +10,8 @@ export type Form = Record<string, unknown>;
 export const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
 
 /** What failed on the account page, so only that form shows its errors and keeps its values. */
-export type AccountPageState = { form: 'profile'; values: Form; errors: FieldErrors } | { form: 'password'; errors: FieldErrors } | null;
+export type AccountPageState =
+  { form: 'profile'; values: Form; errors: FieldErrors } | { form: 'password'; errors: FieldErrors } | null;
 
 /** Every zone the runtime knows, UTC first; an account's zone outside the list (an alias) is kept. */
 export function timeZoneOptions(current: string) {
@@ -35,7 +36,9 @@ function profileSection(view: View, state: AccountPageState): RawHtml {
   const p = view.t.account.profile;
   const account = view.account!;
   const failed = state?.form === 'profile' ? state : null;
-  const values: Form = failed ? failed.values : { name: account.name, email: account.email, timezone: account.timezone };
+  const values: Form = failed
+    ? failed.values
+    : { name: account.name, email: account.email, timezone: account.timezone };
   const errors = failed?.errors;
   const zone = text(values, 'timezone') || account.timezone;
   return html`<section class="settings-section" aria-labelledby="profile-title">
@@ -85,7 +88,9 @@ function sessionRow(view: View, session: Session, currentId: number): RawHtml {
   const action =
     session.id === currentId
       ? html`<strong>${s.current}</strong>`
-      : postButton(view, `/account/sessions/${session.id}/end`, s.signOut, { accessibleName: s.signOutNamed(device, started) });
+      : postButton(view, `/account/sessions/${session.id}/end`, s.signOut, {
+          accessibleName: s.signOutNamed(device, started),
+        });
   return html`<tr${session.id === currentId ? html` aria-current="true"` : ''}>
 <td>${device}</td>
 <td class="mono" data-label="${s.from}">${session.address ?? s.unknownAddress}</td>
@@ -127,7 +132,12 @@ function keysAndDeletion(view: View): RawHtml {
 </section>`;
 }
 
-export function accountPage(view: View, sessions: readonly Session[], currentId: number, state: AccountPageState): RawHtml {
+export function accountPage(
+  view: View,
+  sessions: readonly Session[],
+  currentId: number,
+  state: AccountPageState,
+): RawHtml {
   return html`<h1>${view.t.account.title}</h1>
 ${sectionNav(view)}
 ${profileSection(view, state)}

@@ -26,8 +26,10 @@ interface MadeKey {
 
 function keyStatus(view: View, key: ApiKey): RawHtml {
   const k = view.t.account.keys;
-  if (key.revokedAt !== null) return html`<span class="status-disabled">${k.revokedOn(view.fmt.dateTime(key.revokedAt))}</span>`;
-  if (key.expiresAt !== null) return html`<span class="status-active">${k.expiresOn(view.fmt.dateTime(key.expiresAt))}</span>`;
+  if (key.revokedAt !== null)
+    return html`<span class="status-disabled">${k.revokedOn(view.fmt.dateTime(key.revokedAt))}</span>`;
+  if (key.expiresAt !== null)
+    return html`<span class="status-active">${k.expiresOn(view.fmt.dateTime(key.expiresAt))}</span>`;
   return html`<span class="status-active">${k.live}</span>`;
 }
 
@@ -84,9 +86,17 @@ function madeKey(view: View, made: MadeKey): RawHtml {
 </section>`;
 }
 
-function keysPage(view: View, held: readonly PersonKeys[], made: MadeKey | null, values: Form, errors?: FieldErrors): RawHtml {
+function keysPage(
+  view: View,
+  held: readonly PersonKeys[],
+  made: MadeKey | null,
+  values: Form,
+  errors?: FieldErrors,
+): RawHtml {
   const k = view.t.account.keys;
-  const open = held.filter((p) => p.keys !== null).map((p) => ({ value: String(p.workspace.id), label: p.workspace.name }));
+  const open = held
+    .filter((p) => p.keys !== null)
+    .map((p) => ({ value: String(p.workspace.id), label: p.workspace.name }));
   const chosen = text(values, 'workspace') || String(view.workspace?.id ?? '');
   return html`<h1>${k.title}</h1>
 <p><a href="/account">${k.back}</a></p>
@@ -117,10 +127,25 @@ ${workspaceLinks(view, held)}
  */
 export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
-  const show = async (request: FastifyRequest, reply: FastifyReply, status: number, made: MadeKey | null, values: Form, errors?: FieldErrors) => {
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    made: MadeKey | null,
+    values: Form,
+    errors?: FieldErrors,
+  ) => {
     const held = await ctx.workspaces.keysOfPerson(actorOf(request));
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: view.t.account.keys.title, main: keysPage(view, held, made, values, errors), section: '/account' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, {
+        title: view.t.account.keys.title,
+        main: keysPage(view, held, made, values, errors),
+        section: '/account',
+      }),
+    );
   };
 
   web.get('/account/api-keys', PAGE, async (request, reply) => show(request, reply, 200, null, {}));
@@ -131,8 +156,11 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
     const form = (request.body ?? {}) as Form;
     try {
       // No choice sent (a form of before the choice): the workspace the person works in.
-      const workspaceId = text(form, 'workspace') === '' ? viewerOf(request).workspace.id : Number(text(form, 'workspace'));
-      const open = (await ctx.workspaces.keysOfPerson(actorOf(request))).filter((p) => p.keys !== null).map((p) => p.workspace.id);
+      const workspaceId =
+        text(form, 'workspace') === '' ? viewerOf(request).workspace.id : Number(text(form, 'workspace'));
+      const open = (await ctx.workspaces.keysOfPerson(actorOf(request)))
+        .filter((p) => p.keys !== null)
+        .map((p) => p.workspace.id);
       // Only a workspace of the list may be chosen: anything else is named on the form, never a 404.
       if (!open.includes(workspaceId)) {
         const bag = new FieldErrorBag();

@@ -11,7 +11,16 @@ import { safeNext, seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
-import { accountsPage, deletePage, DEFAULT_PER_PAGE, linksPage, overviewPage, refusedPage, workspacesPage, type ListQuery } from './admin-views.ts';
+import {
+  accountsPage,
+  deletePage,
+  DEFAULT_PER_PAGE,
+  linksPage,
+  overviewPage,
+  refusedPage,
+  workspacesPage,
+  type ListQuery,
+} from './admin-views.ts';
 import { revealHidden } from '../../../../core/accounts/email.ts';
 
 type Form = Record<string, unknown>;
@@ -57,7 +66,13 @@ const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
 
 export const adminPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: (view: View) => string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/admin' }));
   };

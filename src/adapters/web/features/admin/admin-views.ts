@@ -1,4 +1,9 @@
-import type { AccountSummary, InstanceTotals, OperatorLink, WorkspaceSummary } from '../../../../core/admin/admin-store.ts';
+import type {
+  AccountSummary,
+  InstanceTotals,
+  OperatorLink,
+  WorkspaceSummary,
+} from '../../../../core/admin/admin-store.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
 import { isExpired } from '../../../../core/expiration/expiry.ts';
@@ -16,13 +21,15 @@ export interface ListQuery {
 
 function adminNav(view: View, current: string): RawHtml {
   const n = view.t.admin.nav;
-  const item = (href: string, label: string) => html`<li><a href="${href}"${href === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  const item = (href: string, label: string) =>
+    html`<li><a href="${href}"${href === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav aria-label="${n.label}"><ul class="actions">${item('/admin', n.overview)}${item('/admin/accounts', n.accounts)}${item('/admin/workspaces', n.workspaces)}${item('/admin/links', n.links)}</ul></nav>`;
 }
 
 export function overviewPage(view: View, totals: InstanceTotals): RawHtml {
   const o = view.t.admin.overview;
-  const card = (label: string, value: number) => html`<div class="card"><p>${label}</p><p class="value">${view.fmt.number(value)}</p></div>`;
+  const card = (label: string, value: number) =>
+    html`<div class="card"><p>${label}</p><p class="value">${view.fmt.number(value)}</p></div>`;
   return html`<h1>${o.title}</h1>
 ${adminNav(view, '/admin')}
 <p>${o.intro}</p>
@@ -43,7 +50,12 @@ ${textField({ name: 'q', label, type: 'search', value: query.q, maxlength: 255 }
 
 function pager(view: View, path: string, page: Page<unknown>, query: ListQuery): RawHtml {
   const kept = { q: query.q, per_page: query.perPage === DEFAULT_PER_PAGE ? undefined : query.perPage };
-  return pagination(view, { page: page.page, perPage: page.perPage, total: page.total, hrefFor: (n) => withQuery(path, kept, { page: n > 1 ? n : undefined }) });
+  return pagination(view, {
+    page: page.page,
+    perPage: page.perPage,
+    total: page.total,
+    hrefFor: (n) => withQuery(path, kept, { page: n > 1 ? n : undefined }),
+  });
 }
 
 export const DEFAULT_PER_PAGE = 25;
@@ -52,7 +64,12 @@ export const DEFAULT_PER_PAGE = 25;
 function emailBadges(view: View, flags: readonly EmailFlag[]): RawHtml[] {
   const a = view.t.admin.accounts;
   return flags.map((flag) => {
-    const text = flag.kind === 'hidden-characters' ? a.flagHidden : flag.kind === 'compatibility-forms' ? a.flagStyled : a.flagMixed(flag.part, flag.scripts);
+    const text =
+      flag.kind === 'hidden-characters'
+        ? a.flagHidden
+        : flag.kind === 'compatibility-forms'
+          ? a.flagStyled
+          : a.flagMixed(flag.part, flag.scripts);
     return html` <span class="flag" role="note" aria-label="${text}">${text}</span>`;
   });
 }
@@ -72,8 +89,15 @@ export function accountsPage(view: View, page: Page<AccountSummary>, query: List
         ? html`<span class="muted">${a.you}</span>`
         : html`<div class="actions">${
             account.suspendedAt === null
-              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, { hidden: { next: here }, accessibleName: a.suspendName(email), danger: true })
-              : postButton(view, `/admin/accounts/${account.id}/reinstate`, a.reinstate, { hidden: { next: here }, accessibleName: a.reinstateName(email) })
+              ? postButton(view, `/admin/accounts/${account.id}/suspend`, a.suspend, {
+                  hidden: { next: here },
+                  accessibleName: a.suspendName(email),
+                  danger: true,
+                })
+              : postButton(view, `/admin/accounts/${account.id}/reinstate`, a.reinstate, {
+                  hidden: { next: here },
+                  accessibleName: a.reinstateName(email),
+                })
           }<a href="/admin/accounts/${account.id}/delete" aria-label="${a.deleteName(email)}">${a.delete}</a></div>`;
     return html`<tr>
 <td class="url">${email}${emailBadges(view, emailFlags(account.email))}</td>
@@ -111,8 +135,15 @@ export function workspacesPage(view: View, page: Page<WorkspaceSummary>, query: 
     const action = ws.personal
       ? html`<a href="${withQuery('/admin/accounts', {}, { q: ws.email ?? '' })}">${w.withAccount}</a>`
       : ws.suspendedAt === null
-        ? postButton(view, `/admin/workspaces/${ws.id}/suspend`, w.suspend, { hidden: { next: here }, accessibleName: w.suspendName(ws.name), danger: true })
-        : postButton(view, `/admin/workspaces/${ws.id}/reinstate`, w.reinstate, { hidden: { next: here }, accessibleName: w.reinstateName(ws.name) });
+        ? postButton(view, `/admin/workspaces/${ws.id}/suspend`, w.suspend, {
+            hidden: { next: here },
+            accessibleName: w.suspendName(ws.name),
+            danger: true,
+          })
+        : postButton(view, `/admin/workspaces/${ws.id}/reinstate`, w.reinstate, {
+            hidden: { next: here },
+            accessibleName: w.reinstateName(ws.name),
+          });
     return html`<tr>
 <td>${ws.name}</td>
 <td>${ws.personal ? w.personal : w.team}</td>
@@ -138,7 +169,14 @@ ${
 ${pager(view, '/admin/workspaces', page, query)}`;
 }
 
-export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery, here: string, shortUrlOf: (l: OperatorLink) => string, now: number): RawHtml {
+export function linksPage(
+  view: View,
+  page: Page<OperatorLink>,
+  query: ListQuery,
+  here: string,
+  shortUrlOf: (l: OperatorLink) => string,
+  now: number,
+): RawHtml {
   const t = view.t.admin.links;
   const rows = page.items.map((item) => {
     const { link, owner } = item;
@@ -149,8 +187,15 @@ export function linksPage(view: View, page: Page<OperatorLink>, query: ListQuery
         ? html`<span class="status-expired">${t.expired}</span>`
         : html`<span class="status-active">${t.active}</span>`;
     const action = link.disabled
-      ? postButton(view, `/admin/links/${link.id}/enable`, t.enable, { hidden: { next: here }, accessibleName: t.enableName(short) })
-      : postButton(view, `/admin/links/${link.id}/disable`, t.disable, { danger: true, hidden: { next: here }, accessibleName: t.disableName(short) });
+      ? postButton(view, `/admin/links/${link.id}/enable`, t.enable, {
+          hidden: { next: here },
+          accessibleName: t.enableName(short),
+        })
+      : postButton(view, `/admin/links/${link.id}/disable`, t.disable, {
+          danger: true,
+          hidden: { next: here },
+          accessibleName: t.disableName(short),
+        });
     return html`<tr>
 <td class="url">${short}</td>
 <td class="url">${link.url}</td>

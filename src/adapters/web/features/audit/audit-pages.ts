@@ -25,7 +25,9 @@ function sessionActor(request: FastifyRequest): Actor {
 /** Only single text values are read: a repeated or odd parameter is as if absent. */
 function queryOf(request: FastifyRequest): AuditPageQuery {
   const raw = (request.query ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(NAMES.map((name) => [name, typeof raw[name] === 'string' ? raw[name].slice(0, 100) : undefined])) as AuditPageQuery;
+  return Object.fromEntries(
+    NAMES.map((name) => [name, typeof raw[name] === 'string' ? raw[name].slice(0, 100) : undefined]),
+  ) as AuditPageQuery;
 }
 
 function pageOf(raw: string | undefined): number {
@@ -46,10 +48,21 @@ export const auditPages: WebFeature = (web, ctx: WebContext) => {
     const path = `/account/workspaces/${id}/audit`;
     const view = viewOf(request, reply, secret);
     const render = (status: number, page: Parameters<typeof auditPage>[1]['page'], errors?: FieldErrors) =>
-      sendView(reply, status, appLayout(view, { title: view.t.audit.title, main: auditPage(view, { path, query, page, errors }), section: '/account' }));
+      sendView(
+        reply,
+        status,
+        appLayout(view, {
+          title: view.t.audit.title,
+          main: auditPage(view, { path, query, page, errors }),
+          section: '/account',
+        }),
+      );
     try {
       const { page: pageNumber, ...filters } = query;
-      const page = await ctx.audit.list(sessionActor(request), id, filters, { page: pageOf(pageNumber), perPage: Math.max(PER_PAGE.min, PER_PAGE_SHOWN) });
+      const page = await ctx.audit.list(sessionActor(request), id, filters, {
+        page: pageOf(pageNumber),
+        perPage: Math.max(PER_PAGE.min, PER_PAGE_SHOWN),
+      });
       return render(200, page);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;

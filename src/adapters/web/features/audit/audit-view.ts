@@ -11,7 +11,8 @@ export type AuditPageQuery = Record<keyof AuditFilterInput | 'page', string | un
 
 const FILTERS = ['actor', 'action', 'target_type', 'target_id', 'from', 'to'] as const;
 
-const shown = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const shown = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 function changes(view: View, entry: AuditEntry): RawHtml {
   const a = view.t.audit;
@@ -27,7 +28,10 @@ function changes(view: View, entry: AuditEntry): RawHtml {
 function who(view: View, entry: AuditEntry): RawHtml {
   const a = view.t.audit;
   const person = entry.actor.userId === null ? a.operator : (entry.actorName ?? a.unknownPerson(entry.actor.userId));
-  const key = entry.actor.keyId === null ? '' : html`<br><span class="muted">${a.throughKey(entry.keyName ?? `#${entry.actor.keyId}`)}</span>`;
+  const key =
+    entry.actor.keyId === null
+      ? ''
+      : html`<br><span class="muted">${a.throughKey(entry.keyName ?? `#${entry.actor.keyId}`)}</span>`;
   return html`${person}${key}`;
 }
 

@@ -1,5 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, TooManyAttemptsError, UnauthenticatedError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import {
+  ForbiddenError,
+  TooManyAttemptsError,
+  UnauthenticatedError,
+  ValidationError,
+  type FieldErrors,
+} from '../../../../core/shared/errors.ts';
 import { EMAIL_NOT_VERIFIED, SESSION_LIFETIME, type SignedIn } from '../../../../core/accounts/sign-in-service.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
@@ -51,7 +57,12 @@ ${checkbox({ name: 'remember', label: a.remember, checked: values.remember === '
 }
 
 /** The new session's cookie: for the browser's life, or as long as a remembered session lasts. */
-export function startSession(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn, remember: boolean): void {
+export function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signedIn: SignedIn,
+  remember: boolean,
+): void {
   setSessionCookie(request, reply, signedIn.token, remember ? SESSION_LIFETIME.remembered / 1000 : null);
 }
 
@@ -62,9 +73,19 @@ export function clientOf(request: FastifyRequest) {
 
 export const authPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, main: (view: View) => RawHtml) => {
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title, main: main(view), narrow: true, section: request.url.split('?')[0] }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title, main: main(view), narrow: true, section: request.url.split('?')[0] }),
+    );
   };
   const closed = (view: View) => html`<h1>${view.t.auth.signUpTitle}</h1><p>${view.t.auth.signupClosed}</p>`;
 
@@ -74,7 +95,9 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     if (request.viewer) return seeOther(reply, safeNext(next));
     const title = viewOf(request, reply, secret).t.auth.signUpTitle;
     const values = typeof next === 'string' ? { next } : {};
-    return page(request, reply, 200, title, (view) => (ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view)));
+    return page(request, reply, 200, title, (view) =>
+      ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view),
+    );
   });
 
   web.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
@@ -96,7 +119,9 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     } catch (error) {
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, title, (view) => signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso));
+        return page(request, reply, 429, title, (view) =>
+          signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso),
+        );
       }
       if (!(error instanceof ValidationError)) throw error;
       return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields, ctx.security.sso));
@@ -107,7 +132,9 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     const query = request.query as Form;
     if (request.viewer) return seeOther(reply, safeNext(query.next));
     const title = viewOf(request, reply, secret).t.auth.signInTitle;
-    return page(request, reply, 200, title, (view) => signInForm(view, { next: query.next }, undefined, ctx.security.sso));
+    return page(request, reply, 200, title, (view) =>
+      signInForm(view, { next: query.next }, undefined, ctx.security.sso),
+    );
   });
 
   web.post('/login', { config: { access: 'public' } }, async (request, reply) => {
@@ -115,7 +142,12 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
     const remember = form.remember === '1';
     const title = viewOf(request, reply, secret).t.auth.signInTitle;
     try {
-      const step = await ctx.security.twoStep.begin(text(form, 'email'), text(form, 'password'), clientOf(request), remember);
+      const step = await ctx.security.twoStep.begin(
+        text(form, 'email'),
+        text(form, 'password'),
+        clientOf(request),
+        remember,
+      );
       if (step.kind === 'code') {
         setChallengeCookie(request, reply, step.token, CHALLENGE_LIFETIME_MS / 1000);
         return seeOther(reply, `/login/two-factor?next=${encodeURIComponent(safeNext(form.next))}`);
@@ -124,7 +156,9 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       return seeOther(reply, safeNext(form.next));
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
-        return page(request, reply, 422, title, (view) => signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso));
+        return page(request, reply, 422, title, (view) =>
+          signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso),
+        );
       }
       if (error instanceof ForbiddenError && error.missing === EMAIL_NOT_VERIFIED) {
         setFlash(reply, viewOf(request, reply, secret).t.security.verify.notVerified);
@@ -133,7 +167,12 @@ export const authPages: WebFeature = (web, ctx: WebContext) => {
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
         return page(request, reply, 429, title, (view) =>
-          signInForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }, ctx.security.sso),
+          signInForm(
+            view,
+            form,
+            { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] },
+            ctx.security.sso,
+          ),
         );
       }
       throw error;

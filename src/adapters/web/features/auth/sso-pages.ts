@@ -2,7 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
-import { clearSsoPendingCookie, setChallengeCookie, setSsoPendingCookie, ssoPendingOf } from '../../app/session-cookie.ts';
+import {
+  clearSsoPendingCookie,
+  setChallengeCookie,
+  setSsoPendingCookie,
+  ssoPendingOf,
+} from '../../app/session-cookie.ts';
 import { CHALLENGE_LIFETIME_MS } from '../../../../core/security/two-step-sign-in.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
@@ -24,7 +29,13 @@ function pendingOf(raw: string | null): Pending | null {
   try {
     const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { state, nonce, verifier, next, linkFor } = value;
-    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string' || typeof next !== 'string') return null;
+    if (
+      typeof state !== 'string' ||
+      typeof nonce !== 'string' ||
+      typeof verifier !== 'string' ||
+      typeof next !== 'string'
+    )
+      return null;
     if (linkFor !== undefined && !(typeof linkFor === 'number' && Number.isSafeInteger(linkFor))) return null;
     return { state, nonce, verifier, next: safeNext(next), ...(typeof linkFor === 'number' ? { linkFor } : {}) };
   } catch {
@@ -55,7 +66,12 @@ export const ssoPages: WebFeature = (web, ctx: WebContext) => {
     if (request.viewer) return seeOther(reply, next);
     try {
       const { url, pending } = await sso.provider.start();
-      setSsoPendingCookie(request, reply, Buffer.from(JSON.stringify({ ...pending, next })).toString('base64url'), PENDING_SECONDS);
+      setSsoPendingCookie(
+        request,
+        reply,
+        Buffer.from(JSON.stringify({ ...pending, next })).toString('base64url'),
+        PENDING_SECONDS,
+      );
       return seeOther(reply, url);
     } catch (error) {
       if (error instanceof ProviderUnreachableError) return problem(request, reply, 503, 'unreachable');

@@ -20,7 +20,11 @@ const QuickShortenBody = Type.Pick(LinkBody, ['url', 'alias', 'domain'], { addit
 
 const LISTED = 5;
 
-async function dashboardData(ctx: WebContext, view: View, account: { id: number; timezone: string }): Promise<DashboardData> {
+async function dashboardData(
+  ctx: WebContext,
+  view: View,
+  account: { id: number; timezone: string },
+): Promise<DashboardData> {
   const all = { by: 'title', status: 0 } as const;
   const [domains, latest, top, clicks] = await Promise.all([
     domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
@@ -44,25 +48,48 @@ async function dashboardData(ctx: WebContext, view: View, account: { id: number;
 export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, values?: PostedForm, errors?: FieldErrors) => {
+  const render = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    values?: PostedForm,
+    errors?: FieldErrors,
+  ) => {
     const view = viewOf(request, reply, secret);
     const account = viewerOf(request).workspace;
     const data = await dashboardData(ctx, view, account);
-    return sendView(reply, status, appLayout(view, { title: view.t.dashboard.title, section: '/dashboard', main: dashboardMain(view, data, values, errors) }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, {
+        title: view.t.dashboard.title,
+        section: '/dashboard',
+        main: dashboardMain(view, data, values, errors),
+      }),
+    );
   };
 
   web.get('/dashboard', async (request, reply) => render(request, reply, 200));
 
-  web.post('/dashboard/shorten', { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: keepPostedForm }, async (request, reply) => {
-    const { workspace: account } = viewerOf(request);
-    try {
-      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
-      const created = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
-      setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
-      return seeOther(reply, '/dashboard');
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      return render(request, reply, 422, postedForm(request), error.fields);
-    }
-  });
+  web.post(
+    '/dashboard/shorten',
+    { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: keepPostedForm },
+    async (request, reply) => {
+      const { workspace: account } = viewerOf(request);
+      try {
+        await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+        const created = await ctx.links.create(
+          account.id,
+          account.timezone,
+          request.body as LinkInput,
+          webActor(request),
+        );
+        setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
+        return seeOther(reply, '/dashboard');
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return render(request, reply, 422, postedForm(request), error.fields);
+      }
+    },
+  );
 };

@@ -21,7 +21,8 @@ function statusLabel(view: View, domain: Domain): RawHtml {
 }
 
 /** A value to publish, with a copy button once app.js runs. */
-const copyable = (view: View, value: string, label: string) => html`<dd><code class="url">${value}</code> ${copyButton(view, value, label)}</dd>`;
+const copyable = (view: View, value: string, label: string) =>
+  html`<dd><code class="url">${value}</code> ${copyButton(view, value, label)}</dd>`;
 
 /** The domain's state and, while pending, where to publish its token and the button that checks. */
 function verificationPanel(view: View, domain: Domain, problems: readonly string[] = []): RawHtml {
@@ -92,7 +93,16 @@ export const domainsPages: WebFeature = (web, ctx) => {
     fields: (view, values, errors, record) => {
       const t = view.t.domains;
       const url = (name: 'index_page' | 'not_found_page', hint: string) =>
-        textField({ name, label: t.fields[name], type: 'url', value: textOf(values, name), errors, hint, maxlength: URL_MAX_LENGTH, inputmode: 'url' });
+        textField({
+          name,
+          label: t.fields[name],
+          type: 'url',
+          value: textOf(values, name),
+          errors,
+          hint,
+          maxlength: URL_MAX_LENGTH,
+          inputmode: 'url',
+        });
       return html`${textField({ name: 'name', label: t.fields.name, value: textOf(values, 'name'), errors, hint: record ? t.renameHint : t.nameHint, maxlength: 253, required: true, autocomplete: 'off' })}
 ${url('index_page', t.indexPageHint)}
 ${url('not_found_page', t.notFoundPageHint)}
@@ -104,8 +114,14 @@ ${APP_SITE_FIELDS.map((name) => textArea({ name, label: t.appFiles[name], value:
     },
     columns: (view) => [
       { header: view.t.domains.fields.status, cell: (d: Domain) => statusLabel(view, d) },
-      { header: view.t.domains.fields.index_page, cell: (d: Domain) => (d.indexPage ? html`<span class="url">${d.indexPage}</span>` : '') },
-      { header: view.t.domains.fields.not_found_page, cell: (d: Domain) => (d.notFoundPage ? html`<span class="url">${d.notFoundPage}</span>` : '') },
+      {
+        header: view.t.domains.fields.index_page,
+        cell: (d: Domain) => (d.indexPage ? html`<span class="url">${d.indexPage}</span>` : ''),
+      },
+      {
+        header: view.t.domains.fields.not_found_page,
+        cell: (d: Domain) => (d.notFoundPage ? html`<span class="url">${d.notFoundPage}</span>` : ''),
+      },
     ],
     aside: verificationPanel,
     afterCreate: (d) => `/domains/${d.id}/edit`,
@@ -120,7 +136,13 @@ ${APP_SITE_FIELDS.map((name) => textArea({ name, label: t.appFiles[name], value:
       return seeOther(reply, `/domains/${id}/edit`);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return pages.sendEdit(request, reply, 422, await ctx.domains.get(accountId, id), Object.values(error.fields).flat());
+      return pages.sendEdit(
+        request,
+        reply,
+        422,
+        await ctx.domains.get(accountId, id),
+        Object.values(error.fields).flat(),
+      );
     }
   });
 };

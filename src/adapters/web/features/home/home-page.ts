@@ -33,7 +33,11 @@ export function homePage(domainRoot: DomainRoot | undefined): WebFeature {
       if (domainRoot && (await domainRoot(request, reply))) return reply;
       if (request.viewer) return seeOther(reply, '/dashboard');
       const view = viewOf(request, reply, ctx.web.csrfSecret);
-      return sendView(reply, 200, appLayout(view, { title: view.t.home.title, section: '/', main: landing(view, ctx.web.signup === 'open') }));
+      return sendView(
+        reply,
+        200,
+        appLayout(view, { title: view.t.home.title, section: '/', main: landing(view, ctx.web.signup === 'open') }),
+      );
     });
   };
 }

@@ -44,6 +44,8 @@ test('csvEntries: columns by header name in any order, blanks left out, BOM igno
 
 test('csvEntries: a header without url, or with unknown columns, is refused', () => {
   assert.deepEqual(csvEntries('https://a.test/\nhttps://b.test/\n'), { problem: { kind: 'noUrlColumn' } });
-  assert.deepEqual(csvEntries('url,tags\nhttps://a.test/,x\n'), { problem: { kind: 'unknownColumns', names: ['tags'] } });
+  assert.deepEqual(csvEntries('url,tags\nhttps://a.test/,x\n'), {
+    problem: { kind: 'unknownColumns', names: ['tags'] },
+  });
   assert.deepEqual(csvEntries(''), { problem: { kind: 'noUrlColumn' } });
 });

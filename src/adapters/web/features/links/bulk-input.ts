@@ -14,7 +14,8 @@ export interface BulkEntry {
   title?: string;
 }
 
-export type CsvProblem = { kind: 'noUrlColumn' } | { kind: 'unknownColumns'; names: string[] } | { kind: 'badCsv'; line: number };
+export type CsvProblem =
+  { kind: 'noUrlColumn' } | { kind: 'unknownColumns'; names: string[] } | { kind: 'badCsv'; line: number };
 
 const COLUMNS = ['url', 'alias', 'title'] as const;
 type Column = (typeof COLUMNS)[number];

@@ -30,7 +30,13 @@ export function decodeResults(value: unknown): BulkRow[] | null {
   for (const item of parsed as unknown[]) {
     if (!Array.isArray(item) || item.length !== 4) return null;
     const [line, url, shortUrl, errors] = item as unknown[];
-    if (!Number.isSafeInteger(line) || typeof url !== 'string' || typeof shortUrl !== 'string' || typeof errors !== 'string') return null;
+    if (
+      !Number.isSafeInteger(line) ||
+      typeof url !== 'string' ||
+      typeof shortUrl !== 'string' ||
+      typeof errors !== 'string'
+    )
+      return null;
     rows.push({ line: line as number, url, shortUrl: shortUrl || null, errors: errors ? [errors] : [] });
   }
   return rows;

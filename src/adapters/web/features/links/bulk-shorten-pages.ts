@@ -21,7 +21,15 @@ import { bulkForm, bulkResult } from './bulk-view.ts';
 import { webActor } from '../../app/audit-actor.ts';
 
 /** The options every line shares: the API's link fields of the same names, under its schema. */
-const SHARED = ['domain', 'space', 'pixels', 'disabled', 'expiration_date', 'expiration_time', 'expiration_clicks'] as const;
+const SHARED = [
+  'domain',
+  'space',
+  'pixels',
+  'disabled',
+  'expiration_date',
+  'expiration_time',
+  'expiration_clicks',
+] as const;
 const BulkBody = Type.Object({
   ...Type.Pick(LinkBody, SHARED).properties,
   urls: Type.Optional(Nullable(Type.String({ maxLength: BULK_BYTES }))),
@@ -78,14 +86,29 @@ function schemaFaults(request: FastifyRequest): FieldErrors {
 export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  const renderForm = async (request: FastifyRequest, reply: FastifyReply, status: number, values?: PostedForm, errors?: FieldErrors) => {
+  const renderForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    values?: PostedForm,
+    errors?: FieldErrors,
+  ) => {
     const view = viewOf(request, reply, secret);
     const choices = await ownedChoices(ctx, viewerOf(request).workspace.id, view.t.bulk);
-    return sendView(reply, status, appLayout(view, { title: view.t.bulk.title, section: '/links', main: bulkForm(view, choices, values, errors) }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title: view.t.bulk.title, section: '/links', main: bulkForm(view, choices, values, errors) }),
+    );
   };
 
   /** Each line through the API's rules and service; one line's failure leaves the others alone. */
-  const shortenEach = async (request: FastifyRequest, view: View, shared: LinkInput, entries: readonly BulkEntry[]): Promise<BulkRow[]> => {
+  const shortenEach = async (
+    request: FastifyRequest,
+    view: View,
+    shared: LinkInput,
+    entries: readonly BulkEntry[],
+  ): Promise<BulkRow[]> => {
     const { workspace: account } = viewerOf(request);
     const rows: BulkRow[] = [];
     for (const entry of entries) {
@@ -157,7 +180,9 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
         if (list !== null && !('entries' in list)) (errors[list.field] ??= []).push(list.message);
         // The shared options the schema let through, under the link rules without a URL: their
         // faults refuse the whole list (and are listed with the schema's, so every bad field shows).
-        const shared = Object.fromEntries(SHARED.filter((k) => form[k] !== undefined && !bad.has(k)).map((k) => [k, form[k]])) as LinkInput;
+        const shared = Object.fromEntries(
+          SHARED.filter((k) => form[k] !== undefined && !bad.has(k)).map((k) => [k, form[k]]),
+        ) as LinkInput;
         if (!bad.has('body')) {
           const faults = await ctx.links.faultsOf(account.id, account.timezone, shared);
           delete faults.url;
@@ -165,7 +190,11 @@ export const bulkShortenPages: WebFeature = (web, ctx: WebContext) => {
         }
         if (Object.keys(errors).length === 0 && list !== null && 'entries' in list) {
           const rows = await shortenEach(request, view, shared, list.entries);
-          return sendView(reply, 200, appLayout(view, { title: view.t.bulk.resultTitle, section: '/links', main: bulkResult(view, rows) }));
+          return sendView(
+            reply,
+            200,
+            appLayout(view, { title: view.t.bulk.resultTitle, section: '/links', main: bulkResult(view, rows) }),
+          );
         }
         return renderForm(request, reply, 422, postedForm(request), errors);
       },

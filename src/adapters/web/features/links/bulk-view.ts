@@ -42,7 +42,15 @@ ${selectField({ name: 'domain', label: b.domain, options: choices.domains, value
 ${selectField({ name: 'space', label: b.space, options: choices.spaces, value: textOf(values, 'space'), errors })}
 ${
   choices.pixels.length > 0
-    ? selectField({ name: 'pixels[]', label: b.pixels, hint: b.pixelsHint, options: choices.pixels, value: listOf(values, 'pixels'), multiple: true, errors })
+    ? selectField({
+        name: 'pixels[]',
+        label: b.pixels,
+        hint: b.pixelsHint,
+        options: choices.pixels,
+        value: listOf(values, 'pixels'),
+        multiple: true,
+        errors,
+      })
     : ''
 }
 ${checkbox({ name: 'disabled', label: b.disabled, checked: textOf(values, 'disabled') === '1', errors })}

@@ -47,7 +47,8 @@ export interface BulkPages {
   view(): View;
 }
 
-const integers = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v)) : []);
+const integers = (value: unknown): number[] =>
+  Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v)) : [];
 
 function changeOf(action: Exclude<BulkActionName, 'export'>, space: number | null | undefined): BulkChange {
   return action === 'move' ? { kind: 'move', spaceId: space ?? null } : { kind: action };
@@ -57,7 +58,12 @@ function changeOf(action: Exclude<BulkActionName, 'export'>, space: number | nul
  * One bulk action: export answers the CSV; delete asks first (confirm=1 posts it again);
  * the others change the links through LinksService.bulk, then 303 back to the same list.
  */
-export async function runBulkAction(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, pages: BulkPages): Promise<FastifyReply> {
+export async function runBulkAction(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  pages: BulkPages,
+): Promise<FastifyReply> {
   const accountId = viewerOf(request).workspace.id;
   const body = (request.body ?? {}) as Partial<BulkActionBody>;
   const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
@@ -73,7 +79,8 @@ export async function runBulkAction(request: FastifyRequest, reply: FastifyReply
   if (sent === undefined || sent === null || sent === '') errors.action = [messages.required('action')];
   const space = errors.space || typeof body.space === 'string' ? undefined : body.space;
   if (action === 'move' && body.space === undefined) errors.space = [messages.required('space')];
-  if (scope === 'selected' && ids.length === 0 && !errors.ids) errors.ids = [pages.view().t.links.list.bulk.noneSelected];
+  if (scope === 'selected' && ids.length === 0 && !errors.ids)
+    errors.ids = [pages.view().t.links.list.bulk.noneSelected];
   const values: BulkValues = { action, space, scope, ids };
   if (Object.keys(errors).length > 0 || action === undefined) return pages.refuse({ query, values, errors });
 

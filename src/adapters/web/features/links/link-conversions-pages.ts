@@ -25,7 +25,13 @@ const numberOf = (source: unknown, name: string): number => {
 export const linkConversionsPages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, view: LinkView, errors?: Record<string, string[]>) => {
+  const render = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    view: LinkView,
+    errors?: Record<string, string[]>,
+  ) => {
     const v = viewOf(request, reply, secret);
     const url = shortUrl(view, ctx.urls);
     const rows = await ctx.conversions.results(viewerOf(request).workspace.id, view.link.id);
@@ -45,7 +51,13 @@ export const linkConversionsPages: WebFeature = (web, ctx) => {
     const id = (request.params as IdParams).id;
     const link = await ctx.links.get(workspace.id, id);
     try {
-      await ctx.conversions.chooseWinner(workspace, id, numberOf(request.body, 'rule'), numberOf(request.body, 'variant'), webActor(request));
+      await ctx.conversions.chooseWinner(
+        workspace,
+        id,
+        numberOf(request.body, 'rule'),
+        numberOf(request.body, 'variant'),
+        webActor(request),
+      );
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return render(request, reply, 422, link, error.fields);
@@ -55,7 +67,13 @@ export const linkConversionsPages: WebFeature = (web, ctx) => {
   });
 };
 
-function conversionsPage(v: View, view: LinkView, url: string, rows: readonly VariantResult[], errors?: Record<string, string[]>): RawHtml {
+function conversionsPage(
+  v: View,
+  view: LinkView,
+  url: string,
+  rows: readonly VariantResult[],
+  errors?: Record<string, string[]>,
+): RawHtml {
   const t = v.t.conversions;
   const c = t.columns;
   const id = view.link.id;

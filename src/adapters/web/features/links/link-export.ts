@@ -9,7 +9,12 @@ import { shortUrl, type ShortUrlOptions } from '../../../http/presenters/link-re
 const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
 
 /** The CSV, a chunk of links at a time (an export of every matching link may be large). */
-function csvLines(links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): AsyncGenerator<string> {
+function csvLines(
+  links: LinksService,
+  accountId: number,
+  target: BulkTarget,
+  urls: ShortUrlOptions,
+): AsyncGenerator<string> {
   const now = Date.now();
   return csvChunks(EXPORT_COLUMNS, links.exportChunks(accountId, target), (view) => {
     const { link } = view;
@@ -27,7 +32,13 @@ function csvLines(links: LinksService, accountId: number, target: BulkTarget, ur
   });
 }
 
-export function sendLinksCsv(reply: FastifyReply, links: LinksService, accountId: number, target: BulkTarget, urls: ShortUrlOptions): FastifyReply {
+export function sendLinksCsv(
+  reply: FastifyReply,
+  links: LinksService,
+  accountId: number,
+  target: BulkTarget,
+  urls: ShortUrlOptions,
+): FastifyReply {
   return reply
     .code(200)
     .header('content-type', 'text/csv; charset=utf-8')

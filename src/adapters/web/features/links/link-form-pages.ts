@@ -44,7 +44,8 @@ interface Posted {
 /** The form as typed, kept aside before the body becomes the API's link body (and Ajv coerces it). */
 const postedForms = new WeakMap<FastifyRequest, Posted>();
 
-const text = (form: Record<string, unknown>, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
+const text = (form: Record<string, unknown>, name: string): string =>
+  typeof form[name] === 'string' ? form[name] : '';
 
 /**
  * Runs after the web scope's CSRF check, before validation: the schema then judges exactly the
@@ -71,49 +72,77 @@ function readLinkForm(mode: 'create' | 'edit') {
 }
 
 function postedOf(request: FastifyRequest, defaultPrivacy: number): Posted {
-  return postedForms.get(request) ?? { values: emptyValues(defaultPrivacy), action: null, secrets: { password: '', privacy_password: '' } };
+  return (
+    postedForms.get(request) ?? {
+      values: emptyValues(defaultPrivacy),
+      action: null,
+      secrets: { password: '', privacy_password: '' },
+    }
+  );
 }
 
 export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, status: number, page: Omit<LinkFormPage, 'choices' | 'preview'>) => {
+  const render = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    page: Omit<LinkFormPage, 'choices' | 'preview'>,
+  ) => {
     const view = viewOf(request, reply, secret);
     // A form posted without a privacy left it as it was: the link's, or a new link's default.
-    if (page.values.privacy === '') page = { ...page, values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) } };
+    if (page.values.privacy === '')
+      page = {
+        ...page,
+        values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) },
+      };
     const choices = await linkChoices(ctx, viewerOf(request).workspace.id);
     const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
     const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).workspace.id, page.values.url);
     const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(reply, status, appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }),
+    );
   };
   const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
-  web.get('/links/new', async (request, reply) => render(request, reply, 200, { values: emptyValues(ctx.links.defaultPrivacy) }));
+  web.get('/links/new', async (request, reply) =>
+    render(request, reply, 200, { values: emptyValues(ctx.links.defaultPrivacy) }),
+  );
 
-  web.post('/links/new', { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') }, async (request, reply) => {
-    const { workspace: account } = viewerOf(request);
-    const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
-    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
-    if (applied)
-      return render(request, reply, applied.errors ? 422 : 200, {
-        values: { ...values, url: applied.url },
-        secrets,
-        errors: applied.errors,
-        rowsChanged: !applied.errors,
-      });
-    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
-    try {
-      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
-      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput));
-      const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
-      setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
-      return seeOther(reply, `/links/${made.link.id}/edit`);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      return render(request, reply, 422, { values, errors: error.fields });
-    }
-  });
+  web.post(
+    '/links/new',
+    { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') },
+    async (request, reply) => {
+      const { workspace: account } = viewerOf(request);
+      const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
+      const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+      if (applied)
+        return render(request, reply, applied.errors ? 422 : 200, {
+          values: { ...values, url: applied.url },
+          secrets,
+          errors: applied.errors,
+          rowsChanged: !applied.errors,
+        });
+      if (action)
+        return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
+      try {
+        await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+        await refuseUtmFaults(request, () =>
+          ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput),
+        );
+        const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
+        setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
+        return seeOther(reply, `/links/${made.link.id}/edit`);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return render(request, reply, 422, { values, errors: error.fields });
+      }
+    },
+  );
 
   web.get('/links/:id/edit', { schema: { params: IdParams } }, async (request, reply) => {
     const { workspace: account } = viewerOf(request);
@@ -121,34 +150,50 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
     return render(request, reply, 200, { values: valuesOfLink(link, account.timezone), existing: existingOf(link) });
   });
 
-  web.post('/links/:id/edit', { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') }, async (request, reply) => {
-    refuseBadParams(request);
-    const { workspace: account } = viewerOf(request);
-    const id = (request.params as IdParams).id;
-    const link = await ctx.links.get(account.id, id);
-    const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
-    const existing = existingOf(link);
-    const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
-    if (applied)
-      return render(request, reply, applied.errors ? 422 : 200, {
-        values: { ...values, url: applied.url },
-        secrets,
-        existing,
-        errors: applied.errors,
-        rowsChanged: !applied.errors,
-      });
-    if (action) return render(request, reply, 200, { values: applyRowAction(values, action), secrets, existing, rowsChanged: true });
-    try {
-      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), ['domain']);
-      await refuseUtmFaults(request, () => ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id));
-      await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
-      setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
-      return seeOther(reply, '/links');
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      return render(request, reply, 422, { values, errors: error.fields, existing });
-    }
-  });
+  web.post(
+    '/links/:id/edit',
+    { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') },
+    async (request, reply) => {
+      refuseBadParams(request);
+      const { workspace: account } = viewerOf(request);
+      const id = (request.params as IdParams).id;
+      const link = await ctx.links.get(account.id, id);
+      const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
+      const existing = existingOf(link);
+      const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
+      if (applied)
+        return render(request, reply, applied.errors ? 422 : 200, {
+          values: { ...values, url: applied.url },
+          secrets,
+          existing,
+          errors: applied.errors,
+          rowsChanged: !applied.errors,
+        });
+      if (action)
+        return render(request, reply, 200, {
+          values: applyRowAction(values, action),
+          secrets,
+          existing,
+          rowsChanged: true,
+        });
+      try {
+        await refuseInvalidBody<LinkInput>(
+          request,
+          (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id),
+          ['domain'],
+        );
+        await refuseUtmFaults(request, () =>
+          ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id),
+        );
+        await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
+        setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
+        return seeOther(reply, '/links');
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return render(request, reply, 422, { values, errors: error.fields, existing });
+      }
+    },
+  );
 
   linkPreviewPages(web, ctx);
   linkDeletePages(web, ctx);

@@ -209,7 +209,12 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
   if (secrets.privacy_password !== '') body.privacy_password = secrets.privacy_password;
   for (const name of TARGET_LISTS) {
     const rows = values.lists[name];
-    body[name] = rows.length === 0 ? null : rows.map((r) => (name === 'rotation' ? { value: orNull(r.value) } : { key: orNull(r.key), value: orNull(r.value) }));
+    body[name] =
+      rows.length === 0
+        ? null
+        : rows.map((r) =>
+            name === 'rotation' ? { value: orNull(r.value) } : { key: orNull(r.key), value: orNull(r.value) },
+          );
   }
   return body;
 }

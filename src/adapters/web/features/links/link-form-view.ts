@@ -2,7 +2,15 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import { statusOf } from '../../../../core/domains/domain.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
-import { checkbox, copyButton, csrfField, errorSummary, errorsFor, selectField, textField } from '../../ui/components.ts';
+import {
+  checkbox,
+  copyButton,
+  csrfField,
+  errorSummary,
+  errorsFor,
+  selectField,
+  textField,
+} from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import type { LinkChoices } from './link-choices.ts';
 import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
@@ -82,7 +90,10 @@ function shortUrl(view: View, p: LinkFormPage): RawHtml {
   const { values, errors, choices } = p;
   const domainOptions = [
     { value: '', label: t.ownDomain(choices.ownHost) },
-    ...choices.domains.map((d) => ({ value: String(d.id), label: statusOf(d) === 'verified' ? d.name : t.pendingDomain(d.name) })),
+    ...choices.domains.map((d) => ({
+      value: String(d.id),
+      label: statusOf(d) === 'verified' ? d.name : t.pendingDomain(d.name),
+    })),
   ];
   const domain = p.existing
     ? html`<div class="field"><p><strong>${t.domain}:</strong> ${p.existing.view.domain?.name ?? choices.ownHost}</p><p class="hint">${t.domainHint}</p></div>`
@@ -97,10 +108,15 @@ ${textField({ name: 'alias', label: t.alias, hint: p.existing ? t.aliasEditHint 
 function organise(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm.organise;
   const { values, errors, choices } = p;
-  const spaces = [{ value: '', label: t.noSpace }, ...choices.spaces.map((s) => ({ value: String(s.id), label: s.name }))];
+  const spaces = [
+    { value: '', label: t.noSpace },
+    ...choices.spaces.map((s) => ({ value: String(s.id), label: s.name })),
+  ];
   const ticked = new Set(values.pixels);
   // An item's fault (`pixels.0`) is the list's: the boxes have no ids by position.
-  const pixelErrors = Object.entries(errors ?? {}).flatMap(([field, list]) => (field === 'pixels' || field.startsWith('pixels.') ? list : []));
+  const pixelErrors = Object.entries(errors ?? {}).flatMap(([field, list]) =>
+    field === 'pixels' || field.startsWith('pixels.') ? list : [],
+  );
   const boxes = choices.pixels.map((px, i) =>
     checkbox({
       name: 'pixels[]',
@@ -205,7 +221,9 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 export function linkForm(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm;
   const errors = p.errors ? inFormOrder(p.errors) : undefined;
-  const summaryTargets = Object.fromEntries(Object.keys(errors ?? {}).flatMap((field) => (field.startsWith('pixels.') ? [[field, 'pixels']] : [])));
+  const summaryTargets = Object.fromEntries(
+    Object.keys(errors ?? {}).flatMap((field) => (field.startsWith('pixels.') ? [[field, 'pixels']] : [])),
+  );
   const action = p.existing ? `/links/${p.existing.view.link.id}/edit` : '/links/new';
   const previewUrl = p.existing ? `/links/${p.existing.view.link.id}/preview` : '/links/new/preview';
   const submit = p.existing ? t.save : t.create;

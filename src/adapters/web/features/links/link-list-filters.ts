@@ -20,7 +20,15 @@ const nameOf = (list: readonly Choice[], id: number | undefined) => list.find((c
 
 /** Whether the chips row shows (with its *Clear filters*): a narrowing other than the tag, whose chip stands apart. */
 export function showsChips(q: ListQuery): boolean {
-  return Boolean(q.search) || q.space !== undefined || q.domain !== undefined || q.pixel !== undefined || q.status === 1 || q.status === 2 || q.status === 3;
+  return (
+    Boolean(q.search) ||
+    q.space !== undefined ||
+    q.domain !== undefined ||
+    q.pixel !== undefined ||
+    q.status === 1 ||
+    q.status === 2 ||
+    q.status === 3
+  );
 }
 
 /** Each narrowing in force, as a chip that removes it (the search with its field). */
@@ -33,10 +41,21 @@ function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
     const text = q.by === 'any' ? t.chipSearch(q.search) : t.chipSearchIn(q.search, byLabel[q.by]);
     list.push(removableChip(text, off({ search: undefined, by: undefined }), t.removeFilter));
   }
-  if (q.space !== undefined) list.push(removableChip(`${t.space}: ${nameOf(choices.spaces, q.space)}`, off({ space: undefined }), t.removeFilter));
-  if (q.domain !== undefined) list.push(removableChip(`${t.domain}: ${nameOf(choices.domains, q.domain)}`, off({ domain: undefined }), t.removeFilter));
-  if (q.pixel !== undefined) list.push(removableChip(`${t.pixel}: ${nameOf(choices.pixels, q.pixel)}`, off({ pixel: undefined }), t.removeFilter));
-  const status = ({ 1: t.statuses.active, 2: t.statuses.expired, 3: t.statuses.disabled } as const)[q.status as 1 | 2 | 3];
+  if (q.space !== undefined)
+    list.push(
+      removableChip(`${t.space}: ${nameOf(choices.spaces, q.space)}`, off({ space: undefined }), t.removeFilter),
+    );
+  if (q.domain !== undefined)
+    list.push(
+      removableChip(`${t.domain}: ${nameOf(choices.domains, q.domain)}`, off({ domain: undefined }), t.removeFilter),
+    );
+  if (q.pixel !== undefined)
+    list.push(
+      removableChip(`${t.pixel}: ${nameOf(choices.pixels, q.pixel)}`, off({ pixel: undefined }), t.removeFilter),
+    );
+  const status = ({ 1: t.statuses.active, 2: t.statuses.expired, 3: t.statuses.disabled } as const)[
+    q.status as 1 | 2 | 3
+  ];
   if (status) list.push(removableChip(`${t.status}: ${status}`, off({ status: undefined }), t.removeFilter));
   if (list.length === 0) return html``;
   return html`<ul class="chips" role="list" aria-label="${t.activeFilters}">${list.map((c) => html`<li>${c}</li>`)}<li><a class="chip-clear" href="/links">${t.clear}</a></li></ul>`;
@@ -51,7 +70,16 @@ export function filters(view: View, q: ListQuery, choices: FilterChoices, errors
   const t = view.t.links.list;
   const value = (v: string | number | undefined) => (v === undefined ? '' : String(v));
   const optional = (name: 'space' | 'domain' | 'pixel', label: string, any: string, list: readonly Choice[]) =>
-    list.length > 0 || q[name] !== undefined ? selectField({ name, id: filterId(name), label, options: choiceOptions(any, list), value: value(q[name]), errors }) : '';
+    list.length > 0 || q[name] !== undefined
+      ? selectField({
+          name,
+          id: filterId(name),
+          label,
+          options: choiceOptions(any, list),
+          value: value(q[name]),
+          errors,
+        })
+      : '';
   const set = PANEL.filter((k) => q[k] !== undefined && q[k] !== DEFAULT_QUERY[k] && (k !== 'by' || q.search)).length;
   const panelWrong = PANEL.some((k) => errorsFor(errors, k).length > 0);
   const searchErrors = errorsFor(errors, 'search');

@@ -35,7 +35,9 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
     const { workspace: account } = viewerOf(request);
     const [choices, page] = await Promise.all([
       filterChoices(ctx, account.id),
-      shown.read ? ctx.links.list(account.id, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query)) : Promise.resolve(null),
+      shown.read
+        ? ctx.links.list(account.id, filterOf(shown.query), pageOf(shown.query), countRequestOf(shown.query))
+        : Promise.resolve(null),
     ]);
     // The page's trends in one read of the daily rollups, for the rows shown only.
     const clicks =
@@ -65,22 +67,36 @@ export const linkListPages: WebFeature = (web, ctx: WebContext) => {
       if (failure && Array.isArray(failure.validation)) {
         // The values as typed, to show them again; none of them is read from the database.
         const typed = listQueryOf(request.query as Partial<ListQuery>);
-        return showList(request, reply, { status: 422, query: typed, read: false, queryErrors: fieldErrorsOf(failure.validation) });
+        return showList(request, reply, {
+          status: 422,
+          query: typed,
+          read: false,
+          queryErrors: fieldErrorsOf(failure.validation),
+        });
       }
       return showList(request, reply, { status: 200, query: request.query as ListQuery, read: true });
     },
   );
 
-  web.post('/links/bulk-action', { schema: { body: BulkActionBody }, attachValidation: true, preValidation: normalizeBulkBody }, async (request, reply) => {
-    const pages: BulkPages = {
-      view: () => viewOf(request, reply, secret),
-      refuse: ({ query, values, errors }) => showList(request, reply, { status: 422, query, read: true, bulkErrors: errors, bulkValues: values }),
-      confirm: (query, scope, ids, count) => {
-        const view = viewOf(request, reply, secret);
-        const main = confirmDeleteMain(view, { query, scope, ids, count });
-        return sendView(reply, 200, appLayout(view, { title: view.t.links.list.bulk.confirmTitle, main, section: '/links' }));
-      },
-    };
-    return runBulkAction(request, reply, ctx, pages);
-  });
+  web.post(
+    '/links/bulk-action',
+    { schema: { body: BulkActionBody }, attachValidation: true, preValidation: normalizeBulkBody },
+    async (request, reply) => {
+      const pages: BulkPages = {
+        view: () => viewOf(request, reply, secret),
+        refuse: ({ query, values, errors }) =>
+          showList(request, reply, { status: 422, query, read: true, bulkErrors: errors, bulkValues: values }),
+        confirm: (query, scope, ids, count) => {
+          const view = viewOf(request, reply, secret);
+          const main = confirmDeleteMain(view, { query, scope, ids, count });
+          return sendView(
+            reply,
+            200,
+            appLayout(view, { title: view.t.links.list.bulk.confirmTitle, main, section: '/links' }),
+          );
+        },
+      };
+      return runBulkAction(request, reply, ctx, pages);
+    },
+  );
 };

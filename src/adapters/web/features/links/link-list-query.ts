@@ -28,7 +28,16 @@ export function listQueryOf(partial: Partial<ListQuery> | undefined): ListQuery 
 }
 
 export function filterOf(q: ListQuery): LinkFilter {
-  return { search: q.search, by: q.by, status: q.status, spaceId: q.space, domainId: q.domain, pixelId: q.pixel, tag: q.tag, sort: q.sort };
+  return {
+    search: q.search,
+    by: q.by,
+    status: q.status,
+    spaceId: q.space,
+    domainId: q.domain,
+    pixelId: q.pixel,
+    tag: q.tag,
+    sort: q.sort,
+  };
 }
 
 export function pageOf(q: ListQuery): PageRequest {
@@ -37,11 +46,29 @@ export function pageOf(q: ListQuery): PageRequest {
 
 /** Whether anything narrows the list (an empty table then means "no match", not "no links"). */
 export function isNarrowed(q: ListQuery): boolean {
-  return Boolean(q.search) || q.space !== undefined || q.domain !== undefined || q.pixel !== undefined || q.tag !== undefined || q.status !== 0;
+  return (
+    Boolean(q.search) ||
+    q.space !== undefined ||
+    q.domain !== undefined ||
+    q.pixel !== undefined ||
+    q.tag !== undefined ||
+    q.status !== 0
+  );
 }
 
 /** The order parameters are written in, so one list has one URL. */
-const PARAM_ORDER = ['search', 'by', 'space', 'domain', 'pixel', 'tag', 'status', 'sort', 'per_page', 'page'] as const satisfies readonly (keyof ListQuery)[];
+const PARAM_ORDER = [
+  'search',
+  'by',
+  'space',
+  'domain',
+  'pixel',
+  'tag',
+  'status',
+  'sort',
+  'per_page',
+  'page',
+] as const satisfies readonly (keyof ListQuery)[];
 
 /** The query's parameters that differ from the defaults, for links and hidden fields. */
 export function queryParams(q: ListQuery): Record<string, string | number | undefined> {

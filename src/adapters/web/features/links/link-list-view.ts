@@ -57,7 +57,9 @@ function rowMenu(view: View, id: number, short: string): RawHtml {
       view.can('links.write') ? html`<a href="/links/${id}/edit" aria-label="${t.editLabel(short)}">${t.edit}</a>` : '',
       html`<a href="/stats/${id}" aria-label="${t.statsLabel(short)}">${t.stats}</a>`,
       html`<a href="/links/${id}/qr" aria-label="${t.qrLabel(short)}">${t.qr}</a>`,
-      view.can('links.write') ? html`<a class="danger" href="/links/${id}/delete" aria-label="${t.deleteLabel(short)}">${t.delete}</a>` : '',
+      view.can('links.write')
+        ? html`<a class="danger" href="/links/${id}/delete" aria-label="${t.deleteLabel(short)}">${t.delete}</a>`
+        : '',
     ]),
   );
 }
@@ -116,13 +118,26 @@ function results(view: View, data: ListPageData): RawHtml {
   }
   // The chips row above already offers *Clear filters*: only a list narrowed by its tag alone needs it here.
   if (page.total === 0)
-    return emptyState({ id: 'links-no-match', title: t.noMatchTitle, text: t.noMatch, ...(showsChips(query) ? {} : { action: { href: '/links', label: t.clear } }) });
-  if (page.items.length === 0) return html`<p>${t.pastLastPage}</p><p><a href="${listUrl(query, { page: undefined })}">${t.firstPage}</a></p>`;
+    return emptyState({
+      id: 'links-no-match',
+      title: t.noMatchTitle,
+      text: t.noMatch,
+      ...(showsChips(query) ? {} : { action: { href: '/links', label: t.clear } }),
+    });
+  if (page.items.length === 0)
+    return html`<p>${t.pastLastPage}</p><p><a href="${listUrl(query, { page: undefined })}">${t.firstPage}</a></p>`;
   // Bulk actions change links (export included, an editor's action): a reader gets the table alone.
   const list = view.can('links.write')
     ? bulkForm(
         view,
-        { query, total: page.total, totalIsLowerBound: page.totalIsLowerBound === true, spaces: data.choices.spaces, values: data.bulkValues, errors: data.bulkErrors },
+        {
+          query,
+          total: page.total,
+          totalIsLowerBound: page.totalIsLowerBound === true,
+          spaces: data.choices.spaces,
+          values: data.bulkValues,
+          errors: data.bulkErrors,
+        },
         table(view, data, page),
       )
     : table(view, data, page);

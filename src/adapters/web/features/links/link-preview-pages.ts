@@ -14,7 +14,12 @@ import { previewCard, type PreviewCard } from './link-preview-view.ts';
 const THUMBNAIL = { size: 112, margin: 1, foreground: '#000000', background: '#ffffff' };
 const NO_COUNTRIES = { country: () => null };
 
-async function baseOf(ctx: WebContext, accountId: number, values: LinkFormValues, existing: LinkView | undefined): Promise<string> {
+async function baseOf(
+  ctx: WebContext,
+  accountId: number,
+  values: LinkFormValues,
+  existing: LinkView | undefined,
+): Promise<string> {
   const domainOf = async (): Promise<{ name: string } | null> => {
     if (existing) return existing.domain;
     if (!/^\d{1,15}$/.test(values.domain)) return null;
@@ -26,10 +31,19 @@ async function baseOf(ctx: WebContext, accountId: number, values: LinkFormValues
 }
 
 /** The card for these values, as this request's visitor would see the link. */
-export async function previewCardFor(ctx: WebContext, request: FastifyRequest, values: LinkFormValues, existing?: LinkView): Promise<PreviewCard> {
-  const visitor = visitorFrom({ ip: request.ip, headers: request.headers }, { countries: ctx.web.countries ?? NO_COUNTRIES });
+export async function previewCardFor(
+  ctx: WebContext,
+  request: FastifyRequest,
+  values: LinkFormValues,
+  existing?: LinkView,
+): Promise<PreviewCard> {
+  const visitor = visitorFrom(
+    { ip: request.ip, headers: request.headers },
+    { countries: ctx.web.countries ?? NO_COUNTRIES },
+  );
   const preview = previewOf(values, await baseOf(ctx, viewerOf(request).workspace.id, values, existing), visitor);
-  const qrSvg = preview.alias === null ? null : await ctx.qr.svg(`${preview.base}/${preview.alias}`, THUMBNAIL).catch(() => null);
+  const qrSvg =
+    preview.alias === null ? null : await ctx.qr.svg(`${preview.base}/${preview.alias}`, THUMBNAIL).catch(() => null);
   return { preview, qrSvg };
 }
 

@@ -11,7 +11,13 @@ function form(changes: Partial<LinkFormValues>): LinkFormValues {
 }
 
 test('no targeting: the destination URL, the alias typed or none (random)', () => {
-  assert.deepEqual(previewOf(form({}), base, german), { base, alias: null, destination: 'https://example.com/home', rotating: 0, visitor: german });
+  assert.deepEqual(previewOf(form({}), base, german), {
+    base,
+    alias: null,
+    destination: 'https://example.com/home',
+    rotating: 0,
+    visitor: german,
+  });
   assert.equal(previewOf(form({ alias: ' spring ' }), base, german).alias, 'spring');
   assert.equal(previewOf(form({ url: '  ' }), base, german).destination, null);
 });
@@ -27,7 +33,10 @@ test("the list target_type names acts, keys matched as the core stores them; inc
     rotation: [],
   };
   assert.equal(previewOf(form({ target_type: '1', lists }), base, german).destination, 'https://example.com/de');
-  assert.equal(previewOf(form({ target_type: '1', lists }), base, { ...german, country: 'FR' }).destination, 'https://example.com/home');
+  assert.equal(
+    previewOf(form({ target_type: '1', lists }), base, { ...german, country: 'FR' }).destination,
+    'https://example.com/home',
+  );
   assert.equal(previewOf(form({ target_type: '2', lists }), base, german).destination, 'https://example.com/android');
   assert.equal(previewOf(form({ target_type: '3', lists }), base, german).destination, 'https://example.com/lang-de');
   assert.equal(previewOf(form({ target_type: '0', lists }), base, german).destination, 'https://example.com/home');
@@ -40,7 +49,11 @@ test('rotation: the first URL, and how many take turns', () => {
     { key: '', value: ' ' },
     { key: '', value: 'https://example.com/b' },
   ];
-  const p = previewOf(form({ target_type: '4', lists: { country: [], platform: [], language: [], rotation } }), base, german);
+  const p = previewOf(
+    form({ target_type: '4', lists: { country: [], platform: [], language: [], rotation } }),
+    base,
+    german,
+  );
   assert.equal(p.destination, 'https://example.com/a');
   assert.equal(p.rotating, 2);
 });

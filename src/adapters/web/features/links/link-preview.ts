@@ -1,6 +1,11 @@
 import type { Visitor } from '../../../../core/redirect/visitor.ts';
 import { chooseDestination } from '../../../../core/targeting/choose-destination.ts';
-import { TARGET_TYPE_VALUES, type KeyedTarget, type TargetType, type Targets } from '../../../../core/targeting/target.ts';
+import {
+  TARGET_TYPE_VALUES,
+  type KeyedTarget,
+  type TargetType,
+  type Targets,
+} from '../../../../core/targeting/target.ts';
 import type { LinkFormValues } from './link-form-state.ts';
 
 /** What the preview card shows for a form as it stands (saved or not). */
@@ -17,7 +22,9 @@ export interface LinkPreview {
 }
 
 function keyed(rows: LinkFormValues['lists']['country'], normalise: (key: string) => string): KeyedTarget[] {
-  return rows.filter((r) => r.key.trim() !== '' && r.value.trim() !== '').map((r) => ({ key: normalise(r.key.trim()), value: r.value.trim() }));
+  return rows
+    .filter((r) => r.key.trim() !== '' && r.value.trim() !== '')
+    .map((r) => ({ key: normalise(r.key.trim()), value: r.value.trim() }));
 }
 
 /**
@@ -33,7 +40,10 @@ export function previewOf(values: LinkFormValues, base: string, visitor: LinkPre
     rotation: values.lists.rotation.filter((r) => r.value.trim() !== '').map((r) => ({ value: r.value.trim() })),
   };
   const url = values.url.trim();
-  const chosen = chooseDestination({ url, targetType: (TARGET_TYPE_VALUES.includes(type) ? type : 0) as TargetType, targets }, visitor);
+  const chosen = chooseDestination(
+    { url, targetType: (TARGET_TYPE_VALUES.includes(type) ? type : 0) as TargetType, targets },
+    visitor,
+  );
   const destination = chosen.kind === 'fixed' ? chosen.url : (chosen.entries[0] ?? url);
   const alias = values.alias.trim();
   return {

@@ -58,7 +58,8 @@ function tokenMatches(request: FastifyRequest, secret: string): boolean {
 /** Upload and removal of a link's QR logo (docs/adr/0056), back to the QR page with the settings kept. */
 export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
   const secret = ctx.web.csrfSecret;
-  const back = (id: number, fields: Record<string, string>) => withQuery(`/links/${id}/qr`, qrQuery(settingsOf(fields)), {});
+  const back = (id: number, fields: Record<string, string>) =>
+    withQuery(`/links/${id}/qr`, qrQuery(settingsOf(fields)), {});
 
   // The multipart parser exists in this scope only, with room for one logo and the form's fields.
   void web.register(async (scope) => {
@@ -80,10 +81,19 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
         const link = await ctx.links.get(account.id, (request.params as IdParams).id);
         const form = forms.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const t = viewOf(request, reply, secret).t.linkForm.qr;
-        const saved = await saveLogo(ctx, account.id, link.link.id, { bytes: form.file, tooLarge: form.tooLarge }, Date.now(), webActor(request));
+        const saved = await saveLogo(
+          ctx,
+          account.id,
+          link.link.id,
+          { bytes: form.file, tooLarge: form.tooLarge },
+          Date.now(),
+          webActor(request),
+        );
         if ('problem' in saved) {
           const logo = await ctx.qrLogos.get(account.id, link.link.id);
-          return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), { logo: [t.logoProblems[saved.problem]] });
+          return sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(form.fields), {
+            logo: [t.logoProblems[saved.problem]],
+          });
         }
         setFlash(reply, t.logoSaved);
         return seeOther(reply, back(link.link.id, form.fields));
@@ -97,7 +107,9 @@ export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
     await ctx.qrLogos.remove(account.id, link.link.id, Date.now(), webActor(request));
     setFlash(reply, viewOf(request, reply, secret).t.linkForm.qr.logoRemoved);
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const fields = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const fields = Object.fromEntries(
+      Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
     return seeOther(reply, back(link.link.id, fields));
   });
 }

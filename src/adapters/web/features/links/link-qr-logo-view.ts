@@ -9,12 +9,20 @@ function keptSettings(query: Record<string, string>): RawHtml {
 }
 
 /** The logo's upload form (multipart, its CSRF token in the body) and, with a logo, its removal. */
-export function qrLogoForms(view: View, id: number, logo: 'png' | 'svg' | null, query: Record<string, string>, errors: FieldErrors | undefined): RawHtml {
+export function qrLogoForms(
+  view: View,
+  id: number,
+  logo: 'png' | 'svg' | null,
+  query: Record<string, string>,
+  errors: FieldErrors | undefined,
+): RawHtml {
   const t = view.t.linkForm.qr;
   const messages = errorsFor(errors, 'logo');
   const described = ['qr-logo-hint', messages.length > 0 ? 'qr-logo-error' : null].filter(Boolean).join(' ');
   const current = logo ? html`<p>${t.logoCurrent(logo.toUpperCase())}</p>` : html`<p>${t.logoNone}</p>`;
-  const remove = logo ? postButton(view, `/links/${id}/qr/logo/remove`, t.logoRemove, { hidden: query, danger: true }) : html``;
+  const remove = logo
+    ? postButton(view, `/links/${id}/qr/logo/remove`, t.logoRemove, { hidden: query, danger: true })
+    : html``;
   return html`<section class="stack qr-logo" aria-labelledby="qr-logo-title">
 <h2 id="qr-logo-title">${t.logo}</h2>
 ${current}

@@ -68,6 +68,13 @@ export async function sendQrPage(
   const text = shortUrl(target.link, ctx.urls);
   const svg = good ? await ctx.qr.svg(text, { ...good, logo: target.logo }) : null;
   const view = viewOf(request, reply, ctx.web.csrfSecret);
-  const main = qrPage(view, { id: target.link.link.id, shortUrl: text, settings, errors, svg, logo: target.logo?.type ?? null });
+  const main = qrPage(view, {
+    id: target.link.link.id,
+    shortUrl: text,
+    settings,
+    errors,
+    svg,
+    logo: target.logo?.type ?? null,
+  });
   return sendView(reply, status, appLayout(view, { title: view.t.linkForm.qr.title, section: '/links', main }));
 }

@@ -28,14 +28,19 @@ export const linkQrPages: WebFeature = (web, ctx) => {
    * bad settings named (422). Never the reply itself: a reply is a thenable, so an async
    * function returning it resolves to undefined once it is sent.
    */
-  const read = async (request: FastifyRequest, reply: FastifyReply): Promise<{ link: LinkView; logo: QrLogo | null; text: string; q: QrPageQuery } | null> => {
+  const read = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ link: LinkView; logo: QrLogo | null; text: string; q: QrPageQuery } | null> => {
     refuseBadParams(request);
     const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     const logo = await ctx.qrLogos.get(account.id, link.link.id);
     const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
     if (failure) {
-      const errors: FieldErrors = Array.isArray(failure.validation) ? fieldErrorsOf(failure.validation) : { size: [failure.message] };
+      const errors: FieldErrors = Array.isArray(failure.validation)
+        ? fieldErrorsOf(failure.validation)
+        : { size: [failure.message] };
       await sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(request.query), errors, null);
       return null;
     }
@@ -59,7 +64,9 @@ export const linkQrPages: WebFeature = (web, ctx) => {
       const settings = { ...got.q, logo: got.logo };
       // Drawn before any header is set: a refusal (a full render queue) gets only its own.
       const image = format === 'png' ? await ctx.qr.png(got.text, settings) : await ctx.qr.svg(got.text, settings);
-      reply.header('cache-control', 'private, no-store').header('content-disposition', `attachment; filename="link-${got.link.link.id}-qr.${format}"`);
+      reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="link-${got.link.link.id}-qr.${format}"`);
       return sendImage(reply, format === 'png' ? 'image/png' : 'image/svg+xml', image);
     });
   }

@@ -33,13 +33,21 @@ function warnings(view: View, s: QrSettings): RawHtml {
   const out: RawHtml[] = [];
   if (hasLowContrast(s.foreground, s.background)) out.push(html`<p class="qr-warning">${t.lowContrast(ratio)}</p>`);
   else out.push(html`<p class="hint">${t.contrast(ratio)}</p>`);
-  if (relativeLuminance(s.foreground) > relativeLuminance(s.background)) out.push(html`<p class="qr-warning">${t.inverted}</p>`);
+  if (relativeLuminance(s.foreground) > relativeLuminance(s.background))
+    out.push(html`<p class="qr-warning">${t.inverted}</p>`);
   return html`<div class="qr-warnings" role="status">${out}</div>`;
 }
 
 /** The settings as a query: the downloads', the preview's, and the logo forms' way back. */
 export function qrQuery(s: QrSettings): Record<string, string> {
-  return { size: s.size, margin: s.margin, foreground: s.foreground, background: s.background, ecc: s.ecc, style: s.style };
+  return {
+    size: s.size,
+    margin: s.margin,
+    foreground: s.foreground,
+    background: s.background,
+    ecc: s.ecc,
+    style: s.style,
+  };
 }
 
 function downloads(view: View, p: QrPageInput, query: Record<string, string>): RawHtml {

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkView } from '../../../../core/links/link.ts';
-import { FieldErrorBag, TooManyAttemptsError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import {
+  FieldErrorBag,
+  TooManyAttemptsError,
+  ValidationError,
+  type FieldErrors,
+} from '../../../../core/shared/errors.ts';
 import { messages } from '../../../../core/shared/messages.ts';
 import { isValidDate, isValidTime, zonedDateTimeToEpochMs } from '../../../../core/expiration/ends-at.ts';
 import { parseAcceptLanguage } from '../../../../core/targeting/accept-language.ts';
@@ -37,7 +42,13 @@ const fingerprint = (rules: string) => createHash('sha256').update(rules.trim())
 export const linkRulesPages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
 
-  const render = (request: FastifyRequest, reply: FastifyReply, status: number, view: LinkView, page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>) => {
+  const render = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    view: LinkView,
+    page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>,
+  ) => {
     const v = viewOf(request, reply, secret);
     const url = shortUrl(view, ctx.urls);
     const main = rulesPage(v, {
@@ -55,10 +66,12 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
     const { workspace: account } = viewerOf(request);
     const link = await ctx.links.get(account.id, (request.params as IdParams).id);
     const visitor = visitorFieldsOf(request.query);
-    if (text(request.query, 'test') !== '1') return render(request, reply, 200, link, { text: storedText(link), visitor });
+    if (text(request.query, 'test') !== '1')
+      return render(request, reply, 200, link, { text: storedText(link), visitor });
     const bag = new FieldErrorBag();
     const probe = probeOf(visitor, account.timezone, bag);
-    if (probe === null) return render(request, reply, 422, link, { text: storedText(link), visitor, errors: errorsOf(bag) });
+    if (probe === null)
+      return render(request, reply, 422, link, { text: storedText(link), visitor, errors: errorsOf(bag) });
     const explained = await ctx.rules.explainer.explain(account.id, link.link.id, probe);
     return render(request, reply, 200, link, { text: storedText(link), visitor, explained });
   });
@@ -74,14 +87,29 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
     const unchanged = rules.trim() === storedText(link).trim();
     try {
       if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
-        await ctx.links.update(account.id, account.timezone, id, { rules: rules.trim() === '' ? null : rules }, webActor(request));
+        await ctx.links.update(
+          account.id,
+          account.timezone,
+          id,
+          { rules: rules.trim() === '' ? null : rules },
+          webActor(request),
+        );
         setFlash(reply, viewOf(request, reply, secret).t.rules.saved);
         return seeOther(reply, `/links/${id}/rules`);
       }
       // A change is saved only once its replay has been shown.
       const caller = `person:${viewerOf(request).account.id}`; // one preview at a time per person (docs/api.md §18)
-      const preview = await ctx.rules.preview.preview(caller, account.id, id, { rules: rules.trim() === '' ? null : rules, days: PREVIEW_DAYS_DEFAULT });
-      return render(request, reply, 200, link, { text: rules, visitor, preview, previewed: fingerprint(rules), confirm: saving });
+      const preview = await ctx.rules.preview.preview(caller, account.id, id, {
+        rules: rules.trim() === '' ? null : rules,
+        days: PREVIEW_DAYS_DEFAULT,
+      });
+      return render(request, reply, 200, link, {
+        text: rules,
+        visitor,
+        preview,
+        previewed: fingerprint(rules),
+        confirm: saving,
+      });
     } catch (error) {
       // A refused turn keeps the draft on its page, told to try again, not lost to an error page.
       if (error instanceof TooManyAttemptsError) {
@@ -95,7 +123,9 @@ export const linkRulesPages: WebFeature = (web, ctx) => {
 };
 
 function visitorFieldsOf(query: unknown): VisitorFields {
-  return Object.fromEntries(VISITOR_FIELDS.map((name) => [name, text(query, name).slice(0, 2048)])) as unknown as VisitorFields;
+  return Object.fromEntries(
+    VISITOR_FIELDS.map((name) => [name, text(query, name).slice(0, 2048)]),
+  ) as unknown as VisitorFields;
 }
 
 function errorsOf(bag: FieldErrorBag): FieldErrors {
@@ -118,7 +148,8 @@ function probeOf(f: VisitorFields, timeZone: string, bag: FieldErrorBag) {
   let at: number | undefined;
   if (f.time !== '') {
     const [date = '', time = ''] = f.time.split('T');
-    if (isValidDate(date) && isValidTime(time.slice(0, 5))) at = zonedDateTimeToEpochMs(date, time.slice(0, 5), timeZone);
+    if (isValidDate(date) && isValidTime(time.slice(0, 5)))
+      at = zonedDateTimeToEpochMs(date, time.slice(0, 5), timeZone);
     else bag.add('time', messages.invalid('time'));
   }
   if (bag.has('country') || bag.has('os') || bag.has('referrer') || bag.has('time')) return null;

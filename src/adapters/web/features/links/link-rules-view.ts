@@ -8,7 +8,16 @@ import { csrfField, errorSummary, selectField, textArea, textField } from '../..
 import type { View } from '../../app/view.ts';
 
 /** The names the statistics record for the browsers a rule most often names. */
-const BROWSERS = ['Chrome', 'Mobile Safari', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera', 'Chrome WebView'];
+const BROWSERS = [
+  'Chrome',
+  'Mobile Safari',
+  'Safari',
+  'Firefox',
+  'Edge',
+  'Samsung Internet',
+  'Opera',
+  'Chrome WebView',
+];
 
 /** The Test a visitor fields as typed (each kept on the round trip). */
 export interface VisitorFields {
@@ -74,7 +83,10 @@ function editor(view: View, p: RulesPage): RawHtml {
   if (!view.can('links.write')) return readOnlyRules(view, p);
   const ruleErrors = Object.entries(p.errors ?? {}).filter(([f]) => f.startsWith('rules'));
   // The box shows its faults by path, since one box holds every rule.
-  const boxErrors: FieldErrors = ruleErrors.length === 0 ? {} : { rules: ruleErrors.flatMap(([f, list]) => list.map((m) => (f === 'rules' ? m : `${f}: ${m}`))) };
+  const boxErrors: FieldErrors =
+    ruleErrors.length === 0
+      ? {}
+      : { rules: ruleErrors.flatMap(([f, list]) => list.map((m) => (f === 'rules' ? m : `${f}: ${m}`))) };
   return html`<form method="post" action="/links/${p.id}/rules" class="stack rules-form" novalidate>
 ${csrfField(view)}
 <fieldset>
@@ -115,7 +127,10 @@ function testPanel(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules.test;
   const v = p.visitor;
   const errors = p.errors;
-  const choose = (values: readonly string[]) => [{ value: '', label: t.unknown }, ...values.map((x) => ({ value: x, label: x }))];
+  const choose = (values: readonly string[]) => [
+    { value: '', label: t.unknown },
+    ...values.map((x) => ({ value: x, label: x })),
+  ];
   // A GET form: testing changes nothing, so the fields ride in the URL and the answer is a page to keep.
   return html`<form method="get" action="/links/${p.id}/rules#test-result" class="stack rules-test" novalidate>
 <fieldset>

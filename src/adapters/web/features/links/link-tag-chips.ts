@@ -13,7 +13,8 @@ export function tagChips(view: View, tags: readonly Tag[]): RawHtml {
   if (tags.length === 0) return html``;
   const t = view.t.tags;
   return html`<ul class="tag-chips" aria-label="${t.chipsLabel}">${tags.map(
-    (tag) => html`<li><a href="${withQuery('/links', {}, { tag: tag.name })}" title="${t.filterBy(tag.name)}">${tagChip(tag)}</a></li>`,
+    (tag) =>
+      html`<li><a href="${withQuery('/links', {}, { tag: tag.name })}" title="${t.filterBy(tag.name)}">${tagChip(tag)}</a></li>`,
   )}</ul>`;
 }
 

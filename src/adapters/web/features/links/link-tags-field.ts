@@ -29,7 +29,17 @@ export function tagsTextOfLink(view: LinkView): string {
 /** The field, with the rule's fault (`tags`, or one name's `tags.N`) under it. */
 export function tagsField(view: View, value: string, errors: FieldErrors | undefined): RawHtml {
   const t = view.t.tags.field;
-  const own = Object.entries(errors ?? {}).flatMap(([field, list]) => (field === 'tags' || field.startsWith('tags.') ? list : []));
+  const own = Object.entries(errors ?? {}).flatMap(([field, list]) =>
+    field === 'tags' || field.startsWith('tags.') ? list : [],
+  );
   const maxlength = (TAG_LIMITS.nameMax + 2) * TAG_LIMITS.perLink;
-  return textField({ name: 'tags', label: t.label, hint: t.hint, value, errors: own.length > 0 ? { tags: own } : undefined, maxlength, autocomplete: 'off' });
+  return textField({
+    name: 'tags',
+    label: t.label,
+    hint: t.hint,
+    value,
+    errors: own.length > 0 ? { tags: own } : undefined,
+    maxlength,
+    autocomplete: 'off',
+  });
 }

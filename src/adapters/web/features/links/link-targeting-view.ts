@@ -15,7 +15,15 @@ function fieldError(id: string, messages: string[]): RawHtml {
  * labels carry their text with `{n}` for the row's number, so the script (link-form.js) can
  * number rows it adds or takes out in the page without the catalogue.
  */
-function row(view: View, action: string, list: TargetListName, i: number, r: TargetRow, errors: FieldErrors | undefined, keys: readonly SelectOption[]): RawHtml {
+function row(
+  view: View,
+  action: string,
+  list: TargetListName,
+  i: number,
+  r: TargetRow,
+  errors: FieldErrors | undefined,
+  keys: readonly SelectOption[],
+): RawHtml {
   const t = view.t.linkForm.targeting;
   const names = t.lists[list];
   const legend = list === 'rotation' ? names.legend : names.key;
@@ -27,7 +35,11 @@ function row(view: View, action: string, list: TargetListName, i: number, r: Tar
           label: names.key,
           errors,
           // A value the list does not know (sent by hand) stays visible rather than silently lost.
-          options: [{ value: '', label: names.choose }, ...(r.key !== '' && !keys.some((k) => k.value === r.key) ? [{ value: r.key, label: r.key }] : []), ...keys],
+          options: [
+            { value: '', label: names.choose },
+            ...(r.key !== '' && !keys.some((k) => k.value === r.key) ? [{ value: r.key, label: r.key }] : []),
+            ...keys,
+          ],
           value: r.key,
         });
   return html`<fieldset class="target-row">
@@ -43,7 +55,13 @@ ${textField({ name: `${list}[${i}][value]`, label: t.value, type: 'url', value: 
  * back scrolls to the new row (or the list) and keyboard focus continues from there, no script.
  * With the script, the buttons clone the list's `<template>` row or take a row out in the page.
  */
-function listSection(view: View, action: string, list: TargetListName, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
+function listSection(
+  view: View,
+  action: string,
+  list: TargetListName,
+  values: LinkFormValues,
+  errors: FieldErrors | undefined,
+): RawHtml {
   const t = view.t.linkForm.targeting;
   const names = t.lists[list];
   const rows = values.lists[list];
@@ -62,7 +80,12 @@ ${fieldError(id, listErrors)}
 </fieldset>`;
 }
 
-export function targetingSection(view: View, action: string, values: LinkFormValues, errors: FieldErrors | undefined): RawHtml {
+export function targetingSection(
+  view: View,
+  action: string,
+  values: LinkFormValues,
+  errors: FieldErrors | undefined,
+): RawHtml {
   const t = view.t.linkForm.targeting;
   const types = Object.entries(t.types).map(([value, label]) => ({ value, label }));
   return html`<fieldset>

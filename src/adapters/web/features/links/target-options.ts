@@ -10,7 +10,9 @@ const cache = new Map<string, Record<KeyedListName, readonly SelectOption[]>>();
 function named(codes: Iterable<string>, locale: string, type: 'region' | 'language'): SelectOption[] {
   const names = new Intl.DisplayNames([locale], { type, fallback: 'code' });
   const collator = new Intl.Collator(locale);
-  return [...codes].map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) => collator.compare(a.label, b.label));
+  return [...codes]
+    .map((code) => ({ value: code, label: names.of(code) ?? code }))
+    .sort((a, b) => collator.compare(a.label, b.label));
 }
 
 export function targetOptions(locale: string): Record<KeyedListName, readonly SelectOption[]> {

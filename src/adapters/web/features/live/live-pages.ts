@@ -27,7 +27,11 @@ export const livePages: WebFeature = (web, ctx: WebContext) => {
     const signedIn = async () => {
       if ((await ctx.signIn.resolve(token))?.account.id !== account.id) return false;
       const standing = await ctx.workspaces.standingOf(workspace.id, account.id);
-      return standing !== null && missingFor({ role: standing.role, scopes: null, twoFactorMissing: standing.twoFactorMissing }, 'stats.read') === null;
+      return (
+        standing !== null &&
+        missingFor({ role: standing.role, scopes: null, twoFactorMissing: standing.twoFactorMissing }, 'stats.read') ===
+          null
+      );
     };
     const stream = streams.open({ workspaceId: workspace.id, personId: account.id }, signedIn);
     if (stream === null) throw new TooManyAttemptsError(5);

@@ -6,5 +6,7 @@ import { html, type RawHtml } from '../../pages/html.ts';
  * rendered, which the script counts on from.
  */
 export function liveClicks(value: number, linkId?: number): RawHtml {
-  return linkId === undefined ? html` data-metric="clicks" data-value="${value}"` : html` data-metric="clicks" data-value="${value}" data-link-id="${linkId}"`;
+  return linkId === undefined
+    ? html` data-metric="clicks" data-value="${value}"`
+    : html` data-metric="clicks" data-value="${value}" data-link-id="${linkId}"`;
 }

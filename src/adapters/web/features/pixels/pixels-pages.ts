@@ -40,7 +40,12 @@ ${textField({ name: 'value', label: t.fields.value, value: textOf(values, 'value
       { header: view.t.pixels.fields.value, cell: (p: Pixel) => html`<span class="url">${p.value}</span>` },
     ],
     filters: (view, q) =>
-      selectField({ name: 'type', label: view.t.pixels.fields.type, value: q.type ?? '', options: [{ value: '', label: view.t.pixels.allTypes }, ...typeOptions(view)] }),
+      selectField({
+        name: 'type',
+        label: view.t.pixels.fields.type,
+        value: q.type ?? '',
+        options: [{ value: '', label: view.t.pixels.allTypes }, ...typeOptions(view)],
+      }),
     filterParams: (q) => ({ type: q.type }),
   });
 };

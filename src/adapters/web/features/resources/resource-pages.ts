@@ -17,7 +17,13 @@ import { webActor } from '../../app/audit-actor.ts';
 /** What a feature may add to the shared screens (domains: the verify button's answer). */
 export interface ResourcePages<T> {
   /** The edit page of `record`, with the form's values, its errors, and problems shown above it. */
-  sendEdit(request: FastifyRequest, reply: FastifyReply, status: number, record: T, problems?: readonly string[]): FastifyReply;
+  sendEdit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    record: T,
+    problems?: readonly string[],
+  ): FastifyReply;
 }
 
 /** The form exactly as typed, before normalising and validating change it, to show it again. */
@@ -27,7 +33,12 @@ const idOf = (request: FastifyRequest): number => (request.params as IdParams).i
 
 /** The list query as validated, defaults filled in; or the fields the schema refused, each named. */
 function listQueryOf<Q extends ResourceListQuery>(request: FastifyRequest): { query: Q; errors: FieldErrors | null } {
-  const query = { sort: 'desc', page: 1, per_page: PER_PAGE.default, ...(request.query as Record<string, unknown>) } as Q;
+  const query = {
+    sort: 'desc',
+    page: 1,
+    per_page: PER_PAGE.default,
+    ...(request.query as Record<string, unknown>),
+  } as Q;
   const failure = request.validationError as (Error & { validation?: unknown }) | undefined;
   const refused = failure && Array.isArray(failure.validation) ? fieldErrorsOf(failure.validation) : null;
   return { query, errors: refused };
@@ -41,11 +52,25 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
 ): ResourcePages<T> {
   const base = `/${spec.plural}`;
   const service = spec.service;
-  const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: (view: View) => string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, ctx.web.csrfSecret);
     return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: base }));
   };
-  const sendForm = (request: FastifyRequest, reply: FastifyReply, status: number, record: T | null, values: Form, errors?: FieldErrors, problems?: readonly string[]) =>
+  const sendForm = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    record: T | null,
+    values: Form,
+    errors?: FieldErrors,
+    problems?: readonly string[],
+  ) =>
     send(
       request,
       reply,
@@ -76,30 +101,44 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
     try {
       await refuseInvalidBody<I>(request, (rest) => service.faultsOf(accountId, rest, id));
       const input = request.body as I; // validated against the body schema
-      const saved = id === undefined ? await service.create(accountId, input, webActor(request)) : await service.update(accountId, id, input, webActor(request));
+      const saved =
+        id === undefined
+          ? await service.create(accountId, input, webActor(request))
+          : await service.update(accountId, id, input, webActor(request));
       const text = spec.text(viewOf(request, reply, ctx.web.csrfSecret));
       setFlash(reply, current ? text.updated(saved.name) : text.created(saved.name));
       return seeOther(reply, current === null && spec.afterCreate ? spec.afterCreate(saved) : base);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return sendForm(request, reply, 422, current, typed.get(request) ?? {}, spec.foldErrors ? spec.foldErrors(error.fields) : error.fields);
+      return sendForm(
+        request,
+        reply,
+        422,
+        current,
+        typed.get(request) ?? {},
+        spec.foldErrors ? spec.foldErrors(error.fields) : error.fields,
+      );
     }
   };
 
-  web.get(base, { attachValidation: true, schema: { querystring: spec.query }, preValidation: normalizeListQuery }, async (request, reply) => {
-    const { query: q, errors } = listQueryOf<Q>(request);
-    // A refused query (a page of "Infinity", a size of 7) reads nothing: the list's form again, naming the field.
-    const page = errors
-      ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default }
-      : await service.list(viewerOf(request).workspace.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
-    return send(
-      request,
-      reply,
-      errors ? 422 : 200,
-      (view) => spec.text(view).title,
-      (view) => listView(view, spec, q, page, errors ?? undefined),
-    );
-  });
+  web.get(
+    base,
+    { attachValidation: true, schema: { querystring: spec.query }, preValidation: normalizeListQuery },
+    async (request, reply) => {
+      const { query: q, errors } = listQueryOf<Q>(request);
+      // A refused query (a page of "Infinity", a size of 7) reads nothing: the list's form again, naming the field.
+      const page = errors
+        ? { items: [], total: 0, page: 1, perPage: PER_PAGE.default }
+        : await service.list(viewerOf(request).workspace.id, spec.filterOf(q), { page: q.page, perPage: q.per_page });
+      return send(
+        request,
+        reply,
+        errors ? 422 : 200,
+        (view) => spec.text(view).title,
+        (view) => listView(view, spec, q, page, errors ?? undefined),
+      );
+    },
+  );
 
   web.get(`${base}/new`, async (request, reply) => sendForm(request, reply, 200, null, spec.defaults));
   web.post(`${base}/new`, form(false), async (request, reply) => save(request, reply, null));
@@ -134,7 +173,8 @@ export function resourcePages<T extends NamedRecord, F, I, Q extends ResourceLis
   });
 
   return {
-    sendEdit: (request, reply, status, record, problems) => sendForm(request, reply, status, record, spec.valuesOf(record), undefined, problems),
+    sendEdit: (request, reply, status, record, problems) =>
+      sendForm(request, reply, status, record, spec.valuesOf(record), undefined, problems),
   };
 }
 

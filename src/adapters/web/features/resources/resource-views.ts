@@ -4,7 +4,15 @@ import { webRuleOf } from '../../app/web-route-actions.ts';
 import { PER_PAGE, type Page } from '../../../../core/shared/page.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
 import type { View } from '../../app/view.ts';
-import { csrfField, emptyState, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
+import {
+  csrfField,
+  emptyState,
+  errorSummary,
+  pagination,
+  selectField,
+  textField,
+  withQuery,
+} from '../../ui/components.ts';
 import type { NamedRecord, ResourceListQuery, ResourceSpec, Form } from './resource-spec.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the views never touch F and I
@@ -13,7 +21,10 @@ type AnySpec<T extends NamedRecord, Q extends ResourceListQuery> = ResourceSpec<
 const PAGE_SIZES = [PER_PAGE.default, 25, 50, PER_PAGE.max];
 
 /** The list's query as URL parameters, defaults left out (so the URL stays short). */
-function listParams<Q extends ResourceListQuery>(spec: AnySpec<NamedRecord, Q>, q: Q): Record<string, string | undefined> {
+function listParams<Q extends ResourceListQuery>(
+  spec: AnySpec<NamedRecord, Q>,
+  q: Q,
+): Record<string, string | undefined> {
   return {
     search: q.search,
     ...spec.filterParams?.(q),
@@ -22,7 +33,12 @@ function listParams<Q extends ResourceListQuery>(spec: AnySpec<NamedRecord, Q>, 
   };
 }
 
-function filterForm<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, q: Q, filtered: boolean): RawHtml {
+function filterForm<T extends NamedRecord, Q extends ResourceListQuery>(
+  view: View,
+  spec: AnySpec<T, Q>,
+  q: Q,
+  filtered: boolean,
+): RawHtml {
   const r = view.t.resources;
   const base = `/${spec.plural}`;
   return html`<form method="get" action="${base}" class="toolbar" role="search">
@@ -42,7 +58,11 @@ ${selectField({ name: 'per_page', label: view.t.common.pagination.perPage, value
 </form>`;
 }
 
-function table<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, items: readonly T[]): RawHtml {
+function table<T extends NamedRecord, Q extends ResourceListQuery>(
+  view: View,
+  spec: AnySpec<T, Q>,
+  items: readonly T[],
+): RawHtml {
   const r = view.t.resources;
   const columns = spec.columns(view);
   const writes = canWrite(view, `/${spec.plural}/new`);
@@ -69,7 +89,13 @@ function canWrite(view: View, formPath: string): boolean {
 }
 
 /** The list; with `errors`, the query's refused fields named above its form, and no rows. */
-export function listView<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, q: Q, page: Page<T>, errors?: FieldErrors): RawHtml {
+export function listView<T extends NamedRecord, Q extends ResourceListQuery>(
+  view: View,
+  spec: AnySpec<T, Q>,
+  q: Q,
+  page: Page<T>,
+  errors?: FieldErrors,
+): RawHtml {
   const text = spec.text(view);
   const base = `/${spec.plural}`;
   const params = listParams(spec, q);
@@ -78,7 +104,10 @@ export function listView<T extends NamedRecord, Q extends ResourceListQuery>(vie
   const none = !filtered && page.total === 0 && !errors;
   const add = { href: `${base}/new`, label: text.add };
   const writes = canWrite(view, `${base}/new`);
-  const body = page.items.length > 0 ? table(view, spec, page.items) : html`<p>${filtered || page.total > 0 ? text.noMatch : text.empty}</p>`;
+  const body =
+    page.items.length > 0
+      ? table(view, spec, page.items)
+      : html`<p>${filtered || page.total > 0 ? text.noMatch : text.empty}</p>`;
   if (none)
     return html`<h1>${text.title}</h1>
 ${emptyState({ id: 'list-empty', title: text.empty, text: text.intro, ...(writes ? { action: add } : {}) })}`;
@@ -112,7 +141,11 @@ ${spec.fields(view, values, errors, record)}
 ${record ? html`<p class="record-delete"><a href="/${spec.plural}/${record.id}/delete">${view.t.resources.deleteLabel(record.name)}</a></p>` : ''}`;
 }
 
-export function deleteView<T extends NamedRecord, Q extends ResourceListQuery>(view: View, spec: AnySpec<T, Q>, record: T): RawHtml {
+export function deleteView<T extends NamedRecord, Q extends ResourceListQuery>(
+  view: View,
+  spec: AnySpec<T, Q>,
+  record: T,
+): RawHtml {
   const text = spec.text(view);
   const r = view.t.resources;
   return html`<h1>${text.deleteTitle(record.name)}</h1>

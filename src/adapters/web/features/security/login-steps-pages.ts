@@ -1,6 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { FieldErrorBag, TooManyAttemptsError, UnauthenticatedError, ValidationError, faultsOfCheck, type FieldErrors } from '../../../../core/shared/errors.ts';
+import {
+  FieldErrorBag,
+  TooManyAttemptsError,
+  UnauthenticatedError,
+  ValidationError,
+  faultsOfCheck,
+  type FieldErrors,
+} from '../../../../core/shared/errors.ts';
 import { checkPassword } from '../../../../core/accounts/account-rules.ts';
 import { messages } from '../../../../core/shared/messages.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
@@ -77,7 +84,13 @@ function deadLink(view: View): RawHtml {
 export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const { twoStep, resets } = ctx.security;
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: (view: View) => string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), narrow: true }));
   };
@@ -108,10 +121,13 @@ export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
       return seeOther(reply, next);
     } catch (error) {
       if (error instanceof UnauthenticatedError) return backToPassword(request, reply, next);
-      if (error instanceof ValidationError) return page(request, reply, 422, codeTitle, (view) => codeForm(view, next, error.fields));
+      if (error instanceof ValidationError)
+        return page(request, reply, 422, codeTitle, (view) => codeForm(view, next, error.fields));
       if (error instanceof TooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, codeTitle, (view) => codeForm(view, next, { code: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }));
+        return page(request, reply, 429, codeTitle, (view) =>
+          codeForm(view, next, { code: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+        );
       }
       throw error;
     }
@@ -119,26 +135,34 @@ export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
 
   const forgotTitle = (view: View) => view.t.security.steps.forgotTitle;
 
-  web.get('/login/forgot', PUBLIC, async (request, reply) => page(request, reply, 200, forgotTitle, (view) => forgotForm(view, {})));
+  web.get('/login/forgot', PUBLIC, async (request, reply) =>
+    page(request, reply, 200, forgotTitle, (view) => forgotForm(view, {})),
+  );
 
   // The same answer whether the email has an account or not; the mail leaves after it.
   web.post('/login/forgot', PUBLIC, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const email = text(form, 'email');
-    if (email.trim() === '') return page(request, reply, 422, forgotTitle, (view) => forgotForm(view, form, { email: [messages.required('email')] }));
+    if (email.trim() === '')
+      return page(request, reply, 422, forgotTitle, (view) =>
+        forgotForm(view, form, { email: [messages.required('email')] }),
+      );
     try {
       await resets.request(email, limitAddress(request.ip));
     } catch (error) {
       if (!(error instanceof TooManyAttemptsError)) throw error;
       reply.header('retry-after', String(error.retryAfterSeconds));
-      return page(request, reply, 429, forgotTitle, (view) => forgotForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }));
+      return page(request, reply, 429, forgotTitle, (view) =>
+        forgotForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+      );
     }
     setFlash(reply, viewOf(request, reply, secret).t.security.steps.sent);
     return seeOther(reply, '/login');
   });
 
   const resetTitle = (view: View) => view.t.security.steps.resetTitle;
-  const dead = (request: FastifyRequest, reply: FastifyReply) => page(request, reply, 410, (view) => view.t.security.steps.deadTitle, deadLink);
+  const dead = (request: FastifyRequest, reply: FastifyReply) =>
+    page(request, reply, 410, (view) => view.t.security.steps.deadTitle, deadLink);
 
   web.get('/login/reset/:token', { ...PUBLIC, schema: { params: TokenParams } }, async (request, reply) => {
     const { token } = request.params as TokenParams;
@@ -152,7 +176,8 @@ export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
     const password = text(form, 'password');
     const bag = new FieldErrorBag();
     checkPassword(password, bag);
-    if (password !== text(form, 'password_confirmation')) bag.add('password_confirmation', viewOf(request, reply, secret).t.security.steps.mismatch);
+    if (password !== text(form, 'password_confirmation'))
+      bag.add('password_confirmation', viewOf(request, reply, secret).t.security.steps.mismatch);
     let errors = await faultsOfCheck(async () => bag.throwIfAny());
     if (Object.keys(errors).length === 0) {
       try {

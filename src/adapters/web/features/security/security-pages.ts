@@ -19,7 +19,11 @@ export const securityPages: WebFeature = (web, ctx: WebContext) => {
   const { twoFactor, sso } = ctx.security;
   const send = (request: FastifyRequest, reply: FastifyReply, status: number, main: (view: View) => RawHtml) => {
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: view.t.security.title, main: main(view), section: '/account' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title: view.t.security.title, main: main(view), section: '/account' }),
+    );
   };
   const show = async (request: FastifyRequest, reply: FastifyReply, status: number, state: SecurityFormState) => {
     const viewer = viewerOf(request);
@@ -29,16 +33,28 @@ export const securityPages: WebFeature = (web, ctx: WebContext) => {
       qr: twoFactorStatus.state === 'enrolling' ? await qrSvgDataUri(twoFactorStatus.uri) : null,
       sessions: await ctx.signIn.list(viewer.account.id),
       currentSessionId: viewer.session.id,
-      sso: sso ? { name: sso.name || viewOf(request, reply, secret).t.auth.sso.defaultName, identities: await sso.links.of(viewer.account.id) } : null,
+      sso: sso
+        ? {
+            name: sso.name || viewOf(request, reply, secret).t.auth.sso.defaultName,
+            identities: await sso.links.of(viewer.account.id),
+          }
+        : null,
     };
     return send(request, reply, status, (view) => securityPage(view, data, state));
   };
   /** A form's wrong code (422, beside its field) or too many guesses (429, with Retry-After). */
-  const refused = (request: FastifyRequest, reply: FastifyReply, form: 'confirm' | 'disable' | 'regenerate', error: unknown) => {
+  const refused = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: 'confirm' | 'disable' | 'regenerate',
+    error: unknown,
+  ) => {
     if (error instanceof ValidationError) return show(request, reply, 422, { form, errors: error.fields });
     if (error instanceof TooManyAttemptsError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
-      const errors: FieldErrors = { code: [viewOf(request, reply, secret).t.common.errors.tooManyAttempts(error.retryAfterSeconds)] };
+      const errors: FieldErrors = {
+        code: [viewOf(request, reply, secret).t.common.errors.tooManyAttempts(error.retryAfterSeconds)],
+      };
       return show(request, reply, 429, { form, errors });
     }
     throw error;

@@ -55,22 +55,31 @@ export const verifyEmailPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const page = (request: FastifyRequest, reply: FastifyReply, status: number, main: (view: View) => RawHtml) => {
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: view.t.security.verify.title, main: main(view), narrow: true, section: '/signup' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title: view.t.security.verify.title, main: main(view), narrow: true, section: '/signup' }),
+    );
   };
 
-  web.get('/signup/verify', PUBLIC, async (request, reply) => page(request, reply, 200, (view) => waitPage(view, request.query as Form)));
+  web.get('/signup/verify', PUBLIC, async (request, reply) =>
+    page(request, reply, 200, (view) => waitPage(view, request.query as Form)),
+  );
 
   // The same answer whether the email awaits a link or not; the mail leaves after it.
   web.post('/signup/verify', PUBLIC, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const email = text(form, 'email');
-    if (email.trim() === '') return page(request, reply, 422, (view) => waitPage(view, form, { email: [messages.required('email')] }));
+    if (email.trim() === '')
+      return page(request, reply, 422, (view) => waitPage(view, form, { email: [messages.required('email')] }));
     try {
       await verification.resend(email, limitAddress(request.ip));
     } catch (error) {
       if (!(error instanceof TooManyAttemptsError)) throw error;
       reply.header('retry-after', String(error.retryAfterSeconds));
-      return page(request, reply, 429, (view) => waitPage(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }));
+      return page(request, reply, 429, (view) =>
+        waitPage(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+      );
     }
     setFlash(reply, viewOf(request, reply, secret).t.security.verify.sent);
     return seeOther(reply, '/signup/verify');

@@ -7,7 +7,12 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../../../../co
 import { verifyPassword } from '../../../../core/shared/secrets.ts';
 import { isRangePreset } from '../../../../core/stats/range-presets.ts';
 import { parseFilters, type StatsFilter } from '../../../../core/stats/stats-filter.ts';
-import { seesEveryValue, statsAccess, statsPasswordAttemptKey, type StatsAccess } from '../../../../core/stats/stats-access.ts';
+import {
+  seesEveryValue,
+  statsAccess,
+  statsPasswordAttemptKey,
+  type StatsAccess,
+} from '../../../../core/stats/stats-access.ts';
 import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
 import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
 import { shortUrl } from '../../../http/presenters/link-record.ts';
@@ -52,7 +57,8 @@ const PER_PAGE = 25;
 const SEARCH_MAX = 255;
 const PAGE_MAX = 100_000;
 
-const str = (q: Query, name: string): string | undefined => (typeof q[name] === 'string' && q[name] !== '' ? q[name] : undefined);
+const str = (q: Query, name: string): string | undefined =>
+  typeof q[name] === 'string' && q[name] !== '' ? q[name] : undefined;
 
 /** The link a stats URL names, its owner, and what this request may see of it. */
 interface Subject {
@@ -90,28 +96,56 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
 
   const asOwner = (s: Subject) => ({ id: s.owner.id, timezone: s.owner.timezone });
   /** Today in the owner's time zone: a range that ends there shows clicks as they happen. */
-  const today = (s: Subject) => ctx.stats.rangeFor({ preset: 'today' }, s.owner.timezone, s.link.createdAt, s.access).to;
+  const today = (s: Subject) =>
+    ctx.stats.rangeFor({ preset: 'today' }, s.owner.timezone, s.link.createdAt, s.access).to;
 
   async function shortUrlOf(s: Subject): Promise<string> {
     const view = await ctx.links.get(s.owner.id, s.link.id);
     return shortUrl(view, ctx.urls);
   }
 
-  function send(request: FastifyRequest, reply: FastifyReply, view: View, status: number, title: string, main: RawHtml) {
+  function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: View,
+    status: number,
+    title: string,
+    main: RawHtml,
+  ) {
     return sendView(reply, status, appLayout(view, { title, main, section: '/links' }));
   }
 
   /** The password form, for a locked page; the pre-session cookie it needs is made here. */
-  function sendPasswordForm(request: FastifyRequest, reply: FastifyReply, linkId: number, next: string, status = 200, errors?: FieldErrors) {
+  function sendPasswordForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    linkId: number,
+    next: string,
+    status = 200,
+    errors?: FieldErrors,
+  ) {
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: view.t.stats.password.title, main: passwordForm(view, linkId, next, errors), narrow: true }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, {
+        title: view.t.stats.password.title,
+        main: passwordForm(view, linkId, next, errors),
+        narrow: true,
+      }),
+    );
   }
 
   /**
    * The frame of a page: the range from the query (a preset, custom dates, or the default), or
    * the 422 page naming the field when the dates are wrong (then null).
    */
-  async function frameOf(request: FastifyRequest, reply: FastifyReply, s: Subject, current: TableName | ''): Promise<StatsFrame | null> {
+  async function frameOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    s: Subject,
+    current: TableName | '',
+  ): Promise<StatsFrame | null> {
     const q = request.query as Query;
     const view = viewOf(request, reply, secret);
     const isOwner = seesEveryValue(s.access);
@@ -133,7 +167,12 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
       current,
     };
     try {
-      const range = ctx.stats.rangeFor({ preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
+      const range = ctx.stats.rangeFor(
+        { preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') },
+        s.owner.timezone,
+        s.link.createdAt,
+        s.access,
+      );
       // Filters are the owner's: anyone else's are not read at all (public pages keep none).
       const filters: StatsFilter[] = isOwner ? parseFilters(q) : [];
       return { ...base, range, filters };
@@ -148,7 +187,12 @@ export const statsPages: WebFeature = (web, ctx: WebContext) => {
 
   /** The numbers of the frame's range, as the subject's viewer may read them (rare values folded but for the owner). */
   const query = (s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>) =>
-    ctx.stats.query(asOwner(s), s.link.id, { ...q, from: frame.range.from, to: frame.range.to, filters: frame.filters }, s.access);
+    ctx.stats.query(
+      asOwner(s),
+      s.link.id,
+      { ...q, from: frame.range.from, to: frame.range.to, filters: frame.filters },
+      s.access,
+    );
 
   web.get('/stats/:id', { config: { access: 'public' } }, async (request, reply) => {
     const s = await subjectOf(request);
@@ -202,8 +246,14 @@ ${figure}${items}
       labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
     });
     const sections = [
-      card('countries', valueTable(frame, 'countries', t.top(t.tables.countries), countries.items.slice(0, TOP), total), map),
-      ...OVERVIEW_TOP.map((table, i) => card(table, valueTable(frame, table, t.top(t.tables[table]), tops[i]!.items, total))),
+      card(
+        'countries',
+        valueTable(frame, 'countries', t.top(t.tables.countries), countries.items.slice(0, TOP), total),
+        map,
+      ),
+      ...OVERVIEW_TOP.map((table, i) =>
+        card(table, valueTable(frame, table, t.top(t.tables[table]), tops[i]!.items, total)),
+      ),
     ];
     const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame)}
 ${filterChips(frame, headline)}
@@ -215,7 +265,9 @@ ${foldingNote(frame, countries.foldedBelow)}
   });
 
   // The table's page number under the one reading of numbers: anything else is the 422 page naming it.
-  const tableQuery = { querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX })) }) };
+  const tableQuery = {
+    querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX })) }),
+  };
   web.get('/stats/:id/:name', { config: { access: 'public' }, schema: tableQuery }, async (request, reply) => {
     const name = (request.params as { name: string }).name;
     if (!isTableName(name)) throw new NotFoundError('page');
@@ -228,8 +280,15 @@ ${foldingNote(frame, countries.foldedBelow)}
     const q = request.query as Query;
     const controls = tableControlsOf(q);
     const [result, whole] = await Promise.all([
-      query(s, frame, { name: TABLES[name], search: controls.search || undefined, sort: controls.sort, page: { page: controls.page, perPage: PER_PAGE } }),
-      name === 'countries' || name === 'hours' ? query(s, frame, { name: TABLES[name], page: null }) : Promise.resolve(null),
+      query(s, frame, {
+        name: TABLES[name],
+        search: controls.search || undefined,
+        sort: controls.sort,
+        page: { page: controls.page, perPage: PER_PAGE },
+      }),
+      name === 'countries' || name === 'hours'
+        ? query(s, frame, { name: TABLES[name], page: null })
+        : Promise.resolve(null),
     ]);
     const caption = t.tables[name];
     let figure: RawHtml | string = '';
@@ -284,7 +343,12 @@ ${listing}
     let range;
     let filters: StatsFilter[];
     try {
-      range = ctx.stats.rangeFor({ preset, from: str(q, 'from'), to: str(q, 'to') }, s.owner.timezone, s.link.createdAt, s.access);
+      range = ctx.stats.rangeFor(
+        { preset, from: str(q, 'from'), to: str(q, 'to') },
+        s.owner.timezone,
+        s.link.createdAt,
+        s.access,
+      );
       filters = seesEveryValue(s.access) ? parseFilters(q) : [];
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -295,7 +359,15 @@ ${listing}
     const result = await ctx.stats.query(
       asOwner(s),
       s.link.id,
-      { name: TABLES[name], from: range.from, to: range.to, search: controls.search || undefined, sort: controls.sort, page: null, filters },
+      {
+        name: TABLES[name],
+        from: range.from,
+        to: range.to,
+        search: controls.search || undefined,
+        sort: controls.sort,
+        page: null,
+        filters,
+      },
       s.access,
     );
     return reply
@@ -316,15 +388,19 @@ ${listing}
     if (s.access !== 'locked') return seeOther(reply, back);
     const password = typeof form.password === 'string' ? form.password : '';
     const view = viewOf(request, reply, secret);
-    if (password === '') return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.required] });
+    if (password === '')
+      return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.required] });
     const key = statsPasswordAttemptKey(limitAddress(request.ip), s.link.id);
     const attempt = await passwords.attempts.consume(key);
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      return sendPasswordForm(request, reply, s.link.id, back, 429, { password: [view.t.common.errors.tooManyAttempts(attempt.retryAfterSeconds)] });
+      return sendPasswordForm(request, reply, s.link.id, back, 429, {
+        password: [view.t.common.errors.tooManyAttempts(attempt.retryAfterSeconds)],
+      });
     }
     const hash = s.link.privacyPasswordHash!;
-    if (!(await verifyPassword(password, hash))) return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.wrong] });
+    if (!(await verifyPassword(password, hash)))
+      return sendPasswordForm(request, reply, s.link.id, back, 422, { password: [view.t.stats.password.wrong] });
     await passwords.attempts.reset(key);
     reply.header('set-cookie', passwords.cookies.serialize({ id: s.link.id, passwordHash: hash }));
     return seeOther(reply, back);

@@ -9,5 +9,10 @@ export const STATS_UNLOCK_SCOPE = { prefix: 'lpx_stats_', path: (linkId: number)
 
 /** The configured limiter and cookies, else this process's own (see WebOptions.statsPasswords). */
 export function statsPasswordsOf(web: WebOptions): NonNullable<WebOptions['statsPasswords']> {
-  return web.statsPasswords ?? { attempts: new MemoryAttemptLimiter(STATS_PASSWORD_ATTEMPTS), cookies: new UnlockCookies(randomToken(32), false, STATS_UNLOCK_SCOPE) };
+  return (
+    web.statsPasswords ?? {
+      attempts: new MemoryAttemptLimiter(STATS_PASSWORD_ATTEMPTS),
+      cookies: new UnlockCookies(randomToken(32), false, STATS_UNLOCK_SCOPE),
+    }
+  );
 }

@@ -40,10 +40,9 @@ const TABLE_FILTER: Readonly<Record<TableName, FilterName | null>> = {
 };
 
 /** The table of each filter's values, to word a chip as its column does. */
-const FILTER_TABLE = Object.fromEntries(Object.entries(TABLE_FILTER).flatMap(([table, filter]) => (filter ? [[filter, table]] : []))) as Record<
-  FilterName,
-  Exclude<TableName, 'hours'>
->;
+const FILTER_TABLE = Object.fromEntries(
+  Object.entries(TABLE_FILTER).flatMap(([table, filter]) => (filter ? [[filter, table]] : [])),
+) as Record<FilterName, Exclude<TableName, 'hours'>>;
 
 export function isTableName(name: string): name is TableName {
   return Object.hasOwn(TABLES, name);
@@ -74,16 +73,20 @@ export interface StatsFrame {
   filters: readonly StatsFilter[];
 }
 
-export const statsPath = (linkId: number, table: TableName | '' = '') => (table ? `/stats/${linkId}/${table}` : `/stats/${linkId}`);
+export const statsPath = (linkId: number, table: TableName | '' = '') =>
+  table ? `/stats/${linkId}/${table}` : `/stats/${linkId}`;
 
 /** The range's part of a query (a preset by name, else the dates) and the filters, which every link of the page keeps. */
 function rangeQuery(frame: Pick<StatsFrame, 'preset' | 'range' | 'filters'>): Record<string, string | undefined> {
-  const range = frame.preset ? { range: frame.preset, from: undefined, to: undefined } : { range: undefined, from: frame.range.from, to: frame.range.to };
+  const range = frame.preset
+    ? { range: frame.preset, from: undefined, to: undefined }
+    : { range: undefined, from: frame.range.from, to: frame.range.to };
   return { ...range, ...filterQuery(frame.filters) };
 }
 
 /** A page of the link's statistics with the frame's range and filters. */
-export const framedPath = (frame: StatsFrame, table: TableName | '') => withQuery(statsPath(frame.link.id, table), rangeQuery(frame), {});
+export const framedPath = (frame: StatsFrame, table: TableName | '') =>
+  withQuery(statsPath(frame.link.id, table), rangeQuery(frame), {});
 
 const hiddenInputs = (query: Record<string, string | undefined>) =>
   Object.entries(query).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
@@ -97,8 +100,17 @@ function valueLabel(view: View, table: TableName, entry: ValueCount): string {
   try {
     const { locale } = view.fmt;
     if (table === 'countries')
-      return keptText(`region ${locale}`, value.toUpperCase(), () => displayNames(locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value);
-    if (table === 'languages') return keptText(`language ${locale}`, value, () => displayNames(locale, { type: 'language', fallback: 'code' }).of(value) ?? value);
+      return keptText(
+        `region ${locale}`,
+        value.toUpperCase(),
+        () => displayNames(locale, { type: 'region', fallback: 'code' }).of(value.toUpperCase()) ?? value,
+      );
+    if (table === 'languages')
+      return keptText(
+        `language ${locale}`,
+        value,
+        () => displayNames(locale, { type: 'language', fallback: 'code' }).of(value) ?? value,
+      );
   } catch {
     // A code Intl does not take (RangeError) is shown as stored.
     return value;
@@ -142,13 +154,18 @@ export function sectionNav(frame: StatsFrame): RawHtml {
 }
 
 /** Presets as links (a GET each), a custom range as a GET form; the range stays in the URL. */
-export function rangeControls(frame: StatsFrame, errors?: FieldErrors, typed?: { from?: string | undefined; to?: string | undefined }): RawHtml {
+export function rangeControls(
+  frame: StatsFrame,
+  errors?: FieldErrors,
+  typed?: { from?: string | undefined; to?: string | undefined },
+): RawHtml {
   const { view } = frame;
   const t = view.t.stats.range;
   const path = statsPath(frame.link.id, frame.current);
   const keep = { search: frame.query.search, sort: frame.query.sort, ...filterQuery(frame.filters) };
   const presets = RANGE_PRESETS.map(
-    (p) => html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
+    (p) =>
+      html`<li><a href="${withQuery(path, keep, { range: p })}"${frame.preset === p && !errors ? html` aria-current="true"` : ''}>${t.presets[p]}</a></li>`,
   );
   const hidden = hiddenInputs(keep);
   const from = typed?.from ?? frame.range.from;
@@ -180,7 +197,12 @@ export function totalsCards(frame: StatsFrame, headline: StatsHeadline, live = f
   const t = view.t.stats.totals;
   const n = (x: number) => view.fmt.number(x);
   const { summary, previous, change } = headline;
-  const growth = change === null ? '—' : numberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change);
+  const growth =
+    change === null
+      ? '—'
+      : numberFormat(view.fmt.locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(
+          change,
+        );
   const direction = change === null || change === 0 ? '' : change > 0 ? 'up' : 'down';
   return html`<section aria-labelledby="stats-totals-title">
 <h2 id="stats-totals-title" class="visually-hidden">${t.label}</h2>
@@ -198,7 +220,10 @@ export function totalsCards(frame: StatsFrame, headline: StatsHeadline, live = f
 }
 
 /** The page's filters as chips, each with a link that removes it; what they leave uncounted. */
-export function filterChips(frame: StatsFrame, counted: { countedSince: number | null; countedNewestOnly: boolean }): RawHtml | string {
+export function filterChips(
+  frame: StatsFrame,
+  counted: { countedSince: number | null; countedNewestOnly: boolean },
+): RawHtml | string {
   if (frame.filters.length === 0) return '';
   const { view } = frame;
   const t = view.t.stats.filters;
@@ -219,7 +244,13 @@ ${frame.filters.length > 1 ? html`<p><a href="${withQuery(path, keep, none)}">${
 }
 
 /** A table of values and their clicks, with each one's share of the period's clicks. */
-export function valueTable(frame: StatsFrame, table: TableName, caption: string, items: readonly ValueCount[], total: number): RawHtml {
+export function valueTable(
+  frame: StatsFrame,
+  table: TableName,
+  caption: string,
+  items: readonly ValueCount[],
+  total: number,
+): RawHtml {
   const { view } = frame;
   const c = view.t.stats.columns;
   if (items.length === 0) return html`<p class="muted">${view.t.stats.none}</p>`;
@@ -288,7 +319,12 @@ export function exportLink(frame: StatsFrame, table: TableName): RawHtml {
 
 export function tablePager(frame: StatsFrame, table: TableName, c: TableControls): RawHtml {
   const query = { ...rangeQuery(frame), search: c.search, sort: c.sort };
-  return pagination(frame.view, { page: c.page, perPage: c.perPage, total: c.total, hrefFor: (page) => withQuery(statsPath(frame.link.id, table), query, { page }) });
+  return pagination(frame.view, {
+    page: c.page,
+    perPage: c.perPage,
+    total: c.total,
+    hrefFor: (page) => withQuery(statsPath(frame.link.id, table), query, { page }),
+  });
 }
 
 /** The form of a password-protected link's statistics. */

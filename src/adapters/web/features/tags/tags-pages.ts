@@ -21,7 +21,13 @@ async function counted(tags: TagsService, accountId: number, id: number) {
 /** /links/tags: the account's tags, renamed, recoloured and deleted through the API's rules (TagsService). */
 export const tagsPages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
-  const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: (view: View) => string, main: (view: View) => RawHtml) => {
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    title: (view: View) => string,
+    main: (view: View) => RawHtml,
+  ) => {
     const view = viewOf(request, reply, secret);
     return sendView(reply, status, appLayout(view, { title: title(view), section: '/links', main: main(view) }));
   };

@@ -65,7 +65,12 @@ export function composePostedUtm(request: FastifyRequest, raw: unknown, url: str
     params[name] = posted !== shown[name] ? posted : inUrl[name];
   }
   const errors = faultsIn(bag);
-  postedBuilders.set(request, { params, template: text(form.utm_template), apply: text(form.utm_apply) !== '', errors });
+  postedBuilders.set(request, {
+    params,
+    template: text(form.utm_template),
+    apply: text(form.utm_apply) !== '',
+    errors,
+  });
   return Object.keys(errors).length > 0 ? url : composeUtm(url, params);
 }
 
@@ -92,7 +97,9 @@ export async function applyUtmTemplate(
   // Another account's template is one this account cannot choose: the same answer as none.
   const template = id === null || id === 0 || id > ID_MAX ? null : await templates.find(accountId, id);
   if (!template) {
-    const errors = { utm_template: [posted.template === '' ? messages.required('utm_template') : messages.selected('utm_template')] };
+    const errors = {
+      utm_template: [posted.template === '' ? messages.required('utm_template') : messages.selected('utm_template')],
+    };
     postedBuilders.set(request, { ...posted, errors: { ...posted.errors, ...errors } });
     return { url, errors };
   }
@@ -101,7 +108,12 @@ export async function applyUtmTemplate(
 }
 
 /** The builder for a page: as posted, or read from the destination; with the account's templates to pick from. */
-export async function utmBuilderState(request: FastifyRequest, templates: UtmTemplatesService, accountId: number, url: string): Promise<UtmBuilderState> {
+export async function utmBuilderState(
+  request: FastifyRequest,
+  templates: UtmTemplatesService,
+  accountId: number,
+  url: string,
+): Promise<UtmBuilderState> {
   const page = await templates.list(accountId, { sort: 'asc' }, { page: 1, perPage: PER_PAGE.max });
   const posted = postedBuilders.get(request);
   return {

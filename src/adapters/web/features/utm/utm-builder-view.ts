@@ -34,16 +34,30 @@ ${selectField({
   label: t.builder.template,
   value: state.template,
   errors,
-  options: [{ value: '', label: t.builder.chooseTemplate }, ...state.templates.map((template) => ({ value: String(template.id), label: template.name }))],
+  options: [
+    { value: '', label: t.builder.chooseTemplate },
+    ...state.templates.map((template) => ({ value: String(template.id), label: template.name })),
+  ],
 })}
 <button type="submit" class="secondary" name="utm_apply" value="1" formaction="${action}#f-utm_template">${t.builder.apply}</button>
 </div>`;
   const fields = UTM_PARAMS.map((name) =>
-    textField({ name, label: t.fields[name], value: state.params[name], errors, maxlength: UTM_LIMITS.valueMax, autocomplete: 'off' }),
+    textField({
+      name,
+      label: t.fields[name],
+      value: state.params[name],
+      errors,
+      maxlength: UTM_LIMITS.valueMax,
+      autocomplete: 'off',
+    }),
   );
   // Folded away until there is something in it: most links have no parameters, and the five
   // fields would stand between the destination and the rest of the form.
-  const open = Object.values(state.params).some((v) => v !== '') || state.template !== '' || UTM_PARAMS.some((name) => name in errors) || 'utm_template' in errors;
+  const open =
+    Object.values(state.params).some((v) => v !== '') ||
+    state.template !== '' ||
+    UTM_PARAMS.some((name) => name in errors) ||
+    'utm_template' in errors;
   return html`<fieldset class="utm-builder" data-utm-builder>
 <legend>${t.builder.legend}</legend>
 <input type="hidden" name="utm_base" value="${p.values.url}">

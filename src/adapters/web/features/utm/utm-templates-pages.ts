@@ -21,7 +21,15 @@ export const utmTemplatesPages: WebFeature = (web, ctx) => {
     fields: (view, values, errors) => {
       const t = view.t.utm;
       const params = UTM_PARAMS.map((name) =>
-        textField({ name, label: t.fields[name], hint: t.hints[name], value: textOf(values, name), errors, maxlength: UTM_LIMITS.valueMax, autocomplete: 'off' }),
+        textField({
+          name,
+          label: t.fields[name],
+          hint: t.hints[name],
+          value: textOf(values, name),
+          errors,
+          maxlength: UTM_LIMITS.valueMax,
+          autocomplete: 'off',
+        }),
       );
       return html`${textField({ name: 'name', label: t.fields.name, value: textOf(values, 'name'), errors, maxlength: UTM_LIMITS.nameMax, required: true })}
 ${params}`;

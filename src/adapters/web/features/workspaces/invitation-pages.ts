@@ -21,26 +21,30 @@ type TokenParams = Static<typeof TokenParams>;
 export const invitationPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
 
-  web.get('/signup/invitation/:token', { config: { access: 'public' }, schema: { params: TokenParams } }, async (request, reply) => {
-    const { token } = request.params as TokenParams;
-    const { invitation, workspace } = await ctx.workspaces.describeInvitation(token);
-    const view = viewOf(request, reply, secret);
-    const t = view.t.workspaces.invitation;
-    const here = `/signup/invitation/${token}`;
-    const person = request.viewer?.account ?? null;
-    const body = !person
-      ? html`<p>${t.signedOut}</p>
+  web.get(
+    '/signup/invitation/:token',
+    { config: { access: 'public' }, schema: { params: TokenParams } },
+    async (request, reply) => {
+      const { token } = request.params as TokenParams;
+      const { invitation, workspace } = await ctx.workspaces.describeInvitation(token);
+      const view = viewOf(request, reply, secret);
+      const t = view.t.workspaces.invitation;
+      const here = `/signup/invitation/${token}`;
+      const person = request.viewer?.account ?? null;
+      const body = !person
+        ? html`<p>${t.signedOut}</p>
 <div class="actions"><a class="button" href="/login?next=${encodeURIComponent(here)}">${t.signIn}</a>
 ${ctx.web.signup === 'open' ? html`<a class="button secondary" href="/signup?next=${encodeURIComponent(here)}">${t.signUp}</a>` : ''}</div>`
-      : normaliseEmail(person.email) === invitation.email
-        ? html`<form method="post" action="${here}" class="stack">${csrfField(view)}<div class="actions"><button type="submit">${t.join}</button></div></form>`
-        : html`<p class="field-error">${t.wrongEmail(person.email)}</p>`;
-    const main = html`<h1>${t.title}</h1>
+        : normaliseEmail(person.email) === invitation.email
+          ? html`<form method="post" action="${here}" class="stack">${csrfField(view)}<div class="actions"><button type="submit">${t.join}</button></div></form>`
+          : html`<p class="field-error">${t.wrongEmail(person.email)}</p>`;
+      const main = html`<h1>${t.title}</h1>
 <p>${t.intro(workspace.name, view.t.workspaces.roles[invitation.role] ?? invitation.role)}</p>
 <p class="muted">${t.sentTo(invitation.email)}</p>
 ${body}`;
-    return sendView(reply, 200, appLayout(view, { title: t.title, main, narrow: true }));
-  });
+      return sendView(reply, 200, appLayout(view, { title: t.title, main, narrow: true }));
+    },
+  );
 
   web.post('/signup/invitation/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const { token } = request.params as TokenParams;

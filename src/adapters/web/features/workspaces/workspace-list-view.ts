@@ -24,7 +24,12 @@ function row(view: View, listed: ListedWorkspace): RawHtml {
 }
 
 /** /account/workspaces: every workspace of the person, and a form to make one. */
-export function workspaceListPage(view: View, listed: readonly ListedWorkspace[], values: { name: string }, errors?: FieldErrors): RawHtml {
+export function workspaceListPage(
+  view: View,
+  listed: readonly ListedWorkspace[],
+  values: { name: string },
+  errors?: FieldErrors,
+): RawHtml {
   const w = view.t.workspaces;
   return html`<h1>${w.title}</h1>
 <p>${w.intro}</p>

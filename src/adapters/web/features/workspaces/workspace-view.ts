@@ -3,7 +3,15 @@ import { ROLES, SCOPES, roleAllows, type Role } from '../../../../core/workspace
 import type { Invitation, Member, WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
 import type { WorkspaceKey } from '../../../../core/workspaces/workspaces-service.ts';
 import { html, type RawHtml } from '../../pages/html.ts';
-import { checkbox, copyButton, csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
+import {
+  checkbox,
+  copyButton,
+  csrfField,
+  errorSummary,
+  postButton,
+  selectField,
+  textField,
+} from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { text, timeZoneOptions, type Form } from '../account/account-views.ts';
 
@@ -22,13 +30,19 @@ export interface WorkspacePageData {
   personId: number;
 }
 
-function failed(state: WorkspacePageState, form: 'settings' | 'members' | 'invite' | 'key'): { values: Form; errors: FieldErrors } | null {
+function failed(
+  state: WorkspacePageState,
+  form: 'settings' | 'members' | 'invite' | 'key',
+): { values: Form; errors: FieldErrors } | null {
   return state !== null && 'form' in state && state.form === form ? state : null;
 }
 
 function roleOptions(view: View, mine: Role) {
   // Only an owner makes owners.
-  return ROLES.filter((r) => r !== 'owner' || mine === 'owner').map((r) => ({ value: r, label: view.t.workspaces.roles[r] ?? r }));
+  return ROLES.filter((r) => r !== 'owner' || mine === 'owner').map((r) => ({
+    value: r,
+    label: view.t.workspaces.roles[r] ?? r,
+  }));
 }
 
 function settings(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {

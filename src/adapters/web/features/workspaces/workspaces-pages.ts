@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ForbiddenError, NotFoundError, TooManyAttemptsError, ValidationError } from '../../../../core/shared/errors.ts';
+import {
+  ForbiddenError,
+  NotFoundError,
+  TooManyAttemptsError,
+  ValidationError,
+} from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
 import { authorize } from '../../../../core/workspaces/workspaces-service.ts';
 import { html } from '../../pages/html.ts';
@@ -18,9 +23,15 @@ import { lockedWorkspacePage, workspacePage, type WorkspacePageState } from './w
 
 const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
 type ById = Static<typeof ById>;
-const ByMember = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), userId: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+const ByMember = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  userId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+});
 type ByMember = Static<typeof ByMember>;
-const ByItem = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), itemId: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+const ByItem = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  itemId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+});
 type ByItem = Static<typeof ByItem>;
 
 /** A day as typed in a date field, as the start of that day in UTC; null when empty; undefined when not a date. */
@@ -43,7 +54,13 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const service = ctx.workspaces;
 
-  const showList = async (request: FastifyRequest, reply: FastifyReply, status: number, values: { name: string }, errors?: ValidationError['fields']) => {
+  const showList = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    values: { name: string },
+    errors?: ValidationError['fields'],
+  ) => {
     const actor = actorOf(request);
     const mine = await service.list(actor);
     // A workspace whose two-factor rule stops this person shows no count (its members are not theirs to read yet).
@@ -55,18 +72,42 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
         throw error;
       }
     };
-    const listed = await Promise.all(mine.map(async (workspace) => ({ workspace, members: await count(workspace.id) })));
+    const listed = await Promise.all(
+      mine.map(async (workspace) => ({ workspace, members: await count(workspace.id) })),
+    );
     const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: view.t.workspaces.title, main: workspaceListPage(view, listed, values, errors), section: '/account' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, {
+        title: view.t.workspaces.title,
+        main: workspaceListPage(view, listed, values, errors),
+        section: '/account',
+      }),
+    );
   };
 
-  const showWorkspace = async (request: FastifyRequest, reply: FastifyReply, status: number, id: number, state: WorkspacePageState) => {
+  const showWorkspace = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    id: number,
+    state: WorkspacePageState,
+  ) => {
     const actor = actorOf(request);
     const workspace = await service.read(actor, id);
     const view = viewOf(request, reply, secret);
     // Two-factor required and not turned on: the workspace is seen and can be left, nothing more.
     if ((await service.standingOf(id, actor.userId))?.twoFactorMissing) {
-      return sendView(reply, status, appLayout(view, { title: workspace.name, main: lockedWorkspacePage(view, workspace, actor.userId), section: '/account' }));
+      return sendView(
+        reply,
+        status,
+        appLayout(view, {
+          title: workspace.name,
+          main: lockedWorkspacePage(view, workspace, actor.userId),
+          section: '/account',
+        }),
+      );
     }
     const [members, invitations, keys] = await Promise.all([
       service.members(actor, id),
@@ -74,12 +115,22 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
       service.keys(actor, id),
     ]);
     const data = { workspace, members, invitations, keys, personId: actor.userId };
-    return sendView(reply, status, appLayout(view, { title: workspace.name, main: workspacePage(view, data, state), section: '/account' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title: workspace.name, main: workspacePage(view, data, state), section: '/account' }),
+    );
   };
 
   /** Runs a form's change; a ValidationError shows the page again with that form's values and errors. */
   const formOf = (request: FastifyRequest) => (request.body ?? {}) as Form;
-  async function orAgain(request: FastifyRequest, reply: FastifyReply, id: number, form: 'settings' | 'members' | 'invite' | 'key', run: () => Promise<FastifyReply>) {
+  async function orAgain(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    form: 'settings' | 'members' | 'invite' | 'key',
+    run: () => Promise<FastifyReply>,
+  ) {
     try {
       return await run();
     } catch (error) {
@@ -99,7 +150,11 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
     try {
       const made = await service.create(actorOf(request), viewerOf(request).account.id, { name });
       chooseWorkspace(request, reply, secret, viewerOf(request).token, made.id);
-      return done(reply, viewOf(request, reply, secret).t.workspaces.created(made.name), `/account/workspaces/${made.id}`);
+      return done(
+        reply,
+        viewOf(request, reply, secret).t.workspaces.created(made.name),
+        `/account/workspaces/${made.id}`,
+      );
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return showList(request, reply, 422, { name }, error.fields);
@@ -114,18 +169,31 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
     return done(reply, viewOf(request, reply, secret).t.workspaces.switched(chosen.name), nextAfterSwitch(form.next));
   });
 
-  web.get('/account/workspaces/:id', { schema: { params: ById } }, async (request, reply) => showWorkspace(request, reply, 200, (request.params as ById).id, null));
+  web.get('/account/workspaces/:id', { schema: { params: ById } }, async (request, reply) =>
+    showWorkspace(request, reply, 200, (request.params as ById).id, null),
+  );
 
   web.post('/account/workspaces/:id/settings', { schema: { params: ById } }, async (request, reply) => {
     const { id } = request.params as ById;
     const form = formOf(request);
     return orAgain(request, reply, id, 'settings', async () => {
-      await service.update(actorOf(request), id, { name: text(form, 'name'), timezone: text(form, 'timezone'), require_2fa: text(form, 'require_2fa') === '1' });
+      await service.update(actorOf(request), id, {
+        name: text(form, 'name'),
+        timezone: text(form, 'timezone'),
+        require_2fa: text(form, 'require_2fa') === '1',
+      });
       return done(reply, viewOf(request, reply, secret).t.workspaces.settings.saved, `/account/workspaces/${id}`);
     });
   });
 
-  const deletePage = async (request: FastifyRequest, reply: FastifyReply, status: number, id: number, typed: string, errors?: ValidationError['fields']) => {
+  const deletePage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    id: number,
+    typed: string,
+    errors?: ValidationError['fields'],
+  ) => {
     const workspace = await service.read(actorOf(request), id);
     const view = viewOf(request, reply, secret);
     const d = view.t.workspaces.delete;
@@ -137,7 +205,11 @@ ${csrfField(view)}
 ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required: true, autocomplete: 'off' })}
 <div class="actions"><button type="submit" class="danger">${d.button}</button> <a href="/account/workspaces/${id}">${view.t.common.cancel}</a></div>
 </form>`;
-    return sendView(reply, status, appLayout(view, { title: d.title(workspace.name), main, narrow: true, section: '/account' }));
+    return sendView(
+      reply,
+      status,
+      appLayout(view, { title: d.title(workspace.name), main, narrow: true, section: '/account' }),
+    );
   };
 
   web.get('/account/workspaces/:id/delete', { schema: { params: ById } }, async (request, reply) => {
@@ -172,16 +244,22 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     });
   });
 
-  web.post('/account/workspaces/:id/members/:userId/remove', { schema: { params: ByMember } }, async (request, reply) => {
-    const { id, userId } = request.params as ByMember;
-    const self = userId === viewerOf(request).account.id;
-    const workspace = self ? await service.read(actorOf(request), id) : null;
-    return orAgain(request, reply, id, 'members', async () => {
-      await service.removeMember(actorOf(request), id, userId);
-      const t = viewOf(request, reply, secret).t.workspaces.people;
-      return workspace ? done(reply, t.left(workspace.name), '/account/workspaces') : done(reply, t.removed, `/account/workspaces/${id}`);
-    });
-  });
+  web.post(
+    '/account/workspaces/:id/members/:userId/remove',
+    { schema: { params: ByMember } },
+    async (request, reply) => {
+      const { id, userId } = request.params as ByMember;
+      const self = userId === viewerOf(request).account.id;
+      const workspace = self ? await service.read(actorOf(request), id) : null;
+      return orAgain(request, reply, id, 'members', async () => {
+        await service.removeMember(actorOf(request), id, userId);
+        const t = viewOf(request, reply, secret).t.workspaces.people;
+        return workspace
+          ? done(reply, t.left(workspace.name), '/account/workspaces')
+          : done(reply, t.removed, `/account/workspaces/${id}`);
+      });
+    },
+  );
 
   // Answered with the page itself: the link and the key never travel in a cookie or a URL.
   web.post('/account/workspaces/:id/invitations', { schema: { params: ById } }, async (request, reply) => {
@@ -189,8 +267,15 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     const form = formOf(request);
     try {
       return await orAgain(request, reply, id, 'invite', async () => {
-        const { invitation, token } = await service.invite(actorOf(request), id, { email: text(form, 'email'), role: text(form, 'role') });
-        return showWorkspace(request, reply, 200, id, { made: 'invitation', email: invitation.email, link: `${ctx.urls.appUrl}/signup/invitation/${token}` });
+        const { invitation, token } = await service.invite(actorOf(request), id, {
+          email: text(form, 'email'),
+          role: text(form, 'role'),
+        });
+        return showWorkspace(request, reply, 200, id, {
+          made: 'invitation',
+          email: invitation.email,
+          link: `${ctx.urls.appUrl}/signup/invitation/${token}`,
+        });
       });
     } catch (error) {
       // The invitation limits (INVITE_LIMIT_*): the form again, what was typed kept, the limit named on it.
@@ -201,27 +286,44 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     }
   });
 
-  web.post('/account/workspaces/:id/invitations/:itemId/revoke', { schema: { params: ByItem } }, async (request, reply) => {
-    const { id, itemId } = request.params as ByItem;
-    await service.revokeInvitation(actorOf(request), id, itemId);
-    return done(reply, viewOf(request, reply, secret).t.workspaces.invites.revoked, `/account/workspaces/${id}`);
-  });
+  web.post(
+    '/account/workspaces/:id/invitations/:itemId/revoke',
+    { schema: { params: ByItem } },
+    async (request, reply) => {
+      const { id, itemId } = request.params as ByItem;
+      await service.revokeInvitation(actorOf(request), id, itemId);
+      return done(reply, viewOf(request, reply, secret).t.workspaces.invites.revoked, `/account/workspaces/${id}`);
+    },
+  );
 
   web.post('/account/workspaces/:id/api-keys', { schema: { params: ById } }, async (request, reply) => {
     const { id } = request.params as ById;
     const form = formOf(request);
     return orAgain(request, reply, id, 'key', async () => {
       const expiresAt = dayOf(text(form, 'expires_at'));
-      if (expiresAt === undefined) throw ValidationError.of('expires_at', viewOf(request, reply, secret).t.workspaces.keys.badDate);
+      if (expiresAt === undefined)
+        throw ValidationError.of('expires_at', viewOf(request, reply, secret).t.workspaces.keys.badDate);
       const scopes = [form.scopes ?? []].flat();
-      const made = await service.createKey(actorOf(request), id, { name: text(form, 'name'), scopes: scopes.length === 0 ? null : scopes, expiresAt });
-      return showWorkspace(request, reply, 200, id, { made: 'key', name: made.key.key.name ?? made.key.key.prefix, apiKey: made.apiKey });
+      const made = await service.createKey(actorOf(request), id, {
+        name: text(form, 'name'),
+        scopes: scopes.length === 0 ? null : scopes,
+        expiresAt,
+      });
+      return showWorkspace(request, reply, 200, id, {
+        made: 'key',
+        name: made.key.key.name ?? made.key.key.prefix,
+        apiKey: made.apiKey,
+      });
     });
   });
 
-  web.post('/account/workspaces/:id/api-keys/:itemId/revoke', { schema: { params: ByItem } }, async (request, reply) => {
-    const { id, itemId } = request.params as ByItem;
-    await service.revokeKey(actorOf(request), id, itemId);
-    return done(reply, viewOf(request, reply, secret).t.workspaces.keys.revoked, `/account/workspaces/${id}`);
-  });
+  web.post(
+    '/account/workspaces/:id/api-keys/:itemId/revoke',
+    { schema: { params: ByItem } },
+    async (request, reply) => {
+      const { id, itemId } = request.params as ByItem;
+      await service.revokeKey(actorOf(request), id, itemId);
+      return done(reply, viewOf(request, reply, secret).t.workspaces.keys.revoked, `/account/workspaces/${id}`);
+    },
+  );
 };

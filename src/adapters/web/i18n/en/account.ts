@@ -42,7 +42,8 @@ export const account = {
   },
   remove: {
     title: 'Delete account',
-    intro: 'Deleting your account deletes every link, pixel, space, domain and API key it holds, with all their statistics. It cannot be undone.',
+    intro:
+      'Deleting your account deletes every link, pixel, space, domain and API key it holds, with all their statistics. It cannot be undone.',
     start: 'Delete my account…',
     password: 'Your password',
     confirmation: (word: string) => `Type ${word} to confirm`,
@@ -61,7 +62,8 @@ export const account = {
     scopes: 'Scopes',
     allScopes: 'All your role allows',
     expiresOn: (when: string) => `Live until ${when}`,
-    createHint: 'The key gets every scope your role allows and no expiry; to limit its scopes or give it an end date, make it on the workspace’s page below.',
+    createHint:
+      'The key gets every scope your role allows and no expiry; to limit its scopes or give it an end date, make it on the workspace’s page below.',
     byWorkspaceTitle: 'Keys by workspace',
     manageIn: (name: string) => `Keys of ${name}: scopes, expiry`,
     lockedIn: '(turn on two-factor sign-in to use keys there)',
@@ -81,7 +83,8 @@ export const account = {
     revokeNamed: (name: string) => `Revoke the key ${name}`,
     revoked: 'The key is revoked: requests with it are refused from now on.',
     madeTitle: 'Your new key',
-    madeWarning: 'Copy it now: it is shown this once and never again. Anyone with it can use your account through the API.',
+    madeWarning:
+      'Copy it now: it is shown this once and never again. Anyone with it can use your account through the API.',
     madeLabel: (name: string) => `The key ${name}`,
     back: 'Back to account',
   },

@@ -1,7 +1,13 @@
 /** The admin screens (operators only). */
 export const admin = {
   title: 'Admin',
-  nav: { label: 'Administration', overview: 'Overview', accounts: 'Accounts', workspaces: 'Workspaces', links: 'Links' },
+  nav: {
+    label: 'Administration',
+    overview: 'Overview',
+    accounts: 'Accounts',
+    workspaces: 'Workspaces',
+    links: 'Links',
+  },
   overview: {
     title: 'Administration',
     intro: 'This instance at a glance. Clicks come from the links’ counters and the daily statistics.',
@@ -34,7 +40,8 @@ export const admin = {
     suspendName: (name: string) => `Suspend the workspace ${name}`,
     reinstateName: (name: string) => `Reinstate the workspace ${name}`,
     withAccount: 'With its account',
-    suspended: (name: string) => `The workspace ${name} is suspended: its links answer as disabled and its keys no longer work. Its members still sign in.`,
+    suspended: (name: string) =>
+      `The workspace ${name} is suspended: its links answer as disabled and its keys no longer work. Its members still sign in.`,
     reinstated: (name: string) => `The workspace ${name} is reinstated.`,
   },
   accounts: {

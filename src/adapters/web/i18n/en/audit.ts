@@ -1,7 +1,8 @@
 /** A workspace's audit log: /account/workspaces/{id}/audit. */
 export const audit = {
   title: 'Audit log',
-  intro: 'Every change made in this workspace: who made it, how, and what it changed. Secrets show only that they changed.',
+  intro:
+    'Every change made in this workspace: who made it, how, and what it changed. Secrets show only that they changed.',
   back: 'Back to the account',
   filters: 'Filter the audit log',
   fields: {

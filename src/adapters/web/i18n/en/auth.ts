@@ -24,15 +24,19 @@ export const auth = {
     or: 'Or with your email and password:',
     backToSignIn: 'Back to sign in',
     refused: {
-      unverified: 'Your provider has not confirmed your email address, so it cannot be matched to an account here. Confirm it with your provider, then try again.',
+      unverified:
+        'Your provider has not confirmed your email address, so it cannot be matched to an account here. Confirm it with your provider, then try again.',
       domain: 'Your email address is not one of the domains allowed to sign in here. Ask the operator of this service.',
-      closed: 'There is no account here for your email address, and new accounts are made by the operator of this service.',
+      closed:
+        'There is no account here for your email address, and new accounts are made by the operator of this service.',
       suspended: 'This account is suspended. Ask the operator of this service.',
-      password: 'An account with your email address already signs in here with a password. Sign in with your email and password instead.',
+      password:
+        'An account with your email address already signs in here with a password. Sign in with your email and password instead.',
       expired: 'This sign-in took too long or was started in another browser. Start again.',
       rejected: 'The answer from your provider could not be checked, so you are not signed in. Start again.',
       unreachable: 'Your provider could not be reached. Try again in a moment.',
-      taken: 'This identity at your provider already signs in to another account here. Sign in with it to reach that account, or unlink it there first.',
+      taken:
+        'This identity at your provider already signs in to another account here. Sign in with it to reach that account, or unlink it there first.',
     },
     backToSecurity: 'Back to security',
   },

@@ -1,11 +1,13 @@
 /** Bulk shortening: /links/bulk and its result. */
 export const bulk = {
   title: 'Shorten many links',
-  intro: 'Paste one URL per line, or upload a CSV file. Every line becomes a link with the options below; a line that fails does not stop the others.',
+  intro:
+    'Paste one URL per line, or upload a CSV file. Every line becomes a link with the options below; a line that fails does not stop the others.',
   urls: 'URLs, one per line',
   urlsHint: (max: number) => `At most ${max} lines. Blank lines are skipped.`,
   file: 'Or upload a CSV file',
-  fileHint: (max: number) => `A header row with url, and optionally alias and title (for example: url,alias,title). At most ${max} rows.`,
+  fileHint: (max: number) =>
+    `A header row with url, and optionally alias and title (for example: url,alias,title). At most ${max} rows.`,
   fileAgain: 'Choose the file again: browsers do not keep a file after a failed submit.',
   options: 'Options for every link',
   domain: 'Domain',
@@ -24,11 +26,13 @@ export const bulk = {
   // Errors of the list itself (the fields' own come from the same rules as the API).
   nothing: 'Enter at least one URL, or choose a CSV file.',
   both: 'Give either the list of URLs or a CSV file, not both.',
-  tooMany: (field: string, max: number, got: number) => `The ${field} field must not have more than ${max} lines; it has ${got}.`,
+  tooMany: (field: string, max: number, got: number) =>
+    `The ${field} field must not have more than ${max} lines; it has ${got}.`,
   tooLarge: (field: string) => `The ${field} field is too large.`,
   notUtf8: 'The file must be UTF-8 text.',
   noUrlColumn: 'The file’s first row must be a header naming its columns, with a url column.',
-  unknownColumns: (names: string) => `The file has columns this page does not know: ${names}. Use url, alias and title.`,
+  unknownColumns: (names: string) =>
+    `The file has columns this page does not know: ${names}. Use url, alias and title.`,
   badCsv: (line: number) => `The file is not valid CSV near line ${line}.`,
   rowFailed: 'This line could not be created. Try it again.',
   // The result.

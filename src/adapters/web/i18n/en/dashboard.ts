@@ -18,7 +18,9 @@ export const dashboard = {
   chartTitle: 'Clicks in the last 30 days',
   chartCaption: (from: string, to: string) => `Clicks per day, ${from} to ${to}`,
   chartSummary: (total: number, totalText: string, range: string, peak: { label: string; valueText: string } | null) =>
-    peak === null ? `No clicks, ${range}.` : `${totalText} ${total === 1 ? 'click' : 'clicks'}, ${range}; busiest day ${peak.label} with ${peak.valueText}.`,
+    peak === null
+      ? `No clicks, ${range}.`
+      : `${totalText} ${total === 1 ? 'click' : 'clicks'}, ${range}; busiest day ${peak.label} with ${peak.valueText}.`,
   day: 'Day',
   clicks: 'Clicks',
   latestTitle: 'Latest links',

@@ -38,7 +38,8 @@ export const domains = {
   verification: {
     title: 'Verification',
     verifiedOn: (date: string) => `Verified on ${date}. The domain serves its links.`,
-    pending: 'The domain serves no links until you prove you control its name. Publish the token below in either place, then check.',
+    pending:
+      'The domain serves no links until you prove you control its name. Publish the token below in either place, then check.',
     token: 'Token',
     dnsTitle: 'Either a DNS TXT record',
     dnsName: 'Name',

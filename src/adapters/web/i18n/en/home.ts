@@ -4,10 +4,16 @@ export const home = {
   lead: 'linkpix makes short links you own, on this server or your own domains, and tells you who follows them.',
   featuresTitle: 'What it does',
   features: [
-    { name: 'Short links', text: 'Your own aliases, custom domains, expiry, passwords, and destinations by country, language or device.' },
+    {
+      name: 'Short links',
+      text: 'Your own aliases, custom domains, expiry, passwords, and destinations by country, language or device.',
+    },
     { name: 'QR codes', text: 'A QR code for every link, as SVG or PNG, in your colours.' },
     { name: 'Pixels', text: 'Tracking pixels of the ad platforms you use, fired when a link is followed.' },
-    { name: 'Statistics', text: 'Clicks over time, countries, referrers, browsers and devices, public or private per link.' },
+    {
+      name: 'Statistics',
+      text: 'Clicks over time, countries, referrers, browsers and devices, public or private per link.',
+    },
     { name: 'API', text: 'Everything the pages do, over a documented REST API with keys.' },
   ],
   signIn: 'Sign in',

@@ -47,7 +47,8 @@ export const linkForm = {
     removePasswordHint: 'Visitors will no longer be asked for a password.',
     disabled: 'Disabled (visitors see a “link disabled” page)',
     trackConversions: 'Track conversions',
-    trackConversionsHint: 'Visitors arrive with lpx_cid, a signed click id: send it back as a lead or sale (API or pixel).',
+    trackConversionsHint:
+      'Visitors arrive with lpx_cid, a signed click id: send it back as a lead or sale (API or pixel).',
     privacy: 'Statistics page',
     privacyOptions: { 0: 'Public', 1: 'Private', 2: 'Protected by a password' } as Record<string, string>,
     privacyPassword: 'Statistics password',
@@ -75,7 +76,8 @@ export const linkForm = {
     legend: 'Targeting',
     type: 'Send visitors by',
     types: { 0: 'No targeting', 1: 'Country', 2: 'Platform', 3: 'Language', 4: 'Rotation' } as Record<string, string>,
-    typeHint: 'Every list is kept; only the one chosen here is used. Visitors no rule matches go to the destination URL.',
+    typeHint:
+      'Every list is kept; only the one chosen here is used. Visitors no rule matches go to the destination URL.',
     lists: {
       country: {
         legend: 'Countries',
@@ -98,7 +100,13 @@ export const linkForm = {
         add: 'Add a language',
         empty: 'No languages yet. Add one to send visitors who read it to a URL of its own.',
       },
-      rotation: { legend: 'Rotation', key: '', choose: '', add: 'Add a rotation URL', empty: 'No rotation URLs yet. Add URLs to send visitors to each in turn.' },
+      rotation: {
+        legend: 'Rotation',
+        key: '',
+        choose: '',
+        add: 'Add a rotation URL',
+        empty: 'No rotation URLs yet. Add URLs to send visitors to each in turn.',
+      },
     },
     value: 'Destination URL',
     rowLabel: (list: string, n: number | string) => `${list} ${n}`,
@@ -140,7 +148,8 @@ export const linkForm = {
     download: 'Download',
     png: 'Download PNG',
     svg: 'Download SVG',
-    lowContrast: (ratio: string) => `Low contrast (${ratio}:1): the code may not scan. Use colours with a contrast ratio of at least 4.5:1.`,
+    lowContrast: (ratio: string) =>
+      `Low contrast (${ratio}:1): the code may not scan. Use colours with a contrast ratio of at least 4.5:1.`,
     inverted: 'The code is lighter than its background: many scanners cannot read such codes.',
     contrast: (ratio: string) => `Contrast ratio ${ratio}:1.`,
     ecc: 'Error correction',
@@ -153,7 +162,8 @@ export const linkForm = {
     logoNone: 'No logo: the code is drawn without one.',
     logoCurrent: (type: string) => `This link's code has a ${type} logo in its centre.`,
     logoFile: 'Logo file',
-    logoHint: 'PNG or SVG, up to 100 KB (a PNG at most 1024 × 1024 pixels, 8 bits per channel at that size). It replaces the current logo.',
+    logoHint:
+      'PNG or SVG, up to 100 KB (a PNG at most 1024 × 1024 pixels, 8 bits per channel at that size). It replaces the current logo.',
     logoUpload: 'Upload logo',
     logoRemove: 'Remove logo',
     logoSaved: 'Logo saved.',

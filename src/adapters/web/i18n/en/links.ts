@@ -101,7 +101,8 @@ export const links = {
         disable: (n: number, count: string) => `${links_(n, count)} disabled.`,
       },
       confirmTitle: 'Delete links',
-      confirmSelected: (n: number, count: string) => `Delete ${links_(n, count)}? Their statistics go with them. This cannot be undone.`,
+      confirmSelected: (n: number, count: string) =>
+        `Delete ${links_(n, count)}? Their statistics go with them. This cannot be undone.`,
       confirmMatching: (n: number, count: string) =>
         `Delete all ${links_(n, count)} matching the search and filters? Their statistics go with them. This cannot be undone.`,
       confirmButton: (n: number, count: string) => `Delete ${links_(n, count)}`,

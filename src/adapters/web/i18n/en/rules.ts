@@ -2,8 +2,10 @@
 export const rules = {
   title: 'Rules',
   pageTitle: (shortUrl: string) => `Rules of ${shortUrl}`,
-  intro: 'The first rule whose conditions all hold sends the visitor to its URL; when none does, the link’s own URL is used.',
-  docsHint: 'Write them as JSON: a list of {"name", "when", "url"} or {"name", "when", "split"}, as the API takes them. Leave empty to remove every rule.',
+  intro:
+    'The first rule whose conditions all hold sends the visitor to its URL; when none does, the link’s own URL is used.',
+  docsHint:
+    'Write them as JSON: a list of {"name", "when", "url"} or {"name", "when", "split"}, as the API takes them. Leave empty to remove every rule.',
   targetingHint: 'This link uses the targeting lists of its edit page: rules saved here replace them.',
   editorLegend: 'Rules',
   field: 'Rules (JSON)',
@@ -14,8 +16,10 @@ export const rules = {
   backToStats: 'Back to the link’s statistics',
   readOnly: 'Editors and above change these rules; you can read them and test a visitor.',
   noRules: 'This link has no rules: every visitor goes to its URL.',
-  previewBusy: 'One of your previews is already running (or the server is running as many as it takes). Your rules are kept below: try again in a few seconds.',
-  confirmNotice: 'Here is what these rules would have done over the last 30 days. Press “Save rules” again to keep them.',
+  previewBusy:
+    'One of your previews is already running (or the server is running as many as it takes). Your rules are kept below: try again in a few seconds.',
+  confirmNotice:
+    'Here is what these rules would have done over the last 30 days. Press “Save rules” again to keep them.',
   warningsTitle: 'Worth a look',
   previewTitle: 'The last 30 days, replayed',
   previewSummary: (clicks: string, changed: string) => `${clicks} clicks replayed; ${changed} would go somewhere else.`,

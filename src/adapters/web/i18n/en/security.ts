@@ -3,7 +3,8 @@ export const security = {
   title: 'Security',
   twoFactor: {
     title: 'Two-factor sign-in',
-    offIntro: 'Two-factor sign-in asks for a code from an app on your phone after your password, so a stolen password alone cannot sign in.',
+    offIntro:
+      'Two-factor sign-in asks for a code from an app on your phone after your password, so a stolen password alone cannot sign in.',
     start: 'Set up two-factor sign-in',
     setupTitle: 'Set up two-factor sign-in',
     scan: 'Scan this code with an authenticator app (such as Aegis, Google Authenticator, 1Password or Microsoft Authenticator):',
@@ -68,7 +69,8 @@ export const security = {
   },
   verify: {
     title: 'Confirm your email address',
-    intro: 'We sent a link to your email address: open it (within 24 hours) to confirm it, then sign in. Nothing came? Ask for another link.',
+    intro:
+      'We sent a link to your email address: open it (within 24 hours) to confirm it, then sign in. Nothing came? Ask for another link.',
     email: 'Email',
     resend: 'Send another link',
     sent: 'If that account awaits confirmation, a new link is on its way.',

@@ -35,7 +35,8 @@ export const stats = {
   },
   unknown: 'Unknown',
   other: 'Other',
-  foldedNote: (minCount: string) => `To protect visitors, values with fewer than ${minCount} clicks are shown together as “Other”.`,
+  foldedNote: (minCount: string) =>
+    `To protect visitors, values with fewer than ${minCount} clicks are shown together as “Other”.`,
   withheld: 'Not shown: the link asks for a password or does not send visitors on.',
   direct: 'Direct, email or app (no referrer)',
   range: {
@@ -82,7 +83,8 @@ export const stats = {
     by: (column: string, value: string) => `${value}: filter by this ${column.toLowerCase()}`,
     note: 'Filtered figures are counted from each click kept.',
     noteSince: (date: string) => `Filtered figures count the clicks kept one by one, since ${date}.`,
-    noteNewest: (date: string) => `Filtered figures count the newest clicks only, since ${date}: counting every click one by one would slow the service.`,
+    noteNewest: (date: string) =>
+      `Filtered figures count the newest clicks only, since ${date}: counting every click one by one would slow the service.`,
   },
   showTable: 'Show as table',
   none: 'No clicks in this period.',

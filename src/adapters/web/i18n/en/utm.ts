@@ -38,7 +38,8 @@ export const utm = {
     template: 'Template',
     chooseTemplate: 'Choose a template',
     apply: 'Apply template',
-    applied: (name: string) => `Template ${name} applied to the destination; nothing is saved until you press the save button.`,
+    applied: (name: string) =>
+      `Template ${name} applied to the destination; nothing is saved until you press the save button.`,
     manage: 'Manage UTM templates',
   },
 } as const;

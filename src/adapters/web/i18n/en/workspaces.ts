@@ -1,7 +1,8 @@
 /** The workspaces screens: the list, one workspace's settings, members, invitations and keys, and the invitation page. */
 export const workspaces = {
   title: 'Workspaces',
-  intro: 'A workspace holds links, pixels, spaces, domains and their statistics. Invite people into a team workspace with a role each.',
+  intro:
+    'A workspace holds links, pixels, spaces, domains and their statistics. Invite people into a team workspace with a role each.',
   caption: 'Your workspaces',
   name: 'Name',
   role: 'Your role',
@@ -30,7 +31,8 @@ export const workspaces = {
     title: (name: string) => `Delete ${name}`,
     link: 'Delete this workspace',
     intro: 'Every link, pixel, space, domain, key and statistic of this workspace goes with it, for good.',
-    warning: 'Every link, pixel, space, domain, key and statistic of this workspace is deleted for good. Type its name to confirm.',
+    warning:
+      'Every link, pixel, space, domain, key and statistic of this workspace is deleted for good. Type its name to confirm.',
     confirm: 'Name of the workspace',
     mismatch: 'Type the name of the workspace exactly.',
     button: 'Delete the workspace',
@@ -110,7 +112,8 @@ export const workspaces = {
     signedOut: 'Sign in with that email address, or create an account with it: you come back to this page to join.',
     join: 'Join the workspace',
     joined: (name: string) => `You joined ${name}.`,
-    wrongEmail: (email: string) => `You are signed in as ${email}, but the invitation was sent to another address. Sign out and sign in with the invited address.`,
+    wrongEmail: (email: string) =>
+      `You are signed in as ${email}, but the invitation was sent to another address. Sign out and sign in with the invited address.`,
     goneTitle: 'This invitation can no longer be used',
     gone: 'It was used already, revoked, or has expired. Ask the workspace for a new one.',
   },

@@ -19,8 +19,10 @@
         if (field?.startsWith(`${name}[`)) el.setAttribute('name', field.replace(/^(\w+)\[\d+\]/, `$1[${i}]`));
         if (field === 'remove_row') el.setAttribute('value', `${name}:${i}`);
       }
-      for (const el of row.querySelectorAll('[data-label]')) el.textContent = el.dataset.label.replace('{n}', String(i + 1));
-      for (const el of row.querySelectorAll('[data-aria-label]')) el.setAttribute('aria-label', el.dataset.ariaLabel.replace('{n}', String(i + 1)));
+      for (const el of row.querySelectorAll('[data-label]'))
+        el.textContent = el.dataset.label.replace('{n}', String(i + 1));
+      for (const el of row.querySelectorAll('[data-aria-label]'))
+        el.setAttribute('aria-label', el.dataset.ariaLabel.replace('{n}', String(i + 1)));
     });
     const add = list.querySelector(':scope > .actions > button[name="add_row"]');
     if (add) add.disabled = rows.length >= Number(list.dataset.rowsMax);
@@ -31,7 +33,10 @@
   const firstControl = (row) => row?.querySelector('select, input') ?? null;
 
   document.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[name="add_row"], button[name="remove_row"]') : null;
+    const button =
+      event.target instanceof Element
+        ? event.target.closest('button[name="add_row"], button[name="remove_row"]')
+        : null;
     const list = button?.closest('[data-target-list]');
     if (!list) return;
     event.preventDefault();
@@ -68,13 +73,22 @@
     const refresh = async () => {
       // Blank fields say nothing the card shows (an empty row, say): without them, a change
       // that alters nothing visible (a field left after its input was sent) asks for nothing.
-      const body = new URLSearchParams([...new FormData(form)].filter(([name, value]) => typeof value === 'string' && value !== '' && !SECRETS.has(name)));
+      const body = new URLSearchParams(
+        [...new FormData(form)].filter(
+          ([name, value]) => typeof value === 'string' && value !== '' && !SECRETS.has(name),
+        ),
+      );
       if (body.toString() === sent) return;
       sent = body.toString();
       pending?.abort();
       pending = new AbortController();
       try {
-        const response = await fetch(form.dataset.previewUrl, { method: 'POST', body, signal: pending.signal, credentials: 'same-origin' });
+        const response = await fetch(form.dataset.previewUrl, {
+          method: 'POST',
+          body,
+          signal: pending.signal,
+          credentials: 'same-origin',
+        });
         if (!response.ok) throw new Error(String(response.status));
         card.innerHTML = await response.text();
       } catch {

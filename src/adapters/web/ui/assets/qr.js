@@ -6,7 +6,9 @@
   if (form instanceof HTMLFormElement && preview instanceof HTMLImageElement) {
     let timer = 0;
     const update = () => {
-      const fields = [...form.elements].filter((el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement);
+      const fields = [...form.elements].filter(
+        (el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement,
+      );
       // A value the server would refuse keeps the last good preview; the button names the fault.
       if (!fields.every((field) => field.checkValidity())) return;
       const params = new URLSearchParams();

@@ -43,7 +43,10 @@ const AXIS_TEXT_MAX = 12;
 export function formatsFor(locale: string, unit: SeriesUnit): Formats {
   const number = numberFormat(locale, { maximumFractionDigits: 2 });
   const tick = numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-  const long = dateTimeFormat(locale, unit === 'day' ? { dateStyle: 'long', timeZone: 'UTC' } : { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+  const long = dateTimeFormat(
+    locale,
+    unit === 'day' ? { dateStyle: 'long', timeZone: 'UTC' } : { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' },
+  );
   const short = unit === 'day' ? dateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }) : long;
   const label = (l: string) =>
     keptText(`${unit} long ${locale}`, l, () => {
@@ -70,7 +73,9 @@ export function formatsFor(locale: string, unit: SeriesUnit): Formats {
 /** A number range for a legend: "1–10", or one number when both ends are the same. */
 export function numberRange(locale: string, from: number, to: number): string {
   // formatRange is in Node 20's Intl (ES2023), not in the ES2022 lib the project compiles against.
-  const format = numberFormat(locale, { maximumFractionDigits: 0 }) as Intl.NumberFormat & { formatRange(from: number, to: number): string };
+  const format = numberFormat(locale, { maximumFractionDigits: 0 }) as Intl.NumberFormat & {
+    formatRange(from: number, to: number): string;
+  };
   return from === to ? format.format(from) : format.formatRange(from, to);
 }
 
@@ -87,12 +92,23 @@ export function figcaption(caption: string, summary: string): RawHtml {
 }
 
 /** The opening of an accessible SVG: role img, named by its <title> and <desc>. */
-export function svgOpen(id: string, className: string, width: number, height: number, caption: string, summary: string): RawHtml {
+export function svgOpen(
+  id: string,
+  className: string,
+  width: number,
+  height: number,
+  caption: string,
+  summary: string,
+): RawHtml {
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="${className}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc"><title id="${id}-title">${caption}</title><desc id="${id}-desc">${summary}</desc>`;
 }
 
 /** A data table with a caption and a header cell scoped to each column and row. */
-export function dataTable(caption: string, columns: readonly [string, string], rows: readonly (readonly [RawHtml | string, string])[]): RawHtml {
+export function dataTable(
+  caption: string,
+  columns: readonly [string, string],
+  rows: readonly (readonly [RawHtml | string, string])[],
+): RawHtml {
   return html`<table class="chart-table"><caption>${caption}</caption><thead><tr><th scope="col">${columns[0]}</th><th scope="col">${columns[1]}</th></tr></thead><tbody>${rows.map(
     ([head, value]) => html`<tr><th scope="row">${head}</th><td>${value}</td></tr>`,
   )}</tbody></table>`;

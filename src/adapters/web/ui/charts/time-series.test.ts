@@ -4,11 +4,15 @@ import { assertNoInjection, HOSTILE } from '../../pages/test-support.ts';
 import { all, first, parse, tableRows } from './chart-test-support.ts';
 import { renderTimeSeries, type SeriesPoint, type TimeSeriesInput } from './time-series.ts';
 
-const november = (values: number[]): SeriesPoint[] => values.map((value, i) => ({ label: `2026-11-${String(i + 1).padStart(2, '0')}`, value }));
+const november = (values: number[]): SeriesPoint[] =>
+  values.map((value, i) => ({ label: `2026-11-${String(i + 1).padStart(2, '0')}`, value }));
 
 /** ICU's date ranges differ between versions (thin spaces around the dash or none): asked of Intl. */
 const novemberRange = (from: number, to: number) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).formatRange(new Date(Date.UTC(2026, 10, from)), new Date(Date.UTC(2026, 10, to)));
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).formatRange(
+    new Date(Date.UTC(2026, 10, from)),
+    new Date(Date.UTC(2026, 10, to)),
+  );
 
 /** Spaces as ICU writes them (no-break, narrow) made plain. */
 const plain = (s: string | undefined) => s?.replace(/\s/g, ' ');
@@ -122,7 +126,10 @@ test('a single point: one bar, or one dot on a line chart', () => {
 });
 
 test('hours: labelled in the locale, the zone named in the table header', () => {
-  const points = Array.from({ length: 24 }, (_, h) => ({ label: String(h).padStart(2, '0'), value: h === 14 ? 30 : 1 }));
+  const points = Array.from({ length: 24 }, (_, h) => ({
+    label: String(h).padStart(2, '0'),
+    value: h === 14 ? 30 : 1,
+  }));
   const out = renderTimeSeries(input({ points, unit: 'hour', caption: 'Clicks per hour' })).toString();
   assert.equal(first(out, 'desc'), '53 clicks by hour of day; busiest hour 14:00 with 30.');
   assert.equal(tableRows(out)[14]?.[0], '14:00');
@@ -133,7 +140,11 @@ test('hours: labelled in the locale, the zone named in the table header', () => 
 
 test('labels from a catalogue replace the English words', () => {
   const out = renderTimeSeries(
-    input({ labels: { valueColumn: 'Klicks', labelColumn: () => 'Tag', summary: (s) => `${s.totalText} Klicks` }, locale: 'de-DE', points: november([1000, 234]) }),
+    input({
+      labels: { valueColumn: 'Klicks', labelColumn: () => 'Tag', summary: (s) => `${s.totalText} Klicks` },
+      locale: 'de-DE',
+      points: november([1000, 234]),
+    }),
   ).toString();
   assert.equal(first(out, 'desc'), '1.234 Klicks');
   assert.ok(out.includes('<th scope="col">Tag</th><th scope="col">Klicks</th>'));

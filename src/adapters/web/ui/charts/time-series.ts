@@ -11,7 +11,17 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, line } from 'd3-shape';
 import { html, type RawHtml } from '../../pages/html.ts';
-import { assertId, dataTable, figcaption, formatsFor, svgOpen, tableDisclosure, type ChartTable, type Formats, type SeriesUnit } from './format.ts';
+import {
+  assertId,
+  dataTable,
+  figcaption,
+  formatsFor,
+  svgOpen,
+  tableDisclosure,
+  type ChartTable,
+  type Formats,
+  type SeriesUnit,
+} from './format.ts';
 
 export type { SeriesUnit } from './format.ts';
 
@@ -118,7 +128,12 @@ export function renderTimeSeries(input: TimeSeriesInput): RawHtml {
   return html`<figure class="chart chart-time-series">${figcaption(input.caption, summary)}${svgOpen(input.id, 'chart-svg', WIDTH, HEIGHT, input.caption, summary)}${plot(input, f, labels.valueColumn, rows)}</svg>${tableDisclosure(input.table, labels.showTable, dataTable(input.caption, [labels.labelColumn(input.unit, input.timeZone), labels.valueColumn], rows))}</figure>`;
 }
 
-function plot(input: TimeSeriesInput, f: Formats, valueName: string, texts: ReadonlyArray<readonly [string, string]>): RawHtml {
+function plot(
+  input: TimeSeriesInput,
+  f: Formats,
+  valueName: string,
+  texts: ReadonlyArray<readonly [string, string]>,
+): RawHtml {
   const points = input.points;
   const bottom = HEIGHT - MARGIN.bottom;
   const max = Math.max(0, ...points.map((p) => drawn(p.value)));
@@ -162,7 +177,10 @@ function plot(input: TimeSeriesInput, f: Formats, valueName: string, texts: Read
       ).digits(1)(points) ?? '';
     const dots =
       points.length <= DOTS_UP_TO
-        ? points.map((p, i) => html`<circle class="chart-dot" cx="${round(center(i))}" cy="${round(y(drawn(p.value)))}" r="3"><title>${tooltip(i)}</title></circle>`)
+        ? points.map(
+            (p, i) =>
+              html`<circle class="chart-dot" cx="${round(center(i))}" cy="${round(y(drawn(p.value)))}" r="3"><title>${tooltip(i)}</title></circle>`,
+          )
         : null;
     marks = html`<path class="chart-area" d="${areaD}"/><path class="chart-line" d="${lineD}"/>${dots}`;
   } else {

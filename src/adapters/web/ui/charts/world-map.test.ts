@@ -51,7 +51,14 @@ test('the legend gives the bucket ranges as numbers', () => {
   const swatches = all(parse(out), 'span').filter((s) => s.attribs.class?.startsWith('map-swatch'));
   assert.deepEqual(
     swatches.map((s) => s.attribs.class),
-    ['map-swatch map-nodata', 'map-swatch map-bucket-1', 'map-swatch map-bucket-2', 'map-swatch map-bucket-3', 'map-swatch map-bucket-4', 'map-swatch map-bucket-5'],
+    [
+      'map-swatch map-nodata',
+      'map-swatch map-bucket-1',
+      'map-swatch map-bucket-2',
+      'map-swatch map-bucket-3',
+      'map-swatch map-bucket-4',
+      'map-swatch map-bucket-5',
+    ],
   );
 });
 

@@ -57,7 +57,8 @@ const ENGLISH_MAP_LABELS: WorldMapLabels = {
   notOnMap: 'not on the map',
   noClicks: 'No clicks',
   showTable: 'Show as table',
-  countryTitle: (name, count, countText) => (count === 0 ? `${name}: no clicks` : `${name}: ${countText} ${count === 1 ? 'click' : 'clicks'}`),
+  countryTitle: (name, count, countText) =>
+    count === 0 ? `${name}: no clicks` : `${name}: ${countText} ${count === 1 ? 'click' : 'clicks'}`,
   summary: (s) => {
     if (!s.top) return 'No clicks from any country.';
     const from = `${s.totalText} ${s.total === 1 ? 'click' : 'clicks'} from ${s.countriesText} ${s.countries === 1 ? 'country' : 'countries'}`;
@@ -144,7 +145,8 @@ export function renderWorldMap(input: WorldMapInput): RawHtml {
 
   const rows = input.counts.map((c) => {
     const code = normalized(c.code);
-    const note = code !== '' && !shapes.codes.has(code) ? html` <span class="map-offmap">(${labels.notOnMap})</span>` : null;
+    const note =
+      code !== '' && !shapes.codes.has(code) ? html` <span class="map-offmap">(${labels.notOnMap})</span>` : null;
     return [html`${nameOf(c.code)}${note}`, number.format(c.count)] as const;
   });
 

@@ -21,7 +21,16 @@ function points(d: string): string[] {
 test('relative path data draws the same points, a point that does not move left out', () => {
   const d = 'M953,299L954,299L955,300L954,302L952,302L952,302L951,300ZM959,296L957,297Z';
   assert.equal(relativePath(d), 'M953 299l1 0 1 1-1 2-2 0-1-2zM959 296l-2 1z');
-  assert.deepEqual(points(relativePath(d)), ['953,299', '954,299', '955,300', '954,302', '952,302', '951,300', '959,296', '957,297']);
+  assert.deepEqual(points(relativePath(d)), [
+    '953,299',
+    '954,299',
+    '955,300',
+    '954,302',
+    '952,302',
+    '951,300',
+    '959,296',
+    '957,297',
+  ]);
 });
 
 test('data with any other command is kept as it is', () => {

@@ -41,7 +41,9 @@ export function worldShapes(): WorldShapes {
 
 function project(): WorldShapes {
   const require = createRequire(import.meta.url);
-  const topology = require('world-atlas/countries-110m.json') as Topology<{ countries: GeometryCollection<GeoJsonProperties> }>;
+  const topology = require('world-atlas/countries-110m.json') as Topology<{
+    countries: GeometryCollection<GeoJsonProperties>;
+  }>;
   const all = feature(topology, topology.objects.countries).features;
   const land = { type: 'FeatureCollection' as const, features: all.filter((f) => f.id !== ANTARCTICA) };
   const projection = geoEqualEarth().fitWidth(WIDTH, land);
