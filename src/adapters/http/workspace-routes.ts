@@ -168,16 +168,14 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         reply: FastifyReply,
       ) => {
         const { invitation, token, mailed } = await ws.invite(request.actor, request.params.id, request.body);
-        return reply
-          .code(201)
-          .send(
-            created({
-              ...invitationRecord(invitation, clock.now()),
-              token,
-              accept_url: acceptUrl(ctx.urls.appUrl, token),
-              mailed,
-            }),
-          );
+        return reply.code(201).send(
+          created({
+            ...invitationRecord(invitation, clock.now()),
+            token,
+            accept_url: acceptUrl(ctx.urls.appUrl, token),
+            mailed,
+          }),
+        );
       }) as Handler,
     },
     {

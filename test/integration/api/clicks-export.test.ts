@@ -17,16 +17,14 @@ async function addClicks(
     await db
       .insertInto('clicks')
       .values(
-        rows
-          .slice(i, i + 500)
-          .map((r) => ({
-            link_id: linkId,
-            account_id: accountId,
-            country: null,
-            referrer_host: null,
-            is_bot: 0,
-            ...r,
-          })),
+        rows.slice(i, i + 500).map((r) => ({
+          link_id: linkId,
+          account_id: accountId,
+          country: null,
+          referrer_host: null,
+          is_bot: 0,
+          ...r,
+        })),
       )
       .execute();
   }

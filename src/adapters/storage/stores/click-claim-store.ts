@@ -31,12 +31,10 @@ export class SqlClickClaimStore implements ClickClaimStore {
       .insertInto('click_claims')
       .values({ link_id: linkId, claimed: seed, open: 1, closed_at: null })
       .onConflict((oc) => {
-        const update = oc
-          .column('link_id')
-          .doUpdateSet({
-            claimed: sql<number>`${sql.raw(this.greatest)}(click_claims.claimed, excluded.claimed)`,
-            open: 1,
-          });
+        const update = oc.column('link_id').doUpdateSet({
+          claimed: sql<number>`${sql.raw(this.greatest)}(click_claims.claimed, excluded.claimed)`,
+          open: 1,
+        });
         // Closed after this instance lost Redis: another one has it, and counts there now.
         return options.force
           ? update
