@@ -49,6 +49,75 @@ const NODE_IO = [
   'process',
 ];
 
+/**
+ * The adapter → adapter imports allowed today, as [from, to] folder names under src/adapters/; it mirrors
+ * "Adapters that may import each other" in docs/architecture.md (each pair's reason is there). Any other
+ * import between two adapters fails the check, so the mesh cannot grow; the two-way pairs are marked there
+ * as to be removed by the redesign. src/adapters/shared/ is not listed: every adapter may import it.
+ */
+const ADAPTER_IMPORTS_ALLOWED = [
+  ['cache', 'state'],
+  ['cli', 'import'],
+  ['cli', 'secrets'],
+  ['clicks', 'metrics'],
+  ['clicks', 'storage'],
+  ['domain-ownership', 'title'],
+  ['http', 'geo'],
+  ['http', 'images'],
+  ['http', 'import'],
+  ['http', 'metrics'],
+  ['http', 'qr'],
+  ['http', 'storage'],
+  ['http', 'ua'],
+  ['http', 'web'],
+  ['images', 'qr'],
+  ['import', 'http'],
+  ['qr', 'images'],
+  ['secrets', 'storage'],
+  ['storage', 'clicks'],
+  ['storage', 'import'],
+  ['storage', 'qr'],
+  ['web', 'geo'],
+  ['web', 'http'],
+  ['web', 'oidc'],
+  ['web', 'qr'],
+  ['web', 'state'],
+  ['web', 'ua'],
+  ['webhooks', 'title'],
+];
+
+/** Adapters a folder may import besides itself: shared/ for every one, then its allowed pairs. */
+function adapterTargets(from) {
+  return ['shared', ...ADAPTER_IMPORTS_ALLOWED.filter(([source]) => source === from).map(([, target]) => target)];
+}
+
+/**
+ * One rule per adapter that has allowed pairs, and one for every other adapter (new folders included),
+ * which may import only itself and shared/. Unit tests beside the code are left out: like test/, they
+ * wire real adapters together.
+ */
+function adapterRules() {
+  const sources = [...new Set(ADAPTER_IMPORTS_ALLOWED.map(([from]) => from))];
+  const comment =
+    'An adapter imports another adapter only through a pair on the allow-list of docs/architecture.md ' +
+    '("Adapters that may import each other"); src/adapters/shared/ may be imported by every adapter.';
+  const listed = sources.map((from) => ({
+    name: `adapter-to-adapter-not-allowed (${from})`,
+    comment,
+    severity: 'error',
+    from: { path: `^src/adapters/${from}/`, pathNot: '\\.test\\.ts$' },
+    to: { path: '^src/adapters/', pathNot: `^src/adapters/(${[from, ...adapterTargets(from)].join('|')})/` },
+  }));
+  const others = {
+    name: 'adapter-to-adapter-not-allowed',
+    comment,
+    severity: 'error',
+    from: { path: '^src/adapters/([^/]+)/', pathNot: [`^src/adapters/(${sources.join('|')})/`, '\\.test\\.ts$'] },
+    to: { path: '^src/adapters/', pathNot: '^src/adapters/($1|shared)/' },
+  };
+  return [...listed, others];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -106,6 +175,7 @@ module.exports = {
       from: {},
       to: { couldNotResolve: true },
     },
+    ...adapterRules(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
