@@ -168,7 +168,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       async () => {
         // The audit log's age limit holds even when the clicks' pruning fails.
         try {
-          await container.stats.prune();
+          await container.statsMaintenance.prune();
         } finally {
           await container.audit.prune();
         }
@@ -178,7 +178,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
         onError: overrides.onError ?? ((err) => app.log.error({ err }, 'retention (clicks, audit log) failed')),
       },
     );
-    const folding = startPeriodic(() => container.stats.foldMonths(), {
+    const folding = startPeriodic(() => container.statsMaintenance.foldMonths(), {
       ...FOLDING,
       onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
     });
