@@ -82,7 +82,7 @@ import type { Config } from './config.ts';
 import { tuningOf, type Tuning } from './tuning.ts';
 import { createVisitRuntime, type VisitRuntime } from './visit-runtime.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from './webhook-runtime.ts';
-import { linkRecord } from '../adapters/http/presenters/link-record.ts';
+import { linkRecord } from '../adapters/shared/presenters/link-record.ts';
 import { RuleExplainer } from '../core/rules/explain-service.ts';
 import { ConversionService } from '../core/conversions/conversion-service.ts';
 import { ClickIds } from '../core/conversions/click-id.ts';

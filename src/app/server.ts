@@ -3,7 +3,7 @@ import { createHttpApp } from '../adapters/http/app.ts';
 import type { Config } from './config.ts';
 import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
-import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
+import { UnlockCookies } from '../adapters/shared/request/unlock-cookies.ts';
 import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { verifyPassword } from '../core/shared/secrets.ts';
