@@ -1,16 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
-import { trustFunction, type TrustProxy } from './client-address.ts';
+import { trustFunction, type TrustProxy } from '../shared/request/client-address.ts';
 import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from './redirect/fast-redirect.ts';
 import { installBodyParsers } from './body-parsers.ts';
 import { markMalformed, refuseMalformed } from './malformed-request.ts';
 import { answerClientErrors, hasBody, lingerAfterEarlyAnswers } from './lingering-close.ts';
-import { answerFrameworkError, errorEnvelope, installErrorHandler } from './error-handler.ts';
+import { answerFrameworkError, errorEnvelope, installErrorHandler } from '../shared/errors/error-handler.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import { LINK_LIMITS } from '../../core/links/link-input.ts';
-import { normalizeBody, normalizeQuery } from './normalize-input.ts';
-import { strictValidatorFactory } from './strict-input.ts';
+import { normalizeBody, normalizeQuery } from '../shared/input/normalize-input.ts';
+import { strictValidatorFactory } from '../shared/input/strict-input.ts';
 import { sharedSerializerFactory } from './shared-serializers.ts';
 import { sharedValidatorFactory } from './shared-validators.ts';
 import { identifyApiKey, requireApiKey } from './auth.ts';
@@ -24,7 +24,8 @@ declare module 'fastify' {
     appSegments: ReadonlySet<string>;
   }
 }
-import { installRateLimit, type RateLimitSettings } from './rate-limit.ts';
+import { installRateLimit } from './rate-limit.ts';
+import type { RateLimitSettings } from '../shared/request/rate-limit-settings.ts';
 import { installOpenApi, serveOpenApiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
 import { noticeDisabledWebhooks } from './webhook-notice.ts';

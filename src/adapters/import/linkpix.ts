@@ -1,5 +1,5 @@
 import type { ImportRow } from '../../core/links/import/import-row.ts';
-import { csvText } from '../http/presenters/csv.ts';
+import { csvText } from '../shared/csv/csv.ts';
 import { LINK_EXPORT_COLUMNS } from '../http/presenters/link-export.ts';
 import { instant, int, nameList, targetList, text } from './cells.ts';
 import { truthy, withoutSecrets } from './carried-secrets.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
-import { csvText } from '../../../src/adapters/http/presenters/csv.ts';
+import { csvText } from '../../../src/adapters/shared/csv/csv.ts';
 import { LINK_EXPORT_COLUMNS } from '../../../src/adapters/http/presenters/link-export.ts';
 import { toInsert } from '../../../src/adapters/storage/stores/link-rows.ts';
 import { emptyTargets } from '../../../src/core/targeting/targeting-rules.ts';
