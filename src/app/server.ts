@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { createHttpApp, type HttpOptions } from '../adapters/http/app.ts';
+import { createHttpApp, type HttpOptions } from './http-app.ts';
 import type { Config } from './config.ts';
 import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
