@@ -6,18 +6,18 @@ import { errorEnvelope, installErrorHandler } from '../adapters/shared/errors/er
 import { registerApi, isApiPath } from '../adapters/http/api.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import { installBodyParsers } from '../adapters/http/body-parsers.ts';
-import { lingerAfterEarlyAnswers } from '../adapters/http/lingering-close.ts';
-import { refuseMalformed } from '../adapters/http/malformed-request.ts';
+import { lingerAfterEarlyAnswers } from '../adapters/shared/request/lingering-close.ts';
+import { refuseMalformed } from '../adapters/redirect/malformed-request.ts';
 import { echoRequestIds } from '../adapters/http/request-id.ts';
 import { countRequests } from '../adapters/http/request-metrics.ts';
-import { registerConversionPixel } from '../adapters/http/conversion-pixel.ts';
-import { fastRedirect, fastRedirectOnNodeHttp, type FastVisit } from '../adapters/http/redirect/fast-redirect.ts';
-import { registerRedirectRoutes } from '../adapters/http/redirect/routes.ts';
-import { redirectHandlers } from '../adapters/http/redirect/handlers.ts';
-import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
-import { sendPage } from '../adapters/http/redirect/respond.ts';
-import { createNonce } from '../adapters/web/pages/csp.ts';
-import { renderNotFound } from '../adapters/web/pages/not-found.ts';
+import { registerConversionPixel } from '../adapters/redirect/conversion-pixel.ts';
+import { fastVisit, visitDoor, type FastVisit } from '../adapters/redirect/door.ts';
+import { registerRedirectRoutes } from '../adapters/redirect/routes.ts';
+import { redirectHandlers } from '../adapters/redirect/handlers.ts';
+import type { RedirectContext } from '../adapters/redirect/visit-context.ts';
+import { sendPage } from '../adapters/redirect/answer.ts';
+import { createNonce } from '../adapters/redirect/pages/csp.ts';
+import { renderNotFound } from '../adapters/redirect/pages/not-found.ts';
 import { registerWebApp } from '../adapters/web/app/plugin.ts';
 import type { WebContext } from '../adapters/web/app/web-context.ts';
 import type { MetricsText } from '../adapters/metrics/metrics-registry.ts';
@@ -131,7 +131,7 @@ function fastPathSlot(onError: (error: unknown) => void): {
 } {
   let fast: FastVisit | null = null;
   return {
-    beforeFastify: fastRedirectOnNodeHttp((req) => (fast === null ? null : fast(req)), onError),
+    beforeFastify: visitDoor((req) => (fast === null ? null : fast(req)), onError),
     fill: (visit) => {
       fast = visit;
     },
@@ -161,7 +161,7 @@ function registerRedirect(
     done();
   });
   const { trust, appSegments, meter, fill } = options.fastPath;
-  fill(fastRedirect(redirect, { links: redirect.cached, trust, appSegments, open: () => open, meter }));
+  fill(fastVisit(redirect, { links: redirect.cached, trust, appSegments, open: () => open, meter }));
 }
 
 function answerNotFound(app: FastifyInstance): void {

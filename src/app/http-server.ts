@@ -4,8 +4,7 @@ import { LINK_LIMITS } from '../core/links/link-input.ts';
 import type { TrustFunction } from '../adapters/shared/request/client-address.ts';
 import { answerFrameworkError } from '../adapters/shared/errors/error-handler.ts';
 import { strictValidatorFactory } from '../adapters/shared/input/strict-input.ts';
-import { answerClientErrors, hasBody } from '../adapters/http/lingering-close.ts';
-import { markMalformed } from '../adapters/http/malformed-request.ts';
+import { answerClientErrors } from '../adapters/shared/request/lingering-close.ts';
 import { RequestLog } from '../adapters/http/request-log.ts';
 import { requestIdOf } from '../adapters/http/request-id.ts';
 import { sharedSerializerFactory } from '../adapters/http/shared-serializers.ts';
@@ -20,8 +19,8 @@ export interface ServerSettings {
 }
 
 /**
- * A request node:http hands over before Fastify sees it: true when it was taken (the visit's
- * fast path answers it), false to leave it to Fastify.
+ * A request node:http hands over before Fastify sees it: true when it was taken (the redirect's
+ * door answers it: src/adapters/redirect/door.ts), false to leave it to Fastify.
  */
 export type BeforeFastify = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -91,8 +90,7 @@ function nodeHttpServer(
       connectionsCheckingInterval: timeout > 0 ? Math.min(1000, Math.ceil(timeout / 4)) : 30_000,
     },
     (req, res) => {
-      // Requests with a body (lingering-close.ts) and refused ones (malformed-request.ts) are Fastify's.
-      if (hasBody(req) || markMalformed(req) || !before(req, res)) handler(req, res);
+      if (!before(req, res)) handler(req, res);
     },
   );
   server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { UnlockCookies } from '../adapters/shared/request/unlock-cookies.ts';
-import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
+import type { RedirectContext } from '../adapters/redirect/visit-context.ts';
 import type { RateLimitSettings } from '../adapters/shared/request/rate-limit-settings.ts';
 import type { WebOptions } from '../adapters/web/app/web-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';

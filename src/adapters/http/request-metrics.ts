@@ -8,7 +8,7 @@ const UNMATCHED = 'unmatched';
 
 /**
  * Counts every request Fastify answers by route pattern and status, and times the visits its
- * redirect route answers (the fast path times its own, fast-redirect.ts). Installed only while
+ * redirect route answers (the fast path times its own, redirect/door.ts). Installed only while
  * metrics are on.
  */
 export function countRequests(

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LINGER_MS } from './lingering-close.ts';
+import { LINGER_MS } from '../shared/request/lingering-close.ts';
 import { UPLOAD_DEADLINE_MARGIN_MS, uploadWindowMs } from './upload-window.ts';
 
 test("an upload's window ends the margin before the request timeout, with room for the linger", () => {

@@ -1,4 +1,4 @@
-import { LINGER_MS } from './lingering-close.ts';
+import { LINGER_MS } from '../shared/request/lingering-close.ts';
 
 /**
  * How far before node:http's requestTimeout an import's upload window ends: the route's own 408

@@ -1,4 +1,4 @@
-// The redirect's fast path (src/adapters/http/redirect/fast-redirect.ts) answers a cached link's
+// The redirect's fast path (src/adapters/redirect/door.ts) answers a cached link's
 // visit before Fastify. The first visit of a link reads it through the Fastify route; the next
 // ones take the fast path: both must give the same answer and record the same clicks.
 import { test } from 'node:test';

@@ -10,7 +10,7 @@ export type TrustFunction = (address: string, hop: number) => boolean;
 
 /**
  * The one reading of TRUST_PROXY. Fastify receives this function as its trustProxy, and the
- * redirect's fast path (fast-redirect.ts) uses it too, so both see the same client address and
+ * redirect's door (redirect/door.ts) uses it too, so both see the same client address and
  * host. Null: nobody is trusted, forwarded headers are ignored.
  */
 export function trustFunction(option: TrustProxy): TrustFunction | null {

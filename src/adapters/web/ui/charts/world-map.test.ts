@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoInjection, HOSTILE } from '../../pages/test-support.ts';
+import { assertNoInjection, HOSTILE } from '../../../shared/html/test-support.ts';
 import { all, first, parse, tableRows, text } from './chart-test-support.ts';
 import { renderWorldMap, type WorldMapInput } from './world-map.ts';
 

@@ -4,7 +4,7 @@ import { Script } from 'node:vm';
 import { PIXEL_TYPES, type PixelType } from '../../../core/pixels/pixel.ts';
 import { jsString } from '../../shared/html/html.ts';
 import { PIXEL_HOSTS, PIXEL_SNIPPETS, pixelCspSources } from './pixel-snippets.ts';
-import { NONCE, assertNoInjection, inlineScripts } from './test-support.ts';
+import { NONCE, assertNoInjection, inlineScripts } from '../../shared/html/test-support.ts';
 
 const VALUES: Record<PixelType, string> = {
   adroll: 'ADV4ABCDEF-PIX5GHIJKL',

@@ -1,19 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ALIAS_PATTERN } from '../../../core/links/aliases.ts';
+import { ALIAS_PATTERN } from '../../core/links/aliases.ts';
 import {
   clientAddress,
   hostnameOf,
   requestHost,
   type ForwardedRequest,
   type TrustFunction,
-} from '../../shared/request/client-address.ts';
-import { writeAnswer, type Answer } from './respond.ts';
-import { failedVisit } from '../../shared/errors/error-handler.ts';
+} from '../shared/request/client-address.ts';
+import { failedVisit } from '../shared/errors/error-handler.ts';
+import { hasBody } from '../shared/request/lingering-close.ts';
+import type { RedirectMeter } from '../metrics/redirect-meter.ts';
+import { writeAnswer, type Answer } from './answer.ts';
+import { markMalformed } from './malformed-request.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { visitAnswer, type VisitInput } from './visit-answer.ts';
-import type { RedirectMeter } from '../../metrics/redirect-meter.ts';
 
-export interface FastRedirectOptions {
+export interface FastVisitOptions {
   links: CachedLinks;
   trust: TrustFunction | null;
   /** First path segments that are the app's own routes (/health, /docs, /api…), lower case. */
@@ -43,7 +45,7 @@ export type FastVisit = (req: VisitHead) => Answer | Promise<Answer> | null;
  * redirect, or the password, consent, disabled or expired page, with the cookies it reads and
  * sets); anything else returns null, and Fastify serves it.
  */
-export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions): FastVisit {
+export function fastVisit(ctx: RedirectContext, options: FastVisitOptions): FastVisit {
   const { links, trust, appSegments } = options;
   const meter = options.meter ?? null;
 
@@ -89,11 +91,14 @@ export function fastRedirect(ctx: RedirectContext, options: FastRedirectOptions)
 }
 
 /**
- * The fast path as a node:http request handler in front of Fastify's: true when it took the
- * request (and answers it, now or once a shared store has answered), false to let Fastify.
+ * The redirect's door: node:http hands it every request before Fastify. A request with a body
+ * (the password and consent posts among them) and a malformed one (malformed-request.ts) are
+ * Fastify's; so is whatever `visit` leaves. True when the door took the request, and answers it
+ * now or once a shared store has answered.
  */
-export function fastRedirectOnNodeHttp(visit: FastVisit, onError: (error: unknown) => void) {
-  return function serve(req: IncomingMessage, res: ServerResponse): boolean {
+export function visitDoor(visit: FastVisit, onError: (error: unknown) => void) {
+  return function door(req: IncomingMessage, res: ServerResponse): boolean {
+    if (hasBody(req) || markMalformed(req)) return false;
     let answer: Answer | Promise<Answer> | null;
     try {
       answer = visit(req);

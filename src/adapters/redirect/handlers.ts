@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { passwordAttemptKey } from '../../../core/redirect/attempt-limiter.ts';
-import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
-import { createNonce } from '../../web/pages/csp.ts';
-import { renderNotFound } from '../../web/pages/not-found.ts';
-import { renderPassword } from '../../web/pages/password.ts';
-import { renderPreview } from '../../web/pages/preview.ts';
-import { renderDisabled } from '../../web/pages/disabled.ts';
-import { messagePage } from '../../web/pages/message-page.ts';
-import { hostnameOf, limitAddress } from '../../shared/request/client-address.ts';
+import { passwordAttemptKey } from '../../core/redirect/attempt-limiter.ts';
+import type { RedirectLink } from '../../core/redirect/redirect-link.ts';
+import { createNonce } from './pages/csp.ts';
+import { renderNotFound } from './pages/not-found.ts';
+import { renderPassword } from './pages/password.ts';
+import { renderPreview } from './pages/preview.ts';
+import { renderDisabled } from './pages/disabled.ts';
+import { messagePage } from './pages/message-page.ts';
+import { hostnameOf, limitAddress } from '../shared/request/client-address.ts';
 import { readCookies } from './cookies.ts';
-import { sendAnswer, sendPage, sendRedirect, type Answer } from './respond.ts';
+import { sendAnswer, sendPage, sendRedirect, type Answer } from './answer.ts';
 import { notFoundAnswer, visitAnswer, type PostedForm } from './visit-answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 

@@ -2,16 +2,16 @@
 // route each only write out: what it answers for every kind of visit, and the cookies it sets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Click } from '../../../core/clicks/click.ts';
-import { ClickIds } from '../../../core/conversions/click-id.ts';
-import type { RedirectDomain, RedirectLink } from '../../../core/redirect/redirect-link.ts';
-import { ClickStamper } from '../../../core/stats/click-stamp.ts';
-import type { CountryLookup } from '../../geo/country-lookup.ts';
-import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
-import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
-import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
-import { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
-import type { Answer } from './respond.ts';
+import type { Click } from '../../core/clicks/click.ts';
+import { ClickIds } from '../../core/conversions/click-id.ts';
+import type { RedirectDomain, RedirectLink } from '../../core/redirect/redirect-link.ts';
+import { ClickStamper } from '../../core/stats/click-stamp.ts';
+import type { CountryLookup } from '../geo/country-lookup.ts';
+import { MemoryClickQuota } from '../state/memory-click-quota.ts';
+import { MemoryRotationCursor } from '../state/memory-rotation-cursor.ts';
+import { aRedirectLink } from '../../../test/support/redirect-links.ts';
+import { UnlockCookies } from '../shared/request/unlock-cookies.ts';
+import type { Answer } from './answer.ts';
 import { notFoundAnswer, visitAnswer, type VisitInput } from './visit-answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../core/shared/errors.ts';
-import type { ApiContext } from './handlers/context.ts';
+import type { ConversionService } from '../../core/conversions/conversion-service.ts';
 import { sendImage } from '../shared/request/image-headers.ts';
 
 // The smallest transparent 1×1 GIF.
@@ -21,7 +21,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
  * `c` stays a valid alias: its link answers at /c and /c/+, and the parameter's pattern (a click
  * id, then .gif) never matches `+`.
  */
-export function registerConversionPixel(app: FastifyInstance, ctx: Pick<ApiContext, 'conversions'>): void {
+export function registerConversionPixel(app: FastifyInstance, ctx: { conversions: ConversionService }): void {
   app.get(
     '/c/:click(^[A-Za-z0-9_-]{1,64}).gif',
     { schema: { hide: true }, config: { visitor: true } },

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPassword } from './password.ts';
-import { NONCE, assertNoInjection, assertStrictCsp } from './test-support.ts';
+import { NONCE, assertNoInjection, assertStrictCsp } from '../../shared/html/test-support.ts';
 
 test('the form posts the password field to the same URL', () => {
   const page = renderPassword({ nonce: NONCE });

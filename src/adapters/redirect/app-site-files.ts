@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RedirectDomain } from '../../../core/redirect/redirect-link.ts';
-import { createNonce } from '../../web/pages/csp.ts';
-import { renderNotFound } from '../../web/pages/not-found.ts';
-import { hostnameOf } from '../../shared/request/client-address.ts';
-import { sendPage } from './respond.ts';
+import type { RedirectDomain } from '../../core/redirect/redirect-link.ts';
+import { createNonce } from './pages/csp.ts';
+import { renderNotFound } from './pages/not-found.ts';
+import { hostnameOf } from '../shared/request/client-address.ts';
+import { sendPage } from './answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 /**

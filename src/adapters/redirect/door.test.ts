@@ -1,22 +1,22 @@
-// The fast path alone, with fake requests and a fake context: what it takes, what it leaves to
+// The door alone, with fake requests and a fake context: what it takes, what it leaves to
 // Fastify, and what it answers when a shared store fails. (Through a real server, with the
 // route side by side: test/integration/redirect/fast-path.test.ts.)
-import { ClickIds } from '../../../core/conversions/click-id.ts';
+import { ClickIds } from '../../core/conversions/click-id.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Click } from '../../../core/clicks/click.ts';
-import type { ClickQuota } from '../../../core/clicks/ports.ts';
-import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
-import { ClickStamper } from '../../../core/stats/click-stamp.ts';
-import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
-import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
-import type { CountryLookup } from '../../geo/country-lookup.ts';
-import { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
-import { fastRedirect, fastRedirectOnNodeHttp } from './fast-redirect.ts';
+import type { Click } from '../../core/clicks/click.ts';
+import type { ClickQuota } from '../../core/clicks/ports.ts';
+import type { RedirectLink } from '../../core/redirect/redirect-link.ts';
+import { ClickStamper } from '../../core/stats/click-stamp.ts';
+import { MemoryClickQuota } from '../state/memory-click-quota.ts';
+import { MemoryRotationCursor } from '../state/memory-rotation-cursor.ts';
+import type { CountryLookup } from '../geo/country-lookup.ts';
+import { UnlockCookies } from '../shared/request/unlock-cookies.ts';
+import { fastVisit, visitDoor } from './door.ts';
 import type { RedirectContext } from './visit-context.ts';
-import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
-import { RedirectMeter } from '../../metrics/redirect-meter.ts';
+import { aRedirectLink } from '../../../test/support/redirect-links.ts';
+import { RedirectMeter } from '../metrics/redirect-meter.ts';
 
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -59,8 +59,8 @@ function setup(
       appHosts: new Set(['short.test']),
     },
   };
-  const serve = fastRedirectOnNodeHttp(
-    fastRedirect(ctx, {
+  const serve = visitDoor(
+    fastVisit(ctx, {
       links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },
       trust: null,
       appSegments: new Set(['health', 'api']),
@@ -77,6 +77,7 @@ function setup(
       method,
       url,
       headers: { host: 'short.test:8080', 'user-agent': BROWSER, ...headers },
+      rawHeaders: ['Host', 'short.test:8080'],
       socket: { remoteAddress: '8.8.8.8' },
     };
     const res = {

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { PIXEL_TYPES } from '../../../core/pixels/pixel.ts';
 import { jsString } from '../../shared/html/html.ts';
 import { renderPixelRedirect } from './pixel-redirect.ts';
-import { HOSTILE, NONCE, assertNoInjection, assertStrictCsp, inlineScripts } from './test-support.ts';
+import { HOSTILE, NONCE, assertNoInjection, assertStrictCsp, inlineScripts } from '../../shared/html/test-support.ts';
 
 const DEST = 'https://example.com/landing?utm=1&x=y#top';
 const all = PIXEL_TYPES.map((type) => ({ type, value: 'ID123' }));

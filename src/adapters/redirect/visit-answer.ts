@@ -1,17 +1,17 @@
-import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
-import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
-import { visit, type VisitAccess, type VisitRequest, type VisitResult } from '../../../core/redirect/visit.ts';
-import { createNonce } from '../../web/pages/csp.ts';
-import { renderAppOpen } from '../../web/pages/app-open.ts';
-import { renderConsent } from '../../web/pages/consent.ts';
-import { renderDisabled } from '../../web/pages/disabled.ts';
-import { renderExpired } from '../../web/pages/expired.ts';
-import { renderNotFound } from '../../web/pages/not-found.ts';
-import { renderPassword } from '../../web/pages/password.ts';
-import { renderPixelRedirect } from '../../web/pages/pixel-redirect.ts';
-import { first, visitorFrom, type RequestHeaders } from '../../ua/visitor-from-request.ts';
+import type { RedirectLink } from '../../core/redirect/redirect-link.ts';
+import type { ConsentMode } from '../../core/redirect/resolve-visit.ts';
+import { visit, type VisitAccess, type VisitRequest, type VisitResult } from '../../core/redirect/visit.ts';
+import { createNonce } from './pages/csp.ts';
+import { renderAppOpen } from './pages/app-open.ts';
+import { renderConsent } from './pages/consent.ts';
+import { renderDisabled } from './pages/disabled.ts';
+import { renderExpired } from './pages/expired.ts';
+import { renderNotFound } from './pages/not-found.ts';
+import { renderPassword } from './pages/password.ts';
+import { renderPixelRedirect } from './pages/pixel-redirect.ts';
+import { first, visitorFrom, type RequestHeaders } from '../ua/visitor-from-request.ts';
 import { consentCookie, consentOf, readCookies, ruleCookie, ruleCookieOf } from './cookies.ts';
-import type { Answer } from './respond.ts';
+import type { Answer } from './answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 /** What a visit reads of its request, whichever way it came in (node:http's request, or Fastify's, which is one as it is). */

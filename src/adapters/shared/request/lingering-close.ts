@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { errorEnvelope } from '../shared/errors/error-handler.ts';
+import { errorEnvelope } from '../errors/error-handler.ts';
 
 /**
  * A lingering close (nginx's `lingering_close`, docs/adr/0019): a connection answered without
@@ -29,14 +29,14 @@ export const LINGER_MS = 2000;
 /** Bodies past BODY_LIMIT_BYTES's maximum fit. */
 const LINGER: LingerLimits = { ms: LINGER_MS, bytes: 16 * 1024 * 1024 };
 
-/** Connections whose last answer is written: what else they send is read only to be discarded. */
-const answered = new WeakMap<Socket, number>();
-
 /** The request has a body (node:http refuses Content-Length beside Transfer-Encoding). */
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
+
+/** Connections whose last answer is written: what else they send is read only to be discarded. */
+const answered = new WeakMap<Socket, number>();
 
 /**
  * Every answer to a request whose body the app has not read (a body over the limit, a

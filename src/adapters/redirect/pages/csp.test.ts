@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNonce, buildCsp, createNonce } from './csp.ts';
-import { NONCE, assertStrictCsp } from './test-support.ts';
+import { NONCE, assertStrictCsp } from '../../shared/html/test-support.ts';
 
 test('the base policy is strict and carries the nonce for styles only', () => {
   const csp = buildCsp(NONCE);

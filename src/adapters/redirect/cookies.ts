@@ -1,5 +1,5 @@
 import { fastifyCookie } from '@fastify/cookie';
-import { ruleCookieName } from '../../../core/rules/rule-cookie.ts';
+import { ruleCookieName } from '../../core/rules/rule-cookie.ts';
 
 /** Cookies are parsed here, only on the visits that need them, not by a hook on every request. */
 export function readCookies(header: string | undefined): Record<string, string | undefined> {

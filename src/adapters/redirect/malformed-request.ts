@@ -10,7 +10,7 @@ import { errorEnvelope } from '../shared/errors/error-handler.ts';
  * - a `#` in the request target (RFC 9112 §3.2: a target has no fragment): passed on, it would
  *   become part of the destination's query.
  *
- * Checked once, where node:http hands the request over (markMalformed, before the visit path,
+ * Checked once, where node:http hands the request over (markMalformed, in the door: door.ts,
  * which then leaves it to Fastify), and answered by a Fastify hook (refuseMalformed), so that
  * the refusal has the API's envelope, its request id and a lingering close like any other answer.
  */

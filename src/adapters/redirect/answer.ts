@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { Page } from '../../web/pages/layout.ts';
+import type { Page } from './pages/layout.ts';
 
 /** What a visit answers, before it is written through Fastify or on node:http's response. */
 export type Answer = (

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderConsent } from './consent.ts';
-import { NONCE, assertNoInjection, assertStrictCsp } from './test-support.ts';
+import { NONCE, assertNoInjection, assertStrictCsp } from '../../shared/html/test-support.ts';
 
 test('offers Accept and Decline, both posting `consent` to the same URL', () => {
   const page = renderConsent({ nonce: NONCE });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderDisabled } from './disabled.ts';
 import { renderExpired } from './expired.ts';
 import { renderNotFound } from './not-found.ts';
-import { NONCE, assertNoInjection, assertStrictCsp } from './test-support.ts';
+import { NONCE, assertNoInjection, assertStrictCsp } from '../../shared/html/test-support.ts';
 
 const pages = [
   ['not found', renderNotFound, 'Link not found'],

@@ -1,12 +1,12 @@
-import type { Clock } from '../../../core/shared/clock.ts';
-import type { ClickQuota, ClickSink, RotationCursor } from '../../../core/clicks/ports.ts';
-import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
-import type { RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
-import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
-import type { CountryLookup } from '../../geo/country-lookup.ts';
-import type { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
-import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
-import type { ClickIds } from '../../../core/conversions/click-id.ts';
+import type { Clock } from '../../core/shared/clock.ts';
+import type { ClickQuota, ClickSink, RotationCursor } from '../../core/clicks/ports.ts';
+import type { AttemptLimiter } from '../../core/shared/attempt-limiter.ts';
+import type { RedirectLink, RedirectLinkSource } from '../../core/redirect/redirect-link.ts';
+import type { ConsentMode } from '../../core/redirect/resolve-visit.ts';
+import type { CountryLookup } from '../geo/country-lookup.ts';
+import type { UnlockCookies } from '../shared/request/unlock-cookies.ts';
+import type { ClickStamper } from '../../core/stats/click-stamp.ts';
+import type { ClickIds } from '../../core/conversions/click-id.ts';
 
 /** What the public redirect needs, handed in by the composition root. */
 /** The link cache, read without waiting (the fast path): undefined when the link is not cached. */
@@ -16,7 +16,7 @@ export interface CachedLinks {
 
 export interface RedirectContext {
   source: RedirectLinkSource;
-  /** The same links, read without waiting, for the fast path (fast-redirect.ts); null turns it off. */
+  /** The same links, read without waiting, for the door's fast path (door.ts); null turns it off. */
   cached: CachedLinks | null;
   countries: CountryLookup;
   quota: ClickQuota;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPreview } from './preview.ts';
-import { HOSTILE, NONCE, assertNoInjection, assertStrictCsp } from './test-support.ts';
+import { HOSTILE, NONCE, assertNoInjection, assertStrictCsp } from '../../shared/html/test-support.ts';
 
 const base = { nonce: NONCE, shortUrl: 'https://lnk.test/abc' };
 
