@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Page } from './pages/layout.ts';
 
@@ -39,26 +39,44 @@ export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
     : sendPage(reply, answer.status, answer.page);
 }
 
-/** The same answer written on a bare node:http response (the redirect's fast path). */
+/**
+ * The same answer written on a bare node:http response (the door): one writeHead with its headers
+ * as one flat list of names and values, in the order the Fastify reply writes them.
+ */
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
   if (answer.headers !== undefined) setHeaders(res, answer.headers);
   if (answer.kind === 'redirect') {
-    const headers: Record<string, string | string[]> = {
-      location: locationValue(answer.location),
-      'cache-control': 'no-store',
-      'content-length': '0',
-    };
-    if (answer.cookies !== undefined) headers['set-cookie'] = answer.cookies;
+    const headers: OutgoingHttpHeader[] = [
+      'location',
+      locationValue(answer.location),
+      'cache-control',
+      'no-store',
+      'content-length',
+      '0',
+    ];
+    if (answer.cookies !== undefined) headers.push('set-cookie', answer.cookies);
     res.writeHead(answer.status, headers);
     res.end();
     return;
   }
-  const body = Buffer.from(answer.page.html, 'utf8');
-  res.writeHead(answer.status, {
-    ...pageHeaders(answer.page),
-    'content-length': String(body.length),
-    ...(answer.cookies === undefined ? {} : { 'set-cookie': answer.cookies }),
-  });
+  const { page } = answer;
+  const body = Buffer.from(page.html, 'utf8');
+  const headers: OutgoingHttpHeader[] = [
+    'content-type',
+    'text/html; charset=utf-8',
+    'content-security-policy',
+    page.csp,
+    'cache-control',
+    'no-store',
+    'x-content-type-options',
+    'nosniff',
+    'referrer-policy',
+    'no-referrer',
+    'content-length',
+    String(body.length),
+  ];
+  if (answer.cookies !== undefined) headers.push('set-cookie', answer.cookies);
+  res.writeHead(answer.status, headers);
   res.end(body);
 }
 

@@ -7,7 +7,7 @@ import { sendPage } from './answer.ts';
 import type { RedirectContext } from './visit-context.ts';
 
 /**
- * A custom domain's app-link files (docs/adr/0067), on its own host: Apple and Google fetch them
+ * A custom domain's app-link files (docs/design/domains.md), on its own host: Apple and Google fetch them
  * from there to let an app open the domain's links. Another host, or a domain without the file,
  * answers the not-found page as any unknown path does.
  */

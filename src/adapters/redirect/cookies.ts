@@ -24,7 +24,7 @@ export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
   });
 }
 
-/** A link's visitor cookie (its rules' returning visitors and split variants, docs/adr/0059). */
+/** A link's visitor cookie (its rules' returning visitors and split variants, docs/design/rules.md). */
 export function ruleCookie(cookie: { name: string; value: string; maxAgeSeconds: number }, secure: boolean): string {
   return fastifyCookie.serialize(cookie.name, cookie.value, {
     path: '/',

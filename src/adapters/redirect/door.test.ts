@@ -82,9 +82,12 @@ function setup(
     };
     const res = {
       headersSent: false,
-      writeHead(status: number, h: Record<string, string>) {
+      writeHead(status: number, h: string[] | Record<string, string>) {
         written.status = status;
-        written.headers = h;
+        // An answer's headers come as one flat list of names and values; a failure's as an object.
+        written.headers = Array.isArray(h)
+          ? Object.fromEntries(h.flatMap((v, i) => (i % 2 === 0 ? [[v, h[i + 1]!]] : [])))
+          : h;
         this.headersSent = true;
       },
       end(body?: string | Buffer) {

@@ -15,6 +15,49 @@ import { markMalformed } from './malformed-request.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { visitAnswer, type VisitInput } from './visit-answer.ts';
 
+/**
+ * The redirect's door: node:http hands it every request before Fastify. A request with a body
+ * (the password and consent posts among them) and a malformed one (malformed-request.ts) are
+ * Fastify's; so is whatever `visit` leaves. True when the door took the request, and answers it
+ * now or once a shared store has answered.
+ */
+export function visitDoor(visit: FastVisit, onError: (error: unknown) => void) {
+  return function door(req: IncomingMessage, res: ServerResponse): boolean {
+    if (hasBody(req) || markMalformed(req)) return false;
+    let answer: Answer | Promise<Answer> | null;
+    try {
+      answer = visit(req);
+    } catch (error) {
+      fail(res, error);
+      return true;
+    }
+    if (answer === null) return false;
+    if (answer instanceof Promise)
+      answer.then(
+        (a) => writeAnswer(res, a),
+        (error: unknown) => fail(res, error),
+      );
+    else writeAnswer(res, answer);
+    return true;
+  };
+
+  function fail(res: ServerResponse, error: unknown): void {
+    onError(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // What Fastify's error handler answers on any route.
+    const failure = failedVisit(error);
+    res.writeHead(failure.status, {
+      ...failure.headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(failure.body)),
+    });
+    res.end(failure.body);
+  }
+}
+
 export interface FastVisitOptions {
   links: CachedLinks;
   trust: TrustFunction | null;
@@ -22,7 +65,7 @@ export interface FastVisitOptions {
   appSegments: ReadonlySet<string>;
   /** False once the server is closing: Fastify then answers 503, as for every other route. */
   open(): boolean;
-  /** Counts answers and times them while metrics are on (plain numbers, docs/adr/0030); null: nothing counted. */
+  /** Counts answers and times them while metrics are on (plain numbers, docs/design/observability.md); null: nothing counted. */
   meter?: RedirectMeter | null;
 }
 
@@ -88,47 +131,4 @@ export function fastVisit(ctx: RedirectContext, options: FastVisitOptions): Fast
       },
     );
   };
-}
-
-/**
- * The redirect's door: node:http hands it every request before Fastify. A request with a body
- * (the password and consent posts among them) and a malformed one (malformed-request.ts) are
- * Fastify's; so is whatever `visit` leaves. True when the door took the request, and answers it
- * now or once a shared store has answered.
- */
-export function visitDoor(visit: FastVisit, onError: (error: unknown) => void) {
-  return function door(req: IncomingMessage, res: ServerResponse): boolean {
-    if (hasBody(req) || markMalformed(req)) return false;
-    let answer: Answer | Promise<Answer> | null;
-    try {
-      answer = visit(req);
-    } catch (error) {
-      fail(res, error);
-      return true;
-    }
-    if (answer === null) return false;
-    if (answer instanceof Promise)
-      answer.then(
-        (a) => writeAnswer(res, a),
-        (error: unknown) => fail(res, error),
-      );
-    else writeAnswer(res, answer);
-    return true;
-  };
-
-  function fail(res: ServerResponse, error: unknown): void {
-    onError(error);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    // What Fastify's error handler answers on any route.
-    const failure = failedVisit(error);
-    res.writeHead(failure.status, {
-      ...failure.headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(failure.body)),
-    });
-    res.end(failure.body);
-  }
 }

@@ -48,7 +48,7 @@ function accessOf(ctx: RedirectContext, link: RedirectLink, input: VisitInput, f
 }
 
 /**
- * The one answer to a visit of a link that exists, for every way in (docs/adr/0077): the visit
+ * The one answer to a visit of a link that exists, for every way in (docs/design/visit.md): the visit
  * (core/redirect/visit.ts) with the cookies it reads, then the redirect or page it ends in, with
  * the cookies to set. Synchronous when the visit is; each way in only writes the answer out.
  */
@@ -68,7 +68,8 @@ export function visitAnswer(
     query: queryOf(input.url),
     address: input.ip,
     userAgent: first(input.headers['user-agent']) ?? '',
-    ruleCookie: ruleCookieOf(link, first(input.headers.cookie)),
+    // The Cookie header is read only for links whose rules remember a visitor.
+    ruleCookie: link.rules.usesCookie ? ruleCookieOf(link, first(input.headers.cookie)) : undefined,
   };
   const result = visit(ctx, link, visitorFrom(input, { countries: ctx.countries }), request, access);
   return result instanceof Promise

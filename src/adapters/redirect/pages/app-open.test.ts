@@ -1,4 +1,4 @@
-// The page between a visitor and an app's custom scheme (docs/adr/0067).
+// The page between a visitor and an app's custom scheme (docs/design/app-schemes.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderAppOpen } from './app-open.ts';

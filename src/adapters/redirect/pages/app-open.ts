@@ -20,7 +20,7 @@ const APP_FALLBACK_MS = 1500;
 const UNSAFE = /^(?:javascript|data|vbscript|file|blob|about):/i;
 
 /**
- * The page between a visitor and an app's custom scheme (docs/adr/0067): it asks the browser to
+ * The page between a visitor and an app's custom scheme (docs/design/app-schemes.md): it asks the browser to
  * open the app, and if the page is still showing after APP_FALLBACK_MS (no app, or the visitor
  * declined) sends them to the web URL. Without JavaScript both are plain links to choose from.
  */
