@@ -19,11 +19,11 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks } from './pg-click-writer/clicks.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
-import { PgClickWrites } from '../src/adapters/clicks/pg-click-writes.ts';
-import { pgClickStatements } from '../src/adapters/storage/stores/pg-click-statements.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/thread/in-process-click-writer.ts';
+import { PgClickWrites } from '../src/adapters/clicks/postgres/pg-click-writes.ts';
+import { pgClickStatements } from '../src/adapters/clicks/postgres/pg-click-statements.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
-import { RollupWindow } from '../src/core/stats/rollup-window.ts';
+import { RollupWindow } from '../src/adapters/clicks/window/rollup-window.ts';
 
 const { values } = parseArgs({
   options: {

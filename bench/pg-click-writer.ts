@@ -19,7 +19,7 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
 import { connect } from '../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 
 const { values } = parseArgs({

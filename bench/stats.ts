@@ -27,7 +27,7 @@ import { STATS_NAMES, type StatsName } from '../src/core/stats/dimensions.ts';
 import { addDays } from '../src/core/stats/range.ts';
 import type { StatsQuery } from '../src/core/stats/stats-service.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
-import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { toBatch } from '../src/core/clicks/batch.ts';
 import type { Click } from '../src/core/clicks/click.ts';
 

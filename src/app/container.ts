@@ -68,7 +68,7 @@ import { DnsTxtCheck } from '../adapters/domain-ownership/dns-txt-check.ts';
 import { HttpFileCheck } from '../adapters/domain-ownership/http-file-check.ts';
 import { SqlFilteredClickStore } from '../adapters/storage/stores/filtered-click-store.ts';
 import { SqlStatsStore } from '../adapters/storage/stores/stats-store.ts';
-import { LinkClickCounts } from '../adapters/storage/stores/link-click-counts.ts';
+import { LinkClickCounts } from '../adapters/clicks/postgres/link-click-counts.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
 import { SqlClickRetention } from '../adapters/storage/stores/click-retention.ts';
 import { SqlRollupMonths } from '../adapters/storage/stores/rollup-months.ts';

@@ -30,7 +30,7 @@ import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { MIGRATIONS } from '../../../src/adapters/storage/migrations/index.ts';
 import * as byMonth from '../../../src/adapters/storage/migrations/0035-clicks-by-month.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';

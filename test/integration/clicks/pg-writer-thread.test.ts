@@ -6,8 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
-import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
-import type { WriterData } from '../../../src/adapters/clicks/worker-messages.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/thread/worker-click-store.ts';
+import type { WriterData } from '../../../src/adapters/clicks/thread/worker-messages.ts';
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
 import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBatch } from '../../../src/core/clicks/batch.ts';
-import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/thread/worker-click-store.ts';
 import { aClick } from '../../support/clicks.ts';
 
 const click = aClick();
