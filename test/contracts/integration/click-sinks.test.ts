@@ -18,7 +18,7 @@ import { linkRow } from '../../support/link-rows.ts';
 import { POSTGRES_SKIP } from '../../support/harness.ts';
 import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { describeClickSinkContract, type ClickSinkSubject } from '../click-sink-contract.ts';
-import { sqlClickState } from '../click-store-contract.ts';
+import { sqlClickState } from '../click-writer-contract.ts';
 
 const TIMING = { writeIntervalMs: 50, maxBuffered: 1_000_000 };
 const SINK = { intervalMs: 20, maxBatch: 500 };

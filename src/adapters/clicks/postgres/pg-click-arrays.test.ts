@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import { encodeClicks } from '../sink/click-columns.ts';
+import { encodeClicks } from '../../../../test/support/click-hand-over.ts';
 import { aClick } from '../../../../test/support/clicks.ts';
 import { int4Array, int8Array, textArray } from '../../storage/stores/pg-binary-arrays.ts';
 import { linkOrder, pgClickArrays } from './pg-click-arrays.ts';

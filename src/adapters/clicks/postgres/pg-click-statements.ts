@@ -1,12 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { Click } from '../../../core/clicks/click.ts';
-import { encodeClicks } from '../sink/click-columns.ts';
 import type { Database } from '../../storage/schema.ts';
 import type { ClickStatements } from '../writer/click-statements.ts';
 import { LinkClickCounts } from './link-click-counts.ts';
 import { int4Array, int8Array, repeatedTextArray, textArray } from '../../storage/stores/pg-binary-arrays.ts';
 import { ensureMonths } from '../../storage/stores/click-partitions.ts';
-import { pgClickArrays, type PgClickArrays } from './pg-click-arrays.ts';
+import type { PgClickArrays } from './pg-click-arrays.ts';
 
 /**
  * PostgreSQL: one statement per table and batch, whatever its size. Each column travels as one
@@ -29,10 +27,6 @@ export const pgClickStatements: ClickStatements = {
       trx,
     );
     return new Map(rows.map((r) => [r.id, r.capped]));
-  },
-
-  async insertClicks(trx, clicks, owner) {
-    return (await insertRecorded(trx, clicks, owner))?.id ?? null;
   },
 
   async updateLinks(trx, updates) {
@@ -98,20 +92,10 @@ export interface PgRecord {
   pid: number;
 }
 
-/** insertClicks, answering the record's transaction and server process with its id. */
-export function insertRecorded(
-  trx: Transaction<Database>,
-  clicks: readonly Click[],
-  owner?: string,
-): Promise<PgRecord | null> {
-  return insertClickArrays(
-    trx,
-    pgClickArrays([encodeClicks(clicks)], () => true),
-    owner,
-  );
-}
-
-/** insertRecorded, for rows already in binary arrays (pg-click-arrays.ts). */
+/**
+ * Inserts a batch's click rows, already in binary arrays (pg-click-arrays.ts); with an `owner`,
+ * also its record, answered with its transaction and server process.
+ */
 export async function insertClickArrays(
   trx: Transaction<Database>,
   rows: PgClickArrays,

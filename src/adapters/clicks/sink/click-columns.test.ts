@@ -4,10 +4,10 @@ import type { Click } from '../../../core/clicks/click.ts';
 import {
   ClickColumnsBuilder,
   ClickColumnsView,
-  encodeClicks,
   transferablesOf,
   type ClickColumns,
 } from './click-columns.ts';
+import { encodeClicks } from '../../../../test/support/click-hand-over.ts';
 
 /** The view's clicks as objects of their own (the view hands out one reused object). */
 const decodeClicks = (...parts: ClickColumns[]): Click[] => Array.from(new ClickColumnsView(parts), (c) => ({ ...c }));

@@ -154,12 +154,6 @@ export class ClickColumnsBuilder {
   }
 }
 
-export function encodeClicks(clicks: readonly Click[]): ClickColumns {
-  const builder = new ClickColumnsBuilder(Math.max(1, clicks.length));
-  for (const click of clicks) builder.add(click);
-  return builder.build();
-}
-
 /**
  * The clicks of several messages, in order, read in place: each step of an iteration gives the
  * same click object, filled with the next click's fields. The writer thread holds tens of

@@ -2,9 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.ts';
 import type { ClickStatements } from '../writer/click-statements.ts';
 
-// SQLite allows 32 766 bound values per statement: 500 click rows of 11 columns, 1 000 rollup
-// rows of 5, 500 link pairs.
-const ROWS_PER_INSERT = 500;
+// SQLite allows 32 766 bound values per statement: 500 links, 1 000 rollup rows of 5, 500 link pairs.
+const LINKS_PER_SELECT = 500;
 const ROWS_PER_STATEMENT = 1000;
 const PAIRS_PER_UPDATE = 500;
 
@@ -21,7 +20,7 @@ export const sqliteClickStatements: ClickStatements = {
   async keepLinks(trx, ids) {
     // One writer at a time: nothing can delete a link while this transaction runs.
     const live = new Map<number, boolean>();
-    for (const part of chunks(ids, ROWS_PER_INSERT)) {
+    for (const part of chunks(ids, LINKS_PER_SELECT)) {
       for (const r of await trx
         .selectFrom('links')
         .select(['id', 'expiration_clicks'])
@@ -31,41 +30,6 @@ export const sqliteClickStatements: ClickStatements = {
       }
     }
     return live;
-  },
-
-  async insertClicks(trx, clicks, owner) {
-    // One writer at a time: the ids this transaction gives are the ones after the largest.
-    const before = owner === undefined ? 0 : await maxClickId(trx);
-    for (const part of chunks(clicks, ROWS_PER_INSERT)) {
-      await trx
-        .insertInto('clicks')
-        .values(
-          part.map((c) => ({
-            link_id: c.linkId,
-            account_id: c.accountId,
-            at: c.at,
-            country: c.country,
-            city: c.city,
-            browser: c.browser,
-            platform: c.platform,
-            device: c.device,
-            language: c.language,
-            referrer_host: c.referrerHost,
-            is_bot: c.isBot ? 1 : 0,
-            rule: c.rule ?? null,
-            variant: c.variant ?? null,
-          })),
-        )
-        .execute();
-    }
-    if (owner === undefined || clicks.length === 0) return null;
-    const last = await maxClickId(trx);
-    const { id } = await trx
-      .insertInto('click_batches_pending')
-      .values({ owner, first_click_id: before + 1, last_click_id: last })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(id);
   },
 
   async updateLinks(trx, updates) {
@@ -122,11 +86,6 @@ export const sqliteClickStatements: ClickStatements = {
     // for `total` rows only, as they are written.
   },
 };
-
-async function maxClickId(trx: Transaction<Database>): Promise<number> {
-  const { rows } = await sql<{ id: number | null }>`select max(id) as id from clicks`.execute(trx);
-  return Number(rows[0]?.id ?? 0);
-}
 
 /**
  * One WITH v AS (VALUES …) UPDATE per 500 links instead of one statement per link (SQLite 3.33+).

@@ -1,9 +1,9 @@
-import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
 import { ClickMeter } from '../../metrics/click-meter.ts';
 import type { ClickColumns } from '../sink/click-columns.ts';
+import type { ColumnsWriter } from '../sink/columnar-click-sink.ts';
 import { ClickWriter } from '../writer/click-writer.ts';
 import type { ClickWrites } from '../writer/click-writes.ts';
-import { columnsMessage, toMessage } from './worker-messages.ts';
+import { columnsMessage } from './worker-messages.ts';
 import type { Storage } from '../../storage/connect.ts';
 import { PgClickWrites } from '../postgres/pg-click-writes.ts';
 import { SqliteClickWrites } from '../sqlite/sqlite-click-writes.ts';
@@ -30,7 +30,7 @@ export interface InProcessWriterOptions {
  * database, which exists only on the server's connection, so no thread could write it
  * (docs/adr/0078). The same ClickWriter as the thread's, over the same writes.
  */
-export class InProcessClickWriter implements ClickStore {
+export class InProcessClickWriter implements ColumnsWriter {
   private readonly writer: ClickWriter;
   private closed = false;
   private readonly onError: (error: unknown) => void;
@@ -67,19 +67,12 @@ export class InProcessClickWriter implements ClickStore {
     });
   }
 
-  /** Writes the batch's rows now (with whatever else waits); resolves once they are committed. */
-  writeBatch(batch: ClickBatch): Promise<void> {
-    if (this.closed)
-      return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
-    this.writer.add(toMessage(batch).message);
-    return this.writer.write();
-  }
-
+  /** Keeps the sink's clicks (ColumnarClickSink): the writer writes them once the oldest is due. */
   writeColumns(
     clicks: ClickColumns,
     counts: ReadonlyMap<number, number>,
     rotations: ReadonlyMap<number, number>,
-    since: number = Date.now(),
+    since: number,
   ): void {
     if (this.closed) {
       this.meter.dropped += clicks.count;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { ClickBatch, ClickStore } from '../../../core/clicks/ports.ts';
 import type { ClickColumns } from '../sink/click-columns.ts';
-import { columnsMessage, toMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
+import type { ColumnsWriter } from '../sink/columnar-click-sink.ts';
+import { columnsMessage, type WriterData, type WriterMessage, type WriterReply } from './worker-messages.ts';
 import { ClickMeter } from '../../metrics/click-meter.ts';
 import { threadEntry, threadExecArgv } from '../../shared/thread-entry.ts';
 
@@ -24,12 +24,12 @@ export interface WriterHooks {
 }
 
 /**
- * Hands click batches to the writer thread (click-writer-worker.ts), which has a database
+ * Hands the sink's clicks to the writer thread (click-writer-worker.ts), which has a database
  * connection of its own.
  * Started by open() (a server, as it starts) or by the first batch; processes that never record
  * a click (the CLI) never start it.
  */
-export class WorkerClickStore implements ClickStore {
+export class WorkerClickStore implements ColumnsWriter {
   private worker: Worker | null = null;
   /** close() has run: no thread starts again, and what is handed over after is dropped and told. */
   private closed = false;
@@ -55,24 +55,16 @@ export class WorkerClickStore implements ClickStore {
   }
 
   /**
-   * Hands the batch over without waiting for an answer: the thread may be busy in a write for
-   * a while, and clicks waiting here for its answer would pile up in the redirect's heap. Messages
-   * are delivered in order, so a later settle() answers only after this batch is written.
+   * Hands clicks already in columns (ColumnarClickSink) to the thread without waiting for an
+   * answer: the thread may be busy in a write for a while, and clicks waiting here for its answer
+   * would pile up in the redirect's heap. The columns are moved, not copied. Messages are
+   * delivered in order, so a later settle() answers only after these clicks are written.
    */
-  writeBatch(batch: ClickBatch): Promise<void> {
-    if (this.closed)
-      return Promise.reject(new Error(`${batch.clicks.length} clicks handed to the click writer after it closed`));
-    const { message, transfer } = toMessage(batch);
-    this.start().postMessage(message, transfer);
-    return Promise.resolve();
-  }
-
-  /** The same, for clicks already in columns (ColumnarClickSink): the columns are moved, not copied. */
   writeColumns(
     clicks: ClickColumns,
     counts: ReadonlyMap<number, number>,
     rotations: ReadonlyMap<number, number>,
-    since: number = Date.now(),
+    since: number,
   ): void {
     if (this.closed) {
       // The hand-off cannot fail (ColumnarClickSink), so the loss is counted and told here.

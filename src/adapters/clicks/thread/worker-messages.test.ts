@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import { toBatch } from '../../../core/clicks/batch.ts';
-import { toMessage, WaitingClicks } from './worker-messages.ts';
+import { WaitingClicks } from './worker-messages.ts';
+import { batchMessage, toBatch } from '../../../../test/support/click-hand-over.ts';
 
 const click = (linkId: number, at: number): Click => ({
   linkId,
@@ -24,16 +24,16 @@ const click = (linkId: number, at: number): Click => ({
 test('messages handed over become one batch: clicks in order, counts added up, the latest rotation kept', () => {
   const waiting = new WaitingClicks();
   waiting.add(
-    toMessage(
+    batchMessage(
       toBatch([
         { click: click(1, 1), rotation: 0 },
         { click: click(2, 2), rotation: 5 },
       ]),
-    ).message,
+    ),
   );
-  waiting.add(toMessage(toBatch([])).message);
+  waiting.add(batchMessage(toBatch([])));
   waiting.add(
-    toMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])).message,
+    batchMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])),
   );
   assert.equal(waiting.count, 4);
   const batch = waiting.take();

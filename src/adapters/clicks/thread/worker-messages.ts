@@ -1,7 +1,6 @@
-import type { ClickBatch } from '../../../core/clicks/ports.ts';
 import type { Click } from '../../../core/clicks/click.ts';
 import { LinkTotals } from '../window/link-totals.ts';
-import { ClickColumnsView, encodeClicks, transferablesOf, type ClickColumns } from '../sink/click-columns.ts';
+import { ClickColumnsView, transferablesOf, type ClickColumns } from '../sink/click-columns.ts';
 
 /** A batch as it crosses to the writer thread (clicks in columns, Maps as entry lists); not answered. */
 export interface BatchMessage {
@@ -78,15 +77,7 @@ export interface WriterData {
   owner?: string | undefined;
 }
 
-/** The message, and the buffers postMessage should move rather than copy. */
-export function toMessage(
-  batch: ClickBatch,
-  since: number = Date.now(),
-): { message: BatchMessage; transfer: ArrayBuffer[] } {
-  return columnsMessage(encodeClicks(batch.clicks), batch.counts, batch.rotations, since);
-}
-
-/** The same, for clicks already in columns (ColumnarClickSink). */
+/** A hand-over of clicks already in columns (ColumnarClickSink), and the buffers postMessage should move rather than copy. */
 export function columnsMessage(
   clicks: ClickColumns,
   counts: ReadonlyMap<number, number>,

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import { RollupWindow, rollupsOf, visitorMarksOf, type DrainedRollups } from './rollup-window.ts';
+import { RollupWindow, type DrainedRollups } from './rollup-window.ts';
+import { rollupsOf, visitorMarksOf } from '../../../../test/support/rollups-of.ts';
 import { WrittenMarks } from './written-marks.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({

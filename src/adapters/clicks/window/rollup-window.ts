@@ -267,23 +267,3 @@ export interface DrainedRollups {
   increments: RollupIncrement[];
   marks: VisitorMark[];
 }
-
-/**
- * What one batch of clicks adds to the rollups, one increment per row touched, in key order
- * (link, dimension, day, value) so that concurrent writers lock rows in the same order.
- * Bots add to `bot` only; `unique` comes from the visitor marks the store finds new.
- */
-export function rollupsOf(clicks: readonly Click[]): RollupIncrement[] {
-  return windowOf(clicks).increments;
-}
-
-/** The distinct visitor marks of a batch's human clicks. */
-export function visitorMarksOf(clicks: readonly Click[]): VisitorMark[] {
-  return windowOf(clicks).marks;
-}
-
-function windowOf(clicks: readonly Click[]): DrainedRollups {
-  const window = new RollupWindow();
-  window.add(clicks);
-  return window.drain();
-}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import { rollupsOf, visitorMarksOf } from './rollup-window.ts';
+import { rollupsOf, visitorMarksOf } from '../../../../test/support/rollups-of.ts';
 import { uniqueIncrements } from '../../../core/stats/rollups.ts';
 
 const click = (over: Partial<Click> = {}): Click => ({

@@ -1,5 +1,4 @@
 import type { Transaction } from 'kysely';
-import type { Click } from '../../../core/clicks/click.ts';
 import type { RollupIncrement, VisitorMark } from '../../../core/stats/rollups.ts';
 import type { Database } from '../../storage/schema.ts';
 
@@ -17,10 +16,11 @@ export interface LinkUpdate {
 }
 
 /**
- * The statements of PostgreSQL's click writes (pg-click-writes.ts) and of the recovery, in the form
- * each engine writes fastest. A batch is written with keepLinks and insertClicks, and a window with keepLinks, insertMarks,
- * upsertRollups, addAccountDays and countWindow, in that order, each with its rows in key order: the order in
- * which every writer takes its locks (docs/adr/0016).
+ * The statements of PostgreSQL's click writes (pg-click-writes.ts, whose batch inserts its rows as
+ * binary arrays: pg-click-statements.ts's insertClickArrays) and of the recovery, in the form each
+ * engine writes fastest. A window is written with keepLinks, insertMarks, upsertRollups,
+ * addAccountDays and countWindow, in that order, each with its rows in key order: the order in
+ * which every writer takes its locks (docs/design/clicks.md, invariant 7).
  */
 export interface ClickStatements {
   /**
@@ -28,11 +28,6 @@ export interface ClickStatements {
    * of the transaction by a lock that neither a counter update nor an edit waits for.
    */
   keepLinks(trx: Transaction<Database>, ids: readonly number[]): Promise<KeptLinks>;
-  /**
-   * Inserts the click rows; with an `owner`, also records them as a batch not yet rolled up
-   * (click_batches_pending, docs/adr/0034) and answers its id (null when there were none).
-   */
-  insertClicks(trx: Transaction<Database>, clicks: readonly Click[], owner?: string): Promise<number | null>;
   /**
    * links.clicks += clicks; last_rotation = rotation where there is one: a batch's capped links.
    * Where writers run at once, the rows are locked in the order given (id order) before any is

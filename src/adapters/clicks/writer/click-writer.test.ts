@@ -1,17 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import { toBatch } from '../../../core/clicks/batch.ts';
 import { ClickWriter, type ClickWriterOptions } from './click-writer.ts';
 import type { ClickWrites } from './click-writes.ts';
-import { toMessage } from '../thread/worker-messages.ts';
+import { batchMessage, toBatch } from '../../../../test/support/click-hand-over.ts';
 import { aClick } from '../../../../test/support/clicks.ts';
 
 const click = (linkId: number): Click =>
   aClick({ linkId, at: Date.parse('2026-11-23T10:00:00Z'), hour: 10, country: 'US', browser: 'Chrome' });
 
 const message = (n: number, linkId = 1) =>
-  toMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) })))).message;
+  batchMessage(toBatch(Array.from({ length: n }, () => ({ click: click(linkId) }))));
 
 /** Writes that count what they are given, and fail while `failing` is set; records stay until their window releases them. */
 class CountingWrites implements ClickWrites {
@@ -213,7 +212,7 @@ test('a visitor mark is sent with the first window written that holds it, not ag
   const writes = new MarkingWrites();
   const { writer } = writerOver(writes, { promptWindowRows: 0 });
   const visit = (visitor: string, linkId = 1) =>
-    toMessage(toBatch([{ click: aClick({ linkId, visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+    batchMessage(toBatch([{ click: aClick({ linkId, visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }]));
   writer.add(visit('a'));
   writes.failing = true;
   await assert.rejects(writer.settle());
@@ -231,7 +230,7 @@ test('a window dropped for a recovery from the rows wrote no mark: its visitors 
   const writes = new MarkingWrites();
   const { writer } = writerOver(writes, { promptWindowRows: 0 });
   const visit = (visitor: string) =>
-    toMessage(toBatch([{ click: aClick({ visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }])).message;
+    batchMessage(toBatch([{ click: aClick({ visitor, at: Date.parse('2026-11-23T10:00:00Z') }) }]));
   writer.add(visit('a'));
   writes.rolledUp = true;
   await writer.settle();

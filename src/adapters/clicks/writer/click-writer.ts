@@ -28,7 +28,7 @@ export interface ClickWriterOptions {
   onError(error: unknown): void;
   /** Writes succeed again after failed attempts. */
   onResumed(message: string): void;
-  /** Clicks written (their rows committed) and how long it took. */
+  /** Clicks written (their rows committed, and a window due with them written) and how long the rows took. */
   onWritten(clicks: number, ms: number): void;
   /** Clicks dropped because the buffer was full. */
   onDropped(clicks: number): void;
@@ -96,7 +96,10 @@ export class ClickWriter {
     else this.writeWhenDue();
   }
 
-  /** Writes the rows of everything handed over so far now; its rollups and counters join the window. */
+  /**
+   * Writes the rows of everything handed over so far now (what the due timer runs); their rollups
+   * and counters join the window.
+   */
   write(): Promise<void> {
     return this.serially(() => this.writeWaiting());
   }
@@ -162,7 +165,7 @@ export class ClickWriter {
     if (this.due !== null) clearTimeout(this.due);
     this.due = setTimeout(() => {
       this.due = null;
-      this.serially(() => this.writeWaiting()).then(
+      this.write().then(
         () => this.writeWhenDue(),
         () => this.writeSoon(Math.min(Math.min(this.options.writeIntervalMs, 1000) * 2 ** this.failures, MAX_RETRY_MS)),
       );
@@ -220,7 +223,7 @@ export class ClickWriter {
     if (this.window.size + this.totals.size === 0) this.windowSince = Date.now();
     this.totals.add({ counts: written.later, rotations: batch.rotations });
     if (written.rolledUp !== true) this.window.add(batch.clicks);
-    this.options.onWritten(clicks, performance.now() - started);
+    const ms = performance.now() - started;
     const { windowMs } = this.options;
     if (
       windowDue({
@@ -233,6 +236,8 @@ export class ClickWriter {
       // The rows are written: a window that fails must not make them be written again.
       await this.writeWindow().catch(() => undefined);
     }
+    // Told once the window due with the rows is written too: what is told written is done with.
+    this.options.onWritten(clicks, ms);
     this.scheduleWindow(Math.max(0, this.windowSince + windowMs - Date.now()));
   }
 

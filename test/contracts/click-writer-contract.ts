@@ -1,19 +1,20 @@
-// What every ClickStore promises (src/core/clicks/ports.ts), as the click sinks rely on it: once a
-// batch is written and the store settled, every click is a row (bots included), the link's clicks
-// grew by the batch's human count, its last rotation is the batch's, and its day's total and
-// unique visitors are summed. Run against the in-process click writer on both engines, with and without a
-// rollup window; the writer threads' own files: test/integration/clicks.
+// What every click writer behind the sink promises (ColumnsWriter, src/adapters/clicks/sink/
+// columnar-click-sink.ts), as ColumnarClickSink relies on it: once clicks are handed over and the
+// writer settled (a flush), every click is a row (bots included), the link's clicks grew by the
+// batch's human count, its last rotation is the batch's, and its day's total and unique visitors
+// are summed. Run against the in-process click writer on both engines, with and without a rollup
+// window; the writer threads' own files: test/integration/clicks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toBatch } from '../../src/core/clicks/batch.ts';
-import type { ClickStore } from '../../src/core/clicks/ports.ts';
+import type { ColumnsWriter } from '../../src/adapters/clicks/sink/columnar-click-sink.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/adapters/storage/schema.ts';
 import { aClick, clickRowsOf, rollupCount } from '../support/clicks.ts';
 import { linkCounter } from '../support/link-rows.ts';
+import { handOver, toBatch, type ClickBatch } from '../support/click-hand-over.ts';
 
-export interface ClickStoreSubject {
-  store: ClickStore;
+export interface ClickWriterSubject {
+  writer: ColumnsWriter;
   /** A fresh link of a fresh account. */
   link: () => Promise<{ id: number; accountId: number }>;
   deleteLink: (linkId: number) => Promise<void>;
@@ -24,8 +25,8 @@ export interface ClickStoreSubject {
 const CLICK_DAY = '2026-11-24';
 const at = Date.parse(`${CLICK_DAY}T10:00:00Z`);
 
-/** ClickStoreSubject's state, read from the tables every click writer writes. */
-export function sqlClickState(db: Kysely<Database>): ClickStoreSubject['state'] {
+/** ClickWriterSubject's state, read from the tables every click writer writes. */
+export function sqlClickState(db: Kysely<Database>): ClickWriterSubject['state'] {
   return async (id) => {
     const row = await linkCounter(db, id);
     return {
@@ -38,11 +39,12 @@ export function sqlClickState(db: Kysely<Database>): ClickStoreSubject['state'] 
   };
 }
 
-export function describeClickStoreContract(name: string, make: () => ClickStoreSubject): void {
-  describe(`${name}: the ClickStore contract`, () => {
-    const written = async (s: ClickStoreSubject, batch: Parameters<ClickStore['writeBatch']>[0]) => {
-      await s.store.writeBatch(batch);
-      await s.store.settle?.();
+export function describeClickWriterContract(name: string, make: () => ClickWriterSubject): void {
+  describe(`${name}: the click writer contract`, () => {
+    // Handed over as the sink hands clicks over, then settled as a flush settles them.
+    const written = async (s: ClickWriterSubject, batch: ClickBatch) => {
+      handOver(s.writer, batch);
+      await s.writer.settle();
     };
 
     test('a batch: every click a row, human clicks counted, the last rotation kept (0 before any), the day’s total and unique visitors summed', async () => {
