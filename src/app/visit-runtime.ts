@@ -14,7 +14,7 @@ import { WorkerClickStore } from '../adapters/clicks/thread/worker-click-store.t
 import type { WriterData } from '../adapters/clicks/thread/worker-messages.ts';
 import { InProcessClickWriter } from '../adapters/clicks/thread/in-process-click-writer.ts';
 import { SqlClickRecovery } from '../adapters/clicks/recovery/click-recovery.ts';
-import { ClickRecoveryLoop } from '../adapters/clicks/recovery/click-recovery-loop.ts';
+import { ClickLease } from '../adapters/clicks/recovery/click-lease.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
 import { MemoryAttemptLimiter } from '../adapters/state/memory-attempt-limiter.ts';
 import { MemoryClickQuota } from '../adapters/state/memory-click-quota.ts';
@@ -73,11 +73,12 @@ export interface VisitRuntime {
    */
   warmUp(): Promise<number>;
   /**
-   * Takes this process's lease on its click batches and, now and then, rolls up the batches of
-   * writers that died (CLICK_WRITER_LEASE_MS, docs/adr/0034). Started by the server, not by
-   * tools that never serve a visit; close() ends the lease after the last clicks are written.
+   * This process's lease on its click batches and the roll-up of the batches of writers that
+   * died (CLICK_WRITER_LEASE_MS): its round runs on the server's scheduler
+   * (src/app/background-jobs.ts), not in tools that never serve a visit; close() ends the lease
+   * after the last clicks are written.
    */
-  startClickRecovery(): Promise<void>;
+  clickLease: ClickLease;
   /**
    * Starts the click writer thread now (it starts with the first click otherwise) and resolves
    * once it can write: called by the server before it listens, not by tools that never serve a
@@ -143,7 +144,7 @@ export function createVisitRuntime(
     meter: clickMeter,
   });
   // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
-  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
+  const clickLease = new ClickLease(new SqlClickRecovery(storage.db, storage.engine), {
     owner,
     leaseMs: tuning.CLICK_WRITER_LEASE_MS,
     onError,
@@ -154,7 +155,7 @@ export function createVisitRuntime(
     // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
     await sink.close().catch(onError);
     await writer.close();
-    await recovery.stop();
+    await clickLease.release();
   };
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
@@ -167,7 +168,7 @@ export function createVisitRuntime(
     appHosts,
     warmUp: warm,
     clickMeter,
-    startClickRecovery: () => recovery.start(),
+    clickLease,
     startClickWriter: () => writer.open(),
   };
 

@@ -39,7 +39,11 @@ export function batchMessage(batch: ClickBatch, since: number = Date.now()): Bat
 }
 
 /** Hands `batch` to a writer (the writer thread's or the one in process), its first click recorded at `since`. */
-export function handOver(writer: Pick<ColumnsWriter, 'writeColumns'>, batch: ClickBatch, since: number = Date.now()): void {
+export function handOver(
+  writer: Pick<ColumnsWriter, 'writeColumns'>,
+  batch: ClickBatch,
+  since: number = Date.now(),
+): void {
   writer.writeColumns(encodeClicks(batch.clicks), batch.counts, batch.rotations, since);
 }
 
@@ -49,13 +53,20 @@ export function handOver(writer: Pick<ColumnsWriter, 'writeColumns'>, batch: Cli
  * them written; a window due with them has been written too). Rollups and counters the window
  * holds back stay held: settle() writes them, as a flush does.
  */
-export async function writeDue(writer: ColumnsWriter & { readonly meter: ClickMeter }, batch: ClickBatch): Promise<void> {
+export async function writeDue(
+  writer: ColumnsWriter & { readonly meter: ClickMeter },
+  batch: ClickBatch,
+): Promise<void> {
   const written = writer.meter.written + batch.clicks.length;
   handOver(writer, batch, 0);
-  await eventually(`${batch.clicks.length} clicks written by the writer's due write`, () => writer.meter.written >= written, {
-    everyMs: 1,
-    timeoutMs: 60_000,
-  });
+  await eventually(
+    `${batch.clicks.length} clicks written by the writer's due write`,
+    () => writer.meter.written >= written,
+    {
+      everyMs: 1,
+      timeoutMs: 60_000,
+    },
+  );
 }
 
 /** A ClickWriter over one engine's writes, as InProcessClickWriter makes one (a second's interval, a million clicks kept at most). */

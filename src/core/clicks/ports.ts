@@ -36,6 +36,14 @@ export interface ClickSink {
   close(): Promise<void>;
 }
 
+/**
+ * Sees every click the sink records, after the sink, on the click path: a map update, never
+ * awaited (the webhooks' batcher, the live tally). The chain: adapters/clicks/sink/sink-chain.ts.
+ */
+export interface ClickTap {
+  take(click: Click): void;
+}
+
 /** What a claim in the database's count of a cap came to (ClickClaimStore.claim). */
 export type ClaimAnswer = 'granted' | 'refused' | 'closed' | 'missing';
 

@@ -76,7 +76,8 @@ for (const engine of ENGINES) {
     ) => {
       for (let i = first; i < first + count; i += size) {
         const n = Math.min(size, first + count - i);
-        await writeDue(store, 
+        await writeDue(
+          store,
           toBatch(
             Array.from({ length: n }, (_, k) => ({ click: clickOf(i + k, links, db.accountId), rotation: i + k })),
           ),

@@ -106,7 +106,8 @@ test(
         onError: (e) => assert.fail(String(e)),
         owner: 'test',
       });
-      await writeDue(store, 
+      await writeDue(
+        store,
         toBatch([
           { click: click(1, 1, at('2024-05-20T08:00:00Z')) },
           { click: click(2, 1, at('2026-02-03T08:00:00Z')) },

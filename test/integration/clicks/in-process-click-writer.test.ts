@@ -77,7 +77,8 @@ for (const engine of ENGINES) {
       const [a, b, gone] = (await db.links(3)) as [number, number, number];
       await db.storage.db.deleteFrom('links').where('id', '=', gone).execute();
       const acc = db.accountId;
-      await writeDue(store, 
+      await writeDue(
+        store,
         toBatch([
           { click: click(b, acc, { visitor: 'v9', country: 'US' }), rotation: 2 },
           { click: click(a, acc) },
@@ -156,7 +157,8 @@ for (const engine of ENGINES) {
 
     test('a batch larger than any one statement of the multi-row form: 1 200 clicks over 600 links, totals exact', async () => {
       const ids = await db.links(600);
-      await writeDue(store, 
+      await writeDue(
+        store,
         toBatch(
           Array.from({ length: 1200 }, (_, i) => ({
             click: click(ids[i % 600]!, db.accountId, { visitor: `v${i}`, isBot: i % 10 === 0 }),

@@ -54,7 +54,8 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     const store = new WorkerClickStore(data(), { meter });
     try {
       const [a, b] = [links[0]!, links[1]!];
-      handOver(store, 
+      handOver(
+        store,
         toBatch([
           { click: click(a, accountId), rotation: 1 },
           { click: click(a, accountId, { visitor: 'other' }), rotation: 2 },

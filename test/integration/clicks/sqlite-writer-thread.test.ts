@@ -55,7 +55,8 @@ describe('the SQLite writer thread', () => {
     });
     try {
       const [a, b] = [links[0]!, links[1]!];
-      handOver(store, 
+      handOver(
+        store,
         toBatch([
           { click: click(a, accountId) },
           { click: click(a, accountId, { visitor: 'other' }) },
@@ -124,7 +125,8 @@ describe('the SQLite writer thread', () => {
       assert.equal(await rowsOf(link), n);
     };
     try {
-      handOver(store, 
+      handOver(
+        store,
         toBatch([
           { click: click(quiet, accountId), rotation: 1 },
           { click: click(quiet, accountId), rotation: 2 },
@@ -142,7 +144,8 @@ describe('the SQLite writer thread', () => {
       assert.deepEqual([row, await rollup(quiet, 'total')], [{ clicks: 2, last_rotation: 2 }, 2]);
 
       // 1 100 distinct visitors: more rows in the window than are worth writing every batch.
-      handOver(store, 
+      handOver(
+        store,
         toBatch(
           Array.from({ length: 1100 }, (_, i) => ({
             click: click(busy, accountId, { visitor: `b${i}` }),
@@ -213,7 +216,8 @@ describe('the SQLite writer thread', () => {
       await store.settle();
       assert.equal(await rowsOf(gone), 1);
       await c.links.delete(accountId, gone, TEST_ACTOR);
-      handOver(store, 
+      handOver(
+        store,
         toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]),
       );
       await store.settle();
@@ -289,7 +293,8 @@ describe('the SQLite writer thread', () => {
       rollupIntervalMs: 60_000,
     });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' }, TEST_ACTOR)).link.id;
-    handOver(store, 
+    handOver(
+      store,
       toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))),
     );
     await store.close();

@@ -6,11 +6,7 @@ import { capped, linkUpdates, rollUpWritten, uncapped } from '../recovery/click-
 import { recoveryStatements } from '../recovery/click-recovery-statements.ts';
 import { BinaryArrayWriter } from '../../storage/stores/pg-binary-arrays.ts';
 import { pgClickArrays } from './pg-click-arrays.ts';
-import {
-  insertClickArrays,
-  pgClickStatements as statements,
-  type PgRecord,
-} from './pg-click-statements.ts';
+import { insertClickArrays, pgClickStatements as statements, type PgRecord } from './pg-click-statements.ts';
 import { columnsOf } from '../sink/click-columns.ts';
 import { writeRollups } from '../writer/rollup-writes.ts';
 import type { ClickWrites, RowsWritten } from '../writer/click-writes.ts';

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { WrittenClick } from './recovered-clicks.ts';
 import type { Engine } from '../../storage/connect.ts';
 import type { Database } from '../../storage/schema.ts';

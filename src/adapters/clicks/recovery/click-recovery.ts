@@ -3,11 +3,7 @@ import { recoverSums } from './recovered-clicks.ts';
 import type { Engine } from '../../storage/connect.ts';
 import type { Database } from '../../storage/schema.ts';
 import type { ClickStatements, KeptLinks, LinkUpdate } from '../writer/click-statements.ts';
-import {
-  recoveryStatements,
-  type PendingBatch,
-  type RecoveryStatements,
-} from './click-recovery-statements.ts';
+import { recoveryStatements, type PendingBatch, type RecoveryStatements } from './click-recovery-statements.ts';
 import { pgClickStatements } from '../postgres/pg-click-statements.ts';
 import { writeRollups } from '../writer/rollup-writes.ts';
 import { sqliteClickStatements } from '../sqlite/sqlite-click-statements.ts';

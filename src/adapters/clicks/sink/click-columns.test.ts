@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Click } from '../../../core/clicks/click.ts';
-import {
-  ClickColumnsBuilder,
-  ClickColumnsView,
-  transferablesOf,
-  type ClickColumns,
-} from './click-columns.ts';
+import { ClickColumnsBuilder, ClickColumnsView, transferablesOf, type ClickColumns } from './click-columns.ts';
 import { encodeClicks } from '../../../../test/support/click-hand-over.ts';
 
 /** The view's clicks as objects of their own (the view hands out one reused object). */

@@ -32,9 +32,7 @@ test('messages handed over become one batch: clicks in order, counts added up, t
     ),
   );
   waiting.add(batchMessage(toBatch([])));
-  waiting.add(
-    batchMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])),
-  );
+  waiting.add(batchMessage(toBatch([{ click: click(1, 3), rotation: 3 }, { click: { ...click(3, 4), isBot: true } }])));
   assert.equal(waiting.count, 4);
   const batch = waiting.take();
   assert.deepEqual(

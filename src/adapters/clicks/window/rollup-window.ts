@@ -1,6 +1,12 @@
 import type { Click } from '../../../core/clicks/click.ts';
 import { UNKNOWN_VALUE, type Dimension } from '../../../core/stats/dimensions.ts';
-import { hourValue, sortIncrements, valueOf, type RollupIncrement, type VisitorMark } from '../../../core/stats/rollups.ts';
+import {
+  hourValue,
+  sortIncrements,
+  valueOf,
+  type RollupIncrement,
+  type VisitorMark,
+} from '../../../core/stats/rollups.ts';
 import { decisionValue } from '../../../core/stats/decision-value.ts';
 import type { MarkSet, WrittenMarks } from './written-marks.ts';
 

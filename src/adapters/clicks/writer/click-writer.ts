@@ -5,6 +5,7 @@ import { WrittenMarks } from '../window/written-marks.ts';
 import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import { WaitingClicks, type BatchMessage, type WaitingBatch } from '../thread/worker-messages.ts';
 import { writeDueIn } from './write-due.ts';
+import { Scheduler } from '../../shared/scheduler.ts';
 
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
 // and per page it touches, so fewer, larger ones write each click for less (docs/performance.md).
@@ -61,7 +62,8 @@ export class ClickWriter {
   private chain: Promise<void> = Promise.resolve();
   private due: NodeJS.Timeout | null = null;
   private windowTimer: NodeJS.Timeout | null = null;
-  private readonly idleTimer: NodeJS.Timeout | null;
+  /** The writer's one background job: the idle checkpoint (src/app/background-jobs.ts lists it). */
+  private readonly jobs: Scheduler;
   private failures = 0;
   private windowFailures = 0;
   private dropped = 0;
@@ -71,11 +73,16 @@ export class ClickWriter {
     private readonly writes: ClickWrites,
     private readonly options: ClickWriterOptions,
   ) {
+    this.jobs = new Scheduler((error) => options.onError(error));
     const idle = writes.idle?.bind(writes);
-    this.idleTimer = idle
-      ? setInterval(() => (this.waiting.count === 0 ? idle() : undefined), options.writeIntervalMs)
-      : null;
-    this.idleTimer?.unref();
+    if (idle) {
+      this.jobs.add({
+        name: 'click writer idle checkpoint',
+        intervalMs: options.writeIntervalMs,
+        round: async () => (this.waiting.count === 0 ? idle() : undefined),
+      });
+    }
+    this.jobs.start();
   }
 
   /** Clicks handed over and not yet written. */
@@ -116,7 +123,7 @@ export class ClickWriter {
   async close(): Promise<void> {
     this.closing = true;
     for (const timer of [this.due, this.windowTimer]) if (timer !== null) clearTimeout(timer);
-    if (this.idleTimer !== null) clearInterval(this.idleTimer);
+    await this.jobs.stop();
     let failure: unknown = null;
     for (let attempt = 0; attempt < CLOSE_ATTEMPTS; attempt++) {
       try {
