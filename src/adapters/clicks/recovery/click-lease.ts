@@ -9,7 +9,6 @@ export interface ClickLeaseOptions {
   onError(error: unknown): void;
   /** Batches of a dead writer were rolled up here. */
   onRecovered(recovered: Recovered): void;
-  now?: () => number;
 }
 
 /**
@@ -21,14 +20,11 @@ export interface ClickLeaseOptions {
 export class ClickLease {
   /** A round has renewed the lease: the stop ends it. */
   private held = false;
-  private readonly now: () => number;
 
   constructor(
     private readonly recovery: SqlClickRecovery,
     private readonly options: ClickLeaseOptions,
-  ) {
-    this.now = options.now ?? Date.now;
-  }
+  ) {}
 
   /** How often the round runs: a third of the lease, so that two rounds may fail before it runs out. */
   get roundMs(): number {
@@ -37,9 +33,9 @@ export class ClickLease {
 
   /** One round: renew, then recover. A failure is the round's: it is told, and the next round tries again. */
   async round(): Promise<void> {
-    await this.recovery.renew(this.options.owner, this.now() + this.options.leaseMs);
+    await this.recovery.renew(this.options.owner, Date.now() + this.options.leaseMs);
     this.held = true;
-    const recovered = await this.recovery.recover(this.now());
+    const recovered = await this.recovery.recover(Date.now());
     if (recovered.batches > 0) this.options.onRecovered(recovered);
   }
 
