@@ -31,10 +31,10 @@ const SETTLE_ROUND_MS = 1000;
 const WEBHOOK_CLICKS_MS = 1000;
 
 /** What the server's jobs run. */
-export type JobParts = Pick<Container, 'tuning' | 'stats' | 'audit' | 'linkClickCounts' | 'hooks'>;
+export type JobParts = Pick<Container, 'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks'>;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
-export function serverJobs({ tuning, stats, audit, linkClickCounts, hooks }: JobParts): Job[] {
+export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks }: JobParts): Job[] {
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -50,13 +50,17 @@ export function serverJobs({ tuning, stats, audit, linkClickCounts, hooks }: Job
       round: async () => {
         // The audit log's age limit holds even when the clicks' pruning fails.
         try {
-          await stats.prune();
+          await statsMaintenance.prune();
         } finally {
           await audit.prune();
         }
       },
     },
-    { name: 'folding the monthly statistics', ...FOLDING, round: async () => void (await stats.foldMonths()) },
+    {
+      name: 'folding the monthly statistics',
+      ...FOLDING,
+      round: async () => void (await statsMaintenance.foldMonths()),
+    },
   ];
   if (linkClickCounts) {
     jobs.push({

@@ -69,19 +69,23 @@ export interface WebhookRuntimeOverrides {
   targets?: WebhookTargetCheck;
 }
 
+type RecordsOn = (db: Kysely<Database>) => {
+  links: LinkStore;
+  spaces: SpaceStore;
+  domains: DomainStore;
+  pixels: PixelStore;
+  tags?: TagStore;
+};
+
+type EventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) => WebhookEvents;
+
 export function createWebhookRuntime(
   config: Config,
   tuning: Tuning,
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
-  recordsOn: (db: Kysely<Database>) => {
-    links: LinkStore;
-    spaces: SpaceStore;
-    domains: DomainStore;
-    pixels: PixelStore;
-    tags?: TagStore;
-  },
+  recordsOn: RecordsOn,
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {
@@ -98,14 +102,45 @@ export function createWebhookRuntime(
   const deliveriesDue = new JobWake();
   // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
   // it could look before the deliveries are there and sleep a whole poll interval.
-  const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
+  const eventsOn: EventsOn = (db, afterCommit) =>
     new WebhookEvents({
       store: new SqlWebhookStore(db),
       outbox: new SqlDeliveryOutbox(db, storage.engine),
       clock,
       enqueued: () => afterCommit(() => deliveriesDue.now()),
     });
-  const listenerOf = (events: WebhookEvents): LinkEventListener => ({
+  const events = eventsOn(storage.db, (task) => task());
+  const clicks = new ClickBatcher(events);
+  const expiry = expirySweepOf(storage, clock, present, recordsOn, { events, eventsOn });
+  const service = new WebhooksService({
+    store,
+    targets,
+    clock,
+    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWebhookStore(trx), audit: new SqlAuditLog(trx) })),
+    onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
+  });
+  return {
+    service,
+    dispatcher,
+    clicks,
+    linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit), present),
+    onLinkEvent: listenerOf(events, present),
+    rounds: {
+      deliveries: async () => (await dispatcher.deliverDue()) === BATCH,
+      clicks: clickRoundOf(store, clicks),
+      expiry: () => expiry.round(EXPIRY_BATCH),
+    },
+    deliveriesDue,
+    stop: async () => {
+      await clicks.flush().catch(onError);
+      if (sender instanceof UndiciSender) await sender.close();
+    },
+  };
+}
+
+/** A link change told to the webhooks: each link as the API presents it (a deleted one: its id and alias). */
+function listenerOf(events: WebhookEvents, present: (view: LinkView) => unknown): LinkEventListener {
+  return {
     listens: (accountId, change) => events.listens(accountId, change),
     changed: (accountId, change, links) =>
       events.emitMany(
@@ -116,18 +151,25 @@ export function createWebhookRuntime(
           data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
         })),
       ),
-  });
-  const events = eventsOn(storage.db, (task) => task());
-  const clicks = new ClickBatcher(events);
+  };
+}
+
+/** link.expired's sweep: a round's claim and its deliveries commit together. */
+function expirySweepOf(
+  storage: Storage,
+  clock: Clock,
+  present: (view: LinkView) => unknown,
+  recordsOn: RecordsOn,
+  { events, eventsOn }: { events: WebhookEvents; eventsOn: EventsOn },
+): ExpirySweep {
   const records = recordsOn(storage.db);
-  const expiry = new ExpirySweep({
+  return new ExpirySweep({
     claims: new SqlExpiryClaims(storage.db, storage.engine),
     links: records.links,
     views: new LinkViews(records),
     events,
     present,
     clock,
-    // A round's claim and its deliveries commit together.
     unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => {
       const inUnit = recordsOn(trx);
       return {
@@ -138,37 +180,17 @@ export function createWebhookRuntime(
       };
     }),
   });
-  const service = new WebhooksService({
-    store,
-    targets,
-    clock,
-    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWebhookStore(trx), audit: new SqlAuditLog(trx) })),
-    onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
-  });
+}
+
+/** link.clicked: a round hands the batched clicks to the outbox, the listening accounts read again now and then. */
+function clickRoundOf(store: SqlWebhookStore, clicks: ClickBatcher): () => Promise<boolean> {
   let lastRefresh = -Infinity;
-  const clickRound = async () => {
+  return async () => {
     if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
       lastRefresh = Date.now();
       clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
     }
     await clicks.flush();
     return false;
-  };
-  return {
-    service,
-    dispatcher,
-    clicks,
-    linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit)),
-    onLinkEvent: listenerOf(events),
-    rounds: {
-      deliveries: async () => (await dispatcher.deliverDue()) === BATCH,
-      clicks: clickRound,
-      expiry: () => expiry.round(EXPIRY_BATCH),
-    },
-    deliveriesDue,
-    stop: async () => {
-      await clicks.flush().catch(onError);
-      if (sender instanceof UndiciSender) await sender.close();
-    },
   };
 }
