@@ -40,7 +40,7 @@ function acceptUrl(appUrl: string, token: string): string {
 
 /** Workspaces, members, invitations and keys (docs/api.md; docs/adr/0064). The service checks every role. */
 export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
-  const { workspaces: ws, clock } = ctx;
+  const { workspaces: ws, members, invitations, workspaceKeys: keys, clock } = ctx;
   const tag = { tags: ['Workspaces'], security };
   const routes: RouteOptions[] = [
     {
@@ -118,7 +118,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: listOf(MemberRecord), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
-        data: (await ws.members(request.actor, request.params.id)).map(memberRecord),
+        data: (await members.list(request.actor, request.params.id)).map(memberRecord),
         status: 200 as const,
       })) as Handler,
     },
@@ -135,7 +135,9 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
       },
       handler: (async (request: FastifyRequest<{ Params: MemberParams; Body: RoleBody }>) =>
         one(
-          memberRecord(await ws.setRole(request.actor, request.params.id, request.params.user_id, request.body.role)),
+          memberRecord(
+            await members.setRole(request.actor, request.params.id, request.params.user_id, request.body.role),
+          ),
         )) as Handler,
     },
     {
@@ -148,7 +150,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: DeletedEnvelope('member'), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: MemberParams }>) => {
-        await ws.removeMember(request.actor, request.params.id, request.params.user_id);
+        await members.remove(request.actor, request.params.id, request.params.user_id);
         return deleted('member', request.params.user_id);
       }) as Handler,
     },
@@ -167,7 +169,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         request: FastifyRequest<{ Params: WorkspaceParams; Body: InvitationBody }>,
         reply: FastifyReply,
       ) => {
-        const { invitation, token, mailed } = await ws.invite(request.actor, request.params.id, request.body);
+        const { invitation, token, mailed } = await invitations.invite(request.actor, request.params.id, request.body);
         return reply.code(201).send(
           created({
             ...invitationRecord(invitation, clock.now()),
@@ -190,7 +192,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => {
         const now = clock.now();
         return {
-          data: (await ws.invitations(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
+          data: (await invitations.list(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
           status: 200 as const,
         };
       }) as Handler,
@@ -205,7 +207,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: DeletedEnvelope('invitation'), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: InvitationParams }>) => {
-        await ws.revokeInvitation(request.actor, request.params.id, request.params.invitation_id);
+        await invitations.revoke(request.actor, request.params.id, request.params.invitation_id);
         return deleted('invitation', request.params.invitation_id);
       }) as Handler,
     },
@@ -221,7 +223,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: OneEnvelope(AcceptedRecord), 410: errorResponses[404], ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: TokenParams }>) => {
-        const { workspaceId, role } = await ws.accept(request.actor, request.params.token);
+        const { workspaceId, role } = await invitations.accept(request.actor, request.params.token);
         return one({ workspace_id: workspaceId, role });
       }) as Handler,
     },
@@ -239,7 +241,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: KeyBody }>, reply: FastifyReply) => {
         const { expires_at, ...rest } = request.body;
         const expiresAt = expires_at === undefined || expires_at === null ? null : Date.parse(expires_at);
-        const { key, apiKey } = await ws.createKey(request.actor, request.params.id, { ...rest, expiresAt });
+        const { key, apiKey } = await keys.create(request.actor, request.params.id, { ...rest, expiresAt });
         return reply.code(201).send(created({ ...workspaceKeyRecord(key), key: apiKey }));
       }) as Handler,
     },
@@ -253,7 +255,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: listOf(WorkspaceKeyRecord), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
-        data: (await ws.keys(request.actor, request.params.id)).map(workspaceKeyRecord),
+        data: (await keys.list(request.actor, request.params.id)).map(workspaceKeyRecord),
         status: 200 as const,
       })) as Handler,
     },
@@ -267,7 +269,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         response: { 200: DeletedEnvelope('api_key'), ...errorResponses },
       },
       handler: (async (request: FastifyRequest<{ Params: KeyParams }>) => {
-        await ws.revokeKey(request.actor, request.params.id, request.params.key_id);
+        await keys.revoke(request.actor, request.params.id, request.params.key_id);
         return deleted('api_key', request.params.key_id);
       }) as Handler,
     },

@@ -12,6 +12,9 @@ import type { StatsService } from '../../../core/stats/stats-service.ts';
 import type { TagsService } from '../../../core/tags/tags-service.ts';
 import type { UtmTemplatesService } from '../../../core/utm/utm-templates-service.ts';
 import type { WorkspacesService } from '../../../core/workspaces/workspaces-service.ts';
+import type { MembersService } from '../../../core/workspaces/members-service.ts';
+import type { InvitationsService } from '../../../core/workspaces/invitations-service.ts';
+import type { WorkspaceKeysService } from '../../../core/workspaces/workspace-keys-service.ts';
 import type { ShortUrlOptions } from '../presenters/link-record.ts';
 
 /**
@@ -23,6 +26,10 @@ import type { ShortUrlOptions } from '../presenters/link-record.ts';
 export interface CoreServices {
   accounts: AccountsService;
   workspaces: WorkspacesService;
+  /** A workspace's members and roles; its invitations; its API keys (docs/design/teams.md). */
+  members: MembersService;
+  invitations: InvitationsService;
+  workspaceKeys: WorkspaceKeysService;
   /** The workspaces' audit logs (docs/adr/0071). */
   audit: AuditService;
   /** "Now" for answers that tell whether something has expired (an invitation). */

@@ -7,7 +7,7 @@ import {
   ValidationError,
 } from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
-import { authorize } from '../../../../core/workspaces/workspaces-service.ts';
+import { authorize } from '../../../../core/workspaces/workspace-access.ts';
 import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
@@ -53,6 +53,7 @@ function nextAfterSwitch(next: unknown): string {
 export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
   const service = ctx.workspaces;
+  const { members: people, invitations: invites, workspaceKeys: keyring } = ctx;
 
   const showList = async (
     request: FastifyRequest,
@@ -66,7 +67,7 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
     // A workspace whose two-factor rule stops this person shows no count (its members are not theirs to read yet).
     const count = async (id: number): Promise<number | null> => {
       try {
-        return (await service.members(actor, id)).length;
+        return (await people.list(actor, id)).length;
       } catch (error) {
         if (error instanceof ForbiddenError) return null;
         throw error;
@@ -110,9 +111,9 @@ export const workspacesPages: WebFeature = (web, ctx: WebContext) => {
       );
     }
     const [members, invitations, keys] = await Promise.all([
-      service.members(actor, id),
-      roleAllows(workspace.role, 'invitations.manage') ? service.invitations(actor, id) : Promise.resolve(null),
-      service.keys(actor, id),
+      people.list(actor, id),
+      roleAllows(workspace.role, 'invitations.manage') ? invites.list(actor, id) : Promise.resolve(null),
+      keyring.list(actor, id),
     ]);
     const data = { workspace, members, invitations, keys, personId: actor.userId };
     return sendView(
@@ -239,7 +240,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
   web.post('/account/workspaces/:id/members/:userId/role', { schema: { params: ByMember } }, async (request, reply) => {
     const { id, userId } = request.params as ByMember;
     return orAgain(request, reply, id, 'members', async () => {
-      await service.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
+      await people.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
       return done(reply, viewOf(request, reply, secret).t.workspaces.people.changed, `/account/workspaces/${id}`);
     });
   });
@@ -252,7 +253,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
       const self = userId === viewerOf(request).account.id;
       const workspace = self ? await service.read(actorOf(request), id) : null;
       return orAgain(request, reply, id, 'members', async () => {
-        await service.removeMember(actorOf(request), id, userId);
+        await people.remove(actorOf(request), id, userId);
         const t = viewOf(request, reply, secret).t.workspaces.people;
         return workspace
           ? done(reply, t.left(workspace.name), '/account/workspaces')
@@ -267,7 +268,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     const form = formOf(request);
     try {
       return await orAgain(request, reply, id, 'invite', async () => {
-        const { invitation, token } = await service.invite(actorOf(request), id, {
+        const { invitation, token } = await invites.invite(actorOf(request), id, {
           email: text(form, 'email'),
           role: text(form, 'role'),
         });
@@ -291,7 +292,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     { schema: { params: ByItem } },
     async (request, reply) => {
       const { id, itemId } = request.params as ByItem;
-      await service.revokeInvitation(actorOf(request), id, itemId);
+      await invites.revoke(actorOf(request), id, itemId);
       return done(reply, viewOf(request, reply, secret).t.workspaces.invites.revoked, `/account/workspaces/${id}`);
     },
   );
@@ -304,7 +305,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
       if (expiresAt === undefined)
         throw ValidationError.of('expires_at', viewOf(request, reply, secret).t.workspaces.keys.badDate);
       const scopes = [form.scopes ?? []].flat();
-      const made = await service.createKey(actorOf(request), id, {
+      const made = await keyring.create(actorOf(request), id, {
         name: text(form, 'name'),
         scopes: scopes.length === 0 ? null : scopes,
         expiresAt,
@@ -322,7 +323,7 @@ ${textField({ name: 'confirm', label: d.confirm, value: typed, errors, required:
     { schema: { params: ByItem } },
     async (request, reply) => {
       const { id, itemId } = request.params as ByItem;
-      await service.revokeKey(actorOf(request), id, itemId);
+      await keyring.revoke(actorOf(request), id, itemId);
       return done(reply, viewOf(request, reply, secret).t.workspaces.keys.revoked, `/account/workspaces/${id}`);
     },
   );
