@@ -58,7 +58,6 @@ const ADAPTER_IMPORTS_ALLOWED = [
   ['cli', 'secrets'],
   ['clicks', 'metrics'],
   ['clicks', 'storage'],
-  ['domain-ownership', 'title'],
   ['http', 'geo'],
   ['http', 'images'],
   ['http', 'import'],
@@ -76,7 +75,6 @@ const ADAPTER_IMPORTS_ALLOWED = [
   ['web', 'qr'],
   ['web', 'state'],
   ['web', 'ua'],
-  ['webhooks', 'title'],
 ];
 
 /** Adapters a folder may import besides itself: shared/ for every one, then its allowed pairs. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardedLookup, isPublicAddress } from './address-policy.ts';
-import { fakeLookup } from '../../../test/support/fake-lookup.ts';
+import { fakeLookup } from '../../../../test/support/fake-lookup.ts';
 
 const nonPublic = [
   // IPv4 special ranges named in the policy
