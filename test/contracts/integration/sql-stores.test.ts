@@ -6,6 +6,7 @@ import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
+import { describeImportLeasesContract } from '../import-leases-contract.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
 import { describeClickWriterContract, sqlClickState } from '../click-writer-contract.ts';
 import { describeAdminStoreContract } from '../admin-store-contract.ts';
@@ -28,6 +29,7 @@ import { describeStatsStoresContract } from '../stats-stores-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
+import { SqlImportLeases } from '../../../src/adapters/storage/stores/import-lease-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
@@ -143,6 +145,11 @@ onEachSqlEngine('SQL stores', (storage) => {
   });
 
   describeReservedNamesContract('SqlReservedNames', () => new SqlReservedNames(storage().db));
+
+  describeImportLeasesContract('SqlImportLeases', () => ({
+    leases: new SqlImportLeases(storage().db),
+    owner: account,
+  }));
 
   describeDeliveryOutboxContract('SqlDeliveryOutbox', () => {
     const { db, engine } = storage();
