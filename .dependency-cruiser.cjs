@@ -1,53 +1,49 @@
 // The layer rules of docs/architecture.md, checked by `npm run check:deps` (docs/adr/0022).
 // What dependency-cruiser cannot see, a read of `process.env`, scripts/check-core-env.mjs greps for.
 
-/** Frameworks, drivers and I/O libraries: adapters choose them, the core never does. */
-const FRAMEWORKS_AND_DRIVERS = [
-  'fastify',
-  '@fastify/',
-  'kysely',
-  'better-sqlite3',
-  'pg',
-  'pg-[a-z-]+',
-  'ioredis',
-  'qs',
-  '@sinclair/typebox',
-  'undici',
-  'htmlparser2',
-  'html-encoding-sniffer',
-  'whatwg-encoding',
-  'rate-limiter-flexible',
-  'ipaddr\\.js',
-  'isbot',
-  'ua-parser-js',
-  'mmdb-lib',
-  '@ip-location-db/',
-  'qrcode',
-  'nodemailer',
-  'otpauth',
-  'piscina',
-  'lru-cache',
-  'tsx',
-  'prom-client',
-];
+/**
+ * The npm packages src/core may import: pure libraries without I/O, each with its reason in
+ * "Libraries core may use" of docs/architecture.md. Any other package fails the check.
+ */
+const CORE_PACKAGES = ['ipaddr\\.js', 'i18n-iso-countries', 'negotiator'];
+/** Besides those, what the core's own unit tests (`*.test.ts` beside the code) use. */
+const CORE_TEST_PACKAGES = ['fast-check'];
 
-/** Node modules that do I/O or reach the process: the core is pure rules. */
-const NODE_IO = [
-  'fs',
-  'fs/promises',
-  'net',
-  'tls',
-  'http',
-  'https',
-  'http2',
-  'dgram',
-  'dns',
-  'dns/promises',
-  'child_process',
-  'cluster',
-  'worker_threads',
-  'process',
-];
+/** The Node modules src/core may import: computation only, no sockets, files, DNS, threads or `process`. */
+const CORE_NODE_MODULES = ['crypto', 'util', 'buffer'];
+/** Besides those, the test runner and its assertions, for the core's unit tests. */
+const CORE_TEST_NODE_MODULES = ['test', 'assert', 'assert/strict'];
+
+const NPM = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'];
+
+/** The core's allow-lists as rules: packages and Node modules, each once for its code and once for its tests. */
+function coreRules() {
+  const comment =
+    'src/core imports only the pure libraries and Node modules listed in docs/architecture.md ' +
+    '("Libraries core may use"): no framework, driver or I/O library, no socket, file or process.';
+  const code = { path: '^src/core/', pathNot: '\\.test\\.ts$' };
+  const tests = { path: '^src/core/.+\\.test\\.ts$' };
+  const packages = (names) => ({ dependencyTypes: NPM, pathNot: `^node_modules/(${names.join('|')})/` });
+  const modules = (names) => ({ dependencyTypes: ['core'], pathNot: `^(node:)?(${names.join('|')})$` });
+  return [
+    { name: 'core-only-listed-packages', comment, severity: 'error', from: code, to: packages(CORE_PACKAGES) },
+    {
+      name: 'core-tests-only-listed-packages',
+      comment,
+      severity: 'error',
+      from: tests,
+      to: packages([...CORE_PACKAGES, ...CORE_TEST_PACKAGES]),
+    },
+    { name: 'core-only-listed-node-modules', comment, severity: 'error', from: code, to: modules(CORE_NODE_MODULES) },
+    {
+      name: 'core-tests-only-listed-node-modules',
+      comment,
+      severity: 'error',
+      from: tests,
+      to: modules([...CORE_NODE_MODULES, ...CORE_TEST_NODE_MODULES]),
+    },
+  ];
+}
 
 /**
  * The adapter → adapter imports allowed today, as [from, to] folder names under src/adapters/; it mirrors
@@ -128,24 +124,7 @@ module.exports = {
       from: { path: '^src/core/' },
       to: { path: '^src/(adapters|app)/' },
     },
-    {
-      name: 'core-not-to-frameworks',
-      comment: 'src/core knows no framework, driver or I/O library (docs/adr/0001).',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: {
-        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
-        path: `^node_modules/(${FRAMEWORKS_AND_DRIVERS.join('|')})`,
-      },
-    },
-    {
-      name: 'core-not-to-node-io',
-      comment:
-        'src/core does no I/O and reads no process state: sockets, files, DNS, threads and `process` stay in adapters.',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: { dependencyTypes: ['core'], path: `^(node:)?(${NODE_IO.join('|')})$` },
-    },
+    ...coreRules(),
     {
       name: 'adapters-not-to-app',
       comment: 'Adapters are wired by src/app (the composition roots: main.ts, cli.ts), never import it.',

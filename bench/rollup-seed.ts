@@ -6,7 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import countries from 'i18n-iso-countries';
 import type { Database } from '../src/adapters/storage/schema.ts';
-import type { StatsService } from '../src/core/stats/stats-service.ts';
+import type { StatsMaintenance } from '../src/core/stats/stats-maintenance.ts';
 
 /** [dimension, values a link-day (k), values in the pool (m)]. */
 export type Slot = [string, number, number];
@@ -126,7 +126,7 @@ export async function loadRollups(
 export async function foldFinishedMonths(
   db: Kysely<Database>,
   engine: 'sqlite' | 'postgres',
-  stats: StatsService,
+  stats: StatsMaintenance,
 ): Promise<void> {
   // The rollups were loaded past the click writers, into months a server may have gone through
   // already (when it had no links): the folding starts over, as on a database never folded.

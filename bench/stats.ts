@@ -151,7 +151,7 @@ async function benchEngine(label: string, databaseUrl: string, pgSchema?: string
     `\n${label}: ${Number(total.n).toLocaleString('en')} clicks over ${ids.length} links and ${DAYS} days` +
       ` = ${Number(rows.n).toLocaleString('en')} rollup rows (+ ${RAW.toLocaleString('en')} raw clicks), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
-  if (!values.unfolded) await foldFinishedMonths(c.storage.db, c.storage.engine, c.stats);
+  if (!values.unfolded) await foldFinishedMonths(c.storage.db, c.storage.engine, c.statsMaintenance);
   console.log(`range ${FIRST_DAY} .. ${LAST_DAY}, ${RUNS} runs each on random links`);
   console.log(
     'query'.padEnd(28),

@@ -215,7 +215,8 @@ async function load(label: string, config: Config, pgSchema: string | undefined)
       `\n${label}: ${LINKS.toLocaleString('en')} links; link ${s.big} with ${CLICKS.toLocaleString('en')} clicks over ${DAYS} days ` +
         `(${s.firstDay} .. ${s.today}); ${Number(rows.n).toLocaleString('en')} rollup rows in all; loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    if (!values.unfolded) await foldFinishedMonths(container.storage.db, container.storage.engine, container.stats);
+    if (!values.unfolded)
+      await foldFinishedMonths(container.storage.db, container.storage.engine, container.statsMaintenance);
   } finally {
     await container.close();
   }

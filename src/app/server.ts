@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../adapters/http/app.ts';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { createHttpApp, type HttpOptions } from '../adapters/http/app.ts';
 import type { Config } from './config.ts';
 import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
 import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
+import type { RateLimitSettings } from '../adapters/http/rate-limit.ts';
+import type { WebOptions } from '../adapters/web/app/web-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { verifyPassword } from '../core/shared/secrets.ts';
 import { ClickStamper } from '../core/stats/click-stamp.ts';
@@ -13,7 +15,7 @@ import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.
 import { startPeriodic } from './periodic.ts';
 import { warnOfRefusedSchemes } from './stored-scheme-warning.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
-import { metricsOf } from './metrics.ts';
+import { metricsOf, type Metrics } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
 import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
@@ -21,7 +23,7 @@ import { sweepImportLeftovers } from '../adapters/import/import-temp.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
-/** Daily statistics of finished months are folded into monthly ones a round at a time (ADR 40). */
+/** Daily statistics of finished months are folded into monthly ones a round at a time (docs/design/statistics.md). */
 const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 /** A settle round of the links' click counts gives way after this; the rest waits for the next. */
 const SETTLE_ROUND_MS = 1000;
@@ -44,169 +46,29 @@ export interface Server {
 
 /** Builds a ready server (database migrated) that has not started listening. */
 export async function buildServer(config: Config, overrides: ContainerOverrides = {}): Promise<Server> {
-  // Outages are told through the server's logger once it exists (the container comes first).
-  let outageLog: OutageLog | null = null;
-  // So are the seal key's warnings: those of the start are held until the logger exists.
-  let warnLog: ((line: string) => void) | null = null;
-  const heldWarnings: string[] = [];
-  const container = createContainer(config, {
-    outageLog: (message, error) => (outageLog ?? consoleOutageLog)(message, error),
-    warn: (line) => (warnLog ? warnLog(line) : heldWarnings.push(line)),
-    ...overrides,
-  });
+  const logs = heldLogs();
+  const container = createContainer(config, { outageLog: logs.outageLog, warn: logs.warn, ...overrides });
   let metricsServer: MetricsServer | null = null;
   try {
-    await container.migrate();
-    // Before anything is served: a SEAL_KEY that cannot open the sealed secrets fails the start
-    // (SealKeyError), rather than every two-factor sign-in (docs/design/secrets.md).
-    await container.sealKeys.ready();
-    // Subscribed first, then the domain names read: a change made in between is not missed.
-    // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
-    await Promise.race([
-      container.visits.subscribed,
-      new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
-    ]);
-    // The redirect keys hosts by the custom domain names: they are known before the first visit.
-    await container.visits.source.ready();
-    const secure = new URL(config.APP_URL).protocol === 'https:';
-    const { visits, tuning } = container;
-    const apiRateWindowMs = tuning.API_RATE_WINDOW_SECONDS * 1000;
-    const webRateWindowMs = tuning.WEB_RATE_WINDOW_SECONDS * 1000;
+    await readyToServe(container);
     const metrics = metricsOf(config, container);
     // Published from the click path, not read from the rollups: live whatever STATS_FLUSH_INTERVAL_MS says.
-    const live = new LiveClickTap(visits.feed);
-    const redirect: RedirectContext = {
-      source: visits.source,
-      cached: visits.source,
-      countries: visits.countries,
-      quota: visits.quota,
-      rotation: visits.rotation,
-      sink: live.tap(container.hooks.tap(visits.sink)),
-      attempts: visits.attempts,
-      clock: container.clock,
-      verifyPassword,
-      unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
-      stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
-      clickIds: await container.clickIds(),
-      options: {
-        redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
-        consentMode: config.PIXEL_CONSENT,
-        secureCookies: secure,
-        appUrl: config.APP_URL,
-        domainScheme: config.DOMAIN_SCHEME,
-        appHosts: visits.appHosts,
-      },
-    };
+    const live = new LiveClickTap(container.visits.feed);
     const app = await createHttpApp(
       container,
-      {
-        logger:
-          config.LOG_LEVEL === 'silent'
-            ? false
-            : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
-        bodyLimit: tuning.BODY_LIMIT_BYTES,
-        bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
-        importMaxBytes: tuning.IMPORT_MAX_BYTES,
-        trustProxy: config.TRUST_PROXY,
-        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-        rateLimit: {
-          max: config.API_RATE_LIMIT,
-          windowMs: apiRateWindowMs,
-          ...(visits.redis && config.API_RATE_LIMIT > 0
-            ? {
-                store: sharedRateLimitStore(visits.redis, {
-                  prefix: config.REDIS_PREFIX,
-                  name: 'api',
-                  max: config.API_RATE_LIMIT,
-                  windowMs: apiRateWindowMs,
-                }),
-              }
-            : {}),
-        },
-        metrics: metrics?.http,
-      },
-      redirect,
-      {
-        ...container,
-        web: {
-          signup: config.SIGNUP,
-          csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
-          countries: visits.countries,
-          rateLimit: {
-            max: tuning.WEB_RATE_LIMIT,
-            windowMs: webRateWindowMs,
-            ...(visits.redis && tuning.WEB_RATE_LIMIT > 0
-              ? {
-                  store: sharedRateLimitStore(visits.redis, {
-                    prefix: config.REDIS_PREFIX,
-                    name: 'web',
-                    max: tuning.WEB_RATE_LIMIT,
-                    windowMs: webRateWindowMs,
-                  }),
-                }
-              : {}),
-          },
-          live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
-          statsPasswords: {
-            attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
-            cookies: new UnlockCookies(
-              await sharedSecret(container.storage.db, 'stats-unlock-cookie'),
-              secure,
-              STATS_UNLOCK_SCOPE,
-            ),
-          },
-        },
-      },
+      httpOptionsOf(config, container, metrics, overrides),
+      await redirectContextOf(config, container, live),
+      { ...container, web: await webOptionsOf(config, container) },
     );
     await app.ready();
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
-    outageLog = (message, error) =>
-      error === undefined ? app.log.info(message) : app.log.warn({ err: error }, message);
-    warnLog = (line) => app.log.warn(line);
-    for (const line of heldWarnings.splice(0)) warnLog(line);
-    const retention = startPeriodic(
-      async () => {
-        // The audit log's age limit holds even when the clicks' pruning fails.
-        try {
-          await container.stats.prune();
-        } finally {
-          await container.audit.prune();
-        }
-      },
-      {
-        ...RETENTION,
-        onError: overrides.onError ?? ((err) => app.log.error({ err }, 'retention (clicks, audit log) failed')),
-      },
-    );
-    const folding = startPeriodic(() => container.stats.foldMonths(), {
-      ...FOLDING,
-      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
-    });
-    const linkCounts = container.linkClickCounts;
-    const settling =
-      linkCounts &&
-      startPeriodic(() => linkCounts.settle(SETTLE_ROUND_MS), {
-        firstDelayMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
-        intervalMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
-        onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
-      });
-    container.hooks.start();
-    const warningsStop = new AbortController();
-    const startWarnings = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch(
-      (err: unknown) => app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
-    );
-    // Never fails the start: a leftover that cannot be removed is left (docs/design/imports.md).
-    const leftoversSwept = sweepImportLeftovers().then((removed) => {
-      if (removed.length > 0) app.log.info({ removed }, 'removed the uploads of imports a stopped instance left');
-    });
+    logs.toLogger(app.log);
+    const jobs = startJobs(container, app, overrides);
+    const startWarnings = startWarningsOf(config, container, app);
     const release = async () => {
-      warningsStop.abort();
-      await startWarnings;
-      await leftoversSwept;
+      await startWarnings.stop();
       live.close();
-      await retention.stop();
-      await folding.stop();
-      await settling?.stop();
+      await jobs.stop();
       await metricsServer?.close();
       await container.close();
     };
@@ -215,8 +77,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       container,
       release,
       metricsServer,
-      startWarnings,
-      leftoversSwept,
+      startWarnings: startWarnings.warned,
+      leftoversSwept: startWarnings.swept,
       close: async () => {
         await app.close();
         await release();
@@ -227,4 +89,179 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     await container.close();
     throw error;
   }
+}
+
+/**
+ * Outages and the seal key's warnings are told through the server's logger once it exists (the
+ * container comes first): outages on standard error until then, the start's warnings held.
+ */
+function heldLogs() {
+  let outageLog: OutageLog | null = null;
+  let warnLog: ((line: string) => void) | null = null;
+  const heldWarnings: string[] = [];
+  const outage: OutageLog = (message, error) => (outageLog ?? consoleOutageLog)(message, error);
+  return {
+    outageLog: outage,
+    warn: (line: string) => (warnLog ? warnLog(line) : heldWarnings.push(line)),
+    toLogger(log: FastifyBaseLogger): void {
+      outageLog = (message, error) => (error === undefined ? log.info(message) : log.warn({ err: error }, message));
+      warnLog = (line) => log.warn(line);
+      for (const line of heldWarnings.splice(0)) warnLog(line);
+    },
+  };
+}
+
+/** What must hold before anything is served: the schema, the seal key, the invalidations, the domain names. */
+async function readyToServe(container: Container): Promise<void> {
+  await container.migrate();
+  // Before anything is served: a SEAL_KEY that cannot open the sealed secrets fails the start
+  // (SealKeyError), rather than every two-factor sign-in (docs/design/secrets.md).
+  await container.sealKeys.ready();
+  // Subscribed first, then the domain names read: a change made in between is not missed.
+  // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
+  await Promise.race([
+    container.visits.subscribed,
+    new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
+  ]);
+  // The redirect keys hosts by the custom domain names: they are known before the first visit.
+  await container.visits.source.ready();
+}
+
+/** What a visit is answered with: the link source, the visit's state, the click sink chain, the cookies' secrets. */
+async function redirectContextOf(config: Config, container: Container, live: LiveClickTap): Promise<RedirectContext> {
+  const { visits } = container;
+  const secure = new URL(config.APP_URL).protocol === 'https:';
+  return {
+    source: visits.source,
+    cached: visits.source,
+    countries: visits.countries,
+    quota: visits.quota,
+    rotation: visits.rotation,
+    sink: live.tap(container.hooks.tap(visits.sink)),
+    attempts: visits.attempts,
+    clock: container.clock,
+    verifyPassword,
+    unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
+    stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
+    clickIds: await container.clickIds(),
+    options: {
+      redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
+      consentMode: config.PIXEL_CONSENT,
+      secureCookies: secure,
+      appUrl: config.APP_URL,
+      domainScheme: config.DOMAIN_SCHEME,
+      appHosts: visits.appHosts,
+    },
+  };
+}
+
+/** Requests per window, counted in Redis across instances when it is set (0: off). */
+function rateLimitOf(config: Config, container: Container, name: string, max: number, windowSeconds: number) {
+  const { redis } = container.visits;
+  const windowMs = windowSeconds * 1000;
+  const limit: RateLimitSettings = { max, windowMs };
+  if (redis && max > 0) limit.store = sharedRateLimitStore(redis, { prefix: config.REDIS_PREFIX, name, max, windowMs });
+  return limit;
+}
+
+function httpOptionsOf(
+  config: Config,
+  container: Container,
+  metrics: Metrics | null,
+  overrides: ContainerOverrides,
+): HttpOptions {
+  const { tuning } = container;
+  return {
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, ...(overrides.logStream ? { stream: overrides.logStream } : {}) },
+    bodyLimit: tuning.BODY_LIMIT_BYTES,
+    bulkBodyLimit: tuning.BULK_BODY_LIMIT_BYTES,
+    importMaxBytes: tuning.IMPORT_MAX_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    rateLimit: rateLimitOf(config, container, 'api', config.API_RATE_LIMIT, tuning.API_RATE_WINDOW_SECONDS),
+    metrics: metrics?.http,
+  };
+}
+
+async function webOptionsOf(config: Config, container: Container): Promise<WebOptions> {
+  const { visits, tuning } = container;
+  const secure = new URL(config.APP_URL).protocol === 'https:';
+  return {
+    signup: config.SIGNUP,
+    csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
+    countries: visits.countries,
+    rateLimit: rateLimitOf(config, container, 'web', tuning.WEB_RATE_LIMIT, tuning.WEB_RATE_WINDOW_SECONDS),
+    live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
+    statsPasswords: {
+      attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
+      cookies: new UnlockCookies(
+        await sharedSecret(container.storage.db, 'stats-unlock-cookie'),
+        secure,
+        STATS_UNLOCK_SCOPE,
+      ),
+    },
+  };
+}
+
+/** The server's background jobs (the CLI runs none); `stop` ends them and waits for a run under way. */
+function startJobs(container: Container, app: FastifyInstance, overrides: ContainerOverrides) {
+  const { tuning } = container;
+  const retention = startPeriodic(
+    async () => {
+      // The audit log's age limit holds even when the clicks' pruning fails.
+      try {
+        await container.statsMaintenance.prune();
+      } finally {
+        await container.audit.prune();
+      }
+    },
+    {
+      ...RETENTION,
+      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'retention (clicks, audit log) failed')),
+    },
+  );
+  const folding = startPeriodic(() => container.statsMaintenance.foldMonths(), {
+    ...FOLDING,
+    onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
+  });
+  const linkCounts = container.linkClickCounts;
+  const settling =
+    linkCounts &&
+    startPeriodic(() => linkCounts.settle(SETTLE_ROUND_MS), {
+      firstDelayMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
+      intervalMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
+      onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
+    });
+  container.hooks.start();
+  return {
+    stop: async () => {
+      await retention.stop();
+      await folding.stop();
+      await settling?.stop();
+    },
+  };
+}
+
+/** The start's looks at stored data, in the background: links whose scheme is refused now, imports a killed instance left. */
+function startWarningsOf(config: Config, container: Container, app: FastifyInstance) {
+  const warningsStop = new AbortController();
+  const warned = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch(
+    (err: unknown) => app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
+  );
+  // Never fails the start: a leftover that cannot be removed is left (docs/design/imports.md).
+  const swept = sweepImportLeftovers().then((removed) => {
+    if (removed.length > 0) app.log.info({ removed }, 'removed the uploads of imports a stopped instance left');
+  });
+  return {
+    warned,
+    swept,
+    stop: async () => {
+      warningsStop.abort();
+      await warned;
+      await swept;
+    },
+  };
 }

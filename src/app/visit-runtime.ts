@@ -84,7 +84,7 @@ export interface VisitRuntime {
    * visit (docs/adr/0063).
    */
   startClickWriter(): Promise<void>;
-  /** Clicks as they happen, per account, for the live pages: across instances through Redis when set (docs/adr/0054). */
+  /** Clicks as they happen, per account, for the live pages: across instances through Redis when set. */
   feed: ClickFeed;
   /** Word of sessions ended, so that live streams end at once: across instances through Redis when set (docs/adr/0058). */
   sessionEnds: SessionEnds;
@@ -115,47 +115,11 @@ export function createVisitRuntime(
   config: Config,
   tuning: Tuning,
   storage: Storage,
-  { onError, outageLog, pgSchema }: VisitRuntimeHooks,
+  hooks: VisitRuntimeHooks,
 ): VisitRuntime {
-  const appHost = new URL(config.APP_URL).hostname.toLowerCase();
-  const appHosts = new Set([appHost]);
-  const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
-  const source = new CachedRedirectSource(reads, {
-    ttlMs: tuning.LINK_CACHE_TTL_MS,
-    missTtlMs: Math.min(tuning.LINK_CACHE_TTL_MS, 2000),
-    maxEntries: tuning.LINK_CACHE_SIZE,
-    appHost,
-    onError,
-    onStale: (message) => outageLog(message),
-  });
-  // One click pipeline (docs/adr/0078): a visit's click is encoded into columns on this thread
-  // (ColumnarClickSink) and handed to the writer thread, whose connection of its own writes it
-  // every CLICK_FLUSH_INTERVAL_MS: SQLite's writes would block the redirect's event loop, and
-  // PostgreSQL's, with its rollup window, took the redirect's thread between visits (docs/adr/0008,
-  // 0042). An in-memory database exists only on this connection: the same writer runs here.
-  const clickMeter = new ClickMeter();
-  // Batches are recorded under this writer's lease until their rollups are written (docs/adr/0034).
-  const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  const writer = clickWriter(config, tuning, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
-  const sink = new ColumnarClickSink(writer, {
-    intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS),
-    maxBatch: tuning.CLICK_BATCH_SIZE,
-    meter: clickMeter,
-  });
-  // On SQLite's writer thread the links' counters wait with the rollups (ADR 0010): recovered too.
-  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
-    owner,
-    leaseMs: tuning.CLICK_WRITER_LEASE_MS,
-    onError,
-    onRecovered: ({ batches, clicks }) =>
-      outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
-  });
-  const closeSink = async () => {
-    // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
-    await sink.close().catch(onError);
-    await writer.close();
-    await recovery.stop();
-  };
+  const { onError, outageLog } = hooks;
+  const { appHosts, reads, source } = linkSourceOf(config, tuning, storage, hooks);
+  const clicks = clickPipelineOf(config, tuning, storage, hooks);
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
   const warm = () =>
@@ -163,12 +127,12 @@ export function createVisitRuntime(
   const common = {
     source,
     countries,
-    sink,
+    sink: clicks.sink,
     appHosts,
     warmUp: warm,
-    clickMeter,
-    startClickRecovery: () => recovery.start(),
-    startClickWriter: () => writer.open(),
+    clickMeter: clicks.meter,
+    startClickRecovery: () => clicks.recovery.start(),
+    startClickWriter: () => clicks.writer.open(),
   };
 
   if (!config.REDIS_URL) {
@@ -186,16 +150,92 @@ export function createVisitRuntime(
       subscribed: Promise.resolve(),
       close: () => {
         stopping.abort();
-        return closeSink();
+        return clicks.close();
       },
     };
   }
+  const shared = redisStateOf(config, storage, source, config.REDIS_URL, { onError, outageLog });
+  return {
+    ...common,
+    ...shared.state,
+    close: () => {
+      stopping.abort();
+      return shared.closeAfter(clicks.close);
+    },
+  };
+}
+
+/** The redirect's reads of links, cached on this instance (LINK_CACHE_*), keyed by host. */
+function linkSourceOf(config: Config, tuning: Tuning, storage: Storage, { onError, outageLog }: VisitRuntimeHooks) {
+  const appHost = new URL(config.APP_URL).hostname.toLowerCase();
+  const appHosts = new Set([appHost]);
+  const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
+  const source = new CachedRedirectSource(reads, {
+    ttlMs: tuning.LINK_CACHE_TTL_MS,
+    missTtlMs: Math.min(tuning.LINK_CACHE_TTL_MS, 2000),
+    maxEntries: tuning.LINK_CACHE_SIZE,
+    appHost,
+    onError,
+    onStale: (message) => outageLog(message),
+  });
+  return { appHosts, reads, source };
+}
+
+/** The click pipeline (docs/design/clicks.md): the sink, the writer, the recovery of a stopped writer's batches. */
+function clickPipelineOf(
+  config: Config,
+  tuning: Tuning,
+  storage: Storage,
+  { onError, outageLog, pgSchema }: VisitRuntimeHooks,
+) {
+  // One click pipeline: a visit's click is encoded into columns on this thread
+  // (ColumnarClickSink) and handed to the writer thread, whose connection of its own writes it
+  // every CLICK_FLUSH_INTERVAL_MS: SQLite's writes would block the redirect's event loop, and
+  // PostgreSQL's, with its rollup window, took the redirect's thread between visits
+  // (docs/design/clicks.md). An in-memory database exists only on this connection: the same writer runs here.
+  const clickMeter = new ClickMeter();
+  // Batches are recorded under this writer's lease until their rollups are written.
+  const owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const writer = clickWriter(config, tuning, storage, { owner, pgSchema, onError, outageLog, meter: clickMeter });
+  const sink = new ColumnarClickSink(writer, {
+    intervalMs: Math.min(HANDOFF_MS, config.CLICK_FLUSH_INTERVAL_MS),
+    maxBatch: tuning.CLICK_BATCH_SIZE,
+    meter: clickMeter,
+  });
+  // On SQLite's writer thread the links' counters wait with the rollups: recovered too.
+  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
+    owner,
+    leaseMs: tuning.CLICK_WRITER_LEASE_MS,
+    onError,
+    onRecovered: ({ batches, clicks }) =>
+      outageLog(`rolled up the statistics of ${clicks} clicks (${batches} batches) a stopped instance had written`),
+  });
+  const closeSink = async () => {
+    // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
+    await sink.close().catch(onError);
+    await writer.close();
+    await recovery.stop();
+  };
+  return { meter: clickMeter, writer, sink, recovery, close: closeSink };
+}
+
+/**
+ * The visit's state shared through Redis: caps, rotation, guesses, invalidations, the live
+ * feed and session ends, each falling back to the database or memory while Redis is away.
+ */
+function redisStateOf(
+  config: Config,
+  storage: Storage,
+  source: CachedRedirectSource,
+  url: string,
+  { onError, outageLog }: Pick<VisitRuntimeHooks, 'onError' | 'outageLog'>,
+) {
   // Reconnection attempts at most a second apart: the state held in the database meanwhile goes
   // back to Redis soon after it returns. Auto-pipelining: the commands of one turn of the event
   // loop (the rotations and claims of every visit read in it) leave in one write and their
   // answers come back in one read, rather than a system call each way per visit (and per visit
   // on Redis's side too), which cost a rotating visit more than its own answer.
-  const redis = new Redis(config.REDIS_URL, {
+  const redis = new Redis(url, {
     lazyConnect: false,
     maxRetriesPerRequest: 2,
     retryStrategy: (times) => Math.min(times * 50, RECONNECT_MAX_MS),
@@ -205,21 +245,11 @@ export function createVisitRuntime(
   watchRedis(redis, redisOutage);
   const presence = new RedisPresence(redis);
   const prefix = config.REDIS_PREFIX;
-  const bus = new RedisInvalidationBus(redis, { onError: redisErrors(redisOutage, onError), prefix });
-  // Redis may be away at start: try again until the subscription holds (ioredis keeps it after).
-  let stopped = false;
-  let tried!: () => void;
-  const subscribed = new Promise<void>((resolve) => (tried = resolve));
-  const subscribe = (): void => {
-    bus.subscribe(source).then(tried, (error: unknown) => {
-      tried();
-      redisErrors(redisOutage, onError)(error);
-      if (!stopped) setTimeout(subscribe, SUBSCRIBE_RETRY_MS).unref();
-    });
-  };
-  subscribe();
-  const feed = new RedisClickFeed(redis, { prefix, onError: redisErrors(redisOutage, onError) });
-  const sessionEnds = new RedisSessionEnds(redis, { prefix, onError: redisErrors(redisOutage, onError) });
+  const redisError = redisErrors(redisOutage, onError);
+  const bus = new RedisInvalidationBus(redis, { onError: redisError, prefix });
+  const subscription = subscribeUntilHeld(bus, source, redisError);
+  const feed = new RedisClickFeed(redis, { prefix, onError: redisError });
+  const sessionEnds = new RedisSessionEnds(redis, { prefix, onError: redisError });
   const redisQuota = new RedisClickQuota(redis, { prefix });
   checkRunIdOnConnect(redis, redisQuota, onError);
   const limiter = (policy: AttemptPolicy): AttemptLimiter =>
@@ -228,9 +258,8 @@ export function createVisitRuntime(
       new MemoryAttemptLimiter(policy),
       presence,
     );
-  return {
-    ...common,
-    // Without Redis, caps and rotation are counted in the database and guesses in memory (docs/adr/0029).
+  const state = {
+    // Without Redis, caps and rotation are counted in the database and guesses in memory.
     quota: new FallbackClickQuota(redisQuota, new SqlClickClaimStore(storage.db, storage.engine), presence, {
       graceMs: config.CLICK_FLUSH_INTERVAL_MS + GRACE_WRITE_MS,
     }),
@@ -246,19 +275,45 @@ export function createVisitRuntime(
     sessionEnds,
     redis,
     redisOutage,
+    subscribed: subscription.subscribed,
+  };
+  /** Stops trying to subscribe, runs `first` (the clicks' last writes), then closes the connections. */
+  const closeAfter = async (first: () => Promise<void>) => {
+    subscription.stop();
+    await first();
+    await bus.close();
+    await feed.close();
+    await sessionEnds.close();
+    // QUIT is answered after every command sent before it, so the last invalidations (a CLI
+    // command's, say) reach the other instances; a Redis that is away gets a second, not a hang.
+    const quit = redis.quit().catch(() => undefined);
+    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
+    redis.disconnect();
+  };
+  return { state, closeAfter };
+}
+
+/** Redis may be away at start: tried again until the subscription holds (ioredis keeps it after). */
+function subscribeUntilHeld(
+  bus: RedisInvalidationBus,
+  source: CachedRedirectSource,
+  onError: (error: unknown) => void,
+): { subscribed: Promise<void>; stop(): void } {
+  let stopped = false;
+  let tried!: () => void;
+  const subscribed = new Promise<void>((resolve) => (tried = resolve));
+  const subscribe = (): void => {
+    bus.subscribe(source).then(tried, (error: unknown) => {
+      tried();
+      onError(error);
+      if (!stopped) setTimeout(subscribe, SUBSCRIBE_RETRY_MS).unref();
+    });
+  };
+  subscribe();
+  return {
     subscribed,
-    close: async () => {
+    stop: () => {
       stopped = true;
-      stopping.abort();
-      await closeSink();
-      await bus.close();
-      await feed.close();
-      await sessionEnds.close();
-      // QUIT is answered after every command sent before it, so the last invalidations (a CLI
-      // command's, say) reach the other instances; a Redis that is away gets a second, not a hang.
-      const quit = redis.quit().catch(() => undefined);
-      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
-      redis.disconnect();
     },
   };
 }

@@ -59,19 +59,23 @@ export interface WebhookRuntimeOverrides {
   targets?: WebhookTargetCheck;
 }
 
+type RecordsOn = (db: Kysely<Database>) => {
+  links: LinkStore;
+  spaces: SpaceStore;
+  domains: DomainStore;
+  pixels: PixelStore;
+  tags?: TagStore;
+};
+
+type EventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) => WebhookEvents;
+
 export function createWebhookRuntime(
   config: Config,
   tuning: Tuning,
   storage: Storage,
   clock: Clock,
   present: (view: LinkView) => unknown,
-  recordsOn: (db: Kysely<Database>) => {
-    links: LinkStore;
-    spaces: SpaceStore;
-    domains: DomainStore;
-    pixels: PixelStore;
-    tags?: TagStore;
-  },
+  recordsOn: RecordsOn,
   onError: (error: unknown) => void,
   overrides: WebhookRuntimeOverrides = {},
 ): WebhookRuntime {
@@ -88,46 +92,16 @@ export function createWebhookRuntime(
   const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, tuning.WEBHOOK_POLL_MS, onError);
   // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
   // it could look before the deliveries are there and sleep a whole poll interval.
-  const eventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) =>
+  const eventsOn: EventsOn = (db, afterCommit) =>
     new WebhookEvents({
       store: new SqlWebhookStore(db),
       outbox: new SqlDeliveryOutbox(db, storage.engine),
       clock,
       enqueued: () => afterCommit(() => loop.kick()),
     });
-  const listenerOf = (events: WebhookEvents): LinkEventListener => ({
-    listens: (accountId, change) => events.listens(accountId, change),
-    changed: (accountId, change, links) =>
-      events.emitMany(
-        accountId,
-        change,
-        links.map(({ link, view }) => ({
-          linkId: link.id,
-          data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
-        })),
-      ),
-  });
   const events = eventsOn(storage.db, (task) => task());
   const clicks = new ClickBatcher(events);
-  const records = recordsOn(storage.db);
-  const expiry = new ExpirySweep({
-    claims: new SqlExpiryClaims(storage.db, storage.engine),
-    links: records.links,
-    views: new LinkViews(records),
-    events,
-    present,
-    clock,
-    // A round's claim and its deliveries commit together.
-    unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => {
-      const inUnit = recordsOn(trx);
-      return {
-        claims: new SqlExpiryClaims(trx, storage.engine),
-        links: inUnit.links,
-        views: new LinkViews(inUnit),
-        events: eventsOn(trx, afterCommit),
-      };
-    }),
-  });
+  const expiry = expirySweepOf(storage, clock, present, recordsOn, { events, eventsOn });
   // link.expired: links that expired since the last round, each claimed by one instance.
   const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), tuning.WEBHOOK_EXPIRY_SWEEP_MS, onError);
   const service = new WebhooksService({
@@ -137,33 +111,14 @@ export function createWebhookRuntime(
     unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWebhookStore(trx), audit: new SqlAuditLog(trx) })),
     onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
   });
-  let lastRefresh = -Infinity;
-  const clickLoop = new Pump(
-    async () => {
-      if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
-        lastRefresh = Date.now();
-        clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
-      }
-      await clicks.flush();
-      return false;
-    },
-    1000,
-    onError,
-  );
+  const clickLoop = clickLoopOf(store, clicks, onError);
   return {
     service,
     dispatcher,
     clicks,
-    linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit)),
-    onLinkEvent: listenerOf(events),
-    tap: (sink) => ({
-      record: (click, rotation) => {
-        sink.record(click, rotation);
-        clicks.take(click);
-      },
-      flush: () => sink.flush(),
-      close: () => sink.close(),
-    }),
+    linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit), present),
+    onLinkEvent: listenerOf(events, present),
+    tap: (sink) => tapOf(sink, clicks),
     start: () => {
       loop.start();
       clickLoop.start();
@@ -177,4 +132,78 @@ export function createWebhookRuntime(
       if (sender instanceof UndiciSender) await sender.close();
     },
   };
+}
+
+/** A link change told to the webhooks: each link as the API presents it (a deleted one: its id and alias). */
+function listenerOf(events: WebhookEvents, present: (view: LinkView) => unknown): LinkEventListener {
+  return {
+    listens: (accountId, change) => events.listens(accountId, change),
+    changed: (accountId, change, links) =>
+      events.emitMany(
+        accountId,
+        change,
+        links.map(({ link, view }) => ({
+          linkId: link.id,
+          data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
+        })),
+      ),
+  };
+}
+
+/** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
+function tapOf(sink: ClickSink, clicks: ClickBatcher): ClickSink {
+  return {
+    record: (click, rotation) => {
+      sink.record(click, rotation);
+      clicks.take(click);
+    },
+    flush: () => sink.flush(),
+    close: () => sink.close(),
+  };
+}
+
+/** link.expired's sweep: a round's claim and its deliveries commit together. */
+function expirySweepOf(
+  storage: Storage,
+  clock: Clock,
+  present: (view: LinkView) => unknown,
+  recordsOn: RecordsOn,
+  { events, eventsOn }: { events: WebhookEvents; eventsOn: EventsOn },
+): ExpirySweep {
+  const records = recordsOn(storage.db);
+  return new ExpirySweep({
+    claims: new SqlExpiryClaims(storage.db, storage.engine),
+    links: records.links,
+    views: new LinkViews(records),
+    events,
+    present,
+    clock,
+    unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => {
+      const inUnit = recordsOn(trx);
+      return {
+        claims: new SqlExpiryClaims(trx, storage.engine),
+        links: inUnit.links,
+        views: new LinkViews(inUnit),
+        events: eventsOn(trx, afterCommit),
+      };
+    }),
+  });
+}
+
+/** link.clicked: the batched clicks handed to the outbox each second, the listening accounts read again now and then. */
+function clickLoopOf(store: SqlWebhookStore, clicks: ClickBatcher, onError: (error: unknown) => void): Pump {
+  let lastRefresh = -Infinity;
+  const clickLoop = new Pump(
+    async () => {
+      if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
+        lastRefresh = Date.now();
+        clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
+      }
+      await clicks.flush();
+      return false;
+    },
+    1000,
+    onError,
+  );
+  return clickLoop;
 }

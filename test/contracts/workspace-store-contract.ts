@@ -1,12 +1,13 @@
-// What every WorkspaceStore promises (src/core/workspaces/workspace-store.ts), as the workspaces
-// service and the policy's role reads rely on it: run against the SQL store on both engines.
+// What every store of the workspace tables promises (WorkspaceTables, src/core/workspaces/workspace-store.ts),
+// as the workspaces, members, invitations and keys services and the policy's role reads rely on it: run against
+// the SQL store on both engines.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WorkspaceStore } from '../../src/core/workspaces/workspace-store.ts';
+import type { WorkspaceTables } from '../../src/core/workspaces/workspace-store.ts';
 import type { Role } from '../../src/core/workspaces/policy.ts';
 
 export interface WorkspaceStoreSubject {
-  workspaces: WorkspaceStore;
+  workspaces: WorkspaceTables;
   /** A person, with their personal workspace (its id is theirs). */
   user: () => Promise<{ id: number; email: string }>;
   /** A live key of the person acting in the workspace. */

@@ -1,6 +1,12 @@
 import type { RedirectLink } from '../../src/core/redirect/redirect-link.ts';
+import { compileTargeting } from '../../src/core/rules/compile-targeting.ts';
+import { TargetType } from '../../src/core/targeting/target.ts';
+import { emptyTargets } from '../../src/core/targeting/targeting-rules.ts';
 
-/** A plain, enabled default-domain link as the redirect reads it, and `fields` over that. */
+/**
+ * A plain, enabled default-domain link as the redirect reads it, and `fields` over that; a link
+ * with rules or phpShort targeting passes them compiled (compileRules, compileTargeting).
+ */
 export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink {
   return {
     id: 1,
@@ -9,9 +15,7 @@ export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink 
     alias: 'hello',
     url: 'https://example.com/',
     title: null,
-    targetType: 0,
-    targets: { country: null, platform: null, language: null, rotation: null },
-    rules: null,
+    rules: compileTargeting(TargetType.None, emptyTargets()),
     iosUrl: null,
     androidUrl: null,
     trackConversions: false,

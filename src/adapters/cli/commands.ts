@@ -8,6 +8,7 @@ import { domainJson } from './domain-json.ts';
 import { importCommand, type ImportDeps } from './import-command.ts';
 import { personIn } from './workspace-flag.ts';
 import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
+import type { WorkspaceKeysService } from '../../core/workspaces/workspace-keys-service.ts';
 import { CLI_OPERATOR } from '../../core/audit/audit-entry.ts';
 import type { SealKeys } from '../secrets/seal-keys.ts';
 import { newSealKeyText, sealKeyOf } from '../secrets/seal-key.ts';
@@ -15,6 +16,7 @@ import { newSealKeyText, sealKeyOf } from '../secrets/seal-key.ts';
 export interface CliDeps extends ImportDeps {
   accounts: AccountsService;
   workspaces: WorkspacesService;
+  workspaceKeys: WorkspaceKeysService;
   domainOperator: DomainOperator;
   admin: AdminService;
   signIn: SignInService;
@@ -87,7 +89,7 @@ export const COMMANDS: Record<string, Command> = {
         return { id: account.id, email: account.email, api_key: apiKey, key_id: key.id };
       }
       const { person, workspace, actor } = await personIn(deps, email, flags.workspace);
-      const { key, apiKey } = await deps.workspaces.createKey(actor, workspace!.id, { name: flags.name ?? 'CLI' });
+      const { key, apiKey } = await deps.workspaceKeys.create(actor, workspace!.id, { name: flags.name ?? 'CLI' });
       return { id: person.id, email: person.email, workspace_id: workspace!.id, api_key: apiKey, key_id: key.key.id };
     },
   },
@@ -97,7 +99,7 @@ export const COMMANDS: Record<string, Command> = {
       const email = required(flags, 'email');
       if (flags.workspace === undefined) return { keys: (await deps.accounts.listKeys(email)).map(keyJson) };
       const { person, workspace, actor } = await personIn(deps, email, flags.workspace);
-      const keys = (await deps.workspaces.keys(actor, workspace!.id)).filter((k) => k.key.userId === person.id);
+      const keys = (await deps.workspaceKeys.list(actor, workspace!.id)).filter((k) => k.key.userId === person.id);
       return { workspace_id: workspace!.id, keys: keys.map((k) => keyJson(k.key)) };
     },
   },
@@ -116,7 +118,7 @@ export const COMMANDS: Record<string, Command> = {
         return { email: flags.email, key_id: id, revoked: true };
       }
       const { workspace, actor } = await personIn(deps, required(flags, 'email'), flags.workspace);
-      await deps.workspaces.revokeKey(actor, workspace!.id, id);
+      await deps.workspaceKeys.revoke(actor, workspace!.id, id);
       return { email: flags.email, workspace_id: workspace!.id, key_id: id, revoked: true };
     },
   },

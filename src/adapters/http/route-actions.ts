@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authorize } from '../../core/workspaces/workspaces-service.ts';
+import { authorize } from '../../core/workspaces/workspace-access.ts';
 import type { Action } from '../../core/workspaces/policy.ts';
 
 const RESOURCES: Record<string, { read: Action; write: Action }> = {

@@ -144,7 +144,7 @@ function workspaceCrudRoutes(ctx: ApiContext): RouteOptions[] {
 
 async function listMembers(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
   return {
-    data: (await ctx.workspaces.members(request.actor, request.params.id)).map(memberRecord),
+    data: (await ctx.members.list(request.actor, request.params.id)).map(memberRecord),
     status: 200 as const,
   };
 }
@@ -155,11 +155,11 @@ async function setMemberRole(
   ctx: ApiContext,
 ) {
   const { id, user_id } = request.params;
-  return one(memberRecord(await ctx.workspaces.setRole(request.actor, id, user_id, request.body.role)));
+  return one(memberRecord(await ctx.members.setRole(request.actor, id, user_id, request.body.role)));
 }
 
 async function removeMember(request: Request<{ Params: MemberParams }>, _reply: FastifyReply, ctx: ApiContext) {
-  await ctx.workspaces.removeMember(request.actor, request.params.id, request.params.user_id);
+  await ctx.members.remove(request.actor, request.params.id, request.params.user_id);
   return deleted('member', request.params.user_id);
 }
 
@@ -209,7 +209,7 @@ async function invite(
   reply: FastifyReply,
   ctx: ApiContext,
 ) {
-  const { invitation, token, mailed } = await ctx.workspaces.invite(request.actor, request.params.id, request.body);
+  const { invitation, token, mailed } = await ctx.invitations.invite(request.actor, request.params.id, request.body);
   return reply.code(201).send(
     created({
       ...invitationRecord(invitation, ctx.clock.now()),
@@ -223,18 +223,18 @@ async function invite(
 async function listInvitations(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
   const now = ctx.clock.now();
   return {
-    data: (await ctx.workspaces.invitations(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
+    data: (await ctx.invitations.list(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
     status: 200 as const,
   };
 }
 
 async function revokeInvitation(request: Request<{ Params: InvitationParams }>, _reply: FastifyReply, ctx: ApiContext) {
-  await ctx.workspaces.revokeInvitation(request.actor, request.params.id, request.params.invitation_id);
+  await ctx.invitations.revoke(request.actor, request.params.id, request.params.invitation_id);
   return deleted('invitation', request.params.invitation_id);
 }
 
 async function acceptInvitation(request: Request<{ Params: TokenParams }>, _reply: FastifyReply, ctx: ApiContext) {
-  const { workspaceId, role } = await ctx.workspaces.accept(request.actor, request.params.token);
+  const { workspaceId, role } = await ctx.invitations.accept(request.actor, request.params.token);
   return one({ workspace_id: workspaceId, role });
 }
 
@@ -299,19 +299,19 @@ async function createKey(
 ) {
   const { expires_at, ...rest } = request.body;
   const expiresAt = expires_at === undefined || expires_at === null ? null : Date.parse(expires_at);
-  const { key, apiKey } = await ctx.workspaces.createKey(request.actor, request.params.id, { ...rest, expiresAt });
+  const { key, apiKey } = await ctx.workspaceKeys.create(request.actor, request.params.id, { ...rest, expiresAt });
   return reply.code(201).send(created({ ...workspaceKeyRecord(key), key: apiKey }));
 }
 
 async function listKeys(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
   return {
-    data: (await ctx.workspaces.keys(request.actor, request.params.id)).map(workspaceKeyRecord),
+    data: (await ctx.workspaceKeys.list(request.actor, request.params.id)).map(workspaceKeyRecord),
     status: 200 as const,
   };
 }
 
 async function revokeKey(request: Request<{ Params: KeyParams }>, _reply: FastifyReply, ctx: ApiContext) {
-  await ctx.workspaces.revokeKey(request.actor, request.params.id, request.params.key_id);
+  await ctx.workspaceKeys.revoke(request.actor, request.params.id, request.params.key_id);
   return deleted('api_key', request.params.key_id);
 }
 

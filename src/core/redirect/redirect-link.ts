@@ -1,6 +1,5 @@
 import type { PixelType } from '../pixels/pixel.ts';
 import type { CompiledRules } from '../rules/compile-rules.ts';
-import type { Targets, TargetType } from '../targeting/target.ts';
 
 /** What a visit needs of a link: small enough to cache, nothing the API alone shows. */
 export interface RedirectLink {
@@ -10,10 +9,11 @@ export interface RedirectLink {
   alias: string;
   url: string;
   title: string | null;
-  targetType: TargetType;
-  targets: Targets;
-  /** The link's rules, compiled once when the link was read (docs/adr/0059); null: target_type decides. */
-  rules: CompiledRules | null;
+  /**
+   * How the link decides where a visit goes, compiled once when the link was read: its rules, or
+   * its phpShort targeting list compiled into rules (core/rules/compile-targeting.ts).
+   */
+  rules: CompiledRules;
   /** App links for visitors on that OS when the link's own url is where they go (docs/adr/0067). */
   iosUrl: string | null;
   androidUrl: string | null;

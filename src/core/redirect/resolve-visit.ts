@@ -1,5 +1,5 @@
-import { chooseDestination } from '../targeting/choose-destination.ts';
-import type { RuleDecision } from '../rules/compile-rules.ts';
+import type { RuleFacts } from '../rules/rule-facts.ts';
+import type { RuleDecision } from '../rules/rule-targets.ts';
 import { isExpired } from '../expiration/expiry.ts';
 import { appLinkFor, isCustomScheme } from '../rules/app-link.ts';
 import type { RedirectLink } from './redirect-link.ts';
@@ -14,7 +14,7 @@ export interface VisitContext {
   /** The visitor's remembered answer about tracking pixels, if any. */
   consent: 'yes' | 'no' | null;
   consentMode: ConsentMode;
-  /** What rules read besides the visitor (only links with rules read them). */
+  /** What rules read besides the visitor (only a link's own rules read them; phpShort's lists do not). */
   rules?: RuleInputs;
 }
 
@@ -36,10 +36,13 @@ const NO_INPUTS: RuleInputs = { query: '', address: '', cookie: undefined, rando
 export interface FixedDestination {
   kind: 'fixed';
   url: string;
-  /** Which rule decided, for a link with rules. */
+  /** Which rule decided, for a link with rules of its own (none for phpShort's lists). */
   decision?: RuleDecision;
   fallback?: string;
 }
+
+/** A rotation's entries are taken in turn by the caller (visit.ts), whose counter is atomic. */
+type VisitDestination = FixedDestination | { kind: 'rotate'; entries: readonly string[] };
 
 export type VisitOutcome =
   | { kind: 'disabled' }
@@ -48,8 +51,7 @@ export type VisitOutcome =
   | { kind: 'ask-consent' }
   | {
       kind: 'proceed';
-      /** decision: which rule decided, for a link with rules. */
-      destination: FixedDestination | { kind: 'rotate'; entries: string[] };
+      destination: VisitDestination;
       /** Pixels to fire on the way; empty means a plain HTTP redirect. */
       pixels: RedirectLink['pixels'];
       /** A click cap to claim before going on, or null. */
@@ -70,7 +72,7 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
     wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no'))
       ? link.pixels
       : [];
-  const destination = link.rules === null ? chooseDestination(link, visitor) : decide(link, visitor, ctx);
+  const destination = decide(link, visitor, ctx);
   return {
     kind: 'proceed',
     destination: destination.kind === 'fixed' ? toApp(link, visitor, destination) : destination,
@@ -89,7 +91,7 @@ function toApp(link: RedirectLink, visitor: Visitor, destination: FixedDestinati
   const rule = destination.decision?.rule ?? null;
   const app =
     rule !== null
-      ? appLinkFor(visitor.platform, link.rules!.rules[rule]!.ios_url, link.rules!.rules[rule]!.android_url)
+      ? appLinkFor(visitor.platform, link.rules.rules[rule]!.ios_url, link.rules.rules[rule]!.android_url)
       : destination.url === link.url
         ? appLinkFor(visitor.platform, link.iosUrl, link.androidUrl)
         : null;
@@ -97,11 +99,30 @@ function toApp(link: RedirectLink, visitor: Visitor, destination: FixedDestinati
   return isCustomScheme(app) ? { ...destination, url: app, fallback: destination.url } : { ...destination, url: app };
 }
 
-function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext): FixedDestination {
+/**
+ * One facts object for every visit: the decision is synchronous and keeps nothing of it, so a
+ * visit allocates none (docs/design/rules.md, "compiled once").
+ */
+const FACTS: RuleFacts = {
+  visitor: { country: null, platform: null, languages: [], browser: null, device: null, referrerHost: null },
+  query: '',
+  address: '',
+  now: 0,
+  clicks: 0,
+  cookie: undefined,
+};
+
+/** The one decider: the link's compiled rules, its own or its phpShort list's. */
+function decide(link: RedirectLink, visitor: Visitor, ctx: VisitContext): VisitDestination {
   const inputs = ctx.rules ?? NO_INPUTS;
-  const decision = link.rules!.decide(
-    { visitor, query: inputs.query, address: inputs.address, now: ctx.now, clicks: link.clicks, cookie: inputs.cookie },
-    inputs.random,
-  );
-  return { kind: 'fixed' as const, url: decision.url ?? link.url, decision };
+  FACTS.visitor = visitor;
+  FACTS.query = inputs.query;
+  FACTS.address = inputs.address;
+  FACTS.now = ctx.now;
+  FACTS.clicks = link.clicks;
+  FACTS.cookie = inputs.cookie;
+  const decision = link.rules.decide(FACTS, inputs.random);
+  if (decision.rotation !== undefined) return { kind: 'rotate', entries: decision.rotation };
+  const url = decision.url ?? link.url;
+  return link.rules.phpShort ? { kind: 'fixed', url } : { kind: 'fixed', url, decision };
 }

@@ -2,6 +2,7 @@
 // ports that answer at once (memory) and through promises (a shared store).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { compileTargeting } from '../rules/compile-targeting.ts';
 import { TargetType } from '../targeting/target.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import type { Visitor } from './visitor.ts';
@@ -26,13 +27,12 @@ const HEAD: VisitRequest = { ...GET, method: 'HEAD' };
 const ASK: VisitAccess = { unlocked: false, consent: null, consentMode: 'ask' };
 const PIXEL = { type: 'facebook' as const, value: '1234567890' };
 const ROTATING: Partial<RedirectLink> = {
-  targetType: TargetType.Rotation,
-  targets: {
+  rules: compileTargeting(TargetType.Rotation, {
     country: null,
     platform: null,
     language: null,
     rotation: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }, { value: 'https://c.example/' }],
-  },
+  }),
   lastRotation: 0,
 };
 

@@ -5,7 +5,7 @@ import type { ClickStamp, ClickStamper } from '../stats/click-stamp.ts';
 import { mergeQuery } from './merge-query.ts';
 import { withClickId } from '../conversions/click-id-param.ts';
 import type { ClickIds } from '../conversions/click-id.ts';
-import type { RuleDecision } from '../rules/compile-rules.ts';
+import type { RuleDecision } from '../rules/rule-targets.ts';
 import { RULE_COOKIE_DAYS, ruleCookieName } from '../rules/rule-cookie.ts';
 import type { RedirectLink } from './redirect-link.ts';
 import { resolveVisit, type VisitContext, type VisitOutcome } from './resolve-visit.ts';
@@ -81,7 +81,8 @@ export function visit(
     consent: access.consent,
     consentMode: access.consentMode,
   };
-  if (link.rules !== null)
+  // phpShort's lists read the visitor alone: their visits build no inputs.
+  if (!link.rules.phpShort)
     ctx.rules = {
       query: request.query,
       address: request.address,

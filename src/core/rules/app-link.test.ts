@@ -9,6 +9,7 @@ import { UrlPolicy } from '../links/url-policy.ts';
 import { TargetType } from '../targeting/target.ts';
 import { checkRules } from './check-rules.ts';
 import { compileRules } from './compile-rules.ts';
+import { compileTargeting } from './compile-targeting.ts';
 import type { Rule } from './rule.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 
@@ -65,8 +66,12 @@ test("a phpShort target that chose another URL keeps it: the link's app links be
   const link = aRedirectLink({
     url: 'https://web.example/',
     iosUrl: 'https://app.example/ios',
-    targetType: TargetType.Country,
-    targets: { country: [{ key: 'US', value: 'https://us.example/' }], platform: null, language: null, rotation: null },
+    rules: compileTargeting(TargetType.Country, {
+      country: [{ key: 'US', value: 'https://us.example/' }],
+      platform: null,
+      language: null,
+      rotation: null,
+    }),
   });
   assert.equal(destination(resolveVisit(link, visitor('iOS'), ctx())).url, 'https://us.example/');
 });

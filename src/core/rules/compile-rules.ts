@@ -1,22 +1,28 @@
 import { compileConditions, type CompiledCondition } from './compile-conditions.ts';
-import type { Rule } from './rule.ts';
-import { rememberedVariant, SEEN_COOKIE, withVariant } from './rule-cookie.ts';
+import type { Conditions, Rule } from './rule.ts';
 import type { RuleFacts } from './rule-facts.ts';
+import {
+  compileTarget,
+  decisionOf,
+  NO_DECISION,
+  type RuleDecision,
+  type RuleDestination,
+  type RuleTarget,
+} from './rule-targets.ts';
 
-/** Which rule decided a visit and where it goes: null rule means none matched (the link's url). */
-export interface RuleDecision {
-  rule: number | null;
-  /** The split's variant, when the deciding rule is a split. */
-  variant: number | null;
-  /** null: the link's own url. */
-  url: string | null;
-  /** The visitor cookie to set (rule-cookie.ts), or null to leave it as it is. */
-  cookie: string | null;
-}
-
-/** A rule list built into tests once (when its link is read into the cache), run on every visit. */
+/**
+ * A link's decider, built into tests once (when its link is read into the cache), run on every
+ * visit: the link's own rules, or its phpShort targeting list compiled into rules
+ * (compile-targeting.ts). One evaluation for both (docs/design/rules.md).
+ */
 export interface CompiledRules {
+  /** The link's own rules (what explain names, whose app links apply); empty for phpShort's lists. */
   readonly rules: readonly Rule[];
+  /**
+   * Compiled from phpShort's targeting (or a link with none): its decisions name no rule, its
+   * trace is empty, and it reads nothing of the request but the visitor.
+   */
+  readonly phpShort: boolean;
   /** Whether visits read and may set the link's visitor cookie (a split or a `returning` condition). */
   readonly usesCookie: boolean;
   decide(facts: RuleFacts, random: () => number): RuleDecision;
@@ -26,37 +32,38 @@ export interface CompiledRules {
   ): Array<{ rule: number; matched: boolean; conditions: Array<{ condition: string; matched: boolean }> }>;
 }
 
-/** Where a rule sends the visits it decides: the link's own part of a compiled rule. */
-interface RuleTarget {
-  url: string | null;
-  split: { key: string; urls: string[]; bounds: number[]; total: number } | null;
+/** A rule as the compiler takes it: its conditions, all of which must hold, and where it sends visits. */
+export interface DeciderRule {
+  when: Conditions;
+  to: RuleDestination;
 }
 
+/** A link's own rules: the first whose conditions all hold decides, named by its index. */
 export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const conditions = sharedConditionLists(rules);
-  const targets: RuleTarget[] = rules.map((rule, i) => ({
-    url: rule.url ?? null,
-    split: rule.split === undefined ? null : splitOf(i, rule.split),
-  }));
-  const usesCookie = rules.some((r) => r.split !== undefined || usesReturning(r));
+  return compileDecider(rules.map(deciderRule), rules);
+}
+
+/**
+ * `own`: the link's rules the list was made of, whose indexes decisions name; null for phpShort's
+ * lists, whose decisions name none (explain, click rows, click ids and conversions say rule null).
+ */
+export function compileDecider(list: readonly DeciderRule[], own: readonly Rule[] | null): CompiledRules {
+  const conditions = sharedConditionLists(list);
+  const targets: RuleTarget[] = list.map((rule, i) => compileTarget(rule.to, own === null ? null : i, i));
+  const usesCookie = list.some((r) => r.to.kind === 'split' || usesReturning(r.when));
 
   return {
-    rules,
+    rules: own ?? [],
+    phpShort: own === null,
     usesCookie,
     decide(facts, random) {
       const i = firstHolding(conditions, facts);
-      if (i === -1) return { rule: null, variant: null, url: null, cookie: firstVisit(facts) };
-      const target = targets[i]!;
-      if (target.split === null) return { rule: i, variant: null, url: target.url, cookie: firstVisit(facts) };
-      const { key, urls, bounds, total } = target.split;
-      const kept = rememberedVariant(facts.cookie, key, urls.length);
-      if (kept !== null) return { rule: i, variant: kept, url: urls[kept]!, cookie: null };
-      const draw = random() * total;
-      let v = 0;
-      while (v < bounds.length - 1 && draw >= bounds[v]!) v++;
-      return { rule: i, variant: v, url: urls[v]!, cookie: withVariant(facts.cookie, key, v) };
+      const first = usesCookie && facts.cookie === undefined;
+      if (i === -1) return first ? NO_DECISION.first : NO_DECISION.plain;
+      return decisionOf(targets[i]!, facts, random, first);
     },
     trace(facts) {
+      if (own === null) return [];
       const out = [];
       for (let i = 0; i < conditions.length; i++) {
         const answers = conditions[i]!.map((c) => ({ condition: c.name, matched: c.test(facts) }));
@@ -67,10 +74,13 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
       return out;
     },
   };
+}
 
-  function firstVisit(facts: RuleFacts): string | null {
-    return usesCookie && facts.cookie === undefined ? SEEN_COOKIE : null;
-  }
+function deciderRule(rule: Rule): DeciderRule {
+  return {
+    when: rule.when,
+    to: rule.split === undefined ? { kind: 'url', url: rule.url ?? null } : { kind: 'split', split: rule.split },
+  };
 }
 
 type ConditionLists = ReadonlyArray<readonly CompiledCondition[]>;
@@ -88,13 +98,14 @@ function holds(conditions: readonly CompiledCondition[], facts: RuleFacts): bool
 
 /**
  * The rules' conditions, one list per rule, shared by every cached link whose rules ask the same
- * in the same order (links made from one template differ only in their URLs): a visit then walks
- * one table in memory rather than its link's own copy. Bounded as compile-conditions.ts's tests are.
+ * in the same order (links made from one template, or phpShort lists of the same keys, differ only
+ * in their URLs): a visit then walks one table in memory rather than its link's own copy. Bounded
+ * as compile-conditions.ts's tests are.
  */
 const sharedLists = new Map<string, ConditionLists>();
 const SHARED_LISTS_MAX = 10_000;
 
-function sharedConditionLists(rules: readonly Rule[]): ConditionLists {
+function sharedConditionLists(rules: readonly DeciderRule[]): ConditionLists {
   const key = JSON.stringify(rules.map((r) => r.when));
   let lists = sharedLists.get(key);
   if (lists === undefined) {
@@ -105,26 +116,6 @@ function sharedConditionLists(rules: readonly Rule[]): ConditionLists {
   return lists;
 }
 
-function usesReturning(rule: Rule): boolean {
-  return rule.when.returning !== undefined || rule.when.not?.returning !== undefined;
-}
-
-/**
- * A split's draw table and its key in the visitor cookie: the key changes with the split's
- * place and contents, so editing a split draws its visitors anew rather than keep a stale index.
- */
-function splitOf(index: number, split: NonNullable<Rule['split']>) {
-  const bounds: number[] = [];
-  let total = 0;
-  for (const v of split) bounds.push((total += v.weight));
-  return { key: fnv1a(`${index}|${JSON.stringify(split)}`), urls: split.map((v) => v.url), bounds, total };
-}
-
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
+function usesReturning(when: Conditions): boolean {
+  return when.returning !== undefined || when.not?.returning !== undefined;
 }

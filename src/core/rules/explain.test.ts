@@ -4,13 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compileRules } from './compile-rules.ts';
+import { compileTargeting } from './compile-targeting.ts';
 import { explainVisit, type ExplainProbe } from './explain.ts';
 import { SEEN_COOKIE } from './rule-cookie.ts';
 import { visit, type VisitResult } from '../redirect/visit.ts';
 import type { RedirectLink } from '../redirect/redirect-link.ts';
 import type { ConsentMode } from '../redirect/resolve-visit.ts';
 import { isExpired } from '../expiration/expiry.ts';
-import { TargetType } from '../targeting/target.ts';
+import { TargetType, type Targets } from '../targeting/target.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 import { fakeVisitPorts } from '../../../test/support/fakes/visit-fakes.ts';
 import {
@@ -25,10 +26,27 @@ import {
 
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 
+/** phpShort's four lists; target_type chooses the one that acts. */
+const TARGETS: Targets = {
+  country: [
+    { key: 'US', value: 'https://us.example/' },
+    { key: 'FR', value: 'https://fr.example/' },
+  ],
+  platform: [
+    { key: 'Linux', value: 'https://linux.example/' },
+    { key: 'iOS', value: 'https://ios.example/' },
+  ],
+  language: [
+    { key: 'de', value: 'https://de.example/' },
+    { key: 'fr', value: 'https://fr.example/' },
+  ],
+  rotation: [{ value: 'https://r0.example/' }, { value: 'https://r1.example/' }, { value: 'https://r2.example/' }],
+};
+
 const linkArb: fc.Arbitrary<RedirectLink> = fc
   .record({
     rules: fc.option(rulesArb({ time: true, visits: true, split: true }), { nil: null, freq: 6 }),
-    rotation: fc.boolean(),
+    targetType: fc.constantFrom(...Object.values(TargetType)),
     disabled: fc.boolean().map((b) => b && Math.random() < 0.2),
     password: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
     pixels: fc.boolean(),
@@ -41,22 +59,7 @@ const linkArb: fc.Arbitrary<RedirectLink> = fc
   .map((d) =>
     aRedirectLink({
       url: 'https://default.example/?from=link',
-      rules: d.rules === null ? null : compileRules(d.rules),
-      ...(d.rules === null && d.rotation
-        ? {
-            targetType: TargetType.Rotation,
-            targets: {
-              country: null,
-              platform: null,
-              language: null,
-              rotation: [
-                { value: 'https://r0.example/' },
-                { value: 'https://r1.example/' },
-                { value: 'https://r2.example/' },
-              ],
-            },
-          }
-        : {}),
+      rules: d.rules !== null ? compileRules(d.rules) : compileTargeting(d.targetType, TARGETS),
       disabled: d.disabled,
       passwordHash: d.password ? 'hash' : null,
       pixels: d.pixels ? [{ type: 'facebook', value: '1234567890' }] : [],
@@ -119,9 +122,14 @@ test('explain and the redirect agree on 10 000 drawn links and visitors', () => 
           assert.equal(real.result.kind, 'disabled', 'consent is taken as given: never asked');
           assert.equal(explained.outcome, 'disabled');
         }
+        // phpShort's lists name no rule, in explain as in the click.
+        if (link.rules.phpShort) {
+          assert.deepEqual([explained.rule, explained.variant, explained.trace], [null, null, []]);
+          for (const { click } of real.clicks) assert.deepEqual([click.rule, click.variant], [null, null]);
+        }
         // The trace stops at the deciding rule, and only there does a rule match.
         const decided = explained.outcome !== 'disabled' && !isExpired(link, probe.at);
-        if (link.rules !== null && decided) {
+        if (decided) {
           const last = explained.trace.at(-1);
           if (explained.rule === null) {
             assert.equal(explained.trace.length, link.rules.rules.length);

@@ -107,8 +107,8 @@ function proceed(
   };
 }
 
+/** Empty for phpShort's lists, which name no rule. */
 function traceOf(link: RedirectLink, probe: ExplainProbe): ExplainedRule[] {
-  if (link.rules === null) return [];
   const facts: RuleFacts = {
     visitor: probe.visitor,
     query: probe.query,

@@ -57,9 +57,9 @@ test('malformed addresses and ranges are refused', () => {
     assert.equal(parseRange(bad), null, bad);
   assert.notEqual(parseRange('1:2:3:4:5:6:7:8'), null);
   assert.notEqual(parseRange('::ffff:1.2.3.4'), null);
-  assert.deepEqual([...parseRange('0.0.0.0')!.bytes], [0, 0, 0, 0]);
-  assert.deepEqual([...parseRange('255.255.255.255')!.bytes], [255, 255, 255, 255]);
-  assert.deepEqual([...parseRange('100.20.3.0')!.bytes], [100, 20, 3, 0]);
+  assert.deepEqual(parseRange('0.0.0.0')!.ip.toByteArray(), [0, 0, 0, 0]);
+  assert.deepEqual(parseRange('255.255.255.255')!.ip.toByteArray(), [255, 255, 255, 255]);
+  assert.deepEqual(parseRange('100.20.3.0')!.ip.toByteArray(), [100, 20, 3, 0]);
 });
 
 test('a range is written one way, its host bits cleared', () => {

@@ -2,10 +2,12 @@ import { TargetType, type KeyedTarget, type Targets } from '../targeting/target.
 import type { Rule } from './rule.ts';
 
 /**
- * The rules a phpShort link's targeting reads as (docs/adr/0059): one rule of one condition per
- * entry of the list target_type chooses. Ubuntu's entry comes before Linux's, since an os: Linux
- * rule matches Ubuntu too and phpShort prefers the exact platform. Rotation has no rule
- * equivalent (its strict round-robin is no condition): null, as for no targeting.
+ * The rules a phpShort link's targeting reads as in its record (docs/design/rules.md): one rule of
+ * one condition per entry of the list target_type chooses. Ubuntu's entry comes before Linux's,
+ * since an os: Linux rule matches Ubuntu too and phpShort prefers the exact platform. Rotation has
+ * no rule equivalent (its strict round-robin is no condition): null, as for no targeting. Visits
+ * run compile-targeting.ts, which uses these for country and platform; a language list there
+ * keeps the visitor's weight order, which these one-condition rules in list order would not.
  */
 export function phpShortRules(targetType: TargetType, targets: Targets): Rule[] | null {
   const one = (list: KeyedTarget[] | null, condition: 'country' | 'os' | 'language') =>

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { Link } from '../links/link.ts';
 import { StatsService, arrange, filled, pageOf } from './stats-service.ts';
 import type { FilteredClickStore } from './filtered-clicks.ts';
-import type { ClickRetention, MonthFolder, StatsStore, ValueCount } from './stats-store.ts';
+import type { StatsStore, ValueCount } from './stats-store.ts';
 
 const items: ValueCount[] = [
   { value: 'b', count: 2 },
@@ -75,18 +75,6 @@ function service(
       ];
     },
   };
-  const retention: ClickRetention = {
-    prune: async (before, visitorsBefore) => {
-      calls.push(`prune ${before} ${visitorsBefore}`);
-      return { clicks: 0, visitors: 0 };
-    },
-  };
-  const months: MonthFolder = {
-    foldBefore: async (month, round) => {
-      calls.push(`fold ${month} ${round.now} ${round.links} ${round.ms}`);
-      return 0;
-    },
-  };
   const filtered: FilteredClickStore = {
     totals: async (_id, span, filters) => {
       calls.push(`totals ${span.from} ${span.to} ${filters.map((f) => `${f.name}=${f.value}`).join('&')}`);
@@ -116,8 +104,6 @@ function service(
     },
     stats,
     filtered,
-    retention,
-    months,
     clock: { now: () => Date.parse('2026-03-10T12:00:00Z') },
     retentionDays: 90,
     minCount: 5,
@@ -248,20 +234,6 @@ test("someone else's link is not found; bad input is refused before anything is 
     service(false).svc.query(account, 1, { name: 'clicks', from: '2026-13-01', page: null }, 'owner'),
     ValidationError,
   );
-});
-
-test('prune: clicks before now − retention, visitor marks of days before two days ago (UTC)', async () => {
-  const { svc, calls } = service(true);
-  await svc.prune();
-  assert.deepEqual(calls, [`prune ${Date.parse('2026-03-10T12:00:00Z') - 90 * 86_400_000} 2026-03-08`]);
-});
-
-test('foldMonths: the months before the one of three days ago (UTC) are folded, a bounded round at a time', async () => {
-  const { svc, calls } = service(true);
-  await svc.foldMonths();
-  await svc.foldMonths(50);
-  const now = Date.parse('2026-03-10T12:00:00Z');
-  assert.deepEqual(calls, [`fold 2026-03 ${now} 100000 250`, `fold 2026-03 ${now} 50 250`]);
 });
 
 test('accountClicks: the last 30 days up to today in the account zone, zeros filled, totals summed', async () => {

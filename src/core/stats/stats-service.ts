@@ -19,13 +19,9 @@ import type { StatsFilter } from './stats-filter.ts';
 import { DEFAULT_RANGE_DAYS, addDays, daysOf, resolveRange, type DayRange } from './range.ts';
 import { hourValue } from './rollups.ts';
 import { presetRange, previousRange, type RangePreset } from './range-presets.ts';
-import { foldableBefore } from './rollup-months.ts';
 import { foldRare, isFoldedName } from './rare-values.ts';
 import { seesEveryValue, showsDestination, type StatsAccess } from './stats-access.ts';
-import type { ClickRetention, MonthFolder, StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
-
-const FOLD_LINKS_A_ROUND = 100_000;
-const FOLD_ROUND_MS = 250;
+import type { StatsOrder, StatsStore, StatsSummary, ValueCount } from './stats-store.ts';
 
 export interface StatsQuery {
   name: StatsName;
@@ -92,24 +88,19 @@ export interface StatsServiceDeps {
   links: Pick<LinkStore, 'findById' | 'findAnyById'>;
   stats: StatsStore;
   filtered: FilteredClickStore;
-  retention: ClickRetention;
-  months: MonthFolder;
   clock: Clock;
-  /** Raw click rows older than this many days are deleted; 0 keeps them forever. */
+  /** CLICK_RETENTION_DAYS: filtered figures read no further back than the raw clicks are kept (0: forever). */
   retentionDays: number;
   /** Public pages fold values with fewer clicks than this (STATS_MIN_COUNT); 1: none. */
   minCount: number;
 }
-
-/** Visitor marks are needed only while their local day can still receive clicks. */
-const VISITOR_MARK_DAYS = 2;
 
 /** A public viewer's range when the URL names no preset: the API's default, the last 30 days. */
 const PUBLIC_DEFAULT_PRESET: RangePreset = 'last30';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
-/** The statistics of one link (api.md §8), read from the rollups, owner-only. */
+/** The statistics' queries (api.md §8): read from the rollups, owner-only; the timed jobs are StatsMaintenance's. */
 export class StatsService {
   constructor(private readonly deps: StatsServiceDeps) {}
 
@@ -421,24 +412,6 @@ export class StatsService {
       q.sort ?? 'max',
     );
     return pageOf(q.search ? listed : [...listed, ...other], q.page);
-  }
-
-  /** Deletes raw clicks past the retention and visitor marks past their use; rollups stay. */
-  prune(): Promise<{ clicks: number; visitors: number }> {
-    const now = this.deps.clock.now();
-    const before = this.deps.retentionDays > 0 ? now - this.deps.retentionDays * 86_400_000 : null;
-    return this.deps.retention.prune(before, addDays(epochMsToZonedDate(now, 'UTC'), -VISITOR_MARK_DAYS));
-  }
-
-  /**
-   * One round of folding the daily rollups of the months over everywhere into monthly ones:
-   * at most `links` links and about a quarter of a second, so that it takes little from the
-   * redirect's thread and a stop never waits long for it. Answers how many links it folded
-   * (0: nothing to fold now).
-   */
-  foldMonths(links = FOLD_LINKS_A_ROUND): Promise<number> {
-    const now = this.deps.clock.now();
-    return this.deps.months.foldBefore(foldableBefore(now), { now, links, ms: FOLD_ROUND_MS });
   }
 }
 

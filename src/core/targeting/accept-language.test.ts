@@ -29,7 +29,14 @@ test('missing, empty and garbage headers give nothing; garbage parts are skipped
   assert.deepEqual(parseAcceptLanguage(''), []);
   assert.deepEqual(parseAcceptLanguage('*'), []);
   assert.deepEqual(parseAcceptLanguage(';;,,,=;q'), []);
-  assert.deepEqual(parseAcceptLanguage('<script>, en_US, e, 12, de;q=abc, fr;q=1.5, it;q=-1, nl;x, es'), ['es']);
+  assert.deepEqual(parseAcceptLanguage('<script>, en_US, e, 12, de;q=abc, it;q=-1, es'), ['es']);
+  // Outside RFC 9110's grammar, a weight is read as negotiator reads it: the number written (q=1.5
+  // weighs 1.5), and a parameter without "=" is ignored, not the entry (accept-language-reference.test.ts).
+  assert.deepEqual(parseAcceptLanguage('<script>, en_US, e, 12, de;q=abc, fr;q=1.5, it;q=-1, nl;x, es'), [
+    'fr',
+    'nl',
+    'es',
+  ]);
   assert.deepEqual(parseAcceptLanguage('zh-Hant-TW, en;q=0.9;level=1'), ['zh', 'en']);
 });
 

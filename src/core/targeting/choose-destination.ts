@@ -1,11 +1,12 @@
 import type { Visitor } from '../redirect/visitor.ts';
-import { matchPlatform } from './platform-match.ts';
-import { TargetType, type KeyedTarget, type Targets } from './target.ts';
+import { compileTargeting } from '../rules/compile-targeting.ts';
+import type { RuleFacts } from '../rules/rule-facts.ts';
+import type { TargetType, Targets } from './target.ts';
 
 export type Destination =
   | { kind: 'fixed'; url: string }
   /** Round-robin over these, in order; the counter must be atomic, so it lives with the caller. */
-  | { kind: 'rotate'; entries: string[] };
+  | { kind: 'rotate'; entries: readonly string[] };
 
 export interface TargetedLink {
   url: string;
@@ -13,38 +14,25 @@ export interface TargetedLink {
   targets: Targets;
 }
 
-/** Where a visit goes. Only the list named by targetType acts; no match means the link's url. */
+/**
+ * Where a link's targeting sends a visitor, for pages that show it without a visit (the link
+ * form's preview): the redirect's own decider, compileTargeting's rules, compiled for the call.
+ * Only the list named by targetType acts; no match means the link's url.
+ */
 export function chooseDestination(
   link: TargetedLink,
   visitor: Pick<Visitor, 'country' | 'platform' | 'languages'>,
 ): Destination {
-  const { targets } = link;
-  let url: string | null = null;
-  switch (link.targetType) {
-    case TargetType.Country:
-      url = visitor.country === null ? null : valueFor(targets.country, visitor.country);
-      break;
-    case TargetType.Platform:
-      url = matchPlatform(targets.platform ?? [], visitor.platform);
-      break;
-    case TargetType.Language:
-      for (const lang of visitor.languages) {
-        url = valueFor(targets.language, lang);
-        if (url !== null) break;
-      }
-      break;
-    case TargetType.Rotation: {
-      const entries = (targets.rotation ?? []).map((r) => r.value);
-      // One entry needs no counter: skipping it saves a round trip to the shared store.
-      if (entries.length > 1) return { kind: 'rotate', entries };
-      url = entries[0] ?? null;
-      break;
-    }
-  }
-  return { kind: 'fixed', url: url ?? link.url };
-}
-
-// Keys are stored normalized (countries upper case, languages lower case), as the visitor's are.
-function valueFor(list: KeyedTarget[] | null, key: string): string | null {
-  return list?.find((e) => e.key === key)?.value ?? null;
+  const facts: RuleFacts = {
+    visitor: { ...visitor, browser: null, device: null, referrerHost: null },
+    query: '',
+    address: '',
+    now: 0,
+    clicks: 0,
+    cookie: undefined,
+  };
+  // phpShort's lists never draw: no split is among them.
+  const decision = compileTargeting(link.targetType, link.targets).decide(facts, Math.random);
+  if (decision.rotation !== undefined) return { kind: 'rotate', entries: decision.rotation };
+  return { kind: 'fixed', url: decision.url ?? link.url };
 }

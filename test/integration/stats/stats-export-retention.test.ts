@@ -90,7 +90,7 @@ onEachEngine(
       const before = (await stats(h(), key, link.id, query)).body;
 
       clock.set('2026-03-01T12:00:00Z'); // 50 days after the first visits, 4 after the last
-      const pruned = await h().server.container.stats.prune();
+      const pruned = await h().server.container.statsMaintenance.prune();
       assert.deepEqual(pruned, { clicks: 2, visitors: 2 });
       assert.deepEqual(await rowsOf(), [Date.parse('2026-02-25T12:00:00Z')]);
       assert.deepEqual(await marksOf(), []);
@@ -100,7 +100,11 @@ onEachEngine(
       assert.deepEqual(after.stats, before.stats);
       assert.deepEqual(after.stats, { ...after.stats, total: 2, unique: 2, bots: 1 });
       assert.equal(await clicksOf(h(), key, link.id), 2);
-      assert.deepEqual(await h().server.container.stats.prune(), { clicks: 0, visitors: 0 }, 'nothing more to do');
+      assert.deepEqual(
+        await h().server.container.statsMaintenance.prune(),
+        { clicks: 0, visitors: 0 },
+        'nothing more to do',
+      );
     });
 
     test("a deleted link's click rows are gone after the retention job (SQLite sweeps them; PostgreSQL cascades at once)", async () => {
@@ -117,14 +121,14 @@ onEachEngine(
       assert.equal((await h().request('DELETE', `/api/v1/links/${gone.id}`, { key })).status, 200);
 
       clock.set('2026-03-01T12:00:00Z');
-      const pruned = await h().server.container.stats.prune();
+      const pruned = await h().server.container.statsMaintenance.prune();
       assert.equal(pruned.clicks, h().engine === 'sqlite' ? 2 : 0, 'on PostgreSQL the cascade took them with the link');
       assert.equal(await rowsOf(gone.id), 0);
       assert.equal(await rowsOf(kept.id), 1);
       if (h().engine === 'sqlite') {
         assert.deepEqual(await db.selectFrom('deleted_links').selectAll().execute(), [], 'swept links are forgotten');
       }
-      assert.equal((await h().server.container.stats.prune()).clicks, 0, 'nothing more to sweep');
+      assert.equal((await h().server.container.statsMaintenance.prune()).clicks, 0, 'nothing more to sweep');
     });
   },
   { env: { TRUST_PROXY: 'true', CLICK_RETENTION_DAYS: '30' }, overrides: { clock } },
@@ -140,7 +144,7 @@ onEachEngine(
       await visit(h(), link);
       await h().server.container.visits.sink.flush();
       clock.set('2026-01-01T00:00:00Z');
-      assert.deepEqual(await h().server.container.stats.prune(), { clicks: 0, visitors: 1 });
+      assert.deepEqual(await h().server.container.statsMaintenance.prune(), { clicks: 0, visitors: 1 });
       assert.equal(await clicksOf(h(), key, link.id), 1);
     });
   },

@@ -113,7 +113,7 @@ onEachEngine(
         JSON.stringify(unfolded),
       );
       clock.set('2026-04-04T00:00:00Z');
-      while ((await h().server.container.stats.foldMonths()) > 0);
+      while ((await h().server.container.statsMaintenance.foldMonths()) > 0);
       assert.deepEqual(await answers(), unfolded);
       const months = await h()
         .server.container.storage.db.selectFrom('click_rollup_months')

@@ -152,7 +152,7 @@ onEachEngine(
       // The key acts in the team workspace: its links are the team's.
       const link = await h().request('POST', '/api/v1/links', { key, json: { url: 'https://example.com/team-key' } });
       assert.equal(link.status, 201, link.text);
-      const teamLinks = await container.workspaces.keysOfPerson({
+      const teamLinks = await container.workspaceKeys.ofPerson({
         userId: memberId,
         keyId: null,
         scopes: null,

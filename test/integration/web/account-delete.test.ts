@@ -200,7 +200,7 @@ onEachEngine(
           .where('link_id', 'in', a.linkIds)
           .execute();
         assert.equal(listed.length, 2);
-        await h().server.container.stats.prune();
+        await h().server.container.statsMaintenance.prune();
         assert.equal((await footprint(h(), a.accountId, a.linkIds)).clicks, 0, 'swept');
       }
 

@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
 import type { Clock } from '../../../core/shared/clock.ts';
 import type { WorkspacesService } from '../../../core/workspaces/workspaces-service.ts';
+import type { MembersService } from '../../../core/workspaces/members-service.ts';
+import type { InvitationsService } from '../../../core/workspaces/invitations-service.ts';
+import type { WorkspaceKeysService } from '../../../core/workspaces/workspace-keys-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
@@ -28,6 +31,10 @@ import type { AuditService } from '../../../core/audit/audit-service.ts';
 export interface ApiContext {
   accounts: AccountsService;
   workspaces: WorkspacesService;
+  /** A workspace's members and roles; its invitations; its API keys (docs/design/teams.md). */
+  members: MembersService;
+  invitations: InvitationsService;
+  workspaceKeys: WorkspaceKeysService;
   /** The workspaces' audit logs (docs/adr/0071). */
   audit: AuditService;
   /** "Now" for answers that tell whether something has expired (an invitation). */

@@ -1,5 +1,5 @@
 import type { Invitation, Member, WorkspaceOfUser } from '../../../core/workspaces/workspace.ts';
-import type { WorkspaceKey } from '../../../core/workspaces/workspaces-service.ts';
+import type { WorkspaceKey } from '../../../core/workspaces/workspace-keys-service.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));

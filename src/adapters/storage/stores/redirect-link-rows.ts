@@ -5,7 +5,7 @@ import type { PixelType } from '../../../core/pixels/pixel.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import { compileRules } from '../../../core/rules/compile-rules.ts';
+import { compileLinkRules } from '../../../core/rules/compile-targeting.ts';
 import { unsettledCounts, toLink, type LinkRow } from './link-rows.ts';
 
 type Pixel = { type: string; value: string };
@@ -62,10 +62,9 @@ export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
     alias: link.alias,
     url: link.url,
     title: link.title,
-    targetType: link.targetType,
-    targets: link.targets,
-    // Compiled here, once per read: the cache keeps this object, so visits never interpret rules.
-    rules: link.rules === null ? null : compileRules(link.rules),
+    // Compiled here, once per read (its rules, or its phpShort list's): the cache keeps this
+    // object, so visits never interpret rules.
+    rules: compileLinkRules(link),
     iosUrl: link.iosUrl,
     androidUrl: link.androidUrl,
     trackConversions: link.trackConversions === 1,

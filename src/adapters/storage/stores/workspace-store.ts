@@ -8,7 +8,7 @@ import type {
   WorkspaceOfUser,
   WorkspaceSettings,
 } from '../../../core/workspaces/workspace.ts';
-import type { MembershipChange, NewInvitation, WorkspaceStore } from '../../../core/workspaces/workspace-store.ts';
+import type { MembershipChange, NewInvitation, WorkspaceTables } from '../../../core/workspaces/workspace-store.ts';
 import { randomToken } from '../../../core/shared/secrets.ts';
 import type { AccountsTable, Database, InvitationsTable } from '../schema.ts';
 import { toKey } from './account-store.ts';
@@ -49,7 +49,7 @@ const WORKSPACE_COLUMNS = [
  * Workspaces are `accounts` rows (docs/adr/0064). A team's row holds no person: its email is a
  * unique value that no address can equal (no "@"), and it has no password, so no one signs in as it.
  */
-export class SqlWorkspaceStore implements WorkspaceStore {
+export class SqlWorkspaceStore implements WorkspaceTables {
   constructor(private readonly db: Kysely<Database>) {}
 
   async listOfUser(userId: number): Promise<WorkspaceOfUser[]> {

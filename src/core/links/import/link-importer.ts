@@ -67,6 +67,41 @@ const notesOf = (item: Ready) => (item.notes.length > 0 ? { notes: item.notes } 
 
 const keyOf = (domainId: number | null, alias: string) => `${domainId ?? ''}/${alias.toLowerCase()}`;
 
+/** One batch's write in its unit: what it decided of each row so far, and what it wrote. */
+interface BatchWrite {
+  tx: LinkChangePorts;
+  accountId: number;
+  named: NamedRecords;
+  claimed: Set<string>;
+  options: ImportOptions;
+  /** Each link written, for the redirect to forget once the unit has committed. */
+  changed: Array<{ id: number; alias: string }>;
+  out: ImportOutcome[];
+  /** Each row to insert gets its outcome once the insert has answered with its id. */
+  creates: Array<{ item: Ready; outcome: ImportOutcome }>;
+  replaced: Link[];
+}
+
+/** A row to insert, its outcome waiting for the id. */
+function toCreate(w: BatchWrite, item: Ready, status: 'created' | 'renamed', reason?: string): void {
+  w.creates.push({
+    item,
+    outcome: {
+      line: item.row.line,
+      status,
+      alias: item.fields.alias,
+      id: null,
+      ...(reason ? { reason } : {}),
+      ...notesOf(item),
+    },
+  });
+}
+
+/** A link about to be written gets its new space, made in the batch's unit (a dry run makes none). */
+async function place(w: BatchWrite, { fields, newSpace }: Ready): Promise<void> {
+  if (newSpace !== undefined && !w.options.dryRun) fields.spaceId = await w.named.make(w.tx.spaces, newSpace);
+}
+
 /**
  * Links from another shortener's file, a batch at a time, under the create rules of LinksService
  * (the pure rules of link-rules.ts, then references and aliases checked for the whole batch at
@@ -162,83 +197,11 @@ export class LinkImporter {
     options: ImportOptions,
     changed: Array<{ id: number; alias: string }>,
   ) {
-    const out: ImportOutcome[] = [];
-    // A link about to be written gets its new space, made in this unit (a dry run makes none).
-    const place = async ({ fields, newSpace }: Ready) => {
-      if (newSpace !== undefined && !options.dryRun) fields.spaceId = await named.make(tx.spaces, newSpace);
-    };
-    // Each row written gets its outcome once the insert has answered with its id.
-    const creates: Array<{ item: Ready; outcome: ImportOutcome }> = [];
-    const create = (item: Ready, status: 'created' | 'renamed', reason?: string) =>
-      creates.push({
-        item,
-        outcome: {
-          line: item.row.line,
-          status,
-          alias: item.fields.alias,
-          id: null,
-          ...(reason ? { reason } : {}),
-          ...notesOf(item),
-        },
-      });
-    const replaced: Link[] = [];
+    const w: BatchWrite = { tx, accountId, named, claimed, options, changed, out: [], creates: [], replaced: [] };
     const owners = await this.ownersOf(tx, ready);
-    for (const item of ready) {
-      const { fields, row } = item;
-      if (fields.alias === '') {
-        fields.alias = await this.freeAlias(tx, fields.domainId, claimed, '', 0);
-        item.notes.push(RANDOM_ALIAS_NOTE);
-        create(item, 'created');
-        continue;
-      }
-      const key = keyOf(fields.domainId, fields.alias);
-      const owner = owners.get(key);
-      if (!owner && !claimed.has(key)) {
-        claimed.add(key);
-        create(item, 'created');
-      } else if (options.onConflict === 'rename') {
-        const wanted = fields.alias;
-        fields.alias = await this.freeAlias(tx, fields.domainId, claimed, `${wanted}-`, 2);
-        if (fields.alias === '')
-          out.push({
-            line: row.line,
-            status: 'error',
-            alias: wanted,
-            reason: 'alias: no free variant of the alias was found.',
-          });
-        else create(item, 'renamed', `The alias ${wanted} exists.`);
-      } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
-        claimed.add(key);
-        await place(item);
-        const link = options.dryRun ? null : await this.replace(tx, accountId, owner.id, item, options.actor);
-        if (link) {
-          replaced.push(link);
-          changed.push({ id: link.id, alias: link.alias });
-        }
-        const id = link?.id ?? null;
-        out.push({ line: row.line, status: 'replaced', alias: fields.alias, id, ...notesOf(item) });
-      } else {
-        const why = claimed.has(key)
-          ? 'The alias appears earlier in the file.'
-          : owner?.accountId === accountId
-            ? 'The alias exists.'
-            : 'The alias is taken on this service.';
-        out.push({ line: row.line, status: 'skipped', alias: fields.alias, reason: why, ...notesOf(item) });
-      }
-    }
-    const created: number[] = [];
-    if (!options.dryRun && creates.length > 0) {
-      for (const { item } of creates) await place(item);
-      const ids = await this.insert(tx, accountId, creates);
-      for (const [i, c] of creates.entries()) {
-        c.outcome.id = ids[i] ?? null;
-        if (ids[i] !== undefined) {
-          await tagLinks(tx.tags, accountId, [ids[i]], c.item.row.checked?.tagNames, this.deps.clock.now());
-          created.push(ids[i]);
-          changed.push({ id: ids[i], alias: c.item.fields.alias });
-        }
-      }
-    }
+    for (const item of ready) await this.decide(w, item, owners);
+    const created = await this.insertCreates(w);
+    const { replaced } = w;
     await this.tell(tx, accountId, 'link.updated', replaced.length, async () => replaced);
     await this.tell(tx, accountId, 'link.created', created.length, () => tx.links.findByIds(accountId, created));
     if (tx.audit && created.length > 0) {
@@ -252,7 +215,81 @@ export class LinkImporter {
         this.deps.clock.now(),
       );
     }
-    return [...out, ...creates.map((c) => c.outcome)];
+    return [...w.out, ...w.creates.map((c) => c.outcome)];
+  }
+
+  /** What a row becomes: created (its alias, a random one, or a renamed one), replaced, skipped, or an error. */
+  private async decide(w: BatchWrite, item: Ready, owners: Map<string, AliasOwner>): Promise<void> {
+    const { tx, claimed, options, accountId } = w;
+    const { fields, row } = item;
+    if (fields.alias === '') {
+      fields.alias = await this.freeAlias(tx, fields.domainId, claimed, '', 0);
+      item.notes.push(RANDOM_ALIAS_NOTE);
+      toCreate(w, item, 'created');
+      return;
+    }
+    const key = keyOf(fields.domainId, fields.alias);
+    const owner = owners.get(key);
+    if (!owner && !claimed.has(key)) {
+      claimed.add(key);
+      toCreate(w, item, 'created');
+    } else if (options.onConflict === 'rename') {
+      const wanted = fields.alias;
+      fields.alias = await this.freeAlias(tx, fields.domainId, claimed, `${wanted}-`, 2);
+      if (fields.alias === '')
+        w.out.push({
+          line: row.line,
+          status: 'error',
+          alias: wanted,
+          reason: 'alias: no free variant of the alias was found.',
+        });
+      else toCreate(w, item, 'renamed', `The alias ${wanted} exists.`);
+    } else if (options.onConflict === 'replace' && owner && owner.accountId === accountId && !claimed.has(key)) {
+      claimed.add(key);
+      await this.replaceRow(w, item, owner.id);
+    } else {
+      const why = claimed.has(key)
+        ? 'The alias appears earlier in the file.'
+        : owner?.accountId === accountId
+          ? 'The alias exists.'
+          : 'The alias is taken on this service.';
+      w.out.push({ line: row.line, status: 'skipped', alias: fields.alias, reason: why, ...notesOf(item) });
+    }
+  }
+
+  /** A row replacing the account's own link of its alias (a dry run writes nothing and says so). */
+  private async replaceRow(w: BatchWrite, item: Ready, id: number): Promise<void> {
+    await place(w, item);
+    const link = w.options.dryRun ? null : await this.replace(w.tx, w.accountId, id, item, w.options.actor);
+    if (link) {
+      w.replaced.push(link);
+      w.changed.push({ id: link.id, alias: link.alias });
+    }
+    w.out.push({
+      line: item.row.line,
+      status: 'replaced',
+      alias: item.fields.alias,
+      id: link?.id ?? null,
+      ...notesOf(item),
+    });
+  }
+
+  /** The batch's new links written, each outcome given its id and each link its tags; answers the ids written. */
+  private async insertCreates(w: BatchWrite): Promise<number[]> {
+    const { tx, accountId, creates } = w;
+    const created: number[] = [];
+    if (w.options.dryRun || creates.length === 0) return created;
+    for (const { item } of creates) await place(w, item);
+    const ids = await this.insert(tx, accountId, creates);
+    for (const [i, c] of creates.entries()) {
+      c.outcome.id = ids[i] ?? null;
+      if (ids[i] !== undefined) {
+        await tagLinks(tx.tags, accountId, [ids[i]], c.item.row.checked?.tagNames, this.deps.clock.now());
+        created.push(ids[i]);
+        w.changed.push({ id: ids[i], alias: c.item.fields.alias });
+      }
+    }
+    return created;
   }
 
   /** The batch's links told as the API tells its own changes (webhooks); read only when anyone listens. */

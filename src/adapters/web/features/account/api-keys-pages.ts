@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FieldErrorBag, NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
-import type { PersonKeys } from '../../../../core/workspaces/workspaces-service.ts';
+import type { PersonKeys } from '../../../../core/workspaces/workspace-keys-service.ts';
 import type { WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
 import type { ApiKey } from '../../../../core/accounts/account.ts';
 import { KEY_NAME_MAX, checkKeyName } from '../../../../core/accounts/account-rules.ts';
@@ -135,7 +135,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
     values: Form,
     errors?: FieldErrors,
   ) => {
-    const held = await ctx.workspaces.keysOfPerson(actorOf(request));
+    const held = await ctx.workspaceKeys.ofPerson(actorOf(request));
     const view = viewOf(request, reply, secret);
     return sendView(
       reply,
@@ -158,7 +158,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
       // No choice sent (a form of before the choice): the workspace the person works in.
       const workspaceId =
         text(form, 'workspace') === '' ? viewerOf(request).workspace.id : Number(text(form, 'workspace'));
-      const open = (await ctx.workspaces.keysOfPerson(actorOf(request)))
+      const open = (await ctx.workspaceKeys.ofPerson(actorOf(request)))
         .filter((p) => p.keys !== null)
         .map((p) => p.workspace.id);
       // Only a workspace of the list may be chosen: anything else is named on the form, never a 404.
@@ -168,7 +168,7 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
         bag.add('workspace', viewOf(request, reply, secret).t.account.keys.badWorkspace);
         bag.throwIfAny();
       }
-      const made = await ctx.workspaces.createKey(actorOf(request), workspaceId, { name: text(form, 'name') });
+      const made = await ctx.workspaceKeys.create(actorOf(request), workspaceId, { name: text(form, 'name') });
       return show(request, reply, 200, { key: made.key.key, apiKey: made.apiKey }, {});
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -180,9 +180,9 @@ export const apiKeyPages: WebFeature = (web, ctx: WebContext) => {
     const { id } = request.params as IdParams;
     const actor = actorOf(request);
     // The key's workspace is the one of the person's that holds it; a key of nobody's here is not found.
-    const holder = (await ctx.workspaces.keysOfPerson(actor)).find((p) => p.keys?.some(({ key }) => key.id === id));
+    const holder = (await ctx.workspaceKeys.ofPerson(actor)).find((p) => p.keys?.some(({ key }) => key.id === id));
     if (!holder) throw new NotFoundError('key');
-    await ctx.workspaces.revokeKey(actor, holder.workspace.id, id);
+    await ctx.workspaceKeys.revoke(actor, holder.workspace.id, id);
     setFlash(reply, viewOf(request, reply, secret).t.account.keys.revoked);
     return seeOther(reply, '/account/api-keys');
   });

@@ -26,7 +26,7 @@ export const invitationPages: WebFeature = (web, ctx: WebContext) => {
     { config: { access: 'public' }, schema: { params: TokenParams } },
     async (request, reply) => {
       const { token } = request.params as TokenParams;
-      const { invitation, workspace } = await ctx.workspaces.describeInvitation(token);
+      const { invitation, workspace } = await ctx.invitations.describe(token);
       const view = viewOf(request, reply, secret);
       const t = view.t.workspaces.invitation;
       const here = `/signup/invitation/${token}`;
@@ -48,8 +48,8 @@ ${body}`;
 
   web.post('/signup/invitation/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const { token } = request.params as TokenParams;
-    const { workspace } = await ctx.workspaces.describeInvitation(token);
-    const joined = await ctx.workspaces.accept(actorOf(request), token);
+    const { workspace } = await ctx.invitations.describe(token);
+    const joined = await ctx.invitations.accept(actorOf(request), token);
     chooseWorkspace(request, reply, secret, viewerOf(request).token, joined.workspaceId);
     setFlash(reply, viewOf(request, reply, secret).t.workspaces.invitation.joined(workspace.name));
     return seeOther(reply, '/dashboard');

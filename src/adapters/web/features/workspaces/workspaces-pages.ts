@@ -7,7 +7,7 @@ import {
   ValidationError,
 } from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
-import { authorize } from '../../../../core/workspaces/workspaces-service.ts';
+import { authorize } from '../../../../core/workspaces/workspace-access.ts';
 import { html } from '../../pages/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
@@ -66,7 +66,7 @@ async function renderList(
   // A workspace whose two-factor rule stops this person shows no count (its members are not theirs to read yet).
   const count = async (id: number): Promise<number | null> => {
     try {
-      return (await service.members(actor, id)).length;
+      return (await ctx.members.list(actor, id)).length;
     } catch (error) {
       if (error instanceof ForbiddenError) return null;
       throw error;
@@ -111,9 +111,9 @@ async function renderWorkspace(
     );
   }
   const [members, invitations, keys] = await Promise.all([
-    service.members(actor, id),
-    roleAllows(workspace.role, 'invitations.manage') ? service.invitations(actor, id) : Promise.resolve(null),
-    service.keys(actor, id),
+    ctx.members.list(actor, id),
+    roleAllows(workspace.role, 'invitations.manage') ? ctx.invitations.list(actor, id) : Promise.resolve(null),
+    ctx.workspaceKeys.list(actor, id),
   ]);
   const data = { workspace, members, invitations, keys, personId: actor.userId };
   return sendView(
@@ -238,7 +238,7 @@ async function deleteWorkspace(request: FastifyRequest, reply: FastifyReply, ctx
 async function changeRole(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   const { id, userId } = request.params as ByMember;
   return orAgain(request, reply, ctx, id, 'members', async () => {
-    await ctx.workspaces.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
+    await ctx.members.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
     return done(reply, messagesOf(request, reply, ctx).people.changed, `/account/workspaces/${id}`);
   });
 }
@@ -249,7 +249,7 @@ async function removeMember(request: FastifyRequest, reply: FastifyReply, ctx: W
   const self = userId === viewerOf(request).account.id;
   const workspace = self ? await ctx.workspaces.read(actorOf(request), id) : null;
   return orAgain(request, reply, ctx, id, 'members', async () => {
-    await ctx.workspaces.removeMember(actorOf(request), id, userId);
+    await ctx.members.remove(actorOf(request), id, userId);
     const t = messagesOf(request, reply, ctx).people;
     return workspace
       ? done(reply, t.left(workspace.name), '/account/workspaces')
@@ -263,7 +263,7 @@ async function invite(request: FastifyRequest, reply: FastifyReply, ctx: WebCont
   const form = formOf(request);
   try {
     return await orAgain(request, reply, ctx, id, 'invite', async () => {
-      const { invitation, token } = await ctx.workspaces.invite(actorOf(request), id, {
+      const { invitation, token } = await ctx.invitations.invite(actorOf(request), id, {
         email: text(form, 'email'),
         role: text(form, 'role'),
       });
@@ -288,7 +288,7 @@ async function invite(request: FastifyRequest, reply: FastifyReply, ctx: WebCont
 
 async function revokeInvitation(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   const { id, itemId } = request.params as ByItem;
-  await ctx.workspaces.revokeInvitation(actorOf(request), id, itemId);
+  await ctx.invitations.revoke(actorOf(request), id, itemId);
   return done(reply, messagesOf(request, reply, ctx).invites.revoked, `/account/workspaces/${id}`);
 }
 
@@ -300,7 +300,7 @@ async function makeKey(request: FastifyRequest, reply: FastifyReply, ctx: WebCon
     const expiresAt = dayOf(text(form, 'expires_at'));
     if (expiresAt === undefined) throw ValidationError.of('expires_at', messagesOf(request, reply, ctx).keys.badDate);
     const scopes = [form.scopes ?? []].flat();
-    const made = await ctx.workspaces.createKey(actorOf(request), id, {
+    const made = await ctx.workspaceKeys.create(actorOf(request), id, {
       name: text(form, 'name'),
       scopes: scopes.length === 0 ? null : scopes,
       expiresAt,
@@ -315,7 +315,7 @@ async function makeKey(request: FastifyRequest, reply: FastifyReply, ctx: WebCon
 
 async function revokeKey(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   const { id, itemId } = request.params as ByItem;
-  await ctx.workspaces.revokeKey(actorOf(request), id, itemId);
+  await ctx.workspaceKeys.revoke(actorOf(request), id, itemId);
   return done(reply, messagesOf(request, reply, ctx).keys.revoked, `/account/workspaces/${id}`);
 }
 

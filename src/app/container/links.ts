@@ -1,0 +1,70 @@
+import { LinksService, type LinksServiceDeps } from '../../core/links/links-service.ts';
+import { LinkImporter } from '../../core/links/import/link-importer.ts';
+import type { TitleFetcher } from '../../core/links/title-fetcher.ts';
+import type { UrlPolicy } from '../../core/links/url-policy.ts';
+import { ImportSlots } from '../../adapters/import/import-slots.ts';
+import { HttpTitleFetcher } from '../../adapters/title/http-title-fetcher.ts';
+import { QrRenderer } from '../../adapters/qr/qr-renderer.ts';
+import { ImageThreads } from '../../adapters/images/image-threads.ts';
+import { unitOfWorkOn } from '../../adapters/storage/transactions.ts';
+import { SqlImportLeases } from '../../adapters/storage/stores/import-lease-store.ts';
+import { SqlQrLogoStore } from '../../adapters/storage/stores/qr-logo-store.ts';
+import { SqlAuditLog } from '../../adapters/storage/stores/audit-store.ts';
+import type { WebhookRuntime } from '../webhook-runtime.ts';
+import type { Base, Records, RecordsOn } from './base.ts';
+
+export interface LinkDeps {
+  stores: Records;
+  recordsOn: RecordsOn;
+  urls: UrlPolicy;
+  hooks: WebhookRuntime;
+  forgetQuota: (id: number) => Promise<void>;
+  /** A test's title fetcher (null: none); absent: TITLE_FETCH decides. */
+  titles: TitleFetcher | null | undefined;
+}
+
+/** Links (made, changed, imported) and their QR codes. */
+export function linkServices(base: Base, deps: LinkDeps) {
+  const { storage, clock, tuning, visits } = base;
+  const { recordsOn, hooks, urls } = deps;
+  // A link change, its webhook deliveries and its audit entries commit together (docs/design/teams.md).
+  const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
+    ...recordsOn(trx),
+    onEvent: hooks.linkEventsOn(trx, afterCommit),
+    audit: new SqlAuditLog(trx),
+  }));
+  const changes: Omit<LinksServiceDeps, 'titles'> = {
+    ...deps.stores,
+    clock,
+    urls,
+    invalidation: visits.invalidation,
+    forgetQuota: deps.forgetQuota,
+    onEvent: hooks.onLinkEvent,
+    unitOfWork,
+    defaultPrivacy: tuning.DEFAULT_STATS_PRIVACY === 0 ? 0 : 1,
+  };
+  const importSlots = new ImportSlots(
+    new SqlImportLeases(storage.db),
+    tuning.IMPORT_CONCURRENCY,
+    () => clock.now(),
+    (e) => console.error('linkpix: import lease:', e),
+  );
+  return {
+    links: new LinksService({ ...changes, titles: titlesOf(base, deps.titles) }),
+    importer: new LinkImporter(changes),
+    importSlots,
+    qr: new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES }),
+    qrLogos: new SqlQrLogoStore(storage.db),
+    images: new ImageThreads(),
+  };
+}
+
+/** The title of a link made without one, fetched from its page when TITLE_FETCH is on. */
+function titlesOf({ config, tuning }: Base, override: TitleFetcher | null | undefined): TitleFetcher | null {
+  if (override !== undefined) return override;
+  if (!config.TITLE_FETCH) return null;
+  return new HttpTitleFetcher({
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    timeoutMs: tuning.TITLE_FETCH_TIMEOUT_MS,
+  });
+}
