@@ -112,34 +112,35 @@ async function renderLinkForm(
 
 const existingOf = (ctx: WebContext, view: LinkView): Existing => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
+/** A form page to show with its status, and the UTM builder as the page shows it. */
+interface Unsaved {
+  status: number;
+  page: Page;
+  utm: PostedUtm | null;
+}
+
 /**
- * The answer to a post that saves nothing: "Apply template" (the destination with the template's
+ * The page for a post that saves nothing: "Apply template" (the destination with the template's
  * parameters, or the picker's fault) or a row button (a row added or removed). Null for a save.
+ * The page, not the reply: a reply is a thenable, which an async function's caller would await.
  */
-async function answerWithoutSaving(
+async function unsavedPage(
   request: FastifyRequest,
-  reply: FastifyReply,
   ctx: WebContext,
   posted: Posted,
   existing?: Existing,
-) {
+): Promise<Unsaved | null> {
   const { values, action, secrets } = posted;
   const accountId = viewerOf(request).workspace.id;
   const applied = await applyUtmTemplate(posted.utm, ctx.utmTemplates, accountId, values.url);
   if (applied) {
-    const page = { values: { ...values, url: applied.url }, secrets, existing, errors: applied.errors };
-    return renderLinkForm(
-      request,
-      reply,
-      ctx,
-      applied.errors ? 422 : 200,
-      { ...page, rowsChanged: !applied.errors },
-      applied.utm,
-    );
+    const { url, errors } = applied;
+    const page = { values: { ...values, url }, secrets, existing, errors, rowsChanged: !errors };
+    return { status: errors ? 422 : 200, page, utm: applied.utm };
   }
   if (action) {
     const page = { values: applyRowAction(values, action), secrets, existing, rowsChanged: true };
-    return renderLinkForm(request, reply, ctx, 200, page, posted.utm);
+    return { status: 200, page, utm: posted.utm };
   }
   return null;
 }
@@ -150,8 +151,8 @@ async function showNewLink(request: FastifyRequest, reply: FastifyReply, ctx: We
 
 async function createLink(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, posted: Posted) {
   const { workspace: account } = viewerOf(request);
-  const unsaved = await answerWithoutSaving(request, reply, ctx, posted);
-  if (unsaved) return unsaved;
+  const unsaved = await unsavedPage(request, ctx, posted);
+  if (unsaved) return renderLinkForm(request, reply, ctx, unsaved.status, unsaved.page, unsaved.utm);
   try {
     await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
     await refuseUtmFaults(posted.utm, () =>
@@ -178,8 +179,8 @@ async function saveLink(request: FastifyRequest, reply: FastifyReply, ctx: WebCo
   const { workspace: account } = viewerOf(request);
   const id = (request.params as IdParams).id;
   const existing = existingOf(ctx, await ctx.links.get(account.id, id));
-  const unsaved = await answerWithoutSaving(request, reply, ctx, posted, existing);
-  if (unsaved) return unsaved;
+  const unsaved = await unsavedPage(request, ctx, posted, existing);
+  if (unsaved) return renderLinkForm(request, reply, ctx, unsaved.status, unsaved.page, unsaved.utm);
   try {
     await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), [
       'domain',
