@@ -70,7 +70,6 @@ const ADAPTER_IMPORTS_ALLOWED = [
   ['import', 'http'],
   ['qr', 'images'],
   ['secrets', 'storage'],
-  ['storage', 'clicks'],
   ['storage', 'import'],
   ['storage', 'qr'],
   ['web', 'geo'],
