@@ -1,4 +1,4 @@
-import type { HttpMetrics } from '../adapters/http/app.ts';
+import type { HttpMetrics } from './http-app.ts';
 import { createMetricsRegistry, type DependencyHealth } from '../adapters/metrics/metrics-registry.ts';
 import { startMetricsServer, type MetricsServer } from '../adapters/metrics/metrics-server.ts';
 import { RedirectMeter } from '../adapters/metrics/redirect-meter.ts';

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { createHttpApp, type HttpOptions } from '../adapters/http/app.ts';
+import { createHttpApp, type HttpOptions } from './http-app.ts';
 import type { Config } from './config.ts';
 import { consoleOutageLog, createContainer, type Container, type ContainerOverrides } from './container.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
-import { UnlockCookies } from '../adapters/http/redirect/cookies.ts';
+import { UnlockCookies } from '../adapters/shared/request/unlock-cookies.ts';
 import type { RedirectContext } from '../adapters/http/redirect/visit-context.ts';
-import type { RateLimitSettings } from '../adapters/http/rate-limit.ts';
+import type { RateLimitSettings } from '../adapters/shared/request/rate-limit-settings.ts';
 import type { WebOptions } from '../adapters/web/app/web-context.ts';
 import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
 import { verifyPassword } from '../core/shared/secrets.ts';

@@ -2,7 +2,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import qs from 'qs';
-import { escapeHtml } from '../../src/adapters/web/pages/html.ts';
+import { escapeHtml } from '../../src/adapters/shared/html/html.ts';
 import type { Harness, Reply } from './harness.ts';
 import { WebClient, signedUp, type WebReply } from './web-client.ts';
 import { TEST_ACTOR } from './audit-actor.ts';

@@ -1,11 +1,11 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { ListEnvelope, errorResponses } from './schemas/common.ts';
+import { ListEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { AuditQuery, AuditRecord } from './schemas/audit.ts';
 import { WorkspaceParams } from './schemas/workspace.ts';
 import { list } from './envelopes.ts';
-import { auditCsv, auditRecord } from './presenters/audit-record.ts';
-import { startedStream } from './stream-answer.ts';
+import { auditCsv, auditRecord } from '../shared/presenters/audit-record.ts';
+import { startedStream } from '../shared/request/stream-answer.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './handlers/context.ts';
 
 type Handler = RouteOptions['handler'];

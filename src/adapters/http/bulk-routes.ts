@@ -1,6 +1,6 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import { IdParams, errorResponses } from './schemas/common.ts';
+import { IdParams, errorResponses } from '../shared/schemas/common.ts';
 import { ClicksExportQuery } from './schemas/stats.ts';
 import { clicksExportHandler } from './handlers/clicks-export.ts';
 import {

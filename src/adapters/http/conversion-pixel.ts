@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../core/shared/errors.ts';
 import type { ApiContext } from './handlers/context.ts';
-import { sendImage } from './image-headers.ts';
+import { sendImage } from '../shared/request/image-headers.ts';
 
 // The smallest transparent 1×1 GIF.
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

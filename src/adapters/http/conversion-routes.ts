@@ -1,8 +1,8 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import { errorResponses, SavedEnvelope, OneEnvelope } from './schemas/common.ts';
+import { errorResponses, SavedEnvelope, OneEnvelope } from '../shared/schemas/common.ts';
 import { ConversionBody, ConversionRecord, WinnerBody, WinnerParams } from './schemas/conversions.ts';
-import { LinkRecord } from './schemas/link.ts';
+import { LinkRecord } from '../shared/schemas/link.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
 import type { ApiContext } from './handlers/context.ts';
 

@@ -10,10 +10,10 @@ import { ImportBusyError, RETRY_AFTER_SECONDS } from '../import/import-slots.ts'
 import { ImportLeaseLostError } from '../import/import-ticket.ts';
 import { importTempDir } from '../import/import-temp.ts';
 import { spoolForm } from './import-upload.ts';
-import { errorEnvelope } from './error-handler.ts';
+import { errorEnvelope } from '../shared/errors/error-handler.ts';
 import type { ApiContext } from './handlers/context.ts';
-import { MALFORMED_MULTIPART_MESSAGE } from './malformed-multipart.ts';
-import { errorResponses } from './schemas/common.ts';
+import { MALFORMED_MULTIPART_MESSAGE } from '../shared/input/malformed-multipart.ts';
+import { errorResponses } from '../shared/schemas/common.ts';
 import { apiActor } from './audit-actor.ts';
 
 const FLAGS = ['0', '1', 'true', 'false', ''];

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { errorEnvelope } from './error-handler.ts';
+import { errorEnvelope } from '../shared/errors/error-handler.ts';
 
 /**
  * A lingering close (nginx's `lingering_close`, docs/adr/0019): a connection answered without

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { errorEnvelope } from './error-handler.ts';
+import { errorEnvelope } from '../shared/errors/error-handler.ts';
 
 /**
  * Requests node:http lets through that HTTP/1.1 still forbids, refused with a 400 (docs/api.md §1):

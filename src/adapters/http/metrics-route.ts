@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { bearerTokenCheck } from '../metrics/bearer-token.ts';
 import type { MetricsText } from '../metrics/metrics-registry.ts';
-import { errorEnvelope } from './error-handler.ts';
+import { errorEnvelope } from '../shared/errors/error-handler.ts';
 
 /** GET /metrics on the app's own port, for a scraper that presents METRICS_TOKEN as a bearer token. */
 export function serveMetrics(app: FastifyInstance, metrics: MetricsText, token: string): void {

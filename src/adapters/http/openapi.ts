@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { LOGO_SVG, WORDMARK_SVG } from '../web/ui/brand.ts';
-import { imageHeadersOnSend } from './image-headers.ts';
+import { LOGO_SVG, WORDMARK_SVG } from '../shared/html/brand.ts';
+import { imageHeadersOnSend } from '../shared/request/image-headers.ts';
 
 /**
  * swagger-ui puts the logo's href on the image, not on the top bar's link: this points the link

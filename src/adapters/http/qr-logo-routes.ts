@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/shared/errors.ts';
-import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../qr/qr-logo-input.ts';
+import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../images/qr-logo-input.ts';
 import { saveLogo, type LogoUpload, type UploadProblem } from '../qr/qr-logo-upload.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { apiActor } from './audit-actor.ts';
-import { MalformedMultipartError, isMalformedMultipart } from './malformed-multipart.ts';
-import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { MalformedMultipartError, isMalformedMultipart } from '../shared/input/malformed-multipart.ts';
+import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { QrLogoSettings } from './schemas/qr.ts';
 
 /** The API's copy of the web page's messages (i18n/en/link-form.ts), one per refusal. */

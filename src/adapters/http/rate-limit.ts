@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import rateLimit from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
 import { bearerToken, isAuthenticated } from './auth.ts';
-import { limitAddress } from './client-address.ts';
-
-export interface RateLimitSettings {
-  /** Requests per window; 0 turns limiting off. */
-  max: number;
-  windowMs: number;
-  /** Where the counts are kept; this instance's memory when absent (sharedRateLimitStore: Redis). */
-  store?: FastifyRateLimitStoreCtor;
-}
+import { limitAddress } from '../shared/request/client-address.ts';
+import type { RateLimitSettings } from '../shared/request/rate-limit-settings.ts';
 
 /**
  * Per live key (hashed: the limiter's memory never holds a secret); every request without one —

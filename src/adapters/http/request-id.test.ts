@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { requestIdOf } from './request-id.ts';
-import { trustFunction } from './client-address.ts';
+import { trustFunction } from '../shared/request/client-address.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const request = (from: string, id?: string | string[]) =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { TrustFunction } from './client-address.ts';
+import type { TrustFunction } from '../shared/request/client-address.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -8,25 +8,25 @@ import {
   OneEnvelope,
   SavedEnvelope,
   errorResponses,
-} from './schemas/common.ts';
-import { LinkBody, LinkListQuery, LinkRecord } from './schemas/link.ts';
-import { PixelBody, PixelListQuery, PixelRecord } from './schemas/pixel.ts';
-import { SpaceBody, SpaceListQuery, SpaceRecord } from './schemas/space.ts';
-import { DomainBody, DomainListQuery, DomainRecord, DomainVerifyBody } from './schemas/domain.ts';
+} from '../shared/schemas/common.ts';
+import { LinkBody, LinkListQuery, LinkRecord } from '../shared/schemas/link.ts';
+import { PixelBody, PixelListQuery, PixelRecord } from '../shared/schemas/pixel.ts';
+import { SpaceBody, SpaceListQuery, SpaceRecord } from '../shared/schemas/space.ts';
+import { DomainBody, DomainListQuery, DomainRecord, DomainVerifyBody } from '../shared/schemas/domain.ts';
 import { AccountRecord } from './schemas/account.ts';
 import { linkHandlers } from './handlers/links.ts';
 import { crudHandlers } from './handlers/crud.ts';
 import { accountHandlers } from './handlers/account.ts';
 import { qrHandler } from './handlers/qr.ts';
 import { domainVerifyHandler } from './handlers/domain-verify.ts';
-import { QrQuery } from './schemas/qr.ts';
+import { QrQuery } from '../qr/qr-query.ts';
 import { statsHandler } from './handlers/stats.ts';
 import { StatsEnvelope, StatsQuery } from './schemas/stats.ts';
-import { domainRecord, pixelRecord, spaceRecord } from './presenters/records.ts';
+import { domainRecord, pixelRecord, spaceRecord } from '../shared/presenters/records.ts';
 import type { ApiContext } from './handlers/context.ts';
-import type { SpaceListQuery as SpaceQ } from './schemas/space.ts';
-import type { DomainListQuery as DomainQ } from './schemas/domain.ts';
-import type { PixelListQuery as PixelQ } from './schemas/pixel.ts';
+import type { SpaceListQuery as SpaceQ } from '../shared/schemas/space.ts';
+import type { DomainListQuery as DomainQ } from '../shared/schemas/domain.ts';
+import type { PixelListQuery as PixelQ } from '../shared/schemas/pixel.ts';
 import { linkBulkRoutes } from './bulk-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';

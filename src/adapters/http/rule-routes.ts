@@ -1,6 +1,6 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import { IdParams, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { IdParams, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { ExplainQuery, ExplainRecord, PreviewBody, PreviewRecord } from './schemas/rules.ts';
 import { ruleHandlers } from './handlers/rules.ts';
 import type { ApiContext } from './handlers/context.ts';

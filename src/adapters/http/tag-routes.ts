@@ -1,7 +1,7 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { TagBody, TagRecord } from './schemas/tag.ts';
 import { tagHandlers } from './handlers/tags.ts';
 import type { ApiContext } from './handlers/context.ts';

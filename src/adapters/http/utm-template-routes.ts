@@ -1,7 +1,7 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { RouteOptions } from 'fastify';
-import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, errorResponses } from './schemas/common.ts';
-import { UtmTemplateBody, UtmTemplateListQuery, UtmTemplateRecord } from './schemas/utm-template.ts';
+import { DeletedEnvelope, IdParams, ListEnvelope, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
+import { UtmTemplateBody, UtmTemplateListQuery, UtmTemplateRecord } from '../shared/schemas/utm-template.ts';
 import { crudHandlers } from './handlers/crud.ts';
 import { utmTemplateRecord } from './presenters/utm-template-record.ts';
 import type { ApiContext } from './handlers/context.ts';

@@ -1,7 +1,7 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DeletedEnvelope, OneEnvelope, errorResponses } from './schemas/common.ts';
+import { DeletedEnvelope, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import {
   AcceptBody,
   AcceptedRecord,

@@ -1,4 +1,4 @@
-import { linkRecord, type ShortUrlOptions } from '../../adapters/http/presenters/link-record.ts';
+import { linkRecord, type ShortUrlOptions } from '../../adapters/shared/presenters/link-record.ts';
 import { createWebhookRuntime, type WebhookRuntime, type WebhookRuntimeOverrides } from '../webhook-runtime.ts';
 import { errorsOf, type Base, type RecordsOn } from './base.ts';
 

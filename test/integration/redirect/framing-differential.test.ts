@@ -193,7 +193,7 @@ before(async () => {
   await makeLink(linkpix, key, { url: 'https://example.com/dest?k=v', alias: ALIAS });
   await visit(linkpix, `/${ALIAS}`); // cached, so that plain visits are answered before Fastify
   const own = linkpix.server.app.server;
-  // The same limits as linkpix's server (src/adapters/http/app.ts), and the plainest answer.
+  // The same limits as linkpix's server (src/app/http-server.ts), and the plainest answer.
   bare = createServer(
     { requestTimeout: own.requestTimeout, headersTimeout: own.headersTimeout, connectionsCheckingInterval: 1000 },
     (_req, res) => {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { one } from '../envelopes.ts';
-import { accountRecord } from '../presenters/records.ts';
+import { accountRecord } from '../../shared/presenters/records.ts';
 import type { ApiContext } from './context.ts';
 
 export function accountHandlers(ctx: ApiContext) {

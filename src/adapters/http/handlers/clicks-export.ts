@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clicksCsv } from '../presenters/click-export.ts';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { ClicksExportQuery } from '../schemas/stats.ts';
-import { startedStream } from '../stream-answer.ts';
+import { startedStream } from '../../shared/request/stream-answer.ts';
 import type { ApiContext } from './context.ts';
 
 /** GET /api/v1/stats/{id}/export (api.md §8): the link's click rows of the range, streamed as CSV. */

@@ -2,14 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
-import { fieldErrorsOf } from '../validation-errors.ts';
+import { fieldErrorsOf } from '../../shared/input/validation-errors.ts';
 import type { Conversion } from '../../../core/conversions/conversion.ts';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { ConversionBody, WinnerBody, WinnerParams } from '../schemas/conversions.ts';
 import { saved } from '../envelopes.ts';
 import { ruleWarnings } from '../../../core/rules/rule-warnings.ts';
-import { iso } from '../presenters/records.ts';
-import { linkRecord } from '../presenters/link-record.ts';
+import { iso } from '../../shared/presenters/records.ts';
+import { linkRecord } from '../../shared/presenters/link-record.ts';
 import type { ApiContext } from './context.ts';
 import { apiActor } from '../audit-actor.ts';
 

@@ -1,23 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Page, PageRequest } from '../../../core/shared/page.ts';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import { created, deleted, list, one } from '../envelopes.ts';
 import { pathOf, rawQueryOf } from './context.ts';
-import type { FieldErrors } from '../../../core/shared/errors.ts';
-import { refuseInvalidBody } from './refuse-invalid-body.ts';
-import type { AuditActor } from '../../../core/audit/audit-entry.ts';
+import { refuseInvalidBody } from '../../shared/input/refuse-invalid-body.ts';
+import type { OwnedRecordService } from '../../shared/services/owned-record-service.ts';
 import { apiActor } from '../audit-actor.ts';
-
-/** The shape pixels, spaces and domains share: account-owned records with the same five operations. */
-export interface OwnedRecordService<T, F, I> {
-  list(accountId: number, filter: F, page: PageRequest): Promise<Page<T>>;
-  get(accountId: number, id: number): Promise<T>;
-  create(accountId: number, input: I, actor: AuditActor): Promise<T>;
-  update(accountId: number, id: number, input: I, actor: AuditActor): Promise<T>;
-  delete(accountId: number, id: number, actor: AuditActor): Promise<void>;
-  /** The rule violations of an input, without writing (404 first when updating a record not the account's). */
-  faultsOf(accountId: number, input: I, id?: number): Promise<FieldErrors>;
-}
 
 interface PageQuery {
   page: number;

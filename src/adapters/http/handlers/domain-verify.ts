@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import { one } from '../envelopes.ts';
-import { domainRecord } from '../presenters/records.ts';
+import { domainRecord } from '../../shared/presenters/records.ts';
 import type { ApiContext } from './context.ts';
 import { apiActor } from '../audit-actor.ts';
 

@@ -4,12 +4,12 @@ import type { BulkChange, BulkTarget } from '../../../core/links/link-bulk.ts';
 import type { LinkInput } from '../../../core/links/link-input.ts';
 import { ValidationError, type FieldErrors } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
-import { normalizeBody, normalizeQuery } from '../normalize-input.ts';
-import { linkRecord } from '../presenters/link-record.ts';
+import { normalizeBody, normalizeQuery } from '../../shared/input/normalize-input.ts';
+import { linkRecord } from '../../shared/presenters/link-record.ts';
 import type { LinkBulkDeleteBody, LinkBulkFilter, LinkBulkUpdateBody } from '../schemas/link-bulk.ts';
-import { fieldErrorsOf } from '../validation-errors.ts';
+import { fieldErrorsOf } from '../../shared/input/validation-errors.ts';
 import type { ApiContext } from './context.ts';
-import { faultsWithRules } from './refuse-invalid-body.ts';
+import { faultsWithRules } from '../../shared/input/refuse-invalid-body.ts';
 import { apiActor } from '../audit-actor.ts';
 
 type ItemAnswer = { status: 201; data: ReturnType<typeof linkRecord> } | { status: 422; message: FieldErrors };

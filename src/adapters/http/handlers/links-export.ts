@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { linksCsv, linksJson } from '../presenters/link-export.ts';
+import { linksCsv, linksJson } from '../../shared/csv/link-export.ts';
 import type { LinkExportQuery } from '../schemas/link-bulk.ts';
-import { startedStream } from '../stream-answer.ts';
+import { startedStream } from '../../shared/request/stream-answer.ts';
 import type { ApiContext } from './context.ts';
 import { filterOf } from './links-bulk.ts';
 

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LinkBody, LinkListQuery } from '../schemas/link.ts';
-import type { IdParams } from '../schemas/common.ts';
+import type { LinkBody, LinkListQuery } from '../../shared/schemas/link.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import { deleted, list, one, saved } from '../envelopes.ts';
 import { ruleWarnings } from '../../../core/rules/rule-warnings.ts';
-import { linkRecord } from '../presenters/link-record.ts';
+import { linkRecord } from '../../shared/presenters/link-record.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 import type { LinkInput } from '../../../core/links/link-input.ts';
-import { refuseInvalidBody } from './refuse-invalid-body.ts';
+import { refuseInvalidBody } from '../../shared/input/refuse-invalid-body.ts';
 import { apiActor } from '../audit-actor.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdParams } from '../schemas/common.ts';
-import type { QrQuery } from '../schemas/qr.ts';
-import { shortUrl } from '../presenters/link-record.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
+import type { QrQuery } from '../../qr/qr-query.ts';
+import { shortUrl } from '../../shared/presenters/link-record.ts';
 import { API_QR_LOOK } from '../../qr/qr-options.ts';
 import type { ApiContext } from './context.ts';
-import { sendImage } from '../image-headers.ts';
+import { sendImage } from '../../shared/request/image-headers.ts';
 
 /** A QR code of a link's short URL: SVG by default, PNG on request; owner-only like every API route. */
 export function qrHandler(ctx: ApiContext) {

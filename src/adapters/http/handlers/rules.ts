@@ -6,9 +6,9 @@ import { messages } from '../../../core/shared/messages.ts';
 import type { ExplainAnswer } from '../../../core/rules/explain-service.ts';
 import type { PreviewAnswer } from '../../../core/rules/rule-preview.ts';
 import { one } from '../envelopes.ts';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { ExplainQuery, PreviewBody } from '../schemas/rules.ts';
-import { visitorFrom } from '../visitor-from-request.ts';
+import { visitorFrom } from '../../ua/visitor-from-request.ts';
 import type { ApiContext } from './context.ts';
 
 type Req<T extends { Params?: unknown; Querystring?: unknown; Body?: unknown }> = FastifyRequest<T>;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { StatsQuery } from '../schemas/stats.ts';
 import { list } from '../envelopes.ts';
-import { statsCsv, statsCsvFilename, statsEntry, statsSummary } from '../presenters/stats.ts';
+import { statsCsv, statsCsvFilename, statsEntry, statsSummary } from '../../shared/presenters/stats.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './context.ts';
 
 /** GET /api/v1/stats/{id} (api.md §8): the list envelope plus the range's numbers, or a CSV. */

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { TagBody } from '../schemas/tag.ts';
 import type { Tag, TagInput } from '../../../core/tags/tag.ts';
 import { deleted, one } from '../envelopes.ts';
-import { iso } from '../presenters/records.ts';
+import { iso } from '../../shared/presenters/records.ts';
 import type { ApiContext } from './context.ts';
-import { refuseInvalidBody } from './refuse-invalid-body.ts';
+import { refuseInvalidBody } from '../../shared/input/refuse-invalid-body.ts';
 import { apiActor } from '../audit-actor.ts';
 
 function tagRecord(tag: Tag, links: number) {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdParams } from '../schemas/common.ts';
+import type { IdParams } from '../../shared/schemas/common.ts';
 import type { WebhookBody } from '../schemas/webhook.ts';
 import { created, deleted, one } from '../envelopes.ts';
 import { webhookRecord } from '../presenters/webhook-record.ts';

@@ -1,6 +1,6 @@
 import type { RawClick } from '../../../core/stats/click-export.ts';
-import { csvChunks } from './csv.ts';
-import { iso } from './records.ts';
+import { csvChunks } from '../../shared/csv/csv.ts';
+import { iso } from '../../shared/presenters/records.ts';
 
 /** The clicks export's columns (api.md §8); `bot` is 1 for a bot's visit, which counts no click. */
 const CLICK_EXPORT_COLUMNS = [

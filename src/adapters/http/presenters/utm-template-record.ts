@@ -1,5 +1,5 @@
 import type { UtmTemplate } from '../../../core/utm/utm-template.ts';
-import { iso } from './records.ts';
+import { iso } from '../../shared/presenters/records.ts';
 
 export const utmTemplateRecord = (t: UtmTemplate) => ({
   id: t.id,

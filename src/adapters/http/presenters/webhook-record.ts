@@ -1,5 +1,5 @@
 import type { Webhook } from '../../../core/webhooks/webhook.ts';
-import { iso, isoOrNull } from './records.ts';
+import { iso, isoOrNull } from '../../shared/presenters/records.ts';
 
 export const webhookRecord = (w: Webhook) => ({
   id: w.id,

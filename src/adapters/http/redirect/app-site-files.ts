@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RedirectDomain } from '../../../core/redirect/redirect-link.ts';
 import { createNonce } from '../../web/pages/csp.ts';
 import { renderNotFound } from '../../web/pages/not-found.ts';
-import { hostnameOf } from '../client-address.ts';
+import { hostnameOf } from '../../shared/request/client-address.ts';
 import { sendPage } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';
 

@@ -12,7 +12,7 @@ import { ClickStamper } from '../../../core/stats/click-stamp.ts';
 import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
 import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
-import { UnlockCookies } from './cookies.ts';
+import { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
 import { fastRedirect, fastRedirectOnNodeHttp } from './fast-redirect.ts';
 import type { RedirectContext } from './visit-context.ts';
 import { aRedirectLink } from '../../../../test/support/redirect-links.ts';

@@ -6,9 +6,9 @@ import {
   requestHost,
   type ForwardedRequest,
   type TrustFunction,
-} from '../client-address.ts';
+} from '../../shared/request/client-address.ts';
 import { writeAnswer, type Answer } from './respond.ts';
-import { failedVisit } from '../error-handler.ts';
+import { failedVisit } from '../../shared/errors/error-handler.ts';
 import type { CachedLinks, RedirectContext } from './visit-context.ts';
 import { visitAnswer, type VisitInput } from './visit-answer.ts';
 import type { RedirectMeter } from '../../metrics/redirect-meter.ts';

@@ -7,7 +7,7 @@ import { renderPassword } from '../../web/pages/password.ts';
 import { renderPreview } from '../../web/pages/preview.ts';
 import { renderDisabled } from '../../web/pages/disabled.ts';
 import { messagePage } from '../../web/pages/message-page.ts';
-import { hostnameOf, limitAddress } from '../client-address.ts';
+import { hostnameOf, limitAddress } from '../../shared/request/client-address.ts';
 import { readCookies } from './cookies.ts';
 import { sendAnswer, sendPage, sendRedirect, type Answer } from './respond.ts';
 import { notFoundAnswer, visitAnswer, type PostedForm } from './visit-answer.ts';

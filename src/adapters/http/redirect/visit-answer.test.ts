@@ -10,7 +10,7 @@ import type { CountryLookup } from '../../geo/country-lookup.ts';
 import { MemoryClickQuota } from '../../state/memory-click-quota.ts';
 import { MemoryRotationCursor } from '../../state/memory-rotation-cursor.ts';
 import { aRedirectLink } from '../../../../test/support/redirect-links.ts';
-import { UnlockCookies } from './cookies.ts';
+import { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
 import type { Answer } from './respond.ts';
 import { notFoundAnswer, visitAnswer, type VisitInput } from './visit-answer.ts';
 import type { RedirectContext } from './visit-context.ts';

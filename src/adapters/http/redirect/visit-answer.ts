@@ -9,7 +9,7 @@ import { renderExpired } from '../../web/pages/expired.ts';
 import { renderNotFound } from '../../web/pages/not-found.ts';
 import { renderPassword } from '../../web/pages/password.ts';
 import { renderPixelRedirect } from '../../web/pages/pixel-redirect.ts';
-import { first, visitorFrom, type RequestHeaders } from '../visitor-from-request.ts';
+import { first, visitorFrom, type RequestHeaders } from '../../ua/visitor-from-request.ts';
 import { consentCookie, consentOf, readCookies, ruleCookie, ruleCookieOf } from './cookies.ts';
 import type { Answer } from './respond.ts';
 import type { RedirectContext } from './visit-context.ts';

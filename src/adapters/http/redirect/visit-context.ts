@@ -4,7 +4,7 @@ import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
 import type { RedirectLink, RedirectLinkSource } from '../../../core/redirect/redirect-link.ts';
 import type { ConsentMode } from '../../../core/redirect/resolve-visit.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
-import type { UnlockCookies } from './cookies.ts';
+import type { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
 import type { ClickStamper } from '../../../core/stats/click-stamp.ts';
 import type { ClickIds } from '../../../core/conversions/click-id.ts';
 

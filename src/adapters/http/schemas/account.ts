@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp } from '../../shared/schemas/common.ts';
 
 export const AccountRecord = Type.Object(
   {

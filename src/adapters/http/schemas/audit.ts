@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AUDIT_VIA } from '../../../core/audit/audit-entry.ts';
-import { Enum, Id, Nullable, PageQuery, Timestamp } from './common.ts';
+import { Enum, Id, Nullable, PageQuery, Timestamp } from '../../shared/schemas/common.ts';
 
 export const AuditRecord = Type.Object(
   {

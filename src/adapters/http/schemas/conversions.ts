@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParams, Nullable, Timestamp } from './common.ts';
+import { IdParams, Nullable, Timestamp } from '../../shared/schemas/common.ts';
 import { RULE_LIMITS } from '../../../core/rules/rule.ts';
 
 // Bounds here only keep bodies small; the core's checks name each field (conversion-input.ts).

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LINK_LIMITS } from '../../../core/links/link-input.ts';
-import { Enum, Id, Nullable } from './common.ts';
-import { LinkBody, LinkListQuery, LinkRecord } from './link.ts';
+import { Enum, Id, Nullable } from '../../shared/schemas/common.ts';
+import { LinkBody, LinkListQuery, LinkRecord } from '../../shared/schemas/link.ts';
 
 /** Links one bulk create takes (api.md §12). */
 const BULK_CREATE_MAX = 1000;

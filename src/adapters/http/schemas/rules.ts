@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
+import { Nullable } from '../../shared/schemas/common.ts';
 import { PREVIEW_DAYS_DEFAULT, PREVIEW_DAYS_MAX } from '../../../core/rules/rule-preview.ts';
 
 export const ExplainQuery = Type.Object({

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { STATS_NAMES } from '../../../core/stats/dimensions.ts';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../../core/stats/range.ts';
-import { Enum, ListEnvelope, Nullable, PageQuery } from './common.ts';
+import { Enum, ListEnvelope, Nullable, PageQuery } from '../../shared/schemas/common.ts';
 
 const Day = (description: string) => Type.String({ maxLength: 10, description });
 

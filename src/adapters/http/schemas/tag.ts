@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TAG_COLOURS, TAG_LIMITS } from '../../../core/tags/tag.ts';
-import { Enum, Timestamp } from './common.ts';
+import { Enum, Timestamp } from '../../shared/schemas/common.ts';
 
 const colour = Enum(TAG_COLOURS, { description: `One of ${TAG_COLOURS.join(', ')}` });
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from '../../../core/webhooks/webhook.ts';
-import { Enum, Nullable, Timestamp } from './common.ts';
+import { Enum, Nullable, Timestamp } from '../../shared/schemas/common.ts';
 
 const Event = Enum(WEBHOOK_EVENTS, { description: 'An event name' });
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES, SCOPES } from '../../../core/workspaces/policy.ts';
-import { Enum, Id, Nullable, Timestamp } from './common.ts';
+import { Enum, Id, Nullable, Timestamp } from '../../shared/schemas/common.ts';
 
 const Role = Enum(ROLES, { description: 'viewer < editor < admin < owner' });
 const Scope = Enum(SCOPES);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../../core/shared/errors.ts';
-import { html } from '../pages/html.ts';
+import { html } from '../../shared/html/html.ts';
 import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';

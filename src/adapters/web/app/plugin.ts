@@ -25,7 +25,7 @@ import { refuseByPolicy } from './web-policy.ts';
 import { WEB_FEATURES } from '../features/index.ts';
 import { homePage, type DomainRoot } from '../features/home/home-page.ts';
 import { QR_RENDERER } from '../../qr/qr-renderer.ts';
-import { fieldErrorsOf } from '../../http/validation-errors.ts';
+import { fieldErrorsOf } from '../../shared/input/validation-errors.ts';
 
 /** Who may open a route: anyone, a signed-in account (the default), or an operator. */
 export type Access = 'public' | 'account' | 'admin';

@@ -5,17 +5,26 @@ import type { TwoStepSignIn } from '../../../core/security/two-step-sign-in.ts';
 import type { PasswordResets } from '../../../core/security/password-resets.ts';
 import type { EmailVerification } from '../../../core/security/email-verification.ts';
 import type { AttemptLimiter } from '../../../core/shared/attempt-limiter.ts';
-import type { ApiContext } from '../../http/handlers/context.ts';
-import type { UnlockCookies } from '../../http/redirect/cookies.ts';
-import type { RateLimitSettings } from '../../http/rate-limit.ts';
+import type { CoreServices } from '../../shared/services/core-services.ts';
+import type { QrRenderer } from '../../qr/qr-renderer.ts';
+import type { QrLogoStore } from '../../qr/qr-logo-store.ts';
+import type { LogoSaving } from '../../qr/qr-logo-upload.ts';
+import type { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
+import type { RateLimitSettings } from '../../shared/request/rate-limit-settings.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { LiveStreams } from '../features/live/live-streams.ts';
 import type { SsoSignIn } from '../../../core/sso/sso-sign-in.ts';
 import type { SsoLinks } from '../../../core/sso/sso-links.ts';
 import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 
-/** What the web app needs: the API's services (the same rules), signing in, and its settings. */
-export interface WebContext extends ApiContext {
+/** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
+export interface WebContext extends CoreServices {
+  /** Draws links' QR codes (the API's and the web app's). */
+  qr: QrRenderer;
+  /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
+  qrLogos: QrLogoStore;
+  /** The image threads a logo upload is read on (docs/design/images.md). */
+  images: LogoSaving['images'];
   signIn: SignInService;
   /** Two-factor sign-in and password reset by email. */
   security: {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { TooManyAttemptsError } from '../../../core/shared/errors.ts';
-import type { RateLimitSettings } from '../../http/rate-limit.ts';
-import { limitAddress } from '../../http/client-address.ts';
+import type { RateLimitSettings } from '../../shared/request/rate-limit-settings.ts';
+import { limitAddress } from '../../shared/request/client-address.ts';
 
 /**
  * The web app's requests per signed-in account, or per client address for whoever is signed out

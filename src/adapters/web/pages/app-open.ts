@@ -1,6 +1,6 @@
 import type { PixelType } from '../../../core/pixels/pixel.ts';
 import { buildCsp } from './csp.ts';
-import { html, httpUrl, inlineScript, jsString, raw, urlAttr } from './html.ts';
+import { html, httpUrl, inlineScript, jsString, raw, urlAttr } from '../../shared/html/html.ts';
 import { layout, type Page } from './layout.ts';
 import { PIXEL_SNIPPETS, pixelCspSources } from './pixel-snippets.ts';
 

@@ -1,6 +1,6 @@
 import type { PixelType } from '../../../core/pixels/pixel.ts';
 import { buildCsp } from './csp.ts';
-import { html } from './html.ts';
+import { html } from '../../shared/html/html.ts';
 import { layout, type Page } from './layout.ts';
 import { PIXEL_VENDOR_NAMES } from './pixel-hosts.ts';
 

@@ -1,5 +1,5 @@
 import { assertNonce } from './csp.ts';
-import { html, raw, type RawHtml } from './html.ts';
+import { html, raw, type RawHtml } from '../../shared/html/html.ts';
 
 /** What every visitor page returns: the markup and the CSP header value to send with it. */
 export interface Page {

@@ -1,5 +1,5 @@
 import { buildCsp } from './csp.ts';
-import { html } from './html.ts';
+import { html } from '../../shared/html/html.ts';
 import { layout, type Page } from './layout.ts';
 
 /** The shape shared by the pages that only explain why a link leads nowhere. */

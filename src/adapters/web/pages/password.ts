@@ -1,5 +1,5 @@
 import { buildCsp } from './csp.ts';
-import { html } from './html.ts';
+import { html } from '../../shared/html/html.ts';
 import { layout, type Page } from './layout.ts';
 
 /** What the visitor sees above the form: first visit, a wrong answer, or too many attempts. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
 import { PIXEL_TYPES } from '../../../core/pixels/pixel.ts';
-import { jsString } from './html.ts';
+import { jsString } from '../../shared/html/html.ts';
 import { renderPixelRedirect } from './pixel-redirect.ts';
 import { HOSTILE, NONCE, assertNoInjection, assertStrictCsp, inlineScripts } from './test-support.ts';
 

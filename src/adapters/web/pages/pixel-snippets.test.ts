@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Script } from 'node:vm';
 import { PIXEL_TYPES, type PixelType } from '../../../core/pixels/pixel.ts';
-import { jsString } from './html.ts';
+import { jsString } from '../../shared/html/html.ts';
 import { PIXEL_HOSTS, PIXEL_SNIPPETS, pixelCspSources } from './pixel-snippets.ts';
 import { NONCE, assertNoInjection, inlineScripts } from './test-support.ts';
 

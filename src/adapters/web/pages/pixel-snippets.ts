@@ -1,5 +1,5 @@
 import type { PixelType } from '../../../core/pixels/pixel.ts';
-import { html, inlineScript, jsString, type RawHtml } from './html.ts';
+import { html, inlineScript, jsString, type RawHtml } from '../../shared/html/html.ts';
 
 export { PIXEL_HOSTS, pixelCspSources, type PixelHosts } from './pixel-hosts.ts';
 

@@ -1,5 +1,5 @@
 import { buildCsp } from './csp.ts';
-import { html, httpUrl } from './html.ts';
+import { html, httpUrl } from '../../shared/html/html.ts';
 import { layout, type Page } from './layout.ts';
 
 export interface PreviewPageInput {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { BRAND_COLOUR, LOGO_SVG, faviconIco } from './brand.ts';
-import { sendImage } from '../../http/image-headers.ts';
+import { BRAND_COLOUR, LOGO_SVG, faviconIco } from '../../shared/html/brand.ts';
+import { sendImage } from '../../shared/request/image-headers.ts';
 
 export const FAVICON_SVG_PATH = '/favicon.svg';
 export const MANIFEST_PATH = '/manifest.webmanifest';

@@ -1,8 +1,8 @@
-import { html, type RawHtml } from '../pages/html.ts';
+import { html, type RawHtml } from '../../shared/html/html.ts';
 import type { View } from '../app/view.ts';
 import { ASSETS } from './assets.ts';
 import { csrfField } from './components.ts';
-import { BRAND_COLOUR } from './brand.ts';
+import { BRAND_COLOUR } from '../../shared/html/brand.ts';
 import { FAVICON_SVG_PATH, MANIFEST_PATH } from './brand-routes.ts';
 import { menu, menuItems } from './menu.ts';
 

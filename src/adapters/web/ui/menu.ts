@@ -1,4 +1,4 @@
-import { html, type RawHtml } from '../pages/html.ts';
+import { html, type RawHtml } from '../../shared/html/html.ts';
 
 export interface MenuOptions {
   /** The button's visible text (its accessible name unless `label` is given). */

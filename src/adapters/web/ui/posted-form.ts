@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { normalizeBody } from '../../http/normalize-input.ts';
+import { normalizeBody } from '../../shared/input/normalize-input.ts';
 
 /** A form as the browser sent it: strings and bracket lists (`pixels[]`), before any coercion. */
 export type PostedForm = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../../../core/shared/errors.ts';
 import { SPACE_LIMITS } from '../../../core/spaces/space.ts';
-import { html, type RawHtml } from '../pages/html.ts';
+import { html, type RawHtml } from '../../shared/html/html.ts';
 import type { View } from '../app/view.ts';
 import { errorsFor, fieldId } from './components.ts';
 

@@ -1,4 +1,4 @@
-import { html, type RawHtml } from '../pages/html.ts';
+import { html, type RawHtml } from '../../shared/html/html.ts';
 
 const WIDTH = 64;
 const HEIGHT = 20;

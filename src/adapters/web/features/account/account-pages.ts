@@ -8,8 +8,8 @@ import {
 } from '../../../../core/shared/errors.ts';
 import { checkDeletionConfirmation, checkPassword } from '../../../../core/accounts/account-rules.ts';
 import { SESSION_LIFETIME } from '../../../../core/accounts/sign-in-service.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
-import type { RawHtml } from '../../pages/html.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import type { RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { clearSessionCookie, setSessionCookie } from '../../app/session-cookie.ts';
@@ -21,7 +21,7 @@ import type { WebFeature } from '../feature.ts';
 const PAGE = { schema: { hide: true } };
 import { accountPage, deletePage, text, type AccountPageState, type Form } from './account-views.ts';
 import { apiKeyPages } from './api-keys-pages.ts';
-import { limitAddress } from '../../../http/client-address.ts';
+import { limitAddress } from '../../../shared/request/client-address.ts';
 import { webActor } from '../../app/audit-actor.ts';
 
 /** The client as sign-in and sign-up limits count it (an IPv6 address by its /64), kept with the session. */

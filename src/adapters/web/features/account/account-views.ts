@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Session } from '../../../../core/accounts/account.ts';
 import { describeUserAgent } from '../../../ua/user-agent.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 

@@ -4,8 +4,8 @@ import type { PersonKeys } from '../../../../core/workspaces/workspace-keys-serv
 import type { WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
 import type { ApiKey } from '../../../../core/accounts/account.ts';
 import { KEY_NAME_MAX, checkKeyName } from '../../../../core/accounts/account-rules.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { copyButton, csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
 import { seeOther, sendView } from '../../app/respond.ts';

@@ -8,7 +8,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
 import { isExpired } from '../../../../core/expiration/expiry.ts';
 import { emailFlags, revealHidden, type EmailFlag } from '../../../../core/accounts/email.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, pagination, postButton, textField, withQuery } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 

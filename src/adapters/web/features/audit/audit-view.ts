@@ -2,7 +2,7 @@ import type { AuditEntry } from '../../../../core/audit/audit-entry.ts';
 import type { AuditFilterInput } from '../../../../core/audit/audit-filter.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { errorSummary, pagination, textField, withQuery } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 

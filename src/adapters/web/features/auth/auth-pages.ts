@@ -7,7 +7,7 @@ import {
   type FieldErrors,
 } from '../../../../core/shared/errors.ts';
 import { EMAIL_NOT_VERIFIED, SESSION_LIFETIME, type SignedIn } from '../../../../core/accounts/sign-in-service.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { checkbox, csrfField, errorSummary, textField } from '../../ui/components.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
@@ -17,7 +17,7 @@ import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.
 import type { SsoServices, WebContext } from '../../app/web-context.ts';
 import { ssoLink } from './sso-link.ts';
 import type { WebFeature } from '../feature.ts';
-import { limitAddress } from '../../../http/client-address.ts';
+import { limitAddress } from '../../../shared/request/client-address.ts';
 
 type Form = Record<string, unknown>;
 

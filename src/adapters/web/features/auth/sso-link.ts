@@ -1,4 +1,4 @@
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { safeNext } from '../../app/respond.ts';
 import type { View } from '../../app/view.ts';
 import type { SsoServices } from '../../app/web-context.ts';

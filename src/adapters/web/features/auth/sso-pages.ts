@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { html } from '../../pages/html.ts';
+import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
 import {

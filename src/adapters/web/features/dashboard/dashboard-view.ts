@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import type { AccountClicks } from '../../../../core/stats/stats-service.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { copyButton, csrfField, errorSummary, selectField, textField, type SelectOption } from '../../ui/components.ts';
 import { textOf, type PostedForm } from '../../ui/posted-form.ts';

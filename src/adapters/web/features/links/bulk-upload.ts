@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { MalformedMultipartError, isMalformedMultipart } from '../../../http/malformed-multipart.ts';
+import { MalformedMultipartError, isMalformedMultipart } from '../../../shared/input/malformed-multipart.ts';
 
 /**
  * The most bytes of URLs one bulk submit carries, as a file or as text: 1000 lines of the

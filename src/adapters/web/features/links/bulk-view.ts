@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { checkbox, csrfField, errorSummary, errorsFor, selectField, textArea, textField } from '../../ui/components.ts';
 import type { OwnedChoices } from '../../ui/owned-choices.ts';
 import { listOf, textOf, type PostedForm } from '../../ui/posted-form.ts';

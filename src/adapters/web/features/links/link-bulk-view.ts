@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { csrfField, errorsFor, selectField } from '../../ui/components.ts';
 import type { Choice } from './link-list-options.ts';

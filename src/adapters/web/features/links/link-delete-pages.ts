@@ -1,6 +1,6 @@
-import { IdParams } from '../../../http/schemas/common.ts';
-import { shortUrl } from '../../../http/presenters/link-record.ts';
-import { html } from '../../pages/html.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { shortUrl } from '../../../shared/presenters/link-record.ts';
+import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField } from '../../ui/components.ts';
 import { seeOther, sendView } from '../../app/respond.ts';

@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 import type { BulkTarget } from '../../../../core/links/link-bulk.ts';
 import { linkStateOf } from '../../../../core/links/link-state.ts';
 import type { LinksService } from '../../../../core/links/links-service.ts';
-import { csvChunks } from '../../../http/presenters/csv.ts';
-import { shortUrl, type ShortUrlOptions } from '../../../http/presenters/link-record.ts';
+import { csvChunks } from '../../../shared/csv/csv.ts';
+import { shortUrl, type ShortUrlOptions } from '../../../shared/presenters/link-record.ts';
 
 const EXPORT_COLUMNS = ['id', 'short_url', 'url', 'title', 'alias', 'space', 'clicks', 'status', 'created_at'] as const;
 

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import { statusOf } from '../../../../core/domains/domain.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import {
   checkbox,
   copyButton,

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WebLinkListQuery } from '../../../http/schemas/link.ts';
-import { normalizeQuery } from '../../../http/normalize-input.ts';
-import { fieldErrorsOf } from '../../../http/validation-errors.ts';
+import { WebLinkListQuery } from '../../../shared/schemas/link.ts';
+import { normalizeQuery } from '../../../shared/input/normalize-input.ts';
+import { fieldErrorsOf } from '../../../shared/input/validation-errors.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { CountRequest } from '../../../../core/shared/page.ts';
 import { appLayout } from '../../ui/layout.ts';

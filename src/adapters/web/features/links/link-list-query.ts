@@ -1,6 +1,6 @@
 import type { LinkFilter } from '../../../../core/links/link.ts';
 import type { PageRequest } from '../../../../core/shared/page.ts';
-import type { WebLinkListQuery } from '../../../http/schemas/link.ts';
+import type { WebLinkListQuery } from '../../../shared/schemas/link.ts';
 import { withQuery } from '../../ui/components.ts';
 
 /**

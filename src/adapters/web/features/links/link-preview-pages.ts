@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkView } from '../../../../core/links/link.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
-import { visitorFrom } from '../../../http/visitor-from-request.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { visitorFrom } from '../../../ua/visitor-from-request.ts';
 import { sendView } from '../../app/respond.ts';
 import { viewOf, viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';

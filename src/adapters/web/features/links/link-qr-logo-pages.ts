@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { IdParams } from '../../../http/schemas/common.ts';
-import { MalformedMultipartError, isMalformedMultipart } from '../../../http/malformed-multipart.ts';
-import { QR_LOGO_MAX_BYTES } from '../../../qr/qr-logo-input.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { MalformedMultipartError, isMalformedMultipart } from '../../../shared/input/malformed-multipart.ts';
+import { QR_LOGO_MAX_BYTES } from '../../../images/qr-logo-input.ts';
 import { saveLogo } from '../../../qr/qr-logo-upload.ts';
 import { CSRF_FIELD, csrfTokenMatches } from '../../app/csrf.ts';
 import { sendErrorPage } from '../../app/error-pages.ts';

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
-import { shortUrl } from '../../../http/presenters/link-record.ts';
-import { fieldErrorsOf } from '../../../http/validation-errors.ts';
-import { normalizeQuery } from '../../../http/normalize-input.ts';
-import { sendImage } from '../../../http/image-headers.ts';
-import type { QrLogo } from '../../../qr/qr-options.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { shortUrl } from '../../../shared/presenters/link-record.ts';
+import { fieldErrorsOf } from '../../../shared/input/validation-errors.ts';
+import { normalizeQuery } from '../../../shared/input/normalize-input.ts';
+import { sendImage } from '../../../shared/request/image-headers.ts';
+import type { QrLogo } from '../../../images/qr-logo-input.ts';
 import { viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
 import { QrPageQuery, sendQrPage, settingsOf } from './link-qr-page.ts';

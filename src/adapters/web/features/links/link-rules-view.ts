@@ -3,7 +3,7 @@ import type { ExplainAnswer } from '../../../../core/rules/explain-service.ts';
 import type { PreviewAnswer, PreviewRow } from '../../../../core/rules/rule-preview.ts';
 import { DEVICES } from '../../../../core/rules/visitor-names.ts';
 import { PLATFORMS } from '../../../../core/targeting/target.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, selectField, textArea, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 

@@ -1,5 +1,5 @@
 import type { Tag } from '../../../../core/tags/tag.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { withQuery } from '../../ui/components.ts';
 

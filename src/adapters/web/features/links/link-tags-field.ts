@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkView } from '../../../../core/links/link.ts';
 import { TAG_LIMITS } from '../../../../core/tags/tag.ts';
-import type { RawHtml } from '../../pages/html.ts';
+import type { RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { textField } from '../../ui/components.ts';
 

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { TARGET_LISTS, type TargetListName } from '../../../../core/targeting/target.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { errorsFor, fieldId, selectField, textField, type SelectOption } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { ROWS_MAX, type LinkFormValues, type TargetRow } from './link-form-state.ts';

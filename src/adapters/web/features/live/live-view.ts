@@ -1,4 +1,4 @@
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 
 /**
  * The attributes of an element showing a live total of clicks (live.js adds each click as it

@@ -1,6 +1,6 @@
 import { PIXEL_LIMITS, PIXEL_TYPES, type Pixel } from '../../../../core/pixels/pixel.ts';
-import { PixelBody, PixelListQuery } from '../../../http/schemas/pixel.ts';
-import { html } from '../../pages/html.ts';
+import { PixelBody, PixelListQuery } from '../../../shared/schemas/pixel.ts';
+import { html } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { selectField, textField } from '../../ui/components.ts';
 import type { WebFeature } from '../feature.ts';

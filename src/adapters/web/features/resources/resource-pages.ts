@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { PER_PAGE } from '../../../../core/shared/page.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
-import { normalizeBody, normalizeQuery } from '../../../http/normalize-input.ts';
-import { refuseInvalidBody } from '../../../http/handlers/refuse-invalid-body.ts';
-import { fieldErrorsOf } from '../../../http/validation-errors.ts';
-import type { RawHtml } from '../../pages/html.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
+import { normalizeBody, normalizeQuery } from '../../../shared/input/normalize-input.ts';
+import { refuseInvalidBody } from '../../../shared/input/refuse-invalid-body.ts';
+import { fieldErrorsOf } from '../../../shared/input/validation-errors.ts';
+import type { RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';

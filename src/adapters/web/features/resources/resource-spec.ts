@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
-import type { OwnedRecordService } from '../../../http/handlers/crud.ts';
-import type { HtmlValue, RawHtml } from '../../pages/html.ts';
+import type { OwnedRecordService } from '../../../shared/services/owned-record-service.ts';
+import type { HtmlValue, RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 
 /** A form as posted or about to be shown: field name → value as typed. */

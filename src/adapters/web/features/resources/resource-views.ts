@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { POLICY, type Action } from '../../../../core/workspaces/policy.ts';
 import { webRuleOf } from '../../app/web-route-actions.ts';
 import { PER_PAGE, type Page } from '../../../../core/shared/page.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import {
   csrfField,

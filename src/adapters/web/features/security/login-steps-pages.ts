@@ -10,7 +10,7 @@ import {
 } from '../../../../core/shared/errors.ts';
 import { checkPassword } from '../../../../core/accounts/account-rules.ts';
 import { messages } from '../../../../core/shared/messages.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';
@@ -18,7 +18,7 @@ import { challengeTokenOf, clearChallengeCookie } from '../../app/session-cookie
 import { setFlash, viewOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
-import { limitAddress } from '../../../http/client-address.ts';
+import { limitAddress } from '../../../shared/request/client-address.ts';
 import { clientOf, startSession } from '../auth/auth-pages.ts';
 
 type Form = Record<string, unknown>;

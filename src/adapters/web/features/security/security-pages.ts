@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyAttemptsError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
-import type { RawHtml } from '../../pages/html.ts';
+import type { RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';

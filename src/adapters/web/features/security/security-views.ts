@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Session } from '../../../../core/accounts/account.ts';
 import type { TwoFactorStatus } from '../../../../core/security/two-factor-service.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { copyButton, csrfField, errorSummary, fieldId, postButton, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { sessionsSection } from '../account/account-views.ts';

@@ -2,14 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { TooManyAttemptsError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { messages } from '../../../../core/shared/messages.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
-import { limitAddress } from '../../../http/client-address.ts';
+import { limitAddress } from '../../../shared/request/client-address.ts';
 
 type Form = Record<string, unknown>;
 const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');

@@ -1,6 +1,6 @@
 import { SPACE_LIMITS, type Space } from '../../../../core/spaces/space.ts';
-import { SpaceBody, SpaceListQuery } from '../../../http/schemas/space.ts';
-import { html } from '../../pages/html.ts';
+import { SpaceBody, SpaceListQuery } from '../../../shared/schemas/space.ts';
+import { html } from '../../../shared/html/html.ts';
 import { textField } from '../../ui/components.ts';
 import { colourField, colourLabel } from '../../ui/space-colour.ts';
 import type { WebFeature } from '../feature.ts';

@@ -14,11 +14,11 @@ import {
   type StatsAccess,
 } from '../../../../core/stats/stats-access.ts';
 import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
-import { statsCsv, statsCsvFilename } from '../../../http/presenters/stats.ts';
-import { shortUrl } from '../../../http/presenters/link-record.ts';
-import { ID_MAX } from '../../../http/schemas/common.ts';
-import { limitAddress } from '../../../http/client-address.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { statsCsv, statsCsvFilename } from '../../../shared/presenters/stats.ts';
+import { shortUrl } from '../../../shared/presenters/link-record.ts';
+import { ID_MAX } from '../../../shared/schemas/common.ts';
+import { limitAddress } from '../../../shared/request/client-address.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { renderWorldMap } from '../../ui/charts/world-map.ts';

@@ -1,7 +1,7 @@
 import { randomToken } from '../../../../core/shared/secrets.ts';
 import { STATS_PASSWORD_ATTEMPTS } from '../../../../core/stats/stats-access.ts';
 import { MemoryAttemptLimiter } from '../../../state/memory-attempt-limiter.ts';
-import { UnlockCookies } from '../../../http/redirect/cookies.ts';
+import { UnlockCookies } from '../../../shared/request/unlock-cookies.ts';
 import type { WebOptions } from '../../app/web-context.ts';
 
 /** A stats page's unlock cookie: its own name and path, sent to that link's stats pages only. */

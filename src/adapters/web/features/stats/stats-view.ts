@@ -6,7 +6,7 @@ import type { StatsHeadline } from '../../../../core/stats/stats-service.ts';
 import { filterQuery, type FilterName, type StatsFilter } from '../../../../core/stats/stats-filter.ts';
 import type { ValueCount } from '../../../../core/stats/stats-store.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { csrfField, errorSummary, pagination, selectField, textField, withQuery } from '../../ui/components.ts';
 import type { Formatter } from '../../i18n/format.ts';

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../../core/shared/errors.ts';
 import type { TagsService } from '../../../../core/tags/tags-service.ts';
-import { IdParams } from '../../../http/schemas/common.ts';
+import { IdParams } from '../../../shared/schemas/common.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { keepPostedForm, textOf, type PostedForm } from '../../ui/posted-form.ts';
 import { formRoute } from '../../app/form-route.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
-import type { RawHtml } from '../../pages/html.ts';
+import type { RawHtml } from '../../../shared/html/html.ts';
 import type { WebFeature } from '../feature.ts';
 import { tagDeleteMain, tagFormMain, tagsMain } from './tags-view.ts';
 import { webActor } from '../../app/audit-actor.ts';

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { TAG_COLOURS, TAG_LIMITS, type Tag, type TagWithCount } from '../../../../core/tags/tag.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { csrfField, errorSummary, errorsFor, fieldId, textField, withQuery } from '../../ui/components.ts';
 import { tagChip } from '../links/link-tag-chips.ts';

@@ -5,8 +5,8 @@ import { UTM_PARAMS, emptyUtm, type UtmParams } from '../../../../core/utm/utm-p
 import { checkUtmValue } from '../../../../core/utm/utm-rules.ts';
 import { composeUtm, readUtm } from '../../../../core/utm/utm-url.ts';
 import type { UtmTemplatesService } from '../../../../core/utm/utm-templates-service.ts';
-import { parseDecimal } from '../../../http/strict-input.ts';
-import { ID_MAX } from '../../../http/schemas/common.ts';
+import { parseDecimal } from '../../../shared/input/strict-input.ts';
+import { ID_MAX } from '../../../shared/schemas/common.ts';
 
 /** What the link form's UTM builder shows. */
 export interface UtmBuilderState {

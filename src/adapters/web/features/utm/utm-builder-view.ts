@@ -1,6 +1,6 @@
 import { UTM_LIMITS, UTM_PARAMS } from '../../../../core/utm/utm-params.ts';
 import { readUtm } from '../../../../core/utm/utm-url.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';

@@ -1,7 +1,7 @@
 import { UTM_LIMITS, UTM_PARAMS } from '../../../../core/utm/utm-params.ts';
 import type { UtmTemplate } from '../../../../core/utm/utm-template.ts';
-import { UtmTemplateBody, UtmTemplateListQuery } from '../../../http/schemas/utm-template.ts';
-import { html } from '../../pages/html.ts';
+import { UtmTemplateBody, UtmTemplateListQuery } from '../../../shared/schemas/utm-template.ts';
+import { html } from '../../../shared/html/html.ts';
 import { textField } from '../../ui/components.ts';
 import type { WebFeature } from '../feature.ts';
 import { resourcePages } from '../resources/resource-pages.ts';

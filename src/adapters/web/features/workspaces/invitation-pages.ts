@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { html } from '../../pages/html.ts';
+import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField } from '../../ui/components.ts';
 import { seeOther, sendView } from '../../app/respond.ts';

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { badge, csrfField, errorSummary, postButton, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 

@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import { ROLES, SCOPES, roleAllows, type Role } from '../../../../core/workspaces/policy.ts';
 import type { Invitation, Member, WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
 import type { WorkspaceKey } from '../../../../core/workspaces/workspace-keys-service.ts';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import {
   checkbox,
   copyButton,

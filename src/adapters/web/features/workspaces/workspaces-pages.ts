@@ -8,7 +8,7 @@ import {
 } from '../../../../core/shared/errors.ts';
 import { roleAllows } from '../../../../core/workspaces/policy.ts';
 import { authorize } from '../../../../core/workspaces/workspace-access.ts';
-import { html } from '../../pages/html.ts';
+import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
 import { safeNext, seeOther, sendView } from '../../app/respond.ts';

@@ -4,7 +4,7 @@
 // Days and hours come from the statistics already local to the account's time zone (a rollup is
 // keyed by local day), so they are calendar values, not instants: they are formatted as UTC
 // midnight / UTC hour, which shows the same day or hour whatever zone the server runs in.
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { dateTimeFormat, keptText, numberFormat } from '../../i18n/intl-formats.ts';
 
 /** How a series' labels are read: local days, hours of the day, or text shown as given. */

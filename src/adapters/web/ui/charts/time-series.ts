@@ -10,7 +10,7 @@
 //   ticks    .chart-tick-odd: every other x label, hidden on a narrow chart (charts.css)
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, line } from 'd3-shape';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import {
   assertId,
   dataTable,

@@ -9,7 +9,7 @@
 //                                          shapes with no ISO code
 //   legend   .map-legend (ul), .map-legend-item, .map-swatch (+ .map-bucket-N or .map-nodata)
 //   table    .chart-table (behind details .chart-details, or none), .map-offmap (a row's note: the code has no shape on the map)
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { bucketClass, bucketOf, bucketsFor } from './buckets.ts';
 import { assertId, dataTable, figcaption, numberRange, svgOpen, tableDisclosure, type ChartTable } from './format.ts';
 import { worldShapes } from './world-shapes.ts';

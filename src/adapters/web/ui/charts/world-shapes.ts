@@ -13,7 +13,7 @@ import type { GeoJsonProperties } from 'geojson';
 import { numericToAlpha2 } from 'i18n-iso-countries/index.js';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { html, type RawHtml } from '../../pages/html.ts';
+import { html, type RawHtml } from '../../../shared/html/html.ts';
 
 export interface CountryShape {
   /** ISO 3166-1 alpha-2, or null for a shape Natural Earth gives no ISO code. */

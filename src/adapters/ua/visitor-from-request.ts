@@ -1,7 +1,6 @@
 import type { Visitor } from '../../core/redirect/visitor.ts';
 import { parseAcceptLanguage } from '../../core/targeting/accept-language.ts';
-import type { CountryLookup } from '../geo/country-lookup.ts';
-import { describeUserAgent } from '../ua/user-agent.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
@@ -31,8 +30,13 @@ function languagesOf(header: string | undefined): string[] {
   return languages as string[];
 }
 
+/** A client address's country: the geo adapter's lookup, handed in by whoever reads the visit. */
+interface Countries {
+  country(address: string): string | null;
+}
+
 /** Everything the redirect needs to know about a visit, derived once. The address is not kept. */
-export function visitorFrom(input: VisitorInput, deps: { countries: Pick<CountryLookup, 'country'> }): Visitor {
+export function visitorFrom(input: VisitorInput, deps: { countries: Countries }): Visitor {
   const { headers } = input;
   const ua = describeUserAgent(first(headers['user-agent']));
   const acceptLanguage = headers['accept-language'];

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { ValidationError, type FieldErrors } from '../../../core/shared/errors.ts';
-import { fieldErrorsOf } from '../validation-errors.ts';
+import { fieldErrorsOf } from './validation-errors.ts';
 
 /**
  * Write routes validate with attachValidation: when the schema refuses the body, its

@@ -1,6 +1,6 @@
 import type { LinkView } from '../../../core/links/link.ts';
 import { csvChunks } from './csv.ts';
-import { linkRecord, type ShortUrlOptions } from './link-record.ts';
+import { linkRecord, type ShortUrlOptions } from '../presenters/link-record.ts';
 
 /**
  * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link

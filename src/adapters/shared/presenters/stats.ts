@@ -1,6 +1,6 @@
 import type { StatsResult } from '../../../core/stats/stats-service.ts';
 import type { ValueCount } from '../../../core/stats/stats-store.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../csv/csv.ts';
 
 export const statsEntry = (e: ValueCount) => ({ value: e.value, count: e.count });
 

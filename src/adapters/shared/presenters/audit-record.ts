@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../core/audit/audit-entry.ts';
-import { csvChunks } from './csv.ts';
+import { csvChunks } from '../csv/csv.ts';
 
 /** An audit entry as the API and its CSV show it (docs/api.md, the audit log). */
 export function auditRecord(e: AuditEntry) {

@@ -1,6 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import type { FieldErrors } from '../../core/shared/errors.ts';
-import { messages } from '../../core/shared/messages.ts';
+import type { FieldErrors } from '../../../core/shared/errors.ts';
+import { messages } from '../../../core/shared/messages.ts';
 
 /**
  * Turns Ajv's findings into the contract's `{field: [messages]}`, one entry per bad field.

@@ -1,9 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import { PNG } from 'pngjs';
 import { sanitiseSvgLogo } from './svg-logo.ts';
-import type { QrLogo } from './qr-options.ts';
-import { decodedBytes, readPngHeader } from '../images/png-header.ts';
-import { inflatesWithinHeader } from '../images/png-inflate.ts';
+import { decodedBytes, readPngHeader } from './png-header.ts';
+import { inflatesWithinHeader } from './png-inflate.ts';
+
+/** A link's logo as stored: a PNG, or an SVG already sanitised (svg-logo.ts). */
+export interface QrLogo {
+  type: 'png' | 'svg';
+  bytes: Uint8Array;
+}
 
 /** The largest logo file taken (PNG or SVG). */
 export const QR_LOGO_MAX_BYTES = 100 * 1024;

@@ -7,8 +7,8 @@ import {
   UnauthenticatedError,
   UnavailableError,
   ValidationError,
-} from '../../core/shared/errors.ts';
-import { fieldErrorsOf } from './validation-errors.ts';
+} from '../../../core/shared/errors.ts';
+import { fieldErrorsOf } from '../input/validation-errors.ts';
 
 const STATUS_MESSAGES: Record<number, string> = {
   400: 'Bad Request.',

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
 import { escapeHtml, html, httpUrl, inlineScript, jsString, raw, urlAttr } from './html.ts';
-import { NONCE } from './test-support.ts';
+import { NONCE } from '../../web/pages/test-support.ts';
 
 test('escapeHtml escapes & < > " \' and backticks', () => {
   assert.equal(escapeHtml(`&<>"'\``), '&amp;&lt;&gt;&quot;&#39;&#96;');
