@@ -19,11 +19,12 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks } from './pg-click-writer/clicks.ts';
 import type { Database } from '../src/adapters/storage/schema.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
-import { PgClickWrites } from '../src/adapters/clicks/pg-click-writes.ts';
-import { pgClickStatements } from '../src/adapters/storage/stores/pg-click-statements.ts';
-import { toBatch } from '../src/core/clicks/batch.ts';
-import { RollupWindow } from '../src/core/stats/rollup-window.ts';
+import { PgClickWrites } from '../src/adapters/clicks/postgres/pg-click-writes.ts';
+import { insertClickArrays, pgClickStatements } from '../src/adapters/clicks/postgres/pg-click-statements.ts';
+import { pgClickArrays } from '../src/adapters/clicks/postgres/pg-click-arrays.ts';
+import { clickWriterOver, encodeClicks, toBatch, writeNow } from '../test/support/click-hand-over.ts';
+import type { ClickWriter } from '../src/adapters/clicks/writer/click-writer.ts';
+import { RollupWindow } from '../src/adapters/clicks/window/rollup-window.ts';
 
 const { values } = parseArgs({
   options: {
@@ -158,9 +159,9 @@ function timedPool(schema: string): pg.Pool {
   return pool;
 }
 
-async function write(store: InProcessClickWriter, clicks: ReturnType<typeof redirectBenchClicks>): Promise<void> {
+async function write(store: ClickWriter, clicks: ReturnType<typeof redirectBenchClicks>): Promise<void> {
   for (let i = 0; i < clicks.length; i += BATCH)
-    await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
+    await writeNow(store, toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
   await store.settle();
 }
 
@@ -172,10 +173,7 @@ await inFreshPgSchema(async (_, schema) => {
     const { accountId, linkIds } = await seedLinks(db, LINKS);
     const all = redirectBenchClicks(accountId, linkIds, WARM + CLICKS);
     // As the server's writer: a large interval, so that the window is written when it fills.
-    const store = new InProcessClickWriter(new PgClickWrites(db, { owner: 'profile' }), {
-      windowMs: 600_000,
-      onError: (e) => console.error(e),
-    });
+    const store = clickWriterOver(new PgClickWrites(db, { owner: 'profile' }), 600_000, (e) => console.error(e));
     await write(store, all.slice(0, WARM));
     await sql`checkpoint`.execute(db).catch(() => undefined);
 
@@ -229,8 +227,10 @@ async function explainEach(db: Kysely<Database>, clicks: ReturnType<typeof redir
         trx,
         [...batch.counts.keys()].sort((a, b) => a - b),
       );
-      await s.insertClicks(trx, clicks, 'profile');
-      await s.insertClicks(trx, clicks);
+      // The batch's rows as the writer inserts them: binary arrays, with a record and without.
+      const rows = pgClickArrays([encodeClicks(clicks)], () => true);
+      await insertClickArrays(trx, rows, 'profile');
+      await insertClickArrays(trx, rows);
       await s.insertMarks(trx, [...window.orderedMarks()]);
       await s.upsertRollups(trx, [...window.orderedIncrements()].slice(0, 2_000));
       // A window's counters, as the writer writes them (docs/adr/0081).

@@ -19,8 +19,8 @@ import { inFreshPgSchema } from './pg-schema.ts';
 import { redirectBenchClicks, seedLinks, variedClicks } from './pg-click-writer/clicks.ts';
 import { connect } from '../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../src/adapters/storage/migrations/index.ts';
-import { InProcessClickWriter } from '../src/adapters/clicks/in-process-click-writer.ts';
-import { toBatch } from '../src/core/clicks/batch.ts';
+import { PgClickWrites } from '../src/adapters/clicks/postgres/pg-click-writes.ts';
+import { clickWriterOver, toBatch, writeNow } from '../test/support/click-hand-over.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,16 +74,17 @@ for (const windowMs of [WINDOW_MS, 0]) {
       const { accountId, linkIds } = await seedLinks(storage.db, LINKS);
       const clicks = (TRAFFIC === 'redirect' ? redirectBenchClicks : variedClicks)(accountId, linkIds, CLICKS);
       const failures: unknown[] = [];
-      const store = InProcessClickWriter.over(storage, { windowMs, onError: (error) => failures.push(error) });
+      // The writer as the server's runs it, its rows written a batch at a time as its due timer writes them.
+      const store = clickWriterOver(new PgClickWrites(storage.db, {}), windowMs, (error) => failures.push(error));
       // A first batch warms the pool and the statements; it is not measured.
       const warm = clicks.splice(0, Math.min(BATCH, clicks.length - 1));
-      await store.writeBatch(toBatch(warm.map((click) => ({ click }))));
+      await writeNow(store, toBatch(warm.map((click) => ({ click }))));
       await store.settle();
 
       const cpu = process.cpuUsage();
       const started = performance.now();
       for (let i = 0; i < clicks.length; i += BATCH) {
-        await store.writeBatch(toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
+        await writeNow(store, toBatch(clicks.slice(i, i + BATCH).map((click, k) => ({ click, rotation: k % 3 }))));
       }
       // What the window still holds is part of the cost: as a sink's flush() does.
       await store.settle();

@@ -14,7 +14,7 @@ import { connect, type Storage } from '../adapters/storage/connect.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
-import type { LinkClickCounts } from '../adapters/storage/stores/link-click-counts.ts';
+import type { LinkClickCounts } from '../adapters/clicks/postgres/link-click-counts.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
 import { tuningOf, type Tuning } from './tuning.ts';

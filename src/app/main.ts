@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   if (retired !== null) server.app.log.warn(retired);
   // Before the first click is written under its lease; never awaited: a start does not wait
   // for another instance's clicks to be rolled up (failures are reported and retried).
-  void server.container.visits.startClickRecovery();
+  server.startClickRecovery();
   // Listening only once the writer thread can write: visits answered while it started had their
   // clicks queue up unwritten, more than a flush interval of them (docs/adr/0063).
   await server.container.visits.startClickWriter();

@@ -12,21 +12,17 @@ import { verifyPassword } from '../core/shared/secrets.ts';
 import { ClickStamper } from '../core/stats/click-stamp.ts';
 import { STATS_PASSWORD_ATTEMPTS } from '../core/stats/stats-access.ts';
 import { STATS_UNLOCK_SCOPE } from '../adapters/web/features/stats/stats-unlock.ts';
-import { startPeriodic } from './periodic.ts';
+import { Scheduler } from '../adapters/shared/scheduler.ts';
+import { clickRecoveryJob, serverJobs } from './background-jobs.ts';
 import { warnOfRefusedSchemes } from './stored-scheme-warning.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
 import { metricsOf, type Metrics } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
+import { clickSinkChain } from '../adapters/clicks/sink/sink-chain.ts';
 import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
 import { sweepImportLeftovers } from '../adapters/import/import-temp.ts';
 
-/** Raw clicks past CLICK_RETENTION_DAYS are pruned a minute after start, then hourly. */
-const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
-/** Daily statistics of finished months are folded into monthly ones a round at a time (docs/design/statistics.md). */
-const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
-/** A settle round of the links' click counts gives way after this; the rest waits for the next. */
-const SETTLE_ROUND_MS = 1000;
 const SUBSCRIBE_WAIT_MS = 2000;
 
 export interface Server {
@@ -36,6 +32,12 @@ export interface Server {
   close(): Promise<void>;
   /** After app.close(): stops background jobs, writes every buffered click, closes the database. */
   release(): Promise<void>;
+  /**
+   * Takes this process's lease on its click batches and rolls up those of dead writers, at once and
+   * then on the background jobs' scheduler (src/app/background-jobs.ts): main.ts, before the writer
+   * thread starts, so that a server a test builds takes no lease.
+   */
+  startClickRecovery(): void;
   /** GET /metrics on a port of its own (METRICS_PORT), listening already; null otherwise. */
   metricsServer: MetricsServer | null;
   /** Settles once the start's look at stored data has logged its warnings (in the background: a start never waits for it). */
@@ -68,6 +70,8 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     const release = async () => {
       await startWarnings.stop();
       live.close();
+      // The jobs' rounds end first; then the webhooks' last clicks go to the outbox, the sink and
+      // the writer write every click, and the lease ends (container.close).
       await jobs.stop();
       await metricsServer?.close();
       await container.close();
@@ -76,6 +80,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       app,
       container,
       release,
+      startClickRecovery: () => jobs.add(clickRecoveryJob(container.visits.clickLease)),
       metricsServer,
       startWarnings: startWarnings.warned,
       leftoversSwept: startWarnings.swept,
@@ -137,7 +142,8 @@ async function redirectContextOf(config: Config, container: Container, live: Liv
     countries: visits.countries,
     quota: visits.quota,
     rotation: visits.rotation,
-    sink: live.tap(container.hooks.tap(visits.sink)),
+    // The one sink chain (docs/design/clicks.md): the writer's sink, then the webhooks' batcher, then the live tally.
+    sink: clickSinkChain(visits.sink, { webhooks: container.hooks.clicks, live }),
     attempts: visits.attempts,
     clock: container.clock,
     verifyPassword,
@@ -206,43 +212,17 @@ async function webOptionsOf(config: Config, container: Container): Promise<WebOp
   };
 }
 
-/** The server's background jobs (the CLI runs none); `stop` ends them and waits for a run under way. */
-function startJobs(container: Container, app: FastifyInstance, overrides: ContainerOverrides) {
-  const { tuning } = container;
-  const retention = startPeriodic(
-    async () => {
-      // The audit log's age limit holds even when the clicks' pruning fails.
-      try {
-        await container.statsMaintenance.prune();
-      } finally {
-        await container.audit.prune();
-      }
-    },
-    {
-      ...RETENTION,
-      onError: overrides.onError ?? ((err) => app.log.error({ err }, 'retention (clicks, audit log) failed')),
-    },
+/**
+ * The server's background jobs (the CLI runs none), every one on one scheduler
+ * (src/app/background-jobs.ts lists them with their intervals); `stop` ends them and waits for the rounds under way.
+ */
+function startJobs(container: Container, app: FastifyInstance, overrides: ContainerOverrides): Scheduler {
+  const jobs = new Scheduler((err, job) =>
+    overrides.onError ? overrides.onError(err) : app.log.error({ err }, `${job.name} failed`),
   );
-  const folding = startPeriodic(() => container.statsMaintenance.foldMonths(), {
-    ...FOLDING,
-    onError: overrides.onError ?? ((err) => app.log.error({ err }, 'folding the monthly statistics failed')),
-  });
-  const linkCounts = container.linkClickCounts;
-  const settling =
-    linkCounts &&
-    startPeriodic(() => linkCounts.settle(SETTLE_ROUND_MS), {
-      firstDelayMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
-      intervalMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
-      onError: overrides.onError ?? ((err) => app.log.error({ err }, "settling the links' click counts failed")),
-    });
-  container.hooks.start();
-  return {
-    stop: async () => {
-      await retention.stop();
-      await folding.stop();
-      await settling?.stop();
-    },
-  };
+  for (const job of serverJobs(container)) jobs.add(job);
+  jobs.start();
+  return jobs;
 }
 
 /** The start's looks at stored data, in the background: links whose scheme is refused now, imports a killed instance left. */

@@ -7,14 +7,14 @@ import { PASSWORD_ATTEMPTS } from '../core/redirect/attempt-limiter.ts';
 import type { RedirectInvalidation } from '../core/redirect/redirect-events.ts';
 import { CachedRedirectSource } from '../adapters/cache/cached-redirect-source.ts';
 import { warmUp } from '../adapters/cache/warm-up.ts';
-import { ColumnarClickSink } from '../adapters/clicks/columnar-click-sink.ts';
+import { ColumnarClickSink } from '../adapters/clicks/sink/columnar-click-sink.ts';
 import { CountryLookup } from '../adapters/geo/country-lookup.ts';
 import { sqlitePath, type Storage } from '../adapters/storage/connect.ts';
-import { WorkerClickStore } from '../adapters/clicks/worker-click-store.ts';
-import type { WriterData } from '../adapters/clicks/worker-messages.ts';
-import { InProcessClickWriter } from '../adapters/clicks/in-process-click-writer.ts';
-import { SqlClickRecovery } from '../adapters/storage/stores/click-recovery.ts';
-import { ClickRecoveryLoop } from '../adapters/clicks/click-recovery-loop.ts';
+import { WorkerClickStore } from '../adapters/clicks/thread/worker-click-store.ts';
+import type { WriterData } from '../adapters/clicks/thread/worker-messages.ts';
+import { InProcessClickWriter } from '../adapters/clicks/thread/in-process-click-writer.ts';
+import { SqlClickRecovery } from '../adapters/clicks/recovery/click-recovery.ts';
+import { ClickLease } from '../adapters/clicks/recovery/click-lease.ts';
 import { SqlRedirectLinkSource } from '../adapters/storage/stores/redirect-link-source.ts';
 import { MemoryAttemptLimiter } from '../adapters/state/memory-attempt-limiter.ts';
 import { MemoryClickQuota } from '../adapters/state/memory-click-quota.ts';
@@ -73,11 +73,12 @@ export interface VisitRuntime {
    */
   warmUp(): Promise<number>;
   /**
-   * Takes this process's lease on its click batches and, now and then, rolls up the batches of
-   * writers that died (CLICK_WRITER_LEASE_MS, docs/adr/0034). Started by the server, not by
-   * tools that never serve a visit; close() ends the lease after the last clicks are written.
+   * This process's lease on its click batches and the roll-up of the batches of writers that
+   * died (CLICK_WRITER_LEASE_MS): its round runs on the server's scheduler
+   * (src/app/background-jobs.ts), not in tools that never serve a visit; close() ends the lease
+   * after the last clicks are written.
    */
-  startClickRecovery(): Promise<void>;
+  clickLease: ClickLease;
   /**
    * Starts the click writer thread now (it starts with the first click otherwise) and resolves
    * once it can write: called by the server before it listens, not by tools that never serve a
@@ -131,7 +132,7 @@ export function createVisitRuntime(
     appHosts,
     warmUp: warm,
     clickMeter: clicks.meter,
-    startClickRecovery: () => clicks.recovery.start(),
+    clickLease: clicks.lease,
     startClickWriter: () => clicks.writer.open(),
   };
 
@@ -181,7 +182,7 @@ function linkSourceOf(config: Config, tuning: Tuning, storage: Storage, { onErro
   return { appHosts, reads, source };
 }
 
-/** The click pipeline (docs/design/clicks.md): the sink, the writer, the recovery of a stopped writer's batches. */
+/** The click pipeline (docs/design/clicks.md): the sink, the writer, the lease (recovery of a stopped writer's batches). */
 function clickPipelineOf(
   config: Config,
   tuning: Tuning,
@@ -203,7 +204,7 @@ function clickPipelineOf(
     meter: clickMeter,
   });
   // On SQLite's writer thread the links' counters wait with the rollups: recovered too.
-  const recovery = new ClickRecoveryLoop(new SqlClickRecovery(storage.db, storage.engine), {
+  const lease = new ClickLease(new SqlClickRecovery(storage.db, storage.engine), {
     owner,
     leaseMs: tuning.CLICK_WRITER_LEASE_MS,
     onError,
@@ -214,9 +215,9 @@ function clickPipelineOf(
     // A write that fails here is tried again by the thread's own stop (PostgreSQL's retries).
     await sink.close().catch(onError);
     await writer.close();
-    await recovery.stop();
+    await lease.release();
   };
-  return { meter: clickMeter, writer, sink, recovery, close: closeSink };
+  return { meter: clickMeter, writer, sink, lease, close: closeSink };
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Clock } from '../core/shared/clock.ts';
-import type { ClickSink } from '../core/clicks/ports.ts';
 import type { LinkEventListener } from '../core/links/link-events.ts';
 import type { LinkView } from '../core/links/link.ts';
 import { WebhooksService } from '../core/webhooks/webhooks-service.ts';
@@ -25,11 +24,12 @@ import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
 import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
 import type { Config } from './config.ts';
 import type { Tuning } from './tuning.ts';
-import { Pump } from './pump.ts';
+import { JobWake } from '../adapters/shared/scheduler.ts';
 import { SqlAuditLog } from '../adapters/storage/stores/audit-store.ts';
 
 /** Which accounts listen to clicks is read again this often (other instances create webhooks too). */
 const SUBSCRIBED_REFRESH_MS = 10_000;
+/** Deliveries a round takes: a full round is followed by another at once. */
 const BATCH = 50;
 /** Expired links claimed per cause and round of the sweep. */
 const EXPIRY_BATCH = 500;
@@ -46,11 +46,21 @@ export interface WebhookRuntime {
   linkEventsOn(db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener;
   /** The same outside a unit (a dry-run import tells nothing, the in-memory tests): writes on the pool. */
   onLinkEvent: LinkEventListener;
-  /** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
-  tap(sink: ClickSink): ClickSink;
-  /** Starts the delivery, click and expiry loops (the server, not the CLI). */
-  start(): void;
-  /** Hands the clicks batched so far to the outbox and stops; pending deliveries wait in the outbox. */
+  /**
+   * One round of each webhook job, run by the server's scheduler (src/app/background-jobs.ts), not
+   * by the CLI; each answers whether it was full, so that another follows at once.
+   */
+  rounds: {
+    /** Delivers what is due (BATCH at most). */
+    deliveries: () => Promise<boolean>;
+    /** Turns the clicks batched for link.clicked into deliveries. */
+    clicks: () => Promise<boolean>;
+    /** link.expired: links that expired since the last round, each claimed by one instance. */
+    expiry: () => Promise<boolean>;
+  };
+  /** Woken once a unit has committed deliveries: the delivery round runs at once. */
+  deliveriesDue: JobWake;
+  /** After the jobs have stopped: hands the clicks batched so far to the outbox (deliveries wait there) and closes the sender. */
   stop(): Promise<void>;
 }
 
@@ -89,7 +99,7 @@ export function createWebhookRuntime(
     { outbox, sender, clock },
     { leaseMs: tuning.WEBHOOK_LEASE_MS, batch: BATCH },
   );
-  const loop = new Pump(async () => (await dispatcher.deliverDue()) === BATCH, tuning.WEBHOOK_POLL_MS, onError);
+  const deliveriesDue = new JobWake();
   // On a unit's transaction, the dispatcher is woken once the unit has committed: woken before,
   // it could look before the deliveries are there and sleep a whole poll interval.
   const eventsOn: EventsOn = (db, afterCommit) =>
@@ -97,13 +107,11 @@ export function createWebhookRuntime(
       store: new SqlWebhookStore(db),
       outbox: new SqlDeliveryOutbox(db, storage.engine),
       clock,
-      enqueued: () => afterCommit(() => loop.kick()),
+      enqueued: () => afterCommit(() => deliveriesDue.now()),
     });
   const events = eventsOn(storage.db, (task) => task());
   const clicks = new ClickBatcher(events);
   const expiry = expirySweepOf(storage, clock, present, recordsOn, { events, eventsOn });
-  // link.expired: links that expired since the last round, each claimed by one instance.
-  const expiryLoop = new Pump(() => expiry.round(EXPIRY_BATCH), tuning.WEBHOOK_EXPIRY_SWEEP_MS, onError);
   const service = new WebhooksService({
     store,
     targets,
@@ -111,24 +119,20 @@ export function createWebhookRuntime(
     unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlWebhookStore(trx), audit: new SqlAuditLog(trx) })),
     onCreated: (w) => (w.events.includes('link.clicked') ? clicks.subscribe(w.accountId) : undefined),
   });
-  const clickLoop = clickLoopOf(store, clicks, onError);
   return {
     service,
     dispatcher,
     clicks,
     linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit), present),
     onLinkEvent: listenerOf(events, present),
-    tap: (sink) => tapOf(sink, clicks),
-    start: () => {
-      loop.start();
-      clickLoop.start();
-      expiryLoop.start();
+    rounds: {
+      deliveries: async () => (await dispatcher.deliverDue()) === BATCH,
+      clicks: clickRoundOf(store, clicks),
+      expiry: () => expiry.round(EXPIRY_BATCH),
     },
+    deliveriesDue,
     stop: async () => {
-      await expiryLoop.stop();
-      await clickLoop.stop();
       await clicks.flush().catch(onError);
-      await loop.stop();
       if (sender instanceof UndiciSender) await sender.close();
     },
   };
@@ -147,18 +151,6 @@ function listenerOf(events: WebhookEvents, present: (view: LinkView) => unknown)
           data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
         })),
       ),
-  };
-}
-
-/** The redirect's sink, also handing clicks to the batcher (a set lookup, never awaited). */
-function tapOf(sink: ClickSink, clicks: ClickBatcher): ClickSink {
-  return {
-    record: (click, rotation) => {
-      sink.record(click, rotation);
-      clicks.take(click);
-    },
-    flush: () => sink.flush(),
-    close: () => sink.close(),
   };
 }
 
@@ -190,20 +182,15 @@ function expirySweepOf(
   });
 }
 
-/** link.clicked: the batched clicks handed to the outbox each second, the listening accounts read again now and then. */
-function clickLoopOf(store: SqlWebhookStore, clicks: ClickBatcher, onError: (error: unknown) => void): Pump {
+/** link.clicked: a round hands the batched clicks to the outbox, the listening accounts read again now and then. */
+function clickRoundOf(store: SqlWebhookStore, clicks: ClickBatcher): () => Promise<boolean> {
   let lastRefresh = -Infinity;
-  const clickLoop = new Pump(
-    async () => {
-      if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
-        lastRefresh = Date.now();
-        clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
-      }
-      await clicks.flush();
-      return false;
-    },
-    1000,
-    onError,
-  );
-  return clickLoop;
+  return async () => {
+    if (Date.now() - lastRefresh >= SUBSCRIBED_REFRESH_MS) {
+      lastRefresh = Date.now();
+      clicks.setSubscribed(await store.accountsSubscribed('link.clicked'));
+    }
+    await clicks.flush();
+    return false;
+  };
 }

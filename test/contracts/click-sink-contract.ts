@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClickSink } from '../../src/core/clicks/ports.ts';
 import { aClick } from '../support/clicks.ts';
-import type { sqlClickState } from './click-store-contract.ts';
+import type { sqlClickState } from './click-writer-contract.ts';
 
 export interface ClickSinkSubject {
   sink: ClickSink;

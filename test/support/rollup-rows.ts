@@ -1,5 +1,5 @@
 import type { Storage } from '../../src/adapters/storage/connect.ts';
-import { pgClickStatements } from '../../src/adapters/storage/stores/pg-click-statements.ts';
+import { pgClickStatements } from '../../src/adapters/clicks/postgres/pg-click-statements.ts';
 import type { Dimension } from '../../src/core/stats/dimensions.ts';
 
 export interface RollupRow {

@@ -4,7 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { DomainOwnershipCheck, OwnershipResult } from '../../core/domains/ownership-check.ts';
 import type { DomainVerification } from '../../core/domains/verification.ts';
-import { guardedLookup, isPublicAddress } from '../title/address-policy.ts';
+import { guardedLookup, isPublicAddress } from '../shared/outbound/address-policy.ts';
 
 export interface HttpFileCheckOptions {
   /** Lets the check reach loopback, private and other non-public addresses. */
@@ -24,8 +24,8 @@ const MAX_BODY_BYTES = 1024;
 
 /**
  * Proof by a file at `http://<name>/.well-known/linkpix/<token>` whose body is the token.
- * Redirects are followed a few times (to https, say), each hop under the same address policy
- * as the title fetch: the address checked is the one connected to (guardedLookup).
+ * Redirects are followed a few times (to https, say), each hop under the outbound-address policy
+ * (shared/outbound/): the address checked is the one connected to (guardedLookup).
  */
 export class HttpFileCheck implements DomainOwnershipCheck {
   private readonly isAllowed: (ip: string) => boolean;

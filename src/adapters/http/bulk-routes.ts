@@ -23,6 +23,11 @@ const consumes = ['application/x-www-form-urlencoded', 'application/json'];
 
 /** The links' bulk routes and exports (api.md §8, §12, §13), part of the table in routes.ts. */
 export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
+  return [...bulkWriteRoutes(ctx, bulkBodyLimit), ...exportRoutes(ctx)];
+}
+
+/** Create, change and delete links in bulk (api.md §12). */
+function bulkWriteRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
   const bulk = linkBulkHandlers(ctx);
   return [
     {
@@ -66,6 +71,12 @@ export function linkBulkRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOpt
         response: { 200: LinkBulkCountEnvelope, ...errorResponses },
       },
     },
+  ];
+}
+
+/** The links and a link's click rows as files, streamed (api.md §8, §13). */
+function exportRoutes(ctx: ApiContext): RouteOptions[] {
+  return [
     {
       method: 'GET',
       url: '/api/v1/links/export',

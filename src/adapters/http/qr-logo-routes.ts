@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/shared/errors.ts';
-import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../qr/qr-logo-input.ts';
+import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../images/qr-logo-input.ts';
 import { saveLogo, type LogoUpload, type UploadProblem } from '../qr/qr-logo-upload.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { apiActor } from './audit-actor.ts';

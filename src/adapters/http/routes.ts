@@ -127,8 +127,6 @@ function resourceRoutes(r: Resource): RouteOptions[] {
 
 /** Every authenticated route, in one table. bulkBodyLimit: the largest body of a bulk create. */
 export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[] {
-  const appUrl = ctx.urls.appUrl;
-  const account = accountHandlers(ctx);
   return [
     ...linkBulkRoutes(ctx, bulkBodyLimit),
     ...webhookRoutes(ctx),
@@ -138,7 +136,19 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...conversionRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...auditRoutes(ctx),
-    ...resourceRoutes({
+    ...apiResources(ctx).flatMap(resourceRoutes),
+    domainVerifyRoute(ctx),
+    linkQrRoute(ctx),
+    linkStatsRoute(ctx),
+    accountRoute(ctx),
+  ];
+}
+
+/** The four resources with the five operations each: links, pixels, spaces, domains. */
+function apiResources(ctx: ApiContext): Resource[] {
+  const appUrl = ctx.urls.appUrl;
+  return [
+    {
       plural: 'links',
       tag: 'Links',
       object: 'link',
@@ -147,8 +157,8 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
       query: LinkListQuery,
       handlers: linkHandlers(ctx),
       warnings: true,
-    }),
-    ...resourceRoutes({
+    },
+    {
       plural: 'pixels',
       tag: 'Pixels',
       object: 'pixel',
@@ -162,8 +172,8 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         appUrl,
         filterOf: (q: PixelQ) => ({ search: q.search, type: q.type, sort: q.sort }),
       }),
-    }),
-    ...resourceRoutes({
+    },
+    {
       plural: 'spaces',
       tag: 'Spaces',
       object: 'space',
@@ -177,8 +187,8 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         appUrl,
         filterOf: (q: SpaceQ) => ({ search: q.search, sort: q.sort }),
       }),
-    }),
-    ...resourceRoutes({
+    },
+    {
       plural: 'domains',
       tag: 'Domains',
       object: 'domain',
@@ -192,78 +202,90 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
         appUrl,
         filterOf: (q: DomainQ) => ({ search: q.search, sort: q.sort }),
       }),
-    }),
-    {
-      method: 'POST',
-      url: '/api/v1/domains/:id/verify',
-      handler: domainVerifyHandler(ctx) as Handler,
-      schema: {
-        tags: ['Domains'],
-        summary: "Look for the domain's token (DNS TXT or HTTP file) and, when found, make it serve",
-        security,
-        params: IdParams,
-        consumes,
-        body: DomainVerifyBody,
-        response: { 200: OneEnvelope(DomainRecord), ...errorResponses },
-      },
-    },
-    {
-      method: 'GET',
-      url: '/api/v1/links/:id/qr',
-      handler: qrHandler(ctx) as Handler,
-      schema: {
-        tags: ['Links'],
-        summary: "QR code of a link's short URL",
-        security,
-        params: IdParams,
-        querystring: QrQuery,
-        produces: ['image/svg+xml', 'image/png'],
-        response: {
-          200: {
-            description: 'SVG (default) or PNG image',
-            content: {
-              'image/svg+xml': { schema: { type: 'string' } },
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-            },
-          },
-          ...errorResponses,
-        },
-      },
-    },
-    {
-      method: 'GET',
-      url: '/api/v1/stats/:id',
-      handler: statsHandler(ctx, conversionHandlers(ctx).results) as Handler,
-      schema: {
-        tags: ['Statistics'],
-        summary: 'Statistics of a link, per day, hour or dimension',
-        security,
-        params: IdParams,
-        querystring: StatsQuery,
-        produces: ['application/json', 'text/csv'],
-        response: {
-          200: {
-            description:
-              "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md, Conversions)",
-            content: {
-              'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) },
-              'text/csv': { schema: { type: 'string' } },
-            },
-          },
-          ...errorResponses,
-        },
-      },
-    },
-    {
-      method: 'GET',
-      url: '/api/v1/account',
-      handler: account.read,
-      schema: {
-        tags: ['Account'],
-        summary: 'The account of the key',
-        security,
-        response: { 200: OneEnvelope(AccountRecord), ...errorResponses },
-      },
     },
   ];
+}
+
+function domainVerifyRoute(ctx: ApiContext): RouteOptions {
+  return {
+    method: 'POST',
+    url: '/api/v1/domains/:id/verify',
+    handler: domainVerifyHandler(ctx) as Handler,
+    schema: {
+      tags: ['Domains'],
+      summary: "Look for the domain's token (DNS TXT or HTTP file) and, when found, make it serve",
+      security,
+      params: IdParams,
+      consumes,
+      body: DomainVerifyBody,
+      response: { 200: OneEnvelope(DomainRecord), ...errorResponses },
+    },
+  };
+}
+
+function linkQrRoute(ctx: ApiContext): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/api/v1/links/:id/qr',
+    handler: qrHandler(ctx) as Handler,
+    schema: {
+      tags: ['Links'],
+      summary: "QR code of a link's short URL",
+      security,
+      params: IdParams,
+      querystring: QrQuery,
+      produces: ['image/svg+xml', 'image/png'],
+      response: {
+        200: {
+          description: 'SVG (default) or PNG image',
+          content: {
+            'image/svg+xml': { schema: { type: 'string' } },
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errorResponses,
+      },
+    },
+  };
+}
+
+function linkStatsRoute(ctx: ApiContext): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/api/v1/stats/:id',
+    handler: statsHandler(ctx, conversionHandlers(ctx).results) as Handler,
+    schema: {
+      tags: ['Statistics'],
+      summary: 'Statistics of a link, per day, hour or dimension',
+      security,
+      params: IdParams,
+      querystring: StatsQuery,
+      produces: ['application/json', 'text/csv'],
+      response: {
+        200: {
+          description:
+            "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment; with name=conversions, the results per rule and variant (docs/api.md, Conversions)",
+          content: {
+            'application/json': { schema: Type.Union([StatsEnvelope, ConversionsEnvelope]) },
+            'text/csv': { schema: { type: 'string' } },
+          },
+        },
+        ...errorResponses,
+      },
+    },
+  };
+}
+
+function accountRoute(ctx: ApiContext): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/api/v1/account',
+    handler: accountHandlers(ctx).read,
+    schema: {
+      tags: ['Account'],
+      summary: 'The account of the key',
+      security,
+      response: { 200: OneEnvelope(AccountRecord), ...errorResponses },
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { DeletedEnvelope, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import {
@@ -38,11 +38,50 @@ function acceptUrl(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/$/, '')}/signup/invitation/${token}`;
 }
 
-/** Workspaces, members, invitations and keys (docs/api.md; docs/adr/0064). The service checks every role. */
-export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
-  const { workspaces: ws, members, invitations, workspaceKeys: keys, clock } = ctx;
-  const tag = { tags: ['Workspaces'], security };
-  const routes: RouteOptions[] = [
+type Request<R extends RouteGenericInterface> = FastifyRequest<R>;
+type WsHandler<R extends RouteGenericInterface> = (
+  request: Request<R>,
+  reply: FastifyReply,
+  ctx: ApiContext,
+) => Promise<unknown>;
+
+/** A module-level handler given the API context, as Fastify calls it. */
+function bind<R extends RouteGenericInterface>(ctx: ApiContext, handle: WsHandler<R>): Handler {
+  return ((request: Request<R>, reply: FastifyReply) => handle(request, reply, ctx)) as Handler;
+}
+
+const tag = { tags: ['Workspaces'], security };
+
+async function listWorkspaces(request: FastifyRequest, _reply: FastifyReply, ctx: ApiContext) {
+  return { data: (await ctx.workspaces.list(request.actor)).map(workspaceRecord), status: 200 as const };
+}
+
+async function createWorkspace(request: Request<{ Body: WorkspaceCreateBody }>, reply: FastifyReply, ctx: ApiContext) {
+  return reply
+    .code(201)
+    .send(created(workspaceRecord(await ctx.workspaces.create(request.actor, request.account.id, request.body))));
+}
+
+async function readWorkspace(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  return one(workspaceRecord(await ctx.workspaces.read(request.actor, request.params.id)));
+}
+
+async function updateWorkspace(
+  request: Request<{ Params: WorkspaceParams; Body: WorkspaceUpdateBody }>,
+  _reply: FastifyReply,
+  ctx: ApiContext,
+) {
+  return one(workspaceRecord(await ctx.workspaces.update(request.actor, request.params.id, request.body)));
+}
+
+async function deleteWorkspace(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  await ctx.workspaces.delete(request.actor, request.params.id);
+  return deleted('workspace', request.params.id);
+}
+
+/** The workspaces themselves: list, create, read, settings, delete. */
+function workspaceCrudRoutes(ctx: ApiContext): RouteOptions[] {
+  return [
     {
       method: 'GET',
       url: base,
@@ -51,7 +90,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         summary: "The key's user's workspaces",
         response: { 200: listOf(WorkspaceRecord), ...errorResponses },
       },
-      handler: async (request) => ({ data: (await ws.list(request.actor)).map(workspaceRecord), status: 200 as const }),
+      handler: bind(ctx, listWorkspaces),
     },
     {
       method: 'POST',
@@ -63,10 +102,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: WorkspaceCreateBody,
         response: { 201: OneEnvelope(WorkspaceRecord, 201), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Body: WorkspaceCreateBody }>, reply: FastifyReply) =>
-        reply
-          .code(201)
-          .send(created(workspaceRecord(await ws.create(request.actor, request.account.id, request.body))))) as Handler,
+      handler: bind(ctx, createWorkspace),
     },
     {
       method: 'GET',
@@ -77,8 +113,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: WorkspaceParams,
         response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) =>
-        one(workspaceRecord(await ws.read(request.actor, request.params.id)))) as Handler,
+      handler: bind(ctx, readWorkspace),
     },
     {
       method: ['PUT', 'PATCH'],
@@ -91,8 +126,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: WorkspaceUpdateBody,
         response: { 200: OneEnvelope(WorkspaceRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: WorkspaceUpdateBody }>) =>
-        one(workspaceRecord(await ws.update(request.actor, request.params.id, request.body)))) as Handler,
+      handler: bind(ctx, updateWorkspace),
     },
     {
       method: 'DELETE',
@@ -103,11 +137,35 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: WorkspaceParams,
         response: { 200: DeletedEnvelope('workspace'), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => {
-        await ws.delete(request.actor, request.params.id);
-        return deleted('workspace', request.params.id);
-      }) as Handler,
+      handler: bind(ctx, deleteWorkspace),
     },
+  ];
+}
+
+async function listMembers(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  return {
+    data: (await ctx.members.list(request.actor, request.params.id)).map(memberRecord),
+    status: 200 as const,
+  };
+}
+
+async function setMemberRole(
+  request: Request<{ Params: MemberParams; Body: RoleBody }>,
+  _reply: FastifyReply,
+  ctx: ApiContext,
+) {
+  const { id, user_id } = request.params;
+  return one(memberRecord(await ctx.members.setRole(request.actor, id, user_id, request.body.role)));
+}
+
+async function removeMember(request: Request<{ Params: MemberParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  await ctx.members.remove(request.actor, request.params.id, request.params.user_id);
+  return deleted('member', request.params.user_id);
+}
+
+/** A workspace's members: list, change a role, remove (or leave). */
+function memberRoutes(ctx: ApiContext): RouteOptions[] {
+  return [
     {
       method: 'GET',
       url: `${base}/:id/members`,
@@ -117,10 +175,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: WorkspaceParams,
         response: { 200: listOf(MemberRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
-        data: (await members.list(request.actor, request.params.id)).map(memberRecord),
-        status: 200 as const,
-      })) as Handler,
+      handler: bind(ctx, listMembers),
     },
     {
       method: 'PUT',
@@ -133,12 +188,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: RoleBody,
         response: { 200: OneEnvelope(MemberRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: MemberParams; Body: RoleBody }>) =>
-        one(
-          memberRecord(
-            await members.setRole(request.actor, request.params.id, request.params.user_id, request.body.role),
-          ),
-        )) as Handler,
+      handler: bind(ctx, setMemberRole),
     },
     {
       method: 'DELETE',
@@ -149,11 +199,48 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: MemberParams,
         response: { 200: DeletedEnvelope('member'), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: MemberParams }>) => {
-        await members.remove(request.actor, request.params.id, request.params.user_id);
-        return deleted('member', request.params.user_id);
-      }) as Handler,
+      handler: bind(ctx, removeMember),
     },
+  ];
+}
+
+async function invite(
+  request: Request<{ Params: WorkspaceParams; Body: InvitationBody }>,
+  reply: FastifyReply,
+  ctx: ApiContext,
+) {
+  const { invitation, token, mailed } = await ctx.invitations.invite(request.actor, request.params.id, request.body);
+  return reply.code(201).send(
+    created({
+      ...invitationRecord(invitation, ctx.clock.now()),
+      token,
+      accept_url: acceptUrl(ctx.urls.appUrl, token),
+      mailed,
+    }),
+  );
+}
+
+async function listInvitations(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  const now = ctx.clock.now();
+  return {
+    data: (await ctx.invitations.list(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
+    status: 200 as const,
+  };
+}
+
+async function revokeInvitation(request: Request<{ Params: InvitationParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  await ctx.invitations.revoke(request.actor, request.params.id, request.params.invitation_id);
+  return deleted('invitation', request.params.invitation_id);
+}
+
+async function acceptInvitation(request: Request<{ Params: TokenParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  const { workspaceId, role } = await ctx.invitations.accept(request.actor, request.params.token);
+  return one({ workspace_id: workspaceId, role });
+}
+
+/** Invitations: invite, list, revoke, and accept (any key of the invited email's user). */
+function invitationRoutes(ctx: ApiContext): RouteOptions[] {
+  return [
     {
       method: 'POST',
       url: `${base}/:id/invitations`,
@@ -165,20 +252,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: InvitationBody,
         response: { 201: OneEnvelope(CreatedInvitationRecord, 201), ...errorResponses },
       },
-      handler: (async (
-        request: FastifyRequest<{ Params: WorkspaceParams; Body: InvitationBody }>,
-        reply: FastifyReply,
-      ) => {
-        const { invitation, token, mailed } = await invitations.invite(request.actor, request.params.id, request.body);
-        return reply.code(201).send(
-          created({
-            ...invitationRecord(invitation, clock.now()),
-            token,
-            accept_url: acceptUrl(ctx.urls.appUrl, token),
-            mailed,
-          }),
-        );
-      }) as Handler,
+      handler: bind(ctx, invite),
     },
     {
       method: 'GET',
@@ -189,13 +263,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: WorkspaceParams,
         response: { 200: listOf(InvitationRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => {
-        const now = clock.now();
-        return {
-          data: (await invitations.list(request.actor, request.params.id)).map((i) => invitationRecord(i, now)),
-          status: 200 as const,
-        };
-      }) as Handler,
+      handler: bind(ctx, listInvitations),
     },
     {
       method: 'DELETE',
@@ -206,10 +274,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: InvitationParams,
         response: { 200: DeletedEnvelope('invitation'), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: InvitationParams }>) => {
-        await invitations.revoke(request.actor, request.params.id, request.params.invitation_id);
-        return deleted('invitation', request.params.invitation_id);
-      }) as Handler,
+      handler: bind(ctx, revokeInvitation),
     },
     {
       method: 'POST',
@@ -222,11 +287,37 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: AcceptBody,
         response: { 200: OneEnvelope(AcceptedRecord), 410: errorResponses[404], ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: TokenParams }>) => {
-        const { workspaceId, role } = await invitations.accept(request.actor, request.params.token);
-        return one({ workspace_id: workspaceId, role });
-      }) as Handler,
+      handler: bind(ctx, acceptInvitation),
     },
+  ];
+}
+
+async function createKey(
+  request: Request<{ Params: WorkspaceParams; Body: KeyBody }>,
+  reply: FastifyReply,
+  ctx: ApiContext,
+) {
+  const { expires_at, ...rest } = request.body;
+  const expiresAt = expires_at === undefined || expires_at === null ? null : Date.parse(expires_at);
+  const { key, apiKey } = await ctx.workspaceKeys.create(request.actor, request.params.id, { ...rest, expiresAt });
+  return reply.code(201).send(created({ ...workspaceKeyRecord(key), key: apiKey }));
+}
+
+async function listKeys(request: Request<{ Params: WorkspaceParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  return {
+    data: (await ctx.workspaceKeys.list(request.actor, request.params.id)).map(workspaceKeyRecord),
+    status: 200 as const,
+  };
+}
+
+async function revokeKey(request: Request<{ Params: KeyParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  await ctx.workspaceKeys.revoke(request.actor, request.params.id, request.params.key_id);
+  return deleted('api_key', request.params.key_id);
+}
+
+/** A workspace's API keys: make (shown once), list, revoke. */
+function keyRoutes(ctx: ApiContext): RouteOptions[] {
+  return [
     {
       method: 'POST',
       url: `${base}/:id/api-keys`,
@@ -238,12 +329,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         body: KeyBody,
         response: { 201: OneEnvelope(CreatedKeyRecord, 201), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams; Body: KeyBody }>, reply: FastifyReply) => {
-        const { expires_at, ...rest } = request.body;
-        const expiresAt = expires_at === undefined || expires_at === null ? null : Date.parse(expires_at);
-        const { key, apiKey } = await keys.create(request.actor, request.params.id, { ...rest, expiresAt });
-        return reply.code(201).send(created({ ...workspaceKeyRecord(key), key: apiKey }));
-      }) as Handler,
+      handler: bind(ctx, createKey),
     },
     {
       method: 'GET',
@@ -254,10 +340,7 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: WorkspaceParams,
         response: { 200: listOf(WorkspaceKeyRecord), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: WorkspaceParams }>) => ({
-        data: (await keys.list(request.actor, request.params.id)).map(workspaceKeyRecord),
-        status: 200 as const,
-      })) as Handler,
+      handler: bind(ctx, listKeys),
     },
     {
       method: 'DELETE',
@@ -268,11 +351,12 @@ export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
         params: KeyParams,
         response: { 200: DeletedEnvelope('api_key'), ...errorResponses },
       },
-      handler: (async (request: FastifyRequest<{ Params: KeyParams }>) => {
-        await keys.revoke(request.actor, request.params.id, request.params.key_id);
-        return deleted('api_key', request.params.key_id);
-      }) as Handler,
+      handler: bind(ctx, revokeKey),
     },
   ];
-  return routes;
+}
+
+/** Workspaces, members, invitations and keys (docs/api.md; docs/adr/0064). The service checks every role. */
+export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
+  return [...workspaceCrudRoutes(ctx), ...memberRoutes(ctx), ...invitationRoutes(ctx), ...keyRoutes(ctx)];
 }

@@ -3,4 +3,4 @@
  * uploaded image whose cost grows with its pixels or its markup. A new upload (a social card,
  * say) adds its reader here and calls `ImageThreads.run` with its name. docs/design/images.md.
  */
-export { readLogo } from '../qr/qr-logo-input.ts';
+export { readLogo } from './qr-logo-input.ts';

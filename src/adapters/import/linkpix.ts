@@ -1,6 +1,6 @@
 import type { ImportRow } from '../../core/links/import/import-row.ts';
 import { csvText } from '../shared/csv/csv.ts';
-import { LINK_EXPORT_COLUMNS } from '../http/presenters/link-export.ts';
+import { LINK_EXPORT_COLUMNS } from '../shared/csv/link-export.ts';
 import { instant, int, nameList, targetList, text } from './cells.ts';
 import { truthy, withoutSecrets } from './carried-secrets.ts';
 import { csvRows, jsonRows, type ImportFormat } from './format.ts';

@@ -6,6 +6,7 @@ import { FakeSink } from '../../../test/support/fakes/visit-fakes.ts';
 import { aClick } from '../../../test/support/clicks.ts';
 import { MemoryClickFeed } from './memory-click-feed.ts';
 import { LiveClickTap } from './live-click-tap.ts';
+import { clickSinkChain } from '../clicks/sink/sink-chain.ts';
 
 const click = (accountId: number, linkId: number, isBot = false): Click => aClick({ accountId, linkId, isBot });
 
@@ -19,7 +20,7 @@ function tapped() {
   };
   const live = new LiveClickTap(feed, 250);
   const sink = new FakeSink();
-  return { feed, published, live, sink, tap: live.tap(sink) };
+  return { feed, published, live, sink, tap: clickSinkChain(sink, { live }) };
 }
 
 test('a burst of clicks is one publish per interval, summed per account; the sink gets every click', (t) => {

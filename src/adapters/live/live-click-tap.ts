@@ -1,4 +1,4 @@
-import type { ClickSink } from '../../core/clicks/ports.ts';
+import type { ClickTap } from '../../core/clicks/ports.ts';
 import type { ClickFeed } from '../../core/live/click-feed.ts';
 import { ClickTallies } from '../../core/live/click-tallies.ts';
 
@@ -6,10 +6,11 @@ import { ClickTallies } from '../../core/live/click-tallies.ts';
 const TALLY_MS = 250;
 
 /**
- * The redirect's sink, also handing each click to the live feed: a map update on the click path,
- * and one publish per TALLY_MS for every account clicked in it. Idle, it keeps no timer.
+ * The live feed's tap on the redirect's sink chain (adapters/clicks/sink/sink-chain.ts): a map
+ * update on the click path, and one publish per TALLY_MS for every account clicked in it. Idle,
+ * it keeps no timer.
  */
-export class LiveClickTap {
+export class LiveClickTap implements ClickTap {
   private readonly tallies = new ClickTallies();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -19,18 +20,7 @@ export class LiveClickTap {
     private readonly intervalMs: number = TALLY_MS,
   ) {}
 
-  tap(sink: ClickSink): ClickSink {
-    return {
-      record: (click, rotation) => {
-        sink.record(click, rotation);
-        this.take(click);
-      },
-      flush: () => sink.flush(),
-      close: () => sink.close(),
-    };
-  }
-
-  /** Publishes what is gathered and stops: later clicks go to the sink alone. */
+  /** Publishes what is gathered and stops: later clicks are not tallied. */
   close(): void {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
@@ -38,7 +28,7 @@ export class LiveClickTap {
     this.publish();
   }
 
-  private take(click: Parameters<ClickTallies['add']>[0]): void {
+  take(click: Parameters<ClickTallies['add']>[0]): void {
     if (this.closed) return;
     this.tallies.add(click);
     if (this.timer !== null || this.tallies.empty) return;

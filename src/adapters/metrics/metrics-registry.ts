@@ -47,15 +47,34 @@ export interface MetricsText {
  */
 export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   const registry = new Registry();
-  const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const { redirect, requests, cache, clicks, dependencies } = sources;
+  // In this order on the page: requests, the redirect, the link cache, clicks, dependencies.
+  requestMetrics(registry, sources.requests, sources.redirect);
+  cacheMetrics(registry, sources.cache, sources.redirect);
+  clickMetrics(registry, sources.clicks);
+  if (sources.dependencies.size > 0) dependencyMetrics(sources.dependencies, [registry]);
+  return { contentType: registry.contentType, text: () => registry.metrics() };
+}
 
+/** A counter read from a plain count at scrape time. */
+function counter(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+function requestMetrics(registry: Registry, requests: RequestCounts, redirect: RedirectMeter): void {
   new Counter({
     name: 'linkpix_http_requests_total',
     help: 'HTTP requests answered, by route pattern and status (the fast path under /:alias).',
     labelNames: ['route', 'status'],
-    registers,
+    registers: [registry],
     collect() {
       this.reset();
       for (const { route, status, n } of requests.entries()) this.inc({ route, status }, n);
@@ -73,11 +92,14 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
       { labels: { door: 'route' }, histogram: redirect.route },
     ],
   );
+}
+
+function cacheMetrics(registry: Registry, cache: CacheCounts, redirect: RedirectMeter): void {
   new Counter({
     name: 'linkpix_link_cache_lookups_total',
     help: 'Link look-ups of the redirect by result: hit (answered from memory, every fast-path visit) or miss (read from the database, or waiting for that read).',
     labelNames: ['result'],
-    registers,
+    registers: [registry],
     collect() {
       this.reset();
       this.inc({ result: 'hit' }, cache.hits + redirect.fastAnswers);
@@ -85,18 +107,29 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
     },
   });
   counter(
+    registry,
     'linkpix_link_cache_refreshes_total',
     'Cached links past their time read again in the background while still served.',
     () => cache.refreshes,
   );
   counter(
+    registry,
     'linkpix_link_cache_stale_total',
     "Visits answered from a cached link's last known state (expired, or doubted after a Redis gap) because the database could not be read.",
     () => cache.stale,
   );
-  counter('linkpix_clicks_recorded_total', 'Clicks handed to the click sink by visits.', () => clicks.recorded);
-  counter('linkpix_clicks_written_total', 'Clicks written to the database.', () => clicks.written);
+}
+
+function clickMetrics(registry: Registry, clicks: ClickMeter): void {
   counter(
+    registry,
+    'linkpix_clicks_recorded_total',
+    'Clicks handed to the click sink by visits.',
+    () => clicks.recorded,
+  );
+  counter(registry, 'linkpix_clicks_written_total', 'Clicks written to the database.', () => clicks.written);
+  counter(
+    registry,
     'linkpix_clicks_dropped_total',
     'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).',
     () => clicks.dropped,
@@ -104,7 +137,7 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   new Gauge({
     name: 'linkpix_clicks_pending',
     help: 'Clicks recorded and not yet written or dropped.',
-    registers,
+    registers: [registry],
     collect() {
       this.set(clicks.pending);
     },
@@ -112,21 +145,6 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsText {
   registerHistogram(registry, 'linkpix_click_flush_duration_seconds', 'Time to write one batch of clicks.', () => [
     { labels: {}, histogram: clicks.flushes },
   ]);
-  if (dependencies.size > 0) dependencyMetrics(dependencies, registers);
-
-  return { contentType: registry.contentType, text: () => registry.metrics() };
-
-  function counter(name: string, help: string, read: () => number): void {
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
-  }
 }
 
 function dependencyMetrics(dependencies: ReadonlyMap<string, DependencyHealth>, registers: Registry[]): void {

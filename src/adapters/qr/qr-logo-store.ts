@@ -1,6 +1,6 @@
 import type { AuditActor } from '../../core/audit/audit-entry.ts';
 import type { QrLogoWriter } from './qr-logo-upload.ts';
-import type { QrLogo } from './qr-options.ts';
+import type { QrLogo } from '../images/qr-logo-input.ts';
 
 /**
  * Where links' logos are kept (storage's SqlQrLogoStore), as both doors use it: read to draw a

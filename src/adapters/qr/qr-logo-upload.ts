@@ -1,5 +1,4 @@
-import type { LogoProblem } from './qr-logo-input.ts';
-import type { QrLogo } from './qr-options.ts';
+import type { LogoProblem, QrLogo } from '../images/qr-logo-input.ts';
 import type { AuditActor } from '../../core/audit/audit-entry.ts';
 import type { ImageThreads } from '../images/image-threads.ts';
 
@@ -26,7 +25,7 @@ export type UploadProblem = LogoProblem | 'missing';
 
 /**
  * The one rule set for a link's logo, whichever door it comes through (the web app's QR page, the
- * API's PUT): read by its bytes (qr-logo-input.ts) in an image thread, an SVG rebuilt by the
+ * API's PUT): read by its bytes (images/qr-logo-input.ts) in an image thread, an SVG rebuilt by the
  * sanitiser there, then stored. A refusal writes nothing.
  */
 export async function saveLogo(

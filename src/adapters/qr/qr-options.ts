@@ -1,3 +1,5 @@
+import type { QrLogo } from '../images/qr-logo-input.ts';
+
 /** Error-correction levels, from the least (L, about 7 % of the code may be lost) to the most (H, 30 %). */
 export const QR_ECC_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export type QrEcc = (typeof QR_ECC_LEVELS)[number];
@@ -5,12 +7,6 @@ export type QrEcc = (typeof QR_ECC_LEVELS)[number];
 /** How a dark module is drawn: a square, or a square with rounded corners. */
 export const QR_STYLES = ['square', 'rounded'] as const;
 export type QrStyle = (typeof QR_STYLES)[number];
-
-/** A link's logo as stored: a PNG, or an SVG already sanitised (svg-logo.ts). */
-export interface QrLogo {
-  type: 'png' | 'svg';
-  bytes: Uint8Array;
-}
 
 /** What a QR image is drawn from besides its text: every setting that changes its bytes. */
 export interface QrSettings {

@@ -1,12 +1,12 @@
 import QRCode from 'qrcode';
-import { Piscina } from 'piscina';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import { UnavailableError, ValidationError } from '../../core/shared/errors.ts';
+import { ValidationError } from '../../core/shared/errors.ts';
 import { effectiveEcc, isPlain, qrCodeOptions, type QrSettings } from './qr-options.ts';
 import { drawSvg } from './qr-svg.ts';
 import type { PngTask } from './qr-png-worker.ts';
-import { threadEntry, threadExecArgv } from '../shared/thread-entry.ts';
+import { BoundedPool } from '../shared/bounded-pool.ts';
+import { threadEntry } from '../shared/thread-entry.ts';
 
 export interface QrRendererOptions {
   /** Render threads at most (QR_THREADS); each starts with the first PNG it is needed for. */
@@ -24,28 +24,27 @@ export const QR_RENDERER = 'QR code renderer';
 const SVG_LOGO_IN_PNG =
   'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
 
-const WORKER = threadEntry('qr-png-worker', import.meta.url);
-// A thread left idle this long stops (piscina's idle timeout): instances that rarely draw a PNG
-// do not keep its heap.
-const IDLE_MS = 60_000;
-// Render threads yield the CPU to the event loop's thread when both want it (a lower priority
-// through piscina's optional @napi-rs/nice; without it, the same priority).
-const NICE = 10;
-
 /**
  * Every QR image linkpix draws (docs/adr/0045-qr-render-threads.md). An SVG's cost does not
  * grow with its size (the size is only an attribute), so it is drawn here; a PNG's pixels,
  * whose cost grows with their count, are drawn and deflated in a render thread (piscina), never
- * on the event loop, with a bounded number waiting. PNGs are kept in an LRU bounded in bytes, keyed by every setting that changes
- * them; requests for a code being drawn share its render.
+ * on the event loop, with a bounded number waiting (shared/bounded-pool.ts: stopped when idle,
+ * below the event loop's priority). PNGs are kept in an LRU bounded in bytes, keyed by every
+ * setting that changes them; requests for a code being drawn share its render.
  */
 export class QrRenderer {
-  private pool: Piscina<PngTask, Uint8Array> | null = null;
+  private readonly pool: BoundedPool<PngTask, Uint8Array>;
   private readonly cache: LRUCache<string, Buffer> | null;
   private readonly drawing = new Map<string, Promise<Buffer>>();
-  private rendering = 0;
 
-  constructor(private readonly options: QrRendererOptions) {
+  constructor(options: QrRendererOptions) {
+    const { threads, queue } = options;
+    this.pool = new BoundedPool({
+      entry: threadEntry('qr-png-worker', import.meta.url),
+      threads,
+      queue,
+      dependency: QR_RENDERER,
+    });
     this.cache =
       options.cacheBytes > 0
         ? new LRUCache<string, Buffer>({
@@ -79,10 +78,7 @@ export class QrRenderer {
     if (kept) return Promise.resolve(kept);
     const shared = this.drawing.get(key);
     if (shared) return shared;
-    if (this.rendering >= this.options.threads + this.options.queue)
-      return Promise.reject(new UnavailableError(QR_RENDERER));
-    this.rendering++;
-    const drawn = this.threads()
+    const drawn = this.pool
       .run({ text, settings: { ...settings } })
       .then((bytes) => {
         const png = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -90,7 +86,6 @@ export class QrRenderer {
         return png;
       })
       .finally(() => {
-        this.rendering--;
         this.drawing.delete(key);
       });
     this.drawing.set(key, drawn);
@@ -98,21 +93,7 @@ export class QrRenderer {
   }
 
   /** Stops the threads (after the server has answered its requests). */
-  async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = null;
-    await pool?.destroy();
-  }
-
-  private threads(): Piscina<PngTask, Uint8Array> {
-    this.pool ??= new Piscina<PngTask, Uint8Array>({
-      filename: WORKER.href,
-      minThreads: 0,
-      maxThreads: this.options.threads,
-      idleTimeout: IDLE_MS,
-      niceIncrement: NICE,
-      execArgv: threadExecArgv(),
-    });
-    return this.pool;
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

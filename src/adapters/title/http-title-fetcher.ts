@@ -4,7 +4,7 @@ import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { TitleFetcher } from '../../core/links/title-fetcher.ts';
-import { guardedLookup, isPublicAddress } from './address-policy.ts';
+import { guardedLookup, isPublicAddress } from '../shared/outbound/address-policy.ts';
 import { decodePage } from './decode-page.ts';
 import { extractTitle, TitleScanner } from './extract-title.ts';
 

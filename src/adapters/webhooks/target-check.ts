@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { WebhookTargetCheck } from '../../core/webhooks/ports.ts';
-import { isPublicAddress } from '../title/address-policy.ts';
+import { isPublicAddress } from '../shared/outbound/address-policy.ts';
 
 /**
  * Refuses, at creation, a webhook whose host is or resolves to a non-public address (any of its

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { WebhookSender } from '../../core/webhooks/ports.ts';
-import { guardedLookup, isPublicAddress } from '../title/address-policy.ts';
+import { guardedLookup, isPublicAddress } from '../shared/outbound/address-policy.ts';
 
 export interface UndiciSenderOptions {
   /** Lets deliveries reach loopback, private and other non-public addresses (OUTBOUND_ALLOW_PRIVATE). */
@@ -16,7 +16,7 @@ export interface UndiciSenderOptions {
 const USER_AGENT = 'linkpix-webhooks/1';
 
 /**
- * POSTs deliveries with undici, under the title fetch's address policy: the address checked in
+ * POSTs deliveries with undici, under the outbound-address policy (shared/outbound/): the address checked in
  * the socket's lookup is the one connected to; IP literals, which skip the lookup, are checked
  * first. Redirects are not followed: a receiver answers where it was registered.
  */

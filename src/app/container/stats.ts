@@ -7,7 +7,7 @@ import { SqlFilteredClickStore } from '../../adapters/storage/stores/filtered-cl
 import { SqlClickRetention } from '../../adapters/storage/stores/click-retention.ts';
 import { SqlRollupMonths } from '../../adapters/storage/stores/rollup-months.ts';
 import { SqlRawClickStore } from '../../adapters/storage/stores/raw-click-store.ts';
-import { LinkClickCounts } from '../../adapters/storage/stores/link-click-counts.ts';
+import { LinkClickCounts } from '../../adapters/clicks/postgres/link-click-counts.ts';
 import type { Base } from './base.ts';
 
 /** Statistics (docs/design/statistics.md): the queries, the timed jobs, the click export, PostgreSQL's pending counts. */

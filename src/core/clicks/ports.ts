@@ -36,19 +36,12 @@ export interface ClickSink {
   close(): Promise<void>;
 }
 
-/** Where click batches end up: their rows with each batch; what they sum to, maybe later. */
-export interface ClickStore {
-  writeBatch(batch: ClickBatch): Promise<void>;
-  /** Writes whatever the store holds back after writeBatch (counters and rollups), if anything. */
-  settle?(): Promise<void>;
-}
-
-export interface ClickBatch {
-  clicks: Click[];
-  /** Human clicks per link, for links.clicks (summed with the rollups, docs/adr/0010). */
-  counts: Map<number, number>;
-  /** Latest rotation position per link. */
-  rotations: Map<number, number>;
+/**
+ * Sees every click the sink records, after the sink, on the click path: a map update, never
+ * awaited (the webhooks' batcher, the live tally). The chain: adapters/clicks/sink/sink-chain.ts.
+ */
+export interface ClickTap {
+  take(click: Click): void;
 }
 
 /** What a claim in the database's count of a cap came to (ClickClaimStore.claim). */

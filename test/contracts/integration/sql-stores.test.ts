@@ -6,8 +6,9 @@ import { onEachSqlEngine } from '../sql-database.ts';
 import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
+import { describeImportLeasesContract } from '../import-leases-contract.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
-import { describeClickStoreContract, sqlClickState } from '../click-store-contract.ts';
+import { describeClickWriterContract, sqlClickState } from '../click-writer-contract.ts';
 import { describeAdminStoreContract } from '../admin-store-contract.ts';
 import { describeAccountStoreContract } from '../account-store-contract.ts';
 import { describeDomainStoreContract } from '../domain-store-contract.ts';
@@ -28,9 +29,10 @@ import { describeStatsStoresContract } from '../stats-stores-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
 import { SqlRotationStore } from '../../../src/adapters/storage/stores/rotation-store.ts';
 import { SqlReservedNames } from '../../../src/adapters/storage/stores/reserved-names-store.ts';
+import { SqlImportLeases } from '../../../src/adapters/storage/stores/import-lease-store.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { SqlAdminStore } from '../../../src/adapters/storage/stores/admin-store.ts';
 import { SqlAccountStore } from '../../../src/adapters/storage/stores/account-store.ts';
 import { SqlDomainStore } from '../../../src/adapters/storage/stores/domain-store.ts';
@@ -53,7 +55,7 @@ import { SqlFilteredClickStore } from '../../../src/adapters/storage/stores/filt
 import { SqlRawClickStore } from '../../../src/adapters/storage/stores/raw-click-store.ts';
 import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-months.ts';
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { toBatch, writeDue } from '../../support/click-hand-over.ts';
 import { newLinkFields, PRIVATE_STATS } from '../../../src/core/links/new-link-fields.ts';
 import { aClick } from '../../support/clicks.ts';
 
@@ -144,6 +146,11 @@ onEachSqlEngine('SQL stores', (storage) => {
 
   describeReservedNamesContract('SqlReservedNames', () => new SqlReservedNames(storage().db));
 
+  describeImportLeasesContract('SqlImportLeases', () => ({
+    leases: new SqlImportLeases(storage().db),
+    owner: account,
+  }));
+
   describeDeliveryOutboxContract('SqlDeliveryOutbox', () => {
     const { db, engine } = storage();
     return { outbox: new SqlDeliveryOutbox(db, engine), webhooks: new SqlWebhookStore(db), account };
@@ -171,10 +178,10 @@ onEachSqlEngine('SQL stores', (storage) => {
 
   // With no rollup window (rollups written with each batch) and with one that only settle() ends.
   for (const windowMs of [0, 60_000]) {
-    describeClickStoreContract(`InProcessClickWriter (rollup window ${windowMs} ms)`, () => {
+    describeClickWriterContract(`InProcessClickWriter (rollup window ${windowMs} ms)`, () => {
       const { db } = storage();
       return {
-        store: InProcessClickWriter.over(storage(), { windowMs, onError: (error) => assert.fail(error as Error) }),
+        writer: InProcessClickWriter.over(storage(), { windowMs, onError: (error) => assert.fail(error as Error) }),
         link: async () => {
           const accountId = await account();
           return { id: await link(accountId), accountId };
@@ -244,10 +251,11 @@ onEachSqlEngine('SQL stores', (storage) => {
             variant: d?.variant ?? null,
           }),
         }));
-        await InProcessClickWriter.over(storage(), {
+        const writer = InProcessClickWriter.over(storage(), {
           windowMs: 0,
           onError: (error) => assert.fail(error as Error),
-        }).writeBatch(toBatch(clicks));
+        });
+        await writeDue(writer, toBatch(clicks));
       },
     };
   });
@@ -345,8 +353,8 @@ onEachSqlEngine('SQL stores', (storage) => {
           return { id: await link(accountId), accountId };
         },
         write: async (clicks) => {
-          await writer.writeBatch(toBatch(clicks.map((click) => ({ click }))));
-          await writer.settle?.();
+          await writeDue(writer, toBatch(clicks.map((click) => ({ click }))));
+          await writer.settle();
         },
         deleteLink: async (id) => {
           await db.deleteFrom('links').where('id', '=', id).execute();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { csvText } from '../../../src/adapters/shared/csv/csv.ts';
-import { LINK_EXPORT_COLUMNS } from '../../../src/adapters/http/presenters/link-export.ts';
+import { LINK_EXPORT_COLUMNS } from '../../../src/adapters/shared/csv/link-export.ts';
 import { toInsert } from '../../../src/adapters/storage/stores/link-rows.ts';
 import { emptyTargets } from '../../../src/core/targeting/targeting-rules.ts';
 import { assertInvalid, makeDomain, makeLink, makePixel, makeSpace } from './links-support.ts';

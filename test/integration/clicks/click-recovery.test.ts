@@ -8,15 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { ClickWriter } from '../../../src/adapters/clicks/click-writer.ts';
-import { SqliteClickWrites } from '../../../src/adapters/clicks/sqlite-click-writes.ts';
-import { toMessage } from '../../../src/adapters/clicks/worker-messages.ts';
+import { ClickWriter } from '../../../src/adapters/clicks/writer/click-writer.ts';
+import { SqliteClickWrites } from '../../../src/adapters/clicks/sqlite/sqlite-click-writes.ts';
 import { connect, openSqlite, type Storage } from '../../../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
-import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { SqlClickRecovery } from '../../../src/adapters/clicks/recovery/click-recovery.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
+import { batchMessage, toBatch, writeDue } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
@@ -99,7 +98,7 @@ for (const engine of ENGINES) {
       test('a writer that dies with its window: its batches are rolled up from their rows, as a settled window would have', async () => {
         const [lost, reference] = [await db.links(300), await db.links(300)];
         const dead = storeOf('dead');
-        for (const batch of batchesOf(lost, db.accountId, 3000, 200)) await dead.writeBatch(batch);
+        for (const batch of batchesOf(lost, db.accountId, 3000, 200)) await writeDue(dead, batch);
         const crashed = await counts(db.storage.db, lost);
         assert.equal(crashed.rows, 3000);
         assert.ok(crashed.total < humans(3000), `the window held rollups back (${crashed.total} written)`);
@@ -107,7 +106,7 @@ for (const engine of ENGINES) {
         assert.ok(crashed.pending > 0);
 
         const settled = storeOf('reference');
-        for (const batch of batchesOf(reference, db.accountId, 3000, 200)) await settled.writeBatch(batch);
+        for (const batch of batchesOf(reference, db.accountId, 3000, 200)) await writeDue(settled, batch);
         await settled.settle();
 
         const recovered = await recovery.recover(Date.now());
@@ -142,7 +141,7 @@ for (const engine of ENGINES) {
           )
           .execute();
         const dead = storeOf('dead-capped');
-        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await writeDue(dead, batch);
         assert.ok(
           (await counts(db.storage.db, links)).clicks < humans(2000),
           'the uncapped links wait with the window',
@@ -168,7 +167,7 @@ for (const engine of ENGINES) {
         const links = await db.links(200);
         await recovery.renew('alive', Date.now() + 60_000);
         const alive = storeOf('alive');
-        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await alive.writeBatch(batch);
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await writeDue(alive, batch);
         assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 });
         assert.ok((await counts(db.storage.db, links)).total < humans(2000));
         assert.ok((await recovery.recover(Date.now() + 61_000)).batches > 0);
@@ -189,7 +188,7 @@ for (const engine of ENGINES) {
       test('a batch records its ids as one range, or lists them (PostgreSQL, a write that crossed into another block of ids): either is recovered once', async () => {
         const links = await db.links(200);
         const dead = storeOf('dead-ranges');
-        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await dead.writeBatch(batch);
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await writeDue(dead, batch);
         if (engine.name === 'postgres') {
           const records = async () =>
             (
@@ -225,9 +224,9 @@ for (const engine of ENGINES) {
       test('a writer whose lease ran out while it stalled: its window gives way, and every batch counts once', async () => {
         const links = await db.links(200);
         const stalled = storeOf('stalled');
-        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await stalled.writeBatch(batch);
+        for (const batch of batchesOf(links, db.accountId, 2000, 200)) await writeDue(stalled, batch);
         assert.ok((await recovery.recover(Date.now())).batches > 0, 'taken for dead');
-        for (const batch of batchesOf(links, db.accountId, 1000, 200, 2000)) await stalled.writeBatch(batch);
+        for (const batch of batchesOf(links, db.accountId, 1000, 200, 2000)) await writeDue(stalled, batch);
         await stalled.settle();
         assert.equal(stalled.windowRows, 0);
         assert.deepEqual(await counts(db.storage.db, links), {
@@ -289,7 +288,7 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
     });
   const writeAll = async (writer: ClickWriter, batches: ReturnType<typeof batchesOf>) => {
     for (const b of batches) {
-      writer.add(toMessage(b).message);
+      writer.add(batchMessage(b));
       await writer.write();
     }
   };

@@ -7,11 +7,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { ColumnarClickSink } from '../../../src/adapters/clicks/columnar-click-sink.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { ColumnarClickSink } from '../../../src/adapters/clicks/sink/columnar-click-sink.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
+import { toBatch, writeDue } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
-import { PROMPT_WINDOW_ROWS } from '../../../src/core/stats/window-policy.ts';
+import { PROMPT_WINDOW_ROWS } from '../../../src/adapters/clicks/window/window-policy.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
@@ -76,7 +76,8 @@ for (const engine of ENGINES) {
     ) => {
       for (let i = first; i < first + count; i += size) {
         const n = Math.min(size, first + count - i);
-        await store.writeBatch(
+        await writeDue(
+          store,
           toBatch(
             Array.from({ length: n }, (_, k) => ({ click: clickOf(i + k, links, db.accountId), rotation: i + k })),
           ),

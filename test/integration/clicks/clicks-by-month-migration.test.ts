@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { MIGRATIONS } from '../../../src/adapters/storage/migrations/index.ts';
 import * as byMonth from '../../../src/adapters/storage/migrations/0035-clicks-by-month.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
 import { SqlClickRetention } from '../../../src/adapters/storage/stores/click-retention.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { toBatch, writeDue } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { aClick } from '../../support/clicks.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
@@ -106,7 +106,8 @@ test(
         onError: (e) => assert.fail(String(e)),
         owner: 'test',
       });
-      await store.writeBatch(
+      await writeDue(
+        store,
         toBatch([
           { click: click(1, 1, at('2024-05-20T08:00:00Z')) },
           { click: click(2, 1, at('2026-02-03T08:00:00Z')) },

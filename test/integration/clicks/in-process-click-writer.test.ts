@@ -4,8 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
+import { toBatch, writeDue } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
@@ -77,7 +77,8 @@ for (const engine of ENGINES) {
       const [a, b, gone] = (await db.links(3)) as [number, number, number];
       await db.storage.db.deleteFrom('links').where('id', '=', gone).execute();
       const acc = db.accountId;
-      await store.writeBatch(
+      await writeDue(
+        store,
         toBatch([
           { click: click(b, acc, { visitor: 'v9', country: 'US' }), rotation: 2 },
           { click: click(a, acc) },
@@ -126,7 +127,7 @@ for (const engine of ENGINES) {
       assert.equal(Number(rows[0]!.n), 0);
 
       // The same visitor again the same day: a click, not a new unique visitor.
-      await store.writeBatch(toBatch([{ click: click(a, acc) }]));
+      await writeDue(store, toBatch([{ click: click(a, acc) }]));
       const after = await linkState(a);
       assert.deepEqual([after.clicks, after.rows, after.rollups['total:'], after.rollups['unique:']], [4, 5, 4, 2]);
     });
@@ -134,7 +135,7 @@ for (const engine of ENGINES) {
     test('values are stored as given: quotes, backslashes, commas, braces, the word NULL, non-ASCII', async () => {
       const [id] = (await db.links(1)) as [number];
       const odd = { referrerHost: 'a"b\\c,{d}', language: 'NULL', browser: 'Navigateur é 🙂', country: null, city: '' };
-      await store.writeBatch(toBatch([{ click: click(id, db.accountId, { ...odd, visitor: 'x"\\' }) }]));
+      await writeDue(store, toBatch([{ click: click(id, db.accountId, { ...odd, visitor: 'x"\\' }) }]));
       const row = await db.storage.db
         .selectFrom('clicks')
         .select(['referrer_host', 'language', 'browser', 'country', 'city'])
@@ -156,7 +157,8 @@ for (const engine of ENGINES) {
 
     test('a batch larger than any one statement of the multi-row form: 1 200 clicks over 600 links, totals exact', async () => {
       const ids = await db.links(600);
-      await store.writeBatch(
+      await writeDue(
+        store,
         toBatch(
           Array.from({ length: 1200 }, (_, i) => ({
             click: click(ids[i % 600]!, db.accountId, { visitor: `v${i}`, isBot: i % 10 === 0 }),

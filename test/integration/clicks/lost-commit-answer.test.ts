@@ -5,16 +5,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
-import { ClickWriter } from '../../../src/adapters/clicks/click-writer.ts';
-import type { ClickWrites } from '../../../src/adapters/clicks/click-writes.ts';
-import { PgClickWrites } from '../../../src/adapters/clicks/pg-click-writes.ts';
-import { lostCommit } from '../../../src/adapters/clicks/pg-lost-commit.ts';
-import { SqliteClickWrites } from '../../../src/adapters/clicks/sqlite-click-writes.ts';
-import { toMessage } from '../../../src/adapters/clicks/worker-messages.ts';
+import { ClickWriter } from '../../../src/adapters/clicks/writer/click-writer.ts';
+import type { ClickWrites } from '../../../src/adapters/clicks/writer/click-writes.ts';
+import { PgClickWrites } from '../../../src/adapters/clicks/postgres/pg-click-writes.ts';
+import { lostCommit } from '../../../src/adapters/clicks/postgres/pg-lost-commit.ts';
+import { SqliteClickWrites } from '../../../src/adapters/clicks/sqlite/sqlite-click-writes.ts';
 import type { Database } from '../../../src/adapters/storage/schema.ts';
-import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
-import { insertRecorded, type PgRecord } from '../../../src/adapters/storage/stores/pg-click-statements.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { SqlClickRecovery } from '../../../src/adapters/clicks/recovery/click-recovery.ts';
+import { insertClickArrays, type PgRecord } from '../../../src/adapters/clicks/postgres/pg-click-statements.ts';
+import { pgClickArrays } from '../../../src/adapters/clicks/postgres/pg-click-arrays.ts';
+import { batchMessage, encodeClicks, toBatch } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES, POSTGRES_SKIP } from '../../support/harness.ts';
 import { aClick } from '../../support/clicks.ts';
@@ -34,11 +34,11 @@ const clickOf = (i: number, links: readonly number[], accountId: number): Click 
     isBot: i % 10 === 0,
   });
 const messageOf = (links: readonly number[], accountId: number, from: number, count: number) =>
-  toMessage(
+  batchMessage(
     toBatch(
       Array.from({ length: count }, (_, k) => ({ click: clickOf(from + k, links, accountId), rotation: from + k })),
     ),
-  ).message;
+  );
 
 /** What the database holds for these links: click rows, links.clicks, and the rollups' totals (all and bots). */
 async function held(db: Kysely<Database>, links: readonly number[]) {
@@ -208,7 +208,8 @@ describe('a click write whose answer was lost, on PostgreSQL only', { skip: POST
     const open = other.db
       .transaction()
       .execute(async (trx) => {
-        state.recorded = await insertRecorded(trx, [clickOf(1, links, db.accountId)], 'in-progress');
+        const rows = pgClickArrays([encodeClicks([clickOf(1, links, db.accountId)])], () => true);
+        state.recorded = await insertClickArrays(trx, rows, 'in-progress');
         await held;
       })
       .then(

@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Storage } from '../../../src/adapters/storage/connect.ts';
-import { InProcessClickWriter } from '../../../src/adapters/clicks/in-process-click-writer.ts';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
+import { InProcessClickWriter } from '../../../src/adapters/clicks/thread/in-process-click-writer.ts';
+import { toBatch, writeDue } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
@@ -102,7 +102,7 @@ async function writeFor(
   while (Date.now() < until) {
     const clicks = batchOf(accountId, linkIds);
     try {
-      await store.writeBatch(toBatch(clicks.map((click) => ({ click, rotation: click.hour }))));
+      await writeDue(store, toBatch(clicks.map((click) => ({ click, rotation: click.hour }))));
     } catch (error) {
       if ((error as { code?: string }).code !== '40P01') throw error;
       written.deadlocks.push(describeDeadlock(error));
@@ -234,7 +234,7 @@ describe(
             referrerHost: null,
             isBot: false,
           }));
-          for (const store of stores) await store.writeBatch(toBatch(shuffle([...clicks]).map((click) => ({ click }))));
+          for (const store of stores) await writeDue(store, toBatch(shuffle([...clicks]).map((click) => ({ click }))));
           assert.ok(
             stores.every((s) => s.windowRows > 0),
             "both windows hold the round's rollups",

@@ -5,11 +5,11 @@
 // how many, and the main thread's meter counts what the thread wrote and dropped.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
-import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
-import type { WriterData } from '../../../src/adapters/clicks/worker-messages.ts';
+import { handOver, toBatch } from '../../support/click-hand-over.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/thread/worker-click-store.ts';
+import type { WriterData } from '../../../src/adapters/clicks/thread/worker-messages.ts';
 import { ClickMeter } from '../../../src/adapters/metrics/click-meter.ts';
-import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
+import { describeClickWriterContract, sqlClickState } from '../../contracts/click-writer-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { POSTGRES_SKIP, startHarness, type Harness } from '../../support/harness.ts';
 import { testDatabaseUrl } from '../../support/test-database-url.ts';
@@ -54,14 +54,15 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     const store = new WorkerClickStore(data(), { meter });
     try {
       const [a, b] = [links[0]!, links[1]!];
-      await store.writeBatch(
+      handOver(
+        store,
         toBatch([
           { click: click(a, accountId), rotation: 1 },
           { click: click(a, accountId, { visitor: 'other' }), rotation: 2 },
           { click: click(b, accountId) },
         ]),
       );
-      await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
+      handOver(store, toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
       assert.equal(await rowsOf(a), 0, 'written before the interval');
       await store.settle();
       assert.deepEqual([await rowsOf(a), await rowsOf(b)], [3, 1]);
@@ -81,12 +82,12 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
   test('the write interval writes without being asked; a stop writes what is left', async () => {
     const link = links[2]!;
     const store = new WorkerClickStore(data({ writeIntervalMs: 20, rollupIntervalMs: 0 }));
-    await store.writeBatch(toBatch([{ click: click(link, accountId) }]));
+    handOver(store, toBatch([{ click: click(link, accountId) }]));
     // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
     for (const until = Date.now() + 15_000; Date.now() < until && (await linkRow(link)).clicks < 1;)
       await new Promise((r) => setTimeout(r, 20));
     assert.equal((await linkRow(link)).clicks, 1);
-    await store.writeBatch(toBatch([{ click: click(link, accountId) }, { click: click(link, accountId) }]));
+    handOver(store, toBatch([{ click: click(link, accountId) }, { click: click(link, accountId) }]));
     await store.close();
     assert.deepEqual([await rowsOf(link), (await linkRow(link)).clicks], [3, 3]);
   });
@@ -103,8 +104,8 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     });
     try {
       const batch = (n: number) => toBatch(Array.from({ length: n }, () => ({ click: click(links[0]!, accountId) })));
-      await store.writeBatch(batch(600));
-      await store.writeBatch(batch(600));
+      handOver(store, batch(600));
+      handOver(store, batch(600));
       await assert.rejects(store.settle());
       // A hand-over that would pass the bound is dropped whole, and counted.
       assert.equal(meter.dropped, 600, 'the clicks past the bound');
@@ -123,14 +124,14 @@ describe('the PostgreSQL writer thread', { skip: POSTGRES_SKIP ?? false }, () =>
     );
   });
 
-  describe('held to the ClickStore contract', () => {
+  describe('held to the click writer contract', () => {
     let store: WorkerClickStore;
     before(() => {
       store = new WorkerClickStore(data());
     });
     after(() => store.close());
-    describeClickStoreContract('WorkerClickStore (PostgreSQL thread)', () => ({
-      store,
+    describeClickWriterContract('WorkerClickStore (PostgreSQL thread)', () => ({
+      writer: store,
       link: async () => ({
         id: (
           await h.server.container.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)

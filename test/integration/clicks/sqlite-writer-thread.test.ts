@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
-import { ClickColumnsBuilder } from '../../../src/adapters/clicks/click-columns.ts';
-import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import { handOver, toBatch } from '../../support/click-hand-over.ts';
+import { ClickColumnsBuilder } from '../../../src/adapters/clicks/sink/click-columns.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/thread/worker-click-store.ts';
 import { loadConfig } from '../../../src/app/config.ts';
 import { createContainer, type Container } from '../../../src/app/container.ts';
-import { describeClickStoreContract, sqlClickState } from '../../contracts/click-store-contract.ts';
+import { describeClickWriterContract, sqlClickState } from '../../contracts/click-writer-contract.ts';
 import { clickRowsOf, rollupCount, writerClick as click, WRITER_DAY as DAY } from '../../support/clicks.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
@@ -55,14 +55,15 @@ describe('the SQLite writer thread', () => {
     });
     try {
       const [a, b] = [links[0]!, links[1]!];
-      await store.writeBatch(
+      handOver(
+        store,
         toBatch([
           { click: click(a, accountId) },
           { click: click(a, accountId, { visitor: 'other' }) },
           { click: click(b, accountId) },
         ]),
       );
-      await store.writeBatch(toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
+      handOver(store, toBatch([{ click: click(a, accountId, { isBot: true, visitor: null }) }]));
       assert.equal(await rowsOf(a), 0, 'written before the interval');
       await store.settle();
       assert.deepEqual([await rowsOf(a), await clicksOf(a), await rowsOf(b), await clicksOf(b)], [3, 2, 1, 1]);
@@ -71,7 +72,7 @@ describe('the SQLite writer thread', () => {
         [2, 2, 1, 2],
       );
       // The same visitor again on the same day is not unique a second time.
-      await store.writeBatch(toBatch([{ click: click(a, accountId) }]));
+      handOver(store, toBatch([{ click: click(a, accountId) }]));
       await store.settle();
       assert.deepEqual([await rollup(a, 'total'), await rollup(a, 'unique')], [3, 2]);
     } finally {
@@ -89,8 +90,8 @@ describe('the SQLite writer thread', () => {
     });
     try {
       const link = links[2]!;
-      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 1 }]));
-      await store.writeBatch(toBatch([{ click: click(link, accountId), rotation: 2 }]));
+      handOver(store, toBatch([{ click: click(link, accountId), rotation: 1 }]));
+      handOver(store, toBatch([{ click: click(link, accountId), rotation: 2 }]));
       // Rows, then the window in a transaction of its own: wait for the second.
       // Polled up to a deadline far past the interval: a loaded machine may run the thread late.
       for (const until = Date.now() + 15_000; Date.now() < until && (await clicksOf(link)) < 2;)
@@ -124,7 +125,8 @@ describe('the SQLite writer thread', () => {
       assert.equal(await rowsOf(link), n);
     };
     try {
-      await store.writeBatch(
+      handOver(
+        store,
         toBatch([
           { click: click(quiet, accountId), rotation: 1 },
           { click: click(quiet, accountId), rotation: 2 },
@@ -142,7 +144,8 @@ describe('the SQLite writer thread', () => {
       assert.deepEqual([row, await rollup(quiet, 'total')], [{ clicks: 2, last_rotation: 2 }, 2]);
 
       // 1 100 distinct visitors: more rows in the window than are worth writing every batch.
-      await store.writeBatch(
+      handOver(
+        store,
         toBatch(
           Array.from({ length: 1100 }, (_, i) => ({
             click: click(busy, accountId, { visitor: `b${i}` }),
@@ -182,7 +185,7 @@ describe('the SQLite writer thread', () => {
     const gone = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/gone' }, TEST_ACTOR)).link.id;
     const kept = links[3]!;
     try {
-      await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
+      handOver(store, toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
       await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.settle();
       assert.deepEqual(
@@ -209,11 +212,12 @@ describe('the SQLite writer thread', () => {
     const kept = links[2]!;
     const keptBefore = await rowsOf(kept);
     try {
-      await store.writeBatch(toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
+      handOver(store, toBatch([{ click: click(gone, accountId) }, { click: click(kept, accountId) }]));
       await store.settle();
       assert.equal(await rowsOf(gone), 1);
       await c.links.delete(accountId, gone, TEST_ACTOR);
-      await store.writeBatch(
+      handOver(
+        store,
         toBatch([{ click: click(gone, accountId, { visitor: 'v-again' }) }, { click: click(kept, accountId) }]),
       );
       await store.settle();
@@ -251,7 +255,7 @@ describe('the SQLite writer thread', () => {
       }),
     );
     try {
-      await store.writeBatch(toBatch(sent.map((click) => ({ click }))));
+      handOver(store, toBatch(sent.map((click) => ({ click }))));
       await c.links.delete(accountId, gone, TEST_ACTOR);
       await store.settle();
       const rows = await c.storage.db
@@ -289,7 +293,8 @@ describe('the SQLite writer thread', () => {
       rollupIntervalMs: 60_000,
     });
     const link = (await c.links.create(accountId, 'UTC', { url: 'https://example.com/close' }, TEST_ACTOR)).link.id;
-    await store.writeBatch(
+    handOver(
+      store,
       toBatch(Array.from({ length: 500 }, (_, i) => ({ click: click(link, accountId, { visitor: `v${i}` }) }))),
     );
     await store.close();
@@ -312,9 +317,8 @@ describe('the SQLite writer thread', () => {
     const columns = new ClickColumnsBuilder(2);
     columns.add(click(link, accountId));
     columns.add(click(link, accountId, { visitor: 'other' }));
-    store.writeColumns(columns.build(), new Map([[link, 2]]), new Map());
+    store.writeColumns(columns.build(), new Map([[link, 2]]), new Map(), Date.now());
     await store.open();
-    await assert.rejects(store.writeBatch(toBatch([{ click: click(link, accountId) }])), /after it closed/);
     assert.equal(store.meter.dropped, 2);
     assert.equal(errors.length, 1);
     assert.match(String(errors[0]), /2 clicks handed to the click writer after it closed/);
@@ -345,7 +349,7 @@ describe('the SQLite writer thread', () => {
     }
   });
 
-  describe('held to the ClickStore contract', () => {
+  describe('held to the click writer contract', () => {
     let store: WorkerClickStore;
     before(() => {
       store = new WorkerClickStore({
@@ -357,8 +361,8 @@ describe('the SQLite writer thread', () => {
       });
     });
     after(() => store.close());
-    describeClickStoreContract('WorkerClickStore (SQLite thread)', () => ({
-      store,
+    describeClickWriterContract('WorkerClickStore (SQLite thread)', () => ({
+      writer: store,
       link: async () => ({
         id: (await c.links.create(accountId, 'UTC', { url: 'https://example.com/contract' }, TEST_ACTOR)).link.id,
         accountId,

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toBatch } from '../../../src/core/clicks/batch.ts';
-import { WorkerClickStore } from '../../../src/adapters/clicks/worker-click-store.ts';
+import { handOver, toBatch } from '../../support/click-hand-over.ts';
+import { WorkerClickStore } from '../../../src/adapters/clicks/thread/worker-click-store.ts';
 import { aClick } from '../../support/clicks.ts';
 
 const click = aClick();
@@ -28,14 +28,14 @@ test('a writer thread that fails is reported once; settle() is answered; the nex
     { onError: (error) => errors.push(error as Error) },
   );
   after(() => rmSync(dir, { recursive: true, force: true }));
-  await store.writeBatch(toBatch([{ click }]));
+  handOver(store, toBatch([{ click }]));
   await assert.rejects(store.settle());
   // The 'exit' that follows the 'error' is not told again.
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(errors.length, 1, errors.map((e) => e.message).join('; '));
   assert.match(errors[0]!.message, /click writer thread failed; clicks it had not written are lost/);
 
-  await store.writeBatch(toBatch([{ click }]));
+  handOver(store, toBatch([{ click }]));
   await assert.rejects(store.settle());
   // settle() may be refused before the thread's 'error' arrives: told once it does.
   for (const until = Date.now() + 5000; errors.length < 2 && Date.now() < until;)

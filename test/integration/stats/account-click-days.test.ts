@@ -14,10 +14,10 @@ import { SqlRollupMonths } from '../../../src/adapters/storage/stores/rollup-mon
 import { ENGINES } from '../../support/harness.ts';
 import { aClick } from '../../support/clicks.ts';
 import * as accountDaysByTheWriter from '../../../src/adapters/storage/migrations/0036-account-days-by-the-writer.ts';
-import { pgClickStatements } from '../../../src/adapters/storage/stores/pg-click-statements.ts';
-import { sqliteClickStatements } from '../../../src/adapters/storage/stores/sqlite-click-statements.ts';
-import { writeRollups } from '../../../src/adapters/storage/stores/rollup-writes.ts';
-import { RollupWindow } from '../../../src/core/stats/rollup-window.ts';
+import { pgClickStatements } from '../../../src/adapters/clicks/postgres/pg-click-statements.ts';
+import { sqliteClickStatements } from '../../../src/adapters/clicks/sqlite/sqlite-click-statements.ts';
+import { writeRollups } from '../../../src/adapters/clicks/writer/rollup-writes.ts';
+import { RollupWindow } from '../../../src/adapters/clicks/window/rollup-window.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { withEmptyStorage } from '../../support/empty-storage.ts';
 

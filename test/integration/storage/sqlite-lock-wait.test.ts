@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { connect, openSqlite } from '../../../src/adapters/storage/connect.ts';
 import { migrateToLatest } from '../../../src/adapters/storage/migrations/index.ts';
-import { SqlClickRecovery } from '../../../src/adapters/storage/stores/click-recovery.ts';
+import { SqlClickRecovery } from '../../../src/adapters/clicks/recovery/click-recovery.ts';
 import { SqlDeliveryOutbox } from '../../../src/adapters/storage/stores/delivery-outbox.ts';
 import { SqlExpiryClaims } from '../../../src/adapters/storage/stores/expiry-claims.ts';
 

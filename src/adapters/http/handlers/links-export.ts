@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { linksCsv, linksJson } from '../presenters/link-export.ts';
+import { linksCsv, linksJson } from '../../shared/csv/link-export.ts';
 import type { LinkExportQuery } from '../schemas/link-bulk.ts';
 import { startedStream } from '../../shared/request/stream-answer.ts';
 import type { ApiContext } from './context.ts';

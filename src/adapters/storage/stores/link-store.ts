@@ -8,7 +8,7 @@ import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { countOf, isUniqueViolation, pageOf } from '../sql-helpers.ts';
 import { storeTransaction } from '../transactions.ts';
-import { LinkClickCounts } from './link-click-counts.ts';
+import { settlePendingClicks } from './link-pending-clicks.ts';
 import { LinkCounts } from './link-counts.ts';
 import { LinkMatching, ordered } from './link-matching.ts';
 import { expiryToldAfter, unsettledCounts, toColumns, toInsert, toLink, type LinkRow } from './link-rows.ts';
@@ -62,7 +62,7 @@ export class SqlLinkStore implements LinkStore {
   ): Promise<Link | null> {
     try {
       const updated = await storeTransaction(this.db, async (trx) => {
-        if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, accountId, [id]);
+        if (this.capChanges(fields)) await settlePendingClicks(trx, accountId, [id]);
         const told = expiryToldAfter(fields, now);
         const result = await trx
           .updateTable('links')
@@ -185,7 +185,7 @@ export class SqlLinkStore implements LinkStore {
     if (ids.length === 0) return [];
     const told = expiryToldAfter(fields, now);
     return storeTransaction(this.db, async (trx) => {
-      if (this.capChanges(fields)) await LinkClickCounts.settleLinks(trx, accountId, ids);
+      if (this.capChanges(fields)) await settlePendingClicks(trx, accountId, ids);
       const rows = await trx
         .updateTable('links')
         .set({ ...toColumns(fields), ...(told ? { expiry_told: told } : {}), updated_at: now })
@@ -197,7 +197,7 @@ export class SqlLinkStore implements LinkStore {
     });
   }
 
-  /** A change of click cap on PostgreSQL first settles the links' pending clicks (link-click-counts.ts). */
+  /** A change of click cap on PostgreSQL first settles the links' pending clicks (link-pending-clicks.ts). */
   private capChanges(fields: Partial<LinkFields>): boolean {
     return this.engine === 'postgres' && fields.expirationClicks !== undefined;
   }

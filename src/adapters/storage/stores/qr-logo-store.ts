@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { QrLogo } from '../../qr/qr-options.ts';
+import type { QrLogo } from '../../images/qr-logo-input.ts';
 import type { Database } from '../schema.ts';
 import type { AuditActor } from '../../../core/audit/audit-entry.ts';
 import { SqlAuditLog } from './audit-store.ts';

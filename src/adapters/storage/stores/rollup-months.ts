@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FoldRound, MonthFolder } from '../../../core/stats/stats-store.ts';
 import { quarterOf, settledBefore } from '../../../core/stats/rollup-months.ts';
 import type { Engine } from '../connect.ts';
-import { recoveryDue } from './click-recovery-statements.ts';
+import { recoveryDue } from './recovery-due.ts';
 import { RecentRollups } from './recent-rollups.ts';
 import type { Database, RollupMonthFoldsTable } from '../schema.ts';
 

@@ -57,20 +57,10 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
   serveBrand(app, en.common.appName);
   app.decorate('webPolicedRoutes', [] as WebPolicedRoute[]);
   await app.register(async (web) => {
-    // Pages are not the API: none of them belongs in the OpenAPI document.
-    web.addHook('onRoute', (route) => {
-      route.schema = { ...route.schema, hide: true };
-      const access = route.config?.access ?? 'account';
-      for (const method of [route.method].flat()) {
-        if (method === 'HEAD' || method === 'OPTIONS') continue;
-        const rule = webRuleOf(method, route.url, access);
-        // A form of a signed-in person that nothing names could write past the policy: no start.
-        if (rule === null && method !== 'GET') throw new Error(`no policy action for web route ${method} ${route.url}`);
-        app.webPolicedRoutes.push({ method, url: route.url, rule: rule ?? 'none' });
-      }
-    });
+    listPolicedRoutes(app, web);
     await web.register(fastifyCookie);
     web.decorateRequest('viewer', null);
+    web.decorateRequest('formState', null);
     const secret = ctx.web.csrfSecret;
     const checkToken = csrfCheck(secret);
 
@@ -130,6 +120,22 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
 
     homePage(domainRoot)(web, ctx);
     for (const register of WEB_FEATURES) register(web, ctx);
+  });
+}
+
+/** Each web route as it is registered: kept out of the OpenAPI document, and listed with the policy rule that decides it. */
+function listPolicedRoutes(app: FastifyInstance, web: FastifyInstance): void {
+  // Pages are not the API: none of them belongs in the OpenAPI document.
+  web.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+    const access = route.config?.access ?? 'account';
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      const rule = webRuleOf(method, route.url, access);
+      // A form of a signed-in person that nothing names could write past the policy: no start.
+      if (rule === null && method !== 'GET') throw new Error(`no policy action for web route ${method} ${route.url}`);
+      app.webPolicedRoutes.push({ method, url: route.url, rule: rule ?? 'none' });
+    }
   });
 }
 

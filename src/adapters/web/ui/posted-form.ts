@@ -4,22 +4,16 @@ import { normalizeBody } from '../../shared/input/normalize-input.ts';
 /** A form as the browser sent it: strings and bracket lists (`pixels[]`), before any coercion. */
 export type PostedForm = Record<string, unknown>;
 
-const posted = new WeakMap<FastifyRequest, PostedForm>();
-
 /**
- * A route's preValidation hook: keeps a copy of the form as typed (validation coerces and drops
- * fields in place, and a failed submit must show what was typed), then folds the body as the API
- * does before its schema runs (blank fields are "none", `domain_id` is `domain`…).
+ * A form reader (app/form-route.ts): the form as typed, a copy kept before validation coerces
+ * and drops fields in place (a failed submit must show what was typed); the body is then folded
+ * as the API does before its schema runs (blank fields are "none", `domain_id` is `domain`…).
  */
-export async function keepPostedForm(request: FastifyRequest): Promise<void> {
+export function keepPostedForm(request: FastifyRequest): PostedForm {
   const body = request.body && typeof request.body === 'object' ? (request.body as PostedForm) : {};
-  posted.set(request, structuredClone(body));
+  const typed = structuredClone(body);
   request.body = normalizeBody(body);
-}
-
-/** The form as typed (empty when the route has no keepPostedForm hook or no body). */
-export function postedForm(request: FastifyRequest): PostedForm {
-  return posted.get(request) ?? {};
+  return typed;
 }
 
 /** A field as text for a control's value ('' when absent or not text). */

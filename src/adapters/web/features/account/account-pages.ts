@@ -34,162 +34,169 @@ function remembered(session: { createdAt: number; expiresAt: number }): boolean 
   return session.expiresAt - session.createdAt > SESSION_LIFETIME.short;
 }
 
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  title: (view: View) => string,
+  main: (view: View) => RawHtml,
+) {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
+  return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/account' }));
+}
+
+async function showAccount(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  state: AccountPageState,
+) {
+  const viewer = viewerOf(request);
+  const sessions = await ctx.signIn.list(viewer.account.id);
+  return send(
+    request,
+    reply,
+    ctx,
+    status,
+    (v) => v.t.account.title,
+    (view) => accountPage(view, sessions, viewer.session.id, state),
+  );
+}
+
+function flashAndGo(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  message: (view: View) => string,
+  to: string,
+) {
+  setFlash(reply, message(viewOf(request, reply, ctx.web.csrfSecret)));
+  return seeOther(reply, to);
+}
+
+async function saveProfile(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  const form = (request.body ?? {}) as Form;
+  try {
+    const account = await ctx.accounts.updateProfile(
+      viewer.account.id,
+      { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') },
+      webActor(request),
+      clientOf(request),
+    );
+    // The flash is written in the new settings already (the layout reads the viewer's account).
+    viewer.account = account;
+    return flashAndGo(request, reply, ctx, (v) => v.t.account.profile.saved, '/account');
+  } catch (error) {
+    // A new email spends the sign-up limits: the sign-up form's message, on the email field.
+    if (error instanceof TooManyAttemptsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      const message = viewOf(request, reply, ctx.web.csrfSecret).t.auth.tooManySignUps(error.retryAfterSeconds);
+      return showAccount(request, reply, ctx, 429, { form: 'profile', values: form, errors: { email: [message] } });
+    }
+    if (!(error instanceof ValidationError)) throw error;
+    return showAccount(request, reply, ctx, 422, { form: 'profile', values: form, errors: error.fields });
+  }
+}
+
+async function changePassword(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  const form = (request.body ?? {}) as Form;
+  const next = text(form, 'new_password');
+  // The rules that need no database first: a typo in the confirmation costs no password guess.
+  const bag = new FieldErrorBag();
+  checkPassword(next, bag, 'new_password');
+  if (next !== text(form, 'new_password_confirmation'))
+    bag.add('new_password_confirmation', viewOf(request, reply, ctx.web.csrfSecret).t.account.password.mismatch);
+  let errors: FieldErrors = await faultsOfCheck(async () => bag.throwIfAny());
+  if (Object.keys(errors).length === 0) {
+    try {
+      const signedIn = await ctx.signIn.changePassword(
+        viewer.account,
+        text(form, 'current_password'),
+        next,
+        clientOf(request),
+        remembered(viewer.session),
+      );
+      setSessionCookie(
+        request,
+        reply,
+        signedIn.token,
+        remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null,
+      );
+      request.viewer = { ...viewer, ...signedIn, token: signedIn.token };
+      return flashAndGo(request, reply, ctx, (v) => v.t.account.password.changed, '/account');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors = error.fields;
+    }
+  }
+  return showAccount(request, reply, ctx, 422, { form: 'password', errors });
+}
+
+async function endOtherSessions(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  await ctx.signIn.endOtherSessions(viewer.account.id, viewer.session.id);
+  return flashAndGo(request, reply, ctx, (v) => v.t.account.sessions.endedOthers, '/account#sessions-title');
+}
+
+async function endSession(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  const { id } = request.params as IdParams;
+  await ctx.signIn.endSession(viewer.account.id, id);
+  if (id !== viewer.session.id)
+    return flashAndGo(request, reply, ctx, (v) => v.t.account.sessions.ended, '/account#sessions-title');
+  // This browser's own session: it is signed out, as by the header's button.
+  clearSessionCookie(request, reply);
+  request.viewer = null;
+  return flashAndGo(request, reply, ctx, (v) => v.t.auth.signedOut, '/login');
+}
+
+const deleteTitle = (v: View) => v.t.account.remove.title;
+
+/** The account deleted, once its owner typed the confirmation and the password (guesses limited). */
+async function deleteAccount(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  const form = (request.body ?? {}) as Form;
+  const bag = new FieldErrorBag();
+  checkDeletionConfirmation(viewer.account, text(form, 'confirmation'), bag);
+  const confirmed = await faultsOfCheck(async () => bag.throwIfAny());
+  let errors: FieldErrors;
+  try {
+    const passwordFaults = await faultsOfCheck(() =>
+      ctx.signIn.confirmPassword(viewer.account, text(form, 'password')),
+    );
+    errors = { ...passwordFaults, ...confirmed };
+  } catch (error) {
+    if (!(error instanceof TooManyAttemptsError)) throw error;
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    const t = viewOf(request, reply, ctx.web.csrfSecret).t;
+    const message = t.common.errors.tooManyAttempts(error.retryAfterSeconds);
+    return send(request, reply, ctx, 429, deleteTitle, (view) => deletePage(view, form, { password: [message] }));
+  }
+  if (Object.keys(errors).length > 0)
+    return send(request, reply, ctx, 422, deleteTitle, (view) => deletePage(view, form, errors));
+  await ctx.accounts.deleteAccount(viewer.account.id);
+  clearSessionCookie(request, reply);
+  request.viewer = null;
+  return flashAndGo(request, reply, ctx, (v) => v.t.account.remove.deleted, '/login');
+}
+
 /** /account: profile, password, sessions; /account/delete; and the API keys' pages. */
 export const accountPages: WebFeature = (web, ctx: WebContext) => {
-  const secret = ctx.web.csrfSecret;
-  const send = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    title: (view: View) => string,
-    main: (view: View) => RawHtml,
-  ) => {
-    const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/account' }));
-  };
-  const showAccount = async (request: FastifyRequest, reply: FastifyReply, status: number, state: AccountPageState) => {
-    const viewer = viewerOf(request);
-    const sessions = await ctx.signIn.list(viewer.account.id);
-    return send(
-      request,
-      reply,
-      status,
-      (v) => v.t.account.title,
-      (view) => accountPage(view, sessions, viewer.session.id, state),
-    );
-  };
-  const flashAndGo = (request: FastifyRequest, reply: FastifyReply, message: (view: View) => string, to: string) => {
-    setFlash(reply, message(viewOf(request, reply, secret)));
-    return seeOther(reply, to);
-  };
-
-  web.get('/account', PAGE, async (request, reply) => showAccount(request, reply, 200, null));
-
-  web.post('/account/profile', PAGE, async (request, reply) => {
-    const viewer = viewerOf(request);
-    const form = (request.body ?? {}) as Form;
-    try {
-      const account = await ctx.accounts.updateProfile(
-        viewer.account.id,
-        { name: text(form, 'name'), email: text(form, 'email'), timezone: text(form, 'timezone') },
-        webActor(request),
-        clientOf(request),
-      );
-      // The flash is written in the new settings already (the layout reads the viewer's account).
-      viewer.account = account;
-      return flashAndGo(request, reply, (v) => v.t.account.profile.saved, '/account');
-    } catch (error) {
-      // A new email spends the sign-up limits: the sign-up form's message, on the email field.
-      if (error instanceof TooManyAttemptsError) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-        const message = viewOf(request, reply, secret).t.auth.tooManySignUps(error.retryAfterSeconds);
-        return showAccount(request, reply, 429, { form: 'profile', values: form, errors: { email: [message] } });
-      }
-      if (!(error instanceof ValidationError)) throw error;
-      return showAccount(request, reply, 422, { form: 'profile', values: form, errors: error.fields });
-    }
-  });
-
-  web.post('/account/password', PAGE, async (request, reply) => {
-    const viewer = viewerOf(request);
-    const form = (request.body ?? {}) as Form;
-    const next = text(form, 'new_password');
-    // The rules that need no database first: a typo in the confirmation costs no password guess.
-    const bag = new FieldErrorBag();
-    checkPassword(next, bag, 'new_password');
-    if (next !== text(form, 'new_password_confirmation'))
-      bag.add('new_password_confirmation', viewOf(request, reply, secret).t.account.password.mismatch);
-    let errors: FieldErrors = await faultsOfCheck(async () => bag.throwIfAny());
-    if (Object.keys(errors).length === 0) {
-      try {
-        const signedIn = await ctx.signIn.changePassword(
-          viewer.account,
-          text(form, 'current_password'),
-          next,
-          clientOf(request),
-          remembered(viewer.session),
-        );
-        setSessionCookie(
-          request,
-          reply,
-          signedIn.token,
-          remembered(signedIn.session) ? SESSION_LIFETIME.remembered / 1000 : null,
-        );
-        request.viewer = { ...viewer, ...signedIn, token: signedIn.token };
-        return flashAndGo(request, reply, (v) => v.t.account.password.changed, '/account');
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        errors = error.fields;
-      }
-    }
-    return showAccount(request, reply, 422, { form: 'password', errors });
-  });
-
-  web.post('/account/sessions/end-others', PAGE, async (request, reply) => {
-    const viewer = viewerOf(request);
-    await ctx.signIn.endOtherSessions(viewer.account.id, viewer.session.id);
-    return flashAndGo(request, reply, (v) => v.t.account.sessions.endedOthers, '/account#sessions-title');
-  });
-
-  web.post('/account/sessions/:id/end', { schema: { params: IdParams, hide: true } }, async (request, reply) => {
-    const viewer = viewerOf(request);
-    const { id } = request.params as IdParams;
-    await ctx.signIn.endSession(viewer.account.id, id);
-    if (id !== viewer.session.id)
-      return flashAndGo(request, reply, (v) => v.t.account.sessions.ended, '/account#sessions-title');
-    // This browser's own session: it is signed out, as by the header's button.
-    clearSessionCookie(request, reply);
-    request.viewer = null;
-    return flashAndGo(request, reply, (v) => v.t.auth.signedOut, '/login');
-  });
-
-  web.get('/account/delete', PAGE, async (request, reply) =>
-    send(
-      request,
-      reply,
-      200,
-      (v) => v.t.account.remove.title,
-      (view) => deletePage(view, {}),
-    ),
+  web.get('/account', PAGE, (request, reply) => showAccount(request, reply, ctx, 200, null));
+  web.post('/account/profile', PAGE, (request, reply) => saveProfile(request, reply, ctx));
+  web.post('/account/password', PAGE, (request, reply) => changePassword(request, reply, ctx));
+  web.post('/account/sessions/end-others', PAGE, (request, reply) => endOtherSessions(request, reply, ctx));
+  web.post('/account/sessions/:id/end', { schema: { params: IdParams, hide: true } }, (request, reply) =>
+    endSession(request, reply, ctx),
   );
-
-  web.post('/account/delete', PAGE, async (request, reply) => {
-    const viewer = viewerOf(request);
-    const form = (request.body ?? {}) as Form;
-    const bag = new FieldErrorBag();
-    checkDeletionConfirmation(viewer.account, text(form, 'confirmation'), bag);
-    const confirmed = await faultsOfCheck(async () => bag.throwIfAny());
-    let errors: FieldErrors;
-    try {
-      const passwordFaults = await faultsOfCheck(() =>
-        ctx.signIn.confirmPassword(viewer.account, text(form, 'password')),
-      );
-      errors = { ...passwordFaults, ...confirmed };
-    } catch (error) {
-      if (!(error instanceof TooManyAttemptsError)) throw error;
-      reply.header('retry-after', String(error.retryAfterSeconds));
-      const message = viewOf(request, reply, secret).t.common.errors.tooManyAttempts(error.retryAfterSeconds);
-      return send(
-        request,
-        reply,
-        429,
-        (v) => v.t.account.remove.title,
-        (view) => deletePage(view, form, { password: [message] }),
-      );
-    }
-    if (Object.keys(errors).length > 0)
-      return send(
-        request,
-        reply,
-        422,
-        (v) => v.t.account.remove.title,
-        (view) => deletePage(view, form, errors),
-      );
-    await ctx.accounts.deleteAccount(viewer.account.id);
-    clearSessionCookie(request, reply);
-    request.viewer = null;
-    return flashAndGo(request, reply, (v) => v.t.account.remove.deleted, '/login');
-  });
+  web.get('/account/delete', PAGE, (request, reply) =>
+    send(request, reply, ctx, 200, deleteTitle, (view) => deletePage(view, {})),
+  );
+  web.post('/account/delete', PAGE, (request, reply) => deleteAccount(request, reply, ctx));
 
   apiKeyPages(web, ctx);
 };

@@ -64,154 +64,179 @@ function back(form: Form, fallback: string): string {
 
 const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
 
-export const adminPages: WebFeature = (web, ctx: WebContext) => {
-  const secret = ctx.web.csrfSecret;
-  const page = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    title: (view: View) => string,
-    main: (view: View) => RawHtml,
-  ) => {
-    const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/admin' }));
-  };
-  /** A rule refused the operator's action (their own account): 422 with the reason. */
-  const refused = (request: FastifyRequest, reply: FastifyReply, error: ValidationError) =>
-    page(
-      request,
-      reply,
-      422,
-      (v) => v.t.admin.accounts.refusedTitle,
-      (v) => refusedPage(v, Object.values(error.fields).flat().join(' ')),
-    );
+function page(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  title: (view: View) => string,
+  main: (view: View) => RawHtml,
+) {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
+  return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), section: '/admin' }));
+}
 
-  web.get('/admin', { config: ADMIN }, async (request, reply) => {
-    const viewer = viewerOf(request);
-    const totals = await ctx.admin.totals(viewer.account.timezone);
-    return page(
-      request,
-      reply,
-      200,
-      (v) => v.t.admin.overview.title,
-      (v) => overviewPage(v, totals),
-    );
-  });
+/** A rule refused the operator's action (their own account): 422 with the reason. */
+function refused(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, error: ValidationError) {
+  return page(
+    request,
+    reply,
+    ctx,
+    422,
+    (v) => v.t.admin.accounts.refusedTitle,
+    (v) => refusedPage(v, Object.values(error.fields).flat().join(' ')),
+  );
+}
 
-  web.get('/admin/accounts', LIST, async (request, reply) => {
-    const query = listQuery(request);
-    const found = await ctx.admin.accounts(query.q, { page: query.page, perPage: query.perPage });
-    return page(
-      request,
-      reply,
-      200,
-      (v) => v.t.admin.accounts.title,
-      (v) => accountsPage(v, found, query, request.url),
-    );
-  });
+const textsOf = (request: FastifyRequest, reply: FastifyReply, ctx: WebContext) =>
+  viewOf(request, reply, ctx.web.csrfSecret).t.admin;
 
-  web.post('/admin/accounts/:id/suspend', BY_ID, async (request, reply) => {
-    try {
-      const account = await ctx.admin.suspend(viewerOf(request).account, idOf(request));
-      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.suspended(revealHidden(account.email)));
-      return seeOther(reply, back(request.body as Form, '/admin/accounts'));
-    } catch (error) {
-      if (error instanceof ValidationError) return refused(request, reply, error);
-      throw error;
-    }
-  });
+async function showOverview(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const totals = await ctx.admin.totals(viewerOf(request).account.timezone);
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.overview.title,
+    (v) => overviewPage(v, totals),
+  );
+}
 
-  web.post('/admin/accounts/:id/reinstate', BY_ID, async (request, reply) => {
-    const account = await ctx.admin.reinstate(idOf(request));
-    setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.reinstated(revealHidden(account.email)));
+async function listAccounts(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const query = listQuery(request);
+  const found = await ctx.admin.accounts(query.q, { page: query.page, perPage: query.perPage });
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.accounts.title,
+    (v) => accountsPage(v, found, query, request.url),
+  );
+}
+
+async function suspendAccount(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  try {
+    const account = await ctx.admin.suspend(viewerOf(request).account, idOf(request));
+    setFlash(reply, textsOf(request, reply, ctx).accounts.suspended(revealHidden(account.email)));
     return seeOther(reply, back(request.body as Form, '/admin/accounts'));
-  });
+  } catch (error) {
+    if (error instanceof ValidationError) return refused(request, reply, ctx, error);
+    throw error;
+  }
+}
 
-  web.get('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
-    const summary = await ctx.admin.account(idOf(request));
+async function reinstateAccount(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const account = await ctx.admin.reinstate(idOf(request));
+  setFlash(reply, textsOf(request, reply, ctx).accounts.reinstated(revealHidden(account.email)));
+  return seeOther(reply, back(request.body as Form, '/admin/accounts'));
+}
+
+async function showDeleteAccount(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const summary = await ctx.admin.account(idOf(request));
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.remove.title,
+    (v) => deletePage(v, summary, ''),
+  );
+}
+
+/** Deletes an account once its email is typed; another refusal (their own account) is the refused page. */
+async function deleteAccount(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const form = (request.body ?? {}) as Form;
+  const id = idOf(request);
+  try {
+    const account = await ctx.admin.deleteAccount(viewerOf(request).account, id, text(form, 'email'));
+    setFlash(reply, textsOf(request, reply, ctx).accounts.deleted(revealHidden(account.email)));
+    return seeOther(reply, '/admin/accounts');
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    if (!('email' in error.fields)) return refused(request, reply, ctx, error);
+    const summary = await ctx.admin.account(id);
     return page(
       request,
       reply,
-      200,
+      ctx,
+      422,
       (v) => v.t.admin.remove.title,
-      (v) => deletePage(v, summary, ''),
+      (v) => deletePage(v, summary, text(form, 'email'), error.fields),
     );
-  });
-
-  web.post('/admin/accounts/:id/delete', BY_ID, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const id = idOf(request);
-    try {
-      const account = await ctx.admin.deleteAccount(viewerOf(request).account, id, text(form, 'email'));
-      setFlash(reply, viewOf(request, reply, secret).t.admin.accounts.deleted(revealHidden(account.email)));
-      return seeOther(reply, '/admin/accounts');
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      if (!('email' in error.fields)) return refused(request, reply, error);
-      const summary = await ctx.admin.account(id);
-      return page(
-        request,
-        reply,
-        422,
-        (v) => v.t.admin.remove.title,
-        (v) => deletePage(v, summary, text(form, 'email'), error.fields),
-      );
-    }
-  });
-
-  web.get('/admin/workspaces', LIST, async (request, reply) => {
-    const query = listQuery(request);
-    const found = await ctx.admin.workspaces(query.q, { page: query.page, perPage: query.perPage });
-    return page(
-      request,
-      reply,
-      200,
-      (v) => v.t.admin.workspaces.title,
-      (v) => workspacesPage(v, found, query, request.url),
-    );
-  });
-
-  for (const [action, suspended] of [
-    ['suspend', true],
-    ['reinstate', false],
-  ] as const) {
-    web.post(`/admin/workspaces/:id/${action}`, BY_ID, async (request, reply) => {
-      try {
-        const workspace = await ctx.admin.setWorkspaceSuspended(idOf(request), suspended);
-        const t = viewOf(request, reply, secret).t.admin.workspaces;
-        setFlash(reply, suspended ? t.suspended(workspace.name) : t.reinstated(workspace.name));
-        return seeOther(reply, back(request.body as Form, '/admin/workspaces'));
-      } catch (error) {
-        if (error instanceof ValidationError) return refused(request, reply, error);
-        throw error;
-      }
-    });
   }
+}
 
-  web.get('/admin/links', LIST, async (request, reply) => {
-    const query = listQuery(request);
-    const found = await ctx.admin.links(query.q, { page: query.page, perPage: query.perPage });
-    const shortUrlOf = (l: OperatorLink) => shortUrl(ctx, l);
-    return page(
-      request,
-      reply,
-      200,
-      (v) => v.t.admin.links.title,
-      (v) => linksPage(v, found, query, request.url, shortUrlOf, Date.now()),
-    );
-  });
+async function listWorkspaces(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const query = listQuery(request);
+  const found = await ctx.admin.workspaces(query.q, { page: query.page, perPage: query.perPage });
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.workspaces.title,
+    (v) => workspacesPage(v, found, query, request.url),
+  );
+}
 
-  for (const [action, disabled] of [
-    ['disable', true],
-    ['enable', false],
-  ] as const) {
-    web.post(`/admin/links/:id/${action}`, BY_ID, async (request, reply) => {
-      const link = await ctx.admin.setLinkDisabled(idOf(request), disabled);
-      const t = viewOf(request, reply, secret).t.admin.links;
-      setFlash(reply, disabled ? t.disabledDone(link.alias) : t.enabledDone(link.alias));
-      return seeOther(reply, back(request.body as Form, '/admin/links'));
-    });
+async function setWorkspaceSuspended(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  suspended: boolean,
+) {
+  try {
+    const workspace = await ctx.admin.setWorkspaceSuspended(idOf(request), suspended);
+    const t = textsOf(request, reply, ctx).workspaces;
+    setFlash(reply, suspended ? t.suspended(workspace.name) : t.reinstated(workspace.name));
+    return seeOther(reply, back(request.body as Form, '/admin/workspaces'));
+  } catch (error) {
+    if (error instanceof ValidationError) return refused(request, reply, ctx, error);
+    throw error;
   }
+}
+
+async function listLinks(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const query = listQuery(request);
+  const found = await ctx.admin.links(query.q, { page: query.page, perPage: query.perPage });
+  const shortUrlOf = (l: OperatorLink) => shortUrl(ctx, l);
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.links.title,
+    (v) => linksPage(v, found, query, request.url, shortUrlOf, Date.now()),
+  );
+}
+
+async function setLinkDisabled(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, disabled: boolean) {
+  const link = await ctx.admin.setLinkDisabled(idOf(request), disabled);
+  const t = textsOf(request, reply, ctx).links;
+  setFlash(reply, disabled ? t.disabledDone(link.alias) : t.enabledDone(link.alias));
+  return seeOther(reply, back(request.body as Form, '/admin/links'));
+}
+
+/** The operator's pages (accounts, workspaces, links), for admins only. */
+export const adminPages: WebFeature = (web, ctx: WebContext) => {
+  web.get('/admin', { config: ADMIN }, (request, reply) => showOverview(request, reply, ctx));
+  web.get('/admin/accounts', LIST, (request, reply) => listAccounts(request, reply, ctx));
+  web.post('/admin/accounts/:id/suspend', BY_ID, (request, reply) => suspendAccount(request, reply, ctx));
+  web.post('/admin/accounts/:id/reinstate', BY_ID, (request, reply) => reinstateAccount(request, reply, ctx));
+  web.get('/admin/accounts/:id/delete', BY_ID, (request, reply) => showDeleteAccount(request, reply, ctx));
+  web.post('/admin/accounts/:id/delete', BY_ID, (request, reply) => deleteAccount(request, reply, ctx));
+  web.get('/admin/workspaces', LIST, (request, reply) => listWorkspaces(request, reply, ctx));
+  web.post('/admin/workspaces/:id/suspend', BY_ID, (request, reply) =>
+    setWorkspaceSuspended(request, reply, ctx, true),
+  );
+  web.post('/admin/workspaces/:id/reinstate', BY_ID, (request, reply) =>
+    setWorkspaceSuspended(request, reply, ctx, false),
+  );
+  web.get('/admin/links', LIST, (request, reply) => listLinks(request, reply, ctx));
+  web.post('/admin/links/:id/disable', BY_ID, (request, reply) => setLinkDisabled(request, reply, ctx, true));
+  web.post('/admin/links/:id/enable', BY_ID, (request, reply) => setLinkDisabled(request, reply, ctx, false));
 };
 
 function shortUrl(ctx: WebContext, { link, domainName }: OperatorLink): string {

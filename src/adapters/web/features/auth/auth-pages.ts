@@ -71,127 +71,152 @@ export function clientOf(request: FastifyRequest) {
   return { address: limitAddress(request.ip), userAgent: request.headers['user-agent'] ?? null };
 }
 
-export const authPages: WebFeature = (web, ctx: WebContext) => {
-  const secret = ctx.web.csrfSecret;
-  const page = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    title: string,
-    main: (view: View) => RawHtml,
-  ) => {
-    const view = viewOf(request, reply, secret);
-    return sendView(
-      reply,
-      status,
-      appLayout(view, { title, main: main(view), narrow: true, section: request.url.split('?')[0] }),
-    );
-  };
-  const closed = (view: View) => html`<h1>${view.t.auth.signUpTitle}</h1><p>${view.t.auth.signupClosed}</p>`;
+/** A narrow page of the sign-in family, its section the path it answers. */
+function page(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  title: string,
+  main: (view: View) => RawHtml,
+) {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
+  return sendView(
+    reply,
+    status,
+    appLayout(view, { title, main: main(view), narrow: true, section: request.url.split('?')[0] }),
+  );
+}
 
-  web.get('/signup', { config: { access: 'public' } }, async (request, reply) => {
-    // `next`: where to go once the account exists (an invitation's page).
-    const next = (request.query as { next?: unknown }).next;
-    if (request.viewer) return seeOther(reply, safeNext(next));
-    const title = viewOf(request, reply, secret).t.auth.signUpTitle;
-    const values = typeof next === 'string' ? { next } : {};
-    return page(request, reply, 200, title, (view) =>
-      ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view),
-    );
-  });
+const closed = (view: View) => html`<h1>${view.t.auth.signUpTitle}</h1><p>${view.t.auth.signupClosed}</p>`;
+const textsOf = (request: FastifyRequest, reply: FastifyReply, ctx: WebContext) =>
+  viewOf(request, reply, ctx.web.csrfSecret).t;
 
-  web.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const title = viewOf(request, reply, secret).t.auth.signUpTitle;
-    if (ctx.web.signup !== 'open') return page(request, reply, 403, title, closed);
-    try {
-      const input = { name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') };
-      const verification = ctx.security.verification;
-      if (verification !== null) {
-        // EMAIL_VERIFICATION=required: stored unverified with its link mailed; no session until it is opened.
-        const account = await ctx.signIn.register(input, clientOf(request));
-        return seeOther(reply, `/signup/verify?email=${encodeURIComponent(account.email)}`);
-      }
-      const signedIn = await ctx.signIn.signUp(input, clientOf(request));
-      startSession(request, reply, signedIn, false);
-      setFlash(reply, viewOf(request, reply, secret).t.auth.welcome);
-      return seeOther(reply, safeNext(form.next));
-    } catch (error) {
-      if (error instanceof TooManyAttemptsError) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, title, (view) =>
-          signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso),
-        );
-      }
-      if (!(error instanceof ValidationError)) throw error;
-      return page(request, reply, 422, title, (view) => signUpForm(view, form, error.fields, ctx.security.sso));
+async function showSignUp(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  // `next`: where to go once the account exists (an invitation's page).
+  const next = (request.query as { next?: unknown }).next;
+  if (request.viewer) return seeOther(reply, safeNext(next));
+  const title = textsOf(request, reply, ctx).auth.signUpTitle;
+  const values = typeof next === 'string' ? { next } : {};
+  return page(request, reply, ctx, 200, title, (view) =>
+    ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view),
+  );
+}
+
+async function signUp(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const form = (request.body ?? {}) as Form;
+  const title = textsOf(request, reply, ctx).auth.signUpTitle;
+  if (ctx.web.signup !== 'open') return page(request, reply, ctx, 403, title, closed);
+  try {
+    const input = { name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') };
+    const verification = ctx.security.verification;
+    if (verification !== null) {
+      // EMAIL_VERIFICATION=required: stored unverified with its link mailed; no session until it is opened.
+      const account = await ctx.signIn.register(input, clientOf(request));
+      return seeOther(reply, `/signup/verify?email=${encodeURIComponent(account.email)}`);
     }
-  });
-
-  web.get('/login', { config: { access: 'public' } }, async (request, reply) => {
-    const query = request.query as Form;
-    if (request.viewer) return seeOther(reply, safeNext(query.next));
-    const title = viewOf(request, reply, secret).t.auth.signInTitle;
-    return page(request, reply, 200, title, (view) =>
-      signInForm(view, { next: query.next }, undefined, ctx.security.sso),
-    );
-  });
-
-  web.post('/login', { config: { access: 'public' } }, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const remember = form.remember === '1';
-    const title = viewOf(request, reply, secret).t.auth.signInTitle;
-    try {
-      const step = await ctx.security.twoStep.begin(
-        text(form, 'email'),
-        text(form, 'password'),
-        clientOf(request),
-        remember,
+    const signedIn = await ctx.signIn.signUp(input, clientOf(request));
+    startSession(request, reply, signedIn, false);
+    setFlash(reply, textsOf(request, reply, ctx).auth.welcome);
+    return seeOther(reply, safeNext(form.next));
+  } catch (error) {
+    if (error instanceof TooManyAttemptsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return page(request, reply, ctx, 429, title, (view) =>
+        signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso),
       );
-      if (step.kind === 'code') {
-        setChallengeCookie(request, reply, step.token, CHALLENGE_LIFETIME_MS / 1000);
-        return seeOther(reply, `/login/two-factor?next=${encodeURIComponent(safeNext(form.next))}`);
-      }
-      startSession(request, reply, step.signedIn, remember);
-      return seeOther(reply, safeNext(form.next));
-    } catch (error) {
-      if (error instanceof UnauthenticatedError) {
-        return page(request, reply, 422, title, (view) =>
-          signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso),
-        );
-      }
-      if (error instanceof ForbiddenError && error.missing === EMAIL_NOT_VERIFIED) {
-        setFlash(reply, viewOf(request, reply, secret).t.security.verify.notVerified);
-        return seeOther(reply, `/signup/verify?email=${encodeURIComponent(text(form, 'email').trim())}`);
-      }
-      if (error instanceof TooManyAttemptsError) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, title, (view) =>
-          signInForm(
-            view,
-            form,
-            { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] },
-            ctx.security.sso,
-          ),
-        );
-      }
-      throw error;
     }
-  });
+    if (!(error instanceof ValidationError)) throw error;
+    return page(request, reply, ctx, 422, title, (view) => signUpForm(view, form, error.fields, ctx.security.sso));
+  }
+}
 
-  web.post('/logout', async (request, reply) => {
-    const viewer = viewerOf(request);
-    await ctx.signIn.signOut(viewer.account.id, viewer.session.id);
-    clearSessionCookie(request, reply);
-    request.viewer = null;
-    setFlash(reply, viewOf(request, reply, secret).t.auth.signedOut);
-    return seeOther(reply, '/login');
-  });
+async function showSignIn(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const query = request.query as Form;
+  if (request.viewer) return seeOther(reply, safeNext(query.next));
+  const title = textsOf(request, reply, ctx).auth.signInTitle;
+  return page(request, reply, ctx, 200, title, (view) =>
+    signInForm(view, { next: query.next }, undefined, ctx.security.sso),
+  );
+}
 
-  web.post('/theme', { config: { access: 'public', csrf: 'origin' } }, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const theme = form.theme === 'light' || form.theme === 'dark' ? form.theme : 'system';
-    setTheme(reply, theme);
-    return seeOther(reply, safeNext(form.next, '/'));
-  });
+/** The password step: a session, or (two-factor on) the challenge cookie and the code's page. */
+async function signIn(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const form = (request.body ?? {}) as Form;
+  const remember = form.remember === '1';
+  const title = textsOf(request, reply, ctx).auth.signInTitle;
+  try {
+    const step = await ctx.security.twoStep.begin(
+      text(form, 'email'),
+      text(form, 'password'),
+      clientOf(request),
+      remember,
+    );
+    if (step.kind === 'code') {
+      setChallengeCookie(request, reply, step.token, CHALLENGE_LIFETIME_MS / 1000);
+      return seeOther(reply, `/login/two-factor?next=${encodeURIComponent(safeNext(form.next))}`);
+    }
+    startSession(request, reply, step.signedIn, remember);
+    return seeOther(reply, safeNext(form.next));
+  } catch (error) {
+    return signInRefused(request, reply, ctx, error, form, title);
+  }
+}
+
+/** Why a sign-in failed, said on the form (or, for an unverified email, on the verify page). */
+async function signInRefused(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  error: unknown,
+  form: Form,
+  title: string,
+) {
+  if (error instanceof UnauthenticatedError) {
+    return page(request, reply, ctx, 422, title, (view) =>
+      signInForm(view, form, { email: [view.t.auth.wrongCredentials] }, ctx.security.sso),
+    );
+  }
+  if (error instanceof ForbiddenError && error.missing === EMAIL_NOT_VERIFIED) {
+    setFlash(reply, textsOf(request, reply, ctx).security.verify.notVerified);
+    return seeOther(reply, `/signup/verify?email=${encodeURIComponent(text(form, 'email').trim())}`);
+  }
+  if (error instanceof TooManyAttemptsError) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return page(request, reply, ctx, 429, title, (view) =>
+      signInForm(
+        view,
+        form,
+        { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] },
+        ctx.security.sso,
+      ),
+    );
+  }
+  throw error;
+}
+
+async function signOut(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  await ctx.signIn.signOut(viewer.account.id, viewer.session.id);
+  clearSessionCookie(request, reply);
+  request.viewer = null;
+  setFlash(reply, textsOf(request, reply, ctx).auth.signedOut);
+  return seeOther(reply, '/login');
+}
+
+async function chooseTheme(request: FastifyRequest, reply: FastifyReply) {
+  const form = (request.body ?? {}) as Form;
+  const theme = form.theme === 'light' || form.theme === 'dark' ? form.theme : 'system';
+  setTheme(reply, theme);
+  return seeOther(reply, safeNext(form.next, '/'));
+}
+
+/** Sign-up, sign-in, sign-out and the theme switch. */
+export const authPages: WebFeature = (web, ctx: WebContext) => {
+  web.get('/signup', { config: { access: 'public' } }, (request, reply) => showSignUp(request, reply, ctx));
+  web.post('/signup', { config: { access: 'public' } }, (request, reply) => signUp(request, reply, ctx));
+  web.get('/login', { config: { access: 'public' } }, (request, reply) => showSignIn(request, reply, ctx));
+  web.post('/login', { config: { access: 'public' } }, (request, reply) => signIn(request, reply, ctx));
+  web.post('/logout', (request, reply) => signOut(request, reply, ctx));
+  web.post('/theme', { config: { access: 'public', csrf: 'origin' } }, chooseTheme);
 };

@@ -7,7 +7,8 @@ import { refuseInvalidBody } from '../../../shared/input/refuse-invalid-body.ts'
 import { shortUrl } from '../../../shared/presenters/link-record.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { domainChoices } from '../../ui/owned-choices.ts';
-import { keepPostedForm, postedForm, type PostedForm } from '../../ui/posted-form.ts';
+import { keepPostedForm, type PostedForm } from '../../ui/posted-form.ts';
+import { formRoute } from '../../app/form-route.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
@@ -71,25 +72,26 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
 
   web.get('/dashboard', async (request, reply) => render(request, reply, 200));
 
+  const shorten = formRoute(keepPostedForm, async (request, reply, typed: PostedForm) => {
+    const { workspace: account } = viewerOf(request);
+    try {
+      await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+      const created = await ctx.links.create(
+        account.id,
+        account.timezone,
+        request.body as LinkInput,
+        webActor(request),
+      );
+      setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
+      return seeOther(reply, '/dashboard');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return render(request, reply, 422, typed, error.fields);
+    }
+  });
   web.post(
     '/dashboard/shorten',
-    { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: keepPostedForm },
-    async (request, reply) => {
-      const { workspace: account } = viewerOf(request);
-      try {
-        await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
-        const created = await ctx.links.create(
-          account.id,
-          account.timezone,
-          request.body as LinkInput,
-          webActor(request),
-        );
-        setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
-        return seeOther(reply, '/dashboard');
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        return render(request, reply, 422, postedForm(request), error.fields);
-      }
-    },
+    { attachValidation: true, schema: { body: QuickShortenBody }, preValidation: shorten.preValidation },
+    shorten.handler,
   );
 };

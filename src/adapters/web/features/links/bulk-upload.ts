@@ -19,8 +19,6 @@ export interface Upload {
   problems: Record<string, UploadProblem>;
 }
 
-const uploads = new WeakMap<FastifyRequest, Upload>();
-
 /**
  * The multipart parser, in the bulk route's own scope only. Limits: one file, as many fields as
  * the form has (the options, up to 50 pixels) and a little more, each at most BULK_BYTES.
@@ -31,21 +29,16 @@ export async function registerUploads(scope: FastifyInstance): Promise<void> {
   });
 }
 
-/** The upload of a multipart request (an empty one for form-encoded requests). */
-export function uploadOf(request: FastifyRequest): Upload {
-  return uploads.get(request) ?? { file: null, problems: {} };
-}
-
 /**
- * A preValidation hook: reads a multipart body into `request.body` as the form parser would
- * (`pixels[]` as a list named `pixels`, text fields as strings) and keeps the file's text apart.
- * The parser's limits become problems of the field, shown on the form, instead of errors.
+ * Before validation: reads a multipart body into `request.body` as the form parser would
+ * (`pixels[]` as a list named `pixels`, text fields as strings) and answers the file's text apart
+ * (no file for a form-encoded request). The parser's limits become problems of the field, shown
+ * on the form, instead of errors.
  */
-export async function readMultipartForm(request: FastifyRequest): Promise<void> {
-  if (!request.isMultipart()) return;
-  const body: Record<string, unknown> = {};
+export async function readMultipartForm(request: FastifyRequest): Promise<Upload> {
   const upload: Upload = { file: null, problems: {} };
-  uploads.set(request, upload);
+  if (!request.isMultipart()) return upload;
+  const body: Record<string, unknown> = {};
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -65,6 +58,7 @@ export async function readMultipartForm(request: FastifyRequest): Promise<void> 
     upload.problems.file = 'tooLarge';
   }
   request.body = body;
+  return upload;
 }
 
 function addField(body: Record<string, unknown>, fieldname: string, value: string): void {

@@ -32,17 +32,27 @@ import { linkRulesPages } from './link-rules-pages.ts';
 import { linkConversionsPages } from './link-conversions-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
-import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, utmBuilderState } from '../utm/utm-builder-state.ts';
+import {
+  applyUtmTemplate,
+  composePostedUtm,
+  refuseUtmFaults,
+  utmBuilderState,
+  type PostedUtm,
+} from '../utm/utm-builder-state.ts';
 import { webActor } from '../../app/audit-actor.ts';
+import { formRoute } from '../../app/form-route.ts';
 
+/** The form as typed, kept before the body becomes the API's link body (and Ajv coerces it). */
 interface Posted {
   values: LinkFormValues;
   action: RowAction | null;
   secrets: TypedSecrets;
+  /** The UTM builder as posted; null when the form had none. */
+  utm: PostedUtm | null;
 }
 
-/** The form as typed, kept aside before the body becomes the API's link body (and Ajv coerces it). */
-const postedForms = new WeakMap<FastifyRequest, Posted>();
+type Page = Omit<LinkFormPage, 'choices' | 'preview' | 'utm'>;
+type Existing = NonNullable<LinkFormPage['existing']>;
 
 const text = (form: Record<string, unknown>, name: string): string =>
   typeof form[name] === 'string' ? form[name] : '';
@@ -52,13 +62,13 @@ const text = (form: Record<string, unknown>, name: string): string =>
  * body the API would get for this form.
  */
 function readLinkForm(mode: 'create' | 'edit') {
-  return async (request: FastifyRequest) => {
+  return (request: FastifyRequest): Posted => {
     const raw = request.body;
     const form = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const values = valuesOfForm(raw);
-    values.url = composePostedUtm(request, raw, values.url);
+    const composed = composePostedUtm(raw, values.url);
+    values.url = composed.url;
     const secrets = { password: text(form, 'password'), privacy_password: text(form, 'privacy_password') };
-    postedForms.set(request, { values, action: rowActionOf(raw), secrets });
     const body = linkBodyOf(values, mode, secrets);
     // The form is read leniently to show it again; a field of the wrong type (a list where text
     // is expected, an object where a list is) goes to the schema as sent, which names it.
@@ -68,131 +78,143 @@ function readLinkForm(mode: 'create' | 'edit') {
       if (Object.hasOwn(LinkBody.properties, field)) body[field] = sent[field];
     }
     request.body = body;
+    return { values, action: rowActionOf(raw), secrets, utm: composed.utm };
   };
 }
 
-function postedOf(request: FastifyRequest, defaultPrivacy: number): Posted {
-  return (
-    postedForms.get(request) ?? {
-      values: emptyValues(defaultPrivacy),
-      action: null,
-      secrets: { password: '', privacy_password: '' },
-    }
+/** The form page, new or edit: its choices, preview card and UTM builder read for the values shown. */
+async function renderLinkForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  page: Page,
+  posted: PostedUtm | null = null,
+) {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
+  // A form posted without a privacy left it as it was: the link's, or a new link's default.
+  if (page.values.privacy === '')
+    page = {
+      ...page,
+      values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) },
+    };
+  const accountId = viewerOf(request).workspace.id;
+  const choices = await linkChoices(ctx, accountId);
+  const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
+  const utm = await utmBuilderState(posted, ctx.utmTemplates, accountId, page.values.url);
+  const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
+  return sendView(
+    reply,
+    status,
+    appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }),
   );
 }
 
-export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
-  const secret = ctx.web.csrfSecret;
+const existingOf = (ctx: WebContext, view: LinkView): Existing => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
-  const render = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    page: Omit<LinkFormPage, 'choices' | 'preview'>,
-  ) => {
-    const view = viewOf(request, reply, secret);
-    // A form posted without a privacy left it as it was: the link's, or a new link's default.
-    if (page.values.privacy === '')
-      page = {
-        ...page,
-        values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) },
-      };
-    const choices = await linkChoices(ctx, viewerOf(request).workspace.id);
-    const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
-    const utm = await utmBuilderState(request, ctx.utmTemplates, viewerOf(request).workspace.id, page.values.url);
-    const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-    return sendView(
-      reply,
-      status,
-      appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }),
+/** A form page to show with its status, and the UTM builder as the page shows it. */
+interface Unsaved {
+  status: number;
+  page: Page;
+  utm: PostedUtm | null;
+}
+
+/**
+ * The page for a post that saves nothing: "Apply template" (the destination with the template's
+ * parameters, or the picker's fault) or a row button (a row added or removed). Null for a save.
+ * The page, not the reply: a reply is a thenable, which an async function's caller would await.
+ */
+async function unsavedPage(
+  request: FastifyRequest,
+  ctx: WebContext,
+  posted: Posted,
+  existing?: Existing,
+): Promise<Unsaved | null> {
+  const { values, action, secrets } = posted;
+  const accountId = viewerOf(request).workspace.id;
+  const applied = await applyUtmTemplate(posted.utm, ctx.utmTemplates, accountId, values.url);
+  if (applied) {
+    const { url, errors } = applied;
+    const page = { values: { ...values, url }, secrets, existing, errors, rowsChanged: !errors };
+    return { status: errors ? 422 : 200, page, utm: applied.utm };
+  }
+  if (action) {
+    const page = { values: applyRowAction(values, action), secrets, existing, rowsChanged: true };
+    return { status: 200, page, utm: posted.utm };
+  }
+  return null;
+}
+
+async function showNewLink(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  return renderLinkForm(request, reply, ctx, 200, { values: emptyValues(ctx.links.defaultPrivacy) });
+}
+
+async function createLink(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, posted: Posted) {
+  const { workspace: account } = viewerOf(request);
+  const unsaved = await unsavedPage(request, ctx, posted);
+  if (unsaved) return renderLinkForm(request, reply, ctx, unsaved.status, unsaved.page, unsaved.utm);
+  try {
+    await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
+    await refuseUtmFaults(posted.utm, () =>
+      ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput),
     );
-  };
-  const existingOf = (view: LinkView) => ({ view, shortUrl: shortUrl(view, ctx.urls) });
+    const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
+    setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.linkForm.created);
+    return seeOther(reply, `/links/${made.link.id}/edit`);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return renderLinkForm(request, reply, ctx, 422, { values: posted.values, errors: error.fields }, posted.utm);
+  }
+}
 
-  web.get('/links/new', async (request, reply) =>
-    render(request, reply, 200, { values: emptyValues(ctx.links.defaultPrivacy) }),
-  );
+async function showEditLink(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const { workspace: account } = viewerOf(request);
+  const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+  const page = { values: valuesOfLink(link, account.timezone), existing: existingOf(ctx, link) };
+  return renderLinkForm(request, reply, ctx, 200, page);
+}
 
+async function saveLink(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, posted: Posted) {
+  refuseBadParams(request);
+  const { workspace: account } = viewerOf(request);
+  const id = (request.params as IdParams).id;
+  const existing = existingOf(ctx, await ctx.links.get(account.id, id));
+  const unsaved = await unsavedPage(request, ctx, posted, existing);
+  if (unsaved) return renderLinkForm(request, reply, ctx, unsaved.status, unsaved.page, unsaved.utm);
+  try {
+    await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id), [
+      'domain',
+    ]);
+    await refuseUtmFaults(posted.utm, () =>
+      ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id),
+    );
+    await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
+    setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.linkForm.saved);
+    return seeOther(reply, '/links');
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const page = { values: posted.values, errors: error.fields, existing };
+    return renderLinkForm(request, reply, ctx, 422, page, posted.utm);
+  }
+}
+
+/** The link form, new and edit, and the link's other screens. */
+export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
+  const create = formRoute(readLinkForm('create'), (request, reply, posted) => createLink(request, reply, ctx, posted));
+  const save = formRoute(readLinkForm('edit'), (request, reply, posted) => saveLink(request, reply, ctx, posted));
+  const editSchema = { params: IdParams, body: LinkBody };
+
+  web.get('/links/new', (request, reply) => showNewLink(request, reply, ctx));
   web.post(
     '/links/new',
-    { attachValidation: true, schema: { body: LinkBody }, preValidation: readLinkForm('create') },
-    async (request, reply) => {
-      const { workspace: account } = viewerOf(request);
-      const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
-      const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
-      if (applied)
-        return render(request, reply, applied.errors ? 422 : 200, {
-          values: { ...values, url: applied.url },
-          secrets,
-          errors: applied.errors,
-          rowsChanged: !applied.errors,
-        });
-      if (action)
-        return render(request, reply, 200, { values: applyRowAction(values, action), secrets, rowsChanged: true });
-      try {
-        await refuseInvalidBody<LinkInput>(request, (rest) => ctx.links.faultsOf(account.id, account.timezone, rest));
-        await refuseUtmFaults(request, () =>
-          ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput),
-        );
-        const made = await ctx.links.create(account.id, account.timezone, request.body as LinkInput, webActor(request));
-        setFlash(reply, viewOf(request, reply, secret).t.linkForm.created);
-        return seeOther(reply, `/links/${made.link.id}/edit`);
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        return render(request, reply, 422, { values, errors: error.fields });
-      }
-    },
+    { attachValidation: true, schema: { body: LinkBody }, preValidation: create.preValidation },
+    create.handler,
   );
-
-  web.get('/links/:id/edit', { schema: { params: IdParams } }, async (request, reply) => {
-    const { workspace: account } = viewerOf(request);
-    const link = await ctx.links.get(account.id, (request.params as IdParams).id);
-    return render(request, reply, 200, { values: valuesOfLink(link, account.timezone), existing: existingOf(link) });
-  });
-
+  web.get('/links/:id/edit', { schema: { params: IdParams } }, (request, reply) => showEditLink(request, reply, ctx));
   web.post(
     '/links/:id/edit',
-    { attachValidation: true, schema: { params: IdParams, body: LinkBody }, preValidation: readLinkForm('edit') },
-    async (request, reply) => {
-      refuseBadParams(request);
-      const { workspace: account } = viewerOf(request);
-      const id = (request.params as IdParams).id;
-      const link = await ctx.links.get(account.id, id);
-      const { values, action, secrets } = postedOf(request, ctx.links.defaultPrivacy);
-      const existing = existingOf(link);
-      const applied = await applyUtmTemplate(request, ctx.utmTemplates, account.id, values.url);
-      if (applied)
-        return render(request, reply, applied.errors ? 422 : 200, {
-          values: { ...values, url: applied.url },
-          secrets,
-          existing,
-          errors: applied.errors,
-          rowsChanged: !applied.errors,
-        });
-      if (action)
-        return render(request, reply, 200, {
-          values: applyRowAction(values, action),
-          secrets,
-          existing,
-          rowsChanged: true,
-        });
-      try {
-        await refuseInvalidBody<LinkInput>(
-          request,
-          (rest) => ctx.links.faultsOf(account.id, account.timezone, rest, id),
-          ['domain'],
-        );
-        await refuseUtmFaults(request, () =>
-          ctx.links.faultsOf(account.id, account.timezone, request.body as LinkInput, id),
-        );
-        await ctx.links.update(account.id, account.timezone, id, request.body as LinkInput, webActor(request));
-        setFlash(reply, viewOf(request, reply, secret).t.linkForm.saved);
-        return seeOther(reply, '/links');
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        return render(request, reply, 422, { values, errors: error.fields, existing });
-      }
-    },
+    { attachValidation: true, schema: editSchema, preValidation: save.preValidation },
+    save.handler,
   );
 
   linkPreviewPages(web, ctx);

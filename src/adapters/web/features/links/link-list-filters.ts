@@ -61,12 +61,8 @@ function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
   return html`<ul class="chips" role="list" aria-label="${t.activeFilters}">${list.map((c) => html`<li>${c}</li>`)}<li><a class="chip-clear" href="/links">${t.clear}</a></li></ul>`;
 }
 
-/**
- * The search box in sight, the other filters behind a Filters toggle (`<details>`: open when one
- * of them is wrong), the ones in force as chips below. One GET form: a closed `<details>` still
- * sends its fields.
- */
-export function filters(view: View, q: ListQuery, choices: FilterChoices, errors: FieldErrors | undefined): RawHtml {
+/** The controls behind the Filters toggle, each with its errors. */
+function panelFields(view: View, q: ListQuery, choices: FilterChoices, errors: FieldErrors | undefined): RawHtml {
   const t = view.t.links.list;
   const value = (v: string | number | undefined) => (v === undefined ? '' : String(v));
   const optional = (name: 'space' | 'domain' | 'pixel', label: string, any: string, list: readonly Choice[]) =>
@@ -80,34 +76,20 @@ export function filters(view: View, q: ListQuery, choices: FilterChoices, errors
           errors,
         })
       : '';
-  const set = PANEL.filter((k) => q[k] !== undefined && q[k] !== DEFAULT_QUERY[k] && (k !== 'by' || q.search)).length;
-  const panelWrong = PANEL.some((k) => errorsFor(errors, k).length > 0);
-  const searchErrors = errorsFor(errors, 'search');
-  const searchId = filterId('search');
-  return html`<form method="get" action="/links" class="list-toolbar" role="search" aria-label="${t.filtersLabel}" novalidate>
-<div class="search-box">
-<label for="${searchId}" class="visually-hidden">${t.search}</label>
-<input id="${searchId}" name="search" type="search" value="${q.search ?? ''}" maxlength="255" placeholder="${t.searchPlaceholder}"${searchErrors.length > 0 ? html` aria-invalid="true" aria-describedby="${searchId}-error"` : ''}>
-<button type="submit" class="secondary">${t.searchButton}</button>
-</div>
-${searchErrors.length > 0 ? html`<p class="field-error" id="${searchId}-error">${searchErrors.join(' ')}</p>` : ''}
-<details class="filters"${panelWrong ? html` open` : ''}>
-<summary class="button secondary">${t.filtersToggle}${set > 0 ? html` <span class="count">${set}</span>` : ''}</summary>
-<div class="filters-panel">
-${selectField({
-  name: 'by',
-  id: filterId('by'),
-  label: t.by,
-  hint: t.searchHint,
-  value: q.by,
-  errors,
-  options: [
-    { value: 'any', label: t.byAny },
-    { value: 'title', label: t.byTitle },
-    { value: 'alias', label: t.byAlias },
-    { value: 'url', label: t.byUrl },
-  ],
-})}
+  return html`${selectField({
+    name: 'by',
+    id: filterId('by'),
+    label: t.by,
+    hint: t.searchHint,
+    value: q.by,
+    errors,
+    options: [
+      { value: 'any', label: t.byAny },
+      { value: 'title', label: t.byTitle },
+      { value: 'alias', label: t.byAlias },
+      { value: 'url', label: t.byUrl },
+    ],
+  })}
 ${optional('space', t.space, t.anySpace, choices.spaces)}
 ${optional('domain', t.domain, t.anyDomain, choices.domains)}
 ${optional('pixel', t.pixel, t.anyPixel, choices.pixels)}
@@ -144,7 +126,31 @@ ${selectField({
   value: String(q.per_page),
   errors,
   options: PER_PAGE_CHOICES.map((n) => ({ value: String(n), label: String(n) })),
-})}
+})}`;
+}
+
+/**
+ * The search box in sight, the other filters behind a Filters toggle (`<details>`: open when one
+ * of them is wrong), the ones in force as chips below. One GET form: a closed `<details>` still
+ * sends its fields.
+ */
+export function filters(view: View, q: ListQuery, choices: FilterChoices, errors: FieldErrors | undefined): RawHtml {
+  const t = view.t.links.list;
+  const set = PANEL.filter((k) => q[k] !== undefined && q[k] !== DEFAULT_QUERY[k] && (k !== 'by' || q.search)).length;
+  const panelWrong = PANEL.some((k) => errorsFor(errors, k).length > 0);
+  const searchErrors = errorsFor(errors, 'search');
+  const searchId = filterId('search');
+  return html`<form method="get" action="/links" class="list-toolbar" role="search" aria-label="${t.filtersLabel}" novalidate>
+<div class="search-box">
+<label for="${searchId}" class="visually-hidden">${t.search}</label>
+<input id="${searchId}" name="search" type="search" value="${q.search ?? ''}" maxlength="255" placeholder="${t.searchPlaceholder}"${searchErrors.length > 0 ? html` aria-invalid="true" aria-describedby="${searchId}-error"` : ''}>
+<button type="submit" class="secondary">${t.searchButton}</button>
+</div>
+${searchErrors.length > 0 ? html`<p class="field-error" id="${searchId}-error">${searchErrors.join(' ')}</p>` : ''}
+<details class="filters"${panelWrong ? html` open` : ''}>
+<summary class="button secondary">${t.filtersToggle}${set > 0 ? html` <span class="count">${set}</span>` : ''}</summary>
+<div class="filters-panel">
+${panelFields(view, q, choices, errors)}
 <div class="actions"><button type="submit">${t.apply}</button></div>
 </div>
 </details>

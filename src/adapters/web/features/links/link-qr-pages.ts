@@ -6,7 +6,7 @@ import { shortUrl } from '../../../shared/presenters/link-record.ts';
 import { fieldErrorsOf } from '../../../shared/input/validation-errors.ts';
 import { normalizeQuery } from '../../../shared/input/normalize-input.ts';
 import { sendImage } from '../../../shared/request/image-headers.ts';
-import type { QrLogo } from '../../../qr/qr-options.ts';
+import type { QrLogo } from '../../../images/qr-logo-input.ts';
 import { viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
 import { QrPageQuery, sendQrPage, settingsOf } from './link-qr-page.ts';

@@ -20,6 +20,7 @@ import { appLayout } from '../../ui/layout.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebFeature } from '../feature.ts';
+import type { WebContext } from '../../app/web-context.ts';
 import { refuseBadParams } from './link-params.ts';
 import { rulesPage, VISITOR_FIELDS, type RulesPage, type VisitorFields } from './link-rules-view.ts';
 import { webActor } from '../../app/audit-actor.ts';
@@ -34,92 +35,96 @@ const storedText = (view: LinkView) => (view.link.rules === null ? '' : JSON.str
 /** Which text a preview was of: "Save" after it saves without showing the same preview again. */
 const fingerprint = (rules: string) => createHash('sha256').update(rules.trim()).digest('base64url').slice(0, 22);
 
+function renderRules(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  view: LinkView,
+  page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>,
+) {
+  const v = viewOf(request, reply, ctx.web.csrfSecret);
+  const url = shortUrl(view, ctx.urls);
+  const main = rulesPage(v, {
+    ...page,
+    id: view.link.id,
+    shortUrl: url,
+    targeting: view.link.rules === null && view.link.targetType !== 0,
+    warnings: ruleWarnings(view.link.rules),
+  });
+  return sendView(reply, status, appLayout(v, { title: v.t.rules.pageTitle(url), section: '/links', main }));
+}
+
+/** GET: the rules as stored, and with `test=1` the visitor panel's answer (which rule, which destination). */
+async function showRules(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  refuseBadParams(request);
+  const { workspace: account } = viewerOf(request);
+  const link = await ctx.links.get(account.id, (request.params as IdParams).id);
+  const visitor = visitorFieldsOf(request.query);
+  if (text(request.query, 'test') !== '1')
+    return renderRules(request, reply, ctx, 200, link, { text: storedText(link), visitor });
+  const bag = new FieldErrorBag();
+  const probe = probeOf(visitor, account.timezone, bag);
+  if (probe === null)
+    return renderRules(request, reply, ctx, 422, link, { text: storedText(link), visitor, errors: errorsOf(bag) });
+  const explained = await ctx.rules.explainer.explain(account.id, link.link.id, probe);
+  return renderRules(request, reply, ctx, 200, link, { text: storedText(link), visitor, explained });
+}
+
+/** POST: saves rules whose replay was shown (or that did not change); else shows the replay first. */
+async function saveRules(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  refuseBadParams(request);
+  const { workspace: account } = viewerOf(request);
+  const id = (request.params as IdParams).id;
+  const link = await ctx.links.get(account.id, id);
+  const rules = text(request.body, 'rules');
+  const visitor = visitorFieldsOf({});
+  const saving = text(request.body, 'intent') !== 'preview';
+  const unchanged = rules.trim() === storedText(link).trim();
+  try {
+    if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
+      await ctx.links.update(
+        account.id,
+        account.timezone,
+        id,
+        { rules: rules.trim() === '' ? null : rules },
+        webActor(request),
+      );
+      setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.rules.saved);
+      return seeOther(reply, `/links/${id}/rules`);
+    }
+    // A change is saved only once its replay has been shown.
+    const caller = `person:${viewerOf(request).account.id}`; // one preview at a time per person (docs/api.md §18)
+    const preview = await ctx.rules.preview.preview(caller, account.id, id, {
+      rules: rules.trim() === '' ? null : rules,
+      days: PREVIEW_DAYS_DEFAULT,
+    });
+    return renderRules(request, reply, ctx, 200, link, {
+      text: rules,
+      visitor,
+      preview,
+      previewed: fingerprint(rules),
+      confirm: saving,
+    });
+  } catch (error) {
+    // A refused turn keeps the draft on its page, told to try again, not lost to an error page.
+    if (error instanceof TooManyAttemptsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return renderRules(request, reply, ctx, 429, link, { text: rules, visitor, busy: true });
+    }
+    if (!(error instanceof ValidationError)) throw error;
+    return renderRules(request, reply, ctx, 422, link, { text: rules, visitor, errors: error.fields });
+  }
+}
+
 /**
  * /links/{id}/rules: the link's rules as JSON with their faults beside the box, the replay of
  * the last 30 days before a change is saved, and Test a visitor (docs/web.md). The same core
  * services as the API: the link update, RulePreview and RuleExplainer.
  */
 export const linkRulesPages: WebFeature = (web, ctx) => {
-  const secret = ctx.web.csrfSecret;
-
-  const render = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    view: LinkView,
-    page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>,
-  ) => {
-    const v = viewOf(request, reply, secret);
-    const url = shortUrl(view, ctx.urls);
-    const main = rulesPage(v, {
-      ...page,
-      id: view.link.id,
-      shortUrl: url,
-      targeting: view.link.rules === null && view.link.targetType !== 0,
-      warnings: ruleWarnings(view.link.rules),
-    });
-    return sendView(reply, status, appLayout(v, { title: v.t.rules.pageTitle(url), section: '/links', main }));
-  };
-
-  web.get('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
-    refuseBadParams(request);
-    const { workspace: account } = viewerOf(request);
-    const link = await ctx.links.get(account.id, (request.params as IdParams).id);
-    const visitor = visitorFieldsOf(request.query);
-    if (text(request.query, 'test') !== '1')
-      return render(request, reply, 200, link, { text: storedText(link), visitor });
-    const bag = new FieldErrorBag();
-    const probe = probeOf(visitor, account.timezone, bag);
-    if (probe === null)
-      return render(request, reply, 422, link, { text: storedText(link), visitor, errors: errorsOf(bag) });
-    const explained = await ctx.rules.explainer.explain(account.id, link.link.id, probe);
-    return render(request, reply, 200, link, { text: storedText(link), visitor, explained });
-  });
-
-  web.post('/links/:id/rules', { schema: { params: IdParams } }, async (request, reply) => {
-    refuseBadParams(request);
-    const { workspace: account } = viewerOf(request);
-    const id = (request.params as IdParams).id;
-    const link = await ctx.links.get(account.id, id);
-    const rules = text(request.body, 'rules');
-    const visitor = visitorFieldsOf({});
-    const saving = text(request.body, 'intent') !== 'preview';
-    const unchanged = rules.trim() === storedText(link).trim();
-    try {
-      if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
-        await ctx.links.update(
-          account.id,
-          account.timezone,
-          id,
-          { rules: rules.trim() === '' ? null : rules },
-          webActor(request),
-        );
-        setFlash(reply, viewOf(request, reply, secret).t.rules.saved);
-        return seeOther(reply, `/links/${id}/rules`);
-      }
-      // A change is saved only once its replay has been shown.
-      const caller = `person:${viewerOf(request).account.id}`; // one preview at a time per person (docs/api.md §18)
-      const preview = await ctx.rules.preview.preview(caller, account.id, id, {
-        rules: rules.trim() === '' ? null : rules,
-        days: PREVIEW_DAYS_DEFAULT,
-      });
-      return render(request, reply, 200, link, {
-        text: rules,
-        visitor,
-        preview,
-        previewed: fingerprint(rules),
-        confirm: saving,
-      });
-    } catch (error) {
-      // A refused turn keeps the draft on its page, told to try again, not lost to an error page.
-      if (error instanceof TooManyAttemptsError) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-        return render(request, reply, 429, link, { text: rules, visitor, busy: true });
-      }
-      if (!(error instanceof ValidationError)) throw error;
-      return render(request, reply, 422, link, { text: rules, visitor, errors: error.fields });
-    }
-  });
+  web.get('/links/:id/rules', { schema: { params: IdParams } }, (request, reply) => showRules(request, reply, ctx));
+  web.post('/links/:id/rules', { schema: { params: IdParams } }, (request, reply) => saveRules(request, reply, ctx));
 };
 
 function visitorFieldsOf(query: unknown): VisitorFields {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PassThrough } from 'node:stream';
-import { MemoryClickFeed } from '../../../../adapters/live/memory-click-feed.ts';
-import { MemorySessionEnds } from '../../../../adapters/live/memory-session-ends.ts';
+import { MemoryClickFeed } from '../../../live/memory-click-feed.ts';
+import { MemorySessionEnds } from '../../../live/memory-session-ends.ts';
 import { LiveStreams } from './live-streams.ts';
 
 const options = { heartbeatMs: 20, maxPerAccount: 2, maxUnread: 1024 };

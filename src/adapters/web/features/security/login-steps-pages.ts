@@ -77,119 +77,128 @@ function deadLink(view: View): RawHtml {
 <p>${s.dead} <a href="/login/forgot">${s.askAgain}</a></p>`;
 }
 
+function page(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  status: number,
+  title: (view: View) => string,
+  main: (view: View) => RawHtml,
+) {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
+  return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), narrow: true }));
+}
+
+const codeTitle = (view: View) => view.t.security.steps.codeTitle;
+const forgotTitle = (view: View) => view.t.security.steps.forgotTitle;
+const resetTitle = (view: View) => view.t.security.steps.resetTitle;
+const stepsOf = (request: FastifyRequest, reply: FastifyReply, ctx: WebContext) =>
+  viewOf(request, reply, ctx.web.csrfSecret).t.security.steps;
+
+/** The challenge is gone (or never was): back to the password, `next` kept. */
+function backToPassword(request: FastifyRequest, reply: FastifyReply, ctx: WebContext, next: string) {
+  clearChallengeCookie(request, reply);
+  setFlash(reply, stepsOf(request, reply, ctx).expired);
+  return seeOther(reply, `/login?next=${encodeURIComponent(next)}`);
+}
+
+async function showCodeForm(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const next = safeNext((request.query as Form).next);
+  if (request.viewer) return seeOther(reply, next);
+  const token = challengeTokenOf(request);
+  if (token === null || !(await ctx.security.twoStep.pending(token))) return backToPassword(request, reply, ctx, next);
+  return page(request, reply, ctx, 200, codeTitle, (view) => codeForm(view, next));
+}
+
+async function completeTwoStep(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const form = (request.body ?? {}) as Form;
+  const next = safeNext(form.next);
+  const token = challengeTokenOf(request);
+  if (token === null) return backToPassword(request, reply, ctx, next);
+  try {
+    const { signedIn, remember } = await ctx.security.twoStep.complete(token, text(form, 'code'), clientOf(request));
+    clearChallengeCookie(request, reply);
+    startSession(request, reply, signedIn, remember);
+    return seeOther(reply, next);
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) return backToPassword(request, reply, ctx, next);
+    if (error instanceof ValidationError)
+      return page(request, reply, ctx, 422, codeTitle, (view) => codeForm(view, next, error.fields));
+    if (error instanceof TooManyAttemptsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return page(request, reply, ctx, 429, codeTitle, (view) =>
+        codeForm(view, next, { code: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+      );
+    }
+    throw error;
+  }
+}
+
+// The same answer whether the email has an account or not; the mail leaves after it.
+async function askForReset(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const form = (request.body ?? {}) as Form;
+  const email = text(form, 'email');
+  if (email.trim() === '')
+    return page(request, reply, ctx, 422, forgotTitle, (view) =>
+      forgotForm(view, form, { email: [messages.required('email')] }),
+    );
+  try {
+    await ctx.security.resets.request(email, limitAddress(request.ip));
+  } catch (error) {
+    if (!(error instanceof TooManyAttemptsError)) throw error;
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return page(request, reply, ctx, 429, forgotTitle, (view) =>
+      forgotForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+    );
+  }
+  setFlash(reply, stepsOf(request, reply, ctx).sent);
+  return seeOther(reply, '/login');
+}
+
+const dead = (request: FastifyRequest, reply: FastifyReply, ctx: WebContext) =>
+  page(request, reply, ctx, 410, (view) => view.t.security.steps.deadTitle, deadLink);
+
+async function showResetForm(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const { token } = request.params as TokenParams;
+  if (!(await ctx.security.resets.usable(token))) return dead(request, reply, ctx);
+  return page(request, reply, ctx, 200, resetTitle, (view) => resetForm(view, token));
+}
+
+async function resetPassword(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const { token } = request.params as TokenParams;
+  const form = (request.body ?? {}) as Form;
+  const password = text(form, 'password');
+  const bag = new FieldErrorBag();
+  checkPassword(password, bag);
+  if (password !== text(form, 'password_confirmation'))
+    bag.add('password_confirmation', stepsOf(request, reply, ctx).mismatch);
+  let errors = await faultsOfCheck(async () => bag.throwIfAny());
+  if (Object.keys(errors).length === 0) {
+    try {
+      const account = await ctx.security.resets.reset(token, password);
+      if (!account) return dead(request, reply, ctx);
+      setFlash(reply, stepsOf(request, reply, ctx).done);
+      return seeOther(reply, '/login');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors = error.fields;
+    }
+  }
+  return page(request, reply, ctx, 422, resetTitle, (view) => resetForm(view, token, errors));
+}
+
 /**
  * The sign-in steps besides the password: the two-factor code (/login/two-factor), asking for a
  * reset link (/login/forgot) and using it (/login/reset/{token}). All work signed out.
  */
 export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
-  const secret = ctx.web.csrfSecret;
-  const { twoStep, resets } = ctx.security;
-  const page = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    title: (view: View) => string,
-    main: (view: View) => RawHtml,
-  ) => {
-    const view = viewOf(request, reply, secret);
-    return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), narrow: true }));
-  };
-  const codeTitle = (view: View) => view.t.security.steps.codeTitle;
-  const backToPassword = (request: FastifyRequest, reply: FastifyReply, next: string) => {
-    clearChallengeCookie(request, reply);
-    setFlash(reply, viewOf(request, reply, secret).t.security.steps.expired);
-    return seeOther(reply, `/login?next=${encodeURIComponent(next)}`);
-  };
-
-  web.get('/login/two-factor', PUBLIC, async (request, reply) => {
-    const next = safeNext((request.query as Form).next);
-    if (request.viewer) return seeOther(reply, next);
-    const token = challengeTokenOf(request);
-    if (token === null || !(await twoStep.pending(token))) return backToPassword(request, reply, next);
-    return page(request, reply, 200, codeTitle, (view) => codeForm(view, next));
-  });
-
-  web.post('/login/two-factor', PUBLIC, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const next = safeNext(form.next);
-    const token = challengeTokenOf(request);
-    if (token === null) return backToPassword(request, reply, next);
-    try {
-      const { signedIn, remember } = await twoStep.complete(token, text(form, 'code'), clientOf(request));
-      clearChallengeCookie(request, reply);
-      startSession(request, reply, signedIn, remember);
-      return seeOther(reply, next);
-    } catch (error) {
-      if (error instanceof UnauthenticatedError) return backToPassword(request, reply, next);
-      if (error instanceof ValidationError)
-        return page(request, reply, 422, codeTitle, (view) => codeForm(view, next, error.fields));
-      if (error instanceof TooManyAttemptsError) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-        return page(request, reply, 429, codeTitle, (view) =>
-          codeForm(view, next, { code: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
-        );
-      }
-      throw error;
-    }
-  });
-
-  const forgotTitle = (view: View) => view.t.security.steps.forgotTitle;
-
-  web.get('/login/forgot', PUBLIC, async (request, reply) =>
-    page(request, reply, 200, forgotTitle, (view) => forgotForm(view, {})),
+  const byToken = { ...PUBLIC, schema: { params: TokenParams } };
+  web.get('/login/two-factor', PUBLIC, (request, reply) => showCodeForm(request, reply, ctx));
+  web.post('/login/two-factor', PUBLIC, (request, reply) => completeTwoStep(request, reply, ctx));
+  web.get('/login/forgot', PUBLIC, (request, reply) =>
+    page(request, reply, ctx, 200, forgotTitle, (view) => forgotForm(view, {})),
   );
-
-  // The same answer whether the email has an account or not; the mail leaves after it.
-  web.post('/login/forgot', PUBLIC, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
-    const email = text(form, 'email');
-    if (email.trim() === '')
-      return page(request, reply, 422, forgotTitle, (view) =>
-        forgotForm(view, form, { email: [messages.required('email')] }),
-      );
-    try {
-      await resets.request(email, limitAddress(request.ip));
-    } catch (error) {
-      if (!(error instanceof TooManyAttemptsError)) throw error;
-      reply.header('retry-after', String(error.retryAfterSeconds));
-      return page(request, reply, 429, forgotTitle, (view) =>
-        forgotForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
-      );
-    }
-    setFlash(reply, viewOf(request, reply, secret).t.security.steps.sent);
-    return seeOther(reply, '/login');
-  });
-
-  const resetTitle = (view: View) => view.t.security.steps.resetTitle;
-  const dead = (request: FastifyRequest, reply: FastifyReply) =>
-    page(request, reply, 410, (view) => view.t.security.steps.deadTitle, deadLink);
-
-  web.get('/login/reset/:token', { ...PUBLIC, schema: { params: TokenParams } }, async (request, reply) => {
-    const { token } = request.params as TokenParams;
-    if (!(await resets.usable(token))) return dead(request, reply);
-    return page(request, reply, 200, resetTitle, (view) => resetForm(view, token));
-  });
-
-  web.post('/login/reset/:token', { ...PUBLIC, schema: { params: TokenParams } }, async (request, reply) => {
-    const { token } = request.params as TokenParams;
-    const form = (request.body ?? {}) as Form;
-    const password = text(form, 'password');
-    const bag = new FieldErrorBag();
-    checkPassword(password, bag);
-    if (password !== text(form, 'password_confirmation'))
-      bag.add('password_confirmation', viewOf(request, reply, secret).t.security.steps.mismatch);
-    let errors = await faultsOfCheck(async () => bag.throwIfAny());
-    if (Object.keys(errors).length === 0) {
-      try {
-        const account = await resets.reset(token, password);
-        if (!account) return dead(request, reply);
-        setFlash(reply, viewOf(request, reply, secret).t.security.steps.done);
-        return seeOther(reply, '/login');
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        errors = error.fields;
-      }
-    }
-    return page(request, reply, 422, resetTitle, (view) => resetForm(view, token, errors));
-  });
+  web.post('/login/forgot', PUBLIC, (request, reply) => askForReset(request, reply, ctx));
+  web.get('/login/reset/:token', byToken, (request, reply) => showResetForm(request, reply, ctx));
+  web.post('/login/reset/:token', byToken, (request, reply) => resetPassword(request, reply, ctx));
 };

@@ -3,7 +3,8 @@ import { ValidationError } from '../../../../core/shared/errors.ts';
 import type { TagsService } from '../../../../core/tags/tags-service.ts';
 import { IdParams } from '../../../shared/schemas/common.ts';
 import { appLayout } from '../../ui/layout.ts';
-import { keepPostedForm, postedForm, textOf } from '../../ui/posted-form.ts';
+import { keepPostedForm, textOf, type PostedForm } from '../../ui/posted-form.ts';
+import { formRoute } from '../../app/form-route.ts';
 import { seeOther, sendView } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { RawHtml } from '../../../shared/html/html.ts';
@@ -56,10 +57,9 @@ export const tagsPages: WebFeature = (web, ctx) => {
     );
   });
 
-  web.post('/links/tags/:id/edit', { ...byId, preValidation: keepPostedForm }, async (request, reply) => {
+  const edit = formRoute(keepPostedForm, async (request, reply, form: PostedForm) => {
     const accountId = viewerOf(request).workspace.id;
     const tag = await ctx.tags.get(accountId, idOf(request));
-    const form = postedForm(request);
     const values = { name: textOf(form, 'name'), color: textOf(form, 'color') };
     try {
       const saved = await ctx.tags.update(accountId, tag.id, values, webActor(request));
@@ -76,6 +76,7 @@ export const tagsPages: WebFeature = (web, ctx) => {
       );
     }
   });
+  web.post('/links/tags/:id/edit', { ...byId, preValidation: edit.preValidation }, edit.handler);
 
   web.get('/links/tags/:id/delete', byId, async (request, reply) => {
     const tag = await counted(ctx.tags, viewerOf(request).workspace.id, idOf(request));

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { FieldErrorBag, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import { messages } from '../../../../core/shared/messages.ts';
 import { PER_PAGE } from '../../../../core/shared/page.ts';
@@ -19,16 +18,14 @@ export interface UtmBuilderState {
   errors: FieldErrors;
 }
 
-interface Posted {
+/** The builder as posted (link-form-pages.ts keeps it with the rest of the form). */
+export interface PostedUtm {
   params: UtmParams;
   template: string;
   /** Sent by the "Apply template" button. */
   apply: boolean;
   errors: FieldErrors;
 }
-
-/** The builder as posted, kept aside until the page is shown again. */
-const postedBuilders = new WeakMap<FastifyRequest, Posted>();
 
 type Form = Record<string, unknown>;
 const formOf = (raw: unknown): Form => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Form) : {});
@@ -51,9 +48,9 @@ function faultsIn(bag: FieldErrorBag): FieldErrors {
  * either is kept. A form without the builder sends the destination as it is; a builder field
  * that breaks a rule leaves it as typed (and refuseUtmFaults refuses the save).
  */
-export function composePostedUtm(request: FastifyRequest, raw: unknown, url: string): string {
+export function composePostedUtm(raw: unknown, url: string): { url: string; utm: PostedUtm | null } {
   const form = formOf(raw);
-  if (!Object.hasOwn(form, 'utm_base')) return url;
+  if (!Object.hasOwn(form, 'utm_base')) return { url, utm: null };
   const shown = readUtm(text(form.utm_base));
   const inUrl = readUtm(url);
   const bag = new FieldErrorBag();
@@ -65,33 +62,27 @@ export function composePostedUtm(request: FastifyRequest, raw: unknown, url: str
     params[name] = posted !== shown[name] ? posted : inUrl[name];
   }
   const errors = faultsIn(bag);
-  postedBuilders.set(request, {
-    params,
-    template: text(form.utm_template),
-    apply: text(form.utm_apply) !== '',
-    errors,
-  });
-  return Object.keys(errors).length > 0 ? url : composeUtm(url, params);
+  const utm = { params, template: text(form.utm_template), apply: text(form.utm_apply) !== '', errors };
+  return { url: Object.keys(errors).length > 0 ? url : composeUtm(url, params), utm };
 }
 
 /** Refuses the save when a builder field broke a rule, with the link's own faults (`linkFaults`) so all are named at once. */
-export async function refuseUtmFaults(request: FastifyRequest, linkFaults: () => Promise<FieldErrors>): Promise<void> {
-  const errors = postedBuilders.get(request)?.errors ?? {};
+export async function refuseUtmFaults(posted: PostedUtm | null, linkFaults: () => Promise<FieldErrors>): Promise<void> {
+  const errors = posted?.errors ?? {};
   if (Object.keys(errors).length > 0) throw new ValidationError({ ...(await linkFaults()), ...errors });
 }
 
 /**
  * When the form was sent by "Apply template": the destination with the chosen template's five
  * parameters in place of the builder's (they fill the builder too), nothing saved; or the
- * picker's fault. Null when the form was sent otherwise.
+ * picker's fault. `utm`: the builder as the page shows it next. Null when the form was sent otherwise.
  */
 export async function applyUtmTemplate(
-  request: FastifyRequest,
+  posted: PostedUtm | null,
   templates: UtmTemplatesService,
   accountId: number,
   url: string,
-): Promise<{ url: string; errors?: FieldErrors } | null> {
-  const posted = postedBuilders.get(request);
+): Promise<{ url: string; errors?: FieldErrors; utm: PostedUtm } | null> {
   if (!posted?.apply) return null;
   const id = parseDecimal(posted.template);
   // Another account's template is one this account cannot choose: the same answer as none.
@@ -100,22 +91,19 @@ export async function applyUtmTemplate(
     const errors = {
       utm_template: [posted.template === '' ? messages.required('utm_template') : messages.selected('utm_template')],
     };
-    postedBuilders.set(request, { ...posted, errors: { ...posted.errors, ...errors } });
-    return { url, errors };
+    return { url, errors, utm: { ...posted, errors: { ...posted.errors, ...errors } } };
   }
-  postedBuilders.set(request, { ...posted, params: { ...template.params }, errors: {} });
-  return { url: composeUtm(url, template.params) };
+  return { url: composeUtm(url, template.params), utm: { ...posted, params: { ...template.params }, errors: {} } };
 }
 
 /** The builder for a page: as posted, or read from the destination; with the account's templates to pick from. */
 export async function utmBuilderState(
-  request: FastifyRequest,
+  posted: PostedUtm | null,
   templates: UtmTemplatesService,
   accountId: number,
   url: string,
 ): Promise<UtmBuilderState> {
   const page = await templates.list(accountId, { sort: 'asc' }, { page: 1, perPage: PER_PAGE.max });
-  const posted = postedBuilders.get(request);
   return {
     params: posted?.params ?? readUtm(url),
     template: posted?.template ?? '',

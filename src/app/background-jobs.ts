@@ -1,0 +1,81 @@
+import type { Job } from '../adapters/shared/scheduler.ts';
+import type { ClickLease } from '../adapters/clicks/recovery/click-lease.ts';
+import type { Container } from './container.ts';
+
+// Every background loop of linkpix, with its interval: the server's jobs below, run by the one
+// Scheduler a server holds (src/app/server.ts starts them, its release() stops them before the last
+// clicks are written), and one the click writer runs on a Scheduler of its own thread:
+//
+//   job                             interval                                     first round
+//   webhook deliveries              WEBHOOK_POLL_MS; again at once when full     after an interval; woken by a commit
+//   link.clicked batches            WEBHOOK_CLICKS_MS (subscribers re-read 10 s) after an interval
+//   link.expired sweep              WEBHOOK_EXPIRY_SWEEP_MS; again when full     after an interval
+//   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
+//   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
+//   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
+//   click recovery (the lease)      a third of CLICK_WRITER_LEASE_MS             at once (main.ts, not in tests)
+//   click writer idle checkpoint    CLICK_FLUSH_INTERVAL_MS (SQLite's thread)    adapters/clicks/writer/click-writer.ts
+//
+// Intervals are counted from the end of a round: rounds of a job never overlap. What is not here
+// is no loop: timers of one event (a batch due, a window due, a hand-off, a live tally), retries
+// until something answers (Redis's first subscription), and timers of one request or one import
+// (a live stream's heartbeat, an import's lease renewal), which end with it.
+
+/** Raw clicks past CLICK_RETENTION_DAYS, and audit entries past their age, are pruned a minute after start, then hourly. */
+const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
+/** Daily statistics of finished months are folded into monthly ones a round at a time (docs/design/statistics.md). */
+const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
+/** A settle round of the links' click counts gives way after this; the rest waits for the next. */
+const SETTLE_ROUND_MS = 1000;
+/** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
+const WEBHOOK_CLICKS_MS = 1000;
+
+/** What the server's jobs run. */
+export type JobParts = Pick<Container, 'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks'>;
+
+/** The server's jobs, each with its interval (docs/design/event-loop.md). */
+export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks }: JobParts): Job[] {
+  const jobs: Job[] = [
+    {
+      name: 'webhook deliveries',
+      intervalMs: tuning.WEBHOOK_POLL_MS,
+      round: hooks.rounds.deliveries,
+      wake: hooks.deliveriesDue,
+    },
+    { name: 'link.clicked webhook batches', intervalMs: WEBHOOK_CLICKS_MS, round: hooks.rounds.clicks },
+    { name: 'the link.expired sweep', intervalMs: tuning.WEBHOOK_EXPIRY_SWEEP_MS, round: hooks.rounds.expiry },
+    {
+      name: 'retention (clicks, audit log)',
+      ...RETENTION,
+      round: async () => {
+        // The audit log's age limit holds even when the clicks' pruning fails.
+        try {
+          await statsMaintenance.prune();
+        } finally {
+          await audit.prune();
+        }
+      },
+    },
+    {
+      name: 'folding the monthly statistics',
+      ...FOLDING,
+      round: async () => void (await statsMaintenance.foldMonths()),
+    },
+  ];
+  if (linkClickCounts) {
+    jobs.push({
+      name: "settling the links' click counts",
+      intervalMs: tuning.CLICK_COUNT_SETTLE_INTERVAL_MS,
+      round: async () => void (await linkClickCounts.settle(SETTLE_ROUND_MS)),
+    });
+  }
+  return jobs;
+}
+
+/**
+ * This process's lease on its click batches, and the roll-up of dead writers' batches: started by
+ * main.ts before the writer thread (a server a test builds takes no lease), first round at once.
+ */
+export function clickRecoveryJob(lease: ClickLease): Job {
+  return { name: 'click recovery', firstDelayMs: 0, intervalMs: lease.roundMs, round: () => lease.round() };
+}
