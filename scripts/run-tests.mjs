@@ -72,6 +72,8 @@ function entryModule() {
   // is named, and fails the run, rather than hanging it.
   return `import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
+// What a file keeps open for the next ones (test/support/browser.ts's Chromium), closed at the end.
+const atProcessEnd = (globalThis[Symbol.for('linkpix.tests.atProcessEnd')] = []);
 const next = () =>
   new Promise((resolve) => {
     process.once('message', resolve);
@@ -85,6 +87,7 @@ for (let file = await next(); file !== null; file = await next()) {
     }),
   );
 }
+for (const close of atProcessEnd) await close();
 process.disconnect();
 setTimeout(() => {
   console.error(\`!! the tests have ended but the process is held open by: \${process.getActiveResourcesInfo().join(', ')}\`);

@@ -1,6 +1,6 @@
 /**
- * A real Chromium for the tests of pages: one browser per test file, launched at the first
- * `newPage` and closed by the file's `after(closeBrowser)`; a fresh context per page; axe-core against
+ * A real Chromium for the tests of pages: one browser per test process, launched at the first
+ * `newPage`, its pages closed by each file's `after(closeBrowser)`; a fresh context per page; axe-core against
  * WCAG 2.2 AA; the light and dark themes and a phone-width screen; keyboard-only journeys.
  * Nothing leaves the loopback interface (see `newPage`).
  */
@@ -89,22 +89,51 @@ const WAIT_MS = 45_000;
 
 let launched: Promise<Browser> | undefined;
 
-/** The file's Chromium, launched on first use. */
+/**
+ * What the test runner's process (scripts/run-tests.mjs) closes once its last file has ended:
+ * there, one Chromium serves every file of the process, since a page's context is its own
+ * (cookies, storage) and a launch costs more than a small suite's pages. Absent when a file runs
+ * on its own (`node --test`): then each file's closeBrowser closes the browser.
+ */
+const AT_PROCESS_END = Symbol.for('linkpix.tests.atProcessEnd');
+const atProcessEnd = (): (() => Promise<void>)[] | undefined =>
+  (globalThis as { [AT_PROCESS_END]?: (() => Promise<void>)[] })[AT_PROCESS_END];
+
+/** The process's Chromium, launched on first use (and again if it went away). */
 export function browser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
-  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  if (launched === undefined) {
+    const starting = chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    launched = starting;
+    starting.then(
+      (b) =>
+        b.once('disconnected', () => {
+          if (launched === starting) launched = undefined;
+        }),
+      () => {
+        if (launched === starting) launched = undefined;
+      },
+    );
+    atProcessEnd()?.push(() => starting.then((b) => b.close()).catch(() => {}));
+  }
   return launched;
 }
 
 /**
- * Closes the file's Chromium: each file that opens pages calls `after(closeBrowser)` at its top
- * level. Not a hook registered by this module: files share a process (docs/adr/0038), and a
- * module is evaluated once, for the first file that imports it.
+ * Ends a file's use of Chromium: each file that opens pages calls `after(closeBrowser)` at its
+ * top level. Its pages still open are closed; so is the browser, unless the runner's process
+ * keeps it for the next file (AT_PROCESS_END). Not a hook registered by this module: files share
+ * a process (docs/adr/0038), and a module is evaluated once, for the first file that imports it.
  */
 export async function closeBrowser(): Promise<void> {
   const b = launched;
+  if (!b) return;
+  if (atProcessEnd()) {
+    await Promise.all((await b).contexts().map((context) => context.close()));
+    return;
+  }
   launched = undefined;
-  if (b) await (await b).close();
+  await (await b).close();
 }
 
 const blocked = new WeakMap<Page, string[]>();
