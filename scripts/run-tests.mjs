@@ -3,8 +3,8 @@
 // directory argument to `node --test` silently runs nothing.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { reachesPostgres } from './postgres-files.mjs';
@@ -23,11 +23,19 @@ const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 // Files that must have the machine to themselves: they bound a time (a p99, "within 2 s"), kill or
 // restart processes under load, or start several instances. They run after the rest of their
 // tier, one after another in one process. In the e2e tier that is every file but the browser
-// suites (`*browser.test.ts`), which only drive pages, and of those, the ones that bound a time
-// (the pixel page's wait, the live numbers' 2 s).
+// suites (`*browser.test.ts`), which only drive pages, and the files that start one server
+// process and read what it logs or answers, bounding no time and stopping nothing under load
+// (UNTIMED_PROCESS_FILES); of the browser suites, those that bound a time (the pixel page's wait,
+// the live numbers' 2 s) are alone too. A file named in either list must exist.
 const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
+const UNTIMED_PROCESS_FILES = [
+  'test/e2e/app-url-default.test.ts',
+  'test/e2e/process-guards.test.ts',
+  'test/e2e/request-log.test.ts',
+  'test/e2e/retired-settings.test.ts',
+];
 const ALONE = {
-  e2e: (f) => !/browser\.test\.ts$/.test(f) || TIMED_BROWSER_SUITES.includes(f),
+  e2e: (f) => (!/browser\.test\.ts$/.test(f) && !UNTIMED_PROCESS_FILES.includes(f)) || TIMED_BROWSER_SUITES.includes(f),
 };
 const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
 // A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
@@ -39,49 +47,73 @@ const ENTRIES = mkdtempSync(join(tmpdir(), 'linkpix-tests-'));
 // it yet weighs its size, at the listed files' seconds a byte.
 const DURATIONS = JSON.parse(readFileSync(new URL('../test/durations.json', import.meta.url), 'utf8'));
 
-/** Files dealt to `count` processes, the longest first to the lightest, by their time in a recent run. */
-function shardsOf(files, count) {
+/** The files, the longest first by their time in a recent run. */
+function longestFirst(files) {
   const sized = files.map((f) => ({ f, bytes: statSync(f).size, seconds: DURATIONS[f] }));
   const known = sized.filter((s) => s.seconds !== undefined);
   const perByte =
     known.length > 0 ? known.reduce((n, s) => n + s.seconds, 0) / known.reduce((n, s) => n + s.bytes, 0) : 1;
-  const weighed = sized
+  return sized
     .map((s) => ({ f: s.f, weight: s.seconds ?? s.bytes * perByte }))
-    .sort((a, b) => b.weight - a.weight);
-  const shards = Array.from({ length: Math.min(count, files.length) }, () => ({ weight: 0, files: [] }));
-  for (const { f, weight } of weighed) {
-    const lightest = shards.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.files.push(f);
-    lightest.weight += weight;
-  }
-  return shards.map((shard) => shard.files.sort());
+    .sort((a, b) => b.weight - a.weight || a.f.localeCompare(b.f))
+    .map((s) => s.f);
 }
 
 /**
- * Runs the files in one process: an entry module declares a suite per file, named by its path,
- * which imports it, so node:test runs the file's suites and hooks inside it, in order, and the
- * report says which file each failure is in and how long each file took. A process of several
- * is held back and printed whole when it ends, so that the log reads one suite after another.
+ * The entry module of a tier's process: it asks the runner for a file (over the IPC channel),
+ * declares a suite for it, named by its path, which imports it, so node:test runs the file's
+ * suites and hooks inside it and the report says which file each failure is in and how long each
+ * file took; once that suite has ended it asks for the next, until the runner has none. The
+ * processes of a tier share one queue, the longest files first: each takes the next file as it
+ * ends one, so that they end together whatever the files' times in this run.
  */
-function runShard(tier, index, files, buffered, { env = process.env, reporter = [] } = {}) {
-  const entry = join(ENTRIES, `${tier}-${index}.mts`);
-  const suites = files.map(
-    (f) =>
-      `describe(${JSON.stringify(f)}, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n});\n`,
+function entryModule() {
+  // Once the last suite has ended, the process has nothing left to do: what still holds it open
+  // is named, and fails the run, rather than hanging it.
+  return `import { after, describe } from 'node:test';
+import { pathToFileURL } from 'node:url';
+// What a file keeps open for the next ones (test/support/browser.ts's Chromium), closed at the end.
+const atProcessEnd = (globalThis[Symbol.for('linkpix.tests.atProcessEnd')] = []);
+const next = () =>
+  new Promise((resolve) => {
+    process.once('message', resolve);
+    process.send('next');
+  });
+for (let file = await next(); file !== null; file = await next()) {
+  await new Promise((ended) =>
+    describe(file, async () => {
+      after(ended);
+      await import(pathToFileURL(file).href);
+    }),
   );
-  // Once every suite has ended, the process has nothing left to do: what still holds it open is
-  // named, and fails the run, rather than hanging it.
-  const leftOpen = `after(() => {
-  setTimeout(() => {
-    console.error(\`!! the tests have ended but the process is held open by: \${process.getActiveResourcesInfo().join(', ')}\`);
-    process.exit(1);
-  }, ${LEFT_OPEN_MS}).unref();
-});\n`;
-  writeFileSync(entry, `import { after, describe } from 'node:test';\n${leftOpen}${suites.join('')}`);
+}
+for (const close of atProcessEnd) await close();
+process.disconnect();
+setTimeout(() => {
+  console.error(\`!! the tests have ended but the process is held open by: \${process.getActiveResourcesInfo().join(', ')}\`);
+  process.exit(1);
+}, ${LEFT_OPEN_MS}).unref();
+`;
+}
+
+/**
+ * Runs files in one process, taking each from `queue` (shared by the tier's processes) as it
+ * ends the one before (entryModule). A process of several is held back and printed whole when
+ * it ends, so that the log reads one suite after another.
+ */
+function runShard(tier, index, queue, buffered, { env = process.env, reporter = [] } = {}) {
+  const entry = join(ENTRIES, `${tier}-${index}.mts`);
+  writeFileSync(entry, entryModule());
+  const taken = [];
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', ...reporter, entry], {
-      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: buffered ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['inherit', 'inherit', 'inherit', 'ipc'],
       env: { ...env, NODE_ENV: 'test' },
+    });
+    child.on('message', () => {
+      const file = queue.shift() ?? null;
+      if (file !== null) taken.push(file);
+      if (child.connected) child.send(file);
     });
     const output = [];
     child.stdout?.on('data', (d) => output.push(d));
@@ -95,7 +127,7 @@ function runShard(tier, index, files, buffered, { env = process.env, reporter = 
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (buffered) {
-        process.stdout.write(`\n-- ${tier}, process ${index + 1}: ${files.length} files\n`);
+        process.stdout.write(`\n-- ${tier}, process ${index + 1}: ${taken.length} files\n`);
         process.stdout.write(Buffer.concat(output));
       }
       if (!buffered && signal === 'SIGKILL')
@@ -121,7 +153,7 @@ async function runWithoutPostgres(tier, files) {
     '--test-reporter-destination=stdout',
     `--test-reporter-destination=${counts}`,
   ];
-  let ok = await runShard(`${tier}-without-postgres`, 0, files, false, { env, reporter });
+  let ok = await runShard(`${tier}-without-postgres`, 0, longestFirst(files), false, { env, reporter });
   const reported = new Map(
     (existsSync(counts) ? readFileSync(counts, 'utf8') : '')
       .split('\n')
@@ -216,6 +248,14 @@ if (missing.length > 0) {
   for (const line of missing) console.error(`npm test needs: ${line}`);
   process.exit(1);
 }
+if (tiers.includes('e2e')) {
+  for (const f of [...TIMED_BROWSER_SUITES, ...UNTIMED_PROCESS_FILES]) {
+    if (!existsSync(f)) {
+      console.error(`scripts/run-tests.mjs names ${f}, which does not exist`);
+      process.exit(2);
+    }
+  }
+}
 if (!process.env.TEST_DATABASE_URL && !withoutPostgres) {
   console.warn('\n!! TEST_DATABASE_URL is not set: every PostgreSQL suite will be reported as SKIPPED, not passed.\n');
 }
@@ -252,17 +292,16 @@ for (const tier of tiers) {
   const alone = files.filter((f) => ALONE[tier]?.(f) ?? false);
   const shared = files.filter((f) => !alone.includes(f));
   if (shared.length > 0) {
-    const shards = shardsOf(shared, Math.min(SHARDS[tier], MAX_PROCESSES));
+    const count = Math.min(SHARDS[tier], MAX_PROCESSES, shared.length);
+    const queue = longestFirst(shared);
     const what = alone.length > 0 ? ` (the ${alone.length} that need the machine to themselves next)` : '';
-    console.log(
-      `\n== ${tier}: ${shared.length} files in ${shards.length} process${shards.length > 1 ? 'es' : ''}${what}`,
-    );
-    const results = await Promise.all(shards.map((shard, i) => runShard(tier, i, shard, shards.length > 1)));
+    console.log(`\n== ${tier}: ${shared.length} files in ${count} process${count > 1 ? 'es' : ''}${what}`);
+    const results = await Promise.all(Array.from({ length: count }, (_, i) => runShard(tier, i, queue, count > 1)));
     if (results.some((ok) => !ok)) failed = true;
   }
   if (alone.length > 0) {
     console.log(`\n== ${tier}: ${alone.length} files, one at a time, alone on the machine`);
-    if (!(await runShard(`${tier}-alone`, 0, alone, false))) failed = true;
+    if (!(await runShard(`${tier}-alone`, 0, longestFirst(alone), false))) failed = true;
   }
 }
 rmSync(ENTRIES, { recursive: true, force: true });

@@ -1,22 +1,27 @@
 #!/usr/bin/env node
 // Writes test/durations.json from the logs of test runs (`.ci/run`'s or `npm test`'s output):
-// each integration and e2e file's seconds, which scripts/run-tests.mjs deals files to processes
-// by. A later log's figure replaces an earlier one's. Refresh it when a tier's balance drifts
-// (its two processes ending minutes apart).
+// each integration and e2e file's seconds (the contract suites' integration files too), by which scripts/run-tests.mjs starts the longest
+// files first. A later log's figure replaces an earlier one's; a file in no log keeps the figure
+// it had, and a file that no longer exists goes. Refresh it when files are added or grow.
 //
 //   node scripts/test-durations.mjs older-ci.log ci.log
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const logs = process.argv.slice(2);
 if (logs.length === 0) {
   console.error('usage: node scripts/test-durations.mjs <log of a test run>…');
   process.exit(2);
 }
-const durations = {};
+const target = new URL('../test/durations.json', import.meta.url);
+const durations = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(target, 'utf8'))).filter(([path]) =>
+    existsSync(new URL(`../${path}`, import.meta.url)),
+  ),
+);
 for (const log of logs) {
   const seen = new Set();
   for (const [, file, ms] of readFileSync(log, 'utf8').matchAll(
-    /^✔ (test\/(?:integration|e2e)\/\S+\.test\.ts) \(([\d.]+)ms\)$/gm,
+    /^✔ (test\/(?:contracts\/)?(?:integration|e2e)\/\S+\.test\.ts) \(([\d.]+)ms\)$/gm,
   )) {
     // A file's first figure in a log is its run on the main Node; .ci/run runs some again on others.
     if (seen.has(file)) continue;
@@ -25,5 +30,5 @@ for (const log of logs) {
   }
 }
 const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
-writeFileSync(new URL('../test/durations.json', import.meta.url), `${JSON.stringify(sorted, null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`test/durations.json: ${Object.keys(sorted).length} files`);

@@ -28,6 +28,8 @@ const FLAWED: Record<string, string> = {
   '/too-wide': '<title>Wide</title><main><h1>Wide</h1><div style="width:600px">Wider than a phone</div></main>',
   '/faint-field':
     '<title>Faint</title><main><h1>Faint</h1><input id="f" aria-label="Name" style="border:1px solid #ddd;background:none"></main>',
+  '/cramped-on-a-phone': `<title>Cramped</title><style>nav a{display:inline-block;padding:12px}@media (max-width:600px){nav a{width:8px;height:8px;padding:0;overflow:hidden}}</style>
+<main><h1>Cramped</h1><nav aria-label="Pages"><a href="/a">A</a><a href="/b">B</a></nav></main>`,
   '/unlabelled':
     '<title>Unlabelled</title><main><h1>Unlabelled</h1><img src="https://example.com/a.png"><input></main>',
 };
@@ -256,7 +258,7 @@ for (const engine of ENGINES) {
       // The checks' own test needs no storage: once.
       if (engine.name === 'sqlite') {
         test(
-          'the checks themselves: they catch a dark-only contrast fault, sideways scrolling, a faint field, unlabelled controls; they block the outside',
+          'the checks themselves: they catch a dark-only contrast fault, sideways scrolling, targets cramped on a phone, a faint field, unlabelled controls; they block the outside',
           TIMEOUT,
           async () => {
             const page = await newPage();
@@ -274,6 +276,12 @@ for (const engine of ENGINES) {
             await page.emulateMedia({ colorScheme: null });
             await page.goto(`${destBase}/too-wide`);
             await assert.rejects(checkEveryTheme(page), /\[light, 390 px\] scrolls sideways by 2\d\d px/);
+            // At 390 px axe checks the rules a width changes (the rest it read at 1280 px): they catch it.
+            await page.goto(`${destBase}/cramped-on-a-phone`);
+            await assert.rejects(
+              checkEveryTheme(page),
+              /\/cramped-on-a-phone \[light, 390 px\]:\n {2}- target-size \(serious\): /,
+            );
             await page.goto(`${destBase}/faint-field`);
             await assert.rejects(
               checkEveryTheme(page),

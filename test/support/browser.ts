@@ -1,6 +1,6 @@
 /**
- * A real Chromium for the tests of pages: one browser per test file, launched at the first
- * `newPage` and closed by the file's `after(closeBrowser)`; a fresh context per page; axe-core against
+ * A real Chromium for the tests of pages: one browser per test process, launched at the first
+ * `newPage`, its pages closed by each file's `after(closeBrowser)`; a fresh context per page; axe-core against
  * WCAG 2.2 AA; the light and dark themes and a phone-width screen; keyboard-only journeys.
  * Nothing leaves the loopback interface (see `newPage`).
  */
@@ -42,6 +42,8 @@ export interface AxeOptions {
   include?: string;
   /** Only AXE_COLOUR_RULES: for a screen already checked whole in the other theme (`axeRulesIn`). */
   colourOnly?: boolean;
+  /** Only AXE_LAYOUT_RULES: for a screen already checked whole at another width (THEMES). */
+  layoutOnly?: boolean;
 }
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] as const;
@@ -51,6 +53,17 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
  * (`color-contrast-enhanced`). A rule axe adds to `cat.color` at AA belongs here.
  */
 const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
+
+/**
+ * The rules within AXE_TAGS whose outcome the window's width can change on the same markup: the
+ * colour rules (text wraps over other backgrounds), target sizes and spacing (WCAG 2.5.8), and a
+ * region that scrolls only when narrow. What else axe checks reads the markup, the same at every
+ * width. What one width alone shows is the same on every screen (the header's Menu and the links
+ * list's cards on a phone, the header's links on a desktop), and axe reads it whole at both:
+ * every route at 375 px (test/e2e/every-route-browser.test.ts), every screen of checkEveryTheme
+ * at 1280 px.
+ */
+const AXE_LAYOUT_RULES = [...AXE_COLOUR_RULES, 'target-size', 'scrollable-region-focusable'] as const;
 
 /**
  * The axe rules a screen needs in a theme: every rule in light, the colour rules alone in dark.
@@ -76,22 +89,51 @@ const WAIT_MS = 45_000;
 
 let launched: Promise<Browser> | undefined;
 
-/** The file's Chromium, launched on first use. */
+/**
+ * What the test runner's process (scripts/run-tests.mjs) closes once its last file has ended:
+ * there, one Chromium serves every file of the process, since a page's context is its own
+ * (cookies, storage) and a launch costs more than a small suite's pages. Absent when a file runs
+ * on its own (`node --test`): then each file's closeBrowser closes the browser.
+ */
+const AT_PROCESS_END = Symbol.for('linkpix.tests.atProcessEnd');
+const atProcessEnd = (): (() => Promise<void>)[] | undefined =>
+  (globalThis as { [AT_PROCESS_END]?: (() => Promise<void>)[] })[AT_PROCESS_END];
+
+/** The process's Chromium, launched on first use (and again if it went away). */
 export function browser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
-  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  if (launched === undefined) {
+    const starting = chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    launched = starting;
+    starting.then(
+      (b) =>
+        b.once('disconnected', () => {
+          if (launched === starting) launched = undefined;
+        }),
+      () => {
+        if (launched === starting) launched = undefined;
+      },
+    );
+    atProcessEnd()?.push(() => starting.then((b) => b.close()).catch(() => {}));
+  }
   return launched;
 }
 
 /**
- * Closes the file's Chromium: each file that opens pages calls `after(closeBrowser)` at its top
- * level. Not a hook registered by this module: files share a process (docs/adr/0038), and a
- * module is evaluated once, for the first file that imports it.
+ * Ends a file's use of Chromium: each file that opens pages calls `after(closeBrowser)` at its
+ * top level. Its pages still open are closed; so is the browser, unless the runner's process
+ * keeps it for the next file (AT_PROCESS_END). Not a hook registered by this module: files share
+ * a process (docs/adr/0038), and a module is evaluated once, for the first file that imports it.
  */
 export async function closeBrowser(): Promise<void> {
   const b = launched;
+  if (!b) return;
+  if (atProcessEnd()) {
+    await Promise.all((await b).contexts().map((context) => context.close()));
+    return;
+  }
   launched = undefined;
-  if (b) await (await b).close();
+  await (await b).close();
 }
 
 const blocked = new WeakMap<Page, string[]>();
@@ -176,8 +218,14 @@ export async function expectNoAxeViolations(page: Page, options: AxeOptions = {}
   let builder = new AxeBuilder({
     page,
     ...((await axeLoaded(page)) ? { axeSource: AXE_ALREADY_LOADED } : {}),
-  }).setLegacyMode(true);
-  builder = options.colourOnly ? builder.withRules([...AXE_COLOUR_RULES]) : builder.withTags([...AXE_TAGS]);
+  })
+    // Every violating element in full; of what passed or could not be told, one element a
+    // rule: naming every element (a CSS selector each) is much of a run's time.
+    .options({ resultTypes: ['violations'] })
+    .setLegacyMode(true);
+  if (options.colourOnly) builder = builder.withRules([...AXE_COLOUR_RULES]);
+  else if (options.layoutOnly) builder = builder.withRules([...AXE_LAYOUT_RULES]);
+  else builder = builder.withTags([...AXE_TAGS]);
   if (options.include !== undefined) builder = builder.include(options.include);
   if (exceptions.length > 0) builder = builder.disableRules(exceptions.map((e) => e.ruleId));
   const results = await builder.analyze();
@@ -201,20 +249,25 @@ export interface Theme {
   label: string;
   colorScheme: 'light' | 'dark';
   viewport: { width: number; height: number };
+  /** The axe rules checked in it: every rule once a screen, in the others what they change. */
+  axe: Pick<AxeOptions, 'colourOnly' | 'layoutOnly'>;
 }
 
-/** Light and dark on a desktop screen, and light at 390 px wide. */
+/**
+ * Light and dark on a desktop screen, and light at 390 px wide: axe whole in the first, its
+ * colour rules in dark (`axeRulesIn`), its layout rules at 390 px (AXE_LAYOUT_RULES).
+ */
 export const THEMES: readonly Theme[] = [
-  { label: 'light', colorScheme: 'light', viewport: VIEWPORTS.desktop },
-  { label: 'dark', colorScheme: 'dark', viewport: VIEWPORTS.desktop },
-  { label: 'light, 390 px', colorScheme: 'light', viewport: VIEWPORTS.mobile },
+  { label: 'light', colorScheme: 'light', viewport: VIEWPORTS.desktop, axe: axeRulesIn('light') },
+  { label: 'dark', colorScheme: 'dark', viewport: VIEWPORTS.desktop, axe: axeRulesIn('dark') },
+  { label: 'light, 390 px', colorScheme: 'light', viewport: VIEWPORTS.mobile, axe: { layoutOnly: true } },
 ];
 
 /**
  * Checks the page as it stands (after a POST, say) in every theme, switching the color scheme
  * and the window width in place without reloading, then restores them. In each: no axe
- * violation (in dark, of the colour rules: `axeRulesIn`), no horizontal scrolling (WCAG 1.4.10), form fields that stand out from the page
- * (WCAG 1.4.11, which axe does not check), and `check` if given.
+ * violation (of the rules THEMES names), no horizontal scrolling (WCAG 1.4.10), form fields that
+ * stand out from the page (WCAG 1.4.11, which axe does not check), and `check` if given.
  */
 export async function checkEveryTheme(
   page: Page,
@@ -228,7 +281,7 @@ export async function checkEveryTheme(
       await page.emulateMedia({ colorScheme: theme.colorScheme });
       await page.setViewportSize(theme.viewport);
       const label = options.label ? `${options.label}, ${theme.label}` : theme.label;
-      await expectNoAxeViolations(page, { ...options, ...axeRulesIn(theme.colorScheme), label });
+      await expectNoAxeViolations(page, { ...options, ...theme.axe, label });
       // locator.evaluate works with JavaScript off (page.evaluate, which axe uses, does not).
       const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
       if (overflow > 0) throw new Error(`${page.url()} [${label}] scrolls sideways by ${overflow} px`);

@@ -68,7 +68,7 @@ after(async () => {
   serverB?.disconnect();
 });
 
-// The same contracts as the memory adapters and the core's fakes (test/unit/state-contracts.test.ts),
+// The same contracts as the memory adapters and the core's fakes (test/contracts/unit/click-state.test.ts),
 // here two instances on one Redis. RedisClickQuota counts only once seeded, so it is not a
 // ClickQuota of its own: its contract runs through FallbackClickQuota (test/contracts/integration).
 let contractLink = 10_000;
