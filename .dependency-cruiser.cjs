@@ -1,4 +1,4 @@
-// The layer rules of docs/architecture.md, checked by `npm run check:deps` (docs/adr/0022).
+// The layer rules of docs/architecture.md, checked by `npm run check:deps`.
 // What dependency-cruiser cannot see, a read of `process.env`, scripts/check-core-env.mjs greps for.
 
 /**

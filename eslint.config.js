@@ -1,6 +1,6 @@
 // ESLint (flat config) with typescript-eslint: the type-aware rules that catch what the compiler
 // does not (a promise nobody awaits, an async function where a callback must be sync, `await` on
-// a non-promise), plus unused code and type-only imports. See docs/adr/0022. Formatting is
+// a non-promise), plus unused code and type-only imports. See docs/architecture.md. Formatting is
 // Prettier's business, so no stylistic rule is enabled here.
 import js from '@eslint/js';
 import globals from 'globals';

@@ -233,7 +233,7 @@ async function explainEach(db: Kysely<Database>, clicks: ReturnType<typeof redir
       await insertClickArrays(trx, rows);
       await s.insertMarks(trx, [...window.orderedMarks()]);
       await s.upsertRollups(trx, [...window.orderedIncrements()].slice(0, 2_000));
-      // A window's counters, as the writer writes them (docs/adr/0081).
+      // A window's counters, as the writer writes them (docs/design/clicks.md).
       await s.countWindow(
         trx,
         [...batch.counts].map(([id, n]) => ({ id, clicks: n, rotation: live.has(id) ? 1 : null })),

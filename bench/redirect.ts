@@ -45,7 +45,8 @@ const { values } = parseArgs({
     hot: { type: 'string', default: '10000' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
-    // Half the links with twenty rules, half plain, each half measured in turns (bench/redirect/seed.ts, docs/adr/0059).
+    // Half the links with twenty rules, half plain, each half measured in turns (bench/redirect/seed.ts,
+    // docs/design/rules.md).
     rules: { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
     // Extra environment for the linkpix server, to try a setting (KEY=VALUE, repeatable).

@@ -120,8 +120,8 @@ export async function loadRollups(
 }
 
 /**
- * Folds the loaded rollups' finished months into monthly and quarterly ones (ADRs 40, 75), as a running server's
- * background rounds would have, and says how long it took.
+ * Folds the loaded rollups' finished months into monthly and quarterly ones (docs/design/statistics.md), as a running
+ * server's background rounds would have, and says how long it took.
  */
 export async function foldFinishedMonths(
   db: Kysely<Database>,

@@ -6,7 +6,7 @@
  * must not read. Then times every `name` over the full range through the real service
  * (owner check + range numbers + the list), p50 and p99 of repeated runs on random links.
  *
- * The finished months are folded into monthly rollups first, as a running server does (ADR 40),
+ * The finished months are folded into monthly rollups first, as a running server does (docs/design/statistics.md),
  * unless --unfolded.
  *
  *   npm run bench:stats [-- --clicks 10000000 --links 1000 --days 365 --raw 1000000 --runs 200 --engine both|sqlite|postgres --unfolded]
@@ -221,7 +221,7 @@ function overview(c: Container, account: { id: number; timezone: string }, id: n
   return c.stats.overview(account, id, { range: { from: FIRST_DAY, to: LAST_DAY }, lists }, 'owner');
 }
 
-/** The same numbers as the page read them before ADR 63: the headline and a query per list, each checking the owner and summing the range. */
+/** The same numbers read list by list, beside the overview's one read (docs/design/statistics.md): the headline and a query per list, each checking the owner and summing the range. */
 function overviewByList(c: Container, account: { id: number; timezone: string }, id: number) {
   const range = { from: FIRST_DAY, to: LAST_DAY };
   const query = (name: StatsName, page: StatsQuery['page']) =>

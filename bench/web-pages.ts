@@ -17,7 +17,7 @@
  *
  *   npm run bench:web [-- --links 100000 --clicks 10000000 --runs 300 --engine both|sqlite|postgres
  *                        --pages REGEXP (only the pages whose label matches, e.g. 'search')
- *                        --unfolded (statistics from the daily rollups alone, not folded into months: ADR 40)
+ *                        --unfolded (statistics from the daily rollups alone, not folded into months)
  *                        --keep (PostgreSQL: the loaded schema is kept and its name printed)
  *                        --schema NAME (PostgreSQL: time the pages on a schema kept before, loading nothing)]
  *   (PostgreSQL from TEST_DATABASE_URL, if set, with Redis at TEST_REDIS_URL or 127.0.0.1:6379
@@ -195,7 +195,7 @@ async function load(label: string, config: Config, pgSchema: string | undefined)
       .executeTakeFirstOrThrow();
   });
 
-  // Loaded and folded while no server runs: a server folds months in rounds of its own (ADR 40,
+  // Loaded and folded while no server runs: a server folds months in rounds of its own (docs/design/statistics.md,
   // a minute after it starts), and a round in flight while the fold below starts over wrote
   // the month rows a second time (PostgreSQL: a duplicate key in click_rollup_months). The
   // server timed below starts on months folded already, so its rounds find nothing to do.

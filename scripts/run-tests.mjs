@@ -17,7 +17,7 @@ const TIERS = {
 
 // A tier's files share a process (or two, to use both cores of the CI machine): starting Node,
 // its TypeScript loader and the app's modules once per file cost more than most files' tests.
-// Tests therefore leave no process-wide state behind (docs/adr/0038).
+// Tests therefore leave no process-wide state behind (docs/design/tests.md).
 // TEST_PROCESSES=1 keeps every tier to one (for runs that share the machine with another).
 const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 // Files that must have the machine to themselves: they bound a time (a p99, "within 2 s"), kill or

@@ -8,7 +8,7 @@ export const LINK_KINDS =
   '40% plain, 20% by country (US GB DE FR JP), 20% by platform (iOS Android Windows OS X), 20% rotating over 3 URLs';
 
 /**
- * With --rules, every odd link's rules instead (docs/adr/0059): twenty, of every condition that
+ * With --rules, every odd link's rules instead (docs/design/rules.md): twenty, of every condition that
  * needs no cookie; every even link is plain, so one server answers both in the same run
  * (traffic.ts, LinkSet). A rule decides 95 % of the bench's varied visitors (the country list
  * first, 46 %), so nearly every click of these links adds a `decision` sum; 4.7 % test all

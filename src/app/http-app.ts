@@ -39,7 +39,7 @@ export interface HttpOptions extends ServerSettings {
   importMaxBytes: number;
   trustProxy: TrustProxy;
   rateLimit: RateLimitSettings;
-  /** Requests counted and redirects timed for GET /metrics (docs/adr/0030); absent: metrics are off. */
+  /** Requests counted and redirects timed for GET /metrics (docs/design/observability.md); absent: metrics are off. */
   metrics?: HttpMetrics | undefined;
 }
 

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // for another instance's clicks to be rolled up (failures are reported and retried).
   server.startClickRecovery();
   // Listening only once the writer thread can write: visits answered while it started had their
-  // clicks queue up unwritten, more than a flush interval of them (docs/adr/0063).
+  // clicks queue up unwritten, more than a flush interval of them (docs/design/clicks.md).
   await server.container.visits.startClickWriter();
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // The address short links are built on, which a listening socket's address need not be.

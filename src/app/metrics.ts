@@ -14,7 +14,7 @@ export interface Metrics {
 }
 
 /**
- * GET /metrics (docs/adr/0030): on the app's port behind METRICS_TOKEN, or on METRICS_PORT;
+ * GET /metrics (docs/design/observability.md): on the app's port behind METRICS_TOKEN, or on METRICS_PORT;
  * null when neither is set, and then nothing is counted on a request either.
  */
 export function metricsOf(config: Config, container: Container): Metrics | null {

@@ -82,12 +82,15 @@ export interface VisitRuntime {
   /**
    * Starts the click writer thread now (it starts with the first click otherwise) and resolves
    * once it can write: called by the server before it listens, not by tools that never serve a
-   * visit (docs/adr/0063).
+   * visit (docs/design/clicks.md).
    */
   startClickWriter(): Promise<void>;
   /** Clicks as they happen, per account, for the live pages: across instances through Redis when set. */
   feed: ClickFeed;
-  /** Word of sessions ended, so that live streams end at once: across instances through Redis when set (docs/adr/0058). */
+  /**
+   * Word of sessions ended, so that live streams end at once: across instances through Redis when set
+   * (docs/design/statistics.md).
+   */
   sessionEnds: SessionEnds;
   /** The shared state's connection (the API rate limit counts there too), null without REDIS_URL. */
   redis: Redis | null;
@@ -361,7 +364,7 @@ function clickWriter(
     owner,
   };
   // SQLite: its connection commits often, on a thread that serves no request: it checkpoints the
-  // WAL, never a commit of the redirect's thread (docs/adr/0041).
+  // WAL, never a commit of the redirect's thread (docs/design/clicks.md).
   return new WorkerClickStore(data, {
     onError,
     meter,

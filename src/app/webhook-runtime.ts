@@ -41,7 +41,7 @@ export interface WebhookRuntime {
   /**
    * For LinksService and the importer, in a change's unit of work: each change becomes deliveries
    * written on `db` (the unit's transaction), and the dispatcher is woken once the unit has
-   * committed. A failure reaches the change, which is rolled back (docs/adr/0033).
+   * committed. A failure reaches the change, which is rolled back (docs/design/webhooks.md).
    */
   linkEventsOn(db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener;
   /** The same outside a unit (a dry-run import tells nothing, the in-memory tests): writes on the pool. */

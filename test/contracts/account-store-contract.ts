@@ -22,7 +22,7 @@ export function describeAccountStoreContract(name: string, make: () => AccountSt
         { ...who, createdAt: 1000 },
       );
       assert.equal(account.suspendedAt, null);
-      // A personal account's key: its own person's, every scope, no end (docs/adr/0064).
+      // A personal account's key: its own person's, every scope, no end (docs/design/teams.md).
       assert.deepEqual(made, {
         id: made.id,
         accountId: account.id,

@@ -1,5 +1,5 @@
 // What the audit log's ports promise (src/core/audit/audit-store.ts), as the audit pages, the API
-// and the CSV export rely on them (docs/adr/0071): what AuditLog records AuditStore reads back
+// and the CSV export rely on them (docs/design/teams.md): what AuditLog records AuditStore reads back
 // whole, newest first, in its workspace only, filtered, paged and in keyset chunks, with its
 // actor's and key's names as they are now; prune removes by age. Run against the SQL stores on
 // both engines (they have no fake: services write entries through their unit of work).
@@ -11,7 +11,7 @@ import type { AuditLog, AuditStore } from '../../src/core/audit/audit-store.ts';
 export interface AuditStoreSubject {
   log: AuditLog;
   store: AuditStore;
-  /** A fresh workspace and its owner (one id: docs/adr/0064), named `name`. */
+  /** A fresh workspace and its owner (one id: docs/design/teams.md), named `name`. */
   workspace: (name: string) => Promise<number>;
   /** A key of the workspace's owner, named `name`. */
   key: (workspaceId: number, name: string) => Promise<number>;

@@ -2,7 +2,7 @@
 // once flushed, every click recorded before is a row (bots included), each link's clicks grew by
 // its human clicks, its last rotation is the latest recorded, and its day's total is summed; a
 // close writes everything recorded before it; a deleted link's clicks are dropped, the others
-// written. Run against each arrangement of the one click pipeline (docs/adr/0078): the writer
+// written. Run against each arrangement of the one click pipeline (docs/design/clicks.md): the writer
 // thread on a SQLite file and on PostgreSQL, and the writer in process for an in-memory SQLite.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

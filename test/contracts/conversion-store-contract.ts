@@ -1,5 +1,5 @@
 // What every ConversionStore promises (src/core/conversions/conversion.ts), as conversion tracking
-// and its results rely on it (docs/adr/0074): one conversion per click id and name (a repeat
+// and its results rely on it (docs/design/rules.md): one conversion per click id and name (a repeat
 // answers the first), a click's names, and the clicks and conversions per rule and variant. Run
 // against the in-memory fake (unit; it has no clicks, so the grouping tests skip) and the SQL
 // store on both engines.

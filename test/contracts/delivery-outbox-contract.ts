@@ -177,7 +177,7 @@ export function describeExpiryClaimsContract(name: string, make: () => ExpiryCla
       const s = make();
       const account = await s.account();
       const ids: number[] = [];
-      // Due after their creation at 1000: a link made already past its date counts as told (docs/adr/0033).
+      // Due after their creation at 1000: a link made already past its date counts as told (docs/design/webhooks.md).
       for (let i = 0; i < 3; i++)
         ids.push(await s.link(account, { endsAt: 1500 }), await s.link(account, { cap: 1, clicks: 1 }));
       // Other suites' expired links may be due too: claim until none of these is left.

@@ -1,5 +1,5 @@
 // What every EmailVerificationStore promises (src/core/security/email-verification-store.ts), as
-// sign-up's email proof relies on it (docs/adr/0072): a person is pending from their first link
+// sign-up's email proof relies on it (docs/design/teams.md): a person is pending from their first link
 // until one is used; a link works once, before its end, and using one ends every other of theirs.
 // Run against the SQL store on both engines (it has no fake).
 import { describe, test } from 'node:test';

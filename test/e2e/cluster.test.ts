@@ -74,7 +74,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
   /**
    * Waits until the database holds `expected` clicks of `ids` in rows, counters and rollups (or
    * the deadline), then a moment more: a click written twice would show. The counters and
-   * rollups go in a window after the rows (docs/adr/0039), retried a second later should it fail.
+   * rollups go in a window after the rows (docs/design/clicks.md), retried a second later should it fail.
    */
   const settled = async (ids: number[], expected: number): Promise<Written> => {
     const deadline = Date.now() + 15_000;
@@ -105,7 +105,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
         LOG_LEVEL: 'info',
         CLICK_FLUSH_INTERVAL_MS: String(FLUSH_MS),
         // Statistics with every batch, so that the database can be compared with them at any
-        // time; a killed instance's batches are rolled up by the others this soon after (docs/adr/0034).
+        // time; a killed instance's batches are rolled up by the others this soon after (docs/design/clicks.md).
         ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 0, CLICK_WRITER_LEASE_MS: LEASE_MS }),
       },
     });
@@ -334,7 +334,7 @@ describe('three instances behind nginx, on PostgreSQL and Redis', { skip: POSTGR
     const detail = `${answered} answered, ${bound} in the interval before the kill; stored ${JSON.stringify(stored)}`;
     assert.ok(stored.rows <= answered && stored.rows >= answered - bound, detail);
     // The statistics and these uncapped links' counters go in a window of their own after the
-    // rows (docs/adr/0023, 0039). A kill before it leaves the victim's batches recorded as not
+    // rows (docs/design/clicks.md). A kill before it leaves the victim's batches recorded as not
     // rolled up, and once its lease has run out another instance rolls them up from the rows,
     // counters included (0034).
     assert.ok(stored.clicks <= stored.rows && stored.total <= stored.rows, detail);

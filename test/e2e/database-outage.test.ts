@@ -101,7 +101,7 @@ describe('a PostgreSQL outage under the running server', { skip: POSTGRES_SKIP ?
 
   test('a cut network: cached links redirect, /health and the API answer 503; restored: 200 and every click written', async () => {
     assert.equal((await visit(0)).status, 302); // the link is cached now
-    // Its row goes with the batch, its counter with the window written after it (docs/adr/0039).
+    // Its row goes with the batch, its counter with the window written after it (docs/design/clicks.md).
     await until('the first click to be written and counted', async () => {
       const first = await stored();
       return first.rows === 1 && first.counter === 1;

@@ -1,9 +1,9 @@
 /**
- * `kill -9` soon after a start (issue 32): an instance killed 0.5 s after its first answered
+ * `kill -9` soon after a start: an instance killed 0.5 s after its first answered
  * visit, under loopback load, loses at most the clicks answered in the last flush interval
- * before the kill (docs/adr/0063). Killed 0.7 s after its start it once lost four intervals
- * of them: the visits answered while its writer thread started only queued. Once it is
- * started again, the statistics and counters of what was written are recovered (ADR 0034).
+ * before the kill (docs/design/clicks.md): no visit is answered before its writer thread can
+ * write, so the first second's clicks are held to the same bound. Once it is
+ * started again, the statistics and counters of what was written are recovered.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 // GET /health within 100 ms at the 99th percentile while heavy requests run, sampled throughout
 // (test/support/loop-probe.ts): three 20 MB imports and twenty 2048 px PNG QR codes at once.
 // Issue 30 measured with 45 MB files; a file holds the loop by what is done with a piece of it,
-// not by its size, and 20 MB is still well beyond anything parsed whole in one turn (ADR 68).
+// not by its size, and 20 MB is still well beyond anything parsed whole in one turn (docs/design/tests.md).
 // The files are written once, for both engines.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -148,7 +148,7 @@ describe('every route of the web app at 375 px, light and dark', () => {
   );
 });
 
-// EMAIL_VERIFICATION=required adds the pages a sign-up waits on (docs/adr/0072); the app above
+// EMAIL_VERIFICATION=required adds the pages a sign-up waits on (docs/design/teams.md); the app above
 // runs without them, so a second app on SQLite, its mail caught by a local SMTP server.
 describe('the email verification pages at 375 px, light and dark (EMAIL_VERIFICATION=required)', () => {
   const sink = new SmtpSink();

@@ -1,5 +1,5 @@
 /**
- * Live numbers in a real Chromium (docs/web.md, ADR 54): with the dashboard or a link's
+ * Live numbers in a real Chromium (docs/web.md, docs/design/statistics.md): with the dashboard or a link's
  * statistics open, a visit of the link changes the totals within 2 s, without a reload, while
  * the rollups wait a minute (STATS_FLUSH_INTERVAL_MS). Without JavaScript the page is as loaded.
  */

@@ -111,7 +111,7 @@ describe(
       await new Promise((r) => setTimeout(r, 3000));
       alive();
       for (let i = 0; i < 10; i++) assert.equal((await visit('plain')).status, 302, `plain visit ${i}`);
-      // The cap is counted in the database meanwhile (docs/adr/0029).
+      // The cap is counted in the database meanwhile (docs/design/caps.md).
       assert.equal((await visit('capped')).status, 302);
       // An API write publishes an invalidation that cannot go out; the write itself succeeds.
       assert.equal((await create('url=https%3A%2F%2Fexample.com%2Fduring&alias=during')).status, 201);

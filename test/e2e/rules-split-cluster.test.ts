@@ -1,6 +1,6 @@
 /**
  * A link's weighted split across two instances of the compiled server behind nginx, on
- * PostgreSQL and Redis (docs/api.md §18, docs/adr/0059): each new visitor's draw is independent,
+ * PostgreSQL and Redis (docs/api.md §18, docs/design/rules.md): each new visitor's draw is independent,
  * so over many distinct visitors the shares stay within 3 points of the weights whichever
  * instance answers, and a visitor keeps their variant (its cookie) on every instance.
  */

@@ -68,7 +68,7 @@ const AXE_LAYOUT_RULES = [...AXE_COLOUR_RULES, 'target-size', 'scrollable-region
 /**
  * The axe rules a screen needs in a theme: every rule in light, the colour rules alone in dark.
  * The dark theme changes only colours (app.css's light-dark() roles and color-scheme), so what
- * else axe checks reads the same markup and layout in both (docs/adr/0068).
+ * else axe checks reads the same markup and layout in both (docs/design/tests.md).
  */
 export function axeRulesIn(colorScheme: 'light' | 'dark'): Pick<AxeOptions, 'colourOnly'> {
   return { colourOnly: colorScheme === 'dark' };
@@ -123,7 +123,7 @@ export function browser(): Promise<Browser> {
  * Ends a file's use of Chromium: each file that opens pages calls `after(closeBrowser)` at its
  * top level. Its pages still open are closed; so is the browser, unless the runner's process
  * keeps it for the next file (AT_PROCESS_END). Not a hook registered by this module: files share
- * a process (docs/adr/0038), and a module is evaluated once, for the first file that imports it.
+ * a process (docs/design/tests.md), and a module is evaluated once, for the first file that imports it.
  */
 export async function closeBrowser(): Promise<void> {
   const b = launched;

@@ -57,7 +57,7 @@ export interface Written {
 export async function writtenTo(databaseUrl: string, linkIds?: readonly number[]): Promise<Written> {
   const of = linkIds === undefined ? '' : ` where link_id in (${linkIds.map(Number).join(',')})`;
   const and = linkIds === undefined ? ' where' : `${of} and`;
-  // A link's count is links.clicks and, on PostgreSQL, its clicks not yet settled there (docs/adr/0081).
+  // A link's count is links.clicks and, on PostgreSQL, its clicks not yet settled there (docs/design/clicks.md).
   const query = `select (select coalesce(sum(clicks), 0) from links${linkIds === undefined ? '' : ` where id in (${linkIds.map(Number).join(',')})`})
         + (select coalesce(sum(clicks), 0) from link_click_counts${of}) as clicks,
       (select count(*) from clicks${of}) as rows,

@@ -46,7 +46,7 @@ export async function insertSearchRows(
 
 /**
  * A link's click count and last rotation position as its reads show them: with, on PostgreSQL,
- * what is not yet settled into its row (docs/adr/0081). Undefined: no such link.
+ * what is not yet settled into its row (docs/design/clicks.md). Undefined: no such link.
  */
 export async function linkCounter(
   db: Kysely<Database>,

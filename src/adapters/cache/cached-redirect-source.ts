@@ -84,7 +84,7 @@ const PROBE_MS = 1000;
  * A link past its time, or doubted because invalidations may have been lost (Redis was away),
  * stays held, expired, until it is read again, evicted or invalidated: while the database
  * cannot be read, its visits are answered from that last known state rather than 503
- * (docs/adr/0044). An invalidation received removes the entry, so what it named is never
+ * (docs/design/outages.md). An invalidation received removes the entry, so what it named is never
  * answered stale.
  */
 export class CachedRedirectSource implements RedirectLinkSource, InvalidationHandler {

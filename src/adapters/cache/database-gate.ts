@@ -12,7 +12,7 @@ export interface DatabaseGateOptions {
  * What the cache's reads have learnt of the database: once a read fails with UnavailableError,
  * visits of links the cache still holds are answered from their last known state without
  * trying the database each (a cut network holds every attempt until the connect timeout), and
- * one read per probeMs tries it again; the first read that succeeds ends it (docs/adr/0044).
+ * one read per probeMs tries it again; the first read that succeeds ends it (docs/design/outages.md).
  */
 export class DatabaseGate {
   private probeAt: number | null = null;

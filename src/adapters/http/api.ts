@@ -18,7 +18,7 @@ import { uploadWindowMs } from './upload-window.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every API route and its policy action (docs/adr/0064). */
+    /** Every API route and its policy action (docs/design/teams.md). */
     policedRoutes: PolicedRoute[];
   }
 }

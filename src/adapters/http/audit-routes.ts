@@ -10,7 +10,10 @@ import { pathOf, rawQueryOf, type ApiContext } from './handlers/context.ts';
 
 type Handler = RouteOptions['handler'];
 
-/** GET /api/v1/workspaces/{id}/audit (admins and owners; docs/adr/0071): a page of entries, or with format=csv all that match. */
+/**
+ * GET /api/v1/workspaces/{id}/audit (admins and owners; docs/design/teams.md): a page of entries, or with format=csv
+ * all that match.
+ */
 export function auditRoutes(ctx: ApiContext): RouteOptions[] {
   return [
     {

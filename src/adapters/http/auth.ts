@@ -15,7 +15,7 @@ export interface RequestActor extends Actor {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key's workspace (docs/adr/0064): every existing route acts in it, as it did in the account. */
+    /** The key's workspace (docs/design/teams.md): every existing route acts in it, as it did in the account. */
     account: Account;
     actor: RequestActor;
     /** Set by identifyApiKey when the request carries no live key (or the lookup failed). */

@@ -18,7 +18,7 @@ function badRequest(message: string) {
  *
  * JSON goes through Fastify's own parser (secure-json-parse), refusing `__proto__` and
  * `constructor.prototype` keys as invalid JSON: no phpShort client sends them, so a body that
- * does is crafted, and refusing it whole is safer than acting on the rest (docs/adr/0021).
+ * does is crafted, and refusing it whole is safer than acting on the rest (docs/architecture.md).
  * Around it, two answers of the contract's: bytes that are not UTF-8 are a 400 (decoding would
  * turn them into U+FFFD silently), and an empty body is no fields.
  */

@@ -168,7 +168,7 @@ async function importLinks(request: FastifyRequest, reply: FastifyReply, ctx: Ap
  * size limit exist for this route only. On arrival the workspace's and the person's leases are
  * claimed; the file goes to a temporary file as it arrives, holding no instance slot; once it is
  * on disk the slot is taken and the file read, parsed and checked in a thread of its own
- * (docs/design/imports.md, docs/adr/0048).
+ * (docs/design/imports.md, docs/design/import-files.md).
  */
 export async function registerImportRoute(
   api: FastifyInstance,

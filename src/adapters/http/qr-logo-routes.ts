@@ -59,7 +59,7 @@ async function readUpload(request: FastifyRequest): Promise<void> {
 const security = [{ bearerAuth: [] }];
 
 /**
- * PUT and DELETE /api/v1/links/{id}/qr-logo (api.md §6, docs/adr/0058): the web page's upload
+ * PUT and DELETE /api/v1/links/{id}/qr-logo (api.md §6, docs/design/qr.md): the web page's upload
  * through the API, the same rules (qr-logo-upload.ts). Its own scope, so the multipart parser and
  * its limits (one file of 100 KB, a few small fields) exist for this route only.
  */

@@ -5,7 +5,9 @@ import type { TrustFunction } from '../shared/request/client-address.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A visitor's route (the redirect, its pages): no request id echoed, no log line (docs/adr/0007). */
+    /**
+     * A visitor's route (the redirect, its pages): no request id echoed, no log line (docs/design/observability.md).
+     */
     visitor?: boolean;
   }
 }

@@ -4,7 +4,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * One JSON line per request of the API and the web app when it is answered, with its request id
  * (reqId), method, route pattern, status and time. Not the raw URL: a query string may hold what
  * a log should not. Visitors' routes log nothing per request: a line per visit cost the redirect
- * a third of its speed (docs/adr/0007), and the fast path has no request object to log anyway.
+ * a third of its speed (docs/design/observability.md), and the fast path has no request object to log anyway.
  */
 export class RequestLog extends LogController {
   constructor() {

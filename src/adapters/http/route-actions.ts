@@ -17,7 +17,7 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
 
 /**
  * The routes of workspaces and invitations, whose service checks the action itself, against
- * the member's role in the workspace of the path (docs/adr/0064): the action it checks, written
+ * the member's role in the workspace of the path (docs/design/teams.md): the action it checks, written
  * here so that every route's scope is in the route table (the policy matrix test holds the
  * service to it). null: any live key of its user (their workspaces; an invitation sent to them).
  */

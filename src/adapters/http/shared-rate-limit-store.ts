@@ -12,7 +12,7 @@ export interface SharedRateLimitOptions {
 }
 
 /**
- * A rate limit's counts (the API's, the web app's) in Redis, one budget for every instance (docs/adr/0029):
+ * A rate limit's counts (the API's, the web app's) in Redis, one budget for every instance (docs/design/outages.md):
  * rate-limiter-flexible's fixed window (incremented and expired in one Lua script). While this
  * instance has no Redis, its insurance limiter counts in memory (each instance then allows the
  * limit of its own) instead of letting every request through; Redis is used again once it is back.

@@ -356,7 +356,7 @@ function keyRoutes(ctx: ApiContext): RouteOptions[] {
   ];
 }
 
-/** Workspaces, members, invitations and keys (docs/api.md; docs/adr/0064). The service checks every role. */
+/** Workspaces, members, invitations and keys (docs/api.md; docs/design/teams.md). The service checks every role. */
 export function workspaceRoutes(ctx: ApiContext): RouteOptions[] {
   return [...workspaceCrudRoutes(ctx), ...memberRoutes(ctx), ...invitationRoutes(ctx), ...keyRoutes(ctx)];
 }

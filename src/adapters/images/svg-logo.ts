@@ -119,7 +119,7 @@ function keptValue(name: string, value: string): string | null {
 }
 
 /**
- * An uploaded SVG rebuilt from an allow-list (docs/adr/0056): only the elements and attributes
+ * An uploaded SVG rebuilt from an allow-list (docs/design/qr.md): only the elements and attributes
  * above, no event attribute, no reference outside the logo, no DOCTYPE (so no entity of its
  * own), no processing instruction or comment; text escaped again. Null when no `<svg>` is left.
  */

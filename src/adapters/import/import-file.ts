@@ -49,7 +49,7 @@ class ReaderThread {
       workerData: data,
       execArgv: threadExecArgv(),
       // What the thread holds lives for one batch: a small young generation keeps it resident
-      // for less (ADR 8 does the same for the click writer).
+      // for less (as the click writer's thread does).
       // The old generation is capped too: a JSON entry has no size bound of its own (a string or
       // a nesting that never ends), and a file must never grow the process past its bound.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: READER_HEAP_MB },
@@ -132,7 +132,7 @@ async function* whileHeld(batches: AsyncIterable<CheckedRow[]>, lease: ImportHol
 
 /**
  * The whole import of one file on disk: read, parsed and checked in a thread of its own, written
- * here a batch at a time (docs/adr/0048), each batch only while `lease` holds
+ * here a batch at a time (docs/design/import-files.md), each batch only while `lease` holds
  * (docs/design/imports.md). The report carries the format's name.
  */
 export async function importFile(

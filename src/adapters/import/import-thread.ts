@@ -1,5 +1,5 @@
 /**
- * The thread of one import (docs/adr/0048): reads the file, parses it, maps each row and runs
+ * The thread of one import (docs/design/import-files.md): reads the file, parses it, maps each row and runs
  * the create rules that need no database, and hands the rows to the main thread a batch at a
  * time (the importer's batches: batchesOf), at most AHEAD batches before the main thread has taken them, so that a file of any size
  * costs the server's event loop nothing but its writes and holds a few batches in memory.

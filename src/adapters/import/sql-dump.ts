@@ -2,7 +2,7 @@
  * The rows of one table in a MySQL dump (mysqldump, phpMyAdmin): only `INSERT INTO `table`
  * [(columns)] VALUES (…), (…);` statements are read; everything else (DDL, other tables, SET,
  * comments) is stepped over. A value is a string (MySQL quoting: '' or a backslash escape), a
- * number, or NULL, so a row is a plain list of text or null. docs/adr/0035.
+ * number, or NULL, so a row is a plain list of text or null. docs/design/import-files.md.
  */
 export type SqlRow = { line: number; cells: Record<string, string | null> } | { line: number; unreadable: string };
 

@@ -4,7 +4,7 @@ import { DurationHistogram, REDIRECT_BUCKETS } from './duration-histogram.ts';
 const STATUS_SLOTS = 600;
 
 /**
- * What the redirect's fast path counts (docs/adr/0030-metrics.md): answers by status and their
+ * What the redirect's fast path counts (docs/design/observability.md): answers by status and their
  * latency, in plain numbers incremented inline — no label lookup, no prom-client call on a visit.
  * The route door (Fastify) is counted by the request hook into `route`.
  */

@@ -25,7 +25,7 @@ const SVG_LOGO_IN_PNG =
   'An SVG logo can be drawn only into an SVG code: ask for the SVG, leave the logo out, or upload the logo as PNG.';
 
 /**
- * Every QR image linkpix draws (docs/adr/0045-qr-render-threads.md). An SVG's cost does not
+ * Every QR image linkpix draws (docs/design/qr.md). An SVG's cost does not
  * grow with its size (the size is only an attribute), so it is drawn here; a PNG's pixels,
  * whose cost grows with their count, are drawn and deflated in a render thread (piscina), never
  * on the event loop, with a bounded number waiting (shared/bounded-pool.ts: stopped when idle,
@@ -61,7 +61,7 @@ export class QrRenderer {
 
   /** The PNG, or an UnavailableError (503 with Retry-After) while every thread and queue place is taken. */
   png(text: string, settings: QrSettings): Promise<Buffer> {
-    // Drawing an SVG into pixels safely needs a renderer of its own (docs/adr/0056).
+    // Drawing an SVG into pixels safely needs a renderer of its own (docs/design/qr.md).
     if (settings.logo?.type === 'svg') return Promise.reject(ValidationError.of('logo', SVG_LOGO_IN_PNG));
     const logo = settings.logo ? createHash('sha256').update(settings.logo.bytes).digest('base64url') : null;
     const look = [

@@ -14,7 +14,7 @@ type PixelRequest = FastifyRequest<{
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * GET /c/{click_id}.gif?name=…[&value=&currency=] (docs/adr/0074): a conversion for a site without
+ * GET /c/{click_id}.gif?name=…[&value=&currency=] (docs/design/rules.md): a conversion for a site without
  * a server of its own. It answers the same GIF whatever happened, never cached, so a page shows
  * nothing and learns nothing; HEAD records nothing. The click id's MAC is the only credential.
  *

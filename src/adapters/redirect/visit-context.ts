@@ -28,7 +28,7 @@ export interface RedirectContext {
   clock: Clock;
   /** Local day, hour and visitor hash of each click, for statistics. */
   stamper: ClickStamper;
-  /** Signs the click ids of links that track conversions (docs/adr/0074). */
+  /** Signs the click ids of links that track conversions (docs/design/rules.md). */
   clickIds: ClickIds;
   verifyPassword(password: string, hash: string): Promise<boolean>;
   options: {

@@ -4,7 +4,7 @@ import type { Attempt, AttemptLimiter } from '../../core/shared/attempt-limiter.
 
 /**
  * Attempts counted in Redis while this instance has it, in this instance's memory while it has
- * not (docs/adr/0029): sign-ins and passwords keep answering, each instance then allowing the
+ * not (docs/design/outages.md): sign-ins and passwords keep answering, each instance then allowing the
  * policy's attempts of its own. The counts in Redis are used again once it is back.
  */
 export class FallbackAttemptLimiter implements AttemptLimiter {

@@ -8,7 +8,7 @@ const IDLE_MS = 3 * 3600_000;
 
 /**
  * Rotation in Redis while this instance has it, in the database's position while it has not
- * (docs/adr/0029). Going to the database, a link starts after the position Redis last gave here;
+ * (docs/design/outages.md). Going to the database, a link starts after the position Redis last gave here;
  * coming back, the first visit per link and connection takes the database's position (and removes
  * it) and Redis continues from there.
  */

@@ -14,7 +14,7 @@ export interface MemoryClickQuotaOptions {
 // Above the oldest a cached link record can be when served (twice LINK_CACHE_TTL_MS's ceiling of
 // 1 h: an expired record is served once more while it is read again) plus the click flush
 // interval (STATS_FLUSH_INTERVAL_MS under heavy traffic: the counters go with the rollup
-// window, ADR 10, 39), with room for a database that was away for a while: `known` lags by that much.
+// window, docs/design/clicks.md), with room for a database that was away for a while: `known` lags by that much.
 const DEFAULT_IDLE_MS = 3 * 3600_000;
 
 const DONE = Promise.resolve();

@@ -37,7 +37,7 @@ return values
 
 const TURN_COMMAND = 'linkpixRotationTurn';
 // A turn of fewer counters sends one INCRBY each (in one write): a script call costs Redis more
-// than it saves the client until a turn holds several (docs/adr/0006).
+// than it saves the client until a turn holds several (docs/design/outages.md).
 const SCRIPTED_TURN = 4;
 
 interface NextCommand {
@@ -66,7 +66,7 @@ interface Waiter {
  * which take its consecutive values in the order they came, and a turn of several links raises
  * them all in one script call. Every value of a shared counter is still handed out once, so the
  * round robin stays exact across instances; what it saves under load is most of the client's
- * work per rotating visit (docs/adr/0006).
+ * work per rotating visit (docs/design/outages.md).
  */
 export class RedisRotationCursor implements RotationCursor {
   private readonly redis: Redis & NextCommand;

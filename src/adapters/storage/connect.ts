@@ -28,13 +28,13 @@ export interface Storage {
   /**
    * SQLite: whether commits on this connection checkpoint the WAL once it is long (SQLite's
    * default). A checkpoint copies the WAL into the database file inside the commit that finds it
-   * long, so the server leaves them to its click writer's connection while that runs (ADR 41).
+   * long, so the server leaves them to its click writer's connection while that runs (docs/design/clicks.md).
    * Nothing on PostgreSQL.
    */
   checkpointOnCommit(on: boolean): void;
   /**
    * SQLite: the connection itself, for the click writer of an in-memory database, which only
-   * this connection sees (docs/adr/0078). Absent on PostgreSQL.
+   * this connection sees (docs/design/clicks.md). Absent on PostgreSQL.
    */
   sqlite?: SQLite.Database;
   close(): Promise<void>;

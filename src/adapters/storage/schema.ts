@@ -10,7 +10,7 @@ export interface AccountsTable {
   password_hash: string | null;
   is_admin: Generated<number>;
   suspended_at: number | null;
-  /** 1: a person's own workspace (its id is the person's, docs/adr/0064); 0: a team's. */
+  /** 1: a person's own workspace (its id is the person's, docs/design/teams.md); 0: a team's. */
   personal: Generated<number>;
   require_2fa: Generated<number>;
 }
@@ -87,7 +87,7 @@ export interface DomainsTable {
   verification_token: string;
   /** Null while pending: a pending domain serves nothing, and its name stays free for others. */
   verified_at: number | null;
-  /** The app-link files served on the domain's host, as JSON text (migration 0028): docs/adr/0067. */
+  /** The app-link files served on the domain's host, as JSON text (migration 0028): docs/design/domains.md. */
   apple_app_site_association: string | null;
   assetlinks: string | null;
   created_at: number;
@@ -126,12 +126,12 @@ export interface LinksTable {
   platform_target: string | null;
   language_target: string | null;
   rotation_target: string | null;
-  /** The link's rules as JSON (migration 0025), null for none: docs/adr/0059. */
+  /** The link's rules as JSON (migration 0025), null for none: docs/design/rules.md. */
   rules: string | null;
-  /** App links (migration 0028): docs/adr/0067. */
+  /** App links (migration 0028): docs/design/rules.md. */
   ios_url: string | null;
   android_url: string | null;
-  /** 1: the redirect adds a signed click id to the destination (migration 0033, docs/adr/0074). */
+  /** 1: the redirect adds a signed click id to the destination (migration 0033, docs/design/rules.md). */
   track_conversions: Generated<number>;
   last_rotation: Generated<number>;
   disabled: number;
@@ -144,7 +144,7 @@ export interface LinksTable {
   expiration_clicks: number | null;
   ends_at: number | null;
   clicks: Generated<number>;
-  /** 1 once the link's link.expired was told (or it was expired when written): docs/adr/0033. */
+  /** 1 once the link's link.expired was told (or it was expired when written): docs/design/webhooks.md. */
   expiry_told: Generated<number>;
   created_at: number;
   updated_at: number;
@@ -189,7 +189,7 @@ export interface ClicksTable {
   variant?: number | null;
 }
 
-/** One conversion per click id and name (docs/adr/0074). */
+/** One conversion per click id and name (docs/design/rules.md). */
 export interface ConversionsTable {
   id: Generated<number>;
   link_id: number;

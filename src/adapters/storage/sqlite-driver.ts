@@ -8,7 +8,7 @@ export const LOCK_WAIT_MS = 5000;
 const PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
 
 /**
- * Kysely's driver for the server's SQLite connection (docs/adr/0041), in place of Kysely's own
+ * Kysely's driver for the server's SQLite connection (docs/design/clicks.md), in place of Kysely's own
  * SqliteDriver, for one reason: the wait for the write lock. SQLite's busy timeout sleeps inside
  * the statement, and better-sqlite3 runs statements on the thread that serves the redirect, so
  * each time a background job or an API write met the click writer's transaction every visit

@@ -27,7 +27,7 @@ export async function storeTransaction<T, DB = Database>(
 }
 
 /**
- * The core's UnitOfWork on Kysely (docs/adr/0033): one transaction, and the ports `portsOn`
+ * The core's UnitOfWork on Kysely (docs/design/webhooks.md): one transaction, and the ports `portsOn`
  * builds on it, so that everything the unit reads and writes goes through that transaction (on
  * SQLite there is one connection: a store on the pool would wait for the unit to end). Tasks the
  * ports hand to `afterCommit` run once it has committed, never if it rolls back.

@@ -165,7 +165,7 @@ function isHtml(contentType: string): boolean {
 
 /**
  * We never ask for compression, but some servers send it anyway. Hand-written rather than
- * undici's decompress interceptor, which is experimental and warns on use (docs/adr/0021).
+ * undici's decompress interceptor, which is experimental and warns on use (docs/architecture.md).
  */
 function decoded(body: Readable, contentEncoding: string | undefined): Readable {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();

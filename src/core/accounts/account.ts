@@ -12,7 +12,7 @@ export interface Account {
 
 export interface ApiKey {
   id: number;
-  /** The workspace the key acts in (docs/adr/0064). */
+  /** The workspace the key acts in (docs/design/teams.md). */
   accountId: number;
   /** The person whose role bounds the key. */
   userId: number;

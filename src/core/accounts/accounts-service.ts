@@ -26,7 +26,7 @@ export interface AccountsServiceDeps {
   invalidation?: RedirectInvalidation;
   /** A deleted link's exact click count (kept outside the database) can go. */
   forgetQuota?: (linkId: number) => Promise<void>;
-  /** A key's or profile's change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  /** A key's or profile's change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
   unit?: AuditedUnit<AccountStore>;
   /** The sign-up limits, which an email change on the profile spends too (absent: not limited). */
   signUps?: SignUpLimits;
@@ -171,7 +171,7 @@ export class AccountsService {
    * The account's name, email and time zone; an email another account holds is refused. A new
    * email from a client (the profile page) takes a try of the sign-up limits first, as a sign-up
    * does: otherwise the profile would ask which emails have an account, and take look-alike
-   * addresses, without them (docs/adr/0047).
+   * addresses, without them (docs/design/teams.md).
    */
   async updateProfile(
     accountId: number,

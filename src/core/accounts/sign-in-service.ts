@@ -35,7 +35,7 @@ export interface SignInServiceDeps {
   /** EMAIL_VERIFICATION=required: stores a sign-up's account together with its "unverified" mark (absent: the account alone). */
   createAccount?: ((profile: NewAccount, passwordHash: string, now: number) => Promise<Account>) | undefined;
   clock: Clock;
-  /** A new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
+  /** A new password and its audit entry commit together (docs/design/teams.md); absent: no entry. */
   unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
 }
 

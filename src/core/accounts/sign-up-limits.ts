@@ -2,7 +2,7 @@ import { TooManyAttemptsError } from '../shared/errors.ts';
 import type { AttemptLimiter } from '../shared/attempt-limiter.ts';
 import { normaliseEmail } from './email.ts';
 
-/** Sign-ups per client address and per email (docs/adr/0047); absent: that one is not limited. */
+/** Sign-ups per client address and per email (docs/design/teams.md); absent: that one is not limited. */
 export interface SignUpLimits {
   perAddress?: AttemptLimiter | undefined;
   perEmail?: AttemptLimiter | undefined;

@@ -18,7 +18,7 @@ export interface AccountSummary {
   links: number;
 }
 
-/** A workspace as the operators' list shows it (docs/adr/0072). */
+/** A workspace as the operators' list shows it (docs/design/teams.md). */
 export interface WorkspaceSummary {
   id: number;
   name: string;

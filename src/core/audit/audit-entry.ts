@@ -3,7 +3,7 @@ export const AUDIT_VIA = ['web', 'api', 'cli', 'import'] as const;
 export type AuditVia = (typeof AUDIT_VIA)[number];
 
 /**
- * Who made a change, handed to the core by the adapter that knows it (docs/adr/0071): the
+ * Who made a change, handed to the core by the adapter that knows it (docs/design/teams.md): the
  * person (null: the operator at the CLI), the key when it came through one, and the door.
  */
 export interface AuditActor {
@@ -12,7 +12,7 @@ export interface AuditActor {
   via: AuditVia;
 }
 
-/** The operator at the CLI: no person, no key (docs/adr/0071). */
+/** The operator at the CLI: no person, no key (docs/design/teams.md). */
 export const CLI_OPERATOR: AuditActor = Object.freeze({ userId: null, keyId: null, via: 'cli' });
 
 /** A field's value before and after; a secret's is the word "changed", never the value. */

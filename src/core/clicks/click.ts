@@ -24,7 +24,7 @@ export interface Click extends ClickTraits {
   /** Keyed hash of address + User-Agent under a salt of the local day (core/stats/visitor-hash.ts); null for bots. */
   visitor: string | null;
   /**
-   * The rule and split variant that decided the visit (docs/adr/0074); null or absent: none did
+   * The rule and split variant that decided the visit (docs/design/rules.md); null or absent: none did
    * (the redirect always sets both; clicks read back for their rollups leave them out).
    */
   rule?: number | null;

@@ -26,7 +26,7 @@ const MAC = 12;
 const SIZE = PAYLOAD + MAC;
 
 /**
- * Signed, self-contained click ids (docs/adr/0074): the redirect makes one without reading or
+ * Signed, self-contained click ids (docs/design/rules.md): the redirect makes one without reading or
  * writing anything, and a conversion is checked by its MAC alone. HMAC-SHA256 under a secret
  * kept in the database (shared by every instance), cut to 96 bits; valid for retentionDays
  * (0: for ever), as long as the click rows it is counted against.

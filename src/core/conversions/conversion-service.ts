@@ -15,7 +15,7 @@ export interface ConversionServiceDeps {
     findAnyById(id: number): Promise<Link | null>;
   };
   store: ConversionStore;
-  /** The redirect's signer, read once its secret is (docs/adr/0074). */
+  /** The redirect's signer, read once its secret is (docs/design/rules.md). */
   clickIds: () => Promise<Pick<ClickIds, 'read'>>;
   /** Saves a link's rules as an API write does (checks, cache, webhooks). */
   saveRules(accountId: number, timeZone: string, linkId: number, rules: Rule[], actor: AuditActor): Promise<LinkView>;

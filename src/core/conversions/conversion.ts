@@ -1,6 +1,6 @@
 import type { ClickGroup, ConversionGroup, ConvertedGroup } from './results.ts';
 
-/** A conversion as stored: one per click id and name (docs/adr/0074). */
+/** A conversion as stored: one per click id and name (docs/design/rules.md). */
 export interface Conversion {
   id: number;
   linkId: number;

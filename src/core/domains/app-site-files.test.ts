@@ -1,4 +1,4 @@
-// A domain's app-link files (docs/adr/0067): the shapes Apple and Google read, each fault named
+// A domain's app-link files (docs/design/domains.md): the shapes Apple and Google read, each fault named
 // by its path, JSON text taken as a form sends it, the text to serve answered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -21,7 +21,7 @@ const APP_LISTS = ['webcredentials', 'appclips', 'activitycontinuation'] as cons
 const BOOLEAN_OPTIONS = ['caseSensitive', 'percentEncoded'] as const;
 
 /**
- * A domain's apple-app-site-association (docs/adr/0067), as JSON or JSON text: an object whose
+ * A domain's apple-app-site-association (docs/design/domains.md), as JSON or JSON text: an object whose
  * `applinks`, `webcredentials`, `appclips` and `activitycontinuation` are shaped as Apple
  * documents them. Answers the JSON text to serve, normalised: what Apple does not read (a key
  * unknown at any level checked here) is dropped. undefined: not sent or refused (the bag names

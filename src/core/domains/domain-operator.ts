@@ -20,7 +20,7 @@ export class DomainOperator {
     private readonly accounts: AccountStore,
     private readonly clock: Clock,
     private readonly invalidation: RedirectInvalidation = noInvalidation,
-    /** The verification and its audit entry commit together (docs/adr/0071); absent: no entry. */
+    /** The verification and its audit entry commit together (docs/design/teams.md); absent: no entry. */
     private readonly unit: AuditedUnit<DomainStore> = unaudited(store),
   ) {}
 

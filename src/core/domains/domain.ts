@@ -11,7 +11,7 @@ export interface Domain {
   verificationToken: string;
   /** When control was proved (or the operator vouched); null while pending, when the domain serves nothing. */
   verifiedAt: number | null;
-  /** The app-link files served on the domain's host, as JSON text; null: none (docs/adr/0067). */
+  /** The app-link files served on the domain's host, as JSON text; null: none (docs/design/domains.md). */
   appleAppSiteAssociation: string | null;
   assetLinks: string | null;
   createdAt: number;

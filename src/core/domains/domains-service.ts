@@ -27,7 +27,7 @@ export interface DomainsServiceDeps {
   verification: VerificationPolicy;
   /** Which host answers for which links lives in the redirect cache. */
   invalidation?: RedirectInvalidation;
-  /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  /** A change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
   unit?: AuditedUnit<DomainStore>;
 }
 

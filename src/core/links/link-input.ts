@@ -26,12 +26,12 @@ export interface LinkInput {
   platform?: TargetListInput;
   language?: TargetListInput;
   rotation?: TargetListInput;
-  /** The link's rules (docs/adr/0059), as JSON or JSON text; checked by core/rules/check-rules.ts. */
+  /** The link's rules (docs/design/rules.md), as JSON or JSON text; checked by core/rules/check-rules.ts. */
   rules?: unknown;
-  /** App links (docs/adr/0067): https, or a custom scheme on APP_SCHEMES; checked by UrlPolicy.checkApp. */
+  /** App links (docs/design/rules.md): https, or a custom scheme on APP_SCHEMES; checked by UrlPolicy.checkApp. */
   ios_url?: unknown;
   android_url?: unknown;
-  /** 1: visits carry a signed click id to the destination, for conversions (docs/adr/0074). */
+  /** 1: visits carry a signed click id to the destination, for conversions (docs/design/rules.md). */
   track_conversions?: number | null | undefined;
 }
 

@@ -139,7 +139,7 @@ function checkTargets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
 }
 
 /**
- * phpShort compatibility (docs/adr/0059): rules, when sent, decide and set target_type 0 (the lists
+ * phpShort compatibility (docs/design/rules.md): rules, when sent, decide and set target_type 0 (the lists
  * are kept but do not act); a client that writes a non-zero target_type or a list entry without
  * rules is a phpShort client, and its targeting replaces the rules.
  */

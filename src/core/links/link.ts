@@ -16,14 +16,14 @@ export interface Link {
   targetType: TargetType;
   targets: Targets;
   /**
-   * The link's own rules (docs/adr/0059), or null: then target_type and its list act, as in
+   * The link's own rules (docs/design/rules.md), or null: then target_type and its list act, as in
    * phpShort. A link with rules has target_type 0.
    */
   rules: Rule[] | null;
-  /** App links for visitors on iOS / Android when the link's own url is where they go (docs/adr/0067). */
+  /** App links for visitors on iOS / Android when the link's own url is where they go (docs/design/rules.md). */
   iosUrl: string | null;
   androidUrl: string | null;
-  /** 1: the redirect adds a signed click id, `lpx_cid`, to the destination (docs/adr/0074). */
+  /** 1: the redirect adds a signed click id, `lpx_cid`, to the destination (docs/design/rules.md). */
   trackConversions: 0 | 1;
   /** Position of the last rotation entry served, for round-robin. */
   lastRotation: number;

@@ -8,7 +8,7 @@ export type DefaultStatsPrivacy = 0 | 1;
 /**
  * Unlike phpShort, whose statistics pages are public unless the owner says otherwise, a new
  * link's are private: ids are sequential, so a public default lets anyone walk every account's
- * links (docs/adr/0043; DEFAULT_STATS_PRIVACY, docs/design/settings.md).
+ * links (docs/design/statistics.md; DEFAULT_STATS_PRIVACY, docs/design/settings.md).
  */
 export const PRIVATE_STATS: DefaultStatsPrivacy = 1;
 

@@ -1,7 +1,7 @@
 import type { Rule } from '../rules/rule.ts';
 import type { UrlPolicy } from './url-policy.ts';
 
-/** What a link sends visitors to, as stored: its url, its app links and its rules' (docs/adr/0067). */
+/** What a link sends visitors to, as stored: its url, its app links and its rules' (docs/design/rules.md). */
 export interface StoredDestinations {
   id: number;
   url: string;

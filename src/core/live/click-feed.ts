@@ -11,7 +11,7 @@ export type TallyListener = (tally: ClickTally) => void;
 
 /**
  * Clicks as they happen, per account: published from the click path, heard by the web app's
- * live pages (docs/adr/0054). At most once: a tally lost on the way is a number a reload shows.
+ * live pages (docs/design/statistics.md). At most once: a tally lost on the way is a number a reload shows.
  */
 export interface ClickFeed {
   /** Never throws and never waits: a visit's answer does not depend on it. */

@@ -4,7 +4,7 @@ import type { SessionStore } from '../accounts/account-store.ts';
  * Word that some of a person's sessions ended (signed out, ended from the account page, a new
  * password, a suspension) or one of their memberships did or changed (left, removed, a new
  * role, a workspace deleted), heard on every instance that shares it, so that what a session
- * holds open (the live stream) ends at once rather than at its next check (docs/adr/0058). It
+ * holds open (the live stream) ends at once rather than at its next check (docs/design/statistics.md). It
  * says whose, never which session or workspace: each listener asks whether its own still stands.
  */
 export interface SessionEnds {

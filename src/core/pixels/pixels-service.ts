@@ -15,7 +15,7 @@ export class PixelsService {
     private readonly clock: Clock,
     /** Links carry their pixels into the redirect cache. */
     private readonly invalidation: RedirectInvalidation = noInvalidation,
-    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    /** A change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
     private readonly unit: AuditedUnit<PixelStore> = unaudited(store),
   ) {}
 

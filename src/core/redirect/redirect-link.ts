@@ -14,10 +14,10 @@ export interface RedirectLink {
    * its phpShort targeting list compiled into rules (core/rules/compile-targeting.ts).
    */
   rules: CompiledRules;
-  /** App links for visitors on that OS when the link's own url is where they go (docs/adr/0067). */
+  /** App links for visitors on that OS when the link's own url is where they go (docs/design/rules.md). */
   iosUrl: string | null;
   androidUrl: string | null;
-  /** Visits carry a signed click id to the destination as lpx_cid (docs/adr/0074). */
+  /** Visits carry a signed click id to the destination as lpx_cid (docs/design/rules.md). */
   trackConversions: boolean;
   lastRotation: number;
   disabled: boolean;
@@ -45,7 +45,7 @@ export interface RedirectDomain {
   accountId: number;
   indexPage: string | null;
   notFoundPage: string | null;
-  /** The app-link files its host serves, as JSON text, or null (docs/adr/0067). */
+  /** The app-link files its host serves, as JSON text, or null (docs/design/domains.md). */
   appleAppSiteAssociation: string | null;
   assetLinks: string | null;
 }

@@ -31,7 +31,7 @@ const NO_INPUTS: RuleInputs = { query: '', address: '', cookie: undefined, rando
 
 /**
  * One destination. fallback: the web URL behind an app link with a custom scheme, which the
- * visitor reaches through a page that opens the app first (docs/adr/0067).
+ * visitor reaches through a page that opens the app first (docs/design/rules.md).
  */
 export interface FixedDestination {
   kind: 'fixed';

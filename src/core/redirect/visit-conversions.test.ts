@@ -1,5 +1,5 @@
 // A link that tracks conversions: the destination carries a signed click id naming the deciding
-// rule and variant, and the click records them too (docs/adr/0074).
+// rule and variant, and the click records them too (docs/design/rules.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { visit, type VisitAccess, type VisitRequest, type VisitResult } from './visit.ts';

@@ -18,7 +18,7 @@ export interface VisitPorts {
   sink: ClickSink;
   stamper: Pick<ClickStamper, 'stamp'>;
   clock: Clock;
-  /** Signs the click ids of links that track conversions (docs/adr/0074); none: no ids. */
+  /** Signs the click ids of links that track conversions (docs/design/rules.md); none: no ids. */
   clickIds?: Pick<ClickIds, 'issue'>;
   /** A split's draw for a new visitor; Math.random unless a test seeds it. */
   random?: () => number;
@@ -47,11 +47,11 @@ export type VisitResult =
       destination: string;
       pixels: RedirectLink['pixels'];
       cookie?: RuleCookie;
-      /** destination is an app's custom scheme: the web URL to fall back to (docs/adr/0067). */
+      /** destination is an app's custom scheme: the web URL to fall back to (docs/design/rules.md). */
       fallback?: string;
     };
 
-/** A first-party cookie to set with the answer: the link's rules remember a visitor (docs/adr/0059). */
+/** A first-party cookie to set with the answer: the link's rules remember a visitor (docs/design/rules.md). */
 export interface RuleCookie {
   name: string;
   value: string;
@@ -163,7 +163,7 @@ function go(
   const rule = decision?.rule ?? null;
   const variant = decision?.variant ?? null;
   ports.sink.record(clickOf(link, visitor, at, stamp, rule, variant), rotation);
-  // The id is signed here and kept nowhere: a conversion brings it back (docs/adr/0074).
+  // The id is signed here and kept nowhere: a conversion brings it back (docs/design/rules.md).
   const query =
     link.trackConversions && ports.clickIds
       ? withClickId(request.query, ports.clickIds.issue({ linkId: link.id, at, rule, variant }))

@@ -1,4 +1,4 @@
-// App deep links at decision time (docs/adr/0067): which app link a visitor on iOS or Android
+// App deep links at decision time (docs/design/rules.md): which app link a visitor on iOS or Android
 // gets, from the deciding rule or the link, and when a custom scheme needs the fallback page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

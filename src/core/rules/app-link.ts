@@ -1,6 +1,6 @@
 import type { Platform } from '../targeting/target.ts';
 
-/** The fields of a link and of a rule that send visitors on that OS to its app (docs/adr/0067). */
+/** The fields of a link and of a rule that send visitors on that OS to its app (docs/design/rules.md). */
 export const APP_LINK_FIELDS = ['ios_url', 'android_url'] as const;
 
 /** The app link for a visitor's OS among a link's or a rule's, or null: the web URL serves. */

@@ -1,6 +1,6 @@
 /**
  * The first-party cookie a link with `returning` conditions or splits gives its visitors
- * (docs/adr/0059): present means "has followed this link"; it holds each split's drawn variant
+ * (docs/design/rules.md): present means "has followed this link"; it holds each split's drawn variant
  * as `<split key>-<variant>` tokens joined by ".", so a visitor keeps their variant for its life.
  */
 export const RULE_COOKIE_DAYS = 30;

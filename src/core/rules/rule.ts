@@ -1,5 +1,5 @@
 /**
- * A link's rules (docs/adr/0059): an ordered list; the first whose conditions all hold decides,
+ * A link's rules (docs/design/rules.md): an ordered list; the first whose conditions all hold decides,
  * none: the link's url. Stored as the API writes them, after check-rules.ts normalised them.
  */
 export interface Rule {
@@ -8,7 +8,7 @@ export interface Rule {
   /** Exactly one of url and split. */
   url?: string;
   split?: SplitVariant[];
-  /** App links for visitors on that OS (docs/adr/0067): https, or a custom scheme on APP_SCHEMES. */
+  /** App links for visitors on that OS (docs/design/rules.md): https, or a custom scheme on APP_SCHEMES. */
   ios_url?: string;
   android_url?: string;
 }

@@ -1,4 +1,4 @@
-/** Sign-ups awaiting their email's proof (docs/adr/0072): only token digests are stored. */
+/** Sign-ups awaiting their email's proof (docs/design/teams.md): only token digests are stored. */
 export interface EmailVerificationStore {
   /** Marks the person unverified (kept if already so) and stores a link's digest. */
   insert(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void>;

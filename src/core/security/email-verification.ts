@@ -20,7 +20,7 @@ export interface EmailVerificationDeps {
   perEmail: AttemptLimiter;
   onMailError: (error: unknown) => void;
   clock: Clock;
-  /** A sign-up's account and its "unverified" mark: one transaction (docs/adr/0072). */
+  /** A sign-up's account and its "unverified" mark: one transaction (docs/design/teams.md). */
   registration: UnitOfWork<RegistrationPorts>;
 }
 

@@ -28,7 +28,7 @@ export interface PasswordResetDeps {
   perEmail: AttemptLimiter;
   /** Where a mail that could not be sent is told (the answer to the request is the same either way). */
   onMailError: (error: unknown) => void;
-  /** The new password and its audit entry commit together (docs/adr/0071); absent: no entry. */
+  /** The new password and its audit entry commit together (docs/design/teams.md); absent: no entry. */
   unit?: AuditedUnit<Pick<AccountStore, 'setPasswordHash'>> | undefined;
   clock: Clock;
 }

@@ -19,7 +19,10 @@ export interface TwoFactorDeps {
   /** Shown in the authenticator app beside the email. */
   issuer: string;
   clock: Clock;
-  /** Turning two-factor on or off, or new recovery codes, and the audit entry commit together (docs/adr/0071); absent: no entry. */
+  /**
+   * Turning two-factor on or off, or new recovery codes, and the audit entry commit together (docs/design/teams.md);
+   * absent: no entry.
+   */
   unit?: AuditedUnit<TwoFactorStore> | undefined;
 }
 

@@ -31,7 +31,7 @@ export class UnauthenticatedError extends Error {
 }
 
 /**
- * The caller is known but may not do this (docs/adr/0064): `missing` names the role the action
+ * The caller is known but may not do this (docs/design/teams.md): `missing` names the role the action
  * needs or the scope the key lacks. A resource the caller may not even see is a NotFoundError.
  */
 export class ForbiddenError extends Error {

@@ -2,7 +2,7 @@
  * Runs `work` on ports whose writes are one unit: they commit together when `work` resolves, or
  * not at all when it throws, and the error reaches the caller. A link change and the webhook
  * deliveries it enqueues are one unit, so an answered change has its events stored and a failed
- * enqueue leaves no change behind (docs/adr/0033).
+ * enqueue leaves no change behind (docs/design/webhooks.md).
  *
  * The ports are handed to `work`: everything it reads or writes goes through them (its reads see
  * the unit's uncommitted writes), never through the service's own ports. What must not follow a

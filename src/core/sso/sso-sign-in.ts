@@ -35,7 +35,7 @@ export interface SsoSignInDeps {
 
 /**
  * Signing in with an OpenID provider's person: the linked identity first, then a verified email,
- * then a new account when sign-up is open. Two-factor still asks its code (docs/adr/0073).
+ * then a new account when sign-up is open. Two-factor still asks its code (docs/design/teams.md).
  */
 export class SsoSignIn {
   constructor(private readonly deps: SsoSignInDeps) {}

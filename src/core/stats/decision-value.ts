@@ -1,6 +1,6 @@
 /**
  * A `decision` rollup's value: the deciding rule's index, and `.variant` for a split
- * (docs/adr/0074). Text, as every rollup value; read back by parseDecision.
+ * (docs/design/rules.md). Text, as every rollup value; read back by parseDecision.
  */
 export function decisionValue(rule: number, variant: number | null): string {
   return variant === null ? String(rule) : `${rule}.${variant}`;

@@ -20,7 +20,7 @@ export type StatsName = (typeof STATS_NAMES)[number];
 
 export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' | 'language' | 'referrer';
 
-/** decision: human clicks per deciding rule and split variant (decision-value.ts, docs/adr/0074). */
+/** decision: human clicks per deciding rule and split variant (decision-value.ts, docs/design/rules.md). */
 export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | 'decision' | Breakdown;
 
 /** The rollup dimension each API name reads. */

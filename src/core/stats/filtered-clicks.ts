@@ -5,7 +5,7 @@ import type { StatsFilter } from './stats-filter.ts';
 import type { ValueCount } from './stats-store.ts';
 
 /**
- * Filtered statistics (docs/adr/0051). The rollups count each breakdown on its own, so "clicks
+ * Filtered statistics (docs/design/statistics.md). The rollups count each breakdown on its own, so "clicks
  * from Germany by browser" is read from the click rows: by the (link_id, at) index, between two
  * instants, and never further back than FILTERED_DAYS_MAX however long the page's range.
  */
@@ -14,8 +14,8 @@ export const FILTERED_DAYS_MAX = 366;
 /**
  * The most click rows a filtered figure reads: a link with millions of recent clicks would
  * otherwise keep its statement busy for seconds, and on SQLite every statement runs on the
- * redirect's thread (docs/adr/0041). Past it, the newest rows are counted and the page says since
- * when (docs/adr/0057).
+ * redirect's thread (docs/design/clicks.md). Past it, the newest rows are counted and the page says since
+ * when (docs/design/statistics.md).
  */
 export const FILTERED_ROWS_MAX = 200_000;
 

@@ -4,7 +4,7 @@ import type { ValueCount } from './stats-store.ts';
 /**
  * The breakdowns that describe a visitor (where from, which browser, system, device, language,
  * which site sent them): on a public page a value seen a handful of times points at the few
- * people who clicked (docs/adr/0043). Days and hours say when, not who: they stay exact, as do
+ * people who clicked (docs/design/statistics.md). Days and hours say when, not who: they stay exact, as do
  * the totals.
  */
 const FOLDED: ReadonlySet<StatsName> = new Set<StatsName>([

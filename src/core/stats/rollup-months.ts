@@ -2,8 +2,8 @@ import { addDays, dateOfDayNumber, type DayRange } from './range.ts';
 
 /**
  * Statistics over long ranges read monthly sums of the daily rollups where whole months are
- * inside the range and already folded (docs/adr/0040), and quarterly sums of the monthly ones
- * where whole quarters are (docs/adr/0075). A month is `YYYY-MM`.
+ * inside the range and already folded (docs/design/statistics.md), and quarterly sums of the monthly ones
+ * where whole quarters are. A month is `YYYY-MM`.
  */
 
 const monthOf = (year: number, month: number): string =>
@@ -41,7 +41,7 @@ export interface MonthSpan {
 /**
  * Where a range's rows are: the days to read from the daily rollups, the whole months to read
  * from the monthly ones, and the whole quarters to read from the quarterly ones, only those
- * before `foldedBefore` (a quarter is folded with its last month: docs/adr/0075).
+ * before `foldedBefore` (a quarter is folded with its last month: docs/design/statistics.md).
  */
 export interface RangeParts {
   days: DayRange[];

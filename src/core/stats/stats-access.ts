@@ -38,7 +38,7 @@ export function statsAccess(
 /**
  * Whoever may read the link's statistics in the app (its owner) sees every value; anyone else,
  * a visitor who unlocked a password page included, sees rare values folded (rare-values.ts) and
- * chooses among the range presets only (docs/adr/0043).
+ * chooses among the range presets only (docs/design/statistics.md).
  */
 export function seesEveryValue(access: StatsAccess): boolean {
   return access === 'owner';

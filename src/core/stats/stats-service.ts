@@ -138,8 +138,8 @@ export class StatsService {
 
   /**
    * What a statistics page's overview shows of a range: its headline and several lists, read
-   * with one ownership check and one summary of the range rather than one per list (the year's
-   * overview read the same summary nine times, docs/adr/0063). The same numbers as `headline`
+   * with one ownership check and one summary of the range rather than one per list
+   * (docs/design/statistics.md). The same numbers as `headline`
    * and a `query` per list.
    */
   async overview(

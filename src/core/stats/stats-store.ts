@@ -64,7 +64,7 @@ export interface FoldRound {
   ms: number;
 }
 
-/** Folds the daily rollups of finished months into monthly ones (docs/adr/0040). */
+/** Folds the daily rollups of finished months into monthly ones (docs/design/statistics.md). */
 export interface MonthFolder {
   /**
    * Folds, link by link, the months before `month` (YYYY-MM) not folded yet, and answers how

@@ -12,7 +12,7 @@ export class TagsService {
   constructor(
     private readonly store: TagStore,
     private readonly clock: Clock,
-    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    /** A change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
     private readonly unit: AuditedUnit<TagStore> = unaudited(store),
   ) {}
 

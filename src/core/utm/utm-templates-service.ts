@@ -14,7 +14,7 @@ export class UtmTemplatesService {
   constructor(
     private readonly store: UtmTemplateStore,
     private readonly clock: Clock,
-    /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+    /** A change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
     private readonly unit: AuditedUnit<UtmTemplateStore> = unaudited(store),
   ) {}
 

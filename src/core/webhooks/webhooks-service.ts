@@ -16,7 +16,7 @@ export interface WebhooksServiceDeps {
   clock: Clock;
   /** Told of a new webhook, so this instance's clicks tap starts batching for its account at once. */
   onCreated?: (webhook: Webhook) => void;
-  /** A change and its audit entry commit together (docs/adr/0071); absent: no entries. */
+  /** A change and its audit entry commit together (docs/design/teams.md); absent: no entries. */
   unit?: AuditedUnit<WebhookStore>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The one table that decides what a member may do (docs/adr/0064): each action names the least
+ * The one table that decides what a member may do (docs/design/teams.md): each action names the least
  * role that may take it and the key scope that covers it. Nothing else compares roles.
  */
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
@@ -62,7 +62,7 @@ export const POLICY = {
   'keys.own': { role: 'viewer', scope: 'workspace:admin' },
   /** Every key of the workspace, with their users. */
   'keys.all': { role: 'admin', scope: 'workspace:admin' },
-  /** The workspace's audit log (docs/adr/0071). */
+  /** The workspace's audit log (docs/design/teams.md). */
   'audit.read': { role: 'admin', scope: 'workspace:admin' },
   'workspace.settings': { role: 'owner', scope: 'workspace:admin' },
   'workspace.delete': { role: 'owner', scope: 'workspace:admin' },

@@ -1,6 +1,6 @@
 import type { Role, Scope } from './policy.ts';
 
-/** What a team works in (docs/adr/0064): an `accounts` row; a personal one shares its person's id. */
+/** What a team works in (docs/design/teams.md): an `accounts` row; a personal one shares its person's id. */
 export interface Workspace {
   id: number;
   name: string;

@@ -1,4 +1,4 @@
-// The ClickSink contract on each arrangement of the one click pipeline (docs/adr/0078): the
+// The ClickSink contract on each arrangement of the one click pipeline (docs/design/clicks.md): the
 // sink on the redirect's thread (ColumnarClickSink) in front of the writer thread on a SQLite
 // file and on PostgreSQL, and in front of the same writer in process for an in-memory SQLite.
 import { after, before, describe } from 'node:test';

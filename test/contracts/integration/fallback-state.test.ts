@@ -1,4 +1,4 @@
-// The ClickQuota and RotationCursor contracts on the fallbacks of shared state (docs/adr/0029)
+// The ClickQuota and RotationCursor contracts on the fallbacks of shared state (docs/design/outages.md)
 // while Redis is up, as every instance of a deployment with Redis runs them: two instances on the
 // shared Redis and one database, on both engines. The way through a Redis outage, where the
 // database counts, is test/integration/state/redis-fallback.test.ts's.

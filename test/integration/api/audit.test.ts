@@ -1,4 +1,4 @@
-// The audit log (issue 33, docs/adr/0071) over the API: an entry for each change through the API,
+// The audit log (docs/design/teams.md) over the API: an entry for each change through the API,
 // bulk and import (one per link), no secret in any, filters, CSV, who may read it, retention; both engines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Conversions across two instances on one PostgreSQL schema (docs/adr/0074): a click id one
+// Conversions across two instances on one PostgreSQL schema (docs/design/rules.md): a click id one
 // instance signed is checked by the other (the secret is the database's), a conversion is
 // recorded once whichever instance hears it first, and the results count both instances' clicks.
 import { after, before, describe, test } from 'node:test';

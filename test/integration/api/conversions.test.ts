@@ -1,4 +1,4 @@
-// Conversions end to end (docs/api.md §19, docs/adr/0074): the redirect's signed click id, its
+// Conversions end to end (docs/api.md §19, docs/design/rules.md): the redirect's signed click id, its
 // conversions once per name through the API and the pixel, results per rule and split variant,
 // and a split ended by choosing its winner.
 import { test } from 'node:test';
@@ -252,7 +252,7 @@ onEachEngine('api: conversions', (h) => {
     assert.deepEqual(won.body.data.rules, [{ name: 'Test', when: {}, url: 'https://b.example/' }]);
     for (let i = 0; i < 5; i++)
       assert.equal(new URL(await redirectsTo(h(), `/${link.alias}`)).origin, 'https://b.example');
-    // The winner is a change of the link's rules: the audit log tells who made it (docs/adr/0071).
+    // The winner is a change of the link's rules: the audit log tells who made it (docs/design/teams.md).
     const audit = await h().request(
       'GET',
       `/api/v1/workspaces/${workspace}/audit?action=link.updated&target_id=${link.id}`,

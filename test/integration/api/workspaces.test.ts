@@ -1,4 +1,4 @@
-// Teams (issue 33, docs/adr/0064): workspaces, members, invitations and keys over the API; both engines.
+// Teams (docs/design/teams.md): workspaces, members, invitations and keys over the API; both engines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

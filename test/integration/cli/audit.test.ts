@@ -1,4 +1,4 @@
-// The CLI's writes in the audit log (issue 33, docs/adr/0071): `linkpix import` writes one entry per
+// The CLI's writes in the audit log (docs/design/teams.md): `linkpix import` writes one entry per
 // link, `via: "import"`, with no person (the operator ran it); keys made and revoked and a domain
 // verified by the operator: `via: "cli"`, no person; both engines.
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // Recovery of click batches whose rows were written and whose rollups died with their writer's
-// window (docs/adr/0034): a "crash" here is a store dropped without settle(). On both engines
+// window (docs/design/clicks.md): a "crash" here is a store dropped without settle(). On both engines
 // through the in-process click writer (PostgreSQL, an in-memory SQLite), and on a SQLite file
 // through the writer thread's ClickWriter over SqliteClickWrites. Both keep the links' counters in the window with the rollups.
 import { after, before, describe, test } from 'node:test';
@@ -153,7 +153,8 @@ for (const engine of ENGINES) {
           total: humans(2000),
           pending: 0,
         });
-        // Settled, so that no window timer outlives the test (ADR 38); written late, it counts nothing twice.
+        // Settled, so that no window timer outlives the test (docs/design/tests.md); written late, it counts nothing
+        // twice.
         await dead.settle();
         assert.deepEqual(await counts(db.storage.db, links), {
           clicks: humans(2000),

@@ -1,4 +1,4 @@
-// The click writer's rollup window (docs/adr/0023, 0078), in process on both engines
+// The click writer's rollup window (docs/design/clicks.md), in process on both engines
 // (PostgreSQL, and an in-memory SQLite database): rows are written with every batch; the links'
 // counters and rotation positions, rollups and visitor marks are summed across batches and
 // written together on settle(), when the interval has passed, and at once while the window is

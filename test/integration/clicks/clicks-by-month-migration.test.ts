@@ -1,4 +1,4 @@
-// Migration 0035 (issue 32, docs/adr/0080): PostgreSQL's clicks partitioned by month. A database
+// Migration 0035 (docs/design/clicks.md): PostgreSQL's clicks partitioned by month. A database
 // as 0034 left it upgrades with every row kept; the writer makes the months it meets; retention
 // drops whole months and deletes within the boundary one; a deleted link's rows go at once.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The click writer in process (ClickWriter over each engine's writes, docs/adr/0078): what one
+// The click writer in process (ClickWriter over each engine's writes, docs/design/clicks.md): what one
 // batch leaves in the rows, the links' counters and rotation positions, and the rollups, on
 // both engines (each writes with its own statements: unnest arrays, prepared multi-row VALUES).
 import { after, before, describe, test } from 'node:test';

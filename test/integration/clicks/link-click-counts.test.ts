@@ -1,4 +1,4 @@
-// PostgreSQL's pending link click counts (docs/adr/0081): a window adds its counts and rotation
+// PostgreSQL's pending link click counts (docs/design/clicks.md): a window adds its counts and rotation
 // positions to link_click_counts, not to the links' rows; every read shows the two added; a settle moves them into links.clicks without
 // waiting for anyone; a change of click cap settles the link first.
 import { after, before, describe, test } from 'node:test';
@@ -16,7 +16,7 @@ import { openClickDb, type ClickDb } from './click-db.ts';
 
 const BY_CLICKS: LinkFilter = { by: 'title', status: LinkStatus.All, sort: 'max' };
 
-describe('PostgreSQL: link click counts settled later (docs/adr/0081)', { skip: POSTGRES_SKIP ?? false }, () => {
+describe('PostgreSQL: link click counts settled later', { skip: POSTGRES_SKIP ?? false }, () => {
   let db: ClickDb;
   let links: SqlLinkStore;
   let counts: LinkClickCounts;

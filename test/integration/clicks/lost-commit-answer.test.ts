@@ -1,6 +1,6 @@
 // A click write whose COMMIT went through but whose answer was lost (a network cut): the writer
 // keeps the batch apart, asks the database whether it committed, and takes it as written rather
-// than writing it again (docs/adr/0078, docs/operations.md). The real writes of each engine are
+// than writing it again (docs/design/clicks.md, docs/operations.md). The real writes of each engine are
 // wrapped so that the first writeRows commits and then rejects.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -147,7 +147,8 @@ for (const engine of ENGINES) {
       await writer.settle();
       const kept = links.slice(0, 9);
       assert.deepEqual(await held(db.storage.db, kept), expected(links, kept, 500));
-      // SQLite's rows of a deleted link wait for the retention job's sweep (docs/adr/0011); no rollup counts them.
+      // SQLite's rows of a deleted link wait for the retention job's sweep (docs/design/clicks.md); no rollup counts
+      // them.
       const gone = await held(db.storage.db, [links[9]!]);
       assert.deepEqual({ total: gone.total, bot: gone.bot }, { total: 0, bot: 0 });
       await writer.close();

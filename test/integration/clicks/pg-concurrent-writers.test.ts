@@ -1,7 +1,7 @@
 // Issue 14, finding 2: two instances writing clicks to one PostgreSQL at once (or one still
 // flushing after SIGTERM beside its replacement) must never deadlock, and every click written
 // must be counted exactly once in links.clicks, the rows and the rollups. Each store sums its
-// rollups in a window (docs/adr/0023) written while the other writes batches: small windows
+// rollups in a window (docs/design/clicks.md) written while the other writes batches: small windows
 // with the batch that left them so, larger ones when WINDOW_MS has passed.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The PostgreSQL writer thread (WorkerClickStore → click-writer-worker → ClickWriter over
-// PgClickWrites, docs/adr/0042, 0078) on a real database: what it is handed in columns is written on its
+// PgClickWrites, docs/design/clicks.md) on a real database: what it is handed in columns is written on its
 // interval or when asked to settle, counters and rollups with it, the latest rotation kept; with
 // the database away it keeps the clicks, tells of the failure once, drops past its bound and says
 // how many, and the main thread's meter counts what the thread wrote and dropped.

@@ -1,4 +1,4 @@
-// GET /metrics (docs/adr/0030-metrics.md) on a real server, behind METRICS_TOKEN on the app's
+// GET /metrics (docs/design/observability.md) on a real server, behind METRICS_TOKEN on the app's
 // port: refused without the token, Prometheus's text format with it, and its counters moving
 // with what the server does — a redirect through the route then the fast path, an API call,
 // a cache miss then hits, clicks written.

@@ -1,4 +1,4 @@
-// App deep links (docs/api.md, Rules; docs/adr/0067): a link's and a rule's ios_url / android_url
+// App deep links (docs/api.md, Rules; docs/design/rules.md): a link's and a rule's ios_url / android_url
 // sent to visitors on that OS, a custom scheme through the page that falls back to the web URL,
 // and a domain's app-link files served on its host.
 import { test } from 'node:test';

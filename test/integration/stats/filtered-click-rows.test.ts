@@ -1,6 +1,6 @@
-// Filtered statistics read click rows (ADR 51), bounded to the newest FILTERED_ROWS_MAX of them
-// (ADR 57): newestFrom names the instant the link's own newest `rows` start at, on either engine
-// (ADR 68: on SQLite, whose clicks have no index by link, it once counted every link's rows).
+// Filtered statistics read click rows, bounded to the newest FILTERED_ROWS_MAX of them
+// (docs/design/statistics.md): newestFrom names the instant the link's own newest `rows` start at, on either engine
+// (on SQLite too, whose clicks have no index by link: another link's rows never move it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';

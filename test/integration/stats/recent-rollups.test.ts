@@ -53,7 +53,7 @@ test(
       };
       const rowsIn = async (table: 'click_rollups_recent' | 'click_rollups_settled') =>
         Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
-      // A store a read: one keeps the sums of settled days in memory (docs/adr/0076).
+      // A store a read: one keeps the sums of settled days in memory (docs/design/statistics.md).
       const stats = () => new SqlStatsStore(db, 'postgres', new SqlRollupMonths(db, 'postgres'));
       const countries = async () =>
         Object.fromEntries((await stats().counts(linkId, 'country', RANGE)).map((r) => [r.value, r.count]));

@@ -1,5 +1,5 @@
-// The monthly rollups (migration 0019, ADR 40), with the quarterly ones they fold (migration
-// 0034, ADR 75): statistics read the same numbers whether a range's whole months and quarters
+// The monthly rollups (migration 0019, docs/design/statistics.md), with the quarterly ones they fold (migration
+// 0034): statistics read the same numbers whether a range's whole months and quarters
 // come from the daily rows or from the folded tables, at every point of a pass, and folding
 // never counts a day twice.
 import { test } from 'node:test';

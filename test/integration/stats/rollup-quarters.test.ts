@@ -1,4 +1,4 @@
-// The quarterly rollups (migration 0034, ADR 75): the upgrade folds the months already folded
+// The quarterly rollups (migration 0034, docs/design/statistics.md): the upgrade folds the months already folded
 // into quarters, in the middle of a pass too; a deleted link's quarters go with it; pruning
 // clicks changes no statistic.
 import { test } from 'node:test';

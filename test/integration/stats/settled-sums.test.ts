@@ -1,4 +1,4 @@
-// The settled rows' sums kept in memory (ADR 76): a value list read through them answers what the
+// The settled rows' sums kept in memory (docs/design/statistics.md): a value list read through them answers what the
 // database sums from the daily rows, on a first read and from the kept sums, folded or not; the
 // days not yet settled are read each time.
 import { test } from 'node:test';

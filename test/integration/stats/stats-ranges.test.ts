@@ -83,7 +83,7 @@ onEachEngine(
       assert.equal(onlyTo.body.stats.from, '2026-01-02');
     });
 
-    test('a range over months and quarters answers the same once its finished months and quarters are folded (ADRs 40, 75)', async () => {
+    test('a range over months and quarters answers the same once its finished months and quarters are folded', async () => {
       const { key } = await h().account(undefined, 'America/New_York');
       const link = await createLink(h(), key);
       const visits: Array<[string, Visit]> = [

@@ -1,4 +1,4 @@
-// Every linkpix connection to PostgreSQL starts with the session settings of docs/adr/0037,
+// Every linkpix connection to PostgreSQL starts with the session settings of docs/operations.md,
 // whichever connection of the pool a query gets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The server's SQLite connection waits for the write lock off its thread (docs/adr/0041): while
+// The server's SQLite connection waits for the write lock off its thread (docs/design/clicks.md): while
 // another connection (the click writer's) holds the lock, a write of the server's own waits,
 // timers and reads go on; when the lock is let go, the write is done, once.
 import { test, type TestContext } from 'node:test';

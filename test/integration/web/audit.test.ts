@@ -1,4 +1,4 @@
-// The audit log's page (issue 33, docs/adr/0071): changes made in the web app are entries `via web`;
+// The audit log's page (docs/design/teams.md): changes made in the web app are entries `via web`;
 // the page filters by a GET form (a refused filter kept as typed, 422), pages, downloads CSV; who may see it; both engines.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 16: the domains screens (list, new, edit, delete) and "Check now" (ADR 0017).
+// The domains screens (list, new, edit, delete) and "Check now" (docs/design/domains.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';

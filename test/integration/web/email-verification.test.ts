@@ -1,4 +1,5 @@
-// EMAIL_VERIFICATION=required (issue 33, docs/adr/0072): a sign-up is mailed a single-use link and cannot sign in until it opens it; both engines.
+// EMAIL_VERIFICATION=required (docs/design/teams.md): a sign-up is mailed a single-use link and cannot sign in until it
+// opens it; both engines.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The web app's conversions (docs/web.md, docs/adr/0074): the link form's Track conversions box,
+// The web app's conversions (docs/web.md, docs/design/rules.md): the link form's Track conversions box,
 // /links/{id}/conversions with its results, and a split ended by a winner's button, without
 // JavaScript and with the CSRF token.
 import { before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Live numbers across instances (ADR 54): a click served by instance A reaches a browser whose
+// Live numbers across instances (docs/design/statistics.md): a click served by instance A reaches a browser whose
 // stream instance B holds, through Redis. Two servers on one PostgreSQL schema and one Redis.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,7 +66,7 @@ describe(
       }
     });
 
-    test('signing out on instance A ends the stream instance B holds at once, not at its heartbeat (ADR 58)', async () => {
+    test('signing out on instance A ends the stream instance B holds at once, not at its heartbeat', async () => {
       const { client } = await signedUp(a.baseUrl);
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       const onB = await openLiveStream(b.baseUrl, client);

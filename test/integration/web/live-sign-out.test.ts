@@ -1,4 +1,4 @@
-// ADR 58: a live stream ends at once when its session does (sign-out, the account page's
+// docs/design/statistics.md: a live stream ends at once when its session does (sign-out, the account page's
 // "sign out" of other browsers or of one session, a new password, a suspension), not at its
 // next heartbeat (15 s).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// docs/web.md "Live numbers", ADR 54: the signed-in account's clicks as Server-Sent Events,
+// docs/web.md "Live numbers", docs/design/statistics.md: the signed-in account's clicks as Server-Sent Events,
 // within 2 s of the click while the rollups wait a minute.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// An email change on the profile page spends the sign-up limits (issue 48, docs/adr/0047): per
+// An email change on the profile page spends the sign-up limits (docs/design/teams.md): per
 // client address and per email, refused tries too, with the sign-up form's message on the email
 // field; otherwise the profile asks which emails have an account, and takes look-alike
 // addresses, without them. A change of name or time zone alone spends nothing.

@@ -133,7 +133,7 @@ for (const engine of ENGINES) {
         await two.close();
         await one.close();
       }
-      // Nothing listens on port 1: the limit is this instance's, in memory (docs/adr/0029).
+      // Nothing listens on port 1: the limit is this instance's, in memory (docs/design/outages.md).
       const away = await startHarness(engine.name, { env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' }, overrides });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await signUp(away, `away-${i}-${tag()}@example.com`)).status, 303);

@@ -1,4 +1,4 @@
-// Issue 33, ADR 73: a signed-in person connects their provider identity from /account/security
+// docs/design/teams.md: a signed-in person connects their provider identity from /account/security
 // (the OpenID round trip against a local provider), signs in with it afterwards, and unlinks it
 // while a password or another identity remains.
 import { after, test } from 'node:test';

@@ -1,4 +1,5 @@
-// link.expired (api.md §14, docs/adr/0033): told once per link, by date and by click cap, claimed through the database.
+// link.expired (api.md §14, docs/design/webhooks.md): told once per link, by date and by click cap, claimed through the
+// database.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';

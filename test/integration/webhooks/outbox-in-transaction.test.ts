@@ -1,4 +1,4 @@
-// A link change and its deliveries are one transaction (docs/adr/0033): when the outbox write
+// A link change and its deliveries are one transaction (docs/design/webhooks.md): when the outbox write
 // fails, the change is rolled back and the caller gets the error, on both engines.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';

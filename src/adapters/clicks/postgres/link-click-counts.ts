@@ -9,7 +9,7 @@ const LINKS_PER_SETTLE = 2_000;
 /**
  * PostgreSQL's clicks of links without a click cap and their rotation positions, counted by the
  * click writer's windows into link_click_counts and settled into the links' rows now and then
- * (docs/adr/0081, migration 0040). Every read of a link takes both (unsettledCounts), so a count
+ * (docs/design/clicks.md, migration 0040). Every read of a link takes both (unsettledCounts), so a count
  * shown is always exact; only the order of a list sorted by clicks, read off `links.clicks`'
  * index, waits for the settle. SQLite's writers count in `links.clicks`: its table stays empty. A
  * link whose click cap changes is settled in the edit's own transaction instead

@@ -7,7 +7,7 @@ export interface PgClickArrays {
   count: number;
   /** link_id, account_id (int4), at (int8), country, city, browser, platform, device, language, referrer_host (text), is_bot, rule, variant (int4). */
   columns: Buffer[];
-  /** The months of the rows and the month after the last: the partitions the insert needs (docs/adr/0080). */
+  /** The months of the rows and the month after the last: the partitions the insert needs (docs/design/clicks.md). */
   months: Month[];
 }
 
@@ -30,7 +30,7 @@ const NULLABLE = [NUMBER_AT.isBot, NUMBER_AT.rule, NUMBER_AT.variant];
  * thread holds: no click object is made, and each distinct string is encoded once a write
  * rather than once a click. The rows go in link order (a stable order: each link's stay
  * in time order), so that their entries in the (link_id, at) index are made in one walk along it
- * rather than at random (docs/adr/0079). `writer`'s buffer is reused from batch to batch.
+ * rather than at random (docs/design/clicks.md). `writer`'s buffer is reused from batch to batch.
  */
 export function pgClickArrays(
   parts: readonly ClickColumns[],

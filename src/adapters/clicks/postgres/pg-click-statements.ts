@@ -102,7 +102,7 @@ export async function insertClickArrays(
   owner?: string,
 ): Promise<PgRecord | null> {
   if (rows.count === 0) return null;
-  // The partitions of the batch's months, and of the month after its last, are there (docs/adr/0080).
+  // The partitions of the batch's months, and of the month after its last, are there (docs/design/clicks.md).
   await ensureMonths(trx, rows.months);
   const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] =
     rows.columns;
@@ -119,7 +119,7 @@ export async function insertClickArrays(
   // They come from the block of ids this connection's sequence cache holds (migration 0037), so
   // they are nearly always one unbroken range, and the range alone is recorded (a batch that
   // crossed into a new block lists its ids), with the time span by which a recovery finds its
-  // rows (migration 0039, docs/adr/0079).
+  // rows (migration 0039, docs/design/clicks.md).
   const { rows: recorded } = await sql<{
     id: string | number;
     xid: string;

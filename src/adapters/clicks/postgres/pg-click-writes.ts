@@ -19,8 +19,8 @@ import type { WriterBatch } from '../thread/worker-messages.ts';
  * then the links' counters, each in key order; both lock links' rows last, in id order.
  * Instances writing to one PostgreSQL at once wait for each other but never deadlock, and a long
  * window write holds up no batch, and an edit of a link only for its last statement
- * (docs/adr/0016, 0023, 0034, 0039). A batch whose COMMIT's answer was lost is found out by its
- * transaction's status and record (pg-lost-commit.ts, docs/adr/0078).
+ * (docs/design/clicks.md). A batch whose COMMIT's answer was lost is found out by its
+ * transaction's status and record (pg-lost-commit.ts).
  */
 export class PgClickWrites implements ClickWrites {
   private readonly recovery = recoveryStatements('postgres');
@@ -44,7 +44,7 @@ export class PgClickWrites implements ClickWrites {
       const rows = pgClickArrays(columnsOf(batch.clicks), (id) => live.has(id), this.arrays);
       const record = await insertClickArrays(trx, rows, this.options.owner);
       // A capped link's count goes with its rows: the database's count of its cap, opened when
-      // Redis goes away, starts from it (docs/adr/0029, 0039).
+      // Redis goes away, starts from it (docs/design/caps.md, docs/design/clicks.md).
       await statements.updateLinks(
         trx,
         linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live),

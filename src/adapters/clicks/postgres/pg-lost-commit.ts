@@ -14,7 +14,7 @@ const INVALID_PARAMETER_VALUE = '22023';
  * decides, not the record alone: a COMMIT still under way when the record is looked for (the old
  * server process not yet done with it) would be written again, and a record a recovery claimed
  * (the writer's lease ran out during the cut) is gone though the batch is written and rolled up
- * (docs/adr/0034, 0078).
+ * (docs/design/clicks.md).
  */
 export async function lostCommit(
   db: Kysely<Database>,

@@ -19,7 +19,7 @@ export interface PendingBatch {
   atSpan?: { from: number; to: number } | null;
 }
 
-/** The statements of click recovery (docs/adr/0034), in each engine's form. */
+/** The statements of click recovery (docs/design/clicks.md), in each engine's form. */
 export interface RecoveryStatements {
   /** Deletes these batches' records; answers those that were there (the others were claimed by a recovery). */
   release(trx: Transaction<Database>, ids: readonly number[]): Promise<PendingBatch[]>;

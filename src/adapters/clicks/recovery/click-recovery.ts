@@ -22,9 +22,9 @@ export interface Recovered {
  * Rolls up and counts, inside the caller's transaction, the click rows of batches whose records
  * it has deleted there: the rollups and `links.clicks` their writer's window would have written
  * (but `unique`), and so not the clicks of links with a click cap, counted with their rows
- * (docs/adr/0039; a cap set or cleared since they were written is taken as it is now). Deleting the record and writing what it stood for in one transaction is what
- * makes it exactly once. `rotations`: positions to write with the counters (a writer's own
- * window, dropped for this). Answers how many click rows it rolled up.
+ * (docs/design/clicks.md; a cap set or cleared since they were written is taken as it is now). Deleting the record and
+ * writing what it stood for in one transaction is what makes it exactly once. `rotations`: positions to write with the
+ * counters (a writer's own window, dropped for this). Answers how many click rows it rolled up.
  */
 export async function rollUpWritten(
   trx: Transaction<Database>,
@@ -67,7 +67,7 @@ export function linkUpdates(
 
 /**
  * The click writers' leases, and the recovery of batches a writer left written but not rolled
- * up when it died (docs/adr/0034). Every instance renews its own lease and, now and then,
+ * up when it died (docs/design/clicks.md). Every instance renews its own lease and, now and then,
  * claims the batches of writers whose lease ran out.
  */
 export class SqlClickRecovery {

@@ -24,7 +24,7 @@ export interface RecoveredSums {
  * Sums click rows whose rollups were lost with a writer's window (a crash) with the window's own
  * code, so that they add exactly what the window would have: every dimension of every click,
  * in the day and hour of its account's zone now. The visitor hash is not in a click row (the
- * address is never kept), so no visitor mark and no `unique` is rebuilt (docs/adr/0034).
+ * address is never kept), so no visitor mark and no `unique` is rebuilt (docs/design/clicks.md).
  */
 export function recoverSums(rows: Iterable<WrittenClick>): RecoveredSums {
   const slots = new LocalSlots();

@@ -28,7 +28,7 @@ export interface ColumnarSinkOptions {
 
 /**
  * The click sink, in front of the click writer (the writer thread, or the same writer in process
- * for an in-memory database, docs/adr/0078). A visit's click is
+ * for an in-memory database, docs/design/clicks.md). A visit's click is
  * encoded into columns at once (ClickColumnsBuilder) and its counters summed, so the redirect
  * holds no click object after the visit: buffered as objects until the hand-off, clicks
  * survived a scavenge or two and were promoted, and their garbage made the main thread's full

@@ -11,7 +11,7 @@ const CLICK_COLUMNS =
   'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
 const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const FIELDS = 13;
-// Click rows go in fifty to a statement: with no index by link on the table (ADR 11), binding
+// Click rows go in fifty to a statement: with no index by link on the table (docs/design/clicks.md), binding
 // and stepping a statement is a large part of a row's cost, shared out here (docs/performance.md).
 const ROWS_PER_INSERT = 50;
 // Links remembered to exist (a few MB at most); past this many the memory starts again.
@@ -20,7 +20,7 @@ const MAX_KNOWN_LIVE = 200_000;
 export interface SqliteClickWritesOptions {
   /**
    * The writer whose lease covers these batches: each is recorded as not yet rolled up (its
-   * range of click ids), so that it is recovered should the process die first (docs/adr/0034).
+   * range of click ids), so that it is recovered should the process die first (docs/design/clicks.md).
    */
   owner?: string | undefined;
   /**
@@ -36,7 +36,7 @@ export interface SqliteClickWritesOptions {
  * Parameters are positional: better-sqlite3 binds an object's by looking each name up, a large
  * share of an insert (docs/performance.md). SQLite runs one writer at a time, so a transaction
  * alone keeps writers apart. The statements run synchronously: on the writer thread, which
- * serves no request (docs/adr/0008, 0010, 0078).
+ * serves no request (docs/design/clicks.md).
  */
 export class SqliteClickWrites implements ClickWrites {
   /** 1 for a link with a click cap, 0 for one without, undefined for none. */
@@ -169,7 +169,7 @@ export class SqliteClickWrites implements ClickWrites {
   /**
    * While nothing is written, copies what the other connection wrote into the database file
    * (PASSIVE: waits for no one); with nothing new in the WAL that is a look at its header. The
-   * server's commits leave their checkpoints to this connection while it runs (docs/adr/0041).
+   * server's commits leave their checkpoints to this connection while it runs (docs/design/clicks.md).
    */
   idle(): void {
     if (this.options.shared) return;
@@ -238,7 +238,7 @@ export class SqliteClickWrites implements ClickWrites {
 
   /**
    * Writes the batch's rows and the capped links' counters; answers the batch's record (click_batches_pending), or null when none was made, and the
-   * counts left for the window: a capped link's count goes with its rows (docs/adr/0039).
+   * counts left for the window: a capped link's count goes with its rows (docs/design/clicks.md).
    */
   private insertRows({ clicks, linkIds, counts }: WriterBatch): RowsWritten {
     const live = this.liveLinks(linkIds);

@@ -1,11 +1,11 @@
 /**
  * The click writer thread, for either engine: a connection of its own and a ClickWriter over
- * that engine's writes (docs/adr/0078). SQLite's writes would block the redirect's event loop
+ * that engine's writes (docs/design/clicks.md). SQLite's writes would block the redirect's event loop
  * (better-sqlite3 is synchronous; WAL lets the main thread keep reading meanwhile), and
  * PostgreSQL's batches, rollup window and statements took the redirect's thread between visits
- * (docs/adr/0008, 0042). "batch" hands clicks over (in columns); "settle" writes everything now
+ * (docs/design/clicks.md). "batch" hands clicks over (in columns); "settle" writes everything now
  * and answers; "close" does so, with retries, and ends. It tells the main thread it is ready once
- * its connection is open (PostgreSQL's first connection made or failed, docs/adr/0063).
+ * its connection is open (PostgreSQL's first connection made or failed).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ClickWriter } from '../writer/click-writer.ts';

@@ -21,14 +21,14 @@ export interface InProcessWriterOptions {
   onError(error: unknown): void;
   onResumed?: (message: string) => void;
   meter?: ClickMeter;
-  /** The lease the batches are recorded under (docs/adr/0034); none: not recorded. */
+  /** The lease the batches are recorded under (docs/design/clicks.md); none: not recorded. */
   owner?: string;
 }
 
 /**
  * The click writer in this process, behind what WorkerClickStore offers: for an in-memory SQLite
  * database, which exists only on the server's connection, so no thread could write it
- * (docs/adr/0078). The same ClickWriter as the thread's, over the same writes.
+ * (docs/design/clicks.md). The same ClickWriter as the thread's, over the same writes.
  */
 export class InProcessClickWriter implements ColumnsWriter {
   private readonly writer: ClickWriter;

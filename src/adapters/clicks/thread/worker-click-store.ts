@@ -17,7 +17,10 @@ export interface WriterHooks {
   onError?: (error: unknown) => void;
   /** Where the thread's writes and drops are counted (a meter of its own by default). */
   meter?: ClickMeter;
-  /** Told when the thread starts and when it has stopped (SQLite's connection checkpoints the WAL meanwhile, docs/adr/0041). */
+  /**
+   * Told when the thread starts and when it has stopped (SQLite's connection checkpoints the WAL meanwhile,
+   * docs/design/clicks.md).
+   */
   onRunning?: (running: boolean) => void;
   /** The thread writes again after failed attempts. */
   onResumed?: (message: string) => void;
@@ -80,7 +83,7 @@ export class WorkerClickStore implements ColumnsWriter {
    * Starts the thread now rather than with the first batch, and resolves once it can write (its
    * modules loaded, its connection open), once it has failed, or after READY_WAIT_MS. A server
    * does so before it listens: clicks of visits answered while the thread started only queued,
-   * and a `kill -9` in the first second lost several intervals of them (docs/adr/0063).
+   * and a `kill -9` in the first second lost several intervals of them (docs/design/clicks.md).
    */
   open(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -122,7 +125,7 @@ export class WorkerClickStore implements ColumnsWriter {
       // So `npm run bench -- --cpu-prof` sees this thread too.
       execArgv: threadExecArgv(),
       // What it holds lives a second or more (it waits to be written), so a large young
-      // generation only delays promotion while costing resident memory (ADR 8).
+      // generation only delays promotion while costing resident memory (docs/design/clicks.md).
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     let isReady!: () => void;

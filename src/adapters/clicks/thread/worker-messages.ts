@@ -53,7 +53,7 @@ export interface LogReport {
 /**
  * Told once by a writer thread, unasked, when it can write: its modules loaded and its connection
  * open (PostgreSQL's: its first connection tried). A server listens only after it, so no
- * visit is answered while clicks could only queue up (docs/adr/0063).
+ * visit is answered while clicks could only queue up (docs/design/clicks.md).
  */
 export interface ReadyReport {
   kind: 'ready';
@@ -73,7 +73,7 @@ export interface WriterData {
   rollupIntervalMs: number;
   /** CLICK_BUFFER_MAX: clicks kept at most while the database is away. */
   maxBuffered: number;
-  /** The lease the thread's batches are recorded under (docs/adr/0034); none: not recorded. */
+  /** The lease the thread's batches are recorded under (docs/design/clicks.md); none: not recorded. */
   owner?: string | undefined;
 }
 
@@ -136,7 +136,7 @@ export class WaitingClicks {
   /**
    * Everything waiting as one batch, in order (counts added up, the latest rotation kept); the
    * waiting list starts empty. A batch whose write failed is never given back: its transaction
-   * may have committed, and ClickWriter retries it alone (docs/adr/0078).
+   * may have committed, and ClickWriter retries it alone (docs/design/clicks.md).
    */
   take(): WaitingBatch {
     const clicks = new ClickColumnsView(this.columns);

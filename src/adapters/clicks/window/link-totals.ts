@@ -7,7 +7,7 @@ export interface DrainedTotals {
 /**
  * The per-link counters of many click batches, summed in memory and written together with the
  * rollup window: a link visited k times meanwhile costs one update of its row, not one a batch
- * (docs/adr/0010-link-totals-with-the-window.md).
+ * (docs/design/clicks.md).
  */
 export class LinkTotals {
   private counts = new Map<number, number>();

@@ -90,7 +90,7 @@ const newLinkSums = () => new LinkSums();
 
 /**
  * The rollups of many click batches, summed in memory and written together: a link visited
- * k times in a window costs one row write per dimension value, not k (docs/adr/0008).
+ * k times in a window costs one row write per dimension value, not k (docs/design/clicks.md).
  */
 export class RollupWindow {
   private sums = new Map<string, Map<number, LinkSums>>();
@@ -145,7 +145,7 @@ export class RollupWindow {
   /**
    * Everything summed so far, as a window of its own, at no cost; this one starts empty. The
    * taken window is read out with orderedMarks() and orderedIncrements() a part at a time, so
-   * a large window never holds the redirect's thread for the whole of it (docs/adr/0023).
+   * a large window never holds the redirect's thread for the whole of it (docs/design/clicks.md).
    */
   take(): RollupWindow {
     const taken = new RollupWindow();

@@ -1,5 +1,5 @@
 /**
- * When a store that sums rollups in a RollupWindow writes it (docs/adr/0008, 0010, 0023): the
+ * When a store that sums rollups in a RollupWindow writes it (docs/design/clicks.md): the
  * window trades how soon statistics appear for how many clicks each rollup row sums.
  */
 

@@ -19,7 +19,7 @@ export interface MarkSet {
  * not send them again: a mark only tells whether a visitor is new to a link on a day, and one
  * already written never is. Heavy traffic brings the same visitors back to the same links all
  * day, and each window would otherwise write every one of their marks again, each a probe of
- * `click_visitors`' key that finds the row there (docs/adr/0082). Another writer's marks are
+ * `click_visitors`' key that finds the row there (docs/design/clicks.md). Another writer's marks are
  * not here: those the database still tells apart, as before.
  */
 export class WrittenMarks {

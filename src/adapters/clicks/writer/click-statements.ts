@@ -4,7 +4,7 @@ import type { Database } from '../../storage/schema.ts';
 
 /**
  * The links a transaction has kept, each with whether it has a click cap: a capped link's clicks
- * are counted with their rows, every other link's with the window (docs/adr/0039).
+ * are counted with their rows, every other link's with the window (docs/design/clicks.md).
  */
 export type KeptLinks = ReadonlyMap<number, boolean>;
 
@@ -36,7 +36,7 @@ export interface ClickStatements {
   updateLinks(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /**
    * A window's counts of links without a click cap, and its rotations: on PostgreSQL into
-   * link_click_counts, settled into the links' rows later (docs/adr/0081); on SQLite as updateLinks.
+   * link_click_counts, settled into the links' rows later (docs/design/clicks.md); on SQLite as updateLinks.
    */
   countWindow(trx: Transaction<Database>, updates: readonly LinkUpdate[]): Promise<void>;
   /** Inserts the marks not yet there; answers the (link, day) of each one that was new. */

@@ -39,7 +39,7 @@ export interface ClickWriterOptions {
  * The click writer, for either engine: it keeps the clicks handed over (in columns), writes them
  * in a transaction a batch once the oldest is due, with the batch's recovery record, and sums
  * their rollups and uncapped counters in a window written every STATS_FLUSH_INTERVAL_MS
- * (docs/adr/0008, 0010, 0034, 0078). A batch whose write fails is kept apart and retried alone,
+ * (docs/design/clicks.md). A batch whose write fails is kept apart and retried alone,
  * before what arrived since, backing off while the database is away; the database is first
  * asked whether its commit went through (a cut may lose the answer), so it never counts twice.
  * Writes never overlap. It runs on the writer thread, or, for an in-memory SQLite database that

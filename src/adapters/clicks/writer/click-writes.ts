@@ -2,9 +2,12 @@ import type { DrainedTotals } from '../window/link-totals.ts';
 import type { RollupWindow } from '../window/rollup-window.ts';
 import type { WriterBatch } from '../thread/worker-messages.ts';
 
-/** What a batch's transaction leaves for the window: the counts of the links without a click cap (docs/adr/0039). */
+/**
+ * What a batch's transaction leaves for the window: the counts of the links without a click cap
+ * (docs/design/clicks.md).
+ */
 export interface RowsWritten {
-  /** The batch's record (click_batches_pending, docs/adr/0034), or null when none was made. */
+  /** The batch's record (click_batches_pending, docs/design/clicks.md), or null when none was made. */
   recorded: number | null;
   later: Array<[number, number]>;
   /**
@@ -22,7 +25,7 @@ export interface ClickWrites {
   /**
    * One transaction: the batch's click rows of the links that still exist, their record as not
    * yet rolled up, and the counters of the capped links. A replay after a cut finds either all
-   * of it or none (docs/adr/0034). The clicks may be one reused object: only their fields count.
+   * of it or none (docs/design/clicks.md). The clicks may be one reused object: only their fields count.
    */
   writeRows(batch: WriterBatch): Promise<RowsWritten>;
   /**
@@ -33,7 +36,7 @@ export interface ClickWrites {
    * by what its own thread saw. Answers what writeRows would have (PostgreSQL: `later` from the
    * links' caps as they are now), `rolledUp` if a recovery has claimed the record, or null: it
    * did not commit, write it again. Null too when no records are made (no owner): a commit whose
-   * answer was lost is then written twice, as before. Rejects while it cannot tell (docs/adr/0078).
+   * answer was lost is then written twice. Rejects while it cannot tell (docs/design/clicks.md).
    */
   committed(batch: WriterBatch, since: number): Promise<RowsWritten | null>;
   /**

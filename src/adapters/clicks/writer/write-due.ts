@@ -5,7 +5,7 @@ const WRITE_ALLOWANCE_MS = 100;
 /**
  * How long after the oldest waiting click was recorded its write begins: the flush interval less
  * time for the write, so that once the write commits a `kill -9` loses only clicks answered in
- * the last interval (docs/adr/0063). Counted from each click's own time, not from a timer of the
+ * the last interval (docs/design/clicks.md). Counted from each click's own time, not from a timer of the
  * thread: a tick that began before the click came would let it wait an interval and more.
  */
 export function writeDueMs(intervalMs: number): number {

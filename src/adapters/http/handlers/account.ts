@@ -8,7 +8,7 @@ export function accountHandlers(ctx: ApiContext) {
     read: async (request: FastifyRequest) => {
       return one(accountRecord(request.account));
     },
-    // Without Redis this instance still serves (caps, rotation and limits fall back, docs/adr/0029):
+    // Without Redis this instance still serves (caps, rotation and limits fall back, docs/design/outages.md):
     // 200 and "degraded", so a load balancer keeps it. Without the database it does not: 503.
     health: async (_request: FastifyRequest, reply: FastifyReply) => {
       const up = ctx.redisUp();

@@ -25,11 +25,14 @@ export interface ApiContext extends CoreServices {
   urlSchemes: readonly string[];
   /** Draws links' QR codes (the API's and the web app's). */
   qr: QrRenderer;
-  /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
+  /** Links' QR logos, drawn in the centre of their codes (docs/design/qr.md). */
   qrLogos: QrLogoStore;
   /** Reads uploaded images (a QR logo) off the event loop (docs/design/images.md). */
   images: ImageThreads;
-  /** A link's rules explained and previewed (docs/adr/0066); countries: the redirect's lookup, for a described visitor's address. */
+  /**
+   * A link's rules explained and previewed (docs/design/rules.md); countries: the redirect's lookup, for a described
+   * visitor's address.
+   */
   rules: { explainer: RuleExplainer; preview: RulePreview; countries: Pick<CountryLookup, 'country'> };
   /** Checks that the database answers, for /health. */
   ping(): Promise<void>;

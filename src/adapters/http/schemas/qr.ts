@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum } from '../../shared/schemas/common.ts';
 
-/** A link's QR settings as the API keeps them: its logo, if it has one (docs/adr/0058). */
+/** A link's QR settings as the API keeps them: its logo, if it has one (docs/design/qr.md). */
 export const QrLogoSettings = Type.Object({
   id: Type.Integer({ description: "The link's id" }),
   logo: Type.Union(

@@ -4,7 +4,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 /**
  * The one reading of numbers for every query string, form body and path: ASCII decimal digits,
  * with a leading `-` only where the field takes negatives (`-0` nowhere: it is no number's spelling), and a
- * fraction (`12.50`) only where the schema says `number` rather than `integer` (docs/adr/0046).
+ * fraction (`12.50`) only where the schema says `number` rather than `integer` (docs/api.md §1).
  * Ajv's coercion would take `Infinity`, `0x10`, ` 1`, `1e3` or `1.0` for an integer, and its range
  * keywords let `Infinity` through.
  */

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../errors/error-handler.ts';
 
 /**
- * A lingering close (nginx's `lingering_close`, docs/adr/0019): a connection answered without
+ * A lingering close (nginx's `lingering_close`, docs/design/visit.md): a connection answered without
  * its request's body having been read — a body over the limit, a request refused before its
  * body is parsed, a malformed head, a request too slow — is closed only after it has read on,
  * discarding, for a while. Closed at once, the kernel answers the bytes still coming with a

@@ -30,7 +30,7 @@ export interface CoreServices {
   members: MembersService;
   invitations: InvitationsService;
   workspaceKeys: WorkspaceKeysService;
-  /** The workspaces' audit logs (docs/adr/0071). */
+  /** The workspaces' audit logs (docs/design/teams.md). */
   audit: AuditService;
   /** "Now" for answers that tell whether something has expired (an invitation). */
   clock: Clock;
@@ -40,10 +40,10 @@ export interface CoreServices {
   tags: TagsService;
   domains: DomainsService;
   stats: StatsService;
-  /** Conversions and results per rule and variant (docs/adr/0074). */
+  /** Conversions and results per rule and variant (docs/design/rules.md). */
   conversions: ConversionService;
   utmTemplates: UtmTemplatesService;
   urls: ShortUrlOptions;
-  /** A link's rules explained and previewed (docs/adr/0066). */
+  /** A link's rules explained and previewed (docs/design/rules.md). */
   rules: { explainer: RuleExplainer; preview: RulePreview };
 }

@@ -4,7 +4,7 @@ import { localSlot } from '../../../core/stats/local-time.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Statistics rollups (docs/adr/0005-stats-rollups.md): clicks per link, local day, dimension
+ * Statistics rollups (docs/design/statistics.md): clicks per link, local day, dimension
  * and value, so that every statistics query reads at most days × values rows and never a
  * click row; first visits per link and local day for unique visitors; and an index on
  * clicks.at for the retention job. Existing clicks are rolled up here (uniques cannot be).

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 
 /**
  * SQLite: click rows without an index by link, and so without a foreign key to links
- * (docs/adr/0011-sqlite-clicks-append-only.md). Each click batch inserted into (link_id, at)
+ * (docs/design/clicks.md). Each click batch inserted into (link_id, at)
  * dirtied pages all over that index, which every commit then wrote to the WAL: most of the
  * writer thread's work, for an index that only served ON DELETE CASCADE (no query reads click
  * rows by link; statistics read the rollups). A deleted link's id now goes into deleted_links

@@ -4,7 +4,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Custom domains prove control before they serve (docs/adr/0017-domain-verification.md).
+ * Custom domains prove control before they serve (docs/design/domains.md).
  * A name is no longer unique across the service: several accounts may hold it pending, and
  * only a verified row is unique (a partial index). Every domain that exists already was
  * serving: it becomes verified, so nothing stops answering. Each row gets its own token.

@@ -5,7 +5,7 @@ import type { Engine } from '../connect.ts';
 const SEARCHED = ['title', 'alias', 'url'] as const;
 
 /**
- * Link search through an index (issue 19; docs/adr/0026-link-search-indexes.md). The list
+ * Link search through an index (docs/design/links.md). The list
  * filters with `lower(col) like '%…%'`, which read every link of the account.
  *
  * PostgreSQL: pg_trgm GIN indexes on `lower(col)`; the query keeps its form, and the planner

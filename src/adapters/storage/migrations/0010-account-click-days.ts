@@ -9,7 +9,7 @@ import type { Engine } from '../connect.ts';
  * Triggers keep it, so both click writers (the SQLite writer thread, the PostgreSQL store) and
  * anything else that writes rollups agree with it without a line of their own. They add the
  * `total` rows' increments only. A link's deletion leaves its clicks in its account's days:
- * they happened, and the account's history says so (docs/adr/0028).
+ * they happened, and the account's history says so (docs/design/statistics.md).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') {

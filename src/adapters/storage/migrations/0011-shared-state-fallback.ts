@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Where click caps and rotation are counted while Redis is away (docs/adr/0029). A claim row is
+ * Where click caps and rotation are counted while Redis is away (docs/design/outages.md). A claim row is
  * open while instances without Redis count in it and closed (with when) once one has Redis again;
  * a cursor row lives only while the database holds the rotation.
  */

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Webhooks and their outbox (docs/adr/0033). The secret is kept as it was given out: signing
+ * Webhooks and their outbox (docs/design/webhooks.md). The secret is kept as it was given out: signing
  * needs it, so it cannot be hashed. A delivery's `id` orders the deliveries of one link;
  * `delivery_id` is the idempotency id receivers see.
  */

@@ -4,7 +4,7 @@ import { columnTypes } from './0001-initial.ts';
 
 /**
  * Click batches whose rows are written but whose rollups (and, on SQLite, counters) still wait
- * in a writer's window, and the leases of the writers that hold them (docs/adr/0034). A batch's
+ * in a writer's window, and the leases of the writers that hold them (docs/design/clicks.md). A batch's
  * row goes in with its click rows and out with the window that sums it; a row left behind by a
  * writer whose lease ran out is rolled up from the click rows by whoever claims it.
  * SQLite has one writer at a time, so a batch's rows are one range of ids; on PostgreSQL

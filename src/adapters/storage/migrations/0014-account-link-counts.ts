@@ -5,7 +5,7 @@ import type { Engine } from '../connect.ts';
  * How many links an account has, by space, domain and disabled flag: the list's `total` for the
  * filters those decide (every link, a space, a domain, disabled, and active or expired with the
  * expired ones counted apart) is a sum of a few rows instead of a count of the account's links,
- * which for an account of a million links costs more than the page (docs/adr/0036).
+ * which for an account of a million links costs more than the page (docs/design/links.md).
  *
  * Triggers keep it, so every writer of links (the API, the web app, the importer, a bulk action,
  * a cascade from a deleted space, domain or account) agrees with it without a line of its own.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Whether a link's `link.expired` has been told (docs/adr/0033): set by the instance that claims
+ * Whether a link's `link.expired` has been told (docs/design/webhooks.md): set by the instance that claims
  * the link once it has expired, reset when an update opens the link again. Links already expired
  * when this runs count as told, so the first sweep does not announce old news. Two partial
  * indexes keep each sweep to the links that may be due: by date, and those with a click cap.

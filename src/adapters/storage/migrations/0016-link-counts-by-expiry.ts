@@ -5,7 +5,7 @@ import * as countsWithoutFlag from './0014-account-link-counts.ts';
 /**
  * The link counters (migration 0014) also keyed by `expiry_told` (migration 0015), so the list's
  * active and expired totals count only the links that expired since the expiry sweep last ran,
- * not every link past its date (docs/adr/0036, amended). A told link is an expired one: the
+ * not every link past its date (docs/design/links.md). A told link is an expired one: the
  * sweep tells only expired links and an update that opens a link again clears the flag.
  *
  * The key changes, so the table and its triggers are made again and filled from the links; the

@@ -6,7 +6,7 @@ const SEARCHED = ['title', 'alias', 'url'] as const;
 
 /**
  * Searches of one or two characters match the start of the column (issue 19, api.md §5,
- * docs/adr/0026-link-search-indexes.md): an index per column on its first two characters, after
+ * docs/design/links.md): an index per column on its first two characters, after
  * the account. Two characters keep the keys small and under any entry-size limit, whatever the
  * length of a title or URL. The store repeats these expressions exactly (link-search.ts,
  * `prefixKey`): an index on an expression serves only that expression.

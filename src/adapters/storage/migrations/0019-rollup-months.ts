@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Monthly sums of the daily rollups (docs/adr/0040): a month's rows per link, dimension and
+ * Monthly sums of the daily rollups (docs/design/statistics.md): a month's rows per link, dimension and
  * value, folded from the daily ones once the month is over, so that statistics over a long
  * range read a row per value and month instead of one per value and day. Keyed and stored as
  * click_rollups is. `rollup_month_folds` says how far the folding has come: every month before

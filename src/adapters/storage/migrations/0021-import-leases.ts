@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * The account whose import is running, on any instance (docs/adr/0048): one row an account while
+ * The account whose import is running, on any instance (docs/design/imports.md): one row an account while
  * it runs, held by the import that took it until `lease_until`, which the import pushes on as it
  * goes; a row past its time (an instance that died) is anyone's to take, so no account is shut out.
  */

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Tags (docs/adr/0052): an account's names, unique ignoring case (`name_key`, lowered), and
+ * Tags (docs/design/links.md): an account's names, unique ignoring case (`name_key`, lowered), and
  * which links carry them. `link_tags` is keyed by link (a page's links read their tags) and
  * indexed by tag then link, which the list's `tag=` filter and a tag's link count read.
  * Deleting a link or a tag deletes its pairs, never the other side.

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * A link's QR logo (docs/adr/0056): one row a link, gone with it. The bytes are a PNG or an SVG
+ * A link's QR logo (docs/design/qr.md): one row a link, gone with it. The bytes are a PNG or an SVG
  * already sanitised, at most 100 KB, read only to draw the link's code.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A link's rules (docs/adr/0059): JSON text, null for none. Read with the link, never queried
+ * A link's rules (docs/design/rules.md): JSON text, null for none. Read with the link, never queried
  * into, so text on both engines (PostgreSQL's jsonb would only reorder keys on the way back).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

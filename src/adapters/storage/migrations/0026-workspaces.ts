@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Teams (docs/adr/0064). Every `accounts` row becomes a workspace: a personal one keeps its
+ * Teams (docs/design/teams.md). Every `accounts` row becomes a workspace: a personal one keeps its
  * account's id, so every `account_id` already points at the right workspace and no id, key or
  * session changes. A person is a `users` row whose id is their personal workspace's id; members
  * hold one role per workspace. Keys and sessions name their user; keys gain scopes (JSON text,

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Two-factor sign-in and password reset by email (docs/adr/0065). Every table is keyed by the
+ * Two-factor sign-in and password reset by email (docs/design/teams.md). Every table is keyed by the
  * person (today the account's id; the users of issue 33 keep that id), never a column on
  * accounts or sessions: a person's second factor is theirs, not a workspace's.
  *

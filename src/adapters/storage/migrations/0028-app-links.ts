@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * App deep links (docs/adr/0067): a link's ios_url / android_url, and a domain's
+ * App deep links (docs/design/rules.md, docs/design/domains.md): a link's ios_url / android_url, and a domain's
  * apple-app-site-association and assetlinks.json as the JSON text it serves. Read with their
  * row, never queried into: text on both engines.
  */

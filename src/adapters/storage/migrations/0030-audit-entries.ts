@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * The audit log (docs/adr/0071): one row per change to one record, written in the change's
+ * The audit log (docs/design/teams.md): one row per change to one record, written in the change's
  * transaction. The actor and key are plain ids, not foreign keys: an entry outlives the person
  * or key it names; it goes with its workspace. Each filter has an index ending in id (the order).
  */

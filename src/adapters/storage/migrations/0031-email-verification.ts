@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Sign-ups that verify their email (EMAIL_VERIFICATION=required, docs/adr/0072), keyed by the
+ * Sign-ups that verify their email (EMAIL_VERIFICATION=required, docs/design/teams.md), keyed by the
  * person like the tables of 0027. unverified_emails: a row while the person has not opened their
  * link (no row: verified, as every account made before this migration is).
  * email_verifications: digests of the links' tokens, each used once and for 24 hours.

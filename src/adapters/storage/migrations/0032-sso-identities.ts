@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Single sign-on (docs/adr/0073): which person an OpenID provider's identity (issuer + subject)
+ * Single sign-on (docs/design/teams.md): which person an OpenID provider's identity (issuer + subject)
  * signs in as. Matched by this row before any email, so a person whose email changes at the
  * provider is still the same person here. A new table only: nothing to move on upgrade.
  */

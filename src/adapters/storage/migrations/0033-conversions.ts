@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 import { columnTypes } from './0001-initial.ts';
 
 /**
- * Conversions (docs/adr/0074): a link's track_conversions switch; each click's deciding rule and
+ * Conversions (docs/design/rules.md): a link's track_conversions switch; each click's deciding rule and
  * split variant (null: the link's url), so results per variant count the click rows; and the
  * conversions, one per click id and name (the unique index makes a repeat, concurrent or not,
  * find the first).

@@ -16,7 +16,7 @@ function quarterStart(month: string): string {
 }
 
 /**
- * Quarterly sums of the monthly rollups (docs/adr/0075), keyed by the quarter's first month and
+ * Quarterly sums of the monthly rollups (docs/design/statistics.md), keyed by the quarter's first month and
  * stored as click_rollup_months is. A link's quarter is folded in the transaction that folds its
  * last month, so the months already folded are summed here: every quarter wholly before
  * `folded_before`, and while a pass runs, wholly before `pass_to` for the links it has been

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.ts';
 
 /**
  * PostgreSQL: `clicks` partitioned by month of `at`, with only the indexes its reads use, and no
- * foreign key to links (docs/adr/0080). Each click row's key check on links cost its insert
+ * foreign key to links (docs/design/clicks.md). Each click row's key check on links cost its insert
  * about as much as the row itself: the writer already holds its links (keepLinks, FOR KEY
  * SHARE) in the transaction that writes their rows, and a statement trigger on links deletes a
  * deleted link's rows, as the cascade did. `clicks_at` served only retention, which now drops

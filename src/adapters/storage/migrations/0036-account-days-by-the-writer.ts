@@ -4,7 +4,7 @@ import type { Engine } from '../connect.ts';
 /**
  * PostgreSQL: account_click_days is written by the click writer's own statement
  * (pg-click-statements.ts, `addAccountDays`) instead of statement triggers on click_rollups
- * (docs/adr/0079). The triggers' transition tables copied every rollup row a window wrote, old
+ * (docs/design/clicks.md). The triggers' transition tables copied every rollup row a window wrote, old
  * and new, and joined them back on the whole key to find the few `total` rows: as much work as
  * the rollup upserts themselves. SQLite keeps its row triggers, which fire for `total` rows only.
  */

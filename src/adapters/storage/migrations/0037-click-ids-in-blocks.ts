@@ -8,7 +8,7 @@ const IDS_PER_BLOCK = 1_000_000;
 /**
  * PostgreSQL: each connection takes click ids from the sequence a block at a time, so that the
  * ids of one write are one unbroken range, which its recovery record keeps instead of the list of
- * its ids (docs/adr/0079). A block's unused ids are lost when its connection closes: ids are
+ * its ids (docs/design/clicks.md). A block's unused ids are lost when its connection closes: ids are
  * bigint and only order and identify rows. SQLite: unchanged (one writer).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -10,7 +10,7 @@ import type { Engine } from '../connect.ts';
  * need no table page. `click_rollups` is now the view of both (reads sum their rows by key, so a
  * day in both tables adds up); rows move from recent to settled once their day is settled
  * (SqlRollupMonths). An insert into the view lands in the settled table (fixtures, imports).
- * SQLite: unchanged (docs/adr/0079).
+ * SQLite: unchanged (docs/design/clicks.md).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine !== 'postgres') return;

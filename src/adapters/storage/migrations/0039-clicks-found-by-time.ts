@@ -6,7 +6,7 @@ import type { Engine } from '../connect.ts';
  * looked rows up by id; a write's record now also keeps the time span of its rows, and a BRIN
  * index on `at` (a few pages a month: rows come in time order, and a page range not yet
  * summarised costs an insert nothing) finds the pages of that span, where the ids are matched.
- * The retention's delete within a month finds its rows the same way (docs/adr/0079).
+ * The retention's delete within a month finds its rows the same way (docs/design/clicks.md).
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine !== 'postgres') return;

@@ -4,7 +4,7 @@ import type { Engine } from '../connect.ts';
 /**
  * `link_click_counts`: the clicks of links without a click cap that the click writer's windows
  * have counted since they were last settled into `links.clicks`, and the last rotation position
- * they served since (docs/adr/0081). On PostgreSQL `links.clicks` is in three of the links'
+ * they served since (docs/design/clicks.md). On PostgreSQL `links.clicks` is in three of the links'
  * indexes, so no update of it is HOT: each writes an entry in all twenty (and so does an update of
  * `last_rotation`, as the links' pages keep no room free). This table's only index is its key and
  * its pages keep room free, so a window's updates write no index entry; the links' rows are

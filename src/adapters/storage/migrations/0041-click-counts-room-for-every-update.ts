@@ -6,7 +6,7 @@ import type { Engine } from '../connect.ts';
  * update of every row it holds finds room for the new version on the row's own page (a HOT
  * update, no index entry). At 70 only about 44 % of a window's updates were HOT: a page had room
  * for a third of its rows' new versions, and the old ones cannot be pruned before the window
- * commits (docs/adr/0081's amendment). Pages made from now on follow it; the settle deletes the
+ * commits (docs/design/clicks.md). Pages made from now on follow it; the settle deletes the
  * rows every CLICK_COUNT_SETTLE_INTERVAL_MS and the windows insert them again, so the table takes
  * the new layout within minutes without a rewrite. SQLite: nothing (no fillfactor).
  */

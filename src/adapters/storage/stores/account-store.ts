@@ -197,7 +197,7 @@ export async function insertAccount(
       .values({ ...account, password_hash: passwordHash, is_admin: first ? 1 : 0, created_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
-    // The person and their personal workspace share the id (docs/adr/0064).
+    // The person and their personal workspace share the id (docs/design/teams.md).
     await trx.insertInto('users').values({ id: row.id, created_at: now }).execute();
     await trx
       .insertInto('memberships')

@@ -5,7 +5,7 @@ import type { ClaimAnswer, ClickClaimStore } from '../../../core/clicks/ports.ts
 import { unsettledClicks } from './link-rows.ts';
 
 /**
- * Click caps counted in the database while Redis is away (docs/adr/0029). Each statement is one
+ * Click caps counted in the database while Redis is away (docs/design/caps.md). Each statement is one
  * conditional write on the link's row, so concurrent claims from any number of instances
  * serialise on its lock (PostgreSQL) or the single writer (SQLite) and never pass the cap.
  */

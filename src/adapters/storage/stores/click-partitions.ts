@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /**
- * PostgreSQL's `clicks` is partitioned by month of `at` (UTC; migration 0035, docs/adr/0080):
+ * PostgreSQL's `clicks` is partitioned by month of `at` (UTC; migration 0035, docs/design/clicks.md):
  * `clicks_mYYYYMM` holds [the month's first instant, the next month's), and `clicks_default`
  * whatever row has no month of its own (rows written by hand). Partitions are made as the
  * writer meets a month (and the month after it, so the turn of a month finds it made), and

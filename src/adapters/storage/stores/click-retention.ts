@@ -20,7 +20,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * Deletes raw click rows and visitor marks past their use, and on SQLite the rows of deleted
  * links (migration 0004: no index by link there, so no cascade). The rollups are never touched.
  * PostgreSQL drops the months wholly past the limit and deletes within the month it falls in
- * (docs/adr/0080).
+ * (docs/design/clicks.md).
  */
 export class SqlClickRetention implements ClickRetention {
   constructor(

@@ -21,7 +21,7 @@ const toConversion = (r: Selectable<ConversionsTable>): Conversion => ({
 const orNull = (v: number | string | null) => (v === null ? null : Number(v));
 
 /**
- * Conversions (docs/adr/0074): one row per click id and name, kept so by a unique index (a
+ * Conversions (docs/design/rules.md): one row per click id and name, kept so by a unique index (a
  * repeat, concurrent or not, inserts nothing and reads the first); the clicks per rule and
  * variant from the `decision` rollups, daily and folded into months, as every statistic. The
  * results sum every conversion and rollup row of the link, as many as it ever had: read through

@@ -4,7 +4,7 @@ import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 
 /**
- * Links expired and not yet told, marked told as they are taken (docs/adr/0033). Each claim is
+ * Links expired and not yet told, marked told as they are taken (docs/design/webhooks.md). Each claim is
  * one UPDATE: on PostgreSQL its rows are picked `for update skip locked` and the outer
  * `expiry_told = 0` is checked again on the row as it is after any concurrent claim, so two
  * instances never take the same link; SQLite has one writer, so the statement alone is enough.
@@ -24,7 +24,7 @@ export class SqlExpiryClaims implements ExpiryClaims {
 
   private async take(due: RawBuilder<unknown>, limit: number): Promise<ClaimedExpiry[]> {
     // Most rounds find no link newly expired: a read on the partial index says so before the
-    // update asks for SQLite's write lock (docs/adr/0041).
+    // update asks for SQLite's write lock (docs/design/clicks.md).
     const { rows: found } = await sql`select 1 from links where expiry_told = 0 and ${due} limit 1`.execute(this.db);
     if (found.length === 0) return [];
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;

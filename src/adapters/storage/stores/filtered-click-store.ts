@@ -28,7 +28,7 @@ const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /**
  * Filtered statistics from the click rows: each query a range scan between two instants the core
  * bounds (filtered-clicks.ts), the filters tested on its rows. PostgreSQL reads the link's rows
- * by the (link_id, at) index; SQLite's clicks have no index by link (docs/adr/0011), so it reads
+ * by the (link_id, at) index; SQLite's clicks have no index by link (docs/design/clicks.md), so it reads
  * every link's rows of the span by `at` and keeps the link's. Either is a read of up to
  * FILTERED_ROWS_MAX rows: it goes through `storage.reads` (docs/design/event-loop.md).
  */
@@ -53,7 +53,7 @@ export class SqlFilteredClickStore implements FilteredClickStore {
 
   async newestFrom(linkId: number, span: ClickSpan, rows: number): Promise<number | null> {
     // The link's own rows, newest first, so that the cut never depends on another account's
-    // traffic (docs/adr/0068). On PostgreSQL an index walk of `rows` entries, no row read.
+    // traffic (docs/design/statistics.md). On PostgreSQL an index walk of `rows` entries, no row read.
     // SQLite walks every link's rows by `at` and keeps the link's, from where the link's daily
     // rollups say its newest `rows` start: about what the reads from the cut then go through.
     const from = this.engine === 'sqlite' ? Math.max(span.from, await this.rollupHint(linkId, span, rows)) : span.from;

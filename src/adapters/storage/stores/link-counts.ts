@@ -5,7 +5,7 @@ import { countOf } from '../sql-helpers.ts';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
-/** A list's total read from the counters kept by triggers (docs/adr/0036), where its filter allows. */
+/** A list's total read from the counters kept by triggers (docs/design/links.md), where its filter allows. */
 export class LinkCounts {
   constructor(private readonly db: Kysely<Database>) {}
 

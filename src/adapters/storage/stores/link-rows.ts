@@ -19,7 +19,7 @@ export type LinkRow = Selectable<LinksTable> & { pending_clicks: number | null; 
 
 /**
  * What the writer has counted for the link since the last settle into its row (link_click_counts,
- * docs/adr/0081): its clicks since, added to `links.clicks`, and the last rotation position it
+ * docs/design/clicks.md): its clicks since, added to `links.clicks`, and the last rotation position it
  * served since, in place of `links.last_rotation`. Every read of links selects both.
  */
 export function unsettledCounts(eb: ExpressionBuilder<Database, 'links'>) {
@@ -117,7 +117,7 @@ export function toInsert(accountId: number, f: LinkFields, now: number): Inserta
 }
 
 /**
- * expiry_told as an update that changes the expiry leaves it (docs/adr/0033): a link it opens
+ * expiry_told as an update that changes the expiry leaves it (docs/design/webhooks.md): a link it opens
  * again is told when it next expires; one it leaves expired is not told (the update is its news).
  * Undefined when the update touches neither the date nor the cap.
  */

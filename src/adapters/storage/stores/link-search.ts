@@ -53,7 +53,10 @@ const RARE_PHRASE = 2000;
 /** A word estimated in more links than this many times the rarest word's is left to `strpos` (`containing`). */
 const COMMON_WORD_FACTOR = 10;
 
-/** The list's search (api.md §5) as a condition on `links`, planned for the indexes each engine has (docs/adr/0026). */
+/**
+ * The list's search (api.md §5) as a condition on `links`, planned for the indexes each engine has
+ * (docs/design/links.md).
+ */
 export class LinkSearch {
   constructor(
     private readonly db: Kysely<Database>,
@@ -113,7 +116,7 @@ export class LinkSearch {
    * every column at once, the three `like`s deciding. FTS5's trigram lists hold every column, so
    * a column filter (`{alias} : "…"`) narrows the answer, not the reading: per column, a phrase
    * common in URLs (`example.com`) was read whole three times over, and in full for the alias and
-   * the title, where no match came to stop the bounded probe (docs/adr/0057).
+   * the title, where no match came to stop the bounded probe (docs/design/links.md).
    */
   private async anywhere(search: string): Promise<Expression<SqlBool>> {
     const term = search.toLowerCase();
@@ -140,7 +143,7 @@ export class LinkSearch {
 
   /**
    * The search of api.md §5, through an index where one helps: three characters or more are a
-   * case-insensitive substring (migration 0009, docs/adr/0026), fewer a case-insensitive prefix
+   * case-insensitive substring (migration 0009, docs/design/links.md), fewer a case-insensitive prefix
    * (`prefixed`, migrations 0017 and 0018). PostgreSQL's pg_trgm indexes serve the substring word
    * by word (`containing`).
    *

@@ -30,7 +30,7 @@ export class SqlQrLogoStore {
 
   /**
    * Sets the logo of the account's link, and writes the link's `link.updated` entry (the logo's
-   * kind and size) in the same transaction (docs/adr/0071); false when the account has no such link.
+   * kind and size) in the same transaction (docs/design/teams.md); false when the account has no such link.
    */
   put(accountId: number, linkId: number, logo: QrLogo, now: number, actor: AuditActor): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {

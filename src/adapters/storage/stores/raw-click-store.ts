@@ -5,7 +5,7 @@ import type { Database } from '../schema.ts';
 
 /**
  * Click rows of one link for its export. PostgreSQL reads them through (link_id, at); SQLite has
- * no index by link (docs/adr/0011) and walks `clicks_at` over the range, skipping other links'
+ * no index by link (docs/design/clicks.md) and walks `clicks_at` over the range, skipping other links'
  * rows: an export costs a scan of the range's clicks, never a write's speed. A chunk of rows may
  * thus go through any number of others: it is read through `storage.reads` (docs/design/event-loop.md).
  */

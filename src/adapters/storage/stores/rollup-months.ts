@@ -25,12 +25,12 @@ const QUARTER_OF_MONTH = sql<string>`substr(month, 1, 5) || case
 type FoldState = Pick<RollupMonthFoldsTable, 'folded_before' | 'pass_to' | 'pass_last_link_id' | 'through_link_id'>;
 
 /**
- * The monthly rollups (click_rollup_months, docs/adr/0040): folds the daily rows of finished
+ * The monthly rollups (click_rollup_months, docs/design/statistics.md): folds the daily rows of finished
  * months and tells the statistics which months of a link are folded. A pass folds every month
  * not yet folded before its target, link by link in id order, each group of links in a
  * transaction that also moves the state on; instances folding at once take turns on the state
  * row and never fold a link twice. A link's whole quarters are summed from its months in the
- * step that folds their last month (click_rollup_quarters, docs/adr/0075). Daily rows are never
+ * step that folds their last month (click_rollup_quarters). Daily rows are never
  * deleted: only reads change. On PostgreSQL a round first moves the settled days' rows out of the
  * recent days' table (RecentRollups).
  */
@@ -138,7 +138,7 @@ export class SqlRollupMonths implements MonthFolder {
       where link_id > ${through} and link_id <= ${last} and day >= ${`${state.folded_before}-01`} and day < ${`${state.pass_to}-01`}
       group by link_id, dimension, substr(day, 1, 7), value`.execute(trx);
     // The quarters whose last month this pass folds: their earlier months were folded by earlier
-    // passes (for every link), so each quarter is summed once, when it is whole (docs/adr/0075).
+    // passes (for every link), so each quarter is summed once, when it is whole (docs/design/statistics.md).
     // A pass within a quarter closes none.
     const [quartersFrom, quartersBefore] = [quarterOf(state.folded_before), quarterOf(state.pass_to)];
     if (quartersFrom < quartersBefore)

@@ -3,7 +3,7 @@ import type { Database } from '../schema.ts';
 import type { RotationStore } from '../../../core/clicks/ports.ts';
 
 /**
- * Rotation positions in the database while Redis is away (docs/adr/0029): one upsert per visit,
+ * Rotation positions in the database while Redis is away (docs/design/outages.md): one upsert per visit,
  * atomic on either engine, so instances sharing the database keep one round-robin.
  */
 export class SqlRotationStore implements RotationStore {

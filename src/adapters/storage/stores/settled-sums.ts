@@ -41,7 +41,7 @@ const TTL_MS = 10 * 60_000;
  * folded months and quarters), kept in memory by link, dimension and spans. Those rows get no
  * more clicks: folded ones are inserted once and never updated, days that are over everywhere
  * (the fold's own premise) get no more, and a link's rows go with it while link ids are never
- * used again (docs/adr/0076). So a long range reads the database for its last days alone after
+ * used again (docs/design/statistics.md). So a long range reads the database for its last days alone after
  * its first read. Concurrent misses of one key share one read.
  */
 export class SettledSums {

@@ -30,8 +30,8 @@ interface RollupSpan {
  * dimension, day, value) of the daily rows, (link_id, dimension, month, value) of the monthly
  * ones and (link_id, dimension, quarter, value) of the quarterly ones: at most days × values
  * rows, however many clicks, and for the whole months and quarters of a long range months ×
- * values and quarters × values (docs/adr/0040, 0075). A value list's settled part, which gets
- * no more clicks, is summed once and kept (SettledSums, docs/adr/0076): a range then reads its
+ * values and quarters × values (docs/design/statistics.md). A value list's settled part, which gets
+ * no more clicks, is summed once and kept (SettledSums): a range then reads its
  * last days alone.
  */
 export class SqlStatsStore implements StatsStore {
@@ -215,7 +215,7 @@ export class SqlStatsStore implements StatsStore {
   /**
    * The links list's trends: one range scan of the daily `total` rows per link, in one statement,
    * so a page of 100 links reads at most 100 × its days rows. The daily rows stay after a month
-   * is folded (docs/adr/0040), so a recent range never needs the monthly ones.
+   * is folded (docs/design/statistics.md), so a recent range never needs the monthly ones.
    */
   async linksPerDay(linkIds: readonly number[], range: DayRange): Promise<LinkDayCount[]> {
     if (linkIds.length === 0) return [];

@@ -46,7 +46,7 @@ const WORKSPACE_COLUMNS = [
 ] as const;
 
 /**
- * Workspaces are `accounts` rows (docs/adr/0064). A team's row holds no person: its email is a
+ * Workspaces are `accounts` rows (docs/design/teams.md). A team's row holds no person: its email is a
  * unique value that no address can equal (no "@"), and it has no password, so no one signs in as it.
  */
 export class SqlWorkspaceStore implements WorkspaceTables {

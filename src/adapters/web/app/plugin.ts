@@ -40,7 +40,7 @@ declare module 'fastify' {
     csrf?: 'token' | 'origin' | 'multipart';
   }
   interface FastifyInstance {
-    /** Every web route and what decides it (docs/adr/0070); the policy matrix test walks it. */
+    /** Every web route and what decides it (docs/design/web.md); the policy matrix test walks it. */
     webPolicedRoutes: WebPolicedRoute[];
   }
 }

@@ -15,7 +15,7 @@ export interface Viewer {
   session: Session;
   /** The session cookie's value (binds CSRF tokens). */
   token: string;
-  /** The workspace the pages act in, with the person's role there read at this request (docs/adr/0070). */
+  /** The workspace the pages act in, with the person's role there read at this request (docs/design/web.md). */
   workspace: WorkspaceOfUser;
   /** Every workspace the person is a member of (the header's switcher). */
   workspaces: readonly WorkspaceOfUser[];

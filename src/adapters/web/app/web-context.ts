@@ -21,7 +21,7 @@ import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 export interface WebContext extends CoreServices {
   /** Draws links' QR codes (the API's and the web app's). */
   qr: QrRenderer;
-  /** Links' QR logos, drawn in the centre of their codes (docs/adr/0056). */
+  /** Links' QR logos, drawn in the centre of their codes (docs/design/qr.md). */
   qrLogos: QrLogoStore;
   /** The image threads a logo upload is read on (docs/design/images.md). */
   images: LogoSaving['images'];
@@ -58,7 +58,7 @@ export interface WebOptions {
   live?: LiveStreams;
 }
 
-/** Single sign-on with an OpenID provider (docs/adr/0073); absent when OIDC_ISSUER is not set. */
+/** Single sign-on with an OpenID provider (docs/design/teams.md); absent when OIDC_ISSUER is not set. */
 export interface SsoServices {
   /** On the "Sign in with …" link. */
   name: string;

@@ -6,7 +6,7 @@ import type { WebRouteRule } from './web-route-actions.ts';
 
 /**
  * Checks the route's policy action against the person's role in the current workspace (the
- * same table as the API's, docs/adr/0070); a refusal is a 403 page naming the role it needs.
+ * same table as the API's, docs/design/web.md); a refusal is a 403 page naming the role it needs.
  * True when it answered.
  */
 export function refuseByPolicy(

@@ -1,7 +1,7 @@
 import type { Action } from '../../../core/workspaces/policy.ts';
 
 /**
- * What decides a web route (docs/adr/0070): a policy action in the current workspace; the
+ * What decides a web route (docs/design/web.md): a policy action in the current workspace; the
  * person's own pages (profile, security, sign-out: no workspace's data); the workspaces
  * service, which checks its own actions per workspace of the path; or nothing (public pages,
  * the operator's, which have their own rule).

@@ -12,7 +12,7 @@ function cookieOptions(request: FastifyRequest) {
 }
 
 /**
- * The workspace this browser's session chose (docs/adr/0070), or null. The cookie is signed for
+ * The workspace this browser's session chose (docs/design/web.md), or null. The cookie is signed for
  * its session: one made for another session, or edited, counts as no choice. It is only a
  * choice: membership and role are read from the database on every request.
  */

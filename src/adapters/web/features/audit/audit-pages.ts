@@ -36,7 +36,7 @@ function pageOf(raw: string | undefined): number {
 }
 
 /**
- * /account/workspaces/{id}/audit (docs/adr/0071): the workspace's audit log for its admins and
+ * /account/workspaces/{id}/audit (docs/design/teams.md): the workspace's audit log for its admins and
  * owners, filtered by a GET form, paged, and as CSV (…/audit.csv with the same filters). The
  * workspaces service decides who may read it: others get its 403, non-members its 404.
  */

@@ -44,7 +44,7 @@ function pendingOf(raw: string | null): Pending | null {
 }
 
 /**
- * Single sign-on (docs/adr/0073): /login/sso leaves for the provider with a fresh state, nonce
+ * Single sign-on (docs/design/teams.md): /login/sso leaves for the provider with a fresh state, nonce
  * and PKCE verifier kept in a cookie of this browser; /login/sso/callback checks the answer
  * against them (once: the cookie goes), then signs in as SsoSignIn decides.
  */

@@ -49,7 +49,7 @@ ${postButton(view, `/domains/${domain.id}/verify`, v.checkNow)}
 </section>`;
 }
 
-/** The app-site files a domain serves (docs/adr/0067), edited as their JSON text. */
+/** The app-site files a domain serves (docs/design/domains.md), edited as their JSON text. */
 const APP_SITE_FIELDS = ['apple_app_site_association', 'assetlinks'] as const;
 
 /** The stored JSON text, indented for a person to edit. */

@@ -23,7 +23,7 @@ export interface LinkFormValues {
   /** Tag names separated by commas (link-tags-field.ts). */
   tags: string;
   disabled: boolean;
-  /** The redirect adds lpx_cid, a signed click id, for conversions (docs/adr/0074). */
+  /** The redirect adds lpx_cid, a signed click id, for conversions (docs/design/rules.md). */
   track_conversions: boolean;
   privacy: string;
   remove_password: boolean;
@@ -32,7 +32,7 @@ export interface LinkFormValues {
   expiration_clicks: string;
   expiration_url: string;
   target_type: string;
-  /** App links (docs/adr/0067): where iOS and Android visitors go instead of url. */
+  /** App links (docs/design/rules.md): where iOS and Android visitors go instead of url. */
   ios_url: string;
   android_url: string;
   lists: Record<TargetListName, TargetRow[]>;

@@ -18,7 +18,7 @@ export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
  * A search is matched link by link, so counting every match of a phrase found in most of a big
  * account's links would cost more than the page: the list counts a search's matches up to here
  * and says "or more" (the API's total stays exact; a bulk action counts exactly when confirmed).
- * A thousand is forty pages of the default size, more than anyone pages through (docs/adr/0057).
+ * A thousand is forty pages of the default size, more than anyone pages through (docs/design/web.md).
  */
 export const SEARCH_COUNT_BOUND = 1000;
 

@@ -93,7 +93,7 @@ async function removeLogo(request: FastifyRequest, reply: FastifyReply, ctx: Web
   return seeOther(reply, back(link.link.id, fields));
 }
 
-/** Upload and removal of a link's QR logo (docs/adr/0056), back to the QR page with the settings kept. */
+/** Upload and removal of a link's QR logo (docs/design/qr.md), back to the QR page with the settings kept. */
 export function linkQrLogoPages(web: FastifyInstance, ctx: WebContext): void {
   const upload = formRoute(readLogoForm, (request, reply, form) => uploadLogo(request, reply, ctx, form));
 

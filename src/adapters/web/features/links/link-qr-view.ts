@@ -52,7 +52,7 @@ export function qrQuery(s: QrSettings): Record<string, string> {
 
 function downloads(view: View, p: QrPageInput, query: Record<string, string>): RawHtml {
   const t = view.t.linkForm.qr;
-  // An SVG logo is drawn only into an SVG (docs/adr/0056): the PNG link would only be refused.
+  // An SVG logo is drawn only into an SVG (docs/design/qr.md): the PNG link would only be refused.
   const png =
     p.logo === 'svg'
       ? html`<p class="hint" id="qr-png-hint">${t.pngNeedsPngLogo}</p>`

@@ -9,7 +9,7 @@ const LIVE_PATH = '/account/live';
 
 /**
  * GET /account/live: the signed-in account's clicks as Server-Sent Events, for the pages that
- * show live totals (docs/adr/0054). Only the session's own account is heard; other accounts'
+ * show live totals (docs/design/statistics.md). Only the session's own account is heard; other accounts'
  * clicks never reach the stream, and the stream ends with the session or the server.
  */
 export const livePages: WebFeature = (web, ctx: WebContext) => {

@@ -48,7 +48,7 @@ function deadPage(view: View): RawHtml {
 <p>${v.dead} <a href="/signup/verify">${v.askAgain}</a></p>`;
 }
 
-/** EMAIL_VERIFICATION=required (docs/adr/0072): /signup/verify and its links; no routes when off. */
+/** EMAIL_VERIFICATION=required (docs/design/teams.md): /signup/verify and its links; no routes when off. */
 export const verifyEmailPages: WebFeature = (web, ctx: WebContext) => {
   const verification = ctx.security.verification;
   if (verification === null) return;

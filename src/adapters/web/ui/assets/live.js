@@ -1,4 +1,4 @@
-// Live totals (docs/adr/0054): every [data-metric="clicks"] counts on from its data-value as the
+// Live totals (docs/design/statistics.md): every [data-metric="clicks"] counts on from its data-value as the
 // account's clicks happen; one with data-link-id counts that link's only. Without this script,
 // or without EventSource, the numbers are those of the page's load.
 {
