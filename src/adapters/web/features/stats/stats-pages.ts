@@ -1,30 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Account } from '../../../../core/accounts/account.ts';
-import { roleAllows } from '../../../../core/workspaces/policy.ts';
-import type { Link } from '../../../../core/links/link.ts';
-import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { NotFoundError, ValidationError } from '../../../../core/shared/errors.ts';
 import { verifyPassword } from '../../../../core/shared/secrets.ts';
 import { isRangePreset } from '../../../../core/stats/range-presets.ts';
 import { parseFilters, type StatsFilter } from '../../../../core/stats/stats-filter.ts';
-import {
-  seesEveryValue,
-  statsAccess,
-  statsPasswordAttemptKey,
-  type StatsAccess,
-} from '../../../../core/stats/stats-access.ts';
-import type { StatsQuery } from '../../../../core/stats/stats-service.ts';
+import { seesEveryValue, statsPasswordAttemptKey } from '../../../../core/stats/stats-access.ts';
 import { statsCsv, statsCsvFilename } from '../../../shared/presenters/stats.ts';
-import { shortUrl } from '../../../shared/presenters/link-record.ts';
-import { ID_MAX } from '../../../shared/schemas/common.ts';
 import { limitAddress } from '../../../shared/request/client-address.ts';
-import { html, type RawHtml } from '../../../shared/html/html.ts';
-import { appLayout } from '../../ui/layout.ts';
-import { renderTimeSeries } from '../../ui/charts/time-series.ts';
-import { renderWorldMap } from '../../ui/charts/world-map.ts';
-import { safeNext, seeOther, sendView } from '../../app/respond.ts';
-import { viewOf, type View } from '../../app/view.ts';
-import { formatterFor } from '../../i18n/format.ts';
+import { html } from '../../../shared/html/html.ts';
+import { safeNext, seeOther } from '../../app/respond.ts';
+import { viewOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { statsPasswordsOf } from './stats-unlock.ts';
@@ -33,10 +18,8 @@ import {
   exportLink,
   filterChips,
   foldingNote,
-  framedPath,
   isTableName,
   linkHeader,
-  passwordForm,
   rangeControls,
   sectionNav,
   statsPath,
@@ -44,194 +27,28 @@ import {
   tableToolbar,
   totalsCards,
   valueTable,
-  type StatsFrame,
   type TableControls,
   type TableName,
 } from './stats-view.ts';
-
-type Query = Record<string, unknown>;
+import {
+  asOwner,
+  frameOf,
+  query,
+  send,
+  sendPasswordForm,
+  str,
+  subjectOf,
+  today,
+  type Query,
+  type StatsDeps,
+} from './stats-frame.ts';
+import { clicksChart, countriesMap, topCard } from './stats-cards.ts';
 
 const OVERVIEW_TOP: readonly TableName[] = ['referrers', 'browsers', 'platforms', 'devices', 'languages'];
 const TOP = 5;
 const PER_PAGE = 25;
 const SEARCH_MAX = 255;
 const PAGE_MAX = 100_000;
-
-const str = (q: Query, name: string): string | undefined =>
-  typeof q[name] === 'string' && q[name] !== '' ? q[name] : undefined;
-
-/** The link a stats URL names, its owner, and what this request may see of it. */
-interface Subject {
-  link: Link;
-  owner: Account;
-  access: Exclude<StatsAccess, 'hidden'>;
-}
-
-/**
- * The link's workspace as the one asking when the signed-in person's role there reads
- * statistics (issue 33: "members with stats:read"), whichever workspace they are in now.
- */
-function memberOf(request: FastifyRequest, workspaceId: number | undefined): number | null {
-  const membership = request.viewer?.workspaces.find((w) => w.id === workspaceId);
-  return membership && roleAllows(membership.role, 'stats.read') ? membership.id : null;
-}
-
-/** What the stats handlers share: the context, and the guess limiter and unlock cookies made once. */
-interface StatsDeps {
-  ctx: WebContext;
-  passwords: ReturnType<typeof statsPasswordsOf>;
-}
-
-/** The link and owner, and the access rule's answer; 404 (as for an unknown link) when hidden. */
-async function subjectOf(request: FastifyRequest, { ctx, passwords }: StatsDeps): Promise<Subject> {
-  const raw = (request.params as { id?: string }).id ?? '';
-  // Past a 32-bit id no record exists; PostgreSQL would refuse the number rather than find none.
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > ID_MAX) throw new NotFoundError('link');
-  const link = await ctx.stats.linkOf(Number(raw));
-  const owner = link ? await ctx.accounts.getAccount(link.accountId).catch(() => null) : null;
-  const access = statsAccess(link, owner, memberOf(request, link?.accountId), (hash) =>
-    passwords.cookies.isUnlocked(request.cookies, { id: Number(raw), passwordHash: hash }),
-  );
-  if (access === 'hidden' || !link || !owner) throw new NotFoundError('link');
-  return { link, owner, access };
-}
-
-const asOwner = (s: Subject) => ({ id: s.owner.id, timezone: s.owner.timezone });
-
-/** Today in the owner's time zone: a range that ends there shows clicks as they happen. */
-const today = (ctx: WebContext, s: Subject) =>
-  ctx.stats.rangeFor({ preset: 'today' }, s.owner.timezone, s.link.createdAt, s.access).to;
-
-async function shortUrlOf(ctx: WebContext, s: Subject): Promise<string> {
-  const view = await ctx.links.get(s.owner.id, s.link.id);
-  return shortUrl(view, ctx.urls);
-}
-
-function send(reply: FastifyReply, view: View, status: number, title: string, main: RawHtml) {
-  return sendView(reply, status, appLayout(view, { title, main, section: '/links' }));
-}
-
-/** The password form, for a locked page; the pre-session cookie it needs is made here. */
-function sendPasswordForm(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: WebContext,
-  linkId: number,
-  next: string,
-  status = 200,
-  errors?: FieldErrors,
-) {
-  const view = viewOf(request, reply, ctx.web.csrfSecret);
-  return sendView(
-    reply,
-    status,
-    appLayout(view, {
-      title: view.t.stats.password.title,
-      main: passwordForm(view, linkId, next, errors),
-      narrow: true,
-    }),
-  );
-}
-
-/**
- * The frame of a page: the range from the query (a preset, custom dates, or the default), or
- * the 422 page naming the field when the dates are wrong (then null).
- */
-async function frameOf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: WebContext,
-  s: Subject,
-  current: TableName | '',
-): Promise<StatsFrame | null> {
-  const q = request.query as Query;
-  const view = viewOf(request, reply, ctx.web.csrfSecret);
-  const isOwner = seesEveryValue(s.access);
-  // No range asked: the API's default, which is the last 30 days, shown as that preset. Only
-  // the owner chooses days of their own (StatsService.rangeFor).
-  const preset = isRangePreset(q.range) ? q.range : isOwner && (str(q, 'from') || str(q, 'to')) ? null : 'last30';
-  const shown = ctx.stats.showsDestination(s.access, s.link);
-  const base = {
-    view,
-    fmt: formatterFor(view.fmt.locale, s.owner.timezone),
-    link: s.link,
-    shortUrl: await shortUrlOf(ctx, s),
-    destination: shown ? s.link.url : null,
-    title: shown ? s.link.title : null,
-    isOwner,
-    timeZone: s.owner.timezone,
-    preset,
-    query: { search: str(q, 'search'), sort: str(q, 'sort') },
-    current,
-  };
-  try {
-    const range = ctx.stats.rangeFor(
-      { preset: preset ?? undefined, from: str(q, 'from'), to: str(q, 'to') },
-      s.owner.timezone,
-      s.link.createdAt,
-      s.access,
-    );
-    // Filters are the owner's: anyone else's are not read at all (public pages keep none).
-    const filters: StatsFilter[] = isOwner ? parseFilters(q) : [];
-    return { ...base, range, filters };
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    const frame: StatsFrame = { ...base, range: { from: '', to: '' }, filters: [] };
-    const main = html`${linkHeader(frame)}${sectionNav(frame)}${rangeControls(frame, error.fields, { from: str(q, 'from'), to: str(q, 'to') })}`;
-    send(reply, view, 422, view.t.stats.title(base.title ?? base.shortUrl), main);
-    return null;
-  }
-}
-
-/** The numbers of the frame's range, as the subject's viewer may read them (rare values folded but for the owner). */
-const query = (ctx: WebContext, s: Subject, frame: StatsFrame, q: Omit<StatsQuery, 'from' | 'to' | 'filters'>) =>
-  ctx.stats.query(
-    asOwner(s),
-    s.link.id,
-    { ...q, from: frame.range.from, to: frame.range.to, filters: frame.filters },
-    s.access,
-  );
-
-type StatsList = Awaited<ReturnType<WebContext['stats']['query']>>;
-
-/** The world map of a list of countries (a table on the page lists its numbers). */
-function countriesMap(frame: StatsFrame, countries: StatsList) {
-  const t = frame.view.t.stats;
-  return renderWorldMap({
-    id: 'stats-map',
-    caption: t.chart.map,
-    // The other entry is no country: the card's or the page's table lists it.
-    counts: countries.items.filter((e) => !e.other).map((e) => ({ code: e.value ?? '', count: e.count })),
-    locale: frame.view.fmt.locale,
-    table: 'none',
-    labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },
-  });
-}
-
-/** The clicks of a range as a time chart, per day or (one day, or the hours' table) per hour. */
-function clicksChart(frame: StatsFrame, series: StatsList, unit: 'day' | 'hour', id: string) {
-  const t = frame.view.t.stats;
-  return renderTimeSeries({
-    id,
-    caption: unit === 'hour' ? t.chart.perHour : t.chart.perDay,
-    points: series.items.map((e) => ({ label: e.value ?? '', value: e.count })),
-    unit,
-    locale: frame.view.fmt.locale,
-    timeZone: frame.timeZone,
-    labels: { valueColumn: t.columns.clicks, showTable: t.showTable },
-  });
-}
-
-/** One card of the overview's grid: a table's top entries, a figure above them, and a link to the whole table. */
-function topCard(frame: StatsFrame, table: TableName, items: RawHtml | string, figure: RawHtml | string = '') {
-  const t = frame.view.t.stats;
-  const title = t.top(t.tables[table]);
-  return html`<section class="stats-top${figure ? ' stats-top-map' : ''}" aria-labelledby="top-${table}">
-<h2 id="top-${table}">${title}</h2>
-${figure}${items}
-<p><a href="${framedPath(frame, table)}">${t.all(t.tables[table])}</a></p>
-</section>`;
-}
 
 /** GET /stats/:id: the headline, the chart, and the top of each table. */
 async function showOverview(request: FastifyRequest, reply: FastifyReply, deps: StatsDeps) {
