@@ -1,55 +1,35 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import {
-  ForbiddenError,
-  NotFoundError,
-  TooManyAttemptsError,
-  ValidationError,
-} from '../../../../core/shared/errors.ts';
-import { roleAllows } from '../../../../core/workspaces/policy.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../../core/shared/errors.ts';
 import { authorize } from '../../../../core/workspaces/workspace-access.ts';
 import { html } from '../../../shared/html/html.ts';
 import { appLayout } from '../../ui/layout.ts';
 import { csrfField, errorSummary, textField } from '../../ui/components.ts';
-import { safeNext, seeOther, sendView } from '../../app/respond.ts';
-import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
+import { safeNext, sendView } from '../../app/respond.ts';
+import { viewOf, viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { chooseWorkspace } from '../../app/workspace-choice.ts';
 import type { WebFeature } from '../feature.ts';
-import { text, type Form } from '../account/account-views.ts';
+import { text } from '../account/account-views.ts';
 import { actorOf } from './workspace-actor.ts';
 import { workspaceListPage } from './workspace-list-view.ts';
-import { lockedWorkspacePage, workspacePage, type WorkspacePageState } from './workspace-view.ts';
-
-const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
-type ById = Static<typeof ById>;
-const ByMember = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-  userId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
-type ByMember = Static<typeof ByMember>;
-const ByItem = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-  itemId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
-type ByItem = Static<typeof ByItem>;
-
-/** A day as typed in a date field, as the start of that day in UTC; null when empty; undefined when not a date. */
-function dayOf(value: string): number | null | undefined {
-  if (value === '') return null;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return undefined;
-  const at = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return new Date(at).toISOString().startsWith(value) ? at : undefined;
-}
+import {
+  ById,
+  ByItem,
+  ByMember,
+  done,
+  formOf,
+  messagesOf,
+  orAgain,
+  renderWorkspace,
+  type Errors,
+} from './workspace-page-parts.ts';
+import { changeRole, invite, makeKey, removeMember, revokeInvitation, revokeKey } from './workspace-people-pages.ts';
 
 /** After a switch the page asked from may name another workspace's record: those go to the dashboard. */
 function nextAfterSwitch(next: unknown): string {
   const path = safeNext(next);
   return /\/\d/.test(path) ? '/dashboard' : path;
 }
-
-type Errors = ValidationError['fields'];
 
 /** The workspaces list and its "new workspace" form. */
 async function renderList(
@@ -83,70 +63,6 @@ async function renderList(
       section: '/account',
     }),
   );
-}
-
-/** A workspace's page: settings, people, invitations and keys, as far as this person's role goes. */
-async function renderWorkspace(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: WebContext,
-  status: number,
-  id: number,
-  state: WorkspacePageState,
-) {
-  const service = ctx.workspaces;
-  const actor = actorOf(request);
-  const workspace = await service.read(actor, id);
-  const view = viewOf(request, reply, ctx.web.csrfSecret);
-  // Two-factor required and not turned on: the workspace is seen and can be left, nothing more.
-  if ((await service.standingOf(id, actor.userId))?.twoFactorMissing) {
-    return sendView(
-      reply,
-      status,
-      appLayout(view, {
-        title: workspace.name,
-        main: lockedWorkspacePage(view, workspace, actor.userId),
-        section: '/account',
-      }),
-    );
-  }
-  const [members, invitations, keys] = await Promise.all([
-    ctx.members.list(actor, id),
-    roleAllows(workspace.role, 'invitations.manage') ? ctx.invitations.list(actor, id) : Promise.resolve(null),
-    ctx.workspaceKeys.list(actor, id),
-  ]);
-  const data = { workspace, members, invitations, keys, personId: actor.userId };
-  return sendView(
-    reply,
-    status,
-    appLayout(view, { title: workspace.name, main: workspacePage(view, data, state), section: '/account' }),
-  );
-}
-
-const formOf = (request: FastifyRequest) => (request.body ?? {}) as Form;
-const messagesOf = (request: FastifyRequest, reply: FastifyReply, ctx: WebContext) =>
-  viewOf(request, reply, ctx.web.csrfSecret).t.workspaces;
-
-/** Runs a form's change; a ValidationError shows the page again with that form's values and errors. */
-async function orAgain(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: WebContext,
-  id: number,
-  form: 'settings' | 'members' | 'invite' | 'key',
-  run: () => Promise<FastifyReply>,
-) {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return renderWorkspace(request, reply, ctx, 422, id, { form, values: formOf(request), errors: error.fields });
-  }
-}
-
-function done(reply: FastifyReply, message: string, to: string) {
-  setFlash(reply, message);
-  return seeOther(reply, to);
 }
 
 async function createWorkspace(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
@@ -233,90 +149,6 @@ async function deleteWorkspace(request: FastifyRequest, reply: FastifyReply, ctx
     return renderDeletePage(request, reply, ctx, 422, id, typed, { confirm: Object.values(error.fields).flat() });
   }
   return done(reply, t.done(workspace.name), '/account/workspaces');
-}
-
-async function changeRole(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id, userId } = request.params as ByMember;
-  return orAgain(request, reply, ctx, id, 'members', async () => {
-    await ctx.members.setRole(actorOf(request), id, userId, text(formOf(request), 'role'));
-    return done(reply, messagesOf(request, reply, ctx).people.changed, `/account/workspaces/${id}`);
-  });
-}
-
-/** Removes a member; one's own id is leaving (back to the list). */
-async function removeMember(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id, userId } = request.params as ByMember;
-  const self = userId === viewerOf(request).account.id;
-  const workspace = self ? await ctx.workspaces.read(actorOf(request), id) : null;
-  return orAgain(request, reply, ctx, id, 'members', async () => {
-    await ctx.members.remove(actorOf(request), id, userId);
-    const t = messagesOf(request, reply, ctx).people;
-    return workspace
-      ? done(reply, t.left(workspace.name), '/account/workspaces')
-      : done(reply, t.removed, `/account/workspaces/${id}`);
-  });
-}
-
-/** Answered with the page itself: the link never travels in a cookie or a URL. */
-async function invite(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id } = request.params as ById;
-  const form = formOf(request);
-  try {
-    return await orAgain(request, reply, ctx, id, 'invite', async () => {
-      const { invitation, token } = await ctx.invitations.invite(actorOf(request), id, {
-        email: text(form, 'email'),
-        role: text(form, 'role'),
-      });
-      return renderWorkspace(request, reply, ctx, 200, id, {
-        made: 'invitation',
-        email: invitation.email,
-        link: `${ctx.urls.appUrl}/signup/invitation/${token}`,
-      });
-    });
-  } catch (error) {
-    // The invitation limits (INVITE_LIMIT_*): the form again, what was typed kept, the limit named on it.
-    if (!(error instanceof TooManyAttemptsError)) throw error;
-    reply.header('retry-after', String(error.retryAfterSeconds));
-    const message = messagesOf(request, reply, ctx).invites.tooMany(error.retryAfterSeconds);
-    return renderWorkspace(request, reply, ctx, 429, id, {
-      form: 'invite',
-      values: form,
-      errors: { email: [message] },
-    });
-  }
-}
-
-async function revokeInvitation(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id, itemId } = request.params as ByItem;
-  await ctx.invitations.revoke(actorOf(request), id, itemId);
-  return done(reply, messagesOf(request, reply, ctx).invites.revoked, `/account/workspaces/${id}`);
-}
-
-/** Answered with the page itself: the key never travels in a cookie or a URL. */
-async function makeKey(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id } = request.params as ById;
-  const form = formOf(request);
-  return orAgain(request, reply, ctx, id, 'key', async () => {
-    const expiresAt = dayOf(text(form, 'expires_at'));
-    if (expiresAt === undefined) throw ValidationError.of('expires_at', messagesOf(request, reply, ctx).keys.badDate);
-    const scopes = [form.scopes ?? []].flat();
-    const made = await ctx.workspaceKeys.create(actorOf(request), id, {
-      name: text(form, 'name'),
-      scopes: scopes.length === 0 ? null : scopes,
-      expiresAt,
-    });
-    return renderWorkspace(request, reply, ctx, 200, id, {
-      made: 'key',
-      name: made.key.key.name ?? made.key.key.prefix,
-      apiKey: made.apiKey,
-    });
-  });
-}
-
-async function revokeKey(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
-  const { id, itemId } = request.params as ByItem;
-  await ctx.workspaceKeys.revoke(actorOf(request), id, itemId);
-  return done(reply, messagesOf(request, reply, ctx).keys.revoked, `/account/workspaces/${id}`);
 }
 
 /** /account/workspaces and each workspace's page: the workspaces service decides every action per workspace. */
