@@ -1,0 +1,76 @@
+// Issue 50: redirects that outlive the database. An instance keeps a snapshot of every enabled
+// link on disk; with PostgreSQL cut (a proxy on loopback), a link it never held redirects from
+// the snapshot as it did before, one changed after the snapshot was written answers 503, and
+// /health says the redirects come from the snapshot.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { POSTGRES_SKIP, startHarness, type Harness } from '../../support/harness.ts';
+import { TcpProxy } from '../../support/tcp-proxy.ts';
+import { testDatabaseUrl } from '../../support/test-database-url.ts';
+import { makeLink, redirectsTo, visit } from './redirect-support.ts';
+
+describe('the redirect snapshot through a PostgreSQL cut', { skip: POSTGRES_SKIP ?? false }, () => {
+  let proxy: TcpProxy;
+  let a: Harness;
+  let dir: string;
+  const outageLines: string[] = [];
+  const faults: unknown[] = [];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'linkpix-snapshot-it-'));
+    const direct = new URL(testDatabaseUrl());
+    proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(direct);
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    a = await startHarness('postgres', {
+      env: { DATABASE_URL: viaProxy.toString(), SNAPSHOT_PATH: join(dir, 'a.snapshot'), CLICK_FLUSH_INTERVAL_MS: '100' },
+      overrides: { outageLog: (m) => void outageLines.push(m), onError: (e) => void faults.push(e) },
+    });
+  });
+
+  after(async () => {
+    await proxy?.restore();
+    await a?.close();
+    await proxy?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('links never visited redirect from the snapshot; one changed after it answers 503; /health says so', async () => {
+    const { key } = await a.account();
+    const unseen = await makeLink(a, key, { url: 'https://example.com/unseen' });
+    const edited = await makeLink(a, key, { url: 'https://example.com/before-edit' });
+    const rotating = await makeLink(a, key, {
+      url: 'https://example.com/fallback',
+      rules: JSON.stringify([{ when: {}, url: 'https://example.com/by-rule' }]),
+    });
+    await a.server.container.visits.snapshot!.writer.round();
+    const edit = await a.request('PATCH', `/api/v1/links/${edited.id}`, {
+      key,
+      form: { url: 'https://example.com/after-edit' },
+    });
+    assert.equal(edit.status, 200, edit.text);
+
+    await proxy.cut();
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.equal(await redirectsTo(a, `/${unseen.alias}?n=${i}`), `https://example.com/unseen?n=${i}`);
+      }
+      assert.equal(await redirectsTo(a, `/${rotating.alias}`), 'https://example.com/by-rule', 'its rules compiled');
+      const changed = await visit(a, `/${edited.alias}`);
+      assert.equal(changed.status, 503, 'changed after the snapshot: never its old state');
+      const health = await a.request('GET', '/health');
+      assert.equal(health.status, 503);
+      assert.equal(health.body.database, 'down');
+      assert.equal(health.body.redirects, 'snapshot');
+      assert.equal(health.body.status, 'unavailable');
+      const api = await a.request('GET', '/api/v1/links', { key });
+      assert.equal(api.status, 503);
+    } finally {
+      await proxy.restore();
+    }
+    assert.equal(await redirectsTo(a, `/${edited.alias}`), 'https://example.com/after-edit');
+  });
+});
