@@ -73,4 +73,38 @@ describe('the redirect snapshot through a PostgreSQL cut', { skip: POSTGRES_SKIP
     }
     assert.equal(await redirectsTo(a, `/${edited.alias}`), 'https://example.com/after-edit');
   });
+
+  test('an instance started during the cut serves the snapshot; its API answers 503; the database back, it says so', async () => {
+    const { key } = await a.account();
+    const link = await makeLink(a, key, { url: 'https://example.com/restarted' });
+    const locked = await makeLink(a, key, { url: 'https://example.com/locked', password: 'open sesame' });
+    await a.server.container.visits.snapshot!.writer.round();
+    await proxy.cut();
+    let b: Harness | null = null;
+    try {
+      b = await startHarness('postgres', {
+        env: { DATABASE_URL: a.config.DATABASE_URL, SNAPSHOT_PATH: join(dir, 'a.snapshot'), CLICK_FLUSH_INTERVAL_MS: '100' },
+        pgSchema: a.pgSchema!,
+        overrides: { outageLog: (m) => void outageLines.push(m), onError: (e) => void faults.push(e) },
+      });
+      assert.ok(b.server.databaseBack, 'started from the snapshot');
+      for (let i = 0; i < 3; i++) {
+        assert.equal(await redirectsTo(b, `/${link.alias}?n=${i}`), `https://example.com/restarted?n=${i}`);
+      }
+      const page = await visit(b, `/${locked.alias}`);
+      assert.equal(page.status, 200, 'the password page, from the snapshot');
+      assert.match(page.text, /password/i);
+      const api = await b.request('GET', '/api/v1/links', { key });
+      assert.equal(api.status, 503);
+      assert.match(api.body.message, /database is unavailable/i);
+      const health = await b.request('GET', '/health');
+      assert.equal(health.status, 503);
+      assert.equal(health.body.redirects, 'snapshot');
+      await proxy.restore();
+      await b.server.databaseBack;
+    } finally {
+      await proxy.restore();
+      await b?.close();
+    }
+  });
 });
