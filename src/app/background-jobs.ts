@@ -34,7 +34,10 @@ const SNAPSHOT_ROUND_MS = 15_000;
 const WEBHOOK_CLICKS_MS = 1000;
 
 /** What the server's jobs run. */
-export type JobParts = Pick<Container, 'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits'>;
+export type JobParts = Pick<
+  Container,
+  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits'
+>;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
 export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks, visits }: JobParts): Job[] {

@@ -184,7 +184,7 @@ const CATALOGUE = {
   },
   SNAPSHOT_PATH: {
     default: (env: Env) => defaultSnapshotPath(env.DATABASE_URL ?? 'sqlite:./data/linkpix.db'),
-    doc: "The redirect snapshot: every enabled link, kept on disk so redirects outlive the database (docs/operations.md); empty: off. Unset: beside the SQLite file, ./data/redirects.snapshot on PostgreSQL.",
+    doc: 'The redirect snapshot: every enabled link, kept on disk so redirects outlive the database (docs/operations.md); empty: off. Unset: beside the SQLite file, ./data/redirects.snapshot on PostgreSQL.',
     parse: (s: string) => s.trim(),
   },
   DATABASE_POOL_SIZE: {

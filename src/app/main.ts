@@ -67,10 +67,13 @@ async function main(): Promise<void> {
   // graceful stop (every click written), for the supervisor to start it whole (docs/design/snapshot.md).
   if (server.databaseBack) {
     server.app.log.warn('the database cannot be reached: started from the redirect snapshot, redirects only');
-    server.databaseBack.then(() => {
-      server.app.log.info('the database is back: stopping, for the supervisor to start this instance whole');
-      stopOn('the database is back')();
-    }, () => {});
+    server.databaseBack.then(
+      () => {
+        server.app.log.info('the database is back: stopping, for the supervisor to start this instance whole');
+        stopOn('the database is back')();
+      },
+      () => {},
+    );
   }
 }
 

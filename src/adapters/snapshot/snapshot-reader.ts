@@ -140,7 +140,8 @@ async function verify(data: Buffer, options: SnapshotReaderOptions): Promise<Ver
   } catch {
     return 'its header is damaged';
   }
-  if (typeof secrets?.unlockCookie !== 'string' || typeof header?.writtenAt !== 'number') return 'its header is damaged';
+  if (typeof secrets?.unlockCookie !== 'string' || typeof header?.writtenAt !== 'number')
+    return 'its header is damaged';
   const trailer = lines.pop()!;
   const signed = data.length - Buffer.byteLength(trailer) - 1;
   const hmac = snapshotHmac(secrets);

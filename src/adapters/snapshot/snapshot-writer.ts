@@ -62,7 +62,11 @@ export class SnapshotWriter {
 
   private async write(): Promise<void> {
     const secrets = await this.options.secrets();
-    const header: SnapshotHeader = { keyId: snapshotKeyId(secrets), origin: this.options.origin, writtenAt: this.now() };
+    const header: SnapshotHeader = {
+      keyId: snapshotKeyId(secrets),
+      origin: this.options.origin,
+      writtenAt: this.now(),
+    };
     // Read before the file is opened: a database that is away leaves the last file as it is.
     const domains = await this.source.snapshotDomains();
     let links = 0;

@@ -30,7 +30,11 @@ function row(id: number, alias: string, host: string | null = null): SnapshotRow
       alias,
       url: `https://example.com/${alias}`,
       title: null,
-      ruleSource: { rules: null, targetType: TargetType.None, targets: {} },
+      ruleSource: {
+        rules: null,
+        targetType: TargetType.None,
+        targets: { country: null, platform: null, language: null, rotation: null },
+      },
       iosUrl: null,
       androidUrl: null,
       trackConversions: false,
@@ -51,7 +55,15 @@ function row(id: number, alias: string, host: string | null = null): SnapshotRow
 class FakeSource implements SnapshotSource, RedirectLinkSource, DomainNameSource {
   rows: SnapshotRow[] = [];
   domains: SnapshotDomain[] = [
-    { name: 'brand.test', id: 7, accountId: 1, indexPage: null, notFoundPage: null, appleAppSiteAssociation: null, assetLinks: null },
+    {
+      name: 'brand.test',
+      id: 7,
+      accountId: 1,
+      indexPage: null,
+      notFoundPage: null,
+      appleAppSiteAssociation: null,
+      assetLinks: null,
+    },
   ];
   down = false;
   pages = 0;
@@ -166,7 +178,8 @@ test('a damaged, cut, foreign or missing file is refused with one line and never
   await s.writer.round();
   const good = readFileSync(s.path);
   const damaged = Buffer.from(good);
-  damaged[Math.floor(good.length / 2)] ^= 1;
+  const middle = Math.floor(good.length / 2);
+  damaged[middle] = damaged[middle]! ^ 1;
   const cases: Array<[string, Buffer, RegExp]> = [
     ['damaged', damaged, /checksum/],
     ['cut', good.subarray(0, good.length - 10), /cut short|checksum/],
@@ -210,7 +223,7 @@ test('under the cache: the database away, a link not held answers from the snaps
   cache.linkChanged(5, 'a5');
   await assert.rejects(cache.find(APP_HOST, 'a5'), UnavailableError, 'changed after the snapshot: 503');
   cache.accountChanged(1);
-  await assert.rejects(cache.find(APP_HOST, 'a7'), UnavailableError, "its owner changed after the snapshot: 503");
+  await assert.rejects(cache.find(APP_HOST, 'a7'), UnavailableError, 'its owner changed after the snapshot: 503');
   await assert.rejects(cache.find(APP_HOST, 'nothere'), UnavailableError, 'not in the snapshot: 503, as without it');
 });
 

@@ -26,7 +26,11 @@ describe('the redirect snapshot through a PostgreSQL cut', { skip: POSTGRES_SKIP
     const viaProxy = new URL(direct);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     a = await startHarness('postgres', {
-      env: { DATABASE_URL: viaProxy.toString(), SNAPSHOT_PATH: join(dir, 'a.snapshot'), CLICK_FLUSH_INTERVAL_MS: '100' },
+      env: {
+        DATABASE_URL: viaProxy.toString(),
+        SNAPSHOT_PATH: join(dir, 'a.snapshot'),
+        CLICK_FLUSH_INTERVAL_MS: '100',
+      },
       overrides: { outageLog: (m) => void outageLines.push(m), onError: (e) => void faults.push(e) },
     });
   });
@@ -83,7 +87,11 @@ describe('the redirect snapshot through a PostgreSQL cut', { skip: POSTGRES_SKIP
     let b: Harness | null = null;
     try {
       b = await startHarness('postgres', {
-        env: { DATABASE_URL: a.config.DATABASE_URL, SNAPSHOT_PATH: join(dir, 'a.snapshot'), CLICK_FLUSH_INTERVAL_MS: '100' },
+        env: {
+          DATABASE_URL: a.config.DATABASE_URL,
+          SNAPSHOT_PATH: join(dir, 'a.snapshot'),
+          CLICK_FLUSH_INTERVAL_MS: '100',
+        },
         pgSchema: a.pgSchema!,
         overrides: { outageLog: (m) => void outageLines.push(m), onError: (e) => void faults.push(e) },
       });

@@ -25,9 +25,7 @@ const DAY_MS = 86_400_000;
  * The redirect's reads: a link is one statement (its owner, its pixels and its domain with it),
  * so a cache miss costs one round trip to the database.
  */
-export class SqlRedirectLinkSource
-  implements RedirectLinkSource, DomainNameSource, MostVisitedSource, SnapshotSource
-{
+export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource, MostVisitedSource, SnapshotSource {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly appHosts: ReadonlySet<string>,
