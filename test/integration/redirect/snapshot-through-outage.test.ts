@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POSTGRES_SKIP, startHarness, type Harness } from '../../support/harness.ts';
+import { HAS_REDIS_SERVER, OwnRedis } from '../../support/redis-server.ts';
 import { TcpProxy } from '../../support/tcp-proxy.ts';
 import { testDatabaseUrl } from '../../support/test-database-url.ts';
 import { makeLink, redirectsTo, visit } from './redirect-support.ts';
@@ -115,4 +116,50 @@ describe('the redirect snapshot through a PostgreSQL cut', { skip: POSTGRES_SKIP
       await b?.close();
     }
   });
+
+  test(
+    'with Redis too: the snapshot answers with Redis up and down; a capped link answers 503, its cap never passed',
+    {
+      skip: HAS_REDIS_SERVER ? false : 'redis-server is not installed',
+    },
+    async () => {
+      const redis = await OwnRedis.start();
+      let c: Harness | null = null;
+      try {
+        c = await startHarness('postgres', {
+          env: {
+            DATABASE_URL: a.config.DATABASE_URL,
+            SNAPSHOT_PATH: join(dir, 'c.snapshot'),
+            REDIS_URL: redis.url,
+            REDIS_PREFIX: 'snapshot:',
+            CLICK_FLUSH_INTERVAL_MS: '100',
+          },
+          pgSchema: a.pgSchema!,
+          overrides: { outageLog: (m) => void outageLines.push(m), onError: (e) => void faults.push(e) },
+        });
+        const { key } = await c.account();
+        const plain = await makeLink(c, key, { url: 'https://example.com/plain' });
+        const capped = await makeLink(c, key, { url: 'https://example.com/capped', expiration_clicks: 5 });
+        await c.server.container.visits.snapshot!.writer.round();
+        await proxy.cut();
+        try {
+          assert.equal(await redirectsTo(c, `/${plain.alias}?r=up`), 'https://example.com/plain?r=up', 'Redis up');
+          await redis.stop();
+          assert.equal(
+            await redirectsTo(c, `/${plain.alias}?r=down`),
+            'https://example.com/plain?r=down',
+            'Redis down',
+          );
+          assert.equal((await visit(c, `/${capped.alias}`)).status, 503, 'a cap with neither the database nor Redis');
+          const health = await c.request('GET', '/health');
+          assert.deepEqual([health.status, health.body.redis, health.body.redirects], [503, 'down', 'snapshot']);
+        } finally {
+          await proxy.restore();
+        }
+      } finally {
+        await c?.close();
+        redis.kill();
+      }
+    },
+  );
 });
