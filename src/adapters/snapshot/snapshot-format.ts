@@ -31,7 +31,7 @@ export interface SnapshotHeader {
 }
 
 /** The HMAC key: a digest of the secrets, under a label of its own so it is no secret's reuse. */
-export function snapshotKey(secrets: SnapshotSecrets): Buffer {
+function snapshotKey(secrets: SnapshotSecrets): Buffer {
   return createHash('sha256')
     .update('linkpix redirect snapshot\n')
     .update(JSON.stringify([secrets.unlockCookie, secrets.visitorHash, secrets.clickId]))
