@@ -113,8 +113,9 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
    * Look-ups of find() answered from memory (hits) or not (misses: read from the database, or
    * waiting for a read already on its way), background re-reads begun by peek(), and visits
    * answered from a link's last known state while the database could not be read (stale, also
-   * counted as misses when a read was tried; those of them the snapshot answered: snapshot); plain numbers for GET /metrics. peek() counts no
-   * hit or miss: the fast path counts what it answers, and what it does not goes on to find().
+   * counted as misses when a read was tried; snapshot: those of them the snapshot answered);
+   * plain numbers for GET /metrics. peek() counts no hit or miss: the fast path counts what it
+   * answers, and what it does not goes on to find().
    */
   readonly counts = { hits: 0, misses: 0, refreshes: 0, stale: 0, snapshot: 0 };
 
