@@ -13,6 +13,7 @@ import type { Container } from './container.ts';
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
+//   the redirect snapshot           15 s; writes only when something changed     after an interval
 //   click recovery (the lease)      a third of CLICK_WRITER_LEASE_MS             at once (main.ts, not in tests)
 //   click writer idle checkpoint    CLICK_FLUSH_INTERVAL_MS (SQLite's thread)    adapters/clicks/writer/click-writer.ts
 //
@@ -27,14 +28,19 @@ const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 /** A settle round of the links' click counts gives way after this; the rest waits for the next. */
 const SETTLE_ROUND_MS = 1000;
+/** The redirect snapshot is rewritten this often when something changed: a change is in it within a minute (docs/design/snapshot.md). */
+const SNAPSHOT_ROUND_MS = 15_000;
 /** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
 const WEBHOOK_CLICKS_MS = 1000;
 
 /** What the server's jobs run. */
-export type JobParts = Pick<Container, 'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks'>;
+export type JobParts = Pick<
+  Container,
+  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits'
+>;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
-export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks }: JobParts): Job[] {
+export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks, visits }: JobParts): Job[] {
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -62,6 +68,10 @@ export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, h
       round: async () => void (await statsMaintenance.foldMonths()),
     },
   ];
+  const { snapshot } = visits;
+  if (snapshot) {
+    jobs.push({ name: 'the redirect snapshot', intervalMs: SNAPSHOT_ROUND_MS, round: () => snapshot.writer.round() });
+  }
   if (linkClickCounts) {
     jobs.push({
       name: "settling the links' click counts",

@@ -88,6 +88,14 @@ const databaseUrl: Parser<string> = (raw) => {
   throw new Error('must start with postgres://, postgresql://, sqlite: or file:');
 };
 
+/** Beside the SQLite file (one file a database), ./data/ on PostgreSQL; none for an in-memory database, which has no outage. */
+function defaultSnapshotPath(databaseUrl: string): string {
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return './data/redirects.snapshot';
+  const path = databaseUrl.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
+  if (path === ':memory:' || path === '') return '';
+  return `${path}.redirects.snapshot`;
+}
+
 const list: Parser<string[]> = (raw) =>
   raw
     .split(',')
@@ -173,6 +181,11 @@ const CATALOGUE = {
     default: 'sqlite:./data/linkpix.db',
     doc: 'sqlite:<file> (embedded, default) or postgres://user@host/db.',
     parse: databaseUrl,
+  },
+  SNAPSHOT_PATH: {
+    default: (env: Env) => defaultSnapshotPath(env.DATABASE_URL ?? 'sqlite:./data/linkpix.db'),
+    doc: 'The redirect snapshot: every enabled link, kept on disk so redirects outlive the database (docs/operations.md); empty: off. Unset: beside the SQLite file, ./data/redirects.snapshot on PostgreSQL.',
+    parse: (s: string) => s.trim(),
   },
   DATABASE_POOL_SIZE: {
     default: '10',

@@ -157,6 +157,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       await sql`select 1`.execute(storage.db);
     },
     redisUp: () => (visits.redis ? visits.redis.status === 'ready' : null),
+    snapshotServes: () => visits.source.snapshotServes(),
     migrate: () => migrateToLatest(storage.db, storage.engine),
     close: async () => {
       await links.idle();

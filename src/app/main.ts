@@ -63,6 +63,18 @@ async function main(): Promise<void> {
     });
   process.on('SIGTERM', stopOn('SIGTERM'));
   process.on('SIGINT', stopOn('SIGINT'));
+  // Started during a database outage, from the redirect snapshot: once the database is back, a
+  // graceful stop (every click written), for the supervisor to start it whole (docs/design/snapshot.md).
+  if (server.databaseBack) {
+    server.app.log.warn('the database cannot be reached: started from the redirect snapshot, redirects only');
+    server.databaseBack.then(
+      () => {
+        server.app.log.info('the database is back: stopping, for the supervisor to start this instance whole');
+        stopOn('the database is back')();
+      },
+      () => {},
+    );
+  }
 }
 
 main().catch((error: unknown) => {

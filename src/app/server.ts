@@ -22,6 +22,10 @@ import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
 import { clickSinkChain } from '../adapters/clicks/sink/sink-chain.ts';
 import { LiveStreams } from '../adapters/web/features/live/live-streams.ts';
 import { sweepImportLeftovers } from '../adapters/import/import-temp.ts';
+import type { LoadedSnapshot } from '../adapters/snapshot/snapshot-reader.ts';
+import { UnavailableError } from '../core/shared/errors.ts';
+import { ClickIds } from '../core/conversions/click-id.ts';
+import { randomToken } from '../core/shared/secrets.ts';
 
 const SUBSCRIBE_WAIT_MS = 2000;
 
@@ -44,7 +48,16 @@ export interface Server {
   startWarnings: Promise<void>;
   /** Settles once the start has removed the import uploads a killed instance left (in the background). */
   leftoversSwept: Promise<void>;
+  /**
+   * Null after a normal start. After a start during a database outage (served from the redirect
+   * snapshot, migrations and the seal key's check skipped): resolves once the database answers
+   * again, when main.ts stops the process for its supervisor to start it whole (docs/design/snapshot.md).
+   */
+  databaseBack: Promise<void> | null;
 }
+
+/** While a start served from the snapshot waits for the database, how often it asks. */
+const DATABASE_BACK_PROBE_MS = 1000;
 
 /** Builds a ready server (database migrated) that has not started listening. */
 export async function buildServer(config: Config, overrides: ContainerOverrides = {}): Promise<Server> {
@@ -52,22 +65,24 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
   const container = createContainer(config, { outageLog: logs.outageLog, warn: logs.warn, ...overrides });
   let metricsServer: MetricsServer | null = null;
   try {
-    await readyToServe(container);
+    const snapshot = await readyToServe(container);
     const metrics = metricsOf(config, container);
     // Published from the click path, not read from the rollups: live whatever STATS_FLUSH_INTERVAL_MS says.
     const live = new LiveClickTap(container.visits.feed);
     const app = await createHttpApp(
       container,
       httpOptionsOf(config, container, metrics, overrides),
-      await redirectContextOf(config, container, live),
-      { ...container, web: await webOptionsOf(config, container) },
+      await redirectContextOf(config, container, live, snapshot),
+      { ...container, web: await webOptionsOf(config, container, snapshot !== null) },
     );
     await app.ready();
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
     logs.toLogger(app.log);
     const jobs = startJobs(container, app, overrides);
     const startWarnings = startWarningsOf(config, container, app);
+    const back = snapshot === null ? null : databaseBackOf(container);
     const release = async () => {
+      back?.stop();
       await startWarnings.stop();
       live.close();
       // The jobs' rounds end first; then the webhooks' last clicks go to the outbox, the sink and
@@ -84,6 +99,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
       metricsServer,
       startWarnings: startWarnings.warned,
       leftoversSwept: startWarnings.swept,
+      databaseBack: back?.promise ?? null,
       close: async () => {
         await app.close();
         await release();
@@ -116,25 +132,77 @@ function heldLogs() {
   };
 }
 
-/** What must hold before anything is served: the schema, the seal key, the invalidations, the domain names. */
-async function readyToServe(container: Container): Promise<void> {
-  await container.migrate();
+/**
+ * What must hold before anything is served: the schema, the seal key, the invalidations, the
+ * domain names. A database that cannot be reached, with a redirect snapshot that may be served,
+ * is no failed start: the snapshot answers the visits (docs/design/snapshot.md), and it is returned.
+ */
+async function readyToServe(container: Container): Promise<LoadedSnapshot | null> {
+  try {
+    await container.migrate();
+  } catch (error) {
+    const snapshot = error instanceof UnavailableError ? await container.visits.snapshot?.reader.load() : null;
+    if (!snapshot) throw error;
+    // Visits of links not held are answered from the snapshot at once, not after a connect attempt each.
+    container.visits.source.databaseFailed(error);
+    await subscribedOrLater(container);
+    return snapshot;
+  }
   // Before anything is served: a SEAL_KEY that cannot open the sealed secrets fails the start
   // (SealKeyError), rather than every two-factor sign-in (docs/design/secrets.md).
   await container.sealKeys.ready();
   // Subscribed first, then the domain names read: a change made in between is not missed.
-  // A subscription that hangs (Redis slow to answer) holds the start for a moment at most.
+  await subscribedOrLater(container);
+  // The redirect keys hosts by the custom domain names: they are known before the first visit.
+  await container.visits.source.ready();
+  return null;
+}
+
+/** A subscription that hangs (Redis slow to answer) holds the start for a moment at most. */
+async function subscribedOrLater(container: Container): Promise<void> {
   await Promise.race([
     container.visits.subscribed,
     new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()),
   ]);
-  // The redirect keys hosts by the custom domain names: they are known before the first visit.
-  await container.visits.source.ready();
+}
+
+/** After a start served from the snapshot: resolves once the database answers a ping. */
+function databaseBackOf(container: Container): { promise: Promise<void>; stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const promise = new Promise<void>((resolve) => {
+    const probe = () => {
+      timer = null;
+      container.ping().then(resolve, () => {
+        if (!stopped) timer = setTimeout(probe, DATABASE_BACK_PROBE_MS).unref();
+      });
+    };
+    timer = setTimeout(probe, DATABASE_BACK_PROBE_MS).unref();
+  });
+  return {
+    promise,
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 /** What a visit is answered with: the link source, the visit's state, the click sink chain, the cookies' secrets. */
-async function redirectContextOf(config: Config, container: Container, live: LiveClickTap): Promise<RedirectContext> {
+async function redirectContextOf(
+  config: Config,
+  container: Container,
+  live: LiveClickTap,
+  snapshot: LoadedSnapshot | null,
+): Promise<RedirectContext> {
   const { visits } = container;
+  // A start during an outage takes the visit's secrets from the snapshot: the database's, copied.
+  const secret = async (name: 'unlock-cookie' | 'visitor-hash') =>
+    snapshot === null
+      ? sharedSecret(container.storage.db, name)
+      : name === 'unlock-cookie'
+        ? snapshot.secrets.unlockCookie
+        : snapshot.secrets.visitorHash;
   const secure = new URL(config.APP_URL).protocol === 'https:';
   return {
     source: visits.source,
@@ -147,9 +215,12 @@ async function redirectContextOf(config: Config, container: Container, live: Liv
     attempts: visits.attempts,
     clock: container.clock,
     verifyPassword,
-    unlock: new UnlockCookies(await sharedSecret(container.storage.db, 'unlock-cookie'), secure),
-    stamper: new ClickStamper(await sharedSecret(container.storage.db, 'visitor-hash')),
-    clickIds: await container.clickIds(),
+    unlock: new UnlockCookies(await secret('unlock-cookie'), secure),
+    stamper: new ClickStamper(await secret('visitor-hash')),
+    clickIds:
+      snapshot === null
+        ? await container.clickIds()
+        : new ClickIds(snapshot.secrets.clickId, config.CLICK_RETENTION_DAYS),
     options: {
       redirectStatus: Number(config.REDIRECT_STATUS) as 301 | 302 | 307 | 308,
       consentMode: config.PIXEL_CONSENT,
@@ -192,19 +263,26 @@ function httpOptionsOf(
   };
 }
 
-async function webOptionsOf(config: Config, container: Container): Promise<WebOptions> {
+/**
+ * `outage`: a start served from the snapshot. Its pages answer 503 (each needs the database), and
+ * the process starts again whole once the database is back: its form and cookie secrets are
+ * throwaway ones meanwhile, never the database's.
+ */
+async function webOptionsOf(config: Config, container: Container, outage: boolean): Promise<WebOptions> {
   const { visits, tuning } = container;
   const secure = new URL(config.APP_URL).protocol === 'https:';
+  const sharedSecretOf = (db: Container['storage']['db'], name: string) =>
+    outage ? Promise.resolve(randomToken(32)) : sharedSecret(db, name);
   return {
     signup: config.SIGNUP,
-    csrfSecret: await sharedSecret(container.storage.db, 'csrf'),
+    csrfSecret: await sharedSecretOf(container.storage.db, 'csrf'),
     countries: visits.countries,
     rateLimit: rateLimitOf(config, container, 'web', tuning.WEB_RATE_LIMIT, tuning.WEB_RATE_WINDOW_SECONDS),
     live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),
     statsPasswords: {
       attempts: visits.limiter(STATS_PASSWORD_ATTEMPTS),
       cookies: new UnlockCookies(
-        await sharedSecret(container.storage.db, 'stats-unlock-cookie'),
+        await sharedSecretOf(container.storage.db, 'stats-unlock-cookie'),
         secure,
         STATS_UNLOCK_SCOPE,
       ),

@@ -39,12 +39,18 @@ import { RedisClickFeed } from '../adapters/live/redis-click-feed.ts';
 import type { SessionEnds } from '../core/live/session-ends.ts';
 import { MemorySessionEnds } from '../adapters/live/memory-session-ends.ts';
 import { RedisSessionEnds } from '../adapters/live/redis-session-ends.ts';
+import { sharedSecret } from '../adapters/storage/stores/secret-store.ts';
+import { SnapshotReader } from '../adapters/snapshot/snapshot-reader.ts';
+import { SnapshotWriter } from '../adapters/snapshot/snapshot-writer.ts';
+import { snapshotKeyId, snapshotOrigin, type SnapshotSecrets } from '../adapters/snapshot/snapshot-format.ts';
 import type { Config } from './config.ts';
 import type { Tuning } from './tuning.ts';
 
 /** Everything a visit uses besides the database reads: state that Redis takes over when set. */
 export interface VisitRuntime {
   source: CachedRedirectSource;
+  /** The redirect snapshot (SNAPSHOT_PATH; null when off): its writer's job and its reader (docs/design/snapshot.md). */
+  snapshot: { writer: SnapshotWriter; reader: SnapshotReader } | null;
   countries: CountryLookup;
   quota: ClickQuota;
   rotation: RotationCursor;
@@ -122,7 +128,7 @@ export function createVisitRuntime(
   hooks: VisitRuntimeHooks,
 ): VisitRuntime {
   const { onError, outageLog } = hooks;
-  const { appHosts, reads, source } = linkSourceOf(config, tuning, storage, hooks);
+  const { appHosts, reads, source, snapshot } = linkSourceOf(config, tuning, storage, hooks);
   const clicks = clickPipelineOf(config, tuning, storage, hooks);
   const countries = CountryLookup.open(config.GEOIP_DATABASE || undefined);
   const stopping = new AbortController();
@@ -130,6 +136,7 @@ export function createVisitRuntime(
     warmUp(source, reads, { count: Math.min(tuning.LINK_CACHE_WARM, tuning.LINK_CACHE_SIZE), signal: stopping.signal });
   const common = {
     source,
+    snapshot,
     countries,
     sink: clicks.sink,
     appHosts,
@@ -174,6 +181,7 @@ function linkSourceOf(config: Config, tuning: Tuning, storage: Storage, { onErro
   const appHost = new URL(config.APP_URL).hostname.toLowerCase();
   const appHosts = new Set([appHost]);
   const reads = new SqlRedirectLinkSource(storage.db, appHosts, storage.engine);
+  const snapshot = snapshotOf(config, storage, reads, appHost, outageLog);
   const source = new CachedRedirectSource(reads, {
     ttlMs: tuning.LINK_CACHE_TTL_MS,
     missTtlMs: Math.min(tuning.LINK_CACHE_TTL_MS, 2000),
@@ -181,8 +189,50 @@ function linkSourceOf(config: Config, tuning: Tuning, storage: Storage, { onErro
     appHost,
     onError,
     onStale: (message) => outageLog(message),
+    ...(snapshot ? { snapshot: snapshot.reader, onChange: () => snapshot.writer.changed() } : {}),
   });
-  return { appHosts, reads, source };
+  return { appHosts, reads, source, snapshot };
+}
+
+/**
+ * The redirect snapshot (docs/design/snapshot.md): written from the database's reads whenever the
+ * cache is told of a change, read only while the database cannot answer. Refusals are told as an
+ * outage's lines are.
+ */
+function snapshotOf(
+  config: Config,
+  storage: Storage,
+  reads: SqlRedirectLinkSource,
+  appHost: string,
+  outageLog: OutageLog,
+): { writer: SnapshotWriter; reader: SnapshotReader } | null {
+  if (config.SNAPSHOT_PATH === '') return null;
+  const origin = snapshotOrigin(config.APP_URL);
+  let keyId: string | null = null;
+  const secrets = async (): Promise<SnapshotSecrets> => {
+    const read = {
+      unlockCookie: await sharedSecret(storage.db, 'unlock-cookie'),
+      visitorHash: await sharedSecret(storage.db, 'visitor-hash'),
+      clickId: await sharedSecret(storage.db, 'click-id'),
+    };
+    keyId = snapshotKeyId(read);
+    return read;
+  };
+  const reader = new SnapshotReader({
+    path: config.SNAPSHOT_PATH,
+    origin,
+    appHost,
+    expectedKeyId: () => keyId,
+    onRefused: (reason) => outageLog(reason),
+  });
+  const writer = new SnapshotWriter(reads, {
+    path: config.SNAPSHOT_PATH,
+    origin,
+    secrets,
+    // The file in memory, if loaded, is the old one now.
+    onWritten: () => reader.discard(),
+  });
+  return { writer, reader };
 }
 
 /** The click pipeline (docs/design/clicks.md): the sink, the writer, the lease (recovery of a stopped writer's batches). */

@@ -108,6 +108,8 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     TITLE_FETCH: 'false',
     API_RATE_LIMIT: '0',
     APP_URL: 'http://short.test',
+    // The redirect snapshot in the test's own directory, never ./data of the working tree.
+    SNAPSHOT_PATH: join(tmp, 'redirects.snapshot'),
     ...options.env,
   });
   // Never the real DNS: a test that verifies a domain publishes its token in this one.

@@ -128,6 +128,8 @@ export async function startServerProcess(
     TITLE_FETCH: 'false',
     LOG_LEVEL: 'info',
     API_RATE_LIMIT: '0',
+    // The redirect snapshot in a directory of its own, never ./data of the working tree.
+    SNAPSHOT_PATH: join(mkdtempSync(join(tmpdir(), 'linkpix-snapshot-')), 'redirects.snapshot'),
     ...env,
     ...tuningEnv(tuning),
   };

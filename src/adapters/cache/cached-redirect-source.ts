@@ -14,6 +14,7 @@ import { ClockMap, type ClockEntry } from './clock-map.ts';
 import { DatabaseGate } from './database-gate.ts';
 import { KeyIndex } from './key-index.ts';
 import { KnownDomains } from './known-domains.ts';
+import { ChangeTimes, type SnapshotTier, type SnapshotView } from './snapshot-tier.ts';
 
 export interface CacheOptions {
   /** How long an entry may be served without asking the database again. */
@@ -46,6 +47,13 @@ export interface CacheOptions {
    * read), and when reads succeed again: once each per outage.
    */
   onStale?: (message: string) => void;
+  /**
+   * The redirect snapshot on disk: what a visit the database cannot answer, of a link not held
+   * here, is answered from (docs/design/snapshot.md).
+   */
+  snapshot?: SnapshotTier;
+  /** Told of every invalidation received (the snapshot's writer writes a new file). */
+  onChange?: () => void;
   now?: () => number;
 }
 
@@ -100,20 +108,23 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
   private readonly changes = new ChangeLog();
   private readonly reads = new Map<string, Read>();
   private readonly database: DatabaseGate;
+  private readonly changeTimes: ChangeTimes;
   /**
    * Look-ups of find() answered from memory (hits) or not (misses: read from the database, or
    * waiting for a read already on its way), background re-reads begun by peek(), and visits
    * answered from a link's last known state while the database could not be read (stale, also
-   * counted as misses when a read was tried); plain numbers for GET /metrics. peek() counts no
-   * hit or miss: the fast path counts what it answers, and what it does not goes on to find().
+   * counted as misses when a read was tried; snapshot: those of them the snapshot answered);
+   * plain numbers for GET /metrics. peek() counts no hit or miss: the fast path counts what it
+   * answers, and what it does not goes on to find().
    */
-  readonly counts = { hits: 0, misses: 0, refreshes: 0, stale: 0 };
+  readonly counts = { hits: 0, misses: 0, refreshes: 0, stale: 0, snapshot: 0 };
 
   constructor(
     private readonly inner: RedirectLinkSource & DomainNameSource,
     private readonly options: CacheOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.changeTimes = new ChangeTimes(this.now);
     this.database = new DatabaseGate({
       probeMs: PROBE_MS,
       now: this.now,
@@ -180,8 +191,10 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
       // The domain names could not be read again: a host the list in hand knows keeps its links.
       const name = this.nameOf(host);
       const held = name === undefined ? undefined : this.links.entry(`${name} ${lower}`);
-      if (held === undefined || !(error instanceof UnavailableError)) throw error;
-      return this.lastKnown(held);
+      if (!(error instanceof UnavailableError)) throw error;
+      if (held !== undefined) return this.lastKnown(held);
+      this.database.failed(error);
+      return this.fromSnapshot(name, host, lower, error);
     }
     const name = this.nameOf(host) ?? this.options.appHost;
     const key = `${name} ${lower}`;
@@ -207,14 +220,52 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
       return this.lastKnown(entry);
     }
     this.counts.misses++;
+    if (this.database.away && this.options.snapshot) {
+      // Not held here, and the database known to be away: the snapshot answers at once, while
+      // one read a second tries the database in the background.
+      const view = await this.options.snapshot.load();
+      const link = view === null ? undefined : this.snapshotLink(view, name, lower);
+      if (link !== undefined) {
+        if (!this.reads.has(key) && this.database.mayRead()) this.read(key, name, alias).catch(() => {});
+        return link;
+      }
+    }
     try {
       return await this.read(key, name, alias);
     } catch (error) {
       // Looked up again: an invalidation received while the read was on its way removed it.
       const held = this.links.entry(key);
-      if (held === undefined || !(error instanceof UnavailableError)) throw error;
-      return this.lastKnown(held);
+      if (!(error instanceof UnavailableError)) throw error;
+      if (held !== undefined) return this.lastKnown(held);
+      return this.fromSnapshot(name, host, lower, error);
     }
+  }
+
+  /**
+   * A visit the database cannot answer, of a link not held here: the snapshot's link, unless a
+   * change told after the snapshot was written may concern it (then, as without the snapshot, 503).
+   * `name`: the host as the cache keys it, undefined while the domain names were never loaded.
+   */
+  private async fromSnapshot(
+    name: string | undefined,
+    host: string,
+    alias: string,
+    error: UnavailableError,
+  ): Promise<RedirectLink> {
+    const view = await this.options.snapshot?.load();
+    if (!view) throw error;
+    const link = this.snapshotLink(view, name ?? (view.hasDomain(host) ? host : this.options.appHost), alias);
+    if (link === undefined) throw error;
+    return link;
+  }
+
+  private snapshotLink(view: SnapshotView, name: string, alias: string): RedirectLink | undefined {
+    const link = view.link(name, alias);
+    if (link === undefined || this.changeTimes.after(view.writtenAt, link, alias)) return undefined;
+    this.counts.stale++;
+    this.counts.snapshot++;
+    this.database.servedStale();
+    return link;
   }
 
   /** A held link's last known state, for a visit the database cannot answer. */
@@ -267,6 +318,16 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
   }
 
   async domain(host: string): Promise<RedirectDomain | null> {
+    try {
+      return await this.readDomain(host);
+    } catch (error) {
+      const view = error instanceof UnavailableError ? await this.options.snapshot?.load() : null;
+      if (!view) throw error;
+      return view.domain(host);
+    }
+  }
+
+  private async readDomain(host: string): Promise<RedirectDomain | null> {
     await this.names.ready();
     // Any other host is the app's: no custom domain, nothing to read or to remember.
     if (!this.names.has(host)) return null;
@@ -311,6 +372,8 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
 
   linkChanged(linkId: number, alias?: string): void {
     this.changes.link(linkId, alias);
+    this.changeTimes.link(linkId, alias);
+    this.options.onChange?.();
     for (const key of this.byLink.keysOf(linkId)) this.links.delete(key);
     // The alias a write gave a link may be remembered as unknown: under any host, it is one key each.
     if (alias !== undefined) for (const key of this.missesByAlias.keysOf(alias.toLowerCase())) this.misses.delete(key);
@@ -318,6 +381,8 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
 
   accountChanged(accountId: number): void {
     this.changes.account(accountId);
+    this.changeTimes.account(accountId);
+    this.options.onChange?.();
     for (const key of this.byAccount.keysOf(accountId)) this.links.delete(key);
     // A domain added, renamed or deleted changes which hosts are the app's, and which aliases
     // each host knows. These changes (pixels, domains, suspensions) are rare: the domains'
@@ -334,10 +399,24 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
    */
   everythingChanged(): void {
     this.changes.all();
+    this.options.onChange?.();
     this.links.expireAll();
     this.domains.clear();
     this.clearMisses();
     this.names.invalidate();
+  }
+
+  /** Whether a snapshot that may be served is at hand, for visits the database cannot answer (/health). */
+  async snapshotServes(): Promise<boolean> {
+    return (await this.options.snapshot?.load()) != null;
+  }
+
+  /**
+   * The database was found away outside a visit's read (a start during an outage): visits of
+   * links not held are answered from the snapshot at once rather than after a connect attempt each.
+   */
+  databaseFailed(error: unknown): void {
+    this.database.failed(error);
   }
 
   get sizes(): CacheSizes {

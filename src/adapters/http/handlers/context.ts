@@ -38,6 +38,8 @@ export interface ApiContext extends CoreServices {
   ping(): Promise<void>;
   /** Whether Redis is connected, for /health; null when none is configured. */
   redisUp(): boolean | null;
+  /** Whether the redirect snapshot can answer visits while the database cannot, for /health (docs/design/snapshot.md). */
+  snapshotServes(): Promise<boolean>;
 }
 
 export function rawQueryOf(request: FastifyRequest): string {

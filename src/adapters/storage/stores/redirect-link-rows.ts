@@ -3,6 +3,7 @@ import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { PixelType } from '../../../core/pixels/pixel.ts';
 import type { RedirectLink } from '../../../core/redirect/redirect-link.ts';
+import type { SnapshotLink } from '../../../core/redirect/redirect-snapshot.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { compileLinkRules } from '../../../core/rules/compile-targeting.ts';
@@ -53,6 +54,14 @@ export type RedirectLinkRow = LinkRow & {
 };
 
 export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
+  const { ruleSource, ...rest } = toSnapshotLink(row);
+  // Compiled here, once per read (its rules, or its phpShort list's): the cache keeps this
+  // object, so visits never interpret rules.
+  return { ...rest, rules: compileLinkRules(ruleSource) };
+}
+
+/** The link as the redirect snapshot keeps it: its rules as written (docs/design/snapshot.md). */
+export function toSnapshotLink(row: RedirectLinkRow): SnapshotLink {
   const link = toLink(row, []);
   const pixels = (typeof row.pixels === 'string' ? JSON.parse(row.pixels) : row.pixels) as Pixel[];
   return {
@@ -62,9 +71,7 @@ export function toRedirectLink(row: RedirectLinkRow): RedirectLink {
     alias: link.alias,
     url: link.url,
     title: link.title,
-    // Compiled here, once per read (its rules, or its phpShort list's): the cache keeps this
-    // object, so visits never interpret rules.
-    rules: compileLinkRules(link),
+    ruleSource: { rules: link.rules, targetType: link.targetType, targets: link.targets },
     iosUrl: link.iosUrl,
     androidUrl: link.androidUrl,
     trackConversions: link.trackConversions === 1,

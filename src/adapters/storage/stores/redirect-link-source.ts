@@ -3,12 +3,14 @@ import type {
   DomainNameSource,
   HostedLink,
   MostVisitedSource,
+  RedirectDomain,
   RedirectLink,
   RedirectLinkSource,
 } from '../../../core/redirect/redirect-link.ts';
+import type { SnapshotDomain, SnapshotRow, SnapshotSource } from '../../../core/redirect/redirect-snapshot.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
-import { selectRedirectLinks, toRedirectLink, type RedirectLinkRow } from './redirect-link-rows.ts';
+import { selectRedirectLinks, toRedirectLink, toSnapshotLink, type RedirectLinkRow } from './redirect-link-rows.ts';
 import {
   checkAppleAppSiteAssociation,
   checkAssetLinks,
@@ -23,7 +25,7 @@ const DAY_MS = 86_400_000;
  * The redirect's reads: a link is one statement (its owner, its pixels and its domain with it),
  * so a cache miss costs one round trip to the database.
  */
-export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource, MostVisitedSource {
+export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSource, MostVisitedSource, SnapshotSource {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly appHosts: ReadonlySet<string>,
@@ -42,23 +44,36 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
 
   async domain(host: string) {
     if (this.appHosts.has(host)) return null;
-    const row = await this.db
-      .selectFrom('domains')
-      .select(['id', 'account_id', 'index_page', 'not_found_page', 'apple_app_site_association', 'assetlinks'])
+    const row = await this.domains()
       // A pending claim is not a domain yet: its host is served as any unknown host is.
       .where('name', '=', host)
-      .where('verified_at', 'is not', null)
       .executeTakeFirst();
-    if (!row) return null;
-    return {
-      id: row.id,
-      accountId: row.account_id,
-      indexPage: row.index_page,
-      notFoundPage: row.not_found_page,
-      // Served checked and normalised, those saved before unknown keys were dropped too (docs/api.md §6).
-      appleAppSiteAssociation: servedAppSiteFile(row.apple_app_site_association ?? null, checkAppleAppSiteAssociation),
-      assetLinks: servedAppSiteFile(row.assetlinks ?? null, checkAssetLinks),
-    };
+    return row ? toRedirectDomain(row) : null;
+  }
+
+  /** The enabled links of a live owner, a page in id order: what the redirect snapshot keeps. */
+  async snapshotPage(afterId: number, limit: number): Promise<SnapshotRow[]> {
+    const rows = (await selectRedirectLinks(this.db, this.engine)
+      .where('links.id', '>', afterId)
+      .where('links.disabled', '=', 0)
+      .where('accounts.suspended_at', 'is', null)
+      .where((eb) => eb.or([eb('links.domain_id', 'is', null), eb('domains.verified_at', 'is not', null)]))
+      .orderBy('links.id')
+      .limit(limit)
+      .execute()) as RedirectLinkRow[];
+    return rows.map((row) => ({ host: row.domain_name, link: toSnapshotLink(row) }));
+  }
+
+  async snapshotDomains(): Promise<SnapshotDomain[]> {
+    const rows = await this.domains().orderBy('id').execute();
+    return rows.map((row) => ({ name: row.name, ...toRedirectDomain(row) }));
+  }
+
+  private domains() {
+    return this.db
+      .selectFrom('domains')
+      .select(['id', 'name', 'account_id', 'index_page', 'not_found_page', 'apple_app_site_association', 'assetlinks'])
+      .where('verified_at', 'is not', null);
   }
 
   /**
@@ -98,4 +113,25 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
       .execute()) as RedirectLinkRow[];
     return rows.map((row) => ({ host: row.domain_name, link: toRedirectLink(row) }));
   }
+}
+
+type DomainRow = {
+  id: number;
+  account_id: number;
+  index_page: string | null;
+  not_found_page: string | null;
+  apple_app_site_association?: string | null;
+  assetlinks?: string | null;
+};
+
+function toRedirectDomain(row: DomainRow): RedirectDomain {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    indexPage: row.index_page,
+    notFoundPage: row.not_found_page,
+    // Served checked and normalised, those saved before unknown keys were dropped too (docs/api.md §6).
+    appleAppSiteAssociation: servedAppSiteFile(row.apple_app_site_association ?? null, checkAppleAppSiteAssociation),
+    assetLinks: servedAppSiteFile(row.assetlinks ?? null, checkAssetLinks),
+  };
 }
