@@ -11,6 +11,7 @@ import { retiredSettingsWarning } from '../../src/app/retired-settings.ts';
 import type { ContainerOverrides } from '../../src/app/container.ts';
 import { FakeDns } from './fake-dns.ts';
 import { testDatabaseUrl } from './test-database-url.ts';
+import { createMigratedSchema, migratedSqliteAt } from './migrated-template.ts';
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
@@ -88,16 +89,23 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
   let pgSchema: string | undefined;
   let ownsSchema = false;
   let databaseUrl = `sqlite:${join(tmp, 'test.db')}`;
+  // A database of the test's own (env.DATABASE_URL) is left as the test made it; a fresh one is
+  // a copy of the process's migrated template (migrated-template.ts).
+  const fresh = options.env?.DATABASE_URL === undefined;
   if (engine === 'postgres') {
     databaseUrl = testDatabaseUrl();
     if (options.pgSchema) pgSchema = options.pgSchema;
     else {
       pgSchema = `lp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-      await withPg(databaseUrl, (c) => c.query(`create schema ${pgSchema}`));
+      const schema = pgSchema;
+      if (fresh) await createMigratedSchema(databaseUrl, schema);
+      else await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
       ownsSchema = true;
     }
   } else if (options.pgSchema) {
     throw new Error('pgSchema applies to the postgres engine only');
+  } else if (fresh) {
+    await migratedSqliteAt(join(tmp, 'test.db'));
   }
   // A variable no longer read would leave the test testing nothing.
   const retired = retiredSettingsWarning(options.env ?? {});
