@@ -32,9 +32,11 @@ export class ClickTallies {
 
   /** The tallies so far, one per account, and a fresh start. */
   drain(): ClickTally[] {
-    const tallies = [...this.pending.values()].map(
-      ({ accountId, clicks, links }): ClickTally => ({ accountId, clicks, links: Object.fromEntries(links) }),
-    );
+    const tallies = [...this.pending.values()].map(({ accountId, clicks, links }): ClickTally => ({
+      accountId,
+      clicks,
+      links: Object.fromEntries(links),
+    }));
     this.pending = new Map();
     return tallies;
   }
