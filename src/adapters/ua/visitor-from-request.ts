@@ -58,8 +58,10 @@ export function first(value: string | string[] | undefined): string | undefined 
 }
 
 function isOne(value: string | string[] | undefined): boolean {
-  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return values.some((v) => v.trim() === '1');
+  // Read on every visit, and nearly always absent: no array or closure for a missing header.
+  if (value === undefined) return false;
+  if (typeof value === 'string') return value.trim() === '1';
+  return value.some((v) => v.trim() === '1');
 }
 
 // Parsing a URL is the dearest step of a visit; the same referrers come back (a post, a search).

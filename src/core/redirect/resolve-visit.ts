@@ -58,6 +58,9 @@ export type VisitOutcome =
       cap: number | null;
     };
 
+// Most visits fire no pixel: one empty list for all of them rather than one a visit (never written to).
+const NO_PIXELS: RedirectLink['pixels'] = [];
+
 /** api.md §7 steps 2–6, in order, as a pure function of (link, visitor, context). */
 export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitContext): VisitOutcome {
   if (link.disabled) return { kind: 'disabled' };
@@ -71,7 +74,7 @@ export function resolveVisit(link: RedirectLink, visitor: Visitor, ctx: VisitCon
   const pixels =
     wantsPixels && (ctx.consent === 'yes' || (ctx.consentMode === 'implied' && ctx.consent !== 'no'))
       ? link.pixels
-      : [];
+      : NO_PIXELS;
   const destination = decide(link, visitor, ctx);
   return {
     kind: 'proceed',
