@@ -86,7 +86,7 @@ export class HealthChecks {
     const nextCheckAt = now + (health.status === 'broken' ? brokenIntervalMs : okIntervalMs);
     const event = changeOf(link.health, health);
     await this.unit(async (tx) => {
-      await tx.store.record(link.linkId, health, nextCheckAt);
+      await tx.store.record(link.linkId, link.url, health, nextCheckAt);
       if (event) await tx.events.changed(link.accountId, event, link.linkId);
     });
     return health;

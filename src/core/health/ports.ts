@@ -20,8 +20,8 @@ export interface LinkHealthStore {
    * each leased to `holder` until `leaseUntil`: while the lease lasts no other holder takes it.
    */
   claimDue(holder: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedLink[]>;
-  /** A check's result, the next check's time, the lease ended. */
-  record(linkId: number, health: LinkHealth, nextCheckAt: number): Promise<void>;
-  /** The health of the account's links among `linkIds`; a link never checked is absent. */
+  /** A check's result for the destination `url`, the next check's time; the lease ends. */
+  record(linkId: number, url: string, health: LinkHealth, nextCheckAt: number): Promise<void>;
+  /** The health of the account's links among `linkIds`; a link never checked (or not at its url) is absent. */
   healthOf(accountId: number, linkIds: readonly number[]): Promise<Map<number, LinkHealth>>;
 }

@@ -7,6 +7,7 @@ interface Row {
   url: string;
   disabled: boolean;
   health: LinkHealth | null;
+  checkedUrl: string | null;
   nextCheckAt: number;
   lease: { holder: string; until: number } | null;
 }
@@ -18,8 +19,13 @@ export class MemoryLinkHealthStore implements LinkHealthStore {
 
   addLink(accountId: number, url: string, disabled = false): number {
     const id = this.nextId++;
-    this.rows.set(id, { accountId, url, disabled, health: null, nextCheckAt: 0, lease: null });
+    this.rows.set(id, { accountId, url, disabled, health: null, checkedUrl: null, nextCheckAt: 0, lease: null });
     return id;
+  }
+
+  setUrl(linkId: number, url: string): void {
+    const row = this.rows.get(linkId);
+    if (row) row.url = url;
   }
 
   async claimDue(holder: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedLink[]> {
@@ -32,22 +38,27 @@ export class MemoryLinkHealthStore implements LinkHealthStore {
       .slice(0, limit);
     return due.map(([linkId, r]) => {
       r.lease = { holder, until: leaseUntil };
-      return { linkId, accountId: r.accountId, url: r.url, health: r.health ?? UNKNOWN_HEALTH };
+      return { linkId, accountId: r.accountId, url: r.url, health: this.current(r) };
     });
   }
 
-  async record(linkId: number, health: LinkHealth, nextCheckAt: number): Promise<void> {
+  async record(linkId: number, url: string, health: LinkHealth, nextCheckAt: number): Promise<void> {
     const row = this.rows.get(linkId);
     if (!row) return;
-    Object.assign(row, { health, nextCheckAt, lease: null });
+    Object.assign(row, { health, checkedUrl: url, nextCheckAt, lease: null });
   }
 
   async healthOf(accountId: number, linkIds: readonly number[]): Promise<Map<number, LinkHealth>> {
     const out = new Map<number, LinkHealth>();
     for (const id of linkIds) {
       const row = this.rows.get(id);
-      if (row && row.accountId === accountId && row.health) out.set(id, row.health);
+      const health = row && row.accountId === accountId ? this.current(row) : UNKNOWN_HEALTH;
+      if (health.status !== 'unknown') out.set(id, health);
     }
     return out;
+  }
+
+  private current(row: Row): LinkHealth {
+    return row.health && row.checkedUrl === row.url ? row.health : UNKNOWN_HEALTH;
   }
 }
