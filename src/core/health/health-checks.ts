@@ -1,4 +1,6 @@
+import type { AttemptLimiter } from '../shared/attempt-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
+import { TooManyAttemptsError } from '../shared/errors.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import { classify, type Verdict } from './classify.ts';
 import { UNKNOWN_HEALTH, type HealthEvent, type LinkHealth } from './health.ts';
@@ -53,6 +55,8 @@ export class HealthChecks {
       /** This instance's name on its leases. */
       holder: string;
       pause: (ms: number) => Promise<void>;
+      /** Checks asked for at once, per asker (an API key, a person); absent: unlimited. */
+      limiter?: AttemptLimiter | undefined;
       unitOfWork?: UnitOfWork<HealthUnitPorts>;
     },
   ) {
@@ -67,8 +71,15 @@ export class HealthChecks {
     return claimed.length >= limit;
   }
 
-  /** A check asked for at once (POST /links/{id}/check): answers the link's health after it. */
-  async checkNow(accountId: number, link: { id: number; url: string }): Promise<LinkHealth> {
+  /**
+   * A check asked for at once (POST /links/{id}/check, the link page's Check now): answers the
+   * link's health after it. `asker` names whose limit it counts against.
+   */
+  async checkNow(accountId: number, link: { id: number; url: string }, asker?: string): Promise<LinkHealth> {
+    if (asker !== undefined && this.deps.limiter) {
+      const attempt = await this.deps.limiter.consume(asker);
+      if (!attempt.allowed) throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    }
     const before = (await this.deps.store.healthOf(accountId, [link.id])).get(link.id);
     return this.checkClaimed({
       linkId: link.id,
