@@ -71,7 +71,11 @@ export function serverJobs(parts: JobParts): Job[] {
     },
   ];
   if (healthScheduled)
-    jobs.push({ name: 'destination checks', intervalMs: tuning.HEALTH_ROUND_MS, round: () => health.round(HEALTH_BATCH) });
+    jobs.push({
+      name: 'destination checks',
+      intervalMs: tuning.HEALTH_ROUND_MS,
+      round: () => health.round(HEALTH_BATCH),
+    });
   if (linkClickCounts) {
     jobs.push({
       name: "settling the links' click counts",

@@ -226,10 +226,11 @@ function domainVerifyRoute(ctx: ApiContext): RouteOptions {
 
 /** POST /api/v1/links/{id}/check: the destination checked at once (links:write, editors and up; limited per key). */
 function linkCheckRoute(ctx: ApiContext): RouteOptions {
+  const links = linkHandlers(ctx);
   return {
     method: 'POST',
     url: '/api/v1/links/:id/check',
-    handler: linkHandlers(ctx).check as Handler,
+    handler: ((request: Parameters<typeof links.check>[0]) => links.check(request)) as Handler,
     schema: {
       tags: ['Links'],
       summary: "Check the link's destination now; answers the link with its health",

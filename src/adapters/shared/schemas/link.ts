@@ -192,7 +192,9 @@ export const LinkListQuery = Type.Object({
     Type.String({ maxLength: 256, description: 'A tag name, ignoring case: only links that carry it' }),
   ),
   health: Type.Optional(
-    Enum(HEALTH_STATUSES, { description: "Only links whose destination's last check found this (docs/design/health.md)" }),
+    Enum(HEALTH_STATUSES, {
+      description: "Only links whose destination's last check found this (docs/design/health.md)",
+    }),
   ),
   sort: Enum(['desc', 'asc', 'max', 'min'] as const, {
     default: 'desc',
