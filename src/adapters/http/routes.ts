@@ -236,6 +236,8 @@ function linkCheckRoute(ctx: ApiContext): RouteOptions {
       summary: "Check the link's destination now; answers the link with its health",
       security,
       params: IdParams,
+      consumes,
+      body: Type.Object({}, { description: 'No fields' }),
       response: { 200: OneEnvelope(LinkRecord), ...errorResponses },
     },
   };

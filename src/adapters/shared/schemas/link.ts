@@ -125,7 +125,7 @@ export const LinkHealthRecord = Type.Object(
   {
     status: Enum(HEALTH_STATUSES),
     code: Nullable(Type.Integer({ description: "The last answer's HTTP status" })),
-    reason: Nullable(Enum(HEALTH_REASONS, { description: 'Why it is broken' })),
+    reason: Type.Union([Enum(HEALTH_REASONS), Type.Null()], { description: 'Why it is broken' }),
     checked_at: Nullable(Timestamp),
     broken_since: Nullable(Timestamp),
   },
