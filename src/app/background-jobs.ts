@@ -10,6 +10,8 @@ import type { Container } from './container.ts';
 //   webhook deliveries              WEBHOOK_POLL_MS; again at once when full     after an interval; woken by a commit
 //   link.clicked batches            WEBHOOK_CLICKS_MS (subscribers re-read 10 s) after an interval
 //   link.expired sweep              WEBHOOK_EXPIRY_SWEEP_MS; again when full     after an interval
+//   destination checks              HEALTH_ROUND_MS; again when full (off at     after an interval
+//                                   HEALTH_CHECK_INTERVAL_HOURS=0)
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
@@ -30,17 +32,20 @@ const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 const SETTLE_ROUND_MS = 1000;
 /** The redirect snapshot is rewritten this often when something changed: a change is in it within a minute (docs/design/snapshot.md). */
 const SNAPSHOT_ROUND_MS = 15_000;
+/** Links a destination-check round claims: at one a second per host, a round of one host's links ends well inside the lease. */
+const HEALTH_BATCH = 50;
 /** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
 const WEBHOOK_CLICKS_MS = 1000;
 
 /** What the server's jobs run. */
 export type JobParts = Pick<
   Container,
-  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits'
+  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits' | 'health' | 'healthScheduled'
 >;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
-export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks, visits }: JobParts): Job[] {
+export function serverJobs(parts: JobParts): Job[] {
+  const { tuning, statsMaintenance, audit, linkClickCounts, hooks, visits, health, healthScheduled } = parts;
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -72,6 +77,12 @@ export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, h
   if (snapshot) {
     jobs.push({ name: 'the redirect snapshot', intervalMs: SNAPSHOT_ROUND_MS, round: () => snapshot.writer.round() });
   }
+  if (healthScheduled)
+    jobs.push({
+      name: 'destination checks',
+      intervalMs: tuning.HEALTH_ROUND_MS,
+      round: () => health.round(HEALTH_BATCH),
+    });
   if (linkClickCounts) {
     jobs.push({
       name: "settling the links' click counts",

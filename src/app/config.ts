@@ -223,8 +223,13 @@ const CATALOGUE = {
   OUTBOUND_ALLOW_PRIVATE: {
     // The three names it replaces are read for one release, named by the start's warning.
     default: (env: Env) => (OUTBOUND_ALIASES.some((name) => isTrue(env[name])) ? 'true' : 'false'),
-    doc: "Let linkpix's own requests (webhook deliveries, title fetches, domain checks over HTTP) reach private, loopback and link-local addresses.",
+    doc: "Let linkpix's own requests (webhook deliveries, title fetches, destination checks, domain checks over HTTP) reach private, loopback and link-local addresses.",
     parse: bool,
+  },
+  HEALTH_CHECK_INTERVAL_HOURS: {
+    default: '24',
+    doc: "Check each enabled link's destination this often (broken ones hourly); 0: no scheduled checks.",
+    parse: int(0, 8760),
   },
   REDIRECT_STATUS: {
     default: '302',

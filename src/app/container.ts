@@ -31,6 +31,8 @@ import { linkServices } from './container/links.ts';
 import { webhooksOf } from './container/webhooks.ts';
 import { statsServices } from './container/stats.ts';
 import { ruleServices } from './container/rules.ts';
+import { healthOf } from './container/health.ts';
+import type { DestinationChecker } from '../core/health/ports.ts';
 
 export interface Container extends ApiContext {
   signIn: SignInService;
@@ -50,6 +52,8 @@ export interface Container extends ApiContext {
   visits: VisitRuntime;
   /** Started and stopped by the server; the CLI's changes only enqueue. */
   hooks: WebhookRuntime;
+  /** Scheduled destination checks are on (HEALTH_CHECK_INTERVAL_HOURS above 0): the server runs their round. */
+  healthScheduled: boolean;
   clock: Clock;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -69,6 +73,8 @@ export interface ContainerOverrides {
   mailer?: Mailer;
   /** Replaces the webhooks' sender and target check (tests). */
   webhooks?: WebhookRuntimeOverrides;
+  /** Replaces the HTTP destination checker (tests). */
+  healthChecker?: DestinationChecker;
   /** Where the server's log lines go, at LOG_LEVEL (tests read them); standard output when absent. */
   logStream?: { write(line: string): void };
   /** Constants a test moves (docs/design/settings.md); the rest keep their values. */
@@ -122,6 +128,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     forgetQuota,
     titles: overrides.titles,
   });
+  const healthArea = healthOf(base, { hooks, checker: overrides.healthChecker });
   const mail = mailOf(config, overrides.mailer);
   const people = accountServices(base, { forgetQuota, mailer: mail.mailer });
   const accounts = people.store;
@@ -138,6 +145,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     sealKeys,
     visits,
     hooks,
+    health: healthArea.health,
+    healthScheduled: healthArea.healthScheduled,
     security: securityServices(base, people, { sealKeys, mailer: mail.mailer }),
     webhooks: hooks.service,
     clock,
@@ -164,6 +173,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       await qr.close();
       await images.close();
       await hooks.stop();
+      await healthArea.closeHealth();
       await visits.close();
       mail.smtp?.close();
       await storage.close();

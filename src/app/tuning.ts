@@ -26,6 +26,14 @@ const TUNING_TABLE = {
   DOMAIN_VERIFICATION_TIMEOUT_MS: { value: 5000, min: 100, max: 30_000 },
   TITLE_FETCH_TIMEOUT_MS: { value: 5000, min: 100, max: 60_000 },
   WEBHOOK_TIMEOUT_MS: { value: 10_000, min: 100, max: 120_000 },
+  // Destination checks (docs/design/health.md): one request's budget, the least gap between two
+  // requests to a host, the pause before a failed check's retry (1 to 2 times this), requests in
+  // flight, and how often a round looks for links due.
+  HEALTH_CHECK_TIMEOUT_MS: { value: 10_000, min: 50, max: 60_000 },
+  HEALTH_HOST_SPACING_MS: { value: 1000, min: 0, max: 60_000 },
+  HEALTH_RETRY_MS: { value: 1000, min: 0, max: 60_000 },
+  HEALTH_IN_FLIGHT: { value: 8, min: 1, max: 256 },
+  HEALTH_ROUND_MS: { value: 60_000, min: 50, max: 3_600_000 },
   // Webhook loops; the lease outlives a delivery's timeout.
   WEBHOOK_POLL_MS: { value: 1000, min: 50, max: 60_000 },
   WEBHOOK_EXPIRY_SWEEP_MS: { value: 10_000, min: 50, max: 3_600_000 },

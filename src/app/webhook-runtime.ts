@@ -7,6 +7,8 @@ import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.ts';
 import { ClickBatcher } from '../core/webhooks/click-batcher.ts';
 import { ExpirySweep } from '../core/webhooks/expiry-sweep.ts';
 import { LinkViews } from '../core/links/link-views.ts';
+import type { HealthEvents } from '../core/health/health-checks.ts';
+import type { LinkHealthStore } from '../core/health/ports.ts';
 import type { LinkStore } from '../core/links/link-store.ts';
 import type { SpaceStore } from '../core/spaces/space-store.ts';
 import type { DomainStore } from '../core/domains/domain-store.ts';
@@ -46,6 +48,8 @@ export interface WebhookRuntime {
   linkEventsOn(db: Kysely<Database>, afterCommit: (task: () => void) => void): LinkEventListener;
   /** The same outside a unit (a dry-run import tells nothing, the in-memory tests): writes on the pool. */
   onLinkEvent: LinkEventListener;
+  /** link.broken and link.recovered, written on `db` (the unit that records the check), each link as the API presents it. */
+  healthEventsOn(db: Kysely<Database>, afterCommit: (task: () => void) => void): HealthEvents;
   /**
    * One round of each webhook job, run by the server's scheduler (src/app/background-jobs.ts), not
    * by the CLI; each answers whether it was full, so that another follows at once.
@@ -75,6 +79,7 @@ type RecordsOn = (db: Kysely<Database>) => {
   domains: DomainStore;
   pixels: PixelStore;
   tags?: TagStore;
+  health?: Pick<LinkHealthStore, 'healthOf'>;
 };
 
 type EventsOn = (db: Kysely<Database>, afterCommit: (task: () => void) => void) => WebhookEvents;
@@ -125,6 +130,7 @@ export function createWebhookRuntime(
     clicks,
     linkEventsOn: (db, afterCommit) => listenerOf(eventsOn(db, afterCommit), present),
     onLinkEvent: listenerOf(events, present),
+    healthEventsOn: (db, afterCommit) => healthEventsOf(eventsOn(db, afterCommit), recordsOn(db), present),
     rounds: {
       deliveries: async () => (await dispatcher.deliverDue()) === BATCH,
       clicks: clickRoundOf(store, clicks),
@@ -192,5 +198,20 @@ function clickRoundOf(store: SqlWebhookStore, clicks: ClickBatcher): () => Promi
     }
     await clicks.flush();
     return false;
+  };
+}
+
+/** A change of a link's health told with the link as it is now (its new health in it), to the account's listeners only. */
+function healthEventsOf(
+  events: WebhookEvents,
+  records: ReturnType<RecordsOn>,
+  present: (view: LinkView) => unknown,
+): HealthEvents {
+  return {
+    changed: async (accountId, event, linkId) => {
+      if (!(await events.listens(accountId, event))) return;
+      const [view] = await new LinkViews(records).of(accountId, await records.links.findByIds(accountId, [linkId]));
+      if (view) await events.emit(accountId, event, linkId, { link: present(view) });
+    },
   };
 }

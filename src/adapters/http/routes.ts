@@ -138,6 +138,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...auditRoutes(ctx),
     ...apiResources(ctx).flatMap(resourceRoutes),
     domainVerifyRoute(ctx),
+    linkCheckRoute(ctx),
     linkQrRoute(ctx),
     linkStatsRoute(ctx),
     accountRoute(ctx),
@@ -219,6 +220,25 @@ function domainVerifyRoute(ctx: ApiContext): RouteOptions {
       consumes,
       body: DomainVerifyBody,
       response: { 200: OneEnvelope(DomainRecord), ...errorResponses },
+    },
+  };
+}
+
+/** POST /api/v1/links/{id}/check: the destination checked at once (links:write, editors and up; limited per key). */
+function linkCheckRoute(ctx: ApiContext): RouteOptions {
+  const links = linkHandlers(ctx);
+  return {
+    method: 'POST',
+    url: '/api/v1/links/:id/check',
+    handler: ((request: Parameters<typeof links.check>[0]) => links.check(request)) as Handler,
+    schema: {
+      tags: ['Links'],
+      summary: "Check the link's destination now; answers the link with its health",
+      security,
+      params: IdParams,
+      consumes,
+      body: Type.Object({}, { description: 'No fields' }),
+      response: { 200: OneEnvelope(LinkRecord), ...errorResponses },
     },
   };
 }

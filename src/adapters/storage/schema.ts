@@ -380,6 +380,21 @@ export interface UnverifiedEmailsTable {
   since: number;
 }
 
+/** A link's destination health and its place in the checks' rounds (migration 0043, docs/design/health.md). */
+export interface LinkHealthTable {
+  link_id: number;
+  /** The destination checked; a link whose url differs reads unknown. */
+  url: string | null;
+  status: string;
+  code: number | null;
+  reason: string | null;
+  checked_at: number | null;
+  broken_since: number | null;
+  next_check_at: number;
+  lease_holder: string | null;
+  lease_until: number | null;
+}
+
 export interface EmailVerificationsTable {
   id: Generated<number>;
   user_id: number;
@@ -413,6 +428,7 @@ export interface Database {
   reserved_domains: ReservedDomainsTable;
   pixels: PixelsTable;
   links: LinksTable;
+  link_health: LinkHealthTable;
   link_pixels: LinkPixelsTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;

@@ -8,6 +8,7 @@ import { SqlLinkStore } from '../../adapters/storage/stores/link-store.ts';
 import { SqlPixelStore } from '../../adapters/storage/stores/pixel-store.ts';
 import { SqlSpaceStore } from '../../adapters/storage/stores/space-store.ts';
 import { SqlDomainStore } from '../../adapters/storage/stores/domain-store.ts';
+import { SqlLinkHealthStore } from '../../adapters/storage/stores/link-health-store.ts';
 import { SqlTagStore } from '../../adapters/storage/stores/tag-store.ts';
 import type { Config } from '../config.ts';
 import type { Tuning } from '../tuning.ts';
@@ -32,6 +33,7 @@ export function recordsOn(storage: Storage) {
     spaces: new SqlSpaceStore(db),
     domains: new SqlDomainStore(db),
     tags: new SqlTagStore(db),
+    health: new SqlLinkHealthStore(db, storage.engine),
   });
 }
 

@@ -4,6 +4,7 @@ import type { Space } from '../spaces/space.ts';
 import type { Domain } from '../domains/domain.ts';
 import type { Pixel } from '../pixels/pixel.ts';
 import type { Tag } from '../tags/tag.ts';
+import type { HealthStatus, LinkHealth } from '../health/health.ts';
 
 export interface Link {
   id: number;
@@ -73,6 +74,8 @@ export interface LinkView {
   pixels: Pixel[];
   /** By name. */
   tags: Tag[];
+  /** Its destination's last check (docs/design/health.md); absent: unknown. */
+  health?: LinkHealth;
 }
 
 export const LinkStatus = { All: 0, Active: 1, Expired: 2, Disabled: 3 } as const;
@@ -92,5 +95,7 @@ export interface LinkFilter {
   pixelId?: number | undefined;
   /** A tag's name, ignoring case. */
   tag?: string | undefined;
+  /** The destination's health (docs/design/health.md). */
+  health?: HealthStatus | undefined;
   sort: LinkSort;
 }

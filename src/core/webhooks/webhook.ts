@@ -1,5 +1,13 @@
 /** The events a webhook may subscribe to. */
-export const WEBHOOK_EVENTS = ['link.created', 'link.updated', 'link.deleted', 'link.expired', 'link.clicked'] as const;
+export const WEBHOOK_EVENTS = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.expired',
+  'link.clicked',
+  'link.broken',
+  'link.recovered',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_LIMITS = { perAccount: 20, urlMax: 2048 } as const;

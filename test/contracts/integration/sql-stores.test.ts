@@ -7,6 +7,8 @@ import { sqlOwners } from '../sql-owners.ts';
 import { describeClaimStoresContract } from '../claim-stores-contract.ts';
 import { describeReservedNamesContract } from '../reserved-names-contract.ts';
 import { describeImportLeasesContract } from '../import-leases-contract.ts';
+import { describeLinkHealthStoreContract } from '../link-health-store-contract.ts';
+import { SqlLinkHealthStore } from '../../../src/adapters/storage/stores/link-health-store.ts';
 import { describeDeliveryOutboxContract, describeExpiryClaimsContract } from '../delivery-outbox-contract.ts';
 import { describeClickWriterContract, sqlClickState } from '../click-writer-contract.ts';
 import { describeAdminStoreContract } from '../admin-store-contract.ts';
@@ -150,6 +152,25 @@ onEachSqlEngine('SQL stores', (storage) => {
     leases: new SqlImportLeases(storage().db),
     owner: account,
   }));
+
+  describeLinkHealthStoreContract('SqlLinkHealthStore', () => {
+    const { db, engine } = storage();
+    return {
+      store: new SqlLinkHealthStore(db, engine),
+      account,
+      link: async (accountId, url, disabled) => {
+        const fields = {
+          ...newLinkFields(null, null, PRIVATE_STATS),
+          alias: `h${process.pid}x${Date.now().toString(36)}x${++links}`,
+          url,
+          disabled: disabled ? (1 as const) : (0 as const),
+        };
+        return (await new SqlLinkStore(db, engine).insert(accountId, fields, [], 1000)).id;
+      },
+      setUrl: async (linkId, url) =>
+        void (await db.updateTable('links').set({ url }).where('id', '=', linkId).execute()),
+    };
+  });
 
   describeDeliveryOutboxContract('SqlDeliveryOutbox', () => {
     const { db, engine } = storage();

@@ -27,11 +27,19 @@ export function linkHandlers(ctx: ApiContext) {
           domainId: q.domain,
           pixelId: q.pixel,
           tag: q.tag,
+          health: q.health,
           sort: q.sort,
         },
         { page: q.page, perPage: q.per_page },
       );
       return list(page, record, ctx.urls.appUrl, pathOf(request), rawQueryOf(request));
+    },
+    /** POST /api/v1/links/{id}/check: the destination checked now, the link record after it. */
+    async check(request: Req<{ Params: IdParams }>) {
+      const { account, actor, params } = request;
+      const { link } = await ctx.links.get(account.id, params.id);
+      await ctx.health.checkNow(account.id, link, `key:${actor.keyId}`);
+      return one(record(await ctx.links.get(account.id, params.id)));
     },
     async read(request: Req<{ Params: IdParams }>) {
       return one(record(await ctx.links.get(request.account.id, request.params.id)));

@@ -1,5 +1,6 @@
 import type { LinkView } from '../../../core/links/link.ts';
 import { phpShortRules } from '../../../core/rules/phpshort-rules.ts';
+import { UNKNOWN_HEALTH, type LinkHealth } from '../../../core/health/health.ts';
 import { domainRecord, iso, isoOrNull, pixelRecord, spaceRecord } from './records.ts';
 
 export interface ShortUrlOptions {
@@ -43,8 +44,20 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     domain: view.domain ? domainRecord(view.domain) : null,
     pixels: view.pixels.map(pixelRecord),
     tags: view.tags.map((t) => t.name),
+    health: healthRecord(view.health ?? UNKNOWN_HEALTH),
     ends_at: isoOrNull(link.endsAt),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),
+  };
+}
+
+/** A link's destination health as the API shows it (docs/api.md §5, docs/design/health.md). */
+export function healthRecord(health: LinkHealth) {
+  return {
+    status: health.status,
+    code: health.code,
+    reason: health.reason,
+    checked_at: isoOrNull(health.checkedAt),
+    broken_since: isoOrNull(health.brokenSince),
   };
 }

@@ -1,3 +1,4 @@
+import { HEALTH_REASONS, HEALTH_STATUSES } from '../../../core/health/health.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { LINK_LIMITS } from '../../../core/links/link-input.ts';
 import { TAG_LIMITS } from '../../../core/tags/tag.ts';
@@ -119,6 +120,18 @@ function AppUrl(description: string) {
 
 const KeyedTarget = Type.Object({ key: Type.String(), value: Type.String() });
 
+/** A link's destination health: derived by the checks, never set, exported or imported. */
+export const LinkHealthRecord = Type.Object(
+  {
+    status: Enum(HEALTH_STATUSES),
+    code: Nullable(Type.Integer({ description: "The last answer's HTTP status" })),
+    reason: Type.Union([Enum(HEALTH_REASONS), Type.Null()], { description: 'Why it is broken' }),
+    checked_at: Nullable(Timestamp),
+    broken_since: Nullable(Timestamp),
+  },
+  { title: 'LinkHealth' },
+);
+
 export const LinkRecord = Type.Object(
   {
     id: Type.Integer(),
@@ -155,6 +168,7 @@ export const LinkRecord = Type.Object(
     domain: Nullable(DomainRecord),
     pixels: Type.Array(PixelRecord),
     tags: Type.Array(Type.String(), { description: "The link's tag names, by name" }),
+    health: LinkHealthRecord,
     ends_at: Nullable(Timestamp),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -176,6 +190,11 @@ export const LinkListQuery = Type.Object({
   pixel: Type.Optional(Id('Pixel id (alias: pixel_id)')),
   tag: Type.Optional(
     Type.String({ maxLength: 256, description: 'A tag name, ignoring case: only links that carry it' }),
+  ),
+  health: Type.Optional(
+    Enum(HEALTH_STATUSES, {
+      description: "Only links whose destination's last check found this (docs/design/health.md)",
+    }),
   ),
   sort: Enum(['desc', 'asc', 'max', 'min'] as const, {
     default: 'desc',

@@ -75,6 +75,19 @@ export class LinkMatching {
         eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag_id', '=', tagId),
       );
     }
+    if (filter.health !== undefined) {
+      const health = filter.health;
+      // A row counts while it is of the link's url (docs/design/health.md); unknown: no such row.
+      q = q.where((eb) => {
+        const checked = eb
+          .selectFrom('link_health')
+          .select('link_health.link_id')
+          .whereRef('link_health.link_id', '=', 'links.id')
+          .whereRef('link_health.url', '=', 'links.url')
+          .where('link_health.status', 'in', health === 'unknown' ? ['ok', 'broken'] : [health]);
+        return health === 'unknown' ? eb.not(eb.exists(checked)) : eb.exists(checked);
+      });
+    }
     if (filter.status === LinkStatus.Disabled) q = q.where('disabled', '=', 1);
     if (filter.status === LinkStatus.Expired) q = q.where('disabled', '=', 0).where((eb) => expired(eb, now));
     if (filter.status === LinkStatus.Active) q = q.where('disabled', '=', 0).where((eb) => eb.not(expired(eb, now)));
