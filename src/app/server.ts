@@ -139,6 +139,7 @@ async function redirectContextOf(config: Config, container: Container, live: Liv
   return {
     source: visits.source,
     cached: visits.source,
+    certifiable: visits.source,
     countries: visits.countries,
     quota: visits.quota,
     rotation: visits.rotation,
