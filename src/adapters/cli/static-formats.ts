@@ -19,9 +19,9 @@ export interface StaticWriter {
 }
 
 /**
- * The map's keys of a link: its host and path lower-cased (aliases are case-insensitive, and
- * nginx's and Caddy's maps match exactly), and as it was written when that differs, since
- * printed short URLs keep their case. A visit in any other case misses the static copy.
+ * The map's keys of a link: its host and path lower-cased (aliases are case-insensitive), and as
+ * it was written when that differs, since printed short URLs keep their case: Caddy's map
+ * matches exactly, so a visit there in any other case misses the static copy. nginx's ignores case.
  */
 export function keysOf(entry: Pick<StaticEntry, 'domain' | 'alias'>, appBase: string): string[] {
   const key = `${entry.domain ?? appBase}/${entry.alias}`;
@@ -42,7 +42,8 @@ const nginx = (t: StaticTarget): StaticWriter => ({
   link(keys, url) {
     // nginx reads $name in a map's value as a variable.
     if (url.includes('$') || UNSAFE.test(url)) return { refused: 'a character nginx would read in the URL' };
-    return { text: keys.map((k) => `    ${quoted(k)} ${quoted(url)};\n`).join('') };
+    // nginx's map compares its keys ignoring case: the lower-case one is all it needs (and a second would conflict).
+    return { text: `    ${quoted(keys[0]!)} ${quoted(url)};\n` };
   },
   tail: () => '}\n',
 });
