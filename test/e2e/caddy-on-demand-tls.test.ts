@@ -78,9 +78,11 @@ test(
       });
       const pending = (await h.request('POST', '/api/v1/domains', { key, form: { name: uniqueHost() } })).body.data;
 
-      // The static copy Caddy imports: the export's own text, without links.
+      // The static copy Caddy imports, in the export's own words: the link on the domain.
       const writer = staticWriter('caddy', { appBase: 'short.test', status: 302 });
-      writeFileSync(join(dir, 'linkpix-static.caddy'), writer.head() + writer.tail());
+      const line = writer.link([`${domain.name}/${link.alias.toLowerCase()}`], 'https://example.com/over-tls');
+      assert.ok('text' in line);
+      writeFileSync(join(dir, 'linkpix-static.caddy'), writer.head() + line.text + writer.tail());
       const linkpix = `127.0.0.1:${new URL(h.baseUrl).port}`;
       const [httpsPort, httpPort] = [await freePort(), await freePort()];
       mkdirSync(join(dir, 'data'));
@@ -127,6 +129,14 @@ test(
         !existsSync(join(dir, 'data', 'caddy', 'certificates', 'local', pending.name)),
         'no certificate stored',
       );
+
+      // linkpix down: Caddy's error routes answer the link from the static copy, over the same certificate.
+      await h.close();
+      h = null;
+      const fallback = await visitOverTls(httpsPort, domain.name, `/${link.alias.toLowerCase()}?q=1`, ca);
+      assert.equal(fallback.status, 302, output);
+      assert.equal(fallback.location, 'https://example.com/over-tls', 'a static copy cannot merge the query');
+      assert.equal((await visitOverTls(httpsPort, domain.name, '/not-a-link', ca)).status, 502);
     } finally {
       if (caddy && caddy.exitCode === null) {
         const exited = new Promise((resolve) => caddy!.once('exit', resolve));
