@@ -9,6 +9,7 @@ import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/command
 import { ImportBusyError } from '../adapters/import/import-slots.ts';
 import { ImportLeaseLostError } from '../adapters/import/import-ticket.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
+import { SqlStaticLinkSource } from '../adapters/storage/stores/static-link-source.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
 // container like main.ts does, then hands the parsed command to adapters/cli/commands.ts.
@@ -17,6 +18,8 @@ import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
 export interface CliIo {
   input: NodeJS.ReadableStream;
   out: (text: string) => void;
+  /** Standard output as it is, without a line end (a long answer written as it is read); absent: through out. */
+  write?: (text: string) => void;
   err: (text: string) => void;
   /** Where a long command draws its progress line: a terminal, or nowhere. */
   progress: NodeJS.WritableStream | null;
@@ -25,6 +28,7 @@ export interface CliIo {
 const PROCESS_IO: CliIo = {
   input: process.stdin,
   out: (text) => console.log(text),
+  write: (text) => process.stdout.write(text),
   err: (text) => console.error(text),
   progress: process.stderr.isTTY ? process.stderr : null,
 };
@@ -91,11 +95,17 @@ export async function runCli(
         readLine: () => firstLine(io.input),
         importMaxBytes: container.tuning.IMPORT_MAX_BYTES,
         progress: io.progress,
+        staticLinks: new SqlStaticLinkSource(container.storage.db),
+        appUrl: config.APP_URL,
+        redirectStatus: Number(config.REDIRECT_STATUS),
+        write: io.write ?? ((text) => io.out(text.replace(/\n$/, ''))),
+        warn: io.err,
       },
       flags,
       args,
     );
-    io.out(JSON.stringify(result, null, 2));
+    // A command that wrote its answer as it went (export-static) returns nothing more to print.
+    if (result !== undefined) io.out(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     return report(error, io.err);

@@ -13,6 +13,7 @@ import { countRequests } from '../adapters/http/request-metrics.ts';
 import { registerConversionPixel } from '../adapters/redirect/conversion-pixel.ts';
 import { fastVisit, visitDoor, type FastVisit } from '../adapters/redirect/door.ts';
 import { registerRedirectRoutes } from '../adapters/redirect/routes.ts';
+import { registerTlsAllowed } from '../adapters/redirect/tls-allowed.ts';
 import { redirectHandlers } from '../adapters/redirect/handlers.ts';
 import type { RedirectContext } from '../adapters/redirect/visit-context.ts';
 import { sendPage } from '../adapters/redirect/answer.ts';
@@ -153,6 +154,7 @@ function registerRedirect(
   options: { root: boolean; fastPath: FastPathSettings },
 ): void {
   registerConversionPixel(app, ctx);
+  registerTlsAllowed(app, { appHosts: redirect.options.appHosts, names: redirect.certifiable ?? null });
   registerRedirectRoutes(app, redirect, { root: options.root });
   if (!redirect.cached) return;
   let open = true;

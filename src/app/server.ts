@@ -207,6 +207,7 @@ async function redirectContextOf(
   return {
     source: visits.source,
     cached: visits.source,
+    certifiable: visits.source,
     countries: visits.countries,
     quota: visits.quota,
     rotation: visits.rotation,

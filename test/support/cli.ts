@@ -15,6 +15,7 @@ async function runCliHere(args: string[], env: Record<string, string>, input = '
   const code = await runCli(args, env, {
     input: Readable.from(input === '' ? [] : [input]),
     out: (text) => out.push(`${text}\n`),
+    write: (text) => out.push(text),
     err: (text) => err.push(`${text}\n`),
     progress: null,
   });

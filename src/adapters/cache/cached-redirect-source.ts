@@ -145,6 +145,11 @@ export class CachedRedirectSource implements RedirectLinkSource, InvalidationHan
     });
   }
 
+  /** Whether a TLS certificate may be issued for the custom domain's name (GET /tls/allowed). */
+  mayCertify(host: string): boolean | undefined {
+    return this.names.mayCertify(host);
+  }
+
   /** Loads the custom domain names; until then peek() answers nothing and find() waits. */
   ready(): Promise<void> {
     return this.names.ready();

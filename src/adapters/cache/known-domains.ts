@@ -15,6 +15,7 @@ export interface KnownDomainsOptions {
  */
 export class KnownDomains {
   private names: ReadonlySet<string> | null = null;
+  private certifiable: ReadonlySet<string> = new Set();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
   /** Invalidations so far, and how many of them the list in hand has seen. */
@@ -50,6 +51,16 @@ export class KnownDomains {
     if (this.now() - this.loadedAt >= this.options.refreshMs) this.load().catch(this.onError);
   }
 
+  /**
+   * Whether a certificate may be issued for the custom domain's name (docs/operations.md, TLS);
+   * undefined before the first load and while a change is being loaded.
+   */
+  mayCertify(host: string): boolean | undefined {
+    // Unlike has(), a name in hand is not trusted while a change loads: the change may take it away.
+    if (this.names === null || this.seen !== this.changes) return undefined;
+    return this.certifiable.has(host);
+  }
+
   /** The list changed somewhere: load it again. */
   invalidate(): void {
     this.changes++;
@@ -83,8 +94,9 @@ export class KnownDomains {
 
   private async read(): Promise<void> {
     const changes = this.changes;
-    const names = await this.source.domainNames();
+    const [names, certifiable] = await Promise.all([this.source.domainNames(), this.source.certifiableNames?.() ?? []]);
     this.names = new Set(names);
+    this.certifiable = new Set(certifiable);
     this.loadedAt = this.now();
     this.seen = changes;
   }

@@ -6,6 +6,7 @@ import type { SignInService } from '../../core/accounts/sign-in-service.ts';
 import type { PasswordResets } from '../../core/security/password-resets.ts';
 import { domainJson } from './domain-json.ts';
 import { importCommand, type ImportDeps } from './import-command.ts';
+import { exportStaticCommand, type ExportStaticDeps } from './export-static.ts';
 import { personIn } from './workspace-flag.ts';
 import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
 import type { WorkspaceKeysService } from '../../core/workspaces/workspace-keys-service.ts';
@@ -13,7 +14,7 @@ import { CLI_OPERATOR } from '../../core/audit/audit-entry.ts';
 import type { SealKeys } from '../secrets/seal-keys.ts';
 import { newSealKeyText, sealKeyOf } from '../secrets/seal-key.ts';
 
-export interface CliDeps extends ImportDeps {
+export interface CliDeps extends ImportDeps, ExportStaticDeps {
   accounts: AccountsService;
   workspaces: WorkspacesService;
   workspaceKeys: WorkspaceKeysService;
@@ -232,6 +233,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   import: importCommand,
+  'export-static': exportStaticCommand,
   migrate: {
     usage: 'migrate                                             apply pending database migrations',
     async run({ migrate }) {

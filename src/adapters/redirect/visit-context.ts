@@ -14,8 +14,17 @@ export interface CachedLinks {
   peek(host: string, alias: string): RedirectLink | null | undefined;
 }
 
+/** The custom domains a TLS certificate may be issued for, from memory (GET /tls/allowed, tls-allowed.ts). */
+export interface CertifiableNames {
+  /** Undefined while that is not known yet: ready() then loads the list. */
+  mayCertify(host: string): boolean | undefined;
+  ready(): Promise<void>;
+}
+
 export interface RedirectContext {
   source: RedirectLinkSource;
+  /** The names GET /tls/allowed answers 200 for, besides the app's host; absent or null: none. */
+  certifiable?: CertifiableNames | null;
   /** The same links, read without waiting, for the door's fast path (door.ts); null turns it off. */
   cached: CachedLinks | null;
   countries: CountryLookup;

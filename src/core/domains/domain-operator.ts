@@ -71,12 +71,21 @@ export class DomainOperator {
   async reserve(rawName: string): Promise<{ name: string; newly: boolean; claims: Domain[] }> {
     const name = this.nameOf(rawName);
     const newly = await this.reserved.reserve(name, this.clock.now());
-    return { name, newly, claims: await this.store.claimsOf(name) };
+    const claims = await this.store.claimsOf(name);
+    this.verifiedChanged(claims);
+    return { name, newly, claims };
   }
 
   async unreserve(rawName: string): Promise<{ name: string; was: boolean }> {
     const name = this.nameOf(rawName);
-    return { name, was: await this.reserved.unreserve(name) };
+    const was = await this.reserved.unreserve(name);
+    this.verifiedChanged(await this.store.claimsOf(name));
+    return { name, was };
+  }
+
+  /** A verified name reserved or freed keeps serving, but may or may not have a certificate now (GET /tls/allowed). */
+  private verifiedChanged(claims: readonly Domain[]): void {
+    for (const claim of claims) if (claim.verifiedAt !== null) this.invalidation.accountChanged(claim.accountId);
   }
 
   private nameOf(raw: string): string {

@@ -54,6 +54,7 @@ const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'help',
   'support',
   'status',
+  'tls',
   'well-known',
   '.well-known',
 ]);

@@ -57,6 +57,11 @@ export interface RedirectDomain {
  */
 export interface DomainNameSource {
   domainNames(): Promise<string[]>;
+  /**
+   * The verified names a TLS certificate may be issued for: their workspace not suspended and
+   * the name not reserved by the operator (GET /tls/allowed). Absent: none.
+   */
+  certifiableNames?(): Promise<string[]>;
 }
 
 /** A link and the host it answers on: a custom domain's name, or null for the app's own. */

@@ -86,6 +86,31 @@ export class SqlRedirectLinkSource implements RedirectLinkSource, DomainNameSour
   }
 
   /**
+   * The verified names that may have a certificate (GET /tls/allowed): a suspended workspace's
+   * and a reserved name (one reserved after it was verified keeps serving) are left out.
+   */
+  async certifiableNames(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('domains')
+      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
+      .select('domains.name')
+      .where('domains.verified_at', 'is not', null)
+      .where('accounts.suspended_at', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('reserved_domains')
+              .select('reserved_domains.name')
+              .whereRef('reserved_domains.name', '=', 'domains.name'),
+          ),
+        ),
+      )
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
+  /**
    * The links with the most clicks over the last days, most first: the statistics' daily totals
    * (one index range, click_rollups_total_day), never the click rows.
    */
