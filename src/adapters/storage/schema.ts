@@ -435,6 +435,7 @@ export interface Database {
   unverified_emails: UnverifiedEmailsTable;
   email_verifications: EmailVerificationsTable;
   audit_entries: AuditEntriesTable;
+  link_history: LinkHistoryTable;
 }
 
 export interface AuditEntriesTable {
@@ -449,6 +450,22 @@ export interface AuditEntriesTable {
   target_id: number;
   /** JSON: `{"field": [old, new]}`, a secret's value "changed". */
   changes: string;
+}
+
+/** Every version of a link for its whole life (migration 0044, docs/design/history.md); deleted with the link. */
+export interface LinkHistoryTable {
+  link_id: number;
+  account_id: number;
+  version: number;
+  at: number;
+  user_id: number | null;
+  key_id: number | null;
+  via: string;
+  restored_from: number | null;
+  /** JSON: the diff to the previous version, `{"field": [old, new]}`, a secret's value "changed". */
+  changes: string;
+  /** JSON: the link's settable fields and pixels after this version (core/links/link-history.ts LinkState). */
+  state: string;
 }
 
 export interface WebhooksTable {

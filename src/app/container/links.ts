@@ -10,6 +10,8 @@ import { unitOfWorkOn } from '../../adapters/storage/transactions.ts';
 import { SqlImportLeases } from '../../adapters/storage/stores/import-lease-store.ts';
 import { SqlQrLogoStore } from '../../adapters/storage/stores/qr-logo-store.ts';
 import { SqlAuditLog } from '../../adapters/storage/stores/audit-store.ts';
+import { SqlLinkHistory } from '../../adapters/storage/stores/link-history-store.ts';
+import { LinkHistoryService } from '../../core/links/link-history-service.ts';
 import type { WebhookRuntime } from '../webhook-runtime.ts';
 import type { Base, Records, RecordsOn } from './base.ts';
 
@@ -27,11 +29,13 @@ export interface LinkDeps {
 export function linkServices(base: Base, deps: LinkDeps) {
   const { storage, clock, tuning, visits } = base;
   const { recordsOn, hooks, urls } = deps;
-  // A link change, its webhook deliveries and its audit entries commit together (docs/design/teams.md).
+  // A link change, its webhook deliveries, its audit entries and its version commit together
+  // (docs/design/teams.md, docs/design/history.md).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
     ...recordsOn(trx),
     onEvent: hooks.linkEventsOn(trx, afterCommit),
     audit: new SqlAuditLog(trx),
+    history: new SqlLinkHistory(trx),
   }));
   const changes: Omit<LinksServiceDeps, 'titles'> = {
     ...deps.stores,
@@ -52,6 +56,7 @@ export function linkServices(base: Base, deps: LinkDeps) {
   return {
     links: new LinksService({ ...changes, titles: titlesOf(base, deps.titles) }),
     importer: new LinkImporter(changes),
+    linkHistory: new LinkHistoryService({ ...changes, history: new SqlLinkHistory(storage.db) }),
     importSlots,
     qr: new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES }),
     qrLogos: new SqlQrLogoStore(storage.db),

@@ -22,7 +22,8 @@ import type { LinkEventListener } from './link-events.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { AuditActor } from '../audit/audit-entry.ts';
 import type { AuditLog } from '../audit/audit-store.ts';
-import { auditLinks } from './link-audit.ts';
+import { auditLinks, recordsChanges } from './link-audit.ts';
+import type { LinkHistory } from './link-history.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -57,6 +58,8 @@ export interface LinkChangePorts {
   onEvent?: LinkEventListener | undefined;
   /** The audit log on the unit's transaction: each change's entry commits with it (absent: in-memory stores keep none). */
   audit?: AuditLog | undefined;
+  /** The links' history on the unit's transaction: each change's version commits with it (docs/design/history.md). */
+  history?: LinkHistory | undefined;
 }
 
 const ALIAS_LENGTH = 7;
@@ -128,14 +131,7 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [link.id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
-      await auditLinks(
-        tx.audit,
-        accountId,
-        actor,
-        'link.created',
-        [{ before: null, after: link }],
-        this.deps.clock.now(),
-      );
+      await auditLinks(tx, accountId, actor, 'link.created', [{ before: null, after: link }], this.deps.clock.now());
       return view;
     });
     const { link } = view;
@@ -164,7 +160,7 @@ export class LinksService {
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
       await auditLinks(
-        tx.audit,
+        tx,
         accountId,
         actor,
         'link.updated',
@@ -216,14 +212,7 @@ export class LinksService {
       if (!(await tx.links.delete(accountId, id))) throw new NotFoundError('link');
       if (gone) await tx.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
       if (gone)
-        await auditLinks(
-          tx.audit,
-          accountId,
-          actor,
-          'link.deleted',
-          [{ before: gone, after: null }],
-          this.deps.clock.now(),
-        );
+        await auditLinks(tx, accountId, actor, 'link.deleted', [{ before: gone, after: null }], this.deps.clock.now());
     });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
@@ -289,13 +278,13 @@ export class LinksService {
     done: readonly number[],
     actor: AuditActor,
   ): Promise<void> {
-    if (!tx.audit || done.length === 0) return;
+    if (!recordsChanges(tx) || done.length === 0) return;
     const reached = new Set(done);
     const was = before.filter((link) => reached.has(link.id));
     const now = this.deps.clock.now();
     if (change.kind === 'delete') {
       await auditLinks(
-        tx.audit,
+        tx,
         accountId,
         actor,
         'link.deleted',
@@ -306,7 +295,7 @@ export class LinksService {
     }
     const after = new Map((await tx.links.findByIds(accountId, done)).map((link) => [link.id, link]));
     await auditLinks(
-      tx.audit,
+      tx,
       accountId,
       actor,
       'link.updated',
