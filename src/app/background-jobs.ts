@@ -10,6 +10,7 @@ import type { Container } from './container.ts';
 //   webhook deliveries              WEBHOOK_POLL_MS; again at once when full     after an interval; woken by a commit
 //   link.clicked batches            WEBHOOK_CLICKS_MS (subscribers re-read 10 s) after an interval
 //   link.expired sweep              WEBHOOK_EXPIRY_SWEEP_MS; again when full     after an interval
+//   scheduled link changes          SCHEDULE_POLL_MS (30 s); again when full     after an interval
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
@@ -30,11 +31,24 @@ const SETTLE_ROUND_MS = 1000;
 /** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
 const WEBHOOK_CLICKS_MS = 1000;
 
+/** Scheduled link changes a round applies; a full round is followed by another at once. */
+const SCHEDULES_PER_ROUND = 100;
+
 /** What the server's jobs run. */
-export type JobParts = Pick<Container, 'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks'>;
+export type JobParts = Pick<
+  Container,
+  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'linkSchedules'
+>;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
-export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, hooks }: JobParts): Job[] {
+export function serverJobs({
+  tuning,
+  statsMaintenance,
+  audit,
+  linkClickCounts,
+  hooks,
+  linkSchedules,
+}: JobParts): Job[] {
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -44,6 +58,11 @@ export function serverJobs({ tuning, statsMaintenance, audit, linkClickCounts, h
     },
     { name: 'link.clicked webhook batches', intervalMs: WEBHOOK_CLICKS_MS, round: hooks.rounds.clicks },
     { name: 'the link.expired sweep', intervalMs: tuning.WEBHOOK_EXPIRY_SWEEP_MS, round: hooks.rounds.expiry },
+    {
+      name: 'scheduled link changes',
+      intervalMs: tuning.SCHEDULE_POLL_MS,
+      round: async () => (await linkSchedules.applyDue(SCHEDULES_PER_ROUND)) === SCHEDULES_PER_ROUND,
+    },
     {
       name: 'retention (clicks, audit log)',
       ...RETENTION,

@@ -33,6 +33,7 @@ import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
 import { historyRoutes } from './history-routes.ts';
+import { scheduleRoutes } from './schedule-routes.ts';
 import { conversionRoutes } from './conversion-routes.ts';
 import { ConversionsEnvelope } from './schemas/conversions.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
@@ -135,6 +136,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...utmTemplateRoutes(ctx),
     ...ruleRoutes(ctx),
     ...historyRoutes(ctx),
+    ...scheduleRoutes(ctx),
     ...conversionRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...auditRoutes(ctx),

@@ -436,6 +436,7 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   audit_entries: AuditEntriesTable;
   link_history: LinkHistoryTable;
+  link_schedules: LinkSchedulesTable;
 }
 
 export interface AuditEntriesTable {
@@ -466,6 +467,24 @@ export interface LinkHistoryTable {
   changes: string;
   /** JSON: the link's settable fields and pixels after this version (core/links/link-history.ts LinkState). */
   state: string;
+}
+
+/** Scheduled changes of links (migration 0045, docs/design/history.md); deleted with the link. */
+export interface LinkSchedulesTable {
+  id: Generated<number>;
+  link_id: number;
+  account_id: number;
+  at: number;
+  /** JSON: the update's input as it was sent (API names), no password. */
+  changes: string;
+  /** pending, applied, failed or cancelled: leaves pending once (a conditional update). */
+  status: string;
+  reason: string | null;
+  user_id: number | null;
+  key_id: number | null;
+  time_zone: string;
+  created_at: number;
+  done_at: number | null;
 }
 
 export interface WebhooksTable {

@@ -12,6 +12,8 @@ import { SqlQrLogoStore } from '../../adapters/storage/stores/qr-logo-store.ts';
 import { SqlAuditLog } from '../../adapters/storage/stores/audit-store.ts';
 import { SqlLinkHistory } from '../../adapters/storage/stores/link-history-store.ts';
 import { LinkHistoryService } from '../../core/links/link-history-service.ts';
+import { SqlLinkSchedules } from '../../adapters/storage/stores/link-schedule-store.ts';
+import { LinkScheduleService } from '../../core/links/link-schedule-service.ts';
 import type { WebhookRuntime } from '../webhook-runtime.ts';
 import type { Base, Records, RecordsOn } from './base.ts';
 
@@ -36,6 +38,7 @@ export function linkServices(base: Base, deps: LinkDeps) {
     onEvent: hooks.linkEventsOn(trx, afterCommit),
     audit: new SqlAuditLog(trx),
     history: new SqlLinkHistory(trx),
+    schedules: new SqlLinkSchedules(trx),
   }));
   const changes: Omit<LinksServiceDeps, 'titles'> = {
     ...deps.stores,
@@ -53,8 +56,10 @@ export function linkServices(base: Base, deps: LinkDeps) {
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
+  const links = new LinksService({ ...changes, titles: titlesOf(base, deps.titles) });
   return {
-    links: new LinksService({ ...changes, titles: titlesOf(base, deps.titles) }),
+    links,
+    linkSchedules: new LinkScheduleService({ schedules: new SqlLinkSchedules(storage.db), links, clock }),
     importer: new LinkImporter(changes),
     linkHistory: new LinkHistoryService({ ...changes, history: new SqlLinkHistory(storage.db) }),
     importSlots,

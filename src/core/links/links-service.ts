@@ -24,6 +24,7 @@ import type { AuditActor } from '../audit/audit-entry.ts';
 import type { AuditLog } from '../audit/audit-store.ts';
 import { auditLinks, recordsChanges } from './link-audit.ts';
 import type { LinkHistory } from './link-history.ts';
+import type { LinkSchedules } from './link-schedules.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -60,6 +61,8 @@ export interface LinkChangePorts {
   audit?: AuditLog | undefined;
   /** The links' history on the unit's transaction: each change's version commits with it (docs/design/history.md). */
   history?: LinkHistory | undefined;
+  /** The scheduled changes on the unit's transaction: a schedule's claim commits with the change it applies. */
+  schedules?: LinkSchedules | undefined;
 }
 
 const ALIAS_LENGTH = 7;
@@ -146,6 +149,8 @@ export class LinksService {
     id: number,
     input: LinkInput,
     actor: AuditActor,
+    /** Runs first in the change's unit: a scheduled change claims itself there, so it is applied once (link-schedules.ts). */
+    inUnit?: (tx: LinkChangePorts) => Promise<void>,
   ): Promise<LinkView> {
     const existing = await this.require(accountId, id);
     const { checked } = await this.check(accountId, timeZone, input, existing);
@@ -154,6 +159,7 @@ export class LinksService {
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const view = await this.unit(async (tx) => {
+      await inUnit?.(tx);
       const link = await tx.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
       if (!link) throw new NotFoundError('link');
       await tagLinks(tx.tags, accountId, [id], checked.tagNames, this.deps.clock.now());

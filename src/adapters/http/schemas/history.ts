@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AUDIT_VIA } from '../../../core/audit/audit-entry.ts';
+import { SCHEDULE_STATUSES } from '../../../core/links/link-schedules.ts';
 import { Enum, Id, Nullable, PageQuery, Timestamp } from '../../shared/schemas/common.ts';
+import { LinkBody } from '../../shared/schemas/link.ts';
 
 export const LinkVersionRecord = Type.Object(
   {
@@ -24,3 +26,26 @@ export type HistoryQuery = Static<typeof HistoryQuery>;
 
 export const VersionParams = Type.Object({ id: Id('Link id'), version: Id('Version') });
 export type VersionParams = Static<typeof VersionParams>;
+
+export const ScheduleBody = Type.Object(
+  {
+    at: Type.String({ maxLength: 40, description: 'ISO-8601 instant with its offset, in the future' }),
+    changes: LinkBody,
+  },
+  { additionalProperties: false },
+);
+export type ScheduleBody = Static<typeof ScheduleBody>;
+
+export const ScheduleRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Timestamp,
+    changes: Type.Record(Type.String(), Type.Unknown(), { description: 'The update’s fields, as sent' }),
+    status: Enum(SCHEDULE_STATUSES),
+    reason: Nullable(Type.String({ description: 'Why a failed schedule failed' })),
+  },
+  { title: 'LinkSchedule' },
+);
+
+export const ScheduleParams = Type.Object({ id: Id('Link id'), sid: Id('Schedule id') });
+export type ScheduleParams = Static<typeof ScheduleParams>;

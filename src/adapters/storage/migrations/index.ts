@@ -43,6 +43,7 @@ import * as linkClickCounts from './0040-link-click-counts.ts';
 import * as clickCountsRoom from './0041-click-counts-room-for-every-update.ts';
 import * as importPersonLeases from './0042-import-person-leases.ts';
 import * as linkHistory from './0044-link-history.ts';
+import * as linkSchedules from './0045-link-schedules.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -93,6 +94,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0041-click-counts-room-for-every-update': clickCountsRoom,
   '0042-import-person-leases': importPersonLeases,
   '0044-link-history': linkHistory,
+  '0045-link-schedules': linkSchedules,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
