@@ -33,6 +33,12 @@ export class LinkHistoryService {
     return this.deps.history.list(accountId, linkId, page);
   }
 
+  /** One version of the link (null: no such version, or not the workspace's link). */
+  async version(accountId: number, linkId: number, version: number): Promise<LinkVersion | null> {
+    await this.require(accountId, linkId);
+    return this.deps.history.find(accountId, linkId, version);
+  }
+
   /**
    * Puts the link back as it stood right after `version`, as a new version `via: "restore"`
    * with its `link.updated` event: a taken alias is a 422 naming `alias`, a takedown stays.
