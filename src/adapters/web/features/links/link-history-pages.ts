@@ -28,7 +28,7 @@ const formOf = (body: unknown): ScheduleForm => {
   const out: ScheduleForm = {};
   const fields = (body ?? {}) as Record<string, unknown>;
   for (const name of ['at_date', 'at_time', 'url', 'state', 'expiration_date', 'expiration_time'] as const)
-    if (typeof fields[name] === 'string') out[name] = (fields[name] as string).trim();
+    if (typeof fields[name] === 'string') out[name] = fields[name].trim();
   return out;
 };
 
@@ -58,10 +58,7 @@ function formErrors(fields: FieldErrors): FieldErrors {
   return out;
 }
 
-/**
- * /links/{id}/history: the link's versions, newest first, each with Restore (a question first,
- * then a POST); /links/{id}/schedule: a change for later, and the scheduled ones with Cancel.
- */
+/** /links/{id}/history: the link's versions, newest first, each with Restore (a question first, then a POST). */
 export const linkHistoryPages: WebFeature = (web, ctx) => {
   const secret = ctx.web.csrfSecret;
 
@@ -104,6 +101,11 @@ export const linkHistoryPages: WebFeature = (web, ctx) => {
     setFlash(reply, viewOf(request, reply, secret).t.history.restored(version));
     return seeOther(reply, `/links/${id}/history`);
   });
+};
+
+/** /links/{id}/schedule: a change for later, and the link's scheduled changes with Cancel. */
+export const linkSchedulePages: WebFeature = (web, ctx) => {
+  const secret = ctx.web.csrfSecret;
 
   const scheduleScreen = async (
     request: FastifyRequest,
