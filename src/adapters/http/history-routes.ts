@@ -1,5 +1,6 @@
 import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { IdParams, ListEnvelope, SavedEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { LinkRecord } from '../shared/schemas/link.ts';
 import { linkRecord } from '../shared/presenters/link-record.ts';
@@ -43,7 +44,9 @@ export function historyRoutes(ctx: ApiContext): RouteOptions[] {
       schema: {
         ...common,
         summary: 'Puts the link back as it stood right after that version, as a new version',
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: VersionParams,
+        body: Type.Object({}, { description: 'No fields' }),
         response: { 200: SavedEnvelope(LinkRecord, 200), ...errorResponses },
       },
     },

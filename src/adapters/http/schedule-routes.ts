@@ -40,6 +40,7 @@ export function scheduleRoutes(ctx: ApiContext): RouteOptions[] {
       schema: {
         ...common,
         summary: 'Schedules a change of the link, checked as an update now, applied within 60 s of `at`',
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: IdParams,
         body: ScheduleBody,
         response: { 201: OneEnvelope(ScheduleRecord, 201), ...errorResponses },
