@@ -11,7 +11,7 @@ type Handler = RouteOptions['handler'];
 const common = { tags: ['Links'], security: [{ bearerAuth: [] }] };
 
 /** An instant with its offset (2026-11-27T10:00:00Z), or null. */
-export function instantOf(text: string): number | null {
+function instantOf(text: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return null;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : at;

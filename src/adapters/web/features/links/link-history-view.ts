@@ -14,7 +14,7 @@ const shown = (view: View, value: unknown): string =>
       : JSON.stringify(value);
 
 /** A version's changes, field by field: old → new, a secret only "changed". */
-export function changesList(
+function changesList(
   view: View,
   changes: LinkVersion['changes'] | Record<string, unknown>,
   diff = true,
