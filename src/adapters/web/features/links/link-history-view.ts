@@ -22,7 +22,7 @@ function changesList(
   const t = view.t.history;
   const entries = Object.entries(changes);
   if (entries.length === 0) return html`<p class="muted">${t.noChanges}</p>`;
-  return html`<ul class="plain">${entries.map(([field, change]) => {
+  return html`<ul class="plain url">${entries.map(([field, change]) => {
     if (change === 'changed' || !diff)
       return html`<li><code>${field}</code>: ${diff ? t.changed : shown(view, change)}</li>`;
     const [was, now] = change as [unknown, unknown];
