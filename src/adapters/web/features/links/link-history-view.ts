@@ -14,11 +14,7 @@ const shown = (view: View, value: unknown): string =>
       : JSON.stringify(value);
 
 /** A version's changes, field by field: old → new, a secret only "changed". */
-function changesList(
-  view: View,
-  changes: LinkVersion['changes'] | Record<string, unknown>,
-  diff = true,
-): RawHtml {
+function changesList(view: View, changes: LinkVersion['changes'] | Record<string, unknown>, diff = true): RawHtml {
   const t = view.t.history;
   const entries = Object.entries(changes);
   if (entries.length === 0) return html`<p class="muted">${t.noChanges}</p>`;
