@@ -12,6 +12,7 @@ import type { Container } from './container.ts';
 //   link.expired sweep              WEBHOOK_EXPIRY_SWEEP_MS; again when full     after an interval
 //   destination checks              HEALTH_ROUND_MS; again when full (off at     after an interval
 //                                   HEALTH_CHECK_INTERVAL_HOURS=0)
+//   scheduled link changes          SCHEDULE_POLL_MS (30 s); again when full     after an interval
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
@@ -37,15 +38,27 @@ const HEALTH_BATCH = 50;
 /** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
 const WEBHOOK_CLICKS_MS = 1000;
 
+/** Scheduled link changes a round applies; a full round is followed by another at once. */
+const SCHEDULES_PER_ROUND = 100;
+
 /** What the server's jobs run. */
 export type JobParts = Pick<
   Container,
-  'tuning' | 'statsMaintenance' | 'audit' | 'linkClickCounts' | 'hooks' | 'visits' | 'health' | 'healthScheduled'
+  | 'tuning'
+  | 'statsMaintenance'
+  | 'audit'
+  | 'linkClickCounts'
+  | 'hooks'
+  | 'visits'
+  | 'health'
+  | 'healthScheduled'
+  | 'linkSchedules'
 >;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
 export function serverJobs(parts: JobParts): Job[] {
-  const { tuning, statsMaintenance, audit, linkClickCounts, hooks, visits, health, healthScheduled } = parts;
+  const { tuning, statsMaintenance, audit, linkClickCounts, hooks, visits, health, healthScheduled, linkSchedules } =
+    parts;
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -55,6 +68,11 @@ export function serverJobs(parts: JobParts): Job[] {
     },
     { name: 'link.clicked webhook batches', intervalMs: WEBHOOK_CLICKS_MS, round: hooks.rounds.clicks },
     { name: 'the link.expired sweep', intervalMs: tuning.WEBHOOK_EXPIRY_SWEEP_MS, round: hooks.rounds.expiry },
+    {
+      name: 'scheduled link changes',
+      intervalMs: tuning.SCHEDULE_POLL_MS,
+      round: async () => (await linkSchedules.applyDue(SCHEDULES_PER_ROUND)) === SCHEDULES_PER_ROUND,
+    },
     {
       name: 'retention (clicks, audit log)',
       ...RETENTION,

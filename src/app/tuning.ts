@@ -38,6 +38,8 @@ const TUNING_TABLE = {
   WEBHOOK_POLL_MS: { value: 1000, min: 50, max: 60_000 },
   WEBHOOK_EXPIRY_SWEEP_MS: { value: 10_000, min: 50, max: 3_600_000 },
   WEBHOOK_LEASE_MS: { value: 60_000, min: 1000, max: 3_600_000 },
+  // Scheduled link changes are applied within 60 s of their time (docs/design/history.md).
+  SCHEDULE_POLL_MS: { value: 30_000, min: 50, max: 30_000 },
   // QR codes drawn off the event loop.
   QR_THREADS: { value: 1, min: 1, max: 64 },
   QR_QUEUE_MAX: { value: 32, min: 0, max: 10_000 },

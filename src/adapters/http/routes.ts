@@ -32,6 +32,8 @@ import { webhookRoutes } from './webhook-routes.ts';
 import { tagRoutes } from './tag-routes.ts';
 import { utmTemplateRoutes } from './utm-template-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
+import { historyRoutes } from './history-routes.ts';
+import { scheduleRoutes } from './schedule-routes.ts';
 import { conversionRoutes } from './conversion-routes.ts';
 import { ConversionsEnvelope } from './schemas/conversions.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
@@ -133,6 +135,8 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...tagRoutes(ctx),
     ...utmTemplateRoutes(ctx),
     ...ruleRoutes(ctx),
+    ...historyRoutes(ctx),
+    ...scheduleRoutes(ctx),
     ...conversionRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...auditRoutes(ctx),

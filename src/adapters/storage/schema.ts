@@ -451,6 +451,8 @@ export interface Database {
   unverified_emails: UnverifiedEmailsTable;
   email_verifications: EmailVerificationsTable;
   audit_entries: AuditEntriesTable;
+  link_history: LinkHistoryTable;
+  link_schedules: LinkSchedulesTable;
 }
 
 export interface AuditEntriesTable {
@@ -465,6 +467,40 @@ export interface AuditEntriesTable {
   target_id: number;
   /** JSON: `{"field": [old, new]}`, a secret's value "changed". */
   changes: string;
+}
+
+/** Every version of a link for its whole life (migration 0044, docs/design/history.md); deleted with the link. */
+export interface LinkHistoryTable {
+  link_id: number;
+  account_id: number;
+  version: number;
+  at: number;
+  user_id: number | null;
+  key_id: number | null;
+  via: string;
+  restored_from: number | null;
+  /** JSON: the diff to the previous version, `{"field": [old, new]}`, a secret's value "changed". */
+  changes: string;
+  /** JSON: the link's settable fields and pixels after this version (core/links/link-history.ts LinkState). */
+  state: string;
+}
+
+/** Scheduled changes of links (migration 0045, docs/design/history.md); deleted with the link. */
+export interface LinkSchedulesTable {
+  id: Generated<number>;
+  link_id: number;
+  account_id: number;
+  at: number;
+  /** JSON: the update's input as it was sent (API names), no password. */
+  changes: string;
+  /** pending, applied, failed or cancelled: leaves pending once (a conditional update). */
+  status: string;
+  reason: string | null;
+  user_id: number | null;
+  key_id: number | null;
+  time_zone: string;
+  created_at: number;
+  done_at: number | null;
 }
 
 export interface WebhooksTable {

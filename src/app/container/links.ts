@@ -10,6 +10,10 @@ import { unitOfWorkOn } from '../../adapters/storage/transactions.ts';
 import { SqlImportLeases } from '../../adapters/storage/stores/import-lease-store.ts';
 import { SqlQrLogoStore } from '../../adapters/storage/stores/qr-logo-store.ts';
 import { SqlAuditLog } from '../../adapters/storage/stores/audit-store.ts';
+import { SqlLinkHistory } from '../../adapters/storage/stores/link-history-store.ts';
+import { LinkHistoryService } from '../../core/links/link-history-service.ts';
+import { SqlLinkSchedules } from '../../adapters/storage/stores/link-schedule-store.ts';
+import { LinkScheduleService } from '../../core/links/link-schedule-service.ts';
 import type { WebhookRuntime } from '../webhook-runtime.ts';
 import type { Base, Records, RecordsOn } from './base.ts';
 
@@ -27,11 +31,14 @@ export interface LinkDeps {
 export function linkServices(base: Base, deps: LinkDeps) {
   const { storage, clock, tuning, visits } = base;
   const { recordsOn, hooks, urls } = deps;
-  // A link change, its webhook deliveries and its audit entries commit together (docs/design/teams.md).
+  // A link change, its webhook deliveries, its audit entries and its version commit together
+  // (docs/design/teams.md, docs/design/history.md).
   const unitOfWork = unitOfWorkOn(storage.db, (trx, afterCommit) => ({
     ...recordsOn(trx),
     onEvent: hooks.linkEventsOn(trx, afterCommit),
     audit: new SqlAuditLog(trx),
+    history: new SqlLinkHistory(trx),
+    schedules: new SqlLinkSchedules(trx),
   }));
   const changes: Omit<LinksServiceDeps, 'titles'> = {
     ...deps.stores,
@@ -49,9 +56,12 @@ export function linkServices(base: Base, deps: LinkDeps) {
     () => clock.now(),
     (e) => console.error('linkpix: import lease:', e),
   );
+  const links = new LinksService({ ...changes, titles: titlesOf(base, deps.titles) });
   return {
-    links: new LinksService({ ...changes, titles: titlesOf(base, deps.titles) }),
+    links,
+    linkSchedules: new LinkScheduleService({ schedules: new SqlLinkSchedules(storage.db), links, clock }),
     importer: new LinkImporter(changes),
+    linkHistory: new LinkHistoryService({ ...changes, history: new SqlLinkHistory(storage.db) }),
     importSlots,
     qr: new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES }),
     qrLogos: new SqlQrLogoStore(storage.db),

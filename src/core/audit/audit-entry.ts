@@ -1,5 +1,5 @@
-/** How a change came in: the web app's session, an API key, the operator's CLI, or an import. */
-export const AUDIT_VIA = ['web', 'api', 'cli', 'import'] as const;
+/** How a change came in: the web app's session, an API key, the operator's CLI, an import, a link's restore or its scheduled change. */
+export const AUDIT_VIA = ['web', 'api', 'cli', 'import', 'restore', 'schedule'] as const;
 export type AuditVia = (typeof AUDIT_VIA)[number];
 
 /**

@@ -22,7 +22,9 @@ import type { LinkEventListener } from './link-events.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { AuditActor } from '../audit/audit-entry.ts';
 import type { AuditLog } from '../audit/audit-store.ts';
-import { auditLinks } from './link-audit.ts';
+import { auditLinks, recordsChanges } from './link-audit.ts';
+import type { LinkHistory } from './link-history.ts';
+import type { LinkSchedules } from './link-schedules.ts';
 
 export interface LinksServiceDeps {
   links: LinkStore;
@@ -57,6 +59,10 @@ export interface LinkChangePorts {
   onEvent?: LinkEventListener | undefined;
   /** The audit log on the unit's transaction: each change's entry commits with it (absent: in-memory stores keep none). */
   audit?: AuditLog | undefined;
+  /** The links' history on the unit's transaction: each change's version commits with it (docs/design/history.md). */
+  history?: LinkHistory | undefined;
+  /** The scheduled changes on the unit's transaction: a schedule's claim commits with the change it applies. */
+  schedules?: LinkSchedules | undefined;
 }
 
 const ALIAS_LENGTH = 7;
@@ -128,14 +134,7 @@ export class LinksService {
       await tagLinks(tx.tags, accountId, [link.id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.created', [{ link, view }]);
-      await auditLinks(
-        tx.audit,
-        accountId,
-        actor,
-        'link.created',
-        [{ before: null, after: link }],
-        this.deps.clock.now(),
-      );
+      await auditLinks(tx, accountId, actor, 'link.created', [{ before: null, after: link }], this.deps.clock.now());
       return view;
     });
     const { link } = view;
@@ -150,6 +149,8 @@ export class LinksService {
     id: number,
     input: LinkInput,
     actor: AuditActor,
+    /** Runs first in the change's unit: a scheduled change claims itself there, so it is applied once (link-schedules.ts). */
+    inUnit?: (tx: LinkChangePorts) => Promise<void>,
   ): Promise<LinkView> {
     const existing = await this.require(accountId, id);
     const { checked } = await this.check(accountId, timeZone, input, existing);
@@ -158,13 +159,14 @@ export class LinksService {
     const fields: Partial<LinkFields> = { ...checked.fields, ...(await this.hashSecrets(checked)) };
     if ((fields.privacy ?? existing.privacy) !== 2) fields.privacyPasswordHash = null;
     const view = await this.unit(async (tx) => {
+      await inUnit?.(tx);
       const link = await tx.links.update(accountId, id, fields, checked.pixelIds, this.deps.clock.now());
       if (!link) throw new NotFoundError('link');
       await tagLinks(tx.tags, accountId, [id], checked.tagNames, this.deps.clock.now());
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
       await auditLinks(
-        tx.audit,
+        tx,
         accountId,
         actor,
         'link.updated',
@@ -216,14 +218,7 @@ export class LinksService {
       if (!(await tx.links.delete(accountId, id))) throw new NotFoundError('link');
       if (gone) await tx.onEvent?.changed(accountId, 'link.deleted', [{ link: gone, view: null }]);
       if (gone)
-        await auditLinks(
-          tx.audit,
-          accountId,
-          actor,
-          'link.deleted',
-          [{ before: gone, after: null }],
-          this.deps.clock.now(),
-        );
+        await auditLinks(tx, accountId, actor, 'link.deleted', [{ before: gone, after: null }], this.deps.clock.now());
     });
     this.deps.invalidation?.linkChanged(id);
     await this.deps.forgetQuota?.(id);
@@ -289,13 +284,13 @@ export class LinksService {
     done: readonly number[],
     actor: AuditActor,
   ): Promise<void> {
-    if (!tx.audit || done.length === 0) return;
+    if (!recordsChanges(tx) || done.length === 0) return;
     const reached = new Set(done);
     const was = before.filter((link) => reached.has(link.id));
     const now = this.deps.clock.now();
     if (change.kind === 'delete') {
       await auditLinks(
-        tx.audit,
+        tx,
         accountId,
         actor,
         'link.deleted',
@@ -306,7 +301,7 @@ export class LinksService {
     }
     const after = new Map((await tx.links.findByIds(accountId, done)).map((link) => [link.id, link]));
     await auditLinks(
-      tx.audit,
+      tx,
       accountId,
       actor,
       'link.updated',

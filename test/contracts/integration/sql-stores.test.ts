@@ -26,6 +26,7 @@ import { describeSsoIdentityStoreContract } from '../sso-identity-store-contract
 import { describeEmailVerificationStoreContract } from '../email-verification-store-contract.ts';
 import { describeConversionStoreContract } from '../conversion-store-contract.ts';
 import { describeAuditStoreContract } from '../audit-store-contract.ts';
+import { describeLinkHistoryContract } from '../link-history-contract.ts';
 import { describeRedirectSourceContract } from '../redirect-source-contract.ts';
 import { describeStatsStoresContract } from '../stats-stores-contract.ts';
 import { SqlClickClaimStore } from '../../../src/adapters/storage/stores/click-claim-store.ts';
@@ -50,6 +51,8 @@ import { SqlSsoIdentityStore } from '../../../src/adapters/storage/stores/sso-id
 import { SqlEmailVerificationStore } from '../../../src/adapters/storage/stores/email-verification-store.ts';
 import { SqlConversionStore } from '../../../src/adapters/storage/stores/conversion-store.ts';
 import { SqlAuditLog, SqlAuditStore } from '../../../src/adapters/storage/stores/audit-store.ts';
+import { SqlLinkHistory } from '../../../src/adapters/storage/stores/link-history-store.ts';
+import { SqlLinkSchedules } from '../../../src/adapters/storage/stores/link-schedule-store.ts';
 import { SqlRedirectLinkSource } from '../../../src/adapters/storage/stores/redirect-link-source.ts';
 import { CachedRedirectSource } from '../../../src/adapters/cache/cached-redirect-source.ts';
 import { SqlStatsStore } from '../../../src/adapters/storage/stores/stats-store.ts';
@@ -278,6 +281,22 @@ onEachSqlEngine('SQL stores', (storage) => {
         });
         await writeDue(writer, toBatch(clicks));
       },
+    };
+  });
+
+  describeLinkHistoryContract('SqlLinkHistory, SqlLinkSchedules', () => {
+    const { db } = storage();
+    const accounts = new SqlAccountStore(db);
+    return {
+      history: new SqlLinkHistory(db),
+      schedules: new SqlLinkSchedules(db),
+      account: async (name) => {
+        const id = await account();
+        const { email, timezone } = (await accounts.findById(id))!;
+        await accounts.updateProfile(id, { email, name, timezone });
+        return id;
+      },
+      link,
     };
   });
 

@@ -4,6 +4,8 @@ import type { ConversionService } from '../../../core/conversions/conversion-ser
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { HealthChecks } from '../../../core/health/health-checks.ts';
+import type { LinkHistoryService } from '../../../core/links/link-history-service.ts';
+import type { LinkScheduleService } from '../../../core/links/link-schedule-service.ts';
 import type { PixelsService } from '../../../core/pixels/pixels-service.ts';
 import type { RuleExplainer } from '../../../core/rules/explain-service.ts';
 import type { RulePreview } from '../../../core/rules/rule-preview.ts';
@@ -38,6 +40,9 @@ export interface CoreServices {
   links: LinksService;
   /** Links' destination checks (docs/design/health.md): a check at once. */
   health: HealthChecks;
+  /** Each link's versions and their restore; its scheduled changes (docs/design/history.md). */
+  linkHistory: LinkHistoryService;
+  linkSchedules: LinkScheduleService;
   pixels: PixelsService;
   spaces: SpacesService;
   tags: TagsService;

@@ -43,6 +43,8 @@ import * as linkClickCounts from './0040-link-click-counts.ts';
 import * as clickCountsRoom from './0041-click-counts-room-for-every-update.ts';
 import * as importPersonLeases from './0042-import-person-leases.ts';
 import * as linkHealth from './0043-link-health.ts';
+import * as linkHistory from './0044-link-history.ts';
+import * as linkSchedules from './0045-link-schedules.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -93,6 +95,8 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0041-click-counts-room-for-every-update': clickCountsRoom,
   '0042-import-person-leases': importPersonLeases,
   '0043-link-health': linkHealth,
+  '0044-link-history': linkHistory,
+  '0045-link-schedules': linkSchedules,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

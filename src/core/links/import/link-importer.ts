@@ -11,7 +11,7 @@ import { faultsOf } from './check-import-row.ts';
 import type { CheckedRow, ImportOptions, ImportOutcome, ImportReport } from './import-row.ts';
 import { NamedRecords } from './named-records.ts';
 import type { AuditActor } from '../../audit/audit-entry.ts';
-import { auditLinks } from '../link-audit.ts';
+import { auditLinks, recordsChanges } from '../link-audit.ts';
 import { noUnitOfWork, type UnitOfWork } from '../../shared/unit-of-work.ts';
 
 /**
@@ -204,10 +204,10 @@ export class LinkImporter {
     const { replaced } = w;
     await this.tell(tx, accountId, 'link.updated', replaced.length, async () => replaced);
     await this.tell(tx, accountId, 'link.created', created.length, () => tx.links.findByIds(accountId, created));
-    if (tx.audit && created.length > 0) {
+    if (recordsChanges(tx) && created.length > 0) {
       const made = await tx.links.findByIds(accountId, created);
       await auditLinks(
-        tx.audit,
+        tx,
         accountId,
         options.actor,
         'link.created',
@@ -437,10 +437,10 @@ export class LinkImporter {
     item: Ready,
     actor: AuditActor,
   ): Promise<Link | null> {
-    const before = tx.audit ? await tx.links.findById(accountId, id) : null;
+    const before = recordsChanges(tx) ? await tx.links.findById(accountId, id) : null;
     const link = await tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
     if (link && before)
-      await auditLinks(tx.audit, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
+      await auditLinks(tx, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
     if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
     return link;
   }

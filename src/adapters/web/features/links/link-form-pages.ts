@@ -29,6 +29,7 @@ import {
 import { linkDeletePages } from './link-delete-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
 import { linkRulesPages } from './link-rules-pages.ts';
+import { linkHistoryPages, linkSchedulePages } from './link-history-pages.ts';
 import { linkConversionsPages } from './link-conversions-pages.ts';
 import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
@@ -222,4 +223,6 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   linkQrPages(web, ctx);
   linkRulesPages(web, ctx);
   linkConversionsPages(web, ctx);
+  linkHistoryPages(web, ctx);
+  linkSchedulePages(web, ctx);
 };

@@ -207,6 +207,8 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 <li><a href="/links/${id}/qr">${t.qrCode}</a></li>
 <li><a href="/links/${id}/rules">${view.t.rules.title}</a></li>
 <li><a href="/links/${id}/conversions">${view.t.conversions.title}</a></li>
+<li><a href="/links/${id}/history">${view.t.history.title}</a></li>
+<li><a href="/links/${id}/schedule">${view.t.history.schedule.title}</a></li>
 <li><a href="/links/${id}/delete">${t.deleteLink}</a></li>
 <li><a href="/links">${t.backToLinks}</a></li>
 </ul></nav>

@@ -17,6 +17,7 @@ import { utm } from './utm.ts';
 import { security } from './security.ts';
 import { rules } from './rules.ts';
 import { conversions } from './conversions.ts';
+import { history } from './history.ts';
 import { workspaces } from './workspaces.ts';
 import { audit } from './audit.ts';
 
@@ -41,6 +42,7 @@ export const en = {
   security,
   rules,
   conversions,
+  history,
   workspaces,
   audit,
 };

@@ -1,0 +1,66 @@
+import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
+import type { Page, PageRequest } from '../shared/page.ts';
+import type { Link, LinkFields } from './link.ts';
+
+/**
+ * A link as one of its versions left it: every field a client sets, and its pixels
+ * (docs/design/history.md). Secrets are kept as their hashes, so a restore brings a password
+ * back; only `changes` is ever shown.
+ */
+export type LinkState = LinkFields & { pixelIds: number[] };
+
+/** One version about to be appended, in the unit of work of the change it records. */
+export interface NewLinkVersion {
+  linkId: number;
+  accountId: number;
+  at: number;
+  actor: AuditActor;
+  /** The version a restore brought back; null for every other change. */
+  restoredFrom: number | null;
+  /** The diff to the previous version (audit-changes.ts: secrets as "changed"). */
+  changes: AuditChanges;
+  state: LinkState;
+}
+
+/** A version as it is read back: its number and its person's name now (null: gone, or none). */
+export interface LinkVersion extends NewLinkVersion {
+  version: number;
+  actorName: string | null;
+}
+
+/**
+ * Every version of every link, kept for the link's whole life (no retention) and deleted with
+ * it. Versions are numbered from 1 per link, in the order they were appended.
+ */
+export interface LinkHistory {
+  /** Appends each version as the next of its link; several versions of one link in order. */
+  append(versions: readonly NewLinkVersion[]): Promise<void>;
+  /** The link's versions, newest first (an empty page for a link of another account). */
+  list(accountId: number, linkId: number, page: PageRequest): Promise<Page<LinkVersion>>;
+  find(accountId: number, linkId: number, version: number): Promise<LinkVersion | null>;
+}
+
+/** The state a version keeps of a link: its settable fields and pixels, nothing the service keeps. */
+export function stateOf(link: Link): LinkState {
+  return {
+    domainId: link.domainId,
+    spaceId: link.spaceId,
+    alias: link.alias,
+    url: link.url,
+    title: link.title,
+    targetType: link.targetType,
+    targets: link.targets,
+    rules: link.rules,
+    iosUrl: link.iosUrl,
+    androidUrl: link.androidUrl,
+    trackConversions: link.trackConversions,
+    disabled: link.disabled,
+    privacy: link.privacy,
+    privacyPasswordHash: link.privacyPasswordHash,
+    passwordHash: link.passwordHash,
+    expirationUrl: link.expirationUrl,
+    expirationClicks: link.expirationClicks,
+    endsAt: link.endsAt,
+    pixelIds: [...link.pixelIds].sort((a, b) => a - b),
+  };
+}
