@@ -113,7 +113,7 @@ export class HealthChecks {
 }
 
 /** The health a verdict gives a link: a broken run keeps the time it began. */
-export function nextHealth(before: LinkHealth, verdict: Verdict, now: number): LinkHealth {
+function nextHealth(before: LinkHealth, verdict: Verdict, now: number): LinkHealth {
   if (!verdict.broken) return { status: 'ok', code: verdict.code, reason: null, checkedAt: now, brokenSince: null };
   return {
     status: 'broken',
@@ -125,7 +125,7 @@ export function nextHealth(before: LinkHealth, verdict: Verdict, now: number): L
 }
 
 /** The event of a change of state, if any: broken when it was not, recovered when it was and works. */
-export function changeOf(before: LinkHealth, after: LinkHealth): HealthEvent | null {
+function changeOf(before: LinkHealth, after: LinkHealth): HealthEvent | null {
   if (after.status === 'broken' && before.status !== 'broken') return 'link.broken';
   if (after.status === 'ok' && before.status === 'broken') return 'link.recovered';
   return null;

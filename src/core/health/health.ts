@@ -26,9 +26,6 @@ export const UNKNOWN_HEALTH: LinkHealth = {
   brokenSince: null,
 };
 
-export const isHealthStatus = (value: string): value is HealthStatus =>
-  (HEALTH_STATUSES as readonly string[]).includes(value);
-
 /** What one request to a destination came to: an answer's status after redirects, or a failure. */
 export type CheckAnswer = { code: number } | { reason: Exclude<HealthReason, 'status'> };
 

@@ -52,7 +52,7 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
 }
 
 /** A link's destination health as the API shows it (docs/api.md §5, docs/design/health.md). */
-export function healthRecord(health: LinkHealth) {
+function healthRecord(health: LinkHealth) {
   return {
     status: health.status,
     code: health.code,

@@ -121,7 +121,7 @@ function AppUrl(description: string) {
 const KeyedTarget = Type.Object({ key: Type.String(), value: Type.String() });
 
 /** A link's destination health: derived by the checks, never set, exported or imported. */
-export const LinkHealthRecord = Type.Object(
+const LinkHealthRecord = Type.Object(
   {
     status: Enum(HEALTH_STATUSES),
     code: Nullable(Type.Integer({ description: "The last answer's HTTP status" })),
