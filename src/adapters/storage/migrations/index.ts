@@ -42,6 +42,7 @@ import * as clicksFoundByTime from './0039-clicks-found-by-time.ts';
 import * as linkClickCounts from './0040-link-click-counts.ts';
 import * as clickCountsRoom from './0041-click-counts-room-for-every-update.ts';
 import * as importPersonLeases from './0042-import-person-leases.ts';
+import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -91,6 +92,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0040-link-click-counts': linkClickCounts,
   '0041-click-counts-room-for-every-update': clickCountsRoom,
   '0042-import-person-leases': importPersonLeases,
+  '0046-click-spool-segments': clickSpoolSegments,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
