@@ -14,6 +14,8 @@ export const SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 /** A segment is written in one transaction when the database returns: small enough for one, large enough to be few. */
 export const SEGMENT_BYTES = 4 * 1024 * 1024;
 const SUFFIX = '.clicks';
+/** How long a written segment's mark is kept (click_spool_segments): far past any replay of it. */
+export const SEGMENT_MARK_MS = 7 * 24 * 3600_000;
 
 /** What a spool record keeps of a hand-over: its clicks (as objects), its counters, when its oldest was recorded. */
 export interface SpooledBatch {

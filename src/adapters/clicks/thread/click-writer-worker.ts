@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ClickWriter } from '../writer/click-writer.ts';
 import { openClickWrites } from './open-click-writes.ts';
+import { ClickSpool } from '../spool/click-spool.ts';
 import type { WriterData, WriterMessage, WriterReply } from './worker-messages.ts';
 
 const data = workerData as WriterData;
@@ -25,6 +26,8 @@ const writer = new ClickWriter(writes, {
   onResumed: (message) => tell({ kind: 'resumed', message }),
   onWritten: (clicks, ms) => tell({ kind: 'written', clicks, ms }),
   onDropped: (clicks) => tell({ kind: 'dropped', clicks }),
+  spool: data.spoolDir === undefined ? null : new ClickSpool(data.spoolDir),
+  onSpooled: (clicks) => tell({ kind: 'spooled', clicks }),
 });
 
 port.on('message', (message: WriterMessage) => {

@@ -25,6 +25,8 @@ class CountingWrites implements ClickWrites {
   written: number[][] = [];
   /** committed() calls. */
   asked = 0;
+  /** The spool segments marked written. */
+  readonly segments = new Set<string>();
   private readonly records = new Set<number>();
   private nextRecord = 1;
 
@@ -36,11 +38,17 @@ class CountingWrites implements ClickWrites {
     this.written.push([...new Set(links)]);
     const recorded = this.nextRecord++;
     this.records.add(recorded);
+    if (batch.segment !== undefined) this.segments.add(batch.segment);
     if (this.loseAnswer) {
       this.loseAnswer = false;
       return Promise.reject(new Error('connection ended (after the COMMIT went through)'));
     }
     return Promise.resolve({ recorded, later: [...batch.counts] });
+  }
+
+  segmentWritten(id: string) {
+    if (this.failing) return Promise.reject(new Error('database away'));
+    return Promise.resolve(this.segments.has(id));
   }
 
   committed(batch: Parameters<ClickWrites['committed']>[0], since: number) {
