@@ -94,7 +94,10 @@ export class PgClickWrites implements ClickWrites {
  */
 async function markSegment(trx: Transaction<Database>, id: string): Promise<void> {
   const now = Date.now();
-  await trx.deleteFrom('click_spool_segments').where('written_at', '<', now - SEGMENT_MARK_MS).execute();
+  await trx
+    .deleteFrom('click_spool_segments')
+    .where('written_at', '<', now - SEGMENT_MARK_MS)
+    .execute();
   await trx.insertInto('click_spool_segments').values({ id, written_at: now }).execute();
 }
 

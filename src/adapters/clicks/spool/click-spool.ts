@@ -129,7 +129,13 @@ export class ClickSpool {
       since = Math.min(since, r.since);
     }
     const linkIds = new Set(clicks.map((c) => c.linkId));
-    const batch: WaitingBatch = { clicks, linkIds, counts, rotations, since: Number.isFinite(since) ? since : Date.now() };
+    const batch: WaitingBatch = {
+      clicks,
+      linkIds,
+      counts,
+      rotations,
+      since: Number.isFinite(since) ? since : Date.now(),
+    };
     return { id, clicks: clicks.length, batch };
   }
 

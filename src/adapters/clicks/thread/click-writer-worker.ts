@@ -26,7 +26,7 @@ const writer = new ClickWriter(writes, {
   onResumed: (message) => tell({ kind: 'resumed', message }),
   onWritten: (clicks, ms) => tell({ kind: 'written', clicks, ms }),
   onDropped: (clicks) => tell({ kind: 'dropped', clicks }),
-  spool: data.spoolDir === undefined ? null : new ClickSpool(data.spoolDir),
+  spool: openSpool(data.spoolDir),
   onSpooled: (clicks) => tell({ kind: 'spooled', clicks }),
 });
 
@@ -49,6 +49,17 @@ port.on('message', (message: WriterMessage) => {
 });
 
 tell({ kind: 'ready' });
+
+/** The spool, or none if its directory cannot be made: clicks past the buffer are then dropped, as without one. */
+function openSpool(dir: string | undefined): ClickSpool | null {
+  if (dir === undefined) return null;
+  try {
+    return new ClickSpool(dir);
+  } catch (error) {
+    tell({ kind: 'error', message: `click spool off: ${describe(error)}` });
+    return null;
+  }
+}
 
 /**
  * An error as one line for the main thread's log: its message, its code (a refused connection
