@@ -7,7 +7,7 @@ import { WaitingClicks, type BatchMessage, type WaitingBatch } from '../thread/w
 import { writeDueIn } from './write-due.ts';
 import { Scheduler } from '../../shared/scheduler.ts';
 import { ClickColumnsView } from '../sink/click-columns.ts';
-import type { ClickSpool } from '../spool/click-spool.ts';
+import type { ClickSpool, SpoolSegment } from '../spool/click-spool.ts';
 
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
 // and per page it touches, so fewer, larger ones write each click for less (docs/performance.md).
@@ -57,6 +57,8 @@ export class ClickWriter {
   private failed: { batch: WaitingBatch; clicks: number } | null = null;
   /** The newest batch record this writer was told of: a failed batch's, had it committed, is newer. */
   private lastRecord = 0;
+  /** A spool segment whose write failed: its mark, if found, means its answer was lost, and committed() gives its record. */
+  private failedSegment: SpoolSegment | null = null;
   /** The visitor marks of the windows written so far (the last days'): not sent again. */
   private readonly marksWritten = new WrittenMarks();
   private readonly window = new RollupWindow(this.marksWritten);
@@ -191,18 +193,31 @@ export class ClickWriter {
     let segment;
     let written;
     try {
-      if (await this.writes.segmentWritten(id)) {
-        spool.remove(id);
-        return true;
-      }
+      if (await this.writes.segmentWritten(id)) return await this.segmentFound(id, started);
       segment = await spool.read(id);
+      this.failedSegment = segment;
       written = await this.writes.writeRows({ ...segment.batch, segment: id });
+      this.failedSegment = null;
     } catch (error) {
       this.writeFailed(error);
       throw error;
     }
     spool.remove(id);
     await this.joinWindow(segment.batch, segment.clicks, written, started);
+    return true;
+  }
+
+  /**
+   * A segment marked written: removed. Had its write failed here (a lost answer), its record is
+   * this writer's and joins the window; one of an earlier process is that owner's, rolled up by
+   * the recovery once its lease has run out.
+   */
+  private async segmentFound(id: string, started: number): Promise<boolean> {
+    const lost = this.failedSegment?.id === id ? this.failedSegment : null;
+    this.failedSegment = null;
+    const written = lost === null ? null : await this.writes.committed(lost.batch, this.lastRecord);
+    this.options.spool!.remove(id);
+    if (lost !== null && written !== null) await this.joinWindow(lost.batch, lost.clicks, written, started);
     return true;
   }
 
