@@ -24,8 +24,9 @@ export interface RowsWritten {
 export interface ClickWrites {
   /**
    * One transaction: the batch's click rows of the links that still exist, their record as not
-   * yet rolled up, the counters of the capped links, and the batch's spool segment as written. A replay after a cut finds either all
-   * of it or none (docs/design/clicks.md). The clicks may be one reused object: only their fields count.
+   * yet rolled up, the counters of the capped links, and the batch's spool segment (if any) as
+   * written. A replay after a cut finds either all of it or none (docs/design/clicks.md). The
+   * clicks may be one reused object: only their fields count.
    */
   writeRows(batch: WriterBatch): Promise<RowsWritten>;
   /**
