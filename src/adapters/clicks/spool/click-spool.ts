@@ -1,5 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Click } from '../../../core/clicks/click.ts';
@@ -54,7 +63,8 @@ export class ClickSpool {
     private readonly maxBytes = SPOOL_MAX_BYTES,
     private readonly segmentBytes = SEGMENT_BYTES,
   ) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Made at the first append: an instance whose database never went away has no spool directory.
+    if (!existsSync(dir)) return;
     const names = readdirSync(dir)
       .filter((name) => name.endsWith(SUFFIX))
       .sort();
@@ -153,6 +163,7 @@ export class ClickSpool {
 
   private startSegment(): void {
     // The sequence orders segments; the random part makes the id unique across instances sharing a database.
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const name = `${String(++this.sequence).padStart(10, '0')}-${randomUUID()}${SUFFIX}`;
     this.segments.push(name);
     this.sizes.set(name, 0);

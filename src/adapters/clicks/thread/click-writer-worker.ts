@@ -50,7 +50,7 @@ port.on('message', (message: WriterMessage) => {
 
 tell({ kind: 'ready' });
 
-/** The spool, or none if its directory cannot be made: clicks past the buffer are then dropped, as without one. */
+/** The spool, or none if its directory cannot be read: clicks past the buffer are then dropped, as without one. */
 function openSpool(dir: string | undefined): ClickSpool | null {
   if (dir === undefined) return null;
   try {
