@@ -162,8 +162,18 @@ export class ClickWriter {
     const { spool } = this.options;
     const clicks = message.clicks.count;
     const batch = { ...message, clicks: new ClickColumnsView([message.clicks]) };
-    if (spool && spool.append(batch)) return this.options.onSpooled?.(clicks);
+    if (spool && this.appended(spool, batch)) return this.options.onSpooled?.(clicks);
     this.drop(clicks);
+  }
+
+  /** A spool that cannot be written (a full or read-only disk) drops the hand-over, as a full one does. */
+  private appended(spool: ClickSpool, batch: Parameters<ClickSpool['append']>[0]): boolean {
+    try {
+      return spool.append(batch);
+    } catch (error) {
+      if (this.dropped === 0) this.options.onError(new Error('click spool not written', { cause: error }));
+      return false;
+    }
   }
 
   /**
@@ -174,7 +184,7 @@ export class ClickWriter {
     const { spool } = this.options;
     if (!spool || this.failed !== null || this.waiting.count === 0) return false;
     const clicks = this.waiting.count;
-    if (!spool.append(this.waiting.take())) return false;
+    if (!this.appended(spool, this.waiting.take())) return false;
     this.options.onSpooled?.(clicks);
     this.options.onError(new Error(`${clicks} clicks kept in the click spool at the stop: written by the next start`));
     return true;
