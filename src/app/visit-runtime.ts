@@ -412,6 +412,8 @@ function clickWriter(
     ...timing,
     rollupIntervalMs: tuning.STATS_FLUSH_INTERVAL_MS,
     owner,
+    // Beside the snapshot and named after it: one spool per instance (docs/design/clicks.md, "The spool").
+    spoolDir: config.SNAPSHOT_PATH === '' ? undefined : `${config.SNAPSHOT_PATH}.click-spool`,
   };
   // SQLite: its connection commits often, on a thread that serves no request: it checkpoints the
   // WAL, never a commit of the redirect's thread (docs/design/clicks.md).

@@ -11,6 +11,8 @@ export class ClickMeter {
   written = 0;
   /** Clicks given up: the buffer was full while the database was away (CLICK_BUFFER_MAX). */
   dropped = 0;
+  /** Clicks kept in the spool on disk past the buffer, to be written when the database answers (counted written then). */
+  spooled = 0;
   /** How long each batch took to write. */
   readonly flushes = new DurationHistogram(FLUSH_BUCKETS);
 

@@ -134,6 +134,12 @@ function clickMetrics(registry: Registry, clicks: ClickMeter): void {
     'Clicks dropped because the buffer was full while the database was away (CLICK_BUFFER_MAX).',
     () => clicks.dropped,
   );
+  counter(
+    registry,
+    'linkpix_clicks_spooled_total',
+    'Clicks kept in the spool on disk because the buffer was full while the database was away (written when it is back).',
+    () => clicks.spooled,
+  );
   new Gauge({
     name: 'linkpix_clicks_pending',
     help: 'Clicks recorded and not yet written or dropped.',

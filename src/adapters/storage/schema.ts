@@ -300,6 +300,12 @@ export interface ClickBatchesPendingTable {
   last_click_id: number;
 }
 
+/** A click spool segment whose rows are written (migration 0046). */
+export interface ClickSpoolSegmentsTable {
+  id: string;
+  written_at: number;
+}
+
 /** Clicks of uncapped links counted since their last settle into links.clicks, and the last rotation position since (migration 0040). */
 export interface LinkClickCountsTable {
   link_id: number;
@@ -438,6 +444,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   click_writers: ClickWritersTable;
   click_batches_pending: ClickBatchesPendingTable;
+  click_spool_segments: ClickSpoolSegmentsTable;
   link_click_counts: LinkClickCountsTable;
   import_leases: ImportLeasesTable;
   import_person_leases: ImportPersonLeasesTable;

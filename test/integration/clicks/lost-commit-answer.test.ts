@@ -75,6 +75,7 @@ function losingFirstAnswer(real: ClickWrites): ClickWrites {
       throw new Error('Connection terminated unexpectedly (after the COMMIT went through)');
     },
     committed: (batch, since) => real.committed(batch, since),
+    segmentWritten: (id) => real.segmentWritten(id),
     writeWindow: (window, totals, pending) => real.writeWindow(window, totals, pending),
     close: () => real.close(),
   };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DrainedTotals } from '../window/link-totals.ts';
 import type { RollupWindow } from '../window/rollup-window.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -12,6 +12,7 @@ import { writeRollups } from '../writer/rollup-writes.ts';
 import type { ClickWrites, RowsWritten } from '../writer/click-writes.ts';
 import { lostCommit } from './pg-lost-commit.ts';
 import type { WriterBatch } from '../thread/worker-messages.ts';
+import { SEGMENT_MARK_MS } from '../spool/click-spool.ts';
 
 /**
  * PostgreSQL's click writes, for ClickWriter, through pgClickStatements. A batch keeps its links
@@ -49,6 +50,7 @@ export class PgClickWrites implements ClickWrites {
         trx,
         linkUpdates({ counts: capped(batch.counts, live), rotations: new Map() }, live),
       );
+      if (batch.segment !== undefined) await markSegment(trx, batch.segment);
       this.sent = record; // the COMMIT goes next: should its answer be lost, committed() asks how it ended
       return { recorded: record?.id ?? null, later: [...uncapped(batch.counts, live)] };
     });
@@ -60,6 +62,11 @@ export class PgClickWrites implements ClickWrites {
     // again and counted twice, as before records could tell.
     if (this.sent === null || this.options.owner === undefined) return Promise.resolve(null);
     return lostCommit(this.db, this.sent, this.options.owner, since, batch);
+  }
+
+  async segmentWritten(id: string): Promise<boolean> {
+    const row = await this.db.selectFrom('click_spool_segments').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
   }
 
   writeWindow(window: RollupWindow, totals: DrainedTotals, pending: readonly number[]): Promise<boolean> {
@@ -79,6 +86,19 @@ export class PgClickWrites implements ClickWrites {
   async close(): Promise<void> {
     await this.options.close?.();
   }
+}
+
+/**
+ * A spool segment's mark, in its rows' transaction; marks older than SEGMENT_MARK_MS go (a
+ * replay retried that long after is not expected: segments are written as soon as the database answers).
+ */
+async function markSegment(trx: Transaction<Database>, id: string): Promise<void> {
+  const now = Date.now();
+  await trx
+    .deleteFrom('click_spool_segments')
+    .where('written_at', '<', now - SEGMENT_MARK_MS)
+    .execute();
+  await trx.insertInto('click_spool_segments').values({ id, written_at: now }).execute();
 }
 
 /** The links a window writes to, in id order. */

@@ -6,6 +6,7 @@ import { recoverSums } from '../recovery/recovered-clicks.ts';
 import { toWritten } from '../recovery/click-recovery-statements.ts';
 import type { ClickWrites, RowsWritten } from '../writer/click-writes.ts';
 import type { WriterBatch } from '../thread/worker-messages.ts';
+import { SEGMENT_MARK_MS } from '../spool/click-spool.ts';
 
 const CLICK_COLUMNS =
   'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
@@ -60,6 +61,9 @@ export class SqliteClickWrites implements ClickWrites {
   private readonly releaseBatch: SQLite.Statement<[number]>;
   private readonly isPending: SQLite.Statement<[number, string, number]>;
   private readonly writtenClicks: SQLite.Statement<[number, number]>;
+  private readonly markSegment: SQLite.Statement<[string, number]>;
+  private readonly pruneSegments: SQLite.Statement<[number]>;
+  private readonly isSegment: SQLite.Statement<[string]>;
   private readonly writeRowsNow: (batch: WriterBatch) => RowsWritten;
   private readonly writeWindowNow: (
     rollups: DrainedRollups,
@@ -104,6 +108,9 @@ export class SqliteClickWrites implements ClickWrites {
     this.writtenClicks =
       db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
       c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
+    this.markSegment = db.prepare('insert into click_spool_segments (id, written_at) values (?, ?)');
+    this.pruneSegments = db.prepare('delete from click_spool_segments where written_at < ?');
+    this.isSegment = db.prepare('select 1 from click_spool_segments where id = ?').pluck();
     // Immediate: the write lock is taken at BEGIN, so what liveLinks reads (data_version, then
     // links) is the latest commit, and no other connection can delete a link until the end.
     // better-sqlite3's transaction variants pass `this` only on to the arrow they wrap, which ignores it.
@@ -136,6 +143,10 @@ export class SqliteClickWrites implements ClickWrites {
     this.lastWritten = null;
     this.notInServerTransaction();
     return (this.lastWritten = this.writeRowsNow(batch));
+  }
+
+  async segmentWritten(id: string): Promise<boolean> {
+    return this.isSegment.get(id) !== undefined;
   }
 
   /**
@@ -240,7 +251,8 @@ export class SqliteClickWrites implements ClickWrites {
    * Writes the batch's rows and the capped links' counters; answers the batch's record (click_batches_pending), or null when none was made, and the
    * counts left for the window: a capped link's count goes with its rows (docs/design/clicks.md).
    */
-  private insertRows({ clicks, linkIds, counts }: WriterBatch): RowsWritten {
+  private insertRows({ clicks, linkIds, counts, segment }: WriterBatch): RowsWritten {
+    if (segment !== undefined) this.markSpooled(segment);
     const live = this.liveLinks(linkIds);
     // One writer at a time: the rows inserted here are the ids after the largest one.
     const before = this.options.owner === undefined ? 0 : (this.maxClickId.get() as number);
@@ -278,6 +290,13 @@ export class SqliteClickWrites implements ClickWrites {
     const last = this.maxClickId.get() as number;
     if (last === before) return { recorded: null, later };
     return { recorded: Number(this.recordBatch.run(this.options.owner, before + 1, last).lastInsertRowid), later };
+  }
+
+  /** A spool segment's mark, in its rows' transaction; marks past SEGMENT_MARK_MS go. */
+  private markSpooled(segment: string): void {
+    const now = Date.now();
+    this.pruneSegments.run(now - SEGMENT_MARK_MS);
+    this.markSegment.run(segment, now);
   }
 
   /** A link deleted since its rows were written has no row to update: the update changes nothing. */

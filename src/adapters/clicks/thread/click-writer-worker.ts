@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ClickWriter } from '../writer/click-writer.ts';
 import { openClickWrites } from './open-click-writes.ts';
+import { ClickSpool } from '../spool/click-spool.ts';
 import type { WriterData, WriterMessage, WriterReply } from './worker-messages.ts';
 
 const data = workerData as WriterData;
@@ -25,6 +26,8 @@ const writer = new ClickWriter(writes, {
   onResumed: (message) => tell({ kind: 'resumed', message }),
   onWritten: (clicks, ms) => tell({ kind: 'written', clicks, ms }),
   onDropped: (clicks) => tell({ kind: 'dropped', clicks }),
+  spool: openSpool(data.spoolDir),
+  onSpooled: (clicks) => tell({ kind: 'spooled', clicks }),
 });
 
 port.on('message', (message: WriterMessage) => {
@@ -46,6 +49,17 @@ port.on('message', (message: WriterMessage) => {
 });
 
 tell({ kind: 'ready' });
+
+/** The spool, or none if its directory cannot be read: clicks past the buffer are then dropped, as without one. */
+function openSpool(dir: string | undefined): ClickSpool | null {
+  if (dir === undefined) return null;
+  try {
+    return new ClickSpool(dir);
+  } catch (error) {
+    tell({ kind: 'error', message: `click spool off: ${describe(error)}` });
+    return null;
+  }
+}
 
 /**
  * An error as one line for the main thread's log: its message, its code (a refused connection

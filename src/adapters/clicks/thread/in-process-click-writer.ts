@@ -113,6 +113,7 @@ function onFirstWrite(make: () => ClickWrites): ClickWrites & { prepare: () => v
   return {
     writeRows: (batch) => made().writeRows(batch),
     committed: (batch, since) => made().committed(batch, since),
+    segmentWritten: (id) => made().segmentWritten(id),
     writeWindow: (window, totals, pending) => made().writeWindow(window, totals, pending),
     close: () => writes?.close() ?? Promise.resolve(),
     prepare: () => void made(),

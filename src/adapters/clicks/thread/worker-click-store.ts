@@ -175,6 +175,9 @@ export class WorkerClickStore implements ColumnsWriter {
       case 'dropped':
         this.meter.dropped += reply.clicks;
         return;
+      case 'spooled':
+        this.meter.spooled += reply.clicks;
+        return;
       case 'error':
         return this.onError(new Error(reply.message));
       case 'resumed':

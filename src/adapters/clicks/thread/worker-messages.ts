@@ -59,7 +59,13 @@ export interface ReadyReport {
   kind: 'ready';
 }
 
-export type WriterReply = SettleReply | WrittenReport | DroppedReport | LogReport | ReadyReport;
+/** Told by the writer thread, unasked: clicks past its buffer kept in the spool on disk (docs/design/clicks.md). */
+export interface SpooledReport {
+  kind: 'spooled';
+  clicks: number;
+}
+
+export type WriterReply = SettleReply | WrittenReport | DroppedReport | SpooledReport | LogReport | ReadyReport;
 
 /** The click writer thread's settings (click-writer-worker.ts). */
 export interface WriterData {
@@ -73,6 +79,8 @@ export interface WriterData {
   rollupIntervalMs: number;
   /** CLICK_BUFFER_MAX: clicks kept at most while the database is away. */
   maxBuffered: number;
+  /** The spool's directory (beside SNAPSHOT_PATH); none: clicks past the buffer are dropped. */
+  spoolDir?: string | undefined;
   /** The lease the thread's batches are recorded under (docs/design/clicks.md); none: not recorded. */
   owner?: string | undefined;
 }
@@ -97,6 +105,8 @@ export interface WriterBatch {
   linkIds: Set<number>;
   counts: Map<number, number>;
   rotations: Map<number, number>;
+  /** A spool segment's id (click-spool.ts): marked written in the rows' transaction (click_spool_segments). */
+  segment?: string;
 }
 
 /** A batch of waiting clicks, with when its oldest was recorded (ms since the epoch). */

@@ -6,6 +6,8 @@ import type { ClickWrites, RowsWritten } from './click-writes.ts';
 import { WaitingClicks, type BatchMessage, type WaitingBatch } from '../thread/worker-messages.ts';
 import { writeDueIn } from './write-due.ts';
 import { Scheduler } from '../../shared/scheduler.ts';
+import { ClickColumnsView } from '../sink/click-columns.ts';
+import type { ClickSpool, SpoolSegment } from '../spool/click-spool.ts';
 
 // Written sooner than the interval only past this many: a transaction's cost is mostly per link
 // and per page it touches, so fewer, larger ones write each click for less (docs/performance.md).
@@ -31,8 +33,12 @@ export interface ClickWriterOptions {
   onResumed(message: string): void;
   /** Clicks written (their rows committed, and a window due with them written) and how long the rows took. */
   onWritten(clicks: number, ms: number): void;
-  /** Clicks dropped because the buffer was full. */
+  /** Clicks dropped because the buffer (and the spool, if any) was full. */
   onDropped(clicks: number): void;
+  /** Past the buffer, clicks go to this spool on disk (docs/design/clicks.md); none: they are dropped. */
+  spool?: ClickSpool | null | undefined;
+  /** Clicks kept in the spool because the buffer was full. */
+  onSpooled?(clicks: number): void;
 }
 
 /**
@@ -51,6 +57,8 @@ export class ClickWriter {
   private failed: { batch: WaitingBatch; clicks: number } | null = null;
   /** The newest batch record this writer was told of: a failed batch's, had it committed, is newer. */
   private lastRecord = 0;
+  /** A spool segment whose write failed: its mark, if found, means its answer was lost, and committed() gives its record. */
+  private failedSegment: SpoolSegment | null = null;
   /** The visitor marks of the windows written so far (the last days'): not sent again. */
   private readonly marksWritten = new WrittenMarks();
   private readonly window = new RollupWindow(this.marksWritten);
@@ -83,6 +91,8 @@ export class ClickWriter {
       });
     }
     this.jobs.start();
+    // A spool left by an earlier process (a kill -9, an outage at the stop) is written first.
+    if ((options.spool?.size ?? 0) > 0) this.writeSoon(0);
   }
 
   /** Clicks handed over and not yet written. */
@@ -97,7 +107,7 @@ export class ClickWriter {
 
   /** Keeps a batch handed over; it is written when its oldest click is due. */
   add(message: BatchMessage): void {
-    if (this.count + message.clicks.count > this.options.maxBuffered) return this.drop(message.clicks.count);
+    if (this.count + message.clicks.count > this.options.maxBuffered) return this.spoolOrDrop(message);
     this.waiting.add(message);
     if (this.waiting.count >= WRITE_EARLY_AT) this.writeSoon(0);
     else this.writeWhenDue();
@@ -108,13 +118,17 @@ export class ClickWriter {
    * and counters join the window.
    */
   write(): Promise<void> {
-    return this.serially(() => this.writeWaiting());
+    return this.serially(async () => {
+      await this.writeWaiting();
+      await this.replaySegment();
+    });
   }
 
   /** Writes everything handed over so far, rollups and counters included; rejects if that fails (all of it is kept). */
   settle(): Promise<void> {
     return this.serially(async () => {
       await this.writeWaiting();
+      while (await this.replaySegment());
       await this.writeWindow();
     });
   }
@@ -135,12 +149,86 @@ export class ClickWriter {
         await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
       }
     }
+    if (failure !== null && this.spoolWaiting()) failure = null;
     if (failure !== null) {
       this.options.onError(
         new Error(`${this.count} clicks and a rollup window could not be written before the stop`, { cause: failure }),
       );
     }
     await this.writes.close();
+  }
+
+  private spoolOrDrop(message: BatchMessage): void {
+    const { spool } = this.options;
+    const clicks = message.clicks.count;
+    const batch = { ...message, clicks: new ClickColumnsView([message.clicks]) };
+    if (spool && this.appended(spool, batch)) return this.options.onSpooled?.(clicks);
+    this.drop(clicks);
+  }
+
+  /** A spool that cannot be written (a full or read-only disk) drops the hand-over, as a full one does. */
+  private appended(spool: ClickSpool, batch: Parameters<ClickSpool['append']>[0]): boolean {
+    try {
+      return spool.append(batch);
+    } catch (error) {
+      if (this.dropped === 0) this.options.onError(new Error('click spool not written', { cause: error }));
+      return false;
+    }
+  }
+
+  /**
+   * At a stop the database could not answer: what waits goes to the spool, to be written by the
+   * next start. Not a failed batch: it may have committed, and only its writer could ask.
+   */
+  private spoolWaiting(): boolean {
+    const { spool } = this.options;
+    if (!spool || this.failed !== null || this.waiting.count === 0) return false;
+    const clicks = this.waiting.count;
+    if (!this.appended(spool, this.waiting.take())) return false;
+    this.options.onSpooled?.(clicks);
+    this.options.onError(new Error(`${clicks} clicks kept in the click spool at the stop: written by the next start`));
+    return true;
+  }
+
+  /**
+   * The oldest spool segment: removed unwritten if its mark says it is written (a crash between
+   * its commit and its removal, or a lost answer), else written in one transaction with its mark,
+   * then removed. Answers whether one was done with.
+   */
+  private async replaySegment(): Promise<boolean> {
+    const spool = this.options.spool;
+    const id = spool?.oldest() ?? null;
+    if (!spool || id === null) return false;
+    const started = performance.now();
+    let segment;
+    let written;
+    try {
+      if (await this.writes.segmentWritten(id)) return await this.segmentFound(id, started);
+      segment = await spool.read(id);
+      this.failedSegment = segment;
+      written = await this.writes.writeRows({ ...segment.batch, segment: id });
+      this.failedSegment = null;
+    } catch (error) {
+      this.writeFailed(error);
+      throw error;
+    }
+    spool.remove(id);
+    await this.joinWindow(segment.batch, segment.clicks, written, started);
+    return true;
+  }
+
+  /**
+   * A segment marked written: removed. Had its write failed here (a lost answer), its record is
+   * this writer's and joins the window; one of an earlier process is that owner's, rolled up by
+   * the recovery once its lease has run out.
+   */
+  private async segmentFound(id: string, started: number): Promise<boolean> {
+    const lost = this.failedSegment?.id === id ? this.failedSegment : null;
+    this.failedSegment = null;
+    const written = lost === null ? null : await this.writes.committed(lost.batch, this.lastRecord);
+    this.options.spool!.remove(id);
+    if (lost !== null && written !== null) await this.joinWindow(lost.batch, lost.clicks, written, started);
+    return true;
   }
 
   private drop(clicks: number): void {
@@ -173,7 +261,7 @@ export class ClickWriter {
     this.due = setTimeout(() => {
       this.due = null;
       this.write().then(
-        () => this.writeWhenDue(),
+        () => ((this.options.spool?.size ?? 0) > 0 ? this.writeSoon(0) : this.writeWhenDue()),
         () => this.writeSoon(Math.min(Math.min(this.options.writeIntervalMs, 1000) * 2 ** this.failures, MAX_RETRY_MS)),
       );
     }, delayMs);

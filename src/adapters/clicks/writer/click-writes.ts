@@ -24,8 +24,9 @@ export interface RowsWritten {
 export interface ClickWrites {
   /**
    * One transaction: the batch's click rows of the links that still exist, their record as not
-   * yet rolled up, and the counters of the capped links. A replay after a cut finds either all
-   * of it or none (docs/design/clicks.md). The clicks may be one reused object: only their fields count.
+   * yet rolled up, the counters of the capped links, and the batch's spool segment (if any) as
+   * written. A replay after a cut finds either all of it or none (docs/design/clicks.md). The
+   * clicks may be one reused object: only their fields count.
    */
   writeRows(batch: WriterBatch): Promise<RowsWritten>;
   /**
@@ -39,6 +40,11 @@ export interface ClickWrites {
    * answer was lost is then written twice. Rejects while it cannot tell (docs/design/clicks.md).
    */
   committed(batch: WriterBatch, since: number): Promise<RowsWritten | null>;
+  /**
+   * Whether a spool segment's rows are written (its id in click_spool_segments, inserted by the
+   * writeRows of a batch with that `segment`): a segment found written is removed unwritten.
+   */
+  segmentWritten(id: string): Promise<boolean>;
   /**
    * One transaction: the window's rollups and visitor marks, the links' counters and rotation
    * positions, and the release of the records of the batches they sum. Should a recovery have

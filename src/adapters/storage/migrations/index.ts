@@ -45,6 +45,7 @@ import * as importPersonLeases from './0042-import-person-leases.ts';
 import * as linkHealth from './0043-link-health.ts';
 import * as linkHistory from './0044-link-history.ts';
 import * as linkSchedules from './0045-link-schedules.ts';
+import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -97,6 +98,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0043-link-health': linkHealth,
   '0044-link-history': linkHistory,
   '0045-link-schedules': linkSchedules,
+  '0046-click-spool-segments': clickSpoolSegments,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
