@@ -19,9 +19,9 @@ import type { WaitingBatch } from '../thread/worker-messages.ts';
  * times the default CLICK_BUFFER_MAX, a long outage of a busy instance, and still a small share
  * of a volume that keeps a snapshot. Past it clicks are dropped and counted, as without a spool.
  */
-export const SPOOL_MAX_BYTES = 256 * 1024 * 1024;
+const SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 /** A segment is written in one transaction when the database returns: small enough for one, large enough to be few. */
-export const SEGMENT_BYTES = 4 * 1024 * 1024;
+const SEGMENT_BYTES = 4 * 1024 * 1024;
 const SUFFIX = '.clicks';
 /** How long a written segment's mark is kept (click_spool_segments): far past any replay of it. */
 export const SEGMENT_MARK_MS = 7 * 24 * 3600_000;
