@@ -27,6 +27,7 @@ import {
   type TypedSecrets,
 } from './link-form-state.ts';
 import { linkDeletePages } from './link-delete-pages.ts';
+import { linkHealthPages } from './link-health-pages.ts';
 import { linkQrPages } from './link-qr-pages.ts';
 import { linkRulesPages } from './link-rules-pages.ts';
 import { linkHistoryPages, linkSchedulePages } from './link-history-pages.ts';
@@ -220,6 +221,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
 
   linkPreviewPages(web, ctx);
   linkDeletePages(web, ctx);
+  linkHealthPages(web, ctx);
   linkQrPages(web, ctx);
   linkRulesPages(web, ctx);
   linkConversionsPages(web, ctx);

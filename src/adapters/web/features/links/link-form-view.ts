@@ -17,6 +17,7 @@ import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 import { tagsField } from './link-tags-field.ts';
+import { destinationPanel } from './link-health-view.ts';
 import { utmBuilder } from '../utm/utm-builder-view.ts';
 import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
 
@@ -212,7 +213,8 @@ function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing
 <li><a href="/links/${id}/delete">${t.deleteLink}</a></li>
 <li><a href="/links">${t.backToLinks}</a></li>
 </ul></nav>
-</div>`;
+</div>
+${destinationPanel(view, existing.view)}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { tagFilterField } from './link-tag-chips.ts';
 const filterId = (name: string) => fieldId(`filter[${name}]`);
 
 /** The parameters behind the Filters toggle (the search stays in sight). */
-const PANEL = ['by', 'space', 'domain', 'pixel', 'status', 'sort', 'per_page'] as const;
+const PANEL = ['by', 'space', 'domain', 'pixel', 'health', 'status', 'sort', 'per_page'] as const;
 
 function choiceOptions(any: string, choices: readonly Choice[]): SelectOption[] {
   return [{ value: '', label: any }, ...choices.map((c) => ({ value: String(c.id), label: c.name }))];
@@ -25,6 +25,7 @@ export function showsChips(q: ListQuery): boolean {
     q.space !== undefined ||
     q.domain !== undefined ||
     q.pixel !== undefined ||
+    q.health !== undefined ||
     q.status === 1 ||
     q.status === 2 ||
     q.status === 3
@@ -53,6 +54,7 @@ function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
     list.push(
       removableChip(`${t.pixel}: ${nameOf(choices.pixels, q.pixel)}`, off({ pixel: undefined }), t.removeFilter),
     );
+  if (q.health !== undefined) list.push(removableChip(t.healths[q.health], off({ health: undefined }), t.removeFilter));
   const status = ({ 1: t.statuses.active, 2: t.statuses.expired, 3: t.statuses.disabled } as const)[
     q.status as 1 | 2 | 3
   ];
@@ -93,6 +95,19 @@ function panelFields(view: View, q: ListQuery, choices: FilterChoices, errors: F
 ${optional('space', t.space, t.anySpace, choices.spaces)}
 ${optional('domain', t.domain, t.anyDomain, choices.domains)}
 ${optional('pixel', t.pixel, t.anyPixel, choices.pixels)}
+${selectField({
+  name: 'health',
+  id: filterId('health'),
+  label: t.health,
+  value: value(q.health),
+  errors,
+  options: [
+    { value: '', label: t.anyHealth },
+    { value: 'broken', label: t.healths.broken },
+    { value: 'ok', label: t.healths.ok },
+    { value: 'unknown', label: t.healths.unknown },
+  ],
+})}
 ${selectField({
   name: 'status',
   id: filterId('status'),

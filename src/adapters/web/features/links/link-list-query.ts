@@ -36,6 +36,7 @@ export function filterOf(q: ListQuery): LinkFilter {
     domainId: q.domain,
     pixelId: q.pixel,
     tag: q.tag,
+    health: q.health,
     sort: q.sort,
   };
 }
@@ -52,6 +53,7 @@ export function isNarrowed(q: ListQuery): boolean {
     q.domain !== undefined ||
     q.pixel !== undefined ||
     q.tag !== undefined ||
+    q.health !== undefined ||
     q.status !== 0
   );
 }
@@ -64,6 +66,7 @@ const PARAM_ORDER = [
   'domain',
   'pixel',
   'tag',
+  'health',
   'status',
   'sort',
   'per_page',

@@ -14,6 +14,7 @@ import { isNarrowed, listUrl, type ListQuery } from './link-list-query.ts';
 import { bulkForm, type BulkValues } from './link-bulk-view.ts';
 import { filters, showsChips } from './link-list-filters.ts';
 import { tagChips, tagFilterChip } from './link-tag-chips.ts';
+import { brokenBadge } from './link-health-badge.ts';
 
 export interface ListPageData {
   query: ListQuery;
@@ -31,7 +32,18 @@ export interface ListPageData {
   bulkValues?: BulkValues | undefined;
 }
 
-const FILTER_NAMES = ['search', 'by', 'space', 'domain', 'pixel', 'status', 'sort', 'per_page', 'page'] as const;
+const FILTER_NAMES = [
+  'search',
+  'by',
+  'space',
+  'domain',
+  'pixel',
+  'health',
+  'status',
+  'sort',
+  'per_page',
+  'page',
+] as const;
 
 const TONE = { active: 'ok', expired: 'warn', disabled: 'danger' } as const;
 
@@ -75,7 +87,7 @@ function row(view: View, item: LinkView, data: ListPageData): RawHtml {
   return html`<tr>
 ${select}
 <td class="cell-link">
-<div class="link-short"><a class="short-url" href="${urlAttr(short)}">${withoutScheme(short)}</a>${copyButton(view, short)}${state === 'active' ? '' : badge(t.statuses[state], TONE[state])}</div>
+<div class="link-short"><a class="short-url" href="${urlAttr(short)}">${withoutScheme(short)}</a>${copyButton(view, short)}${state === 'active' ? '' : badge(t.statuses[state], TONE[state])}${brokenBadge(view, item)}</div>
 ${link.title ? html`<div class="link-title">${link.title}</div>` : ''}
 <div class="link-destination"><a href="${urlAttr(link.url)}" rel="noopener noreferrer">${withoutScheme(link.url)}</a></div>
 <div class="link-meta">${item.space ? html`<span class="chip">${item.space.name}</span>` : ''}${tagChips(view, item.tags)}</div>

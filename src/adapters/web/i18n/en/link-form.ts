@@ -130,6 +130,18 @@ export const linkForm = {
     qrLater: 'The QR code appears once the alias is known.',
     stale: 'Shows the form as last sent; it updates as you type when JavaScript is on.',
   },
+  health: {
+    title: 'Destination',
+    status: 'Status',
+    statuses: { ok: 'Working', broken: 'Broken', unknown: 'Not checked yet' },
+    lastChecked: 'Last checked',
+    never: 'never',
+    brokenSince: 'Broken since',
+    checkNow: 'Check now',
+    checked: (status: string) => `Destination checked: ${status}.`,
+    tooMany: (seconds: number) =>
+      `Too many checks asked for: try again in ${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}.`,
+  },
   remove: {
     title: 'Delete link',
     question: 'Delete this link? Its short URL will stop working and its statistics will be lost.',
