@@ -27,17 +27,20 @@ async function dashboardData(
   account: { id: number; timezone: string },
 ): Promise<DashboardData> {
   const all = { by: 'title', status: 0 } as const;
-  const [domains, latest, top, clicks] = await Promise.all([
+  const [domains, latest, top, clicks, broken] = await Promise.all([
     domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
     // The one count the page shows (the links in all) comes with the latest.
     ctx.links.list(account.id, { ...all, sort: 'desc' }, { page: 1, perPage: LISTED }),
     ctx.links.first(account.id, { ...all, sort: 'max' }, LISTED),
     ctx.stats.accountClicks(account),
+    // The list's own query (the API's ?health=broken), so the count is what the filtered list shows.
+    ctx.links.list(account.id, { ...all, sort: 'desc', health: 'broken' }, { page: 1, perPage: 1 }),
   ]);
   const listed = (items: typeof top) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
   return {
     domains,
     totalLinks: latest.total,
+    brokenLinks: broken.total,
     clicks,
     latest: listed(latest.items),
     // Links nobody has clicked are not "most clicked".

@@ -21,6 +21,8 @@ export interface DashboardLink {
 export interface DashboardData {
   domains: SelectOption[];
   totalLinks: number;
+  /** Links whose destination's last check found them broken (docs/design/health.md). */
+  brokenLinks: number;
   clicks: AccountClicks;
   latest: DashboardLink[];
   top: DashboardLink[];
@@ -51,13 +53,20 @@ ${selectField({ name: 'domain', label: d.domain, options: data.domains, value: t
 </section>`;
 }
 
+/** The links with a broken destination, a way to the list of them; none broken: no card. */
+function brokenCard(view: View, broken: number): RawHtml | '' {
+  if (broken === 0) return '';
+  const d = view.t.dashboard;
+  return html`<div class="card"><p class="muted"><a href="/links?health=broken">${d.brokenLinks}</a></p><p class="value">${view.fmt.number(broken)}</p></div>`;
+}
+
 function totals(view: View, data: DashboardData): RawHtml {
   const d = view.t.dashboard;
   const card = (label: string, value: number, live: RawHtml | '' = '') =>
     html`<div class="card"><p class="muted">${label}</p><p class="value"${live}>${view.fmt.number(value)}</p></div>`;
   return html`<section aria-labelledby="totals-title">
 <h2 id="totals-title" class="visually-hidden">${d.totalsTitle}</h2>
-<div class="cards">${card(d.totalLinks, data.totalLinks)}${card(d.clicks30, data.clicks.total, liveClicks(data.clicks.total))}${card(d.clicksToday, data.clicks.today, liveClicks(data.clicks.today))}</div>
+<div class="cards">${card(d.totalLinks, data.totalLinks)}${card(d.clicks30, data.clicks.total, liveClicks(data.clicks.total))}${card(d.clicksToday, data.clicks.today, liveClicks(data.clicks.today))}${brokenCard(view, data.brokenLinks)}</div>
 </section>`;
 }
 

@@ -13,6 +13,7 @@ export const dashboard = {
   created: (shortUrl: string) => `Short link created: ${shortUrl}`,
   totalsTitle: 'Totals',
   totalLinks: 'Links',
+  brokenLinks: 'Broken destinations',
   clicks30: 'Clicks, last 30 days',
   clicksToday: 'Clicks today',
   chartTitle: 'Clicks in the last 30 days',
