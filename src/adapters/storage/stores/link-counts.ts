@@ -15,10 +15,11 @@ export class LinkCounts {
    * rows also say which links the expiry sweep found expired (`expiry_told`; a told link is an
    * expired one), so active and expired need count only the links that expired since its last
    * round, in the two partial indexes of untold links (by date, then by cap among the rest).
-   * A search or a pixel: null.
+   * A search, a pixel, a tag or a health (none of them in those rows): null.
    */
   total(accountId: number, filter: LinkFilter, now: number): Promise<number> | null {
-    if (filter.search || filter.pixelId !== undefined || filter.tag !== undefined) return null;
+    if (filter.search || filter.pixelId !== undefined || filter.tag !== undefined || filter.health !== undefined)
+      return null;
     let counted = this.db
       .selectFrom('account_link_counts')
       .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
