@@ -34,6 +34,7 @@ const RECORD_KEYS = [
   'ends_at',
   'created_at',
   'updated_at',
+  'health',
 ].sort();
 
 onEachEngine('links API: create', (h) => {
@@ -57,6 +58,7 @@ onEachEngine('links API: create', (h) => {
     assert.equal(l.disabled, 0);
     assert.equal(l.privacy, 1, 'statistics private unless asked (DEFAULT_STATS_PRIVACY; unlike phpShort)');
     assert.equal(l.password, false);
+    assert.deepEqual(l.health, { status: 'unknown', code: null, reason: null, checked_at: null, broken_since: null });
     assert.equal(l.privacy_password, false);
     assert.equal(l.expiration_url, null);
     assert.equal(l.expiration_clicks, null);

@@ -90,6 +90,12 @@ export function linksCsv(chunks: AsyncIterable<LinkView[]>, urls: ShortUrlOption
   return csvChunks(LINK_EXPORT_COLUMNS, chunks, (view) => exportRow(view, urls));
 }
 
+/** A link record as exported: without `health`, derived state that a check finds again (docs/design/health.md). */
+function exportedRecord(view: LinkView, urls: ShortUrlOptions) {
+  const { health: _health, ...record } = linkRecord(view, urls);
+  return record;
+}
+
 /** One JSON document, `{"format", "version", "links": [link records]}`, written a chunk at a time. */
 export async function* linksJson(chunks: AsyncIterable<LinkView[]>, urls: ShortUrlOptions): AsyncGenerator<string> {
   // The head goes out with the first chunk, as the CSV's header does (csvChunks).
@@ -97,7 +103,7 @@ export async function* linksJson(chunks: AsyncIterable<LinkView[]>, urls: ShortU
   let separator = '';
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    yield head + separator + chunk.map((view) => JSON.stringify(linkRecord(view, urls))).join(',');
+    yield head + separator + chunk.map((view) => JSON.stringify(exportedRecord(view, urls))).join(',');
     head = '';
     separator = ',';
   }
