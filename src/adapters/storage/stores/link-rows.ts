@@ -1,6 +1,7 @@
 import {
   sql,
   type ExpressionBuilder,
+  type Kysely,
   type Insertable,
   type RawBuilder,
   type Selectable,
@@ -137,4 +138,18 @@ export function expiryToldAfter(f: Partial<LinkFields>, now: number): RawBuilder
         ? sql`clicks >= ${cap}`
         : sql`1 = 0`;
   return sql<number>`case when ${byDate} or ${byCap} then 1 else 0 end`;
+}
+
+/** The pixel ids of each link, in id order: what `toLink` needs beside a row. */
+export async function pixelIdsOf(db: Kysely<Database>, linkIds: number[]): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  if (linkIds.length === 0) return map;
+  const rows = await db
+    .selectFrom('link_pixels')
+    .select(['link_id', 'pixel_id'])
+    .where('link_id', 'in', linkIds)
+    .orderBy('pixel_id')
+    .execute();
+  for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
+  return map;
 }

@@ -11,7 +11,15 @@ import { storeTransaction } from '../transactions.ts';
 import { settlePendingClicks } from './link-pending-clicks.ts';
 import { LinkCounts } from './link-counts.ts';
 import { LinkMatching, ordered } from './link-matching.ts';
-import { expiryToldAfter, unsettledCounts, toColumns, toInsert, toLink, type LinkRow } from './link-rows.ts';
+import {
+  expiryToldAfter,
+  pixelIdsOf,
+  unsettledCounts,
+  toColumns,
+  toInsert,
+  toLink,
+  type LinkRow,
+} from './link-rows.ts';
 
 const PAIRS_PER_INSERT = 1000;
 
@@ -97,7 +105,7 @@ export class SqlLinkStore implements LinkStore {
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!row) return null;
-    return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
+    return toLink(row, (await pixelIdsOf(this.db, [id])).get(id) ?? []);
   }
 
   async findAnyById(id: number): Promise<Link | null> {
@@ -108,7 +116,7 @@ export class SqlLinkStore implements LinkStore {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) return null;
-    return toLink(row, (await this.pixelIdsOf([id])).get(id) ?? []);
+    return toLink(row, (await pixelIdsOf(this.db, [id])).get(id) ?? []);
   }
 
   async aliasTaken(domainId: number | null, alias: string, exceptId?: number): Promise<boolean> {
@@ -300,21 +308,11 @@ export class SqlLinkStore implements LinkStore {
   }
 
   private async withPixels(rows: LinkRow[]): Promise<Link[]> {
-    const pixels = await this.pixelIdsOf(rows.map((r) => r.id));
+    const pixels = await pixelIdsOf(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => toLink(r, pixels.get(r.id) ?? []));
-  }
-
-  private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
-    const map = new Map<number, number[]>();
-    if (linkIds.length === 0) return map;
-    const rows = await this.db
-      .selectFrom('link_pixels')
-      .select(['link_id', 'pixel_id'])
-      .where('link_id', 'in', linkIds)
-      .orderBy('pixel_id')
-      .execute();
-    for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
-    return map;
   }
 
   private translate(error: unknown): unknown {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { HostedStaticLink, StaticLinkSource } from '../../../core/links/static-links.ts';
 import type { Database } from '../schema.ts';
-import { toLink } from './link-rows.ts';
+import { pixelIdsOf, toLink } from './link-rows.ts';
 
 /**
  * Every workspace's links by id, a page at a time, with their domain's name and state and their
@@ -21,25 +21,15 @@ export class SqlStaticLinkSource implements StaticLinkSource {
       .orderBy('links.id')
       .limit(limit)
       .execute();
-    const pixels = await this.pixelIdsOf(rows.map((r) => r.id));
+    const pixels = await pixelIdsOf(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return rows.map(({ domain_name, domain_verified_at, suspended_at, ...row }) => ({
       link: toLink({ ...row, pending_clicks: null, pending_rotation: null }, pixels.get(row.id) ?? []),
       domain: domain_name,
       domainVerified: row.domain_id === null || domain_verified_at !== null,
       suspended: suspended_at !== null,
     }));
-  }
-
-  private async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
-    const map = new Map<number, number[]>();
-    if (linkIds.length === 0) return map;
-    const rows = await this.db
-      .selectFrom('link_pixels')
-      .select(['link_id', 'pixel_id'])
-      .where('link_id', 'in', linkIds)
-      .orderBy('pixel_id')
-      .execute();
-    for (const r of rows) (map.get(r.link_id) ?? map.set(r.link_id, []).get(r.link_id)!).push(r.pixel_id);
-    return map;
   }
 }
