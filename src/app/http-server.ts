@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerFactoryHandler, type FastifyServerOptions } from 'fastify';
+import type { Socket } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { LINK_LIMITS } from '../core/links/link-input.ts';
 import type { TrustFunction } from '../adapters/shared/request/client-address.ts';
@@ -34,7 +35,8 @@ export function createFastify(
   trust: TrustFunction | null,
   before: BeforeFastify,
 ): FastifyInstance {
-  return Fastify({
+  const connections = new StopConnections();
+  const app = Fastify({
     logger: settings.logger,
     bodyLimit: settings.bodyLimit,
     trustProxy: trust ?? false,
@@ -43,7 +45,8 @@ export function createFastify(
     // On close, idle keep-alive connections are closed at once (node:http's closeIdleConnections):
     // a proxy then retries the next request elsewhere instead of passing a 503 on.
     forceCloseConnections: 'idle',
-    serverFactory: (handler, fastifyOptions) => nodeHttpServer(handler, fastifyOptions, before),
+    serverFactory: (handler, fastifyOptions) =>
+      connections.watch(nodeHttpServer(handler, fastifyOptions, before, connections)),
     // Requests that arrive while the server closes get a 503 from the app's hook (http-app.ts), in
     // the contract's envelope: Fastify's own carries its body.
     return503OnClosing: false,
@@ -64,6 +67,49 @@ export function createFastify(
       },
     },
   });
+  app.addHook('preClose', (done) => {
+    connections.stopping();
+    done();
+  });
+  return app;
+}
+
+/** How often, during a stop, connections left idle are closed. */
+const STOP_SWEEP_MS = 50;
+
+/**
+ * Connections that would hold a stop although no request is on them: node:http closes idle
+ * keep-alive connections only when the stop begins, not one whose response ends after that (a live
+ * stream the stop ended), and never a connection that has not sent a request yet (a client's spare
+ * connection), which would wait out the head timeout. During a stop both are closed.
+ */
+class StopConnections {
+  readonly #unserved = new Set<Socket>();
+  #server: Server | null = null;
+
+  watch(server: Server): Server {
+    this.#server = server;
+    server.on('connection', (socket: Socket) => {
+      this.#unserved.add(socket);
+      socket.once('close', () => this.#unserved.delete(socket));
+    });
+    return server;
+  }
+
+  /** A request arrived on the connection: node:http's own idle tracking covers it from now on. */
+  served(socket: Socket): void {
+    this.#unserved.delete(socket);
+  }
+
+  stopping(): void {
+    const server = this.#server;
+    if (server === null) return;
+    const sweep = setInterval(() => {
+      server.closeIdleConnections();
+      for (const socket of this.#unserved) socket.destroy();
+    }, STOP_SWEEP_MS);
+    server.once('close', () => clearInterval(sweep));
+  }
 }
 
 /** node:http with `before` in front of Fastify's own handler. */
@@ -71,6 +117,7 @@ function nodeHttpServer(
   handler: FastifyServerFactoryHandler,
   fastifyOptions: Record<string, unknown>,
   before: BeforeFastify,
+  connections: StopConnections,
 ): Server {
   // Fastify hands its own options in; their declared type is too loose to read numbers from.
   const opts = fastifyOptions as {
@@ -90,6 +137,7 @@ function nodeHttpServer(
       connectionsCheckingInterval: timeout > 0 ? Math.min(1000, Math.ceil(timeout / 4)) : 30_000,
     },
     (req, res) => {
+      connections.served(req.socket);
       if (!before(req, res)) handler(req, res);
     },
   );

@@ -1,6 +1,7 @@
 // Keep-alive connections in the real server (docs/design/visit.md): pipelined visits answered
 // before Fastify give the answers Fastify's route gives and record one click each; a connection
-// that turns to the API and back stays in order; an idle connection does not hold a stop.
+// that turns to the API and back stays in order; an idle connection, or one that has sent nothing
+// yet, does not hold a stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, startHarness, type Harness } from '../../support/harness.ts';
@@ -110,6 +111,20 @@ test('a server with an idle keep-alive connection stops at once', async () => {
   // An idle connection that held the stop would hold it until keepAliveTimeout, so the bound only
   // tells "stopped" from "held"; it is loose because the stop also flushes clicks and closes the
   // database on a machine other test tiers share.
+  const since = Date.now();
+  const held = new Promise<'held'>((resolve) => setTimeout(resolve, 15_000, 'held').unref());
+  assert.equal(
+    await Promise.race([h.close().then(() => 'stopped' as const), held]),
+    'stopped',
+    `the stop took over ${Date.now() - since} ms`,
+  );
+  await c.closed;
+});
+
+test('a connection that has not sent a request yet does not hold a stop', async () => {
+  const h = await startHarness('sqlite');
+  // A client's spare connection: open, nothing sent. node:http would keep it until the head timeout.
+  const c = await rawConnection(portOf(h));
   const since = Date.now();
   const held = new Promise<'held'>((resolve) => setTimeout(resolve, 15_000, 'held').unref());
   assert.equal(
