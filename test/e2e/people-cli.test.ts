@@ -64,7 +64,17 @@ onEachEngine('linkpix for people, a process against a running server', (h) => {
   });
 
   test('shorten, links list, get, edit, stats, qr and delete, readable and --json', async () => {
-    const made = await cli(['shorten', 'https://example.com/cli', '--tag', 'cli', '--tag', 'Q3', '--title', 'From CLI', '--json']);
+    const made = await cli([
+      'shorten',
+      'https://example.com/cli',
+      '--tag',
+      'cli',
+      '--tag',
+      'Q3',
+      '--title',
+      'From CLI',
+      '--json',
+    ]);
     assert.equal(made.code, 0, made.stderr);
     const link: Json = JSON.parse(made.stdout);
     assert.equal(link.url, 'https://example.com/cli');
@@ -80,10 +90,17 @@ onEachEngine('linkpix for people, a process against a running server', (h) => {
     assert.equal(list.code, 0, list.stderr);
     const lines = list.stdout.split('\n');
     assert.match(lines[0]!, /^ID\s+SHORT URL\s+CLICKS\s+DESTINATION\s+TAGS$/);
-    assert.ok(lines.some((l) => new RegExp(`^${link.id}\\s+${link.short_url}\\s+0\\s+https://example.com/cli\\s+cli, Q3$`).test(l)));
+    assert.ok(
+      lines.some((l) =>
+        new RegExp(`^${link.id}\\s+${link.short_url}\\s+0\\s+https://example.com/cli\\s+cli, Q3$`).test(l),
+      ),
+    );
     assert.match(list.stdout, /page 1 of 1, 2 links\n$/);
     const tagged = await cli(['links', 'list', '--tag', 'q3', '--json']);
-    assert.deepEqual(JSON.parse(tagged.stdout).map((l: Json) => l.id), [link.id]);
+    assert.deepEqual(
+      JSON.parse(tagged.stdout).map((l: Json) => l.id),
+      [link.id],
+    );
 
     const got = await cli(['links', 'get', String(link.id)]);
     assert.equal(got.code, 0, got.stderr);
@@ -99,7 +116,10 @@ onEachEngine('linkpix for people, a process against a running server', (h) => {
     await h().server.container.visits.sink.flush();
     const stats = await cli(['stats', String(link.id)]);
     assert.equal(stats.code, 0, stats.stderr);
-    assert.match(stats.stdout, /^clicks from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(UTC\): 2 clicks, 1 unique visitors, 0 bots/);
+    assert.match(
+      stats.stdout,
+      /^clicks from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(UTC\): 2 clicks, 1 unique visitors, 0 bots/,
+    );
     assert.match(stats.stdout, /^VALUE\s+CLICKS$/m);
     const statsJson: Json = JSON.parse((await cli(['stats', String(link.id), '--json'])).stdout);
     assert.equal(statsJson.stats.total, 2);
@@ -144,11 +164,21 @@ onEachEngine('linkpix for people, a process against a running server', (h) => {
     const { key } = await h().account();
     const elsewhere = mkdtempSync(join(tmpdir(), 'linkpix-nologin-'));
     try {
-      const vars = { HOME: elsewhere, XDG_CONFIG_HOME: join(elsewhere, 'config'), LINKPIX_URL: h().baseUrl, LINKPIX_API_KEY: key };
+      const vars = {
+        HOME: elsewhere,
+        XDG_CONFIG_HOME: join(elsewhere, 'config'),
+        LINKPIX_URL: h().baseUrl,
+        LINKPIX_API_KEY: key,
+      };
       const made = await cli(['shorten', 'https://example.com/env', '--json'], vars);
       assert.equal(made.code, 0, made.stderr);
       assert.equal(JSON.parse(made.stdout).url, 'https://example.com/env');
-      const npx = await run('npx', ['--offline', 'linkpix', 'shorten', 'https://example.com/npx', '--json'], { ...env, ...vars }, ROOT);
+      const npx = await run(
+        'npx',
+        ['--offline', 'linkpix', 'shorten', 'https://example.com/npx', '--json'],
+        { ...env, ...vars },
+        ROOT,
+      );
       assert.equal(npx.code, 0, npx.stderr);
       assert.equal(JSON.parse(npx.stdout).url, 'https://example.com/npx');
       const refused = await cli(['links', 'list'], { ...vars, LINKPIX_API_KEY: 'lpx_revoked' });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LinkpixError, LinkpixValidationError } from '@linkpix/sdk';
-import type { Command, Flags } from './command.js';
+import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { AuthError, EXIT, UsageError } from './exit-codes.js';
 import type { Io } from './output.js';
@@ -57,7 +57,7 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     if (positionals.length !== command.args.length)
       throw new UsageError(`${name} takes ${command.args.length ? command.args.join(' ') : 'no arguments'}`);
-    await command.run({ flags: values as Flags, args: positionals, env, io, client: () => clientFor(env) });
+    await command.run({ flags: values, args: positionals, env, io, client: () => clientFor(env) });
     return EXIT.ok;
   } catch (error) {
     return failure(error, name, io);

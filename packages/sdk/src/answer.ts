@@ -14,7 +14,9 @@ export async function ok<R extends Result>(pending: Promise<R>): Promise<NonNull
 }
 
 /** An answer's body without the envelope's `status` (which the HTTP status already says). */
-export function unwrapped<Body extends { status: unknown }>(body: Body): Body extends unknown ? Omit<Body, 'status'> : never {
+export function unwrapped<Body extends { status: unknown }>(
+  body: Body,
+): Body extends unknown ? Omit<Body, 'status'> : never {
   const { status: _status, ...rest } = body;
   return rest as Body extends unknown ? Omit<Body, 'status'> : never;
 }

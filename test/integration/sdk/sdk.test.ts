@@ -67,7 +67,10 @@ onEachEngine(
       assert.ok('stats' in clicks);
       assert.equal(clicks.stats.total, 3);
       assert.equal(clicks.data.length, 30, 'the last 30 days, one page of 100');
-      assert.equal(clicks.data.reduce((n, e) => n + e.count, 0), 3);
+      assert.equal(
+        clicks.data.reduce((n, e) => n + e.count, 0),
+        3,
+      );
       const countries = await linkpix.links.stats(link.id, { name: 'country', from: clicks.stats.from });
       assert.ok('stats' in countries);
       assert.equal(countries.stats.from, clicks.stats.from);

@@ -112,7 +112,8 @@ export const linksEdit: Command = {
     }
     const named = tags(context.flags);
     if (named) changes.tags = named;
-    if (Object.keys(changes).length === 0) throw new UsageError('links edit needs a change: --url, --alias, --title or --tag');
+    if (Object.keys(changes).length === 0)
+      throw new UsageError('links edit needs a change: --url, --alias, --title or --tag');
     show(context, await context.client().links.update(id(context), changes));
   },
 };

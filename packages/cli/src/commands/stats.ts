@@ -17,7 +17,6 @@ const NAMES = [
 ] as const;
 type Name = (typeof NAMES)[number];
 
-
 /** Every page of one table, read 100 entries at a time: the range is bounded, so are its pages. */
 async function wholeTable(client: Linkpix, id: number, query: StatsQuery): Promise<StatsTable> {
   const entries: StatsTable['data'] = [];
