@@ -78,8 +78,8 @@ export class Links {
 
   /** The QR code's bytes: an SVG document by default, a PNG with `format: 'png'`. */
   async qr(id: number, options: QrOptions = {}): Promise<Uint8Array> {
-    const query = options;
-    const pending = this.api.GET('/api/v1/links/{id}/qr', { params: { path: { id }, query }, parseAs: 'arrayBuffer' });
+    const params = { path: { id }, query: options };
+    const pending = this.api.GET('/api/v1/links/{id}/qr', { params, parseAs: 'arrayBuffer' });
     return new Uint8Array(await ok(pending));
   }
 }

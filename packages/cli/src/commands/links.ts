@@ -37,9 +37,10 @@ export const shorten: Command = {
   args: ['URL'],
   async run(context) {
     const input: LinkInput = { url: context.args[0] ?? '' };
-    const { alias, title } = { alias: text(context.flags, 'alias'), title: text(context.flags, 'title') };
-    if (alias !== undefined) input.alias = alias;
-    if (title !== undefined) input.title = title;
+    for (const name of ['alias', 'title'] as const) {
+      const value = text(context.flags, name);
+      if (value !== undefined) input[name] = value;
+    }
     const domain = optionalWhole(context.flags, 'domain');
     if (domain !== undefined) input.domain = domain;
     const named = tags(context.flags);
