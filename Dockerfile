@@ -6,10 +6,14 @@
 FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspaces' manifests first: npm ci links packages/sdk and packages/cli into node_modules.
+COPY packages/sdk/package.json packages/sdk/
+COPY packages/cli/package.json packages/cli/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/copy-assets.mjs scripts/
 COPY src src
+COPY packages packages
 RUN npm run build
 
 # The runtime dependencies alone, compiled here where the toolchain is, so the runtime image
@@ -20,6 +24,8 @@ RUN npm run build
 FROM node:24-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/sdk/package.json packages/sdk/
+COPY packages/cli/package.json packages/cli/
 RUN npm ci --omit=dev --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
   && node /usr/local/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js rebuild --release --target=24.18.1 \
@@ -32,8 +38,13 @@ WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 COPY --from=deps --chown=node:node /app/node_modules node_modules
 COPY --from=build --chown=node:node /app/dist dist
-# `linkpix users create …`: bin/linkpix.js runs dist/app/cli.js (no src/ here, so no build check).
+# `linkpix users create …`: bin/linkpix.js runs dist/app/cli.js (no src/ here, so no build check);
+# `linkpix shorten …` the people's CLI, over the SDK (node_modules/@linkpix links them here).
 COPY --chown=node:node bin bin
+COPY --from=build --chown=node:node /app/packages/sdk/package.json packages/sdk/
+COPY --from=build --chown=node:node /app/packages/sdk/dist packages/sdk/dist
+COPY --from=build --chown=node:node /app/packages/cli/package.json packages/cli/
+COPY --from=build --chown=node:node /app/packages/cli/dist packages/cli/dist
 RUN mkdir -p data && chown node:node data
 USER node
 EXPOSE 8080

@@ -33,8 +33,16 @@ function typescript() {
   }
 }
 
+// The packages are built by the same `tsc -b` (tsconfig.build.json's references).
+const PACKAGES = ['packages/sdk', 'packages/cli'];
+
 export function buildIfStale() {
-  const sources = Math.max(newest(`${ROOT}src`), newest(`${ROOT}tsconfig.json`), newest(`${ROOT}tsconfig.build.json`));
+  const sources = Math.max(
+    newest(`${ROOT}src`),
+    newest(`${ROOT}tsconfig.json`),
+    newest(`${ROOT}tsconfig.build.json`),
+    ...PACKAGES.flatMap((p) => [newest(`${ROOT}${p}/src`), newest(`${ROOT}${p}/tsconfig.json`)]),
+  );
   if (sources <= builtAt()) return;
   const tsc = typescript();
   if (tsc === undefined) {

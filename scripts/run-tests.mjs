@@ -24,12 +24,14 @@ const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 // restart processes under load, or start several instances. They run after the rest of their
 // tier, one after another in one process. In the e2e tier that is every file but the browser
 // suites (`*browser.test.ts`), which only drive pages, and the files that start one server
-// process and read what it logs or answers, bounding no time and stopping nothing under load
-// (UNTIMED_PROCESS_FILES); of the browser suites, those that bound a time (the pixel page's wait,
-// the live numbers' 2 s) are alone too. A file named in either list must exist.
+// process and read what it logs or answers (or run the people's CLI against an in-process one),
+// bounding no time and stopping nothing under load (UNTIMED_PROCESS_FILES); of the browser
+// suites, those that bound a time (the pixel page's wait, the live numbers' 2 s) are alone too.
+// A file named in either list must exist.
 const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
 const UNTIMED_PROCESS_FILES = [
   'test/e2e/app-url-default.test.ts',
+  'test/e2e/people-cli.test.ts',
   'test/e2e/process-guards.test.ts',
   'test/e2e/request-log.test.ts',
   'test/e2e/retired-settings.test.ts',

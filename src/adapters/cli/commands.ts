@@ -250,5 +250,8 @@ export function usage(): string {
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
     '',
     'Configuration comes from the environment (and ./.env), as for the server: DATABASE_URL, …',
+    '',
+    'Shortening and managing links over the API, from anywhere: login, logout, shorten, links, stats, qr',
+    '(`linkpix login --help`; packages/cli/README.md).',
   ].join('\n');
 }

@@ -1,0 +1,102 @@
+// The packages as people get them: `npm pack` in packages/sdk and packages/cli, the tarballs
+// installed into a project of their own with `npm install --offline` (their one dependency,
+// openapi-fetch, from the npm cache), then used there: the SDK imported and type-checked
+// against, the CLI run through its `linkpix` bin and `npx linkpix`, against a running server.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { ROOT, run } from '../support/processes.ts';
+
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+describe('the SDK and the CLI packed, installed elsewhere', () => {
+  let h: Harness;
+  let dir: string;
+  let probe: string;
+  let key: string;
+  const tarballs: Record<string, string> = {};
+
+  before(async () => {
+    h = await startHarness('sqlite');
+    key = (await h.account()).key;
+    dir = mkdtempSync(join(tmpdir(), 'linkpix-pack-'));
+    for (const name of ['sdk', 'cli']) {
+      const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], {}, join(ROOT, 'packages', name));
+      assert.equal(packed.code, 0, packed.stderr);
+      const [report] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+      tarballs[name] = join(dir, report!.filename);
+      const files = report!.files.map((f) => f.path);
+      assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), files.join(' '));
+      assert.ok(files.includes('README.md'), `${name} packs its README`);
+      assert.ok(!files.some((f) => f.startsWith('src/') || f.endsWith('.tsbuildinfo')), files.join(' '));
+    }
+    probe = join(dir, 'probe');
+    mkdirSync(probe);
+    writeFileSync(join(probe, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
+    const installed = await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', tarballs.sdk!, tarballs.cli!],
+      {},
+      probe,
+    );
+    assert.equal(installed.code, 0, `npm install --offline of the tarballs: ${installed.stderr}`);
+  });
+  after(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the SDK imports and works; its types compile in a strict project', async () => {
+    writeFileSync(
+      join(probe, 'use.mjs'),
+      `import { Linkpix, LinkpixValidationError } from '@linkpix/sdk';
+const linkpix = new Linkpix({ url: process.env.URL, apiKey: process.env.KEY });
+const link = await linkpix.links.create({ url: 'https://example.com/packed-sdk' });
+const refused = await linkpix.links.create({ url: 'nope' }).catch((e) => e);
+console.log(JSON.stringify({ url: link.url, refused: refused instanceof LinkpixValidationError && Object.keys(refused.fields) }));
+`,
+    );
+    const used = await run(process.execPath, ['use.mjs'], { URL: h.baseUrl, KEY: key }, probe);
+    assert.equal(used.code, 0, used.stderr);
+    assert.deepEqual(JSON.parse(used.stdout), { url: 'https://example.com/packed-sdk', refused: ['url'] });
+
+    writeFileSync(
+      join(probe, 'use.ts'),
+      `import { Linkpix, type Link, type StatsTable } from '@linkpix/sdk';
+const linkpix = new Linkpix({ url: 'https://lpx.example', apiKey: 'lpx_x', retries: { retries: 1 } });
+export const link: Promise<Link> = linkpix.links.create({ url: 'https://example.com', tags: ['a'] });
+export const days = (t: StatsTable): number => t.data.reduce((n, e) => n + e.count, t.stats.total);
+// @ts-expect-error: a link record has no such field
+export const wrong = (l: Link) => l.nonexistent;
+`,
+    );
+    writeFileSync(
+      join(probe, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
+        files: ['use.ts'],
+      }),
+    );
+    // Throws with tsc's own report when the types do not compile.
+    execFileSync(process.execPath, [TSC, '-p', probe], { encoding: 'utf8' });
+  });
+
+  test("the CLI's linkpix bin, directly and through npx, with the environment for a login", async () => {
+    const env = { HOME: probe, XDG_CONFIG_HOME: join(probe, 'config'), LINKPIX_URL: h.baseUrl, LINKPIX_API_KEY: key };
+    const bin = join(probe, 'node_modules', '.bin', 'linkpix');
+    const made = await run(bin, ['shorten', 'https://example.com/packed-cli', '--json'], env, probe);
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal(JSON.parse(made.stdout).url, 'https://example.com/packed-cli');
+    const npx = await run('npx', ['--offline', 'linkpix', 'links', 'list', '--json'], env, probe);
+    assert.equal(npx.code, 0, npx.stderr);
+    assert.ok(JSON.parse(npx.stdout).some((l: { url: string }) => l.url === 'https://example.com/packed-cli'));
+    // The operator's commands live with the server, not in this package.
+    const operator = await run(bin, ['users', 'create', '--email', 'a@example.com'], env, probe);
+    assert.equal(operator.code, 2);
+    assert.match(operator.stderr, /Unknown command "users"/);
+  });
+});
