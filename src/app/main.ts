@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
+import { SqliteFileError } from '../adapters/storage/sqlite-file-error.ts';
 import { buildServer } from './server.ts';
 import { retiredSettingsWarning } from './retired-settings.ts';
 import { testTuning } from './tuning.ts';
@@ -78,7 +79,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SealKeyError) console.error(error.message);
+  // A start that fails for what its operator must put right says so in one line, not a stack.
+  if (error instanceof ConfigError || error instanceof SealKeyError || error instanceof SqliteFileError)
+    console.error(error.message);
   else console.error(error);
   process.exit(1);
 });
