@@ -7,6 +7,9 @@ import { retiredSettingsWarning } from './retired-settings.ts';
 import { testTuning } from './tuning.ts';
 import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
 
+/** EX_TEMPFAIL: a temporary condition, start again (the end of a start from the redirect snapshot). */
+const RESTART_EXIT_CODE = 75;
+
 /** `npm start`: read the configuration, migrate, listen, and stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let log: FatalLog = consoleFatalLog;
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
@@ -54,24 +57,30 @@ async function main(): Promise<void> {
       'writing every click and statistic not yet written',
     );
     await server.release();
-    process.exit(0);
+    process.exit(exitCode);
   };
   // A stop that fails (the database closing badly) still ends the process, and says why.
-  const stopOn = (signal: string) => () =>
-    void stop(signal).catch((err: unknown) => {
-      server.app.log.error({ err }, 'the stop failed');
-      process.exit(1);
-    });
+  const stopOn =
+    (signal: string, exitCode = 0) =>
+    () =>
+      void stop(signal, exitCode).catch((err: unknown) => {
+        server.app.log.error({ err }, 'the stop failed');
+        process.exit(1);
+      });
   process.on('SIGTERM', stopOn('SIGTERM'));
   process.on('SIGINT', stopOn('SIGINT'));
   // Started during a database outage, from the redirect snapshot: once the database is back, a
   // graceful stop (every click written), for the supervisor to start it whole (docs/design/snapshot.md).
+  // Not 0: a supervisor that restarts only a failed process (systemd's Restart=on-failure, Docker's
+  // on-failure) must start this one too.
   if (server.databaseBack) {
     server.app.log.warn('the database cannot be reached: started from the redirect snapshot, redirects only');
     server.databaseBack.then(
       () => {
-        server.app.log.info('the database is back: stopping, for the supervisor to start this instance whole');
-        stopOn('the database is back')();
+        server.app.log.info(
+          `the database is back: stopping (exit ${RESTART_EXIT_CODE}) for the supervisor to start this instance whole`,
+        );
+        stopOn('the database is back', RESTART_EXIT_CODE)();
       },
       () => {},
     );
