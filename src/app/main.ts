@@ -30,12 +30,15 @@ async function main(): Promise<void> {
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // The address short links are built on, which a listening socket's address need not be.
   server.app.log.info({ appUrl: config.APP_URL }, `linkpix serves at ${config.APP_URL}`);
-  // After listen, not before: a start never waits for the cache, and visits share its reads.
+  // After listen, not before: a start never waits for the cache, and visits share its reads. A
+  // start from the redirect snapshot has nothing to warm up from.
   const warming = performance.now();
-  server.container.visits.warmUp().then(
-    (links) => server.app.log.info({ links, ms: Math.round(performance.now() - warming) }, 'link cache warmed up'),
-    (err: unknown) => server.app.log.warn({ err }, 'the link cache warm-up failed; links are read as they are visited'),
-  );
+  if (!server.databaseBack)
+    server.container.visits.warmUp().then(
+      (links) => server.app.log.info({ links, ms: Math.round(performance.now() - warming) }, 'link cache warmed up'),
+      (err: unknown) =>
+        server.app.log.warn({ err }, 'the link cache warm-up failed; links are read as they are visited'),
+    );
 
   let stopping = false;
   const stop = async (signal: string, exitCode: number) => {
