@@ -35,6 +35,7 @@ const UNTIMED_PROCESS_FILES = [
   'test/e2e/process-guards.test.ts',
   'test/e2e/request-log.test.ts',
   'test/e2e/retired-settings.test.ts',
+  'test/e2e/sqlite-file-unopenable.test.ts',
 ];
 const ALONE = {
   e2e: (f) => (!/browser\.test\.ts$/.test(f) && !UNTIMED_PROCESS_FILES.includes(f)) || TIMED_BROWSER_SUITES.includes(f),

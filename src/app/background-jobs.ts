@@ -16,7 +16,8 @@ import type { Container } from './container.ts';
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
-//   the redirect snapshot           15 s; writes only when something changed     after an interval
+//   the redirect snapshot           SNAPSHOT_ROUND_MS (15 s); writes only when   after an interval
+//                                   something changed
 //   click recovery (the lease)      a third of CLICK_WRITER_LEASE_MS             at once (main.ts, not in tests)
 //   click writer idle checkpoint    CLICK_FLUSH_INTERVAL_MS (SQLite's thread)    adapters/clicks/writer/click-writer.ts
 //
@@ -31,8 +32,6 @@ const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 /** A settle round of the links' click counts gives way after this; the rest waits for the next. */
 const SETTLE_ROUND_MS = 1000;
-/** The redirect snapshot is rewritten this often when something changed: a change is in it within a minute (docs/design/snapshot.md). */
-const SNAPSHOT_ROUND_MS = 15_000;
 /** Links a destination-check round claims: at one a second per host, a round of one host's links ends well inside the lease. */
 const HEALTH_BATCH = 50;
 /** The clicks batched for link.clicked webhooks become one delivery a webhook this often. */
@@ -93,7 +92,11 @@ export function serverJobs(parts: JobParts): Job[] {
   ];
   const { snapshot } = visits;
   if (snapshot) {
-    jobs.push({ name: 'the redirect snapshot', intervalMs: SNAPSHOT_ROUND_MS, round: () => snapshot.writer.round() });
+    jobs.push({
+      name: 'the redirect snapshot',
+      intervalMs: tuning.SNAPSHOT_ROUND_MS,
+      round: () => snapshot.writer.round(),
+    });
   }
   if (healthScheduled)
     jobs.push({

@@ -9,6 +9,7 @@ import { COMMANDS, UsageError, usage, type Flags } from '../adapters/cli/command
 import { ImportBusyError } from '../adapters/import/import-slots.ts';
 import { ImportLeaseLostError } from '../adapters/import/import-ticket.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
+import { SqliteFileError } from '../adapters/storage/sqlite-file-error.ts';
 import { SqlStaticLinkSource } from '../adapters/storage/stores/static-link-source.ts';
 
 // The `linkpix` command's composition root (bin/linkpix.js): it reads the configuration and wires a
@@ -136,7 +137,8 @@ function report(error: unknown, err: (text: string) => void): number {
     err(`${error.message}\n\n${usage()}`);
     return 2;
   }
-  if (error instanceof ConfigError || error instanceof SealKeyError) err(error.message);
+  if (error instanceof ConfigError || error instanceof SealKeyError || error instanceof SqliteFileError)
+    err(error.message);
   else if (error instanceof ValidationError) {
     for (const [field, list] of Object.entries(error.fields)) err(`${field}: ${list.join(' ')}`);
   } else if (error instanceof NotFoundError) err(`No such ${error.resource}.`);

@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.ts';
 import { SealKeyError } from '../adapters/secrets/seal-keys.ts';
+import { SqliteFileError } from '../adapters/storage/sqlite-file-error.ts';
 import { buildServer } from './server.ts';
 import { retiredSettingsWarning } from './retired-settings.ts';
 import { testTuning } from './tuning.ts';
 import { consoleFatalLog, guardProcess, type FatalLog } from './process-guards.ts';
+
+/** EX_TEMPFAIL: a temporary condition, start again (the end of a start from the redirect snapshot). */
+const RESTART_EXIT_CODE = 75;
 
 /** `npm start`: read the configuration, migrate, listen, and stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -26,15 +30,18 @@ async function main(): Promise<void> {
   await server.app.listen({ port: config.PORT, host: config.HOST });
   // The address short links are built on, which a listening socket's address need not be.
   server.app.log.info({ appUrl: config.APP_URL }, `linkpix serves at ${config.APP_URL}`);
-  // After listen, not before: a start never waits for the cache, and visits share its reads.
+  // After listen, not before: a start never waits for the cache, and visits share its reads. A
+  // start from the redirect snapshot has nothing to warm up from.
   const warming = performance.now();
-  server.container.visits.warmUp().then(
-    (links) => server.app.log.info({ links, ms: Math.round(performance.now() - warming) }, 'link cache warmed up'),
-    (err: unknown) => server.app.log.warn({ err }, 'the link cache warm-up failed; links are read as they are visited'),
-  );
+  if (!server.databaseBack)
+    server.container.visits.warmUp().then(
+      (links) => server.app.log.info({ links, ms: Math.round(performance.now() - warming) }, 'link cache warmed up'),
+      (err: unknown) =>
+        server.app.log.warn({ err }, 'the link cache warm-up failed; links are read as they are visited'),
+    );
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
@@ -53,24 +60,30 @@ async function main(): Promise<void> {
       'writing every click and statistic not yet written',
     );
     await server.release();
-    process.exit(0);
+    process.exit(exitCode);
   };
   // A stop that fails (the database closing badly) still ends the process, and says why.
-  const stopOn = (signal: string) => () =>
-    void stop(signal).catch((err: unknown) => {
-      server.app.log.error({ err }, 'the stop failed');
-      process.exit(1);
-    });
+  const stopOn =
+    (signal: string, exitCode = 0) =>
+    () =>
+      void stop(signal, exitCode).catch((err: unknown) => {
+        server.app.log.error({ err }, 'the stop failed');
+        process.exit(1);
+      });
   process.on('SIGTERM', stopOn('SIGTERM'));
   process.on('SIGINT', stopOn('SIGINT'));
   // Started during a database outage, from the redirect snapshot: once the database is back, a
   // graceful stop (every click written), for the supervisor to start it whole (docs/design/snapshot.md).
+  // Not 0: a supervisor that restarts only a failed process (systemd's Restart=on-failure, Docker's
+  // on-failure) must start this one too.
   if (server.databaseBack) {
     server.app.log.warn('the database cannot be reached: started from the redirect snapshot, redirects only');
     server.databaseBack.then(
       () => {
-        server.app.log.info('the database is back: stopping, for the supervisor to start this instance whole');
-        stopOn('the database is back')();
+        server.app.log.info(
+          `the database is back: stopping (exit ${RESTART_EXIT_CODE}) for the supervisor to start this instance whole`,
+        );
+        stopOn('the database is back', RESTART_EXIT_CODE)();
       },
       () => {},
     );
@@ -78,7 +91,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SealKeyError) console.error(error.message);
+  // A start that fails for what its operator must put right says so in one line, not a stack.
+  if (error instanceof ConfigError || error instanceof SealKeyError || error instanceof SqliteFileError)
+    console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

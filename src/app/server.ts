@@ -79,7 +79,7 @@ export async function buildServer(config: Config, overrides: ContainerOverrides 
     metricsServer = (await metrics?.listen((err) => app.log.error({ err }, 'the metrics server failed'))) ?? null;
     logs.toLogger(app.log);
     const jobs = startJobs(container, app, overrides);
-    const startWarnings = startWarningsOf(config, container, app);
+    const startWarnings = startWarningsOf(config, container, app, snapshot !== null);
     const back = snapshot === null ? null : databaseBackOf(container);
     const release = async () => {
       back?.stop();
@@ -275,6 +275,7 @@ async function webOptionsOf(config: Config, container: Container, outage: boolea
   const sharedSecretOf = (db: Container['storage']['db'], name: string) =>
     outage ? Promise.resolve(randomToken(32)) : sharedSecret(db, name);
   return {
+    outage,
     signup: config.SIGNUP,
     csrfSecret: await sharedSecretOf(container.storage.db, 'csrf'),
     countries: visits.countries,
@@ -296,20 +297,25 @@ async function webOptionsOf(config: Config, container: Container, outage: boolea
  * (src/app/background-jobs.ts lists them with their intervals); `stop` ends them and waits for the rounds under way.
  */
 function startJobs(container: Container, app: FastifyInstance, overrides: ContainerOverrides): Scheduler {
-  const jobs = new Scheduler((err, job) =>
-    overrides.onError ? overrides.onError(err) : app.log.error({ err }, `${job.name} failed`),
-  );
+  const jobs = new Scheduler((err, job) => {
+    if (overrides.onError) return overrides.onError(err);
+    // An outage is told by its own lines, when it begins and ends, not by each round it fails (docs/design/outages.md).
+    if (!(err instanceof UnavailableError)) app.log.error({ err }, `${job.name} failed`);
+  });
   for (const job of serverJobs(container)) jobs.add(job);
   jobs.start();
   return jobs;
 }
 
 /** The start's looks at stored data, in the background: links whose scheme is refused now, imports a killed instance left. */
-function startWarningsOf(config: Config, container: Container, app: FastifyInstance) {
+function startWarningsOf(config: Config, container: Container, app: FastifyInstance, outage: boolean) {
   const warningsStop = new AbortController();
-  const warned = warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch(
-    (err: unknown) => app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
-  );
+  // A start from the redirect snapshot has no database to look in; the start that follows its return looks.
+  const warned = outage
+    ? Promise.resolve()
+    : warnOfRefusedSchemes(container.storage.db, config, app.log, warningsStop.signal).catch((err: unknown) =>
+        app.log.error({ err }, 'looking for links with a scheme no longer allowed failed'),
+      );
   // Never fails the start: a leftover that cannot be removed is left (docs/design/imports.md).
   const swept = sweepImportLeftovers().then((removed) => {
     if (removed.length > 0) app.log.info({ removed }, 'removed the uploads of imports a stopped instance left');

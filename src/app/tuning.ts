@@ -55,6 +55,8 @@ const TUNING_TABLE = {
   LINK_CACHE_TTL_MS: { value: 300_000, min: 0, max: 3_600_000 },
   LINK_CACHE_SIZE: { value: 100_000, min: 0, max: 10_000_000 },
   LINK_CACHE_WARM: { value: 10_000, min: 0, max: 10_000_000 },
+  // The redirect snapshot's rounds: a change is in the file within a minute (docs/design/snapshot.md).
+  SNAPSHOT_ROUND_MS: { value: 15_000, min: 50, max: 30_000 },
   // The click pipeline.
   CLICK_BATCH_SIZE: { value: 1000, min: 1, max: 50_000 },
   CLICK_BUFFER_MAX: { value: 100_000, min: 1000, max: 10_000_000 },

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import type { Hmac } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { RedirectDomain, RedirectLink } from '../../core/redirect/redirect-link.ts';
 import { fromSnapshot, type SnapshotDomain, type SnapshotRow } from '../../core/redirect/redirect-snapshot.ts';
@@ -11,9 +12,8 @@ import {
   type SnapshotSecrets,
 } from './snapshot-format.ts';
 
-/** Bytes hashed, and lines read, between two turns of the event loop while a file is loaded. */
-const HASH_SLICE = 1 << 20;
-const LINE_SLICE = 2000;
+/** Bytes read, hashed and parsed at a time, between two turns of the event loop, while a file is loaded. */
+const PIECE_BYTES = 256 * 1024;
 /** Links compiled from the file kept at once; past it, they are compiled again. */
 const COMPILED_MAX = 10_000;
 
@@ -98,19 +98,20 @@ export class SnapshotReader {
   }
 
   private async read(): Promise<LoadedSnapshot | null> {
-    let data: Buffer;
+    const { path } = this.options;
+    let parse: SnapshotParse;
     try {
-      data = await readFile(this.options.path);
+      parse = await parsePieces(path);
     } catch (error) {
-      this.refuse(`the redirect snapshot ${this.options.path} cannot be read (${codeOf(error)})`);
+      this.refuse(`the redirect snapshot ${path} cannot be read (${codeOf(error)})`);
       return null;
     }
-    const refused = await verify(data, this.options);
-    if (typeof refused === 'string') {
-      this.refuse(`the redirect snapshot ${this.options.path} is not served: ${refused}`);
+    const refused = parse.refused ?? checked(parse, this.options);
+    if (refused !== null) {
+      this.refuse(`the redirect snapshot ${path} is not served: ${refused}`);
       return null;
     }
-    return loadLines(refused, this.options.appHost);
+    return new LoadedSnapshot(parse.header!, parse.secrets!, parse.links, parse.domains, this.options.appHost);
   }
 
   private refuse(reason: string): void {
@@ -118,62 +119,131 @@ export class SnapshotReader {
   }
 }
 
-interface Verified {
-  header: SnapshotHeader;
-  secrets: SnapshotSecrets;
-  /** The domain and link lines. */
-  body: string[];
-}
-
-/** The file's parts, or why it is refused. */
-async function verify(data: Buffer, options: SnapshotReaderOptions): Promise<Verified | string> {
-  const text = data.toString('utf8');
-  const lines = text.split('\n');
-  // Written with a newline after the trailer: a file cut short has none.
-  if (lines.length < 5 || lines.pop() !== '') return 'it is cut short';
-  if (lines[0] !== SNAPSHOT_MAGIC) return 'it is not a snapshot of this format version';
-  let header: SnapshotHeader;
-  let secrets: SnapshotSecrets;
+/**
+ * Reads the file a piece at a time, each piece hashed and its lines parsed before the next is
+ * read, the event loop turning between pieces: a large file never holds the thread, nor is it
+ * held whole beside what is kept of it. Stops at the first piece that makes it refused.
+ */
+async function parsePieces(path: string): Promise<SnapshotParse> {
+  const parse = new SnapshotParse();
+  const file = createReadStream(path, { highWaterMark: PIECE_BYTES });
   try {
-    header = JSON.parse(lines[1]!) as SnapshotHeader;
-    secrets = (JSON.parse(lines[2]!) as { secrets: SnapshotSecrets }).secrets;
-  } catch {
-    return 'its header is damaged';
+    for await (const piece of file as AsyncIterable<Buffer>) {
+      parse.piece(piece);
+      if (parse.refused !== null) break;
+      await turn();
+    }
+  } finally {
+    file.destroy();
   }
-  if (typeof secrets?.unlockCookie !== 'string' || typeof header?.writtenAt !== 'number')
-    return 'its header is damaged';
-  const trailer = lines.pop()!;
-  const signed = data.length - Buffer.byteLength(trailer) - 1;
-  const hmac = snapshotHmac(secrets);
-  for (let at = 0; at < signed; at += HASH_SLICE) {
-    hmac.update(data.subarray(at, Math.min(signed, at + HASH_SLICE)));
-    await turn();
-  }
-  if (!trailerHolds(trailer, hmac.digest())) return 'its checksum does not match (a damaged file)';
-  if (header.keyId !== snapshotKeyId(secrets)) return 'its key id is not its secrets';
-  if (header.origin !== options.origin) return 'it was written for another APP_URL';
-  const expected = options.expectedKeyId?.() ?? null;
-  if (expected !== null && expected !== header.keyId) return "it was written under another deployment's secrets";
-  return { header, secrets, body: lines.slice(3) };
+  if (parse.refused === null) parse.end();
+  return parse;
 }
 
-async function loadLines({ header, secrets, body }: Verified, appHost: string): Promise<LoadedSnapshot> {
-  const links = new Map<string, string>();
-  const domains = new Map<string, SnapshotDomain>();
-  for (let i = 0; i < body.length; i++) {
-    const line = body[i]!;
-    if (line.startsWith('L ')) {
-      const json = line.slice(2);
-      // Only the key is read now: the link is parsed and compiled when a visit asks for it.
-      const row = JSON.parse(json) as SnapshotRow;
-      links.set(`${row.host ?? ''} ${row.link.alias.toLowerCase()}`, json);
-    } else if (line.startsWith('D ')) {
-      const domain = JSON.parse(line.slice(2)) as SnapshotDomain;
-      domains.set(domain.name, domain);
+/** What only the whole file tells: its checksum, then whose it is. */
+function checked(parse: SnapshotParse, options: SnapshotReaderOptions): string | null {
+  const { header, secrets } = parse;
+  if (!parse.checksumHolds()) return 'its checksum does not match (a damaged file)';
+  if (header!.keyId !== snapshotKeyId(secrets!)) return 'its key id is not its secrets';
+  if (header!.origin !== options.origin) return 'it was written for another APP_URL';
+  const expected = options.expectedKeyId?.() ?? null;
+  if (expected !== null && expected !== header!.keyId) return "it was written under another deployment's secrets";
+  return null;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * The file's lines as they come, piece by piece. Every line is hashed once the next one begins
+ * (the last is the trailer, which the HMAC is not of); the domain and link lines are kept, a
+ * link as its JSON, parsed again and compiled when a visit asks for it. Nothing is served before
+ * the whole file is read and its checksum holds.
+ */
+class SnapshotParse {
+  refused: string | null = null;
+  header: SnapshotHeader | null = null;
+  secrets: SnapshotSecrets | null = null;
+  readonly links = new Map<string, string>();
+  readonly domains = new Map<string, SnapshotDomain>();
+  private hmac: Hmac | null = null;
+  /** The three lines before the secrets are known, hashed once they are. */
+  private readonly opening: Buffer[] = [];
+  /** The last whole line: hashed once another follows, else the trailer. */
+  private held: Buffer | null = null;
+  /** The bytes after the last newline: the start of a line the next piece ends. */
+  private rest: Buffer = Buffer.alloc(0);
+  private lines = 0;
+  /** A body line that is not what the writer writes: the checksum says why (a writer writes none). */
+  private damaged = false;
+
+  piece(bytes: Buffer): void {
+    const data = this.rest.length === 0 ? bytes : Buffer.concat([this.rest, bytes]);
+    let from = 0;
+    for (let at = data.indexOf(NEWLINE); at !== -1 && this.refused === null; at = data.indexOf(NEWLINE, from)) {
+      this.line(data.subarray(from, at));
+      from = at + 1;
     }
-    if (i % LINE_SLICE === LINE_SLICE - 1) await turn();
+    // Copied: the piece's buffer is not kept for a few bytes of it.
+    this.rest = Buffer.from(data.subarray(from));
   }
-  return new LoadedSnapshot(header, secrets, links, domains, appHost);
+
+  /** The file has ended. Written with a newline after the trailer: a file cut short has none. */
+  end(): void {
+    if (this.rest.length > 0 || this.lines < 4 || this.hmac === null) this.refused = 'it is cut short';
+  }
+
+  checksumHolds(): boolean {
+    return !this.damaged && trailerHolds(this.held!.toString('latin1'), this.hmac!.digest());
+  }
+
+  private line(bytes: Buffer): void {
+    const previous = this.held;
+    this.held = bytes;
+    this.lines++;
+    if (this.lines <= 3) return this.opened(bytes);
+    if (previous === null) return;
+    this.hmac!.update(previous).update('\n');
+    if (!this.damaged) this.body(previous.toString('utf8'));
+  }
+
+  /** The format's line, the header, the secrets: what the rest is checked and kept with. */
+  private opened(bytes: Buffer): void {
+    this.held = null;
+    this.opening.push(bytes);
+    if (this.lines === 1 && bytes.toString('utf8') !== SNAPSHOT_MAGIC) {
+      this.refused = 'it is not a snapshot of this format version';
+    }
+    if (this.lines < 3) return;
+    try {
+      this.header = JSON.parse(this.opening[1]!.toString('utf8')) as SnapshotHeader;
+      this.secrets = (JSON.parse(bytes.toString('utf8')) as { secrets: SnapshotSecrets }).secrets;
+    } catch {
+      this.refused = 'its header is damaged';
+      return;
+    }
+    if (typeof this.secrets?.unlockCookie !== 'string' || typeof this.header?.writtenAt !== 'number') {
+      this.refused = 'its header is damaged';
+      return;
+    }
+    this.hmac = snapshotHmac(this.secrets);
+    for (const opening of this.opening) this.hmac.update(opening).update('\n');
+  }
+
+  private body(line: string): void {
+    try {
+      if (line.startsWith('L ')) {
+        const json = line.slice(2);
+        // Only the key is read now: the link is parsed and compiled when a visit asks for it.
+        const row = JSON.parse(json) as SnapshotRow;
+        this.links.set(`${row.host ?? ''} ${row.link.alias.toLowerCase()}`, json);
+      } else if (line.startsWith('D ')) {
+        const domain = JSON.parse(line.slice(2)) as SnapshotDomain;
+        this.domains.set(domain.name, domain);
+      }
+    } catch {
+      this.damaged = true;
+    }
+  }
 }
 
 function codeOf(error: unknown): string {

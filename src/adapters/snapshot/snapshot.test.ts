@@ -245,3 +245,36 @@ test('a start during the outage: the domain names never loaded, the snapshot sti
   assert.equal((await cache.find('brand.test', 'brand'))?.url, 'https://example.com/Brand');
   assert.equal((await cache.domain('brand.test'))?.id, 7);
 });
+
+test('a large file is read a piece at a time, the event loop turning between pieces; lines and characters cut by a piece are whole', async () => {
+  const s = setup();
+  s.source.rows = [];
+  // Characters of two to four bytes, so that pieces end inside them; one line longer than a piece.
+  for (let i = 1; i <= 6000; i++) {
+    const r = row(i, `é${i}`);
+    r.link.url = `https://example.com/${'ü€🙂'.repeat(40)}/${i}`;
+    s.source.rows.push(r);
+  }
+  s.source.rows[2999]!.link.url = `https://example.com/${'ß🙂'.repeat(100_000)}`;
+  await s.writer.round();
+  const bytes = statSync(s.path).size;
+  assert.ok(bytes > 3 * 256 * 1024, `a file of several pieces (${bytes} bytes)`);
+
+  let turns = 0;
+  let probing = true;
+  const probe = () => {
+    turns++;
+    if (probing) setImmediate(probe);
+  };
+  setImmediate(probe);
+  const loaded = await s.reader.load();
+  probing = false;
+  assert.ok(loaded);
+  assert.equal(loaded.size, 6000);
+  assert.ok(turns >= Math.floor(bytes / (256 * 1024)), `the event loop turned between pieces (${turns} turns)`);
+  for (const i of [1, 2999, 3001, 6000]) {
+    assert.equal(loaded.link(APP_HOST, `é${i}`)?.url, s.source.rows[i - 1]!.link.url, `link ${i}`);
+  }
+  assert.equal(loaded.link(APP_HOST, 'é3000')?.url, `https://example.com/${'ß🙂'.repeat(100_000)}`);
+  assert.deepEqual(s.refused, []);
+});

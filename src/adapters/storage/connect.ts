@@ -9,6 +9,7 @@ import { defineSqliteFunctions } from './sqlite-functions.ts';
 import { guardedPool } from './guarded-pool.ts';
 import { LOCK_WAIT_MS, SqliteServerDriver } from './sqlite-driver.ts';
 import { SqliteReaderDialect } from './reader/sqlite-reader.ts';
+import { sqliteFileError } from './sqlite-file-error.ts';
 import { OutageReporter, type OutageLog } from '../shared/outage-reporter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -119,9 +120,16 @@ function connectSqlite(path: string, lockWaitMs: number): Storage {
 
 /** A better-sqlite3 connection set up as every linkpix connection is (WAL, foreign keys, lower()). */
 export function openSqlite(path: string, options: { busyTimeoutMs?: number } = {}): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  sqlite.pragma('journal_mode = WAL');
+  let sqlite: SQLite.Database | null = null;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    sqlite = new SQLite(path);
+    // The first read of the file: one that is not SQLite's fails here, not in the migrations.
+    sqlite.pragma('journal_mode = WAL');
+  } catch (error) {
+    sqlite?.close();
+    throw sqliteFileError(path, error);
+  }
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? LOCK_WAIT_MS}`);

@@ -17,6 +17,7 @@ import { clearSessionCookie, sessionTokenOf } from './session-cookie.ts';
 import { sendErrorPage } from './error-pages.ts';
 import { installWebRateLimit } from './web-rate-limit.ts';
 import { installTwoFactorGate } from './two-factor-gate.ts';
+import { installOutagePages } from './outage-pages.ts';
 import { seeOther } from './respond.ts';
 import type { WebContext } from './web-context.ts';
 import { webRuleOf, type WebPolicedRoute } from './web-route-actions.ts';
@@ -63,6 +64,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: WebContext, doma
     web.decorateRequest('formState', null);
     const secret = ctx.web.csrfSecret;
     const checkToken = csrfCheck(secret);
+    // First: a start from the redirect snapshot reads no session, and serves no page.
+    if (ctx.web.outage) installOutagePages(web, secret, domainRoot);
 
     web.addHook('onRequest', async (request, reply) => {
       const token = sessionTokenOf(request);

@@ -56,6 +56,8 @@ export interface WebOptions {
   rateLimit?: RateLimitSettings;
   /** The live clicks' streams (GET /account/live); absent: no such route. */
   live?: LiveStreams;
+  /** A start during a database outage, from the redirect snapshot: every page answers 503 (outage-pages.ts). */
+  outage?: boolean;
 }
 
 /** Single sign-on with an OpenID provider (docs/design/teams.md); absent when OIDC_ISSUER is not set. */
