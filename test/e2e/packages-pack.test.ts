@@ -1,17 +1,29 @@
 // The packages as people get them: `npm pack` in packages/sdk and packages/cli, the tarballs
-// installed into a project of their own with `npm install --offline` (their one dependency,
-// openapi-fetch, from the npm cache), then used there: the SDK imported and type-checked
+// installed into a project of their own with `npm install --offline`, then used there: the SDK imported and type-checked
 // against, the CLI run through its `linkpix` bin and `npx linkpix`, against a running server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { ROOT, run } from '../support/processes.ts';
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** The names a package depends on, and theirs, as installed in the repository's node_modules. */
+function dependenciesOf(folder: string, seen = new Set<string>()): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    dependenciesOf(join(ROOT, 'node_modules', name), seen);
+  }
+  return seen;
+}
 
 describe('the SDK and the CLI packed, installed elsewhere', () => {
   let h: Harness;
@@ -34,12 +46,26 @@ describe('the SDK and the CLI packed, installed elsewhere', () => {
       assert.ok(files.includes('README.md'), `${name} packs its README`);
       assert.ok(!files.some((f) => f.startsWith('src/') || f.endsWith('.tsbuildinfo')), files.join(' '));
     }
+    // Their dependencies are packed from the repository's node_modules and installed beside them:
+    // a lockfile install caches tarballs but not the registry's package documents, so an offline
+    // install of a name would need a cache that a fresh machine does not have.
+    const dependencies: string[] = [];
+    for (const name of dependenciesOf(join(ROOT, 'packages', 'sdk'))) {
+      const packed = await run(
+        'npm',
+        ['pack', '--json', '--pack-destination', dir],
+        {},
+        join(ROOT, 'node_modules', name),
+      );
+      assert.equal(packed.code, 0, packed.stderr);
+      dependencies.push(join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename));
+    }
     probe = join(dir, 'probe');
     mkdirSync(probe);
     writeFileSync(join(probe, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
     const installed = await run(
       'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', tarballs.sdk!, tarballs.cli!],
+      ['install', '--offline', '--no-audit', '--no-fund', tarballs.sdk!, tarballs.cli!, ...dependencies],
       {},
       probe,
     );
