@@ -29,10 +29,9 @@ async function exchange(request: FastifyRequest, reply: FastifyReply): Promise<F
   try {
     await mcp.connect(transport);
     const url = new URL(request.url, `${request.protocol}://${request.host}`);
-    const answer = await transport.handleRequest(
-      new Request(url, { method: 'POST', headers: webHeaders(request) }),
-      { parsedBody: request.body },
-    );
+    const answer = await transport.handleRequest(new Request(url, { method: 'POST', headers: webHeaders(request) }), {
+      parsedBody: request.body,
+    });
     reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
     return await reply.send(await answer.text());
