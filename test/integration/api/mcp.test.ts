@@ -207,6 +207,11 @@ onEachEngine(
       assert.equal(raw.status, 200, raw.text);
       assert.equal(raw.body.result.serverInfo.name, 'linkpix');
       assert.equal(raw.headers.get('mcp-session-id'), null, 'stateless: no session');
+      const notice = { jsonrpc: '2.0', method: 'notifications/initialized' };
+      const noticed = await h().request('POST', '/api/v1/mcp', { json: notice, headers: accept, key });
+      assert.equal(noticed.status, 202, noticed.text);
+      const jsonOnly = await h().request('POST', '/api/v1/mcp', { json: initialize, key });
+      assert.equal(jsonOnly.status, 406, 'the transport asks for both JSON and SSE in Accept');
       const openapi = await h().request('GET', '/api/openapi.json');
       assert.equal(openapi.body.paths['/api/v1/mcp'], undefined, 'hidden from the OpenAPI document');
     });
