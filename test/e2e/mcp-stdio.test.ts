@@ -78,14 +78,14 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     test('a key without links:write is refused create_link by its route; a bad key fails the handshake', async () => {
       const made = await fetch(`${server.base}/api/v1/workspaces`, { headers: { authorization: `Bearer ${key}` } });
-      const workspaceId = ((await made.json()) as Json).data[0].id as number;
+      const workspaceId = (await made.json()).data[0].id as number;
       const scoped = await fetch(`${server.base}/api/v1/workspaces/${workspaceId}/api-keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'read only', scopes: ['links:read'] }),
       });
       assert.equal(scoped.status, 201);
-      const readOnly = ((await scoped.json()) as Json).data.key as string;
+      const readOnly = (await scoped.json()).data.key as string;
       const client = await stdioClient(server.base, readOnly);
       try {
         const refused = await client.callTool({ name: 'create_link', arguments: { url: 'https://example.com/no' } });
@@ -94,7 +94,10 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       } finally {
         await client.close();
       }
-      await assert.rejects(stdioClient(server.base, 'lpx_not_a_key'), /linkpix: the server refused the key \(401 Unauthenticated\)/);
+      await assert.rejects(
+        stdioClient(server.base, 'lpx_not_a_key'),
+        /linkpix: the server refused the key \(401 Unauthenticated\)/,
+      );
     });
   });
 }

@@ -21,10 +21,13 @@ export interface ApiAnswer {
 export type ApiCaller = (call: ApiCall) => Promise<ApiAnswer>;
 
 /** The query string of a call: lists as repeated names, nulls left out. */
-export function queryString(query: Record<string, unknown>): string {
+function queryString(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    for (const one of [value].flat()) if (one !== undefined && one !== null) params.append(name, String(one));
+    for (const one of [value].flat())
+      if (one !== undefined && one !== null)
+        // Numbers and booleans as JSON writes them (5, true); text as it is.
+        params.append(name, typeof one === 'string' ? one : JSON.stringify(one));
   }
   const text = params.toString();
   return text === '' ? '' : `?${text}`;

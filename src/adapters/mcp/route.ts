@@ -4,7 +4,7 @@ import { errorEnvelope } from '../shared/errors/error-handler.ts';
 import { injectCaller } from './api-caller.ts';
 import { createMcpServer } from './server.ts';
 
-export const MCP_PATH = '/api/v1/mcp';
+const MCP_PATH = '/api/v1/mcp';
 
 /** The request's headers as the Web standard's, for the SDK's transport. */
 function webHeaders(request: FastifyRequest): Headers {
