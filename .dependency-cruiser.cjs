@@ -64,6 +64,8 @@ const ADAPTER_IMPORTS_ALLOWED = [
   ['http', 'metrics'],
   ['http', 'qr'],
   ['http', 'ua'],
+  // The MCP tools' input schemas are the API routes' own validators (docs/design/mcp.md).
+  ['mcp', 'http'],
   ['qr', 'images'],
   ['redirect', 'geo'],
   ['redirect', 'metrics'],

@@ -31,6 +31,7 @@ const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
 const UNTIMED_PROCESS_FILES = [
   'test/e2e/app-url-default.test.ts',
+  'test/e2e/mcp-stdio.test.ts',
   'test/e2e/people-cli.test.ts',
   'test/e2e/process-guards.test.ts',
   'test/e2e/request-log.test.ts',

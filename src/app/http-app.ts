@@ -19,6 +19,7 @@ import type { RedirectContext } from '../adapters/redirect/visit-context.ts';
 import { sendPage } from '../adapters/redirect/answer.ts';
 import { createNonce } from '../adapters/redirect/pages/csp.ts';
 import { renderNotFound } from '../adapters/redirect/pages/not-found.ts';
+import { registerMcpRoute } from '../adapters/mcp/route.ts';
 import { registerWebApp } from '../adapters/web/app/plugin.ts';
 import type { WebContext } from '../adapters/web/app/web-context.ts';
 import type { MetricsText } from '../adapters/metrics/metrics-registry.ts';
@@ -85,6 +86,7 @@ export async function createHttpApp(
     requestTimeoutMs: options.requestTimeoutMs,
     rateLimit: options.rateLimit,
     metrics: metrics?.endpoint ?? null,
+    moreKeyedRoutes: registerMcpRoute,
   });
   if (web) await registerWebApp(app, web, redirect ? redirectHandlers(redirect).domainRoot : undefined);
   if (redirect) {

@@ -1,12 +1,15 @@
 // The packages as people get them: `npm pack` in packages/sdk and packages/cli, the tarballs
-// installed into a project of their own with `npm install --offline`, then used there: the SDK imported and type-checked
-// against, the CLI run through its `linkpix` bin and `npx linkpix`, against a running server.
+// installed into a project of their own with `npm install --offline`, then used there: the SDK
+// imported and type-checked against, the CLI run through its `linkpix` bin and `npx linkpix`
+// (`linkpix mcp` driven by the MCP SDK's stdio client), against a running server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { ROOT, run } from '../support/processes.ts';
 
@@ -124,5 +127,20 @@ export const wrong = (l: Link) => l.nonexistent;
     const operator = await run(bin, ['users', 'create', '--email', 'a@example.com'], env, probe);
     assert.equal(operator.code, 2);
     assert.match(operator.stderr, /Unknown command "users"/);
+  });
+
+  test('`npx linkpix mcp` of the packed CLI: an MCP server on stdio relaying to the server', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: probe, LINKPIX_URL: h.baseUrl, LINKPIX_API_KEY: key };
+    const client = new Client({ name: 'packed', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: 'npx', args: ['--offline', 'linkpix', 'mcp'], cwd: probe, env }),
+    );
+    try {
+      assert.equal((await client.listTools()).tools.length, 8);
+      const made = await client.callTool({ name: 'create_link', arguments: { url: 'https://example.com/packed-mcp' } });
+      assert.equal(made.isError, undefined, JSON.stringify(made));
+    } finally {
+      await client.close();
+    }
   });
 });

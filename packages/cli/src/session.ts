@@ -5,7 +5,7 @@ import { AuthError } from './exit-codes.js';
 type Env = Record<string, string | undefined>;
 
 /** The server and key to use: LINKPIX_URL and LINKPIX_API_KEY where set, else the login's. */
-function credentials(env: Env): { url: string; apiKey: string } {
+export function credentials(env: Env): { url: string; apiKey: string } {
   const login = env.LINKPIX_URL && env.LINKPIX_API_KEY ? null : readLogin(env);
   const url = env.LINKPIX_URL || login?.url;
   const apiKey = env.LINKPIX_API_KEY || login?.api_key;

@@ -33,6 +33,11 @@ export interface ApiOptions {
   rateLimit: RateLimitSettings;
   /** GET /metrics on this app, behind a bearer token; null: not here (metrics off, or on METRICS_PORT). */
   metrics: { metrics: MetricsText; token: string } | null;
+  /**
+   * Routes of another adapter behind the same key, rate limit and policy (the MCP endpoint, whose
+   * tools call these routes): src/app passes them in, so that this adapter imports none of them.
+   */
+  moreKeyedRoutes?: ((api: FastifyInstance) => void) | undefined;
 }
 
 /** The API's paths, open to other origins (CORS); an unknown one answers the API's 404. */
@@ -85,6 +90,7 @@ async function registerKeyedRoutes(
     spoolMs: uploadWindowMs(options.requestTimeoutMs),
   });
   await registerQrLogoRoutes(api, ctx);
+  options.moreKeyedRoutes?.(api);
 }
 
 /** phpShort's other names and blank fields folded into one shape before validation (normalize-input.ts); a body only on writes. */

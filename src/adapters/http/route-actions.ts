@@ -49,8 +49,11 @@ export interface PolicedRoute {
   url: string;
   /** The action the route needs; null: any live key of its user. */
   action: Action | null;
-  /** Who checks it: this hook, before the route runs, or the workspaces service, per workspace of the path. */
-  checkedBy: 'route' | 'service';
+  /**
+   * Who checks it: this hook, before the route runs; the workspaces service, per workspace of the
+   * path; or, for the MCP endpoint, each tool's own route, which the tool calls with the same key.
+   */
+  checkedBy: 'route' | 'service' | 'tools';
   /** The action instead when the path's user_id is the key's own user (leaving a workspace). */
   ownId?: Action;
 }
@@ -75,6 +78,9 @@ function policyOfRoute(method: string, url: string): PolicedRoute {
     const ownId = OWN_ID_ACTIONS[key];
     return { method, url, action, checkedBy: 'service', ...(ownId ? { ownId } : {}) };
   }
+  // The MCP endpoint (docs/design/mcp.md) needs a live key; each tool calls its API route with that
+  // key, and the route checks its own action there, so a key's role and scopes apply per tool.
+  if (head === 'mcp' && segments.length === 1) return { method, url, action: null, checkedBy: 'tools' };
   if (head === 'account' && segments.length === 1 && (method === 'GET' || method === 'HEAD'))
     return route('account.read');
   if (head === 'links' && second === 'export') return route('links.export');

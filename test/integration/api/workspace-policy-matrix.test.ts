@@ -103,9 +103,15 @@ async function walk(h: Harness, cases: Case[], keys: Map<Role, RoleKeys>): Promi
   }
 }
 
-/** Routes any live key of its user may take, whatever its scopes (docs/api.md §19). */
+/**
+ * Routes any live key of its user may take, whatever its scopes (docs/api.md §19). The MCP endpoint
+ * is one: each of its tools is checked by the route it calls (mcp.test.ts walks the refusals).
+ */
 const NO_SCOPE = new Set([
   'GET /api/v1/account',
+  'GET /api/v1/mcp',
+  'POST /api/v1/mcp',
+  'DELETE /api/v1/mcp',
   'GET /api/v1/workspaces',
   'GET /api/v1/workspaces/:id',
   'POST /api/v1/invitations/:token/accept',

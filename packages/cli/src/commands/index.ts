@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { linksDelete, linksEdit, linksGet, linksList, shorten } from './links.js';
 import { login, logout } from './login.js';
+import { mcp } from './mcp.js';
 import { qr } from './qr.js';
 import { stats } from './stats.js';
 
@@ -15,6 +16,7 @@ export const COMMANDS: Record<string, Command> = {
   'links delete': linksDelete,
   stats,
   qr,
+  mcp,
 };
 
 /**
