@@ -14,6 +14,8 @@ import type { Container } from './container.ts';
 //                                   HEALTH_CHECK_INTERVAL_HOURS=0)
 //   scheduled link changes          SCHEDULE_POLL_MS (30 s); again when full     after an interval
 //   retention (clicks, audit log)   RETENTION: hourly                            a minute after start
+//   the broken-links digest         DIGEST: hourly (mail once a UTC day; off     a minute after start
+//                                   without SMTP_URL)
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
 //   the redirect snapshot           SNAPSHOT_ROUND_MS (15 s); writes only when   after an interval
@@ -28,6 +30,8 @@ import type { Container } from './container.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS, and audit entries past their age, are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
+/** The broken-links digest's round: a person's day is claimed by the first round past midnight UTC (docs/design/health.md). */
+const DIGEST = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 /** Daily statistics of finished months are folded into monthly ones a round at a time (docs/design/statistics.md). */
 const FOLDING = { firstDelayMs: 60_000, intervalMs: 5_000 };
 /** A settle round of the links' click counts gives way after this; the rest waits for the next. */
@@ -52,12 +56,14 @@ export type JobParts = Pick<
   | 'health'
   | 'healthScheduled'
   | 'linkSchedules'
+  | 'healthDigests'
 >;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
 export function serverJobs(parts: JobParts): Job[] {
   const { tuning, statsMaintenance, audit, linkClickCounts, hooks, visits, health, healthScheduled, linkSchedules } =
     parts;
+  const { healthDigests } = parts;
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -104,6 +110,8 @@ export function serverJobs(parts: JobParts): Job[] {
       intervalMs: tuning.HEALTH_ROUND_MS,
       round: () => health.round(HEALTH_BATCH),
     });
+  if (healthDigests)
+    jobs.push({ name: 'the broken-links digest', ...DIGEST, round: async () => void (await healthDigests.round()) });
   if (linkClickCounts) {
     jobs.push({
       name: "settling the links' click counts",

@@ -32,9 +32,10 @@ import { webhooksOf } from './container/webhooks.ts';
 import { statsServices } from './container/stats.ts';
 import { ruleServices } from './container/rules.ts';
 import { healthOf } from './container/health.ts';
+import { digestsOf, type DigestArea } from './container/digests.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
 
-export interface Container extends ApiContext {
+export interface Container extends ApiContext, DigestArea {
   signIn: SignInService;
   /** The key sealing secrets at rest (docs/design/secrets.md); the start awaits its check. */
   sealKeys: SealKeys;
@@ -135,6 +136,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const { links, qr, images } = linkArea;
   return {
     ...linkArea,
+    ...digestsOf(base, mail.server),
     ...workspaceServices(base, { accounts, accountsService: people.service, mailServer: mail.server }),
     ...recordServices(base, stores),
     ...domainServices(base, { stores, urls, accounts, checks: overrides.domainChecks }),

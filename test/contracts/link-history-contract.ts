@@ -1,8 +1,8 @@
 // What the links' history and scheduled changes promise (src/core/links/link-history.ts,
 // link-schedules.ts), as the history service, the restore and the schedule round rely on them
 // (docs/design/history.md): versions numbered from 1 per link in the order appended, read back
-// whole newest first with the actor's name, in the link's account only, paged; a schedule leaves
-// pending once (a second settle is refused), due ones by time. Run on the SQL stores of both
+// whole newest first with the actor's name, in the link's account only, paged, and each link's
+// last state; a schedule leaves pending once (a second settle is refused), due ones by time. Run on the SQL stores of both
 // engines (no fake: services write through their unit of work).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,6 +95,11 @@ export function describeLinkHistoryContract(name: string, make: () => LinkHistor
       const bob = await s.account('Bob');
       assert.equal((await s.history.list(bob, one, { page: 1, perPage: 10 })).total, 0);
       assert.equal(await s.history.find(bob, one, 1), null);
+
+      const latest = await s.history.latestStates([one, two, 999_999_999]);
+      assert.deepEqual([...latest.keys()].sort(), [one, two].sort(), 'a link without versions is absent');
+      assert.equal(latest.get(one)!.url, 'https://a/1', "the last version's state");
+      assert.equal(latest.get(two)!.url, 'https://b/1');
     });
 
     test('a schedule leaves pending once; due by time; in its account only', async () => {

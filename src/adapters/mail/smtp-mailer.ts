@@ -16,7 +16,8 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    const { to, subject, text, html } = message;
+    await this.transport.sendMail({ from: this.from, to, subject, text, ...(html === undefined ? {} : { html }) });
   }
 
   close(): void {

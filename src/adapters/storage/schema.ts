@@ -18,6 +18,16 @@ export interface AccountsTable {
 export interface UsersTable {
   id: number;
   created_at: number;
+  /** 1: the person gets the daily digest of newly broken links of the workspaces they administer (migration 0047). */
+  health_digest: Generated<number>;
+}
+
+/** A broken-links digest claimed for a person, a workspace and a UTC day; `until`: the end of the window it told (migration 0047). */
+export interface HealthDigestsTable {
+  workspace_id: number;
+  user_id: number;
+  day: string;
+  until: number;
 }
 
 export interface MembershipsTable {
@@ -435,6 +445,7 @@ export interface Database {
   pixels: PixelsTable;
   links: LinksTable;
   link_health: LinkHealthTable;
+  health_digests: HealthDigestsTable;
   link_pixels: LinkPixelsTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;

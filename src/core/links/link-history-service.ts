@@ -5,11 +5,11 @@ import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { RedirectInvalidation } from '../redirect/redirect-events.ts';
 import type { AuditActor } from '../audit/audit-entry.ts';
 import type { LinkView } from './link.ts';
-import type { LinkChangePorts } from './links-service.ts';
+import { tagLinks, type LinkChangePorts } from './links-service.ts';
 import type { LinkHistory, LinkVersion } from './link-history.ts';
 import { LinkViews } from './link-views.ts';
 import { auditLinks } from './link-audit.ts';
-import { restoredFields, versionNotFound } from './link-restore.ts';
+import { restoredFields, restoredTagNames, versionNotFound } from './link-restore.ts';
 
 export interface LinkHistoryDeps extends LinkChangePorts {
   /** The history read outside a change (the list, the version a restore starts from). */
@@ -51,6 +51,7 @@ export class LinkHistoryService {
     const view = await this.unit(async (tx) => {
       const link = await tx.links.update(accountId, linkId, fields, pixelIds, now);
       if (!link) throw new NotFoundError('link');
+      await tagLinks(tx.tags, accountId, [linkId], await restoredTagNames(tx, accountId, from.state), now);
       const view = (await new LinkViews(tx).of(accountId, [link]))[0]!;
       await tx.onEvent?.changed(accountId, 'link.updated', [{ link, view }]);
       const restorer: AuditActor = { ...actor, via: 'restore' };

@@ -1,13 +1,21 @@
 import type { AuditActor, AuditChanges } from '../audit/audit-entry.ts';
 import type { Page, PageRequest } from '../shared/page.ts';
+import type { Tag } from '../tags/tag.ts';
 import type { Link, LinkFields } from './link.ts';
 
+/** A tag as a version keeps it: its id, followed through a rename, and its name, to make it again once deleted. */
+export interface VersionTag {
+  id: number;
+  name: string;
+}
+
 /**
- * A link as one of its versions left it: every field a client sets, and its pixels
+ * A link as one of its versions left it: every field a client sets, its pixels and its tags
  * (docs/design/history.md). Secrets are kept as their hashes, so a restore brings a password
- * back; only `changes` is ever shown.
+ * back; only `changes` is ever shown. `tags` absent: a version written before tags were kept
+ * (a restore of it leaves the link's tags as they are).
  */
-export type LinkState = LinkFields & { pixelIds: number[] };
+export type LinkState = LinkFields & { pixelIds: number[]; tags?: VersionTag[] };
 
 /** One version about to be appended, in the unit of work of the change it records. */
 export interface NewLinkVersion {
@@ -38,11 +46,13 @@ export interface LinkHistory {
   /** The link's versions, newest first (an empty page for a link of another account). */
   list(accountId: number, linkId: number, page: PageRequest): Promise<Page<LinkVersion>>;
   find(accountId: number, linkId: number, version: number): Promise<LinkVersion | null>;
+  /** Each of these links' last version's state (a link with none is absent). */
+  latestStates(linkIds: readonly number[]): Promise<Map<number, LinkState>>;
 }
 
-/** The state a version keeps of a link: its settable fields and pixels, nothing the service keeps. */
-export function stateOf(link: Link): LinkState {
-  return {
+/** The state a version keeps of a link: its settable fields, pixels and tags (when known), nothing the service keeps. */
+export function stateOf(link: Link, tags?: readonly Tag[]): LinkState {
+  const state: LinkState = {
     domainId: link.domainId,
     spaceId: link.spaceId,
     alias: link.alias,
@@ -63,4 +73,21 @@ export function stateOf(link: Link): LinkState {
     endsAt: link.endsAt,
     pixelIds: [...link.pixelIds].sort((a, b) => a - b),
   };
+  if (tags) state.tags = tags.map((t) => ({ id: t.id, name: t.name })).sort((a, b) => a.name.localeCompare(b.name));
+  return state;
+}
+
+/**
+ * A version's `tags` change, `[[old names], [new names]]`: by id, so a tag renamed since the
+ * version before is no change of the link's; null when the tags are the same or either side is
+ * unknown (a version from before tags were kept).
+ */
+export function tagChange(
+  before: readonly VersionTag[] | undefined,
+  after: readonly VersionTag[] | undefined,
+): [string[], string[]] | null {
+  if (!before || !after) return null;
+  const ids = (tags: readonly VersionTag[]) => JSON.stringify(tags.map((t) => t.id).sort((a, b) => a - b));
+  if (ids(before) === ids(after)) return null;
+  return [before.map((t) => t.name), after.map((t) => t.name)];
 }

@@ -27,6 +27,23 @@ export async function restoredFields(
   return { fields, pixelIds: wanted.filter((id) => kept.has(id)) };
 }
 
+/**
+ * The names of the tags a version had, as the restore gives them back (tagLinks makes the
+ * missing ones): a tag renamed since is found by its id and keeps its new name, a deleted one
+ * is made again by its name. undefined: the version kept no tags, the link's stay as they are.
+ */
+export async function restoredTagNames(
+  ports: Pick<LinkChangePorts, 'tags'>,
+  accountId: number,
+  state: LinkState,
+): Promise<string[] | undefined> {
+  const { tags } = ports;
+  if (!state.tags || !tags) return undefined;
+  const names: string[] = [];
+  for (const kept of state.tags) names.push((await tags.findById(accountId, kept.id))?.name ?? kept.name);
+  return names;
+}
+
 /** A version that is not the link's: as a link of another workspace, not found. */
 export function versionNotFound(): never {
   throw new NotFoundError('version');

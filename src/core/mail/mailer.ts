@@ -1,8 +1,9 @@
-/** One plain-text email to one person. */
+/** One email to one person: plain text, and the same as HTML where a mail has both. */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  html?: string;
 }
 
 /** Sends email; an adapter picks how (SMTP, or a log line when there is no mail server). */

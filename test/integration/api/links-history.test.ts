@@ -1,6 +1,6 @@
 // A link's history (docs/design/history.md) over the API: a version for each change through the
-// API, bulk and import, newest first, secrets as "changed"; a restore as a new version; who may
-// read and restore; both engines.
+// API, bulk and import, newest first, secrets as "changed"; tags kept and put back; a restore as
+// a new version; who may read and restore; both engines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
@@ -103,6 +103,55 @@ onEachEngine('API link history', (h) => {
     assert.deepEqual(restored.changes.url, ['https://example.com/two', 'https://example.com/one']);
     assert.equal(restored.changes.password, 'changed');
     assert.equal((await restore(h(), person.key, link.id, 9)).status, 404, 'no such version');
+  });
+
+  test('tags: kept by each version, told as [[old], [new]], put back by a restore (a renamed tag followed, a deleted one made again)', async () => {
+    const person = await h().account();
+    const { key } = person;
+    const link = await makeLink(h(), key, { url: 'https://example.com/tags', 'tags[]': ['alpha', 'beta'] });
+    const put = await h().request('PUT', `/api/v1/links/${link.id}`, { key, json: { tags: ['beta', 'gamma'] } });
+    assert.equal(put.status, 200, put.text);
+    const tags = (await h().request('GET', '/api/v1/tags', { key })).body.data as Json[];
+    const idOf = (name: string) => tags.find((t) => t.name === name).id;
+    const renamed = await h().request('PUT', `/api/v1/tags/${idOf('beta')}`, { key, json: { name: 'bravo' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal((await h().request('DELETE', `/api/v1/tags/${idOf('alpha')}`, { key })).status, 200);
+    const moved = await h().request('PUT', `/api/v1/links/${link.id}`, {
+      key,
+      json: { url: 'https://example.com/t2' },
+    });
+    assert.equal(moved.status, 200, moved.text);
+
+    const [urlOnly, retagged, created] = (await history(h(), key, link.id)).data;
+    assert.deepEqual(created.changes.tags, [[], ['alpha', 'beta']]);
+    assert.deepEqual(
+      retagged.changes,
+      {
+        tags: [
+          ['alpha', 'beta'],
+          ['beta', 'gamma'],
+        ],
+      },
+      'a change of tags alone is a version',
+    );
+    assert.deepEqual(
+      urlOnly.changes,
+      { url: ['https://example.com/tags', 'https://example.com/t2'] },
+      'a rename is no change of the link',
+    );
+
+    const back = await restore(h(), key, link.id, 1);
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(back.body.data.tags, ['alpha', 'bravo'], 'beta followed to its new name; alpha made again');
+    const [restored] = (await history(h(), key, link.id)).data;
+    assert.deepEqual(restored.changes.tags, [
+      ['bravo', 'gamma'],
+      ['alpha', 'bravo'],
+    ]);
+    const again = (await h().request('GET', '/api/v1/tags', { key })).body.data as Json[];
+    assert.deepEqual(again.map((t) => t.name).sort(), ['alpha', 'bravo', 'gamma']);
+    assert.notEqual(again.find((t) => t.name === 'alpha').id, idOf('alpha'), 'a new tag of the old name');
+    assert.equal(again.find((t) => t.name === 'bravo').id, idOf('beta'));
   });
 
   test('restore: an alias taken since is a 422 naming alias; a takedown stays', async () => {

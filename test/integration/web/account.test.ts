@@ -115,7 +115,13 @@ onEachEngine('web: the account page', (h) => {
       });
       assert.equal(reply.status, 403);
     }
-    for (const path of ['/account/password', '/account/sessions/end-others', '/account/delete', '/account/api-keys']) {
+    for (const path of [
+      '/account/password',
+      '/account/notifications',
+      '/account/sessions/end-others',
+      '/account/delete',
+      '/account/api-keys',
+    ]) {
       const reply = await client.send('POST', path, '_csrf=wrong&new_password=x&password=x', {
         'content-type': 'application/x-www-form-urlencoded',
       });

@@ -18,8 +18,8 @@ onEachEngine('web: link history and schedules', (h) => {
   });
 
   test('the timeline, and a restore asked, then posted', async () => {
-    const link = (await api('POST', '/api/v1/links', { url: 'https://example.com/first' })).body.data;
-    await api('PUT', `/api/v1/links/${link.id}`, { url: 'https://example.com/<second>' });
+    const link = (await api('POST', '/api/v1/links', { url: 'https://example.com/first', tags: ['launch'] })).body.data;
+    await api('PUT', `/api/v1/links/${link.id}`, { url: 'https://example.com/<second>', tags: ['launch', 'q3'] });
     assert.match(
       (await me.get(`/links/${link.id}/edit`)).text,
       new RegExp(`href="/links/${link.id}/history">History<`),
@@ -28,6 +28,7 @@ onEachEngine('web: link history and schedules', (h) => {
     assert.equal(page.status, 200);
     assert.match(page.text, /Version 2/);
     assert.match(page.text, /https:\/\/example\.com\/&lt;second&gt;/);
+    assert.match(page.text, /<code>tags<\/code>: <del>launch<\/del> → <ins>launch, q3<\/ins>/, 'tags by name');
     assert.match(page.text, new RegExp(`href="/links/${link.id}/history/1/restore"`));
     const ask = await me.get(`/links/${link.id}/history/1/restore`);
     assert.equal(ask.status, 200);
@@ -39,7 +40,9 @@ onEachEngine('web: link history and schedules', (h) => {
       { from: `/links/${link.id}/history/1/restore` },
     );
     assertSeeOther(done, `/links/${link.id}/history`);
-    assert.equal((await api('GET', `/api/v1/links/${link.id}`)).body.data.url, 'https://example.com/first');
+    const restored = (await api('GET', `/api/v1/links/${link.id}`)).body.data;
+    assert.equal(restored.url, 'https://example.com/first');
+    assert.deepEqual(restored.tags, ['launch']);
     assert.match((await me.get(`/links/${link.id}/history`)).text, /Restored version 1/);
   });
 

@@ -71,6 +71,26 @@ export class SqlLinkHistory implements LinkHistory {
     return row ? toVersion(row) : null;
   }
 
+  async latestStates(linkIds: readonly number[]): Promise<Map<number, LinkState>> {
+    if (linkIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('link_history as h')
+      .select(['h.link_id', 'h.state'])
+      .where('h.link_id', 'in', [...new Set(linkIds)])
+      .where((eb) =>
+        eb(
+          'h.version',
+          '=',
+          eb
+            .selectFrom('link_history as newest')
+            .select((n) => n.fn.max('newest.version').as('last'))
+            .whereRef('newest.link_id', '=', 'h.link_id'),
+        ),
+      )
+      .execute();
+    return new Map(rows.map((r) => [r.link_id, JSON.parse(r.state) as LinkState]));
+  }
+
   private withNames(query: Query) {
     return query
       .leftJoin('accounts as person', 'person.id', 'link_history.user_id')

@@ -16,6 +16,7 @@ import type { LiveStreams } from '../features/live/live-streams.ts';
 import type { SsoSignIn } from '../../../core/sso/sso-sign-in.ts';
 import type { SsoLinks } from '../../../core/sso/sso-links.ts';
 import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
+import type { DigestPreferences } from '../../../core/health/digest-ports.ts';
 
 /** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
 export interface WebContext extends CoreServices {
@@ -36,6 +37,8 @@ export interface WebContext extends CoreServices {
   };
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
+  /** Each person's choice to get the broken-links digest (the account page; docs/design/health.md). */
+  digestPreferences: DigestPreferences;
   web: WebOptions;
 }
 

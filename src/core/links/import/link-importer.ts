@@ -439,9 +439,10 @@ export class LinkImporter {
   ): Promise<Link | null> {
     const before = recordsChanges(tx) ? await tx.links.findById(accountId, id) : null;
     const link = await tx.links.update(accountId, id, item.fields, item.pixelIds, this.deps.clock.now());
+    if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
+    // After the tags: the link's version keeps the ones it has now.
     if (link && before)
       await auditLinks(tx, accountId, actor, 'link.updated', [{ before, after: link }], this.deps.clock.now());
-    if (link) await tagLinks(tx.tags, accountId, [id], item.row.checked?.tagNames ?? [], this.deps.clock.now());
     return link;
   }
 }

@@ -54,14 +54,17 @@ async function showAccount(
   state: AccountPageState,
 ) {
   const viewer = viewerOf(request);
-  const sessions = await ctx.signIn.list(viewer.account.id);
+  const [sessions, digest] = await Promise.all([
+    ctx.signIn.list(viewer.account.id),
+    ctx.digestPreferences.wantsDigest(viewer.account.id),
+  ]);
   return send(
     request,
     reply,
     ctx,
     status,
     (v) => v.t.account.title,
-    (view) => accountPage(view, sessions, viewer.session.id, state),
+    (view) => accountPage(view, sessions, viewer.session.id, state, digest),
   );
 }
 
@@ -99,6 +102,15 @@ async function saveProfile(request: FastifyRequest, reply: FastifyReply, ctx: We
     if (!(error instanceof ValidationError)) throw error;
     return showAccount(request, reply, ctx, 422, { form: 'profile', values: form, errors: error.fields });
   }
+}
+
+/** The broken-links digest turned on or off: ticked is "1" (after the hidden "0", so both may arrive). */
+async function saveNotifications(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  const form = (request.body ?? {}) as Form;
+  const on = [form.health_digest].flat().includes('1');
+  await ctx.digestPreferences.setDigest(viewer.account.id, on);
+  return flashAndGo(request, reply, ctx, (v) => v.t.account.notifications.saved, '/account#notifications-title');
 }
 
 async function changePassword(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
@@ -184,10 +196,11 @@ async function deleteAccount(request: FastifyRequest, reply: FastifyReply, ctx: 
   return flashAndGo(request, reply, ctx, (v) => v.t.account.remove.deleted, '/login');
 }
 
-/** /account: profile, password, sessions; /account/delete; and the API keys' pages. */
+/** /account: profile, notifications, password, sessions; /account/delete; and the API keys' pages. */
 export const accountPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/account', PAGE, (request, reply) => showAccount(request, reply, ctx, 200, null));
   web.post('/account/profile', PAGE, (request, reply) => saveProfile(request, reply, ctx));
+  web.post('/account/notifications', PAGE, (request, reply) => saveNotifications(request, reply, ctx));
   web.post('/account/password', PAGE, (request, reply) => changePassword(request, reply, ctx));
   web.post('/account/sessions/end-others', PAGE, (request, reply) => endOtherSessions(request, reply, ctx));
   web.post('/account/sessions/:id/end', { schema: { params: IdParams, hide: true } }, (request, reply) =>

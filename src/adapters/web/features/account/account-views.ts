@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Session } from '../../../../core/accounts/account.ts';
 import { describeUserAgent } from '../../../ua/user-agent.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
-import { csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
+import { checkbox, csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 
 export type Form = Record<string, unknown>;
@@ -24,6 +24,7 @@ function sectionNav(view: View): RawHtml {
   const a = view.t.account;
   return html`<nav aria-label="${a.sectionsLabel}"><ul class="actions">
 <li><a href="#profile-title">${a.profile.title}</a></li>
+<li><a href="#notifications-title">${a.notifications.title}</a></li>
 <li><a href="#password-title">${a.password.title}</a></li>
 <li><a href="#sessions-title">${a.sessions.title}</a></li>
 <li><a href="/account/security">${view.t.security.title}</a></li>
@@ -50,6 +51,19 @@ ${textField({ name: 'name', label: p.name, value: text(values, 'name'), errors, 
 ${textField({ name: 'email', label: p.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true, maxlength: 255 })}
 ${selectField({ name: 'timezone', label: p.timezone, hint: p.timezoneHint, options: timeZoneOptions(zone), value: zone, errors })}
 <div class="actions"><button type="submit">${p.save}</button></div>
+</form>
+</section>`;
+}
+
+/** The broken-links digest, on or off: a checkbox with a hidden "0" before it, so an unticked box is sent too. */
+function notificationsSection(view: View, digest: boolean): RawHtml {
+  const n = view.t.account.notifications;
+  return html`<section class="settings-section" aria-labelledby="notifications-title">
+<h2 id="notifications-title">${n.title}</h2>
+<form method="post" action="/account/notifications" class="stack" novalidate>
+${csrfField(view)}
+${checkbox({ name: 'health_digest', label: n.digest, hint: n.digestHint, checked: digest, uncheckedValue: '0' })}
+<div class="actions"><button type="submit">${n.save}</button></div>
 </form>
 </section>`;
 }
@@ -137,10 +151,12 @@ export function accountPage(
   sessions: readonly Session[],
   currentId: number,
   state: AccountPageState,
+  digest: boolean,
 ): RawHtml {
   return html`<h1>${view.t.account.title}</h1>
 ${sectionNav(view)}
 ${profileSection(view, state)}
+${notificationsSection(view, digest)}
 ${passwordSection(view, state)}
 ${sessionsSection(view, sessions, currentId)}
 ${keysAndDeletion(view)}`;

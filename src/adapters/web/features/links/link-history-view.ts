@@ -6,12 +6,18 @@ import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, pagination, postButton, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 
+/** A list of names (a version's tags) reads as the names; none as "empty", as any cleared field. */
+const isNames = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
+
 const shown = (view: View, value: unknown): string =>
-  value === null || value === undefined || value === ''
+  value === null || value === undefined || value === '' || (isNames(value) && value.length === 0)
     ? view.t.history.empty
     : typeof value === 'string'
       ? value
-      : JSON.stringify(value);
+      : isNames(value)
+        ? value.join(', ')
+        : JSON.stringify(value);
 
 /** A version's changes, field by field: old → new, a secret only "changed". */
 function changesList(view: View, changes: LinkVersion['changes'] | Record<string, unknown>, diff = true): RawHtml {

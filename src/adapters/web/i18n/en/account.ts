@@ -11,6 +11,14 @@ export const account = {
     save: 'Save profile',
     saved: 'Your profile is saved.',
   },
+  notifications: {
+    title: 'Notifications',
+    digest: 'Mail me a daily digest of newly broken links',
+    digestHint:
+      'Sent once a day for each workspace where you are an admin or owner, when links there stopped reaching their destinations; only when this service has a mail server.',
+    save: 'Save notifications',
+    saved: 'Your notifications are saved.',
+  },
   password: {
     title: 'Password',
     intro: 'Changing your password signs you out everywhere else.',
