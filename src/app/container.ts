@@ -32,6 +32,7 @@ import { webhooksOf } from './container/webhooks.ts';
 import { statsServices } from './container/stats.ts';
 import { ruleServices } from './container/rules.ts';
 import { healthOf } from './container/health.ts';
+import { integrationsOf } from './container/integrations.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
 
 export interface Container extends ApiContext {
@@ -133,13 +134,15 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const people = accountServices(base, { forgetQuota, mailer: mail.mailer });
   const accounts = people.store;
   const { links, qr, images } = linkArea;
+  const ruleArea = ruleServices(base, { links: stores.links, linksService: links, urls });
   return {
     ...linkArea,
     ...workspaceServices(base, { accounts, accountsService: people.service, mailServer: mail.server }),
     ...recordServices(base, stores),
     ...domainServices(base, { stores, urls, accounts, checks: overrides.domainChecks }),
     ...statsServices(base, stores.links),
-    ...ruleServices(base, { links: stores.links, linksService: links, urls }),
+    ...ruleArea,
+    integrations: integrationsOf(base, { sealKeys, conversions: ruleArea.conversions }),
     storage,
     tuning,
     sealKeys,
