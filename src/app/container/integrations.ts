@@ -13,7 +13,10 @@ export function integrationsOf(base: Base, deps: { sealKeys: SealKeys; conversio
   const box = new SecretBox(deps.sealKeys);
   return new IntegrationsService({
     store: new SqlIntegrationStore(storage.db, box),
-    unit: unitOfWorkOn(storage.db, (trx) => ({ store: new SqlIntegrationStore(trx, box), audit: new SqlAuditLog(trx) })),
+    unit: unitOfWorkOn(storage.db, (trx) => ({
+      store: new SqlIntegrationStore(trx, box),
+      audit: new SqlAuditLog(trx),
+    })),
     conversions: deps.conversions,
     clock,
   });

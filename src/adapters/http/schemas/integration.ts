@@ -16,7 +16,10 @@ export const IntegrationRecord = Type.Object(
 export const IntegrationBody = Type.Object({
   type: Type.Optional(Enum(INTEGRATION_TYPES, { description: 'The sender' })),
   secret: Type.Optional(
-    Type.String({ maxLength: 255, description: "The sender's signing secret (Stripe's whsec_…, Shopify's app secret)" }),
+    Type.String({
+      maxLength: 255,
+      description: "The sender's signing secret (Stripe's whsec_…, Shopify's app secret)",
+    }),
   ),
 });
 export type IntegrationBody = Static<typeof IntegrationBody>;

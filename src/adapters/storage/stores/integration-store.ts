@@ -93,7 +93,11 @@ export class SqlIntegrationStore implements IntegrationStore {
 
   async delete(workspaceId: number, id: number): Promise<boolean> {
     // SQLite runs without foreign keys: the events go by name, before their integration.
-    const owned = this.db.selectFrom('integrations').select('id').where('account_id', '=', workspaceId).where('id', '=', id);
+    const owned = this.db
+      .selectFrom('integrations')
+      .select('id')
+      .where('account_id', '=', workspaceId)
+      .where('id', '=', id);
     await this.db.deleteFrom('integration_events').where('integration_id', 'in', owned).execute();
     const result = await this.db
       .deleteFrom('integrations')
