@@ -6,7 +6,7 @@ import type { RateLimitSettings } from '../shared/request/rate-limit-settings.ts
 import { installRateLimit } from './rate-limit.ts';
 
 /** Stripe's events stay far below it (a Checkout Session with its line items is a few KiB); Shopify's orders too. */
-export const RECEIVER_BODY_LIMIT = 512 * 1024;
+const RECEIVER_BODY_LIMIT = 512 * 1024;
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });
 type ReceiverRequest = FastifyRequest<{ Params: { token: string } }>;

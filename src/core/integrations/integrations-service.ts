@@ -19,7 +19,7 @@ const TOKEN_BYTES = 32;
 /** The longest sender's event id kept (the column's width); a longer one is none Stripe or Shopify sends. */
 const EVENT_ID_MAX = 255;
 /** The conversion a sale records (docs/api.md, Integrations). */
-export const SALE = 'sale';
+const SALE = 'sale';
 
 /** What a delivery came to: only `refused` (a bad or missing signature) is not a 200. */
 export type Receipt = 'recorded' | 'seen' | 'ignored' | 'refused';

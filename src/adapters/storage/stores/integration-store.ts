@@ -27,7 +27,7 @@ export class SqlIntegrationStore implements IntegrationStore {
       id: Number(r.id),
       workspaceId: Number(r.account_id),
       // Only these two are ever written (the core checks the type first).
-      type: (isIntegrationType(r.type) ? r.type : 'stripe') as IntegrationType,
+      type: isIntegrationType(r.type) ? r.type : 'stripe',
       token: await this.box.open(r.token_box),
       createdAt: Number(r.created_at),
     };
