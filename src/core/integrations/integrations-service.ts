@@ -21,8 +21,11 @@ const EVENT_ID_MAX = 255;
 /** The conversion a sale records (docs/api.md, Integrations). */
 const SALE = 'sale';
 
-/** What a delivery came to: only `refused` (a bad or missing signature) is not a 200. */
-export type Receipt = 'recorded' | 'seen' | 'ignored' | 'refused';
+/**
+ * What a delivery came to: only `refused` (a bad or missing signature) is not a 200.
+ * `already_converted`: the click had its sale (a conversion is once per click and name).
+ */
+export type Receipt = 'recorded' | 'already_converted' | 'seen' | 'ignored' | 'refused';
 
 export interface IntegrationsServiceDeps {
   store: IntegrationStore;
@@ -88,13 +91,13 @@ export class IntegrationsService {
     if (sale.clickId === null) return 'ignored';
     if (!(await this.deps.store.claimEvent(integration.id, event.eventId, now))) return 'seen';
     try {
-      await this.deps.conversions.record(integration.workspaceId, {
+      const { created } = await this.deps.conversions.record(integration.workspaceId, {
         click_id: sale.clickId,
         name: SALE,
         value: sale.value,
         currency: sale.currency,
       });
-      return 'recorded';
+      return created ? 'recorded' : 'already_converted';
     } catch (error) {
       if (error instanceof ValidationError || error instanceof NotFoundError) return 'ignored';
       await this.deps.store.releaseEvent(integration.id, event.eventId);
