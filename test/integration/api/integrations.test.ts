@@ -9,6 +9,7 @@ import Stripe from 'stripe';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { makeLink, redirectsTo } from '../redirect/redirect-support.ts';
 import { addMember, makeKey, makeWorkspace } from './workspaces-support.ts';
+import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -340,3 +341,26 @@ onEachEngine('api: integrations', (h) => {
     assert.equal(elsewhere.status, 404);
   });
 });
+
+onEachEngine(
+  'api: integrations, the receiver’s limit',
+  (h) => {
+    test('each endpoint is counted on its own against API_RATE_LIMIT: a 429 with Retry-After beyond it', async () => {
+      const { id } = await h().account();
+      const make = () =>
+        h().server.container.integrations.create(id, { type: 'stripe', secret: STRIPE_SECRET }, TEST_ACTOR);
+      const [first, second] = [await make(), await make()];
+      const post = (token: string) =>
+        h().request('POST', `/api/integrations/${token}`, {
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await post(first.token)).status, 400);
+      const limited = await post(first.token);
+      assert.deepEqual([limited.status, limited.body], [429, { message: 'Too Many Attempts.', status: 429 }]);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      assert.equal((await post(second.token)).status, 400, 'another endpoint has its own budget');
+    });
+  },
+  { env: { API_RATE_LIMIT: '3' } },
+);
