@@ -33,6 +33,7 @@ import { statsServices } from './container/stats.ts';
 import { ruleServices } from './container/rules.ts';
 import { healthOf } from './container/health.ts';
 import { digestsOf, type DigestArea } from './container/digests.ts';
+import { integrationsOf } from './container/integrations.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
 
 export interface Container extends ApiContext, DigestArea {
@@ -134,6 +135,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const people = accountServices(base, { forgetQuota, mailer: mail.mailer });
   const accounts = people.store;
   const { links, qr, images } = linkArea;
+  const ruleArea = ruleServices(base, { links: stores.links, linksService: links, urls });
   return {
     ...linkArea,
     ...digestsOf(base, mail.server),
@@ -141,7 +143,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ...recordServices(base, stores),
     ...domainServices(base, { stores, urls, accounts, checks: overrides.domainChecks }),
     ...statsServices(base, stores.links),
-    ...ruleServices(base, { links: stores.links, linksService: links, urls }),
+    ...ruleArea,
+    integrations: integrationsOf(base, { sealKeys, conversions: ruleArea.conversions }),
     storage,
     tuning,
     sealKeys,

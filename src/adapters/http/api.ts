@@ -15,6 +15,7 @@ import { serveMetrics } from './metrics-route.ts';
 import { registerImportRoute } from './import-route.ts';
 import { registerQrLogoRoutes } from './qr-logo-routes.ts';
 import { uploadWindowMs } from './upload-window.ts';
+import { registerIntegrationReceiver } from './integration-receiver.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,8 @@ export async function registerApi(app: FastifyInstance, ctx: ApiContext, options
         }),
     });
     serveOpenApiDocument(open);
+    // Beside the keyed routes: a sender's signature opens it, not a key.
+    await registerIntegrationReceiver(open, ctx, options.rateLimit);
     await open.register((api) => registerKeyedRoutes(api, app.policedRoutes, ctx, options));
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { digest } from '../../core/shared/secrets.ts';
 import { bearerToken, isAuthenticated } from './auth.ts';
@@ -11,7 +11,11 @@ import type { RateLimitSettings } from '../shared/request/rate-limit-settings.ts
  * many keys from one address is limited as one client. Runs after the key is looked up
  * (identifyApiKey) and before a failed lookup is refused (requireApiKey).
  */
-export async function installRateLimit(scope: FastifyInstance, limit: RateLimitSettings): Promise<void> {
+export async function installRateLimit(
+  scope: FastifyInstance,
+  limit: RateLimitSettings,
+  keyOf: (request: FastifyRequest) => string = keyOrAddress,
+): Promise<void> {
   if (limit.max === 0) return;
   await scope.register(rateLimit, {
     // Not global: the plugin would attach its hook to each route, and route hooks run after the
@@ -20,12 +24,14 @@ export async function installRateLimit(scope: FastifyInstance, limit: RateLimitS
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(limit.store ? { store: limit.store } : {}),
-    keyGenerator: (request) => {
-      const token = bearerToken(request);
-      return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${limitAddress(request.ip)}`;
-    },
+    keyGenerator: keyOf,
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('Too Many Attempts.'), { statusCode: context.statusCode }),
   });
   scope.addHook('onRequest', scope.rateLimit());
+}
+
+function keyOrAddress(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  return token !== null && isAuthenticated(request) ? `key:${digest(token)}` : `ip:${limitAddress(request.ip)}`;
 }

@@ -13,6 +13,8 @@ const RESOURCES: Record<string, { read: Action; write: Action }> = {
   webhooks: { read: 'webhooks.read', write: 'webhooks.write' },
   stats: { read: 'stats.read', write: 'stats.read' },
   conversions: { read: 'stats.read', write: 'conversions.write' },
+  // Listing shows the endpoints' addresses, which take sales: admins alone, as for changing them.
+  integrations: { read: 'integrations.manage', write: 'integrations.manage' },
 };
 
 /**

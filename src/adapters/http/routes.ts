@@ -39,6 +39,7 @@ import { ConversionsEnvelope } from './schemas/conversions.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { integrationRoutes } from './integration-routes.ts';
 
 type Handler = RouteOptions['handler'];
 interface Resource {
@@ -138,6 +139,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...historyRoutes(ctx),
     ...scheduleRoutes(ctx),
     ...conversionRoutes(ctx),
+    ...integrationRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...auditRoutes(ctx),
     ...apiResources(ctx).flatMap(resourceRoutes),

@@ -402,9 +402,9 @@ function checkOpens(rows: readonly SealedRow[], keys: readonly SealKey[], what: 
   }
   if (refused.length === 0) return;
   throw new SealKeyError(
-    `${what} cannot open the secrets sealed at rest (two-factor seeds): ${refused.join('; ')}. ` +
+    `${what} cannot open the secrets sealed at rest (two-factor seeds, integrations' secrets): ${refused.join('; ')}. ` +
       'Nothing was changed. Set SEAL_KEY to the key they were sealed with (several, comma-separated, while moving from one key to another). ' +
-      `If that key is lost for good, \`linkpix seal-key forget-lost --key-id ${lost.join(',')}\` turns two-factor off for those people (they sign in with their password and enrol again). ` +
+      `If that key is lost for good, \`linkpix seal-key forget-lost --key-id ${lost.join(',')}\` turns two-factor off for those people (they sign in with their password and enrol again) and removes those integrations (made again, with a new endpoint). ` +
       'See docs/operations.md, "The seal key".',
   );
 }

@@ -471,6 +471,26 @@ export interface Database {
   audit_entries: AuditEntriesTable;
   link_history: LinkHistoryTable;
   link_schedules: LinkSchedulesTable;
+  integrations: IntegrationsTable;
+  integration_events: IntegrationEventsTable;
+}
+
+/** A workspace's integration (migration 0048): the token and the sender's secret sealed, the token also as its digest. */
+export interface IntegrationsTable {
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  token_digest: string;
+  token_box: string;
+  secret_box: string;
+  created_at: number;
+}
+
+/** The sender's event ids an integration has taken: one row each, so a repeat records nothing. */
+export interface IntegrationEventsTable {
+  integration_id: number;
+  event_id: string;
+  created_at: number;
 }
 
 export interface AuditEntriesTable {

@@ -35,7 +35,7 @@ export function securityServices(
 ): SecurityServices {
   const { config, storage, visits, clock } = base;
   const { store: accounts, signIn } = people;
-  // One box for every secret kept sealed (two-factor seeds now, integrations' tokens later): docs/design/secrets.md.
+  // The two-factor seeds' box (the integrations have theirs over the same keys): docs/design/secrets.md.
   const secretBox = new SecretBox(deps.sealKeys);
   const twoFactor = new TwoFactorService({
     store: new SqlTwoFactorStore(storage.db, secretBox),

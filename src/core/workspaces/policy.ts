@@ -62,6 +62,8 @@ export const POLICY = {
   'keys.own': { role: 'viewer', scope: 'workspace:admin' },
   /** Every key of the workspace, with their users. */
   'keys.all': { role: 'admin', scope: 'workspace:admin' },
+  /** The endpoints Stripe and Shopify post sales to, and their signing secrets (docs/design/integrations.md). */
+  'integrations.manage': { role: 'admin', scope: 'workspace:admin' },
   /** The workspace's audit log (docs/design/teams.md). */
   'audit.read': { role: 'admin', scope: 'workspace:admin' },
   'workspace.settings': { role: 'owner', scope: 'workspace:admin' },

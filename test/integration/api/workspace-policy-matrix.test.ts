@@ -120,8 +120,11 @@ const NO_SCOPE = new Set([
 const LEAVE = 'DELETE /api/v1/workspaces/:id/members/:user_id';
 /** Outside the API: no key at all (docs/api.md §11, Conversions). */
 const KEYLESS = ['/health', '/c/:click(^[A-Za-z0-9_-]{1,64}).gif'];
-/** The one /api path outside the policed scope: the public OpenAPI document (docs/api.md, its opening). */
-const PUBLIC_API = ['GET /api/openapi.json'];
+/**
+ * The /api paths outside the policed scope: the public OpenAPI document (docs/api.md, its opening) and
+ * the integrations' receivers, which a sender's signature opens (docs/api.md, Integrations).
+ */
+const PUBLIC_API = ['GET /api/openapi.json', 'POST /api/integrations/:token'];
 
 /** What a workspace route's schema needs to reach its service (validation comes before it there). */
 const BODIES: Record<string, unknown> = {

@@ -91,7 +91,7 @@ for (const engine of ENGINES) {
       assert.match(
         stale.err,
         new RegExp(
-          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(next).id}\\.`,
+          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds, integrations' secrets\\): 1 sealed under key ${sealKeyOf(next).id}\\.`,
         ),
       );
       assert.match(

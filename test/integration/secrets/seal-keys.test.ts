@@ -93,7 +93,7 @@ onEachSqlEngine('seal keys', (storage) => {
       assert.match(
         e.message,
         new RegExp(
-          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds\\): 1 sealed under key ${sealKeyOf(right).id}\\.`,
+          `^SEAL_KEY cannot open the secrets sealed at rest \\(two-factor seeds, integrations' secrets\\): 1 sealed under key ${sealKeyOf(right).id}\\.`,
         ),
       );
       assert.match(e.message, /Set SEAL_KEY to the key they were sealed with/);
@@ -104,7 +104,7 @@ onEachSqlEngine('seal keys', (storage) => {
       holder(s, { kind: 'database' }).keys.ready(),
       (e: unknown) =>
         e instanceof SealKeyError &&
-        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds\): 1 sealed under key /.test(
+        /^SEAL_KEY is not set, and the database's key cannot open the secrets sealed at rest \(two-factor seeds, integrations' secrets\): 1 sealed under key /.test(
           e.message,
         ),
     );

@@ -1,6 +1,7 @@
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
 import type { AuditService } from '../../../core/audit/audit-service.ts';
 import type { ConversionService } from '../../../core/conversions/conversion-service.ts';
+import type { IntegrationsService } from '../../../core/integrations/integrations-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
 import type { LinksService } from '../../../core/links/links-service.ts';
 import type { HealthChecks } from '../../../core/health/health-checks.ts';
@@ -50,6 +51,8 @@ export interface CoreServices {
   stats: StatsService;
   /** Conversions and results per rule and variant (docs/design/rules.md). */
   conversions: ConversionService;
+  /** Sales from Stripe and Shopify, recorded as conversions (docs/design/integrations.md). */
+  integrations: IntegrationsService;
   utmTemplates: UtmTemplatesService;
   urls: ShortUrlOptions;
   /** A link's rules explained and previewed (docs/design/rules.md). */

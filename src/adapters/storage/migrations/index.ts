@@ -47,6 +47,7 @@ import * as linkHistory from './0044-link-history.ts';
 import * as linkSchedules from './0045-link-schedules.ts';
 import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 import * as historyTagsAndDigests from './0047-history-tags-and-digests.ts';
+import * as integrations from './0048-integrations.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -101,6 +102,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0045-link-schedules': linkSchedules,
   '0046-click-spool-segments': clickSpoolSegments,
   '0047-history-tags-and-digests': historyTagsAndDigests,
+  '0048-integrations': integrations,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

@@ -20,6 +20,7 @@ import { verifyEmailPages } from './security/verify-email-pages.ts';
 import { workspacesPages } from './workspaces/workspaces-pages.ts';
 import { invitationPages } from './workspaces/invitation-pages.ts';
 import { auditPages } from './audit/audit-pages.ts';
+import { integrationsPages } from './integrations/integrations-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -43,6 +44,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   workspacesPages,
   invitationPages,
   auditPages,
+  integrationsPages,
   adminPages,
   statsPages,
   livePages,

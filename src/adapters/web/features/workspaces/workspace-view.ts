@@ -205,7 +205,7 @@ export function workspacePage(view: View, data: WorkspacePageData, state: Worksp
   const w = view.t.workspaces;
   const ws = data.workspace;
   return html`<h1>${ws.name}</h1>
-<p><a href="/account/workspaces">${w.back}</a>${roleAllows(ws.role, 'members.manage') ? html` · <a href="/account/workspaces/${ws.id}/audit">${w.audit}</a>` : ''}</p>
+<p><a href="/account/workspaces">${w.back}</a>${roleAllows(ws.role, 'members.manage') ? html` · <a href="/account/workspaces/${ws.id}/audit">${w.audit}</a>` : ''}${roleAllows(ws.role, 'integrations.manage') ? html` · <a href="/account/workspaces/${ws.id}/integrations">${w.integrations}</a>` : ''}</p>
 <p>${w.role}: <strong>${w.roles[ws.role]}</strong>${ws.personal ? html` · ${w.personal}` : ''}</p>
 ${settings(view, data, state)}
 ${members(view, data, state)}

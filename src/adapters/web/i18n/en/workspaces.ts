@@ -27,6 +27,7 @@ export const workspaces = {
     ownerOnly: 'Only an owner changes these settings.',
   },
   audit: 'Audit log',
+  integrations: 'Integrations',
   delete: {
     title: (name: string) => `Delete ${name}`,
     link: 'Delete this workspace',
