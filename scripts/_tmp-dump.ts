@@ -1,0 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/app/config.ts';
+import { buildServer } from '../src/app/server.ts';
+import { servedDocument } from '../scripts/sdk-types.ts';
+const tmp = mkdtempSync(join(tmpdir(), 'oa-'));
+const config = loadConfig({ DATABASE_URL: `sqlite:${join(tmp, 'x.db')}`, LOG_LEVEL: 'silent', TITLE_FETCH: 'false', SNAPSHOT_PATH: join(tmp, 's') });
+const server = await buildServer(config);
+const doc = await servedDocument(server.app);
+await server.close();
+writeFileSync('/tmp/oa.json', JSON.stringify(doc, null, 2));
+rmSync(tmp, { recursive: true, force: true });
