@@ -8,9 +8,8 @@ export const statsDocs: AreaDocs = {
     'GET /api/v1/stats/{id}/export': {
       operationId: 'exportLinkClicks',
       summary: "Export a link's click rows as CSV",
-      response: 'id,at,country,city,browser,platform,device,language,referrer_host,bot
-901,2026-03-02T10:15:00Z,US,Boston,Chrome,macOS,desktop,en,news.example,0
-',
+      response:
+        'id,at,country,city,browser,platform,device,language,referrer_host,bot\n901,2026-03-02T10:15:00Z,US,Boston,Chrome,macOS,desktop,en,news.example,0\n',
     },
     'GET /api/v1/stats/{id}': {
       operationId: 'getLinkStats',
