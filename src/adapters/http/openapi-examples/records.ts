@@ -1,11 +1,13 @@
+const SPRING = '2026-03-02T10:15:00Z';
+
 export const WEBHOOK = {
   id: 7,
   url: 'https://example.com/spring-sale',
   events: ['link.created'],
   enabled: false,
-  disabled_at: '2026-03-02T10:15:00Z',
-  failing_since: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
+  disabled_at: SPRING,
+  failing_since: SPRING,
+  created_at: SPRING,
 };
 
 export const CREATED_WEBHOOK = {
@@ -13,31 +15,31 @@ export const CREATED_WEBHOOK = {
   url: 'https://example.com/spring-sale',
   events: ['link.created'],
   enabled: false,
-  disabled_at: '2026-03-02T10:15:00Z',
-  failing_since: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
-  secret: 'text',
+  disabled_at: SPRING,
+  failing_since: SPRING,
+  created_at: SPRING,
+  secret: 'whsec_5c1f0e8a2d9b47c6a3e1',
 };
 
 export const TAG = {
   id: 7,
-  name: 'Spring',
+  name: 'Campaigns',
   color: 'gray',
   links: 1,
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
+  created_at: SPRING,
+  updated_at: SPRING,
 };
 
 export const UTM_TEMPLATE = {
   id: 7,
-  name: 'Spring',
-  utm_source: 'text',
-  utm_medium: 'text',
-  utm_campaign: 'text',
-  utm_term: 'text',
-  utm_content: 'text',
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
+  name: 'Campaigns',
+  utm_source: 'newsletter',
+  utm_medium: 'email',
+  utm_campaign: 'spring-sale',
+  utm_term: 'shoes',
+  utm_content: 'header',
+  created_at: SPRING,
+  updated_at: SPRING,
 };
 
 export const EXPLANATION = {
@@ -48,11 +50,11 @@ export const EXPLANATION = {
   trace: [
     {
       rule: 1,
-      name: 'Spring',
+      name: 'Campaigns',
       matched: false,
       conditions: [
         {
-          condition: 'text',
+          condition: 'country is DE',
           matched: false,
           value: null,
         },
@@ -80,115 +82,70 @@ export const RULESPREVIEW = {
     },
   ],
   changed: 1,
-  unknown: ['text'],
+  unknown: [],
   days: 1,
-  since: 'text',
+  since: '2026-02-23',
 };
 
 export const LINK_VERSION = {
   version: 1,
-  at: '2026-03-02T10:15:00Z',
+  at: SPRING,
   actor: {
     user_id: 1,
-    name: 'Spring',
+    name: 'Campaigns',
   },
   via: 'web',
   restored_from: 1,
   changes: {},
 };
 
+export const SPACE = { id: 3, name: 'Campaigns', color: 3, created_at: SPRING, updated_at: SPRING };
+
+export const PIXEL = {
+  id: 5,
+  name: 'GA4',
+  type: 'google-analytics',
+  value: 'G-7XK2M9QW1B',
+  created_at: SPRING,
+  updated_at: SPRING,
+};
+
 export const LINK = {
   id: 7,
   alias: 'spring',
-  url: 'https://example.com/spring-sale',
-  short_url: 'https://example.com/spring-sale',
+  url: 'https://shop.example.com/sale?utm_source=newsletter',
+  short_url: 'https://lpx.example/spring',
   title: 'Spring sale',
   target_type: 1,
-  country_target: [
-    {
-      key: 'text',
-      value: 'abc123',
-    },
-  ],
-  platform_target: [
-    {
-      key: 'text',
-      value: 'abc123',
-    },
-  ],
-  language_target: [
-    {
-      key: 'text',
-      value: 'abc123',
-    },
-  ],
-  rotation_target: [
-    {
-      value: 'abc123',
-    },
-  ],
-  rules: [null],
-  ios_url: 'https://example.com/spring-sale',
-  android_url: 'https://example.com/spring-sale',
-  track_conversions: 0,
-  last_rotation: 1,
+  country_target: [{ key: 'DE', value: 'https://shop.example.com/de/sale' }],
+  platform_target: null,
+  language_target: null,
+  rotation_target: null,
+  rules: [],
+  ios_url: null,
+  android_url: null,
+  track_conversions: 1,
+  last_rotation: 0,
   disabled: 0,
   privacy: 0,
   privacy_password: false,
   password: false,
-  expiration_url: 'https://example.com/spring-sale',
-  expiration_clicks: 1,
-  clicks: 1,
-  space: {
-    id: 7,
-    name: 'Spring',
-    color: 3,
-    created_at: '2026-03-02T10:15:00Z',
-    updated_at: '2026-03-02T10:15:00Z',
-  },
-  domain: {
-    id: 7,
-    name: 'Spring',
-    index_page: 'text',
-    not_found_page: 'text',
-    apple_app_site_association: {},
-    assetlinks: [null],
-    created_at: '2026-03-02T10:15:00Z',
-    updated_at: '2026-03-02T10:15:00Z',
-    status: 'pending',
-    verified_at: '2026-03-02T10:15:00Z',
-    verification: {
-      token: 'text',
-      txt_name: 'text',
-      file_url: 'https://example.com/spring-sale',
-    },
-  },
-  pixels: [
-    {
-      id: 7,
-      name: 'Spring',
-      type: 'adroll',
-      value: 'abc123',
-      created_at: '2026-03-02T10:15:00Z',
-      updated_at: '2026-03-02T10:15:00Z',
-    },
-  ],
-  tags: ['text'],
-  health: {
-    status: 'ok',
-    code: 1,
-    reason: 'status',
-    checked_at: '2026-03-02T10:15:00Z',
-    broken_since: '2026-03-02T10:15:00Z',
-  },
-  ends_at: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
+  expiration_url: null,
+  expiration_clicks: 0,
+  clicks: 1280,
+  space: SPACE,
+  domain: null,
+  pixels: [PIXEL],
+  tags: ['newsletter'],
+  health: { status: 'ok', code: 200, reason: null, checked_at: SPRING, broken_since: null },
+  ends_at: '2026-04-30T21:59:00Z',
+  created_at: SPRING,
+  updated_at: SPRING,
 };
 
 export const LINK_SCHEDULE = {
   id: 7,
-  at: '2026-03-02T10:15:00Z',
+  at: SPRING,
   changes: {},
   status: 'pending',
   reason: 'text',
@@ -197,43 +154,43 @@ export const LINK_SCHEDULE = {
 export const CONVERSION = {
   id: 7,
   link_id: 1,
-  click_id: 'text',
+  click_id: 'c_8Jk2Qx7Lm',
   rule: 1,
   variant: 1,
-  name: 'Spring',
+  name: 'Campaigns',
   value: 1,
-  currency: 'text',
-  clicked_at: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
+  currency: 'EUR',
+  clicked_at: SPRING,
+  created_at: SPRING,
 };
 
 export const WORKSPACE = {
   id: 7,
-  name: 'Spring',
+  name: 'Campaigns',
   role: 'viewer',
   personal: false,
   require_2fa: false,
-  timezone: 'text',
-  created_at: '2026-03-02T10:15:00Z',
+  timezone: 'Europe/Berlin',
+  created_at: SPRING,
 };
 
 export const MEMBER = {
   user_id: 1,
-  name: 'Spring',
+  name: 'Campaigns',
   email: 'ada@example.com',
   role: 'viewer',
   two_factor: false,
-  joined_at: '2026-03-02T10:15:00Z',
+  joined_at: SPRING,
 };
 
 export const CREATED_INVITATION = {
   id: 7,
   email: 'ada@example.com',
   role: 'viewer',
-  created_at: '2026-03-02T10:15:00Z',
-  expires_at: '2026-03-02T10:15:00Z',
+  created_at: SPRING,
+  expires_at: SPRING,
   expired: false,
-  token: 'text',
+  token: 'lpx-verify-3f9a1c',
   accept_url: 'https://example.com/spring-sale',
   mailed: false,
 };
@@ -242,8 +199,8 @@ export const INVITATION = {
   id: 7,
   email: 'ada@example.com',
   role: 'viewer',
-  created_at: '2026-03-02T10:15:00Z',
-  expires_at: '2026-03-02T10:15:00Z',
+  created_at: SPRING,
+  expires_at: SPRING,
   expired: false,
 };
 
@@ -254,50 +211,50 @@ export const ACCEPTED_INVITATION = {
 
 export const CREATED_WORKSPACE_KEY = {
   id: 7,
-  name: 'Spring',
-  prefix: 'text',
+  name: 'Campaigns',
+  prefix: 'lpx_4f2a',
   scopes: ['links:read'],
-  expires_at: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
-  last_used_at: '2026-03-02T10:15:00Z',
-  revoked_at: '2026-03-02T10:15:00Z',
+  expires_at: SPRING,
+  created_at: SPRING,
+  last_used_at: SPRING,
+  revoked_at: SPRING,
   user: {
     id: 7,
-    name: 'Spring',
+    name: 'Campaigns',
     email: 'ada@example.com',
   },
-  key: 'text',
+  key: 'lpx_4f2a9c1e7b3d5a8f0e6c2b9d',
 };
 
 export const WORKSPACE_KEY = {
   id: 7,
-  name: 'Spring',
-  prefix: 'text',
+  name: 'Campaigns',
+  prefix: 'lpx_4f2a',
   scopes: ['links:read'],
-  expires_at: '2026-03-02T10:15:00Z',
-  created_at: '2026-03-02T10:15:00Z',
-  last_used_at: '2026-03-02T10:15:00Z',
-  revoked_at: '2026-03-02T10:15:00Z',
+  expires_at: SPRING,
+  created_at: SPRING,
+  last_used_at: SPRING,
+  revoked_at: SPRING,
   user: {
     id: 7,
-    name: 'Spring',
+    name: 'Campaigns',
     email: 'ada@example.com',
   },
 };
 
 export const AUDIT_ENTRY = {
   id: 7,
-  at: '2026-03-02T10:15:00Z',
+  at: SPRING,
   actor: {
     user_id: 1,
-    name: 'Spring',
+    name: 'Campaigns',
   },
   key: {
     id: 7,
-    name: 'Spring',
+    name: 'Campaigns',
   },
   via: 'web',
-  action: 'text',
+  action: 'link.updated',
   target: {
     type: 'google-analytics',
     id: 7,
@@ -305,37 +262,20 @@ export const AUDIT_ENTRY = {
   changes: {},
 };
 
-export const PIXEL = {
-  id: 7,
-  name: 'Spring',
-  type: 'adroll',
-  value: 'abc123',
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
-};
-
-export const SPACE = {
-  id: 7,
-  name: 'Spring',
-  color: 3,
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
-};
-
 export const DOMAIN = {
   id: 7,
-  name: 'Spring',
-  index_page: 'text',
-  not_found_page: 'text',
+  name: 'Campaigns',
+  index_page: 'https://brand.example/',
+  not_found_page: 'https://brand.example/404',
   apple_app_site_association: {},
   assetlinks: [null],
-  created_at: '2026-03-02T10:15:00Z',
-  updated_at: '2026-03-02T10:15:00Z',
+  created_at: SPRING,
+  updated_at: SPRING,
   status: 'pending',
-  verified_at: '2026-03-02T10:15:00Z',
+  verified_at: SPRING,
   verification: {
-    token: 'text',
-    txt_name: 'text',
+    token: 'lpx-verify-3f9a1c',
+    txt_name: '_linkpix.go.brand.example',
     file_url: 'https://example.com/spring-sale',
   },
 };
@@ -347,8 +287,8 @@ export const STATS_ENTRY = {
 
 export const ACCOUNT = {
   id: 7,
-  name: 'Spring',
+  name: 'Campaigns',
   email: 'ada@example.com',
-  timezone: 'text',
-  created_at: '2026-03-02T10:15:00Z',
+  timezone: 'Europe/Berlin',
+  created_at: SPRING,
 };
