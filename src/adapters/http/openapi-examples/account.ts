@@ -1,5 +1,4 @@
 import type { AreaDocs } from './area.ts';
-import { deleted, page } from './envelopes.ts';
 import { ACCOUNT } from './records.ts';
 
 export const accountDocs: AreaDocs = {

@@ -1,5 +1,5 @@
 import type { AreaDocs } from './area.ts';
-import { deleted, page } from './envelopes.ts';
+import { deleted } from './envelopes.ts';
 import { TAG } from './records.ts';
 
 export const tagsDocs: AreaDocs = {

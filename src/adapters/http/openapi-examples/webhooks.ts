@@ -1,5 +1,5 @@
 import type { AreaDocs } from './area.ts';
-import { deleted, page } from './envelopes.ts';
+import { deleted } from './envelopes.ts';
 import { WEBHOOK, CREATED_WEBHOOK } from './records.ts';
 
 export const webhooksDocs: AreaDocs = {

@@ -9,7 +9,6 @@ import {
   CREATED_WORKSPACE_KEY,
   WORKSPACE_KEY,
   AUDIT_ENTRY,
-  SPACE,
 } from './records.ts';
 
 export const workspacesDocs: AreaDocs = {
