@@ -2,7 +2,7 @@ import { POLICY } from '../../core/workspaces/policy.ts';
 import { policyOfRoute } from './route-actions.ts';
 
 /** The document's security scheme: an API key sent as a bearer token (docs/api.md §1). */
-export const SECURITY_SCHEME = 'bearerAuth';
+const SECURITY_SCHEME = 'bearerAuth';
 
 export interface OperationPolicy {
   security: Record<string, string[]>[];
