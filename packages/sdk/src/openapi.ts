@@ -972,55 +972,25 @@ export interface operations {
                  * @example {
                  *       "links": [
                  *         {
-                 *           "url": "https://example.com/spring-sale",
-                 *           "domain": 1,
+                 *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
-                 *           "password": "text",
-                 *           "space": 1,
+                 *           "space": 3,
                  *           "pixels": [
-                 *             1
+                 *             5
                  *           ],
                  *           "tags": [
-                 *             "text"
+                 *             "newsletter"
                  *           ],
-                 *           "disabled": 0,
-                 *           "track_conversions": 0,
-                 *           "privacy": 0,
-                 *           "privacy_password": "text",
-                 *           "expiration_url": "https://example.com/spring-sale",
-                 *           "expiration_date": "text",
-                 *           "expiration_time": "text",
-                 *           "expiration_clicks": 0,
-                 *           "target_type": 0,
+                 *           "target_type": 1,
                  *           "country": [
                  *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
+                 *               "key": "DE",
+                 *               "value": "https://shop.example.com/de/sale"
                  *             }
                  *           ],
-                 *           "platform": [
-                 *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "language": [
-                 *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "rotation": [
-                 *             {
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "rules": [
-                 *             null
-                 *           ],
-                 *           "ios_url": "https://example.com/spring-sale",
-                 *           "android_url": "https://example.com/spring-sale"
+                 *           "expiration_date": "2026-04-30",
+                 *           "expiration_time": "23:59"
                  *         }
                  *       ]
                  *     }
@@ -1112,55 +1082,25 @@ export interface operations {
                  * @example {
                  *       "links": [
                  *         {
-                 *           "url": "https://example.com/spring-sale",
-                 *           "domain": 1,
+                 *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
-                 *           "password": "text",
-                 *           "space": 1,
+                 *           "space": 3,
                  *           "pixels": [
-                 *             1
+                 *             5
                  *           ],
                  *           "tags": [
-                 *             "text"
+                 *             "newsletter"
                  *           ],
-                 *           "disabled": 0,
-                 *           "track_conversions": 0,
-                 *           "privacy": 0,
-                 *           "privacy_password": "text",
-                 *           "expiration_url": "https://example.com/spring-sale",
-                 *           "expiration_date": "text",
-                 *           "expiration_time": "text",
-                 *           "expiration_clicks": 0,
-                 *           "target_type": 0,
+                 *           "target_type": 1,
                  *           "country": [
                  *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
+                 *               "key": "DE",
+                 *               "value": "https://shop.example.com/de/sale"
                  *             }
                  *           ],
-                 *           "platform": [
-                 *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "language": [
-                 *             {
-                 *               "key": "text",
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "rotation": [
-                 *             {
-                 *               "value": "abc123"
-                 *             }
-                 *           ],
-                 *           "rules": [
-                 *             null
-                 *           ],
-                 *           "ios_url": "https://example.com/spring-sale",
-                 *           "android_url": "https://example.com/spring-sale"
+                 *           "expiration_date": "2026-04-30",
+                 *           "expiration_time": "23:59"
                  *         }
                  *       ]
                  *     }
@@ -1265,94 +1205,60 @@ export interface operations {
                      *           "data": {
                      *             "id": 7,
                      *             "alias": "spring",
-                     *             "url": "https://example.com/spring-sale",
-                     *             "short_url": "https://example.com/spring-sale",
+                     *             "url": "https://shop.example.com/sale?utm_source=newsletter",
+                     *             "short_url": "https://lpx.example/spring",
                      *             "title": "Spring sale",
                      *             "target_type": 1,
                      *             "country_target": [
                      *               {
-                     *                 "key": "text",
-                     *                 "value": "abc123"
+                     *                 "key": "DE",
+                     *                 "value": "https://shop.example.com/de/sale"
                      *               }
                      *             ],
-                     *             "platform_target": [
-                     *               {
-                     *                 "key": "text",
-                     *                 "value": "abc123"
-                     *               }
-                     *             ],
-                     *             "language_target": [
-                     *               {
-                     *                 "key": "text",
-                     *                 "value": "abc123"
-                     *               }
-                     *             ],
-                     *             "rotation_target": [
-                     *               {
-                     *                 "value": "abc123"
-                     *               }
-                     *             ],
-                     *             "rules": [
-                     *               null
-                     *             ],
-                     *             "ios_url": "https://example.com/spring-sale",
-                     *             "android_url": "https://example.com/spring-sale",
-                     *             "track_conversions": 0,
-                     *             "last_rotation": 1,
+                     *             "platform_target": null,
+                     *             "language_target": null,
+                     *             "rotation_target": null,
+                     *             "rules": [],
+                     *             "ios_url": null,
+                     *             "android_url": null,
+                     *             "track_conversions": 1,
+                     *             "last_rotation": 0,
                      *             "disabled": 0,
                      *             "privacy": 0,
                      *             "privacy_password": false,
                      *             "password": false,
-                     *             "expiration_url": "https://example.com/spring-sale",
-                     *             "expiration_clicks": 1,
-                     *             "clicks": 1,
+                     *             "expiration_url": null,
+                     *             "expiration_clicks": 0,
+                     *             "clicks": 1280,
                      *             "space": {
-                     *               "id": 7,
-                     *               "name": "Spring",
+                     *               "id": 3,
+                     *               "name": "Campaigns",
                      *               "color": 3,
                      *               "created_at": "2026-03-02T10:15:00Z",
                      *               "updated_at": "2026-03-02T10:15:00Z"
                      *             },
-                     *             "domain": {
-                     *               "id": 7,
-                     *               "name": "Spring",
-                     *               "index_page": "text",
-                     *               "not_found_page": "text",
-                     *               "apple_app_site_association": {},
-                     *               "assetlinks": [
-                     *                 null
-                     *               ],
-                     *               "created_at": "2026-03-02T10:15:00Z",
-                     *               "updated_at": "2026-03-02T10:15:00Z",
-                     *               "status": "pending",
-                     *               "verified_at": "2026-03-02T10:15:00Z",
-                     *               "verification": {
-                     *                 "token": "text",
-                     *                 "txt_name": "text",
-                     *                 "file_url": "https://example.com/spring-sale"
-                     *               }
-                     *             },
+                     *             "domain": null,
                      *             "pixels": [
                      *               {
-                     *                 "id": 7,
-                     *                 "name": "Spring",
-                     *                 "type": "adroll",
-                     *                 "value": "abc123",
+                     *                 "id": 5,
+                     *                 "name": "GA4",
+                     *                 "type": "google-analytics",
+                     *                 "value": "G-7XK2M9QW1B",
                      *                 "created_at": "2026-03-02T10:15:00Z",
                      *                 "updated_at": "2026-03-02T10:15:00Z"
                      *               }
                      *             ],
                      *             "tags": [
-                     *               "text"
+                     *               "newsletter"
                      *             ],
                      *             "health": {
                      *               "status": "ok",
-                     *               "code": 1,
-                     *               "reason": "status",
+                     *               "code": 200,
+                     *               "reason": null,
                      *               "checked_at": "2026-03-02T10:15:00Z",
-                     *               "broken_since": "2026-03-02T10:15:00Z"
+                     *               "broken_since": null
                      *             },
-                     *             "ends_at": "2026-03-02T10:15:00Z",
+                     *             "ends_at": "2026-04-30T21:59:00Z",
                      *             "created_at": "2026-03-02T10:15:00Z",
                      *             "updated_at": "2026-03-02T10:15:00Z"
                      *           }
@@ -1639,18 +1545,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "ids": [
-                 *         1
-                 *       ],
-                 *       "filter": {
-                 *         "search": "text",
-                 *         "by": "title",
-                 *         "status": 0,
-                 *         "space": 1,
-                 *         "domain": 1,
-                 *         "pixel": 1,
-                 *         "tag": "text",
-                 *         "health": "ok"
-                 *       }
+                 *         7,
+                 *         8
+                 *       ]
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -1689,18 +1586,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "ids": [
-                 *         1
-                 *       ],
-                 *       "filter": {
-                 *         "search": "text",
-                 *         "by": "title",
-                 *         "status": 0,
-                 *         "space": 1,
-                 *         "domain": 1,
-                 *         "pixel": 1,
-                 *         "tag": "text",
-                 *         "health": "ok"
-                 *       }
+                 *         7,
+                 *         8
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -1860,7 +1748,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "action": "move"
+                 *       "action": "move",
+                 *       "ids": [
+                 *         7,
+                 *         8
+                 *       ],
+                 *       "space": 3
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -1907,7 +1800,12 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "action": "move"
+                 *       "action": "move",
+                 *       "ids": [
+                 *         7,
+                 *         8
+                 *       ],
+                 *       "space": 3
                  *     }
                  */
                 "application/json": {
@@ -2100,7 +1998,18 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    /** @example {} */
+                    /**
+                     * @example {
+                     *       "format": "linkpix.links",
+                     *       "version": 2,
+                     *       "links": [
+                     *         {
+                     *           "alias": "spring",
+                     *           "url": "https://shop.example.com/sale"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -2362,7 +2271,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 7,
-                     *           "url": "https://example.com/spring-sale",
+                     *           "url": "https://hooks.example.com/linkpix",
                      *           "events": [
                      *             "link.created"
                      *           ],
@@ -2500,7 +2409,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
+                 *       "url": "https://hooks.example.com/linkpix",
                  *       "events": [
                  *         "link.created"
                  *       ]
@@ -2514,7 +2423,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
+                 *       "url": "https://hooks.example.com/linkpix",
                  *       "events": [
                  *         "link.created"
                  *       ]
@@ -2539,7 +2448,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": 7,
-                     *         "url": "https://example.com/spring-sale",
+                     *         "url": "https://hooks.example.com/linkpix",
                      *         "events": [
                      *           "link.created"
                      *         ],
@@ -2691,7 +2600,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": 7,
-                     *         "url": "https://example.com/spring-sale",
+                     *         "url": "https://hooks.example.com/linkpix",
                      *         "events": [
                      *           "link.created"
                      *         ],
@@ -3243,8 +3152,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "color": "text"
+                 *       "name": "newsletter",
+                 *       "color": "gray"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -3255,8 +3164,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "color": "text"
+                 *       "name": "newsletter",
+                 *       "color": "gray"
                  *     }
                  */
                 "application/json": {
@@ -3538,8 +3447,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "color": "text"
+                 *       "name": "newsletter",
+                 *       "color": "gray"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -3550,8 +3459,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "color": "text"
+                 *       "name": "newsletter",
+                 *       "color": "gray"
                  *     }
                  */
                 "application/json": {
@@ -3890,12 +3799,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "utm_source": "text",
-                 *       "utm_medium": "text",
-                 *       "utm_campaign": "text",
-                 *       "utm_term": "text",
-                 *       "utm_content": "text"
+                 *       "name": "Newsletter",
+                 *       "utm_source": "newsletter",
+                 *       "utm_medium": "email",
+                 *       "utm_campaign": "spring-sale",
+                 *       "utm_term": "shoes",
+                 *       "utm_content": "header"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -3914,12 +3823,12 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "utm_source": "text",
-                 *       "utm_medium": "text",
-                 *       "utm_campaign": "text",
-                 *       "utm_term": "text",
-                 *       "utm_content": "text"
+                 *       "name": "Newsletter",
+                 *       "utm_source": "newsletter",
+                 *       "utm_medium": "email",
+                 *       "utm_campaign": "spring-sale",
+                 *       "utm_term": "shoes",
+                 *       "utm_content": "header"
                  *     }
                  */
                 "application/json": {
@@ -4239,12 +4148,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "utm_source": "text",
-                 *       "utm_medium": "text",
-                 *       "utm_campaign": "text",
-                 *       "utm_term": "text",
-                 *       "utm_content": "text"
+                 *       "name": "Newsletter",
+                 *       "utm_source": "newsletter",
+                 *       "utm_medium": "email",
+                 *       "utm_campaign": "spring-sale",
+                 *       "utm_term": "shoes",
+                 *       "utm_content": "header"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -4263,12 +4172,12 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "utm_source": "text",
-                 *       "utm_medium": "text",
-                 *       "utm_campaign": "text",
-                 *       "utm_term": "text",
-                 *       "utm_content": "text"
+                 *       "name": "Newsletter",
+                 *       "utm_source": "newsletter",
+                 *       "utm_medium": "email",
+                 *       "utm_campaign": "spring-sale",
+                 *       "utm_term": "shoes",
+                 *       "utm_content": "header"
                  *     }
                  */
                 "application/json": {
@@ -4742,9 +4651,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "rules": [
-                 *         null
-                 *       ]
+                 *       "rules": []
                  *     }
                  */
                 "application/json": {
@@ -4758,9 +4665,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "rules": [
-                 *         null
-                 *       ]
+                 *       "rules": []
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -5490,7 +5395,7 @@ export interface operations {
                      *           "at": "2026-03-02T10:15:00Z",
                      *           "changes": {},
                      *           "status": "pending",
-                     *           "reason": "text"
+                     *           "reason": null
                      *         }
                      *       ],
                      *       "links": {
@@ -5648,57 +5553,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "at": "text",
+                 *       "at": "2026-04-01T07:00:00Z",
                  *       "changes": {
-                 *         "url": "https://example.com/spring-sale",
-                 *         "domain": 1,
-                 *         "alias": "spring",
-                 *         "title": "Spring sale",
-                 *         "password": "text",
-                 *         "space": 1,
-                 *         "pixels": [
-                 *           1
-                 *         ],
-                 *         "tags": [
-                 *           "text"
-                 *         ],
-                 *         "disabled": 0,
-                 *         "track_conversions": 0,
-                 *         "privacy": 0,
-                 *         "privacy_password": "text",
-                 *         "expiration_url": "https://example.com/spring-sale",
-                 *         "expiration_date": "text",
-                 *         "expiration_time": "text",
-                 *         "expiration_clicks": 0,
-                 *         "target_type": 0,
-                 *         "country": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "platform": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "language": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "rotation": [
-                 *           {
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "rules": [
-                 *           null
-                 *         ],
-                 *         "ios_url": "https://example.com/spring-sale",
-                 *         "android_url": "https://example.com/spring-sale"
+                 *         "title": "Spring sale: last week",
+                 *         "disabled": 0
                  *       }
                  *     }
                  */
@@ -5788,57 +5646,10 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "at": "text",
+                 *       "at": "2026-04-01T07:00:00Z",
                  *       "changes": {
-                 *         "url": "https://example.com/spring-sale",
-                 *         "domain": 1,
-                 *         "alias": "spring",
-                 *         "title": "Spring sale",
-                 *         "password": "text",
-                 *         "space": 1,
-                 *         "pixels": [
-                 *           1
-                 *         ],
-                 *         "tags": [
-                 *           "text"
-                 *         ],
-                 *         "disabled": 0,
-                 *         "track_conversions": 0,
-                 *         "privacy": 0,
-                 *         "privacy_password": "text",
-                 *         "expiration_url": "https://example.com/spring-sale",
-                 *         "expiration_date": "text",
-                 *         "expiration_time": "text",
-                 *         "expiration_clicks": 0,
-                 *         "target_type": 0,
-                 *         "country": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "platform": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "language": [
-                 *           {
-                 *             "key": "text",
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "rotation": [
-                 *           {
-                 *             "value": "abc123"
-                 *           }
-                 *         ],
-                 *         "rules": [
-                 *           null
-                 *         ],
-                 *         "ios_url": "https://example.com/spring-sale",
-                 *         "android_url": "https://example.com/spring-sale"
+                 *         "title": "Spring sale: last week",
+                 *         "disabled": 0
                  *       }
                  *     }
                  */
@@ -5942,7 +5753,7 @@ export interface operations {
                      *         "at": "2026-03-02T10:15:00Z",
                      *         "changes": {},
                      *         "status": "pending",
-                     *         "reason": "text"
+                     *         "reason": null
                      *       },
                      *       "status": 201
                      *     }
@@ -6083,7 +5894,7 @@ export interface operations {
                      *         "at": "2026-03-02T10:15:00Z",
                      *         "changes": {},
                      *         "status": "pending",
-                     *         "reason": "text"
+                     *         "reason": null
                      *       },
                      *       "status": 200
                      *     }
@@ -6208,8 +6019,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "click_id": "text",
-                 *       "name": "Spring"
+                 *       "click_id": "c_8Jk2Qx7Lm",
+                 *       "name": "purchase"
                  *     }
                  */
                 "application/json": {
@@ -6224,8 +6035,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "click_id": "text",
-                 *       "name": "Spring"
+                 *       "click_id": "c_8Jk2Qx7Lm",
+                 *       "name": "purchase"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -6931,7 +6742,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring"
+                 *       "name": "Marketing"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -6940,7 +6751,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring"
+                 *       "name": "Marketing"
                  *     }
                  */
                 "application/json": {
@@ -7236,9 +7047,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Marketing",
                  *       "require_2fa": false,
-                 *       "timezone": "text"
+                 *       "timezone": "Europe/Berlin"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -7248,9 +7059,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Marketing",
                  *       "require_2fa": false,
-                 *       "timezone": "text"
+                 *       "timezone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": {
@@ -7528,9 +7339,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Marketing",
                  *       "require_2fa": false,
-                 *       "timezone": "text"
+                 *       "timezone": "Europe/Berlin"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -7540,9 +7351,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Marketing",
                  *       "require_2fa": false,
-                 *       "timezone": "text"
+                 *       "timezone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": {
@@ -7841,7 +7652,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "role": "text"
+                 *       "role": "editor"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -7849,7 +7660,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "role": "text"
+                 *       "role": "editor"
                  *     }
                  */
                 "application/json": {
@@ -8272,7 +8083,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "email": "ada@example.com",
-                 *       "role": "text"
+                 *       "role": "editor"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8282,7 +8093,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "email": "ada@example.com",
-                 *       "role": "text"
+                 *       "role": "editor"
                  *     }
                  */
                 "application/json": {
@@ -8308,7 +8119,7 @@ export interface operations {
                      *         "expires_at": "2026-03-02T10:15:00Z",
                      *         "expired": false,
                      *         "token": "lpx-verify-3f9a1c",
-                     *         "accept_url": "https://example.com/spring-sale",
+                     *         "accept_url": "https://lpx.example/invitations/inv_2b7QmX9/accept",
                      *         "mailed": false
                      *       },
                      *       "status": 201
@@ -8887,7 +8698,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring"
+                 *       "name": "Marketing"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8901,7 +8712,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring"
+                 *       "name": "Marketing"
                  *     }
                  */
                 "application/json": {
@@ -9811,55 +9622,25 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
+                 *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
+                 *       "space": 3,
                  *       "pixels": [
-                 *         1
+                 *         5
                  *       ],
                  *       "tags": [
-                 *         "text"
+                 *         "newsletter"
                  *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
+                 *       "target_type": 1,
                  *       "country": [
                  *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
+                 *           "key": "DE",
+                 *           "value": "https://shop.example.com/de/sale"
                  *         }
                  *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "expiration_date": "2026-04-30",
+                 *       "expiration_time": "23:59"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -9944,55 +9725,25 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
+                 *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
+                 *       "space": 3,
                  *       "pixels": [
-                 *         1
+                 *         5
                  *       ],
                  *       "tags": [
-                 *         "text"
+                 *         "newsletter"
                  *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
+                 *       "target_type": 1,
                  *       "country": [
                  *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
+                 *           "key": "DE",
+                 *           "value": "https://shop.example.com/de/sale"
                  *         }
                  *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "expiration_date": "2026-04-30",
+                 *       "expiration_time": "23:59"
                  *     }
                  */
                 "application/json": {
@@ -10760,55 +10511,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
-                 *       "alias": "spring",
-                 *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
-                 *       "pixels": [
-                 *         1
-                 *       ],
-                 *       "tags": [
-                 *         "text"
-                 *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
-                 *       "country": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "title": "Spring sale: last week",
+                 *       "disabled": 0
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -10893,55 +10597,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
-                 *       "alias": "spring",
-                 *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
-                 *       "pixels": [
-                 *         1
-                 *       ],
-                 *       "tags": [
-                 *         "text"
-                 *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
-                 *       "country": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "title": "Spring sale: last week",
+                 *       "disabled": 0
                  *     }
                  */
                 "application/json": {
@@ -11495,55 +11152,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
-                 *       "alias": "spring",
-                 *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
-                 *       "pixels": [
-                 *         1
-                 *       ],
-                 *       "tags": [
-                 *         "text"
-                 *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
-                 *       "country": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "title": "Spring sale: last week",
+                 *       "disabled": 0
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -11628,55 +11238,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "url": "https://example.com/spring-sale",
-                 *       "domain": 1,
-                 *       "alias": "spring",
-                 *       "title": "Spring sale",
-                 *       "password": "text",
-                 *       "space": 1,
-                 *       "pixels": [
-                 *         1
-                 *       ],
-                 *       "tags": [
-                 *         "text"
-                 *       ],
-                 *       "disabled": 0,
-                 *       "track_conversions": 0,
-                 *       "privacy": 0,
-                 *       "privacy_password": "text",
-                 *       "expiration_url": "https://example.com/spring-sale",
-                 *       "expiration_date": "text",
-                 *       "expiration_time": "text",
-                 *       "expiration_clicks": 0,
-                 *       "target_type": 0,
-                 *       "country": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "platform": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "language": [
-                 *         {
-                 *           "key": "text",
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rotation": [
-                 *         {
-                 *           "value": "abc123"
-                 *         }
-                 *       ],
-                 *       "rules": [
-                 *         null
-                 *       ],
-                 *       "ios_url": "https://example.com/spring-sale",
-                 *       "android_url": "https://example.com/spring-sale"
+                 *       "title": "Spring sale: last week",
+                 *       "disabled": 0
                  *     }
                  */
                 "application/json": {
@@ -12410,9 +11973,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -12428,9 +11991,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/json": {
@@ -12737,9 +12300,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -12755,9 +12318,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/json": {
@@ -13043,9 +12606,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -13061,9 +12624,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "GA4",
                  *       "type": "adroll",
-                 *       "value": "abc123"
+                 *       "value": "G-7XK2M9QW1B"
                  *     }
                  */
                 "application/json": {
@@ -13521,7 +13084,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -13533,7 +13096,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -13824,7 +13387,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -13836,7 +13399,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -14112,7 +13675,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -14124,7 +13687,7 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
+                 *       "name": "Campaigns",
                  *       "color": 3
                  *     }
                  */
@@ -14419,9 +13982,7 @@ export interface operations {
                      *           "index_page": "https://brand.example/",
                      *           "not_found_page": "https://brand.example/404",
                      *           "apple_app_site_association": {},
-                     *           "assetlinks": [
-                     *             null
-                     *           ],
+                     *           "assetlinks": [],
                      *           "created_at": "2026-03-02T10:15:00Z",
                      *           "updated_at": "2026-03-02T10:15:00Z",
                      *           "status": "pending",
@@ -14429,7 +13990,7 @@ export interface operations {
                      *           "verification": {
                      *             "token": "lpx-verify-3f9a1c",
                      *             "txt_name": "_linkpix.go.brand.example",
-                     *             "file_url": "https://example.com/spring-sale"
+                     *             "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *           }
                      *         }
                      *       ],
@@ -14610,9 +14171,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -14631,9 +14192,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -14667,9 +14228,7 @@ export interface operations {
                      *         "index_page": "https://brand.example/",
                      *         "not_found_page": "https://brand.example/404",
                      *         "apple_app_site_association": {},
-                     *         "assetlinks": [
-                     *           null
-                     *         ],
+                     *         "assetlinks": [],
                      *         "created_at": "2026-03-02T10:15:00Z",
                      *         "updated_at": "2026-03-02T10:15:00Z",
                      *         "status": "pending",
@@ -14677,7 +14236,7 @@ export interface operations {
                      *         "verification": {
                      *           "token": "lpx-verify-3f9a1c",
                      *           "txt_name": "_linkpix.go.brand.example",
-                     *           "file_url": "https://example.com/spring-sale"
+                     *           "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *         }
                      *       },
                      *       "status": 201
@@ -14843,9 +14402,7 @@ export interface operations {
                      *         "index_page": "https://brand.example/",
                      *         "not_found_page": "https://brand.example/404",
                      *         "apple_app_site_association": {},
-                     *         "assetlinks": [
-                     *           null
-                     *         ],
+                     *         "assetlinks": [],
                      *         "created_at": "2026-03-02T10:15:00Z",
                      *         "updated_at": "2026-03-02T10:15:00Z",
                      *         "status": "pending",
@@ -14853,7 +14410,7 @@ export interface operations {
                      *         "verification": {
                      *           "token": "lpx-verify-3f9a1c",
                      *           "txt_name": "_linkpix.go.brand.example",
-                     *           "file_url": "https://example.com/spring-sale"
+                     *           "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *         }
                      *       },
                      *       "status": 200
@@ -15007,9 +14564,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -15028,9 +14585,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -15064,9 +14621,7 @@ export interface operations {
                      *         "index_page": "https://brand.example/",
                      *         "not_found_page": "https://brand.example/404",
                      *         "apple_app_site_association": {},
-                     *         "assetlinks": [
-                     *           null
-                     *         ],
+                     *         "assetlinks": [],
                      *         "created_at": "2026-03-02T10:15:00Z",
                      *         "updated_at": "2026-03-02T10:15:00Z",
                      *         "status": "pending",
@@ -15074,7 +14629,7 @@ export interface operations {
                      *         "verification": {
                      *           "token": "lpx-verify-3f9a1c",
                      *           "txt_name": "_linkpix.go.brand.example",
-                     *           "file_url": "https://example.com/spring-sale"
+                     *           "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *         }
                      *       },
                      *       "status": 200
@@ -15351,9 +14906,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -15372,9 +14927,9 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "name": "Spring",
-                 *       "index_page": "text",
-                 *       "not_found_page": "text",
+                 *       "name": "go.brand.example",
+                 *       "index_page": "https://brand.example/",
+                 *       "not_found_page": "https://brand.example/404",
                  *       "apple_app_site_association": null,
                  *       "assetlinks": null
                  *     }
@@ -15408,9 +14963,7 @@ export interface operations {
                      *         "index_page": "https://brand.example/",
                      *         "not_found_page": "https://brand.example/404",
                      *         "apple_app_site_association": {},
-                     *         "assetlinks": [
-                     *           null
-                     *         ],
+                     *         "assetlinks": [],
                      *         "created_at": "2026-03-02T10:15:00Z",
                      *         "updated_at": "2026-03-02T10:15:00Z",
                      *         "status": "pending",
@@ -15418,7 +14971,7 @@ export interface operations {
                      *         "verification": {
                      *           "token": "lpx-verify-3f9a1c",
                      *           "txt_name": "_linkpix.go.brand.example",
-                     *           "file_url": "https://example.com/spring-sale"
+                     *           "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *         }
                      *       },
                      *       "status": 200
@@ -15715,9 +15268,7 @@ export interface operations {
                      *         "index_page": "https://brand.example/",
                      *         "not_found_page": "https://brand.example/404",
                      *         "apple_app_site_association": {},
-                     *         "assetlinks": [
-                     *           null
-                     *         ],
+                     *         "assetlinks": [],
                      *         "created_at": "2026-03-02T10:15:00Z",
                      *         "updated_at": "2026-03-02T10:15:00Z",
                      *         "status": "pending",
@@ -15725,7 +15276,7 @@ export interface operations {
                      *         "verification": {
                      *           "token": "lpx-verify-3f9a1c",
                      *           "txt_name": "_linkpix.go.brand.example",
-                     *           "file_url": "https://example.com/spring-sale"
+                     *           "file_url": "https://go.brand.example/.well-known/linkpix-verify.txt"
                      *         }
                      *       },
                      *       "status": 200
@@ -16239,7 +15790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example text */
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29" shape-rendering="crispEdges"><path d="M4 4h7v7H4z"/></svg> */
                     "image/svg+xml": string;
                     "image/png": string;
                 };
@@ -16773,7 +16324,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "text"
+                 *       "file": "alias,url,title\nspring,https://shop.example.com/sale,Spring sale\n"
                  *     }
                  */
                 "multipart/form-data": {
@@ -16809,7 +16360,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "format": "linkpix-csv",
+                     *         "columns": {
+                     *           "alias": "alias",
+                     *           "url": "url",
+                     *           "title": "title"
+                     *         },
+                     *         "warnings": [],
+                     *         "dry_run": false,
+                     *         "counts": {
+                     *           "created": 1,
+                     *           "replaced": 0,
+                     *           "renamed": 0,
+                     *           "skipped": 0,
+                     *           "error": 0
+                     *         },
+                     *         "random_aliases": 0,
+                     *         "rows": [],
+                     *         "rows_omitted": 0
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -16915,7 +16490,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "logo": "text"
+                 *       "logo": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 8 8\"><circle cx=\"4\" cy=\"4\" r=\"4\"/></svg>"
                  *     }
                  */
                 "multipart/form-data": {

@@ -8,8 +8,8 @@ export const conversionsDocs: AreaDocs = {
       operationId: 'recordConversion',
       summary: 'Record a conversion of a click',
       request: {
-        click_id: 'text',
-        name: 'Spring',
+        click_id: 'c_8Jk2Qx7Lm',
+        name: 'purchase',
       },
       response: { data: CONVERSION, status: 200 },
     },

@@ -1,6 +1,6 @@
 import type { AreaDocs } from './area.ts';
 import { deleted, page } from './envelopes.ts';
-import { EXPLANATION, RULESPREVIEW, LINK_VERSION, LINK, LINK_SCHEDULE } from './records.ts';
+import { LINK_CHANGE, LINK_INPUT, EXPLANATION, RULESPREVIEW, LINK_VERSION, LINK, LINK_SCHEDULE } from './records.ts';
 
 export const linksDocs: AreaDocs = {
   tag: 'Links',
@@ -9,146 +9,13 @@ export const linksDocs: AreaDocs = {
       operationId: 'createLinksInBulk',
       summary: 'Create up to 1 000 links at once',
       request: {
-        links: [
-          {
-            url: 'https://example.com/spring-sale',
-            domain: 1,
-            alias: 'spring',
-            title: 'Spring sale',
-            password: 'text',
-            space: 1,
-            pixels: [1],
-            tags: ['text'],
-            disabled: 0,
-            track_conversions: 0,
-            privacy: 0,
-            privacy_password: 'text',
-            expiration_url: 'https://example.com/spring-sale',
-            expiration_date: 'text',
-            expiration_time: 'text',
-            expiration_clicks: 0,
-            target_type: 0,
-            country: [
-              {
-                key: 'text',
-                value: 'abc123',
-              },
-            ],
-            platform: [
-              {
-                key: 'text',
-                value: 'abc123',
-              },
-            ],
-            language: [
-              {
-                key: 'text',
-                value: 'abc123',
-              },
-            ],
-            rotation: [
-              {
-                value: 'abc123',
-              },
-            ],
-            rules: [null],
-            ios_url: 'https://example.com/spring-sale',
-            android_url: 'https://example.com/spring-sale',
-          },
-        ],
+        links: [LINK_INPUT],
       },
       response: {
         data: [
           {
             status: 201,
-            data: {
-              id: 7,
-              alias: 'spring',
-              url: 'https://example.com/spring-sale',
-              short_url: 'https://example.com/spring-sale',
-              title: 'Spring sale',
-              target_type: 1,
-              country_target: [
-                {
-                  key: 'text',
-                  value: 'abc123',
-                },
-              ],
-              platform_target: [
-                {
-                  key: 'text',
-                  value: 'abc123',
-                },
-              ],
-              language_target: [
-                {
-                  key: 'text',
-                  value: 'abc123',
-                },
-              ],
-              rotation_target: [
-                {
-                  value: 'abc123',
-                },
-              ],
-              rules: [null],
-              ios_url: 'https://example.com/spring-sale',
-              android_url: 'https://example.com/spring-sale',
-              track_conversions: 0,
-              last_rotation: 1,
-              disabled: 0,
-              privacy: 0,
-              privacy_password: false,
-              password: false,
-              expiration_url: 'https://example.com/spring-sale',
-              expiration_clicks: 1,
-              clicks: 1,
-              space: {
-                id: 7,
-                name: 'Spring',
-                color: 3,
-                created_at: '2026-03-02T10:15:00Z',
-                updated_at: '2026-03-02T10:15:00Z',
-              },
-              domain: {
-                id: 7,
-                name: 'Spring',
-                index_page: 'text',
-                not_found_page: 'text',
-                apple_app_site_association: {},
-                assetlinks: [null],
-                created_at: '2026-03-02T10:15:00Z',
-                updated_at: '2026-03-02T10:15:00Z',
-                status: 'pending',
-                verified_at: '2026-03-02T10:15:00Z',
-                verification: {
-                  token: 'text',
-                  txt_name: 'text',
-                  file_url: 'https://example.com/spring-sale',
-                },
-              },
-              pixels: [
-                {
-                  id: 7,
-                  name: 'Spring',
-                  type: 'adroll',
-                  value: 'abc123',
-                  created_at: '2026-03-02T10:15:00Z',
-                  updated_at: '2026-03-02T10:15:00Z',
-                },
-              ],
-              tags: ['text'],
-              health: {
-                status: 'ok',
-                code: 1,
-                reason: 'status',
-                checked_at: '2026-03-02T10:15:00Z',
-                broken_since: '2026-03-02T10:15:00Z',
-              },
-              ends_at: '2026-03-02T10:15:00Z',
-              created_at: '2026-03-02T10:15:00Z',
-              updated_at: '2026-03-02T10:15:00Z',
-            },
+            data: LINK,
           },
         ],
         status: 200,
@@ -157,9 +24,7 @@ export const linksDocs: AreaDocs = {
     'PATCH /api/v1/links/bulk': {
       operationId: 'changeLinksInBulk',
       summary: 'Change many links at once',
-      request: {
-        action: 'move',
-      },
+      request: { action: 'move', ids: [7, 8], space: 3 },
       response: {
         data: {
           count: 1,
@@ -170,19 +35,7 @@ export const linksDocs: AreaDocs = {
     'DELETE /api/v1/links/bulk': {
       operationId: 'deleteLinksInBulk',
       summary: 'Delete many links at once',
-      request: {
-        ids: [1],
-        filter: {
-          search: 'text',
-          by: 'title',
-          status: 0,
-          space: 1,
-          domain: 1,
-          pixel: 1,
-          tag: 'text',
-          health: 'ok',
-        },
-      },
+      request: { ids: [7, 8] },
       response: {
         data: {
           count: 1,
@@ -193,7 +46,11 @@ export const linksDocs: AreaDocs = {
     'GET /api/v1/links/export': {
       operationId: 'exportLinks',
       summary: 'Export the matching links as CSV or JSON',
-      response: {},
+      response: {
+        format: 'linkpix.links',
+        version: 2,
+        links: [{ alias: 'spring', url: 'https://shop.example.com/sale' }],
+      },
     },
     'GET /api/v1/links/{id}/explain': {
       operationId: 'explainVisit',
@@ -204,7 +61,7 @@ export const linksDocs: AreaDocs = {
       operationId: 'previewLinkRules',
       summary: 'Preview draft rules against stored clicks',
       request: {
-        rules: [null],
+        rules: [],
       },
       response: { data: RULESPREVIEW, status: 200 },
     },
@@ -223,52 +80,8 @@ export const linksDocs: AreaDocs = {
       operationId: 'scheduleLinkChange',
       summary: 'Schedule a change of a link',
       request: {
-        at: 'text',
-        changes: {
-          url: 'https://example.com/spring-sale',
-          domain: 1,
-          alias: 'spring',
-          title: 'Spring sale',
-          password: 'text',
-          space: 1,
-          pixels: [1],
-          tags: ['text'],
-          disabled: 0,
-          track_conversions: 0,
-          privacy: 0,
-          privacy_password: 'text',
-          expiration_url: 'https://example.com/spring-sale',
-          expiration_date: 'text',
-          expiration_time: 'text',
-          expiration_clicks: 0,
-          target_type: 0,
-          country: [
-            {
-              key: 'text',
-              value: 'abc123',
-            },
-          ],
-          platform: [
-            {
-              key: 'text',
-              value: 'abc123',
-            },
-          ],
-          language: [
-            {
-              key: 'text',
-              value: 'abc123',
-            },
-          ],
-          rotation: [
-            {
-              value: 'abc123',
-            },
-          ],
-          rules: [null],
-          ios_url: 'https://example.com/spring-sale',
-          android_url: 'https://example.com/spring-sale',
-        },
+        at: '2026-04-01T07:00:00Z',
+        changes: LINK_CHANGE,
       },
       response: { data: LINK_SCHEDULE, status: 201 },
     },
@@ -298,51 +111,7 @@ export const linksDocs: AreaDocs = {
     'POST /api/v1/links': {
       operationId: 'createLink',
       summary: 'Create a link',
-      request: {
-        url: 'https://example.com/spring-sale',
-        domain: 1,
-        alias: 'spring',
-        title: 'Spring sale',
-        password: 'text',
-        space: 1,
-        pixels: [1],
-        tags: ['text'],
-        disabled: 0,
-        track_conversions: 0,
-        privacy: 0,
-        privacy_password: 'text',
-        expiration_url: 'https://example.com/spring-sale',
-        expiration_date: 'text',
-        expiration_time: 'text',
-        expiration_clicks: 0,
-        target_type: 0,
-        country: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        platform: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        language: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        rotation: [
-          {
-            value: 'abc123',
-          },
-        ],
-        rules: [null],
-        ios_url: 'https://example.com/spring-sale',
-        android_url: 'https://example.com/spring-sale',
-      },
+      request: LINK_INPUT,
       response: { data: LINK, warnings: [], status: 201 },
     },
     'GET /api/v1/links/{id}': {
@@ -353,101 +122,13 @@ export const linksDocs: AreaDocs = {
     'PUT /api/v1/links/{id}': {
       operationId: 'updateLink',
       summary: 'Update a link',
-      request: {
-        url: 'https://example.com/spring-sale',
-        domain: 1,
-        alias: 'spring',
-        title: 'Spring sale',
-        password: 'text',
-        space: 1,
-        pixels: [1],
-        tags: ['text'],
-        disabled: 0,
-        track_conversions: 0,
-        privacy: 0,
-        privacy_password: 'text',
-        expiration_url: 'https://example.com/spring-sale',
-        expiration_date: 'text',
-        expiration_time: 'text',
-        expiration_clicks: 0,
-        target_type: 0,
-        country: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        platform: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        language: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        rotation: [
-          {
-            value: 'abc123',
-          },
-        ],
-        rules: [null],
-        ios_url: 'https://example.com/spring-sale',
-        android_url: 'https://example.com/spring-sale',
-      },
+      request: LINK_CHANGE,
       response: { data: LINK, warnings: [], status: 200 },
     },
     'PATCH /api/v1/links/{id}': {
       operationId: 'patchLink',
       summary: 'Update a link',
-      request: {
-        url: 'https://example.com/spring-sale',
-        domain: 1,
-        alias: 'spring',
-        title: 'Spring sale',
-        password: 'text',
-        space: 1,
-        pixels: [1],
-        tags: ['text'],
-        disabled: 0,
-        track_conversions: 0,
-        privacy: 0,
-        privacy_password: 'text',
-        expiration_url: 'https://example.com/spring-sale',
-        expiration_date: 'text',
-        expiration_time: 'text',
-        expiration_clicks: 0,
-        target_type: 0,
-        country: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        platform: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        language: [
-          {
-            key: 'text',
-            value: 'abc123',
-          },
-        ],
-        rotation: [
-          {
-            value: 'abc123',
-          },
-        ],
-        rules: [null],
-        ios_url: 'https://example.com/spring-sale',
-        android_url: 'https://example.com/spring-sale',
-      },
+      request: LINK_CHANGE,
       response: { data: LINK, warnings: [], status: 200 },
     },
     'DELETE /api/v1/links/{id}': {
@@ -469,21 +150,32 @@ export const linksDocs: AreaDocs = {
     'GET /api/v1/links/{id}/qr': {
       operationId: 'getLinkQrCode',
       summary: "Get the QR code of a link's short URL",
-      response: 'text',
+      response:
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29" shape-rendering="crispEdges"><path d="M4 4h7v7H4z"/></svg>',
     },
     'POST /api/v1/links/import': {
       operationId: 'importLinks',
       summary: 'Import links from a file',
-      request: {
-        file: 'text',
+      request: { file: 'alias,url,title\nspring,https://shop.example.com/sale,Spring sale\n' },
+      response: {
+        data: {
+          format: 'linkpix-csv',
+          columns: { alias: 'alias', url: 'url', title: 'title' },
+          warnings: [],
+          dry_run: false,
+          counts: { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 0 },
+          random_aliases: 0,
+          rows: [],
+          rows_omitted: 0,
+        },
+        status: 200,
       },
-      response: {},
     },
     'PUT /api/v1/links/{id}/qr-logo': {
       operationId: 'setLinkQrLogo',
       summary: "Set the logo of a link's QR code",
       request: {
-        logo: 'text',
+        logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4"/></svg>',
       },
       response: {
         data: {

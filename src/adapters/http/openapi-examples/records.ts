@@ -2,7 +2,7 @@ const SPRING = '2026-03-02T10:15:00Z';
 
 export const WEBHOOK = {
   id: 7,
-  url: 'https://example.com/spring-sale',
+  url: 'https://hooks.example.com/linkpix',
   events: ['link.created'],
   enabled: false,
   disabled_at: SPRING,
@@ -12,7 +12,7 @@ export const WEBHOOK = {
 
 export const CREATED_WEBHOOK = {
   id: 7,
-  url: 'https://example.com/spring-sale',
+  url: 'https://hooks.example.com/linkpix',
   events: ['link.created'],
   enabled: false,
   disabled_at: SPRING,
@@ -110,6 +110,23 @@ export const PIXEL = {
   updated_at: SPRING,
 };
 
+/** A link's create body: the seed's names, a country target and a tag. */
+export const LINK_INPUT = {
+  url: 'https://shop.example.com/sale?utm_source=newsletter',
+  alias: 'spring',
+  title: 'Spring sale',
+  space: 3,
+  pixels: [5],
+  tags: ['newsletter'],
+  target_type: 1,
+  country: [{ key: 'DE', value: 'https://shop.example.com/de/sale' }],
+  expiration_date: '2026-04-30',
+  expiration_time: '23:59',
+};
+
+/** An update sends only what changes. */
+export const LINK_CHANGE = { title: 'Spring sale: last week', disabled: 0 };
+
 export const LINK = {
   id: 7,
   alias: 'spring',
@@ -148,7 +165,7 @@ export const LINK_SCHEDULE = {
   at: SPRING,
   changes: {},
   status: 'pending',
-  reason: 'text',
+  reason: null,
 };
 
 export const CONVERSION = {
@@ -191,7 +208,7 @@ export const CREATED_INVITATION = {
   expires_at: SPRING,
   expired: false,
   token: 'lpx-verify-3f9a1c',
-  accept_url: 'https://example.com/spring-sale',
+  accept_url: 'https://lpx.example/invitations/inv_2b7QmX9/accept',
   mailed: false,
 };
 
@@ -268,7 +285,7 @@ export const DOMAIN = {
   index_page: 'https://brand.example/',
   not_found_page: 'https://brand.example/404',
   apple_app_site_association: {},
-  assetlinks: [null],
+  assetlinks: [],
   created_at: SPRING,
   updated_at: SPRING,
   status: 'pending',
@@ -276,7 +293,7 @@ export const DOMAIN = {
   verification: {
     token: 'lpx-verify-3f9a1c',
     txt_name: '_linkpix.go.brand.example',
-    file_url: 'https://example.com/spring-sale',
+    file_url: 'https://go.brand.example/.well-known/linkpix-verify.txt',
   },
 };
 

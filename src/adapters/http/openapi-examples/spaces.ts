@@ -14,7 +14,7 @@ export const spacesDocs: AreaDocs = {
       operationId: 'createSpace',
       summary: 'Create a space',
       request: {
-        name: 'Spring',
+        name: 'Campaigns',
         color: 3,
       },
       response: { data: SPACE, status: 201 },
@@ -28,7 +28,7 @@ export const spacesDocs: AreaDocs = {
       operationId: 'updateSpace',
       summary: 'Update a space',
       request: {
-        name: 'Spring',
+        name: 'Campaigns',
         color: 3,
       },
       response: { data: SPACE, status: 200 },
@@ -37,7 +37,7 @@ export const spacesDocs: AreaDocs = {
       operationId: 'patchSpace',
       summary: 'Update a space',
       request: {
-        name: 'Spring',
+        name: 'Campaigns',
         color: 3,
       },
       response: { data: SPACE, status: 200 },

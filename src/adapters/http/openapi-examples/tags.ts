@@ -19,8 +19,8 @@ export const tagsDocs: AreaDocs = {
       operationId: 'updateTag',
       summary: 'Rename or recolour a tag',
       request: {
-        name: 'Spring',
-        color: 'text',
+        name: 'newsletter',
+        color: 'gray',
       },
       response: { data: TAG, status: 200 },
     },
@@ -28,8 +28,8 @@ export const tagsDocs: AreaDocs = {
       operationId: 'patchTag',
       summary: 'Rename or recolour a tag',
       request: {
-        name: 'Spring',
-        color: 'text',
+        name: 'newsletter',
+        color: 'gray',
       },
       response: { data: TAG, status: 200 },
     },

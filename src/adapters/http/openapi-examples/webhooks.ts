@@ -14,7 +14,7 @@ export const webhooksDocs: AreaDocs = {
       operationId: 'createWebhook',
       summary: 'Create a webhook',
       request: {
-        url: 'https://example.com/spring-sale',
+        url: 'https://hooks.example.com/linkpix',
         events: ['link.created'],
       },
       response: { data: CREATED_WEBHOOK, status: 201 },

@@ -23,7 +23,7 @@ export const workspacesDocs: AreaDocs = {
       operationId: 'createWorkspace',
       summary: 'Create a workspace',
       request: {
-        name: 'Spring',
+        name: 'Marketing',
       },
       response: { data: WORKSPACE, status: 201 },
     },
@@ -36,9 +36,9 @@ export const workspacesDocs: AreaDocs = {
       operationId: 'updateWorkspace',
       summary: "Change a workspace's settings",
       request: {
-        name: 'Spring',
+        name: 'Marketing',
         require_2fa: false,
-        timezone: 'text',
+        timezone: 'Europe/Berlin',
       },
       response: { data: WORKSPACE, status: 200 },
     },
@@ -46,9 +46,9 @@ export const workspacesDocs: AreaDocs = {
       operationId: 'patchWorkspace',
       summary: "Change a workspace's settings",
       request: {
-        name: 'Spring',
+        name: 'Marketing',
         require_2fa: false,
-        timezone: 'text',
+        timezone: 'Europe/Berlin',
       },
       response: { data: WORKSPACE, status: 200 },
     },
@@ -66,7 +66,7 @@ export const workspacesDocs: AreaDocs = {
       operationId: 'changeMemberRole',
       summary: "Change a member's role",
       request: {
-        role: 'text',
+        role: 'editor',
       },
       response: { data: MEMBER, status: 200 },
     },
@@ -80,7 +80,7 @@ export const workspacesDocs: AreaDocs = {
       summary: 'Invite someone by email',
       request: {
         email: 'ada@example.com',
-        role: 'text',
+        role: 'editor',
       },
       response: { data: CREATED_INVITATION, status: 201 },
     },
@@ -104,7 +104,7 @@ export const workspacesDocs: AreaDocs = {
       operationId: 'createApiKey',
       summary: 'Create an API key in a workspace',
       request: {
-        name: 'Spring',
+        name: 'Marketing',
       },
       response: { data: CREATED_WORKSPACE_KEY, status: 201 },
     },
