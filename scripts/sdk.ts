@@ -30,3 +30,5 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
+// The built app's worker pools outlive its close by a while; a one-shot script is done here.
+process.exit(0);

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { LOGO_SVG, WORDMARK_SVG } from '../shared/html/brand.ts';
 import { imageHeadersOnSend } from '../shared/request/image-headers.ts';
+import { documentOperations } from './openapi-operations.ts';
 
 /**
  * swagger-ui puts the logo's href on the image, not on the top bar's link: this points the link
@@ -33,6 +34,7 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
         title: 'linkpix API',
         version: '1',
         description: 'Short links and tracking pixels. phpShort-compatible: form or JSON bodies, Bearer API keys.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: appUrl }],
       components: {
@@ -41,7 +43,8 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
         },
       },
     },
-    transformObject: (doc) => ('openapiObject' in doc ? optionalDefaultedQuery(doc.openapiObject) : doc.swaggerObject),
+    transformObject: (doc) =>
+      'openapiObject' in doc ? documentOperations(optionalDefaultedQuery(doc.openapiObject)) : doc.swaggerObject,
   });
   // A scope of its own, so that the image headers reach swagger-ui's icons and no other route.
   await app.register(async (docs) => {

@@ -65,7 +65,7 @@ export interface PolicedRoute {
  * seed's /{plural}/:id/destroy). Every route of the API has one: an unknown route fails the
  * server's start, so a new route cannot slip past the policy.
  */
-function policyOfRoute(method: string, url: string): PolicedRoute {
+export function policyOfRoute(method: string, url: string): PolicedRoute {
   const segments = url
     .replace(/^\/api\/v1\//, '/')
     .split('/')

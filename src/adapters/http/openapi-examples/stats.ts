@@ -1,0 +1,31 @@
+import type { AreaDocs } from './area.ts';
+import { page } from './envelopes.ts';
+import { STATS_ENTRY } from './records.ts';
+
+export const statsDocs: AreaDocs = {
+  tag: 'Statistics',
+  operations: {
+    'GET /api/v1/stats/{id}/export': {
+      operationId: 'exportLinkClicks',
+      summary: "Export a link's click rows as CSV",
+      response:
+        'id,at,country,city,browser,platform,device,language,referrer_host,bot\n901,2026-03-02T10:15:00Z,US,Boston,Chrome,macOS,desktop,en,news.example,0\n',
+    },
+    'GET /api/v1/stats/{id}': {
+      operationId: 'getLinkStats',
+      summary: "Read a link's statistics",
+      response: {
+        ...page('/api/v1/stats/7', [STATS_ENTRY, { value: 'DE', count: 12 }]),
+        stats: {
+          name: 'country',
+          from: '2026-03-01',
+          to: '2026-03-07',
+          timezone: 'UTC',
+          total: 54,
+          unique: 41,
+          bots: 3,
+        },
+      },
+    },
+  },
+};
