@@ -46,6 +46,7 @@ import * as linkHealth from './0043-link-health.ts';
 import * as linkHistory from './0044-link-history.ts';
 import * as linkSchedules from './0045-link-schedules.ts';
 import * as clickSpoolSegments from './0046-click-spool-segments.ts';
+import * as webhookFormat from './0049-webhook-format.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -99,6 +100,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0044-link-history': linkHistory,
   '0045-link-schedules': linkSchedules,
   '0046-click-spool-segments': clickSpoolSegments,
+  '0049-webhook-format': webhookFormat,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
