@@ -1177,7 +1177,12 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
-                                /** @description false once its deliveries failed for 24 h; create another to resume */
+                                /**
+                                 * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                                 * @enum {string}
+                                 */
+                                format: "json" | "slack";
+                                /** @description false once turned off, or once its deliveries failed for 24 h; PATCH true to resume */
                                 enabled: boolean;
                                 /**
                                  * Format: date-time
@@ -1302,12 +1307,22 @@ export interface paths {
                         url: string;
                         /** @description Events to receive */
                         events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
+                        /**
+                         * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                         * @enum {string}
+                         */
+                        format?: "json" | "slack";
                     };
                     "application/json": {
                         /** @description Absolute http(s) URL that receives POSTs */
                         url: string;
                         /** @description Events to receive */
                         events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
+                        /**
+                         * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                         * @enum {string}
+                         */
+                        format?: "json" | "slack";
                     };
                 };
             };
@@ -1324,7 +1339,12 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
-                                /** @description false once its deliveries failed for 24 h; create another to resume */
+                                /**
+                                 * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                                 * @enum {string}
+                                 */
+                                format: "json" | "slack";
+                                /** @description false once turned off, or once its deliveries failed for 24 h; PATCH true to resume */
                                 enabled: boolean;
                                 /**
                                  * Format: date-time
@@ -1441,6 +1461,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sample delivery of the event, or of every event (for no-code tools' triggers) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description An event name */
+                    event?: "link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The idempotency id, also in the linkpix-delivery header */
+                                id: string;
+                                /**
+                                 * @description An event name
+                                 * @enum {string}
+                                 */
+                                type: "link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                                /** @description The event's data: {link} for link events, {clicks} for link.clicked */
+                                data: unknown;
+                            } | {
+                                /** @description The idempotency id, also in the linkpix-delivery header */
+                                id: string;
+                                /**
+                                 * @description An event name
+                                 * @enum {string}
+                                 */
+                                type: "link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                                /** @description The event's data: {link} for link events, {clicks} for link.clicked */
+                                data: unknown;
+                            }[];
+                            /** @enum {number} */
+                            status: 200;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -1473,7 +1650,12 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
-                                /** @description false once its deliveries failed for 24 h; create another to resume */
+                                /**
+                                 * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                                 * @enum {string}
+                                 */
+                                format: "json" | "slack";
+                                /** @description false once turned off, or once its deliveries failed for 24 h; PATCH true to resume */
                                 enabled: boolean;
                                 /**
                                  * Format: date-time
@@ -1702,7 +1884,174 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a webhook: its url, events, format, or whether it is enabled */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @description Absolute http(s) URL that receives POSTs */
+                        url?: string;
+                        /** @description Events to receive */
+                        events?: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
+                        /**
+                         * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                         * @enum {string}
+                         */
+                        format?: "json" | "slack";
+                        /** @description false stops deliveries (pending ones are dropped); true resumes */
+                        enabled?: boolean;
+                    };
+                    "application/json": {
+                        /** @description Absolute http(s) URL that receives POSTs */
+                        url?: string;
+                        /** @description Events to receive */
+                        events?: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
+                        /**
+                         * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                         * @enum {string}
+                         */
+                        format?: "json" | "slack";
+                        /** @description false stops deliveries (pending ones are dropped); true resumes */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Webhook */
+                            data: {
+                                id: number;
+                                url: string;
+                                events: ("link.created" | "link.updated" | "link.deleted" | "link.expired" | "link.clicked" | "link.broken" | "link.recovered")[];
+                                /**
+                                 * @description How deliveries are written: json (the envelope of docs/api.md §14) or slack (a Slack message)
+                                 * @enum {string}
+                                 */
+                                format: "json" | "slack";
+                                /** @description false once turned off, or once its deliveries failed for 24 h; PATCH true to resume */
+                                enabled: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                disabled_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                failing_since: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                            };
+                            /** @enum {number} */
+                            status: 200;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+                /** @description A failure; on 422 `message` maps each bad field to its messages. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string | {
+                                [key: string]: string[];
+                            };
+                            status: number;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/tags": {
