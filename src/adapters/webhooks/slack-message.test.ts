@@ -27,11 +27,20 @@ test('link.created: one line with the alias and destination, a context of worksp
 
 test('broken and recovered name the answer, or how the request failed', () => {
   const broken = { ...link, health: { status: 'broken', code: 404, reason: 'status' } };
-  assert.equal(slackMessage(envelopeOf('d', 'link.broken', AT, { link: broken }), 'W').text, '⚠️ Link *abc* is broken (404)');
+  assert.equal(
+    slackMessage(envelopeOf('d', 'link.broken', AT, { link: broken }), 'W').text,
+    '⚠️ Link *abc* is broken (404)',
+  );
   const timeout = { ...link, health: { status: 'broken', code: null, reason: 'timeout' } };
-  assert.equal(slackMessage(envelopeOf('d', 'link.broken', AT, { link: timeout }), 'W').text, '⚠️ Link *abc* is broken (timeout)');
+  assert.equal(
+    slackMessage(envelopeOf('d', 'link.broken', AT, { link: timeout }), 'W').text,
+    '⚠️ Link *abc* is broken (timeout)',
+  );
   const ok = { ...link, health: { status: 'ok', code: 200, reason: null } };
-  assert.equal(slackMessage(envelopeOf('d', 'link.recovered', AT, { link: ok }), 'W').text, '✅ Link *abc* works again (200)');
+  assert.equal(
+    slackMessage(envelopeOf('d', 'link.recovered', AT, { link: ok }), 'W').text,
+    '✅ Link *abc* works again (200)',
+  );
 });
 
 test('deleted, expired and clicked read as one line each; a deleted link has no short link in the context', () => {
@@ -39,8 +48,14 @@ test('deleted, expired and clicked read as one line each; a deleted link has no 
   assert.equal(deleted.text, '🗑️ Link *abc* deleted');
   assert.ok(!(deleted.blocks[1] as { elements: Array<{ text: string }> }).elements[0]!.text.includes('<http'));
   assert.equal(slackMessage(envelopeOf('d', 'link.expired', AT, { link }), 'W').text, '⌛ Link *abc* expired');
-  assert.equal(slackMessage(envelopeOf('d', 'link.clicked', AT, { clicks: [{}, {}] }), 'W').text, '👆 2 clicks on your links');
-  assert.equal(slackMessage(envelopeOf('d', 'link.clicked', AT, { clicks: [{}] }), 'W').text, '👆 1 click on your links');
+  assert.equal(
+    slackMessage(envelopeOf('d', 'link.clicked', AT, { clicks: [{}, {}] }), 'W').text,
+    '👆 2 clicks on your links',
+  );
+  assert.equal(
+    slackMessage(envelopeOf('d', 'link.clicked', AT, { clicks: [{}] }), 'W').text,
+    '👆 1 click on your links',
+  );
 });
 
 test('every event has a readable line, from its real payload shape', () => {
@@ -56,5 +71,6 @@ test('a json webhook gets the envelope itself, a slack one the message', () => {
   const envelope = envelopeOf('d-1', 'link.created', AT, { link });
   const hook = (format: 'json' | 'slack') => ({ format, workspace: 'W' }) as WebhookSubscriber;
   assert.deepEqual(JSON.parse(renderDelivery(envelope, hook('json'))), envelope);
-  assert.deepEqual(Object.keys(JSON.parse(renderDelivery(envelope, hook('slack')))), ['text', 'blocks']);
+  const slack = JSON.parse(renderDelivery(envelope, hook('slack'))) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(slack), ['text', 'blocks']);
 });

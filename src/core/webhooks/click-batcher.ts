@@ -33,6 +33,7 @@ export class ClickBatcher {
   async flush(): Promise<void> {
     const batches = this.pending;
     this.pending = new Map();
-    for (const [accountId, clicks] of batches) await this.events.emit(accountId, 'link.clicked', null, clickedPayload(clicks));
+    for (const [accountId, clicks] of batches)
+      await this.events.emit(accountId, 'link.clicked', null, clickedPayload(clicks));
   }
 }

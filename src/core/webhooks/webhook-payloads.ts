@@ -21,7 +21,9 @@ export interface ClickedItem {
 export const linkPayload = (record: unknown) => ({ link: record });
 
 /** link.deleted: the record is gone, its id and alias are what a receiver can match. */
-export const deletedLinkPayload = (link: { id: number; alias: string }) => ({ link: { id: link.id, alias: link.alias } });
+export const deletedLinkPayload = (link: { id: number; alias: string }) => ({
+  link: { id: link.id, alias: link.alias },
+});
 
 /** link.clicked: the clicks of one second. */
 export const clickedPayload = (clicks: ClickedItem[]) => ({ clicks });

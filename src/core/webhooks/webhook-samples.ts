@@ -51,7 +51,13 @@ function sampleView(health?: LinkHealth): LinkView {
   };
 }
 
-const BROKEN: LinkHealth = { status: 'broken', code: 404, reason: 'status', checkedAt: SAMPLE_AT, brokenSince: SAMPLE_AT };
+const BROKEN: LinkHealth = {
+  status: 'broken',
+  code: 404,
+  reason: 'status',
+  checkedAt: SAMPLE_AT,
+  brokenSince: SAMPLE_AT,
+};
 const OK: LinkHealth = { status: 'ok', code: 200, reason: null, checkedAt: SAMPLE_AT, brokenSince: null };
 
 const SAMPLE_CLICK: Click = {

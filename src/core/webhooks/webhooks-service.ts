@@ -70,7 +70,8 @@ export class WebhooksService {
   async update(accountId: number, id: number, input: WebhookPatch, actor: AuditActor): Promise<Webhook> {
     const bag = new FieldErrorBag();
     const patch = checkWebhookPatch(input, bag);
-    if (patch.url !== undefined && !(await this.deps.targets.reachable(patch.url))) bag.add('url', PRIVATE_TARGET_MESSAGE);
+    if (patch.url !== undefined && !(await this.deps.targets.reachable(patch.url)))
+      bag.add('url', PRIVATE_TARGET_MESSAGE);
     bag.throwIfAny();
     const change = { workspaceId: accountId, actor, type: 'webhook', at: this.deps.clock.now() };
     return this.unit(async (tx) => {

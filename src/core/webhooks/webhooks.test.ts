@@ -8,7 +8,12 @@ import { jsonBody } from './webhook-events.ts';
 
 test('a signature is HMAC-SHA256 of "t.body" and verifies only for that body, secret and time', () => {
   const secret = newWebhookSecret();
-  const envelope = { id: 'd-1', type: 'link.created', created_at: new Date(0).toISOString(), data: { link: { id: 1 } } };
+  const envelope = {
+    id: 'd-1',
+    type: 'link.created',
+    created_at: new Date(0).toISOString(),
+    data: { link: { id: 1 } },
+  };
   const body = jsonBody(envelope as Parameters<typeof jsonBody>[0], {} as Parameters<typeof jsonBody>[1]);
   assert.deepEqual(JSON.parse(body), {
     id: 'd-1',
@@ -49,7 +54,10 @@ test('a webhook needs an http(s) URL and known events; every bad field is named'
   const slack = checkWebhookInput({ url: 'https://example.com/h', events: ['link.created'], format: 'slack' }, ok);
   assert.equal(slack?.format, 'slack');
   const badFormat = new FieldErrorBag();
-  assert.equal(checkWebhookInput({ url: 'https://example.com/h', events: ['link.created'], format: 'xml' }, badFormat), null);
+  assert.equal(
+    checkWebhookInput({ url: 'https://example.com/h', events: ['link.created'], format: 'xml' }, badFormat),
+    null,
+  );
   assert.deepEqual([badFormat.has('format'), badFormat.has('url')], [true, false]);
   const none = new FieldErrorBag();
   checkWebhookInput({}, none);

@@ -55,7 +55,9 @@ onEachEngine(
       assert.equal(message.blocks[0].text.type, 'mrkdwn');
       assert.ok(message.blocks[1].elements[0].text.includes(link.short_url), message.blocks[1].elements[0].text);
       assert.equal(got.headers['linkpix-event'], 'link.created');
-      assert.ok(verifySignature(w.secret, got.body, String(got.headers['linkpix-signature']), Math.floor(Date.now() / 1000)));
+      assert.ok(
+        verifySignature(w.secret, got.body, String(got.headers['linkpix-signature']), Math.floor(Date.now() / 1000)),
+      );
     });
 
     test('PATCH switches json ↔ slack and the next delivery follows; the other fields stay', async () => {
@@ -66,9 +68,15 @@ onEachEngine(
       await eventually('the json delivery', () => receiver.on(w.path).length === 1);
       assert.equal(receiver.on(w.path)[0]!.json.type, 'link.created');
 
-      const toSlack = await h().request('PATCH', `/api/v1/webhooks/${w.id}`, { key: person.key, json: { format: 'slack' } });
+      const toSlack = await h().request('PATCH', `/api/v1/webhooks/${w.id}`, {
+        key: person.key,
+        json: { format: 'slack' },
+      });
       assert.equal(toSlack.status, 200, toSlack.text);
-      assert.deepEqual([toSlack.body.data.format, toSlack.body.data.url, toSlack.body.data.events], ['slack', w.url, w.events]);
+      assert.deepEqual(
+        [toSlack.body.data.format, toSlack.body.data.url, toSlack.body.data.events],
+        ['slack', w.url, w.events],
+      );
       await makeLink(h(), person.key, 'https://example.com/p2');
       await eventually('the slack delivery', () => receiver.on(w.path).length === 2);
       assert.ok(String((receiver.on(w.path)[1]!.json as unknown as Json).text).startsWith('🔗 Link'));
@@ -82,7 +90,10 @@ onEachEngine(
       await makeLink(h(), person.key, 'https://example.com/p3');
       await eventually('the json delivery again', () => receiver.on(w.path).length === 3);
       assert.equal(receiver.on(w.path)[2]!.json.data.link.url, 'https://example.com/p3');
-      assert.equal((await h().request('GET', `/api/v1/webhooks/${w.id}`, { key: person.key })).body.data.format, 'json');
+      assert.equal(
+        (await h().request('GET', `/api/v1/webhooks/${w.id}`, { key: person.key })).body.data.format,
+        'json',
+      );
     });
 
     test('PATCH enabled: false stops deliveries, true resumes them', async () => {
@@ -95,7 +106,10 @@ onEachEngine(
       const account = await h().request('GET', '/api/v1/account', { key: person.key });
       assert.equal(account.headers.get('linkpix-webhooks-disabled'), null, 'turned off by its author: no notice');
       const on = await h().request('PATCH', `/api/v1/webhooks/${w.id}`, { key: person.key, json: { enabled: true } });
-      assert.deepEqual([on.body.data.enabled, on.body.data.disabled_at, on.body.data.failing_since], [true, null, null]);
+      assert.deepEqual(
+        [on.body.data.enabled, on.body.data.disabled_at, on.body.data.failing_since],
+        [true, null, null],
+      );
       await makeLink(h(), person.key, 'https://example.com/on');
       await eventually('the delivery after resuming', () => receiver.on(w.path).length === 1);
       assert.equal(receiver.on(w.path)[0]!.json.data.link.url, 'https://example.com/on');
@@ -104,7 +118,8 @@ onEachEngine(
     test('PATCH answers 422 naming each bad field and changes nothing; 404 for another account’s', async () => {
       const person = await h().account();
       const w = await hook(h(), person.key, {});
-      const patch = (json: unknown, key = person.key) => h().request('PATCH', `/api/v1/webhooks/${w.id}`, { key, json });
+      const patch = (json: unknown, key = person.key) =>
+        h().request('PATCH', `/api/v1/webhooks/${w.id}`, { key, json });
       const bad = await patch({ format: 'xml', url: 'ftp://example.com/x', events: ['link.exploded'] });
       assert.equal(bad.status, 422, bad.text);
       assert.ok(bad.body.message.format, bad.text);
@@ -113,7 +128,10 @@ onEachEngine(
       assert.ok(badUrl.body.message.url, badUrl.text);
       const noEvents = await patch({ events: [] });
       assert.equal(noEvents.status, 422, noEvents.text);
-      assert.ok(Object.keys(noEvents.body.message).some((f) => f.startsWith('events')), noEvents.text);
+      assert.ok(
+        Object.keys(noEvents.body.message).some((f) => f.startsWith('events')),
+        noEvents.text,
+      );
       const badEnabled = await patch({ enabled: 'maybe' });
       assert.equal(badEnabled.status, 422, badEnabled.text);
       assert.ok(badEnabled.body.message.enabled, badEnabled.text);

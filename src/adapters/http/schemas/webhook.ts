@@ -13,7 +13,9 @@ export const WebhookRecord = Type.Object(
     url: Type.String(),
     events: Type.Array(Event),
     format: Format,
-    enabled: Type.Boolean({ description: 'false once turned off, or once its deliveries failed for 24 h; PATCH true to resume' }),
+    enabled: Type.Boolean({
+      description: 'false once turned off, or once its deliveries failed for 24 h; PATCH true to resume',
+    }),
     disabled_at: Nullable(Timestamp),
     failing_since: Nullable(Timestamp),
     created_at: Timestamp,
@@ -50,7 +52,9 @@ export const WebhookPatchBody = Type.Object({
   url: Type.Optional(Url),
   events: Type.Optional(Events),
   format: Type.Optional(Format),
-  enabled: Type.Optional(Type.Boolean({ description: 'false stops deliveries (pending ones are dropped); true resumes' })),
+  enabled: Type.Optional(
+    Type.Boolean({ description: 'false stops deliveries (pending ones are dropped); true resumes' }),
+  ),
 });
 export type WebhookPatchBody = Static<typeof WebhookPatchBody>;
 

@@ -87,7 +87,8 @@ export class SqlWebhookStore implements WebhookStore {
     if (patch.events !== undefined) set.events = patch.events.join(',');
     if (patch.format !== undefined) set.format = patch.format;
     // Turned off by its author: nothing to tell them. On again: a fresh start, told again if it fails for a window.
-    if (patch.enabled === false && found.disabledAt === null) Object.assign(set, { disabled_at: now, disabled_told: 1 });
+    if (patch.enabled === false && found.disabledAt === null)
+      Object.assign(set, { disabled_at: now, disabled_told: 1 });
     if (patch.enabled === true && found.disabledAt !== null)
       Object.assign(set, { disabled_at: null, failing_since: null, disabled_told: 0 });
     if (Object.keys(set).length > 0)
