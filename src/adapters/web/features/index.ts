@@ -20,6 +20,7 @@ import { verifyEmailPages } from './security/verify-email-pages.ts';
 import { workspacesPages } from './workspaces/workspaces-pages.ts';
 import { invitationPages } from './workspaces/invitation-pages.ts';
 import { auditPages } from './audit/audit-pages.ts';
+import { webhooksPages } from './webhooks/webhooks-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -38,6 +39,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   pixelsPages,
   spacesPages,
   domainsPages,
+  webhooksPages,
   accountPages,
   securityPages,
   workspacesPages,

@@ -20,6 +20,7 @@ import { conversions } from './conversions.ts';
 import { history } from './history.ts';
 import { workspaces } from './workspaces.ts';
 import { audit } from './audit.ts';
+import { webhooks } from './webhooks.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -45,4 +46,5 @@ export const en = {
   history,
   workspaces,
   audit,
+  webhooks,
 };
