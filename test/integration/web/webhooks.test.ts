@@ -42,7 +42,7 @@ onEachEngine(
         ['format', 'slack'],
       ]);
       assert.equal(made.status, 201, made.text.slice(0, 500));
-      const secret = /<code class="secret">(whsec_[\w-]+)<\/code>/.exec(made.text)?.[1];
+      const secret = /<code class="secret mono">(whsec_[\w-]+)<\/code>/.exec(made.text)?.[1];
       assert.ok(secret, 'the secret is shown');
       const [stored] = await hooks();
       assert.deepEqual(

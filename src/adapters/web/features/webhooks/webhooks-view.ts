@@ -24,7 +24,7 @@ export function webhooksMain(view: View, hooks: readonly Webhook[]): RawHtml {
 </ul></td>`;
   const rows = hooks.map(
     (w) => html`<tr>
-<th scope="row"><code>${w.url}</code></th>
+<th scope="row"><code class="url">${w.url}</code></th>
 <td>${w.events.join(', ')}</td>
 <td>${t.formats[w.format]}</td>
 <td>${w.disabledAt === null ? badge(t.enabled, 'ok') : badge(t.disabled, 'warn')}</td>
@@ -95,9 +95,9 @@ ${target.editing ? checkbox({ name: 'enabled', label: f.enabled, checked: values
 export function webhookCreatedMain(view: View, webhook: Webhook, secret: string): RawHtml {
   const t = view.t.webhooks;
   return html`<h1>${t.createdTitle}</h1>
-<p><code>${webhook.url}</code> · ${t.formats[webhook.format]}</p>
+<p><code class="url">${webhook.url}</code> · ${t.formats[webhook.format]}</p>
 <p>${t.secretIntro}</p>
-<p><strong>${t.secretLabel}:</strong> <code class="secret">${secret}</code> ${copyButton(view, secret, t.secretLabel)}</p>
+<p><strong>${t.secretLabel}:</strong> <code class="secret mono">${secret}</code> ${copyButton(view, secret, t.secretLabel)}</p>
 <p><a href="/webhooks">${t.backToList}</a></p>`;
 }
 
@@ -105,7 +105,7 @@ export function webhookCreatedMain(view: View, webhook: Webhook, secret: string)
 export function webhookDeleteMain(view: View, webhook: Webhook): RawHtml {
   const t = view.t.webhooks;
   return html`<h1>${t.deleteTitle}</h1>
-<p><code>${webhook.url}</code></p>
+<p><code class="url">${webhook.url}</code></p>
 <p>${t.deleteEffect}</p>
 <form method="post" action="/webhooks/${webhook.id}/delete" class="actions">
 ${csrfField(view)}
