@@ -6,6 +6,7 @@ import { WebhookEvents } from '../core/webhooks/webhook-events.ts';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.ts';
 import { ClickBatcher } from '../core/webhooks/click-batcher.ts';
 import { ExpirySweep } from '../core/webhooks/expiry-sweep.ts';
+import { deletedLinkPayload, linkPayload } from '../core/webhooks/webhook-payloads.ts';
 import { LinkViews } from '../core/links/link-views.ts';
 import type { HealthEvents } from '../core/health/health-checks.ts';
 import type { LinkHealthStore } from '../core/health/ports.ts';
@@ -24,6 +25,7 @@ import { SqlDeliveryOutbox } from '../adapters/storage/stores/delivery-outbox.ts
 import { SqlExpiryClaims } from '../adapters/storage/stores/expiry-claims.ts';
 import { UndiciSender } from '../adapters/webhooks/undici-sender.ts';
 import { AddressTargetCheck } from '../adapters/webhooks/target-check.ts';
+import { renderDelivery } from '../adapters/webhooks/delivery-renderer.ts';
 import type { Config } from './config.ts';
 import type { Tuning } from './tuning.ts';
 import { JobWake } from '../adapters/shared/scheduler.ts';
@@ -112,6 +114,7 @@ export function createWebhookRuntime(
       store: new SqlWebhookStore(db),
       outbox: new SqlDeliveryOutbox(db, storage.engine),
       clock,
+      render: renderDelivery,
       enqueued: () => afterCommit(() => deliveriesDue.now()),
     });
   const events = eventsOn(storage.db, (task) => task());
@@ -154,7 +157,7 @@ function listenerOf(events: WebhookEvents, present: (view: LinkView) => unknown)
         change,
         links.map(({ link, view }) => ({
           linkId: link.id,
-          data: { link: view ? present(view) : { id: link.id, alias: link.alias } },
+          data: view ? linkPayload(present(view)) : deletedLinkPayload(link),
         })),
       ),
   };
@@ -211,7 +214,7 @@ function healthEventsOf(
     changed: async (accountId, event, linkId) => {
       if (!(await events.listens(accountId, event))) return;
       const [view] = await new LinkViews(records).of(accountId, await records.links.findByIds(accountId, [linkId]));
-      if (view) await events.emit(accountId, event, linkId, { link: present(view) });
+      if (view) await events.emit(accountId, event, linkId, linkPayload(present(view)));
     },
   };
 }

@@ -31,6 +31,7 @@ export function describeWebhookStoreContract(name: string, make: () => WebhookSt
         accountId: mine,
         url: 'https://hooks.example.com/in',
         events: ['link.created', 'link.clicked'],
+        format: 'json',
         createdAt: 1000,
         failingSince: null,
         disabledAt: null,
@@ -75,6 +76,39 @@ export function describeWebhookStoreContract(name: string, make: () => WebhookSt
         ],
       );
       assert.deepEqual(await s.webhooks.subscribers(mine, 'link.deleted'), []);
+      const [first] = await s.webhooks.subscribers(mine, 'link.created');
+      assert.deepEqual([first?.format, typeof first?.workspace], ['json', 'string'], 'its format and workspace name');
+    });
+
+    test('update sets the fields given, on the account’s own; off is no notice, on again clears the failure', async () => {
+      const s = make();
+      const [mine, theirs] = [await s.account(), await s.account()];
+      const made = await s.webhooks.insert(mine, { ...hook(['link.created']), format: 'slack' }, 1000);
+      assert.equal(made.format, 'slack');
+      assert.equal(await s.webhooks.update(theirs, made.id, { format: 'json' }, 2000), null);
+      const changed = await s.webhooks.update(
+        mine,
+        made.id,
+        { url: 'https://hooks.example.com/other', events: ['link.deleted'], format: 'json' },
+        2000,
+      );
+      assert.deepEqual(changed, {
+        ...made,
+        url: 'https://hooks.example.com/other',
+        events: ['link.deleted'],
+        format: 'json',
+      });
+      assert.deepEqual(await s.webhooks.update(mine, made.id, {}, 2000), changed);
+      const off = await s.webhooks.update(mine, made.id, { enabled: false }, 3000);
+      assert.equal(off?.disabledAt, 3000);
+      assert.deepEqual(await s.webhooks.subscribers(mine, 'link.deleted'), []);
+      assert.deepEqual(await s.webhooks.takeDisabledNotice(mine), [], 'its author turned it off: nothing to tell');
+      const on = await s.webhooks.update(mine, made.id, { enabled: true }, 4000);
+      assert.deepEqual([on?.disabledAt, on?.failingSince], [null, null]);
+      assert.equal((await s.webhooks.subscribers(mine, 'link.deleted')).length, 1);
+      await s.disable(made.id, 5000);
+      assert.deepEqual(await s.webhooks.takeDisabledNotice(mine), [made.id], 'disabled by failures again: told again');
+      assert.equal(await s.webhooks.update(mine, made.id + 1000, { enabled: true }, 6000), null);
     });
 
     test('accountsSubscribed: each account with a live webhook on the event, once; a like-named event does not count', async () => {

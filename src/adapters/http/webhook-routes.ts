@@ -2,7 +2,14 @@ import type {} from '@fastify/swagger'; // adds tags, summary and security to ro
 import type { RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
-import { CreatedWebhookRecord, WebhookBody, WebhookRecord } from './schemas/webhook.ts';
+import {
+  CreatedWebhookRecord,
+  WebhookBody,
+  WebhookDelivery,
+  WebhookPatchBody,
+  WebhookRecord,
+  WebhookSampleQuery,
+} from './schemas/webhook.ts';
 import { webhookHandlers } from './handlers/webhooks.ts';
 import type { ApiContext } from './handlers/context.ts';
 
@@ -41,12 +48,39 @@ export function webhookRoutes(ctx: ApiContext): RouteOptions[] {
     },
     {
       method: 'GET',
+      url: '/api/v1/webhooks/sample',
+      handler: h.sample as Handler,
+      schema: {
+        ...common,
+        summary: "A sample delivery of the event, or of every event (for no-code tools' triggers)",
+        querystring: WebhookSampleQuery,
+        response: {
+          200: OneEnvelope(Type.Union([WebhookDelivery, Type.Array(WebhookDelivery)])),
+          ...errorResponses,
+        },
+      },
+    },
+    {
+      method: 'GET',
       url: '/api/v1/webhooks/:id',
       handler: h.read as Handler,
       schema: {
         ...common,
         summary: 'Read a webhook',
         params: IdParams,
+        response: { 200: OneEnvelope(WebhookRecord), ...errorResponses },
+      },
+    },
+    {
+      method: 'PATCH',
+      url: '/api/v1/webhooks/:id',
+      handler: h.update as Handler,
+      schema: {
+        ...common,
+        summary: 'Change a webhook: its url, events, format, or whether it is enabled',
+        consumes,
+        params: IdParams,
+        body: WebhookPatchBody,
         response: { 200: OneEnvelope(WebhookRecord), ...errorResponses },
       },
     },

@@ -547,6 +547,8 @@ export interface WebhooksTable {
   url: string;
   /** Comma-separated event names. */
   events: string;
+  /** How deliveries are written: 'json' or 'slack' (WEBHOOK_FORMATS). */
+  format: Generated<string>;
   secret: string;
   created_at: number;
   failing_since: number | null;

@@ -1,17 +1,6 @@
 import type { Click } from '../clicks/click.ts';
 import type { WebhookEvents } from './webhook-events.ts';
-
-/** What a `link.clicked` delivery tells of one click. */
-interface ClickedItem {
-  link_id: number;
-  at: string;
-  country: string | null;
-  platform: string | null;
-  browser: string | null;
-  device: string | null;
-  referrer: string | null;
-  bot: boolean;
-}
+import { clickedItem, clickedPayload, type ClickedItem } from './webhook-payloads.ts';
 
 /**
  * Collects the clicks of accounts that listen to `link.clicked` and hands them on once a
@@ -37,22 +26,14 @@ export class ClickBatcher {
     if (!this.subscribed.has(click.accountId)) return;
     let items = this.pending.get(click.accountId);
     if (!items) this.pending.set(click.accountId, (items = []));
-    items.push({
-      link_id: click.linkId,
-      at: new Date(click.at).toISOString(),
-      country: click.country,
-      platform: click.platform,
-      browser: click.browser,
-      device: click.device,
-      referrer: click.referrerHost,
-      bot: click.isBot,
-    });
+    items.push(clickedItem(click));
   }
 
   /** Turns the clicks taken so far into deliveries. */
   async flush(): Promise<void> {
     const batches = this.pending;
     this.pending = new Map();
-    for (const [accountId, clicks] of batches) await this.events.emit(accountId, 'link.clicked', null, { clicks });
+    for (const [accountId, clicks] of batches)
+      await this.events.emit(accountId, 'link.clicked', null, clickedPayload(clicks));
   }
 }

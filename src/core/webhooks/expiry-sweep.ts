@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.ts';
 import { noUnitOfWork, type UnitOfWork } from '../shared/unit-of-work.ts';
 import type { ExpiryClaims } from './ports.ts';
 import type { WebhookEvents } from './webhook-events.ts';
+import { linkPayload } from './webhook-payloads.ts';
 
 /** What a round reads and writes in its unit of work. */
 export interface ExpirySweepPorts {
@@ -54,7 +55,7 @@ export class ExpirySweep {
     await tx.events.emitMany(
       accountId,
       'link.expired',
-      views.map((view) => ({ linkId: view.link.id, data: { link: this.deps.present(view) } })),
+      views.map((view) => ({ linkId: view.link.id, data: linkPayload(this.deps.present(view)) })),
     );
   }
 }

@@ -1,17 +1,20 @@
-import type { Webhook, WebhookEvent, WebhookWithSecret } from './webhook.ts';
+import type { Webhook, WebhookEvent, WebhookFormat, WebhookSubscriber } from './webhook.ts';
+import type { CheckedWebhookPatch } from './webhook-rules.ts';
 
 export interface WebhookStore {
   insert(
     accountId: number,
-    fields: { url: string; events: WebhookEvent[]; secret: string },
+    fields: { url: string; events: WebhookEvent[]; format?: WebhookFormat; secret: string },
     now: number,
   ): Promise<Webhook>;
+  /** Sets the fields given; `enabled: false` also drops its pending deliveries. Null: no such webhook. */
+  update(accountId: number, id: number, patch: CheckedWebhookPatch, now: number): Promise<Webhook | null>;
   list(accountId: number): Promise<Webhook[]>;
   count(accountId: number): Promise<number>;
   findById(accountId: number, id: number): Promise<Webhook | null>;
   delete(accountId: number, id: number): Promise<boolean>;
-  /** The account's live webhooks subscribed to the event. */
-  subscribers(accountId: number, event: WebhookEvent): Promise<WebhookWithSecret[]>;
+  /** The account's live webhooks subscribed to the event, with the workspace's name. */
+  subscribers(accountId: number, event: WebhookEvent): Promise<WebhookSubscriber[]>;
   /** Accounts having a live webhook on the event (the clicks tap asks before batching). */
   accountsSubscribed(event: WebhookEvent): Promise<number[]>;
   /** Webhooks disabled since the account was last told; marks them told. */

@@ -1,12 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import type { DeliveryOutbox, NewDelivery, WebhookStore } from './ports.ts';
-import type { WebhookEvent } from './webhook.ts';
+import type { WebhookEvent, WebhookSubscriber } from './webhook.ts';
 
-/** The body every delivery carries; `id` is the idempotency id, as in the linkpix-delivery header. */
-export function deliveryBody(id: string, event: WebhookEvent, at: number, data: unknown): string {
-  return JSON.stringify({ id, type: event, created_at: new Date(at).toISOString(), data });
+/** What every delivery tells; `id` is the idempotency id, as in the linkpix-delivery header. */
+export interface DeliveryEnvelope {
+  id: string;
+  type: WebhookEvent;
+  created_at: string;
+  data: unknown;
 }
+
+export const envelopeOf = (id: string, type: WebhookEvent, at: number, data: unknown): DeliveryEnvelope => ({
+  id,
+  type,
+  created_at: new Date(at).toISOString(),
+  data,
+});
+
+/** Writes a delivery's body for its webhook (its format); the json format is the envelope itself. */
+export type DeliveryRenderer = (envelope: DeliveryEnvelope, hook: WebhookSubscriber) => string;
+
+export const jsonBody: DeliveryRenderer = (envelope) => JSON.stringify(envelope);
 
 /**
  * Turns what happened to an account's links into deliveries in the outbox, one per subscribed
@@ -16,7 +31,14 @@ export function deliveryBody(id: string, event: WebhookEvent, at: number, data: 
  */
 export class WebhookEvents {
   constructor(
-    private readonly deps: { store: WebhookStore; outbox: DeliveryOutbox; clock: Clock; enqueued?: () => void },
+    private readonly deps: {
+      store: WebhookStore;
+      outbox: DeliveryOutbox;
+      clock: Clock;
+      /** Absent: every webhook gets the JSON envelope. */
+      render?: DeliveryRenderer;
+      enqueued?: () => void;
+    },
   ) {}
 
   async emit(accountId: number, event: WebhookEvent, linkId: number | null, data: unknown): Promise<void> {
@@ -33,10 +55,11 @@ export class WebhookEvents {
     const hooks = await this.deps.store.subscribers(accountId, event);
     if (hooks.length === 0) return;
     const now = this.deps.clock.now();
+    const render = this.deps.render ?? jsonBody;
     const deliveries: NewDelivery[] = items.flatMap(({ linkId, data }) =>
       hooks.map((hook) => {
         const id = randomUUID();
-        return { id, webhookId: hook.id, event, linkId, body: deliveryBody(id, event, now, data) };
+        return { id, webhookId: hook.id, event, linkId, body: render(envelopeOf(id, event, now, data), hook) };
       }),
     );
     await this.deps.outbox.enqueue(deliveries, now);

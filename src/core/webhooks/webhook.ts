@@ -10,6 +10,10 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+/** How a delivery's body is written: `json` the envelope of docs/api.md §14, `slack` a Slack message. */
+export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
 export const WEBHOOK_LIMITS = { perAccount: 20, urlMax: 2048 } as const;
 
 export interface Webhook {
@@ -17,6 +21,7 @@ export interface Webhook {
   accountId: number;
   url: string;
   events: WebhookEvent[];
+  format: WebhookFormat;
   createdAt: number;
   /** Set once its deliveries failed for WEBHOOK_FAILURE_WINDOW: nothing more is sent. */
   disabledAt: number | null;
@@ -29,10 +34,24 @@ export interface WebhookWithSecret extends Webhook {
   secret: string;
 }
 
+/** A subscriber as a delivery is written for it: the workspace's name goes into chat messages. */
+export interface WebhookSubscriber extends WebhookWithSecret {
+  workspace: string;
+}
+
 export interface WebhookInput {
   url?: string | undefined;
   events?: readonly string[] | undefined;
+  format?: string | undefined;
 }
+
+/** A change of a webhook: only the fields given change. */
+export interface WebhookPatch extends WebhookInput {
+  enabled?: boolean | undefined;
+}
+
+export const isWebhookFormat = (name: string): name is WebhookFormat =>
+  (WEBHOOK_FORMATS as readonly string[]).includes(name);
 
 export const isWebhookEvent = (name: string): name is WebhookEvent =>
   (WEBHOOK_EVENTS as readonly string[]).includes(name);

@@ -1,9 +1,9 @@
 import { FieldErrorBag, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { messages } from '../shared/messages.ts';
 import type { Clock } from '../shared/clock.ts';
-import { checkWebhookInput } from './webhook-rules.ts';
+import { checkWebhookInput, checkWebhookPatch } from './webhook-rules.ts';
 import { newWebhookSecret } from './signature.ts';
-import { WEBHOOK_LIMITS, type Webhook, type WebhookInput } from './webhook.ts';
+import { WEBHOOK_LIMITS, type Webhook, type WebhookInput, type WebhookPatch } from './webhook.ts';
 import type { WebhookStore, WebhookTargetCheck } from './ports.ts';
 import type { AuditActor } from '../audit/audit-entry.ts';
 import { recordChange, unaudited, type AuditedUnit } from '../audit/record-change.ts';
@@ -20,7 +20,7 @@ export interface WebhooksServiceDeps {
   unit?: AuditedUnit<WebhookStore>;
 }
 
-/** An account's webhooks: created with a secret shown once, listed, deleted. */
+/** An account's webhooks: created with a secret shown once, listed, changed, deleted. */
 export class WebhooksService {
   private readonly unit: AuditedUnit<WebhookStore>;
 
@@ -60,6 +60,27 @@ export class WebhooksService {
     const found = await this.deps.store.findById(accountId, id);
     if (!found) throw new NotFoundError('webhook');
     return found;
+  }
+
+  /**
+   * Changes the fields given, checked as on creation (a new url must be reachable too). Turning
+   * it off drops its pending deliveries and tells no one (the change's author knows); turning it
+   * on again clears its failure, so it has a whole window before it can be disabled anew.
+   */
+  async update(accountId: number, id: number, input: WebhookPatch, actor: AuditActor): Promise<Webhook> {
+    const bag = new FieldErrorBag();
+    const patch = checkWebhookPatch(input, bag);
+    if (patch.url !== undefined && !(await this.deps.targets.reachable(patch.url)))
+      bag.add('url', PRIVATE_TARGET_MESSAGE);
+    bag.throwIfAny();
+    const change = { workspaceId: accountId, actor, type: 'webhook', at: this.deps.clock.now() };
+    return this.unit(async (tx) => {
+      const before = await tx.store.findById(accountId, id);
+      const after = before && (await tx.store.update(accountId, id, patch, change.at));
+      if (!before || !after) throw new NotFoundError('webhook');
+      await recordChange(tx.audit, change, before, after);
+      return after;
+    });
   }
 
   async delete(accountId: number, id: number, actor: AuditActor): Promise<void> {

@@ -1,14 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldErrorBag } from '../shared/errors.ts';
-import { checkWebhookInput } from './webhook-rules.ts';
+import { checkWebhookInput, checkWebhookPatch } from './webhook-rules.ts';
 import { newWebhookSecret, signatureHeader, verifySignature } from './signature.ts';
 import { FAILURE_WINDOW_MS, retryDelayMs } from './retry-policy.ts';
-import { deliveryBody } from './webhook-events.ts';
+import { jsonBody } from './webhook-events.ts';
 
 test('a signature is HMAC-SHA256 of "t.body" and verifies only for that body, secret and time', () => {
   const secret = newWebhookSecret();
-  const body = deliveryBody('d-1', 'link.created', 0, { link: { id: 1 } });
+  const envelope = {
+    id: 'd-1',
+    type: 'link.created',
+    created_at: new Date(0).toISOString(),
+    data: { link: { id: 1 } },
+  };
+  const body = jsonBody(envelope as Parameters<typeof jsonBody>[0], {} as Parameters<typeof jsonBody>[1]);
   assert.deepEqual(JSON.parse(body), {
     id: 'd-1',
     type: 'link.created',
@@ -42,9 +48,28 @@ test('a webhook needs an http(s) URL and known events; every bad field is named'
     {
       url: 'https://example.com/h',
       events: ['link.created'],
+      format: 'json',
     },
   );
+  const slack = checkWebhookInput({ url: 'https://example.com/h', events: ['link.created'], format: 'slack' }, ok);
+  assert.equal(slack?.format, 'slack');
+  const badFormat = new FieldErrorBag();
+  assert.equal(
+    checkWebhookInput({ url: 'https://example.com/h', events: ['link.created'], format: 'xml' }, badFormat),
+    null,
+  );
+  assert.deepEqual([badFormat.has('format'), badFormat.has('url')], [true, false]);
   const none = new FieldErrorBag();
   checkWebhookInput({}, none);
   assert.ok(none.has('url') && none.has('events'));
+});
+
+test('a change checks only the fields it names, each as on creation', () => {
+  const bag = new FieldErrorBag();
+  assert.deepEqual(checkWebhookPatch({ format: 'slack', enabled: false }, bag), { format: 'slack', enabled: false });
+  assert.equal(bag.has('url') || bag.has('events'), false);
+  const bad = new FieldErrorBag();
+  checkWebhookPatch({ url: 'ftp://example.com', events: [], format: 'xml' }, bad);
+  assert.ok(bad.has('url') && bad.has('events') && bad.has('format'));
+  assert.deepEqual(checkWebhookPatch({}, new FieldErrorBag()), {});
 });

@@ -250,7 +250,7 @@ onEachEngine(
       }
     });
 
-    test('webhooks: created and deleted, one entry each; the signing secret is in none', async () => {
+    test('webhooks: created, changed and deleted, one entry each; the signing secret is in none', async () => {
       const t = await team(h());
       const made = await h().request('POST', '/api/v1/webhooks', {
         key: t.key,
@@ -259,13 +259,16 @@ onEachEngine(
       assert.equal(made.status, 201, made.text);
       const secret = made.body.data.secret as string;
       assert.ok(secret.length > 10);
-      assert.equal((await h().request('DELETE', `/api/v1/webhooks/${made.body.data.id}`, { key: t.key })).status, 200);
+      const path = `/api/v1/webhooks/${made.body.data.id}`;
+      assert.equal((await h().request('PATCH', path, { key: t.key, json: { format: 'slack' } })).status, 200);
+      assert.equal((await h().request('DELETE', path, { key: t.key })).status, 200);
       const log = await audit(h(), t.owner.key, t.id, '?target_type=webhook');
       assert.deepEqual(
         log.data.map((e: Json) => e.action),
-        ['webhook.deleted', 'webhook.created'],
+        ['webhook.deleted', 'webhook.updated', 'webhook.created'],
       );
-      assert.deepEqual(log.data[1].changes.url, [null, 'http://127.0.0.1:9/hook']);
+      assert.deepEqual(log.data[1].changes, { format: ['json', 'slack'] });
+      assert.deepEqual(log.data[2].changes.url, [null, 'http://127.0.0.1:9/hook']);
       assert.ok(!JSON.stringify(log).includes(secret));
     });
 

@@ -91,6 +91,8 @@ onEachEngine('web: every page', (h) => {
       '/pixels',
       '/spaces',
       '/domains',
+      '/webhooks',
+      '/webhooks/new',
       '/account',
       '/admin',
     ])

@@ -5,6 +5,7 @@ export const webhookRecord = (w: Webhook) => ({
   id: w.id,
   url: w.url,
   events: w.events,
+  format: w.format,
   enabled: w.disabledAt === null,
   disabled_at: isoOrNull(w.disabledAt),
   failing_since: isoOrNull(w.failingSince),

@@ -48,6 +48,7 @@ import * as linkSchedules from './0045-link-schedules.ts';
 import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 import * as historyTagsAndDigests from './0047-history-tags-and-digests.ts';
 import * as integrations from './0048-integrations.ts';
+import * as webhookFormat from './0049-webhook-format.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -103,6 +104,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0046-click-spool-segments': clickSpoolSegments,
   '0047-history-tags-and-digests': historyTagsAndDigests,
   '0048-integrations': integrations,
+  '0049-webhook-format': webhookFormat,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

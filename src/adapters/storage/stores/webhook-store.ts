@@ -1,9 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { WebhookStore } from '../../../core/webhooks/ports.ts';
+import type { CheckedWebhookPatch } from '../../../core/webhooks/webhook-rules.ts';
 import {
   isWebhookEvent,
+  isWebhookFormat,
   type Webhook,
   type WebhookEvent,
+  type WebhookFormat,
+  type WebhookSubscriber,
   type WebhookWithSecret,
 } from '../../../core/webhooks/webhook.ts';
 import type { Database, WebhooksTable } from '../schema.ts';
@@ -13,6 +17,7 @@ const toWebhook = (r: Selectable<WebhooksTable>): WebhookWithSecret => ({
   accountId: r.account_id,
   url: r.url,
   events: r.events.split(',').filter(isWebhookEvent),
+  format: isWebhookFormat(r.format) ? r.format : 'json',
   secret: r.secret,
   createdAt: r.created_at,
   failingSince: r.failing_since,
@@ -27,7 +32,7 @@ export class SqlWebhookStore implements WebhookStore {
 
   async insert(
     accountId: number,
-    fields: { url: string; events: WebhookEvent[]; secret: string },
+    fields: { url: string; events: WebhookEvent[]; format?: WebhookFormat; secret: string },
     now: number,
   ): Promise<Webhook> {
     const row = await this.db
@@ -36,6 +41,7 @@ export class SqlWebhookStore implements WebhookStore {
         account_id: accountId,
         url: fields.url,
         events: fields.events.join(','),
+        format: fields.format ?? 'json',
         secret: fields.secret,
         created_at: now,
       })
@@ -73,6 +79,25 @@ export class SqlWebhookStore implements WebhookStore {
     return row ? withoutSecret(toWebhook(row)) : null;
   }
 
+  async update(accountId: number, id: number, patch: CheckedWebhookPatch, now: number): Promise<Webhook | null> {
+    const found = await this.findById(accountId, id);
+    if (!found) return null;
+    const set: Updateable<WebhooksTable> = {};
+    if (patch.url !== undefined) set.url = patch.url;
+    if (patch.events !== undefined) set.events = patch.events.join(',');
+    if (patch.format !== undefined) set.format = patch.format;
+    // Turned off by its author: nothing to tell them. On again: a fresh start, told again if it fails for a window.
+    if (patch.enabled === false && found.disabledAt === null)
+      Object.assign(set, { disabled_at: now, disabled_told: 1 });
+    if (patch.enabled === true && found.disabledAt !== null)
+      Object.assign(set, { disabled_at: null, failing_since: null, disabled_told: 0 });
+    if (Object.keys(set).length > 0)
+      await this.db.updateTable('webhooks').set(set).where('account_id', '=', accountId).where('id', '=', id).execute();
+    if (set.disabled_at !== undefined && set.disabled_at !== null)
+      await this.db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+    return this.findById(accountId, id);
+  }
+
   async delete(accountId: number, id: number): Promise<boolean> {
     const result = await this.db
       .deleteFrom('webhooks')
@@ -82,15 +107,19 @@ export class SqlWebhookStore implements WebhookStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async subscribers(accountId: number, event: WebhookEvent): Promise<WebhookWithSecret[]> {
+  async subscribers(accountId: number, event: WebhookEvent): Promise<WebhookSubscriber[]> {
     const rows = await this.db
       .selectFrom('webhooks')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('disabled_at', 'is', null)
-      .orderBy('id')
+      .innerJoin('accounts', 'accounts.id', 'webhooks.account_id')
+      .selectAll('webhooks')
+      .select('accounts.name as workspace')
+      .where('webhooks.account_id', '=', accountId)
+      .where('webhooks.disabled_at', 'is', null)
+      .orderBy('webhooks.id')
       .execute();
-    return rows.map(toWebhook).filter((w) => w.events.includes(event));
+    return rows
+      .map(({ workspace, ...row }) => ({ ...toWebhook(row), workspace }))
+      .filter((w) => w.events.includes(event));
   }
 
   async accountsSubscribed(event: WebhookEvent): Promise<number[]> {

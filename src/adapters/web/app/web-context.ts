@@ -17,6 +17,7 @@ import type { SsoSignIn } from '../../../core/sso/sso-sign-in.ts';
 import type { SsoLinks } from '../../../core/sso/sso-links.ts';
 import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 import type { DigestPreferences } from '../../../core/health/digest-ports.ts';
+import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
 
 /** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
 export interface WebContext extends CoreServices {
@@ -35,6 +36,8 @@ export interface WebContext extends CoreServices {
     sso?: SsoServices | null;
     verification: EmailVerification | null;
   };
+  /** The workspace's webhooks (/webhooks), the API's service. */
+  webhooks: WebhooksService;
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
   /** Each person's choice to get the broken-links digest (the account page; docs/design/health.md). */

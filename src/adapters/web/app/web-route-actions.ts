@@ -23,6 +23,7 @@ const SECTIONS: readonly (readonly [prefix: string, read: Action, write: Action]
   ['/pixels', 'pixels.read', 'pixels.write'],
   ['/spaces', 'spaces.read', 'spaces.write'],
   ['/domains', 'domains.read', 'domains.write'],
+  ['/webhooks', 'webhooks.read', 'webhooks.write'],
 ];
 
 /** A page that is only a form that writes (new, edit, delete, bulk shortening) needs the write action to open. */

@@ -21,6 +21,7 @@ import { workspacesPages } from './workspaces/workspaces-pages.ts';
 import { invitationPages } from './workspaces/invitation-pages.ts';
 import { auditPages } from './audit/audit-pages.ts';
 import { integrationsPages } from './integrations/integrations-pages.ts';
+import { webhooksPages } from './webhooks/webhooks-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -39,6 +40,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   pixelsPages,
   spacesPages,
   domainsPages,
+  webhooksPages,
   accountPages,
   securityPages,
   workspacesPages,

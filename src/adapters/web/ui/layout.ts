@@ -29,6 +29,8 @@ function navItems(view: View, section: string | undefined): RawHtml[] {
     navItem('/pixels', n.pixels, section),
     navItem('/spaces', n.spaces, section),
     navItem('/domains', n.domains, section),
+    // Webhooks are an admin's: others would meet a refusal.
+    ...(view.can('webhooks.read') ? [navItem('/webhooks', n.webhooks, section)] : []),
   ];
 }
 

@@ -9,6 +9,7 @@ export const common = {
     pixels: 'Pixels',
     spaces: 'Spaces',
     domains: 'Domains',
+    webhooks: 'Webhooks',
     account: 'Account',
     accountMenu: 'account menu',
     apiKeys: 'API keys',

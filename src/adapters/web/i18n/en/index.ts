@@ -21,6 +21,7 @@ import { history } from './history.ts';
 import { workspaces } from './workspaces.ts';
 import { audit } from './audit.ts';
 import { integrations } from './integrations.ts';
+import { webhooks } from './webhooks.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -47,4 +48,5 @@ export const en = {
   workspaces,
   audit,
   integrations,
+  webhooks,
 };
