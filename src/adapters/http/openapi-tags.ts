@@ -16,6 +16,10 @@ export const OPENAPI_TAGS = [
   { name: 'Tags', description: 'Labels on links; made by naming them on a link.' },
   { name: 'UTM templates', description: 'Saved sets of UTM parameters to apply to destinations.' },
   { name: 'Webhooks', description: 'Addresses told of link and click events.' },
+  {
+    name: 'Integrations',
+    description: 'Stripe and Shopify endpoints that record sales as conversions against the click that led to them.',
+  },
   { name: 'Workspaces', description: 'Workspaces, their members, invitations, API keys and audit log.' },
   { name: 'Account', description: 'The account of the key.' },
 ] as const;

@@ -2,6 +2,7 @@ import type { AreaDocs, OperationDoc } from './area.ts';
 import { accountDocs } from './account.ts';
 import { conversionsDocs } from './conversions.ts';
 import { domainsDocs } from './domains.ts';
+import { integrationsDocs } from './integrations.ts';
 import { linksDocs } from './links.ts';
 import { pixelsDocs } from './pixels.ts';
 import { spacesDocs } from './spaces.ts';
@@ -21,6 +22,7 @@ const AREAS: AreaDocs[] = [
   tagsDocs,
   utmTemplatesDocs,
   webhooksDocs,
+  integrationsDocs,
   workspacesDocs,
   accountDocs,
 ];

@@ -4,6 +4,7 @@ export const WEBHOOK = {
   id: 7,
   url: 'https://hooks.example.com/linkpix',
   events: ['link.created'],
+  format: 'json',
   enabled: false,
   disabled_at: SPRING,
   failing_since: SPRING,
@@ -14,6 +15,7 @@ export const CREATED_WEBHOOK = {
   id: 7,
   url: 'https://hooks.example.com/linkpix',
   events: ['link.created'],
+  format: 'json',
   enabled: false,
   disabled_at: SPRING,
   failing_since: SPRING,
@@ -308,4 +310,18 @@ export const ACCOUNT = {
   email: 'ada@example.com',
   timezone: 'Europe/Berlin',
   created_at: SPRING,
+};
+
+export const INTEGRATION = {
+  id: 4,
+  type: 'stripe',
+  endpoint_url: 'https://lpx.example/api/integrations/int_3q9Zk2V7mXb1cR8wTn5yLd0sHe4aUfGj',
+  created_at: SPRING,
+};
+
+export const WEBHOOK_DELIVERY = {
+  id: 'dlv_8f2c1e7a9b3d4c5e',
+  type: 'link.created',
+  created_at: SPRING,
+  data: { link: { id: 12, alias: 'spring', url: 'https://shop.example/spring-sale' } },
 };

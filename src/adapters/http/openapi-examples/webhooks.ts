@@ -1,6 +1,6 @@
 import type { AreaDocs } from './area.ts';
 import { deleted } from './envelopes.ts';
-import { WEBHOOK, CREATED_WEBHOOK } from './records.ts';
+import { WEBHOOK, CREATED_WEBHOOK, WEBHOOK_DELIVERY } from './records.ts';
 
 export const webhooksDocs: AreaDocs = {
   tag: 'Webhooks',
@@ -23,6 +23,20 @@ export const webhooksDocs: AreaDocs = {
       operationId: 'getWebhook',
       summary: 'Read a webhook',
       response: { data: WEBHOOK, status: 200 },
+    },
+    'PATCH /api/v1/webhooks/{id}': {
+      operationId: 'updateWebhook',
+      summary: 'Change a webhook',
+      request: { format: 'slack', enabled: true },
+      response: {
+        data: { ...WEBHOOK, format: 'slack', enabled: true, disabled_at: null, failing_since: null },
+        status: 200,
+      },
+    },
+    'GET /api/v1/webhooks/sample': {
+      operationId: 'getWebhookSample',
+      summary: 'Read a sample delivery of an event',
+      response: { data: WEBHOOK_DELIVERY, status: 200 },
     },
     'DELETE /api/v1/webhooks/{id}': {
       operationId: 'deleteWebhook',
