@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { POSTGRES_SKIP } from '../support/harness.ts';
 import { BIN, ROOT, cliAccountKey, cliDatabase, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -32,7 +33,8 @@ const textOf = (result: unknown): string => {
 };
 
 for (const engine of ['sqlite', 'postgres'] as const) {
-  describe(`linkpix mcp over stdio against the server process [${engine}]`, () => {
+  const skip = engine === 'postgres' ? (POSTGRES_SKIP ?? false) : false;
+  describe(`linkpix mcp over stdio against the server process [${engine}]`, { skip }, () => {
     let server: ServerProcess;
     let cleanup: () => Promise<void>;
     let key: string;
