@@ -43,7 +43,7 @@ const ALONE = {
 };
 const MAX_PROCESSES = Number(process.env.TEST_PROCESSES ?? Infinity);
 // A tier that has not ended by then is hung (a handle left open): it fails rather than waits.
-const SHARD_TIMEOUT_MS = 20 * 60_000;
+const SHARD_TIMEOUT_MS = 30 * 60_000;
 const LEFT_OPEN_MS = 15_000;
 const ENTRIES = mkdtempSync(join(tmpdir(), 'linkpix-tests-'));
 

@@ -108,7 +108,14 @@ async function saveProfile(request: FastifyRequest, reply: FastifyReply, ctx: We
 async function saveNotifications(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   const viewer = viewerOf(request);
   const form = (request.body ?? {}) as Form;
-  const on = [form.health_digest].flat().includes('1');
+  const sent = form.health_digest;
+  // What a browser sends: the hidden "0" alone, or followed by the ticked box's "1".
+  const on = sent === '1' || (Array.isArray(sent) && sent.length === 2 && sent[0] === '0' && sent[1] === '1');
+  const off = sent === '0' || (Array.isArray(sent) && sent.length === 1 && sent[0] === '0');
+  if (!on && !off) {
+    const message = viewOf(request, reply, ctx.web.csrfSecret).t.account.notifications.invalid;
+    return showAccount(request, reply, ctx, 422, { form: 'notifications', errors: { health_digest: [message] } });
+  }
   await ctx.digestPreferences.setDigest(viewer.account.id, on);
   return flashAndGo(request, reply, ctx, (v) => v.t.account.notifications.saved, '/account#notifications-title');
 }

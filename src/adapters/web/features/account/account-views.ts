@@ -11,7 +11,9 @@ export const text = (form: Form, name: string): string => (typeof form[name] ===
 
 /** What failed on the account page, so only that form shows its errors and keeps its values. */
 export type AccountPageState =
-  { form: 'profile'; values: Form; errors: FieldErrors } | { form: 'password'; errors: FieldErrors } | null;
+  | { form: 'profile'; values: Form; errors: FieldErrors }
+  | { form: 'password' | 'notifications'; errors: FieldErrors }
+  | null;
 
 /** Every zone the runtime knows, UTC first; an account's zone outside the list (an alias) is kept. */
 export function timeZoneOptions(current: string) {
@@ -56,13 +58,14 @@ ${selectField({ name: 'timezone', label: p.timezone, hint: p.timezoneHint, optio
 }
 
 /** The broken-links digest, on or off: a checkbox with a hidden "0" before it, so an unticked box is sent too. */
-function notificationsSection(view: View, digest: boolean): RawHtml {
+function notificationsSection(view: View, digest: boolean, state: AccountPageState): RawHtml {
+  const errors = state?.form === 'notifications' ? state.errors : undefined;
   const n = view.t.account.notifications;
   return html`<section class="settings-section" aria-labelledby="notifications-title">
 <h2 id="notifications-title">${n.title}</h2>
 <form method="post" action="/account/notifications" class="stack" novalidate>
 ${csrfField(view)}
-${checkbox({ name: 'health_digest', label: n.digest, hint: n.digestHint, checked: digest, uncheckedValue: '0' })}
+${checkbox({ name: 'health_digest', label: n.digest, hint: n.digestHint, checked: digest, uncheckedValue: '0', errors })}
 <div class="actions"><button type="submit">${n.save}</button></div>
 </form>
 </section>`;
@@ -156,7 +159,7 @@ export function accountPage(
   return html`<h1>${view.t.account.title}</h1>
 ${sectionNav(view)}
 ${profileSection(view, state)}
-${notificationsSection(view, digest)}
+${notificationsSection(view, digest, state)}
 ${passwordSection(view, state)}
 ${sessionsSection(view, sessions, currentId)}
 ${keysAndDeletion(view)}`;

@@ -14,6 +14,7 @@ export const account = {
   notifications: {
     title: 'Notifications',
     digest: 'Mail me a daily digest of newly broken links',
+    invalid: 'Choose on or off.',
     digestHint:
       'Sent once a day for each workspace where you are an admin or owner, when links there stopped reaching their destinations; only when this service has a mail server.',
     save: 'Save notifications',
