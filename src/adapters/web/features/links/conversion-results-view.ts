@@ -9,7 +9,7 @@ import type { View } from '../../app/view.ts';
 type Viewer = Pick<View, 't' | 'fmt'>;
 
 /** An amount in its currency ("€249.50"); a code Intl does not take is printed after the number. */
-export function money(locale: string, amount: number, currency: string): string {
+function money(locale: string, amount: number, currency: string): string {
   try {
     return numberFormat(locale, { style: 'currency', currency }).format(amount);
   } catch {
@@ -28,7 +28,7 @@ export function amountsOf(v: Viewer, s: Pick<ConversionSums, 'value' | 'values'>
 }
 
 /** "sale: 5 (€249.50, $10.00)" per conversion name; a dash without any. */
-export function conversionSums(v: Viewer, conversions: VariantResult['conversions']): RawHtml | string {
+function conversionSums(v: Viewer, conversions: VariantResult['conversions']): RawHtml | string {
   const names = Object.entries(conversions);
   if (names.length === 0) return v.t.conversions.nothing;
   return html`<ul class="plain">${names.map(([name, s]) => {
