@@ -99,26 +99,41 @@ export function describeConversionStoreContract(
     );
 
     it(
-      'conversionGroups: per rule, variant and name the count and summed value; distinct clicks converted',
+      'conversionGroups: per rule, variant, name and currency the count and summed value; distinct clicks converted; clickedIn keeps the clicks made in it',
       ['record', 'conversionGroups'],
       async (s) => {
         const [link, other] = [await s.link(), await s.link()];
         const [c1, c2, c3] = [clickId(), clickId(), clickId()];
-        await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'sale', value: 10 }));
-        await s.conversions.record(conversion(link, { clickId: c1, rule: 0, variant: 1, name: 'signup' }));
-        await s.conversions.record(conversion(link, { clickId: c2, rule: 0, variant: 1, name: 'sale', value: 2.5 }));
+        const at = (c: string, clickedAt: number) => ({ clickId: c, clickedAt });
+        await s.conversions.record(
+          conversion(link, { ...at(c1, 1000), rule: 0, variant: 1, name: 'sale', value: 10, currency: 'EUR' }),
+        );
+        await s.conversions.record(conversion(link, { ...at(c1, 1000), rule: 0, variant: 1, name: 'signup' }));
+        await s.conversions.record(
+          conversion(link, { ...at(c2, 5000), rule: 0, variant: 1, name: 'sale', value: 2.5, currency: 'EUR' }),
+        );
+        await s.conversions.record(
+          conversion(link, { clickId: clickId(), rule: 0, variant: 1, name: 'sale', value: 4, currency: 'USD' }),
+        );
         await s.conversions.record(conversion(link, { clickId: c3, name: 'sale' }));
         await s.conversions.record(conversion(other, { name: 'sale', value: 100 }));
         const groups = await s.conversions.conversionGroups(link);
         assert.deepEqual(byKey(groups.byName), [
-          { rule: null, variant: null, name: 'sale', count: 1, value: 0 },
-          { rule: 0, variant: 1, name: 'sale', count: 2, value: 12.5 },
-          { rule: 0, variant: 1, name: 'signup', count: 1, value: 0 },
+          { rule: null, variant: null, name: 'sale', currency: null, count: 1, value: 0 },
+          { rule: 0, variant: 1, name: 'sale', currency: 'EUR', count: 2, value: 12.5 },
+          { rule: 0, variant: 1, name: 'sale', currency: 'USD', count: 1, value: 4 },
+          { rule: 0, variant: 1, name: 'signup', currency: null, count: 1, value: 0 },
         ]);
         assert.deepEqual(byKey(groups.converted), [
           { rule: null, variant: null, converted: 1 },
-          { rule: 0, variant: 1, converted: 2 },
+          { rule: 0, variant: 1, converted: 3 },
         ]);
+        const inPeriod = await s.conversions.conversionGroups(link, { from: 1000, to: 5000 });
+        assert.deepEqual(byKey(inPeriod.byName), [
+          { rule: 0, variant: 1, name: 'sale', currency: 'EUR', count: 1, value: 10 },
+          { rule: 0, variant: 1, name: 'signup', currency: null, count: 1, value: 0 },
+        ]);
+        assert.deepEqual(byKey(inPeriod.converted), [{ rule: 0, variant: 1, converted: 1 }]);
         assert.deepEqual(await s.conversions.conversionGroups(await s.link()), { byName: [], converted: [] });
       },
     );

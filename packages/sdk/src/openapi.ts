@@ -16827,45 +16827,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "value": "US",
-                     *           "count": 42
-                     *         },
-                     *         {
-                     *           "value": "DE",
-                     *           "count": 12
-                     *         }
-                     *       ],
-                     *       "links": {
-                     *         "first": "https://lpx.example/api/v1/stats/7?page=1",
-                     *         "last": "https://lpx.example/api/v1/stats/7?page=1",
-                     *         "prev": null,
-                     *         "next": null
-                     *       },
-                     *       "meta": {
-                     *         "current_page": 1,
-                     *         "from": 1,
-                     *         "last_page": 1,
-                     *         "path": "https://lpx.example/api/v1/stats/7",
-                     *         "per_page": 10,
-                     *         "to": 2,
-                     *         "total": 2
-                     *       },
-                     *       "status": 200,
-                     *       "stats": {
-                     *         "name": "country",
-                     *         "from": "2026-03-01",
-                     *         "to": "2026-03-07",
-                     *         "timezone": "UTC",
-                     *         "total": 54,
-                     *         "unique": 41,
-                     *         "bots": 3
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** @description Day, hour, country code, city, browser…; null: not known (e.g. no Referer) */
@@ -16922,6 +16883,10 @@ export interface operations {
                                     count: number;
                                     /** @description Values summed as sent (currencies are not converted) */
                                     value: number;
+                                    /** @description Values summed per ISO 4217 currency, such as {"EUR": 249.5, "USD": 10}; values sent without one are in value only */
+                                    values: {
+                                        [key: string]: number;
+                                    };
                                 };
                             };
                             /** @description Clicks with at least one conversion, over clicks */

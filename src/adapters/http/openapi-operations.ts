@@ -6,6 +6,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 interface MediaType {
   example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
 }
 interface Operation {
   operationId?: string;
@@ -49,6 +50,8 @@ function describe(op: Operation, method: string, path: string): Operation {
     .sort()[0];
   const content = success === undefined ? undefined : op.responses?.[success]?.content;
   const type = content && ('application/json' in content ? 'application/json' : Object.keys(content)[0]);
-  if (content && type !== undefined && content[type]) content[type].example = doc.response;
+  const media = content && type !== undefined ? content[type] : undefined;
+  if (media && doc.otherResponses) media.examples = { default: { value: doc.response }, ...doc.otherResponses };
+  else if (media) media.example = doc.response;
   return op;
 }

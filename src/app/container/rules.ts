@@ -6,6 +6,8 @@ import { RulePreview } from '../../core/rules/rule-preview.ts';
 import { ConversionService } from '../../core/conversions/conversion-service.ts';
 import { ClickIds } from '../../core/conversions/click-id.ts';
 import { sharedSecret } from '../../adapters/storage/stores/secret-store.ts';
+import { SqlStatsStore } from '../../adapters/storage/stores/stats-store.ts';
+import { SqlRollupMonths } from '../../adapters/storage/stores/rollup-months.ts';
 import { SqlConversionStore } from '../../adapters/storage/stores/conversion-store.ts';
 import { SqlOwnedRedirectLinks } from '../../adapters/storage/stores/owned-redirect-links.ts';
 import { SqlReplayClickStore } from '../../adapters/storage/stores/replay-click-store.ts';
@@ -20,6 +22,9 @@ export function ruleServices(base: Base, deps: { links: LinkStore; linksService:
     conversions: new ConversionService({
       links: deps.links,
       store: new SqlConversionStore(storage),
+      rollups: new SqlStatsStore(storage.db, storage.engine, new SqlRollupMonths(storage.db, storage.engine), {
+        now: () => clock.now(),
+      }),
       clickIds,
       saveRules: (accountId, timeZone, linkId, rules, actor) =>
         deps.linksService.update(accountId, timeZone, linkId, { rules }, actor),

@@ -18,6 +18,7 @@ function service(store = new MemoryConversions()) {
   return new ConversionService({
     links,
     store,
+    rollups: { counts: async () => [], summary: async () => ({ total: 0, unique: 0, bots: 0 }) },
     clickIds: async () => ids,
     saveRules: async () => Promise.reject(new Error('unused')),
     clock: { now: () => NOW },

@@ -6,7 +6,11 @@ import type { Rule } from '../rules/rule.ts';
 import type { ClickIds } from './click-id.ts';
 import { checkConversion, type ConversionInput } from './conversion-input.ts';
 import type { Conversion, ConversionStore } from './conversion.ts';
-import { conversionResults, type VariantResult } from './results.ts';
+import { conversionResults, type ClickGroup, type VariantResult } from './results.ts';
+import { parseDecision } from '../stats/decision-value.ts';
+import { addDays, type DayRange } from '../stats/range.ts';
+import type { StatsStore } from '../stats/stats-store.ts';
+import { zonedDayStartEpochMs } from '../expiration/ends-at.ts';
 import { rulesWithWinner } from './winner.ts';
 
 export interface ConversionServiceDeps {
@@ -15,6 +19,8 @@ export interface ConversionServiceDeps {
     findAnyById(id: number): Promise<Link | null>;
   };
   store: ConversionStore;
+  /** The statistics' rollups, for the clicks of a period. */
+  rollups: Pick<StatsStore, 'counts' | 'summary'>;
   /** The redirect's signer, read once its secret is (docs/design/rules.md). */
   clickIds: () => Promise<Pick<ClickIds, 'read'>>;
   /** Saves a link's rules as an API write does (checks, cache, webhooks). */
@@ -25,6 +31,12 @@ export interface ConversionServiceDeps {
 const CLICK_ID_REFUSED = 'The click id is not valid or has expired.';
 /** Names a click may convert under: the pixel is open to anyone holding the id, so its rows are bounded. */
 const NAMES_PER_CLICK = 20;
+
+/** A period of a statistics page: its days in the account's time zone. */
+export interface ResultsPeriod {
+  range: DayRange;
+  timeZone: string;
+}
 
 /** Conversions recorded against signed click ids, and a link's results per rule and variant. */
 export class ConversionService {
@@ -66,15 +78,40 @@ export class ConversionService {
     });
   }
 
-  /** A link's clicks (those still kept, CLICK_RETENTION_DAYS) and conversions per rule and variant. */
-  async results(accountId: number, linkId: number): Promise<VariantResult[]> {
+  /**
+   * A link's clicks and conversions per rule and variant: since it was created, or those of the
+   * clicks made in `period` (a conversion counts in the period of its click, as the rate needs).
+   */
+  async results(accountId: number, linkId: number, period?: ResultsPeriod): Promise<VariantResult[]> {
     const link = await this.deps.links.findById(accountId, linkId);
     if (link === null) throw new NotFoundError('link');
+    const clickedIn = period && {
+      from: zonedDayStartEpochMs(period.range.from, period.timeZone),
+      to: zonedDayStartEpochMs(addDays(period.range.to, 1), period.timeZone),
+    };
     const [clicks, conversions] = await Promise.all([
-      this.deps.store.clickGroups(linkId),
-      this.deps.store.conversionGroups(linkId),
+      period ? this.clickGroupsIn(linkId, period.range) : this.deps.store.clickGroups(linkId),
+      this.deps.store.conversionGroups(linkId, clickedIn),
     ]);
     return conversionResults({ url: link.url, rules: link.rules }, clicks, conversions.byName, conversions.converted);
+  }
+
+  /** The period's human clicks per deciding rule and variant; the undecided ones under null. */
+  private async clickGroupsIn(linkId: number, range: DayRange): Promise<ClickGroup[]> {
+    const [decided, summary] = await Promise.all([
+      this.deps.rollups.counts(linkId, 'decision', range),
+      this.deps.rollups.summary(linkId, range),
+    ]);
+    let rest = summary.total;
+    const groups: ClickGroup[] = [];
+    for (const d of decided) {
+      const decision = d.value === null ? null : parseDecision(d.value);
+      if (decision === null) continue;
+      groups.push({ ...decision, clicks: d.count });
+      rest -= d.count;
+    }
+    groups.push({ rule: null, variant: null, clicks: Math.max(0, rest) });
+    return groups;
   }
 
   /** Ends a split: its rule sends everyone to the chosen variant's URL from now on. */

@@ -16,6 +16,12 @@ export interface Conversion {
   createdAt: number;
 }
 
+/** Instants (epoch ms) from `from` up to, not including, `to`. */
+export interface ClickedIn {
+  from: number;
+  to: number;
+}
+
 export type NewConversion = Omit<Conversion, 'id'>;
 
 export interface ConversionStore {
@@ -25,6 +31,12 @@ export interface ConversionStore {
   namesOf(clickId: string, limit: number): Promise<string[]>;
   /** The link's click rows (people only) per deciding rule and variant. */
   clickGroups(linkId: number): Promise<ClickGroup[]>;
-  /** The link's conversions per rule, variant and name, and the distinct clicks converted per rule and variant. */
-  conversionGroups(linkId: number): Promise<{ byName: ConversionGroup[]; converted: ConvertedGroup[] }>;
+  /**
+   * The link's conversions per rule, variant, name and currency, and the distinct clicks converted
+   * per rule and variant; with `clickedIn`, only those of clicks made in it.
+   */
+  conversionGroups(
+    linkId: number,
+    clickedIn?: ClickedIn,
+  ): Promise<{ byName: ConversionGroup[]; converted: ConvertedGroup[] }>;
 }

@@ -27,9 +27,11 @@ test('one row per rule and variant, the first variant the base of the others', (
       { rule: 0, variant: null, clicks: 10 },
     ],
     [
-      { rule: 1, variant: 0, name: 'sale', count: 50, value: 500 },
-      { rule: 1, variant: 1, name: 'sale', count: 80, value: 812.5 },
-      { rule: 1, variant: 1, name: 'lead', count: 3, value: 0 },
+      { rule: 1, variant: 0, name: 'sale', currency: 'EUR', count: 50, value: 500 },
+      { rule: 1, variant: 1, name: 'sale', currency: 'EUR', count: 70, value: 800 },
+      { rule: 1, variant: 1, name: 'sale', currency: 'USD', count: 9, value: 10 },
+      { rule: 1, variant: 1, name: 'sale', currency: null, count: 1, value: 2.5 },
+      { rule: 1, variant: 1, name: 'lead', currency: null, count: 3, value: 0 },
     ],
     [
       { rule: 1, variant: 0, converted: 50 },
@@ -49,7 +51,10 @@ test('one row per rule and variant, the first variant the base of the others', (
   assert.equal(plain!.p_value, null);
   assert.equal(first!.p_value, null);
   assert.equal(first!.rate, 0.05);
-  assert.deepEqual(second!.conversions, { sale: { count: 80, value: 812.5 }, lead: { count: 3, value: 0 } });
+  assert.deepEqual(second!.conversions, {
+    sale: { count: 80, value: 812.5, values: { EUR: 800, USD: 10 } },
+    lead: { count: 3, value: 0, values: {} },
+  });
   assert.ok(Math.abs(second!.p_value! - 0.006506597) < 1e-6);
 });
 

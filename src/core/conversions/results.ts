@@ -14,8 +14,17 @@ export interface ClickGroup extends Decision {
 /** Conversions of one name in a group, and how many distinct clicks converted at all. */
 export interface ConversionGroup extends Decision {
   name: string;
+  /** ISO 4217 as stored; null: values sent without one. */
+  currency: string | null;
   count: number;
   value: number;
+}
+
+/** A name's conversions: every value summed as sent, and those sent with a currency summed per currency. */
+export interface ConversionSums {
+  count: number;
+  value: number;
+  values: Record<string, number>;
 }
 
 export interface ConvertedGroup extends Decision {
@@ -26,7 +35,7 @@ export interface VariantResult extends Decision {
   /** Where this rule and variant send visitors now; null when the rules no longer have it. */
   url: string | null;
   clicks: number;
-  conversions: Record<string, { count: number; value: number }>;
+  conversions: Record<string, ConversionSums>;
   /** Clicks with at least one conversion, over clicks (0 without clicks). */
   rate: number;
   /** Against the rule's first variant (two-proportion z-test); null for the first and for plain rules. */
@@ -60,9 +69,10 @@ export function conversionResults(
   row({ rule: null, variant: null });
   for (const g of clicks) row(g).clicks += g.clicks;
   for (const g of conversions) {
-    const sums = (row(g).conversions[g.name] ??= { count: 0, value: 0 });
+    const sums = (row(g).conversions[g.name] ??= { count: 0, value: 0, values: {} });
     sums.count += g.count;
     sums.value += g.value;
+    if (g.currency !== null) sums.values[g.currency] = (sums.values[g.currency] ?? 0) + g.value;
   }
   const convertedOf = new Map(converted.map((g) => [key(g), g.converted]));
   const out = [...rows.values()].sort(

@@ -202,6 +202,30 @@ onEachEngine('api: conversions', (h) => {
     assert.equal((await visit(h(), '/c/+')).status, 200, "the alias's preview");
   });
 
+  test('results keep value as sent, whatever the currency, and sum values per currency', async () => {
+    const { key } = await h().account();
+    const link = await makeLink(h(), key, { url: 'https://shop.example/', track_conversions: 1 });
+    const sent: [number, string | null][] = [
+      [200, 'eur'],
+      [49.5, 'EUR'],
+      [10, 'USD'],
+      [3, null],
+    ];
+    for (const [value, currency] of sent) {
+      const { cid } = await clickId(h(), link.alias);
+      const res = await convert(h(), key, { click_id: cid, name: 'sale', value, ...(currency ? { currency } : {}) });
+      assert.equal(res.status, 201, res.text);
+    }
+    const { cid } = await clickId(h(), link.alias);
+    assert.equal((await convert(h(), key, { click_id: cid, name: 'lead' })).status, 201);
+    const [plain] = await results(h(), key, link.id);
+    assert.equal(plain.clicks, 5);
+    assert.deepEqual(plain.conversions, {
+      sale: { count: 4, value: 262.5, values: { EUR: 249.5, USD: 10 } },
+      lead: { count: 1, value: 0, values: {} },
+    });
+  });
+
   test('results per rule and split variant, with the p-value against the first; a winner ends the split', async () => {
     const { key, id: workspace } = await h().account();
     const link = await makeLink(h(), key, {
@@ -236,7 +260,7 @@ onEachEngine('api: conversions', (h) => {
     );
     assert.equal(row(0).clicks, a.length);
     assert.equal(row(1).clicks, b.length);
-    assert.deepEqual(row(0).conversions, { sale: { count: 1, value: 10 } });
+    assert.deepEqual(row(0).conversions, { sale: { count: 1, value: 10, values: {} } });
     assert.equal(row(1).conversions.sale.count, Math.min(b.length, 5));
     assert.equal(row(0).rate, 1 / a.length);
     assert.equal(row(0).p_value, null);

@@ -86,15 +86,23 @@ test('every example fits its own schema: the 2xx answer, and the body where ther
       .filter((s) => /^2\d\d$/.test(s))
       .sort()[0];
     assert.ok(success, `${where}: a 2xx answer`);
-    const examples = Object.entries((op.responses[success].content ?? {}) as Record<string, Json>).filter(
-      ([, media]) => media.example !== undefined,
+    // `example`, or named `examples` where one status answers more than one shape.
+    const examples = Object.entries((op.responses[success].content ?? {}) as Record<string, Json>).flatMap(
+      ([type, media]) =>
+        media.example !== undefined
+          ? [[type, media.example, '']]
+          : Object.entries((media.examples ?? {}) as Record<string, Json>).map(([name, e]) => [
+              type,
+              e.value,
+              ` ${name}`,
+            ]),
     );
     assert.ok(examples.length > 0, `${where}: a ${success} example`);
-    for (const [type, media] of examples)
+    for (const [type, example, name] of examples)
       check(
         ['paths', path, method, 'responses', success, 'content', type, 'schema'],
-        media.example,
-        `${where} ${success}`,
+        example,
+        `${where} ${success}${name}`,
       );
     for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>)) {
       assert.notEqual(media.example, undefined, `${where}: a ${type} body example`);

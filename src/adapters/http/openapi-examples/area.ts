@@ -10,6 +10,8 @@ export interface OperationDoc {
   request?: unknown;
   /** An example of the lowest 2xx answer (its JSON, else its first media type). */
   response: unknown;
+  /** Other answers of the same status, by name (a route with a union schema): `examples` beside `response`'s. */
+  otherResponses?: Record<string, { summary: string; value: unknown }>;
 }
 
 /** One area of the API: its tag and its operations, keyed by `METHOD /path/{param}`. */

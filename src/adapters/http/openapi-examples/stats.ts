@@ -1,6 +1,7 @@
 import type { AreaDocs } from './area.ts';
 import { page } from './envelopes.ts';
 import { STATS_ENTRY } from './records.ts';
+import { CONVERSION_RESULTS } from './conversions.ts';
 
 export const statsDocs: AreaDocs = {
   tag: 'Statistics',
@@ -25,6 +26,9 @@ export const statsDocs: AreaDocs = {
           unique: 41,
           bots: 3,
         },
+      },
+      otherResponses: {
+        conversions: { summary: 'name=conversions: results per rule and split variant', value: CONVERSION_RESULTS },
       },
     },
   },

@@ -38,6 +38,10 @@ export const ConversionRecord = Type.Object(
 const Sums = Type.Object({
   count: Type.Integer(),
   value: Type.Number({ description: 'Values summed as sent (currencies are not converted)' }),
+  values: Type.Record(Type.String(), Type.Number(), {
+    description:
+      'Values summed per ISO 4217 currency, such as {"EUR": 249.5, "USD": 10}; values sent without one are in value only',
+  }),
 });
 
 const VariantResult = Type.Object(

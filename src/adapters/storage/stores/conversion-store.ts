@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Conversion, ConversionStore, NewConversion } from '../../../core/conversions/conversion.ts';
+import type { ClickedIn, Conversion, ConversionStore, NewConversion } from '../../../core/conversions/conversion.ts';
 import type { ClickGroup } from '../../../core/conversions/results.ts';
 import { parseDecision } from '../../../core/stats/decision-value.ts';
 import type { Storage } from '../connect.ts';
@@ -94,18 +94,20 @@ export class SqlConversionStore implements ConversionStore {
     return groups;
   }
 
-  async conversionGroups(linkId: number) {
-    const base = this.reads.selectFrom('conversions').where('link_id', '=', linkId);
+  async conversionGroups(linkId: number, clickedIn?: ClickedIn) {
+    let base = this.reads.selectFrom('conversions').where('link_id', '=', linkId);
+    if (clickedIn) base = base.where('clicked_at', '>=', clickedIn.from).where('clicked_at', '<', clickedIn.to);
     const [byName, converted] = await Promise.all([
       base
         .select([
           'rule',
           'variant',
           'name',
+          'currency',
           (eb) => eb.fn.countAll<number | string>().as('count'),
           (eb) => eb.fn.sum<number | string | null>('value').as('value'),
         ])
-        .groupBy(['rule', 'variant', 'name'])
+        .groupBy(['rule', 'variant', 'name', 'currency'])
         .execute(),
       base
         .select(['rule', 'variant', (eb) => eb.fn.count<number | string>('click_id').distinct().as('converted')])
@@ -117,6 +119,7 @@ export class SqlConversionStore implements ConversionStore {
         rule: orNull(r.rule),
         variant: orNull(r.variant),
         name: r.name,
+        currency: r.currency,
         count: Number(r.count),
         value: Number(r.value ?? 0),
       })),

@@ -12,6 +12,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import { webActor } from '../../app/audit-actor.ts';
 import type { WebFeature } from '../feature.ts';
 import { refuseBadParams } from './link-params.ts';
+import { resultsTable } from './conversion-results-view.ts';
 
 const numberOf = (source: unknown, name: string): number => {
   const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
@@ -75,32 +76,22 @@ function conversionsPage(
   errors?: Record<string, string[]>,
 ): RawHtml {
   const t = v.t.conversions;
-  const c = t.columns;
   const id = view.link.id;
   const rules = view.link.rules ?? [];
-  const percent = new Intl.NumberFormat(v.fmt.locale, { style: 'percent', maximumFractionDigits: 2 });
-  const ruleLabel = (r: VariantResult) => (r.rule === null ? t.noRule : t.rule(r.rule, rules[r.rule]?.name ?? ''));
-  const sums = (r: VariantResult) => {
-    const names = Object.entries(r.conversions);
-    if (names.length === 0) return t.nothing;
-    return html`<ul class="plain">${names.map(([name, s]) => html`<li>${name}: ${v.fmt.number(s.count)}${s.value !== 0 ? html` (${v.fmt.number(s.value)})` : ''}</li>`)}</ul>`;
-  };
   // Choosing a winner rewrites the link's rules: a reader gets no column of forms that would refuse.
   const writes = v.can('links.write');
   const action = (r: VariantResult) =>
     r.rule !== null && r.variant !== null && rules[r.rule]?.split?.[r.variant] !== undefined
       ? html`<form method="post" action="/links/${id}/conversions/winner">${csrfField(v)}<input type="hidden" name="rule" value="${String(r.rule)}"><input type="hidden" name="variant" value="${String(r.variant)}"><button type="submit" class="secondary">${t.choose(r.variant)}</button></form>`
       : '';
-  const body = rows.map(
-    (r) =>
-      html`<tr><th scope="row">${ruleLabel(r)}</th><td>${r.variant === null ? t.nothing : t.variant(r.variant)}</td><td class="wrap">${r.url ?? t.gone}</td><td class="num">${v.fmt.number(r.clicks)}</td><td>${sums(r)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${r.p_value === null ? t.nothing : r.p_value < 0.001 ? '< 0.001' : r.p_value.toFixed(3)}</td>${writes ? html`<td>${action(r)}</td>` : ''}</tr>`,
-  );
   const table =
     rows.every((r) => r.clicks === 0 && Object.keys(r.conversions).length === 0) && rows.length <= 1
       ? html`<p class="muted">${t.none}</p>`
-      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="stats-table"><caption>${t.caption}</caption>
-<thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th><th scope="col">${c.url}</th><th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th>${writes ? html`<th scope="col">${c.action}</th>` : ''}</tr></thead>
-<tbody>${body}</tbody></table></div>`;
+      : resultsTable(v, rows, {
+          rules,
+          destinations: true,
+          ...(writes ? { action: { header: t.columns.action, cell: action } } : {}),
+        });
   return html`<h1>${t.pageTitle(url)}</h1>
 ${errorSummary(v, errors)}
 <p>${t.intro}</p>

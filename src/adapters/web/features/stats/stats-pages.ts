@@ -43,6 +43,7 @@ import {
   type StatsDeps,
 } from './stats-frame.ts';
 import { clicksChart, countriesMap, topCard } from './stats-cards.ts';
+import { conversionsSection } from './stats-conversions.ts';
 
 const OVERVIEW_TOP: readonly TableName[] = ['referrers', 'browsers', 'platforms', 'devices', 'languages'];
 const TOP = 5;
@@ -60,20 +61,26 @@ async function showOverview(request: FastifyRequest, reply: FastifyReply, deps: 
   const { view } = frame;
   const t = view.t.stats;
   const oneDay = frame.range.from === frame.range.to;
-  const { headline, lists } = await ctx.stats.overview(
-    asOwner(s),
-    s.link.id,
-    {
-      range: frame.range,
-      filters: frame.filters,
-      lists: [
-        { name: oneDay ? 'clicks_hours' : 'clicks', page: null },
-        { name: 'country', page: null },
-        ...OVERVIEW_TOP.map((table) => ({ name: TABLES[table], page: { page: 1, perPage: TOP } })),
-      ],
-    },
-    s.access,
-  );
+  const [{ headline, lists }, conversions] = await Promise.all([
+    ctx.stats.overview(
+      asOwner(s),
+      s.link.id,
+      {
+        range: frame.range,
+        filters: frame.filters,
+        lists: [
+          { name: oneDay ? 'clicks_hours' : 'clicks', page: null },
+          { name: 'country', page: null },
+          ...OVERVIEW_TOP.map((table) => ({ name: TABLES[table], page: { page: 1, perPage: TOP } })),
+        ],
+      },
+      s.access,
+    ),
+    // The owner's alone: results name the link's rules and destinations.
+    frame.isOwner
+      ? ctx.conversions.results(s.owner.id, s.link.id, { range: frame.range, timeZone: frame.timeZone })
+      : Promise.resolve(null),
+  ]);
   // In the order asked: the chart's series, the countries, then the tops.
   const [series, countries, tops] = [lists[0]!, lists[1]!, lists.slice(2)];
   const total = headline.summary.total;
@@ -92,6 +99,7 @@ async function showOverview(request: FastifyRequest, reply: FastifyReply, deps: 
 ${filterChips(frame, headline)}
 ${totalsCards(frame, headline, frame.isOwner && frame.filters.length === 0 && frame.range.to === today(ctx, s))}
 ${clicksChart(frame, series, oneDay ? 'hour' : 'day', 'stats-clicks')}
+${conversions ? conversionsSection(frame, conversions) : ''}
 ${foldingNote(frame, countries.foldedBelow)}
 <div class="stats-grid">${sections}</div>`;
   return send(reply, view, 200, t.title(frame.title ?? frame.shortUrl), main);

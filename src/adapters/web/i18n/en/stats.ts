@@ -108,4 +108,16 @@ export const stats = {
     required: 'Enter the password.',
   },
   publicNote: 'Public statistics of a short link.',
+  conversions: {
+    title: 'Conversions',
+    clicks: 'Clicks',
+    count: 'Conversions',
+    value: 'Value',
+    rate: (rate: string) => `${rate} of clicks converted`,
+    noValue: 'No values sent',
+    note: 'Conversions of the clicks made in this period, per rule and split variant; the p-value compares a variant with its split’s first one.',
+    unfiltered: 'Not filtered: these count every click of the period.',
+    off: 'This link does not add a click id to its visits: tick “Track conversions” on its edit page.',
+    all: 'All conversions, and choosing a winner',
+  },
 } as const;
