@@ -14,6 +14,8 @@ import { connect, type Storage } from '../adapters/storage/connect.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
+import { SqlTableCounts } from '../adapters/storage/stores/table-counts.ts';
+import { PrivacyReport } from '../core/privacy/privacy-report.ts';
 import type { LinkClickCounts } from '../adapters/clicks/postgres/link-click-counts.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
@@ -42,6 +44,8 @@ export interface Container extends ApiContext, DigestArea {
   sealKeys: SealKeys;
   security: SecurityServices;
   admin: AdminService;
+  /** What visits and people leave in the database (/privacy, /admin/data, `linkpix privacy report`). */
+  privacy: PrivacyReport;
   storage: Storage;
   /** The constants in force (docs/design/settings.md): their values, or a test's. */
   tuning: Tuning;
@@ -166,6 +170,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       invalidation: visits.invalidation,
       clock,
     }),
+    privacy: new PrivacyReport(
+      {
+        clickRetentionDays: config.CLICK_RETENTION_DAYS,
+        auditRetentionDays: tuning.AUDIT_RETENTION_DAYS,
+        pixelConsent: config.PIXEL_CONSENT,
+      },
+      new SqlTableCounts(storage.db),
+    ),
     urls: shortUrls,
     ping: async () => {
       await sql`select 1`.execute(storage.db);

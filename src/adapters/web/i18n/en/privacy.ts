@@ -1,0 +1,23 @@
+/** The public privacy page (/privacy) and the footers' link to it. */
+export const privacy = {
+  title: 'Privacy',
+  footerLink: 'Privacy',
+  lead: 'What following a short link of this service stores, and for how long. This page is built from the running configuration and the database description the code itself uses.',
+  notStoredTitle: 'Never stored',
+  storedTitle: 'What a click stores',
+  tableCaption: (table: string) => `The ${table} table`,
+  column: 'Column',
+  holds: 'What it holds',
+  kept: 'Kept',
+  cookiesTitle: 'Cookies a visit may get',
+  cookiesIntro: 'No cookie is set on a plain redirect. These are set only when said, first-party and HttpOnly:',
+  cookieName: 'Cookie',
+  cookiePurpose: 'Purpose',
+  cookieWhen: 'When',
+  cookieLife: 'Lasts',
+  parametersTitle: 'Added to the destination',
+  validFor: (days: string) => `valid for ${days}`,
+  validForever: 'valid for as long as the clicks are kept',
+  days: (n: number) => `${n} day${n === 1 ? '' : 's'}`,
+  hours: (n: number) => `${n} hour${n === 1 ? '' : 's'}`,
+} as const;
