@@ -14,6 +14,8 @@ export interface DataTable {
   retention: Retention;
   /** Every column of the table and what it holds (a test holds this to both engines' schemas). */
   columns: Readonly<Record<string, string>>;
+  /** PostgreSQL keeps the rows in these tables, read through a view of the table's name. */
+  postgresParts?: readonly string[];
 }
 
 /** Visitor marks are needed only while their local day can still receive clicks (the retention job). */
@@ -99,6 +101,7 @@ export const VISITOR_TABLES: readonly DataTable[] = [
     purpose: 'Counts per link, local day and value: the statistics that outlive the raw clicks.',
     retention: WITH_LINK,
     columns: ROLLUP('day'),
+    postgresParts: ['click_rollups_recent', 'click_rollups_settled'],
   },
   {
     table: 'click_rollup_months',
