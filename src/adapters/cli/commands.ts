@@ -235,7 +235,8 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'privacy report': {
-    usage: 'privacy report                                      what visits and people leave in the database, as /privacy and /admin/data tell',
+    usage:
+      'privacy report                                      what visits and people leave in the database, as /privacy and /admin/data tell',
     run: ({ privacy }) => privacy.report(),
   },
   import: importCommand,

@@ -7,7 +7,6 @@ export function readCookies(header: string | undefined): Record<string, string |
   return header ? fastifyCookie.parse(header) : {};
 }
 
-
 export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 'no' | null {
   const value = cookies[CONSENT_COOKIE];
   return value === 'yes' || value === 'no' ? value : null;

@@ -86,7 +86,8 @@ async function preview(ctx: RedirectContext, request: AliasRequest, reply: Fasti
     unlocked = true;
   }
   // The destination is what a password protects: the preview asks for it too.
-  if (link.passwordHash !== null && !unlocked) return sendPage(reply, 200, renderPassword({ nonce, privacyUrl: privacyUrlOf(ctx) }));
+  if (link.passwordHash !== null && !unlocked)
+    return sendPage(reply, 200, renderPassword({ nonce, privacyUrl: privacyUrlOf(ctx) }));
   // A default-domain link found through another host name (an IP, a load balancer's name)
   // still has APP_URL as its short URL.
   const base = link.domainId === null ? ctx.options.appUrl : `${ctx.options.domainScheme}://${hostOf(request)}`;
@@ -140,7 +141,11 @@ async function tryPassword(
     };
   }
   if (!(await ctx.verifyPassword(password, link.passwordHash!)))
-    return { kind: 'page', status: 403, page: renderPassword({ nonce, state: { kind: 'wrong' }, privacyUrl: privacyUrlOf(ctx) }) };
+    return {
+      kind: 'page',
+      status: 403,
+      page: renderPassword({ nonce, state: { kind: 'wrong' }, privacyUrl: privacyUrlOf(ctx) }),
+    };
   await ctx.attempts.reset(key);
   return null;
 }

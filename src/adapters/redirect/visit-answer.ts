@@ -104,7 +104,11 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
       answer = { kind: 'page', status: 404, page: renderDisabled({ nonce: createNonce() }) };
       break;
     case 'locked':
-      answer = { kind: 'page', status: 200, page: renderPassword({ nonce: createNonce(), privacyUrl: privacyUrlOf(ctx) }) };
+      answer = {
+        kind: 'page',
+        status: 200,
+        page: renderPassword({ nonce: createNonce(), privacyUrl: privacyUrlOf(ctx) }),
+      };
       break;
     case 'ask-consent':
       answer = {
@@ -129,7 +133,13 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
           ? {
               kind: 'page',
               status: 200,
-              page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce(), privacyUrl: privacyUrlOf(ctx) }),
+              page: renderAppOpen({
+                app: destination,
+                fallback,
+                pixels,
+                nonce: createNonce(),
+                privacyUrl: privacyUrlOf(ctx),
+              }),
             }
           : pixels.length > 0 || form !== null
             ? {

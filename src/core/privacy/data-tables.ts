@@ -300,7 +300,7 @@ export const PEOPLE_TABLES: readonly DataTable[] = [
   {
     table: 'audit_entries',
     subject: 'people',
-    purpose: "Who changed what in a workspace (the audit log).",
+    purpose: 'Who changed what in a workspace (the audit log).',
     retention: { kind: 'setting', setting: 'AUDIT_RETENTION_DAYS' },
     columns: {
       id: 'a number',
@@ -318,7 +318,7 @@ export const PEOPLE_TABLES: readonly DataTable[] = [
   {
     table: 'link_history',
     subject: 'people',
-    purpose: "Every version of a link, with who made it.",
+    purpose: 'Every version of a link, with who made it.',
     retention: WITH_LINK,
     columns: {
       link_id: 'the link',
@@ -399,4 +399,3 @@ export const OTHER_TABLES: readonly string[] = [
   'webhook_deliveries',
   'webhooks',
 ];
-

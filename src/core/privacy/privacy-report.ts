@@ -86,7 +86,8 @@ function cookies(settings: PrivacySettings): VisitorCookie[] {
   return [
     {
       name: `${RULE_COOKIE_PREFIX}<link id>`,
-      purpose: 'Returning visitor: present means "has followed this link"; it holds the split variants drawn, so a visitor keeps theirs.',
+      purpose:
+        'Returning visitor: present means "has followed this link"; it holds the split variants drawn, so a visitor keeps theirs.',
       when: 'only on links whose rules ask about returning visitors or split traffic',
       max_age_seconds: RULE_COOKIE_DAYS * DAY_S,
     },
@@ -103,7 +104,7 @@ function cookies(settings: PrivacySettings): VisitorCookie[] {
     {
       name: `${UNLOCK_COOKIE_PREFIX}<link id>`,
       purpose: 'Unlock: a signature of the link and its password hash, never the password.',
-      when: "only after the right password of a password-protected link",
+      when: 'only after the right password of a password-protected link',
       max_age_seconds: unlock,
     },
     {

@@ -8,7 +8,6 @@ import { VISITOR_MARK_DAYS } from '../privacy/data-tables.ts';
 const FOLD_LINKS_A_ROUND = 100_000;
 const FOLD_ROUND_MS = 250;
 
-
 export interface StatsMaintenanceDeps {
   retention: ClickRetention;
   months: MonthFolder;

@@ -85,7 +85,9 @@ onEachEngine(
       assert.equal(page.status, 200, page.text);
       const { db } = h().server.container.storage;
       for (const table of [...VISITOR_TABLES, ...PEOPLE_TABLES]) {
-        const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table.table)}`.execute(db);
+        const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table.table)}`.execute(
+          db,
+        );
         const n = Number(rows[0]?.n).toLocaleString('en');
         assert.match(
           page.text,

@@ -32,5 +32,8 @@ export function renderConsent(input: ConsentPageInput): Page {
 <button type="submit" name="consent" value="no" class="secondary">Decline</button>
 </div>
 </form>`;
-  return { html: layout({ title: 'Allow tracking?', nonce: input.nonce, main, privacyUrl: input.privacyUrl }), csp: buildCsp(input.nonce) };
+  return {
+    html: layout({ title: 'Allow tracking?', nonce: input.nonce, main, privacyUrl: input.privacyUrl }),
+    csp: buildCsp(input.nonce),
+  };
 }

@@ -59,7 +59,14 @@ setTimeout(go,${delay});addEventListener('load',function(){setTimeout(go,${settl
 <p><a href="${urlAttr(target)}">Continue</a></p>`;
 
   return {
-    html: layout({ title: 'Redirecting…', nonce: input.nonce, privacyUrl: input.privacyUrl, head, main, tail: html`${snippets}\n${redirect}` }),
+    html: layout({
+      title: 'Redirecting…',
+      nonce: input.nonce,
+      privacyUrl: input.privacyUrl,
+      head,
+      main,
+      tail: html`${snippets}\n${redirect}`,
+    }),
     csp: buildCsp(input.nonce, pixelCspSources(types)),
   };
 }

@@ -13,7 +13,9 @@ export class SqlTableCounts implements TableCounts {
     const counts: Record<string, number> = {};
     for (const table of tables) {
       // PostgreSQL answers count(*) as a bigint string; both engines' answers read as a number.
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(this.db);
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(
+        this.db,
+      );
       counts[table] = Number(rows[0]?.n ?? 0);
     }
     return counts;
