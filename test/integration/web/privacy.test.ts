@@ -91,7 +91,9 @@ onEachEngine(
         const n = Number(rows[0]?.n).toLocaleString('en');
         assert.match(
           page.text,
-          new RegExp(`<code>${table.table}</code></th><td>[^<]+</td><td>[^<]+</td><td class="num">${n}</td>`),
+          new RegExp(
+            `<code>${table.table}</code></th><td>[^<]+</td><td class="purpose">[^<]+</td><td class="num">${n}</td>`,
+          ),
           `${table.table}: ${n} rows`,
         );
       }

@@ -24,9 +24,10 @@ function tableSection(view: View, table: DescribedTable): RawHtml {
 /** /privacy: the notice as the report gives it, nothing written by hand about what is stored. */
 export function privacyPage(view: View, notice: VisitorNotice): RawHtml {
   const p = view.t.privacy;
-  const cookieRows = notice.cookies.map(
+  // A list, not a table: four columns of sentences do not fit a phone.
+  const cookies = notice.cookies.map(
     (c) =>
-      html`<tr><th scope="row"><code>${c.name}</code></th><td>${c.purpose}</td><td>${c.when}</td><td>${lifetime(view, c.max_age_seconds)}</td></tr>`,
+      html`<dt><code>${c.name}</code></dt><dd>${c.purpose}<br><span class="muted">${p.cookieWhen}: ${c.when}. ${p.cookieLife}: ${lifetime(view, c.max_age_seconds)}.</span></dd>`,
   );
   return html`<h1>${p.title}</h1>
 <p class="lead">${p.lead}</p>
@@ -41,15 +42,11 @@ ${notice.tables.map((t) => tableSection(view, t))}
 <section aria-labelledby="cookies">
 <h2 id="cookies">${p.cookiesTitle}</h2>
 <p>${p.cookiesIntro}</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="${p.cookiesTitle}"><table>
-<caption>${p.cookiesTitle}</caption>
-<thead><tr><th scope="col">${p.cookieName}</th><th scope="col">${p.cookiePurpose}</th><th scope="col">${p.cookieWhen}</th><th scope="col">${p.cookieLife}</th></tr></thead>
-<tbody>${cookieRows}</tbody>
-</table></div>
+<dl class="privacy-list">${cookies}</dl>
 </section>
 <section aria-labelledby="parameters">
 <h2 id="parameters">${p.parametersTitle}</h2>
-<dl>${notice.parameters.map(
+<dl class="privacy-list">${notice.parameters.map(
     (q) =>
       html`<dt><code>${q.name}</code></dt><dd>${q.purpose} (${q.valid_days === null ? p.validForever : p.validFor(p.days(q.valid_days))}).</dd>`,
   )}</dl>

@@ -33,7 +33,7 @@ export const admin = {
     purpose: 'Purpose',
     rows: 'Rows',
     retention: 'Retention',
-    cli: 'The same as JSON: linkpix privacy report',
+    cli: 'The same as JSON:',
   },
   workspaces: {
     title: 'Workspaces',
