@@ -132,7 +132,7 @@ export class PrivacyReport {
       not_stored: [
         {
           what: 'the IP address',
-          why: 'read for the country and city, the visitor hash and rate limits, then forgotten',
+          why: 'read for the country and city and the visitor hash, then forgotten; only guesses at a link password are counted against it, in memory or Redis and never in the database, for the attempt limit’s window',
         },
         { what: 'the raw User-Agent', why: 'read for the browser, platform, device and bots, then forgotten' },
         { what: 'the referring page', why: 'only its host name is kept' },
