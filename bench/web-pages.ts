@@ -254,6 +254,8 @@ async function timePages(label: string, config: Config, pgSchema: string | undef
       ['spaces', '/spaces', PAGE_TARGET_MS],
       ['account', '/account', PAGE_TARGET_MS],
       ['API keys', '/account/api-keys', PAGE_TARGET_MS],
+      // Built from the description and the settings: it reads no table.
+      ['privacy', '/privacy', PAGE_TARGET_MS],
       ['stats, last 30 days', `/stats/${s.big}`, STATS_TARGET_MS],
       ['stats, year', `/stats/${s.big}?${year}`, STATS_TARGET_MS],
       ['stats countries + map, year', `/stats/${s.big}/countries?${year}`, STATS_TARGET_MS],

@@ -14,6 +14,7 @@ import { connect, type Storage } from '../adapters/storage/connect.ts';
 import type { OutageLog } from '../adapters/shared/outage-reporter.ts';
 import { migrateToLatest } from '../adapters/storage/migrations/index.ts';
 import { SqlAdminStore } from '../adapters/storage/stores/admin-store.ts';
+import type { PrivacyReport } from '../core/privacy/privacy-report.ts';
 import type { LinkClickCounts } from '../adapters/clicks/postgres/link-click-counts.ts';
 import type { ApiContext } from '../adapters/http/handlers/context.ts';
 import type { Config } from './config.ts';
@@ -34,6 +35,7 @@ import { ruleServices } from './container/rules.ts';
 import { healthOf } from './container/health.ts';
 import { digestsOf, type DigestArea } from './container/digests.ts';
 import { integrationsOf } from './container/integrations.ts';
+import { privacyOf } from './container/privacy.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
 
 export interface Container extends ApiContext, DigestArea {
@@ -42,6 +44,8 @@ export interface Container extends ApiContext, DigestArea {
   sealKeys: SealKeys;
   security: SecurityServices;
   admin: AdminService;
+  /** What visits and people leave in the database (/privacy, /admin/data, `linkpix privacy report`). */
+  privacy: PrivacyReport;
   storage: Storage;
   /** The constants in force (docs/design/settings.md): their values, or a test's. */
   tuning: Tuning;
@@ -166,6 +170,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
       invalidation: visits.invalidation,
       clock,
     }),
+    privacy: privacyOf(base),
     urls: shortUrls,
     ping: async () => {
       await sql`select 1`.execute(storage.db);

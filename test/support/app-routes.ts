@@ -117,6 +117,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'login', path: '/login', signedOut: true },
     { name: 'signup', path: '/signup', signedOut: true },
     { name: 'login-forgot', path: '/login/forgot', signedOut: true },
+    { name: 'privacy', path: '/privacy', signedOut: true },
     { name: 'dashboard', path: '/dashboard' },
     { name: 'links', path: '/links' },
     { name: 'links-filtered', path: `/links?search=plain&space=${d.space}&status=1` },
@@ -162,6 +163,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'admin-accounts', path: '/admin/accounts' },
     { name: 'admin-workspaces', path: '/admin/workspaces' },
     { name: 'admin-links', path: '/admin/links' },
+    { name: 'admin-data', path: '/admin/data' },
   ];
 }
 

@@ -2,6 +2,7 @@ import type { AccountsService } from '../../core/accounts/accounts-service.ts';
 import type { ApiKey } from '../../core/accounts/account.ts';
 import type { DomainOperator } from '../../core/domains/domain-operator.ts';
 import type { AdminService } from '../../core/admin/admin-service.ts';
+import type { PrivacyReport } from '../../core/privacy/privacy-report.ts';
 import type { SignInService } from '../../core/accounts/sign-in-service.ts';
 import type { PasswordResets } from '../../core/security/password-resets.ts';
 import { domainJson } from './domain-json.ts';
@@ -20,6 +21,7 @@ export interface CliDeps extends ImportDeps, ExportStaticDeps {
   workspaceKeys: WorkspaceKeysService;
   domainOperator: DomainOperator;
   admin: AdminService;
+  privacy: PrivacyReport;
   signIn: SignInService;
   security: { resets: PasswordResets };
   sealKeys: Pick<SealKeys, 'check' | 'rotate' | 'forgetLost' | 'forgetDatabaseKey'>;
@@ -231,6 +233,11 @@ export const COMMANDS: Record<string, Command> = {
     async run({ sealKeys }) {
       return { database_key_deleted: await sealKeys.forgetDatabaseKey() };
     },
+  },
+  'privacy report': {
+    usage:
+      'privacy report                                      what visits and people leave in the database, as /privacy and /admin/data tell',
+    run: ({ privacy }) => privacy.report(),
   },
   import: importCommand,
   'export-static': exportStaticCommand,

@@ -1,13 +1,11 @@
 import { fastifyCookie } from '@fastify/cookie';
 import { ruleCookieName } from '../../core/rules/rule-cookie.ts';
+import { CONSENT_COOKIE, CONSENT_COOKIE_DAYS } from '../../core/privacy/visitor-cookies.ts';
 
 /** Cookies are parsed here, only on the visits that need them, not by a hook on every request. */
 export function readCookies(header: string | undefined): Record<string, string | undefined> {
   return header ? fastifyCookie.parse(header) : {};
 }
-
-const CONSENT_COOKIE = 'lp_consent';
-const CONSENT_DAYS = 30;
 
 export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 'no' | null {
   const value = cookies[CONSENT_COOKIE];
@@ -17,7 +15,7 @@ export function consentOf(cookies: Record<string, string | undefined>): 'yes' | 
 export function consentCookie(answer: 'yes' | 'no', secure: boolean): string {
   return fastifyCookie.serialize(CONSENT_COOKIE, answer, {
     path: '/',
-    maxAge: CONSENT_DAYS * 86_400,
+    maxAge: CONSENT_COOKIE_DAYS * 86_400,
     httpOnly: true,
     sameSite: 'lax',
     secure,

@@ -11,7 +11,7 @@ import { hostnameOf, limitAddress } from '../shared/request/client-address.ts';
 import { readCookies } from './cookies.ts';
 import { sendAnswer, sendPage, sendRedirect, type Answer } from './answer.ts';
 import { notFoundAnswer, visitAnswer, type PostedForm } from './visit-answer.ts';
-import type { RedirectContext } from './visit-context.ts';
+import { privacyUrlOf, type RedirectContext } from './visit-context.ts';
 
 type AliasRequest = FastifyRequest<{ Params: { alias: string } }>;
 
@@ -86,7 +86,8 @@ async function preview(ctx: RedirectContext, request: AliasRequest, reply: Fasti
     unlocked = true;
   }
   // The destination is what a password protects: the preview asks for it too.
-  if (link.passwordHash !== null && !unlocked) return sendPage(reply, 200, renderPassword({ nonce }));
+  if (link.passwordHash !== null && !unlocked)
+    return sendPage(reply, 200, renderPassword({ nonce, privacyUrl: privacyUrlOf(ctx) }));
   // A default-domain link found through another host name (an IP, a load balancer's name)
   // still has APP_URL as its short URL.
   const base = link.domainId === null ? ctx.options.appUrl : `${ctx.options.domainScheme}://${hostOf(request)}`;
@@ -135,12 +136,16 @@ async function tryPassword(
     return {
       kind: 'page',
       status: 429,
-      page: renderPassword({ nonce, state }),
+      page: renderPassword({ nonce, state, privacyUrl: privacyUrlOf(ctx) }),
       headers: { 'retry-after': String(attempt.retryAfterSeconds) },
     };
   }
   if (!(await ctx.verifyPassword(password, link.passwordHash!)))
-    return { kind: 'page', status: 403, page: renderPassword({ nonce, state: { kind: 'wrong' } }) };
+    return {
+      kind: 'page',
+      status: 403,
+      page: renderPassword({ nonce, state: { kind: 'wrong' }, privacyUrl: privacyUrlOf(ctx) }),
+    };
   await ctx.attempts.reset(key);
   return null;
 }

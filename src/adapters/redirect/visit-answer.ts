@@ -12,7 +12,7 @@ import { renderPixelRedirect } from './pages/pixel-redirect.ts';
 import { first, visitorFrom, type RequestHeaders } from '../ua/visitor-from-request.ts';
 import { consentCookie, consentOf, readCookies, ruleCookie, ruleCookieOf } from './cookies.ts';
 import type { Answer } from './answer.ts';
-import type { RedirectContext } from './visit-context.ts';
+import { privacyUrlOf, type RedirectContext } from './visit-context.ts';
 
 /** What a visit reads of its request, whichever way it came in (node:http's request, or Fastify's, which is one as it is). */
 export interface VisitInput {
@@ -104,13 +104,21 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
       answer = { kind: 'page', status: 404, page: renderDisabled({ nonce: createNonce() }) };
       break;
     case 'locked':
-      answer = { kind: 'page', status: 200, page: renderPassword({ nonce: createNonce() }) };
+      answer = {
+        kind: 'page',
+        status: 200,
+        page: renderPassword({ nonce: createNonce(), privacyUrl: privacyUrlOf(ctx) }),
+      };
       break;
     case 'ask-consent':
       answer = {
         kind: 'page',
         status: 200,
-        page: renderConsent({ nonce: createNonce(), vendors: link.pixels.map((p) => p.type) }),
+        page: renderConsent({
+          nonce: createNonce(),
+          vendors: link.pixels.map((p) => p.type),
+          privacyUrl: privacyUrlOf(ctx),
+        }),
       };
       break;
     case 'expired':
@@ -125,7 +133,13 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
           ? {
               kind: 'page',
               status: 200,
-              page: renderAppOpen({ app: destination, fallback, pixels, nonce: createNonce() }),
+              page: renderAppOpen({
+                app: destination,
+                fallback,
+                pixels,
+                nonce: createNonce(),
+                privacyUrl: privacyUrlOf(ctx),
+              }),
             }
           : pixels.length > 0 || form !== null
             ? {
@@ -135,6 +149,7 @@ function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult,
                   destination,
                   pixels,
                   nonce: createNonce(),
+                  privacyUrl: privacyUrlOf(ctx),
                   delayMs: pixels.length > 0 ? 1000 : 0,
                 }),
               }

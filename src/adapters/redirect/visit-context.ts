@@ -21,6 +21,9 @@ export interface CertifiableNames {
   ready(): Promise<void>;
 }
 
+/** The app's privacy page, which the visitor pages link to: on APP_URL, whichever host the visit came by. */
+export const privacyUrlOf = (ctx: RedirectContext): string => `${ctx.options.appUrl}/privacy`;
+
 export interface RedirectContext {
   source: RedirectLinkSource;
   /** The names GET /tls/allowed answers 200 for, besides the app's host; absent or null: none. */

@@ -1,5 +1,5 @@
 /** The destination parameter that carries a click id to the owner's site. */
-const CLICK_ID_PARAM = 'lpx_cid';
+export const CLICK_ID_PARAM = 'lpx_cid';
 
 /**
  * The visit's query with our click id in place of any the visitor sent; mergeQuery then keeps

@@ -8,8 +8,11 @@ export const RULE_COOKIE_DAYS = 30;
 const MAX_TOKENS = 8;
 const SEEN = '1';
 
+/** The cookie's name is this and the link's id. */
+export const RULE_COOKIE_PREFIX = 'lp_v';
+
 export function ruleCookieName(linkId: number): string {
-  return `lp_v${linkId}`;
+  return `${RULE_COOKIE_PREFIX}${linkId}`;
 }
 
 /** The variant remembered for a split, or null. */

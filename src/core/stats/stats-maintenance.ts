@@ -3,12 +3,10 @@ import { epochMsToZonedDate } from '../expiration/ends-at.ts';
 import { addDays } from './range.ts';
 import { foldableBefore } from './rollup-months.ts';
 import type { ClickRetention, MonthFolder } from './stats-store.ts';
+import { VISITOR_MARK_DAYS } from '../privacy/data-tables.ts';
 
 const FOLD_LINKS_A_ROUND = 100_000;
 const FOLD_ROUND_MS = 250;
-
-/** Visitor marks are needed only while their local day can still receive clicks. */
-const VISITOR_MARK_DAYS = 2;
 
 export interface StatsMaintenanceDeps {
   retention: ClickRetention;

@@ -95,6 +95,8 @@ onEachEngine('web: every page', (h) => {
       '/webhooks/new',
       '/account',
       '/admin',
+      '/admin/data',
+      '/privacy',
     ])
       assert.ok(paths.includes(path), path);
     assert.ok(
@@ -106,7 +108,7 @@ onEachEngine('web: every page', (h) => {
       paths.join(' '),
     );
     const out = signedOut.map((p) => p.path);
-    for (const path of ['/', '/login', '/signup']) assert.ok(out.includes(path), out.join(' '));
+    for (const path of ['/', '/login', '/signup', '/privacy']) assert.ok(out.includes(path), out.join(' '));
   });
 
   test('no form carries a CSRF token, or any token, in its action: tokens ride in bodies and headers', () => {

@@ -11,6 +11,8 @@ export interface AppOpenInput {
   fallback: string;
   pixels: readonly { type: PixelType; value: string }[];
   nonce: string;
+  /** Linked in the footer (the layout's privacyUrl). */
+  privacyUrl?: string;
 }
 
 /** How long the page waits for the app before the web URL; the app taking the screen cancels it. */
@@ -40,7 +42,13 @@ location.href=a;setTimeout(function(){if(!gone)location.replace(w)},${APP_FALLBA
 <p>No app? <a href="${urlAttr(web)}">Continue to <span class="url">${new URL(web).host}</span></a>.</p>`;
   const sources = pixelCspSources(types);
   return {
-    html: layout({ title: 'Opening the app…', nonce: input.nonce, main, tail: html`${snippets}\n${script}` }),
+    html: layout({
+      title: 'Opening the app…',
+      nonce: input.nonce,
+      privacyUrl: input.privacyUrl,
+      main,
+      tail: html`${snippets}\n${script}`,
+    }),
     csp: buildCsp(input.nonce, { ...sources, script: sources.script ?? [] }),
   };
 }

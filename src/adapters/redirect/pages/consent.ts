@@ -6,6 +6,8 @@ import { PIXEL_VENDOR_NAMES } from './pixel-hosts.ts';
 
 export interface ConsentPageInput {
   nonce: string;
+  /** Linked in the footer (the layout's privacyUrl). */
+  privacyUrl?: string;
   /** The vendors whose pixels this link would load, so the choice is an informed one. */
   vendors?: readonly PixelType[];
   /** How long the answer is remembered, as set for the deployment (default 30). */
@@ -30,5 +32,8 @@ export function renderConsent(input: ConsentPageInput): Page {
 <button type="submit" name="consent" value="no" class="secondary">Decline</button>
 </div>
 </form>`;
-  return { html: layout({ title: 'Allow tracking?', nonce: input.nonce, main }), csp: buildCsp(input.nonce) };
+  return {
+    html: layout({ title: 'Allow tracking?', nonce: input.nonce, main, privacyUrl: input.privacyUrl }),
+    csp: buildCsp(input.nonce),
+  };
 }

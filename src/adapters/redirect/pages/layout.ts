@@ -16,6 +16,8 @@ export interface LayoutInput {
   head?: RawHtml;
   /** Elements after <main> (e.g. pixel snippets and the redirect script). */
   tail?: RawHtml;
+  /** The app's privacy page (APP_URL/privacy: a custom domain's /privacy would be an alias), linked in the footer. */
+  privacyUrl?: string;
 }
 
 // Kept inline (with the nonce) so a page is one response: nothing else to serve, cache or allow.
@@ -40,6 +42,8 @@ button.secondary{background:transparent;color:var(--accent)}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
 .error{color:var(--error);font-weight:600}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+footer{max-width:36rem;margin:0 auto 2rem;padding:0 1.25rem;font-size:.95rem}
+footer a{display:inline-block;padding:.25rem 0}
 `.trim();
 
 /** The shared page shell: English, not indexed, readable without JavaScript. */
@@ -59,6 +63,7 @@ ${input.head}
 <main>
 ${input.main}
 </main>
+${input.privacyUrl === undefined ? '' : html`<footer><a href="${input.privacyUrl}">Privacy</a></footer>`}
 ${input.tail}
 </body>
 </html>

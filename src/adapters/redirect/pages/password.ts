@@ -7,6 +7,8 @@ export type PasswordState = { kind: 'ask' } | { kind: 'wrong' } | { kind: 'rate-
 
 export interface PasswordPageInput {
   nonce: string;
+  /** Linked in the footer (the layout's privacyUrl). */
+  privacyUrl?: string;
   state?: PasswordState;
 }
 
@@ -39,5 +41,8 @@ ${message !== null && html`<p class="error" id="password-error" role="alert">${m
   }>
 <div class="actions"><button type="submit">Continue</button></div>
 </form>`;
-  return { html: layout({ title: 'Password required', nonce: input.nonce, main }), csp: buildCsp(input.nonce) };
+  return {
+    html: layout({ title: 'Password required', nonce: input.nonce, main, privacyUrl: input.privacyUrl }),
+    csp: buildCsp(input.nonce),
+  };
 }

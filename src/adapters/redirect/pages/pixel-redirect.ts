@@ -9,6 +9,8 @@ export interface PixelRedirectInput {
   destination: string;
   pixels: readonly { type: PixelType; value: string }[];
   nonce: string;
+  /** Linked in the footer (the layout's privacyUrl). */
+  privacyUrl?: string;
   /** Upper bound before the visitor is sent on; clamped to 0..1000. */
   delayMs: number;
 }
@@ -57,7 +59,14 @@ setTimeout(go,${delay});addEventListener('load',function(){setTimeout(go,${settl
 <p><a href="${urlAttr(target)}">Continue</a></p>`;
 
   return {
-    html: layout({ title: 'Redirecting…', nonce: input.nonce, head, main, tail: html`${snippets}\n${redirect}` }),
+    html: layout({
+      title: 'Redirecting…',
+      nonce: input.nonce,
+      privacyUrl: input.privacyUrl,
+      head,
+      main,
+      tail: html`${snippets}\n${redirect}`,
+    }),
     csp: buildCsp(input.nonce, pixelCspSources(types)),
   };
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
+import { UNLOCK_COOKIE_HOURS, UNLOCK_COOKIE_PREFIX } from '../../../core/privacy/visitor-cookies.ts';
 
 /**
  * The unlock cookie of a password-protected link: an HMAC over the link id and its current
@@ -11,7 +12,7 @@ export class UnlockCookies {
     private readonly secure: boolean,
     /** Another use of the same scheme (a stats page's password): its cookie name and path. */
     private readonly scope: { prefix: string; path: (linkId: number) => string } = {
-      prefix: 'lp_unlock_',
+      prefix: UNLOCK_COOKIE_PREFIX,
       path: () => '/',
     },
   ) {}
@@ -32,7 +33,7 @@ export class UnlockCookies {
   serialize(link: { id: number; passwordHash: string }): string {
     return fastifyCookie.serialize(this.name(link.id), this.token(link.id, link.passwordHash), {
       path: this.scope.path(link.id),
-      maxAge: 12 * 3600,
+      maxAge: UNLOCK_COOKIE_HOURS * 3600,
       httpOnly: true,
       sameSite: 'lax',
       secure: this.secure,

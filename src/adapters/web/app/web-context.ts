@@ -1,5 +1,6 @@
 import type { SignInService } from '../../../core/accounts/sign-in-service.ts';
 import type { AdminService } from '../../../core/admin/admin-service.ts';
+import type { PrivacyReport } from '../../../core/privacy/privacy-report.ts';
 import type { TwoFactorService } from '../../../core/security/two-factor-service.ts';
 import type { TwoStepSignIn } from '../../../core/security/two-step-sign-in.ts';
 import type { PasswordResets } from '../../../core/security/password-resets.ts';
@@ -40,6 +41,8 @@ export interface WebContext extends CoreServices {
   webhooks: WebhooksService;
   /** The operators' side: /admin (the CLI uses it too). */
   admin: AdminService;
+  /** What visits and people leave in the database: /privacy and /admin/data. */
+  privacy: PrivacyReport;
   /** Each person's choice to get the broken-links digest (the account page; docs/design/health.md). */
   digestPreferences: DigestPreferences;
   web: WebOptions;

@@ -22,6 +22,7 @@ import { invitationPages } from './workspaces/invitation-pages.ts';
 import { auditPages } from './audit/audit-pages.ts';
 import { integrationsPages } from './integrations/integrations-pages.ts';
 import { webhooksPages } from './webhooks/webhooks-pages.ts';
+import { privacyPages } from './privacy/privacy-pages.ts';
 
 /** Every screen family of the web app, in the order their routes are registered. */
 export const WEB_FEATURES: readonly WebFeature[] = [
@@ -48,6 +49,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   auditPages,
   integrationsPages,
   adminPages,
+  privacyPages,
   statsPages,
   livePages,
 ];

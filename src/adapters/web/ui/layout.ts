@@ -137,6 +137,7 @@ ${accountMenu(view, page.section)}
 ${view.flash ? html`<p class="flash" role="status">${view.flash}</p>` : ''}
 ${page.main}
 </main>
+<footer class="site-footer"><a href="/privacy">${view.t.privacy.footerLink}</a></footer>
 </body>
 </html>
 `.toString();

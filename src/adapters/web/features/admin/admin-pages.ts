@@ -22,6 +22,7 @@ import {
   type ListQuery,
 } from './admin-views.ts';
 import { revealHidden } from '../../../../core/accounts/email.ts';
+import { dataPage } from './data-view.ts';
 
 type Form = Record<string, unknown>;
 
@@ -219,7 +220,19 @@ async function setLinkDisabled(request: FastifyRequest, reply: FastifyReply, ctx
   return seeOther(reply, back(request.body as Form, '/admin/links'));
 }
 
-/** The operator's pages (accounts, workspaces, links), for admins only. */
+async function showData(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const rows = await ctx.privacy.inventory();
+  return page(
+    request,
+    reply,
+    ctx,
+    200,
+    (v) => v.t.admin.data.title,
+    (v) => dataPage(v, rows),
+  );
+}
+
+/** The operator's pages (accounts, workspaces, links, the data held), for admins only. */
 export const adminPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/admin', { config: ADMIN }, (request, reply) => showOverview(request, reply, ctx));
   web.get('/admin/accounts', LIST, (request, reply) => listAccounts(request, reply, ctx));
@@ -237,6 +250,7 @@ export const adminPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/admin/links', LIST, (request, reply) => listLinks(request, reply, ctx));
   web.post('/admin/links/:id/disable', BY_ID, (request, reply) => setLinkDisabled(request, reply, ctx, true));
   web.post('/admin/links/:id/enable', BY_ID, (request, reply) => setLinkDisabled(request, reply, ctx, false));
+  web.get('/admin/data', { config: ADMIN }, (request, reply) => showData(request, reply, ctx));
 };
 
 function shortUrl(ctx: WebContext, { link, domainName }: OperatorLink): string {

@@ -19,11 +19,11 @@ export interface ListQuery {
   perPage: number;
 }
 
-function adminNav(view: View, current: string): RawHtml {
+export function adminNav(view: View, current: string): RawHtml {
   const n = view.t.admin.nav;
   const item = (href: string, label: string) =>
     html`<li><a href="${href}"${href === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
-  return html`<nav aria-label="${n.label}"><ul class="actions">${item('/admin', n.overview)}${item('/admin/accounts', n.accounts)}${item('/admin/workspaces', n.workspaces)}${item('/admin/links', n.links)}</ul></nav>`;
+  return html`<nav aria-label="${n.label}"><ul class="actions">${item('/admin', n.overview)}${item('/admin/accounts', n.accounts)}${item('/admin/workspaces', n.workspaces)}${item('/admin/links', n.links)}${item('/admin/data', n.data)}</ul></nav>`;
 }
 
 export function overviewPage(view: View, totals: InstanceTotals): RawHtml {
@@ -38,6 +38,7 @@ ${adminNav(view, '/admin')}
 <li><a href="/admin/accounts">${o.manageAccounts}</a></li>
 <li><a href="/admin/workspaces">${o.manageWorkspaces}</a></li>
 <li><a href="/admin/links">${o.manageLinks}</a></li>
+<li><a href="/admin/data">${o.reviewData}</a></li>
 </ul>`;
 }
 

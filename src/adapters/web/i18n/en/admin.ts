@@ -7,6 +7,7 @@ export const admin = {
     accounts: 'Accounts',
     workspaces: 'Workspaces',
     links: 'Links',
+    data: 'Data',
   },
   overview: {
     title: 'Administration',
@@ -18,6 +19,21 @@ export const admin = {
     manageAccounts: 'Manage accounts',
     manageLinks: 'Review every link',
     manageWorkspaces: 'Review every workspace',
+    reviewData: 'What is stored about people and visits',
+  },
+  data: {
+    title: 'Data about people and visits',
+    intro:
+      'Every table holding data about the people who use this instance or the visits to its links, with its rows now and how long they stay. Visitors are told the same at',
+    caption: 'Tables holding data about people or visits',
+    table: 'Table',
+    about: 'About',
+    visitors: 'Visits',
+    people: 'People',
+    purpose: 'Purpose',
+    rows: 'Rows',
+    retention: 'Retention',
+    cli: 'The same as JSON:',
   },
   workspaces: {
     title: 'Workspaces',

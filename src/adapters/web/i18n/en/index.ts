@@ -22,6 +22,7 @@ import { workspaces } from './workspaces.ts';
 import { audit } from './audit.ts';
 import { integrations } from './integrations.ts';
 import { webhooks } from './webhooks.ts';
+import { privacy } from './privacy.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -49,4 +50,5 @@ export const en = {
   audit,
   integrations,
   webhooks,
+  privacy,
 };

@@ -1,0 +1,21 @@
+/** The public privacy page (/privacy) and the footers' link to it. */
+export const privacy = {
+  title: 'Privacy',
+  footerLink: 'Privacy',
+  lead: 'What following a short link of this service stores, and for how long. This page is built from the running configuration and the database description the code itself uses.',
+  notStoredTitle: 'Never stored',
+  storedTitle: 'What a click stores',
+  tableCaption: (table: string) => `The ${table} table`,
+  column: 'Column',
+  holds: 'What it holds',
+  kept: 'Retention',
+  cookiesTitle: 'Cookies a visit may get',
+  cookiesIntro: 'A visit gets a cookie only in these cases, each first-party and HttpOnly:',
+  cookieWhen: 'When',
+  cookieLife: 'Lasts',
+  parametersTitle: 'Added to the destination',
+  validFor: (days: string) => `valid for ${days}`,
+  validForever: 'valid for as long as the clicks are kept',
+  days: (n: number) => `${n} day${n === 1 ? '' : 's'}`,
+  hours: (n: number) => `${n} hour${n === 1 ? '' : 's'}`,
+} as const;
