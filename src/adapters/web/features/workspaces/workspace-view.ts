@@ -14,6 +14,7 @@ import {
 } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { text, timeZoneOptions, type Form } from '../account/account-views.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 /** Which form failed (its values kept, its errors named), or what was made and is shown once. */
 export type WorkspacePageState =
@@ -204,7 +205,7 @@ ${textField({ name: 'expires_at', type: 'date', label: t.expires, hint: t.expire
 export function workspacePage(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {
   const w = view.t.workspaces;
   const ws = data.workspace;
-  return html`<h1>${ws.name}</h1>
+  return html`<h1>${workspaceName(view, ws)}</h1>
 <p><a href="/account/workspaces">${w.back}</a>${roleAllows(ws.role, 'members.manage') ? html` · <a href="/account/workspaces/${ws.id}/audit">${w.audit}</a>` : ''}${roleAllows(ws.role, 'integrations.manage') ? html` · <a href="/account/workspaces/${ws.id}/integrations">${w.integrations}</a>` : ''}</p>
 <p>${w.role}: <strong>${w.roles[ws.role]}</strong>${ws.personal ? html` · ${w.personal}` : ''}</p>
 ${settings(view, data, state)}
@@ -220,7 +221,7 @@ ${deletion(view, data)}`;
  */
 export function lockedWorkspacePage(view: View, workspace: WorkspaceOfUser, personId: number): RawHtml {
   const w = view.t.workspaces;
-  return html`<h1>${workspace.name}</h1>
+  return html`<h1>${workspaceName(view, workspace)}</h1>
 <p><a href="/account/workspaces">${w.back}</a></p>
 <p>${w.role}: <strong>${w.roles[workspace.role]}</strong></p>
 <p>${w.locked.notice} <a href="/account/security">${w.locked.turnOn}</a></p>
