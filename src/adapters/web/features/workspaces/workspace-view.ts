@@ -52,7 +52,7 @@ function settings(view: View, data: WorkspacePageData, state: WorkspacePageState
   const ws = data.workspace;
   if (!roleAllows(ws.role, 'workspace.settings')) {
     return html`<section class="settings-section" aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
-<dl class="facts"><dt>${w.name}</dt><dd>${ws.name}</dd><dt>${s.timezone}</dt><dd>${ws.timezone}</dd><dt>${s.requireTwoFactor}</dt><dd>${ws.requireTwoFactor ? view.t.common.yes : view.t.common.no}</dd></dl>
+<dl class="facts"><dt>${w.name}</dt><dd>${workspaceName(view, ws)}</dd><dt>${s.timezone}</dt><dd>${ws.timezone}</dd><dt>${s.requireTwoFactor}</dt><dd>${ws.requireTwoFactor ? view.t.common.yes : view.t.common.no}</dd></dl>
 <p class="muted">${s.ownerOnly}</p></section>`;
   }
   const f = failed(state, 'settings');
@@ -62,12 +62,31 @@ function settings(view: View, data: WorkspacePageData, state: WorkspacePageState
 ${errorSummary(view, f?.errors)}
 <form method="post" action="/account/workspaces/${ws.id}/settings" class="stack" novalidate>
 ${csrfField(view)}
-${textField({ name: 'name', label: w.name, value: text(values, 'name'), errors: f?.errors, maxlength: 255, required: true, autocomplete: 'off' })}
+${nameField(view, ws, values, f?.errors)}
 ${selectField({ name: 'timezone', label: s.timezone, hint: s.timezoneHint, options: timeZoneOptions(zone), value: zone, errors: f?.errors })}
 ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(values, 'require_2fa') === '1', uncheckedValue: '0', errors: f?.errors })}
 <div class="actions"><button type="submit">${view.t.common.save}</button></div>
 </form>
 </section>`;
+}
+
+/**
+ * A team workspace's name. A personal one has none of its own to set: it is "Personal" on every
+ * page, and its stored name is the person's, changed on the account page.
+ */
+function nameField(view: View, ws: WorkspaceOfUser, values: Form, errors: FieldErrors | undefined): RawHtml {
+  const w = view.t.workspaces;
+  if (ws.personal)
+    return html`<p class="muted">${w.settings.personalName} <a href="/account">${w.settings.accountLink}</a></p>`;
+  return textField({
+    name: 'name',
+    label: w.name,
+    value: text(values, 'name'),
+    errors,
+    maxlength: 255,
+    required: true,
+    autocomplete: 'off',
+  });
 }
 
 /** What cannot be undone stands apart, last on the page, as on the account page. */

@@ -95,7 +95,8 @@ async function saveSettings(request: FastifyRequest, reply: FastifyReply, ctx: W
   const form = formOf(request);
   return orAgain(request, reply, ctx, id, 'settings', async () => {
     await ctx.workspaces.update(actorOf(request), id, {
-      name: text(form, 'name'),
+      // Absent (a personal workspace's form has no name): the stored name stays.
+      name: form.name === undefined ? undefined : text(form, 'name'),
       timezone: text(form, 'timezone'),
       require_2fa: text(form, 'require_2fa') === '1',
     });
