@@ -80,7 +80,7 @@ function workspaceBar(view: View): RawHtml {
     return html`<p class="workspace-bar"><span class="workspace-label">${n.workspace}</span> <strong class="workspace-name">${workspaceName(view, current)}</strong></p>`;
   const options = view.workspaces.map(
     (w) =>
-      html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${workspaceName(view, w)} (${w.role})</option>`,
+      html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${workspaceName(view, w)}</option>`,
   );
   return html`<form method="post" action="/account/workspaces/switch" class="workspace-bar workspace-switch">${csrfField(view)}
 <input type="hidden" name="next" value="${view.url}">
