@@ -47,10 +47,7 @@ onEachEngine('web: the workspace in the header', (h) => {
       assert.match(form, new RegExp(`name="next" value="${path.replace(/\//g, '\\/')}"`), path);
       assert.match(form, /<label for="workspace-select"[^>]*>Workspace<\/label>/);
       assert.match(form, /<option value="\d+">Personal<\/option>/, path);
-      assert.match(
-        form,
-        new RegExp(`<option value="${team}" selected>Acme &lt;b&gt;team&lt;/b&gt;</option>`),
-      );
+      assert.match(form, new RegExp(`<option value="${team}" selected>Acme &lt;b&gt;team&lt;/b&gt;</option>`));
       assert.match(form, /<button type="submit"[^>]*>Switch<\/button>/, 'a button: it works without JavaScript');
       assert.doesNotMatch(form, /data-autosubmit/, 'moving through the options by keyboard does not switch');
       const menu = /<details[^>]*account-menu[\s\S]*?<\/details>/.exec(page.text)?.[0] ?? '';
@@ -76,10 +73,7 @@ onEachEngine('web: the workspace in the header', (h) => {
     assert.equal(switched.status, 303);
     assert.equal(switched.location, '/links');
     const after = await owner.client.get('/links');
-    assert.match(
-      switcherOf(after.text),
-      new RegExp(`<option value="${personal}" selected>Personal</option>`),
-    );
+    assert.match(switcherOf(after.text), new RegExp(`<option value="${personal}" selected>Personal</option>`));
     assert.match(after.text, /class="flash" role="status">[^<]*Personal/, 'the flash names it as the header does');
     await owner.client.post(
       '/account/workspaces/switch',
