@@ -91,12 +91,23 @@ describe('every route of the web app at 375 px, light and dark', () => {
   );
 
   test(
-    'the header on a phone: one line, the navigation behind Menu, the theme in the account menu',
+    'the header on a phone: a line of brand and menus, a line of the workspace, the navigation behind Menu, the theme in the account menu',
     { timeout: 60_000 },
     async () => {
       await signedIn.goto(`${h.baseUrl}/dashboard`);
       const header = await signedIn.locator('.site-header').boundingBox();
-      assert.ok(header && header.height <= 64, `the header is ${header?.height} px tall`);
+      assert.ok(header && header.height <= 104, `the header is ${header?.height} px tall`);
+      // The workspace's name stays in view down to 320 px, its switch whole on its own line.
+      for (const width of [PHONE.width, 320]) {
+        await signedIn.setViewportSize({ width, height: PHONE.height });
+        const chosen = signedIn.locator('.site-header #workspace-select');
+        assert.ok(await chosen.isVisible(), `${width} px: the switch is shown`);
+        assert.equal((await chosen.locator('option:checked').innerText()).trim(), 'Personal');
+        const box = await chosen.boundingBox();
+        const button = await signedIn.locator('.site-header .workspace-switch button').boundingBox();
+        assert.ok(box && button && button.x + button.width <= width, `${width} px: the switch fits`);
+      }
+      await signedIn.setViewportSize(PHONE);
       assert.equal(
         await signedIn.getByRole('link', { name: 'Links', exact: true }).count(),
         0,
@@ -113,6 +124,55 @@ describe('every route of the web app at 375 px, light and dark', () => {
       await signedIn.locator('details.account-menu > summary').click();
       await signedIn.getByLabel('Theme').selectOption({ label: 'System' });
       await signedIn.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+    },
+  );
+
+  test(
+    "the header's workspace switch without JavaScript, then by keyboard alone: the pages follow it",
+    { timeout: 60_000 },
+    async () => {
+      const noScript = await newPage({ viewport: PHONE, javaScriptEnabled: false });
+      try {
+        await noScript.goto(`${h.baseUrl}/login`);
+        await noScript.getByLabel('Email').fill(app.email);
+        await noScript.getByLabel('Password').fill(PASSWORD);
+        await noScript.getByRole('button', { name: 'Sign in' }).last().click();
+        await noScript.waitForURL(/\/dashboard$|\/$/);
+        await noScript.goto(`${h.baseUrl}/links`);
+        const select = noScript.locator('.site-header #workspace-select');
+        assert.equal((await select.locator('option:checked').innerText()).trim(), 'Personal');
+        await select.selectOption({ label: 'Marketing team' });
+        await noScript.locator('.site-header').getByRole('button', { name: 'Switch' }).click();
+        await noScript.waitForURL(`${h.baseUrl}/links`);
+        assert.equal((await select.locator('option:checked').innerText()).trim(), 'Marketing team');
+        assert.match(await noScript.locator('.flash').innerText(), /Now working in Marketing team/);
+        assert.equal(await noScript.locator('.links-table tbody tr').count(), 0, "the team's links, none yet");
+        for (const theme of THEMES) {
+          await noScript.emulateMedia({ colorScheme: theme });
+          // axe needs scripts; the same page with them is in the every-route check above.
+          await expectPhoneReady(noScript, `switched without JavaScript, ${theme}`, { theme, axe: false });
+        }
+      } finally {
+        await noScript.close();
+      }
+      // By keyboard, with the script on: moving through the options goes nowhere until Switch.
+      await signedIn.setViewportSize({ width: 1280, height: 800 });
+      await signedIn.goto(`${h.baseUrl}/links`);
+      const select = signedIn.locator('.site-header #workspace-select');
+      await select.focus();
+      await signedIn.keyboard.press('ArrowDown');
+      assert.equal(signedIn.url(), `${h.baseUrl}/links`, 'choosing is not switching');
+      assert.equal((await select.locator('option:checked').innerText()).trim(), 'Marketing team');
+      await signedIn.keyboard.press('Tab');
+      await signedIn.keyboard.press('Enter');
+      await signedIn.waitForLoadState('load');
+      await signedIn.locator('.flash').waitFor();
+      assert.equal((await select.locator('option:checked').innerText()).trim(), 'Marketing team');
+      await select.selectOption({ label: 'Personal' });
+      await signedIn.locator('.site-header').getByRole('button', { name: 'Switch' }).click();
+      await signedIn.locator('.flash').waitFor();
+      assert.equal((await select.locator('option:checked').innerText()).trim(), 'Personal');
+      await signedIn.setViewportSize(PHONE);
     },
   );
 

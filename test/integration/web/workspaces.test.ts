@@ -28,10 +28,10 @@ onEachEngine('web: workspaces', (h) => {
     const { owner } = cast.people;
     const page = await owner.client.get('/links');
     assert.match(page.text, /action="\/account\/workspaces\/switch"/);
-    assert.match(page.text, /Acme &lt;b&gt;team&lt;\/b&gt; \(owner\)<\/option>/, 'stored names are escaped');
+    assert.match(page.text, /Acme &lt;b&gt;team&lt;\/b&gt;<\/option>/, 'stored names are escaped');
     assert.match(page.text, /example\.com\/team/);
     const mine = await owner.client.get('/account/workspaces');
-    const personal = Number(/value="(\d+)">Personal \(owner\)<\/option>/.exec(mine.text)?.[1]);
+    const personal = Number(/value="(\d+)">Personal<\/option>/.exec(mine.text)?.[1]);
     const back = await owner.client.post(
       '/account/workspaces/switch',
       { workspace: String(personal), next: `/links/${teamLink}/edit` },
@@ -213,7 +213,7 @@ onEachEngine('web: workspaces', (h) => {
       'the deleted current workspace falls back to the personal one',
     );
     const personal = Number(
-      /value="(\d+)">Personal \(owner\)<\/option>/.exec((await owner.client.get('/links')).text)?.[1] ??
+      /value="(\d+)">Personal<\/option>/.exec((await owner.client.get('/links')).text)?.[1] ??
         /\/account\/workspaces\/(\d+)"[^>]*>[^<]*<\/a> <span class="badge/.exec(
           (await owner.client.get('/account/workspaces')).text,
         )?.[1],

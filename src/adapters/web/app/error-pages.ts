@@ -4,6 +4,8 @@ import { html } from '../../shared/html/html.ts';
 import { appLayout } from '../ui/layout.ts';
 import { sendView } from './respond.ts';
 import { viewOf } from './view.ts';
+import { workspaceName } from '../ui/workspace-name.ts';
+import type { Workspace } from '../../../core/workspaces/workspace.ts';
 
 type ErrorKind =
   'notFound' | 'forbidden' | 'gone' | 'badRequest' | 'invalid' | 'tooMany' | 'unavailable' | 'busy' | 'server';
@@ -31,7 +33,7 @@ export function sendErrorPage(
     retryAfterSeconds?: number;
     fields?: FieldErrors;
     /** A role refusal: what it needs, what the person has, where. */
-    role?: { needed: string; have: string; workspace: string };
+    role?: { needed: string; have: string; workspace: Pick<Workspace, 'id' | 'name' | 'personal'> };
     /** A refusal the core worded (ForbiddenError's message). */
     body?: string;
   } = {},
@@ -41,7 +43,10 @@ export function sendErrorPage(
   const texts: Record<ErrorKind, { title: string; body: string }> = {
     notFound: { title: e.notFoundTitle, body: e.notFound },
     forbidden: options.role
-      ? { title: e.roleTitle, body: e.role(options.role.needed, options.role.have, options.role.workspace) }
+      ? {
+          title: e.roleTitle,
+          body: e.role(options.role.needed, options.role.have, workspaceName(view, options.role.workspace)),
+        }
       : { title: options.body ? e.roleTitle : e.forbiddenTitle, body: options.body ?? e.forbidden },
     gone: { title: view.t.workspaces.invitation.goneTitle, body: view.t.workspaces.invitation.gone },
     badRequest: { title: e.badRequestTitle, body: e.badRequest },

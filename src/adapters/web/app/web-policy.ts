@@ -21,7 +21,7 @@ export function refuseByPolicy(
   if (missing === null) return false;
   const needed = 'role' in missing ? missing.role : workspace.role;
   void sendErrorPage(request, reply, 'forbidden', secret, {
-    role: { needed, have: workspace.role, workspace: workspace.name },
+    role: { needed, have: workspace.role, workspace },
   });
   return true;
 }

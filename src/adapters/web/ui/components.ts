@@ -94,6 +94,8 @@ export interface TextFieldOptions extends FieldBase {
   min?: number;
   max?: number;
   maxlength?: number;
+  /** Shown and sent but not editable (an address an invitation fixed). */
+  readonly?: boolean;
   /**
    * A password field's value as typed in the form this page answers (a row button's round
    * trip): passwords are otherwise never put back, and this only ever goes into a POST answer.
@@ -115,6 +117,7 @@ export function textField(o: TextFieldOptions): RawHtml {
     min: o.min ?? null,
     max: o.max ?? null,
     maxlength: o.maxlength ?? null,
+    readonly: o.readonly ?? false,
     ...validity(o, id, errors),
   })}>`;
   return fieldShell(id, o.label, o.hint, errors, control);

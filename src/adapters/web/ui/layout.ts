@@ -5,6 +5,7 @@ import { csrfField } from './components.ts';
 import { BRAND_COLOUR } from '../../shared/html/brand.ts';
 import { FAVICON_SVG_PATH, MANIFEST_PATH } from './brand-routes.ts';
 import { menu, menuItems } from './menu.ts';
+import { workspaceName } from './workspace-name.ts';
 
 export interface AppPage {
   /** The page's own name; the document title adds the app's. */
@@ -67,30 +68,29 @@ function themeSwitch(view: View): RawHtml {
 }
 
 /**
- * The workspace the pages act in, and a plain form to choose another (works without JavaScript;
- * the script only submits it on change). With one workspace there is nothing to switch to.
+ * The workspace the pages act in, at the top of every signed-in page, and a plain form to choose
+ * another: a select and a button, the same with JavaScript or without (no submit on change, so
+ * moving through the options by keyboard goes nowhere). With one workspace, its name alone.
  */
-function workspaceSwitch(view: View): RawHtml {
+function workspaceBar(view: View): RawHtml {
   const n = view.t.common.nav;
   const current = view.workspace;
-  if (!current) return html``;
-  const nameOf = (w: { personal: boolean; name: string }) => (w.personal ? n.personalWorkspace : w.name);
+  if (!view.account || !current) return html``;
+  if (view.workspaces.length < 2)
+    return html`<p class="workspace-bar"><span class="workspace-label">${n.workspace}</span> <strong class="workspace-name">${workspaceName(view, current)}</strong></p>`;
   const options = view.workspaces.map(
-    (w) => html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${nameOf(w)} (${w.role})</option>`,
+    (w) =>
+      html`<option value="${w.id}"${w.id === current.id ? html` selected` : ''}>${workspaceName(view, w)}</option>`,
   );
-  const chooser =
-    view.workspaces.length > 1
-      ? html`<form method="post" action="/account/workspaces/switch" class="theme-form workspace-switch" data-autosubmit>${csrfField(view)}
+  return html`<form method="post" action="/account/workspaces/switch" class="workspace-bar workspace-switch">${csrfField(view)}
 <input type="hidden" name="next" value="${view.url}">
-<label for="workspace-select">${n.workspace}</label>
+<label for="workspace-select" class="workspace-label">${n.workspace}</label>
 <select id="workspace-select" name="workspace">${options}</select>
 <button type="submit" class="secondary small">${n.switchWorkspace}</button>
-</form>`
-      : '';
-  return html`${chooser}`;
+</form>`;
 }
 
-/** Who is signed in, their settings, the workspace, the theme and signing out, behind their name. */
+/** Who is signed in, their settings, the theme and signing out, behind their name. */
 function accountMenu(view: View, section: string | undefined): RawHtml {
   const account = view.account;
   if (!account) return html`<div class="header-tools">${themeSwitch(view)}</div>`;
@@ -103,13 +103,12 @@ ${menuItems([
   html`<a href="/account/workspaces"${current('/account/workspaces')}>${n.workspaces}</a>`,
   account.isAdmin ? html`<a href="/admin"${current('/admin')}>${n.admin}</a>` : '',
 ])}
-${workspaceSwitch(view)}
 ${themeSwitch(view)}
 <form method="post" action="/logout" class="menu-signout">${csrfField(view)}<button type="submit" class="secondary small">${n.signOut}</button></form>`;
   return html`<div class="header-tools">${menu({ summary: html`<span class="menu-name">${account.name}</span>`, label: `${account.name}, ${n.accountMenu}`, className: 'account-menu' }, panel)}</div>`;
 }
 
-/** The shell of every app page: skip link, header with navigation and account menu, the flash, main. */
+/** The shell of every app page: skip link, header with the workspace, navigation and account menu, the flash, main. */
 export function appLayout(view: View, page: AppPage): string {
   const c = view.t.common;
   return html`<!doctype html>
@@ -130,6 +129,7 @@ export function appLayout(view: View, page: AppPage): string {
 <a class="skip-link" href="#main">${c.skipToContent}</a>
 <header class="site-header"><div class="site-header-inner">
 <a class="brand" href="${view.account ? '/dashboard' : '/'}">${c.appName}</a>
+${workspaceBar(view)}
 ${navigation(view, page.section)}
 ${accountMenu(view, page.section)}
 </div></header>

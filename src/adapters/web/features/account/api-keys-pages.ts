@@ -17,6 +17,7 @@ import type { WebFeature } from '../feature.ts';
 /** Pages, not API: kept out of the OpenAPI document. */
 const PAGE = { schema: { hide: true } };
 import { text, type Form } from './account-views.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 /** A key just made: its plaintext, shown in the answer to the form and never again. */
 interface MadeKey {
@@ -38,7 +39,7 @@ function keyRow(view: View, workspace: WorkspaceOfUser, key: ApiKey): RawHtml {
   const name = key.name ?? key.prefix;
   return html`<tr>
 <td>${name}</td>
-<td data-label="${k.workspace}">${workspace.name}</td>
+<td data-label="${k.workspace}">${workspaceName(view, workspace)}</td>
 <td class="mono" data-label="${k.prefix}">${key.prefix}…</td>
 <td data-label="${k.scopes}">${key.scopes === null ? k.allScopes : key.scopes.join(', ')}</td>
 <td class="date" data-label="${k.created}">${view.fmt.dateTime(key.createdAt)}</td>
@@ -68,7 +69,7 @@ function workspaceLinks(view: View, held: readonly PersonKeys[]): RawHtml {
   const k = view.t.account.keys;
   return html`<ul>${held.map(
     ({ workspace, keys }) =>
-      html`<li><a href="/account/workspaces/${workspace.id}#keys-title">${k.manageIn(workspace.name)}</a>${keys === null ? html` <span class="muted">${k.lockedIn}</span>` : ''}</li>`,
+      html`<li><a href="/account/workspaces/${workspace.id}#keys-title">${k.manageIn(workspaceName(view, workspace))}</a>${keys === null ? html` <span class="muted">${k.lockedIn}</span>` : ''}</li>`,
   )}</ul>`;
 }
 
@@ -96,7 +97,7 @@ function keysPage(
   const k = view.t.account.keys;
   const open = held
     .filter((p) => p.keys !== null)
-    .map((p) => ({ value: String(p.workspace.id), label: p.workspace.name }));
+    .map((p) => ({ value: String(p.workspace.id), label: workspaceName(view, p.workspace) }));
   const chosen = text(values, 'workspace') || String(view.workspace?.id ?? '');
   return html`<h1>${k.title}</h1>
 <p><a href="/account">${k.back}</a></p>

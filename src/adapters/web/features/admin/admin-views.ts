@@ -11,6 +11,7 @@ import { emailFlags, revealHidden, type EmailFlag } from '../../../../core/accou
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, pagination, postButton, textField, withQuery } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 /** What a list page was asked for: kept in its links and sent back by its forms (`next`). */
 export interface ListQuery {
@@ -146,7 +147,7 @@ export function workspacesPage(view: View, page: Page<WorkspaceSummary>, query: 
             accessibleName: w.reinstateName(ws.name),
           });
     return html`<tr>
-<td>${ws.name}</td>
+<td>${workspaceName(view, ws)}</td>
 <td>${ws.personal ? w.personal : w.team}</td>
 <td class="num">${view.fmt.number(ws.members)}</td>
 <td class="num">${view.fmt.number(ws.links)}</td>

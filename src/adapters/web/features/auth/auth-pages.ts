@@ -15,6 +15,7 @@ import { clearSessionCookie, setChallengeCookie, setSessionCookie } from '../../
 import { CHALLENGE_LIFETIME_MS } from '../../../../core/security/two-step-sign-in.ts';
 import { setFlash, setTheme, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { SsoServices, WebContext } from '../../app/web-context.ts';
+import { invitedEmail } from './invited-email.ts';
 import { ssoLink } from './sso-link.ts';
 import type { WebFeature } from '../feature.ts';
 import { limitAddress } from '../../../shared/request/client-address.ts';
@@ -23,8 +24,17 @@ type Form = Record<string, unknown>;
 
 const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name] : '');
 
-function signUpForm(view: View, values: Form, errors?: FieldErrors, sso?: SsoServices | null): RawHtml {
+/** The sign-up form; `invited`, the address an invitation fixed, shown locked in place of the typed one. */
+function signUpForm(
+  view: View,
+  values: Form,
+  errors: FieldErrors | undefined,
+  sso: SsoServices | null | undefined,
+  invited: string | null,
+): RawHtml {
   const a = view.t.auth;
+  const email =
+    invited === null ? { value: text(values, 'email') } : { value: invited, readonly: true, hint: a.invitedEmailHint };
   return html`<h1>${a.signUpTitle}</h1>
 ${errorSummary(view, errors)}
 ${ssoLink(view, sso, undefined)}
@@ -32,7 +42,7 @@ ${ssoLink(view, sso, undefined)}
 ${csrfField(view)}
 ${values.next === undefined ? '' : html`<input type="hidden" name="next" value="${safeNext(values.next)}">`}
 ${textField({ name: 'name', label: a.name, value: text(values, 'name'), errors, autocomplete: 'name', maxlength: 255 })}
-${textField({ name: 'email', label: a.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true })}
+${textField({ name: 'email', label: a.email, type: 'email', ...email, errors, autocomplete: 'email', required: true })}
 ${textField({ name: 'password', label: a.password, type: 'password', errors, autocomplete: 'new-password', hint: a.passwordHint, required: true })}
 <div class="actions"><button type="submit">${a.signUp}</button></div>
 </form>
@@ -98,8 +108,9 @@ async function showSignUp(request: FastifyRequest, reply: FastifyReply, ctx: Web
   if (request.viewer) return seeOther(reply, safeNext(next));
   const title = textsOf(request, reply, ctx).auth.signUpTitle;
   const values = typeof next === 'string' ? { next } : {};
+  const invited = await invitedEmail(ctx, next);
   return page(request, reply, ctx, 200, title, (view) =>
-    ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso) : closed(view),
+    ctx.web.signup === 'open' ? signUpForm(view, values, undefined, ctx.security.sso, invited) : closed(view),
   );
 }
 
@@ -107,8 +118,10 @@ async function signUp(request: FastifyRequest, reply: FastifyReply, ctx: WebCont
   const form = (request.body ?? {}) as Form;
   const title = textsOf(request, reply, ctx).auth.signUpTitle;
   if (ctx.web.signup !== 'open') return page(request, reply, ctx, 403, title, closed);
+  const invited = await invitedEmail(ctx, form.next);
   try {
-    const input = { name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') };
+    const email = invited ?? text(form, 'email');
+    const input = { name: text(form, 'name'), email, password: text(form, 'password') };
     const verification = ctx.security.verification;
     if (verification !== null) {
       // EMAIL_VERIFICATION=required: stored unverified with its link mailed; no session until it is opened.
@@ -123,11 +136,19 @@ async function signUp(request: FastifyRequest, reply: FastifyReply, ctx: WebCont
     if (error instanceof TooManyAttemptsError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
       return page(request, reply, ctx, 429, title, (view) =>
-        signUpForm(view, form, { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] }, ctx.security.sso),
+        signUpForm(
+          view,
+          form,
+          { email: [view.t.auth.tooManySignUps(error.retryAfterSeconds)] },
+          ctx.security.sso,
+          invited,
+        ),
       );
     }
     if (!(error instanceof ValidationError)) throw error;
-    return page(request, reply, ctx, 422, title, (view) => signUpForm(view, form, error.fields, ctx.security.sso));
+    return page(request, reply, ctx, 422, title, (view) =>
+      signUpForm(view, form, error.fields, ctx.security.sso, invited),
+    );
   }
 }
 

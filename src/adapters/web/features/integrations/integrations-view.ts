@@ -5,9 +5,10 @@ import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { endpointUrl } from '../../../shared/presenters/integration-record.ts';
 import { copyButton, csrfField, errorSummary, postButton, selectField, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 export interface IntegrationsPageInput {
-  workspace: { id: number; name: string };
+  workspace: { id: number; name: string; personal: boolean };
   appUrl: string;
   items: readonly Integration[];
   /** Just added: its endpoint shown first, to copy. */
@@ -68,7 +69,7 @@ ${textField({ name: 'secret', label: t.secret, hint: t.secretHint, value: values
 /** The workspace's integrations: the one just added, the list with each endpoint to copy, and the form. */
 export function integrationsPage(view: View, p: IntegrationsPageInput): RawHtml {
   const t = view.t.integrations;
-  return html`<h1>${t.title} · ${p.workspace.name}</h1>
+  return html`<h1>${t.title} · ${workspaceName(view, p.workspace)}</h1>
 <p><a href="/account/workspaces/${p.workspace.id}">${t.back}</a></p>
 <p>${t.intro}</p>
 ${made(view, p)}

@@ -3,6 +3,7 @@ import type { WorkspaceOfUser } from '../../../../core/workspaces/workspace.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { badge, csrfField, errorSummary, postButton, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 export interface ListedWorkspace {
   workspace: WorkspaceOfUser;
@@ -15,11 +16,11 @@ function row(view: View, listed: ListedWorkspace): RawHtml {
   const { workspace } = listed;
   const current = view.workspace?.id === workspace.id;
   return html`<tr>
-<td><a href="/account/workspaces/${workspace.id}" aria-label="${w.openNamed(workspace.name)}">${workspace.name}</a>${current ? html` ${badge(w.current)}` : ''}</td>
+<td><a href="/account/workspaces/${workspace.id}" aria-label="${w.openNamed(workspaceName(view, workspace))}">${workspaceName(view, workspace)}</a>${current ? html` ${badge(w.current)}` : ''}</td>
 <td data-label="${w.role}">${w.roles[workspace.role]}</td>
 <td data-label="${w.personal}">${workspace.personal ? view.t.common.yes : view.t.common.no}</td>
 <td class="num" data-label="${w.members}">${listed.members ?? '—'}</td>
-<td>${current ? '' : postButton(view, '/account/workspaces/switch', w.use, { hidden: { workspace: String(workspace.id), next: '/dashboard' }, accessibleName: w.useNamed(workspace.name) })}</td>
+<td>${current ? '' : postButton(view, '/account/workspaces/switch', w.use, { hidden: { workspace: String(workspace.id), next: '/dashboard' }, accessibleName: w.useNamed(workspaceName(view, workspace)) })}</td>
 </tr>`;
 }
 

@@ -9,6 +9,7 @@ import type { WebContext } from '../../app/web-context.ts';
 import type { Form } from '../account/account-views.ts';
 import { actorOf } from './workspace-actor.ts';
 import { lockedWorkspacePage, workspacePage, type WorkspacePageState } from './workspace-view.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 // What the workspace pages share: the route parameters, the workspace page and its re-shown forms.
 
@@ -46,7 +47,7 @@ export async function renderWorkspace(
       reply,
       status,
       appLayout(view, {
-        title: workspace.name,
+        title: workspaceName(view, workspace),
         main: lockedWorkspacePage(view, workspace, actor.userId),
         section: '/account',
       }),
@@ -61,7 +62,11 @@ export async function renderWorkspace(
   return sendView(
     reply,
     status,
-    appLayout(view, { title: workspace.name, main: workspacePage(view, data, state), section: '/account' }),
+    appLayout(view, {
+      title: workspaceName(view, workspace),
+      main: workspacePage(view, data, state),
+      section: '/account',
+    }),
   );
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 import { text, timeZoneOptions, type Form } from '../account/account-views.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 /** Which form failed (its values kept, its errors named), or what was made and is shown once. */
 export type WorkspacePageState =
@@ -51,7 +52,7 @@ function settings(view: View, data: WorkspacePageData, state: WorkspacePageState
   const ws = data.workspace;
   if (!roleAllows(ws.role, 'workspace.settings')) {
     return html`<section class="settings-section" aria-labelledby="settings-title"><h2 id="settings-title">${s.title}</h2>
-<dl class="facts"><dt>${w.name}</dt><dd>${ws.name}</dd><dt>${s.timezone}</dt><dd>${ws.timezone}</dd><dt>${s.requireTwoFactor}</dt><dd>${ws.requireTwoFactor ? view.t.common.yes : view.t.common.no}</dd></dl>
+<dl class="facts"><dt>${w.name}</dt><dd>${workspaceName(view, ws)}</dd><dt>${s.timezone}</dt><dd>${ws.timezone}</dd><dt>${s.requireTwoFactor}</dt><dd>${ws.requireTwoFactor ? view.t.common.yes : view.t.common.no}</dd></dl>
 <p class="muted">${s.ownerOnly}</p></section>`;
   }
   const f = failed(state, 'settings');
@@ -61,12 +62,31 @@ function settings(view: View, data: WorkspacePageData, state: WorkspacePageState
 ${errorSummary(view, f?.errors)}
 <form method="post" action="/account/workspaces/${ws.id}/settings" class="stack" novalidate>
 ${csrfField(view)}
-${textField({ name: 'name', label: w.name, value: text(values, 'name'), errors: f?.errors, maxlength: 255, required: true, autocomplete: 'off' })}
+${nameField(view, ws, values, f?.errors)}
 ${selectField({ name: 'timezone', label: s.timezone, hint: s.timezoneHint, options: timeZoneOptions(zone), value: zone, errors: f?.errors })}
 ${checkbox({ name: 'require_2fa', label: s.requireTwoFactor, checked: text(values, 'require_2fa') === '1', uncheckedValue: '0', errors: f?.errors })}
 <div class="actions"><button type="submit">${view.t.common.save}</button></div>
 </form>
 </section>`;
+}
+
+/**
+ * A team workspace's name. A personal one has none of its own to set: it is "Personal" on every
+ * page, and its stored name is the person's, changed on the account page.
+ */
+function nameField(view: View, ws: WorkspaceOfUser, values: Form, errors: FieldErrors | undefined): RawHtml {
+  const w = view.t.workspaces;
+  if (ws.personal)
+    return html`<p class="muted">${w.settings.personalName} <a href="/account">${w.settings.accountLink}</a></p>`;
+  return textField({
+    name: 'name',
+    label: w.name,
+    value: text(values, 'name'),
+    errors,
+    maxlength: 255,
+    required: true,
+    autocomplete: 'off',
+  });
 }
 
 /** What cannot be undone stands apart, last on the page, as on the account page. */
@@ -204,7 +224,7 @@ ${textField({ name: 'expires_at', type: 'date', label: t.expires, hint: t.expire
 export function workspacePage(view: View, data: WorkspacePageData, state: WorkspacePageState): RawHtml {
   const w = view.t.workspaces;
   const ws = data.workspace;
-  return html`<h1>${ws.name}</h1>
+  return html`<h1>${workspaceName(view, ws)}</h1>
 <p><a href="/account/workspaces">${w.back}</a>${roleAllows(ws.role, 'members.manage') ? html` · <a href="/account/workspaces/${ws.id}/audit">${w.audit}</a>` : ''}${roleAllows(ws.role, 'integrations.manage') ? html` · <a href="/account/workspaces/${ws.id}/integrations">${w.integrations}</a>` : ''}</p>
 <p>${w.role}: <strong>${w.roles[ws.role]}</strong>${ws.personal ? html` · ${w.personal}` : ''}</p>
 ${settings(view, data, state)}
@@ -220,7 +240,7 @@ ${deletion(view, data)}`;
  */
 export function lockedWorkspacePage(view: View, workspace: WorkspaceOfUser, personId: number): RawHtml {
   const w = view.t.workspaces;
-  return html`<h1>${workspace.name}</h1>
+  return html`<h1>${workspaceName(view, workspace)}</h1>
 <p><a href="/account/workspaces">${w.back}</a></p>
 <p>${w.role}: <strong>${w.roles[workspace.role]}</strong></p>
 <p>${w.locked.notice} <a href="/account/security">${w.locked.turnOn}</a></p>

@@ -24,6 +24,7 @@ import {
   type Errors,
 } from './workspace-page-parts.ts';
 import { changeRole, invite, makeKey, removeMember, revokeInvitation, revokeKey } from './workspace-people-pages.ts';
+import { workspaceName } from '../../ui/workspace-name.ts';
 
 /** After a switch the page asked from may name another workspace's record: those go to the dashboard. */
 function nextAfterSwitch(next: unknown): string {
@@ -82,7 +83,11 @@ async function switchWorkspace(request: FastifyRequest, reply: FastifyReply, ctx
   const chosen = viewerOf(request).workspaces.find((w) => String(w.id) === text(form, 'workspace'));
   if (!chosen) throw new NotFoundError('workspace');
   chooseWorkspace(request, reply, ctx.web.csrfSecret, viewerOf(request).token, chosen.id);
-  return done(reply, messagesOf(request, reply, ctx).switched(chosen.name), nextAfterSwitch(form.next));
+  return done(
+    reply,
+    messagesOf(request, reply, ctx).switched(workspaceName(viewOf(request, reply, ctx.web.csrfSecret), chosen)),
+    nextAfterSwitch(form.next),
+  );
 }
 
 async function saveSettings(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
@@ -90,7 +95,8 @@ async function saveSettings(request: FastifyRequest, reply: FastifyReply, ctx: W
   const form = formOf(request);
   return orAgain(request, reply, ctx, id, 'settings', async () => {
     await ctx.workspaces.update(actorOf(request), id, {
-      name: text(form, 'name'),
+      // Absent (a personal workspace's form has no name): the stored name stays.
+      name: form.name === undefined ? undefined : text(form, 'name'),
       timezone: text(form, 'timezone'),
       require_2fa: text(form, 'require_2fa') === '1',
     });

@@ -6,6 +6,7 @@ export const auth = {
   email: 'Email',
   password: 'Password',
   passwordHint: 'At least 8 characters.',
+  invitedEmailHint: 'The invitation was sent to this address: the account is made with it.',
   remember: 'Keep me signed in',
   signUp: 'Create account',
   signIn: 'Sign in',

@@ -25,6 +25,8 @@ export const workspaces = {
     requireTwoFactor: 'Require two-factor sign-in of every member',
     saved: 'Settings saved.',
     ownerOnly: 'Only an owner changes these settings.',
+    personalName: 'Your personal workspace is called Personal on every page; your own name is set on',
+    accountLink: 'your account page.',
   },
   audit: 'Audit log',
   integrations: 'Integrations',
