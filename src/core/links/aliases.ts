@@ -55,6 +55,7 @@ const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'support',
   'status',
   'tls',
+  'webhooks',
   'well-known',
   '.well-known',
 ]);
