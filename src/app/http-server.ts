@@ -103,11 +103,14 @@ class StopConnections {
 
   stopping(): void {
     const server = this.#server;
-    if (server === null) return;
+    // A server that never listened has no connections and never emits 'close'.
+    if (server === null || !server.listening) return;
     const sweep = setInterval(() => {
       server.closeIdleConnections();
       for (const socket of this.#unserved) socket.destroy();
     }, STOP_SWEEP_MS);
+    // The closing server holds the process while connections remain; the sweep never should.
+    sweep.unref();
     server.once('close', () => clearInterval(sweep));
   }
 }
