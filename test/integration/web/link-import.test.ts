@@ -57,16 +57,30 @@ onEachEngine('web: importing links', (h) => {
     const taken = await makeLink(h(), key, { alias: unique('taken') });
     const [a, b] = [unique('bt'), unique('bt')];
     const file = `Title,Short link,Long URL,Created,Tags\r\nOne,bit.ly/${a},https://example.com/1,2024-01-01,"news, Spring sale"\r\nTwo,bit.ly/${taken.alias},https://example.com/2,2024-01-02,x\r\nThree,bit.ly/${b},not a url,2024-01-03,\r\nAgain,bit.ly/${a},https://example.com/4,2024-01-04,\r\n`;
+    const skip = await upload(client, { format: '', on_conflict: 'skip', mode: 'preview' }, file);
+    assert.equal(skip.status, 200, skip.text);
+    assert.match(skip.text, /Dry run: nothing written yet/);
+    assert.deepEqual(
+      ['created', 'renamed', 'skipped', 'error'].map((s) => count(skip.text, s)),
+      [1, 0, 2, 1],
+      'the taken alias and the one twice in the file skipped',
+    );
+    assert.match(skip.text, /The alias appears earlier in the file\./);
     const dry = await upload(client, { format: '', on_conflict: 'rename', mode: 'preview' }, file);
-    assert.equal(dry.status, 200, dry.text);
-    assert.match(dry.text, /Dry run: nothing written yet/);
     assert.deepEqual(
       ['created', 'renamed', 'skipped', 'error'].map((s) => count(dry.text, s)),
-      [1, 1, 1, 1],
+      [1, 2, 0, 1],
     );
     assert.match(dry.text, /Bitly \(CSV\)/);
     assert.match(dry.text, /data-ignored>Created</);
-    assert.equal((await apiLinks(h(), key)).length, 1, 'the dry run wrote nothing');
+    assert.equal((await apiLinks(h(), key)).length, 1, 'the dry runs wrote nothing');
+    const stale = await client.post(
+      '/links/import/run',
+      { upload: hidden(skip.text, 'upload') ?? '', format: '', on_conflict: 'skip' },
+      { from: '/links/import' },
+    );
+    assert.equal(stale.status, 422, 'a newer dry run replaces the kept file');
+    assert.match(stale.text, /id="f-file-error">The uploaded file is no longer kept/);
 
     const token = hidden(dry.text, 'upload');
     assert.ok(token);
@@ -78,7 +92,7 @@ onEachEngine('web: importing links', (h) => {
     assert.equal(done.status, 200, done.text);
     assert.match(done.text, /Import report/);
     assert.equal(count(done.text, 'created'), 1);
-    assert.equal(count(done.text, 'renamed'), 1);
+    assert.equal(count(done.text, 'renamed'), 2);
     const links = await apiLinks(h(), key);
     const byAlias = Object.fromEntries(links.map((l: Json) => [l.alias, [...l.tags].sort()]));
     assert.deepEqual(byAlias[a], ['Spring sale', 'news']);
