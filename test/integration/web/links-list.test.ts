@@ -481,7 +481,7 @@ onEachEngine('web: the links list', (h) => {
     assert.equal(lines[0], LINK_EXPORT_COLUMNS.join(','));
     assert.equal(LINK_EXPORT_COLUMNS.length, 32);
     assert.equal(lines[0], api.text.split('\r\n')[0], "the API's header");
-    const rows = parse(selected.text, { columns: true }) as Record<string, string>[];
+    const rows: Record<string, string>[] = parse(selected.text, { columns: true });
     assert.equal(rows.length, 2);
     assert.equal(rows[0]!.id, String(a.id));
     assert.equal(rows[0]!.title, 'Hello, "world"');

@@ -93,9 +93,11 @@ function columnsPart(view: View, report: ImportPageReport): RawHtml {
 <p data-ignored>${ignored.length > 0 ? ignored.join(', ') : t.noIgnored}</p>`;
 }
 
+/** What the report says of a row: its reason (which names a refused row's fields), else its fields' messages, then its notes. */
 function rowDetails(row: ImportOutcome): string {
   const errors = Object.entries(row.errors ?? {}).map(([field, list]) => `${field}: ${list.join(' ')}`);
-  return [row.reason, ...errors, ...(row.notes ?? [])].filter((s): s is string => Boolean(s)).join(' ');
+  const why = row.reason ? [row.reason] : errors;
+  return [...why, ...(row.notes ?? [])].join(' ');
 }
 
 function rowsTable(view: View, report: ImportPageReport): RawHtml {
