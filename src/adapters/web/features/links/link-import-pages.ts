@@ -242,14 +242,21 @@ async function runKept(request: FastifyRequest, reply: FastifyReply, ctx: WebCon
   } catch (error) {
     return refusedImport(error, request, reply, ctx, fields);
   }
+  // Taken by a rename (one step): a second confirmation of the same file finds nothing kept.
+  const mine = await importTempDir();
   try {
-    const report = await runImport(request, ctx, join(dir, 'upload'), choice, false, ticket);
-    return renderReport(request, reply, ctx, report);
+    const taken = await rename(dir, join(mine, 'kept')).then(
+      () => true,
+      () => false,
+    );
+    if (!taken) return await renderForm(request, reply, ctx, 422, fields, { file: [view.t.imports.keptGone] });
+    const report = await runImport(request, ctx, join(mine, 'kept', 'upload'), choice, false, ticket);
+    return await renderReport(request, reply, ctx, report);
   } catch (error) {
     return refusedImport(error, request, reply, ctx, fields);
   } finally {
     await ticket.release();
-    await rm(dir, { recursive: true, force: true });
+    await rm(mine, { recursive: true, force: true });
   }
 }
 
