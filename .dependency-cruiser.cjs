@@ -75,6 +75,7 @@ const ADAPTER_IMPORTS_ALLOWED = [
   ['storage', 'import'],
   ['web', 'geo'],
   ['web', 'images'],
+  ['web', 'import'],
   ['web', 'oidc'],
   ['web', 'qr'],
   ['web', 'state'],

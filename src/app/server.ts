@@ -16,6 +16,7 @@ import { Scheduler } from '../adapters/shared/scheduler.ts';
 import { clickRecoveryJob, serverJobs } from './background-jobs.ts';
 import { warnOfRefusedSchemes } from './stored-scheme-warning.ts';
 import { sharedRateLimitStore } from '../adapters/http/shared-rate-limit-store.ts';
+import { uploadWindowMs } from '../adapters/http/upload-window.ts';
 import { metricsOf, type Metrics } from './metrics.ts';
 import type { MetricsServer } from '../adapters/metrics/metrics-server.ts';
 import { LiveClickTap } from '../adapters/live/live-click-tap.ts';
@@ -278,6 +279,7 @@ async function webOptionsOf(config: Config, container: Container, outage: boolea
     outage,
     signup: config.SIGNUP,
     csrfSecret: await sharedSecretOf(container.storage.db, 'csrf'),
+    imports: { maxBytes: tuning.IMPORT_MAX_BYTES, spoolMs: uploadWindowMs(config.REQUEST_TIMEOUT_MS) },
     countries: visits.countries,
     rateLimit: rateLimitOf(config, container, 'web', tuning.WEB_RATE_LIMIT, tuning.WEB_RATE_WINDOW_SECONDS),
     live: new LiveStreams(visits.feed, undefined, visits.sessionEnds),

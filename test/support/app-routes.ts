@@ -124,6 +124,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'links-no-match', path: '/links?search=nothing-like-this' },
     { name: 'link-new', path: '/links/new' },
     { name: 'links-bulk', path: '/links/bulk' },
+    { name: 'links-import', path: '/links/import' },
     { name: 'link-edit', path: `/links/${d.link}/edit` },
     { name: 'link-qr', path: `/links/${d.link}/qr` },
     { name: 'link-rules', path: `/links/${d.link}/rules` },

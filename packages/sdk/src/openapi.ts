@@ -17164,7 +17164,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "file": "alias,url,title\nspring,https://shop.example.com/sale,Spring sale\n"
+                 *       "file": "alias,url,title,tags,notes\nspring,https://shop.example.com/sale,Spring sale,\"sale, spring\",For the newsletter\n"
                  *     }
                  */
                 "multipart/form-data": {
@@ -17203,12 +17203,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "format": "linkpix-csv",
+                     *         "format": "csv",
                      *         "columns": {
-                     *           "alias": "alias",
                      *           "url": "url",
-                     *           "title": "title"
+                     *           "alias": "alias",
+                     *           "title": "title",
+                     *           "space": null,
+                     *           "domain": null,
+                     *           "expiration_date": null,
+                     *           "expiration_time": null,
+                     *           "expiration_clicks": null,
+                     *           "expiration_url": null,
+                     *           "disabled": null,
+                     *           "password": null,
+                     *           "tags": "tags"
                      *         },
+                     *         "ignored_columns": [
+                     *           "notes"
+                     *         ],
                      *         "warnings": [],
                      *         "dry_run": false,
                      *         "counts": {

@@ -9,7 +9,7 @@ import { IMPORT_FORMAT_NAMES } from '../import/formats.ts';
 import { ImportBusyError, RETRY_AFTER_SECONDS } from '../import/import-slots.ts';
 import { ImportLeaseLostError } from '../import/import-ticket.ts';
 import { importTempDir } from '../import/import-temp.ts';
-import { spoolForm } from './import-upload.ts';
+import { spoolForm } from '../shared/input/import-upload.ts';
 import { errorEnvelope } from '../shared/errors/error-handler.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { MALFORMED_MULTIPART_MESSAGE } from '../shared/input/malformed-multipart.ts';

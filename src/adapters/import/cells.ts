@@ -52,6 +52,20 @@ export function nameList(column: string, v: string | null | undefined): string[]
   throw new CellError(`${column}: not a JSON list.`);
 }
 
+/**
+ * A cell of tag names: a JSON array of names, or names split at commas, semicolons or bars (Bitly
+ * and spreadsheets write `a, b`, Shlink's web client `a|b`). Empty: no tags.
+ */
+export function tagList(column: string, v: string | null | undefined): string[] | undefined {
+  const t = text(v)?.trim();
+  if (t === undefined || t === '') return undefined;
+  if (t.startsWith('[')) return nameList(column, t);
+  return t
+    .split(/[,;|]/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
 /** A header name reduced for matching: `Long URL`, `long_url` and `longUrl` are one. */
 export const headerKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 

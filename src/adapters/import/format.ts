@@ -28,6 +28,12 @@ export interface ImportFormat {
    * and a missing alias column is told (or refuses a strict import) before any row is read.
    */
   columns?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Other header names a CSV format reads that fill no field of `columns` (a password cell whose
+   * presence disables the link, a domain id that earns a note): with `columns`, every column
+   * not named here is the report's `ignored_columns`.
+   */
+  alsoReads?: readonly string[];
 }
 
 /** Maps each cell row to a link, turning a bad cell into a reported row. */

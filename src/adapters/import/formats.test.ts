@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ImportRow } from '../../core/links/import/import-row.ts';
 import { chooseFormat, columnsFound, fileHead } from './formats.ts';
+import { LINK_EXPORT_COLUMNS } from '../shared/csv/link-export.ts';
 
 const FIXTURES = new URL('../../../test/fixtures/import/', import.meta.url);
 
@@ -42,7 +43,7 @@ test('Bitly: the back-half of the bitlink is the alias', async () => {
     rows.map((r) => r.input),
     [
       { alias: 'launch24', url: 'https://example.com/launch', title: 'Launch' },
-      { alias: 'docs-v2', url: 'https://example.com/docs', title: 'Docs' },
+      { alias: 'docs-v2', url: 'https://example.com/docs', title: 'Docs', tags: ['docs'] },
     ],
   );
 });
@@ -66,10 +67,11 @@ test('Shlink: shortCode and longUrl; DEFAULT or empty domain is the default one'
   assert.equal(format, 'shlink-csv');
   assert.deepEqual(rows[0], {
     line: 2,
-    input: { alias: 'shl1', url: 'https://example.net/1', title: 'One' },
+    input: { alias: 'shl1', url: 'https://example.net/1', title: 'One', tags: ['a', 'b'] },
     domainName: null,
   });
   assert.equal(rows[1]!.domainName, null);
+  assert.equal(rows[1]!.input.tags, undefined, 'no tags: none sent');
 });
 
 test('Kutt: address, target, description, expire_in; a password or a ban imports the link disabled', async () => {
@@ -132,13 +134,14 @@ test('Bitly: the API’s `link` is the short link; a file without any short-link
     ['api-one', 'api-two'],
   );
   assert.deepEqual(columnsFound(format, head), {
-    columns: { alias: 'link', url: 'long_url', title: 'title' },
+    columns: { alias: 'link', url: 'long_url', title: 'title', tags: null },
     aliasMissing: null,
+    ignored: [],
   });
 
   const bare = fileHead(Buffer.from('long_url,title\nhttps://example.com/1,One\n'));
   const found = columnsFound(chooseFormat(bare, 'bitly-csv')!, bare)!;
-  assert.deepEqual(found.columns, { alias: null, url: 'long_url', title: 'title' });
+  assert.deepEqual(found.columns, { alias: null, url: 'long_url', title: 'title', tags: null });
   assert.equal(
     found.aliasMissing,
     'The file has no alias column (bitly-csv reads it from bitlink, Short link, link); columns recognised: long_url (url), title.',
@@ -149,4 +152,50 @@ test('Bitly: the API’s `link` is the short link; a file without any short-link
     'long_url',
     'in the generic CSV, link is a destination only after the others',
   );
+});
+
+test('tags: a generic CSV reads them split at commas, semicolons or bars, or as a JSON list', async () => {
+  const file = Buffer.from(
+    'url,alias,Tags\nhttps://example.com/1,t1,"news, spring sale"\nhttps://example.com/2,t2,a;b|c\nhttps://example.com/3,t3,"[""x, y""]"\nhttps://example.com/4,t4,\n',
+  );
+  const head = fileHead(file);
+  const format = chooseFormat(head)!;
+  assert.equal(format.name, 'csv');
+  const rows: ImportRow[] = [];
+  for await (const r of format.rows({ stream: () => Readable.from([file]), text: async () => '' }, head)) rows.push(r);
+  assert.deepEqual(
+    rows.map((r) => r.input.tags),
+    [['news', 'spring sale'], ['a', 'b', 'c'], ['x, y'], undefined],
+  );
+  assert.equal(columnsFound(format, head)!.columns.tags, 'Tags');
+});
+
+test("ignored columns: every header column the format reads nothing from, in the file's order", () => {
+  const found = (text: string, name?: string) => {
+    const head = fileHead(Buffer.from(text));
+    return columnsFound(chooseFormat(head, name)!, head)!.ignored;
+  };
+  assert.deepEqual(found('Title,Short link,Long URL,Created,Tags,Clicks\n'), ['Created', 'Clicks']);
+  assert.deepEqual(found('createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n'), [
+    'createdAt',
+    'shortUrl',
+    'visits',
+  ]);
+  assert.deepEqual(found('url,slug,notes,tags\n'), ['notes']);
+  assert.deepEqual(
+    found('alias,url,target_type,country_target,password,domain_id,clicks,created_at\n'),
+    ['clicks', 'created_at'],
+    'phpShort: the password and domain id are read (a disabled link, a note)',
+  );
+  assert.deepEqual(found(LINK_EXPORT_COLUMNS.join(',') + '\n'), [
+    'id',
+    'short_url',
+    'last_rotation',
+    'clicks',
+    'space_id',
+    'domain_id',
+    'pixel_ids',
+    'created_at',
+    'updated_at',
+  ]);
 });

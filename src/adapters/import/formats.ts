@@ -53,6 +53,14 @@ export interface ColumnsFound {
   columns: Record<string, string | null>;
   /** The format reads aliases from a column the file lacks: every row would get a random one. */
   aliasMissing: string | null;
+  /** The header's columns the format reads nothing from, in the file's order. */
+  ignored: string[];
+}
+
+/** The file's columns that neither `columns` nor `alsoReads` name. */
+function ignoredColumns(format: ImportFormat, header: readonly string[]): string[] {
+  const read = new Set([...Object.values(format.columns ?? {}).flat(), ...(format.alsoReads ?? [])].map(headerKey));
+  return header.filter((name) => name !== '' && !read.has(headerKey(name)));
 }
 
 /** The header checked against the format's columns (CSV formats only; null for the others). */
@@ -71,5 +79,5 @@ export function columnsFound(format: ImportFormat, head: FileHead): ColumnsFound
     aliasNames.length > 0 && columns.alias === null
       ? `The file has no alias column (${format.name} reads it from ${aliasNames.join(', ')}); columns recognised: ${recognised.join(', ') || 'none'}.`
       : null;
-  return { columns, aliasMissing };
+  return { columns, aliasMissing, ignored: ignoredColumns(format, head.header) };
 }

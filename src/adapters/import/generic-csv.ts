@@ -1,4 +1,4 @@
-import { byHeaderKey, int, text } from './cells.ts';
+import { byHeaderKey, int, tagList, text } from './cells.ts';
 import { csvRows, type ImportFormat } from './format.ts';
 
 /** Header names a spreadsheet of links commonly uses, by the create field they mean (reduced: cells.ts headerKey). */
@@ -14,6 +14,7 @@ const NAMES = {
   expiration_url: ['expirationurl'],
   disabled: ['disabled'],
   password: ['password'],
+  tags: ['tags', 'tag', 'labels'],
 } as const;
 
 const pick = (c: Record<string, string | null>, field: keyof typeof NAMES) => {
@@ -30,6 +31,7 @@ export const genericCsv: ImportFormat = {
   rows: (source) =>
     csvRows(source, (raw) => {
       const c = byHeaderKey(raw);
+      const tags = tagList('tags', pick(c, 'tags'));
       return {
         input: {
           url: pick(c, 'url'),
@@ -41,6 +43,7 @@ export const genericCsv: ImportFormat = {
           expiration_url: pick(c, 'expiration_url') ?? null,
           disabled: int('disabled', pick(c, 'disabled')),
           password: pick(c, 'password'),
+          ...(tags === undefined ? {} : { tags }),
         },
         spaceName: pick(c, 'space') ?? null,
         domainName: pick(c, 'domain') ?? null,

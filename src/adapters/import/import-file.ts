@@ -23,14 +23,15 @@ function writeTurn(): Promise<() => void> {
   return previous.then(() => new Promise<() => void>((resolve) => setImmediate(() => resolve(release))));
 }
 
-/** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised. */
 /** What one file's reading thread may hold: far more than any batch, far less than the process may. */
 const READER_HEAP_MB = 128;
 const TOO_BIG_TO_READ = `The file holds an entry too large to read (an import reads at most ${READER_HEAP_MB} MB at once); the rows before it were imported.`;
 
+/** The report of an import: the importer's, with the format read and, for a CSV format, the columns recognised and ignored. */
 export type ImportFileReport = {
   format: string;
   columns?: Record<string, string | null>;
+  ignored_columns?: string[];
   warnings: string[];
 } & ImportReport;
 
@@ -159,6 +160,7 @@ export async function importFile(
     return {
       format: start.format,
       ...(start.columns ? { columns: start.columns } : {}),
+      ...(start.ignored_columns ? { ignored_columns: start.ignored_columns } : {}),
       warnings: start.warnings,
       ...report,
     };

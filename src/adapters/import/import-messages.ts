@@ -19,6 +19,8 @@ export interface ReaderStart {
   kind: 'start';
   format: string;
   columns?: Record<string, string | null>;
+  /** A CSV format's header columns it reads nothing from. */
+  ignored_columns?: string[];
   warnings: string[];
 }
 

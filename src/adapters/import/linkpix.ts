@@ -77,7 +77,23 @@ export const linkpixCsv: ImportFormat = {
     space: ['space'],
     domain: ['domain'],
     pixels: ['pixels'],
+    tags: ['tags'],
   },
+  // The export's other columns read back; its ids, short URL, counts and instants of this installation are not.
+  alsoReads: LINK_EXPORT_COLUMNS.filter(
+    (c) =>
+      ![
+        'id',
+        'short_url',
+        'last_rotation',
+        'clicks',
+        'space_id',
+        'domain_id',
+        'pixel_ids',
+        'created_at',
+        'updated_at',
+      ].includes(c),
+  ),
   detect: (head) =>
     ['short_url', 'rotation_target', 'last_rotation', 'pixel_ids'].every((c) => head.header.includes(c)),
   rows: (source) =>

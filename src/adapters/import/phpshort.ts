@@ -87,6 +87,8 @@ export const phpshortCsv: ImportFormat = {
       'ends_at',
     ].map((c) => [c, [c]]),
   ),
+  // What fromPhpShort reads besides the fields: a password's presence, a custom domain, older expiry columns.
+  alsoReads: ['password', 'privacy_password', 'domain_id', 'expiration_date', 'expiration_time'],
   detect: (head) => looksLikePhpShort(head.header),
   rows: (source) => csvRows(source, fromPhpShort),
 };

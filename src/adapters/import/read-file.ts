@@ -60,7 +60,12 @@ export async function readImportFile(
     for await (const row of format!.rows(source, head)) yield checkImportRow(row, context);
   }
   return {
-    start: { kind: 'start', format: format.name, ...(found ? { columns: found.columns } : {}), warnings },
+    start: {
+      kind: 'start',
+      format: format.name,
+      ...(found ? { columns: found.columns, ignored_columns: found.ignored } : {}),
+      warnings,
+    },
     rows: rows(),
   };
 }

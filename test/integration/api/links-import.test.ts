@@ -206,7 +206,7 @@ onEachEngine(
       const report = await imported(h(), key, file, { format: 'bitly-csv' });
       assert.deepEqual(report.counts, { created: 2, replaced: 0, renamed: 0, skipped: 0, error: 0 });
       assert.equal(report.random_aliases, 0);
-      assert.deepEqual(report.columns, { alias: 'link', url: 'long_url', title: 'title' });
+      assert.deepEqual(report.columns, { alias: 'link', url: 'long_url', title: 'title', tags: null });
       assert.deepEqual(report.rows, []);
       const links = JSON.parse(await exported(h(), key, 'json')).links.map((l: Json) => l.alias);
       assert.deepEqual(links.sort(), [`${a}-1`, `${a}-2`]);
@@ -223,7 +223,7 @@ onEachEngine(
       );
       assert.equal(JSON.parse(await exported(h(), key, 'json')).links.length, 0, 'nothing written');
       const report = await imported(h(), key, file, { format: 'bitly-csv' });
-      assert.deepEqual(report.columns, { alias: null, url: 'long_url', title: 'title' });
+      assert.deepEqual(report.columns, { alias: null, url: 'long_url', title: 'title', tags: null });
       assert.match(report.warnings[0], /no alias column .* Every row gets a random alias\./);
       assert.equal(report.random_aliases, 2);
       assert.deepEqual(

@@ -7,6 +7,8 @@ import { visit } from '../redirect/redirect-support.ts';
 import { linkRow } from '../../support/link-rows.ts';
 import { SEARCH_COUNT_BOUND } from '../../../src/adapters/web/features/links/link-list-query.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
+import { parse } from 'csv-parse/sync';
+import { LINK_EXPORT_COLUMNS } from '../../../src/adapters/shared/csv/link-export.ts';
 
 // Records are read loosely, as a client would.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -453,12 +455,16 @@ onEachEngine('web: the links list', (h) => {
     assert.notEqual(await apiLink(h(), key, keep.id), null);
   });
 
-  test('export answers a CSV of the selected or of all matching links', async () => {
+  test("export answers the API's CSV (its 32 columns, tags included) of the selected or of all matching links", async () => {
     const { client, key } = await owner(h());
     const space = await makeSpace(h(), key, 'Export space');
-    const a = await makeLink(h(), key, { url: 'https://example.com/a', title: 'Hello, "world"', space: space.id });
+    const a = await makeLink(h(), key, {
+      url: 'https://example.com/a',
+      title: 'Hello, "world"',
+      space: space.id,
+      tags: ['news', 'spring sale'],
+    });
     const b = await makeLink(h(), key, { url: 'https://example.com/b', disabled: 1 });
-    const header = 'id,short_url,url,title,alias,space,clicks,status,created_at';
     const selected = await client.post(
       '/links/bulk-action',
       { action: 'export', scope: 'selected', ids: [b.id, a.id] },
@@ -467,13 +473,23 @@ onEachEngine('web: the links list', (h) => {
     assert.equal(selected.status, 200);
     assert.match(selected.headers.get('content-type') ?? '', /^text\/csv/);
     assert.match(selected.headers.get('content-disposition') ?? '', /attachment; filename="links\.csv"/);
+    const api = await h().request('GET', `/api/v1/links/export?format=csv&search=${encodeURIComponent(a.alias)}`, {
+      key,
+    });
+    assert.equal(api.status, 200, api.text);
     const lines = selected.text.split('\r\n');
-    assert.equal(lines[0], header);
-    assert.equal(
-      lines[1],
-      `${a.id},${a.short_url},https://example.com/a,"Hello, ""world""",${a.alias},Export space,0,active,${a.created_at}`,
-    );
-    assert.equal(lines[2], `${b.id},${b.short_url},https://example.com/b,,${b.alias},,0,disabled,${b.created_at}`);
+    assert.equal(lines[0], LINK_EXPORT_COLUMNS.join(','));
+    assert.equal(LINK_EXPORT_COLUMNS.length, 32);
+    assert.equal(lines[0], api.text.split('\r\n')[0], "the API's header");
+    const rows: Record<string, string>[] = parse(selected.text, { columns: true });
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0]!.id, String(a.id));
+    assert.equal(rows[0]!.title, 'Hello, "world"');
+    assert.equal(rows[0]!.space, 'Export space');
+    assert.deepEqual(JSON.parse(rows[0]!.tags!), ['news', 'spring sale']);
+    assert.equal(rows[1]!.id, String(b.id));
+    assert.equal(rows[1]!.disabled, '1');
+    assert.equal(rows[1]!.tags, '[]');
     assert.equal(lines.length, 4);
     assert.equal(lines[3], '');
 
@@ -483,7 +499,7 @@ onEachEngine('web: the links list', (h) => {
       { from: '/links' },
     );
     assert.equal(matching.status, 200);
-    assert.deepEqual(matching.text.split('\r\n').slice(0, -1), [header, lines[2]]);
+    assert.deepEqual(matching.text.split('\r\n').slice(0, -1), [lines[0], lines[2]]);
   });
 
   test("another account's ids in ids[] are neither touched nor counted", async () => {

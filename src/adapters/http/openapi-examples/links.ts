@@ -156,11 +156,27 @@ export const linksDocs: AreaDocs = {
     'POST /api/v1/links/import': {
       operationId: 'importLinks',
       summary: 'Import links from a file',
-      request: { file: 'alias,url,title\nspring,https://shop.example.com/sale,Spring sale\n' },
+      request: {
+        file: 'alias,url,title,tags,notes\nspring,https://shop.example.com/sale,Spring sale,"sale, spring",For the newsletter\n',
+      },
       response: {
         data: {
-          format: 'linkpix-csv',
-          columns: { alias: 'alias', url: 'url', title: 'title' },
+          format: 'csv',
+          columns: {
+            url: 'url',
+            alias: 'alias',
+            title: 'title',
+            space: null,
+            domain: null,
+            expiration_date: null,
+            expiration_time: null,
+            expiration_clicks: null,
+            expiration_url: null,
+            disabled: null,
+            password: null,
+            tags: 'tags',
+          },
+          ignored_columns: ['notes'],
           warnings: [],
           dry_run: false,
           counts: { created: 1, replaced: 0, renamed: 0, skipped: 0, error: 0 },

@@ -19,6 +19,8 @@ import type { SsoLinks } from '../../../core/sso/sso-links.ts';
 import type { OpenIdConnect } from '../../oidc/openid-connect.ts';
 import type { DigestPreferences } from '../../../core/health/digest-ports.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
+import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
+import type { ImportSlots } from '../../import/import-slots.ts';
 
 /** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
 export interface WebContext extends CoreServices {
@@ -37,6 +39,11 @@ export interface WebContext extends CoreServices {
     sso?: SsoServices | null;
     verification: EmailVerification | null;
   };
+  /** The API's importer and its guards (/links/import; docs/design/imports.md). */
+  importer: LinkImporter;
+  importSlots: ImportSlots;
+  /** The schemes a link may point to (URL_SCHEMES): the importer's rows are checked against them. */
+  urlSchemes: readonly string[];
   /** The workspace's webhooks (/webhooks), the API's service. */
   webhooks: WebhooksService;
   /** The operators' side: /admin (the CLI uses it too). */
@@ -65,6 +72,8 @@ export interface WebOptions {
   rateLimit?: RateLimitSettings;
   /** The live clicks' streams (GET /account/live); absent: no such route. */
   live?: LiveStreams;
+  /** The import page's upload: its largest file (IMPORT_MAX_BYTES) and its window (the API's, upload-window.ts). */
+  imports?: { maxBytes: number; spoolMs: number };
   /** A start during a database outage, from the redirect snapshot: every page answers 503 (outage-pages.ts). */
   outage?: boolean;
 }

@@ -47,6 +47,8 @@ export function webRuleOf(method: string, url: string, access: 'public' | 'accou
   // Live numbers are the workspace's clicks.
   if (url === '/account/live') return 'stats.read';
   if (url === '/account' || url.startsWith('/account/') || url === '/logout') return 'person';
+  // The import page writes links, under the API's own import action (its role and scope).
+  if (under(url, '/links/import')) return 'links.import';
   const section = SECTIONS.find(([prefix]) => under(url, prefix));
   if (!section) return null;
   const [, read, write] = section;

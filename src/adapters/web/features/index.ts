@@ -5,6 +5,7 @@ import { dashboardPages } from './dashboard/dashboard-page.ts';
 import { linkListPages } from './links/link-list-pages.ts';
 import { linkFormPages } from './links/link-form-pages.ts';
 import { bulkShortenPages } from './links/bulk-shorten-pages.ts';
+import { linkImportPages } from './links/link-import-pages.ts';
 import { tagsPages } from './tags/tags-pages.ts';
 import { pixelsPages } from './pixels/pixels-pages.ts';
 import { spacesPages } from './spaces/spaces-pages.ts';
@@ -34,6 +35,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but
   // keeping them together reads as the route table it is.
   bulkShortenPages,
+  linkImportPages,
   tagsPages,
   linkFormPages,
   linkListPages,

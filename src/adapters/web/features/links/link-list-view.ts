@@ -161,7 +161,7 @@ ${pagination(view, { page: page.page, perPage: page.perPage, total: page.total, 
 export function listMain(view: View, data: ListPageData): RawHtml {
   const t = view.t.links.list;
   const filterFields = Object.fromEntries(FILTER_NAMES.map((n) => [n, `filter[${n}]`]));
-  return html`<div class="page-head"><h1>${view.t.links.title}</h1>${view.can('links.write') ? html`<a class="button" href="/links/new">${t.newLink}</a>` : ''}</div>
+  return html`<div class="page-head"><h1>${view.t.links.title}</h1>${view.can('links.write') ? html`<a class="button" href="/links/new">${t.newLink}</a>` : ''}${view.can('links.import') ? html`<a class="button secondary" href="/links/import">${t.importLinks}</a>` : ''}</div>
 ${errorSummary(view, data.queryErrors, filterFields)}
 ${errorSummary(view, data.bulkErrors)}
 ${filters(view, data.query, data.choices, data.queryErrors)}

@@ -4,6 +4,7 @@ import { dashboard } from './dashboard.ts';
 import { links } from './links.ts';
 import { linkForm } from './link-form.ts';
 import { bulk } from './bulk.ts';
+import { imports } from './imports.ts';
 import { pixels } from './pixels.ts';
 import { spaces } from './spaces.ts';
 import { domains } from './domains.ts';
@@ -32,6 +33,7 @@ export const en = {
   links,
   linkForm,
   bulk,
+  imports,
   pixels,
   spaces,
   domains,

@@ -6,6 +6,7 @@ export const links = {
   /** GET /links: the table, its search and filters, its bulk actions. */
   list: {
     newLink: 'New link',
+    importLinks: 'Import links',
     filtersLabel: 'Search and filter links',
     search: 'Search',
     /** api.md §5: the short searches match the start only. */

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { isMalformedMultipart } from '../shared/input/malformed-multipart.ts';
+import { isMalformedMultipart } from './malformed-multipart.ts';
 
 const isTooLarge = (error: unknown) => (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';
 
