@@ -51,24 +51,13 @@ ${selectField({
       autocomplete: 'off',
     }),
   );
-  // Folded away until there is something in it: most links have no parameters, and the five
-  // fields would stand between the destination and the rest of the form.
-  const open =
-    Object.values(state.params).some((v) => v !== '') ||
-    state.template !== '' ||
-    UTM_PARAMS.some((name) => name in errors) ||
-    'utm_template' in errors;
+  // The link form's "Tags & UTM" section folds it: no fold of its own.
   return html`<fieldset class="utm-builder" data-utm-builder>
 <legend>${t.builder.legend}</legend>
 <input type="hidden" name="utm_base" value="${p.values.url}">
-<details${open ? html` open` : ''}>
-<summary>${t.builder.summary}</summary>
-<div class="utm-body">
 <p class="hint">${t.builder.hint}</p>
 ${picker}
 <div class="utm-fields">${fields}</div>
 <p><a href="/links/utm-templates">${t.builder.manage}</a></p>
-</div>
-</details>
 </fieldset>`;
 }
