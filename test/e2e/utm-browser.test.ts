@@ -40,7 +40,7 @@ onEachEngineInBrowser('UTM templates and the link form’s UTM builder in a brow
     async () => {
       await web.open('/links/new', 200, 'New link');
       await web.everyTheme('the builder folded');
-      await web.page.getByText('Source, medium, campaign, term and content').click();
+      await web.page.locator('details.form-section > summary').filter({ hasText: 'Tags & UTM' }).click();
       await web.everyTheme('the builder open');
       const url = web.page.getByLabel('Destination URL');
       await url.fill(`${web.dest.base}/landing?ref=7#top`);
@@ -64,7 +64,7 @@ onEachEngineInBrowser('UTM templates and the link form’s UTM builder in a brow
     const url = web.page.getByLabel('Destination URL');
     await url.fill(`${web.dest.base}/offer`);
     await web.page.getByLabel('Alias').fill('utm-browser');
-    await web.page.getByText('Source, medium, campaign, term and content').click();
+    await web.page.locator('details.form-section > summary').filter({ hasText: 'Tags & UTM' }).click();
     await web.page.getByLabel('Template').selectOption({ label: 'Spring newsletter' });
     await web.page.getByRole('button', { name: 'Apply template' }).click();
     await web.page.getByRole('status').filter({ hasText: 'nothing is saved' }).waitFor();
