@@ -44,6 +44,11 @@ test('a new workspace gets the checklist; one with every step done gets none', a
   assert.equal((await service.checklist(1, 10))?.done.shorten, false);
   assert.equal(await service.checklist(2, 10), null);
   assert.deepEqual((await service.checklist(3, 10))?.done.invite, false);
+  // Only the steps the person may take count: without "invite", workspace 3 is done.
+  const mine = ['shorten', 'visit', 'live', 'domain', 'key'] as const;
+  assert.equal(await service.checklist(3, 10, mine), null);
+  assert.deepEqual((await service.checklist(1, 10, ['key', 'shorten']))?.steps, ['shorten', 'key']);
+  assert.equal(await service.checklist(1, 10, []), null);
 });
 
 test('dismissed for that person in that workspace only, at the clock’s time', async () => {

@@ -23,6 +23,8 @@ export interface FirstStepsStore {
 }
 
 export interface FirstStepsChecklist {
+  /** The steps listed, in order: those the person may take. */
+  steps: readonly FirstStep[];
   done: Record<FirstStep, boolean>;
 }
 
@@ -48,11 +50,19 @@ export class FirstStepsService {
     private readonly clock: Clock,
   ) {}
 
-  /** The checklist to show this person in this workspace; null when dismissed or all done. */
-  async checklist(workspaceId: number, userId: number): Promise<FirstStepsChecklist | null> {
-    if (await this.store.dismissed(workspaceId, userId)) return null;
+  /**
+   * The checklist to show this person in this workspace, of the `steps` their role lets them take
+   * (an editor adds no domain); null when dismissed or when each of those is done.
+   */
+  async checklist(
+    workspaceId: number,
+    userId: number,
+    steps: readonly FirstStep[] = FIRST_STEPS,
+  ): Promise<FirstStepsChecklist | null> {
+    if (steps.length === 0 || (await this.store.dismissed(workspaceId, userId))) return null;
     const done = stepsDone(await this.store.facts(workspaceId, userId, this.clock.now()));
-    return FIRST_STEPS.every((step) => done[step]) ? null : { done };
+    const listed = FIRST_STEPS.filter((step) => steps.includes(step));
+    return listed.every((step) => done[step]) ? null : { steps: listed, done };
   }
 
   /** Dismissed for good, for this person in this workspace only; again is a no-op. */

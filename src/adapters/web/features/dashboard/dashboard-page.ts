@@ -14,6 +14,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { dashboardLink, dashboardMain, type DashboardData } from './dashboard-view.ts';
+import { stepsFor } from './first-steps-view.ts';
 import { webActor } from '../../app/audit-actor.ts';
 
 /** The quick-shorten form: three of the API's link fields, under the API's rules; any other field is dropped. */
@@ -37,7 +38,7 @@ async function dashboardData(
     // The list's own query (the API's ?health=broken), so the count is what the filtered list shows.
     ctx.links.list(account.id, { ...all, sort: 'desc', health: 'broken' }, { page: 1, perPage: 1 }),
     // Its steps are a maker's (links, domains, keys, people): not shown to a viewer.
-    view.can('links.write') ? ctx.firstSteps.checklist(account.id, userId) : null,
+    view.can('links.write') ? ctx.firstSteps.checklist(account.id, userId, stepsFor(view, account.personal)) : null,
   ]);
   const listed = (items: typeof top) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
   return {

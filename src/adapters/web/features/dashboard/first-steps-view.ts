@@ -1,4 +1,5 @@
 import { FIRST_STEPS, type FirstStep, type FirstStepsChecklist } from '../../../../core/onboarding/first-steps.ts';
+import type { Action } from '../../../../core/workspaces/policy.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
@@ -12,6 +13,19 @@ export interface FirstStepsPage {
   /** Clicks in the last 30 days: the live step's number, which live.js keeps current. */
   clicks: number;
   workspace: { id: number; personal: boolean };
+}
+
+/** What each step needs the person's role to allow, so no step ends on the 403 page. */
+function stepAction(step: FirstStep, personal: boolean): Action {
+  if (step === 'domain') return 'domains.write';
+  if (step === 'key') return 'keys.own';
+  if (step === 'invite') return personal ? 'workspace.create' : 'invitations.manage';
+  return 'links.write';
+}
+
+/** The steps this viewer may take in this workspace. */
+export function stepsFor(view: View, personal: boolean): FirstStep[] {
+  return FIRST_STEPS.filter((step) => view.can(stepAction(step, personal)));
 }
 
 function stepText(view: View, p: FirstStepsPage, step: FirstStep): RawHtml {
@@ -41,14 +55,15 @@ function stepText(view: View, p: FirstStepsPage, step: FirstStep): RawHtml {
  */
 export function firstSteps(view: View, p: FirstStepsPage): RawHtml {
   const t = view.t.dashboard.firstSteps;
-  const done = FIRST_STEPS.filter((step) => p.checklist.done[step]).length;
-  const items = FIRST_STEPS.map((step) => {
+  const { steps } = p.checklist;
+  const done = steps.filter((step) => p.checklist.done[step]).length;
+  const items = steps.map((step) => {
     const ticked = p.checklist.done[step];
     return html`<li class="${ticked ? 'step done' : 'step'}" data-step="${step}"><span class="visually-hidden">${ticked ? t.doneLabel : t.todoLabel}</span>${stepText(view, p, step)}</li>`;
   });
   return html`<section class="first-steps" aria-labelledby="first-steps-title">
 <h2 id="first-steps-title">${t.title}</h2>
-<p class="hint">${t.progress(done, FIRST_STEPS.length)}</p>
+<p class="hint">${t.progress(done, steps.length)}</p>
 <ol class="first-steps-list">${items}</ol>
 <form method="post" action="/dashboard/first-steps/dismiss">
 ${csrfField(view)}
