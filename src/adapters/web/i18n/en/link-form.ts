@@ -144,6 +144,7 @@ export const linkForm = {
   },
   preview: {
     title: 'Preview',
+    pageTitle: 'Title',
     shortUrl: 'Short URL',
     random: 'random',
     randomHint: 'A random alias is chosen when the link is created.',
