@@ -19,7 +19,7 @@ export interface FormSection {
 }
 
 /** The top-level name of an error's field: `country` of `country.0.key` or `country[0][key]`. */
-export const topField = (field: string): string => field.split(/[.[]/)[0] ?? field;
+const topField = (field: string): string => field.split(/[.[]/)[0] ?? field;
 
 export function sectionHasError(section: Pick<FormSection, 'fields'>, errors: FieldErrors | undefined): boolean {
   return Object.keys(errors ?? {}).some((field) => section.fields.includes(topField(field)));
