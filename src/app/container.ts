@@ -37,6 +37,8 @@ import { digestsOf, type DigestArea } from './container/digests.ts';
 import { integrationsOf } from './container/integrations.ts';
 import { privacyOf } from './container/privacy.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
+import { FirstStepsService } from '../core/onboarding/first-steps.ts';
+import { SqlFirstStepsStore } from '../adapters/storage/stores/first-steps-store.ts';
 
 export interface Container extends ApiContext, DigestArea {
   signIn: SignInService;
@@ -47,6 +49,8 @@ export interface Container extends ApiContext, DigestArea {
   /** What visits and people leave in the database (/privacy, /admin/data, `linkpix privacy report`). */
   privacy: PrivacyReport;
   storage: Storage;
+  /** The dashboard's first-run checklist. */
+  firstSteps: FirstStepsService;
   /** The constants in force (docs/design/settings.md): their values, or a test's. */
   tuning: Tuning;
   /** The statistics' timed jobs (retention, folding), run by the server's scheduler. */
@@ -150,6 +154,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ...ruleArea,
     integrations: integrationsOf(base, { sealKeys, conversions: ruleArea.conversions }),
     storage,
+    firstSteps: new FirstStepsService(new SqlFirstStepsStore(storage.db), base.clock),
     tuning,
     sealKeys,
     visits,

@@ -34,6 +34,10 @@ async function requestsDuring(page: Page, act: () => Promise<void>): Promise<str
   return seen;
 }
 
+/** Unfolds one of the form's folded sections by its summary, as a person would. */
+const unfold = (page: Page, title: string) =>
+  page.locator('details.form-section > summary').filter({ hasText: title }).click();
+
 onEachEngineInBrowser('the link form in a browser', { env: { TRUST_PROXY: 'true' } }, (web) => {
   let key: string;
   let pixel: number;
@@ -66,6 +70,7 @@ onEachEngineInBrowser('the link form in a browser', { env: { TRUST_PROXY: 'true'
         const preview = page.locator('#link-preview-card');
         await preview.getByText(`${web.dest.base}/everyone`).waitFor();
         // Choosing the list changes where visitors go: the card is fetched again, before the rows.
+        await unfold(page, 'Targeting & rules');
         const refreshed = page.waitForResponse((r) => r.url().endsWith('/links/new/preview'));
         await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
         await refreshed;
@@ -122,8 +127,11 @@ onEachEngineInBrowser('the link form in a browser', { env: { TRUST_PROXY: 'true'
       await page.goto(`${web.h.baseUrl}/links/new`);
       await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/kept`);
       await page.getByLabel('Alias').fill('kept-no-script');
+      await unfold(page, 'Tracking');
       await page.getByLabel(/Form pixel/).check();
+      await unfold(page, 'Protection');
       await page.getByLabel('Link password', { exact: true }).fill('door-typed');
+      await unfold(page, 'Targeting & rules');
       await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
       await page.getByRole('button', { name: 'Add a country' }).click();
       await page.locator('select[name="country[0][key]"]').waitFor();

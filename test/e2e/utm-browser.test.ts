@@ -40,7 +40,7 @@ onEachEngineInBrowser('UTM templates and the link form’s UTM builder in a brow
     async () => {
       await web.open('/links/new', 200, 'New link');
       await web.everyTheme('the builder folded');
-      await web.page.getByText('Source, medium, campaign, term and content').click();
+      await web.page.locator('details.form-section > summary').filter({ hasText: 'Tags & UTM' }).click();
       await web.everyTheme('the builder open');
       const url = web.page.getByLabel('Destination URL');
       await url.fill(`${web.dest.base}/landing?ref=7#top`);
@@ -64,10 +64,11 @@ onEachEngineInBrowser('UTM templates and the link form’s UTM builder in a brow
     const url = web.page.getByLabel('Destination URL');
     await url.fill(`${web.dest.base}/offer`);
     await web.page.getByLabel('Alias').fill('utm-browser');
-    await web.page.getByText('Source, medium, campaign, term and content').click();
+    await web.page.locator('details.form-section > summary').filter({ hasText: 'Tags & UTM' }).click();
     await web.page.getByLabel('Template').selectOption({ label: 'Spring newsletter' });
     await web.page.getByRole('button', { name: 'Apply template' }).click();
-    await web.page.getByRole('status').filter({ hasText: 'nothing is saved' }).waitFor();
+    // Applied in the page (warm-start-browser.test.ts: no request, and the round trip without JavaScript).
+    await web.page.getByRole('status').filter({ hasText: 'Template Spring newsletter applied' }).waitFor();
     const composed = `${web.dest.base}/offer?utm_source=newsletter&utm_medium=email&utm_campaign=spring`;
     assert.equal(await url.inputValue(), composed);
     assert.equal(await web.page.getByLabel('Alias').inputValue(), 'utm-browser');

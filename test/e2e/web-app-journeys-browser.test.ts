@@ -39,6 +39,7 @@ onEachEngineInBrowser(
         await page.getByRole('link', { name: 'Links', exact: true }).click();
         await page.getByRole('link', { name: 'Create your first link' }).click();
         await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/everyone`);
+        await page.locator('details.form-section > summary').filter({ hasText: 'Targeting & rules' }).click();
         await page.getByLabel('Send visitors by').selectOption({ label: 'Country' });
         // "Add a country" adds a row in the page (link-form-browser.test.ts: no request); what was typed stays.
         await page.getByRole('button', { name: 'Add a country' }).click();
@@ -188,7 +189,8 @@ onEachEngineInBrowser(
       await page.getByRole('link', { name: 'New link' }).first().click();
       await page.getByLabel('Destination URL').first().fill(`${web.dest.base}/no-script`);
       await page.getByLabel('Alias').fill('no-script');
-      // A targeting row, added and removed without a script.
+      // A targeting row, added and removed without a script (its section unfolded by the browser).
+      await page.locator('details.form-section > summary').filter({ hasText: 'Targeting & rules' }).click();
       await page.getByRole('button', { name: 'Add a country' }).click();
       await page.locator('select[name="country[0][key]"]').waitFor();
       await page.getByRole('button', { name: 'Remove country 1' }).click();
@@ -236,12 +238,19 @@ onEachEngineInBrowser(
         await page.keyboard.type(`${web.dest.base}/by-keys`);
         await tabTo(page, /^Alias/, { max: 4 });
         await page.keyboard.type('by-keys');
-        // A checkbox by Space: the link is created disabled.
-        await tabTo(page, /^Disabled/, { max: 12 });
+        // A folded section opened by Enter on its summary, then a checkbox by Space: the link is
+        // created disabled.
+        for (let i = 0; i < 6; i++) {
+          await page.keyboard.press('Tab');
+          const text = await page.evaluate(() => document.activeElement?.textContent ?? '');
+          if (text.startsWith('Protection')) break;
+        }
+        await page.keyboard.press('Enter');
+        await tabTo(page, /^Disabled/, { max: 4 });
         await page.keyboard.press('Space');
         assert.equal(await page.locator('#f-disabled').isChecked(), true);
         // Enter in a text field submits with the form's main button, never a row's "Remove".
-        await tabTo(page, /^Expire after this many clicks/, { max: 12 });
+        await tabTo(page, /^Statistics password/, { max: 12 });
         await page.keyboard.press('Enter');
         await page.waitForURL(/\/links\/\d+\/edit$/);
         assert.equal(await page.getByRole('status').innerText(), 'Link created.');

@@ -30,6 +30,13 @@ export interface HealthDigestsTable {
   until: number;
 }
 
+/** A person who dismissed the dashboard's first-run checklist in a workspace (migration 0052). */
+export interface FirstStepsDismissalsTable {
+  workspace_id: number;
+  user_id: number;
+  dismissed_at: number;
+}
+
 export interface MembershipsTable {
   workspace_id: number;
   user_id: number;
@@ -446,6 +453,7 @@ export interface Database {
   links: LinksTable;
   link_health: LinkHealthTable;
   health_digests: HealthDigestsTable;
+  first_steps_dismissals: FirstStepsDismissalsTable;
   link_pixels: LinkPixelsTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;

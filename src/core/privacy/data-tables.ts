@@ -360,6 +360,13 @@ export const PEOPLE_TABLES: readonly DataTable[] = [
     retention: WITH_ACCOUNT,
     columns: { workspace_id: 'the workspace', user_id: 'the person', day: 'the UTC day', until: 'up to when it told' },
   },
+  {
+    table: 'first_steps_dismissals',
+    subject: 'people',
+    purpose: "Who dismissed the dashboard's first-run checklist, in which workspace.",
+    retention: WITH_ACCOUNT,
+    columns: { workspace_id: 'the workspace', user_id: 'the person', dismissed_at: 'when dismissed' },
+  },
 ];
 
 /**

@@ -45,9 +45,10 @@ onEachEngine(
       assert.equal(card(page.text, 'Links'), '0');
       assert.equal(card(page.text, 'Clicks, last 30 days'), '0');
       assert.equal(card(page.text, 'Clicks today'), '0');
-      assert.equal(chartRows(page.text).length, 30);
-      assert.match(page.text, /<svg [^>]*role="img" aria-labelledby="clicks-30-days-title clicks-30-days-desc">/);
-      assert.match(page.text, /No clicks, /);
+      // No empty chart: a sentence until the first click.
+      assert.equal(chartRows(page.text).length, 0);
+      assert.doesNotMatch(page.text, /<svg [^>]*aria-labelledby="clicks-30-days-title/);
+      assert.match(page.text, /<p class="empty-state">No clicks in the last 30 days\./);
       assert.match(page.text, /No links yet\./);
       assert.match(page.text, /<form method="post" action="\/dashboard\/shorten"/);
       for (const id of ['f-url', 'f-alias', 'f-domain']) assert.ok(page.text.includes(`for="${id}"`), id);
@@ -179,6 +180,53 @@ onEachEngine(
       assert.ok(!top.includes('>http://short.test/quiet</a>'), 'a link without clicks is not "most clicked"');
       const latest = page.text.slice(page.text.indexOf('id="latest-title"'), page.text.indexOf('id="top-title"'));
       assert.ok(latest.indexOf('short.test/quiet') < latest.indexOf('short.test/clicked'), 'newest first');
+    });
+
+    test('the first-run checklist: ticked from the workspace, gone when dismissed (for that person only)', async () => {
+      const { client, key } = await webAccount(h());
+      const steps = async () => {
+        const page = (await client.get('/dashboard')).text;
+        const list = /<ol class="first-steps-list">([\s\S]*?)<\/ol>/.exec(page)?.[1];
+        if (list === undefined) return null;
+        return Object.fromEntries(
+          [...list.matchAll(/<li class="(step(?: done)?)" data-step="(\w+)">/g)].map((m) => [
+            m[2],
+            m[1] === 'step done',
+          ]),
+        );
+      };
+      // webAccount made an API key: that step is done from the start.
+      assert.deepEqual(await steps(), {
+        shorten: false,
+        visit: false,
+        live: false,
+        domain: false,
+        key: true,
+        invite: false,
+      });
+      const made = await h().request('POST', '/api/v1/links', { key, form: { url: 'https://first.test/' } });
+      assert.equal(made.status, 201, made.text);
+      assert.equal((await steps())?.shorten, true);
+      await visit(h(), made.body.data);
+      // The click is written a moment after the redirect answers.
+      let after = await steps();
+      for (let i = 0; i < 40 && after?.visit !== true; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = await steps();
+      }
+      assert.equal(after?.visit, true);
+      assert.equal(after?.live, true);
+
+      const refused = await client.post('/dashboard/first-steps/dismiss', { _csrf: 'wrong' }, { from: '/dashboard' });
+      assert.equal(refused.status, 403);
+      assert.notEqual(await steps(), null);
+      const dismissed = await client.post('/dashboard/first-steps/dismiss', {}, { from: '/dashboard' });
+      assert.equal(dismissed.status, 303);
+      assert.equal(dismissed.location, '/dashboard');
+      assert.equal(await steps(), null);
+      // Another person's dashboard keeps its own.
+      const other = await webAccount(h());
+      assert.match((await other.client.get('/dashboard')).text, /<section class="first-steps"/);
     });
 
     test('a stored <script> title comes out escaped', async () => {

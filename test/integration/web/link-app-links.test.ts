@@ -23,7 +23,7 @@ onEachEngine(
 
     test('set on create, shown on edit, cleared by emptying them', async () => {
       const page = await me.get('/links/new');
-      assert.match(page.text, /<legend>App links<\/legend>/);
+      assert.match(page.text, /<span class="form-section-title">App links<\/span>/);
       const made = await me.post(
         '/links/new',
         { url: 'https://example.com/app', ios_url: 'https://apps.example.com/open', android_url: 'myapp://open/42' },
@@ -37,6 +37,11 @@ onEachEngine(
       const edit = await me.get(`/links/${id}/edit`);
       assert.equal(valueOf(edit.text, 'ios_url'), 'https://apps.example.com/open');
       assert.equal(valueOf(edit.text, 'android_url'), 'myapp://open/42');
+      // Folded, saying what is set.
+      assert.match(
+        edit.text,
+        /<details class="form-section" id="section-app-links">\s*<summary>[^]*?iOS · Android<\/span><\/summary>/,
+      );
       const cleared = await me.post(
         `/links/${id}/edit`,
         { url: 'https://example.com/app', alias: link.alias, ios_url: '', android_url: '' },
@@ -60,6 +65,9 @@ onEachEngine(
       assert.equal(reply.status, 422);
       assert.ok(fieldError(reply.text, 'ios_url'), 'ios_url is named');
       assert.ok(fieldError(reply.text, 'android_url'), 'android_url is named');
+      // The section holding the refused fields opens itself; the others stay folded.
+      assert.match(reply.text, /<details class="form-section" id="section-app-links" open>/);
+      assert.match(reply.text, /<details class="form-section" id="section-expiry">/);
       assert.equal(valueOf(reply.text, 'ios_url'), 'javascript:alert(1)');
       assert.equal(valueOf(reply.text, 'android_url'), 'otherapp://x');
       assert.equal(valueOf(reply.text, 'title'), 'Kept');

@@ -56,7 +56,22 @@ onEachEngine('web: link form, delete and QR pages', (h) => {
     for (const list of ['country', 'platform', 'language', 'rotation'])
       assert.match(page.text, new RegExp(`name="add_row" value="${list}"`));
     assert.match(page.text, /<legend>Destination<\/legend>/);
-    assert.match(page.text, /<legend>Protection<\/legend>/);
+    // The sections past the short URL are folded, each saying what is set.
+    for (const [id, title] of [
+      ['tags', 'Tags &amp; UTM'],
+      ['targeting', 'Targeting &amp; rules'],
+      ['protection', 'Protection'],
+      ['expiry', 'Expiry'],
+      ['tracking', 'Tracking'],
+      ['app-links', 'App links'],
+    ])
+      assert.match(
+        page.text,
+        new RegExp(
+          `<details class="form-section" id="section-${id}">\\s*<summary><span class="form-section-title">${title}</span> <span class="form-section-summary">[^<]+</span></summary>`,
+        ),
+        id,
+      );
     assert.match(page.text, /<option value="" selected>short\.test \(default\)<\/option>/);
     assert.equal((page.text.match(/type="radio" [^>]*name="privacy"/g) ?? []).length, 3);
     assert.doesNotMatch(page.text, /style=|<script>/);

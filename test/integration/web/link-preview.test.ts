@@ -90,9 +90,16 @@ onEachEngine('web: the link form preview card', (h) => {
   });
 
   test('edit: the link’s own domain and alias; another account’s link is a 404; no token is a 403', async () => {
-    const made = (await api('POST', '/api/v1/links', { url: 'https://example.com/stored', alias: 'stored-alias' })).body
-      .data;
+    const made = (
+      await api('POST', '/api/v1/links', {
+        url: 'https://example.com/stored',
+        alias: 'stored-alias',
+        title: 'Stored page',
+      })
+    ).body.data;
     const page = await me.get(`/links/${made.id}/edit`);
+    // The link's title (typed, or the destination's as fetched on save) heads the card.
+    assert.match(page.text, /<dt>Title<\/dt>\s*<dd class="preview-title">Stored page<\/dd>/);
     assert.match(page.text, new RegExp(`data-preview-url="/links/${made.id}/preview"`));
     assert.match(page.text, /<dd class="url">http:\/\/short\.test\/stored-alias/);
     assert.match(page.text, /<dd class="url">https:\/\/example\.com\/stored/);

@@ -21,6 +21,7 @@ import type { DigestPreferences } from '../../../core/health/digest-ports.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
 import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { ImportSlots } from '../../import/import-slots.ts';
+import type { FirstStepsService } from '../../../core/onboarding/first-steps.ts';
 
 /** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
 export interface WebContext extends CoreServices {
@@ -52,6 +53,8 @@ export interface WebContext extends CoreServices {
   privacy: PrivacyReport;
   /** Each person's choice to get the broken-links digest (the account page; docs/design/health.md). */
   digestPreferences: DigestPreferences;
+  /** The dashboard's first-run checklist: its ticks and each person's dismissal. */
+  firstSteps: FirstStepsService;
   web: WebOptions;
 }
 

@@ -14,6 +14,7 @@ import { setFlash, viewOf, viewerOf, type View } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
 import { dashboardLink, dashboardMain, type DashboardData } from './dashboard-view.ts';
+import { stepsFor } from './first-steps-view.ts';
 import { webActor } from '../../app/audit-actor.ts';
 
 /** The quick-shorten form: three of the API's link fields, under the API's rules; any other field is dropped. */
@@ -24,10 +25,11 @@ const LISTED = 5;
 async function dashboardData(
   ctx: WebContext,
   view: View,
-  account: { id: number; timezone: string },
+  account: { id: number; timezone: string; personal: boolean },
+  userId: number,
 ): Promise<DashboardData> {
   const all = { by: 'title', status: 0 } as const;
-  const [domains, latest, top, clicks, broken] = await Promise.all([
+  const [domains, latest, top, clicks, broken, checklist] = await Promise.all([
     domainChoices(ctx, account.id, view.t.dashboard.defaultDomain),
     // The one count the page shows (the links in all) comes with the latest.
     ctx.links.list(account.id, { ...all, sort: 'desc' }, { page: 1, perPage: LISTED }),
@@ -35,6 +37,8 @@ async function dashboardData(
     ctx.stats.accountClicks(account),
     // The list's own query (the API's ?health=broken), so the count is what the filtered list shows.
     ctx.links.list(account.id, { ...all, sort: 'desc', health: 'broken' }, { page: 1, perPage: 1 }),
+    // Its steps are a maker's (links, domains, keys, people): not shown to a viewer.
+    view.can('links.write') ? ctx.firstSteps.checklist(account.id, userId, stepsFor(view, account.personal)) : null,
   ]);
   const listed = (items: typeof top) => items.map((v) => dashboardLink(v, shortUrl(v, ctx.urls)));
   return {
@@ -45,7 +49,21 @@ async function dashboardData(
     latest: listed(latest.items),
     // Links nobody has clicked are not "most clicked".
     top: listed(top.filter((v) => v.link.clicks > 0)),
+    firstSteps: checklist && {
+      checklist,
+      latestShortUrl: latest.items[0] ? shortUrl(latest.items[0], ctx.urls) : null,
+      clicks: clicks.total,
+      workspace: { id: account.id, personal: account.personal },
+    },
   };
+}
+
+/** "Dismiss" on the checklist: gone for this person in this workspace (the form's CSRF checked by the scope). */
+async function dismissFirstSteps(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
+  const viewer = viewerOf(request);
+  await ctx.firstSteps.dismiss(viewer.workspace.id, viewer.account.id);
+  setFlash(reply, viewOf(request, reply, ctx.web.csrfSecret).t.dashboard.firstSteps.dismissed);
+  return seeOther(reply, '/dashboard');
 }
 
 /** GET /dashboard and its quick-shorten form (POST /dashboard/shorten). */
@@ -60,8 +78,8 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
     errors?: FieldErrors,
   ) => {
     const view = viewOf(request, reply, secret);
-    const account = viewerOf(request).workspace;
-    const data = await dashboardData(ctx, view, account);
+    const viewer = viewerOf(request);
+    const data = await dashboardData(ctx, view, viewer.workspace, viewer.account.id);
     return sendView(
       reply,
       status,
@@ -74,6 +92,7 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
   };
 
   web.get('/dashboard', async (request, reply) => render(request, reply, 200));
+  web.post('/dashboard/first-steps/dismiss', (request, reply) => dismissFirstSteps(request, reply, ctx));
 
   const shorten = formRoute(keepPostedForm, async (request, reply, typed: PostedForm) => {
     const { workspace: account } = viewerOf(request);

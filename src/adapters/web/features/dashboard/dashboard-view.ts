@@ -7,6 +7,7 @@ import { copyButton, csrfField, errorSummary, selectField, textField, type Selec
 import { textOf, type PostedForm } from '../../ui/posted-form.ts';
 import type { View } from '../../app/view.ts';
 import { liveClicks } from '../live/live-view.ts';
+import { firstSteps, type FirstStepsPage } from './first-steps-view.ts';
 
 /** A link as the dashboard lists it. */
 export interface DashboardLink {
@@ -26,6 +27,8 @@ export interface DashboardData {
   clicks: AccountClicks;
   latest: DashboardLink[];
   top: DashboardLink[];
+  /** The first-run checklist; null once dismissed or done, or for someone who makes no links. */
+  firstSteps: FirstStepsPage | null;
 }
 
 export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
@@ -74,6 +77,12 @@ function totals(view: View, data: DashboardData): RawHtml {
 function clicksChart(view: View, data: DashboardData): RawHtml {
   const d = view.t.dashboard;
   const { range, days } = data.clicks;
+  // No clicks: a sentence, not an empty 280 px chart (the checklist says how to get the first).
+  if (data.clicks.total === 0)
+    return html`<section aria-labelledby="chart-title">
+<h2 id="chart-title">${d.chartTitle}</h2>
+<p class="empty-state">${d.noClicksChart}</p>
+</section>`;
   const chart = renderTimeSeries({
     id: 'clicks-30-days',
     caption: d.chartCaption(view.fmt.day(range.from), view.fmt.day(range.to)),
@@ -119,6 +128,7 @@ ${
 export function dashboardMain(view: View, data: DashboardData, values: PostedForm = {}, errors?: FieldErrors): RawHtml {
   const d = view.t.dashboard;
   return html`<h1>${d.title}</h1>
+${data.firstSteps ? firstSteps(view, data.firstSteps) : ''}
 ${quickShorten(view, data, values, errors)}
 ${totals(view, data)}
 ${clicksChart(view, data)}

@@ -137,11 +137,11 @@ async function unsavedPage(
   const applied = await applyUtmTemplate(posted.utm, ctx.utmTemplates, accountId, values.url);
   if (applied) {
     const { url, errors } = applied;
-    const page = { values: { ...values, url }, secrets, existing, errors, rowsChanged: !errors };
+    const page = { values: { ...values, url }, secrets, existing, errors, rowsChanged: !errors, open: ['tags'] };
     return { status: errors ? 422 : 200, page, utm: applied.utm };
   }
   if (action) {
-    const page = { values: applyRowAction(values, action), secrets, existing, rowsChanged: true };
+    const page = { values: applyRowAction(values, action), secrets, existing, rowsChanged: true, open: ['targeting'] };
     return { status: 200, page, utm: posted.utm };
   }
   return null;

@@ -14,12 +14,25 @@ import {
 import type { View } from '../../app/view.ts';
 import type { LinkChoices } from './link-choices.ts';
 import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
-import { targetingSection } from './link-targeting-view.ts';
+import { targetingFields } from './link-targeting-view.ts';
+import { TARGET_LISTS } from '../../../../core/targeting/target.ts';
+import { UTM_PARAMS } from '../../../../core/utm/utm-params.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 import { tagsField } from './link-tags-field.ts';
 import { destinationPanel } from './link-health-view.ts';
 import { utmBuilder } from '../utm/utm-builder-view.ts';
 import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
+import { readUtm } from '../../../../core/utm/utm-url.ts';
+import { formSection, type FormSection } from './link-form-sections.ts';
+import {
+  appLinksSummary,
+  expirySummary,
+  protectionSummary,
+  tagsSummary,
+  targetingSummary,
+  trackingSummary,
+  type SummaryContext,
+} from './link-form-summaries.ts';
 
 export interface LinkFormPage {
   values: LinkFormValues;
@@ -35,6 +48,8 @@ export interface LinkFormPage {
   rowsChanged?: boolean;
   /** The UTM builder's fields and templates; absent: read from the destination, no templates. */
   utm?: UtmBuilderState | undefined;
+  /** Folded sections to show open (`targeting` after a row button, `tags` after a template). */
+  open?: readonly string[] | undefined;
 }
 
 /** The fields in the order the form shows them, so the summary reads top to bottom. */
@@ -44,23 +59,30 @@ const FORM_ORDER = [
   'domain',
   'alias',
   'space',
-  'pixels',
+  'tags',
+  'utm_template',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'target_type',
+  'country',
+  'platform',
+  'language',
+  'rotation',
   'password',
   'disabled',
-  'track_conversions',
   'privacy',
   'privacy_password',
   'expiration_date',
   'expiration_time',
   'expiration_clicks',
   'expiration_url',
+  'pixels',
+  'track_conversions',
   'ios_url',
   'android_url',
-  'target_type',
-  'country',
-  'platform',
-  'language',
-  'rotation',
 ];
 
 function inFormOrder(errors: FieldErrors): FieldErrors {
@@ -106,13 +128,21 @@ ${textField({ name: 'alias', label: t.alias, hint: p.existing ? t.aliasEditHint 
 </fieldset>`;
 }
 
-function organise(view: View, p: LinkFormPage): RawHtml {
+function tagsBody(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm.organise;
   const { values, errors, choices } = p;
   const spaces = [
     { value: '', label: t.noSpace },
     ...choices.spaces.map((s) => ({ value: String(s.id), label: s.name })),
   ];
+  return html`${selectField({ name: 'space', label: t.space, options: spaces, value: values.space, errors })}
+${tagsField(view, values.tags, errors)}
+${utmBuilder(view, p)}`;
+}
+
+function trackingBody(view: View, p: LinkFormPage): RawHtml {
+  const t = view.t.linkForm.organise;
+  const { values, errors, choices } = p;
   const ticked = new Set(values.pixels);
   // An item's fault (`pixels.0`) is the list's: the boxes have no ids by position.
   const pixelErrors = Object.entries(errors ?? {}).flatMap(([field, list]) =>
@@ -128,19 +158,16 @@ function organise(view: View, p: LinkFormPage): RawHtml {
       checked: ticked.has(String(px.id)),
     }),
   );
-  return html`<fieldset>
-<legend>${t.legend}</legend>
-${selectField({ name: 'space', label: t.space, options: spaces, value: values.space, errors })}
-${tagsField(view, values.tags, errors)}
-<fieldset${pixelErrors.length > 0 ? html` aria-describedby="f-pixels-error"` : ''}>
+  const p2 = view.t.linkForm.protection;
+  return html`<fieldset${pixelErrors.length > 0 ? html` aria-describedby="f-pixels-error"` : ''}>
 <legend>${t.pixels}</legend>
 ${errorText('f-pixels', pixelErrors)}
-${boxes.length > 0 ? boxes : html`<p class="hint">${t.noPixels}</p>`}
+${boxes.length > 0 ? boxes : html`<p class="hint">${t.noPixels} <a href="/pixels/new">${t.addPixel}</a></p>`}
 </fieldset>
-</fieldset>`;
+${checkbox({ name: 'track_conversions', label: p2.trackConversions, hint: p2.trackConversionsHint, checked: values.track_conversions, errors })}`;
 }
 
-function protection(view: View, p: LinkFormPage): RawHtml {
+function protectionBody(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm.protection;
   const { values, errors } = p;
   const link = p.existing?.view.link;
@@ -149,12 +176,9 @@ function protection(view: View, p: LinkFormPage): RawHtml {
     ([value, label], i) =>
       html`<label class="check" for="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}"><input type="radio" id="${i === 0 ? 'f-privacy' : `f-privacy-${value}`}" name="privacy" value="${value}"${values.privacy === value ? html` checked` : ''}> ${label}</label>`,
   );
-  return html`<fieldset>
-<legend>${t.legend}</legend>
-${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', typedPassword: p.secrets?.password, errors, autocomplete: 'new-password', maxlength: 128 })}
+  return html`${textField({ name: 'password', label: t.password, hint: link?.passwordHash ? t.passwordSetHint : t.passwordHint, type: 'password', typedPassword: p.secrets?.password, errors, autocomplete: 'new-password', maxlength: 128 })}
 ${link?.passwordHash ? checkbox({ name: 'remove_password', label: t.removePassword, hint: t.removePasswordHint, checked: values.remove_password }) : ''}
 ${checkbox({ name: 'disabled', label: t.disabled, checked: values.disabled, errors })}
-${checkbox({ name: 'track_conversions', label: t.trackConversions, hint: t.trackConversionsHint, checked: values.track_conversions, errors })}
 <fieldset class="field"${privacyErrors.length > 0 ? html` aria-describedby="f-privacy-error"` : ''}>
 <legend>${t.privacy}</legend>
 ${errorText('f-privacy', privacyErrors)}
@@ -169,34 +193,102 @@ ${textField({
   errors,
   autocomplete: 'new-password',
   maxlength: 128,
-})}
-</fieldset>`;
+})}`;
 }
 
-function expiration(view: View, p: LinkFormPage): RawHtml {
+function expiryBody(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm.expiration;
   const { values, errors } = p;
-  return html`<fieldset>
-<legend>${t.legend}</legend>
-<p class="hint">${t.hint} (${view.fmt.timeZone}).</p>
+  return html`<p class="hint">${t.hint} (${view.fmt.timeZone}).</p>
 <div class="field-pair">
 ${textField({ name: 'expiration_date', label: t.date, type: 'date', value: values.expiration_date, errors })}
 ${textField({ name: 'expiration_time', label: t.time, type: 'time', value: values.expiration_time, errors })}
 </div>
 ${textField({ name: 'expiration_clicks', label: t.clicks, hint: t.clicksHint, type: 'number', min: 0, value: values.expiration_clicks, errors, inputmode: 'numeric' })}
-${textField({ name: 'expiration_url', label: t.url, hint: t.urlHint, type: 'url', value: values.expiration_url, errors, inputmode: 'url' })}
-</fieldset>`;
+${textField({ name: 'expiration_url', label: t.url, hint: t.urlHint, type: 'url', value: values.expiration_url, errors, inputmode: 'url' })}`;
 }
 
-function appLinks(view: View, p: LinkFormPage): RawHtml {
+function appLinksBody(view: View, p: LinkFormPage): RawHtml {
   const t = view.t.linkForm.appLinks;
   const { values, errors } = p;
-  return html`<fieldset>
-<legend>${t.legend}</legend>
-<p class="hint">${t.hint}</p>
+  return html`<p class="hint">${t.hint}</p>
 ${textField({ name: 'ios_url', label: t.ios, hint: t.urlHint, type: 'url', value: values.ios_url, errors, inputmode: 'url', maxlength: 2048, autocomplete: 'off' })}
-${textField({ name: 'android_url', label: t.android, hint: t.urlHint, type: 'url', value: values.android_url, errors, inputmode: 'url', maxlength: 2048, autocomplete: 'off' })}
-</fieldset>`;
+${textField({ name: 'android_url', label: t.android, hint: t.urlHint, type: 'url', value: values.android_url, errors, inputmode: 'url', maxlength: 2048, autocomplete: 'off' })}`;
+}
+
+function targetingBody(view: View, p: LinkFormPage, action: string): RawHtml {
+  const link = p.existing?.view.link;
+  const rules = link
+    ? html`<p class="hint">${view.t.linkForm.sections.rulesHint} <a href="/links/${link.id}/rules">${view.t.rules.title}</a></p>`
+    : '';
+  return html`${rules}
+${targetingFields(view, action, p.values, p.errors)}`;
+}
+
+function summaryContext(view: View, p: LinkFormPage): SummaryContext {
+  const types = view.t.linkForm.targeting.types;
+  return {
+    values: p.values,
+    words: view.t.linkForm.sections.says,
+    link: p.existing?.view.link,
+    secrets: p.secrets,
+    utm: p.utm?.params ?? readUtm(p.values.url),
+    spaceName: (id) => p.choices.spaces.find((s) => String(s.id) === id)?.name,
+    targetTypeName: (type) => types[type],
+  };
+}
+
+/**
+ * The folded sections, in the order the form shows them. A new section is one more entry here
+ * (its fields, for FORM_ORDER too, so the error summary reads top to bottom).
+ */
+function foldedSections(view: View, p: LinkFormPage, action: string): FormSection[] {
+  const t = view.t.linkForm.sections;
+  const c = summaryContext(view, p);
+  return [
+    {
+      id: 'tags',
+      title: t.tags,
+      summary: tagsSummary(c),
+      fields: ['space', 'tags', 'utm_template', ...UTM_PARAMS],
+      body: tagsBody(view, p),
+    },
+    {
+      id: 'targeting',
+      title: t.targeting,
+      summary: targetingSummary(c),
+      fields: ['target_type', ...TARGET_LISTS],
+      body: targetingBody(view, p, action),
+    },
+    {
+      id: 'protection',
+      title: t.protection,
+      summary: protectionSummary(c),
+      fields: ['password', 'remove_password', 'disabled', 'privacy', 'privacy_password'],
+      body: protectionBody(view, p),
+    },
+    {
+      id: 'expiry',
+      title: t.expiry,
+      summary: expirySummary(c),
+      fields: ['expiration_date', 'expiration_time', 'expiration_clicks', 'expiration_url'],
+      body: expiryBody(view, p),
+    },
+    {
+      id: 'tracking',
+      title: t.tracking,
+      summary: trackingSummary(c),
+      fields: ['pixels', 'track_conversions'],
+      body: trackingBody(view, p),
+    },
+    {
+      id: 'app-links',
+      title: t.appLinks,
+      summary: appLinksSummary(c),
+      fields: ['ios_url', 'android_url'],
+      body: appLinksBody(view, p),
+    },
+  ];
 }
 
 function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing']>): RawHtml {
@@ -240,13 +332,8 @@ ${errorSummary(view, errors, summaryTargets)}
 ${csrfField(view)}
 <button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>
 ${destination(view, p)}
-${utmBuilder(view, p)}
 ${shortUrl(view, p)}
-${organise(view, p)}
-${protection(view, p)}
-${expiration(view, p)}
-${appLinks(view, p)}
-${targetingSection(view, action, p.values, p.errors)}
+${foldedSections(view, p, action).map((section) => formSection(section, errors, p.open?.includes(section.id)))}
 <div class="actions"><button type="submit">${submit}</button> <a href="/links">${view.t.common.cancel}</a></div>
 </form>
 ${p.preview ? previewAside(view, p.preview) : ''}

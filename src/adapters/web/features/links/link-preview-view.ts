@@ -24,6 +24,12 @@ export function previewCard(view: View, card: PreviewCard): RawHtml {
   const seen = p.visitor;
   // Text, never a link: the destination is as typed and not yet checked.
   return html`<dl class="preview-facts">
+${
+  p.title === null
+    ? ''
+    : html`<dt>${t.pageTitle}</dt>
+<dd class="preview-title">${p.title}</dd>`
+}
 <dt>${t.shortUrl}</dt>
 <dd class="url">${short}${p.alias === null ? html`<span class="hint">${t.randomHint}</span>` : ''}</dd>
 <dt>${t.destination}</dt>

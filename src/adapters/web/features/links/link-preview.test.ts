@@ -14,12 +14,14 @@ test('no targeting: the destination URL, the alias typed or none (random)', () =
   assert.deepEqual(previewOf(form({}), base, german), {
     base,
     alias: null,
+    title: null,
     destination: 'https://example.com/home',
     rotating: 0,
     visitor: german,
   });
   assert.equal(previewOf(form({ alias: ' spring ' }), base, german).alias, 'spring');
   assert.equal(previewOf(form({ url: '  ' }), base, german).destination, null);
+  assert.equal(previewOf(form({ title: ' Spring sale ' }), base, german).title, 'Spring sale');
 });
 
 test("the list target_type names acts, keys matched as the core stores them; incomplete rows don't count", () => {

@@ -16,6 +16,11 @@ export interface LinkPreview {
   alias: string | null;
   /** Where this visitor would go; null while the destination is blank. */
   destination: string | null;
+  /**
+   * The link's title: typed, or the destination's own as the title fetcher read it on save; null
+   * while there is none. (The destination's preview image waits for its og: tags to be fetched.)
+   */
+  title: string | null;
   /** How many URLs take turns, when the rotation acts (the card names the first). */
   rotating: number;
   visitor: Pick<Visitor, 'country' | 'platform' | 'languages'>;
@@ -46,9 +51,11 @@ export function previewOf(values: LinkFormValues, base: string, visitor: LinkPre
   );
   const destination = chosen.kind === 'fixed' ? chosen.url : (chosen.entries[0] ?? url);
   const alias = values.alias.trim();
+  const title = values.title.trim();
   return {
     base,
     alias: alias === '' ? null : alias,
+    title: title === '' ? null : title,
     destination: destination === '' ? null : destination,
     rotating: chosen.kind === 'rotate' ? chosen.entries.length : 0,
     visitor,

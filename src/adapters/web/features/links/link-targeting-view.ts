@@ -80,7 +80,8 @@ ${fieldError(id, listErrors)}
 </fieldset>`;
 }
 
-export function targetingSection(
+/** The targeting fields: the list that acts and each list's rows (the form's section holds them). */
+export function targetingFields(
   view: View,
   action: string,
   values: LinkFormValues,
@@ -88,9 +89,6 @@ export function targetingSection(
 ): RawHtml {
   const t = view.t.linkForm.targeting;
   const types = Object.entries(t.types).map(([value, label]) => ({ value, label }));
-  return html`<fieldset>
-<legend>${t.legend}</legend>
-${selectField({ name: 'target_type', label: t.type, hint: t.typeHint, options: types, value: values.target_type, errors })}
-${TARGET_LISTS.map((list) => listSection(view, action, list, values, errors))}
-</fieldset>`;
+  return html`${selectField({ name: 'target_type', label: t.type, hint: t.typeHint, options: types, value: values.target_type, errors })}
+${TARGET_LISTS.map((list) => listSection(view, action, list, values, errors))}`;
 }

@@ -13,7 +13,8 @@ export interface UtmBuilderState {
   params: UtmParams;
   /** The template chosen in the picker (its id as text, '' for none). */
   template: string;
-  templates: readonly { id: number; name: string }[];
+  /** The templates to pick from, with their parameters (the page's script applies them in place). */
+  templates: readonly { id: number; name: string; params: UtmParams }[];
   /** The builder's own refused fields (utm_source…, utm_template). */
   errors: FieldErrors;
 }
@@ -107,7 +108,7 @@ export async function utmBuilderState(
   return {
     params: posted?.params ?? readUtm(url),
     template: posted?.template ?? '',
-    templates: page.items.map((t) => ({ id: t.id, name: t.name })),
+    templates: page.items.map((t) => ({ id: t.id, name: t.name, params: t.params })),
     errors: posted?.errors ?? {},
   };
 }

@@ -25,10 +25,13 @@ export function utmBuilder(view: View, p: UtmBuilderPage): RawHtml {
   const state = p.utm ?? { params: readUtm(p.values.url), template: '', templates: [], errors: {} };
   const errors = { ...state.errors, ...p.errors };
   const action = p.existing ? `/links/${p.existing.view.link.id}/edit` : '/links/new';
+  // The templates' parameters ride on the picker, read by utm.js, which applies one in the page;
+  // without it "Apply template" posts the form back and the server applies it.
+  const values = Object.fromEntries(state.templates.map((template) => [template.id, template.params]));
   const picker =
     state.templates.length === 0
       ? ''
-      : html`<div class="utm-template">
+      : html`<div class="utm-template" data-utm-templates="${JSON.stringify(values)}" data-applied="${t.builder.applied('{name}')}">
 ${selectField({
   name: 'utm_template',
   label: t.builder.template,
@@ -40,6 +43,7 @@ ${selectField({
   ],
 })}
 <button type="submit" class="secondary" name="utm_apply" value="1" formaction="${action}#f-utm_template">${t.builder.apply}</button>
+<p class="hint" role="status" data-utm-applied hidden></p>
 </div>`;
   const fields = UTM_PARAMS.map((name) =>
     textField({
@@ -51,24 +55,13 @@ ${selectField({
       autocomplete: 'off',
     }),
   );
-  // Folded away until there is something in it: most links have no parameters, and the five
-  // fields would stand between the destination and the rest of the form.
-  const open =
-    Object.values(state.params).some((v) => v !== '') ||
-    state.template !== '' ||
-    UTM_PARAMS.some((name) => name in errors) ||
-    'utm_template' in errors;
+  // The link form's "Tags & UTM" section folds it: no fold of its own.
   return html`<fieldset class="utm-builder" data-utm-builder>
 <legend>${t.builder.legend}</legend>
 <input type="hidden" name="utm_base" value="${p.values.url}">
-<details${open ? html` open` : ''}>
-<summary>${t.builder.summary}</summary>
-<div class="utm-body">
 <p class="hint">${t.builder.hint}</p>
 ${picker}
 <div class="utm-fields">${fields}</div>
 <p><a href="/links/utm-templates">${t.builder.manage}</a></p>
-</div>
-</details>
 </fieldset>`;
 }

@@ -32,4 +32,23 @@ export const dashboard = {
   destination: 'Destination',
   created_at: 'Created',
   allLinks: 'All links',
+  noClicksChart: 'No clicks in the last 30 days. Share a short link: each visit shows here as it happens.',
+  /** The first-run checklist (features/dashboard/first-steps-view.ts). */
+  firstSteps: {
+    title: 'Get started',
+    progress: (done: number, of: number) => `${done} of ${of} done.`,
+    doneLabel: 'Done: ',
+    todoLabel: 'To do: ',
+    shorten: 'Shorten a link',
+    visit: 'Visit it',
+    visitHint: '(opens in a new tab)',
+    live: 'See the click arrive live:',
+    liveHint: 'clicks so far, counted as they happen',
+    domain: 'Add your own domain',
+    key: 'Make an API key',
+    invite: 'Invite someone',
+    inviteHint: '(in a team workspace)',
+    dismiss: 'Dismiss',
+    dismissed: 'The checklist is gone; everything it pointed at stays in the menus.',
+  },
 } as const;

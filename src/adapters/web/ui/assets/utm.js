@@ -77,6 +77,34 @@
       url.value = composeUtm(url.value, params);
       settle();
     });
+    // "Apply template" in the page: the chosen template's five parameters (a blank one takes its
+    // parameter out, as the server applies it) into the fields and the destination, no request.
+    // No template chosen, or one the page does not know: the button posts, and the server says why.
+    const picker = builder.querySelector('[data-utm-templates]');
+    const apply = builder.querySelector('button[name="utm_apply"]');
+    const choice = builder.querySelector('select[name="utm_template"]');
+    const said = builder.querySelector('[data-utm-applied]');
+    apply?.addEventListener('click', (event) => {
+      let templates;
+      try {
+        templates = JSON.parse(picker?.dataset.utmTemplates ?? '{}');
+      } catch {
+        return;
+      }
+      const template = choice instanceof HTMLSelectElement ? templates[choice.value] : undefined;
+      if (!template) return;
+      event.preventDefault();
+      for (const field of fields) field.value = template[field.name] ?? '';
+      const params = Object.fromEntries(fields.map((field) => [field.name, field.value.trim()]));
+      url.value = composeUtm(url.value, params);
+      settle();
+      // The preview card follows, as after typing.
+      url.dispatchEvent(new Event('change', { bubbles: true }));
+      if (said) {
+        said.hidden = false;
+        said.textContent = (picker?.dataset.applied ?? '').replace('{name}', choice.selectedOptions[0]?.text ?? '');
+      }
+    });
     url.addEventListener('input', () => {
       const params = readUtm(url.value);
       for (const field of fields) {
