@@ -29,7 +29,8 @@ export function workspaceStatsRoutes(ctx: ApiContext): RouteOptions[] {
         produces: ['application/json', 'text/csv'],
         response: {
           200: {
-            description: "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment",
+            description:
+              "The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment",
             content: {
               'application/json': { schema: WorkspaceStatsEnvelope },
               'text/csv': { schema: { type: 'string' } },

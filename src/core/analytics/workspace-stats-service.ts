@@ -80,7 +80,12 @@ export class WorkspaceStatsService {
     const counts = await this.deps.store.linkCounts(workspaceId, range);
     if (name === 'qr') return qrEntries(counts);
     const facts = new Map(
-      (await this.deps.store.linkFacts(workspaceId, counts.map((c) => c.linkId))).map((f) => [f.id, f]),
+      (
+        await this.deps.store.linkFacts(
+          workspaceId,
+          counts.map((c) => c.linkId),
+        )
+      ).map((f) => [f.id, f]),
     );
     return name === 'links' ? linkEntries(counts, facts) : foldLinks(counts, facts, name);
   }

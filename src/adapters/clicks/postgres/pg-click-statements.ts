@@ -121,8 +121,22 @@ export async function insertClickArrays(
   if (rows.count === 0) return null;
   // The partitions of the batch's months, and of the month after its last, are there (docs/design/clicks.md).
   await ensureMonths(trx, rows.months);
-  const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant, qr] =
-    rows.columns;
+  const [
+    linkId,
+    accountId,
+    at,
+    country,
+    city,
+    browser,
+    platform,
+    device,
+    language,
+    referrer,
+    isBot,
+    rule,
+    variant,
+    qr,
+  ] = rows.columns;
   const unnested = sql`select unnest(${linkId}::int4[]), unnest(${accountId}::int4[]), unnest(${at}::int8[]),
       unnest(${country}::text[]), unnest(${city}::text[]), unnest(${browser}::text[]), unnest(${platform}::text[]),
       unnest(${device}::text[]), unnest(${language}::text[]), unnest(${referrer}::text[]), unnest(${isBot}::int4[]),

@@ -41,8 +41,9 @@ export class SqlWorkspaceStatsStore implements WorkspaceStatsStore {
   async linkCounts(workspaceId: number, range: DayRange): Promise<LinkRangeCount[]> {
     const settledEnd = addDays(settledBefore(this.now()), -1);
     const settledTo = range.to < settledEnd ? range.to : settledEnd;
-    const sums: LinkSums =
-      range.from <= settledTo ? new Map(await this.settledSums(workspaceId, { from: range.from, to: settledTo })) : new Map();
+    const sums: LinkSums = new Map(
+      range.from <= settledTo ? await this.settledSums(workspaceId, { from: range.from, to: settledTo }) : [],
+    );
     if (range.to > settledTo) {
       const recent = { from: range.from > settledTo ? range.from : addDays(settledTo, 1), to: range.to };
       for (const [id, [clicks, qr]] of await this.sums(workspaceId, recent)) {
@@ -86,7 +87,8 @@ export class SqlWorkspaceStatsStore implements WorkspaceStatsStore {
 
   async linkFacts(workspaceId: number, ids: readonly number[]): Promise<LinkFacts[]> {
     const facts: LinkFacts[] = [];
-    for (let i = 0; i < ids.length; i += IDS_PER_READ) facts.push(...(await this.factsOf(workspaceId, ids.slice(i, i + IDS_PER_READ))));
+    for (let i = 0; i < ids.length; i += IDS_PER_READ)
+      facts.push(...(await this.factsOf(workspaceId, ids.slice(i, i + IDS_PER_READ))));
     return facts;
   }
 

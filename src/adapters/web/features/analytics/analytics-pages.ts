@@ -49,16 +49,15 @@ export const analyticsPages: WebFeature = (web, ctx: WebContext) => {
   const read = async (request: FastifyRequest, asked: RangeAsked): Promise<AnalyticsData> => {
     const workspace = viewerOf(request).workspace;
     const actor = sessionActor(request);
-    const query = (name: string) =>
-      ctx.workspaceStats.query(actor, workspace.id, { name, ...asked, page: null });
+    const query = (name: string) => ctx.workspaceStats.query(actor, workspace.id, { name, ...asked, page: null });
     const [days, ...tables] = await Promise.all([query('clicks'), ...ANALYTICS_TABLES.map((t) => query(t))]);
-    const today = epochMsToZonedDate(ctx.clock.now(), days!.timeZone);
+    const today = epochMsToZonedDate(ctx.clock.now(), days.timeZone);
     return {
-      range: days!.range,
-      timeZone: days!.timeZone,
-      live: days!.range.to === today,
-      total: days!.clicks,
-      days: days!.items,
+      range: days.range,
+      timeZone: days.timeZone,
+      live: days.range.to === today,
+      total: days.clicks,
+      days: days.items,
       // Top entries only: the CSV has every one.
       tables: new Map(ANALYTICS_TABLES.map((t, i) => [t, tables[i]!.items.slice(0, 10)])),
     };

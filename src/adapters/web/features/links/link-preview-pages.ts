@@ -44,7 +44,9 @@ export async function previewCardFor(
   );
   const preview = previewOf(values, await baseOf(ctx, viewerOf(request).workspace.id, values, existing), visitor);
   const qrSvg =
-    preview.alias === null ? null : await ctx.qr.svg(withQrMark(`${preview.base}/${preview.alias}`), THUMBNAIL).catch(() => null);
+    preview.alias === null
+      ? null
+      : await ctx.qr.svg(withQrMark(`${preview.base}/${preview.alias}`), THUMBNAIL).catch(() => null);
   return { preview, qrSvg };
 }
 
