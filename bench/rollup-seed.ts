@@ -116,6 +116,13 @@ export async function loadRollups(
       select l.account_id, r.day, sum(r.count) from click_rollups_settled r join links l on l.id = r.link_id
       where r.dimension = 'total' and r.link_id in (select id from (${load.links}) as loaded) group by 1, 2
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(db);
+    // And the workspaces' link days (migration 0050), written beside them.
+    await sql`insert into account_link_days (account_id, day, link_id, clicks)
+      select l.account_id, r.day, r.link_id, sum(r.count) from click_rollups_settled r join links l on l.id = r.link_id
+      where r.dimension = 'total' and r.link_id in (select id from (${load.links}) as loaded) group by 1, 2, 3
+      on conflict (account_id, day, link_id) do update set clicks = account_link_days.clicks + excluded.clicks`.execute(
+      db,
+    );
   }
 }
 

@@ -237,6 +237,8 @@ async function timePages(label: string, config: Config, pgSchema: string | undef
     const year = `from=${s.firstDay}&to=${s.today}`;
     const pages: Array<[string, string, number]> = [
       ['dashboard', '/dashboard', PAGE_TARGET_MS],
+      ['analytics', '/dashboard/analytics', PAGE_TARGET_MS],
+      ['analytics, a year', `/dashboard/analytics?${year}`, STATS_TARGET_MS],
       ['links', '/links', PAGE_TARGET_MS],
       ['links, search alias', '/links?search=b4242&by=alias', PAGE_TARGET_MS],
       ['links, search url', '/links?search=products%2F4242&by=url', PAGE_TARGET_MS],

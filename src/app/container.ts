@@ -144,13 +144,14 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const accounts = people.store;
   const { links, qr, images } = linkArea;
   const ruleArea = ruleServices(base, { links: stores.links, linksService: links, urls });
+  const teams = workspaceServices(base, { accounts, accountsService: people.service, mailServer: mail.server });
   return {
     ...linkArea,
     ...digestsOf(base, mail.server),
-    ...workspaceServices(base, { accounts, accountsService: people.service, mailServer: mail.server }),
+    ...teams,
     ...recordServices(base, stores),
     ...domainServices(base, { stores, urls, accounts, checks: overrides.domainChecks }),
-    ...statsServices(base, stores.links),
+    ...statsServices(base, stores.links, teams.workspaces),
     ...ruleArea,
     integrations: integrationsOf(base, { sealKeys, conversions: ruleArea.conversions }),
     storage,

@@ -119,6 +119,7 @@ export function appRoutes(d: AppData): AppRoute[] {
     { name: 'login-forgot', path: '/login/forgot', signedOut: true },
     { name: 'privacy', path: '/privacy', signedOut: true },
     { name: 'dashboard', path: '/dashboard' },
+    { name: 'analytics', path: '/dashboard/analytics' },
     { name: 'links', path: '/links' },
     { name: 'links-filtered', path: `/links?search=plain&space=${d.space}&status=1` },
     { name: 'links-no-match', path: '/links?search=nothing-like-this' },

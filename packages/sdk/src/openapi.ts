@@ -651,6 +651,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a workspace's statistics across its links
+         * @description A workspace's clicks per day, link, tag, space, UTM value, destination host or QR scan
+         */
+        get: operations["getWorkspaceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/links": {
         parameters: {
             query?: never;
@@ -10089,6 +10109,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    getWorkspaceStats: {
+        parameters: {
+            query: {
+                /** @description clicks: per day (every day of the range, zeros included); links: per link; tags: per tag name (a link with two tags counts under both; null: no tag); spaces: per space name (null: none); utm_source, utm_medium, utm_campaign: per value in the link's destination URL (null: none); destinations: per destination host; qr: `qr` (scans of a QR code) and `link` (every other visit) */
+                name: "clicks" | "links" | "tags" | "spaces" | "utm_source" | "utm_medium" | "utm_campaign" | "destinations" | "qr";
+                /** @description First day, YYYY-MM-DD in the workspace's time zone; default: 29 days before `to` */
+                from?: string;
+                /** @description Last day (included), YYYY-MM-DD in the workspace's time zone; default: today. At most 3660 days in all */
+                to?: string;
+                /** @description Case-insensitive text in the value */
+                search?: string;
+                /** @description max/min by count, ties by value. Absent: days in order, other names by max */
+                sort?: "max" | "min";
+                /** @description csv: every entry (not paged) as a CSV attachment */
+                format?: "json" | "csv";
+                /** @description Page number, from 1 to 1000000 */
+                page?: number;
+                /** @description Page size, 10 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope of {value, count} and the range's numbers; with format=csv, a CSV attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "value": "Launch",
+                     *           "count": 120
+                     *         },
+                     *         {
+                     *           "value": "Q3",
+                     *           "count": 75
+                     *         },
+                     *         {
+                     *           "value": null,
+                     *           "count": 9
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://lpx.example/api/v1/workspaces/7/stats?page=1",
+                     *         "last": "https://lpx.example/api/v1/workspaces/7/stats?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "path": "https://lpx.example/api/v1/workspaces/7/stats",
+                     *         "per_page": 10,
+                     *         "to": 3,
+                     *         "total": 3
+                     *       },
+                     *       "status": 200,
+                     *       "stats": {
+                     *         "name": "tags",
+                     *         "from": "2026-03-01",
+                     *         "to": "2026-03-07",
+                     *         "timezone": "UTC",
+                     *         "total": 180
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Day, link alias, tag, space, UTM value, host, or qr / link; null: none */
+                            value: string | null;
+                            /** @description Human clicks */
+                            count: number;
+                            /** @description name=links: the link counted */
+                            link_id?: number;
+                        }[];
+                        links: {
+                            first: string;
+                            last: string;
+                            prev: string | null;
+                            next: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            path: string;
+                            per_page: number;
+                            to: number | null;
+                            total: number;
+                        };
+                        /** WorkspaceStatsSummary */
+                        stats: {
+                            name: string;
+                            /** @description First day of the range (after defaults) */
+                            from: string;
+                            /** @description Last day of the range, included */
+                            to: string;
+                            /** @description The workspace's time zone the days are read in */
+                            timezone: string;
+                            /** @description Human clicks in the range, over every link (a deleted link's included) */
+                            total: number;
+                        };
+                        /** @enum {number} */
+                        status: 200;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                    "text/csv": {
                         message: string | {
                             [key: string]: string[];
                         };

@@ -41,6 +41,7 @@ const SERVICE_ACTIONS: Record<string, Action | null> = {
   'GET /api/v1/workspaces/:id/api-keys': 'keys.own',
   'DELETE /api/v1/workspaces/:id/api-keys/:key_id': 'keys.own',
   'GET /api/v1/workspaces/:id/audit': 'audit.read',
+  'GET /api/v1/workspaces/:id/stats': 'stats.read',
 };
 
 /** Removing a member names their id; one's own id is leaving, which any member may (workspace.read). */

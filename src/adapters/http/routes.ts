@@ -39,6 +39,7 @@ import { ConversionsEnvelope } from './schemas/conversions.ts';
 import { conversionHandlers } from './handlers/conversions.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { workspaceStatsRoutes } from './workspace-stats-routes.ts';
 import { integrationRoutes } from './integration-routes.ts';
 
 type Handler = RouteOptions['handler'];
@@ -142,6 +143,7 @@ export function apiRoutes(ctx: ApiContext, bulkBodyLimit: number): RouteOptions[
     ...integrationRoutes(ctx),
     ...workspaceRoutes(ctx),
     ...auditRoutes(ctx),
+    ...workspaceStatsRoutes(ctx),
     ...apiResources(ctx).flatMap(resourceRoutes),
     domainVerifyRoute(ctx),
     linkCheckRoute(ctx),

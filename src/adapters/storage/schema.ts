@@ -204,6 +204,8 @@ export interface ClicksTable {
   /** The rule and split variant that decided the visit (migration 0033); null: none. */
   rule?: number | null;
   variant?: number | null;
+  /** 1: the visit came through a QR code (`qr=1` on the short URL; migration 0050). */
+  qr?: number;
 }
 
 /** One conversion per click id and name (docs/design/rules.md). */
@@ -261,6 +263,15 @@ export interface RollupMonthFoldsTable {
 }
 
 /** An account's clicks per day (its links' `total` rollups), kept by triggers (migration 0010). */
+/** Each link's human clicks and QR scans a local day, keyed by its workspace first (migration 0050). */
+export interface AccountLinkDaysTable {
+  account_id: number;
+  day: string;
+  link_id: number;
+  clicks: number;
+  qr: number;
+}
+
 export interface AccountClickDaysTable {
   account_id: number;
   day: string;
@@ -436,6 +447,7 @@ export interface Database {
   rollup_month_folds: RollupMonthFoldsTable;
   click_visitors: ClickVisitorsTable;
   account_click_days: AccountClickDaysTable;
+  account_link_days: AccountLinkDaysTable;
   account_link_counts: AccountLinkCountsTable;
   /** SQLite only: links deleted since the retention job last swept their click rows (migration 0004). */
   deleted_links: DeletedLinksTable;

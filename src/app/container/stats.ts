@@ -8,16 +8,30 @@ import { SqlClickRetention } from '../../adapters/storage/stores/click-retention
 import { SqlRollupMonths } from '../../adapters/storage/stores/rollup-months.ts';
 import { SqlRawClickStore } from '../../adapters/storage/stores/raw-click-store.ts';
 import { LinkClickCounts } from '../../adapters/clicks/postgres/link-click-counts.ts';
+import { WorkspaceStatsService } from '../../core/analytics/workspace-stats-service.ts';
+import type { WorkspacesService } from '../../core/workspaces/workspaces-service.ts';
+import { SqlWorkspaceStatsStore } from '../../adapters/storage/stores/workspace-stats-store.ts';
+import { SqlWorkspaceStore } from '../../adapters/storage/stores/workspace-store.ts';
 import type { Base } from './base.ts';
 
 /** Statistics (docs/design/statistics.md): the queries, the timed jobs, the click export, PostgreSQL's pending counts. */
-export function statsServices(base: Base, links: LinkStore) {
+export function statsServices(base: Base, links: LinkStore, workspaces: Pick<WorkspacesService, 'require'>) {
   const { config, storage, clock } = base;
   const months = new SqlRollupMonths(storage.db, storage.engine);
+  const now = () => clock.now();
+  const statsStore = new SqlStatsStore(storage.db, storage.engine, months, { now });
+  const workspaceStore = new SqlWorkspaceStore(storage.db);
   return {
+    workspaceStats: new WorkspaceStatsService({
+      store: new SqlWorkspaceStatsStore(storage.db, { now }),
+      stats: statsStore,
+      workspaces,
+      find: (id) => workspaceStore.find(id),
+      clock,
+    }),
     stats: new StatsService({
       links,
-      stats: new SqlStatsStore(storage.db, storage.engine, months, { now: () => clock.now() }),
+      stats: statsStore,
       filtered: new SqlFilteredClickStore(storage),
       clock,
       retentionDays: config.CLICK_RETENTION_DAYS,

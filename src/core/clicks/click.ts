@@ -29,4 +29,6 @@ export interface Click extends ClickTraits {
    */
   rule?: number | null;
   variant?: number | null;
+  /** The visit came through a QR code: its short URL carried `qr=1` (docs/design/qr.md). */
+  qr?: boolean;
 }

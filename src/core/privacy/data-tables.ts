@@ -63,6 +63,7 @@ export const VISITOR_TABLES: readonly DataTable[] = [
       is_bot: '1 for a known bot',
       rule: "the link's rule that decided the visit",
       variant: "the split's variant the visit got",
+      qr: '1 when the visit came through a QR code',
     },
   },
   {
@@ -123,6 +124,19 @@ export const VISITOR_TABLES: readonly DataTable[] = [
     purpose: "A workspace's clicks per day (the dashboard's chart).",
     retention: WITH_WORKSPACE,
     columns: { account_id: 'the workspace', day: 'the local day', count: 'how many clicks' },
+  },
+  {
+    table: 'account_link_days',
+    subject: 'visitors',
+    purpose: "Each link's clicks per day, by workspace (the workspace analytics).",
+    retention: WITH_WORKSPACE,
+    columns: {
+      account_id: 'the workspace',
+      day: 'the local day',
+      link_id: 'the link',
+      clicks: 'how many clicks',
+      qr: 'how many of them came through a QR code',
+    },
   },
 ];
 

@@ -3,6 +3,7 @@ import type { ClickQuota, ClickSink, Eventually, RotationCursor } from '../click
 import type { Clock } from '../shared/clock.ts';
 import type { ClickStamp, ClickStamper } from '../stats/click-stamp.ts';
 import { mergeQuery } from './merge-query.ts';
+import { hasQrMark, withoutQrMark } from './qr-mark.ts';
 import { withClickId } from '../conversions/click-id-param.ts';
 import type { ClickIds } from '../conversions/click-id.ts';
 import type { RuleDecision } from '../rules/rule-targets.ts';
@@ -34,6 +35,8 @@ export interface VisitRequest {
   userAgent: string;
   /** The link's visitor cookie, read only for links whose rules use it (rules.usesCookie). */
   ruleCookie?: string | undefined;
+  /** Set by visit() when it took a QR code's `qr=1` out of `query` (qr-mark.ts). */
+  qr?: boolean;
 }
 
 /** What the visitor has shown of themselves besides the request: an unlock, a consent answer. */
@@ -75,6 +78,9 @@ export function visit(
   request: VisitRequest,
   access: VisitAccess,
 ): Eventually<VisitResult> {
+  // A scan of a QR code: counted as one, and the mark never reaches the rules or the destination.
+  if (request.query !== '' && hasQrMark(request.query))
+    request = { ...request, query: withoutQrMark(request.query), qr: true };
   const ctx: VisitContext = {
     now: ports.clock.now(),
     unlocked: access.unlocked,
@@ -162,7 +168,7 @@ function go(
   });
   const rule = decision?.rule ?? null;
   const variant = decision?.variant ?? null;
-  ports.sink.record(clickOf(link, visitor, at, stamp, rule, variant), rotation);
+  ports.sink.record(clickOf(link, visitor, at, stamp, rule, variant, request.qr === true), rotation);
   // The id is signed here and kept nowhere: a conversion brings it back (docs/design/rules.md).
   const query =
     link.trackConversions && ports.clickIds
@@ -180,6 +186,7 @@ function clickOf(
   stamp: ClickStamp,
   rule: number | null,
   variant: number | null,
+  qr: boolean,
 ): Click {
   return {
     linkId: link.id,
@@ -198,5 +205,6 @@ function clickOf(
     isBot: visitor.isBot,
     rule,
     variant,
+    qr,
   };
 }

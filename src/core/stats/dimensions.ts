@@ -20,11 +20,14 @@ export type StatsName = (typeof STATS_NAMES)[number];
 
 export type Breakdown = 'country' | 'city' | 'browser' | 'platform' | 'device' | 'language' | 'referrer';
 
-/** decision: human clicks per deciding rule and split variant (decision-value.ts, docs/design/rules.md). */
-export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | 'decision' | Breakdown;
+/**
+ * decision: human clicks per deciding rule and split variant (decision-value.ts, docs/design/rules.md);
+ * qr: human clicks that came through a QR code (value '').
+ */
+export type Dimension = 'total' | 'hour' | 'unique' | 'bot' | 'decision' | 'qr' | Breakdown;
 
 /** The rollup dimension each API name reads. */
-export const DIMENSION_OF: Readonly<Record<StatsName, Exclude<Dimension, 'decision'>>> = {
+export const DIMENSION_OF: Readonly<Record<StatsName, Exclude<Dimension, 'decision' | 'qr'>>> = {
   clicks: 'total',
   clicks_hours: 'hour',
   country: 'country',

@@ -5,7 +5,7 @@ import { BinaryArrayWriter, textBytesOnce } from '../../storage/stores/pg-binary
 /** A batch's click rows as pgClickStatements' insert takes them: one binary array a column (pg-binary-arrays.ts). */
 export interface PgClickArrays {
   count: number;
-  /** link_id, account_id (int4), at (int8), country, city, browser, platform, device, language, referrer_host (text), is_bot, rule, variant (int4). */
+  /** link_id, account_id (int4), at (int8), country, city, browser, platform, device, language, referrer_host (text), is_bot, rule, variant, qr (int4). */
   columns: Buffer[];
   /** The months of the rows and the month after the last: the partitions the insert needs (docs/design/clicks.md). */
   months: Month[];
@@ -116,6 +116,7 @@ export function pgClickArrays(
     numberColumn(NUMBER_AT.at, 'int8', false),
     ...TEXTS.map(textColumn),
     ...NULLABLE.map((f) => numberColumn(f, 'int4', true)),
+    numberColumn(NUMBER_AT.qr, 'int4', false),
   ];
   return { count, columns, months: [...months.values()] };
 }

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.ts';
+import type { RollupIncrement } from '../../../core/stats/rollups.ts';
 import type { ClickStatements } from '../writer/click-statements.ts';
 import { LinkClickCounts } from './link-click-counts.ts';
 import { int4Array, int8Array, repeatedTextArray, textArray } from '../../storage/stores/pg-binary-arrays.ts';
@@ -71,8 +72,9 @@ export const pgClickStatements: ClickStatements = {
     );
   },
 
-  async addAccountDays(trx, totals) {
-    if (totals.length === 0) return;
+  async addAccountDays(trx, increments) {
+    if (increments.length === 0) return;
+    const totals = increments.filter((t) => t.dimension === 'total');
     await sql`
       insert into account_click_days (account_id, day, count)
       select l.account_id, v.day, sum(v.n) from unnest(${int4Array(totals.map((t) => t.linkId))}::int4[],
@@ -80,8 +82,23 @@ export const pgClickStatements: ClickStatements = {
         join links l on l.id = v.link_id
       group by 1, 2 order by 1, 2
       on conflict (account_id, day) do update set count = account_click_days.count + excluded.count`.execute(trx);
+    await addLinkDays(trx, increments);
   },
 };
+
+/** A window's `total` and `qr` increments into account_link_days (migration 0050), in key order. */
+async function addLinkDays(trx: Transaction<Database>, increments: readonly RollupIncrement[]): Promise<void> {
+  const isQr = increments.map((t) => (t.dimension === 'qr' ? 1 : 0));
+  await sql`
+    insert into account_link_days (account_id, day, link_id, clicks, qr)
+    select l.account_id, v.day, v.link_id, coalesce(sum(v.n) filter (where v.q = 0), 0), coalesce(sum(v.n) filter (where v.q = 1), 0)
+    from unnest(${int4Array(increments.map((t) => t.linkId))}::int4[], ${repeatedTextArray(increments.map((t) => t.day))}::text[],
+      ${int8Array(increments.map((t) => t.count))}::int8[], ${int4Array(isQr)}::int4[]) as v(link_id, day, n, q)
+      join links l on l.id = v.link_id
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (account_id, day, link_id) do update
+      set clicks = account_link_days.clicks + excluded.clicks, qr = account_link_days.qr + excluded.qr`.execute(trx);
+}
 
 /** A batch's record, with the transaction and the server process that made it (for pg-click-writes.ts's committed()). */
 export interface PgRecord {
@@ -104,13 +121,27 @@ export async function insertClickArrays(
   if (rows.count === 0) return null;
   // The partitions of the batch's months, and of the month after its last, are there (docs/design/clicks.md).
   await ensureMonths(trx, rows.months);
-  const [linkId, accountId, at, country, city, browser, platform, device, language, referrer, isBot, rule, variant] =
-    rows.columns;
+  const [
+    linkId,
+    accountId,
+    at,
+    country,
+    city,
+    browser,
+    platform,
+    device,
+    language,
+    referrer,
+    isBot,
+    rule,
+    variant,
+    qr,
+  ] = rows.columns;
   const unnested = sql`select unnest(${linkId}::int4[]), unnest(${accountId}::int4[]), unnest(${at}::int8[]),
       unnest(${country}::text[]), unnest(${city}::text[]), unnest(${browser}::text[]), unnest(${platform}::text[]),
       unnest(${device}::text[]), unnest(${language}::text[]), unnest(${referrer}::text[]), unnest(${isBot}::int4[]),
-      unnest(${rule}::int4[]), unnest(${variant}::int4[])`;
-  const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant) ${unnested}`;
+      unnest(${rule}::int4[]), unnest(${variant}::int4[]), unnest(${qr}::int4[])`;
+  const insert = sql`insert into clicks (link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant, qr) ${unnested}`;
   if (owner === undefined) {
     await insert.execute(trx);
     return null;

@@ -60,6 +60,7 @@ interface ClickRow {
   is_bot: number | boolean;
   rule?: number | null;
   variant?: number | null;
+  qr?: number | null;
 }
 
 const toBatch = (r: PendingRow): PendingBatch => ({
@@ -84,9 +85,10 @@ export const toWritten = (r: ClickRow): WrittenClick => ({
   isBot: Boolean(Number(r.is_bot)),
   rule: r.rule ?? null,
   variant: r.variant ?? null,
+  qr: Number(r.qr ?? 0) === 1,
 });
 
-const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot, c.rule, c.variant`;
+const CLICK_FIELDS = sql`c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device, c.language, c.referrer_host, c.is_bot, c.rule, c.variant, c.qr`;
 /** A pending batch `p` whose writer's lease ran out (or that has none): due for recovery. */
 /**
  * A PostgreSQL batch record, its click ids (read as the array's text) parsed only when asked for:

@@ -11,6 +11,7 @@ export interface WrittenClick extends ClickTraits {
   timeZone: string;
   rule?: number | null;
   variant?: number | null;
+  qr?: boolean;
 }
 
 /** What written click rows add to the statistics and to their links' counters. */

@@ -10,7 +10,7 @@ import type { Click } from '../../../core/clicks/click.ts';
  */
 export interface ClickColumns {
   count: number;
-  /** NUMBER_FIELDS per click: linkId, accountId, at, hour, isBot (0/1), rule and variant (-1: null). */
+  /** NUMBER_FIELDS per click: linkId, accountId, at, hour, isBot (0/1), rule and variant (-1: null), qr (0/1). */
   numbers: Float64Array;
   /** STRING_FIELDS per click: an index into `strings`, -1 for null, or INLINE (the visitor only). */
   codes: Int32Array;
@@ -24,10 +24,10 @@ export interface ClickColumns {
   strings: string[];
 }
 
-export const NUMBER_FIELDS = 7;
+export const NUMBER_FIELDS = 8;
 export const STRING_FIELDS = 9;
 /** Where each field sits among a click's NUMBER_FIELDS numbers and STRING_FIELDS codes. */
-export const NUMBER_AT = { linkId: 0, accountId: 1, at: 2, hour: 3, isBot: 4, rule: 5, variant: 6 } as const;
+export const NUMBER_AT = { linkId: 0, accountId: 1, at: 2, hour: 3, isBot: 4, rule: 5, variant: 6, qr: 7 } as const;
 export const CODE_AT = {
   day: 0,
   visitor: 1,
@@ -94,7 +94,8 @@ export class ClickColumnsBuilder {
     numbers[n++] = c.hour;
     numbers[n++] = c.isBot ? 1 : 0;
     numbers[n++] = c.rule ?? -1;
-    numbers[n] = c.variant ?? -1;
+    numbers[n++] = c.variant ?? -1;
+    numbers[n] = c.qr === true ? 1 : 0;
     let s = this.n * STRING_FIELDS;
     const codes = this.codes;
     codes[s++] = table.code(c.day);
@@ -196,6 +197,7 @@ export class ClickColumnsView implements Iterable<Click> {
       isBot: false,
       rule: null,
       variant: null,
+      qr: false,
     };
     const step: IteratorResult<Click> = { value: click, done: false };
     const finished: IteratorResult<Click> = { value: undefined, done: true };
@@ -227,6 +229,7 @@ export class ClickColumnsView implements Iterable<Click> {
         const variant = numbers[n + 6]!;
         click.rule = rule < 0 ? null : rule;
         click.variant = variant < 0 ? null : variant;
+        click.qr = numbers[n + 7] === 1;
         click.day = textOf(strings, codes[s]!)!;
         const visitor = codes[s + 1]!;
         click.visitor = visitor === INLINE ? inlineVisitor(visitorBytes[p]!, v) : textOf(strings, visitor);

@@ -9,9 +9,9 @@ import type { WriterBatch } from '../thread/worker-messages.ts';
 import { SEGMENT_MARK_MS } from '../spool/click-spool.ts';
 
 const CLICK_COLUMNS =
-  'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant';
-const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const FIELDS = 13;
+  'link_id, account_id, at, country, city, browser, platform, device, language, referrer_host, is_bot, rule, variant, qr';
+const CLICK_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const FIELDS = 14;
 // Click rows go in fifty to a statement: with no index by link on the table (docs/design/clicks.md), binding
 // and stepping a statement is a large part of a row's cost, shared out here (docs/performance.md).
 const ROWS_PER_INSERT = 50;
@@ -107,7 +107,7 @@ export class SqliteClickWrites implements ClickWrites {
     this.isPending = db.prepare('select 1 from click_batches_pending where id = ? and owner = ? and id > ?').pluck();
     this.writtenClicks =
       db.prepare(`select c.link_id, c.account_id, c.at, a.timezone, c.country, c.city, c.browser, c.platform, c.device,
-      c.language, c.referrer_host, c.is_bot, c.rule, c.variant from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
+      c.language, c.referrer_host, c.is_bot, c.rule, c.variant, c.qr from clicks c join accounts a on a.id = c.account_id where c.id between ? and ? order by c.id`);
     this.markSegment = db.prepare('insert into click_spool_segments (id, written_at) values (?, ?)');
     this.pruneSegments = db.prepare('delete from click_spool_segments where written_at < ?');
     this.isSegment = db.prepare('select 1 from click_spool_segments where id = ?').pluck();
@@ -273,7 +273,8 @@ export class SqliteClickWrites implements ClickWrites {
       p[i++] = c.referrerHost;
       p[i++] = c.isBot ? 1 : 0;
       p[i++] = c.rule ?? null;
-      p[i] = c.variant ?? null;
+      p[i++] = c.variant ?? null;
+      p[i] = c.qr === true ? 1 : 0;
       if (++rows === ROWS_PER_INSERT) {
         this.insertClicks.run(...p);
         rows = 0;

@@ -30,6 +30,7 @@ const DIMENSIONS: readonly Dimension[] = [
   'language',
   'referrer',
   'decision',
+  'qr',
 ];
 // Indices into DIMENSIONS ('total' and 'bot' are LinkSums' fields; 'unique' is counted from the
 // visitor marks when written).
@@ -41,7 +42,8 @@ const HOUR = 1,
   DEVICE = 8,
   LANGUAGE = 9,
   REFERRER = 10,
-  DECISION = 11;
+  DECISION = 11,
+  QR = 12;
 const DIMENSION_INDEX = new Map(DIMENSIONS.map((d, i) => [d, i]));
 const HOUR_VALUES = Array.from({ length: 24 }, (_, h) => hourValue(h));
 
@@ -125,6 +127,8 @@ export class RollupWindow {
       // Only clicks a rule decided: the link's url has the rest (its total less these).
       if (click.rule !== undefined && click.rule !== null)
         this.count(sums, DECISION, values[DECISION]!.of(decisionValue(click.rule, click.variant ?? null)), 1);
+      // Only QR scans: every other visit is the total less these.
+      if (click.qr === true) this.count(sums, QR, 0, 1);
       if (click.visitor !== null && this.written?.has(click.day, click.linkId, click.visitor) !== true)
         this.mark(sums, click.visitor);
     }

@@ -48,7 +48,9 @@ export interface ClickStatements {
   upsertRollups(trx: Transaction<Database>, rows: readonly RollupIncrement[]): Promise<void>;
   /**
    * Adds the window's `total` increments to their accounts' days (account_click_days), after
-   * every rollup row: the last lock a window takes on rollups' behalf, in (account, day) order.
+   * every rollup row, in (account, day) order; then its `total` and `qr` increments to their
+   * workspaces' link days (account_link_days), in (account, day, link) order: the last locks a
+   * window takes on rollups' behalf.
    */
   addAccountDays(trx: Transaction<Database>, totals: readonly RollupIncrement[]): Promise<void>;
 }

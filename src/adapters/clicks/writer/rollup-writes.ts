@@ -18,7 +18,8 @@ const ROWS_PER_STATEMENT = 2_000;
  * visitor marks that are new this day become `unique` increments. Two such transactions can
  * hold the same links (the share lock of keepLinks), so they take their row locks in one
  * order: every mark in key order (day, link, visitor), then every rollup row in key order (link,
- * dimension, day, value), then their accounts' days in key order (account, day). Neither waits
+ * dimension, day, value), then their accounts' days in key order (account, day), then their
+ * workspaces' link days in key order (account, day, link). Neither waits
  * for a batch's transaction, which writes no mark and no rollup.
  */
 export async function writeRollups(
@@ -38,7 +39,7 @@ export async function writeRollups(
   const totals: RollupIncrement[] = [];
   for (const part of parts(window.orderedIncrements(unique), live)) {
     await statements.upsertRollups(trx, part);
-    for (const row of part) if (row.dimension === 'total') totals.push(row);
+    for (const row of part) if (row.dimension === 'total' || row.dimension === 'qr') totals.push(row);
   }
   await statements.addAccountDays(trx, totals);
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdParams } from '../../shared/schemas/common.ts';
 import type { QrQuery } from '../../qr/qr-query.ts';
 import { shortUrl } from '../../shared/presenters/link-record.ts';
+import { withQrMark } from '../../../core/redirect/qr-mark.ts';
 import { API_QR_LOOK } from '../../qr/qr-options.ts';
 import type { ApiContext } from './context.ts';
 import { sendImage } from '../../shared/request/image-headers.ts';
@@ -10,7 +11,7 @@ import { sendImage } from '../../shared/request/image-headers.ts';
 export function qrHandler(ctx: ApiContext) {
   return async (request: FastifyRequest<{ Params: IdParams; Querystring: QrQuery }>, reply: FastifyReply) => {
     const view = await ctx.links.get(request.account.id, request.params.id);
-    const text = shortUrl(view, ctx.urls);
+    const text = withQrMark(shortUrl(view, ctx.urls));
     const { format, size, ecc, style } = request.query;
     const logo = request.query.logo ? await ctx.qrLogos.get(request.account.id, view.link.id) : null;
     const settings = { ...API_QR_LOOK, size, ecc, style, logo };

@@ -31,5 +31,17 @@ export const statsDocs: AreaDocs = {
         conversions: { summary: 'name=conversions: results per rule and split variant', value: CONVERSION_RESULTS },
       },
     },
+    'GET /api/v1/workspaces/{id}/stats': {
+      operationId: 'getWorkspaceStats',
+      summary: "Read a workspace's statistics across its links",
+      response: {
+        ...page('/api/v1/workspaces/7/stats', [
+          { value: 'Launch', count: 120 },
+          { value: 'Q3', count: 75 },
+          { value: null, count: 9 },
+        ]),
+        stats: { name: 'tags', from: '2026-03-01', to: '2026-03-07', timezone: 'UTC', total: 180 },
+      },
+    },
   },
 };

@@ -1,5 +1,6 @@
 import type { AccountsService } from '../../../core/accounts/accounts-service.ts';
 import type { AuditService } from '../../../core/audit/audit-service.ts';
+import type { WorkspaceStatsService } from '../../../core/analytics/workspace-stats-service.ts';
 import type { ConversionService } from '../../../core/conversions/conversion-service.ts';
 import type { IntegrationsService } from '../../../core/integrations/integrations-service.ts';
 import type { DomainsService } from '../../../core/domains/domains-service.ts';
@@ -49,6 +50,8 @@ export interface CoreServices {
   tags: TagsService;
   domains: DomainsService;
   stats: StatsService;
+  /** A workspace's numbers across its links (docs/design/statistics.md). */
+  workspaceStats: WorkspaceStatsService;
   /** Conversions and results per rule and variant (docs/design/rules.md). */
   conversions: ConversionService;
   /** Sales from Stripe and Shopify, recorded as conversions (docs/design/integrations.md). */

@@ -49,6 +49,7 @@ import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 import * as historyTagsAndDigests from './0047-history-tags-and-digests.ts';
 import * as integrations from './0048-integrations.ts';
 import * as webhookFormat from './0049-webhook-format.ts';
+import * as workspaceAnalytics from './0050-workspace-analytics.ts';
 import * as firstSteps from './0052-first-steps.ts';
 
 interface EngineMigration {
@@ -106,6 +107,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0047-history-tags-and-digests': historyTagsAndDigests,
   '0048-integrations': integrations,
   '0049-webhook-format': webhookFormat,
+  '0050-workspace-analytics': workspaceAnalytics,
   '0052-first-steps': firstSteps,
 };
 

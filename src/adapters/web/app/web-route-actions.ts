@@ -19,6 +19,7 @@ const SECTIONS: readonly (readonly [prefix: string, read: Action, write: Action]
   ['/links/utm-templates', 'links.read', 'links.write'],
   ['/links/tags', 'links.read', 'links.write'],
   ['/links', 'links.read', 'links.write'],
+  ['/dashboard/analytics', 'stats.read', 'stats.read'],
   ['/dashboard', 'links.read', 'links.write'],
   ['/pixels', 'pixels.read', 'pixels.write'],
   ['/spaces', 'spaces.read', 'spaces.write'],

@@ -2,6 +2,7 @@ import type { WebFeature } from './feature.ts';
 import { authPages } from './auth/auth-pages.ts';
 import { ssoPages } from './auth/sso-pages.ts';
 import { dashboardPages } from './dashboard/dashboard-page.ts';
+import { analyticsPages } from './analytics/analytics-pages.ts';
 import { linkListPages } from './links/link-list-pages.ts';
 import { linkFormPages } from './links/link-form-pages.ts';
 import { bulkShortenPages } from './links/bulk-shorten-pages.ts';
@@ -32,6 +33,7 @@ export const WEB_FEATURES: readonly WebFeature[] = [
   loginStepsPages,
   verifyEmailPages,
   dashboardPages,
+  analyticsPages,
   // /links/bulk and /links/new before /links/:id/…: static paths are matched first anyway, but
   // keeping them together reads as the route table it is.
   bulkShortenPages,

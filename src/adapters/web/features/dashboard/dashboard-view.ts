@@ -131,8 +131,8 @@ export function dashboardMain(view: View, data: DashboardData, values: PostedFor
 ${data.firstSteps ? firstSteps(view, data.firstSteps) : ''}
 ${quickShorten(view, data, values, errors)}
 ${totals(view, data)}
-${clicksChart(view, data)}
+<div id="dashboard-chart" data-live-refresh="chart" data-live-total="${data.clicks.total}">${clicksChart(view, data)}</div>
 ${linkTable(view, 'latest-title', d.latestTitle, data.latest, d.noLinks)}
-${linkTable(view, 'top-title', d.topTitle, data.top, d.noClicks)}
-<p><a href="/links">${d.allLinks}</a></p>`;
+<div id="dashboard-top" data-live-refresh="top" data-live-total="${data.clicks.total}">${linkTable(view, 'top-title', d.topTitle, data.top, d.noClicks)}</div>
+<p><a href="/links">${d.allLinks}</a>${view.can('stats.read') ? html` · <a href="/dashboard/analytics">${view.t.analytics.link}</a>` : ''}</p>`;
 }

@@ -9,6 +9,7 @@ import type { WebFeature } from '../feature.ts';
 import { valuesOfForm, type LinkFormValues } from './link-form-state.ts';
 import { previewOf } from './link-preview.ts';
 import { previewCard, type PreviewCard } from './link-preview-view.ts';
+import { withQrMark } from '../../../../core/redirect/qr-mark.ts';
 
 /** A thumbnail: the SVG scales, so its size only sets the markup's viewBox. */
 const THUMBNAIL = { size: 112, margin: 1, foreground: '#000000', background: '#ffffff' };
@@ -43,7 +44,9 @@ export async function previewCardFor(
   );
   const preview = previewOf(values, await baseOf(ctx, viewerOf(request).workspace.id, values, existing), visitor);
   const qrSvg =
-    preview.alias === null ? null : await ctx.qr.svg(`${preview.base}/${preview.alias}`, THUMBNAIL).catch(() => null);
+    preview.alias === null
+      ? null
+      : await ctx.qr.svg(withQrMark(`${preview.base}/${preview.alias}`), THUMBNAIL).catch(() => null);
   return { preview, qrSvg };
 }
 

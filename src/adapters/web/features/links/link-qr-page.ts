@@ -15,6 +15,7 @@ import { viewOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { HEX_COLOUR } from './qr-contrast.ts';
 import { qrPage, type QrSettings } from './link-qr-view.ts';
+import { withQrMark } from '../../../../core/redirect/qr-mark.ts';
 
 const Colour = (fallback: string) => Type.String({ pattern: HEX_COLOUR.source, default: fallback });
 
@@ -67,7 +68,7 @@ export async function sendQrPage(
   good: QrPageQuery | null = drawable(settings),
 ): Promise<FastifyReply> {
   const text = shortUrl(target.link, ctx.urls);
-  const svg = good ? await ctx.qr.svg(text, { ...good, logo: target.logo }) : null;
+  const svg = good ? await ctx.qr.svg(withQrMark(text), { ...good, logo: target.logo }) : null;
   const view = viewOf(request, reply, ctx.web.csrfSecret);
   const main = qrPage(view, {
     id: target.link.link.id,

@@ -12,6 +12,7 @@ import type { WebFeature } from '../feature.ts';
 import { QrPageQuery, sendQrPage, settingsOf } from './link-qr-page.ts';
 import { refuseBadParams } from './link-params.ts';
 import { linkQrLogoPages } from './link-qr-logo-pages.ts';
+import { withQrMark } from '../../../../core/redirect/qr-mark.ts';
 
 const routeOptions = {
   attachValidation: true,
@@ -44,7 +45,7 @@ export const linkQrPages: WebFeature = (web, ctx) => {
       await sendQrPage(ctx, request, reply, 422, { link, logo }, settingsOf(request.query), errors, null);
       return null;
     }
-    return { link, logo, text: shortUrl(link, ctx.urls), q: request.query as QrPageQuery };
+    return { link, logo, text: withQrMark(shortUrl(link, ctx.urls)), q: request.query as QrPageQuery };
   };
 
   web.get('/links/:id/qr', routeOptions, async (request, reply) => {

@@ -24,6 +24,7 @@ import { audit } from './audit.ts';
 import { integrations } from './integrations.ts';
 import { webhooks } from './webhooks.ts';
 import { privacy } from './privacy.ts';
+import { analytics } from './analytics.ts';
 
 /** English: the reference catalogue, one file per screen family. */
 export const en = {
@@ -53,4 +54,5 @@ export const en = {
   integrations,
   webhooks,
   privacy,
+  analytics,
 };
