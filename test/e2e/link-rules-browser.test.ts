@@ -67,7 +67,7 @@ onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true
     await page.getByRole('button', { name: 'Test this visitor' }).click();
     await page.getByRole('heading', { name: 'Where this visitor goes' }).waitFor();
     const result = page.locator('#test-result');
-    assert.match(await result.innerText(), /Redirected[\s\S]*\/us-iphone[\s\S]*Rule 0/);
+    assert.match(await result.innerText(), /Redirected[\s\S]*\/us-iphone[\s\S]*Rule 1/);
     assert.match(await result.innerText(), /country\s+US\s+Holds/);
     assert.equal(await page.getByLabel('Country (two-letter code)').inputValue(), 'us');
     assert.equal(await page.getByLabel('Operating system').inputValue(), 'iOS');

@@ -6,6 +6,7 @@ import { PLATFORMS } from '../../../../core/targeting/target.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, selectField, textArea, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
+import { ruleLabel, variantLabel } from '../../ui/rule-numbering.ts';
 
 /** The names the statistics record for the browsers a rule most often names. */
 const BROWSERS = [
@@ -119,7 +120,7 @@ function rowsTable(view: View, caption: string, rows: readonly PreviewRow[]): Ra
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
 <caption>${caption}</caption>
 <thead><tr><th scope="col">${t.destination}</th><th scope="col">${t.rule}</th><th scope="col" class="num">${t.clicks}</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr><td class="url">${r.url}</td><td>${r.rule === null ? t.noRule : t.ruleNumber(r.rule)}</td><td class="num">${view.fmt.number(r.clicks)}</td></tr>`)}</tbody>
+<tbody>${rows.map((r) => html`<tr><td class="url">${r.url}</td><td>${ruleLabel(t, r.rule)}</td><td class="num">${view.fmt.number(r.clicks)}</td></tr>`)}</tbody>
 </table></div>`;
 }
 
@@ -152,13 +153,13 @@ ${p.explained ? explained(view, p.explained) : ''}`;
 
 function explained(view: View, e: ExplainAnswer): RawHtml {
   const t = view.t.rules.test;
-  const decided = e.rule === null ? view.t.rules.noRule : view.t.rules.ruleNumber(e.rule);
+  const decided = ruleLabel(view.t.rules, e.rule, e.trace.find((s) => s.rule === e.rule)?.name);
   return html`<section class="rules-result" id="test-result" aria-labelledby="test-result-title">
 <h2 id="test-result-title" tabindex="-1">${t.resultTitle}</h2>
 <dl class="rules-outcome">
 <dt>${t.outcomes[e.outcome] ?? e.outcome}</dt>
 ${e.url !== null ? html`<dd><span>${t.to}:</span> <span class="url">${e.url}</span></dd>` : ''}
-<dd><span>${t.decidedBy}:</span> ${decided}${e.variant !== null ? ` (${e.variant + 1})` : ''}</dd>
+<dd><span>${t.decidedBy}:</span> ${decided}${e.variant !== null ? ` › ${variantLabel(view.t.rules, e.variant)}` : ''}</dd>
 <dd><span>${t.countsClick}:</span> ${e.countsClick ? t.yes : t.no}</dd>
 </dl>
 ${e.trace.length === 0 ? html`<p class="hint">${t.noRules}</p>` : html`<ol class="rules-trace" aria-label="${t.traceCaption}">${e.trace.map((r) => traceRule(view, r))}</ol>`}
@@ -167,7 +168,7 @@ ${e.trace.length === 0 ? html`<p class="hint">${t.noRules}</p>` : html`<ol class
 
 function traceRule(view: View, r: ExplainAnswer['trace'][number]): RawHtml {
   const t = view.t.rules.test;
-  const title = `${view.t.rules.ruleNumber(r.rule)}${r.name ? ` · ${r.name}` : ''}`;
+  const title = ruleLabel(view.t.rules, r.rule, r.name);
   return html`<li class="${r.matched ? 'rule-matched' : 'rule-missed'}"><p><strong>${title}</strong>: ${r.matched ? t.matched : t.notMatched}</p>
 ${
   r.conditions.length === 0

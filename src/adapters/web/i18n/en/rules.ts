@@ -30,8 +30,11 @@ export const rules = {
   destination: 'Destination',
   rule: 'Rule',
   clicks: 'Clicks',
-  noRule: 'None (the link’s URL)',
+  noRule: 'No rule (the link’s URL)',
+  /** Page numbers (ui/rule-numbering.ts): the API's index + 1. */
   ruleNumber: (n: number) => `Rule ${n}`,
+  variantNumber: (n: number) => `Variant ${n}`,
+  valueNumber: (n: number) => `value ${n}`,
   noClicks: 'No clicks in the last 30 days to replay.',
   test: {
     legend: 'Test a visitor',
