@@ -22,11 +22,11 @@ test('error paths read "Rule 1 › country › value 1"; other fields are left a
   assert.equal(pathLabel(t, 'rules'), 'Rules');
   assert.equal(pathLabel(t, 'country'), 'country');
   assert.equal(
-    pageMessage(t, 'rules.0.when.country.0', 'The rules.0.when.country.0 format is invalid.'),
+    pageMessage(t, 'The rules.0.when.country.0 format is invalid.'),
     'The Rule 1 › country › value 1 format is invalid.',
   );
   assert.equal(
-    pageMessage(t, 'rules.1.ios_url', 'The rules.1.ios url must be a valid URL.'),
-    'The Rule 2 › ios_url must be a valid URL.',
+    pageMessage(t, 'This rule never decides: rules.0 matches whenever it does.'),
+    'This rule never decides: Rule 1 matches whenever it does.',
   );
 });

@@ -37,8 +37,7 @@ export function pathLabel(t: Rules, path: string): string {
   return out.filter((p) => p !== 'when').join(' › ');
 }
 
-/** A fault's message with its path put the page's way ("The Rule 1 › country › value 1 format is invalid."). */
-export function pageMessage(t: Rules, path: string, message: string): string {
-  const label = pathLabel(t, path);
-  return label === path ? message : message.split(path.replace(/_/g, ' ')).join(label).split(path).join(label);
+/** A message with every rule path in it put the page's way ("The Rule 1 › country › value 1 format is invalid."). */
+export function pageMessage(t: Rules, message: string): string {
+  return message.replace(/\brules(?:\.[A-Za-z0-9_]+)+/g, (path) => pathLabel(t, path));
 }

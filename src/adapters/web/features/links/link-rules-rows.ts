@@ -35,6 +35,18 @@ export interface RuleRow {
   conditions: ConditionRow[];
 }
 
+/** The names the statistics record for the browsers a rule most often names. */
+export const RULE_BROWSERS = [
+  'Chrome',
+  'Mobile Safari',
+  'Safari',
+  'Firefox',
+  'Edge',
+  'Samsung Internet',
+  'Opera',
+  'Chrome WebView',
+];
+
 const LISTS: readonly ConditionName[] = ['country', 'language', 'referrer', 'ip'];
 export const PICKED: readonly ConditionName[] = ['os', 'browser', 'device'];
 

@@ -6,19 +6,10 @@ import { PLATFORMS } from '../../../../core/targeting/target.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, selectField, textArea, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
-import { ruleLabel, variantLabel } from '../../ui/rule-numbering.ts';
+import { pageMessage, ruleLabel, variantLabel } from '../../ui/rule-numbering.ts';
+import { RULE_BROWSERS, type RuleRow } from './link-rules-rows.ts';
+import { rulesBuilder } from './link-rules-builder-view.ts';
 
-/** The names the statistics record for the browsers a rule most often names. */
-const BROWSERS = [
-  'Chrome',
-  'Mobile Safari',
-  'Safari',
-  'Firefox',
-  'Edge',
-  'Samsung Internet',
-  'Opera',
-  'Chrome WebView',
-];
 
 /** The Test a visitor fields as typed (each kept on the round trip). */
 export interface VisitorFields {
@@ -52,20 +43,59 @@ export interface RulesPage {
   busy?: boolean;
   visitor: VisitorFields;
   explained?: ExplainAnswer | undefined;
+  /** The same rules as the builder's rows. */
+  rows: RuleRow[];
+  /** Which of the two posted (its faults go beside it; the other shows the same rules). */
+  editor: 'rows' | 'json';
 }
 
 export function rulesPage(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules;
-  // Every fault of a rule lands on the one box that holds them all.
-  const targets = Object.fromEntries(Object.keys(p.errors ?? {}).map((f) => [f, f.startsWith('rules') ? 'rules' : f]));
   return html`<h1>${t.pageTitle(p.shortUrl)}</h1>
 <p>${view.can('links.write') ? html`<a href="/links/${p.id}/edit">${t.backToLink}</a>` : html`<a href="/stats/${p.id}">${t.backToStats}</a>`}</p>
-${errorSummary(view, p.errors, targets)}
+${summary(view, p)}
 ${p.busy === true ? html`<p class="flash" role="alert">${t.previewBusy}</p>` : ''}
 <div class="rules-layout">
-${editor(view, p)}
+${editors(view, p)}
 ${p.preview ? previewSection(view, p.preview, p.confirm === true) : ''}
 ${testPanel(view, p)}
+</div>`;
+}
+
+/**
+ * The faults at the top, each linking to where it is shown: a rule's row in the builder, or the
+ * JSON box, which holds every rule. Paths read the page's way there ("Rule 1 › country").
+ */
+function summary(view: View, p: RulesPage): RawHtml {
+  const fields = Object.keys(p.errors ?? {});
+  const targets = Object.fromEntries(
+    fields.map((f) => {
+      const rule = /^rules\.(\d+)/.exec(f)?.[1];
+      if (!f.startsWith('rules')) return [f, f];
+      return [f, p.editor === 'rows' && rule !== undefined ? `rule[${rule}][name]` : 'rules'];
+    }),
+  );
+  const shown = Object.fromEntries(
+    Object.entries(p.errors ?? {}).map(([f, list]) => [f, list.map((m) => pageMessage(view.t.rules, m))]),
+  );
+  return errorSummary(view, p.errors ? shown : undefined, targets);
+}
+
+/** The builder, and the JSON box as its Advanced view: open when it was the one posted. */
+function editors(view: View, p: RulesPage): RawHtml {
+  if (!view.can('links.write')) return readOnlyRules(view, p);
+  const rowsPage = {
+    id: p.id,
+    rows: p.rows,
+    errors: p.editor === 'rows' ? p.errors : undefined,
+    warnings: p.warnings,
+    previewed: p.previewed,
+  };
+  return html`<div class="stack">
+${rulesBuilder(view, rowsPage)}
+<details class="rules-advanced"${p.editor === 'json' ? html` open` : ''}><summary>${view.t.rules.builder.advanced}</summary>
+${editor(view, { ...p, errors: p.editor === 'json' ? p.errors : undefined })}
+</details>
 </div>`;
 }
 
@@ -81,7 +111,6 @@ ${p.text.trim() === '' ? html`<p>${t.noRules}</p>` : html`<pre class="rules-text
 
 function editor(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules;
-  if (!view.can('links.write')) return readOnlyRules(view, p);
   const ruleErrors = Object.entries(p.errors ?? {}).filter(([f]) => f.startsWith('rules'));
   // The box shows its faults by path, since one box holds every rule.
   const boxErrors: FieldErrors =
@@ -90,6 +119,7 @@ function editor(view: View, p: RulesPage): RawHtml {
       : { rules: ruleErrors.flatMap(([f, list]) => list.map((m) => (f === 'rules' ? m : `${f}: ${m}`))) };
   return html`<form method="post" action="/links/${p.id}/rules" class="stack rules-form" novalidate>
 ${csrfField(view)}
+<input type="hidden" name="editor" value="json">
 <fieldset>
 <legend>${t.editorLegend}</legend>
 <p class="hint">${t.intro}</p>
@@ -141,7 +171,7 @@ function testPanel(view: View, p: RulesPage): RawHtml {
 ${textField({ name: 'country', label: t.country, value: v.country, errors, maxlength: 2, autocomplete: 'off' })}
 ${selectField({ name: 'os', label: t.os, options: choose(PLATFORMS), value: v.os, errors })}
 ${selectField({ name: 'device', label: t.device, options: choose(DEVICES), value: v.device, errors })}
-${selectField({ name: 'browser', label: t.browser, options: choose(BROWSERS), value: v.browser, errors })}
+${selectField({ name: 'browser', label: t.browser, options: choose(RULE_BROWSERS), value: v.browser, errors })}
 ${textField({ name: 'language', label: t.language, value: v.language, errors, maxlength: 256, autocomplete: 'off' })}
 ${textField({ name: 'referrer', label: t.referrer, value: v.referrer, errors, maxlength: 2048, inputmode: 'url', autocomplete: 'off' })}
 ${textField({ name: 'time', label: t.time, hint: t.timeHint(view.fmt.timeZone), type: 'datetime-local', value: v.time, errors })}
