@@ -6,7 +6,15 @@ import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, fieldId, selectField, textField } from '../../ui/components.ts';
 import { pageMessage, ruleLabel } from '../../ui/rule-numbering.ts';
 import type { View } from '../../app/view.ts';
-import { emptyCondition, emptyRule, emptyVariant, RULE_BROWSERS, type ConditionRow, type RuleRow, type VariantRow } from './link-rules-rows.ts';
+import {
+  emptyCondition,
+  emptyRule,
+  emptyVariant,
+  RULE_BROWSERS,
+  type ConditionRow,
+  type RuleRow,
+  type VariantRow,
+} from './link-rules-rows.ts';
 import { targetOptions } from './target-options.ts';
 
 export interface BuilderPage {
@@ -20,7 +28,8 @@ export interface BuilderPage {
 
 type Messages = ReadonlyArray<{ field: string; message: string }>;
 
-const ofRule = (list: Messages, i: number) => list.filter((m) => m.field === `rules.${i}` || m.field.startsWith(`rules.${i}.`));
+const ofRule = (list: Messages, i: number) =>
+  list.filter((m) => m.field === `rules.${i}` || m.field.startsWith(`rules.${i}.`));
 
 /** One button that changes the rows: a round trip without the script, in the page with it. */
 function rowButton(label: string, intent: string, aria: { now: string; template: string }, disabled = false): RawHtml {
@@ -146,7 +155,12 @@ ${rowButton(b.addCondition, `add-condition:${i}`, aria(b.addCondition), r.condit
 <fieldset class="rule-sends"><legend>${b.sends}</legend>
 <div class="rule-modes">${mode('url', b.modeUrl)}${mode('split', b.modeSplit)}</div>
 <div data-rb-mode="url">${textField({ name: `${base}[url]`, label: b.url, type: 'url', value: r.url, inputmode: 'url' })}</div>
-${splitSection(view, i, r, warnings.some((w) => w.field === `rules.${i}.split`))}
+${splitSection(
+  view,
+  i,
+  r,
+  warnings.some((w) => w.field === `rules.${i}.split`),
+)}
 </fieldset>
 <details class="rule-app-links"${r.ios_url !== '' || r.android_url !== '' ? html` open` : ''}><summary>${b.appLinks}</summary>
 ${textField({ name: `${base}[ios_url]`, label: b.iosUrl, value: r.ios_url, inputmode: 'url' })}
@@ -165,7 +179,8 @@ ${rowButton(b.removeRule, `remove-rule:${i}`, aria(b.removeRule))}
 function builderExtras(view: View, p: BuilderPage): RawHtml {
   const options = targetOptions(view.fmt.locale);
   const kinds = CONDITION_NAMES.map(
-    (k: ConditionName) => html`<template data-rb-kind="${k}">${kindFields(view, 'rule[0][c][0]', emptyCondition(k))}</template>`,
+    (k: ConditionName) =>
+      html`<template data-rb-kind="${k}">${kindFields(view, 'rule[0][c][0]', emptyCondition(k))}</template>`,
   );
   return html`<datalist id="rules-countries">${options.country.map((o) => html`<option value="${o.value}">${o.label}</option>`)}</datalist>
 <datalist id="rules-languages">${options.language.map((o) => html`<option value="${o.value}">${o.label}</option>`)}</datalist>

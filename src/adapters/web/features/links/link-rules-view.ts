@@ -10,7 +10,6 @@ import { pageMessage, ruleLabel, variantLabel } from '../../ui/rule-numbering.ts
 import { RULE_BROWSERS, type RuleRow } from './link-rules-rows.ts';
 import { rulesBuilder } from './link-rules-builder-view.ts';
 
-
 /** The Test a visitor fields as typed (each kept on the round trip). */
 export interface VisitorFields {
   country: string;
