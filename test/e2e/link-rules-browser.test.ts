@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { closeBrowser, newPage } from '../support/browser.ts';
 import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf } from '../support/web-browser.ts';
+import type { Page } from 'playwright-core';
 
 after(closeBrowser);
 
@@ -119,7 +120,7 @@ onEachEngineInBrowser('the rules page in a browser', { env: { TRUST_PROXY: 'true
   });
 
   /** Saves the builder's rules: the replay first, then Save again; the API reads them back. */
-  async function saveBuilder(page: import('playwright-core').Page) {
+  async function saveBuilder(page: Page) {
     const builder = page.locator('#rules-builder');
     await builder.getByRole('button', { name: 'Save rules' }).click();
     await page.getByText(/Press “Save rules” again/).waitFor();
