@@ -48,7 +48,7 @@ export const RULE_BROWSERS = [
 ];
 
 const LISTS: readonly ConditionName[] = ['country', 'language', 'referrer', 'ip'];
-export const PICKED: readonly ConditionName[] = ['os', 'browser', 'device'];
+const PICKED: readonly ConditionName[] = ['os', 'browser', 'device'];
 
 export const emptyCondition = (kind: ConditionName = 'country'): ConditionRow => ({
   kind,
