@@ -15,6 +15,9 @@ export interface ClickFacts {
   referrerHost: string | null;
   /** The minute of the click (epoch ms at its start), or null when the read did not group by time. */
   minute: number | null;
+  /** The rule and split variant the redirect recorded (migration 0033); null: none, or not recorded. */
+  rule?: number | null;
+  variant?: number | null;
   /** How many clicks share these facts. */
   count: number;
 }
@@ -53,18 +56,37 @@ export function needsTime(used: ReadonlySet<ConditionName>): boolean {
  * A rule list built for replaying stored clicks: each condition compiled by the redirect's own
  * builders (compile-conditions.ts), except those no click can answer, which never hold.
  * `fallback` is where a click no rule takes goes: the link's url, or its rotation's entries in equal parts.
+ * `recorded` is the rule list the clicks' stored rule and variant index (the link's current rules):
+ * a split in the same place with the same variants keeps the variant each click was sent to, as
+ * its sticky cookie would, rather than sharing the click by the weights again.
  */
 export function compileReplay(
   rules: readonly Rule[] | null,
   fallback: readonly string[],
+  recorded: readonly Rule[] | null = null,
 ): (click: ClickFacts) => ReplayedDecision {
   const none: ReplayedDecision = { rule: null, urls: fallback.map((url) => ({ url, share: 1 / fallback.length })) };
-  const compiled = (rules ?? []).map((rule) => ({ test: testOf(rule.when), urls: destinations(rule) }));
+  const compiled = (rules ?? []).map((rule, i) => ({
+    test: testOf(rule.when),
+    urls: destinations(rule),
+    sticky: sameSplit(rule, recorded?.[i]) ? rule.split! : undefined,
+  }));
   return (click) => {
     const facts = factsOf(click);
-    for (let i = 0; i < compiled.length; i++) if (compiled[i]!.test(facts)) return { rule: i, urls: compiled[i]!.urls };
+    for (let i = 0; i < compiled.length; i++) {
+      const c = compiled[i]!;
+      if (!c.test(facts)) continue;
+      const kept = click.rule === i && click.variant != null ? c.sticky?.[click.variant] : undefined;
+      return { rule: i, urls: kept === undefined ? c.urls : [{ url: kept.url, share: 1 }] };
+    }
     return none;
   };
+}
+
+/** Whether two rules hold the same split, variant for variant (what a visitor's recorded variant still names). */
+function sameSplit(rule: Rule, other: Rule | undefined): boolean {
+  if (rule.split === undefined || other?.split === undefined || rule.split.length !== other.split.length) return false;
+  return rule.split.every((v, i) => v.url === other.split![i]!.url && v.weight === other.split![i]!.weight);
 }
 
 function destinations(rule: Rule): ReplayedDecision['urls'] {

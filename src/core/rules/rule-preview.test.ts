@@ -123,3 +123,39 @@ test('the newest rows only: since says from when; bad input names its field; ano
   );
   await assert.rejects(service.preview('key:1', 11, 1, { rules: [] }), /link not found/);
 });
+
+test('a split replays the variant each click recorded, not a fresh draw; an edited split shares by weight', async () => {
+  const ab = [
+    { url: 'https://a.example/', weight: 50 },
+    { url: 'https://b.example/', weight: 50 },
+  ];
+  const rules = [{ name: null, when: {}, split: ab }];
+  // 60 real visits: A 47, B 13, as the redirect recorded them.
+  const { service } = previewOf({ rules }, [
+    group({ rule: 0, variant: 0, count: 47 }),
+    group({ rule: 0, variant: 1, count: 13 }),
+  ]);
+  const same = await service.preview('key:1', 10, 1, { rules });
+  const expected = [
+    { url: 'https://a.example/', rule: 0, clicks: 47 },
+    { url: 'https://b.example/', rule: 0, clicks: 13 },
+  ];
+  assert.deepEqual(same.current, expected);
+  assert.deepEqual(same.draft, expected);
+  assert.equal(same.changed, 0);
+  const reweighed = [
+    {
+      when: {},
+      split: [
+        { ...ab[0]!, weight: 75 },
+        { ...ab[1]!, weight: 25 },
+      ],
+    },
+  ];
+  const edited = await service.preview('key:1', 10, 1, { rules: reweighed });
+  assert.deepEqual(edited.current, expected, 'the current rules still read what happened');
+  assert.deepEqual(edited.draft, [
+    { url: 'https://a.example/', rule: 0, clicks: 45 },
+    { url: 'https://b.example/', rule: 0, clicks: 15 },
+  ]);
+});

@@ -95,8 +95,10 @@ export class RulePreview {
     const cut = await this.deps.clicks.newestFrom(link.id, span, PREVIEW_ROWS_MAX);
     const since = cut !== null && cut > span.from ? cut : null;
     const groups = this.deps.clicks.groups(link.id, { from: since ?? span.from, to }, needsTime(used));
-    const now = compileReplay(current, fallback);
-    const next = compileReplay(draft, [link.url]);
+    // The current rules decided these clicks: a split's recorded variants are read back, not drawn again.
+    const recorded = link.rules;
+    const now = compileReplay(current, fallback, recorded);
+    const next = compileReplay(draft, [link.url], recorded);
     const cur = new Tally();
     const dra = new Tally();
     let clicks = 0;

@@ -20,7 +20,7 @@ export function ruleWarnings(rules: readonly Rule[] | null): RuleWarning[] {
     if (earlier !== -1)
       out.push({
         field: at,
-        message: `This rule never decides: rule ${earlier} matches whenever it does and comes first.`,
+        message: `This rule never decides: rules.${earlier} matches whenever it does and comes first.`,
       });
     if (rule.split !== undefined) {
       const sum = rule.split.reduce((s, v) => s + v.weight, 0);

@@ -30,7 +30,17 @@ export class SqlReplayClickStore implements ReplayClickStore {
   }
 
   async *groups(linkId: number, span: ClickSpan, byMinute: boolean): AsyncGenerator<ClickFacts[]> {
-    const columns = ['country', 'platform', 'browser', 'device', 'language', 'referrer_host'] as const;
+    // With the rule and variant each click recorded, so the replay reads a split's real outcome.
+    const columns = [
+      'country',
+      'platform',
+      'browser',
+      'device',
+      'language',
+      'referrer_host',
+      'rule',
+      'variant',
+    ] as const;
     // `at` is an integer on both engines: the division truncates.
     const minute = byMinute
       ? sql<number | string | null>`${sql.ref('at')} / ${sql.lit(MINUTE_MS)}`
@@ -54,6 +64,8 @@ export class SqlReplayClickStore implements ReplayClickStore {
         device: known(r.device),
         language: known(r.language),
         referrerHost: known(r.referrer_host),
+        rule: r.rule ?? null,
+        variant: r.variant ?? null,
         minute: r.minute === null ? null : Number(r.minute) * MINUTE_MS,
         count: Number(r.count),
       }));

@@ -94,6 +94,8 @@ export interface TextFieldOptions extends FieldBase {
   min?: number;
   max?: number;
   maxlength?: number;
+  /** A <datalist>'s id: suggestions the field still lets one type past. */
+  list?: string;
   /** Shown and sent but not editable (an address an invitation fixed). */
   readonly?: boolean;
   /**
@@ -117,6 +119,7 @@ export function textField(o: TextFieldOptions): RawHtml {
     min: o.min ?? null,
     max: o.max ?? null,
     maxlength: o.maxlength ?? null,
+    list: o.list ?? null,
     readonly: o.readonly ?? false,
     ...validity(o, id, errors),
   })}>`;

@@ -5,6 +5,7 @@ import type { Rule } from '../../../../core/rules/rule.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { numberFormat } from '../../i18n/intl-formats.ts';
 import type { View } from '../../app/view.ts';
+import { ruleLabel, variantLabel } from '../../ui/rule-numbering.ts';
 
 type Viewer = Pick<View, 't' | 'fmt'>;
 
@@ -69,14 +70,14 @@ export function resultsTable(v: Viewer, rows: readonly VariantResult[], o: Resul
   const t = v.t.conversions;
   const c = t.columns;
   const percent = numberFormat(v.fmt.locale, { style: 'percent', maximumFractionDigits: 2 });
-  const ruleLabel = (r: VariantResult) => (r.rule === null ? t.noRule : t.rule(r.rule, o.rules[r.rule]?.name ?? ''));
+  const ruleOf = (r: VariantResult) => ruleLabel(v.t.rules, r.rule, r.rule === null ? null : o.rules[r.rule]?.name);
   const destination = (r: VariantResult) =>
     r.url === null
       ? html`<td class="muted">${t.gone}</td>`
       : html`<td class="conversions-url"><span title="${r.url}">${r.url}</span></td>`;
   const body = rows.map(
     (r) =>
-      html`<tr><th scope="row">${ruleLabel(r)}</th><td>${r.variant === null ? t.nothing : t.variant(r.variant)}</td>${o.destinations ? destination(r) : ''}<td class="num">${v.fmt.number(r.clicks)}</td><td>${conversionSums(v, r.conversions)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${pValue(r.p_value, t.nothing)}</td>${o.action ? html`<td class="conversions-action">${o.action.cell(r)}</td>` : ''}</tr>`,
+      html`<tr><th scope="row">${ruleOf(r)}</th><td>${r.variant === null ? t.nothing : variantLabel(v.t.rules, r.variant)}</td>${o.destinations ? destination(r) : ''}<td class="num">${v.fmt.number(r.clicks)}</td><td>${conversionSums(v, r.conversions)}</td><td class="num">${percent.format(r.rate)}</td><td class="num">${pValue(r.p_value, t.nothing)}</td>${o.action ? html`<td class="conversions-action">${o.action.cell(r)}</td>` : ''}</tr>`,
   );
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.caption}"><table class="conversions-table"><caption>${t.caption}</caption>
 <thead><tr><th scope="col">${c.rule}</th><th scope="col">${c.variant}</th>${o.destinations ? html`<th scope="col">${c.url}</th>` : ''}<th scope="col" class="num">${c.clicks}</th><th scope="col">${c.conversions}</th><th scope="col" class="num">${c.rate}</th><th scope="col" class="num">${c.pValue}</th>${o.action ? html`<th scope="col">${o.action.header}</th>` : ''}</tr></thead>

@@ -13,6 +13,7 @@ import { webActor } from '../../app/audit-actor.ts';
 import type { WebFeature } from '../feature.ts';
 import { refuseBadParams } from './link-params.ts';
 import { resultsTable } from './conversion-results-view.ts';
+import { pageNumber } from '../../ui/rule-numbering.ts';
 
 const numberOf = (source: unknown, name: string): number => {
   const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
@@ -82,7 +83,7 @@ function conversionsPage(
   const writes = v.can('links.write');
   const action = (r: VariantResult) =>
     r.rule !== null && r.variant !== null && rules[r.rule]?.split?.[r.variant] !== undefined
-      ? html`<form method="post" action="/links/${id}/conversions/winner">${csrfField(v)}<input type="hidden" name="rule" value="${String(r.rule)}"><input type="hidden" name="variant" value="${String(r.variant)}"><button type="submit" class="secondary">${t.choose(r.variant)}</button></form>`
+      ? html`<form method="post" action="/links/${id}/conversions/winner">${csrfField(v)}<input type="hidden" name="rule" value="${String(r.rule)}"><input type="hidden" name="variant" value="${String(r.variant)}"><button type="submit" class="secondary">${t.choose(pageNumber(r.variant))}</button></form>`
       : '';
   const table =
     rows.every((r) => r.clicks === 0 && Object.keys(r.conversions).length === 0) && rows.length <= 1

@@ -23,6 +23,8 @@ import type { WebFeature } from '../feature.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import { refuseBadParams } from './link-params.ts';
 import { rulesPage, VISITOR_FIELDS, type RulesPage, type VisitorFields } from './link-rules-view.ts';
+import { RULE_LIMITS } from '../../../../core/rules/rule.ts';
+import { applyRowAction, rowsOfForm, rowsToRules, rulesToRows, type RuleRow } from './link-rules-rows.ts';
 import { webActor } from '../../app/audit-actor.ts';
 
 const text = (source: unknown, name: string): string => {
@@ -41,7 +43,8 @@ function renderRules(
   ctx: WebContext,
   status: number,
   view: LinkView,
-  page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings'>,
+  page: Omit<RulesPage, 'id' | 'shortUrl' | 'targeting' | 'warnings' | 'rows' | 'editor'> &
+    Partial<Pick<RulesPage, 'rows' | 'editor'>>,
 ) {
   const v = viewOf(request, reply, ctx.web.csrfSecret);
   const url = shortUrl(view, ctx.urls);
@@ -51,6 +54,8 @@ function renderRules(
     shortUrl: url,
     targeting: view.link.rules === null && view.link.targetType !== 0,
     warnings: ruleWarnings(view.link.rules),
+    rows: page.rows ?? rulesToRows(view.link.rules),
+    editor: page.editor ?? 'rows',
   });
   return sendView(reply, status, appLayout(v, { title: v.t.rules.pageTitle(url), section: '/links', main }));
 }
@@ -71,16 +76,52 @@ async function showRules(request: FastifyRequest, reply: FastifyReply, ctx: WebC
   return renderRules(request, reply, ctx, 200, link, { text: storedText(link), visitor, explained });
 }
 
+/** What was posted: the builder's rows (as JSON for the core) or the JSON box's text. */
+interface Draft {
+  editor: 'rows' | 'json';
+  rules: string;
+  rows: RuleRow[];
+}
+
+/** The JSON box's text as rows when it reads as rules; else the stored rules' rows. */
+function rowsOfText(rules: string, link: LinkView): RuleRow[] {
+  try {
+    const parsed: unknown = rules.trim() === '' ? [] : JSON.parse(rules);
+    if (Array.isArray(parsed)) return rulesToRows(parsed);
+  } catch {
+    // Not rules the rows can show: the box keeps the text, the rows the stored rules.
+  }
+  return rulesToRows(link.link.rules);
+}
+
+function draftOf(body: unknown, link: LinkView): Draft {
+  if (text(body, 'editor') !== 'rows') {
+    const rules = text(body, 'rules');
+    return { editor: 'json', rules, rows: rowsOfText(rules, link) };
+  }
+  const rows = rowsOfForm(body && typeof body === 'object' ? (body as Record<string, unknown>) : {}, RULE_LIMITS);
+  return { editor: 'rows', rules: rows.length === 0 ? '' : JSON.stringify(rowsToRules(rows), null, 2), rows };
+}
+
 /** POST: saves rules whose replay was shown (or that did not change); else shows the replay first. */
 async function saveRules(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   refuseBadParams(request);
   const { workspace: account } = viewerOf(request);
   const id = (request.params as IdParams).id;
   const link = await ctx.links.get(account.id, id);
-  const rules = text(request.body, 'rules');
+  const draft = draftOf(request.body, link);
+  const { rules, editor } = draft;
   const visitor = visitorFieldsOf({});
-  const saving = text(request.body, 'intent') !== 'preview';
+  const intent = text(request.body, 'intent');
+  // A row button (Add rule, Move up …) changes the rows and saves nothing.
+  const moved = editor === 'rows' ? applyRowAction(draft.rows, intent) : null;
+  if (moved !== null) {
+    const movedText = moved.length === 0 ? '' : JSON.stringify(rowsToRules(moved), null, 2);
+    return renderRules(request, reply, ctx, 200, link, { text: movedText, visitor, rows: moved, editor });
+  }
+  const saving = intent !== 'preview';
   const unchanged = rules.trim() === storedText(link).trim();
+  const page = { text: rules, visitor, rows: draft.rows, editor };
   try {
     if (saving && (unchanged || text(request.body, 'previewed') === fingerprint(rules))) {
       await ctx.links.update(
@@ -100,8 +141,7 @@ async function saveRules(request: FastifyRequest, reply: FastifyReply, ctx: WebC
       days: PREVIEW_DAYS_DEFAULT,
     });
     return renderRules(request, reply, ctx, 200, link, {
-      text: rules,
-      visitor,
+      ...page,
       preview,
       previewed: fingerprint(rules),
       confirm: saving,
@@ -110,10 +150,10 @@ async function saveRules(request: FastifyRequest, reply: FastifyReply, ctx: WebC
     // A refused turn keeps the draft on its page, told to try again, not lost to an error page.
     if (error instanceof TooManyAttemptsError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
-      return renderRules(request, reply, ctx, 429, link, { text: rules, visitor, busy: true });
+      return renderRules(request, reply, ctx, 429, link, { ...page, busy: true });
     }
     if (!(error instanceof ValidationError)) throw error;
-    return renderRules(request, reply, ctx, 422, link, { text: rules, visitor, errors: error.fields });
+    return renderRules(request, reply, ctx, 422, link, { ...page, errors: error.fields });
   }
 }
 

@@ -6,18 +6,9 @@ import { PLATFORMS } from '../../../../core/targeting/target.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { csrfField, errorSummary, selectField, textArea, textField } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
-
-/** The names the statistics record for the browsers a rule most often names. */
-const BROWSERS = [
-  'Chrome',
-  'Mobile Safari',
-  'Safari',
-  'Firefox',
-  'Edge',
-  'Samsung Internet',
-  'Opera',
-  'Chrome WebView',
-];
+import { pageMessage, ruleLabel, variantLabel } from '../../ui/rule-numbering.ts';
+import { RULE_BROWSERS, type RuleRow } from './link-rules-rows.ts';
+import { rulesBuilder } from './link-rules-builder-view.ts';
 
 /** The Test a visitor fields as typed (each kept on the round trip). */
 export interface VisitorFields {
@@ -51,20 +42,59 @@ export interface RulesPage {
   busy?: boolean;
   visitor: VisitorFields;
   explained?: ExplainAnswer | undefined;
+  /** The same rules as the builder's rows. */
+  rows: RuleRow[];
+  /** Which of the two posted (its faults go beside it; the other shows the same rules). */
+  editor: 'rows' | 'json';
 }
 
 export function rulesPage(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules;
-  // Every fault of a rule lands on the one box that holds them all.
-  const targets = Object.fromEntries(Object.keys(p.errors ?? {}).map((f) => [f, f.startsWith('rules') ? 'rules' : f]));
   return html`<h1>${t.pageTitle(p.shortUrl)}</h1>
 <p>${view.can('links.write') ? html`<a href="/links/${p.id}/edit">${t.backToLink}</a>` : html`<a href="/stats/${p.id}">${t.backToStats}</a>`}</p>
-${errorSummary(view, p.errors, targets)}
+${summary(view, p)}
 ${p.busy === true ? html`<p class="flash" role="alert">${t.previewBusy}</p>` : ''}
 <div class="rules-layout">
-${editor(view, p)}
+${editors(view, p)}
 ${p.preview ? previewSection(view, p.preview, p.confirm === true) : ''}
 ${testPanel(view, p)}
+</div>`;
+}
+
+/**
+ * The faults at the top, each linking to where it is shown: a rule's row in the builder, or the
+ * JSON box, which holds every rule. Paths read the page's way there ("Rule 1 › country").
+ */
+function summary(view: View, p: RulesPage): RawHtml {
+  const fields = Object.keys(p.errors ?? {});
+  const targets = Object.fromEntries(
+    fields.map((f) => {
+      const rule = /^rules\.(\d+)/.exec(f)?.[1];
+      if (!f.startsWith('rules')) return [f, f];
+      return [f, p.editor === 'rows' && rule !== undefined ? `rule[${rule}][name]` : 'rules'];
+    }),
+  );
+  const shown = Object.fromEntries(
+    Object.entries(p.errors ?? {}).map(([f, list]) => [f, list.map((m) => pageMessage(view.t.rules, m))]),
+  );
+  return errorSummary(view, p.errors ? shown : undefined, targets);
+}
+
+/** The builder, and the JSON box as its Advanced view: open when it was the one posted. */
+function editors(view: View, p: RulesPage): RawHtml {
+  if (!view.can('links.write')) return readOnlyRules(view, p);
+  const rowsPage = {
+    id: p.id,
+    rows: p.rows,
+    errors: p.editor === 'rows' ? p.errors : undefined,
+    warnings: p.warnings,
+    previewed: p.previewed,
+  };
+  return html`<div class="stack">
+${rulesBuilder(view, rowsPage)}
+<details class="rules-advanced"${p.editor === 'json' ? html` open` : ''}><summary>${view.t.rules.builder.advanced}</summary>
+${editor(view, { ...p, errors: p.editor === 'json' ? p.errors : undefined })}
+</details>
 </div>`;
 }
 
@@ -80,7 +110,6 @@ ${p.text.trim() === '' ? html`<p>${t.noRules}</p>` : html`<pre class="rules-text
 
 function editor(view: View, p: RulesPage): RawHtml {
   const t = view.t.rules;
-  if (!view.can('links.write')) return readOnlyRules(view, p);
   const ruleErrors = Object.entries(p.errors ?? {}).filter(([f]) => f.startsWith('rules'));
   // The box shows its faults by path, since one box holds every rule.
   const boxErrors: FieldErrors =
@@ -89,6 +118,7 @@ function editor(view: View, p: RulesPage): RawHtml {
       : { rules: ruleErrors.flatMap(([f, list]) => list.map((m) => (f === 'rules' ? m : `${f}: ${m}`))) };
   return html`<form method="post" action="/links/${p.id}/rules" class="stack rules-form" novalidate>
 ${csrfField(view)}
+<input type="hidden" name="editor" value="json">
 <fieldset>
 <legend>${t.editorLegend}</legend>
 <p class="hint">${t.intro}</p>
@@ -119,7 +149,7 @@ function rowsTable(view: View, caption: string, rows: readonly PreviewRow[]): Ra
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
 <caption>${caption}</caption>
 <thead><tr><th scope="col">${t.destination}</th><th scope="col">${t.rule}</th><th scope="col" class="num">${t.clicks}</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr><td class="url">${r.url}</td><td>${r.rule === null ? t.noRule : t.ruleNumber(r.rule)}</td><td class="num">${view.fmt.number(r.clicks)}</td></tr>`)}</tbody>
+<tbody>${rows.map((r) => html`<tr><td class="url">${r.url}</td><td>${ruleLabel(t, r.rule)}</td><td class="num">${view.fmt.number(r.clicks)}</td></tr>`)}</tbody>
 </table></div>`;
 }
 
@@ -140,7 +170,7 @@ function testPanel(view: View, p: RulesPage): RawHtml {
 ${textField({ name: 'country', label: t.country, value: v.country, errors, maxlength: 2, autocomplete: 'off' })}
 ${selectField({ name: 'os', label: t.os, options: choose(PLATFORMS), value: v.os, errors })}
 ${selectField({ name: 'device', label: t.device, options: choose(DEVICES), value: v.device, errors })}
-${selectField({ name: 'browser', label: t.browser, options: choose(BROWSERS), value: v.browser, errors })}
+${selectField({ name: 'browser', label: t.browser, options: choose(RULE_BROWSERS), value: v.browser, errors })}
 ${textField({ name: 'language', label: t.language, value: v.language, errors, maxlength: 256, autocomplete: 'off' })}
 ${textField({ name: 'referrer', label: t.referrer, value: v.referrer, errors, maxlength: 2048, inputmode: 'url', autocomplete: 'off' })}
 ${textField({ name: 'time', label: t.time, hint: t.timeHint(view.fmt.timeZone), type: 'datetime-local', value: v.time, errors })}
@@ -152,13 +182,13 @@ ${p.explained ? explained(view, p.explained) : ''}`;
 
 function explained(view: View, e: ExplainAnswer): RawHtml {
   const t = view.t.rules.test;
-  const decided = e.rule === null ? view.t.rules.noRule : view.t.rules.ruleNumber(e.rule);
+  const decided = ruleLabel(view.t.rules, e.rule, e.trace.find((s) => s.rule === e.rule)?.name);
   return html`<section class="rules-result" id="test-result" aria-labelledby="test-result-title">
 <h2 id="test-result-title" tabindex="-1">${t.resultTitle}</h2>
 <dl class="rules-outcome">
 <dt>${t.outcomes[e.outcome] ?? e.outcome}</dt>
 ${e.url !== null ? html`<dd><span>${t.to}:</span> <span class="url">${e.url}</span></dd>` : ''}
-<dd><span>${t.decidedBy}:</span> ${decided}${e.variant !== null ? ` (${e.variant + 1})` : ''}</dd>
+<dd><span>${t.decidedBy}:</span> ${decided}${e.variant !== null ? ` › ${variantLabel(view.t.rules, e.variant)}` : ''}</dd>
 <dd><span>${t.countsClick}:</span> ${e.countsClick ? t.yes : t.no}</dd>
 </dl>
 ${e.trace.length === 0 ? html`<p class="hint">${t.noRules}</p>` : html`<ol class="rules-trace" aria-label="${t.traceCaption}">${e.trace.map((r) => traceRule(view, r))}</ol>`}
@@ -167,7 +197,7 @@ ${e.trace.length === 0 ? html`<p class="hint">${t.noRules}</p>` : html`<ol class
 
 function traceRule(view: View, r: ExplainAnswer['trace'][number]): RawHtml {
   const t = view.t.rules.test;
-  const title = `${view.t.rules.ruleNumber(r.rule)}${r.name ? ` · ${r.name}` : ''}`;
+  const title = ruleLabel(view.t.rules, r.rule, r.name);
   return html`<li class="${r.matched ? 'rule-matched' : 'rule-missed'}"><p><strong>${title}</strong>: ${r.matched ? t.matched : t.notMatched}</p>
 ${
   r.conditions.length === 0
