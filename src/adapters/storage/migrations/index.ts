@@ -49,6 +49,7 @@ import * as clickSpoolSegments from './0046-click-spool-segments.ts';
 import * as historyTagsAndDigests from './0047-history-tags-and-digests.ts';
 import * as integrations from './0048-integrations.ts';
 import * as webhookFormat from './0049-webhook-format.ts';
+import * as socialCards from './0051-social-cards.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -105,6 +106,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0047-history-tags-and-digests': historyTagsAndDigests,
   '0048-integrations': integrations,
   '0049-webhook-format': webhookFormat,
+  '0051-social-cards': socialCards,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
