@@ -129,6 +129,7 @@ export class MemoryLinkStore implements LinkStore {
   setPixelsMany = notUsed;
   deleteMany = notUsed;
   setTitle = notUsed;
+  setPageCard = notUsed;
 }
 
 export class MemorySpaceStore implements SpaceStore {
