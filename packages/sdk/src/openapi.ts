@@ -1043,6 +1043,11 @@ export interface operations {
                  *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
+                 *           "social_card": {
+                 *             "title": "Spring sale: half off everything",
+                 *             "description": "Until April 30, in every shop and online.",
+                 *             "image": "https://shop.example.com/img/spring-card.png"
+                 *           },
                  *           "space": 3,
                  *           "pixels": [
                  *             5
@@ -1074,6 +1079,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -1153,6 +1170,11 @@ export interface operations {
                  *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
+                 *           "social_card": {
+                 *             "title": "Spring sale: half off everything",
+                 *             "description": "Until April 30, in every shop and online.",
+                 *             "image": "https://shop.example.com/img/spring-card.png"
+                 *           },
                  *           "space": 3,
                  *           "pixels": [
                  *             5
@@ -1184,6 +1206,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -1276,6 +1310,16 @@ export interface operations {
                      *             "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *             "short_url": "https://lpx.example/spring",
                      *             "title": "Spring sale",
+                     *             "social_card": {
+                     *               "title": "Spring sale: half off everything",
+                     *               "description": "Until April 30, in every shop and online.",
+                     *               "image": "https://shop.example.com/img/spring-card.png"
+                     *             },
+                     *             "page_card": {
+                     *               "title": "Spring sale | Shop",
+                     *               "description": "Our spring sale.",
+                     *               "image": "https://shop.example.com/img/og.png"
+                     *             },
                      *             "target_type": 1,
                      *             "country_target": [
                      *               {
@@ -1348,6 +1392,24 @@ export interface operations {
                                 /** @description Absolute short URL */
                                 short_url: string;
                                 title: string | null;
+                                /**
+                                 * SocialCard
+                                 * @description The link's own preview card, or null: unfurlers are shown the defaults
+                                 */
+                                social_card: {
+                                    title: string | null;
+                                    description: string | null;
+                                    image: string | null;
+                                } | null;
+                                /**
+                                 * PageCard
+                                 * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                                 */
+                                page_card: {
+                                    title: string | null;
+                                    description: string | null;
+                                    image: string | null;
+                                } | null;
                                 target_type: number;
                                 country_target: {
                                     key: string;
@@ -5497,6 +5559,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -5564,6 +5636,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -6022,6 +6112,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -6115,6 +6217,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -6724,6 +6838,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -6791,6 +6915,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -10145,6 +10287,16 @@ export interface operations {
                      *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *           "short_url": "https://lpx.example/spring",
                      *           "title": "Spring sale",
+                     *           "social_card": {
+                     *             "title": "Spring sale: half off everything",
+                     *             "description": "Until April 30, in every shop and online.",
+                     *             "image": "https://shop.example.com/img/spring-card.png"
+                     *           },
+                     *           "page_card": {
+                     *             "title": "Spring sale | Shop",
+                     *             "description": "Our spring sale.",
+                     *             "image": "https://shop.example.com/img/og.png"
+                     *           },
                      *           "target_type": 1,
                      *           "country_target": [
                      *             {
@@ -10226,6 +10378,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -10500,6 +10670,11 @@ export interface operations {
                  *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
+                 *       "social_card": {
+                 *         "title": "Spring sale: half off everything",
+                 *         "description": "Until April 30, in every shop and online.",
+                 *         "image": "https://shop.example.com/img/spring-card.png"
+                 *       },
                  *       "space": 3,
                  *       "pixels": [
                  *         5
@@ -10527,6 +10702,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -10603,6 +10790,11 @@ export interface operations {
                  *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
+                 *       "social_card": {
+                 *         "title": "Spring sale: half off everything",
+                 *         "description": "Until April 30, in every shop and online.",
+                 *         "image": "https://shop.example.com/img/spring-card.png"
+                 *       },
                  *       "space": 3,
                  *       "pixels": [
                  *         5
@@ -10630,6 +10822,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -10718,6 +10922,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -10785,6 +10999,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -11061,6 +11293,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -11127,6 +11369,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -11399,6 +11659,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -11485,6 +11757,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -11573,6 +11857,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -11640,6 +11934,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -12040,6 +12352,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -12126,6 +12450,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -12214,6 +12550,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -12281,6 +12627,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -16325,6 +16689,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -16391,6 +16765,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;

@@ -17,6 +17,7 @@ import type { LinkFormValues, TypedSecrets } from './link-form-state.ts';
 import { targetingSection } from './link-targeting-view.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 import { tagsField } from './link-tags-field.ts';
+import { socialCardSection } from './link-social-card-field.ts';
 import { destinationPanel } from './link-health-view.ts';
 import { utmBuilder } from '../utm/utm-builder-view.ts';
 import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
@@ -56,6 +57,7 @@ const FORM_ORDER = [
   'expiration_url',
   'ios_url',
   'android_url',
+  'social_card',
   'target_type',
   'country',
   'platform',
@@ -246,6 +248,7 @@ ${organise(view, p)}
 ${protection(view, p)}
 ${expiration(view, p)}
 ${appLinks(view, p)}
+${socialCardSection(view, { values: p.values.social_card, errors: p.errors, existing: p.existing?.view, title: p.values.title })}
 ${targetingSection(view, action, p.values, p.errors)}
 <div class="actions"><button type="submit">${submit}</button> <a href="/links">${view.t.common.cancel}</a></div>
 </form>
