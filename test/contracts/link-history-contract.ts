@@ -23,6 +23,7 @@ const state = (url: string): LinkState => ({
   alias: 'a',
   url,
   title: null,
+  socialCard: null,
   targetType: 0,
   targets: { country: null, platform: null, language: null, rotation: null },
   rules: null,

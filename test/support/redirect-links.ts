@@ -15,6 +15,7 @@ export function aRedirectLink(fields: Partial<RedirectLink> = {}): RedirectLink 
     alias: 'hello',
     url: 'https://example.com/',
     title: null,
+    card: null,
     rules: compileTargeting(TargetType.None, emptyTargets()),
     iosUrl: null,
     androidUrl: null,

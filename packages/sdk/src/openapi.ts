@@ -1063,6 +1063,11 @@ export interface operations {
                  *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
+                 *           "social_card": {
+                 *             "title": "Spring sale: half off everything",
+                 *             "description": "Until April 30, in every shop and online.",
+                 *             "image": "https://shop.example.com/img/spring-card.png"
+                 *           },
                  *           "space": 3,
                  *           "pixels": [
                  *             5
@@ -1094,6 +1099,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -1173,6 +1190,11 @@ export interface operations {
                  *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *           "alias": "spring",
                  *           "title": "Spring sale",
+                 *           "social_card": {
+                 *             "title": "Spring sale: half off everything",
+                 *             "description": "Until April 30, in every shop and online.",
+                 *             "image": "https://shop.example.com/img/spring-card.png"
+                 *           },
                  *           "space": 3,
                  *           "pixels": [
                  *             5
@@ -1204,6 +1226,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -1296,6 +1330,16 @@ export interface operations {
                      *             "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *             "short_url": "https://lpx.example/spring",
                      *             "title": "Spring sale",
+                     *             "social_card": {
+                     *               "title": "Spring sale: half off everything",
+                     *               "description": "Until April 30, in every shop and online.",
+                     *               "image": "https://shop.example.com/img/spring-card.png"
+                     *             },
+                     *             "page_card": {
+                     *               "title": "Spring sale | Shop",
+                     *               "description": "Our spring sale.",
+                     *               "image": "https://shop.example.com/img/og.png"
+                     *             },
                      *             "target_type": 1,
                      *             "country_target": [
                      *               {
@@ -1368,6 +1412,24 @@ export interface operations {
                                 /** @description Absolute short URL */
                                 short_url: string;
                                 title: string | null;
+                                /**
+                                 * SocialCard
+                                 * @description The link's own preview card, or null: unfurlers are shown the defaults
+                                 */
+                                social_card: {
+                                    title: string | null;
+                                    description: string | null;
+                                    image: string | null;
+                                } | null;
+                                /**
+                                 * PageCard
+                                 * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                                 */
+                                page_card: {
+                                    title: string | null;
+                                    description: string | null;
+                                    image: string | null;
+                                } | null;
                                 target_type: number;
                                 country_target: {
                                     key: string;
@@ -5517,6 +5579,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -5584,6 +5656,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -6042,6 +6132,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -6135,6 +6237,18 @@ export interface operations {
                         alias?: string | null;
                         /** @description Fetched from the destination when absent */
                         title?: string | null;
+                        /**
+                         * SocialCardInput
+                         * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                         */
+                        social_card?: {
+                            /** @description Default: the link's title, else the destination's og:title */
+                            title?: string | null;
+                            /** @description Default: the destination's og:description */
+                            description?: string | null;
+                            /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                            image?: string | null;
+                        } | null;
                         /** @description Visitors must enter it before being redirected */
                         password?: string | null;
                         /** @description Id of one of the account's spaces */
@@ -6744,6 +6858,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -6811,6 +6935,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -10405,6 +10547,16 @@ export interface operations {
                      *           "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *           "short_url": "https://lpx.example/spring",
                      *           "title": "Spring sale",
+                     *           "social_card": {
+                     *             "title": "Spring sale: half off everything",
+                     *             "description": "Until April 30, in every shop and online.",
+                     *             "image": "https://shop.example.com/img/spring-card.png"
+                     *           },
+                     *           "page_card": {
+                     *             "title": "Spring sale | Shop",
+                     *             "description": "Our spring sale.",
+                     *             "image": "https://shop.example.com/img/og.png"
+                     *           },
                      *           "target_type": 1,
                      *           "country_target": [
                      *             {
@@ -10486,6 +10638,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -10760,6 +10930,11 @@ export interface operations {
                  *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
+                 *       "social_card": {
+                 *         "title": "Spring sale: half off everything",
+                 *         "description": "Until April 30, in every shop and online.",
+                 *         "image": "https://shop.example.com/img/spring-card.png"
+                 *       },
                  *       "space": 3,
                  *       "pixels": [
                  *         5
@@ -10787,6 +10962,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -10863,6 +11050,11 @@ export interface operations {
                  *       "url": "https://shop.example.com/sale?utm_source=newsletter",
                  *       "alias": "spring",
                  *       "title": "Spring sale",
+                 *       "social_card": {
+                 *         "title": "Spring sale: half off everything",
+                 *         "description": "Until April 30, in every shop and online.",
+                 *         "image": "https://shop.example.com/img/spring-card.png"
+                 *       },
                  *       "space": 3,
                  *       "pixels": [
                  *         5
@@ -10890,6 +11082,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -10978,6 +11182,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -11045,6 +11259,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -11321,6 +11553,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -11387,6 +11629,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -11659,6 +11919,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -11745,6 +12017,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -11833,6 +12117,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -11900,6 +12194,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -12300,6 +12612,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -12386,6 +12710,18 @@ export interface operations {
                     alias?: string | null;
                     /** @description Fetched from the destination when absent */
                     title?: string | null;
+                    /**
+                     * SocialCardInput
+                     * @description What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole
+                     */
+                    social_card?: {
+                        /** @description Default: the link's title, else the destination's og:title */
+                        title?: string | null;
+                        /** @description Default: the destination's og:description */
+                        description?: string | null;
+                        /** @description An https URL; default: the destination's og:image. The web form also takes an upload */
+                        image?: string | null;
+                    } | null;
                     /** @description Visitors must enter it before being redirected */
                     password?: string | null;
                     /** @description Id of one of the account's spaces */
@@ -12474,6 +12810,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -12541,6 +12887,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;
@@ -16585,6 +16949,16 @@ export interface operations {
                      *         "url": "https://shop.example.com/sale?utm_source=newsletter",
                      *         "short_url": "https://lpx.example/spring",
                      *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://shop.example.com/img/spring-card.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
                      *         "target_type": 1,
                      *         "country_target": [
                      *           {
@@ -16651,6 +17025,24 @@ export interface operations {
                             /** @description Absolute short URL */
                             short_url: string;
                             title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
                             target_type: number;
                             country_target: {
                                 key: string;

@@ -42,6 +42,7 @@ function fromRecord(
       ios_url: str(r.ios_url) || undefined,
       android_url: str(r.android_url) || undefined,
       track_conversions: int('track_conversions', str(r.track_conversions)),
+      social_card: socialCardOf(r.social_card),
     },
     { password: truthy(r.password), privacyPassword: truthy(r.privacy_password) },
     notes,
@@ -64,6 +65,17 @@ function ownRules(r: Record<string, unknown>): { rules?: unknown } {
   const rules = typeof r.rules === 'string' ? (r.rules.trim() === '' ? undefined : r.rules) : r.rules;
   if (rules === undefined || rules === null || str(r.target_type) !== '0') return {};
   return { rules };
+}
+
+/** The card as a record holds it, or as the CSV's JSON text; absent from older files: left unsent. */
+function socialCardOf(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  if (v.trim() === '') return undefined;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v; // the core names social_card as invalid
+  }
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? undefined : JSON.stringify(v));

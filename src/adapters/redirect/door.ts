@@ -103,11 +103,12 @@ export function fastVisit(ctx: RedirectContext, options: FastVisitOptions): Fast
       return null;
     if (!options.open()) return null;
     const started = meter === null ? 0 : performance.now();
-    const link = links.peek(hostnameOf(requestHost(req, trust)), alias);
+    const host = requestHost(req, trust);
+    const link = links.peek(hostnameOf(host), alias);
     // Unknown or not cached: the route reads the database and renders the not-found page.
     if (!link) return null;
 
-    const input: VisitInput = { method, url, ip: clientAddress(req, trust), headers: req.headers };
+    const input: VisitInput = { method, url, ip: clientAddress(req, trust), headers: req.headers, host };
     if (meter === null) return visitAnswer(ctx, link, input);
     let answer: Answer | Promise<Answer>;
     try {

@@ -119,3 +119,49 @@ test('a link nobody has: the custom domain not-found page if it has one, else li
     location: 'https://example.com/404',
   });
 });
+
+const CARD = { title: 'Spring <sale>', description: null, image: 'https://cdn.example/a.png' };
+const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
+
+test('a link with a card: an unfurler gets the card page, counted as a bot; a browser the redirect', () => {
+  const { ctx, clicks } = setup();
+  const link = aRedirectLink({ card: CARD, alias: 'sale' });
+  const card = settled(visitAnswer(ctx, link, input('/sale', { 'user-agent': SLACK })));
+  assert.equal(card.kind, 'page');
+  assert.equal(card.status, 200);
+  assert.ok(
+    card.kind === 'page' && card.page.html.includes('<meta property="og:title" content="Spring &lt;sale&gt;">'),
+  );
+  assert.ok(
+    card.kind === 'page' && card.page.html.includes('content="http://short.test/sale"'),
+    'og:url: the short URL',
+  );
+  assert.deepEqual(
+    clicks.map((c) => c.isBot),
+    [true],
+  );
+  const person = settled(visitAnswer(ctx, link, input('/sale')));
+  assert.equal(person.kind, 'redirect');
+  assert.deepEqual(
+    clicks.map((c) => c.isBot),
+    [true, false],
+  );
+});
+
+test('a custom domain link: og:url on the host it was reached by', () => {
+  const { ctx } = setup();
+  const link = aRedirectLink({ card: CARD, alias: 'x', domainId: 3 });
+  const answer = settled(
+    visitAnswer(ctx, link, { ...input('/x', { 'user-agent': SLACK }), host: 'Go.Brand.test:8443' }),
+  );
+  assert.ok(answer.kind === 'page' && answer.page.html.includes('content="https://go.brand.test/x"'));
+});
+
+test('no card for a disabled or expired link, nor for a link without one', () => {
+  const { ctx } = setup();
+  const ua = { 'user-agent': SLACK };
+  assert.equal(settled(visitAnswer(ctx, aRedirectLink({ card: CARD, disabled: true }), input('/go', ua))).status, 404);
+  const expired = aRedirectLink({ card: CARD, expirationClicks: 1, clicks: 1 });
+  assert.equal(settled(visitAnswer(ctx, expired, input('/go', ua))).status, 410);
+  assert.equal(settled(visitAnswer(ctx, aRedirectLink(), input('/go', ua))).kind, 'redirect');
+});

@@ -12,6 +12,9 @@ import { renderPixelRedirect } from './pages/pixel-redirect.ts';
 import { first, visitorFrom, type RequestHeaders } from '../ua/visitor-from-request.ts';
 import { consentCookie, consentOf, readCookies, ruleCookie, ruleCookieOf } from './cookies.ts';
 import type { Answer } from './answer.ts';
+import { renderSocialCard } from './pages/social-card.ts';
+import { isUnfurler } from '../ua/unfurler.ts';
+import { hostnameOf } from '../shared/request/client-address.ts';
 import { privacyUrlOf, type RedirectContext } from './visit-context.ts';
 
 /** What a visit reads of its request, whichever way it came in (node:http's request, or Fastify's, which is one as it is). */
@@ -22,6 +25,8 @@ export interface VisitInput {
   /** The client address, TRUST_PROXY applied. */
   ip: string;
   headers: RequestHeaders;
+  /** The host the link was found by (TRUST_PROXY applied); absent: the Host header. For a card's short URL. */
+  host?: string;
 }
 
 /** What a visitor just posted on the link's own page (docs/api.md §7): a consent answer, or a password that was right. */
@@ -63,18 +68,31 @@ export function visitAnswer(
     link.passwordHash === null && link.pixels.length === 0 && form === null
       ? NO_ACCESS[ctx.options.consentMode]
       : accessOf(ctx, link, input, form);
+  const userAgent = first(input.headers['user-agent']) ?? '';
+  // Only a link with a card asks whether an unfurler is visiting: every other visit pays nothing.
+  const cardUrl = link.card !== null && isUnfurler(userAgent) ? shortUrlOf(ctx, link, input) : null;
   const request: VisitRequest = {
     method: input.method,
     query: queryOf(input.url),
     address: input.ip,
-    userAgent: first(input.headers['user-agent']) ?? '',
+    userAgent,
     // The Cookie header is read only for links whose rules remember a visitor.
     ruleCookie: link.rules.usesCookie ? ruleCookieOf(link, first(input.headers.cookie)) : undefined,
   };
-  const result = visit(ctx, link, visitorFrom(input, { countries: ctx.countries }), request, access);
+  let visitor = visitorFrom(input, { countries: ctx.countries });
+  // An unfurler's fetch is counted apart with the bots, never as a click.
+  if (cardUrl !== null && !visitor.isBot) visitor = { ...visitor, isBot: true };
+  const result = visit(ctx, link, visitor, request, access);
   return result instanceof Promise
-    ? result.then((r) => answerOf(ctx, link, r, form))
-    : answerOf(ctx, link, result, form);
+    ? result.then((r) => answerOf(ctx, link, r, form, cardUrl))
+    : answerOf(ctx, link, result, form, cardUrl);
+}
+
+/** The link's short URL as the visit reached it: APP_URL's for a default-domain link, else its domain's. */
+function shortUrlOf(ctx: RedirectContext, link: RedirectLink, input: VisitInput): string {
+  if (link.domainId === null) return `${ctx.options.appUrl}/${link.alias}`;
+  const host = hostnameOf(input.host ?? first(input.headers.host) ?? '');
+  return `${ctx.options.domainScheme}://${host}/${link.alias}`;
 }
 
 /** A link no host knows: the custom domain's not-found page if it has one, else linkpix's. */
@@ -97,7 +115,16 @@ function queryOf(url: string): string {
  * a POST), or when an app's custom scheme is opened with the web URL to fall back to. A nonce
  * only for a page: a plain redirect has no use for 16 random bytes.
  */
-function answerOf(ctx: RedirectContext, link: RedirectLink, result: VisitResult, form: PostedForm | null): Answer {
+function answerOf(
+  ctx: RedirectContext,
+  link: RedirectLink,
+  result: VisitResult,
+  form: PostedForm | null,
+  cardUrl: string | null,
+): Answer {
+  // An unfurler of a link that would go on gets its card; a disabled, expired or locked one does not.
+  if (result.kind === 'go' && cardUrl !== null && link.card !== null)
+    return { kind: 'page', status: 200, page: renderSocialCard({ card: link.card, shortUrl: cardUrl }) };
   let answer: Answer;
   switch (result.kind) {
     case 'disabled':

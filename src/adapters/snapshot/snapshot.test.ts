@@ -30,6 +30,7 @@ function row(id: number, alias: string, host: string | null = null): SnapshotRow
       alias,
       url: `https://example.com/${alias}`,
       title: null,
+      card: null,
       ruleSource: {
         rules: null,
         targetType: TargetType.None,

@@ -148,6 +148,9 @@ export interface LinksTable {
   /** App links (migration 0028): docs/design/rules.md. */
   ios_url: string | null;
   android_url: string | null;
+  /** A link preview's card and the destination's og: tags, JSON (migration 0051, docs/design/social-cards.md). */
+  social_card: string | null;
+  page_card: string | null;
   /** 1: the redirect adds a signed click id to the destination (migration 0033, docs/design/rules.md). */
   track_conversions: Generated<number>;
   last_rotation: Generated<number>;
@@ -363,6 +366,14 @@ export interface LinkQrLogosTable {
   created_at: number;
 }
 
+/** A link preview's uploaded image (migration 0051): a PNG or JPEG as read and re-encoded in the image thread. */
+export interface LinkCardImagesTable {
+  link_id: number;
+  type: 'png' | 'jpeg';
+  bytes: Uint8Array;
+  created_at: number;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -481,6 +492,7 @@ export interface Database {
   import_person_leases: ImportPersonLeasesTable;
   utm_templates: UtmTemplatesTable;
   link_qr_logos: LinkQrLogosTable;
+  link_card_images: LinkCardImagesTable;
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;

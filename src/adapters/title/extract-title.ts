@@ -1,4 +1,7 @@
 import { Parser } from 'htmlparser2';
+import type { PageFacts } from '../../core/links/title-fetcher.ts';
+import { cardOrNull, isCardImageUrl, SOCIAL_CARD_LIMITS, type SocialCard } from '../../core/links/social-card.ts';
+import { URL_MAX_LENGTH } from '../../core/links/url-policy.ts';
 
 const MAX_TITLE_LENGTH = 255;
 
@@ -19,11 +22,16 @@ export class TitleScanner {
   private inTitle = false;
   private text = '';
   private found: string | null = null;
+  private head = true;
+  /** The og: properties a link preview reads, first of each, as the page wrote them. */
+  readonly og: { title?: string; description?: string; image?: string } = {};
 
   constructor() {
     this.parser = new Parser(
       {
-        onopentag: (name) => {
+        onopentag: (name, attributes) => {
+          if (name === 'body') this.head = false;
+          else if (name === 'meta' && this.outside === 0) this.readMeta(attributes);
           if (NOT_THE_DOCUMENT.has(name)) this.outside++;
           else if (name === 'title' && this.outside === 0 && this.found === null) this.inTitle = true;
         },
@@ -31,6 +39,7 @@ export class TitleScanner {
           if (this.inTitle) this.text += text;
         },
         onclosetag: (name, isImplied) => {
+          if (name === 'head') this.head = false;
           if (NOT_THE_DOCUMENT.has(name)) this.outside = Math.max(0, this.outside - 1);
           else if (name === 'title' && this.inTitle) {
             this.inTitle = false;
@@ -49,6 +58,20 @@ export class TitleScanner {
     return this.found !== null;
   }
 
+  /** Reads the next piece, to the end of the head (where og: tags are); true once it has ended. */
+  writeHead(html: string): boolean {
+    if (this.head) this.parser.write(html);
+    return !this.head;
+  }
+
+  private readMeta(attributes: Record<string, string>): void {
+    const property = (attributes.property ?? attributes.name ?? '').toLowerCase();
+    if (!property.startsWith('og:')) return;
+    const key = property.slice(3);
+    if ((key === 'title' || key === 'description' || key === 'image') && this.og[key] === undefined)
+      this.og[key] = attributes.content ?? '';
+  }
+
   /** The title's raw text once complete, else null. */
   get title(): string | null {
     return this.found;
@@ -62,15 +85,43 @@ export class TitleScanner {
 export function extractTitle(html: string): string | null {
   const scanner = new TitleScanner();
   scanner.write(html);
-  const raw = scanner.title;
-  if (raw === null) return null;
+  return cleanText(scanner.title ?? undefined, MAX_TITLE_LENGTH);
+}
+
+/**
+ * The title and og: tags of a page read to the end of its head (`scanner` fed with writeHead);
+ * og:image resolved against the page's URL, and kept only when https (what a card may name).
+ */
+export function pageFactsOf(scanner: TitleScanner, pageUrl: string): PageFacts {
+  const og = scanner.og;
+  let image: string | null = null;
+  const raw = cleanText(og.image, URL_MAX_LENGTH + 1); // one past: too long, then refused, never cut
+  if (raw !== null) {
+    try {
+      const resolved = new URL(raw, pageUrl).href;
+      if (isCardImageUrl(resolved)) image = resolved;
+    } catch {
+      image = null;
+    }
+  }
+  const card: SocialCard = {
+    title: cleanText(og.title, SOCIAL_CARD_LIMITS.titleMax),
+    description: cleanText(og.description, SOCIAL_CARD_LIMITS.descriptionMax),
+    image,
+  };
+  return { title: cleanText(scanner.title ?? undefined, MAX_TITLE_LENGTH), card: cardOrNull(card) };
+}
+
+/** A title's or meta tag's text for display, or null when blank. */
+function cleanText(raw: string | undefined, max: number): string | null {
+  if (raw === undefined) return null;
+  // Control characters (C0, C1, DEL) would survive into storage and UIs invisibly.
   const text = raw
-    // Control characters would survive into storage and UIs invisibly.
-    .replace(/\p{Cc}/gu, ' ') // the C0 and C1 controls and DEL
+    .replace(/\p{Cc}/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (text === '') return null;
   // Count code points, not UTF-16 units, so an emoji is never cut in half.
   const chars = Array.from(text);
-  return chars.length <= MAX_TITLE_LENGTH ? text : chars.slice(0, MAX_TITLE_LENGTH).join('').trimEnd();
+  return chars.length <= max ? text : chars.slice(0, max).join('').trimEnd();
 }

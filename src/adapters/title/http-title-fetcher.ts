@@ -3,10 +3,10 @@ import { isIP, type LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { TitleFetcher } from '../../core/links/title-fetcher.ts';
+import type { PageFacts, TitleFetcher } from '../../core/links/title-fetcher.ts';
 import { guardedLookup, isPublicAddress } from '../shared/outbound/address-policy.ts';
 import { decodePage } from './decode-page.ts';
-import { extractTitle, TitleScanner } from './extract-title.ts';
+import { extractTitle, pageFactsOf, TitleScanner } from './extract-title.ts';
 
 export interface HttpTitleFetcherOptions {
   /** Lets the fetcher reach loopback, private and other non-public addresses. */
@@ -53,6 +53,21 @@ export class HttpTitleFetcher implements TitleFetcher {
   }
 
   async fetchTitle(url: string): Promise<string | null> {
+    const page = await this.fetchHead(url, false);
+    return page && extractTitle(decodePage(page.body, page.contentType));
+  }
+
+  /** The title and og: tags, read to the end of the page's head (docs/design/social-cards.md). */
+  async fetchPage(url: string): Promise<PageFacts | null> {
+    const page = await this.fetchHead(url, true);
+    if (page === null) return null;
+    const scanner = new TitleScanner();
+    scanner.writeHead(decodePage(page.body, page.contentType));
+    return pageFactsOf(scanner, page.url);
+  }
+
+  /** The start of the page: to its title, or to the end of its head (wholeHead); null when none was read. */
+  private async fetchHead(url: string, wholeHead: boolean): Promise<FetchedHead | null> {
     // One abort signal bounds everything; a hung getaddrinfo keeps its thread busy, but the
     // caller gets its answer on time regardless.
     // (A timer of our own rather than AbortSignal.timeout, whose unreferenced timer would let a
@@ -63,7 +78,10 @@ export class HttpTitleFetcher implements TitleFetcher {
     const agent = new Agent({ connect: { lookup: this.lookup } });
     try {
       // undici holds an abort back until the socket has connected; a lookup that hangs must not.
-      return await Promise.race([this.follow(url, agent, controller.signal), rejectOnAbort(controller.signal)]);
+      return await Promise.race([
+        this.follow(url, agent, controller.signal, wholeHead),
+        rejectOnAbort(controller.signal),
+      ]);
     } catch {
       return null;
     } finally {
@@ -73,7 +91,12 @@ export class HttpTitleFetcher implements TitleFetcher {
     }
   }
 
-  private async follow(url: string, agent: Agent, signal: AbortSignal): Promise<string | null> {
+  private async follow(
+    url: string,
+    agent: Agent,
+    signal: AbortSignal,
+    wholeHead: boolean,
+  ): Promise<FetchedHead | null> {
     let target = this.checkUrl(url);
     for (let redirects = 0; target !== null; redirects++) {
       const response = await request(target, {
@@ -95,8 +118,8 @@ export class HttpTitleFetcher implements TitleFetcher {
         discard(response.body);
         return null;
       }
-      const body = await this.readHead(response.body, header(headers, 'content-encoding'));
-      return extractTitle(decodePage(body, contentType));
+      const body = await this.readHead(response.body, header(headers, 'content-encoding'), wholeHead);
+      return { body, contentType, url: target.href };
     }
     return null;
   }
@@ -117,8 +140,8 @@ export class HttpTitleFetcher implements TitleFetcher {
     return parsed;
   }
 
-  /** The body up to the end of the title, the byte cap or the end, whichever comes first. */
-  private async readHead(raw: Readable, contentEncoding: string | undefined): Promise<Buffer> {
+  /** The body up to the end of the title (or of the head), the byte cap or the end, whichever comes first. */
+  private async readHead(raw: Readable, contentEncoding: string | undefined, wholeHead: boolean): Promise<Buffer> {
     const body = decoded(raw, contentEncoding);
     const scanner = new TitleScanner();
     const chunks: Buffer[] = [];
@@ -130,7 +153,8 @@ export class HttpTitleFetcher implements TitleFetcher {
         size += piece.length;
         // latin1 maps bytes 1:1, so ASCII markup is found whatever the charset. Past the title,
         // read on to the end of the bytes a <meta charset> may be in.
-        const complete = scanner.write(piece.toString('latin1'));
+        const text = piece.toString('latin1');
+        const complete = wholeHead ? scanner.writeHead(text) : scanner.write(text);
         if ((complete && size >= CHARSET_SNIFF_BYTES) || size >= this.maxBytes) break;
       }
     } finally {
@@ -139,6 +163,14 @@ export class HttpTitleFetcher implements TitleFetcher {
     }
     return Buffer.concat(chunks);
   }
+}
+
+/** The start of a page as read, with what it needs to be decoded and its links resolved. */
+interface FetchedHead {
+  body: Buffer;
+  contentType: string;
+  /** Where it was read, after redirects. */
+  url: string;
 }
 
 function rejectOnAbort(signal: AbortSignal): Promise<never> {

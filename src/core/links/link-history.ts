@@ -58,6 +58,7 @@ export function stateOf(link: Link, tags?: readonly Tag[]): LinkState {
     alias: link.alias,
     url: link.url,
     title: link.title,
+    socialCard: link.socialCard,
     targetType: link.targetType,
     targets: link.targets,
     rules: link.rules,

@@ -9,6 +9,8 @@ export interface LinkInput {
   domain?: number | null | undefined;
   alias?: string | null | undefined;
   title?: string | null | undefined;
+  /** The link preview (core/links/social-card.ts): `{title, description, image}` or null; checked by checkSocialCard. */
+  social_card?: unknown;
   password?: string | null | undefined;
   space?: number | null | undefined;
   pixels?: number[] | null | undefined;

@@ -10,6 +10,7 @@ import type { UrlPolicy } from './url-policy.ts';
 import type { DefaultStatsPrivacy } from './new-link-fields.ts';
 import { checkTagNames } from '../tags/tag-names.ts';
 import { checkRules } from '../rules/check-rules.ts';
+import { checkSocialCard } from './social-card.ts';
 
 /** What the pure rules make of an input; secrets are still plain here and hashed by the service. */
 export interface CheckedLinkInput {
@@ -53,6 +54,8 @@ export function checkLinkInput(input: LinkInput, ctx: LinkRuleContext, bag: Fiel
       bag.add('title', messages.maxChars('title', LINK_LIMITS.titleMax));
     else f.title = title;
   }
+  const card = checkSocialCard(bag, input.social_card);
+  if (card !== undefined) f.socialCard = card;
   if (input.disabled !== undefined) f.disabled = (input.disabled ?? 0) === 1 ? 1 : 0;
   if (input.track_conversions !== undefined) f.trackConversions = (input.track_conversions ?? 0) === 1 ? 1 : 0;
   if (input.target_type !== undefined) {

@@ -1,5 +1,6 @@
 import type { CountRequest, Page, PageRequest } from '../shared/page.ts';
 import type { Link, LinkFields, LinkFilter } from './link.ts';
+import type { SocialCard } from './social-card.ts';
 
 /** Who holds an alias (any account: aliases are unique per domain across the service). */
 export interface AliasOwner {
@@ -52,4 +53,6 @@ export interface LinkStore {
     now: number,
   ): Promise<number[]>;
   setTitle(id: number, title: string): Promise<void>;
+  /** The destination's own og: tags as last fetched (null: none), for this url only: a link moved on meanwhile keeps its own. */
+  setPageCard(id: number, url: string, card: SocialCard | null): Promise<void>;
 }

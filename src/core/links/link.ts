@@ -4,6 +4,7 @@ import type { Space } from '../spaces/space.ts';
 import type { Domain } from '../domains/domain.ts';
 import type { Pixel } from '../pixels/pixel.ts';
 import type { Tag } from '../tags/tag.ts';
+import type { SocialCard } from './social-card.ts';
 import type { HealthStatus, LinkHealth } from '../health/health.ts';
 
 export interface Link {
@@ -14,6 +15,10 @@ export interface Link {
   alias: string;
   url: string;
   title: string | null;
+  /** The link preview unfurlers are shown (core/links/social-card.ts), or null: the defaults. */
+  socialCard: SocialCard | null;
+  /** The destination's own og: tags, fetched with its title (TITLE_FETCH); never set by a client. */
+  pageCard: SocialCard | null;
   targetType: TargetType;
   targets: Targets;
   /**
@@ -51,6 +56,7 @@ export type LinkFields = Pick<
   | 'alias'
   | 'url'
   | 'title'
+  | 'socialCard'
   | 'targetType'
   | 'targets'
   | 'rules'

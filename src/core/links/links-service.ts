@@ -139,7 +139,7 @@ export class LinksService {
     });
     const { link } = view;
     this.deps.invalidation?.linkChanged(link.id, link.alias);
-    if (link.title === null && input.title === undefined) this.learnTitle(link);
+    this.learnPage(link, link.title === null && input.title === undefined);
     return view;
   }
 
@@ -176,6 +176,8 @@ export class LinksService {
       return view;
     });
     this.deps.invalidation?.linkChanged(id, view.link.alias);
+    // A new destination's og: tags are a new card's defaults.
+    if (view.link.url !== existing.url) this.learnPage(view.link, false);
     return view;
   }
 
@@ -406,14 +408,29 @@ export class LinksService {
     throw ValidationError.of('alias', 'No free alias could be generated; please choose one.');
   }
 
-  private learnTitle(link: Link): void {
+  /**
+   * Learns in the background what the destination says of itself: its title when the link has
+   * none (wantsTitle), and its og: tags, a link preview's defaults (docs/design/social-cards.md).
+   */
+  private learnPage(link: Link, wantsTitle: boolean): void {
     const fetcher = this.deps.titles;
-    if (!fetcher) return;
-    const task = fetcher
-      .fetchTitle(link.url)
-      .then((title) => (title ? this.deps.links.setTitle(link.id, title) : undefined))
+    if (!fetcher || (!wantsTitle && !fetcher.fetchPage)) return;
+    const task = (fetcher.fetchPage ? this.learnFacts(link, wantsTitle) : this.learnTitle(link))
       .catch(() => undefined) // a title is a nicety: its failure must never surface
       .finally(() => this.pendingTitles.delete(task));
     this.pendingTitles.add(task);
+  }
+
+  private async learnTitle(link: Link): Promise<void> {
+    const title = await this.deps.titles!.fetchTitle(link.url);
+    if (title) await this.deps.links.setTitle(link.id, title);
+  }
+
+  private async learnFacts(link: Link, wantsTitle: boolean): Promise<void> {
+    const facts = await this.deps.titles!.fetchPage!(link.url);
+    if (wantsTitle && facts?.title) await this.deps.links.setTitle(link.id, facts.title);
+    await this.deps.links.setPageCard(link.id, link.url, facts?.card ?? null);
+    // The redirect keeps the card it shows unfurlers: it reads the link again.
+    this.deps.invalidation?.linkChanged(link.id, link.alias);
   }
 }

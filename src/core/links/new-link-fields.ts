@@ -24,6 +24,7 @@ export function newLinkFields(
     alias: '',
     url: '',
     title: null,
+    socialCard: null,
     targetType: TargetType.None,
     targets: emptyTargets(),
     rules: null,

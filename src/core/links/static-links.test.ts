@@ -11,6 +11,8 @@ const plain: Link = {
   alias: 'Abc',
   url: 'https://example.com/',
   title: null,
+  socialCard: null,
+  pageCard: null,
   targetType: 0,
   targets: { country: null, platform: null, language: null, rotation: null },
   rules: null,

@@ -403,6 +403,7 @@ export const OTHER_TABLES: readonly string[] = [
   'integrations',
   'kysely_migration',
   'kysely_migration_lock',
+  'link_card_images',
   'link_click_counts',
   'link_health',
   'link_pixels',

@@ -1,5 +1,6 @@
 import type { PixelType } from '../pixels/pixel.ts';
 import type { CompiledRules } from '../rules/compile-rules.ts';
+import type { SocialCard } from '../links/social-card.ts';
 
 /** What a visit needs of a link: small enough to cache, nothing the API alone shows. */
 export interface RedirectLink {
@@ -9,6 +10,11 @@ export interface RedirectLink {
   alias: string;
   url: string;
   title: string | null;
+  /**
+   * What unfurlers are shown instead of the redirect (docs/design/social-cards.md): the link's
+   * card over its defaults, or null — none to show, or a password-protected link, which shows none.
+   */
+  card: SocialCard | null;
   /**
    * How the link decides where a visit goes, compiled once when the link was read: its rules, or
    * its phpShort targeting list compiled into rules (core/rules/compile-targeting.ts).

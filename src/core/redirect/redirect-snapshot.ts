@@ -34,5 +34,6 @@ export interface SnapshotSource {
 /** The link a visit is answered with, its rules compiled as a read from the database compiles them. */
 export function fromSnapshot(link: SnapshotLink): RedirectLink {
   const { ruleSource, ...rest } = link;
-  return { ...rest, rules: compileLinkRules(ruleSource) };
+  // A file written before cards were kept has none: its links show no card until the next file.
+  return { ...rest, card: rest.card ?? null, rules: compileLinkRules(ruleSource) };
 }

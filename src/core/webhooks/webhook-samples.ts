@@ -23,6 +23,8 @@ function sampleView(health?: LinkHealth): LinkView {
       alias: 'spring-sale',
       url: 'https://example.com/spring-sale',
       title: 'Spring sale',
+      socialCard: null,
+      pageCard: null,
       targetType: 0,
       targets: { country: null, platform: null, language: null, rotation: null },
       rules: null,

@@ -10,6 +10,8 @@ const RECORD_KEYS = [
   'url',
   'short_url',
   'title',
+  'social_card',
+  'page_card',
   'target_type',
   'country_target',
   'platform_target',

@@ -174,6 +174,7 @@ onEachEngine('links API: export', (h) => {
             alias: `many${i + j}`,
             url: `https://example.com/${i + j}`,
             title: `Many ${i + j}`,
+            socialCard: null,
             targetType: 0,
             targets: emptyTargets(),
             rules: null,

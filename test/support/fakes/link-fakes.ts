@@ -46,6 +46,7 @@ export class MemoryLinkStore implements LinkStore {
       ...fields,
       id: this.links.length + 1,
       accountId,
+      pageCard: null,
       lastRotation: 0,
       blockedAt: null,
       clicks: 0,
@@ -128,6 +129,7 @@ export class MemoryLinkStore implements LinkStore {
   setPixelsMany = notUsed;
   deleteMany = notUsed;
   setTitle = notUsed;
+  setPageCard = notUsed;
 }
 
 export class MemorySpaceStore implements SpaceStore {

@@ -117,6 +117,11 @@ export const LINK_INPUT = {
   url: 'https://shop.example.com/sale?utm_source=newsletter',
   alias: 'spring',
   title: 'Spring sale',
+  social_card: {
+    title: 'Spring sale: half off everything',
+    description: 'Until April 30, in every shop and online.',
+    image: 'https://shop.example.com/img/spring-card.png',
+  },
   space: 3,
   pixels: [5],
   tags: ['newsletter'],
@@ -135,6 +140,16 @@ export const LINK = {
   url: 'https://shop.example.com/sale?utm_source=newsletter',
   short_url: 'https://lpx.example/spring',
   title: 'Spring sale',
+  social_card: {
+    title: 'Spring sale: half off everything',
+    description: 'Until April 30, in every shop and online.',
+    image: 'https://shop.example.com/img/spring-card.png',
+  },
+  page_card: {
+    title: 'Spring sale | Shop',
+    description: 'Our spring sale.',
+    image: 'https://shop.example.com/img/og.png',
+  },
   target_type: 1,
   country_target: [{ key: 'DE', value: 'https://shop.example.com/de/sale' }],
   platform_target: null,

@@ -6,7 +6,8 @@ import { linkRecord, type ShortUrlOptions } from '../presenters/link-record.ts';
  * The links export, format 2 (api.md §13): what an importer reads back. The CSV holds the link
  * record's fields, flat: lists as JSON text, the space, domain and pixels by id and by name, the
  * tags by name, the rules as JSON text. Version 2 added `tags`, then `rules` (a file without the
- * column imports without rules), then `ios_url` and `android_url`, then `track_conversions`; the importer reads 1 and 2.
+ * column imports without rules), then `ios_url` and `android_url`, then `track_conversions`,
+ * then `social_card` (JSON text); the importer reads 1 and 2.
  */
 const EXPORT_FORMAT = 'linkpix.links';
 const EXPORT_VERSION = 2;
@@ -41,6 +42,7 @@ export const LINK_EXPORT_COLUMNS = [
   'ios_url',
   'android_url',
   'track_conversions',
+  'social_card',
   'ends_at',
   'created_at',
   'updated_at',
@@ -80,6 +82,7 @@ function exportRow(view: LinkView, urls: ShortUrlOptions) {
     r.ios_url,
     r.android_url,
     r.track_conversions,
+    json(r.social_card),
     r.ends_at,
     r.created_at,
     r.updated_at,
@@ -90,9 +93,12 @@ export function linksCsv(chunks: AsyncIterable<LinkView[]>, urls: ShortUrlOption
   return csvChunks(LINK_EXPORT_COLUMNS, chunks, (view) => exportRow(view, urls));
 }
 
-/** A link record as exported: without `health`, derived state that a check finds again (docs/design/health.md). */
+/**
+ * A link record as exported: without `health` and `page_card`, derived state that a check or a
+ * title fetch finds again (docs/design/health.md, docs/design/social-cards.md).
+ */
 function exportedRecord(view: LinkView, urls: ShortUrlOptions) {
-  const { health: _health, ...record } = linkRecord(view, urls);
+  const { health: _health, page_card: _page, ...record } = linkRecord(view, urls);
   return record;
 }
 

@@ -23,6 +23,8 @@ export function linkRecord(view: LinkView, opts: ShortUrlOptions) {
     url: link.url,
     short_url: shortUrl(view, opts),
     title: link.title,
+    social_card: link.socialCard,
+    page_card: link.pageCard,
     target_type: link.targetType,
     country_target: link.targets.country,
     platform_target: link.targets.platform,

@@ -4,6 +4,7 @@ import { LINK_LIMITS } from '../../../core/links/link-input.ts';
 import { TAG_LIMITS } from '../../../core/tags/tag.ts';
 import { RULE_LIMITS } from '../../../core/rules/rule.ts';
 import { URL_MAX_LENGTH } from '../../../core/links/url-policy.ts';
+import { SOCIAL_CARD_LIMITS } from '../../../core/links/social-card.ts';
 import { PLATFORMS, TARGET_TYPE_VALUES } from '../../../core/targeting/target.ts';
 import { Enum, Id, Nullable, NullableEnum, PageQuery, Timestamp } from './common.ts';
 import { SpaceRecord } from './space.ts';
@@ -17,6 +18,48 @@ const KeyedEntry = (key: string) =>
     value: Nullable(Url('Destination URL for this key')),
   });
 const RotationEntry = Type.Object({ value: Nullable(Url('Destination URL of this rotation entry')) });
+/** A link preview as a client writes it: each field blank or null for its default (core/links/social-card.ts). */
+const SocialCardBody = Type.Object(
+  {
+    title: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: SOCIAL_CARD_LIMITS.titleMax,
+          description: "Default: the link's title, else the destination's og:title",
+        }),
+      ),
+    ),
+    description: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: SOCIAL_CARD_LIMITS.descriptionMax,
+          description: "Default: the destination's og:description",
+        }),
+      ),
+    ),
+    image: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: URL_MAX_LENGTH,
+          description: "An https URL; default: the destination's og:image. The web form also takes an upload",
+        }),
+      ),
+    ),
+  },
+  {
+    title: 'SocialCardInput',
+    description:
+      'What link previews (Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram, iMessage) show; null: the defaults. Replaces the card as a whole',
+  },
+);
+
+/** A link preview as the record shows it. */
+const SocialCardRecord = (title: string, description: string) =>
+  Type.Object(
+    { title: Nullable(Type.String()), description: Nullable(Type.String()), image: Nullable(Type.String()) },
+    { title, description },
+  );
+
 const List = <T extends ReturnType<typeof KeyedEntry> | typeof RotationEntry>(item: T, description: string) =>
   Type.Optional(Nullable(Type.Array(item, { maxItems: 300, description })));
 
@@ -31,6 +74,7 @@ export const LinkBody = Type.Object({
   title: Type.Optional(
     Nullable(Type.String({ maxLength: LINK_LIMITS.titleMax, description: 'Fetched from the destination when absent' })),
   ),
+  social_card: Type.Optional(Nullable(SocialCardBody)),
   password: Type.Optional(
     Nullable(
       Type.String({
@@ -139,6 +183,15 @@ export const LinkRecord = Type.Object(
     url: Type.String(),
     short_url: Type.String({ description: 'Absolute short URL' }),
     title: Nullable(Type.String()),
+    social_card: Nullable(
+      SocialCardRecord('SocialCard', "The link's own preview card, or null: unfurlers are shown the defaults"),
+    ),
+    page_card: Nullable(
+      SocialCardRecord(
+        'PageCard',
+        "The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null",
+      ),
+    ),
     target_type: Type.Integer(),
     country_target: Nullable(Type.Array(KeyedTarget)),
     platform_target: Nullable(Type.Array(KeyedTarget)),

@@ -50,6 +50,7 @@ import * as historyTagsAndDigests from './0047-history-tags-and-digests.ts';
 import * as integrations from './0048-integrations.ts';
 import * as webhookFormat from './0049-webhook-format.ts';
 import * as workspaceAnalytics from './0050-workspace-analytics.ts';
+import * as socialCards from './0051-social-cards.ts';
 import * as firstSteps from './0052-first-steps.ts';
 
 interface EngineMigration {
@@ -108,6 +109,7 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0048-integrations': integrations,
   '0049-webhook-format': webhookFormat,
   '0050-workspace-analytics': workspaceAnalytics,
+  '0051-social-cards': socialCards,
   '0052-first-steps': firstSteps,
 };
 

@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import type { Link, LinkFields } from '../../../core/links/link.ts';
 import type { Rule } from '../../../core/rules/rule.ts';
+import type { SocialCard } from '../../../core/links/social-card.ts';
 import type { TargetType, Targets } from '../../../core/targeting/target.ts';
 import type { Database, LinksTable } from '../schema.ts';
 
@@ -51,6 +52,8 @@ export function toLink(r: LinkRow, pixelIds: number[]): Link {
     alias: r.alias,
     url: r.url,
     title: r.title,
+    socialCard: parse<SocialCard>(r.social_card ?? null),
+    pageCard: parse<SocialCard>(r.page_card ?? null),
     targetType: r.target_type as TargetType,
     targets,
     rules: parse<Rule[]>(r.rules ?? null),
@@ -84,6 +87,7 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
   }
   if (f.url !== undefined) c.url = f.url;
   if (f.title !== undefined) c.title = f.title;
+  if (f.socialCard !== undefined) c.social_card = json(f.socialCard);
   if (f.targetType !== undefined) c.target_type = f.targetType;
   if (f.targets !== undefined) {
     c.country_target = json(f.targets.country);

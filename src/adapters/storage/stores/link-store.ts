@@ -3,6 +3,7 @@ import { ValidationError } from '../../../core/shared/errors.ts';
 import { messages } from '../../../core/shared/messages.ts';
 import { offsetOf, type CountRequest, type PageRequest } from '../../../core/shared/page.ts';
 import type { Link, LinkFields, LinkFilter } from '../../../core/links/link.ts';
+import type { SocialCard } from '../../../core/links/social-card.ts';
 import type { AliasOwner, LinkStore } from '../../../core/links/link-store.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
@@ -305,6 +306,11 @@ export class SqlLinkStore implements LinkStore {
   async setTitle(id: number, title: string): Promise<void> {
     // Only fills a gap: a title the owner set meanwhile wins.
     await this.db.updateTable('links').set({ title }).where('id', '=', id).where('title', 'is', null).execute();
+  }
+
+  async setPageCard(id: number, url: string, card: SocialCard | null): Promise<void> {
+    const page_card = card === null ? null : JSON.stringify(card);
+    await this.db.updateTable('links').set({ page_card }).where('id', '=', id).where('url', '=', url).execute();
   }
 
   private async withPixels(rows: LinkRow[]): Promise<Link[]> {

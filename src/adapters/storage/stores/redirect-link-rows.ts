@@ -7,6 +7,7 @@ import type { SnapshotLink } from '../../../core/redirect/redirect-snapshot.ts';
 import type { Engine } from '../connect.ts';
 import type { Database } from '../schema.ts';
 import { compileLinkRules } from '../../../core/rules/compile-targeting.ts';
+import { resolveCard } from '../../../core/links/social-card.ts';
 import { unsettledCounts, toLink, type LinkRow } from './link-rows.ts';
 
 type Pixel = { type: string; value: string };
@@ -71,6 +72,7 @@ export function toSnapshotLink(row: RedirectLinkRow): SnapshotLink {
     alias: link.alias,
     url: link.url,
     title: link.title,
+    card: link.passwordHash === null ? resolveCard(link.socialCard, link.title, link.pageCard) : null,
     ruleSource: { rules: link.rules, targetType: link.targetType, targets: link.targets },
     iosUrl: link.iosUrl,
     androidUrl: link.androidUrl,

@@ -2,6 +2,13 @@ import type { LinkView } from '../../../../core/links/link.ts';
 import { epochMsToZonedParts } from '../../../../core/expiration/ends-at.ts';
 import { TARGET_LISTS, type TargetListName } from '../../../../core/targeting/target.ts';
 import { tagsOfText, tagsTextOfForm, tagsTextOfLink } from './link-tags-field.ts';
+import {
+  cardBodyOf,
+  cardValuesOfForm,
+  cardValuesOfLink,
+  emptyCardValues,
+  type SocialCardValues,
+} from './link-social-card-field.ts';
 
 export type KeyedListName = Exclude<TargetListName, 'rotation'>;
 export interface TargetRow {
@@ -35,6 +42,8 @@ export interface LinkFormValues {
   /** App links (docs/design/rules.md): where iOS and Android visitors go instead of url. */
   ios_url: string;
   android_url: string;
+  /** The link preview's fields (link-social-card-field.ts). */
+  social_card: SocialCardValues;
   lists: Record<TargetListName, TargetRow[]>;
 }
 
@@ -91,6 +100,7 @@ export function emptyValues(privacy: number): LinkFormValues {
     target_type: '0',
     ios_url: '',
     android_url: '',
+    social_card: emptyCardValues(),
     lists: { country: [], platform: [], language: [], rotation: [] },
   };
 }
@@ -118,6 +128,7 @@ export function valuesOfForm(raw: unknown): LinkFormValues {
     target_type: text(form.target_type),
     ios_url: text(form.ios_url),
     android_url: text(form.android_url),
+    social_card: cardValuesOfForm(form.social_card),
     lists,
   };
 }
@@ -145,6 +156,7 @@ export function valuesOfLink(view: LinkView, timeZone: string): LinkFormValues {
     target_type: String(link.targetType),
     ios_url: link.iosUrl ?? '',
     android_url: link.androidUrl ?? '',
+    social_card: cardValuesOfLink(link.socialCard),
     lists: {
       country: (link.targets.country ?? []).map((t) => ({ ...t })),
       platform: (link.targets.platform ?? []).map((t) => ({ ...t })),
@@ -199,6 +211,7 @@ export function linkBodyOf(values: LinkFormValues, mode: 'create' | 'edit', secr
     expiration_clicks: orNull(values.expiration_clicks),
     ios_url: orNull(values.ios_url),
     android_url: orNull(values.android_url),
+    social_card: cardBodyOf(values.social_card),
   };
   if (mode === 'create') body.domain = orNull(values.domain);
   if (values.title.trim() !== '' || mode === 'edit') body.title = orNull(values.title);

@@ -19,6 +19,7 @@ import { TARGET_LISTS } from '../../../../core/targeting/target.ts';
 import { UTM_PARAMS } from '../../../../core/utm/utm-params.ts';
 import { PREVIEW_CARD_ID, previewAside, type PreviewCard } from './link-preview-view.ts';
 import { tagsField } from './link-tags-field.ts';
+import { socialCardSection } from './link-social-card-field.ts';
 import { destinationPanel } from './link-health-view.ts';
 import { utmBuilder } from '../utm/utm-builder-view.ts';
 import type { UtmBuilderState } from '../utm/utm-builder-state.ts';
@@ -83,6 +84,7 @@ const FORM_ORDER = [
   'track_conversions',
   'ios_url',
   'android_url',
+  'social_card',
 ];
 
 function inFormOrder(errors: FieldErrors): FieldErrors {
@@ -288,7 +290,27 @@ function foldedSections(view: View, p: LinkFormPage, action: string): FormSectio
       fields: ['ios_url', 'android_url'],
       body: appLinksBody(view, p),
     },
+    {
+      id: 'social-card',
+      title: t.socialCard,
+      summary: socialCardSummary(view, p),
+      fields: ['social_card'],
+      body: socialCardSection(view, {
+        values: p.values.social_card,
+        errors: p.errors,
+        existing: p.existing?.view,
+        title: p.values.title,
+      }),
+    },
   ];
+}
+
+/** What the folded social card says: the person's own card, or that the defaults apply. */
+function socialCardSummary(view: View, p: LinkFormPage): string {
+  const says = view.t.linkForm.sections.says;
+  const card = p.values.social_card;
+  const own = [card.title, card.description, card.image].some((v) => v.trim() !== '');
+  return own ? says.ownCard : says.defaultCard;
 }
 
 function existingHeader(view: View, existing: NonNullable<LinkFormPage['existing']>): RawHtml {

@@ -66,6 +66,20 @@ export const linkForm = {
     url: 'Expired link destination',
     urlHint: 'Where visitors go once the link has expired (optional).',
   },
+  socialCard: {
+    legend: 'Social card',
+    hint: 'What Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram and iMessage show when the link is shared. Empty fields use the link’s title and the destination’s own preview. Password-protected, disabled and expired links show none.',
+    title: 'Card title',
+    titleHint: 'Optional. Empty: the link’s title, else the destination’s.',
+    description: 'Card description',
+    descriptionHint: 'Optional, up to 500 characters. Empty: the destination’s.',
+    image: 'Card image URL',
+    imageHint: 'Optional: an https address of an image. Empty: the destination’s.',
+    previewLabel: 'Card preview',
+    none: 'No card: nothing to show yet. Previews show the short link only.',
+    noTitle: '(no title)',
+    imageFrom: (host: string) => `Image from ${host}`,
+  },
   appLinks: {
     legend: 'App links',
     hint: 'Visitors on iPhone or iPad, or on Android, go here instead of the destination: an https universal or app link, or an app’s own scheme when the operator allows it.',
@@ -81,6 +95,7 @@ export const linkForm = {
     expiry: 'Expiry',
     tracking: 'Tracking',
     appLinks: 'App links',
+    socialCard: 'Social card',
     rulesHint: 'Rules, splits and deep links are set on their own page; a link with rules ignores the list below.',
     says: {
       none: 'None',
@@ -99,6 +114,8 @@ export const linkForm = {
       conversions: 'Conversions tracked',
       ios: 'iOS',
       android: 'Android',
+      ownCard: 'Own card',
+      defaultCard: 'From the title and the destination',
     },
   },
   targeting: {
