@@ -52,8 +52,7 @@ export function socialCardSection(view: View, p: CardFieldInput): RawHtml {
     image: values.image.trim() || null,
   };
   const card = resolveCard(own, p.title.trim() || null, page);
-  return html`<fieldset class="social-card-field">
-<legend>${t.legend}</legend>
+  return html`<div class="social-card-field">
 <p class="hint">${t.hint}</p>
 ${textField({ name: 'social_card[title]', label: t.title, hint: t.titleHint, value: values.title, errors, maxlength: SOCIAL_CARD_LIMITS.titleMax, autocomplete: 'off' })}
 ${textArea({ name: 'social_card[description]', label: t.description, hint: t.descriptionHint, value: values.description, errors, rows: 3 })}
@@ -70,7 +69,7 @@ ${card.image !== null && html`<p class="muted url">${t.imageFrom(hostOf(card.ima
 </div>`
 }
 </figure>
-</fieldset>`;
+</div>`;
 }
 
 function hostOf(url: string): string {

@@ -67,7 +67,6 @@ export const linkForm = {
     urlHint: 'Where visitors go once the link has expired (optional).',
   },
   socialCard: {
-    legend: 'Social card',
     hint: 'What Slack, X, Facebook, LinkedIn, Discord, WhatsApp, Telegram and iMessage show when the link is shared. Empty fields use the link’s title and the destination’s own preview. Password-protected, disabled and expired links show none.',
     title: 'Card title',
     titleHint: 'Optional. Empty: the link’s title, else the destination’s.',
