@@ -36,6 +36,8 @@ export interface WebContext extends CoreServices {
     resets: PasswordResets;
     sso?: SsoServices | null;
     verification: EmailVerification | null;
+    /** Whether a reset link is mailed; without a mail server /login/forgot says who can make one. */
+    mailed?: boolean;
   };
   /** The workspace's webhooks (/webhooks), the API's service. */
   webhooks: WebhooksService;
