@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
-import { ManualClock, createLink, visit } from '../stats/stats-support.ts';
+import { ManualClock, UA, createLink, visit } from '../stats/stats-support.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 // Records are read loosely, as a client would.
@@ -439,6 +439,19 @@ onEachEngine(
       for (const path of ['/stats/abc', '/stats/0', `/stats/${pub.id}/nope`, `/stats/${pub.id}/export/nope`]) {
         assert.equal((await owner.get(path)).status, 404, path);
       }
+    });
+
+    test('pages name devices and platforms as people do, and wrap a referrer after its dots; the CSV keeps what is stored', async () => {
+      const mac = await createLink(h(), key, { privacy: 1 });
+      await visit(h(), mac, { ua: UA.macFirefox, referer: 'https://subscriptions.newsletters.example.org/x' });
+      await h().server.container.visits.sink.flush();
+      const day = `from=${DAY}&to=${DAY}`;
+      assert.match((await owner.get(`/stats/${mac.id}/platforms?${day}`)).text, rowOf('macOS', 1));
+      assert.match((await owner.get(`/stats/${mac.id}/devices?${day}`)).text, rowOf('Desktop', 1));
+      const referrers = (await owner.get(`/stats/${mac.id}/referrers?${day}`)).text;
+      assert.match(referrers, rowOf('subscriptions\\.<wbr>newsletters\\.<wbr>example\\.<wbr>org', 1));
+      const csv = await owner.get(`/stats/${mac.id}/export/platforms?${day}`);
+      assert.match(csv.text, /OS X,1/, 'the export keeps the stored value, as the API does');
     });
   },
   { env: { TRUST_PROXY: 'true' }, overrides: { clock } },
