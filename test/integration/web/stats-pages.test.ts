@@ -435,6 +435,17 @@ onEachEngine(
       assert.match(reversed.text, /id="f-to-error"/);
     });
 
+    test('the overview’s chart has its CSV, as every other table does', async () => {
+      const overview = (await owner.get(`/stats/${pub.id}?from=2026-03-09&to=${DAY}`)).text;
+      assert.match(overview, /href="\/stats\/\d+\/export\/clicks\?from=2026-03-09&amp;to=2026-03-10" download>Download CSV</);
+      const csv = await owner.get(`/stats/${pub.id}/export/clicks?from=2026-03-09&to=${DAY}`);
+      assert.equal(csv.status, 200);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(csv.text, /2026-03-10,4/, csv.text);
+      const oneDay = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
+      assert.match(oneDay, /href="\/stats\/\d+\/export\/hours\?[^"]*" download>Download CSV</, 'one day: per hour');
+    });
+
     test('bad ids and names: 404', async () => {
       for (const path of ['/stats/abc', '/stats/0', `/stats/${pub.id}/nope`, `/stats/${pub.id}/export/nope`]) {
         assert.equal((await owner.get(path)).status, 404, path);

@@ -322,11 +322,19 @@ ${selectField({
 </form>`;
 }
 
-const exportPath = (frame: StatsFrame, table: TableName, c?: Pick<TableControls, 'search' | 'sort'>) =>
+/** What /stats/:id/export/:name gives: a table, or the overview's clicks per day. */
+export type ExportName = TableName | 'clicks';
+
+export const isExportName = (name: string): name is ExportName => name === 'clicks' || isTableName(name);
+
+/** The stats API's name of an export. */
+export const exportedList = (name: ExportName) => (name === 'clicks' ? 'clicks' : TABLES[name]);
+
+const exportPath = (frame: StatsFrame, table: ExportName, c?: Pick<TableControls, 'search' | 'sort'>) =>
   withQuery(`/stats/${frame.link.id}/export/${table}`, rangeQuery(frame), { search: c?.search, sort: c?.sort });
 
 /** A table's CSV on its own, where the page has no toolbar. */
-export function exportLink(frame: StatsFrame, table: TableName): RawHtml {
+export function exportLink(frame: StatsFrame, table: ExportName): RawHtml {
   return html`<p><a class="button secondary" href="${exportPath(frame, table)}" download>${frame.view.t.stats.toolbar.export}</a></p>`;
 }
 
