@@ -69,7 +69,7 @@ onEachEngine(
       // A read-only field to select without the script, with a Copy button the script shows.
       assert.match(
         page.text,
-        new RegExp(`<input id="quick-made" class="mono" type="text" value="${link.short_url}" readonly data-focus-on-load`),
+        new RegExp(`<input id="quick-made" class="mono" type="text" value="${link.short_url}" readonly autofocus data-focus-on-load`),
       );
       assert.ok(page.text.includes(`data-copy="${link.short_url}"`));
       const stranger = await webAccount(h());

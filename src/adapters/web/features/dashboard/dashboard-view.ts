@@ -41,7 +41,7 @@ function quickResult(view: View, made: string): RawHtml {
   const d = view.t.dashboard;
   return html`<div class="field" id="quick-result">
 <label for="quick-made">${d.madeLabel}</label>
-<div class="toolbar"><input id="quick-made" class="mono" type="text" value="${made}" readonly data-focus-on-load spellcheck="false">
+<div class="toolbar"><input id="quick-made" class="mono" type="text" value="${made}" readonly autofocus data-focus-on-load spellcheck="false">
 ${copyButton(view, made, d.madeLabel)}</div>
 </div>`;
 }
