@@ -30,7 +30,8 @@ const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-sca
  */
 async function withViewport(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const type = String(reply.getHeader('content-type') ?? '');
-  if (typeof payload !== 'string' || !type.startsWith('text/html') || payload.includes('name="viewport"')) return payload;
+  if (typeof payload !== 'string' || !type.startsWith('text/html') || payload.includes('name="viewport"'))
+    return payload;
   return payload.replace(/<meta charset="UTF-8">/i, (charset) => `${charset}\n${VIEWPORT}`);
 }
 

@@ -22,7 +22,11 @@ onEachEngine(
       );
       const key = /id="made-key"[^>]*value="(lpx_[A-Za-z0-9_-]{43})"/.exec(made.text)![1]!;
       assert.match(made.text, /shown this once and never again/);
-      assert.match(made.text, /<label for="made-key">Your new key “Zapier[^”]*”<\/label>/, 'the name quoted, not run into a sentence');
+      assert.match(
+        made.text,
+        /<label for="made-key">Your new key “Zapier[^”]*”<\/label>/,
+        'the name quoted, not run into a sentence',
+      );
       assert.match(made.text, new RegExp(`data-copy="${key}"`));
 
       const api = await h().request('GET', '/api/v1/account', { key });

@@ -173,7 +173,12 @@ onEachEngine('web: audit log', (h) => {
     assert.match(page.text, /name="from" type="date" value="yesterday"/);
     assert.match(page.text, /<option value="abc" selected>abc<\/option>/, 'the refused person kept as typed');
     // The person is chosen among the members by name and email, not typed as a number.
-    assert.match(page.text, new RegExp(`<select[^>]*name="actor"[\\s\\S]*<option value="${myId}">[^<]*\\(${email.replace(/[.+]/g, '\\$&')}\\)</option>`));
+    assert.match(
+      page.text,
+      new RegExp(
+        `<select[^>]*name="actor"[\\s\\S]*<option value="${myId}">[^<]*\\(${email.replace(/[.+]/g, '\\$&')}\\)</option>`,
+      ),
+    );
     assert.match(page.text, /name="action" type="text" value="link"/);
     assert.doesNotMatch(page.text, /<table/);
   });

@@ -24,7 +24,11 @@ onEachEngine(
       const stranger = new WebClient(h().baseUrl);
       const before = sink.mails.length;
 
-      assert.match((await stranger.get('/login/forgot')).text, /we send a link/, 'with a mail server, a link is promised');
+      assert.match(
+        (await stranger.get('/login/forgot')).text,
+        /we send a link/,
+        'with a mail server, a link is promised',
+      );
       const asked = await stranger.post(
         '/login/forgot',
         { email: email.toUpperCase() },

@@ -437,7 +437,10 @@ onEachEngine(
 
     test('the overview’s chart has its CSV, as every other table does', async () => {
       const overview = (await owner.get(`/stats/${pub.id}?from=2026-03-09&to=${DAY}`)).text;
-      assert.match(overview, /href="\/stats\/\d+\/export\/clicks\?from=2026-03-09&amp;to=2026-03-10" download>Download CSV</);
+      assert.match(
+        overview,
+        /href="\/stats\/\d+\/export\/clicks\?from=2026-03-09&amp;to=2026-03-10" download>Download CSV</,
+      );
       const csv = await owner.get(`/stats/${pub.id}/export/clicks?from=2026-03-09&to=${DAY}`);
       assert.equal(csv.status, 200);
       assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);

@@ -78,11 +78,7 @@ function actorOptions(view: View, members: readonly Member[], chosen: string | u
   return options;
 }
 
-function filterForm(
-  view: View,
-  p: Pick<AuditPageInput, 'path' | 'members' | 'errors'>,
-  q: AuditPageQuery,
-): RawHtml {
+function filterForm(view: View, p: Pick<AuditPageInput, 'path' | 'members' | 'errors'>, q: AuditPageQuery): RawHtml {
   const a = view.t.audit;
   const f = a.fields;
   const { path, errors } = p;
