@@ -162,7 +162,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     hooks,
     health: healthArea.health,
     healthScheduled: healthArea.healthScheduled,
-    security: securityServices(base, people, { sealKeys, mailer: mail.mailer }),
+    security: securityServices(base, people, { sealKeys, mailer: mail.mailer, mailed: mail.server !== null }),
     webhooks: hooks.service,
     clock,
     accounts: people.service,

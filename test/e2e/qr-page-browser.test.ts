@@ -9,6 +9,7 @@ import { PNG } from 'pngjs';
 import { closeBrowser } from '../support/browser.ts';
 import { onEachEngineInBrowser } from '../support/web-app-suite.ts';
 import { apiKeyOf } from '../support/web-browser.ts';
+import { contrastRatio } from '../../src/adapters/web/features/links/qr-contrast.ts';
 
 after(closeBrowser);
 
@@ -59,6 +60,20 @@ onEachEngineInBrowser('the QR page in a browser', {}, (web) => {
       (await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')) ?? '',
       /ecc=H&style=rounded/,
     );
+  });
+
+  test('the contrast line follows the colours as they are picked, not the page’s first ones', TIMEOUT, async () => {
+    await web.open(`/links/${id}/qr`, 200, 'QR code');
+    const { page } = web;
+    const box = page.locator('[data-qr-warnings]');
+    assert.equal((await box.innerText()).trim(), 'Contrast ratio 21.00:1.');
+    await page.getByLabel('Code colour').fill('#dddddd');
+    const expected = `Low contrast (${contrastRatio('#dddddd', '#ffffff').toFixed(2)}:1)`;
+    await box.getByText(expected).waitFor();
+    assert.doesNotMatch(await box.innerText(), /21\.00/);
+    await page.getByLabel('Background colour').fill('#000000');
+    await box.getByText(/lighter than its background/).waitFor();
+    await web.everyTheme('low contrast picked');
   });
 
   test('on a wide screen the settings start level with the code beside them', TIMEOUT, async () => {

@@ -85,7 +85,7 @@ onEachEngineInBrowser('the account and admin screens in a browser; an API key ma
       await web.page.getByLabel('Name').fill('Reporting script');
       await web.page.getByRole('button', { name: 'Create key' }).click();
       await web.page.getByRole('heading', { name: 'Your new key' }).waitFor();
-      const apiKey = await web.page.getByRole('textbox', { name: 'The key Reporting script' }).inputValue();
+      const apiKey = await web.page.getByRole('textbox', { name: 'Your new key “Reporting script”' }).inputValue();
       assert.ok(apiKey.length > 20, 'a key is shown');
       await everyTheme('key shown');
       const use = () =>
@@ -99,7 +99,7 @@ onEachEngineInBrowser('the account and admin screens in a browser; an API key ma
       // Shown once: the list no longer holds it.
       await web.page.goto(`${web.h.baseUrl}/account/api-keys`);
       assert.ok(!(await web.page.locator('body').innerText()).includes(apiKey));
-      await web.page.getByRole('button', { name: 'Revoke the key Reporting script' }).click();
+      await web.page.getByRole('button', { name: 'Revoke the key “Reporting script”' }).click();
       await web.page.getByRole('status').filter({ hasText: 'The key is revoked' }).waitFor();
       await everyTheme('a revoked key');
       assert.equal((await use()).status, 401);

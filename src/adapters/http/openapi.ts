@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { LOGO_SVG, WORDMARK_SVG } from '../shared/html/brand.ts';
@@ -21,6 +21,19 @@ const TOP_BAR_LINK = `{
   const watch = new MutationObserver(() => point() && watch.disconnect());
   watch.observe(document.documentElement, { childList: true, subtree: true });
 }`;
+
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+
+/**
+ * swagger-ui's page has no viewport line, so a phone lays it out 980 px wide and shrinks the
+ * text to a few pixels; its options reach no further into <head> than styles and icons.
+ */
+async function withViewport(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (typeof payload !== 'string' || !type.startsWith('text/html') || payload.includes('name="viewport"'))
+    return payload;
+  return payload.replace(/<meta charset="UTF-8">/i, (charset) => `${charset}\n${VIEWPORT}`);
+}
 
 /**
  * The OpenAPI 3.1 document is generated from the same schemas that validate requests, so it
@@ -49,6 +62,7 @@ export async function installOpenApi(app: FastifyInstance, appUrl: string): Prom
   // A scope of its own, so that the image headers reach swagger-ui's icons and no other route.
   await app.register(async (docs) => {
     docs.addHook('onSend', imageHeadersOnSend);
+    docs.addHook('onSend', withViewport);
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true },

@@ -25,13 +25,15 @@ export interface SecurityServices {
   sso: SsoServices | null;
   /** EMAIL_VERIFICATION=required; null: off. */
   verification: EmailVerification | null;
+  /** Whether reset links leave by email (a mail server is set); else only the log and the CLI have them. */
+  mailed: boolean;
 }
 
 /** Two-factor, the two-step sign-in, password resets and single sign-on, over the people's accounts. */
 export function securityServices(
   base: Base,
   people: ReturnType<typeof accountServices>,
-  deps: { sealKeys: SealKeys; mailer: Mailer },
+  deps: { sealKeys: SealKeys; mailer: Mailer; mailed: boolean },
 ): SecurityServices {
   const { config, storage, visits, clock } = base;
   const { store: accounts, signIn } = people;
@@ -72,5 +74,5 @@ export function securityServices(
   });
   const identities = new SqlSsoIdentityStore(storage.db, storage.engine);
   const sso = ssoOf(config, { identities, accounts, twoStep, clock });
-  return { twoFactor, twoStep, sso, verification: people.verification, resets };
+  return { twoFactor, twoStep, sso, verification: people.verification, resets, mailed: deps.mailed };
 }

@@ -101,7 +101,7 @@ function checkSecrets(input: LinkInput, ctx: LinkRuleContext, bag: FieldErrorBag
   const hasPassword =
     out.privacyPassword !== undefined ? out.privacyPassword !== null : !!ctx.existing?.privacyPasswordHash;
   if (privacy === 2 && !hasPassword && !bag.has('privacy_password')) {
-    bag.add('privacy_password', messages.requiredWith('privacy_password', 'privacy'));
+    bag.add('privacy_password', messages.statsPasswordRequired());
   }
 }
 

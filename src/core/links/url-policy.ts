@@ -76,10 +76,20 @@ export class UrlPolicy {
       return undefined;
     }
     if (!this.isAllowed(value)) {
-      bag.add(field, messages.url(field));
+      bag.add(field, this.refusal(field, value));
       return undefined;
     }
     return value;
+  }
+
+  /**
+   * Why a value was refused: a URL of a scheme the operator did not allow names the schemes
+   * that are, so "ftp://…" is not told it is no URL; anything else keeps phpShort's wording.
+   */
+  private refusal(field: string, value: string): string {
+    const url = parsedUrl(value);
+    if (url === null || this.schemes.has(url.protocol.slice(0, -1))) return messages.url(field);
+    return messages.urlScheme(field, [...this.schemes]);
   }
 
   /** For clearable fields: undefined = not sent, null/'' = clear. */

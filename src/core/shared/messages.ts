@@ -3,6 +3,8 @@
  * (Laravel's), so a client's error display keeps working.
  */
 const label = (field: string): string => field.replace(/_/g, ' ');
+const orList = (items: readonly string[]): string =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 
 export const messages = {
   required: (f: string) => `The ${label(f)} field is required.`,
@@ -20,8 +22,14 @@ export const messages = {
   min: (f: string, n: number) => `The ${label(f)} field must be at least ${n}.`,
   max: (f: string, n: number) => `The ${label(f)} field must not be greater than ${n}.`,
   url: (f: string) => `The ${label(f)} field must be a valid URL.`,
+  /** A URL whose scheme is not on URL_SCHEMES: the allowed ones, named. */
+  urlScheme: (f: string, schemes: readonly string[]) =>
+    `The ${label(f)} field must be a URL whose scheme is ${orList(schemes)}.`,
   reserved: (f: string) => `The ${label(f)} is reserved.`,
   requiredWith: (f: string, other: string) => `The ${label(f)} field is required when ${label(other)} is present.`,
+  /** privacy 2 is "the statistics page asks for a password": the field it needs, said so. */
+  statsPasswordRequired: () =>
+    'The privacy password field is required when the statistics page is private with a password (privacy 2).',
   date: (f: string) => `The ${label(f)} field must match the format Y-m-d.`,
   time: (f: string) => `The ${label(f)} field must match the format H:i.`,
   hiddenCharacters: (f: string) =>

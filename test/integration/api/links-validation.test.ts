@@ -26,6 +26,8 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     await createRefused(h(), key, { form: { url: 'javascript:alert(1)' } }, ['url']);
     await createRefused(h(), key, { form: { url: 'data:text/html,<b>x</b>' } }, ['url']);
     await createRefused(h(), key, { form: { url: 'file:///etc/passwd' } }, ['url']);
+    const ftp = await createRefused(h(), key, { form: { url: 'ftp://files.example.com/a' } }, ['url']);
+    assert.deepEqual(ftp.body.message.url, ['The url field must be a URL whose scheme is http or https.']);
     await createRefused(h(), key, { form: { url: 'not a url' } }, ['url']);
     await createRefused(h(), key, { form: { url: `https://example.com/${'a'.repeat(3000)}` } }, ['url']);
     await createRefused(h(), key, { form: { url: ['https://a.example.com', 'https://b.example.com'] } }, ['url']);
@@ -81,7 +83,10 @@ onEachEngine('links API: bad input is a 422 naming the field and writes nothing'
     await createRefused(h(), key, { form: { url: URL_OK, disabled: 2 } }, ['disabled']);
     await createRefused(h(), key, { json: { url: URL_OK, disabled: 'yes' } }, ['disabled']);
     // Privacy 2 protects the statistics page with a password: one must be given.
-    await createRefused(h(), key, { form: { url: URL_OK, privacy: 2 } }, ['privacy_password']);
+    const noPassword = await createRefused(h(), key, { form: { url: URL_OK, privacy: 2 } }, ['privacy_password']);
+    assert.deepEqual(noPassword.body.message.privacy_password, [
+      'The privacy password field is required when the statistics page is private with a password (privacy 2).',
+    ]);
   });
 
   test('targeting keys and values', async () => {

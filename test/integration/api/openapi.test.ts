@@ -231,6 +231,8 @@ onEachEngine('API OpenAPI document', (h) => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(res.text, /<html/i);
     assert.match(res.text, /swagger/i);
+    // A phone lays the page out at its own width, not a desktop's shrunk to a few pixels.
+    assert.match(res.text, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
   });
 
   test('GET /health answers 200 {status: "ok"}', async () => {

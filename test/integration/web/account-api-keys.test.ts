@@ -22,6 +22,11 @@ onEachEngine(
       );
       const key = /id="made-key"[^>]*value="(lpx_[A-Za-z0-9_-]{43})"/.exec(made.text)![1]!;
       assert.match(made.text, /shown this once and never again/);
+      assert.match(
+        made.text,
+        /<label for="made-key">Your new key “Zapier[^”]*”<\/label>/,
+        'the name quoted, not run into a sentence',
+      );
       assert.match(made.text, new RegExp(`data-copy="${key}"`));
 
       const api = await h().request('GET', '/api/v1/account', { key });
@@ -180,7 +185,7 @@ onEachEngine(
       // The owner, an admin of the team, sees the member's key on the workspace's page too.
       assert.match((await owner.client.get(`/account/workspaces/${teamId}`)).text, /Team script/);
       const id =
-        /action="\/account\/api-keys\/(\d+)\/revoke"[^>]*>(?:(?!<\/form>)[\s\S])*aria-label="Revoke the key Team script"/.exec(
+        /action="\/account\/api-keys\/(\d+)\/revoke"[^>]*>(?:(?!<\/form>)[\s\S])*aria-label="Revoke the key “Team script”"/.exec(
           list,
         )?.[1];
       assert.ok(id, 'the team key has its revoke button here');

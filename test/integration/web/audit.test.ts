@@ -171,7 +171,14 @@ onEachEngine('web: audit log', (h) => {
     assert.match(page.text, /href="#f-from"/);
     assert.match(page.text, /href="#f-actor"/);
     assert.match(page.text, /name="from" type="date" value="yesterday"/);
-    assert.match(page.text, /name="actor" type="text" value="abc"/);
+    assert.match(page.text, /<option value="abc" selected>abc<\/option>/, 'the refused person kept as typed');
+    // The person is chosen among the members by name and email, not typed as a number.
+    assert.match(
+      page.text,
+      new RegExp(
+        `<select[^>]*name="actor"[\\s\\S]*<option value="${myId}">[^<]*\\(${email.replace(/[.+]/g, '\\$&')}\\)</option>`,
+      ),
+    );
     assert.match(page.text, /name="action" type="text" value="link"/);
     assert.doesNotMatch(page.text, /<table/);
   });

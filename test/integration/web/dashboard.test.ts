@@ -62,11 +62,30 @@ onEachEngine(
         { from: '/dashboard' },
       );
       assert.equal(res.status, 303, res.text);
-      assert.equal(res.location, '/dashboard');
       const [link] = await apiLinks(h(), key);
+      assert.equal(
+        res.location,
+        `/dashboard?created=${link.id}#quick-result`,
+        'back to the form, the new link beside it',
+      );
       assert.equal(link.url, 'https://quick.test/');
       assert.equal(link.alias, 'quick-one');
-      const page = await client.get('/dashboard');
+      const page = await client.get(`/dashboard?created=${link.id}`);
+      // A read-only field to select without the script, with a Copy button the script shows.
+      assert.match(
+        page.text,
+        new RegExp(
+          `<input id="quick-made" class="mono" type="text" value="${link.short_url}" readonly autofocus data-focus-on-load`,
+        ),
+      );
+      assert.ok(page.text.includes(`data-copy="${link.short_url}"`));
+      const stranger = await webAccount(h());
+      assert.doesNotMatch(
+        (await stranger.client.get(`/dashboard?created=${link.id}`)).text,
+        /id="quick-made"/,
+        'another workspace’s link is not shown',
+      );
+      assert.equal((await client.get('/dashboard?created=abc')).status, 200);
       assert.ok(page.text.includes(`<p class="flash" role="status">Short link created: ${link.short_url}</p>`));
       assert.equal(card(page.text, 'Links'), '1');
       assert.ok(page.text.includes(`>${link.short_url}</a>`));

@@ -22,12 +22,12 @@ onEachEngine('web: domains', (h) => {
       {
         form: { name: uniqueHost(), index_page: 'javascript:alert(1)' },
         field: 'index_page',
-        message: 'The index page field must be a valid URL.',
+        message: 'The index page field must be a URL whose scheme is http or https.',
       },
       {
         form: { name: uniqueHost(), not_found_page: 'ftp://example.com/x' },
         field: 'not_found_page',
-        message: 'The not found page field must be a valid URL.',
+        message: 'The not found page field must be a URL whose scheme is http or https.',
       },
     ],
     edit: {

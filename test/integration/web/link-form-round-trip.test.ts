@@ -131,6 +131,11 @@ onEachEngine('web: the link form round trip keeps every field', (h) => {
       },
     );
     assert.equal(refused.status, 422);
+    assert.match(
+      refused.text,
+      /The url field must be a URL whose scheme is http or https\./,
+      'the allowed schemes named',
+    );
     // Every other field is kept on a refused save too, the ticked pixel included.
     assert.match(control(refused.text, 'pixels[]', String(pixels[1].id)), / checked/, 'the ticked pixel after a 422');
     assert.match(control(refused.text, 'expiration_date'), /value="2099-06-30"/);

@@ -24,6 +24,11 @@ onEachEngine(
       const stranger = new WebClient(h().baseUrl);
       const before = sink.mails.length;
 
+      assert.match(
+        (await stranger.get('/login/forgot')).text,
+        /we send a link/,
+        'with a mail server, a link is promised',
+      );
       const asked = await stranger.post(
         '/login/forgot',
         { email: email.toUpperCase() },
@@ -127,3 +132,17 @@ onEachEngine(
   },
   { env: { SMTP_URL: smtpUrl, APP_URL }, overrides: { clock } },
 );
+
+onEachEngine('web: password reset without a mail server', (h) => {
+  test('the page promises no email: it names the CLI that makes a link, and asking says the log has it', async () => {
+    const stranger = new WebClient(h().baseUrl);
+    const page = await stranger.get('/login/forgot');
+    assert.equal(page.status, 200);
+    assert.doesNotMatch(page.text, /we send a link/);
+    assert.match(page.text, /This server sends no email/);
+    assert.match(page.text, /<code>linkpix users reset-link you@example\.com<\/code>/);
+    const asked = await stranger.post('/login/forgot', { email: 'nobody@example.com' }, { from: '/login/forgot' });
+    assert.equal(asked.status, 303);
+    assert.match((await stranger.get('/login')).text, /its reset link is in the server’s log/);
+  });
+});

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, signedUp } from '../../support/web-client.ts';
-import { ManualClock, createLink, visit } from '../stats/stats-support.ts';
+import { ManualClock, UA, createLink, visit } from '../stats/stats-support.ts';
 import { TEST_ACTOR } from '../../support/audit-actor.ts';
 
 // Records are read loosely, as a client would.
@@ -435,10 +435,37 @@ onEachEngine(
       assert.match(reversed.text, /id="f-to-error"/);
     });
 
+    test('the overview’s chart has its CSV, as every other table does', async () => {
+      const overview = (await owner.get(`/stats/${pub.id}?from=2026-03-09&to=${DAY}`)).text;
+      assert.match(
+        overview,
+        /href="\/stats\/\d+\/export\/clicks\?from=2026-03-09&amp;to=2026-03-10" download>Download CSV</,
+      );
+      const csv = await owner.get(`/stats/${pub.id}/export/clicks?from=2026-03-09&to=${DAY}`);
+      assert.equal(csv.status, 200);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(csv.text, /2026-03-10,4/, csv.text);
+      const oneDay = (await owner.get(`/stats/${pub.id}?from=${DAY}&to=${DAY}`)).text;
+      assert.match(oneDay, /href="\/stats\/\d+\/export\/hours\?[^"]*" download>Download CSV</, 'one day: per hour');
+    });
+
     test('bad ids and names: 404', async () => {
       for (const path of ['/stats/abc', '/stats/0', `/stats/${pub.id}/nope`, `/stats/${pub.id}/export/nope`]) {
         assert.equal((await owner.get(path)).status, 404, path);
       }
+    });
+
+    test('pages name devices and platforms as people do, and wrap a referrer after its dots; the CSV keeps what is stored', async () => {
+      const mac = await createLink(h(), key, { privacy: 1 });
+      await visit(h(), mac, { ua: UA.macFirefox, referer: 'https://subscriptions.newsletters.example.org/x' });
+      await h().server.container.visits.sink.flush();
+      const day = `from=${DAY}&to=${DAY}`;
+      assert.match((await owner.get(`/stats/${mac.id}/platforms?${day}`)).text, rowOf('macOS', 1));
+      assert.match((await owner.get(`/stats/${mac.id}/devices?${day}`)).text, rowOf('Desktop', 1));
+      const referrers = (await owner.get(`/stats/${mac.id}/referrers?${day}`)).text;
+      assert.match(referrers, rowOf('subscriptions\\.<wbr>newsletters\\.<wbr>example\\.<wbr>org', 1));
+      const csv = await owner.get(`/stats/${mac.id}/export/platforms?${day}`);
+      assert.match(csv.text, /OS X,1/, 'the export keeps the stored value, as the API does');
     });
   },
   { env: { TRUST_PROXY: 'true' }, overrides: { clock } },

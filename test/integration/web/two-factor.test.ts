@@ -22,6 +22,8 @@ async function enrol(client: WebClient): Promise<{ secret: string; codes: string
     /<img class="enrol-qr" src="data:image\/svg\+xml;base64,/,
     'the QR code of the otpauth:// URI',
   );
+  // One primary button in the set-up: confirming; cancelling is the secondary one.
+  assert.match(page.text, /<button type="submit" class="secondary">Cancel the set-up<\/button>/);
   const secret = /id="totp-secret"[^>]*value="([A-Z2-7 ]+)"/.exec(page.text)![1]!.replace(/ /g, '');
   const wrong = await client.post(
     '/account/security/two-factor/confirm',

@@ -39,6 +39,8 @@ export interface WebContext extends CoreServices {
     resets: PasswordResets;
     sso?: SsoServices | null;
     verification: EmailVerification | null;
+    /** Whether a reset link is mailed; without a mail server /login/forgot says who can make one. */
+    mailed?: boolean;
   };
   /** The API's importer and its guards (/links/import; docs/design/imports.md). */
   importer: LinkImporter;

@@ -205,12 +205,12 @@ export function postButton(
   view: View,
   action: string,
   label: string,
-  options: { danger?: boolean; hidden?: Record<string, string>; accessibleName?: string } = {},
+  options: { danger?: boolean; secondary?: boolean; hidden?: Record<string, string>; accessibleName?: string } = {},
 ): RawHtml {
   const hidden = Object.entries(options.hidden ?? {}).map(
     ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
   );
-  return html`<form method="post" action="${action}" class="inline">${csrfField(view)}${hidden}<button type="submit"${options.danger ? html` class="danger"` : ''}${options.accessibleName ? html` aria-label="${options.accessibleName}"` : ''}>${label}</button></form>`;
+  return html`<form method="post" action="${action}" class="inline">${csrfField(view)}${hidden}<button type="submit"${options.danger ? html` class="danger"` : options.secondary ? html` class="secondary"` : ''}${options.accessibleName ? html` aria-label="${options.accessibleName}"` : ''}>${label}</button></form>`;
 }
 
 export interface PagerInput {

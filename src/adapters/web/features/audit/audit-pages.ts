@@ -47,13 +47,15 @@ export const auditPages: WebFeature = (web, ctx: WebContext) => {
     const query = queryOf(request);
     const path = `/account/workspaces/${id}/audit`;
     const view = viewOf(request, reply, secret);
+    // Whoever may read the log may read who is in the workspace; anyone else is refused here as there.
+    const members = await ctx.members.list(sessionActor(request), id);
     const render = (status: number, page: Parameters<typeof auditPage>[1]['page'], errors?: FieldErrors) =>
       sendView(
         reply,
         status,
         appLayout(view, {
           title: view.t.audit.title,
-          main: auditPage(view, { path, query, page, errors }),
+          main: auditPage(view, { path, query, page, errors, members }),
           section: '/account',
         }),
       );

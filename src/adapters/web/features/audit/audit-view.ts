@@ -3,7 +3,8 @@ import type { AuditFilterInput } from '../../../../core/audit/audit-filter.ts';
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { Page } from '../../../../core/shared/page.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
-import { errorSummary, pagination, textField, withQuery } from '../../ui/components.ts';
+import type { Member } from '../../../../core/workspaces/workspace.ts';
+import { errorSummary, pagination, selectField, textField, withQuery, type SelectOption } from '../../ui/components.ts';
 import type { View } from '../../app/view.ts';
 
 /** The page's query as typed: every filter kept as text, so a refused one comes back as it was. */
@@ -11,8 +12,18 @@ export type AuditPageQuery = Record<keyof AuditFilterInput | 'page', string | un
 
 const FILTERS = ['actor', 'action', 'target_type', 'target_id', 'from', 'to'] as const;
 
-const shown = (value: unknown): string =>
-  value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+/** A changed value as people read it: lists comma-separated, records as "key: value", no JSON. */
+function shown(view: View, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? view.t.audit.yes : view.t.audit.no;
+  if (Array.isArray(value)) return value.map((v) => shown(view, v)).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${shown(view, v)}`)
+      .join('; ');
+  return String(value);
+}
 
 function changes(view: View, entry: AuditEntry): RawHtml {
   const a = view.t.audit;
@@ -21,7 +32,7 @@ function changes(view: View, entry: AuditEntry): RawHtml {
   return html`<ul class="audit-changes">${items.map(([field, change]) =>
     change === 'changed'
       ? html`<li><span class="mono">${field}</span>: ${a.changed}</li>`
-      : html`<li><span class="mono">${field}</span>: <del>${shown(change[0])}</del> → <ins>${shown(change[1])}</ins></li>`,
+      : html`<li><span class="mono">${field}</span>: <del>${shown(view, change[0])}</del> → <ins>${shown(view, change[1])}</ins></li>`,
   )}</ul>`;
 }
 
@@ -48,19 +59,32 @@ function table(view: View, entries: readonly AuditEntry[]): RawHtml {
 <td data-label="${c.actor}">${who(view, e)}</td>
 <td data-label="${c.via}">${a.via[e.actor.via] ?? e.actor.via}</td>
 <td data-label="${c.action}" class="mono">${e.action}</td>
-<td data-label="${c.target}">${e.target.type} ${e.target.id}</td>
+<td data-label="${c.target}">${a.target(e.target.type, String(e.target.id))}</td>
 <td data-label="${c.changes}">${changes(view, e)}</td>
 </tr>`,
   )}</tbody>
 </table></div>`;
 }
 
-function filterForm(view: View, path: string, q: AuditPageQuery, errors: FieldErrors | undefined): RawHtml {
+/** The people to filter by: the members by name and email, and a former one already chosen by id. */
+function actorOptions(view: View, members: readonly Member[], chosen: string | undefined): SelectOption[] {
+  const a = view.t.audit;
+  const options = [
+    { value: '', label: a.anyone },
+    ...members.map((m) => ({ value: String(m.userId), label: a.member(m.name, m.email) })),
+  ];
+  if (chosen && !options.some((o) => o.value === chosen))
+    options.push({ value: chosen, label: /^\d+$/.test(chosen) ? a.unknownPerson(Number(chosen)) : chosen });
+  return options;
+}
+
+function filterForm(view: View, p: Pick<AuditPageInput, 'path' | 'members' | 'errors'>, q: AuditPageQuery): RawHtml {
   const a = view.t.audit;
   const f = a.fields;
+  const { path, errors } = p;
   const filtered = FILTERS.some((name) => q[name]);
   return html`<form method="get" action="${path}" class="toolbar" role="search" aria-label="${a.filters}" novalidate>
-${textField({ name: 'actor', label: f.actor, value: q.actor ?? '', inputmode: 'numeric', maxlength: 10, errors, autocomplete: 'off' })}
+${selectField({ name: 'actor', label: f.actor, options: actorOptions(view, p.members, q.actor), value: q.actor ?? '', errors })}
 ${textField({ name: 'action', label: f.action, hint: a.actionHint, value: q.action ?? '', maxlength: 65, errors, autocomplete: 'off' })}
 ${textField({ name: 'target_type', label: f.target_type, value: q.target_type ?? '', maxlength: 32, errors, autocomplete: 'off' })}
 ${textField({ name: 'target_id', label: f.target_id, value: q.target_id ?? '', inputmode: 'numeric', maxlength: 10, errors, autocomplete: 'off' })}
@@ -76,6 +100,8 @@ export interface AuditPageInput {
   /** null: the filters were refused (errors says why) and nothing was read. */
   page: Page<AuditEntry> | null;
   errors?: FieldErrors | undefined;
+  /** The workspace's members, for the Person filter. */
+  members: readonly Member[];
 }
 
 export function auditPage(view: View, p: AuditPageInput): RawHtml {
@@ -86,7 +112,7 @@ export function auditPage(view: View, p: AuditPageInput): RawHtml {
 <p><a href="/account">${a.back}</a></p>
 <p>${a.intro}</p>
 ${errorSummary(view, p.errors)}
-${filterForm(view, p.path, p.query, p.errors)}
+${filterForm(view, p, p.query)}
 ${
   p.page
     ? html`<p><a href="${csv}" download>${a.download}</a></p>

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
+import { NotFoundError, ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
 import type { LinkInput } from '../../../../core/links/link-input.ts';
 import { LinkBody } from '../../../shared/schemas/link.ts';
 import { refuseInvalidBody } from '../../../shared/input/refuse-invalid-body.ts';
@@ -66,6 +66,19 @@ async function dismissFirstSteps(request: FastifyRequest, reply: FastifyReply, c
   return seeOther(reply, '/dashboard');
 }
 
+/** The link a quick shorten just made (`?created=`), when it is this workspace's; else none. */
+async function madeLink(request: FastifyRequest, ctx: WebContext, workspaceId: number): Promise<string | null> {
+  const raw = (request.query as Record<string, unknown> | undefined)?.created;
+  const id = typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+  if (id === null || id >= 2 ** 31) return null;
+  try {
+    return shortUrl(await ctx.links.get(workspaceId, id), ctx.urls);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
 /** GET /dashboard and its quick-shorten form (POST /dashboard/shorten). */
 export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
   const secret = ctx.web.csrfSecret;
@@ -79,14 +92,17 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
   ) => {
     const view = viewOf(request, reply, secret);
     const viewer = viewerOf(request);
-    const data = await dashboardData(ctx, view, viewer.workspace, viewer.account.id);
+    const [data, made] = await Promise.all([
+      dashboardData(ctx, view, viewer.workspace, viewer.account.id),
+      madeLink(request, ctx, viewer.workspace.id),
+    ]);
     return sendView(
       reply,
       status,
       appLayout(view, {
         title: view.t.dashboard.title,
         section: '/dashboard',
-        main: dashboardMain(view, data, values, errors),
+        main: dashboardMain(view, data, values, errors, made),
       }),
     );
   };
@@ -105,7 +121,8 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
         webActor(request),
       );
       setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
-      return seeOther(reply, '/dashboard');
+      // Back to the form with the new link beside it (and the focus there), not to the page's top.
+      return seeOther(reply, `/dashboard?created=${created.link.id}#quick-result`);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return render(request, reply, 422, typed, error.fields);

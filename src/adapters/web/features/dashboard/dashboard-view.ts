@@ -36,7 +36,26 @@ export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
   return { id: link.id, shortUrl, url: link.url, title: link.title, clicks: link.clicks, createdAt: link.createdAt };
 }
 
-function quickShorten(view: View, data: DashboardData, values: PostedForm, errors: FieldErrors | undefined): RawHtml {
+/**
+ * The link just made, under the form: a read-only field to select (and, with the script, a Copy
+ * button and the focus on it), so the next step is at hand, not at the top of the page.
+ */
+function quickResult(view: View, made: string): RawHtml {
+  const d = view.t.dashboard;
+  return html`<div class="field" id="quick-result">
+<label for="quick-made">${d.madeLabel}</label>
+<div class="toolbar"><input id="quick-made" class="mono" type="text" value="${made}" readonly autofocus data-focus-on-load spellcheck="false">
+${copyButton(view, made, d.madeLabel)}</div>
+</div>`;
+}
+
+function quickShorten(
+  view: View,
+  data: DashboardData,
+  values: PostedForm,
+  errors: FieldErrors | undefined,
+  made: string | null,
+): RawHtml {
   const d = view.t.dashboard;
   // A viewer of the workspace makes no links: no form that would only refuse.
   if (!view.can('links.write')) return html``;
@@ -52,6 +71,7 @@ ${selectField({ name: 'domain', label: d.domain, options: data.domains, value: t
 <div class="actions"><button type="submit">${d.shorten}</button></div>
 </div>
 </form>
+${made && !errors ? quickResult(view, made) : ''}
 <p><a href="/links/new">${d.more}</a> · <a href="/links/bulk">${d.bulk}</a></p>
 </section>`;
 }
@@ -125,11 +145,17 @@ ${
 </section>`;
 }
 
-export function dashboardMain(view: View, data: DashboardData, values: PostedForm = {}, errors?: FieldErrors): RawHtml {
+export function dashboardMain(
+  view: View,
+  data: DashboardData,
+  values: PostedForm = {},
+  errors?: FieldErrors,
+  made: string | null = null,
+): RawHtml {
   const d = view.t.dashboard;
   return html`<h1>${d.title}</h1>
 ${data.firstSteps ? firstSteps(view, data.firstSteps) : ''}
-${quickShorten(view, data, values, errors)}
+${quickShorten(view, data, values, errors, made)}
 ${totals(view, data)}
 <div id="dashboard-chart" data-live-refresh="chart" data-live-total="${data.clicks.total}">${clicksChart(view, data)}</div>
 ${linkTable(view, 'latest-title', d.latestTitle, data.latest, d.noLinks)}

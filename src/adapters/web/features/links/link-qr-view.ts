@@ -26,17 +26,23 @@ export interface QrPageInput {
   logo: 'png' | 'svg' | null;
 }
 
+// The script (qr.js) redraws these as the colours change, from the same formula and the
+// templates on the box, so the ratio shown is always the colours picked, not the page's first.
 function warnings(view: View, s: QrSettings): RawHtml {
   const t = view.t.linkForm.qr;
-  if (!HEX_COLOUR.test(s.foreground) || !HEX_COLOUR.test(s.background)) return html``;
-  const ratio = contrastRatio(s.foreground, s.background).toFixed(2);
   const out: RawHtml[] = [];
-  if (hasLowContrast(s.foreground, s.background)) out.push(html`<p class="qr-warning">${t.lowContrast(ratio)}</p>`);
-  else out.push(html`<p class="hint">${t.contrast(ratio)}</p>`);
-  if (relativeLuminance(s.foreground) > relativeLuminance(s.background))
-    out.push(html`<p class="qr-warning">${t.inverted}</p>`);
-  return html`<div class="qr-warnings" role="status">${out}</div>`;
+  if (HEX_COLOUR.test(s.foreground) && HEX_COLOUR.test(s.background)) {
+    const ratio = contrastRatio(s.foreground, s.background).toFixed(2);
+    if (hasLowContrast(s.foreground, s.background)) out.push(html`<p class="qr-warning">${t.lowContrast(ratio)}</p>`);
+    else out.push(html`<p class="hint">${t.contrast(ratio)}</p>`);
+    if (relativeLuminance(s.foreground) > relativeLuminance(s.background))
+      out.push(html`<p class="qr-warning">${t.inverted}</p>`);
+  }
+  return html`<div class="qr-warnings" role="status" data-qr-warnings data-low="${t.lowContrast(RATIO)}" data-ok="${t.contrast(RATIO)}" data-inverted="${t.inverted}">${out}</div>`;
 }
+
+/** Where the script puts the ratio in the templates. */
+const RATIO = '{ratio}';
 
 /** The settings as a query: the downloads', the preview's, and the logo forms' way back. */
 export function qrQuery(s: QrSettings): Record<string, string> {

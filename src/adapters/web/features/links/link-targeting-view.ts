@@ -65,7 +65,7 @@ function listSection(
   const t = view.t.linkForm.targeting;
   const names = t.lists[list];
   const rows = values.lists[list];
-  const keys = list === 'rotation' ? [] : targetOptions(view.fmt.locale)[list];
+  const keys = list === 'rotation' ? [] : targetOptions(view.fmt.locale, view.t.common.visitorNames.platforms)[list];
   // List-wide faults (too many rows) name the list itself: its "add" button carries that id.
   const id = fieldId(list);
   const listErrors = errorsFor(errors, list);

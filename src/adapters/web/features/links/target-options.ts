@@ -15,13 +15,17 @@ function named(codes: Iterable<string>, locale: string, type: 'region' | 'langua
     .sort((a, b) => collator.compare(a.label, b.label));
 }
 
-export function targetOptions(locale: string): Record<KeyedListName, readonly SelectOption[]> {
+/** platformNames: what pages call a stored platform ("OS X" is shown as macOS; the value stays). */
+export function targetOptions(
+  locale: string,
+  platformNames: Readonly<Record<string, string>> = {},
+): Record<KeyedListName, readonly SelectOption[]> {
   let found = cache.get(locale);
   if (!found) {
     found = {
       country: named(COUNTRY_CODES, locale, 'region'),
       language: named(LANGUAGE_CODES, locale, 'language'),
-      platform: PLATFORMS.map((p) => ({ value: p, label: p })),
+      platform: PLATFORMS.map((p) => ({ value: p, label: platformNames[p] ?? p })),
     };
     cache.set(locale, found);
   }

@@ -45,11 +45,20 @@ ${textField({ name: 'code', label: s.code, hint: s.codeHint, errors, autocomplet
 <p><a href="/login">${s.startOver}</a></p>`;
 }
 
-function forgotForm(view: View, values: Form, errors?: FieldErrors): RawHtml {
+// Without a mail server the link goes only to the log, so the page says who can hand it over.
+function forgotIntro(view: View, mailed: boolean): RawHtml {
+  const s = view.t.security.steps;
+  if (mailed) return html`<p>${s.forgotIntro}</p>`;
+  return html`<p>${s.noMailIntro}</p>
+<p><code>${s.noMailCommand}</code></p>
+<p>${s.noMailForm}</p>`;
+}
+
+function forgotForm(view: View, mailed: boolean, values: Form, errors?: FieldErrors): RawHtml {
   const s = view.t.security.steps;
   return html`<h1>${s.forgotTitle}</h1>
 ${errorSummary(view, errors)}
-<p>${s.forgotIntro}</p>
+${forgotIntro(view, mailed)}
 <form method="post" action="/login/forgot" class="stack" novalidate>
 ${csrfField(view)}
 ${textField({ name: 'email', label: s.email, type: 'email', value: text(values, 'email'), errors, autocomplete: 'email', required: true, maxlength: 255 })}
@@ -89,6 +98,7 @@ function page(
   return sendView(reply, status, appLayout(view, { title: title(view), main: main(view), narrow: true }));
 }
 
+const mailed = (ctx: WebContext): boolean => ctx.security.mailed ?? true;
 const codeTitle = (view: View) => view.t.security.steps.codeTitle;
 const forgotTitle = (view: View) => view.t.security.steps.forgotTitle;
 const resetTitle = (view: View) => view.t.security.steps.resetTitle;
@@ -140,7 +150,7 @@ async function askForReset(request: FastifyRequest, reply: FastifyReply, ctx: We
   const email = text(form, 'email');
   if (email.trim() === '')
     return page(request, reply, ctx, 422, forgotTitle, (view) =>
-      forgotForm(view, form, { email: [messages.required('email')] }),
+      forgotForm(view, mailed(ctx), form, { email: [messages.required('email')] }),
     );
   try {
     await ctx.security.resets.request(email, limitAddress(request.ip));
@@ -148,10 +158,11 @@ async function askForReset(request: FastifyRequest, reply: FastifyReply, ctx: We
     if (!(error instanceof TooManyAttemptsError)) throw error;
     reply.header('retry-after', String(error.retryAfterSeconds));
     return page(request, reply, ctx, 429, forgotTitle, (view) =>
-      forgotForm(view, form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
+      forgotForm(view, mailed(ctx), form, { email: [view.t.common.errors.tooManyAttempts(error.retryAfterSeconds)] }),
     );
   }
-  setFlash(reply, stepsOf(request, reply, ctx).sent);
+  const steps = stepsOf(request, reply, ctx);
+  setFlash(reply, mailed(ctx) ? steps.sent : steps.noMailSent);
   return seeOther(reply, '/login');
 }
 
@@ -196,7 +207,7 @@ export const loginStepsPages: WebFeature = (web, ctx: WebContext) => {
   web.get('/login/two-factor', PUBLIC, (request, reply) => showCodeForm(request, reply, ctx));
   web.post('/login/two-factor', PUBLIC, (request, reply) => completeTwoStep(request, reply, ctx));
   web.get('/login/forgot', PUBLIC, (request, reply) =>
-    page(request, reply, ctx, 200, forgotTitle, (view) => forgotForm(view, {})),
+    page(request, reply, ctx, 200, forgotTitle, (view) => forgotForm(view, mailed(ctx), {})),
   );
   web.post('/login/forgot', PUBLIC, (request, reply) => askForReset(request, reply, ctx));
   web.get('/login/reset/:token', byToken, (request, reply) => showResetForm(request, reply, ctx));

@@ -68,7 +68,7 @@ ${csrfField(view)}
 ${textField({ name: 'code', label: t.code, hint: t.codeHint, errors, autocomplete: 'one-time-code', inputmode: 'numeric', required: true, maxlength: 64 })}
 <div class="actions"><button type="submit">${t.confirm}</button></div>
 </form>
-<div class="actions">${postButton(view, '/account/security/two-factor/cancel', t.cancel)}</div>`;
+<div class="actions">${postButton(view, '/account/security/two-factor/cancel', t.cancel, { secondary: true })}</div>`;
 }
 
 function onSection(view: View, since: number, left: number, state: SecurityFormState): RawHtml {

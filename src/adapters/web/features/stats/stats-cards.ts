@@ -14,6 +14,7 @@ export function countriesMap(frame: StatsFrame, countries: StatsList) {
     caption: t.chart.map,
     // The other entry is no country: the card's or the page's table lists it.
     counts: countries.items.filter((e) => !e.other).map((e) => ({ code: e.value ?? '', count: e.count })),
+    folded: countries.items.filter((e) => e.other).reduce((sum, e) => sum + e.count, 0),
     locale: frame.view.fmt.locale,
     table: 'none',
     labels: { countryColumn: t.columns.countries, valueColumn: t.columns.clicks, unknownCountry: t.unknown },

@@ -16,8 +16,10 @@ import { statsPasswordsOf } from './stats-unlock.ts';
 import {
   TABLES,
   exportLink,
+  exportedList,
   filterChips,
   foldingNote,
+  isExportName,
   isTableName,
   linkHeader,
   rangeControls,
@@ -99,6 +101,7 @@ async function showOverview(request: FastifyRequest, reply: FastifyReply, deps: 
 ${filterChips(frame, headline)}
 ${totalsCards(frame, headline, frame.isOwner && frame.filters.length === 0 && frame.range.to === today(ctx, s))}
 ${clicksChart(frame, series, oneDay ? 'hour' : 'day', 'stats-clicks')}
+${exportLink(frame, oneDay ? 'hours' : 'clicks')}
 ${conversions ? conversionsSection(frame, conversions) : ''}
 ${foldingNote(frame, countries.foldedBelow)}
 <div class="stats-grid">${sections}</div>`;
@@ -154,13 +157,14 @@ ${listing}
   return send(reply, view, 200, t.pageTitle(caption, frame.title ?? frame.shortUrl), main);
 }
 
-/** GET /stats/:id/export/:name: the whole table of the range as CSV. */
+/** GET /stats/:id/export/:name: the whole table of the range as CSV (`clicks`: the overview's chart, per day). */
 async function exportTable(request: FastifyRequest, reply: FastifyReply, deps: StatsDeps) {
   const { ctx } = deps;
   const name = (request.params as { name: string }).name;
-  if (!isTableName(name)) throw new NotFoundError('page');
+  if (!isExportName(name)) throw new NotFoundError('page');
+  const page = name === 'clicks' ? '' : name;
   const s = await subjectOf(request, deps);
-  if (s.access === 'locked') return sendPasswordForm(request, reply, ctx, s.link.id, statsPath(s.link.id, name));
+  if (s.access === 'locked') return sendPasswordForm(request, reply, ctx, s.link.id, statsPath(s.link.id, page));
   const q = request.query as Query;
   const preset = isRangePreset(q.range) ? q.range : undefined;
   let range;
@@ -175,7 +179,7 @@ async function exportTable(request: FastifyRequest, reply: FastifyReply, deps: S
     filters = seesEveryValue(s.access) ? parseFilters(q) : [];
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    await frameOf(request, reply, ctx, s, name); // answers with the 422 page naming the field
+    await frameOf(request, reply, ctx, s, page); // answers with the 422 page naming the field
     return reply;
   }
   const controls = tableControlsOf(q);
@@ -183,7 +187,7 @@ async function exportTable(request: FastifyRequest, reply: FastifyReply, deps: S
     asOwner(s),
     s.link.id,
     {
-      name: TABLES[name],
+      name: exportedList(name),
       from: range.from,
       to: range.to,
       search: controls.search || undefined,

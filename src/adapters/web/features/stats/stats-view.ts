@@ -115,10 +115,22 @@ function valueLabel(view: View, table: TableName, entry: ValueCount): string {
     // A code Intl does not take (RangeError) is shown as stored.
     return value;
   }
+  const names = view.t.common.visitorNames;
+  if (table === 'devices') return storedName(names.devices, value);
+  if (table === 'platforms') return storedName(names.platforms, value);
   // The chart's own format of an hour, so that the page writes hours one way.
   if (table === 'hours') return formatsFor(view.fmt.locale, 'hour').label(value);
   return value;
 }
+
+/** A host name that a narrow column wraps after its dots, never inside a word. */
+function breakableHost(host: string): RawHtml {
+  return html`${host.split('.').map((part, i) => (i === 0 ? part : html`.<wbr>${part}`))}`;
+}
+
+/** A stored value's name on pages ("OS X" → "macOS"), or the value itself when it has none. */
+const storedName = (names: Readonly<Record<string, string>>, value: string): string =>
+  Object.hasOwn(names, value) ? names[value]! : value;
 
 /** A calendar day (YYYY-MM-DD, already the owner's) in full: "10 Mar 2026". */
 function dayText(locale: string, isoDay: string): string {
@@ -257,10 +269,11 @@ export function valueTable(
   const filter = frame.isOwner ? TABLE_FILTER[table] : null;
   const label = (e: ValueCount) => {
     const text = valueLabel(view, table, e);
-    if (!filter || e.value === null || e.other || frame.filters.some((f) => f.name === filter)) return text;
+    const shown = table === 'referrers' && e.value !== null && !e.other ? breakableHost(text) : text;
+    if (!filter || e.value === null || e.other || frame.filters.some((f) => f.name === filter)) return shown;
     const href = withQuery(statsPath(frame.link.id), rangeQuery(frame), { [filter]: e.value });
     // The name begins with what the row says of it, then says what a click does.
-    return html`<a href="${href}" class="stats-filter-link" aria-label="${view.t.stats.filters.by(c[table], text)}">${text}</a>`;
+    return html`<a href="${href}" class="stats-filter-link" aria-label="${view.t.stats.filters.by(c[table], text)}">${shown}</a>`;
   };
   const rows = items.map(
     (e) =>
@@ -309,11 +322,19 @@ ${selectField({
 </form>`;
 }
 
-const exportPath = (frame: StatsFrame, table: TableName, c?: Pick<TableControls, 'search' | 'sort'>) =>
+/** What /stats/:id/export/:name gives: a table, or the overview's clicks per day. */
+export type ExportName = TableName | 'clicks';
+
+export const isExportName = (name: string): name is ExportName => name === 'clicks' || isTableName(name);
+
+/** The stats API's name of an export. */
+export const exportedList = (name: ExportName) => (name === 'clicks' ? 'clicks' : TABLES[name]);
+
+const exportPath = (frame: StatsFrame, table: ExportName, c?: Pick<TableControls, 'search' | 'sort'>) =>
   withQuery(`/stats/${frame.link.id}/export/${table}`, rangeQuery(frame), { search: c?.search, sort: c?.sort });
 
 /** A table's CSV on its own, where the page has no toolbar. */
-export function exportLink(frame: StatsFrame, table: TableName): RawHtml {
+export function exportLink(frame: StatsFrame, table: ExportName): RawHtml {
   return html`<p><a class="button secondary" href="${exportPath(frame, table)}" download>${frame.view.t.stats.toolbar.export}</a></p>`;
 }
 

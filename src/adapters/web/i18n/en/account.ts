@@ -89,12 +89,13 @@ export const account = {
     create: 'Create key',
     createTitle: 'New key',
     revoke: 'Revoke',
-    revokeNamed: (name: string) => `Revoke the key ${name}`,
+    revokeNamed: (name: string) => `Revoke the key “${name}”`,
     revoked: 'The key is revoked: requests with it are refused from now on.',
     madeTitle: 'Your new key',
     madeWarning:
       'Copy it now: it is shown this once and never again. Anyone with it can use your account through the API.',
-    madeLabel: (name: string) => `The key ${name}`,
+    // A key's name is the person's own words, quoted so that it reads as a name ("Key “scripts”").
+    madeLabel: (name: string) => `Your new key “${name}”`,
     back: 'Back to account',
   },
 } as const;

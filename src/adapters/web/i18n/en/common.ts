@@ -1,5 +1,13 @@
 /** Words every screen shares: the shell, forms, tables, errors. */
 export const common = {
+  /**
+   * What pages call the stored device and platform values (the API and CSV keep "desktop" and
+   * "OS X", docs/api.md): a value not listed is shown as stored.
+   */
+  visitorNames: {
+    devices: { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Readonly<Record<string, string>>,
+    platforms: { 'OS X': 'macOS' } as Readonly<Record<string, string>>,
+  },
   appName: 'linkpix',
   skipToContent: 'Skip to content',
   nav: {

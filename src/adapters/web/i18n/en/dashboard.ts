@@ -9,6 +9,7 @@ export const dashboard = {
   defaultDomain: (host: string) => `${host} (default)`,
   shorten: 'Shorten',
   more: 'More options',
+  madeLabel: 'Your new short link',
   bulk: 'Shorten many',
   created: (shortUrl: string) => `Short link created: ${shortUrl}`,
   totalsTitle: 'Totals',

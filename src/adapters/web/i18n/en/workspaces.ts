@@ -99,11 +99,11 @@ export const workspaces = {
     create: 'Create key',
     createTitle: 'New key',
     revoke: 'Revoke',
-    revokeNamed: (name: string) => `Revoke ${name}`,
+    revokeNamed: (name: string) => `Revoke the key “${name}”`,
     revoked: 'Key revoked.',
     madeTitle: 'Your new key',
     madeWarning: 'Copy it now: it is shown this once.',
-    madeLabel: (name: string) => `Key ${name}`,
+    madeLabel: (name: string) => `Your new key “${name}”`,
     badDate: 'The expires on field must be a date (YYYY-MM-DD).',
   },
   invitation: {

@@ -30,3 +30,12 @@ document.addEventListener('change', (event) => {
 
 // Copy buttons are hidden until this script can make them work.
 for (const button of document.querySelectorAll('[data-copy][hidden]')) button.removeAttribute('hidden');
+
+// A result the person came back for (a link just made): focused and selected, ready to copy.
+{
+  const result = document.querySelector('input[data-focus-on-load]');
+  if (result instanceof HTMLInputElement) {
+    result.focus();
+    result.select();
+  }
+}

@@ -111,3 +111,13 @@ test('no data: nothing shaded, a legend of "No clicks" alone, an empty table', (
   assert.deepEqual(tableRows(out), []);
   assert.equal(first(out, 'desc'), 'No clicks from any country.');
 });
+
+test('every click folded into "Other": the summary says so instead of "no clicks"', () => {
+  const all = renderWorldMap(input({ counts: [], folded: 5 })).toString();
+  assert.equal(first(all, 'desc'), '5 clicks, all from countries shown together as “Other” to protect visitors.');
+  const some = renderWorldMap(input({ counts: [{ code: 'US', count: 7 }], folded: 2 })).toString();
+  assert.equal(
+    first(some, 'desc'),
+    '7 clicks from 1 country; 2 clicks from countries shown together as “Other” to protect visitors.',
+  );
+});

@@ -30,6 +30,9 @@ export interface MapSummary {
   countriesText: string;
   /** The country with the most clicks (the first of equals), or null when there are none. */
   top: { name: string; count: number; countText: string } | null;
+  /** Clicks whose countries a public page shows together as "Other" (privacy folding); 0: none. */
+  folded: number;
+  foldedText: string;
 }
 
 export interface WorldMapLabels {
@@ -60,9 +63,13 @@ const ENGLISH_MAP_LABELS: WorldMapLabels = {
   countryTitle: (name, count, countText) =>
     count === 0 ? `${name}: no clicks` : `${name}: ${countText} ${count === 1 ? 'click' : 'clicks'}`,
   summary: (s) => {
-    if (!s.top) return 'No clicks from any country.';
-    const from = `${s.totalText} ${s.total === 1 ? 'click' : 'clicks'} from ${s.countriesText} ${s.countries === 1 ? 'country' : 'countries'}`;
-    return s.countries === 1 ? `${from}.` : `${from}; most from ${s.top.name} with ${s.top.countText}.`;
+    const clicks = (n: number, text: string) => `${text} ${n === 1 ? 'click' : 'clicks'}`;
+    const others = `from countries shown together as “Other” to protect visitors`;
+    if (!s.top)
+      return s.folded > 0 ? `${clicks(s.folded, s.foldedText)}, all ${others}.` : 'No clicks from any country.';
+    const from = `${clicks(s.total, s.totalText)} from ${s.countriesText} ${s.countries === 1 ? 'country' : 'countries'}`;
+    const named = s.countries === 1 ? from : `${from}; most from ${s.top.name} with ${s.top.countText}`;
+    return s.folded > 0 ? `${named}; ${clicks(s.folded, s.foldedText)} ${others}.` : `${named}.`;
   },
 };
 
@@ -76,6 +83,8 @@ export interface WorldMapInput {
   labels?: Partial<WorldMapLabels>;
   /** 'disclosure' (default): the data table behind "Show as table"; 'none': the page lists the numbers itself. */
   table?: ChartTable;
+  /** Clicks counted under "Other" (on no country of the map), so the summary does not say there were none. */
+  folded?: number;
 }
 
 const ALPHA_2 = /^[A-Z]{2}$/;
@@ -126,6 +135,8 @@ export function renderWorldMap(input: WorldMapInput): RawHtml {
     countries,
     countriesText: number.format(countries),
     top: top && { name: nameOf(top[0]), count: top[1], countText: number.format(top[1]) },
+    folded: positive(input.folded ?? 0),
+    foldedText: number.format(positive(input.folded ?? 0)),
   });
 
   const onMap = [...byCode].filter(([code]) => shapes.codes.has(code)).map(([, count]) => count);
