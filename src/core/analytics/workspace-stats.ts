@@ -68,7 +68,7 @@ function parsed(url: string): URL | null {
 }
 
 /** The values a link's clicks count under, for one breakdown: every tag (so two tags count twice), else one value or null. */
-export function valuesOf(link: LinkFacts, name: LinkFold): ReadonlyArray<string | null> {
+function valuesOf(link: LinkFacts, name: LinkFold): ReadonlyArray<string | null> {
   switch (name) {
     case 'tags':
       return link.tags.length > 0 ? link.tags : [null];

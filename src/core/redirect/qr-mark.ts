@@ -3,7 +3,7 @@
  * mark is taken out of the query before it is merged into the destination, so no destination
  * ever sees it. Only the exact pair counts; `qr=0` or `qr=yes` are the visitor's own and pass on.
  */
-export const QR_MARK = 'qr=1';
+const QR_MARK = 'qr=1';
 
 /** Whether the query (without its "?") holds the mark. */
 export function hasQrMark(query: string): boolean {

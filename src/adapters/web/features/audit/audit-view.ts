@@ -22,7 +22,8 @@ function shown(view: View, value: unknown): string {
     return Object.entries(value as Record<string, unknown>)
       .map(([k, v]) => `${k}: ${shown(view, v)}`)
       .join('; ');
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return '';
 }
 
 function changes(view: View, entry: AuditEntry): RawHtml {
