@@ -279,6 +279,10 @@ onEachEngineInBrowser(
         await page.getByLabel('URL', { exact: true }).fill(`${web.dest.base}/from-phone`);
         await page.getByRole('button', { name: 'Shorten' }).tap();
         await page.getByRole('status').filter({ hasText: 'Short link created' }).waitFor();
+        // The focus stays by the form, on the new link (the fragment names the field itself, so
+        // the browser's own fragment focusing lands on it), with its Copy button.
+        await page.locator('#quick-made:focus').waitFor();
+        assert.ok(await page.getByRole('button', { name: /^Your new short link: / }).isVisible(), 'a Copy button');
         await web.themes(page, { label: 'after quick shorten' });
         // On a phone the navigation is behind its Menu button.
         await page.getByText('Menu', { exact: true }).tap();

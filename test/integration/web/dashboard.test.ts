@@ -65,7 +65,7 @@ onEachEngine(
       const [link] = await apiLinks(h(), key);
       assert.equal(
         res.location,
-        `/dashboard?created=${link.id}#quick-result`,
+        `/dashboard?created=${link.id}#quick-made`,
         'back to the form, the new link beside it',
       );
       assert.equal(link.url, 'https://quick.test/');

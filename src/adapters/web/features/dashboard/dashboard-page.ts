@@ -122,7 +122,7 @@ export const dashboardPages: WebFeature = (web, ctx: WebContext) => {
       );
       setFlash(reply, viewOf(request, reply, secret).t.dashboard.created(shortUrl(created, ctx.urls)));
       // Back to the form with the new link beside it (and the focus there), not to the page's top.
-      return seeOther(reply, `/dashboard?created=${created.link.id}#quick-result`);
+      return seeOther(reply, `/dashboard?created=${created.link.id}#quick-made`);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return render(request, reply, 422, typed, error.fields);

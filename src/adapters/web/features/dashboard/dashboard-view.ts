@@ -38,7 +38,9 @@ export function dashboardLink(view: LinkView, shortUrl: string): DashboardLink {
 
 /**
  * The link just made, under the form: a read-only field to select (and, with the script, a Copy
- * button and the focus on it), so the next step is at hand, not at the top of the page.
+ * button), so the next step is at hand, not at the top of the page. The redirect's fragment names
+ * the field itself: a browser focuses a fragment's target, and a target that cannot take the focus
+ * (the field's box) would take it away from the field.
  */
 function quickResult(view: View, made: string): RawHtml {
   const d = view.t.dashboard;
