@@ -23,6 +23,8 @@ export interface NewPageOptions {
   /** 'mobile' also emulates a touch phone (meta viewport honoured, touch events). Default 'desktop'. */
   viewport?: Viewport;
   javaScriptEnabled?: boolean;
+  /** Another client's User-Agent (a link unfurler's, say) instead of Chromium's own. */
+  userAgent?: string;
 }
 
 export interface AxeException {
@@ -155,9 +157,11 @@ export async function newPage(options: NewPageOptions = {}): Promise<Page> {
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     isMobile: phone,
     hasTouch: phone,
-    userAgent: phone
-      ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
-      : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    userAgent:
+      options.userAgent ??
+      (phone
+        ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
+        : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`),
   });
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
