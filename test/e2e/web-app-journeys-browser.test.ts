@@ -167,7 +167,7 @@ onEachEngineInBrowser(
         // Row actions are in the row's menu.
         await page.locator('summary[aria-label="Actions for http://short.test/before-edit"]').click();
         await page.getByRole('link', { name: 'Edit http://short.test/before-edit' }).click();
-        await page.getByLabel('Title').fill('Spring sale');
+        await page.getByLabel('Title', { exact: true }).fill('Spring sale');
         await page.getByLabel('Alias').fill('after-edit');
         await page.getByRole('button', { name: 'Save changes' }).last().click();
         await page.waitForURL(`${web.h.baseUrl}/links`);
