@@ -143,6 +143,7 @@ onEachEngineInBrowser(
         ['Expiry', 'Expires 2027-01-01 09:30', false],
         ['Tracking', 'None', false],
         ['App links', 'None', false],
+        ['Social card', 'From the title and the destination', false],
       ]);
       await web.everyTheme('sections folded');
       await shots(page, 'link-form-folded');
