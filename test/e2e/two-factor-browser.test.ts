@@ -107,12 +107,13 @@ onEachEngineInBrowser('two-factor sign-in in a browser', { overrides: { clock } 
       const other = await newPage({ javaScriptEnabled: false, viewport: PHONE });
       try {
         await other.goto(`${web.h.baseUrl}/login`);
-        await other.getByRole('link', { name: 'Reset it by email' }).click();
+        await other.getByRole('link', { name: 'Reset it', exact: true }).click();
         await other.waitForURL(`${web.h.baseUrl}/login/forgot`);
         await other.getByLabel('Email').fill(web.email);
         await other.getByRole('button', { name: 'Send the link' }).click();
         await other.waitForURL(`${web.h.baseUrl}/login`);
-        await other.getByText(/a link to reset its password is on its way/).waitFor();
+        // This server sends no mail: the page says where the link went instead of promising one.
+        await other.getByText(/its reset link is in the server’s log/).waitFor();
       } finally {
         await other.close();
       }
