@@ -74,6 +74,7 @@ for (const later of [false, true]) {
         isBot: false,
         rule: null,
         variant: null,
+        qr: false,
       });
     });
 

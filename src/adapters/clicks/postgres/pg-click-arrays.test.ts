@@ -28,6 +28,7 @@ function expected(unordered: readonly Click[]): Buffer[] {
     ints((c) => (c.isBot ? 1 : 0)),
     ints((c) => c.rule ?? null),
     ints((c) => c.variant ?? null),
+    ints((c) => (c.qr === true ? 1 : 0)),
   ];
 }
 

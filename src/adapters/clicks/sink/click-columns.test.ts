@@ -24,6 +24,7 @@ const human: Click = {
   isBot: false,
   rule: 3,
   variant: 1,
+  qr: false,
 };
 const bot: Click = {
   ...human,

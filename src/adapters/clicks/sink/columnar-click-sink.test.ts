@@ -21,6 +21,7 @@ const click = (linkId: number, over: Partial<Click> = {}): Click => ({
   isBot: false,
   rule: null,
   variant: null,
+  qr: false,
   ...over,
 });
 
