@@ -49,14 +49,15 @@ function fromCsv(row: Record<string, string>): Json {
     ios_url: text(row.ios_url!),
     android_url: text(row.android_url!),
     track_conversions: Number(row.track_conversions),
+    social_card: list(row.social_card!),
     ends_at: text(row.ends_at!),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-/** A record as the export holds it: `health` is derived state, never exported (docs/api.md §3). */
-const exported = ({ health: _health, ...r }: Json): Json => r;
+/** A record as the export holds it: `health` and `page_card` are derived state, never exported (docs/api.md §3). */
+const exported = ({ health: _health, page_card: _pageCard, ...r }: Json): Json => r;
 
 const slim = (r: Json): Json => ({
   ...exported(r),

@@ -16,14 +16,14 @@ onEachEngine('QR code options in the API', (h) => {
     const byDefault = await h().request('GET', `/api/v1/links/${id}/qr`, { key: a.key });
     assert.equal(
       byDefault.text,
-      await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: 'M' }),
+      await QRCode.toString('http://short.test/qr-ecc?qr=1', { ...plain, errorCorrectionLevel: 'M' }),
     );
     for (const ecc of ['L', 'Q', 'H'] as const) {
       const svg = await h().request('GET', `/api/v1/links/${id}/qr?ecc=${ecc}`, { key: a.key });
       assert.equal(svg.status, 200);
       assert.equal(
         svg.text,
-        await QRCode.toString('http://short.test/qr-ecc', { ...plain, errorCorrectionLevel: ecc }),
+        await QRCode.toString('http://short.test/qr-ecc?qr=1', { ...plain, errorCorrectionLevel: ecc }),
         ecc,
       );
     }

@@ -53,7 +53,7 @@ onEachEngine('QR codes drawn off the event loop', (h) => {
 
   test("the API's PNG is the bytes qrcode drew on the main thread, at every size, drawn or kept", async () => {
     const [link] = await links(h(), key, 1, 'bytes');
-    const text = `http://short.test/${link!.alias}`;
+    const text = `http://short.test/${link!.alias}?qr=1`;
     for (const size of [64, 300, 1000, 2048]) {
       const expected = await expectedPng(text, size);
       const first = await png(h(), key, `/api/v1/links/${link!.id}/qr?format=png&size=${size}`);
@@ -73,7 +73,7 @@ onEachEngine('QR codes drawn off the event loop', (h) => {
 
   test("the web app's PNG and SVG, colours and margin included, are qrcode's bytes", async () => {
     const [link] = await links(h(), key, 1, 'webbytes');
-    const text = `http://short.test/${link!.alias}`;
+    const text = `http://short.test/${link!.alias}?qr=1`;
     const query = 'size=700&margin=4&foreground=%23123456&background=%23fedcba';
     const expected = await expectedPng(text, 700, { margin: 4, dark: '#123456', light: '#fedcba' });
     for (let i = 0; i < 2; i++) {

@@ -40,7 +40,7 @@ onEachEngine('QR code of a link', (h) => {
       form: { url: 'https://example.com/q2', alias: 'qr-two' },
     });
     const svg = await h().request('GET', `/api/v1/links/${made.body.data.id}/qr`, { key: a.key });
-    const expected = await QRCode.toString('http://short.test/qr-two', {
+    const expected = await QRCode.toString('http://short.test/qr-two?qr=1', {
       type: 'svg',
       errorCorrectionLevel: 'M',
       margin: 2,

@@ -106,6 +106,7 @@ onEachEngine(
         ...r,
         at: Number(r.at),
         is_bot: Number(r.is_bot),
+        qr: Number(r.qr),
         id: Number(r.id),
         link_id: Number(r.link_id),
         account_id: Number(r.account_id),
@@ -136,6 +137,8 @@ onEachEngine(
           // No rule decided: the link has none (the conversions' results count by these).
           rule: null,
           variant: null,
+          // Not through a QR code: the short URL carried no `qr=1`.
+          qr: 0,
         },
       );
       assert.deepEqual(

@@ -455,7 +455,7 @@ onEachEngine('web: the links list', (h) => {
     assert.notEqual(await apiLink(h(), key, keep.id), null);
   });
 
-  test("export answers the API's CSV (its 32 columns, tags included) of the selected or of all matching links", async () => {
+  test("export answers the API's CSV (its 33 columns, tags included) of the selected or of all matching links", async () => {
     const { client, key } = await owner(h());
     const space = await makeSpace(h(), key, 'Export space');
     const a = await makeLink(h(), key, {
@@ -479,7 +479,7 @@ onEachEngine('web: the links list', (h) => {
     assert.equal(api.status, 200, api.text);
     const lines = selected.text.split('\r\n');
     assert.equal(lines[0], LINK_EXPORT_COLUMNS.join(','));
-    assert.equal(LINK_EXPORT_COLUMNS.length, 32);
+    assert.equal(LINK_EXPORT_COLUMNS.length, 33);
     assert.equal(lines[0], api.text.split('\r\n')[0], "the API's header");
     const rows: Record<string, string>[] = parse(selected.text, { columns: true });
     assert.equal(rows.length, 2);

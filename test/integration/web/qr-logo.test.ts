@@ -82,7 +82,7 @@ onEachEngine('web: QR logo', (h) => {
     const image = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
     assert.equal(
       jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data,
-      'http://short.test/logo-png',
+      'http://short.test/logo-png?qr=1',
     );
     const centre = (150 * 300 + 150) * 4;
     assert.deepEqual([...image.data.subarray(centre, centre + 3)], [20, 160, 60]);
@@ -92,7 +92,7 @@ onEachEngine('web: QR logo', (h) => {
     const without = await h().request('GET', `/api/v1/links/${id}/qr?logo=false`, { key: me.key });
     assert.equal(
       without.text,
-      await QRCode.toString('http://short.test/logo-png', {
+      await QRCode.toString('http://short.test/logo-png?qr=1', {
         type: 'svg',
         errorCorrectionLevel: 'M',
         margin: 2,
