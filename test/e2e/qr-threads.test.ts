@@ -56,7 +56,7 @@ for (const engine of ENGINES) {
       const link = await create('e2e-qr');
       const got = await png(link.id, 2048);
       assert.equal(got.status, 200, server.output());
-      const expected = await QRCode.toBuffer(link.short_url, {
+      const expected = await QRCode.toBuffer(`${link.short_url}?qr=1`, {
         errorCorrectionLevel: 'M',
         margin: 2,
         width: 2048,
