@@ -1,6 +1,10 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
 import type { DayRange } from '../../../../core/stats/range.ts';
-import type { WorkspaceStatsName, WorkspaceValueCount } from '../../../../core/analytics/workspace-stats.ts';
+import {
+  WORKSPACE_STATS_NAMES,
+  type WorkspaceStatsName,
+  type WorkspaceValueCount,
+} from '../../../../core/analytics/workspace-stats.ts';
 import { html, type RawHtml } from '../../../shared/html/html.ts';
 import { renderTimeSeries } from '../../ui/charts/time-series.ts';
 import { errorSummary, textField, withQuery } from '../../ui/components.ts';
@@ -9,16 +13,10 @@ import type { View } from '../../app/view.ts';
 import { liveClicks } from '../live/live-view.ts';
 
 export type AnalyticsTable = Exclude<WorkspaceStatsName, 'clicks'>;
-export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
-  'links',
-  'tags',
-  'spaces',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'destinations',
-  'qr',
-];
+/** Every breakdown the API names but `clicks` (the chart), in the API's order. */
+export const ANALYTICS_TABLES: readonly AnalyticsTable[] = WORKSPACE_STATS_NAMES.filter(
+  (name): name is AnalyticsTable => name !== 'clicks',
+);
 export const ANALYTICS_PRESETS = { last7: 7, last30: 30, last90: 90, last365: 365 } as const;
 export type AnalyticsPreset = keyof typeof ANALYTICS_PRESETS;
 
