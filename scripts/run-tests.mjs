@@ -23,19 +23,26 @@ const SHARDS = { unit: 1, integration: 2, e2e: 2 };
 // Files that must have the machine to themselves: they bound a time (a p99, "within 2 s"), kill or
 // restart processes under load, or start several instances. They run after the rest of their
 // tier, one after another in one process. In the e2e tier that is every file but the browser
-// suites (`*browser.test.ts`), which only drive pages, and the files that start one server
-// process and read what it logs or answers (or run the people's CLI against an in-process one),
-// bounding no time and stopping nothing under load (UNTIMED_PROCESS_FILES); of the browser
-// suites, those that bound a time (the pixel page's wait, the live numbers' 2 s) are alone too.
-// A file named in either list must exist.
+// suites (`*browser.test.ts`), which only drive pages, and the files that bound no time (a wait
+// for what happens in the background, seconds long, is no bound) and stop nothing under load
+// (UNTIMED_PROCESS_FILES): they start a server process, or an in-process one, nginx or Caddy in
+// front, and read what it logs or answers; run the CLI's binary, or the packed packages, against
+// it; stop an idle one. Of the browser suites, those that bound a time (the pixel page's wait,
+// the live numbers' 2 s) are alone too. A file named in either list must exist.
 const TIMED_BROWSER_SUITES = ['test/e2e/browser.test.ts', 'test/e2e/live-numbers-browser.test.ts'];
 const UNTIMED_PROCESS_FILES = [
   'test/e2e/app-url-default.test.ts',
+  'test/e2e/caddy-on-demand-tls.test.ts',
+  'test/e2e/cli.test.ts',
   'test/e2e/mcp-stdio.test.ts',
+  'test/e2e/nginx-static-fallback.test.ts',
+  'test/e2e/packages-pack.test.ts',
   'test/e2e/people-cli.test.ts',
   'test/e2e/process-guards.test.ts',
+  'test/e2e/qr-threads.test.ts',
   'test/e2e/request-log.test.ts',
   'test/e2e/retired-settings.test.ts',
+  'test/e2e/server.test.ts',
   'test/e2e/sqlite-file-unopenable.test.ts',
 ];
 const ALONE = {

@@ -4,7 +4,9 @@ import type { Container } from './container.ts';
 
 // Every background loop of linkpix, with its interval: the server's jobs below, run by the one
 // Scheduler a server holds (src/app/server.ts starts them, its release() stops them before the last
-// clicks are written), and one the click writer runs on a Scheduler of its own thread:
+// clicks are written: the stop aborts the signal every round is given, and the webhook deliveries,
+// the destination checks and the digest end early on it), and one the click writer runs on a
+// Scheduler of its own thread:
 //
 //   job                             interval                                     first round
 //   webhook deliveries              WEBHOOK_POLL_MS; again at once when full     after an interval; woken by a commit
@@ -17,6 +19,7 @@ import type { Container } from './container.ts';
 //   the broken-links digest         DIGEST: hourly (mail once a UTC day; off     a minute after start
 //                                   without SMTP_URL)
 //   folding the monthly statistics  FOLDING: 5 s                                 a minute after start
+//   expired kept import files       KEPT_IMPORTS: 10 min                         a minute after start
 //   settling link click counts      CLICK_COUNT_SETTLE_INTERVAL_MS (PostgreSQL)  after an interval
 //   the redirect snapshot           SNAPSHOT_ROUND_MS (15 s); writes only when   after an interval
 //                                   something changed
@@ -30,6 +33,8 @@ import type { Container } from './container.ts';
 
 /** Raw clicks past CLICK_RETENTION_DAYS, and audit entries past their age, are pruned a minute after start, then hourly. */
 const RETENTION = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
+/** Web dry runs' files past their hour are removed (an import takes its file as it starts: docs/design/imports.md). */
+const KEPT_IMPORTS = { firstDelayMs: 60_000, intervalMs: 600_000 };
 /** The broken-links digest's round: a person's day is claimed by the first round past midnight UTC (docs/design/health.md). */
 const DIGEST = { firstDelayMs: 60_000, intervalMs: 3_600_000 };
 /** Daily statistics of finished months are folded into monthly ones a round at a time (docs/design/statistics.md). */
@@ -57,13 +62,15 @@ export type JobParts = Pick<
   | 'healthScheduled'
   | 'linkSchedules'
   | 'healthDigests'
+  | 'keptImports'
+  | 'clock'
 >;
 
 /** The server's jobs, each with its interval (docs/design/event-loop.md). */
 export function serverJobs(parts: JobParts): Job[] {
   const { tuning, statsMaintenance, audit, linkClickCounts, hooks, visits, health, healthScheduled, linkSchedules } =
     parts;
-  const { healthDigests } = parts;
+  const { healthDigests, keptImports, clock } = parts;
   const jobs: Job[] = [
     {
       name: 'webhook deliveries',
@@ -91,6 +98,11 @@ export function serverJobs(parts: JobParts): Job[] {
       },
     },
     {
+      name: 'expired kept import files',
+      ...KEPT_IMPORTS,
+      round: async () => void (await keptImports.removeExpired(clock.now())),
+    },
+    {
       name: 'folding the monthly statistics',
       ...FOLDING,
       round: async () => void (await statsMaintenance.foldMonths()),
@@ -108,10 +120,14 @@ export function serverJobs(parts: JobParts): Job[] {
     jobs.push({
       name: 'destination checks',
       intervalMs: tuning.HEALTH_ROUND_MS,
-      round: () => health.round(HEALTH_BATCH),
+      round: (stop) => health.round(HEALTH_BATCH, stop),
     });
   if (healthDigests)
-    jobs.push({ name: 'the broken-links digest', ...DIGEST, round: async () => void (await healthDigests.round()) });
+    jobs.push({
+      name: 'the broken-links digest',
+      ...DIGEST,
+      round: async (stop) => void (await healthDigests.round(stop)),
+    });
   if (linkClickCounts) {
     jobs.push({
       name: "settling the links' click counts",

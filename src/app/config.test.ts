@@ -149,3 +149,16 @@ test("METRICS_PORT: empty is none; a bare port listens on 127.0.0.1 (METRICS_HOS
     );
   }
 });
+
+test('SNAPSHOT_PATH: beside the SQLite file, ./data/ on PostgreSQL, none in memory; empty is off, a path as given', () => {
+  assert.equal(loadConfig({}).SNAPSHOT_PATH, './data/linkpix.db.redirects.snapshot');
+  assert.equal(
+    loadConfig({ DATABASE_URL: 'sqlite:/var/lib/lpx.db' }).SNAPSHOT_PATH,
+    '/var/lib/lpx.db.redirects.snapshot',
+  );
+  assert.equal(loadConfig({ DATABASE_URL: 'file:./x.db' }).SNAPSHOT_PATH, './x.db.redirects.snapshot');
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).SNAPSHOT_PATH, './data/redirects.snapshot');
+  assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).SNAPSHOT_PATH, '');
+  assert.equal(loadConfig({ SNAPSHOT_PATH: '' }).SNAPSHOT_PATH, '');
+  assert.equal(loadConfig({ SNAPSHOT_PATH: ' /srv/snap ' }).SNAPSHOT_PATH, '/srv/snap');
+});

@@ -39,6 +39,7 @@ import { privacyOf } from './container/privacy.ts';
 import type { DestinationChecker } from '../core/health/ports.ts';
 import { FirstStepsService } from '../core/onboarding/first-steps.ts';
 import { SqlFirstStepsStore } from '../adapters/storage/stores/first-steps-store.ts';
+import type { KeptImports } from '../adapters/import/kept-imports.ts';
 
 export interface Container extends ApiContext, DigestArea {
   signIn: SignInService;
@@ -51,6 +52,8 @@ export interface Container extends ApiContext, DigestArea {
   storage: Storage;
   /** The dashboard's first-run checklist. */
   firstSteps: FirstStepsService;
+  /** Web dry runs' files, kept for their confirmation on any instance (the server's job removes the expired). */
+  keptImports: KeptImports;
   /** The constants in force (docs/design/settings.md): their values, or a test's. */
   tuning: Tuning;
   /** The statistics' timed jobs (retention, folding), run by the server's scheduler. */

@@ -11,6 +11,7 @@ import { refuseMalformed } from '../adapters/redirect/malformed-request.ts';
 import { echoRequestIds } from '../adapters/http/request-id.ts';
 import { countRequests } from '../adapters/http/request-metrics.ts';
 import { registerConversionPixel } from '../adapters/redirect/conversion-pixel.ts';
+import { registerCardImageRoute } from '../adapters/images/card-image-route.ts';
 import { fastVisit, visitDoor, type FastVisit } from '../adapters/redirect/door.ts';
 import { registerRedirectRoutes } from '../adapters/redirect/routes.ts';
 import { registerTlsAllowed } from '../adapters/redirect/tls-allowed.ts';
@@ -148,7 +149,7 @@ interface FastPathSettings {
   fill: (visit: FastVisit) => void;
 }
 
-/** The visitor routes, the conversion pixel, and the fast path over the link cache when there is one. */
+/** The visitor routes, the conversion pixel, social cards' uploaded images, and the fast path over the link cache when there is one. */
 function registerRedirect(
   app: FastifyInstance,
   ctx: ApiContext,
@@ -156,6 +157,7 @@ function registerRedirect(
   options: { root: boolean; fastPath: FastPathSettings },
 ): void {
   registerConversionPixel(app, ctx);
+  registerCardImageRoute(app, ctx);
   registerTlsAllowed(app, { appHosts: redirect.options.appHosts, names: redirect.certifiable ?? null });
   registerRedirectRoutes(app, redirect, { root: options.root });
   if (!redirect.cached) return;

@@ -57,8 +57,8 @@ export interface WebhookRuntime {
    * by the CLI; each answers whether it was full, so that another follows at once.
    */
   rounds: {
-    /** Delivers what is due (BATCH at most). */
-    deliveries: () => Promise<boolean>;
+    /** Delivers what is due (BATCH at most); `stop` ends the requests in flight. */
+    deliveries: (stop?: AbortSignal) => Promise<boolean>;
     /** Turns the clicks batched for link.clicked into deliveries. */
     clicks: () => Promise<boolean>;
     /** link.expired: links that expired since the last round, each claimed by one instance. */
@@ -135,7 +135,7 @@ export function createWebhookRuntime(
     onLinkEvent: listenerOf(events, present),
     healthEventsOn: (db, afterCommit) => healthEventsOf(eventsOn(db, afterCommit), recordsOn(db), present),
     rounds: {
-      deliveries: async () => (await dispatcher.deliverDue()) === BATCH,
+      deliveries: async (stop) => (await dispatcher.deliverDue(stop)) === BATCH,
       clicks: clickRoundOf(store, clicks),
       expiry: () => expiry.round(EXPIRY_BATCH),
     },

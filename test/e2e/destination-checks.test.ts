@@ -96,3 +96,20 @@ test('one request at a time to a host, spaced', async () => {
   for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 140, `spaced: ${at[i]! - at[i - 1]!} ms`);
   await c.close();
 });
+
+test('a stop ends a request that hangs and the waits behind it in the gate at once; the gate is free after', async () => {
+  const c = checker({ timeoutMs: 60_000, hostSpacingMs: 1000, maxInFlight: 1 });
+  const stop = new AbortController();
+  const from = seen.length;
+  const started = performance.now();
+  const checks = Promise.all([c.check(`${base}/hang`, stop.signal), c.check(`${base}/hang`, stop.signal)]);
+  while (seen.length === from) await new Promise((resolve) => setTimeout(resolve, 5));
+  stop.abort();
+  const answers = await checks;
+  const ms = performance.now() - started;
+  assert.ok(ms < 500, `ended ${Math.round(ms)} ms after the start`);
+  assert.equal(seen.length - from, 1, 'the second never asked');
+  assert.equal(answers.length, 2, 'both answered (a failure, which a round does not record)');
+  assert.deepEqual(await c.check(`${base}/200`), { code: 200 }, 'a check without the signal still goes');
+  await c.close();
+});

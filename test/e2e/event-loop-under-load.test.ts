@@ -1,8 +1,11 @@
 // Issue 30's target: no request holds the event loop. The compiled server on each engine answers
 // GET /health within 100 ms at the 99th percentile while heavy requests run, sampled throughout
-// (test/support/loop-probe.ts): three 20 MB imports and twenty 2048 px PNG QR codes at once.
-// Issue 30 measured with 45 MB files; a file holds the loop by what is done with a piece of it,
-// not by its size, and 20 MB is still well beyond anything parsed whole in one turn (docs/design/tests.md).
+// (test/support/loop-probe.ts): three 10 MB imports and twenty 2048 px PNG QR codes at once.
+// Issue 30 measured with 45 MB files; a file holds the loop by what is done with a piece of it
+// (a batch of at most 25 rows or 8192 characters), not by its size: 10 MB is still thousands of
+// batches each, all three imports at once from the first sample, and far beyond anything parsed
+// whole in one turn, which would take seconds, not 100 ms (docs/design/tests.md). A bigger file
+// only makes the load last longer, not heavier.
 // The files are written once, for both engines.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +23,7 @@ import { tuningEnv } from '../support/test-tuning.ts';
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const MB = 1024 * 1024;
-const FILE_BYTES = 20 * MB;
+const FILE_BYTES = 10 * MB;
 /** The bound of the issue, with no allowance: a loaded machine only makes the tail longer. */
 const HEALTH_P99_MS = 100;
 /** The most resident memory one import of a 50 MB file may add (the issue's bound). */
@@ -67,7 +70,7 @@ function manyEntries(path: string, tag: string, bytes = FILE_BYTES) {
 /** A CSV of one line, FILE_BYTES long (the report's second file). */
 const oneLine = (path: string) => writeFile(path, 'url', () => 'x'.repeat(64 * 1024), '\n', FILE_BYTES);
 
-/** A CSV of long links (2 KB each), written for real: about ten thousand rows through the server's writes. */
+/** A CSV of long links (2 KB each), written for real: about five thousand rows through the server's writes. */
 const longRows = (path: string, tag: string) =>
   writeFile(
     path,
@@ -225,7 +228,7 @@ for (const { name: engine } of ENGINES) {
 
           const [entries, line, long, ...codes] = results;
           assert.equal(entries!.status, 200, JSON.stringify(entries!.body));
-          assert.ok(entries!.body.data.counts.created > 110_000, JSON.stringify(entries!.body.data.counts));
+          assert.ok(entries!.body.data.counts.created > 55_000, JSON.stringify(entries!.body.data.counts));
           assert.deepEqual(entries!.body.data.rows, [], 'nothing to list: every row would be created');
           assert.deepEqual(
             codes.map((c) => [c.status, c.body.width]),
@@ -235,7 +238,7 @@ for (const { name: engine } of ENGINES) {
           assert.equal(line!.body.data.counts.error, 1);
           assert.match(line!.body.data.rows[0].reason, /Max Record Size.*The rest of the file was not read/);
           assert.equal(long!.status, 200);
-          assert.ok(long!.body.data.counts.created > 9_000, JSON.stringify(long!.body.data.counts));
+          assert.ok(long!.body.data.counts.created > 4_500, JSON.stringify(long!.body.data.counts));
 
           assert.ok(latency.samples >= 200, `too few samples to read a p99: ${latency.samples}`);
           assert.ok(

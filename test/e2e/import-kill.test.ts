@@ -15,8 +15,9 @@ import { multipartBody } from '../support/multipart.ts';
 import { eventually } from '../support/eventually.ts';
 import { IMPORT_BATCH } from '../../src/core/links/import/link-importer.ts';
 
-// Enough rows that the import is still writing when the first batches are seen, whatever the machine.
-const ROWS = 20_000;
+// Enough rows that the import is still writing when the first batches are seen, whatever the
+// machine: 200 batches, the kill comes a few in (at 100 links, polled every 10 ms).
+const ROWS = 5_000;
 /** Killed once this many links are written: a few batches in. */
 const KILL_AT = IMPORT_BATCH * 4;
 // A start on a machine shared by many test runs can take far longer than on its own.

@@ -8,11 +8,16 @@ import { onEachEngine, POSTGRES_SKIP, startHarness, type Harness } from '../supp
 import { ManualClock } from '../support/fakes/account-fakes.ts';
 import { eventually } from '../support/eventually.ts';
 import { makeLink, unique } from '../integration/api/links-support.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const HOUR = 3_600_000;
-const tuning = { SCHEDULE_POLL_MS: 50 };
+const tuning = { SCHEDULE_POLL_MS: 50, WEBHOOK_POLL_MS: 50 };
+
+const receiver = new WebhookReceiver();
+before(() => receiver.start());
+after(() => receiver.close());
 
 const schedule = (h: Harness, key: string, id: number, body: unknown) =>
   h.request('POST', `/api/v1/links/${id}/schedule`, { key, json: body });
@@ -54,6 +59,12 @@ onEachEngine(
       assert.equal(made.body.data.status, 'pending');
       assert.deepEqual(made.body.data.changes, { url: 'https://example.com/later', disabled: 1 });
       assert.equal((await schedules(h(), person.key, link.id))[0].id, made.body.data.id);
+      const hookPath = `/schedule-hook/${h().engine}/${link.id}`;
+      const hook = await h().request('POST', '/api/v1/webhooks', {
+        key: person.key,
+        json: { url: receiver.url + hookPath, events: ['link.updated'] },
+      });
+      assert.equal(hook.status, 201, hook.text);
 
       clock.advance(HOUR + 1000);
       await eventually(
@@ -69,6 +80,12 @@ onEachEngine(
         url: ['https://example.com/now', 'https://example.com/later'],
         disabled: [0, 1],
       });
+      await eventually('its link.updated delivery', () => receiver.on(hookPath).length === 1);
+      const delivered = JSON.parse(receiver.on(hookPath)[0]!.body);
+      assert.deepEqual(
+        [delivered.type, delivered.data.link.id, delivered.data.link.url],
+        ['link.updated', link.id, 'https://example.com/later'],
+      );
     });
 
     test('an alias taken meanwhile: failed, with the reason; a cancelled one is never applied', async () => {
@@ -106,7 +123,7 @@ onEachEngine(
       assert.equal(foreign.status, 404);
     });
   },
-  { overrides: { clock, tuning } },
+  { env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overrides: { clock, tuning } },
 );
 
 describe('scheduled link changes on two instances [postgres]', { skip: POSTGRES_SKIP ?? false }, () => {

@@ -12,6 +12,7 @@ import { runCli } from '../../src/app/cli.ts';
 import { startHarness } from '../support/harness.ts';
 import { cliAccountKey, cliDatabase, freePort, ROOT } from '../support/processes.ts';
 import { hasNginx, NGINX } from '../support/cluster.ts';
+import { nginxConf } from '../support/nginx-conf.ts';
 import { makeLink, unique } from '../integration/redirect/redirect-support.ts';
 
 const SKIP = hasNginx() ? false : `nginx is not installed at ${NGINX} (apt-get install -y nginx)`;
@@ -43,31 +44,6 @@ async function exportNginx(env: Record<string, string>): Promise<string> {
   return out;
 }
 
-function nginxConf(dir: string, port: number, upstream: number): string {
-  const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
-  return `worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log stderr warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
-  include "${join(dir, 'linkpix-static.map')}";
-  upstream linkpix {
-    server 127.0.0.1:${upstream};
-    keepalive 8;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      include "${join(ROOT, 'deploy', 'nginx-proxy.conf')}";
-    }
-    include "${join(ROOT, 'deploy', 'nginx-static-fallback.conf')}";
-  }
-}
-`;
-}
-
 test(
   'nginx answers the plain links from the static map once linkpix is down',
   { skip: SKIP, timeout: 60_000 },
@@ -86,7 +62,12 @@ test(
       writeFileSync(join(dir, 'linkpix-static.map'), await exportNginx(env));
 
       const port = await freePort();
-      writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, port, Number(new URL(h.baseUrl).port)));
+      const include = {
+        http: [join(dir, 'linkpix-static.map')],
+        server: [join(ROOT, 'deploy', 'nginx-static-fallback.conf')],
+      };
+      const upstreams = [Number(new URL(h.baseUrl).port)];
+      writeFileSync(join(dir, 'nginx.conf'), nginxConf({ dir, port, upstreams, include }));
       let output = '';
       nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;']);
       nginx.stderr!.on('data', (d) => (output += d));

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliAccountKey, freePort, startServerProcess, type ServerProcess } from '../support/processes.ts';
@@ -15,10 +15,13 @@ import { eventually } from '../support/eventually.ts';
 import { POSTGRES_SKIP } from '../support/harness.ts';
 import { proxiedPostgres, snapshotHolds, type ProxiedPostgres } from '../support/proxied-postgres.ts';
 import { tuningEnv } from '../support/test-tuning.ts';
+import { newSealKeyText } from '../../src/adapters/secrets/seal-key.ts';
 
 const UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const PASSWORD = 'open sesame';
+/** The deployment's seal key: never in the snapshot, which holds only the secrets a visit uses. */
+const SEAL_KEY = newSealKeyText();
 const RULES = [
   { when: { language: ['de'] }, url: 'https://de.example/' },
   { when: { query: { c: 'sale' } }, url: 'https://shop.example/sale' },
@@ -104,6 +107,7 @@ describe('an instance started during a PostgreSQL cut', { skip: POSTGRES_SKIP ??
       PORT: String(port),
       APP_URL: base,
       SNAPSHOT_PATH: join(dir, 'redirects.snapshot'),
+      SEAL_KEY,
       CLICK_FLUSH_INTERVAL_MS: '200',
       ...tuningEnv({ STATS_FLUSH_INTERVAL_MS: 200, SNAPSHOT_ROUND_MS: 200 }),
     };
@@ -134,6 +138,8 @@ describe('an instance started during a PostgreSQL cut', { skip: POSTGRES_SKIP ??
     assert.match(unlockCookie, new RegExp(`lp_unlock_${ids.locked}=`));
     assert.equal((await ask({ what: 'unlocked', alias: 'locked' }, unlockCookie)).answer.status, 302);
     await until('the snapshot to hold every link', () => snapshotHolds(env.SNAPSHOT_PATH!, Object.keys(ids)));
+    assert.equal(statSync(env.SNAPSHOT_PATH!).mode & 0o777, 0o600);
+    assert.ok(!readFileSync(env.SNAPSHOT_PATH!, 'utf8').includes(SEAL_KEY), 'never the seal key');
     const stopped = running!.child;
     stopped.kill('SIGTERM');
     assert.equal(await exitOf(stopped), 0);

@@ -127,6 +127,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     REDIS_URL: options.redisUrl,
     // nginx alone is trusted: X-Forwarded-For from anywhere else is ignored.
     TRUST_PROXY: '127.0.0.1',
+    // As startServerProcess: no destination checks over the network, none for a stop to wait on.
+    HEALTH_CHECK_INTERVAL_HOURS: '0',
     ...options.env,
   };
   // Once, before any instance: each would otherwise wait for the others' migration lock at its start.

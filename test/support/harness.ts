@@ -118,6 +118,9 @@ export async function startHarness(engine: Engine['name'], options: HarnessOptio
     APP_URL: 'http://short.test',
     // The redirect snapshot in the test's own directory, never ./data of the working tree.
     SNAPSHOT_PATH: join(tmp, 'redirects.snapshot'),
+    // Without a checker of the test's own, no scheduled destination checks: a round would check
+    // the test's links over the network.
+    ...(options.overrides?.healthChecker ? {} : { HEALTH_CHECK_INTERVAL_HOURS: '0' }),
     ...options.env,
   });
   // Never the real DNS: a test that verifies a domain publishes its token in this one.

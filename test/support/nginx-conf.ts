@@ -8,6 +8,8 @@ export interface NginxOptions {
   port: number;
   /** Loopback ports of the linkpix instances. */
   upstreams: number[];
+  /** Files included at the `http` level (a map) and in the `server` (its locations), after the proxying ones. */
+  include?: { http?: string[]; server?: string[] };
 }
 
 /**
@@ -15,8 +17,9 @@ export interface NginxOptions {
  * compose's deploy/nginx.conf). Every path is inside `dir`, so it runs as any user, next to a
  * system nginx.
  */
-export function nginxConf({ dir, port, upstreams }: NginxOptions): string {
+export function nginxConf({ dir, port, upstreams, include = {} }: NginxOptions): string {
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
+  const includes = (files: string[] = [], indent: string) => files.map((f) => `${indent}include "${f}";\n`).join('');
   return `worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
 error_log stderr warn;
@@ -24,7 +27,7 @@ events { worker_connections 1024; }
 http {
   access_log off;
   ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
-  upstream linkpix {
+${includes(include.http, '  ')}  upstream linkpix {
 ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     keepalive 64;
   }
@@ -33,7 +36,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     location / {
       include "${join(ROOT, 'deploy', 'nginx-proxy.conf')}";
     }
-  }
+${includes(include.server, '    ')}  }
 }
 `;
 }

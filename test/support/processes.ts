@@ -128,6 +128,9 @@ export async function startServerProcess(
     TITLE_FETCH: 'false',
     LOG_LEVEL: 'info',
     API_RATE_LIMIT: '0',
+    // No scheduled destination checks (a test's links would be checked over the network); a test
+    // of them turns them on.
+    HEALTH_CHECK_INTERVAL_HOURS: '0',
     // The redirect snapshot in a directory of its own, never ./data of the working tree.
     SNAPSHOT_PATH: join(mkdtempSync(join(tmpdir(), 'linkpix-snapshot-')), 'redirects.snapshot'),
     ...env,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { LinkpixError, LinkpixValidationError } from '@linkpix/sdk';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
-import { AuthError, EXIT, UsageError } from './exit-codes.js';
+import { AuthError, EXIT, NotFoundError, UsageError } from './exit-codes.js';
 import type { Io } from './output.js';
 import { clientFor } from './session.js';
 
@@ -74,6 +74,10 @@ function failure(error: unknown, name: string, io: Io): number {
   if (error instanceof AuthError) {
     io.err(error.message);
     return EXIT.auth;
+  }
+  if (error instanceof NotFoundError) {
+    io.err(error.message);
+    return EXIT.api;
   }
   if (error instanceof LinkpixValidationError) {
     for (const [field, messages] of Object.entries(error.fields)) io.err(`${field}: ${messages.join(' ')}`);

@@ -20,3 +20,16 @@ export function unwrapped<Body extends { status: unknown }>(
   const { status: _status, ...rest } = body;
   return rest as Body extends unknown ? Omit<Body, 'status'> : never;
 }
+
+/**
+ * A saved record with the API's `warnings` beside it (docs/api.md §18) as a property that is not
+ * enumerable, so that the record compares, spreads and prints as the API's `data` alone.
+ */
+export function withWarnings<Data extends object, Warning>(body: {
+  data: Data;
+  warnings?: Warning[];
+}): Data & { readonly warnings: Warning[] } {
+  return Object.defineProperty(body.data, 'warnings', { value: body.warnings ?? [], enumerable: false }) as Data & {
+    readonly warnings: Warning[];
+  };
+}

@@ -2,6 +2,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from './openapi.js';
 import { ok } from './answer.js';
 import { Conversions } from './conversions.js';
+import { Domains } from './domains.js';
 import { Links } from './links.js';
 import { DEFAULT_RETRIES, retrying, type RetryPolicy } from './retry.js';
 import type { Account } from './types.js';
@@ -24,6 +25,7 @@ export interface LinkpixOptions {
 export class Linkpix {
   readonly links: Links;
   readonly conversions: Conversions;
+  readonly domains: Domains;
   /** The account the key belongs to (`get()`): one call that proves the key works. */
   readonly account: { get(): Promise<Account> };
 
@@ -40,6 +42,7 @@ export class Linkpix {
     });
     this.links = new Links(api);
     this.conversions = new Conversions(api);
+    this.domains = new Domains(api);
     this.account = { get: async () => (await ok(api.GET('/api/v1/account'))).data };
   }
 }

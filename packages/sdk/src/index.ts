@@ -1,6 +1,7 @@
 export { Linkpix, type LinkpixOptions } from './client.js';
 export type { Links } from './links.js';
 export type { Conversions } from './conversions.js';
+export type { Domains } from './domains.js';
 export type { RetryPolicy } from './retry.js';
 export { LinkpixError, LinkpixRateLimitError, LinkpixValidationError } from './errors.js';
 export type {
@@ -9,12 +10,17 @@ export type {
   ConversionResults,
   ConversionInput,
   Deleted,
+  Domain,
+  DomainPage,
+  DomainQuery,
   Explanation,
   Link,
   LinkChanges,
   LinkInput,
   LinkPage,
   LinkQuery,
+  LinkWarning,
+  SavedLink,
   QrOptions,
   Stats,
   StatsTable,

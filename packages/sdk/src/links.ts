@@ -1,6 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from './openapi.js';
-import { ok, unwrapped } from './answer.js';
+import { ok, unwrapped, withWarnings } from './answer.js';
 import type {
   Deleted,
   Explanation,
@@ -10,6 +10,7 @@ import type {
   LinkPage,
   LinkQuery,
   QrOptions,
+  SavedLink,
   Stats,
   StatsQuery,
   Visitor,
@@ -22,18 +23,21 @@ const LARGEST_PAGE = 100;
 export class Links {
   constructor(private readonly api: Client<paths, 'application/json'>) {}
 
-  /** Creates a link (201); a 422 is a LinkpixValidationError naming the fields. */
-  async create(input: LinkInput): Promise<Link> {
-    return (await ok(this.api.POST('/api/v1/links', { body: input }))).data;
+  /**
+   * Creates a link (201); a 422 is a LinkpixValidationError naming the fields. The link's
+   * `warnings` say what is odd in it (a rule that can never match), saved all the same.
+   */
+  async create(input: LinkInput): Promise<SavedLink> {
+    return withWarnings(await ok(this.api.POST('/api/v1/links', { body: input })));
   }
 
   async get(id: number): Promise<Link> {
     return (await ok(this.api.GET('/api/v1/links/{id}', { params: { path: { id } } }))).data;
   }
 
-  /** Changes the fields given and leaves the others (docs/api.md §4). */
-  async update(id: number, changes: LinkChanges): Promise<Link> {
-    return (await ok(this.api.PUT('/api/v1/links/{id}', { params: { path: { id } }, body: changes }))).data;
+  /** Changes the fields given and leaves the others (docs/api.md §4); `warnings` as for a create. */
+  async update(id: number, changes: LinkChanges): Promise<SavedLink> {
+    return withWarnings(await ok(this.api.PUT('/api/v1/links/{id}', { params: { path: { id } }, body: changes })));
   }
 
   async delete(id: number): Promise<Deleted> {

@@ -1035,6 +1035,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/links/{id}/social-card/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the image of a link's social card
+         * @description Upload the image of the link's social card (a PNG, at most 1 MB): `social_card.image` then names it
+         */
+        put: operations["setLinkSocialCardImage"];
+        post?: never;
+        /**
+         * Remove the uploaded image of a link's social card
+         * @description Remove the uploaded image of the link's social card, and `social_card.image` when it names it (no error when there is none)
+         */
+        delete: operations["removeLinkSocialCardImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18161,6 +18185,509 @@ export interface operations {
                         id: number;
                         /** @enum {string} */
                         object: "qr_logo";
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @enum {number} */
+                        status: 200;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    setLinkSocialCardImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": "(the PNG file)"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PNG of at most 2048 × 2048 pixels (8 MB decoded), at most 1 MB; re-encoded before it is kept
+                     */
+                    image?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "alias": "spring",
+                     *         "url": "https://shop.example.com/sale?utm_source=newsletter",
+                     *         "short_url": "https://lpx.example/spring",
+                     *         "title": "Spring sale",
+                     *         "social_card": {
+                     *           "title": "Spring sale: half off everything",
+                     *           "description": "Until April 30, in every shop and online.",
+                     *           "image": "https://lpx.example/public/cards/7/3f9a1c0b7d2e4a68.png"
+                     *         },
+                     *         "page_card": {
+                     *           "title": "Spring sale | Shop",
+                     *           "description": "Our spring sale.",
+                     *           "image": "https://shop.example.com/img/og.png"
+                     *         },
+                     *         "target_type": 1,
+                     *         "country_target": [
+                     *           {
+                     *             "key": "DE",
+                     *             "value": "https://shop.example.com/de/sale"
+                     *           }
+                     *         ],
+                     *         "platform_target": null,
+                     *         "language_target": null,
+                     *         "rotation_target": null,
+                     *         "rules": [],
+                     *         "ios_url": null,
+                     *         "android_url": null,
+                     *         "track_conversions": 1,
+                     *         "last_rotation": 0,
+                     *         "disabled": 0,
+                     *         "privacy": 0,
+                     *         "privacy_password": false,
+                     *         "password": false,
+                     *         "expiration_url": null,
+                     *         "expiration_clicks": 0,
+                     *         "clicks": 1280,
+                     *         "space": {
+                     *           "id": 3,
+                     *           "name": "Campaigns",
+                     *           "color": 3,
+                     *           "created_at": "2026-03-02T10:15:00Z",
+                     *           "updated_at": "2026-03-02T10:15:00Z"
+                     *         },
+                     *         "domain": null,
+                     *         "pixels": [
+                     *           {
+                     *             "id": 5,
+                     *             "name": "GA4",
+                     *             "type": "google-analytics",
+                     *             "value": "G-7XK2M9QW1B",
+                     *             "created_at": "2026-03-02T10:15:00Z",
+                     *             "updated_at": "2026-03-02T10:15:00Z"
+                     *           }
+                     *         ],
+                     *         "tags": [
+                     *           "newsletter"
+                     *         ],
+                     *         "health": {
+                     *           "status": "ok",
+                     *           "code": 200,
+                     *           "reason": null,
+                     *           "checked_at": "2026-03-02T10:15:00Z",
+                     *           "broken_since": null
+                     *         },
+                     *         "ends_at": "2026-04-30T21:59:00Z",
+                     *         "created_at": "2026-03-02T10:15:00Z",
+                     *         "updated_at": "2026-03-02T10:15:00Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        /** Link */
+                        data: {
+                            id: number;
+                            alias: string;
+                            url: string;
+                            /** @description Absolute short URL */
+                            short_url: string;
+                            title: string | null;
+                            /**
+                             * SocialCard
+                             * @description The link's own preview card, or null: unfurlers are shown the defaults
+                             */
+                            social_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            /**
+                             * PageCard
+                             * @description The destination's own og: tags, fetched with its title when TITLE_FETCH is on (read only), or null
+                             */
+                            page_card: {
+                                title: string | null;
+                                description: string | null;
+                                image: string | null;
+                            } | null;
+                            target_type: number;
+                            country_target: {
+                                key: string;
+                                value: string;
+                            }[] | null;
+                            platform_target: {
+                                key: string;
+                                value: string;
+                            }[] | null;
+                            language_target: {
+                                key: string;
+                                value: string;
+                            }[] | null;
+                            rotation_target: {
+                                value: string;
+                            }[] | null;
+                            /** @description The link's rules; for a phpShort country, platform or language target, its one-condition equivalent */
+                            rules: unknown[] | null;
+                            /** @description App link for iOS visitors, or null */
+                            ios_url: string | null;
+                            /** @description App link for Android visitors, or null */
+                            android_url: string | null;
+                            /**
+                             * @description 1: visits carry lpx_cid, a signed click id, to the destination
+                             * @enum {integer}
+                             */
+                            track_conversions: 0 | 1;
+                            last_rotation: number;
+                            /** @enum {integer} */
+                            disabled: 0 | 1;
+                            /** @enum {integer} */
+                            privacy: 0 | 1 | 2;
+                            /** @description A statistics password is set */
+                            privacy_password: boolean;
+                            /** @description A redirect password is set */
+                            password: boolean;
+                            expiration_url: string | null;
+                            expiration_clicks: number | null;
+                            clicks: number;
+                            /** Space */
+                            space: {
+                                id: number;
+                                name: string;
+                                color: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                updated_at: string;
+                            } | null;
+                            /** Domain */
+                            domain: {
+                                id: number;
+                                name: string;
+                                index_page: string | null;
+                                not_found_page: string | null;
+                                /** @description Served at /.well-known/apple-app-site-association on the domain */
+                                apple_app_site_association: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description Served at /.well-known/assetlinks.json on the domain */
+                                assetlinks: unknown[] | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                updated_at: string;
+                                /**
+                                 * @description pending: serves no links until control of the name is proved (POST /api/v1/domains/{id}/verify)
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "verified";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                verified_at: string | null;
+                                /** @description How to prove control of the name */
+                                verification: {
+                                    /** @description Publish it in either place below */
+                                    token: string;
+                                    /** @description DNS name of a TXT record whose text is the token, e.g. _linkpix.go.example.com */
+                                    txt_name: string;
+                                    /** @description URL of a file whose body is the token */
+                                    file_url: string;
+                                };
+                            } | null;
+                            pixels: {
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description Vendor of the pixel
+                                 * @enum {string}
+                                 */
+                                type: "adroll" | "bing" | "facebook" | "google-ads" | "google-analytics" | "google-tag-manager" | "linkedin" | "pinterest" | "quora" | "twitter";
+                                value: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                updated_at: string;
+                            }[];
+                            /** @description The link's tag names, by name */
+                            tags: string[];
+                            /** LinkHealth */
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "broken" | "unknown";
+                                /** @description The last answer's HTTP status */
+                                code: number | null;
+                                /** @description Why it is broken */
+                                reason: ("status" | "timeout" | "dns" | "connect" | "tls" | "redirects") | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                checked_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601, UTC
+                                 */
+                                broken_since: string | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601, UTC
+                             */
+                            ends_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601, UTC
+                             */
+                            updated_at: string;
+                        };
+                        /** @enum {number} */
+                        status: 200;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description A failure; on 422 `message` maps each bad field to its messages. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    removeLinkSocialCardImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "object": "social_card_image",
+                     *       "deleted": true,
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        object: "social_card_image";
                         /** @enum {boolean} */
                         deleted: true;
                         /** @enum {number} */

@@ -25,6 +25,13 @@ export type LinkChanges = JsonBody<LinkOperations['put']>;
 export type LinkQuery = Query<paths['/api/v1/links']['get']>;
 /** One page of links: `data`, and `meta` with the page numbers and the total. */
 export type LinkPage = Unwrapped<Answered<paths['/api/v1/links']['get'], 200>>;
+/** Something odd but allowed in what was saved (an unreachable rule, say): the field's path and why. */
+export type LinkWarning = NonNullable<Answered<paths['/api/v1/links']['post'], 201>['warnings']>[number];
+/**
+ * The link a create or update saved, and `warnings` about it (empty when the API sent none). The
+ * warnings are not enumerable: the object spreads and serialises as the link record alone.
+ */
+export type SavedLink = Link & { readonly warnings: LinkWarning[] };
 /** What a delete answers: `{id, object: "link", deleted: true}`. */
 export type Deleted = Unwrapped<Answered<LinkOperations['delete'], 200>>;
 
@@ -52,6 +59,14 @@ type ConversionOperation = paths['/api/v1/conversions']['post'];
 export type ConversionInput = JsonBody<ConversionOperation>;
 /** A recorded conversion (the first one, when the click already converted under that name). */
 export type Conversion = Answered<ConversionOperation, 201>['data'];
+
+type DomainsOperation = paths['/api/v1/domains']['get'];
+/** A custom domain: its host `name`, `status` (pending or verified) and the rest of docs/api.md §6. */
+export type Domain = Answered<DomainsOperation, 200>['data'][number];
+/** The search, order and page of a domains list. */
+export type DomainQuery = Query<DomainsOperation>;
+/** One page of domains: `data`, `links` and `meta`. */
+export type DomainPage = Unwrapped<Answered<DomainsOperation, 200>>;
 
 /** The account the key belongs to. */
 export type Account = Answered<paths['/api/v1/account']['get'], 200>['data'];

@@ -38,7 +38,8 @@ class Refused extends Error {
  * redirects followed by hand (at most 10, a loop refused) with each hop held to the
  * outbound-address policy, as the title fetcher and the webhooks are: the address checked in the
  * socket's lookup is the one connected to, IP literals are checked before the request. Every
- * request goes through the host gate.
+ * request goes through the host gate. A check whose signal is aborted ends at once, its gate wait
+ * and its request alike, and answers a failure that is never recorded (the round is stopping).
  */
 export class HttpDestinationChecker implements DestinationChecker {
   private readonly isAllowed: (ip: string) => boolean;
@@ -53,7 +54,7 @@ export class HttpDestinationChecker implements DestinationChecker {
     this.userAgent = `linkpix-health/1 (+${options.appUrl})`;
   }
 
-  async check(url: string): Promise<CheckAnswer> {
+  async check(url: string, signal?: AbortSignal): Promise<CheckAnswer> {
     const seen = new Set<string>();
     let target: URL;
     try {
@@ -65,7 +66,7 @@ export class HttpDestinationChecker implements DestinationChecker {
       seen.add(target.href);
       let answer: { code: number; location: string | undefined };
       try {
-        answer = await this.ask(target);
+        answer = await this.ask(target, signal);
       } catch (error) {
         return { reason: failureReason(error) };
       }
@@ -87,17 +88,24 @@ export class HttpDestinationChecker implements DestinationChecker {
   }
 
   /** HEAD, then GET where HEAD is refused. */
-  private async ask(target: URL): Promise<{ code: number; location: string | undefined }> {
-    const head = await this.once(target, 'HEAD');
-    return HEAD_REFUSED.has(head.code) ? this.once(target, 'GET') : head;
+  private async ask(target: URL, signal?: AbortSignal): Promise<{ code: number; location: string | undefined }> {
+    const head = await this.once(target, 'HEAD', signal);
+    return HEAD_REFUSED.has(head.code) ? this.once(target, 'GET', signal) : head;
   }
 
-  private once(target: URL, method: 'HEAD' | 'GET'): Promise<{ code: number; location: string | undefined }> {
-    return this.gate.run(target.host, async () => {
+  private once(
+    target: URL,
+    method: 'HEAD' | 'GET',
+    signal: AbortSignal | undefined,
+  ): Promise<{ code: number; location: string | undefined }> {
+    const asked = async () => {
       // A timer of our own: undici holds an abort back until the socket has connected, and a
-      // lookup that hangs must not hold the check.
+      // lookup that hangs must not hold the check. A stop aborts it the same way.
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+      const stop = () => controller.abort();
+      signal?.addEventListener('abort', stop, { once: true });
+      if (signal?.aborted) controller.abort();
       try {
         const response = await Promise.race([
           request(target, {
@@ -115,9 +123,11 @@ export class HttpDestinationChecker implements DestinationChecker {
         return { code: response.statusCode, location: header(response.headers, 'location') };
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         controller.abort();
       }
-    });
+    };
+    return this.gate.run(target.host, asked, signal);
   }
 
   /** Only http(s), and no IP literal the policy refuses (sockets skip the lookup for those). */

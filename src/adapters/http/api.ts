@@ -14,6 +14,7 @@ import type { ApiContext } from './handlers/context.ts';
 import { serveMetrics } from './metrics-route.ts';
 import { registerImportRoute } from './import-route.ts';
 import { registerQrLogoRoutes } from './qr-logo-routes.ts';
+import { registerCardImageRoutes } from './card-image-routes.ts';
 import { uploadWindowMs } from './upload-window.ts';
 import { registerIntegrationReceiver } from './integration-receiver.ts';
 
@@ -93,6 +94,7 @@ async function registerKeyedRoutes(
     spoolMs: uploadWindowMs(options.requestTimeoutMs),
   });
   await registerQrLogoRoutes(api, ctx);
+  await registerCardImageRoutes(api, ctx);
   options.moreKeyedRoutes?.(api);
 }
 

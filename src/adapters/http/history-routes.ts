@@ -1,5 +1,4 @@
-import type {} from '@fastify/swagger'; // adds tags, summary and security to route schemas
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { IdParams, ListEnvelope, SavedEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { LinkRecord } from '../shared/schemas/link.ts';
@@ -10,23 +9,33 @@ import { HistoryQuery, LinkVersionRecord, VersionParams } from './schemas/histor
 import { list, saved } from './envelopes.ts';
 import { apiActor } from './audit-actor.ts';
 import { pathOf, rawQueryOf, type ApiContext } from './handlers/context.ts';
+import { base, bind, consumes, tag, type Request } from './link-route-parts.ts';
 
-type Handler = RouteOptions['handler'];
-const common = { tags: ['Links'], security: [{ bearerAuth: [] }] };
+async function listHistory(
+  request: Request<{ Params: IdParams; Querystring: HistoryQuery }>,
+  _reply: FastifyReply,
+  ctx: ApiContext,
+) {
+  const { page, per_page } = request.query;
+  const found = await ctx.linkHistory.list(request.account.id, request.params.id, { page, perPage: per_page });
+  return list(found, linkVersionRecord, ctx.urls.appUrl, pathOf(request), rawQueryOf(request));
+}
+
+async function restoreVersion(request: Request<{ Params: VersionParams }>, _reply: FastifyReply, ctx: ApiContext) {
+  const { id, version } = request.params;
+  const view = await ctx.linkHistory.restore(request.account.id, id, version, apiActor(request));
+  return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));
+}
 
 /** A link's history and its restore (docs/api.md §3, docs/design/history.md), part of the table in routes.ts. */
 export function historyRoutes(ctx: ApiContext): RouteOptions[] {
   return [
     {
       method: 'GET',
-      url: '/api/v1/links/:id/history',
-      handler: async function listHistory(request: FastifyRequest<{ Params: IdParams; Querystring: HistoryQuery }>) {
-        const { page, per_page } = request.query;
-        const found = await ctx.linkHistory.list(request.account.id, request.params.id, { page, perPage: per_page });
-        return list(found, linkVersionRecord, ctx.urls.appUrl, pathOf(request), rawQueryOf(request));
-      } as Handler,
+      url: `${base}/history`,
+      handler: bind(ctx, listHistory),
       schema: {
-        ...common,
+        ...tag,
         summary: 'Every change of the link for its whole life, newest first (whoever may read the link)',
         params: IdParams,
         querystring: HistoryQuery,
@@ -35,16 +44,12 @@ export function historyRoutes(ctx: ApiContext): RouteOptions[] {
     },
     {
       method: 'POST',
-      url: '/api/v1/links/:id/history/:version/restore',
-      handler: async function restoreVersion(request: FastifyRequest<{ Params: VersionParams }>) {
-        const { id, version } = request.params;
-        const view = await ctx.linkHistory.restore(request.account.id, id, version, apiActor(request));
-        return saved(linkRecord(view, ctx.urls), 200, ruleWarnings(view.link.rules));
-      } as Handler,
+      url: `${base}/history/:version/restore`,
+      handler: bind(ctx, restoreVersion),
       schema: {
-        ...common,
+        ...tag,
         summary: 'Puts the link back as it stood right after that version, as a new version',
-        consumes: ['application/json', 'application/x-www-form-urlencoded'],
+        consumes,
         params: VersionParams,
         body: Type.Object({}, { description: 'No fields' }),
         response: { 200: SavedEnvelope(LinkRecord, 200), ...errorResponses },

@@ -5,7 +5,7 @@ import { PNG_MAX_DECODED_BYTES, QR_LOGO_MAX_BYTES } from '../images/qr-logo-inpu
 import { saveLogo, type LogoUpload, type UploadProblem } from '../qr/qr-logo-upload.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { apiActor } from './audit-actor.ts';
-import { MalformedMultipartError, isMalformedMultipart } from '../shared/input/malformed-multipart.ts';
+import { readSingleFile } from './single-file-part.ts';
 import { DeletedEnvelope, IdParams, OneEnvelope, errorResponses } from '../shared/schemas/common.ts';
 import { QrLogoSettings } from './schemas/qr.ts';
 
@@ -35,24 +35,8 @@ async function readUpload(request: FastifyRequest): Promise<void> {
     request.body = { logo: 'none' };
     return;
   }
-  const upload: LogoUpload = { bytes: null, tooLarge: false };
+  const upload: LogoUpload = await readSingleFile(request, 'logo');
   uploads.set(request, upload);
-  try {
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== 'logo' || upload.bytes !== null) {
-        part.file.resume();
-        continue;
-      }
-      const bytes = await part.toBuffer();
-      if (part.file.truncated) upload.tooLarge = true;
-      else upload.bytes = bytes;
-    }
-  } catch (error) {
-    if (isMalformedMultipart(error)) throw new MalformedMultipartError(error);
-    if ((error as { code?: unknown } | null)?.code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-    upload.tooLarge = true;
-  }
   request.body = upload.bytes !== null || upload.tooLarge ? { logo: 'file' } : {};
 }
 

@@ -4,4 +4,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-export const { readLogo } = await import('./image-tasks.ts');
+export const { readLogo, readCardImage } = await import('./image-tasks.ts');

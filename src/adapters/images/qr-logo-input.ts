@@ -1,8 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { PNG } from 'pngjs';
 import { sanitiseSvgLogo } from './svg-logo.ts';
-import { decodedBytes, readPngHeader } from './png-header.ts';
-import { inflatesWithinHeader } from './png-inflate.ts';
+import { decodePng, hasPngSignature } from './png-check.ts';
 
 /** A link's logo as stored: a PNG, or an SVG already sanitised (svg-logo.ts). */
 export interface QrLogo {
@@ -28,8 +26,6 @@ export const PNG_MAX_DECODED_BYTES = PNG_MAX_SIDE * PNG_MAX_SIDE * 4;
 // (a lazy `[\s\S]*?` there let a file of many comments backtrack for minutes).
 const SVG_START = /^\s*(<\?xml[^>]*>\s*)?(<!--(?:(?!-->)[\s\S])*-->\s*|<!DOCTYPE[^>[]*(\[[^\]]*\])?\s*>\s*)*<svg[\s>]/i;
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
 /** Why an upload is not a logo: each has its message in the web app's and the API's copy. */
 export type LogoProblem = 'tooLarge' | 'notImage' | 'badPng' | 'pngTooBig' | 'pngTooDeep' | 'badSvg';
 
@@ -40,7 +36,7 @@ export type LogoProblem = 'tooLarge' | 'notImage' | 'badPng' | 'pngTooBig' | 'pn
  */
 export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoProblem } {
   if (bytes.length > QR_LOGO_MAX_BYTES) return { problem: 'tooLarge' };
-  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return readPng(Buffer.from(bytes));
+  if (hasPngSignature(bytes)) return readPng(Buffer.from(bytes));
   const text = isUtf8(bytes)
     ? Buffer.from(bytes)
         .toString('utf8')
@@ -51,23 +47,7 @@ export function readLogo(bytes: Uint8Array): { logo: QrLogo } | { problem: LogoP
   return clean === null ? { problem: 'badSvg' } : { logo: { type: 'svg', bytes: Buffer.from(clean, 'utf8') } };
 }
 
-/** The IEND chunk every whole PNG ends with: length 0, its type, its CRC. */
-const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-
 function readPng(bytes: Buffer): { logo: QrLogo } | { problem: LogoProblem } {
-  // What the pixels take is known from the header, before a byte is inflated.
-  const header = readPngHeader(bytes);
-  if (header === null) return { problem: 'badPng' };
-  if (header.width > PNG_MAX_SIDE || header.height > PNG_MAX_SIDE) return { problem: 'pngTooBig' };
-  if (decodedBytes(header) > PNG_MAX_DECODED_BYTES) return { problem: 'pngTooDeep' };
-  // A file cut short is refused by its missing end, whatever the decoder makes of it (pngjs on
-  // Node 24 decodes a truncated image data stream without an error).
-  if (!bytes.subarray(-PNG_END.length).equals(PNG_END) || !inflatesWithinHeader(bytes, header))
-    return { problem: 'badPng' };
-  try {
-    PNG.sync.read(bytes);
-  } catch {
-    return { problem: 'badPng' };
-  }
-  return { logo: { type: 'png', bytes } };
+  const read = decodePng(bytes, { maxSide: PNG_MAX_SIDE, maxDecodedBytes: PNG_MAX_DECODED_BYTES });
+  return 'problem' in read ? read : { logo: { type: 'png', bytes } };
 }

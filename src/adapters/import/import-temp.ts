@@ -55,12 +55,3 @@ export async function sweepImportLeftovers({
   }
   return removed;
 }
-
-/**
- * The directory where a web dry run keeps its upload for the import that may follow: one per
- * workspace and person (a new dry run replaces the last), named with the prefix so a start's
- * sweep removes what nobody imported.
- */
-export function keptUploadDir(workspaceId: number, personId: number, parent: string = tmpdir()): string {
-  return join(parent, `${PREFIX}kept-${workspaceId}-${personId}`);
-}

@@ -1,21 +1,14 @@
 // The door alone, with fake requests and a fake context: what it takes, what it leaves to
 // Fastify, and what it answers when a shared store fails. (Through a real server, with the
 // route side by side: test/integration/redirect/fast-path.test.ts.)
-import { ClickIds } from '../../core/conversions/click-id.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Click } from '../../core/clicks/click.ts';
 import type { ClickQuota } from '../../core/clicks/ports.ts';
 import type { RedirectLink } from '../../core/redirect/redirect-link.ts';
-import { ClickStamper } from '../../core/stats/click-stamp.ts';
-import { MemoryClickQuota } from '../state/memory-click-quota.ts';
-import { MemoryRotationCursor } from '../state/memory-rotation-cursor.ts';
-import type { CountryLookup } from '../geo/country-lookup.ts';
-import { UnlockCookies } from '../shared/request/unlock-cookies.ts';
 import { fastVisit, visitDoor } from './door.ts';
-import type { RedirectContext } from './visit-context.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
+import { fakeRedirectContext } from '../../../test/support/redirect-context.ts';
 import { RedirectMeter } from '../metrics/redirect-meter.ts';
 
 const BROWSER =
@@ -35,30 +28,8 @@ function setup(
   links: Record<string, RedirectLink>,
   over: { quota?: ClickQuota; open?: boolean; meter?: RedirectMeter } = {},
 ) {
-  const clicks: Click[] = [];
   const errors: unknown[] = [];
-  const ctx: RedirectContext = {
-    source: { find: async () => null, domain: async () => null },
-    cached: null,
-    countries: { country: () => 'US' } as unknown as CountryLookup,
-    quota: over.quota ?? new MemoryClickQuota(),
-    rotation: new MemoryRotationCursor(),
-    sink: { record: (c: Click) => void clicks.push(c), flush: async () => {}, close: async () => {} },
-    attempts: { consume: async () => ({ allowed: true }), reset: async () => {} },
-    unlock: new UnlockCookies('secret', false),
-    clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
-    stamper: new ClickStamper('secret'),
-    clickIds: new ClickIds('secret', 90),
-    verifyPassword: async () => false,
-    options: {
-      redirectStatus: 302,
-      consentMode: 'ask',
-      secureCookies: false,
-      appUrl: 'http://short.test',
-      domainScheme: 'https',
-      appHosts: new Set(['short.test']),
-    },
-  };
+  const { ctx, clicks } = fakeRedirectContext({ quota: over.quota });
   const serve = visitDoor(
     fastVisit(ctx, {
       links: { peek: (host, alias) => (host === 'short.test' ? links[alias.toLowerCase()] : undefined) },

@@ -2,49 +2,17 @@
 // route each only write out: what it answers for every kind of visit, and the cookies it sets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Click } from '../../core/clicks/click.ts';
-import { ClickIds } from '../../core/conversions/click-id.ts';
 import type { RedirectDomain, RedirectLink } from '../../core/redirect/redirect-link.ts';
-import { ClickStamper } from '../../core/stats/click-stamp.ts';
-import type { CountryLookup } from '../geo/country-lookup.ts';
-import { MemoryClickQuota } from '../state/memory-click-quota.ts';
-import { MemoryRotationCursor } from '../state/memory-rotation-cursor.ts';
 import { aRedirectLink } from '../../../test/support/redirect-links.ts';
-import { UnlockCookies } from '../shared/request/unlock-cookies.ts';
+import { fakeRedirectContext } from '../../../test/support/redirect-context.ts';
 import type { Answer } from './answer.ts';
 import { notFoundAnswer, visitAnswer, type VisitInput } from './visit-answer.ts';
-import type { RedirectContext } from './visit-context.ts';
 
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const PIXELS: RedirectLink['pixels'] = [{ type: 'facebook', value: '1' }];
 
-function setup(domain: RedirectDomain | null = null) {
-  const clicks: Click[] = [];
-  const ctx: RedirectContext = {
-    source: { find: async () => null, domain: async () => domain },
-    cached: null,
-    countries: { country: () => 'US' } as unknown as CountryLookup,
-    quota: new MemoryClickQuota(),
-    rotation: new MemoryRotationCursor(),
-    sink: { record: (c: Click) => void clicks.push(c), flush: async () => {}, close: async () => {} },
-    attempts: { consume: async () => ({ allowed: true }), reset: async () => {} },
-    unlock: new UnlockCookies('secret', false),
-    clock: { now: () => Date.parse('2026-11-23T12:00:00Z') },
-    stamper: new ClickStamper('secret'),
-    clickIds: new ClickIds('secret', 90),
-    verifyPassword: async () => false,
-    options: {
-      redirectStatus: 302,
-      consentMode: 'ask',
-      secureCookies: false,
-      appUrl: 'http://short.test',
-      domainScheme: 'https',
-      appHosts: new Set(['short.test']),
-    },
-  };
-  return { ctx, clicks };
-}
+const setup = (domain: RedirectDomain | null = null) => fakeRedirectContext({ domain });
 
 const input = (url = '/go', headers: Record<string, string> = {}, method = 'GET'): VisitInput => ({
   method,

@@ -288,7 +288,12 @@ export class SealKeys {
     const { db, warn } = this.options;
     const found = await readKeyFile(path, warn);
     if (found) return found;
-    if ((await readSealed(db)).some(sealedOutside)) throw missingFile(path);
+    if ((await readSealed(db)).some(sealedOutside)) {
+      // A start at the same time may have made the file, and moved the seeds, since it was read.
+      const made = await readKeyFile(path, warn);
+      if (made) return made;
+      throw missingFile(path);
+    }
     return createKeyFile(path, warn);
   }
 

@@ -169,3 +169,26 @@ test('stop waits for the round running and starts none after; a job added later 
   await settle();
   assert.equal(runs, 1);
 });
+
+test("stop aborts the one signal every job's rounds are given, then waits for the rounds running", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const scheduler = new Scheduler(() => assert.fail('no round fails'));
+  const signals: AbortSignal[] = [];
+  let started!: () => void;
+  const bothStarted = new Promise<void>((resolve) => (started = resolve));
+  const round = (signal: AbortSignal) => {
+    signals.push(signal);
+    if (signals.length === 2) started();
+    // A round that waits until it is told to stop.
+    return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  };
+  scheduler.add({ name: 'one', intervalMs: 60_000, firstDelayMs: 0, round });
+  scheduler.add({ name: 'two', intervalMs: 60_000, firstDelayMs: 0, round });
+  scheduler.start();
+  t.mock.timers.tick(0);
+  await bothStarted;
+  assert.equal(signals[0], signals[1], 'one signal for every job');
+  assert.equal(signals[0]!.aborted, false);
+  await scheduler.stop();
+  assert.equal(signals[0]!.aborted, true);
+});

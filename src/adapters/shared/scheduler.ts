@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * One background job: a round run every `intervalMs`, counted from the end of the round before,
  * so that rounds never overlap. The jobs of a server are listed in src/app/background-jobs.ts.
@@ -8,8 +10,12 @@ export interface Job {
   intervalMs: number;
   /** Before the first round; the interval by default (0: at once). */
   firstDelayMs?: number;
-  /** One round. True: it did all it could take and more waits, so it runs again at once. */
-  round(): Promise<boolean | void>;
+  /**
+   * One round. True: it did all it could take and more waits, so it runs again at once. `stop` is
+   * aborted when the scheduler stops: a round that waits on the network or a timer ends early on it,
+   * leaving what it has not done for the next round (a stop must not outlast its supervisor's grace).
+   */
+  round(stop: AbortSignal): Promise<boolean | void>;
   /** Wakes the job between rounds (deliveries were committed, say). */
   wake?: JobWake;
 }
@@ -35,19 +41,26 @@ export class JobWake {
 /**
  * Runs the background jobs of a thread: each on its own timer (unref'd: a job never keeps a
  * process alive), a round never overlapping the job's last, a failed round handed to `onError`
- * and the next round run as planned. stop() lets the rounds running end. Every background job of
+ * and the next round run as planned. stop() aborts the rounds' signal and waits for the rounds
+ * running to end (the ones that honour it end early). Every background job of
  * linkpix runs on one (src/app/background-jobs.ts lists them).
  */
 export class Scheduler {
   private readonly jobs: ScheduledJob[] = [];
   private state: 'idle' | 'running' | 'stopped' = 'idle';
+  /** One signal for every job's rounds: aborted by stop(). */
+  private readonly stopping = new AbortController();
 
-  constructor(private readonly onError: (error: unknown, job: Job) => void) {}
+  constructor(private readonly onError: (error: unknown, job: Job) => void) {
+    // Every wait of every round listens to this one signal (a round's checks in flight, each
+    // with its gate wait and pause): many listeners at once is its purpose, not a leak.
+    setMaxListeners(0, this.stopping.signal);
+  }
 
   /** Adds a job; it starts with the scheduler, or at once if the scheduler runs already. */
   add(job: Job): void {
     if (this.state === 'stopped') return;
-    const scheduled = new ScheduledJob(job, (error) => this.onError(error, job));
+    const scheduled = new ScheduledJob(job, this.stopping.signal, (error) => this.onError(error, job));
     this.jobs.push(scheduled);
     if (this.state === 'running') scheduled.start();
   }
@@ -58,9 +71,10 @@ export class Scheduler {
     for (const job of this.jobs) job.start();
   }
 
-  /** No round starts after this; resolves once the rounds running have ended. */
+  /** No round starts after this; the rounds running are told to end; resolves once they have. */
   async stop(): Promise<void> {
     this.state = 'stopped';
+    this.stopping.abort();
     await Promise.all(this.jobs.map((job) => job.stop()));
   }
 }
@@ -74,6 +88,7 @@ class ScheduledJob {
 
   constructor(
     private readonly job: Job,
+    private readonly stopSignal: AbortSignal,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -109,7 +124,7 @@ class ScheduledJob {
     this.again = false;
     // Through a promise, so a round that throws before its first await is told like any failure.
     this.running = Promise.resolve()
-      .then(() => this.job.round())
+      .then(() => this.job.round(this.stopSignal))
       .then(
         (more) => more === true,
         (error: unknown) => {

@@ -11,6 +11,8 @@ import type { DomainNameSource, RedirectLink, RedirectLinkSource } from '../../c
 import type { SnapshotDomain, SnapshotRow, SnapshotSource } from '../../core/redirect/redirect-snapshot.ts';
 import { UnavailableError } from '../../core/shared/errors.ts';
 import { TargetType } from '../../core/targeting/target.ts';
+import { emptyTargets } from '../../core/targeting/targeting-rules.ts';
+import { aRedirectLink } from '../../../test/support/redirect-links.ts';
 import { CachedRedirectSource } from '../cache/cached-redirect-source.ts';
 import { snapshotOrigin, type SnapshotSecrets } from './snapshot-format.ts';
 import { SnapshotReader } from './snapshot-reader.ts';
@@ -20,36 +22,16 @@ const APP_HOST = 'short.test';
 const ORIGIN = snapshotOrigin('http://short.test');
 const SECRETS: SnapshotSecrets = { unlockCookie: 'u'.repeat(43), visitorHash: 'v'.repeat(43), clickId: 'c'.repeat(43) };
 
+/** A plain link as the snapshot keeps it: the support module's link, its rules as written (none). */
 function row(id: number, alias: string, host: string | null = null): SnapshotRow {
-  return {
-    host,
-    link: {
-      id,
-      accountId: 1,
-      domainId: host === null ? null : 7,
-      alias,
-      url: `https://example.com/${alias}`,
-      title: null,
-      card: null,
-      ruleSource: {
-        rules: null,
-        targetType: TargetType.None,
-        targets: { country: null, platform: null, language: null, rotation: null },
-      },
-      iosUrl: null,
-      androidUrl: null,
-      trackConversions: false,
-      lastRotation: 0,
-      disabled: false,
-      passwordHash: null,
-      expirationUrl: null,
-      expirationClicks: null,
-      endsAt: null,
-      clicks: 0,
-      pixels: [],
-      timezone: 'UTC',
-    },
-  };
+  const { rules: _compiled, ...link } = aRedirectLink({
+    id,
+    accountId: 1,
+    domainId: host === null ? null : 7,
+    alias,
+    url: `https://example.com/${alias}`,
+  });
+  return { host, link: { ...link, ruleSource: { rules: null, targetType: TargetType.None, targets: emptyTargets() } } };
 }
 
 /** Links in id order, a page at a time as the database answers; `down` fails as the pool does. */

@@ -37,6 +37,18 @@ export interface FirstStepsDismissalsTable {
   dismissed_at: number;
 }
 
+/** A web dry run's file, kept for its confirmation (migration 0053): the token as its SHA-256, hex. */
+export interface KeptImportsTable {
+  workspace_id: number;
+  user_id: number;
+  token_hash: string;
+  format: string;
+  on_conflict: string;
+  bytes: Uint8Array;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface MembershipsTable {
   workspace_id: number;
   user_id: number;
@@ -137,6 +149,11 @@ export interface LinksTable {
   /** Lower-cased alias: uniqueness and lookups ignore case. */
   alias_key: string;
   url: string;
+  /** The URL's values for the workspace breakdowns (migration 0054), null for none. */
+  utm_source: Generated<string | null>;
+  utm_medium: Generated<string | null>;
+  utm_campaign: Generated<string | null>;
+  destination_host: Generated<string | null>;
   title: string | null;
   target_type: number;
   country_target: string | null;
@@ -275,6 +292,16 @@ export interface AccountLinkDaysTable {
   qr: number;
 }
 
+export interface AccountValueDaysTable {
+  account_id: number;
+  day: string;
+  /** tags, spaces, utm_source, utm_medium, utm_campaign, destinations, qr (migration 0054). */
+  name: string;
+  /** '' for none; for `qr`, 'qr' (scans) or '' (every click). */
+  value: string;
+  clicks: number;
+}
+
 export interface AccountClickDaysTable {
   account_id: number;
   day: string;
@@ -366,7 +393,7 @@ export interface LinkQrLogosTable {
   created_at: number;
 }
 
-/** A link preview's uploaded image (migration 0051): a PNG or JPEG as read and re-encoded in the image thread. */
+/** A link preview's uploaded image (migration 0051): a PNG re-encoded in the image thread (no JPEG is read today). */
 export interface LinkCardImagesTable {
   link_id: number;
   type: 'png' | 'jpeg';
@@ -459,6 +486,7 @@ export interface Database {
   click_visitors: ClickVisitorsTable;
   account_click_days: AccountClickDaysTable;
   account_link_days: AccountLinkDaysTable;
+  account_value_days: AccountValueDaysTable;
   account_link_counts: AccountLinkCountsTable;
   /** SQLite only: links deleted since the retention job last swept their click rows (migration 0004). */
   deleted_links: DeletedLinksTable;
@@ -477,6 +505,7 @@ export interface Database {
   link_health: LinkHealthTable;
   health_digests: HealthDigestsTable;
   first_steps_dismissals: FirstStepsDismissalsTable;
+  kept_imports: KeptImportsTable;
   link_pixels: LinkPixelsTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;

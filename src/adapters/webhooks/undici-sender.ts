@@ -29,7 +29,7 @@ export class UndiciSender implements WebhookSender {
     this.agent = new Agent({ connect: { lookup: guardedLookup(this.isAllowed, options.lookup ?? dnsLookup) } });
   }
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  async send(url: string, headers: Record<string, string>, body: string, stop?: AbortSignal): Promise<number> {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     if (isIP(host) !== 0 && !this.isAllowed(host)) throw new Error(`${host} is not a public address`);
@@ -38,7 +38,9 @@ export class UndiciSender implements WebhookSender {
       method: 'POST',
       headers: { ...headers, 'user-agent': USER_AGENT },
       body,
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      signal: stop
+        ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), stop])
+        : AbortSignal.timeout(this.options.timeoutMs),
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     });

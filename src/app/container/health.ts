@@ -45,7 +45,7 @@ export function healthOf(base: Base, deps: { hooks: WebhookRuntime; checker?: De
       leaseMs: LEASE_MS,
     },
     holder: randomUUID(),
-    pause: (ms) => sleep(ms, undefined, { ref: false }),
+    pause: (ms, signal) => sleep(ms, undefined, { ref: false, signal }),
     limiter: visits.limiter(CHECK_NOW_LIMIT),
     unitOfWork: unitOfWorkOn(storage.db, (trx, afterCommit) => ({
       store: new SqlLinkHealthStore(trx, storage.engine),

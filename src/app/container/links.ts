@@ -8,7 +8,9 @@ import { QrRenderer } from '../../adapters/qr/qr-renderer.ts';
 import { ImageThreads } from '../../adapters/images/image-threads.ts';
 import { unitOfWorkOn } from '../../adapters/storage/transactions.ts';
 import { SqlImportLeases } from '../../adapters/storage/stores/import-lease-store.ts';
+import { SqlKeptImports } from '../../adapters/storage/stores/kept-import-store.ts';
 import { SqlQrLogoStore } from '../../adapters/storage/stores/qr-logo-store.ts';
+import { SqlCardImageStore } from '../../adapters/storage/stores/card-image-store.ts';
 import { SqlAuditLog } from '../../adapters/storage/stores/audit-store.ts';
 import { SqlLinkHistory } from '../../adapters/storage/stores/link-history-store.ts';
 import { LinkHistoryService } from '../../core/links/link-history-service.ts';
@@ -63,8 +65,10 @@ export function linkServices(base: Base, deps: LinkDeps) {
     importer: new LinkImporter(changes),
     linkHistory: new LinkHistoryService({ ...changes, history: new SqlLinkHistory(storage.db) }),
     importSlots,
+    keptImports: new SqlKeptImports(storage.db),
     qr: new QrRenderer({ threads: tuning.QR_THREADS, queue: tuning.QR_QUEUE_MAX, cacheBytes: tuning.QR_CACHE_BYTES }),
     qrLogos: new SqlQrLogoStore(storage.db),
+    cardImages: new SqlCardImageStore(storage.db),
     images: new ImageThreads(),
   };
 }

@@ -23,7 +23,7 @@ export function statsServices(base: Base, links: LinkStore, workspaces: Pick<Wor
   const workspaceStore = new SqlWorkspaceStore(storage.db);
   return {
     workspaceStats: new WorkspaceStatsService({
-      store: new SqlWorkspaceStatsStore(storage.db, { now }),
+      store: new SqlWorkspaceStatsStore(storage.db, { now, reads: storage.reads }),
       stats: statsStore,
       workspaces,
       find: (id) => workspaceStore.find(id),

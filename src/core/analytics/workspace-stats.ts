@@ -17,28 +17,14 @@ export const WORKSPACE_STATS_NAMES = [
   'qr',
 ] as const;
 export type WorkspaceStatsName = (typeof WORKSPACE_STATS_NAMES)[number];
-/** The names folded from each link's clicks by something of the link. */
-export type LinkFold = Exclude<WorkspaceStatsName, 'clicks' | 'links' | 'qr'>;
+/**
+ * The names counted by value in the workspace's value days (migration 0054): each click under
+ * the values of its link when it was counted.
+ */
+export type ValueName = Exclude<WorkspaceStatsName, 'clicks' | 'links'>;
 
 export function isWorkspaceStatsName(name: string): name is WorkspaceStatsName {
   return (WORKSPACE_STATS_NAMES as readonly string[]).includes(name);
-}
-
-/** One link's clicks over a range, and how many of them came through a QR code. */
-export interface LinkRangeCount {
-  linkId: number;
-  clicks: number;
-  qr: number;
-}
-
-/** What the breakdowns read of a link, as it is now. */
-export interface LinkFacts {
-  id: number;
-  alias: string;
-  url: string;
-  title: string | null;
-  space: string | null;
-  tags: readonly string[];
 }
 
 /** A `links` entry carries the link it counts. */
@@ -47,14 +33,24 @@ export interface WorkspaceValueCount extends ValueCount {
 }
 
 /** The UTM value of a destination URL, null without one (or an address that is not a URL). */
-export function utmOf(url: string, field: 'utm_source' | 'utm_medium' | 'utm_campaign'): string | null {
-  const value = parsed(url)?.searchParams.get(field);
+export function utmOf(url: string, field: UtmField): string | null {
+  return utmIn(parsed(url), field);
+}
+
+type UtmField = 'utm_source' | 'utm_medium' | 'utm_campaign';
+
+function utmIn(url: URL | null, field: UtmField): string | null {
+  const value = url?.searchParams.get(field);
   return value ? value : null;
 }
 
 /** The destination's host, lower-case, without a leading `www.`; null for an address that is not a URL. */
 export function hostOf(url: string): string | null {
-  const host = parsed(url)?.hostname.toLowerCase();
+  return hostIn(parsed(url));
+}
+
+function hostIn(url: URL | null): string | null {
+  const host = url?.hostname.toLowerCase();
   if (!host) return null;
   return host.startsWith('www.') ? host.slice(4) : host;
 }
@@ -67,62 +63,58 @@ function parsed(url: string): URL | null {
   }
 }
 
-/** The values a link's clicks count under, for one breakdown: every tag (so two tags count twice), else one value or null. */
-function valuesOf(link: LinkFacts, name: LinkFold): ReadonlyArray<string | null> {
-  switch (name) {
-    case 'tags':
-      return link.tags.length > 0 ? link.tags : [null];
-    case 'spaces':
-      return [link.space];
-    case 'destinations':
-      return [hostOf(link.url)];
-    default:
-      return [utmOf(link.url, name)];
-  }
+type UrlFold = 'destinations' | UtmField;
+
+/**
+ * What the URL breakdowns count a link's clicks under, parsed once when its URL is written
+ * (the link store keeps them in `links`, migration 0054, for the rollups' SQL to read).
+ */
+export function urlValuesOf(url: string): Record<UrlFold, string | null> {
+  const parsedUrl = parsed(url);
+  return {
+    destinations: hostIn(parsedUrl),
+    utm_source: utmIn(parsedUrl, 'utm_source'),
+    utm_medium: utmIn(parsedUrl, 'utm_medium'),
+    utm_campaign: utmIn(parsedUrl, 'utm_campaign'),
+  };
 }
 
 /**
- * Each link's clicks added under each of its values: links ≤ 100 000, so this is one pass over
- * the links clicked in the range. A link no longer there (deleted) is left out: its clicks stay
- * in the workspace's days, but it has no tag, space or destination any more.
+ * QR scans against every other visit, from the `qr` value days: `qr` the scans, null every
+ * click; a code printed before QR codes carried `qr=1` counts as `link`.
  */
-export function foldLinks(
-  counts: readonly LinkRangeCount[],
-  facts: ReadonlyMap<number, LinkFacts>,
-  name: LinkFold,
-): ValueCount[] {
-  const sums = new Map<string | null, number>();
-  for (const { linkId, clicks } of counts) {
-    const link = facts.get(linkId);
-    if (link === undefined || clicks === 0) continue;
-    for (const value of valuesOf(link, name)) sums.set(value, (sums.get(value) ?? 0) + clicks);
-  }
-  return [...sums].map(([value, count]) => ({ value, count }));
-}
-
-/** The `links` list: each link clicked, by its alias, with its id. */
-export function linkEntries(
-  counts: readonly LinkRangeCount[],
-  facts: ReadonlyMap<number, LinkFacts>,
-): WorkspaceValueCount[] {
-  const entries: WorkspaceValueCount[] = [];
-  for (const { linkId, clicks } of counts) {
-    const link = facts.get(linkId);
-    if (link !== undefined && clicks > 0) entries.push({ value: link.alias, count: clicks, linkId });
-  }
-  return entries;
-}
-
-/** QR scans against every other visit; a code printed before QR codes carried `qr=1` counts as `link`. */
-export function qrEntries(counts: readonly LinkRangeCount[]): ValueCount[] {
+export function qrEntries(values: readonly ValueCount[]): ValueCount[] {
   let qr = 0;
   let all = 0;
-  for (const c of counts) {
-    qr += c.qr;
-    all += c.clicks;
+  for (const v of values) {
+    if (v.value === 'qr') qr += v.count;
+    else if (v.value === null) all += v.count;
   }
   return [
     { value: 'qr', count: qr },
     { value: 'link', count: Math.max(0, all - qr) },
   ];
+}
+
+/** Most clicks first, ties by value: `arrange(…, 'max')`'s order. */
+function before(a: ValueCount, b: ValueCount): boolean {
+  if (a.count !== b.count) return a.count > b.count;
+  return (a.value ?? '') < (b.value ?? '');
+}
+
+/**
+ * The first `n` of `items` in `arrange(…, 'max')`'s order, without sorting them all: a page's ten
+ * of a hundred thousand links in one pass.
+ */
+export function topOf<T extends ValueCount>(items: readonly T[], n: number): T[] {
+  const kept: T[] = [];
+  if (n <= 0) return kept;
+  for (const item of items) {
+    if (kept.length === n && !before(item, kept[n - 1]!)) continue;
+    let at = kept.length === n ? n - 1 : kept.length;
+    while (at > 0 && before(item, kept[at - 1]!)) at--;
+    kept.splice(at, 0, item);
+    if (kept.length > n) kept.pop();
+  }
+  return kept;
 }

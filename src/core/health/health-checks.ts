@@ -54,7 +54,8 @@ export class HealthChecks {
       policy: HealthPolicy;
       /** This instance's name on its leases. */
       holder: string;
-      pause: (ms: number) => Promise<void>;
+      /** Rejects, or resolves early, once `signal` is aborted. */
+      pause: (ms: number, signal?: AbortSignal) => Promise<void>;
       /** Checks asked for at once, per asker (an API key, a person); absent: unlimited. */
       limiter?: AttemptLimiter | undefined;
       unitOfWork?: UnitOfWork<HealthUnitPorts>;
@@ -63,12 +64,18 @@ export class HealthChecks {
     this.unit = deps.unitOfWork ?? noUnitOfWork<HealthUnitPorts>(deps);
   }
 
-  /** One round of at most `limit` links; answers whether it took `limit` (more may be due). */
-  async round(limit: number): Promise<boolean> {
+  /**
+   * One round of at most `limit` links; answers whether it took `limit` (more may be due). `stop`
+   * aborted ends the round at once: a link whose check had not ended is left unrecorded, its lease
+   * left to run out, so the next round (this instance's or another's) takes it; an abort never
+   * makes a link broken.
+   */
+  async round(limit: number, stop?: AbortSignal): Promise<boolean> {
+    if (stop?.aborted) return false;
     const now = this.deps.clock.now();
     const claimed = await this.deps.store.claimDue(this.deps.holder, now, now + this.deps.policy.leaseMs, limit);
-    await Promise.all(claimed.map((link) => this.checkClaimed(link)));
-    return claimed.length >= limit;
+    await Promise.all(claimed.map((link) => this.checkInRound(link, stop)));
+    return claimed.length >= limit && !stop?.aborted;
   }
 
   /**
@@ -89,8 +96,26 @@ export class HealthChecks {
     });
   }
 
+  /** A round's check: nothing is recorded once the round is stopped, whatever the checker answers. */
+  private async checkInRound(link: ClaimedLink, stop: AbortSignal | undefined): Promise<void> {
+    if (!stop) {
+      await this.checkClaimed(link);
+      return;
+    }
+    try {
+      const verdict = await untilAborted(this.verdictOf(link.url, stop), stop);
+      if (verdict === ABORTED || stop.aborted) return;
+      await this.recordVerdict(link, verdict);
+    } catch (error) {
+      if (!stop.aborted) throw error;
+    }
+  }
+
   private async checkClaimed(link: ClaimedLink): Promise<LinkHealth> {
-    const verdict = await this.verdictOf(link.url);
+    return this.recordVerdict(link, await this.verdictOf(link.url));
+  }
+
+  private async recordVerdict(link: ClaimedLink, verdict: Verdict): Promise<LinkHealth> {
     const now = this.deps.clock.now();
     const health = nextHealth(link.health, verdict, now);
     const { okIntervalMs, brokenIntervalMs } = this.deps.policy;
@@ -104,12 +129,27 @@ export class HealthChecks {
   }
 
   /** A failed check is tried once more after a pause before the link counts as broken. */
-  private async verdictOf(url: string): Promise<Verdict> {
-    const first = classify(await this.deps.checker.check(url));
-    if (!first.broken) return first;
-    await this.deps.pause(this.deps.policy.retryDelayMs());
-    return classify(await this.deps.checker.check(url));
+  private async verdictOf(url: string, stop?: AbortSignal): Promise<Verdict> {
+    const first = classify(await this.deps.checker.check(url, stop));
+    if (!first.broken || stop?.aborted) return first;
+    await this.deps.pause(this.deps.policy.retryDelayMs(), stop);
+    return classify(await this.deps.checker.check(url, stop));
   }
+}
+
+const ABORTED = Symbol('aborted');
+
+/** `work`, or ABORTED as soon as `signal` is: a checker that ignores the signal cannot hold a stop. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  let onAbort!: () => void;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // The work left behind may still fail: its failure is no one's to hear.
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** The health a verdict gives a link: a broken run keeps the time it began. */

@@ -86,3 +86,13 @@ test('the HTML part escapes what people typed; a mail that fails gives its claim
   assert.equal(await failing.digests.round(), 0);
   assert.equal(failing.claims.size, 0, 'released: a later round tries again');
 });
+
+test('a round stopped begins no mail and claims no day: the next round sends it', async () => {
+  const now = Date.parse('2026-03-02T00:30:00Z');
+  const s = setup([line(now - 60_000)]);
+  const stop = new AbortController();
+  stop.abort();
+  assert.equal(await s.digests.round(stop.signal), 0);
+  assert.equal(s.claims.size, 0);
+  assert.equal(await s.digests.round(), 1);
+});

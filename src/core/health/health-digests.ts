@@ -34,20 +34,24 @@ function dayOf(at: number): string {
 export class HealthDigests {
   constructor(private readonly deps: HealthDigestDeps) {}
 
-  /** One round; answers how many mails were sent. */
-  async round(): Promise<number> {
+  /**
+   * One round; answers how many mails were sent. `stop` aborted: no other mail is begun (the mail
+   * being sent ends first); the days not claimed yet are the next round's.
+   */
+  async round(stop?: AbortSignal): Promise<number> {
     const now = this.deps.clock.now();
     const workspaces = await this.deps.store.workspacesWithBroken(now - LONGEST_WINDOW_MS);
     let sent = 0;
-    for (const workspace of workspaces) sent += await this.workspaceRound(workspace, now);
+    for (const workspace of workspaces) sent += await this.workspaceRound(workspace, now, stop);
     return sent;
   }
 
-  private async workspaceRound(workspace: DigestWorkspace, now: number): Promise<number> {
+  private async workspaceRound(workspace: DigestWorkspace, now: number, stop?: AbortSignal): Promise<number> {
     const { store } = this.deps;
     const day = dayOf(now);
     let sent = 0;
     for (const recipient of await store.recipients(workspace.id)) {
+      if (stop?.aborted) break;
       const claim = await store.claim(workspace.id, recipient.userId, day, now);
       if (!claim) continue;
       const since = Math.max(claim.previousUntil ?? now - FIRST_WINDOW_MS, now - LONGEST_WINDOW_MS);

@@ -2,7 +2,8 @@ import type { CheckAnswer, LinkHealth } from './health.ts';
 
 /** Does one check of one destination (HEAD, GET where HEAD is refused, redirects followed). */
 export interface DestinationChecker {
-  check(url: string): Promise<CheckAnswer>;
+  /** `signal` aborted: the check ends at once (its answer is no result, and is never recorded). */
+  check(url: string, signal?: AbortSignal): Promise<CheckAnswer>;
 }
 
 /** A link taken for one round's check, with its health before. */

@@ -9,7 +9,7 @@ import { URL_MAX_LENGTH } from './url-policy.ts';
 export interface SocialCard {
   title: string | null;
   description: string | null;
-  /** An absolute https URL (an uploaded image is served on linkpix's own and named here by its URL). */
+  /** An absolute https URL; an uploaded image is served by linkpix and named here by its address (`cardImagePath`). */
   image: string | null;
 }
 
@@ -22,9 +22,38 @@ export function cardOrNull(card: SocialCard): SocialCard | null {
   return card.title === null && card.description === null && card.image === null ? null : card;
 }
 
-/** An image's URL as a card may name it: https with a host, no spaces or controls, within the bound. */
+/**
+ * Where linkpix serves a link's uploaded card image, under APP_URL: the link's id and the first
+ * 16 hex digits of the SHA-256 of the stored bytes, so that an address is known only to who has
+ * seen the card, and a new image is a new address (docs/design/social-cards.md).
+ */
+export const cardImagePath = (linkId: number, hash: string): string => `/public/cards/${linkId}/${hash}.png`;
+
+const CARD_IMAGE_PATH = /^\/public\/cards\/([1-9][0-9]{0,15})\/([0-9a-f]{16})\.png$/;
+
+/** The link and hash an uploaded image's address names (any host: APP_URL's), or null for any other URL. */
+export function uploadedCardImage(url: string | null): { linkId: number; hash: string } | null {
+  if (url === null) return null;
+  let path: string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+    if (parsed.search !== '' || parsed.hash !== '') return null;
+    path = parsed.pathname;
+  } catch {
+    return null;
+  }
+  const match = CARD_IMAGE_PATH.exec(path);
+  return match ? { linkId: Number(match[1]), hash: match[2] as string } : null;
+}
+
+/**
+ * An image's URL as a card may name it: https with a host, no spaces or controls, within the
+ * bound; or the address of an uploaded image, which is APP_URL's, http on a development server.
+ */
 export function isCardImageUrl(value: string): boolean {
-  if (value.length > URL_MAX_LENGTH || !/^https:\/\//i.test(value)) return false;
+  if (value.length > URL_MAX_LENGTH) return false;
+  if (!/^https:\/\//i.test(value) && !(/^http:\/\//i.test(value) && uploadedCardImage(value) !== null)) return false;
   if (/[\s\u0000-\u001f\u007f]/.test(value)) return false; // eslint-disable-line no-control-regex -- refusing controls is the point
   try {
     return new URL(value).hostname !== '';
@@ -70,7 +99,7 @@ export function checkSocialCard(bag: FieldFaults, raw: unknown): SocialCard | nu
 
 function faultOf(field: (typeof FIELDS)[number], name: string, text: string): string | null {
   if (field === 'image')
-    return isCardImageUrl(text) ? null : `The ${name} field must be an https URL or an uploaded PNG or JPEG image.`;
+    return isCardImageUrl(text) ? null : `The ${name} field must be an https URL or an uploaded PNG image.`;
   const max = field === 'title' ? SOCIAL_CARD_LIMITS.titleMax : SOCIAL_CARD_LIMITS.descriptionMax;
   return text.length > max ? messages.maxChars(name, max) : null;
 }

@@ -1,38 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from './link.ts';
+import { aLink } from '../../../test/support/links.ts';
 import { staticEntries, whyNotExported, whyNotStatic, type HostedStaticLink } from './static-links.ts';
 
-const plain: Link = {
-  id: 1,
-  accountId: 1,
-  domainId: null,
-  spaceId: null,
-  alias: 'Abc',
-  url: 'https://example.com/',
-  title: null,
-  socialCard: null,
-  pageCard: null,
-  targetType: 0,
-  targets: { country: null, platform: null, language: null, rotation: null },
-  rules: null,
-  iosUrl: null,
-  androidUrl: null,
-  trackConversions: 0,
-  lastRotation: 0,
-  disabled: 0,
-  blockedAt: null,
-  privacy: 0,
-  privacyPasswordHash: null,
-  passwordHash: null,
-  expirationUrl: null,
-  expirationClicks: null,
-  endsAt: null,
-  clicks: 0,
-  pixelIds: [],
-  createdAt: 0,
-  updatedAt: 0,
-};
+const plain: Link = aLink();
 
 test('a plain link: enabled, and one redirect for every visitor (private statistics do not matter)', () => {
   assert.equal(whyNotStatic(plain), null);

@@ -138,6 +138,20 @@ export const VISITOR_TABLES: readonly DataTable[] = [
       qr: 'how many of them came through a QR code',
     },
   },
+  {
+    table: 'account_value_days',
+    subject: 'visitors',
+    purpose:
+      "A workspace's clicks per day under each tag, space, UTM value and destination host of their links, and its QR scans (the workspace analytics).",
+    retention: WITH_WORKSPACE,
+    columns: {
+      account_id: 'the workspace',
+      day: 'the local day',
+      name: 'the breakdown (tags, spaces, utm_source, …, qr)',
+      value: "the link's tag, space, UTM value or host when the clicks were counted",
+      clicks: 'how many clicks',
+    },
+  },
 ];
 
 /** Every table holding data about the people who use the app (the operator's /admin/data). */
@@ -380,6 +394,23 @@ export const PEOPLE_TABLES: readonly DataTable[] = [
     purpose: "Who dismissed the dashboard's first-run checklist, in which workspace.",
     retention: WITH_ACCOUNT,
     columns: { workspace_id: 'the workspace', user_id: 'the person', dismissed_at: 'when dismissed' },
+  },
+  {
+    table: 'kept_imports',
+    subject: 'people',
+    purpose:
+      "The file of a person's dry run on the import page, kept for the import they may confirm: a CSV or JSON of links, which may name people.",
+    retention: { kind: 'while', text: 'an hour at most: removed when imported, replaced by the next dry run' },
+    columns: {
+      workspace_id: 'the workspace',
+      user_id: 'the person',
+      token_hash: 'the confirmation form’s token, hashed',
+      format: 'the format chosen',
+      on_conflict: 'what a taken alias does',
+      bytes: 'the uploaded file, at most IMPORT_MAX_BYTES',
+      created_at: 'when the dry run ran',
+      expires_at: 'until when it may be imported',
+    },
   },
 ];
 

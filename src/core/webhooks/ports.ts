@@ -54,9 +54,9 @@ export interface DeliveryOutbox {
   disable(webhookId: number, now: number): Promise<void>;
 }
 
-/** Sends one signed request; answers the status, or throws when there was no answer. */
+/** Sends one signed request; answers the status, or throws when there was no answer (or `stop` was aborted first). */
 export interface WebhookSender {
-  send(url: string, headers: Record<string, string>, body: string): Promise<number>;
+  send(url: string, headers: Record<string, string>, body: string, stop?: AbortSignal): Promise<number>;
 }
 
 /** Whether a target may be reached: a URL whose host resolves only to refused addresses is not. */

@@ -26,14 +26,19 @@ export class WebhookDispatcher {
     private readonly options: DispatcherOptions,
   ) {}
 
-  /** One round: answers how many deliveries were attempted (a full batch means more may be due). */
-  async deliverDue(): Promise<number> {
+  /**
+   * One round: answers how many deliveries were attempted (a full batch means more may be due).
+   * `stop` ends the requests in flight (a server stopping does not wait for slow receivers): a
+   * delivery cut short is not counted as a failure; it stays leased, and is sent again, by any
+   * instance, once its lease runs out.
+   */
+  async deliverDue(stop?: AbortSignal): Promise<number> {
     const claimed = await this.deps.outbox.claim(this.deps.clock.now(), this.options.leaseMs, this.options.batch);
-    await Promise.all(claimed.map((d) => this.attempt(d)));
+    await Promise.all(claimed.map((d) => this.attempt(d, stop)));
     return claimed.length;
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, stop: AbortSignal | undefined): Promise<void> {
     const sentAt = this.deps.clock.now();
     const headers = {
       'content-type': 'application/json',
@@ -43,13 +48,14 @@ export class WebhookDispatcher {
     };
     let outcome: string;
     try {
-      const status = await this.deps.sender.send(delivery.url, headers, delivery.body);
+      const status = await this.deps.sender.send(delivery.url, headers, delivery.body, stop);
       if (status >= 200 && status < 300) {
         await this.deps.outbox.delivered(delivery);
         return;
       }
       outcome = `answered ${status}`;
     } catch (error) {
+      if (stop?.aborted) return;
       outcome = error instanceof Error ? error.message : String(error);
     }
     const now = this.deps.clock.now();

@@ -10,6 +10,7 @@ import type { CheckAnswer } from '../../../src/core/health/health.ts';
 import { HealthChecks } from '../../../src/core/health/health-checks.ts';
 import { SqlLinkHealthStore } from '../../../src/adapters/storage/stores/link-health-store.ts';
 import { idsOf, makeLink } from './links-support.ts';
+import { makeKey } from './workspaces-support.ts';
 
 const receiver = new WebhookReceiver();
 before(() => receiver.start());
@@ -57,7 +58,7 @@ onEachEngine(
       assert.deepEqual(await idsOf(h(), key, 'health=unknown'), [third.id]);
       const bad = await h().request('GET', '/api/v1/links?health=sick', { key });
       assert.equal(bad.status, 422);
-      assert.match(bad.text, /health/);
+      assert.deepEqual(Object.keys(bad.body.message), ['health'], bad.text);
       await h().request('POST', `/api/v1/links/${gone.id}/check`, { key });
       answers.set('https://gone.example/', { code: 200 });
       await h().request('POST', `/api/v1/links/${gone.id}/check`, { key });
@@ -77,6 +78,18 @@ onEachEngine(
       const other = await h().account();
       const link = await makeLink(h(), key);
       assert.equal((await h().request('POST', `/api/v1/links/${link.id}/check`, { key: other.key })).status, 404);
+    });
+
+    test('POST …/check is limited per key: 30 an hour, then a 429 with Retry-After; another key still checks', async () => {
+      const person = await h().account();
+      const link = await makeLink(h(), person.key, { url: 'https://often.example/' });
+      const check = (key: string) => h().request('POST', `/api/v1/links/${link.id}/check`, { key });
+      for (let i = 0; i < 30; i++) assert.equal((await check(person.key)).status, 200, `check ${i + 1}`);
+      const refused = await check(person.key);
+      assert.equal(refused.status, 429, refused.text);
+      assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      const other = await makeKey(h(), person, person.id);
+      assert.equal((await check(other)).status, 200, 'the limit is the key’s, not the account’s');
     });
 
     test('two instances in one round: each due link checked by one of them', async () => {

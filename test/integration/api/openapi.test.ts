@@ -35,7 +35,13 @@ function expectedOperations(h: Harness): string[] {
         return methods.map((m) => `${String(m).toLowerCase()} ${path}`);
       })
       // In scopes of their own, with the multipart parser.
-      .concat('post /api/v1/links/import', 'put /api/v1/links/{id}/qr-logo', 'delete /api/v1/links/{id}/qr-logo')
+      .concat(
+        'post /api/v1/links/import',
+        'put /api/v1/links/{id}/qr-logo',
+        'delete /api/v1/links/{id}/qr-logo',
+        'put /api/v1/links/{id}/social-card/image',
+        'delete /api/v1/links/{id}/social-card/image',
+      )
       .sort()
   );
 }
@@ -123,7 +129,8 @@ onEachEngine('API OpenAPI document', (h) => {
           assert.notEqual(p.required, true, `${where}: ${p.name} has a default, so it is not required`);
         }
       }
-      if (path === '/api/v1/links/import' || (path === '/api/v1/links/{id}/qr-logo' && method === 'put')) {
+      const upload = ['/api/v1/links/{id}/qr-logo', '/api/v1/links/{id}/social-card/image'].includes(path);
+      if (path === '/api/v1/links/import' || (upload && method === 'put')) {
         assert.deepEqual(
           Object.keys(op.requestBody?.content ?? {}),
           ['multipart/form-data'],

@@ -108,6 +108,81 @@ onEachEngine('API workspace statistics', (h) => {
     assert.equal(csv.text.split(/\r?\n/)[0], 'value,count');
   });
 
+  test("clicks count under the link's tags, space and URL when they were counted: a tag or URL changed later moves only later clicks", async () => {
+    const owner = await h().account();
+    const link = await makeLink(h(), owner.key, {
+      url: 'https://www.old.example/p?utm_source=old',
+      'tags[]': ['Early'],
+    });
+    await visits(h(), link.alias, 2);
+    await h().server.container.visits.sink.flush();
+    const changed = await h().request('PATCH', `/api/v1/links/${link.id}`, {
+      key: owner.key,
+      json: { tags: ['Early', 'Late'], url: 'https://new.example/p?utm_source=new&utm_campaign=winter' },
+    });
+    assert.equal(changed.status, 200, changed.text);
+    await visits(h(), link.alias, 1);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=tags')), [
+      ['Early', 3],
+      ['Late', 1],
+    ]);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=utm_source')), [
+      ['old', 2],
+      ['new', 1],
+    ]);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=utm_campaign')), [
+      [null, 2],
+      ['winter', 1],
+    ]);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=destinations')), [
+      ['old.example', 2],
+      ['new.example', 1],
+    ]);
+    // A deleted link's clicks stay in the workspace's clicks and breakdowns; the links list drops it.
+    const other = await makeLink(h(), owner.key, { url: 'https://gone.example/', 'tags[]': ['Late'] });
+    await visits(h(), other.alias, 4);
+    await h().server.container.visits.sink.flush();
+    assert.equal((await h().request('DELETE', `/api/v1/links/${other.id}`, { key: owner.key })).status, 200);
+    const links = await stats(h(), owner.key, owner.id, 'name=links');
+    assert.deepEqual(pairs(links), [[link.alias, 3]]);
+    assert.equal(links.stats.total, 7);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=tags')), [
+      ['Late', 5],
+      ['Early', 3],
+    ]);
+  });
+
+  test('the links list: pages, the fewest first, a search by alias, and the CSV, as a sort of every link would answer', async () => {
+    const owner = await h().account();
+    const clicked: Array<[string, number]> = [];
+    for (let i = 0; i < 13; i++) {
+      const alias = `${i === 12 ? 'xx' : 'pg'}-${String((i * 5) % 13).padStart(2, '0')}`;
+      const link = await makeLink(h(), owner.key, { url: 'https://p.example/', alias });
+      await visits(h(), link.alias, 1 + (i % 4));
+      clicked.push([alias, 1 + (i % 4)]);
+    }
+    await makeLink(h(), owner.key, { url: 'https://p.example/', alias: 'pg-unclicked' });
+    const byMax = [...clicked].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const byMin = [...clicked].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+    const first = await stats(h(), owner.key, owner.id, 'name=links&per_page=10');
+    assert.deepEqual(pairs(first), byMax.slice(0, 10));
+    assert.equal(first.meta.total, 13);
+    assert.deepEqual(pairs(await stats(h(), owner.key, owner.id, 'name=links&per_page=10&page=2')), byMax.slice(10));
+    assert.deepEqual(
+      pairs(await stats(h(), owner.key, owner.id, 'name=links&sort=min&per_page=10')),
+      byMin.slice(0, 10),
+    );
+    const searched = await stats(h(), owner.key, owner.id, 'name=links&search=PG-&per_page=100');
+    assert.deepEqual(
+      pairs(searched),
+      byMax.filter(([alias]) => alias.startsWith('pg-')),
+    );
+    const csv = await h().request('GET', `/api/v1/workspaces/${owner.id}/stats?name=links&format=csv`, {
+      key: owner.key,
+    });
+    assert.equal(csv.text.trim().split(/\r?\n/).length, 14, csv.text);
+  });
+
   test('bad name, from and to: 422s naming each', async () => {
     const owner = await h().account();
     for (const [query, field] of [

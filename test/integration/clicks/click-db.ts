@@ -13,6 +13,8 @@ export interface ClickDb {
   accountId: number;
   /** Adds `count` links to the account; answers their ids in order. */
   links(count: number): Promise<number[]>;
+  /** Gives these links a click cap no test reaches: their counters are then written with the rows, not the window. */
+  cap(ids: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,9 @@ export async function openClickDb(engine: 'sqlite' | 'postgres'): Promise<ClickD
         .orderBy('id')
         .execute();
       return rows.map((r) => r.id);
+    },
+    cap: async (ids) => {
+      await storage.db.updateTable('links').set({ expiration_clicks: 1_000_000 }).where('id', 'in', ids).execute();
     },
     close: async () => {
       for (const p of pools) await p.close();

@@ -78,6 +78,31 @@ async function counts(db: Kysely<Database>, links: readonly number[]) {
   return { clicks: Number(r.clicks), rows: Number(r.rows), total: Number(r.total), pending: Number(r.pending) };
 }
 
+/**
+ * The account's day in its value days (migration 0054): every click (`qr` ''), and every click
+ * under some host (`destinations`); both are the account's clicks that day when each click's
+ * value rows were written with it, as a recovery writes them.
+ */
+async function valueDay(db: Kysely<Database>, accountId: number) {
+  const sum = async (name: string, value?: string) => {
+    let q = db
+      .selectFrom('account_value_days')
+      .select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
+      .where('account_id', '=', accountId)
+      .where('day', '=', DAY)
+      .where('name', '=', name);
+    if (value !== undefined) q = q.where('value', '=', value);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  };
+  const days = await db
+    .selectFrom('account_click_days')
+    .select('count')
+    .where('account_id', '=', accountId)
+    .where('day', '=', DAY)
+    .executeTakeFirst();
+  return { days: Number(days?.count ?? 0), all: await sum('qr', ''), hosts: await sum('destinations') };
+}
+
 for (const engine of ENGINES) {
   describe(
     `click recovery through the in-process click writer [${engine.name}]`,
@@ -118,6 +143,10 @@ for (const engine of ENGINES) {
           pending: 0,
         });
         assert.deepEqual(await breakdown(db.storage.db, lost), await breakdown(db.storage.db, reference));
+        // The recovered clicks are in their day's value days, under their links' values.
+        const values = await valueDay(db.storage.db, db.accountId);
+        assert.ok(values.days >= 2 * humans(3000), JSON.stringify(values));
+        assert.deepEqual(values, { days: values.days, all: values.days, hosts: values.days });
         assert.deepEqual(await recovery.recover(Date.now()), { batches: 0, clicks: 0 }, 'once only');
         // Had the writer only stalled, its window, written late, would count nothing twice.
         await dead.settle();
@@ -131,15 +160,7 @@ for (const engine of ENGINES) {
 
       test("a dead writer's capped links were counted with their rows: recovery counts only the others", async () => {
         const links = await db.links(200);
-        await db.storage.db
-          .updateTable('links')
-          .set({ expiration_clicks: 1_000_000 })
-          .where(
-            'id',
-            'in',
-            links.filter((_, k) => k % 2 === 0),
-          )
-          .execute();
+        await db.cap(links.filter((_, k) => k % 2 === 0));
         const dead = storeOf('dead-capped');
         for (const batch of batchesOf(links, db.accountId, 2000, 200)) await writeDue(dead, batch);
         assert.ok(
@@ -313,6 +334,9 @@ describe('click recovery of the SQLite writer thread (a database file)', () => {
       sums['hour:05'],
       Array.from({ length: 1500 }, (_, i) => i).filter((i) => i % 10 !== 0 && i % 24 === 5).length,
     );
+    const values = await valueDay(storage.db, accountId);
+    assert.ok(values.days >= humans(1500), JSON.stringify(values));
+    assert.deepEqual(values, { days: values.days, all: values.days, hosts: values.days });
   });
 
   test("a thread's capped links are counted with their rows, and neither its window nor a recovery counts them again", async () => {

@@ -18,6 +18,7 @@ import { batchMessage, toBatch } from '../../support/click-hand-over.ts';
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES } from '../../support/harness.ts';
 import { aClick } from '../../support/clicks.ts';
+import { cuttable } from '../../support/cut-click-writes.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
 const DAY = '2026-11-25';
@@ -48,26 +49,8 @@ const expected = (count: number, from = 0) => {
   return { rows: count - from, clicks: humans, total: humans };
 };
 
-/** The real writes, refusing every call while `away` is set, as a cut database does; `loseNextAnswer`: the next segment's write commits, then rejects. */
-function cuttable(real: ClickWrites) {
-  const state = { away: false, loseNextAnswer: false };
-  const gate = <T>(call: () => Promise<T>) =>
-    state.away ? Promise.reject(new Error('Connection terminated unexpectedly')) : call();
-  const writes: ClickWrites = {
-    writeRows: (batch) =>
-      gate(async () => {
-        const written = await real.writeRows(batch);
-        if (batch.segment === undefined || !state.loseNextAnswer) return written;
-        state.loseNextAnswer = false;
-        throw new Error('Connection terminated unexpectedly (after the COMMIT went through)');
-      }),
-    committed: (batch, since) => gate(() => real.committed(batch, since)),
-    segmentWritten: (id) => gate(() => real.segmentWritten(id)),
-    writeWindow: (window, totals, pending) => gate(() => real.writeWindow(window, totals, pending)),
-    close: () => real.close(),
-  };
-  return { writes, state };
-}
+/** Only a segment's write (a batch from the spool) loses its answer here: the spool's own case. */
+const segmentWrites = (real: ClickWrites) => cuttable(real, (batch) => batch.segment !== undefined);
 
 for (const engine of ENGINES) {
   describe(`clicks past the buffer through an outage [${engine.name}]`, { skip: engine.skip ?? false }, () => {
@@ -101,7 +84,7 @@ for (const engine of ENGINES) {
 
     test('more clicks than the buffer while the database is away: written exactly once when it is back', async () => {
       const links = await db.links(10);
-      const { writes, state } = cuttable(realWrites(`spool-${engine.name}`));
+      const { writes, state } = segmentWrites(realWrites(`spool-${engine.name}`));
       const spool = new ClickSpool(join(dir, `a-${engine.name}`), 64 * 1024 * 1024, 64 * 1024);
       const spooled = { n: 0 };
       const writer = writerOver(writes, spool, spooled);
@@ -122,7 +105,7 @@ for (const engine of ENGINES) {
     test('a spool left by a stop between a segment commit and its removal: the next writer writes the rest, that one not again', async () => {
       const links = await db.links(10);
       const path = join(dir, `b-${engine.name}`);
-      const { writes, state } = cuttable(realWrites(`spool-left-${engine.name}`));
+      const { writes, state } = segmentWrites(realWrites(`spool-left-${engine.name}`));
       const spooled = { n: 0 };
       const first = writerOver(writes, new ClickSpool(path, 64 * 1024 * 1024, 64 * 1024), spooled);
       state.away = true;

@@ -177,11 +177,7 @@ for (const engine of ENGINES) {
     test("a capped link's clicks are counted with their rows; the others' wait with the window", async () => {
       const links = await db.links(300);
       const capped = links.filter((_, k) => k % 3 === 1);
-      await db.storage.db
-        .updateTable('links')
-        .set({ expiration_clicks: 1_000_000 })
-        .where('id', 'in', capped)
-        .execute();
+      await db.cap(capped);
       const { store, failures } = storeWith(60_000);
       await write(store, links, 0, 3000);
       // Click i goes to links[i % 300], and every tenth is a bot's.

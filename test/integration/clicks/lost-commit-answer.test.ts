@@ -18,6 +18,7 @@ import { batchMessage, encodeClicks, toBatch } from '../../support/click-hand-ov
 import type { Click } from '../../../src/core/clicks/click.ts';
 import { ENGINES, POSTGRES_SKIP } from '../../support/harness.ts';
 import { aClick } from '../../support/clicks.ts';
+import { losingFirstAnswer } from '../../support/cut-click-writes.ts';
 import { openClickDb, type ClickDb } from './click-db.ts';
 
 const DAY = '2026-11-24';
@@ -64,23 +65,6 @@ function expected(links: readonly number[], kept: readonly number[], count: numb
   return { rows: mine.length, clicks: humans, total: humans, bot: mine.length - humans, pending: 0 };
 }
 
-/** The writes, the first writeRows of which commits and then rejects, as a lost answer does. */
-function losingFirstAnswer(real: ClickWrites): ClickWrites {
-  let lose = true;
-  return {
-    async writeRows(batch) {
-      const written = await real.writeRows(batch);
-      if (!lose) return written;
-      lose = false;
-      throw new Error('Connection terminated unexpectedly (after the COMMIT went through)');
-    },
-    committed: (batch, since) => real.committed(batch, since),
-    segmentWritten: (id) => real.segmentWritten(id),
-    writeWindow: (window, totals, pending) => real.writeWindow(window, totals, pending),
-    close: () => real.close(),
-  };
-}
-
 for (const engine of ENGINES) {
   describe(`a click write whose answer was lost [${engine.name}]`, { skip: engine.skip ?? false }, () => {
     let db: ClickDb;
@@ -109,15 +93,7 @@ for (const engine of ENGINES) {
     test('is not written again: rows, links.clicks (capped or not) and rollups exact; what arrived since is written after it', async () => {
       const links = await db.links(20);
       // Every other link has a click cap: its counter goes with the rows, the others' with the window.
-      await db.storage.db
-        .updateTable('links')
-        .set({ expiration_clicks: 1_000_000 })
-        .where(
-          'id',
-          'in',
-          links.filter((_, k) => k % 2 === 0),
-        )
-        .execute();
+      await db.cap(links.filter((_, k) => k % 2 === 0));
       const errors: string[] = [];
       const writer = writerOver(losingFirstAnswer(realWrites(`lost-${engine.name}`)), errors);
       writer.add(messageOf(links, db.accountId, 0, 600));

@@ -1,6 +1,7 @@
 // Issue 50: GET /tls/allowed, the `ask` of Caddy's on-demand TLS (docs/operations.md, docs/api.md §11).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { domainToASCII } from 'node:url';
 import { onEachEngine, type Harness } from '../../support/harness.ts';
 import { makeDomain, uniqueHost, visit } from './redirect-support.ts';
 
@@ -23,6 +24,10 @@ onEachEngine('GET /tls/allowed', (h) => {
     assert.equal((await ask(h(), uniqueHost())).status, 404);
     // An internationalised name is compared in punycode: not a domain here, but a name.
     assert.equal((await ask(h(), 'bücher.example')).status, 404);
+    const label = `bücher-${verified.id}`;
+    const idn = await makeDomain(h(), key, { name: `${domainToASCII(label)}.example.com` });
+    assert.equal((await ask(h(), `${label.toUpperCase()}.example.com.`)).status, 200, 'asked in Unicode');
+    assert.equal((await ask(h(), idn.name)).status, 200, 'asked in punycode');
     for (const bad of ['', 'nodots', '127.0.0.1', 'a..b.example', 'a b.example', 'x'.repeat(2000)]) {
       assert.equal((await ask(h(), bad)).status, 400, `"${bad.slice(0, 20)}" is no host name`);
     }

@@ -37,6 +37,36 @@ onEachEngine(
       });
     });
 
+    test('create and update carry the API’s warnings beside the record, not in it', async () => {
+      const linkpix = await client(h());
+      const plain = await linkpix.links.create({ url: 'https://example.com/plain' });
+      assert.deepEqual(plain.warnings, [], 'none sent: an empty list');
+      const odd = [{ when: { country: ['US', 'US'] }, url: 'https://a.example/' }];
+      const made = await linkpix.links.create({ url: 'https://example.com/odd', rules: odd });
+      assert.deepEqual(
+        made.warnings.map((w) => w.field),
+        ['rules.0.when.country.1'],
+      );
+      assert.ok(made.warnings.every((w) => typeof w.message === 'string' && w.message.length > 0));
+      assert.equal('warnings' in JSON.parse(JSON.stringify(made)), false, 'the record prints as the API’s data');
+      assert.deepEqual({ ...made }, await linkpix.links.get(made.id));
+      const split = [
+        {
+          when: {},
+          split: [
+            { url: 'https://x.example/', weight: 60 },
+            { url: 'https://y.example/', weight: 60 },
+          ],
+        },
+      ];
+      const changed = await linkpix.links.update(made.id, { rules: split });
+      assert.deepEqual(
+        changed.warnings.map((w) => w.field),
+        ['rules.0.split'],
+      );
+      assert.deepEqual((await linkpix.links.update(made.id, { rules: [] })).warnings, []);
+    });
+
     test('list iterates every page; page reads one', async () => {
       const linkpix = await client(h());
       const made = new Set<number>();

@@ -36,6 +36,9 @@ onEachEngine('every image served carries the image headers', (h) => {
     const id = made.body.data.id as number;
     const logo = await multipartBody([{ field: 'logo', bytes: greenPng(), name: 'logo.png' }], {}, 'PUT');
     assert.equal((await h().request('PUT', `/api/v1/links/${id}/qr-logo`, { key: me.key, ...logo })).status, 200);
+    const image = await multipartBody([{ field: 'image', bytes: greenPng(), name: 'card.png' }], {}, 'PUT');
+    const card = await h().request('PUT', `/api/v1/links/${id}/social-card/image`, { key: me.key, ...image });
+    assert.equal(card.status, 200, card.text);
 
     const api = (path: string) => () => h().request('GET', path, { key: me.key });
     const web = (path: string) => () => me.client.get(path);
@@ -59,6 +62,10 @@ onEachEngine('every image served carries the image headers', (h) => {
       '/c/:click(^[A-Za-z0-9_-]{1,64}).gif': [
         anyone('/c/no-such-click.gif?name=lead'),
         anyone('/c/no-such-click.gif', 'HEAD'),
+      ],
+      '/public/cards/:id(^[1-9][0-9]{0,15})/:hash(^[0-9a-f]{16}).png': [
+        anyone(new URL(card.body.data.social_card.image).pathname),
+        anyone(new URL(card.body.data.social_card.image).pathname, 'HEAD'),
       ],
       '/docs/static/theme/favicon.svg': [anyone('/docs/static/theme/favicon.svg')],
       '/docs/*': swaggerImages.map((file) => anyone(`/docs/static/${file}`)),

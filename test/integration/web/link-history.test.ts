@@ -44,6 +44,20 @@ onEachEngine('web: link history and schedules', (h) => {
     assert.equal(restored.url, 'https://example.com/first');
     assert.deepEqual(restored.tags, ['launch']);
     assert.match((await me.get(`/links/${link.id}/history`)).text, /Restored version 1/);
+    const edit = `/links/${link.id}/edit`;
+    assertSeeOther(
+      await me.post(edit, { url: 'https://example.com/from-web', tags: 'launch' }, { from: edit }),
+      '/links',
+    );
+    const versions = (await api('GET', `/api/v1/links/${link.id}/history`)).body.data;
+    assert.deepEqual(
+      versions.slice(0, 2).map((v: { via: string; restored_from: number | null }) => [v.via, v.restored_from]),
+      [
+        ['web', null],
+        ['restore', 1],
+      ],
+      'the web app is the door of its own edits and restores',
+    );
   });
 
   test('a change scheduled, refused when wrong, listed and cancelled', async () => {

@@ -4,41 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onEachEngine } from '../../support/harness.ts';
 import { WebClient, csrfOf } from '../../support/web-client.ts';
+import { confirm, count, hidden, slowLeaseRelease, upload } from './link-import-support.ts';
 import { apiLinks, webAccount } from '../../support/web-resources.ts';
 import { makeLink, unique } from '../api/links-support.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** Posts the import form as a browser does: multipart, the CSRF token its first field. */
-async function upload(
-  client: WebClient,
-  fields: Record<string, string>,
-  file: string | null,
-  csrf?: string | null,
-): Promise<{ status: number; text: string }> {
-  const token = csrf === undefined ? await client.csrf('/links/import') : csrf;
-  const boundary = '----linkpiximport7MA4YWxk';
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(token === null ? fields : { _csrf: token, ...fields }))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file === null ? '' : 'links.csv'}"\r\nContent-Type: text/csv\r\n\r\n${file ?? ''}\r\n--${boundary}--\r\n`,
-    ),
-  );
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(`${client.baseUrl}/links/import`, {
-    method: 'POST',
-    body: Buffer.concat(parts),
-    redirect: 'manual',
-    headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  return { status: res.status, text: await res.text() };
-}
-
-const count = (page: string, status: string) =>
-  Number(new RegExp(`data-count="${status}">(\\d+)<`).exec(page)?.[1] ?? NaN);
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? null;
 
 onEachEngine('web: importing links', (h) => {
   test('the form: multipart with its token in the body, a format select of every format, linked from the list', async () => {
@@ -134,6 +104,53 @@ onEachEngine('web: importing links', (h) => {
     );
     assert.equal((await upload(client, { mode: 'import' }, 'url\r\nhttps://x.test/\r\n', null)).status, 403);
     assert.equal((await apiLinks(h(), key)).length, 1, 'nothing written by the refused forms');
+  });
+
+  test('a confirmation right after its dry run is never refused as busy: the leases are back before the page is sent', async () => {
+    const { client, key } = await webAccount(h());
+    const undo = slowLeaseRelease(h().server.container.importSlots, 150);
+    try {
+      // Each form's token read from the page before it: every post follows its page at once.
+      let token = await client.csrf('/links/import');
+      for (let round = 0; round < 4; round++) {
+        const alias = unique(`race${round}`);
+        const dry = await upload(
+          client,
+          { on_conflict: 'skip', mode: 'preview' },
+          `url,alias\r\nhttps://example.com/${round},${alias}\r\n`,
+          token,
+        );
+        assert.equal(dry.status, 200, dry.text);
+        const done = await confirm(client, dry.text);
+        assert.equal(done.status, 200, `round ${round}: ${done.text}`);
+        assert.equal(count(done.text, 'created'), 1);
+        token = csrfOf(done.text);
+      }
+    } finally {
+      undo();
+    }
+    assert.equal((await apiLinks(h(), key)).length, 4);
+  });
+
+  test('the kept file is in the database until imported; past its hour it is refused, and the job removes it', async () => {
+    const { client } = await webAccount(h());
+    const { keptImports, storage } = h().server.container;
+    const rows = async () => (await storage.db.selectFrom('kept_imports').select('user_id').execute()).length;
+    const before = await rows();
+    const file = `url,alias\r\nhttps://example.com/k,${unique('kept')}\r\n`;
+    const dry = await upload(client, { on_conflict: 'skip', mode: 'preview' }, file);
+    assert.equal(await rows(), before + 1);
+    assert.equal((await upload(client, { on_conflict: 'skip', mode: 'preview' }, file)).status, 200);
+    assert.equal(await rows(), before + 1, 'a new dry run replaces the last');
+    assert.equal((await confirm(client, dry.text)).status, 422, 'the replaced one is gone');
+    const again = await upload(client, { on_conflict: 'skip', mode: 'preview' }, file);
+    assert.equal(await keptImports.removeExpired(Date.now() + 3_600_001), 1);
+    const late = await confirm(client, again.text);
+    assert.equal(late.status, 422);
+    assert.match(late.text, /id="f-file-error">The uploaded file is no longer kept/);
+    const last = await upload(client, { on_conflict: 'skip', mode: 'preview' }, file);
+    assert.equal((await confirm(client, last.text)).status, 200);
+    assert.equal(await rows(), before, 'taken by its import');
   });
 
   test('signed out: the page sends to sign in', async () => {

@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ENGINES, onEachEngine, startHarness, type Harness } from '../../support/harness.ts';
 import { eventually } from '../../support/eventually.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -226,5 +228,35 @@ for (const engine of ENGINES) {
       }
       assert.deepEqual((await h.request('GET', '/api/v1/webhooks', { key })).body.data, []);
     });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`a stop and a receiver that never answers [${engine.name}]`, { skip: engine.skip ?? false }, () => {
+    test(
+      'the server stops without waiting for the delivery in flight (its timeout is two minutes)',
+      { timeout: 30_000 },
+      async () => {
+        let arrived = 0;
+        const silent = createServer(() => void arrived++);
+        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+        const h = await startHarness(engine.name, {
+          env: { OUTBOUND_ALLOW_PRIVATE: 'true' },
+          overrides: { tuning: { WEBHOOK_POLL_MS: 50, WEBHOOK_TIMEOUT_MS: 120_000 } },
+        });
+        try {
+          const { key } = await h.account();
+          const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`;
+          const made = await h.request('POST', '/api/v1/webhooks', { key, json: { url, events: ['link.created'] } });
+          assert.equal(made.status, 201, made.text);
+          await link(h, key);
+          await eventually('the delivery reaches the receiver', () => arrived === 1);
+        } finally {
+          await h.close();
+          silent.closeAllConnections();
+          await new Promise((resolve) => silent.close(resolve));
+        }
+      },
+    );
   });
 }

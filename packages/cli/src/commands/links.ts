@@ -1,5 +1,6 @@
-import type { Link, LinkChanges, LinkInput, LinkQuery } from '@linkpix/sdk';
+import type { Link, LinkChanges, LinkInput, LinkQuery, SavedLink } from '@linkpix/sdk';
 import { optionalWhole, tags, text, whole, type Command, type Context } from '../command.js';
+import { domainId } from '../domain-choice.js';
 import { UsageError } from '../exit-codes.js';
 import { clip, fields, json, table } from '../output.js';
 
@@ -28,10 +29,15 @@ function show(context: Context, link: Link, readable = linkFields(link)): void {
   context.io.out(context.flags.json ? json(link) : readable);
 }
 
+/** What the API found odd in a saved link, on standard error: the answer on standard output stays the link. */
+function warn(context: Context, link: SavedLink): void {
+  for (const { field, message } of link.warnings) context.io.err(`warning: ${field}: ${message}`);
+}
+
 const id = (context: Context) => whole(context.args[0] ?? '', 'ID');
 
 export const shorten: Command = {
-  synopsis: 'shorten URL [--alias A] [--domain ID] [--tag T]… [--title T]',
+  synopsis: 'shorten URL [--alias A] [--domain HOST|ID] [--tag T]… [--title T]',
   summary: 'create a short link; prints it',
   options: { ...LINK_FLAGS, domain: { type: 'string' } },
   args: ['URL'],
@@ -41,11 +47,12 @@ export const shorten: Command = {
       const value = text(context.flags, name);
       if (value !== undefined) input[name] = value;
     }
-    const domain = optionalWhole(context.flags, 'domain');
-    if (domain !== undefined) input.domain = domain;
+    const domain = text(context.flags, 'domain');
+    if (domain !== undefined) input.domain = await domainId(context.client(), domain);
     const named = tags(context.flags);
     if (named) input.tags = named;
     const link = await context.client().links.create(input);
+    warn(context, link);
     // The short URL alone, so that `$(linkpix shorten …)` is the link.
     show(context, link, link.short_url);
   },
@@ -115,7 +122,9 @@ export const linksEdit: Command = {
     if (named) changes.tags = named;
     if (Object.keys(changes).length === 0)
       throw new UsageError('links edit needs a change: --url, --alias, --title or --tag');
-    show(context, await context.client().links.update(id(context), changes));
+    const link = await context.client().links.update(id(context), changes);
+    warn(context, link);
+    show(context, link);
   },
 };
 

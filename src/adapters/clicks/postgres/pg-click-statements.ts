@@ -98,6 +98,47 @@ async function addLinkDays(trx: Transaction<Database>, increments: readonly Roll
     group by 1, 2, 3 order by 1, 2, 3
     on conflict (account_id, day, link_id) do update
       set clicks = account_link_days.clicks + excluded.clicks, qr = account_link_days.qr + excluded.qr`.execute(trx);
+  await addValueDays(trx, increments, isQr);
+}
+
+/**
+ * The same increments into account_value_days (migration 0054), each under the link's values as
+ * it is now: its tags (each), its space's name, its URL's UTM values and host, and `qr` (`qr`
+ * for scans, `''` for every click); in key order, after the link days: the last locks a window
+ * takes. The SQLite triggers write the same rows (0054-account-value-days.ts).
+ */
+async function addValueDays(
+  trx: Transaction<Database>,
+  increments: readonly RollupIncrement[],
+  isQr: readonly number[],
+): Promise<void> {
+  const c = (value: string) => sql.raw(`cast(${value} as text) collate "C"`);
+  const plain = (name: string, column: string) =>
+    sql`select account_id, day, ${sql.lit(name)}, ${c(`coalesce(c.${column}, '')`)}, n from c where q = 0`;
+  await sql`
+    with c as (
+      select l.id, l.account_id, v.day, v.n, v.q, l.space_id, l.utm_source, l.utm_medium, l.utm_campaign, l.destination_host
+      from unnest(${int4Array(increments.map((t) => t.linkId))}::int4[], ${repeatedTextArray(increments.map((t) => t.day))}::text[],
+        ${int8Array(increments.map((t) => t.count))}::int8[], ${int4Array(isQr)}::int4[]) as v(link_id, day, n, q)
+        join links l on l.id = v.link_id),
+    vals(account_id, day, name, value, n) as (
+      select account_id, day, 'qr', ${c(`case when q = 1 then 'qr' else '' end`)}, n from c
+      union all
+      select c.account_id, c.day, 'tags', ${c(`coalesce(t.name, '')`)}, c.n from c
+        left join (link_tags lt join tags t on t.id = lt.tag_id) on lt.link_id = c.id and t.account_id = c.account_id
+        where c.q = 0
+      union all
+      select c.account_id, c.day, 'spaces', ${c(`coalesce(s.name, '')`)}, c.n from c left join spaces s on s.id = c.space_id
+        where c.q = 0
+      union all ${plain('utm_source', 'utm_source')}
+      union all ${plain('utm_medium', 'utm_medium')}
+      union all ${plain('utm_campaign', 'utm_campaign')}
+      union all ${plain('destinations', 'destination_host')})
+    insert into account_value_days (account_id, day, name, value, clicks)
+    select account_id, day, name, value, sum(n) from vals group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (account_id, day, name, value) do update set clicks = account_value_days.clicks + excluded.clicks`.execute(
+    trx,
+  );
 }
 
 /** A batch's record, with the transaction and the server process that made it (for pg-click-writes.ts's committed()). */

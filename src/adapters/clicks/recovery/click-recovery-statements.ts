@@ -118,8 +118,10 @@ const pgRecovery: RecoveryStatements = {
 
   async claimExpired(trx, now, limit) {
     // SKIP LOCKED: instances recovering at once each take other batches rather than queue.
-    const { rows } = await sql<PgPendingRow>`delete from click_batches_pending where id in (
+    // A materialized pick: joined as a subquery it could be scanned again per row and take more than `limit`.
+    const { rows } = await sql<PgPendingRow>`with picked as materialized (
         select p.id from click_batches_pending p where ${leaseExpired(now)} order by p.id limit ${limit} for update of p skip locked)
+      delete from click_batches_pending where id in (select id from picked)
       returning id, first_click_id, last_click_id, click_ids::text, first_at, last_at`.execute(trx);
     return rows.map(toPgBatch);
   },

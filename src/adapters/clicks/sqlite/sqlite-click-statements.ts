@@ -82,8 +82,9 @@ export const sqliteClickStatements: ClickStatements = {
   },
 
   async addAccountDays() {
-    // SQLite's row triggers on click_rollups keep account_click_days (migration 0010): they fire
-    // for `total` rows only, as they are written.
+    // SQLite's row triggers on click_rollups keep account_click_days (migration 0010), and
+    // account_link_days and account_value_days (0050, 0054) from the `total` and `qr` rows, as
+    // they are written.
   },
 };
 

@@ -49,8 +49,9 @@ export interface ClickStatements {
   /**
    * Adds the window's `total` increments to their accounts' days (account_click_days), after
    * every rollup row, in (account, day) order; then its `total` and `qr` increments to their
-   * workspaces' link days (account_link_days), in (account, day, link) order: the last locks a
-   * window takes on rollups' behalf.
+   * workspaces' link days (account_link_days), in (account, day, link) order; then to their value
+   * days (account_value_days, each under its link's tags, space, UTM values and host), in
+   * (account, day, name, value) order: the last locks a window takes on rollups' behalf.
    */
   addAccountDays(trx: Transaction<Database>, totals: readonly RollupIncrement[]): Promise<void>;
 }

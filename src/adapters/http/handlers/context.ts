@@ -9,6 +9,7 @@ import type { ImportSlots } from '../../import/import-slots.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
 import type { QrLogoStore } from '../../qr/qr-logo-store.ts';
 import type { ImageThreads } from '../../images/image-threads.ts';
+import type { CardImageStore } from '../../images/card-image-store.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
 import type { CoreServices } from '../../shared/services/core-services.ts';
 
@@ -27,7 +28,9 @@ export interface ApiContext extends CoreServices {
   qr: QrRenderer;
   /** Links' QR logos, drawn in the centre of their codes (docs/design/qr.md). */
   qrLogos: QrLogoStore;
-  /** Reads uploaded images (a QR logo) off the event loop (docs/design/images.md). */
+  /** Links' uploaded social card images (docs/design/social-cards.md). */
+  cardImages: CardImageStore;
+  /** Reads uploaded images (a QR logo, a card image) off the event loop (docs/design/images.md). */
   images: ImageThreads;
   /**
    * A link's rules explained and previewed (docs/design/rules.md); countries: the redirect's lookup, for a described

@@ -209,5 +209,25 @@ export const linksDocs: AreaDocs = {
       summary: "Remove the logo of a link's QR code",
       response: deleted('qr_logo'),
     },
+    'PUT /api/v1/links/{id}/social-card/image': {
+      operationId: 'setLinkSocialCardImage',
+      summary: "Upload the image of a link's social card",
+      request: { image: '(the PNG file)' },
+      response: {
+        data: {
+          ...LINK,
+          social_card: {
+            ...LINK.social_card,
+            image: 'https://lpx.example/public/cards/7/3f9a1c0b7d2e4a68.png',
+          },
+        },
+        status: 200,
+      },
+    },
+    'DELETE /api/v1/links/{id}/social-card/image': {
+      operationId: 'removeLinkSocialCardImage',
+      summary: "Remove the uploaded image of a link's social card",
+      response: deleted('social_card_image'),
+    },
   },
 };

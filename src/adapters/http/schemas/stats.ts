@@ -1,9 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { STATS_NAMES } from '../../../core/stats/dimensions.ts';
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../../core/stats/range.ts';
-import { Enum, ListEnvelope, Nullable, PageQuery } from '../../shared/schemas/common.ts';
-
-const Day = (description: string) => Type.String({ maxLength: 10, description });
+import { Enum, Nullable } from '../../shared/schemas/common.ts';
+import { statsEnvelope, statsQueryFields } from './stats-range.ts';
 
 export const StatsQuery = Type.Object({
   name: Enum([...STATS_NAMES, 'conversions'] as const, {
@@ -12,25 +10,7 @@ export const StatsQuery = Type.Object({
       'country, cities, browser, platform, device, language, referrer: per value; ' +
       'conversions: clicks and conversions per rule and split variant (other parameters ignored)',
   }),
-  from: Type.Optional(
-    Day(`First day, YYYY-MM-DD in the account's time zone; default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``),
-  ),
-  to: Type.Optional(
-    Day(
-      `Last day (included), YYYY-MM-DD in the account's time zone; default: today. At most ${MAX_RANGE_DAYS} days in all`,
-    ),
-  ),
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the value' })),
-  sort: Type.Optional(
-    Enum(['max', 'min'] as const, {
-      description: 'max/min by count, ties by value. Absent: days and hours in order, other names by max',
-    }),
-  ),
-  format: Enum(['json', 'csv'] as const, {
-    default: 'json',
-    description: 'csv: every entry (not paged) as a CSV attachment',
-  }),
-  ...PageQuery,
+  ...statsQueryFields("the account's", 'days and hours'),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
@@ -57,14 +37,7 @@ const StatsSummary = Type.Object(
   { title: 'StatsSummary' },
 );
 
-const list = ListEnvelope(StatsEntry).properties;
-export const StatsEnvelope = Type.Object({
-  data: list.data,
-  links: list.links,
-  meta: list.meta,
-  stats: StatsSummary,
-  status: list.status,
-});
+export const StatsEnvelope = statsEnvelope(StatsEntry, StatsSummary);
 
 /** GET /api/v1/stats/{id}/export: the raw clicks of the range (api.md §8). */
 export const ClicksExportQuery = Type.Pick(StatsQuery, ['from', 'to']);

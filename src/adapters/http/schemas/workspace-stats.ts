@@ -1,9 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { WORKSPACE_STATS_NAMES } from '../../../core/analytics/workspace-stats.ts';
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../../core/stats/range.ts';
-import { Enum, ListEnvelope, Nullable, PageQuery } from '../../shared/schemas/common.ts';
-
-const Day = (description: string) => Type.String({ maxLength: 10, description });
+import { Enum, Nullable } from '../../shared/schemas/common.ts';
+import { statsEnvelope, statsQueryFields } from './stats-range.ts';
 
 /** GET /api/v1/workspaces/{id}/stats (docs/api.md, Workspace statistics). */
 export const WorkspaceStatsQuery = Type.Object({
@@ -14,25 +12,7 @@ export const WorkspaceStatsQuery = Type.Object({
       "utm_campaign: per value in the link's destination URL (null: none); destinations: per destination host; " +
       'qr: `qr` (scans of a QR code) and `link` (every other visit)',
   }),
-  from: Type.Optional(
-    Day(`First day, YYYY-MM-DD in the workspace's time zone; default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``),
-  ),
-  to: Type.Optional(
-    Day(
-      `Last day (included), YYYY-MM-DD in the workspace's time zone; default: today. At most ${MAX_RANGE_DAYS} days in all`,
-    ),
-  ),
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive text in the value' })),
-  sort: Type.Optional(
-    Enum(['max', 'min'] as const, {
-      description: 'max/min by count, ties by value. Absent: days in order, other names by max',
-    }),
-  ),
-  format: Enum(['json', 'csv'] as const, {
-    default: 'json',
-    description: 'csv: every entry (not paged) as a CSV attachment',
-  }),
-  ...PageQuery,
+  ...statsQueryFields("the workspace's", 'days'),
 });
 export type WorkspaceStatsQuery = Static<typeof WorkspaceStatsQuery>;
 
@@ -58,11 +38,4 @@ const WorkspaceStatsSummary = Type.Object(
   { title: 'WorkspaceStatsSummary' },
 );
 
-const list = ListEnvelope(WorkspaceStatsEntry).properties;
-export const WorkspaceStatsEnvelope = Type.Object({
-  data: list.data,
-  links: list.links,
-  meta: list.meta,
-  stats: WorkspaceStatsSummary,
-  status: list.status,
-});
+export const WorkspaceStatsEnvelope = statsEnvelope(WorkspaceStatsEntry, WorkspaceStatsSummary);

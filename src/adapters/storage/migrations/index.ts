@@ -52,6 +52,8 @@ import * as webhookFormat from './0049-webhook-format.ts';
 import * as workspaceAnalytics from './0050-workspace-analytics.ts';
 import * as socialCards from './0051-social-cards.ts';
 import * as firstSteps from './0052-first-steps.ts';
+import * as keptImports from './0053-kept-imports.ts';
+import * as accountValueDays from './0054-account-value-days.ts';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -111,6 +113,8 @@ export const MIGRATIONS: Readonly<Record<string, EngineMigration>> = {
   '0050-workspace-analytics': workspaceAnalytics,
   '0051-social-cards': socialCards,
   '0052-first-steps': firstSteps,
+  '0053-kept-imports': keptImports,
+  '0054-account-value-days': accountValueDays,
 };
 
 const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);

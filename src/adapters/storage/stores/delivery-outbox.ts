@@ -64,8 +64,7 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
     // An earlier row of the same webhook and link is still pending (delivered rows are deleted):
     // this one waits, so one link's events arrive in order.
     const { rows } = await sql<ClaimedRow>`
-      update webhook_deliveries set lease_until = ${now + leaseMs}
-      where id in (
+      with picked as materialized (
         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
         where d.next_at <= ${now} and (d.lease_until is null or d.lease_until <= ${now}) and w.disabled_at is null
           and not exists (
@@ -74,6 +73,8 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
           )
         order by d.id limit ${limit} ${lock}
       )
+      update webhook_deliveries set lease_until = ${now + leaseMs}
+      where id in (select id from picked)
       returning id, delivery_id, webhook_id, event, link_id, body, attempts`.execute(this.db);
     if (rows.length === 0) return [];
     const hooks = await this.db

@@ -8,6 +8,8 @@ import type { Database } from '../schema.ts';
  * one UPDATE: on PostgreSQL its rows are picked `for update skip locked` and the outer
  * `expiry_told = 0` is checked again on the row as it is after any concurrent claim, so two
  * instances never take the same link; SQLite has one writer, so the statement alone is enough.
+ * The pick is a materialized CTE: as an `in (subquery)` the planner may join it and scan it again
+ * per row, and each scan past the rows it locked picks more, taking more than `limit`.
  * By date and by cap are two statements, each served by its partial index (migration 0015).
  */
 export class SqlExpiryClaims implements ExpiryClaims {
@@ -29,8 +31,9 @@ export class SqlExpiryClaims implements ExpiryClaims {
     if (found.length === 0) return [];
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const { rows } = await sql<{ id: number; account_id: number }>`
+      with picked as materialized (select id from links where expiry_told = 0 and ${due} limit ${limit} ${lock})
       update links set expiry_told = 1
-      where expiry_told = 0 and id in (select id from links where expiry_told = 0 and ${due} limit ${limit} ${lock})
+      where expiry_told = 0 and id in (select id from picked)
       returning id, account_id`.execute(this.db);
     return rows.map((r) => ({ id: Number(r.id), accountId: Number(r.account_id) }));
   }

@@ -50,12 +50,13 @@ export class SqlLinkHealthStore implements LinkHealthStore {
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const free = sql`(lease_until is null or lease_until < ${now})`;
     const { rows: taken } = await sql<{ link_id: number }>`
-      update link_health set lease_holder = ${holder}, lease_until = ${leaseUntil}
-      where ${free} and link_id in (
+      with picked as materialized (
         select h.link_id from link_health h
         where h.next_check_at <= ${now} and (h.lease_until is null or h.lease_until < ${now})
           and exists (select 1 from links l where l.id = h.link_id and l.disabled = 0)
         order by h.next_check_at, h.link_id limit ${limit} ${lock})
+      update link_health set lease_holder = ${holder}, lease_until = ${leaseUntil}
+      where ${free} and link_id in (select link_id from picked)
       returning link_id`.execute(this.db);
     if (taken.length === 0) return [];
     const rows = await this.db

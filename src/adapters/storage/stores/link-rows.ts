@@ -1,3 +1,4 @@
+import { urlValuesOf } from '../../../core/analytics/workspace-stats.ts';
 import {
   sql,
   type ExpressionBuilder,
@@ -85,7 +86,15 @@ export function toColumns(f: Partial<LinkFields>): Updateable<LinksTable> {
     c.alias = f.alias;
     c.alias_key = f.alias.toLowerCase();
   }
-  if (f.url !== undefined) c.url = f.url;
+  if (f.url !== undefined) {
+    c.url = f.url;
+    // What the workspace's URL breakdowns count its clicks under from now on (migration 0054).
+    const v = urlValuesOf(f.url);
+    c.utm_source = v.utm_source;
+    c.utm_medium = v.utm_medium;
+    c.utm_campaign = v.utm_campaign;
+    c.destination_host = v.destinations;
+  }
   if (f.title !== undefined) c.title = f.title;
   if (f.socialCard !== undefined) c.social_card = json(f.socialCard);
   if (f.targetType !== undefined) c.target_type = f.targetType;

@@ -1,129 +1,215 @@
 import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { LinkFacts, LinkRangeCount } from '../../../core/analytics/workspace-stats.ts';
+import { LinkRanking, type LinkSum } from '../../../core/analytics/link-ranking.ts';
+import type { ValueName } from '../../../core/analytics/workspace-stats.ts';
 import type { WorkspaceStatsStore } from '../../../core/analytics/workspace-stats-service.ts';
 import { settledBefore } from '../../../core/stats/rollup-months.ts';
 import { addDays, type DayRange } from '../../../core/stats/range.ts';
+import type { ValueCount } from '../../../core/stats/stats-store.ts';
 import type { Database } from '../schema.ts';
 
-/** Each link's clicks and QR scans over some days: [clicks, qr] by link id. */
-type LinkSums = Map<number, [number, number]>;
+/** The settled days' sums per link: in a map, and sorted most clicks first. */
+interface SettledLinks {
+  sums: Map<number, number>;
+  sorted: LinkSum[];
+}
 
-// Links held at most, all entries together: a big workspace's year is some thousands of links.
+/** Clicks by name, then by value ('' for none). */
+type ValueSums = Map<string, Map<string, number>>;
+
+// Links held at most, all entries together: a big workspace's year is some hundred thousand links.
 const MAX_LINKS = 500_000;
+// Values held at most, all entries together (a workspace has some hundreds).
+const MAX_VALUES = 200_000;
 // As settled-sums.ts: settled days get no more clicks but from a recovery days late.
 const TTL_MS = 10 * 60_000;
+// How long a workspace's links ranking is kept whole, its last days' sums included: reading and
+// sorting those (about 40 000 link-days for 100 000 links all clicked) is most of the page's time.
+const RANKING_TTL_MS = 2_000;
 // Ids a statement binds at most (SQLite's limit is far above; PostgreSQL's 65 535).
 const IDS_PER_READ = 5_000;
 
 /**
- * A workspace's breakdowns from account_link_days (migration 0050): one range of its key,
- * (account_id, day, link_id), a row per link and day clicked. The days before settledBefore get
- * no more clicks, so their sums per link are read once and kept in memory (as a link's settled
- * sums are: docs/design/statistics.md); each read then sums the last days alone.
+ * A workspace's analytics from its rollups (docs/design/statistics.md, "Workspace analytics"):
+ * the breakdowns by value from account_value_days (migration 0054), one range of its key
+ * (account_id, day, name, value) grouped by name and value; the links from account_link_days
+ * (migration 0050), (account_id, day, link_id). The days before settledBefore get no more
+ * clicks, so their sums are read once and kept in memory (as a link's settled sums are), the
+ * links' sorted by clicks; each read then sums the last days alone.
  */
 export class SqlWorkspaceStatsStore implements WorkspaceStatsStore {
-  private readonly settled = new LRUCache<string, LinkSums>({
+  private readonly settledLinks = new LRUCache<string, SettledLinks>({
     maxSize: MAX_LINKS,
-    sizeCalculation: (sums) => Math.max(1, sums.size),
+    sizeCalculation: (s) => Math.max(1, s.sums.size),
     ttl: TTL_MS,
   });
-  private readonly reading = new Map<string, Promise<LinkSums>>();
+  private readonly settledValues = new LRUCache<string, ValueSums>({
+    maxSize: MAX_VALUES,
+    sizeCalculation: (s) =>
+      Math.max(
+        1,
+        [...s.values()].reduce((n, m) => n + m.size, 0),
+      ),
+    ttl: TTL_MS,
+  });
+  private readonly rankings: LRUCache<string, Promise<LinkRanking>>;
+  private readonly reading = new Map<string, Promise<unknown>>();
   private readonly now: () => number;
+  /**
+   * Where the sums go (storage.reads: a SQLite file's reader thread, docs/design/event-loop.md):
+   * a year's settled link days are millions of rows.
+   */
+  private readonly reads: Kysely<Database>;
 
   constructor(
     private readonly db: Kysely<Database>,
-    options: { now?: () => number } = {},
+    options: { now?: () => number; rankingTtlMs?: number; reads?: Kysely<Database> } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.reads = options.reads ?? db;
+    this.rankings = new LRUCache({ max: 100, ttl: Math.max(1, options.rankingTtlMs ?? RANKING_TTL_MS) });
   }
 
-  async linkCounts(workspaceId: number, range: DayRange): Promise<LinkRangeCount[]> {
+  async valueCounts(
+    workspaceId: number,
+    range: DayRange,
+    names: readonly ValueName[],
+  ): Promise<Map<ValueName, ValueCount[]>> {
+    const { settled, recent } = this.split(range);
+    const [old, last] = await Promise.all([
+      settled
+        ? this.kept(this.settledValues, `${workspaceId}|${settled.from}|${settled.to}`, () =>
+            this.valueSums(workspaceId, settled),
+          )
+        : null,
+      recent ? this.valueSums(workspaceId, recent) : null,
+    ]);
+    const answer = new Map<ValueName, ValueCount[]>();
+    for (const name of names) {
+      const sums = new Map(old?.get(name));
+      for (const [value, clicks] of last?.get(name) ?? []) sums.set(value, (sums.get(value) ?? 0) + clicks);
+      const counts: ValueCount[] = [];
+      for (const [value, count] of sums) if (count > 0) counts.push({ value: value === '' ? null : value, count });
+      answer.set(name, counts);
+    }
+    return answer;
+  }
+
+  /**
+   * Kept RANKING_TTL_MS whole (the last days' sums too), so a list of links may be that much
+   * behind the clicks; a failed read is not kept.
+   */
+  linkRanking(workspaceId: number, range: DayRange): Promise<LinkRanking> {
+    const key = `${workspaceId}|${range.from}|${range.to}`;
+    const kept = this.rankings.get(key);
+    if (kept) return kept;
+    const reading = this.readRanking(workspaceId, range);
+    this.rankings.set(key, reading);
+    reading.catch(() => this.rankings.delete(key));
+    return reading;
+  }
+
+  private async readRanking(workspaceId: number, range: DayRange): Promise<LinkRanking> {
+    const { settled, recent } = this.split(range);
+    const [old, last] = await Promise.all([
+      settled
+        ? this.kept(this.settledLinks, `${workspaceId}|${settled.from}|${settled.to}`, async () => {
+            const sums = await this.linkSums(workspaceId, settled);
+            const sorted = [...sums].map(([linkId, clicks]) => ({ linkId, clicks }));
+            return { sums, sorted: sorted.sort((a, b) => b.clicks - a.clicks) };
+          })
+        : null,
+      recent ? this.linkSums(workspaceId, recent) : new Map<number, number>(),
+    ]);
+    return new LinkRanking(old?.sorted ?? [], old?.sums ?? new Map(), last);
+  }
+
+  /** The range's settled days (before settledBefore) and its last days, either null when empty. */
+  private split(range: DayRange): { settled: DayRange | null; recent: DayRange | null } {
     const settledEnd = addDays(settledBefore(this.now()), -1);
     const settledTo = range.to < settledEnd ? range.to : settledEnd;
-    const sums: LinkSums = new Map(
-      range.from <= settledTo ? await this.settledSums(workspaceId, { from: range.from, to: settledTo }) : [],
-    );
-    if (range.to > settledTo) {
-      const recent = { from: range.from > settledTo ? range.from : addDays(settledTo, 1), to: range.to };
-      for (const [id, [clicks, qr]] of await this.sums(workspaceId, recent)) {
-        const had = sums.get(id);
-        sums.set(id, had ? [had[0] + clicks, had[1] + qr] : [clicks, qr]);
-      }
-    }
-    return [...sums].map(([linkId, [clicks, qr]]) => ({ linkId, clicks, qr }));
+    return {
+      settled: range.from <= settledTo ? { from: range.from, to: settledTo } : null,
+      recent:
+        range.to > settledTo
+          ? { from: range.from > settledTo ? range.from : addDays(settledTo, 1), to: range.to }
+          : null,
+    };
   }
 
-  private async settledSums(workspaceId: number, range: DayRange): Promise<LinkSums> {
-    const key = `${workspaceId}|${range.from}|${range.to}`;
-    const cached = this.settled.get(key) ?? this.reading.get(key);
+  /** A settled read, kept; one read at a time per key. */
+  private async kept<T extends object>(cache: LRUCache<string, T>, key: string, read: () => Promise<T>): Promise<T> {
+    const readingKey = `${cache === (this.settledValues as unknown) ? 'values' : 'links'}|${key}`;
+    const cached = cache.get(key) ?? (this.reading.get(readingKey) as Promise<T> | undefined);
     if (cached) return cached;
-    const pending = this.sums(workspaceId, range);
-    this.reading.set(key, pending);
+    const pending = read();
+    this.reading.set(readingKey, pending);
     try {
-      const sums = await pending;
-      this.settled.set(key, sums);
-      return sums;
+      const value = await pending;
+      cache.set(key, value);
+      return value;
     } finally {
-      this.reading.delete(key);
+      this.reading.delete(readingKey);
     }
   }
 
-  private async sums(workspaceId: number, range: DayRange): Promise<LinkSums> {
-    const rows = await this.db
-      .selectFrom('account_link_days')
-      .select([
-        'link_id',
-        (eb) => eb.fn.sum<number | string>('clicks').as('clicks'),
-        (eb) => eb.fn.sum<number | string>('qr').as('qr'),
-      ])
+  private async valueSums(workspaceId: number, range: DayRange): Promise<ValueSums> {
+    const rows = await this.reads
+      .selectFrom('account_value_days')
+      .select(['name', 'value', (eb) => eb.fn.sum<number | string>('clicks').as('clicks')])
       .where('account_id', '=', workspaceId)
       .where('day', '>=', range.from)
       .where('day', '<=', range.to)
-      .groupBy('link_id')
+      .groupBy(['name', 'value'])
       .execute();
-    return new Map(rows.map((r) => [Number(r.link_id), [Number(r.clicks), Number(r.qr)]]));
-  }
-
-  async linkFacts(workspaceId: number, ids: readonly number[]): Promise<LinkFacts[]> {
-    const facts: LinkFacts[] = [];
-    for (let i = 0; i < ids.length; i += IDS_PER_READ)
-      facts.push(...(await this.factsOf(workspaceId, ids.slice(i, i + IDS_PER_READ))));
-    return facts;
-  }
-
-  private async factsOf(workspaceId: number, ids: readonly number[]): Promise<LinkFacts[]> {
-    if (ids.length === 0) return [];
-    const [links, tags] = await Promise.all([
-      this.db
-        .selectFrom('links as l')
-        .leftJoin('spaces as s', 's.id', 'l.space_id')
-        .select(['l.id', 'l.alias', 'l.url', 'l.title', 's.name as space'])
-        .where('l.account_id', '=', workspaceId)
-        .where('l.id', 'in', [...ids])
-        .execute(),
-      this.db
-        .selectFrom('link_tags as lt')
-        .innerJoin('tags as t', 't.id', 'lt.tag_id')
-        .select(['lt.link_id', 't.name'])
-        .where('t.account_id', '=', workspaceId)
-        .where('lt.link_id', 'in', [...ids])
-        .orderBy(sql.ref('t.name'))
-        .execute(),
-    ]);
-    const tagsOf = new Map<number, string[]>();
-    for (const t of tags) {
-      const list = tagsOf.get(t.link_id) ?? [];
-      list.push(t.name);
-      tagsOf.set(t.link_id, list);
+    const sums: ValueSums = new Map();
+    for (const r of rows) {
+      const values = sums.get(r.name) ?? new Map<string, number>();
+      values.set(r.value, Number(r.clicks));
+      sums.set(r.name, values);
     }
-    return links.map((l) => ({
-      id: l.id,
-      alias: l.alias,
-      url: l.url,
-      title: l.title,
-      space: l.space ?? null,
-      tags: tagsOf.get(l.id) ?? [],
-    }));
+    return sums;
+  }
+
+  /** Each link's clicks over the days, links deleted since left out (their days stay). */
+  private async linkSums(workspaceId: number, range: DayRange): Promise<Map<number, number>> {
+    const rows = await this.reads
+      .selectFrom('account_link_days as d')
+      .innerJoin('links as l', 'l.id', 'd.link_id')
+      .select(['d.link_id', (eb) => eb.fn.sum<number | string>('d.clicks').as('clicks')])
+      .where('d.account_id', '=', workspaceId)
+      .where('d.day', '>=', range.from)
+      .where('d.day', '<=', range.to)
+      .where('d.clicks', '>', 0)
+      .groupBy('d.link_id')
+      .execute();
+    return new Map(rows.map((r) => [Number(r.link_id), Number(r.clicks)]));
+  }
+
+  async linkAliases(workspaceId: number, ids: readonly number[]): Promise<Map<number, string>> {
+    const aliases = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+      const rows = await this.db
+        .selectFrom('links')
+        .select(['id', 'alias'])
+        .where('account_id', '=', workspaceId)
+        .where('id', 'in', ids.slice(i, i + IDS_PER_READ))
+        .execute();
+      for (const r of rows) aliases.set(r.id, r.alias);
+    }
+    return aliases;
+  }
+
+  async aliasesMatching(workspaceId: number, needle: string): Promise<Map<number, string>> {
+    const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // alias_key is the alias in lower case (JavaScript's), as the needle is; every link of the
+    // workspace is looked at.
+    const rows = await this.reads
+      .selectFrom('links')
+      .select(['id', 'alias'])
+      .where('account_id', '=', workspaceId)
+      .where(sql<boolean>`alias_key like ${pattern} escape '\\'`)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.alias]));
   }
 }

@@ -10,6 +10,7 @@ import type { CoreServices } from '../../shared/services/core-services.ts';
 import type { QrRenderer } from '../../qr/qr-renderer.ts';
 import type { QrLogoStore } from '../../qr/qr-logo-store.ts';
 import type { LogoSaving } from '../../qr/qr-logo-upload.ts';
+import type { CardImageStore } from '../../images/card-image-store.ts';
 import type { UnlockCookies } from '../../shared/request/unlock-cookies.ts';
 import type { RateLimitSettings } from '../../shared/request/rate-limit-settings.ts';
 import type { CountryLookup } from '../../geo/country-lookup.ts';
@@ -21,6 +22,7 @@ import type { DigestPreferences } from '../../../core/health/digest-ports.ts';
 import type { WebhooksService } from '../../../core/webhooks/webhooks-service.ts';
 import type { LinkImporter } from '../../../core/links/import/link-importer.ts';
 import type { ImportSlots } from '../../import/import-slots.ts';
+import type { KeptImports } from '../../import/kept-imports.ts';
 import type { FirstStepsService } from '../../../core/onboarding/first-steps.ts';
 
 /** What the web app needs: the core's services (the API's rules), QR codes, signing in, and its settings. */
@@ -29,7 +31,9 @@ export interface WebContext extends CoreServices {
   qr: QrRenderer;
   /** Links' QR logos, drawn in the centre of their codes (docs/design/qr.md). */
   qrLogos: QrLogoStore;
-  /** The image threads a logo upload is read on (docs/design/images.md). */
+  /** Links' uploaded social card images (docs/design/social-cards.md). */
+  cardImages: CardImageStore;
+  /** The image threads a logo or card image upload is read on (docs/design/images.md). */
   images: LogoSaving['images'];
   signIn: SignInService;
   /** Two-factor sign-in and password reset by email. */
@@ -45,6 +49,8 @@ export interface WebContext extends CoreServices {
   /** The API's importer and its guards (/links/import; docs/design/imports.md). */
   importer: LinkImporter;
   importSlots: ImportSlots;
+  /** A dry run's file, kept in the database for its confirmation on any instance. */
+  keptImports: KeptImports;
   /** The schemes a link may point to (URL_SCHEMES): the importer's rows are checked against them. */
   urlSchemes: readonly string[];
   /** The workspace's webhooks (/webhooks), the API's service. */

@@ -1,20 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../../core/shared/errors.ts';
 import type { LinkInput } from '../../../../core/links/link-input.ts';
-import type { LinkView } from '../../../../core/links/link.ts';
 import { LinkBody } from '../../../shared/schemas/link.ts';
 import { IdParams } from '../../../shared/schemas/common.ts';
 import { normalizeBody } from '../../../shared/input/normalize-input.ts';
 import { inputFaults } from '../../../shared/input/strict-input.ts';
 import { refuseInvalidBody } from '../../../shared/input/refuse-invalid-body.ts';
-import { shortUrl } from '../../../shared/presenters/link-record.ts';
-import { appLayout } from '../../ui/layout.ts';
-import { seeOther, sendView } from '../../app/respond.ts';
+import { seeOther } from '../../app/respond.ts';
 import { setFlash, viewOf, viewerOf } from '../../app/view.ts';
 import type { WebContext } from '../../app/web-context.ts';
 import type { WebFeature } from '../feature.ts';
-import { linkChoices } from './link-choices.ts';
-import { linkForm, type LinkFormPage } from './link-form-view.ts';
+import { existingOf, renderLinkForm, type Existing, type Page } from './link-form-render.ts';
+import { linkCardImagePages } from './link-card-image-pages.ts';
 import {
   applyRowAction,
   emptyValues,
@@ -32,15 +29,9 @@ import { linkQrPages } from './link-qr-pages.ts';
 import { linkRulesPages } from './link-rules-pages.ts';
 import { linkHistoryPages, linkSchedulePages } from './link-history-pages.ts';
 import { linkConversionsPages } from './link-conversions-pages.ts';
-import { linkPreviewPages, previewCardFor } from './link-preview-pages.ts';
+import { linkPreviewPages } from './link-preview-pages.ts';
 import { refuseBadParams } from './link-params.ts';
-import {
-  applyUtmTemplate,
-  composePostedUtm,
-  refuseUtmFaults,
-  utmBuilderState,
-  type PostedUtm,
-} from '../utm/utm-builder-state.ts';
+import { applyUtmTemplate, composePostedUtm, refuseUtmFaults, type PostedUtm } from '../utm/utm-builder-state.ts';
 import { webActor } from '../../app/audit-actor.ts';
 import { formRoute } from '../../app/form-route.ts';
 
@@ -52,9 +43,6 @@ interface Posted {
   /** The UTM builder as posted; null when the form had none. */
   utm: PostedUtm | null;
 }
-
-type Page = Omit<LinkFormPage, 'choices' | 'preview' | 'utm'>;
-type Existing = NonNullable<LinkFormPage['existing']>;
 
 const text = (form: Record<string, unknown>, name: string): string =>
   typeof form[name] === 'string' ? form[name] : '';
@@ -83,36 +71,6 @@ function readLinkForm(mode: 'create' | 'edit') {
     return { values, action: rowActionOf(raw), secrets, utm: composed.utm };
   };
 }
-
-/** The form page, new or edit: its choices, preview card and UTM builder read for the values shown. */
-async function renderLinkForm(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: WebContext,
-  status: number,
-  page: Page,
-  posted: PostedUtm | null = null,
-) {
-  const view = viewOf(request, reply, ctx.web.csrfSecret);
-  // A form posted without a privacy left it as it was: the link's, or a new link's default.
-  if (page.values.privacy === '')
-    page = {
-      ...page,
-      values: { ...page.values, privacy: String(page.existing?.view.link.privacy ?? ctx.links.defaultPrivacy) },
-    };
-  const accountId = viewerOf(request).workspace.id;
-  const choices = await linkChoices(ctx, accountId);
-  const preview = await previewCardFor(ctx, request, page.values, page.existing?.view);
-  const utm = await utmBuilderState(posted, ctx.utmTemplates, accountId, page.values.url);
-  const title = page.existing ? view.t.linkForm.editTitle : view.t.linkForm.newTitle;
-  return sendView(
-    reply,
-    status,
-    appLayout(view, { title, section: '/links', main: linkForm(view, { ...page, choices, preview, utm }) }),
-  );
-}
-
-const existingOf = (ctx: WebContext, view: LinkView): Existing => ({ view, shortUrl: shortUrl(view, ctx.urls) });
 
 /** A form page to show with its status, and the UTM builder as the page shows it. */
 interface Unsaved {
@@ -223,6 +181,7 @@ export const linkFormPages: WebFeature = (web, ctx: WebContext) => {
   linkDeletePages(web, ctx);
   linkHealthPages(web, ctx);
   linkQrPages(web, ctx);
+  linkCardImagePages(web, ctx);
   linkRulesPages(web, ctx);
   linkConversionsPages(web, ctx);
   linkHistoryPages(web, ctx);

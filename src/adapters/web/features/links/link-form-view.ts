@@ -47,6 +47,8 @@ export interface LinkFormPage {
   preview?: PreviewCard | undefined;
   /** A row was added or removed: says nothing is saved yet. */
   rowsChanged?: boolean;
+  /** What a post that saved only a part of the link did (a card image uploaded): said above the form. */
+  notice?: string | undefined;
   /** The UTM builder's fields and templates; absent: read from the destination, no templates. */
   utm?: UtmBuilderState | undefined;
   /** Folded sections to show open (`targeting` after a row button, `tags` after a template). */
@@ -348,6 +350,7 @@ export function linkForm(view: View, p: LinkFormPage): RawHtml {
   return html`<h1>${p.existing ? t.editTitle : t.newTitle}</h1>
 ${p.existing ? existingHeader(view, p.existing) : ''}
 ${p.rowsChanged ? html`<p class="flash" role="status">${t.rowsChanged(submit)}</p>` : ''}
+${p.notice ? html`<p class="flash" role="status">${p.notice}</p>` : ''}
 ${errorSummary(view, errors, summaryTargets)}
 <div class="link-form-layout">
 <form method="post" action="${action}" class="stack link-form" novalidate data-preview="${PREVIEW_CARD_ID}" data-preview-url="${previewUrl}">

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ON_CONFLICT, type OnConflict } from '../../../../core/links/import/import-row.ts';
 import { ValidationError, type FieldErrors } from '../../../../core/shared/errors.ts';
@@ -9,7 +9,7 @@ import { importFile, type ImportFileReport } from '../../../import/import-file.t
 import { IMPORT_FORMAT_NAMES } from '../../../import/formats.ts';
 import { ImportBusyError } from '../../../import/import-slots.ts';
 import { ImportLeaseLostError, type ImportTicket } from '../../../import/import-ticket.ts';
-import { importTempDir, keptUploadDir } from '../../../import/import-temp.ts';
+import { importTempDir } from '../../../import/import-temp.ts';
 import { spoolForm } from '../../../shared/input/import-upload.ts';
 import { appLayout } from '../../ui/layout.ts';
 import type { PostedForm } from '../../ui/posted-form.ts';
@@ -29,6 +29,12 @@ const KEPT_MS = 3_600_000;
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 type Limits = typeof DEFAULT_LIMITS;
+/**
+ * A page built while an import holds its leases and sent once they are given back, as the API's
+ * route returns its answer: a client that posts again on it (the confirmation after a dry run)
+ * finds them free.
+ */
+type Page = () => FastifyReply;
 interface ImportChoice {
   format: string;
   onConflict: OnConflict;
@@ -39,7 +45,7 @@ const subjectsOf = (request: FastifyRequest) => {
   return { workspaceId: viewer.workspace.id, personId: viewer.account.id };
 };
 
-async function renderForm(
+function renderForm(
   request: FastifyRequest,
   reply: FastifyReply,
   ctx: WebContext,
@@ -110,32 +116,47 @@ function runImport(
 }
 
 /** An import refused or stopped (busy, a lost lease, a file the importer refuses): the form again, the field named. */
-async function refusedImport(
+function refusedImport(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
   ctx: WebContext,
   values: PostedForm,
-) {
+): Page {
   const view = viewOf(request, reply, ctx.web.csrfSecret);
-  if (error instanceof ImportBusyError) {
-    reply.header('retry-after', String(error.retryAfterSeconds));
-    return renderForm(request, reply, ctx, 429, values, { file: [view.t.imports.busy] });
-  }
+  if (error instanceof ImportBusyError)
+    return () => {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return renderForm(request, reply, ctx, 429, values, { file: [view.t.imports.busy] });
+    };
   if (error instanceof ImportLeaseLostError)
-    return renderForm(request, reply, ctx, 503, values, { file: [view.t.imports.lost] });
-  if (error instanceof ValidationError) return renderForm(request, reply, ctx, 422, values, error.fields);
+    return () => renderForm(request, reply, ctx, 503, values, { file: [view.t.imports.lost] });
+  if (error instanceof ValidationError) return () => renderForm(request, reply, ctx, 422, values, error.fields);
   throw error;
 }
 
-/** A dry run's upload kept for the import that may follow (one per workspace and person); answers its token. */
-async function keep(request: FastifyRequest, dir: string): Promise<string> {
-  const { workspaceId, personId } = subjectsOf(request);
+/**
+ * A dry run's upload kept in the database for the import that may follow, on whichever instance
+ * its confirmation arrives (one per workspace and person); answers its token.
+ */
+async function keep(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  path: string,
+  choice: ImportChoice,
+): Promise<string> {
   const token = randomToken(24);
-  await writeFile(join(dir, 'token'), token);
-  const kept = keptUploadDir(workspaceId, personId);
-  await rm(kept, { recursive: true, force: true });
-  await rename(dir, kept);
+  const now = ctx.clock.now();
+  const bytes = await readFile(path);
+  // The spool stops at the limit already; the table is bounded by it whatever reaches here.
+  const { maxBytes } = ctx.web.imports ?? DEFAULT_LIMITS;
+  if (bytes.length > maxBytes)
+    throw ValidationError.of(
+      'file',
+      viewOf(request, reply, ctx.web.csrfSecret).t.imports.tooLarge(`${Math.round(maxBytes / (1024 * 1024))} MB`),
+    );
+  await ctx.keptImports.keep({ ...subjectsOf(request), ...choice, token, bytes, expiresAt: now + KEPT_MS }, now);
   return token;
 }
 
@@ -157,12 +178,13 @@ async function importUpload(
   ctx: WebContext,
   dir: string,
   ticket: ImportTicket,
-) {
+): Promise<Page> {
   const limits = ctx.web.imports ?? DEFAULT_LIMITS;
   const view = viewOf(request, reply, ctx.web.csrfSecret);
   const path = join(dir, 'upload');
   const form = await spoolForm(request, path, limits.spoolMs);
-  if (form === 'malformed') return sendErrorPage(request, reply, 'badRequest', ctx.web.csrfSecret, { status: 400 });
+  if (form === 'malformed')
+    return () => sendErrorPage(request, reply, 'badRequest', ctx.web.csrfSecret, { status: 400 });
   const fields = typeof form === 'string' ? {} : form.fields;
   request.body = fields;
   const binding = csrfBinding(request, null);
@@ -170,24 +192,26 @@ async function importUpload(
     typeof form !== 'string' &&
     (binding === null || !csrfTokenMatches(ctx.web.csrfSecret, binding, fields[CSRF_FIELD]))
   )
-    return sendErrorPage(request, reply, 'forbidden', ctx.web.csrfSecret);
+    return () => sendErrorPage(request, reply, 'forbidden', ctx.web.csrfSecret);
   const unread = unreadFaults(view, form, limits);
   const choice = choiceOf(view, fields);
-  if (unread !== null || 'errors' in choice)
-    return renderForm(request, reply, ctx, 422, fields, { ...unread, ...('errors' in choice ? choice.errors : {}) });
+  if (unread !== null || 'errors' in choice) {
+    const errors = { ...unread, ...('errors' in choice ? choice.errors : {}) };
+    return () => renderForm(request, reply, ctx, 422, fields, errors);
+  }
   const preview = fields.mode !== 'import';
   try {
     await ticket.start();
     const report = await runImport(request, ctx, path, choice, preview, ticket);
-    if (!preview) return renderReport(request, reply, ctx, report);
-    const token = await keep(request, dir);
-    return renderReport(request, reply, ctx, report, { ...choice, token });
+    if (!preview) return () => renderReport(request, reply, ctx, report);
+    const token = await keep(request, reply, ctx, path, choice);
+    return () => renderReport(request, reply, ctx, report, { ...choice, token });
   } catch (error) {
     return refusedImport(error, request, reply, ctx, fields);
   }
 }
 
-/** POST /links/import: the leases claimed on arrival (as the API's route does), released on every path. */
+/** POST /links/import: the leases claimed on arrival and given back before the page is sent (as the API's route does). */
 async function postImport(request: FastifyRequest, reply: FastifyReply, ctx: WebContext) {
   if (!request.isMultipart()) {
     const view = viewOf(request, reply, ctx.web.csrfSecret);
@@ -197,29 +221,41 @@ async function postImport(request: FastifyRequest, reply: FastifyReply, ctx: Web
   try {
     ticket = await ctx.importSlots.claim(subjectsOf(request), (ctx.web.imports ?? DEFAULT_LIMITS).spoolMs);
   } catch (error) {
-    return refusedImport(error, request, reply, ctx, {});
+    return refusedImport(error, request, reply, ctx, {})();
   }
   let dir: string | undefined;
+  let page: Page;
   try {
     dir = await importTempDir();
-    return await importUpload(request, reply, ctx, dir, ticket);
+    page = await importUpload(request, reply, ctx, dir, ticket);
   } finally {
     await ticket.release();
-    // A kept upload was moved away: this removes nothing then.
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   }
+  return page();
 }
 
-/** The kept upload of this person's last dry run in this workspace, if its token matches and it is recent. */
-async function keptUpload(request: FastifyRequest, token: unknown): Promise<string | null> {
-  if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-  const { workspaceId, personId } = subjectsOf(request);
-  const dir = keptUploadDir(workspaceId, personId);
+/** The kept file the token names, taken (so imported once), written to `dir` and imported under the ticket. */
+async function importKept(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: WebContext,
+  fields: PostedForm & Record<string, string>,
+  dir: string,
+  ticket: ImportTicket,
+): Promise<Page> {
+  const view = viewOf(request, reply, ctx.web.csrfSecret);
   try {
-    const [saved, info] = await Promise.all([readFile(join(dir, 'token'), 'utf8'), stat(join(dir, 'token'))]);
-    return saved === token && Date.now() - info.mtimeMs < KEPT_MS ? dir : null;
-  } catch {
-    return null;
+    const kept = await ctx.keptImports.take(subjectsOf(request), fields.upload ?? '', ctx.clock.now());
+    if (kept === null) return () => renderForm(request, reply, ctx, 422, fields, { file: [view.t.imports.keptGone] });
+    const path = join(dir, 'upload');
+    await writeFile(path, kept.bytes);
+    // The choices the dry run showed, as kept with its file.
+    const choice = { format: kept.format, onConflict: kept.onConflict as OnConflict };
+    const report = await runImport(request, ctx, path, choice, false, ticket);
+    return () => renderReport(request, reply, ctx, report);
+  } catch (error) {
+    return refusedImport(error, request, reply, ctx, fields);
   }
 }
 
@@ -234,36 +270,32 @@ async function runKept(request: FastifyRequest, reply: FastifyReply, ctx: WebCon
   );
   const choice = choiceOf(view, fields);
   if ('errors' in choice) return renderForm(request, reply, ctx, 422, fields, choice.errors);
-  const dir = await keptUpload(request, fields.upload);
-  if (dir === null) return renderForm(request, reply, ctx, 422, fields, { file: [view.t.imports.keptGone] });
+  if (!TOKEN.test(fields.upload ?? ''))
+    return renderForm(request, reply, ctx, 422, fields, { file: [view.t.imports.keptGone] });
   let ticket: ImportTicket;
   try {
+    // Before the file is taken: refused, the person may confirm again.
     ticket = await ctx.importSlots.acquire(subjectsOf(request));
   } catch (error) {
-    return refusedImport(error, request, reply, ctx, fields);
+    return refusedImport(error, request, reply, ctx, fields)();
   }
-  // Taken by a rename (one step): a second confirmation of the same file finds nothing kept.
-  const mine = await importTempDir();
+  let dir: string | undefined;
+  let page: Page;
   try {
-    const taken = await rename(dir, join(mine, 'kept')).then(
-      () => true,
-      () => false,
-    );
-    if (!taken) return await renderForm(request, reply, ctx, 422, fields, { file: [view.t.imports.keptGone] });
-    const report = await runImport(request, ctx, join(mine, 'kept', 'upload'), choice, false, ticket);
-    return await renderReport(request, reply, ctx, report);
-  } catch (error) {
-    return refusedImport(error, request, reply, ctx, fields);
+    dir = await importTempDir();
+    page = await importKept(request, reply, ctx, fields, dir, ticket);
   } finally {
     await ticket.release();
-    await rm(mine, { recursive: true, force: true });
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   }
+  return page();
 }
 
 /**
  * GET/POST /links/import and POST /links/import/run: the API's importer from a page
- * (docs/design/imports.md), under the `links.import` action. A dry run keeps its upload for the
- * import that may follow, so neither step needs JavaScript or the file chosen twice.
+ * (docs/design/imports.md), under the `links.import` action. A dry run keeps its upload in the
+ * database for the import that may follow, so neither step needs JavaScript, the file chosen
+ * twice, or the same instance.
  */
 export const linkImportPages: WebFeature = (web, ctx: WebContext) => {
   const limits = ctx.web.imports ?? DEFAULT_LIMITS;

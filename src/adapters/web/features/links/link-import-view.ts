@@ -103,7 +103,8 @@ function rowDetails(row: ImportOutcome): string {
 function rowsTable(view: View, report: ImportPageReport): RawHtml {
   const t = view.t.imports;
   if (report.rows.length === 0) return html``;
-  return html`<div class="table-wrap"><table>
+  // Focusable and named: a table wider than the screen scrolls by keyboard too.
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${t.tableCaption}"><table>
 <caption>${t.tableCaption}</caption>
 <thead><tr><th scope="col" class="num">${t.line}</th><th scope="col">${t.alias}</th><th scope="col">${t.result}</th><th scope="col">${t.details}</th></tr></thead>
 <tbody>${report.rows.map(

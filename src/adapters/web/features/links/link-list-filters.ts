@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../../../core/shared/errors.ts';
-import { html, type RawHtml } from '../../../shared/html/html.ts';
+import { html, raw, type RawHtml } from '../../../shared/html/html.ts';
 import type { View } from '../../app/view.ts';
 import { errorsFor, fieldId, removableChip, selectField, type SelectOption } from '../../ui/components.ts';
 import type { Choice, FilterChoices } from './link-list-options.ts';
@@ -32,6 +32,19 @@ export function showsChips(q: ListQuery): boolean {
   );
 }
 
+/** The filters that pick one of the account's own records (a space, a domain, a pixel). */
+type ChoiceFilter = 'space' | 'domain' | 'pixel';
+
+/** Each choice filter with its label, its "any" option and the records to pick from, in the panel's order. */
+function choiceFilters(view: View, choices: FilterChoices) {
+  const t = view.t.links.list;
+  return [
+    { name: 'space', label: t.space, any: t.anySpace, list: choices.spaces },
+    { name: 'domain', label: t.domain, any: t.anyDomain, list: choices.domains },
+    { name: 'pixel', label: t.pixel, any: t.anyPixel, list: choices.pixels },
+  ] as const satisfies ReadonlyArray<{ name: ChoiceFilter; label: string; any: string; list: readonly Choice[] }>;
+}
+
 /** Each narrowing in force, as a chip that removes it (the search with its field). */
 function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
   const t = view.t.links.list;
@@ -42,18 +55,11 @@ function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
     const text = q.by === 'any' ? t.chipSearch(q.search) : t.chipSearchIn(q.search, byLabel[q.by]);
     list.push(removableChip(text, off({ search: undefined, by: undefined }), t.removeFilter));
   }
-  if (q.space !== undefined)
-    list.push(
-      removableChip(`${t.space}: ${nameOf(choices.spaces, q.space)}`, off({ space: undefined }), t.removeFilter),
-    );
-  if (q.domain !== undefined)
-    list.push(
-      removableChip(`${t.domain}: ${nameOf(choices.domains, q.domain)}`, off({ domain: undefined }), t.removeFilter),
-    );
-  if (q.pixel !== undefined)
-    list.push(
-      removableChip(`${t.pixel}: ${nameOf(choices.pixels, q.pixel)}`, off({ pixel: undefined }), t.removeFilter),
-    );
+  for (const f of choiceFilters(view, choices)) {
+    const id = q[f.name];
+    if (id !== undefined)
+      list.push(removableChip(`${f.label}: ${nameOf(f.list, id)}`, off({ [f.name]: undefined }), t.removeFilter));
+  }
   if (q.health !== undefined) list.push(removableChip(t.healths[q.health], off({ health: undefined }), t.removeFilter));
   const status = ({ 1: t.statuses.active, 2: t.statuses.expired, 3: t.statuses.disabled } as const)[
     q.status as 1 | 2 | 3
@@ -63,85 +69,76 @@ function chips(view: View, q: ListQuery, choices: FilterChoices): RawHtml {
   return html`<ul class="chips" role="list" aria-label="${t.activeFilters}">${list.map((c) => html`<li>${c}</li>`)}<li><a class="chip-clear" href="/links">${t.clear}</a></li></ul>`;
 }
 
-/** The controls behind the Filters toggle, each with its errors. */
-function panelFields(view: View, q: ListQuery, choices: FilterChoices, errors: FieldErrors | undefined): RawHtml {
+/** One control of the panel; `shown: false` leaves it out (a choice filter with nothing to pick). */
+interface PanelField {
+  name: (typeof PANEL)[number];
+  label: string;
+  hint?: string;
+  value: string;
+  options: SelectOption[];
+  shown?: boolean;
+}
+
+const optionsOf = (pairs: ReadonlyArray<readonly [string, string]>): SelectOption[] =>
+  pairs.map(([value, label]) => ({ value, label }));
+
+/** The controls behind the Filters toggle, in their order: one row a filter. */
+function panelTable(view: View, q: ListQuery, choices: FilterChoices): PanelField[] {
   const t = view.t.links.list;
   const value = (v: string | number | undefined) => (v === undefined ? '' : String(v));
-  const optional = (name: 'space' | 'domain' | 'pixel', label: string, any: string, list: readonly Choice[]) =>
-    list.length > 0 || q[name] !== undefined
-      ? selectField({
-          name,
-          id: filterId(name),
-          label,
-          options: choiceOptions(any, list),
-          value: value(q[name]),
-          errors,
-        })
-      : '';
-  return html`${selectField({
-    name: 'by',
-    id: filterId('by'),
-    label: t.by,
-    hint: t.searchHint,
-    value: q.by,
-    errors,
-    options: [
-      { value: 'any', label: t.byAny },
-      { value: 'title', label: t.byTitle },
-      { value: 'alias', label: t.byAlias },
-      { value: 'url', label: t.byUrl },
+  const [by, health, status, sort] = [
+    [
+      ['any', t.byAny],
+      ['title', t.byTitle],
+      ['alias', t.byAlias],
+      ['url', t.byUrl],
     ],
-  })}
-${optional('space', t.space, t.anySpace, choices.spaces)}
-${optional('domain', t.domain, t.anyDomain, choices.domains)}
-${optional('pixel', t.pixel, t.anyPixel, choices.pixels)}
-${selectField({
-  name: 'health',
-  id: filterId('health'),
-  label: t.health,
-  value: value(q.health),
-  errors,
-  options: [
-    { value: '', label: t.anyHealth },
-    { value: 'broken', label: t.healths.broken },
-    { value: 'ok', label: t.healths.ok },
-    { value: 'unknown', label: t.healths.unknown },
-  ],
-})}
-${selectField({
-  name: 'status',
-  id: filterId('status'),
-  label: t.status,
-  value: String(q.status),
-  errors,
-  options: [
-    { value: '0', label: t.anyStatus },
-    { value: '1', label: t.statuses.active },
-    { value: '2', label: t.statuses.expired },
-    { value: '3', label: t.statuses.disabled },
-  ],
-})}
-${selectField({
-  name: 'sort',
-  id: filterId('sort'),
-  label: t.sort,
-  value: q.sort,
-  errors,
-  options: [
-    { value: 'desc', label: t.sortDesc },
-    { value: 'asc', label: t.sortAsc },
-    { value: 'max', label: t.sortMax },
-    { value: 'min', label: t.sortMin },
-  ],
-})}
-${selectField({
-  name: 'per_page',
-  id: filterId('per_page'),
-  label: t.perPage,
-  value: String(q.per_page),
-  errors,
-  options: PER_PAGE_CHOICES.map((n) => ({ value: String(n), label: String(n) })),
-})}`;
+    [
+      ['', t.anyHealth],
+      ['broken', t.healths.broken],
+      ['ok', t.healths.ok],
+      ['unknown', t.healths.unknown],
+    ],
+    [
+      ['0', t.anyStatus],
+      ['1', t.statuses.active],
+      ['2', t.statuses.expired],
+      ['3', t.statuses.disabled],
+    ],
+    [
+      ['desc', t.sortDesc],
+      ['asc', t.sortAsc],
+      ['max', t.sortMax],
+      ['min', t.sortMin],
+    ],
+  ] as const;
+  return [
+    { name: 'by', label: t.by, hint: t.searchHint, value: q.by, options: optionsOf(by) },
+    ...choiceFilters(view, choices).map((f) => ({
+      name: f.name,
+      label: f.label,
+      value: value(q[f.name]),
+      options: choiceOptions(f.any, f.list),
+      shown: f.list.length > 0 || q[f.name] !== undefined,
+    })),
+    { name: 'health', label: t.health, value: value(q.health), options: optionsOf(health) },
+    { name: 'status', label: t.status, value: String(q.status), options: optionsOf(status) },
+    { name: 'sort', label: t.sort, value: q.sort, options: optionsOf(sort) },
+    {
+      name: 'per_page',
+      label: t.perPage,
+      value: String(q.per_page),
+      options: PER_PAGE_CHOICES.map((n) => ({ value: String(n), label: String(n) })),
+    },
+  ];
+}
+
+/** The controls behind the Filters toggle, each with its errors, a line each. */
+function panelFields(view: View, q: ListQuery, choices: FilterChoices, errors: FieldErrors | undefined): RawHtml {
+  const fields = panelTable(view, q, choices).map(({ shown = true, ...f }) =>
+    shown ? selectField({ ...f, id: filterId(f.name), errors }).value : '',
+  );
+  return raw(fields.join('\n'));
 }
 
 /**
